@@ -1,0 +1,77 @@
+package game
+
+import (
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// Snapshot is everything the renderer needs to draw one frame. The match hands out a
+// fresh copy each frame; the renderer only reads it and never advances the simulation.
+type Snapshot struct {
+	// Time is the match time in seconds.
+	Time float64
+	// Tanks lists every tank in the match, local and remote.
+	Tanks []TankView
+	// Self is the index in Tanks of the player's own tank, or -1 when there is none.
+	Self int
+	// Algorithm is the dead-reckoning algorithm remote tanks use now.
+	Algorithm deadreckon.Algorithm
+	// Clamp is the ground clamp mode remote tanks use now.
+	Clamp deadreckon.ClampMode
+	// Net holds this peer's connection figures for the HUD.
+	Net NetStats
+}
+
+// TankView is one tank as the renderer draws it, with the dead-reckoning details the
+// debug overlays show. Angles are radians; positions meters, world frame.
+type TankView struct {
+	// ID is the tank's actor id, unique in the match.
+	ID uint32
+	// Name is the owning player's (or bot's) name, drawn above the tank.
+	Name string
+	// Team picks the tank's colour.
+	Team int
+	// Local reports whether this peer simulates the tank (player or own bot).
+	Local bool
+	// Stale reports that the tank has not been heard from for too long.
+	Stale bool
+	// Position and Orientation are the displayed (reckoned and clamped) pose.
+	Position    mgl64.Vec3
+	Orientation mgl64.Quat
+	// Turret is the turret yaw relative to the hull; Gun is the gun elevation.
+	Turret, Gun float64
+	// Velocity and Acceleration are the displayed motion, for the arrow overlay.
+	Velocity, Acceleration mgl64.Vec3
+
+	// LastKnown is the last state received from the owner (remote tanks only).
+	LastKnown deadreckon.State
+	// LastKnownProjected is LastKnown projected to now: the ghost tank.
+	LastKnownProjected deadreckon.State
+	// ClampHits are where the three clamp rays met the ground; valid when Clamped.
+	ClampHits [3]mgl64.Vec3
+	// GroundNormal is the normal of the clamp triangle.
+	GroundNormal mgl64.Vec3
+	// Clamped reports that ground clamping ran for this tank this frame.
+	Clamped bool
+	// Trail holds recent displayed positions, oldest first.
+	Trail []mgl64.Vec3
+	// UpdateAge is the time in seconds since the last update arrived.
+	UpdateAge float64
+	// Error is the distance in meters between the displayed position and the
+	// last-known projection.
+	Error float64
+}
+
+// NetStats are one peer's connection figures, for the HUD.
+type NetStats struct {
+	// RTT is the round trip to the host in seconds; ClockOffset is host minus local clock.
+	RTT, ClockOffset float64
+	// BytesIn and BytesOut are bytes per second each way.
+	BytesIn, BytesOut float64
+	// UpdatesIn and UpdatesOut are state updates per second each way.
+	UpdatesIn, UpdatesOut float64
+	// Dropped counts updates dropped as late or duplicate; Rejected counts invalid ones.
+	Dropped, Rejected uint64
+	// Lag, Jitter (seconds) and Loss (0..1) describe the impairment on this link.
+	Lag, Jitter, Loss float64
+}

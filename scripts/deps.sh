@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what Treadline needs to build, test and run on Debian, or says exactly what
+# is missing. Sourced by scripts/run and scripts/test; safe to run again.
+set -euo pipefail
+
+need_go="1.26"
+debs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth)
+staticcheck_version="v0.7.0"
+
+die() { echo "treadline: $*" >&2; exit 1; }
+
+# Go: the toolchain itself is not in Debian at the needed version.
+if ! command -v go >/dev/null 2>&1; then
+  if [ -x /usr/local/go/bin/go ]; then
+    export PATH="/usr/local/go/bin:$PATH"
+  else
+    die "Go $need_go or newer is required and was not found (install it from go.dev/dl into /usr/local/go)."
+  fi
+fi
+have_go=$(go env GOVERSION | sed 's/^go//')
+if [ "$(printf '%s\n%s\n' "$need_go" "$have_go" | sort -V | head -n1)" != "$need_go" ]; then
+  die "Go $need_go or newer is required; found $have_go."
+fi
+
+missing=()
+for p in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "treadline: installing Debian packages: ${missing[*]}" >&2
+  if [ "$(id -u)" -eq 0 ]; then
+    sudo=""
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo="sudo -n"
+  else
+    die "missing Debian packages: ${missing[*]}. Install them as root: apt-get install ${missing[*]}"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq || die "apt-get update failed; install by hand: ${missing[*]}"
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "apt-get install failed for: ${missing[*]}"
+fi
+
+GOBIN_DIR="$(go env GOPATH)/bin"
+export PATH="$GOBIN_DIR:$PATH"
+if ! command -v staticcheck >/dev/null 2>&1; then
+  echo "treadline: installing staticcheck $staticcheck_version" >&2
+  go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" \
+    || die "could not install staticcheck $staticcheck_version from the Go module proxy"
+fi
