@@ -20,4 +20,5 @@ require (
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	gonum.org/v1/plot v0.17.0 // indirect
+	gopkg.in/yaml.v2 v2.4.0 // indirect
 )

@@ -47,8 +47,11 @@ type TankView struct {
 	LastKnown deadreckon.State
 	// LastKnownProjected is LastKnown projected to now: the ghost tank.
 	LastKnownProjected deadreckon.State
-	// ClampHits are where the three clamp rays met the ground; valid when Clamped.
+	// ClampHits are where the clamp rays met the ground; valid when Clamped.
 	ClampHits [3]mgl64.Vec3
+	// NumClampHits is how many of ClampHits are valid: 3 near the observer, 1 for a
+	// distant tank clamped with a single ray, 0 on frames that reused the last clamp.
+	NumClampHits int
 	// GroundNormal is the normal of the clamp triangle.
 	GroundNormal mgl64.Vec3
 	// Clamped reports that ground clamping ran for this tank this frame.

@@ -1,0 +1,148 @@
+// Command drlab is the dead-reckoning lab: it plays a true trajectory, publishes it as
+// a local actor would, carries the updates over a modelled network and reckons them
+// on the remote side every frame with each algorithm of package deadreckon, then
+// reports how far and how smoothly the remote view follows the truth.
+//
+// With no flags it reproduces Table 1.1 of Murphy's "Believable Dead Reckoning for
+// Networked Games". Examples:
+//
+//	drlab -scenario all -latency 150ms -rate 3
+//	drlab -scenario circle,zigzag -algos pvb,pvb-ts -latency 150ms -clock-error 20ms
+//	drlab -scenario eight -algos pvb,bezier,linear -plot eight.png
+//	drlab -budget -scenario all -algos pvb,bezier,twopath
+//	drlab -trace drive.csv -json
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/treadline/treadline/lab"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("drlab: ")
+	opts, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		log.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := lab.Run(ctx, os.Stdout, opts); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// parseFlags turns the command line into lab options.
+func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
+	var (
+		scenario  = fs.String("scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all")
+		trace     = fs.String("trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
+		algos     = fs.String("algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all")
+		rate      = fs.Float64("rate", lab.DefaultRate, "fixed publish rate, updates/s; 0 publishes on thresholds instead")
+		posThresh = fs.Float64("pos-threshold", 0, "threshold publishing: position error that triggers an update, m (0: 0.25)")
+		rotThresh = fs.Float64("rot-threshold", 0, "threshold publishing: orientation error that triggers an update, degrees (0: 2)")
+		minIntv   = fs.Duration("min-interval", 0, "threshold publishing: shortest time between updates (0: 200ms)")
+		heartbeat = fs.Duration("heartbeat", 0, "threshold publishing: longest time between updates (0: 5s)")
+		noAccel   = fs.Bool("no-accel", false, "publish zero acceleration")
+		latency   = fs.Duration("latency", 0, "one-way network latency")
+		jitter    = fs.Duration("jitter", 0, "latency jitter: each delay uniform in latency ± jitter")
+		loss      = fs.Float64("loss", 0, "share of updates lost, 0..1")
+		clockErr  = fs.Duration("clock-error", 0, "error of the clock offset given to pvb-ts and delayed")
+		fps       = fs.Float64("fps", lab.DefaultFPS, "frame rate of owner and remote, frames/s")
+		duration  = fs.Duration("duration", time.Duration(lab.DefaultDuration*float64(time.Second)), "length of each run")
+		warmup    = fs.Duration("warmup", time.Duration(lab.DefaultWarmup*float64(time.Second)), "unmeasured start of each run")
+		seed      = fs.Uint64("seed", 1, "seed of every random draw; the same seed gives the same output")
+		bytes     = fs.Int("bytes", 0, "bytes counted per update (0: the size of its wire encoding)")
+		exact     = fs.Bool("exact", false, "send states unquantized instead of through the wire encoding")
+		jsonOut   = fs.Bool("json", false, "print one JSON object per scenario and algorithm, one per line")
+		plotFile  = fs.String("plot", "", "draw the first scenario's paths and errors to this PNG file")
+		table     = fs.Bool("table", false, "reproduce Table 1.1 (the default when no flag is given)")
+		budget    = fs.Bool("budget", false, "find the cheapest threshold publishing that keeps p95 error under -target")
+		target    = fs.Float64("target", lab.DefaultBudgetP95, "p95 error target of -budget, m")
+	)
+	if err := fs.Parse(args); err != nil {
+		return lab.Options{}, err
+	}
+	if fs.NArg() > 0 {
+		return lab.Options{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	o := lab.Options{
+		Trace:       *trace,
+		FPS:         *fps,
+		Duration:    seconds(*duration),
+		Warmup:      seconds(*warmup),
+		Seed:        *seed,
+		UpdateBytes: *bytes,
+		Exact:       *exact,
+		BudgetP95:   *target,
+		JSON:        *jsonOut,
+		Plot:        *plotFile,
+		ClockError:  seconds(*clockErr),
+		Network:     lab.NetworkConfig{Latency: seconds(*latency), Jitter: seconds(*jitter), Loss: *loss},
+		Publish: lab.PublishConfig{
+			PosThreshold:   *posThresh,
+			RotThreshold:   *rotThresh * math.Pi / 180,
+			MinInterval:    seconds(*minIntv),
+			Heartbeat:      seconds(*heartbeat),
+			NoAcceleration: *noAccel,
+		},
+	}
+	if *warmup == 0 {
+		o.Warmup = -1 // an explicit zero means no warm-up
+	}
+	if *trace == "" || set["scenario"] {
+		o.Scenarios = strings.Split(*scenario, ",")
+	}
+	if set["algos"] || !(*table || len(set) == 0) {
+		a, err := lab.ParseAlgos(*algos)
+		if err != nil {
+			return o, err
+		}
+		o.Algos = a
+	}
+	if *budget && set["algos"] == false {
+		o.Algos = nil // the budget defaults to pvb
+	}
+
+	threshold := set["pos-threshold"] || set["rot-threshold"] || set["min-interval"] || set["heartbeat"]
+	switch {
+	case set["rate"] && *rate > 0 && threshold:
+		return o, errors.New("give -rate or threshold flags (-pos-threshold, -rot-threshold, -min-interval, -heartbeat), not both")
+	case threshold || *rate == 0:
+		o.Publish.Rate = 0
+	default:
+		o.Publish.Rate = *rate
+	}
+
+	switch {
+	case *table && *budget:
+		return o, errors.New("give -table or -budget, not both")
+	case *table || len(set) == 0:
+		o.Mode = lab.Table
+	case *budget:
+		o.Mode = lab.Budget
+	}
+	if *plotFile != "" && o.Mode != lab.Compare {
+		return o, errors.New("-plot draws a comparison run; drop -table or -budget")
+	}
+	return o, nil
+}
+
+// seconds converts a flag duration to seconds.
+func seconds(d time.Duration) float64 { return d.Seconds() }

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/terrain"
+)
+
+// syncBuffer is a bytes.Buffer safe for the logger's and the test's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testMap writes a small generated map and returns its sidecar path.
+func testMap(t *testing.T) string {
+	t.Helper()
+	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 3, Size: 256, Samples: 129, Name: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(t.TempDir(), "test")
+	if err := m.Save(base); err != nil {
+		t.Fatal(err)
+	}
+	return base + ".json"
+}
+
+// TestRunServesAndStops: the host listens, a player joining sees its bots move, and
+// canceling the context stops it cleanly.
+func TestRunServesAndStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	type ready struct{ addr, fp string }
+	readyc := make(chan ready, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"-listen", "127.0.0.1:0", "-bots", "2", "-map", testMap(t), "-stats", "200ms"},
+			&logs, func(addr, fp string) { readyc <- ready{addr, fp} })
+	}()
+	var r ready
+	select {
+	case r = <-readyc:
+	case err := <-errc:
+		t.Fatalf("run ended before listening: %v\n%s", err, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("host not ready after 30 s\n%s", logs.String())
+	}
+
+	client, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, KnownHosts: "-", Name: "probe"})
+	if err != nil {
+		t.Fatalf("join: %v\n%s", err, logs.String())
+	}
+	defer client.Close()
+	spawns := map[uint32]bool{}
+	updates := map[uint32]int{}
+	var evs []net.Event
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) && (len(spawns) < 2 || len(updates) < 2 || fewest(updates) < 3) {
+		time.Sleep(20 * time.Millisecond)
+		for _, ev := range client.Poll(evs[:0]) {
+			switch ev.Kind {
+			case net.EventSpawn:
+				spawns[ev.Actor] = true
+			case net.EventState:
+				updates[ev.Actor]++
+			case net.EventClosed:
+				t.Fatalf("session closed: %s", ev.Text)
+			}
+		}
+	}
+	if len(spawns) != 2 || len(updates) != 2 || fewest(updates) < 3 {
+		t.Fatalf("joined player saw spawns %v and updates %v, want 2 bots updating", spawns, updates)
+	}
+
+	cancel()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("host did not stop within 10 s of cancellation")
+	}
+	out := logs.String()
+	for _, want := range []string{"msg=listening", "msg=host", "msg=stopping", "msg=stopped"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func fewest(m map[uint32]int) int {
+	lo := -1
+	for _, v := range m {
+		if lo < 0 || v < lo {
+			lo = v
+		}
+	}
+	return lo
+}
+
+// TestRunRejectsBadFlags: nonsense on the command line is an error, not a host.
+func TestRunRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-bots", "-1"},
+		{"-tick", "0"},
+		{"-nonsense"},
+		{"extra"},
+		{"-map", filepath.Join(t.TempDir(), "missing.json"), "-listen", "127.0.0.1:0"},
+	} {
+		var logs syncBuffer
+		if err := run(context.Background(), args, &logs, nil); err == nil {
+			t.Errorf("run %q: no error", args)
+		}
+	}
+}
+
+// TestSignalStops builds the binary, starts it, and checks that SIGINT and SIGTERM
+// each stop it cleanly with exit status 0.
+func TestSignalStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "tankhost")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // the host needs no cgo
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build (CGO_ENABLED=0): %v\n%s", err, out)
+	}
+	mapPath := testMap(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			var logs syncBuffer
+			cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-bots", "1", "-map", mapPath)
+			cmd.Stderr = &logs
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for !strings.Contains(logs.String(), "msg=listening") {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("no 'listening' line after 20 s:\n%s", logs.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("exit after %v: %v\n%s", sig, err, logs.String())
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("still running 10 s after %v", sig)
+			}
+			if !strings.Contains(logs.String(), "msg=stopped") {
+				t.Errorf("no 'stopped' line:\n%s", logs.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,589 @@
+package deadreckon
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// delayedBufferLen is how many updates the Delayed algorithm buffers.
+const delayedBufferLen = 16
+
+// minBlendTime is the shortest blend time used, in seconds; a shorter ΔT counts as done.
+const minBlendTime = 1e-6
+
+// Actor reckons one remote actor: it takes the updates its owner publishes and says
+// where to draw it at each frame. Create one with NewActor; an Actor is a plain value
+// that may be copied before its first update, and is not safe for concurrent use.
+//
+// Each frame, call Receive (or Break) for every update that arrived, then Advance with
+// the frame's local time, then optionally ClampTo, then read Reckoned. All times are
+// seconds on the receiver's local clock except State.Time, which is on the owner's.
+type Actor struct {
+	cfg Config
+
+	has      bool // a state was received
+	advanced bool // lastNow is valid
+	lastNow  float64
+
+	lk        State   // last known state, validated and normalized
+	lkArrival float64 // local arrival time of lk
+	lead      float64 // age of lk's projection at the blend start
+	prevLK    State   // the update before lk (TwoPath)
+	prevLead  float64 // age of prevLK's projection at blend start
+
+	// Blend start: what was displayed when the last update was applied.
+	blending bool
+	p0, v0   mgl64.Vec3
+	r0       mgl64.Quat
+	art0     [MaxArticulations]float64
+	tt       float64 // Tt: time since blend start, accumulated from frame deltas
+	dtPos    float64 // ΔT for position
+	dtRot    float64 // ΔT for orientation and articulations
+	bez      [4]mgl64.Vec3
+
+	// Running average of intervals between applied updates.
+	avg           float64
+	avgBase       float64 // avg before this frame's updates
+	prevArrival   float64 // arrival of the last update applied in an earlier frame
+	updatedFrame  bool    // an update was applied since the last Advance
+
+	clockOffset float64 // owner clock minus local clock
+	hasOffset   bool
+
+	// Delayed algorithm.
+	buf      *[delayedBufferLen]State // allocated by the first Delayed update
+	bufN     int
+	estOff   float64 // estimated owner-minus-local offset (includes latency)
+	hasEst   bool
+	corr     mgl64.Vec3 // position correction decaying over ΔT after a late update
+	corrLeft float64
+
+	rk      State      // reckoned state, before clamping
+	prevPos mgl64.Vec3 // reckoned position at the previous frame
+	vel     mgl64.Vec3 // displayed instantaneous velocity
+	disp    State      // displayed state, after clamping
+
+	clamp      ClampResult
+	clampFrame int
+	clampDY    float64 // last vertical clamp offset, for intermittent clamping
+}
+
+// NewActor returns an actor reckoned as cfg says; zero fields of cfg take their
+// defaults. It has no state until its first Receive or Break.
+func NewActor(cfg Config) *Actor {
+	a := &Actor{}
+	a.init(cfg)
+	return a
+}
+
+func (a *Actor) init(cfg Config) {
+	*a = Actor{cfg: cfg.withDefaults()}
+	a.avg = a.cfg.UpdateInterval
+	a.disp.Orientation = mgl64.QuatIdent()
+	a.rk.Orientation = mgl64.QuatIdent()
+}
+
+// Config returns the actor's configuration with defaults filled in.
+func (a *Actor) Config() Config { return a.cfg }
+
+// SetConfig changes how the actor is reckoned, keeping its last-known and displayed
+// state. A blend in progress restarts from what is displayed now, so switching
+// algorithms does not jump.
+func (a *Actor) SetConfig(cfg Config) {
+	old := a.cfg.Algorithm
+	a.cfg = cfg.withDefaults()
+	if !a.has {
+		return
+	}
+	if a.cfg.Algorithm == TwoPath && old != TwoPath {
+		// The previous path is what is shown now.
+		a.prevLK = a.rk
+		a.prevLK.Velocity = a.vel
+		a.prevLK.Acceleration = mgl64.Vec3{}
+		a.prevLead = 0
+	}
+	if a.cfg.Algorithm == Delayed && old != Delayed {
+		// Start the buffer from the last known state and fade from what is shown.
+		shown := a.rk.Position
+		a.delayedReceive(a.lk, a.lkArrival, true)
+		a.corr = shown.Sub(a.delayedTarget(a.lastNow).Position)
+		a.corrLeft = 1
+	}
+	a.restartBlend()
+}
+
+// SetClockOffset sets the owner's clock minus the local clock, in seconds, as a clock
+// synchronization estimates it. CompensateLatency and the Delayed algorithm use it to
+// convert State.Time to local time. Non-finite values are ignored.
+func (a *Actor) SetClockOffset(offset float64) {
+	if finite(offset) {
+		a.clockOffset = offset
+		a.hasOffset = true
+	}
+}
+
+// validate checks s against the limits and returns it normalized: orientation to unit
+// length (the zero quaternion read as the identity) and articulation angles wrapped.
+func (a *Actor) validate(s State) (State, error) {
+	l := &a.cfg.Limits
+	bad := func(what string, v any) (State, error) {
+		return State{}, fmt.Errorf("%w: %s %v", ErrInvalidState, what, v)
+	}
+	if !finite(s.Time) || math.Abs(s.Time) > l.MaxTime {
+		return bad("time", s.Time)
+	}
+	for i := 0; i < 3; i++ {
+		if !finite(s.Position[i]) || math.Abs(s.Position[i]) > l.MaxPosition {
+			return bad("position", s.Position)
+		}
+	}
+	if !finiteVec(s.Velocity) || s.Velocity.Len() > l.MaxSpeed {
+		return bad("velocity", s.Velocity)
+	}
+	if !finiteVec(s.Acceleration) || s.Acceleration.Len() > l.MaxAcceleration {
+		return bad("acceleration", s.Acceleration)
+	}
+	if !finiteVec(s.AngularVelocity) || s.AngularVelocity.Len() > l.MaxAngularSpeed {
+		return bad("angular velocity", s.AngularVelocity)
+	}
+	q := s.Orientation
+	n2 := qdot(q, q)
+	switch {
+	case !finite(n2) || !finite(q.W) || !finiteVec(q.V):
+		return bad("orientation", q)
+	case n2 == 0:
+		s.Orientation = mgl64.QuatIdent()
+	case n2 < 0.25 || n2 > 4:
+		return bad("orientation norm", math.Sqrt(n2))
+	default:
+		s.Orientation = qnormalize(q)
+	}
+	if s.NumArticulations < 0 || s.NumArticulations > MaxArticulations {
+		return bad("articulation count", s.NumArticulations)
+	}
+	for i := 0; i < MaxArticulations; i++ {
+		ar := &s.Articulations[i]
+		if i >= s.NumArticulations {
+			*ar = Articulation{}
+			continue
+		}
+		if !finite(ar.Angle) || math.Abs(ar.Angle) > 1e6 {
+			return bad("articulation angle", ar.Angle)
+		}
+		if !finite(ar.Rate) || math.Abs(ar.Rate) > l.MaxArticulationRate {
+			return bad("articulation rate", ar.Rate)
+		}
+		ar.Angle = wrapAngle(ar.Angle)
+	}
+	return s, nil
+}
+
+// Receive takes an update from the actor's owner that arrived at local time now. The
+// next Advance blends from what is displayed toward it. When several updates arrive
+// in one frame the last one wins: each restarts the blend from the same displayed
+// state. An invalid state (ErrInvalidState) or one older than the last known
+// (ErrOutOfOrder) is rejected and leaves the actor untouched.
+func (a *Actor) Receive(s State, now float64) error {
+	return a.apply(s, now, false)
+}
+
+// Break applies a continuity break (teleport, respawn): the update s, arrived at local
+// time now, is shown at once, without a blend. Invalid input is rejected as by Receive.
+func (a *Actor) Break(s State, now float64) error {
+	return a.apply(s, now, true)
+}
+
+func (a *Actor) apply(s State, now float64, brk bool) error {
+	if !finite(now) {
+		return fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
+	}
+	s, err := a.validate(s)
+	if err != nil {
+		return err
+	}
+	if a.has && s.Time < a.lk.Time && !brk {
+		return fmt.Errorf("%w: time %v < %v", ErrOutOfOrder, s.Time, a.lk.Time)
+	}
+	first := !a.has
+	if !a.advanced {
+		a.lastNow = now
+		a.advanced = true
+	}
+	t0 := a.lastNow // the blend starts at the last displayed frame
+
+	// Running average of update intervals, counting one update per frame.
+	if !a.updatedFrame {
+		a.avgBase = a.avg
+		if a.has {
+			a.prevArrival = a.lkArrival
+		}
+	}
+	if a.has {
+		if d := now - a.prevArrival; d > 0 {
+			a.avg = 0.5 * (d + a.avgBase)
+		}
+	}
+	a.updatedFrame = true
+
+	// The projection age of s at the blend start: s is valid at its arrival, or, when
+	// compensating latency, at its owner timestamp converted to local time.
+	lat := 0.0
+	if a.cfg.CompensateLatency {
+		lat = now - (s.Time - a.clockOffset)
+		lat = math.Max(0, math.Min(lat, a.cfg.MaxLatency))
+	}
+	lead := t0 - (now - lat)
+
+	if a.has && !brk {
+		a.prevLK, a.prevLead = a.lk, a.lead+a.tt
+	} else {
+		a.prevLK, a.prevLead = s, lead
+	}
+	a.lk, a.lkArrival, a.lead = s, now, lead
+	a.has = true
+
+	if a.cfg.Algorithm == Delayed {
+		a.delayedReceive(s, now, brk || first)
+	}
+
+	if brk || first {
+		a.snap()
+		return nil
+	}
+	// Continuity break when displayed and last known are too far apart.
+	if a.rk.Position.Sub(a.project(0).Position).Len() > a.cfg.SnapDistance && a.cfg.Algorithm != Delayed {
+		a.prevLK, a.prevLead = s, lead
+		a.snap()
+		return nil
+	}
+	a.restartBlend()
+	return nil
+}
+
+// snap makes the last-known projection the displayed state, with no blend.
+func (a *Actor) snap() {
+	a.blending = false
+	a.tt = 0
+	p := a.project(0)
+	if a.cfg.Algorithm == Static {
+		p = a.lk
+	}
+	a.rk = p
+	a.prevPos = p.Position
+	a.vel = p.Velocity
+	a.disp = p
+	a.p0, a.v0, a.r0 = p.Position, p.Velocity, p.Orientation
+	for i := range a.art0 {
+		a.art0[i] = p.Articulations[i].Angle
+	}
+	a.corr, a.corrLeft = mgl64.Vec3{}, 0
+	a.setBlendTimes()
+}
+
+// restartBlend starts a new blend at the last displayed frame from the displayed
+// position, instantaneous velocity, orientation and articulations.
+func (a *Actor) restartBlend() {
+	a.blending = true
+	a.tt = 0
+	a.p0, a.v0, a.r0 = a.rk.Position, a.vel, a.rk.Orientation
+	for i := range a.art0 {
+		a.art0[i] = a.rk.Articulations[i].Angle
+	}
+	a.setBlendTimes()
+	if a.cfg.Algorithm == CubicBezier {
+		// Control points from the displayed and the last-known velocities, so the
+		// curve leaves P0 at V0 and meets the last-known path at its velocity.
+		d := a.dtPos
+		end := a.project(d)
+		third := d / 3
+		a.bez = [4]mgl64.Vec3{
+			a.p0,
+			a.p0.Add(a.v0.Mul(third)),
+			end.Position.Sub(end.Velocity.Mul(third)),
+			end.Position,
+		}
+	}
+}
+
+func (a *Actor) setBlendTimes() {
+	dt := a.cfg.UpdateInterval
+	if a.cfg.AverageIntervals {
+		dt = a.avg
+	}
+	a.dtPos = math.Min(dt, a.cfg.MaxBlendTime)
+	a.dtRot = math.Min(a.dtPos, a.cfg.MaxRotationBlendTime)
+}
+
+// project returns the last-known state projected to tt seconds after the blend start:
+// position with velocity and acceleration, orientation with angular velocity,
+// articulations with their rates.
+func (a *Actor) project(tt float64) State {
+	return projectState(&a.lk, a.lead+tt)
+}
+
+// projectState returns s projected by age seconds (quadratic in position).
+func projectState(s *State, age float64) State {
+	p := *s
+	p.Time = s.Time + age
+	p.Position = s.Position.Add(s.Velocity.Mul(age)).Add(s.Acceleration.Mul(0.5 * age * age))
+	p.Velocity = s.Velocity.Add(s.Acceleration.Mul(age))
+	p.Orientation = qnormalize(qmul(rotationQuat(s.AngularVelocity, age), s.Orientation))
+	for i := 0; i < s.NumArticulations; i++ {
+		p.Articulations[i].Angle = wrapAngle(s.Articulations[i].Angle + s.Articulations[i].Rate*age)
+	}
+	return p
+}
+
+// Advance reckons the actor to local time now, in seconds. Time that runs backwards is
+// ignored. Advance does nothing before the first update. It does not allocate.
+func (a *Actor) Advance(now float64) {
+	if !a.has || !finite(now) {
+		return
+	}
+	dt := now - a.lastNow
+	if !(dt > 0) {
+		dt = 0
+	} else {
+		a.lastNow = now
+	}
+	a.updatedFrame = false
+	a.tt += dt
+	a.reckon()
+	if dt > 0 {
+		a.vel = a.rk.Position.Sub(a.prevPos).Mul(1 / dt)
+	}
+	a.prevPos = a.rk.Position
+	a.rk.Velocity = a.vel
+	a.disp = a.rk
+}
+
+// reckon computes a.rk for the current a.tt.
+func (a *Actor) reckon() {
+	lk := &a.lk
+	tt := a.tt
+	age := a.lead + tt
+	out := &a.rk
+	out.Time = lk.Time + age
+	out.Acceleration = lk.Acceleration
+	out.AngularVelocity = lk.AngularVelocity
+	out.NumArticulations = lk.NumArticulations
+
+	switch a.cfg.Algorithm {
+	case Static:
+		out.Position = lk.Position
+		out.Orientation = lk.Orientation
+		out.Acceleration = mgl64.Vec3{}
+		out.AngularVelocity = mgl64.Vec3{}
+		for i := 0; i < MaxArticulations; i++ {
+			out.Articulations[i] = Articulation{Angle: lk.Articulations[i].Angle}
+		}
+		return
+	case Linear, Quadratic:
+		k := 0.0
+		if a.cfg.Algorithm == Quadratic {
+			k = 0.5 * age * age
+		} else {
+			out.Acceleration = mgl64.Vec3{}
+		}
+		out.Position = lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(k))
+		out.Orientation = qnormalize(qmul(rotationQuat(lk.AngularVelocity, age), lk.Orientation))
+		a.reckonArticulations(tt, age, 1)
+		return
+	case TwoPath:
+		a.reckonTwoPath()
+		return
+	case Delayed:
+		a.reckonDelayed()
+		return
+	}
+
+	// ProjectiveVelocityBlend and CubicBezier.
+	th := 1.0
+	if a.blending && a.dtPos > minBlendTime {
+		th = math.Min(1, tt/a.dtPos)
+	}
+	thr := 1.0
+	if a.blending && a.dtRot > minBlendTime {
+		thr = math.Min(1, tt/a.dtRot)
+	}
+	// Last-known projection P't.
+	h := 0.5 * age * age
+	pl := mgl64.Vec3{
+		lk.Position[0] + lk.Velocity[0]*age + lk.Acceleration[0]*h,
+		lk.Position[1] + lk.Velocity[1]*age + lk.Acceleration[1]*h,
+		lk.Position[2] + lk.Velocity[2]*age + lk.Acceleration[2]*h,
+	}
+	switch {
+	case th >= 1:
+		out.Position = pl
+	case a.cfg.Algorithm == CubicBezier:
+		u := th
+		v := 1 - u
+		b := &a.bez
+		c0, c1, c2, c3 := v*v*v, 3*v*v*u, 3*v*u*u, u*u*u
+		for i := 0; i < 3; i++ {
+			out.Position[i] = c0*b[0][i] + c1*b[1][i] + c2*b[2][i] + c3*b[3][i]
+		}
+	default:
+		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·T̂.
+		ht := 0.5 * tt * tt
+		// V'0 is the last-known velocity at the blend start (projected by the lead
+		// when compensating latency), so that at T̂ = 1 both projections move alike.
+		for i := 0; i < 3; i++ {
+			vl := lk.Velocity[i] + lk.Acceleration[i]*a.lead
+			vb := a.v0[i] + (vl-a.v0[i])*th
+			p := a.p0[i] + vb*tt + lk.Acceleration[i]*ht
+			out.Position[i] = p + (pl[i]-p)*th
+		}
+	}
+
+	// Orientation: both realities rotated by the last-known angular velocity, then
+	// slerped by T̂ along the short path.
+	rl := rotationQuat(lk.AngularVelocity, age)
+	ql := qmul(rl, lk.Orientation)
+	if thr >= 1 {
+		out.Orientation = qnormalize(ql)
+	} else {
+		rc := rl
+		if a.lead != 0 {
+			rc = rotationQuat(lk.AngularVelocity, tt)
+		}
+		qc := qmul(rc, a.r0)
+		out.Orientation = slerpShort(qnormalize(qc), qnormalize(ql), thr)
+	}
+	a.reckonArticulations(tt, age, thr)
+}
+
+// reckonArticulations blends each articulation from its displayed angle at the blend
+// start, turned at the last-known rate, toward the last-known projection by thr.
+func (a *Actor) reckonArticulations(tt, age, thr float64) {
+	lk := &a.lk
+	out := &a.rk
+	for i := 0; i < lk.NumArticulations; i++ {
+		rate := lk.Articulations[i].Rate
+		target := lk.Articulations[i].Angle + rate*age
+		lim := a.cfg.ArticulationLimits[i]
+		var v float64
+		if thr >= 1 || !a.blending {
+			v = target
+		} else {
+			cur := a.art0[i] + rate*tt
+			if lim.Limited() {
+				v = cur + (target-cur)*thr
+			} else {
+				v = cur + wrapAngle(target-cur)*thr
+			}
+		}
+		if lim.Limited() {
+			v = math.Max(lim.Min, math.Min(lim.Max, v))
+		} else {
+			v = wrapAngle(v)
+		}
+		out.Articulations[i] = Articulation{Angle: v, Rate: rate}
+	}
+	for i := lk.NumArticulations; i < MaxArticulations; i++ {
+		out.Articulations[i] = Articulation{}
+	}
+}
+
+// reckonTwoPath blends from the previous update's path to the last update's path
+// (each projected linearly from its own timestamp), with the previous path's velocity
+// blended toward the last one's.
+func (a *Actor) reckonTwoPath() {
+	lk, pv := &a.lk, &a.prevLK
+	out := &a.rk
+	tt := a.tt
+	u := 1.0
+	if a.dtPos > minBlendTime {
+		u = math.Min(1, tt/a.dtPos)
+	}
+	ur := 1.0
+	if a.dtRot > minBlendTime {
+		ur = math.Min(1, tt/a.dtRot)
+	}
+	tLast := a.lead + tt
+	tPrev := math.Max(0, a.prevLead+tt)
+	for i := 0; i < 3; i++ {
+		last := lk.Position[i] + lk.Velocity[i]*tLast
+		vi := pv.Velocity[i] + (lk.Velocity[i]-pv.Velocity[i])*u
+		prev := pv.Position[i] + vi*tPrev
+		out.Position[i] = prev + (last-prev)*u
+	}
+	out.Acceleration = mgl64.Vec3{}
+	ql := qmul(rotationQuat(lk.AngularVelocity, tLast), lk.Orientation)
+	if ur >= 1 {
+		out.Orientation = qnormalize(ql)
+	} else {
+		qp := qmul(rotationQuat(pv.AngularVelocity, tPrev), pv.Orientation)
+		out.Orientation = slerpShort(qnormalize(qp), qnormalize(ql), ur)
+	}
+	for i := 0; i < lk.NumArticulations; i++ {
+		la := lk.Articulations[i].Angle + lk.Articulations[i].Rate*tLast
+		v := la
+		if ur < 1 && i < pv.NumArticulations {
+			pa := pv.Articulations[i].Angle + pv.Articulations[i].Rate*tPrev
+			v = pa + wrapAngle(la-pa)*ur
+		}
+		if lim := a.cfg.ArticulationLimits[i]; lim.Limited() {
+			v = math.Max(lim.Min, math.Min(lim.Max, v))
+		} else {
+			v = wrapAngle(v)
+		}
+		out.Articulations[i] = Articulation{Angle: v, Rate: lk.Articulations[i].Rate}
+	}
+	for i := lk.NumArticulations; i < MaxArticulations; i++ {
+		out.Articulations[i] = Articulation{}
+	}
+}
+
+// Reckoned returns the state to draw this frame: reckoned by the last Advance and
+// clamped by the last ClampTo. Velocity is the displayed instantaneous velocity;
+// Time is the owner-clock instant it shows.
+func (a *Actor) Reckoned() State { return a.disp }
+
+// LastKnown returns the last state received from the owner, normalized.
+func (a *Actor) LastKnown() State { return a.lk }
+
+// LastKnownProjected returns the last-known state projected to the last Advance's
+// time with its velocity, acceleration, angular velocity and articulation rates: the
+// "ghost" the displayed state converges to.
+func (a *Actor) LastKnownProjected() State {
+	if !a.has {
+		return a.disp
+	}
+	return a.project(a.tt)
+}
+
+// HasState reports whether the actor has received any update.
+func (a *Actor) HasState() bool { return a.has }
+
+// SinceUpdate returns the local time in seconds from the last accepted update's
+// arrival to now, or +Inf before the first one.
+func (a *Actor) SinceUpdate(now float64) float64 {
+	if !a.has {
+		return math.Inf(1)
+	}
+	return now - a.lkArrival
+}
+
+// Stale reports whether the actor has gone StaleMultiplier × Heartbeat seconds without
+// an accepted update at local time now, or has never had one. Callers fade or remove
+// stale actors.
+func (a *Actor) Stale(now float64) bool {
+	return !a.has || now-a.lkArrival > StaleMultiplier*a.cfg.Heartbeat
+}
+
+// BlendProgress returns the position blend factor T̂ in [0, 1] at the last Advance:
+// 0 just after an update, 1 once the display follows the last-known projection.
+func (a *Actor) BlendProgress() float64 {
+	if !a.blending || a.dtPos <= minBlendTime {
+		return 1
+	}
+	return math.Min(1, a.tt/a.dtPos)
+}
+
+// BlendTime returns the current position blend time ΔT in seconds: the expected
+// update interval or the running average of observed ones, capped by MaxBlendTime.
+func (a *Actor) BlendTime() float64 { return a.dtPos }

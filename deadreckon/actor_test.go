@@ -1,0 +1,587 @@
+package deadreckon
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+const tol = 1e-9
+
+// moving is a state with every kinematic field set.
+func moving() State {
+	return State{
+		Time:            10,
+		Position:        mgl64.Vec3{1, 2, 3},
+		Velocity:        mgl64.Vec3{4, 0.5, -2},
+		Acceleration:    mgl64.Vec3{0.6, -0.2, 0.4},
+		Orientation:     YawQuat(0.3),
+		AngularVelocity: mgl64.Vec3{0, 0.5, 0},
+		Articulations:   [MaxArticulations]Articulation{{Angle: 0.2, Rate: 0.3}, {Angle: -0.1, Rate: -0.05}},
+		NumArticulations: 2,
+	}
+}
+
+// TestSnapAlgorithmsClosedForm checks Static, Linear and Quadratic against their
+// formulas: each shows its extrapolation of the last update at once.
+func TestSnapAlgorithmsClosedForm(t *testing.T) {
+	s := moving()
+	for _, tc := range []struct {
+		alg  Algorithm
+		want func(tt float64) mgl64.Vec3
+		rot  bool
+	}{
+		{Static, func(float64) mgl64.Vec3 { return s.Position }, false},
+		{Linear, func(tt float64) mgl64.Vec3 { return s.Position.Add(s.Velocity.Mul(tt)) }, true},
+		{Quadratic, func(tt float64) mgl64.Vec3 {
+			return s.Position.Add(s.Velocity.Mul(tt)).Add(s.Acceleration.Mul(0.5 * tt * tt))
+		}, true},
+	} {
+		a := NewActor(Config{Algorithm: tc.alg})
+		// A first update far away, then the one under test: both must snap.
+		if err := a.Receive(NewState(mgl64.Vec3{100, 0, 0}), 0); err != nil {
+			t.Fatal(err)
+		}
+		a.Advance(0.5)
+		if err := a.Receive(s, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []float64{0.1, 0.7, 2.5} {
+			a.Advance(0.5 + tt)
+			got := a.Reckoned()
+			if !vecNear(got.Position, tc.want(tt), tol) {
+				t.Errorf("%v: position at Tt=%v = %v, want %v", tc.alg, tt, got.Position, tc.want(tt))
+			}
+			wantQ := s.Orientation
+			if tc.rot {
+				wantQ = YawQuat(0.3 + 0.5*tt)
+			}
+			if !quatNear(got.Orientation, wantQ, 1e-9) {
+				t.Errorf("%v: yaw at Tt=%v = %v, want %v", tc.alg, tt, Yaw(got.Orientation), Yaw(wantQ))
+			}
+			wantArt := 0.2
+			if tc.rot {
+				wantArt += 0.3 * tt
+			}
+			if math.Abs(got.Articulations[0].Angle-wantArt) > tol {
+				t.Errorf("%v: articulation at Tt=%v = %v, want %v", tc.alg, tt, got.Articulations[0].Angle, wantArt)
+			}
+		}
+	}
+}
+
+// blendSetup receives a steady linear motion, then at t = 1 an update that turns.
+// It returns the actor right after the turning update, and the displayed position and
+// velocity the blend starts from.
+func blendSetup(t *testing.T, cfg Config, turn State) (*Actor, mgl64.Vec3, mgl64.Vec3) {
+	t.Helper()
+	a := NewActor(cfg)
+	first := State{Time: 0, Position: mgl64.Vec3{0, 0, 0}, Velocity: mgl64.Vec3{5, 0, 0}, Orientation: YawQuat(0)}
+	if err := a.Receive(first, 0); err != nil {
+		t.Fatal(err)
+	}
+	for f := 1; f <= 60; f++ {
+		a.Advance(float64(f) * frame)
+	}
+	p0 := a.Reckoned().Position
+	v0 := a.Reckoned().Velocity
+	if err := a.Receive(turn, 1); err != nil {
+		t.Fatal(err)
+	}
+	return a, p0, v0
+}
+
+// TestPVBClosedForm checks projective velocity blending against Murphy's equations:
+// Vb = V0 + (V'0 − V0)T̂, Pt = P0 + Vb·Tt + ½A'0·Tt², P't = P'0 + V'0·Tt + ½A'0·Tt²,
+// Qt = Pt + (P't − Pt)T̂, with T̂ = Tt/ΔT clamped to 1.
+func TestPVBClosedForm(t *testing.T) {
+	turn := State{Time: 1, Position: mgl64.Vec3{5.5, 0, 1}, Velocity: mgl64.Vec3{3, 0, 4},
+		Acceleration: mgl64.Vec3{-1, 0, 0.5}, Orientation: YawQuat(-0.9)}
+	const dT = 0.5
+	a, p0, v0 := blendSetup(t, Config{UpdateInterval: dT}, turn)
+	if !vecNear(v0, mgl64.Vec3{5, 0, 0}, 1e-9) {
+		t.Fatalf("displayed velocity %v, want (5,0,0)", v0)
+	}
+	for _, tt := range []float64{frame, 0.1, 0.25, 0.4, dT, 0.8, 2} {
+		a.Advance(1 + tt)
+		th := math.Min(1, tt/dT)
+		vb := v0.Add(turn.Velocity.Sub(v0).Mul(th))
+		pt := p0.Add(vb.Mul(tt)).Add(turn.Acceleration.Mul(0.5 * tt * tt))
+		pl := turn.Position.Add(turn.Velocity.Mul(tt)).Add(turn.Acceleration.Mul(0.5 * tt * tt))
+		want := pt.Add(pl.Sub(pt).Mul(th))
+		if got := a.Reckoned().Position; !vecNear(got, want, 1e-9) {
+			t.Errorf("Q(Tt=%v) = %v, want %v", tt, got, want)
+		}
+	}
+}
+
+// TestCubicBezierClosedForm checks the Bézier curve: control points P0, P0 + V0·ΔT/3,
+// P'1 − V'1·ΔT/3, P'1, with P'1 and V'1 the last-known projection at ΔT.
+func TestCubicBezierClosedForm(t *testing.T) {
+	turn := State{Time: 1, Position: mgl64.Vec3{5.5, 0, 1}, Velocity: mgl64.Vec3{3, 0, 4},
+		Acceleration: mgl64.Vec3{-1, 0, 0.5}, Orientation: YawQuat(-0.9)}
+	const dT = 0.5
+	a, p0, v0 := blendSetup(t, Config{Algorithm: CubicBezier, UpdateInterval: dT}, turn)
+	p1 := turn.Position.Add(turn.Velocity.Mul(dT)).Add(turn.Acceleration.Mul(0.5 * dT * dT))
+	v1 := turn.Velocity.Add(turn.Acceleration.Mul(dT))
+	b := [4]mgl64.Vec3{p0, p0.Add(v0.Mul(dT / 3)), p1.Sub(v1.Mul(dT / 3)), p1}
+	for _, tt := range []float64{0.1, 0.25, 0.4} {
+		a.Advance(1 + tt)
+		u := tt / dT
+		v := 1 - u
+		want := b[0].Mul(v * v * v).Add(b[1].Mul(3 * v * v * u)).Add(b[2].Mul(3 * v * u * u)).Add(b[3].Mul(u * u * u))
+		if got := a.Reckoned().Position; !vecNear(got, want, 1e-9) {
+			t.Errorf("B(%v) = %v, want %v", u, got, want)
+		}
+	}
+}
+
+// TestTwoPathClosedForm checks the two-path blend: from the previous update's path,
+// moving at a velocity blended toward the last one's, to the last update's path.
+func TestTwoPathClosedForm(t *testing.T) {
+	turn := State{Time: 1, Position: mgl64.Vec3{5.5, 0, 1}, Velocity: mgl64.Vec3{3, 0, 4}, Orientation: YawQuat(-0.9)}
+	const dT = 0.5
+	a, _, _ := blendSetup(t, Config{Algorithm: TwoPath, UpdateInterval: dT}, turn)
+	prevP, prevV := mgl64.Vec3{}, mgl64.Vec3{5, 0, 0}
+	for _, tt := range []float64{0.1, 0.3, 0.5, 1.5} {
+		a.Advance(1 + tt)
+		u := math.Min(1, tt/dT)
+		last := turn.Position.Add(turn.Velocity.Mul(tt))
+		vi := prevV.Add(turn.Velocity.Sub(prevV).Mul(u))
+		prev := prevP.Add(vi.Mul(1 + tt))
+		want := prev.Add(last.Sub(prev).Mul(u))
+		if got := a.Reckoned().Position; !vecNear(got, want, 1e-9) {
+			t.Errorf("two-path at Tt=%v = %v, want %v", tt, got, want)
+		}
+	}
+}
+
+// TestPastBlendEqualsProjection checks that at T̂ ≥ 1 every blending algorithm shows
+// exactly the last-known projection, position, orientation and articulations.
+func TestPastBlendEqualsProjection(t *testing.T) {
+	turn := moving()
+	turn.Time = 1
+	for _, alg := range []Algorithm{ProjectiveVelocityBlend, CubicBezier, TwoPath} {
+		s := turn
+		if alg == TwoPath {
+			s.Acceleration = mgl64.Vec3{} // two-path projects linearly
+		}
+		a, _, _ := blendSetup(t, Config{Algorithm: alg, UpdateInterval: 0.25}, s)
+		for _, tt := range []float64{0.25, 0.5, 3} {
+			a.Advance(1 + tt)
+			got, want := a.Reckoned(), a.LastKnownProjected()
+			if !vecNear(got.Position, want.Position, 1e-9) || !quatNear(got.Orientation, want.Orientation, 1e-9) {
+				t.Errorf("%v at Tt=%v: %v %v, want projection %v %v", alg, tt, got.Position, Yaw(got.Orientation), want.Position, Yaw(want.Orientation))
+			}
+			for i := 0; i < s.NumArticulations; i++ {
+				if d := math.Abs(wrapAngle(got.Articulations[i].Angle - want.Articulations[i].Angle)); d > 1e-9 {
+					t.Errorf("%v at Tt=%v: articulation %d off by %v", alg, tt, i, d)
+				}
+			}
+			exp := s.Position.Add(s.Velocity.Mul(tt)).Add(s.Acceleration.Mul(0.5 * tt * tt))
+			if !vecNear(want.Position, exp, 1e-9) {
+				t.Errorf("projection at Tt=%v = %v, want %v", tt, want.Position, exp)
+			}
+		}
+	}
+}
+
+// TestRotationKeepsTurning checks that after the rotation blend ends (capped at
+// MaxRotationBlendTime) the orientation keeps turning at the last-known rate.
+func TestRotationKeepsTurning(t *testing.T) {
+	a := NewActor(Config{UpdateInterval: 3, MaxRotationBlendTime: 0.5})
+	s := State{Orientation: YawQuat(0), AngularVelocity: mgl64.Vec3{0, 0.2, 0}}
+	if err := a.Receive(s, 0); err != nil {
+		t.Fatal(err)
+	}
+	a.Advance(0.1)
+	s.Time, s.Orientation = 0.1, YawQuat(0.5)
+	if err := a.Receive(s, 0.1); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []float64{0.5, 1, 2, 4} {
+		a.Advance(0.1 + tt)
+		if got, want := Yaw(a.Reckoned().Orientation), 0.5+0.2*tt; math.Abs(got-want) > 1e-9 {
+			t.Errorf("yaw at Tt=%v = %v, want %v", tt, got, want)
+		}
+	}
+	if got := a.BlendTime(); got != 3 {
+		t.Errorf("blend time %v, want 3", got)
+	}
+}
+
+// TestBlendTimeCaps checks ΔT against MaxBlendTime and the running average
+// avg = ½(Δ + avg).
+func TestBlendTimeCaps(t *testing.T) {
+	a := NewActor(Config{UpdateInterval: 10})
+	_ = a.Receive(NewState(mgl64.Vec3{}), 0)
+	a.Advance(0.1)
+	_ = a.Receive(State{Time: 0.1, Orientation: mgl64.QuatIdent()}, 0.1)
+	if got := a.BlendTime(); got != DefaultMaxBlendTime {
+		t.Errorf("capped ΔT = %v, want %v", got, DefaultMaxBlendTime)
+	}
+
+	a = NewActor(Config{AverageIntervals: true, UpdateInterval: 0.5})
+	avg := 0.5
+	now := 0.0
+	for i, d := range []float64{0.2, 0.2, 0.4, 1.0} {
+		if i == 0 {
+			_ = a.Receive(State{Time: now}, now)
+		}
+		now += d
+		a.Advance(now)
+		// Two updates in one frame count once: the last wins.
+		_ = a.Receive(State{Time: now - 0.01}, now)
+		_ = a.Receive(State{Time: now}, now)
+		avg = 0.5 * (d + avg)
+		if got := a.BlendTime(); math.Abs(got-avg) > 1e-12 {
+			t.Errorf("after interval %v: ΔT = %v, want %v", d, got, avg)
+		}
+	}
+}
+
+// TestLastUpdateWins checks that two updates in one frame give what the second alone
+// gives.
+func TestLastUpdateWins(t *testing.T) {
+	run := func(both bool) State {
+		a := NewActor(Config{})
+		_ = a.Receive(State{Velocity: mgl64.Vec3{5, 0, 0}}, 0)
+		for f := 1; f <= 30; f++ {
+			a.Advance(float64(f) * frame)
+		}
+		if both {
+			_ = a.Receive(State{Time: 0.45, Position: mgl64.Vec3{3, 0, 3}, Velocity: mgl64.Vec3{0, 0, 9}}, 0.5)
+		}
+		_ = a.Receive(State{Time: 0.5, Position: mgl64.Vec3{2.6, 0, 0.2}, Velocity: mgl64.Vec3{5, 0, 1}}, 0.5)
+		for f := 31; f <= 50; f++ {
+			a.Advance(float64(f) * frame)
+		}
+		return a.Reckoned()
+	}
+	if one, two := run(false), run(true); !vecNear(one.Position, two.Position, 1e-12) {
+		t.Errorf("with an earlier update in the frame: %v, without: %v", two.Position, one.Position)
+	}
+}
+
+// TestNoStallAtUpdate checks C¹ continuity: on steady motion the displayed step of the
+// frame after each update stays within 5% of the steps around it.
+func TestNoStallAtUpdate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m    motion
+	}{
+		{"line", func(t float64) State {
+			return State{Time: t, Position: mgl64.Vec3{8 * t, 0, 0}, Velocity: mgl64.Vec3{8, 0, 0}, Orientation: mgl64.QuatIdent()}
+		}},
+		{"circle", circleMotion(10, 0.4)},
+	} {
+		for _, alg := range []Algorithm{ProjectiveVelocityBlend, CubicBezier} {
+			a := NewActor(Config{Algorithm: alg})
+			var steps []float64
+			var updateFrames []int
+			next := 0.0
+			var prev mgl64.Vec3
+			for f := 0; f <= 300; f++ {
+				now := float64(f) * frame
+				if now+1e-9 >= next {
+					_ = a.Receive(tc.m(next), now)
+					next += 0.3 // not a multiple of the frame time, nor of ΔT
+					updateFrames = append(updateFrames, f)
+				}
+				a.Advance(now)
+				p := a.Reckoned().Position
+				if f > 0 {
+					steps = append(steps, p.Sub(prev).Len())
+				}
+				prev = p
+			}
+			for _, uf := range updateFrames[1:] {
+				i := uf - 1 // steps[i] ends at frame uf
+				if i < 1 || i+1 >= len(steps) {
+					continue
+				}
+				for _, j := range []int{i - 1, i + 1} {
+					if r := steps[i] / steps[j]; math.Abs(r-1) > 0.05 {
+						t.Errorf("%s %v: step at update frame %d is %.4f m, neighbour %.4f m (ratio %.3f)", tc.name, alg, uf, steps[i], steps[j], r)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestShortPathSlerp checks that a turn from 170° to −170° goes the 20° way through
+// 180°, never through 0°.
+func TestShortPathSlerp(t *testing.T) {
+	a := NewActor(Config{UpdateInterval: 1})
+	_ = a.Receive(State{Orientation: YawQuat(170 * deg)}, 0)
+	a.Advance(0.1)
+	_ = a.Receive(State{Time: 0.1, Orientation: YawQuat(-170 * deg)}, 0.1)
+	for f := 1; f <= 60; f++ {
+		tt := float64(f) / 60
+		a.Advance(0.1 + tt)
+		y := Yaw(a.Reckoned().Orientation)
+		if math.Abs(y) < 170*deg-1e-6 {
+			t.Fatalf("yaw %v° at T̂=%v: went the long way", y/deg, tt)
+		}
+		if f == 30 && math.Abs(math.Abs(y)-math.Pi) > 1e-9 {
+			t.Errorf("yaw at T̂=½ = %v°, want 180°", y/deg)
+		}
+	}
+	if y := Yaw(a.Reckoned().Orientation); math.Abs(y+170*deg) > 1e-9 {
+		t.Errorf("final yaw %v°, want −170°", y/deg)
+	}
+}
+
+// TestSlerpShortAccuracy bounds the trigonometry-free slerp against the exact one.
+func TestSlerpShortAccuracy(t *testing.T) {
+	worst := 0.0
+	for _, angle := range []float64{1e-4, 0.01, 0.1, 0.2, 0.29, 0.31, 1, 2, 3, 3.1} {
+		a := YawQuat(0.2)
+		b := qmul(rotationQuat(mgl64.Vec3{0.3, 0.9, -0.2}.Normalize(), angle), a)
+		for u := 0.0; u <= 1; u += 0.05 {
+			got := slerpShort(a, b, u)
+			want := qmul(rotationQuat(mgl64.Vec3{0.3, 0.9, -0.2}.Normalize(), angle*u), a)
+			worst = math.Max(worst, quatAngle(got, want))
+			if l := math.Sqrt(qdot(got, got)); math.Abs(l-1) > 1e-12 {
+				t.Fatalf("slerp length %v", l)
+			}
+		}
+	}
+	if worst > 5e-7 {
+		t.Errorf("worst slerp error %v rad, want ≤ 5e-7", worst)
+	}
+	t.Logf("worst slerp angle error %.2g rad", worst)
+}
+
+// TestArticulationWrap checks that articulations blend the short way across ±π, and
+// that limits hold.
+func TestArticulationWrap(t *testing.T) {
+	st := func(tm, angle float64) State {
+		return State{Time: tm, NumArticulations: 1, Articulations: [MaxArticulations]Articulation{{Angle: angle}}}
+	}
+	a := NewActor(Config{UpdateInterval: 1})
+	_ = a.Receive(st(0, 170*deg), 0)
+	a.Advance(0.1)
+	_ = a.Receive(st(0.1, -170*deg), 0.1)
+	a.Advance(0.6)
+	if got := a.Reckoned().Articulations[0].Angle; math.Abs(math.Abs(got)-math.Pi) > 1e-9 {
+		t.Errorf("turret at T̂=½ = %v°, want 180°", got/deg)
+	}
+	a.Advance(0.35)
+	if got := a.Reckoned().Articulations[0].Angle; got < 170*deg && got > -170*deg {
+		t.Errorf("turret at T̂=¼ = %v°, went the long way", got/deg)
+	}
+
+	lim := Config{UpdateInterval: 1}
+	lim.ArticulationLimits[0] = AngleLimit{Min: -10 * deg, Max: 20 * deg}
+	a = NewActor(lim)
+	_ = a.Receive(st(0, 0), 0)
+	a.Advance(0.1)
+	s := st(0.1, 15*deg)
+	s.Articulations[0].Rate = 0.5
+	_ = a.Receive(s, 0.1)
+	for _, tt := range []float64{0.5, 1, 3} {
+		a.Advance(0.1 + tt)
+		if got := a.Reckoned().Articulations[0].Angle; got > 20*deg+1e-12 || got < -10*deg {
+			t.Errorf("gun at Tt=%v = %v°, outside [−10°, 20°]", tt, got/deg)
+		}
+	}
+	if got := a.Reckoned().Articulations[0].Angle; math.Abs(got-20*deg) > 1e-12 {
+		t.Errorf("gun held at %v°, want the 20° limit", got/deg)
+	}
+}
+
+// TestContinuityBreak checks Break and the snap distance: both show the update at once.
+func TestContinuityBreak(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		jump     float64
+		useBreak bool
+		snapped  bool
+	}{
+		{"blend under snap distance", 3, false, false},
+		{"snap beyond snap distance", 5, false, true},
+		{"break", 1, true, true},
+	} {
+		a := NewActor(Config{})
+		_ = a.Receive(NewState(mgl64.Vec3{}), 0)
+		a.Advance(0.1)
+		s := NewState(mgl64.Vec3{tc.jump, 0, 0})
+		s.Time = 0.1
+		var err error
+		if tc.useBreak {
+			err = a.Break(s, 0.1)
+		} else {
+			err = a.Receive(s, 0.1)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Advance(0.1 + frame)
+		got := a.Reckoned().Position[0]
+		if snapped := math.Abs(got-tc.jump) < 1e-9; snapped != tc.snapped {
+			t.Errorf("%s: x = %v after one frame, snapped %v, want %v", tc.name, got, snapped, tc.snapped)
+		}
+	}
+}
+
+// TestStale checks staleness after 2.4 heartbeats.
+func TestStale(t *testing.T) {
+	a := NewActor(Config{Heartbeat: 5})
+	if !a.Stale(0) {
+		t.Error("an actor never heard from is not stale")
+	}
+	_ = a.Receive(NewState(mgl64.Vec3{}), 100)
+	for _, tc := range []struct {
+		now  float64
+		want bool
+	}{{100, false}, {111.9, false}, {112.1, true}} {
+		if got := a.Stale(tc.now); got != tc.want {
+			t.Errorf("Stale(%v) = %v, want %v", tc.now, got, tc.want)
+		}
+	}
+}
+
+// TestRejectInvalid checks that bad input is rejected with ErrInvalidState and leaves
+// the actor exactly as it was.
+func TestRejectInvalid(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	good := moving()
+	for _, tc := range []struct {
+		name string
+		mod  func(s *State)
+	}{
+		{"NaN position", func(s *State) { s.Position[1] = nan }},
+		{"Inf velocity", func(s *State) { s.Velocity[0] = inf }},
+		{"absurd position", func(s *State) { s.Position[0] = 1e7 }},
+		{"absurd speed", func(s *State) { s.Velocity = mgl64.Vec3{2000, 0, 0} }},
+		{"absurd acceleration", func(s *State) { s.Acceleration = mgl64.Vec3{0, -5000, 0} }},
+		{"NaN orientation", func(s *State) { s.Orientation.W = nan }},
+		{"degenerate orientation", func(s *State) { s.Orientation = mgl64.Quat{W: 1e-3} }},
+		{"absurd angular velocity", func(s *State) { s.AngularVelocity = mgl64.Vec3{0, 500, 0} }},
+		{"NaN time", func(s *State) { s.Time = nan }},
+		{"articulation count", func(s *State) { s.NumArticulations = 9 }},
+		{"NaN articulation", func(s *State) { s.Articulations[1].Angle = nan }},
+		{"absurd articulation rate", func(s *State) { s.Articulations[0].Rate = 1e4 }},
+	} {
+		a := NewActor(Config{})
+		_ = a.Receive(good, 0)
+		a.Advance(0.2)
+		before := *a
+		bad := good
+		bad.Time = 0.2
+		tc.mod(&bad)
+		err := a.Receive(bad, 0.2)
+		if !errors.Is(err, ErrInvalidState) {
+			t.Errorf("%s: error %v, want ErrInvalidState", tc.name, err)
+		}
+		if *a != before {
+			t.Errorf("%s: actor changed by a rejected update", tc.name)
+		}
+	}
+	a := NewActor(Config{})
+	_ = a.Receive(good, 0)
+	old := good
+	old.Time = good.Time - 1
+	if err := a.Receive(old, 0.1); !errors.Is(err, ErrOutOfOrder) {
+		t.Errorf("older update: error %v, want ErrOutOfOrder", err)
+	}
+	if err := a.Receive(good, math.NaN()); !errors.Is(err, ErrInvalidState) {
+		t.Errorf("NaN arrival: error %v, want ErrInvalidState", err)
+	}
+	lim := Config{Limits: Limits{MaxSpeed: -1}}
+	fast := good
+	fast.Velocity = mgl64.Vec3{5000, 0, 0}
+	if err := NewActor(lim).Receive(fast, 0); err != nil {
+		t.Errorf("disabled speed bound: %v", err)
+	}
+}
+
+// TestDelayed checks buffered interpolation: Hermite with known velocities reproduces
+// a cubic path exactly, a configurable delay in the past, and the buffer extrapolates
+// only when dry.
+func TestDelayed(t *testing.T) {
+	path := func(t float64) State { // x = t³ − 2t, a cubic
+		return State{Time: t, Position: mgl64.Vec3{t*t*t - 2*t, 0, 0}, Velocity: mgl64.Vec3{3*t*t - 2, 0, 0}, Orientation: mgl64.QuatIdent()}
+	}
+	a := NewActor(Config{Algorithm: Delayed, Delay: 0.5})
+	a.SetClockOffset(0)
+	next := 0.0
+	for f := 0; f <= 120; f++ {
+		now := float64(f) * frame
+		for next <= now+1e-9 && next <= 1.5 {
+			_ = a.Receive(path(next), now)
+			next += 0.25
+		}
+		a.Advance(now)
+		got := a.Reckoned().Position[0]
+		switch {
+		case now >= 0.5 && now-0.5 <= 1.5:
+			if want := path(now - 0.5).Position[0]; math.Abs(got-want) > 1e-9 {
+				t.Fatalf("at %v: x = %v, want %v (0.5 s ago)", now, got, want)
+			}
+		case now-0.5 > 1.5:
+			// Dry: the newest update (t = 1.5) projected.
+			last := path(1.5)
+			want := last.Position[0] + last.Velocity[0]*(now-0.5-1.5)
+			if math.Abs(got-want) > 1e-9 {
+				t.Fatalf("at %v (dry): x = %v, want %v", now, got, want)
+			}
+		}
+	}
+}
+
+// TestCompensateLatency checks the timestamp-compensated mode at 150 ms one-way
+// latency and three updates per second: it must cut the mean error by at least half
+// against plain PVB on a circle and a zigzag, with no larger per-frame jump.
+func TestCompensateLatency(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m    motion
+	}{
+		{"circle", circleMotion(10, 0.4)},
+		{"zigzag", zigzagMotion(10, 5, 4)},
+	} {
+		plain := simulate(t, tc.m, Config{}, 1.0/3, 0.15, 20)
+		comp := simulate(t, tc.m, Config{CompensateLatency: true}, 1.0/3, 0.15, 20)
+		t.Logf("%s: mean error %.4f → %.4f m, max jump %.4f → %.4f m", tc.name, plain.meanErr, comp.meanErr, plain.maxJump, comp.maxJump)
+		if comp.meanErr > 0.5*plain.meanErr {
+			t.Errorf("%s: compensated mean error %.4f m, want ≤ half of %.4f m", tc.name, comp.meanErr, plain.meanErr)
+		}
+		if comp.maxJump > plain.maxJump {
+			t.Errorf("%s: compensated max jump %.4f m > plain %.4f m", tc.name, comp.maxJump, plain.maxJump)
+		}
+	}
+}
+
+// TestSetConfigContinuity checks that switching algorithms mid-blend does not jump.
+func TestSetConfigContinuity(t *testing.T) {
+	for _, alg := range []Algorithm{Static, Linear, Quadratic, CubicBezier, TwoPath, Delayed} {
+		m := circleMotion(10, 0.4)
+		a := NewActor(Config{})
+		a.SetClockOffset(0)
+		next := 0.0
+		var prev mgl64.Vec3
+		for f := 0; f <= 120; f++ {
+			now := float64(f) * frame
+			if now+1e-9 >= next {
+				_ = a.Receive(m(next), now)
+				next += 1.0 / 3
+			}
+			if f == 70 {
+				a.SetConfig(Config{Algorithm: alg})
+			}
+			a.Advance(now)
+			p := a.Reckoned().Position
+			if f == 70 && alg != Static && alg != Linear && alg != Quadratic {
+				if step := p.Sub(prev).Len(); step > 0.2 {
+					t.Errorf("switch to %v: step %.3f m", alg, step)
+				}
+			}
+			prev = p
+		}
+	}
+}

@@ -1,0 +1,308 @@
+package deadreckon
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Defaults for Clamp. A zero field in Clamp takes the matching default.
+const (
+	// DefaultRayHeight is how far above the reckoned position the clamp rays start, in
+	// meters.
+	DefaultRayHeight = 5.0
+	// DefaultNearDistance is the observer distance in meters beyond which one ray and
+	// the ground normal replace the three-ray clamp.
+	DefaultNearDistance = 80.0
+	// DefaultFarDistance is the observer distance in meters beyond which the clamp runs
+	// only every FarInterval frames, reusing its last offset in between.
+	DefaultFarDistance = 200.0
+	// DefaultFarInterval is how many frames apart far actors are clamped.
+	DefaultFarInterval = 4
+	// minNormalY keeps a near-vertical ground normal from tipping an actor over.
+	minNormalY = 0.05
+)
+
+// DefaultFootprint returns a tank hull's three clamp points in its local frame
+// (forward +X, up +Y, right +Z), in meters: the middle of the front and the two rear
+// corners of a 6.9 m × 3.6 m hull. Their centroid is the origin, so the mean of the
+// three ground heights is the ground under the actor's origin on any plane.
+func DefaultFootprint() [3]mgl64.Vec3 {
+	return [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}
+}
+
+// Clamp says how an actor follows the ground after reckoning. The zero value does not
+// clamp.
+type Clamp struct {
+	// Mode is none, only up, or always.
+	Mode ClampMode
+	// Offset is the height in meters of the actor's origin above its ground contact
+	// (the hull's height above its tracks' contact points). ClampUp and ClampAlways put
+	// the origin at the ground height plus Offset.
+	Offset float64
+	// Footprint holds three points of the actor's footprint in its local frame, in
+	// meters, whose centroid should be the origin; if all zero, DefaultFootprint().
+	Footprint [3]mgl64.Vec3
+	// RayHeight is how far above the reckoned position the rays start, in meters; if
+	// zero, DefaultRayHeight.
+	RayHeight float64
+	// NearDistance is the observer distance in meters beyond which one ray with the
+	// ground normal is used; if zero, DefaultNearDistance; +Inf always uses three rays.
+	NearDistance float64
+	// FarDistance is the observer distance in meters beyond which clamping runs every
+	// FarInterval frames and reuses the last offset in between; if zero,
+	// DefaultFarDistance; +Inf never.
+	FarDistance float64
+	// FarInterval is the frame interval of far clamping; if zero, DefaultFarInterval.
+	FarInterval int
+}
+
+func (c Clamp) withDefaults() Clamp {
+	if c.Footprint == ([3]mgl64.Vec3{}) || !finiteVec(c.Footprint[0]) || !finiteVec(c.Footprint[1]) || !finiteVec(c.Footprint[2]) {
+		c.Footprint = DefaultFootprint()
+	}
+	if !finite(c.Offset) {
+		c.Offset = 0
+	}
+	c.RayHeight = positiveOr(c.RayHeight, DefaultRayHeight)
+	if !(c.NearDistance > 0) {
+		c.NearDistance = DefaultNearDistance
+	}
+	if !(c.FarDistance > 0) {
+		c.FarDistance = DefaultFarDistance
+	}
+	if c.FarInterval <= 0 {
+		c.FarInterval = DefaultFarInterval
+	}
+	return c
+}
+
+// ClampResult is the outcome of one ground clamp, with what a debug overlay needs to
+// draw the rays.
+type ClampResult struct {
+	// Position and Orientation are the clamped pose.
+	Position    mgl64.Vec3
+	Orientation mgl64.Quat
+	// Clamped reports that clamping ran and found ground; the other fields below are
+	// valid only then.
+	Clamped bool
+	// Rays is how many rays were cast: 3 near, 1 beyond NearDistance, 0 on a far frame
+	// that reused the last offset.
+	Rays int
+	// Hits are where the rays met the ground; only the first NumHits are valid.
+	Hits    [3]mgl64.Vec3
+	NumHits int
+	// RayStart is the height in meters the rays started from.
+	RayStart float64
+	// Normal is the unit upward normal of the hit triangle (or the ground's normal with
+	// one ray).
+	Normal mgl64.Vec3
+	// Ground is the clamp height: the mean of the hit heights plus the Offset, meters.
+	Ground float64
+	// Lifted reports that the clamp moved the actor up (in ClampUp: that it was below).
+	Lifted bool
+}
+
+// ClampPose clamps one pose to the ground g with the three-ray clamp: the three
+// footprint points, placed by the pose's orientation, are cast down from RayHeight
+// above the pose; the ground height is the mean of the hits plus c.Offset; the
+// orientation keeps the pose's heading and takes pitch and roll from the hit
+// triangle's normal. With ClampUp the pose moves only when it is below the ground;
+// with ClampNone it is returned unchanged. A ray that misses (the pose sank deeper
+// than RayHeight) falls back to g.HeightAt; when that fails too the pose is returned
+// unchanged with Clamped false. Physics uses it for local actors, Actor.ClampTo for
+// remote ones, so both sit on the ground the same way. ClampPose does not allocate.
+func ClampPose(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult {
+	c = c.withDefaults()
+	return clamp3(g, pos, qnormalize(orient), &c)
+}
+
+// ClampPoseSingle clamps one pose like ClampPose with a single ray under the pose and
+// the ground's normal at that point, the cheap clamp for distant actors.
+func ClampPoseSingle(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult {
+	c = c.withDefaults()
+	return clamp1(g, pos, qnormalize(orient), &c)
+}
+
+func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
+	r := ClampResult{Position: pos, Orientation: q, Rays: 3}
+	if c.Mode == ClampNone || g == nil {
+		r.Rays = 0
+		return r
+	}
+	// Rotation matrix rows for x and z, to place the footprint points.
+	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
+	m00, m01, m02 := 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
+	m20, m21, m22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
+	start := pos[1] + c.RayHeight
+	r.RayStart = start
+	sum := 0.0
+	for i := 0; i < 3; i++ {
+		f := c.Footprint[i]
+		px := pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
+		pz := pos[2] + m20*f[0] + m21*f[1] + m22*f[2]
+		h, ok := g.RayDown(px, start, pz)
+		if !ok {
+			h, ok = g.HeightAt(px, pz) // sunk deeper than RayHeight: cast from the top
+		}
+		if !ok {
+			r.NumHits = i
+			return r
+		}
+		r.Hits[i] = mgl64.Vec3{px, h, pz}
+		sum += h
+	}
+	r.NumHits = 3
+	e1 := r.Hits[1].Sub(r.Hits[0])
+	e2 := r.Hits[2].Sub(r.Hits[0])
+	n := e1.Cross(e2)
+	if n[1] < 0 {
+		n = mgl64.Vec3{-n[0], -n[1], -n[2]}
+	}
+	l := n.Len()
+	if !(l > 1e-12) {
+		n = mgl64.Vec3{0, 1, 0}
+	} else {
+		n = n.Mul(1 / l)
+	}
+	// Forward axis of the pose: the first column of its rotation matrix.
+	fwd := mgl64.Vec3{m00, 2 * (x*y + w*z), m20}
+	return finishClamp(r, sum/3, n, fwd, c)
+}
+
+func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
+	r := ClampResult{Position: pos, Orientation: q, Rays: 1}
+	if c.Mode == ClampNone || g == nil {
+		r.Rays = 0
+		return r
+	}
+	start := pos[1] + c.RayHeight
+	r.RayStart = start
+	h, ok := g.RayDown(pos[0], start, pos[2])
+	if !ok {
+		h, ok = g.HeightAt(pos[0], pos[2])
+	}
+	if !ok {
+		return r
+	}
+	r.Hits[0] = mgl64.Vec3{pos[0], h, pos[2]}
+	r.NumHits = 1
+	n, ok := g.NormalAt(pos[0], pos[2])
+	if !ok || !finiteVec(n) || n.Len() < 1e-12 {
+		n = mgl64.Vec3{0, 1, 0}
+	} else {
+		n = n.Normalize()
+		if n[1] < 0 {
+			n = n.Mul(-1)
+		}
+	}
+	return finishClamp(r, h, n, rotate(q, mgl64.Vec3{1, 0, 0}), c)
+}
+
+// finishClamp applies the clamp mode with ground height h (before the offset) and
+// ground normal n to r, keeping the heading of forward axis fwd.
+func finishClamp(r ClampResult, h float64, n, fwd mgl64.Vec3, c *Clamp) ClampResult {
+	r.Clamped = true
+	r.Normal = n
+	r.Ground = h + c.Offset
+	y := r.Position[1]
+	switch c.Mode {
+	case ClampAlways:
+		r.Lifted = r.Ground > y
+		r.Position[1] = r.Ground
+		r.Orientation = groundOrientation(fwd, n)
+	case ClampUp:
+		if r.Ground >= y {
+			r.Lifted = r.Ground > y
+			r.Position[1] = r.Ground
+			r.Orientation = groundOrientation(fwd, n)
+		}
+	}
+	return r
+}
+
+// groundOrientation returns the orientation whose up axis is the ground normal n and
+// whose forward axis has the same heading as fwd: fwd's horizontal direction raised
+// or lowered to lie in the ground plane.
+func groundOrientation(fwd, n mgl64.Vec3) mgl64.Quat {
+	if n[1] < minNormalY {
+		n[1] = minNormalY
+		n = n.Normalize()
+	}
+	fx, fz := fwd[0], fwd[2]
+	if l := math.Hypot(fx, fz); l > 1e-9 {
+		fx, fz = fx/l, fz/l
+	} else {
+		fx, fz = 1, 0
+	}
+	fy := -(fx*n[0] + fz*n[2]) / n[1]
+	t := mgl64.Vec3{fx, fy, fz}.Normalize()
+	right := t.Cross(n).Normalize()
+	up := right.Cross(t)
+	return basisQuat(t, up, right)
+}
+
+// ClampTo clamps the pose reckoned by the last Advance to the ground g, as the
+// actor's Clamp config says, choosing the clamp by the distance from observer (the
+// camera or the local player, world meters): three rays up to NearDistance, one ray
+// with the ground normal beyond it, and beyond FarDistance one ray only every
+// FarInterval frames with the last vertical offset and tilt reused in between. Call
+// it after Advance; Reckoned then returns the clamped pose and LastClamp the details.
+// It does not allocate.
+func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
+	if !a.has {
+		return
+	}
+	c := &a.cfg.Clamp
+	if c.Mode == ClampNone || g == nil {
+		a.clamp = ClampResult{Position: a.rk.Position, Orientation: a.rk.Orientation}
+		return
+	}
+	pos, q := a.rk.Position, a.rk.Orientation
+	dx, dy, dz := pos[0]-observer[0], pos[1]-observer[1], pos[2]-observer[2]
+	d2 := dx*dx + dy*dy + dz*dz
+	var r ClampResult
+	switch {
+	case d2 <= c.NearDistance*c.NearDistance:
+		r = clamp3(g, pos, q, c)
+		a.clampFrame = 0
+	case d2 <= c.FarDistance*c.FarDistance:
+		r = clamp1(g, pos, q, c)
+		a.clampFrame = 0
+	default:
+		a.clampFrame++
+		if a.clampFrame >= c.FarInterval || !a.clamp.Clamped {
+			a.clampFrame = 0
+			r = clamp1(g, pos, q, c)
+		} else {
+			// Reuse the last offset and ground normal.
+			r = a.clamp
+			r.Rays = 0
+			r.Position = pos
+			r.Position[1] += a.clampDY
+			r.Ground = r.Position[1]
+			if a.clampDY != 0 || c.Mode == ClampAlways {
+				r.Orientation = groundOrientation(rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
+			} else {
+				r.Orientation = q
+			}
+		}
+	}
+	if r.Rays > 0 {
+		a.clampDY = r.Position[1] - pos[1]
+	}
+	a.clamp = r
+	a.disp.Position = r.Position
+	a.disp.Orientation = r.Orientation
+}
+
+// SetClampPhase offsets the frame counter of intermittent clamping, so that far actors
+// given different phases clamp on different frames instead of all at once.
+func (a *Actor) SetClampPhase(phase int) {
+	if n := a.cfg.Clamp.FarInterval; n > 0 {
+		a.clampFrame = ((phase % n) + n) % n
+	}
+}
+
+// LastClamp returns the outcome of the last ClampTo, for debug overlays.
+func (a *Actor) LastClamp() ClampResult { return a.clamp }

@@ -1,0 +1,180 @@
+package deadreckon
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// pitchRoll returns the pitch (forward axis above the horizon) and roll (right axis
+// below the horizon) of q, radians.
+func pitchRoll(q mgl64.Quat) (pitch, roll float64) {
+	f := rotate(q, mgl64.Vec3{1, 0, 0})
+	r := rotate(q, mgl64.Vec3{0, 0, 1})
+	return math.Asin(f[1]), -math.Asin(r[1])
+}
+
+// TestClampInclinedPlane checks the three-ray clamp on inclined planes: the height is
+// the plane's under the origin plus the offset, the heading is kept, and pitch and roll
+// are the plane's along and across the heading within 0.1°.
+func TestClampInclinedPlane(t *testing.T) {
+	const offset = 1.1
+	for _, p := range []Plane{
+		{Height: 2, SlopeX: 0.3, SlopeZ: 0},
+		{Height: -1, SlopeX: -0.2, SlopeZ: 0.45},
+		{Height: 0, SlopeX: 0.7, SlopeZ: -0.6},
+	} {
+		for _, yaw := range []float64{0, 30 * deg, 135 * deg, -100 * deg, 180 * deg} {
+			pos := mgl64.Vec3{12, 50, -7}
+			// A reckoned pose that is already tilted wrongly must not matter.
+			q := qmul(YawQuat(yaw), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1, 0, -0.05}}))
+			q = qmul(YawQuat(yaw-Yaw(q)), q) // exact heading yaw, some pitch and roll
+			r := ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: offset, RayHeight: 100})
+			if !r.Clamped || r.NumHits != 3 || r.Rays != 3 {
+				t.Fatalf("plane %+v yaw %v: not clamped: %+v", p, yaw/deg, r)
+			}
+			h, _ := p.HeightAt(pos[0], pos[2])
+			if math.Abs(r.Position[1]-(h+offset)) > 1e-9 {
+				t.Errorf("plane %+v: height %v, want %v", p, r.Position[1], h+offset)
+			}
+			fx, fz := math.Cos(yaw), -math.Sin(yaw)
+			wantPitch := math.Atan(p.SlopeX*fx + p.SlopeZ*fz)
+			// Roll: the right axis lies in the plane, perpendicular to the forward axis.
+			n, _ := p.NormalAt(0, 0)
+			f := mgl64.Vec3{fx, p.SlopeX*fx + p.SlopeZ*fz, fz}.Normalize()
+			right := f.Cross(n).Normalize()
+			wantRoll := -math.Asin(right[1])
+			pitch, roll := pitchRoll(r.Orientation)
+			if math.Abs(pitch-wantPitch) > 0.1*deg || math.Abs(roll-wantRoll) > 0.1*deg {
+				t.Errorf("plane %+v yaw %v°: pitch %.3f° roll %.3f°, want %.3f° %.3f°", p, yaw/deg, pitch/deg, roll/deg, wantPitch/deg, wantRoll/deg)
+			}
+			up := rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
+			if a := math.Acos(math.Min(1, up.Dot(n))); a > 0.1*deg {
+				t.Errorf("plane %+v yaw %v°: up axis %.3f° off the plane normal", p, yaw/deg, a/deg)
+			}
+			if d := math.Abs(wrapAngle(Yaw(r.Orientation) - yaw)); d > 1e-9 {
+				t.Errorf("plane %+v: heading changed by %v°", p, d/deg)
+			}
+			if !vecNear(r.Normal, n, 1e-9) {
+				t.Errorf("triangle normal %v, want %v", r.Normal, n)
+			}
+		}
+	}
+}
+
+// TestClampSingleRay checks the one-ray clamp: height under the origin, tilt from the
+// ground normal.
+func TestClampSingleRay(t *testing.T) {
+	p := Plane{Height: 1, SlopeX: 0.25, SlopeZ: -0.1}
+	r := ClampPoseSingle(p, mgl64.Vec3{4, 9, 2}, YawQuat(0.4), Clamp{Mode: ClampAlways, Offset: 0.5})
+	h, _ := p.HeightAt(4, 2)
+	n, _ := p.NormalAt(4, 2)
+	if r.Rays != 1 || r.NumHits != 1 || math.Abs(r.Position[1]-(h+0.5)) > 1e-12 {
+		t.Errorf("single ray: %+v, want height %v", r, h+0.5)
+	}
+	if up := rotate(r.Orientation, mgl64.Vec3{0, 1, 0}); !vecNear(up, n, 1e-9) {
+		t.Errorf("up axis %v, want normal %v", up, n)
+	}
+}
+
+// TestClampLedge reckons a tank that drives off a ledge and falls: the owner's last
+// update has it falling with gravity, so plain reckoning sinks it into the lower
+// ground. It must be on the ground every frame in ClampAlways, never below it in
+// ClampUp, and untouched in ClampNone.
+func TestClampLedge(t *testing.T) {
+	g := Ledge{X: 10, High: 5, Low: 0}
+	const offset = 1.0
+	for _, mode := range []ClampMode{ClampNone, ClampUp, ClampAlways} {
+		a := NewActor(Config{Clamp: Clamp{Mode: mode, Offset: offset}})
+		_ = a.Receive(State{Time: 0, Position: mgl64.Vec3{0, 5 + offset, 0}, Velocity: mgl64.Vec3{8, 0, 0}, Orientation: mgl64.QuatIdent()}, 0)
+		fell := false
+		below := false
+		for f := 1; f <= 180; f++ {
+			now := float64(f) * frame
+			if f == 75 { // just past the edge: the tank starts to fall
+				_ = a.Receive(State{Time: now, Position: mgl64.Vec3{8 * now, 5 + offset, 0}, Velocity: mgl64.Vec3{8, -1, 0},
+					Acceleration: mgl64.Vec3{0, -9.8, 0}, Orientation: mgl64.QuatIdent()}, now)
+			}
+			a.Advance(now)
+			reck := a.Reckoned()
+			a.ClampTo(g, mgl64.Vec3{})
+			got := a.Reckoned()
+			c := a.LastClamp()
+			switch mode {
+			case ClampNone:
+				if got != reck || c.Clamped {
+					t.Fatalf("none: clamping changed the state at frame %d", f)
+				}
+				if h, _ := g.HeightAt(got.Position[0], 0); got.Position[1] < h+offset-0.5 {
+					below = true
+				}
+			case ClampUp:
+				if got.Position[1] < c.Ground-1e-12 {
+					t.Fatalf("up: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
+				}
+				if got.Position[1] > c.Ground+0.1 {
+					fell = true
+				}
+			case ClampAlways:
+				if math.Abs(got.Position[1]-c.Ground) > 1e-12 {
+					t.Fatalf("always: y %v, ground %v at frame %d", got.Position[1], c.Ground, f)
+				}
+			}
+			if mode != ClampNone {
+				// The ground is the mean of the three hits plus the offset.
+				mean := (c.Hits[0][1] + c.Hits[1][1] + c.Hits[2][1]) / 3
+				if c.NumHits != 3 || math.Abs(c.Ground-(mean+offset)) > 1e-12 {
+					t.Fatalf("frame %d: ground %v with hits %v", f, c.Ground, c.Hits)
+				}
+			}
+		}
+		if mode == ClampNone && !below {
+			t.Error("none: the unclamped tank never sank: the scenario does not test anything")
+		}
+		if mode == ClampUp && !fell {
+			t.Error("up: the tank was never free above the ground")
+		}
+		if mode == ClampAlways {
+			if y := a.Reckoned().Position[1]; math.Abs(y-offset) > 1e-9 {
+				t.Errorf("always: final y %v, want %v", y, offset)
+			}
+		}
+	}
+}
+
+// TestClampDistances checks the choice of clamp by observer distance and the reuse of
+// the last offset on intermittent frames.
+func TestClampDistances(t *testing.T) {
+	p := Plane{Height: 3, SlopeX: 0.1}
+	cfg := Config{Algorithm: Linear, Clamp: Clamp{Mode: ClampAlways, NearDistance: 50, FarDistance: 100, FarInterval: 3}}
+	for _, tc := range []struct {
+		dist float64
+		rays []int
+	}{
+		{10, []int{3, 3, 3, 3}},
+		{70, []int{1, 1, 1, 1}},
+		{150, []int{1, 0, 0, 1, 0, 0, 1}},
+	} {
+		a := NewActor(cfg)
+		_ = a.Receive(State{Position: mgl64.Vec3{0, 10, 0}, Velocity: mgl64.Vec3{1, 0, 0}}, 0)
+		for i, want := range tc.rays {
+			now := float64(i+1) * frame
+			a.Advance(now)
+			a.ClampTo(p, mgl64.Vec3{0, 10, tc.dist})
+			c := a.LastClamp()
+			if c.Rays != want {
+				t.Errorf("distance %v frame %d: %d rays, want %d", tc.dist, i, c.Rays, want)
+			}
+			x := a.Reckoned().Position[0]
+			h, _ := p.HeightAt(x, 0)
+			tolY := 1e-9
+			if c.Rays == 0 {
+				tolY = 3 * 0.1 * frame // the reused offset lags by the slope times the drive
+			}
+			if y := a.Reckoned().Position[1]; math.Abs(y-h) > tolY {
+				t.Errorf("distance %v frame %d: y %v, ground %v", tc.dist, i, y, h)
+			}
+		}
+	}
+}

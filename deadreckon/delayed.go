@@ -1,0 +1,160 @@
+package deadreckon
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// offsetDecay is how much the Delayed algorithm's estimated clock offset may fall per
+// update, in seconds, so that it follows a drifting owner clock or a shorter route.
+const offsetDecay = 1e-3
+
+// delayedReceive buffers s for the Delayed algorithm. When s changes what the actor
+// shows now (it arrived after the buffer ran dry, or moved the time base), the jump is
+// kept as a correction that fades out over the blend time, so the display stays
+// continuous.
+func (a *Actor) delayedReceive(s State, now float64, reset bool) {
+	if a.buf == nil {
+		a.buf = new([delayedBufferLen]State)
+	}
+	if reset {
+		a.bufN = 0
+		a.hasEst = false
+		a.corr, a.corrLeft = mgl64.Vec3{}, 0
+	}
+	var before mgl64.Vec3
+	had := a.bufN > 0
+	if had {
+		before = a.delayedTarget(a.lastNow).Position.Add(a.correction())
+	}
+	e := s.Time - now
+	if a.hasEst {
+		a.estOff = math.Max(e, a.estOff-offsetDecay)
+	} else {
+		a.estOff, a.hasEst = e, true
+	}
+	a.bufInsert(s)
+	if had {
+		after := a.delayedTarget(a.lastNow).Position
+		a.corr = before.Sub(after)
+		a.corrLeft = 1
+	}
+}
+
+// correction returns the part of the fading position correction still applied at the
+// current blend time.
+func (a *Actor) correction() mgl64.Vec3 {
+	if a.corrLeft <= 0 {
+		return mgl64.Vec3{}
+	}
+	k := 1.0
+	if a.dtPos > minBlendTime {
+		k = math.Max(0, 1-a.tt/a.dtPos)
+	}
+	return a.corr.Mul(k)
+}
+
+// bufInsert adds s to the time-ordered buffer, replacing a state with the same time
+// and dropping the oldest when full.
+func (a *Actor) bufInsert(s State) {
+	n := a.bufN
+	i := n
+	for i > 0 && a.buf[i-1].Time > s.Time {
+		i--
+	}
+	if i > 0 && a.buf[i-1].Time == s.Time {
+		a.buf[i-1] = s
+		return
+	}
+	if n == delayedBufferLen {
+		if i == 0 {
+			return // older than everything buffered
+		}
+		copy(a.buf[:i-1], a.buf[1:i])
+		a.buf[i-1] = s
+		return
+	}
+	copy(a.buf[i+1:n+1], a.buf[i:n])
+	a.buf[i] = s
+	a.bufN++
+}
+
+// renderTime returns the owner-clock time the Delayed algorithm shows at local time
+// now: the owner's clock (from SetClockOffset, or else estimated from the least
+// delayed update, which then adds the one-way latency to the delay) minus Delay.
+func (a *Actor) renderTime(now float64) float64 {
+	off := a.estOff
+	if a.hasOffset {
+		off = a.clockOffset
+	}
+	return now + off - a.cfg.Delay
+}
+
+// delayedTarget returns the buffered path at local time now: a cubic Hermite between
+// the two updates around the render time (positions and velocities at both ends), the
+// first update before the buffer starts, and the newest update projected when the
+// buffer has run dry.
+func (a *Actor) delayedTarget(now float64) State {
+	n := a.bufN
+	if n == 0 || a.buf == nil {
+		return a.lk
+	}
+	tr := a.renderTime(now)
+	if tr <= a.buf[0].Time {
+		s := a.buf[0]
+		s.Time = tr
+		return s
+	}
+	if tr >= a.buf[n-1].Time {
+		return projectState(&a.buf[n-1], tr-a.buf[n-1].Time)
+	}
+	i := n - 2
+	for i > 0 && a.buf[i].Time > tr {
+		i--
+	}
+	s0, s1 := &a.buf[i], &a.buf[i+1]
+	h := s1.Time - s0.Time
+	u := (tr - s0.Time) / h
+	u2, u3 := u*u, u*u*u
+	h00 := 2*u3 - 3*u2 + 1
+	h10 := u3 - 2*u2 + u
+	h01 := -2*u3 + 3*u2
+	h11 := u3 - u2
+	// Derivatives of the basis, for the velocity along the curve.
+	d00 := (6*u2 - 6*u) / h
+	d10 := 3*u2 - 4*u + 1
+	d01 := (-6*u2 + 6*u) / h
+	d11 := 3*u2 - 2*u
+	out := *s1
+	out.Time = tr
+	for k := 0; k < 3; k++ {
+		out.Position[k] = h00*s0.Position[k] + h10*h*s0.Velocity[k] + h01*s1.Position[k] + h11*h*s1.Velocity[k]
+		out.Velocity[k] = d00*s0.Position[k] + d10*s0.Velocity[k] + d01*s1.Position[k] + d11*s1.Velocity[k]
+		out.Acceleration[k] = s0.Acceleration[k] + (s1.Acceleration[k]-s0.Acceleration[k])*u
+	}
+	out.Orientation = slerpShort(s0.Orientation, s1.Orientation, u)
+	for k := 0; k < s1.NumArticulations; k++ {
+		a1 := s1.Articulations[k]
+		if k >= s0.NumArticulations {
+			continue
+		}
+		a0 := s0.Articulations[k]
+		end := a0.Angle + wrapAngle(a1.Angle-a0.Angle)
+		out.Articulations[k].Angle = wrapAngle(h00*a0.Angle + h10*h*a0.Rate + h01*end + h11*h*a1.Rate)
+		out.Articulations[k].Rate = a0.Rate + (a1.Rate-a0.Rate)*u
+	}
+	return out
+}
+
+// reckonDelayed sets a.rk from the buffered path plus the fading correction.
+func (a *Actor) reckonDelayed() {
+	t := a.delayedTarget(a.lastNow)
+	t.Position = t.Position.Add(a.correction())
+	for i := 0; i < t.NumArticulations; i++ {
+		if lim := a.cfg.ArticulationLimits[i]; lim.Limited() {
+			t.Articulations[i].Angle = math.Max(lim.Min, math.Min(lim.Max, t.Articulations[i].Angle))
+		}
+	}
+	a.rk = t
+}

@@ -1,0 +1,38 @@
+// Package deadreckon makes remote actors in a networked game look believable: it
+// dead-reckons each actor between the state updates its owner publishes, blends
+// every correction smoothly, clamps the result to the ground, and tells the owner
+// when an update is worth sending.
+//
+// The default algorithm is projective velocity blending: at each update a new blend
+// starts from what is displayed (position and instantaneous velocity), projects it
+// with a velocity blended toward the last-known one, projects the last-known state
+// too, and lerps from the first projection to the second as the normalized time
+// T̂ = Tt/ΔT goes from 0 to 1. Past T̂ = 1 the actor follows the last-known projection.
+// Orientation is blended the same way with a short-path slerp, articulations with
+// wrapped angles. Static, Linear, Quadratic (DIS), CubicBezier, TwoPath and Delayed
+// (buffered snapshot interpolation) are there for comparison and special cases.
+//
+// Units are meters, seconds and radians in a right-handed, Y-up world; an actor faces
+// +X with +Y up and +Z to its right. Time is always a parameter: nothing here reads a
+// clock, so runs are reproducible.
+//
+// A receiving peer, per frame:
+//
+//	r := deadreckon.NewReckoner(deadreckon.ReckonerConfig{})
+//	defer r.Close()
+//	h := r.Add(deadreckon.Config{Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.1}})
+//	...
+//	if err := r.Actor(h).Receive(state, now); err != nil { dropped++ } // each update
+//	r.Advance(now, ground, camera)                                     // once per frame
+//	draw(r.Actor(h).Reckoned())
+//
+// The owning peer, per frame:
+//
+//	p := deadreckon.NewPublisher(deadreckon.PublisherConfig{}, seed)
+//	...
+//	if d, s := p.Update(sample); d != deadreckon.NoUpdate {
+//		send(s, d == deadreckon.FullUpdate)
+//	}
+//
+// Local actors sit on the ground with ClampPose, the same clamp remote actors use.
+package deadreckon

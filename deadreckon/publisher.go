@@ -1,0 +1,459 @@
+package deadreckon
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Publisher defaults, chosen for a tank game. A zero field in PublisherConfig takes the
+// matching default.
+//
+// The two anchors disagree by two orders of magnitude: DIS (military simulation over
+// wide-area links) publishes on 1 m or 3° of error with a 5 s (±10%) heartbeat;
+// Delta3D (the reference engine of the projective-velocity-blending work) on 0.02 m or
+// 1°, at most 5 updates per second, with a 10 s heartbeat. A 6.9 m tank is aimed at
+// across a few hundred meters: DIS's 1 m is a quarter of its width, a visible miss,
+// while Delta3D's 2 cm is below track jitter and makes every bump an update. The
+// defaults sit between: 0.25 m (about 4% of the hull, inside the 5–10%-of-size rule of
+// thumb) and 2° for the hull; 1° for turret and gun, because a degree of gun error is
+// 1.7 m at 100 m; at most 5 updates per second as Delta3D, since three per second
+// already blends well; DIS's 5 s heartbeat with ±10% stagger, so a silent tank is
+// stale after 2.4 × 5 = 12 s; and a tolerance that grows by 5 mm per meter of observer
+// distance up to 2 m, because far tanks are a few pixels.
+const (
+	// DefaultPositionThreshold is the position error that triggers an update, meters.
+	DefaultPositionThreshold = 0.25
+	// DefaultOrientationThreshold is the orientation error (quaternion angle) that
+	// triggers an update, radians (2°).
+	DefaultOrientationThreshold = 2 * math.Pi / 180
+	// DefaultArticulationThreshold is the articulation angle error that triggers an
+	// update, radians (1°).
+	DefaultArticulationThreshold = 1 * math.Pi / 180
+	// DefaultMinInterval is the shortest time between updates, seconds (5 per second).
+	DefaultMinInterval = 0.2
+	// DefaultPublishHeartbeat is the longest time between full updates, seconds.
+	DefaultPublishHeartbeat = DefaultHeartbeat
+	// DefaultHeartbeatJitter is the heartbeat's random stagger as a fraction (±10%).
+	DefaultHeartbeatJitter = 0.1
+	// DefaultToleranceLinear is how much the position threshold grows per meter of
+	// observer distance (meters per meter).
+	DefaultToleranceLinear = 0.005
+	// DefaultMaxTolerance caps the distance-grown position threshold, meters.
+	DefaultMaxTolerance = 2.0
+	// DefaultTinySpeed is the speed below which published velocity is zero, m/s.
+	DefaultTinySpeed = 0.02
+	// DefaultTinyAcceleration is the acceleration below which published acceleration
+	// is zero, m/s².
+	DefaultTinyAcceleration = 0.1
+	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
+	// the published value is zero, rad/s.
+	DefaultTinyAngularSpeed = 0.002
+	// heartbeatSync is the fraction of the heartbeat before it is due within which a
+	// threshold update is sent as a full one, keeping heartbeats in step with updates.
+	heartbeatSync = 0.1
+)
+
+// PublisherConfig says when a locally owned actor publishes. The zero value is ready
+// and uses the defaults above.
+type PublisherConfig struct {
+	// Reckon is how remote peers reckon this actor; the publisher reckons its own last
+	// published state the same way to measure their error.
+	Reckon Config
+	// PositionThreshold is the position error that triggers an update at zero observer
+	// distance, meters; if zero, DefaultPositionThreshold.
+	PositionThreshold float64
+	// ToleranceLinear and ToleranceQuadratic grow the position threshold with the
+	// observer distance d: threshold + linear·d + quadratic·d², capped at MaxTolerance.
+	// If ToleranceLinear is zero, DefaultToleranceLinear; negative disables it.
+	ToleranceLinear, ToleranceQuadratic float64
+	// MaxTolerance caps the grown position threshold, meters; if zero,
+	// DefaultMaxTolerance.
+	MaxTolerance float64
+	// OrientationThreshold is the orientation error, the angle of the rotation between
+	// the sampled and the reckoned orientation, that triggers an update, radians; if
+	// zero, DefaultOrientationThreshold.
+	OrientationThreshold float64
+	// ArticulationThreshold is the articulation angle error that triggers an update,
+	// radians; if zero, DefaultArticulationThreshold.
+	ArticulationThreshold float64
+	// MinInterval is the shortest time between updates, seconds; if zero,
+	// DefaultMinInterval. Continuity breaks ignore it.
+	MinInterval float64
+	// Heartbeat is the longest time between full updates, seconds; if zero,
+	// DefaultPublishHeartbeat.
+	Heartbeat float64
+	// HeartbeatJitter is the random stagger of each heartbeat period as a fraction of
+	// Heartbeat; if zero, DefaultHeartbeatJitter; negative means none.
+	HeartbeatJitter float64
+	// VelocityFrames is how many frames the published velocity averages over (1 to 3);
+	// if zero, 1: the instantaneous velocity between the last two samples.
+	VelocityFrames int
+	// NoAcceleration publishes zero acceleration, for actors whose acceleration is
+	// too spiky to help.
+	NoAcceleration bool
+	// TinySpeed, TinyAcceleration and TinyAngularSpeed are the magnitudes below which
+	// published velocity, acceleration, angular velocity and articulation rates are
+	// zero; if zero, the Default values.
+	TinySpeed, TinyAcceleration, TinyAngularSpeed float64
+}
+
+func (c PublisherConfig) withDefaults() PublisherConfig {
+	c.Reckon = c.Reckon.withDefaults()
+	c.PositionThreshold = positiveOr(c.PositionThreshold, DefaultPositionThreshold)
+	switch {
+	case c.ToleranceLinear < 0 || math.IsNaN(c.ToleranceLinear):
+		c.ToleranceLinear = 0
+	case c.ToleranceLinear == 0:
+		c.ToleranceLinear = DefaultToleranceLinear
+	}
+	if !(c.ToleranceQuadratic > 0) || math.IsInf(c.ToleranceQuadratic, 0) {
+		c.ToleranceQuadratic = 0
+	}
+	c.MaxTolerance = positiveOr(c.MaxTolerance, DefaultMaxTolerance)
+	c.OrientationThreshold = positiveOr(c.OrientationThreshold, DefaultOrientationThreshold)
+	c.ArticulationThreshold = positiveOr(c.ArticulationThreshold, DefaultArticulationThreshold)
+	c.MinInterval = positiveOr(c.MinInterval, DefaultMinInterval)
+	c.Heartbeat = positiveOr(c.Heartbeat, DefaultPublishHeartbeat)
+	switch {
+	case c.HeartbeatJitter < 0 || math.IsNaN(c.HeartbeatJitter):
+		c.HeartbeatJitter = 0
+	case c.HeartbeatJitter == 0:
+		c.HeartbeatJitter = DefaultHeartbeatJitter
+	case c.HeartbeatJitter > 0.9:
+		c.HeartbeatJitter = 0.9
+	}
+	if c.VelocityFrames < 1 {
+		c.VelocityFrames = 1
+	}
+	if c.VelocityFrames > 3 {
+		c.VelocityFrames = 3
+	}
+	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
+	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
+	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
+	return c
+}
+
+// Sample is a locally owned actor's pose as rendered this frame.
+type Sample struct {
+	// Time is the owner's clock in seconds; it should increase from sample to sample.
+	Time float64
+	// Position is in meters, world frame.
+	Position mgl64.Vec3
+	// Orientation is a unit quaternion (the zero quaternion reads as the identity).
+	Orientation mgl64.Quat
+	// Articulations holds the first NumArticulations joint angles, radians.
+	Articulations    [MaxArticulations]float64
+	NumArticulations int
+	// ObserverDistance is the distance in meters to the nearest observer, which grows
+	// the position threshold; zero means unknown (use the constant threshold).
+	ObserverDistance float64
+	// Full asks for a full update now (for example, a non-kinematic property changed);
+	// it still waits for MinInterval.
+	Full bool
+	// Break marks a continuity break (teleport, respawn): a full update is published at
+	// once, and remotes should apply it with Actor.Break.
+	Break bool
+}
+
+// Decision says what to publish after a sample.
+type Decision uint8
+
+const (
+	// NoUpdate: remotes reckon the actor well enough; send nothing.
+	NoUpdate Decision = iota
+	// PartialUpdate: send the kinematic state.
+	PartialUpdate
+	// FullUpdate: send the kinematic state and every other property (heartbeat).
+	FullUpdate
+)
+
+// String returns "none", "partial" or "full".
+func (d Decision) String() string {
+	switch d {
+	case NoUpdate:
+		return "none"
+	case PartialUpdate:
+		return "partial"
+	case FullUpdate:
+		return "full"
+	}
+	return "Decision(?)"
+}
+
+// velocityHistory is how many past samples the publisher keeps.
+const velocityHistory = 4
+
+// Publisher decides when a locally owned actor publishes its state and what state to
+// publish. It dead-reckons its own last published state exactly as remote peers do
+// and publishes when the sample has drifted from that by more than a threshold, never
+// faster than MinInterval, with a full heartbeat at least every Heartbeat seconds.
+// Not safe for concurrent use.
+type Publisher struct {
+	cfg  PublisherConfig
+	rng  *rand.Rand
+	self Actor
+
+	n     int // samples seen
+	times [velocityHistory]float64
+	pos   [velocityHistory]mgl64.Vec3 // ring, index n%velocityHistory is the newest
+	prevQ mgl64.Quat
+	prevA [MaxArticulations]float64
+	prevT float64
+
+	vel, acc, omega mgl64.Vec3
+	rates           [MaxArticulations]float64
+	velValid        bool
+
+	published     bool
+	last          State
+	lastTime      float64
+	nextHeartbeat float64
+	lastAccelUnit mgl64.Vec3
+
+	posErr, rotErr, artErr float64
+	rejected               uint64
+}
+
+// NewPublisher returns a publisher for one local actor; seed makes the heartbeat
+// stagger reproducible (give each actor its own).
+func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
+	p := &Publisher{cfg: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	p.self.init(p.cfg.Reckon)
+	return p
+}
+
+// Config returns the publisher's configuration with defaults filled in.
+func (p *Publisher) Config() PublisherConfig { return p.cfg }
+
+// Update takes this frame's sample and says whether to publish; when it does, the
+// returned State is what to send, and the publisher's own reckoning restarts from it.
+// A sample with non-finite values is ignored (NoUpdate) and counted by Rejected.
+// Update does not allocate.
+func (p *Publisher) Update(s Sample) (Decision, State) {
+	if !p.validSample(&s) {
+		p.rejected++
+		return NoUpdate, State{}
+	}
+	p.observe(&s)
+	p.self.Advance(s.Time)
+
+	if !p.published || s.Break {
+		return FullUpdate, p.publish(&s, true)
+	}
+	p.measure(&s)
+	if s.Time-p.lastTime < p.cfg.MinInterval {
+		return NoUpdate, State{}
+	}
+	if s.Full || s.Time >= p.nextHeartbeat {
+		return FullUpdate, p.publish(&s, true)
+	}
+	if !p.exceeded(&s) {
+		return NoUpdate, State{}
+	}
+	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
+		return FullUpdate, p.publish(&s, true)
+	}
+	return PartialUpdate, p.publish(&s, false)
+}
+
+func (p *Publisher) validSample(s *Sample) bool {
+	if !finite(s.Time) || !finiteVec(s.Position) || !finite(s.Orientation.W) || !finiteVec(s.Orientation.V) {
+		return false
+	}
+	if p.n > 0 && s.Time < p.prevT {
+		return false
+	}
+	if s.NumArticulations < 0 || s.NumArticulations > MaxArticulations {
+		return false
+	}
+	for i := 0; i < s.NumArticulations; i++ {
+		if !finite(s.Articulations[i]) {
+			return false
+		}
+	}
+	if !finite(s.ObserverDistance) || s.ObserverDistance < 0 {
+		s.ObserverDistance = 0
+	}
+	s.Orientation = qnormalize(s.Orientation)
+	return true
+}
+
+// observe updates the velocity, acceleration, angular velocity and articulation rates
+// computed from the rendered samples.
+func (p *Publisher) observe(s *Sample) {
+	idx := p.n % velocityHistory
+	if p.n > 0 {
+		dt := s.Time - p.prevT
+		if dt > 0 {
+			k := min(p.cfg.VelocityFrames, p.n)
+			old := (p.n - k) % velocityHistory
+			span := s.Time - p.times[old]
+			v := s.Position.Sub(p.pos[old]).Mul(1 / span)
+			if p.velValid {
+				a := v.Sub(p.vel).Mul(1 / dt)
+				a[1] = 0 // vertical acceleration causes floating and sinking
+				p.acc = a
+			}
+			p.vel = v
+			p.velValid = true
+			p.omega = rotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
+			for i := 0; i < s.NumArticulations; i++ {
+				p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt
+			}
+		} else {
+			// A repeated time: keep the rates, replace the sample.
+			idx = (p.n - 1) % velocityHistory
+			p.n--
+		}
+	}
+	p.times[idx] = s.Time
+	p.pos[idx] = s.Position
+	p.n++
+	p.prevT = s.Time
+	p.prevQ = s.Orientation
+	for i := 0; i < s.NumArticulations; i++ {
+		p.prevA[i] = s.Articulations[i]
+	}
+	for i := s.NumArticulations; i < MaxArticulations; i++ {
+		p.rates[i] = 0
+	}
+}
+
+// measure computes the errors between the sample and the self-reckoned state.
+func (p *Publisher) measure(s *Sample) {
+	r := &p.self.rk
+	p.posErr = s.Position.Sub(r.Position).Len()
+	p.rotErr = quatAngle(s.Orientation, r.Orientation)
+	p.artErr = 0
+	for i := 0; i < s.NumArticulations; i++ {
+		e := math.Abs(wrapAngle(s.Articulations[i] - r.Articulations[i].Angle))
+		if i >= r.NumArticulations {
+			e = math.Abs(wrapAngle(s.Articulations[i]))
+		}
+		p.artErr = math.Max(p.artErr, e)
+	}
+}
+
+// Tolerance returns the position threshold in meters at observer distance d meters:
+// PositionThreshold + ToleranceLinear·d + ToleranceQuadratic·d², capped at
+// MaxTolerance (but never below PositionThreshold).
+func (p *Publisher) Tolerance(d float64) float64 {
+	c := &p.cfg
+	if !(d > 0) || math.IsInf(d, 0) {
+		d = 0
+	}
+	t := c.PositionThreshold + c.ToleranceLinear*d + c.ToleranceQuadratic*d*d
+	return math.Max(c.PositionThreshold, math.Min(t, c.MaxTolerance))
+}
+
+func (p *Publisher) exceeded(s *Sample) bool {
+	return p.posErr > p.Tolerance(s.ObserverDistance) ||
+		p.rotErr > p.cfg.OrientationThreshold ||
+		p.artErr > p.cfg.ArticulationThreshold
+}
+
+// clampTiny returns v, or zero when its length is below tiny.
+func clampTiny(v mgl64.Vec3, tiny float64) mgl64.Vec3 {
+	if v.Dot(v) < tiny*tiny {
+		return mgl64.Vec3{}
+	}
+	return v
+}
+
+// clampLen returns v shortened to length max when it is longer, so that a sample jump
+// (an unflagged teleport) never publishes a state remotes would reject.
+func clampLen(v mgl64.Vec3, limit float64) mgl64.Vec3 {
+	if l := v.Len(); l > limit {
+		return v.Mul(limit / l)
+	}
+	return v
+}
+
+// publish builds the state to send from s, restarts the self-reckoning from it and
+// schedules the next heartbeat when the update is full.
+func (p *Publisher) publish(s *Sample, full bool) State {
+	c := &p.cfg
+	lim := &c.Reckon.Limits
+	st := State{
+		Time:             s.Time,
+		Position:         s.Position,
+		Velocity:         clampLen(clampTiny(p.vel, c.TinySpeed), lim.MaxSpeed),
+		Orientation:      s.Orientation,
+		AngularVelocity:  clampLen(clampTiny(p.omega, c.TinyAngularSpeed), lim.MaxAngularSpeed),
+		NumArticulations: s.NumArticulations,
+	}
+	for i := 0; i < s.NumArticulations; i++ {
+		r := p.rates[i]
+		if math.Abs(r) < c.TinyAngularSpeed {
+			r = 0
+		}
+		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
+		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
+	}
+	// Acceleration damped by how much it agrees with the last published direction.
+	acc := clampTiny(p.acc, c.TinyAcceleration)
+	var unit mgl64.Vec3
+	if l := acc.Len(); l > 0 {
+		unit = acc.Mul(1 / l)
+	}
+	scale := math.Max(0, unit.Dot(p.lastAccelUnit))
+	p.lastAccelUnit = unit
+	if !c.NoAcceleration {
+		st.Acceleration = clampLen(clampTiny(acc.Mul(scale), c.TinyAcceleration), lim.MaxAcceleration)
+	}
+
+	first := !p.published
+	if first || s.Break {
+		_ = p.self.Break(st, s.Time)
+	} else if err := p.self.Receive(st, s.Time); err != nil {
+		_ = p.self.Break(st, s.Time)
+	}
+	p.published = true
+	p.last = st
+	p.lastTime = s.Time
+	if full {
+		period := c.Heartbeat * (1 + c.HeartbeatJitter*(2*p.rng.Float64()-1))
+		if first {
+			// Stagger the first heartbeat over half to one whole period, so actors
+			// created together (map load) do not send their heartbeats together.
+			period = c.Heartbeat * (0.5 + 0.5*p.rng.Float64())
+		}
+		p.nextHeartbeat = s.Time + period
+	}
+	p.posErr, p.rotErr, p.artErr = 0, 0, 0
+	return st
+}
+
+// Velocity returns the velocity computed from the rendered samples, m/s.
+func (p *Publisher) Velocity() mgl64.Vec3 { return p.vel }
+
+// Acceleration returns the acceleration computed from the rendered samples (vertical
+// part zeroed, undamped), m/s².
+func (p *Publisher) Acceleration() mgl64.Vec3 { return p.acc }
+
+// AngularVelocity returns the angular velocity computed from the rendered samples,
+// rad/s about a world axis.
+func (p *Publisher) AngularVelocity() mgl64.Vec3 { return p.omega }
+
+// LastPublished returns the last state published, and false before the first.
+func (p *Publisher) LastPublished() (State, bool) { return p.last, p.published }
+
+// Reckoned returns the publisher's reckoning of its own last published state at the
+// last sample: what remote peers show, for a debug ghost of the local actor.
+func (p *Publisher) Reckoned() State { return p.self.rk }
+
+// Errors returns the position (meters), orientation (radians) and largest articulation
+// (radians) error between the last sample and the self-reckoned state. They are zero
+// right after a publish.
+func (p *Publisher) Errors() (position, orientation, articulation float64) {
+	return p.posErr, p.rotErr, p.artErr
+}
+
+// NextHeartbeat returns the owner time in seconds at which the next full update is due.
+func (p *Publisher) NextHeartbeat() float64 { return p.nextHeartbeat }
+
+// Rejected returns how many samples were ignored as invalid.
+func (p *Publisher) Rejected() uint64 { return p.rejected }

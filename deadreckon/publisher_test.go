@@ -1,0 +1,296 @@
+package deadreckon
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// sampleOf returns the rendered sample of a truth state.
+func sampleOf(s State) Sample {
+	return Sample{Time: s.Time, Position: s.Position, Orientation: s.Orientation}
+}
+
+// TestPublisherThresholds checks that each threshold triggers an update and that
+// nothing is sent while the self-reckoning stays within them.
+func TestPublisherThresholds(t *testing.T) {
+	cfg := PublisherConfig{Heartbeat: 1000, ToleranceLinear: -1}
+	for _, tc := range []struct {
+		name string
+		// drift returns the sample at time t after a steady straight drive.
+		drift func(t float64) Sample
+		want  float64 // time of the first threshold update (±1 frame), or 0 for none
+	}{
+		{"steady", func(t float64) Sample {
+			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0}, Orientation: mgl64.QuatIdent()}
+		}, 0},
+		{"position", func(t float64) Sample {
+			// From t = 1 the tank drifts sideways at 0.5 m/s: 0.25 m after 0.5 s.
+			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0.5 * math.Max(0, t-1)}, Orientation: mgl64.QuatIdent()}
+		}, 1.5},
+		{"orientation", func(t float64) Sample {
+			// From t = 1 the hull turns at 10°/s in place: 2° after 0.2 s.
+			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0}, Orientation: YawQuat(10 * deg * math.Max(0, t-1))}
+		}, 1.2},
+		{"articulation", func(t float64) Sample {
+			// From t = 1 the turret turns at 5°/s: 1° after 0.2 s.
+			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0}, Orientation: mgl64.QuatIdent(),
+				NumArticulations: 1, Articulations: [MaxArticulations]float64{5 * deg * math.Max(0, t-1)}}
+		}, 1.2},
+	} {
+		p := NewPublisher(cfg, 1)
+		first := 0.0
+		for f := 0; f <= 180; f++ {
+			d, _ := p.Update(tc.drift(float64(f) * frame))
+			if f == 0 {
+				if d != FullUpdate {
+					t.Fatalf("%s: first sample %v, want full", tc.name, d)
+				}
+				continue
+			}
+			if d != NoUpdate && first == 0 && f > 30 {
+				first = float64(f) * frame
+			}
+		}
+		if tc.want == 0 && first != 0 {
+			t.Errorf("%s: update at %.3f s, want none", tc.name, first)
+		}
+		if tc.want != 0 && math.Abs(first-tc.want) > 1.5*frame {
+			t.Errorf("%s: first update at %.3f s, want %.3f s", tc.name, first, tc.want)
+		}
+	}
+}
+
+// TestPublisherNoWrapAlarm checks that a hull turning slowly through ±180° causes no
+// false orientation alarm: the error is the quaternion angle, not a yaw difference.
+func TestPublisherNoWrapAlarm(t *testing.T) {
+	p := NewPublisher(PublisherConfig{Heartbeat: 1000}, 1)
+	var updates []float64
+	for f := 0; f <= 120; f++ {
+		tm := float64(f) * frame
+		yaw := 170*deg + 10*deg*tm // passes 180° at t = 1
+		d, _ := p.Update(Sample{Time: tm, Orientation: YawQuat(yaw)})
+		if d != NoUpdate {
+			updates = append(updates, tm)
+		}
+		if _, rot, _ := p.Errors(); rot > DefaultOrientationThreshold+0.2*deg {
+			t.Fatalf("orientation error %v° at yaw %v°", rot/deg, yaw/deg)
+		}
+	}
+	// The first update cannot know the turn rate; the second (2° later) does, and
+	// then the self-reckoning follows the hull through 180° without another.
+	if len(updates) != 2 || updates[1] > 0.25 {
+		t.Errorf("updates at %v, want at 0 and about 0.2 s only", updates)
+	}
+}
+
+// TestPublisherMinInterval checks that updates never come faster than MinInterval,
+// except for continuity breaks.
+func TestPublisherMinInterval(t *testing.T) {
+	p := NewPublisher(PublisherConfig{MinInterval: 0.25}, 3)
+	last := math.Inf(-1)
+	for f := 0; f <= 300; f++ {
+		tm := float64(f) * frame
+		// A wild zigzag that would want an update every frame.
+		s := Sample{Time: tm, Position: mgl64.Vec3{5 * tm, 0, 3 * math.Sin(20*tm)}, Orientation: YawQuat(math.Sin(15 * tm))}
+		s.Break = f == 200
+		d, _ := p.Update(s)
+		if d == NoUpdate {
+			continue
+		}
+		if gap := tm - last; gap < 0.25-1e-9 && !s.Break {
+			t.Fatalf("update %.3f s after the last at %.3f s", gap, tm)
+		}
+		if s.Break && d != FullUpdate {
+			t.Errorf("break: %v, want full", d)
+		}
+		last = tm
+	}
+	if _, ok := p.LastPublished(); !ok {
+		t.Fatal("nothing published")
+	}
+}
+
+// TestPublisherHeartbeat checks the heartbeat: full updates of a resting actor every
+// Heartbeat ± jitter, staggered differently by different seeds.
+func TestPublisherHeartbeat(t *testing.T) {
+	firsts := map[float64]bool{}
+	for seed := uint64(1); seed <= 5; seed++ {
+		p := NewPublisher(PublisherConfig{Heartbeat: 5}, seed)
+		var fulls []float64
+		for f := 0; f <= 60*40; f++ {
+			tm := float64(f) * frame
+			d, _ := p.Update(Sample{Time: tm, Position: mgl64.Vec3{1, 2, 3}})
+			switch d {
+			case FullUpdate:
+				fulls = append(fulls, tm)
+			case PartialUpdate:
+				t.Fatalf("seed %d: partial update of a resting actor at %v", seed, tm)
+			}
+		}
+		if len(fulls) < 7 {
+			t.Fatalf("seed %d: %d full updates in 40 s", seed, len(fulls))
+		}
+		if first := fulls[1]; first < 2.5-frame || first > 5+frame {
+			t.Errorf("seed %d: first heartbeat at %v, want in [2.5, 5]", seed, first)
+		}
+		firsts[math.Round(fulls[1]*60)] = true
+		for i := 2; i < len(fulls); i++ {
+			if gap := fulls[i] - fulls[i-1]; gap < 4.5-frame || gap > 5.5+frame {
+				t.Errorf("seed %d: heartbeat gap %v, want 5 s ± 10%%", seed, gap)
+			}
+		}
+	}
+	if len(firsts) < 3 {
+		t.Errorf("5 seeds gave only %d distinct first heartbeats: not staggered", len(firsts))
+	}
+}
+
+// TestPublisherKinematics checks the published velocity (instantaneous and averaged),
+// the acceleration (vertical part zeroed, damped by the agreement with the last
+// published direction) and the clamping of tiny values.
+func TestPublisherKinematics(t *testing.T) {
+	// Constant acceleration (1, 2, 0.5) m/s² from rest: v(t) = a·t.
+	acc := mgl64.Vec3{1, 2, 0.5}
+	pos := func(tm float64) mgl64.Vec3 { return acc.Mul(0.5 * tm * tm) }
+	for _, frames := range []int{1, 2, 3} {
+		p := NewPublisher(PublisherConfig{VelocityFrames: frames, Heartbeat: 1000, PositionThreshold: 1e3, ToleranceLinear: -1}, 1)
+		var st State
+		var d Decision
+		for f := 0; f <= 60; f++ {
+			tm := float64(f) * frame
+			s := Sample{Time: tm, Position: pos(tm), Full: f == 60}
+			d, st = p.Update(s)
+			if d != NoUpdate && f != 0 && f != 60 {
+				t.Fatalf("unforced update at frame %d", f)
+			}
+		}
+		if d != FullUpdate {
+			t.Fatalf("forced full update: %v", d)
+		}
+		// The average velocity over the last k frames is the true velocity k/2 frames ago.
+		want := acc.Mul(1 - float64(frames)*frame/2)
+		if !vecNear(st.Velocity, want, 1e-9) {
+			t.Errorf("%d-frame velocity %v, want %v", frames, st.Velocity, want)
+		}
+		wantAcc := mgl64.Vec3{acc[0], 0, acc[2]}
+		if !vecNear(p.Acceleration(), wantAcc, 1e-6) {
+			t.Errorf("acceleration %v, want %v (vertical zeroed)", p.Acceleration(), wantAcc)
+		}
+		// The first publish had zero acceleration, so this one is damped to zero:
+		// its direction agrees with nothing published before.
+		if st.Acceleration != (mgl64.Vec3{}) {
+			t.Errorf("first published acceleration %v, want zero (damped)", st.Acceleration)
+		}
+		// The next one agrees with it (dot 1): published undamped.
+		for f := 61; f <= 90; f++ {
+			tm := float64(f) * frame
+			d, st = p.Update(Sample{Time: tm, Position: pos(tm), Full: f == 90})
+		}
+		if d != FullUpdate || !vecNear(st.Acceleration, wantAcc, 1e-6) {
+			t.Errorf("second published acceleration %v (%v), want %v", st.Acceleration, d, wantAcc)
+		}
+	}
+
+	// Damping: a zigzag's acceleration reverses between publishes.
+	p := NewPublisher(PublisherConfig{MinInterval: 0.01, Heartbeat: 1000}, 1)
+	var published []mgl64.Vec3
+	for f := 0; f <= 240; f++ {
+		tm := float64(f) * frame
+		k := 2 * math.Pi / 2.0
+		s := Sample{Time: tm, Position: mgl64.Vec3{5 * tm, 0, 4 * math.Sin(k*tm)}, Full: f%30 == 0}
+		if d, st := p.Update(s); d != NoUpdate {
+			published = append(published, st.Acceleration)
+		}
+	}
+	var sawFull, sawZero bool
+	for _, a := range published {
+		if a[2] != 0 && math.Abs(a[2]) > 1 {
+			sawFull = true
+		}
+		if a == (mgl64.Vec3{}) {
+			sawZero = true
+		}
+	}
+	// Publishing every 0.5 s on a 2 s period: consecutive accelerations point
+	// opposite ways at the reversals (dot < 0, so zero), alike in between.
+	if !sawFull || !sawZero {
+		t.Errorf("damping: published accelerations %v, want some kept and some zeroed", published)
+	}
+
+	// Tiny values clamp to zero.
+	p = NewPublisher(PublisherConfig{}, 1)
+	var st State
+	for f := 0; f <= 20; f++ {
+		tm := float64(f) * frame
+		_, st = p.Update(Sample{Time: tm, Position: mgl64.Vec3{0.001 * tm, 0, 0}, Orientation: YawQuat(0.0001 * tm), Full: f == 20})
+	}
+	if st.Velocity != (mgl64.Vec3{}) || st.AngularVelocity != (mgl64.Vec3{}) {
+		t.Errorf("creeping actor published velocity %v, angular velocity %v, want zero", st.Velocity, st.AngularVelocity)
+	}
+}
+
+// TestPublisherTolerance checks the distance-grown position threshold.
+func TestPublisherTolerance(t *testing.T) {
+	p := NewPublisher(PublisherConfig{PositionThreshold: 0.2, ToleranceLinear: 0.01, ToleranceQuadratic: 0.0001, MaxTolerance: 1.5}, 1)
+	for _, tc := range []struct{ d, want float64 }{
+		{0, 0.2}, {10, 0.2 + 0.1 + 0.01}, {50, 0.2 + 0.5 + 0.25}, {200, 1.5}, {math.NaN(), 0.2}, {-5, 0.2},
+	} {
+		if got := p.Tolerance(tc.d); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("Tolerance(%v) = %v, want %v", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestPublisherMatchesRemote checks that the publisher's self-reckoning is what a
+// remote actor with no latency shows.
+func TestPublisherMatchesRemote(t *testing.T) {
+	m := circleMotion(8, 0.5)
+	p := NewPublisher(PublisherConfig{MinInterval: 1e-3}, 7)
+	remote := NewActor(Config{})
+	for f := 0; f <= 600; f++ {
+		tm := float64(f) * frame
+		d, st := p.Update(sampleOf(m(tm)))
+		remote.Advance(tm)
+		switch d {
+		case FullUpdate, PartialUpdate:
+			if f == 0 {
+				_ = remote.Break(st, tm)
+			} else if err := remote.Receive(st, tm); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if f > 0 && d == NoUpdate {
+			if got, want := remote.Reckoned().Position, p.Reckoned().Position; !vecNear(got, want, 1e-9) {
+				t.Fatalf("frame %d: remote %v, self-reckoned %v", f, got, want)
+			}
+			if pe, _, _ := p.Errors(); pe > p.Tolerance(0)+1e-9 {
+				t.Fatalf("frame %d: error %v above the threshold without an update", f, pe)
+			}
+		}
+	}
+}
+
+// TestPublisherRejects checks that non-finite samples are ignored and counted.
+func TestPublisherRejects(t *testing.T) {
+	p := NewPublisher(PublisherConfig{}, 1)
+	p.Update(Sample{Time: 0})
+	for _, s := range []Sample{
+		{Time: math.NaN()},
+		{Time: 1, Position: mgl64.Vec3{math.Inf(1), 0, 0}},
+		{Time: 1, Orientation: mgl64.Quat{W: math.NaN()}},
+		{Time: -1},
+		{Time: 1, NumArticulations: 7},
+	} {
+		if d, _ := p.Update(s); d != NoUpdate {
+			t.Errorf("bad sample %+v: %v", s, d)
+		}
+	}
+	if p.Rejected() != 5 {
+		t.Errorf("rejected %d, want 5", p.Rejected())
+	}
+	if d, st := p.Update(Sample{Time: 6, Position: mgl64.Vec3{1, 0, 0}}); d != FullUpdate || !finiteVec(st.Velocity) {
+		t.Errorf("after bad samples: %v %v", d, st)
+	}
+}

@@ -1,0 +1,194 @@
+package deadreckon
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// rotationQuat returns the rotation by the rotation vector w·t: about w's direction by
+// |w|·t radians. A zero w gives the identity.
+func rotationQuat(w mgl64.Vec3, t float64) mgl64.Quat {
+	l2 := w[0]*w[0] + w[1]*w[1] + w[2]*w[2]
+	if l2 == 0 || t == 0 {
+		return mgl64.Quat{W: 1}
+	}
+	l := math.Sqrt(l2)
+	s, c := math.Sincos(0.5 * l * t)
+	k := s / l
+	return mgl64.Quat{W: c, V: mgl64.Vec3{w[0] * k, w[1] * k, w[2] * k}}
+}
+
+// qmul returns the product a·b (apply b, then a).
+func qmul(a, b mgl64.Quat) mgl64.Quat {
+	return mgl64.Quat{
+		W: a.W*b.W - a.V[0]*b.V[0] - a.V[1]*b.V[1] - a.V[2]*b.V[2],
+		V: mgl64.Vec3{
+			a.W*b.V[0] + a.V[0]*b.W + a.V[1]*b.V[2] - a.V[2]*b.V[1],
+			a.W*b.V[1] - a.V[0]*b.V[2] + a.V[1]*b.W + a.V[2]*b.V[0],
+			a.W*b.V[2] + a.V[0]*b.V[1] - a.V[1]*b.V[0] + a.V[2]*b.W,
+		},
+	}
+}
+
+// qdot returns the 4D dot product of a and b.
+func qdot(a, b mgl64.Quat) float64 {
+	return a.W*b.W + a.V[0]*b.V[0] + a.V[1]*b.V[1] + a.V[2]*b.V[2]
+}
+
+// qnormalize returns q scaled to unit length, or the identity for a zero q.
+func qnormalize(q mgl64.Quat) mgl64.Quat {
+	l2 := qdot(q, q)
+	if l2 == 0 || math.IsNaN(l2) || math.IsInf(l2, 0) {
+		return mgl64.Quat{W: 1}
+	}
+	if l2 == 1 {
+		return q
+	}
+	k := 1 / math.Sqrt(l2)
+	return mgl64.Quat{W: q.W * k, V: mgl64.Vec3{q.V[0] * k, q.V[1] * k, q.V[2] * k}}
+}
+
+// slerpShort interpolates from unit quaternions a to b by u in [0, 1] along the
+// shorter arc and returns a unit quaternion.
+//
+// Between close orientations (up to a 0.3 rad rotation, the common case in
+// reckoning) it
+// avoids trigonometry: it normalizes a linear interpolation whose parameter is
+// corrected to second order in the arc, t = u + (Ω²/6)·u(1−u)(1−2u) with
+// Ω² ≈ 2(1 − a·b), which keeps the angle error below 0.5 µrad (see
+// TestSlerpShortAccuracy). Farther apart it uses the exact slerp. u = 0, ½ and 1 are
+// exact on both paths.
+func slerpShort(a, b mgl64.Quat, u float64) mgl64.Quat {
+	d := qdot(a, b)
+	if d < 0 {
+		d = -d
+		b = mgl64.Quat{W: -b.W, V: mgl64.Vec3{-b.V[0], -b.V[1], -b.V[2]}}
+	}
+	var s, t float64
+	if d > nlerpMinDot {
+		t = u + (1-d)/3*u*(1-u)*(1-2*u)
+		s = 1 - t
+	} else {
+		om := math.Acos(d)
+		inv := 1 / math.Sin(om)
+		s = math.Sin((1-u)*om) * inv
+		t = math.Sin(u*om) * inv
+	}
+	return qnormalize(mgl64.Quat{
+		W: s*a.W + t*b.W,
+		V: mgl64.Vec3{s*a.V[0] + t*b.V[0], s*a.V[1] + t*b.V[1], s*a.V[2] + t*b.V[2]},
+	})
+}
+
+// nlerpMinDot is the quaternion dot product above which slerpShort uses the corrected
+// normalized lerp: cos 0.15, a 0.3 rad (17°) rotation.
+const nlerpMinDot = 0.9887710779360422
+
+// quatAngle returns the rotation angle in radians, in [0, π], that takes unit
+// quaternion a to b, ignoring the sign ambiguity of quaternions.
+func quatAngle(a, b mgl64.Quat) float64 {
+	d := math.Abs(qdot(a, b))
+	if d >= 1 {
+		return 0
+	}
+	return 2 * math.Acos(d)
+}
+
+// QuatAngle returns the angle in radians, in [0, π], of the rotation between unit
+// quaternions a and b. It is the orientation error the Publisher compares with its
+// threshold: because it reads the quaternions and never Euler angles, turning from
+// 179° to −179° is a 2° error, not 358°.
+func QuatAngle(a, b mgl64.Quat) float64 { return quatAngle(qnormalize(a), qnormalize(b)) }
+
+// rotate returns v rotated by unit quaternion q.
+func rotate(q mgl64.Quat, v mgl64.Vec3) mgl64.Vec3 {
+	// v' = v + 2w(u×v) + 2u×(u×v), u the vector part.
+	u := q.V
+	tx := 2 * (u[1]*v[2] - u[2]*v[1])
+	ty := 2 * (u[2]*v[0] - u[0]*v[2])
+	tz := 2 * (u[0]*v[1] - u[1]*v[0])
+	return mgl64.Vec3{
+		v[0] + q.W*tx + (u[1]*tz - u[2]*ty),
+		v[1] + q.W*ty + (u[2]*tx - u[0]*tz),
+		v[2] + q.W*tz + (u[0]*ty - u[1]*tx),
+	}
+}
+
+// rotationVector returns the rotation vector (axis times angle, radians) of the
+// rotation from unit quaternion a to unit quaternion b in the world frame, that is the
+// r with b = rotationQuat(r, 1)·a, taking the shorter way.
+func rotationVector(a, b mgl64.Quat) mgl64.Vec3 {
+	d := qmul(b, a.Conjugate())
+	if d.W < 0 {
+		d = mgl64.Quat{W: -d.W, V: mgl64.Vec3{-d.V[0], -d.V[1], -d.V[2]}}
+	}
+	s := d.V.Len()
+	if s < 1e-12 {
+		// Small angle: angle·axis ≈ 2·v.
+		return d.V.Mul(2)
+	}
+	angle := 2 * math.Atan2(s, d.W)
+	return d.V.Mul(angle / s)
+}
+
+// wrapAngle returns x wrapped into (−π, π].
+func wrapAngle(x float64) float64 {
+	if x > -math.Pi && x <= math.Pi {
+		return x
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	x = math.Mod(x+math.Pi, 2*math.Pi)
+	if x <= 0 {
+		x += 2 * math.Pi
+	}
+	return x - math.Pi
+}
+
+// WrapAngle returns the angle x, in radians, wrapped into (−π, π]; non-finite input
+// gives 0.
+func WrapAngle(x float64) float64 { return wrapAngle(x) }
+
+// YawQuat returns the orientation with heading yaw radians about +Y and no pitch or
+// roll: forward (+X) turns to (cos yaw, 0, −sin yaw).
+func YawQuat(yaw float64) mgl64.Quat {
+	s, c := math.Sincos(0.5 * yaw)
+	return mgl64.Quat{W: c, V: mgl64.Vec3{0, s, 0}}
+}
+
+// Yaw returns the heading of orientation q in radians, in (−π, π]: the angle about +Y
+// of its forward axis projected on the horizontal plane. A forward axis pointing
+// straight up or down gives 0.
+func Yaw(q mgl64.Quat) float64 {
+	f := rotate(qnormalize(q), mgl64.Vec3{1, 0, 0})
+	if f[0] == 0 && f[2] == 0 {
+		return 0
+	}
+	return math.Atan2(-f[2], f[0])
+}
+
+// basisQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto the
+// orthonormal right-handed columns x, y, z.
+func basisQuat(x, y, z mgl64.Vec3) mgl64.Quat {
+	m00, m01, m02 := x[0], y[0], z[0]
+	m10, m11, m12 := x[1], y[1], z[1]
+	m20, m21, m22 := x[2], y[2], z[2]
+	var q mgl64.Quat
+	switch tr := m00 + m11 + m22; {
+	case tr > 0:
+		s := 0.5 / math.Sqrt(tr+1)
+		q = mgl64.Quat{W: 0.25 / s, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
+	case m00 > m11 && m00 > m22:
+		s := 2 * math.Sqrt(1+m00-m11-m22)
+		q = mgl64.Quat{W: (m21 - m12) / s, V: mgl64.Vec3{0.25 * s, (m01 + m10) / s, (m02 + m20) / s}}
+	case m11 > m22:
+		s := 2 * math.Sqrt(1+m11-m00-m22)
+		q = mgl64.Quat{W: (m02 - m20) / s, V: mgl64.Vec3{(m01 + m10) / s, 0.25 * s, (m12 + m21) / s}}
+	default:
+		s := 2 * math.Sqrt(1+m22-m00-m11)
+		q = mgl64.Quat{W: (m10 - m01) / s, V: mgl64.Vec3{(m02 + m20) / s, (m12 + m21) / s, 0.25 * s}}
+	}
+	return qnormalize(q)
+}

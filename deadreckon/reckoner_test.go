@@ -1,0 +1,202 @@
+package deadreckon
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// fleet is a deterministic crowd of tanks for tests and benchmarks: each drives
+// straight at its own speed and turns slowly, and publishes every interval seconds,
+// staggered, with a small position error so that blends have work to do.
+type fleet struct {
+	base     []State
+	phase    []float64
+	next     []float64
+	interval float64
+}
+
+func newFleet(n int, seed uint64) *fleet {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	f := &fleet{base: make([]State, n), phase: make([]float64, n), next: make([]float64, n), interval: 1.0 / 3}
+	for i := range f.base {
+		yaw := rng.Float64() * 2 * math.Pi
+		speed := 2 + 10*rng.Float64()
+		f.base[i] = State{
+			Position:         mgl64.Vec3{rng.Float64()*500 - 250, 0, rng.Float64()*500 - 250},
+			Velocity:         rotate(YawQuat(yaw), mgl64.Vec3{speed, 0, 0}),
+			Orientation:      YawQuat(yaw),
+			AngularVelocity:  mgl64.Vec3{0, rng.Float64() - 0.5, 0},
+			NumArticulations: 2,
+			Articulations:    [MaxArticulations]Articulation{{Angle: rng.Float64(), Rate: 0.3}, {Angle: 0.1, Rate: -0.02}},
+		}
+		f.phase[i] = rng.Float64() * f.interval
+		f.next[i] = f.phase[i]
+	}
+	return f
+}
+
+// state returns actor i's published state at time t (linear motion, slight jitter).
+func (f *fleet) state(i int, t float64) State {
+	s := f.base[i]
+	s.Time = t
+	j := 0.05 * math.Sin(float64(i)+7*t)
+	s.Position = s.Position.Add(s.Velocity.Mul(t)).Add(mgl64.Vec3{j, 0, -j})
+	s.Orientation = qmul(rotationQuat(s.AngularVelocity, t), s.Orientation)
+	for k := 0; k < s.NumArticulations; k++ {
+		s.Articulations[k].Angle = wrapAngle(s.Articulations[k].Angle + s.Articulations[k].Rate*t)
+	}
+	return s
+}
+
+// deliver hands every update due by now to the reckoner.
+func (f *fleet) deliver(r *Reckoner, hs []Handle, now float64) {
+	for i, h := range hs {
+		if f.next[i] <= now {
+			_ = r.Actor(h).Receive(f.state(i, f.next[i]), now)
+			f.next[i] += f.interval
+		}
+	}
+}
+
+// TestReckonerParallelMatchesSerial checks that splitting the work over goroutines
+// gives exactly the serial results.
+func TestReckonerParallelMatchesSerial(t *testing.T) {
+	const n = 3000
+	cfg := Config{Clamp: Clamp{Mode: ClampAlways, Offset: 1}}
+	ground := Plane{Height: 1, SlopeX: 0.05, SlopeZ: -0.03}
+	var results [2][]State
+	for k, workers := range []int{1, 4} {
+		r := NewReckoner(ReckonerConfig{Workers: workers, MinParallel: 100})
+		defer r.Close()
+		hs := make([]Handle, n)
+		for i := range hs {
+			hs[i] = r.Add(cfg)
+		}
+		fl := newFleet(n, 42)
+		for fr := 0; fr < 90; fr++ {
+			now := float64(fr) * frame
+			fl.deliver(r, hs, now)
+			r.Advance(now, ground, mgl64.Vec3{})
+		}
+		for _, h := range hs {
+			results[k] = append(results[k], r.Actor(h).Reckoned())
+		}
+	}
+	for i := range results[0] {
+		if results[0][i] != results[1][i] {
+			t.Fatalf("actor %d: serial %+v, parallel %+v", i, results[0][i], results[1][i])
+		}
+		if y, _ := ground.HeightAt(results[0][i].Position[0], results[0][i].Position[2]); math.Abs(results[0][i].Position[1]-y-1) > 1e-9 {
+			t.Fatalf("actor %d not on the ground", i)
+		}
+	}
+}
+
+// TestReckonerHandles checks Add, Remove, reuse and lookups.
+func TestReckonerHandles(t *testing.T) {
+	r := NewReckoner(ReckonerConfig{Workers: 1})
+	var hs []Handle
+	for i := 0; i < 600; i++ {
+		hs = append(hs, r.Add(Config{}))
+	}
+	a := r.Actor(hs[599])
+	_ = a.Receive(NewState(mgl64.Vec3{1, 2, 3}), 0)
+	r.Remove(hs[10])
+	r.Remove(hs[10])
+	if r.Len() != 599 || r.Actor(hs[10]) != nil || r.Actor(-1) != nil || r.Actor(10000) != nil {
+		t.Fatalf("after remove: len %d, actor %v", r.Len(), r.Actor(hs[10]))
+	}
+	if h := r.Add(Config{}); h != hs[10] {
+		t.Errorf("handle %d not reused, got %d", hs[10], h)
+	}
+	for i := 0; i < 300; i++ {
+		r.Add(Config{})
+	}
+	if r.Actor(hs[599]) != a || a.LastKnown().Position != (mgl64.Vec3{1, 2, 3}) {
+		t.Error("actor moved in memory when the reckoner grew")
+	}
+	r.Advance(1, nil, mgl64.Vec3{})
+	if got := a.Reckoned().Position; got != (mgl64.Vec3{1, 2, 3}) {
+		t.Errorf("reckoned %v", got)
+	}
+}
+
+// TestReckonerZeroAllocs checks that a steady-state frame, updates included,
+// allocates nothing, serial and parallel.
+func TestReckonerZeroAllocs(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		const n = 2000
+		r := NewReckoner(ReckonerConfig{Workers: workers, MinParallel: 100})
+		hs := make([]Handle, n)
+		for i := range hs {
+			hs[i] = r.Add(Config{Clamp: Clamp{Mode: ClampAlways}})
+		}
+		fl := newFleet(n, 1)
+		ground := Plane{SlopeX: 0.1}
+		now := 0.0
+		step := func() {
+			now += frame
+			fl.deliver(r, hs, now)
+			r.Advance(now, ground, mgl64.Vec3{})
+		}
+		for i := 0; i < 30; i++ {
+			step()
+		}
+		if allocs := testing.AllocsPerRun(50, step); allocs != 0 {
+			t.Errorf("workers %d: %v allocations per frame, want 0", workers, allocs)
+		}
+		r.Close()
+	}
+}
+
+// BenchmarkReckon measures one frame of reckoning for 10 000 actors, updates
+// included (each actor gets one every 1/3 s), and reports ns per actor.
+func BenchmarkReckon(b *testing.B) {
+	const n = 10000
+	ground := Plane{Height: 2, SlopeX: 0.05, SlopeZ: -0.02}
+	for _, bc := range []struct {
+		name    string
+		alg     Algorithm
+		clamp   bool
+		workers int
+	}{
+		{"static", Static, false, 1},
+		{"pvb", ProjectiveVelocityBlend, false, 1},
+		{"pvb+clamp3", ProjectiveVelocityBlend, true, 1},
+		{"pvb+clamp3+parallel", ProjectiveVelocityBlend, true, 0},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			cfg := Config{Algorithm: bc.alg}
+			var g Ground
+			if bc.clamp {
+				// Everything within the near distance: always three rays.
+				cfg.Clamp = Clamp{Mode: ClampAlways, Offset: 1, NearDistance: math.Inf(1)}
+				g = ground
+			}
+			r := NewReckoner(ReckonerConfig{Workers: bc.workers})
+			defer r.Close()
+			hs := make([]Handle, n)
+			for i := range hs {
+				hs[i] = r.Add(cfg)
+			}
+			fl := newFleet(n, 7)
+			now := 0.0
+			for i := 0; i < 30; i++ {
+				now += frame
+				fl.deliver(r, hs, now)
+				r.Advance(now, g, mgl64.Vec3{})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				now += frame
+				fl.deliver(r, hs, now)
+				r.Advance(now, g, mgl64.Vec3{})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/actor")
+		})
+	}
+}

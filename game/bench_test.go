@@ -1,0 +1,69 @@
+package game
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/treadline/treadline/physics"
+)
+
+// benchMatches builds two peers over an in-memory link: one running bots local bots,
+// the other a player reckoning them, warmed up for two simulated seconds.
+func benchMatches(b *testing.B, bots int) (*Loopback, *Match, *Match, float64) {
+	mp := smallMap(b)
+	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Jitter: 0.01, Seed: 1})
+	owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, hub.Join())
+	viewer := mustMatch(b, Config{Map: mp, Seed: 2}, hub.Join())
+	now := 0.0
+	for range 120 {
+		now += tick
+		hub.SetNow(now)
+		mustStep(b, owner, now, physics.Input{})
+		mustStep(b, viewer, now, physics.Input{Throttle: 1})
+	}
+	return hub, owner, viewer, now
+}
+
+// BenchmarkStep measures one tick of a peer reckoning n remote tanks (viewer) and of
+// a peer simulating and publishing n bots (owner).
+func BenchmarkStep(b *testing.B) {
+	for _, n := range []int{8, 32} {
+		b.Run(fmt.Sprintf("remote=%d", n), func(b *testing.B) {
+			hub, owner, viewer, now := benchMatches(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				now += tick
+				hub.SetNow(now)
+				b.StopTimer()
+				mustStep(b, owner, now, physics.Input{})
+				b.StartTimer()
+				mustStep(b, viewer, now, physics.Input{Throttle: 1})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n+1), "ns/tank")
+		})
+		b.Run(fmt.Sprintf("bots=%d", n), func(b *testing.B) {
+			hub, owner, _, now := benchMatches(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				now += tick
+				hub.SetNow(now)
+				mustStep(b, owner, now, physics.Input{})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tank")
+		})
+	}
+}
+
+// BenchmarkSnapshot measures filling a reused Snapshot with 33 tanks and their trails.
+func BenchmarkSnapshot(b *testing.B) {
+	_, _, viewer, _ := benchMatches(b, 32)
+	var snap Snapshot
+	viewer.Snapshot(&snap)
+	b.ReportAllocs()
+	for b.Loop() {
+		viewer.Snapshot(&snap)
+	}
+	b.ReportMetric(float64(len(snap.Tanks)), "tanks")
+}

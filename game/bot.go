@@ -1,0 +1,261 @@
+package game
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
+)
+
+// Defaults for BotConfig.
+const (
+	// DefaultBotMargin keeps bot waypoints this far inside the map border, m.
+	DefaultBotMargin = 32.0
+	// DefaultBotArrive is the distance at which a bot counts a waypoint as reached, m.
+	DefaultBotArrive = 10.0
+	// DefaultBotSight is how far a bot notices another tank and trains its turret on
+	// it, m.
+	DefaultBotSight = 140.0
+	// DefaultBotPauseChance is the chance that a bot stops for a while at a waypoint.
+	DefaultBotPauseChance = 0.4
+)
+
+// BotConfig sets up a Bot.
+type BotConfig struct {
+	// Map is the battlefield the bot patrols. Required.
+	Map *terrain.Map
+	// Seed makes the bot's choices deterministic.
+	Seed uint64
+	// Margin keeps waypoints this far inside the border, m. If zero, defaults to
+	// DefaultBotMargin.
+	Margin float64
+	// Arrive is the distance at which a waypoint counts as reached, m. If zero,
+	// defaults to DefaultBotArrive.
+	Arrive float64
+	// Sight is how far the bot notices other tanks, m. If zero, defaults to
+	// DefaultBotSight.
+	Sight float64
+	// PauseChance is the chance (0..1) of a stop at each reached waypoint. If zero,
+	// defaults to DefaultBotPauseChance; negative never stops.
+	PauseChance float64
+}
+
+// botMode is what a bot is doing.
+type botMode uint8
+
+const (
+	botDrive   botMode = iota // heading for the waypoint
+	botPause                  // standing still for a while
+	botReverse                // backing out of a place it got stuck in
+)
+
+// Bot drives a tank like a player would, producing a physics.Input each tick: it
+// patrols waypoints across the map (every other one the highest of a few candidates,
+// so it climbs), turns toward them (in place when the turn is sharp), slows for turns
+// and arrivals, stops now and then, backs out when stuck, and swings its turret: onto
+// the nearest tank in sight, or in a slow sweep. Everything random comes from its
+// seed, so the same seed and the same poses give the same inputs.
+//
+// A Bot is not safe for concurrent use.
+type Bot struct {
+	cfg    BotConfig
+	rng    *rand.Rand
+	lo, hi mgl64.Vec2 // waypoint area
+
+	mode     botMode
+	until    float64 // end of a pause or of reversing, s
+	waypoint mgl64.Vec2
+	legs     int     // waypoints chosen so far
+	cruise   float64 // throttle on this leg
+	reverseS float64 // steer while reversing
+
+	progressAt   float64    // last time progress was checked, s
+	progressFrom mgl64.Vec3 // position at that time
+	started      bool
+
+	sweepPhase, sweepRate, gunPhase float64
+}
+
+// NewBot returns a bot ready to drive on cfg.Map. It panics if cfg.Map is nil.
+func NewBot(cfg BotConfig) *Bot {
+	if cfg.Map == nil {
+		panic("game: NewBot without a map")
+	}
+	if !(cfg.Margin > 0) {
+		cfg.Margin = DefaultBotMargin
+	}
+	if !(cfg.Arrive > 0) {
+		cfg.Arrive = DefaultBotArrive
+	}
+	if !(cfg.Sight > 0) {
+		cfg.Sight = DefaultBotSight
+	}
+	if cfg.PauseChance == 0 {
+		cfg.PauseChance = DefaultBotPauseChance
+	}
+	b := &Bot{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xb07b07b07b07b07))}
+	lo, hi := cfg.Map.Min(), cfg.Map.Max()
+	margin := math.Min(cfg.Margin, 0.25*math.Min(hi[0]-lo[0], hi[1]-lo[1]))
+	b.lo = mgl64.Vec2{lo[0] + margin, lo[1] + margin}
+	b.hi = mgl64.Vec2{hi[0] - margin, hi[1] - margin}
+	b.sweepPhase = b.rng.Float64() * 2 * math.Pi
+	b.sweepRate = 0.25 + 0.3*b.rng.Float64()
+	b.gunPhase = b.rng.Float64() * 2 * math.Pi
+	return b
+}
+
+// Waypoint returns the point the bot is heading for, (x, z) in meters.
+func (b *Bot) Waypoint() mgl64.Vec2 { return b.waypoint }
+
+// Drive returns the bot's input for the tick at time now (s), given its tank's pose
+// and the positions of the tanks it might aim at (its own may be among them).
+func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.Input {
+	pos := p.Position
+	if !b.started {
+		b.started = true
+		b.nextWaypoint(pos)
+		b.progressAt, b.progressFrom = now, pos
+	}
+	yaw := yawOf(p.Orientation)
+	in := physics.Input{AimYaw: b.aim(now, pos, yaw, others)}
+	in.GunElevation = 0.05 + 0.12*math.Sin(0.35*now+b.gunPhase)
+
+	switch b.mode {
+	case botPause:
+		if now >= b.until {
+			b.mode = botDrive
+			b.progressAt, b.progressFrom = now, pos
+		}
+		return in
+	case botReverse:
+		if now >= b.until {
+			b.mode = botDrive
+			b.nextWaypoint(pos)
+			b.progressAt, b.progressFrom = now, pos
+			return in
+		}
+		in.Throttle, in.Steer = -0.7, b.reverseS
+		return in
+	}
+
+	to := mgl64.Vec2{b.waypoint[0] - pos[0], b.waypoint[1] - pos[2]}
+	dist := to.Len()
+	if dist < b.cfg.Arrive {
+		b.nextWaypoint(pos)
+		if b.rng.Float64() < b.cfg.PauseChance {
+			b.mode, b.until = botPause, now+1+3*b.rng.Float64()
+			return in
+		}
+		to = mgl64.Vec2{b.waypoint[0] - pos[0], b.waypoint[1] - pos[2]}
+		dist = to.Len()
+	}
+	// A world yaw ψ faces (cos ψ, −sin ψ) on the (x, z) plane.
+	want := math.Atan2(-to[1], to[0])
+	turn := wrapAngle(want - yaw)
+	in.Steer = clampUnit(turn * 1.5 * steerLeft)
+	switch a := math.Abs(turn); {
+	case a > math.Pi/3:
+		in.Throttle = 0 // turn in place
+	default:
+		in.Throttle = b.cruise * (1 - a/(math.Pi/2))
+	}
+	if dist < 3*b.cfg.Arrive {
+		in.Throttle *= 0.4 + 0.6*dist/(3*b.cfg.Arrive)
+	}
+
+	// Stuck: little progress over a few seconds while trying to drive.
+	if now-b.progressAt > 4 {
+		if pos.Sub(b.progressFrom).Len() < 3 {
+			b.mode, b.until = botReverse, now+1.5+b.rng.Float64()
+			b.reverseS = 1
+			if b.rng.IntN(2) == 0 {
+				b.reverseS = -1
+			}
+		}
+		b.progressAt, b.progressFrom = now, pos
+	}
+	return in
+}
+
+// aim returns the world yaw the turret should turn to.
+func (b *Bot) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3) float64 {
+	best, bestD := -1, b.cfg.Sight
+	for i, o := range others {
+		d := o.Sub(pos).Len()
+		if d > 1 && d < bestD { // d ≤ 1: its own tank
+			best, bestD = i, d
+		}
+	}
+	if best >= 0 {
+		d := others[best].Sub(pos)
+		return math.Atan2(-d[2], d[0])
+	}
+	return yaw + 1.2*math.Sin(b.sweepRate*now+b.sweepPhase)
+}
+
+// nextWaypoint picks the next waypoint: on even legs the highest of a few random
+// candidates (a climb), otherwise a random point at least 40 m away; never on a rock.
+func (b *Bot) nextWaypoint(from mgl64.Vec3) {
+	b.legs++
+	climb := b.legs%2 == 0
+	best, bestScore := mgl64.Vec2{}, math.Inf(-1)
+	for range 12 {
+		c := mgl64.Vec2{
+			b.lo[0] + b.rng.Float64()*(b.hi[0]-b.lo[0]),
+			b.lo[1] + b.rng.Float64()*(b.hi[1]-b.lo[1]),
+		}
+		if b.onRock(c) {
+			continue
+		}
+		d := mgl64.Vec2{c[0] - from[0], c[1] - from[2]}.Len()
+		score := -math.Abs(d - 120) // prefer legs of about 120 m
+		if climb {
+			h, _ := b.cfg.Map.HeightAt(c[0], c[1])
+			score = h - 0.05*d
+		}
+		if d < 40 {
+			score -= 1000
+		}
+		if score > bestScore {
+			best, bestScore = c, score
+		}
+	}
+	if math.IsInf(bestScore, -1) { // every candidate on a rock: head for the middle
+		best = mgl64.Vec2{(b.lo[0] + b.hi[0]) / 2, (b.lo[1] + b.hi[1]) / 2}
+	}
+	b.waypoint = best
+	b.cruise = 0.55 + 0.45*b.rng.Float64()
+}
+
+// onRock reports whether c lies on or next to a rock.
+func (b *Bot) onRock(c mgl64.Vec2) bool {
+	for _, o := range b.cfg.Map.Obstacles() {
+		dx, dz := c[0]-o.X, c[1]-o.Z
+		r := o.Radius + 8
+		if dx*dx+dz*dz < r*r {
+			return true
+		}
+	}
+	return false
+}
+
+// yawOf returns the world yaw of orientation q: the heading of its forward (+X)
+// axis, projected on the ground plane.
+func yawOf(q mgl64.Quat) float64 {
+	f := q.Rotate(mgl64.Vec3{1, 0, 0})
+	return math.Atan2(-f[2], f[0])
+}
+
+// wrapAngle returns a wrapped into (−π, π].
+func wrapAngle(a float64) float64 {
+	a = math.Mod(a, 2*math.Pi)
+	switch {
+	case a > math.Pi:
+		a -= 2 * math.Pi
+	case a <= -math.Pi:
+		a += 2 * math.Pi
+	}
+	return a
+}

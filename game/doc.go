@@ -1,0 +1,29 @@
+// Package game runs a Treadline match without drawing it: the player's tank and the
+// bots this peer owns (physics tanks whose states a deadreckon.Publisher publishes),
+// and the tanks other peers own (dead-reckoned by deadreckon.Actors and clamped to the
+// ground). The desktop client, the headless host and the tests run the same code.
+//
+// Each Step is one tick in the order that keeps dead reckoning consistent: the
+// player's input; the network events that arrived (the last update of a tank in a tick
+// wins); local behaviour (bots choose inputs) and physics; reckoning of remote tanks;
+// ground clamping; publishing; and the views a Snapshot hands to the renderer.
+//
+// A match talks to the other peers through a Link: *net.Client, the host's local
+// peer, or an in-memory Loopback for tests and headless experiments:
+//
+//	hub := game.NewLoopback(game.LoopbackConfig{Delay: 0.1, Jitter: 0.02, Loss: 0.02, Seed: 1})
+//	a, _ := game.NewMatch(game.Config{Map: m, Bots: 3, Seed: 1}, hub.Join())
+//	b, _ := game.NewMatch(game.Config{Map: m, Seed: 2}, hub.Join())
+//	var snap game.Snapshot
+//	for tick := 1; tick <= 600; tick++ {
+//		now := float64(tick) / 60
+//		hub.SetNow(now)
+//		a.Step(now, physics.Input{})
+//		b.Step(now, physics.Input{Throttle: 1})
+//		b.Snapshot(&snap) // reuses snap's slices: no garbage per frame
+//	}
+//
+// Practice, Host and Join build matches on real QUIC sessions for the client; Serve
+// runs a headless host with bots. Time is always a parameter of Step: nothing on the
+// simulation path reads the wall clock.
+package game

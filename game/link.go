@@ -1,0 +1,31 @@
+package game
+
+import (
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+)
+
+// Link is a match's connection to the other peers of a match. *net.Client, the host's
+// local peer (net.Host.Local) and the in-memory Loopback links satisfy it. A Match uses
+// its Link from the goroutine that calls Step.
+type Link interface {
+	// ID returns this player's id, unique in the match.
+	ID() uint32
+	// Now returns the link's local clock in seconds, the clock Step expects.
+	Now() float64
+	// Spawn asks the host for a new actor owned by this player and returns its id.
+	Spawn(name string, team int, s deadreckon.State) (actor uint32, err error)
+	// Despawn removes one of this player's actors from the match.
+	Despawn(actor uint32) error
+	// Publish sends a state update for one of this player's actors; full marks a
+	// heartbeat. The link stamps s.Time with host-clock seconds.
+	Publish(actor uint32, s deadreckon.State, full bool) error
+	// Poll appends the events that arrived since the last call to buf and returns it.
+	// It never blocks.
+	Poll(buf []net.Event) []net.Event
+	// Stats returns the link's connection figures now.
+	Stats() net.Stats
+}
+
+// The real network peers are links.
+var _ Link = net.Peer(nil)

@@ -1,0 +1,372 @@
+package game
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+)
+
+// DefaultLoopbackUpdateBytes is the size a Loopback counts for one state update in
+// its byte rates: a batched partial tank update with its share of datagram overhead.
+const DefaultLoopbackUpdateBytes = 40
+
+// LoopbackConfig sets up a Loopback. The zero value delivers everything at once.
+type LoopbackConfig struct {
+	// Delay is the one-way latency of every message, s.
+	Delay float64
+	// Jitter adds a uniformly random extra latency in [0, Jitter) to each state
+	// update, s (so updates may arrive out of order; late ones are dropped as the
+	// real host does).
+	Jitter float64
+	// Loss is the chance (0..1) that a state update is lost. Spawns and despawns are
+	// reliable, as on the real control stream.
+	Loss float64
+	// Seed drives the jitter and loss draws.
+	Seed uint64
+	// UpdateBytes is the size counted per state update in Stats. If zero, defaults to
+	// DefaultLoopbackUpdateBytes.
+	UpdateBytes int
+}
+
+// Loopback is an in-memory match host for tests and headless use: every LoopLink
+// joined to it sees the others' spawns, updates and despawns, after the configured
+// delay, with seeded jitter and loss, and no sockets. Its clock is a parameter: SetNow
+// moves it, and messages become pollable once their delivery time has come. The host
+// clock and every link's clock are the same clock, so clock offsets are zero.
+//
+// A Loopback and its links are safe for concurrent use.
+type Loopback struct {
+	mu       sync.Mutex
+	cfg      LoopbackConfig
+	rng      *rand.Rand
+	now      float64
+	seq      uint64
+	nextID   uint32
+	nextAct  uint32
+	links    []*LoopLink
+	actors   map[uint32]*loopActor
+	closed   bool
+	closeWhy string
+}
+
+// loopActor is the hub's record of one spawned actor.
+type loopActor struct {
+	owner uint32
+	name  string
+	team  int
+	state deadreckon.State
+}
+
+// NewLoopback returns an empty in-memory host at time 0.
+func NewLoopback(cfg LoopbackConfig) *Loopback {
+	if cfg.UpdateBytes <= 0 {
+		cfg.UpdateBytes = DefaultLoopbackUpdateBytes
+	}
+	return &Loopback{
+		cfg:     cfg,
+		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x100b_bac4)),
+		nextID:  1,
+		nextAct: 1,
+		actors:  make(map[uint32]*loopActor),
+	}
+}
+
+// SetNow moves the shared clock to t seconds. A t earlier than the current time is
+// ignored: the clock never runs backwards.
+func (h *Loopback) SetNow(t float64) {
+	h.mu.Lock()
+	if t > h.now {
+		h.now = t
+	}
+	h.mu.Unlock()
+}
+
+// Now returns the shared clock, s.
+func (h *Loopback) Now() float64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.now
+}
+
+// Join adds a player and returns its link. The new link learns of every actor
+// already in the match through spawn events.
+func (h *Loopback) Join() *LoopLink {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l := &LoopLink{hub: h, id: h.nextID, last: make(map[uint32]float64)}
+	h.nextID++
+	if h.closed {
+		l.push(h.now, net.Event{Kind: net.EventClosed, Text: h.closeWhy}, h.nextSeq())
+	}
+	ids := make([]uint32, 0, len(h.actors))
+	for id := range h.actors {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		a := h.actors[id]
+		l.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: a.owner,
+			Name: a.name, Team: a.team, State: a.state}, h.nextSeq())
+	}
+	h.links = append(h.links, l)
+	return l
+}
+
+// Close ends the match: every link yields an EventClosed with reason, at once.
+func (h *Loopback) Close(reason string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	h.closed, h.closeWhy = true, reason
+	for _, l := range h.links {
+		if !l.closed {
+			l.push(h.now, net.Event{Kind: net.EventClosed, Text: reason}, h.nextSeq())
+		}
+	}
+}
+
+func (h *Loopback) nextSeq() uint64 { h.seq++; return h.seq }
+
+// ErrNotOwner is returned when a link publishes or despawns an actor it does not own.
+var ErrNotOwner = errors.New("game: actor not owned by this player")
+
+// LoopLink is one player's link to a Loopback. It implements Link.
+type LoopLink struct {
+	hub    *Loopback
+	id     uint32
+	queue  []loopPending      // guarded by hub.mu
+	last   map[uint32]float64 // newest delivered state time per actor
+	closed bool
+
+	in, out   loopRate
+	dropped   uint64
+	window    float64 // start of the current rate window, s
+	lastStats net.Stats
+}
+
+// loopPending is an event waiting for its delivery time.
+type loopPending struct {
+	at  float64
+	seq uint64
+	ev  net.Event
+}
+
+// loopRate counts traffic in the current one-second window.
+type loopRate struct{ bytes, updates float64 }
+
+// push queues ev for delivery at time at. The caller holds hub.mu.
+func (l *LoopLink) push(at float64, ev net.Event, seq uint64) {
+	l.queue = append(l.queue, loopPending{at: at, seq: seq, ev: ev})
+}
+
+// ID returns the player's id.
+func (l *LoopLink) ID() uint32 { return l.id }
+
+// Now returns the shared clock, s.
+func (l *LoopLink) Now() float64 { return l.hub.Now() }
+
+// Spawn registers a new actor owned by this player and announces it to every link,
+// this one included, after the configured delay.
+func (l *LoopLink) Spawn(name string, team int, s deadreckon.State) (uint32, error) {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return 0, fmt.Errorf("spawn: %w", err)
+	}
+	id := h.nextAct
+	h.nextAct++
+	s.Time = h.now
+	h.actors[id] = &loopActor{owner: l.id, name: name, team: team, state: s}
+	for _, o := range h.links {
+		if !o.closed {
+			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: l.id,
+				Name: name, Team: team, State: s}, h.nextSeq())
+		}
+	}
+	return id, nil
+}
+
+// Despawn removes one of this player's actors and tells the other links.
+func (l *LoopLink) Despawn(actor uint32) error {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return fmt.Errorf("despawn: %w", err)
+	}
+	a := h.actors[actor]
+	if a == nil || a.owner != l.id {
+		return fmt.Errorf("despawn %d: %w", actor, ErrNotOwner)
+	}
+	l.despawnLocked(actor)
+	return nil
+}
+
+func (l *LoopLink) despawnLocked(actor uint32) {
+	h := l.hub
+	delete(h.actors, actor)
+	for _, o := range h.links {
+		if o != l && !o.closed {
+			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventDespawn, Actor: actor, Owner: l.id}, h.nextSeq())
+		}
+	}
+}
+
+// Publish stamps s with the shared clock and sends it to every other link, subject to
+// the configured delay, jitter and loss.
+func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	a := h.actors[actor]
+	if a == nil || a.owner != l.id {
+		return fmt.Errorf("publish %d: %w", actor, ErrNotOwner)
+	}
+	s.Time = h.now
+	a.state = s
+	l.rollWindow()
+	l.out.bytes += float64(h.cfg.UpdateBytes)
+	l.out.updates++
+	for _, o := range h.links {
+		if o == l || o.closed {
+			continue
+		}
+		if h.cfg.Loss > 0 && h.rng.Float64() < h.cfg.Loss {
+			continue
+		}
+		at := h.now + h.cfg.Delay
+		if h.cfg.Jitter > 0 {
+			at += h.cfg.Jitter * h.rng.Float64()
+		}
+		o.push(at, net.Event{Kind: net.EventState, Actor: actor, Owner: l.id, State: s, Full: full}, h.nextSeq())
+	}
+	return nil
+}
+
+// Poll appends the events whose delivery time has come, in delivery order, and
+// returns the extended slice. State updates older than one already delivered for the
+// same actor are dropped and counted, as the real host does.
+func (l *LoopLink) Poll(buf []net.Event) []net.Event {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if l.closed {
+		return buf
+	}
+	l.rollWindow()
+	// Move the due events to the front, in delivery order.
+	due := 0
+	for i := range l.queue {
+		if l.queue[i].at <= h.now {
+			l.queue[due], l.queue[i] = l.queue[i], l.queue[due]
+			due++
+		}
+	}
+	ready := l.queue[:due]
+	slices.SortFunc(ready, func(a, b loopPending) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	for i := range ready {
+		ev := ready[i].ev
+		switch ev.Kind {
+		case net.EventState:
+			if t, ok := l.last[ev.Actor]; ok && ev.State.Time <= t {
+				l.dropped++
+				continue
+			}
+			l.last[ev.Actor] = ev.State.Time
+			l.in.bytes += float64(h.cfg.UpdateBytes)
+			l.in.updates++
+		case net.EventSpawn:
+			l.last[ev.Actor] = ev.State.Time
+		case net.EventDespawn:
+			delete(l.last, ev.Actor)
+		case net.EventClosed:
+			l.closed = true
+		}
+		buf = append(buf, ev)
+		if l.closed {
+			break
+		}
+	}
+	n := copy(l.queue, l.queue[due:])
+	clear(l.queue[n:])
+	l.queue = l.queue[:n]
+	return buf
+}
+
+// rollWindow closes the one-second rate window when it is over. The caller holds
+// hub.mu.
+func (l *LoopLink) rollWindow() {
+	now := l.hub.now
+	if span := now - l.window; span >= 1 {
+		l.lastStats.BytesIn, l.lastStats.UpdatesIn = l.in.bytes/span, l.in.updates/span
+		l.lastStats.BytesOut, l.lastStats.UpdatesOut = l.out.bytes/span, l.out.updates/span
+		l.in, l.out = loopRate{}, loopRate{}
+		l.window = now
+	}
+}
+
+// Stats returns the link's rates over the last full second and its drop count. RTT
+// is twice the configured delay; the clock offset is zero.
+func (l *LoopLink) Stats() net.Stats {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l.rollWindow()
+	s := l.lastStats
+	s.RTT = 2 * h.cfg.Delay
+	s.Dropped = l.dropped
+	return s
+}
+
+// Close leaves the match: the link's actors are despawned for everyone else. It is
+// safe to call more than once.
+func (l *LoopLink) Close() error {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	var mine []uint32
+	for id, a := range h.actors {
+		if a.owner == l.id {
+			mine = append(mine, id)
+		}
+	}
+	slices.Sort(mine) // deterministic event order
+	for _, id := range mine {
+		l.despawnLocked(id)
+	}
+	l.closed = true
+	clear(l.queue)
+	l.queue = l.queue[:0]
+	return nil
+}
+
+// usable reports why the link cannot send, or nil. The caller holds hub.mu.
+func (l *LoopLink) usable() error {
+	switch {
+	case l.closed:
+		return ErrLinkClosed
+	case l.hub.closed:
+		return fmt.Errorf("%w: %s", ErrLinkClosed, l.hub.closeWhy)
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package game
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+)
+
+func TestLoopbackDelivery(t *testing.T) {
+	hub := NewLoopback(LoopbackConfig{Delay: 0.1})
+	a, b := hub.Join(), hub.Join()
+	id, err := a.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{1, 2, 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []net.Event
+	if evs = b.Poll(evs[:0]); len(evs) != 0 {
+		t.Fatalf("spawn delivered before its delay: %+v", evs)
+	}
+	hub.SetNow(0.1)
+	evs = b.Poll(evs[:0])
+	if len(evs) != 1 || evs[0].Kind != net.EventSpawn || evs[0].Actor != id || evs[0].Owner != a.ID() || evs[0].Name != "a" {
+		t.Fatalf("b got %+v, want a's spawn", evs)
+	}
+	if evs = a.Poll(evs[:0]); len(evs) != 1 || evs[0].Kind != net.EventSpawn {
+		t.Fatalf("owner got %+v, want its own spawn confirmed", evs)
+	}
+	s := deadreckon.NewState(mgl64.Vec3{4, 5, 6})
+	s.Time = -99 // the link stamps the time
+	if err := a.Publish(id, s, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Publish(id, s, false); !errors.Is(err, ErrNotOwner) {
+		t.Errorf("publishing another's actor: %v, want ErrNotOwner", err)
+	}
+	hub.SetNow(0.2)
+	evs = b.Poll(evs[:0])
+	if len(evs) != 1 || evs[0].Kind != net.EventState || !evs[0].Full || evs[0].State.Time != 0.1 ||
+		evs[0].State.Position != s.Position {
+		t.Fatalf("b got %+v, want the full update stamped 0.1", evs)
+	}
+	if evs = a.Poll(evs[:0]); len(evs) != 0 {
+		t.Errorf("owner received its own update: %+v", evs)
+	}
+	// A late joiner learns of the actor with its latest state.
+	c := hub.Join()
+	hub.SetNow(0.35)
+	evs = c.Poll(evs[:0])
+	if len(evs) != 1 || evs[0].Kind != net.EventSpawn || evs[0].State.Position != s.Position {
+		t.Fatalf("late joiner got %+v", evs)
+	}
+	// Leaving despawns the leaver's actors for everyone else.
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	hub.SetNow(0.5)
+	for _, l := range []*LoopLink{b, c} {
+		if evs = l.Poll(evs[:0]); len(evs) != 1 || evs[0].Kind != net.EventDespawn || evs[0].Actor != id {
+			t.Errorf("link %d got %+v, want the despawn", l.ID(), evs)
+		}
+	}
+	if _, err := a.Spawn("again", 1, deadreckon.State{}); !errors.Is(err, ErrLinkClosed) {
+		t.Errorf("spawn on a closed link: %v", err)
+	}
+}
+
+func TestLoopbackLossJitterAndOrder(t *testing.T) {
+	const n = 2000
+	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Jitter: 0.04, Loss: 0.1, Seed: 3})
+	a, b := hub.Join(), hub.Join()
+	id, _ := a.Spawn("a", 1, deadreckon.State{})
+	var evs []net.Event
+	got, last := 0, -1.0
+	for k := 1; k <= n; k++ {
+		now := float64(k) * 0.01
+		hub.SetNow(now)
+		if err := a.Publish(id, deadreckon.State{}, false); err != nil {
+			t.Fatal(err)
+		}
+		evs = b.Poll(evs[:0])
+		for _, ev := range evs {
+			if ev.Kind != net.EventState {
+				continue
+			}
+			if ev.State.Time <= last {
+				t.Fatalf("update %.2f delivered after %.2f", ev.State.Time, last)
+			}
+			if lat := now - ev.State.Time; lat < 0.05-1e-9 || lat > 0.09+0.01+1e-9 {
+				t.Fatalf("latency %.3f s outside [0.05, 0.10]", lat)
+			}
+			last = ev.State.Time
+			got++
+		}
+	}
+	st := b.Stats()
+	lost := n - got - int(st.Dropped)
+	// Expected 10 % lost; with n = 2000 the standard deviation is about 13.
+	if lost < 140 || lost > 260 {
+		t.Errorf("%d of %d updates lost, want about 200", lost, n)
+	}
+	if st.Dropped == 0 {
+		t.Error("40 ms of jitter at 100 updates/s reordered nothing")
+	}
+	if st.UpdatesIn < 60 || st.UpdatesIn > 100 || st.BytesIn != st.UpdatesIn*DefaultLoopbackUpdateBytes {
+		t.Errorf("rates in: %.1f updates/s, %.1f B/s", st.UpdatesIn, st.BytesIn)
+	}
+	if out := a.Stats().UpdatesOut; out < 99 || out > 101 {
+		t.Errorf("updates out %.1f/s, want 100", out)
+	}
+}
+
+func TestLoopbackDeterministic(t *testing.T) {
+	trace := func() []float64 {
+		hub := NewLoopback(LoopbackConfig{Delay: 0.02, Jitter: 0.03, Loss: 0.2, Seed: 9})
+		a, b := hub.Join(), hub.Join()
+		id, _ := a.Spawn("a", 1, deadreckon.State{})
+		var out []float64
+		var evs []net.Event
+		for k := 1; k <= 300; k++ {
+			hub.SetNow(float64(k) * 0.01)
+			_ = a.Publish(id, deadreckon.State{}, false)
+			for _, ev := range b.Poll(evs[:0]) {
+				out = append(out, ev.State.Time)
+			}
+		}
+		return out
+	}
+	x, y := trace(), trace()
+	if len(x) != len(y) {
+		t.Fatalf("runs delivered %d and %d events", len(x), len(y))
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			t.Fatalf("event %d: %v vs %v", i, x[i], y[i])
+		}
+	}
+}

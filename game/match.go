@@ -1,0 +1,664 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
+)
+
+// ErrLinkClosed is wrapped by the error Step and Err return once the link to the
+// other peers has closed (the host went away, the player was kicked, or the link was
+// closed locally). The wrapping error says why.
+var ErrLinkClosed = errors.New("game: link closed")
+
+// Match is one peer's view of a match: its local tanks (the player's and its own bots,
+// driven by physics and published through deadreckon.Publishers) and the remote tanks
+// of the other peers (dead-reckoned by deadreckon.Actors and clamped to the ground).
+// The same code runs in the desktop client, the headless host and tests.
+//
+// A Match is not safe for concurrent use: one goroutine calls Step and Snapshot.
+type Match struct {
+	cfg    Config
+	link   Link
+	terr   *terrain.Map
+	world  *physics.World
+	log    *slog.Logger
+	rng    *rand.Rand
+	remote deadreckon.Config
+
+	algorithm deadreckon.Algorithm
+	clamp     deadreckon.ClampMode
+
+	tanks  []*tank          // every tank, in spawn order
+	byID   map[uint32]*tank // the same, by actor id
+	self   *tank            // the player's tank, or nil
+	events []net.Event      // reused Poll buffer
+	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
+	free   []*tank          // removed remote tanks, reused for new ones
+
+	started   bool
+	last      float64 // now of the previous Step
+	worldBase float64 // local time at physics time 0, s
+	respawn  bool    // the player asked for a respawn
+	err      error
+	counters counters
+}
+
+// counters are the match's own tallies of dropped or refused input.
+type counters struct {
+	unknownActor uint64 // state updates for actors never spawned
+	rejected     uint64 // updates the remote actor refused (NaN, absurd values)
+	publishErr   uint64 // publishes the link refused
+	respawns     uint64 // local tanks respawned
+}
+
+// tank is one tank of the match, local or remote.
+type tank struct {
+	id    uint32
+	owner uint32
+	name  string
+	team  int
+	local bool
+
+	// Local tanks.
+	body      *physics.Tank
+	pub       *deadreckon.Publisher
+	bot       *Bot
+	published deadreckon.State // last state handed to the link
+	pubAt     float64          // local time it was handed over
+	spawnFailed bool           // a respawn could not re-enter the match; retry
+	sampledAt   float64        // local time of the last pose given to the publisher
+	upsideFor float64 // time spent upside down or stuck below the world, s
+
+	// Remote tanks.
+	actor     *deadreckon.Actor
+	lastHeard float64 // local time the last update arrived
+
+	view  TankView // everything but the trail
+	trail ring
+}
+
+// NewMatch creates a match on link: it builds the physics world on the map and
+// spawns the player's tank (unless cfg.NoPlayer) and cfg.Bots bots through the link.
+// Spawning waits for the host's answers, so NewMatch may block for a round trip.
+func NewMatch(cfg Config, link Link) (*Match, error) {
+	if link == nil {
+		panic("game: NewMatch with a nil Link")
+	}
+	if cfg.Bots < 0 {
+		return nil, fmt.Errorf("game: negative bot count %d", cfg.Bots)
+	}
+	if cfg.Name == "" {
+		cfg.Name = DefaultName
+	}
+	if !(cfg.MaxStep > 0) {
+		cfg.MaxStep = DefaultMaxStep
+	}
+	if cfg.TrailLength == 0 {
+		cfg.TrailLength = DefaultTrailLength
+	}
+	if cfg.TrailLength < 0 {
+		cfg.TrailLength = 0
+	}
+	if !(cfg.TrailInterval > 0) {
+		cfg.TrailInterval = DefaultTrailInterval
+	}
+	if !(cfg.RemoveAfter > 0) {
+		cfg.RemoveAfter = DefaultRemoveAfter
+	}
+	clamp := cfg.Clamp
+	if clamp == deadreckon.ClampNone && !cfg.NoClamp {
+		clamp = DefaultClamp
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m := &Match{
+		cfg:       cfg,
+		link:      link,
+		terr:      cfg.Map,
+		log:       log,
+		// Peers with the same seed still choose differently (spawn points).
+		rng:       rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		remote:    cfg.Remote,
+		algorithm: cfg.Algorithm,
+		clamp:     clamp,
+		byID:      make(map[uint32]*tank),
+	}
+	if m.terr == nil {
+		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("game: generate map: %w", err)
+		}
+		m.terr = t
+	}
+	w, err := newWorld(m.terr)
+	if err != nil {
+		return nil, fmt.Errorf("game: physics world: %w", err)
+	}
+	m.world = w
+	// Local tanks measure their error against what remote peers display.
+	if m.cfg.Publisher.Reckon == (deadreckon.Config{}) {
+		m.cfg.Publisher.Reckon = m.actorConfig()
+	}
+	m.last = link.Now()
+	// Learn of the tanks already in the match, so spawns keep clear of them.
+	m.receive(m.last)
+	if m.err != nil {
+		return nil, m.err
+	}
+	if !cfg.NoPlayer {
+		t, err := m.spawnLocal(cfg.Name, cfg.Team, nil)
+		if err != nil {
+			return nil, fmt.Errorf("game: spawn player: %w", err)
+		}
+		m.self = t
+	}
+	for i := range cfg.Bots {
+		bot := NewBot(BotConfig{Map: m.terr, Seed: cfg.Seed + uint64(i)*0x632be59bd9b4e019 + 1})
+		if _, err := m.spawnLocal(botName(int(link.ID()), i), 1+i%2, bot); err != nil {
+			return nil, fmt.Errorf("game: spawn bot %d: %w", i+1, err)
+		}
+	}
+	return m, nil
+}
+
+// botNames name the bots; a peer's bots take consecutive names.
+var botNames = [...]string{
+	"Abrams", "Leopard", "Merkava", "Challenger", "Leclerc", "Ariete", "Arjun", "Type 10",
+	"Centauro", "Sabra", "Oplot", "Stridsvagn", "Pansy", "Rooikat", "Olifant", "Tiger",
+}
+
+// botName returns the name of a peer's i'th bot.
+func botName(peer, i int) string {
+	n := botNames[(peer*5+i)%len(botNames)]
+	if i >= len(botNames) {
+		return fmt.Sprintf("%s %d", n, i/len(botNames)+1)
+	}
+	return n
+}
+
+// Terrain returns the match's map.
+func (m *Match) Terrain() *terrain.Map { return m.terr }
+
+// Now returns the link's local clock in seconds: the clock Step expects.
+func (m *Match) Now() float64 { return m.link.Now() }
+
+// Err returns nil while the match runs, and an error wrapping ErrLinkClosed once the
+// link has closed; the error says why.
+func (m *Match) Err() error { return m.err }
+
+// Self returns the actor id of the player's tank, and false when the match has none.
+func (m *Match) Self() (uint32, bool) {
+	if m.self == nil {
+		return 0, false
+	}
+	return m.self.id, true
+}
+
+// Algorithm returns the dead-reckoning algorithm remote tanks use now.
+func (m *Match) Algorithm() deadreckon.Algorithm { return m.algorithm }
+
+// Clamp returns the ground clamp mode remote tanks use now.
+func (m *Match) Clamp() deadreckon.ClampMode { return m.clamp }
+
+// SetAlgorithm switches every remote tank, present and future, to algorithm a. Each
+// tank carries on from what it displays now, without a jump.
+func (m *Match) SetAlgorithm(a deadreckon.Algorithm) {
+	m.algorithm = a
+	for _, t := range m.tanks {
+		if t.actor != nil {
+			m.configureActor(t.actor)
+		}
+	}
+}
+
+// SetClamp switches every remote tank, present and future, to ground clamp mode c.
+func (m *Match) SetClamp(c deadreckon.ClampMode) {
+	m.clamp = c
+	for _, t := range m.tanks {
+		if t.actor != nil {
+			m.configureActor(t.actor)
+		}
+	}
+}
+
+// Respawn puts the player's tank back on a spawn point at the next Step: a
+// continuity break that remote peers see as a jump, not a slide.
+func (m *Match) Respawn() { m.respawn = true }
+
+// Step advances the match to local time now (seconds on the link's clock; see Now),
+// with the player's input for this tick. One tick runs, in this order: the input is
+// applied; the events that arrived on the link are handled (spawns, state updates,
+// despawns; several updates for one tank in a tick: the last wins); local tanks
+// behave (bots choose their inputs) and the physics steps; remote tanks are reckoned
+// to now and clamped to the ground; local tanks publish what the deadreckon.Publisher
+// decides; the views the next Snapshot hands out are refreshed.
+//
+// A now earlier than the previous Step's simulates no time. Step returns an error
+// wrapping ErrLinkClosed once the link has closed (see Err); the match's state stays
+// readable, so a client can show the last frame and the reason.
+func (m *Match) Step(now float64, in physics.Input) error {
+	if m.err != nil {
+		return m.err
+	}
+	dt := 0.0
+	if m.started {
+		dt = now - m.last
+	}
+	if !(dt > 0) { // also NaN
+		dt = 0
+	}
+	if dt > m.cfg.MaxStep {
+		dt = m.cfg.MaxStep
+	}
+	if now > m.last || !m.started {
+		m.last = now
+	}
+	m.started = true
+	now = m.last
+
+	// 1. Input.
+	if m.self != nil {
+		m.self.body.SetInput(sanitizeInput(in))
+	}
+	// 2. Network in.
+	m.receive(now)
+	// 3. Local behaviour and physics.
+	m.behave(now, dt)
+	if dt > 0 {
+		m.world.Step(dt)
+	}
+	// The physics runs fixed steps: its poses are as of world time, up to a step
+	// before now. Keep the local time of world time 0 (re-based after a stall).
+	if lag := now - (m.worldBase + m.world.Time()); lag > m.world.FixedStep() || lag < 0 {
+		m.worldBase = now - m.world.Time()
+	}
+	// 4 and 5. Reckon remote tanks, then clamp them to the ground.
+	m.reckon(now)
+	// 6. Publish local tanks.
+	m.publish(now)
+	// 7. Views for the snapshot.
+	m.refreshViews(now)
+	return m.err
+}
+
+// sanitizeInput clamps throttle and steer to −1..1 and replaces non-finite values by 0.
+func sanitizeInput(in physics.Input) physics.Input {
+	in.Throttle = clampUnit(in.Throttle)
+	in.Steer = clampUnit(in.Steer)
+	if !finite(in.AimYaw) {
+		in.AimYaw = 0
+	}
+	if !finite(in.GunElevation) {
+		in.GunElevation = 0
+	}
+	return in
+}
+
+func clampUnit(v float64) float64 {
+	switch {
+	case !finite(v):
+		return 0
+	case v > 1:
+		return 1
+	case v < -1:
+		return -1
+	}
+	return v
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// receive handles the events that arrived on the link since the last tick.
+func (m *Match) receive(now float64) {
+	m.events = m.link.Poll(m.events[:0])
+	me := m.link.ID()
+	for i := range m.events {
+		ev := &m.events[i]
+		switch ev.Kind {
+		case net.EventSpawn:
+			if ev.Owner == me {
+				continue // our own, confirmed
+			}
+			if t := m.byID[ev.Actor]; t != nil {
+				if !t.local {
+					m.breakRemote(t, ev.State, now)
+				}
+				continue
+			}
+			m.addRemote(ev, now)
+		case net.EventState:
+			t := m.byID[ev.Actor]
+			if t == nil {
+				m.counters.unknownActor++
+				continue
+			}
+			if t.local {
+				continue
+			}
+			if err := t.actor.Receive(ev.State, now); err != nil {
+				m.counters.rejected++
+				m.log.Debug("update refused", "actor", ev.Actor, "err", err)
+				continue
+			}
+			t.lastHeard = now
+		case net.EventDespawn:
+			if t := m.byID[ev.Actor]; t != nil && !t.local {
+				m.removeRemote(t)
+			}
+		case net.EventClosed:
+			reason := ev.Text
+			if reason == "" {
+				reason = "connection closed"
+			}
+			m.err = fmt.Errorf("%w: %s", ErrLinkClosed, reason)
+			m.log.Info("link closed", "reason", reason)
+		}
+	}
+	// Strings in old events would otherwise stay reachable from the buffer.
+	clear(m.events)
+}
+
+// addRemote starts reckoning a tank another peer owns.
+func (m *Match) addRemote(ev *net.Event, now float64) {
+	var t *tank
+	if n := len(m.free); n > 0 {
+		t = m.free[n-1]
+		m.free = m.free[:n-1]
+		trail := t.trail
+		*t = tank{}
+		t.trail = trail
+		t.trail.reset()
+	} else {
+		t = &tank{trail: newRing(m.cfg.TrailLength)}
+		t.actor = nil
+	}
+	t.id, t.owner, t.name, t.team = ev.Actor, ev.Owner, ev.Name, ev.Team
+	t.actor = deadreckon.NewActor(m.actorConfig())
+	t.actor.SetClampPhase(int(t.id)) // spread far clamps over frames
+	m.breakRemote(t, ev.State, now)
+	m.tanks = append(m.tanks, t)
+	m.byID[t.id] = t
+	m.log.Debug("remote tank", "actor", t.id, "owner", t.owner, "name", t.name)
+}
+
+// breakRemote applies a continuity break (spawn or respawn) to a remote tank.
+func (m *Match) breakRemote(t *tank, s deadreckon.State, now float64) {
+	if err := t.actor.Break(s, now); err != nil {
+		m.counters.rejected++
+		m.log.Debug("spawn state refused", "actor", t.id, "err", err)
+		return
+	}
+	t.lastHeard = now
+	t.trail.reset()
+}
+
+// removeRemote drops a remote tank from the match.
+func (m *Match) removeRemote(t *tank) {
+	delete(m.byID, t.id)
+	for i, u := range m.tanks {
+		if u == t {
+			copy(m.tanks[i:], m.tanks[i+1:])
+			m.tanks[len(m.tanks)-1] = nil
+			m.tanks = m.tanks[:len(m.tanks)-1]
+			break
+		}
+	}
+	t.actor = nil
+	m.free = append(m.free, t)
+}
+
+// actorConfig returns the configuration of a remote tank under the current settings.
+func (m *Match) actorConfig() deadreckon.Config {
+	c := m.remote
+	c.Algorithm = m.algorithm
+	c.Clamp.Mode = m.clamp
+	return c
+}
+
+// configureActor applies the current algorithm and clamp mode to a remote tank.
+func (m *Match) configureActor(a *deadreckon.Actor) {
+	c := a.Config()
+	c.Algorithm = m.algorithm
+	c.Clamp.Mode = m.clamp
+	a.SetConfig(c)
+}
+
+// behave lets every local tank choose its input and handles respawns.
+func (m *Match) behave(now, dt float64) {
+	m.aims = m.aims[:0]
+	for _, t := range m.tanks {
+		m.aims = append(m.aims, t.view.Position)
+	}
+	for _, t := range m.tanks {
+		if !t.local {
+			continue
+		}
+		pose := t.body.Pose()
+		if t.bot != nil {
+			t.body.SetInput(t.bot.Drive(now, pose, m.aims))
+		}
+		if t.spawnFailed || m.needsRespawn(t, pose, dt) || (t == m.self && m.respawn) {
+			m.respawnLocal(t)
+		}
+	}
+	m.respawn = false
+}
+
+// needsRespawn reports whether a local tank left the world or stayed upside down.
+func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
+	lo, hi := m.terr.Min(), m.terr.Max()
+	minH, _ := m.terr.HeightRange()
+	x, y, z := p.Position[0], p.Position[1], p.Position[2]
+	if !finite(x) || !finite(y) || !finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
+		y < minH-DefaultRespawnBelow {
+		return true
+	}
+	up := p.Orientation.Rotate(mgl64.Vec3{0, 1, 0})
+	if up[1] < 0.2 {
+		t.upsideFor += dt
+	} else {
+		t.upsideFor = 0
+	}
+	return t.upsideFor > 3
+}
+
+// publish runs every local tank's publisher on this tick's pose.
+func (m *Match) publish(now float64) {
+	for _, t := range m.tanks {
+		if !t.local || t.spawnFailed {
+			continue
+		}
+		p := t.body.Pose()
+		at := m.worldBase + p.Time // local time of this pose
+		if at <= t.sampledAt {
+			continue // no physics step ran for it this tick
+		}
+		t.sampledAt = at
+		sample := sampleOf(p, at)
+		sample.ObserverDistance = m.nearestOther(t, p.Position)
+		d, s := t.pub.Update(sample)
+		t.view.Acceleration = t.pub.Acceleration()
+		if d == deadreckon.NoUpdate {
+			continue
+		}
+		s = plausible(s)
+		t.published, t.pubAt = s, now
+		if err := m.link.Publish(t.id, s, d == deadreckon.FullUpdate); err != nil {
+			m.counters.publishErr++
+			m.log.Debug("publish", "actor", t.id, "err", err)
+		}
+	}
+}
+
+// Bounds on published motion, inside what the host accepts (see net.Limits): a
+// collision can make the instantaneous acceleration spike far beyond anything a tank
+// does, and the host would refuse the whole update.
+const (
+	// MaxPublishSpeed caps a published velocity, m/s.
+	MaxPublishSpeed = 25.0
+	// MaxPublishAcceleration caps a published acceleration, m/s² (about 1.2 g).
+	MaxPublishAcceleration = 12.0
+	// MaxPublishTurnRate caps a published angular velocity, rad/s.
+	MaxPublishTurnRate = 3.0
+	// MaxPublishArticulationRate caps a published turret or gun rate, rad/s.
+	MaxPublishArticulationRate = 6.0
+)
+
+// plausible returns s with its rates capped to the Max Publish bounds.
+func plausible(s deadreckon.State) deadreckon.State {
+	s.Velocity = capLen(s.Velocity, MaxPublishSpeed)
+	s.Acceleration = capLen(s.Acceleration, MaxPublishAcceleration)
+	s.AngularVelocity = capLen(s.AngularVelocity, MaxPublishTurnRate)
+	for i := range s.NumArticulations {
+		r := &s.Articulations[i].Rate
+		*r = math.Max(-MaxPublishArticulationRate, math.Min(MaxPublishArticulationRate, *r))
+	}
+	return s
+}
+
+// capLen returns v scaled down to length max when it is longer.
+func capLen(v mgl64.Vec3, max float64) mgl64.Vec3 {
+	if l := v.Len(); l > max {
+		return v.Mul(max / l)
+	}
+	return v
+}
+
+// nearestOther returns the distance from p to the nearest tank other than t, m, or 0
+// (unknown) when t is alone.
+func (m *Match) nearestOther(t *tank, p mgl64.Vec3) float64 {
+	best := math.Inf(1)
+	for _, u := range m.tanks {
+		if u != t {
+			best = math.Min(best, u.view.Position.Sub(p).Len())
+		}
+	}
+	if math.IsInf(best, 1) {
+		return 0
+	}
+	return best
+}
+
+// sampleOf turns a physics pose into a publisher sample at local time now.
+func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
+	var s deadreckon.Sample
+	s.Time = now
+	s.Position = p.Position
+	s.Orientation = p.Orientation
+	s.Articulations[ArticulationTurret] = p.Turret
+	s.Articulations[ArticulationGun] = p.Gun
+	s.NumArticulations = NumArticulations
+	return s
+}
+
+// reckon advances every remote tank to now, clamps it to the ground seen from the
+// player's tank, and drops the ones that have been silent too long.
+func (m *Match) reckon(now float64) {
+	observer := mgl64.Vec3{}
+	if m.self != nil {
+		observer = m.self.body.Pose().Position
+	}
+	// Latency compensation and the Delayed algorithm read owner timestamps on the
+	// host's clock; the link's clock sync says how far that is from ours.
+	offset := m.link.Stats().ClockOffset
+	for i := 0; i < len(m.tanks); i++ {
+		t := m.tanks[i]
+		if t.local {
+			continue
+		}
+		if now-t.lastHeard > m.cfg.RemoveAfter {
+			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
+			m.removeRemote(t)
+			i--
+			continue
+		}
+		t.actor.SetClockOffset(offset)
+		t.actor.Advance(now)
+		t.actor.ClampTo(m.terr, observer)
+	}
+}
+
+// refreshViews rebuilds every tank's view and trail for Snapshot.
+func (m *Match) refreshViews(now float64) {
+	for _, t := range m.tanks {
+		v := &t.view
+		v.ID, v.Name, v.Team, v.Local = t.id, t.name, t.team, t.local
+		if t.local {
+			p := t.body.Pose()
+			v.Stale = false
+			v.Position, v.Orientation = p.Position, p.Orientation
+			v.Turret, v.Gun = p.Turret, p.Gun
+			v.Velocity = p.Velocity
+			v.LastKnown = t.published
+			v.LastKnownProjected = t.pub.Reckoned()
+			v.Clamped, v.ClampHits, v.NumClampHits, v.GroundNormal = p.OnGround, p.ClampHits, 3, p.GroundNormal
+			if !p.OnGround {
+				v.NumClampHits = 0
+			}
+			v.UpdateAge = now - t.pubAt
+			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
+		} else {
+			a := t.actor
+			r := a.Reckoned()
+			v.Stale = a.Stale(now)
+			v.Position, v.Orientation = r.Position, r.Orientation
+			v.Turret = r.Articulations[ArticulationTurret].Angle
+			v.Gun = r.Articulations[ArticulationGun].Angle
+			v.Velocity, v.Acceleration = r.Velocity, r.Acceleration
+			v.LastKnown = a.LastKnown()
+			v.LastKnownProjected = a.LastKnownProjected()
+			c := a.LastClamp()
+			v.Clamped = c.Clamped
+			v.ClampHits, v.NumClampHits = c.Hits, c.NumHits
+			v.GroundNormal = c.Normal
+			v.UpdateAge = now - t.lastHeard
+			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
+		}
+		t.trail.add(now, v.Position, m.cfg.TrailInterval)
+	}
+}
+
+// Snapshot fills dst with the match as it stands after the last Step. It reuses dst's
+// slices (the tank list and each tank's trail), so a caller that keeps one Snapshot
+// and passes it every frame causes no allocation once the match has stopped growing.
+func (m *Match) Snapshot(dst *Snapshot) {
+	dst.Time = m.last
+	dst.Algorithm = m.algorithm
+	dst.Clamp = m.clamp
+	dst.Self = -1
+	n := len(m.tanks)
+	if cap(dst.Tanks) < n {
+		grown := make([]TankView, n, n+n/2+4)
+		copy(grown, dst.Tanks[:cap(dst.Tanks)])
+		dst.Tanks = grown
+	}
+	dst.Tanks = dst.Tanks[:n]
+	for i, t := range m.tanks {
+		trail := dst.Tanks[i].Trail[:0]
+		dst.Tanks[i] = t.view
+		dst.Tanks[i].Trail = t.trail.appendTo(trail)
+		if t == m.self {
+			dst.Self = i
+		}
+	}
+	st := m.link.Stats()
+	dst.Net = NetStats{
+		RTT: st.RTT, ClockOffset: st.ClockOffset,
+		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
+		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
+		Dropped:  st.Dropped,
+		Rejected: st.Rejected + m.counters.rejected + m.counters.unknownActor,
+		Lag:      m.cfg.Impairment.Lag, Jitter: m.cfg.Impairment.Jitter, Loss: m.cfg.Impairment.Loss,
+	}
+}

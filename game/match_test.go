@@ -1,0 +1,435 @@
+package game
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
+)
+
+// tick is the simulation step the tests run at, s.
+const tick = 1.0 / 60
+
+var (
+	testMapOnce sync.Once
+	testMap     *terrain.Map
+	testMapErr  error
+)
+
+// smallMap returns a generated test map, built once (a Map is immutable).
+func smallMap(t testing.TB) *terrain.Map {
+	t.Helper()
+	testMapOnce.Do(func() {
+		testMap, testMapErr = terrain.Generate(terrain.GenerateConfig{Seed: 7, Size: 256, Samples: 129})
+	})
+	if testMapErr != nil {
+		t.Fatalf("generate map: %v", testMapErr)
+	}
+	return testMap
+}
+
+// viewOf returns the view of actor id in snap.
+func viewOf(t testing.TB, snap *Snapshot, id uint32) TankView {
+	t.Helper()
+	for _, v := range snap.Tanks {
+		if v.ID == id {
+			return v
+		}
+	}
+	t.Fatalf("tank %d not in snapshot (%d tanks)", id, len(snap.Tanks))
+	return TankView{}
+}
+
+func mustMatch(t testing.TB, cfg Config, l Link) *Match {
+	t.Helper()
+	m, err := NewMatch(cfg, l)
+	if err != nil {
+		t.Fatalf("NewMatch: %v", err)
+	}
+	return m
+}
+
+func mustStep(t testing.TB, m *Match, now float64, in physics.Input) {
+	t.Helper()
+	if err := m.Step(now, in); err != nil {
+		t.Fatalf("Step(%.3f): %v", now, err)
+	}
+}
+
+// TestStepReckonsUpdateInSameTick: an update that arrives before a tick is reckoned,
+// clamped and shown by that very tick.
+func TestStepReckonsUpdateInSameTick(t *testing.T) {
+	mp := smallMap(t)
+	for _, algo := range []deadreckon.Algorithm{deadreckon.Static, deadreckon.Linear, deadreckon.ProjectiveVelocityBlend} {
+		t.Run(algo.String(), func(t *testing.T) {
+			hub := NewLoopback(LoopbackConfig{})
+			owner := hub.Join()
+			m := mustMatch(t, Config{Map: mp, NoPlayer: true, Algorithm: algo, NoClamp: true}, hub.Join())
+
+			s0 := deadreckon.NewState(mgl64.Vec3{10, 5, 10})
+			id, err := owner.Spawn("target", 1, s0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustStep(t, m, 0, physics.Input{})
+			var snap Snapshot
+			for k := 1; k <= 30; k++ {
+				now := float64(k) * tick
+				hub.SetNow(now)
+				// Moving along +X at 3 m/s, with a sideways step in every update that no
+				// projection of an older update could predict.
+				s := deadreckon.NewState(mgl64.Vec3{10 + 3*now, 5, 10 + 0.3*float64(k%2)})
+				s.Velocity = mgl64.Vec3{3, 0, 0}
+				if err := owner.Publish(id, s, false); err != nil {
+					t.Fatal(err)
+				}
+				mustStep(t, m, now, physics.Input{})
+				m.Snapshot(&snap)
+				v := viewOf(t, &snap, id)
+				if got := v.LastKnown.Position; !got.ApproxEqualThreshold(s.Position, 1e-9) {
+					t.Fatalf("tick %d: last known %v, want this tick's update %v", k, got, s.Position)
+				}
+				if v.UpdateAge != 0 {
+					t.Fatalf("tick %d: update age %v, want 0", k, v.UpdateAge)
+				}
+				if algo == deadreckon.ProjectiveVelocityBlend {
+					continue
+				}
+				// Static and Linear snap to each update: the display is this tick's
+				// update, projected (Linear) over at most the one frame it arrived in.
+				if dz := math.Abs(v.Position[2] - s.Position[2]); dz > 1e-9 {
+					t.Fatalf("tick %d: displayed z %.3f, this tick's update %.3f", k, v.Position[2], s.Position[2])
+				}
+				if dx := v.Position[0] - s.Position[0]; dx < -1e-9 || dx > 3*tick+1e-9 {
+					t.Fatalf("tick %d: displayed x %.4f is %.4f m from this tick's update", k, v.Position[0], dx)
+				}
+			}
+		})
+	}
+}
+
+// TestPublishedStateIsThisTicksPhysics: what a tick publishes is the pose its own
+// physics step produced, not last tick's.
+func TestPublishedStateIsThisTicksPhysics(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{})
+	m := mustMatch(t, Config{Map: mp, Seed: 3}, hub.Join())
+	watcher := hub.Join()
+	self, ok := m.Self()
+	if !ok {
+		t.Fatal("no player tank")
+	}
+	var (
+		snap    Snapshot
+		events  []net.Event
+		checked int
+	)
+	in := physics.Input{Throttle: 1, Steer: 0.4}
+	for k := 1; k <= 240; k++ {
+		now := float64(k) * tick
+		hub.SetNow(now)
+		mustStep(t, m, now, in)
+		m.Snapshot(&snap)
+		pose := m.self.body.Pose()
+		events = watcher.Poll(events[:0])
+		for _, ev := range events {
+			if ev.Kind != net.EventState || ev.Actor != self {
+				continue
+			}
+			if d := ev.State.Position.Sub(pose.Position).Len(); d > 1e-9 {
+				t.Fatalf("tick %d: published %v, this tick's physics %v (%.3g m apart)",
+					k, ev.State.Position, pose.Position, d)
+			}
+			if d := ev.State.Position.Sub(viewOf(t, &snap, self).Position).Len(); d > 1e-9 {
+				t.Fatalf("tick %d: published state is %.3g m from the displayed tank", k, d)
+			}
+			checked++
+		}
+	}
+	if checked < 3 {
+		t.Fatalf("only %d updates published in 4 s of driving", checked)
+	}
+	if moved := viewOf(t, &snap, self).Position.Sub(snap.Tanks[0].Trail[0]).Len(); moved < 5 {
+		t.Errorf("player moved only %.2f m in 4 s at full throttle", moved)
+	}
+}
+
+// TestTwoMatchesSeeEachOther: two matches on an impaired in-memory link reckon each
+// other's tanks close to where their owners simulate them.
+func TestTwoMatchesSeeEachOther(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Jitter: 0.02, Loss: 0.02, Seed: 11})
+	// Three clamp rays at every distance, as the owner's physics does: beyond
+	// NearDistance the default single-ray clamp can differ from the three-point one by
+	// a meter or two in height where the ground curves under a 7 m hull.
+	remote := deadreckon.Config{CompensateLatency: true, Clamp: deadreckon.Clamp{NearDistance: math.Inf(1), FarDistance: math.Inf(1)}}
+	a := mustMatch(t, Config{Map: mp, Name: "a", Bots: 2, Seed: 1, Remote: remote}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, Name: "b", Bots: 1, Seed: 2, Remote: remote}, hub.Join())
+
+	var sa, sb Snapshot
+	var errs []float64
+	for k := 0; k <= 20*60; k++ {
+		now := float64(k) * tick
+		hub.SetNow(now)
+		mustStep(t, a, now, physics.Input{Throttle: 0.8, Steer: 0.25})
+		mustStep(t, b, now, physics.Input{Throttle: 0.6, Steer: -0.3})
+		if now < 3 {
+			continue
+		}
+		a.Snapshot(&sa)
+		b.Snapshot(&sb)
+		for _, pair := range [][2]*Snapshot{{&sa, &sb}, {&sb, &sa}} {
+			owner, viewer := pair[0], pair[1]
+			for _, tv := range owner.Tanks {
+				if !tv.Local {
+					continue
+				}
+				rv := viewOf(t, viewer, tv.ID)
+				if rv.Local {
+					t.Fatalf("tank %d is local on both peers", tv.ID)
+				}
+				errs = append(errs, rv.Position.Sub(tv.Position).Len())
+			}
+		}
+	}
+	if len(sa.Tanks) != 5 || len(sb.Tanks) != 5 {
+		t.Fatalf("tanks: a sees %d, b sees %d, want 5 each", len(sa.Tanks), len(sb.Tanks))
+	}
+	slices.Sort(errs)
+	p50, p95, max := errs[len(errs)/2], errs[len(errs)*95/100], errs[len(errs)-1]
+	t.Logf("reckoned vs true position over %d samples: p50 %.2f m, p95 %.2f m, max %.2f m", len(errs), p50, p95, max)
+	// The publisher's threshold is 0.25 m (plus 0.005 m per meter of distance to the
+	// nearest other tank); latency is compensated, so what remains is the threshold,
+	// lost updates and small differences between the remote's and the owner's clamp.
+	const p95Bound, maxBound = 0.5, 1.5 // m
+	if p95 > p95Bound || max > maxBound {
+		t.Errorf("error p95 %.2f m, max %.2f m; want ≤ %.2f m and ≤ %.2f m", p95, max, p95Bound, maxBound)
+	}
+}
+
+// TestSnapshotReuseAllocatesNothing: in steady state, Snapshot into a reused value
+// allocates nothing, and neither does Step.
+func TestSnapshotReuseAllocatesNothing(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Seed: 1})
+	a := mustMatch(t, Config{Map: mp, Bots: 3, Seed: 1}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, Bots: 2, Seed: 2}, hub.Join())
+	var snap Snapshot
+	now := 0.0
+	for range 300 {
+		now += tick
+		hub.SetNow(now)
+		mustStep(t, a, now, physics.Input{Throttle: 1})
+		mustStep(t, b, now, physics.Input{})
+		b.Snapshot(&snap)
+	}
+	if len(snap.Tanks) != 7 {
+		t.Fatalf("snapshot has %d tanks, want 7", len(snap.Tanks))
+	}
+	if allocs := testing.AllocsPerRun(100, func() { b.Snapshot(&snap) }); allocs != 0 {
+		t.Errorf("Snapshot allocates %.1f times per call, want 0", allocs)
+	}
+	for _, v := range snap.Tanks {
+		if len(v.Trail) < 2 {
+			t.Errorf("tank %d trail has %d points", v.ID, len(v.Trail))
+		}
+	}
+}
+
+// TestLinkClosed: losing the host ends the match with a clear error.
+func TestLinkClosed(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{})
+	m := mustMatch(t, Config{Map: mp}, hub.Join())
+	mustStep(t, m, tick, physics.Input{})
+	hub.Close("host shut down")
+	err := m.Step(2*tick, physics.Input{})
+	if !errors.Is(err, ErrLinkClosed) {
+		t.Fatalf("Step after host loss: %v, want ErrLinkClosed", err)
+	}
+	if got := m.Err(); got == nil || got.Error() != "game: link closed: host shut down" {
+		t.Errorf("Err() = %v", got)
+	}
+	var snap Snapshot
+	m.Snapshot(&snap) // still readable
+	if snap.Self < 0 {
+		t.Error("the player's tank vanished from the last snapshot")
+	}
+}
+
+// TestRemoteLifecycle: despawned tanks leave at once, silent ones turn stale and are
+// removed later, hostile updates are dropped and counted while the rest carries on.
+func TestRemoteLifecycle(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{})
+	owner := hub.Join()
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2, Remote: deadreckon.Config{Heartbeat: 0.5}}, hub.Join())
+	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
+	b, _ := owner.Spawn("b", 2, deadreckon.NewState(mgl64.Vec3{20, 0, 0}))
+	c, _ := owner.Spawn("c", 2, deadreckon.NewState(mgl64.Vec3{40, 0, 0}))
+	var snap Snapshot
+	step := func(now float64) {
+		hub.SetNow(now)
+		mustStep(t, m, now, physics.Input{})
+		m.Snapshot(&snap)
+	}
+	step(0.1)
+	if len(snap.Tanks) != 3 {
+		t.Fatalf("%d tanks after three spawns", len(snap.Tanks))
+	}
+	bad := deadreckon.NewState(mgl64.Vec3{math.NaN(), 0, 0})
+	good := deadreckon.NewState(mgl64.Vec3{1, 0, 0})
+	_ = owner.Publish(a, bad, false)
+	_ = owner.Publish(b, good, false)
+	step(0.2)
+	if snap.Net.Rejected != 1 {
+		t.Errorf("rejected = %d after one NaN update, want 1", snap.Net.Rejected)
+	}
+	if p := viewOf(t, &snap, a).Position; !finite(p[0]) {
+		t.Errorf("NaN update reached the display: %v", p)
+	}
+	if err := owner.Despawn(c); err != nil {
+		t.Fatal(err)
+	}
+	step(0.3)
+	if len(snap.Tanks) != 2 {
+		t.Fatalf("%d tanks after a despawn, want 2", len(snap.Tanks))
+	}
+	// b keeps talking, a falls silent.
+	for now := 0.4; now < 3; now += 0.1 {
+		_ = owner.Publish(b, good, false)
+		step(now)
+		if now > 1.6 && now < 2.1 && !viewOf(t, &snap, a).Stale {
+			t.Fatalf("t=%.1f: silent tank not stale", now)
+		}
+	}
+	if len(snap.Tanks) != 1 || snap.Tanks[0].ID != b || snap.Tanks[0].Stale {
+		t.Fatalf("after 2.8 s of silence: %d tanks (want only the live one, fresh)", len(snap.Tanks))
+	}
+}
+
+// TestRespawnIsContinuityBreak: a respawned tank re-enters the match under a new id
+// on a spawn point, and the remote peer shows it there at once instead of sliding it
+// across the map.
+func TestRespawnIsContinuityBreak(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{Delay: 0.05})
+	a := mustMatch(t, Config{Map: mp, Seed: 5}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true}, hub.Join())
+	var sa, sb Snapshot
+	now := 0.0
+	run := func(secs float64, in physics.Input) {
+		for end := now + secs - 1e-9; now < end; {
+			now += tick
+			hub.SetNow(now)
+			mustStep(t, a, now, in)
+			mustStep(t, b, now, physics.Input{})
+		}
+		a.Snapshot(&sa)
+		b.Snapshot(&sb)
+	}
+	run(6, physics.Input{Throttle: 1, Steer: 0.2})
+	old, _ := a.Self()
+	before := viewOf(t, &sa, old).Position
+	if d := viewOf(t, &sb, old).Position.Sub(before).Len(); d > 3 {
+		t.Fatalf("before the respawn the remote view is %.2f m off", d)
+	}
+	a.Respawn()
+	run(tick, physics.Input{})
+	id, _ := a.Self()
+	if id == old {
+		t.Fatalf("respawned tank kept id %d", id)
+	}
+	after := viewOf(t, &sa, id).Position
+	t.Logf("respawn moved the tank %.1f m", after.Sub(before).Len())
+	if n := len(viewOf(t, &sa, id).Trail); n > 1 {
+		t.Errorf("trail kept %d points across the respawn", n)
+	}
+	run(0.1, physics.Input{})
+	for _, v := range sb.Tanks {
+		if v.ID == old {
+			t.Errorf("remote still shows the old tank %d", old)
+		}
+	}
+	if d := viewOf(t, &sb, id).Position.Sub(viewOf(t, &sa, id).Position).Len(); d > 0.5 {
+		t.Errorf("remote view %.2f m from the respawned tank 0.1 s later", d)
+	}
+	if sa.Self < 0 || sa.Tanks[sa.Self].ID != id {
+		t.Errorf("snapshot Self = %d does not point at the respawned tank", sa.Self)
+	}
+}
+
+// TestInputSanitized: hostile input values neither crash nor poison the simulation.
+func TestInputSanitized(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{})
+	m := mustMatch(t, Config{Map: mp}, hub.Join())
+	var snap Snapshot
+	for k, in := range []physics.Input{
+		{Throttle: math.NaN(), Steer: math.Inf(1)},
+		{Throttle: 1e300, Steer: -1e300, AimYaw: math.NaN(), GunElevation: math.Inf(-1)},
+		{Throttle: 1},
+	} {
+		now := float64(k+1) * 0.05
+		hub.SetNow(now)
+		mustStep(t, m, now, in)
+	}
+	mustStep(t, m, math.NaN(), physics.Input{})
+	m.Snapshot(&snap)
+	v := snap.Tanks[snap.Self]
+	for _, x := range []float64{v.Position[0], v.Position[1], v.Position[2], v.Turret, v.Gun} {
+		if !finite(x) {
+			t.Fatalf("non-finite pose after hostile input: %+v", v)
+		}
+	}
+}
+
+// TestSetAlgorithmAndClamp: switching applies to present and future remote tanks.
+func TestSetAlgorithmAndClamp(t *testing.T) {
+	mp := smallMap(t)
+	hub := NewLoopback(LoopbackConfig{})
+	owner := hub.Join()
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true}, hub.Join())
+	if m.Clamp() != DefaultClamp || m.Algorithm() != deadreckon.ProjectiveVelocityBlend {
+		t.Fatalf("defaults: %v, %v", m.Algorithm(), m.Clamp())
+	}
+	owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 40, 0}))
+	mustStep(t, m, tick, physics.Input{})
+	m.SetAlgorithm(deadreckon.Delayed)
+	m.SetClamp(deadreckon.ClampNone)
+	owner.Spawn("b", 1, deadreckon.NewState(mgl64.Vec3{5, 40, 0}))
+	mustStep(t, m, 2*tick, physics.Input{})
+	var snap Snapshot
+	m.Snapshot(&snap)
+	if snap.Algorithm != deadreckon.Delayed || snap.Clamp != deadreckon.ClampNone {
+		t.Errorf("snapshot says %v/%v", snap.Algorithm, snap.Clamp)
+	}
+	for _, tk := range m.tanks {
+		c := tk.actor.Config()
+		if c.Algorithm != deadreckon.Delayed || c.Clamp.Mode != deadreckon.ClampNone {
+			t.Errorf("tank %d reckons with %v/%v", tk.id, c.Algorithm, c.Clamp.Mode)
+		}
+	}
+	// Unclamped, a tank announced 40 m up stays there.
+	for _, v := range snap.Tanks {
+		if math.Abs(v.Position[1]-40) > 1e-6 {
+			t.Errorf("unclamped tank %d at height %.2f, want 40", v.ID, v.Position[1])
+		}
+	}
+	m.SetClamp(deadreckon.ClampAlways)
+	mustStep(t, m, 3*tick, physics.Input{})
+	m.Snapshot(&snap)
+	for _, v := range snap.Tanks {
+		h, _ := mp.HeightAt(v.Position[0], v.Position[2])
+		if math.Abs(v.Position[1]-h) > 1 || !v.Clamped {
+			t.Errorf("clamped tank %d at %.2f, ground %.2f (clamped=%v)", v.ID, v.Position[1], h, v.Clamped)
+		}
+	}
+}

@@ -1,0 +1,294 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+)
+
+// Defaults for Options.
+const (
+	// DefaultFPS is the frame rate of the owner and the remote view, frames per second.
+	DefaultFPS = 60.0
+	// DefaultDuration is how long each scenario runs, s.
+	DefaultDuration = 60.0
+	// DefaultRate is the fixed publish rate when no threshold is asked for, Hz.
+	DefaultRate = 3.0
+	// DefaultAlgos is the algorithm list when none is given.
+	DefaultAlgos = "static,linear,quadratic,pvb,bezier,twopath,pvb-ts,delayed"
+	// DefaultBudgetP95 is the p95 error the budget search aims under, m.
+	DefaultBudgetP95 = 0.25
+)
+
+// Mode selects what Run reports.
+type Mode uint8
+
+const (
+	// Compare runs every algorithm on every chosen scenario and reports them side by
+	// side.
+	Compare Mode = iota
+	// Table reproduces Table 1.1 of Murphy's "Believable Dead Reckoning for Networked
+	// Games": cubic Bézier against projective velocity blending on a circle at 1, 3 and
+	// 5 updates per second, with and without published acceleration.
+	Table
+	// Budget searches, for each scenario and algorithm, the threshold publisher's
+	// position threshold that keeps the p95 error under a target at the fewest updates.
+	Budget
+)
+
+// Options is one drlab invocation. The zero value plus a Mode is usable: every zero
+// field takes its default.
+type Options struct {
+	// Mode selects the report.
+	Mode Mode
+	// Scenarios names the built-in scenarios to run; "all" runs every one. If empty
+	// and Trace is empty, "circle".
+	Scenarios []string
+	// Trace is a CSV trace file to play instead of the built-in scenarios.
+	Trace string
+	// Algos are the algorithms compared; if empty, DefaultAlgos (Compare), pvb and
+	// bezier (Table), pvb (Budget).
+	Algos []Algo
+	// Publish is how the owner publishes (Compare); its zero value is threshold
+	// publishing with deadreckon's defaults. Table sets fixed rates; Budget searches
+	// the position threshold.
+	Publish PublishConfig
+	// Network is the modelled link.
+	Network NetworkConfig
+	// ClockError is the error of the clock offset given to pvb-ts and delayed, s.
+	ClockError float64
+	// FPS is the frame rate; if zero, DefaultFPS.
+	FPS float64
+	// Duration is how long each scenario runs, s; if zero, DefaultDuration (a trace
+	// runs to its end or Duration, whichever comes first).
+	Duration float64
+	// Warmup is the unmeasured start of each run, s; if zero, DefaultWarmup; negative
+	// means none.
+	Warmup float64
+	// Seed drives every random draw; the same seed gives the same output.
+	Seed uint64
+	// Exact sends states unquantized instead of through the wire encoding (Compare and
+	// Budget; Table is always exact).
+	Exact bool
+	// UpdateBytes, if positive, is the size counted per update, bytes; if zero, the
+	// size of the update's wire encoding.
+	UpdateBytes int
+	// BudgetP95 is the p95 error target of Budget mode, m; if zero, DefaultBudgetP95.
+	BudgetP95 float64
+	// JSON writes one JSON object per result line instead of tables.
+	JSON bool
+	// Plot, if set, is a PNG file to draw the first scenario's run into (Compare).
+	Plot string
+}
+
+// Run does what opts says and writes the report to w. It stops early with ctx's error
+// when ctx is cancelled.
+func Run(ctx context.Context, w io.Writer, opts Options) error {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return err
+	}
+	switch o.Mode {
+	case Table:
+		return runTable(ctx, w, o)
+	case Budget:
+		return runBudget(ctx, w, o)
+	default:
+		return runCompare(ctx, w, o)
+	}
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.FPS == 0 {
+		o.FPS = DefaultFPS
+	}
+	if !(o.FPS >= 1 && o.FPS <= 10000) {
+		return o, fmt.Errorf("frame rate %v fps is outside 1..10000", o.FPS)
+	}
+	if o.Duration == 0 {
+		o.Duration = DefaultDuration
+	}
+	if !(o.Duration > 0 && o.Duration <= 24*3600) {
+		return o, fmt.Errorf("duration %v s is outside (0, 24 h]", o.Duration)
+	}
+	if math.IsNaN(o.Warmup) || math.IsInf(o.Warmup, 0) {
+		return o, fmt.Errorf("warm-up %v s is not finite", o.Warmup)
+	}
+	if math.IsNaN(o.ClockError) || math.IsInf(o.ClockError, 0) {
+		return o, fmt.Errorf("clock error %v s is not finite", o.ClockError)
+	}
+	if err := o.Network.validate(); err != nil {
+		return o, err
+	}
+	if o.BudgetP95 == 0 {
+		o.BudgetP95 = DefaultBudgetP95
+	}
+	if !(o.BudgetP95 > 0) || math.IsInf(o.BudgetP95, 0) {
+		return o, fmt.Errorf("budget p95 target %v m is not positive", o.BudgetP95)
+	}
+	if o.UpdateBytes < 0 {
+		return o, fmt.Errorf("update size %d bytes is negative", o.UpdateBytes)
+	}
+	if len(o.Algos) == 0 {
+		list := DefaultAlgos
+		switch o.Mode {
+		case Table:
+			list = "bezier,pvb"
+		case Budget:
+			list = "pvb"
+		}
+		a, err := ParseAlgos(list)
+		if err != nil {
+			return o, err
+		}
+		o.Algos = a
+	}
+	var names []string
+	for _, s := range o.Scenarios {
+		if s == "all" {
+			names = append(names, ScenarioNames()...)
+			continue
+		}
+		if DescribeScenario(s) == "" {
+			return o, fmt.Errorf("unknown scenario %q (have %s, all)", s, strings.Join(ScenarioNames(), ", "))
+		}
+		names = append(names, s)
+	}
+	if len(names) == 0 && o.Trace == "" {
+		names = []string{"circle"}
+	}
+	if o.Trace != "" && len(o.Scenarios) > 0 {
+		return o, errors.New("give either scenarios or a trace, not both")
+	}
+	o.Scenarios = names
+	if _, err := o.Publish.withDefaults(); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// paths builds the truth of every scenario (or the trace) the options name.
+func (o Options) paths() ([]*Path, error) {
+	if o.Trace != "" {
+		tr, err := ReadTraceFile(o.Trace)
+		if err != nil {
+			return nil, err
+		}
+		name := strings.TrimSuffix(filepath.Base(o.Trace), filepath.Ext(o.Trace))
+		p, err := tr.Path(name, o.FPS, o.Duration)
+		if err != nil {
+			return nil, err
+		}
+		return []*Path{p}, nil
+	}
+	var out []*Path
+	for _, name := range o.Scenarios {
+		p, err := BuildScenario(name, o.FPS, o.Duration)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// setup returns the run of algorithm a on path p as the options say.
+func (o Options) setup(p *Path, a Algo) Setup {
+	return Setup{
+		Path:        p,
+		Algo:        a,
+		Publish:     o.Publish,
+		Network:     o.Network,
+		Seed:        o.Seed,
+		ClockError:  o.ClockError,
+		Warmup:      o.Warmup,
+		Exact:       o.Exact,
+		UpdateBytes: o.UpdateBytes,
+	}
+}
+
+func runCompare(ctx context.Context, w io.Writer, o Options) error {
+	paths, err := o.paths()
+	if err != nil {
+		return err
+	}
+	var all []Result
+	var sc scratch
+	for k, p := range paths {
+		var rs []Result
+		for _, a := range o.Algos {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			s := o.setup(p, a)
+			s.Record = o.Plot != "" && k == 0
+			r, err := sc.simulate(s)
+			if err != nil {
+				return err
+			}
+			rs = append(rs, r)
+		}
+		if o.Plot != "" && k == 0 {
+			if err := SavePlot(o.Plot, p, rs); err != nil {
+				return err
+			}
+		}
+		all = append(all, rs...)
+	}
+	if o.JSON {
+		return WriteJSON(w, all)
+	}
+	if err := writeCompareHeader(w, o, paths); err != nil {
+		return err
+	}
+	return WriteTable(w, all)
+}
+
+func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {
+	pub, _ := o.Publish.withDefaults()
+	var b strings.Builder
+	for _, p := range paths {
+		if d := DescribeScenario(p.Name); d != "" && o.Trace == "" {
+			fmt.Fprintf(&b, "%s: %s\n", p.Name, d)
+		} else {
+			fmt.Fprintf(&b, "%s: trace %s, %.1f s\n", p.Name, o.Trace, p.Duration())
+		}
+	}
+	fmt.Fprintf(&b, "publish: %s; link: latency %s, jitter ±%s, loss %.0f%%; clock error %s\n",
+		pub.describe(), ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss, ms(o.ClockError))
+	fmt.Fprintf(&b, "%.0f fps; %.0f s measured after %.1f s warm-up; seed %d; %s\n\n",
+		o.FPS, o.Duration-warmupOf(o.Warmup), warmupOf(o.Warmup), o.Seed, o.encoding())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func ms(s float64) string { return fmt.Sprintf("%g ms", math.Round(s*1e6)/1e3) }
+
+func warmupOf(w float64) float64 {
+	switch {
+	case w == 0:
+		return DefaultWarmup
+	case w < 0:
+		return 0
+	}
+	return w
+}
+
+// encoding says how updates travel and how their bytes are counted.
+func (o Options) encoding() string {
+	enc := "states wire-encoded (net/wire, quantized)"
+	if o.Exact {
+		enc = "states sent unquantized"
+	}
+	switch {
+	case o.UpdateBytes > 0:
+		return fmt.Sprintf("%s; %d B counted per update", enc, o.UpdateBytes)
+	case o.Exact:
+		return fmt.Sprintf("%s; %d B counted per update (wire size)", enc, DefaultUpdateBytes)
+	}
+	return enc + "; bytes = StateBatch payload per update"
+}

@@ -1,0 +1,170 @@
+package lab
+
+import (
+	"math"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// BelowGroundTolerance is how far under the ground a displayed position must be to
+// count as below it, m. It keeps rounding at the surface from counting.
+const BelowGroundTolerance = 0.01
+
+// Metrics accumulates how well a displayed path follows the true one, frame by frame.
+// Frames come at a fixed interval. The zero value is not ready; use NewMetrics. It is
+// not safe for concurrent use.
+type Metrics struct {
+	dt     float64
+	ground deadreckon.Ground
+
+	errs      []float64 // position error of every measured frame, m
+	sumErr    float64
+	maxErr    float64
+	sumHead   float64 // heading error, rad
+	maxJump   float64
+	sumJerk2  float64 // sum of squared jerk magnitudes, (m/s³)²
+	nJerk     int
+	maxDepth  float64
+	nBelow    int
+	pastErrs  []float64 // error against the truth one delay ago, m
+	sumPast   float64
+	prevShown [3]mgl64.Vec3 // displayed positions of the last three frames, newest first
+	prevTrue  mgl64.Vec3
+	nPrev     int
+}
+
+// NewMetrics returns a ready accumulator for frames dt seconds apart. When ground is
+// not nil, depth below it is measured too.
+func NewMetrics(dt float64, ground deadreckon.Ground) *Metrics {
+	return &Metrics{dt: dt, ground: ground}
+}
+
+// Reset clears the accumulator for a new run, keeping its buffers.
+func (m *Metrics) Reset(dt float64, ground deadreckon.Ground) {
+	*m = Metrics{dt: dt, ground: ground, errs: m.errs[:0], pastErrs: m.pastErrs[:0]}
+}
+
+// Track feeds a frame that is not measured (a warm-up frame), so that the first
+// measured frame's jump and jerk have the frames before it.
+func (m *Metrics) Track(truePos, shown mgl64.Vec3) {
+	m.push(truePos, shown)
+}
+
+// Add measures one frame: the true pose, the displayed pose and, for a delayed view,
+// the true position one delay ago (pass the present truth when there is no delay).
+func (m *Metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
+	e := shown.Position.Sub(truth.Position).Len()
+	m.errs = append(m.errs, e)
+	m.sumErr += e
+	m.maxErr = math.Max(m.maxErr, e)
+	m.sumHead += math.Abs(headingDiff(Heading(shown.Orientation), Heading(truth.Orientation)))
+	pe := shown.Position.Sub(pastTrue).Len()
+	m.pastErrs = append(m.pastErrs, pe)
+	m.sumPast += pe
+	if m.nPrev >= 1 {
+		jump := shown.Position.Sub(m.prevShown[0]).Sub(truth.Position.Sub(m.prevTrue)).Len()
+		m.maxJump = math.Max(m.maxJump, jump)
+	}
+	if m.nPrev >= 3 {
+		// Third backward difference.
+		p := m.prevShown
+		j := shown.Position.Sub(p[0].Mul(3)).Add(p[1].Mul(3)).Sub(p[2]).Mul(1 / (m.dt * m.dt * m.dt))
+		m.sumJerk2 += j.Dot(j)
+		m.nJerk++
+	}
+	if m.ground != nil {
+		if h, ok := m.ground.HeightAt(shown.Position.X(), shown.Position.Z()); ok {
+			d := h - shown.Position.Y()
+			m.maxDepth = math.Max(m.maxDepth, d)
+			if d > BelowGroundTolerance {
+				m.nBelow++
+			}
+		}
+	}
+	m.push(truth.Position, shown.Position)
+}
+
+func (m *Metrics) push(truePos, shown mgl64.Vec3) {
+	m.prevShown[2], m.prevShown[1], m.prevShown[0] = m.prevShown[1], m.prevShown[0], shown
+	m.prevTrue = truePos
+	if m.nPrev < 3 {
+		m.nPrev++
+	}
+}
+
+// Summary is what Metrics measured over a run.
+type Summary struct {
+	// Frames is how many frames were measured.
+	Frames int
+	// MeanErr, P95Err and MaxErr summarise the distance between the displayed and the
+	// true position at the same instant, m. P95Err is the nearest-rank 95th percentile.
+	MeanErr, P95Err, MaxErr float64
+	// MeanHeadingErr is the mean absolute heading difference, degrees.
+	MeanHeadingErr float64
+	// MaxJump is the largest |displayed step − true step| between consecutive frames, m.
+	// A snap shows as the snap distance; a stall as the distance the truth moved.
+	MaxJump float64
+	// RMSJerk is the root mean square of the displayed path's jerk (third difference
+	// over the frame interval cubed), m/s³.
+	RMSJerk float64
+	// MeanPastErr and P95PastErr are the error against the truth one delay ago, m; with
+	// no delay they equal MeanErr and P95Err.
+	MeanPastErr, P95PastErr float64
+	// MaxDepth is the largest depth of the displayed position below the ground, m
+	// (zero or negative when it never went below); BelowShare is the share, 0..1, of
+	// frames more than BelowGroundTolerance below it. Both are zero without a ground.
+	MaxDepth, BelowShare float64
+}
+
+// Summary returns the figures measured so far. It sorts the stored errors in place,
+// so call it once, after the last Add.
+func (m *Metrics) Summary() Summary {
+	n := len(m.errs)
+	if n == 0 {
+		return Summary{}
+	}
+	s := Summary{
+		Frames:         n,
+		MeanErr:        m.sumErr / float64(n),
+		P95Err:         percentile(m.errs, 0.95),
+		MaxErr:         m.maxErr,
+		MeanHeadingErr: mgl64.RadToDeg(m.sumHead / float64(n)),
+		MaxJump:        m.maxJump,
+		MeanPastErr:    m.sumPast / float64(n),
+		P95PastErr:     percentile(m.pastErrs, 0.95),
+	}
+	if m.nJerk > 0 {
+		s.RMSJerk = math.Sqrt(m.sumJerk2 / float64(m.nJerk))
+	}
+	if m.ground != nil {
+		s.MaxDepth = m.maxDepth
+		s.BelowShare = float64(m.nBelow) / float64(n)
+	}
+	return s
+}
+
+// percentile returns the nearest-rank q-quantile of v, sorting v in place.
+func percentile(v []float64, q float64) float64 {
+	slices.Sort(v)
+	i := int(math.Ceil(q*float64(len(v)))) - 1
+	return v[max(0, min(i, len(v)-1))]
+}
+
+// Heading returns the yaw of orientation q: the angle about +Y from +X to the
+// horizontal part of its forward vector, rad in (−π, π]. A zero quaternion reads as the
+// identity.
+func Heading(q mgl64.Quat) float64 {
+	if q.W == 0 && q.V == (mgl64.Vec3{}) {
+		return 0
+	}
+	f := q.Rotate(mgl64.Vec3{1, 0, 0})
+	return math.Atan2(-f.Z(), f.X())
+}
+
+// headingDiff returns a − b wrapped into [−π, π], rad.
+func headingDiff(a, b float64) float64 {
+	d := math.Remainder(a-b, 2*math.Pi)
+	return d
+}

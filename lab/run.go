@@ -1,0 +1,336 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// OwnerClockOffset is how far the owner's clock runs ahead of the remote peer's in
+// every run, s. A non-zero offset makes a clock-synchronisation mistake visible:
+// timestamps are only useful converted with the right offset.
+const OwnerClockOffset = 1000.0
+
+// DefaultWarmup is how long a run goes before it is measured, s: time for the first
+// updates to arrive and the first blends to settle.
+const DefaultWarmup = 2.0
+
+// Setup is one lab run: a true path, how the owner publishes it, the link, and how the
+// remote peer shows it.
+type Setup struct {
+	// Path is the truth. Required.
+	Path *Path
+	// Algo is how the remote peer shows the actor.
+	Algo Algo
+	// Publish says when and what the owner publishes.
+	Publish PublishConfig
+	// Network is the link from owner to remote.
+	Network NetworkConfig
+	// Seed drives the link's random draws.
+	Seed uint64
+	// ClockError is added to the true clock offset given to clock-synchronised modes
+	// (pvb-ts and delayed), s.
+	ClockError float64
+	// Warmup is the time at the start that is not measured, s; if zero, DefaultWarmup;
+	// negative means none.
+	Warmup float64
+	// Exact sends each published state to the remote as it is, in float64, instead of
+	// through the wire encoding (package net/wire) with its quantization.
+	Exact bool
+	// UpdateBytes, if positive, is the size counted for each update, bytes. If zero, an
+	// update counts the size of its wire encoding: a StateBatch datagram payload holding
+	// it alone (DefaultUpdateBytes for an update without articulations).
+	UpdateBytes int
+	// Snap overrides the remote actor's snap distance, m; if zero, deadreckon's default.
+	Snap float64
+	// Record keeps the per-frame displayed path and the update points in the result,
+	// for plotting.
+	Record bool
+}
+
+// Record is the per-frame detail of the measured part of a run, for plotting.
+type Record struct {
+	// Times are the frame times, s; Shown the displayed positions and Err their
+	// distance from the truth, m, one per frame.
+	Times []float64
+	Shown []mgl64.Vec3
+	Err   []float64
+	// Updates are the true positions at which the owner published, m.
+	Updates []mgl64.Vec3
+}
+
+// Result is what one run measured. Its JSON form is one line of drlab -json output.
+type Result struct {
+	Scenario string `json:"scenario"`
+	Algo     string `json:"algo"`
+	// Publish is "rate" (fixed rate) or "threshold".
+	Publish string `json:"publish"`
+	// RateHz is the fixed publish rate, Hz; zero for threshold publishing.
+	RateHz float64 `json:"rate_hz"`
+	// PosThresholdM and RotThresholdDeg are the threshold publisher's settings.
+	PosThresholdM   float64 `json:"pos_threshold_m,omitempty"`
+	RotThresholdDeg float64 `json:"rot_threshold_deg,omitempty"`
+	MinIntervalS    float64 `json:"min_interval_s,omitempty"`
+	HeartbeatS      float64 `json:"heartbeat_s,omitempty"`
+	// Acceleration reports whether acceleration was published.
+	Acceleration bool    `json:"acceleration"`
+	LatencyS     float64 `json:"latency_s"`
+	JitterS      float64 `json:"jitter_s"`
+	Loss         float64 `json:"loss"`
+	ClockErrorS  float64 `json:"clock_error_s"`
+	FPS          float64 `json:"fps"`
+	DurationS    float64 `json:"duration_s"`
+	WarmupS      float64 `json:"warmup_s"`
+	Seed         uint64  `json:"seed"`
+	Frames       int     `json:"frames"`
+
+	MeanErrM         float64  `json:"mean_err_m"`
+	P95ErrM          float64  `json:"p95_err_m"`
+	MaxErrM          float64  `json:"max_err_m"`
+	MeanHeadingDeg   float64  `json:"mean_heading_err_deg"`
+	MaxJumpM         float64  `json:"max_jump_m"`
+	RMSJerk          float64  `json:"rms_jerk_mps3"`
+	TrueRMSJerk      float64  `json:"true_rms_jerk_mps3"`
+	DelayS           float64  `json:"delay_s,omitempty"`
+	MeanErrPastM     *float64 `json:"mean_err_past_m,omitempty"`
+	P95ErrPastM      *float64 `json:"p95_err_past_m,omitempty"`
+	MaxDepthM        *float64 `json:"max_depth_m,omitempty"`
+	BelowGroundShare *float64 `json:"below_ground_share,omitempty"`
+
+	UpdatesPerS float64 `json:"updates_per_s"`
+	BytesPerS   float64 `json:"bytes_per_s"`
+	// BytesPerUpdate is the mean size of a measured update, bytes.
+	BytesPerUpdate float64 `json:"bytes_per_update"`
+	// Exact reports that states travelled unquantized instead of wire-encoded.
+	Exact bool `json:"exact"`
+	// Sent counts updates put on the link over the whole run, Lost those it dropped,
+	// Rejected those the remote actor refused (out of order or invalid), and
+	// EncodeErrors states the wire encoder refused (never sent).
+	Sent         int `json:"sent"`
+	Lost         int `json:"lost"`
+	Rejected     int `json:"rejected"`
+	EncodeErrors int `json:"encode_errors"`
+
+	// Record is the per-frame detail, when Setup.Record asked for it.
+	Record *Record `json:"-"`
+}
+
+// ErrNoFrames is returned when the warm-up leaves no frame to measure.
+var ErrNoFrames = errors.New("no frames to measure")
+
+// Simulate plays one run and measures it. It is deterministic: the same setup gives
+// the same result, bit for bit.
+func Simulate(s Setup) (Result, error) {
+	var sc scratch
+	return sc.simulate(s)
+}
+
+// scratch holds the buffers one goroutine reuses from run to run.
+type scratch struct {
+	wire    wireCodec
+	metrics Metrics
+	truth   Metrics
+	inbox   []Delivery
+}
+
+func (sc *scratch) simulate(s Setup) (Result, error) {
+	p := s.Path
+	if p == nil || len(p.Poses) < 2 {
+		return Result{}, errors.New("simulate: path has fewer than 2 frames")
+	}
+	pub, err := s.Publish.withDefaults()
+	if err != nil {
+		return Result{}, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
+	}
+	net, err := NewNetwork(s.Network, s.Seed)
+	if err != nil {
+		return Result{}, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
+	}
+	if math.IsNaN(s.ClockError) || math.IsInf(s.ClockError, 0) {
+		return Result{}, fmt.Errorf("simulate %s/%s: clock error %v is not finite", p.Name, s.Algo.Name, s.ClockError)
+	}
+	warmup := s.Warmup
+	switch {
+	case warmup == 0:
+		warmup = DefaultWarmup
+	case warmup < 0 || math.IsNaN(warmup):
+		warmup = 0
+	}
+	if s.UpdateBytes < 0 {
+		return Result{}, fmt.Errorf("simulate %s/%s: update size %d bytes is negative", p.Name, s.Algo.Name, s.UpdateBytes)
+	}
+	dt := p.FrameInterval
+
+	cfg := deadreckon.Config{
+		Algorithm:         s.Algo.Algorithm,
+		UpdateInterval:    pub.interval(),
+		Heartbeat:         pub.Heartbeat,
+		CompensateLatency: s.Algo.CompensateLatency,
+		SnapDistance:      s.Snap,
+	}
+	if p.Ground != nil {
+		cfg.Clamp = groundClamp()
+	}
+	actor := deadreckon.NewActor(cfg)
+	if s.Algo.CompensateLatency || s.Algo.Algorithm == deadreckon.Delayed {
+		actor.SetClockOffset(OwnerClockOffset + s.ClockError)
+	}
+	delay := 0.0
+	if s.Algo.Algorithm == deadreckon.Delayed {
+		delay = actor.Config().Delay
+	}
+	owner := newOwner(pub, s.Algo, s.Seed)
+
+	sc.metrics.Reset(dt, p.Ground)
+	sc.truth.Reset(dt, nil)
+	var rec *Record
+	if s.Record {
+		rec = &Record{}
+	}
+	sent, rejected, measuredSent, measuredBytes, encodeErrs := 0, 0, 0, 0, 0
+	for _, truth := range p.Poses {
+		t := truth.Time
+		measured := t >= warmup-1e-9
+		// Owner side: render, decide, publish.
+		if st, kind, ok := owner.update(truth, t+OwnerClockOffset); ok {
+			size := s.UpdateBytes
+			if !s.Exact {
+				var n int
+				if st, n, err = sc.wire.roundTrip(st, kind); err != nil {
+					encodeErrs++ // the encoder refuses the state: nothing is sent
+					ok = false
+				} else if size == 0 {
+					size = n
+				}
+			} else if size == 0 {
+				size = DefaultUpdateBytes
+			}
+			if ok {
+				sent++
+				if measured {
+					measuredSent++
+					measuredBytes += size
+				}
+				net.Send(st, t)
+				if rec != nil && measured {
+					rec.Updates = append(rec.Updates, truth.Position)
+				}
+			}
+		}
+		// Remote side: take what arrived since the last frame, each at its arrival time,
+		// then reckon and clamp.
+		sc.inbox = net.Deliver(sc.inbox[:0], t)
+		for _, d := range sc.inbox {
+			if err := actor.Receive(d.State, d.Arrival); err != nil {
+				rejected++
+			}
+		}
+		if !actor.HasState() {
+			continue
+		}
+		actor.Advance(t)
+		if p.Ground != nil {
+			actor.ClampTo(p.Ground, clampObserver(truth.Position))
+		}
+		shown := actor.Reckoned()
+		if rec != nil && measured {
+			rec.Times = append(rec.Times, t)
+			rec.Shown = append(rec.Shown, shown.Position)
+			rec.Err = append(rec.Err, shown.Position.Sub(truth.Position).Len())
+		}
+		if !measured {
+			sc.metrics.Track(truth.Position, shown.Position)
+			sc.truth.Track(truth.Position, truth.Position)
+			continue
+		}
+		past := truth.Position
+		if delay > 0 {
+			past = p.positionAt(t - delay)
+		}
+		sc.metrics.Add(truth, shown, past)
+		sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
+	}
+	sum := sc.metrics.Summary()
+	if sum.Frames == 0 {
+		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, ErrNoFrames, p.Duration(), warmup)
+	}
+	span := float64(sum.Frames) * dt
+	r := Result{
+		Scenario:       p.Name,
+		Algo:           s.Algo.Name,
+		Publish:        "rate",
+		RateHz:         pub.Rate,
+		Acceleration:   !pub.NoAcceleration,
+		LatencyS:       s.Network.Latency,
+		JitterS:        s.Network.Jitter,
+		Loss:           s.Network.Loss,
+		ClockErrorS:    s.ClockError,
+		FPS:            1 / dt,
+		DurationS:      p.Duration(),
+		WarmupS:        warmup,
+		Seed:           s.Seed,
+		Frames:         sum.Frames,
+		MeanErrM:       sum.MeanErr,
+		P95ErrM:        sum.P95Err,
+		MaxErrM:        sum.MaxErr,
+		MeanHeadingDeg: sum.MeanHeadingErr,
+		MaxJumpM:       sum.MaxJump,
+		RMSJerk:        sum.RMSJerk,
+		TrueRMSJerk:    sc.truth.Summary().RMSJerk,
+		UpdatesPerS:    float64(measuredSent) / span,
+		BytesPerS:      float64(measuredBytes) / span,
+		Exact:          s.Exact,
+		EncodeErrors:   encodeErrs,
+		Sent:           sent,
+		Lost:           net.Lost(),
+		Rejected:       rejected,
+		Record:         rec,
+	}
+	if measuredSent > 0 {
+		r.BytesPerUpdate = float64(measuredBytes) / float64(measuredSent)
+	}
+	if pub.Rate == 0 {
+		r.Publish = "threshold"
+		r.PosThresholdM = pub.PosThreshold
+		r.RotThresholdDeg = mgl64.RadToDeg(pub.RotThreshold)
+		r.MinIntervalS = pub.MinInterval
+		r.HeartbeatS = pub.Heartbeat
+	}
+	if delay > 0 {
+		r.DelayS = delay
+		r.MeanErrPastM, r.P95ErrPastM = &sum.MeanPastErr, &sum.P95PastErr
+	}
+	if p.Ground != nil {
+		r.MaxDepthM, r.BelowGroundShare = &sum.MaxDepth, &sum.BelowShare
+	}
+	return r, nil
+}
+
+// positionAt returns the true position at time t, interpolating between frames and
+// holding the first and last frames outside the path.
+func (p *Path) positionAt(t float64) mgl64.Vec3 {
+	u := t / p.FrameInterval
+	if u <= 0 {
+		return p.Poses[0].Position
+	}
+	i := int(math.Floor(u))
+	if i >= len(p.Poses)-1 {
+		return p.Poses[len(p.Poses)-1].Position
+	}
+	f := u - float64(i)
+	a, b := p.Poses[i].Position, p.Poses[i+1].Position
+	return a.Add(b.Sub(a).Mul(f))
+}
+
+// groundClamp is the remote clamp of terrain scenarios: a vehicle that can fall off a
+// ledge is only ever lifted, never pulled down (ClampUp), with the default footprint.
+func groundClamp() deadreckon.Clamp {
+	return deadreckon.Clamp{Mode: deadreckon.ClampUp}
+}
+
+// clampObserver is where the lab's viewer stands when clamping: right at the actor,
+// so the full three-ray clamp runs every frame.
+func clampObserver(actor mgl64.Vec3) mgl64.Vec3 { return actor }

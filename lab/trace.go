@@ -1,0 +1,197 @@
+package lab
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// ErrTrace is wrapped by every error about the content of a trace file, so callers
+// can tell bad input from a failure to read it.
+var ErrTrace = errors.New("bad trace")
+
+// Trace limits.
+const (
+	// MaxTraceRows is the most samples a trace may hold.
+	MaxTraceRows = 10_000_000
+	// MaxTraceCoordinate is the largest coordinate magnitude a trace may hold, m.
+	MaxTraceCoordinate = 1e7
+	// minHeadingStep is the least horizontal movement between samples that sets the
+	// heading of a position-only trace, m.
+	minHeadingStep = 1e-4
+)
+
+// Trace is a recorded trajectory: samples at any spacing, in time order.
+type Trace struct {
+	// Samples holds the recorded poses, strictly increasing in Time. For a trace
+	// without orientation columns the orientation faces the direction of travel.
+	Samples []Pose
+	// HasOrientation reports whether the file carried orientation columns.
+	HasOrientation bool
+}
+
+// ReadTraceFile reads a CSV trace file; see ReadTrace for the format.
+func ReadTraceFile(name string) (*Trace, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("read trace: %w", err)
+	}
+	defer f.Close()
+	tr, err := ReadTrace(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return tr, nil
+}
+
+// ReadTrace reads a trajectory in CSV form: one sample per row, either t,x,y,z or
+// t,x,y,z,qw,qx,qy,qz (seconds; meters; world frame, Y up; a unit quaternion, which is
+// normalised). Fields may have spaces around them; blank rows and rows starting with #
+// are skipped; the first row may be a header. Times must strictly increase and every
+// row must have the same number of fields. An error names the offending line and wraps
+// ErrTrace.
+func ReadTrace(r io.Reader) (*Trace, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	tr := &Trace{}
+	cols, line, sawData, sawHeader := 0, 0, false, false
+	var fields [8]float64
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		parts := strings.Split(text, ",")
+		if !sawData && !sawHeader && !looksNumeric(parts[0]) {
+			sawHeader = true
+			continue
+		}
+		if len(parts) != 4 && len(parts) != 8 {
+			return nil, fmt.Errorf("%w: line %d: %d fields, want 4 (t,x,y,z) or 8 (t,x,y,z,qw,qx,qy,qz)", ErrTrace, line, len(parts))
+		}
+		if cols == 0 {
+			cols = len(parts)
+			tr.HasOrientation = cols == 8
+		} else if len(parts) != cols {
+			return nil, fmt.Errorf("%w: line %d: %d fields, but earlier rows have %d", ErrTrace, line, len(parts), cols)
+		}
+		for i, p := range parts {
+			v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil {
+				return nil, fmt.Errorf("%w: line %d: field %d %q is not a number", ErrTrace, line, i+1, strings.TrimSpace(p))
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: line %d: field %d is %v", ErrTrace, line, i+1, v)
+			}
+			fields[i] = v
+		}
+		sawData = true
+		s := Pose{Time: fields[0], Position: mgl64.Vec3{fields[1], fields[2], fields[3]}, Orientation: mgl64.QuatIdent()}
+		for i := 1; i <= 3; i++ {
+			if math.Abs(fields[i]) > MaxTraceCoordinate {
+				return nil, fmt.Errorf("%w: line %d: coordinate %g beyond ±%g m", ErrTrace, line, fields[i], MaxTraceCoordinate)
+			}
+		}
+		if cols == 8 {
+			q := mgl64.Quat{W: fields[4], V: mgl64.Vec3{fields[5], fields[6], fields[7]}}
+			l := q.Len()
+			if l < 1e-6 || l > 1e6 {
+				return nil, fmt.Errorf("%w: line %d: quaternion of length %g cannot be normalised", ErrTrace, line, l)
+			}
+			s.Orientation = q.Scale(1 / l)
+		}
+		if n := len(tr.Samples); n > 0 && !(s.Time > tr.Samples[n-1].Time) {
+			return nil, fmt.Errorf("%w: line %d: time %g does not follow %g", ErrTrace, line, s.Time, tr.Samples[n-1].Time)
+		}
+		if len(tr.Samples) >= MaxTraceRows {
+			return nil, fmt.Errorf("%w: line %d: more than %d samples", ErrTrace, line, MaxTraceRows)
+		}
+		tr.Samples = append(tr.Samples, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read trace: line %d: %w", line+1, err)
+	}
+	if len(tr.Samples) < 2 {
+		return nil, fmt.Errorf("%w: %d samples, need at least 2", ErrTrace, len(tr.Samples))
+	}
+	if !tr.HasOrientation {
+		faceTravel(tr.Samples)
+	}
+	return tr, nil
+}
+
+// looksNumeric reports whether s parses as a number, which tells a data row from a
+// header row.
+func looksNumeric(s string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return err == nil
+}
+
+// faceTravel turns each sample to face its horizontal direction of travel, keeping the
+// last heading while the trace stands still.
+func faceTravel(samples []Pose) {
+	psi, found := 0.0, false
+	// The first sample takes the heading of the first movement.
+	for i := 1; i < len(samples) && !found; i++ {
+		d := samples[i].Position.Sub(samples[0].Position)
+		if math.Hypot(d.X(), d.Z()) > minHeadingStep {
+			psi, found = math.Atan2(-d.Z(), d.X()), true
+		}
+	}
+	for i := range samples {
+		if i+1 < len(samples) {
+			d := samples[i+1].Position.Sub(samples[i].Position)
+			if math.Hypot(d.X(), d.Z()) > minHeadingStep {
+				psi = math.Atan2(-d.Z(), d.X())
+			}
+		}
+		samples[i].Orientation = yawQuat(psi)
+	}
+}
+
+// Path resamples the trace at fps frames per second, interpolating positions linearly
+// and orientations along the shorter arc. Frame times start at zero at the first
+// sample. If duration is positive and shorter than the trace, the path stops there.
+func (tr *Trace) Path(name string, fps, duration float64) (*Path, error) {
+	if !(fps > 0) || math.IsInf(fps, 0) {
+		return nil, fmt.Errorf("resample trace: frame rate %v is not positive", fps)
+	}
+	t0 := tr.Samples[0].Time
+	span := tr.Samples[len(tr.Samples)-1].Time - t0
+	if duration > 0 && duration < span {
+		span = duration
+	}
+	// Frames cover [0, span], the last sample included.
+	n := int(math.Floor(span*fps+1e-9)) + 1
+	p := &Path{Name: name, FrameInterval: 1 / fps, Poses: make([]Pose, n)}
+	j := 0
+	for i := range p.Poses {
+		t := float64(i) / fps
+		abs := t0 + t
+		for j+2 < len(tr.Samples) && tr.Samples[j+1].Time <= abs {
+			j++
+		}
+		a, b := tr.Samples[j], tr.Samples[j+1]
+		u := mgl64.Clamp((abs-a.Time)/(b.Time-a.Time), 0, 1)
+		p.Poses[i] = Pose{
+			Time:        t,
+			Position:    a.Position.Add(b.Position.Sub(a.Position).Mul(u)),
+			Orientation: slerpShort(a.Orientation, b.Orientation, u),
+		}
+	}
+	return p, nil
+}
+
+// slerpShort interpolates from a to b along the shorter arc (mgl64.QuatSlerp flips the
+// sign of b itself when the dot product is negative).
+func slerpShort(a, b mgl64.Quat, u float64) mgl64.Quat {
+	return mgl64.QuatSlerp(a, b, u).Normalize()
+}

@@ -1,0 +1,271 @@
+package net
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	stdnet "net"
+	"time"
+
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Defaults for HostConfig, ClientConfig and Limits.
+const (
+	// DefaultPort is the UDP port a host listens on when HostConfig.Addr has none.
+	DefaultPort = 7878
+	// DefaultHostAddr is the listen address when HostConfig.Addr is empty.
+	DefaultHostAddr = ":7878"
+	// ALPN is the TLS application protocol both ends insist on.
+	ALPN = "treadline/1"
+
+	// DefaultMaxPlayers is how many players a host admits at once, its own included.
+	DefaultMaxPlayers = 32
+	// DefaultMaxActorsPerPlayer is how many actors one player may own at once.
+	DefaultMaxActorsPerPlayer = 8
+	// DefaultUpdateRate is the sustained state updates per second a client may send
+	// (summed over its actors) before the excess is dropped.
+	DefaultUpdateRate = 240.0
+	// DefaultUpdateBurst is the token bucket depth for state updates.
+	DefaultUpdateBurst = 120.0
+	// DefaultControlRate is the sustained control messages per second per client.
+	DefaultControlRate = 20.0
+	// DefaultControlBurst is the token bucket depth for control messages.
+	DefaultControlBurst = 40.0
+	// DefaultTimeout is how long, in seconds, a client may stay silent before the host
+	// drops it. Clients send a clock probe every DefaultSyncInterval, so only a dead or
+	// cut-off client stays silent this long.
+	DefaultTimeout = 6.0
+	// DefaultJoinTimeout is how long, in seconds, a new connection has to complete its
+	// join, and a client waits for the host's answer to a request.
+	DefaultJoinTimeout = 5.0
+	// DefaultMaxSpeed is the fastest plausible tank speed, m/s (about 108 km/h).
+	DefaultMaxSpeed = 30.0
+	// DefaultMaxAcceleration is the largest plausible acceleration magnitude, m/s².
+	DefaultMaxAcceleration = 40.0
+	// DefaultMaxTurnRate is the fastest plausible body rotation, rad/s. (The wire
+	// saturates each angular-velocity component at 4 rad/s.)
+	DefaultMaxTurnRate = 3.0
+	// DefaultMaxArticulationRate is the fastest plausible turret or gun rate, rad/s.
+	DefaultMaxArticulationRate = 8.0
+	// DefaultHeightRange is how far above and below y = 0 a position may be, m.
+	DefaultHeightRange = 200.0
+	// DefaultPositionSlack is the tolerance in meters on the distance implied between
+	// two consecutive updates (speed × elapsed time + slack), covering quantization and
+	// clamping corrections.
+	DefaultPositionSlack = 3.0
+	// DefaultTurnSlack is the tolerance in radians on the rotation implied between two
+	// consecutive updates.
+	DefaultTurnSlack = 0.5
+	// DefaultTimeSlack bounds, in seconds, how far an update's host-clock timestamp may
+	// lie ahead of the host's clock (clock-sync error) or behind it (lateness).
+	DefaultTimeSlack = 2.0
+	// DefaultCoalesce is how long the host gathers relayed updates for one recipient
+	// before sending them as one datagram.
+	DefaultCoalesce = 2 * time.Millisecond
+	// DefaultSyncInterval is how often a client probes the host clock.
+	DefaultSyncInterval = 500 * time.Millisecond
+)
+
+// Limits are the host's defences. The zero value means all defaults.
+type Limits struct {
+	// MaxPlayers caps the players in the match. If zero, defaults to DefaultMaxPlayers.
+	MaxPlayers int
+	// MaxActorsPerPlayer caps one player's actors. If zero, defaults to
+	// DefaultMaxActorsPerPlayer.
+	MaxActorsPerPlayer int
+	// UpdateRate and UpdateBurst set each client's state-update token bucket, updates
+	// per second and bucket depth. If zero, default to DefaultUpdateRate and
+	// DefaultUpdateBurst.
+	UpdateRate, UpdateBurst float64
+	// ControlRate and ControlBurst set each client's control-message token bucket. If
+	// zero, default to DefaultControlRate and DefaultControlBurst. A client that
+	// overruns it is disconnected.
+	ControlRate, ControlBurst float64
+	// Timeout is the silence in seconds after which a client is dropped. If zero,
+	// defaults to DefaultTimeout.
+	Timeout float64
+	// JoinTimeout is the time in seconds a connection has to join. If zero, defaults to
+	// DefaultJoinTimeout.
+	JoinTimeout float64
+	// MaxSpeed (m/s), MaxAcceleration (m/s²), MaxTurnRate (rad/s) and
+	// MaxArticulationRate (rad/s) bound plausible motion. If zero, they default to
+	// DefaultMaxSpeed, DefaultMaxAcceleration, DefaultMaxTurnRate and
+	// DefaultMaxArticulationRate.
+	MaxSpeed, MaxAcceleration, MaxTurnRate, MaxArticulationRate float64
+	// HeightRange bounds |y| in meters. If zero, defaults to DefaultHeightRange.
+	HeightRange float64
+	// PositionSlack (m) and TurnSlack (rad) are the tolerances of the consistency
+	// check between consecutive updates. If zero, default to DefaultPositionSlack and
+	// DefaultTurnSlack.
+	PositionSlack, TurnSlack float64
+	// TimeSlack (s) bounds how far an update's timestamp may stray from the host's
+	// clock. If zero, defaults to DefaultTimeSlack.
+	TimeSlack float64
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	if l.MaxPlayers == 0 {
+		l.MaxPlayers = DefaultMaxPlayers
+	}
+	if l.MaxActorsPerPlayer == 0 {
+		l.MaxActorsPerPlayer = DefaultMaxActorsPerPlayer
+	}
+	def(&l.UpdateRate, DefaultUpdateRate)
+	def(&l.UpdateBurst, DefaultUpdateBurst)
+	def(&l.ControlRate, DefaultControlRate)
+	def(&l.ControlBurst, DefaultControlBurst)
+	def(&l.Timeout, DefaultTimeout)
+	def(&l.JoinTimeout, DefaultJoinTimeout)
+	def(&l.MaxSpeed, DefaultMaxSpeed)
+	def(&l.MaxAcceleration, DefaultMaxAcceleration)
+	def(&l.MaxTurnRate, DefaultMaxTurnRate)
+	def(&l.MaxArticulationRate, DefaultMaxArticulationRate)
+	def(&l.HeightRange, DefaultHeightRange)
+	def(&l.PositionSlack, DefaultPositionSlack)
+	def(&l.TurnSlack, DefaultTurnSlack)
+	def(&l.TimeSlack, DefaultTimeSlack)
+	return l
+}
+
+func (l Limits) validate() error {
+	if l.MaxPlayers < 1 || l.MaxActorsPerPlayer < 1 {
+		return errors.New("limits: MaxPlayers and MaxActorsPerPlayer must be positive")
+	}
+	for _, v := range []float64{l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
+		l.Timeout, l.JoinTimeout, l.MaxSpeed, l.MaxAcceleration, l.MaxTurnRate,
+		l.MaxArticulationRate, l.HeightRange, l.PositionSlack, l.TurnSlack, l.TimeSlack} {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("limits: %v is not a positive finite value", v)
+		}
+	}
+	return nil
+}
+
+// Thinning sends far actors' partial updates to an observer less often, after seed
+// 004's distance-based error tolerance: the tolerated staleness grows linearly with the
+// distance from the observer's nearest actor. Full (heartbeat) updates always pass.
+// The zero value disables thinning.
+type Thinning struct {
+	// Near is the distance in meters within which every update is relayed.
+	Near float64
+	// PerMeter is the minimum spacing in seconds added between relayed partial updates
+	// for each meter beyond Near (so an actor Near+100 m away with PerMeter 0.002 is
+	// relayed at most every 0.2 s).
+	PerMeter float64
+	// MaxInterval caps that spacing in seconds. If zero, defaults to 1.
+	MaxInterval float64
+}
+
+// Enabled reports whether thinning does anything.
+func (t Thinning) Enabled() bool { return t.PerMeter > 0 }
+
+// interval returns the minimum spacing between relayed partial updates of an actor at
+// distance d from the observer.
+func (t Thinning) interval(d float64) float64 {
+	if !t.Enabled() || d <= t.Near {
+		return 0
+	}
+	iv := (d - t.Near) * t.PerMeter
+	maxIv := t.MaxInterval
+	if maxIv == 0 {
+		maxIv = 1
+	}
+	return math.Min(iv, maxIv)
+}
+
+// WrapConn wraps the UDP socket a host or client uses, for example with an
+// impair.Conn. The returned conn owns the one passed in.
+type WrapConn func(stdnet.PacketConn) (stdnet.PacketConn, error)
+
+// HostConfig sets up a host. The zero value hosts an open match on DefaultHostAddr.
+type HostConfig struct {
+	// Addr is the UDP address to listen on, host:port. If empty, defaults to
+	// DefaultHostAddr; use "127.0.0.1:0" for a random loopback port.
+	Addr string
+	// Passphrase, when not empty, must be proven by every joining player.
+	Passphrase string
+	// Name is the host's own player name. If empty, defaults to "host".
+	Name string
+	// Match describes the match; its zero fields take their defaults.
+	Match MatchSettings
+	// Wrap, if set, wraps the UDP socket under QUIC (impairment for tests and labs).
+	Wrap WrapConn
+	// Logger receives session events. If nil, nothing is logged.
+	Logger *slog.Logger
+	// Limits are the host's defences; zero fields take their defaults.
+	Limits Limits
+	// Thinning, when enabled, thins far actors' updates per observer.
+	Thinning Thinning
+	// Coalesce is how long relayed updates for one recipient are gathered into one
+	// datagram. If zero, defaults to DefaultCoalesce; negative sends at once.
+	Coalesce time.Duration
+}
+
+// ClientConfig sets up a client.
+type ClientConfig struct {
+	// Addr is the host's UDP address, host:port. Required.
+	Addr string
+	// Fingerprint, when set, pins the host's certificate: the hex SHA-256 of its DER
+	// encoding (as Host.Fingerprint returns; colons and case are ignored). When empty,
+	// trust on first use applies through KnownHosts.
+	Fingerprint string
+	// KnownHosts is the trust-on-first-use file. If empty, defaults to
+	// DefaultKnownHostsPath(); "-" disables trust on first use, so that an unpinned
+	// dial accepts any certificate (tests only).
+	KnownHosts string
+	// Name is the player's name (at most wire.MaxNameLen bytes). If empty, defaults
+	// to "player".
+	Name string
+	// Passphrase proves the right to join a protected match.
+	Passphrase string
+	// Wrap, if set, wraps the client's UDP socket under QUIC.
+	Wrap WrapConn
+	// Logger receives session events. If nil, nothing is logged.
+	Logger *slog.Logger
+	// RequestTimeout bounds, in seconds, the wait for the host's answer to a join or a
+	// spawn. If zero, defaults to DefaultJoinTimeout.
+	RequestTimeout float64
+	// SyncInterval is how often the client probes the host clock. If zero, defaults to
+	// DefaultSyncInterval.
+	SyncInterval time.Duration
+}
+
+func (m MatchSettings) withDefaults() MatchSettings {
+	if m.Heartbeat == 0 {
+		m.Heartbeat = deadreckon.DefaultHeartbeat
+	}
+	if m.Extent == 0 {
+		m.Extent = DefaultExtent
+	}
+	if m.TickRate == 0 {
+		m.TickRate = DefaultTickRate
+	}
+	return m
+}
+
+func (m MatchSettings) validate() error {
+	if !(m.Extent > 0) || math.IsInf(m.Extent, 0) {
+		return fmt.Errorf("match: extent %v is not positive and finite", m.Extent)
+	}
+	if !(m.TickRate > 0 && m.TickRate <= 1000) {
+		return fmt.Errorf("match: tick rate %v outside (0, 1000]", m.TickRate)
+	}
+	if len(m.Map) > wire.MaxMapNameLen {
+		return fmt.Errorf("match: map name longer than %d bytes", wire.MaxMapNameLen)
+	}
+	if m.Extent > wire.MaxHorizontal {
+		return fmt.Errorf("match: extent %v m beyond the wire's %v m", m.Extent, wire.MaxHorizontal)
+	}
+	if !(m.Heartbeat >= 0.001 && m.Heartbeat <= 3600) {
+		return fmt.Errorf("match: heartbeat %v s outside [0.001, 3600]", m.Heartbeat)
+	}
+	return nil
+}

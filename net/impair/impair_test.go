@@ -1,0 +1,266 @@
+package impair
+
+import (
+	"errors"
+	stdnet "net"
+	"os"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+func udpPair(t testing.TB) (a, b stdnet.PacketConn) {
+	t.Helper()
+	a, err := stdnet.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = stdnet.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		a.Close()
+		t.Fatal(err)
+	}
+	return a, b
+}
+
+// collect reads packets from pc until n arrive or wait passes, recording payload
+// index and arrival time.
+func collect(pc stdnet.PacketConn, n int, wait time.Duration) (idx []int, at []time.Time) {
+	buf := make([]byte, 2048)
+	end := time.Now().Add(wait)
+	for len(idx) < n {
+		pc.SetReadDeadline(end)
+		k, _, err := pc.ReadFrom(buf)
+		if err != nil {
+			return idx, at
+		}
+		if k >= 2 {
+			idx = append(idx, int(buf[0])<<8|int(buf[1]))
+			at = append(at, time.Now())
+		}
+	}
+	return idx, at
+}
+
+func TestValidation(t *testing.T) {
+	a, b := udpPair(t)
+	defer a.Close()
+	defer b.Close()
+	for _, cfg := range []Config{
+		{Outbound: Link{Loss: 1.5}},
+		{Inbound: Link{Duplicate: -0.1}},
+		{Outbound: Link{Latency: -time.Millisecond}},
+	} {
+		if c, err := New(a, cfg); err == nil {
+			c.Close()
+			t.Errorf("New(%+v) accepted a bad config", cfg)
+		}
+	}
+	if _, err := New(nil, Config{}); err == nil {
+		t.Error("New(nil) accepted")
+	}
+}
+
+func TestLatencyAndLoss(t *testing.T) {
+	tests := []struct {
+		name     string
+		link     Link
+		n        int
+		minDelay time.Duration
+		lossLo   float64
+		lossHi   float64
+		inbound  bool
+	}{
+		{"passthrough", Link{}, 50, 0, 0, 0, false},
+		{"latency", Link{Latency: 40 * time.Millisecond}, 50, 35 * time.Millisecond, 0, 0, false},
+		{"loss 30%", Link{Loss: 0.3}, 400, 0, 0.2, 0.4, false},
+		{"inbound latency", Link{Latency: 40 * time.Millisecond}, 50, 35 * time.Millisecond, 0, 0, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := udpPair(t)
+			cfg := Config{Outbound: tc.link, Seed: 7}
+			var send, recv stdnet.PacketConn = a, b
+			if tc.inbound {
+				cfg = Config{Inbound: tc.link, Seed: 7}
+			}
+			wrapped, err := New(map[bool]stdnet.PacketConn{false: a, true: b}[tc.inbound], cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.inbound {
+				recv = wrapped
+				defer a.Close()
+			} else {
+				send = wrapped
+				defer b.Close()
+			}
+			defer wrapped.Close()
+			start := time.Now()
+			for i := 0; i < tc.n; i++ {
+				if _, err := send.WriteTo([]byte{byte(i >> 8), byte(i)}, recv.LocalAddr()); err != nil {
+					t.Fatal(err)
+				}
+				if i%50 == 49 {
+					time.Sleep(time.Millisecond) // keep the socket buffer from overflowing
+				}
+			}
+			idx, at := collect(recv, tc.n, 400*time.Millisecond+tc.link.Latency)
+			loss := 1 - float64(len(idx))/float64(tc.n)
+			if loss < tc.lossLo-1e-9 || loss > tc.lossHi+1e-9 {
+				t.Errorf("loss %.3f, want in [%.2f, %.2f]", loss, tc.lossLo, tc.lossHi)
+			}
+			if len(at) > 0 && at[0].Sub(start) < tc.minDelay {
+				t.Errorf("first packet after %v, want ≥ %v", at[0].Sub(start), tc.minDelay)
+			}
+			for i := 1; i < len(idx); i++ {
+				if idx[i] <= idx[i-1] {
+					t.Fatalf("packet %d arrived after %d without reordering configured", idx[i], idx[i-1])
+				}
+			}
+		})
+	}
+}
+
+func TestJitterKeepsOrderReorderBreaksIt(t *testing.T) {
+	run := func(link Link) (idx []int) {
+		a, b := udpPair(t)
+		defer b.Close()
+		c, err := New(a, Config{Outbound: link, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		const n = 100
+		for i := 0; i < n; i++ {
+			c.WriteTo([]byte{byte(i >> 8), byte(i)}, b.LocalAddr())
+			time.Sleep(200 * time.Microsecond)
+		}
+		idx, _ = collect(b, n, time.Second)
+		return idx
+	}
+	inversions := func(idx []int) int {
+		k := 0
+		for i := 1; i < len(idx); i++ {
+			if idx[i] < idx[i-1] {
+				k++
+			}
+		}
+		return k
+	}
+	jit := run(Link{Latency: 10 * time.Millisecond, Jitter: 8 * time.Millisecond})
+	if len(jit) != 100 || inversions(jit) != 0 {
+		t.Errorf("jitter only: %d packets, %d inversions; want 100 and 0", len(jit), inversions(jit))
+	}
+	re := run(Link{Latency: 5 * time.Millisecond, Reorder: 0.2, ReorderDelay: 10 * time.Millisecond})
+	if len(re) != 100 || inversions(re) == 0 {
+		t.Errorf("reorder 20%%: %d packets, %d inversions; want 100 and > 0", len(re), inversions(re))
+	}
+}
+
+func TestDuplicate(t *testing.T) {
+	a, b := udpPair(t)
+	defer b.Close()
+	c, err := New(a, Config{Outbound: Link{Duplicate: 1}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := 0; i < 20; i++ {
+		c.WriteTo([]byte{0, byte(i)}, b.LocalAddr())
+	}
+	idx, _ := collect(b, 40, 500*time.Millisecond)
+	if len(idx) != 40 {
+		t.Fatalf("got %d packets, want 40 (every one twice)", len(idx))
+	}
+	if s := c.Stats(); s.Duplicated != 20 || s.Sent != 40 {
+		t.Errorf("stats %+v, want 20 duplicated and 40 sent", s)
+	}
+}
+
+func TestSeededDeterminism(t *testing.T) {
+	lost := func() uint64 {
+		a, b := udpPair(t)
+		defer b.Close()
+		c, err := New(a, Config{Outbound: Link{Loss: 0.5}, Seed: 42})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		for i := 0; i < 200; i++ {
+			c.WriteTo([]byte{0, 0}, b.LocalAddr())
+		}
+		return c.Stats().Lost
+	}
+	if x, y := lost(), lost(); x != y {
+		t.Errorf("same seed lost %d then %d packets", x, y)
+	}
+}
+
+func TestReadDeadlineAndClose(t *testing.T) {
+	a, b := udpPair(t)
+	defer b.Close()
+	before := runtime.NumGoroutine()
+	c, err := New(a, Config{Inbound: Link{Latency: time.Millisecond}, Outbound: Link{Latency: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	if _, _, err := c.ReadFrom(make([]byte, 10)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("ReadFrom past deadline: %v, want os.ErrDeadlineExceeded", err)
+	}
+	// A reader blocked without deadline is released by SetReadDeadline(now) and by Close.
+	c.SetReadDeadline(time.Time{})
+	var wg sync.WaitGroup
+	errc := make(chan error, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, _, err := c.ReadFrom(make([]byte, 10))
+		errc <- err
+	}()
+	time.Sleep(10 * time.Millisecond)
+	c.SetReadDeadline(time.Now())
+	if err := <-errc; !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("blocked ReadFrom after SetReadDeadline(now): %v", err)
+	}
+	wg.Wait()
+	c.SetReadDeadline(time.Time{})
+	go func() { _, _, err := c.ReadFrom(make([]byte, 10)); errc <- err }()
+	time.Sleep(10 * time.Millisecond)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; !errors.Is(err, stdnet.ErrClosed) {
+		t.Errorf("ReadFrom after Close: %v, want net.ErrClosed", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := c.WriteTo([]byte{1}, b.LocalAddr()); !errors.Is(err, stdnet.ErrClosed) {
+		t.Errorf("WriteTo after Close: %v", err)
+	}
+	deadline := time.Now().Add(time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before {
+		t.Errorf("%d goroutines after Close, %d before", g, before)
+	}
+}
+
+func BenchmarkWriteToImpaired(b *testing.B) {
+	a, sink := udpPair(b)
+	defer sink.Close()
+	c, err := New(a, Config{Outbound: Link{Latency: time.Millisecond, Loss: 0.9}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	p := make([]byte, 1200)
+	b.ReportAllocs()
+	for b.Loop() {
+		c.WriteTo(p, sink.LocalAddr())
+	}
+}

@@ -1,0 +1,148 @@
+package net
+
+import (
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+const (
+	// EventSpawn reports a new actor in the match (including this peer's own, once the
+	// host has confirmed them). Actor, Owner, Name, Team and State are set.
+	EventSpawn EventKind = iota + 1
+	// EventDespawn reports that an actor left the match: its owner despawned it, left,
+	// was kicked or fell silent. Actor and Owner are set; Text may say why.
+	EventDespawn
+	// EventState carries a state update for a remote actor. Actor, Owner, State and
+	// Full are set. Late and duplicated updates never reach Poll.
+	EventState
+	// EventChat carries a chat line. Owner is the sender's player id (0 for the host's
+	// own player), Name the sender's name, Text the message. Every player receives
+	// every line, its own included.
+	EventChat
+	// EventClosed reports that the session ended (host gone, kicked, timed out or
+	// closed locally). Text says why in plain words. It is the last event a Peer yields.
+	EventClosed
+)
+
+// String returns the kind's lower-case name.
+func (k EventKind) String() string {
+	switch k {
+	case EventSpawn:
+		return "spawn"
+	case EventDespawn:
+		return "despawn"
+	case EventState:
+		return "state"
+	case EventChat:
+		return "chat"
+	case EventClosed:
+		return "closed"
+	}
+	return "unknown"
+}
+
+// Event is one thing that happened in the match since the last Poll.
+type Event struct {
+	// Kind says which of the other fields are set.
+	Kind EventKind
+	// Actor is the actor id the event is about (spawn, despawn, state).
+	Actor uint32
+	// Owner is the id of the player owning Actor, or the chat sender.
+	Owner uint32
+	// Name is the owning player's name (spawns and chat).
+	Name string
+	// Team is the actor's team (spawns).
+	Team int
+	// State is the actor's state (spawns and state updates). State.Time is in
+	// host-clock seconds; add Stats().ClockOffset's negation to get local time, or hand
+	// the offset to deadreckon.Actor.SetClockOffset.
+	State deadreckon.State
+	// Full reports an update that carried every field, articulations included: a
+	// heartbeat, or any update of an actor with articulations (a full record is
+	// smaller than a partial one plus an articulation one). Partial updates of actors
+	// without articulations have Full false.
+	Full bool
+	// Text is the chat text, the reason a session closed, or why an actor despawned.
+	Text string
+}
+
+// Stats are one peer's connection figures. Rates are smoothed over about a second.
+type Stats struct {
+	// RTT is the filtered round trip to the host in seconds (0 on the host's own peer).
+	RTT float64
+	// ClockOffset is host clock minus local clock in seconds (0 on the host's own peer).
+	ClockOffset float64
+	// BytesIn and BytesOut are datagram and stream payload bytes per second each way.
+	BytesIn, BytesOut float64
+	// UpdatesIn and UpdatesOut are actor state updates per second each way.
+	UpdatesIn, UpdatesOut float64
+	// Dropped counts received updates dropped as late, duplicated or undecodable,
+	// plus, on the host, updates dropped by rate limiting.
+	Dropped uint64
+	// Rejected counts updates refused as invalid or unauthorized: by the host for
+	// this peer's own sends (as far as the host reports them) or by this peer locally.
+	Rejected uint64
+}
+
+// MatchSettings describe the match a host runs; clients receive them on joining.
+type MatchSettings struct {
+	// Map is the battlefield map's name.
+	Map string
+	// Extent is the half-width of the square map in meters: positions must satisfy
+	// |x| ≤ Extent and |z| ≤ Extent. If zero, defaults to DefaultExtent.
+	Extent float64
+	// TickRate is the simulation rate in ticks per second (at most 1000). If zero,
+	// defaults to DefaultTickRate.
+	TickRate float64
+	// Heartbeat is the longest time in seconds an owner goes without a full update;
+	// receivers call an actor stale after 2.4 heartbeats. If zero, defaults to
+	// deadreckon.DefaultHeartbeat.
+	Heartbeat float64
+	// MapSeed seeds the terrain generator; zero when the map is a file.
+	MapSeed uint64
+}
+
+// Defaults for MatchSettings.
+const (
+	// DefaultExtent is the half-width in meters of the shipped 512 m map.
+	DefaultExtent = 256.0
+	// DefaultTickRate is the default simulation rate, ticks per second.
+	DefaultTickRate = 60.0
+)
+
+// Peer is one participant's end of a match: a remote client (*Client) or the host's
+// own in-process player (what Host.Local returns). A Peer's methods are meant for one
+// game goroutine; Stats and Close are also safe to call from any goroutine.
+type Peer interface {
+	// ID returns this player's id, unique in the match. The host's own player is 0;
+	// clients get ids from 1 up.
+	ID() uint32
+	// Now returns this peer's local clock in seconds. It is monotonic and starts near 0
+	// when the peer is created.
+	Now() float64
+	// Match returns the settings of the match this peer is in.
+	Match() MatchSettings
+	// Spawn asks the host for a new actor owned by this player, with the given display
+	// name, team and initial state, and returns the id the host assigned. It waits for
+	// the host's answer (up to the configured request timeout). The spawn is also
+	// reported to every other peer as an EventSpawn.
+	Spawn(name string, team int, s deadreckon.State) (actor uint32, err error)
+	// Despawn removes one of this player's actors from the match.
+	Despawn(actor uint32) error
+	// Publish sends a state update for one of this player's actors. It stamps s.Time
+	// with the current host-clock time, so the caller's s.Time is ignored. full marks a
+	// heartbeat update (deadreckon.FullUpdate). Updates are unreliable: they may be lost.
+	Publish(actor uint32, s deadreckon.State, full bool) error
+	// Chat sends a line of chat to every player.
+	Chat(text string) error
+	// Poll appends to buf the events that arrived since the last call, in arrival
+	// order, and returns the extended slice. It never blocks.
+	Poll(buf []Event) []Event
+	// Stats returns the connection figures now.
+	Stats() Stats
+	// Close leaves the match and releases everything the peer holds. It is safe to call
+	// more than once. Closing the host's own peer does not stop the host.
+	Close() error
+}

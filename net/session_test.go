@@ -1,0 +1,147 @@
+package net
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// testHost starts a host on a loopback port; the test closes it.
+func testHost(t *testing.T, cfg HostConfig) *Host {
+	t.Helper()
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	h, err := Listen(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// testClient joins h with the certificate pinned; the test closes it.
+func testClient(t *testing.T, h *Host, cfg ClientConfig) *Client {
+	t.Helper()
+	c, err := dialTest(h, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func dialTest(h *Host, cfg ClientConfig) (*Client, error) {
+	cfg.Addr = h.Addr().String()
+	if cfg.Fingerprint == "" {
+		cfg.Fingerprint = h.Fingerprint()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return Dial(ctx, cfg)
+}
+
+// waitFor polls p until match returns true for an event or the timeout passes; it
+// returns every event seen.
+func waitFor(t *testing.T, p Peer, timeout time.Duration, match func(Event) bool) []Event {
+	t.Helper()
+	var all []Event
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		n := len(all)
+		all = p.Poll(all)
+		for _, ev := range all[n:] {
+			if match(ev) {
+				return all
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("peer %d: no matching event within %v; saw %d events", p.ID(), timeout, len(all))
+	return nil
+}
+
+func tankAt(x, z float64) deadreckon.State {
+	s := deadreckon.NewState(mgl64.Vec3{x, 0, z})
+	s.NumArticulations = 2
+	return s
+}
+
+func TestJoinSpawnPublish(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Name: "hostie", Match: MatchSettings{Map: "valley", TickRate: 30}})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	if c.ID() == 0 {
+		t.Fatal("client got the host's id 0")
+	}
+	if m := c.Match(); m.Map != "valley" || m.TickRate != 30 || m.Extent != DefaultExtent {
+		t.Errorf("client match settings %+v", m)
+	}
+	if got := c.Fingerprint(); got != h.Fingerprint() {
+		t.Errorf("client saw fingerprint %s, host has %s", got, h.Fingerprint())
+	}
+	local := h.Local()
+	hostTank, err := local.Spawn("hostie", 1, tankAt(10, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientTank, err := c.Spawn("ann", 2, tankAt(-10, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, c, 3*time.Second, func(ev Event) bool {
+		return ev.Kind == EventSpawn && ev.Actor == hostTank && ev.Owner == 0 && ev.Name == "hostie"
+	})
+	waitFor(t, local, 3*time.Second, func(ev Event) bool {
+		return ev.Kind == EventSpawn && ev.Actor == clientTank && ev.Owner == c.ID() && ev.Team == 2
+	})
+
+	s := tankAt(-9, 5)
+	s.Velocity = mgl64.Vec3{2, 0, 0}
+	s.Articulations[0].Angle = 0.5
+	if err := c.Publish(clientTank, s, false); err != nil {
+		t.Fatal(err)
+	}
+	evs := waitFor(t, local, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == clientTank })
+	got := evs[len(evs)-1].State
+	const posTol = 0.001
+	if d := got.Position.Sub(s.Position).Len(); d > posTol {
+		t.Errorf("host got position %v, sent %v (|Δ| %.4f > %v)", got.Position, s.Position, d, posTol)
+	}
+	if got.NumArticulations != 2 || got.Articulations[0].Angle < 0.499 || got.Articulations[0].Angle > 0.501 {
+		t.Errorf("host got articulations %+v", got.Articulations)
+	}
+	if d := got.Time - h.Now(); d > 0.5 || d < -0.5 {
+		t.Errorf("update stamped %.3f s from the host clock", d)
+	}
+
+	if err := local.Publish(hostTank, tankAt(11, 10), true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, c, 3*time.Second, func(ev Event) bool {
+		return ev.Kind == EventState && ev.Actor == hostTank && ev.Full && ev.State.Position[0] > 10.99
+	})
+
+	if err := c.Chat("hello"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, local, 3*time.Second, func(ev Event) bool {
+		return ev.Kind == EventChat && ev.Text == "hello" && ev.Owner == c.ID()
+	})
+
+	if err := c.Despawn(clientTank); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, local, 3*time.Second, func(ev Event) bool { return ev.Kind == EventDespawn && ev.Actor == clientTank })
+	if err := c.Publish(clientTank, s, false); !errors.Is(err, ErrNotOwner) {
+		t.Errorf("publish after despawn: %v, want ErrNotOwner", err)
+	}
+	st := h.Stats()
+	if st.Players != 2 || st.Actors != 1 || st.Accepted < 2 {
+		t.Errorf("host stats %+v", st)
+	}
+}

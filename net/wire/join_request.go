@@ -1,0 +1,48 @@
+package wire
+
+import "fmt"
+
+// JoinRequest asks the host to admit a player. Layout: header, name (u8 length,
+// UTF-8, 1…MaxNameLen bytes), proof [32]: 35 + len(name) bytes. The protocol version
+// is the header's version byte.
+type JoinRequest struct {
+	// Name is the player's name, shown above its tanks.
+	Name string
+	// Proof shows the client knows the passphrase: Proof(DeriveKey(passphrase, salt),
+	// nonce, name) for the Challenge's salt and nonce. All zero when the host asks
+	// for no passphrase.
+	Proof [ProofSize]byte
+}
+
+// Type returns MsgJoinRequest.
+func (m *JoinRequest) Type() MsgType { return MsgJoinRequest }
+
+// Length returns the encoded size in bytes.
+func (m *JoinRequest) Length() int { return HeaderSize + 1 + len(m.Name) + ProofSize }
+
+// Append appends the encoded request; the name must pass CheckName.
+func (m *JoinRequest) Append(b []byte) ([]byte, error) {
+	if err := CheckName(m.Name); err != nil {
+		return b, fmt.Errorf("wire: join request: %w", err)
+	}
+	b = appendHeader(b, MsgJoinRequest)
+	b = appendString(b, m.Name)
+	return append(b, m.Proof[:]...), nil
+}
+
+func parseJoinRequest(b []byte) (*JoinRequest, int, error) {
+	if err := checkHeader(b, MsgJoinRequest); err != nil {
+		return nil, 0, err
+	}
+	r := reader{b: b, off: HeaderSize, ctx: "join request"}
+	m := &JoinRequest{}
+	m.Name = r.str("name", MaxNameLen)
+	r.bytes(m.Proof[:])
+	if r.err != nil {
+		return nil, 0, r.err
+	}
+	if m.Name == "" {
+		return nil, 0, fmt.Errorf("wire: join request: empty name: %w", ErrInvalid)
+	}
+	return m, r.off, nil
+}

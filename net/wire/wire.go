@@ -1,0 +1,284 @@
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Version is the protocol version this package speaks. It is the first byte of every
+// message; a message with another version is refused with ErrVersion.
+const Version uint8 = 1
+
+// HeaderSize is the size in bytes of the header every message starts with: the
+// version byte, then the message type byte.
+const HeaderSize = 2
+
+// PlayerID identifies a player in a match. The host assigns ids starting at 1; 0 means
+// "the host itself" or "nobody".
+type PlayerID uint16
+
+// ActorID identifies an actor (a tank) in a match. The host assigns ids; 0 is never used.
+type ActorID uint16
+
+// MsgType is the type byte of a message, the second byte of every message.
+type MsgType uint8
+
+// The message types. Control messages travel on the reliable stream, framed with
+// AppendFrame; StateBatch and the clock messages travel as datagrams.
+const (
+	// MsgChallenge is the host's first control message: salt and nonce for the join proof.
+	MsgChallenge MsgType = 0x01
+	// MsgJoinRequest asks to join, with a player name and the passphrase proof.
+	MsgJoinRequest MsgType = 0x02
+	// MsgJoinAccepted admits a player and carries the match settings.
+	MsgJoinAccepted MsgType = 0x03
+	// MsgJoinRefused turns a player away with a reason.
+	MsgJoinRefused MsgType = 0x04
+	// MsgSpawn announces an actor with its owner, name, team and full state.
+	MsgSpawn MsgType = 0x05
+	// MsgDespawn removes an actor.
+	MsgDespawn MsgType = 0x06
+	// MsgLeave says a player left (client to host: "I am leaving").
+	MsgLeave MsgType = 0x07
+	// MsgKick tells a player it is being removed, with a reason.
+	MsgKick MsgType = 0x08
+	// MsgChat carries a line of chat.
+	MsgChat MsgType = 0x09
+	// MsgClockRequest asks the host for its clock (seed 001's sync request).
+	MsgClockRequest MsgType = 0x0a
+	// MsgClockAnswer echoes a clock request with the host's receive and send times.
+	MsgClockAnswer MsgType = 0x0b
+	// MsgStateBatch carries state updates of one or more actors (a datagram).
+	MsgStateBatch MsgType = 0x20
+)
+
+var msgTypeNames = map[MsgType]string{
+	MsgChallenge:    "challenge",
+	MsgJoinRequest:  "join-request",
+	MsgJoinAccepted: "join-accepted",
+	MsgJoinRefused:  "join-refused",
+	MsgSpawn:        "spawn",
+	MsgDespawn:      "despawn",
+	MsgLeave:        "leave",
+	MsgKick:         "kick",
+	MsgChat:         "chat",
+	MsgClockRequest: "clock-request",
+	MsgClockAnswer:  "clock-answer",
+	MsgStateBatch:   "state-batch",
+}
+
+// String returns the message type's name, such as "join-request".
+func (t MsgType) String() string {
+	if s, ok := msgTypeNames[t]; ok {
+		return s
+	}
+	return fmt.Sprintf("MsgType(%#02x)", uint8(t))
+}
+
+// Message is one protocol message. Every message type in this package implements it
+// with a pointer receiver.
+type Message interface {
+	// Type returns the message's type byte.
+	Type() MsgType
+	// Append appends the encoded message, header included, to b. It returns an error
+	// (wrapping ErrNotFinite, ErrOutOfRange, ErrTooLong or ErrInvalid) when a field
+	// cannot be encoded; b is then returned unchanged.
+	Append(b []byte) ([]byte, error)
+	// Length returns the encoded size in bytes, header included. For a message that
+	// Append would reject, the value is meaningless.
+	Length() int
+}
+
+// Errors returned by decoders and encoders. Callers test them with errors.Is; every
+// returned error wraps one of these (or io.EOF for truncated input) with context.
+var (
+	// ErrVersion reports a message whose version byte is not Version.
+	ErrVersion = errors.New("wire: unsupported protocol version")
+	// ErrUnknownType reports an unknown message type or state record kind.
+	ErrUnknownType = errors.New("wire: unknown message type")
+	// ErrTooLong reports a string, frame or batch larger than its limit.
+	ErrTooLong = errors.New("wire: too long")
+	// ErrNotFinite reports a NaN or infinite value given to an encoder.
+	ErrNotFinite = errors.New("wire: value not finite")
+	// ErrOutOfRange reports a value outside the range its field can carry.
+	ErrOutOfRange = errors.New("wire: value out of range")
+	// ErrInvalid reports a malformed field: an impossible quaternion, bad UTF-8,
+	// control characters in text, an unknown enum value, trailing bytes.
+	ErrInvalid = errors.New("wire: invalid field")
+	// ErrBatchFull reports that an update does not fit in the batch's size limit.
+	ErrBatchFull = errors.New("wire: batch full")
+)
+
+// appendHeader appends the version and type bytes.
+func appendHeader(b []byte, t MsgType) []byte {
+	return append(b, Version, byte(t))
+}
+
+// PeekHeader returns the version and type bytes of the message starting at b without
+// checking either. A peer uses it to recognise a message of another version.
+func PeekHeader(b []byte) (version uint8, t MsgType, err error) {
+	if len(b) < HeaderSize {
+		return 0, 0, fmt.Errorf("wire: header: %w", io.EOF)
+	}
+	return b[0], MsgType(b[1]), nil
+}
+
+// checkHeader verifies that b starts with this version and type t.
+func checkHeader(b []byte, t MsgType) error {
+	v, got, err := PeekHeader(b)
+	if err != nil {
+		return err
+	}
+	if v != Version {
+		return fmt.Errorf("wire: %v: version %d: %w", t, v, ErrVersion)
+	}
+	if got != t {
+		return fmt.Errorf("wire: %v: got type %v: %w", t, got, ErrUnknownType)
+	}
+	return nil
+}
+
+// Parse decodes the message at the start of b and returns it with the number of bytes
+// it used. Bytes after the message are left alone. The message never aliases b.
+// Truncated input gives an error wrapping io.EOF; see the Err variables for the rest.
+func Parse(b []byte) (Message, int, error) {
+	v, t, err := PeekHeader(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	if v != Version {
+		return nil, 0, fmt.Errorf("wire: parse: version %d: %w", v, ErrVersion)
+	}
+	var (
+		m Message
+		n int
+	)
+	switch t {
+	case MsgChallenge:
+		m, n, err = parseChallenge(b)
+	case MsgJoinRequest:
+		m, n, err = parseJoinRequest(b)
+	case MsgJoinAccepted:
+		m, n, err = parseJoinAccepted(b)
+	case MsgJoinRefused:
+		m, n, err = parseJoinRefused(b)
+	case MsgSpawn:
+		m, n, err = parseSpawn(b)
+	case MsgDespawn:
+		m, n, err = parseDespawn(b)
+	case MsgLeave:
+		m, n, err = parseLeave(b)
+	case MsgKick:
+		m, n, err = parseKick(b)
+	case MsgChat:
+		m, n, err = parseChat(b)
+	case MsgClockRequest:
+		m, n, err = parseClockRequest(b)
+	case MsgClockAnswer:
+		m, n, err = parseClockAnswer(b)
+	case MsgStateBatch:
+		m, n, err = parseStateBatch(b)
+	default:
+		return nil, 0, fmt.Errorf("wire: parse: type %v: %w", t, ErrUnknownType)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return m, n, nil
+}
+
+// reader walks a byte slice, recording the first error; every getter returns zero
+// values once an error is recorded, so parse functions check err once at the end.
+type reader struct {
+	b   []byte
+	off int
+	err error
+	ctx string
+}
+
+func (r *reader) need(n int) bool {
+	if r.err != nil {
+		return false
+	}
+	if len(r.b)-r.off < n {
+		r.err = fmt.Errorf("wire: %s: need %d bytes at offset %d, have %d: %w", r.ctx, n, r.off, len(r.b)-r.off, io.EOF)
+		return false
+	}
+	return true
+}
+
+func (r *reader) u8() uint8 {
+	if !r.need(1) {
+		return 0
+	}
+	v := r.b[r.off]
+	r.off++
+	return v
+}
+
+func (r *reader) u16() uint16 {
+	if !r.need(2) {
+		return 0
+	}
+	v := binary.BigEndian.Uint16(r.b[r.off:])
+	r.off += 2
+	return v
+}
+
+func (r *reader) u32() uint32 {
+	if !r.need(4) {
+		return 0
+	}
+	v := binary.BigEndian.Uint32(r.b[r.off:])
+	r.off += 4
+	return v
+}
+
+func (r *reader) u64() uint64 {
+	if !r.need(8) {
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.b[r.off:])
+	r.off += 8
+	return v
+}
+
+// bytes copies len(dst) bytes into dst.
+func (r *reader) bytes(dst []byte) {
+	if !r.need(len(dst)) {
+		return
+	}
+	copy(dst, r.b[r.off:])
+	r.off += len(dst)
+}
+
+// str reads a length-prefixed text field of at most max bytes and copies it.
+func (r *reader) str(field string, max int) string {
+	n := int(r.u8())
+	if r.err != nil {
+		return ""
+	}
+	if n > max {
+		r.err = fmt.Errorf("wire: %s: %s is %d bytes, limit %d: %w", r.ctx, field, n, max, ErrTooLong)
+		return ""
+	}
+	if !r.need(n) {
+		return ""
+	}
+	s := string(r.b[r.off : r.off+n]) // string conversion copies
+	r.off += n
+	if err := checkText(s); err != nil {
+		r.err = fmt.Errorf("wire: %s: %s: %w", r.ctx, field, err)
+		return ""
+	}
+	return s
+}
+
+// fail records err (with context) unless an error is already recorded.
+func (r *reader) fail(err error) {
+	if r.err == nil {
+		r.err = fmt.Errorf("wire: %s: %w", r.ctx, err)
+	}
+}

@@ -1,0 +1,188 @@
+package physics
+
+import (
+	"math"
+
+	"github.com/ByteArena/box2d"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// Drive model constants.
+const (
+	// minNormalY keeps a near-vertical ground normal from dividing by zero.
+	minNormalY = 0.05
+	// powerSpeed is the track speed, m/s, below which the power limit does not bind
+	// (the traction limit does).
+	powerSpeed = 0.5
+	// MaxTiltRate caps the pitch and roll rate reported in Pose.AngularVelocity,
+	// rad/s, so a tank dropping off a ledge does not publish a tumble.
+	MaxTiltRate = 3.0
+)
+
+// constraint is one velocity constraint of the track solver: a row of the form
+// Cdot = a·vf + b·vl + c·ω driven toward target, with accumulated impulse held in
+// [lo, hi].
+type constraint struct {
+	a, b, c     float64 // Jacobian on (forward speed, left speed, yaw rate)
+	k           float64 // effective mass
+	target      float64
+	lo, hi, acc float64
+}
+
+// drive computes the tracks' forces and the ground's grip for one step of h seconds
+// and sets the body's velocity for box2d to integrate and resolve collisions.
+//
+// The hull's motion on the box2d plane is (forward speed vf, left speed vl, yaw rate
+// ω). Gravity's downhill pull from the ground normal is applied first; then a small
+// sequential-impulse solver enforces, within friction limits scaled by the normal
+// load: rolling resistance on vf; lateral grip on vl (tracks do not slide sideways
+// until the sideways pull exceeds the grip); skid resistance on ω; and two track
+// motors driving each track's ground speed toward its commanded speed, each limited
+// by traction and by half the engine power.
+func (t *Tank) drive(h float64) {
+	s := &t.spec
+	g := t.w.cfg.Gravity
+	ang := t.body.GetAngle()
+	c, sn := math.Cos(ang), math.Sin(ang)
+	v := t.body.GetLinearVelocity()
+	om := t.body.GetAngularVelocity()
+
+	n := t.normal
+	ny := math.Max(n[1], minNormalY)
+	// Horizontal downhill acceleration, box2d coordinates (world X, −Z).
+	v.X += g * ny * n[0] * h
+	v.Y += g * ny * -n[2] * h
+	vf := v.X*c + v.Y*sn
+	vl := -v.X*sn + v.Y*c
+
+	// Rise per meter along the heading, world forward (cos ψ, 0, −sin ψ).
+	rise := (-n[0]*c + n[2]*sn) / ny
+	cosF := 1 / math.Sqrt(1+rise*rise)
+	load := s.Mass * g * ny // normal load, N
+	traction := s.Traction * load / 2 * cosF
+	half := s.TrackGauge / 2
+
+	// Skid resistance falls as the turn widens (Crolla's fit for tracked vehicles).
+	radius := 0.0
+	if math.Abs(om) > 1e-3 {
+		radius = math.Abs(vf / om)
+	}
+	mu := s.TurnResistance * 0.925 / (0.925 + 0.15*radius/s.TrackGauge)
+	turnMoment := mu * load * s.Length / 4
+
+	// Commanded track speeds: throttle sets the common speed, steer the difference.
+	vcmd := t.in.Throttle * s.TopSpeed
+	if t.in.Throttle < 0 {
+		vcmd = t.in.Throttle * s.ReverseSpeed
+	}
+	d := t.in.Steer * s.TurnRate * half
+	tl, tr := vcmd+d, vcmd-d
+	if hi := math.Max(tl, tr); hi > s.TopSpeed {
+		tl, tr = tl-(hi-s.TopSpeed), tr-(hi-s.TopSpeed)
+	}
+	if lo := math.Min(tl, tr); lo < -s.ReverseSpeed {
+		tl, tr = tl+(-s.ReverseSpeed-lo), tr+(-s.ReverseSpeed-lo)
+	}
+
+	m := t.body.GetMass()
+	inertia := t.body.GetInertia()
+	kTrack := 1 / (1/m + half*half/inertia)
+	motor := func(speed, target float64) constraint {
+		lim := traction * h
+		lo, hi := -lim, lim
+		p := s.Power / 2
+		if speed > powerSpeed {
+			hi = math.Min(hi, p/speed*h)
+		} else if speed < -powerSpeed {
+			lo = math.Max(lo, -p/-speed*h)
+		}
+		return constraint{k: kTrack, target: target, lo: lo, hi: hi}
+	}
+	rows := [5]constraint{
+		{b: 1, k: m, lo: -s.LateralGrip * load * h, hi: s.LateralGrip * load * h},
+		{a: 1, k: m, lo: -s.RollingResistance * load * cosF * h, hi: s.RollingResistance * load * cosF * h},
+		{c: 1, k: inertia, lo: -turnMoment * h, hi: turnMoment * h},
+		motor(vf-om*half, tl),
+		motor(vf+om*half, tr),
+	}
+	rows[3].a, rows[3].c = 1, -half
+	rows[4].a, rows[4].c = 1, half
+	for it := 0; it < t.w.cfg.SolverIterations; it++ {
+		for i := range rows {
+			r := &rows[i]
+			cdot := r.a*vf + r.b*vl + r.c*om
+			acc := math.Max(r.lo, math.Min(r.hi, r.acc-r.k*(cdot-r.target)))
+			l := acc - r.acc
+			r.acc = acc
+			vf += r.a * l / m
+			vl += r.b * l / m
+			om += r.c * l / inertia
+		}
+	}
+	t.body.SetLinearVelocity(box2d.MakeB2Vec2(vf*c-vl*sn, vf*sn+vl*c))
+	t.body.SetAngularVelocity(om)
+}
+
+// settle moves the turret and gun toward their aims after a step of h seconds and
+// recomputes the pose at time now.
+func (t *Tank) settle(h, now float64) {
+	s := &t.spec
+	yaw := wrapAngle(t.body.GetAngle())
+	p := &t.pose
+	diff := wrapAngle(wrapAngle(t.in.AimYaw-yaw) - p.Turret)
+	step := math.Max(-s.TurretRate*h, math.Min(s.TurretRate*h, diff))
+	p.Turret = wrapAngle(p.Turret + step)
+	p.TurretRate = step / h
+	gt := math.Max(s.GunMin, math.Min(s.GunMax, t.in.GunElevation))
+	step = math.Max(-s.GunRate*h, math.Min(s.GunRate*h, gt-p.Gun))
+	p.Gun += step
+	p.GunRate = step / h
+	t.place(now, h)
+}
+
+// place recomputes the 3D pose from the box2d body with deadreckon's three-point
+// ground clamp; h is the time since the previous pose (0 for a jump).
+func (t *Tank) place(now, h float64) {
+	gr := t.w.cfg.Ground
+	bp := t.body.GetPosition()
+	x, z := bp.X, -bp.Y
+	om := t.body.GetAngularVelocity()
+	yaw := wrapAngle(t.body.GetAngle())
+	y0, _ := gr.HeightAt(x, z)
+	level := mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0})
+	r := deadreckon.ClampPose(gr, mgl64.Vec3{x, y0, z}, level, t.clamp)
+
+	p := &t.pose
+	prevTilt := p.Orientation.Mul(mgl64.QuatRotate(p.Yaw, mgl64.Vec3{0, 1, 0}).Conjugate())
+	p.Time, p.Yaw, p.OnGround = now, yaw, r.Clamped
+	if r.Clamped {
+		p.Position, p.Orientation, p.GroundNormal, p.ClampHits = r.Position, r.Orientation, r.Normal, r.Hits
+	} else {
+		p.Position, p.Orientation, p.GroundNormal = mgl64.Vec3{x, y0, z}, level, mgl64.Vec3{0, 1, 0}
+		p.ClampHits = [3]mgl64.Vec3{p.Position, p.Position, p.Position}
+	}
+	t.normal = p.GroundNormal
+
+	n := p.GroundNormal
+	bv := t.body.GetLinearVelocity()
+	vx, vz := bv.X, -bv.Y
+	p.Velocity = mgl64.Vec3{vx, -(n[0]*vx + n[2]*vz) / math.Max(n[1], minNormalY), vz}
+
+	// Angular velocity: the yaw rate about the hull's up axis plus the rate of change
+	// of the tilt (pitch and roll) the ground gives, capped at MaxTiltRate.
+	up := p.Orientation.Rotate(mgl64.Vec3{0, 1, 0})
+	p.AngularVelocity = up.Mul(om)
+	if h > 0 {
+		tilt := p.Orientation.Mul(level.Conjugate())
+		dq := tilt.Mul(prevTilt.Conjugate())
+		if dq.W < 0 {
+			dq = dq.Scale(-1)
+		}
+		if l := dq.V.Len(); l > 1e-12 {
+			rate := 2 * math.Atan2(l, dq.W) / h
+			rate = math.Min(rate, MaxTiltRate)
+			p.AngularVelocity = p.AngularVelocity.Add(dq.V.Mul(rate / l))
+		}
+	}
+}

@@ -1,0 +1,386 @@
+package physics
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ByteArena/box2d"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// Defaults for TankSpec: a 50 t main battle tank.
+const (
+	// DefaultMass is the tank's mass, kg.
+	DefaultMass = 50000.0
+	// DefaultLength is the hull's length, m.
+	DefaultLength = 6.9
+	// DefaultWidth is the hull's width over the tracks, m.
+	DefaultWidth = 3.6
+	// DefaultHeight is the hull's height above the ground, m (drawing and clamping).
+	DefaultHeight = 2.4
+	// DefaultTrackGauge is the distance between the track centerlines, m.
+	DefaultTrackGauge = 2.9
+	// DefaultTopSpeed is the governed forward speed, m/s (54 km/h).
+	DefaultTopSpeed = 15.0
+	// DefaultReverseSpeed is the governed reverse speed, m/s (22 km/h).
+	DefaultReverseSpeed = 6.0
+	// DefaultPower is the engine power at the tracks, W.
+	DefaultPower = 800e3
+	// DefaultTraction is the largest total track force as a fraction of the tank's
+	// weight (tracks on dirt): it sets the steepest climb and the hardest stop.
+	DefaultTraction = 0.6
+	// DefaultRollingResistance is the rolling resistance coefficient (force per weight).
+	DefaultRollingResistance = 0.04
+	// DefaultLateralGrip is the sideways friction coefficient of the tracks.
+	DefaultLateralGrip = 0.8
+	// DefaultTurnResistance is the track skid coefficient that resists yawing.
+	DefaultTurnResistance = 0.35
+	// DefaultTurnRate is the commanded yaw rate of a turn in place, rad/s (35°/s).
+	DefaultTurnRate = 35 * math.Pi / 180
+	// DefaultTurretRate is the turret traverse rate, rad/s (40°/s).
+	DefaultTurretRate = 40 * math.Pi / 180
+	// DefaultGunRate is the gun elevation rate, rad/s (20°/s).
+	DefaultGunRate = 20 * math.Pi / 180
+	// DefaultGunMin is the lowest gun elevation, rad (−8°).
+	DefaultGunMin = -8 * math.Pi / 180
+	// DefaultGunMax is the highest gun elevation, rad (+20°).
+	DefaultGunMax = 20 * math.Pi / 180
+)
+
+// TankSpec describes a tank's hull and drive. The zero value is a default main battle
+// tank; every zero field takes its Default value.
+type TankSpec struct {
+	// Mass is the tank's mass, kg. If zero, defaults to DefaultMass.
+	Mass float64
+	// Length and Width are the hull's footprint, m; Height its height above the
+	// ground, m. If zero, they default to DefaultLength, DefaultWidth, DefaultHeight.
+	Length, Width, Height float64
+	// TrackGauge is the distance between the track centerlines, m. If zero, defaults
+	// to DefaultTrackGauge (or 0.8·Width when Width is set and TrackGauge is not).
+	TrackGauge float64
+	// TopSpeed and ReverseSpeed are the governed speeds, m/s. If zero, they default
+	// to DefaultTopSpeed and DefaultReverseSpeed.
+	TopSpeed, ReverseSpeed float64
+	// Power is the engine power delivered to the tracks, W. If zero, defaults to
+	// DefaultPower.
+	Power float64
+	// Traction is the largest total track force per weight. If zero, defaults to
+	// DefaultTraction.
+	Traction float64
+	// RollingResistance is force per weight opposing rolling. If zero, defaults to
+	// DefaultRollingResistance.
+	RollingResistance float64
+	// LateralGrip is the sideways friction coefficient. If zero, defaults to
+	// DefaultLateralGrip.
+	LateralGrip float64
+	// TurnResistance is the skid coefficient resisting yaw. If zero, defaults to
+	// DefaultTurnResistance.
+	TurnResistance float64
+	// TurnRate is the commanded yaw rate at full steer and no throttle, rad/s. If
+	// zero, defaults to DefaultTurnRate.
+	TurnRate float64
+	// TurretRate and GunRate are the turret traverse and gun elevation rates, rad/s.
+	// If zero, they default to DefaultTurretRate and DefaultGunRate.
+	TurretRate, GunRate float64
+	// GunMin and GunMax limit the gun elevation, rad. If both are zero, they default
+	// to DefaultGunMin and DefaultGunMax.
+	GunMin, GunMax float64
+}
+
+// Input is what drives a tank: players, bots and the lab all fill in this struct.
+type Input struct {
+	// Throttle is −1 (full reverse) … +1 (full ahead).
+	Throttle float64
+	// Steer is −1 (full left) … +1 (full right). With no throttle the tank turns in
+	// place; with both it follows an arc.
+	Steer float64
+	// AimYaw is the world yaw the turret turns toward, rad (same convention as the
+	// hull: 0 faces +X, positive turns toward −Z).
+	AimYaw float64
+	// GunElevation is the gun elevation the gun moves toward, rad, limited to
+	// [GunMin, GunMax].
+	GunElevation float64
+}
+
+// Pose is a tank's full 3D kinematic state after a physics step.
+type Pose struct {
+	// Time is the world's simulation time of this pose, s.
+	Time float64
+	// Position is the middle of the hull's footprint on the ground, world meters.
+	Position mgl64.Vec3
+	// Orientation rotates the hull's local frame (forward +X, up +Y, right +Z) into
+	// the world: yaw from box2d, pitch and roll from the three-point ground clamp.
+	Orientation mgl64.Quat
+	// Velocity is the hull's velocity along the ground, m/s (Y follows the slope).
+	Velocity mgl64.Vec3
+	// AngularVelocity is the hull's rotation rate about a world axis, rad/s,
+	// including pitch and roll rates from the terrain.
+	AngularVelocity mgl64.Vec3
+	// Yaw is the hull heading, rad, wrapped to (−π, π].
+	Yaw float64
+	// Turret is the turret yaw relative to the hull, rad in (−π, π]; TurretRate its
+	// rate, rad/s.
+	Turret, TurretRate float64
+	// Gun is the gun elevation, rad; GunRate its rate, rad/s.
+	Gun, GunRate float64
+	// GroundNormal is the unit normal of the clamp triangle.
+	GroundNormal mgl64.Vec3
+	// ClampHits are the three ground points the clamp sampled: front middle, rear
+	// left, rear right.
+	ClampHits [3]mgl64.Vec3
+	// OnGround reports that all three clamp rays found ground. When false (the tank
+	// is off the ground's extent) the pose sits level at the ground height under its
+	// middle.
+	OnGround bool
+}
+
+// Articulation indices in the State a Pose converts to.
+const (
+	// ArticulationTurret is the turret yaw relative to the hull.
+	ArticulationTurret = 0
+	// ArticulationGun is the gun elevation.
+	ArticulationGun = 1
+)
+
+// State returns the pose as a dead-reckoning state: position, velocity, orientation,
+// angular velocity, and the turret and gun as articulations ArticulationTurret and
+// ArticulationGun. Acceleration is left zero: the publisher derives a damped one.
+func (p Pose) State() deadreckon.State {
+	s := deadreckon.State{
+		Time:            p.Time,
+		Position:        p.Position,
+		Velocity:        p.Velocity,
+		Orientation:     p.Orientation,
+		AngularVelocity: p.AngularVelocity,
+	}
+	s.Articulations[ArticulationTurret] = deadreckon.Articulation{Angle: p.Turret, Rate: p.TurretRate}
+	s.Articulations[ArticulationGun] = deadreckon.Articulation{Angle: p.Gun, Rate: p.GunRate}
+	s.NumArticulations = 2
+	return s
+}
+
+// Tank is one tank in a World. Its methods must not be called concurrently with the
+// World's Step.
+type Tank struct {
+	w    *World
+	spec TankSpec
+	in   Input
+	body *box2d.B2Body
+	pose Pose
+
+	clamp  deadreckon.Clamp
+	normal mgl64.Vec3 // ground normal used for the next step's forces
+
+	contacts ContactCounts
+	touching int
+}
+
+// ContactCounts counts contacts that began between a tank and other bodies.
+type ContactCounts struct {
+	// Tanks, Rocks and Border count contacts with other tanks, rocks and the border.
+	Tanks, Rocks, Border uint64
+}
+
+// Total returns the number of contacts of every kind.
+func (c ContactCounts) Total() uint64 { return c.Tanks + c.Rocks + c.Border }
+
+func (s TankSpec) withDefaults() TankSpec {
+	def := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&s.Mass, DefaultMass)
+	widthSet := s.Width != 0
+	def(&s.Length, DefaultLength)
+	def(&s.Width, DefaultWidth)
+	def(&s.Height, DefaultHeight)
+	if s.TrackGauge == 0 {
+		s.TrackGauge = DefaultTrackGauge
+		if widthSet {
+			s.TrackGauge = 0.8 * s.Width
+		}
+	}
+	def(&s.TopSpeed, DefaultTopSpeed)
+	def(&s.ReverseSpeed, DefaultReverseSpeed)
+	def(&s.Power, DefaultPower)
+	def(&s.Traction, DefaultTraction)
+	def(&s.RollingResistance, DefaultRollingResistance)
+	def(&s.LateralGrip, DefaultLateralGrip)
+	def(&s.TurnResistance, DefaultTurnResistance)
+	def(&s.TurnRate, DefaultTurnRate)
+	def(&s.TurretRate, DefaultTurretRate)
+	def(&s.GunRate, DefaultGunRate)
+	if s.GunMin == 0 && s.GunMax == 0 {
+		s.GunMin, s.GunMax = DefaultGunMin, DefaultGunMax
+	}
+	return s
+}
+
+func (s TankSpec) validate() error {
+	pos := []struct {
+		name string
+		v    float64
+	}{
+		{"mass", s.Mass}, {"length", s.Length}, {"width", s.Width}, {"height", s.Height},
+		{"track gauge", s.TrackGauge}, {"top speed", s.TopSpeed}, {"reverse speed", s.ReverseSpeed},
+		{"power", s.Power}, {"traction", s.Traction}, {"rolling resistance", s.RollingResistance},
+		{"lateral grip", s.LateralGrip}, {"turn resistance", s.TurnResistance}, {"turn rate", s.TurnRate},
+		{"turret rate", s.TurretRate}, {"gun rate", s.GunRate},
+	}
+	for _, p := range pos {
+		if !finite(p.v) || !(p.v > 0) {
+			return fmt.Errorf("%w: tank %s %g, want > 0", ErrConfig, p.name, p.v)
+		}
+	}
+	if !finite(s.GunMin, s.GunMax) || s.GunMin > s.GunMax || s.GunMin < -math.Pi/2 || s.GunMax > math.Pi/2 {
+		return fmt.Errorf("%w: gun limits %g…%g rad", ErrConfig, s.GunMin, s.GunMax)
+	}
+	if s.TrackGauge > s.Width {
+		return fmt.Errorf("%w: track gauge %g m wider than the hull's %g m", ErrConfig, s.TrackGauge, s.Width)
+	}
+	return nil
+}
+
+// Footprint returns the three ground-clamp points of the hull in its local frame
+// (forward +X, up +Y, right +Z), m: the middle of the front and the two rear corners,
+// placed so their centroid is the hull's middle. Remote copies of the tank should
+// clamp with the same points (deadreckon.Clamp.Footprint) to sit on the ground the same
+// way; for the default spec they are deadreckon.DefaultFootprint().
+func (s TankSpec) Footprint() [3]mgl64.Vec3 {
+	s = s.withDefaults()
+	f := s.Length * (2.4 / DefaultLength)
+	return [3]mgl64.Vec3{{f, 0, 0}, {-f / 2, 0, -s.Width / 2}, {-f / 2, 0, s.Width / 2}}
+}
+
+// clampRayHeight is how far above a tank's ground height the clamp rays start, m.
+const clampRayHeight = 25.0
+
+// AddTank adds a tank of the given spec (zero fields take defaults) at (x, z), m,
+// facing yaw, rad, at rest with its turret forward, and returns it. It fails when the
+// spec is invalid or the place is not finite or outside the border.
+func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
+	spec = spec.withDefaults()
+	if err := spec.validate(); err != nil {
+		return nil, fmt.Errorf("add tank: %w", err)
+	}
+	if !finite(x, z, yaw) {
+		return nil, fmt.Errorf("add tank: %w: place (%g, %g) yaw %g", ErrConfig, x, z, yaw)
+	}
+	if w.cfg.hasBorder() && (x < w.cfg.Min[0] || x > w.cfg.Max[0] || z < w.cfg.Min[1] || z > w.cfg.Max[1]) {
+		return nil, fmt.Errorf("add tank: %w: place (%g, %g) outside the border %v…%v", ErrConfig, x, z, w.cfg.Min, w.cfg.Max)
+	}
+	t := &Tank{w: w, spec: spec, in: Input{AimYaw: yaw}}
+	t.clamp = deadreckon.Clamp{
+		Mode:         deadreckon.ClampAlways,
+		Footprint:    spec.Footprint(),
+		RayHeight:    clampRayHeight,
+		NearDistance: math.Inf(1),
+		FarDistance:  math.Inf(1),
+	}
+	bd := box2d.MakeB2BodyDef()
+	bd.Type = box2d.B2BodyType.B2_dynamicBody
+	bd.Position = box2d.MakeB2Vec2(x, -z)
+	bd.Angle = yaw
+	bd.AllowSleep = false
+	t.body = w.b2.CreateBody(&bd)
+	t.body.SetUserData(t)
+	shape := box2d.MakeB2PolygonShape()
+	shape.SetAsBox(spec.Length/2, spec.Width/2)
+	fd := box2d.MakeB2FixtureDef()
+	fd.Shape = &shape
+	fd.Density = spec.Mass / (spec.Length * spec.Width)
+	fd.Friction = 0.3
+	fd.Restitution = 0.05
+	fd.Filter = box2d.MakeB2Filter()
+	t.body.CreateFixtureFromDef(&fd)
+	w.tanks = append(w.tanks, t)
+	t.pose.Orientation = mgl64.QuatIdent()
+	t.place(w.Time(), 0)
+	return t, nil
+}
+
+// RemoveTank takes t out of the world. Removing a tank twice, or one of another
+// world, does nothing.
+func (w *World) RemoveTank(t *Tank) {
+	if t == nil || t.w != w || t.body == nil {
+		return
+	}
+	for i, u := range w.tanks {
+		if u == t {
+			w.tanks = append(w.tanks[:i], w.tanks[i+1:]...)
+			break
+		}
+	}
+	w.b2.DestroyBody(t.body)
+	t.body = nil
+}
+
+// Spec returns the tank's spec with every default filled in.
+func (t *Tank) Spec() TankSpec { return t.spec }
+
+// Input returns the input the tank is driving with, as sanitized by SetInput.
+func (t *Tank) Input() Input { return t.in }
+
+// Contacts returns how many contacts with other bodies have begun since the tank was
+// added.
+func (t *Tank) Contacts() ContactCounts { return t.contacts }
+
+// Touching reports whether the tank touches another tank, a rock or the border now.
+func (t *Tank) Touching() bool { return t.touching > 0 }
+
+func (t *Tank) touch(other any, d int) {
+	t.touching += d
+	if d < 0 {
+		return
+	}
+	switch other.(type) {
+	case *Tank:
+		t.contacts.Tanks++
+	case staticKind:
+		if other.(staticKind) == kindRock {
+			t.contacts.Rocks++
+		} else {
+			t.contacts.Border++
+		}
+	}
+}
+
+// SetInput sets the input used from the next physics step on. Throttle and Steer are
+// clamped to [−1, 1] and read as 0 when not finite; a non-finite AimYaw or
+// GunElevation holds the turret's current world aim or the gun's current elevation.
+func (t *Tank) SetInput(in Input) {
+	clamp1 := func(v float64) float64 {
+		if !finite(v) {
+			return 0
+		}
+		return math.Max(-1, math.Min(1, v))
+	}
+	in.Throttle, in.Steer = clamp1(in.Throttle), clamp1(in.Steer)
+	if !finite(in.AimYaw) {
+		in.AimYaw = t.pose.Yaw + t.pose.Turret
+	}
+	if !finite(in.GunElevation) {
+		in.GunElevation = t.pose.Gun
+	}
+	t.in = in
+}
+
+// Pose returns the tank's pose after the last physics step.
+func (t *Tank) Pose() Pose { return t.pose }
+
+// Teleport moves the tank to (x, z), m, facing yaw, rad, at rest, for a respawn; the
+// turret and gun keep their angles relative to the hull. Non-finite arguments are
+// ignored. Call it between steps, never from inside one.
+func (t *Tank) Teleport(x, z, yaw float64) {
+	if t.body == nil || !finite(x, z, yaw) {
+		return
+	}
+	t.body.SetTransform(box2d.MakeB2Vec2(x, -z), yaw)
+	t.body.SetLinearVelocity(box2d.MakeB2Vec2(0, 0))
+	t.body.SetAngularVelocity(0)
+	t.pose.TurretRate, t.pose.GunRate = 0, 0
+	t.place(t.w.Time(), 0)
+}

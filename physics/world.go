@@ -1,0 +1,295 @@
+package physics
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ByteArena/box2d"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/terrain"
+)
+
+// Defaults for WorldConfig.
+const (
+	// DefaultStepRate is the fixed physics rate, Hz.
+	DefaultStepRate = 60.0
+	// DefaultGravity is the gravitational acceleration, m/s².
+	DefaultGravity = 9.81
+	// DefaultMaxSteps is the most fixed steps one Step call runs; time beyond that is
+	// dropped so a stalled frame cannot snowball.
+	DefaultMaxSteps = 8
+	// DefaultSolverIterations is how many passes the track and grip solver makes per
+	// step.
+	DefaultSolverIterations = 8
+)
+
+// box2d solver iterations per step.
+const (
+	velocityIterations = 8
+	positionIterations = 3
+)
+
+// ErrConfig reports an invalid WorldConfig, TankSpec or tank placement; NewWorld and
+// AddTank wrap it.
+var ErrConfig = errors.New("invalid physics config")
+
+// Obstacle is a static round obstacle (a rock) on the ground plane.
+type Obstacle struct {
+	// X and Z are its center, world meters; Radius its radius, m.
+	X, Z, Radius float64
+}
+
+// WorldConfig describes a World. The zero value is flat ground at height 0 with no
+// border and no obstacles, stepped at DefaultStepRate.
+type WorldConfig struct {
+	// Ground gives heights and normals. If nil, the ground is the plane Y = 0.
+	Ground deadreckon.Ground
+	// Min and Max are the (x, z) corners of the border wall, m. If both are zero,
+	// there is no border.
+	Min, Max mgl64.Vec2
+	// Obstacles are static circles tanks collide with.
+	Obstacles []Obstacle
+	// StepRate is the fixed step rate, Hz. If zero, defaults to DefaultStepRate.
+	StepRate float64
+	// Gravity is the gravitational acceleration, m/s². If zero, defaults to
+	// DefaultGravity.
+	Gravity float64
+	// MaxSteps caps the fixed steps per Step call. If zero, defaults to
+	// DefaultMaxSteps.
+	MaxSteps int
+	// SolverIterations is how many passes the track and grip solver makes per step.
+	// If zero, defaults to DefaultSolverIterations.
+	SolverIterations int
+}
+
+// MapConfig returns the config for a battle on m: its ground, its border as the wall
+// and its rocks as obstacles, with every other field at its default.
+func MapConfig(m *terrain.Map) WorldConfig {
+	cfg := WorldConfig{Ground: m, Min: m.Min(), Max: m.Max()}
+	for _, o := range m.Obstacles() {
+		cfg.Obstacles = append(cfg.Obstacles, Obstacle{X: o.X, Z: o.Z, Radius: o.Radius})
+	}
+	return cfg
+}
+
+func (c WorldConfig) withDefaults() WorldConfig {
+	if c.StepRate == 0 {
+		c.StepRate = DefaultStepRate
+	}
+	if c.Gravity == 0 {
+		c.Gravity = DefaultGravity
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = DefaultMaxSteps
+	}
+	if c.SolverIterations == 0 {
+		c.SolverIterations = DefaultSolverIterations
+	}
+	if c.Ground == nil {
+		c.Ground = flatGround{}
+	}
+	return c
+}
+
+func (c WorldConfig) validate() error {
+	switch {
+	case !finite(c.StepRate) || c.StepRate < 1 || c.StepRate > 10000:
+		return fmt.Errorf("%w: step rate %g Hz, want 1…10000", ErrConfig, c.StepRate)
+	case !finite(c.Gravity) || c.Gravity < 0:
+		return fmt.Errorf("%w: gravity %g m/s²", ErrConfig, c.Gravity)
+	case c.MaxSteps < 1:
+		return fmt.Errorf("%w: max steps %d", ErrConfig, c.MaxSteps)
+	case c.SolverIterations < 1 || c.SolverIterations > 100:
+		return fmt.Errorf("%w: solver iterations %d, want 1…100", ErrConfig, c.SolverIterations)
+	case !finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
+		return fmt.Errorf("%w: border %v…%v is not finite", ErrConfig, c.Min, c.Max)
+	case c.hasBorder() && !(c.Max[0] > c.Min[0] && c.Max[1] > c.Min[1]):
+		return fmt.Errorf("%w: border %v…%v is empty", ErrConfig, c.Min, c.Max)
+	}
+	for i, o := range c.Obstacles {
+		if !finite(o.X, o.Z, o.Radius) || !(o.Radius > 0) {
+			return fmt.Errorf("%w: obstacle %d at (%g, %g) radius %g", ErrConfig, i, o.X, o.Z, o.Radius)
+		}
+	}
+	return nil
+}
+
+func (c WorldConfig) hasBorder() bool { return c.Min != (mgl64.Vec2{}) || c.Max != (mgl64.Vec2{}) }
+
+// World is the physics of one battlefield: tanks on a box2d plane (zero gravity in
+// 2D) with the ground's slopes acting on them, stepped at a fixed rate. The box2d
+// plane maps to the world as X = x, Z = −y, yaw = angle.
+//
+// A World and its tanks are not safe for concurrent use; one goroutine steps it and
+// reads the poses.
+type World struct {
+	cfg       WorldConfig
+	h         float64 // fixed step, s
+	b2        *box2d.B2World
+	tanks     []*Tank
+	steps     uint64
+	acc       float64
+	listener  *contactListener
+	clampConf deadreckon.Clamp
+}
+
+// body user data for static fixtures.
+type staticKind int
+
+const (
+	kindRock staticKind = iota + 1
+	kindBorder
+)
+
+// NewWorld returns an empty world for cfg.
+func NewWorld(cfg WorldConfig) (*World, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("new world: %w", err)
+	}
+	cfg.Obstacles = append([]Obstacle(nil), cfg.Obstacles...)
+	b2 := box2d.MakeB2World(box2d.MakeB2Vec2(0, 0))
+	w := &World{cfg: cfg, h: 1 / cfg.StepRate, b2: &b2}
+	w.listener = &contactListener{}
+	w.b2.SetContactListener(w.listener)
+
+	if len(cfg.Obstacles) > 0 {
+		bd := box2d.MakeB2BodyDef()
+		bd.Type = box2d.B2BodyType.B2_staticBody
+		body := w.b2.CreateBody(&bd)
+		body.SetUserData(kindRock)
+		for _, o := range cfg.Obstacles {
+			shape := box2d.MakeB2CircleShape()
+			shape.M_radius = o.Radius
+			shape.M_p = box2d.MakeB2Vec2(o.X, -o.Z)
+			fd := box2d.MakeB2FixtureDef()
+			fd.Shape = &shape
+			fd.Friction = 0.4
+			fd.Filter = box2d.MakeB2Filter()
+			body.CreateFixtureFromDef(&fd)
+		}
+	}
+	if cfg.hasBorder() {
+		bd := box2d.MakeB2BodyDef()
+		bd.Type = box2d.B2BodyType.B2_staticBody
+		body := w.b2.CreateBody(&bd)
+		body.SetUserData(kindBorder)
+		x0, x1 := cfg.Min[0], cfg.Max[0]
+		y0, y1 := -cfg.Max[1], -cfg.Min[1]
+		corners := [5]box2d.B2Vec2{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}}
+		for i := 0; i < 4; i++ {
+			shape := box2d.MakeB2EdgeShape()
+			shape.Set(corners[i], corners[i+1])
+			fd := box2d.MakeB2FixtureDef()
+			fd.Shape = &shape
+			fd.Friction = 0.4
+			fd.Filter = box2d.MakeB2Filter()
+			body.CreateFixtureFromDef(&fd)
+		}
+	}
+	return w, nil
+}
+
+// Ground returns the ground the world's tanks drive on.
+func (w *World) Ground() deadreckon.Ground { return w.cfg.Ground }
+
+// Config returns the world's config with defaults filled in.
+func (w *World) Config() WorldConfig { return w.cfg }
+
+// Tanks returns the tanks in the order they were added. The slice is shared: do not
+// modify it.
+func (w *World) Tanks() []*Tank { return w.tanks }
+
+// Time returns the simulation time, s: the number of fixed steps run times the step.
+func (w *World) Time() float64 { return float64(w.steps) * w.h }
+
+// Steps returns the number of fixed steps run so far.
+func (w *World) Steps() uint64 { return w.steps }
+
+// FixedStep returns the length of one fixed step, s.
+func (w *World) FixedStep() float64 { return w.h }
+
+// Step advances the world by dt seconds of frame time: it runs as many fixed steps
+// as the accumulated time allows, at most MaxSteps, and returns how many it ran. The
+// remainder carries over to the next call, so the simulation does not depend on the
+// frame rate. Time beyond MaxSteps steps is dropped. A dt that is negative, zero or
+// not finite runs nothing.
+func (w *World) Step(dt float64) int {
+	if !(dt > 0) || math.IsInf(dt, 1) {
+		return 0
+	}
+	w.acc += dt
+	n := 0
+	for w.acc >= w.h && n < w.cfg.MaxSteps {
+		w.Tick()
+		w.acc -= w.h
+		n++
+	}
+	if w.acc >= w.h {
+		w.acc = math.Mod(w.acc, w.h)
+	}
+	return n
+}
+
+// Tick runs exactly one fixed step.
+func (w *World) Tick() {
+	for _, t := range w.tanks {
+		t.drive(w.h)
+	}
+	w.b2.Step(w.h, velocityIterations, positionIterations)
+	w.steps++
+	now := w.Time()
+	for _, t := range w.tanks {
+		t.settle(w.h, now)
+	}
+}
+
+// contactListener counts contacts beginning and ending on tanks.
+type contactListener struct{}
+
+func (contactListener) BeginContact(c box2d.B2ContactInterface) { countContact(c, 1) }
+func (contactListener) EndContact(c box2d.B2ContactInterface)   { countContact(c, -1) }
+func (contactListener) PreSolve(box2d.B2ContactInterface, box2d.B2Manifold) {
+}
+func (contactListener) PostSolve(box2d.B2ContactInterface, *box2d.B2ContactImpulse) {}
+
+func countContact(c box2d.B2ContactInterface, d int) {
+	a := c.GetFixtureA().GetBody().GetUserData()
+	b := c.GetFixtureB().GetBody().GetUserData()
+	if t, ok := a.(*Tank); ok {
+		t.touch(b, d)
+	}
+	if t, ok := b.(*Tank); ok {
+		t.touch(a, d)
+	}
+}
+
+// flatGround is the plane Y = 0, unbounded.
+type flatGround struct{}
+
+func (flatGround) HeightAt(x, z float64) (float64, bool)    { return 0, true }
+func (flatGround) NormalAt(x, z float64) (mgl64.Vec3, bool) { return mgl64.Vec3{0, 1, 0}, true }
+func (flatGround) RayDown(x, y, z float64) (float64, bool)  { return 0, y >= 0 }
+
+func finite(v ...float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapAngle wraps a to (−π, π].
+func wrapAngle(a float64) float64 {
+	if a > -math.Pi && a <= math.Pi {
+		return a
+	}
+	a = math.Mod(a+math.Pi, 2*math.Pi)
+	if a <= 0 {
+		a += 2 * math.Pi
+	}
+	return a - math.Pi
+}

@@ -1,0 +1,67 @@
+package render
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game"
+)
+
+// benchSnapshot is 32 tanks around the player with every overlay's data filled in.
+func benchSnapshot() *game.Snapshot {
+	snap := testSnapshot(32)
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		x, z := float64(i%8)*20-60, float64(i/8)*20-30
+		tv.Position = mgl64.Vec3{x, testGround(x, z), z}
+		for len(tv.Trail) < 96 {
+			tv.Trail = append(tv.Trail, tv.Position)
+		}
+	}
+	return snap
+}
+
+// BenchmarkSceneUpdate measures turning a 32-tank snapshot into the scene graph with
+// every overlay on (no drawing; runs without a display).
+func BenchmarkSceneUpdate(b *testing.B) {
+	s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Overlays: OverlayAll})
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap := benchSnapshot()
+	s.Update(snap, 1.0/60) // create the models
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		snap.Time += 1.0 / 60
+		s.Update(snap, 1.0/60)
+	}
+	b.ReportMetric(float64(len(snap.Tanks)), "tanks")
+}
+
+// BenchmarkDrawFrame measures drawing and swapping one 32-tank frame with every
+// overlay on at the test window's size (software rendering under Xvfb).
+func BenchmarkDrawFrame(b *testing.B) {
+	if testViewer == nil {
+		b.Skipf("no window: %v", testViewerErr)
+	}
+	s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Width: testW, Height: testH, Overlays: OverlayAll})
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap := benchSnapshot()
+	var drawErr error
+	onMain(func() {
+		s.Update(snap, 1.0/60)
+		b.ResetTimer()
+		for i := 0; i < b.N && drawErr == nil; i++ {
+			s.Update(snap, 1.0/60)
+			drawErr = testViewer.Draw(s)
+			testViewer.Swap()
+		}
+	})
+	if drawErr != nil {
+		b.Fatal(drawErr)
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
+}

@@ -1,0 +1,124 @@
+package render
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Chase camera defaults.
+const (
+	// DefaultChaseDistance is how far behind the target the camera sits, meters.
+	DefaultChaseDistance = 16.0
+	// DefaultChasePitch is how far the camera looks down at the target, radians.
+	DefaultChasePitch = 0.26
+	// DefaultChaseStiffness is the rate at which the camera closes on where it should
+	// be, 1/s: after 1/stiffness seconds about 63% of any gap is gone.
+	DefaultChaseStiffness = 6.0
+	// MinChaseDistance and MaxChaseDistance bound the wheel zoom, meters.
+	MinChaseDistance, MaxChaseDistance = 6.0, 80.0
+	// chaseLookHeight is how far above the target's origin the camera aims, meters.
+	chaseLookHeight = 2.5
+	// chaseLookAhead is how far ahead of the target the camera aims, meters, so more
+	// of what lies ahead is in view.
+	chaseLookAhead = 8.0
+	// chaseClearance is how far above the ground the eye stays, meters.
+	chaseClearance = 1.5
+)
+
+// Chase is a camera that follows a target from behind and smoothly catches up with it.
+// Orbit turns it around the target and Zoom moves it in and out; both persist.
+// The zero value is ready and uses the defaults.
+type Chase struct {
+	// Distance from the target in meters; if zero, DefaultChaseDistance.
+	Distance float64
+	// Pitch is the look-down angle in radians; if zero, DefaultChasePitch.
+	Pitch float64
+	// Yaw is an orbit angle in radians added to the target's heading.
+	Yaw float64
+	// Stiffness is the catch-up rate in 1/s; if zero, DefaultChaseStiffness.
+	Stiffness float64
+
+	eye, look mgl64.Vec3
+	started   bool
+}
+
+// Orbit turns the camera around the target by dyaw and tilts it by dpitch, radians;
+// the pitch stays between −0.2 and 1.4 rad.
+func (c *Chase) Orbit(dyaw, dpitch float64) {
+	c.Yaw = math.Remainder(c.Yaw+dyaw, 2*math.Pi)
+	p := c.Pitch
+	if p == 0 {
+		p = DefaultChasePitch
+	}
+	c.Pitch = math.Max(-0.2, math.Min(1.4, p+dpitch))
+	if c.Pitch == 0 {
+		c.Pitch = 1e-9 // keep an explicit level view distinct from "use the default"
+	}
+}
+
+// Zoom multiplies the distance by factor, within MinChaseDistance..MaxChaseDistance.
+func (c *Chase) Zoom(factor float64) {
+	d := c.Distance
+	if d == 0 {
+		d = DefaultChaseDistance
+	}
+	c.Distance = math.Max(MinChaseDistance, math.Min(MaxChaseDistance, d*factor))
+}
+
+// Follow moves the camera dt seconds toward its place behind a target at pos facing
+// heading (yaw, radians), and returns the eye and the point it looks at. ground, when
+// not nil, reports the ground height at (x, z) so the eye stays above it. The first
+// call jumps straight to the place.
+func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z float64) (float64, bool)) (eye, look mgl64.Vec3) {
+	dist := c.Distance
+	if dist == 0 {
+		dist = DefaultChaseDistance
+	}
+	pitch := c.Pitch
+	if pitch == 0 {
+		pitch = DefaultChasePitch
+	}
+	k := c.Stiffness
+	if k == 0 {
+		k = DefaultChaseStiffness
+	}
+	yaw := heading + c.Yaw
+	fwd := mgl64.Vec3{math.Cos(yaw), 0, -math.Sin(yaw)}
+	pivot := pos.Add(mgl64.Vec3{0, chaseLookHeight, 0})
+	wantLook := pivot.Add(fwd.Mul(chaseLookAhead))
+	wantEye := pivot.Sub(fwd.Mul(dist * math.Cos(pitch))).Add(mgl64.Vec3{0, dist * math.Sin(pitch), 0})
+	if !c.started || dt <= 0 || dt > 1 || !finite(c.eye) {
+		c.eye, c.look, c.started = wantEye, wantLook, true
+	} else {
+		a := 1 - math.Exp(-k*dt)
+		c.eye = c.eye.Add(wantEye.Sub(c.eye).Mul(a))
+		// The aim point follows faster than the eye so the target stays centered.
+		b := 1 - math.Exp(-3*k*dt)
+		c.look = c.look.Add(wantLook.Sub(c.look).Mul(b))
+	}
+	if ground != nil {
+		if h, ok := ground(c.eye[0], c.eye[2]); ok && c.eye[1] < h+chaseClearance {
+			c.eye[1] = h + chaseClearance
+		}
+	}
+	return c.eye, c.look
+}
+
+// heading returns the yaw of orientation q: the angle about +Y of its forward (+X) axis.
+func heading(q mgl64.Quat) float64 {
+	if q.W == 0 && q.V == (mgl64.Vec3{}) {
+		return 0
+	}
+	f := q.Rotate(mgl64.Vec3{1, 0, 0})
+	return math.Atan2(-f[2], f[0])
+}
+
+func finite(v mgl64.Vec3) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

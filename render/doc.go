@@ -1,0 +1,37 @@
+// Package render draws a Treadline match in a desktop window with g3n: heightmap
+// terrain lit by a sun and cut into chunks with culling and levels of detail, a sky
+// dome, the map border, tanks with turrets and guns in team colours, a chase camera,
+// the HUD and the dead-reckoning debug overlays. It is the only package that talks to
+// OpenGL and GLFW; everything it draws comes from a game.Snapshot, and it never
+// advances the simulation.
+//
+// GLFW and OpenGL must be used from the main OS thread. The package locks the main
+// goroutine to that thread in init, so a program calls Run (or OpenViewer and the
+// Viewer methods) straight from main:
+//
+//	func main() {
+//		cfg := render.RunConfig{Width: 1280, Height: 720, Overlays: render.OverlayGhost}
+//		if err := render.Run(ctx, cfg, session); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// Lower down, a Scene turns snapshots into a node graph and a Viewer draws it:
+//
+//	v, err := render.OpenViewer(1280, 720, "treadline")
+//	s, err := render.NewScene(terrain, render.SceneConfig{})
+//	s.Update(&snap, dt)
+//	err = v.Draw(s)
+//	img := v.Capture() // before Swap
+//	v.Swap()
+//
+// The world frame is Y up, right-handed, meters and radians; this package converts
+// mgl64 values to g3n's float32 math32 in one place (convert.go).
+package render
+
+import "runtime"
+
+func init() {
+	// GLFW requires the main thread; init runs on it.
+	runtime.LockOSThread()
+}

@@ -1,0 +1,138 @@
+package render
+
+import (
+	"image"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
+)
+
+// practice is an in-memory practice match: the player's match and a bot host joined
+// over a Loopback with lag, jitter and loss, so every other tank is really reckoned.
+type practice struct {
+	hub         *game.Loopback
+	player, bot *game.Match
+	now         float64
+}
+
+func newPractice(t *testing.T, bots int) *practice {
+	t.Helper()
+	mp, err := terrain.Generate(terrain.GenerateConfig{Seed: 7, Size: 256, Samples: 129})
+	if err != nil {
+		t.Fatalf("generate map: %v", err)
+	}
+	hub := game.NewLoopback(game.LoopbackConfig{Delay: 0.05, Jitter: 0.01, Loss: 0.02, Seed: 3})
+	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11}, hub.Join())
+	if err != nil {
+		t.Fatalf("bot match: %v", err)
+	}
+	player, err := game.NewMatch(game.Config{Map: mp, Name: "me", Seed: 12,
+		Impairment: game.Impairment{Lag: 0.05, Jitter: 0.01, Loss: 0.02}}, hub.Join())
+	if err != nil {
+		t.Fatalf("player match: %v", err)
+	}
+	return &practice{hub: hub, player: player, bot: bot}
+}
+
+// step advances both matches by dt with the player's input in.
+func (p *practice) step(t *testing.T, dt float64, in physics.Input) {
+	t.Helper()
+	p.now += dt
+	p.hub.SetNow(p.now)
+	if err := p.bot.Step(p.now, physics.Input{}); err != nil {
+		t.Fatalf("bot step: %v", err)
+	}
+	if err := p.player.Step(p.now, in); err != nil {
+		t.Fatalf("player step: %v", err)
+	}
+}
+
+// TestPracticeMatch renders a real match and checks sky above the horizon, ground
+// below it, and each tank's team colour where the camera projects its turret.
+func TestPracticeMatch(t *testing.T) {
+	v := needViewer(t)
+	p := newPractice(t, 5)
+	mp := p.player.Terrain()
+	s, err := NewScene(TerrainFromMap(mp, 0), SceneConfig{Width: testW, Height: testH, Ground: mp.HeightAt,
+		Overlays: OverlayTrail})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap game.Snapshot
+	var img *image.RGBA
+	onMain(func() {
+		for i := 0; i < 240; i++ {
+			p.step(t, 1.0/60, physics.Input{Throttle: 0.6, Steer: 0.1})
+			p.player.Snapshot(&snap)
+			s.Update(&snap, 1.0/60)
+			if i%20 == 0 || i == 239 {
+				if err = v.Draw(s); err != nil {
+					return
+				}
+				if i == 239 {
+					img = v.Capture()
+				}
+				v.Swap()
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	savePNG(t, img, "practice.png")
+	if len(snap.Tanks) != 6 {
+		t.Fatalf("snapshot has %d tanks, want 6 (player and 5 bots)", len(snap.Tanks))
+	}
+	remote := 0
+	for _, tv := range snap.Tanks {
+		if !tv.Local {
+			remote++
+		}
+	}
+	if remote != 5 {
+		t.Errorf("%d remote tanks, want 5", remote)
+	}
+	view := s.View()
+	visible := 0
+	for _, tv := range snap.Tanks {
+		roof := tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight, 0}))
+		x, y, ok := view.Project(roof)
+		if !ok || x < 2 || y < 2 || x >= testW-2 || y >= testH-40 || (x < 280 && y < 160) {
+			continue // off the picture or under a HUD panel
+		}
+		if d := tv.Position.Sub(view.Eye).Len(); d > 120 {
+			continue // too small to hit reliably
+		}
+		visible++
+		r, g, b := meanRGB(img, int(x), int(y), 1)
+		want := teamColor(tv.Team)
+		if !closeToTeam(r, g, b, want.R, want.G, want.B) {
+			t.Errorf("tank %d (team %d) at pixel (%.0f, %.0f): colour %.2f %.2f %.2f, want near team colour %.2f %.2f %.2f",
+				tv.ID, tv.Team, x, y, r, g, b, want.R, want.G, want.B)
+		}
+	}
+	t.Logf("%d tanks checked by colour", visible)
+	if visible == 0 {
+		t.Errorf("no tank within 120 m is in view")
+	}
+}
+
+// closeToTeam reports whether a lit pixel has the hue of a team colour: the same
+// strongest channel and the same ordering of the other two.
+func closeToTeam(r, g, b float64, tr, tg, tb float32) bool {
+	got := [3]float64{r, g, b}
+	want := [3]float64{float64(tr), float64(tg), float64(tb)}
+	argmax := func(c [3]float64) int {
+		i := 0
+		for k := 1; k < 3; k++ {
+			if c[k] > c[i] {
+				i = k
+			}
+		}
+		return i
+	}
+	return argmax(got) == argmax(want)
+}

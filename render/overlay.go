@@ -1,0 +1,79 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Overlay is a set of debug overlays, one bit each.
+type Overlay uint8
+
+const (
+	// OverlayGhost draws each remote tank's last-known state as a faint tank and its
+	// projection to now as a translucent one, joined by a line.
+	OverlayGhost Overlay = 1 << iota
+	// OverlayTrail draws each tank's recent displayed path.
+	OverlayTrail
+	// OverlayClamp draws the three ground-clamp rays and the ground normal.
+	OverlayClamp
+	// OverlayMotion draws velocity (green) and acceleration (orange) arrows.
+	OverlayMotion
+	// OverlayLabels labels each remote tank with its update age and current error.
+	OverlayLabels
+
+	// OverlayAll is every overlay.
+	OverlayAll = OverlayGhost | OverlayTrail | OverlayClamp | OverlayMotion | OverlayLabels
+)
+
+var overlayNames = [...]struct {
+	o    Overlay
+	name string
+}{
+	{OverlayGhost, "ghost"},
+	{OverlayTrail, "trail"},
+	{OverlayClamp, "clamp"},
+	{OverlayMotion, "motion"},
+	{OverlayLabels, "labels"},
+}
+
+// String returns the overlay names joined by commas, as ParseOverlays accepts them;
+// the empty set is "".
+func (o Overlay) String() string {
+	var b strings.Builder
+	for _, n := range overlayNames {
+		if o&n.o != 0 {
+			if b.Len() > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(n.name)
+		}
+	}
+	return b.String()
+}
+
+// ParseOverlays parses a comma-separated list of overlay names (ghost, trail, clamp,
+// motion, labels, or all). Blanks around names are ignored; "" is the empty set.
+func ParseOverlays(s string) (Overlay, error) {
+	var o Overlay
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if f == "all" {
+			o |= OverlayAll
+			continue
+		}
+		found := false
+		for _, n := range overlayNames {
+			if n.name == f {
+				o |= n.o
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("render: unknown overlay %q (want ghost, trail, clamp, motion, labels or all)", f)
+		}
+	}
+	return o, nil
+}

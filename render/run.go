@@ -1,0 +1,438 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/physics"
+)
+
+// Session is the match the client plays: *game.Match satisfies it. Run calls it from
+// the window's thread only.
+type Session interface {
+	// Step advances the match to now (seconds on the session's clock) with the
+	// player's input. An error ends Run (for example, the host was lost).
+	Step(now float64, in physics.Input) error
+	// Snapshot fills dst with what to draw.
+	Snapshot(dst *game.Snapshot)
+	// Algorithm and Clamp report, and SetAlgorithm and SetClamp change, how every
+	// remote tank is reckoned and clamped.
+	Algorithm() deadreckon.Algorithm
+	SetAlgorithm(a deadreckon.Algorithm)
+	Clamp() deadreckon.ClampMode
+	SetClamp(c deadreckon.ClampMode)
+}
+
+// respawner is a Session that can put the player back at a spawn point.
+type respawner interface{ Respawn() }
+
+// RunConfig configures Run. The zero value opens a DefaultWidth×DefaultHeight window
+// and plays until the window closes or the player leaves.
+type RunConfig struct {
+	// Width and Height are the window size in pixels; if zero, DefaultWidth and
+	// DefaultHeight.
+	Width, Height int
+	// Title is the window title; if empty, "Treadline".
+	Title string
+	// Terrain is the ground to draw.
+	Terrain Terrain
+	// Ground, when set, reports the exact ground height, for the camera.
+	Ground func(x, z float64) (float64, bool)
+	// Overlays are the debug overlays shown at start.
+	Overlays Overlay
+	// Watch names the tank the camera follows at start instead of the player's ("*":
+	// the first remote tank); see Scene.Watch.
+	Watch string
+	// Clock returns the session's time in seconds. If nil, Run uses seconds of wall
+	// time since it started.
+	Clock func() float64
+	// FixedStep, when positive, makes every frame advance the session by exactly this
+	// many seconds whatever the wall clock says: screenshots and benchmarks repeat.
+	FixedStep float64
+	// Screenshot, when set, is a PNG file written from the last frame, after which Run
+	// returns: after Frames frames, or after Duration seconds of session time when
+	// Frames is zero (one frame when both are zero).
+	Screenshot string
+	Frames     int
+	Duration   float64
+	// BenchFrames, when positive, makes Run draw that many frames, write the split of
+	// frame time to BenchOut and return.
+	BenchFrames int
+	// BenchOut receives the benchmark report; if nil, os.Stdout.
+	BenchOut io.Writer
+	// Logger receives status messages; if nil, slog.Default().
+	Logger *slog.Logger
+}
+
+// ErrLeft reports that the player left the match from the menu.
+var ErrLeft = errors.New("render: player left the match")
+
+// phases of one frame, for -bench-frames.
+const (
+	phaseSim = iota
+	phaseScene
+	phaseRender
+	phaseSwap
+	numPhases
+)
+
+var phaseNames = [numPhases]string{"simulation", "scene update", "render", "swap"}
+
+// Run opens the window and plays s until the window is closed (nil), the player
+// leaves (ErrLeft), ctx ends (ctx's error), s fails (its error, wrapped), or a
+// screenshot or benchmark run completes (nil). It must be called from the main
+// goroutine.
+func Run(ctx context.Context, cfg RunConfig, s Session) error {
+	if cfg.Width <= 0 {
+		cfg.Width = DefaultWidth
+	}
+	if cfg.Height <= 0 {
+		cfg.Height = DefaultHeight
+	}
+	if cfg.Title == "" {
+		cfg.Title = "Treadline"
+	}
+	if cfg.BenchOut == nil {
+		cfg.BenchOut = os.Stdout
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if cfg.Screenshot != "" && cfg.Frames <= 0 && cfg.Duration <= 0 {
+		cfg.Frames = 1
+	}
+	scene, err := NewScene(cfg.Terrain, SceneConfig{Width: cfg.Width, Height: cfg.Height, Overlays: cfg.Overlays, Ground: cfg.Ground})
+	if err != nil {
+		return err
+	}
+	scene.Watch(cfg.Watch)
+	v, err := OpenViewer(cfg.Width, cfg.Height, cfg.Title)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	return newLoop(cfg, s, scene, v, log).run(ctx)
+}
+
+// loop is Run's state: input, timing and the benchmark record.
+type loop struct {
+	cfg   RunConfig
+	s     Session
+	scene *Scene
+	v     *Viewer
+	log   *slog.Logger
+	keys  *window.KeyState
+	snap  game.Snapshot
+
+	aimYaw, aimGun      float64
+	aimInit             bool
+	dragLeft, dragRight bool
+	lastX, lastY        float32
+	leave               bool
+	phases              [numPhases][]time.Duration
+}
+
+func newLoop(cfg RunConfig, s Session, scene *Scene, v *Viewer, log *slog.Logger) *loop {
+	l := &loop{cfg: cfg, s: s, scene: scene, v: v, log: log}
+	w := v.Window()
+	l.keys = window.NewKeyState(w)
+	w.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) { l.onKey(ev.(*window.KeyEvent).Key) })
+	w.Subscribe(window.OnMouseDown, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), true) })
+	w.Subscribe(window.OnMouseUp, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), false) })
+	w.Subscribe(window.OnCursor, func(_ string, ev interface{}) { l.onCursor(ev.(*window.CursorEvent)) })
+	w.Subscribe(window.OnScroll, func(_ string, ev interface{}) {
+		l.scene.Chase().Zoom(math.Pow(zoomPerNotch, float64(ev.(*window.ScrollEvent).Yoffset)))
+	})
+	scene.hud.setHelp(helpText())
+	if cfg.BenchFrames > 0 {
+		for p := range l.phases {
+			l.phases[p] = make([]time.Duration, 0, cfg.BenchFrames)
+		}
+	}
+	return l
+}
+
+func (l *loop) run(ctx context.Context) error {
+	start := time.Now()
+	clock := l.cfg.Clock
+	if clock == nil {
+		clock = func() float64 { return time.Since(start).Seconds() }
+	}
+	t0 := clock()
+	now := t0
+	lastWall := time.Now()
+	for frame := 1; ; frame++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if l.v.ShouldClose() {
+			l.log.Info("window closed")
+			return nil
+		}
+		if l.leave {
+			return ErrLeft
+		}
+		wall := time.Now()
+		dt := wall.Sub(lastWall).Seconds()
+		lastWall = wall
+		if l.cfg.FixedStep > 0 {
+			now += l.cfg.FixedStep
+			dt = l.cfg.FixedStep
+		} else {
+			now = clock()
+		}
+
+		a := time.Now()
+		if err := l.s.Step(now, l.input(dt)); err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+		l.s.Snapshot(&l.snap)
+		b := time.Now()
+		l.scene.Update(&l.snap, dt)
+		c := time.Now()
+		if err := l.v.Draw(l.scene); err != nil {
+			return err
+		}
+		d := time.Now()
+		shot := l.cfg.Screenshot != "" &&
+			((l.cfg.Frames > 0 && frame >= l.cfg.Frames) || (l.cfg.Frames <= 0 && now-t0 >= l.cfg.Duration))
+		if shot {
+			if err := writePNG(l.cfg.Screenshot, l.v.Capture()); err != nil {
+				return err
+			}
+			l.log.Info("screenshot written", "file", l.cfg.Screenshot, "frames", frame, "tanks", len(l.snap.Tanks))
+			l.logTanks()
+			return nil
+		}
+		l.v.Swap()
+		e := time.Now()
+		if l.cfg.BenchFrames > 0 {
+			for p, x := range [numPhases]time.Duration{b.Sub(a), c.Sub(b), d.Sub(c), e.Sub(d)} {
+				l.phases[p] = append(l.phases[p], x)
+			}
+			if frame >= l.cfg.BenchFrames {
+				return l.report(len(l.snap.Tanks))
+			}
+		}
+	}
+}
+
+// input reads the held keys into the player's input and moves the aim.
+func (l *loop) input(dt float64) physics.Input {
+	var in physics.Input
+	if l.scene.hud.showMenu {
+		return in
+	}
+	k := l.keys.Pressed
+	if k(window.KeyW) || k(window.KeyUp) {
+		in.Throttle++
+	}
+	if k(window.KeyS) || k(window.KeyDown) {
+		in.Throttle--
+	}
+	if k(window.KeyA) || k(window.KeyLeft) {
+		in.Steer--
+	}
+	if k(window.KeyD) || k(window.KeyRight) {
+		in.Steer++
+	}
+	if !l.aimInit && l.scene.haveSelf {
+		l.aimYaw, l.aimInit = l.scene.selfHeading, true
+	}
+	dt = math.Min(math.Max(dt, 0), 0.1)
+	if k(window.KeyQ) {
+		l.aimYaw += aimYawRate * dt
+	}
+	if k(window.KeyE) {
+		l.aimYaw -= aimYawRate * dt
+	}
+	if k(window.KeyR) {
+		l.aimGun += aimGunRate * dt
+	}
+	if k(window.KeyF) {
+		l.aimGun -= aimGunRate * dt
+	}
+	if l.dragLeft {
+		l.aimYaw = l.scene.selfHeading + l.scene.chase.Yaw
+	}
+	l.aimYaw = math.Remainder(l.aimYaw, 2*math.Pi)
+	l.aimGun = math.Max(aimGunMin, math.Min(aimGunMax, l.aimGun))
+	in.AimYaw, in.GunElevation = l.aimYaw, l.aimGun
+	l.scene.hud.showScores = k(window.KeyTab)
+	return in
+}
+
+// onKey handles a key press.
+func (l *loop) onKey(key window.Key) {
+	u := l.scene.hud
+	if u.showMenu {
+		switch key {
+		case window.KeyEnter, window.KeyKPEnter:
+			l.leave = true
+		case window.KeyEscape:
+			u.showMenu = false
+		}
+		return
+	}
+	b, ok := bindingFor(key)
+	if !ok {
+		return
+	}
+	switch b.act {
+	case actHelp:
+		u.showHelp = !u.showHelp
+	case actMenu:
+		if u.showHelp {
+			u.showHelp = false
+		} else {
+			u.showMenu = true
+		}
+	case actToggleOverlay:
+		o := l.scene.Overlays() ^ b.overlay
+		l.scene.SetOverlays(o)
+		state := "off"
+		if o&b.overlay != 0 {
+			state = "on"
+		}
+		u.setFlash(fmt.Sprintf("overlay %s %s", b.overlay, state))
+	case actAllOverlays:
+		o := OverlayAll
+		if l.scene.Overlays() == OverlayAll {
+			o = 0
+		}
+		l.scene.SetOverlays(o)
+		u.setFlash("overlays: " + overlayOrNone(o))
+	case actAlgorithm:
+		l.setAlgorithm(b.algo)
+	case actNextAlgorithm:
+		l.setAlgorithm(nextAlgorithm(l.s.Algorithm()))
+	case actNextClamp:
+		c := nextClamp(l.s.Clamp())
+		l.s.SetClamp(c)
+		u.setFlash("ground clamp: " + clampName(c))
+	case actResetCamera:
+		l.scene.chase.Yaw, l.scene.chase.Pitch, l.scene.chase.Distance = 0, 0, 0
+	case actWatchNext:
+		if name := l.scene.WatchNext(&l.snap); name != "" {
+			u.setFlash("watching " + name)
+		} else {
+			u.setFlash("watching your tank")
+		}
+	case actRespawn:
+		if r, ok := l.s.(respawner); ok {
+			r.Respawn()
+			u.setFlash("respawning")
+		}
+	}
+}
+
+func (l *loop) setAlgorithm(a deadreckon.Algorithm) {
+	l.s.SetAlgorithm(a)
+	l.scene.hud.setFlash("algorithm: " + a.String())
+}
+
+func overlayOrNone(o Overlay) string {
+	if o == 0 {
+		return "none"
+	}
+	return o.String()
+}
+
+func (l *loop) onMouse(ev *window.MouseEvent, down bool) {
+	switch ev.Button {
+	case window.MouseButtonLeft:
+		l.dragLeft = down
+	case window.MouseButtonRight:
+		l.dragRight = down
+	}
+	l.lastX, l.lastY = ev.Xpos, ev.Ypos
+}
+
+func (l *loop) onCursor(ev *window.CursorEvent) {
+	dx, dy := ev.Xpos-l.lastX, ev.Ypos-l.lastY
+	l.lastX, l.lastY = ev.Xpos, ev.Ypos
+	if l.dragLeft || l.dragRight {
+		l.scene.Chase().Orbit(-float64(dx)*orbitPerPx, float64(dy)*orbitPerPx)
+	}
+}
+
+// report writes the frame-time split.
+func (l *loop) report(tanks int) error {
+	w, h := l.v.FramebufferSize()
+	n := len(l.phases[0])
+	total := make([]time.Duration, n)
+	for p := range l.phases {
+		for i, x := range l.phases[p] {
+			total[i] += x
+		}
+	}
+	mean := func(xs []time.Duration) float64 {
+		var s time.Duration
+		for _, x := range xs {
+			s += x
+		}
+		return float64(s) / float64(max(1, len(xs))) / 1e6
+	}
+	pct := func(xs []time.Duration, q float64) float64 {
+		ys := slices.Clone(xs)
+		slices.Sort(ys)
+		if len(ys) == 0 {
+			return 0
+		}
+		return float64(ys[min(len(ys)-1, int(q*float64(len(ys))))]) / 1e6
+	}
+	tm := mean(total)
+	out := l.cfg.BenchOut
+	fmt.Fprintf(out, "frame-time split: %d frames, %d tanks, %dx%d\n", n, tanks, w, h)
+	fmt.Fprintf(out, "%-13s %9s %9s %9s %7s\n", "phase", "mean ms", "p50 ms", "p95 ms", "share")
+	for p := range l.phases {
+		m := mean(l.phases[p])
+		fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f %6.1f%%\n", phaseNames[p], m, pct(l.phases[p], 0.5), pct(l.phases[p], 0.95), 100*m/math.Max(tm, 1e-9))
+	}
+	fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f  (%.1f fps)\n", "total", tm, pct(total, 0.5), pct(total, 0.95), 1000/math.Max(tm, 1e-9))
+	return nil
+}
+
+// writePNG writes img to path.
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("render: screenshot: %w", err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("render: screenshot %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("render: screenshot %s: %w", path, err)
+	}
+	return nil
+}
+
+// logTanks logs where each tank of the last frame is on the picture (the turret roof),
+// so tests and bug reports can match the screenshot against the world.
+func (l *loop) logTanks() {
+	view := l.scene.View()
+	for i := range l.snap.Tanks {
+		tv := &l.snap.Tanks[i]
+		roof := tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight, 0}))
+		x, y, ok := view.Project(roof)
+		ok = ok && x >= 0 && y >= 0 && x < float64(view.Width) && y < float64(view.Height)
+		l.log.Info("tank", "id", tv.ID, "name", tv.Name, "team", tv.Team, "local", tv.Local, "self", i == l.snap.Self,
+			"distance", math.Round(tv.Position.Sub(view.Eye).Len()), "on_screen", ok, "x", int(x), "y", int(y))
+	}
+}

@@ -1,0 +1,440 @@
+package render
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/g3n/engine/camera"
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/light"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/renderer"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
+)
+
+// Scene defaults.
+const (
+	// DefaultWidth and DefaultHeight are the picture size in pixels.
+	DefaultWidth, DefaultHeight = 1280, 720
+	// DefaultFovY is the vertical field of view in radians (60°).
+	DefaultFovY = math.Pi / 3
+	// cameraNear and cameraFar are the clip distances in meters.
+	cameraNear, cameraFar = 0.5, 2000.0
+	// hudInterval is how often the HUD text is rebuilt, seconds.
+	hudInterval = 0.25
+)
+
+// SceneConfig configures a Scene. The zero value means defaults throughout.
+type SceneConfig struct {
+	// Width and Height are the picture size in pixels; if zero, DefaultWidth and
+	// DefaultHeight.
+	Width, Height int
+	// Overlays are the debug overlays shown at start.
+	Overlays Overlay
+	// LODDistance is the terrain level-of-detail step in meters; if zero,
+	// DefaultLODDistance.
+	LODDistance float64
+	// Ground, when set, reports the ground height so the chase camera stays above it.
+	Ground func(x, z float64) (float64, bool)
+}
+
+// Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
+// the HUD, built from a game.Snapshot each frame. It only reads snapshots and never
+// advances the simulation. A Scene is not safe for concurrent use; use it from the
+// goroutine that owns the window.
+type Scene struct {
+	cfg      SceneConfig
+	root     *core.Node
+	world    *core.Node
+	cam      *camera.Camera
+	view     View
+	chase    Chase
+	terrain  *terrainNode
+	sky      *graphic.Mesh
+	parts    *tankParts
+	tanks    map[uint32]*tankEntry
+	lines    *lineBatch
+	overlays Overlay
+	frame    uint64
+	hud      *hud
+	lodCount []int
+	heights  *heightGrid
+	// Self is the player's tank as last drawn, for the camera when it goes missing.
+	selfPos     mgl64.Vec3
+	selfHeading float64
+	haveSelf    bool
+	// watchID is the tank the camera follows instead of the player's, 0 for none;
+	// watchName picks one by name ("*": any remote) until one appears.
+	watchID   uint32
+	watchName string
+}
+
+// Watch makes the camera follow the tank called name instead of the player's own: ""
+// goes back to the player's tank and "*" follows the first remote tank. Watching a
+// remote tank shows its dead reckoning from close by.
+func (s *Scene) Watch(name string) {
+	s.watchID, s.watchName = 0, name
+}
+
+// WatchNext moves the camera to the next tank of snap after the one watched now, and
+// back to the player's own after the last; it returns the watched tank's name, or ""
+// for the player's own.
+func (s *Scene) WatchNext(snap *game.Snapshot) string {
+	s.watchName = ""
+	start := -1
+	for i := range snap.Tanks {
+		if snap.Tanks[i].ID == s.watchID {
+			start = i
+		}
+	}
+	for i := start + 1; i < len(snap.Tanks); i++ {
+		if i != snap.Self {
+			s.watchID = snap.Tanks[i].ID
+			return snap.Tanks[i].Name
+		}
+	}
+	s.watchID = 0
+	return ""
+}
+
+// watched returns the tank the camera follows instead of the player's, or nil.
+func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
+	if s.watchID == 0 && s.watchName == "" {
+		return nil
+	}
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		match := tv.ID == s.watchID && s.watchID != 0
+		if s.watchID == 0 {
+			match = (s.watchName == "*" && !tv.Local) || (s.watchName != "*" && tv.Name == s.watchName)
+		}
+		if match && finite(tv.Position) {
+			s.watchID = tv.ID
+			return tv
+		}
+	}
+	return nil
+}
+
+// tankEntry is one tank's models and labels, kept while the tank is in snapshots.
+type tankEntry struct {
+	model, ghost, ghostLast *tankModel
+	name, info              *gui.Label
+	nameText                string
+	seen                    uint64
+}
+
+// NewScene builds a scene over terrain t. It returns an error when t is empty or
+// malformed. It makes no OpenGL calls, so it may run before a window exists; drawing
+// needs a Viewer.
+func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
+	if cfg.Width <= 0 {
+		cfg.Width = DefaultWidth
+	}
+	if cfg.Height <= 0 {
+		cfg.Height = DefaultHeight
+	}
+	tn, err := newTerrainNode(t, cfg.LODDistance)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scene{
+		cfg:      cfg,
+		root:     core.NewNode(),
+		world:    core.NewNode(),
+		terrain:  tn,
+		parts:    newTankParts(),
+		tanks:    make(map[uint32]*tankEntry),
+		lines:    newLineBatch(true),
+		overlays: cfg.Overlays,
+		lodCount: make([]int, len(t.Chunks[0])),
+	}
+	s.cam = camera.NewPerspective(float32(cfg.Width)/float32(cfg.Height), cameraNear, cameraFar,
+		float32(DefaultFovY*180/math.Pi), camera.Vertical)
+	s.view = View{FovY: DefaultFovY, Near: cameraNear, Far: cameraFar, Width: cfg.Width, Height: cfg.Height,
+		Orientation: mgl64.QuatIdent()}
+	s.root.Add(s.world)
+	s.sky = newSkyDome()
+	s.world.Add(s.sky)
+	s.world.Add(tn.root)
+	s.heights = newHeightGrid(t, tn.min, tn.max)
+	if s.cfg.Ground == nil {
+		s.cfg.Ground = s.heights.heightAt
+	}
+	s.world.Add(newBorder(tn, s.heights))
+	for _, r := range t.Rocks {
+		s.world.Add(newRock(r))
+	}
+	s.world.Add(s.lines.lines)
+	// The sun: warm directional light from the south-west, high in the sky, and a
+	// cool ambient fill so shadowed slopes keep their colour.
+	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.96, B: 0.88}, 0.85)
+	sun.SetPosition(-0.45, 0.8, 0.35)
+	s.world.Add(sun)
+	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.55))
+	s.hud = newHUD(cfg.Width, cfg.Height)
+	s.root.Add(s.hud.root)
+	// Look at the middle of the map until there is a tank to follow.
+	c := tn.min.Add(tn.max).Mul(0.5)
+	s.selfPos = mgl64.Vec3{c[0], tn.max[1], c[2]}
+	s.setCamera(s.selfPos.Add(mgl64.Vec3{-120, 80, 0}), s.selfPos)
+	return s, nil
+}
+
+// Overlays returns the debug overlays now shown.
+func (s *Scene) Overlays() Overlay { return s.overlays }
+
+// SetOverlays chooses the debug overlays to show from the next Update on.
+func (s *Scene) SetOverlays(o Overlay) { s.overlays = o }
+
+// View returns the camera as of the last Update.
+func (s *Scene) View() View { return s.view }
+
+// Chase returns the chase camera, for orbit and zoom input.
+func (s *Scene) Chase() *Chase { return &s.chase }
+
+// Size returns the picture size in pixels.
+func (s *Scene) Size() (w, h int) { return s.cfg.Width, s.cfg.Height }
+
+// Resize changes the picture size in pixels. Sizes below one pixel are ignored (a
+// minimised window).
+func (s *Scene) Resize(w, h int) {
+	if w < 1 || h < 1 {
+		return
+	}
+	s.cfg.Width, s.cfg.Height = w, h
+	s.view.Width, s.view.Height = w, h
+	s.cam.SetAspect(float32(w) / float32(h))
+	s.hud.resize(w, h)
+}
+
+// LODCounts returns how many terrain chunks used each level of detail at the last
+// Update, finest first. The slice is reused by the next Update.
+func (s *Scene) LODCounts() []int { return s.lodCount }
+
+// Update builds the scene for snap. dt is the wall time since the previous frame in
+// seconds; it only paces the chase camera. Tanks missing from snap are removed.
+func (s *Scene) Update(snap *game.Snapshot, dt float64) {
+	s.frame++
+	s.hud.tick(dt)
+	// Camera first, so labels project with this frame's view.
+	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
+		me := &snap.Tanks[snap.Self]
+		if finite(me.Position) {
+			s.selfPos, s.selfHeading, s.haveSelf = me.Position, heading(me.Orientation), true
+		}
+	}
+	if tv := s.watched(snap); tv != nil {
+		eye, look := s.chase.Follow(tv.Position, heading(tv.Orientation), dt, s.cfg.Ground)
+		s.setCamera(eye, look)
+	} else if s.haveSelf {
+		eye, look := s.chase.Follow(s.selfPos, s.selfHeading, dt, s.cfg.Ground)
+		s.setCamera(eye, look)
+	}
+	s.terrain.update(s.view.Eye, s.lodCount)
+	s.sky.SetPositionVec(ptr(vec3(s.view.Eye)))
+
+	s.lines.reset()
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		if !finite(tv.Position) {
+			continue // never draw (or crash on) a corrupt pose
+		}
+		e := s.entry(tv)
+		e.seen = s.frame
+		e.model.setTeam(s.parts, tv.Team)
+		e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
+		s.updateGhosts(e, tv)
+		s.drawOverlays(tv)
+		s.placeLabels(e, tv, i == snap.Self)
+	}
+	for id, e := range s.tanks {
+		if e.seen != s.frame {
+			s.removeEntry(e)
+			delete(s.tanks, id)
+		}
+	}
+	s.lines.commit()
+	s.hud.update(snap, s, dt)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// setCamera points the camera from eye at look.
+func (s *Scene) setCamera(eye, look mgl64.Vec3) {
+	dir := look.Sub(eye)
+	s.view.Eye = eye
+	s.view.Orientation = LookRotation(dir, mgl64.Vec3{0, 1, 0})
+	p, q := vec3(eye), quat(s.view.Orientation)
+	s.cam.SetPositionVec(&p)
+	s.cam.SetQuaternionQuat(&q)
+}
+
+// entry returns the models for tv, creating them the first time tv's id appears.
+func (s *Scene) entry(tv *game.TankView) *tankEntry {
+	if e, ok := s.tanks[tv.ID]; ok {
+		if e.nameText != tv.Name {
+			e.nameText = tv.Name
+			e.name.SetText(tv.Name)
+		}
+		return e
+	}
+	e := &tankEntry{
+		model:     newTankModel(s.parts, tv.Team, nil),
+		ghost:     newTankModel(s.parts, 0, s.parts.ghostMat),
+		ghostLast: newTankModel(s.parts, 0, s.parts.ghostLastMat),
+		name:      gui.NewLabel(tv.Name),
+		info:      gui.NewLabel(""),
+		nameText:  tv.Name,
+	}
+	e.name.SetFontSize(15)
+	e.name.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+	e.name.SetBgColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.35})
+	e.info.SetFontSize(13)
+	e.info.SetColor(&math32.Color{R: 1, G: 0.95, B: 0.6})
+	e.info.SetBgColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.45})
+	e.ghost.root.SetVisible(false)
+	e.ghostLast.root.SetVisible(false)
+	e.info.SetVisible(false)
+	s.world.Add(e.model.root)
+	s.world.Add(e.ghost.root)
+	s.world.Add(e.ghostLast.root)
+	s.hud.labels.Add(e.name)
+	s.hud.labels.Add(e.info)
+	s.tanks[tv.ID] = e
+	return e
+}
+
+func (s *Scene) removeEntry(e *tankEntry) {
+	for _, m := range []*tankModel{e.model, e.ghost, e.ghostLast} {
+		s.world.Remove(m.root)
+		m.root.DisposeChildren(true)
+	}
+	s.hud.labels.Remove(e.name)
+	s.hud.labels.Remove(e.info)
+	e.name.Dispose()
+	e.info.Dispose()
+}
+
+// updateGhosts shows or hides the ghost tanks of a remote tank.
+func (s *Scene) updateGhosts(e *tankEntry, tv *game.TankView) {
+	show := s.overlays&OverlayGhost != 0 && !tv.Local && finite(tv.LastKnownProjected.Position)
+	e.ghost.root.SetVisible(show)
+	e.ghostLast.root.SetVisible(show)
+	if !show {
+		return
+	}
+	lk, lp := tv.LastKnown, tv.LastKnownProjected
+	e.ghost.setPose(vec3(lp.Position), quat(lp.Orientation), articulation(lp, 0), articulation(lp, 1))
+	e.ghostLast.setPose(vec3(lk.Position), quat(lk.Orientation), articulation(lk, 0), articulation(lk, 1))
+	up := mgl64.Vec3{0, 2, 0}
+	s.lines.segment(lk.Position.Add(up), lp.Position.Add(up), ghostLinkColor)
+	s.lines.segment(lp.Position.Add(up), tv.Position.Add(up), errorColor)
+}
+
+// articulation returns the angle of articulation i of st, or zero when st has fewer.
+func articulation(st deadreckon.State, i int) float64 {
+	if i < 0 || i >= st.NumArticulations || i >= deadreckon.MaxArticulations {
+		return 0
+	}
+	return st.Articulations[i].Angle
+}
+
+// Overlay colours.
+var (
+	ghostLinkColor = math32.Color{R: 0.55, G: 0.95, B: 1}
+	errorColor     = math32.Color{R: 1, G: 0.3, B: 0.3}
+	trailColor     = math32.Color{R: 1, G: 0.85, B: 0.2}
+	rayColor       = math32.Color{R: 1, G: 0.2, B: 1}
+	normalColor    = math32.Color{R: 0.2, G: 1, B: 1}
+	velocityColor  = math32.Color{R: 0.2, G: 1, B: 0.3}
+	accelColor     = math32.Color{R: 1, G: 0.55, B: 0.1}
+)
+
+// drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.
+func (s *Scene) drawOverlays(tv *game.TankView) {
+	if s.overlays&OverlayTrail != 0 {
+		lift := mgl64.Vec3{0, 0.3, 0}
+		for k := 1; k < len(tv.Trail); k++ {
+			a, b := tv.Trail[k-1], tv.Trail[k]
+			if finite(a) && finite(b) {
+				s.lines.segment(a.Add(lift), b.Add(lift), trailColor)
+			}
+		}
+	}
+	if s.overlays&OverlayClamp != 0 && tv.Clamped {
+		for _, h := range tv.ClampHits {
+			if finite(h) {
+				s.lines.segment(h.Add(mgl64.Vec3{0, 3, 0}), h, rayColor)
+			}
+		}
+		for k := 0; k < 3; k++ {
+			a, b := tv.ClampHits[k], tv.ClampHits[(k+1)%3]
+			if finite(a) && finite(b) {
+				s.lines.segment(a.Add(mgl64.Vec3{0, 0.05, 0}), b.Add(mgl64.Vec3{0, 0.05, 0}), rayColor)
+			}
+		}
+		if n := tv.GroundNormal; finite(n) && n.Len() > 0 {
+			s.lines.arrow(tv.Position, n.Normalize().Mul(3), normalColor)
+		}
+	}
+	if s.overlays&OverlayMotion != 0 {
+		base := tv.Position.Add(mgl64.Vec3{0, hullBase + hullHeight + 0.2, 0})
+		if finite(tv.Velocity) {
+			s.lines.arrow(base, tv.Velocity, velocityColor)
+		}
+		if finite(tv.Acceleration) {
+			s.lines.arrow(base, tv.Acceleration.Mul(2), accelColor)
+		}
+	}
+}
+
+// placeLabels puts tv's name (and, with OverlayLabels, its update age and error)
+// above it on screen.
+func (s *Scene) placeLabels(e *tankEntry, tv *game.TankView, self bool) {
+	x, y, ok := s.view.Project(tv.Position.Add(mgl64.Vec3{0, nameHeight, 0}))
+	ok = ok && x > -200 && x < float64(s.view.Width)+200 && y > -100 && y < float64(s.view.Height)+100
+	e.name.SetVisible(ok && !self && tv.Name != "")
+	showInfo := ok && s.overlays&OverlayLabels != 0 && !tv.Local
+	e.info.SetVisible(showInfo)
+	if !ok {
+		return
+	}
+	w, h := e.name.Size()
+	e.name.SetPosition(float32(math.Round(x))-w/2, float32(math.Round(y))-h)
+	if showInfo {
+		if s.hud.textDue || e.info.Text() == "" {
+			stale := ""
+			if tv.Stale {
+				stale = " STALE"
+			}
+			e.info.SetText(fmt.Sprintf("age %.2f s  err %.2f m%s", tv.UpdateAge, tv.Error, stale))
+		}
+		iw, _ := e.info.Size()
+		e.info.SetPosition(float32(math.Round(x))-iw/2, float32(math.Round(y))+2)
+	}
+}
+
+// Draw renders the scene with r into the current framebuffer.
+func (s *Scene) Draw(r *renderer.Renderer) error {
+	if err := r.Render(s.root, s.cam); err != nil {
+		return fmt.Errorf("render scene: %w", err)
+	}
+	return nil
+}
+
+// newRock builds a grey boulder for an obstacle.
+func newRock(r Rock) *graphic.Mesh {
+	g := geometry.NewSphere(1, 7, 5)
+	m := material.NewStandard(&math32.Color{R: 0.46, G: 0.44, B: 0.42})
+	mesh := graphic.NewMesh(g, m)
+	mesh.SetPositionVec(ptr(vec3(r.Center)))
+	mesh.SetScale(float32(r.Radius), float32(math.Max(r.Height, 0.5)), float32(r.Radius))
+	return mesh
+}

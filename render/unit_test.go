@@ -1,0 +1,213 @@
+package render
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+func TestParseOverlays(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Overlay
+		err  bool
+	}{
+		{"", 0, false},
+		{"ghost", OverlayGhost, false},
+		{"ghost, trail ,clamp", OverlayGhost | OverlayTrail | OverlayClamp, false},
+		{"motion,labels", OverlayMotion | OverlayLabels, false},
+		{"all", OverlayAll, false},
+		{"ghost,,", OverlayGhost, false},
+		{"ghosts", 0, true},
+		{"GHOST", 0, true},
+	}
+	for _, c := range cases {
+		got, err := ParseOverlays(c.in)
+		if (err != nil) != c.err || got != c.want {
+			t.Errorf("ParseOverlays(%q) = %v, %v; want %v, error %v", c.in, got, err, c.want, c.err)
+		}
+	}
+	for o := Overlay(0); o <= OverlayAll; o++ {
+		back, err := ParseOverlays(o.String())
+		if err != nil || back != o {
+			t.Errorf("ParseOverlays(%q) = %v, %v; want %v", o.String(), back, err, o)
+		}
+	}
+}
+
+func TestLOD(t *testing.T) {
+	cases := []struct {
+		d      float64
+		levels int
+		want   int
+	}{
+		{0, 4, 0}, {119, 4, 0}, {120, 4, 1}, {250, 4, 2}, {10000, 4, 3}, {500, 1, 0}, {-1, 4, 0},
+	}
+	for _, c := range cases {
+		if got := lodFor(c.d, DefaultLODDistance, c.levels); got != c.want {
+			t.Errorf("lodFor(%v, %v, %d) = %d, want %d", c.d, DefaultLODDistance, c.levels, got, c.want)
+		}
+	}
+	lo, hi := mgl64.Vec3{0, 0, 0}, mgl64.Vec3{10, 5, 10}
+	for _, c := range []struct {
+		p    mgl64.Vec3
+		want float64
+	}{
+		{mgl64.Vec3{5, 1, 5}, 0}, {mgl64.Vec3{13, 1, 5}, 3}, {mgl64.Vec3{13, 9, 14}, math.Sqrt(9 + 16 + 16)},
+	} {
+		if got := boxDistance(c.p, lo, hi); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("boxDistance(%v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+}
+
+func TestMeshValidate(t *testing.T) {
+	good := Mesh{
+		Positions: []float32{0, 0, 0, 1, 0, 0, 0, 0, 1},
+		Normals:   []float32{0, 1, 0, 0, 1, 0, 0, 1, 0},
+		Indices:   []uint32{0, 2, 1},
+	}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("good mesh: %v", err)
+	}
+	bad := map[string]func(m *Mesh){
+		"empty":           func(m *Mesh) { m.Positions, m.Normals = nil, nil },
+		"ragged":          func(m *Mesh) { m.Positions = m.Positions[:8] },
+		"normals":         func(m *Mesh) { m.Normals = m.Normals[:6] },
+		"colors":          func(m *Mesh) { m.Colors = []float32{1, 1, 1} },
+		"index range":     func(m *Mesh) { m.Indices = []uint32{0, 1, 3} },
+		"partial tri":     func(m *Mesh) { m.Indices = []uint32{0, 1} },
+		"nan":             func(m *Mesh) { m.Positions[4] = float32(math.NaN()) },
+		"no triangles":    func(m *Mesh) { m.Indices = nil },
+		"infinite":        func(m *Mesh) { m.Positions[0] = float32(math.Inf(1)) },
+		"colors too many": func(m *Mesh) { m.Colors = make([]float32, 12) },
+	}
+	for name, spoil := range bad {
+		m := Mesh{
+			Positions: append([]float32(nil), good.Positions...),
+			Normals:   append([]float32(nil), good.Normals...),
+			Indices:   append([]uint32(nil), good.Indices...),
+		}
+		spoil(&m)
+		if err := m.Validate(); err == nil {
+			t.Errorf("%s: Validate accepted %+v", name, m)
+		}
+	}
+}
+
+func TestNewSceneRejectsBadTerrain(t *testing.T) {
+	if _, err := NewScene(Terrain{}, SceneConfig{}); err != ErrNoTerrain {
+		t.Errorf("empty terrain: err = %v, want ErrNoTerrain", err)
+	}
+	tt := synthTerrain(32, 2, 16, 2)
+	tt.Chunks[1] = tt.Chunks[1][:1]
+	if _, err := NewScene(tt, SceneConfig{}); err == nil || !strings.Contains(err.Error(), "levels of detail") {
+		t.Errorf("ragged levels: err = %v", err)
+	}
+	tt = synthTerrain(32, 2, 16, 2)
+	tt.Chunks[0][1].Indices[0] = 1 << 30
+	if _, err := NewScene(tt, SceneConfig{}); err == nil || !strings.Contains(err.Error(), "chunk 0 lod 1") {
+		t.Errorf("bad index: err = %v", err)
+	}
+}
+
+func TestHelpListsEveryKey(t *testing.T) {
+	h := helpText()
+	for _, b := range bindings {
+		if !strings.Contains(h, b.name) || !strings.Contains(h, b.what) {
+			t.Errorf("help lacks %q (%s)", b.name, b.what)
+		}
+	}
+	// Every action key is bound once.
+	seen := map[int]string{}
+	for _, b := range bindings {
+		if b.act == actNone || b.key < 0 {
+			continue
+		}
+		if prev, dup := seen[int(b.key)]; dup {
+			t.Errorf("key %s and %s share a key code", prev, b.name)
+		}
+		seen[int(b.key)] = b.name
+	}
+	// Every algorithm has a key.
+	for a := deadreckon.ProjectiveVelocityBlend; a <= deadreckon.Delayed; a++ {
+		found := false
+		for _, b := range bindings {
+			found = found || (b.act == actAlgorithm && b.algo == a)
+		}
+		if !found {
+			t.Errorf("no key selects algorithm %v", a)
+		}
+	}
+}
+
+func TestCycles(t *testing.T) {
+	c := deadreckon.ClampNone
+	for _, want := range []deadreckon.ClampMode{deadreckon.ClampUp, deadreckon.ClampAlways, deadreckon.ClampNone} {
+		c = nextClamp(c)
+		if c != want {
+			t.Fatalf("nextClamp = %v, want %v", c, want)
+		}
+	}
+	a := deadreckon.ProjectiveVelocityBlend
+	for i := 0; i < 7; i++ {
+		a = nextAlgorithm(a)
+	}
+	if a != deadreckon.ProjectiveVelocityBlend {
+		t.Errorf("seven nextAlgorithm steps end at %v, want pvb", a)
+	}
+}
+
+func TestStatsText(t *testing.T) {
+	snap := testSnapshot(3)
+	snap.Net.RTT, snap.Net.ClockOffset = 0.104, -0.0123
+	snap.Net.BytesIn, snap.Net.UpdatesIn = 12300, 45
+	snap.Net.Lag, snap.Net.Jitter, snap.Net.Loss = 0.1, 0.02, 0.02
+	snap.Algorithm, snap.Clamp = deadreckon.CubicBezier, deadreckon.ClampUp
+	got := statsText(snap, 59.6, OverlayGhost)
+	for _, want := range []string{"60 fps", "round trip 104 ms", "clock offset -12.3 ms", "12.3 kB/s", "45.0 upd/s",
+		"algorithm bezier", "clamp up", "impairment 100 ms ±20 ms, 2.0% loss", "overlays ghost"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stats text lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestWatch(t *testing.T) {
+	s, err := NewScene(synthTerrain(128, 2, 32, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(3)
+	dist := func(i int) float64 { return s.View().Eye.Sub(snap.Tanks[i].Position).Len() }
+	s.Update(snap, 1.0/60)
+	if d := dist(0); d > DefaultChaseDistance+chaseLookHeight+1 {
+		t.Fatalf("camera is %.1f m from the player's tank", d)
+	}
+	s.Watch("*")
+	s.Update(snap, 2) // a long frame jumps the camera
+	if d := dist(1); d > DefaultChaseDistance+chaseLookHeight+1 {
+		t.Errorf("watching any remote: camera %.1f m from the first remote tank", d)
+	}
+	s.Watch("tank-2")
+	s.Update(snap, 2)
+	if d := dist(2); d > DefaultChaseDistance+chaseLookHeight+1 {
+		t.Errorf("watching tank-2: camera %.1f m from it", d)
+	}
+	// WatchNext cycles through the others and back to the player.
+	s.Watch("")
+	var names []string
+	for i := 0; i < 3; i++ {
+		names = append(names, s.WatchNext(snap))
+	}
+	if strings.Join(names, ",") != "tank-1,tank-2," {
+		t.Errorf("WatchNext from none gives %q, want tank-1, tank-2, then yourself", names)
+	}
+	s.Update(snap, 2)
+	if d := dist(0); d > DefaultChaseDistance+chaseLookHeight+1 {
+		t.Errorf("back on the player: camera %.1f m from it", d)
+	}
+}

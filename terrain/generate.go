@@ -1,0 +1,353 @@
+package terrain
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Defaults and limits for GenerateConfig.
+const (
+	// DefaultSize is the side of a generated map, m.
+	DefaultSize = 512.0
+	// DefaultSamples is the number of height samples along each side of a generated map.
+	DefaultSamples = 257
+	// DefaultName is the name recorded for a generated map.
+	DefaultName = "valley"
+	// MinGenerateSamples is the fewest samples per side Generate accepts.
+	MinGenerateSamples = 9
+	// MaxSize is the largest map side Generate accepts, m.
+	MaxSize = 65536.0
+)
+
+// GenerateConfig describes a procedural map. The zero value generates the default
+// 512 m valley with seed 0.
+type GenerateConfig struct {
+	// Seed selects the map; the same config always gives the same map.
+	Seed uint64
+	// Size is the side of the square map, m, centered on the origin. If zero,
+	// defaults to DefaultSize.
+	Size float64
+	// Samples is the number of height samples along each side, at least
+	// MinGenerateSamples. If zero, defaults to DefaultSamples.
+	Samples int
+	// Name is recorded in the sidecar. If empty, defaults to DefaultName.
+	Name string
+	// ChunkCells is the side of a render chunk in cells. If zero, defaults to
+	// DefaultChunkCells.
+	ChunkCells int
+}
+
+// Generate builds a map procedurally and deterministically: rolling hills over
+// fractal noise; a ridge across the north with a long even climb (about 16°) on its
+// south face and a cliff of about 12 m on its north face (a ledge for clamping tests);
+// a wide flat valley floor; four flat spawn pads with two spawn points each; a low
+// rim along the border; and rocks on gentle ground away from the pads. Horizontal
+// features scale with Size. Heights are quantized to 16 bits exactly as the PNG
+// stores them, so saving and loading the result gives the same map. The result is a
+// pure function of cfg (on a given architecture: Go may fuse floating-point
+// multiply-adds on some, such as arm64).
+func Generate(cfg GenerateConfig) (*Map, error) {
+	if cfg.Size == 0 {
+		cfg.Size = DefaultSize
+	}
+	if cfg.Samples == 0 {
+		cfg.Samples = DefaultSamples
+	}
+	if cfg.Name == "" {
+		cfg.Name = DefaultName
+	}
+	if cfg.ChunkCells == 0 {
+		cfg.ChunkCells = DefaultChunkCells
+	}
+	if !(cfg.Size > 0) || cfg.Size > MaxSize {
+		return nil, fmt.Errorf("generate: %w: size %g m, want 0 < size ≤ %g", ErrInvalidMap, cfg.Size, MaxSize)
+	}
+	if cfg.Samples < MinGenerateSamples || cfg.Samples > MaxSamples {
+		return nil, fmt.Errorf("generate: %w: %d samples, want %d…%d", ErrInvalidMap, cfg.Samples, MinGenerateSamples, MaxSamples)
+	}
+	if cfg.ChunkCells < 1 {
+		return nil, fmt.Errorf("generate: %w: chunk of %d cells", ErrInvalidMap, cfg.ChunkCells)
+	}
+
+	g := newGenerator(cfg)
+	n := cfg.Samples
+	heights := make([]float64, n*n)
+	half := cfg.Size / 2
+	cell := cfg.Size / float64(n-1)
+	for j := 0; j < n; j++ {
+		z := -half + float64(j)*cell
+		for i := 0; i < n; i++ {
+			x := -half + float64(i)*cell
+			heights[j*n+i] = g.height(x, z)
+		}
+	}
+
+	// Quantize to the 16-bit range the PNG stores.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, h := range heights {
+		lo, hi = math.Min(lo, h), math.Max(hi, h)
+	}
+	base := math.Floor(lo) - 1
+	scale := math.Ceil(hi-base) + 1
+	raw := make([]uint16, len(heights))
+	for k, h := range heights {
+		raw[k] = uint16(math.Round((h - base) / scale * 65535))
+	}
+	l := layout{
+		name: cfg.Name, nx: n, nz: n,
+		minX: -half, minZ: -half, maxX: half, maxZ: half,
+		heightBase: base, heightScale: scale,
+		chunkCells: cfg.ChunkCells, seed: cfg.Seed,
+	}
+	m, err := newMap(l, raw, nil, g.spawns())
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	m.obstacles = g.rocks(m)
+	if err := l.validate(m.obstacles, m.spawns); err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	return m, nil
+}
+
+// generator holds the seeded layout of one procedural map.
+type generator struct {
+	cfg   GenerateConfig
+	k     float64 // horizontal scale: Size / DefaultSize
+	hk    float64 // height scale: √k
+	seed  uint64
+	rng   *rand.Rand
+	hills []hill
+	pads  []pad
+	// Ridge: centerline z = ridgeZ + ridgeAmp·sin(ridgeFreq·x + ridgePhase) for x in
+	// [ridgeX0, ridgeX1].
+	ridgeZ, ridgeAmp, ridgeFreq, ridgePhase, ridgeX0, ridgeX1 float64
+	// Valley floor: an ellipse flattened to floorLevel.
+	floorX, floorZ, floorRX, floorRZ, floorLevel float64
+}
+
+type hill struct{ x, z, r, h float64 }
+
+type pad struct{ x, z, r, level float64 }
+
+// Feature dimensions of the default 512 m map, m.
+const (
+	noiseAmp      = 12.0  // fractal noise amplitude
+	noiseWave     = 150.0 // longest noise wavelength
+	ridgeHeight   = 20.0  // crest above its surroundings
+	ridgeClimb    = 70.0  // length of the even south face
+	cliffDrop     = 12.0  // height of the north face's cliff
+	cliffWidth    = 3.0   // horizontal run of the cliff
+	ridgeBackRun  = 45.0  // run of the gentle slope below the cliff
+	rimHeight     = 4.0   // border rim
+	rimWidth      = 40.0  // border rim width
+	padRadius     = 18.0  // spawn pad radius
+	padBlend      = 16.0  // spawn pad blend width
+	floorBlend    = 30.0  // valley floor blend width
+	spawnSpacing  = 7.0   // half the distance between a pad's two spawns
+	rockMargin    = 24.0  // rocks stay this far from the border
+	rockPadClear  = 12.0  // rocks stay this far beyond a pad's edge
+	rockSpacing   = 6.0   // least gap between rocks
+	rockMinNormal = 0.94  // rocks only where the normal's Y is at least this
+	rocksPerKm2   = 140.0 // rock density
+)
+
+func newGenerator(cfg GenerateConfig) *generator {
+	k := cfg.Size / DefaultSize
+	g := &generator{
+		cfg: cfg, k: k, hk: math.Sqrt(k),
+		seed: cfg.Seed,
+		rng:  rand.New(rand.NewPCG(cfg.Seed, 0x747265616420)),
+	}
+	s := cfg.Size
+	jit := func(f float64) float64 { return (g.rng.Float64()*2 - 1) * f * s }
+
+	g.ridgeZ = -0.22*s + jit(0.02)
+	g.ridgeAmp = 0.035 * s
+	g.ridgeFreq = 2 * math.Pi * 1.2 / s
+	g.ridgePhase = g.rng.Float64() * 2 * math.Pi
+	g.ridgeX0, g.ridgeX1 = -0.40*s, 0.24*s+jit(0.03)
+
+	g.floorX, g.floorZ = 0.04*s+jit(0.03), 0.10*s+jit(0.02)
+	g.floorRX, g.floorRZ = 0.17*s, 0.11*s
+
+	nh := 5 + g.rng.IntN(2)
+	for i := 0; i < nh; i++ {
+		a := -0.2*math.Pi + float64(i)/float64(nh)*1.4*math.Pi + (g.rng.Float64()-0.5)*0.3
+		rr := (0.27 + 0.08*g.rng.Float64()) * s
+		hl := hill{
+			x: rr * math.Cos(a), z: 0.12*s + 0.6*rr*math.Sin(a),
+			r: (35 + 35*g.rng.Float64()) * k,
+			h: (14 + 22*g.rng.Float64()) * g.hk,
+		}
+		// A Gaussian's steepest slope is 0.86·h/r: keep it under about 27°.
+		hl.r = math.Max(hl.r, 1.7*hl.h)
+		g.hills = append(g.hills, hl)
+	}
+	g.floorLevel = g.base(g.floorX, g.floorZ)
+
+	centers := [4][2]float64{{-0.34, 0.34}, {0.34, 0.34}, {0.35, -0.33}, {-0.18, -0.38}}
+	for _, c := range centers {
+		x, z := c[0]*s+jit(0.015), c[1]*s+jit(0.015)
+		g.pads = append(g.pads, pad{x: x, z: z, r: padRadius * k})
+	}
+	for i := range g.pads {
+		g.pads[i].level = g.unpadded(g.pads[i].x, g.pads[i].z)
+	}
+	return g
+}
+
+// height is the final height at (x, z), m.
+func (g *generator) height(x, z float64) float64 {
+	h := g.unpadded(x, z)
+	for _, p := range g.pads {
+		d := math.Hypot(x-p.x, z-p.z)
+		w := smooth(p.r+padBlend*g.k, p.r, d)
+		h += (p.level - h) * w
+	}
+	return h
+}
+
+// unpadded is the height before the spawn pads are flattened.
+func (g *generator) unpadded(x, z float64) float64 {
+	h := g.base(x, z)
+	// Flatten the valley floor.
+	ex, ez := (x-g.floorX)/g.floorRX, (z-g.floorZ)/g.floorRZ
+	d := (math.Sqrt(ex*ex+ez*ez) - 1) * math.Min(g.floorRX, g.floorRZ) // ≈ m outside the edge
+	h += (g.floorLevel - h) * smooth(floorBlend*g.k, 0, d)
+	return h + g.ridge(x, z)
+}
+
+// base is noise, hills and the border rim.
+func (g *generator) base(x, z float64) float64 {
+	h := noiseAmp * g.hk * g.fbm(x/(noiseWave*g.k), z/(noiseWave*g.k))
+	for _, hl := range g.hills {
+		d2 := ((x-hl.x)*(x-hl.x) + (z-hl.z)*(z-hl.z)) / (hl.r * hl.r)
+		h += hl.h * math.Exp(-d2)
+	}
+	half := g.cfg.Size / 2
+	edge := math.Min(half-math.Abs(x), half-math.Abs(z))
+	return h + rimHeight*g.hk*smooth(rimWidth*g.k, 0, edge)
+}
+
+// ridge is the ridge's height at (x, z): an even climb from the south to the crest,
+// a cliff on the north, and a gentle run-out below it; faded out at both ends.
+func (g *generator) ridge(x, z float64) float64 {
+	taper := smooth(g.ridgeX0, g.ridgeX0+40*g.k, x) * smooth(g.ridgeX1, g.ridgeX1-40*g.k, x)
+	if taper == 0 {
+		return 0
+	}
+	d := z - (g.ridgeZ + g.ridgeAmp*math.Sin(g.ridgeFreq*x+g.ridgePhase)) // > 0 south
+	H := ridgeHeight * g.hk
+	climb := ridgeClimb * g.k
+	cliffW := math.Max(cliffWidth, 1.5*g.cfg.Size/float64(g.cfg.Samples-1))
+	foot := 8 * g.k // the foot of the climb is rounded over this run
+	var h float64
+	switch {
+	case d >= climb+foot/2:
+		h = 0
+	case d >= climb-foot/2:
+		e := climb + foot/2 - d
+		h = H / climb * e * e / (2 * foot)
+	case d >= 0:
+		h = H * (1 - d/climb)
+	case d >= -cliffW:
+		h = H - cliffDrop*g.hk*smooth(0, -cliffW, d)
+	default:
+		run := ridgeBackRun * g.k
+		h = (H - cliffDrop*g.hk) * smooth(-cliffW-run, -cliffW, d)
+	}
+	return h * taper
+}
+
+// spawns returns two spawn points per pad.
+func (g *generator) spawns() []mgl64.Vec2 {
+	var out []mgl64.Vec2
+	for _, p := range g.pads {
+		off := spawnSpacing * g.k
+		out = append(out, mgl64.Vec2{round2(p.x - off), round2(p.z)}, mgl64.Vec2{round2(p.x + off), round2(p.z)})
+	}
+	return out
+}
+
+// rocks scatters rocks on gentle ground, clear of the pads, the ridge crest, the
+// border and one another.
+func (g *generator) rocks(m *Map) []Obstacle {
+	half := g.cfg.Size / 2
+	margin := rockMargin * g.k
+	want := int(math.Round(rocksPerKm2 * g.cfg.Size * g.cfg.Size / 1e6))
+	var out []Obstacle
+	for try := 0; try < 40*want && len(out) < want; try++ {
+		x := (g.rng.Float64()*2 - 1) * (half - margin)
+		z := (g.rng.Float64()*2 - 1) * (half - margin)
+		r := 1.2 + 2.3*g.rng.Float64()*g.rng.Float64()
+		ht := r * (0.9 + 0.6*g.rng.Float64())
+		if n, _ := m.NormalAt(x, z); n[1] < rockMinNormal {
+			continue
+		}
+		ok := true
+		for _, p := range g.pads {
+			if math.Hypot(x-p.x, z-p.z) < p.r+padBlend*g.k+rockPadClear {
+				ok = false
+				break
+			}
+		}
+		for _, o := range out {
+			if math.Hypot(x-o.X, z-o.Z) < r+o.Radius+rockSpacing {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		out = append(out, Obstacle{X: round2(x), Z: round2(z), Radius: round2(r), Height: round2(ht)})
+	}
+	return out
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// fbm is fractal value noise in about [−1, 1]: four octaves, each half the
+// wavelength and 0.4 times the amplitude of the one before (so the small bumps are
+// gentler than the large swells).
+func (g *generator) fbm(x, z float64) float64 {
+	sum, amp, norm := 0.0, 1.0, 0.0
+	for o := uint64(0); o < 4; o++ {
+		sum += amp * g.noise(x, z, o)
+		norm += amp
+		amp *= 0.4
+		x, z = x*2+17.3, z*2-9.1
+	}
+	return sum / norm
+}
+
+// noise is value noise in [−1, 1] with quintic smoothing on the unit lattice.
+func (g *generator) noise(x, z float64, octave uint64) float64 {
+	x0, z0 := math.Floor(x), math.Floor(z)
+	fx, fz := x-x0, z-z0
+	ix, iz := int64(x0), int64(z0)
+	q := func(t float64) float64 { return t * t * t * (t*(t*6-15) + 10) }
+	ux, uz := q(fx), q(fz)
+	v00 := g.lattice(ix, iz, octave)
+	v10 := g.lattice(ix+1, iz, octave)
+	v01 := g.lattice(ix, iz+1, octave)
+	v11 := g.lattice(ix+1, iz+1, octave)
+	a := v00 + (v10-v00)*ux
+	b := v01 + (v11-v01)*ux
+	return a + (b-a)*uz
+}
+
+// lattice is a hashed value in [−1, 1] for a lattice point.
+func (g *generator) lattice(ix, iz int64, octave uint64) float64 {
+	h := g.seed ^ uint64(ix)*0x9E3779B97F4A7C15 ^ uint64(iz)*0xC2B2AE3D27D4EB4F ^ (octave+1)*0x165667B19E3779F9
+	h ^= h >> 30
+	h *= 0xBF58476D1CE4E5B9
+	h ^= h >> 27
+	h *= 0x94D049BB133111EB
+	h ^= h >> 31
+	return float64(h>>11)/float64(1<<52) - 1
+}

@@ -1,0 +1,195 @@
+package terrain
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Obstacle is a rock on the map: a static vertical cylinder for collisions and a
+// boulder for drawing. Coordinates are world meters.
+type Obstacle struct {
+	// X and Z locate the rock's center on the ground plane, m.
+	X float64 `json:"x"`
+	Z float64 `json:"z"`
+	// Radius is the collision radius on the ground plane, m.
+	Radius float64 `json:"radius"`
+	// Height is how far the rock stands above the ground at its center, m (drawing only).
+	Height float64 `json:"height"`
+}
+
+// Map is a heightfield battlefield: a regular grid of height samples over a
+// rectangle of the XZ plane, the rocks standing on it and the spawn points.
+//
+// Sample (i, j) sits at world (MinX + i·CellX, MinZ + j·CellZ); i runs along +X and j
+// along +Z. Each grid cell is split into two triangles along the diagonal from its
+// (i, j) corner to its (i+1, j+1) corner; those triangles are the surface that RayDown,
+// Raycast and ChunkMesh use, while HeightAt and NormalAt interpolate bilinearly.
+//
+// A Map is immutable once built by Load, LoadFS or Generate, so all its methods are
+// safe for concurrent use.
+type Map struct {
+	name         string
+	nx, nz       int
+	minX, minZ   float64
+	maxX, maxZ   float64
+	cellX, cellZ float64
+	invX, invZ   float64
+
+	heightBase, heightScale float64
+	raw                     []uint16     // quantized samples as stored in the PNG
+	h                       []float64    // heights, m, index j*nx + i
+	n                       []mgl64.Vec3 // per-sample unit normals (central differences)
+	minH, maxH              float64
+
+	obstacles []Obstacle
+	spawns    []mgl64.Vec2
+
+	chunkCells int
+	chunkCols  int
+	chunkRows  int
+	chunks     []Chunk
+	cellMinMax []float32 // per cell: min, max height (for ray traversal)
+
+	seed uint64
+}
+
+// Name returns the map's name from its sidecar (for example "valley").
+func (m *Map) Name() string { return m.name }
+
+// Samples returns the number of height samples along X and along Z.
+func (m *Map) Samples() (nx, nz int) { return m.nx, m.nz }
+
+// CellSize returns the spacing of the height samples along X and along Z, m.
+func (m *Map) CellSize() (dx, dz float64) { return m.cellX, m.cellZ }
+
+// Min returns the map's lowest (x, z) corner, m.
+func (m *Map) Min() mgl64.Vec2 { return mgl64.Vec2{m.minX, m.minZ} }
+
+// Max returns the map's highest (x, z) corner, m.
+func (m *Map) Max() mgl64.Vec2 { return mgl64.Vec2{m.maxX, m.maxZ} }
+
+// Size returns the map's extent along X and Z, m.
+func (m *Map) Size() mgl64.Vec2 { return mgl64.Vec2{m.maxX - m.minX, m.maxZ - m.minZ} }
+
+// HeightRange returns the lowest and highest ground heights on the map, m.
+func (m *Map) HeightRange() (lo, hi float64) { return m.minH, m.maxH }
+
+// Bounds returns the box holding the whole ground surface, m (rocks not included).
+func (m *Map) Bounds() (lo, hi mgl64.Vec3) {
+	return mgl64.Vec3{m.minX, m.minH, m.minZ}, mgl64.Vec3{m.maxX, m.maxH, m.maxZ}
+}
+
+// Contains reports whether (x, z) lies on the map, borders included.
+func (m *Map) Contains(x, z float64) bool {
+	return x >= m.minX && x <= m.maxX && z >= m.minZ && z <= m.maxZ
+}
+
+// Obstacles returns the rocks on the map. The slice is shared: do not modify it.
+func (m *Map) Obstacles() []Obstacle { return m.obstacles }
+
+// Spawns returns the spawn points, (x, z) in meters, all on flat ground. The slice
+// is shared: do not modify it.
+func (m *Map) Spawns() []mgl64.Vec2 { return m.spawns }
+
+// Seed returns the generator seed recorded in the sidecar, or 0 when unknown.
+func (m *Map) Seed() uint64 { return m.seed }
+
+// Sample returns the height of grid sample (i, j), m. It panics if (i, j) is outside
+// the grid.
+func (m *Map) Sample(i, j int) float64 {
+	if i < 0 || i >= m.nx || j < 0 || j >= m.nz {
+		panic("terrain: sample index out of range")
+	}
+	return m.h[j*m.nx+i]
+}
+
+// locate maps (x, z) to a cell and the fractions within it, clamping to the grid.
+// inside is false when (x, z) lies off the map (NaN included).
+func (m *Map) locate(x, z float64) (i, j int, u, v float64, inside bool) {
+	inside = x >= m.minX && x <= m.maxX && z >= m.minZ && z <= m.maxZ
+	fx := (x - m.minX) * m.invX
+	fz := (z - m.minZ) * m.invZ
+	if !(fx > 0) { // also catches NaN
+		fx = 0
+	}
+	if !(fz > 0) {
+		fz = 0
+	}
+	if lim := float64(m.nx - 1); fx > lim {
+		fx = lim
+	}
+	if lim := float64(m.nz - 1); fz > lim {
+		fz = lim
+	}
+	i, j = int(fx), int(fz)
+	if i > m.nx-2 {
+		i = m.nx - 2
+	}
+	if j > m.nz-2 {
+		j = m.nz - 2
+	}
+	return i, j, fx - float64(i), fz - float64(j), inside
+}
+
+// HeightAt returns the ground height at (x, z), m, interpolated bilinearly between
+// the four surrounding samples. Outside the map ok is false and h is the height at the
+// nearest point of the border (so the border reads as extended outward); NaN input
+// reads as the map's lowest corner, also with ok false. HeightAt never allocates.
+func (m *Map) HeightAt(x, z float64) (h float64, ok bool) {
+	i, j, u, v, inside := m.locate(x, z)
+	k := j*m.nx + i
+	h00, h10 := m.h[k], m.h[k+1]
+	h01, h11 := m.h[k+m.nx], m.h[k+m.nx+1]
+	a := h00 + u*(h10-h00)
+	b := h01 + u*(h11-h01)
+	return a + v*(b-a), inside
+}
+
+// NormalAt returns the unit upward ground normal at (x, z): the per-sample normals
+// (central differences of the heights) interpolated bilinearly and renormalized, so it
+// varies smoothly across cells. Outside the map ok is false and n is the normal at the
+// nearest point of the border.
+func (m *Map) NormalAt(x, z float64) (n mgl64.Vec3, ok bool) {
+	i, j, u, v, inside := m.locate(x, z)
+	k := j*m.nx + i
+	n00, n10 := m.n[k], m.n[k+1]
+	n01, n11 := m.n[k+m.nx], m.n[k+m.nx+1]
+	w00, w10, w01, w11 := (1-u)*(1-v), u*(1-v), (1-u)*v, u*v
+	n = mgl64.Vec3{
+		w00*n00[0] + w10*n10[0] + w01*n01[0] + w11*n11[0],
+		w00*n00[1] + w10*n10[1] + w01*n01[1] + w11*n11[1],
+		w00*n00[2] + w10*n10[2] + w01*n01[2] + w11*n11[2],
+	}
+	l := math.Sqrt(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])
+	return mgl64.Vec3{n[0] / l, n[1] / l, n[2] / l}, inside
+}
+
+// SurfaceAt returns the height of the triangulated surface at (x, z), m: the surface
+// drawn by ChunkMesh and hit by RayDown and Raycast. Outside the map ok is false and h
+// is the surface height at the nearest point of the border.
+func (m *Map) SurfaceAt(x, z float64) (h float64, ok bool) {
+	i, j, u, v, inside := m.locate(x, z)
+	return m.triHeight(i, j, u, v), inside
+}
+
+// triHeight is the height of cell (i, j)'s triangles at fractions (u, v).
+func (m *Map) triHeight(i, j int, u, v float64) float64 {
+	k := j*m.nx + i
+	ha, hd := m.h[k], m.h[k+m.nx+1]
+	if u >= v { // triangle (i,j) (i+1,j+1) (i+1,j)
+		hb := m.h[k+1]
+		return ha + u*(hb-ha) + v*(hd-hb)
+	}
+	hc := m.h[k+m.nx] // triangle (i,j) (i,j+1) (i+1,j+1)
+	return ha + v*(hc-ha) + u*(hd-hc)
+}
+
+// RayDown casts a ray from (x, y, z) straight down against the triangulated surface
+// and reports the height where it hits, m. ok is false when the ray starts below the
+// surface or (x, z) lies off the map; h is then still the surface height at (x, z), or
+// at the nearest border point. RayDown never allocates.
+func (m *Map) RayDown(x, y, z float64) (h float64, ok bool) {
+	h, inside := m.SurfaceAt(x, z)
+	return h, inside && h <= y
+}
