@@ -10,6 +10,10 @@ import (
 // delayedBufferLen is how many updates the Delayed algorithm buffers.
 const delayedBufferLen = 16
 
+// minFrameTime is the shortest frame, in seconds, over which the displayed velocity
+// is measured; shorter frames keep the last velocity.
+const minFrameTime = 1e-6
+
 // minBlendTime is the shortest blend time used, in seconds; a shorter ΔT counts as done.
 const minBlendTime = 1e-6
 
@@ -21,33 +25,48 @@ const minBlendTime = 1e-6
 // the frame's local time, then optionally ClampTo, then read Reckoned. All times are
 // seconds on the receiver's local clock except State.Time, which is on the owner's.
 type Actor struct {
-	cfg Config
-
+	// Hot: read or written every frame, kept together for the cache.
+	alg      Algorithm
 	has      bool // a state was received
 	advanced bool // lastNow is valid
+	blending bool // a blend is running (false after a snap)
+	clamped  bool // ClampTo ran since the last Advance
 	lastNow  float64
-
-	lk        State   // last known state, validated and normalized
-	lkArrival float64 // local arrival time of lk
-	lead      float64 // age of lk's projection at the blend start
-	prevLK    State   // the update before lk (TwoPath)
-	prevLead  float64 // age of prevLK's projection at blend start
-
-	// Blend start: what was displayed when the last update was applied.
-	blending bool
-	p0, v0   mgl64.Vec3
-	r0       mgl64.Quat
-	art0     [MaxArticulations]float64
-	tt       float64 // Tt: time since blend start, accumulated from frame deltas
+	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
+	lead     float64 // age of lk's projection at the blend start
 	dtPos    float64 // ΔT for position
 	dtRot    float64 // ΔT for orientation and articulations
-	bez      [4]mgl64.Vec3
+
+	lk    State      // last known state, validated and normalized
+	qLead mgl64.Quat // lk's orientation projected to the blend start
+	wAxis mgl64.Vec3 // unit axis of lk's angular velocity (zero when none)
+	wRate float64    // lk's angular speed, rad/s
+
+	// Blend start: what was displayed when the last update was applied.
+	p0, v0 mgl64.Vec3
+	r0     mgl64.Quat
+	art0   [MaxArticulations]float64
+
+	rk      pose       // reckoned pose, before clamping
+	prevPos mgl64.Vec3 // reckoned position at the previous frame
+	vel     mgl64.Vec3 // displayed instantaneous velocity
+
+	clampFrame int
+	clampDY    float64 // last vertical clamp offset, for intermittent clamping
+	clamp      ClampResult
+
+	// Cold: touched on updates or by some algorithms only.
+	cfg       Config
+	lkArrival float64 // local arrival time of lk
+	prevLK    State   // the update before lk (TwoPath)
+	prevLead  float64 // age of prevLK's projection at the blend start
+	bez       [4]mgl64.Vec3
 
 	// Running average of intervals between applied updates.
-	avg           float64
-	avgBase       float64 // avg before this frame's updates
-	prevArrival   float64 // arrival of the last update applied in an earlier frame
-	updatedFrame  bool    // an update was applied since the last Advance
+	avg          float64
+	avgBase      float64 // avg before this frame's updates
+	prevArrival  float64 // arrival of the last update applied in an earlier frame
+	updatedFrame bool    // an update was applied since the last Advance
 
 	clockOffset float64 // owner clock minus local clock
 	hasOffset   bool
@@ -57,17 +76,16 @@ type Actor struct {
 	bufN     int
 	estOff   float64 // estimated owner-minus-local offset (includes latency)
 	hasEst   bool
-	corr     mgl64.Vec3 // position correction decaying over ΔT after a late update
+	corr     mgl64.Vec3 // position correction fading over ΔT after a late update
 	corrLeft float64
+}
 
-	rk      State      // reckoned state, before clamping
-	prevPos mgl64.Vec3 // reckoned position at the previous frame
-	vel     mgl64.Vec3 // displayed instantaneous velocity
-	disp    State      // displayed state, after clamping
-
-	clamp      ClampResult
-	clampFrame int
-	clampDY    float64 // last vertical clamp offset, for intermittent clamping
+// pose is what reckoning computes each frame; the rest of the displayed state comes
+// from the last-known state.
+type pose struct {
+	pos mgl64.Vec3
+	rot mgl64.Quat
+	art [MaxArticulations]float64
 }
 
 // NewActor returns an actor reckoned as cfg says; zero fields of cfg take their
@@ -80,9 +98,9 @@ func NewActor(cfg Config) *Actor {
 
 func (a *Actor) init(cfg Config) {
 	*a = Actor{cfg: cfg.withDefaults()}
+	a.alg = a.cfg.Algorithm
 	a.avg = a.cfg.UpdateInterval
-	a.disp.Orientation = mgl64.QuatIdent()
-	a.rk.Orientation = mgl64.QuatIdent()
+	a.rk.rot = mgl64.QuatIdent()
 }
 
 // Config returns the actor's configuration with defaults filled in.
@@ -92,21 +110,21 @@ func (a *Actor) Config() Config { return a.cfg }
 // state. A blend in progress restarts from what is displayed now, so switching
 // algorithms does not jump.
 func (a *Actor) SetConfig(cfg Config) {
-	old := a.cfg.Algorithm
+	old := a.alg
 	a.cfg = cfg.withDefaults()
+	a.alg = a.cfg.Algorithm
 	if !a.has {
 		return
 	}
-	if a.cfg.Algorithm == TwoPath && old != TwoPath {
+	if a.alg == TwoPath && old != TwoPath {
 		// The previous path is what is shown now.
-		a.prevLK = a.rk
-		a.prevLK.Velocity = a.vel
+		a.prevLK = a.Reckoned()
 		a.prevLK.Acceleration = mgl64.Vec3{}
 		a.prevLead = 0
 	}
-	if a.cfg.Algorithm == Delayed && old != Delayed {
+	if a.alg == Delayed && old != Delayed {
 		// Start the buffer from the last known state and fade from what is shown.
-		shown := a.rk.Position
+		shown := a.rk.pos
 		a.delayedReceive(a.lk, a.lkArrival, true)
 		a.corr = shown.Sub(a.delayedTarget(a.lastNow).Position)
 		a.corrLeft = 1
@@ -196,7 +214,7 @@ func (a *Actor) Break(s State, now float64) error {
 }
 
 func (a *Actor) apply(s State, now float64, brk bool) error {
-	if !finite(now) {
+	if !finite(now) || math.Abs(now) > a.cfg.Limits.MaxTime {
 		return fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
 	}
 	s, err := a.validate(s)
@@ -242,9 +260,17 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		a.prevLK, a.prevLead = s, lead
 	}
 	a.lk, a.lkArrival, a.lead = s, now, lead
+	// Rotations about one axis compose, so R(ω, lead + Tt) = R(ω, Tt)·R(ω, lead):
+	// the last-known orientation at the blend start is computed once here.
+	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, lead), s.Orientation))
+	a.wRate = s.AngularVelocity.Len()
+	a.wAxis = mgl64.Vec3{}
+	if a.wRate > 0 {
+		a.wAxis = s.AngularVelocity.Mul(1 / a.wRate)
+	}
 	a.has = true
 
-	if a.cfg.Algorithm == Delayed {
+	if a.alg == Delayed {
 		a.delayedReceive(s, now, brk || first)
 	}
 
@@ -253,7 +279,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		return nil
 	}
 	// Continuity break when displayed and last known are too far apart.
-	if a.rk.Position.Sub(a.project(0).Position).Len() > a.cfg.SnapDistance && a.cfg.Algorithm != Delayed {
+	if a.rk.pos.Sub(a.project(0).Position).Len() > a.cfg.SnapDistance && a.alg != Delayed {
 		a.prevLK, a.prevLead = s, lead
 		a.snap()
 		return nil
@@ -267,13 +293,16 @@ func (a *Actor) snap() {
 	a.blending = false
 	a.tt = 0
 	p := a.project(0)
-	if a.cfg.Algorithm == Static {
+	if a.alg == Static {
 		p = a.lk
 	}
-	a.rk = p
+	a.rk = pose{pos: p.Position, rot: p.Orientation}
+	for i := range a.rk.art {
+		a.rk.art[i] = p.Articulations[i].Angle
+	}
 	a.prevPos = p.Position
 	a.vel = p.Velocity
-	a.disp = p
+	a.clamped = false
 	a.p0, a.v0, a.r0 = p.Position, p.Velocity, p.Orientation
 	for i := range a.art0 {
 		a.art0[i] = p.Articulations[i].Angle
@@ -287,12 +316,10 @@ func (a *Actor) snap() {
 func (a *Actor) restartBlend() {
 	a.blending = true
 	a.tt = 0
-	a.p0, a.v0, a.r0 = a.rk.Position, a.vel, a.rk.Orientation
-	for i := range a.art0 {
-		a.art0[i] = a.rk.Articulations[i].Angle
-	}
+	a.p0, a.v0, a.r0 = a.rk.pos, a.vel, a.rk.rot
+	a.art0 = a.rk.art
 	a.setBlendTimes()
-	if a.cfg.Algorithm == CubicBezier {
+	if a.alg == CubicBezier {
 		// Control points from the displayed and the last-known velocities, so the
 		// curve leaves P0 at V0 and meets the last-known path at its velocity.
 		d := a.dtPos
@@ -337,9 +364,10 @@ func projectState(s *State, age float64) State {
 }
 
 // Advance reckons the actor to local time now, in seconds. Time that runs backwards is
-// ignored. Advance does nothing before the first update. It does not allocate.
+// ignored, and so is a non-finite now or one beyond Limits.MaxTime. Advance does
+// nothing before the first update. It does not allocate.
 func (a *Actor) Advance(now float64) {
-	if !a.has || !finite(now) {
+	if !a.has || !finite(now) || math.Abs(now) > a.cfg.Limits.MaxTime {
 		return
 	}
 	dt := now - a.lastNow
@@ -351,12 +379,13 @@ func (a *Actor) Advance(now float64) {
 	a.updatedFrame = false
 	a.tt += dt
 	a.reckon()
-	if dt > 0 {
-		a.vel = a.rk.Position.Sub(a.prevPos).Mul(1 / dt)
+	if dt > minFrameTime {
+		if v := a.rk.pos.Sub(a.prevPos).Mul(1 / dt); finiteVec(v) {
+			a.vel = v
+		}
 	}
-	a.prevPos = a.rk.Position
-	a.rk.Velocity = a.vel
-	a.disp = a.rk
+	a.prevPos = a.rk.pos
+	a.clamped = false
 }
 
 // reckon computes a.rk for the current a.tt.
@@ -365,30 +394,24 @@ func (a *Actor) reckon() {
 	tt := a.tt
 	age := a.lead + tt
 	out := &a.rk
-	out.Time = lk.Time + age
-	out.Acceleration = lk.Acceleration
-	out.AngularVelocity = lk.AngularVelocity
-	out.NumArticulations = lk.NumArticulations
 
-	switch a.cfg.Algorithm {
+	switch a.alg {
 	case Static:
-		out.Position = lk.Position
-		out.Orientation = lk.Orientation
-		out.Acceleration = mgl64.Vec3{}
-		out.AngularVelocity = mgl64.Vec3{}
+		out.pos = lk.Position
+		out.rot = lk.Orientation
 		for i := 0; i < MaxArticulations; i++ {
-			out.Articulations[i] = Articulation{Angle: lk.Articulations[i].Angle}
+			out.art[i] = lk.Articulations[i].Angle
 		}
 		return
 	case Linear, Quadratic:
 		k := 0.0
-		if a.cfg.Algorithm == Quadratic {
+		if a.alg == Quadratic {
 			k = 0.5 * age * age
-		} else {
-			out.Acceleration = mgl64.Vec3{}
 		}
-		out.Position = lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(k))
-		out.Orientation = qnormalize(qmul(rotationQuat(lk.AngularVelocity, age), lk.Orientation))
+		out.pos = lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(k))
+		// Unit quaternions multiply to a unit quaternion; the rounding does not
+		// accumulate because qLead is recomputed at each update.
+		out.rot = qmul(axisRotation(a.wAxis, a.wRate*tt), a.qLead)
 		a.reckonArticulations(tt, age, 1)
 		return
 	case TwoPath:
@@ -400,13 +423,14 @@ func (a *Actor) reckon() {
 	}
 
 	// ProjectiveVelocityBlend and CubicBezier.
-	th := 1.0
-	if a.blending && a.dtPos > minBlendTime {
-		th = math.Min(1, tt/a.dtPos)
-	}
-	thr := 1.0
-	if a.blending && a.dtRot > minBlendTime {
-		thr = math.Min(1, tt/a.dtRot)
+	th, thr := 1.0, 1.0
+	if a.blending {
+		if a.dtPos > minBlendTime && tt < a.dtPos {
+			th = tt / a.dtPos
+		}
+		if a.dtRot > minBlendTime && tt < a.dtRot {
+			thr = tt / a.dtRot
+		}
 	}
 	// Last-known projection P't.
 	h := 0.5 * age * age
@@ -417,14 +441,14 @@ func (a *Actor) reckon() {
 	}
 	switch {
 	case th >= 1:
-		out.Position = pl
-	case a.cfg.Algorithm == CubicBezier:
+		out.pos = pl
+	case a.alg == CubicBezier:
 		u := th
 		v := 1 - u
 		b := &a.bez
 		c0, c1, c2, c3 := v*v*v, 3*v*v*u, 3*v*u*u, u*u*u
 		for i := 0; i < 3; i++ {
-			out.Position[i] = c0*b[0][i] + c1*b[1][i] + c2*b[2][i] + c3*b[3][i]
+			out.pos[i] = c0*b[0][i] + c1*b[1][i] + c2*b[2][i] + c3*b[3][i]
 		}
 	default:
 		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·T̂.
@@ -435,23 +459,18 @@ func (a *Actor) reckon() {
 			vl := lk.Velocity[i] + lk.Acceleration[i]*a.lead
 			vb := a.v0[i] + (vl-a.v0[i])*th
 			p := a.p0[i] + vb*tt + lk.Acceleration[i]*ht
-			out.Position[i] = p + (pl[i]-p)*th
+			out.pos[i] = p + (pl[i]-p)*th
 		}
 	}
 
 	// Orientation: both realities rotated by the last-known angular velocity, then
 	// slerped by T̂ along the short path.
-	rl := rotationQuat(lk.AngularVelocity, age)
-	ql := qmul(rl, lk.Orientation)
+	rc := axisRotation(a.wAxis, a.wRate*tt)
+	ql := qmul(rc, a.qLead)
 	if thr >= 1 {
-		out.Orientation = qnormalize(ql)
+		out.rot = ql
 	} else {
-		rc := rl
-		if a.lead != 0 {
-			rc = rotationQuat(lk.AngularVelocity, tt)
-		}
-		qc := qmul(rc, a.r0)
-		out.Orientation = slerpShort(qnormalize(qc), qnormalize(ql), thr)
+		out.rot = slerpShort(qmul(rc, a.r0), ql, thr)
 	}
 	a.reckonArticulations(tt, age, thr)
 }
@@ -481,10 +500,10 @@ func (a *Actor) reckonArticulations(tt, age, thr float64) {
 		} else {
 			v = wrapAngle(v)
 		}
-		out.Articulations[i] = Articulation{Angle: v, Rate: rate}
+		out.art[i] = v
 	}
 	for i := lk.NumArticulations; i < MaxArticulations; i++ {
-		out.Articulations[i] = Articulation{}
+		out.art[i] = 0
 	}
 }
 
@@ -509,15 +528,14 @@ func (a *Actor) reckonTwoPath() {
 		last := lk.Position[i] + lk.Velocity[i]*tLast
 		vi := pv.Velocity[i] + (lk.Velocity[i]-pv.Velocity[i])*u
 		prev := pv.Position[i] + vi*tPrev
-		out.Position[i] = prev + (last-prev)*u
+		out.pos[i] = prev + (last-prev)*u
 	}
-	out.Acceleration = mgl64.Vec3{}
 	ql := qmul(rotationQuat(lk.AngularVelocity, tLast), lk.Orientation)
 	if ur >= 1 {
-		out.Orientation = qnormalize(ql)
+		out.rot = unit(ql)
 	} else {
 		qp := qmul(rotationQuat(pv.AngularVelocity, tPrev), pv.Orientation)
-		out.Orientation = slerpShort(qnormalize(qp), qnormalize(ql), ur)
+		out.rot = slerpShort(qp, ql, ur)
 	}
 	for i := 0; i < lk.NumArticulations; i++ {
 		la := lk.Articulations[i].Angle + lk.Articulations[i].Rate*tLast
@@ -531,17 +549,54 @@ func (a *Actor) reckonTwoPath() {
 		} else {
 			v = wrapAngle(v)
 		}
-		out.Articulations[i] = Articulation{Angle: v, Rate: lk.Articulations[i].Rate}
+		out.art[i] = v
 	}
 	for i := lk.NumArticulations; i < MaxArticulations; i++ {
-		out.Articulations[i] = Articulation{}
+		out.art[i] = 0
 	}
 }
 
 // Reckoned returns the state to draw this frame: reckoned by the last Advance and
-// clamped by the last ClampTo. Velocity is the displayed instantaneous velocity;
-// Time is the owner-clock instant it shows.
-func (a *Actor) Reckoned() State { return a.disp }
+// clamped by ClampTo if it ran since. Velocity is the displayed instantaneous
+// velocity; Acceleration, AngularVelocity and articulation rates are the ones the
+// algorithm projects with (zero where it projects none); Time is the owner-clock
+// instant shown. Before the first update it is a state at rest at the origin.
+func (a *Actor) Reckoned() State {
+	if !a.has {
+		return NewState(mgl64.Vec3{})
+	}
+	lk := &a.lk
+	s := State{
+		Time:             lk.Time + a.lead + a.tt,
+		Position:         a.rk.pos,
+		Velocity:         a.vel,
+		Orientation:      a.rk.rot,
+		NumArticulations: lk.NumArticulations,
+	}
+	switch a.alg {
+	case Static:
+		s.Velocity = mgl64.Vec3{}
+	case Linear, TwoPath:
+		s.AngularVelocity = lk.AngularVelocity
+	case Delayed:
+		s.Time = a.renderTime(a.lastNow)
+		s.AngularVelocity = lk.AngularVelocity
+	default:
+		s.Acceleration = lk.Acceleration
+		s.AngularVelocity = lk.AngularVelocity
+	}
+	for i := 0; i < lk.NumArticulations; i++ {
+		s.Articulations[i].Angle = a.rk.art[i]
+		if a.alg != Static {
+			s.Articulations[i].Rate = lk.Articulations[i].Rate
+		}
+	}
+	if a.clamped {
+		s.Position = a.clamp.Position
+		s.Orientation = a.clamp.Orientation
+	}
+	return s
+}
 
 // LastKnown returns the last state received from the owner, normalized.
 func (a *Actor) LastKnown() State { return a.lk }
@@ -551,7 +606,7 @@ func (a *Actor) LastKnown() State { return a.lk }
 // "ghost" the displayed state converges to.
 func (a *Actor) LastKnownProjected() State {
 	if !a.has {
-		return a.disp
+		return NewState(mgl64.Vec3{})
 	}
 	return a.project(a.tt)
 }

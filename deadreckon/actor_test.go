@@ -13,13 +13,13 @@ const tol = 1e-9
 // moving is a state with every kinematic field set.
 func moving() State {
 	return State{
-		Time:            10,
-		Position:        mgl64.Vec3{1, 2, 3},
-		Velocity:        mgl64.Vec3{4, 0.5, -2},
-		Acceleration:    mgl64.Vec3{0.6, -0.2, 0.4},
-		Orientation:     YawQuat(0.3),
-		AngularVelocity: mgl64.Vec3{0, 0.5, 0},
-		Articulations:   [MaxArticulations]Articulation{{Angle: 0.2, Rate: 0.3}, {Angle: -0.1, Rate: -0.05}},
+		Time:             10,
+		Position:         mgl64.Vec3{1, 2, 3},
+		Velocity:         mgl64.Vec3{4, 0.5, -2},
+		Acceleration:     mgl64.Vec3{0.6, -0.2, 0.4},
+		Orientation:      YawQuat(0.3),
+		AngularVelocity:  mgl64.Vec3{0, 0.5, 0},
+		Articulations:    [MaxArticulations]Articulation{{Angle: 0.2, Rate: 0.3}, {Angle: -0.1, Rate: -0.05}},
 		NumArticulations: 2,
 	}
 }

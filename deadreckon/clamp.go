@@ -114,21 +114,26 @@ type ClampResult struct {
 // remote ones, so both sit on the ground the same way. ClampPose does not allocate.
 func ClampPose(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult {
 	c = c.withDefaults()
-	return clamp3(g, pos, qnormalize(orient), &c)
+	var r ClampResult
+	clamp3(g, pos, qnormalize(orient), &c, &r)
+	return r
 }
 
 // ClampPoseSingle clamps one pose like ClampPose with a single ray under the pose and
 // the ground's normal at that point, the cheap clamp for distant actors.
 func ClampPoseSingle(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult {
 	c = c.withDefaults()
-	return clamp1(g, pos, qnormalize(orient), &c)
+	var r ClampResult
+	clamp1(g, pos, qnormalize(orient), &c, &r)
+	return r
 }
 
-func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
-	r := ClampResult{Position: pos, Orientation: q, Rays: 3}
+// clamp3 writes the three-ray clamp of pose (pos, q) into r.
+func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
+	*r = ClampResult{Position: pos, Orientation: q, Rays: 3}
 	if c.Mode == ClampNone || g == nil {
 		r.Rays = 0
-		return r
+		return
 	}
 	// Rotation matrix rows for x and z, to place the footprint points.
 	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
@@ -147,7 +152,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
 		}
 		if !ok {
 			r.NumHits = i
-			return r
+			return
 		}
 		r.Hits[i] = mgl64.Vec3{px, h, pz}
 		sum += h
@@ -167,14 +172,15 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
 	}
 	// Forward axis of the pose: the first column of its rotation matrix.
 	fwd := mgl64.Vec3{m00, 2 * (x*y + w*z), m20}
-	return finishClamp(r, sum/3, n, fwd, c)
+	finishClamp(r, sum/3, n, fwd, c)
 }
 
-func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
-	r := ClampResult{Position: pos, Orientation: q, Rays: 1}
+// clamp1 writes the one-ray clamp of pose (pos, q) into r.
+func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
+	*r = ClampResult{Position: pos, Orientation: q, Rays: 1}
 	if c.Mode == ClampNone || g == nil {
 		r.Rays = 0
-		return r
+		return
 	}
 	start := pos[1] + c.RayHeight
 	r.RayStart = start
@@ -183,7 +189,7 @@ func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
 		h, ok = g.HeightAt(pos[0], pos[2])
 	}
 	if !ok {
-		return r
+		return
 	}
 	r.Hits[0] = mgl64.Vec3{pos[0], h, pos[2]}
 	r.NumHits = 1
@@ -196,12 +202,12 @@ func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp) ClampResult {
 			n = n.Mul(-1)
 		}
 	}
-	return finishClamp(r, h, n, rotate(q, mgl64.Vec3{1, 0, 0}), c)
+	finishClamp(r, h, n, rotate(q, mgl64.Vec3{1, 0, 0}), c)
 }
 
 // finishClamp applies the clamp mode with ground height h (before the offset) and
 // ground normal n to r, keeping the heading of forward axis fwd.
-func finishClamp(r ClampResult, h float64, n, fwd mgl64.Vec3, c *Clamp) ClampResult {
+func finishClamp(r *ClampResult, h float64, n, fwd mgl64.Vec3, c *Clamp) {
 	r.Clamped = true
 	r.Normal = n
 	r.Ground = h + c.Offset
@@ -218,7 +224,6 @@ func finishClamp(r ClampResult, h float64, n, fwd mgl64.Vec3, c *Clamp) ClampRes
 			r.Orientation = groundOrientation(fwd, n)
 		}
 	}
-	return r
 }
 
 // groundOrientation returns the orientation whose up axis is the ground normal n and
@@ -230,16 +235,16 @@ func groundOrientation(fwd, n mgl64.Vec3) mgl64.Quat {
 		n = n.Normalize()
 	}
 	fx, fz := fwd[0], fwd[2]
-	if l := math.Hypot(fx, fz); l > 1e-9 {
-		fx, fz = fx/l, fz/l
-	} else {
-		fx, fz = 1, 0
+	if fx*fx+fz*fz < 1e-18 {
+		fx, fz = 1, 0 // forward straight up or down: no heading to keep
 	}
-	fy := -(fx*n[0] + fz*n[2]) / n[1]
-	t := mgl64.Vec3{fx, fy, fz}.Normalize()
-	right := t.Cross(n).Normalize()
-	up := right.Cross(t)
-	return basisQuat(t, up, right)
+	// The forward axis is the heading direction lifted into the ground plane,
+	// (fx, −(fx·nx + fz·nz)/ny, fz), scaled by ny to save a division.
+	tx, ty, tz := fx*n[1], -(fx*n[0] + fz*n[2]), fz*n[1]
+	k := 1 / math.Sqrt(tx*tx+ty*ty+tz*tz)
+	t := mgl64.Vec3{tx * k, ty * k, tz * k}
+	// t ⊥ n and both are unit, so right = t × n is unit and up = right × t is n.
+	return basisQuat(t, n, t.Cross(n))
 }
 
 // ClampTo clamps the pose reckoned by the last Advance to the ground g, as the
@@ -255,28 +260,27 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	}
 	c := &a.cfg.Clamp
 	if c.Mode == ClampNone || g == nil {
-		a.clamp = ClampResult{Position: a.rk.Position, Orientation: a.rk.Orientation}
+		a.clamp = ClampResult{Position: a.rk.pos, Orientation: a.rk.rot}
 		return
 	}
-	pos, q := a.rk.Position, a.rk.Orientation
+	pos, q := a.rk.pos, a.rk.rot
 	dx, dy, dz := pos[0]-observer[0], pos[1]-observer[1], pos[2]-observer[2]
 	d2 := dx*dx + dy*dy + dz*dz
-	var r ClampResult
+	r := &a.clamp
 	switch {
 	case d2 <= c.NearDistance*c.NearDistance:
-		r = clamp3(g, pos, q, c)
+		clamp3(g, pos, q, c, r)
 		a.clampFrame = 0
 	case d2 <= c.FarDistance*c.FarDistance:
-		r = clamp1(g, pos, q, c)
+		clamp1(g, pos, q, c, r)
 		a.clampFrame = 0
 	default:
 		a.clampFrame++
-		if a.clampFrame >= c.FarInterval || !a.clamp.Clamped {
+		if a.clampFrame >= c.FarInterval || !r.Clamped {
 			a.clampFrame = 0
-			r = clamp1(g, pos, q, c)
+			clamp1(g, pos, q, c, r)
 		} else {
 			// Reuse the last offset and ground normal.
-			r = a.clamp
 			r.Rays = 0
 			r.Position = pos
 			r.Position[1] += a.clampDY
@@ -291,9 +295,7 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	if r.Rays > 0 {
 		a.clampDY = r.Position[1] - pos[1]
 	}
-	a.clamp = r
-	a.disp.Position = r.Position
-	a.disp.Orientation = r.Orientation
+	a.clamped = true
 }
 
 // SetClampPhase offsets the frame counter of intermittent clamping, so that far actors

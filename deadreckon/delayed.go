@@ -147,14 +147,16 @@ func (a *Actor) delayedTarget(now float64) State {
 	return out
 }
 
-// reckonDelayed sets a.rk from the buffered path plus the fading correction.
+// reckonDelayed sets the reckoned pose from the buffered path plus the fading correction.
 func (a *Actor) reckonDelayed() {
 	t := a.delayedTarget(a.lastNow)
 	t.Position = t.Position.Add(a.correction())
-	for i := 0; i < t.NumArticulations; i++ {
+	a.rk.pos, a.rk.rot = t.Position, t.Orientation
+	for i := 0; i < MaxArticulations; i++ {
+		v := t.Articulations[i].Angle
 		if lim := a.cfg.ArticulationLimits[i]; lim.Limited() {
-			t.Articulations[i].Angle = math.Max(lim.Min, math.Min(lim.Max, t.Articulations[i].Angle))
+			v = math.Max(lim.Min, math.Min(lim.Max, v))
 		}
+		a.rk.art[i] = v
 	}
-	a.rk = t
 }

@@ -287,7 +287,7 @@ func (p *Publisher) observe(s *Sample) {
 	idx := p.n % velocityHistory
 	if p.n > 0 {
 		dt := s.Time - p.prevT
-		if dt > 0 {
+		if dt > minFrameTime {
 			k := min(p.cfg.VelocityFrames, p.n)
 			old := (p.n - k) % velocityHistory
 			span := s.Time - p.times[old]
@@ -325,12 +325,12 @@ func (p *Publisher) observe(s *Sample) {
 // measure computes the errors between the sample and the self-reckoned state.
 func (p *Publisher) measure(s *Sample) {
 	r := &p.self.rk
-	p.posErr = s.Position.Sub(r.Position).Len()
-	p.rotErr = quatAngle(s.Orientation, r.Orientation)
+	p.posErr = s.Position.Sub(r.pos).Len()
+	p.rotErr = quatAngle(s.Orientation, r.rot)
 	p.artErr = 0
 	for i := 0; i < s.NumArticulations; i++ {
-		e := math.Abs(wrapAngle(s.Articulations[i] - r.Articulations[i].Angle))
-		if i >= r.NumArticulations {
+		e := math.Abs(wrapAngle(s.Articulations[i] - r.art[i]))
+		if i >= p.self.lk.NumArticulations {
 			e = math.Abs(wrapAngle(s.Articulations[i]))
 		}
 		p.artErr = math.Max(p.artErr, e)
@@ -367,7 +367,7 @@ func clampTiny(v mgl64.Vec3, tiny float64) mgl64.Vec3 {
 // (an unflagged teleport) never publishes a state remotes would reject.
 func clampLen(v mgl64.Vec3, limit float64) mgl64.Vec3 {
 	if l := v.Len(); l > limit {
-		return v.Mul(limit / l)
+		return v.Mul(limit / l * (1 - 1e-9)) // strictly inside despite rounding
 	}
 	return v
 }
@@ -443,7 +443,7 @@ func (p *Publisher) LastPublished() (State, bool) { return p.last, p.published }
 
 // Reckoned returns the publisher's reckoning of its own last published state at the
 // last sample: what remote peers show, for a debug ghost of the local actor.
-func (p *Publisher) Reckoned() State { return p.self.rk }
+func (p *Publisher) Reckoned() State { return p.self.Reckoned() }
 
 // Errors returns the position (meters), orientation (radians) and largest articulation
 // (radians) error between the last sample and the self-reckoned state. They are zero

@@ -6,6 +6,15 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// axisRotation returns the rotation by angle radians about the unit axis.
+func axisRotation(axis mgl64.Vec3, angle float64) mgl64.Quat {
+	if angle == 0 {
+		return mgl64.Quat{W: 1}
+	}
+	s, c := math.Sincos(0.5 * angle)
+	return mgl64.Quat{W: c, V: mgl64.Vec3{axis[0] * s, axis[1] * s, axis[2] * s}}
+}
+
 // rotationQuat returns the rotation by the rotation vector w·t: about w's direction by
 // |w|·t radians. A zero w gives the identity.
 func rotationQuat(w mgl64.Vec3, t float64) mgl64.Quat {
@@ -34,6 +43,13 @@ func qmul(a, b mgl64.Quat) mgl64.Quat {
 // qdot returns the 4D dot product of a and b.
 func qdot(a, b mgl64.Quat) float64 {
 	return a.W*b.W + a.V[0]*b.V[0] + a.V[1]*b.V[1] + a.V[2]*b.V[2]
+}
+
+// unit returns q scaled to unit length; q must be nonzero and finite (a product of
+// unit quaternions, drifted by rounding).
+func unit(q mgl64.Quat) mgl64.Quat {
+	k := 1 / math.Sqrt(q.W*q.W+q.V[0]*q.V[0]+q.V[1]*q.V[1]+q.V[2]*q.V[2])
+	return mgl64.Quat{W: q.W * k, V: mgl64.Vec3{q.V[0] * k, q.V[1] * k, q.V[2] * k}}
 }
 
 // qnormalize returns q scaled to unit length, or the identity for a zero q.
@@ -75,7 +91,7 @@ func slerpShort(a, b mgl64.Quat, u float64) mgl64.Quat {
 		s = math.Sin((1-u)*om) * inv
 		t = math.Sin(u*om) * inv
 	}
-	return qnormalize(mgl64.Quat{
+	return unit(mgl64.Quat{
 		W: s*a.W + t*b.W,
 		V: mgl64.Vec3{s*a.V[0] + t*b.V[0], s*a.V[1] + t*b.V[1], s*a.V[2] + t*b.V[2]},
 	})
@@ -134,15 +150,20 @@ func rotationVector(a, b mgl64.Quat) mgl64.Vec3 {
 
 // wrapAngle returns x wrapped into (−π, π].
 func wrapAngle(x float64) float64 {
-	if x > -math.Pi && x <= math.Pi {
+	const twoPi = 2 * math.Pi
+	switch {
+	case x > -math.Pi && x <= math.Pi:
 		return x
-	}
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	case x > math.Pi && x <= 3*math.Pi:
+		return x - twoPi
+	case x > -3*math.Pi && x <= -math.Pi:
+		return x + twoPi
+	case math.IsNaN(x) || math.IsInf(x, 0):
 		return 0
 	}
-	x = math.Mod(x+math.Pi, 2*math.Pi)
+	x = math.Mod(x+math.Pi, twoPi)
 	if x <= 0 {
-		x += 2 * math.Pi
+		x += twoPi
 	}
 	return x - math.Pi
 }
@@ -170,25 +191,28 @@ func Yaw(q mgl64.Quat) float64 {
 }
 
 // basisQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto the
-// orthonormal right-handed columns x, y, z.
+// orthonormal right-handed columns x, y, z. Orthonormal input gives a unit quaternion
+// to rounding, so no normalization follows.
 func basisQuat(x, y, z mgl64.Vec3) mgl64.Quat {
 	m00, m01, m02 := x[0], y[0], z[0]
 	m10, m11, m12 := x[1], y[1], z[1]
 	m20, m21, m22 := x[2], y[2], z[2]
-	var q mgl64.Quat
 	switch tr := m00 + m11 + m22; {
 	case tr > 0:
-		s := 0.5 / math.Sqrt(tr+1)
-		q = mgl64.Quat{W: 0.25 / s, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
+		r := math.Sqrt(tr + 1)
+		s := 0.5 / r
+		return mgl64.Quat{W: 0.5 * r, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
 	case m00 > m11 && m00 > m22:
-		s := 2 * math.Sqrt(1+m00-m11-m22)
-		q = mgl64.Quat{W: (m21 - m12) / s, V: mgl64.Vec3{0.25 * s, (m01 + m10) / s, (m02 + m20) / s}}
+		r := math.Sqrt(1 + m00 - m11 - m22)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m21 - m12) * s, V: mgl64.Vec3{0.5 * r, (m01 + m10) * s, (m02 + m20) * s}}
 	case m11 > m22:
-		s := 2 * math.Sqrt(1+m11-m00-m22)
-		q = mgl64.Quat{W: (m02 - m20) / s, V: mgl64.Vec3{(m01 + m10) / s, 0.25 * s, (m12 + m21) / s}}
+		r := math.Sqrt(1 + m11 - m00 - m22)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m02 - m20) * s, V: mgl64.Vec3{(m01 + m10) * s, 0.5 * r, (m12 + m21) * s}}
 	default:
-		s := 2 * math.Sqrt(1+m22-m00-m11)
-		q = mgl64.Quat{W: (m10 - m01) / s, V: mgl64.Vec3{(m02 + m20) / s, (m12 + m21) / s, 0.25 * s}}
+		r := math.Sqrt(1 + m22 - m00 - m11)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m10 - m01) * s, V: mgl64.Vec3{(m02 + m20) * s, (m12 + m21) * s, 0.5 * r}}
 	}
-	return qnormalize(q)
 }

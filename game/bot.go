@@ -73,6 +73,7 @@ type Bot struct {
 
 	progressAt   float64    // last time progress was checked, s
 	progressFrom mgl64.Vec3 // position at that time
+	turnFrom     float64    // |heading error| at that time, rad
 	started      bool
 
 	sweepPhase, sweepRate, gunPhase float64
@@ -116,7 +117,7 @@ func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.In
 	if !b.started {
 		b.started = true
 		b.nextWaypoint(pos)
-		b.progressAt, b.progressFrom = now, pos
+		b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
 	}
 	yaw := yawOf(p.Orientation)
 	in := physics.Input{AimYaw: b.aim(now, pos, yaw, others)}
@@ -126,14 +127,14 @@ func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.In
 	case botPause:
 		if now >= b.until {
 			b.mode = botDrive
-			b.progressAt, b.progressFrom = now, pos
+			b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
 		}
 		return in
 	case botReverse:
 		if now >= b.until {
 			b.mode = botDrive
 			b.nextWaypoint(pos)
-			b.progressAt, b.progressFrom = now, pos
+			b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
 			return in
 		}
 		in.Throttle, in.Steer = -0.7, b.reverseS
@@ -165,16 +166,19 @@ func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.In
 		in.Throttle *= 0.4 + 0.6*dist/(3*b.cfg.Arrive)
 	}
 
-	// Stuck: little progress over a few seconds while trying to drive.
+	// Stuck: little progress over a few seconds while trying to drive, or a sharp
+	// turn that does not come round (a slope the tracks cannot skid on).
 	if now-b.progressAt > 4 {
-		if pos.Sub(b.progressFrom).Len() < 3 {
+		moved := pos.Sub(b.progressFrom).Len()
+		turning := math.Abs(turn) > math.Pi/6 && math.Abs(turn) > b.turnFrom-0.1
+		if moved < 3 || turning {
 			b.mode, b.until = botReverse, now+1.5+b.rng.Float64()
 			b.reverseS = 1
 			if b.rng.IntN(2) == 0 {
 				b.reverseS = -1
 			}
 		}
-		b.progressAt, b.progressFrom = now, pos
+		b.progressAt, b.progressFrom, b.turnFrom = now, pos, math.Abs(turn)
 	}
 	return in
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
@@ -47,9 +48,9 @@ type Match struct {
 	started   bool
 	last      float64 // now of the previous Step
 	worldBase float64 // local time at physics time 0, s
-	respawn  bool    // the player asked for a respawn
-	err      error
-	counters counters
+	respawn   bool    // the player asked for a respawn
+	err       error
+	counters  counters
 }
 
 // counters are the match's own tallies of dropped or refused input.
@@ -69,14 +70,14 @@ type tank struct {
 	local bool
 
 	// Local tanks.
-	body      *physics.Tank
-	pub       *deadreckon.Publisher
-	bot       *Bot
-	published deadreckon.State // last state handed to the link
-	pubAt     float64          // local time it was handed over
-	spawnFailed bool           // a respawn could not re-enter the match; retry
-	sampledAt   float64        // local time of the last pose given to the publisher
-	upsideFor float64 // time spent upside down or stuck below the world, s
+	body        *physics.Tank
+	pub         *deadreckon.Publisher
+	bot         *Bot
+	published   deadreckon.State // last state handed to the link
+	pubAt       float64          // local time it was handed over
+	spawnFailed bool             // a respawn could not re-enter the match; retry
+	sampledAt   float64          // local time of the last pose given to the publisher
+	upsideFor   float64          // time spent upside down or stuck below the world, s
 
 	// Remote tanks.
 	actor     *deadreckon.Actor
@@ -123,10 +124,10 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	m := &Match{
-		cfg:       cfg,
-		link:      link,
-		terr:      cfg.Map,
-		log:       log,
+		cfg:  cfg,
+		link: link,
+		terr: cfg.Map,
+		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
 		rng:       rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
 		remote:    cfg.Remote,
@@ -141,7 +142,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		}
 		m.terr = t
 	}
-	w, err := newWorld(m.terr)
+	w, err := physics.NewWorld(physics.MapConfig(m.terr))
 	if err != nil {
 		return nil, fmt.Errorf("game: physics world: %w", err)
 	}
@@ -156,33 +157,48 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if m.err != nil {
 		return nil, m.err
 	}
-	if !cfg.NoPlayer {
-		t, err := m.spawnLocal(cfg.Name, cfg.Team, nil)
-		if err != nil {
-			return nil, fmt.Errorf("game: spawn player: %w", err)
+	if err := m.spawnAll(); err != nil {
+		// Take back what did enter the match.
+		for _, t := range m.tanks {
+			if t.local {
+				_ = link.Despawn(t.id)
+			}
 		}
-		m.self = t
-	}
-	for i := range cfg.Bots {
-		bot := NewBot(BotConfig{Map: m.terr, Seed: cfg.Seed + uint64(i)*0x632be59bd9b4e019 + 1})
-		if _, err := m.spawnLocal(botName(int(link.ID()), i), 1+i%2, bot); err != nil {
-			return nil, fmt.Errorf("game: spawn bot %d: %w", i+1, err)
-		}
+		return nil, err
 	}
 	return m, nil
 }
 
-// botNames name the bots; a peer's bots take consecutive names.
-var botNames = [...]string{
-	"Abrams", "Leopard", "Merkava", "Challenger", "Leclerc", "Ariete", "Arjun", "Type 10",
-	"Centauro", "Sabra", "Oplot", "Stridsvagn", "Pansy", "Rooikat", "Olifant", "Tiger",
+// spawnAll spawns the player's tank and the bots.
+func (m *Match) spawnAll() error {
+	if !m.cfg.NoPlayer {
+		t, err := m.spawnLocal(m.cfg.Name, m.cfg.Team, nil)
+		if err != nil {
+			return fmt.Errorf("game: spawn player: %w", err)
+		}
+		m.self = t
+	}
+	id := uint64(m.link.ID())
+	for i := range m.cfg.Bots {
+		seed := m.cfg.Seed ^ (id<<32 + uint64(i) + 1) * 0x632be59bd9b4e019
+		bot := NewBot(BotConfig{Map: m.terr, Seed: seed})
+		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot); err != nil {
+			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
+		}
+	}
+	return nil
 }
+
+// botNames names the bots; a peer's bots take consecutive names.
+const botNames = "Abrams,Leopard,Merkava,Challenger,Leclerc,Ariete,Arjun,Type 10," +
+	"Centauro,Sabra,Oplot,Stridsvagn,Scorpion,Rooikat,Olifant,Tiger"
 
 // botName returns the name of a peer's i'th bot.
 func botName(peer, i int) string {
-	n := botNames[(peer*5+i)%len(botNames)]
-	if i >= len(botNames) {
-		return fmt.Sprintf("%s %d", n, i/len(botNames)+1)
+	names := strings.Split(botNames, ",")
+	n := names[(peer*5+i)%len(names)]
+	if i >= len(names) {
+		return fmt.Sprintf("%s %d", n, i/len(names)+1)
 	}
 	return n
 }
@@ -244,12 +260,15 @@ func (m *Match) Respawn() { m.respawn = true }
 // to now and clamped to the ground; local tanks publish what the deadreckon.Publisher
 // decides; the views the next Snapshot hands out are refreshed.
 //
-// A now earlier than the previous Step's simulates no time. Step returns an error
+// A now earlier than the previous Step's, or not finite, simulates no time. Step returns an error
 // wrapping ErrLinkClosed once the link has closed (see Err); the match's state stays
 // readable, so a client can show the last frame and the reason.
 func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
+	}
+	if !finite(now) {
+		now = m.last // a broken clock reading simulates no time
 	}
 	dt := 0.0
 	if m.started {

@@ -17,16 +17,6 @@ const steerLeft = -1
 // spawnClearance is the distance from any tank a spawn position tries to keep, m.
 const spawnClearance = 12.0
 
-// newWorld builds the physics world on map t: its ground, border and rocks.
-func newWorld(t *terrain.Map) (*physics.World, error) {
-	rocks := t.Obstacles()
-	obs := make([]physics.Obstacle, len(rocks))
-	for i, r := range rocks {
-		obs[i] = physics.Obstacle{X: r.X, Z: r.Z, Radius: r.Radius}
-	}
-	return physics.NewWorld(physics.WorldConfig{Ground: t, Min: t.Min(), Max: t.Max(), Obstacles: obs})
-}
-
 // spawnSpot picks where a local tank (re)appears: the spawn point farthest from every
 // other tank, shifted by a few random meters, facing the map's middle.
 func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {

@@ -19,11 +19,11 @@ type Algo struct {
 	CompensateLatency bool
 }
 
-// algoNames lists every algorithm name ParseAlgos accepts, in the order "all" uses.
-var algoNames = []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed"}
-
-// AlgoNames returns every algorithm name ParseAlgos accepts, in report order.
-func AlgoNames() []string { return append([]string(nil), algoNames...) }
+// AlgoNames returns every algorithm name ParseAlgos accepts, in the order "all" uses:
+// the snapping ones, the blending ones, then the clock-synchronised ones.
+func AlgoNames() []string {
+	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed"}
+}
 
 // ParseAlgo returns the algorithm called name: a deadreckon algorithm name, or
 // "pvb-ts" for projective velocity blending with latency compensation.
@@ -33,7 +33,7 @@ func ParseAlgo(name string) (Algo, error) {
 	}
 	a, err := deadreckon.ParseAlgorithm(name)
 	if err != nil {
-		return Algo{}, fmt.Errorf("unknown algorithm %q (have %s)", name, strings.Join(algoNames, ", "))
+		return Algo{}, fmt.Errorf("unknown algorithm %q (have %s)", name, strings.Join(AlgoNames(), ", "))
 	}
 	return Algo{Name: name, Algorithm: a}, nil
 }
@@ -50,7 +50,7 @@ func ParseAlgos(list string) ([]Algo, error) {
 		}
 		names := []string{name}
 		if name == "all" {
-			names = algoNames
+			names = AlgoNames()
 		}
 		for _, n := range names {
 			if seen[n] {

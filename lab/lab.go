@@ -245,7 +245,41 @@ func runCompare(ctx context.Context, w io.Writer, o Options) error {
 	if err := writeCompareHeader(w, o, paths); err != nil {
 		return err
 	}
-	return WriteTable(w, all)
+	if err := WriteTable(w, all); err != nil {
+		return err
+	}
+	return writeCompareNotes(w, all)
+}
+
+// writeCompareNotes explains the columns under a comparison table.
+func writeCompareNotes(w io.Writer, rs []Result) error {
+	var b strings.Builder
+	b.WriteString("\nmean/p95/max: |displayed − true| at the same instant; head: mean heading error;\n")
+	b.WriteString("jump: largest |displayed step − true step| between frames (snaps, stalls);\n")
+	b.WriteString("jerk: RMS jerk of the displayed path (the truth's:")
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if !seen[r.Scenario] {
+			seen[r.Scenario] = true
+			fmt.Fprintf(&b, " %s %.1f", r.Scenario, r.TrueRMSJerk)
+		}
+	}
+	b.WriteString(").\n")
+	for _, r := range rs {
+		if r.MeanErrPastM != nil {
+			b.WriteString("delayed shows the actor its delay in the past by design: its error against the present\n")
+			b.WriteString("includes speed × delay; the past columns measure it against the truth one delay ago.\n")
+			break
+		}
+	}
+	for _, r := range rs {
+		if r.MaxDepthM != nil {
+			fmt.Fprintf(&b, "depth: deepest point below the ground; below: share of frames more than %g m under it.\n", BelowGroundTolerance)
+			break
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {

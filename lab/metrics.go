@@ -160,11 +160,17 @@ func Heading(q mgl64.Quat) float64 {
 		return 0
 	}
 	f := q.Rotate(mgl64.Vec3{1, 0, 0})
-	return math.Atan2(-f.Z(), f.X())
+	h := math.Atan2(-f.Z(), f.X())
+	switch {
+	case h == 0:
+		return 0 // not −0
+	case h <= -math.Pi:
+		return math.Pi
+	}
+	return h
 }
 
 // headingDiff returns a − b wrapped into [−π, π], rad.
 func headingDiff(a, b float64) float64 {
-	d := math.Remainder(a-b, 2*math.Pi)
-	return d
+	return math.Remainder(a-b, 2*math.Pi)
 }

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -45,23 +44,52 @@ type message struct {
 	state  deadreckon.State
 }
 
-// queue is a min-heap of messages by arrival time, then send order.
+// queue is a binary min-heap of messages by arrival time, then send order. It is
+// written out rather than built on container/heap so that a send does not allocate.
 type queue []message
 
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
+func (q queue) less(i, j int) bool {
 	if q[i].arrive != q[j].arrive {
 		return q[i].arrive < q[j].arrive
 	}
 	return q[i].seq < q[j].seq
 }
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)   { *q = append(*q, x.(message)) }
-func (q *queue) Pop() any {
-	old := *q
-	m := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return m
+
+func (q *queue) push(m message) {
+	*q = append(*q, m)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			break
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+}
+
+func (q *queue) pop() message {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l, r, small := 2*i+1, 2*i+2, i
+		if l < len(h) && h.less(l, small) {
+			small = l
+		}
+		if r < len(h) && h.less(r, small) {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		h[i], h[small] = h[small], h[i]
+		i = small
+	}
+	*q = h
+	return top
 }
 
 // Network carries state updates from the owner to the remote peer in simulated time:
@@ -98,7 +126,7 @@ func (n *Network) Send(s deadreckon.State, now float64) {
 	}
 	delay := math.Max(0, n.cfg.Latency+n.cfg.Jitter*(2*jitterDraw-1))
 	n.seq++
-	heap.Push(&n.q, message{arrive: now + delay, seq: n.seq, state: s})
+	n.q.push(message{arrive: now + delay, seq: n.seq, state: s})
 }
 
 // Delivery is a message handed out by Deliver.
@@ -115,7 +143,7 @@ type Delivery struct {
 // is rendered, so a remote frame at the same instant cannot have read them.
 func (n *Network) Deliver(buf []Delivery, now float64) []Delivery {
 	for len(n.q) > 0 && n.q[0].arrive < now-arrivalEpsilon {
-		m := heap.Pop(&n.q).(message)
+		m := n.q.pop()
 		buf = append(buf, Delivery{State: m.state, Arrival: m.arrive})
 		n.delivered++
 	}

@@ -24,16 +24,19 @@ const (
 	PlotDPI = 110
 )
 
-// palette holds one distinct, colour-blind friendly colour per algorithm (Okabe–Ito).
-var palette = [...]color.RGBA{
-	{0, 114, 178, 255},   // blue
-	{213, 94, 0, 255},    // vermillion
-	{0, 158, 115, 255},   // green
-	{204, 121, 167, 255}, // purple
-	{230, 159, 0, 255},   // orange
-	{86, 180, 233, 255},  // sky
-	{240, 228, 66, 255},  // yellow
-	{120, 120, 120, 255}, // grey
+// palette returns the algorithms' colours: distinct and colour-blind friendly
+// (Okabe–Ito).
+func palette() [8]color.RGBA {
+	return [8]color.RGBA{
+		{0, 114, 178, 255},   // blue
+		{213, 94, 0, 255},    // vermillion
+		{0, 158, 115, 255},   // green
+		{204, 121, 167, 255}, // purple
+		{230, 159, 0, 255},   // orange
+		{86, 180, 233, 255},  // sky
+		{240, 228, 66, 255},  // yellow
+		{120, 120, 120, 255}, // grey
+	}
 }
 
 // SavePlot draws the results of one scenario (each with a Record) to a PNG file; see
@@ -111,9 +114,10 @@ func WritePlot(w io.Writer, path *Path, results []Result) error {
 		shared = shared && sameVecs(r.Record.Updates, recs[0].Record.Updates)
 	}
 	var scatters []*plotter.Scatter
+	colors := palette()
 	for k, r := range recs {
 		rec := r.Record
-		c := palette[k%len(palette)]
+		c := colors[k%len(colors)]
 		shown := make(plotter.XYs, len(rec.Shown))
 		errs := make(plotter.XYs, len(rec.Shown))
 		for i, p := range rec.Shown {

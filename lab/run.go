@@ -172,7 +172,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		SnapDistance:      s.Snap,
 	}
 	if p.Ground != nil {
-		cfg.Clamp = groundClamp()
+		cfg.Clamp = groundClamp(p.Clamp)
 	}
 	actor := deadreckon.NewActor(cfg)
 	if s.Algo.CompensateLatency || s.Algo.Algorithm == deadreckon.Delayed {
@@ -325,10 +325,14 @@ func (p *Path) positionAt(t float64) mgl64.Vec3 {
 	return a.Add(b.Sub(a).Mul(f))
 }
 
-// groundClamp is the remote clamp of terrain scenarios: a vehicle that can fall off a
-// ledge is only ever lifted, never pulled down (ClampUp), with the default footprint.
-func groundClamp() deadreckon.Clamp {
-	return deadreckon.Clamp{Mode: deadreckon.ClampUp}
+// groundClamp is the remote clamp of terrain scenarios, with the default footprint: a
+// vehicle that can fall off a ledge is only ever lifted (ClampUp, also for
+// ClampNone); one that never leaves the ground is kept on it (ClampAlways).
+func groundClamp(mode deadreckon.ClampMode) deadreckon.Clamp {
+	if mode == deadreckon.ClampNone {
+		mode = deadreckon.ClampUp
+	}
+	return deadreckon.Clamp{Mode: mode}
 }
 
 // clampObserver is where the lab's viewer stands when clamping: right at the actor,

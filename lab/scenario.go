@@ -33,6 +33,10 @@ type Path struct {
 	// Ground is the terrain under the path, or nil for flat ground at Y = 0 that is not
 	// measured. When set, the remote view is clamped to it and depth below it reported.
 	Ground deadreckon.Ground
+	// Clamp is how the remote view is clamped to Ground: ClampUp for a vehicle that
+	// can leave the ground (the zero value, ClampNone, also means ClampUp when Ground
+	// is set), ClampAlways for one that never does.
+	Clamp deadreckon.ClampMode
 }
 
 // Duration returns the time covered by the path in seconds: its frame count times the
@@ -78,17 +82,23 @@ const substep = 1e-3
 // scenarioInfo describes one built-in scenario.
 type scenarioInfo struct {
 	name, about string
-	build       func(fps, duration float64) *Path
+	build       func(fps, duration float64) (*Path, error)
+}
+
+// infallible adapts an analytic scenario builder.
+func infallible(build func(fps, duration float64) *Path) func(fps, duration float64) (*Path, error) {
+	return func(fps, duration float64) (*Path, error) { return build(fps, duration), nil }
 }
 
 // scenarios lists the built-in scenarios in the order "all" runs them.
 func scenarios() []scenarioInfo {
 	return []scenarioInfo{
-		{"circle", fmt.Sprintf("constant %.0f m/s on a %.0f m radius circle", CircleSpeed, CircleRadius), buildCircle},
-		{"eight", fmt.Sprintf("figure eight of two %.0f m loops at %.0f m/s (curvature flips at the crossing)", EightRadius, EightSpeed), buildEight},
-		{"zigzag", fmt.Sprintf("%.0f m/s, %.0f s legs joined by 90° turns at 90°/s", ZigzagSpeed, ZigzagLeg), buildZigzag},
-		{"stopgo", fmt.Sprintf("accelerate %.0f m/s², cruise %.0f m/s, brake %.0f m/s², stand, pivot 90°, go", StopGoAccel, StopGoTopSpeed, StopGoBrake), buildStopGo},
-		{"ledge", fmt.Sprintf("oval track at %.0f m/s: drives off a %.0f m cliff, climbs back up a ramp", LedgeSpeed, LedgeHeight), buildLedge},
+		{"circle", fmt.Sprintf("constant %.0f m/s on a %.0f m radius circle", CircleSpeed, CircleRadius), infallible(buildCircle)},
+		{"eight", fmt.Sprintf("figure eight of two %.0f m loops at %.0f m/s (curvature flips at the crossing)", EightRadius, EightSpeed), infallible(buildEight)},
+		{"zigzag", fmt.Sprintf("%.0f m/s, %.0f s legs joined by 90° turns at 90°/s, round a 70 m loop", ZigzagSpeed, ZigzagLeg), infallible(buildZigzag)},
+		{"stopgo", fmt.Sprintf("accelerate %.0f m/s², cruise %.0f m/s, brake %.0f m/s², stand, pivot 90°, go", StopGoAccel, StopGoTopSpeed, StopGoBrake), infallible(buildStopGo)},
+		{"ledge", fmt.Sprintf("oval track at %.0f m/s: drives off a %.0f m cliff, climbs back up a ramp", LedgeSpeed, LedgeHeight), infallible(buildLedge)},
+		{"tank", "a 50 t tank driven through package physics over the generated valley: climb, arcs, dash, brake, pivot", buildTank},
 	}
 }
 
@@ -123,7 +133,7 @@ func BuildScenario(name string, fps, duration float64) (*Path, error) {
 	}
 	for _, s := range scenarios() {
 		if s.name == name {
-			return s.build(fps, duration), nil
+			return s.build(fps, duration)
 		}
 	}
 	names := ScenarioNames()
@@ -214,22 +224,26 @@ func buildZigzag(fps, duration float64) *Path {
 	period := 2 * (ZigzagLeg + turn)
 	yawRate := func(t float64) float64 {
 		u := math.Mod(t, period)
+		w := zigzagCourseRate
 		switch {
 		case u < ZigzagLeg:
-			return 0
 		case u < ZigzagLeg+turn:
-			return -ZigzagTurnRate // right turn
+			w -= ZigzagTurnRate // right turn
 		case u < 2*ZigzagLeg+turn:
-			return 0
 		default:
-			return ZigzagTurnRate // left turn
+			w += ZigzagTurnRate // left turn
 		}
+		return w
 	}
 	speed := func(float64) float64 { return ZigzagSpeed }
-	// Heading alternates between 45° left and 45° right of east; the average course is
-	// due east, so start at the west edge of the map.
-	return integrate("zigzag", fps, duration, mgl64.Vec3{-200, 0, 0}, math.Pi/4, speed, yawRate)
+	// The heading swings between 45° left and 45° right of a course that itself turns
+	// slowly left, once a minute, so the zigzag runs round a loop of about 70 m radius
+	// and stays on the map however long it runs.
+	return integrate("zigzag", fps, duration, mgl64.Vec3{0, 0, 60}, math.Pi/4, speed, yawRate)
 }
+
+// zigzagCourseRate is how fast the zigzag's mean course turns, rad/s: once a minute.
+const zigzagCourseRate = 2 * math.Pi / 60
 
 // Stop-and-go phase lengths, s.
 const (

@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 )
 
-// TableRates are the update rates of Table 1.1, Hz.
-var tableRates = [...]float64{1, 3, 5}
+// tableRates returns the update rates of Table 1.1, Hz.
+func tableRates() [3]float64 { return [3]float64{1, 3, 5} }
 
 // paperRow is one row of Murphy's Table 1.1 as printed: mean DR error of the cubic
 // Bézier and of projective velocity blending, m, and the improvement, percent.
@@ -17,13 +17,15 @@ type paperRow struct {
 	bezier, pvb, closer float64
 }
 
-// paperTable is Table 1.1 as printed (with acceleration). Its 3/s row has the two
-// error columns swapped: 6.38% is (0.1112 − 0.1041)/0.1112, so Bézier's error there is
-// 0.1112 m and PVB's 0.1041 m.
-var paperTable = [...]paperRow{
-	{1.5723, 1.4584, 7.24},
-	{0.1041, 0.1112, 6.38},
-	{0.0574, 0.0542, 5.57},
+// paperTable returns Table 1.1 as printed (with acceleration). Its 3/s row has the
+// two error columns swapped: 6.38% is (0.1112 − 0.1041)/0.1112, so Bézier's error
+// there is 0.1112 m and PVB's 0.1041 m.
+func paperTable() [3]paperRow {
+	return [3]paperRow{
+		{1.5723, 1.4584, 7.24},
+		{0.1041, 0.1112, 6.38},
+		{0.0574, 0.0542, 5.57},
+	}
 }
 
 // TableRow is one line of the Table 1.1 reproduction.
@@ -61,7 +63,7 @@ func reproduceTable(ctx context.Context, o Options) ([]TableRow, error) {
 	var rows []TableRow
 	var sc scratch
 	for _, accel := range []bool{true, false} {
-		for _, rate := range tableRates {
+		for _, rate := range tableRates() {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -135,8 +137,8 @@ func writeTable(w io.Writer, o Options, rows []TableRow) error {
 				continue
 			}
 			line := fmt.Sprintf("%g/s\t%.4f\t%.4f\t%.2f%%\t", r.RateHz, r.Bezier.MeanErrM, r.PVB.MeanErrM, r.Closer)
-			if accel && k < len(paperTable) {
-				pr := paperTable[k]
+			if paper := paperTable(); accel && k < len(paper) {
+				pr := paper[k]
 				line += fmt.Sprintf("%.4f\t%.4f\t%.2f%%\t", pr.bezier, pr.pvb, pr.closer)
 			}
 			fmt.Fprintln(tw, line)

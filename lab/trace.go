@@ -21,6 +21,8 @@ var ErrTrace = errors.New("bad trace")
 const (
 	// MaxTraceRows is the most samples a trace may hold.
 	MaxTraceRows = 10_000_000
+	// MaxPathFrames is the most frames a trace is resampled to.
+	MaxPathFrames = 10_000_000
 	// MaxTraceCoordinate is the largest coordinate magnitude a trace may hold, m.
 	MaxTraceCoordinate = 1e7
 	// minHeadingStep is the least horizontal movement between samples that sets the
@@ -157,8 +159,9 @@ func faceTravel(samples []Pose) {
 	}
 }
 
-// Path resamples the trace at fps frames per second, interpolating positions linearly
-// and orientations along the shorter arc. Frame times start at zero at the first
+// Path resamples the trace at fps frames per second, interpolating positions with a
+// Catmull–Rom cubic (a piecewise-linear path would give the publisher an acceleration
+// spike at every sample) and orientations along the shorter arc. Frame times start at zero at the first
 // sample. If duration is positive and shorter than the trace, the path stops there.
 func (tr *Trace) Path(name string, fps, duration float64) (*Path, error) {
 	if !(fps > 0) || math.IsInf(fps, 0) {
@@ -168,6 +171,9 @@ func (tr *Trace) Path(name string, fps, duration float64) (*Path, error) {
 	span := tr.Samples[len(tr.Samples)-1].Time - t0
 	if duration > 0 && duration < span {
 		span = duration
+	}
+	if span*fps > MaxPathFrames {
+		return nil, fmt.Errorf("resample trace: %g s at %g fps is more than %d frames", span, fps, MaxPathFrames)
 	}
 	// Frames cover [0, span], the last sample included.
 	n := int(math.Floor(span*fps+1e-9)) + 1
@@ -180,14 +186,28 @@ func (tr *Trace) Path(name string, fps, duration float64) (*Path, error) {
 			j++
 		}
 		a, b := tr.Samples[j], tr.Samples[j+1]
-		u := mgl64.Clamp((abs-a.Time)/(b.Time-a.Time), 0, 1)
+		h := b.Time - a.Time
+		u := mgl64.Clamp((abs-a.Time)/h, 0, 1)
+		ma, mb := tr.tangent(j), tr.tangent(j+1)
+		// Cubic Hermite basis.
+		u2, u3 := u*u, u*u*u
+		h00, h10, h01, h11 := 2*u3-3*u2+1, u3-2*u2+u, -2*u3+3*u2, u3-u2
 		p.Poses[i] = Pose{
 			Time:        t,
-			Position:    a.Position.Add(b.Position.Sub(a.Position).Mul(u)),
+			Position:    a.Position.Mul(h00).Add(ma.Mul(h10 * h)).Add(b.Position.Mul(h01)).Add(mb.Mul(h11 * h)),
 			Orientation: slerpShort(a.Orientation, b.Orientation, u),
 		}
 	}
 	return p, nil
+}
+
+// tangent returns the velocity at sample i for Hermite interpolation, m/s: the
+// central difference of its neighbours (Catmull–Rom for uneven spacing), one-sided at
+// the ends.
+func (tr *Trace) tangent(i int) mgl64.Vec3 {
+	s := tr.Samples
+	lo, hi := max(i-1, 0), min(i+1, len(s)-1)
+	return s[hi].Position.Sub(s[lo].Position).Mul(1 / (s[hi].Time - s[lo].Time))
 }
 
 // slerpShort interpolates from a to b along the shorter arc (mgl64.QuatSlerp flips the

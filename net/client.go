@@ -26,6 +26,14 @@ var (
 	ErrWrongPassphrase = fmt.Errorf("%w: wrong passphrase", ErrRefused)
 )
 
+// The client's clock filter settings: it slews at up to 100 ms per second, so that a
+// first sample taken under load (a long round trip, so an offset off by up to half
+// of it) is corrected within a couple of seconds, and steps only past 250 ms.
+const (
+	clockSlewRate      = 0.1
+	clockStepThreshold = 0.25
+)
+
 // initialProbes is how many clock probes a client sends quickly after joining, so
 // that its offset settles within the first second.
 const initialProbes = 6
@@ -49,6 +57,9 @@ type Client struct {
 	sync  *clock.Sync
 	q     eventQueue
 
+	synced     chan struct{} // closed at the first clock answer
+	syncedOnce sync.Once
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -68,6 +79,7 @@ type Client struct {
 	nextProv   uint16
 	left       bool
 	kick       string
+	lastAnswer float64 // local time of the last datagram from the host
 	bytesIn    rateMeter
 	bytesOut   rateMeter
 	updatesIn  rateMeter
@@ -112,6 +124,12 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	if cfg.SyncInterval <= 0 {
 		cfg.SyncInterval = DefaultSyncInterval
 	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if !(cfg.Timeout > 0) || math.IsInf(cfg.Timeout, 0) {
+		return nil, fmt.Errorf("dial: timeout %v s", cfg.Timeout)
+	}
 	var known *knownHosts
 	if cfg.Fingerprint == "" && cfg.KnownHosts != "-" {
 		path := cfg.KnownHosts
@@ -149,7 +167,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 		timeout: seconds(cfg.RequestTimeout),
 		pc:      pc,
 		tr:      &quic.Transport{Conn: pc},
-		sync:    clock.New(clock.Config{}),
+		sync:    clock.New(clock.Config{SlewRate: clockSlewRate, StepThreshold: clockStepThreshold}),
 		batch:   wire.NewBatchWriter(wire.MaxBatchSize),
 		own:     map[wire.ActorID]uint16{},
 		remote:  map[wire.ActorID]*remoteActor{},
@@ -161,10 +179,25 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 		return nil, err
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.synced = make(chan struct{})
 	c.wg.Add(3)
 	go c.controlLoop()
 	go c.datagramLoop()
 	go c.syncLoop()
+	c.mu.Lock()
+	c.lastAnswer = c.Now()
+	c.mu.Unlock()
+	// Wait for the first clock answer, so that the first Publish is stamped right.
+	t := time.NewTimer(c.timeout)
+	defer t.Stop()
+	select {
+	case <-c.synced:
+	case <-t.C:
+		log.Warn("no clock answer from the host yet", "waited", c.timeout)
+	case <-ctx.Done():
+		c.Close()
+		return nil, fmt.Errorf("dial: %w", ctx.Err())
+	}
 	log.Info("joined", "host", cfg.Addr, "player", c.id, "map", c.match.Map)
 	return c, nil
 }
@@ -183,7 +216,7 @@ func (c *Client) join(ctx context.Context, raddr *stdnet.UDPAddr, known *knownHo
 	conn, err := c.tr.Dial(ctx, raddr, tlsConf, &quic.Config{
 		EnableDatagrams:            true,
 		HandshakeIdleTimeout:       c.timeout,
-		MaxIdleTimeout:             2 * seconds(DefaultTimeout),
+		MaxIdleTimeout:             2 * seconds(c.cfg.Timeout),
 		KeepAlivePeriod:            time.Second,
 		MaxIncomingStreams:         1,
 		MaxIncomingUniStreams:      -1,
@@ -638,10 +671,17 @@ func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
 			c.mu.Unlock()
 			return buf
 		}
-		c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
-			RemoteSend: ans.HostSend, LocalReceive: now})
+		if c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
+			RemoteSend: ans.HostSend, LocalReceive: now}) == nil {
+			c.syncedOnce.Do(func() { close(c.synced) })
+		} else {
+			c.mu.Lock()
+			c.rejected++
+			c.mu.Unlock()
+		}
 		c.mu.Lock()
 		c.bytesIn.add(float64(len(b)), now)
+		c.lastAnswer = now
 		c.mu.Unlock()
 		return buf
 	}
@@ -649,6 +689,7 @@ func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
 	hostNow := c.sync.ToRemote(now)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.lastAnswer = now
 	c.bytesIn.add(float64(len(b)), now)
 	c.rejected += uint64(rejected)
 	if derr != nil {
@@ -717,7 +758,16 @@ func (c *Client) syncLoop() {
 			return
 		case <-t.C:
 			probe()
-			c.sync.Advance(c.Now())
+			now := c.Now()
+			c.sync.Advance(now)
+			c.mu.Lock()
+			silent := now - c.lastAnswer
+			c.mu.Unlock()
+			if silent > c.cfg.Timeout {
+				c.log.Warn("host silent", "seconds", silent)
+				c.finish(errors.New("host stopped responding"))
+				return
+			}
 		}
 	}
 }

@@ -236,6 +236,10 @@ type ClientConfig struct {
 	// SyncInterval is how often the client probes the host clock. If zero, defaults to
 	// DefaultSyncInterval.
 	SyncInterval time.Duration
+	// Timeout is how long in seconds the host may stay silent (no datagram, no clock
+	// answer) before the client gives the session up with "host stopped responding".
+	// If zero, defaults to DefaultTimeout.
+	Timeout float64
 }
 
 func (m MatchSettings) withDefaults() MatchSettings {

@@ -96,15 +96,16 @@ type Host struct {
 	wg     sync.WaitGroup
 	once   sync.Once
 
-	mu         sync.Mutex
-	players    map[wire.PlayerID]*player
-	actors     map[wire.ActorID]*hostActor
-	nextPlayer wire.PlayerID
-	nextActor  wire.ActorID
-	stats      HostStats
-	relayRate  rateMeter
-	closed     bool
-	local      *localPeer
+	mu          sync.Mutex
+	players     map[wire.PlayerID]*player
+	actors      map[wire.ActorID]*hostActor
+	nextPlayer  wire.PlayerID
+	nextActor   wire.ActorID
+	stats       HostStats
+	relayRate   rateMeter
+	closed      bool
+	local       *localPeer
+	localActive bool // Local was called: queue events for the host's player
 }
 
 // hostActor is the host's record of one actor.
@@ -226,7 +227,15 @@ func (h *Host) Match() MatchSettings { return h.match }
 
 // Local returns the host's own player. Its actors are published and its events
 // delivered in process, without a network hop.
-func (h *Host) Local() Peer { return h.local }
+//
+// Events are queued for the host's player only from the first call of Local on, so
+// a host that never plays does not accumulate them.
+func (h *Host) Local() Peer {
+	h.mu.Lock()
+	h.localActive = true
+	h.mu.Unlock()
+	return h.local
+}
 
 // Now returns the host clock in seconds since the host started. It is the time base
 // of every state timestamp in the match.
@@ -353,6 +362,9 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 // player leaves.
 func (h *Host) serve(conn *quic.Conn) {
 	defer h.wg.Done()
+	// Until the player is admitted, closing the host closes the connection here.
+	stop := context.AfterFunc(h.ctx, func() { conn.CloseWithError(codeShutdown, "host closed the match") })
+	defer stop()
 	join := seconds(h.lim.JoinTimeout)
 	ctx, cancel := context.WithTimeout(h.ctx, join)
 	str, err := conn.OpenStreamSync(ctx)
@@ -651,7 +663,7 @@ func (h *Host) acceptUpdate(p *player, u *wire.Update, now float64) error {
 func (h *Host) relayLocked(a *hostActor, u *wire.Update, now float64) {
 	th := h.cfg.Thinning
 	for _, q := range h.players {
-		if q.id == a.owner || q.removed {
+		if q.id == a.owner || q.removed || (q.local != nil && !h.localActive) {
 			continue
 		}
 		if th.Enabled() && u.Kind == wire.KindPartial {

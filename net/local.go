@@ -91,7 +91,11 @@ func newLocalPeer(h *Host) *localPeer {
 	return &localPeer{h: h, seqs: map[wire.ActorID]uint16{}}
 }
 
+// push queues ev for the host's player; h.mu held.
 func (l *localPeer) push(ev Event) {
+	if !l.h.localActive {
+		return
+	}
 	if l.q.push(ev) && ev.Kind == EventState {
 		l.updatesIn.add(1, l.h.Now())
 	}

@@ -285,7 +285,7 @@ func (h *Host) handleControl(p *player, m wire.Message, now float64) bool {
 			return false
 		}
 		s := m.State
-		s.Time = unwrapTime(s.Time, now)
+		s.Time = now // a spawn is valid when it arrives, whatever the client's clock says
 		if _, err := h.spawnLocked(p, m.Name, m.Team, m.Seq, s); err != nil {
 			p.logRejectErr("spawn refused", err)
 			p.queueControl(&wire.Despawn{Actor: m.Actor, Reason: wire.DespawnRemoved})

@@ -37,9 +37,12 @@ type constraint struct {
 // ω). Gravity's downhill pull from the ground normal is applied first; then a small
 // sequential-impulse solver enforces, within friction limits scaled by the normal
 // load: rolling resistance on vf; lateral grip on vl (tracks do not slide sideways
-// until the sideways pull exceeds the grip); skid resistance on ω; and two track
-// motors driving each track's ground speed toward its commanded speed, each limited
-// by traction and by half the engine power.
+// until the sideways pull exceeds the grip); skid resistance on ω; and the two
+// tracks, as a steering drive that pushes them apart toward the commanded yaw rate
+// and a main drive that pushes them together toward the commanded speed, sharing the
+// tracks' traction in proportion to their demands, the main drive also limited by
+// the engine power the steering leaves. The tracks' speeds are vf ∓ ω·gauge/2, so
+// commanding both is commanding each track's speed.
 func (t *Tank) drive(h float64) {
 	s := &t.spec
 	g := t.w.cfg.Gravity
@@ -56,22 +59,19 @@ func (t *Tank) drive(h float64) {
 	vf := v.X*c + v.Y*sn
 	vl := -v.X*sn + v.Y*c
 
-	// Rise per meter along the heading, world forward (cos ψ, 0, −sin ψ).
+	// Rise per meter along the heading, world forward (cos ψ, 0, −sin ψ), and to the
+	// left, world (−sin ψ, 0, −cos ψ). Friction acts in the ground plane, so its
+	// horizontal share along each is the cosine of that slope.
 	rise := (-n[0]*c + n[2]*sn) / ny
 	cosF := 1 / math.Sqrt(1+rise*rise)
+	riseL := (n[0]*sn + n[2]*c) / ny
+	cosL := 1 / math.Sqrt(1+riseL*riseL)
 	load := s.Mass * g * ny // normal load, N
 	traction := s.Traction * load / 2 * cosF
 	half := s.TrackGauge / 2
 
-	// Skid resistance falls as the turn widens (Crolla's fit for tracked vehicles).
-	radius := 0.0
-	if math.Abs(om) > 1e-3 {
-		radius = math.Abs(vf / om)
-	}
-	mu := s.TurnResistance * 0.925 / (0.925 + 0.15*radius/s.TrackGauge)
-	turnMoment := mu * load * s.Length / 4
-
-	// Commanded track speeds: throttle sets the common speed, steer the difference.
+	// Commanded track speeds: throttle sets the common speed, steer the difference;
+	// both shift together so neither track is commanded past the governed speeds.
 	vcmd := t.in.Throttle * s.TopSpeed
 	if t.in.Throttle < 0 {
 		vcmd = t.in.Throttle * s.ReverseSpeed
@@ -84,31 +84,55 @@ func (t *Tank) drive(h float64) {
 	if lo := math.Min(tl, tr); lo < -s.ReverseSpeed {
 		tl, tr = tl+(-s.ReverseSpeed-lo), tr+(-s.ReverseSpeed-lo)
 	}
+	driveTarget := (tl + tr) / 2
+	yawTarget := (tr - tl) / s.TrackGauge
+
+	// Skid resistance falls as the turn widens (Crolla's fit for tracked vehicles),
+	// with the radius of the turn being made or, if tighter, the one commanded; going
+	// straight it is at its largest and keeps the hull from yawing.
+	turn := math.Max(math.Abs(om), math.Abs(yawTarget))
+	radius := 0.0
+	if turn > 1e-3 {
+		radius = math.Abs(vf) / turn
+	}
+	mu := s.TurnResistance * 0.925 / (0.925 + 0.15*radius/s.TrackGauge)
+	turnMoment := mu * load * s.Length / 4
 
 	m := t.body.GetMass()
 	inertia := t.body.GetInertia()
-	kTrack := 1 / (1/m + half*half/inertia)
-	motor := func(speed, target float64) constraint {
-		lim := traction * h
-		lo, hi := -lim, lim
-		p := s.Power / 2
-		if speed > powerSpeed {
-			hi = math.Min(hi, p/speed*h)
-		} else if speed < -powerSpeed {
-			lo = math.Max(lo, -p/-speed*h)
-		}
-		return constraint{k: kTrack, target: target, lo: lo, hi: hi}
-	}
+	grip := s.LateralGrip * load * cosL * h
+	roll := s.RollingResistance * load * cosF * h
+	both := 2 * traction * h // both tracks' traction, as an impulse
 	rows := [5]constraint{
-		{b: 1, k: m, lo: -s.LateralGrip * load * h, hi: s.LateralGrip * load * h},
-		{a: 1, k: m, lo: -s.RollingResistance * load * cosF * h, hi: s.RollingResistance * load * cosF * h},
+		{b: 1, k: m, lo: -grip, hi: grip},
+		{a: 1, k: m, lo: -roll, hi: roll},
 		{c: 1, k: inertia, lo: -turnMoment * h, hi: turnMoment * h},
-		motor(vf-om*half, tl),
-		motor(vf+om*half, tr),
+		{a: 1, k: m, target: driveTarget},     // drive: both tracks pushing together
+		{c: 1, k: inertia, target: yawTarget}, // steer: the tracks pushing apart
 	}
-	rows[3].a, rows[3].c = 1, -half
-	rows[4].a, rows[4].c = 1, half
+	const drive, steer = 3, 4
 	for it := 0; it < t.w.cfg.SolverIterations; it++ {
+		// Each track's traction T bounds |drive| + |steer|/(gauge/2) ≤ 2T. Share it
+		// in proportion to what driving and steering each ask for now.
+		dd := math.Abs(rows[drive].acc - m*(vf-driveTarget))
+		ds := math.Abs(rows[steer].acc-inertia*(om-yawTarget)) / half
+		driveCap, steerCap := both-ds, both-dd
+		if dd+ds > both {
+			driveCap, steerCap = both*dd/(dd+ds), both*ds/(dd+ds)
+		}
+		rows[steer].lo, rows[steer].hi = -steerCap*half, steerCap*half
+		rows[drive].lo, rows[drive].hi = -driveCap, driveCap
+		// The engine's power, less what steering spends against the skid
+		// resistance, caps the drive in the direction of motion.
+		if math.Abs(vf) > powerSpeed {
+			power := math.Max(0, s.Power-math.Max(0, om*rows[steer].acc/h))
+			limit := power / math.Abs(vf) * h
+			if vf > 0 {
+				rows[drive].hi = math.Min(rows[drive].hi, limit)
+			} else {
+				rows[drive].lo = math.Max(rows[drive].lo, -limit)
+			}
+		}
 		for i := range rows {
 			r := &rows[i]
 			cdot := r.a*vf + r.b*vl + r.c*om
@@ -127,6 +151,7 @@ func (t *Tank) drive(h float64) {
 // settle moves the turret and gun toward their aims after a step of h seconds and
 // recomputes the pose at time now.
 func (t *Tank) settle(h, now float64) {
+	t.prev = t.pose
 	s := &t.spec
 	yaw := wrapAngle(t.body.GetAngle())
 	p := &t.pose

@@ -161,6 +161,17 @@ func (p Pose) State() deadreckon.State {
 	return s
 }
 
+// Sample returns the pose as the dead-reckoning publisher takes it: time, position,
+// orientation, and the turret and gun angles as articulations ArticulationTurret and
+// ArticulationGun. The publisher derives velocity, damped acceleration and rates from
+// successive samples itself.
+func (p Pose) Sample() deadreckon.Sample {
+	s := deadreckon.Sample{Time: p.Time, Position: p.Position, Orientation: p.Orientation, NumArticulations: 2}
+	s.Articulations[ArticulationTurret] = p.Turret
+	s.Articulations[ArticulationGun] = p.Gun
+	return s
+}
+
 // Tank is one tank in a World. Its methods must not be called concurrently with the
 // World's Step.
 type Tank struct {
@@ -169,6 +180,7 @@ type Tank struct {
 	in   Input
 	body *box2d.B2Body
 	pose Pose
+	prev Pose // pose of the step before, for Interpolated
 
 	clamp  deadreckon.Clamp
 	normal mgl64.Vec3 // ground normal used for the next step's forces
@@ -299,6 +311,7 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	w.tanks = append(w.tanks, t)
 	t.pose.Orientation = mgl64.QuatIdent()
 	t.place(w.Time(), 0)
+	t.prev = t.pose
 	return t, nil
 }
 
@@ -336,11 +349,11 @@ func (t *Tank) touch(other any, d int) {
 	if d < 0 {
 		return
 	}
-	switch other.(type) {
+	switch other := other.(type) {
 	case *Tank:
 		t.contacts.Tanks++
 	case staticKind:
-		if other.(staticKind) == kindRock {
+		if other == kindRock {
 			t.contacts.Rocks++
 		} else {
 			t.contacts.Border++
@@ -372,15 +385,66 @@ func (t *Tank) SetInput(in Input) {
 func (t *Tank) Pose() Pose { return t.pose }
 
 // Teleport moves the tank to (x, z), m, facing yaw, rad, at rest, for a respawn; the
-// turret and gun keep their angles relative to the hull. Non-finite arguments are
-// ignored. Call it between steps, never from inside one.
+// turret and gun keep their angles relative to the hull. A place outside the border
+// is moved inside it, far enough for the hull to clear the wall at any heading.
+// Non-finite arguments are ignored. Call it between steps, never from inside one.
 func (t *Tank) Teleport(x, z, yaw float64) {
 	if t.body == nil || !finite(x, z, yaw) {
 		return
+	}
+	if c := &t.w.cfg; c.hasBorder() {
+		r := math.Hypot(t.spec.Length, t.spec.Width) / 2
+		inside := func(v, lo, hi float64) float64 {
+			if hi-lo < 2*r {
+				return (lo + hi) / 2
+			}
+			return math.Max(lo+r, math.Min(hi-r, v))
+		}
+		if x < c.Min[0] || x > c.Max[0] || z < c.Min[1] || z > c.Max[1] {
+			x, z = inside(x, c.Min[0], c.Max[0]), inside(z, c.Min[1], c.Max[1])
+		}
 	}
 	t.body.SetTransform(box2d.MakeB2Vec2(x, -z), yaw)
 	t.body.SetLinearVelocity(box2d.MakeB2Vec2(0, 0))
 	t.body.SetAngularVelocity(0)
 	t.pose.TurretRate, t.pose.GunRate = 0, 0
 	t.place(t.w.Time(), 0)
+	t.prev = t.pose
+}
+
+// Interpolated returns the pose a fraction alpha (0…1) of the way from the previous
+// fixed step's pose to the current one: position, velocity and angles blend linearly,
+// orientation along the shorter arc. Drawn with alpha = World.Alpha(), tanks move
+// smoothly at any frame rate, one fixed step behind the simulation. Alpha outside
+// 0…1 is clamped; NaN reads as 1.
+func (t *Tank) Interpolated(alpha float64) Pose {
+	if !(alpha < 1) {
+		return t.pose
+	}
+	if alpha <= 0 {
+		return t.prev
+	}
+	a, b := t.prev, t.pose
+	lerp := func(x, y float64) float64 { return x + (y-x)*alpha }
+	lerpV := func(x, y mgl64.Vec3) mgl64.Vec3 { return x.Add(y.Sub(x).Mul(alpha)) }
+	p := b
+	p.Time = lerp(a.Time, b.Time)
+	p.Position = lerpV(a.Position, b.Position)
+	p.Velocity = lerpV(a.Velocity, b.Velocity)
+	p.AngularVelocity = lerpV(a.AngularVelocity, b.AngularVelocity)
+	p.GroundNormal = lerpV(a.GroundNormal, b.GroundNormal).Normalize()
+	for i := range p.ClampHits {
+		p.ClampHits[i] = lerpV(a.ClampHits[i], b.ClampHits[i])
+	}
+	qb := b.Orientation
+	if a.Orientation.Dot(qb) < 0 {
+		qb = qb.Scale(-1)
+	}
+	p.Orientation = mgl64.QuatNlerp(a.Orientation, qb, alpha)
+	p.Yaw = wrapAngle(a.Yaw + wrapAngle(b.Yaw-a.Yaw)*alpha)
+	p.Turret = wrapAngle(a.Turret + wrapAngle(b.Turret-a.Turret)*alpha)
+	p.TurretRate = lerp(a.TurretRate, b.TurretRate)
+	p.Gun = lerp(a.Gun, b.Gun)
+	p.GunRate = lerp(a.GunRate, b.GunRate)
+	return p
 }

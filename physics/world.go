@@ -125,14 +125,13 @@ func (c WorldConfig) hasBorder() bool { return c.Min != (mgl64.Vec2{}) || c.Max 
 // A World and its tanks are not safe for concurrent use; one goroutine steps it and
 // reads the poses.
 type World struct {
-	cfg       WorldConfig
-	h         float64 // fixed step, s
-	b2        *box2d.B2World
-	tanks     []*Tank
-	steps     uint64
-	acc       float64
-	listener  *contactListener
-	clampConf deadreckon.Clamp
+	cfg      WorldConfig
+	h        float64 // fixed step, s
+	b2       *box2d.B2World
+	tanks    []*Tank
+	steps    uint64
+	acc      float64
+	listener *contactListener
 }
 
 // body user data for static fixtures.
@@ -228,10 +227,14 @@ func (w *World) Step(dt float64) int {
 		n++
 	}
 	if w.acc >= w.h {
-		w.acc = math.Mod(w.acc, w.h)
+		w.acc = 0 // capped: drop the backlog
 	}
 	return n
 }
+
+// Alpha returns the fraction of a fixed step that Step has accumulated but not yet
+// run, in [0, 1): pass it to Tank.Interpolated to draw between steps.
+func (w *World) Alpha() float64 { return math.Min(w.acc/w.h, 1) }
 
 // Tick runs exactly one fixed step.
 func (w *World) Tick() {

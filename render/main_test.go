@@ -1,9 +1,14 @@
 package render
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -21,10 +26,16 @@ var mainCalls = make(chan func())
 // TestMain opens the window on the main thread and serves onMain calls there while
 // the tests run on other goroutines.
 func TestMain(m *testing.M) {
-	if os.Getenv("DISPLAY") != "" {
-		testViewer, testViewerErr = OpenViewer(testW, testH, "treadline render test")
-	} else {
+	flag.Parse()
+	childFailed := false
+	switch {
+	case os.Getenv("DISPLAY") == "":
 		testViewerErr = fmt.Errorf("DISPLAY is not set; run under xvfb-run for the rendering tests")
+	case raceDetector:
+		testViewerErr = fmt.Errorf("drawing tests ran in a child process built without -race")
+		childFailed = !runDrawingTestsWithoutRace()
+	default:
+		testViewer, testViewerErr = OpenViewer(testW, testH, "treadline render test")
 	}
 	done := make(chan int)
 	go func() { done <- m.Run() }()
@@ -36,10 +47,35 @@ func TestMain(m *testing.M) {
 			if testViewer != nil {
 				testViewer.Close()
 			}
+			if childFailed && code == 0 {
+				code = 1
+			}
 			os.Exit(code)
 		}
 	}
 }
+
+// runDrawingTestsWithoutRace runs this package's drawing tests in a child `go test`
+// built without -race (see race_test.go), passing its output through, and reports
+// whether they passed.
+func runDrawingTestsWithoutRace() bool {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	args := []string{"test", "-count=1", "-run", drawingTests}
+	if testing.Verbose() {
+		args = append(args, "-v")
+	}
+	cmd := exec.Command(goBin, append(args, ".")...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	fmt.Println("render: drawing tests run without -race in a child process:", strings.Join(cmd.Args, " "))
+	if err := cmd.Run(); err != nil {
+		fmt.Println("render: drawing tests failed:", err)
+		return false
+	}
+	return true
+}
+
+// drawingTests matches the tests that need a window.
+const drawingTests = "^(TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch)$"
 
 // onMain runs f on the main thread and waits for it.
 func onMain(f func()) {

@@ -198,7 +198,11 @@ func (l *loop) run(ctx context.Context) error {
 
 		a := time.Now()
 		if err := l.s.Step(now, l.input(dt)); err != nil {
-			return fmt.Errorf("match: %w", err)
+			err = fmt.Errorf("match: %w", err)
+			if l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0 {
+				l.showLost(ctx, err)
+			}
+			return err
 		}
 		l.s.Snapshot(&l.snap)
 		b := time.Now()
@@ -228,6 +232,33 @@ func (l *loop) run(ctx context.Context) error {
 				return l.report(len(l.snap.Tanks))
 			}
 		}
+	}
+}
+
+// lostGrace is how long the client keeps showing a lost match before it ends, seconds
+// of wall time (a key press ends it sooner).
+const lostGrace = 4.0
+
+// showLost keeps drawing the last frame with err's message over it for lostGrace
+// seconds, or until a key is pressed or the window closed.
+func (l *loop) showLost(ctx context.Context, err error) {
+	l.log.Error("match ended", "err", err)
+	u := l.scene.hud
+	u.showMenu, u.showHelp, u.showScores = false, false, false
+	u.menu.SetText(fmt.Sprintf("The match has ended:\n%v\n\nPress any key to quit", err))
+	u.showMenu = true
+	u.layout()
+	l.leave = false
+	pressed := false
+	l.v.Window().Subscribe(window.OnKeyDown, func(string, interface{}) { pressed = true })
+	start := time.Now()
+	for time.Since(start).Seconds() < lostGrace && !pressed && !l.v.ShouldClose() && ctx.Err() == nil {
+		l.scene.Update(&l.snap, 1.0/30)
+		if l.v.Draw(l.scene) != nil {
+			return
+		}
+		l.v.Swap()
+		time.Sleep(30 * time.Millisecond)
 	}
 }
 

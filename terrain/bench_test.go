@@ -105,7 +105,6 @@ func BenchmarkRaycastPick(b *testing.B) {
 	b.ReportMetric(float64(hits)/float64(i), "hits/op")
 }
 
-
 func BenchmarkChunkMesh(b *testing.B) {
 	m := benchMap(b)
 	var buf Mesh

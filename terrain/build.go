@@ -17,6 +17,8 @@ const (
 	MaxObstacles = 4096
 	// MaxSpawns is the most spawn points a map may list.
 	MaxSpawns = 256
+	// MaxLandmarks is the most landmarks a map may list.
+	MaxLandmarks = 64
 )
 
 // layout is everything that places a grid of samples in the world.
@@ -38,8 +40,16 @@ func finite(v ...float64) bool {
 	return true
 }
 
+// features are what stands on a map's ground.
+type features struct {
+	obstacles []Obstacle
+	spawns    []mgl64.Vec2
+	landmarks []Landmark
+}
+
 // validate checks the layout and the features against it.
-func (l layout) validate(obstacles []Obstacle, spawns []mgl64.Vec2) error {
+func (l layout) validate(f features) error {
+	obstacles, spawns := f.obstacles, f.spawns
 	switch {
 	case l.nx < MinSamples || l.nz < MinSamples || l.nx > MaxSamples || l.nz > MaxSamples:
 		return fmt.Errorf("%w: %d×%d samples, want %d…%d per side", ErrInvalidMap, l.nx, l.nz, MinSamples, MaxSamples)
@@ -66,13 +76,21 @@ func (l layout) validate(obstacles []Obstacle, spawns []mgl64.Vec2) error {
 			return fmt.Errorf("%w: spawn %d at (%g, %g) is off the map", ErrInvalidMap, i, s[0], s[1])
 		}
 	}
+	if len(f.landmarks) > MaxLandmarks {
+		return fmt.Errorf("%w: %d landmarks, at most %d", ErrInvalidMap, len(f.landmarks), MaxLandmarks)
+	}
+	for i, lm := range f.landmarks {
+		if lm.Name == "" || len(lm.Name) > 64 || !finite(lm.X, lm.Z, lm.Yaw) || !in(lm.X, lm.Z) {
+			return fmt.Errorf("%w: landmark %d %q at (%g, %g) yaw %g", ErrInvalidMap, i, lm.Name, lm.X, lm.Z, lm.Yaw)
+		}
+	}
 	return nil
 }
 
 // newMap builds a map from quantized samples (row-major, j*nx + i). It takes
-// ownership of raw and copies obstacles and spawns.
-func newMap(l layout, raw []uint16, obstacles []Obstacle, spawns []mgl64.Vec2) (*Map, error) {
-	if err := l.validate(obstacles, spawns); err != nil {
+// ownership of raw and copies the features.
+func newMap(l layout, raw []uint16, f features) (*Map, error) {
+	if err := l.validate(f); err != nil {
 		return nil, err
 	}
 	if len(raw) != l.nx*l.nz {
@@ -83,8 +101,9 @@ func newMap(l layout, raw []uint16, obstacles []Obstacle, spawns []mgl64.Vec2) (
 		minX: l.minX, minZ: l.minZ, maxX: l.maxX, maxZ: l.maxZ,
 		heightBase: l.heightBase, heightScale: l.heightScale,
 		raw: raw, chunkCells: l.chunkCells, seed: l.seed,
-		obstacles: append([]Obstacle(nil), obstacles...),
-		spawns:    append([]mgl64.Vec2(nil), spawns...),
+		obstacles: append([]Obstacle(nil), f.obstacles...),
+		spawns:    append([]mgl64.Vec2(nil), f.spawns...),
+		landmarks: append([]Landmark(nil), f.landmarks...),
 	}
 	m.cellX = (m.maxX - m.minX) / float64(m.nx-1)
 	m.cellZ = (m.maxZ - m.minZ) / float64(m.nz-1)

@@ -102,12 +102,12 @@ func Generate(cfg GenerateConfig) (*Map, error) {
 		heightBase: base, heightScale: scale,
 		chunkCells: cfg.ChunkCells, seed: cfg.Seed,
 	}
-	m, err := newMap(l, raw, nil, g.spawns())
+	m, err := newMap(l, raw, features{spawns: g.spawns(), landmarks: g.landmarks()})
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	m.obstacles = g.rocks(m)
-	if err := l.validate(m.obstacles, m.spawns); err != nil {
+	if err := l.validate(features{obstacles: m.obstacles, spawns: m.spawns, landmarks: m.landmarks}); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	return m, nil
@@ -240,7 +240,7 @@ func (g *generator) ridge(x, z float64) float64 {
 	if taper == 0 {
 		return 0
 	}
-	d := z - (g.ridgeZ + g.ridgeAmp*math.Sin(g.ridgeFreq*x+g.ridgePhase)) // > 0 south
+	d := z - g.ridgeLine(x) // > 0 south
 	H := ridgeHeight * g.hk
 	climb := ridgeClimb * g.k
 	cliffW := math.Max(cliffWidth, 1.5*g.cfg.Size/float64(g.cfg.Samples-1))
@@ -272,6 +272,35 @@ func (g *generator) spawns() []mgl64.Vec2 {
 	}
 	return out
 }
+
+// ridgeLine returns the z of the ridge's crest line at x.
+func (g *generator) ridgeLine(x float64) float64 {
+	return g.ridgeZ + g.ridgeAmp*math.Sin(g.ridgeFreq*x+g.ridgePhase)
+}
+
+// landmarks places "ledge" 12 m south of the crest in the middle of the ridge, facing
+// north over the cliff; "climb" 10 m south of the foot of the climb below it, facing
+// up; and "floor" in the middle of the valley floor, facing +X. The headings follow
+// the crest line's normal.
+func (g *generator) landmarks() []Landmark {
+	x := (g.ridgeX0 + g.ridgeX1) / 2
+	// The crest's downhill normal toward the north, (−dz/dx, −1) normalized.
+	slope := g.ridgeAmp * g.ridgeFreq * math.Cos(g.ridgeFreq*x+g.ridgePhase)
+	nx, nz := slope/math.Hypot(slope, 1), -1/math.Hypot(slope, 1)
+	yaw := math.Atan2(-nz, nx) // forward (cos ψ, −sin ψ) = (nx, nz)
+	at := func(back float64) (float64, float64) {
+		return round2(x - nx*back), round2(g.ridgeLine(x) - nz*back)
+	}
+	lx, lz := at(12 * g.k)
+	cx, cz := at((ridgeClimb + 10) * g.k)
+	return []Landmark{
+		{Name: "ledge", X: lx, Z: lz, Yaw: round4(yaw)},
+		{Name: "climb", X: cx, Z: cz, Yaw: round4(yaw)},
+		{Name: "floor", X: round2(g.floorX), Z: round2(g.floorZ), Yaw: 0},
+	}
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 // rocks scatters rocks on gentle ground, clear of the pads, the ridge crest, the
 // border and one another.

@@ -20,7 +20,7 @@ func fromFunc(t testing.TB, n int, size, base, scale float64, f func(x, z float6
 		}
 	}
 	m, err := newMap(layout{name: "test", nx: n, nz: n, minX: -size / 2, minZ: -size / 2, maxX: size / 2, maxZ: size / 2,
-		heightBase: base, heightScale: scale, chunkCells: 8}, raw, nil, nil)
+		heightBase: base, heightScale: scale, chunkCells: 8}, raw, features{})
 	if err != nil {
 		t.Fatal(err)
 	}

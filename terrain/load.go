@@ -50,6 +50,8 @@ type Sidecar struct {
 	Rocks []Obstacle `json:"rocks"`
 	// Spawns are the spawn points.
 	Spawns []Spawn `json:"spawns"`
+	// Landmarks are named places with headings (optional).
+	Landmarks []Landmark `json:"landmarks,omitempty"`
 }
 
 // Extent is an axis-aligned rectangle of the XZ plane, m.
@@ -160,7 +162,7 @@ func Decode(s Sidecar, r io.Reader) (*Map, error) {
 	for i, sp := range s.Spawns {
 		spawns[i] = mgl64.Vec2{sp.X, sp.Z}
 	}
-	return newMap(l, raw, s.Rocks, spawns)
+	return newMap(l, raw, features{obstacles: s.Rocks, spawns: spawns, landmarks: s.Landmarks})
 }
 
 // Sidecar returns the sidecar describing m, naming heightmap as its PNG.
@@ -170,8 +172,9 @@ func (m *Map) Sidecar(heightmap string) Sidecar {
 		Extent:     Extent{MinX: m.minX, MinZ: m.minZ, MaxX: m.maxX, MaxZ: m.maxZ},
 		HeightBase: m.heightBase, HeightScale: m.heightScale,
 		ChunkCells: m.chunkCells, Seed: m.seed,
-		Rocks:  append([]Obstacle{}, m.obstacles...),
-		Spawns: make([]Spawn, len(m.spawns)),
+		Rocks:     append([]Obstacle{}, m.obstacles...),
+		Spawns:    make([]Spawn, len(m.spawns)),
+		Landmarks: append([]Landmark(nil), m.landmarks...),
 	}
 	for i, sp := range m.spawns {
 		s.Spawns[i] = Spawn{X: sp[0], Z: sp[1]}

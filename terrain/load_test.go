@@ -29,6 +29,8 @@ func sameMap(a, b *Map) string {
 		return "rocks"
 	case !slices.Equal(a.spawns, b.spawns):
 		return "spawns"
+	case !slices.Equal(a.landmarks, b.landmarks):
+		return "landmarks"
 	case a.name != b.name || a.chunkCells != b.chunkCells || a.seed != b.seed:
 		return "name, chunk size or seed"
 	}

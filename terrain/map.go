@@ -44,6 +44,7 @@ type Map struct {
 
 	obstacles []Obstacle
 	spawns    []mgl64.Vec2
+	landmarks []Landmark
 
 	chunkCells int
 	chunkCols  int
@@ -91,6 +92,33 @@ func (m *Map) Obstacles() []Obstacle { return m.obstacles }
 // Spawns returns the spawn points, (x, z) in meters, all on flat ground. The slice
 // is shared: do not modify it.
 func (m *Map) Spawns() []mgl64.Vec2 { return m.spawns }
+
+// Landmark is a named place on a map with a heading, for tests, demos and the lab:
+// a generated map has "ledge" (on the ridge's crest, facing off its cliff), "climb"
+// (at the foot of the ridge's even climb, facing up it) and "floor" (the middle of
+// the flat valley floor).
+type Landmark struct {
+	// Name identifies the landmark.
+	Name string `json:"name"`
+	// X and Z locate it, world meters.
+	X float64 `json:"x"`
+	Z float64 `json:"z"`
+	// Yaw is the heading of interest, rad (0 faces +X; positive turns toward −Z).
+	Yaw float64 `json:"yaw"`
+}
+
+// Landmarks returns the map's landmarks. The slice is shared: do not modify it.
+func (m *Map) Landmarks() []Landmark { return m.landmarks }
+
+// Landmark returns the landmark called name; ok is false when there is none.
+func (m *Map) Landmark(name string) (lm Landmark, ok bool) {
+	for _, l := range m.landmarks {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Landmark{}, false
+}
 
 // Seed returns the generator seed recorded in the sidecar, or 0 when unknown.
 func (m *Map) Seed() uint64 { return m.seed }

@@ -42,6 +42,35 @@ func TestShippedValley(t *testing.T) {
 		t.Errorf("%d rocks, want at least 20", len(m.Obstacles()))
 	}
 
+	// Landmarks: from "ledge", the ground ahead drops at least 8 m within 25 m, most of
+	// it within 4 m; from "climb", it rises at least 12 m over the next 80 m.
+	ahead := func(lm Landmark, d float64) float64 {
+		h, _ := m.HeightAt(lm.X+d*math.Cos(lm.Yaw), lm.Z-d*math.Sin(lm.Yaw))
+		return h
+	}
+	if lm, ok := m.Landmark("ledge"); !ok {
+		t.Error(`no "ledge" landmark`)
+	} else {
+		h0 := ahead(lm, 0)
+		steepest := 0.0
+		for d := 0.0; d < 25; d += 0.5 {
+			steepest = math.Max(steepest, ahead(lm, d)-ahead(lm, d+4))
+		}
+		if h0-ahead(lm, 25) < 8 || steepest < 6 {
+			t.Errorf("ledge at (%g, %g): drops %.1f m over 25 m, at most %.1f m within 4 m; want ≥ 8 and ≥ 6", lm.X, lm.Z, h0-ahead(lm, 25), steepest)
+		}
+	}
+	if lm, ok := m.Landmark("climb"); !ok {
+		t.Error(`no "climb" landmark`)
+	} else if rise := ahead(lm, 80) - ahead(lm, 0); rise < 12 {
+		t.Errorf("climb at (%g, %g): rises %.1f m over 80 m, want ≥ 12", lm.X, lm.Z, rise)
+	}
+	if lm, ok := m.Landmark("floor"); !ok {
+		t.Error(`no "floor" landmark`)
+	} else if n, _ := m.NormalAt(lm.X, lm.Z); n[1] < 0.999 {
+		t.Errorf("floor at (%g, %g): normal %v, want level", lm.X, lm.Z, n)
+	}
+
 	// Ledge: some pair of neighbouring samples differs by at least 8 m.
 	maxStep := 0.0
 	steep, flat, cells := 0, 0, 0

@@ -50,7 +50,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 	var (
 		scenario  = fs.String("scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all")
 		trace     = fs.String("trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
-		algos     = fs.String("algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all")
+		algos     = fs.String("algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all\n(-table: bezier,pvb; -budget: pvb)")
 		rate      = fs.Float64("rate", lab.DefaultRate, "fixed publish rate, updates/s; 0 publishes on thresholds instead")
 		posThresh = fs.Float64("pos-threshold", 0, "threshold publishing: position error that triggers an update, m (0: 0.25)")
 		rotThresh = fs.Float64("rot-threshold", 0, "threshold publishing: orientation error that triggers an update, degrees (0: 2)")
@@ -109,15 +109,12 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 	if *trace == "" || set["scenario"] {
 		o.Scenarios = strings.Split(*scenario, ",")
 	}
-	if set["algos"] || !(*table || len(set) == 0) {
+	if set["algos"] { // otherwise each mode's own list
 		a, err := lab.ParseAlgos(*algos)
 		if err != nil {
 			return o, err
 		}
 		o.Algos = a
-	}
-	if *budget && set["algos"] == false {
-		o.Algos = nil // the budget defaults to pvb
 	}
 
 	threshold := set["pos-threshold"] || set["rot-threshold"] || set["min-interval"] || set["heartbeat"]

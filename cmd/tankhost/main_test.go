@@ -139,6 +139,26 @@ func TestRunRejectsBadFlags(t *testing.T) {
 	}
 }
 
+// TestHeadless: the host links no display code: not package render, not g3n, not
+// GLFW, so it builds without cgo and runs on a machine without a display.
+func TestHeadless(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list; skipped with -short")
+	}
+	list := exec.Command("go", "list", "-deps", ".")
+	list.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := list.CombinedOutput()
+	if err != nil {
+		t.Fatalf("CGO_ENABLED=0 go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasSuffix(dep, "/render") || strings.Contains(dep, "g3n") || strings.Contains(dep, "glfw") ||
+			strings.Contains(dep, "go-gl/gl") || dep == "runtime/cgo" || dep == "C" {
+			t.Errorf("tankhost depends on %s", dep)
+		}
+	}
+}
+
 // TestSignalStops builds the binary, starts it, and checks that SIGINT and SIGTERM
 // each stop it cleanly with exit status 0.
 func TestSignalStops(t *testing.T) {
@@ -146,10 +166,8 @@ func TestSignalStops(t *testing.T) {
 		t.Skip("builds the binary; skipped with -short")
 	}
 	bin := filepath.Join(t.TempDir(), "tankhost")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0") // the host needs no cgo
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build (CGO_ENABLED=0): %v\n%s", err, out)
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	mapPath := testMap(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {

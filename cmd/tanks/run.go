@@ -32,7 +32,7 @@ type config struct {
 	algorithm              deadreckon.Algorithm
 	clamp                  deadreckon.ClampMode
 	clampSet               bool
-	mapDir                 string
+	mapDir, watch          string
 	seed                   uint64
 	verbose                bool
 }
@@ -57,6 +57,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&overlays, "overlays", "", "debug overlays at start: ghost,trail,clamp,motion,labels or all")
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
+	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
@@ -182,6 +183,7 @@ func run(ctx context.Context, c config) error {
 		Terrain:     render.TerrainFromMap(mp, 0),
 		Ground:      mp.HeightAt,
 		Overlays:    c.overlays,
+		Watch:       c.watch,
 		Clock:       m.Now,
 		Screenshot:  c.screenshot,
 		Frames:      c.frames,

@@ -21,12 +21,17 @@ const (
 	// DefaultStepThreshold is the gap, seconds, between the reported offset and the
 	// estimate beyond which the offset steps at once instead of slewing.
 	DefaultStepThreshold = 0.5
+	// DefaultWarmup is how many first samples set the offset directly, before the
+	// filter has seen enough round trips to trust and slewing starts.
+	DefaultWarmup = 4
 )
 
 // Config tunes a Sync. The zero value means the defaults.
 type Config struct {
 	// Window is how many recent samples are kept; the one with the smallest round
-	// trip gives the offset estimate. If zero, defaults to DefaultWindow.
+	// trip gives the offset estimate. A longer window finds a better sample but
+	// follows clock drift more slowly (it may hold a sample Window sync intervals
+	// old). If zero, defaults to DefaultWindow.
 	Window int
 	// MaxRTT rejects samples with a longer round trip, seconds. If zero, defaults
 	// to DefaultMaxRTT.
@@ -37,6 +42,10 @@ type Config struct {
 	// StepThreshold is the gap in seconds past which the offset steps to the
 	// estimate instead of slewing. If zero, defaults to DefaultStepThreshold.
 	StepThreshold float64
+	// Warmup is how many first accepted samples set the offset directly (the
+	// estimate improves quickly while the window fills; nobody relies on a smooth
+	// offset yet). 1 means only the first. If zero, defaults to DefaultWarmup.
+	Warmup int
 }
 
 // ErrBadSample reports a sample that is not finite, runs backwards in time, or has a
@@ -99,6 +108,9 @@ func New(cfg Config) *Sync {
 	if !(cfg.StepThreshold > 0) || math.IsInf(cfg.StepThreshold, 0) {
 		cfg.StepThreshold = DefaultStepThreshold
 	}
+	if cfg.Warmup <= 0 {
+		cfg.Warmup = DefaultWarmup
+	}
 	return &Sync{
 		cfg:     cfg,
 		window:  make([]Sample, cfg.Window),
@@ -122,9 +134,9 @@ func (c *Config) check(s Sample) error {
 	return nil
 }
 
-// Add records a sample and advances the offset to the sample's LocalReceive. A bad
-// sample is dropped, counted, and reported with an error wrapping ErrBadSample;
-// the state is then unchanged.
+// Add records a sample and advances the offset to the sample's LocalReceive (during
+// warm-up, sets it to the estimate). A bad sample is dropped, counted, and reported
+// with an error wrapping ErrBadSample; the state is then unchanged.
 func (s *Sync) Add(smp Sample) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,10 +165,10 @@ func (s *Sync) Add(smp Sample) error {
 		s.medRTT = (held[s.n/2-1] + held[s.n/2]) / 2
 	}
 
-	if !s.synced {
+	if s.accepted <= uint64(s.cfg.Warmup) {
 		s.synced = true
 		s.offset = s.best.Offset()
-		s.at = smp.LocalReceive
+		s.at = max(s.at, smp.LocalReceive)
 		return nil
 	}
 	s.advance(smp.LocalReceive)

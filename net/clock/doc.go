@@ -13,7 +13,7 @@
 // The estimate is exact when both directions take equally long and off by at most
 // RTT/2 otherwise, so the filter trusts the sample with the smallest round trip in a
 // window of recent ones, and slews the offset it reports toward that sample's offset
-// at a bounded rate (stepping only for the first sample or a large jump).
+// at a bounded rate (stepping only during the first few samples or for a large jump).
 //
 // Time is always a parameter: nothing here reads the system clock.
 //

@@ -32,9 +32,12 @@
 //
 // Receiving it, dropping late and duplicated updates:
 //
-//	buf, rejected, err := wire.DecodeBatch(buf[:0], datagram)
+//	buf, rejected, err := wire.DecodeBatch(buf[:0], datagram) // count rejected; err ends the batch
 //	for _, u := range buf {
-//		if filters[u.Actor].Accept(u.Seq) { /* feed u.State to deadreckon */ }
+//		f := seqs[u.Actor] // a *wire.SeqFilter per actor, Set from its Spawn
+//		if f != nil && f.Accept(u.Seq) {
+//			// feed u.State to the actor's deadreckon.Actor
+//		}
 //	}
 //
 // Values of this package's types are not safe for concurrent mutation; the

@@ -38,7 +38,7 @@ func sameAfterReencode(a, b Message) error {
 		if rotationAngle(x.Orientation, y.Orientation) > 2*MaxOrientationError {
 			return fmt.Errorf("orientation %v became %v", x.Orientation, y.Orientation)
 		}
-		x.Orientation, y.Orientation = y.Orientation, y.Orientation
+		x.Orientation = y.Orientation
 		return sameState(x, y, 1e-9)
 	}
 	switch x := a.(type) {
@@ -81,7 +81,7 @@ func FuzzDecode(f *testing.F) {
 		in := bytes.Clone(b)
 		if len(b) >= HeaderSize && MsgType(b[1]) == MsgStateBatch {
 			us, rejected, err := DecodeBatch(nil, b)
-			if rejected < 0 || (err == nil && len(us) == 0) {
+			if rejected < 0 || (err == nil && len(us)+rejected == 0) {
 				t.Fatalf("DecodeBatch: %d updates, %d rejected, %v", len(us), rejected, err)
 			}
 			for _, u := range us {
@@ -134,6 +134,32 @@ func FuzzDecode(f *testing.F) {
 		default:
 			if !bytes.Equal(b2, b[:n]) {
 				t.Fatalf("re-encoded % x, parsed % x", b2, b[:n])
+			}
+		}
+	})
+}
+
+// FuzzFrameReader feeds arbitrary streams to FrameReader: it must never panic, and
+// must stop with an error or io.EOF.
+func FuzzFrameReader(f *testing.F) {
+	var stream []byte
+	for _, tc := range knownMessages(&testing.T{}) {
+		stream, _ = AppendFrame(stream, tc.msg)
+	}
+	f.Add(stream)
+	f.Add([]byte{0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := NewFrameReader(bytes.NewReader(b))
+		for i := 0; ; i++ {
+			m, err := r.Next()
+			if err != nil {
+				if m != nil {
+					t.Fatalf("Next returned %v with error %v", m, err)
+				}
+				return
+			}
+			if i > len(b)/3 {
+				t.Fatalf("%d messages from %d bytes", i+1, len(b))
 			}
 		}
 	})

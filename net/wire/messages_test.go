@@ -415,3 +415,49 @@ func TestStrings(t *testing.T) {
 }
 
 type fmtStringer interface{ String() string }
+
+func TestPositionEdgeRounding(t *testing.T) {
+	// −8388.6075 m rounds away from zero to the unused code −2²³: the encoder must refuse
+	// it rather than send what every decoder rejects.
+	for _, x := range []float64{-8388.6075, 8388.6075, -8388.60751} {
+		m := &StateBatch{Updates: []Update{{Kind: KindPartial, Actor: 1, State: deadreckon.NewState(mgl64.Vec3{x, 0, 0})}}}
+		b, err := m.Append(nil)
+		if err == nil {
+			if _, _, err := Parse(b); err != nil {
+				t.Errorf("x = %v encodes to bytes that do not parse: %v", x, err)
+			}
+		} else if !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("x = %v: %v, want nil or ErrOutOfRange", x, err)
+		}
+	}
+}
+
+// TestDocumentedSizes pins the sizes PROTOCOL.md states.
+func TestDocumentedSizes(t *testing.T) {
+	name := "abcde"
+	cases := []struct {
+		what      string
+		got, want int
+	}{
+		{"partial update", PartialUpdateSize, 32},
+		{"full update, 0 joints", FullUpdateSize(0), 33},
+		{"full update, 4 joints", MaxFullUpdateSize, 49},
+		{"articulation update, 2 joints", ArticulationUpdateSize(2), 17},
+		{"challenge", (&Challenge{}).Length(), 51},
+		{"join request", (&JoinRequest{Name: name}).Length(), 35 + len(name)},
+		{"join accepted", (&JoinAccepted{MapName: name}).Length(), 23 + len(name)},
+		{"join refused", (&JoinRefused{Text: name}).Length(), 4 + len(name)},
+		{"spawn, 3 joints", (&Spawn{Name: name, State: deadreckon.State{NumArticulations: 3}}).Length(), 39 + len(name) + 12},
+		{"despawn", (&Despawn{}).Length(), 5},
+		{"leave", (&Leave{}).Length(), 5},
+		{"kick", (&Kick{Reason: name}).Length(), 3 + len(name)},
+		{"chat", (&Chat{Text: name}).Length(), 5 + len(name)},
+		{"clock request", (&ClockRequest{}).Length(), 10},
+		{"clock answer", (&ClockAnswer{}).Length(), 26},
+	}
+	for _, tc := range cases {
+		if tc.got != tc.want {
+			t.Errorf("%s: %d bytes, want %d", tc.what, tc.got, tc.want)
+		}
+	}
+}

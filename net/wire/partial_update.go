@@ -10,7 +10,8 @@ package wire
 // velocity (3 × 9 bits, 1/64 rad/s). PROTOCOL.md has the table.
 
 func appendPartialUpdate(b []byte, u *Update) ([]byte, error) {
-	if err := checkKinematics(&u.State); err != nil {
+	pos, err := kinematicCodes(&u.State)
+	if err != nil {
 		return b, err
 	}
 	q, err := canonicalQuat(u.State.Orientation)
@@ -21,7 +22,7 @@ func appendPartialUpdate(b []byte, u *Update) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	return appendKinematics(out, &u.State, q), nil
+	return appendKinematics(out, pos, &u.State, q), nil
 }
 
 func parsePartialUpdate(r *reader, u *Update) {

@@ -122,7 +122,8 @@ func (p *bitPacker) getSigned(n uint) int64 {
 	return int64(v<<(64-n)) >> (64 - n) // sign-extend
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// finite reports whether v is neither NaN nor infinite (v − v is NaN exactly then).
+func finite(v float64) bool { return v-v == 0 }
 
 func finite3(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
 
@@ -246,27 +247,43 @@ func unpackQuat(p *bitPacker) (mgl64.Quat, error) {
 	return fromComponents(c).Normalize(), nil
 }
 
-// checkKinematics validates the fields of s that the kinematic block carries.
-func checkKinematics(s *deadreckon.State) error {
-	if !finite3(s.Position) || !finite3(s.Velocity) || !finite3(s.Acceleration) || !finite3(s.AngularVelocity) {
-		return fmt.Errorf("kinematic state: %w", ErrNotFinite)
+// maxHorizontalMM and maxHeightMM are the largest position codes sent; the most
+// negative codes of each width are left unused so that the range is symmetric.
+const (
+	maxHorizontalMM = 1<<(bitsHorizontal-1) - 1
+	maxHeightMM     = 1<<(bitsHeight-1) - 1
+)
+
+// positionCodes returns the millimetre codes of p, or an error when p is not finite
+// or outside ±MaxHorizontal, ±MaxHeight, ±MaxHorizontal after rounding.
+func positionCodes(p mgl64.Vec3) (x, y, z int64, err error) {
+	if !finite3(p) {
+		return 0, 0, 0, fmt.Errorf("position %v: %w", p, ErrNotFinite)
 	}
-	p := s.Position
-	if math.Abs(p[0]) > MaxHorizontal+PositionStep/2 || math.Abs(p[2]) > MaxHorizontal+PositionStep/2 ||
-		math.Abs(p[1]) > MaxHeight+PositionStep/2 {
-		return fmt.Errorf("position %v outside ±%g m horizontally, ±%g m vertically: %w", p, MaxHorizontal, MaxHeight, ErrOutOfRange)
+	fx, fy, fz := math.Round(p[0]/PositionStep), math.Round(p[1]/PositionStep), math.Round(p[2]/PositionStep)
+	if math.Abs(fx) > maxHorizontalMM || math.Abs(fz) > maxHorizontalMM || math.Abs(fy) > maxHeightMM {
+		return 0, 0, 0, fmt.Errorf("position %v outside ±%g m horizontally, ±%g m vertically: %w", p, MaxHorizontal, MaxHeight, ErrOutOfRange)
 	}
-	return nil
+	return int64(fx), int64(fy), int64(fz), nil
 }
 
-// appendKinematics appends the 24-byte packed block for position, orientation,
-// velocity, acceleration and angular velocity. The caller has run checkKinematics.
-func appendKinematics(b []byte, s *deadreckon.State, q mgl64.Quat) []byte {
+// kinematicCodes validates the fields of s that the kinematic block carries and
+// returns the position codes.
+func kinematicCodes(s *deadreckon.State) (pos [3]int64, err error) {
+	if !finite3(s.Velocity) || !finite3(s.Acceleration) || !finite3(s.AngularVelocity) {
+		return pos, fmt.Errorf("kinematic state: %w", ErrNotFinite)
+	}
+	pos[0], pos[1], pos[2], err = positionCodes(s.Position)
+	return pos, err
+}
+
+// appendKinematics appends the 24-byte packed block for position (as codes from
+// kinematicCodes), orientation, velocity, acceleration and angular velocity.
+func appendKinematics(b []byte, pos [3]int64, s *deadreckon.State, q mgl64.Quat) []byte {
 	var p bitPacker
-	pos := s.Position
-	p.putSigned(int64(math.Round(pos[0]/PositionStep)), bitsHorizontal)
-	p.putSigned(int64(math.Round(pos[1]/PositionStep)), bitsHeight)
-	p.putSigned(int64(math.Round(pos[2]/PositionStep)), bitsHorizontal)
+	p.putSigned(pos[0], bitsHorizontal)
+	p.putSigned(pos[1], bitsHeight)
+	p.putSigned(pos[2], bitsHorizontal)
 	packQuat(&p, q)
 	for i := 0; i < 3; i++ {
 		p.putSigned(saturate(s.Velocity[i], VelocityStep, bitsVelocity), bitsVelocity)

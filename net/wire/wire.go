@@ -203,7 +203,7 @@ func (r *reader) need(n int) bool {
 		return false
 	}
 	if len(r.b)-r.off < n {
-		r.err = fmt.Errorf("wire: %s: need %d bytes at offset %d, have %d: %w", r.ctx, n, r.off, len(r.b)-r.off, io.EOF)
+		r.err = fmt.Errorf("wire: %s: %d-byte field at offset %d runs past the end (%d left): %w", r.ctx, n, r.off, len(r.b)-r.off, io.EOF)
 		return false
 	}
 	return true

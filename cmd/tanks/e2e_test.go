@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The end-to-end tests run the real programs, built without -race (the race
+// detector rejects g3n's vertex uploads; see render/race_test.go), on loopback.
+
+// buildTools builds cmd/tanks and cmd/tankhost into a temporary directory.
+func buildTools(t *testing.T) (tanks, tankhost string) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("DISPLAY is not set; run under xvfb-run for the end-to-end tests")
+	}
+	if testing.Short() {
+		t.Skip("end-to-end tests start real processes; skipped with -short")
+	}
+	dir := t.TempDir()
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	tanks, tankhost = filepath.Join(dir, "tanks"), filepath.Join(dir, "tankhost")
+	for out, pkg := range map[string]string{tanks: ".", tankhost: "../tankhost"} {
+		cmd := exec.Command(goBin, "build", "-o", out, pkg)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
+	}
+	return tanks, tankhost
+}
+
+// proc is a started program whose stderr lines are collected.
+type proc struct {
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	lines []string
+	done  chan struct{}
+	err   error
+}
+
+func start(t *testing.T, name string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(name, args...), done: make(chan struct{})}
+	p.cmd.Dir = "../.." // the repository root, where assets/ lives
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Stdout = io.Discard
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.lines = append(p.lines, sc.Text())
+			p.mu.Unlock()
+		}
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+		if t.Failed() {
+			t.Logf("%s output:\n%s", filepath.Base(name), p.output())
+		}
+	})
+	return p
+}
+
+func (p *proc) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.lines, "\n")
+}
+
+// waitLine waits until a stderr line matches re and returns its submatches.
+func (p *proc) waitLine(t *testing.T, re *regexp.Regexp, timeout time.Duration) []string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		for _, l := range p.lines {
+			if m := re.FindStringSubmatch(l); m != nil {
+				p.mu.Unlock()
+				return m
+			}
+		}
+		p.mu.Unlock()
+		select {
+		case <-p.done:
+			t.Fatalf("%s exited (%v) before printing a line matching %q", p.cmd.Path, p.err, re)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no line matching %q within %v", re, timeout)
+	return nil
+}
+
+// wait waits for the program to exit and returns its exit code.
+func (p *proc) wait(t *testing.T, timeout time.Duration) int {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(timeout):
+		t.Fatalf("%s still running after %v", p.cmd.Path, timeout)
+	}
+	if ee, ok := p.err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if p.err != nil {
+		t.Fatalf("%s: %v", p.cmd.Path, p.err)
+	}
+	return 0
+}
+
+var listenRE = regexp.MustCompile(`addr=(\S+) fingerprint=([0-9a-f]+)`)
+
+// startHost starts tankhost with one bot on a random loopback port and returns it and
+// the join argument.
+func startHost(t *testing.T, tankhost string) (*proc, string) {
+	t.Helper()
+	host := start(t, tankhost, "-listen", "127.0.0.1:0", "-bots", "1", "-seed", "5")
+	m := host.waitLine(t, listenRE, 30*time.Second)
+	return host, m[1] + "#" + m[2]
+}
+
+var tankRE = regexp.MustCompile(`msg=tank id=(\d+) name=(\S+) team=(\d+) local=(\w+) self=(\w+) distance=\S+ on_screen=(\w+) x=(-?\d+) y=(-?\d+)`)
+
+// TestJoinShowsHostTank runs a host and a client on loopback; the client watches the
+// host's tank and its screenshot shows that tank, in its team colour, where the
+// client's camera projects it.
+func TestJoinShowsHostTank(t *testing.T) {
+	tanks, tankhost := buildTools(t)
+	_, join := startHost(t, tankhost)
+	shot := filepath.Join(t.TempDir(), "client.png")
+	client := start(t, tanks, "-join", join, "-name", "e2e", "-watch", "*", "-size", "640x360",
+		"-screenshot", shot, "-duration", "3s", "-v")
+	if code := client.wait(t, 90*time.Second); code != 0 {
+		t.Fatalf("client exit code %d", code)
+	}
+	img := readPNG(t, shot)
+	found := false
+	for _, l := range strings.Split(client.output(), "\n") {
+		m := tankRE.FindStringSubmatch(l)
+		if m == nil || m[4] != "false" {
+			continue // only the host's (remote) tank
+		}
+		if m[6] != "true" {
+			t.Fatalf("the watched host tank is off screen: %s", l)
+		}
+		x, _ := strconv.Atoi(m[7])
+		y, _ := strconv.Atoi(m[8])
+		team, _ := strconv.Atoi(m[3])
+		// The turret roof and what surrounds it within 3 px: mostly the team colour,
+		// with the dark cupola and gun in places.
+		if n, of := teamPixels(img, team, x, y, 3); n*4 < of {
+			t.Errorf("host tank %s (team %d) around pixel (%d, %d): %d of %d pixels in the team colour", m[2], team, x, y, n, of)
+		}
+		found = true
+	}
+	if !found {
+		t.Fatalf("the client's last frame has no remote tank:\n%s", client.output())
+	}
+}
+
+// TestHostKilledClientExits kills the host under a playing client: the client must
+// exit on its own, with a non-zero code and a message saying the match was lost.
+func TestHostKilledClientExits(t *testing.T) {
+	tanks, tankhost := buildTools(t)
+	host, join := startHost(t, tankhost)
+	client := start(t, tanks, "-join", join, "-name", "e2e", "-size", "320x200", "-v")
+	client.waitLine(t, regexp.MustCompile(`msg=joined`), 60*time.Second)
+	time.Sleep(time.Second) // a few frames of play
+	if err := host.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	code := client.wait(t, 60*time.Second)
+	if code == 0 {
+		t.Fatalf("client exited with code 0 after losing the host")
+	}
+	out := client.output()
+	if !strings.Contains(out, "tanks: lost the match at") {
+		t.Errorf("client output lacks a clear message:\n%s", out)
+	}
+}
+
+// TestScreenshotAndBench runs a practice match for a screenshot and a short
+// -bench-frames run and checks the picture's size and the report's phases.
+func TestScreenshotAndBench(t *testing.T) {
+	tanks, _ := buildTools(t)
+	shot := filepath.Join(t.TempDir(), "practice.png")
+	p := start(t, tanks, "-screenshot", shot, "-frames", "3", "-size", "400x240", "-bots", "2")
+	if code := p.wait(t, 90*time.Second); code != 0 {
+		t.Fatalf("screenshot run exit code %d", code)
+	}
+	if b := readPNG(t, shot).Bounds(); b.Dx() != 400 || b.Dy() != 240 {
+		t.Errorf("screenshot is %dx%d, want 400x240", b.Dx(), b.Dy())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tanks, "-bench-frames", "5", "-size", "320x200", "-bots", "3")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bench run: %v", err)
+	}
+	for _, want := range []string{"frame-time split: 5 frames, 4 tanks, 320x200", "simulation", "scene update", "render", "swap", "total"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("bench report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func readPNG(t *testing.T, path string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok {
+		b := img.Bounds()
+		rgba = image.NewRGBA(b)
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				rgba.Set(x, y, img.At(x, y))
+			}
+		}
+	}
+	return rgba
+}
+
+// teamPixels counts the pixels of team's hue among the (2k+1)² around (x, y).
+func teamPixels(img *image.RGBA, team, x, y, k int) (n, of int) {
+	for dy := -k; dy <= k; dy++ {
+		for dx := -k; dx <= k; dx++ {
+			c := img.RGBAAt(x+dx, y+dy)
+			if teamHue(team, float64(c.R)/255, float64(c.G)/255, float64(c.B)/255) {
+				n++
+			}
+			of++
+		}
+	}
+	return n, of
+}
+
+// teamHue reports whether a lit pixel has team's hue: the render package's team
+// colours are red, blue, yellow and green for teams 0 to 3.
+func teamHue(team int, r, g, b float64) bool {
+	switch ((team % 4) + 4) % 4 {
+	case 0:
+		return r > g+0.15 && r > b+0.15
+	case 1:
+		return b > r+0.15 && b > g+0.05
+	case 2:
+		return r > b+0.2 && g > b+0.2
+	default:
+		return g > r+0.1 && g > b+0.1
+	}
+}
+

@@ -1,0 +1,112 @@
+package deadreckon_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// A remote tank drives along +X at 5 m/s; an update says it turned toward −Z. The
+// display blends from where it was to the new path over ΔT = 1/3 s, then follows it.
+func ExampleActor() {
+	a := deadreckon.NewActor(deadreckon.Config{}) // projective velocity blending
+	start := deadreckon.NewState(mgl64.Vec3{0, 0, 0})
+	start.Velocity = mgl64.Vec3{5, 0, 0}
+	if err := a.Receive(start, 0); err != nil {
+		fmt.Println(err)
+	}
+	for f := 1; f <= 60; f++ { // one second at 60 frames per second
+		a.Advance(float64(f) / 60)
+	}
+	fmt.Printf("t=1.00 x=%.2f z=%.2f\n", a.Reckoned().Position[0], a.Reckoned().Position[2])
+
+	turn := deadreckon.NewState(mgl64.Vec3{5, 0, -0.5})
+	turn.Time = 1
+	turn.Velocity = mgl64.Vec3{4, 0, -3}
+	turn.Orientation = deadreckon.YawQuat(math.Atan2(3, 4))
+	if err := a.Receive(turn, 1); err != nil {
+		fmt.Println(err)
+	}
+	for f := 61; f <= 120; f++ {
+		a.Advance(float64(f) / 60)
+		if f == 65 || f == 70 || f == 80 || f == 120 {
+			p := a.Reckoned().Position
+			fmt.Printf("t=%.2f x=%.2f z=%.2f blend %.2f\n", float64(f)/60, p[0], p[2], a.BlendProgress())
+		}
+	}
+	fmt.Printf("ghost x=%.2f z=%.2f\n", a.LastKnownProjected().Position[0], a.LastKnownProjected().Position[2])
+	// Output:
+	// t=1.00 x=5.00 z=0.00
+	// t=1.08 x=5.38 z=-0.23 blend 0.25
+	// t=1.17 x=5.71 z=-0.63 blend 0.50
+	// t=1.33 x=6.33 z=-1.50 blend 1.00
+	// t=2.00 x=9.00 z=-3.50 blend 1.00
+	// ghost x=9.00 z=-3.50
+}
+
+// A receiving peer reckons and ground-clamps all remote tanks once per frame.
+func ExampleReckoner() {
+	r := deadreckon.NewReckoner(deadreckon.ReckonerConfig{})
+	defer r.Close()
+	cfg := deadreckon.Config{Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.2}}
+	var tanks []deadreckon.Handle
+	for i := 0; i < 3; i++ {
+		tanks = append(tanks, r.Add(cfg))
+	}
+	ground := deadreckon.Plane{Height: 10, SlopeX: 0.1} // a 0.1 rise per meter along +X
+	camera := mgl64.Vec3{0, 20, 0}
+	for f := 0; f <= 60; f++ {
+		now := float64(f) / 60
+		if f == 0 { // updates arrive: deliver them before advancing
+			for i, h := range tanks {
+				s := deadreckon.NewState(mgl64.Vec3{0, 0, float64(10 * i)})
+				s.Velocity = mgl64.Vec3{float64(2 * i), 0, 0}
+				if err := r.Actor(h).Receive(s, now); err != nil {
+					fmt.Println("dropped:", err)
+				}
+			}
+		}
+		r.Advance(now, ground, camera)
+	}
+	for _, h := range tanks {
+		s := r.Actor(h).Reckoned()
+		fmt.Printf("tank %d at x=%.1f y=%.2f z=%.1f\n", h, s.Position[0], s.Position[1], s.Position[2])
+	}
+	// Output:
+	// tank 0 at x=0.0 y=11.20 z=0.0
+	// tank 1 at x=2.0 y=11.40 z=10.0
+	// tank 2 at x=4.0 y=11.60 z=20.0
+}
+
+// The owner of a tank asks the publisher each frame whether to send an update.
+func ExamplePublisher() {
+	p := deadreckon.NewPublisher(deadreckon.PublisherConfig{}, 1)
+	counts := map[deadreckon.Decision]int{}
+	for f := 0; f <= 600; f++ { // ten seconds at 60 frames per second
+		t := float64(f) / 60
+		// Straight at 5 m/s for 4 s, then a steady left turn at 0.5 rad/s.
+		s := deadreckon.Sample{Time: t, Orientation: mgl64.QuatIdent()}
+		if t < 4 {
+			s.Position = mgl64.Vec3{5 * t, 0, 0}
+		} else {
+			yaw := 0.5 * (t - 4)
+			s.Position = mgl64.Vec3{20 + 10*math.Sin(yaw), 0, 10 * (math.Cos(yaw) - 1)}
+			s.Orientation = deadreckon.YawQuat(yaw)
+		}
+		d, state := p.Update(s)
+		counts[d]++
+		if d != deadreckon.NoUpdate && f < 300 {
+			fmt.Printf("t=%.2f %v update, velocity (%.1f, %.1f, %.1f)\n", t, d, state.Velocity[0], state.Velocity[1], state.Velocity[2])
+		}
+	}
+	fmt.Println("partial", counts[deadreckon.PartialUpdate], "full", counts[deadreckon.FullUpdate], "of 601 frames")
+	// Output:
+	// t=0.00 full update, velocity (0.0, 0.0, 0.0)
+	// t=0.20 partial update, velocity (5.0, 0.0, 0.0)
+	// t=0.40 partial update, velocity (5.0, 0.0, 0.0)
+	// t=4.08 partial update, velocity (5.0, 0.0, -0.2)
+	// t=4.53 full update, velocity (4.8, 0.0, -1.3)
+	// partial 7 full 3 of 601 frames
+}

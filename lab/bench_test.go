@@ -1,0 +1,45 @@
+package lab
+
+import (
+	"testing"
+)
+
+// BenchmarkSimulate measures one 60 s run of PVB on the zigzag at 60 fps over a lossy,
+// jittery link, wire-encoded: the cost per frame and the allocations per run.
+func BenchmarkSimulate(b *testing.B) {
+	p, err := BuildScenario("zigzag", DefaultFPS, DefaultDuration)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, _ := ParseAlgo("pvb")
+	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 5}, Network: NetworkConfig{Latency: 0.1, Jitter: 0.03, Loss: 0.05}, Seed: 1}
+	var sc scratch
+	if _, err := sc.simulate(s); err != nil { // warm the buffers
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := sc.simulate(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(p.Poses)), "ns/frame")
+}
+
+// BenchmarkMetricsAdd measures the per-frame cost of the metrics.
+func BenchmarkMetricsAdd(b *testing.B) {
+	truth := straight(3600)
+	m := NewMetrics(dt, LedgeGround{})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i == len(truth) {
+			m.Reset(dt, LedgeGround{})
+			i = 0
+		}
+		p := truth[i]
+		m.Add(p, stateAt(p), p.Position)
+		i++
+	}
+}

@@ -1,0 +1,38 @@
+// Package lab is Treadline's dead-reckoning laboratory, the engine of cmd/drlab. It
+// plays a true trajectory frame by frame, publishes it as a locally owned actor would
+// (deadreckon.Publisher, at a fixed rate or on error thresholds), encodes each update
+// with the real wire format (net/wire), carries it over a modelled link (seeded
+// latency, jitter and loss in an in-process event queue: no sockets, no wall clock),
+// reckons it on the remote side every frame with a deadreckon.Actor, clamps it to the
+// ground where there is terrain, and measures how far and how smoothly the remote view
+// follows the truth.
+//
+// The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
+// stopgo, ledge) or a recorded CSV trace (ReadTrace, Trace.Path). The figures of a run
+// (Result) are the mean, 95th percentile and largest position error, the mean heading
+// error, the largest per-frame jump |displayed step − true step| (snaps and stalls),
+// the RMS jerk of the displayed path, depth below the ground, and the updates and
+// bytes per second that bought them. Everything is deterministic: the same Setup, or
+// the same Options, gives the same result bit for bit.
+//
+// One run:
+//
+//	path, _ := lab.BuildScenario("zigzag", 60, 60) // 60 fps for 60 s
+//	algo, _ := lab.ParseAlgo("pvb-ts")
+//	r, err := lab.Simulate(lab.Setup{
+//		Path:    path,
+//		Algo:    algo,
+//		Publish: lab.PublishConfig{Rate: 3},               // updates per second
+//		Network: lab.NetworkConfig{Latency: 0.15, Loss: 0.05}, // seconds, fraction
+//		Seed:    1,
+//	})
+//	fmt.Println(r.MeanErrM, r.P95ErrM, r.MaxJumpM, r.BytesPerS)
+//
+// Whole reports, as drlab prints them: Run with Options (Mode Compare, Table for the
+// reproduction of Murphy's Table 1.1, or Budget for the cheapest threshold publishing
+// under a p95 error target).
+//
+// Times are seconds, distances meters, angles radians unless a name says degrees.
+// Values of this package's types are not safe for concurrent use; separate runs may go
+// on in separate goroutines.
+package lab

@@ -1,0 +1,345 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run simulates one algorithm on a scenario with the given link, at a fixed rate.
+func run(t *testing.T, scenario, algo string, rate float64, link NetworkConfig, clockError float64) Result {
+	t.Helper()
+	p, err := BuildScenario(scenario, DefaultFPS, DefaultDuration)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ParseAlgo(algo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Simulate(Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: rate}, Network: link, Seed: 1, ClockError: clockError})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestSameSeedSameBytes(t *testing.T) {
+	o := Options{
+		Scenarios: []string{"zigzag", "ledge"},
+		Network:   NetworkConfig{Latency: 0.1, Jitter: 0.04, Loss: 0.1},
+		Publish:   PublishConfig{Rate: 4},
+		Duration:  20,
+		Seed:      42,
+	}
+	out := func(o Options) string {
+		var b bytes.Buffer
+		if err := Run(context.Background(), &b, o); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for _, asJSON := range []bool{false, true} {
+		o.JSON = asJSON
+		a, b := out(o), out(o)
+		if a != b {
+			t.Errorf("json=%v: two runs with seed 42 differ:\n%s\n---\n%s", asJSON, a, b)
+		}
+		o2 := o
+		o2.Seed = 43
+		if out(o2) == a {
+			t.Errorf("json=%v: seeds 42 and 43 gave the same output over a lossy, jittery link", asJSON)
+		}
+	}
+}
+
+func TestJSONFields(t *testing.T) {
+	var b bytes.Buffer
+	o := Options{Scenarios: []string{"ledge"}, Algos: mustAlgos(t, "pvb,delayed"), Duration: 10, JSON: true, Network: NetworkConfig{Latency: 0.05, Loss: 0.02}, Publish: PublishConfig{Rate: 3}}
+	if err := Run(context.Background(), &b, o); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d JSON lines, want 2", len(lines))
+	}
+	for i, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		for _, k := range []string{"scenario", "algo", "rate_hz", "latency_s", "loss", "mean_err_m", "p95_err_m",
+			"max_err_m", "max_jump_m", "updates_per_s", "bytes_per_s", "mean_heading_err_deg", "rms_jerk_mps3",
+			"max_depth_m", "below_ground_share"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("line %d lacks %q: %s", i+1, k, l)
+			}
+		}
+		if m["rate_hz"] != 3.0 || m["latency_s"] != 0.05 || m["loss"] != 0.02 {
+			t.Errorf("line %d: rate %v latency %v loss %v, want 3, 0.05, 0.02", i+1, m["rate_hz"], m["latency_s"], m["loss"])
+		}
+	}
+	if !strings.Contains(lines[1], `"mean_err_past_m"`) || strings.Contains(lines[0], `"mean_err_past_m"`) {
+		t.Errorf("only delayed should report the error against the past: %s", b.String())
+	}
+}
+
+func mustAlgos(t *testing.T, list string) []Algo {
+	t.Helper()
+	a, err := ParseAlgos(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestTable11 checks the reproduction of Murphy's Table 1.1: PVB ahead of the cubic
+// Bézier at every rate, with and without acceleration, by a few percent as in the
+// paper (7.24%, 6.38%, 5.57%).
+func TestTable11(t *testing.T) {
+	rows, err := ReproduceTable(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 6 {
+		t.Fatalf("%d rows, want 6", len(rows))
+	}
+	for _, r := range rows {
+		if !(r.PVB.MeanErrM < r.Bezier.MeanErrM) {
+			t.Errorf("%g/s accel=%v: PVB %.4f m not below Bézier %.4f m", r.RateHz, r.Acceleration, r.PVB.MeanErrM, r.Bezier.MeanErrM)
+		}
+		if r.Closer < 2 || r.Closer > 12 {
+			t.Errorf("%g/s accel=%v: PVB %.2f%% closer, want the paper's few-percent band (2–12%%)", r.RateHz, r.Acceleration, r.Closer)
+		}
+	}
+	// Errors fall as the rate rises.
+	for i := 1; i < 3; i++ {
+		if rows[i].PVB.MeanErrM >= rows[i-1].PVB.MeanErrM {
+			t.Errorf("PVB error %.4f m at %g/s not below %.4f m at %g/s", rows[i].PVB.MeanErrM, rows[i].RateHz, rows[i-1].PVB.MeanErrM, rows[i-1].RateHz)
+		}
+	}
+	var b bytes.Buffer
+	if err := Run(context.Background(), &b, Options{Mode: Table}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"radius 20 m", "10 m/s", "60 fps", "latency 0 ms", "7.24%", "swapped"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table output lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestLatencyCompensation: at 150 ms one-way latency and 3 updates/s, pvb-ts cuts
+// PVB's mean error at least in half on circle and zigzag, with perfect clocks and
+// with a 20 ms clock error either way.
+func TestLatencyCompensation(t *testing.T) {
+	link := NetworkConfig{Latency: 0.15}
+	for _, sc := range []string{"circle", "zigzag"} {
+		pvb := run(t, sc, "pvb", 3, link, 0)
+		for _, ce := range []float64{0, 0.02, -0.02} {
+			ts := run(t, sc, "pvb-ts", 3, link, ce)
+			if cut := 1 - ts.MeanErrM/pvb.MeanErrM; cut < 0.5 {
+				t.Errorf("%s, clock error %v s: pvb-ts %.4f m vs pvb %.4f m, a %.0f%% cut, want ≥ 50%%", sc, ce, ts.MeanErrM, pvb.MeanErrM, 100*cut)
+			}
+		}
+	}
+}
+
+// TestSmoothingJumps: the blending algorithms never snap, so their largest per-frame
+// jump stays far below the snapping ones' on every scenario.
+func TestSmoothingJumps(t *testing.T) {
+	link := NetworkConfig{Latency: 0.1}
+	for _, sc := range ScenarioNames() {
+		jump := map[string]float64{}
+		for _, a := range []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath"} {
+			jump[a] = run(t, sc, a, 3, link, 0).MaxJumpM
+		}
+		for _, smooth := range []string{"pvb", "bezier", "twopath"} {
+			for _, snap := range []string{"static", "linear"} {
+				if jump[smooth]*2.5 > jump[snap] {
+					t.Errorf("%s: %s jumps %.4f m, not far below %s's %.4f m", sc, smooth, jump[smooth], snap, jump[snap])
+				}
+			}
+		}
+		// Quadratic, fed acceleration, predicts a circle almost exactly, so its snaps
+		// there are small; elsewhere PVB and Bézier stay well below it.
+		if sc != "circle" {
+			for _, smooth := range []string{"pvb", "bezier"} {
+				if jump[smooth]*2.5 > jump["quadratic"] {
+					t.Errorf("%s: %s jumps %.4f m, not far below quadratic's %.4f m", sc, smooth, jump[smooth], jump["quadratic"])
+				}
+			}
+		}
+	}
+}
+
+func TestDelayedShowsItsDelay(t *testing.T) {
+	r := run(t, "circle", "delayed", 3, NetworkConfig{Latency: 0.1}, 0)
+	if r.DelayS <= 0 || r.MeanErrPastM == nil {
+		t.Fatalf("delayed reports no delay: %+v", r)
+	}
+	// On a 10 m/s path, showing the past costs about speed × delay against the present.
+	if want := CircleSpeed * r.DelayS; math.Abs(r.MeanErrM-want) > 0.1*want {
+		t.Errorf("error against the present %.3f m, want about %.3f m (speed × delay)", r.MeanErrM, want)
+	}
+	if *r.MeanErrPastM > 0.05 {
+		t.Errorf("error against the truth one delay ago %.4f m, want under 5 cm", *r.MeanErrPastM)
+	}
+}
+
+func TestLedgeStaysAboveGround(t *testing.T) {
+	for _, a := range []string{"pvb", "bezier", "quadratic"} {
+		r := run(t, "ledge", a, 3, NetworkConfig{Latency: 0.15}, 0)
+		if r.MaxDepthM == nil || *r.MaxDepthM > BelowGroundTolerance || *r.BelowGroundShare != 0 {
+			t.Errorf("%s on the ledge: depth %v m, share %v below ground; want the clamp to keep it above", a, deref(r.MaxDepthM), deref(r.BelowGroundShare))
+		}
+	}
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+func TestBudgetMeetsTarget(t *testing.T) {
+	p, err := BuildScenario("circle", DefaultFPS, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := ParseAlgo("pvb")
+	r, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Met || r.P95ErrM >= 0.25 || r.Publish != "threshold" {
+		t.Fatalf("budget: met %v, p95 %.4f m, publish %s; want met under 0.25 m with thresholds", r.Met, r.P95ErrM, r.Publish)
+	}
+	// A tighter target needs more updates.
+	tight, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tight.Met && tight.UpdatesPerS <= r.UpdatesPerS {
+		t.Errorf("p95 < 5 cm costs %.2f updates/s, not more than %.2f for 25 cm", tight.UpdatesPerS, r.UpdatesPerS)
+	}
+	if r.BytesPerS <= 0 || r.BytesPerUpdate < float64(DefaultUpdateBytes)-1 {
+		t.Errorf("bytes/s %.1f, bytes/update %.1f; want the wire size", r.BytesPerS, r.BytesPerUpdate)
+	}
+}
+
+func TestTraceMatchesScenario(t *testing.T) {
+	// The circle recorded at 20 samples/s plays like the built-in circle.
+	p, _ := BuildScenario("circle", 20, 30)
+	var csv strings.Builder
+	csv.WriteString("t,x,y,z\n")
+	for _, pose := range p.Poses {
+		fmt.Fprintf(&csv, "%.4f, %.6f, %.6f, %.6f\n", pose.Time, pose.Position.X(), pose.Position.Y(), pose.Position.Z())
+	}
+	name := filepath.Join(t.TempDir(), "circle.csv")
+	if err := os.WriteFile(name, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var fromTrace, builtIn bytes.Buffer
+	base := Options{Algos: mustAlgos(t, "pvb"), Duration: 29, JSON: true, Publish: PublishConfig{Rate: 3}}
+	withTrace := base
+	withTrace.Trace = name
+	if err := Run(context.Background(), &fromTrace, withTrace); err != nil {
+		t.Fatal(err)
+	}
+	base.Scenarios = []string{"circle"}
+	if err := Run(context.Background(), &builtIn, base); err != nil {
+		t.Fatal(err)
+	}
+	var a, b Result
+	if err := json.Unmarshal(fromTrace.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(builtIn.Bytes(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if a.Scenario != "circle" || math.Abs(a.MeanErrM-b.MeanErrM) > 0.25*b.MeanErrM+0.005 {
+		t.Errorf("trace %q mean error %.4f m, built-in %.4f m; want them within 25%%", a.Scenario, a.MeanErrM, b.MeanErrM)
+	}
+}
+
+func TestPlotIsAPNG(t *testing.T) {
+	p, _ := BuildScenario("eight", 30, 12)
+	var rs []Result
+	for _, a := range mustAlgos(t, "linear,pvb") {
+		r, err := Simulate(Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 2}, Record: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	var b bytes.Buffer
+	if err := WritePlot(&b, p, rs); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sz := img.Bounds().Size(); sz.X != 8*PlotDPI || sz.Y != 11*PlotDPI {
+		t.Errorf("plot is %v pixels, want %d×%d", sz, 8*PlotDPI, 11*PlotDPI)
+	}
+	if err := WritePlot(&b, p, []Result{{Algo: "pvb"}}); err == nil {
+		t.Error("plotting runs without records did not fail")
+	}
+}
+
+func TestOptionsRejectNonsense(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"unknown scenario", Options{Scenarios: []string{"moon"}}, "unknown scenario"},
+		{"fps", Options{FPS: -5}, "frame rate"},
+		{"duration", Options{Duration: -1}, "duration"},
+		{"loss", Options{Network: NetworkConfig{Loss: 2}}, "loss"},
+		{"both", Options{Scenarios: []string{"circle"}, Trace: "x.csv"}, "not both"},
+		{"rate", Options{Publish: PublishConfig{Rate: -3}}, "rate"},
+		{"warm-up eats all", Options{Duration: 1, Warmup: 5}, "no frames"},
+		{"missing trace", Options{Trace: filepath.Join(t.TempDir(), "none.csv")}, "read trace"},
+		{"clock", Options{ClockError: math.Inf(1)}, "clock error"},
+	} {
+		err := Run(context.Background(), &bytes.Buffer{}, c.o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestRunStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Run(ctx, &bytes.Buffer{}, Options{Scenarios: []string{"all"}}); err != context.Canceled {
+		t.Errorf("cancelled run returned %v, want context.Canceled", err)
+	}
+}
+
+func TestParseAlgos(t *testing.T) {
+	a, err := ParseAlgos("pvb, pvb-ts,pvb")
+	if err != nil || len(a) != 2 || a[0].Name != "pvb" || !a[1].CompensateLatency || a[0].CompensateLatency {
+		t.Errorf("ParseAlgos(pvb, pvb-ts,pvb) = %+v, %v", a, err)
+	}
+	if all, err := ParseAlgos("all"); err != nil || len(all) != 8 {
+		t.Errorf("ParseAlgos(all) = %d algorithms, %v; want 8", len(all), err)
+	}
+	if _, err := ParseAlgos("pvb,hermite"); err == nil || !strings.Contains(err.Error(), "hermite") {
+		t.Errorf("ParseAlgos(hermite) error %v", err)
+	}
+	if _, err := ParseAlgos(" , "); err == nil {
+		t.Error("ParseAlgos of nothing did not fail")
+	}
+}

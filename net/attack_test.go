@@ -1,0 +1,293 @@
+package net
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
+)
+
+func TestPassphrase(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Passphrase: "tiger tiger"})
+	for _, tc := range []struct {
+		name, pass string
+		ok         bool
+	}{
+		{"right", "tiger tiger", true},
+		{"wrong", "tiger", false},
+		{"missing", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := dialTest(h, ClientConfig{Name: "p-" + tc.name, Passphrase: tc.pass, KnownHosts: "-"})
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("right passphrase refused: %v", err)
+				}
+				c.Close()
+				return
+			}
+			if err == nil {
+				c.Close()
+				t.Fatal("wrong passphrase admitted")
+			}
+			if !errors.Is(err, ErrWrongPassphrase) || !errors.Is(err, ErrRefused) {
+				t.Errorf("error %v, want ErrWrongPassphrase wrapping ErrRefused", err)
+			}
+		})
+	}
+	if got := h.Stats().Refused; got != 1 { // "missing" is refused by the client itself
+		t.Errorf("host refused %d joins, want 1", got)
+	}
+}
+
+func TestFingerprintPinAndTrustOnFirstUse(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	bad := strings.Repeat("ab", 32)
+	if c, err := dialTest(h, ClientConfig{Fingerprint: bad}); err == nil {
+		c.Close()
+		t.Fatal("wrong pinned fingerprint accepted")
+	} else if !errors.Is(err, ErrFingerprintMismatch) {
+		t.Errorf("wrong pin: %v, want ErrFingerprintMismatch", err)
+	}
+
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	addr := h.Addr().String()
+	// First use remembers the fingerprint; the second join checks against it.
+	for i := 0; i < 2; i++ {
+		c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: known, Name: "tofu"})
+		if err != nil {
+			t.Fatalf("join %d with trust on first use: %v", i, err)
+		}
+		c.Close()
+	}
+	data, err := os.ReadFile(known)
+	if err != nil || !strings.Contains(string(data), h.Fingerprint()) {
+		t.Fatalf("known hosts file %q (%v) lacks the fingerprint", data, err)
+	}
+	// A changed certificate at the same address is refused loudly.
+	os.WriteFile(known, []byte(addr+" "+bad+"\n"), 0o600)
+	if c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: known}); err == nil {
+		c.Close()
+		t.Fatal("changed fingerprint accepted")
+	} else if !errors.Is(err, ErrFingerprintMismatch) || !strings.Contains(err.Error(), "remove that line") {
+		t.Errorf("changed fingerprint: %v", err)
+	}
+}
+
+func TestSplitJoin(t *testing.T) {
+	fp := strings.Repeat("0F", 32)
+	for _, tc := range []struct {
+		in, addr, fp string
+		ok           bool
+	}{
+		{"host:7878", "host:7878", "", true},
+		{"host:7878#" + fp, "host:7878", strings.ToLower(fp), true},
+		{"10.0.0.1:1#AB:CD", "", "", false},
+		{"#" + fp, "", "", false},
+	} {
+		addr, f, err := SplitJoin(tc.in)
+		if (err == nil) != tc.ok || addr != tc.addr || f != tc.fp {
+			t.Errorf("SplitJoin(%q) = %q, %q, %v", tc.in, addr, f, err)
+		}
+	}
+}
+
+// rawBatch encodes one update without the client's own checks.
+func rawBatch(t *testing.T, u wire.Update) []byte {
+	t.Helper()
+	w := wire.NewBatchWriter(0)
+	if err := w.Add(&u); err != nil {
+		t.Fatal(err)
+	}
+	return append([]byte(nil), w.Bytes()...)
+}
+
+func TestHostileUpdates(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	victim := testClient(t, h, ClientConfig{Name: "victim", KnownHosts: "-"})
+	attacker := testClient(t, h, ClientConfig{Name: "attacker", KnownHosts: "-"})
+	observer := testClient(t, h, ClientConfig{Name: "observer", KnownHosts: "-"})
+	vTank, err := victim.Spawn("victim", 1, tankAt(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aTank, err := attacker.Spawn("attacker", 2, tankAt(50, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, observer, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == aTank })
+
+	// Publishing another player's tank through the API is refused locally.
+	if err := attacker.Publish(vTank, tankAt(1, 0), false); !errors.Is(err, ErrNotOwner) {
+		t.Errorf("publish of a foreign tank: %v, want ErrNotOwner", err)
+	}
+	seq := uint16(0)
+	good := func(x float64) deadreckon.State {
+		s := tankAt(50+x, 0)
+		s.NumArticulations = 0
+		s.Time = math.Max(0, attacker.HostNow())
+		return s
+	}
+	upd := func(actor uint32, s deadreckon.State) []byte {
+		seq++
+		return rawBatch(t, wire.Update{Kind: wire.KindPartial, Actor: wire.ActorID(actor), Seq: seq, State: s})
+	}
+	with := func(f func(*deadreckon.State)) func() []byte {
+		return func() []byte {
+			s := good(0)
+			f(&s)
+			return upd(aTank, s)
+		}
+	}
+	var replay []byte
+	unauthorized := func(s HostStats) uint64 { return s.Unauthorized }
+	invalid := func(s HostStats) uint64 { return s.Invalid }
+	late := func(s HostStats) uint64 { return s.Late }
+	malformed := func(s HostStats) uint64 { return s.Malformed }
+	accepted := func(s HostStats) uint64 { return s.Accepted }
+	cases := []struct {
+		name    string
+		build   func() []byte
+		counter func(HostStats) uint64
+	}{
+		{"foreign tank", func() []byte { return upd(vTank, good(0)) }, unauthorized},
+		{"unknown actor", func() []byte { return upd(777, good(0)) }, unauthorized},
+		{"out of map", with(func(s *deadreckon.State) { s.Position[0] = 300 }), invalid},
+		{"too high", with(func(s *deadreckon.State) { s.Position[1] = 900 }), invalid},
+		// 500 m/s saturates on the wire to 32 m/s per axis, still over the limit.
+		{"absurd speed", with(func(s *deadreckon.State) { s.Velocity = mgl64.Vec3{500, 0, 500} }), invalid},
+		// Saturates on the wire to 31.9 m/s² per axis: 45 m/s² overall.
+		{"absurd acceleration", with(func(s *deadreckon.State) { s.Acceleration = mgl64.Vec3{60, 0, 60} }), invalid},
+		{"stale time", with(func(s *deadreckon.State) { s.Time = math.Max(0, s.Time-30) }), invalid},
+		{"future time", with(func(s *deadreckon.State) { s.Time += 30 }), invalid},
+		{"impossible orientation (NaN on decode)", func() []byte {
+			b := upd(aTank, good(0))
+			// The orientation field follows 70 bits of position; saturate it.
+			for i := len(b) - 24 + 8; i < len(b)-24+13; i++ {
+				b[i] = 0xff
+			}
+			return b
+		}, invalid},
+		{"truncated", func() []byte { b := upd(aTank, good(0)); return b[:len(b)-5] }, malformed},
+		{"oversized", func() []byte {
+			b := upd(aTank, good(0))
+			return append(b, make([]byte, wire.MaxBatchSize+1-len(b))...)
+		}, malformed},
+		{"garbage", func() []byte { return []byte{0xde, 0xad, 0xbe, 0xef, 0x00} }, malformed},
+		{"wrong version", func() []byte { b := upd(aTank, good(0)); b[0] = wire.Version + 1; return b }, malformed},
+		{"empty batch", func() []byte { return []byte{wire.Version, byte(wire.MsgStateBatch)} }, malformed},
+		{"valid", func() []byte { replay = upd(aTank, good(0.2)); return replay }, accepted},
+		// Right after an accepted update: moves and turns too far for the time between.
+		{"teleport", with(func(s *deadreckon.State) { s.Position[0] += 40 }), invalid},
+		{"spin", with(func(s *deadreckon.State) { s.Orientation = mgl64.QuatRotate(2.5, mgl64.Vec3{0, 1, 0}) }), invalid},
+		{"replayed", func() []byte { return replay }, late},
+		{"older sequence", func() []byte { seq -= 10; b := upd(aTank, good(0.3)); seq += 20; return b }, late},
+	}
+	for _, tc := range cases {
+		before := tc.counter(h.Stats())
+		if err := attacker.conn.SendDatagram(tc.build()); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for tc.counter(h.Stats()) == before && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+		if got := tc.counter(h.Stats()); got != before+1 {
+			t.Errorf("%s: counter went %d → %d, want +1", tc.name, before, got)
+		}
+	}
+	if st := h.Stats(); st.Accepted != 1 {
+		t.Errorf("host accepted %d of the attacker's updates, want only the valid one", st.Accepted)
+	}
+
+	// Junk on the control stream: a chat message with a control character.
+	attacker.wmu.Lock()
+	attacker.str.Write([]byte{0, 8, wire.Version, byte(wire.MsgChat), 0, 0, 3, 'a', 7, 'b'})
+	attacker.wmu.Unlock()
+
+	// The observer must still be served: a valid update from the victim arrives.
+	vs := tankAt(0.5, 0)
+	vs.NumArticulations = 0
+	if err := victim.Publish(vTank, vs, false); err != nil {
+		t.Fatal(err)
+	}
+	evs := waitFor(t, observer, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == vTank })
+	for _, ev := range evs {
+		if ev.Kind == EventState && ev.Actor == vTank && ev.State.Position[0] < 0.4 {
+			t.Errorf("observer saw the attacker's update of the victim's tank: %v", ev.State.Position)
+		}
+		if ev.Kind == EventState && ev.Actor == aTank && ev.State.Position[0] > 50.25 {
+			t.Errorf("observer saw an invalid update of the attacker's tank: %v", ev.State.Position)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	st := h.Stats()
+	t.Logf("host stats after the attack: %+v", st)
+	if st.Malformed < 6 { // five bad datagrams and the junk chat frame
+		t.Errorf("malformed count %d, want ≥ 6", st.Malformed)
+	}
+	if st.Players != 4 {
+		t.Errorf("%d players after the attack, want 4 (all still connected)", st.Players)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Limits: Limits{UpdateRate: 20, UpdateBurst: 10}})
+	c := testClient(t, h, ClientConfig{Name: "flood", KnownHosts: "-"})
+	tank, err := c.Spawn("flood", 1, tankAt(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 200; i++ {
+		s := tankAt(0, 0)
+		s.NumArticulations = 0
+		c.Publish(tank, s, false)
+		time.Sleep(100 * time.Microsecond)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	var st HostStats
+	for time.Now().Before(deadline) {
+		st = h.Stats()
+		if st.Accepted+st.RateLimited+st.Late >= 190 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st.RateLimited < 100 || st.Accepted > 60 {
+		t.Errorf("after 200 updates in ~0.1 s with a 20/s, 10-deep bucket: accepted %d, rate-limited %d", st.Accepted, st.RateLimited)
+	}
+}
+
+func TestControlFraming(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	c := testClient(t, h, ClientConfig{Name: "framer", KnownHosts: "-"})
+	other := testClient(t, h, ClientConfig{Name: "other", KnownHosts: "-"})
+	// A frame claiming more than the limit breaks the stream: the host drops the
+	// client, and the other player is unaffected.
+	var hdr [2]byte
+	binary.BigEndian.PutUint16(hdr[:], wire.MaxFrameSize+1)
+	c.wmu.Lock()
+	c.str.Write(hdr[:])
+	c.wmu.Unlock()
+	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
+	if err := other.Chat("still here"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, other, 3*time.Second, func(ev Event) bool { return ev.Kind == EventChat && ev.Text == "still here" })
+	if st := h.Stats(); st.Players != 2 || st.Malformed < 1 {
+		t.Errorf("host stats %+v, want 2 players and a malformed frame counted", st)
+	}
+}

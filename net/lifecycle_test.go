@@ -1,0 +1,124 @@
+package net
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHostCloseEndsClients(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	if _, err := c.Spawn("ann", 1, tankAt(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	evs := waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
+	last := evs[len(evs)-1]
+	if !strings.Contains(last.Text, "host closed the match") {
+		t.Errorf("closed event says %q, want the host's reason", last.Text)
+	}
+	if err := c.Publish(1, tankAt(0, 0), false); !errors.Is(err, ErrClosed) && !errors.Is(err, ErrNotOwner) {
+		t.Errorf("publish after the host closed: %v", err)
+	}
+	if _, err := c.Spawn("ann", 1, tankAt(0, 0)); err == nil {
+		t.Error("spawn after the host closed succeeded")
+	}
+	// Nothing more after EventClosed, and Close still works.
+	if more := c.Poll(nil); len(more) != 0 {
+		t.Errorf("events after EventClosed: %+v", more)
+	}
+	if err := c.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestHostVanishes(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: 1, SyncInterval: 100 * time.Millisecond})
+	// Pull the plug: the transport stops without telling anyone.
+	h.cancel()
+	h.pc.Close()
+	evs := waitFor(t, c, 4*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
+	if last := evs[len(evs)-1]; !strings.Contains(last.Text, "stopped responding") {
+		t.Errorf("closed event says %q, want the host stopped responding", last.Text)
+	}
+}
+
+func TestSilentClientDroppedAndRejoins(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Limits: Limits{Timeout: 0.6}})
+	watcher := h.Local()
+	// A client that sends its first clock probes and then falls silent for 5 s.
+	quiet := testClient(t, h, ClientConfig{Name: "quiet", KnownHosts: "-", SyncInterval: 5 * time.Second})
+	tank, err := quiet.Spawn("quiet", 1, tankAt(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, watcher, 4*time.Second, func(ev Event) bool {
+		return ev.Kind == EventDespawn && ev.Actor == tank && strings.Contains(ev.Text, "timeout")
+	})
+	waitFor(t, quiet, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed && strings.Contains(ev.Text, "timed out") })
+	if st := h.Stats(); st.TimedOut != 1 || st.Players != 1 {
+		t.Errorf("host stats %+v, want 1 timed out and only the host left", st)
+	}
+	// The player joins again under the same name.
+	back := testClient(t, h, ClientConfig{Name: "quiet", KnownHosts: "-"})
+	if back.ID() == quiet.ID() {
+		t.Errorf("rejoined player reuses id %d", back.ID())
+	}
+	if _, err := back.Spawn("quiet", 1, tankAt(0, 0)); err != nil {
+		t.Fatalf("spawn after rejoin: %v", err)
+	}
+}
+
+func TestNameInUse(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
+		c.Close()
+		t.Fatal("second live player named ann admitted")
+	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("duplicate name: %v", err)
+	}
+}
+
+func TestMatchFull(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}})
+	testClient(t, h, ClientConfig{Name: "one", KnownHosts: "-"})
+	if c, err := dialTest(h, ClientConfig{Name: "two", KnownHosts: "-"}); err == nil {
+		c.Close()
+		t.Fatal("third player admitted to a two-player match")
+	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "full") {
+		t.Errorf("full match: %v", err)
+	}
+}
+
+func TestSpawnLimitsAndKick(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Limits: Limits{MaxActorsPerPlayer: 2}})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	for i := 0; i < 2; i++ {
+		if _, err := c.Spawn("ann", 1, tankAt(float64(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Spawn("ann", 1, tankAt(5, 0)); err == nil {
+		t.Error("third actor admitted with a limit of two")
+	}
+	if _, err := c.Spawn("ann", 1, tankAt(999, 0)); err == nil {
+		t.Error("spawn off the map admitted")
+	}
+	if err := h.Kick(c.ID(), "testing"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed && strings.Contains(ev.Text, "testing") })
+	if st := h.Stats(); st.Actors != 0 || st.Players != 1 {
+		t.Errorf("after the kick: %+v", st)
+	}
+}

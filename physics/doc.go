@@ -1,0 +1,42 @@
+// Package physics drives Treadline's tanks: a box2d world on the ground plane (zero
+// gravity in 2D) stepped at a fixed 60 Hz, with the ground's slopes acting on every
+// hull and each hull's 3D pose taken from deadreckon's three-point ground clamp, so
+// local tanks sit on the ground exactly as remote copies of them do.
+//
+// # Frames
+//
+// Meters, seconds, radians; Y up, right-handed. The box2d plane maps to the world as
+// world X = box2d x, world Z = −box2d y, and yaw = box2d angle (a counter-clockwise
+// box2d turn is a positive yaw about +Y). A hull faces +X locally with +Z on its
+// right; yaw ψ turns its forward to (cos ψ, 0, −sin ψ).
+//
+// # The tank
+//
+// The default TankSpec is a 50 t main battle tank, 6.9 m × 3.6 m. Two tracks push at
+// ±TrackGauge/2 from the centerline, each driven toward a commanded track speed and
+// limited by traction (60 % of the weight for both) and by half the engine power
+// (800 kW at the tracks): 0 → 14 m/s in about 9 s, governed at 15 m/s ahead and 6 m/s
+// astern, stopping from 15 m/s in about 18 m. Steering sets a difference between the
+// track speeds: turn in place (35°/s), pivot on one track, or arc. Tracks grip
+// sideways (a lateral impulse up to 0.8 of the load kills side slip), roll with 4 %
+// resistance, and skid against yawing with a resistance that falls as the turn widens.
+// Gravity's downhill pull from the ground normal acts on the hull, so a tank is slower
+// uphill (about 8 m/s on 10°, 5 m/s on 20°), cannot climb beyond about 30°, and slides
+// down a steeper slope even with its tracks braked. Hulls collide with one another,
+// with rocks (static circles) and with the border (static edges). The turret turns
+// toward Input.AimYaw at 40°/s; the gun moves toward Input.GunElevation at 20°/s,
+// limited to −8°…+20°.
+//
+// The same inputs from the same start give the same trajectory on the same build:
+// nothing reads the clock, and Step only ever runs whole fixed steps.
+//
+// # Usage
+//
+//	w, err := physics.NewWorld(physics.MapConfig(m)) // m is a *terrain.Map
+//	tank, err := w.AddTank(physics.TankSpec{}, x, z, yaw)
+//	for each frame {
+//		tank.SetInput(physics.Input{Throttle: 1, Steer: -0.3, AimYaw: aim, GunElevation: 0.05})
+//		w.Step(frameSeconds)
+//		state := tank.Pose().State() // for the dead-reckoning publisher
+//	}
+package physics
