@@ -18,8 +18,9 @@ const minFrameTime = 1e-6
 const minBlendTime = 1e-6
 
 // Actor reckons one remote actor: it takes the updates its owner publishes and says
-// where to draw it at each frame. Create one with NewActor; an Actor is a plain value
-// that may be copied before its first update, and is not safe for concurrent use.
+// where to draw it at each frame. Create one with NewActor (or Reckoner.Add); do not
+// copy an Actor that has received updates (the Delayed buffer would be shared). An
+// Actor is not safe for concurrent use.
 //
 // Each frame, call Receive (or Break) for every update that arrived, then Advance with
 // the frame's local time, then optionally ClampTo, then read Reckoned. All times are
@@ -27,10 +28,11 @@ const minBlendTime = 1e-6
 type Actor struct {
 	// Hot: read or written every frame, kept together for the cache.
 	alg      Algorithm
-	has      bool // a state was received
-	advanced bool // lastNow is valid
-	blending bool // a blend is running (false after a snap)
-	clamped  bool // ClampTo ran since the last Advance
+	has      bool  // a state was received
+	advanced bool  // lastNow is valid
+	blending bool  // a blend is running (false after a snap)
+	clamped  bool  // ClampTo ran since the last Advance
+	limited  uint8 // bit i: articulation i has an AngleLimit
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	lead     float64 // age of lk's projection at the blend start
@@ -47,15 +49,20 @@ type Actor struct {
 	r0     mgl64.Quat
 	art0   [MaxArticulations]float64
 
-	rk      pose       // reckoned pose, before clamping
-	prevPos mgl64.Vec3 // reckoned position at the previous frame
-	vel     mgl64.Vec3 // displayed instantaneous velocity
+	rk  pose       // reckoned pose, before clamping
+	vel mgl64.Vec3 // displayed instantaneous velocity
 
 	clampFrame int
 	clampDY    float64 // last vertical clamp offset, for intermittent clamping
+	clampCfg   Clamp
 	clamp      ClampResult
 
-	// Cold: touched on updates or by some algorithms only.
+	c *actorCold
+}
+
+// actorCold holds what an actor touches on updates or for some algorithms only, out
+// of the way of the per-frame loop.
+type actorCold struct {
 	cfg       Config
 	lkArrival float64 // local arrival time of lk
 	prevLK    State   // the update before lk (TwoPath)
@@ -89,7 +96,8 @@ type pose struct {
 }
 
 // NewActor returns an actor reckoned as cfg says; zero fields of cfg take their
-// defaults. It has no state until its first Receive or Break.
+// defaults. It has no state until its first Receive or Break. A zero Actor is an
+// actor with the default Config.
 func NewActor(cfg Config) *Actor {
 	a := &Actor{}
 	a.init(cfg)
@@ -97,37 +105,66 @@ func NewActor(cfg Config) *Actor {
 }
 
 func (a *Actor) init(cfg Config) {
-	*a = Actor{cfg: cfg.withDefaults()}
-	a.alg = a.cfg.Algorithm
-	a.avg = a.cfg.UpdateInterval
+	c := a.c
+	if c == nil {
+		c = new(actorCold)
+	} else {
+		*c = actorCold{}
+	}
+	*a = Actor{c: c}
 	a.rk.rot = mgl64.QuatIdent()
+	a.setConfig(cfg)
+	c.avg = c.cfg.UpdateInterval
+}
+
+// setConfig installs cfg with defaults and its hot copies.
+func (a *Actor) setConfig(cfg Config) {
+	a.c.cfg = cfg.withDefaults()
+	a.alg = a.c.cfg.Algorithm
+	a.clampCfg = a.c.cfg.Clamp
+	a.limited = 0
+	for i, l := range a.c.cfg.ArticulationLimits {
+		if l.Limited() {
+			a.limited |= 1 << i
+		}
+	}
 }
 
 // Config returns the actor's configuration with defaults filled in.
-func (a *Actor) Config() Config { return a.cfg }
+func (a *Actor) Config() Config {
+	a.ready()
+	return a.c.cfg
+}
+
+// ready initializes a zero Actor with the default configuration.
+func (a *Actor) ready() {
+	if a.c == nil {
+		a.init(Config{})
+	}
+}
 
 // SetConfig changes how the actor is reckoned, keeping its last-known and displayed
 // state. A blend in progress restarts from what is displayed now, so switching
 // algorithms does not jump.
 func (a *Actor) SetConfig(cfg Config) {
+	a.ready()
 	old := a.alg
-	a.cfg = cfg.withDefaults()
-	a.alg = a.cfg.Algorithm
+	a.setConfig(cfg)
 	if !a.has {
 		return
 	}
 	if a.alg == TwoPath && old != TwoPath {
 		// The previous path is what is shown now.
-		a.prevLK = a.Reckoned()
-		a.prevLK.Acceleration = mgl64.Vec3{}
-		a.prevLead = 0
+		a.c.prevLK = a.Reckoned()
+		a.c.prevLK.Acceleration = mgl64.Vec3{}
+		a.c.prevLead = 0
 	}
 	if a.alg == Delayed && old != Delayed {
 		// Start the buffer from the last known state and fade from what is shown.
 		shown := a.rk.pos
-		a.delayedReceive(a.lk, a.lkArrival, true)
-		a.corr = shown.Sub(a.delayedTarget(a.lastNow).Position)
-		a.corrLeft = 1
+		a.delayedReceive(a.lk, a.c.lkArrival, true)
+		a.c.corr = shown.Sub(a.delayedTarget(a.lastNow).Position)
+		a.c.corrLeft = 1
 	}
 	a.restartBlend()
 }
@@ -136,16 +173,17 @@ func (a *Actor) SetConfig(cfg Config) {
 // synchronization estimates it. CompensateLatency and the Delayed algorithm use it to
 // convert State.Time to local time. Non-finite values are ignored.
 func (a *Actor) SetClockOffset(offset float64) {
+	a.ready()
 	if finite(offset) {
-		a.clockOffset = offset
-		a.hasOffset = true
+		a.c.clockOffset = offset
+		a.c.hasOffset = true
 	}
 }
 
 // validate checks s against the limits and returns it normalized: orientation to unit
 // length (the zero quaternion read as the identity) and articulation angles wrapped.
 func (a *Actor) validate(s State) (State, error) {
-	l := &a.cfg.Limits
+	l := &a.c.cfg.Limits
 	bad := func(what string, v any) (State, error) {
 		return State{}, fmt.Errorf("%w: %s %v", ErrInvalidState, what, v)
 	}
@@ -157,13 +195,13 @@ func (a *Actor) validate(s State) (State, error) {
 			return bad("position", s.Position)
 		}
 	}
-	if !finiteVec(s.Velocity) || s.Velocity.Len() > l.MaxSpeed {
+	if !finiteVec(s.Velocity) || s.Velocity.Dot(s.Velocity) > l.MaxSpeed*l.MaxSpeed {
 		return bad("velocity", s.Velocity)
 	}
-	if !finiteVec(s.Acceleration) || s.Acceleration.Len() > l.MaxAcceleration {
+	if !finiteVec(s.Acceleration) || s.Acceleration.Dot(s.Acceleration) > l.MaxAcceleration*l.MaxAcceleration {
 		return bad("acceleration", s.Acceleration)
 	}
-	if !finiteVec(s.AngularVelocity) || s.AngularVelocity.Len() > l.MaxAngularSpeed {
+	if !finiteVec(s.AngularVelocity) || s.AngularVelocity.Dot(s.AngularVelocity) > l.MaxAngularSpeed*l.MaxAngularSpeed {
 		return bad("angular velocity", s.AngularVelocity)
 	}
 	q := s.Orientation
@@ -199,7 +237,9 @@ func (a *Actor) validate(s State) (State, error) {
 }
 
 // Receive takes an update from the actor's owner that arrived at local time now. The
-// next Advance blends from what is displayed toward it. When several updates arrive
+// next Advance blends from what is displayed toward it. The update is taken as valid
+// at its arrival, or with CompensateLatency at its owner timestamp converted to local
+// time (the latency capped at MaxLatency); otherwise State.Time only orders updates. When several updates arrive
 // in one frame the last one wins: each restarts the blend from the same displayed
 // state. An invalid state (ErrInvalidState) or one older than the last known
 // (ErrOutOfOrder) is rejected and leaves the actor untouched.
@@ -214,7 +254,8 @@ func (a *Actor) Break(s State, now float64) error {
 }
 
 func (a *Actor) apply(s State, now float64, brk bool) error {
-	if !finite(now) || math.Abs(now) > a.cfg.Limits.MaxTime {
+	a.ready()
+	if !finite(now) || math.Abs(now) > a.c.cfg.Limits.MaxTime {
 		return fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
 	}
 	s, err := a.validate(s)
@@ -232,34 +273,34 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	t0 := a.lastNow // the blend starts at the last displayed frame
 
 	// Running average of update intervals, counting one update per frame.
-	if !a.updatedFrame {
-		a.avgBase = a.avg
+	if !a.c.updatedFrame {
+		a.c.avgBase = a.c.avg
 		if a.has {
-			a.prevArrival = a.lkArrival
+			a.c.prevArrival = a.c.lkArrival
 		}
 	}
 	if a.has {
-		if d := now - a.prevArrival; d > 0 {
-			a.avg = 0.5 * (d + a.avgBase)
+		if d := now - a.c.prevArrival; d > 0 {
+			a.c.avg = 0.5 * (d + a.c.avgBase)
 		}
 	}
-	a.updatedFrame = true
+	a.c.updatedFrame = true
 
 	// The projection age of s at the blend start: s is valid at its arrival, or, when
 	// compensating latency, at its owner timestamp converted to local time.
 	lat := 0.0
-	if a.cfg.CompensateLatency {
-		lat = now - (s.Time - a.clockOffset)
-		lat = math.Max(0, math.Min(lat, a.cfg.MaxLatency))
+	if a.c.cfg.CompensateLatency {
+		lat = now - (s.Time - a.c.clockOffset)
+		lat = math.Max(0, math.Min(lat, a.c.cfg.MaxLatency))
 	}
 	lead := t0 - (now - lat)
 
 	if a.has && !brk {
-		a.prevLK, a.prevLead = a.lk, a.lead+a.tt
+		a.c.prevLK, a.c.prevLead = a.lk, a.lead+a.tt
 	} else {
-		a.prevLK, a.prevLead = s, lead
+		a.c.prevLK, a.c.prevLead = s, lead
 	}
-	a.lk, a.lkArrival, a.lead = s, now, lead
+	a.lk, a.c.lkArrival, a.lead = s, now, lead
 	// Rotations about one axis compose, so R(ω, lead + Tt) = R(ω, Tt)·R(ω, lead):
 	// the last-known orientation at the blend start is computed once here.
 	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, lead), s.Orientation))
@@ -274,13 +315,14 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		a.delayedReceive(s, now, brk || first)
 	}
 
-	if brk || first {
+	if brk || first || a.alg == Static {
 		a.snap()
 		return nil
 	}
 	// Continuity break when displayed and last known are too far apart.
-	if a.rk.pos.Sub(a.project(0).Position).Len() > a.cfg.SnapDistance && a.alg != Delayed {
-		a.prevLK, a.prevLead = s, lead
+	pl := s.Position.Add(s.Velocity.Mul(lead)).Add(s.Acceleration.Mul(0.5 * lead * lead))
+	if d := a.rk.pos.Sub(pl); d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
+		a.c.prevLK, a.c.prevLead = s, lead
 		a.snap()
 		return nil
 	}
@@ -295,19 +337,19 @@ func (a *Actor) snap() {
 	p := a.project(0)
 	if a.alg == Static {
 		p = a.lk
+		p.Velocity = mgl64.Vec3{}
 	}
 	a.rk = pose{pos: p.Position, rot: p.Orientation}
 	for i := range a.rk.art {
 		a.rk.art[i] = p.Articulations[i].Angle
 	}
-	a.prevPos = p.Position
 	a.vel = p.Velocity
 	a.clamped = false
 	a.p0, a.v0, a.r0 = p.Position, p.Velocity, p.Orientation
 	for i := range a.art0 {
 		a.art0[i] = p.Articulations[i].Angle
 	}
-	a.corr, a.corrLeft = mgl64.Vec3{}, 0
+	a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
 	a.setBlendTimes()
 }
 
@@ -325,7 +367,7 @@ func (a *Actor) restartBlend() {
 		d := a.dtPos
 		end := a.project(d)
 		third := d / 3
-		a.bez = [4]mgl64.Vec3{
+		a.c.bez = [4]mgl64.Vec3{
 			a.p0,
 			a.p0.Add(a.v0.Mul(third)),
 			end.Position.Sub(end.Velocity.Mul(third)),
@@ -335,12 +377,12 @@ func (a *Actor) restartBlend() {
 }
 
 func (a *Actor) setBlendTimes() {
-	dt := a.cfg.UpdateInterval
-	if a.cfg.AverageIntervals {
-		dt = a.avg
+	dt := a.c.cfg.UpdateInterval
+	if a.c.cfg.AverageIntervals {
+		dt = a.c.avg
 	}
-	a.dtPos = math.Min(dt, a.cfg.MaxBlendTime)
-	a.dtRot = math.Min(a.dtPos, a.cfg.MaxRotationBlendTime)
+	a.dtPos = math.Min(dt, a.c.cfg.MaxBlendTime)
+	a.dtRot = math.Min(a.dtPos, a.c.cfg.MaxRotationBlendTime)
 }
 
 // project returns the last-known state projected to tt seconds after the blend start:
@@ -367,7 +409,7 @@ func projectState(s *State, age float64) State {
 // ignored, and so is a non-finite now or one beyond Limits.MaxTime. Advance does
 // nothing before the first update. It does not allocate.
 func (a *Actor) Advance(now float64) {
-	if !a.has || !finite(now) || math.Abs(now) > a.cfg.Limits.MaxTime {
+	if !a.has || !finite(now) || math.Abs(now) > a.c.cfg.Limits.MaxTime {
 		return
 	}
 	dt := now - a.lastNow
@@ -376,15 +418,15 @@ func (a *Actor) Advance(now float64) {
 	} else {
 		a.lastNow = now
 	}
-	a.updatedFrame = false
+	a.c.updatedFrame = false
 	a.tt += dt
+	prev := a.rk.pos
 	a.reckon()
 	if dt > minFrameTime {
-		if v := a.rk.pos.Sub(a.prevPos).Mul(1 / dt); finiteVec(v) {
+		if v := a.rk.pos.Sub(prev).Mul(1 / dt); finiteVec(v) {
 			a.vel = v
 		}
 	}
-	a.prevPos = a.rk.pos
 	a.clamped = false
 }
 
@@ -397,12 +439,7 @@ func (a *Actor) reckon() {
 
 	switch a.alg {
 	case Static:
-		out.pos = lk.Position
-		out.rot = lk.Orientation
-		for i := 0; i < MaxArticulations; i++ {
-			out.art[i] = lk.Articulations[i].Angle
-		}
-		return
+		return // set once by the update (snap)
 	case Linear, Quadratic:
 		k := 0.0
 		if a.alg == Quadratic {
@@ -445,7 +482,7 @@ func (a *Actor) reckon() {
 	case a.alg == CubicBezier:
 		u := th
 		v := 1 - u
-		b := &a.bez
+		b := &a.c.bez
 		c0, c1, c2, c3 := v*v*v, 3*v*v*u, 3*v*u*u, u*u*u
 		for i := 0; i < 3; i++ {
 			out.pos[i] = c0*b[0][i] + c1*b[1][i] + c2*b[2][i] + c3*b[3][i]
@@ -483,19 +520,20 @@ func (a *Actor) reckonArticulations(tt, age, thr float64) {
 	for i := 0; i < lk.NumArticulations; i++ {
 		rate := lk.Articulations[i].Rate
 		target := lk.Articulations[i].Angle + rate*age
-		lim := a.cfg.ArticulationLimits[i]
+		limited := a.limited&(1<<i) != 0
 		var v float64
 		if thr >= 1 || !a.blending {
 			v = target
 		} else {
 			cur := a.art0[i] + rate*tt
-			if lim.Limited() {
+			if limited {
 				v = cur + (target-cur)*thr
 			} else {
 				v = cur + wrapAngle(target-cur)*thr
 			}
 		}
-		if lim.Limited() {
+		if limited {
+			lim := a.c.cfg.ArticulationLimits[i]
 			v = math.Max(lim.Min, math.Min(lim.Max, v))
 		} else {
 			v = wrapAngle(v)
@@ -511,7 +549,7 @@ func (a *Actor) reckonArticulations(tt, age, thr float64) {
 // (each projected linearly from its own timestamp), with the previous path's velocity
 // blended toward the last one's.
 func (a *Actor) reckonTwoPath() {
-	lk, pv := &a.lk, &a.prevLK
+	lk, pv := &a.lk, &a.c.prevLK
 	out := &a.rk
 	tt := a.tt
 	u := 1.0
@@ -523,7 +561,7 @@ func (a *Actor) reckonTwoPath() {
 		ur = math.Min(1, tt/a.dtRot)
 	}
 	tLast := a.lead + tt
-	tPrev := math.Max(0, a.prevLead+tt)
+	tPrev := math.Max(0, a.c.prevLead+tt)
 	for i := 0; i < 3; i++ {
 		last := lk.Position[i] + lk.Velocity[i]*tLast
 		vi := pv.Velocity[i] + (lk.Velocity[i]-pv.Velocity[i])*u
@@ -544,7 +582,7 @@ func (a *Actor) reckonTwoPath() {
 			pa := pv.Articulations[i].Angle + pv.Articulations[i].Rate*tPrev
 			v = pa + wrapAngle(la-pa)*ur
 		}
-		if lim := a.cfg.ArticulationLimits[i]; lim.Limited() {
+		if lim := a.c.cfg.ArticulationLimits[i]; lim.Limited() {
 			v = math.Max(lim.Min, math.Min(lim.Max, v))
 		} else {
 			v = wrapAngle(v)
@@ -620,14 +658,14 @@ func (a *Actor) SinceUpdate(now float64) float64 {
 	if !a.has {
 		return math.Inf(1)
 	}
-	return now - a.lkArrival
+	return now - a.c.lkArrival
 }
 
 // Stale reports whether the actor has gone StaleMultiplier × Heartbeat seconds without
 // an accepted update at local time now, or has never had one. Callers fade or remove
 // stale actors.
 func (a *Actor) Stale(now float64) bool {
-	return !a.has || now-a.lkArrival > StaleMultiplier*a.cfg.Heartbeat
+	return !a.has || now-a.c.lkArrival > StaleMultiplier*a.c.cfg.Heartbeat
 }
 
 // BlendProgress returns the position blend factor T̂ in [0, 1] at the last Advance:

@@ -470,7 +470,7 @@ func TestRejectInvalid(t *testing.T) {
 		a := NewActor(Config{})
 		_ = a.Receive(good, 0)
 		a.Advance(0.2)
-		before := *a
+		before, beforeCold := *a, *a.c
 		bad := good
 		bad.Time = 0.2
 		tc.mod(&bad)
@@ -478,7 +478,7 @@ func TestRejectInvalid(t *testing.T) {
 		if !errors.Is(err, ErrInvalidState) {
 			t.Errorf("%s: error %v, want ErrInvalidState", tc.name, err)
 		}
-		if *a != before {
+		if *a != before || *a.c != beforeCold {
 			t.Errorf("%s: actor changed by a rejected update", tc.name)
 		}
 	}
@@ -583,5 +583,59 @@ func TestSetConfigContinuity(t *testing.T) {
 			}
 			prev = p
 		}
+	}
+}
+
+// TestZeroActor checks that a zero Actor is an actor with the default config.
+func TestZeroActor(t *testing.T) {
+	var a Actor
+	if a.Config().Algorithm != ProjectiveVelocityBlend || a.Config().UpdateInterval != DefaultUpdateInterval {
+		t.Errorf("zero actor config %+v", a.Config())
+	}
+	var b Actor
+	s := State{Velocity: mgl64.Vec3{2, 0, 0}}
+	if err := b.Receive(s, 0); err != nil {
+		t.Fatal(err)
+	}
+	b.Advance(0.5)
+	if got := b.Reckoned().Position; !vecNear(got, mgl64.Vec3{1, 0, 0}, 1e-12) {
+		t.Errorf("zero actor reckoned %v, want (1,0,0)", got)
+	}
+}
+
+// TestDelayedEstimatedClock checks the Delayed algorithm without a clock offset: it
+// estimates the owner clock from the least delayed update, so it shows the path
+// latency + Delay in the past, and a gap in the updates fades in without a jump.
+func TestDelayedEstimatedClock(t *testing.T) {
+	path := func(t float64) State {
+		return State{Time: 100 + t, Position: mgl64.Vec3{3 * t, 0, t * t}, Velocity: mgl64.Vec3{3, 0, 2 * t}, Orientation: mgl64.QuatIdent()}
+	}
+	const latency, delay = 0.1, 0.4
+	a := NewActor(Config{Algorithm: Delayed, Delay: delay})
+	sent := 0.0
+	var prev mgl64.Vec3
+	for f := 0; f <= 240; f++ {
+		now := float64(f) * frame
+		for sent+latency <= now+1e-9 {
+			if sent < 1.5 || sent > 2.5 { // nothing is sent between 1.5 s and 2.5 s
+				_ = a.Receive(path(sent), now)
+			}
+			sent += 0.2
+		}
+		a.Advance(now)
+		got := a.Reckoned().Position
+		if shown := now - latency - delay; shown > 0.3 && shown < 1.5 {
+			// Hermite on a quadratic path with exact velocities is exact; arrivals
+			// quantized to frames make the estimated latency at most one frame long.
+			if want := path(shown).Position; !vecNear(got, want, 3*frame*3.5) {
+				t.Fatalf("at %.3f: %v, want %v", now, got, want)
+			}
+		}
+		if f > 0 {
+			if step := got.Sub(prev).Len(); step > 0.25 {
+				t.Fatalf("at %.3f: jump of %.3f m", now, step)
+			}
+		}
+		prev = got
 	}
 }

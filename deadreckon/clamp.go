@@ -160,19 +160,19 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	r.NumHits = 3
 	e1 := r.Hits[1].Sub(r.Hits[0])
 	e2 := r.Hits[2].Sub(r.Hits[0])
-	n := e1.Cross(e2)
-	if n[1] < 0 {
-		n = mgl64.Vec3{-n[0], -n[1], -n[2]}
+	big := e1.Cross(e2)
+	if big[1] < 0 {
+		big = mgl64.Vec3{-big[0], -big[1], -big[2]}
 	}
-	l := n.Len()
-	if !(l > 1e-12) {
-		n = mgl64.Vec3{0, 1, 0}
+	var n mgl64.Vec3
+	if l2 := big.Dot(big); l2 > 1e-24 {
+		n = big.Mul(1 / math.Sqrt(l2))
 	} else {
-		n = n.Mul(1 / l)
+		n, big = mgl64.Vec3{0, 1, 0}, mgl64.Vec3{0, 1, 0}
 	}
 	// Forward axis of the pose: the first column of its rotation matrix.
 	fwd := mgl64.Vec3{m00, 2 * (x*y + w*z), m20}
-	finishClamp(r, sum/3, n, fwd, c)
+	finishClamp(r, sum/3, big, n, fwd, c)
 }
 
 // clamp1 writes the one-ray clamp of pose (pos, q) into r.
@@ -202,12 +202,13 @@ func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 			n = n.Mul(-1)
 		}
 	}
-	finishClamp(r, h, n, rotate(q, mgl64.Vec3{1, 0, 0}), c)
+	finishClamp(r, h, n, n, rotate(q, mgl64.Vec3{1, 0, 0}), c)
 }
 
 // finishClamp applies the clamp mode with ground height h (before the offset) and
-// ground normal n to r, keeping the heading of forward axis fwd.
-func finishClamp(r *ClampResult, h float64, n, fwd mgl64.Vec3, c *Clamp) {
+// unit ground normal n (big: a positive multiple of it) to r, keeping the heading of
+// forward axis fwd.
+func finishClamp(r *ClampResult, h float64, big, n, fwd mgl64.Vec3, c *Clamp) {
 	r.Clamped = true
 	r.Normal = n
 	r.Ground = h + c.Offset
@@ -216,23 +217,31 @@ func finishClamp(r *ClampResult, h float64, n, fwd mgl64.Vec3, c *Clamp) {
 	case ClampAlways:
 		r.Lifted = r.Ground > y
 		r.Position[1] = r.Ground
-		r.Orientation = groundOrientation(fwd, n)
+		r.Orientation = groundOrientationN(fwd, big, n)
 	case ClampUp:
 		if r.Ground >= y {
 			r.Lifted = r.Ground > y
 			r.Position[1] = r.Ground
-			r.Orientation = groundOrientation(fwd, n)
+			r.Orientation = groundOrientationN(fwd, big, n)
 		}
 	}
 }
 
-// groundOrientation returns the orientation whose up axis is the ground normal n and
-// whose forward axis has the same heading as fwd: fwd's horizontal direction raised
-// or lowered to lie in the ground plane.
+// groundOrientation returns the orientation whose up axis is the unit ground normal
+// n and whose forward axis has the same heading as fwd: fwd's horizontal direction
+// raised or lowered to lie in the ground plane.
 func groundOrientation(fwd, n mgl64.Vec3) mgl64.Quat {
+	return groundOrientationN(fwd, n, n)
+}
+
+// groundOrientationN is groundOrientation with big, any positive multiple of the unit
+// normal n: the forward axis is computed from big, so its normalization does not wait
+// for n's.
+func groundOrientationN(fwd, big, n mgl64.Vec3) mgl64.Quat {
 	if n[1] < minNormalY {
 		n[1] = minNormalY
 		n = n.Normalize()
+		big = n
 	}
 	fx, fz := fwd[0], fwd[2]
 	if fx*fx+fz*fz < 1e-18 {
@@ -240,7 +249,7 @@ func groundOrientation(fwd, n mgl64.Vec3) mgl64.Quat {
 	}
 	// The forward axis is the heading direction lifted into the ground plane,
 	// (fx, −(fx·nx + fz·nz)/ny, fz), scaled by ny to save a division.
-	tx, ty, tz := fx*n[1], -(fx*n[0] + fz*n[2]), fz*n[1]
+	tx, ty, tz := fx*big[1], -(fx*big[0] + fz*big[2]), fz*big[1]
 	k := 1 / math.Sqrt(tx*tx+ty*ty+tz*tz)
 	t := mgl64.Vec3{tx * k, ty * k, tz * k}
 	// t ⊥ n and both are unit, so right = t × n is unit and up = right × t is n.
@@ -258,7 +267,7 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	if !a.has {
 		return
 	}
-	c := &a.cfg.Clamp
+	c := &a.clampCfg
 	if c.Mode == ClampNone || g == nil {
 		a.clamp = ClampResult{Position: a.rk.pos, Orientation: a.rk.rot}
 		return
@@ -301,7 +310,7 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 // SetClampPhase offsets the frame counter of intermittent clamping, so that far actors
 // given different phases clamp on different frames instead of all at once.
 func (a *Actor) SetClampPhase(phase int) {
-	if n := a.cfg.Clamp.FarInterval; n > 0 {
+	if n := a.clampCfg.FarInterval; n > 0 {
 		a.clampFrame = ((phase % n) + n) % n
 	}
 }

@@ -178,3 +178,24 @@ func TestClampDistances(t *testing.T) {
 		}
 	}
 }
+
+// TestClampUpOrientation checks that ClampUp leaves an airborne actor's pose alone and
+// tilts a lifted one onto the ground.
+func TestClampUpOrientation(t *testing.T) {
+	p := Plane{SlopeZ: 0.2}
+	q := qmul(YawQuat(0.5), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.2, 0, 0.1}}))
+	c := Clamp{Mode: ClampUp, Offset: 1}
+	air := ClampPose(p, mgl64.Vec3{0, 3, 0}, q, c)
+	if !air.Clamped || air.Lifted || air.Position != (mgl64.Vec3{0, 3, 0}) || !quatNear(air.Orientation, q, 1e-12) {
+		t.Errorf("airborne: %+v", air)
+	}
+	sunk := ClampPose(p, mgl64.Vec3{0, 0.5, 0}, q, c)
+	n, _ := p.NormalAt(0, 0)
+	if !sunk.Lifted || math.Abs(sunk.Position[1]-1) > 1e-12 || !vecNear(rotate(sunk.Orientation, mgl64.Vec3{0, 1, 0}), n, 1e-9) {
+		t.Errorf("sunk: %+v", sunk)
+	}
+	none := ClampPose(p, mgl64.Vec3{0, -5, 0}, q, Clamp{})
+	if none.Clamped || none.Position[1] != -5 {
+		t.Errorf("ClampNone moved the pose: %+v", none)
+	}
+}

@@ -15,80 +15,80 @@ const offsetDecay = 1e-3
 // kept as a correction that fades out over the blend time, so the display stays
 // continuous.
 func (a *Actor) delayedReceive(s State, now float64, reset bool) {
-	if a.buf == nil {
-		a.buf = new([delayedBufferLen]State)
+	if a.c.buf == nil {
+		a.c.buf = new([delayedBufferLen]State)
 	}
 	if reset {
-		a.bufN = 0
-		a.hasEst = false
-		a.corr, a.corrLeft = mgl64.Vec3{}, 0
+		a.c.bufN = 0
+		a.c.hasEst = false
+		a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
 	}
 	var before mgl64.Vec3
-	had := a.bufN > 0
+	had := a.c.bufN > 0
 	if had {
 		before = a.delayedTarget(a.lastNow).Position.Add(a.correction())
 	}
 	e := s.Time - now
-	if a.hasEst {
-		a.estOff = math.Max(e, a.estOff-offsetDecay)
+	if a.c.hasEst {
+		a.c.estOff = math.Max(e, a.c.estOff-offsetDecay)
 	} else {
-		a.estOff, a.hasEst = e, true
+		a.c.estOff, a.c.hasEst = e, true
 	}
 	a.bufInsert(s)
 	if had {
 		after := a.delayedTarget(a.lastNow).Position
-		a.corr = before.Sub(after)
-		a.corrLeft = 1
+		a.c.corr = before.Sub(after)
+		a.c.corrLeft = 1
 	}
 }
 
 // correction returns the part of the fading position correction still applied at the
 // current blend time.
 func (a *Actor) correction() mgl64.Vec3 {
-	if a.corrLeft <= 0 {
+	if a.c.corrLeft <= 0 {
 		return mgl64.Vec3{}
 	}
 	k := 1.0
 	if a.dtPos > minBlendTime {
 		k = math.Max(0, 1-a.tt/a.dtPos)
 	}
-	return a.corr.Mul(k)
+	return a.c.corr.Mul(k)
 }
 
 // bufInsert adds s to the time-ordered buffer, replacing a state with the same time
 // and dropping the oldest when full.
 func (a *Actor) bufInsert(s State) {
-	n := a.bufN
+	n := a.c.bufN
 	i := n
-	for i > 0 && a.buf[i-1].Time > s.Time {
+	for i > 0 && a.c.buf[i-1].Time > s.Time {
 		i--
 	}
-	if i > 0 && a.buf[i-1].Time == s.Time {
-		a.buf[i-1] = s
+	if i > 0 && a.c.buf[i-1].Time == s.Time {
+		a.c.buf[i-1] = s
 		return
 	}
 	if n == delayedBufferLen {
 		if i == 0 {
 			return // older than everything buffered
 		}
-		copy(a.buf[:i-1], a.buf[1:i])
-		a.buf[i-1] = s
+		copy(a.c.buf[:i-1], a.c.buf[1:i])
+		a.c.buf[i-1] = s
 		return
 	}
-	copy(a.buf[i+1:n+1], a.buf[i:n])
-	a.buf[i] = s
-	a.bufN++
+	copy(a.c.buf[i+1:n+1], a.c.buf[i:n])
+	a.c.buf[i] = s
+	a.c.bufN++
 }
 
 // renderTime returns the owner-clock time the Delayed algorithm shows at local time
 // now: the owner's clock (from SetClockOffset, or else estimated from the least
 // delayed update, which then adds the one-way latency to the delay) minus Delay.
 func (a *Actor) renderTime(now float64) float64 {
-	off := a.estOff
-	if a.hasOffset {
-		off = a.clockOffset
+	off := a.c.estOff
+	if a.c.hasOffset {
+		off = a.c.clockOffset
 	}
-	return now + off - a.cfg.Delay
+	return now + off - a.c.cfg.Delay
 }
 
 // delayedTarget returns the buffered path at local time now: a cubic Hermite between
@@ -96,24 +96,24 @@ func (a *Actor) renderTime(now float64) float64 {
 // first update before the buffer starts, and the newest update projected when the
 // buffer has run dry.
 func (a *Actor) delayedTarget(now float64) State {
-	n := a.bufN
-	if n == 0 || a.buf == nil {
+	n := a.c.bufN
+	if n == 0 || a.c.buf == nil {
 		return a.lk
 	}
 	tr := a.renderTime(now)
-	if tr <= a.buf[0].Time {
-		s := a.buf[0]
+	if tr <= a.c.buf[0].Time {
+		s := a.c.buf[0]
 		s.Time = tr
 		return s
 	}
-	if tr >= a.buf[n-1].Time {
-		return projectState(&a.buf[n-1], tr-a.buf[n-1].Time)
+	if tr >= a.c.buf[n-1].Time {
+		return projectState(&a.c.buf[n-1], tr-a.c.buf[n-1].Time)
 	}
 	i := n - 2
-	for i > 0 && a.buf[i].Time > tr {
+	for i > 0 && a.c.buf[i].Time > tr {
 		i--
 	}
-	s0, s1 := &a.buf[i], &a.buf[i+1]
+	s0, s1 := &a.c.buf[i], &a.c.buf[i+1]
 	h := s1.Time - s0.Time
 	u := (tr - s0.Time) / h
 	u2, u3 := u*u, u*u*u
@@ -154,7 +154,7 @@ func (a *Actor) reckonDelayed() {
 	a.rk.pos, a.rk.rot = t.Position, t.Orientation
 	for i := 0; i < MaxArticulations; i++ {
 		v := t.Articulations[i].Angle
-		if lim := a.cfg.ArticulationLimits[i]; lim.Limited() {
+		if lim := a.c.cfg.ArticulationLimits[i]; lim.Limited() {
 			v = math.Max(lim.Min, math.Min(lim.Max, v))
 		}
 		a.rk.art[i] = v

@@ -16,8 +16,8 @@ import (
 // 1°, at most 5 updates per second, with a 10 s heartbeat. A 6.9 m tank is aimed at
 // across a few hundred meters: DIS's 1 m is a quarter of its width, a visible miss,
 // while Delta3D's 2 cm is below track jitter and makes every bump an update. The
-// defaults sit between: 0.25 m (about 4% of the hull, inside the 5–10%-of-size rule of
-// thumb) and 2° for the hull; 1° for turret and gun, because a degree of gun error is
+// defaults sit between: 0.25 m (under 4% of the hull, just below NetZ's 5–10%-of-size
+// starting point, because tanks are aimed at) and 2° for the hull; 1° for turret and gun, because a degree of gun error is
 // 1.7 m at 100 m; at most 5 updates per second as Delta3D, since three per second
 // already blends well; DIS's 5 s heartbeat with ±10% stagger, so a silent tank is
 // stale after 2.4 × 5 = 12 s; and a tolerance that grows by 5 mm per meter of observer
@@ -59,7 +59,9 @@ const (
 // and uses the defaults above.
 type PublisherConfig struct {
 	// Reckon is how remote peers reckon this actor; the publisher reckons its own last
-	// published state the same way to measure their error.
+	// published state the same way, with no latency, to measure their error. Use the
+	// algorithm whose error should trigger updates: with Delayed, remotes show the
+	// past by design and the error never falls below the threshold.
 	Reckon Config
 	// PositionThreshold is the position error that triggers an update at zero observer
 	// distance, meters; if zero, DefaultPositionThreshold.

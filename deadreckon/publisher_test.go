@@ -193,30 +193,37 @@ func TestPublisherKinematics(t *testing.T) {
 		}
 	}
 
-	// Damping: a zigzag's acceleration reverses between publishes.
-	p := NewPublisher(PublisherConfig{MinInterval: 0.01, Heartbeat: 1000}, 1)
-	var published []mgl64.Vec3
-	for f := 0; f <= 240; f++ {
-		tm := float64(f) * frame
-		k := 2 * math.Pi / 2.0
-		s := Sample{Time: tm, Position: mgl64.Vec3{5 * tm, 0, 4 * math.Sin(k*tm)}, Full: f%30 == 0}
-		if d, st := p.Update(s); d != NoUpdate {
-			published = append(published, st.Acceleration)
-		}
+	// Damping: the published acceleration is scaled by max(0, â·â_last), with â the
+	// unit horizontal acceleration and â_last the one of the last publish.
+	c60, s60 := math.Cos(60*deg), math.Sin(60*deg)
+	segments := []struct {
+		acc, want mgl64.Vec3
+	}{
+		{mgl64.Vec3{2, 0, 0}, mgl64.Vec3{}},                                    // nothing published before: 0
+		{mgl64.Vec3{2, 3, 0}, mgl64.Vec3{2, 0, 0}},                             // same direction: kept, vertical zeroed
+		{mgl64.Vec3{2 * c60, 0, 2 * s60}, mgl64.Vec3{c60, 0, s60}},             // 60° apart: halved
+		{mgl64.Vec3{-2 * c60, 0, -2 * s60}, mgl64.Vec3{}},                      // reversed: 0
+		{mgl64.Vec3{-2 * c60, 0, -2 * s60}, mgl64.Vec3{-2 * c60, 0, -2 * s60}}, // same again: kept
 	}
-	var sawFull, sawZero bool
-	for _, a := range published {
-		if a[2] != 0 && math.Abs(a[2]) > 1 {
-			sawFull = true
+	p := NewPublisher(PublisherConfig{PositionThreshold: 1e6, OrientationThreshold: 3, ToleranceLinear: -1, Heartbeat: 1000}, 1)
+	var x, v mgl64.Vec3
+	f := 0
+	for k, seg := range segments {
+		for i := 0; i < 30; i++ {
+			f++
+			v = v.Add(seg.acc.Mul(frame))
+			x = x.Add(v.Mul(frame))
+			d, st := p.Update(Sample{Time: float64(f) * frame, Position: x, Full: i == 29})
+			if i < 29 {
+				continue
+			}
+			if d != FullUpdate {
+				t.Fatalf("segment %d: %v, want the forced full update", k, d)
+			}
+			if !vecNear(st.Acceleration, seg.want, 1e-6) {
+				t.Errorf("segment %d: published acceleration %v, want %v", k, st.Acceleration, seg.want)
+			}
 		}
-		if a == (mgl64.Vec3{}) {
-			sawZero = true
-		}
-	}
-	// Publishing every 0.5 s on a 2 s period: consecutive accelerations point
-	// opposite ways at the reversals (dot < 0, so zero), alike in between.
-	if !sawFull || !sawZero {
-		t.Errorf("damping: published accelerations %v, want some kept and some zeroed", published)
 	}
 
 	// Tiny values clamp to zero.

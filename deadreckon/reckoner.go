@@ -3,6 +3,7 @@ package deadreckon
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -34,7 +35,9 @@ type page struct {
 	live   [pageSize]bool
 }
 
-type span struct{ lo, hi int }
+// chunkSize is how many actors one unit of parallel work holds: small enough that
+// idle workers take over from a descheduled one, large enough to amortize the atomic.
+const chunkSize = 512
 
 // Reckoner advances and ground-clamps many remote actors per frame, splitting the work
 // over worker goroutines. After warm-up, Advance does not allocate. Its methods are
@@ -52,7 +55,9 @@ type Reckoner struct {
 	ground   Ground
 	observer mgl64.Vec3
 
-	work   chan span
+	work   chan struct{} // one token per helping worker per frame
+	chunks int32         // number of chunks this frame
+	next32 atomic.Int32  // next chunk to take
 	wg     sync.WaitGroup
 	closed bool
 }
@@ -67,7 +72,7 @@ func NewReckoner(cfg ReckonerConfig) *Reckoner {
 	}
 	r := &Reckoner{cfg: cfg}
 	if cfg.Workers > 1 {
-		r.work = make(chan span, cfg.Workers)
+		r.work = make(chan struct{}, cfg.Workers)
 		for i := 1; i < cfg.Workers; i++ {
 			go r.worker()
 		}
@@ -76,9 +81,21 @@ func NewReckoner(cfg ReckonerConfig) *Reckoner {
 }
 
 func (r *Reckoner) worker() {
-	for s := range r.work {
-		r.advanceRange(s.lo, s.hi)
+	for range r.work {
+		r.takeChunks()
 		r.wg.Done()
+	}
+}
+
+// takeChunks advances chunks of actors until none are left this frame.
+func (r *Reckoner) takeChunks() {
+	n := r.next
+	for {
+		c := int(r.next32.Add(1)) - 1
+		if c >= int(r.chunks) {
+			return
+		}
+		r.advanceRange(c*chunkSize, min(n, (c+1)*chunkSize))
 	}
 }
 
@@ -156,19 +173,16 @@ func (r *Reckoner) Advance(now float64, g Ground, observer mgl64.Vec3) {
 		r.advanceRange(0, n)
 		return
 	}
-	// Hand out equal contiguous ranges; the caller takes the last one.
-	chunk := (n + w - 1) / w
-	parts := 0
-	for lo := 0; lo < n; lo += chunk {
-		parts++
+	// Workers and the caller take chunks until none are left, so a worker that the
+	// OS deschedules does not hold up the frame.
+	r.chunks = int32((n + chunkSize - 1) / chunkSize)
+	r.next32.Store(0)
+	helpers := min(w-1, int(r.chunks)-1)
+	r.wg.Add(helpers)
+	for i := 0; i < helpers; i++ {
+		r.work <- struct{}{}
 	}
-	r.wg.Add(parts - 1)
-	lo := 0
-	for i := 0; i < parts-1; i++ {
-		r.work <- span{lo, lo + chunk}
-		lo += chunk
-	}
-	r.advanceRange(lo, n)
+	r.takeChunks()
 	r.wg.Wait()
 }
 
@@ -184,7 +198,7 @@ func (r *Reckoner) advanceRange(lo, hi int) {
 			}
 			a := &p.actors[i]
 			a.Advance(now)
-			if g != nil && a.cfg.Clamp.Mode != ClampNone {
+			if g != nil && a.clampCfg.Mode != ClampNone {
 				a.ClampTo(g, obs)
 			}
 		}

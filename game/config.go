@@ -25,10 +25,16 @@ const (
 	// DefaultRemoveAfter is how long a silent remote tank stays in the match, s, before
 	// the match drops it (it is shown as stale well before that).
 	DefaultRemoveAfter = 15.0
-	// DefaultRespawnBelow is the height under the map's lowest point, m, below which a
-	// local tank is respawned (it fell through or off the world).
-	DefaultRespawnBelow = 20.0
 )
+
+// RespawnBelow is the depth under the map's lowest point, m, below which a local tank
+// is respawned (it fell through or off the world). A local tank that stays upside down
+// for RespawnUpsideDown seconds is respawned too.
+const RespawnBelow = 20.0
+
+// RespawnUpsideDown is how long a local tank may stay on its side or upside down
+// before it is respawned, s.
+const RespawnUpsideDown = 3.0
 
 // Turret and gun are the articulations a tank's State carries, in this order.
 const (
@@ -53,7 +59,8 @@ type Config struct {
 	Team int
 	// Bots is how many computer-driven tanks this match owns and publishes.
 	Bots int
-	// Seed makes bots, spawn choices and publisher heartbeats deterministic.
+	// Seed, with the link's player id, makes bots, spawn choices and publisher
+	// heartbeats deterministic.
 	Seed uint64
 
 	// Algorithm is the dead-reckoning algorithm remote tanks use at the start
@@ -91,7 +98,10 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Impairment is a link's added latency, jitter (s) and loss (0..1).
+// Impairment describes the impairment added to a link, for display.
 type Impairment struct {
-	Lag, Jitter, Loss float64
+	// Lag is the added one-way latency, s; Jitter its largest deviation, s.
+	Lag, Jitter float64
+	// Loss is the chance (0..1) that a packet is lost.
+	Loss float64
 }

@@ -45,12 +45,11 @@ type Match struct {
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
 	free   []*tank          // removed remote tanks, reused for new ones
 
-	started   bool
-	last      float64 // now of the previous Step
-	worldBase float64 // local time at physics time 0, s
-	respawn   bool    // the player asked for a respawn
-	err       error
-	counters  counters
+	started  bool
+	last     float64 // now of the previous Step
+	respawn  bool    // the player asked for a respawn
+	err      error
+	counters counters
 }
 
 // counters are the match's own tallies of dropped or refused input.
@@ -180,7 +179,7 @@ func (m *Match) spawnAll() error {
 	}
 	id := uint64(m.link.ID())
 	for i := range m.cfg.Bots {
-		seed := m.cfg.Seed ^ (id<<32 + uint64(i) + 1) * 0x632be59bd9b4e019
+		seed := m.cfg.Seed ^ (id<<32+uint64(i)+1)*0x632be59bd9b4e019
 		bot := NewBot(BotConfig{Map: m.terr, Seed: seed})
 		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot); err != nil {
 			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
@@ -294,13 +293,8 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	m.receive(now)
 	// 3. Local behaviour and physics.
 	m.behave(now, dt)
-	if dt > 0 {
+	if dt > 0 && len(m.world.Tanks()) > 0 { // rocks and border alone need no steps
 		m.world.Step(dt)
-	}
-	// The physics runs fixed steps: its poses are as of world time, up to a step
-	// before now. Keep the local time of world time 0 (re-based after a stall).
-	if lag := now - (m.worldBase + m.world.Time()); lag > m.world.FixedStep() || lag < 0 {
-		m.worldBase = now - m.world.Time()
 	}
 	// 4 and 5. Reckon remote tanks, then clamp them to the ground.
 	m.reckon(now)
@@ -388,30 +382,35 @@ func (m *Match) receive(now float64) {
 	clear(m.events)
 }
 
-// addRemote starts reckoning a tank another peer owns.
+// addRemote starts reckoning a tank another peer owns. A spawn whose state the actor
+// refuses (non-finite, absurd) is dropped and counted: the tank would have nowhere to
+// be drawn.
 func (m *Match) addRemote(ev *net.Event, now float64) {
+	a := deadreckon.NewActor(m.actorConfig())
+	if err := a.Break(ev.State, now); err != nil {
+		m.counters.rejected++
+		m.log.Debug("spawn refused", "actor", ev.Actor, "err", err)
+		return
+	}
+	a.SetClampPhase(int(ev.Actor)) // spread far clamps over frames
 	var t *tank
 	if n := len(m.free); n > 0 {
 		t = m.free[n-1]
 		m.free = m.free[:n-1]
 		trail := t.trail
-		*t = tank{}
-		t.trail = trail
+		*t = tank{trail: trail}
 		t.trail.reset()
 	} else {
 		t = &tank{trail: newRing(m.cfg.TrailLength)}
-		t.actor = nil
 	}
 	t.id, t.owner, t.name, t.team = ev.Actor, ev.Owner, ev.Name, ev.Team
-	t.actor = deadreckon.NewActor(m.actorConfig())
-	t.actor.SetClampPhase(int(t.id)) // spread far clamps over frames
-	m.breakRemote(t, ev.State, now)
+	t.actor, t.lastHeard = a, now
 	m.tanks = append(m.tanks, t)
 	m.byID[t.id] = t
 	m.log.Debug("remote tank", "actor", t.id, "owner", t.owner, "name", t.name)
 }
 
-// breakRemote applies a continuity break (spawn or respawn) to a remote tank.
+// breakRemote applies a continuity break (a repeated spawn) to a remote tank.
 func (m *Match) breakRemote(t *tank, s deadreckon.State, now float64) {
 	if err := t.actor.Break(s, now); err != nil {
 		m.counters.rejected++
@@ -480,7 +479,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 	minH, _ := m.terr.HeightRange()
 	x, y, z := p.Position[0], p.Position[1], p.Position[2]
 	if !finite(x) || !finite(y) || !finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
-		y < minH-DefaultRespawnBelow {
+		y < minH-RespawnBelow {
 		return true
 	}
 	up := p.Orientation.Rotate(mgl64.Vec3{0, 1, 0})
@@ -489,7 +488,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 	} else {
 		t.upsideFor = 0
 	}
-	return t.upsideFor > 3
+	return t.upsideFor > RespawnUpsideDown
 }
 
 // publish runs every local tank's publisher on this tick's pose.
@@ -499,7 +498,10 @@ func (m *Match) publish(now float64) {
 			continue
 		}
 		p := t.body.Pose()
-		at := m.worldBase + p.Time // local time of this pose
+		// The physics runs whole fixed steps: its pose is as of the last one, the
+		// time it still owes (Alpha steps) before now. Sampling it at its own time
+		// keeps the publisher's velocities exact whatever the frame rate.
+		at := now - m.world.Alpha()*m.world.FixedStep()
 		if at <= t.sampledAt {
 			continue // no physics step ran for it this tick
 		}
@@ -614,7 +616,9 @@ func (m *Match) refreshViews(now float64) {
 		v := &t.view
 		v.ID, v.Name, v.Team, v.Local = t.id, t.name, t.team, t.local
 		if t.local {
-			p := t.body.Pose()
+			// Drawn between the last two fixed steps, so it moves smoothly at any
+			// frame rate (one step behind the simulation).
+			p := t.body.Interpolated(m.world.Alpha())
 			v.Stale = false
 			v.Position, v.Orientation = p.Position, p.Orientation
 			v.Turret, v.Gun = p.Turret, p.Gun
@@ -676,8 +680,9 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		RTT: st.RTT, ClockOffset: st.ClockOffset,
 		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
 		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
-		Dropped:  st.Dropped,
-		Rejected: st.Rejected + m.counters.rejected + m.counters.unknownActor,
+		// An update can outrun its actor's spawn (datagrams versus the stream).
+		Dropped:  st.Dropped + m.counters.unknownActor,
+		Rejected: st.Rejected + m.counters.rejected,
 		Lag:      m.cfg.Impairment.Lag, Jitter: m.cfg.Impairment.Jitter, Loss: m.cfg.Impairment.Loss,
 	}
 }

@@ -147,8 +147,10 @@ func TestPublishedStateIsThisTicksPhysics(t *testing.T) {
 				t.Fatalf("tick %d: published %v, this tick's physics %v (%.3g m apart)",
 					k, ev.State.Position, pose.Position, d)
 			}
-			if d := ev.State.Position.Sub(viewOf(t, &snap, self).Position).Len(); d > 1e-9 {
-				t.Fatalf("tick %d: published state is %.3g m from the displayed tank", k, d)
+			// The display is interpolated between the last two fixed steps: at most
+			// one step behind the published pose.
+			if d, max := ev.State.Position.Sub(viewOf(t, &snap, self).Position).Len(), 1.5*pose.Velocity.Len()*m.world.FixedStep(); d > max+1e-3 {
+				t.Fatalf("tick %d: published state is %.3g m from the displayed tank, more than one step (%.3g m)", k, d, max)
 			}
 			checked++
 		}
@@ -185,17 +187,21 @@ func TestTwoMatchesSeeEachOther(t *testing.T) {
 		}
 		a.Snapshot(&sa)
 		b.Snapshot(&sb)
-		for _, pair := range [][2]*Snapshot{{&sa, &sb}, {&sb, &sa}} {
-			owner, viewer := pair[0], pair[1]
-			for _, tv := range owner.Tanks {
-				if !tv.Local {
+		for _, pair := range []struct {
+			owner  *Match
+			viewer *Snapshot
+		}{{a, &sb}, {b, &sa}} {
+			for _, tk := range pair.owner.tanks {
+				if !tk.local {
 					continue
 				}
-				rv := viewOf(t, viewer, tv.ID)
+				rv := viewOf(t, pair.viewer, tk.id)
 				if rv.Local {
-					t.Fatalf("tank %d is local on both peers", tv.ID)
+					t.Fatalf("tank %d is local on both peers", tk.id)
 				}
-				d := rv.Position.Sub(tv.Position)
+				// Against the simulation's own pose, not the owner's display (which
+				// is interpolated one fixed step behind).
+				d := rv.Position.Sub(tk.body.Pose().Position)
 				errs = append(errs, d.Len())
 				horiz = append(horiz, math.Hypot(d[0], d[2]))
 			}
@@ -210,15 +216,16 @@ func TestTwoMatchesSeeEachOther(t *testing.T) {
 	hp95, hmax := horiz[len(horiz)*95/100], horiz[len(horiz)-1]
 	t.Logf("reckoned vs true position over %d samples: p50 %.2f m, p95 %.2f m, max %.2f m; horizontal p95 %.2f m, max %.2f m",
 		len(errs), p50, p95, max, hp95, hmax)
-	// The publisher's threshold is 0.25 m, growing by 0.005 m per meter of distance
-	// to the nearest other tank up to 2 m; latency is compensated. What remains is the
-	// threshold, lost updates, collisions nobody could predict and, in height, the
-	// clamp: the remote places its footprint with the reckoned orientation, the
-	// owner's physics with the true one.
-	const p95Bound, maxBound, horizMaxBound = 0.5, 2.5, 2.0 // m
-	if p95 > p95Bound || max > maxBound || hmax > horizMaxBound {
-		t.Errorf("error p95 %.2f m, max %.2f m, horizontal max %.2f m; want ≤ %.2f, %.2f, %.2f m",
-			p95, max, hmax, p95Bound, maxBound, horizMaxBound)
+	// Horizontally, the publisher keeps the error under its threshold (0.25 m, plus
+	// 0.005 m per meter to the nearest other tank, at most 2 m) and latency is
+	// compensated. The worst case is a collision nobody could predict, met by the
+	// publisher's 0.2 s minimum interval and a lost update: 15 m/s × 0.4 s.
+	// Vertically the remote clamps with its reckoned orientation and the owner's
+	// physics with the true one, which differs where the ground curves under the hull.
+	const hp95Bound, hmaxBound, p95Bound = 0.5, 6.0, 1.0 // m
+	if hp95 > hp95Bound || hmax > hmaxBound || p95 > p95Bound {
+		t.Errorf("horizontal p95 %.2f m, max %.2f m, 3D p95 %.2f m; want ≤ %.1f, %.1f, %.1f m",
+			hp95, hmax, p95, hp95Bound, hmaxBound, p95Bound)
 	}
 }
 
@@ -282,6 +289,8 @@ func TestRemoteLifecycle(t *testing.T) {
 	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
 	b, _ := owner.Spawn("b", 2, deadreckon.NewState(mgl64.Vec3{20, 0, 0}))
 	c, _ := owner.Spawn("c", 2, deadreckon.NewState(mgl64.Vec3{40, 0, 0}))
+	// A spawn with nowhere to be drawn is dropped and counted.
+	_, _ = owner.Spawn("nan", 2, deadreckon.NewState(mgl64.Vec3{0, math.Inf(1), 0}))
 	var snap Snapshot
 	step := func(now float64) {
 		hub.SetNow(now)
@@ -289,16 +298,16 @@ func TestRemoteLifecycle(t *testing.T) {
 		m.Snapshot(&snap)
 	}
 	step(0.1)
-	if len(snap.Tanks) != 3 {
-		t.Fatalf("%d tanks after three spawns", len(snap.Tanks))
+	if len(snap.Tanks) != 3 || snap.Net.Rejected != 1 {
+		t.Fatalf("%d tanks and %d rejected after three good spawns and a bad one", len(snap.Tanks), snap.Net.Rejected)
 	}
 	bad := deadreckon.NewState(mgl64.Vec3{math.NaN(), 0, 0})
 	good := deadreckon.NewState(mgl64.Vec3{1, 0, 0})
 	_ = owner.Publish(a, bad, false)
 	_ = owner.Publish(b, good, false)
 	step(0.2)
-	if snap.Net.Rejected != 1 {
-		t.Errorf("rejected = %d after one NaN update, want 1", snap.Net.Rejected)
+	if snap.Net.Rejected != 2 {
+		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Rejected)
 	}
 	if p := viewOf(t, &snap, a).Position; !finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
@@ -438,6 +447,75 @@ func TestSetAlgorithmAndClamp(t *testing.T) {
 		h, _ := mp.HeightAt(v.Position[0], v.Position[2])
 		if math.Abs(v.Position[1]-h) > 1 || !v.Clamped {
 			t.Errorf("clamped tank %d at %.2f, ground %.2f (clamped=%v)", v.ID, v.Position[1], h, v.Clamped)
+		}
+	}
+}
+
+// TestStepReckoningAllocatesNothing: a tick that receives updates, reckons, clamps
+// and refreshes the views of remote tanks allocates nothing in steady state. (Local
+// tanks step box2d, which allocates on its own.)
+func TestStepReckoningAllocatesNothing(t *testing.T) {
+	mp := smallMap(t)
+	link := &scriptLink{}
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true}, link)
+	const n = 8
+	for i := range n {
+		s := deadreckon.NewState(mgl64.Vec3{float64(10 * i), 0, 0})
+		link.in = append(link.in, net.Event{Kind: net.EventSpawn, Actor: uint32(100 + i), Owner: 2, Name: "r", State: s})
+	}
+	var snap Snapshot
+	step := func() {
+		link.now += tick
+		for i := range n {
+			s := deadreckon.NewState(mgl64.Vec3{float64(10*i) + 5*link.now, 0, 3 * float64(i)})
+			s.Time, s.Velocity = link.now, mgl64.Vec3{5, 0, 0}
+			link.in = append(link.in, net.Event{Kind: net.EventState, Actor: uint32(100 + i), Owner: 2, State: s})
+		}
+		if err := m.Step(link.now, physics.Input{}); err != nil {
+			t.Fatal(err)
+		}
+		m.Snapshot(&snap)
+	}
+	for range 120 {
+		step()
+	}
+	if len(snap.Tanks) != n {
+		t.Fatalf("%d tanks, want %d", len(snap.Tanks), n)
+	}
+	if allocs := testing.AllocsPerRun(100, step); allocs != 0 {
+		t.Errorf("a reckoning tick allocates %.1f times, want 0", allocs)
+	}
+}
+
+// TestNeedsRespawn: a local tank that left the world, fell under it, or stayed upside
+// down is respawned; one driving normally is not.
+func TestNeedsRespawn(t *testing.T) {
+	mp := smallMap(t)
+	m := mustMatch(t, Config{Map: mp}, NewLoopback(LoopbackConfig{}).Join())
+	lo, _ := mp.HeightRange()
+	upright := mgl64.QuatIdent()
+	flipped := mgl64.QuatRotate(math.Pi, mgl64.Vec3{1, 0, 0})
+	for _, c := range []struct {
+		name string
+		pos  mgl64.Vec3
+		q    mgl64.Quat
+		secs float64 // how long the pose lasts
+		want bool
+	}{
+		{"driving", mgl64.Vec3{0, lo + 1, 0}, upright, 10, false},
+		{"off the map", mgl64.Vec3{1e4, lo, 0}, upright, tick, true},
+		{"under the world", mgl64.Vec3{0, lo - RespawnBelow - 1, 0}, upright, tick, true},
+		{"NaN", mgl64.Vec3{math.NaN(), 0, 0}, upright, tick, true},
+		{"briefly on its roof", mgl64.Vec3{0, lo + 1, 0}, flipped, RespawnUpsideDown - 0.5, false},
+		{"stuck on its roof", mgl64.Vec3{0, lo + 1, 0}, flipped, RespawnUpsideDown + 0.5, true},
+	} {
+		tk := &tank{}
+		got := false
+		for s := 0.0; s < c.secs && !got; s += tick {
+			got = m.needsRespawn(tk, physics.Pose{Position: c.pos, Orientation: c.q}, tick)
+		}
+		if got != c.want {
+			t.Errorf("%s: respawn %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -269,9 +269,10 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("join %s: %w", addr, err)
 	}
-	sess := &Session{Addr: addr, Fingerprint: pin}
+	sess := &Session{Addr: addr, Fingerprint: client.Fingerprint()}
 	sess.add(client.Close)
-	name := client.Match().Map
+	settings := client.Match()
+	name := settings.Map
 	if name == "" {
 		name = DefaultMapName
 	}
@@ -279,6 +280,10 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 	if err != nil {
 		sess.Close()
 		return nil, nil, err
+	}
+	if e := mapExtent(mp); math.Abs(e-settings.Extent) > 1 {
+		sess.Close()
+		return nil, nil, fmt.Errorf("join: map %q here spans ±%.0f m, the host's ±%.0f m: not the same map", mp.Name(), e, settings.Extent)
 	}
 	mc := cfg.Match
 	mc.Map, mc.Impairment = mp, cfg.Impairment.game()
@@ -343,7 +348,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	defer host.Close()
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
-		"join", "tanks -join "+addr+"#"+fp)
+		"join", "tanks -join "+host.JoinAddress())
 	m, err := NewMatch(Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Logger: log}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -361,19 +366,13 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		defer t.Stop()
 		stats = t.C
 	}
-	var snap Snapshot
 	err = loop(ctx, m, cfg.TickRate, stats, func() {
-		m.Snapshot(&snap)
-		remote := 0
-		for _, t := range snap.Tanks {
-			if !t.Local {
-				remote++
-			}
-		}
-		log.Info("host", "tanks", len(snap.Tanks), "remote", remote,
-			"updates_in_per_s", round1(snap.Net.UpdatesIn), "updates_out_per_s", round1(snap.Net.UpdatesOut),
-			"bytes_in_per_s", round1(snap.Net.BytesIn), "bytes_out_per_s", round1(snap.Net.BytesOut),
-			"dropped", snap.Net.Dropped, "rejected", snap.Net.Rejected)
+		hs := host.Stats()
+		log.Info("host", "players", hs.Players, "actors", hs.Actors,
+			"accepted", hs.Accepted, "relayed", hs.Relayed, "relay_per_s", round1(hs.RelayRate),
+			"late", hs.Late, "rate_limited", hs.RateLimited, "invalid", hs.Invalid,
+			"unauthorized", hs.Unauthorized, "malformed", hs.Malformed, "refused", hs.Refused,
+			"timed_out", hs.TimedOut)
 	})
 	log.Info("stopping")
 	return err
@@ -425,16 +424,20 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
 // actors tanks.
 func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, log *slog.Logger) net.HostConfig {
-	lo, hi := mp.Min(), mp.Max()
-	extent := math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
 	limits := net.Limits{}
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
-		Match: net.MatchSettings{Map: mp.Name(), Extent: extent},
+		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
 	}
+}
+
+// mapExtent is the half-width of the square around the origin that holds mp, m.
+func mapExtent(mp *terrain.Map) float64 {
+	lo, hi := mp.Min(), mp.Max()
+	return math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
 }
 
 // mapFor returns m, or the map called name loaded from dir.

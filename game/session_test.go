@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
 )
 
 // runFor steps m in real time at 60 Hz for d, with in as the player's input.
@@ -96,6 +98,14 @@ func TestHostAndJoin(t *testing.T) {
 	if _, _, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "wrong",
 		KnownHosts: "-", Match: Config{Map: mp}}); err == nil {
 		t.Error("joined with the wrong passphrase")
+	}
+	other, err := terrain.Generate(terrain.GenerateConfig{Seed: 1, Size: 128, Samples: 65})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "tread",
+		KnownHosts: "-", Match: Config{Map: other}}); err == nil || !strings.Contains(err.Error(), "not the same map") {
+		t.Errorf("joined with a different map: %v", err)
 	}
 	guest, gsess, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "tread",
 		KnownHosts: "-", Match: Config{Map: mp, Name: "guest", Seed: 2}})

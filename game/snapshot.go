@@ -5,12 +5,14 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 )
 
-// Snapshot is everything the renderer needs to draw one frame. The match hands out a
-// fresh copy each frame; the renderer only reads it and never advances the simulation.
+// Snapshot is everything the renderer needs to draw one frame. Match.Snapshot fills
+// one each frame, reusing its slices; the renderer only reads it and never advances
+// the simulation. A Snapshot owns its data: later Steps do not change it.
 type Snapshot struct {
-	// Time is the match time in seconds.
+	// Time is the match time in seconds: the local clock of the last Step.
 	Time float64
-	// Tanks lists every tank in the match, local and remote.
+	// Tanks lists every tank in the match, local and remote, in the order they
+	// entered it.
 	Tanks []TankView
 	// Self is the index in Tanks of the player's own tank, or -1 when there is none.
 	Self int
@@ -43,9 +45,12 @@ type TankView struct {
 	// Velocity and Acceleration are the displayed motion, for the arrow overlay.
 	Velocity, Acceleration mgl64.Vec3
 
-	// LastKnown is the last state received from the owner (remote tanks only).
+	// LastKnown is the last state received from the owner. For a local tank it is
+	// the last state this peer published.
 	LastKnown deadreckon.State
-	// LastKnownProjected is LastKnown projected to now: the ghost tank.
+	// LastKnownProjected is LastKnown projected to now: the ghost tank. For a local
+	// tank it is what remote peers reckon from its last update (the publisher's own
+	// reckoning), so Error shows how far they are off.
 	LastKnownProjected deadreckon.State
 	// ClampHits are where the clamp rays met the ground; valid when Clamped.
 	ClampHits [3]mgl64.Vec3
@@ -58,7 +63,8 @@ type TankView struct {
 	Clamped bool
 	// Trail holds recent displayed positions, oldest first.
 	Trail []mgl64.Vec3
-	// UpdateAge is the time in seconds since the last update arrived.
+	// UpdateAge is the time in seconds since the last update arrived (for a local
+	// tank: since it last published).
 	UpdateAge float64
 	// Error is the distance in meters between the displayed position and the
 	// last-known projection.

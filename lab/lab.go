@@ -46,12 +46,12 @@ type Options struct {
 	// Mode selects the report.
 	Mode Mode
 	// Scenarios names the built-in scenarios to run; "all" runs every one. If empty
-	// and Trace is empty, "circle".
+	// and Trace is empty, "circle". Table always runs the circle.
 	Scenarios []string
 	// Trace is a CSV trace file to play instead of the built-in scenarios.
 	Trace string
-	// Algos are the algorithms compared; if empty, DefaultAlgos (Compare), pvb and
-	// bezier (Table), pvb (Budget).
+	// Algos are the algorithms compared; if empty, DefaultAlgos (Compare) or pvb
+	// (Budget). Table always compares bezier and pvb.
 	Algos []Algo
 	// Publish is how the owner publishes (Compare); its zero value is threshold
 	// publishing with deadreckon's defaults. Table sets fixed rates; Budget searches
@@ -63,8 +63,8 @@ type Options struct {
 	ClockError float64
 	// FPS is the frame rate; if zero, DefaultFPS.
 	FPS float64
-	// Duration is how long each scenario runs, s; if zero, DefaultDuration (a trace
-	// runs to its end or Duration, whichever comes first).
+	// Duration is how long each scenario runs, s; if zero, DefaultDuration. A trace
+	// runs to its end, or for Duration if that is shorter and not zero.
 	Duration float64
 	// Warmup is the unmeasured start of each run, s; if zero, DefaultWarmup; negative
 	// means none.
@@ -109,10 +109,10 @@ func (o Options) withDefaults() (Options, error) {
 	if !(o.FPS >= 1 && o.FPS <= 10000) {
 		return o, fmt.Errorf("frame rate %v fps is outside 1..10000", o.FPS)
 	}
-	if o.Duration == 0 {
+	if o.Duration == 0 && (o.Trace == "" || o.Mode == Table) {
 		o.Duration = DefaultDuration
 	}
-	if !(o.Duration > 0 && o.Duration <= 24*3600) {
+	if !(o.Duration > 0 && o.Duration <= 24*3600) && !(o.Duration == 0 && o.Trace != "") {
 		return o, fmt.Errorf("duration %v s is outside (0, 24 h]", o.Duration)
 	}
 	if math.IsNaN(o.Warmup) || math.IsInf(o.Warmup, 0) {
@@ -272,10 +272,25 @@ func writeCompareNotes(w io.Writer, rs []Result) error {
 			break
 		}
 	}
+	seen = map[string]bool{}
 	for _, r := range rs {
-		if r.MaxDepthM != nil {
-			fmt.Fprintf(&b, "depth: deepest point below the ground; below: share of frames more than %g m under it.\n", BelowGroundTolerance)
-			break
+		if r.MaxDepthM == nil || seen[r.Scenario] {
+			continue
+		}
+		if len(seen) == 0 {
+			fmt.Fprintf(&b, "depth: deepest point below the ground; below: share of frames more than %g m under it\n", BelowGroundTolerance)
+			b.WriteString("(the truth's own:")
+		}
+		seen[r.Scenario] = true
+		fmt.Fprintf(&b, " %s %.3f m %.1f%%", r.Scenario, max(0, *r.TrueMaxDepthM), 100**r.TrueBelowGroundShare)
+	}
+	if len(seen) > 0 {
+		b.WriteString(").\n")
+	}
+	for _, r := range rs {
+		if r.EncodeErrors > 0 {
+			fmt.Fprintf(&b, "%s/%s: %d updates were outside the wire format's range and not sent (try -exact).\n",
+				r.Scenario, r.Algo, r.EncodeErrors)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -295,7 +310,7 @@ func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {
 	fmt.Fprintf(&b, "publish: %s; link: latency %s, jitter ±%s, loss %.0f%%; clock error %s\n",
 		pub.describe(), ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss, ms(o.ClockError))
 	fmt.Fprintf(&b, "%.0f fps; %.0f s measured after %.1f s warm-up; seed %d; %s\n\n",
-		o.FPS, o.Duration-warmupOf(o.Warmup), warmupOf(o.Warmup), o.Seed, o.encoding())
+		o.FPS, paths[0].Duration()-warmupOf(o.Warmup), warmupOf(o.Warmup), o.Seed, o.encoding())
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -63,43 +63,63 @@ type Record struct {
 }
 
 // Result is what one run measured. Its JSON form is one line of drlab -json output.
+// Only the measured frames (after the warm-up) count.
 type Result struct {
+	// Scenario names the path; Algo the algorithm (as ParseAlgo takes it).
 	Scenario string `json:"scenario"`
 	Algo     string `json:"algo"`
 	// Publish is "rate" (fixed rate) or "threshold".
 	Publish string `json:"publish"`
 	// RateHz is the fixed publish rate, Hz; zero for threshold publishing.
 	RateHz float64 `json:"rate_hz"`
-	// PosThresholdM and RotThresholdDeg are the threshold publisher's settings.
+	// PosThresholdM (m), RotThresholdDeg (degrees), MinIntervalS and HeartbeatS (s)
+	// are the threshold publisher's settings; zero at a fixed rate.
 	PosThresholdM   float64 `json:"pos_threshold_m,omitempty"`
 	RotThresholdDeg float64 `json:"rot_threshold_deg,omitempty"`
 	MinIntervalS    float64 `json:"min_interval_s,omitempty"`
 	HeartbeatS      float64 `json:"heartbeat_s,omitempty"`
 	// Acceleration reports whether acceleration was published.
-	Acceleration bool    `json:"acceleration"`
-	LatencyS     float64 `json:"latency_s"`
-	JitterS      float64 `json:"jitter_s"`
-	Loss         float64 `json:"loss"`
-	ClockErrorS  float64 `json:"clock_error_s"`
-	FPS          float64 `json:"fps"`
-	DurationS    float64 `json:"duration_s"`
-	WarmupS      float64 `json:"warmup_s"`
-	Seed         uint64  `json:"seed"`
-	Frames       int     `json:"frames"`
+	Acceleration bool `json:"acceleration"`
+	// LatencyS and JitterS (s) and Loss (0..1) describe the link; ClockErrorS is the
+	// error of the clock offset given to pvb-ts and delayed, s.
+	LatencyS    float64 `json:"latency_s"`
+	JitterS     float64 `json:"jitter_s"`
+	Loss        float64 `json:"loss"`
+	ClockErrorS float64 `json:"clock_error_s"`
+	// FPS is the frame rate, frames/s; DurationS the whole run and WarmupS its
+	// unmeasured start, s; Seed the seed of the link; Frames the frames measured.
+	FPS       float64 `json:"fps"`
+	DurationS float64 `json:"duration_s"`
+	WarmupS   float64 `json:"warmup_s"`
+	Seed      uint64  `json:"seed"`
+	Frames    int     `json:"frames"`
 
-	MeanErrM         float64  `json:"mean_err_m"`
-	P95ErrM          float64  `json:"p95_err_m"`
-	MaxErrM          float64  `json:"max_err_m"`
-	MeanHeadingDeg   float64  `json:"mean_heading_err_deg"`
-	MaxJumpM         float64  `json:"max_jump_m"`
-	RMSJerk          float64  `json:"rms_jerk_mps3"`
-	TrueRMSJerk      float64  `json:"true_rms_jerk_mps3"`
-	DelayS           float64  `json:"delay_s,omitempty"`
-	MeanErrPastM     *float64 `json:"mean_err_past_m,omitempty"`
-	P95ErrPastM      *float64 `json:"p95_err_past_m,omitempty"`
-	MaxDepthM        *float64 `json:"max_depth_m,omitempty"`
-	BelowGroundShare *float64 `json:"below_ground_share,omitempty"`
+	// MeanErrM, P95ErrM and MaxErrM summarise |displayed − true| at the same instant,
+	// m (P95 is the nearest-rank 95th percentile).
+	MeanErrM float64 `json:"mean_err_m"`
+	P95ErrM  float64 `json:"p95_err_m"`
+	MaxErrM  float64 `json:"max_err_m"`
+	// MeanHeadingDeg is the mean absolute heading error, degrees.
+	MeanHeadingDeg float64 `json:"mean_heading_err_deg"`
+	// MaxJumpM is the largest |displayed step − true step| between two frames, m.
+	MaxJumpM float64 `json:"max_jump_m"`
+	// RMSJerk is the RMS jerk of the displayed path, m/s³; TrueRMSJerk the truth's.
+	RMSJerk     float64 `json:"rms_jerk_mps3"`
+	TrueRMSJerk float64 `json:"true_rms_jerk_mps3"`
+	// DelayS is the delayed algorithm's delay, s; MeanErrPastM and P95ErrPastM its
+	// error against the truth one delay ago, m (delayed only).
+	DelayS       float64  `json:"delay_s,omitempty"`
+	MeanErrPastM *float64 `json:"mean_err_past_m,omitempty"`
+	P95ErrPastM  *float64 `json:"p95_err_past_m,omitempty"`
+	// MaxDepthM (m) and BelowGroundShare (0..1) measure the displayed position's depth
+	// below the ground (terrain scenarios only); the True ones measure the truth's own,
+	// which a three-point clamp can leave a little under curved ground.
+	MaxDepthM            *float64 `json:"max_depth_m,omitempty"`
+	BelowGroundShare     *float64 `json:"below_ground_share,omitempty"`
+	TrueMaxDepthM        *float64 `json:"true_max_depth_m,omitempty"`
+	TrueBelowGroundShare *float64 `json:"true_below_ground_share,omitempty"`
 
+	// UpdatesPerS and BytesPerS are what the owner sent, per second.
 	UpdatesPerS float64 `json:"updates_per_s"`
 	BytesPerS   float64 `json:"bytes_per_s"`
 	// BytesPerUpdate is the mean size of a measured update, bytes.
@@ -172,7 +192,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		SnapDistance:      s.Snap,
 	}
 	if p.Ground != nil {
-		cfg.Clamp = groundClamp(p.Clamp)
+		cfg.Clamp = groundClamp(p.Clamp, p.Footprint)
 	}
 	actor := deadreckon.NewActor(cfg)
 	if s.Algo.CompensateLatency || s.Algo.Algorithm == deadreckon.Delayed {
@@ -185,12 +205,13 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	owner := newOwner(pub, s.Algo, s.Seed)
 
 	sc.metrics.Reset(dt, p.Ground)
-	sc.truth.Reset(dt, nil)
+	sc.truth.Reset(dt, p.Ground)
 	var rec *Record
 	if s.Record {
 		rec = &Record{}
 	}
 	sent, rejected, measuredSent, measuredBytes, encodeErrs := 0, 0, 0, 0, 0
+	var encodeErr error // the first refusal of the wire encoder
 	for _, truth := range p.Poses {
 		t := truth.Time
 		measured := t >= warmup-1e-9
@@ -202,6 +223,9 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 				if st, n, err = sc.wire.roundTrip(st, kind); err != nil {
 					encodeErrs++ // the encoder refuses the state: nothing is sent
 					ok = false
+					if encodeErr == nil {
+						encodeErr = err
+					}
 				} else if size == 0 {
 					size = n
 				}
@@ -253,7 +277,10 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		sc.metrics.Add(truth, shown, past)
 		sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
 	}
-	sum := sc.metrics.Summary()
+	sum, trueSum := sc.metrics.Summary(), sc.truth.Summary()
+	if sum.Frames == 0 && encodeErr != nil && sent == 0 {
+		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, encodeErr)
+	}
 	if sum.Frames == 0 {
 		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, ErrNoFrames, p.Duration(), warmup)
 	}
@@ -279,7 +306,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		MeanHeadingDeg: sum.MeanHeadingErr,
 		MaxJumpM:       sum.MaxJump,
 		RMSJerk:        sum.RMSJerk,
-		TrueRMSJerk:    sc.truth.Summary().RMSJerk,
+		TrueRMSJerk:    trueSum.RMSJerk,
 		UpdatesPerS:    float64(measuredSent) / span,
 		BytesPerS:      float64(measuredBytes) / span,
 		Exact:          s.Exact,
@@ -305,6 +332,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	}
 	if p.Ground != nil {
 		r.MaxDepthM, r.BelowGroundShare = &sum.MaxDepth, &sum.BelowShare
+		r.TrueMaxDepthM, r.TrueBelowGroundShare = &trueSum.MaxDepth, &trueSum.BelowShare
 	}
 	return r, nil
 }
@@ -325,14 +353,14 @@ func (p *Path) positionAt(t float64) mgl64.Vec3 {
 	return a.Add(b.Sub(a).Mul(f))
 }
 
-// groundClamp is the remote clamp of terrain scenarios, with the default footprint: a
+// groundClamp is the remote clamp of terrain scenarios, with the path's footprint: a
 // vehicle that can fall off a ledge is only ever lifted (ClampUp, also for
 // ClampNone); one that never leaves the ground is kept on it (ClampAlways).
-func groundClamp(mode deadreckon.ClampMode) deadreckon.Clamp {
+func groundClamp(mode deadreckon.ClampMode, footprint [3]mgl64.Vec3) deadreckon.Clamp {
 	if mode == deadreckon.ClampNone {
 		mode = deadreckon.ClampUp
 	}
-	return deadreckon.Clamp{Mode: mode}
+	return deadreckon.Clamp{Mode: mode, Footprint: footprint}
 }
 
 // clampObserver is where the lab's viewer stands when clamping: right at the actor,

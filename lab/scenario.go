@@ -37,6 +37,9 @@ type Path struct {
 	// can leave the ground (the zero value, ClampNone, also means ClampUp when Ground
 	// is set), ClampAlways for one that never does.
 	Clamp deadreckon.ClampMode
+	// Footprint is the remote clamp's three footprint points in the vehicle's frame,
+	// m; if all zero, deadreckon's default.
+	Footprint [3]mgl64.Vec3
 }
 
 // Duration returns the time covered by the path in seconds: its frame count times the

@@ -69,7 +69,8 @@ func buildTank(fps, duration float64) (*Path, error) {
 		return nil, fmt.Errorf("tank scenario: %w", err)
 	}
 	n := frames(fps, duration)
-	p := &Path{Name: "tank", FrameInterval: 1 / fps, Poses: make([]Pose, n), Ground: m, Clamp: deadreckon.ClampAlways}
+	p := &Path{Name: "tank", FrameInterval: 1 / fps, Poses: make([]Pose, n), Ground: m,
+		Clamp: deadreckon.ClampAlways, Footprint: tank.Spec().Footprint()}
 	for i := range p.Poses {
 		t := float64(i) / fps
 		if i > 0 {

@@ -38,6 +38,11 @@ const (
 // that its offset settles within the first second.
 const initialProbes = 6
 
+var (
+	_ Peer = (*Client)(nil)
+	_ Peer = (*localPeer)(nil)
+)
+
 // Client is a player's connection to a host. It implements Peer. Spawn, Despawn,
 // Publish, Chat and Poll are meant for one game goroutine; Stats, Now and Close are
 // safe from any goroutine.
@@ -224,8 +229,13 @@ func (c *Client) join(ctx context.Context, raddr *stdnet.UDPAddr, known *knownHo
 		MaxStreamReceiveWindow:     1 << 20,
 	})
 	if err != nil {
-		if verifyErr != nil {
+		var idle *quic.IdleTimeoutError
+		var hs *quic.HandshakeTimeoutError
+		switch {
+		case verifyErr != nil:
 			return fmt.Errorf("dial %s: %w", c.cfg.Addr, verifyErr)
+		case errors.As(err, &idle), errors.As(err, &hs), errors.Is(err, context.DeadlineExceeded):
+			return fmt.Errorf("dial %s: no answer (is a host running there?): %w", c.cfg.Addr, err)
 		}
 		return fmt.Errorf("dial %s: %w", c.cfg.Addr, err)
 	}

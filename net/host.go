@@ -91,10 +91,11 @@ type Host struct {
 	salt [wire.SaltSize]byte
 	key  [wire.KeySize]byte
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	once   sync.Once
+	ctx       context.Context
+	cancel    context.CancelFunc
+	stopAfter func() bool // stops the close-on-ctx-done hook
+	wg        sync.WaitGroup
+	once      sync.Once
 
 	mu          sync.Mutex
 	players     map[wire.PlayerID]*player
@@ -116,10 +117,12 @@ type hostActor struct {
 	team  uint8
 	seq   wire.SeqFilter
 	state deadreckon.State // last accepted, host-clock time
+	pin   anchor           // for the plausibility check of the next updates
 }
 
 // Listen starts a host: it opens the UDP socket, makes the certificate and accepts
-// players until Close or until ctx is done. The host's own player is Local().
+// players until Close, or until ctx is done, which closes the host as Close does.
+// The host's own player is Local().
 func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if cfg.Addr == "" {
 		cfg.Addr = DefaultHostAddr
@@ -199,9 +202,11 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if cfg.Passphrase != "" {
 		h.key = wire.DeriveKey(cfg.Passphrase, h.salt)
 	}
-	h.ctx, h.cancel = context.WithCancel(ctx)
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.stopAfter = context.AfterFunc(ctx, func() { h.Close() })
 	h.local = newLocalPeer(h)
-	lp := &player{id: 0, name: cfg.Name, h: h, local: h.local, done: make(chan struct{})}
+	lp := &player{id: 0, name: cfg.Name, h: h, local: h.local, done: make(chan struct{}),
+		lastRelay: map[wire.ActorID]float64{}}
 	h.players[0] = lp
 	h.wg.Add(2)
 	go h.acceptLoop()
@@ -268,6 +273,7 @@ func (h *Host) Kick(id uint32, reason string) error {
 // and the socket is closed. It is safe to call more than once.
 func (h *Host) Close() error {
 	h.once.Do(func() {
+		h.stopAfter()
 		h.cancel()
 		h.mu.Lock()
 		h.closed = true
@@ -544,6 +550,7 @@ func (h *Host) despawnLocked(id wire.ActorID, reason wire.DespawnReason, text st
 	delete(h.actors, id)
 	msg := &wire.Despawn{Actor: id, Reason: reason}
 	for _, q := range h.players {
+		delete(q.lastRelay, id)
 		if q.local != nil {
 			q.local.push(Event{Kind: EventDespawn, Actor: uint32(id), Owner: uint32(a.owner), Text: text})
 		} else if !q.removed {
@@ -576,7 +583,8 @@ func (h *Host) spawnLocked(owner *player, name string, team uint8, seq uint16, s
 	if !ok {
 		return 0, errors.New("spawn: no free actor id")
 	}
-	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s}
+	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
+		pin: anchor{pos: s.Position, orient: s.Orientation, at: h.Now(), stamp: s.Time}}
 	a.seq.Set(seq)
 	h.actors[id] = a
 	msg := a.spawnMsg()
@@ -645,7 +653,7 @@ func (h *Host) acceptUpdate(p *player, u *wire.Update, now float64) error {
 	}
 	err := validateState(&next, h.match, &h.lim, now)
 	if err == nil {
-		err = validateStep(&a.state, &next, &h.lim)
+		err = validateStep(&a.pin, &next, now, &h.lim)
 	}
 	if err != nil {
 		h.stats.Invalid++
@@ -654,6 +662,7 @@ func (h *Host) acceptUpdate(p *player, u *wire.Update, now float64) error {
 	}
 	a.seq.Set(u.Seq)
 	a.state = next
+	a.pin.advance(&next, now)
 	h.stats.Accepted++
 	return nil
 }
@@ -666,10 +675,10 @@ func (h *Host) relayLocked(a *hostActor, u *wire.Update, now float64) {
 		if q.id == a.owner || q.removed || (q.local != nil && !h.localActive) {
 			continue
 		}
-		if th.Enabled() && u.Kind == wire.KindPartial {
-			if d, ok := h.observerDistance(q.id, a.state.Position); ok {
-				last := q.lastRelay[a.id]
-				if now-last < th.interval(d) {
+		if th.Enabled() {
+			if u.Kind == wire.KindPartial {
+				last, seen := q.lastRelay[a.id]
+				if d, ok := h.observerDistance(q.id, a.state.Position); ok && seen && now-last < th.interval(d) {
 					h.stats.Thinned++
 					continue
 				}

@@ -1,6 +1,7 @@
 package net
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -121,4 +122,37 @@ func TestSpawnLimitsAndKick(t *testing.T) {
 	if st := h.Stats(); st.Actors != 0 || st.Players != 1 {
 		t.Errorf("after the kick: %+v", st)
 	}
+}
+
+func TestDialNobody(t *testing.T) {
+	checkNoLeaks(t)
+	// A port with nobody behind it: bind one, note it, close it.
+	h := testHost(t, HostConfig{})
+	addr := h.Addr().String()
+	h.Close()
+	start := time.Now()
+	c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: "-", RequestTimeout: 0.5})
+	if err == nil {
+		c.Close()
+		t.Fatal("dial to nobody succeeded")
+	}
+	if !strings.Contains(err.Error(), "no answer") {
+		t.Errorf("dial to nobody: %v", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("dial to nobody took %v with a 0.5 s timeout", d)
+	}
+}
+
+func TestListenContextCloses(t *testing.T) {
+	checkNoLeaks(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	h, err := Listen(ctx, HostConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	cancel()
+	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
+	h.Close()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"time"
 
@@ -285,7 +286,10 @@ func (h *Host) handleControl(p *player, m wire.Message, now float64) bool {
 			return false
 		}
 		s := m.State
-		s.Time = now // a spawn is valid when it arrives, whatever the client's clock says
+		s.Time = unwrapTime(s.Time, now)
+		if math.Abs(s.Time-now) > h.lim.TimeSlack {
+			s.Time = now // the client's clock is not synchronized yet
+		}
 		if _, err := h.spawnLocked(p, m.Name, m.Team, m.Seq, s); err != nil {
 			p.logRejectErr("spawn refused", err)
 			p.queueControl(&wire.Despawn{Actor: m.Actor, Reason: wire.DespawnRemoved})

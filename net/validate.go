@@ -59,22 +59,49 @@ func validateState(s *deadreckon.State, m MatchSettings, l *Limits, hostNow floa
 	return nil
 }
 
-// validateStep checks that next follows plausibly from prev, the previous accepted
-// state of the same actor: the implied travel and rotation fit the speed and turn-rate
-// limits over the time between them, with slack for quantization and corrections. A
-// timestamp not after prev's is refused (it is a replay or stale).
-func validateStep(prev, next *deadreckon.State, l *Limits) error {
-	dt := next.Time - prev.Time
-	if !(dt > 0) {
-		return fmt.Errorf("%w: timestamp %.3f not after %.3f", ErrInvalidState, next.Time, prev.Time)
+// anchor is where and when the host last pinned an actor down, for the plausibility
+// check of the updates that follow. Times are host receive times, which a client
+// cannot forge, so a client cannot buy distance by lying about its timestamps.
+type anchor struct {
+	pos    mgl64.Vec3
+	orient mgl64.Quat
+	at     float64 // host receive time, s
+	stamp  float64 // the owner's timestamp of the last accepted update, s
+}
+
+// anchorPeriod is how often, in seconds, an actor's anchor moves to its latest
+// accepted update. The slack is granted once per anchor, not once per update, so a
+// stream of small jumps cannot add up to a teleport.
+const anchorPeriod = 1.0
+
+// maxStampRegress is how far in seconds an owner's timestamps may run backwards
+// between updates (a clock-sync correction) before the update is refused.
+const maxStampRegress = 0.3
+
+// validateStep checks that next, arriving at host time now, follows plausibly from
+// the actor's anchor: the travel and rotation since the anchor fit the speed and
+// turn-rate limits over the time since it arrived, with slack for quantization,
+// corrections and arrival jitter; and the owner's timestamp does not run backwards.
+func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) error {
+	if next.Time < a.stamp-maxStampRegress {
+		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", ErrInvalidState, next.Time, a.stamp)
 	}
-	if d := next.Position.Sub(prev.Position).Len(); d > l.MaxSpeed*dt+l.PositionSlack {
+	dt := math.Max(0, now-a.at)
+	if d := next.Position.Sub(a.pos).Len(); d > l.MaxSpeed*dt+l.PositionSlack {
 		return fmt.Errorf("%w: moved %.1f m in %.3f s", ErrInvalidState, d, dt)
 	}
-	if a := quatAngle(prev.Orientation, next.Orientation); a > l.MaxTurnRate*dt+l.TurnSlack {
-		return fmt.Errorf("%w: turned %.2f rad in %.3f s", ErrInvalidState, a, dt)
+	if r := quatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*dt+l.TurnSlack {
+		return fmt.Errorf("%w: turned %.2f rad in %.3f s", ErrInvalidState, r, dt)
 	}
 	return nil
+}
+
+// advance records an accepted update that arrived at host time now.
+func (a *anchor) advance(s *deadreckon.State, now float64) {
+	a.stamp = math.Max(a.stamp, s.Time)
+	if now-a.at >= anchorPeriod {
+		a.pos, a.orient, a.at = s.Position, s.Orientation, now
+	}
 }
 
 // quatAngle returns the rotation angle in radians between two unit quaternions, in

@@ -12,20 +12,22 @@
 //
 // # The tank
 //
-// The default TankSpec is a 50 t main battle tank, 6.9 m × 3.6 m. Two tracks push at
-// ±TrackGauge/2 from the centerline, each driven toward a commanded track speed and
-// limited by traction (60 % of the weight for both) and by half the engine power
-// (800 kW at the tracks): 0 → 14 m/s in about 9 s, governed at 15 m/s ahead and 6 m/s
-// astern, stopping from 15 m/s in about 18 m. Steering sets a difference between the
-// track speeds: turn in place (35°/s), pivot on one track, or arc. Tracks grip
-// sideways (a lateral impulse up to 0.8 of the load kills side slip), roll with 4 %
-// resistance, and skid against yawing with a resistance that falls as the turn widens.
-// Gravity's downhill pull from the ground normal acts on the hull, so a tank is slower
-// uphill (about 8 m/s on 10°, 5 m/s on 20°), cannot climb beyond about 30°, and slides
-// down a steeper slope even with its tracks braked. Hulls collide with one another,
-// with rocks (static circles) and with the border (static edges). The turret turns
-// toward Input.AimYaw at 40°/s; the gun moves toward Input.GunElevation at 20°/s,
-// limited to −8°…+20°.
+// The default TankSpec is a 50 t main battle tank, 6.9 m × 3.6 m. Its two tracks,
+// TrackGauge apart, are driven as a steering drive that pushes them apart toward the
+// commanded yaw rate and a main drive that pushes them together toward the commanded
+// speed; steering has the first call on the tracks' traction (60 % of the weight for
+// both), driving gets the rest and the engine's 800 kW at the tracks. The result:
+// 0 → 14 m/s in about 8 s, governed at 15 m/s ahead and 6 m/s astern, stopping from
+// 15 m/s in about 18 m; turning in place at 35°/s, pivoting on one track, or arcing.
+// Tracks grip sideways (a lateral impulse up to 0.8 of the load kills side slip), roll
+// with 4 % resistance, and skid against yawing with a resistance that falls as the
+// turn widens. Gravity's downhill pull from the ground normal acts on the hull, so a
+// tank climbs at P / (m·g·(sin θ + 0.04·cos θ)) (about 7.7 m/s on 10°, 4.3 m/s on
+// 20°), cannot climb beyond about 30°, and slides down a steeper slope with its
+// tracks braked. Hulls collide with one another (continuously, so they never pass
+// through), with rocks (static circles) and with the border (static edges). The
+// turret turns toward Input.AimYaw at 40°/s; the gun moves toward
+// Input.GunElevation at 20°/s, limited to −8°…+20°.
 //
 // The same inputs from the same start give the same trajectory on the same build:
 // nothing reads the clock, and Step only ever runs whole fixed steps.
@@ -36,7 +38,8 @@
 //	tank, err := w.AddTank(physics.TankSpec{}, x, z, yaw)
 //	for each frame {
 //		tank.SetInput(physics.Input{Throttle: 1, Steer: -0.3, AimYaw: aim, GunElevation: 0.05})
-//		w.Step(frameSeconds)
-//		state := tank.Pose().State() // for the dead-reckoning publisher
+//		w.Step(frameSeconds)                // whole 60 Hz steps; the rest carries over
+//		publisher.Update(tank.Pose().Sample()) // deadreckon decides what to send
+//		draw(tank.Interpolated(w.Alpha()))     // smooth at any frame rate
 //	}
 package physics

@@ -39,10 +39,10 @@ type constraint struct {
 // load: rolling resistance on vf; lateral grip on vl (tracks do not slide sideways
 // until the sideways pull exceeds the grip); skid resistance on ω; and the two
 // tracks, as a steering drive that pushes them apart toward the commanded yaw rate
-// and a main drive that pushes them together toward the commanded speed, sharing the
-// tracks' traction in proportion to their demands, the main drive also limited by
-// the engine power the steering leaves. The tracks' speeds are vf ∓ ω·gauge/2, so
-// commanding both is commanding each track's speed.
+// (first call on traction) and a main drive that pushes them together toward the
+// commanded speed with the traction and engine power the steering leaves. The
+// tracks' speeds are vf ∓ ω·gauge/2, so commanding both is commanding each track's
+// speed.
 func (t *Tank) drive(h float64) {
 	s := &t.spec
 	g := t.w.cfg.Gravity
@@ -84,7 +84,9 @@ func (t *Tank) drive(h float64) {
 	if lo := math.Min(tl, tr); lo < -s.ReverseSpeed {
 		tl, tr = tl+(-s.ReverseSpeed-lo), tr+(-s.ReverseSpeed-lo)
 	}
-	driveTarget := (tl + tr) / 2
+	// Track speeds are along the ground; the hull's motion here is its horizontal
+	// projection, cosF of it.
+	driveTarget := (tl + tr) / 2 * cosF
 	yawTarget := (tr - tl) / s.TrackGauge
 
 	// Skid resistance falls as the turn widens (Crolla's fit for tracked vehicles),
@@ -112,21 +114,18 @@ func (t *Tank) drive(h float64) {
 	}
 	const drive, steer = 3, 4
 	for it := 0; it < t.w.cfg.SolverIterations; it++ {
-		// Each track's traction T bounds |drive| + |steer|/(gauge/2) ≤ 2T. Share it
-		// in proportion to what driving and steering each ask for now.
-		dd := math.Abs(rows[drive].acc - m*(vf-driveTarget))
-		ds := math.Abs(rows[steer].acc-inertia*(om-yawTarget)) / half
-		driveCap, steerCap := both-ds, both-dd
-		if dd+ds > both {
-			driveCap, steerCap = both*dd/(dd+ds), both*ds/(dd+ds)
-		}
-		rows[steer].lo, rows[steer].hi = -steerCap*half, steerCap*half
+		// Each track's traction T bounds |drive| + |steer|/(gauge/2) ≤ 2T. Steering
+		// has the first call on it (as a steering gear does), driving the rest.
+		driveCap := math.Max(0, both-math.Abs(rows[steer].acc)/half)
+		rows[steer].lo, rows[steer].hi = -both*half, both*half
 		rows[drive].lo, rows[drive].hi = -driveCap, driveCap
 		// The engine's power, less what steering spends against the skid
 		// resistance, caps the drive in the direction of motion.
-		if math.Abs(vf) > powerSpeed {
+		if along := math.Abs(vf) / cosF; along > powerSpeed {
+			// Force along the ground ≤ power / speed along the ground; its
+			// horizontal share is cosF of it.
 			power := math.Max(0, s.Power-math.Max(0, om*rows[steer].acc/h))
-			limit := power / math.Abs(vf) * h
+			limit := power / along * cosF * h
 			if vf > 0 {
 				rows[drive].hi = math.Min(rows[drive].hi, limit)
 			} else {

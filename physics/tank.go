@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/ByteArena/box2d"
-
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 )
@@ -35,8 +34,9 @@ const (
 	DefaultRollingResistance = 0.04
 	// DefaultLateralGrip is the sideways friction coefficient of the tracks.
 	DefaultLateralGrip = 0.8
-	// DefaultTurnResistance is the track skid coefficient that resists yawing.
-	DefaultTurnResistance = 0.35
+	// DefaultTurnResistance is the tracks' skid coefficient resisting a turn in place;
+	// wider turns meet less (Crolla's fit, μ·0.925 / (0.925 + 0.15·R/gauge)).
+	DefaultTurnResistance = 0.25
 	// DefaultTurnRate is the commanded yaw rate of a turn in place, rad/s (35°/s).
 	DefaultTurnRate = 35 * math.Pi / 180
 	// DefaultTurretRate is the turret traverse rate, rad/s (40°/s).
@@ -93,8 +93,9 @@ type TankSpec struct {
 type Input struct {
 	// Throttle is −1 (full reverse) … +1 (full ahead).
 	Throttle float64
-	// Steer is −1 (full left) … +1 (full right). With no throttle the tank turns in
-	// place; with both it follows an arc.
+	// Steer is −1 (full left) … +1 (full right): full steer commands TurnRate. With
+	// no throttle the tank turns in place; with both it follows an arc. Steer turns
+	// the hull the same way going ahead or astern.
 	Steer float64
 	// AimYaw is the world yaw the turret turns toward, rad (same convention as the
 	// hull: 0 faces +X, positive turns toward −Z).
@@ -297,6 +298,9 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	bd.Position = box2d.MakeB2Vec2(x, -z)
 	bd.Angle = yaw
 	bd.AllowSleep = false
+	// Continuous collision: closing at 30 m/s, two tanks move half a meter per
+	// step; as bullets they stop at the moment of impact instead of overlapping.
+	bd.Bullet = true
 	t.body = w.b2.CreateBody(&bd)
 	t.body.SetUserData(t)
 	shape := box2d.MakeB2PolygonShape()

@@ -114,45 +114,50 @@ func TestArc(t *testing.T) {
 	if f := forward(p); p.Velocity.Normalize().Dot(f) < 0.999 {
 		t.Errorf("arc: velocity %v slips %.1f° off the hull's heading %v", p.Velocity, deg(math.Acos(p.Velocity.Normalize().Dot(f))), f)
 	}
-	// Pivot: one track still (throttle = steer·TurnRate·gauge/2 / TopSpeed).
+	// Pivot: one track still (throttle = TurnRate·gauge/2 / TopSpeed, full steer):
+	// the hull circles the still track, its middle at radius gauge/2.
 	w = newWorld(t, WorldConfig{})
 	tk = addTank(t, w, 0, 0, 0)
 	th := DefaultTurnRate * DefaultTrackGauge / 2 / DefaultTopSpeed
 	tk.SetInput(Input{Throttle: th, Steer: -1}) // left track still, turning left
-	run(w, 4)
+	run(w, 3)
 	p = tk.Pose()
-	// The pivot is the left track's middle, at (0, 0, −gauge/2) in the start frame.
-	if d := math.Hypot(p.Position[0], p.Position[2]+DefaultTrackGauge/2); math.Abs(d-DefaultTrackGauge/2) > 0.05 {
-		t.Errorf("pivot turn: hull middle %.3f m from the pivot, want %.3f", d, DefaultTrackGauge/2)
+	if r := speed(tk) / p.AngularVelocity[1]; math.Abs(r-DefaultTrackGauge/2) > 0.01 {
+		t.Errorf("pivot turn: radius %.3f m, want %.3f", r, DefaultTrackGauge/2)
+	}
+	left := p.Velocity.Add(p.AngularVelocity.Cross(p.Orientation.Rotate(mgl64.Vec3{0, 0, -DefaultTrackGauge / 2})))
+	if left.Len() > 0.01 {
+		t.Errorf("pivot turn: left track moving at %v, want still", left)
 	}
 }
 
-// Slopes: on a 10° climb the engine's power limits the speed well below the flat's,
-// and on 20° further; a 35° slope is too steep to hold and the tank slides back.
+// Slopes: on a climb the engine's power limits the speed to
+// P / (m·g·(sin θ + c_rr·cos θ)), well below the flat's 15 m/s; a 35° slope is too
+// steep to hold and the tank slides back even at full throttle.
 func TestClimbIsSlowerThanFlat(t *testing.T) {
-	flat := -1.0
-	prev := math.Inf(1)
-	for _, c := range []struct{ deg, lo, hi float64 }{
-		{0, 14.8, 15.2}, {10, 6, 10}, {20, 3, 6.5},
-	} {
-		w := newWorld(t, WorldConfig{Ground: slope(c.deg)})
+	for _, deg := range []float64{0, 10, 20, 25} {
+		th := deg * math.Pi / 180
+		want := math.Min(DefaultTopSpeed, DefaultPower/(DefaultMass*DefaultGravity*(math.Sin(th)+DefaultRollingResistance*math.Cos(th))))
+		w := newWorld(t, WorldConfig{Ground: slope(deg)})
 		tk := addTank(t, w, 0, 0, 0)
 		tk.SetInput(Input{Throttle: 1})
-		run(w, 30)
-		v := speed(tk)
-		if v < c.lo || v > c.hi || v >= prev {
-			t.Errorf("%g° climb: %.2f m/s, want %g…%g and slower than the gentler slope's %.2f", c.deg, v, c.lo, c.hi, prev)
+		run(w, 40)
+		if v := speed(tk); math.Abs(v-want) > 0.02*want {
+			t.Errorf("%g° climb: %.2f m/s, want %.2f ± 2 %%", deg, v, want)
 		}
-		if c.deg == 0 {
-			flat = v
-		}
-		prev = v
 		// The velocity runs along the slope.
 		if n := tk.Pose().GroundNormal; math.Abs(tk.Pose().Velocity.Dot(n)) > 1e-9 {
-			t.Errorf("%g° climb: velocity %v leaves the ground (normal %v)", c.deg, tk.Pose().Velocity, n)
+			t.Errorf("%g° climb: velocity %v leaves the ground (normal %v)", deg, tk.Pose().Velocity, n)
+		}
+		// Downhill the governor holds the top speed.
+		w = newWorld(t, WorldConfig{Ground: slope(deg)})
+		tk = addTank(t, w, 0, 0, math.Pi)
+		tk.SetInput(Input{Throttle: 1})
+		run(w, 40)
+		if v := speed(tk); math.Abs(v-DefaultTopSpeed) > 0.1 {
+			t.Errorf("%g° descent: %.2f m/s, want %g", deg, v, DefaultTopSpeed)
 		}
 	}
-	_ = flat
 	w := newWorld(t, WorldConfig{Ground: slope(35)})
 	tk := addTank(t, w, 0, 0, 0)
 	tk.SetInput(Input{Throttle: 1})

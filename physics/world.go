@@ -252,10 +252,16 @@ func (w *World) Tick() {
 // contactListener counts contacts beginning and ending on tanks.
 type contactListener struct{}
 
+// BeginContact counts a contact that began.
 func (contactListener) BeginContact(c box2d.B2ContactInterface) { countContact(c, 1) }
-func (contactListener) EndContact(c box2d.B2ContactInterface)   { countContact(c, -1) }
-func (contactListener) PreSolve(box2d.B2ContactInterface, box2d.B2Manifold) {
-}
+
+// EndContact counts a contact that ended.
+func (contactListener) EndContact(c box2d.B2ContactInterface) { countContact(c, -1) }
+
+// PreSolve does nothing: every contact is solved.
+func (contactListener) PreSolve(box2d.B2ContactInterface, box2d.B2Manifold) {}
+
+// PostSolve does nothing.
 func (contactListener) PostSolve(box2d.B2ContactInterface, *box2d.B2ContactImpulse) {}
 
 func countContact(c box2d.B2ContactInterface, d int) {
@@ -272,9 +278,14 @@ func countContact(c box2d.B2ContactInterface, d int) {
 // flatGround is the plane Y = 0, unbounded.
 type flatGround struct{}
 
-func (flatGround) HeightAt(x, z float64) (float64, bool)    { return 0, true }
+// HeightAt is 0 everywhere.
+func (flatGround) HeightAt(x, z float64) (float64, bool) { return 0, true }
+
+// NormalAt is +Y everywhere.
 func (flatGround) NormalAt(x, z float64) (mgl64.Vec3, bool) { return mgl64.Vec3{0, 1, 0}, true }
-func (flatGround) RayDown(x, y, z float64) (float64, bool)  { return 0, y >= 0 }
+
+// RayDown hits the plane from above.
+func (flatGround) RayDown(x, y, z float64) (float64, bool) { return 0, y >= 0 }
 
 func finite(v ...float64) bool {
 	for _, x := range v {

@@ -45,9 +45,9 @@ func penetration(a, b *Tank) float64 {
 	return depth
 }
 
-// Two tanks driving head-on at full speed collide, touch, and never pass through
-// each other. Closing at 30 m/s, box2d resolves a contact over a few steps, so hulls
-// may overlap by centimeters for a moment.
+// Two tanks driving at each other at full speed collide, touch, and never pass
+// through or sink into each other: closing at 30 m/s they move half a meter per step,
+// and continuous collision stops them at the moment of impact.
 func TestTanksCollide(t *testing.T) {
 	for _, c := range []struct {
 		name         string
@@ -70,8 +70,9 @@ func TestTanksCollide(t *testing.T) {
 		if a.Contacts().Tanks == 0 || b.Contacts().Tanks == 0 {
 			t.Errorf("%s: no contact reported (%+v, %+v)", c.name, a.Contacts(), b.Contacts())
 		}
-		if worst > 0.1 {
-			t.Errorf("%s: hulls overlapped by %.3f m, want ≤ 0.1 m", c.name, worst)
+		t.Logf("%s: deepest overlap %.3f m; contacts %+v", c.name, worst, a.Contacts())
+		if worst > 0.02 {
+			t.Errorf("%s: hulls overlapped by %.3f m, want ≤ 0.02 m", c.name, worst)
 		}
 		if c.name == "head-on" {
 			// Still pushing against each other, on the line between them.
@@ -373,5 +374,36 @@ func TestInterpolated(t *testing.T) {
 	w.Step(0.25 / DefaultStepRate)
 	if a := w.Alpha(); math.Abs(a-0.25) > 1e-9 {
 		t.Errorf("Alpha() = %g after a quarter step, want 0.25", a)
+	}
+}
+
+// Hostile input (NaN, infinities, huge values) never corrupts the simulation.
+func TestHostileInputs(t *testing.T) {
+	w := newWorld(t, WorldConfig{Ground: slope(7), Min: mgl64.Vec2{-60, -60}, Max: mgl64.Vec2{60, 60}})
+	for i := 0; i < 4; i++ {
+		addTank(t, w, float64(i)*12-18, 0, 0)
+	}
+	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, 0, 0.5, -1, 1e-320}
+	rng := rand.New(rand.NewPCG(13, 13))
+	pick := func() float64 { return bad[rng.IntN(len(bad))] }
+	for w.Time() < 20 {
+		if w.Steps()%10 == 0 {
+			for _, tk := range w.Tanks() {
+				tk.SetInput(Input{Throttle: pick(), Steer: pick(), AimYaw: pick(), GunElevation: pick()})
+			}
+		}
+		w.Step(pick())
+		w.Tick()
+		for i, tk := range w.Tanks() {
+			p := tk.Pose()
+			if !finite(p.Position[0], p.Position[1], p.Position[2], p.Velocity[0], p.Velocity[1], p.Velocity[2],
+				p.Orientation.W, p.Orientation.V[0], p.Orientation.V[1], p.Orientation.V[2],
+				p.AngularVelocity[0], p.AngularVelocity[1], p.AngularVelocity[2], p.Turret, p.TurretRate, p.Gun, p.GunRate) {
+				t.Fatalf("tank %d at t = %.2f: pose not finite: %+v", i, w.Time(), p)
+			}
+			if math.Abs(p.Position[0]) > 60 || math.Abs(p.Position[2]) > 60 || p.Gun < DefaultGunMin || p.Gun > DefaultGunMax {
+				t.Fatalf("tank %d at t = %.2f: pose out of bounds: %+v", i, w.Time(), p)
+			}
+		}
 	}
 }

@@ -18,17 +18,17 @@ const flashDuration = 2.5
 // hud is the 2D layer: connection figures, the help, score and menu panels, status
 // messages, and the per-tank labels (which the scene places).
 type hud struct {
-	root, labels                     *core.Node
-	stats, help, scores, menu, flash *gui.Label
-	hint                             *gui.Label
-	w, h                             int
-	sinceText, flashLeft             float64
-	frames                           int
-	frameTime                        float64
-	fps                              float64
-	showHelp, showScores, showMenu   bool
-	textDue                          bool
-	helpText                         string
+	root, labels                   *core.Node
+	stats, menu, flash             *gui.Label
+	help, scores                   *table
+	hint                           *gui.Label
+	w, h                           int
+	sinceText, flashLeft           float64
+	frames                         int
+	frameTime                      float64
+	fps                            float64
+	showHelp, showScores, showMenu bool
+	textDue                        bool
 }
 
 func newHUD(w, h int) *hud {
@@ -49,13 +49,14 @@ func newHUD(w, h int) *hud {
 	u.hint = mk(13, math32.Color{R: 0.9, G: 0.9, B: 0.9}, 0.45)
 	u.hint.SetText("F1 help · Tab players · Esc menu")
 	u.flash = mk(18, math32.Color{R: 1, G: 0.95, B: 0.5}, 0.6)
-	u.help = mk(15, white, 0.8)
-	u.scores = mk(15, white, 0.8)
+	u.help = newTable(u.root, 4, 14)
+	u.help.set(helpRows())
+	u.scores = newTable(u.root, 4, 15)
 	u.menu = mk(20, white, 0.85)
-	u.menu.SetText("Paused\n\nEnter   leave the match\nEsc     back to the battle")
+	u.menu.SetText("Menu\n\nEnter: leave the match\nEsc: back to the battle")
 	u.flash.SetVisible(false)
-	u.help.SetVisible(false)
-	u.scores.SetVisible(false)
+	u.help.setVisible(false)
+	u.scores.setVisible(false)
 	u.menu.SetVisible(false)
 	u.layout()
 	return u
@@ -77,19 +78,10 @@ func (u *hud) layout() {
 	}
 	_, hh := u.hint.Size()
 	u.hint.SetPosition(8, float32(u.h)-hh-8)
-	center(u.help, -1)
-	center(u.scores, -1)
+	u.help.layout(u.w, u.h)
+	u.scores.layout(u.w, u.h)
 	center(u.menu, -1)
 	center(u.flash, float32(u.h)*0.78)
-}
-
-// setHelp sets the help panel's text.
-func (u *hud) setHelp(text string) {
-	if text != u.helpText {
-		u.helpText = text
-		u.help.SetText(text)
-		u.layout()
-	}
 }
 
 // setFlash shows a status message for flashDuration seconds.
@@ -117,9 +109,9 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 			u.flash.SetVisible(false)
 		}
 	}
-	u.help.SetVisible(u.showHelp)
+	u.help.setVisible(u.showHelp)
 	u.menu.SetVisible(u.showMenu)
-	u.scores.SetVisible(u.showScores && !u.showMenu)
+	u.scores.setVisible(u.showScores && !u.showMenu)
 	if !u.textDue {
 		return
 	}
@@ -129,8 +121,8 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 	u.frames, u.frameTime, u.sinceText = 0, 0, 0
 	u.stats.SetText(statsText(snap, u.fps, s.overlays))
 	if u.showScores {
-		u.scores.SetText(scoresText(snap))
-		u.layout()
+		u.scores.set(scoresRows(snap))
+		u.scores.layout(u.w, u.h)
 	}
 }
 
@@ -155,8 +147,8 @@ func statsText(snap *game.Snapshot, fps float64, o Overlay) string {
 	return b.String()
 }
 
-// scoresText lists the players by team.
-func scoresText(snap *game.Snapshot) string {
+// scoresRows lists the players by team: a header and one row per tank.
+func scoresRows(snap *game.Snapshot) [][]string {
 	idx := make([]int, len(snap.Tanks))
 	for i := range idx {
 		idx[i] = i
@@ -168,9 +160,7 @@ func scoresText(snap *game.Snapshot) string {
 		}
 		return ta.Name < tb.Name
 	})
-	var b strings.Builder
-	fmt.Fprintf(&b, "Players (%d)\n\n", len(snap.Tanks))
-	fmt.Fprintf(&b, "%-16s %-6s %-7s %s\n", "name", "team", "where", "last update")
+	rows := [][]string{{fmt.Sprintf("Players (%d)", len(snap.Tanks)), "team", "tank", "last update"}, {"", "", "", ""}}
 	for _, i := range idx {
 		t := &snap.Tanks[i]
 		where, age := "remote", fmt.Sprintf("%.2f s ago", t.UpdateAge)
@@ -184,9 +174,83 @@ func scoresText(snap *game.Snapshot) string {
 		if i == snap.Self {
 			name += " (you)"
 		}
-		fmt.Fprintf(&b, "%-16s %-6d %-7s %s\n", name, t.Team, where, age)
+		rows = append(rows, []string{name, fmt.Sprint(t.Team), where, age})
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return rows
+}
+
+// table is a panel of text in aligned columns: one label per column over a dark
+// background.
+type table struct {
+	bg    *gui.Panel
+	cols  []*gui.Label
+	texts []string
+}
+
+// tablePad and tableGap are the table's inner margin and column gap, pixels.
+const tablePad, tableGap = 12, 18
+
+func newTable(parent *core.Node, ncols int, size float64) *table {
+	t := &table{bg: gui.NewPanel(10, 10), texts: make([]string, ncols)}
+	t.bg.SetColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.82})
+	parent.Add(t.bg)
+	for i := 0; i < ncols; i++ {
+		l := gui.NewLabel("")
+		l.SetFontSize(size)
+		l.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+		parent.Add(l)
+		t.cols = append(t.cols, l)
+	}
+	return t
+}
+
+// set fills the table, row by row; rows shorter than the table leave cells empty.
+func (t *table) set(rows [][]string) {
+	var b strings.Builder
+	for c, l := range t.cols {
+		b.Reset()
+		for r, row := range rows {
+			if r > 0 {
+				b.WriteByte('\n')
+			}
+			if c < len(row) {
+				b.WriteString(row[c])
+			}
+		}
+		if text := b.String(); text != t.texts[c] {
+			t.texts[c] = text
+			l.SetText(text)
+		}
+	}
+}
+
+// layout centers the table in a w×h picture.
+func (t *table) layout(w, h int) {
+	var tw, th float32
+	for i, l := range t.cols {
+		lw, lh := l.Size()
+		if i > 0 {
+			tw += tableGap
+		}
+		tw += lw
+		th = max(th, lh)
+	}
+	x := (float32(w) - tw) / 2
+	y := (float32(h) - th) / 2
+	t.bg.SetPosition(x-tablePad, y-tablePad)
+	t.bg.SetSize(tw+2*tablePad, th+2*tablePad)
+	for _, l := range t.cols {
+		l.SetPosition(x, y)
+		lw, _ := l.Size()
+		x += lw + tableGap
+	}
+}
+
+func (t *table) setVisible(v bool) {
+	t.bg.SetVisible(v)
+	for _, l := range t.cols {
+		l.SetVisible(v)
+	}
 }
 
 // clampName returns the short name of a ground clamp mode.

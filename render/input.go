@@ -1,9 +1,7 @@
 package render
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/deadreckon"
@@ -70,14 +68,18 @@ var bindings = []binding{
 	{key: window.KeyC, name: "C", what: "next ground clamp mode (none, up, always)", act: actNextClamp},
 }
 
-// helpText is the F1 panel: every key and what it does.
-func helpText() string {
-	var b strings.Builder
-	b.WriteString("Keys\n\n")
-	for _, k := range bindings {
-		fmt.Fprintf(&b, "%-11s %s\n", k.name, k.what)
+// helpRows is the F1 panel: every key and what it does, in two column pairs.
+func helpRows() [][]string {
+	half := (len(bindings) + 1) / 2
+	rows := [][]string{{"Keys", "", "", ""}, {"", "", "", ""}}
+	for i := 0; i < half; i++ {
+		row := []string{bindings[i].name, bindings[i].what, "", ""}
+		if j := i + half; j < len(bindings) {
+			row[2], row[3] = bindings[j].name, bindings[j].what
+		}
+		rows = append(rows, row)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return rows
 }
 
 // bindingFor returns the binding that key k triggers, if any.

@@ -6,8 +6,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -59,7 +57,7 @@ func TestMain(m *testing.M) {
 // built without -race (see race_test.go), passing its output through, and reports
 // whether they passed.
 func runDrawingTestsWithoutRace() bool {
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goBin := "go" // go test puts its own toolchain first on PATH
 	args := []string{"test", "-count=1", "-run", drawingTests}
 	if testing.Verbose() {
 		args = append(args, "-v")

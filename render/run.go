@@ -157,7 +157,6 @@ func newLoop(cfg RunConfig, s Session, scene *Scene, v *Viewer, log *slog.Logger
 	w.Subscribe(window.OnScroll, func(_ string, ev interface{}) {
 		l.scene.Chase().Zoom(math.Pow(zoomPerNotch, float64(ev.(*window.ScrollEvent).Yoffset)))
 	})
-	scene.hud.setHelp(helpText())
 	if cfg.BenchFrames > 0 {
 		for p := range l.phases {
 			l.phases[p] = make([]time.Duration, 0, cfg.BenchFrames)

@@ -177,7 +177,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.96, B: 0.88}, 0.85)
 	sun.SetPosition(-0.45, 0.8, 0.35)
 	s.world.Add(sun)
-	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.55))
+	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
 	s.hud = newHUD(cfg.Width, cfg.Height)
 	s.root.Add(s.hud.root)
 	// Look at the middle of the map until there is a tank to follow.
@@ -368,17 +368,13 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 			}
 		}
 	}
-	if s.overlays&OverlayClamp != 0 && tv.Clamped {
+	if s.overlays&OverlayClamp != 0 && tv.Clamped && clampPlausible(tv) {
 		for _, h := range tv.ClampHits {
-			if finite(h) {
-				s.lines.segment(h.Add(mgl64.Vec3{0, 3, 0}), h, rayColor)
-			}
+			s.lines.segment(h.Add(mgl64.Vec3{0, 3, 0}), h, rayColor)
 		}
 		for k := 0; k < 3; k++ {
 			a, b := tv.ClampHits[k], tv.ClampHits[(k+1)%3]
-			if finite(a) && finite(b) {
-				s.lines.segment(a.Add(mgl64.Vec3{0, 0.05, 0}), b.Add(mgl64.Vec3{0, 0.05, 0}), rayColor)
-			}
+			s.lines.segment(a.Add(mgl64.Vec3{0, 0.05, 0}), b.Add(mgl64.Vec3{0, 0.05, 0}), rayColor)
 		}
 		if n := tv.GroundNormal; finite(n) && n.Len() > 0 {
 			s.lines.arrow(tv.Position, n.Normalize().Mul(3), normalColor)
@@ -437,4 +433,18 @@ func newRock(r Rock) *graphic.Mesh {
 	mesh.SetPositionVec(ptr(vec3(r.Center)))
 	mesh.SetScale(float32(r.Radius), float32(math.Max(r.Height, 0.5)), float32(r.Radius))
 	return mesh
+}
+
+// maxClampReach is how far from a tank's position a clamp ray may hit, meters; hits
+// further away are not this frame's clamp and are not drawn.
+const maxClampReach = 12.0
+
+// clampPlausible reports whether tv's clamp hits are finite and near the tank.
+func clampPlausible(tv *game.TankView) bool {
+	for _, h := range tv.ClampHits {
+		if !finite(h) || h.Sub(tv.Position).Len() > maxClampReach {
+			return false
+		}
+	}
+	return true
 }

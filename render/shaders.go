@@ -6,48 +6,48 @@ import (
 	"github.com/g3n/engine/renderer"
 )
 
-// terrainShader is the shader program for terrain chunks: g3n's Phong lighting with
-// the diffuse and ambient colours taken from the vertex colour, and distance haze that
-// fades far ground into the sky's horizon colour.
+// terrainShader is the shader program for terrain chunks: diffuse sunlight and
+// ambient light on the vertex colour, computed per vertex (the ground is finely
+// tessellated, and per-vertex lighting keeps software rendering fast), and distance
+// haze that fades far ground into the sky's horizon colour.
 const terrainShader = "treadline_terrain"
 
+// terrainVertexSource is formatted with the haze start and full distances in meters.
 const terrainVertexSource = `#include <attributes>
 uniform mat4 ModelViewMatrix;
 uniform mat3 NormalMatrix;
 uniform mat4 MVP;
+#include <lights>
 #include <material>
-out vec4 Position;
-out vec3 Normal;
-out vec3 VColor;
+out vec3 Lit;
+out float Haze;
 void main() {
-    Position = ModelViewMatrix * vec4(VertexPosition, 1.0);
-    Normal = normalize(NormalMatrix * VertexNormal);
-    VColor = VertexColor;
+    vec4 pos = ModelViewMatrix * vec4(VertexPosition, 1.0);
+    vec3 n = normalize(NormalMatrix * VertexNormal);
+    vec3 light = vec3(0.0);
+#if AMB_LIGHTS>0
+    for (int i = 0; i < AMB_LIGHTS; ++i) {
+        light += AmbientLightColor[i];
+    }
+#endif
+#if DIR_LIGHTS>0
+    for (int i = 0; i < DIR_LIGHTS; ++i) {
+        light += DirLightColor(i) * max(dot(n, normalize(DirLightPosition(i))), 0.0);
+    }
+#endif
+    Lit = min(MatDiffuseColor * VertexColor * light, vec3(1.0));
+    Haze = clamp((length(pos.xyz) - %.1f) / (%.1f - %.1f), 0.0, 0.85);
     gl_Position = MVP * vec4(VertexPosition, 1.0);
 }
 `
 
-// terrainFragmentSource is formatted with the haze colour (r, g, b) and the haze
-// start and full distances in meters.
+// terrainFragmentSource is formatted with the haze colour (r, g, b).
 const terrainFragmentSource = `precision highp float;
-in vec4 Position;
-in vec3 Normal;
-in vec3 VColor;
-#include <lights>
-#include <material>
-#include <phong_model>
+in vec3 Lit;
+in float Haze;
 out vec4 FragColor;
 void main() {
-    vec3 fragNormal = normalize(Normal);
-    vec3 camDir = normalize(-Position.xyz);
-    vec3 diffuse = MatDiffuseColor * VColor;
-    vec3 ambient = MatAmbientColor * VColor;
-    vec3 Ambdiff, Spec;
-    phongModel(Position, fragNormal, camDir, ambient, diffuse, Ambdiff, Spec);
-    vec3 lit = min(Ambdiff + Spec, vec3(1.0));
-    float dist = length(Position.xyz);
-    float haze = clamp((dist - %.1f) / (%.1f - %.1f), 0.0, 0.85);
-    FragColor = vec4(mix(lit, vec3(%.4f, %.4f, %.4f), haze), 1.0);
+    FragColor = vec4(mix(Lit, vec3(%.4f, %.4f, %.4f), Haze), 1.0);
 }
 `
 
@@ -61,8 +61,7 @@ const (
 // addShaders registers Treadline's shader programs with r.
 func addShaders(r *renderer.Renderer) {
 	h := skyHorizon
-	r.AddShader(terrainShader+"_vertex", terrainVertexSource)
-	r.AddShader(terrainShader+"_fragment", fmt.Sprintf(terrainFragmentSource,
-		hazeStart, hazeFull, hazeStart, h.R, h.G, h.B))
+	r.AddShader(terrainShader+"_vertex", fmt.Sprintf(terrainVertexSource, hazeStart, hazeFull, hazeStart))
+	r.AddShader(terrainShader+"_fragment", fmt.Sprintf(terrainFragmentSource, h.R, h.G, h.B))
 	r.AddProgram(terrainShader, terrainShader+"_vertex", terrainShader+"_fragment")
 }

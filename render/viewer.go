@@ -22,7 +22,6 @@ type Viewer struct {
 	win  *window.GlfwWindow
 	gs   *gls.GLS
 	rend *renderer.Renderer
-	pix  []byte
 }
 
 // OpenViewer opens a window of width×height pixels titled title, with an OpenGL 3.3

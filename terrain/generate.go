@@ -151,6 +151,7 @@ const (
 	rockMargin    = 24.0  // rocks stay this far from the border
 	rockPadClear  = 12.0  // rocks stay this far beyond a pad's edge
 	rockSpacing   = 6.0   // least gap between rocks
+	rockLaneClear = 8.0   // rocks stay this far from the climb-and-ledge lane
 	rockMinNormal = 0.94  // rocks only where the normal's Y is at least this
 	rocksPerKm2   = 140.0 // rock density
 )
@@ -302,10 +303,23 @@ func (g *generator) landmarks() []Landmark {
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
-// rocks scatters rocks on gentle ground, clear of the pads, the ridge crest, the
-// border and one another.
+// rocks scatters rocks on gentle ground, clear of the pads, the border, one another
+// and the lane from the "climb" landmark over the "ledge" (so a tank driving it meets
+// no rock).
 func (g *generator) rocks(m *Map) []Obstacle {
 	half := g.cfg.Size / 2
+	climb, _ := m.Landmark("climb")
+	ledge, _ := m.Landmark("ledge")
+	// The lane runs from climb to 40 m past the ledge.
+	ax, az := climb.X, climb.Z
+	dx, dz := ledge.X-climb.X, ledge.Z-climb.Z
+	l := math.Hypot(dx, dz)
+	ux, uz := dx/l, dz/l
+	laneLen := l + 40*g.k
+	inLane := func(x, z, r float64) bool {
+		t := math.Max(0, math.Min(laneLen, (x-ax)*ux+(z-az)*uz))
+		return math.Hypot(x-(ax+ux*t), z-(az+uz*t)) < r+rockLaneClear*g.k
+	}
 	margin := rockMargin * g.k
 	want := int(math.Round(rocksPerKm2 * g.cfg.Size * g.cfg.Size / 1e6))
 	var out []Obstacle
@@ -317,7 +331,7 @@ func (g *generator) rocks(m *Map) []Obstacle {
 		if n, _ := m.NormalAt(x, z); n[1] < rockMinNormal {
 			continue
 		}
-		ok := true
+		ok := !inLane(x, z, r)
 		for _, p := range g.pads {
 			if math.Hypot(x-p.x, z-p.z) < p.r+padBlend*g.k+rockPadClear {
 				ok = false

@@ -56,14 +56,17 @@ type Sidecar struct {
 
 // Extent is an axis-aligned rectangle of the XZ plane, m.
 type Extent struct {
+	// MinX and MinZ are the lowest corner, m.
 	MinX float64 `json:"minX"`
 	MinZ float64 `json:"minZ"`
+	// MaxX and MaxZ are the highest corner, m.
 	MaxX float64 `json:"maxX"`
 	MaxZ float64 `json:"maxZ"`
 }
 
 // Spawn is a spawn point in a sidecar, m.
 type Spawn struct {
+	// X and Z locate the spawn point, m.
 	X float64 `json:"x"`
 	Z float64 `json:"z"`
 }

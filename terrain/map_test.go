@@ -108,3 +108,32 @@ func TestSampleOutOfRangePanics(t *testing.T) {
 	}()
 	m.Sample(33, 0)
 }
+
+// A Map is immutable: many goroutines may query it at once (run with -race).
+func TestConcurrentQueries(t *testing.T) {
+	m, err := Generate(GenerateConfig{Seed: 8, Size: 128, Samples: 65})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan float64)
+	for g := 0; g < 4; g++ {
+		go func(seed uint64) {
+			rng := rand.New(rand.NewPCG(seed, 0))
+			sum := 0.0
+			for k := 0; k < 2000; k++ {
+				x, z := rng.Float64()*128-64, rng.Float64()*128-64
+				h, _ := m.HeightAt(x, z)
+				n, _ := m.NormalAt(x, z)
+				r, _ := m.RayDown(x, 100, z)
+				hit, _ := m.Raycast(mgl64.Vec3{x, 60, z}, mgl64.Vec3{1, -1, 0.5}, 500)
+				sum += h + n[1] + r + hit[1]
+			}
+			done <- sum
+		}(uint64(g))
+	}
+	for g := 0; g < 4; g++ {
+		if s := <-done; math.IsNaN(s) {
+			t.Error("a concurrent query returned NaN")
+		}
+	}
+}

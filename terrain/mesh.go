@@ -31,10 +31,14 @@ func (c Chunk) Center() mgl64.Vec3 { return c.Min.Add(c.Max).Mul(0.5) }
 // Positions (world meters), Normals (unit) and Colors (linear RGB in 0..1), and three
 // indices per triangle, counter-clockwise seen from above (front faces point up).
 type Mesh struct {
+	// Positions holds x, y, z per vertex, world meters.
 	Positions []float32
-	Normals   []float32
-	Colors    []float32
-	Indices   []uint32
+	// Normals holds a unit normal per vertex.
+	Normals []float32
+	// Colors holds r, g, b per vertex, 0…1.
+	Colors []float32
+	// Indices holds three vertex indices per triangle.
+	Indices []uint32
 }
 
 // VertexCount returns the number of vertices in the mesh.
@@ -168,7 +172,7 @@ func (m *Map) colorAt(i, j int) [3]float32 {
 	}
 	c := mix(grass, dryGrass, smooth(0.35, 0.7, f))
 	c = mix(c, dirt, smooth(0.97, 0.9, ny))
-	c = mix(c, snow, smooth(0.8, 0.9, f)*smooth(0.85, 0.95, ny))
+	c = mix(c, snow, smooth(0.86, 0.96, f)*smooth(0.85, 0.95, ny))
 	c = mix(c, rock, smooth(0.85, 0.7, ny))
 	// Deterministic per-sample variation of ±6 %.
 	hsh := uint32(i)*0x9E3779B1 ^ uint32(j)*0x85EBCA77

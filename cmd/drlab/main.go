@@ -1,16 +1,3 @@
-// Command drlab is the dead-reckoning lab: it plays a true trajectory, publishes it as
-// a local actor would, carries the updates over a modelled network and reckons them
-// on the remote side every frame with each algorithm of package deadreckon, then
-// reports how far and how smoothly the remote view follows the truth.
-//
-// With no flags it reproduces Table 1.1 of Murphy's "Believable Dead Reckoning for
-// Networked Games". Examples:
-//
-//	drlab -scenario all -latency 150ms -rate 3
-//	drlab -scenario circle,zigzag -algos pvb,pvb-ts -latency 150ms -clock-error 20ms
-//	drlab -scenario eight -algos pvb,bezier,linear -plot eight.png
-//	drlab -budget -scenario all -algos pvb,bezier,twopath
-//	drlab -trace drive.csv -json
 package main
 
 import (
@@ -31,6 +18,13 @@ import (
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("drlab: ")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: drlab [flags]\n\n"+
+			"Measures dead reckoning: plays a trajectory, publishes it over a modelled link and\n"+
+			"reports how far and how smoothly each algorithm's remote view follows the truth.\n"+
+			"With no flags, reproduces Table 1.1 of Murphy's \"Believable Dead Reckoning\".\n\nFlags:\n")
+		flag.PrintDefaults()
+	}
 	opts, err := parseFlags(flag.CommandLine, os.Args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -103,6 +97,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 			NoAcceleration: *noAccel,
 		},
 	}
+	if *trace != "" && !set["duration"] {
+		o.Duration = 0 // the whole trace
+	}
 	if *warmup == 0 {
 		o.Warmup = -1 // an explicit zero means no warm-up
 	}
@@ -134,6 +131,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 		o.Mode = lab.Table
 	case *budget:
 		o.Mode = lab.Budget
+	}
+	if o.Mode == lab.Table && (set["algos"] || set["scenario"] || set["trace"]) {
+		return o, errors.New("the Table 1.1 reproduction always compares bezier and pvb on the circle; drop -algos, -scenario and -trace")
 	}
 	if *plotFile != "" && o.Mode != lab.Compare {
 		return o, errors.New("-plot draws a comparison run; drop -table or -budget")

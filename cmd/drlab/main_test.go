@@ -84,6 +84,8 @@ func TestFlagConflicts(t *testing.T) {
 		{"-algos", "pvb,spline"},
 		{"stray"},
 		{"-latency", "fast"},
+		{"-table", "-algos", "linear"},
+		{"-table", "-scenario", "eight"},
 	} {
 		if _, err := parse(args...); err == nil {
 			t.Errorf("%v was accepted", args)
@@ -96,7 +98,10 @@ func TestTraceReplacesDefaultScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Trace != "drive.csv" || len(o.Scenarios) != 0 {
-		t.Errorf("-trace: trace %q scenarios %v; want the trace alone", o.Trace, o.Scenarios)
+	if o.Trace != "drive.csv" || len(o.Scenarios) != 0 || o.Duration != 0 {
+		t.Errorf("-trace: trace %q scenarios %v duration %v; want the whole trace alone", o.Trace, o.Scenarios, o.Duration)
+	}
+	if o, _ := parse("-trace", "drive.csv", "-duration", "10s"); o.Duration != 10 {
+		t.Errorf("-trace -duration 10s: duration %v, want 10", o.Duration)
 	}
 }

@@ -1,0 +1,253 @@
+package net
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// FuzzHostDatagram feeds arbitrary datagrams to a live host as if from a joined
+// client and checks that nothing panics and every actor the host holds stays valid.
+func FuzzHostDatagram(f *testing.F) {
+	h, err := Listen(f.Context(), HostConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer h.Close()
+	c, err := dialTest(h, ClientConfig{Name: "fuzz", KnownHosts: "-"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer c.Close()
+	tank, err := c.Spawn("fuzz", 1, tankAt(1, 2))
+	if err != nil {
+		f.Fatal(err)
+	}
+	h.mu.Lock()
+	p := h.players[wire.PlayerID(c.ID())]
+	h.mu.Unlock()
+
+	s := tankAt(1.5, 2)
+	s.Time = h.Now() + 0.01
+	w := wire.NewBatchWriter(0)
+	for i, k := range []wire.UpdateKind{wire.KindPartial, wire.KindFull, wire.KindArticulation} {
+		w.Reset()
+		w.Add(&wire.Update{Kind: k, Actor: wire.ActorID(tank), Seq: uint16(i + 1), State: s})
+		f.Add(append([]byte(nil), w.Bytes()...))
+	}
+	if b, err := (&wire.ClockRequest{ClientSend: 1.5}).Append(nil); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte{wire.Version, byte(wire.MsgStateBatch), 1, 0})
+	f.Add([]byte{0xff, 0xff, 0xff})
+	var buf []wire.Update
+	f.Fuzz(func(t *testing.T, b []byte) {
+		buf = h.handleDatagram(p, b, buf)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for _, a := range h.actors {
+			st := a.state
+			if err := validateState(&st, h.match, &h.lim, st.Time); err != nil {
+				t.Fatalf("host holds an invalid state for actor %d: %v", a.id, err)
+			}
+		}
+	})
+}
+
+func TestValidateState(t *testing.T) {
+	m := MatchSettings{}.withDefaults()
+	l := Limits{}.withDefaults()
+	base := tankAt(10, 10)
+	base.Time = 100
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name string
+		mod  func(*deadreckon.State)
+		ok   bool
+	}{
+		{"valid", func(*deadreckon.State) {}, true},
+		{"zero orientation is the identity... but not unit", func(s *deadreckon.State) { s.Orientation.W = 0 }, false},
+		{"NaN position", func(s *deadreckon.State) { s.Position[1] = nan }, false},
+		{"Inf velocity", func(s *deadreckon.State) { s.Velocity[0] = math.Inf(1) }, false},
+		{"NaN articulation", func(s *deadreckon.State) { s.Articulations[1].Rate = nan }, false},
+		{"NaN time", func(s *deadreckon.State) { s.Time = nan }, false},
+		{"edge of map", func(s *deadreckon.State) { s.Position[0] = -256 }, true},
+		{"past the edge", func(s *deadreckon.State) { s.Position[2] = 256.01 }, false},
+		{"fast", func(s *deadreckon.State) { s.Velocity[2] = 31 }, false},
+		{"turning fast", func(s *deadreckon.State) { s.AngularVelocity[1] = 3.5 }, false},
+		{"turret spinning", func(s *deadreckon.State) { s.Articulations[0].Rate = 9 }, false},
+		{"too many articulations", func(s *deadreckon.State) { s.NumArticulations = 5 }, false},
+		{"negative articulations", func(s *deadreckon.State) { s.NumArticulations = -1 }, false},
+		{"from the future", func(s *deadreckon.State) { s.Time = 103 }, false},
+		{"from the past", func(s *deadreckon.State) { s.Time = 97 }, false},
+	} {
+		s := base
+		tc.mod(&s)
+		if err := validateState(&s, m, &l, 100); (err == nil) != tc.ok {
+			t.Errorf("%s: validateState = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+func TestValidateStep(t *testing.T) {
+	l := Limits{}.withDefaults()
+	prev := tankAt(0, 0)
+	pin := anchor{pos: prev.Position, orient: prev.Orientation, at: 50, stamp: 10}
+	for _, tc := range []struct {
+		name        string
+		dt, dx, yaw float64 // since the anchor: host time, travel, rotation
+		stamp       float64 // owner timestamp
+		ok          bool
+	}{
+		{"drive", 0.1, 2, 0, 10.1, true},
+		{"fast but within slack", 0.1, DefaultMaxSpeed*0.1 + DefaultPositionSlack - 0.01, 0, 10.1, true},
+		{"jump", 0.1, DefaultMaxSpeed*0.1 + DefaultPositionSlack + 0.01, 0, 10.1, false},
+		{"jump with a forged late timestamp", 0.1, 20, 0, 11.9, false},
+		{"turn", 0.5, 0, 1.5, 10.5, true},
+		{"spin", 0.1, 0, 1.5, 10.1, false},
+		{"same timestamp", 0.01, 0, 0, 10, true},
+		{"clock correction", 0.01, 0, 0, 9.8, true},
+		{"timestamp far back", 0.01, 0, 0, 9.5, false},
+	} {
+		next := prev
+		next.Time = tc.stamp
+		next.Position[0] += tc.dx
+		next.Orientation = mgl64QuatYaw(tc.yaw)
+		if err := validateStep(&pin, &next, pin.at+tc.dt, &l); (err == nil) != tc.ok {
+			t.Errorf("%s: validateStep = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+// TestSlackDoesNotAccumulate checks that many small jumps, each within the slack,
+// cannot add up: the anchor grants the slack once per anchorPeriod.
+func TestSlackDoesNotAccumulate(t *testing.T) {
+	l := Limits{}.withDefaults()
+	s := tankAt(0, 0)
+	pin := anchor{pos: s.Position, orient: s.Orientation, at: 0}
+	accepted := 0.0
+	for i := 1; i <= 100; i++ { // 100 updates in 0.1 s, each 2 m further
+		now := float64(i) * 0.001
+		next := s
+		next.Time = now
+		next.Position[0] += 2
+		if validateStep(&pin, &next, now, &l) == nil {
+			pin.advance(&next, now)
+			s = next
+			accepted = s.Position[0]
+		}
+	}
+	if limit := DefaultMaxSpeed*0.1 + DefaultPositionSlack; accepted > limit {
+		t.Errorf("moved %.1f m in 0.1 s through small jumps, limit %.1f m", accepted, limit)
+	}
+}
+
+func TestTokenBucket(t *testing.T) {
+	b := newTokenBucket(10, 5, 0)
+	n := 0
+	for i := 0; i < 20; i++ {
+		if b.take(0) {
+			n++
+		}
+	}
+	if n != 5 {
+		t.Errorf("burst admitted %d, want 5", n)
+	}
+	n = 0
+	for i := 1; i <= 100; i++ { // one second in 10 ms steps
+		if b.take(float64(i) * 0.01) {
+			n++
+		}
+	}
+	if n < 9 || n > 11 {
+		t.Errorf("one second at 10/s admitted %d", n)
+	}
+}
+
+func TestRateMeter(t *testing.T) {
+	var r rateMeter
+	for i := 0; i < 500; i++ { // 100 events per second for 5 s
+		r.add(1, float64(i)*0.01)
+	}
+	if got := r.value(5); math.Abs(got-100) > 5 {
+		t.Errorf("rate %v after 5 s at 100/s, want 100 ± 5", got)
+	}
+	if got := r.value(20); got > 1 {
+		t.Errorf("rate %v after 15 s idle, want ≈ 0", got)
+	}
+}
+
+func TestUnwrapTime(t *testing.T) {
+	for _, tc := range []struct{ t, now, want float64 }{
+		{5, 5.2, 5},
+		{0.5, wire.TimeWrap + 0.4, wire.TimeWrap + 0.5},
+		{wire.TimeWrap - 0.1, wire.TimeWrap + 0.2, wire.TimeWrap - 0.1},
+	} {
+		if got := unwrapTime(tc.t, tc.now); math.Abs(got-tc.want) > 1e-6 {
+			t.Errorf("unwrapTime(%v, %v) = %v, want %v", tc.t, tc.now, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkRelay measures the host's path for one incoming datagram with one
+// update relayed to 31 observers: decode, checks, re-encode into each observer's
+// batch.
+func BenchmarkRelay(b *testing.B) {
+	h, err := Listen(b.Context(), HostConfig{Addr: "127.0.0.1:0", Limits: Limits{
+		TimeSlack: 1e9, UpdateRate: 1e9, UpdateBurst: 1e9, MaxPlayers: 64}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	const observers = 31
+	now := h.Now()
+	h.mu.Lock()
+	sender := newPlayer(h, 1, "sender", nil, nil, now)
+	h.players[1] = sender
+	var obs []*player
+	for i := 0; i < observers; i++ {
+		p := newPlayer(h, wire.PlayerID(i+2), "obs", nil, nil, now)
+		h.players[p.id] = p
+		obs = append(obs, p)
+	}
+	s := tankAt(0, 0)
+	s.NumArticulations = 0
+	s.Time = now
+	id, err := h.spawnLocked(sender, "tank", 1, 0, s)
+	h.mu.Unlock()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range obs {
+		for len(p.ctrl) > 0 {
+			<-p.ctrl
+		}
+	}
+	w := wire.NewBatchWriter(0)
+	var buf []wire.Update
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		s.Time = now + float64(i)*0.002
+		w.Reset()
+		w.Add(&wire.Update{Kind: wire.KindPartial, Actor: id, Seq: uint16(i), State: s})
+		buf = h.handleDatagram(sender, w.Bytes(), buf)
+		if i%32 == 0 { // what the send loops do
+			for _, p := range obs {
+				p.spare = append(p.spare, p.out...)
+				p.out = p.out[:0]
+			}
+		}
+	}
+	b.StopTimer()
+	if st := h.Stats(); st.Accepted != uint64(i) || st.Relayed != uint64(i*observers) {
+		b.Fatalf("accepted %d, relayed %d of %d updates", st.Accepted, st.Relayed, i)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i*observers), "ns/relay")
+}
+
+func mgl64QuatYaw(yaw float64) mgl64.Quat { return mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0}) }
