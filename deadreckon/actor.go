@@ -238,11 +238,12 @@ func (a *Actor) validate(s State) (State, error) {
 
 // Receive takes an update from the actor's owner that arrived at local time now. The
 // next Advance blends from what is displayed toward it. The update is taken as valid
-// at its arrival, or with CompensateLatency at its owner timestamp converted to local
-// time (the latency capped at MaxLatency); otherwise State.Time only orders updates. When several updates arrive
-// in one frame the last one wins: each restarts the blend from the same displayed
-// state. An invalid state (ErrInvalidState) or one older than the last known
-// (ErrOutOfOrder) is rejected and leaves the actor untouched.
+// at its arrival; with CompensateLatency (once SetClockOffset has been called) at its
+// owner timestamp converted to local time, the latency capped at MaxLatency. Otherwise
+// State.Time only orders updates. When several updates arrive in one frame the last
+// one wins: each restarts the blend from the same displayed state. An invalid state
+// (ErrInvalidState) or one older than the last known (ErrOutOfOrder) is rejected and
+// leaves the actor untouched.
 func (a *Actor) Receive(s State, now float64) error {
 	return a.apply(s, now, false)
 }
@@ -289,7 +290,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	// The projection age of s at the blend start: s is valid at its arrival, or, when
 	// compensating latency, at its owner timestamp converted to local time.
 	lat := 0.0
-	if a.c.cfg.CompensateLatency {
+	if a.c.cfg.CompensateLatency && a.c.hasOffset {
 		lat = now - (s.Time - a.c.clockOffset)
 		lat = math.Max(0, math.Min(lat, a.c.cfg.MaxLatency))
 	}

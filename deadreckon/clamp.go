@@ -130,7 +130,8 @@ func ClampPoseSingle(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) Clamp
 
 // clamp3 writes the three-ray clamp of pose (pos, q) into r.
 func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
-	*r = ClampResult{Position: pos, Orientation: q, Rays: 3}
+	r.Position, r.Orientation = pos, q
+	r.Rays, r.NumHits, r.Clamped, r.Lifted = 3, 0, false, false
 	if c.Mode == ClampNone || g == nil {
 		r.Rays = 0
 		return
@@ -141,9 +142,8 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	m20, m21, m22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
 	start := pos[1] + c.RayHeight
 	r.RayStart = start
-	sum := 0.0
 	for i := 0; i < 3; i++ {
-		f := c.Footprint[i]
+		f := &c.Footprint[i]
 		px := pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
 		pz := pos[2] + m20*f[0] + m21*f[1] + m22*f[2]
 		h, ok := g.RayDown(px, start, pz)
@@ -155,24 +155,25 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 			return
 		}
 		r.Hits[i] = mgl64.Vec3{px, h, pz}
-		sum += h
 	}
 	r.NumHits = 3
-	e1 := r.Hits[1].Sub(r.Hits[0])
-	e2 := r.Hits[2].Sub(r.Hits[0])
-	big := e1.Cross(e2)
+	h := &r.Hits
+	ax, ay, az := h[1][0]-h[0][0], h[1][1]-h[0][1], h[1][2]-h[0][2]
+	bx, by, bz := h[2][0]-h[0][0], h[2][1]-h[0][1], h[2][2]-h[0][2]
+	big := mgl64.Vec3{ay*bz - az*by, az*bx - ax*bz, ax*by - ay*bx}
 	if big[1] < 0 {
 		big = mgl64.Vec3{-big[0], -big[1], -big[2]}
 	}
-	var n mgl64.Vec3
-	if l2 := big.Dot(big); l2 > 1e-24 {
-		n = big.Mul(1 / math.Sqrt(l2))
+	n := mgl64.Vec3{0, 1, 0}
+	if l2 := big[0]*big[0] + big[1]*big[1] + big[2]*big[2]; l2 > 1e-24 {
+		k := 1 / math.Sqrt(l2)
+		n = mgl64.Vec3{big[0] * k, big[1] * k, big[2] * k}
 	} else {
-		n, big = mgl64.Vec3{0, 1, 0}, mgl64.Vec3{0, 1, 0}
+		big = n
 	}
 	// Forward axis of the pose: the first column of its rotation matrix.
 	fwd := mgl64.Vec3{m00, 2 * (x*y + w*z), m20}
-	finishClamp(r, sum/3, big, n, fwd, c)
+	finishClamp(r, (h[0][1]+h[1][1]+h[2][1])/3, big, n, fwd, c)
 }
 
 // clamp1 writes the one-ray clamp of pose (pos, q) into r.
@@ -276,29 +277,27 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	dx, dy, dz := pos[0]-observer[0], pos[1]-observer[1], pos[2]-observer[2]
 	d2 := dx*dx + dy*dy + dz*dz
 	r := &a.clamp
+	// The frame counter runs in every band, so the phases given by SetClampPhase
+	// stay spread when actors move into the far band together.
+	a.clampFrame++
+	if a.clampFrame >= c.FarInterval {
+		a.clampFrame = 0
+	}
 	switch {
 	case d2 <= c.NearDistance*c.NearDistance:
 		clamp3(g, pos, q, c, r)
-		a.clampFrame = 0
-	case d2 <= c.FarDistance*c.FarDistance:
+	case d2 <= c.FarDistance*c.FarDistance || a.clampFrame == 0 || !r.Clamped:
 		clamp1(g, pos, q, c, r)
-		a.clampFrame = 0
 	default:
-		a.clampFrame++
-		if a.clampFrame >= c.FarInterval || !r.Clamped {
-			a.clampFrame = 0
-			clamp1(g, pos, q, c, r)
+		// A far frame between clamps: reuse the last offset and ground normal.
+		r.Rays = 0
+		r.Position = pos
+		r.Position[1] += a.clampDY
+		r.Ground = r.Position[1]
+		if a.clampDY != 0 || c.Mode == ClampAlways {
+			r.Orientation = groundOrientation(rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
 		} else {
-			// Reuse the last offset and ground normal.
-			r.Rays = 0
-			r.Position = pos
-			r.Position[1] += a.clampDY
-			r.Ground = r.Position[1]
-			if a.clampDY != 0 || c.Mode == ClampAlways {
-				r.Orientation = groundOrientation(rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
-			} else {
-				r.Orientation = q
-			}
+			r.Orientation = q
 		}
 	}
 	if r.Rays > 0 {

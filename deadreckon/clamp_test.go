@@ -154,7 +154,7 @@ func TestClampDistances(t *testing.T) {
 	}{
 		{10, []int{3, 3, 3, 3}},
 		{70, []int{1, 1, 1, 1}},
-		{150, []int{1, 0, 0, 1, 0, 0, 1}},
+		{150, []int{1, 0, 1, 0, 0, 1, 0, 0, 1}}, // the first far frame clamps, then every third
 	} {
 		a := NewActor(cfg)
 		_ = a.Receive(State{Position: mgl64.Vec3{0, 10, 0}, Velocity: mgl64.Vec3{1, 0, 0}}, 0)
@@ -197,5 +197,32 @@ func TestClampUpOrientation(t *testing.T) {
 	none := ClampPose(p, mgl64.Vec3{0, -5, 0}, q, Clamp{})
 	if none.Clamped || none.Position[1] != -5 {
 		t.Errorf("ClampNone moved the pose: %+v", none)
+	}
+}
+
+// TestClampStagger checks that far actors added to a Reckoner clamp on different
+// frames: with FarInterval 3 and three actors, one clamps per frame.
+func TestClampStagger(t *testing.T) {
+	r := NewReckoner(ReckonerConfig{Workers: 1})
+	var g Ground = Plane{}
+	cfg := Config{Clamp: Clamp{Mode: ClampAlways, FarInterval: 3}}
+	var hs []Handle
+	for i := 0; i < 3; i++ {
+		h := r.Add(cfg)
+		_ = r.Actor(h).Receive(NewState(mgl64.Vec3{float64(i), 1, 0}), 0)
+		hs = append(hs, h)
+	}
+	far := mgl64.Vec3{0, 0, 1000}
+	for f := 1; f <= 10; f++ {
+		r.Advance(float64(f)*frame, g, far)
+		clamped := 0
+		for _, h := range hs {
+			if r.Actor(h).LastClamp().Rays > 0 {
+				clamped++
+			}
+		}
+		if f > 1 && clamped != 1 {
+			t.Errorf("frame %d: %d far actors clamped, want 1", f, clamped)
+		}
 	}
 }

@@ -116,7 +116,8 @@ type Config struct {
 	Heartbeat float64
 	// CompensateLatency projects the last-known state from its owner's timestamp,
 	// converted to local time with the offset given to SetClockOffset, instead of from
-	// its arrival. The blend factor T̂ still runs on local arrival time.
+	// its arrival. The blend factor T̂ still runs on local arrival time. Until
+	// SetClockOffset is called, updates are taken at their arrival.
 	CompensateLatency bool
 	// MaxLatency caps the latency compensated for, in seconds; if zero,
 	// DefaultMaxLatency.

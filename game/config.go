@@ -71,9 +71,15 @@ type Config struct {
 	Clamp deadreckon.ClampMode
 	// NoClamp starts remote tanks with ClampNone (their reckoned height, unclamped).
 	NoClamp bool
+	// NoLatencyCompensation starts remote tanks projected from each update's arrival
+	// instead of from its owner's timestamp. By default the match compensates: the
+	// link's clock sync turns owner timestamps into local time, so a remote tank is
+	// shown where it is now rather than where it was one network latency ago.
+	NoLatencyCompensation bool
 	// Remote holds the other settings of remote actors (blend caps, snap distance,
-	// heartbeat, clamp footprint…). Its Algorithm and Clamp.Mode are replaced by
-	// Algorithm and Clamp above. Zero means deadreckon's defaults.
+	// heartbeat, clamp footprint…). Its Algorithm, Clamp.Mode and CompensateLatency
+	// are replaced by Algorithm, Clamp and NoLatencyCompensation above. Zero means
+	// deadreckon's defaults.
 	Remote deadreckon.Config
 	// Publisher holds the publishing thresholds and heartbeat of local tanks. Zero
 	// means deadreckon's defaults.

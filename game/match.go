@@ -35,8 +35,9 @@ type Match struct {
 	rng    *rand.Rand
 	remote deadreckon.Config
 
-	algorithm deadreckon.Algorithm
-	clamp     deadreckon.ClampMode
+	algorithm  deadreckon.Algorithm
+	clamp      deadreckon.ClampMode
+	compensate bool
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -128,11 +129,12 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		terr: cfg.Map,
 		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
-		rng:       rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
-		remote:    cfg.Remote,
-		algorithm: cfg.Algorithm,
-		clamp:     clamp,
-		byID:      make(map[uint32]*tank),
+		rng:        rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		remote:     cfg.Remote,
+		algorithm:  cfg.Algorithm,
+		clamp:      clamp,
+		compensate: !cfg.NoLatencyCompensation,
+		byID:       make(map[uint32]*tank),
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
@@ -240,6 +242,21 @@ func (m *Match) SetAlgorithm(a deadreckon.Algorithm) {
 // SetClamp switches every remote tank, present and future, to ground clamp mode c.
 func (m *Match) SetClamp(c deadreckon.ClampMode) {
 	m.clamp = c
+	for _, t := range m.tanks {
+		if t.actor != nil {
+			m.configureActor(t.actor)
+		}
+	}
+}
+
+// LatencyCompensation reports whether remote tanks are projected from their owners'
+// timestamps (see Config.NoLatencyCompensation).
+func (m *Match) LatencyCompensation() bool { return m.compensate }
+
+// SetLatencyCompensation switches every remote tank, present and future, between
+// projecting from owner timestamps (on) and from arrival times (off).
+func (m *Match) SetLatencyCompensation(on bool) {
+	m.compensate = on
 	for _, t := range m.tanks {
 		if t.actor != nil {
 			m.configureActor(t.actor)
@@ -441,6 +458,7 @@ func (m *Match) actorConfig() deadreckon.Config {
 	c := m.remote
 	c.Algorithm = m.algorithm
 	c.Clamp.Mode = m.clamp
+	c.CompensateLatency = m.compensate
 	return c
 }
 
@@ -449,6 +467,7 @@ func (m *Match) configureActor(a *deadreckon.Actor) {
 	c := a.Config()
 	c.Algorithm = m.algorithm
 	c.Clamp.Mode = m.clamp
+	c.CompensateLatency = m.compensate
 	a.SetConfig(c)
 }
 
@@ -659,6 +678,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	dst.Time = m.last
 	dst.Algorithm = m.algorithm
 	dst.Clamp = m.clamp
+	dst.LatencyCompensation = m.compensate
 	dst.Self = -1
 	n := len(m.tanks)
 	if cap(dst.Tanks) < n {

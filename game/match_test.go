@@ -166,17 +166,42 @@ func TestPublishedStateIsThisTicksPhysics(t *testing.T) {
 // TestTwoMatchesSeeEachOther: two matches on an impaired in-memory link reckon each
 // other's tanks close to where their owners simulate them.
 func TestTwoMatchesSeeEachOther(t *testing.T) {
+	errs, horiz := twoMatchErrors(t, false)
+	slices.Sort(errs)
+	slices.Sort(horiz)
+	p50, p95, max := errs[len(errs)/2], errs[len(errs)*95/100], errs[len(errs)-1]
+	hp95, hmax := horiz[len(horiz)*95/100], horiz[len(horiz)-1]
+	t.Logf("reckoned vs true position over %d samples: p50 %.2f m, p95 %.2f m, max %.2f m; horizontal p95 %.2f m, max %.2f m",
+		len(errs), p50, p95, max, hp95, hmax)
+	// Horizontally, the publisher keeps the error under its threshold (0.25 m, plus
+	// 0.005 m per meter to the nearest other tank, at most 2 m) and latency is
+	// compensated. The worst case is a collision nobody could predict, met by the
+	// publisher's 0.2 s minimum interval and a lost update: 15 m/s × 0.4 s.
+	// Vertically the remote clamps with its reckoned orientation and the owner's
+	// physics with the true one, which differs where the ground curves under the hull.
+	const hp95Bound, hmaxBound, p95Bound = 0.5, 6.0, 1.0 // m
+	if hp95 > hp95Bound || hmax > hmaxBound || p95 > p95Bound {
+		t.Errorf("horizontal p95 %.2f m, max %.2f m, 3D p95 %.2f m; want ≤ %.1f, %.1f, %.1f m",
+			hp95, hmax, p95, hp95Bound, hmaxBound, p95Bound)
+	}
+}
+
+// twoMatchErrors runs two peers, each with a player and bots, for 20 s on an
+// in-memory link with 50 ms latency, 0–20 ms jitter and 2 % loss, and returns every
+// remote tank's 3D and horizontal distance from its owner's simulated position after
+// the first 3 s.
+func twoMatchErrors(t *testing.T, noCompensation bool) (errs, horiz []float64) {
+	t.Helper()
 	mp := smallMap(t)
 	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Jitter: 0.02, Loss: 0.02, Seed: 11})
 	// Three clamp rays at every distance, as the owner's physics does: beyond
 	// NearDistance the default single-ray clamp can differ from the three-point one by
 	// a meter or two in height where the ground curves under a 7 m hull.
-	remote := deadreckon.Config{CompensateLatency: true, Clamp: deadreckon.Clamp{NearDistance: math.Inf(1), FarDistance: math.Inf(1), RayHeight: 25}}
-	a := mustMatch(t, Config{Map: mp, Name: "a", Bots: 2, Seed: 1, Remote: remote}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, Name: "b", Bots: 1, Seed: 2, Remote: remote}, hub.Join())
+	remote := deadreckon.Config{Clamp: deadreckon.Clamp{NearDistance: math.Inf(1), FarDistance: math.Inf(1)}}
+	a := mustMatch(t, Config{Map: mp, Name: "a", Bots: 2, Seed: 1, Remote: remote, NoLatencyCompensation: noCompensation}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, Name: "b", Bots: 1, Seed: 2, Remote: remote, NoLatencyCompensation: noCompensation}, hub.Join())
 
 	var sa, sb Snapshot
-	var errs, horiz []float64
 	for k := 0; k <= 20*60; k++ {
 		now := float64(k) * tick
 		hub.SetNow(now)
@@ -210,22 +235,24 @@ func TestTwoMatchesSeeEachOther(t *testing.T) {
 	if len(sa.Tanks) != 5 || len(sb.Tanks) != 5 {
 		t.Fatalf("tanks: a sees %d, b sees %d, want 5 each", len(sa.Tanks), len(sb.Tanks))
 	}
-	slices.Sort(errs)
-	slices.Sort(horiz)
-	p50, p95, max := errs[len(errs)/2], errs[len(errs)*95/100], errs[len(errs)-1]
-	hp95, hmax := horiz[len(horiz)*95/100], horiz[len(horiz)-1]
-	t.Logf("reckoned vs true position over %d samples: p50 %.2f m, p95 %.2f m, max %.2f m; horizontal p95 %.2f m, max %.2f m",
-		len(errs), p50, p95, max, hp95, hmax)
-	// Horizontally, the publisher keeps the error under its threshold (0.25 m, plus
-	// 0.005 m per meter to the nearest other tank, at most 2 m) and latency is
-	// compensated. The worst case is a collision nobody could predict, met by the
-	// publisher's 0.2 s minimum interval and a lost update: 15 m/s × 0.4 s.
-	// Vertically the remote clamps with its reckoned orientation and the owner's
-	// physics with the true one, which differs where the ground curves under the hull.
-	const hp95Bound, hmaxBound, p95Bound = 0.5, 6.0, 1.0 // m
-	if hp95 > hp95Bound || hmax > hmaxBound || p95 > p95Bound {
-		t.Errorf("horizontal p95 %.2f m, max %.2f m, 3D p95 %.2f m; want ≤ %.1f, %.1f, %.1f m",
-			hp95, hmax, p95, hp95Bound, hmaxBound, p95Bound)
+	return errs, horiz
+}
+
+// TestLatencyCompensationHelps: projecting from owner timestamps beats projecting
+// from arrival times at 50–70 ms of latency.
+func TestLatencyCompensationHelps(t *testing.T) {
+	mean := func(x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return s / float64(len(x))
+	}
+	_, on := twoMatchErrors(t, false)
+	_, off := twoMatchErrors(t, true)
+	t.Logf("mean horizontal error: %.3f m compensated, %.3f m from arrival", mean(on), mean(off))
+	if mean(on) >= 0.6*mean(off) {
+		t.Errorf("compensation: mean horizontal error %.3f m, not 40%% under %.3f m without", mean(on), mean(off))
 	}
 }
 
@@ -419,19 +446,23 @@ func TestSetAlgorithmAndClamp(t *testing.T) {
 	}
 	owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 40, 0}))
 	mustStep(t, m, tick, physics.Input{})
+	if !m.LatencyCompensation() {
+		t.Error("latency compensation off by default")
+	}
 	m.SetAlgorithm(deadreckon.Delayed)
 	m.SetClamp(deadreckon.ClampNone)
+	m.SetLatencyCompensation(false)
 	owner.Spawn("b", 1, deadreckon.NewState(mgl64.Vec3{5, 40, 0}))
 	mustStep(t, m, 2*tick, physics.Input{})
 	var snap Snapshot
 	m.Snapshot(&snap)
-	if snap.Algorithm != deadreckon.Delayed || snap.Clamp != deadreckon.ClampNone {
-		t.Errorf("snapshot says %v/%v", snap.Algorithm, snap.Clamp)
+	if snap.Algorithm != deadreckon.Delayed || snap.Clamp != deadreckon.ClampNone || snap.LatencyCompensation {
+		t.Errorf("snapshot says %v/%v/compensation %v", snap.Algorithm, snap.Clamp, snap.LatencyCompensation)
 	}
 	for _, tk := range m.tanks {
 		c := tk.actor.Config()
-		if c.Algorithm != deadreckon.Delayed || c.Clamp.Mode != deadreckon.ClampNone {
-			t.Errorf("tank %d reckons with %v/%v", tk.id, c.Algorithm, c.Clamp.Mode)
+		if c.Algorithm != deadreckon.Delayed || c.Clamp.Mode != deadreckon.ClampNone || c.CompensateLatency {
+			t.Errorf("tank %d reckons with %v/%v/compensation %v", tk.id, c.Algorithm, c.Clamp.Mode, c.CompensateLatency)
 		}
 	}
 	// Unclamped, a tank announced 40 m up stays there.

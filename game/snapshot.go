@@ -20,6 +20,9 @@ type Snapshot struct {
 	Algorithm deadreckon.Algorithm
 	// Clamp is the ground clamp mode remote tanks use now.
 	Clamp deadreckon.ClampMode
+	// LatencyCompensation reports that remote tanks are projected from their owners'
+	// timestamps rather than from the updates' arrival.
+	LatencyCompensation bool
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
 }

@@ -32,12 +32,13 @@ type BudgetResult struct {
 // FindBudget tries position thresholds from 1 cm to 8 m (geometric steps) with the
 // other publishing settings of s.Publish and returns the run that keeps the p95 error
 // under target with the fewest updates per second (the larger threshold on a tie).
-func FindBudget(ctx context.Context, s Setup, target float64) (BudgetResult, error) {
+// Each threshold is judged on the combined figures of runs seeds (see SimulateRuns).
+func FindBudget(ctx context.Context, s Setup, target float64, runs int) (BudgetResult, error) {
 	var sc scratch
-	return sc.findBudget(ctx, s, target)
+	return sc.findBudget(ctx, s, target, runs)
 }
 
-func (sc *scratch) findBudget(ctx context.Context, s Setup, target float64) (BudgetResult, error) {
+func (sc *scratch) findBudget(ctx context.Context, s Setup, target float64, runs int) (BudgetResult, error) {
 	var best, closest Result
 	found, have := false, false
 	for k := 0; k < budgetSteps; k++ {
@@ -48,7 +49,7 @@ func (sc *scratch) findBudget(ctx context.Context, s Setup, target float64) (Bud
 		run := s
 		run.Publish.Rate = 0
 		run.Publish.PosThreshold = th
-		r, err := sc.simulate(run)
+		r, err := sc.simulateRuns(run, runs)
 		if err != nil {
 			return BudgetResult{}, err
 		}
@@ -74,7 +75,7 @@ func runBudget(ctx context.Context, w io.Writer, o Options) error {
 	var sc scratch
 	for _, p := range paths {
 		for _, a := range o.Algos {
-			r, err := sc.findBudget(ctx, o.setup(p, a), o.BudgetP95)
+			r, err := sc.findBudget(ctx, o.setup(p, a), o.BudgetP95, o.Runs)
 			if err != nil {
 				return err
 			}

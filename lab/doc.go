@@ -8,12 +8,14 @@
 // follows the truth.
 //
 // The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
-// stopgo, ledge) or a recorded CSV trace (ReadTrace, Trace.Path). The figures of a run
+// stopgo, ledge, and tank, a tank driven through package physics) or a recorded CSV
+// trace (ReadTrace, Trace.Path). The figures of a run
 // (Result) are the mean, 95th percentile and largest position error, the mean heading
 // error, the largest per-frame jump |displayed step − true step| (snaps and stalls),
 // the RMS jerk of the displayed path, depth below the ground, and the updates and
 // bytes per second that bought them. Everything is deterministic: the same Setup, or
-// the same Options, gives the same result bit for bit.
+// the same Options, gives the same result bit for bit; SimulateRuns averages over
+// several seeds when one lossy run is too noisy.
 //
 // One run:
 //
@@ -22,7 +24,7 @@
 //	r, err := lab.Simulate(lab.Setup{
 //		Path:    path,
 //		Algo:    algo,
-//		Publish: lab.PublishConfig{Rate: 3},               // updates per second
+//		Publish: lab.PublishConfig{Rate: 3},                   // updates per second
 //		Network: lab.NetworkConfig{Latency: 0.15, Loss: 0.05}, // seconds, fraction
 //		Seed:    1,
 //	})

@@ -71,6 +71,9 @@ type Options struct {
 	Warmup float64
 	// Seed drives every random draw; the same seed gives the same output.
 	Seed uint64
+	// Runs is how many seeds (Seed, Seed+1, …) each Compare and Budget figure
+	// averages over; if zero, one.
+	Runs int
 	// Exact sends states unquantized instead of through the wire encoding (Compare and
 	// Budget; Table is always exact).
 	Exact bool
@@ -129,6 +132,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if !(o.BudgetP95 > 0) || math.IsInf(o.BudgetP95, 0) {
 		return o, fmt.Errorf("budget p95 target %v m is not positive", o.BudgetP95)
+	}
+	if o.Runs < 0 || o.Runs > MaxRuns {
+		return o, fmt.Errorf("%d runs is outside 0..%d", o.Runs, MaxRuns)
 	}
 	if o.UpdateBytes < 0 {
 		return o, fmt.Errorf("update size %d bytes is negative", o.UpdateBytes)
@@ -226,7 +232,7 @@ func runCompare(ctx context.Context, w io.Writer, o Options) error {
 			}
 			s := o.setup(p, a)
 			s.Record = o.Plot != "" && k == 0
-			r, err := sc.simulate(s)
+			r, err := sc.simulateRuns(s, o.Runs)
 			if err != nil {
 				return err
 			}
@@ -309,8 +315,8 @@ func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {
 	}
 	fmt.Fprintf(&b, "publish: %s; link: latency %s, jitter ±%s, loss %.0f%%; clock error %s\n",
 		pub.describe(), ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss, ms(o.ClockError))
-	fmt.Fprintf(&b, "%.0f fps; %.0f s measured after %.1f s warm-up; seed %d; %s\n\n",
-		o.FPS, paths[0].Duration()-warmupOf(o.Warmup), warmupOf(o.Warmup), o.Seed, o.encoding())
+	fmt.Fprintf(&b, "%.0f fps; %.0f s measured after %.1f s warm-up; %s; %s\n\n",
+		o.FPS, paths[0].Duration()-warmupOf(o.Warmup), warmupOf(o.Warmup), o.seeds(), o.encoding())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -325,6 +331,14 @@ func warmupOf(w float64) float64 {
 		return 0
 	}
 	return w
+}
+
+// seeds says which seeds the figures come from.
+func (o Options) seeds() string {
+	if o.Runs > 1 {
+		return fmt.Sprintf("means over seeds %d…%d", o.Seed, o.Seed+uint64(o.Runs)-1)
+	}
+	return fmt.Sprintf("seed %d", o.Seed)
 }
 
 // encoding says how updates travel and how their bytes are counted.

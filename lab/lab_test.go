@@ -218,7 +218,7 @@ func TestBudgetMeetsTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := ParseAlgo("pvb")
-	r, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.25)
+	r, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.25, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestBudgetMeetsTarget(t *testing.T) {
 		t.Fatalf("budget: met %v, p95 %.4f m, publish %s; want met under 0.25 m with thresholds", r.Met, r.P95ErrM, r.Publish)
 	}
 	// A tighter target needs more updates.
-	tight, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.05)
+	tight, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.05, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,5 +360,40 @@ func TestWireRangeIsReported(t *testing.T) {
 	r, err := Simulate(Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 3}, Exact: true})
 	if err != nil || r.MeanErrM > 0.1 || r.BytesPerUpdate != DefaultUpdateBytes {
 		t.Errorf("exact run 9 km out: %v, mean error %v m, %v B/update", err, r.MeanErrM, r.BytesPerUpdate)
+	}
+}
+
+func TestSimulateRunsCombinesSeeds(t *testing.T) {
+	p, _ := BuildScenario("eight", 30, 20)
+	a, _ := ParseAlgo("pvb")
+	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 3}, Network: NetworkConfig{Latency: 0.05, Loss: 0.2}, Seed: 5}
+	var singles []Result
+	for k := uint64(0); k < 3; k++ {
+		one := s
+		one.Seed += k
+		r, err := Simulate(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		singles = append(singles, r)
+	}
+	all, err := SimulateRuns(s, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := (singles[0].MeanErrM + singles[1].MeanErrM + singles[2].MeanErrM) / 3
+	maxErr := math.Max(singles[0].MaxErrM, math.Max(singles[1].MaxErrM, singles[2].MaxErrM))
+	lost := singles[0].Lost + singles[1].Lost + singles[2].Lost
+	if !near(all.MeanErrM, mean, 1e-12) || all.MaxErrM != maxErr || all.Lost != lost || all.Runs != 3 {
+		t.Errorf("3 runs: mean %v max %v lost %d runs %d; want %v, %v, %d, 3", all.MeanErrM, all.MaxErrM, all.Lost, all.Runs, mean, maxErr, lost)
+	}
+	if all.MeanErrSDM <= 0 {
+		t.Errorf("20%% loss over 3 seeds gave no spread in mean error")
+	}
+	if one, _ := SimulateRuns(s, 0); one.Runs != 1 || one.MeanErrM != singles[0].MeanErrM {
+		t.Errorf("0 runs means one: %+v", one)
+	}
+	if _, err := SimulateRuns(s, -1); err == nil {
+		t.Error("-1 runs accepted")
 	}
 }

@@ -113,8 +113,8 @@ type Summary struct {
 	// no delay they equal MeanErr and P95Err.
 	MeanPastErr, P95PastErr float64
 	// MaxDepth is the largest depth of the displayed position below the ground, m
-	// (zero or negative when it never went below); BelowShare is the share, 0..1, of
-	// frames more than BelowGroundTolerance below it. Both are zero without a ground.
+	// (zero when it never went below); BelowShare is the share, 0..1, of frames more
+	// than BelowGroundTolerance below it. Both are zero without a ground.
 	MaxDepth, BelowShare float64
 }
 

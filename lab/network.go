@@ -34,7 +34,7 @@ func (c NetworkConfig) validate() error {
 }
 
 // arrivalEpsilon absorbs rounding in arrival times, s: a message due within it of a
-// frame counts as arriving at the frame.
+// frame counts as arriving exactly then, and so waits for the next frame.
 const arrivalEpsilon = 1e-9
 
 // message is one state update in flight.

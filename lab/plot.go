@@ -63,8 +63,9 @@ func SavePlot(name string, path *Path, results []Result) error {
 
 // WritePlot draws, as a PNG, the true path and each result's displayed path seen from
 // above (x east, −z north, in meters, equal scales) with the points where the owner
-// published marked, and below it each result's position error over the measured time.
-// Results without a Record are skipped.
+// published marked, on terrain their heights over time, and at the bottom each
+// result's position error over the measured time. Results without a Record are
+// skipped.
 func WritePlot(w io.Writer, path *Path, results []Result) error {
 	var recs []Result
 	for _, r := range results {
@@ -90,13 +91,32 @@ func WritePlot(w io.Writer, path *Path, results []Result) error {
 	bottom.Legend.Top = true
 	bottom.Add(plotter.NewGrid())
 
+	// On terrain, a side panel shows height over time: falls, landings and clamping.
+	var side *plot.Plot
+	if path.Ground != nil {
+		side = plot.New()
+		side.Title.Text = "height over time (ground clamping)"
+		side.X.Label.Text = "time (s)"
+		side.Y.Label.Text = "y (m, up)"
+		side.Add(plotter.NewGrid())
+	}
+
 	// The truth over the recorded window.
 	t0, t1 := recs[0].Record.Times[0], recs[0].Record.Times[len(recs[0].Record.Times)-1]
-	var truth plotter.XYs
+	var truth, truthY plotter.XYs
 	for _, p := range path.Poses {
 		if p.Time >= t0-1e-9 && p.Time <= t1+1e-9 {
 			truth = append(truth, plotter.XY{X: p.Position.X(), Y: -p.Position.Z()})
+			truthY = append(truthY, plotter.XY{X: p.Time, Y: p.Position.Y()})
 		}
+	}
+	if side != nil {
+		l, err := plotter.NewLine(truthY)
+		if err != nil {
+			return fmt.Errorf("plot truth height: %w", err)
+		}
+		l.Color, l.Width = color.Black, vg.Points(3)
+		side.Add(l)
 	}
 	tl, err := plotter.NewLine(truth)
 	if err != nil {
@@ -147,6 +167,19 @@ func WritePlot(w io.Writer, path *Path, results []Result) error {
 			scatters = append(scatters, sc)
 		}
 
+		if side != nil {
+			ys := make(plotter.XYs, len(rec.Shown))
+			for i, p := range rec.Shown {
+				ys[i] = plotter.XY{X: rec.Times[i], Y: p.Y()}
+			}
+			l, err := plotter.NewLine(ys)
+			if err != nil {
+				return fmt.Errorf("plot %s height: %w", r.Algo, err)
+			}
+			l.Color, l.Width = c, vg.Points(1.2)
+			side.Add(l)
+		}
+
 		el, err := plotter.NewLine(errs)
 		if err != nil {
 			return fmt.Errorf("plot %s error: %w", r.Algo, err)
@@ -167,9 +200,17 @@ func WritePlot(w io.Writer, path *Path, results []Result) error {
 	img := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(PlotDPI))
 	dc := draw.New(img)
 	split := plotHeight * 0.32
+	if side != nil {
+		split = plotHeight * 0.45
+	}
 	topCanvas := draw.Crop(dc, 0, 0, split, 0)
 	equalAspect(top, topCanvas)
 	top.Draw(topCanvas)
+	if side != nil {
+		mid := plotHeight * 0.24
+		side.Draw(draw.Crop(dc, 0, 0, mid, split-plotHeight))
+		split = mid
+	}
 	bottom.Draw(draw.Crop(dc, 0, 0, 0, split-plotHeight))
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
 		return fmt.Errorf("write plot: %w", err)

@@ -33,13 +33,18 @@ func writeJSONValues(w io.Writer, vs []any) error {
 // WriteTable writes results as an aligned text table, one row per result. Columns
 // that no result uses (delay, ground depth) are left out.
 func WriteTable(w io.Writer, results []Result) error {
-	hasPast, hasGround := false, false
+	hasPast, hasGround, hasRuns := false, false, false
 	for _, r := range results {
 		hasPast = hasPast || r.MeanErrPastM != nil
 		hasGround = hasGround || r.MaxDepthM != nil
+		hasRuns = hasRuns || r.Runs > 1
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := []string{"scenario", "algo", "mean m", "p95 m", "max m", "head °", "jump m", "jerk m/s³"}
+	head := []string{"scenario", "algo", "mean m"}
+	if hasRuns {
+		head = append(head, "± sd m")
+	}
+	head = append(head, "p95 m", "max m", "head °", "jump m", "jerk m/s³")
 	if hasPast {
 		head = append(head, "delay s", "past mean m", "past p95 m")
 	}
@@ -49,8 +54,11 @@ func WriteTable(w io.Writer, results []Result) error {
 	head = append(head, "upd/s", "B/s")
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range results {
-		row := []string{r.Scenario, r.Algo,
-			f4(r.MeanErrM), f4(r.P95ErrM), f4(r.MaxErrM), f2(r.MeanHeadingDeg), f4(r.MaxJumpM), f1(r.RMSJerk)}
+		row := []string{r.Scenario, r.Algo, f4(r.MeanErrM)}
+		if hasRuns {
+			row = append(row, f4(r.MeanErrSDM))
+		}
+		row = append(row, f4(r.P95ErrM), f4(r.MaxErrM), f2(r.MeanHeadingDeg), f4(r.MaxJumpM), f1(r.RMSJerk))
 		if hasPast {
 			if r.MeanErrPastM != nil {
 				row = append(row, f3(r.DelayS), f4(*r.MeanErrPastM), f4(*r.P95ErrPastM))

@@ -87,11 +87,13 @@ type Result struct {
 	Loss        float64 `json:"loss"`
 	ClockErrorS float64 `json:"clock_error_s"`
 	// FPS is the frame rate, frames/s; DurationS the whole run and WarmupS its
-	// unmeasured start, s; Seed the seed of the link; Frames the frames measured.
+	// unmeasured start, s; Seed the (first) seed of the link; Runs how many seeds the
+	// figures combine (see SimulateRuns); Frames the frames measured over all of them.
 	FPS       float64 `json:"fps"`
 	DurationS float64 `json:"duration_s"`
 	WarmupS   float64 `json:"warmup_s"`
 	Seed      uint64  `json:"seed"`
+	Runs      int     `json:"runs"`
 	Frames    int     `json:"frames"`
 
 	// MeanErrM, P95ErrM and MaxErrM summarise |displayed − true| at the same instant,
@@ -99,6 +101,9 @@ type Result struct {
 	MeanErrM float64 `json:"mean_err_m"`
 	P95ErrM  float64 `json:"p95_err_m"`
 	MaxErrM  float64 `json:"max_err_m"`
+	// MeanErrSDM is the standard deviation of the per-seed mean errors over several
+	// runs, m; zero for one.
+	MeanErrSDM float64 `json:"mean_err_sd_m,omitempty"`
 	// MeanHeadingDeg is the mean absolute heading error, degrees.
 	MeanHeadingDeg float64 `json:"mean_heading_err_deg"`
 	// MaxJumpM is the largest |displayed step − true step| between two frames, m.
@@ -299,6 +304,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		DurationS:      p.Duration(),
 		WarmupS:        warmup,
 		Seed:           s.Seed,
+		Runs:           1,
 		Frames:         sum.Frames,
 		MeanErrM:       sum.MeanErr,
 		P95ErrM:        sum.P95Err,

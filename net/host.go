@@ -745,11 +745,13 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 			h.mu.Unlock()
 			return buf
 		}
-		ans := wire.ClockAnswer{ClientSend: req.ClientSend, HostReceive: now, HostSend: h.Now()}
-		out, err := ans.Append(p.clockBuf[:0])
-		if err == nil {
-			p.clockBuf = out
-			p.conn.SendDatagram(out)
+		// The send loop answers, so that this loop never blocks on a full queue.
+		select {
+		case p.clock <- clockProbe{clientSend: req.ClientSend, received: now}:
+		default:
+			h.mu.Lock()
+			h.stats.RateLimited++
+			h.mu.Unlock()
 		}
 		return buf
 	case wire.MsgStateBatch:

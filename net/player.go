@@ -23,6 +23,11 @@ const (
 	maxPendingBatches = 64
 )
 
+// clockProbe is a clock request waiting for its answer.
+type clockProbe struct {
+	clientSend, received float64
+}
+
 // errLeft reports that a player said goodbye.
 var errLeft = errors.New("player left")
 
@@ -44,8 +49,9 @@ type player struct {
 	control   tokenBucket
 	lastRelay map[wire.ActorID]float64 // thinning: last relay time per actor
 
-	ctrl     chan []byte // encoded control frames for writeLoop
-	clockBuf []byte      // datagramLoop's clock answer buffer
+	ctrl     chan []byte     // encoded control frames for writeLoop
+	clock    chan clockProbe // clock requests for sendLoop to answer
+	clockBuf []byte          // sendLoop's clock answer buffer
 
 	outMu  sync.Mutex
 	out    []*wire.BatchWriter // batches waiting to be sent; the last is being filled
@@ -67,6 +73,7 @@ func newPlayer(h *Host, id wire.PlayerID, name string, conn *quic.Conn, str *qui
 		control:   newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
 		lastRelay: map[wire.ActorID]float64{},
 		ctrl:      make(chan []byte, controlQueue),
+		clock:     make(chan clockProbe, 4),
 		signal:    make(chan struct{}, 1),
 	}
 }
@@ -133,6 +140,15 @@ func (p *player) sendLoop() {
 		select {
 		case <-p.done:
 			return
+		case cp := <-p.clock:
+			ans := wire.ClockAnswer{ClientSend: cp.clientSend, HostReceive: cp.received, HostSend: p.h.Now()}
+			if b, err := ans.Append(p.clockBuf[:0]); err == nil {
+				p.clockBuf = b
+				if err := p.conn.SendDatagram(b); err != nil {
+					return
+				}
+			}
+			continue
 		case <-p.signal:
 		}
 		if timer != nil {

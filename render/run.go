@@ -144,6 +144,7 @@ type loop struct {
 	lastX, lastY        float32
 	leave               bool
 	phases              [numPhases][]time.Duration
+	drawCalls           int
 }
 
 func newLoop(cfg RunConfig, s Session, scene *Scene, v *Viewer, log *slog.Logger) *loop {
@@ -224,6 +225,7 @@ func (l *loop) run(ctx context.Context) error {
 		l.v.Swap()
 		e := time.Now()
 		if l.cfg.BenchFrames > 0 {
+			l.drawCalls += l.v.rend.Stats().GraphicMats + l.v.rend.Stats().Panels
 			for p, x := range [numPhases]time.Duration{b.Sub(a), c.Sub(b), d.Sub(c), e.Sub(d)} {
 				l.phases[p] = append(l.phases[p], x)
 			}
@@ -434,6 +436,7 @@ func (l *loop) report(tanks int) error {
 		fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f %6.1f%%\n", phaseNames[p], m, pct(l.phases[p], 0.5), pct(l.phases[p], 0.95), 100*m/math.Max(tm, 1e-9))
 	}
 	fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f  (%.1f fps)\n", "total", tm, pct(total, 0.5), pct(total, 0.95), 1000/math.Max(tm, 1e-9))
+	fmt.Fprintf(out, "draw calls per frame: %.0f (meshes and HUD panels)\n", float64(l.drawCalls)/float64(max(1, n)))
 	return nil
 }
 

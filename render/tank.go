@@ -9,7 +9,7 @@ import (
 )
 
 // Tank model dimensions in meters, in the tank's local frame (forward +X, up +Y,
-// right +Z, origin on the ground under the hull's center).
+// right +Z, origin on the ground under the middle of the hull's footprint).
 const (
 	hullLength   = 6.4
 	hullWidth    = 3.0
@@ -33,45 +33,64 @@ var teamColors = [...]math32.Color{
 	{R: 0.25, G: 0.70, B: 0.30}, // green
 }
 
-// teamColor returns the colour of team t; negative teams wrap too.
-func teamColor(t int) math32.Color {
+// teamIndex returns the index in teamColors of team t; negative teams wrap too.
+func teamIndex(t int) int {
 	n := len(teamColors)
-	return teamColors[((t%n)+n)%n]
+	return ((t % n) + n) % n
 }
 
-// tankParts holds the geometries and materials every tank model shares.
+// teamColor returns the colour of team t.
+func teamColor(t int) math32.Color { return teamColors[teamIndex(t)] }
+
+// tankParts holds the geometries and materials every tank model shares. Each tank is
+// three vertex-coloured meshes (hull with tracks, turret, gun) and a shadow: four draw
+// calls, which matters with software rendering.
 type tankParts struct {
-	hull, deck, track, turret, cupola, barrel, mantlet, shadow *geometry.Geometry
-	trackMat, deckMat, shadowMat                               *material.Standard
-	teamMats                                                   []*material.Standard
-	ghostMat, ghostLastMat                                     *material.Standard
+	hull, turret, gun []*geometry.Geometry // per team colour
+	shadow            *geometry.Geometry
+	solidMat          *material.Standard
+	shadowMat         *material.Standard
+	ghostMat          *material.Standard
+	ghostLastMat      *material.Standard
 }
+
+var (
+	trackColor = math32.Color{R: 0.16, G: 0.16, B: 0.15}
+	deckColor  = math32.Color{R: 0.24, G: 0.25, B: 0.23}
+)
 
 func newTankParts() *tankParts {
-	p := &tankParts{
-		hull:    geometry.NewBox(hullLength, hullHeight, hullWidth),
-		deck:    geometry.NewBox(hullLength*0.35, 0.12, hullWidth*0.8),
-		cupola:  geometry.NewCylinder(0.32, 0.3, 10, 1, true, true),
-		shadow:  geometry.NewBox(hullLength+1.2, 0.02, hullWidth+2*trackWidth+0.6),
-		track:   geometry.NewBox(hullLength+0.4, trackHeight, trackWidth),
-		turret:  geometry.NewCylinder(turretRadius, turretHeight, 16, 1, true, true),
-		barrel:  geometry.NewCylinder(barrelRadius, barrelLength, 8, 1, true, true),
-		mantlet: geometry.NewBox(0.6, 0.5, 0.9),
+	p := &tankParts{}
+	for _, c := range teamColors {
+		var hull, turret, gun meshBuilder
+		hull.box([3]float32{0, hullBase + hullHeight/2, 0}, hullLength, hullHeight, hullWidth, c)
+		// A sloped-looking glacis: a slimmer box on the front of the hull.
+		hull.box([3]float32{hullLength/2 + 0.25, hullBase + hullHeight*0.35, 0}, 0.5, hullHeight*0.7, hullWidth*0.9, c)
+		hull.box([3]float32{-hullLength * 0.3, hullBase + hullHeight + 0.06, 0}, hullLength*0.35, 0.12, hullWidth*0.8, deckColor)
+		for _, side := range [2]float32{-1, 1} {
+			z := side * (hullWidth/2 + trackWidth/2 - 0.1)
+			hull.box([3]float32{0, trackHeight / 2, z}, hullLength+0.4, trackHeight, trackWidth, trackColor)
+		}
+		turret.cylinder([3]float32{0, turretHeight / 2, 0}, turretRadius, turretHeight, 16, 1, c)
+		turret.cylinder([3]float32{-0.6, turretHeight + 0.15, 0.55}, 0.32, 0.3, 10, 1, deckColor)
+		gun.box([3]float32{0, 0, 0}, 0.6, 0.5, 0.9, c)
+		gun.cylinder([3]float32{barrelLength / 2, 0, 0}, barrelRadius, barrelLength, 8, 0, trackColor)
+		p.hull = append(p.hull, hull.geometry())
+		p.turret = append(p.turret, turret.geometry())
+		p.gun = append(p.gun, gun.geometry())
 	}
-	p.trackMat = material.NewStandard(&math32.Color{R: 0.16, G: 0.16, B: 0.15})
-	p.deckMat = material.NewStandard(&math32.Color{R: 0.22, G: 0.23, B: 0.21})
+	var shadow meshBuilder
+	shadow.box([3]float32{0, 0.06, 0}, hullLength+1.2, 0.02, hullWidth+2*trackWidth+0.6, math32.Color{})
+	p.shadow = shadow.geometry()
+
+	p.solidMat = material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
+	p.solidMat.SetShader(terrainShader)
 	// A soft dark patch under each tank grounds it on the terrain (g3n has no shadows).
 	p.shadowMat = material.NewStandard(&math32.Color{R: 0, G: 0, B: 0})
 	p.shadowMat.SetOpacity(0.35)
 	p.shadowMat.SetTransparent(true)
 	p.shadowMat.SetDepthMask(false)
 	p.shadowMat.SetPolygonOffset(-1, -1)
-	for i := range teamColors {
-		m := material.NewStandard(&teamColors[i])
-		m.SetSpecularColor(&math32.Color{R: 0.25, G: 0.25, B: 0.25})
-		m.SetShininess(20)
-		p.teamMats = append(p.teamMats, m)
-	}
 	p.ghostMat = ghostMaterial(math32.Color{R: 0.55, G: 0.95, B: 1.0}, 0.40)
 	p.ghostLastMat = ghostMaterial(math32.Color{R: 1.0, G: 1.0, B: 1.0}, 0.22)
 	return p
@@ -86,64 +105,66 @@ func ghostMaterial(c math32.Color, opacity float32) *material.Standard {
 	return m
 }
 
-// tankModel is one tank's node tree: root (pose) → hull, tracks, turret (yaw) → gun
-// (pitch) → barrel.
+// tankModel is one tank's node tree: root (pose) → hull mesh, shadow, turret node
+// (yaw) → turret mesh, gun node (pitch) → gun mesh.
 type tankModel struct {
-	root, turret, gun *core.Node
-	bodies            []*graphic.Mesh // meshes that take the team colour
-	team              int
+	root, turret, gun          *core.Node
+	hullMesh, turMesh, gunMesh *graphic.Mesh
+	team                       int
 }
 
-// newTankModel builds a tank. With ghost set, every part uses mat instead of the team
-// and track colours.
+// newTankModel builds a tank in team's colours, or, with ghost set, a translucent
+// tank drawn with ghost and without a shadow.
 func newTankModel(p *tankParts, team int, ghost *material.Standard) *tankModel {
 	t := &tankModel{root: core.NewNode(), turret: core.NewNode(), gun: core.NewNode(), team: team}
-	body := p.teamMats[((team%len(p.teamMats))+len(p.teamMats))%len(p.teamMats)]
-	trackMat, deckMat := p.trackMat, p.deckMat
+	mat := p.solidMat
 	if ghost != nil {
-		body, trackMat, deckMat = ghost, ghost, ghost
+		mat = ghost
 	}
-	add := func(parent *core.Node, g *geometry.Geometry, m *material.Standard, x, y, z float32, isBody bool) *graphic.Mesh {
-		mesh := graphic.NewMesh(g.Incref(), m)
-		mesh.SetPosition(x, y, z)
-		parent.Add(mesh)
-		if isBody {
-			t.bodies = append(t.bodies, mesh)
-		}
-		return mesh
-	}
+	k := teamIndex(team)
+	t.hullMesh = sharedMesh(p.hull[k], mat)
+	t.turMesh = sharedMesh(p.turret[k], mat)
+	t.gunMesh = sharedMesh(p.gun[k], mat)
 	if ghost == nil {
-		add(t.root, p.shadow, p.shadowMat, 0, 0.06, 0, false)
+		t.root.Add(sharedMesh(p.shadow, p.shadowMat))
 	}
-	add(t.root, p.hull, body, 0, hullBase+hullHeight/2, 0, true)
-	add(t.root, p.deck, deckMat, -hullLength*0.3, hullBase+hullHeight+0.06, 0, false)
-	add(t.root, p.track, trackMat, 0, trackHeight/2, -(hullWidth/2 + trackWidth/2 - 0.1), false)
-	add(t.root, p.track, trackMat, 0, trackHeight/2, hullWidth/2+trackWidth/2-0.1, false)
+	t.root.Add(t.hullMesh)
 	t.turret.SetPosition(-0.4, hullBase+hullHeight, 0)
 	t.root.Add(t.turret)
-	add(t.turret, p.turret, body, 0, turretHeight/2, 0, true)
-	add(t.turret, p.cupola, deckMat, -0.35, turretHeight+0.15, 0.45, false)
+	t.turret.Add(t.turMesh)
 	t.gun.SetPosition(turretRadius-0.1, turretHeight/2, 0)
 	t.turret.Add(t.gun)
-	add(t.gun, p.mantlet, body, 0, 0, 0, true)
-	barrel := add(t.gun, p.barrel, trackMat, barrelLength/2, 0, 0, false)
-	// The cylinder's axis is +Y; lay it along +X.
-	barrel.SetRotationZ(-halfPi)
+	t.gun.Add(t.gunMesh)
 	return t
 }
 
-const halfPi = 1.5707963267948966
-
-// setTeam recolours the model for team.
+// setTeam recolours the model for team (a rare event: the meshes are replaced).
 func (t *tankModel) setTeam(p *tankParts, team int) {
-	if team == t.team {
+	old := teamIndex(t.team)
+	t.team = team
+	k := teamIndex(team)
+	if k == old {
 		return
 	}
-	t.team = team
-	m := p.teamMats[((team%len(p.teamMats))+len(p.teamMats))%len(p.teamMats)]
-	for _, b := range t.bodies {
-		b.SetMaterial(m)
+	swap := func(parent *core.Node, m **graphic.Mesh, g *geometry.Geometry) {
+		old := *m
+		mat := old.GetMaterial(0).(*material.Standard)
+		parent.Remove(old)
+		*m = sharedMesh(g, mat)
+		old.Dispose()
+		parent.Add(*m)
 	}
+	swap(t.root, &t.hullMesh, p.hull[k])
+	swap(t.turret, &t.turMesh, p.turret[k])
+	swap(t.gun, &t.gunMesh, p.gun[k])
+}
+
+// sharedMesh returns a mesh of the shared geometry g and material m, taking a
+// reference to each so that disposing of the mesh leaves them intact for the others
+// (g3n resets a material whose last reference is disposed).
+func sharedMesh(g *geometry.Geometry, m *material.Standard) *graphic.Mesh {
+	m.Incref()
+	return graphic.NewMesh(g.Incref(), m)
 }
 
 // setPose places the model: position and orientation in the world, turret yaw and gun

@@ -232,3 +232,30 @@ func TestUpdateAllocatesNothing(t *testing.T) {
 		t.Errorf("Scene.Update allocates %v times per frame, want 0", n)
 	}
 }
+
+// TestTanksComeAndGo checks that removing a tank leaves the shared parts intact for
+// the others, and that a team change recolours a tank.
+func TestTanksComeAndGo(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(3)
+	s.Update(snap, 1.0/60)
+	shader := s.parts.solidMat.Shader()
+	snap.Tanks = snap.Tanks[:1] // two tanks leave: their meshes are disposed
+	s.Update(snap, 1.0/60)
+	if len(s.tanks) != 1 {
+		t.Fatalf("%d tank models, want 1", len(s.tanks))
+	}
+	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() || !s.parts.ghostMat.Transparent() {
+		t.Errorf("shared materials changed after tanks left: shader %q (want %q), shadow transparent %v",
+			got, shader, s.parts.shadowMat.Transparent())
+	}
+	snap.Tanks[0].Team = 1
+	s.Update(snap, 1.0/60)
+	e := s.tanks[snap.Tanks[0].ID]
+	if e.model.hullMesh.GetGeometry() != s.parts.hull[1] {
+		t.Errorf("team change did not swap the hull to team 1's colours")
+	}
+}

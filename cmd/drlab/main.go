@@ -59,6 +59,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 		duration  = fs.Duration("duration", time.Duration(lab.DefaultDuration*float64(time.Second)), "length of each run")
 		warmup    = fs.Duration("warmup", time.Duration(lab.DefaultWarmup*float64(time.Second)), "unmeasured start of each run")
 		seed      = fs.Uint64("seed", 1, "seed of every random draw; the same seed gives the same output")
+		runs      = fs.Int("runs", 1, "average every figure over this many seeds (seed, seed+1, …)")
 		bytes     = fs.Int("bytes", 0, "bytes counted per update (0: the size of its wire encoding)")
 		exact     = fs.Bool("exact", false, "send states unquantized instead of through the wire encoding")
 		jsonOut   = fs.Bool("json", false, "print one JSON object per scenario and algorithm, one per line")
@@ -82,6 +83,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 		Duration:    seconds(*duration),
 		Warmup:      seconds(*warmup),
 		Seed:        *seed,
+		Runs:        *runs,
 		UpdateBytes: *bytes,
 		Exact:       *exact,
 		BudgetP95:   *target,

@@ -32,13 +32,13 @@ func TestNoFlagsReproducesTheTable(t *testing.T) {
 func TestFlagsBecomeOptions(t *testing.T) {
 	o, err := parse("-scenario", "circle,zigzag", "-algos", "pvb,pvb-ts", "-latency", "150ms", "-jitter", "20ms",
 		"-loss", "0.05", "-clock-error", "-20ms", "-fps", "120", "-duration", "30s", "-warmup", "1.5s", "-seed", "9",
-		"-rate", "5", "-json", "-plot", "x.png")
+		"-rate", "5", "-json", "-plot", "x.png", "-runs", "4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := lab.NetworkConfig{Latency: 0.15, Jitter: 0.02, Loss: 0.05}
 	if o.Mode != lab.Compare || o.Network != want || o.ClockError != -0.02 || o.FPS != 120 || o.Duration != 30 ||
-		o.Warmup != 1.5 || o.Seed != 9 || o.Publish.Rate != 5 || !o.JSON || o.Plot != "x.png" {
+		o.Warmup != 1.5 || o.Seed != 9 || o.Publish.Rate != 5 || !o.JSON || o.Plot != "x.png" || o.Runs != 4 {
 		t.Errorf("options %+v", o)
 	}
 	if len(o.Algos) != 2 || !o.Algos[1].CompensateLatency || strings.Join(o.Scenarios, ",") != "circle,zigzag" {

@@ -1,0 +1,97 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxRuns is the most seeds one comparison may average over.
+const MaxRuns = 1000
+
+// SimulateRuns plays the setup once per seed s.Seed, s.Seed+1, … (runs of them; zero
+// means one) and combines the results: means of the mean, p95, heading, jerk, rate and
+// past-error figures, the largest of the maxima, sums of the counts. MeanErrSDM is
+// the spread of the per-seed mean errors, which says how much a single seed can be
+// trusted on a lossy or jittery link. The Record, when asked for, is the first seed's.
+func SimulateRuns(s Setup, runs int) (Result, error) {
+	var sc scratch
+	return sc.simulateRuns(s, runs)
+}
+
+func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
+	if runs < 0 || runs > MaxRuns {
+		return Result{}, fmt.Errorf("simulate: %d runs is outside 0..%d", runs, MaxRuns)
+	}
+	if runs <= 1 {
+		r, err := sc.simulate(s)
+		r.Runs = 1
+		return r, err
+	}
+	var acc Result
+	var means []float64
+	for k := 0; k < runs; k++ {
+		run := s
+		run.Seed = s.Seed + uint64(k)
+		run.Record = s.Record && k == 0
+		r, err := sc.simulate(run)
+		if err != nil {
+			return Result{}, fmt.Errorf("seed %d: %w", run.Seed, err)
+		}
+		means = append(means, r.MeanErrM)
+		if k == 0 {
+			acc = r
+			acc.MeanErrPastM, acc.P95ErrPastM = copyPtr(r.MeanErrPastM), copyPtr(r.P95ErrPastM)
+			acc.MaxDepthM, acc.BelowGroundShare = copyPtr(r.MaxDepthM), copyPtr(r.BelowGroundShare)
+			continue
+		}
+		acc.Frames += r.Frames
+		acc.MeanErrM += r.MeanErrM
+		acc.P95ErrM += r.P95ErrM
+		acc.MaxErrM = math.Max(acc.MaxErrM, r.MaxErrM)
+		acc.MeanHeadingDeg += r.MeanHeadingDeg
+		acc.MaxJumpM = math.Max(acc.MaxJumpM, r.MaxJumpM)
+		acc.RMSJerk += r.RMSJerk
+		acc.UpdatesPerS += r.UpdatesPerS
+		acc.BytesPerS += r.BytesPerS
+		acc.BytesPerUpdate += r.BytesPerUpdate
+		acc.Sent += r.Sent
+		acc.Lost += r.Lost
+		acc.Rejected += r.Rejected
+		acc.EncodeErrors += r.EncodeErrors
+		addPtr(acc.MeanErrPastM, r.MeanErrPastM)
+		addPtr(acc.P95ErrPastM, r.P95ErrPastM)
+		addPtr(acc.BelowGroundShare, r.BelowGroundShare)
+		if acc.MaxDepthM != nil && r.MaxDepthM != nil {
+			*acc.MaxDepthM = math.Max(*acc.MaxDepthM, *r.MaxDepthM)
+		}
+	}
+	n := float64(runs)
+	for _, v := range []*float64{&acc.MeanErrM, &acc.P95ErrM, &acc.MeanHeadingDeg, &acc.RMSJerk,
+		&acc.UpdatesPerS, &acc.BytesPerS, &acc.BytesPerUpdate, acc.MeanErrPastM, acc.P95ErrPastM, acc.BelowGroundShare} {
+		if v != nil {
+			*v /= n
+		}
+	}
+	mean := acc.MeanErrM
+	ss := 0.0
+	for _, m := range means {
+		ss += (m - mean) * (m - mean)
+	}
+	acc.MeanErrSDM = math.Sqrt(ss / (n - 1))
+	acc.Runs = runs
+	return acc, nil
+}
+
+func copyPtr(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func addPtr(dst, src *float64) {
+	if dst != nil && src != nil {
+		*dst += *src
+	}
+}
