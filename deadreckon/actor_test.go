@@ -543,16 +543,19 @@ func TestCompensateLatency(t *testing.T) {
 		m    motion
 	}{
 		{"circle", circleMotion(10, 0.4)},
-		{"zigzag", zigzagMotion(10, 5, 4)},
+		{"weave", zigzagMotion(10, 5, 4)},
+		{"zigzag", legsMotion(10, 2, 30)},
 	} {
-		plain := simulate(t, tc.m, Config{}, 1.0/3, 0.15, 20)
-		comp := simulate(t, tc.m, Config{CompensateLatency: true}, 1.0/3, 0.15, 20)
+		plain := simulate(t, tc.m, Config{}, 1.0/3, 0.15, 30)
+		comp := simulate(t, tc.m, Config{CompensateLatency: true}, 1.0/3, 0.15, 30)
 		t.Logf("%s: mean error %.4f → %.4f m, max jump %.4f → %.4f m", tc.name, plain.meanErr, comp.meanErr, plain.maxJump, comp.maxJump)
 		if comp.meanErr > 0.5*plain.meanErr {
 			t.Errorf("%s: compensated mean error %.4f m, want ≤ half of %.4f m", tc.name, comp.meanErr, plain.meanErr)
 		}
-		if comp.maxJump > plain.maxJump {
-			t.Errorf("%s: compensated max jump %.4f m > plain %.4f m", tc.name, comp.maxJump, plain.maxJump)
+		// On the zigzag both modes' largest jump is the same event, a turn onset that
+		// neither can predict: they agree within 0.03%, so allow 0.1%.
+		if comp.maxJump > plain.maxJump*1.001 {
+			t.Errorf("%s: compensated max jump %.6f m > plain %.6f m", tc.name, comp.maxJump, plain.maxJump)
 		}
 	}
 }
@@ -637,5 +640,62 @@ func TestDelayedEstimatedClock(t *testing.T) {
 			}
 		}
 		prev = got
+	}
+}
+
+// BenchmarkReceive measures applying one update to an actor (validation, blend start).
+func BenchmarkReceive(b *testing.B) {
+	m := circleMotion(10, 0.4)
+	states := make([]State, 64)
+	for i := range states {
+		states[i] = m(float64(i) / 3)
+	}
+	a := NewActor(Config{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := states[i%len(states)]
+		s.Time = float64(i) / 3
+		if err := a.Receive(s, s.Time); err != nil {
+			b.Fatal(err)
+		}
+		a.Advance(s.Time + frame)
+	}
+}
+
+// TestEdgeCases checks calls in unusual orders: clamping before any update, time
+// running backwards, a break older than the last known state, and switching
+// algorithms back and forth.
+func TestEdgeCases(t *testing.T) {
+	a := NewActor(Config{Clamp: Clamp{Mode: ClampAlways}})
+	a.ClampTo(Plane{}, mgl64.Vec3{})
+	a.Advance(1)
+	if a.HasState() || a.Reckoned().Position != (mgl64.Vec3{}) || !a.Stale(1) {
+		t.Fatalf("actor without updates: %+v", a.Reckoned())
+	}
+	s := NewState(mgl64.Vec3{0, 5, 0})
+	s.Time, s.Velocity = 10, mgl64.Vec3{2, 0, 0}
+	_ = a.Receive(s, 1)
+	a.Advance(2)
+	x := a.Reckoned().Position[0]
+	a.Advance(1.5) // backwards: ignored
+	if got := a.Reckoned().Position[0]; got != x {
+		t.Errorf("time running backwards moved the actor from %v to %v", x, got)
+	}
+	old := NewState(mgl64.Vec3{50, 0, 0})
+	old.Time = 5
+	if err := a.Break(old, 2); err != nil {
+		t.Errorf("a break may carry an older owner time (respawn): %v", err)
+	}
+	a.Advance(2.1)
+	if got := a.Reckoned().Position[0]; got != 50 {
+		t.Errorf("after the break x = %v, want 50", got)
+	}
+	for _, alg := range []Algorithm{Delayed, ProjectiveVelocityBlend, TwoPath, Static, CubicBezier} {
+		a.SetConfig(Config{Algorithm: alg})
+		a.Advance(2.2)
+		if !finiteState(a.Reckoned()) {
+			t.Errorf("%v: non-finite state after switching", alg)
+		}
 	}
 }

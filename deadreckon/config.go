@@ -116,8 +116,11 @@ type Config struct {
 	Heartbeat float64
 	// CompensateLatency projects the last-known state from its owner's timestamp,
 	// converted to local time with the offset given to SetClockOffset, instead of from
-	// its arrival. The blend factor T̂ still runs on local arrival time. Until
-	// SetClockOffset is called, updates are taken at their arrival.
+	// its arrival, so the display shows the present instead of the past. The blend
+	// factor T̂ still runs on local arrival time. Because the projection reaches
+	// further, each blend lasts ΔT plus the latency and acceleration is integrated
+	// for at most 0.8 ΔT, which keeps its corrections as smooth as plain blending's.
+	// Until SetClockOffset is called, updates are taken at their arrival.
 	CompensateLatency bool
 	// MaxLatency caps the latency compensated for, in seconds; if zero,
 	// DefaultMaxLatency.

@@ -54,6 +54,51 @@ func zigzagMotion(speed, amp, period float64) motion {
 	}
 }
 
+// legsMotion drives at speed m/s in straight legs of leg seconds joined by turns of
+// 90° at 90°/s, alternately right and left (the heading swings between ±45°), like a
+// tank zigzagging. It integrates the path in 1 ms steps up to dur seconds.
+func legsMotion(speed, leg, dur float64) motion {
+	const step = 1e-3
+	turn := 1.0 // seconds per 90° turn at 90°/s
+	period := 2 * (leg + turn)
+	rate := func(t float64) float64 {
+		switch u := math.Mod(t, period); {
+		case u < leg:
+			return 0
+		case u < leg+turn:
+			return -math.Pi / 2
+		case u < 2*leg+turn:
+			return 0
+		default:
+			return math.Pi / 2
+		}
+	}
+	n := int(dur/step) + 2
+	pos := make([]mgl64.Vec3, n)
+	yaw := make([]float64, n)
+	yaw[0] = math.Pi / 4
+	for i := 1; i < n; i++ {
+		t := float64(i-1) * step
+		s, c := math.Sincos(yaw[i-1] + 0.5*rate(t)*step)
+		pos[i] = pos[i-1].Add(mgl64.Vec3{c, 0, -s}.Mul(speed * step))
+		yaw[i] = yaw[i-1] + rate(t)*step
+	}
+	return func(t float64) State {
+		i := min(max(int(math.Round(t/step)), 0), n-1)
+		s, c := math.Sincos(yaw[i])
+		v := mgl64.Vec3{speed * c, 0, -speed * s}
+		w := rate(t)
+		return State{
+			Time:            t,
+			Position:        pos[i],
+			Velocity:        v,
+			Acceleration:    mgl64.Vec3{0, w, 0}.Cross(v),
+			Orientation:     YawQuat(yaw[i]),
+			AngularVelocity: mgl64.Vec3{0, w, 0},
+		}
+	}
+}
+
 // runStats are the figures of one simulated link.
 type runStats struct {
 	// maxJump is the largest |displayed step − true step| between frames, meters;

@@ -301,3 +301,24 @@ func TestPublisherRejects(t *testing.T) {
 		t.Errorf("after bad samples: %v %v", d, st)
 	}
 }
+
+// BenchmarkPublisherUpdate measures one frame of a publishing tank on a circle.
+func BenchmarkPublisherUpdate(b *testing.B) {
+	m := circleMotion(8, 0.5)
+	samples := make([]Sample, 600)
+	for i := range samples {
+		samples[i] = sampleOf(m(float64(i) * frame))
+	}
+	p := NewPublisher(PublisherConfig{}, 1)
+	updates := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := samples[i%len(samples)]
+		s.Time = float64(i) * frame
+		if d, _ := p.Update(s); d != NoUpdate {
+			updates++
+		}
+	}
+	b.ReportMetric(float64(updates)/(float64(b.N)*frame), "updates/s")
+}

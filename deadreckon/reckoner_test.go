@@ -229,3 +229,24 @@ func cpuTime() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// TestReckonerClose checks that a closed reckoner keeps working on the caller's
+// goroutine, and that Close is idempotent.
+func TestReckonerClose(t *testing.T) {
+	r := NewReckoner(ReckonerConfig{Workers: 3, MinParallel: 1})
+	hs := []Handle{r.Add(Config{}), r.Add(Config{})}
+	for i, h := range hs {
+		s := NewState(mgl64.Vec3{float64(i), 0, 0})
+		s.Velocity = mgl64.Vec3{1, 0, 0}
+		_ = r.Actor(h).Receive(s, 0)
+	}
+	r.Advance(0.5, nil, mgl64.Vec3{})
+	r.Close()
+	r.Close()
+	r.Advance(1, nil, mgl64.Vec3{})
+	for i, h := range hs {
+		if got, want := r.Actor(h).Reckoned().Position[0], float64(i)+1; math.Abs(got-want) > 1e-12 {
+			t.Errorf("actor %d at x=%v after Close, want %v", i, got, want)
+		}
+	}
+}

@@ -81,7 +81,8 @@ type tank struct {
 
 	// Remote tanks.
 	actor     *deadreckon.Actor
-	lastHeard float64 // local time the last update arrived
+	proxy     *physics.Proxy // its stand-in in the physics world, at the reckoned pose
+	lastHeard float64        // local time the last update arrived
 
 	view  TankView // everything but the trail
 	trail ring
@@ -272,9 +273,11 @@ func (m *Match) Respawn() { m.respawn = true }
 // with the player's input for this tick. One tick runs, in this order: the input is
 // applied; the events that arrived on the link are handled (spawns, state updates,
 // despawns; several updates for one tank in a tick: the last wins); local tanks
-// behave (bots choose their inputs) and the physics steps; remote tanks are reckoned
-// to now and clamped to the ground; local tanks publish what the deadreckon.Publisher
-// decides; the views the next Snapshot hands out are refreshed.
+// behave (bots choose their inputs); remote tanks are reckoned to now and clamped to
+// the ground, and their physics proxies are set on the reckoned paths; the physics
+// steps, so local tanks collide with remote ones where they are shown; local tanks
+// publish what the deadreckon.Publisher decides; the views the next Snapshot hands
+// out are refreshed.
 //
 // A now earlier than the previous Step's, or not finite, simulates no time. Step returns an error
 // wrapping ErrLinkClosed once the link has closed (see Err); the match's state stays
@@ -308,13 +311,16 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	}
 	// 2. Network in.
 	m.receive(now)
-	// 3. Local behaviour and physics.
+	// 3. Local behaviour.
 	m.behave(now, dt)
-	if dt > 0 && len(m.world.Tanks()) > 0 { // rocks and border alone need no steps
+	// 4. Reckon remote tanks, clamp them to the ground, and put their proxies on the
+	// reckoned paths: local tanks collide with remote ones where they are shown.
+	m.reckon(now)
+	m.moveProxies(dt)
+	// 5. Physics.
+	if dt > 0 && len(m.world.Tanks()) > 0 { // proxies, rocks and border alone need no steps
 		m.world.Step(dt)
 	}
-	// 4 and 5. Reckon remote tanks, then clamp them to the ground.
-	m.reckon(now)
 	// 6. Publish local tanks.
 	m.publish(now)
 	// 7. Views for the snapshot.
@@ -410,6 +416,13 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 		return
 	}
 	a.SetClampPhase(int(ev.Actor)) // spread far clamps over frames
+	x, z, yaw := planar(ev.State)
+	proxy, err := m.world.AddProxy(physics.TankSpec{}, x, z, yaw)
+	if err != nil {
+		m.counters.rejected++
+		m.log.Debug("spawn refused", "actor", ev.Actor, "err", err)
+		return
+	}
 	var t *tank
 	if n := len(m.free); n > 0 {
 		t = m.free[n-1]
@@ -421,7 +434,7 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 		t = &tank{trail: newRing(m.cfg.TrailLength)}
 	}
 	t.id, t.owner, t.name, t.team = ev.Actor, ev.Owner, ev.Name, ev.Team
-	t.actor, t.lastHeard = a, now
+	t.actor, t.proxy, t.lastHeard = a, proxy, now
 	m.tanks = append(m.tanks, t)
 	m.byID[t.id] = t
 	m.log.Debug("remote tank", "actor", t.id, "owner", t.owner, "name", t.name)
@@ -450,7 +463,42 @@ func (m *Match) removeRemote(t *tank) {
 		}
 	}
 	t.actor = nil
+	m.world.RemoveProxy(t.proxy)
+	t.proxy = nil
 	m.free = append(m.free, t)
+}
+
+// planar returns a state's place on the ground plane: its (x, z), m, and the yaw of
+// its forward axis, rad.
+func planar(s deadreckon.State) (x, z, yaw float64) {
+	f := s.Orientation.Rotate(mgl64.Vec3{1, 0, 0})
+	return s.Position[0], s.Position[2], math.Atan2(-f[2], f[0])
+}
+
+// moveProxies puts every remote tank's physics proxy on its reckoned path for the
+// physics step of dt seconds that follows. The reckoned pose is for now, the end of
+// that step; the proxy takes its path as of the world's present, so it is given the
+// reckoned pose dt earlier along the reckoned velocity, and the step carries it onto
+// the reckoned pose itself.
+func (m *Match) moveProxies(dt float64) {
+	for _, t := range m.tanks {
+		if t.local || t.proxy == nil {
+			continue
+		}
+		r := t.actor.Reckoned()
+		x, z, yaw := planar(r)
+		// The actor accepts wilder motion than a proxy can follow; a tank that far
+		// off or that fast is beyond meeting anyway.
+		lim := physics.MaxProxyCoordinate
+		x, z = math.Max(-lim, math.Min(lim, x)), math.Max(-lim, math.Min(lim, z))
+		v := capLen(mgl64.Vec3{r.Velocity[0], 0, r.Velocity[2]}, physics.MaxProxySpeed)
+		vx, vz := v[0], v[2]
+		yawRate := math.Max(-physics.MaxProxyYawRate, math.Min(physics.MaxProxyYawRate, r.AngularVelocity[1]))
+		if err := t.proxy.MoveTo(x-vx*dt, z-vz*dt, yaw-yawRate*dt, vx, vz, yawRate); err != nil {
+			m.counters.rejected++
+			m.log.Debug("proxy move refused", "actor", t.id, "err", err)
+		}
+	}
 }
 
 // actorConfig returns the configuration of a remote tank under the current settings.

@@ -71,16 +71,15 @@ func runBudget(ctx context.Context, w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	var out []BudgetResult
-	var sc scratch
-	for _, p := range paths {
-		for _, a := range o.Algos {
-			r, err := sc.findBudget(ctx, o.setup(p, a), o.BudgetP95, o.Runs)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
+	na := len(o.Algos)
+	out := make([]BudgetResult, len(paths)*na)
+	err = forEach(ctx, len(out), func(sc *scratch, i int) error {
+		r, err := sc.findBudget(ctx, o.setup(paths[i/na], o.Algos[i%na]), o.BudgetP95, o.Runs)
+		out[i] = r
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if o.JSON {
 		rs := make([]any, len(out))

@@ -9,11 +9,11 @@
 //
 // The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
 // stopgo, ledge, and tank, a tank driven through package physics) or a recorded CSV
-// trace (ReadTrace, Trace.Path). The figures of a run
-// (Result) are the mean, 95th percentile and largest position error, the mean heading
-// error, the largest per-frame jump |displayed step − true step| (snaps and stalls),
-// the RMS jerk of the displayed path, depth below the ground, and the updates and
-// bytes per second that bought them. Everything is deterministic: the same Setup, or
+// trace (ReadTrace, Trace.Path). The figures of a run (Result) are the mean, 95th
+// percentile and largest position error, the mean heading error, the largest
+// per-frame jump |displayed step − true step| (snaps and stalls), the RMS jerk of the
+// displayed path, depth below the ground, and the updates and bytes per second that
+// bought them. Everything is deterministic: the same Setup, or
 // the same Options, gives the same result bit for bit; SimulateRuns averages over
 // several seeds when one lossy run is too noisy.
 //

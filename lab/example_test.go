@@ -1,6 +1,7 @@
 package lab_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"math"
@@ -55,4 +56,23 @@ func ExampleReadTrace() {
 	// Output:
 	// 3 samples, 21 frames at 10 fps, heading 0°
 	// bad trace: line 2: field 3 "three" is not a number
+}
+
+// Murphy's Table 1.1: projective velocity blending against the cubic Bézier on a
+// circle, with and without published acceleration.
+func ExampleReproduceTable() {
+	rows, err := lab.ReproduceTable(context.Background(), lab.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range rows {
+		fmt.Printf("%g/s acceleration %-5v PVB ahead: %v\n", r.RateHz, r.Acceleration, r.PVB.MeanErrM < r.Bezier.MeanErrM)
+	}
+	// Output:
+	// 1/s acceleration true  PVB ahead: true
+	// 3/s acceleration true  PVB ahead: true
+	// 5/s acceleration true  PVB ahead: true
+	// 1/s acceleration false PVB ahead: true
+	// 3/s acceleration false PVB ahead: true
+	// 5/s acceleration false PVB ahead: true
 }

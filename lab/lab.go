@@ -222,28 +222,23 @@ func runCompare(ctx context.Context, w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	var all []Result
-	var sc scratch
-	for k, p := range paths {
-		var rs []Result
-		for _, a := range o.Algos {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			s := o.setup(p, a)
-			s.Record = o.Plot != "" && k == 0
-			r, err := sc.simulateRuns(s, o.Runs)
-			if err != nil {
-				return err
-			}
-			rs = append(rs, r)
+	na := len(o.Algos)
+	all := make([]Result, len(paths)*na)
+	err = forEach(ctx, len(all), func(sc *scratch, i int) error {
+		k := i / na
+		s := o.setup(paths[k], o.Algos[i%na])
+		s.Record = o.Plot != "" && k == 0
+		r, err := sc.simulateRuns(s, o.Runs)
+		all[i] = r
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if o.Plot != "" {
+		if err := SavePlot(o.Plot, paths[0], all[:na]); err != nil {
+			return err
 		}
-		if o.Plot != "" && k == 0 {
-			if err := SavePlot(o.Plot, p, rs); err != nil {
-				return err
-			}
-		}
-		all = append(all, rs...)
 	}
 	if o.JSON {
 		return WriteJSON(w, all)

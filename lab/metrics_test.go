@@ -151,6 +151,13 @@ func TestMetricsHeading(t *testing.T) {
 	if h := Heading(mgl64.Quat{}); h != 0 {
 		t.Errorf("heading of the zero quaternion = %v, want 0 (identity)", h)
 	}
+	for _, c := range []struct{ yaw, want float64 }{
+		{0, 0}, {math.Pi / 2, math.Pi / 2}, {-math.Pi / 2, -math.Pi / 2}, {math.Pi, math.Pi}, {-math.Pi, math.Pi}, {3, 3},
+	} {
+		if h := Heading(yawQuat(c.yaw)); math.Abs(h-c.want) > 1e-12 || math.Signbit(h) && c.want == 0 {
+			t.Errorf("Heading(yaw %v) = %v, want %v in (−π, π]", c.yaw, h, c.want)
+		}
+	}
 }
 
 func TestMetricsDepthBelowGround(t *testing.T) {

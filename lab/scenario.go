@@ -101,7 +101,7 @@ func scenarios() []scenarioInfo {
 		{"zigzag", fmt.Sprintf("%.0f m/s, %.0f s legs joined by 90° turns at 90°/s, round a 70 m loop", ZigzagSpeed, ZigzagLeg), infallible(buildZigzag)},
 		{"stopgo", fmt.Sprintf("accelerate %.0f m/s², cruise %.0f m/s, brake %.0f m/s², stand, pivot 90°, go", StopGoAccel, StopGoTopSpeed, StopGoBrake), infallible(buildStopGo)},
 		{"ledge", fmt.Sprintf("oval track at %.0f m/s: drives off a %.0f m cliff, climbs back up a ramp", LedgeSpeed, LedgeHeight), infallible(buildLedge)},
-		{"tank", "a 50 t tank driven through package physics over the generated valley: climb, arcs, dash, brake, pivot", buildTank},
+		{"tank", "a 50 t tank driven through package physics on the generated valley floor: arcs, a dash, a brake into reverse", buildTank},
 	}
 }
 

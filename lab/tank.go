@@ -49,7 +49,7 @@ func tankInput(t float64) physics.Input {
 }
 
 // buildTank drives a default tank through package physics on the generated valley,
-// from the foot of the ridge's climb, with a scripted input. The frame rate need not
+// from the middle of the valley floor, with a scripted input. The frame rate need not
 // match the physics rate: each frame steps the world by one frame interval.
 func buildTank(fps, duration float64) (*Path, error) {
 	m, err := terrain.Generate(terrain.GenerateConfig{Seed: TankMapSeed})

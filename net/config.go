@@ -71,7 +71,8 @@ const (
 
 // Limits are the host's defences. The zero value means all defaults.
 type Limits struct {
-	// MaxPlayers caps the players in the match. If zero, defaults to DefaultMaxPlayers.
+	// MaxPlayers caps the players in the match, the host's own player included. If
+	// zero, defaults to DefaultMaxPlayers.
 	MaxPlayers int
 	// MaxActorsPerPlayer caps one player's actors. If zero, defaults to
 	// DefaultMaxActorsPerPlayer.

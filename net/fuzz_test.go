@@ -78,6 +78,11 @@ func TestValidateState(t *testing.T) {
 		{"past the edge", func(s *deadreckon.State) { s.Position[2] = 256.01 }, false},
 		{"fast", func(s *deadreckon.State) { s.Velocity[2] = 31 }, false},
 		{"turning fast", func(s *deadreckon.State) { s.AngularVelocity[1] = 3.5 }, false},
+		{"at every limit, as quantized", func(s *deadreckon.State) {
+			s.Velocity = mgl64.Vec3{17.33, 0, 17.33}                     // 24.5 m/s ≤ 30
+			s.AngularVelocity = mgl64.Vec3{1.734375, 1.734375, 1.734375} // 3 rad/s capped, then quantized: 3.004
+			s.Articulations[0].Rate = DefaultMaxArticulationRate + 0.0005
+		}, true},
 		{"turret spinning", func(s *deadreckon.State) { s.Articulations[0].Rate = 9 }, false},
 		{"too many articulations", func(s *deadreckon.State) { s.NumArticulations = 5 }, false},
 		{"negative articulations", func(s *deadreckon.State) { s.NumArticulations = -1 }, false},

@@ -762,6 +762,9 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 	updates, rejected, derr := wire.DecodeBatch(buf[:0], b)
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if p.removed {
+		return updates
+	}
 	p.lastHeard = now
 	h.stats.Invalid += uint64(rejected)
 	if derr != nil {

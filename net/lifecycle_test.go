@@ -156,3 +156,27 @@ func TestListenContextCloses(t *testing.T) {
 	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	h.Close()
 }
+
+// TestRejoinReplacesDeadConnection: a player whose connection died (no packets for
+// over a second) may join again at once under its name; the old session is dropped
+// and its tank despawned.
+func TestRejoinReplacesDeadConnection(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Limits: Limits{Timeout: 30}})
+	watcher := h.Local()
+	old := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: 30})
+	tank, err := old.Spawn("ann", 1, tankAt(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.pc.Close() // the old connection dies without a word
+	time.Sleep(time.Duration(rejoinSilence * 1.3 * float64(time.Second)))
+	back := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	waitFor(t, watcher, 3*time.Second, func(ev Event) bool { return ev.Kind == EventDespawn && ev.Actor == tank })
+	if st := h.Stats(); st.Players != 2 {
+		t.Errorf("%d players after the rejoin, want the host and the new ann", st.Players)
+	}
+	if _, err := back.Spawn("ann", 1, tankAt(0, 0)); err != nil {
+		t.Errorf("spawn after rejoin: %v", err)
+	}
+}

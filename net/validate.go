@@ -7,7 +7,11 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
 )
+
+// quantSlack is the length of a vector of half-steps on three axes, in steps.
+const quantSlack = 0.8660254037844386 // √3 / 2
 
 // ErrInvalidState is wrapped by every validation failure of a state update.
 var ErrInvalidState = errors.New("invalid state")
@@ -33,7 +37,7 @@ func validateState(s *deadreckon.State, m MatchSettings, l *Limits, hostNow floa
 		if !finite(a.Angle) || !finite(a.Rate) {
 			return fmt.Errorf("%w: non-finite articulation", ErrInvalidState)
 		}
-		if math.Abs(a.Rate) > l.MaxArticulationRate {
+		if math.Abs(a.Rate) > l.MaxArticulationRate+wire.ArticulationRateStep {
 			return fmt.Errorf("%w: articulation rate %.3g rad/s", ErrInvalidState, a.Rate)
 		}
 	}
@@ -41,13 +45,15 @@ func validateState(s *deadreckon.State, m MatchSettings, l *Limits, hostNow floa
 	if math.Abs(p[0]) > m.Extent || math.Abs(p[2]) > m.Extent || math.Abs(p[1]) > l.HeightRange {
 		return fmt.Errorf("%w: position %.1f outside the map", ErrInvalidState, p)
 	}
-	if v := s.Velocity.Len(); v > l.MaxSpeed {
+	// A value at the limit may come back from the wire's quantization a hair above
+	// it: allow half a step on each of the three axes.
+	if v := s.Velocity.Len(); v > l.MaxSpeed+quantSlack*wire.VelocityStep {
 		return fmt.Errorf("%w: speed %.3g m/s", ErrInvalidState, v)
 	}
-	if a := s.Acceleration.Len(); a > l.MaxAcceleration {
+	if a := s.Acceleration.Len(); a > l.MaxAcceleration+quantSlack*wire.AccelerationStep {
 		return fmt.Errorf("%w: acceleration %.3g m/s²", ErrInvalidState, a)
 	}
-	if w := s.AngularVelocity.Len(); w > l.MaxTurnRate {
+	if w := s.AngularVelocity.Len(); w > l.MaxTurnRate+quantSlack*wire.AngularVelocityStep {
 		return fmt.Errorf("%w: turn rate %.3g rad/s", ErrInvalidState, w)
 	}
 	if n := q.Len(); math.Abs(n-1) > 0.01 {

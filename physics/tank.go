@@ -192,7 +192,8 @@ type Tank struct {
 
 // ContactCounts counts contacts that began between a tank and other bodies.
 type ContactCounts struct {
-	// Tanks, Rocks and Border count contacts with other tanks, rocks and the border.
+	// Tanks, Rocks and Border count contacts with other tanks (the world's own and
+	// proxies of tanks owned elsewhere), rocks and the border.
 	Tanks, Rocks, Border uint64
 }
 
@@ -316,6 +317,7 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	t.pose.Orientation = mgl64.QuatIdent()
 	t.place(w.Time(), 0)
 	t.prev = t.pose
+	w.ghostTank(t)
 	return t, nil
 }
 
@@ -331,6 +333,9 @@ func (w *World) RemoveTank(t *Tank) {
 			break
 		}
 	}
+	for _, p := range w.proxies {
+		p.dropGhosts(t, false)
+	}
 	w.b2.DestroyBody(t.body)
 	t.body = nil
 }
@@ -345,7 +350,8 @@ func (t *Tank) Input() Input { return t.in }
 // added.
 func (t *Tank) Contacts() ContactCounts { return t.contacts }
 
-// Touching reports whether the tank touches another tank, a rock or the border now.
+// Touching reports whether the tank touches another tank (or a proxy), a rock or the
+// border now.
 func (t *Tank) Touching() bool { return t.touching > 0 }
 
 func (t *Tank) touch(other any, d int) {
@@ -354,7 +360,7 @@ func (t *Tank) touch(other any, d int) {
 		return
 	}
 	switch other := other.(type) {
-	case *Tank:
+	case *Tank, *Proxy:
 		t.contacts.Tanks++
 	case staticKind:
 		if other == kindRock {
@@ -414,6 +420,7 @@ func (t *Tank) Teleport(x, z, yaw float64) {
 	t.pose.TurretRate, t.pose.GunRate = 0, 0
 	t.place(t.w.Time(), 0)
 	t.prev = t.pose
+	t.w.ghostTank(t)
 }
 
 // Interpolated returns the pose a fraction alpha (0…1) of the way from the previous

@@ -62,6 +62,12 @@ type WorldConfig struct {
 	// SolverIterations is how many passes the track and grip solver makes per step.
 	// If zero, defaults to DefaultSolverIterations.
 	SolverIterations int
+	// ProxyJump is how far a Proxy may be from its path, m, before it jumps onto it
+	// instead of driving there. If zero, defaults to DefaultProxyJump.
+	ProxyJump float64
+	// ProxyCatchUp is how much faster than its path a Proxy may move to get back onto
+	// it, m/s. If zero, defaults to DefaultProxyCatchUp.
+	ProxyCatchUp float64
 }
 
 // MapConfig returns the config for a battle on m: its ground, its border as the wall
@@ -87,6 +93,12 @@ func (c WorldConfig) withDefaults() WorldConfig {
 	if c.SolverIterations == 0 {
 		c.SolverIterations = DefaultSolverIterations
 	}
+	if c.ProxyJump == 0 {
+		c.ProxyJump = DefaultProxyJump
+	}
+	if c.ProxyCatchUp == 0 {
+		c.ProxyCatchUp = DefaultProxyCatchUp
+	}
 	if c.Ground == nil {
 		c.Ground = flatGround{}
 	}
@@ -103,6 +115,10 @@ func (c WorldConfig) validate() error {
 		return fmt.Errorf("%w: max steps %d", ErrConfig, c.MaxSteps)
 	case c.SolverIterations < 1 || c.SolverIterations > 100:
 		return fmt.Errorf("%w: solver iterations %d, want 1…100", ErrConfig, c.SolverIterations)
+	case !finite(c.ProxyJump) || !(c.ProxyJump > 0):
+		return fmt.Errorf("%w: proxy jump %g m, want > 0", ErrConfig, c.ProxyJump)
+	case !finite(c.ProxyCatchUp) || !(c.ProxyCatchUp > 0):
+		return fmt.Errorf("%w: proxy catch-up %g m/s, want > 0", ErrConfig, c.ProxyCatchUp)
 	case !finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
 		return fmt.Errorf("%w: border %v…%v is not finite", ErrConfig, c.Min, c.Max)
 	case c.hasBorder() && !(c.Max[0] > c.Min[0] && c.Max[1] > c.Min[1]):
@@ -129,6 +145,7 @@ type World struct {
 	h        float64 // fixed step, s
 	b2       *box2d.B2World
 	tanks    []*Tank
+	proxies  []*Proxy
 	steps    uint64
 	acc      float64
 	listener *contactListener
@@ -204,6 +221,11 @@ func (w *World) Tanks() []*Tank { return w.tanks }
 // Time returns the simulation time, s: the number of fixed steps run times the step.
 func (w *World) Time() float64 { return float64(w.steps) * w.h }
 
+// FrameTime returns the time Step has been given so far, s: Time plus the remainder
+// carried over to the next call (Alpha fixed steps). Time a capped Step dropped does
+// not count. It is the present of Proxy.MoveTo.
+func (w *World) FrameTime() float64 { return w.Time() + w.acc }
+
 // Steps returns the number of fixed steps run so far.
 func (w *World) Steps() uint64 { return w.steps }
 
@@ -238,18 +260,27 @@ func (w *World) Alpha() float64 { return math.Min(w.acc/w.h, 1) }
 
 // Tick runs exactly one fixed step.
 func (w *World) Tick() {
+	end := float64(w.steps+1) * w.h
+	for _, p := range w.proxies {
+		p.drive(w.h, end)
+	}
 	for _, t := range w.tanks {
 		t.drive(w.h)
 	}
 	w.b2.Step(w.h, velocityIterations, positionIterations)
 	w.steps++
+	for _, p := range w.proxies {
+		if len(p.ghosts) > 0 {
+			p.dropGhosts(nil, true)
+		}
+	}
 	now := w.Time()
 	for _, t := range w.tanks {
 		t.settle(w.h, now)
 	}
 }
 
-// contactListener counts contacts beginning and ending on tanks.
+// contactListener counts contacts beginning and ending on tanks and proxies.
 type contactListener struct{}
 
 // BeginContact counts a contact that began.
@@ -258,8 +289,25 @@ func (contactListener) BeginContact(c box2d.B2ContactInterface) { countContact(c
 // EndContact counts a contact that ended.
 func (contactListener) EndContact(c box2d.B2ContactInterface) { countContact(c, -1) }
 
-// PreSolve does nothing: every contact is solved.
-func (contactListener) PreSolve(box2d.B2ContactInterface, box2d.B2Manifold) {}
+// PreSolve disables the contacts of proxies with their ghosts: every other contact is
+// solved.
+func (contactListener) PreSolve(c box2d.B2ContactInterface, _ box2d.B2Manifold) {
+	a := c.GetFixtureA().GetBody().GetUserData()
+	b := c.GetFixtureB().GetBody().GetUserData()
+	if haunted(a, b) || haunted(b, a) {
+		c.SetEnabled(false)
+	}
+}
+
+// haunted reports whether body data a is a proxy and b one of its ghosts.
+func haunted(a, b any) bool {
+	p, ok := a.(*Proxy)
+	if !ok || len(p.ghosts) == 0 {
+		return false
+	}
+	t, ok := b.(*Tank)
+	return ok && p.haunts(t)
+}
 
 // PostSolve does nothing.
 func (contactListener) PostSolve(box2d.B2ContactInterface, *box2d.B2ContactImpulse) {}
@@ -267,11 +315,17 @@ func (contactListener) PostSolve(box2d.B2ContactInterface, *box2d.B2ContactImpul
 func countContact(c box2d.B2ContactInterface, d int) {
 	a := c.GetFixtureA().GetBody().GetUserData()
 	b := c.GetFixtureB().GetBody().GetUserData()
-	if t, ok := a.(*Tank); ok {
-		t.touch(b, d)
+	switch x := a.(type) {
+	case *Tank:
+		x.touch(b, d)
+	case *Proxy:
+		x.touch(d)
 	}
-	if t, ok := b.(*Tank); ok {
-		t.touch(a, d)
+	switch x := b.(type) {
+	case *Tank:
+		x.touch(a, d)
+	case *Proxy:
+		x.touch(d)
 	}
 }
 

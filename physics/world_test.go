@@ -13,11 +13,17 @@ import (
 // hullCorners returns the four footprint corners of a tank on the ground plane.
 func hullCorners(tk *Tank) [4]mgl64.Vec2 {
 	p, s := tk.Pose(), tk.Spec()
-	c, sn := math.Cos(p.Yaw), math.Sin(p.Yaw)
+	return footprint(p.Position[0], p.Position[2], p.Yaw, s.Length, s.Width)
+}
+
+// footprint returns the four corners of a length × width hull whose middle is at
+// (x, z), heading yaw.
+func footprint(x, z, yaw, length, width float64) [4]mgl64.Vec2 {
+	c, sn := math.Cos(yaw), math.Sin(yaw)
 	f := mgl64.Vec2{c, -sn} // forward (x, z)
 	r := mgl64.Vec2{sn, c}  // right (x, z)
-	m := mgl64.Vec2{p.Position[0], p.Position[2]}
-	hl, hw := s.Length/2, s.Width/2
+	m := mgl64.Vec2{x, z}
+	hl, hw := length/2, width/2
 	return [4]mgl64.Vec2{
 		m.Add(f.Mul(hl)).Add(r.Mul(hw)), m.Add(f.Mul(hl)).Sub(r.Mul(hw)),
 		m.Sub(f.Mul(hl)).Sub(r.Mul(hw)), m.Sub(f.Mul(hl)).Add(r.Mul(hw)),
@@ -26,8 +32,11 @@ func hullCorners(tk *Tank) [4]mgl64.Vec2 {
 
 // penetration returns how deep two hulls overlap, m (separating-axis test; ≤ 0
 // when apart).
-func penetration(a, b *Tank) float64 {
-	ca, cb := hullCorners(a), hullCorners(b)
+func penetration(a, b *Tank) float64 { return overlap(hullCorners(a), hullCorners(b)) }
+
+// overlap returns how deep two rectangles overlap, m (separating-axis test; ≤ 0 when
+// apart).
+func overlap(ca, cb [4]mgl64.Vec2) float64 {
 	depth := math.Inf(1)
 	for _, poly := range [2][4]mgl64.Vec2{ca, cb} {
 		for i := 0; i < 2; i++ {
@@ -221,6 +230,7 @@ func TestConfigErrors(t *testing.T) {
 		{Max: mgl64.Vec2{math.Inf(1), 5}},
 		{Obstacles: []Obstacle{{X: 1, Z: 1, Radius: 0}}},
 		{Obstacles: []Obstacle{{X: math.NaN(), Z: 1, Radius: 1}}},
+		{ProxyJump: -1}, {ProxyCatchUp: math.NaN()},
 	} {
 		if _, err := NewWorld(cfg); !errors.Is(err, ErrConfig) {
 			t.Errorf("NewWorld(%+v) = %v, want ErrConfig", cfg, err)

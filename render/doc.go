@@ -10,8 +10,18 @@
 // Viewer methods) straight from main:
 //
 //	func main() {
-//		cfg := render.RunConfig{Width: 1280, Height: 720, Overlays: render.OverlayGhost}
-//		if err := render.Run(ctx, cfg, session); err != nil {
+//		m, sess, err := game.Practice(ctx, game.PracticeConfig{})
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer sess.Close()
+//		cfg := render.RunConfig{
+//			Terrain:  render.TerrainFromMap(m.Terrain(), 0),
+//			Ground:   m.Terrain().HeightAt,
+//			Clock:    m.Now,
+//			Overlays: render.OverlayGhost | render.OverlayTrail,
+//		}
+//		if err := render.Run(ctx, cfg, m); err != nil { // *game.Match is a Session
 //			log.Fatal(err)
 //		}
 //	}
@@ -24,6 +34,10 @@
 //	err = v.Draw(s)
 //	img := v.Capture() // before Swap
 //	v.Swap()
+//
+// Rendering tests need a display: run them under xvfb-run. With -race they run in a
+// child test process built without the race detector, whose pointer checks reject
+// g3n's vertex uploads.
 //
 // The world frame is Y up, right-handed, meters and radians; this package converts
 // mgl64 values to g3n's float32 math32 in one place (convert.go).

@@ -190,7 +190,7 @@ func (l *loop) run(ctx context.Context) error {
 		dt := wall.Sub(lastWall).Seconds()
 		lastWall = wall
 		if l.cfg.FixedStep > 0 {
-			now += l.cfg.FixedStep
+			now = t0 + float64(frame)*l.cfg.FixedStep
 			dt = l.cfg.FixedStep
 		} else {
 			now = clock()
@@ -213,7 +213,7 @@ func (l *loop) run(ctx context.Context) error {
 		}
 		d := time.Now()
 		shot := l.cfg.Screenshot != "" &&
-			((l.cfg.Frames > 0 && frame >= l.cfg.Frames) || (l.cfg.Frames <= 0 && now-t0 >= l.cfg.Duration))
+			((l.cfg.Frames > 0 && frame >= l.cfg.Frames) || (l.cfg.Frames <= 0 && now-t0 >= l.cfg.Duration-timeEpsilon))
 		if shot {
 			if err := writePNG(l.cfg.Screenshot, l.v.Capture()); err != nil {
 				return err
@@ -235,6 +235,9 @@ func (l *loop) run(ctx context.Context) error {
 		}
 	}
 }
+
+// timeEpsilon absorbs rounding when session times are compared, seconds.
+const timeEpsilon = 1e-9
 
 // lostGrace is how long the client keeps showing a lost match before it ends, seconds
 // of wall time (a key press ends it sooner).

@@ -127,6 +127,7 @@ type tankEntry struct {
 	model, ghost, ghostLast *tankModel
 	name, info              *gui.Label
 	nameText                string
+	stale                   bool
 	seen                    uint64
 }
 
@@ -175,7 +176,8 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	// The sun: warm directional light from the south-west, high in the sky, and a
 	// cool ambient fill so shadowed slopes keep their colour.
 	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.96, B: 0.88}, 0.85)
-	sun.SetPosition(-0.45, 0.8, 0.35)
+	sp := vec3(sunDirection)
+	sun.SetPositionVec(&sp)
 	s.world.Add(sun)
 	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
 	s.hud = newHUD(cfg.Width, cfg.Height)
@@ -350,7 +352,6 @@ func articulation(st deadreckon.State, i int) float64 {
 var (
 	ghostLinkColor = math32.Color{R: 0.55, G: 0.95, B: 1}
 	errorColor     = math32.Color{R: 1, G: 0.3, B: 0.3}
-	trailColor     = math32.Color{R: 1, G: 0.85, B: 0.2}
 	rayColor       = math32.Color{R: 1, G: 0.2, B: 1}
 	normalColor    = math32.Color{R: 0.2, G: 1, B: 1}
 	velocityColor  = math32.Color{R: 0.2, G: 1, B: 0.3}
@@ -361,6 +362,9 @@ var (
 func (s *Scene) drawOverlays(tv *game.TankView) {
 	if s.overlays&OverlayTrail != 0 {
 		lift := mgl64.Vec3{0, 0.3, 0}
+		// The trail takes a light tint of the tank's team colour.
+		tc := teamColor(tv.Team)
+		trailColor := math32.Color{R: 0.4 + 0.6*tc.R, G: 0.4 + 0.6*tc.G, B: 0.4 + 0.6*tc.B}
 		for k := 1; k < len(tv.Trail); k++ {
 			a, b := tv.Trail[k-1], tv.Trail[k]
 			if finite(a) && finite(b) {
@@ -401,6 +405,15 @@ func (s *Scene) placeLabels(e *tankEntry, tv *game.TankView, self bool) {
 	e.info.SetVisible(showInfo)
 	if !ok {
 		return
+	}
+	if tv.Stale != e.stale {
+		// A tank not heard from for too long keeps its place, its name greyed.
+		e.stale = tv.Stale
+		c := math32.Color{R: 1, G: 1, B: 1}
+		if tv.Stale {
+			c = math32.Color{R: 0.55, G: 0.55, B: 0.55}
+		}
+		e.name.SetColor(&c)
 	}
 	w, h := e.name.Size()
 	e.name.SetPosition(float32(math.Round(x))-w/2, float32(math.Round(y))-h)

@@ -8,6 +8,7 @@ import (
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Sky colours, linear RGB.
@@ -15,6 +16,10 @@ var (
 	skyHorizon = math32.Color{R: 0.74, G: 0.83, B: 0.92}
 	skyZenith  = math32.Color{R: 0.25, G: 0.47, B: 0.80}
 )
+
+// sunDirection points from the ground toward the sun: the directional light shines
+// along its opposite.
+var sunDirection = mgl64.Vec3{-0.45, 0.8, 0.35}
 
 // skyRadius is the sky dome's radius in meters; it stays inside the camera's far plane.
 const skyRadius = 1500.0
@@ -38,11 +43,11 @@ func newSkyDome() *graphic.Mesh {
 		}
 		for s := 0; s <= segs; s++ {
 			az := 2 * math.Pi * float64(s) / segs
-			pos = append(pos,
-				float32(skyRadius*math.Cos(el)*math.Cos(az)),
-				float32(skyRadius*math.Sin(el)),
-				float32(skyRadius*math.Cos(el)*math.Sin(az)))
-			col = appendColor(col, c)
+			d := mgl64.Vec3{math.Cos(el) * math.Cos(az), math.Sin(el), math.Cos(el) * math.Sin(az)}
+			pos = appendVec3(pos, d.Mul(skyRadius))
+			// A warm glow around the sun.
+			g := float32(0.35 * math.Pow(math.Max(0, d.Dot(sunDirection.Normalize())), 24))
+			col = appendColor(col, math32.Color{R: min(1, c.R+g), G: min(1, c.G+0.9*g), B: min(1, c.B+0.6*g)})
 		}
 	}
 	for r := 0; r < rings; r++ {

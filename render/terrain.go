@@ -23,7 +23,8 @@ type Mesh struct {
 	Indices                    []uint32
 }
 
-// Validate reports whether m is a well-formed mesh.
+// Validate returns an error naming the first way m is malformed (ragged arrays, an
+// index past the vertices, a non-finite position), or nil.
 func (m Mesh) Validate() error {
 	n := len(m.Positions)
 	switch {

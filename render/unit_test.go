@@ -1,7 +1,9 @@
 package render
 
 import (
+	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -257,5 +259,23 @@ func TestTanksComeAndGo(t *testing.T) {
 	e := s.tanks[snap.Tanks[0].ID]
 	if e.model.hullMesh.GetGeometry() != s.parts.hull[1] {
 		t.Errorf("team change did not swap the hull to team 1's colours")
+	}
+}
+
+func TestOpenViewerErrors(t *testing.T) {
+	if _, err := OpenViewer(0, 10, "x"); err == nil {
+		t.Errorf("OpenViewer(0, 10) succeeded")
+	}
+	var want error
+	switch {
+	case testViewer != nil:
+		want = ErrWindowOpen // the test window is open
+	case os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "":
+		want = ErrNoDisplay
+	default:
+		t.Skip("a display exists but no test window was opened (race build)")
+	}
+	if _, err := OpenViewer(64, 64, "x"); !errors.Is(err, want) {
+		t.Errorf("OpenViewer: err %v, want %v", err, want)
 	}
 }

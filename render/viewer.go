@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"os"
+	"runtime"
 
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/renderer"
@@ -13,6 +15,19 @@ import (
 // ErrWindowOpen reports a second OpenViewer in one process: the windowing layer keeps
 // one window per process.
 var ErrWindowOpen = errors.New("render: a window is already open in this process")
+
+// ErrNoDisplay reports that there is no display to open a window on.
+var ErrNoDisplay = errors.New("render: no display: DISPLAY is not set (run from a desktop session, or under xvfb-run without one)")
+
+// CheckDisplay returns ErrNoDisplay when there is clearly no display to open a window
+// on (on Linux: neither DISPLAY nor WAYLAND_DISPLAY is set), so a program can say so
+// before it starts a match. A nil result does not promise that opening will succeed.
+func CheckDisplay() error {
+	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return ErrNoDisplay
+	}
+	return nil
+}
 
 // Viewer is the desktop window and its OpenGL renderer. There is at most one per
 // process, and it must be used from the main OS thread: the package locks the main
@@ -33,6 +48,9 @@ func OpenViewer(width, height int, title string) (v *Viewer, err error) {
 	}
 	if windowOpen() {
 		return nil, ErrWindowOpen
+	}
+	if err := CheckDisplay(); err != nil {
+		return nil, err
 	}
 	// GLFW reports a missing display with a panic from deep inside window.Init.
 	defer func() {

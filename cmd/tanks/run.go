@@ -132,6 +132,9 @@ func parseSize(s string) (w, h int, err error) {
 
 // run starts the match the flags ask for and plays it in the window.
 func run(ctx context.Context, c config) error {
+	if err := render.CheckDisplay(); err != nil {
+		return err
+	}
 	level := slog.LevelWarn
 	if c.verbose {
 		level = slog.LevelInfo
@@ -193,7 +196,8 @@ func run(ctx context.Context, c config) error {
 	}
 	if err := render.Run(ctx, rc, m); err != nil {
 		if mode == "join" && ctx.Err() == nil {
-			return fmt.Errorf("lost the match at %s: %w", c.join, err)
+			addr, _, _ := strings.Cut(c.join, "#")
+			return fmt.Errorf("lost the match at %s: %w", addr, err)
 		}
 		return err
 	}

@@ -1,0 +1,283 @@
+package physics
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ByteArena/box2d"
+)
+
+// Defaults for the proxies of tanks owned elsewhere (WorldConfig.ProxyJump and
+// WorldConfig.ProxyCatchUp).
+const (
+	// DefaultProxyJump is how far a proxy may be from its path, m, before it jumps
+	// onto it instead of driving there: a gap that wide is a break in the reckoning
+	// (a snap), not motion.
+	DefaultProxyJump = 3.0
+	// DefaultProxyCatchUp is how much faster than its path a proxy may move to get
+	// back onto it, m/s. It bounds what a proxy adds to a tank it pushes beyond the
+	// reckoned motion itself: a proxy that is late by a meter takes a tenth of a
+	// second to catch up rather than hitting the tank at 60 m/s for one step.
+	DefaultProxyCatchUp = 10.0
+)
+
+// Limits on what MoveTo accepts; anything beyond them is refused with ErrBadMove.
+const (
+	// MaxProxyCoordinate is the largest |x| or |z| of a proxy's place, m.
+	MaxProxyCoordinate = 1e5
+	// MaxProxySpeed is the largest speed of a proxy's path, m/s.
+	MaxProxySpeed = 100.0
+	// MaxProxyYawRate is the largest |yaw rate| of a proxy's path, rad/s.
+	MaxProxyYawRate = 10.0
+)
+
+// proxyJumpYaw is how far a proxy's heading may be off its path's, rad, before it
+// jumps onto it instead of turning there.
+const proxyJumpYaw = math.Pi / 4
+
+// ErrBadMove reports a proxy path that MoveTo refused (not finite or beyond the
+// MaxProxy limits); the proxy keeps its previous path.
+var ErrBadMove = errors.New("physics: bad proxy move")
+
+// Proxy stands in a World for a tank owned elsewhere (a remote peer's, shown by dead
+// reckoning): a kinematic body with the tank's footprint that local tanks collide
+// with. It is not simulated: it follows the path MoveTo gives it and nothing pushes
+// it back, so the World's tanks stop against it and are pushed by it, while proxies
+// pass through one another, rocks and the border as their reckoning says.
+//
+// A proxy moves by velocity, never by teleporting: each fixed step its velocity is
+// set so the step ends on its path, and the contact solver pushes tanks in the way
+// out as smoothly as another tank would. When the path runs away from it (a snap in
+// the reckoning), it catches up at most ProxyCatchUp faster than the path; beyond
+// ProxyJump meters or 45° it jumps.
+//
+// A proxy that appears or jumps onto a tank, or a tank that appears on a proxy (a
+// spawn or a respawn), does not fling it out: the two pass through each other until
+// they part, and collide from then on. Two peers whose tanks spawned on one spot
+// would otherwise each push their own tank out of the other's proxy, both the same
+// way, and chase each other across the map.
+//
+// Its methods must not be called concurrently with the World's Step.
+type Proxy struct {
+	w    *World
+	spec TankSpec
+	body *box2d.B2Body
+
+	// The path: at world time t0 the proxy is at (x, z) heading yaw, moving at
+	// (vx, vz) and yawRate.
+	t0, x, z, yaw, vx, vz, yawRate float64
+
+	// ghosts are the tanks the proxy overlapped when it appeared or jumped (or that
+	// appeared on it): it passes through them until they part.
+	ghosts []*Tank
+
+	touching int
+	contacts uint64
+	jumps    uint64
+}
+
+// AddProxy adds a proxy with the footprint of spec (zero fields take defaults; only
+// Length and Width matter) at (x, z), m, heading yaw, rad, at rest, and returns it.
+// Unlike AddTank it accepts a place outside the border: a remote tank is where its
+// owner says. It fails with ErrConfig when the spec is invalid or the place is not
+// finite or beyond MaxProxyCoordinate.
+func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
+	spec = spec.withDefaults()
+	if err := spec.validate(); err != nil {
+		return nil, fmt.Errorf("add proxy: %w", err)
+	}
+	if !finite(x, z, yaw) || math.Abs(x) > MaxProxyCoordinate || math.Abs(z) > MaxProxyCoordinate {
+		return nil, fmt.Errorf("add proxy: %w: place (%g, %g) yaw %g", ErrConfig, x, z, yaw)
+	}
+	yaw = wrapAngle(yaw)
+	p := &Proxy{w: w, spec: spec, t0: w.FrameTime(), x: x, z: z, yaw: yaw}
+	bd := box2d.MakeB2BodyDef()
+	bd.Type = box2d.B2BodyType.B2_kinematicBody
+	bd.Position = box2d.MakeB2Vec2(x, -z)
+	bd.Angle = yaw
+	bd.AllowSleep = false
+	p.body = w.b2.CreateBody(&bd)
+	p.body.SetUserData(p)
+	shape := box2d.MakeB2PolygonShape()
+	shape.SetAsBox(spec.Length/2, spec.Width/2)
+	fd := box2d.MakeB2FixtureDef()
+	fd.Shape = &shape
+	fd.Friction = 0.3
+	fd.Restitution = 0.05
+	fd.Filter = box2d.MakeB2Filter()
+	p.body.CreateFixtureFromDef(&fd)
+	w.proxies = append(w.proxies, p)
+	p.findGhosts()
+	return p, nil
+}
+
+// RemoveProxy takes p out of the world; tanks touching it stop touching it.
+// Removing a proxy twice, or one of another world, does nothing.
+func (w *World) RemoveProxy(p *Proxy) {
+	if p == nil || p.w != w || p.body == nil {
+		return
+	}
+	for i, u := range w.proxies {
+		if u == p {
+			w.proxies = append(w.proxies[:i], w.proxies[i+1:]...)
+			break
+		}
+	}
+	w.b2.DestroyBody(p.body)
+	p.body = nil
+	p.touching = 0
+}
+
+// Proxies returns the proxies in the order they were added. The slice is shared: do
+// not modify it.
+func (w *World) Proxies() []*Proxy { return w.proxies }
+
+// MoveTo sets the proxy's path: at the world's present, FrameTime (the time Step has
+// been given so far), it is at (x, z), m, heading yaw, rad, moving at (vx, vz), m/s,
+// and turning at yawRate, rad/s (positive turns toward −Z, as yaw does). The fixed
+// steps that follow carry it along that path by velocity (see Proxy) until the next
+// MoveTo, so call it every frame, before Step, with the reckoned pose.
+//
+// A path that is not finite, lies beyond MaxProxyCoordinate, or moves faster than
+// MaxProxySpeed or MaxProxyYawRate is refused with an error wrapping ErrBadMove, and
+// the proxy keeps its previous path. On a removed proxy MoveTo does nothing.
+func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
+	if p.body == nil {
+		return nil
+	}
+	switch {
+	case !finite(x, z, yaw, vx, vz, yawRate):
+		return fmt.Errorf("%w: not finite: (%g, %g) yaw %g, velocity (%g, %g) yaw rate %g", ErrBadMove, x, z, yaw, vx, vz, yawRate)
+	case math.Abs(x) > MaxProxyCoordinate || math.Abs(z) > MaxProxyCoordinate:
+		return fmt.Errorf("%w: place (%g, %g) beyond %g m", ErrBadMove, x, z, MaxProxyCoordinate)
+	case math.Hypot(vx, vz) > MaxProxySpeed || math.Abs(yawRate) > MaxProxyYawRate:
+		return fmt.Errorf("%w: velocity (%g, %g) m/s, yaw rate %g rad/s", ErrBadMove, vx, vz, yawRate)
+	}
+	p.t0 = p.w.FrameTime()
+	p.x, p.z, p.yaw = x, z, wrapAngle(yaw)
+	p.vx, p.vz, p.yawRate = vx, vz, yawRate
+	return nil
+}
+
+// Spec returns the spec the proxy was added with, every default filled in.
+func (p *Proxy) Spec() TankSpec { return p.spec }
+
+// Place returns where the proxy is after the last step: the middle of its footprint
+// (x, z), m, and its heading yaw, rad in (−π, π]. A removed proxy returns where it
+// was last told to be.
+func (p *Proxy) Place() (x, z, yaw float64) {
+	if p.body == nil {
+		return p.x, p.z, p.yaw
+	}
+	b := p.body.GetPosition()
+	return b.X, -b.Y, wrapAngle(p.body.GetAngle())
+}
+
+// Velocity returns the velocity the proxy moved at in the last step, catching up
+// included: (vx, vz), m/s, and the yaw rate, rad/s.
+func (p *Proxy) Velocity() (vx, vz, yawRate float64) {
+	if p.body == nil {
+		return 0, 0, 0
+	}
+	v := p.body.GetLinearVelocity()
+	return v.X, -v.Y, p.body.GetAngularVelocity()
+}
+
+// Touching reports whether a tank of the world touches the proxy now.
+func (p *Proxy) Touching() bool { return p.touching > 0 }
+
+// Contacts returns how many contacts with the world's tanks have begun since the
+// proxy was added.
+func (p *Proxy) Contacts() uint64 { return p.contacts }
+
+// Jumps returns how many times the proxy jumped onto its path (it was more than
+// ProxyJump meters or 45° off it) instead of driving there.
+func (p *Proxy) Jumps() uint64 { return p.jumps }
+
+func (p *Proxy) touch(d int) {
+	p.touching += d
+	if d > 0 {
+		p.contacts++
+	}
+}
+
+// drive sets the proxy's velocity for the fixed step of h seconds that ends at world
+// time end, so that the step ends on its path.
+func (p *Proxy) drive(h, end float64) {
+	ahead := end - p.t0
+	tx, tz := p.x+p.vx*ahead, p.z+p.vz*ahead
+	tyaw := p.yaw + p.yawRate*ahead
+	b := p.body.GetPosition()
+	ang := p.body.GetAngle()
+	ex, ez := tx-b.X, tz+b.Y
+	eyaw := wrapAngle(tyaw - ang)
+	if math.Hypot(ex, ez) > p.w.cfg.ProxyJump || math.Abs(eyaw) > proxyJumpYaw {
+		// Placed one step back along the path, so the step's own motion lands on it.
+		p.body.SetTransform(box2d.MakeB2Vec2(tx-p.vx*h, -(tz-p.vz*h)), ang+eyaw-p.yawRate*h)
+		p.body.SetLinearVelocity(box2d.MakeB2Vec2(p.vx, -p.vz))
+		p.body.SetAngularVelocity(p.yawRate)
+		p.jumps++
+		p.findGhosts()
+		return
+	}
+	// What the step needs beyond the path's own velocity, capped at the catch-up
+	// speed (at the hull's corners, for the turn).
+	catch := p.w.cfg.ProxyCatchUp
+	cx, cz := ex/h-p.vx, ez/h-p.vz
+	if l := math.Hypot(cx, cz); l > catch {
+		cx, cz = cx*catch/l, cz*catch/l
+	}
+	turnCatch := catch / (math.Hypot(p.spec.Length, p.spec.Width) / 2)
+	cyaw := math.Max(-turnCatch, math.Min(turnCatch, eyaw/h-p.yawRate))
+	p.body.SetLinearVelocity(box2d.MakeB2Vec2(p.vx+cx, -(p.vz + cz)))
+	p.body.SetAngularVelocity(p.yawRate + cyaw)
+}
+
+// overlaps reports whether the proxy's footprint overlaps the tank's now.
+func (p *Proxy) overlaps(t *Tank) bool {
+	return box2d.B2TestOverlapShapes(p.body.GetFixtureList().GetShape(), 0, t.body.GetFixtureList().GetShape(), 0,
+		p.body.GetTransform(), t.body.GetTransform())
+}
+
+// findGhosts makes every tank the proxy overlaps now one of its ghosts.
+func (p *Proxy) findGhosts() {
+	p.ghosts = p.ghosts[:0]
+	for _, t := range p.w.tanks {
+		if p.overlaps(t) {
+			p.ghosts = append(p.ghosts, t)
+		}
+	}
+}
+
+// haunts reports whether t is one of the proxy's ghosts.
+func (p *Proxy) haunts(t *Tank) bool {
+	for _, g := range p.ghosts {
+		if g == t {
+			return true
+		}
+	}
+	return false
+}
+
+// dropGhosts forgets the ghosts the proxy no longer overlaps (keep false) or t.
+func (p *Proxy) dropGhosts(t *Tank, keep bool) {
+	n := 0
+	for _, g := range p.ghosts {
+		if g != t && (!keep || p.overlaps(g)) {
+			p.ghosts[n] = g
+			n++
+		}
+	}
+	clear(p.ghosts[n:])
+	p.ghosts = p.ghosts[:n]
+}
+
+// ghostTank makes t a ghost of every proxy it overlaps now (it was just placed).
+func (w *World) ghostTank(t *Tank) {
+	for _, p := range w.proxies {
+		if !p.haunts(t) && p.overlaps(t) {
+			p.ghosts = append(p.ghosts, t)
+		}
+	}
+}

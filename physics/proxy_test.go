@@ -1,0 +1,342 @@
+package physics
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Tolerances of the proxy tests.
+const (
+	// onPath is how close a proxy that nothing disturbs stays to its path, m or rad.
+	onPath = 1e-9
+	// maxOverlap is how deep a tank may sink into a proxy, m (box2d's contact slop
+	// is 0.005 m per body).
+	maxOverlap = 0.02
+)
+
+func addProxy(t testing.TB, w *World, x, z, yaw float64) *Proxy {
+	t.Helper()
+	p, err := w.AddProxy(TankSpec{}, x, z, yaw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func proxyCorners(p *Proxy) [4]mgl64.Vec2 {
+	x, z, yaw := p.Place()
+	s := p.Spec()
+	return footprint(x, z, yaw, s.Length, s.Width)
+}
+
+// A tank driven at full throttle into a stationary proxy stops against it: contact
+// is reported on both, the hulls do not overlap, the tank does not pass through, and
+// the proxy does not give way.
+func TestTankStopsAgainstProxy(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		px, pz, pyaw   float64
+		maxX           float64 // farthest the tank's middle may get, m
+		wantTouchAtEnd bool
+	}{
+		{"head-on", 30, 0, math.Pi, 30 - DefaultLength, true},
+		{"broadside", 30, 0, math.Pi / 2, 30 - DefaultWidth/2 - DefaultLength/2, true},
+		{"offset", 30, 2.5, math.Pi, 30 - DefaultLength, false}, // may scrape past sideways
+	} {
+		w := newWorld(t, WorldConfig{})
+		tk := addTank(t, w, 0, 0, 0)
+		px := addProxy(t, w, c.px, c.pz, c.pyaw)
+		tk.SetInput(Input{Throttle: 1})
+		worst, farthest := math.Inf(-1), math.Inf(-1)
+		var touched bool
+		for w.Time() < 10 {
+			w.Tick()
+			worst = math.Max(worst, overlap(hullCorners(tk), proxyCorners(px)))
+			touched = touched || tk.Touching()
+			if !touched {
+				continue
+			}
+			farthest = math.Max(farthest, tk.Pose().Position[0])
+		}
+		t.Logf("%s: deepest overlap %.4f m, farthest x %.3f m, end %v, speed %.3f m/s", c.name, worst, farthest,
+			tk.Pose().Position, speed(tk))
+		if tk.Contacts().Tanks == 0 || px.Contacts() == 0 {
+			t.Errorf("%s: no contact reported: tank %+v, proxy %d", c.name, tk.Contacts(), px.Contacts())
+		}
+		if worst > maxOverlap {
+			t.Errorf("%s: hull sank %.3f m into the proxy, want ≤ %.2f m", c.name, worst, maxOverlap)
+		}
+		if x, z, yaw := px.Place(); math.Abs(x-c.px) > onPath || math.Abs(z-c.pz) > onPath || math.Abs(wrapAngle(yaw-c.pyaw)) > onPath {
+			t.Errorf("%s: proxy moved to (%.4f, %.4f) yaw %.4f, want (%g, %g) yaw %.4f", c.name, x, z, yaw, c.px, c.pz, c.pyaw)
+		}
+		if !c.wantTouchAtEnd {
+			continue
+		}
+		if farthest > c.maxX+maxOverlap {
+			t.Errorf("%s: tank reached x = %.3f m, past the proxy's face at %.3f m", c.name, farthest, c.maxX)
+		}
+		if !tk.Touching() || !px.Touching() {
+			t.Errorf("%s: not touching after 10 s of pushing", c.name)
+		}
+		if v := speed(tk); v > 0.05 {
+			t.Errorf("%s: tank still moving at %.3f m/s against a stationary proxy", c.name, v)
+		}
+	}
+}
+
+// A proxy driven into a resting tank pushes it ahead of itself at its own speed,
+// without being slowed, and without the hulls sinking into each other.
+func TestProxyPushesRestingTank(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		tyaw   float64 // the tank's heading: the proxy comes from −X
+		speed  float64 // the proxy's speed, m/s
+		secs   float64
+		halfIn float64 // half the tank's extent along X, m
+	}{
+		{"from behind", 0, 3, 8, DefaultLength / 2},
+		{"into its side", math.Pi / 2, 5, 6, DefaultWidth / 2},
+	} {
+		w := newWorld(t, WorldConfig{})
+		tk := addTank(t, w, 12, 0, c.tyaw)
+		px := addProxy(t, w, 0, 0, 0)
+		worst := math.Inf(-1)
+		for w.Time() < c.secs {
+			// The reckoned path: x = speed·t, driven each frame.
+			if err := px.MoveTo(c.speed*w.FrameTime(), 0, 0, c.speed, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			w.Step(w.FixedStep())
+			worst = math.Max(worst, overlap(hullCorners(tk), proxyCorners(px)))
+			if x, z, _ := px.Place(); math.Abs(x-c.speed*w.Time()) > onPath || math.Abs(z) > onPath {
+				t.Fatalf("%s: t = %.2f s: proxy at (%.4f, %.4f), want (%.4f, 0): the tank held it back",
+					c.name, w.Time(), x, z, c.speed*w.Time())
+			}
+		}
+		x, _, _ := px.Place()
+		front := x + DefaultLength/2
+		back := tk.Pose().Position[0] - c.halfIn
+		t.Logf("%s: proxy front %.3f m, tank back %.3f m, tank speed %.2f m/s, overlap %.4f m, proxy jumps %d",
+			c.name, front, back, speed(tk), worst, px.Jumps())
+		if tk.Contacts().Tanks == 0 || px.Contacts() == 0 {
+			t.Errorf("%s: no contact: tank %+v, proxy %d", c.name, tk.Contacts(), px.Contacts())
+		}
+		if worst > maxOverlap {
+			t.Errorf("%s: hulls overlapped by %.3f m, want ≤ %.2f", c.name, worst, maxOverlap)
+		}
+		if back < front-maxOverlap || back > front+0.5 {
+			t.Errorf("%s: tank's back at %.3f m, want just ahead of the proxy's front at %.3f m", c.name, back, front)
+		}
+		if v := tk.Pose().Velocity[0]; math.Abs(v-c.speed) > 0.5 {
+			t.Errorf("%s: tank pushed at %.2f m/s, want the proxy's %.1f m/s", c.name, v, c.speed)
+		}
+		if px.Jumps() != 0 {
+			t.Errorf("%s: the proxy jumped %d times", c.name, px.Jumps())
+		}
+	}
+}
+
+// Proxies follow their paths through one another, rocks and the border: nothing
+// blocks them and they report no contacts.
+func TestProxiesPassThroughProxiesAndStatics(t *testing.T) {
+	w := newWorld(t, WorldConfig{
+		Min: mgl64.Vec2{-50, -50}, Max: mgl64.Vec2{50, 50},
+		Obstacles: []Obstacle{{X: 0, Z: 0, Radius: 3}},
+	})
+	type path struct{ x, z, yaw, vx, vz, yawRate float64 }
+	paths := []path{
+		{-40, 0, 0, 10, 0, 0},              // through the rock, the other proxies and the +X border
+		{40, 0, math.Pi, -10, 0, 0},        // head-on through the first
+		{0, -40, -math.Pi / 2, 0, 10, 0.3}, // turning, across both and out through +Z
+	}
+	var ps []*Proxy
+	for _, p := range paths {
+		ps = append(ps, addProxy(t, w, p.x, p.z, p.yaw))
+	}
+	for w.Time() < 11 {
+		for i, p := range paths {
+			if err := ps[i].MoveTo(p.x, p.z, p.yaw, p.vx, p.vz, p.yawRate); err != nil {
+				t.Fatal(err)
+			}
+			// Set once at time 0 and extrapolated: MoveTo keeps the path, anchored now.
+			paths[i].x, paths[i].z = p.x+p.vx*w.FixedStep(), p.z+p.vz*w.FixedStep()
+			paths[i].yaw = p.yaw + p.yawRate*w.FixedStep()
+		}
+		w.Tick()
+		for i, p := range paths {
+			x, z, yaw := ps[i].Place()
+			if math.Hypot(x-p.x, z-p.z) > 1e-6 || math.Abs(wrapAngle(yaw-p.yaw)) > 1e-6 {
+				t.Fatalf("t = %.2f s: proxy %d at (%.4f, %.4f) yaw %.4f, path (%.4f, %.4f) yaw %.4f",
+					w.Time(), i, x, z, yaw, p.x, p.z, wrapAngle(p.yaw))
+			}
+		}
+	}
+	for i, p := range ps {
+		if p.Contacts() != 0 || p.Touching() || p.Jumps() != 0 {
+			t.Errorf("proxy %d: %d contacts, touching %v, %d jumps", i, p.Contacts(), p.Touching(), p.Jumps())
+		}
+	}
+	x0, _, _ := ps[0].Place()
+	x1, _, _ := ps[1].Place()
+	_, z2, _ := ps[2].Place()
+	if x0 < 60 || x1 > -60 || z2 < 60 {
+		t.Errorf("proxies ended at x = %.2f, x = %.2f, z = %.2f, want each through the border at ±50", x0, x1, z2)
+	}
+}
+
+// Across frames of any length, a proxy given its reckoned pose at the world's present
+// before each Step ends every fixed step on the reckoned path; with no MoveTo it
+// carries on along the last path.
+func TestProxyTracksReckonedPathAcrossFrames(t *testing.T) {
+	w := newWorld(t, WorldConfig{})
+	px := addProxy(t, w, 0, 0, 0)
+	// A reckoned path of changing speed and turn rate.
+	pose := func(t float64) (x, z, yaw, vx, vz, wz float64) {
+		return 2*t + 0.5*t*t, 3 * math.Sin(0.5*t), 0.4 * math.Sin(t), 2 + t, 1.5 * math.Cos(0.5*t), 0.4 * math.Cos(t)
+	}
+	frames := []float64{1.0 / 60, 1.0 / 144, 1.0 / 30, 0.021, 1.0 / 60, 0.05}
+	worst := 0.0
+	for k := 0; w.Time() < 4; k++ {
+		if err := px.MoveTo(pose(w.FrameTime())); err != nil {
+			t.Fatal(err)
+		}
+		w.Step(frames[k%len(frames)])
+		x, z, yaw := px.Place()
+		wx, wz, wyaw, _, _, _ := pose(w.Time())
+		// Between MoveTo calls the proxy goes straight along the tangent: the error
+		// is the path's curvature over at most one frame.
+		worst = math.Max(worst, math.Hypot(x-wx, z-wz))
+		if d := math.Abs(wrapAngle(yaw - wyaw)); d > 0.01 {
+			t.Fatalf("t = %.3f s: yaw %.4f, reckoned %.4f", w.Time(), yaw, wyaw)
+		}
+	}
+	t.Logf("largest distance from the reckoned path after a step: %.4f m", worst)
+	if worst > 0.01 {
+		t.Errorf("proxy strayed %.4f m from the reckoned path, want ≤ 0.01 m", worst)
+	}
+	if px.Jumps() != 0 {
+		t.Errorf("%d jumps on a smooth path", px.Jumps())
+	}
+	// No more MoveTo: one second along the last path.
+	x0, z0, _ := px.Place()
+	_, _, _, vx, vz, _ := pose(w.FrameTime())
+	run(w, 1)
+	if x, z, _ := px.Place(); math.Abs(x-x0-vx) > 0.2 || math.Abs(z-z0-vz) > 0.2 {
+		t.Errorf("without MoveTo the proxy went from (%.2f, %.2f) to (%.2f, %.2f), want about +(%.2f, %.2f)", x0, z0, x, z, vx, vz)
+	}
+}
+
+// A proxy off its path by a little catches up at the catch-up speed; off by more than
+// ProxyJump meters or 45°, it jumps; across ±π it turns the short way.
+func TestProxyCatchUpAndJump(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		x, z, yaw       float64 // where the path is, the proxy being at rest at the origin facing 0 (or yaw0)
+		yaw0            float64
+		wantJump        bool
+		wantStepsOnPath int // fixed steps until it is on the path
+	}{
+		{"one meter", 1, 0, 0, 0, false, 6}, // 1 m at 10 m/s: 0.1 s
+		{"half a degree", 0, 0, 0.01, 0, false, 1},
+		{"across ±π", 0, 0, -math.Pi + 0.01, math.Pi - 0.01, false, 1},
+		{"ten meters", 10, -2, 0, 0, true, 1},
+		{"ninety degrees", 0, 0, math.Pi / 2, 0, true, 1},
+	} {
+		w := newWorld(t, WorldConfig{})
+		px := addProxy(t, w, 0, 0, c.yaw0)
+		if err := px.MoveTo(c.x, c.z, c.yaw, 0, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		steps := 0
+		for ; steps < 60; steps++ {
+			x, z, yaw := px.Place()
+			if math.Hypot(x-c.x, z-c.z) < 1e-9 && math.Abs(wrapAngle(yaw-c.yaw)) < 1e-9 {
+				break
+			}
+			w.Tick()
+			if vx, vz, _ := px.Velocity(); !c.wantJump && math.Hypot(vx, vz) > DefaultProxyCatchUp+1e-9 {
+				t.Errorf("%s: catching up at %.2f m/s, above %.0f m/s", c.name, math.Hypot(vx, vz), DefaultProxyCatchUp)
+			}
+			if _, _, wz := px.Velocity(); !c.wantJump && math.Abs(wz) > 1.5 {
+				t.Errorf("%s: turning at %.2f rad/s", c.name, wz)
+			}
+		}
+		if got := px.Jumps() > 0; got != c.wantJump {
+			t.Errorf("%s: jumped %v, want %v", c.name, got, c.wantJump)
+		}
+		if steps != c.wantStepsOnPath {
+			t.Errorf("%s: on the path after %d steps, want %d", c.name, steps, c.wantStepsOnPath)
+		}
+	}
+}
+
+// Removing a proxy ends the contacts of the tanks touching it; bad places and paths
+// are refused with errors and change nothing.
+func TestProxyRemoveAndErrors(t *testing.T) {
+	w := newWorld(t, WorldConfig{Min: mgl64.Vec2{-50, -50}, Max: mgl64.Vec2{50, 50}})
+	tk := addTank(t, w, 0, 0, 0)
+	px := addProxy(t, w, 7.5, 0, 0)
+	tk.SetInput(Input{Throttle: 1})
+	run(w, 1)
+	if !tk.Touching() || !px.Touching() {
+		t.Fatalf("not touching before the removal")
+	}
+	held := tk.Pose().Position[0]
+	w.RemoveProxy(px)
+	w.RemoveProxy(px) // twice: nothing
+	if tk.Touching() || px.Touching() || len(w.Proxies()) != 0 {
+		t.Errorf("after RemoveProxy: tank touching %v, proxy touching %v, %d proxies", tk.Touching(), px.Touching(), len(w.Proxies()))
+	}
+	if err := px.MoveTo(1, 2, 3, 0, 0, 0); err != nil {
+		t.Errorf("MoveTo on a removed proxy: %v", err)
+	}
+	run(w, 1)
+	if x := tk.Pose().Position[0]; x < held+0.5 {
+		t.Errorf("tank still held at x = %.2f (was %.2f) a second after the proxy left", x, held)
+	}
+	other := newWorld(t, WorldConfig{})
+	other.RemoveProxy(addProxy(t, w, 0, 20, 0)) // another world's: nothing
+	if len(w.Proxies()) != 1 {
+		t.Errorf("removing through another world took the proxy out")
+	}
+
+	for _, c := range []struct {
+		spec      TankSpec
+		x, z, yaw float64
+	}{
+		{TankSpec{Length: -1}, 0, 0, 0},
+		{TankSpec{}, math.NaN(), 0, 0},
+		{TankSpec{}, 0, math.Inf(1), 0},
+		{TankSpec{}, 0, 0, math.NaN()},
+		{TankSpec{}, 2e5, 0, 0},
+	} {
+		if _, err := w.AddProxy(c.spec, c.x, c.z, c.yaw); !errors.Is(err, ErrConfig) {
+			t.Errorf("AddProxy(%+v, %g, %g, %g) = %v, want ErrConfig", c.spec, c.x, c.z, c.yaw, err)
+		}
+	}
+	if _, err := w.AddProxy(TankSpec{}, 80, 0, 0); err != nil {
+		t.Errorf("AddProxy outside the border: %v (a remote tank is where its owner says)", err)
+	}
+	p := w.Proxies()[0]
+	if err := p.MoveTo(5, 20, 0, 1, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, m := range [][6]float64{
+		{nan, 0, 0, 0, 0, 0}, {0, inf, 0, 0, 0, 0}, {0, 0, nan, 0, 0, 0},
+		{0, 0, 0, inf, 0, 0}, {0, 0, 0, 0, nan, 0}, {0, 0, 0, 0, 0, -inf},
+		{1e300, 0, 0, 0, 0, 0}, {0, 0, 0, 1e3, 0, 0}, {0, 0, 0, 0, 0, 50},
+	} {
+		if err := p.MoveTo(m[0], m[1], m[2], m[3], m[4], m[5]); !errors.Is(err, ErrBadMove) {
+			t.Errorf("MoveTo%v = %v, want ErrBadMove", m, err)
+		}
+	}
+	t0 := w.Time()
+	run(w, 1)
+	if x, z, _ := p.Place(); math.Abs(x-(5+w.Time()-t0)) > 1e-6 || math.Abs(z-20) > 1e-6 {
+		t.Errorf("after refused moves the proxy is at (%.3f, %.3f), want on its last good path (%.3f, 20)", x, z, 5+w.Time()-t0)
+	}
+}

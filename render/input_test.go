@@ -1,0 +1,171 @@
+package render
+
+import (
+	"math"
+
+	"github.com/g3n/engine/core"
+	"testing"
+
+	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/physics"
+)
+
+// fakeSession records what the client asks of the match.
+type fakeSession struct {
+	algo      deadreckon.Algorithm
+	clamp     deadreckon.ClampMode
+	respawns  int
+	lastInput physics.Input
+}
+
+func (f *fakeSession) Step(now float64, in physics.Input) error { f.lastInput = in; return nil }
+func (f *fakeSession) Snapshot(dst *game.Snapshot)              {}
+func (f *fakeSession) Algorithm() deadreckon.Algorithm          { return f.algo }
+func (f *fakeSession) SetAlgorithm(a deadreckon.Algorithm)      { f.algo = a }
+func (f *fakeSession) Clamp() deadreckon.ClampMode              { return f.clamp }
+func (f *fakeSession) SetClamp(c deadreckon.ClampMode)          { f.clamp = c }
+func (f *fakeSession) Respawn()                                 { f.respawns++ }
+
+// TestKeys presses the action keys and checks what they change: the algorithm and
+// clamp mode of every remote (through the session), the overlays, the panels and
+// leaving from the menu.
+func TestKeys(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeSession{clamp: deadreckon.ClampAlways}
+	l := &loop{s: f, scene: s}
+	press := func(keys ...window.Key) {
+		for _, k := range keys {
+			l.onKey(k)
+		}
+	}
+
+	press(window.Key5)
+	if f.algo != deadreckon.CubicBezier {
+		t.Errorf("key 5: algorithm %v, want bezier", f.algo)
+	}
+	press(window.KeyN, window.KeyN)
+	if f.algo != deadreckon.Delayed {
+		t.Errorf("5, N, N: algorithm %v, want delayed", f.algo)
+	}
+	press(window.KeyN)
+	if f.algo != deadreckon.ProjectiveVelocityBlend {
+		t.Errorf("N after delayed: algorithm %v, want pvb", f.algo)
+	}
+	press(window.KeyC)
+	if f.clamp != deadreckon.ClampNone {
+		t.Errorf("C from always: clamp %v, want none", f.clamp)
+	}
+	press(window.KeyC)
+	if f.clamp != deadreckon.ClampUp {
+		t.Errorf("C C: clamp %v, want up", f.clamp)
+	}
+
+	press(window.KeyG, window.KeyT)
+	if s.Overlays() != OverlayGhost|OverlayTrail {
+		t.Errorf("G T: overlays %v, want ghost,trail", s.Overlays())
+	}
+	press(window.KeyG)
+	if s.Overlays() != OverlayTrail {
+		t.Errorf("G again: overlays %v, want trail", s.Overlays())
+	}
+	press(window.KeyO)
+	if s.Overlays() != OverlayAll {
+		t.Errorf("O: overlays %v, want all", s.Overlays())
+	}
+	press(window.KeyO)
+	if s.Overlays() != 0 {
+		t.Errorf("O again: overlays %v, want none", s.Overlays())
+	}
+	press(window.KeyX, window.KeyV, window.KeyL)
+	if s.Overlays() != OverlayClamp|OverlayMotion|OverlayLabels {
+		t.Errorf("X V L: overlays %v", s.Overlays())
+	}
+
+	press(window.KeyBackspace)
+	if f.respawns != 1 {
+		t.Errorf("Backspace: %d respawns, want 1", f.respawns)
+	}
+
+	press(window.KeyF1)
+	if !s.hud.showHelp {
+		t.Errorf("F1 did not open the help")
+	}
+	press(window.KeyEscape) // Esc first closes the help
+	if s.hud.showHelp || s.hud.showMenu {
+		t.Errorf("Esc over the help: help %v menu %v, want both closed", s.hud.showHelp, s.hud.showMenu)
+	}
+	press(window.KeyEscape)
+	if !s.hud.showMenu {
+		t.Fatalf("Esc did not open the menu")
+	}
+	press(window.Key1) // keys other than Enter and Esc do nothing in the menu
+	if f.algo != deadreckon.ProjectiveVelocityBlend || l.leave {
+		t.Errorf("key 1 in the menu changed the algorithm to %v or left (%v)", f.algo, l.leave)
+	}
+	press(window.KeyEscape)
+	if s.hud.showMenu || l.leave {
+		t.Errorf("Esc in the menu: menu %v leave %v, want back to the battle", s.hud.showMenu, l.leave)
+	}
+	press(window.KeyEscape, window.KeyEnter)
+	if !l.leave {
+		t.Errorf("Esc, Enter did not leave the match")
+	}
+}
+
+// TestHeldKeys drives with held keys: W/S throttle, A/D steer, Q/E turret, R/F gun
+// (within limits), Tab for the players list; the menu stops the tank.
+func TestHeldKeys(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Update(testSnapshot(1), 1.0/60) // the player's tank faces +X: heading 0
+	d := core.NewDispatcher()
+	l := &loop{s: &fakeSession{}, scene: s, keys: window.NewKeyState(d)}
+	down := func(k window.Key) { d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k}) }
+	up := func(k window.Key) { d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: k}) }
+
+	in := l.input(0.1)
+	if in.Throttle != 0 || in.Steer != 0 || in.AimYaw != 0 || in.GunElevation != 0 {
+		t.Errorf("no keys: input %+v, want zero", in)
+	}
+	down(window.KeyW)
+	down(window.KeyA)
+	down(window.KeyQ)
+	down(window.KeyR)
+	down(window.KeyTab)
+	in = l.input(0.1)
+	if in.Throttle != 1 || in.Steer != -1 {
+		t.Errorf("W A: throttle %v steer %v, want 1 -1", in.Throttle, in.Steer)
+	}
+	if math.Abs(in.AimYaw-aimYawRate*0.1) > 1e-12 || math.Abs(in.GunElevation-aimGunRate*0.1) > 1e-12 {
+		t.Errorf("Q R for 0.1 s: aim %v gun %v, want %v %v", in.AimYaw, in.GunElevation, aimYawRate*0.1, aimGunRate*0.1)
+	}
+	if !s.hud.showScores {
+		t.Errorf("Tab held: players list hidden")
+	}
+	for i := 0; i < 50; i++ {
+		in = l.input(0.1)
+	}
+	if in.GunElevation != aimGunMax {
+		t.Errorf("R held 5 s: gun %v, want the limit %v", in.GunElevation, aimGunMax)
+	}
+	up(window.KeyW)
+	up(window.KeyA)
+	up(window.KeyTab)
+	down(window.KeyS)
+	down(window.KeyD)
+	in = l.input(0.1)
+	if in.Throttle != -1 || in.Steer != 1 || s.hud.showScores {
+		t.Errorf("S D: throttle %v steer %v scores %v, want -1 1 false", in.Throttle, in.Steer, s.hud.showScores)
+	}
+	s.hud.showMenu = true
+	if in = l.input(0.1); in != (physics.Input{}) {
+		t.Errorf("menu open: input %+v, want the tank stopped", in)
+	}
+}
