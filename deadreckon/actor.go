@@ -26,29 +26,43 @@ const minBlendTime = 1e-6
 // the frame's local time, then optionally ClampTo, then read Reckoned. All times are
 // seconds on the receiver's local clock except State.Time, which is on the owner's.
 type Actor struct {
-	// Hot: read or written every frame, kept together for the cache.
+	// The fields are laid out for the per-frame loop (Advance, then ClampTo): what it
+	// reads and writes comes first and in the order it is used, so one actor's frame
+	// touches a run of adjacent cache lines and never the out-of-line cold part.
+	// Everything derivable from an update is computed once, when it is applied.
+
+	// First cache line: flags and per-frame scalars.
 	alg      Algorithm
 	has      bool  // a state was received
 	advanced bool  // lastNow is valid
 	blending bool  // a blend is running (false after a snap)
 	clamped  bool  // ClampTo ran since the last Advance
 	limited  uint8 // bit i: articulation i has an AngleLimit
+	fresh    bool  // an update was applied since the last Advance
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
+	maxTime  float64 // Limits.MaxTime, copied here from the configuration
 	lead     float64 // age of lk's projection at the blend start
+	accH     float64 // acceleration horizon of projections, s; +Inf: none
 	dtPos    float64 // ΔT for position
 	dtRot    float64 // ΔT for orientation and articulations
-	accH     float64 // acceleration horizon of projections, s; +Inf: none
 
-	lk    State      // last known state, validated and normalized
-	qLead mgl64.Quat // lk's orientation projected to the blend start
-	wAxis mgl64.Vec3 // unit axis of lk's angular velocity (zero when none)
-	wRate float64    // lk's angular speed, rad/s
+	lk State // last known state, validated and normalized
 
-	// Blend start: what was displayed when the last update was applied.
-	p0, v0 mgl64.Vec3
-	r0     mgl64.Quat
-	art0   [MaxArticulations]float64
+	// Per-update constants of the blend.
+	vl     mgl64.Vec3 // V'0: lk's velocity projected to the blend start
+	p0, v0 mgl64.Vec3 // displayed position and velocity at the blend start
+	qLead  mgl64.Quat // lk's orientation projected to the blend start
+	wAxis  mgl64.Vec3 // unit axis of lk's angular velocity (zero when none)
+	wRate  float64    // lk's angular speed, rad/s
+	// r0 is the displayed orientation at the blend start, its sign chosen so that
+	// r0·qLead ≥ 0: the blend from r0 to qLead takes the short way.
+	r0 mgl64.Quat
+	// Orientation blend factors (see blendWeights): slK is the corrected lerp's
+	// coefficient (1 − r0·qLead)/3, used when slOm is zero; otherwise slOm is the arc
+	// between r0 and qLead in radians and slInv = 1/sin(slOm).
+	slK, slOm, slInv float64
+	art0             [MaxArticulations]float64 // displayed angles at the blend start
 
 	rk  pose       // reckoned pose, before clamping
 	vel mgl64.Vec3 // displayed instantaneous velocity
@@ -59,6 +73,7 @@ type Actor struct {
 	clamp      ClampResult
 
 	c *actorCold
+	_ [8]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -71,10 +86,9 @@ type actorCold struct {
 	bez       [4]mgl64.Vec3
 
 	// Running average of intervals between applied updates.
-	avg          float64
-	avgBase      float64 // avg before this frame's updates
-	prevArrival  float64 // arrival of the last update applied in an earlier frame
-	updatedFrame bool    // an update was applied since the last Advance
+	avg         float64
+	avgBase     float64 // avg before this frame's updates
+	prevArrival float64 // arrival of the last update applied in an earlier frame
 
 	clockOffset float64 // owner clock minus local clock
 	hasOffset   bool
@@ -123,6 +137,7 @@ func (a *Actor) init(cfg Config) {
 func (a *Actor) setConfig(cfg Config) {
 	a.c.cfg = cfg.withDefaults()
 	a.alg = a.c.cfg.Algorithm
+	a.maxTime = a.c.cfg.Limits.MaxTime
 	a.clampCfg = a.c.cfg.Clamp
 	a.limited = 0
 	for i, l := range a.c.cfg.ArticulationLimits {
@@ -258,7 +273,7 @@ func (a *Actor) Break(s State, now float64) error {
 
 func (a *Actor) apply(s State, now float64, brk bool) error {
 	a.ready()
-	if !finite(now) || math.Abs(now) > a.c.cfg.Limits.MaxTime {
+	if !finite(now) || math.Abs(now) > a.maxTime {
 		return fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
 	}
 	s, err := a.validate(s)
@@ -276,7 +291,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	t0 := a.lastNow // the blend starts at the last displayed frame
 
 	// Running average of update intervals, counting one update per frame.
-	if !a.c.updatedFrame {
+	if !a.fresh {
 		a.c.avgBase = a.c.avg
 		if a.has {
 			a.c.prevArrival = a.c.lkArrival
@@ -287,7 +302,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 			a.c.avg = 0.5 * (d + a.c.avgBase)
 		}
 	}
-	a.c.updatedFrame = true
+	a.fresh = true
 
 	// The projection age of s at the blend start: s is valid at its arrival, or, when
 	// compensating latency, at its owner timestamp converted to local time.
@@ -357,6 +372,7 @@ func (a *Actor) snap() {
 	}
 	a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
 	a.setBlendTimes()
+	a.prepareBlend()
 }
 
 // restartBlend starts a new blend at the last displayed frame from the displayed
@@ -367,6 +383,7 @@ func (a *Actor) restartBlend() {
 	a.p0, a.v0, a.r0 = a.rk.pos, a.vel, a.rk.rot
 	a.art0 = a.rk.art
 	a.setBlendTimes()
+	a.prepareBlend()
 	if a.alg == CubicBezier {
 		// Control points from the displayed and the last-known velocities, so the
 		// curve leaves P0 at V0 and meets the last-known path at its velocity.
@@ -380,6 +397,24 @@ func (a *Actor) restartBlend() {
 			end.Position,
 		}
 	}
+}
+
+// prepareBlend computes the constants that the per-frame reckoning of a blend reads,
+// once the last-known state, the blend start and the blend times are set, so that
+// each frame is a few multiply-adds: the last-known velocity at the blend start, the
+// short-path sign of the blend start orientation, and the orientation blend factors.
+func (a *Actor) prepareBlend() {
+	_, kl := accelTerms(a.lead, a.accH)
+	lk := &a.lk
+	for i := 0; i < 3; i++ {
+		a.vl[i] = lk.Velocity[i] + lk.Acceleration[i]*kl
+	}
+	d := qdot(a.r0, a.qLead)
+	if d < 0 {
+		d = -d
+		a.r0 = mgl64.Quat{W: -a.r0.W, V: mgl64.Vec3{-a.r0.V[0], -a.r0.V[1], -a.r0.V[2]}}
+	}
+	a.slK, a.slOm, a.slInv = slerpFactors(d)
 }
 
 func (a *Actor) setBlendTimes() {
@@ -447,7 +482,7 @@ func projectState(s *State, age, h float64) State {
 // ignored, and so is a non-finite now or one beyond Limits.MaxTime. Advance does
 // nothing before the first update. It does not allocate.
 func (a *Actor) Advance(now float64) {
-	if !a.has || !finite(now) || math.Abs(now) > a.c.cfg.Limits.MaxTime {
+	if !a.has || !finite(now) || math.Abs(now) > a.maxTime {
 		return
 	}
 	dt := now - a.lastNow
@@ -456,7 +491,7 @@ func (a *Actor) Advance(now float64) {
 	} else {
 		a.lastNow = now
 	}
-	a.c.updatedFrame = false
+	a.fresh = false
 	a.tt += dt
 	prev := a.rk.pos
 	a.reckon()
@@ -508,7 +543,10 @@ func (a *Actor) reckon() {
 		}
 	}
 	// Last-known projection P't.
-	h, _ := accelTerms(age, a.accH)
+	h := 0.5 * age * age
+	if age > a.accH {
+		h, _ = accelTerms(age, a.accH)
+	}
 	pl := mgl64.Vec3{
 		lk.Position[0] + lk.Velocity[0]*age + lk.Acceleration[0]*h,
 		lk.Position[1] + lk.Velocity[1]*age + lk.Acceleration[1]*h,
@@ -527,26 +565,28 @@ func (a *Actor) reckon() {
 		}
 	default:
 		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·T̂.
-		ht, _ := accelTerms(tt, a.accH)
-		// V'0 is the last-known velocity at the blend start (projected by the lead),
-		// so that at T̂ = 1 both projections move alike.
-		_, kl := accelTerms(a.lead, a.accH)
+		// V'0 (vl) is the last-known velocity at the blend start (projected by the
+		// lead), so that at T̂ = 1 both projections move alike.
+		ht := 0.5 * tt * tt
+		if tt > a.accH {
+			ht, _ = accelTerms(tt, a.accH)
+		}
 		for i := 0; i < 3; i++ {
-			vl := lk.Velocity[i] + lk.Acceleration[i]*kl
-			vb := a.v0[i] + (vl-a.v0[i])*th
+			vb := a.v0[i] + (a.vl[i]-a.v0[i])*th
 			p := a.p0[i] + vb*tt + lk.Acceleration[i]*ht
 			out.pos[i] = p + (pl[i]-p)*th
 		}
 	}
 
 	// Orientation: both realities rotated by the last-known angular velocity, then
-	// slerped by T̂ along the short path.
+	// slerped by T̂ along the short path. Rotating both ends by rc rotates the whole
+	// arc, slerp(rc·r0, rc·qLead, T̂) = rc·slerp(r0, qLead, T̂), so the arc between
+	// r0 and qLead is measured once per update (prepareBlend).
 	rc := axisRotation(a.wAxis, a.wRate*tt)
-	ql := qmul(rc, a.qLead)
 	if thr >= 1 {
-		out.rot = ql
+		out.rot = qmul(rc, a.qLead)
 	} else {
-		out.rot = slerpShort(qmul(rc, a.r0), ql, thr)
+		out.rot = qmul(rc, slerpPrepared(a.r0, a.qLead, thr, a.slK, a.slOm, a.slInv))
 	}
 	a.reckonArticulations(tt, age, thr)
 }

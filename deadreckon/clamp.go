@@ -129,6 +129,11 @@ func ClampPoseSingle(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) Clamp
 }
 
 // clamp3 writes the three-ray clamp of pose (pos, q) into r.
+//
+// It is the per-frame hot path of every near actor, so it is written out in scalars
+// with as few square roots and divisions as the result needs: one to normalize the
+// hit triangle's normal, one for the forward axis (computed from the unnormalized
+// normal, so the two run side by side) and one in the conversion to a quaternion.
 func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	r.Position, r.Orientation = pos, q
 	r.Rays, r.NumHits, r.Clamped, r.Lifted = 3, 0, false, false
@@ -142,6 +147,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	m20, m21, m22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
 	start := pos[1] + c.RayHeight
 	r.RayStart = start
+	var hx, hy, hz [3]float64
 	for i := 0; i < 3; i++ {
 		f := &c.Footprint[i]
 		px := pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
@@ -154,26 +160,82 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 			r.NumHits = i
 			return
 		}
+		hx[i], hy[i], hz[i] = px, h, pz
 		r.Hits[i] = mgl64.Vec3{px, h, pz}
 	}
 	r.NumHits = 3
-	h := &r.Hits
-	ax, ay, az := h[1][0]-h[0][0], h[1][1]-h[0][1], h[1][2]-h[0][2]
-	bx, by, bz := h[2][0]-h[0][0], h[2][1]-h[0][1], h[2][2]-h[0][2]
-	big := mgl64.Vec3{ay*bz - az*by, az*bx - ax*bz, ax*by - ay*bx}
-	if big[1] < 0 {
-		big = mgl64.Vec3{-big[0], -big[1], -big[2]}
+	ax, ay, az := hx[1]-hx[0], hy[1]-hy[0], hz[1]-hz[0]
+	bx, by, bz := hx[2]-hx[0], hy[2]-hy[0], hz[2]-hz[0]
+	cx, cy, cz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
+	if cy < 0 {
+		cx, cy, cz = -cx, -cy, -cz
 	}
-	n := mgl64.Vec3{0, 1, 0}
-	if l2 := big[0]*big[0] + big[1]*big[1] + big[2]*big[2]; l2 > 1e-24 {
+	nx, ny, nz := 0.0, 1.0, 0.0
+	if l2 := cx*cx + cy*cy + cz*cz; l2 > 1e-24 {
 		k := 1 / math.Sqrt(l2)
-		n = mgl64.Vec3{big[0] * k, big[1] * k, big[2] * k}
+		nx, ny, nz = cx*k, cy*k, cz*k
 	} else {
-		big = n
+		cx, cy, cz = 0, 1, 0
 	}
-	// Forward axis of the pose: the first column of its rotation matrix.
-	fwd := mgl64.Vec3{m00, 2 * (x*y + w*z), m20}
-	finishClamp(r, (h[0][1]+h[1][1]+h[2][1])/3, big, n, fwd, c)
+	r.Clamped = true
+	r.Normal = mgl64.Vec3{nx, ny, nz}
+	r.Ground = (hy[0]+hy[1]+hy[2])/3 + c.Offset
+	py := r.Position[1]
+	switch c.Mode {
+	case ClampAlways:
+		r.Lifted = r.Ground > py
+		r.Position[1] = r.Ground
+	case ClampUp:
+		if r.Ground < py {
+			return
+		}
+		r.Lifted = r.Ground > py
+		r.Position[1] = r.Ground
+	default:
+		return
+	}
+	if ny < minNormalY {
+		// Near-vertical: the general path limits the tilt.
+		r.Orientation = groundOrientation(mgl64.Vec3{m00, 2 * (x*y + w*z), m20}, r.Normal)
+		return
+	}
+	// The forward axis is the pose's heading (the first column of its rotation
+	// matrix, flattened) lifted into the ground plane: (fx, −(fx·nx + fz·nz)/ny, fz),
+	// here scaled by |c|·ny to work from the unnormalized normal c.
+	fx, fz := m00, m20
+	if fx*fx+fz*fz < 1e-18 {
+		fx, fz = 1, 0 // forward straight up or down: no heading to keep
+	}
+	tx, ty, tz := fx*cy, -(fx*cx + fz*cz), fz*cy
+	k := 1 / math.Sqrt(tx*tx+ty*ty+tz*tz)
+	tx, ty, tz = tx*k, ty*k, tz*k
+	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
+	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
+	r.Orientation = matrixQuat(tx, nx, sx, ty, ny, sy, tz, nz, sz)
+}
+
+// matrixQuat returns the unit quaternion of the rotation matrix with rows
+// (m00 m01 m02), (m10 m11 m12), (m20 m21 m22), which must be orthonormal with
+// determinant 1. It is basisQuat on scalars.
+func matrixQuat(m00, m01, m02, m10, m11, m12, m20, m21, m22 float64) mgl64.Quat {
+	switch tr := m00 + m11 + m22; {
+	case tr > 0:
+		r := math.Sqrt(tr + 1)
+		s := 0.5 / r
+		return mgl64.Quat{W: 0.5 * r, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
+	case m00 > m11 && m00 > m22:
+		r := math.Sqrt(1 + m00 - m11 - m22)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m21 - m12) * s, V: mgl64.Vec3{0.5 * r, (m01 + m10) * s, (m02 + m20) * s}}
+	case m11 > m22:
+		r := math.Sqrt(1 + m11 - m00 - m22)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m02 - m20) * s, V: mgl64.Vec3{(m01 + m10) * s, 0.5 * r, (m12 + m21) * s}}
+	default:
+		r := math.Sqrt(1 + m22 - m00 - m11)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m10 - m01) * s, V: mgl64.Vec3{(m02 + m20) * s, (m12 + m21) * s, 0.5 * r}}
+	}
 }
 
 // clamp1 writes the one-ray clamp of pose (pos, q) into r.

@@ -385,3 +385,28 @@ func TestJoinProtocolAbuse(t *testing.T) {
 		t.Errorf("host stats %+v, want 3 refusals and no one admitted", st)
 	}
 }
+
+func TestPassphraseGuessingSlowed(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Passphrase: "right"})
+	var refusals []error
+	for i := 0; i < guessBurst+2; i++ {
+		c, err := dialTest(h, ClientConfig{Name: "guesser", Passphrase: "wrong", KnownHosts: "-"})
+		if err == nil {
+			c.Close()
+			t.Fatal("wrong passphrase admitted")
+		}
+		refusals = append(refusals, err)
+	}
+	for i, err := range refusals {
+		slowed := strings.Contains(err.Error(), "too many")
+		if want := i >= guessBurst; slowed != want {
+			t.Errorf("attempt %d: %v (slowed %v, want %v)", i, err, slowed, want)
+		}
+	}
+	// Even the right passphrase waits its turn from that address.
+	if c, err := dialTest(h, ClientConfig{Name: "guesser", Passphrase: "right", KnownHosts: "-"}); err == nil {
+		c.Close()
+		t.Error("right passphrase admitted while the address is slowed")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	stdnet "net"
+	"slices"
 	"sync"
 	"time"
 
@@ -70,8 +71,9 @@ type Client struct {
 	wg     sync.WaitGroup
 	once   sync.Once
 
-	wmu  sync.Mutex // stream writes
-	wbuf []byte
+	wmu     sync.Mutex // stream writes
+	wbuf    []byte
+	spawnMu sync.Mutex // spawn requests: pending order = write order
 
 	pmu   sync.Mutex // publishing
 	batch *wire.BatchWriter
@@ -375,21 +377,31 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 	if err := wire.CheckName(name); err != nil {
 		return 0, fmt.Errorf("spawn: %w", err)
 	}
+	s.Time = math.Max(0, c.HostNow())
+	msg := &wire.Spawn{Owner: c.id, Team: uint8(team), Name: name, State: s}
+	// The host answers spawns in the order it reads them; keep the pending list in
+	// the order they are written.
+	c.spawnMu.Lock()
 	c.mu.Lock()
 	if c.left || c.q.isClosed() {
 		c.mu.Unlock()
+		c.spawnMu.Unlock()
 		return 0, fmt.Errorf("spawn: %w", ErrClosed)
 	}
-	prov := wire.ActorID(provisionalBase + c.nextProv%(0x10000-provisionalBase))
+	msg.Actor = wire.ActorID(provisionalBase + c.nextProv%(0x10000-provisionalBase))
 	c.nextProv++
-	w := &spawnWait{prov: prov, done: make(chan struct{})}
+	w := &spawnWait{prov: msg.Actor, done: make(chan struct{})}
 	c.pending = append(c.pending, w)
 	c.mu.Unlock()
-	s.Time = math.Max(0, c.HostNow())
-	if err := c.writeControl(&wire.Spawn{Actor: prov, Owner: c.id, Team: uint8(team), Name: name, State: s}); err != nil {
+	err := c.writeControl(msg)
+	if err != nil {
+		// Not sent (a state the wire cannot carry, or a dead stream): no answer comes.
 		c.mu.Lock()
-		w.abandoned = true
+		c.pending = slices.DeleteFunc(c.pending, func(x *spawnWait) bool { return x == w })
 		c.mu.Unlock()
+	}
+	c.spawnMu.Unlock()
+	if err != nil {
 		return 0, fmt.Errorf("spawn: %w", err)
 	}
 	t := time.NewTimer(c.timeout)

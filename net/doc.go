@@ -2,39 +2,48 @@
 //
 // A host listens with Listen; it makes a self-signed TLS 1.3 certificate at start and
 // reports its SHA-256 Fingerprint, which players pin with "-join host:port#fingerprint"
-// (or trust on first use, remembered in the user's configuration directory). Each
-// client opens one bidirectional stream for control messages (join, spawn, despawn,
-// chat, kick) and sends its actors' state updates as QUIC datagrams (package
-// net/wire). The host admits players that prove the passphrase, assigns player and
-// actor ids, and relays every owner's updates to the other players after checking
-// them: ownership, sequence (late and duplicated updates dropped), plausibility (finite,
-// on the map, tank-like speed and turn rate, consistent with the previous update) and
-// a per-client token bucket. Whatever it drops it counts (HostStats). A client that
-// falls silent is dropped after Limits.Timeout and its actors are despawned for
-// everyone; it may join again.
+// (or trust on first use, remembered in the user's configuration directory, with a
+// loud ErrFingerprintMismatch when it changes). Each connection carries one
+// bidirectional stream, which the host opens, for control messages (join, spawn,
+// despawn, chat) and QUIC datagrams for state updates and clock probes, all in the
+// format of package net/wire (see PROTOCOL.md).
 //
-// Both ends of a match are Peers: a *Client, or the host's own player from
+// The host admits players that prove the passphrase (limiting wrong guesses per
+// address), assigns player and actor ids, and relays every owner's updates to the
+// other players after checking them: ownership, sequence (late and duplicated updates
+// are dropped), plausibility (finite, on the map, tank-like speed, acceleration and
+// turn rate, and travel consistent with the time since the last check) and a
+// per-client token bucket. Whatever it drops it counts (HostStats). A client that falls
+// silent is dropped after Limits.Timeout and its actors are despawned for everyone; it
+// may join again, at once if its old connection died. Optional Thinning relays far
+// actors' partial updates less often per observer, after seed 004's distance-based
+// tolerance.
+//
+// Both ends of a match are Peers: a *Client, or the host's own player (id 0) from
 // Host.Local. A game loop uses a Peer the same way on either:
 //
 //	host, err := net.Listen(ctx, net.HostConfig{Addr: ":7878", Passphrase: "tiger"})
 //	if err != nil { … }
 //	defer host.Close()
-//	fmt.Println("join with", host.Addr(), "#"+host.Fingerprint())
+//	fmt.Println("join with -join", host.JoinAddress())
 //
 //	c, err := net.Dial(ctx, net.ClientConfig{Addr: "192.0.2.7:7878", Fingerprint: fp,
 //		Name: "ann", Passphrase: "tiger"})
 //	if err != nil { … }
 //	defer c.Close()
-//	id, err := c.Spawn("ann", 1, deadreckon.NewState(start))
+//	id, err := c.Spawn("ann", 1, deadreckon.NewState(start)) // waits for the host's id
 //	for each frame {
 //		for _, ev := range c.Poll(events[:0]) { … feed deadreckon.Actor … }
-//		if decision != deadreckon.NoUpdate { c.Publish(id, state, decision == deadreckon.FullUpdate) }
+//		if d, s := pub.Update(sample); d != deadreckon.NoUpdate {
+//			c.Publish(id, s, d == deadreckon.FullUpdate)
+//		}
 //	}
 //
-// State timestamps on the wire are host-clock seconds: Publish stamps them, and a
-// client's clock filter (package net/clock) gives the offset between its clock and
-// the host's (Stats.ClockOffset).
+// State timestamps in a match are host-clock seconds: Publish stamps them with the
+// client's estimate of the host clock, kept by a seed-001 clock filter (package
+// net/clock) fed by probes every half second; Stats.ClockOffset is that estimate
+// (host − local), ready for deadreckon.Actor.SetClockOffset.
 //
 // Package net/impair adds seeded latency, jitter, loss, duplication and reordering
-// under QUIC (HostConfig.Wrap, ClientConfig.Wrap) for tests and the lab.
+// under QUIC; Impaired builds the HostConfig.Wrap or ClientConfig.Wrap for it.
 package net

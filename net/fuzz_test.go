@@ -256,3 +256,47 @@ func BenchmarkRelay(b *testing.B) {
 }
 
 func mgl64QuatYaw(yaw float64) mgl64.Quat { return mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0}) }
+
+// BenchmarkClientReceive measures a client taking in a full batch of relayed
+// updates: decode, sequence filter, events queued, and the game's Poll.
+func BenchmarkClientReceive(b *testing.B) {
+	h, err := Listen(b.Context(), HostConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	c, err := dialTest(h, ClientConfig{Name: "bench", KnownHosts: "-"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	const actors = 36 // a full 1199-byte batch of partial updates
+	c.mu.Lock()
+	for i := 1; i <= actors; i++ {
+		c.remote[wire.ActorID(i)] = &remoteActor{owner: 7}
+	}
+	c.mu.Unlock()
+	w := wire.NewBatchWriter(0)
+	s := tankAt(5, 5)
+	s.NumArticulations = 0
+	var buf []wire.Update
+	var events []Event
+	b.ReportAllocs()
+	seq := uint16(0)
+	for b.Loop() {
+		seq++
+		w.Reset()
+		for i := 1; i <= actors; i++ {
+			s.Time = float64(seq) * 0.01
+			if err := w.Add(&wire.Update{Kind: wire.KindPartial, Actor: wire.ActorID(i), Seq: seq, State: s}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		buf = c.handleDatagram(w.Bytes(), buf)
+		events = c.Poll(events[:0])
+		if len(events) != actors {
+			b.Fatalf("%d events from a batch of %d", len(events), actors)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*actors), "ns/update")
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	stdnet "net"
+	"slices"
 	"sync"
 	"time"
 
@@ -106,7 +107,8 @@ type Host struct {
 	relayRate   rateMeter
 	closed      bool
 	local       *localPeer
-	localActive bool // Local was called: queue events for the host's player
+	localActive bool                   // Local was called: queue events for the host's player
+	guesses     map[string]tokenBucket // wrong passphrases per source address
 }
 
 // hostActor is the host's record of one actor.
@@ -195,6 +197,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		fp:         Fingerprint(cert.Certificate[0]),
 		salt:       wire.NewSalt(),
 		players:    map[wire.PlayerID]*player{},
+		guesses:    map[string]tokenBucket{},
 		actors:     map[wire.ActorID]*hostActor{},
 		nextPlayer: 1,
 		nextActor:  1,
@@ -203,7 +206,6 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		h.key = wire.DeriveKey(cfg.Passphrase, h.salt)
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	h.stopAfter = context.AfterFunc(ctx, func() { h.Close() })
 	h.local = newLocalPeer(h)
 	lp := &player{id: 0, name: cfg.Name, h: h, local: h.local, done: make(chan struct{}),
 		lastRelay: map[wire.ActorID]float64{}}
@@ -211,6 +213,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h.wg.Add(2)
 	go h.acceptLoop()
 	go h.janitor()
+	h.stopAfter = context.AfterFunc(ctx, func() { h.Close() })
 	log.Info("host listening", "addr", h.Addr().String(), "fingerprint", h.fp)
 	return h, nil
 }
@@ -259,6 +262,9 @@ func (h *Host) Stats() HostStats {
 
 // Kick removes a player from the match with a reason the player sees.
 func (h *Host) Kick(id uint32, reason string) error {
+	if id > maxPlayerID {
+		return fmt.Errorf("kick: no player %d", id)
+	}
 	h.mu.Lock()
 	p := h.players[wire.PlayerID(id)]
 	h.mu.Unlock()
@@ -364,6 +370,52 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 	conn.CloseWithError(codeRefused, msg)
 }
 
+// Wrong passphrases are limited per source address, so that guessing runs at a
+// human pace: a burst of guessBurst, then one per guessInterval seconds.
+const (
+	guessBurst    = 5
+	guessInterval = 5.0
+)
+
+func remoteIP(conn *quic.Conn) string {
+	if a, ok := conn.RemoteAddr().(*stdnet.UDPAddr); ok {
+		return a.IP.String()
+	}
+	return conn.RemoteAddr().String()
+}
+
+// mayGuess reports whether ip may try a passphrase now.
+func (h *Host) mayGuess(ip string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b, ok := h.guesses[ip]
+	if !ok {
+		return true
+	}
+	b.refill(h.Now())
+	h.guesses[ip] = b
+	return b.tokens >= 1
+}
+
+// failedGuess spends one of ip's passphrase attempts.
+func (h *Host) failedGuess(ip string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := h.Now()
+	b, ok := h.guesses[ip]
+	if !ok {
+		if len(h.guesses) >= maxGuessers {
+			clear(h.guesses) // a flood of addresses: start over rather than grow
+		}
+		b = newTokenBucket(1/guessInterval, guessBurst, now)
+	}
+	b.take(now)
+	h.guesses[ip] = b
+}
+
+// maxGuessers bounds the addresses tracked for wrong passphrases.
+const maxGuessers = 4096
+
 // serve runs one connection: the join handshake, then the control stream until the
 // player leaves.
 func (h *Host) serve(conn *quic.Conn) {
@@ -388,6 +440,10 @@ func (h *Host) serve(conn *quic.Conn) {
 	}
 	fr := &frameReader{r: str}
 	m, perr, err := fr.next()
+	if err == nil && errors.Is(perr, wire.ErrVersion) {
+		h.refuse(conn, str, wire.RefuseVersion, fmt.Sprintf("this host speaks version %d", wire.Version))
+		return
+	}
 	if err != nil || perr != nil {
 		h.countMalformed()
 		h.refuse(conn, str, wire.RefuseProtocol, "expected a join request")
@@ -399,9 +455,17 @@ func (h *Host) serve(conn *quic.Conn) {
 		h.refuse(conn, str, wire.RefuseProtocol, "expected a join request")
 		return
 	}
-	if h.cfg.Passphrase != "" && !wire.VerifyProof(h.key, ch.Nonce, req.Name, req.Proof) {
-		h.refuse(conn, str, wire.RefusePassphrase, "")
-		return
+	if h.cfg.Passphrase != "" {
+		ip := remoteIP(conn)
+		if !h.mayGuess(ip) {
+			h.refuse(conn, str, wire.RefuseOther, "too many wrong passphrases from this address; wait a few seconds")
+			return
+		}
+		if !wire.VerifyProof(h.key, ch.Nonce, req.Name, req.Proof) {
+			h.failedGuess(ip)
+			h.refuse(conn, str, wire.RefusePassphrase, "")
+			return
+		}
 	}
 	str.SetDeadline(time.Time{})
 	p, reason, text := h.admit(conn, str, req.Name)
@@ -548,6 +612,9 @@ func (h *Host) despawnLocked(id wire.ActorID, reason wire.DespawnReason, text st
 		return
 	}
 	delete(h.actors, id)
+	if o := h.players[a.owner]; o != nil {
+		o.owned = slices.DeleteFunc(o.owned, func(x *hostActor) bool { return x == a })
+	}
 	msg := &wire.Despawn{Actor: id, Reason: reason}
 	for _, q := range h.players {
 		delete(q.lastRelay, id)
@@ -587,6 +654,7 @@ func (h *Host) spawnLocked(owner *player, name string, team uint8, seq uint16, s
 		pin: anchor{pos: s.Position, orient: s.Orientation, at: h.Now(), stamp: s.Time}}
 	a.seq.Set(seq)
 	h.actors[id] = a
+	owner.owned = append(owner.owned, a)
 	msg := a.spawnMsg()
 	for _, q := range h.players {
 		if q.local != nil {
@@ -678,7 +746,7 @@ func (h *Host) relayLocked(a *hostActor, u *wire.Update, now float64) {
 		if th.Enabled() {
 			if u.Kind == wire.KindPartial {
 				last, seen := q.lastRelay[a.id]
-				if d, ok := h.observerDistance(q.id, a.state.Position); ok && seen && now-last < th.interval(d) {
+				if d, ok := q.observerDistance(a.state.Position); ok && seen && now-last < th.interval(d) {
 					h.stats.Thinned++
 					continue
 				}
@@ -698,18 +766,14 @@ func (h *Host) relayLocked(a *hostActor, u *wire.Update, now float64) {
 	}
 }
 
-// observerDistance returns the distance from pos to the nearest actor of player id;
+// observerDistance returns the distance from pos to the player's nearest actor;
 // false when the player has no actor. h.mu held.
-func (h *Host) observerDistance(id wire.PlayerID, pos mgl64.Vec3) (float64, bool) {
-	best, ok := math.Inf(1), false
-	for _, a := range h.actors {
-		if a.owner == id {
-			if d := a.state.Position.Sub(pos).Len(); d < best {
-				best, ok = d, true
-			}
-		}
+func (p *player) observerDistance(pos mgl64.Vec3) (float64, bool) {
+	best := math.Inf(1)
+	for _, a := range p.owned {
+		best = math.Min(best, a.state.Position.Sub(pos).Len())
 	}
-	return best, ok
+	return best, len(p.owned) > 0
 }
 
 // unwrapTime maps a wire timestamp (host-clock ms modulo wire.TimeWrap) to the

@@ -78,11 +78,12 @@ type Stats struct {
 	BytesIn, BytesOut float64
 	// UpdatesIn and UpdatesOut are actor state updates per second each way.
 	UpdatesIn, UpdatesOut float64
-	// Dropped counts received updates dropped as late, duplicated or undecodable,
-	// plus, on the host, updates dropped by rate limiting.
+	// Dropped counts received updates dropped as late, duplicated or for an unknown
+	// actor, and events dropped because Poll was not called for too long.
 	Dropped uint64
-	// Rejected counts updates refused as invalid or unauthorized: by the host for
-	// this peer's own sends (as far as the host reports them) or by this peer locally.
+	// Rejected counts what this peer refused or failed: received datagrams, records
+	// and control messages that did not decode, and its own publishes that could not
+	// be encoded or sent. (What the host refuses from this peer is in HostStats.)
 	Rejected uint64
 }
 

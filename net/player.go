@@ -48,6 +48,7 @@ type player struct {
 	updates   tokenBucket
 	control   tokenBucket
 	lastRelay map[wire.ActorID]float64 // thinning: last relay time per actor
+	owned     []*hostActor             // the player's actors, for thinning distances
 
 	ctrl     chan []byte     // encoded control frames for writeLoop
 	clock    chan clockProbe // clock requests for sendLoop to answer

@@ -3,6 +3,7 @@ package net
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -143,5 +144,27 @@ func TestJoinSpawnPublish(t *testing.T) {
 	st := h.Stats()
 	if st.Players != 2 || st.Actors != 1 || st.Accepted < 2 {
 		t.Errorf("host stats %+v", st)
+	}
+}
+
+// TestSpawnUnencodable checks that a spawn the wire cannot carry fails at once and
+// does not disturb the answers to the spawns after it.
+func TestSpawnUnencodable(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	bad := tankAt(0, 0)
+	bad.Position[0] = math.NaN()
+	if _, err := c.Spawn("ann", 1, bad); err == nil {
+		t.Fatal("spawn with a NaN position succeeded")
+	}
+	for i := 0; i < 3; i++ {
+		id, err := c.Spawn("ann", 1, tankAt(float64(i), 0))
+		if err != nil {
+			t.Fatalf("spawn %d after the bad one: %v", i, err)
+		}
+		waitFor(t, c, 3*time.Second, func(ev Event) bool {
+			return ev.Kind == EventSpawn && ev.Actor == id && ev.State.Position[0] == float64(i)
+		})
 	}
 }

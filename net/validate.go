@@ -137,12 +137,17 @@ func newTokenBucket(rate, burst, now float64) tokenBucket {
 	return tokenBucket{rate: rate, burst: burst, tokens: burst, last: now}
 }
 
-// take removes one token if there is one and reports whether it did.
-func (b *tokenBucket) take(now float64) bool {
+// refill adds the tokens earned since the last call.
+func (b *tokenBucket) refill(now float64) {
 	if now > b.last {
 		b.tokens = math.Min(b.burst, b.tokens+(now-b.last)*b.rate)
 		b.last = now
 	}
+}
+
+// take removes one token if there is one and reports whether it did.
+func (b *tokenBucket) take(now float64) bool {
+	b.refill(now)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true

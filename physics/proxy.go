@@ -15,6 +15,13 @@ const (
 	// onto it instead of driving there: a gap that wide is a break in the reckoning
 	// (a snap), not motion.
 	DefaultProxyJump = 3.0
+	// DefaultProxyPushSpeed is the fastest a proxy advances into a tank it meets,
+	// beyond the tank's own speed away from it, m/s. A remote tank's owner sees this
+	// peer's tank as immovable, so the remote tank stops against it there; the push
+	// a proxy gives here comes from the reckoning overshooting that stop, and is kept
+	// gentle so it neither flings the tank nor feeds back through the two peers'
+	// reckonings into an endless shove.
+	DefaultProxyPushSpeed = 0.5
 	// DefaultProxyCatchUp is how much faster than its path a proxy may move to get
 	// back onto it, m/s. It bounds what a proxy adds to a tank it pushes beyond the
 	// reckoned motion itself: a proxy that is late by a meter takes a tenth of a
@@ -72,6 +79,7 @@ type Proxy struct {
 	// appeared on it): it passes through them until they part.
 	ghosts []*Tank
 
+	held     bool // a tank limited its advance in the last step
 	touching int
 	contacts uint64
 	jumps    uint64
@@ -203,7 +211,8 @@ func (p *Proxy) touch(d int) {
 }
 
 // drive sets the proxy's velocity for the fixed step of h seconds that ends at world
-// time end, so that the step ends on its path.
+// time end, so that the step ends on its path, advancing into tanks no faster than
+// the push speed.
 func (p *Proxy) drive(h, end float64) {
 	ahead := end - p.t0
 	tx, tz := p.x+p.vx*ahead, p.z+p.vz*ahead
@@ -212,7 +221,19 @@ func (p *Proxy) drive(h, end float64) {
 	ang := p.body.GetAngle()
 	ex, ez := tx-b.X, tz+b.Y
 	eyaw := wrapAngle(tyaw - ang)
-	if math.Hypot(ex, ez) > p.w.cfg.ProxyJump || math.Abs(eyaw) > proxyJumpYaw {
+	// What the step needs beyond the path's own velocity, capped at the catch-up
+	// speed (at the hull's corners, for the turn). Velocities here are box2d's:
+	// (x, −z).
+	catch := p.w.cfg.ProxyCatchUp
+	radius := math.Hypot(p.spec.Length, p.spec.Width) / 2
+	cx, cz := ex/h-p.vx, ez/h-p.vz
+	if l := math.Hypot(cx, cz); l > catch {
+		cx, cz = cx*catch/l, cz*catch/l
+	}
+	cyaw := math.Max(-catch/radius, math.Min(catch/radius, eyaw/h-p.yawRate))
+	u := box2d.MakeB2Vec2(p.vx+cx, -(p.vz + cz))
+	p.held = p.limitPush(&u, h)
+	if !p.held && (math.Hypot(ex, ez) > p.w.cfg.ProxyJump || math.Abs(eyaw) > proxyJumpYaw) {
 		// Placed one step back along the path, so the step's own motion lands on it.
 		p.body.SetTransform(box2d.MakeB2Vec2(tx-p.vx*h, -(tz-p.vz*h)), ang+eyaw-p.yawRate*h)
 		p.body.SetLinearVelocity(box2d.MakeB2Vec2(p.vx, -p.vz))
@@ -221,17 +242,62 @@ func (p *Proxy) drive(h, end float64) {
 		p.findGhosts()
 		return
 	}
-	// What the step needs beyond the path's own velocity, capped at the catch-up
-	// speed (at the hull's corners, for the turn).
-	catch := p.w.cfg.ProxyCatchUp
-	cx, cz := ex/h-p.vx, ez/h-p.vz
-	if l := math.Hypot(cx, cz); l > catch {
-		cx, cz = cx*catch/l, cz*catch/l
-	}
-	turnCatch := catch / (math.Hypot(p.spec.Length, p.spec.Width) / 2)
-	cyaw := math.Max(-turnCatch, math.Min(turnCatch, eyaw/h-p.yawRate))
-	p.body.SetLinearVelocity(box2d.MakeB2Vec2(p.vx+cx, -(p.vz + cz)))
+	p.body.SetLinearVelocity(u)
 	p.body.SetAngularVelocity(p.yawRate + cyaw)
+}
+
+// pushMargin is how close, m, beyond what a step can close, a tank must be for the
+// proxy's advance toward it to be limited.
+const pushMargin = 0.05
+
+// limitPush slows the velocity u (box2d's frame) of the coming step of h seconds so
+// that the proxy advances into no tank it meets faster than the tank moves away plus
+// the push speed. It reports whether any tank limited it. Ghosts do not count.
+func (p *Proxy) limitPush(u *box2d.B2Vec2, h float64) bool {
+	push := p.w.cfg.ProxyPushSpeed
+	pc := p.body.GetPosition()
+	pr := math.Hypot(p.spec.Length, p.spec.Width) / 2
+	held := false
+	for _, t := range p.w.tanks {
+		tc := t.body.GetPosition()
+		tv := t.body.GetLinearVelocity()
+		reach := (math.Hypot(u.X, u.Y)+math.Hypot(tv.X, tv.Y))*h + pushMargin
+		tr := math.Hypot(t.spec.Length, t.spec.Width) / 2
+		if math.Hypot(tc.X-pc.X, tc.Y-pc.Y) > pr+tr+reach || p.haunts(t) {
+			continue
+		}
+		in := box2d.MakeB2DistanceInput()
+		in.ProxyA.Set(p.body.GetFixtureList().GetShape(), 0)
+		in.ProxyB.Set(t.body.GetFixtureList().GetShape(), 0)
+		in.TransformA, in.TransformB = p.body.GetTransform(), t.body.GetTransform()
+		in.UseRadii = true
+		var out box2d.B2DistanceOutput
+		cache := box2d.MakeB2SimplexCache()
+		box2d.B2Distance(&out, &cache, &in)
+		if out.Distance > reach {
+			continue
+		}
+		// The direction from the proxy into the tank.
+		nx, ny := out.PointB.X-out.PointA.X, out.PointB.Y-out.PointA.Y
+		if l := math.Hypot(nx, ny); l > 1e-6 {
+			nx, ny = nx/l, ny/l
+		} else if l := math.Hypot(tc.X-pc.X, tc.Y-pc.Y); l > 1e-9 {
+			nx, ny = (tc.X-pc.X)/l, (tc.Y-pc.Y)/l
+		} else {
+			continue
+		}
+		// Equal masses share the advance (the tank takes m_p / (m_p + m_t) of it);
+		// the push speed caps it; a tank driving away faster is not held back.
+		into := u.X*nx + u.Y*ny
+		share := p.spec.Mass / (p.spec.Mass + t.spec.Mass)
+		limit := math.Max(math.Min(share*into, push), tv.X*nx+tv.Y*ny)
+		if into > limit {
+			u.X -= (into - limit) * nx
+			u.Y -= (into - limit) * ny
+			held = true
+		}
+	}
+	return held
 }
 
 // overlaps reports whether the proxy's footprint overlaps the tank's now.

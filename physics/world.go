@@ -68,6 +68,9 @@ type WorldConfig struct {
 	// ProxyCatchUp is how much faster than its path a Proxy may move to get back onto
 	// it, m/s. If zero, defaults to DefaultProxyCatchUp.
 	ProxyCatchUp float64
+	// ProxyPushSpeed is the fastest a Proxy advances into a tank it meets, beyond the
+	// tank's own speed away from it, m/s. If zero, defaults to DefaultProxyPushSpeed.
+	ProxyPushSpeed float64
 }
 
 // MapConfig returns the config for a battle on m: its ground, its border as the wall
@@ -99,6 +102,9 @@ func (c WorldConfig) withDefaults() WorldConfig {
 	if c.ProxyCatchUp == 0 {
 		c.ProxyCatchUp = DefaultProxyCatchUp
 	}
+	if c.ProxyPushSpeed == 0 {
+		c.ProxyPushSpeed = DefaultProxyPushSpeed
+	}
 	if c.Ground == nil {
 		c.Ground = flatGround{}
 	}
@@ -119,6 +125,8 @@ func (c WorldConfig) validate() error {
 		return fmt.Errorf("%w: proxy jump %g m, want > 0", ErrConfig, c.ProxyJump)
 	case !finite(c.ProxyCatchUp) || !(c.ProxyCatchUp > 0):
 		return fmt.Errorf("%w: proxy catch-up %g m/s, want > 0", ErrConfig, c.ProxyCatchUp)
+	case !finite(c.ProxyPushSpeed) || !(c.ProxyPushSpeed > 0):
+		return fmt.Errorf("%w: proxy push speed %g m/s, want > 0", ErrConfig, c.ProxyPushSpeed)
 	case !finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
 		return fmt.Errorf("%w: border %v…%v is not finite", ErrConfig, c.Min, c.Max)
 	case c.hasBorder() && !(c.Max[0] > c.Min[0] && c.Max[1] > c.Min[1]):
@@ -260,12 +268,14 @@ func (w *World) Alpha() float64 { return math.Min(w.acc/w.h, 1) }
 
 // Tick runs exactly one fixed step.
 func (w *World) Tick() {
+	for _, t := range w.tanks {
+		t.drive(w.h)
+	}
+	// After the tanks' own drive: a proxy limits its push by how fast a tank moves
+	// away by itself.
 	end := float64(w.steps+1) * w.h
 	for _, p := range w.proxies {
 		p.drive(w.h, end)
-	}
-	for _, t := range w.tanks {
-		t.drive(w.h)
 	}
 	w.b2.Step(w.h, velocityIterations, positionIterations)
 	w.steps++

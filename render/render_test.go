@@ -368,3 +368,26 @@ func TestLoop(t *testing.T) {
 		t.Errorf("failing match: err %v", err)
 	}
 }
+
+// TestFrustumCulling looks into the map from a corner: chunks outside the view are
+// not drawn.
+func TestFrustumCulling(t *testing.T) {
+	v := needViewer(t)
+	tt := synthTerrain(256, 2, 32, 4)
+	s, err := NewScene(tt, SceneConfig{Width: testW, Height: testH})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(1)
+	x, z := -240.0, -240.0
+	snap.Tanks[0].Position = mgl64.Vec3{x, testGround(x, z), z}
+	drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 1)
+	var drawn int
+	onMain(func() { drawn = v.rend.Stats().GraphicMats })
+	// Without culling every chunk (64) plus sky, border, rock, tank and lines would
+	// be drawn; looking along +X from the corner about a third of the map is in view.
+	if drawn >= len(tt.Chunks) {
+		t.Errorf("%d meshes drawn with %d terrain chunks in the scene: no culling", drawn, len(tt.Chunks))
+	}
+	t.Logf("%d meshes drawn of %d chunks and 8 other meshes", drawn, len(tt.Chunks))
+}

@@ -279,3 +279,42 @@ func TestOpenViewerErrors(t *testing.T) {
 		t.Errorf("OpenViewer: err %v, want %v", err, want)
 	}
 }
+
+// TestTerrainLODByDistance checks that chunks near the camera are drawn finest and
+// far ones coarsest, one level each.
+func TestTerrainLODByDistance(t *testing.T) {
+	tt := synthTerrain(256, 2, 32, 4) // 8×8 chunks of 64 m
+	s, err := NewScene(tt, SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(1)
+	x, z := -240.0, -240.0 // near a corner: the far corner is ~700 m away
+	snap.Tanks[0].Position = mgl64.Vec3{x, testGround(x, z), z}
+	s.Update(snap, 1.0/60)
+	counts := s.LODCounts()
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total != len(tt.Chunks) {
+		t.Errorf("LOD counts %v sum to %d, want %d chunks", counts, total, len(tt.Chunks))
+	}
+	if counts[0] == 0 || counts[len(counts)-1] == 0 {
+		t.Errorf("LOD counts %v: want chunks at the finest and at the coarsest level", counts)
+	}
+	for i, c := range s.terrain.chunks {
+		visible := 0
+		for lod, m := range c.lods {
+			if m.Visible() {
+				visible++
+				if want := lodFor(boxDistance(s.View().Eye, c.min, c.max), DefaultLODDistance, len(c.lods)); lod != want {
+					t.Errorf("chunk %d drawn at level %d, want %d", i, lod, want)
+				}
+			}
+		}
+		if visible != 1 {
+			t.Errorf("chunk %d has %d levels visible, want 1", i, visible)
+		}
+	}
+}

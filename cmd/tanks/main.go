@@ -1,5 +1,21 @@
 // Command tanks is the Treadline desktop client. With no flags it starts a practice
-// match against bots at once; -host hosts a match and plays in it; -join joins one.
+// match at once: an in-process host with bots on loopback, behind an impaired link,
+// so every other tank is really dead-reckoned.
+//
+//	tanks                                   practice (-bots N, -lag -jitter -loss)
+//	tanks -host :7777 [-pass P] [-bots N]   host a match and play in it
+//	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
+//
+// Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels
+// (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
+// -clamp none|up|always, -watch NAME ("*": the first remote tank). For tests, docs
+// and bug reports, -screenshot FILE.png -frames N (or -duration D) renders, writes the
+// picture and exits, and -bench-frames N prints the split of frame time (simulation,
+// scene update, render, swap). F1 in the game lists every key.
+//
+// It exits 0 when the window is closed or the player leaves from the menu, 1 with a
+// message when the match cannot start or is lost (the host stops responding), and 2
+// on bad flags.
 package main
 
 import (

@@ -1,0 +1,235 @@
+package deadreckon
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// The per-frame path (Advance, ClampTo) computes the blend from constants prepared at
+// each update, a trigonometry-free slerp for close orientations, inline sine and
+// cosine, and a clamp written out in scalars. The tests below hold it to the
+// straightforward computation of the same quantities: Murphy's equations evaluated
+// from the blend start, an exact trigonometric slerp, and a clamp built with mgl64's
+// vector, matrix and quaternion functions.
+const (
+	// refPosTol is the position tolerance in meters: the two differ only in the order
+	// of floating-point operations on coordinates of a few hundred meters.
+	refPosTol = 1e-9
+	// refRotTol is the orientation tolerance in radians: the corrected normalized
+	// lerp is within 5e-7 rad of the exact slerp (TestSlerpShortAccuracy).
+	refRotTol = 1e-6
+	// refClampRotTol bounds the clamp's orientation difference in radians; no
+	// approximation is involved there, only rounding.
+	refClampRotTol = 1e-9
+)
+
+// exactSlerp interpolates from unit quaternion a to b by u along the shorter arc with
+// the trigonometric formula.
+func exactSlerp(a, b mgl64.Quat, u float64) mgl64.Quat {
+	d := qdot(a, b)
+	if d < 0 {
+		d, b = -d, b.Scale(-1)
+	}
+	if d > 1-1e-15 {
+		return a
+	}
+	om := math.Acos(d)
+	s, t := math.Sin((1-u)*om)/math.Sin(om), math.Sin(u*om)/math.Sin(om)
+	return a.Scale(s).Add(b.Scale(t)).Normalize()
+}
+
+// rotationAngle returns the angle in radians of the rotation between unit quaternions
+// a and b, accurate for tiny angles too (2·acos of the dot product cannot resolve
+// angles below about 6e-8 rad).
+func rotationAngle(a, b mgl64.Quat) float64 {
+	d := a.Conjugate().Mul(b)
+	return 2 * math.Atan2(d.V.Len(), math.Abs(d.W))
+}
+
+// referencePVB returns the position and orientation that projective velocity blending
+// shows at the actor's current blend time, computed directly from the blend start
+// (P0, V0, R0) and the last-known state.
+func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
+	lk := a.lk
+	tt := a.tt
+	age := a.lead + tt
+	th, thr := 1.0, 1.0
+	if a.blending {
+		th = math.Min(1, tt/a.dtPos)
+		thr = math.Min(1, tt/a.dtRot)
+	}
+	kp, _ := accelTerms(age, a.accH)
+	pl := lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(kp))
+	pos := pl
+	if th < 1 {
+		_, kl := accelTerms(a.lead, a.accH)
+		vl := lk.Velocity.Add(lk.Acceleration.Mul(kl))
+		vb := a.v0.Add(vl.Sub(a.v0).Mul(th))
+		ht, _ := accelTerms(tt, a.accH)
+		pt := a.p0.Add(vb.Mul(tt)).Add(lk.Acceleration.Mul(ht))
+		pos = pt.Add(pl.Sub(pt).Mul(th))
+	}
+	w := lk.AngularVelocity
+	rot := func(q mgl64.Quat, t float64) mgl64.Quat {
+		if l := w.Len(); l > 0 && t != 0 {
+			q = mgl64.QuatRotate(l*t, w.Mul(1/l)).Mul(q)
+		}
+		return q.Normalize()
+	}
+	ql := rot(lk.Orientation, age)
+	if thr >= 1 {
+		return pos, ql
+	}
+	return pos, exactSlerp(rot(a.r0, tt), ql, thr)
+}
+
+// referenceClamp3 is the three-ray clamp written with mgl64: footprint points rotated
+// by the pose, the hit triangle's unit normal, the heading lifted into the ground
+// plane, and the orientation from the rotation matrix of (forward, normal, right).
+func referenceClamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c Clamp) (mgl64.Vec3, mgl64.Quat, bool) {
+	c = c.withDefaults()
+	var hits [3]mgl64.Vec3
+	for i, f := range c.Footprint {
+		p := pos.Add(q.Rotate(f))
+		h, ok := g.RayDown(p[0], pos[1]+c.RayHeight, p[2])
+		if !ok {
+			if h, ok = g.HeightAt(p[0], p[2]); !ok {
+				return pos, q, false
+			}
+		}
+		hits[i] = mgl64.Vec3{p[0], h, p[2]}
+	}
+	n := hits[1].Sub(hits[0]).Cross(hits[2].Sub(hits[0])).Normalize()
+	if n[1] < 0 {
+		n = n.Mul(-1)
+	}
+	ground := (hits[0][1]+hits[1][1]+hits[2][1])/3 + c.Offset
+	if c.Mode == ClampUp && ground < pos[1] {
+		return pos, q, true
+	}
+	pos[1] = ground
+	f := q.Rotate(mgl64.Vec3{1, 0, 0})
+	t := mgl64.Vec3{f[0], -(f[0]*n[0] + f[2]*n[2]) / n[1], f[2]}.Normalize()
+	m := mgl64.Mat3FromCols(t, n, t.Cross(n))
+	return pos, mgl64.Mat4ToQuat(m.Mat4()).Normalize(), true
+}
+
+// TestOptimizedMatchesReference drives actors with noisy updates (large orientation
+// corrections, so both slerp branches run, and fast spins, so the sine and cosine
+// leave their inline range) and compares every frame's reckoned and clamped pose with
+// the straightforward computation.
+func TestOptimizedMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	ground := Plane{Height: 1, SlopeX: 0.2, SlopeZ: -0.15}
+	for k, cfg := range []Config{
+		{},
+		{UpdateInterval: 0.5, MaxRotationBlendTime: 0.3},
+		{CompensateLatency: true, AverageIntervals: true},
+	} {
+		cfg.Clamp = Clamp{Mode: ClampAlways, Offset: 1.2, NearDistance: math.Inf(1)}
+		const n = 40
+		actors := make([]*Actor, n)
+		for i := range actors {
+			actors[i] = NewActor(cfg)
+			actors[i].SetClockOffset(0)
+		}
+		var worstPos, worstRot, worstClamp float64
+		blends := [2]int{} // frames mid-blend on the lerp and the trigonometric branch
+		for f := 0; f < 240; f++ {
+			now := float64(f) * frame
+			for i, a := range actors {
+				if f%20 != i%20 {
+					continue
+				}
+				yaw := rng.Float64()*2*math.Pi - math.Pi
+				s := NewState(mgl64.Vec3{rng.Float64()*400 - 200, rng.Float64() * 3, rng.Float64()*400 - 200})
+				if a.HasState() {
+					// Near the shown position, turned by up to ±1.5 rad.
+					s.Position = a.Reckoned().Position.Add(mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()})
+					yaw = Yaw(a.Reckoned().Orientation) + 3*(rng.Float64()-0.5)
+				}
+				s.Time = now - 0.1*rng.Float64()
+				s.Velocity = mgl64.Vec3{rng.NormFloat64() * 5, rng.NormFloat64(), rng.NormFloat64() * 5}
+				s.Acceleration = mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}
+				s.Orientation = qmul(YawQuat(yaw), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1 * rng.NormFloat64(), 0, 0.1 * rng.NormFloat64()}}))
+				s.AngularVelocity = mgl64.Vec3{0.2 * rng.NormFloat64(), 12 * rng.NormFloat64(), 0.2 * rng.NormFloat64()}
+				if err := a.Receive(s, now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, a := range actors {
+				a.Advance(now)
+				if !a.HasState() {
+					continue
+				}
+				wantPos, wantRot := referencePVB(a)
+				worstPos = math.Max(worstPos, a.rk.pos.Sub(wantPos).Len())
+				worstRot = math.Max(worstRot, rotationAngle(a.rk.rot, wantRot))
+				if a.blending && a.tt < a.dtRot {
+					if a.slOm == 0 {
+						blends[0]++
+					} else {
+						blends[1]++
+					}
+				}
+				a.ClampTo(ground, mgl64.Vec3{})
+				cp, cq, ok := referenceClamp3(ground, a.rk.pos, a.rk.rot, cfg.Clamp)
+				got := a.Reckoned()
+				if !ok || !a.LastClamp().Clamped {
+					t.Fatalf("frame %d: clamp found no ground", f)
+				}
+				worstClamp = math.Max(worstClamp, rotationAngle(got.Orientation, cq))
+				worstPos = math.Max(worstPos, got.Position.Sub(cp).Len())
+				if l := qdot(got.Orientation, got.Orientation); math.Abs(l-1) > 1e-12 {
+					t.Fatalf("frame %d: clamped orientation length² %v", f, l)
+				}
+			}
+		}
+		if worstPos > refPosTol || worstRot > refRotTol || worstClamp > refClampRotTol {
+			t.Errorf("config %d: worst position %.3g m (want ≤ %g), orientation %.3g rad (want ≤ %g), clamp %.3g rad (want ≤ %g)",
+				k, worstPos, refPosTol, worstRot, refRotTol, worstClamp, refClampRotTol)
+		}
+		if blends[0] == 0 || blends[1] == 0 {
+			t.Errorf("config %d: blends on the lerp and trigonometric branches: %v, want both", k, blends)
+		}
+		t.Logf("worst position %.2g m, orientation %.2g rad, clamp orientation %.2g rad; blend frames %v",
+			worstPos, worstRot, worstClamp, blends)
+	}
+}
+
+// TestSincosMatchesMath checks that the inline sine and cosine are bitwise those of
+// math.Sincos, inside their range and across its edge.
+func TestSincosMatchesMath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, math.Pi / 4, -math.Pi / 4,
+		math.Nextafter(math.Pi/4, 0), math.Nextafter(-math.Pi/4, 0), 1, 3, -7, 1e9,
+		math.Inf(1), math.NaN()}
+	for i := 0; i < 100000; i++ {
+		xs = append(xs, (rng.Float64()*2-1)*math.Pi/3)
+	}
+	for _, x := range xs {
+		s, c := sincos(x)
+		ws, wc := math.Sincos(x)
+		same := func(a, b float64) bool {
+			return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+		}
+		if !same(s, ws) || !same(c, wc) {
+			t.Fatalf("sincos(%v) = %v, %v, want %v, %v", x, s, c, ws, wc)
+		}
+	}
+}
+
+// TestActorLayout checks that an Actor is a whole number of 64-byte cache lines, so
+// that in a Reckoner's page-aligned storage no two actors share a line (no false
+// sharing between workers) and each actor's frame touches the fewest lines.
+func TestActorLayout(t *testing.T) {
+	if s := unsafeSizeofActor(); s%64 != 0 {
+		t.Errorf("sizeof(Actor) = %d bytes, want a multiple of 64", s)
+	}
+}
+
+func unsafeSizeofActor() uintptr { return unsafe.Sizeof(Actor{}) }
