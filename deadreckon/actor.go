@@ -26,10 +26,11 @@ const minBlendTime = 1e-6
 // the frame's local time, then optionally ClampTo, then read Reckoned. All times are
 // seconds on the receiver's local clock except State.Time, which is on the owner's.
 type Actor struct {
-	// The fields are laid out for the per-frame loop (Advance, then ClampTo): what it
-	// reads and writes comes first and in the order it is used, so one actor's frame
-	// touches a run of adjacent cache lines and never the out-of-line cold part.
-	// Everything derivable from an update is computed once, when it is applied.
+	// The fields are laid out for the per-frame loop (Advance, then ClampTo): it
+	// reads and writes one run of adjacent cache lines, in order, and never the
+	// out-of-line cold part, which only updates and the rarer algorithms touch.
+	// Whatever depends only on an update is computed once, when it is applied
+	// (prepareBlend), so that a frame is a few multiply-adds per component.
 
 	// First cache line: flags and per-frame scalars.
 	alg      Algorithm
@@ -58,9 +59,9 @@ type Actor struct {
 	// r0 is the displayed orientation at the blend start, its sign chosen so that
 	// r0·qLead ≥ 0: the blend from r0 to qLead takes the short way.
 	r0 mgl64.Quat
-	// Orientation blend factors (see blendWeights): slK is the corrected lerp's
-	// coefficient (1 − r0·qLead)/3, used when slOm is zero; otherwise slOm is the arc
-	// between r0 and qLead in radians and slInv = 1/sin(slOm).
+	// Orientation blend factors from slerpFactors(r0·qLead): slK is the corrected
+	// lerp's coefficient (1 − r0·qLead)/3, used when slOm is zero; otherwise slOm is
+	// the arc between r0 and qLead in radians and slInv = 1/sin(slOm).
 	slK, slOm, slInv float64
 	art0             [MaxArticulations]float64 // displayed angles at the blend start
 
@@ -496,7 +497,9 @@ func (a *Actor) Advance(now float64) {
 	prev := a.rk.pos
 	a.reckon()
 	if dt > minFrameTime {
-		if v := a.rk.pos.Sub(prev).Mul(1 / dt); finiteVec(v) {
+		k := 1 / dt
+		v := mgl64.Vec3{(a.rk.pos[0] - prev[0]) * k, (a.rk.pos[1] - prev[1]) * k, (a.rk.pos[2] - prev[2]) * k}
+		if v[0]*0+v[1]*0+v[2]*0 == 0 { // finite: x·0 is NaN for ±Inf and NaN
 			a.vel = v
 		}
 	}
@@ -532,7 +535,12 @@ func (a *Actor) reckon() {
 		return
 	}
 
-	// ProjectiveVelocityBlend and CubicBezier.
+	// ProjectiveVelocityBlend and CubicBezier. The one call, for the rotation by the
+	// last-known angular velocity over Tt, comes first, while little is live.
+	sn, cs := 0.0, 1.0
+	if angle := a.wRate * tt; angle != 0 {
+		sn, cs = sincos(0.5 * angle)
+	}
 	th, thr := 1.0, 1.0
 	if a.blending {
 		if a.dtPos > minBlendTime && tt < a.dtPos {
@@ -581,13 +589,35 @@ func (a *Actor) reckon() {
 	// Orientation: both realities rotated by the last-known angular velocity, then
 	// slerped by T̂ along the short path. Rotating both ends by rc rotates the whole
 	// arc, slerp(rc·r0, rc·qLead, T̂) = rc·slerp(r0, qLead, T̂), so the arc between
-	// r0 and qLead is measured once per update (prepareBlend).
-	rc := axisRotation(a.wAxis, a.wRate*tt)
-	if thr >= 1 {
-		out.rot = qmul(rc, a.qLead)
-	} else {
-		out.rot = qmul(rc, slerpPrepared(a.r0, a.qLead, thr, a.slK, a.slOm, a.slInv))
+	// r0 and qLead is measured once per update (prepareBlend). The slerp (see
+	// slerpPrepared) and the product are written out: this runs for every actor every
+	// frame, and Go keeps no floating-point value in a register across a call.
+	qw, qx, qy, qz := a.qLead.W, a.qLead.V[0], a.qLead.V[1], a.qLead.V[2]
+	if thr < 1 {
+		var s, t, k float64
+		if a.slOm == 0 {
+			t = thr + a.slK*thr*(1-thr)*(1-2*thr)
+			s = 1 - t
+			k = nlerpScale(s*t, a.slK)
+		} else {
+			s = math.Sin((1-thr)*a.slOm) * a.slInv
+			t = math.Sin(thr*a.slOm) * a.slInv
+		}
+		r0 := &a.r0
+		qw, qx, qy, qz = s*r0.W+t*qw, s*r0.V[0]+t*qx, s*r0.V[1]+t*qy, s*r0.V[2]+t*qz
+		if k == 0 {
+			k = 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
+		}
+		qw, qx, qy, qz = qw*k, qx*k, qy*k, qz*k
 	}
+	if sn != 0 || cs != 1 {
+		rx, ry, rz := a.wAxis[0]*sn, a.wAxis[1]*sn, a.wAxis[2]*sn
+		qw, qx, qy, qz = cs*qw-rx*qx-ry*qy-rz*qz,
+			cs*qx+rx*qw+ry*qz-rz*qy,
+			cs*qy-rx*qz+ry*qw+rz*qx,
+			cs*qz+rx*qy-ry*qx+rz*qw
+	}
+	out.rot = mgl64.Quat{W: qw, V: mgl64.Vec3{qx, qy, qz}}
 	a.reckonArticulations(tt, age, thr)
 }
 

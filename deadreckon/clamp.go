@@ -141,27 +141,31 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 		r.Rays = 0
 		return
 	}
-	// Rotation matrix rows for x and z, to place the footprint points.
+	// Rotation matrix rows for x and z, to place the footprint points. All three
+	// points are placed before the first ray is cast: a call keeps no floating-point
+	// value in a register, so the casts should have as little live as possible.
 	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
 	m00, m01, m02 := 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
 	m20, m21, m22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
 	start := pos[1] + c.RayHeight
 	r.RayStart = start
 	var hx, hy, hz [3]float64
-	for i := 0; i < 3; i++ {
+	for i := range c.Footprint {
 		f := &c.Footprint[i]
-		px := pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
-		pz := pos[2] + m20*f[0] + m21*f[1] + m22*f[2]
-		h, ok := g.RayDown(px, start, pz)
+		hx[i] = pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
+		hz[i] = pos[2] + m20*f[0] + m21*f[1] + m22*f[2]
+	}
+	for i := 0; i < 3; i++ {
+		h, ok := g.RayDown(hx[i], start, hz[i])
 		if !ok {
-			h, ok = g.HeightAt(px, pz) // sunk deeper than RayHeight: cast from the top
+			h, ok = g.HeightAt(hx[i], hz[i]) // sunk deeper than RayHeight: cast from the top
 		}
 		if !ok {
 			r.NumHits = i
 			return
 		}
-		hx[i], hy[i], hz[i] = px, h, pz
-		r.Hits[i] = mgl64.Vec3{px, h, pz}
+		hy[i] = h
+		r.Hits[i] = mgl64.Vec3{hx[i], h, hz[i]}
 	}
 	r.NumHits = 3
 	ax, ay, az := hx[1]-hx[0], hy[1]-hy[0], hz[1]-hz[0]
@@ -196,13 +200,13 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	}
 	if ny < minNormalY {
 		// Near-vertical: the general path limits the tilt.
-		r.Orientation = groundOrientation(mgl64.Vec3{m00, 2 * (x*y + w*z), m20}, r.Normal)
+		r.Orientation = groundOrientation(rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
 		return
 	}
 	// The forward axis is the pose's heading (the first column of its rotation
 	// matrix, flattened) lifted into the ground plane: (fx, −(fx·nx + fz·nz)/ny, fz),
 	// here scaled by |c|·ny to work from the unnormalized normal c.
-	fx, fz := m00, m20
+	fx, fz := 1-2*(y*y+z*z), 2*(x*z-w*y)
 	if fx*fx+fz*fz < 1e-18 {
 		fx, fz = 1, 0 // forward straight up or down: no heading to keep
 	}

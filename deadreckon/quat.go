@@ -139,14 +139,31 @@ func slerpPrepared(a, b mgl64.Quat, u, k, om, inv float64) mgl64.Quat {
 	if om == 0 {
 		t = u + k*u*(1-u)*(1-2*u)
 		s = 1 - t
+		m := nlerpScale(s*t, k)
+		s, t = s*m, t*m
 	} else {
 		s = math.Sin((1-u)*om) * inv
 		t = math.Sin(u*om) * inv
 	}
-	return unit(mgl64.Quat{
+	q := mgl64.Quat{
 		W: s*a.W + t*b.W,
 		V: mgl64.Vec3{s*a.V[0] + t*b.V[0], s*a.V[1] + t*b.V[1], s*a.V[2] + t*b.V[2]},
-	})
+	}
+	if om != 0 {
+		q = unit(q)
+	}
+	return q
+}
+
+// nlerpScale returns 1/|s·a + t·b| for unit quaternions a and b with a·b = 1 − 3k,
+// s + t = 1, s, t ≥ 0 and a·b > nlerpMinDot, the lerp of slerpPrepared: the squared
+// length is 1 − x with x = 2st(1 − a·b) = 6·st·k ≤ ½(1 − nlerpMinDot) < 0.0057, so
+// the binomial series of (1 − x)^(−½) to x⁵ is within 1e-14 of it, without the
+// square root and division of a normalization.
+func nlerpScale(st, k float64) float64 {
+	x := 6 * st * k
+	x2 := x * x
+	return 1 + 0.5*x + x2*((0.375+0.3125*x)+x2*(0.2734375+0.24609375*x))
 }
 
 // nlerpMinDot is the quaternion dot product above which slerpShort uses the corrected
@@ -200,12 +217,19 @@ func rotationVector(a, b mgl64.Quat) mgl64.Vec3 {
 	return d.V.Mul(angle / s)
 }
 
-// wrapAngle returns x wrapped into (−π, π].
+// wrapAngle returns x wrapped into (−π, π]. The common case, x already in range, is
+// small enough to be inlined.
 func wrapAngle(x float64) float64 {
+	if x > -math.Pi && x <= math.Pi {
+		return x
+	}
+	return wrapAngleOut(x)
+}
+
+// wrapAngleOut is wrapAngle for x outside (−π, π] (or NaN).
+func wrapAngleOut(x float64) float64 {
 	const twoPi = 2 * math.Pi
 	switch {
-	case x > -math.Pi && x <= math.Pi:
-		return x
 	case x > math.Pi && x <= 3*math.Pi:
 		return x - twoPi
 	case x > -3*math.Pi && x <= -math.Pi:
@@ -246,25 +270,5 @@ func Yaw(q mgl64.Quat) float64 {
 // orthonormal right-handed columns x, y, z. Orthonormal input gives a unit quaternion
 // to rounding, so no normalization follows.
 func basisQuat(x, y, z mgl64.Vec3) mgl64.Quat {
-	m00, m01, m02 := x[0], y[0], z[0]
-	m10, m11, m12 := x[1], y[1], z[1]
-	m20, m21, m22 := x[2], y[2], z[2]
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		r := math.Sqrt(tr + 1)
-		s := 0.5 / r
-		return mgl64.Quat{W: 0.5 * r, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
-	case m00 > m11 && m00 > m22:
-		r := math.Sqrt(1 + m00 - m11 - m22)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m21 - m12) * s, V: mgl64.Vec3{0.5 * r, (m01 + m10) * s, (m02 + m20) * s}}
-	case m11 > m22:
-		r := math.Sqrt(1 + m11 - m00 - m22)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m02 - m20) * s, V: mgl64.Vec3{(m01 + m10) * s, 0.5 * r, (m12 + m21) * s}}
-	default:
-		r := math.Sqrt(1 + m22 - m00 - m11)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m10 - m01) * s, V: mgl64.Vec3{(m02 + m20) * s, (m12 + m21) * s, 0.5 * r}}
-	}
+	return matrixQuat(x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2])
 }

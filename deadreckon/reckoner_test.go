@@ -162,7 +162,12 @@ func TestReckonerZeroAllocs(t *testing.T) {
 }
 
 // BenchmarkReckon measures one frame of reckoning (Reckoner.Advance) for 10 000
-// actors that each receive an update every 1/3 s, and reports ns per actor.
+// actors in every variant, each receiving an update every 1/3 s (about 500 per
+// frame, applied untimed between frames), and reports wall-clock ns per actor and
+// CPU ns per actor (all threads). static and pvb do not clamp; pvb+clamp3 clamps every
+// actor with three rays on an analytic plane, held in a Ground interface value made
+// once; pvb+clamp3+parallel is the same on GOMAXPROCS workers. Each variant warms up
+// for 30 frames before the timer is reset.
 func BenchmarkReckon(b *testing.B) {
 	const n = 10000
 	ground := fleetGround()

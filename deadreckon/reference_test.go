@@ -169,6 +169,9 @@ func TestOptimizedMatchesReference(t *testing.T) {
 				wantPos, wantRot := referencePVB(a)
 				worstPos = math.Max(worstPos, a.rk.pos.Sub(wantPos).Len())
 				worstRot = math.Max(worstRot, rotationAngle(a.rk.rot, wantRot))
+				if l := qdot(a.rk.rot, a.rk.rot); math.Abs(l-1) > 1e-12 {
+					t.Fatalf("frame %d: reckoned orientation length² %v", f, l)
+				}
 				if a.blending && a.tt < a.dtRot {
 					if a.slOm == 0 {
 						blends[0]++

@@ -5,8 +5,10 @@
 //
 // Each Step is one tick in the order that keeps dead reckoning consistent: the
 // player's input; the network events that arrived (the last update of a tank in a tick
-// wins); local behaviour (bots choose inputs) and physics; reckoning of remote tanks;
-// ground clamping; publishing; and the views a Snapshot hands to the renderer.
+// wins); local behaviour (bots choose inputs); reckoning of remote tanks and ground
+// clamping; physics, in which every remote tank stands as a physics.Proxy on its
+// reckoned path, so local tanks collide with remote ones where they are drawn;
+// publishing; and the views a Snapshot hands to the renderer.
 //
 // A match talks to the other peers through a Link: *net.Client, the host's local
 // peer, or an in-memory Loopback for tests and headless experiments:

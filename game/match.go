@@ -489,12 +489,13 @@ func (m *Match) moveProxies(dt float64) {
 		x, z, yaw := planar(r)
 		// The actor accepts wilder motion than a proxy can follow; a tank that far
 		// off or that fast is beyond meeting anyway.
-		lim := physics.MaxProxyCoordinate
-		x, z = math.Max(-lim, math.Min(lim, x)), math.Max(-lim, math.Min(lim, z))
 		v := capLen(mgl64.Vec3{r.Velocity[0], 0, r.Velocity[2]}, physics.MaxProxySpeed)
 		vx, vz := v[0], v[2]
 		yawRate := math.Max(-physics.MaxProxyYawRate, math.Min(physics.MaxProxyYawRate, r.AngularVelocity[1]))
-		if err := t.proxy.MoveTo(x-vx*dt, z-vz*dt, yaw-yawRate*dt, vx, vz, yawRate); err != nil {
+		lim := physics.MaxProxyCoordinate
+		x = math.Max(-lim, math.Min(lim, x-vx*dt))
+		z = math.Max(-lim, math.Min(lim, z-vz*dt))
+		if err := t.proxy.MoveTo(x, z, yaw-yawRate*dt, vx, vz, yawRate); err != nil {
 			m.counters.rejected++
 			m.log.Debug("proxy move refused", "actor", t.id, "err", err)
 		}

@@ -328,6 +328,9 @@ func TestRemoteLifecycle(t *testing.T) {
 	if len(snap.Tanks) != 3 || snap.Net.Rejected != 1 {
 		t.Fatalf("%d tanks and %d rejected after three good spawns and a bad one", len(snap.Tanks), snap.Net.Rejected)
 	}
+	if n := len(m.world.Proxies()); n != 3 {
+		t.Errorf("%d physics proxies for 3 remote tanks", n)
+	}
 	bad := deadreckon.NewState(mgl64.Vec3{math.NaN(), 0, 0})
 	good := deadreckon.NewState(mgl64.Vec3{1, 0, 0})
 	_ = owner.Publish(a, bad, false)
@@ -343,8 +346,8 @@ func TestRemoteLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	step(0.3)
-	if len(snap.Tanks) != 2 {
-		t.Fatalf("%d tanks after a despawn, want 2", len(snap.Tanks))
+	if len(snap.Tanks) != 2 || len(m.world.Proxies()) != 2 {
+		t.Fatalf("%d tanks and %d proxies after a despawn, want 2", len(snap.Tanks), len(m.world.Proxies()))
 	}
 	// b keeps talking, a falls silent.
 	for now := 0.4; now < 3; now += 0.1 {
@@ -356,6 +359,9 @@ func TestRemoteLifecycle(t *testing.T) {
 	}
 	if len(snap.Tanks) != 1 || snap.Tanks[0].ID != b || snap.Tanks[0].Stale {
 		t.Fatalf("after 2.8 s of silence: %d tanks (want only the live one, fresh)", len(snap.Tanks))
+	}
+	if n := len(m.world.Proxies()); n != 1 {
+		t.Errorf("%d physics proxies for the one remote tank left", n)
 	}
 }
 
@@ -407,6 +413,12 @@ func TestRespawnIsContinuityBreak(t *testing.T) {
 	}
 	if sa.Self < 0 || sa.Tanks[sa.Self].ID != id {
 		t.Errorf("snapshot Self = %d does not point at the respawned tank", sa.Self)
+	}
+	// b stands the respawned tank in its physics once, where it is shown.
+	if ps := b.world.Proxies(); len(ps) != 1 {
+		t.Errorf("b has %d physics proxies for a's one tank", len(ps))
+	} else if x, z, _ := ps[0].Place(); math.Hypot(x-viewOf(t, &sb, id).Position[0], z-viewOf(t, &sb, id).Position[2]) > 0.5 {
+		t.Errorf("b's proxy of the respawned tank at (%.2f, %.2f), shown at %v", x, z, viewOf(t, &sb, id).Position)
 	}
 }
 

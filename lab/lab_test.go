@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // run simulates one algorithm on a scenario with the given link, at a fixed rate.
@@ -395,5 +397,34 @@ func TestSimulateRunsCombinesSeeds(t *testing.T) {
 	}
 	if _, err := SimulateRuns(s, -1); err == nil {
 		t.Error("-1 runs accepted")
+	}
+}
+
+// TestThresholdPublishing: on a perfect link the remote view stays within about the
+// position threshold of the truth, and a tighter threshold costs more updates.
+func TestThresholdPublishing(t *testing.T) {
+	p, _ := BuildScenario("circle", DefaultFPS, 30)
+	a, _ := ParseAlgo("pvb")
+	var prev Result
+	for i, th := range []float64{0.5, 0.1, 0.05} {
+		r, err := Simulate(Setup{Path: p, Algo: a, Publish: PublishConfig{PosThreshold: th}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Publish != "threshold" || r.PosThresholdM != th {
+			t.Fatalf("threshold %v: publish %q at %v m", th, r.Publish, r.PosThresholdM)
+		}
+		// The owner publishes when its own reckoning drifts past the threshold; the
+		// remote shows the same reckoning, so its error stays near the threshold.
+		if r.P95ErrM > 1.2*th {
+			t.Errorf("threshold %v m: p95 error %.4f m, want at most %.2f m", th, r.P95ErrM, 1.2*th)
+		}
+		if i > 0 && r.UpdatesPerS <= prev.UpdatesPerS {
+			t.Errorf("threshold %v m costs %.2f updates/s, not more than %.2f at %v m", th, r.UpdatesPerS, prev.UpdatesPerS, prev.PosThresholdM)
+		}
+		if r.UpdatesPerS > 1/deadreckon.DefaultMinInterval+1e-9 {
+			t.Errorf("threshold %v m: %.2f updates/s beyond the %v s minimum interval", th, r.UpdatesPerS, deadreckon.DefaultMinInterval)
+		}
+		prev = r
 	}
 }

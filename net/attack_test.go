@@ -346,19 +346,29 @@ func rawDial(t *testing.T, h *Host) (*quic.Conn, *quic.Stream, *wire.Challenge, 
 func TestJoinProtocolAbuse(t *testing.T) {
 	checkNoLeaks(t)
 	h := testHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: 0.5}})
-	t.Run("garbage instead of a join request", func(t *testing.T) {
-		conn, str, _, cleanup := rawDial(t, h)
-		defer cleanup()
-		str.Write([]byte{0, 4, 9, 9, 9, 9})
-		m, perr, err := (&frameReader{r: str}).next()
-		if err != nil || perr != nil {
-			t.Fatalf("no refusal: %v %v", err, perr)
-		}
-		if r, ok := m.(*wire.JoinRefused); !ok || r.Reason != wire.RefuseProtocol {
-			t.Errorf("answer %+v, want a protocol refusal", m)
-		}
-		<-conn.Context().Done()
-	})
+	for _, tc := range []struct {
+		name  string
+		frame []byte
+		want  wire.RefuseReason
+	}{
+		{"garbage instead of a join request", []byte{0, 4, wire.Version, 0x7e, 9, 9}, wire.RefuseProtocol},
+		{"chat instead of a join request", []byte{0, 6, wire.Version, byte(wire.MsgChat), 0, 0, 1, 'x'}, wire.RefuseProtocol},
+		{"another protocol version", []byte{0, 4, wire.Version + 1, byte(wire.MsgJoinRequest), 1, 'x'}, wire.RefuseVersion},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, str, _, cleanup := rawDial(t, h)
+			defer cleanup()
+			str.Write(tc.frame)
+			m, perr, err := (&frameReader{r: str}).next()
+			if err != nil || perr != nil {
+				t.Fatalf("no refusal: %v %v", err, perr)
+			}
+			if r, ok := m.(*wire.JoinRefused); !ok || r.Reason != tc.want {
+				t.Errorf("answer %+v, want refusal %v", m, tc.want)
+			}
+			<-conn.Context().Done()
+		})
+	}
 	t.Run("proof for another nonce", func(t *testing.T) {
 		conn, str, ch, cleanup := rawDial(t, h)
 		defer cleanup()
@@ -381,8 +391,8 @@ func TestJoinProtocolAbuse(t *testing.T) {
 			t.Error("a connection that never joins is still open after 3 s (join timeout 0.5 s)")
 		}
 	})
-	if st := h.Stats(); st.Players != 1 || st.Refused != 3 {
-		t.Errorf("host stats %+v, want 3 refusals and no one admitted", st)
+	if st := h.Stats(); st.Players != 1 || st.Refused != 5 {
+		t.Errorf("host stats %+v, want 5 refusals and no one admitted", st)
 	}
 }
 
@@ -409,4 +419,26 @@ func TestPassphraseGuessingSlowed(t *testing.T) {
 		c.Close()
 		t.Error("right passphrase admitted while the address is slowed")
 	}
+}
+
+func TestHalfOpenJoinsBounded(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Limits: Limits{MaxJoining: 1, JoinTimeout: 2}})
+	_, _, _, cleanup := rawDial(t, h) // holds the only joining slot without joining
+	defer cleanup()
+	c, err := dialTest(h, ClientConfig{Name: "late", KnownHosts: "-", RequestTimeout: 1})
+	if err == nil {
+		c.Close()
+		t.Fatal("join admitted while the joining slots are full")
+	}
+	if !strings.Contains(err.Error(), "busy") {
+		t.Errorf("join while full of half-open joins: %v", err)
+	}
+	// Once the half-open join times out, players get in again.
+	time.Sleep(2500 * time.Millisecond)
+	c, err = dialTest(h, ClientConfig{Name: "later", KnownHosts: "-"})
+	if err != nil {
+		t.Fatalf("join after the half-open one timed out: %v", err)
+	}
+	c.Close()
 }

@@ -25,6 +25,8 @@ const (
 	DefaultMaxPlayers = 32
 	// DefaultMaxActorsPerPlayer is how many actors one player may own at once.
 	DefaultMaxActorsPerPlayer = 8
+	// DefaultMaxJoining is how many connections may be in the join handshake at once.
+	DefaultMaxJoining = 64
 	// DefaultUpdateRate is the sustained state updates per second a client may send
 	// (summed over its actors) before the excess is dropped.
 	DefaultUpdateRate = 240.0
@@ -77,6 +79,10 @@ type Limits struct {
 	// MaxActorsPerPlayer caps one player's actors. If zero, defaults to
 	// DefaultMaxActorsPerPlayer.
 	MaxActorsPerPlayer int
+	// MaxJoining caps the connections that finished the QUIC handshake but have not
+	// joined yet, so that a flood of half-open joins cannot pile up; more are turned
+	// away at once. If zero, defaults to DefaultMaxJoining.
+	MaxJoining int
 	// UpdateRate and UpdateBurst set each client's state-update token bucket, updates
 	// per second and bucket depth. If zero, default to DefaultUpdateRate and
 	// DefaultUpdateBurst.
@@ -119,6 +125,9 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxActorsPerPlayer == 0 {
 		l.MaxActorsPerPlayer = DefaultMaxActorsPerPlayer
 	}
+	if l.MaxJoining == 0 {
+		l.MaxJoining = DefaultMaxJoining
+	}
 	def(&l.UpdateRate, DefaultUpdateRate)
 	def(&l.UpdateBurst, DefaultUpdateBurst)
 	def(&l.ControlRate, DefaultControlRate)
@@ -137,8 +146,8 @@ func (l Limits) withDefaults() Limits {
 }
 
 func (l Limits) validate() error {
-	if l.MaxPlayers < 1 || l.MaxActorsPerPlayer < 1 {
-		return errors.New("limits: MaxPlayers and MaxActorsPerPlayer must be positive")
+	if l.MaxPlayers < 1 || l.MaxActorsPerPlayer < 1 || l.MaxJoining < 1 {
+		return errors.New("limits: MaxPlayers, MaxActorsPerPlayer and MaxJoining must be positive")
 	}
 	for _, v := range []float64{l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
 		l.Timeout, l.JoinTimeout, l.MaxSpeed, l.MaxAcceleration, l.MaxTurnRate,

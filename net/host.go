@@ -109,6 +109,7 @@ type Host struct {
 	local       *localPeer
 	localActive bool                   // Local was called: queue events for the host's player
 	guesses     map[string]tokenBucket // wrong passphrases per source address
+	joining     int                    // connections accepted but not yet admitted
 }
 
 // hostActor is the host's record of one actor.
@@ -260,6 +261,47 @@ func (h *Host) Stats() HostStats {
 	return s
 }
 
+// PlayerInfo describes one player in the match, as Host.Players lists them.
+type PlayerInfo struct {
+	// ID is the player id; 0 is the host's own player.
+	ID uint32
+	// Name is the name the player joined with.
+	Name string
+	// Addr is the player's network address; empty for the host's own player.
+	Addr string
+	// Actors is how many actors the player owns.
+	Actors int
+	// RTT is QUIC's smoothed round trip to the player in seconds; 0 for the host's own.
+	RTT float64
+	// Silence is how long in seconds since the host last heard from the player.
+	Silence float64
+}
+
+// Players lists the players in the match, ordered by id.
+func (h *Host) Players() []PlayerInfo {
+	now := h.Now()
+	h.mu.Lock()
+	out := make([]PlayerInfo, 0, len(h.players))
+	conns := make([]*quic.Conn, 0, len(h.players))
+	for _, p := range h.players {
+		info := PlayerInfo{ID: uint32(p.id), Name: p.name, Actors: len(p.owned)}
+		if p.local == nil {
+			info.Addr = p.conn.RemoteAddr().String()
+			info.Silence = now - p.lastHeard
+		}
+		out = append(out, info)
+		conns = append(conns, p.conn)
+	}
+	h.mu.Unlock()
+	for i, c := range conns {
+		if c != nil {
+			out[i].RTT = c.ConnectionStats().SmoothedRTT.Seconds()
+		}
+	}
+	slices.SortFunc(out, func(a, b PlayerInfo) int { return int(a.ID) - int(b.ID) })
+	return out
+}
+
 // Kick removes a player from the match with a reason the player sees.
 func (h *Host) Kick(id uint32, reason string) error {
 	if id > maxPlayerID {
@@ -310,6 +352,19 @@ func (h *Host) acceptLoop() {
 		conn, err := h.ln.Accept(h.ctx)
 		if err != nil {
 			return
+		}
+		h.mu.Lock()
+		busy := h.joining >= h.lim.MaxJoining
+		if !busy {
+			h.joining++
+		} else {
+			h.stats.Refused++
+		}
+		h.mu.Unlock()
+		if busy {
+			// Too many connections still joining: a flood. Turn this one away at once.
+			conn.CloseWithError(codeRefused, "host busy: too many players joining at once")
+			continue
 		}
 		h.wg.Add(1)
 		go h.serve(conn)
@@ -420,6 +475,14 @@ const maxGuessers = 4096
 // player leaves.
 func (h *Host) serve(conn *quic.Conn) {
 	defer h.wg.Done()
+	joined := false
+	defer func() {
+		if !joined {
+			h.mu.Lock()
+			h.joining--
+			h.mu.Unlock()
+		}
+	}()
 	// Until the player is admitted, closing the host closes the connection here.
 	stop := context.AfterFunc(h.ctx, func() { conn.CloseWithError(codeShutdown, "host closed the match") })
 	defer stop()
@@ -473,6 +536,10 @@ func (h *Host) serve(conn *quic.Conn) {
 		h.refuse(conn, str, reason, text)
 		return
 	}
+	h.mu.Lock()
+	h.joining--
+	joined = true
+	h.mu.Unlock()
 	h.log.Info("player joined", "player", p.id, "name", p.name, "remote", conn.RemoteAddr().String())
 	h.wg.Add(3)
 	go p.writeLoop()

@@ -145,6 +145,11 @@ func TestJoinSpawnPublish(t *testing.T) {
 	if st.Players != 2 || st.Actors != 1 || st.Accepted < 2 {
 		t.Errorf("host stats %+v", st)
 	}
+	ps := h.Players()
+	if len(ps) != 2 || ps[0].ID != 0 || ps[0].Name != "hostie" || ps[0].Actors != 1 ||
+		ps[1].ID != c.ID() || ps[1].Name != "ann" || ps[1].Actors != 0 || ps[1].Addr == "" || !(ps[1].RTT > 0) {
+		t.Errorf("players %+v", ps)
+	}
 }
 
 // TestSpawnUnencodable checks that a spawn the wire cannot carry fails at once and

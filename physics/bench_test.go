@@ -47,3 +47,59 @@ func BenchmarkPhysicsStep(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n)/64, "ns/tank")
 }
+
+// BenchmarkPhysicsStepWithProxies runs one fixed step of 32 tanks and 32 proxies of
+// remote tanks, each proxy moved along a circle every step, on the shipped map, and
+// reports ns per step and per body.
+func BenchmarkPhysicsStepWithProxies(b *testing.B) {
+	m, err := terrain.Load("../assets/maps/valley.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := NewWorld(MapConfig(m))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 32
+	var proxies []*Proxy
+	for i := 0; i < 2*n; i++ {
+		// An 8 × 8 grid 40 m apart, tanks and proxies alternating.
+		x, z := float64(i%8)*40-140, float64(i/8)*40-140
+		if i%2 == 0 {
+			tk, err := w.AddTank(TankSpec{}, x, z, rng.Float64()*2*math.Pi)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tk.SetInput(Input{Throttle: rng.Float64()*1.2 - 0.2, Steer: rng.Float64()*2 - 1})
+			continue
+		}
+		p, err := w.AddProxy(TankSpec{}, x, z, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		proxies = append(proxies, p)
+	}
+	move := func() {
+		t := w.FrameTime()
+		for i, p := range proxies {
+			// Circles of 15 m at 8 m/s about the proxy's grid cell.
+			a := 8.0/15*t + float64(i)
+			cx, cz := float64((2*i+1)%8)*40-140, float64((2*i+1)/8)*40-140
+			_ = p.MoveTo(cx+15*math.Cos(a), cz-15*math.Sin(a), a+math.Pi/2,
+				-8*math.Sin(a), -8*math.Cos(a), 8.0/15)
+		}
+	}
+	for i := 0; i < 120; i++ { // get moving
+		move()
+		w.Tick()
+	}
+	b.ReportAllocs()
+	steps := 0
+	for b.Loop() {
+		move()
+		w.Tick()
+		steps++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps)/(2*n), "ns/body")
+}

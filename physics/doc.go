@@ -25,19 +25,36 @@
 // tank climbs at P / (m·g·(sin θ + 0.04·cos θ)) (about 7.7 m/s on 10°, 4.3 m/s on
 // 20°), cannot climb beyond about 30°, and slides down a steeper slope with its
 // tracks braked. Hulls collide with one another (continuously, so they never pass
-// through), with rocks (static circles) and with the border (static edges). The
+// through), with proxies of tanks owned elsewhere, with rocks (static circles) and
+// with the border (static edges). The
 // turret turns toward Input.AimYaw at 40°/s; the gun moves toward
 // Input.GunElevation at 20°/s, limited to −8°…+20°.
 //
 // The same inputs from the same start give the same trajectory on the same build:
 // nothing reads the clock, and Step only ever runs whole fixed steps.
 //
+// # Tanks owned elsewhere
+//
+// A tank another peer owns is not simulated here: its owner's physics moves it and
+// dead reckoning shows it. It stands in the world as a Proxy, a kinematic body with
+// its footprint that MoveTo puts on the reckoned path before every Step, so local
+// tanks collide with it where it is drawn. Local tanks stop against a proxy; a proxy
+// moves by velocity (never by teleporting), passes through rocks, the border and other
+// proxies, and advances into a local tank no faster than ProxyPushSpeed (0.5 m/s),
+// trailing its path meanwhile. Its owner meets this peer's tank as an immovable proxy
+// too, so what a proxy pushes here is only the reckoning's overshoot over the
+// latency: kept gentle, it nudges rather than flings, and the two peers settle
+// instead of shoving each other along. A proxy that appears on a tank (or a tank on a
+// proxy) passes through it until they part.
+//
 // # Usage
 //
 //	w, err := physics.NewWorld(physics.MapConfig(m)) // m is a *terrain.Map
 //	tank, err := w.AddTank(physics.TankSpec{}, x, z, yaw)
+//	remote, err := w.AddProxy(physics.TankSpec{}, rx, rz, ryaw) // a tank owned elsewhere
 //	for each frame {
 //		tank.SetInput(physics.Input{Throttle: 1, Steer: -0.3, AimYaw: aim, GunElevation: 0.05})
+//		remote.MoveTo(x, z, yaw, vx, vz, yawRate) // its reckoned path, as of w.FrameTime()
 //		w.Step(frameSeconds)                // whole 60 Hz steps; the rest carries over
 //		publisher.Update(tank.Pose().Sample()) // deadreckon decides what to send
 //		draw(tank.Interpolated(w.Alpha()))     // smooth at any frame rate

@@ -32,3 +32,34 @@ func Example() {
 	// Output:
 	// t = 3.0 s: 8.7 m/s, turret 69°, on the ground: true
 }
+
+// A remote tank stands in the world as a proxy moved to its reckoned pose each frame;
+// a local tank driving at it stops against it.
+func ExampleWorld_AddProxy() {
+	w, err := physics.NewWorld(physics.WorldConfig{}) // flat ground, no border
+	if err != nil {
+		log.Fatal(err)
+	}
+	tank, err := w.AddTank(physics.TankSpec{}, 0, 0, 0) // facing +X
+	if err != nil {
+		log.Fatal(err)
+	}
+	remote, err := w.AddProxy(physics.TankSpec{}, 30, 0, 0) // 30 m ahead
+	if err != nil {
+		log.Fatal(err)
+	}
+	tank.SetInput(physics.Input{Throttle: 1})
+	for frame := 0; frame < 600; frame++ {
+		// The reckoned pose of the remote tank at the world's present: parked.
+		if err := remote.MoveTo(30, 0, 0, 0, 0, 0); err != nil {
+			log.Fatal(err)
+		}
+		w.Step(1.0 / 60)
+	}
+	x, _, _ := remote.Place()
+	p := tank.Pose()
+	fmt.Printf("tank at x = %.1f m, %.1f m/s, touching: %v; remote tank still at x = %.1f m\n",
+		p.Position[0], p.Velocity.Len(), tank.Touching(), x)
+	// Output:
+	// tank at x = 23.1 m, 0.0 m/s, touching: true; remote tank still at x = 30.0 m
+}

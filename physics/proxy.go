@@ -8,24 +8,27 @@ import (
 	"github.com/ByteArena/box2d"
 )
 
-// Defaults for the proxies of tanks owned elsewhere (WorldConfig.ProxyJump and
-// WorldConfig.ProxyCatchUp).
+// Defaults for the proxies of tanks owned elsewhere (WorldConfig.ProxyJump,
+// WorldConfig.ProxyPushSpeed and WorldConfig.ProxyCatchUp).
 const (
 	// DefaultProxyJump is how far a proxy may be from its path, m, before it jumps
 	// onto it instead of driving there: a gap that wide is a break in the reckoning
 	// (a snap), not motion.
 	DefaultProxyJump = 3.0
 	// DefaultProxyPushSpeed is the fastest a proxy advances into a tank it meets,
-	// beyond the tank's own speed away from it, m/s. A remote tank's owner sees this
-	// peer's tank as immovable, so the remote tank stops against it there; the push
-	// a proxy gives here comes from the reckoning overshooting that stop, and is kept
-	// gentle so it neither flings the tank nor feeds back through the two peers'
-	// reckonings into an endless shove.
+	// m/s, unless the tank moves away faster by itself. A remote tank's owner meets
+	// this peer's tank as an immovable proxy, so the remote tank stops against it
+	// there; what the proxy here advances beyond that stop is the reckoning's
+	// overshoot over the latency. Kept gentle, it nudges the tank instead of flinging
+	// it, and the nudge, sent back and reckoned on the other peer, lets the remote
+	// tank advance less than it pushed: the exchange dies out instead of turning into
+	// an endless shove. (Two peers 50–100 ms apart, one tank rammed at 10 m/s: at
+	// 0.5 m/s it is nudged 0.2 m and both settle; at 1 m/s the exchange keeps
+	// shoving it, 2 m in 8 s.)
 	DefaultProxyPushSpeed = 0.5
 	// DefaultProxyCatchUp is how much faster than its path a proxy may move to get
-	// back onto it, m/s. It bounds what a proxy adds to a tank it pushes beyond the
-	// reckoned motion itself: a proxy that is late by a meter takes a tenth of a
-	// second to catch up rather than hitting the tank at 60 m/s for one step.
+	// back onto it, m/s: a proxy a meter off takes a tenth of a second to get back
+	// rather than moving at 60 m/s for one step.
 	DefaultProxyCatchUp = 10.0
 )
 
@@ -48,16 +51,21 @@ const proxyJumpYaw = math.Pi / 4
 var ErrBadMove = errors.New("physics: bad proxy move")
 
 // Proxy stands in a World for a tank owned elsewhere (a remote peer's, shown by dead
-// reckoning): a kinematic body with the tank's footprint that local tanks collide
-// with. It is not simulated: it follows the path MoveTo gives it and nothing pushes
-// it back, so the World's tanks stop against it and are pushed by it, while proxies
-// pass through one another, rocks and the border as their reckoning says.
+// reckoning): a kinematic box2d body with the tank's footprint that the World's tanks
+// collide with. It is not simulated: it follows the path MoveTo gives it (the
+// reckoned pose and velocity), nothing pushes it back, and it passes through rocks,
+// the border and other proxies as its reckoning says. The World's tanks stop against
+// it.
 //
 // A proxy moves by velocity, never by teleporting: each fixed step its velocity is
-// set so the step ends on its path, and the contact solver pushes tanks in the way
-// out as smoothly as another tank would. When the path runs away from it (a snap in
-// the reckoning), it catches up at most ProxyCatchUp faster than the path; beyond
-// ProxyJump meters or 45° it jumps.
+// set so the step ends on its path, and the contact solver moves tanks in the way as
+// it moves them out of another tank. Into a tank it advances no faster than
+// ProxyPushSpeed (and, below that, half as fast as its path, the share of one of two
+// equal masses), unless the tank moves away faster by itself; meanwhile it trails
+// its path, and regains it once the tank has made way. (Its turning is not limited:
+// a hull swinging round sweeps tanks aside at its own rate.) When the path runs away from
+// it (a snap in the reckoning), it catches up at most ProxyCatchUp faster than the
+// path; beyond ProxyJump meters or 45° it jumps, unless a tank holds it.
 //
 // A proxy that appears or jumps onto a tank, or a tank that appears on a proxy (a
 // spawn or a respawn), does not fling it out: the two pass through each other until
@@ -135,6 +143,8 @@ func (w *World) RemoveProxy(p *Proxy) {
 	w.b2.DestroyBody(p.body)
 	p.body = nil
 	p.touching = 0
+	clear(p.ghosts)
+	p.ghosts = nil
 }
 
 // Proxies returns the proxies in the order they were added. The slice is shared: do
@@ -251,8 +261,9 @@ func (p *Proxy) drive(h, end float64) {
 const pushMargin = 0.05
 
 // limitPush slows the velocity u (box2d's frame) of the coming step of h seconds so
-// that the proxy advances into no tank it meets faster than the tank moves away plus
-// the push speed. It reports whether any tank limited it. Ghosts do not count.
+// that the proxy advances into no tank it meets (within reach this step) faster than
+// the push speed, or half its own advance below that, unless the tank moves away
+// faster by itself. It reports whether any tank limited it. Ghosts do not count.
 func (p *Proxy) limitPush(u *box2d.B2Vec2, h float64) bool {
 	push := p.w.cfg.ProxyPushSpeed
 	pc := p.body.GetPosition()
@@ -266,14 +277,7 @@ func (p *Proxy) limitPush(u *box2d.B2Vec2, h float64) bool {
 		if math.Hypot(tc.X-pc.X, tc.Y-pc.Y) > pr+tr+reach || p.haunts(t) {
 			continue
 		}
-		in := box2d.MakeB2DistanceInput()
-		in.ProxyA.Set(p.body.GetFixtureList().GetShape(), 0)
-		in.ProxyB.Set(t.body.GetFixtureList().GetShape(), 0)
-		in.TransformA, in.TransformB = p.body.GetTransform(), t.body.GetTransform()
-		in.UseRadii = true
-		var out box2d.B2DistanceOutput
-		cache := box2d.MakeB2SimplexCache()
-		box2d.B2Distance(&out, &cache, &in)
+		out := p.distance(t, true)
 		if out.Distance > reach {
 			continue
 		}
@@ -300,11 +304,24 @@ func (p *Proxy) limitPush(u *box2d.B2Vec2, h float64) bool {
 	return held
 }
 
-// overlaps reports whether the proxy's footprint overlaps the tank's now.
-func (p *Proxy) overlaps(t *Tank) bool {
-	return box2d.B2TestOverlapShapes(p.body.GetFixtureList().GetShape(), 0, t.body.GetFixtureList().GetShape(), 0,
-		p.body.GetTransform(), t.body.GetTransform())
+// distance returns the distance between the proxy's hull and the tank's, m (0 when
+// they overlap), with the closest points, in box2d's frame; with skin, box2d's
+// polygon skin counts as part of each hull.
+func (p *Proxy) distance(t *Tank, skin bool) box2d.B2DistanceOutput {
+	in := box2d.MakeB2DistanceInput()
+	in.ProxyA.Set(p.body.GetFixtureList().GetShape(), 0)
+	in.ProxyB.Set(t.body.GetFixtureList().GetShape(), 0)
+	in.TransformA, in.TransformB = p.body.GetTransform(), t.body.GetTransform()
+	in.UseRadii = skin
+	var out box2d.B2DistanceOutput
+	cache := box2d.MakeB2SimplexCache()
+	box2d.B2Distance(&out, &cache, &in)
+	return out
 }
+
+// overlaps reports whether the proxy's hull overlaps the tank's now, beyond the
+// skins of a resting contact.
+func (p *Proxy) overlaps(t *Tank) bool { return p.distance(t, false).Distance < 1e-9 }
 
 // findGhosts makes every tank the proxy overlaps now one of its ghosts.
 func (p *Proxy) findGhosts() {

@@ -88,9 +88,9 @@ func TestTankStopsAgainstProxy(t *testing.T) {
 }
 
 // A proxy whose path runs into a resting tank pushes it out of the way, gently: it
-// advances into the tank at the push speed at most (half its path's speed below
-// that), trailing its path meanwhile, without the hulls sinking into each other and
-// without flinging the tank; once on its path it stops pushing.
+// advances into the tank at the push speed at most, trailing its path meanwhile,
+// without the hulls sinking into each other and without flinging the tank; once back
+// on its path it stops pushing.
 func TestProxyPushesRestingTank(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -138,8 +138,8 @@ func TestProxyPushesRestingTank(t *testing.T) {
 		if back < front-maxOverlap || back > front+0.1 {
 			t.Errorf("%s: tank's back at %.3f m, want just ahead of the proxy's front at %.3f m", c.name, back, front)
 		}
-		if want := math.Min(c.speed/2, DefaultProxyPushSpeed); fastest > want+0.05 {
-			t.Errorf("%s: tank pushed at up to %.2f m/s, want ≤ %.2f m/s", c.name, fastest, want)
+		if fastest > DefaultProxyPushSpeed+0.05 {
+			t.Errorf("%s: tank pushed at up to %.2f m/s, want ≤ %.2f m/s", c.name, fastest, DefaultProxyPushSpeed)
 		}
 		if px.Jumps() != 0 {
 			t.Errorf("%s: the proxy jumped %d times", c.name, px.Jumps())
@@ -369,5 +369,57 @@ func TestProxyRemoveAndErrors(t *testing.T) {
 	run(w, 1)
 	if x, z, _ := p.Place(); math.Abs(x-(5+w.Time()-t0)) > 1e-6 || math.Abs(z-20) > 1e-6 {
 		t.Errorf("after refused moves the proxy is at (%.3f, %.3f), want on its last good path (%.3f, 20)", x, z, 5+w.Time()-t0)
+	}
+}
+
+// A proxy that appears on a tank, or a tank teleported onto a proxy, does not fling
+// the tank out: they pass through each other until they part, and collide after.
+func TestProxyGhostsUntilApart(t *testing.T) {
+	w := newWorld(t, WorldConfig{})
+	tk := addTank(t, w, 0, 0, 0)
+	other := addTank(t, w, -30, 0, 0)
+	px := addProxy(t, w, 2, 0.5, 0.3) // on top of tk
+	path := func(x, v float64) {
+		if err := px.MoveTo(x, 0.5, 0.3, v, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path(2, 0)
+	run(w, 1)
+	if p := tk.Pose().Position; math.Hypot(p[0], p[2]) > 0.01 || speed(tk) > 0.01 {
+		t.Fatalf("tank under a new proxy moved to %v at %.2f m/s", p, speed(tk))
+	}
+	// Away along +X at 4 m/s until clear, then back into the tank.
+	t0 := w.Time()
+	for w.Time()-t0 < 4 {
+		path(2+4*(w.FrameTime()-t0), 4)
+		w.Step(w.FixedStep())
+	}
+	if len(px.ghosts) != 0 {
+		t.Fatalf("still a ghost of %d tanks 16 m apart", len(px.ghosts))
+	}
+	t1, x1 := w.Time(), 2+4*(w.Time()-t0)
+	for w.Time()-t1 < 6 {
+		path(x1-4*(w.FrameTime()-t1), -4)
+		w.Step(w.FixedStep())
+	}
+	if tk.Contacts().Tanks == 0 || tk.Pose().Position[0] > -1 {
+		t.Errorf("the returning proxy did not push the tank: contacts %+v, tank at %v", tk.Contacts(), tk.Pose().Position)
+	}
+	if d := overlap(hullCorners(tk), proxyCorners(px)); d > maxOverlap {
+		t.Errorf("returning proxy overlaps the tank by %.3f m", d)
+	}
+
+	// A tank teleported onto the proxy (a respawn) is not flung either.
+	x, z, _ := px.Place()
+	other.Teleport(x+1, z, 0)
+	path(x, 0)
+	run(w, 1)
+	if p := other.Pose().Position; math.Hypot(p[0]-x-1, p[2]-z) > 0.01 {
+		t.Errorf("tank respawned onto a proxy moved %.3f m", math.Hypot(p[0]-x-1, p[2]-z))
+	}
+	w.RemoveTank(other)
+	if px.haunts(other) {
+		t.Error("a removed tank is still a ghost")
 	}
 }

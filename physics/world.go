@@ -266,7 +266,8 @@ func (w *World) Step(dt float64) int {
 // run, in [0, 1): pass it to Tank.Interpolated to draw between steps.
 func (w *World) Alpha() float64 { return math.Min(w.acc/w.h, 1) }
 
-// Tick runs exactly one fixed step.
+// Tick runs exactly one fixed step: the tanks' tracks, the proxies' velocities onto
+// their paths, box2d's step, and the tanks' new poses.
 func (w *World) Tick() {
 	for _, t := range w.tanks {
 		t.drive(w.h)

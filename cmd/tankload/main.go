@@ -5,7 +5,8 @@
 //
 // Usage:
 //
-//	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-lag 0 -jitter 0 -loss 0]
+//	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin]
+//	         [-lag 0 -jitter 0 -loss 0] [-inprocess] [-cpuprofile host.prof]
 //
 // By default the bots run in a child process, so that the CPU figure is the host's
 // alone; -inprocess keeps them in the same process (CPU then counts both).
@@ -34,6 +35,7 @@ type config struct {
 	inprocess bool
 	thin      bool
 	seed      uint64
+	profile   string // host CPU profile file, written over the measured window
 	// role "bots" runs only the bots against join (the child process).
 	role string
 	join string
@@ -52,6 +54,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.inprocess, "inprocess", false, "run the bots in the host's process")
 	fs.BoolVar(&c.thin, "thin", false, "thin far updates per observer by distance")
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed for the impairment")
+	fs.StringVar(&c.profile, "cpuprofile", "", "write the host's CPU profile over the measured window to this file")
 	fs.StringVar(&c.role, "role", "", "internal: \"bots\" runs only the bots")
 	fs.StringVar(&c.join, "join", "", "internal: host:port#fingerprint for -role bots")
 	if err := fs.Parse(args); err != nil {

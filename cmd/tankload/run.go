@@ -12,6 +12,7 @@ import (
 	stdnet "net"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -77,13 +78,29 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		res           botResult
 	)
 	var statsAfter tlnet.HostStats
+	var prof *os.File
+	if cfg.profile != "" {
+		if prof, err = os.Create(cfg.profile); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer prof.Close()
+	}
 	ready := func() {
+		if prof != nil {
+			if err := pprof.StartCPUProfile(prof); err != nil {
+				fmt.Fprintln(os.Stderr, "tankload: cpu profile:", err)
+				prof = nil
+			}
+		}
 		before = markCPU()
 		statsBefore = h.Stats()
 	}
 	stopped := func() {
 		after = markCPU()
 		statsAfter = h.Stats()
+		if prof != nil {
+			pprof.StopCPUProfile()
+		}
 	}
 	if cfg.inprocess {
 		res, err = runBots(ctx, cfg, h.JoinAddress(), ready, stopped)
