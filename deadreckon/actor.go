@@ -495,7 +495,11 @@ func (a *Actor) Advance(now float64) {
 	a.fresh = false
 	a.tt += dt
 	prev := a.rk.pos
-	a.reckon()
+	if a.alg == ProjectiveVelocityBlend {
+		a.reckonBlend()
+	} else {
+		a.reckon()
+	}
 	if dt > minFrameTime {
 		k := 1 / dt
 		v := mgl64.Vec3{(a.rk.pos[0] - prev[0]) * k, (a.rk.pos[1] - prev[1]) * k, (a.rk.pos[2] - prev[2]) * k}
@@ -534,9 +538,17 @@ func (a *Actor) reckon() {
 		a.reckonDelayed()
 		return
 	}
+	a.reckonBlend()
+}
 
-	// ProjectiveVelocityBlend and CubicBezier. The one call, for the rotation by the
-	// last-known angular velocity over Tt, comes first, while little is live.
+// reckonBlend computes a.rk for ProjectiveVelocityBlend and CubicBezier, the
+// per-frame hot path of nearly every actor. The one call, for the rotation by the
+// last-known angular velocity over Tt, comes first, while little is live.
+func (a *Actor) reckonBlend() {
+	lk := &a.lk
+	tt := a.tt
+	age := a.lead + tt
+	out := &a.rk
 	sn, cs := 0.0, 1.0
 	if angle := a.wRate * tt; angle != 0 {
 		sn, cs = sincos(0.5 * angle)

@@ -2,7 +2,6 @@ package deadreckon
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -35,9 +34,19 @@ type page struct {
 	live   [pageSize]bool
 }
 
-// chunkSize is how many actors one unit of parallel work holds: small enough that
-// idle workers take over from a descheduled one, large enough to amortize the atomic.
-const chunkSize = 512
+// chunkSize is how many actors one unit of parallel work holds: one storage page, a
+// contiguous run of memory whose cache lines no other chunk touches. It is small
+// enough that the other workers take over from a descheduled one, large enough that
+// claiming it (one compare-and-swap) costs nothing.
+const chunkSize = pageSize
+
+// The claim word of a parallel frame packs the frame number (bits 40 to 63), the
+// number of chunks (bits 20 to 39) and the next chunk to claim (bits 0 to 19).
+const (
+	chunkBits  = 20
+	chunkMask  = 1<<chunkBits - 1
+	frameShift = 2 * chunkBits
+)
 
 // Reckoner advances and ground-clamps many remote actors per frame, splitting the work
 // over worker goroutines. After warm-up, Advance does not allocate. Its methods are
@@ -55,11 +64,16 @@ type Reckoner struct {
 	ground   Ground
 	observer mgl64.Vec3
 
-	work   chan struct{} // one token per helping worker per frame
-	chunks int32         // number of chunks this frame
-	next32 atomic.Int32  // next chunk to take
-	wg     sync.WaitGroup
+	work   chan struct{} // wake-up tokens for the workers, at most one per worker
+	done   chan struct{} // a worker that finishes a frame's last chunk says so here
+	frame  uint64        // parallel frames so far
 	closed bool
+
+	// Written by every worker: on a cache line of their own.
+	_        [64]byte
+	claim    atomic.Uint64 // frame, chunk count and next chunk (see chunkBits)
+	finished atomic.Uint32 // chunks finished this frame
+	_        [64 - 12]byte
 }
 
 // NewReckoner returns an empty reckoner and starts its worker goroutines.
@@ -72,7 +86,8 @@ func NewReckoner(cfg ReckonerConfig) *Reckoner {
 	}
 	r := &Reckoner{cfg: cfg}
 	if cfg.Workers > 1 {
-		r.work = make(chan struct{}, cfg.Workers)
+		r.work = make(chan struct{}, cfg.Workers-1)
+		r.done = make(chan struct{}, 1)
 		for i := 1; i < cfg.Workers; i++ {
 			go r.worker()
 		}
@@ -80,22 +95,37 @@ func NewReckoner(cfg ReckonerConfig) *Reckoner {
 	return r
 }
 
+// worker helps with the current frame each time it is woken. A worker that wakes late,
+// after the frame it was woken for is over, finds nothing to claim and sleeps again:
+// the caller never waits for a worker that has not started.
 func (r *Reckoner) worker() {
 	for range r.work {
-		r.takeChunks()
-		r.wg.Done()
+		if r.takeChunks() {
+			r.done <- struct{}{}
+		}
 	}
 }
 
-// takeChunks advances chunks of actors until none are left this frame.
-func (r *Reckoner) takeChunks() {
-	n := r.next
+// takeChunks claims and advances chunks of the current frame until none are left. It
+// reports whether it finished the frame's last chunk. The frame parameters and the
+// actors are read only after a successful claim, which the caller's publication of
+// the claim word happens before; the frame does not end until every claimed chunk is
+// finished, so they do not change under a worker.
+func (r *Reckoner) takeChunks() (last bool) {
 	for {
-		c := int(r.next32.Add(1)) - 1
-		if c >= int(r.chunks) {
-			return
+		s := r.claim.Load()
+		c, total := s&chunkMask, s>>chunkBits&chunkMask
+		if c >= total {
+			return last
 		}
-		r.advanceRange(c*chunkSize, min(n, (c+1)*chunkSize))
+		if !r.claim.CompareAndSwap(s, s+1) {
+			continue
+		}
+		lo := int(c) * chunkSize
+		r.advanceRange(lo, min(r.next, lo+chunkSize))
+		if r.finished.Add(1) == uint32(total) {
+			last = true
+		}
 	}
 }
 
@@ -169,21 +199,27 @@ func (r *Reckoner) Advance(now float64, g Ground, observer mgl64.Vec3) {
 	r.now, r.ground, r.observer = now, g, observer
 	n := r.next
 	w := r.cfg.Workers
-	if r.closed || w <= 1 || r.count < r.cfg.MinParallel {
+	chunks := (n + chunkSize - 1) / chunkSize
+	if r.closed || w <= 1 || r.count < r.cfg.MinParallel || chunks < 2 || chunks > chunkMask {
 		r.advanceRange(0, n)
 		return
 	}
-	// Workers and the caller take chunks until none are left, so a worker that the
-	// OS deschedules does not hold up the frame.
-	r.chunks = int32((n + chunkSize - 1) / chunkSize)
-	r.next32.Store(0)
-	helpers := min(w-1, int(r.chunks)-1)
-	r.wg.Add(helpers)
-	for i := 0; i < helpers; i++ {
-		r.work <- struct{}{}
+	// Workers and the caller claim chunks (whole pages) until none are left, so a
+	// worker that the OS deschedules does not hold up the frame: the caller does its
+	// share. The only synchronization is the claim word and, when a worker finishes
+	// the last chunk, one receive.
+	r.finished.Store(0)
+	r.frame++
+	r.claim.Store(r.frame<<frameShift | uint64(chunks)<<chunkBits)
+	for i := min(w-1, chunks-1); i > 0; i-- {
+		select {
+		case r.work <- struct{}{}:
+		default: // every worker already has a token
+		}
 	}
-	r.takeChunks()
-	r.wg.Wait()
+	if !r.takeChunks() {
+		<-r.done
+	}
 }
 
 // advanceRange advances and clamps actors with handles in [lo, hi).

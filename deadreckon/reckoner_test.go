@@ -255,3 +255,32 @@ func TestReckonerClose(t *testing.T) {
 		}
 	}
 }
+
+// TestReckonerManyWorkers runs more workers than cores over few chunks for many
+// frames, so that workers routinely wake after the frame they were woken for has
+// ended, and checks every frame against a serial reckoner.
+func TestReckonerManyWorkers(t *testing.T) {
+	const n = 3*chunkSize - 17 // three chunks, the last one partial
+	cfg := Config{Clamp: Clamp{Mode: ClampAlways, Offset: 1}}
+	ground := Plane{SlopeX: 0.02}
+	par := NewReckoner(ReckonerConfig{Workers: 8, MinParallel: 1})
+	defer par.Close()
+	ser := NewReckoner(ReckonerConfig{Workers: 1})
+	hp, hs := make([]Handle, n), make([]Handle, n)
+	for i := range hp {
+		hp[i], hs[i] = par.Add(cfg), ser.Add(cfg)
+	}
+	fp, fs := newFleet(n, 3), newFleet(n, 3)
+	for fr := 0; fr < 200; fr++ {
+		now := float64(fr) * frame
+		fp.deliver(par, hp, now)
+		fs.deliver(ser, hs, now)
+		par.Advance(now, ground, mgl64.Vec3{})
+		ser.Advance(now, ground, mgl64.Vec3{})
+		for i := 0; i < n; i += 37 {
+			if got, want := par.Actor(hp[i]).Reckoned(), ser.Actor(hs[i]).Reckoned(); got != want {
+				t.Fatalf("frame %d, actor %d: parallel %+v, serial %+v", fr, i, got, want)
+			}
+		}
+	}
+}

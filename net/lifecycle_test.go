@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/net/impair"
 )
 
 func TestHostCloseEndsClients(t *testing.T) {
@@ -178,5 +180,33 @@ func TestRejoinReplacesDeadConnection(t *testing.T) {
 	}
 	if _, err := back.Spawn("ann", 1, tankAt(0, 0)); err != nil {
 		t.Errorf("spawn after rejoin: %v", err)
+	}
+}
+
+// TestImpairedHostSocket runs a session through an impaired host socket (the
+// practice setup wraps the host side too).
+func TestImpairedHostSocket(t *testing.T) {
+	checkNoLeaks(t)
+	link := impair.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Duplicate: 0.05, Reorder: 0.05}
+	h := testHost(t, HostConfig{Wrap: Impaired(link, 3)})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Wrap: Impaired(link, 4)})
+	local := h.Local()
+	tank, err := c.Spawn("ann", 1, tankAt(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 20; i++ {
+		s := tankAt(float64(i)*0.1, 0)
+		s.NumArticulations = 0
+		if err := c.Publish(tank, s, false); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	waitFor(t, local, 3*time.Second, func(ev Event) bool {
+		return ev.Kind == EventState && ev.Actor == tank && ev.State.Position[0] > 1.5
+	})
+	if st := c.Stats(); !(st.RTT > 0.07 && st.RTT < 0.3) {
+		t.Errorf("RTT %.3f s through 4 × 20 ms of latency", st.RTT)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // testHost starts a host on a loopback port; the test closes it.
@@ -171,5 +172,71 @@ func TestSpawnUnencodable(t *testing.T) {
 		waitFor(t, c, 3*time.Second, func(ev Event) bool {
 			return ev.Kind == EventSpawn && ev.Actor == id && ev.State.Position[0] == float64(i)
 		})
+	}
+}
+
+// TestClientSequencing feeds a client relayed batches directly: duplicates and late
+// updates are dropped and counted; partial and articulation-only records are merged
+// with what the client knew.
+func TestClientSequencing(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	const actor = 42
+	c.mu.Lock()
+	c.remote[actor] = &remoteActor{owner: 9}
+	c.remote[actor].seq.Set(10)
+	c.mu.Unlock()
+	batch := func(k wire.UpdateKind, seq uint16, s deadreckon.State) []byte {
+		w := wire.NewBatchWriter(0)
+		if err := w.Add(&wire.Update{Kind: k, Actor: actor, Seq: seq, State: s}); err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte(nil), w.Bytes()...)
+	}
+	full := tankAt(3, 4)
+	full.Time = 1
+	full.Articulations[0].Angle = 0.25
+	partial := tankAt(3.5, 4)
+	partial.Time = 1.2
+	partial.NumArticulations = 0
+	arts := deadreckon.State{Time: 1.3, NumArticulations: 2}
+	arts.Articulations[0].Angle = -0.5
+	steps := []struct {
+		name string
+		b    []byte
+		kept bool
+	}{
+		{"full", batch(wire.KindFull, 11, full), true},
+		{"duplicate", batch(wire.KindFull, 11, full), false},
+		{"older", batch(wire.KindPartial, 9, partial), false},
+		{"partial", batch(wire.KindPartial, 12, partial), true},
+		{"articulations", batch(wire.KindArticulation, 13, arts), true},
+	}
+	var got []Event
+	for _, st := range steps {
+		before := c.Stats().Dropped
+		c.handleDatagram(st.b, nil)
+		got = c.Poll(got[:0])
+		if kept := len(got) == 1; kept != st.kept {
+			t.Fatalf("%s: %d events, kept %v, want %v", st.name, len(got), kept, st.kept)
+		}
+		if dropped := c.Stats().Dropped - before; dropped != map[bool]uint64{true: 0, false: 1}[st.kept] {
+			t.Errorf("%s: dropped count +%d", st.name, dropped)
+		}
+		if !st.kept {
+			continue
+		}
+		s := got[0].State
+		switch st.name {
+		case "partial":
+			if s.NumArticulations != 2 || math.Abs(s.Articulations[0].Angle-0.25) > 1e-3 || s.Position[0] != 3.5 {
+				t.Errorf("partial not merged with the known articulations: %+v", s)
+			}
+		case "articulations":
+			if s.Position[0] != 3.5 || math.Abs(s.Articulations[0].Angle+0.5) > 1e-3 {
+				t.Errorf("articulation update not merged with the known pose: %+v", s)
+			}
+		}
 	}
 }

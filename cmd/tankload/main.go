@@ -6,7 +6,7 @@
 // Usage:
 //
 //	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin]
-//	         [-lag 0 -jitter 0 -loss 0] [-inprocess] [-cpuprofile host.prof]
+//	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof]
 //
 // By default the bots run in a child process, so that the CPU figure is the host's
 // alone; -inprocess keeps them in the same process (CPU then counts both).
@@ -32,6 +32,7 @@ type config struct {
 	lag       time.Duration
 	jitter    time.Duration
 	loss      float64
+	lossBurst float64
 	inprocess bool
 	thin      bool
 	seed      uint64
@@ -51,6 +52,7 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.lag, "lag", 0, "one-way latency added to each bot's link, both ways")
 	fs.DurationVar(&c.jitter, "jitter", 0, "latency jitter on each bot's link")
 	fs.Float64Var(&c.loss, "loss", 0, "packet loss probability on each bot's link, each way")
+	fs.Float64Var(&c.lossBurst, "lossburst", 0, "mean length in packets of a loss burst (0: independent losses)")
 	fs.BoolVar(&c.inprocess, "inprocess", false, "run the bots in the host's process")
 	fs.BoolVar(&c.thin, "thin", false, "thin far updates per observer by distance")
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed for the impairment")
@@ -69,6 +71,8 @@ func parseFlags(args []string) (config, error) {
 		return c, fmt.Errorf("-hz %v: outside (0, 120]", c.hz)
 	case !(c.loss >= 0 && c.loss < 1):
 		return c, fmt.Errorf("-loss %v: outside [0, 1)", c.loss)
+	case c.lossBurst < 0:
+		return c, fmt.Errorf("-lossburst %v: negative", c.lossBurst)
 	}
 	return c, nil
 }

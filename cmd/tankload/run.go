@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	stdnet "net"
 	"os"
 	"os/exec"
 	"runtime/pprof"
@@ -131,7 +130,7 @@ func runChild(ctx context.Context, cfg config, join string, ready, stopped func(
 	}
 	args := []string{"-role", "bots", "-join", join,
 		"-bots", fmt.Sprint(cfg.bots), "-duration", cfg.duration.String(), "-hz", fmt.Sprint(cfg.hz),
-		"-lag", cfg.lag.String(), "-jitter", cfg.jitter.String(), "-loss", fmt.Sprint(cfg.loss),
+		"-lag", cfg.lag.String(), "-jitter", cfg.jitter.String(), "-loss", fmt.Sprint(cfg.loss), "-lossburst", fmt.Sprint(cfg.lossBurst),
 		"-seed", fmt.Sprint(cfg.seed)}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stderr = os.Stderr
@@ -213,11 +212,8 @@ func runBots(ctx context.Context, cfg config, join string, ready, stopped func()
 			bots[i] = b
 			ccfg := tlnet.ClientConfig{Addr: addr, Fingerprint: fp, Name: fmt.Sprintf("bot%03d", i), Timeout: 10}
 			if cfg.lag > 0 || cfg.jitter > 0 || cfg.loss > 0 {
-				link := impair.Link{Latency: cfg.lag, Jitter: cfg.jitter, Loss: cfg.loss}
-				seed := cfg.seed + uint64(i)
-				ccfg.Wrap = func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
-					return impair.New(pc, impair.Config{Outbound: link, Inbound: link, Seed: seed})
-				}
+				link := impair.Link{Latency: cfg.lag, Jitter: cfg.jitter, Loss: cfg.loss, LossBurst: cfg.lossBurst}
+				ccfg.Wrap = tlnet.Impaired(link, cfg.seed+uint64(i))
 			}
 			c, err := tlnet.Dial(ctx, ccfg)
 			if err != nil {
@@ -375,7 +371,11 @@ func report(out io.Writer, cfg config, res botResult, st, st0 tlnet.HostStats, b
 	}
 	fmt.Fprintf(out, "tankload: %d bots × %.0f Hz for %.1f s on loopback", cfg.bots, cfg.hz, res.Seconds)
 	if cfg.lag > 0 || cfg.jitter > 0 || cfg.loss > 0 {
-		fmt.Fprintf(out, " (each link %v ± %v, %.0f%% loss each way)", cfg.lag, cfg.jitter, cfg.loss*100)
+		fmt.Fprintf(out, " (each link %v ± %v, %.0f%% loss each way", cfg.lag, cfg.jitter, cfg.loss*100)
+		if cfg.lossBurst > 1 {
+			fmt.Fprintf(out, " in bursts of %.1f", cfg.lossBurst)
+		}
+		fmt.Fprint(out, ")")
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "relayed:  %.0f msg/s (accepted %.0f updates/s from owners)\n", relayed, accepted)

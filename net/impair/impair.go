@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	stdnet "net"
 	"os"
@@ -37,8 +38,14 @@ type Link struct {
 	// uniformly from [Latency−Jitter, Latency+Jitter] (never below zero). Jitter alone
 	// never reorders packets: a packet leaves no earlier than the one sent before it.
 	Jitter time.Duration
-	// Loss is the probability in [0, 1] that a packet is dropped.
+	// Loss is the probability in [0, 1] that a packet is dropped: the long-run
+	// fraction of packets lost.
 	Loss float64
+	// LossBurst is the mean length, in packets, of a run of lost packets. If zero or
+	// one, losses are independent; above one, they come in bursts (a two-state
+	// Gilbert model whose long-run loss is still Loss), as on congested or wireless
+	// links.
+	LossBurst float64
 	// Duplicate is the probability in [0, 1] that a packet is delivered twice.
 	Duplicate float64
 	// Reorder is the probability in [0, 1] that a packet is held back by ReorderDelay
@@ -65,6 +72,12 @@ func (l Link) validate() error {
 		if !(p.v >= 0 && p.v <= 1) {
 			return fmt.Errorf("impair: %s probability %v outside [0, 1]", p.name, p.v)
 		}
+	}
+	if !(l.LossBurst >= 0) || math.IsInf(l.LossBurst, 0) {
+		return fmt.Errorf("impair: loss burst %v is not a non-negative finite length", l.LossBurst)
+	}
+	if l.LossBurst > 1 && l.Loss >= 1 {
+		return errors.New("impair: bursty loss needs Loss below 1")
 	}
 	if l.Latency < 0 || l.Jitter < 0 || l.ReorderDelay < 0 || l.DuplicateDelay < 0 {
 		return errors.New("impair: negative duration")
@@ -135,6 +148,28 @@ type dir struct {
 	seq    uint64
 	last   time.Time // latest in-order delivery time, for FIFO under jitter
 	signal chan struct{}
+	bad    bool // in a loss burst (Gilbert model)
+}
+
+// lose decides whether the next packet is lost.
+func (d *dir) lose(rng *rand.Rand) bool {
+	l := &d.link
+	if l.Loss <= 0 {
+		return false
+	}
+	if l.LossBurst <= 1 {
+		return rng.Float64() < l.Loss
+	}
+	// Two states: bad drops every packet and lasts LossBurst packets on average;
+	// good is left with the probability that makes the long-run loss Loss.
+	if d.bad {
+		if rng.Float64() < 1/l.LossBurst {
+			d.bad = false
+		}
+	} else if rng.Float64() < l.Loss/(l.LossBurst*(1-l.Loss)) {
+		d.bad = true
+	}
+	return d.bad
 }
 
 type pq []packet
@@ -198,7 +233,7 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 // schedule decides a packet's fate under c.mu and queues zero, one or two copies.
 func (c *Conn) schedule(d *dir, b []byte, addr stdnet.Addr, now time.Time) {
 	l := d.link
-	if l.Loss > 0 && c.rng.Float64() < l.Loss {
+	if d.lose(c.rng) {
 		c.stats.Lost++
 		return
 	}

@@ -2,6 +2,8 @@ package impair
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	stdnet "net"
 	"os"
 	"runtime"
@@ -51,6 +53,8 @@ func TestValidation(t *testing.T) {
 		{Outbound: Link{Loss: 1.5}},
 		{Inbound: Link{Duplicate: -0.1}},
 		{Outbound: Link{Latency: -time.Millisecond}},
+		{Outbound: Link{Loss: 0.1, LossBurst: -2}},
+		{Outbound: Link{Loss: 1, LossBurst: 3}},
 	} {
 		if c, err := New(a, cfg); err == nil {
 			c.Close()
@@ -262,5 +266,36 @@ func BenchmarkWriteToImpaired(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c.WriteTo(p, sink.LocalAddr())
+	}
+}
+
+func TestBurstLoss(t *testing.T) {
+	for _, tc := range []struct {
+		loss, burst float64
+	}{
+		{0.1, 0}, {0.1, 4}, {0.3, 2},
+	} {
+		d := dir{link: Link{Loss: tc.loss, LossBurst: tc.burst}}
+		rng := rand.New(rand.NewPCG(1, 2))
+		const n = 200000
+		lost, runs, run := 0, 0, 0
+		for i := 0; i < n; i++ {
+			if d.lose(rng) {
+				lost++
+				run++
+			} else if run > 0 {
+				runs++
+				run = 0
+			}
+		}
+		rate := float64(lost) / n
+		meanRun := float64(lost) / float64(runs)
+		wantRun := math.Max(1/(1-tc.loss), tc.burst) // independent losses: runs of 1/(1−p)
+		if math.Abs(rate-tc.loss) > 0.01 {
+			t.Errorf("loss %v burst %v: long-run loss %.4f", tc.loss, tc.burst, rate)
+		}
+		if math.Abs(meanRun-wantRun)/wantRun > 0.05 {
+			t.Errorf("loss %v burst %v: mean burst %.2f packets, want %.2f", tc.loss, tc.burst, meanRun, wantRun)
+		}
 	}
 }
