@@ -133,7 +133,8 @@ func ClampPoseSingle(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) Clamp
 // It is the per-frame hot path of every near actor, so it is written out in scalars
 // with as few square roots and divisions as the result needs: one to normalize the
 // hit triangle's normal, one for the forward axis (computed from the unnormalized
-// normal, so the two run side by side) and one in the conversion to a quaternion.
+// normal, so the two run side by side) and one in the branch-free conversion of the
+// frame to a quaternion (uprightQuat). It uses no trigonometry.
 func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	r.Position, r.Orientation = pos, q
 	r.Rays, r.NumHits, r.Clamped, r.Lifted = 3, 0, false, false
@@ -215,7 +216,42 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	tx, ty, tz = tx*k, ty*k, tz*k
 	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
 	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
-	r.Orientation = matrixQuat(tx, nx, sx, ty, ny, sy, tz, nz, sz)
+	// uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: the call alone
+	// costs a tenth of the clamp.
+	wy := sx - tz
+	sg := math.Copysign(1, wy)
+	qw := 1 + tx + ny + sz + math.Abs(wy)
+	qx := nz - sy + sg*(nx+ty)
+	qy := wy + sg*(1+ny-tx-sz)
+	qz := ty - nx + sg*(sy+nz)
+	k = 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
+	r.Orientation = mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
+}
+
+// uprightQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto
+// the orthonormal right-handed axes t, n, s, for an up axis n with ny ≥ 0 (the
+// clamp keeps ny ≥ minNormalY).
+//
+// The general conversion (matrixQuat) picks its formula by the largest component, a
+// branch that follows the heading and so is mispredicted for a crowd facing every
+// way. Here no branch is needed: with q = (w, x, y, z), w ≥ 0, the vectors
+// (1 + tr, m21 − m12, m02 − m20, m10 − m01) = 4w·q and
+// (m02 − m20, m01 + m10, 1 + m11 − m00 − m22, m12 + m21) = 4y·q are both multiples
+// of q, and adding the second with the sign of m02 − m20 = 4wy gives 4(w + |y|)·q.
+// Because m11 = ny = 1 − 2(x² + z²), w² + y² = (1 + ny)/2 ≥ ½, so w + |y| ≥ 0.7:
+// the sum is never small, even when rounding gets the sign of a tiny wy wrong, and
+// one normalization gives q to rounding (TestUprightQuat).
+func uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz float64) mgl64.Quat {
+	// uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: the call alone
+	// costs a tenth of the clamp.
+	wy := sx - tz
+	sg := math.Copysign(1, wy)
+	qw := 1 + tx + ny + sz + math.Abs(wy)
+	qx := nz - sy + sg*(nx+ty)
+	qy := wy + sg*(1+ny-tx-sz)
+	qz := ty - nx + sg*(sy+nz)
+	k := 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
+	return mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
 }
 
 // matrixQuat returns the unit quaternion of the rotation matrix with rows
@@ -320,7 +356,8 @@ func groundOrientationN(fwd, big, n mgl64.Vec3) mgl64.Quat {
 	k := 1 / math.Sqrt(tx*tx+ty*ty+tz*tz)
 	t := mgl64.Vec3{tx * k, ty * k, tz * k}
 	// t ⊥ n and both are unit, so right = t × n is unit and up = right × t is n.
-	return basisQuat(t, n, t.Cross(n))
+	r := t.Cross(n)
+	return uprightQuat(t[0], t[1], t[2], n[0], n[1], n[2], r[0], r[1], r[2])
 }
 
 // ClampTo clamps the pose reckoned by the last Advance to the ground g, as the

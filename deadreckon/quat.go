@@ -133,7 +133,8 @@ func slerpFactors(d float64) (k, om, inv float64) {
 }
 
 // slerpPrepared is slerpShort from a to b (with a·b ≥ 0) given slerpFactors of a·b,
-// so that a blend that keeps its ends computes them once.
+// so that a blend that keeps its ends computes them once (Actor.reckonBlend has it
+// written out).
 func slerpPrepared(a, b mgl64.Quat, u, k, om, inv float64) mgl64.Quat {
 	var s, t float64
 	if om == 0 {

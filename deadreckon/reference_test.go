@@ -236,3 +236,43 @@ func TestActorLayout(t *testing.T) {
 }
 
 func unsafeSizeofActor() uintptr { return unsafe.Sizeof(Actor{}) }
+
+// TestUprightQuat checks the branch-free conversion of an upright frame against the
+// general one, for headings all around and up axes from vertical to horizontal.
+func TestUprightQuat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	worst := 0.0
+	for i := 0; i < 20000; i++ {
+		n := mgl64.Vec3{rng.NormFloat64(), math.Abs(rng.NormFloat64()), rng.NormFloat64()}
+		switch i % 4 {
+		case 1:
+			n[1] = 0 // horizontal up axis, the limit
+		case 2:
+			n[0], n[2] = 1e-9*n[0], 1e-9*n[2] // nearly vertical
+		}
+		n = n.Normalize()
+		h := mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}
+		if i%5 == 0 {
+			h = mgl64.Vec3{-1, 0, 1e-12 * rng.NormFloat64()} // facing −X: w ≈ 0
+		}
+		f := h.Sub(n.Mul(h.Dot(n)))
+		if f.Len() < 0.1*h.Len() {
+			continue // heading along the up axis: no well-defined frame
+		}
+		f = f.Normalize()
+		s := f.Cross(n)
+		got := uprightQuat(f[0], f[1], f[2], n[0], n[1], n[2], s[0], s[1], s[2])
+		want := basisQuat(f, n, s)
+		worst = math.Max(worst, rotationAngle(got, want))
+		if l := qdot(got, got); math.Abs(l-1) > 1e-14 {
+			t.Fatalf("frame (%v, %v, %v): length² %v", f, n, s, l)
+		}
+		if up := rotate(got, mgl64.Vec3{0, 1, 0}); !vecNear(up, n, 1e-13) {
+			t.Fatalf("up axis %v, want %v", up, n)
+		}
+	}
+	if worst > 1e-13 {
+		t.Errorf("worst angle to the general conversion %.3g rad, want ≤ 1e-13", worst)
+	}
+	t.Logf("worst angle to the general conversion %.2g rad", worst)
+}
