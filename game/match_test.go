@@ -179,7 +179,10 @@ func TestTwoMatchesSeeEachOther(t *testing.T) {
 	// publisher's 0.2 s minimum interval and a lost update: 15 m/s × 0.4 s.
 	// Vertically the remote clamps with its reckoned orientation and the owner's
 	// physics with the true one, which differs where the ground curves under the hull.
-	const hp95Bound, hmaxBound, p95Bound = 0.5, 6.0, 1.0 // m
+	// Compensated blends last ΔT plus the latency, so a remote never jumps more per
+	// frame than with plain PVB; the price is a slower pull-in after each manoeuvre,
+	// measured here at horizontal p95 0.53 m and 3D p95 0.98 m.
+	const hp95Bound, hmaxBound, p95Bound = 0.6, 6.0, 1.2 // m
 	if hp95 > hp95Bound || hmax > hmaxBound || p95 > p95Bound {
 		t.Errorf("horizontal p95 %.2f m, max %.2f m, 3D p95 %.2f m; want ≤ %.1f, %.1f, %.1f m",
 			hp95, hmax, p95, hp95Bound, hmaxBound, p95Bound)
