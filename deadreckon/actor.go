@@ -678,9 +678,16 @@ func (a *Actor) reckonArticulations(tt, age, thr float64) {
 	}
 }
 
-// reckonTwoPath blends from the previous update's path to the last update's path
-// (each projected linearly from its own timestamp), with the previous path's velocity
-// blended toward the last one's.
+// reckonTwoPath blends from the previous update's path to the last update's path,
+// each projected from its own timestamp with its own velocity and acceleration, by a
+// weight that runs from 0 to 1 over the blend time on the local clock (seed 001's
+// scheme). Two departures from seed 001, both measured in the lab: the weight ramps
+// as a smoothstep (zero slope at both ends), so the displayed velocity does not kink
+// where a blend starts and ends; and the previous path keeps its own velocity instead
+// of one blended toward the last (that blend, multiplied by the previous path's whole
+// age, bulged the displayed speed mid-blend), with accelerations so that both paths
+// bend with the actor. On a circle at 3 updates/s over 100 ms this cut the largest
+// per-frame jump from 0.046 m to 0.010 m.
 func (a *Actor) reckonTwoPath() {
 	lk, pv := &a.lk, &a.c.prevLK
 	out := &a.rk
@@ -695,10 +702,12 @@ func (a *Actor) reckonTwoPath() {
 	}
 	tLast := a.lead + tt
 	tPrev := math.Max(0, a.c.prevLead+tt)
+	u = u * u * (3 - 2*u) // smoothstep: C¹ where a blend starts and ends
+	kLast, _ := accelTerms(tLast, a.accH)
+	kPrev, _ := accelTerms(tPrev, a.accH)
 	for i := 0; i < 3; i++ {
-		last := lk.Position[i] + lk.Velocity[i]*tLast
-		vi := pv.Velocity[i] + (lk.Velocity[i]-pv.Velocity[i])*u
-		prev := pv.Position[i] + vi*tPrev
+		last := lk.Position[i] + lk.Velocity[i]*tLast + lk.Acceleration[i]*kLast
+		prev := pv.Position[i] + pv.Velocity[i]*tPrev + pv.Acceleration[i]*kPrev
 		out.pos[i] = prev + (last-prev)*u
 	}
 	ql := qmul(rotationQuat(lk.AngularVelocity, tLast), lk.Orientation)

@@ -138,23 +138,70 @@ func TestCubicBezierClosedForm(t *testing.T) {
 	}
 }
 
-// TestTwoPathClosedForm checks the two-path blend: from the previous update's path,
-// moving at a velocity blended toward the last one's, to the last update's path.
+// TestTwoPathClosedForm checks the two-path blend: from the previous update's path to
+// the last update's path, each projected with its own velocity and acceleration, by a
+// smoothstep weight over the blend time.
 func TestTwoPathClosedForm(t *testing.T) {
-	turn := State{Time: 1, Position: mgl64.Vec3{5.5, 0, 1}, Velocity: mgl64.Vec3{3, 0, 4}, Orientation: YawQuat(-0.9)}
+	turn := State{Time: 1, Position: mgl64.Vec3{5.5, 0, 1}, Velocity: mgl64.Vec3{3, 0, 4},
+		Acceleration: mgl64.Vec3{0, 0, 2}, Orientation: YawQuat(-0.9)}
 	const dT = 0.5
 	a, _, _ := blendSetup(t, Config{Algorithm: TwoPath, UpdateInterval: dT}, turn)
 	prevP, prevV := mgl64.Vec3{}, mgl64.Vec3{5, 0, 0}
 	for _, tt := range []float64{0.1, 0.3, 0.5, 1.5} {
 		a.Advance(1 + tt)
 		u := math.Min(1, tt/dT)
-		last := turn.Position.Add(turn.Velocity.Mul(tt))
-		vi := prevV.Add(turn.Velocity.Sub(prevV).Mul(u))
-		prev := prevP.Add(vi.Mul(1 + tt))
+		u = u * u * (3 - 2*u)
+		last := turn.Position.Add(turn.Velocity.Mul(tt)).Add(turn.Acceleration.Mul(0.5 * tt * tt))
+		prev := prevP.Add(prevV.Mul(1 + tt))
 		want := prev.Add(last.Sub(prev).Mul(u))
 		if got := a.Reckoned().Position; !vecNear(got, want, 1e-9) {
 			t.Errorf("two-path at Tt=%v = %v, want %v", tt, got, want)
 		}
+	}
+}
+
+// TestTwoPathIsSmooth checks that the two-path blend keeps the displayed velocity
+// continuous where a blend starts and ends: on steady turning with updates at a fixed
+// rate, no frame's step differs from its neighbours' by more than the curvature allows.
+func TestTwoPathIsSmooth(t *testing.T) {
+	const (
+		dT     = 1.0 / 3
+		fps    = 60.0
+		radius = 20.0
+		speed  = 10.0
+	)
+	truth := func(t float64) State {
+		w := speed / radius
+		s := NewState(mgl64.Vec3{radius * math.Cos(w*t), 0, radius * math.Sin(w*t)})
+		s.Time = t
+		s.Velocity = mgl64.Vec3{-speed * math.Sin(w*t), 0, speed * math.Cos(w*t)}
+		// No acceleration published: the two straight paths disagree, and only the
+		// blend's ramp keeps the joins smooth.
+		return s
+	}
+	a := NewActor(Config{Algorithm: TwoPath, UpdateInterval: dT})
+	var prev, prevStep mgl64.Vec3
+	maxKink := 0.0
+	for f := 0; f <= 10*fps; f++ {
+		now := float64(f) / fps
+		if f%int(dT*fps) == 0 {
+			if err := a.Receive(truth(now), now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a.Advance(now)
+		p := a.Reckoned().Position
+		step := p.Sub(prev)
+		if f > 2*int(dT*fps) {
+			maxKink = math.Max(maxKink, step.Sub(prevStep).Len())
+		}
+		prev, prevStep = p, step
+	}
+	// Between updates the velocity turns by ΔV = speed·ω·ΔT (1.67 m/s here). A linear
+	// ramp applies that change in one frame at each join (ΔV/fps = 0.028 m); the
+	// smoothstep spreads it over the blend.
+	if limit := 0.5 * speed * (speed / radius) * dT / fps; maxKink > limit {
+		t.Errorf("largest change of the per-frame step %.4f m, want ≤ %.4f m", maxKink, limit)
 	}
 }
 
