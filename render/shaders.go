@@ -6,11 +6,17 @@ import (
 	"github.com/g3n/engine/renderer"
 )
 
-// terrainShader is the shader program for terrain chunks: diffuse sunlight and
-// ambient light on the vertex colour, computed per vertex (the ground is finely
-// tessellated, and per-vertex lighting keeps software rendering fast), and distance
-// haze that fades far ground into the sky's horizon colour.
+// terrainShader is the shader program for vertex-coloured models (tanks): diffuse
+// sunlight and ambient light on the vertex colour, computed per vertex (per-vertex
+// lighting keeps software rendering fast), and distance haze that fades far things
+// into the sky's horizon colour.
 const terrainShader = "treadline_terrain"
+
+// groundShader is the program for terrain chunks: terrainShader's lighting and haze,
+// and per fragment the ground materials' detail patterns from the detail texture
+// (ground.go), weighted by the vertex's material mix (VertexLayers) and sampled at
+// a fine and a coarse scale of world position.
+const groundShader = "treadline_ground"
 
 // terrainVertexSource is formatted with the haze start and full distances in meters.
 const terrainVertexSource = `#include <attributes>
@@ -51,6 +57,63 @@ void main() {
 }
 `
 
+// groundVertexSource is terrainVertexSource with the world position on the ground
+// plane and the material weights passed on.
+const groundVertexSource = `#include <attributes>
+in vec4 VertexLayers;
+uniform mat4 ModelViewMatrix;
+uniform mat3 NormalMatrix;
+uniform mat4 MVP;
+#include <lights>
+#include <material>
+out vec3 Lit;
+out float Haze;
+out vec2 Ground;
+out vec4 Layers;
+void main() {
+    vec4 pos = ModelViewMatrix * vec4(VertexPosition, 1.0);
+    vec3 n = normalize(NormalMatrix * VertexNormal);
+    vec3 light = vec3(0.0);
+#if AMB_LIGHTS>0
+    for (int i = 0; i < AMB_LIGHTS; ++i) {
+        light += AmbientLightColor[i];
+    }
+#endif
+#if DIR_LIGHTS>0
+    for (int i = 0; i < DIR_LIGHTS; ++i) {
+        light += DirLightColor(i) * max(dot(n, normalize(DirLightPosition(i))), 0.0);
+    }
+#endif
+    Lit = MatDiffuseColor * VertexColor * light;
+    Haze = clamp((length(pos.xyz) - %.1f) / (%.1f - %.1f), 0.0, 0.85);
+    Ground = VertexPosition.xz;
+    Layers = VertexLayers;
+    gl_Position = MVP * vec4(VertexPosition, 1.0);
+}
+`
+
+// groundFragmentSource is formatted with the fine and coarse tile lengths (meters)
+// and the haze colour (r, g, b).
+const groundFragmentSource = `precision highp float;
+#include <material>
+in vec3 Lit;
+in float Haze;
+in vec2 Ground;
+in vec4 Layers;
+out vec4 FragColor;
+void main() {
+    vec4 fine = texture(MatTexture[0], Ground * (1.0 / %.1f));
+    vec4 coarse = texture(MatTexture[0], Ground * (1.0 / %.1f) + vec2(0.37, 0.71));
+    float d = dot(Layers, fine);
+    float m = dot(Layers, coarse);
+    // Grass turns a little yellower in its sparse patches; everything takes its
+    // pattern's light and dark.
+    vec3 hue = vec3(1.0) + Layers.x * (0.5 - fine.r) * vec3(0.22, 0.02, -0.18);
+    vec3 c = min(Lit * hue * (0.66 + 0.68 * d) * (0.82 + 0.36 * m), vec3(1.0));
+    FragColor = vec4(mix(c, vec3(%.4f, %.4f, %.4f), Haze), 1.0);
+}
+`
+
 // Haze distances in meters: terrain closer than hazeStart is drawn clear, and the haze
 // reaches its strongest at hazeFull.
 const (
@@ -64,4 +127,7 @@ func addShaders(r *renderer.Renderer) {
 	r.AddShader(terrainShader+"_vertex", fmt.Sprintf(terrainVertexSource, hazeStart, hazeFull, hazeStart))
 	r.AddShader(terrainShader+"_fragment", fmt.Sprintf(terrainFragmentSource, h.R, h.G, h.B))
 	r.AddProgram(terrainShader, terrainShader+"_vertex", terrainShader+"_fragment")
+	r.AddShader(groundShader+"_vertex", fmt.Sprintf(groundVertexSource, hazeStart, hazeFull, hazeStart))
+	r.AddShader(groundShader+"_fragment", fmt.Sprintf(groundFragmentSource, detailFine, detailCoarse, h.R, h.G, h.B))
+	r.AddProgram(groundShader, groundShader+"_vertex", groundShader+"_fragment")
 }
