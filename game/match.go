@@ -46,8 +46,10 @@ type Match struct {
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
 	free   []*tank          // removed remote tanks, reused for new ones
 
-	started  bool
-	last     float64 // now of the previous Step
+	started   bool
+	startedAt float64 // now of the first Step
+	notices   noticeLog
+	last      float64 // now of the previous Step
 	respawn  bool    // the player asked for a respawn
 	err      error
 	counters counters
@@ -302,6 +304,9 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if now > m.last || !m.started {
 		m.last = now
 	}
+	if !m.started {
+		m.startedAt = now
+	}
 	m.started = true
 	now = m.last
 
@@ -390,8 +395,15 @@ func (m *Match) receive(now float64) {
 			t.lastHeard = now
 		case net.EventDespawn:
 			if t := m.byID[ev.Actor]; t != nil && !t.local {
+				m.notify(Notice{Kind: NoticeLeave, Who: t.name, Team: t.team, Text: ev.Text})
 				m.removeRemote(t)
 			}
+		case net.EventChat:
+			who := ev.Name
+			if who == "" {
+				who = fmt.Sprintf("player %d", ev.Owner)
+			}
+			m.notify(Notice{Kind: NoticeChat, Who: who, Team: m.teamOf(ev.Owner), Text: ev.Text})
 		case net.EventClosed:
 			reason := ev.Text
 			if reason == "" {
@@ -438,6 +450,7 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 	m.tanks = append(m.tanks, t)
 	m.byID[t.id] = t
 	m.log.Debug("remote tank", "actor", t.id, "owner", t.owner, "name", t.name)
+	m.announceJoin(t, now)
 }
 
 // breakRemote applies a continuity break (a repeated spawn) to a remote tank.
@@ -668,6 +681,7 @@ func (m *Match) reckon(now float64) {
 		}
 		if now-t.lastHeard > m.cfg.RemoveAfter {
 			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
+			m.notify(Notice{Kind: NoticeTimeout, Who: t.name, Team: t.team})
 			m.removeRemote(t)
 			i--
 			continue
@@ -736,6 +750,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		dst.Tanks = grown
 	}
 	dst.Tanks = dst.Tanks[:n]
+	dst.Notices = m.notices.appendTo(dst.Notices[:0])
 	for i, t := range m.tanks {
 		trail := dst.Tanks[i].Trail[:0]
 		dst.Tanks[i] = t.view

@@ -25,6 +25,9 @@ type Snapshot struct {
 	LatencyCompensation bool
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
+	// Notices are the match's recent notices (chat, joins, leaves, timeouts, kills),
+	// oldest first, at most MaxNotices.
+	Notices []Notice
 }
 
 // TankView is one tank as the renderer draws it, with the dead-reckoning details the
