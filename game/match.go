@@ -50,9 +50,9 @@ type Match struct {
 	startedAt float64 // now of the first Step
 	notices   noticeLog
 	last      float64 // now of the previous Step
-	respawn  bool    // the player asked for a respawn
-	err      error
-	counters counters
+	respawn   bool    // the player asked for a respawn
+	err       error
+	counters  counters
 }
 
 // counters are the match's own tallies of dropped or refused input.
