@@ -46,13 +46,14 @@ type Match struct {
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
 	free   []*tank          // removed remote tanks, reused for new ones
 
-	started   bool
-	startedAt float64 // now of the first Step
-	notices   noticeLog
-	last      float64 // now of the previous Step
-	respawn   bool    // the player asked for a respawn
-	err       error
-	counters  counters
+	started  bool
+	last     float64 // now of the previous Step
+	respawn  bool    // the player asked for a respawn
+	err      error
+	counters counters
+
+	startedAt float64   // now of the first Step
+	notices   noticeLog // the feed's recent notices
 }
 
 // counters are the match's own tallies of dropped or refused input.
