@@ -62,6 +62,7 @@ type counters struct {
 	rejected     uint64 // updates the remote actor refused (NaN, absurd values)
 	publishErr   uint64 // publishes the link refused
 	respawns     uint64 // local tanks respawned
+	proxyRefused uint64 // proxy moves the physics refused
 }
 
 // tank is one tank of the match, local or remote.
@@ -510,7 +511,7 @@ func (m *Match) moveProxies(dt float64) {
 		x = math.Max(-lim, math.Min(lim, x-vx*dt))
 		z = math.Max(-lim, math.Min(lim, z-vz*dt))
 		if err := t.proxy.MoveTo(x, z, yaw-yawRate*dt, vx, vz, yawRate); err != nil {
-			m.counters.rejected++
+			m.counters.proxyRefused++
 			m.log.Debug("proxy move refused", "actor", t.id, "err", err)
 		}
 	}
@@ -762,12 +763,17 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	}
 	st := m.link.Stats()
 	dst.Net = NetStats{
-		RTT: st.RTT, ClockOffset: st.ClockOffset,
+		RTT: st.RTT, ClockOffset: st.ClockOffset, ClockError: st.ClockError,
+		Silence: st.Silence, Timeout: st.Timeout,
 		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
 		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
 		// An update can outrun its actor's spawn (datagrams versus the stream).
-		Dropped:  st.Dropped + m.counters.unknownActor,
-		Rejected: st.Rejected + m.counters.rejected,
-		Lag:      m.cfg.Impairment.Lag, Jitter: m.cfg.Impairment.Jitter, Loss: m.cfg.Impairment.Loss,
+		Dropped:       st.Dropped + m.counters.unknownActor,
+		Malformed:     st.Rejected,
+		Refused:       m.counters.rejected,
+		SendErrors:    st.SendErrors + m.counters.publishErr,
+		ClockRejected: st.ClockRejected,
+		ProxyRefused:  m.counters.proxyRefused,
+		Lag:           m.cfg.Impairment.Lag, Jitter: m.cfg.Impairment.Jitter, Loss: m.cfg.Impairment.Loss,
 	}
 }

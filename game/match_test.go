@@ -328,8 +328,8 @@ func TestRemoteLifecycle(t *testing.T) {
 		m.Snapshot(&snap)
 	}
 	step(0.1)
-	if len(snap.Tanks) != 3 || snap.Net.Rejected != 1 {
-		t.Fatalf("%d tanks and %d rejected after three good spawns and a bad one", len(snap.Tanks), snap.Net.Rejected)
+	if len(snap.Tanks) != 3 || snap.Net.Refused != 1 {
+		t.Fatalf("%d tanks and %d rejected after three good spawns and a bad one", len(snap.Tanks), snap.Net.Refused)
 	}
 	if n := len(m.world.Proxies()); n != 3 {
 		t.Errorf("%d physics proxies for 3 remote tanks", n)
@@ -339,8 +339,8 @@ func TestRemoteLifecycle(t *testing.T) {
 	_ = owner.Publish(a, bad, false)
 	_ = owner.Publish(b, good, false)
 	step(0.2)
-	if snap.Net.Rejected != 2 {
-		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Rejected)
+	if snap.Net.Refused != 2 {
+		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Refused)
 	}
 	if p := viewOf(t, &snap, a).Position; !finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)

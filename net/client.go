@@ -93,6 +93,7 @@ type Client struct {
 	updatesOut rateMeter
 	dropped    uint64
 	rejected   uint64
+	sendErrors uint64
 }
 
 type remoteActor struct {
@@ -475,7 +476,7 @@ func (c *Client) Publish(actor uint32, s deadreckon.State, full bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil {
-		c.rejected++
+		c.sendErrors++
 		return fmt.Errorf("publish: %w", err)
 	}
 	if _, still := c.own[id]; still {
@@ -504,17 +505,23 @@ func (c *Client) Poll(buf []Event) []Event { return c.q.poll(buf) }
 func (c *Client) Stats() Stats {
 	now := c.Now()
 	c.sync.Advance(now)
+	_, clockRejected := c.sync.Counts()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Stats{
-		RTT:         c.sync.RTT(),
-		ClockOffset: c.sync.Offset(),
-		BytesIn:     c.bytesIn.value(now),
-		BytesOut:    c.bytesOut.value(now),
-		UpdatesIn:   c.updatesIn.value(now),
-		UpdatesOut:  c.updatesOut.value(now),
-		Dropped:     c.dropped + c.q.droppedCount(),
-		Rejected:    c.rejected,
+		ClockRejected: clockRejected,
+		RTT:           c.sync.RTT(),
+		ClockOffset:   c.sync.Offset(),
+		BytesIn:       c.bytesIn.value(now),
+		BytesOut:      c.bytesOut.value(now),
+		UpdatesIn:     c.updatesIn.value(now),
+		UpdatesOut:    c.updatesOut.value(now),
+		Dropped:       c.dropped + c.q.droppedCount(),
+		Rejected:      c.rejected,
+		SendErrors:    c.sendErrors,
+		ClockError:    c.sync.Error(),
+		Silence:       max(0, now-c.lastAnswer),
+		Timeout:       c.cfg.Timeout,
 	}
 }
 
@@ -696,11 +703,7 @@ func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
 		if c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
 			RemoteSend: ans.HostSend, LocalReceive: now}) == nil {
 			c.syncedOnce.Do(func() { close(c.synced) })
-		} else {
-			c.mu.Lock()
-			c.rejected++
-			c.mu.Unlock()
-		}
+		} // a refused sample is counted by the sync (Stats.ClockRejected)
 		c.mu.Lock()
 		c.bytesIn.add(float64(len(b)), now)
 		c.lastAnswer = now

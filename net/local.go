@@ -81,7 +81,7 @@ type localPeer struct {
 
 	// Guarded by h.mu.
 	seqs       map[wire.ActorID]uint16
-	rejected   uint64
+	sendErrors uint64
 	updatesOut rateMeter
 	updatesIn  rateMeter
 	left       bool
@@ -135,7 +135,7 @@ func (l *localPeer) Spawn(name string, team int, s deadreckon.State) (uint32, er
 	s.Time = h.Now()
 	id, err := h.spawnLocked(p, name, uint8(team), 0, s)
 	if err != nil {
-		l.rejected++
+		l.sendErrors++
 		return 0, err
 	}
 	l.seqs[id] = 0
@@ -179,7 +179,7 @@ func (l *localPeer) Publish(actor uint32, s deadreckon.State, full bool) error {
 		u.Kind = wire.KindFull
 	}
 	if err := h.acceptUpdate(p, &u, now); err != nil {
-		l.rejected++
+		l.sendErrors++
 		return fmt.Errorf("publish: %w", err)
 	}
 	l.seqs[id] = u.Seq
@@ -222,7 +222,7 @@ func checkChat(text string) error {
 func (l *localPeer) Poll(buf []Event) []Event { return l.q.poll(buf) }
 
 // Stats returns the host player's figures: no round trip or clock offset, updates
-// per second each way, and its own rejected publishes.
+// per second each way, and its own refused spawns and publishes.
 func (l *localPeer) Stats() Stats {
 	h := l.h
 	h.mu.Lock()
@@ -232,7 +232,7 @@ func (l *localPeer) Stats() Stats {
 		UpdatesIn:  l.updatesIn.value(now),
 		UpdatesOut: l.updatesOut.value(now),
 		Dropped:    l.q.droppedCount(),
-		Rejected:   l.rejected,
+		SendErrors: l.sendErrors,
 	}
 }
 

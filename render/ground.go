@@ -11,16 +11,16 @@ import (
 // The ground is drawn with one small procedural detail texture: each of its four
 // channels is the pattern of one ground material (terrain.LayerGrass, LayerDirt,
 // LayerRock, LayerSnow): blades and tufts, clods, strata and cracks, soft drifts. The
-// ground shader weighs the channels by each vertex's material mix and samples the
-// texture twice, at a fine scale for the ground near the camera and at a coarse one
-// that breaks up large areas seen from afar.
+// ground shader weighs the channels by each vertex's material mix, from one texture
+// sample per pixel (software rendering pays for every sample); its mipmaps keep the
+// pattern calm in the distance, where the vertex colours' variation and the lighting
+// carry the ground.
 const (
 	// detailSize is the side of the detail texture in texels (a power of two: it tiles
 	// and has mipmaps).
 	detailSize = 256
-	// detailFine and detailCoarse are the ground lengths in meters one tile of the
-	// texture covers at the two scales.
-	detailFine, detailCoarse = 7.0, 61.0
+	// detailTile is the ground length in meters one tile of the texture covers.
+	detailTile = 7.0
 )
 
 // newDetailTexture builds the ground's tiling detail texture.
@@ -28,6 +28,10 @@ func newDetailTexture() *texture.Texture2D {
 	tex := texture.NewTexture2DFromRGBA(detailImage(detailSize))
 	tex.SetWrapS(gls.REPEAT)
 	tex.SetWrapT(gls.REPEAT)
+	// One texel of one mip level per sample where the ground is minified (most of
+	// the picture): a fifth of trilinear filtering's cost in software rendering, and
+	// the pattern is noise anyway. Up close it is magnified smoothly.
+	tex.SetMinFilter(gls.NEAREST_MIPMAP_NEAREST)
 	tex.SetFlipY(false)
 	return tex
 }

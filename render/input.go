@@ -23,6 +23,7 @@ const (
 	actResetCamera
 	actRespawn
 	actWatchNext
+	actChat
 )
 
 // binding ties a key to an action for the help panel and the dispatcher. Held keys
@@ -47,6 +48,7 @@ var bindings = []binding{
 	{key: -1, name: "wheel", what: "zoom"},
 	{key: window.KeyHome, name: "Home", what: "camera back behind the tank", act: actResetCamera},
 	{key: window.KeyTab, name: "Tab (hold)", what: "players list"},
+	{key: window.KeyEnter, name: "Enter", what: "chat: type a line, Enter sends, Esc drops", act: actChat},
 	{key: window.KeyEscape, name: "Esc", what: "menu (Enter there leaves the match)", act: actMenu},
 	{key: window.KeyF1, name: "F1", what: "this help", act: actHelp},
 	{key: window.KeyBackspace, name: "Backspace", what: "respawn", act: actRespawn},

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/g3n/engine/window"
@@ -39,6 +40,10 @@ type Session interface {
 // respawner is a Session that can put the player back at a spawn point.
 type respawner interface{ Respawn() }
 
+// chatter is a Session that can send a line of chat (*game.Match is one); the line
+// comes back in the snapshot's notices.
+type chatter interface{ Chat(text string) error }
+
 // RunConfig configures Run. The zero value opens a DefaultWidth×DefaultHeight window
 // and plays until the window closes or the player leaves.
 type RunConfig struct {
@@ -51,6 +56,9 @@ type RunConfig struct {
 	Terrain Terrain
 	// Ground, when set, reports the exact ground height, for the camera.
 	Ground func(x, z float64) (float64, bool)
+	// Raycast, when set, intersects rays with the ground, for hiding the labels of
+	// tanks behind hills (see SceneConfig.Raycast).
+	Raycast func(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool)
 	// Overlays are the debug overlays shown at start.
 	Overlays Overlay
 	// Watch names the tank the camera follows at start instead of the player's ("*":
@@ -115,7 +123,8 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 	if cfg.Screenshot != "" && cfg.Frames <= 0 && cfg.Duration <= 0 {
 		cfg.Frames = 1
 	}
-	scene, err := NewScene(cfg.Terrain, SceneConfig{Width: cfg.Width, Height: cfg.Height, Overlays: cfg.Overlays, Ground: cfg.Ground})
+	scene, err := NewScene(cfg.Terrain, SceneConfig{Width: cfg.Width, Height: cfg.Height, Overlays: cfg.Overlays,
+		Ground: cfg.Ground, Raycast: cfg.Raycast})
 	if err != nil {
 		return err
 	}
@@ -152,6 +161,12 @@ func newLoop(cfg RunConfig, s Session, scene *Scene, v *Viewer, log *slog.Logger
 	w := v.Window()
 	l.keys = window.NewKeyState(w)
 	w.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) { l.onKey(ev.(*window.KeyEvent).Key) })
+	w.Subscribe(window.OnKeyRepeat, func(_ string, ev interface{}) {
+		if ev.(*window.KeyEvent).Key == window.KeyBackspace {
+			l.scene.hud.feed.backspace()
+		}
+	})
+	w.Subscribe(window.OnChar, func(_ string, ev interface{}) { l.scene.hud.feed.typeRune(ev.(*window.CharEvent).Char) })
 	w.Subscribe(window.OnMouseDown, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), true) })
 	w.Subscribe(window.OnMouseUp, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), false) })
 	w.Subscribe(window.OnCursor, func(_ string, ev interface{}) { l.onCursor(ev.(*window.CursorEvent)) })
@@ -249,6 +264,7 @@ func (l *loop) showLost(ctx context.Context, err error) {
 	l.log.Error("match ended", "err", err)
 	u := l.scene.hud
 	u.showMenu, u.showHelp, u.showScores = false, false, false
+	u.feed.closeChat()
 	u.menu.SetText(fmt.Sprintf("The match has ended:\n%v\n\nPress any key to quit", err))
 	u.showMenu = true
 	u.layout()
@@ -269,7 +285,7 @@ func (l *loop) showLost(ctx context.Context, err error) {
 // input reads the held keys into the player's input and moves the aim.
 func (l *loop) input(dt float64) physics.Input {
 	var in physics.Input
-	if l.scene.hud.showMenu {
+	if l.scene.hud.showMenu || l.scene.hud.feed.open {
 		return in
 	}
 	k := l.keys.Pressed
@@ -314,6 +330,10 @@ func (l *loop) input(dt float64) physics.Input {
 // onKey handles a key press.
 func (l *loop) onKey(key window.Key) {
 	u := l.scene.hud
+	if u.feed.open {
+		l.chatKey(key)
+		return
+	}
 	if u.showMenu {
 		switch key {
 		case window.KeyEnter, window.KeyKPEnter:
@@ -328,6 +348,13 @@ func (l *loop) onKey(key window.Key) {
 		return
 	}
 	switch b.act {
+	case actChat:
+		if _, ok := l.s.(chatter); ok {
+			u.feed.openChat()
+			u.layoutFeed()
+		} else {
+			u.setFlash("no chat in this match")
+		}
 	case actHelp:
 		u.showHelp = !u.showHelp
 	case actMenu:
@@ -372,6 +399,28 @@ func (l *loop) onKey(key window.Key) {
 			r.Respawn()
 			u.setFlash("respawning")
 		}
+	}
+}
+
+// chatKey handles a key press while the chat box is open: Enter sends the line, Esc
+// drops it, Backspace deletes; characters arrive through OnChar.
+func (l *loop) chatKey(key window.Key) {
+	f := l.scene.hud.feed
+	switch key {
+	case window.KeyEnter, window.KeyKPEnter:
+		text := f.closeChat()
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		if c, ok := l.s.(chatter); ok {
+			if err := c.Chat(text); err != nil {
+				l.scene.hud.setFlash("chat not sent: " + err.Error())
+			}
+		}
+	case window.KeyEscape:
+		f.closeChat()
+	case window.KeyBackspace:
+		f.backspace()
 	}
 }
 

@@ -14,8 +14,7 @@ const terrainShader = "treadline_terrain"
 
 // groundShader is the program for terrain chunks: terrainShader's lighting and haze,
 // and per fragment the ground materials' detail patterns from the detail texture
-// (ground.go), weighted by the vertex's material mix (VertexLayers) and sampled at
-// a fine and a coarse scale of world position.
+// (ground.go), weighted by the vertex's material mix (VertexLayers).
 const groundShader = "treadline_ground"
 
 // terrainVertexSource is formatted with the haze start and full distances in meters.
@@ -92,8 +91,8 @@ void main() {
 }
 `
 
-// groundFragmentSource is formatted with the fine and coarse tile lengths (meters)
-// and the haze colour (r, g, b).
+// groundFragmentSource is formatted with the detail tile length (meters) and the
+// haze colour (r, g, b).
 const groundFragmentSource = `precision highp float;
 #include <material>
 in vec3 Lit;
@@ -103,13 +102,11 @@ in vec4 Layers;
 out vec4 FragColor;
 void main() {
     vec4 fine = texture(MatTexture[0], Ground * (1.0 / %.1f));
-    vec4 coarse = texture(MatTexture[0], Ground * (1.0 / %.1f) + vec2(0.37, 0.71));
     float d = dot(Layers, fine);
-    float m = dot(Layers, coarse);
     // Grass turns a little yellower in its sparse patches; everything takes its
     // pattern's light and dark.
     vec3 hue = vec3(1.0) + Layers.x * (0.5 - fine.r) * vec3(0.22, 0.02, -0.18);
-    vec3 c = min(Lit * hue * (0.66 + 0.68 * d) * (0.82 + 0.36 * m), vec3(1.0));
+    vec3 c = min(Lit * hue * (0.66 + 0.68 * d), vec3(1.0));
     FragColor = vec4(mix(c, vec3(%.4f, %.4f, %.4f), Haze), 1.0);
 }
 `
@@ -128,6 +125,6 @@ func addShaders(r *renderer.Renderer) {
 	r.AddShader(terrainShader+"_fragment", fmt.Sprintf(terrainFragmentSource, h.R, h.G, h.B))
 	r.AddProgram(terrainShader, terrainShader+"_vertex", terrainShader+"_fragment")
 	r.AddShader(groundShader+"_vertex", fmt.Sprintf(groundVertexSource, hazeStart, hazeFull, hazeStart))
-	r.AddShader(groundShader+"_fragment", fmt.Sprintf(groundFragmentSource, detailFine, detailCoarse, h.R, h.G, h.B))
+	r.AddShader(groundShader+"_fragment", fmt.Sprintf(groundFragmentSource, detailTile, h.R, h.G, h.B))
 	r.AddProgram(groundShader, groundShader+"_vertex", groundShader+"_fragment")
 }

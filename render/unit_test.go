@@ -170,15 +170,42 @@ func TestCycles(t *testing.T) {
 
 func TestStatsText(t *testing.T) {
 	snap := testSnapshot(3)
-	snap.Net.RTT, snap.Net.ClockOffset = 0.104, -0.0123
+	snap.Net.RTT, snap.Net.ClockOffset, snap.Net.ClockError = 0.104, 5.0399, 0.0123
 	snap.Net.BytesIn, snap.Net.UpdatesIn = 12300, 45
 	snap.Net.Lag, snap.Net.Jitter, snap.Net.Loss = 0.1, 0.02, 0.02
+	snap.Net.Dropped, snap.Net.Malformed, snap.Net.Refused, snap.Net.SendErrors, snap.Net.ClockRejected = 4, 1, 2, 3, 5
 	snap.Algorithm, snap.Clamp = deadreckon.CubicBezier, deadreckon.ClampUp
-	got := statsText(snap, 59.6, OverlayGhost)
-	for _, want := range []string{"60 fps", "round trip 104 ms", "clock offset -12.3 ms", "12.3 kB/s", "45.0 upd/s",
-		"algorithm bezier", "clamp up", "impairment 100 ms ±20 ms, 2.0% loss", "overlays ghost"} {
+	me := &snap.Tanks[0]
+	me.Velocity = mgl64.Vec3{0, 0, -10}                               // 36 km/h
+	me.Orientation = mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}) // facing −Z: north
+	got := statsText(snap, me, 59.6, OverlayGhost, false)
+	for _, want := range []string{"60 fps", "speed 36 km/h", "heading 000° N", "round trip 104 ms", "clock sync ±12.3 ms",
+		"12.3 kB/s", "45.0 upd/s", "late or duplicate 4", "malformed 1", "refused 2", "send errors 3",
+		"clock samples refused 5", "algorithm bezier", "clamp up", "impairment 100 ms ±20 ms, 2.0% loss", "overlays ghost"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("stats text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "5039") || strings.Contains(got, "offset") {
+		t.Errorf("stats text shows the raw clock offset:\n%s", got)
+	}
+	compact := statsText(snap, me, 59.6, 0, true)
+	if n := strings.Count(compact, "\n"); n != 1 || !strings.Contains(compact, "36 km/h") {
+		t.Errorf("compact stats %q, want two lines with the speed", compact)
+	}
+}
+
+func TestCompassBearing(t *testing.T) {
+	for _, c := range []struct {
+		yaw   float64
+		want  float64
+		point string
+	}{
+		{0, 90, "E"}, {math.Pi / 2, 0, "N"}, {math.Pi, 270, "W"}, {-math.Pi / 2, 180, "S"}, {math.Pi / 4, 45, "NE"},
+	} {
+		q := mgl64.QuatRotate(c.yaw, mgl64.Vec3{0, 1, 0})
+		if b := compassBearing(q); math.Abs(b-c.want) > 1e-6 || compassPoint(b) != c.point {
+			t.Errorf("yaw %.2f: bearing %.2f° %s, want %.0f° %s", c.yaw, b, compassPoint(b), c.want, c.point)
 		}
 	}
 }
@@ -250,7 +277,7 @@ func TestTanksComeAndGo(t *testing.T) {
 	if len(s.tanks) != 1 {
 		t.Fatalf("%d tank models, want 1", len(s.tanks))
 	}
-	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() || !s.parts.ghostMat.Transparent() {
+	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() || !s.parts.ghostMat.Wireframe() {
 		t.Errorf("shared materials changed after tanks left: shader %q (want %q), shadow transparent %v",
 			got, shader, s.parts.shadowMat.Transparent())
 	}

@@ -185,6 +185,7 @@ func run(ctx context.Context, c config) error {
 		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
 		Terrain:     render.TerrainFromMap(mp, 0),
 		Ground:      mp.HeightAt,
+		Raycast:     mp.Raycast,
 		Overlays:    c.overlays,
 		Watch:       c.watch,
 		Clock:       m.Now,
