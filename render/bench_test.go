@@ -65,3 +65,44 @@ func BenchmarkDrawFrame(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
 }
+
+// BenchmarkHelpPanel draws a 32-tank frame at 1280×720 with the F1 help hidden and
+// shown; the difference between the two ms/frame figures is what the help costs.
+func BenchmarkHelpPanel(b *testing.B) {
+	if testViewer == nil {
+		b.Skipf("no window: %v", testViewerErr)
+	}
+	for _, help := range []bool{false, true} {
+		name := "hidden"
+		if help {
+			name = "shown"
+		}
+		b.Run(name, func(b *testing.B) {
+			s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Width: DefaultWidth, Height: DefaultHeight})
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.hud.showHelp = help
+			snap := benchSnapshot()
+			var drawErr error
+			onMain(func() {
+				testViewer.Window().SetSize(DefaultWidth, DefaultHeight)
+				testViewer.Swap()
+				s.Update(snap, 1.0/60)
+				b.ResetTimer()
+				for i := 0; i < b.N && drawErr == nil; i++ {
+					s.Update(snap, 1.0/60)
+					drawErr = testViewer.Draw(s)
+					testViewer.Capture() // waits for the frame to be drawn
+				}
+				b.StopTimer()
+				testViewer.Window().SetSize(testW, testH)
+				testViewer.Swap()
+			})
+			if drawErr != nil {
+				b.Fatal(drawErr)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
+		})
+	}
+}

@@ -101,6 +101,12 @@ type hud struct {
 	textDue                        bool
 }
 
+// The key hint in the bottom-left corner, and its short form for small windows.
+const (
+	hintText    = "F1 help · Enter chat · Tab players · Esc menu"
+	hintCompact = "F1 help"
+)
+
 // Font sizes at scale 1, points.
 const (
 	statsFontSize = 14
@@ -128,7 +134,7 @@ func newHUD(w, h int) *hud {
 	u.warn = mk(white, math32.Color4{R: 0.7, G: 0.1, B: 0.08, A: 1})
 	opaque(u.warn)
 	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.45})
-	u.hint.SetText("F1 help · Enter chat · Tab players · Esc menu")
+	u.hint.SetText(hintText)
 	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.6})
 	u.scores = newTable(u.root, 4)
 	u.menu = mk(white, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 1})
@@ -146,9 +152,7 @@ func newHUD(w, h int) *hud {
 // setMinimap puts the minimap in the top-right corner.
 func (u *hud) setMinimap(m *minimap) {
 	u.mini = m
-	if m.scale != u.scale {
-		m.build(u.scale)
-	}
+	u.fitMinimap()
 	u.root.Add(m.img)
 	u.layout()
 }
@@ -163,6 +167,11 @@ func (u *hud) applyScale() {
 	u.menu.SetFontSize(menuFontSize * sc)
 	u.scores.setFontSize(tableFontSize * sc)
 	u.feed.setScale(u.scale)
+	if u.scale < compactScale {
+		u.hint.SetText(hintCompact)
+	} else {
+		u.hint.SetText(hintText)
+	}
 	// The help is drawn once into one opaque image (textimg.go): cheap to show.
 	img := columnsImage(helpRows(), helpFontSize*sc, int(12*sc), int(18*sc))
 	if u.help == nil {
@@ -176,10 +185,18 @@ func (u *hud) applyScale() {
 	}
 	u.help.SetSize(float32(img.Bounds().Dx()), float32(img.Bounds().Dy()))
 	u.legendFor = ^Overlay(0) // redraw
-	if u.mini != nil && u.mini.scale != u.scale {
-		u.mini.build(u.scale)
-	}
+	u.fitMinimap()
 	u.layout()
+}
+
+// fitMinimap rebuilds the minimap when the picture calls for another size.
+func (u *hud) fitMinimap() {
+	if u.mini == nil {
+		return
+	}
+	if n := minimapSide(u.w, u.h, u.scale); n != u.mini.size || u.mini.scale != u.scale {
+		u.mini.build(n, u.scale)
+	}
 }
 
 func (u *hud) resize(w, h int) {
@@ -188,6 +205,7 @@ func (u *hud) resize(w, h int) {
 		u.scale = sc
 		u.applyScale()
 	}
+	u.fitMinimap()
 	u.layout()
 }
 

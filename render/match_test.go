@@ -129,6 +129,27 @@ func TestPracticeMatch(t *testing.T) {
 	if visible == 0 {
 		t.Errorf("no tank within 120 m is in view")
 	}
+	// The ground reads: the lower half of the picture holds many colours, not one
+	// flat green.
+	if n := distinctColors(img, image.Rect(0, testH/2, testW, testH), 5); n < 60 {
+		t.Errorf("the lower half holds %d distinct colours at 5 bits per channel, want at least 60", n)
+	} else {
+		t.Logf("the lower half holds %d distinct colours at 5 bits per channel", n)
+	}
+}
+
+// distinctColors counts the distinct colours in r of img with each channel cut to
+// bits bits.
+func distinctColors(img *image.RGBA, r image.Rectangle, bits uint) int {
+	seen := map[[3]uint8]bool{}
+	shift := 8 - bits
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			seen[[3]uint8{c.R >> shift, c.G >> shift, c.B >> shift}] = true
+		}
+	}
+	return len(seen)
 }
 
 // closeToTeam reports whether a lit pixel has the hue of a team colour: its channels

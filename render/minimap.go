@@ -18,8 +18,9 @@ import (
 // North (−Z) is up and +X to the right. It is one opaque image panel whose pixels
 // are redrawn on the CPU minimapInterval seconds apart.
 const (
-	// minimapSize is the minimap's side in pixels at HUD scale 1.
-	minimapSize = 180
+	// minimapSize is the minimap's side in pixels at HUD scale 1; it never takes
+	// more than minimapShare of the picture's smaller side.
+	minimapSize, minimapShare = 180, 0.28
 	// minimapInterval is how often the minimap is redrawn, seconds.
 	minimapInterval = 0.05
 	// minimapArrow is the length of a tank's arrow in pixels at HUD scale 1.
@@ -44,15 +45,19 @@ type minimap struct {
 
 func newMinimap(g *heightGrid, lo, hi mgl64.Vec3) *minimap {
 	m := &minimap{heights: g, min: lo, max: hi}
-	m.build(1)
+	m.build(minimapSide(DefaultWidth, DefaultHeight, 1), 1)
 	return m
 }
 
-// build makes the ground image for HUD scale sc.
-func (m *minimap) build(sc float32) {
+// minimapSide is the minimap's side in pixels in a w×h picture at HUD scale sc.
+func minimapSide(w, h int, sc float32) int {
+	return max(32, int(math.Round(math.Min(float64(minimapSize*sc), minimapShare*float64(min(w, h))))))
+}
+
+// build makes the ground image n pixels square, for HUD scale sc.
+func (m *minimap) build(n int, sc float32) {
 	m.scale = sc
-	m.size = max(48, int(math.Round(float64(minimapSize*sc))))
-	n := m.size
+	m.size = n
 	m.base = image.NewRGBA(image.Rect(0, 0, n, n))
 	m.frame = image.NewRGBA(image.Rect(0, 0, n, n))
 	lo, hi := m.min, m.max

@@ -100,14 +100,14 @@ func newTankParts() *tankParts {
 // on top of its tank (a parked tank's) wraps it instead of sharing its surfaces.
 const ghostScale = 1.04
 
-// ghostMaterial draws a ghost tank as a wireframe of unlit colour c: the edges read
-// clearly over the tank and the ground, and lines never z-fight with surfaces.
+// ghostMaterial draws a ghost tank as an opaque wireframe of unlit colour c: the
+// edges read clearly over the tank and the ground, and lines a little outside the
+// tank's surfaces never z-fight with them. The lines write depth, so the tank drawn
+// after them does not paint over them.
 func ghostMaterial(c math32.Color) *material.Standard {
 	m := material.NewStandard(&math32.Color{})
 	m.SetEmissiveColor(&c)
 	m.SetWireframe(true)
-	m.SetLineWidth(1.5)
-	m.SetDepthMask(false)
 	return m
 }
 
