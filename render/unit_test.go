@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 )
 
 func TestParseOverlays(t *testing.T) {
@@ -343,5 +344,96 @@ func TestTerrainLODByDistance(t *testing.T) {
 		if visible != 1 {
 			t.Errorf("chunk %d has %d levels visible, want 1", i, visible)
 		}
+	}
+}
+
+// TestFeedShowsRecentNotices: the newest notices younger than feedLife are shown,
+// newest at the bottom, and older ones are gone.
+func TestFeedShowsRecentNotices(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(2)
+	snap.Time = 100
+	snap.Notices = []game.Notice{
+		{Kind: game.NoticeJoin, Time: 50, Who: "old"}, // long gone
+		{Kind: game.NoticeJoin, Time: 95, Who: "cyd"},
+		{Kind: game.NoticeChat, Time: 97, Who: "cyd", Text: "hi"},
+		{Kind: game.NoticeTimeout, Time: 99.5, Who: "bob"},
+	}
+	s.Update(snap, 1.0/60)
+	var shown []string
+	for _, l := range s.hud.feed.lines {
+		if l.Visible() {
+			shown = append(shown, l.Text())
+		}
+	}
+	if strings.Join(shown, "|") != "cyd joined|cyd: hi|bob timed out" {
+		t.Errorf("feed shows %q", shown)
+	}
+	// Lines stack upward from above the hint, newest lowest.
+	y0 := s.hud.feed.lines[0].Position().Y
+	y2 := s.hud.feed.lines[2].Position().Y
+	hint := s.hud.hint.Position().Y
+	if !(y0 < y2 && y2 < hint) {
+		t.Errorf("feed lines at y %.0f and %.0f, hint at %.0f", y0, y2, hint)
+	}
+	snap.Time = 120
+	s.Update(snap, 1.0/60)
+	for _, l := range s.hud.feed.lines {
+		if l.Visible() {
+			t.Errorf("feed still shows %q after 20 s", l.Text())
+		}
+	}
+}
+
+// TestLinkWarning: after a second of silence from the host the HUD says the
+// connection is interrupted and when the host gives up; it goes when data flows.
+func TestLinkWarning(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(2)
+	snap.Net.Timeout, snap.Net.Silence = 6, 0.4
+	s.Update(snap, 1)
+	if s.hud.warn.Visible() {
+		t.Error("warning after 0.4 s of silence")
+	}
+	snap.Net.Silence = 2.3
+	s.Update(snap, 1)
+	if !s.hud.warn.Visible() || !strings.Contains(s.hud.warn.Text(), "gives up in 4 s") {
+		t.Errorf("after 2.3 s of a 6 s timeout: visible %v, %q", s.hud.warn.Visible(), s.hud.warn.Text())
+	}
+	snap.Net.Silence = 0.01
+	s.Update(snap, 1)
+	if s.hud.warn.Visible() {
+		t.Error("warning stays once data flows again")
+	}
+}
+
+// TestLabelPlacement checks placeLabel: a free spot is kept, a blocked label moves up
+// a step, one blocked all the way is dropped, and labels stay inside the picture.
+func TestLabelPlacement(t *testing.T) {
+	const w, h = 40, 10
+	r, ok := placeLabel(100, 100, w, h, 640, 360, 4, nil)
+	if !ok || r != (rect{80, 90, w, h}) {
+		t.Errorf("free label at %+v, %v", r, ok)
+	}
+	taken := []rect{{80, 90, w, h}}
+	r, ok = placeLabel(105, 100, w, h, 640, 360, 4, taken)
+	if !ok || r != (rect{85, 80, w, h}) {
+		t.Errorf("blocked label at %+v, %v; want one step up", r, ok)
+	}
+	taken = append(taken, rect{85, 80, w, h}, rect{85, 70, w, h})
+	if r, ok = placeLabel(105, 100, w, h, 640, 360, 4, taken); ok {
+		t.Errorf("label blocked all the way placed at %+v", r)
+	}
+	if r, _ = placeLabel(2, 3, w, h, 640, 360, 4, nil); r.x != 4 || r.y != 4 {
+		t.Errorf("label at the top-left corner placed at %+v, want inside the 4 px margin", r)
+	}
+	if r, _ = placeLabel(639, 359, w, h, 640, 360, 4, nil); r.x+r.w != 636 || r.y+r.h > 356 {
+		t.Errorf("label at the bottom-right corner placed at %+v", r)
 	}
 }
