@@ -67,7 +67,11 @@ func BenchmarkDrawFrame(b *testing.B) {
 }
 
 // BenchmarkHelpPanel draws a 32-tank frame at 1280×720 with the F1 help hidden and
-// shown; the difference between the two ms/frame figures is what the help costs.
+// shown; the difference between the two figures is what the help costs. On a shared
+// machine compare cpu-ms/frame, run with LP_NUM_THREADS=0 so the software renderer
+// draws on the benchmark's own thread:
+//
+//	LP_NUM_THREADS=0 xvfb-run -a go test -run '^$' -bench HelpPanel -benchtime 40x ./render
 func BenchmarkHelpPanel(b *testing.B) {
 	if testViewer == nil {
 		b.Skipf("no window: %v", testViewerErr)
@@ -90,12 +94,14 @@ func BenchmarkHelpPanel(b *testing.B) {
 				testViewer.Swap()
 				s.Update(snap, 1.0/60)
 				b.ResetTimer()
+				cpu0 := processCPU()
 				for i := 0; i < b.N && drawErr == nil; i++ {
 					s.Update(snap, 1.0/60)
 					drawErr = testViewer.Draw(s)
 					testViewer.Capture() // waits for the frame to be drawn
 				}
 				b.StopTimer()
+				b.ReportMetric(float64(processCPU()-cpu0)/1e6/float64(b.N), "cpu-ms/frame")
 				testViewer.Window().SetSize(testW, testH)
 				testViewer.Swap()
 			})

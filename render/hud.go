@@ -9,7 +9,6 @@ import (
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
-	"github.com/g3n/engine/texture"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -175,15 +174,12 @@ func (u *hud) applyScale() {
 	// The help is drawn once into one opaque image (textimg.go): cheap to show.
 	img := columnsImage(helpRows(), helpFontSize*sc, int(12*sc), int(18*sc))
 	if u.help == nil {
-		u.help = gui.NewImageFromRGBA(img)
+		u.help = imagePanel(nil, img)
 		u.help.SetVisible(false)
-		opaque(u.help)
 		u.root.Add(u.help)
 	} else {
-		tex := u.help.SetTexture(texture.NewTexture2DFromRGBA(img))
-		tex.Dispose()
+		imagePanel(u.help, img)
 	}
-	u.help.SetSize(float32(img.Bounds().Dx()), float32(img.Bounds().Dy()))
 	u.legendFor = ^Overlay(0) // redraw
 	u.fitMinimap()
 	u.layout()
@@ -313,13 +309,11 @@ func (u *hud) setLegend(o Overlay) {
 		return
 	}
 	if u.legend == nil {
-		u.legend = gui.NewImageFromRGBA(img)
-		opaque(u.legend)
+		u.legend = imagePanel(nil, img)
 		u.root.Add(u.legend)
 	} else {
-		u.legend.SetTexture(texture.NewTexture2DFromRGBA(img)).Dispose()
+		imagePanel(u.legend, img)
 	}
-	u.legend.SetSize(float32(img.Bounds().Dx()), float32(img.Bounds().Dy()))
 	u.legend.SetVisible(true)
 	u.layout()
 }

@@ -5,6 +5,7 @@ import (
 	imgcolor "image/color"
 	"math"
 
+	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/texture"
@@ -96,7 +97,8 @@ func (m *minimap) build(n int, sc float32) {
 	copy(m.frame.Pix, m.base.Pix)
 	if m.tex == nil {
 		m.tex = texture.NewTexture2DFromRGBA(m.frame)
-		m.tex.SetFlipY(false)
+		m.tex.SetMinFilter(gls.NEAREST)
+		m.tex.SetMagFilter(gls.NEAREST)
 		m.img = gui.NewImageFromTex(m.tex)
 		opaque(m.img)
 	} else {

@@ -6,9 +6,11 @@ import (
 	"image/draw"
 	"math"
 
+	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/text"
+	"github.com/g3n/engine/texture"
 )
 
 // Some HUD panels are drawn once into an image and shown as one opaque panel: the
@@ -88,4 +90,22 @@ func columnsImage(rows [][]string, size float64, pad, gap int) *image.RGBA {
 // hides.
 func opaque(p gui.IPanel) {
 	p.GetPanel().Material().SetTransparent(false)
+}
+
+// imagePanel returns an opaque panel showing img pixel for pixel, or, given an old
+// one, shows img in it instead of what it showed. Nearest-texel sampling is exact at
+// one texel per pixel and the cheapest a software renderer can do.
+func imagePanel(old *gui.Image, img *image.RGBA) *gui.Image {
+	tex := texture.NewTexture2DFromRGBA(img)
+	tex.SetMinFilter(gls.NEAREST)
+	tex.SetMagFilter(gls.NEAREST)
+	p := old
+	if p == nil {
+		p = gui.NewImageFromTex(tex)
+		opaque(p)
+	} else {
+		p.SetTexture(tex).Dispose()
+	}
+	p.SetSize(float32(img.Bounds().Dx()), float32(img.Bounds().Dy()))
+	return p
 }
