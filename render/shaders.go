@@ -111,6 +111,29 @@ void main() {
 }
 `
 
+// imageShader draws a HUD image panel (imagePanel): its texture, texel for pixel,
+// with none of the general panel shader's borders, paddings, clipping and blending
+// arithmetic, which a software renderer pays for at every pixel of a large panel.
+const imageShader = "treadline_image"
+
+const imageVertexSource = `#include <attributes>
+uniform mat4 ModelMatrix;
+out vec2 FragTexcoord;
+void main() {
+    FragTexcoord = vec2(VertexTexcoord.x, 1.0 - VertexTexcoord.y);
+    gl_Position = ModelMatrix * vec4(VertexPosition.xyz, 1.0);
+}
+`
+
+const imageFragmentSource = `precision highp float;
+uniform sampler2D MatTexture;
+in vec2 FragTexcoord;
+out vec4 FragColor;
+void main() {
+    FragColor = texture(MatTexture, FragTexcoord);
+}
+`
+
 // Haze distances in meters: terrain closer than hazeStart is drawn clear, and the haze
 // reaches its strongest at hazeFull.
 const (
@@ -127,4 +150,7 @@ func addShaders(r *renderer.Renderer) {
 	r.AddShader(groundShader+"_vertex", fmt.Sprintf(groundVertexSource, hazeStart, hazeFull, hazeStart))
 	r.AddShader(groundShader+"_fragment", fmt.Sprintf(groundFragmentSource, detailTile, h.R, h.G, h.B))
 	r.AddProgram(groundShader, groundShader+"_vertex", groundShader+"_fragment")
+	r.AddShader(imageShader+"_vertex", imageVertexSource)
+	r.AddShader(imageShader+"_fragment", imageFragmentSource)
+	r.AddProgram(imageShader, imageShader+"_vertex", imageShader+"_fragment")
 }

@@ -93,8 +93,9 @@ func opaque(p gui.IPanel) {
 }
 
 // imagePanel returns an opaque panel showing img pixel for pixel, or, given an old
-// one, shows img in it instead of what it showed. Nearest-texel sampling is exact at
-// one texel per pixel and the cheapest a software renderer can do.
+// one, shows img in it instead of what it showed. It is drawn with imageShader and
+// nearest-texel sampling, exact at one texel per pixel and the cheapest a software
+// renderer can do.
 func imagePanel(old *gui.Image, img *image.RGBA) *gui.Image {
 	tex := texture.NewTexture2DFromRGBA(img)
 	tex.SetMinFilter(gls.NEAREST)
@@ -103,6 +104,7 @@ func imagePanel(old *gui.Image, img *image.RGBA) *gui.Image {
 	if p == nil {
 		p = gui.NewImageFromTex(tex)
 		opaque(p)
+		p.Material().SetShader(imageShader)
 	} else {
 		p.SetTexture(tex).Dispose()
 	}
