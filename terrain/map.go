@@ -248,20 +248,27 @@ func splitPlanes(ha, hb, hc, hd float64) (flipped bool, base, su, sv [2]float64)
 	return false, [2]float64{ha, ha}, [2]float64{hb - ha, hd - hc}, [2]float64{hd - hb, hc - ha}
 }
 
-// splitHeight is the height at cell fractions (u, v) of the triangles splitPlanes
-// makes.
-func splitHeight(flipped bool, base, su, sv [2]float64, u, v float64) float64 {
-	t := 0
-	if (flipped && u+v > 1) || (!flipped && u < v) {
-		t = 1
+// splitHeight is the height at cell fractions (u, v) of the triangles that split a
+// cell with corner heights ha (i, j), hb (i+1, j), hc (i, j+1) and hd (i+1, j+1) by
+// flipDiagonal's rule. It is splitPlanes evaluated, without the arrays: the clamp's
+// hot path.
+func splitHeight(ha, hb, hc, hd, u, v float64) float64 {
+	if flipDiagonal(ha, hb, hc, hd) {
+		if u+v <= 1 {
+			return ha + u*(hb-ha) + v*(hc-ha)
+		}
+		return hd + (1-u)*(hc-hd) + (1-v)*(hb-hd)
 	}
-	return base[t] + u*su[t] + v*sv[t]
+	if u >= v {
+		return ha + u*(hb-ha) + v*(hd-hb)
+	}
+	return ha + v*(hc-ha) + u*(hd-hc)
 }
 
 // triHeight is the height of cell (i, j)'s triangles at fractions (u, v).
 func (m *Map) triHeight(i, j int, u, v float64) float64 {
-	flipped, base, su, sv := m.cellPlanes(i, j)
-	return splitHeight(flipped, base, su, sv, u, v)
+	k := j*m.nx + i
+	return splitHeight(m.h[k], m.h[k+1], m.h[k+m.nx], m.h[k+m.nx+1], u, v)
 }
 
 // RayDown casts a ray from (x, y, z) straight down against the triangulated surface

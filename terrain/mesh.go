@@ -193,12 +193,12 @@ func (m *Map) LODError(i, lod int) float64 {
 	for r := 0; r+1 < len(zs); r++ {
 		for c := 0; c+1 < len(xs); c++ {
 			i0, i1, j0, j1 := xs[c], xs[c+1], zs[r], zs[r+1]
-			flip, base, su, sv := splitPlanes(m.h[j0*m.nx+i0], m.h[j0*m.nx+i1], m.h[j1*m.nx+i0], m.h[j1*m.nx+i1])
+			ha, hb, hc, hd := m.h[j0*m.nx+i0], m.h[j0*m.nx+i1], m.h[j1*m.nx+i0], m.h[j1*m.nx+i1]
 			for sj := j0; sj <= j1; sj++ {
 				for si := i0; si <= i1; si++ {
 					u := float64(si-i0) / float64(i1-i0)
 					v := float64(sj-j0) / float64(j1-j0)
-					h := splitHeight(flip, base, su, sv, u, v)
+					h := splitHeight(ha, hb, hc, hd, u, v)
 					worst = math.Max(worst, math.Abs(h-m.h[sj*m.nx+si]))
 				}
 			}
