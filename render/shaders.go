@@ -17,18 +17,10 @@ const terrainShader = "treadline_terrain"
 // (ground.go), weighted by the vertex's material mix (VertexLayers).
 const groundShader = "treadline_ground"
 
-// terrainVertexSource is formatted with the haze start and full distances in meters.
-const terrainVertexSource = `#include <attributes>
-uniform mat4 ModelViewMatrix;
-uniform mat3 NormalMatrix;
-uniform mat4 MVP;
-#include <lights>
-#include <material>
-out vec3 Lit;
-out float Haze;
-void main() {
-    vec4 pos = ModelViewMatrix * vec4(VertexPosition, 1.0);
-    vec3 n = normalize(NormalMatrix * VertexNormal);
+// lightChunk is GLSL both vertex shaders include after <lights>: the ambient and
+// directional light reaching a surface of normal n, and the haze at view-space
+// position pos. It is formatted with the haze start and full distances in meters.
+const lightChunk = `vec3 vertexLight(vec3 n) {
     vec3 light = vec3(0.0);
 #if AMB_LIGHTS>0
     for (int i = 0; i < AMB_LIGHTS; ++i) {
@@ -40,8 +32,30 @@ void main() {
         light += DirLightColor(i) * max(dot(n, normalize(DirLightPosition(i))), 0.0);
     }
 #endif
+    return light;
+}
+
+float haze(vec4 pos) {
+    return clamp((length(pos.xyz) - %.1f) / (%.1f - %.1f), 0.0, 0.85);
+}
+`
+
+// terrainVertexSource lights vertex-coloured models.
+const terrainVertexSource = `#include <attributes>
+uniform mat4 ModelViewMatrix;
+uniform mat3 NormalMatrix;
+uniform mat4 MVP;
+#include <lights>
+#include <material>
+#include <treadline_light>
+out vec3 Lit;
+out float Haze;
+void main() {
+    vec4 pos = ModelViewMatrix * vec4(VertexPosition, 1.0);
+    vec3 n = normalize(NormalMatrix * VertexNormal);
+    vec3 light = vertexLight(n);
     Lit = min(MatDiffuseColor * VertexColor * light, vec3(1.0));
-    Haze = clamp((length(pos.xyz) - %.1f) / (%.1f - %.1f), 0.0, 0.85);
+    Haze = haze(pos);
     gl_Position = MVP * vec4(VertexPosition, 1.0);
 }
 `
@@ -65,6 +79,7 @@ uniform mat3 NormalMatrix;
 uniform mat4 MVP;
 #include <lights>
 #include <material>
+#include <treadline_light>
 out vec3 Lit;
 out float Haze;
 out vec2 Ground;
@@ -72,19 +87,9 @@ out vec4 Layers;
 void main() {
     vec4 pos = ModelViewMatrix * vec4(VertexPosition, 1.0);
     vec3 n = normalize(NormalMatrix * VertexNormal);
-    vec3 light = vec3(0.0);
-#if AMB_LIGHTS>0
-    for (int i = 0; i < AMB_LIGHTS; ++i) {
-        light += AmbientLightColor[i];
-    }
-#endif
-#if DIR_LIGHTS>0
-    for (int i = 0; i < DIR_LIGHTS; ++i) {
-        light += DirLightColor(i) * max(dot(n, normalize(DirLightPosition(i))), 0.0);
-    }
-#endif
+    vec3 light = vertexLight(n);
     Lit = MatDiffuseColor * VertexColor * light;
-    Haze = clamp((length(pos.xyz) - %.1f) / (%.1f - %.1f), 0.0, 0.85);
+    Haze = haze(pos);
     Ground = VertexPosition.xz;
     Layers = VertexLayers;
     gl_Position = MVP * vec4(VertexPosition, 1.0);
@@ -144,10 +149,11 @@ const (
 // addShaders registers Treadline's shader programs with r.
 func addShaders(r *renderer.Renderer) {
 	h := skyHorizon
-	r.AddShader(terrainShader+"_vertex", fmt.Sprintf(terrainVertexSource, hazeStart, hazeFull, hazeStart))
+	r.AddChunk("treadline_light", fmt.Sprintf(lightChunk, hazeStart, hazeFull, hazeStart))
+	r.AddShader(terrainShader+"_vertex", terrainVertexSource)
 	r.AddShader(terrainShader+"_fragment", fmt.Sprintf(terrainFragmentSource, h.R, h.G, h.B))
 	r.AddProgram(terrainShader, terrainShader+"_vertex", terrainShader+"_fragment")
-	r.AddShader(groundShader+"_vertex", fmt.Sprintf(groundVertexSource, hazeStart, hazeFull, hazeStart))
+	r.AddShader(groundShader+"_vertex", groundVertexSource)
 	r.AddShader(groundShader+"_fragment", fmt.Sprintf(groundFragmentSource, detailTile, h.R, h.G, h.B))
 	r.AddProgram(groundShader, groundShader+"_vertex", groundShader+"_fragment")
 	r.AddShader(imageShader+"_vertex", imageVertexSource)
