@@ -42,7 +42,8 @@
 // State timestamps in a match are host-clock seconds: Publish stamps them with the
 // client's estimate of the host clock, kept by a seed-001 clock filter (package
 // net/clock) fed by probes every half second; Stats.ClockOffset is that estimate
-// (host − local), ready for deadreckon.Actor.SetClockOffset.
+// (host − local), ready for deadreckon.Actor.SetClockOffset, and Stats.ClockError
+// how far off the filter reckons it may be, the figure to show a player.
 //
 // Package net/impair adds seeded latency, jitter, loss, duplication and reordering
 // under QUIC; Impaired builds the HostConfig.Wrap or ClientConfig.Wrap for it.
