@@ -437,3 +437,45 @@ func TestLabelPlacement(t *testing.T) {
 		t.Errorf("label at the bottom-right corner placed at %+v", r)
 	}
 }
+
+// TestOverlaysLeaveOwnTankAlone: with every overlay on, the player's own tank gets
+// no ghosts, trail, rays or arrows unless the camera watches it.
+func TestOverlaysLeaveOwnTankAlone(t *testing.T) {
+	s, err := NewScene(synthTerrain(128, 2, 32, 2), SceneConfig{Overlays: OverlayAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(1) // the player's tank alone, with a trail, clamp hits and motion
+	snap.Tanks[0].Trail = []mgl64.Vec3{{-10, 0, 0}, {-5, 0, 0}, {0, 0, 0}}
+	s.Update(snap, 1.0/60)
+	if n := len(s.lines.buf); n != 0 {
+		t.Errorf("own tank alone: %d line floats drawn", n)
+	}
+	s.Watch("tank-0")
+	s.Update(snap, 1.0/60)
+	if len(s.lines.buf) == 0 {
+		t.Errorf("watching the own tank: no overlay lines")
+	}
+}
+
+// TestLinesStopShortOfTheEye: segments are cut where they come nearer than the near
+// distance along the view, and dropped when wholly nearer.
+func TestLinesStopShortOfTheEye(t *testing.T) {
+	b := newLineBatch(true)
+	b.clipNear(mgl64.Vec3{}, mgl64.Vec3{0, 0, -1}, 4)
+	c := teamColor(0)
+	b.segment(mgl64.Vec3{0, 0, -1}, mgl64.Vec3{1, 0, -3}, c) // wholly nearer: dropped
+	if len(b.buf) != 0 {
+		t.Fatalf("a segment nearer than 4 m was drawn: %v", b.buf)
+	}
+	b.segment(mgl64.Vec3{0, 0, -2}, mgl64.Vec3{0, 2, -10}, c) // cut at depth 4
+	if len(b.buf) != 12 {
+		t.Fatalf("cut segment: %d floats, want 12", len(b.buf))
+	}
+	if z, y := b.buf[2], b.buf[1]; math.Abs(float64(z)+4) > 1e-5 || math.Abs(float64(y)-0.5) > 1e-5 {
+		t.Errorf("cut segment starts at y %v z %v, want y 0.5 z −4", y, z)
+	}
+	if z := b.buf[8]; z != -10 {
+		t.Errorf("cut segment ends at z %v, want −10", z)
+	}
+}
