@@ -21,8 +21,6 @@ const (
 	turretHeight = 0.75
 	barrelLength = 4.2
 	barrelRadius = 0.14
-	// nameHeight is how far above the tank's origin its name is drawn.
-	nameHeight = 4.2
 )
 
 // Team colours: team i uses teamColors[i mod len].
