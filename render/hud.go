@@ -345,7 +345,7 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 	u.frames, u.frameTime, u.sinceText = 0, 0, 0
 	u.stats.SetText(statsText(snap, s.focus(snap), u.fps, s.overlays, u.scale < compactScale))
 	if warn {
-		u.warn.SetText(fmt.Sprintf("Connection interrupted: nothing from the host for %.0f s; it gives up in %.0f s",
+		u.warn.SetText(fmt.Sprintf("Connection interrupted: no word from the host for %.0f s; giving up in %.0f s",
 			math.Floor(snap.Net.Silence), math.Max(0, math.Ceil(snap.Net.Timeout-snap.Net.Silence))))
 	}
 	if u.showScores {

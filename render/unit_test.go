@@ -403,7 +403,7 @@ func TestLinkWarning(t *testing.T) {
 	}
 	snap.Net.Silence = 2.3
 	s.Update(snap, 1)
-	if !s.hud.warn.Visible() || !strings.Contains(s.hud.warn.Text(), "gives up in 4 s") {
+	if !s.hud.warn.Visible() || !strings.Contains(s.hud.warn.Text(), "giving up in 4 s") {
 		t.Errorf("after 2.3 s of a 6 s timeout: visible %v, %q", s.hud.warn.Visible(), s.hud.warn.Text())
 	}
 	snap.Net.Silence = 0.01
