@@ -26,7 +26,7 @@ const (
 	// labelFadeStart and labelFadeEnd are the distances, m, over which labels fade
 	// from full to labelMinAlpha; beyond labelMaxDistance they are not drawn.
 	labelFadeStart, labelFadeEnd, labelMaxDistance = 60.0, 300.0, 420.0
-	labelMinAlpha                                  = 0.35
+	labelMinAlpha                                  = 0.5
 	// labelAlphaLevels is how many opacity steps labels take, so a label's text is
 	// redrawn only when its tank crosses a step.
 	labelAlphaLevels = 4
