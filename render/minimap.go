@@ -81,7 +81,11 @@ func (m *minimap) build(n int, sc float32) {
 			dx := (at(px+1, py) - at(px-1, py)) / (2 * cell)
 			dz := (at(px, py+1) - at(px, py-1)) / (2 * cell)
 			nrm := mgl64.Vec3{-dx, 1, -dz}.Normalize()
-			c := groundColor(hgt[py*n+px], nrm[1])
+			x, z := m.world(float64(px)+0.5, float64(py)+0.5)
+			c, ok := m.heights.colorAt(x, z)
+			if !ok {
+				c = groundColor(hgt[py*n+px], nrm[1])
+			}
 			light := 0.3 + 0.95*math.Max(0, nrm.Dot(sun))
 			m.base.SetRGBA(px, py, rgba8(math32.Color{R: c.R * float32(light), G: c.G * float32(light), B: c.B * float32(light)}, 1))
 		}
