@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -11,7 +12,7 @@ import (
 // on the map.
 func TestBotsPatrol(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	const bots = 4
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 42}, hub.Join())
 	type track struct {
@@ -87,7 +88,7 @@ func TestBotsPatrol(t *testing.T) {
 func TestBotDeterministic(t *testing.T) {
 	mp := smallMap(t)
 	run := func() []physics.Input {
-		hub := NewLoopback(LoopbackConfig{})
+		hub := newHub(t, gametest.LoopbackConfig{})
 		m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 9}, hub.Join())
 		var out []physics.Input
 		for k := 0; k < 600; k++ {

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -99,15 +100,7 @@ type Config struct {
 
 	// Impairment describes the network impairment on this peer's link, shown in the
 	// snapshot's NetStats. It changes nothing by itself.
-	Impairment Impairment
+	Impairment impair.Link
 	// Logger receives the match's log lines. If nil, nothing is logged.
 	Logger *slog.Logger
-}
-
-// Impairment describes the impairment added to a link, for display.
-type Impairment struct {
-	// Lag is the added one-way latency, s; Jitter its largest deviation, s.
-	Lag, Jitter float64
-	// Loss is the chance (0..1) that a packet is lost.
-	Loss float64
 }

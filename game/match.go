@@ -583,7 +583,7 @@ func (m *Match) publish(now float64) {
 		}
 		s = plausible(s)
 		t.published, t.pubAt = s, now
-		if err := m.link.Publish(t.id, s, d == deadreckon.FullUpdate); err != nil {
+		if err := m.link.Publish(t.id, s); err != nil {
 			m.counters.publishErr++
 			m.log.Debug("publish", "actor", t.id, "err", err)
 		}
@@ -746,12 +746,12 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	}
 	st := m.link.Stats()
 	dst.Net = NetStats{
-		RTT: st.RTT, ClockOffset: st.ClockOffset,
+		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset,
 		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
 		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
 		// An update can outrun its actor's spawn (datagrams versus the stream).
 		Dropped:  st.Dropped + m.counters.unknownActor,
 		Rejected: st.Rejected + m.counters.rejected,
-		Lag:      m.cfg.Impairment.Lag, Jitter: m.cfg.Impairment.Jitter, Loss: m.cfg.Impairment.Loss,
+		Lag:      m.cfg.Impairment.Latency.Seconds(), Jitter: m.cfg.Impairment.Jitter.Seconds(), Loss: m.cfg.Impairment.Loss,
 	}
 }

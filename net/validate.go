@@ -59,7 +59,7 @@ func validateState(s *deadreckon.State, m MatchSettings, l *Limits, hostNow floa
 	if n := q.Len(); math.Abs(n-1) > 0.01 {
 		return fmt.Errorf("%w: orientation norm %.4g", ErrInvalidState, n)
 	}
-	if d := s.Time - hostNow; d > l.TimeSlack || d < -l.TimeSlack {
+	if d := s.Time - hostNow; math.Abs(d) > l.TimeSlack.Seconds() {
 		return fmt.Errorf("%w: timestamp %.3f s from host clock", ErrInvalidState, d)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
 )
 
@@ -142,7 +143,7 @@ func run(ctx context.Context, c config) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
 		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
-	impair := game.LinkImpairment{Lag: c.lag, Jitter: c.jitter, Loss: c.loss}
+	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
 		m    *game.Match
@@ -156,7 +157,7 @@ func run(ctx context.Context, c config) error {
 		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: impair, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "join"
 	default:
 		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
@@ -167,8 +168,8 @@ func run(ctx context.Context, c config) error {
 			}
 		}
 		if c.impairSet {
-			pc.Impairment = impair
-			pc.NoImpairment = impair == (game.LinkImpairment{})
+			pc.Impairment = link
+			pc.NoImpairment = !link.Active()
 		}
 		m, sess, err = game.Practice(ctx, pc)
 		mode = "practice"
