@@ -464,7 +464,9 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 		reason = wire.RefuseOther
 		text   = "host closing"
 	)
-	h.call(func() { p, reason, text = h.m.admit(&quicMember{conn: conn, str: str, timeout: h.lim.Timeout}, req.Name) })
+	h.call(func() {
+		p, reason, text = h.m.admit(&quicMember{conn: conn, str: str, timeout: h.lim.Timeout}, req.Name)
+	})
 	if p == nil {
 		h.refuse(conn, str, reason, text)
 		return nil, nil
