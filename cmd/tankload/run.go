@@ -379,6 +379,8 @@ func report(out io.Writer, cfg config, res botResult, st, st0 tlnet.HostStats, b
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "relayed:  %.0f msg/s (accepted %.0f updates/s from owners)\n", relayed, accepted)
+	fmt.Fprintf(out, "counts:   sent %d, received %d of %.0f expected (every update to every other bot)\n",
+		res.Sent, res.Received, expected)
 	fmt.Fprintf(out, "host CPU: %.1f%% of one core (user %.1f%%, sys %.1f%%; %s)\n", user+sys, user, sys, who)
 	fmt.Fprintf(out, "delay:    p50 %.1f ms, p99 %.1f ms, max %.1f ms (owner → host → observer)\n",
 		res.DelayP50*1000, res.DelayP99*1000, res.DelayMax*1000)
