@@ -67,10 +67,6 @@ func partialOf(s deadreckon.State) deadreckon.State {
 	return s
 }
 
-func articulationsOf(s deadreckon.State) deadreckon.State {
-	return deadreckon.State{Time: s.Time, Orientation: mgl64.QuatIdent(), Articulations: s.Articulations, NumArticulations: s.NumArticulations}
-}
-
 func seq(from byte, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
