@@ -216,16 +216,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	tx, ty, tz = tx*k, ty*k, tz*k
 	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
 	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
-	// uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: the call alone
-	// costs a tenth of the clamp.
-	wy := sx - tz
-	sg := math.Copysign(1, wy)
-	qw := 1 + tx + ny + sz + math.Abs(wy)
-	qx := nz - sy + sg*(nx+ty)
-	qy := wy + sg*(1+ny-tx-sz)
-	qz := ty - nx + sg*(sy+nz)
-	k = 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
-	r.Orientation = mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
+	r.Orientation = uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz)
 }
 
 // uprightQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto
@@ -242,8 +233,6 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 // the sum is never small, even when rounding gets the sign of a tiny wy wrong, and
 // one normalization gives q to rounding (TestUprightQuat).
 func uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz float64) mgl64.Quat {
-	// uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: the call alone
-	// costs a tenth of the clamp.
 	wy := sx - tz
 	sg := math.Copysign(1, wy)
 	qw := 1 + tx + ny + sz + math.Abs(wy)

@@ -3,8 +3,6 @@ package deadreckon
 import (
 	"errors"
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Defaults for Config. A zero field in Config takes the matching default.
@@ -184,7 +182,3 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }

@@ -218,55 +218,6 @@ func rotationVector(a, b mgl64.Quat) mgl64.Vec3 {
 	return d.V.Mul(angle / s)
 }
 
-// wrapAngle returns x wrapped into (−π, π]. The common case, x already in range, is
-// small enough to be inlined.
-func wrapAngle(x float64) float64 {
-	if x > -math.Pi && x <= math.Pi {
-		return x
-	}
-	return wrapAngleOut(x)
-}
-
-// wrapAngleOut is wrapAngle for x outside (−π, π] (or NaN).
-func wrapAngleOut(x float64) float64 {
-	const twoPi = 2 * math.Pi
-	switch {
-	case x > math.Pi && x <= 3*math.Pi:
-		return x - twoPi
-	case x > -3*math.Pi && x <= -math.Pi:
-		return x + twoPi
-	case math.IsNaN(x) || math.IsInf(x, 0):
-		return 0
-	}
-	x = math.Mod(x+math.Pi, twoPi)
-	if x <= 0 {
-		x += twoPi
-	}
-	return x - math.Pi
-}
-
-// WrapAngle returns the angle x, in radians, wrapped into (−π, π]; non-finite input
-// gives 0.
-func WrapAngle(x float64) float64 { return wrapAngle(x) }
-
-// YawQuat returns the orientation with heading yaw radians about +Y and no pitch or
-// roll: forward (+X) turns to (cos yaw, 0, −sin yaw).
-func YawQuat(yaw float64) mgl64.Quat {
-	s, c := math.Sincos(0.5 * yaw)
-	return mgl64.Quat{W: c, V: mgl64.Vec3{0, s, 0}}
-}
-
-// Yaw returns the heading of orientation q in radians, in (−π, π]: the angle about +Y
-// of its forward axis projected on the horizontal plane. A forward axis pointing
-// straight up or down gives 0.
-func Yaw(q mgl64.Quat) float64 {
-	f := rotate(qnormalize(q), mgl64.Vec3{1, 0, 0})
-	if f[0] == 0 && f[2] == 0 {
-		return 0
-	}
-	return math.Atan2(-f[2], f[0])
-}
-
 // basisQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto the
 // orthonormal right-handed columns x, y, z. Orthonormal input gives a unit quaternion
 // to rounding, so no normalization follows.

@@ -37,16 +37,6 @@ const RespawnBelow = 20.0
 // before it is respawned, s.
 const RespawnUpsideDown = 3.0
 
-// Turret and gun are the articulations a tank's State carries, in this order.
-const (
-	// ArticulationTurret is the index of the turret yaw relative to the hull, rad.
-	ArticulationTurret = 0
-	// ArticulationGun is the index of the gun elevation, rad.
-	ArticulationGun = 1
-	// NumArticulations is how many articulations a tank publishes.
-	NumArticulations = 2
-)
-
 // Config sets up a Match. The zero value is a match with a player tank, no bots, on a
 // generated map, with default dead-reckoning settings.
 type Config struct {

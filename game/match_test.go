@@ -345,7 +345,7 @@ func TestRemoteLifecycle(t *testing.T) {
 	if snap.Net.Rejected != 2 {
 		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Rejected)
 	}
-	if p := viewOf(t, &snap, a).Position; !finite(p[0]) {
+	if p := viewOf(t, &snap, a).Position; !deadreckon.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
 	}
 	if err := owner.Despawn(c); err != nil {
@@ -447,7 +447,7 @@ func TestInputSanitized(t *testing.T) {
 	m.Snapshot(&snap)
 	v := snap.Tanks[snap.Self]
 	for _, x := range []float64{v.Position[0], v.Position[1], v.Position[2], v.Turret, v.Gun} {
-		if !finite(x) {
+		if !deadreckon.Finite(x) {
 			t.Fatalf("non-finite pose after hostile input: %+v", v)
 		}
 	}

@@ -61,7 +61,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	x = math.Max(lo[0]+DefaultBotMargin/2, math.Min(hi[0]-DefaultBotMargin/2, x))
 	z = math.Max(lo[1]+DefaultBotMargin/2, math.Min(hi[1]-DefaultBotMargin/2, z))
 	mid := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
-	yaw = math.Atan2(-(mid[1] - z), mid[0]-x)
+	yaw = deadreckon.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
 	return x, z, yaw
 }
 
@@ -95,13 +95,13 @@ func (m *Match) spawnLocal(name string, team int, bot *Bot) (*tank, error) {
 // spawnState is the state a freshly placed tank announces.
 func spawnState(g *terrain.Map, body *physics.Tank, x, z, yaw float64) deadreckon.State {
 	p := body.Pose()
-	if p.Orientation.Len() > 0.5 && finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
+	if p.Orientation.Len() > 0.5 && deadreckon.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
 		return p.State()
 	}
 	h, _ := g.HeightAt(x, z)
 	s := deadreckon.NewState(mgl64.Vec3{x, h, z})
-	s.Orientation = mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0})
-	s.NumArticulations = NumArticulations
+	s.Orientation = deadreckon.YawQuat(yaw)
+	s.NumArticulations = physics.NumArticulations
 	return s
 }
 

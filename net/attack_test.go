@@ -195,7 +195,7 @@ func TestHostileUpdates(t *testing.T) {
 		{"valid", func() []byte { replay = upd(aTank, good(0.2)); return replay }, accepted},
 		// Right after an accepted update: moves and turns too far for the time between.
 		{"teleport", with(func(s *deadreckon.State) { s.Position[0] += 40 }), invalid},
-		{"spin", with(func(s *deadreckon.State) { s.Orientation = mgl64.QuatRotate(2.5, mgl64.Vec3{0, 1, 0}) }), invalid},
+		{"spin", with(func(s *deadreckon.State) { s.Orientation = deadreckon.YawQuat(2.5) }), invalid},
 		{"replayed", func() []byte { return replay }, late},
 		{"older sequence", func() []byte { seq -= 10; b := upd(aTank, good(0.3)); seq += 20; return b }, late},
 	}

@@ -110,7 +110,7 @@ func TestValidateStep(t *testing.T) {
 		next := prev
 		next.Time = tc.stamp
 		next.Position[0] += tc.dx
-		next.Orientation = mgl64QuatYaw(tc.yaw)
+		next.Orientation = deadreckon.YawQuat(tc.yaw)
 		if err := validateStep(&pin, &next, pin.at+tc.dt, &l); (err == nil) != tc.ok {
 			t.Errorf("%s: validateStep = %v, want ok=%v", tc.name, err, tc.ok)
 		}
@@ -231,8 +231,6 @@ func BenchmarkRelay(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i*observers), "ns/relay")
 }
-
-func mgl64QuatYaw(yaw float64) mgl64.Quat { return mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0}) }
 
 // BenchmarkClientReceive measures a client taking in a full batch of relayed
 // updates: decode, sequence filter, events queued, and the game's Poll.

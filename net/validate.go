@@ -16,17 +16,13 @@ const quantSlack = 0.8660254037844386 // √3 / 2
 // ErrInvalidState is wrapped by every validation failure of a state update.
 var ErrInvalidState = errors.New("invalid state")
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
-
 // validateState checks one state on its own: every value finite, the position inside
 // the map, speeds, acceleration and rates plausible for a tank, a unit orientation,
 // and a timestamp near the host's clock hostNow.
 func validateState(s *deadreckon.State, m MatchSettings, l *Limits, hostNow float64) error {
 	q := s.Orientation
-	if !finite(s.Time) || !finiteVec(s.Position) || !finiteVec(s.Velocity) ||
-		!finiteVec(s.Acceleration) || !finite(q.W) || !finiteVec(q.V) || !finiteVec(s.AngularVelocity) {
+	if !deadreckon.Finite(s.Time) || !deadreckon.FiniteVec(s.Position) || !deadreckon.FiniteVec(s.Velocity) ||
+		!deadreckon.FiniteVec(s.Acceleration) || !deadreckon.Finite(q.W) || !deadreckon.FiniteVec(q.V) || !deadreckon.FiniteVec(s.AngularVelocity) {
 		return fmt.Errorf("%w: non-finite value", ErrInvalidState)
 	}
 	if s.NumArticulations < 0 || s.NumArticulations > deadreckon.MaxArticulations {
@@ -34,7 +30,7 @@ func validateState(s *deadreckon.State, m MatchSettings, l *Limits, hostNow floa
 	}
 	for i := 0; i < s.NumArticulations; i++ {
 		a := s.Articulations[i]
-		if !finite(a.Angle) || !finite(a.Rate) {
+		if !deadreckon.Finite(a.Angle) || !deadreckon.Finite(a.Rate) {
 			return fmt.Errorf("%w: non-finite articulation", ErrInvalidState)
 		}
 		if math.Abs(a.Rate) > l.MaxArticulationRate+wire.ArticulationRateStep {

@@ -288,7 +288,7 @@ func (b *bot) at(t float64) (mgl64.Vec3, mgl64.Quat) {
 	const radius, rate = 25.0, 0.2
 	th := rate*t + b.phase
 	pos := b.center.Add(mgl64.Vec3{radius * math.Cos(th), 0, radius * math.Sin(th)})
-	return pos, mgl64.QuatRotate(-(th + math.Pi/2), mgl64.Vec3{0, 1, 0})
+	return pos, deadreckon.YawQuat(-(th + math.Pi/2))
 }
 
 // drive publishes at hz (none when hz is 0) and polls every few milliseconds until

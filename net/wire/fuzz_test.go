@@ -12,10 +12,10 @@ import (
 
 // checkState verifies that a decoded state is finite and inside the documented ranges.
 func checkState(s deadreckon.State) error {
-	ok := finite(s.Time) && s.Time >= 0 && s.Time < TimeWrap &&
-		finite3(s.Position) && math.Abs(s.Position[0]) <= MaxHorizontal && math.Abs(s.Position[2]) <= MaxHorizontal &&
+	ok := deadreckon.Finite(s.Time) && s.Time >= 0 && s.Time < TimeWrap &&
+		deadreckon.FiniteVec(s.Position) && math.Abs(s.Position[0]) <= MaxHorizontal && math.Abs(s.Position[2]) <= MaxHorizontal &&
 		math.Abs(s.Position[1]) <= MaxHeight &&
-		finite3(s.Velocity) && finite3(s.Acceleration) && finite3(s.AngularVelocity) &&
+		deadreckon.FiniteVec(s.Velocity) && deadreckon.FiniteVec(s.Acceleration) && deadreckon.FiniteVec(s.AngularVelocity) &&
 		math.Abs(s.Orientation.Len()-1) < 1e-9 &&
 		s.NumArticulations >= 0 && s.NumArticulations <= deadreckon.MaxArticulations
 	for i := 0; i < 3; i++ {
