@@ -578,39 +578,12 @@ func (m *Match) publish(now float64) {
 		if d == deadreckon.NoUpdate {
 			continue
 		}
-		s = plausible(s)
 		t.published, t.pubAt = s, now
 		if err := m.link.Publish(t.id, s); err != nil {
 			m.counters.publishErr++
 			m.log.Debug("publish", "actor", t.id, "err", err)
 		}
 	}
-}
-
-// Bounds on published motion, inside what the host accepts (see net.Limits): a
-// collision can make the instantaneous acceleration spike far beyond anything a tank
-// does, and the host would refuse the whole update.
-const (
-	// MaxPublishSpeed caps a published velocity, m/s.
-	MaxPublishSpeed = 25.0
-	// MaxPublishAcceleration caps a published acceleration, m/s² (about 1.2 g).
-	MaxPublishAcceleration = 12.0
-	// MaxPublishTurnRate caps a published angular velocity, rad/s.
-	MaxPublishTurnRate = 3.0
-	// MaxPublishArticulationRate caps a published turret or gun rate, rad/s.
-	MaxPublishArticulationRate = 6.0
-)
-
-// plausible returns s with its rates capped to the Max Publish bounds.
-func plausible(s deadreckon.State) deadreckon.State {
-	s.Velocity = capLen(s.Velocity, MaxPublishSpeed)
-	s.Acceleration = capLen(s.Acceleration, MaxPublishAcceleration)
-	s.AngularVelocity = capLen(s.AngularVelocity, MaxPublishTurnRate)
-	for i := range s.NumArticulations {
-		r := &s.Articulations[i].Rate
-		*r = math.Max(-MaxPublishArticulationRate, math.Min(MaxPublishArticulationRate, *r))
-	}
-	return s
 }
 
 // capLen returns v scaled down to length max when it is longer.

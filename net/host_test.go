@@ -1,6 +1,7 @@
 package net
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -59,7 +60,8 @@ func TestValidateState(t *testing.T) {
 		ok   bool
 	}{
 		{"valid", func(*deadreckon.State) {}, true},
-		{"zero orientation is the identity... but not unit", func(s *deadreckon.State) { s.Orientation.W = 0 }, false},
+		{"zero orientation is the identity", func(s *deadreckon.State) { s.Orientation.W = 0 }, true},
+		{"orientation far from unit", func(s *deadreckon.State) { s.Orientation.W = 3 }, false},
 		{"NaN position", func(s *deadreckon.State) { s.Position[1] = nan }, false},
 		{"Inf velocity", func(s *deadreckon.State) { s.Velocity[0] = math.Inf(1) }, false},
 		{"NaN articulation", func(s *deadreckon.State) { s.Articulations[1].Rate = nan }, false},
@@ -81,8 +83,9 @@ func TestValidateState(t *testing.T) {
 	} {
 		s := base
 		tc.mod(&s)
-		if err := validateState(&s, m, &l, 100); (err == nil) != tc.ok {
-			t.Errorf("%s: validateState = %v, want ok=%v", tc.name, err, tc.ok)
+		err := validateState(&s, m, &l, 100)
+		if (err == nil) != tc.ok || err != nil && !errors.Is(err, deadreckon.ErrInvalidState) {
+			t.Errorf("%s: validateState = %v, want ok=%v (else deadreckon.ErrInvalidState)", tc.name, err, tc.ok)
 		}
 	}
 }
