@@ -217,10 +217,3 @@ func rotationVector(a, b mgl64.Quat) mgl64.Vec3 {
 	angle := 2 * math.Atan2(s, d.W)
 	return d.V.Mul(angle / s)
 }
-
-// basisQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto the
-// orthonormal right-handed columns x, y, z. Orthonormal input gives a unit quaternion
-// to rounding, so no normalization follows.
-func basisQuat(x, y, z mgl64.Vec3) mgl64.Quat {
-	return matrixQuat(x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2])
-}

@@ -105,12 +105,3 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 	}
 	return c.eye, c.look
 }
-
-// heading returns the yaw of orientation q: the angle about +Y of its forward (+X) axis.
-func heading(q mgl64.Quat) float64 {
-	if q.W == 0 && q.V == (mgl64.Vec3{}) {
-		return 0
-	}
-	f := q.Rotate(mgl64.Vec3{1, 0, 0})
-	return math.Atan2(-f[2], f[0])
-}
