@@ -121,11 +121,11 @@ func (c WorldConfig) validate() error {
 		return fmt.Errorf("%w: max steps %d", ErrConfig, c.MaxSteps)
 	case c.SolverIterations < 1 || c.SolverIterations > 100:
 		return fmt.Errorf("%w: solver iterations %d, want 1…100", ErrConfig, c.SolverIterations)
-	case !deadreckon.Finite(c.ProxyJump) || !(c.ProxyJump > 0):
+	case !positive(c.ProxyJump):
 		return fmt.Errorf("%w: proxy jump %g m, want > 0", ErrConfig, c.ProxyJump)
-	case !deadreckon.Finite(c.ProxyCatchUp) || !(c.ProxyCatchUp > 0):
+	case !positive(c.ProxyCatchUp):
 		return fmt.Errorf("%w: proxy catch-up %g m/s, want > 0", ErrConfig, c.ProxyCatchUp)
-	case !deadreckon.Finite(c.ProxyPushSpeed) || !(c.ProxyPushSpeed > 0):
+	case !positive(c.ProxyPushSpeed):
 		return fmt.Errorf("%w: proxy push speed %g m/s, want > 0", ErrConfig, c.ProxyPushSpeed)
 	case !deadreckon.Finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
 		return fmt.Errorf("%w: border %v…%v is not finite", ErrConfig, c.Min, c.Max)
@@ -139,6 +139,9 @@ func (c WorldConfig) validate() error {
 	}
 	return nil
 }
+
+// positive reports whether v is a positive finite number.
+func positive(v float64) bool { return v > 0 && deadreckon.Finite(v) }
 
 func (c WorldConfig) hasBorder() bool { return c.Min != (mgl64.Vec2{}) || c.Max != (mgl64.Vec2{}) }
 

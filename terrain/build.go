@@ -56,20 +56,24 @@ func (l layout) validate(f features) error {
 		return fmt.Errorf("%w: %d rocks, at most %d", ErrInvalidMap, len(obstacles), MaxObstacles)
 	case len(spawns) > MaxSpawns:
 		return fmt.Errorf("%w: %d spawns, at most %d", ErrInvalidMap, len(spawns), MaxSpawns)
+	case len(f.landmarks) > MaxLandmarks:
+		return fmt.Errorf("%w: %d landmarks, at most %d", ErrInvalidMap, len(f.landmarks), MaxLandmarks)
 	}
+	return l.validateFeatures(f)
+}
+
+// validateFeatures checks that the rocks, spawns and landmarks lie on the map.
+func (l layout) validateFeatures(f features) error {
 	in := func(x, z float64) bool { return x >= l.minX && x <= l.maxX && z >= l.minZ && z <= l.maxZ }
-	for i, o := range obstacles {
+	for i, o := range f.obstacles {
 		if !deadreckon.Finite(o.X, o.Z, o.Radius, o.Height) || !in(o.X, o.Z) || !(o.Radius > 0) || o.Height < 0 {
 			return fmt.Errorf("%w: rock %d at (%g, %g) radius %g height %g", ErrInvalidMap, i, o.X, o.Z, o.Radius, o.Height)
 		}
 	}
-	for i, s := range spawns {
+	for i, s := range f.spawns {
 		if !deadreckon.Finite(s[0], s[1]) || !in(s[0], s[1]) {
 			return fmt.Errorf("%w: spawn %d at (%g, %g) is off the map", ErrInvalidMap, i, s[0], s[1])
 		}
-	}
-	if len(f.landmarks) > MaxLandmarks {
-		return fmt.Errorf("%w: %d landmarks, at most %d", ErrInvalidMap, len(f.landmarks), MaxLandmarks)
 	}
 	for i, lm := range f.landmarks {
 		if lm.Name == "" || len(lm.Name) > 64 || !deadreckon.Finite(lm.X, lm.Z, lm.Yaw) || !in(lm.X, lm.Z) {

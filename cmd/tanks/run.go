@@ -99,21 +99,26 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 			return c, fmt.Errorf("-clamp %q: want none, up or always", clamp)
 		}
 	}
+	return c, c.check()
+}
+
+// check reports flags that contradict each other or are out of range.
+func (c *config) check() error {
 	switch {
 	case c.host != "" && c.join != "":
-		return c, fmt.Errorf("-host and -join cannot be used together")
+		return fmt.Errorf("-host and -join cannot be used together")
 	case c.bots < 0:
-		return c, fmt.Errorf("-bots %d is negative", c.bots)
+		return fmt.Errorf("-bots %d is negative", c.bots)
 	case c.loss < 0 || c.loss > 1:
-		return c, fmt.Errorf("-loss %v is outside 0..1", c.loss)
+		return fmt.Errorf("-loss %v is outside 0..1", c.loss)
 	case c.lag < 0 || c.jitter < 0:
-		return c, fmt.Errorf("-lag and -jitter must not be negative")
+		return fmt.Errorf("-lag and -jitter must not be negative")
 	case c.frames < 0 || c.benchFrames < 0 || c.duration < 0:
-		return c, fmt.Errorf("-frames, -duration and -bench-frames must not be negative")
+		return fmt.Errorf("-frames, -duration and -bench-frames must not be negative")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
-		return c, fmt.Errorf("-frames and -duration need -screenshot")
+		return fmt.Errorf("-frames and -duration need -screenshot")
 	}
-	return c, nil
+	return nil
 }
 
 // parseSize parses "WxH".
