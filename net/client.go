@@ -104,20 +104,12 @@ type spawnWait struct {
 }
 
 // newClient starts the session of a joined player over conn: its control and
-// datagram readers and its clock probes. Now counts from the cfg.Clock reading start.
+// datagram readers and its clock probes. cfg has been through populateClientConfig;
+// Now counts from the cfg.Clock reading start.
 func newClient(cfg ClientConfig, conn clientConn, id wire.PlayerID, match MatchSettings, start time.Duration) *Client {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
-	}
-	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = DefaultJoinTimeout
-	}
-	if cfg.SyncInterval == 0 {
-		cfg.SyncInterval = DefaultSyncInterval
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = DefaultTimeout
 	}
 	c := &Client{
 		cfg:      cfg,

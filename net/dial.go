@@ -73,16 +73,9 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dial: %w", err)
 	}
-	udp, err := stdnet.ListenPacket("udp", ":0")
+	pc, err := openSocket(":0", cfg.Wrap)
 	if err != nil {
 		return nil, fmt.Errorf("dial: %w", err)
-	}
-	var pc stdnet.PacketConn = udp
-	if cfg.Wrap != nil {
-		if pc, err = cfg.Wrap(udp); err != nil {
-			udp.Close()
-			return nil, fmt.Errorf("dial: wrap socket: %w", err)
-		}
 	}
 	start := cfg.Clock.Now()
 	q := &quicClient{pc: pc, tr: &quic.Transport{Conn: pc}, timeout: cfg.RequestTimeout}

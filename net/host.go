@@ -114,16 +114,9 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen: certificate: %w", err)
 	}
-	udp, err := stdnet.ListenPacket("udp", cfg.Addr)
+	pc, err := openSocket(cfg.Addr, cfg.Wrap)
 	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
-	}
-	var pc stdnet.PacketConn = udp
-	if cfg.Wrap != nil {
-		if pc, err = cfg.Wrap(udp); err != nil {
-			udp.Close()
-			return nil, fmt.Errorf("listen: wrap socket: %w", err)
-		}
 	}
 	tr := &quic.Transport{Conn: pc}
 	qcfg := &quic.Config{
@@ -172,7 +165,9 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	go h.run()
 	go h.acceptLoop()
 	go self.sendLoop()
-	h.local = newClient(ClientConfig{Name: cfg.Name, Clock: cfg.Clock, Logger: log}, pipeClient{p}, 0, match, h.start)
+	// The host's name passed populateHostConfig's check, so this cannot fail.
+	lcfg, _ := populateClientConfig(ClientConfig{Name: cfg.Name, Clock: cfg.Clock, Logger: log})
+	h.local = newClient(lcfg, pipeClient{p}, 0, match, h.start)
 	h.local.fp = h.fp
 	h.stopAfter = context.AfterFunc(ctx, func() { h.Close() })
 	log.Info("host listening", "addr", h.Addr().String(), "fingerprint", h.fp)

@@ -210,7 +210,17 @@ func TestImpairedHostSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("host %+v, client %+v", h.Stats(), c.Stats())
+		}
+	})
+	// Publish at a game's pace: QUIC packs datagrams sent at once into one packet,
+	// which the link may lose whole.
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
 	for i := 1; i <= 20; i++ {
+		<-tick.C
 		s := tankAt(float64(i)*0.1, 0)
 		s.NumArticulations = 0
 		if err := c.Publish(tank, s); err != nil {
