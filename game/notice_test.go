@@ -7,11 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 )
 
 // stepAll advances the hub and every match to now.
-func stepAll(t *testing.T, hub *Loopback, now float64, ms ...*Match) {
+func stepAll(t *testing.T, hub *gametest.Loopback, now float64, ms ...*Match) {
 	t.Helper()
 	hub.SetNow(now)
 	for _, m := range ms {
@@ -40,7 +42,7 @@ func noticesOf(m *Match, k NoticeKind) []Notice {
 // timed out when it is removed.
 func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{Delay: 0.05})
+	hub := newHub(t, gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}})
 	a, err := NewMatch(Config{Map: mp, Name: "ann", Seed: 1, RemoveAfter: 3}, hub.Join())
 	if err != nil {
 		t.Fatal(err)

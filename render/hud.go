@@ -394,7 +394,7 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 // compassBearing returns the compass bearing of orientation q's forward axis in
 // degrees, 0 to 360: 0 north (−Z), 90 east (+X).
 func compassBearing(q mgl64.Quat) float64 {
-	yaw := heading(q)
+	yaw := deadreckon.Yaw(q)
 	b := math.Atan2(math.Cos(yaw), math.Sin(yaw)) * 180 / math.Pi
 	if b < 0 {
 		b += 360

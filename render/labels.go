@@ -7,6 +7,7 @@ import (
 
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 )
 
@@ -91,7 +92,7 @@ func (s *Scene) occluded(p mgl64.Vec3) bool {
 func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	e.name.SetVisible(false)
 	e.info.SetVisible(false)
-	if self || !finite(tv.Position) {
+	if self || !deadreckon.FiniteVec(tv.Position) {
 		return
 	}
 	showName := tv.Name != ""

@@ -10,6 +10,7 @@ import (
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/texture"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 )
 
@@ -146,11 +147,11 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 	sc := float64(m.scale)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if !finite(tv.Position) {
+		if !deadreckon.FiniteVec(tv.Position) {
 			continue
 		}
 		px, py := m.pixel(tv.Position)
-		h := heading(tv.Orientation)
+		h := deadreckon.Yaw(tv.Orientation)
 		dx, dy := math.Cos(h), -math.Sin(h)
 		c := teamColor(tv.Team)
 		if tv.Stale {
