@@ -105,7 +105,7 @@ func (f *feed) update(snap *game.Snapshot) {
 			f.shown[i], f.alpha[i] = k, a
 			c := noticeColor(n.Kind)
 			l.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
-			l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.55 * a})
+			l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7 * a})
 			l.SetText(n.String())
 		}
 		l.SetVisible(true)

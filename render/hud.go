@@ -200,6 +200,7 @@ func (u *hud) resize(w, h int) {
 	if sc := uiScale(w, h); sc != u.scale {
 		u.scale = sc
 		u.applyScale()
+		u.sinceText = hudInterval // the figures' form may change: redo them next frame
 	}
 	u.fitMinimap()
 	u.layout()

@@ -319,3 +319,60 @@ func TestHelpIsOneOpaquePanel(t *testing.T) {
 		t.Errorf("the help panel has %d children", n)
 	}
 }
+
+// TestFeedChatAndWarningDrawn draws a frame with notices in the feed, the chat box
+// open and the host silent for 2.5 s: the red warning banner and the feed's lines
+// are on the picture where the HUD put them.
+func TestFeedChatAndWarningDrawn(t *testing.T) {
+	v := needViewer(t)
+	snap := testSnapshot(3)
+	snap.Time = 30
+	snap.Net.Timeout, snap.Net.Silence = 6, 2.5
+	snap.Notices = []game.Notice{
+		{Kind: game.NoticeJoin, Time: 21, Who: "cyd", Team: 1},
+		{Kind: game.NoticeChat, Time: 24, Who: "cyd", Team: 1, Text: "anyone on the ridge?"},
+		{Kind: game.NoticeChat, Time: 26, Who: "ann", Team: 0, Text: "two of them, west end"},
+		{Kind: game.NoticeTimeout, Time: 29, Who: "bob", Team: 1},
+	}
+	s := newTestScene(t, 0)
+	s.hud.feed.openChat()
+	for _, r := range "on my way" {
+		s.hud.feed.typeRune(r)
+	}
+	onMain(func() { // at full size, for the picture
+		v.Window().SetSize(DefaultWidth, DefaultHeight)
+		v.Swap()
+	})
+	defer onMain(func() {
+		v.Window().SetSize(testW, testH)
+		v.Swap()
+	})
+	img := drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 2)
+	savePNG(t, img, "feed.png")
+	share := func(l *gui.Label, ok func(r, g, b float64) bool) float64 {
+		pos := l.Position()
+		n, hit := 0, 0
+		for y := int(pos.Y) + 1; y < int(pos.Y+l.Height())-1; y++ {
+			for x := int(pos.X) + 1; x < int(pos.X+l.Width())-1; x++ {
+				n++
+				if ok(rgb(img, x, y)) {
+					hit++
+				}
+			}
+		}
+		return float64(hit) / float64(max(1, n))
+	}
+	red := func(r, g, b float64) bool { return r > 0.55 && g < 0.2 && b < 0.2 }
+	if !s.hud.warn.Visible() || share(s.hud.warn, red) < 0.5 {
+		t.Errorf("the link warning is not drawn as a red banner")
+	}
+	dark := func(r, g, b float64) bool { return r < 0.25 && g < 0.25 && b < 0.3 }
+	for i, l := range s.hud.feed.lines[:4] {
+		if !l.Visible() || share(l, dark) < 0.3 {
+			t.Errorf("feed line %d (%q) is not drawn over its dark background", i, l.Text())
+		}
+	}
+	if !s.hud.feed.chat.Visible() || share(s.hud.feed.chat, dark) < 0.5 {
+		t.Errorf("the chat box is not drawn")
+	}
+}
