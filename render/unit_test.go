@@ -479,3 +479,49 @@ func TestLinesStopShortOfTheEye(t *testing.T) {
 		t.Errorf("cut segment ends at z %v, want −10", z)
 	}
 }
+
+// TestLabelJustAboveTurret: from close by and from afar, a tank's label sits its
+// lift above the top of the turret's outline, centered on it.
+func TestLabelJustAboveTurret(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		ahead    float64 // remote tank's distance ahead of the player's, m
+		watch    bool    // camera on the remote tank itself
+		distance float64 // chase distance, m
+	}{
+		{"near", 12, false, 0}, {"far", 90, false, 0}, {"watched close", 20, true, MinChaseDistance},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := NewScene(synthTerrain(256, 2, 32, 2), SceneConfig{Ground: func(x, z float64) (float64, bool) { return testGround(x, z), true }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap := &game.Snapshot{Self: 0}
+			snap.Tanks = append(snap.Tanks, game.TankView{ID: 1, Name: "me", Local: true,
+				Position: mgl64.Vec3{0, testGround(0, 0), 0}, Orientation: mgl64.QuatIdent()})
+			snap.Tanks = append(snap.Tanks, game.TankView{ID: 2, Name: "remote", Team: 1,
+				Position: mgl64.Vec3{c.ahead, testGround(c.ahead, 0), 0}, Orientation: mgl64.QuatIdent()})
+			if c.watch {
+				s.Watch("remote")
+			}
+			s.chase.Distance = c.distance
+			s.Update(snap, 2)
+			e := s.tanks[2]
+			if !e.name.Visible() {
+				t.Fatal("no label")
+			}
+			v := s.View()
+			top := roofPoint(&snap.Tanks[1]).Add(v.Orientation.Rotate(mgl64.Vec3{0, turretRadius, 0}))
+			x, y, _ := v.Project(top)
+			pos := e.name.Position()
+			bottom := float64(pos.Y + e.name.Height())
+			want := y - labelLift*float64(s.hud.scale)
+			if math.Abs(bottom-want) > 1.5 {
+				t.Errorf("label bottom at y %.1f, turret top at %.1f: want %.1f", bottom, y, want)
+			}
+			if mid := float64(pos.X + e.name.Width()/2); math.Abs(mid-x) > 1.5 {
+				t.Errorf("label centered at x %.1f, turret at %.1f", mid, x)
+			}
+		})
+	}
+}
