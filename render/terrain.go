@@ -110,6 +110,10 @@ func newTerrainNode(t Terrain, lodDist float64) (*terrainNode, error) {
 	mat.SetSpecularColor(&math32.Color{R: 0.05, G: 0.05, B: 0.05})
 	mat.SetShininess(4)
 	mat.AddTexture(newDetailTexture())
+	// Far ground, where the detail texture's mipmaps average it out anyway, is drawn
+	// without it: software rendering pays for every texture sample.
+	far := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
+	far.SetShader(terrainShader)
 	levels := len(t.Chunks[0])
 	for i, lods := range t.Chunks {
 		if len(lods) == 0 || len(lods) != levels {
@@ -131,6 +135,9 @@ func newTerrainNode(t Terrain, lodDist float64) (*terrainNode, error) {
 			}
 			g := meshGeometry(m)
 			gm := graphic.NewMesh(g, mat)
+			if lod >= texturedLevels {
+				gm = graphic.NewMesh(g, far)
+			}
 			gm.SetVisible(lod == 0)
 			c.lods = append(c.lods, gm)
 			c.errs = append(c.errs, m.Error)
@@ -225,6 +232,11 @@ func (tn *terrainNode) update(eye mgl64.Vec3, counts []int) {
 		}
 	}
 }
+
+// texturedLevels is how many of the finest levels of detail are drawn with the
+// ground's detail texture (levels start every DefaultLODDistance meters: the
+// texture reaches 240 m).
+const texturedLevels = 2
 
 // maxLODErrorSlope bounds a chunk's level-of-detail error (Mesh.Error) by its
 // distance: a level whose error exceeds this fraction of the distance to the chunk
