@@ -21,6 +21,16 @@ const (
 	DefaultFarInterval = 4
 	// minNormalY keeps a near-vertical ground normal from tipping an actor over.
 	minNormalY = 0.05
+	// supportStep is how far, in meters, the ground under the actor's origin may lie
+	// off the plane of the three footprint hits before the footprint is taken to
+	// straddle a step (a cliff edge): the actor then rests on the footprint points
+	// at the level of its origin, not on the plane, which would tilt it into the
+	// drop (and, under ClampAlways, sink its middle below the edge).
+	supportStep = 0.3
+	// Gravity is the acceleration, m/s², that limits how fast ClampTo lowers an
+	// actor under ClampAlways: where the ground falls away (off a cliff) the
+	// displayed actor drops no faster than its owner's would.
+	Gravity = 9.81
 )
 
 // DefaultFootprint returns a tank hull's three clamp points in its local frame
@@ -107,7 +117,10 @@ type ClampResult struct {
 // footprint points, placed by the pose's orientation, are cast down from RayHeight
 // above the pose; the ground height is the mean of the hits plus c.Offset; the
 // orientation keeps the pose's heading and takes pitch and roll from the hit
-// triangle's normal. With ClampUp the pose moves only when it is below the ground;
+// triangle's normal. A fourth ray under the origin keeps the origin from ending
+// below the ground, and when the footprint straddles a step (a cliff edge: the
+// origin's ground more than 0.3 m off the hits' plane) the pose rests on the
+// footprint points at the origin's level instead of tilting into the drop. With ClampUp the pose moves only when it is below the ground;
 // with ClampNone it is returned unchanged. A ray that misses (the pose sank deeper
 // than RayHeight) falls back to g.HeightAt; when that fails too the pose is returned
 // unchanged with Clamped false. Physics uses it for local actors, Actor.ClampTo for
@@ -169,6 +182,45 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 		r.Hits[i] = mgl64.Vec3{hx[i], h, hz[i]}
 	}
 	r.NumHits = 3
+	// A fourth ray under the origin: the plane of the three hits is the ground only
+	// where the ground is smooth across the footprint.
+	base := (hy[0] + hy[1] + hy[2]) / 3
+	hc, okc := g.RayDown(pos[0], start, pos[2])
+	if !okc {
+		hc, okc = g.HeightAt(pos[0], pos[2])
+	}
+	if okc {
+		if d := hc - base; d > supportStep || d < -supportStep {
+			// The footprint straddles a step. Rest on the origin's ray and the
+			// footprint points at its level; with fewer than two of those, on the
+			// ground's own normal under the origin.
+			k := 0
+			var sx, sy, sz [2]float64
+			for i := 0; i < 3 && k < 2; i++ {
+				if math.Abs(hy[i]-hc) <= supportStep {
+					sx[k], sy[k], sz[k] = hx[i], hy[i], hz[i]
+					k++
+				}
+			}
+			if k == 2 {
+				hx[0], hy[0], hz[0] = pos[0], hc, pos[2]
+				hx[1], hy[1], hz[1] = sx[0], sy[0], sz[0]
+				hx[2], hy[2], hz[2] = sx[1], sy[1], sz[1]
+			} else {
+				n, ok := g.NormalAt(pos[0], pos[2])
+				if !ok || !finiteVec(n) || n[1] <= 0 {
+					n = mgl64.Vec3{0, 1, 0}
+				}
+				// A triangle in the plane through the origin's hit with normal n.
+				hx[0], hy[0], hz[0] = pos[0], hc, pos[2]
+				hx[1], hy[1], hz[1] = pos[0]+n[1], hc-n[0], pos[2]
+				hx[2], hy[2], hz[2] = pos[0], hc-n[2], pos[2]+n[1]
+			}
+			base = hc
+		} else {
+			base = math.Max(base, hc) // never below the ground under the origin
+		}
+	}
 	ax, ay, az := hx[1]-hx[0], hy[1]-hy[0], hz[1]-hz[0]
 	bx, by, bz := hx[2]-hx[0], hy[2]-hy[0], hz[2]-hz[0]
 	cx, cy, cz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
@@ -184,7 +236,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	}
 	r.Clamped = true
 	r.Normal = mgl64.Vec3{nx, ny, nz}
-	r.Ground = (hy[0]+hy[1]+hy[2])/3 + c.Offset
+	r.Ground = base + c.Offset
 	py := r.Position[1]
 	switch c.Mode {
 	case ClampAlways:
@@ -406,7 +458,36 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	if r.Rays > 0 {
 		a.clampDY = r.Position[1] - pos[1]
 	}
+	if c.Mode == ClampAlways {
+		a.limitFall(r)
+	}
 	a.clamped = true
+}
+
+// limitFall lowers the clamped height of r no faster than Gravity from the height
+// shown at the previous clamp: where the ground drops away under the reckoned
+// position (a cliff), the actor falls as its owner does instead of jumping down the
+// moment its middle passes the edge. It never holds the actor below the ground, and
+// it starts afresh after a snap.
+func (a *Actor) limitFall(r *ClampResult) {
+	y, now := r.Position[1], a.lastNow
+	if a.fallOK {
+		if dt := now - a.fallAt; dt > 0 {
+			low := a.fallY + a.fallVY*dt - 0.5*Gravity*dt*dt
+			if y < low {
+				y, a.fallVY = low, a.fallVY-Gravity*dt
+				r.Position[1] = y
+			} else {
+				a.fallVY = math.Min(0, (y-a.fallY)/dt)
+			}
+		} else if y < a.fallY {
+			y = a.fallY // a second clamp in one frame does not fall further
+			r.Position[1] = y
+		}
+	} else {
+		a.fallVY = 0
+	}
+	a.fallY, a.fallAt, a.fallOK = y, now, true
 }
 
 // SetClampPhase offsets the frame counter of intermittent clamping, so that far actors

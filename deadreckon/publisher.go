@@ -47,6 +47,10 @@ const (
 	// DefaultTinyAcceleration is the acceleration below which published acceleration
 	// is zero, m/s².
 	DefaultTinyAcceleration = 0.1
+	// DefaultAccelerationCap bounds the length of a published acceleration, m/s²: a
+	// few times what a vehicle's engine or brakes give, so a manoeuvre's acceleration
+	// is sent whole while a collision's one-frame spike is not projected into a pop.
+	DefaultAccelerationCap = 40.0
 	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
 	// the published value is zero, rad/s.
 	DefaultTinyAngularSpeed = 0.002
@@ -95,6 +99,14 @@ type PublisherConfig struct {
 	// NoAcceleration publishes zero acceleration, for actors whose acceleration is
 	// too spiky to help.
 	NoAcceleration bool
+	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
+	// DefaultAccelerationCap; +Inf does not cap.
+	AccelerationCap float64
+	// DampAcceleration scales the published acceleration by the cosine between its
+	// direction and the last published one (zero when they disagree by more than
+	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
+	// but zeroes the first acceleration of every manoeuvre that starts from cruise.
+	DampAcceleration bool
 	// TinySpeed, TinyAcceleration and TinyAngularSpeed are the magnitudes below which
 	// published velocity, acceleration, angular velocity and articulation rates are
 	// zero; if zero, the Default values.
@@ -132,6 +144,7 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 	if c.VelocityFrames > 3 {
 		c.VelocityFrames = 3
 	}
+	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
 	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
 	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
 	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
@@ -156,7 +169,9 @@ type Sample struct {
 	// it still waits for MinInterval.
 	Full bool
 	// Break marks a continuity break (teleport, respawn): a full update is published at
-	// once, and remotes should apply it with Actor.Break.
+	// once, and remotes should apply it with Actor.Break. The velocity history starts
+	// afresh from this sample, so the jump is never read as motion: the update
+	// carries zero velocity and acceleration.
 	Break bool
 }
 
@@ -286,6 +301,12 @@ func (p *Publisher) validSample(s *Sample) bool {
 // observe updates the velocity, acceleration, angular velocity and articulation rates
 // computed from the rendered samples.
 func (p *Publisher) observe(s *Sample) {
+	if s.Break {
+		p.n, p.velValid = 0, false
+		p.vel, p.acc, p.omega = mgl64.Vec3{}, mgl64.Vec3{}, mgl64.Vec3{}
+		p.rates = [MaxArticulations]float64{}
+		p.lastAccelUnit = mgl64.Vec3{}
+	}
 	idx := p.n % velocityHistory
 	if p.n > 0 {
 		dt := s.Time - p.prevT
@@ -395,16 +416,19 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
 		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
 	}
-	// Acceleration damped by how much it agrees with the last published direction.
-	acc := clampTiny(p.acc, c.TinyAcceleration)
-	var unit mgl64.Vec3
-	if l := acc.Len(); l > 0 {
-		unit = acc.Mul(1 / l)
+	acc := clampLen(clampTiny(p.acc, c.TinyAcceleration), c.AccelerationCap)
+	if c.DampAcceleration {
+		// Damped by how much it agrees with the last published direction.
+		var unit mgl64.Vec3
+		if l := acc.Len(); l > 0 {
+			unit = acc.Mul(1 / l)
+		}
+		scale := math.Max(0, unit.Dot(p.lastAccelUnit))
+		p.lastAccelUnit = unit
+		acc = clampTiny(acc.Mul(scale), c.TinyAcceleration)
 	}
-	scale := math.Max(0, unit.Dot(p.lastAccelUnit))
-	p.lastAccelUnit = unit
 	if !c.NoAcceleration {
-		st.Acceleration = clampLen(clampTiny(acc.Mul(scale), c.TinyAcceleration), lim.MaxAcceleration)
+		st.Acceleration = clampLen(acc, lim.MaxAcceleration)
 	}
 
 	first := !p.published

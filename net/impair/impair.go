@@ -131,6 +131,7 @@ type Conn struct {
 	wg       sync.WaitGroup
 	limit    int
 	pool     sync.Pool
+	epoch    time.Time // the models' clock starts here
 }
 
 type packet struct {
@@ -143,33 +144,10 @@ type packet struct {
 
 // dir is one direction's schedule: a min-heap on delivery time.
 type dir struct {
-	link   Link
+	model  Model
 	q      pq
 	seq    uint64
-	last   time.Time // latest in-order delivery time, for FIFO under jitter
 	signal chan struct{}
-	bad    bool // in a loss burst (Gilbert model)
-}
-
-// lose decides whether the next packet is lost.
-func (d *dir) lose(rng *rand.Rand) bool {
-	l := &d.link
-	if l.Loss <= 0 {
-		return false
-	}
-	if l.LossBurst <= 1 {
-		return rng.Float64() < l.Loss
-	}
-	// Two states: bad drops every packet and lasts LossBurst packets on average;
-	// good is left with the probability that makes the long-run loss Loss.
-	if d.bad {
-		if rng.Float64() < 1/l.LossBurst {
-			d.bad = false
-		}
-	} else if rng.Float64() < l.Loss/(l.LossBurst*(1-l.Loss)) {
-		d.bad = true
-	}
-	return d.bad
 }
 
 type pq []packet
@@ -211,13 +189,14 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 		wake:  make(chan struct{}),
 		done:  make(chan struct{}),
 		limit: cfg.QueueLimit,
+		epoch: time.Now(),
 	}
 	if c.limit <= 0 {
 		c.limit = DefaultQueueLimit
 	}
 	c.pool.New = func() any { b := make([]byte, pooledSize); return &b }
-	c.out = dir{link: cfg.Outbound, signal: make(chan struct{}, 1)}
-	c.in = dir{link: cfg.Inbound, signal: make(chan struct{}, 1)}
+	c.out = dir{model: Model{link: cfg.Outbound}, signal: make(chan struct{}, 1)}
+	c.in = dir{model: Model{link: cfg.Inbound}, signal: make(chan struct{}, 1)}
 	if cfg.Outbound.Active() {
 		c.wg.Add(1)
 		go c.run(&c.out, c.deliverOut)
@@ -232,8 +211,7 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 
 // schedule decides a packet's fate under c.mu and queues zero, one or two copies.
 func (c *Conn) schedule(d *dir, b []byte, addr stdnet.Addr, now time.Time) {
-	l := d.link
-	if d.lose(c.rng) {
+	if d.model.Lose(c.rng) {
 		c.stats.Lost++
 		return
 	}
@@ -241,34 +219,13 @@ func (c *Conn) schedule(d *dir, b []byte, addr stdnet.Addr, now time.Time) {
 		c.stats.Lost++
 		return
 	}
-	delay := l.Latency
-	if l.Jitter > 0 {
-		delay += time.Duration((2*c.rng.Float64() - 1) * float64(l.Jitter))
-		if delay < 0 {
-			delay = 0
-		}
-	}
-	at := now.Add(delay)
-	if l.Reorder > 0 && c.rng.Float64() < l.Reorder {
-		rd := l.ReorderDelay
-		if rd == 0 {
-			rd = DefaultReorderDelay
-		}
-		at = at.Add(rd)
+	f := d.model.Schedule(c.rng, now.Sub(c.epoch))
+	if f.Reordered {
 		c.stats.Reordered++
-	} else {
-		if at.Before(d.last) {
-			at = d.last
-		}
-		d.last = at
 	}
-	c.push(d, b, addr, at)
-	if l.Duplicate > 0 && c.rng.Float64() < l.Duplicate {
-		dd := l.DuplicateDelay
-		if dd == 0 {
-			dd = DefaultDuplicateDelay
-		}
-		c.push(d, b, addr, at.Add(dd))
+	c.push(d, b, addr, c.epoch.Add(f.At))
+	if f.Duplicate {
+		c.push(d, b, addr, c.epoch.Add(f.DuplicateAt))
 		c.stats.Duplicated++
 	}
 	select {

@@ -275,12 +275,12 @@ func TestBurstLoss(t *testing.T) {
 	}{
 		{0.1, 0}, {0.1, 4}, {0.3, 2},
 	} {
-		d := dir{link: Link{Loss: tc.loss, LossBurst: tc.burst}}
+		d := Model{link: Link{Loss: tc.loss, LossBurst: tc.burst}}
 		rng := rand.New(rand.NewPCG(1, 2))
 		const n = 200000
 		lost, runs, run := 0, 0, 0
 		for i := 0; i < n; i++ {
-			if d.lose(rng) {
+			if d.Lose(rng) {
 				lost++
 				run++
 			} else if run > 0 {
