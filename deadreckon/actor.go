@@ -37,6 +37,7 @@ type Actor struct {
 	has      bool  // a state was received
 	advanced bool  // lastNow is valid
 	blending bool  // a blend is running (false after a snap)
+	linear   bool  // Config.LinearBlend
 	clamped  bool  // ClampTo ran since the last Advance
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
@@ -146,6 +147,7 @@ func (a *Actor) setConfig(cfg Config) {
 	a.alg = a.c.cfg.Algorithm
 	a.maxTime = a.c.cfg.Limits.MaxTime
 	a.hz = newHorizon(&a.c.cfg)
+	a.linear = a.c.cfg.LinearBlend
 	a.clampCfg = a.c.cfg.Clamp
 	a.limited = 0
 	for i, l := range a.c.cfg.ArticulationLimits {
@@ -599,6 +601,9 @@ func (a *Actor) reckonBlend() {
 			_, ht, _, _ = a.hz.terms(tt)
 		}
 		sp := th * th * (3 - 2*th)
+		if a.linear {
+			sp = th
+		}
 		for i := 0; i < 3; i++ {
 			vb := a.v0[i] + (a.vl[i]-a.v0[i])*th
 			p := a.p0[i] + vb*tt + lk.Acceleration[i]*ht
@@ -662,6 +667,7 @@ func (a *Actor) reckonArticulations(turn, g, thr float64) {
 		} else {
 			cur := a.art0[i] + rate*turn
 			if limited {
+				cur = lim.near(cur)
 				v = cur + (target-cur)*thr
 			} else {
 				v = cur + wrapAngle(target-cur)*thr

@@ -20,18 +20,20 @@ const (
 	DefaultMaxRotationBlendTime = 2.0
 	// DefaultSnapDistance is the gap between the displayed and the last-known position,
 	// in meters, beyond which an update is applied at once instead of blended. It is
-	// measured from the last-known state projected to the blend start, so it need not
-	// grow with latency: a gap this wide is more than a 15 m/s tank covers in the
-	// longest blend (ΔT plus the latency), so only a teleport or a long outage snaps.
-	DefaultSnapDistance = 10.0
+	// measured from the last-known state projected to the blend start. Measured in
+	// drlab (150 ms, 10–30% loss, collision scenario): at 4 m or 10 m a 15 m/s tank
+	// that stops dead after a lost update overshoots past the snap distance and pops
+	// by that much; at 25 m it blends back instead. Teleports are sent as breaks.
+	DefaultSnapDistance = 25.0
 	// DefaultAccelerationHorizon is how long a projection integrates the last-known
 	// acceleration, in seconds; past it the velocity reached is held. It is the same
 	// for the owner's own reckoning and every remote, so the two model one motion.
 	DefaultAccelerationHorizon = 0.5
 	// DefaultMaxExtrapolation is the age of the last-known state, in seconds, beyond
-	// which the projected velocity decays: a live actor is heard from well within it
-	// even over a lossy link, so a longer silence means it stopped or left.
-	DefaultMaxExtrapolation = 1.5
+	// which the projected velocity decays: longer than the game's 1 s heartbeat plus
+	// one lost update, so a live actor is heard from within it even over a lossy link,
+	// and a longer silence means it stopped or left.
+	DefaultMaxExtrapolation = 2.5
 	// DefaultExtrapolationDecay is the time constant of that decay, in seconds: a
 	// silent actor coasts at most its speed times this far beyond MaxExtrapolation.
 	DefaultExtrapolationDecay = 0.5
@@ -140,6 +142,11 @@ type Config struct {
 	// acceleration, in seconds; past it the velocity reached is held. If zero,
 	// DefaultAccelerationHorizon; +Inf integrates it forever (the paper's ½A·T²).
 	AccelerationHorizon float64
+	// LinearBlend lerps the position by T̂ itself, as Murphy's paper does, instead of
+	// by the smoothstep S(T̂) = T̂²(3 − 2T̂). The paper's lerp adds a velocity step of
+	// (P'0 − P0)/ΔT at every update; the smoothstep keeps the displayed velocity
+	// continuous. Projective velocity blending only.
+	LinearBlend bool
 	// MaxExtrapolation is the age of the last-known state in seconds beyond which its
 	// velocity, angular velocity and articulation rates decay exponentially with time
 	// constant ExtrapolationDecay, so a silent actor comes to rest instead of driving

@@ -106,9 +106,8 @@ func ExamplePublisher() {
 	// t=0.00 full update, velocity (0.0, 0.0, 0.0)
 	// t=0.20 partial update, velocity (5.0, 0.0, 0.0)
 	// t=0.40 partial update, velocity (5.0, 0.0, 0.0)
-	// t=2.15 partial update, velocity (5.0, 0.0, 0.0)
-	// t=3.90 partial update, velocity (5.0, 0.0, 0.0)
-	// t=4.12 partial update, velocity (5.0, 0.0, -0.3)
+	// t=3.15 partial update, velocity (5.0, 0.0, 0.0)
+	// t=4.08 partial update, velocity (5.0, 0.0, -0.2)
 	// t=4.93 full update, velocity (4.5, 0.0, -2.2)
-	// partial 10 full 2 of 601 frames
+	// partial 9 full 2 of 601 frames
 }

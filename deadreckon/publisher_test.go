@@ -50,7 +50,7 @@ func TestPublisherThresholds(t *testing.T) {
 		if tc.name != "silence" {
 			c.Reckon.MaxExtrapolation = math.Inf(1)
 		} else {
-			c.Reckon.MaxExtrapolation = 1.5
+			c.Reckon.MaxExtrapolation = 1.5 // (the default is longer than the 3 s run)
 		}
 		p := NewPublisher(c, 1)
 		first := 0.0

@@ -115,27 +115,22 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			AccelerationHorizon: deadreckon.DefaultAccelerationHorizon,
 			MaxExtrapolation:    deadreckon.DefaultMaxExtrapolation,
 			ExtrapolationDecay:  deadreckon.DefaultExtrapolationDecay,
-			// A parked tank is heard from every 2 s, so StaleAfter (2.4 × 2 = 4.8 s)
-			// marks a silent one stale before the host's 6 s timeout removes it.
+			// A parked tank is heard from every second, so StaleAfter (2.4 × 1 s)
+			// marks a silent one stale well before the host's 6 s timeout removes it.
 			Heartbeat: PublishHeartbeat,
 			// Tanks never leave the ground; they rest on the hull's footprint.
 			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: physics.TankSpec{}.Footprint()},
-			// What a tank can do, inside what the host accepts (net.Limits): the
-			// publisher never sends more, and a remote refuses more.
-			Limits: deadreckon.Limits{
-				MaxSpeed:            MaxPublishSpeed,
-				MaxAcceleration:     MaxPublishAcceleration,
-				MaxAngularSpeed:     MaxPublishTurnRate,
-				MaxArticulationRate: MaxPublishArticulationRate,
-			},
 		},
-		PositionThreshold:    0.1,
+		PositionThreshold:    0.05,
 		OrientationThreshold: 4 * math.Pi / 180,
 		MinInterval:          0.2,
 		Heartbeat:            PublishHeartbeat,
-		AccelerationCap:      MaxPublishAcceleration,
+		// A tank's braking and turning stay under it; a collision's one-frame spike
+		// does not, and is not projected into a pop. (The match's plausible caps,
+		// MaxPublish*, are the host's bounds and above what a tank does.)
+		AccelerationCap: MaxPublishAcceleration,
 	}
 }
 
 // PublishHeartbeat is the longest time a tank goes without publishing, s.
-const PublishHeartbeat = 2.0
+const PublishHeartbeat = 1.0

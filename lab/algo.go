@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 )
 
 // Algo is one way of showing the remote actor, as the lab names it: a deadreckon
@@ -17,17 +18,30 @@ type Algo struct {
 	// CompensateLatency projects updates from their owner timestamps with a known clock
 	// offset (the "pvb-ts" mode).
 	CompensateLatency bool
+	// Game runs the game's own dead reckoning (game.DeadReckoning(), or
+	// Setup.DeadReckoning when set): its publisher, its remote reckoning and ground
+	// clamp, whatever the publishing options say. Algorithm and CompensateLatency
+	// are the game's.
+	Game bool
 }
+
+// GameAlgo is the name of the algorithm that runs what the game ships.
+const GameAlgo = "game"
 
 // AlgoNames returns every algorithm name ParseAlgos accepts, in the order "all" uses:
 // the snapping ones, the blending ones, then the clock-synchronised ones.
 func AlgoNames() []string {
-	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed"}
+	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed", GameAlgo}
 }
 
-// ParseAlgo returns the algorithm called name: a deadreckon algorithm name, or
-// "pvb-ts" for projective velocity blending with latency compensation.
+// ParseAlgo returns the algorithm called name: a deadreckon algorithm name,
+// "pvb-ts" for projective velocity blending with latency compensation, or "game" for
+// the game's own dead reckoning (publishing, link and remote, see Algo.Game).
 func ParseAlgo(name string) (Algo, error) {
+	if name == GameAlgo {
+		r := game.DeadReckoning().Reckon
+		return Algo{Name: name, Algorithm: r.Algorithm, CompensateLatency: r.CompensateLatency, Game: true}, nil
+	}
 	if name == "pvb-ts" {
 		return Algo{Name: name, Algorithm: deadreckon.ProjectiveVelocityBlend, CompensateLatency: true}, nil
 	}

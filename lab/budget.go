@@ -93,8 +93,7 @@ func runBudget(ctx context.Context, w io.Writer, o Options) error {
 	fmt.Fprintf(&b, "Threshold publishing: the cheapest position threshold keeping p95 error under %g m\n", o.BudgetP95)
 	fmt.Fprintf(&b, "(thresholds %g–%g m tried in %d geometric steps; rotation threshold %g°, at most every %s, heartbeat %g s;\n",
 		budgetMin, budgetMax, budgetSteps, math.Round(rad2deg(pub.RotThreshold)*100)/100, ms(pub.MinInterval), pub.Heartbeat)
-	fmt.Fprintf(&b, "link: latency %s, jitter ±%s, loss %.0f%%; %.0f fps; %s)\n\n",
-		ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss, o.FPS, o.encoding())
+	fmt.Fprintf(&b, "link: %s; %.0f fps; %s)\n\n", describeLink(o.Network), o.FPS, o.encoding())
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\talgo\tthreshold m\tupd/s\tB/s\tp95 m\tmean m\tmax m\tmet\t")
 	for _, r := range out {

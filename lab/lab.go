@@ -8,6 +8,8 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+
+	"github.com/treadline/treadline/net/impair"
 )
 
 // Defaults for Options.
@@ -19,7 +21,7 @@ const (
 	// DefaultRate is the fixed publish rate when no threshold is asked for, Hz.
 	DefaultRate = 3.0
 	// DefaultAlgos is the algorithm list when none is given.
-	DefaultAlgos = "static,linear,quadratic,pvb,bezier,twopath,pvb-ts,delayed"
+	DefaultAlgos = "static,linear,quadratic,pvb,bezier,twopath,pvb-ts,delayed,game"
 	// DefaultBudgetP95 is the p95 error the budget search aims under, m.
 	DefaultBudgetP95 = 0.25
 )
@@ -57,8 +59,8 @@ type Options struct {
 	// publishing with deadreckon's defaults. Table sets fixed rates; Budget searches
 	// the position threshold.
 	Publish PublishConfig
-	// Network is the modelled link.
-	Network NetworkConfig
+	// Network is the modelled link, impaired as package net/impair impairs real ones.
+	Network impair.Link
 	// ClockError is the error of the clock offset given to pvb-ts and delayed, s.
 	ClockError float64
 	// FPS is the frame rate; if zero, DefaultFPS.
@@ -124,8 +126,8 @@ func (o Options) withDefaults() (Options, error) {
 	if math.IsNaN(o.ClockError) || math.IsInf(o.ClockError, 0) {
 		return o, fmt.Errorf("clock error %v s is not finite", o.ClockError)
 	}
-	if err := o.Network.validate(); err != nil {
-		return o, err
+	if _, err := impair.NewModel(o.Network); err != nil {
+		return o, fmt.Errorf("network: %w", err)
 	}
 	if o.BudgetP95 == 0 {
 		o.BudgetP95 = DefaultBudgetP95
@@ -256,7 +258,9 @@ func runCompare(ctx context.Context, w io.Writer, o Options) error {
 func writeCompareNotes(w io.Writer, rs []Result) error {
 	var b strings.Builder
 	b.WriteString("\nmean/p95/max: |displayed − true| at the same instant; head: mean heading error;\n")
-	b.WriteString("jump: largest |displayed step − true step| between frames (snaps, stalls);\n")
+	b.WriteString("jump: largest |displayed step − true step| between frames (snaps, stalls, and steady lag on turns);\n")
+	b.WriteString("pop: largest per-frame step off the displayed path's own course beyond the truth's (not lag);\n")
+	b.WriteString("dv: largest per-frame change of displayed velocity beyond the truth's own change;\n")
 	b.WriteString("jerk: RMS jerk of the displayed path (the truth's:")
 	seen := map[string]bool{}
 	for _, r := range rs {
@@ -308,8 +312,8 @@ func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {
 			fmt.Fprintf(&b, "%s: trace %s, %.1f s\n", p.Name, o.Trace, p.Duration())
 		}
 	}
-	fmt.Fprintf(&b, "publish: %s; link: latency %s, jitter ±%s, loss %.0f%%; clock error %s\n",
-		pub.describe(), ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss, ms(o.ClockError))
+	fmt.Fprintf(&b, "publish: %s (game: the game's own, see below); link: %s; clock error %s\n",
+		pub.describe(), describeLink(o.Network), ms(o.ClockError))
 	fmt.Fprintf(&b, "%.0f fps; %.0f s measured after %.1f s warm-up; %s; %s\n\n",
 		o.FPS, paths[0].Duration()-warmupOf(o.Warmup), warmupOf(o.Warmup), o.seeds(), o.encoding())
 	_, err := io.WriteString(w, b.String())

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/treadline/treadline/net/impair"
 	"image/png"
 	"math"
 	"os"
@@ -16,7 +17,7 @@ import (
 )
 
 // run simulates one algorithm on a scenario with the given link, at a fixed rate.
-func run(t *testing.T, scenario, algo string, rate float64, link NetworkConfig, clockError float64) Result {
+func run(t *testing.T, scenario, algo string, rate float64, link impair.Link, clockError float64) Result {
 	t.Helper()
 	p, err := BuildScenario(scenario, DefaultFPS, DefaultDuration)
 	if err != nil {
@@ -36,7 +37,7 @@ func run(t *testing.T, scenario, algo string, rate float64, link NetworkConfig, 
 func TestSameSeedSameBytes(t *testing.T) {
 	o := Options{
 		Scenarios: []string{"zigzag", "ledge"},
-		Network:   NetworkConfig{Latency: 0.1, Jitter: 0.04, Loss: 0.1},
+		Network:   impair.Link{Latency: sec(0.1), Jitter: sec(0.04), Loss: 0.1},
 		Publish:   PublishConfig{Rate: 4},
 		Duration:  20,
 		Seed:      42,
@@ -64,7 +65,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 
 func TestJSONFields(t *testing.T) {
 	var b bytes.Buffer
-	o := Options{Scenarios: []string{"ledge"}, Algos: mustAlgos(t, "pvb,delayed"), Duration: 10, JSON: true, Network: NetworkConfig{Latency: 0.05, Loss: 0.02}, Publish: PublishConfig{Rate: 3}}
+	o := Options{Scenarios: []string{"ledge"}, Algos: mustAlgos(t, "pvb,delayed"), Duration: 10, JSON: true, Network: impair.Link{Latency: sec(0.05), Loss: 0.02}, Publish: PublishConfig{Rate: 3}}
 	if err := Run(context.Background(), &b, o); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestJSONFields(t *testing.T) {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
 		for _, k := range []string{"scenario", "algo", "rate_hz", "latency_s", "loss", "mean_err_m", "p95_err_m",
-			"max_err_m", "max_jump_m", "updates_per_s", "bytes_per_s", "mean_heading_err_deg", "rms_jerk_mps3",
+			"max_err_m", "max_jump_m", "updates_per_s", "bytes_per_s", "mean_heading_err_deg", "rms_jerk",
 			"max_depth_m", "below_ground_share"} {
 			if _, ok := m[k]; !ok {
 				t.Errorf("line %d lacks %q: %s", i+1, k, l)
@@ -142,7 +143,7 @@ func TestTable11(t *testing.T) {
 // PVB's mean error at least in half on circle and zigzag, with perfect clocks and
 // with a 20 ms clock error either way.
 func TestLatencyCompensation(t *testing.T) {
-	link := NetworkConfig{Latency: 0.15}
+	link := impair.Link{Latency: sec(0.15)}
 	for _, sc := range []string{"circle", "zigzag"} {
 		pvb := run(t, sc, "pvb", 3, link, 0)
 		for _, ce := range []float64{0, 0.02, -0.02} {
@@ -159,7 +160,7 @@ func TestLatencyCompensation(t *testing.T) {
 // scenario's truth comes from package physics and is left out so that this test
 // checks dead reckoning, not the physics of the day.)
 func TestSmoothingJumps(t *testing.T) {
-	link := NetworkConfig{Latency: 0.1}
+	link := impair.Link{Latency: sec(0.1)}
 	for _, sc := range []string{"circle", "eight", "zigzag", "stopgo", "ledge"} {
 		jump := map[string]float64{}
 		for _, a := range []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath"} {
@@ -185,7 +186,7 @@ func TestSmoothingJumps(t *testing.T) {
 }
 
 func TestDelayedShowsItsDelay(t *testing.T) {
-	r := run(t, "circle", "delayed", 3, NetworkConfig{Latency: 0.1}, 0)
+	r := run(t, "circle", "delayed", 3, impair.Link{Latency: sec(0.1)}, 0)
 	if r.DelayS <= 0 || r.MeanErrPastM == nil {
 		t.Fatalf("delayed reports no delay: %+v", r)
 	}
@@ -200,7 +201,7 @@ func TestDelayedShowsItsDelay(t *testing.T) {
 
 func TestLedgeStaysAboveGround(t *testing.T) {
 	for _, a := range []string{"pvb", "bezier", "quadratic"} {
-		r := run(t, "ledge", a, 3, NetworkConfig{Latency: 0.15}, 0)
+		r := run(t, "ledge", a, 3, impair.Link{Latency: sec(0.15)}, 0)
 		if r.MaxDepthM == nil || *r.MaxDepthM > BelowGroundTolerance || *r.BelowGroundShare != 0 {
 			t.Errorf("%s on the ledge: depth %v m, share %v below ground; want the clamp to keep it above", a, deref(r.MaxDepthM), deref(r.BelowGroundShare))
 		}
@@ -310,7 +311,7 @@ func TestOptionsRejectNonsense(t *testing.T) {
 		{"unknown scenario", Options{Scenarios: []string{"moon"}}, "unknown scenario"},
 		{"fps", Options{FPS: -5}, "frame rate"},
 		{"duration", Options{Duration: -1}, "duration"},
-		{"loss", Options{Network: NetworkConfig{Loss: 2}}, "loss"},
+		{"loss", Options{Network: impair.Link{Loss: 2}}, "loss"},
 		{"both", Options{Scenarios: []string{"circle"}, Trace: "x.csv"}, "not both"},
 		{"rate", Options{Publish: PublishConfig{Rate: -3}}, "rate"},
 		{"warm-up eats all", Options{Duration: 1, Warmup: 5}, "no frames"},
@@ -337,8 +338,8 @@ func TestParseAlgos(t *testing.T) {
 	if err != nil || len(a) != 2 || a[0].Name != "pvb" || !a[1].CompensateLatency || a[0].CompensateLatency {
 		t.Errorf("ParseAlgos(pvb, pvb-ts,pvb) = %+v, %v", a, err)
 	}
-	if all, err := ParseAlgos("all"); err != nil || len(all) != 8 {
-		t.Errorf("ParseAlgos(all) = %d algorithms, %v; want 8", len(all), err)
+	if all, err := ParseAlgos("all"); err != nil || len(all) != 9 {
+		t.Errorf("ParseAlgos(all) = %d algorithms, %v; want 9", len(all), err)
 	}
 	if _, err := ParseAlgos("pvb,hermite"); err == nil || !strings.Contains(err.Error(), "hermite") {
 		t.Errorf("ParseAlgos(hermite) error %v", err)
@@ -368,7 +369,7 @@ func TestWireRangeIsReported(t *testing.T) {
 func TestSimulateRunsCombinesSeeds(t *testing.T) {
 	p, _ := BuildScenario("eight", 30, 20)
 	a, _ := ParseAlgo("pvb")
-	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 3}, Network: NetworkConfig{Latency: 0.05, Loss: 0.2}, Seed: 5}
+	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 3}, Network: impair.Link{Latency: sec(0.05), Loss: 0.2}, Seed: 5}
 	var singles []Result
 	for k := uint64(0); k < 3; k++ {
 		one := s

@@ -24,6 +24,9 @@ type Metrics struct {
 	maxErr    float64
 	sumHead   float64 // heading error, rad
 	maxJump   float64
+	maxPop    float64 // m
+	maxDV     float64 // m/s
+	maxUnder  float64 // largest depth of the display below the truth, m
 	sumJerk2  float64 // sum of squared jerk magnitudes, (m/s³)²
 	nJerk     int
 	maxDepth  float64
@@ -31,7 +34,7 @@ type Metrics struct {
 	pastErrs  []float64 // error against the truth one delay ago, m
 	sumPast   float64
 	prevShown [3]mgl64.Vec3 // displayed positions of the last three frames, newest first
-	prevTrue  mgl64.Vec3
+	prevTrue  [2]mgl64.Vec3 // true positions of the last two frames, newest first
 	nPrev     int
 }
 
@@ -64,8 +67,21 @@ func (m *Metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
 	m.pastErrs = append(m.pastErrs, pe)
 	m.sumPast += pe
 	if m.nPrev >= 1 {
-		jump := shown.Position.Sub(m.prevShown[0]).Sub(truth.Position.Sub(m.prevTrue)).Len()
+		jump := shown.Position.Sub(m.prevShown[0]).Sub(truth.Position.Sub(m.prevTrue[0])).Len()
 		m.maxJump = math.Max(m.maxJump, jump)
+	}
+	if m.nPrev >= 2 {
+		// Second differences: how far each path left the course its last step set.
+		ds := shown.Position.Sub(m.prevShown[0].Mul(2)).Add(m.prevShown[1])
+		dt := truth.Position.Sub(m.prevTrue[0].Mul(2)).Add(m.prevTrue[1])
+		// A pop is a step off the displayed path's own course beyond what the
+		// truth's turning and braking account for. Lag shows the truth's own course
+		// late, so its departures are the truth's: it does not count.
+		m.maxPop = math.Max(m.maxPop, ds.Len()-dt.Len())
+		m.maxDV = math.Max(m.maxDV, ds.Sub(dt).Len()/m.dt)
+	}
+	if d := truth.Position.Y() - shown.Position.Y(); m.ground != nil && d > m.maxUnder {
+		m.maxUnder = d
 	}
 	if m.nPrev >= 3 {
 		// Third backward difference.
@@ -88,7 +104,7 @@ func (m *Metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
 
 func (m *Metrics) push(truePos, shown mgl64.Vec3) {
 	m.prevShown[2], m.prevShown[1], m.prevShown[0] = m.prevShown[1], m.prevShown[0], shown
-	m.prevTrue = truePos
+	m.prevTrue[1], m.prevTrue[0] = m.prevTrue[0], truePos
 	if m.nPrev < 3 {
 		m.nPrev++
 	}
@@ -106,6 +122,16 @@ type Summary struct {
 	// MaxJump is the largest |displayed step − true step| between consecutive frames, m.
 	// A snap shows as the snap distance; a stall as the distance the truth moved.
 	MaxJump float64
+	// MaxPop is the largest per-frame pop, m: the length of the displayed path's
+	// second difference (its step's departure from the step before) less the
+	// truth's. A snap or a velocity step shows; steady lag does not.
+	MaxPop float64
+	// MaxDV is the largest per-frame change of the displayed velocity beyond the
+	// truth's own change, m/s: |Δv_shown − Δv_true| over one frame.
+	MaxDV float64
+	// MaxUnderTruth is how far the displayed position went below the true one, m
+	// (ground scenarios only): a display that drops before the truth falls.
+	MaxUnderTruth float64
 	// RMSJerk is the root mean square of the displayed path's jerk (third difference
 	// over the frame interval cubed), m/s³.
 	RMSJerk float64
@@ -132,6 +158,9 @@ func (m *Metrics) Summary() Summary {
 		MaxErr:         m.maxErr,
 		MeanHeadingErr: mgl64.RadToDeg(m.sumHead / float64(n)),
 		MaxJump:        m.maxJump,
+		MaxPop:         max(0, m.maxPop),
+		MaxDV:          m.maxDV,
+		MaxUnderTruth:  m.maxUnder,
 		MeanPastErr:    m.sumPast / float64(n),
 		P95PastErr:     percentile(m.pastErrs, 0.95),
 	}

@@ -98,11 +98,14 @@ type owner struct {
 // never is a threshold no error reaches, for fixed-rate publishing.
 const never = 1e12
 
-func newOwner(c PublishConfig, a Algo, seed uint64) *owner {
+func newOwner(c PublishConfig, a Algo, seed uint64, paper bool) *owner {
 	// The owner reckons its own updates as the remote does, without latency. A delayed
 	// remote has no present-time view to compare with, so its owner measures against
 	// projective velocity blending.
 	reckon := deadreckon.Config{Algorithm: a.Algorithm, UpdateInterval: c.interval(), Heartbeat: c.Heartbeat}
+	if paper {
+		paperReckon(&reckon)
+	}
 	if a.Algorithm == deadreckon.Delayed {
 		reckon.Algorithm = deadreckon.ProjectiveVelocityBlend
 	}
@@ -126,23 +129,23 @@ func newOwner(c PublishConfig, a Algo, seed uint64) *owner {
 }
 
 // update feeds the frame's true pose, stamped ownerTime on the owner's clock, and
-// reports the state to send, and whether it is a full or partial update, if the owner
-// publishes this frame.
-func (o *owner) update(p Pose, ownerTime float64) (deadreckon.State, wire.UpdateKind, bool) {
-	s := deadreckon.Sample{Time: ownerTime, Position: p.Position, Orientation: p.Orientation}
+// reports the state to send, whether it is a full or partial update and whether it is
+// a continuity break, if the owner publishes this frame.
+func (o *owner) update(p Pose, ownerTime float64) (deadreckon.State, wire.UpdateKind, bool, bool) {
+	s := deadreckon.Sample{Time: ownerTime, Position: p.Position, Orientation: p.Orientation, Break: p.Break}
 	if o.rate > 0 && p.Time >= float64(o.sent)/o.rate-1e-9 {
 		s.Full = true
 	}
 	d, st := o.pub.Update(s)
 	if d == deadreckon.NoUpdate {
-		return deadreckon.State{}, 0, false
+		return deadreckon.State{}, 0, false, false
 	}
 	o.sent++
 	kind := wire.KindPartial
 	if d == deadreckon.FullUpdate {
 		kind = wire.KindFull
 	}
-	return st, kind, true
+	return st, kind, p.Break, true
 }
 
 // wireCodec sends states through the real wire encoding and back, reusing its
@@ -172,4 +175,11 @@ func (c *wireCodec) roundTrip(st deadreckon.State, kind wire.UpdateKind) (deadre
 		return deadreckon.State{}, 0, fmt.Errorf("decode update: %d decoded, %d rejected: %v", len(out), rejected, err)
 	}
 	return out[0].State, len(b), nil
+}
+
+// paperReckon makes c reckon as Murphy's paper does: no projection horizon, and the
+// position lerped by T̂ itself.
+func paperReckon(c *deadreckon.Config) {
+	c.AccelerationHorizon, c.MaxExtrapolation = math.Inf(1), math.Inf(1)
+	c.LinearBlend = true
 }

@@ -20,6 +20,9 @@ type Pose struct {
 	// Orientation is a unit quaternion from the vehicle's local frame (forward +X,
 	// up +Y) into the world frame.
 	Orientation mgl64.Quat
+	// Break marks a continuity break: the vehicle teleported to this pose (a
+	// respawn), and its owner publishes it as one.
+	Break bool
 }
 
 // Path is a true trajectory sampled once per frame, the ground truth of one run.
@@ -102,6 +105,9 @@ func scenarios() []scenarioInfo {
 		{"stopgo", fmt.Sprintf("accelerate %.0f m/s², cruise %.0f m/s, brake %.0f m/s², stand, pivot 90°, go", StopGoAccel, StopGoTopSpeed, StopGoBrake), infallible(buildStopGo)},
 		{"ledge", fmt.Sprintf("oval track at %.0f m/s: drives off a %.0f m cliff, climbs back up a ramp", LedgeSpeed, LedgeHeight), infallible(buildLedge)},
 		{"tank", "a 50 t tank driven through package physics on the generated valley floor: arcs, a dash, a brake into reverse", buildTank},
+		{"pivot", fmt.Sprintf("%.0f m/s, brake to a stop, turn 180° in place at %.0f°/s, stop dead, go", PivotSpeed, PivotRate*180/math.Pi), infallible(buildPivot)},
+		{"collision", fmt.Sprintf("accelerate to %.0f m/s, hit an obstacle (to rest in one frame), stand, turn 90°, go", CollisionSpeed), infallible(buildCollision)},
+		{"respawn", fmt.Sprintf("the circle, teleported %.0f m (a continuity break) every %.0f s", RespawnDistance, RespawnEvery), infallible(buildRespawn)},
 	}
 }
 
@@ -283,4 +289,106 @@ func buildStopGo(fps, duration float64) *Path {
 	leg := StopGoTopSpeed*StopGoTopSpeed/(2*StopGoAccel) + StopGoTopSpeed*stopGoCruise +
 		StopGoTopSpeed*StopGoTopSpeed/(2*StopGoBrake)
 	return integrate("stopgo", fps, duration, mgl64.Vec3{-leg / 2, 0, leg / 2}, 0, speed, yawRate)
+}
+
+// Pivot scenario: drive, stop, turn in place fast, stop turning, go.
+const (
+	// PivotSpeed is the pivot scenario's driving speed, m/s.
+	PivotSpeed = 8.0
+	// PivotRate is its yaw rate turning in place, rad/s (120°/s).
+	PivotRate  = 2 * math.Pi / 3
+	pivotDrive = 3.0 // s of driving at PivotSpeed
+	pivotBrake = 1.0 // s of braking to a stop (8 m/s²)
+	pivotTurn  = 1.5 // s of turning in place: 180°
+	pivotStand = 1.0 // s standing after the turn
+	pivotStart = 1.0 // s of accelerating from rest (8 m/s²)
+)
+
+func buildPivot(fps, duration float64) *Path {
+	cycle := pivotStart + pivotDrive + pivotBrake + pivotTurn + pivotStand
+	speed := func(t float64) float64 {
+		u := math.Mod(t, cycle)
+		switch {
+		case u < pivotStart:
+			return PivotSpeed * u / pivotStart
+		case u < pivotStart+pivotDrive:
+			return PivotSpeed
+		case u < pivotStart+pivotDrive+pivotBrake:
+			return PivotSpeed * (1 - (u-pivotStart-pivotDrive)/pivotBrake)
+		}
+		return 0
+	}
+	yawRate := func(t float64) float64 {
+		u := math.Mod(t, cycle) - (pivotStart + pivotDrive + pivotBrake)
+		if u >= 0 && u < pivotTurn {
+			return PivotRate
+		}
+		return 0
+	}
+	// Each turn is 180°, so the tank shuttles along one 36 m line.
+	return integrate("pivot", fps, duration, mgl64.Vec3{-18, 0, 0}, 0, speed, yawRate)
+}
+
+// Collision scenario: run into an obstacle at full speed.
+const (
+	// CollisionSpeed is the speed at which the tank hits the obstacle, m/s; it
+	// stops dead within one frame.
+	CollisionSpeed = 15.0
+	collisionAccel = 4.0 // m/s² up to speed
+	collisionRun   = 2.0 // s at CollisionSpeed before the hit
+	collisionStand = 1.5 // s standing after the hit
+	collisionTurn  = 1.0 // s turning 90° in place before the next run
+)
+
+func buildCollision(fps, duration float64) *Path {
+	accel := CollisionSpeed / collisionAccel
+	cycle := accel + collisionRun + collisionStand + collisionTurn
+	speed := func(t float64) float64 {
+		u := math.Mod(t, cycle)
+		switch {
+		case u < accel:
+			return collisionAccel * u
+		case u < accel+collisionRun:
+			return CollisionSpeed
+		}
+		return 0 // the hit: from full speed to rest in one step
+	}
+	yawRate := func(t float64) float64 {
+		u := math.Mod(t, cycle) - (accel + collisionRun + collisionStand)
+		if u >= 0 && u < collisionTurn {
+			return (math.Pi / 2) / collisionTurn
+		}
+		return 0
+	}
+	leg := 0.5*collisionAccel*accel*accel + CollisionSpeed*collisionRun
+	return integrate("collision", fps, duration, mgl64.Vec3{-leg / 2, 0, leg / 2}, 0, speed, yawRate)
+}
+
+// Respawn scenario: circling, teleported away every RespawnEvery seconds.
+const (
+	// RespawnEvery is how often the respawn scenario's vehicle is teleported, s.
+	RespawnEvery = 8.0
+	// RespawnDistance is how far it is teleported, m.
+	RespawnDistance = 155.0
+)
+
+func buildRespawn(fps, duration float64) *Path {
+	n := frames(fps, duration)
+	p := &Path{Name: "respawn", FrameInterval: 1 / fps, Poses: make([]Pose, n)}
+	w := CircleSpeed / CircleRadius
+	prevLife := 0
+	for i := range p.Poses {
+		t := float64(i) / fps
+		life := int(t / RespawnEvery)
+		cx := RespawnDistance * float64(life%2)
+		th := w * t
+		p.Poses[i] = Pose{
+			Time:        t,
+			Position:    mgl64.Vec3{cx + CircleRadius*math.Cos(th), 0, -CircleRadius * math.Sin(th)},
+			Orientation: yawQuat(th + math.Pi/2),
+			Break:       life != prevLife,
+		}
+		prevLife = life
+	}
+	return p
 }

@@ -31,9 +31,9 @@ type config struct {
 	overlays               render.Overlay
 	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
 	deadReckoning deadreckon.PublisherConfig
-	mapDir, watch          string
-	seed                   uint64
-	verbose                bool
+	mapDir, watch string
+	seed          uint64
+	verbose       bool
 }
 
 // parseFlags reads the command line into a config.
