@@ -77,8 +77,8 @@ type Actor struct {
 	// velocity (never upward), which limit how fast the actor falls.
 	fallY, fallAt, fallVY float64
 	fallOK                bool
-	clampCfg   Clamp
-	clamp      ClampResult
+	clampCfg              Clamp
+	clamp                 ClampResult
 
 	c *actorCold
 	_ [8]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
@@ -101,6 +101,7 @@ type actorCold struct {
 	clockOffset float64 // owner clock minus local clock
 	hasOffset   bool
 	lat         float64 // latency compensated for lk, s (0 unless compensating)
+	gap         float64 // distance from the display to lk's projection at the blend start, m
 
 	// Delayed algorithm.
 	buf      *[delayedBufferLen]State // allocated by the first Delayed update
@@ -351,14 +352,15 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		return nil
 	}
 	// Continuity break when displayed and last known are too far apart.
-	a.setBlendTimes()
 	_, kp, _, _ := a.hz.terms(lead)
 	pl := s.Position.Add(s.Velocity.Mul(gLead)).Add(s.Acceleration.Mul(kp))
-	if d := a.rk.pos.Sub(pl); d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
+	d := a.rk.pos.Sub(pl)
+	if d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
 		a.c.prevLK, a.c.prevLead = s, lead
 		a.snap()
 		return nil
 	}
+	a.c.gap = d.Len()
 	a.restartBlend()
 	return nil
 }
@@ -384,6 +386,7 @@ func (a *Actor) snap() {
 		a.art0[i] = p.Articulations[i].Angle
 	}
 	a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
+	a.c.gap = 0
 	a.setBlendTimes()
 	a.prepareBlend()
 }
@@ -444,6 +447,11 @@ func (a *Actor) setBlendTimes() {
 		a.dtPos = math.Min(dt+a.c.lat, a.c.cfg.MaxBlendTime)
 	}
 	a.dtRot = math.Min(a.dtPos, a.c.cfg.MaxRotationBlendTime)
+	// A wide gap (after a loss burst) closes no faster than CatchUpSpeed on
+	// average, so the correction is a visible catch-up instead of a pop.
+	if t := a.c.gap / a.c.cfg.CatchUpSpeed; t > a.dtPos {
+		a.dtPos = math.Min(t, a.c.cfg.MaxBlendTime)
+	}
 }
 
 // project returns the last-known state projected to tt seconds after the blend start:
@@ -837,3 +845,22 @@ func (a *Actor) BlendProgress() float64 {
 // BlendTime returns the current position blend time ΔT in seconds: the expected
 // update interval or the running average of observed ones, capped by MaxBlendTime.
 func (a *Actor) BlendTime() float64 { return a.dtPos }
+
+// frameState is what Advance changes in an Actor: the per-frame reckoning.
+type frameState struct {
+	lastNow, tt              float64
+	advanced, fresh, clamped bool
+	rk                       pose
+	vel                      mgl64.Vec3
+}
+
+// frame returns the actor's per-frame state, for restoreFrame.
+func (a *Actor) frame() frameState {
+	return frameState{a.lastNow, a.tt, a.advanced, a.fresh, a.clamped, a.rk, a.vel}
+}
+
+// restoreFrame undoes the Advance calls since f was taken (the blend and the
+// last-known state must not have changed in between).
+func (a *Actor) restoreFrame(f *frameState) {
+	a.lastNow, a.tt, a.advanced, a.fresh, a.clamped, a.rk, a.vel = f.lastNow, f.tt, f.advanced, f.fresh, f.clamped, f.rk, f.vel
+}

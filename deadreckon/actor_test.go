@@ -131,7 +131,7 @@ func TestCubicBezierClosedForm(t *testing.T) {
 	turn := State{Time: 1, Position: mgl64.Vec3{5.5, 0, 1}, Velocity: mgl64.Vec3{3, 0, 4},
 		Acceleration: mgl64.Vec3{-1, 0, 0.5}, Orientation: YawQuat(-0.9)}
 	const dT = 0.5
-	a, p0, v0 := blendSetup(t, Config{Algorithm: CubicBezier, UpdateInterval: dT}, turn)
+	a, p0, v0 := blendSetup(t, unbounded(Config{Algorithm: CubicBezier, UpdateInterval: dT}), turn)
 	p1 := turn.Position.Add(turn.Velocity.Mul(dT)).Add(turn.Acceleration.Mul(0.5 * dT * dT))
 	v1 := turn.Velocity.Add(turn.Acceleration.Mul(dT))
 	b := [4]mgl64.Vec3{p0, p0.Add(v0.Mul(dT / 3)), p1.Sub(v1.Mul(dT / 3)), p1}
@@ -457,8 +457,8 @@ func TestContinuityBreak(t *testing.T) {
 		useBreak bool
 		snapped  bool
 	}{
-		{"blend under snap distance", 20, false, false},
-		{"snap beyond snap distance", 30, false, true},
+		{"blend under snap distance", 40, false, false},
+		{"snap beyond snap distance", 70, false, true},
 		{"break", 1, true, true},
 	} {
 		a := NewActor(Config{})

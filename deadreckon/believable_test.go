@@ -146,8 +146,7 @@ func TestOneHorizon(t *testing.T) {
 			_ = remote.Receive(st, now)
 		}
 		remote.Advance(now)
-		// Once the blend is over (ΔT plus a frame) both show the projection.
-		if got, want := remote.Reckoned().Position, p.Reckoned().Position; f > 75+14 && !vecNear(got, want, 1e-9) {
+		if got, want := remote.Reckoned().Position, p.Reckoned().Position; f >= 75 && !vecNear(got, want, 1e-9) {
 			t.Fatalf("at %.3f s the remote shows %v, the publisher reckons %v", now, got, want)
 		}
 	}
@@ -178,5 +177,30 @@ func TestSilentActorComesToRest(t *testing.T) {
 	}
 	if a.Stale(20) != (20 > c.StaleAfter()) {
 		t.Error("Stale disagrees with StaleAfter")
+	}
+}
+
+// TestRepeatAfterManoeuvre: an update that changes the velocity by more than
+// RepeatChange is followed by another one MinInterval later, so that losing it costs
+// one interval; a steady drive sends no repeats.
+func TestRepeatAfterManoeuvre(t *testing.T) {
+	p := NewPublisher(PublisherConfig{Heartbeat: 1000, Reckon: Config{MaxExtrapolation: math.Inf(1)}}, 1)
+	var times []float64
+	x := 0.0
+	for f := 0; f <= 180; f++ {
+		now := float64(f) * frame
+		v := 5.0
+		if now >= 1.5 {
+			v = 0 // stops dead
+		}
+		x += v * frame
+		if d, _ := p.Update(Sample{Time: now, Position: mgl64.Vec3{x, 0, 0}}); d != NoUpdate {
+			times = append(times, now)
+		}
+	}
+	// The start (0), the pick-up of speed (0.2) and its repeat (0.4); the stop (about
+	// 1.5) and its repeat 0.2 s later; nothing else.
+	if len(times) != 5 || math.Abs(times[2]-0.4) > 1.5*frame || math.Abs(times[4]-times[3]-0.2) > 1.5*frame {
+		t.Errorf("updates at %v, want 0, 0.2, 0.4, the stop and 0.2 s after it", times)
 	}
 }

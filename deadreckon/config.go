@@ -21,10 +21,16 @@ const (
 	// DefaultSnapDistance is the gap between the displayed and the last-known position,
 	// in meters, beyond which an update is applied at once instead of blended. It is
 	// measured from the last-known state projected to the blend start. Measured in
-	// drlab (150 ms, 10–30% loss, collision scenario): at 4 m or 10 m a 15 m/s tank
-	// that stops dead after a lost update overshoots past the snap distance and pops
-	// by that much; at 25 m it blends back instead. Teleports are sent as breaks.
-	DefaultSnapDistance = 25.0
+	// drlab: at 150 ms with 10% loss, or 30% loss in bursts of 4, a 15 m/s tank that
+	// stops dead, or one driving on through a burst, is 10–30 m off, and a 4 m or 10 m
+	// snap pops by that much; blended at CatchUpSpeed it is a catch-up of under 1 m per
+	// frame. Only a gap that would take two seconds to close snaps; teleports are sent
+	// as breaks.
+	DefaultSnapDistance = 60.0
+	// DefaultCatchUpSpeed is the mean speed, m/s, at which a blend closes a wide gap
+	// between the display and the last-known projection: a 15 m/s tank's own speed
+	// plus as much again.
+	DefaultCatchUpSpeed = 30.0
 	// DefaultAccelerationHorizon is how long a projection integrates the last-known
 	// acceleration, in seconds; past it the velocity reached is held. It is the same
 	// for the owner's own reckoning and every remote, so the two model one motion.
@@ -142,6 +148,11 @@ type Config struct {
 	// acceleration, in seconds; past it the velocity reached is held. If zero,
 	// DefaultAccelerationHorizon; +Inf integrates it forever (the paper's ½A·T²).
 	AccelerationHorizon float64
+	// CatchUpSpeed bounds how fast a blend closes the gap it starts with, m/s: a
+	// blend lasts at least gap/CatchUpSpeed (up to MaxBlendTime), so a wide gap after
+	// a loss burst is closed as a quick catch-up, never a pop. If zero,
+	// DefaultCatchUpSpeed; +Inf never stretches a blend.
+	CatchUpSpeed float64
 	// LinearBlend lerps the position by T̂ itself, as Murphy's paper does, instead of
 	// by the smoothstep S(T̂) = T̂²(3 − 2T̂). The paper's lerp adds a velocity step of
 	// (P'0 − P0)/ΔT at every update; the smoothstep keeps the displayed velocity
@@ -222,6 +233,7 @@ func (c Config) withDefaults() Config {
 	}
 	c.Delay = positiveOr(c.Delay, DefaultDelayIntervals*c.UpdateInterval)
 	c.Heartbeat = positiveOr(c.Heartbeat, DefaultHeartbeat)
+	c.CatchUpSpeed = horizonOr(c.CatchUpSpeed, DefaultCatchUpSpeed)
 	c.AccelerationHorizon = horizonOr(c.AccelerationHorizon, DefaultAccelerationHorizon)
 	c.MaxExtrapolation = horizonOr(c.MaxExtrapolation, DefaultMaxExtrapolation)
 	c.ExtrapolationDecay = positiveOr(c.ExtrapolationDecay, DefaultExtrapolationDecay)

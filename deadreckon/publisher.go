@@ -51,6 +51,9 @@ const (
 	// few times what a vehicle's engine or brakes give, so a manoeuvre's acceleration
 	// is sent whole while a collision's one-frame spike is not projected into a pop.
 	DefaultAccelerationCap = 40.0
+	// DefaultRepeatChange is the change of published velocity, m/s, beyond which an
+	// update is sent again one MinInterval later (see PublisherConfig.RepeatChange).
+	DefaultRepeatChange = 3.0
 	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
 	// the published value is zero, rad/s.
 	DefaultTinyAngularSpeed = 0.002
@@ -102,6 +105,14 @@ type PublisherConfig struct {
 	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
 	// DefaultAccelerationCap; +Inf does not cap.
 	AccelerationCap float64
+	// RepeatChange is the change of velocity, m/s, between one update and the next
+	// beyond which the new one is followed by another one MinInterval later. The
+	// publisher cannot know that an update was lost, and after a manoeuvre's update
+	// its own reckoning agrees with the truth, so a lost one would leave remotes on
+	// the old course until the drift reached the threshold; the repeat bounds that to
+	// one interval, for the updates that matter. If zero, DefaultRepeatChange;
+	// negative never repeats.
+	RepeatChange float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
 	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
@@ -145,6 +156,12 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		c.VelocityFrames = 3
 	}
 	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
+	switch {
+	case c.RepeatChange < 0 || math.IsNaN(c.RepeatChange):
+		c.RepeatChange = math.Inf(1)
+	case c.RepeatChange == 0:
+		c.RepeatChange = DefaultRepeatChange
+	}
 	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
 	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
 	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
@@ -209,9 +226,10 @@ const velocityHistory = 4
 // faster than MinInterval, with a full heartbeat at least every Heartbeat seconds.
 // Not safe for concurrent use.
 type Publisher struct {
-	cfg  PublisherConfig
-	rng  *rand.Rand
-	self Actor
+	cfg    PublisherConfig
+	rng    *rand.Rand
+	self   Actor
+	before frameState // self before this sample's Advance
 
 	n     int // samples seen
 	times [velocityHistory]float64
@@ -225,6 +243,7 @@ type Publisher struct {
 	velValid        bool
 
 	published     bool
+	repeat        bool // the last update is to be followed by another
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
@@ -255,6 +274,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 		return NoUpdate, State{}
 	}
 	p.observe(&s)
+	p.before = p.self.frame()
 	p.self.Advance(s.Time)
 
 	if !p.published || s.Break {
@@ -267,7 +287,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !p.exceeded(&s) {
+	if !p.exceeded(&s) && !(p.repeat && s.Time-p.lastTime >= p.cfg.MinInterval) {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -431,12 +451,18 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		st.Acceleration = clampLen(acc, lim.MaxAcceleration)
 	}
 
+	// Reckon the update exactly as a remote does: it arrives at s.Time, after the
+	// last displayed frame, and the frame at s.Time already blends toward it. (The
+	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
+	p.self.restoreFrame(&p.before)
 	if first || s.Break {
 		_ = p.self.Break(st, s.Time)
 	} else if err := p.self.Receive(st, s.Time); err != nil {
 		_ = p.self.Break(st, s.Time)
 	}
+	p.self.Advance(s.Time)
+	p.repeat = p.published && !s.Break && !p.repeat && st.Velocity.Sub(p.last.Velocity).Len() > c.RepeatChange
 	p.published = true
 	p.last = st
 	p.lastTime = s.Time

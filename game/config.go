@@ -121,7 +121,7 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			// Tanks never leave the ground; they rest on the hull's footprint.
 			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: physics.TankSpec{}.Footprint()},
 		},
-		PositionThreshold:    0.05,
+		PositionThreshold:    0.03,
 		OrientationThreshold: 4 * math.Pi / 180,
 		MinInterval:          0.2,
 		Heartbeat:            PublishHeartbeat,

@@ -27,12 +27,12 @@ var ErrLinkClosed = errors.New("game: link closed")
 //
 // A Match is not safe for concurrent use: one goroutine calls Step and Snapshot.
 type Match struct {
-	cfg    Config
-	link   Link
-	terr   *terrain.Map
-	world  *physics.World
-	log    *slog.Logger
-	rng    *rand.Rand
+	cfg   Config
+	link  Link
+	terr  *terrain.Map
+	world *physics.World
+	log   *slog.Logger
+	rng   *rand.Rand
 	// dr is the dead reckoning in force: local tanks' publishing, and in dr.Reckon
 	// how remote tanks are reckoned (SetAlgorithm, SetClamp and
 	// SetLatencyCompensation change it).
@@ -48,6 +48,7 @@ type Match struct {
 	events []net.Event      // reused Poll buffer
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
 	free   []*tank          // removed remote tanks, reused for new ones
+	gone   []Departure      // remote tanks removed in the last DepartureShown seconds
 
 	started  bool
 	last     float64 // now of the previous Step
@@ -395,6 +396,11 @@ func (m *Match) receive(now float64) {
 			t.lastHeard = now
 		case net.EventDespawn:
 			if t := m.byID[ev.Actor]; t != nil && !t.local {
+				reason := ev.Text
+				if reason == "" {
+					reason = "left"
+				}
+				m.depart(t, now, reason)
 				m.removeRemote(t)
 			}
 		case net.EventClosed:
@@ -583,8 +589,10 @@ func (m *Match) publish(now float64) {
 const (
 	// MaxPublishSpeed caps a published velocity, m/s.
 	MaxPublishSpeed = 25.0
-	// MaxPublishAcceleration caps a published acceleration, m/s² (about 1.2 g).
-	MaxPublishAcceleration = 12.0
+	// MaxPublishAcceleration caps a published acceleration, m/s² (about 2 g): above a
+	// tank's hardest turn at speed (15 m/s² at 10 m/s and 90°/s), below a
+	// collision's spike. It is the publisher's AccelerationCap (DeadReckoning).
+	MaxPublishAcceleration = 20.0
 	// MaxPublishTurnRate caps a published angular velocity, rad/s.
 	MaxPublishTurnRate = 3.0
 	// MaxPublishArticulationRate caps a published turret or gun rate, rad/s.
@@ -656,6 +664,7 @@ func (m *Match) reckon(now float64) {
 		}
 		if now-t.lastHeard > m.cfg.RemoveAfter {
 			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
+			m.depart(t, now, "silent")
 			m.removeRemote(t)
 			i--
 			continue
@@ -724,6 +733,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		dst.Tanks = grown
 	}
 	dst.Tanks = dst.Tanks[:n]
+	dst.Departures = m.departures(dst.Departures[:0])
 	for i, t := range m.tanks {
 		trail := dst.Tanks[i].Trail[:0]
 		dst.Tanks[i] = t.view
