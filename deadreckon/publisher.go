@@ -51,9 +51,6 @@ const (
 	// few times what a vehicle's engine or brakes give, so a manoeuvre's acceleration
 	// is sent whole while a collision's one-frame spike is not projected into a pop.
 	DefaultAccelerationCap = 40.0
-	// DefaultRepeatChange is the change of published velocity, m/s, beyond which an
-	// update is sent again one MinInterval later (see PublisherConfig.RepeatChange).
-	DefaultRepeatChange = 3.0
 	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
 	// the published value is zero, rad/s.
 	DefaultTinyAngularSpeed = 0.002
@@ -105,14 +102,6 @@ type PublisherConfig struct {
 	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
 	// DefaultAccelerationCap; +Inf does not cap.
 	AccelerationCap float64
-	// RepeatChange is the change of velocity, m/s, between one update and the next
-	// beyond which the new one is followed by another one MinInterval later. The
-	// publisher cannot know that an update was lost, and after a manoeuvre's update
-	// its own reckoning agrees with the truth, so a lost one would leave remotes on
-	// the old course until the drift reached the threshold; the repeat bounds that to
-	// one interval, for the updates that matter. If zero, DefaultRepeatChange;
-	// negative never repeats.
-	RepeatChange float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
 	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
@@ -156,12 +145,6 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		c.VelocityFrames = 3
 	}
 	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
-	switch {
-	case c.RepeatChange < 0 || math.IsNaN(c.RepeatChange):
-		c.RepeatChange = math.Inf(1)
-	case c.RepeatChange == 0:
-		c.RepeatChange = DefaultRepeatChange
-	}
 	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
 	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
 	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
@@ -243,7 +226,6 @@ type Publisher struct {
 	velValid        bool
 
 	published     bool
-	repeat        bool // the last update is to be followed by another
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
@@ -287,7 +269,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !p.exceeded(&s) && !(p.repeat && s.Time-p.lastTime >= p.cfg.MinInterval) {
+	if !p.exceeded(&s) {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -437,6 +419,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
 	}
 	acc := clampLen(clampTiny(p.acc, c.TinyAcceleration), c.AccelerationCap)
+	acc = p.noReverse(st.Velocity, acc)
 	if c.DampAcceleration {
 		// Damped by how much it agrees with the last published direction.
 		var unit mgl64.Vec3
@@ -462,7 +445,6 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		_ = p.self.Break(st, s.Time)
 	}
 	p.self.Advance(s.Time)
-	p.repeat = p.published && !s.Break && !p.repeat && st.Velocity.Sub(p.last.Velocity).Len() > c.RepeatChange
 	p.published = true
 	p.last = st
 	p.lastTime = s.Time
@@ -509,3 +491,26 @@ func (p *Publisher) NextHeartbeat() float64 { return p.nextHeartbeat }
 
 // Rejected returns how many samples were ignored as invalid.
 func (p *Publisher) Rejected() uint64 { return p.rejected }
+
+// noReverse returns acceleration acc with its braking part (against velocity v, or
+// against the last published velocity when v is tiny) cut so that, integrated over
+// the acceleration horizon, it brings the projection to rest and never reverses it:
+// a vehicle that brakes, or stops dead against an obstacle, is not projected
+// driving backwards.
+func (p *Publisher) noReverse(v, acc mgl64.Vec3) mgl64.Vec3 {
+	ref := v
+	if ref.Dot(ref) < p.cfg.TinySpeed*p.cfg.TinySpeed {
+		ref = p.last.Velocity
+	}
+	l := ref.Len()
+	if l == 0 {
+		return acc
+	}
+	u := ref.Mul(1 / l)
+	along := acc.Dot(u)
+	limit := v.Len() / p.cfg.Reckon.AccelerationHorizon // zero at rest; zero for +Inf: no limit below
+	if math.IsInf(p.cfg.Reckon.AccelerationHorizon, 1) || along >= -limit {
+		return acc
+	}
+	return clampTiny(acc.Add(u.Mul(-along-limit)), p.cfg.TinyAcceleration)
+}

@@ -220,7 +220,7 @@ func TestPublisherKinematics(t *testing.T) {
 		{mgl64.Vec3{-2 * c60, 0, -2 * s60}, mgl64.Vec3{-2 * c60, 0, -2 * s60}}, // same again: kept
 	}
 	p := NewPublisher(PublisherConfig{PositionThreshold: 1e6, OrientationThreshold: 3, ToleranceLinear: -1, Heartbeat: 1000,
-		DampAcceleration: true, RepeatChange: -1}, 1)
+		DampAcceleration: true}, 1)
 	var x, v mgl64.Vec3
 	f := 0
 	for k, seg := range segments {
