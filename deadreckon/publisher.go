@@ -51,6 +51,10 @@ const (
 	// few times what a vehicle's engine or brakes give, so a manoeuvre's acceleration
 	// is sent whole while a collision's one-frame spike is not projected into a pop.
 	DefaultAccelerationCap = 40.0
+	// DefaultRepeatChange is the unforeseen change of velocity, m/s, beyond which an
+	// update is followed by another one MinInterval later (see
+	// PublisherConfig.RepeatChange).
+	DefaultRepeatChange = 3.0
 	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
 	// the published value is zero, rad/s.
 	DefaultTinyAngularSpeed = 0.002
@@ -102,6 +106,15 @@ type PublisherConfig struct {
 	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
 	// DefaultAccelerationCap; +Inf does not cap.
 	AccelerationCap float64
+	// RepeatChange is how far, in m/s, an update's velocity may differ from the one
+	// the last update projected (a manoeuvre remotes could not foresee: a stop dead,
+	// a collision) before it is followed by another one MinInterval later. The
+	// publisher cannot know that an update was lost, and once a stopped tank's
+	// update is out its own reckoning agrees with the truth, so a lost one would leave
+	// remotes driving on until the next heartbeat; the repeat bounds that to one
+	// interval for the updates that matter. If zero, DefaultRepeatChange; negative
+	// never repeats.
+	RepeatChange float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
 	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
@@ -145,6 +158,12 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		c.VelocityFrames = 3
 	}
 	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
+	switch {
+	case c.RepeatChange < 0 || math.IsNaN(c.RepeatChange):
+		c.RepeatChange = math.Inf(1)
+	case c.RepeatChange == 0:
+		c.RepeatChange = DefaultRepeatChange
+	}
 	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
 	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
 	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
@@ -226,6 +245,7 @@ type Publisher struct {
 	velValid        bool
 
 	published     bool
+	repeat        bool // the last update is to be followed by another
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
@@ -269,7 +289,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !p.exceeded(&s) {
+	if !p.exceeded(&s) && !(p.repeat && s.Time-p.lastTime >= p.cfg.MinInterval) {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -438,6 +458,8 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// last displayed frame, and the frame at s.Time already blends toward it. (The
 	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
+	// How much this update's velocity surprises the reckoning of the last one.
+	surprise := st.Velocity.Sub(p.self.LastKnownProjected().Velocity).Len()
 	p.self.restoreFrame(&p.before)
 	if first || s.Break {
 		_ = p.self.Break(st, s.Time)
@@ -445,6 +467,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		_ = p.self.Break(st, s.Time)
 	}
 	p.self.Advance(s.Time)
+	p.repeat = p.published && !s.Break && !p.repeat && surprise > c.RepeatChange
 	p.published = true
 	p.last = st
 	p.lastTime = s.Time
