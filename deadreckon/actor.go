@@ -81,7 +81,7 @@ type Actor struct {
 	clamp                 ClampResult
 
 	c *actorCold
-	_ [8]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [56]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out

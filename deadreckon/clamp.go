@@ -21,6 +21,11 @@ const (
 	DefaultFarInterval = 4
 	// minNormalY keeps a near-vertical ground normal from tipping an actor over.
 	minNormalY = 0.05
+	// DefaultMaxTilt is the steepest tilt, radians (45°), a clamp gives an actor:
+	// tracks grip with a friction of about 1, so a tank rests on no steeper slope,
+	// and a steeper "ground" under its footprint is a cliff face its contacts do
+	// not follow.
+	DefaultMaxTilt = 45 * math.Pi / 180
 	// supportStep is how far, in meters, the ground under the actor's origin may lie
 	// off the plane of the three footprint hits before the footprint is taken to
 	// straddle a step (a cliff edge): the actor then rests on the footprint points
@@ -65,6 +70,10 @@ type Clamp struct {
 	FarDistance float64
 	// FarInterval is the frame interval of far clamping; if zero, DefaultFarInterval.
 	FarInterval int
+	// MaxTilt caps the tilt of the clamped orientation from upright, radians; if
+	// zero, DefaultMaxTilt.
+	MaxTilt float64
+	cosTilt float64 // cos(MaxTilt), set by withDefaults
 }
 
 func (c Clamp) withDefaults() Clamp {
@@ -84,6 +93,10 @@ func (c Clamp) withDefaults() Clamp {
 	if c.FarInterval <= 0 {
 		c.FarInterval = DefaultFarInterval
 	}
+	if !(c.MaxTilt > 0 && c.MaxTilt < math.Pi/2) {
+		c.MaxTilt = DefaultMaxTilt
+	}
+	c.cosTilt = math.Cos(c.MaxTilt)
 	return c
 }
 
@@ -120,7 +133,8 @@ type ClampResult struct {
 // triangle's normal. A fourth ray under the origin keeps the origin from ending
 // below the ground, and when the footprint straddles a step (a cliff edge: the
 // origin's ground more than 0.3 m off the hits' plane) the pose rests on the
-// footprint points at the origin's level instead of tilting into the drop. With ClampUp the pose moves only when it is below the ground;
+// footprint points at the origin's level instead of tilting into the drop. The tilt
+// never exceeds c.MaxTilt. With ClampUp the pose moves only when it is below the ground;
 // with ClampNone it is returned unchanged. A ray that misses (the pose sank deeper
 // than RayHeight) falls back to g.HeightAt; when that fails too the pose is returned
 // unchanged with Clamped false. Physics uses it for local actors, Actor.ClampTo for
@@ -193,7 +207,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 		if d := hc - base; d > supportStep || d < -supportStep {
 			// The footprint straddles a step. Rest on the origin's ray and the
 			// footprint points at its level; with fewer than two of those, on the
-			// ground's own normal under the origin.
+			// ground's own normal under the origin (MaxTilt caps either).
 			k := 0
 			var sx, sy, sz [2]float64
 			for i := 0; i < 3 && k < 2; i++ {
@@ -236,6 +250,12 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	}
 	r.Clamped = true
 	r.Normal = mgl64.Vec3{nx, ny, nz}
+	if ny < c.cosTilt {
+		// Steeper than the actor rests: tilt it by MaxTilt toward the slope.
+		k := math.Sqrt((1 - c.cosTilt*c.cosTilt) / (nx*nx + nz*nz))
+		nx, ny, nz = nx*k, c.cosTilt, nz*k
+		cx, cy, cz = nx, ny, nz
+	}
 	r.Ground = base + c.Offset
 	py := r.Position[1]
 	switch c.Mode {

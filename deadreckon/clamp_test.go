@@ -30,7 +30,7 @@ func TestClampInclinedPlane(t *testing.T) {
 			// A reckoned pose that is already tilted wrongly must not matter.
 			q := qmul(YawQuat(yaw), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1, 0, -0.05}}))
 			q = qmul(YawQuat(yaw-Yaw(q)), q) // exact heading yaw, some pitch and roll
-			r := ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: offset, RayHeight: 100})
+			r := ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: offset, RayHeight: 100, MaxTilt: 60 * deg})
 			if !r.Clamped || r.NumHits != 3 || r.Rays != 3 {
 				t.Fatalf("plane %+v yaw %v: not clamped: %+v", p, yaw/deg, r)
 			}
@@ -240,5 +240,16 @@ func TestClampStagger(t *testing.T) {
 		if f > 1 && clamped != 1 {
 			t.Errorf("frame %d: %d far actors clamped, want 1", f, clamped)
 		}
+	}
+}
+
+// TestClampMaxTilt: ground steeper than MaxTilt (a cliff face) tilts the actor by
+// MaxTilt toward the slope, not more.
+func TestClampMaxTilt(t *testing.T) {
+	p := Plane{SlopeX: 2} // 63°
+	r := ClampPose(p, mgl64.Vec3{0, 10, 0}, YawQuat(0.3), Clamp{Mode: ClampAlways})
+	up := rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
+	if tilt := math.Acos(up[1]); math.Abs(tilt-DefaultMaxTilt) > 1e-9 || up[0] >= 0 {
+		t.Errorf("on a 63° slope rising along +X: tilt %.2f°, up %v; want %.0f° leaning back", tilt/deg, up, DefaultMaxTilt/deg)
 	}
 }

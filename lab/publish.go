@@ -124,6 +124,7 @@ func newOwner(c PublishConfig, a Algo, seed uint64, paper bool) *owner {
 		pc.MaxTolerance = never
 		pc.MinInterval = 0.5 / c.Rate
 		pc.Heartbeat = never
+		pc.RepeatChange = -1
 	}
 	return &owner{pub: deadreckon.NewPublisher(pc, seed), rate: c.Rate}
 }
