@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/treadline/treadline/deadreckon"
@@ -82,4 +83,16 @@ func ParseAlgos(list string) ([]Algo, error) {
 		return nil, fmt.Errorf("no algorithm in %q", list)
 	}
 	return out, nil
+}
+
+// describeGame says in words what the game's dead reckoning does.
+func describeGame(dr deadreckon.PublisherConfig) string {
+	r := dr.Reckon
+	comp := ""
+	if r.CompensateLatency {
+		comp = " latency-compensated"
+	}
+	return fmt.Sprintf("publish on error over %g m or %g° (at most every %s, heartbeat %g s); remote%s %v, ΔT %s, ground clamp %v",
+		dr.PositionThreshold, math.Round(dr.OrientationThreshold*180/math.Pi*100)/100, ms(dr.MinInterval), dr.Heartbeat,
+		comp, r.Algorithm, ms(r.UpdateInterval), r.Clamp.Mode)
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -312,8 +313,21 @@ func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {
 			fmt.Fprintf(&b, "%s: trace %s, %.1f s\n", p.Name, o.Trace, p.Duration())
 		}
 	}
-	fmt.Fprintf(&b, "publish: %s (game: the game's own, see below); link: %s; clock error %s\n",
-		pub.describe(), describeLink(o.Network), ms(o.ClockError))
+	games, others := 0, 0
+	for _, a := range o.Algos {
+		if a.Game {
+			games++
+		} else {
+			others++
+		}
+	}
+	if others > 0 {
+		fmt.Fprintf(&b, "publish: %s\n", pub.describe())
+	}
+	if games > 0 {
+		fmt.Fprintf(&b, "game: %s\n", describeGame(game.DeadReckoning()))
+	}
+	fmt.Fprintf(&b, "link: %s; clock error %s\n", describeLink(o.Network), ms(o.ClockError))
 	fmt.Fprintf(&b, "%.0f fps; %.0f s measured after %.1f s warm-up; %s; %s\n\n",
 		o.FPS, paths[0].Duration()-warmupOf(o.Warmup), warmupOf(o.Warmup), o.seeds(), o.encoding())
 	_, err := io.WriteString(w, b.String())
