@@ -26,20 +26,20 @@ type Algo struct {
 	Game bool
 }
 
-// GameAlgo is the name of the algorithm that runs what the game ships.
-const GameAlgo = "game"
+// gameAlgo is the name of the algorithm that runs what the game ships.
+const gameAlgo = "game"
 
 // AlgoNames returns every algorithm name ParseAlgos accepts, in the order "all" uses:
 // the snapping ones, the blending ones, then the clock-synchronised ones.
 func AlgoNames() []string {
-	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed", GameAlgo}
+	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed", gameAlgo}
 }
 
 // ParseAlgo returns the algorithm called name: a deadreckon algorithm name,
 // "pvb-ts" for projective velocity blending with latency compensation, or "game" for
 // the game's own dead reckoning (publishing, link and remote, see Algo.Game).
 func ParseAlgo(name string) (Algo, error) {
-	if name == GameAlgo {
+	if name == gameAlgo {
 		r := game.DeadReckoning().Reckon
 		return Algo{Name: name, Algorithm: r.Algorithm, CompensateLatency: r.CompensateLatency, Game: true}, nil
 	}

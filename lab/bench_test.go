@@ -31,12 +31,12 @@ func BenchmarkSimulate(b *testing.B) {
 // BenchmarkMetricsAdd measures the per-frame cost of the metrics.
 func BenchmarkMetricsAdd(b *testing.B) {
 	truth := straight(3600)
-	m := NewMetrics(dt, LedgeGround{})
+	m := newMetrics(dt, ledgeGround{})
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		if i == len(truth) {
-			m.Reset(dt, LedgeGround{})
+			m.Reset(dt, ledgeGround{})
 			i = 0
 		}
 		p := truth[i]

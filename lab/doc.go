@@ -14,7 +14,7 @@
 // per-frame jump |displayed step − true step| (snaps and stalls), the RMS jerk of the
 // displayed path, depth below the ground, and the updates and bytes per second that
 // bought them. Everything is deterministic: the same Setup, or
-// the same Options, gives the same result bit for bit; SimulateRuns averages over
+// the same Options, gives the same result bit for bit; simulateRuns averages over
 // several seeds when one lossy run is too noisy.
 //
 // One run:

@@ -47,7 +47,7 @@ func gameRuns(t *testing.T, sc string, l impair.Link) Result {
 		t.Fatal(err)
 	}
 	a, _ := ParseAlgo("game")
-	r, err := SimulateRuns(Setup{Path: p, Algo: a, Network: l, Seed: 1}, 3)
+	r, err := simulateRuns(Setup{Path: p, Algo: a, Network: l, Seed: 1}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestGameTargets(t *testing.T) {
 	// never dropping ahead of the truth by more than the fall's first frames.
 	for _, l := range []impair.Link{{}, bad} {
 		r := gameRuns(t, "ledge", l)
-		if *r.BelowGroundShare != 0 || *r.MaxDepthM > BelowGroundTolerance {
+		if *r.BelowGroundShare != 0 || *r.MaxDepthM > belowGroundTolerance {
 			t.Errorf("ledge over %+v: %.1f%% of frames below the ground, %.3f m deep", l, 100**r.BelowGroundShare, *r.MaxDepthM)
 		}
 		if *r.MaxUnderTruthM > 0.5 {

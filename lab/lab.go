@@ -136,8 +136,8 @@ func (o Options) withDefaults() (Options, error) {
 	if !(o.BudgetP95 > 0) || math.IsInf(o.BudgetP95, 0) {
 		return o, fmt.Errorf("budget p95 target %v m is not positive", o.BudgetP95)
 	}
-	if o.Runs < 0 || o.Runs > MaxRuns {
-		return o, fmt.Errorf("%d runs is outside 0..%d", o.Runs, MaxRuns)
+	if o.Runs < 0 || o.Runs > maxRuns {
+		return o, fmt.Errorf("%d runs is outside 0..%d", o.Runs, maxRuns)
 	}
 	if o.UpdateBytes < 0 {
 		return o, fmt.Errorf("update size %d bytes is negative", o.UpdateBytes)
@@ -162,7 +162,7 @@ func (o Options) withDefaults() (Options, error) {
 			names = append(names, ScenarioNames()...)
 			continue
 		}
-		if DescribeScenario(s) == "" {
+		if describeScenario(s) == "" {
 			return o, fmt.Errorf("unknown scenario %q (have %s, all)", s, strings.Join(ScenarioNames(), ", "))
 		}
 		names = append(names, s)
@@ -183,7 +183,7 @@ func (o Options) withDefaults() (Options, error) {
 // paths builds the truth of every scenario (or the trace) the options name.
 func (o Options) paths() ([]*Path, error) {
 	if o.Trace != "" {
-		tr, err := ReadTraceFile(o.Trace)
+		tr, err := readTraceFile(o.Trace)
 		if err != nil {
 			return nil, err
 		}
@@ -239,17 +239,17 @@ func runCompare(ctx context.Context, w io.Writer, o Options) error {
 		return err
 	}
 	if o.Plot != "" {
-		if err := SavePlot(o.Plot, paths[0], all[:na]); err != nil {
+		if err := savePlot(o.Plot, paths[0], all[:na]); err != nil {
 			return err
 		}
 	}
 	if o.JSON {
-		return WriteJSON(w, all)
+		return writeJSON(w, all)
 	}
 	if err := writeCompareHeader(w, o, paths); err != nil {
 		return err
 	}
-	if err := WriteTable(w, all); err != nil {
+	if err := writeResults(w, all); err != nil {
 		return err
 	}
 	return writeCompareNotes(w, all)
@@ -284,7 +284,7 @@ func writeCompareNotes(w io.Writer, rs []Result) error {
 			continue
 		}
 		if len(seen) == 0 {
-			fmt.Fprintf(&b, "depth: deepest point below the ground; below: share of frames more than %g m under it\n", BelowGroundTolerance)
+			fmt.Fprintf(&b, "depth: deepest point below the ground; below: share of frames more than %g m under it\n", belowGroundTolerance)
 			b.WriteString("(the truth's own:")
 		}
 		seen[r.Scenario] = true
@@ -307,7 +307,7 @@ func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {
 	pub, _ := o.Publish.withDefaults()
 	var b strings.Builder
 	for _, p := range paths {
-		if d := DescribeScenario(p.Name); d != "" && o.Trace == "" {
+		if d := describeScenario(p.Name); d != "" && o.Trace == "" {
 			fmt.Fprintf(&b, "%s: %s\n", p.Name, d)
 		} else {
 			fmt.Fprintf(&b, "%s: trace %s, %.1f s\n", p.Name, o.Trace, p.Duration())
@@ -364,7 +364,7 @@ func (o Options) encoding() string {
 	case o.UpdateBytes > 0:
 		return fmt.Sprintf("%s; %d B counted per update", enc, o.UpdateBytes)
 	case o.Exact:
-		return fmt.Sprintf("%s; %d B counted per update (wire size)", enc, DefaultUpdateBytes)
+		return fmt.Sprintf("%s; %d B counted per update (wire size)", enc, defaultUpdateBytes)
 	}
 	return enc + "; bytes = StateBatch payload per update"
 }

@@ -192,7 +192,7 @@ func TestDelayedShowsItsDelay(t *testing.T) {
 		t.Fatalf("delayed reports no delay: %+v", r)
 	}
 	// On a 10 m/s path, showing the past costs about speed × delay against the present.
-	if want := CircleSpeed * r.DelayS; math.Abs(r.MeanErrM-want) > 0.1*want {
+	if want := circleSpeed * r.DelayS; math.Abs(r.MeanErrM-want) > 0.1*want {
 		t.Errorf("error against the present %.3f m, want about %.3f m (speed × delay)", r.MeanErrM, want)
 	}
 	if *r.MeanErrPastM > 0.05 {
@@ -203,7 +203,7 @@ func TestDelayedShowsItsDelay(t *testing.T) {
 func TestLedgeStaysAboveGround(t *testing.T) {
 	for _, a := range []string{"pvb", "bezier", "quadratic"} {
 		r := run(t, "ledge", a, 3, impair.Link{Latency: sec(0.15)}, 0)
-		if r.MaxDepthM == nil || *r.MaxDepthM > BelowGroundTolerance || *r.BelowGroundShare != 0 {
+		if r.MaxDepthM == nil || *r.MaxDepthM > belowGroundTolerance || *r.BelowGroundShare != 0 {
 			t.Errorf("%s on the ledge: depth %v m, share %v below ground; want the clamp to keep it above", a, deref(r.MaxDepthM), deref(r.BelowGroundShare))
 		}
 	}
@@ -222,7 +222,7 @@ func TestBudgetMeetsTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := ParseAlgo("pvb")
-	r, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.25, 1)
+	r, err := findBudget(context.Background(), Setup{Path: p, Algo: a}, 0.25, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,14 +230,14 @@ func TestBudgetMeetsTarget(t *testing.T) {
 		t.Fatalf("budget: met %v, p95 %.4f m, publish %s; want met under 0.25 m with thresholds", r.Met, r.P95ErrM, r.Publish)
 	}
 	// A tighter target needs more updates.
-	tight, err := FindBudget(context.Background(), Setup{Path: p, Algo: a}, 0.05, 1)
+	tight, err := findBudget(context.Background(), Setup{Path: p, Algo: a}, 0.05, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tight.Met && tight.UpdatesPerS <= r.UpdatesPerS {
 		t.Errorf("p95 < 5 cm costs %.2f updates/s, not more than %.2f for 25 cm", tight.UpdatesPerS, r.UpdatesPerS)
 	}
-	if r.BytesPerS <= 0 || r.BytesPerUpdate < float64(DefaultUpdateBytes)-1 {
+	if r.BytesPerS <= 0 || r.BytesPerUpdate < float64(defaultUpdateBytes)-1 {
 		t.Errorf("bytes/s %.1f, bytes/update %.1f; want the wire size", r.BytesPerS, r.BytesPerUpdate)
 	}
 }
@@ -288,17 +288,17 @@ func TestPlotIsAPNG(t *testing.T) {
 		rs = append(rs, r)
 	}
 	var b bytes.Buffer
-	if err := WritePlot(&b, p, rs); err != nil {
+	if err := writePlot(&b, p, rs); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sz := img.Bounds().Size(); sz.X != 8*PlotDPI || sz.Y != 11*PlotDPI {
-		t.Errorf("plot is %v pixels, want %d×%d", sz, 8*PlotDPI, 11*PlotDPI)
+	if sz := img.Bounds().Size(); sz.X != 8*plotDPI || sz.Y != 11*plotDPI {
+		t.Errorf("plot is %v pixels, want %d×%d", sz, 8*plotDPI, 11*plotDPI)
 	}
-	if err := WritePlot(&b, p, []Result{{Algo: "pvb"}}); err == nil {
+	if err := writePlot(&b, p, []Result{{Algo: "pvb"}}); err == nil {
 		t.Error("plotting runs without records did not fail")
 	}
 }
@@ -362,7 +362,7 @@ func TestWireRangeIsReported(t *testing.T) {
 		t.Errorf("wire run 9 km out: error %v, want one about wire encoding", err)
 	}
 	r, err := Simulate(Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 3}, Exact: true})
-	if err != nil || r.MeanErrM > 0.1 || r.BytesPerUpdate != DefaultUpdateBytes {
+	if err != nil || r.MeanErrM > 0.1 || r.BytesPerUpdate != defaultUpdateBytes {
 		t.Errorf("exact run 9 km out: %v, mean error %v m, %v B/update", err, r.MeanErrM, r.BytesPerUpdate)
 	}
 }
@@ -381,7 +381,7 @@ func TestSimulateRunsCombinesSeeds(t *testing.T) {
 		}
 		singles = append(singles, r)
 	}
-	all, err := SimulateRuns(s, 3)
+	all, err := simulateRuns(s, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,10 +394,10 @@ func TestSimulateRunsCombinesSeeds(t *testing.T) {
 	if all.MeanErrSDM <= 0 {
 		t.Errorf("20%% loss over 3 seeds gave no spread in mean error")
 	}
-	if one, _ := SimulateRuns(s, 0); one.Runs != 1 || one.MeanErrM != singles[0].MeanErrM {
+	if one, _ := simulateRuns(s, 0); one.Runs != 1 || one.MeanErrM != singles[0].MeanErrM {
 		t.Errorf("0 runs means one: %+v", one)
 	}
-	if _, err := SimulateRuns(s, -1); err == nil {
+	if _, err := simulateRuns(s, -1); err == nil {
 		t.Error("-1 runs accepted")
 	}
 }

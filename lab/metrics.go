@@ -8,14 +8,14 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 )
 
-// BelowGroundTolerance is how far under the ground a displayed position must be to
+// belowGroundTolerance is how far under the ground a displayed position must be to
 // count as below it, m. It keeps rounding at the surface from counting.
-const BelowGroundTolerance = 0.01
+const belowGroundTolerance = 0.01
 
-// Metrics accumulates how well a displayed path follows the true one, frame by frame.
-// Frames come at a fixed interval. The zero value is not ready; use NewMetrics. It is
+// metrics accumulates how well a displayed path follows the true one, frame by frame.
+// Frames come at a fixed interval. The zero value is not ready; use newMetrics. It is
 // not safe for concurrent use.
-type Metrics struct {
+type metrics struct {
 	dt     float64
 	ground deadreckon.Ground
 
@@ -38,26 +38,26 @@ type Metrics struct {
 	nPrev     int
 }
 
-// NewMetrics returns a ready accumulator for frames dt seconds apart. When ground is
+// newMetrics returns a ready accumulator for frames dt seconds apart. When ground is
 // not nil, depth below it is measured too.
-func NewMetrics(dt float64, ground deadreckon.Ground) *Metrics {
-	return &Metrics{dt: dt, ground: ground}
+func newMetrics(dt float64, ground deadreckon.Ground) *metrics {
+	return &metrics{dt: dt, ground: ground}
 }
 
 // Reset clears the accumulator for a new run, keeping its buffers.
-func (m *Metrics) Reset(dt float64, ground deadreckon.Ground) {
-	*m = Metrics{dt: dt, ground: ground, errs: m.errs[:0], pastErrs: m.pastErrs[:0]}
+func (m *metrics) Reset(dt float64, ground deadreckon.Ground) {
+	*m = metrics{dt: dt, ground: ground, errs: m.errs[:0], pastErrs: m.pastErrs[:0]}
 }
 
 // Track feeds a frame that is not measured (a warm-up frame), so that the first
 // measured frame's jump and jerk have the frames before it.
-func (m *Metrics) Track(truePos, shown mgl64.Vec3) {
+func (m *metrics) Track(truePos, shown mgl64.Vec3) {
 	m.push(truePos, shown)
 }
 
 // Add measures one frame: the true pose, the displayed pose and, for a delayed view,
 // the true position one delay ago (pass the present truth when there is no delay).
-func (m *Metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
+func (m *metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
 	e := shown.Position.Sub(truth.Position).Len()
 	m.errs = append(m.errs, e)
 	m.sumErr += e
@@ -94,7 +94,7 @@ func (m *Metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
 		if h, ok := m.ground.HeightAt(shown.Position.X(), shown.Position.Z()); ok {
 			d := h - shown.Position.Y()
 			m.maxDepth = math.Max(m.maxDepth, d)
-			if d > BelowGroundTolerance {
+			if d > belowGroundTolerance {
 				m.nBelow++
 			}
 		}
@@ -102,7 +102,7 @@ func (m *Metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
 	m.push(truth.Position, shown.Position)
 }
 
-func (m *Metrics) push(truePos, shown mgl64.Vec3) {
+func (m *metrics) push(truePos, shown mgl64.Vec3) {
 	m.prevShown[2], m.prevShown[1], m.prevShown[0] = m.prevShown[1], m.prevShown[0], shown
 	m.prevTrue[1], m.prevTrue[0] = m.prevTrue[0], truePos
 	if m.nPrev < 3 {
@@ -110,8 +110,8 @@ func (m *Metrics) push(truePos, shown mgl64.Vec3) {
 	}
 }
 
-// Summary is what Metrics measured over a run.
-type Summary struct {
+// summary is what metrics measured over a run.
+type summary struct {
 	// Frames is how many frames were measured.
 	Frames int
 	// MeanErr, P95Err and MaxErr summarise the distance between the displayed and the
@@ -140,18 +140,18 @@ type Summary struct {
 	MeanPastErr, P95PastErr float64
 	// MaxDepth is the largest depth of the displayed position below the ground, m
 	// (zero when it never went below); BelowShare is the share, 0..1, of frames more
-	// than BelowGroundTolerance below it. Both are zero without a ground.
+	// than belowGroundTolerance below it. Both are zero without a ground.
 	MaxDepth, BelowShare float64
 }
 
-// Summary returns the figures measured so far. It sorts the stored errors in place,
+// summary returns the figures measured so far. It sorts the stored errors in place,
 // so call it once, after the last Add.
-func (m *Metrics) Summary() Summary {
+func (m *metrics) summary() summary {
 	n := len(m.errs)
 	if n == 0 {
-		return Summary{}
+		return summary{}
 	}
-	s := Summary{
+	s := summary{
 		Frames:         n,
 		MeanErr:        m.sumErr / float64(n),
 		P95Err:         percentile(m.errs, 0.95),

@@ -9,10 +9,10 @@ import (
 	"github.com/treadline/treadline/net/wire"
 )
 
-// DefaultUpdateBytes is the size of one update without articulations on the wire, in
+// defaultUpdateBytes is the size of one update without articulations on the wire, in
 // bytes: the payload of a StateBatch datagram holding one full update (batch header,
 // section header, update). Transport headers (QUIC, UDP, IP) are not counted.
-const DefaultUpdateBytes = wire.BatchHeaderSize + wire.SectionHeaderSize + wire.PartialUpdateSize + 1
+const defaultUpdateBytes = wire.BatchHeaderSize + wire.SectionHeaderSize + wire.PartialUpdateSize + 1
 
 // PublishConfig says when the owner publishes. The zero value is threshold publishing
 // with deadreckon's publisher defaults.

@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 )
 
-// WriteJSON writes each result as one JSON object on its own line.
-func WriteJSON(w io.Writer, results []Result) error {
+// writeJSON writes each result as one JSON object on its own line.
+func writeJSON(w io.Writer, results []Result) error {
 	enc := json.NewEncoder(w)
 	for i := range results {
 		if err := enc.Encode(&results[i]); err != nil {
@@ -30,9 +30,9 @@ func writeJSONValues(w io.Writer, vs []any) error {
 	return nil
 }
 
-// WriteTable writes results as an aligned text table, one row per result. Columns
+// writeResults writes results as an aligned text table, one row per result. Columns
 // that no result uses (delay, ground depth) are left out.
-func WriteTable(w io.Writer, results []Result) error {
+func writeResults(w io.Writer, results []Result) error {
 	hasPast, hasGround, hasRuns := false, false, false
 	for _, r := range results {
 		hasPast = hasPast || r.MeanErrPastM != nil

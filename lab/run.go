@@ -11,10 +11,10 @@ import (
 	"github.com/treadline/treadline/net/impair"
 )
 
-// OwnerClockOffset is how far the owner's clock runs ahead of the remote peer's in
+// ownerClockOffset is how far the owner's clock runs ahead of the remote peer's in
 // every run, s. A non-zero offset makes a clock-synchronisation mistake visible:
 // timestamps are only useful converted with the right offset.
-const OwnerClockOffset = 1000.0
+const ownerClockOffset = 1000.0
 
 // DefaultWarmup is how long a run goes before it is measured, s: time for the first
 // updates to arrive and the first blends to settle.
@@ -50,7 +50,7 @@ type Setup struct {
 	Exact bool
 	// UpdateBytes, if positive, is the size counted for each update, bytes. If zero, an
 	// update counts the size of its wire encoding: a StateBatch datagram payload holding
-	// it alone (DefaultUpdateBytes for an update without articulations).
+	// it alone (defaultUpdateBytes for an update without articulations).
 	UpdateBytes int
 	// Snap overrides the remote actor's snap distance, m; if zero, deadreckon's default.
 	Snap float64
@@ -99,7 +99,7 @@ type Result struct {
 	ClockErrorS float64 `json:"clock_error_s"`
 	// FPS is the frame rate, frames/s; DurationS the whole run and WarmupS its
 	// unmeasured start, s; Seed the (first) seed of the link; Runs how many seeds the
-	// figures combine (see SimulateRuns); Frames the frames measured over all of them.
+	// figures combine (see simulateRuns); Frames the frames measured over all of them.
 	FPS       float64 `json:"fps"`
 	DurationS float64 `json:"duration_s"`
 	WarmupS   float64 `json:"warmup_s"`
@@ -121,7 +121,7 @@ type Result struct {
 	// counts steady lag on a turn as well as pops.
 	MaxJumpM float64 `json:"max_jump_m"`
 	// MaxPopM is the largest per-frame pop, m: the displayed path's departure from its
-	// own course beyond the truth's (see Summary.MaxPop); steady lag does not count.
+	// own course beyond the truth's (see summary.MaxPop); steady lag does not count.
 	MaxPopM float64 `json:"max_pop_m"`
 	// MaxDVMPS is the largest per-frame change of displayed velocity beyond the
 	// truth's own change, m/s.
@@ -164,8 +164,8 @@ type Result struct {
 	Record *Record `json:"-"`
 }
 
-// ErrNoFrames is returned when the warm-up leaves no frame to measure.
-var ErrNoFrames = errors.New("no frames to measure")
+// errNoFrames is returned when the warm-up leaves no frame to measure.
+var errNoFrames = errors.New("no frames to measure")
 
 // Simulate plays one run and measures it. It is deterministic: the same setup gives
 // the same result, bit for bit.
@@ -177,8 +177,8 @@ func Simulate(s Setup) (Result, error) {
 // scratch holds the buffers one goroutine reuses from run to run.
 type scratch struct {
 	wire    wireCodec
-	metrics Metrics
-	truth   Metrics
+	metrics metrics
+	truth   metrics
 	inbox   []Delivery
 }
 
@@ -237,7 +237,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	}
 	actor := deadreckon.NewActor(cfg)
 	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {
-		actor.SetClockOffset(OwnerClockOffset + s.ClockError)
+		actor.SetClockOffset(ownerClockOffset + s.ClockError)
 	}
 	delay := 0.0
 	if cfg.Algorithm == deadreckon.Delayed {
@@ -256,7 +256,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		t := truth.Time
 		measured := t >= warmup-1e-9
 		// Owner side: render, decide, publish.
-		if st, kind, brk, ok := own.update(truth, t+OwnerClockOffset); ok {
+		if st, kind, brk, ok := own.update(truth, t+ownerClockOffset); ok {
 			size := s.UpdateBytes
 			if !s.Exact {
 				var n int
@@ -270,7 +270,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 					size = n
 				}
 			} else if size == 0 {
-				size = DefaultUpdateBytes
+				size = defaultUpdateBytes
 			}
 			if ok {
 				sent++
@@ -321,12 +321,12 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		sc.metrics.Add(truth, shown, past)
 		sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
 	}
-	sum, trueSum := sc.metrics.Summary(), sc.truth.Summary()
+	sum, trueSum := sc.metrics.summary(), sc.truth.summary()
 	if sum.Frames == 0 && encodeErr != nil && sent == 0 {
 		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, encodeErr)
 	}
 	if sum.Frames == 0 {
-		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, ErrNoFrames, p.Duration(), warmup)
+		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, errNoFrames, p.Duration(), warmup)
 	}
 	span := float64(sum.Frames) * dt
 	r := Result{

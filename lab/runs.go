@@ -5,22 +5,22 @@ import (
 	"math"
 )
 
-// MaxRuns is the most seeds one comparison may average over.
-const MaxRuns = 1000
+// maxRuns is the most seeds one comparison may average over.
+const maxRuns = 1000
 
-// SimulateRuns plays the setup once per seed s.Seed, s.Seed+1, … (runs of them; zero
+// simulateRuns plays the setup once per seed s.Seed, s.Seed+1, … (runs of them; zero
 // means one) and combines the results: means of the mean, p95, heading, jerk, rate and
 // past-error figures, the largest of the maxima (error, jump, pop, dv, depth), sums of the counts. MeanErrSDM is
 // the spread of the per-seed mean errors, which says how much a single seed can be
 // trusted on a lossy or jittery link. The Record, when asked for, is the first seed's.
-func SimulateRuns(s Setup, runs int) (Result, error) {
+func simulateRuns(s Setup, runs int) (Result, error) {
 	var sc scratch
 	return sc.simulateRuns(s, runs)
 }
 
 func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
-	if runs < 0 || runs > MaxRuns {
-		return Result{}, fmt.Errorf("simulate: %d runs is outside 0..%d", runs, MaxRuns)
+	if runs < 0 || runs > maxRuns {
+		return Result{}, fmt.Errorf("simulate: %d runs is outside 0..%d", runs, maxRuns)
 	}
 	if runs <= 1 {
 		r, err := sc.simulate(s)

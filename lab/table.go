@@ -106,7 +106,7 @@ func runTable(ctx context.Context, w io.Writer, o Options) error {
 		for _, r := range rows {
 			rs = append(rs, r.Bezier, r.PVB)
 		}
-		return WriteJSON(w, rs)
+		return writeJSON(w, rs)
 	}
 	return writeTable(w, o, rows)
 }
@@ -115,7 +115,7 @@ func writeTable(w io.Writer, o Options, rows []TableRow) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Table 1.1 of Murphy, \"Believable Dead Reckoning for Networked Games\", reproduced:\n")
 	fmt.Fprintf(&b, "cubic Bézier against projective velocity blending (PVB) on a circle.\n\n")
-	fmt.Fprintf(&b, "circle: radius %.0f m, %.0f m/s (%.2f rad/s), flat ground\n", CircleRadius, CircleSpeed, CircleSpeed/CircleRadius)
+	fmt.Fprintf(&b, "circle: radius %.0f m, %.0f m/s (%.2f rad/s), flat ground\n", circleRadius, circleSpeed, circleSpeed/circleRadius)
 	fmt.Fprintf(&b, "frames: %.0f fps; link: %s; updates at a fixed rate, ΔT = 1/rate, unquantized\n",
 		o.FPS, describeLink(o.Network))
 	fmt.Fprintf(&b, "an update is read at the first remote frame after it arrives, stamped with its arrival time\n")
