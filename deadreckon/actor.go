@@ -73,12 +73,9 @@ type Actor struct {
 
 	clampFrame int
 	clampDY    float64 // last vertical clamp offset, for intermittent clamping
-	// The height shown at the last ClampAlways clamp, its time and its vertical
-	// velocity (never upward), which limit how fast the actor falls.
-	fallY, fallAt, fallVY float64
-	fallOK                bool
-	clampCfg              Clamp
-	clamp                 ClampResult
+	fall       Fall    // limits how fast ClampAlways lowers the actor
+	clampCfg   Clamp
+	clamp      ClampResult
 
 	c *actorCold
 	_ [56]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
@@ -380,7 +377,7 @@ func (a *Actor) snap() {
 	}
 	a.vel = p.Velocity
 	a.clamped = false
-	a.fallOK = false
+	a.fall.Reset()
 	a.p0, a.v0, a.r0 = p.Position, p.Velocity, p.Orientation
 	for i := range a.art0 {
 		a.art0[i] = p.Articulations[i].Angle

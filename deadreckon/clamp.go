@@ -32,6 +32,10 @@ const (
 	// at the level of its origin, not on the plane, which would tilt it into the
 	// drop (and, under ClampAlways, sink its middle below the edge).
 	supportStep = 0.3
+	// fallStep is how far, in meters, the ground may drop in one step beyond what
+	// gravity allows before an actor leaves it: tracks and suspension follow a
+	// bump, a cliff throws the actor.
+	fallStep = 0.05
 	// Gravity is the acceleration, m/s², that limits how fast ClampTo lowers an
 	// actor under ClampAlways: where the ground falls away (off a cliff) the
 	// displayed actor drops no faster than its owner's would.
@@ -479,36 +483,52 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 		a.clampDY = r.Position[1] - pos[1]
 	}
 	if c.Mode == ClampAlways {
-		a.limitFall(r)
+		// Where the ground drops away under the reckoned position (a cliff), the
+		// actor falls as its owner does instead of jumping down the moment its
+		// middle passes the edge.
+		r.Position[1] = a.fall.Limit(r.Position[1], a.lastNow)
 	}
 	a.clamped = true
 }
 
-// limitFall lowers the clamped height of r no faster than Gravity from the height
-// shown at the previous clamp: where the ground drops away under the reckoned
-// position (a cliff), the actor falls as its owner does instead of jumping down the
-// moment its middle passes the edge. It never holds the actor below the ground, and
-// it starts afresh after a snap.
-func (a *Actor) limitFall(r *ClampResult) {
-	y, now := r.Position[1], a.lastNow
-	if a.fallOK {
-		if dt := now - a.fallAt; dt > 0 {
-			low := a.fallY + a.fallVY*dt - 0.5*Gravity*dt*dt
-			if y < low {
-				y, a.fallVY = low, a.fallVY-Gravity*dt
-				r.Position[1] = y
-			} else {
-				a.fallVY = math.Min(0, (y-a.fallY)/dt)
-			}
-		} else if y < a.fallY {
-			y = a.fallY // a second clamp in one frame does not fall further
-			r.Position[1] = y
-		}
-	} else {
-		a.fallVY = 0
-	}
-	a.fallY, a.fallAt, a.fallOK = y, now, true
+// Fall lowers a ground-clamped height no faster than Gravity: given the clamped height
+// each frame, it returns the height to show, held above it while the actor falls from
+// where it was shown last. It never holds the actor below the clamped height, and an
+// actor moving up or along the ground is not thrown: only downward motion carries
+// into a fall. Actor.ClampTo (ClampAlways) and the physics of local tanks use it, so
+// both drop off a cliff alike. The zero value is ready; Reset after a teleport.
+type Fall struct {
+	y, at, vy float64 // height shown at the last call, its time, its downward velocity
+	ok        bool
 }
+
+// Limit takes the clamped height y (m) at time now (s) and returns the height to show.
+func (f *Fall) Limit(y, now float64) float64 {
+	if !f.ok {
+		f.y, f.at, f.vy, f.ok = y, now, 0, true
+		return y
+	}
+	dt := now - f.at
+	switch {
+	case dt > 0:
+		if low := f.y + f.vy*dt - 0.5*Gravity*dt*dt; y < low-fallStep {
+			y, f.vy = low, f.vy-Gravity*dt
+		} else {
+			f.vy = math.Min(0, (y-f.y)/dt)
+		}
+	case y < f.y:
+		y = f.y // a second call at one instant does not fall further
+	}
+	f.y, f.at = y, now
+	return y
+}
+
+// Velocity returns the vertical velocity of the last height returned, m/s (zero or
+// downward).
+func (f *Fall) Velocity() float64 { return f.vy }
+
+// Reset forgets the last height: the next Limit starts afresh (a teleport, a respawn).
+func (f *Fall) Reset() { *f = Fall{} }
 
 // SetClampPhase offsets the frame counter of intermittent clamping, so that far actors
 // given different phases clamp on different frames instead of all at once.
