@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -36,16 +38,6 @@ const RespawnBelow = 20.0
 // RespawnUpsideDown is how long a local tank may stay on its side or upside down
 // before it is respawned, s.
 const RespawnUpsideDown = 3.0
-
-// Turret and gun are the articulations a tank's State carries, in this order.
-const (
-	// ArticulationTurret is the index of the turret yaw relative to the hull, rad.
-	ArticulationTurret = 0
-	// ArticulationGun is the index of the gun elevation, rad.
-	ArticulationGun = 1
-	// NumArticulations is how many articulations a tank publishes.
-	NumArticulations = 2
-)
 
 // Config sets up a Match. The zero value is a match with a player tank, no bots, on a
 // generated map, with default dead-reckoning settings.
@@ -83,17 +75,9 @@ type Config struct {
 
 	// Impairment describes the network impairment on this peer's link, shown in the
 	// snapshot's NetStats. It changes nothing by itself.
-	Impairment Impairment
+	Impairment impair.Link
 	// Logger receives the match's log lines. If nil, nothing is logged.
 	Logger *slog.Logger
-}
-
-// Impairment describes the impairment added to a link, for display.
-type Impairment struct {
-	// Lag is the added one-way latency, s; Jitter its largest deviation, s.
-	Lag, Jitter float64
-	// Loss is the chance (0..1) that a packet is lost.
-	Loss float64
 }
 
 // DeadReckoning returns the dead reckoning the game ships, in one value: how a local
@@ -120,17 +104,27 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			Heartbeat: PublishHeartbeat,
 			// Tanks never leave the ground; they rest on the hull's footprint.
 			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: physics.TankSpec{}.Footprint()},
+			// The host's bounds: the publisher keeps inside them, and a remote
+			// accepts what the host relays.
+			Limits: deadreckon.Limits{
+				MaxSpeed:            net.DefaultMaxSpeed,
+				MaxAcceleration:     net.DefaultMaxAcceleration,
+				MaxAngularSpeed:     net.DefaultMaxTurnRate,
+				MaxArticulationRate: net.DefaultMaxArticulationRate,
+			},
 		},
 		PositionThreshold:    0.03,
 		OrientationThreshold: 4 * math.Pi / 180,
 		MinInterval:          0.2,
 		Heartbeat:            PublishHeartbeat,
-		// A tank's braking and turning stay under it; a collision's one-frame spike
-		// does not, and is not projected into a pop. (The match's plausible caps,
-		// MaxPublish*, are the host's bounds and above what a tank does.)
-		AccelerationCap: MaxPublishAcceleration,
+		AccelerationCap:      PublishAccelerationCap,
 	}
 }
 
 // PublishHeartbeat is the longest time a tank goes without publishing, s.
 const PublishHeartbeat = 1.0
+
+// PublishAccelerationCap bounds a tank's published acceleration, m/s² (about 2 g):
+// above its hardest turn at speed (15.7 m/s² at 10 m/s and 90°/s), below a
+// collision's one-frame spike, which is not projected into a pop.
+const PublishAccelerationCap = 20.0

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 )
@@ -14,7 +15,7 @@ import (
 // value cmd/tanks passes and drlab's "game" algorithm runs (their tests check the same
 // value), and local tanks publish with it.
 func TestOneDeadReckoning(t *testing.T) {
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true, Bots: 1}, hub.Join())
 	if m.DeadReckoning() != DeadReckoning() {
 		t.Errorf("match reckons with %+v\nwant the game's %+v", m.DeadReckoning(), DeadReckoning())
@@ -30,7 +31,7 @@ func TestOneDeadReckoning(t *testing.T) {
 // removes its player, and the match's own removal comes later still.
 func TestStaleBeforeRemoved(t *testing.T) {
 	stale := DeadReckoning().Reckon.StaleAfter()
-	if !(stale < net.DefaultTimeout && net.DefaultTimeout < DefaultRemoveAfter) {
+	if host := net.DefaultTimeout.Seconds(); !(stale < host && host < DefaultRemoveAfter) {
 		t.Fatalf("stale after %v s, host timeout %v s, match removal %v s: want them in this order",
 			stale, net.DefaultTimeout, DefaultRemoveAfter)
 	}
@@ -38,7 +39,7 @@ func TestStaleBeforeRemoved(t *testing.T) {
 	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*2 > stale {
 		t.Errorf("heartbeat up to %v s: one lost heartbeat would mark a parked tank stale (%v s)", hb, stale)
 	}
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
 	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true}, hub.Join())
 	id, _ := owner.Spawn("parked", 1, deadreckon.NewState(mgl64.Vec3{5, 0, 5}))
@@ -66,7 +67,7 @@ func TestStaleBeforeRemoved(t *testing.T) {
 // TestCameraChoosesClampDetail: the clamp's level of detail follows the camera, not
 // the player's tank: a remote tank right under the camera gets three rays.
 func TestCameraChoosesClampDetail(t *testing.T) {
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
 	m := mustMatch(t, Config{Map: smallMap(t)}, hub.Join())
 	self := m.self.body.Pose().Position

@@ -127,7 +127,7 @@ func (o Options) withDefaults() (Options, error) {
 	if math.IsNaN(o.ClockError) || math.IsInf(o.ClockError, 0) {
 		return o, fmt.Errorf("clock error %v s is not finite", o.ClockError)
 	}
-	if _, err := impair.NewModel(o.Network); err != nil {
+	if _, err := impair.NewPath(o.Network, 0); err != nil {
 		return o, fmt.Errorf("network: %w", err)
 	}
 	if o.BudgetP95 == 0 {

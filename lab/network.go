@@ -3,7 +3,6 @@ package lab
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
@@ -71,12 +70,11 @@ func (q *queue) pop() message {
 }
 
 // Network carries state updates from the owner to the remote peer in simulated time:
-// the link model of package net/impair (latency, jitter, loss in bursts, duplication,
-// reordering), run on a seeded, deterministic event queue with no sockets. It is not
-// safe for concurrent use.
+// the link model of package net/impair (impair.Path: latency, jitter, loss in bursts,
+// duplication, reordering), run on a seeded, deterministic event queue with no
+// sockets. It is not safe for concurrent use.
 type Network struct {
-	model     *impair.Model
-	rng       *rand.Rand
+	path      *impair.Path
 	q         queue
 	seq       uint64
 	sent      int
@@ -87,25 +85,25 @@ type Network struct {
 // NewNetwork returns a link impaired as l whose random draws come from seed: the same
 // seed and the same sends give the same deliveries.
 func NewNetwork(l impair.Link, seed uint64) (*Network, error) {
-	m, err := impair.NewModel(l)
+	p, err := impair.NewPath(l, seed)
 	if err != nil {
 		return nil, fmt.Errorf("network: %w", err)
 	}
-	return &Network{model: m, rng: rand.New(rand.NewPCG(seed, 0x7eadc0de))}, nil
+	return &Network{path: p}, nil
 }
 
 // Send puts s on the link at local time now (s); brk marks a continuity break. It may
 // be lost, delayed, held back behind later sends or duplicated.
 func (n *Network) Send(s deadreckon.State, brk bool, now float64) {
 	n.sent++
-	if n.model.Lose(n.rng) {
+	d := n.path.Send(dur(now))
+	if d.Lost {
 		n.lost++
 		return
 	}
-	f := n.model.Schedule(n.rng, dur(now))
-	n.push(s, brk, f.At)
-	if f.Duplicate {
-		n.push(s, brk, f.DuplicateAt)
+	n.push(s, brk, d.At)
+	if d.Duplicated {
+		n.push(s, brk, d.DuplicateAt)
 	}
 }
 

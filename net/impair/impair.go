@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	stdnet "net"
 	"os"
 	"sync"
@@ -117,8 +116,8 @@ type Conn struct {
 	inner stdnet.PacketConn
 	cfg   Config
 
+	epoch    time.Time // the Paths' zero time
 	mu       sync.Mutex
-	rng      *rand.Rand
 	out, in  dir
 	ready    []packet // inbound packets due for ReadFrom
 	deadline time.Time
@@ -131,7 +130,6 @@ type Conn struct {
 	wg       sync.WaitGroup
 	limit    int
 	pool     sync.Pool
-	epoch    time.Time // the models' clock starts here
 }
 
 type packet struct {
@@ -142,9 +140,10 @@ type packet struct {
 	addr stdnet.Addr
 }
 
-// dir is one direction's schedule: a min-heap on delivery time.
+// dir is one direction's schedule: a min-heap on delivery time, fed by the
+// direction's Path.
 type dir struct {
-	model  Model
+	path   *Path
 	q      pq
 	seq    uint64
 	signal chan struct{}
@@ -176,27 +175,28 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 	if inner == nil {
 		return nil, errors.New("impair: nil PacketConn")
 	}
-	if err := cfg.Outbound.validate(); err != nil {
+	out, err := NewPath(cfg.Outbound, cfg.Seed)
+	if err != nil {
 		return nil, fmt.Errorf("outbound: %w", err)
 	}
-	if err := cfg.Inbound.validate(); err != nil {
+	in, err := NewPath(cfg.Inbound, cfg.Seed^0x5bd1e995)
+	if err != nil {
 		return nil, fmt.Errorf("inbound: %w", err)
 	}
 	c := &Conn{
 		inner: inner,
 		cfg:   cfg,
-		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		epoch: time.Now(),
 		wake:  make(chan struct{}),
 		done:  make(chan struct{}),
 		limit: cfg.QueueLimit,
-		epoch: time.Now(),
 	}
 	if c.limit <= 0 {
 		c.limit = DefaultQueueLimit
 	}
 	c.pool.New = func() any { b := make([]byte, pooledSize); return &b }
-	c.out = dir{model: Model{link: cfg.Outbound}, signal: make(chan struct{}, 1)}
-	c.in = dir{model: Model{link: cfg.Inbound}, signal: make(chan struct{}, 1)}
+	c.out = dir{path: out, signal: make(chan struct{}, 1)}
+	c.in = dir{path: in, signal: make(chan struct{}, 1)}
 	if cfg.Outbound.Active() {
 		c.wg.Add(1)
 		go c.run(&c.out, c.deliverOut)
@@ -211,21 +211,17 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 
 // schedule decides a packet's fate under c.mu and queues zero, one or two copies.
 func (c *Conn) schedule(d *dir, b []byte, addr stdnet.Addr, now time.Time) {
-	if d.model.Lose(c.rng) {
+	fate := d.path.Send(now.Sub(c.epoch))
+	if fate.Lost || d.q.Len() >= c.limit {
 		c.stats.Lost++
 		return
 	}
-	if d.q.Len() >= c.limit {
-		c.stats.Lost++
-		return
-	}
-	f := d.model.Schedule(c.rng, now.Sub(c.epoch))
-	if f.Reordered {
+	if fate.Reordered {
 		c.stats.Reordered++
 	}
-	c.push(d, b, addr, c.epoch.Add(f.At))
-	if f.Duplicate {
-		c.push(d, b, addr, c.epoch.Add(f.DuplicateAt))
+	c.push(d, b, addr, c.epoch.Add(fate.At))
+	if fate.Duplicated {
+		c.push(d, b, addr, c.epoch.Add(fate.DuplicateAt))
 		c.stats.Duplicated++
 	}
 	select {
