@@ -28,6 +28,9 @@ type Snapshot struct {
 	// Notices are the match's recent notices (chat, joins, leaves, timeouts, kills),
 	// oldest first, at most MaxNotices.
 	Notices []Notice
+	// Departures lists the remote tanks that left the match in the last
+	// DepartureShown seconds, oldest first, for the client's notice feed.
+	Departures []Departure
 }
 
 // TankView is one tank as the renderer draws it, with the dead-reckoning details the

@@ -23,7 +23,7 @@ type Obstacle struct {
 //
 // Sample (i, j) sits at world (MinX + i·CellX, MinZ + j·CellZ); i runs along +X and j
 // along +Z. Each grid cell is split into two triangles along the diagonal whose two
-// corners differ less in height (see Flipped), so a cliff running across the grid at
+// corners differ clearly less in height (see Flipped), so a cliff running across the grid at
 // an angle is cut along its edge instead of into a sawtooth; those triangles are the
 // surface that RayDown, Raycast and ChunkMesh use, while HeightAt and NormalAt
 // interpolate bilinearly.
@@ -205,9 +205,9 @@ func (m *Map) SurfaceAt(x, z float64) (h float64, ok bool) {
 
 // Flipped reports whether grid cell (i, j) (the cell whose lowest corner is sample
 // (i, j)) is split along its (i+1, j)–(i, j+1) diagonal rather than its (i, j)–(i+1,
-// j+1) one. A cell is flipped when that diagonal's corners differ less in height:
-// the split then follows a ridge or cliff edge instead of cutting across it. It
-// panics if (i, j) is not a cell.
+// j+1) one. A cell is flipped when that diagonal's corners differ clearly less in
+// height (by flipMargin): the split then follows a cliff edge instead of cutting
+// across it. It panics if (i, j) is not a cell.
 func (m *Map) Flipped(i, j int) bool {
 	if i < 0 || i >= m.nx-1 || j < 0 || j >= m.nz-1 {
 		panic("terrain: cell index out of range")
@@ -217,16 +217,17 @@ func (m *Map) Flipped(i, j int) bool {
 }
 
 // flipDiagonal reports whether a cell with corner heights ha (i, j), hb (i+1, j), hc
-// (i, j+1) and hd (i+1, j+1) is split along b–c: when b and c differ clearly less than
-// a and d. Ties keep the a–d diagonal, so flat and evenly sloped ground is split as
-// it always was.
+// (i, j+1) and hd (i+1, j+1) is split along b–c: when b and c differ at least
+// flipMargin less than a and d.
 func flipDiagonal(ha, hb, hc, hd float64) bool {
 	return math.Abs(hb-hc) < math.Abs(ha-hd)-flipMargin
 }
 
 // flipMargin is how much smaller, m, the b–c height difference must be than the a–d
-// one for a cell to be flipped; it keeps rounding noise from flipping even slopes.
-const flipMargin = 1e-3
+// one for a cell to be flipped. Only real creases, a cliff's edge cutting across the
+// cell, differ by that much; gentle ground keeps the split it always had, so driving
+// and clamping on it do not change.
+const flipMargin = 1.0
 
 // cellPlanes returns cell (i, j)'s two triangles as planes (see splitPlanes).
 func (m *Map) cellPlanes(i, j int) (flipped bool, base, su, sv [2]float64) {
