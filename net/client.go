@@ -59,6 +59,7 @@ type Client struct {
 	str   *quic.Stream
 	fr    *frameReader
 	id    wire.PlayerID
+	token ReconnectToken
 	match MatchSettings
 	sync  *clock.Sync
 	q     eventQueue
@@ -266,7 +267,7 @@ func (c *Client) join(ctx context.Context, raddr *stdnet.UDPAddr, known *knownHo
 	if !ok {
 		return fail(fmt.Errorf("join: host sent %v instead of a challenge", m.Type()))
 	}
-	req := wire.JoinRequest{Name: c.cfg.Name}
+	req := wire.JoinRequest{Name: c.cfg.Name, Token: c.cfg.ReconnectToken}
 	if ch.PassphraseRequired {
 		if c.cfg.Passphrase == "" {
 			return fail(fmt.Errorf("join: %w: the match needs a passphrase", ErrWrongPassphrase))
@@ -286,6 +287,7 @@ func (c *Client) join(ctx context.Context, raddr *stdnet.UDPAddr, known *knownHo
 	switch m := m.(type) {
 	case *wire.JoinAccepted:
 		c.id = m.Player
+		c.token = m.Token
 		c.match = MatchSettings{Map: m.MapName, Extent: m.MapExtent, TickRate: float64(m.TickRate),
 			Heartbeat: m.Heartbeat, MapSeed: m.MapSeed}
 	case *wire.JoinRefused:
@@ -359,6 +361,11 @@ func (c *Client) Match() MatchSettings { return c.match }
 
 // HostNow returns the client's estimate of the host clock now, in seconds.
 func (c *Client) HostNow() float64 { return c.sync.ToRemote(c.Now()) }
+
+// ReconnectToken returns the token the host gave this session. Pass it as
+// ClientConfig.ReconnectToken to rejoin under the same name at once after the
+// connection was lost.
+func (c *Client) ReconnectToken() ReconnectToken { return c.token }
 
 // Fingerprint returns the SHA-256 fingerprint of the host's certificate.
 func (c *Client) Fingerprint() string {

@@ -236,6 +236,10 @@ type ClientConfig struct {
 	Name string
 	// Passphrase proves the right to join a protected match.
 	Passphrase string
+	// ReconnectToken is the token of an earlier session under the same Name
+	// (Client.ReconnectToken), to take the name back from a connection that died.
+	// The zero value presents none.
+	ReconnectToken ReconnectToken
 	// Wrap, if set, wraps the client's UDP socket under QUIC.
 	Wrap WrapConn
 	// Logger receives session events. If nil, nothing is logged.

@@ -584,9 +584,11 @@ func (h *Host) admit(conn *quic.Conn, str *quic.Stream, name string) (*player, w
 		return nil, wire.RefuseFull, ""
 	}
 	p := newPlayer(h, id, name, conn, str, now)
+	p.token = newReconnectToken()
 	h.players[id] = p
 	acc := wire.JoinAccepted{
 		Player:    id,
+		Token:     p.token,
 		TickRate:  uint16(math.Round(h.match.TickRate)),
 		Heartbeat: h.match.Heartbeat,
 		MapExtent: h.match.Extent,

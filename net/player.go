@@ -41,6 +41,7 @@ type player struct {
 	str   *quic.Stream
 	local *localPeer
 	done  chan struct{} // closed when the player is removed
+	token ReconnectToken
 
 	// Guarded by h.mu.
 	removed   bool
