@@ -18,6 +18,7 @@ type floodReport struct {
 	baseRSS, peakRSS, afterRSS int64 // before, during and 10 s after the attack
 	peakHeap                   int64
 	peakGoroutines             int
+	p99Before                  time.Duration // honest delay in the 3 s before the attack
 	p99                        time.Duration // honest delay during the attack
 	received, sent             int           // honest updates observed, published
 	reflection                 float64
@@ -31,6 +32,7 @@ func (r floodReport) report(b *testing.B) {
 	b.ReportMetric(mb(r.peakHeap), "peak-heap-MB")
 	b.ReportMetric(float64(r.peakGoroutines), "peak-goroutines")
 	b.ReportMetric(float64(r.p99.Microseconds())/1000, "honest-p99-ms")
+	b.ReportMetric(float64(r.p99Before.Microseconds())/1000, "honest-p99-before-ms")
 	b.ReportMetric(float64(r.received)/float64(max(1, r.sent)), "honest-delivered")
 	b.ReportMetric(r.reflection, "reflection")
 	b.ReportMetric(float64(r.joins)/float64(max(1, r.joinTries)), "honest-joins-ok")
@@ -42,10 +44,13 @@ func (r floodReport) report(b *testing.B) {
 // during the attack, and 10 s of recovery after it.
 func measureFlood(t testing.TB, r *rigHost, attack func(ctx context.Context) *attackSocket) floodReport {
 	hp := startHonest(t, r, "127.0.2.1", "")
-	time.Sleep(time.Second)
+	time.Sleep(500 * time.Millisecond)
 	var rep floodReport
+	before := time.Now()
+	time.Sleep(3 * time.Second)
 	rep.baseRSS = r.fp0.last().rss
 	start := time.Now()
+	rep.p99Before, _, _ = hp.p99(before, start)
 	ctx, cancel := context.WithCancel(context.Background())
 	joinsDone := make(chan struct{})
 	go func() {

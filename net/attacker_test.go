@@ -16,6 +16,7 @@ import (
 	"crypto/tls"
 	"encoding/binary"
 	"errors"
+	"io"
 	stdnet "net"
 	"sync"
 	"sync/atomic"
@@ -370,4 +371,60 @@ func isSlowed(err error) bool {
 	return err != nil && errors.Is(err, ErrRefused) && !errors.Is(err, ErrWrongPassphrase)
 }
 
-var _ = wire.Version
+// readFrame reads one length-prefixed control message from r.
+func readFrame(r io.Reader) (wire.Message, error) {
+	var hdr [wire.FrameHeaderSize]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	body := make([]byte, binary.BigEndian.Uint16(hdr[:]))
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, err
+	}
+	m, _, err := wire.Parse(body)
+	return m, err
+}
+
+// rawJoin joins the host at addr from local as name with a bare QUIC connection,
+// presenting token, and then stays silent: no clock probes, no updates, as a
+// client whose link died would (QUIC keep-alives aside). An empty pass sends a
+// zero proof: a wrong guess that costs the guesser no key derivation. It returns
+// the host's answer and the connection, which closes with the test.
+func rawJoin(t testing.TB, addr stdnet.Addr, fp, local, name, pass string, token ReconnectToken) (wire.Message, *quic.Conn) {
+	t.Helper()
+	pc, err := stdnet.ListenUDP("udp", &stdnet.UDPAddr{IP: stdnet.ParseIP(local)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &quic.Transport{Conn: pc}
+	t.Cleanup(func() { tr.Close(); pc.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := tr.Dial(ctx, addr, clientTLS(addr.String(), fp, nil),
+		&quic.Config{EnableDatagrams: true, MaxIncomingStreams: 1, MaxIdleTimeout: 2 * time.Minute,
+			KeepAlivePeriod: 5 * time.Second})
+	if err != nil {
+		return nil, nil
+	}
+	t.Cleanup(func() { conn.CloseWithError(0, "") })
+	str, err := conn.AcceptStream(ctx)
+	if err != nil {
+		return nil, conn
+	}
+	str.SetReadDeadline(time.Now().Add(5 * time.Second))
+	m, err := readFrame(str)
+	ch, ok := m.(*wire.Challenge)
+	if err != nil || !ok {
+		return nil, conn
+	}
+	req := wire.JoinRequest{Name: name, Token: token}
+	if ch.PassphraseRequired && pass != "" {
+		req.Proof = wire.Proof(wire.DeriveKey(pass, ch.Salt), ch.Nonce, name)
+	}
+	b, _ := wire.AppendFrame(nil, &req)
+	if _, err := str.Write(b); err != nil {
+		return nil, conn
+	}
+	m, _ = readFrame(str)
+	return m, conn
+}

@@ -1,6 +1,9 @@
 package net
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // Defaults of the flood disconnect.
 const (
@@ -9,9 +12,9 @@ const (
 	// seconds start to count towards a disconnect. An honest client sends none,
 	// bar the odd update a clock correction or a collision makes implausible.
 	DefaultFloodRate = 50.0
-	// DefaultFloodFor is how many consecutive seconds over DefaultFloodRate get a
-	// client disconnected.
-	DefaultFloodFor = 3
+	// DefaultFloodFor is how long, in whole seconds, a client's bad traffic must stay
+	// over DefaultFloodRate to get it disconnected.
+	DefaultFloodFor = 3 * time.Second
 )
 
 // floodGuard decides when a client's bad traffic is a flood to disconnect: more

@@ -1,6 +1,9 @@
 package net
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestFloodGuard(t *testing.T) {
 	type burst struct {
@@ -27,7 +30,7 @@ func TestFloodGuard(t *testing.T) {
 		{"sustained flood", every(0, 10, 0.01, 10), 2},
 		{"328 000 datagrams in 10 s", every(0, 10, 0.001, 33), 2},
 	} {
-		f := newFloodGuard(DefaultFloodRate, DefaultFloodFor, 0)
+		f := newFloodGuard(DefaultFloodRate, int(DefaultFloodFor/time.Second), 0)
 		tripped := -1.0
 		for _, b := range tc.bursts {
 			if f.add(b.n, b.at) {

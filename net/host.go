@@ -38,10 +38,6 @@ const (
 	maxPlayerID      = 0xFFFF
 )
 
-// rejoinSilence is how long a player must have been silent before a new connection
-// with the same name replaces it (a rejoin after a dropped connection).
-const rejoinSilence = 1.0
-
 // HostStats are a host's counters since it started, and its current relay rate.
 type HostStats struct {
 	// Players is the number of players in the match, the host's own included.
@@ -74,6 +70,38 @@ type HostStats struct {
 	Refused uint64
 	// TimedOut counts players dropped for silence.
 	TimedOut uint64
+
+	// HandshakesInFlight is the number of QUIC handshakes under way now.
+	HandshakesInFlight int
+	// Retries counts connection attempts sent a QUIC Retry to prove their source
+	// address (Limits.RetryAbove).
+	Retries uint64
+	// HandshakesRefused counts handshakes refused by the global or per-prefix cap
+	// (Limits.MaxHandshakes, MaxHandshakesPerPrefix).
+	HandshakesRefused uint64
+	// Joining is the number of connections past the QUIC handshake that have not
+	// joined yet.
+	Joining int
+	// JoinsEvicted counts half-open joins closed to make room for newer ones
+	// (Limits.MaxJoining, MaxJoiningPerPrefix).
+	JoinsEvicted uint64
+	// GuessesSlowed counts joins refused by the guess limiter before their
+	// passphrase proof was checked.
+	GuessesSlowed uint64
+	// TakeoversRefused counts joins refused because their name belongs to a player
+	// in the match and they did not present its reconnect token.
+	TakeoversRefused uint64
+	// AddressFull counts joins refused by the per-address player cap
+	// (Limits.MaxPlayersPerAddr).
+	AddressFull uint64
+	// IdleKicked counts players kicked for publishing nothing (Limits.IdleKick).
+	IdleKicked uint64
+	// FloodKicked counts clients disconnected for a flood of bad traffic
+	// (Limits.FloodRate, FloodFor).
+	FloodKicked uint64
+	// StampsClamped counts update timestamps moved into what their arrival time and
+	// the sender's round trip allow.
+	StampsClamped uint64
 }
 
 // Host runs a match: it admits players over QUIC and relays their actors' states.
@@ -85,12 +113,14 @@ type Host struct {
 	log   *slog.Logger
 	start time.Time
 
-	pc   stdnet.PacketConn
-	tr   *quic.Transport
-	ln   *quic.Listener
-	fp   string
-	salt [wire.SaltSize]byte
-	key  [wire.KeySize]byte
+	pc    stdnet.PacketConn
+	tr    *quic.Transport
+	ln    *quic.Listener
+	gate  *handshakeGate
+	joinQ *joinQueue
+	fp    string
+	salt  [wire.SaltSize]byte
+	key   [wire.KeySize]byte
 
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -107,9 +137,8 @@ type Host struct {
 	relayRate   rateMeter
 	closed      bool
 	local       *localPeer
-	localActive bool                   // Local was called: queue events for the host's player
-	guesses     map[string]tokenBucket // wrong passphrases per source address
-	joining     int                    // connections accepted but not yet admitted
+	localActive bool          // Local was called: queue events for the host's player
+	guesses     *guessLimiter // wrong passphrases per address prefix
 }
 
 // hostActor is the host's record of one actor.
@@ -171,9 +200,12 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		}
 	}
 	tr := &quic.Transport{Conn: pc}
+	gate := newHandshakeGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix)
+	gate.install(tr)
 	qcfg := &quic.Config{
-		EnableDatagrams:            true,
-		HandshakeIdleTimeout:       seconds(lim.JoinTimeout),
+		EnableDatagrams: true,
+		// quic-go ends a handshake after twice its idle timeout.
+		HandshakeIdleTimeout:       lim.HandshakeTimeout / 2,
 		MaxIdleTimeout:             seconds(2 * lim.Timeout),
 		MaxIncomingStreams:         -1, // the host opens the one control stream
 		MaxIncomingUniStreams:      -1,
@@ -187,18 +219,21 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	h := &Host{
-		cfg:        cfg,
-		lim:        lim,
-		match:      match,
-		log:        log,
-		start:      now,
-		pc:         pc,
-		tr:         tr,
-		ln:         ln,
-		fp:         Fingerprint(cert.Certificate[0]),
-		salt:       wire.NewSalt(),
-		players:    map[wire.PlayerID]*player{},
-		guesses:    map[string]tokenBucket{},
+		cfg:     cfg,
+		lim:     lim,
+		match:   match,
+		log:     log,
+		start:   now,
+		pc:      pc,
+		tr:      tr,
+		ln:      ln,
+		gate:    gate,
+		joinQ:   newJoinQueue(lim.MaxJoining, lim.MaxJoiningPerPrefix),
+		fp:      Fingerprint(cert.Certificate[0]),
+		salt:    wire.NewSalt(),
+		players: map[wire.PlayerID]*player{},
+		guesses: newGuessLimiter(lim.GuessBurst, lim.GuessInterval.Seconds(), lim.GlobalGuessRate,
+			DefaultGlobalGuessBurst, DefaultGuessPrefixes, 0),
 		actors:     map[wire.ActorID]*hostActor{},
 		nextPlayer: 1,
 		nextActor:  1,
@@ -258,6 +293,9 @@ func (h *Host) Stats() HostStats {
 	s.Players = len(h.players)
 	s.Actors = len(h.actors)
 	s.RelayRate = h.relayRate.value(h.Now())
+	g := h.gate.snapshot()
+	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.inFlight, g.retries, g.refusedTotal+g.refusedPrefix
+	s.Joining, s.JoinsEvicted = h.joinQ.counts()
 	return s
 }
 
@@ -353,19 +391,8 @@ func (h *Host) acceptLoop() {
 		if err != nil {
 			return
 		}
-		h.mu.Lock()
-		busy := h.joining >= h.lim.MaxJoining
-		if !busy {
-			h.joining++
-		} else {
-			h.stats.Refused++
-		}
-		h.mu.Unlock()
-		if busy {
-			// Too many connections still joining: a flood. Turn this one away at once.
-			conn.CloseWithError(codeRefused, "host busy: too many players joining at once")
-			continue
-		}
+		h.gate.accepted(conn)
+		h.joinQ.add(conn) // may evict the oldest half-open join
 		h.wg.Add(1)
 		go h.serve(conn)
 	}
@@ -383,18 +410,28 @@ func (h *Host) janitor() {
 		case <-t.C:
 		}
 		now := h.Now()
-		var silent []*player
+		var silent, idle []*player
+		idleKick := h.lim.IdleKick.Seconds()
 		h.mu.Lock()
 		for _, p := range h.players {
-			if p.local == nil && now-p.lastHeard > h.lim.Timeout {
+			switch {
+			case p.local != nil:
+			case now-p.lastHeard > h.lim.Timeout:
 				silent = append(silent, p)
+			case idleKick > 0 && now-p.lastPublish > idleKick:
+				idle = append(idle, p)
 			}
 		}
 		h.stats.TimedOut += uint64(len(silent))
+		h.stats.IdleKicked += uint64(len(idle))
 		h.mu.Unlock()
 		for _, p := range silent {
 			h.log.Info("player timed out", "player", p.id, "name", p.name)
 			h.dropPlayer(p, codeTimeout, "timed out", wire.LeaveTimeout)
+		}
+		for _, p := range idle {
+			h.log.Info("player idle", "player", p.id, "name", p.name)
+			h.dropPlayer(p, codeKicked, fmt.Sprintf("kicked: idle, published nothing for %v", h.lim.IdleKick), wire.LeaveKicked)
 		}
 	}
 }
@@ -425,64 +462,37 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 	conn.CloseWithError(codeRefused, msg)
 }
 
-// Wrong passphrases are limited per source address, so that guessing runs at a
-// human pace: a burst of guessBurst, then one per guessInterval seconds.
-const (
-	guessBurst    = 5
-	guessInterval = 5.0
-)
-
-func remoteIP(conn *quic.Conn) string {
-	if a, ok := conn.RemoteAddr().(*stdnet.UDPAddr); ok {
-		return a.IP.String()
-	}
-	return conn.RemoteAddr().String()
-}
-
-// mayGuess reports whether ip may try a passphrase now.
-func (h *Host) mayGuess(ip string) bool {
+// mayGuess reports whether a join from conn may have its passphrase proof checked
+// now, and if not, how long in seconds it should wait. A join that presents the
+// reconnect token of the player holding its name skips the limiter: it proved the
+// passphrase before.
+func (h *Host) mayGuess(conn *quic.Conn, name string, token ReconnectToken) (bool, float64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	b, ok := h.guesses[ip]
-	if !ok {
-		return true
-	}
-	b.refill(h.Now())
-	h.guesses[ip] = b
-	return b.tokens >= 1
-}
-
-// failedGuess spends one of ip's passphrase attempts.
-func (h *Host) failedGuess(ip string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	now := h.Now()
-	b, ok := h.guesses[ip]
-	if !ok {
-		if len(h.guesses) >= maxGuessers {
-			clear(h.guesses) // a flood of addresses: start over rather than grow
+	for _, q := range h.players {
+		if q.name == name && q.local == nil && q.token.matches(token) {
+			return true, 0
 		}
-		b = newTokenBucket(1/guessInterval, guessBurst, now)
 	}
-	b.take(now)
-	h.guesses[ip] = b
+	ok, wait := h.guesses.allow(addrPrefix(conn.RemoteAddr()), h.Now())
+	if !ok {
+		h.stats.GuessesSlowed++
+	}
+	return ok, wait
 }
 
-// maxGuessers bounds the addresses tracked for wrong passphrases.
-const maxGuessers = 4096
+// failedGuess records a wrong passphrase from conn's address prefix.
+func (h *Host) failedGuess(conn *quic.Conn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.guesses.fail(addrPrefix(conn.RemoteAddr()), h.Now())
+}
 
 // serve runs one connection: the join handshake, then the control stream until the
 // player leaves.
 func (h *Host) serve(conn *quic.Conn) {
 	defer h.wg.Done()
-	joined := false
-	defer func() {
-		if !joined {
-			h.mu.Lock()
-			h.joining--
-			h.mu.Unlock()
-		}
-	}()
+	defer h.joinQ.done(conn)
 	// Until the player is admitted, closing the host closes the connection here.
 	stop := context.AfterFunc(h.ctx, func() { conn.CloseWithError(codeShutdown, "host closed the match") })
 	defer stop()
@@ -519,27 +529,24 @@ func (h *Host) serve(conn *quic.Conn) {
 		return
 	}
 	if h.cfg.Passphrase != "" {
-		ip := remoteIP(conn)
-		if !h.mayGuess(ip) {
-			h.refuse(conn, str, wire.RefuseOther, "too many wrong passphrases from this address; wait a few seconds")
+		if ok, wait := h.mayGuess(conn, req.Name, req.Token); !ok {
+			h.refuse(conn, str, wire.RefuseOther, fmt.Sprintf(
+				"too many wrong passphrases from your network; try again in %.0f s", math.Ceil(wait)))
 			return
 		}
 		if !wire.VerifyProof(h.key, ch.Nonce, req.Name, req.Proof) {
-			h.failedGuess(ip)
+			h.failedGuess(conn)
 			h.refuse(conn, str, wire.RefusePassphrase, "")
 			return
 		}
 	}
 	str.SetDeadline(time.Time{})
-	p, reason, text := h.admit(conn, str, req.Name)
+	p, reason, text := h.admit(conn, str, req.Name, req.Token)
 	if p == nil {
 		h.refuse(conn, str, reason, text)
 		return
 	}
-	h.mu.Lock()
-	h.joining--
-	joined = true
-	h.mu.Unlock()
+	h.joinQ.done(conn)
 	h.log.Info("player joined", "player", p.id, "name", p.name, "remote", conn.RemoteAddr().String())
 	h.wg.Add(3)
 	go p.writeLoop()
@@ -556,23 +563,35 @@ func (h *Host) serve(conn *quic.Conn) {
 
 // admit registers a player and queues its welcome: the match settings and every
 // actor already in the match. It returns nil and a refusal when it cannot.
-func (h *Host) admit(conn *quic.Conn, str *quic.Stream, name string) (*player, wire.RefuseReason, string) {
+func (h *Host) admit(conn *quic.Conn, str *quic.Stream, name string, token ReconnectToken) (*player, wire.RefuseReason, string) {
 	now := h.Now()
+	addr := addrHost(conn.RemoteAddr())
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
 		return nil, wire.RefuseOther, "host closing"
 	}
 	var replaced *player
+	fromAddr := 0
 	for _, q := range h.players {
+		if q.local == nil && addrHost(q.conn.RemoteAddr()) == addr {
+			fromAddr++
+		}
 		if q.name != name {
 			continue
 		}
-		if q.local != nil || now-q.lastHeard < rejoinSilence {
+		// A name in use is handed over only to the holder of its reconnect token.
+		if q.local != nil || !q.token.matches(token) {
+			h.stats.TakeoversRefused++
 			h.mu.Unlock()
 			return nil, wire.RefuseName, fmt.Sprintf("name %q is in use", name)
 		}
 		replaced = q
+	}
+	if replaced == nil && fromAddr >= h.lim.MaxPlayersPerAddr {
+		h.stats.AddressFull++
+		h.mu.Unlock()
+		return nil, wire.RefuseFull, fmt.Sprintf("%d players already joined from your address", fromAddr)
 	}
 	if replaced == nil && len(h.players) >= h.lim.MaxPlayers {
 		h.mu.Unlock()
@@ -605,7 +624,7 @@ func (h *Host) admit(conn *quic.Conn, str *quic.Stream, name string) (*player, w
 	h.mu.Unlock()
 	if replaced != nil {
 		h.log.Info("player rejoined", "name", name, "old", replaced.id, "new", id)
-		h.dropPlayer(replaced, codeKicked, "replaced by a new connection", wire.LeaveQuit)
+		h.dropPlayer(replaced, codeKicked, "replaced by a new connection with its reconnect token", wire.LeaveQuit)
 	}
 	return p, 0, ""
 }
@@ -720,10 +739,11 @@ func (h *Host) spawnLocked(owner *player, name string, team uint8, seq uint16, s
 		return 0, errors.New("spawn: no free actor id")
 	}
 	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
-		pin: anchor{pos: s.Position, orient: s.Orientation, at: h.Now(), stamp: s.Time}}
+		pin: anchor{pos: s.Position, orient: s.Orientation, at: h.Now(), stamp: s.Time, speed: s.Velocity.Len()}}
 	a.seq.Set(seq)
 	h.actors[id] = a
 	owner.owned = append(owner.owned, a)
+	owner.lastPublish = h.Now()
 	msg := a.spawnMsg()
 	for _, q := range h.players {
 		if q.local != nil {
@@ -762,14 +782,16 @@ var (
 // returns why the update was dropped (and counts it), or nil. u.State.Time must
 // already be host-clock seconds. h.mu held.
 func (h *Host) acceptUpdate(p *player, u *wire.Update, now float64) error {
+	// Every update spends a token, whether it turns out valid or not, so that a
+	// flood of foreign or bogus updates is held to the same rate as honest ones.
+	if p.local == nil && !p.updates.take(now) {
+		h.stats.RateLimited++
+		return ErrRateLimited
+	}
 	a := h.actors[u.Actor]
 	if a == nil || a.owner != p.id {
 		h.stats.Unauthorized++
 		return fmt.Errorf("actor %d: %w", u.Actor, ErrNotOwner)
-	}
-	if p.local == nil && !p.updates.take(now) {
-		h.stats.RateLimited++
-		return ErrRateLimited
 	}
 	if last, _ := a.seq.Last(); !wire.SeqNewer(u.Seq, last) {
 		h.stats.Late++
@@ -801,6 +823,7 @@ func (h *Host) acceptUpdate(p *player, u *wire.Update, now float64) error {
 	a.state = next
 	a.pin.advance(&next, now)
 	h.stats.Accepted++
+	p.lastPublish = now
 	return nil
 }
 
@@ -858,6 +881,7 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 	_, t, err := wire.PeekHeader(b)
 	if err != nil {
 		h.countMalformed()
+		h.countBad(p, 1, now)
 		return buf
 	}
 	switch t {
@@ -866,16 +890,20 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 		req, ok := m.(*wire.ClockRequest)
 		if err != nil || !ok {
 			h.countMalformed()
+			h.countBad(p, 1, now)
 			return buf
 		}
+		cs := p.conn.ConnectionStats()
 		h.mu.Lock()
 		p.lastHeard = now
+		p.rtt = (cs.SmoothedRTT + 4*cs.MeanDeviation).Seconds()
 		allowed := p.control.take(now)
 		h.mu.Unlock()
 		if !allowed {
 			h.mu.Lock()
 			h.stats.RateLimited++
 			h.mu.Unlock()
+			h.countBad(p, 1, now)
 			return buf
 		}
 		// The send loop answers, so that this loop never blocks on a full queue.
@@ -890,23 +918,36 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 	case wire.MsgStateBatch:
 	default:
 		h.countMalformed()
+		h.countBad(p, 1, now)
 		return buf
 	}
 	updates, rejected, derr := wire.DecodeBatch(buf[:0], b)
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if p.removed {
+		h.mu.Unlock()
 		return updates
 	}
 	p.lastHeard = now
 	h.stats.Invalid += uint64(rejected)
+	bad := rejected
 	if derr != nil {
 		h.stats.Malformed++
+		bad++
 	}
+	slack := h.lim.TimeSlack
 	for i := range updates {
 		u := &updates[i]
 		u.State.Time = unwrapTime(u.State.Time, now)
+		// Within the slack that validation allows, hold the owner's stamp to what
+		// its arrival and round trip allow; beyond it, validation refuses it.
+		if math.Abs(u.State.Time-now) <= slack {
+			var clamped bool
+			if u.State.Time, clamped = clampStamp(u.State.Time, now, p.rtt); clamped {
+				h.stats.StampsClamped++
+			}
+		}
 		if h.acceptUpdate(p, u, now) != nil {
+			bad++
 			continue
 		}
 		a := h.actors[u.Actor]
@@ -916,5 +957,29 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 		}
 		h.relayLocked(a, u, now)
 	}
+	flood := bad > 0 && p.flood.add(float64(bad), now)
+	if flood {
+		h.stats.FloodKicked++
+	}
+	h.mu.Unlock()
+	if flood {
+		h.log.Warn("client flooding bad updates", "player", p.id, "name", p.name)
+		h.dropPlayer(p, codeKicked, "kicked: flood of invalid or unauthorized updates", wire.LeaveKicked)
+	}
 	return updates
+}
+
+// countBad counts n bad datagrams from p towards its flood limit and disconnects it
+// when they make a flood.
+func (h *Host) countBad(p *player, n int, now float64) {
+	h.mu.Lock()
+	flood := !p.removed && p.flood.add(float64(n), now)
+	if flood {
+		h.stats.FloodKicked++
+	}
+	h.mu.Unlock()
+	if flood {
+		h.log.Warn("client flooding bad datagrams", "player", p.id, "name", p.name)
+		h.dropPlayer(p, codeKicked, "kicked: flood of malformed datagrams", wire.LeaveKicked)
+	}
 }

@@ -44,12 +44,15 @@ type player struct {
 	token ReconnectToken
 
 	// Guarded by h.mu.
-	removed   bool
-	lastHeard float64
-	updates   tokenBucket
-	control   tokenBucket
-	lastRelay map[wire.ActorID]float64 // thinning: last relay time per actor
-	owned     []*hostActor             // the player's actors, for thinning distances
+	removed     bool
+	lastHeard   float64
+	lastPublish float64 // last accepted update or spawn, for the idle kick
+	rtt         float64 // QUIC's round trip plus four deviations, s: the stamp window
+	flood       floodGuard
+	updates     tokenBucket
+	control     tokenBucket
+	lastRelay   map[wire.ActorID]float64 // thinning: last relay time per actor
+	owned       []*hostActor             // the player's actors, for thinning distances
 
 	ctrl     chan []byte     // encoded control frames for writeLoop
 	clock    chan clockProbe // clock requests for sendLoop to answer
@@ -64,19 +67,21 @@ type player struct {
 
 func newPlayer(h *Host, id wire.PlayerID, name string, conn *quic.Conn, str *quic.Stream, now float64) *player {
 	return &player{
-		id:        id,
-		name:      name,
-		h:         h,
-		conn:      conn,
-		str:       str,
-		done:      make(chan struct{}),
-		lastHeard: now,
-		updates:   newTokenBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
-		control:   newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
-		lastRelay: map[wire.ActorID]float64{},
-		ctrl:      make(chan []byte, controlQueue),
-		clock:     make(chan clockProbe, 4),
-		signal:    make(chan struct{}, 1),
+		id:          id,
+		name:        name,
+		h:           h,
+		conn:        conn,
+		str:         str,
+		done:        make(chan struct{}),
+		lastHeard:   now,
+		lastPublish: now,
+		flood:       newFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
+		updates:     newTokenBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
+		control:     newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
+		lastRelay:   map[wire.ActorID]float64{},
+		ctrl:        make(chan []byte, controlQueue),
+		clock:       make(chan clockProbe, 4),
+		signal:      make(chan struct{}, 1),
 	}
 }
 

@@ -2,23 +2,26 @@ package net
 
 import "math"
 
-// stampMargin is the slack in seconds on each side of an owner timestamp's window:
-// round-trip variation between the measurement and this update, and the clock
-// filter's slew.
+// stampMargin is the slack in seconds ahead of an owner timestamp's window:
+// round-trip variation since the measurement, and the clock filter's slew.
 const stampMargin = 0.05
+
+// lateMargin is the slack in seconds behind it: an update may also wait in queues
+// (a busy sender or host) beyond its round trip.
+const lateMargin = 0.25
 
 // stampWindow returns the host-clock interval, in seconds, that the timestamp of an
 // update received at host time received may honestly lie in, from a client whose
 // round trip is rtt seconds. The client stamps an update with its estimate of the
 // host clock when it sends, an estimate off by at most half the round trip; the
 // update then takes between 0 and one round trip to arrive. So the stamp lies in
-// [received − 1.5·rtt, received + 0.5·rtt], widened by stampMargin. A negative or
-// non-finite rtt counts as 0.
+// [received − 1.5·rtt, received + 0.5·rtt], widened by lateMargin behind and
+// stampMargin ahead. A negative or non-finite rtt counts as 0.
 func stampWindow(received, rtt float64) (lo, hi float64) {
 	if !(rtt > 0) || math.IsInf(rtt, 1) {
 		rtt = 0
 	}
-	return received - 1.5*rtt - stampMargin, received + 0.5*rtt + stampMargin
+	return received - 1.5*rtt - lateMargin, received + 0.5*rtt + stampMargin
 }
 
 // clampStamp limits an owner's host-clock timestamp to stampWindow(received, rtt) and

@@ -18,7 +18,7 @@ func TestClampStamp(t *testing.T) {
 		{name: "a round trip late", stamp: 99.8, rtt: 0.2, want: 99.8},
 		{name: "1.9 s in the future on a LAN", stamp: 101.9, rtt: 0.002, want: recv + 0.001 + stampMargin, clamped: true},
 		{name: "1.9 s in the future, 200 ms round trip", stamp: 101.9, rtt: 0.2, want: recv + 0.1 + stampMargin, clamped: true},
-		{name: "1.9 s in the past on a LAN", stamp: 98.1, rtt: 0.002, want: recv - 0.003 - stampMargin, clamped: true},
+		{name: "1.9 s in the past on a LAN", stamp: 98.1, rtt: 0.002, want: recv - 0.003 - lateMargin, clamped: true},
 		{name: "negative rtt counts as 0", stamp: 101, rtt: -1, want: recv + stampMargin, clamped: true},
 		{name: "infinite rtt counts as 0", stamp: 101, rtt: math.Inf(1), want: recv + stampMargin, clamped: true},
 	} {

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -206,5 +208,46 @@ func TestSignalStops(t *testing.T) {
 				t.Errorf("no 'stopped' line:\n%s", logs.String())
 			}
 		})
+	}
+}
+
+// TestDefenceFlags: the defence flags reach the host, and -mem-limit the runtime.
+func TestDefenceFlags(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	readyc := make(chan [2]string, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"-listen", "127.0.0.1:0", "-bots", "0", "-map", testMap(t),
+			"-max-players-per-addr", "1", "-mem-limit", "300"},
+			&logs, func(addr, fp string) { readyc <- [2]string{addr, fp} })
+	}()
+	var r [2]string
+	select {
+	case r = <-readyc:
+	case err := <-errc:
+		t.Fatalf("run ended before listening: %v\n%s", err, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("host not ready after 30 s\n%s", logs.String())
+	}
+	first, err := net.Dial(ctx, net.ClientConfig{Addr: r[0], Fingerprint: r[1], Name: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if second, err := net.Dial(ctx, net.ClientConfig{Addr: r[0], Fingerprint: r[1], Name: "second"}); err == nil {
+		second.Close()
+		t.Error("a second player from one address joined with -max-players-per-addr 1")
+	} else if !errors.Is(err, net.ErrRefused) {
+		t.Errorf("second player: %v, want a refusal", err)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
+		t.Errorf("memory limit %d, want 300 MiB", got)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
 	}
 }
