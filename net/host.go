@@ -438,6 +438,7 @@ func (h *Host) janitor() {
 
 // refuse tells a connection why it was not admitted and closes it.
 func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReason, text string) {
+	h.joinQ.done(conn) // decided: no longer a join in progress
 	h.mu.Lock()
 	h.stats.Refused++
 	h.mu.Unlock()
