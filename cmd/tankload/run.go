@@ -62,7 +62,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 			MaxPlayers: cfg.bots + 1,
 			// Every bot joins from this machine's one address.
 			MaxPlayersPerAddr: cfg.bots + 1,
-			UpdateRate: 4 * cfg.hz, UpdateBurst: 4 * cfg.hz,
+			UpdateRate:        4 * cfg.hz, UpdateBurst: 4 * cfg.hz,
 			Timeout: 10,
 		},
 		Thinning: thinning(cfg.thin),
