@@ -15,7 +15,6 @@ import (
 	"crypto/sha256"
 	"crypto/tls"
 	"encoding/binary"
-	"errors"
 	"io"
 	stdnet "net"
 	"sync"
@@ -355,21 +354,6 @@ func startHalfOpen(t testing.TB, h *Host, local string, conns int) *halfOpener {
 }
 
 func (o *halfOpener) stop() { o.cancel(); o.wg.Wait() }
-
-// guess tries one join of h from local with passphrase pass and returns the error.
-func guess(h *Host, local, name, pass string) error {
-	c, err := Dial(context.Background(), ClientConfig{Addr: h.Addr().String(), Fingerprint: h.Fingerprint(),
-		Name: name, Passphrase: pass, Wrap: fromAddr(local), RequestTimeout: 3})
-	if err == nil {
-		c.Close()
-	}
-	return err
-}
-
-// errSlowed tells a refusal by the guess limiter from a wrong passphrase.
-func isSlowed(err error) bool {
-	return err != nil && errors.Is(err, ErrRefused) && !errors.Is(err, ErrWrongPassphrase)
-}
 
 // readFrame reads one length-prefixed control message from r.
 func readFrame(r io.Reader) (wire.Message, error) {
