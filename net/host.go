@@ -958,14 +958,10 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 		}
 		h.relayLocked(a, u, now)
 	}
-	flood := bad > 0 && p.flood.add(float64(bad), now)
-	if flood {
-		h.stats.FloodKicked++
-	}
+	flood := h.addBadLocked(p, bad, now)
 	h.mu.Unlock()
 	if flood {
-		h.log.Warn("client flooding bad updates", "player", p.id, "name", p.name)
-		h.dropPlayer(p, codeKicked, "kicked: flood of invalid or unauthorized updates", wire.LeaveKicked)
+		h.kickFlooder(p)
 	}
 	return updates
 }
@@ -974,13 +970,25 @@ func (h *Host) handleDatagram(p *player, b []byte, buf []wire.Update) []wire.Upd
 // when they make a flood.
 func (h *Host) countBad(p *player, n int, now float64) {
 	h.mu.Lock()
-	flood := !p.removed && p.flood.add(float64(n), now)
-	if flood {
-		h.stats.FloodKicked++
-	}
+	flood := h.addBadLocked(p, n, now)
 	h.mu.Unlock()
 	if flood {
-		h.log.Warn("client flooding bad datagrams", "player", p.id, "name", p.name)
-		h.dropPlayer(p, codeKicked, "kicked: flood of malformed datagrams", wire.LeaveKicked)
+		h.kickFlooder(p)
 	}
+}
+
+// addBadLocked counts n bad datagrams or updates from p towards its flood limit and
+// reports whether they make a flood (counting the kick to come). h.mu held.
+func (h *Host) addBadLocked(p *player, n int, now float64) bool {
+	if n == 0 || p.removed || !p.flood.add(float64(n), now) {
+		return false
+	}
+	h.stats.FloodKicked++
+	return true
+}
+
+// kickFlooder disconnects a client whose bad traffic stayed over the flood limit.
+func (h *Host) kickFlooder(p *player) {
+	h.log.Warn("client flooding bad traffic", "player", p.id, "name", p.name)
+	h.dropPlayer(p, codeKicked, "kicked: flood of invalid, unauthorized or malformed updates", wire.LeaveKicked)
 }
