@@ -15,21 +15,23 @@ import (
 
 // floodReport is what one flood did to the host.
 type floodReport struct {
-	baseRSS, peakRSS, afterRSS int64 // before, during and 10 s after the attack
-	peakHeap                   int64
-	peakGoroutines             int
-	p99Before                  time.Duration // honest delay in the 3 s before the attack
-	p99                        time.Duration // honest delay during the attack
-	received, sent             int           // honest updates observed, published
-	reflection                 float64
-	joins, joinTries           int // honest joins from another prefix during the attack
+	baseRSS, peakRSS, afterRSS    int64 // before, during and 10 s after the attack
+	baseHeap, peakHeap, afterHeap int64
+	peakGoroutines                int
+	p99Before                     time.Duration // honest delay in the 3 s before the attack
+	p99                           time.Duration // honest delay during the attack
+	received, sent                int           // honest updates observed, published
+	reflection                    float64
+	joins, joinTries              int // honest joins from another prefix during the attack
 }
 
 func (r floodReport) report(b *testing.B) {
 	b.ReportMetric(mb(r.baseRSS), "base-rss-MB")
 	b.ReportMetric(mb(r.peakRSS), "peak-rss-MB")
 	b.ReportMetric(mb(r.afterRSS), "rss-10s-after-MB")
+	b.ReportMetric(mb(r.baseHeap), "base-heap-MB")
 	b.ReportMetric(mb(r.peakHeap), "peak-heap-MB")
+	b.ReportMetric(mb(r.afterHeap), "heap-10s-after-MB")
 	b.ReportMetric(float64(r.peakGoroutines), "peak-goroutines")
 	b.ReportMetric(float64(r.p99.Microseconds())/1000, "honest-p99-ms")
 	b.ReportMetric(float64(r.p99Before.Microseconds())/1000, "honest-p99-before-ms")
@@ -48,7 +50,7 @@ func measureFlood(t testing.TB, r *rigHost, attack func(ctx context.Context) *at
 	var rep floodReport
 	before := time.Now()
 	time.Sleep(3 * time.Second)
-	rep.baseRSS = r.fp0.last().rss
+	rep.baseRSS, rep.baseHeap = r.fp0.last().rss, r.fp0.last().heap
 	start := time.Now()
 	rep.p99Before, _, _ = hp.p99(before, start)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -82,7 +84,7 @@ func measureFlood(t testing.TB, r *rigHost, attack func(ctx context.Context) *at
 	time.Sleep(10 * time.Second)
 	p := r.fp0.peak(start, time.Now())
 	rep.peakRSS, rep.peakHeap, rep.peakGoroutines = p.rss, p.heap, p.goroutines
-	rep.afterRSS = r.fp0.last().rss
+	rep.afterRSS, rep.afterHeap = r.fp0.last().rss, r.fp0.last().heap
 	return rep
 }
 
