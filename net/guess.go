@@ -43,8 +43,10 @@ const (
 // Honest players behind a guesser's address share its prefix's budget: they are
 // refused while the guesser holds it empty, each refusal naming the wait (at most
 // interval seconds), and admitted at the first check the guesser leaves them, at
-// the latest interval seconds after it stops. A player who joined earlier and
-// still holds its reconnect token skips the limiter.
+// the latest interval seconds after it stops. An address is all the host knows of a
+// first-time joiner, so a guesser that keeps guessing can keep such a player out
+// that long. A player who joined in the last ten minutes presents the reconnect
+// token it was given and skips the limiter (Host.mayGuess).
 //
 // Times are seconds on the caller's clock. Not safe for concurrent use.
 type guessLimiter struct {

@@ -139,6 +139,7 @@ type Host struct {
 	local       *localPeer
 	localActive bool          // Local was called: queue events for the host's player
 	guesses     *guessLimiter // wrong passphrases per address prefix
+	tokens      tokenMemory   // reconnect tokens given, by name, for the guess limiter
 }
 
 // hostActor is the host's record of one actor.
@@ -234,6 +235,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		players: map[wire.PlayerID]*player{},
 		guesses: newGuessLimiter(lim.GuessBurst, lim.GuessInterval.Seconds(), lim.GlobalGuessRate,
 			DefaultGlobalGuessBurst, DefaultGuessPrefixes, 0),
+		tokens: newTokenMemory(tokenMemoryTTL.Seconds(), tokenMemoryNames),
 		actors:     map[wire.ActorID]*hostActor{},
 		nextPlayer: 1,
 		nextActor:  1,
@@ -463,17 +465,22 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 	conn.CloseWithError(codeRefused, msg)
 }
 
+// How long and for how many names the host remembers the reconnect tokens it gave,
+// so that a player who joined in that time skips the guess limiter.
+const (
+	tokenMemoryTTL   = 10 * time.Minute
+	tokenMemoryNames = 1024
+)
+
 // mayGuess reports whether a join from conn may have its passphrase proof checked
 // now, and if not, how long in seconds it should wait. A join that presents the
-// reconnect token of the player holding its name skips the limiter: it proved the
-// passphrase before.
+// reconnect token its name was given in the last tokenMemoryTTL skips the limiter:
+// it proved the passphrase before.
 func (h *Host) mayGuess(conn *quic.Conn, name string, token ReconnectToken) (bool, float64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, q := range h.players {
-		if q.name == name && q.local == nil && q.token.matches(token) {
-			return true, 0
-		}
+	if h.tokens.knows(name, token, h.Now()) {
+		return true, 0
 	}
 	ok, wait := h.guesses.allow(addrPrefix(conn.RemoteAddr()), h.Now())
 	if !ok {
@@ -605,6 +612,7 @@ func (h *Host) admit(conn *quic.Conn, str *quic.Stream, name string, token Recon
 	}
 	p := newPlayer(h, id, name, conn, str, now)
 	p.token = newReconnectToken()
+	h.tokens.remember(name, p.token, now)
 	h.players[id] = p
 	acc := wire.JoinAccepted{
 		Player:    id,
