@@ -339,7 +339,7 @@ func startHalfOpen(t testing.TB, h *Host, local string, conns int) *halfOpener {
 				}
 				o.opened.Add(1)
 				if str, err := conn.AcceptStream(ctx); err == nil {
-					(&frameReader{r: str}).next() // the challenge; then silence
+					readFrame(str) // the challenge; then silence
 				}
 				select {
 				case <-conn.Context().Done():

@@ -149,7 +149,7 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 	// detector on a busy machine an honest client's PBKDF2 can take seconds, so the
 	// join deadline is widened from its default here (the full-size runs keep it).
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Passphrase: "sesame",
-		Limits: Limits{JoinTimeout: 5}})
+		Limits: Limits{JoinTimeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		c, err := Dial(ctx, ClientConfig{Addr: h.Addr().String(), Fingerprint: h.Fingerprint(),
 			Name: fmt.Sprintf("honest%d", i), Passphrase: "sesame", Wrap: fromAddr(fmt.Sprintf("127.0.1.%d", 1+i)),
-			RequestTimeout: 10})
+			RequestTimeout: 10 * time.Second})
 		cancel()
 		if err != nil {
 			t.Logf("honest join %d: %v", i, err)
@@ -197,7 +197,7 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 func TestAttackNameTakeover(t *testing.T) {
 	checkNoLeaks(t)
 	// A long timeout, so that the silent victim holds its name through the attack.
-	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Limits: Limits{Timeout: 60}})
+	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Limits: Limits{Timeout: time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestAttackUpdateFlood(t *testing.T) {
 	if _, ok := m.(*wire.JoinAccepted); !ok {
 		t.Fatalf("flooder's join: %+v", m)
 	}
-	u := wire.Update{Kind: wire.KindPartial, Actor: wire.ActorID(hp.tank), State: rigState(0)}
+	u := wire.Update{Actor: wire.ActorID(hp.tank), State: rigState(0)}
 	w := wire.NewBatchWriter(0)
 	start := time.Now()
 	sent := 0
@@ -378,7 +378,7 @@ func TestAttackUpdateFlood(t *testing.T) {
 func TestAttackGuessing(t *testing.T) {
 	checkNoLeaks(t)
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Passphrase: "right horse",
-		Limits: Limits{Timeout: 60}})
+		Limits: Limits{Timeout: time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +435,7 @@ func TestAttackGuessing(t *testing.T) {
 	elapsed := time.Since(start)
 	t.Logf("load %s; %d guesses checked, %d slowed in %v; %+v", loadAverage(), checked.Load(), slowed.Load(), elapsed, h.Stats())
 	// The burst, then one per interval.
-	if n, bound := checked.Load(), int64(DefaultGuessBurst+1+int(elapsed.Seconds()/DefaultGuessInterval)); n > bound {
+	if n, bound := checked.Load(), int64(DefaultGuessBurst+1+int(elapsed.Seconds()/DefaultGuessInterval.Seconds())); n > bound {
 		t.Errorf("%d of %d guesses from one prefix were checked in %v, want at most %d", n, guesses, elapsed, bound)
 	}
 	// Every guess that reached the host was answered one way or the other (a loaded

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime/debug"
-	"time"
 )
 
 // DefenceFlags are the command-line flags that tune a host's defences, shared by
@@ -12,7 +11,6 @@ import (
 // FlagSet, parse, then take Limits and apply the memory limit.
 type DefenceFlags struct {
 	lim         Limits
-	joinTimeout time.Duration
 	memLimitMiB int64
 	memLimitSet bool
 }
@@ -27,7 +25,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.RetryAbove, "retry-above", DefaultRetryAbove,
 		"handshakes in flight from which new clients must prove their address with a QUIC Retry (negative: always)")
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", DefaultHandshakeTimeout, "longest QUIC handshake")
-	fs.DurationVar(&d.joinTimeout, "join-timeout", time.Duration(DefaultHostJoinTimeout*float64(time.Second)),
+	fs.DurationVar(&l.JoinTimeout, "join-timeout", DefaultHostJoinTimeout,
 		"time a new connection has after its handshake to send its join request")
 	fs.IntVar(&l.MaxJoining, "max-joining", DefaultMaxJoining,
 		"connections past the handshake not yet joined, in all (past it the oldest is evicted)")
@@ -39,7 +37,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 		"bad updates per second (invalid, unauthorized, malformed, over the rate limit) that count towards a flood")
 	fs.DurationVar(&l.FloodFor, "flood-for", DefaultFloodFor, "disconnect a client whose bad traffic stays over -flood-rate this long")
 	fs.IntVar(&l.GuessBurst, "guess-burst", DefaultGuessBurst, "wrong passphrases one /24 or /64 may send in a row")
-	fs.DurationVar(&l.GuessInterval, "guess-interval", time.Duration(DefaultGuessInterval*float64(time.Second)),
+	fs.DurationVar(&l.GuessInterval, "guess-interval", DefaultGuessInterval,
 		"after the burst, one more passphrase check per prefix this often")
 	fs.Float64Var(&l.GlobalGuessRate, "global-guess-rate", DefaultGlobalGuessRate,
 		"wrong passphrases per second checked over all prefixes that already failed one")
@@ -55,11 +53,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 }
 
 // Limits returns the host limits the flags set; call it after parsing.
-func (d *DefenceFlags) Limits() Limits {
-	l := d.lim
-	l.JoinTimeout = d.joinTimeout.Seconds()
-	return l
-}
+func (d *DefenceFlags) Limits() Limits { return d.lim }
 
 // ApplyMemoryLimit sets the process's soft memory limit (runtime/debug.SetMemoryLimit)
 // from -mem-limit, or to DefaultMemoryLimit when the flag was not given and the

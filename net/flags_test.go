@@ -27,7 +27,7 @@ func TestDefenceFlags(t *testing.T) {
 	d := parse("-max-handshakes-per-prefix", "4", "-retry-above", "-1", "-join-timeout", "1.5s",
 		"-idle-kick", "30s", "-guess-interval", "10s", "-flood-for", "5s", "-mem-limit", "256")
 	l := d.Limits()
-	if l.MaxHandshakesPerPrefix != 4 || l.RetryAbove != -1 || l.JoinTimeout != 1.5 || l.IdleKick != 30*time.Second ||
+	if l.MaxHandshakesPerPrefix != 4 || l.RetryAbove != -1 || l.JoinTimeout != 1500*time.Millisecond || l.IdleKick != 30*time.Second ||
 		l.GuessInterval != 10*time.Second || l.FloodFor != 5*time.Second {
 		t.Errorf("limits from flags: %+v", l)
 	}

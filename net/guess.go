@@ -3,6 +3,7 @@ package net
 import (
 	"container/list"
 	"net/netip"
+	"time"
 )
 
 // Defaults of the passphrase guess limiter.
@@ -10,9 +11,8 @@ const (
 	// DefaultGuessBurst is how many wrong passphrases one address prefix may send in
 	// a row before it is slowed.
 	DefaultGuessBurst = 5
-	// DefaultGuessInterval is, in seconds, how often a slowed prefix earns one more
-	// check.
-	DefaultGuessInterval = 5.0
+	// DefaultGuessInterval is how often a slowed prefix earns one more check.
+	DefaultGuessInterval = 5 * time.Second
 	// DefaultGlobalGuessRate is how many wrong passphrases per second the host
 	// checks, summed over every prefix that has already failed one.
 	DefaultGlobalGuessRate = 1.0

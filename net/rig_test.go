@@ -277,7 +277,7 @@ func (hp *honestPair) publish(ctx context.Context) {
 		hp.mu.Lock()
 		hp.sent = append(hp.sent, time.Now())
 		hp.mu.Unlock()
-		if hp.pub.Publish(hp.tank, rigState(i), i%10 == 0) != nil {
+		if hp.pub.Publish(hp.tank, rigState(i)) != nil {
 			return
 		}
 	}
