@@ -75,7 +75,8 @@ func reach(v0, dt, vmax, accel float64) float64 {
 // enough for collisions). After silence it is what the tank can reach from its
 // anchored speed under the speed and acceleration limits, so that a cheat cannot go
 // quiet and then jump as far as top speed over the whole silence would allow (a
-// tank at rest covers 139 m in 5 s, not 150). PositionSlack is added either way.
+// tank at rest covers at most 139 m in 5 s, 145 m with the slacks, not 150).
+// PositionSlack is added either way.
 func maxTravel(v0, dt float64, l *Limits) float64 {
 	if dt <= 0 {
 		return l.PositionSlack
