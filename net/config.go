@@ -175,55 +175,44 @@ type Limits struct {
 }
 
 func (l Limits) withDefaults() Limits {
-	def := func(v *float64, d float64) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	if l.MaxPlayers == 0 {
-		l.MaxPlayers = DefaultMaxPlayers
-	}
-	if l.MaxActorsPerPlayer == 0 {
-		l.MaxActorsPerPlayer = DefaultMaxActorsPerPlayer
-	}
-	defInt := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	defInt(&l.MaxJoining, DefaultMaxJoining)
-	defInt(&l.MaxJoiningPerPrefix, DefaultMaxJoiningPerPrefix)
-	defInt(&l.MaxHandshakes, DefaultMaxHandshakes)
-	defInt(&l.MaxHandshakesPerPrefix, DefaultMaxHandshakesPerPrefix)
-	defInt(&l.RetryAbove, DefaultRetryAbove)
-	defInt(&l.MaxPlayersPerAddr, DefaultMaxPlayersPerAddr)
-	defInt(&l.GuessBurst, DefaultGuessBurst)
-	def(&l.FloodRate, DefaultFloodRate)
-	def(&l.GlobalGuessRate, DefaultGlobalGuessRate)
-	def(&l.UpdateRate, DefaultUpdateRate)
-	def(&l.UpdateBurst, DefaultUpdateBurst)
-	def(&l.ControlRate, DefaultControlRate)
-	def(&l.ControlBurst, DefaultControlBurst)
-	def(&l.MaxSpeed, DefaultMaxSpeed)
-	def(&l.MaxAcceleration, DefaultMaxAcceleration)
-	def(&l.MaxTurnRate, DefaultMaxTurnRate)
-	def(&l.MaxArticulationRate, DefaultMaxArticulationRate)
-	def(&l.HeightRange, DefaultHeightRange)
-	def(&l.PositionSlack, DefaultPositionSlack)
-	def(&l.TurnSlack, DefaultTurnSlack)
-	defDur := func(v *time.Duration, d time.Duration) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	defDur(&l.Timeout, DefaultTimeout)
-	defDur(&l.JoinTimeout, DefaultHostJoinTimeout)
-	defDur(&l.HandshakeTimeout, DefaultHandshakeTimeout)
-	defDur(&l.IdleKick, DefaultIdleKick)
-	defDur(&l.FloodFor, DefaultFloodFor)
-	defDur(&l.GuessInterval, DefaultGuessInterval)
-	defDur(&l.TimeSlack, DefaultTimeSlack)
+	orDefault(&l.MaxPlayers, DefaultMaxPlayers)
+	orDefault(&l.MaxActorsPerPlayer, DefaultMaxActorsPerPlayer)
+	orDefault(&l.MaxJoining, DefaultMaxJoining)
+	orDefault(&l.MaxJoiningPerPrefix, DefaultMaxJoiningPerPrefix)
+	orDefault(&l.MaxHandshakes, DefaultMaxHandshakes)
+	orDefault(&l.MaxHandshakesPerPrefix, DefaultMaxHandshakesPerPrefix)
+	orDefault(&l.RetryAbove, DefaultRetryAbove)
+	orDefault(&l.MaxPlayersPerAddr, DefaultMaxPlayersPerAddr)
+	orDefault(&l.GuessBurst, DefaultGuessBurst)
+	orDefault(&l.FloodRate, DefaultFloodRate)
+	orDefault(&l.GlobalGuessRate, DefaultGlobalGuessRate)
+	orDefault(&l.UpdateRate, DefaultUpdateRate)
+	orDefault(&l.UpdateBurst, DefaultUpdateBurst)
+	orDefault(&l.ControlRate, DefaultControlRate)
+	orDefault(&l.ControlBurst, DefaultControlBurst)
+	orDefault(&l.MaxSpeed, DefaultMaxSpeed)
+	orDefault(&l.MaxAcceleration, DefaultMaxAcceleration)
+	orDefault(&l.MaxTurnRate, DefaultMaxTurnRate)
+	orDefault(&l.MaxArticulationRate, DefaultMaxArticulationRate)
+	orDefault(&l.HeightRange, DefaultHeightRange)
+	orDefault(&l.PositionSlack, DefaultPositionSlack)
+	orDefault(&l.TurnSlack, DefaultTurnSlack)
+	orDefault(&l.Timeout, DefaultTimeout)
+	orDefault(&l.JoinTimeout, DefaultHostJoinTimeout)
+	orDefault(&l.HandshakeTimeout, DefaultHandshakeTimeout)
+	orDefault(&l.IdleKick, DefaultIdleKick)
+	orDefault(&l.FloodFor, DefaultFloodFor)
+	orDefault(&l.GuessInterval, DefaultGuessInterval)
+	orDefault(&l.TimeSlack, DefaultTimeSlack)
 	return l
+}
+
+// orDefault sets *v to d when *v is the zero value: a zero field means its default.
+func orDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
+	}
 }
 
 func (l Limits) validate() error {

@@ -59,23 +59,30 @@ func checkHonestDelay(t *testing.T, hp *honestPair, baseline time.Duration, star
 	}
 }
 
-// checkFlood runs attack against an in-process host with default limits and checks
-// the host's footprint, the honest players' delay and an honest join.
-func checkFlood(t *testing.T, attack func(ctx context.Context, r *rigHost) *attackSocket) {
-	checkNoLeaks(t)
+// honestRig listens with default limits, joins an honest pair from honestFrom and
+// measures their delay for half a second: the baseline an attack is compared with.
+func honestRig(t *testing.T, honestFrom string) (*Host, *rigHost, *honestPair, time.Duration) {
+	t.Helper()
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	t.Cleanup(func() { h.Close() })
 	r := inProcessHost(t, h)
-	hp := startHonest(t, r, "127.0.2.1", "")
-	time.Sleep(200 * time.Millisecond)
+	hp := startHonest(t, r, honestFrom, "")
 	before := time.Now()
 	time.Sleep(500 * time.Millisecond)
+	baseline, _, _ := hp.p99(before, time.Now())
+	return h, r, hp, baseline
+}
+
+// checkFlood runs attack against an in-process host with default limits and checks
+// the host's footprint, the honest players' delay and an honest join.
+func checkFlood(t *testing.T, attack func(ctx context.Context, r *rigHost) *attackSocket) {
+	checkNoLeaks(t)
+	h, r, hp, baseline := honestRig(t, "127.0.2.1")
 	base := r.fp0.last()
 	start := time.Now()
-	baseline, _, _ := hp.p99(before, start)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var joinErr error
@@ -320,16 +327,7 @@ func TestAttackIdleSquatters(t *testing.T) {
 
 func TestAttackUpdateFlood(t *testing.T) {
 	checkNoLeaks(t)
-	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	r := inProcessHost(t, h)
-	hp := startHonest(t, r, "127.0.1.1", "")
-	before := time.Now()
-	time.Sleep(500 * time.Millisecond)
-	baseline, _, _ := hp.p99(before, time.Now())
+	h, _, hp, baseline := honestRig(t, "127.0.1.1")
 	// A joined client that sends unauthorized updates of the honest tank, about
 	// 3 000 datagrams a second (a flood, without starving this process's CPU).
 	m, conn := rawJoin(t, h.Addr(), h.Fingerprint(), "127.0.0.3", "flooder", "", ReconnectToken{})
