@@ -35,6 +35,9 @@ const (
 	// DefaultMaxHandshakesPerPrefix is how many of those may come from one address
 	// prefix.
 	DefaultMaxHandshakesPerPrefix = 16
+	// DefaultHandshakeRate is how many QUIC handshakes per second one address
+	// prefix may start, in bursts of twice that.
+	DefaultHandshakeRate = 8.0
 	// DefaultRetryAbove is the number of handshakes in flight from which every new
 	// connection attempt must first prove its source address with a QUIC Retry.
 	DefaultRetryAbove = 8
@@ -116,6 +119,10 @@ type Limits struct {
 	// (CONNECTION_REFUSED). If zero, default to DefaultMaxHandshakes and
 	// DefaultMaxHandshakesPerPrefix.
 	MaxHandshakes, MaxHandshakesPerPrefix int
+	// HandshakeRate is how many QUIC handshakes per second one address prefix may
+	// start, in bursts of twice that; past it new ones are refused. If zero, defaults
+	// to DefaultHandshakeRate.
+	HandshakeRate float64
 	// RetryAbove is the number of handshakes in flight from which a new connection
 	// attempt must first prove its source address with a stateless QUIC Retry (one
 	// more round trip), so that forged Initials cost the host nothing. If zero,
@@ -185,6 +192,7 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.MaxPlayersPerAddr, DefaultMaxPlayersPerAddr)
 	orDefault(&l.GuessBurst, DefaultGuessBurst)
 	orDefault(&l.FloodRate, DefaultFloodRate)
+	orDefault(&l.HandshakeRate, DefaultHandshakeRate)
 	orDefault(&l.GlobalGuessRate, DefaultGlobalGuessRate)
 	orDefault(&l.UpdateRate, DefaultUpdateRate)
 	orDefault(&l.UpdateBurst, DefaultUpdateBurst)
@@ -225,7 +233,7 @@ func (l Limits) validate() error {
 	if l.HandshakeTimeout < 10*time.Millisecond || l.FloodFor < time.Second || l.GuessInterval <= 0 {
 		return errors.New("limits: HandshakeTimeout under 10 ms, FloodFor under 1 s or GuessInterval not positive")
 	}
-	for _, v := range []float64{l.FloodRate, l.GlobalGuessRate, l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
+	for _, v := range []float64{l.FloodRate, l.HandshakeRate, l.GlobalGuessRate, l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
 		l.MaxSpeed, l.MaxAcceleration, l.MaxTurnRate,
 		l.MaxArticulationRate, l.HeightRange, l.PositionSlack, l.TurnSlack} {
 		if !(v > 0) || math.IsInf(v, 0) {

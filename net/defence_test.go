@@ -204,8 +204,11 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 
 func TestAttackNameTakeover(t *testing.T) {
 	checkNoLeaks(t)
-	// A long timeout, so that the silent victim holds its name through the attack.
-	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Limits: Limits{Timeout: time.Minute}})
+	// A long timeout, so that the silent victim holds its name through the attack;
+	// the handshake rate per prefix raised, so that every attempt reaches the join
+	// and tests the token rather than being refused before it.
+	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0",
+		Limits: Limits{Timeout: time.Minute, HandshakeRate: 10000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,8 +276,9 @@ func TestAttackNameTakeover(t *testing.T) {
 
 func TestAttackIdleSquatters(t *testing.T) {
 	checkNoLeaks(t)
+	// The handshake rate per prefix raised, so that all 29 reach the join.
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0",
-		Limits: Limits{IdleKick: 1500 * time.Millisecond}})
+		Limits: Limits{IdleKick: 1500 * time.Millisecond, HandshakeRate: 10000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,8 +380,10 @@ func TestAttackUpdateFlood(t *testing.T) {
 
 func TestAttackGuessing(t *testing.T) {
 	checkNoLeaks(t)
+	// The handshake rate per prefix raised, so that every guess reaches the guess
+	// limiter rather than being refused before it.
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Passphrase: "right horse",
-		Limits: Limits{Timeout: time.Minute}})
+		Limits: Limits{Timeout: time.Minute, HandshakeRate: 10000}})
 	if err != nil {
 		t.Fatal(err)
 	}

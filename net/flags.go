@@ -22,6 +22,8 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxHandshakes, "max-handshakes", DefaultMaxHandshakes, "QUIC handshakes in flight at once, in all")
 	fs.IntVar(&l.MaxHandshakesPerPrefix, "max-handshakes-per-prefix", DefaultMaxHandshakesPerPrefix,
 		"QUIC handshakes in flight at once from one /24 (IPv4) or /64 (IPv6)")
+	fs.Float64Var(&l.HandshakeRate, "handshake-rate", DefaultHandshakeRate,
+		"QUIC handshakes per second one /24 or /64 may start (in bursts of twice that)")
 	fs.IntVar(&l.RetryAbove, "retry-above", DefaultRetryAbove,
 		"handshakes in flight from which new clients must prove their address with a QUIC Retry (negative: always)")
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", DefaultHandshakeTimeout, "longest QUIC handshake")

@@ -4,6 +4,7 @@ import (
 	"context"
 	stdnet "net"
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,7 +75,7 @@ func TestGateRetryAndCaps(t *testing.T) {
 		{"global cap refuses past it", 100, 3, 100, 5, false, false, 3, 0, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := newHandshakeGate(tc.retryAbove, tc.total, tc.per)
+			g := newHandshakeGate(tc.retryAbove, tc.total, tc.per, 1000, func() float64 { return 0 })
 			addr := gateListener(t, g, 3*time.Second)
 			s := newAttackSocket(t, "127.0.0.1", addr, tc.followRetry)
 			if tc.forged {
@@ -124,7 +125,7 @@ func TestGateRetryAndCaps(t *testing.T) {
 
 func TestGateReleasesOnTimeout(t *testing.T) {
 	checkNoLeaks(t)
-	g := newHandshakeGate(100, 100, 100)
+	g := newHandshakeGate(100, 100, 100, 1000, func() float64 { return 0 })
 	addr := gateListener(t, g, 200*time.Millisecond)
 	s := newAttackSocket(t, "127.0.0.1", addr, false)
 	for range 5 {
@@ -223,5 +224,41 @@ func TestEvictingSet(t *testing.T) {
 	}
 	if !s.remove(6) || s.remove(6) || s.count(a) != 0 {
 		t.Errorf("remove(6) twice: count(a) = %d", s.count(a))
+	}
+}
+
+func TestGateRate(t *testing.T) {
+	checkNoLeaks(t)
+	var mu sync.Mutex
+	now := 0.0
+	clock := func() float64 { mu.Lock(); defer mu.Unlock(); return now }
+	g := newHandshakeGate(100, 100, 100, 2, clock) // 2 per second, 4 deep
+	addr := gateListener(t, g, 3*time.Second)
+	s := newAttackSocket(t, "127.0.0.1", addr, false)
+	scid := randomBytes(8)
+	hello := clientHello(t, scid)
+	sendHellos := func(n int) {
+		for range n {
+			s.send(sealedInitial(hello, randomBytes(8), scid, nil))
+		}
+	}
+	sendHellos(6)
+	if !waitUntil(2*time.Second, func() bool { st := g.snapshot(); return st.inFlight == 4 && st.refusedPrefix == 2 }) {
+		t.Fatalf("after 6 hellos at once: %+v, want the burst of 4 in flight and 2 refused", g.snapshot())
+	}
+	mu.Lock()
+	now += 1 // two more starts earned
+	mu.Unlock()
+	sendHellos(3)
+	if !waitUntil(2*time.Second, func() bool { st := g.snapshot(); return st.inFlight == 6 && st.refusedPrefix == 3 }) {
+		t.Errorf("a second later, 3 more hellos: %+v, want 6 in flight and 3 refused", g.snapshot())
+	}
+	// Another prefix has its own budget.
+	o := newAttackSocket(t, "127.0.1.1", addr, false)
+	for range 2 {
+		o.send(sealedInitial(hello, randomBytes(8), scid, nil))
+	}
+	if !waitUntil(2*time.Second, func() bool { return g.snapshot().inFlight == 8 }) {
+		t.Errorf("another prefix: %+v, want 8 in flight", g.snapshot())
 	}
 }

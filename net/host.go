@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	stdnet "net"
+	"os"
 	"sync"
 	"time"
 
@@ -151,7 +152,10 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	tr := &quic.Transport{Conn: pc}
-	gate := newHandshakeGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix)
+	// Handshakes run in real time, whatever cfg.Clock says.
+	realTime := newSystemClock()
+	gate := newHandshakeGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix, lim.HandshakeRate,
+		func() float64 { return seconds(realTime.Now()) })
 	gate.install(tr)
 	qcfg := &quic.Config{
 		EnableDatagrams: true,
@@ -457,6 +461,15 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	if errors.Is(err, wire.ErrVersion) {
 		h.call(func() { h.m.stats.Malformed++ })
 		h.refuse(conn, str, wire.RefuseVersion, fmt.Sprintf("this host speaks version %d", wire.Version))
+		return nil, nil
+	}
+	switch {
+	case conn.Context().Err() != nil:
+		// Evicted for a newer join, or closed by either end: nothing to answer.
+		h.joinQ.done(conn)
+		return nil, nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		h.refuse(conn, str, wire.RefuseProtocol, fmt.Sprintf("no join request within %v", h.lim.JoinTimeout))
 		return nil, nil
 	}
 	req, ok := m.(*wire.JoinRequest)
