@@ -2,6 +2,7 @@ package net
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"runtime/debug"
 	"testing"
@@ -51,4 +52,21 @@ func TestDefenceFlags(t *testing.T) {
 	if err := fs.Parse([]string{"-mem-limit", "lots"}); err == nil {
 		t.Error("-mem-limit lots accepted")
 	}
+}
+
+// A command registers the defence flags beside its own, parses, and hands the limits
+// to the host.
+func ExampleDefenceFlags() {
+	fs := flag.NewFlagSet("tankhost", flag.ContinueOnError)
+	var d DefenceFlags
+	d.Register(fs)
+	if err := fs.Parse([]string{"-max-players-per-addr", "8", "-idle-kick", "5m"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	l := d.Limits()
+	fmt.Println(l.MaxPlayersPerAddr, l.IdleKick, l.RetryAbove, l.JoinTimeout)
+	// A command would now call d.ApplyMemoryLimit(os.Getenv) and
+	// Listen(ctx, HostConfig{Limits: l, …}).
+	// Output: 8 5m0s 8 2s
 }
