@@ -66,8 +66,9 @@ type HostStats struct {
 	// Retries counts connection attempts sent a QUIC Retry to prove their source
 	// address (Limits.RetryAbove).
 	Retries uint64
-	// HandshakesRefused counts handshakes refused by the global or per-prefix cap
-	// (Limits.MaxHandshakes, MaxHandshakesPerPrefix).
+	// HandshakesRefused counts handshakes refused by the global or per-prefix cap or
+	// the per-prefix rate (Limits.MaxHandshakes, MaxHandshakesPerPrefix,
+	// HandshakeRate).
 	HandshakesRefused uint64
 	// Joining is the number of connections past the QUIC handshake that have not
 	// joined or been refused yet.
