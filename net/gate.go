@@ -159,8 +159,12 @@ func (g *handshakeGate) accepted(conn *quic.Conn) {
 	}
 }
 
-// snapshot returns the counters.
+// snapshot returns the counters; a nil gate (a host without a socket, in tests) has
+// none.
 func (g *handshakeGate) snapshot() gateStats {
+	if g == nil {
+		return gateStats{}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.stats

@@ -44,8 +44,12 @@ func (q *joinQueue) done(conn *quic.Conn) {
 	q.mu.Unlock()
 }
 
-// counts returns the half-open connections now and those evicted so far.
+// counts returns the half-open connections now and those evicted so far; a nil
+// queue (a host without a socket, in tests) has none.
 func (q *joinQueue) counts() (joining int, evicted uint64) {
+	if q == nil {
+		return 0, 0
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.set.len(), q.evicted
