@@ -27,8 +27,7 @@ import (
 )
 
 // quicInitialSalt is QUIC version 1's Initial salt (RFC 9001, section 5.2).
-var quicInitialSalt = []byte{0x38, 0x76, 0x2c, 0xf7, 0xf5, 0x59, 0x34, 0xb3, 0x4d, 0x17,
-	0x9a, 0xe6, 0xa4, 0xc8, 0x0c, 0xad, 0xcc, 0xbb, 0x7f, 0x0a}
+const quicInitialSalt = "\x38\x76\x2c\xf7\xf5\x59\x34\xb3\x4d\x17\x9a\xe6\xa4\xc8\x0c\xad\xcc\xbb\x7f\x0a"
 
 // minInitialSize is the smallest UDP payload a server accepts an Initial in.
 const minInitialSize = 1200
@@ -182,7 +181,7 @@ func expandLabel(secret []byte, label string, n int) []byte {
 // hello in a CRYPTO frame, padded to 1200 bytes, for dcid and scid and an optional
 // Retry token: a real client's first packet.
 func sealedInitial(hello, dcid, scid, token []byte) []byte {
-	initial, _ := hkdf.Extract(sha256.New, dcid, quicInitialSalt)
+	initial, _ := hkdf.Extract(sha256.New, dcid, []byte(quicInitialSalt))
 	secret := expandLabel(initial, "client in", 32)
 	key, iv, hp := expandLabel(secret, "quic key", 16), expandLabel(secret, "quic iv", 12), expandLabel(secret, "quic hp", 16)
 
