@@ -102,6 +102,12 @@ type Config struct {
 	Impairment Impairment
 	// Logger receives the match's log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+
+	// Rules are the rules of combat this peer expects (reload and wreck times); the
+	// host's referee decides hits and damage. Zero means the defaults.
+	Rules Rules
+	// Difficulty is how well this peer's bots shoot.
+	Difficulty Difficulty
 }
 
 // Impairment describes the impairment added to a link, for display.

@@ -180,7 +180,15 @@ type ShooterLink struct {
 	Latency float64
 	// ClockOffset is host clock minus the shooter's clock, s, as the shooter estimates it.
 	ClockOffset float64
+	// OwnTarget reports that the target is the shooter's own peer's tank: the shooter
+	// drew it where its physics had it, which the host knows only from its updates,
+	// within the publishing threshold (see DefaultOwnTargetSlack).
+	OwnTarget bool
 }
+
+// DefaultOwnTargetSlack grows the hull for hits on the shooter's own peer's tanks, m:
+// deadreckon's default publishing threshold plus the drawing's one physics step.
+const DefaultOwnTargetSlack = deadreckon.DefaultPositionThreshold + 0.25
 
 // Verdict is the host's decision on a claim.
 type Verdict struct {
@@ -431,8 +439,12 @@ func (h *HitChecker) check(c Claim, at float64, link ShooterLink) Verdict {
 	// The claimed point must be where the shell was, and the shell must be on the
 	// rebuilt hull then: a shell that passed a hand's breadth beside the hull the
 	// shooter saw did not hit it, however close the claimed point.
+	slack, tol := h.cfg.Slack, h.cfg.Tolerance
+	if link.OwnTarget {
+		slack, tol = math.Max(slack, DefaultOwnTargetSlack), math.Max(tol, DefaultOwnTargetSlack)
+	}
 	shell := hp.Orientation.Conjugate().Rotate(s.At(c.Impact).Sub(hp.Position))
-	if OnHull(shell, h.cfg.Slack) && miss <= h.cfg.Tolerance {
+	if OnHull(shell, slack) && miss <= tol {
 		v.Reason = Accepted
 	}
 	return v

@@ -32,6 +32,10 @@ type LoopbackConfig struct {
 	// UpdateBytes is the size counted per state update in Stats. If zero, defaults to
 	// DefaultLoopbackUpdateBytes.
 	UpdateBytes int
+	// Referee, when set, referees combat: the hub, being the host, hears every spawn,
+	// update, despawn, shot and claim at once, and delivers the referee's events to
+	// the links after the delay. Nil: no combat on this hub.
+	Referee *Referee
 }
 
 // Loopback is an in-memory match host for tests and headless use: every LoopLink
@@ -51,8 +55,11 @@ type Loopback struct {
 	nextAct  uint32
 	links    []*LoopLink
 	actors   map[uint32]*loopActor
+	gone     map[uint32]uint32 // owners of despawned actors, for their shells' late claims
 	closed   bool
 	closeWhy string
+
+	combatBuf []CombatEvent
 }
 
 // loopActor is the hub's record of one spawned actor.
@@ -74,6 +81,7 @@ func NewLoopback(cfg LoopbackConfig) *Loopback {
 		nextID:  1,
 		nextAct: 1,
 		actors:  make(map[uint32]*loopActor),
+		gone:    make(map[uint32]uint32),
 	}
 }
 
@@ -83,6 +91,10 @@ func (h *Loopback) SetNow(t float64) {
 	h.mu.Lock()
 	if t > h.now {
 		h.now = t
+	}
+	if h.cfg.Referee != nil {
+		h.cfg.Referee.Step(h.now)
+		h.flushCombat()
 	}
 	h.mu.Unlock()
 }
@@ -143,6 +155,7 @@ type LoopLink struct {
 	hub    *Loopback
 	id     uint32
 	queue  []loopPending      // guarded by hub.mu
+	combat []loopCombat       // guarded by hub.mu
 	last   map[uint32]float64 // newest delivered state time per actor
 	closed bool
 
@@ -186,6 +199,9 @@ func (l *LoopLink) Spawn(name string, team int, s deadreckon.State) (uint32, err
 	h.nextAct++
 	s.Time = h.now
 	h.actors[id] = &loopActor{owner: l.id, name: name, team: team, state: s}
+	if h.cfg.Referee != nil {
+		h.cfg.Referee.Spawned(id, l.id, name, team, s, h.now)
+	}
 	for _, o := range h.links {
 		if !o.closed {
 			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: l.id,
@@ -214,6 +230,10 @@ func (l *LoopLink) Despawn(actor uint32) error {
 func (l *LoopLink) despawnLocked(actor uint32) {
 	h := l.hub
 	delete(h.actors, actor)
+	h.gone[actor] = l.id
+	if h.cfg.Referee != nil {
+		h.cfg.Referee.Despawned(actor, h.now)
+	}
 	for _, o := range h.links {
 		if o != l && !o.closed {
 			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventDespawn, Actor: actor, Owner: l.id}, h.nextSeq())
@@ -236,6 +256,9 @@ func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
 	}
 	s.Time = h.now
 	a.state = s
+	if h.cfg.Referee != nil {
+		h.cfg.Referee.Relayed(actor, s, h.now)
+	}
 	l.rollWindow()
 	l.out.bytes += float64(h.cfg.UpdateBytes)
 	l.out.updates++

@@ -51,6 +51,7 @@ type Match struct {
 	respawn  bool    // the player asked for a respawn
 	err      error
 	counters counters
+	combat   *matchCombat // nil when the link has no referee
 }
 
 // counters are the match's own tallies of dropped or refused input.
@@ -136,6 +137,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		clamp:      clamp,
 		compensate: !cfg.NoLatencyCompensation,
 		byID:       make(map[uint32]*tank),
+		combat:     newMatchCombat(link, cfg),
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
@@ -325,6 +327,8 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	m.publish(now)
 	// 7. Views for the snapshot.
 	m.refreshViews(now)
+	// 8. Combat: the host's events, shots, shells and claims on the views just shown.
+	m.fight(now)
 	return m.err
 }
 
@@ -534,6 +538,9 @@ func (m *Match) behave(now, dt float64) {
 		if t.bot != nil {
 			t.body.SetInput(t.bot.Drive(now, pose, m.aims))
 		}
+		if m.combat != nil {
+			t.body.SetInput(m.aim(t, now, pose, t.body.Input()))
+		}
 		if t.spawnFailed || m.needsRespawn(t, pose, dt) || (t == m.self && m.respawn) {
 			m.respawnLocal(t)
 		}
@@ -716,6 +723,7 @@ func (m *Match) refreshViews(now float64) {
 			v.UpdateAge = now - t.lastHeard
 			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
 		}
+		m.viewCombat(t, v)
 		t.trail.add(now, v.Position, m.cfg.TrailInterval)
 	}
 }
@@ -744,6 +752,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 			dst.Self = i
 		}
 	}
+	m.snapshotCombat(&dst.Combat)
 	st := m.link.Stats()
 	dst.Net = NetStats{
 		RTT: st.RTT, ClockOffset: st.ClockOffset,

@@ -49,9 +49,10 @@ type CombatEvent struct {
 	// Rebuilt is the target's hull as the host rebuilt the shooter's view (hits and
 	// refusals), for the hits overlay.
 	Rebuilt HullPose
-	// Over reports that the match has ended; the next starts at Until.
-	Over  bool
-	Until float64
+	// Over reports that the match has ended; the next starts at Until. Ends is when
+	// the match in play ends at the latest (its time limit), +Inf without one.
+	Over        bool
+	Until, Ends float64
 	// Scores is the scoreboard (CombatScores), best first.
 	Scores []Score
 }
@@ -134,6 +135,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true}
 	if r.scores[k] == nil {
 		r.scores[k] = &Score{Owner: owner, Name: name, Team: team}
+		r.announceScores(at) // a new line on everyone's scoreboard
 	}
 }
 
@@ -181,7 +183,7 @@ func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
 	if shooter != nil && target != nil && shooter.key.owner == target.key.owner {
 		// The shooter drew its own peer's tank where it truly is; the host knows it
 		// from that peer's updates, within the publishing threshold.
-		link = ShooterLink{ClockOffset: link.ClockOffset}
+		link = ShooterLink{ClockOffset: link.ClockOffset, OwnTarget: true}
 	}
 	v := r.check.Check(c, at, link)
 	if v.Duplicate {
@@ -309,7 +311,8 @@ func (r *Referee) end(at float64) {
 }
 
 func (r *Referee) announceScores(at float64) {
-	r.out = append(r.out, CombatEvent{Kind: CombatScores, Time: at, Over: r.over, Until: r.until, Scores: r.Scores(nil)})
+	r.out = append(r.out, CombatEvent{Kind: CombatScores, Time: at, Over: r.over, Until: r.until,
+		Ends: at + r.Remaining(at), Scores: r.Scores(nil)})
 }
 
 // Scores appends the scoreboard to buf, best first (kills, then fewer deaths, then name).

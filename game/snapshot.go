@@ -25,6 +25,9 @@ type Snapshot struct {
 	LatencyCompensation bool
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
+	// Combat holds shells, effects, the player's health and gun, the scoreboard and
+	// the hits overlay.
+	Combat CombatView
 }
 
 // TankView is one tank as the renderer draws it, with the dead-reckoning details the
@@ -72,6 +75,10 @@ type TankView struct {
 	// Error is the distance in meters between the displayed position and the
 	// last-known projection.
 	Error float64
+	// Health and MaxHealth are the tank's hit points as the host last said (zero
+	// without combat); Wreck reports a destroyed tank waiting to respawn.
+	Health, MaxHealth float64
+	Wreck             bool
 }
 
 // NetStats are one peer's connection figures, for the HUD.
