@@ -93,7 +93,7 @@ func knownMessages(t *testing.T) []knownCase {
 	copy(nonce[:], seq(0x20, NonceSize))
 	copy(proof[:], seq(0xa0, ProofSize))
 	arts := unhex(t, "02 2000 0100 fc00 fa00")
-	return []knownCase{
+	return append([]knownCase{
 		{"challenge", &Challenge{PassphraseRequired: true, Salt: salt, Nonce: nonce},
 			cat(unhex(t, "01 01 01"), seq(0x00, SaltSize), seq(0x20, NonceSize))},
 		{"join request", &JoinRequest{Name: "Ada", Proof: proof},
@@ -121,7 +121,7 @@ func knownMessages(t *testing.T) []knownCase {
 			unhex(t, "03 01 002a 000a 00003039"), arts,
 			unhex(t, "02 01 002c 0000 00003039"), kinematicsA(t), arts,
 		)},
-	}
+	}, combatMessages(t)...)
 }
 
 // sameMessage compares messages, states within 1e-9.
