@@ -284,8 +284,12 @@ func (m *Match) shoot(t *tank, tc *tankCombat, now, host float64) {
 	c := m.combat
 	p := t.body.Pose()
 	origin, dir := Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
-	c.nextShot++
-	s := Shot{ID: c.nextShot, Shooter: t.id, Origin: origin, Direction: dir, Time: host}
+	c.nextShot = c.nextShot%math.MaxUint16 + 1 // shot numbers are 16 bits on the wire
+	s, err := QuantizeShot(Shot{ID: c.nextShot, Shooter: t.id, Origin: origin, Direction: dir, Time: host})
+	if err != nil {
+		m.log.Debug("fire", "actor", t.id, "err", err)
+		return
+	}
 	if err := c.link.Fire(s); err != nil {
 		m.log.Debug("fire", "actor", t.id, "err", err)
 		return
