@@ -487,7 +487,7 @@ func (c *matchCombat) prune(now float64) {
 }
 
 // tracer is how far behind a shell its tracer's tail is drawn, s of flight.
-const tracer = 0.04
+const tracer = 0.06
 
 // snapshotCombat fills dst with combat as it stands, reusing its slices.
 func (m *Match) snapshotCombat(dst *CombatView) {
