@@ -6,7 +6,7 @@
 //	tanks -host :7777 [-pass P] [-bots N]   host a match and play in it
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
 //
-// Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels
+// Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels,hits
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
 // -clamp none|up|always, -watch NAME ("*": the first remote tank). For tests, docs
 // and bug reports, -screenshot FILE.png -frames N (or -duration D) renders, writes the

@@ -54,7 +54,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 0, "with -screenshot: match time to play first (instead of -frames)")
 	fs.StringVar(&size, "size", "1280x720", "window size `WxH` in pixels")
 	fs.IntVar(&c.benchFrames, "bench-frames", 0, "render `N` frames, print the split of frame time and exit")
-	fs.StringVar(&overlays, "overlays", "", "debug overlays at start: ghost,trail,clamp,motion,labels or all")
+	fs.StringVar(&overlays, "overlays", "", "debug overlays at start: ghost,trail,clamp,motion,labels,hits or all")
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
