@@ -15,6 +15,8 @@ const (
 	MarkerLife = 1.5
 	// FeedLife is how long a kill feed line is reported, s.
 	FeedLife = 8.0
+	// HitLife is how long a hit claim stays in the hits overlay, s.
+	HitLife = 10.0
 	// feedLen, hitsLen cap the kill feed and the hits overlay.
 	feedLen = 5
 	hitsLen = 4
@@ -484,6 +486,14 @@ func (c *matchCombat) prune(now float64) {
 		}
 	}
 	c.feed = c.feed[:n]
+	n = 0
+	for _, h := range c.hits {
+		if now-h.at < HitLife {
+			c.hits[n] = h
+			n++
+		}
+	}
+	c.hits = c.hits[:n]
 }
 
 // tracer is how far behind a shell its tracer's tail is drawn, s of flight.

@@ -348,6 +348,9 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 		col := math32.Color{R: 0.75, G: 0.75, B: 0.75}
 		if mk.Confirmed {
 			msg, col = fmt.Sprintf("HIT  −%.0f", mk.Damage), math32.Color{R: 1, G: 0.8, B: 0.2}
+			if mk.Damage == 0 {
+				msg = "HIT  (a teammate: no damage)"
+			}
 			if mk.Kill {
 				msg, col = "DESTROYED", math32.Color{R: 1, G: 0.35, B: 0.2}
 			}

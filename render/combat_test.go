@@ -85,17 +85,35 @@ func TestCombatIsDrawn(t *testing.T) {
 	var shellImg, blastImg *image.RGBA
 	var shellAt, blastAt mgl64.Vec3
 	var shellView, blastView View
-	aim := 0.0
+	aim, elev := 0.0, 0.0
+	var hitsImg *image.RGBA
+	hitsFrame := -1
 	blastFrame := -1
-	for i := 0; i < 60*90 && (shellImg == nil || blastImg == nil); i++ {
-		p.step(t, dt, physics.Input{AimYaw: aim, GunElevation: 0.02})
+	for i := 0; i < 60*90 && (shellImg == nil || blastImg == nil || hitsImg == nil); i++ {
+		p.step(t, dt, physics.Input{AimYaw: aim, GunElevation: elev})
 		if i%200 == 100 {
 			p.player.Fire()
 		}
 		p.player.Snapshot(&snap)
 		s.Update(&snap, dt)
-		if snap.Self >= 0 {
-			aim = heading(snap.Tanks[snap.Self].Orientation) // straight ahead, where the camera looks
+		aim, elev = aimAtNearest(&snap)
+		if hitsImg == nil && hitsFrame < 0 && (blastFrame < 0 || blastImg != nil) {
+			for _, h := range snap.Combat.Hits {
+				if h.Decided && h.HasTruth {
+					for _, tv := range snap.Tanks {
+						if tv.ID == h.Target {
+							s.Watch(tv.Name) // the camera swings round to the target
+							hitsFrame = i
+						}
+					}
+					break
+				}
+			}
+		}
+		if hitsImg == nil && hitsFrame >= 0 && i == hitsFrame+40 {
+			hitsImg = capture()
+			savePNG(t, hitsImg, "combat-hits.png")
+			s.Watch("")
 		}
 		if shellImg == nil {
 			for _, sh := range snap.Combat.Shells {
@@ -109,7 +127,7 @@ func TestCombatIsDrawn(t *testing.T) {
 		}
 		if blastImg == nil {
 			for _, e := range snap.Combat.Effects {
-				if e.Kind != game.EffectExplosion || e.Age > 0.05 || blastFrame >= 0 {
+				if e.Kind != game.EffectExplosion || e.Age > 0.05 || blastFrame >= 0 || (hitsFrame >= 0 && hitsImg == nil) {
 					continue
 				}
 				// Watch the wreck, so the camera swings round to the explosion.
@@ -131,6 +149,9 @@ func TestCombatIsDrawn(t *testing.T) {
 	}
 	if shellImg == nil {
 		t.Fatal("the player's shell never flew in view")
+	}
+	if hitsImg == nil {
+		t.Log("no hit of the player's was decided in 90 s: no hits overlay picture")
 	}
 	sx, sy, _ := shellView.Project(shellAt)
 	if n := near(shellImg, sx, sy, 4, warm); n < 3 {
@@ -156,3 +177,26 @@ func TestCombatIsDrawn(t *testing.T) {
 		t.Errorf("match clock: %d white text pixels at the top centre", n)
 	}
 }
+
+// aimAtNearest returns the world yaw and the elevation that put the player's shell on
+// the nearest other tank, or straight ahead when there is none.
+func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
+	if snap.Self < 0 {
+		return 0, 0
+	}
+	me := &snap.Tanks[snap.Self]
+	yaw = heading(me.Orientation)
+	best := math.Inf(1)
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		d := tv.Position.Sub(me.Position)
+		if i == snap.Self || tv.Wreck || !game.Enemies(me.Team, tv.Team) || d.Len() > best {
+			continue
+		}
+		best = d.Len()
+		yaw = math.Atan2(-d[2], d[0])
+		elev, _ = game.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
+	}
+	return yaw, elev
+}
+
