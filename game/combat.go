@@ -297,7 +297,7 @@ func (m *Match) shoot(t *tank, tc *tankCombat, now, host float64) {
 		return
 	}
 	tc.loadedAt = host + c.rules.Reload
-	c.shells = append(c.shells, liveShell{shot: s, last: host, own: true})
+	c.shells = append(c.shells, liveShell{shot: s, last: s.Time, own: true})
 	c.effects = append(c.effects, Effect{Kind: EffectMuzzle, Point: origin, Direction: dir, at: now})
 }
 
@@ -326,7 +326,7 @@ func (m *Match) flyShells(now, host float64) {
 			continue
 		}
 		claim := Claim{Shooter: sh.shot.Shooter, Shot: sh.shot.ID, Target: imp.Target, Time: host, Impact: imp.Time,
-			Local: imp.Local, Fired: sh.shot}
+			Local: imp.Local, Fired: sh.shot, Observer: m.observer()}
 		if tc != nil {
 			claim.Applied = tc.applied
 		}
@@ -442,6 +442,15 @@ func (c *matchCombat) decide(ev *CombatEvent, r Reason) {
 			return
 		}
 	}
+}
+
+// observer returns where remote tanks are clamped from: the player's tank, or the
+// origin in a match without one.
+func (m *Match) observer() mgl64.Vec3 {
+	if m.self != nil {
+		return m.self.body.Pose().Position
+	}
+	return mgl64.Vec3{}
 }
 
 // mine reports whether actor is the player's tank.

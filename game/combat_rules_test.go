@@ -232,7 +232,7 @@ func (f *fight) shoot(t *testing.T, id uint32, fired float64) (Shot, Claim) {
 		hp, applied := f.shownAt(frame)
 		if imp := Sweep(f.m, s, frame-1.0/60, frame, []HullPose{hp}); imp.Kind == ImpactTank {
 			return s, Claim{Shooter: 1, Shot: id, Target: 2, Time: frame, Impact: imp.Time, Local: imp.Local,
-				Applied: applied, Fired: s}
+				Applied: applied, Fired: s, Observer: f.shooter.Position}
 		} else if imp.Kind != ImpactNone {
 			t.Fatalf("test shot %d struck %+v", id, imp)
 		}

@@ -71,7 +71,7 @@ type Target struct {
 const DefaultGunnerRange = 220.0
 
 // aimTolerance is how close the barrel must point to the aim before a bot fires, rad.
-const aimTolerance = 0.6 * math.Pi / 180
+const aimTolerance = 1.2 * math.Pi / 180
 
 // Gunner is a bot's gunner: it picks the nearest enemy it can see in range, leads it by
 // its displayed velocity over the shell's flight, aims with a human error that

@@ -661,10 +661,7 @@ func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
 // reckon advances every remote tank to now, clamps it to the ground seen from the
 // player's tank, and drops the ones that have been silent too long.
 func (m *Match) reckon(now float64) {
-	observer := mgl64.Vec3{}
-	if m.self != nil {
-		observer = m.self.body.Pose().Position
-	}
+	observer := m.observer()
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
 	offset := m.link.Stats().ClockOffset

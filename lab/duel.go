@@ -73,6 +73,9 @@ type DuelResult struct {
 	FalseConfirms int `json:"false_confirms"`
 	// ForgedClaims counts those forged claims.
 	ForgedClaims int `json:"forged_claims"`
+	// FalseConfirmMaxMiss is how far the shell passed from the hull, on the shooter's
+	// screen, in the worst false confirm, m.
+	FalseConfirmMaxMiss float64 `json:"false_confirm_max_miss_m"`
 	// NaiveConfirmRate is the share of on-screen hits a host would accept that checks
 	// the claims against its own latest view of the target (no rewind).
 	NaiveConfirmRate float64 `json:"naive_confirm_rate"`
@@ -154,6 +157,7 @@ func Duel(ctx context.Context, o DuelOptions) (DuelResult, error) {
 		total.HitsOnScreen += r.HitsOnScreen
 		total.HitsConfirmed += r.HitsConfirmed
 		total.FalseConfirms += r.FalseConfirms
+		total.FalseConfirmMaxMiss = math.Max(total.FalseConfirmMaxMiss, r.FalseConfirmMaxMiss)
 		total.ForgedClaims += r.ForgedClaims
 		total.ClaimsLost += r.ClaimsLost
 		total.HitsTrue += r.HitsTrue
@@ -204,46 +208,49 @@ type duelShell struct {
 	closeLoc mgl64.Vec3
 	// closeApplied is the shooter's applied updates at that frame.
 	closeApplied [game.ClaimApplied]game.Applied
+	closeObs     mgl64.Vec3
 }
 
 // duelShot is the fate of one shot.
 type duelShot struct {
 	onScreen bool
 	forged   bool
+	miss     float64 // a forged shot's closest pass on the shooter's screen, m
 	judged   bool
 	verdict  game.Reason
 }
 
 type duel struct {
-	o       DuelOptions
-	m       *terrain.Map
-	w       *physics.World
-	a, b    *physics.Tank
-	botA    *game.Bot
-	botB    *game.Bot
-	gun     *game.Gunner
-	pubA    *deadreckon.Publisher
-	pubB    *deadreckon.Publisher
-	codec   wireCodec
-	hopAH   *Network // shooter to host (states)
-	hopBH   *Network // target to host
-	hopHA   *Network // host to shooter
-	rng     *rand.Rand
-	check   *game.HitChecker
-	view    *deadreckon.Actor // the target on the shooter's screen
-	host    *deadreckon.Actor // the target on the host: the naive check's view
-	hostA   mgl64.Vec3        // the shooter's position on the host
-	reckon  deadreckon.Config
-	posts   []duelPost
-	seq     int
-	shells  []duelShell
-	shots   []duelShot
-	reload  float64
-	nextID  uint32
-	res     DuelResult
-	naive   int
-	deliver []Delivery
-	applied [game.ClaimApplied]game.Applied // the newest updates of the target the shooter applied
+	o        DuelOptions
+	m        *terrain.Map
+	w        *physics.World
+	a, b     *physics.Tank
+	botA     *game.Bot
+	botB     *game.Bot
+	gun      *game.Gunner
+	pubA     *deadreckon.Publisher
+	pubB     *deadreckon.Publisher
+	codec    wireCodec
+	hopAH    *Network // shooter to host (states)
+	hopBH    *Network // target to host
+	hopHA    *Network // host to shooter
+	rng      *rand.Rand
+	check    *game.HitChecker
+	view     *deadreckon.Actor // the target on the shooter's screen
+	host     *deadreckon.Actor // the target on the host: the naive check's view
+	hostA    mgl64.Vec3        // the shooter's position on the host
+	reckon   deadreckon.Config
+	posts    []duelPost
+	seq      int
+	shells   []duelShell
+	shots    []duelShot
+	reload   float64
+	nextID   uint32
+	res      DuelResult
+	naive    int
+	deliver  []Delivery
+	applied  [game.ClaimApplied]game.Applied // the newest updates of the target the shooter applied
+	observer mgl64.Vec3                      // where the shooter clamps the target from
 }
 
 func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
@@ -357,7 +364,8 @@ func (d *duel) run(ctx context.Context) error {
 			}
 		}
 		d.view.Advance(t)
-		d.view.ClampTo(d.m, pa.Position)
+		d.observer = pa.Position
+		d.view.ClampTo(d.m, d.observer)
 		shown := d.view.Reckoned()
 		d.sweep(t, pb, shown)
 		// Drive and aim for the next frame.
@@ -391,6 +399,7 @@ func (d *duel) run(ctx context.Context) error {
 			d.res.RejectsByReason[s.verdict.String()]++
 		case s.forged && s.judged && s.verdict == game.Accepted:
 			d.res.FalseConfirms++
+			d.res.FalseConfirmMaxMiss = math.Max(d.res.FalseConfirmMaxMiss, s.miss)
 		}
 	}
 	return nil
@@ -478,6 +487,7 @@ func (d *duel) naiveAccepts(c game.Claim) bool {
 // sweep moves the shooter's shells on to frame time t against the target as shown and
 // as it truly is, and claims hits.
 func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
+	observer := d.observer
 	onScreen := []game.HullPose{{Actor: duelTarget, Position: shown.Position, Orientation: shown.Orientation}}
 	real := []game.HullPose{{Actor: duelTarget, Position: truth.Position, Orientation: truth.Orientation}}
 	live := d.shells[:0]
@@ -504,17 +514,17 @@ func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 			s.onScreen = true
 			d.res.HitsOnScreen++
 			c := game.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: t, Impact: imp.Time,
-				Local: imp.Local, Fired: sh.shot}
+				Local: imp.Local, Fired: sh.shot, Observer: observer}
 			c.Applied = d.applied
 			for k := range duelClaimCopies {
 				d.post(duelPost{claim: c}, t+float64(k)/d.o.FPS, false)
 			}
 		default:
 			if sh.closest <= duelForgeRange {
-				s.forged = true
+				s.forged, s.miss = true, sh.closest
 				d.res.ForgedClaims++
 				c := game.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: sh.closeAt,
-					Impact: sh.closeImp, Local: sh.closeLoc, Fired: sh.shot}
+					Impact: sh.closeImp, Local: sh.closeLoc, Fired: sh.shot, Observer: sh.closeObs}
 				c.Applied = sh.closeApplied
 				for k := range duelClaimCopies {
 					d.post(duelPost{claim: c, forged: true}, t+float64(k)/d.o.FPS, false)
@@ -539,7 +549,7 @@ func (d *duel) closest(sh *duelShell, frame, end float64, hp game.HullPose) {
 		}
 		if dist := local.Sub(on).Len(); dist < sh.closest {
 			sh.closest, sh.closeAt, sh.closeImp, sh.closeLoc = dist, frame, ts, on
-			sh.closeApplied = d.applied
+			sh.closeApplied, sh.closeObs = d.applied, d.observer
 		}
 	}
 }
@@ -552,7 +562,7 @@ func writeDuel(w io.Writer, r DuelResult) error {
 	fmt.Fprintf(tw, "hits on screen\t%d\t(hits on the true hull: %d)\n", r.HitsOnScreen, r.HitsTrue)
 	fmt.Fprintf(tw, "hits confirmed\t%d\tconfirm rate %.3f\n", r.HitsConfirmed, r.ConfirmRate)
 	fmt.Fprintf(tw, "naive host\t\tconfirm rate %.3f\n", r.NaiveConfirmRate)
-	fmt.Fprintf(tw, "forged claims\t%d\tfalse confirms %d\n", r.ForgedClaims, r.FalseConfirms)
+	fmt.Fprintf(tw, "forged claims\t%d\tfalse confirms %d (shell at most %.3f m off the hull)\n", r.ForgedClaims, r.FalseConfirms, r.FalseConfirmMaxMiss)
 	fmt.Fprintf(tw, "claims lost\t%d\n", r.ClaimsLost)
 	fmt.Fprintf(tw, "rebuild error\tp50 %.3f m\tp95 %.3f m\tmax %.3f m\n", r.RebuildErrorP50, r.RebuildErrorP95, r.RebuildErrorMax)
 	keys := make([]string, 0, len(r.RejectsByReason))

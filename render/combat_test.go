@@ -199,4 +199,3 @@ func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
 	}
 	return yaw, elev
 }
-

@@ -11,7 +11,7 @@ import (
 const ClaimApplied = 3
 
 // hitClaimSize is the encoded size of a HitClaim.
-const hitClaimSize = HeaderSize + 6 + 8 + 4 + 6 + ClaimApplied*8 + 4 + 12 + 6
+const hitClaimSize = HeaderSize + 6 + 8 + 4 + 6 + 12 + ClaimApplied*8 + 4 + 12 + 6
 
 // AppliedUpdate says when the shooter applied an update of the target.
 type AppliedUpdate struct {
@@ -24,10 +24,10 @@ type AppliedUpdate struct {
 // HitClaim is a shooter's report that its shell hit a tank on its screen, sent to the
 // host as a datagram and repeated on the next frames. Layout: header, shooter u16, shot
 // u16, target u16, claim time i64 µs (host clock), impact time i32 µs from the claim
-// time, impact point in the target's hull frame 3 × i16 mm, three applied updates
-// (owner timestamp u32 ms, frame time i32 µs from the claim time), then the shot
-// itself (fire time i32 µs from the claim time, origin 3 × i32 mm, direction 3 × i16):
-// 72 bytes.
+// time, impact point in the target's hull frame 3 × i16 mm, observer 3 × i32 mm, three
+// applied updates (owner timestamp u32 ms, frame time i32 µs from the claim time), then
+// the shot itself (fire time i32 µs from the claim time, origin 3 × i32 mm, direction
+// 3 × i16): 84 bytes.
 type HitClaim struct {
 	Shooter, Target ActorID
 	Shot            uint16
@@ -36,6 +36,8 @@ type HitClaim struct {
 	Time, Impact float64
 	// Local is the impact point in the target's hull frame, m.
 	Local mgl64.Vec3
+	// Observer is where the shooter clamped the target to the ground from, world m.
+	Observer mgl64.Vec3
 	// Applied are the newest updates of the target the shooter had applied, newest
 	// first.
 	Applied [ClaimApplied]AppliedUpdate
@@ -47,7 +49,7 @@ type HitClaim struct {
 // Type returns MsgHitClaim.
 func (m *HitClaim) Type() MsgType { return MsgHitClaim }
 
-// Length returns the encoded size, 72 bytes.
+// Length returns the encoded size, 84 bytes.
 func (m *HitClaim) Length() int { return hitClaimSize }
 
 // Append appends the encoded message.
@@ -74,6 +76,9 @@ func (m *HitClaim) append(b []byte) ([]byte, error) {
 		return b, err
 	}
 	if b, err = appendLocal(b, m.Local); err != nil {
+		return b, err
+	}
+	if b, err = appendWorld(b, m.Observer); err != nil {
 		return b, err
 	}
 	for _, a := range m.Applied {
@@ -107,6 +112,7 @@ func parseHitClaim(b []byte) (*HitClaim, int, error) {
 	m.Time = decodeClock(&r, "time")
 	m.Impact = r.offset(m.Time)
 	m.Local = r.local()
+	m.Observer = r.world()
 	for i := range m.Applied {
 		m.Applied[i].Update = decodeTime(r.u32())
 		m.Applied[i].At = r.offset(m.Time)

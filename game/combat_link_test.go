@@ -1,0 +1,185 @@
+package game
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
+)
+
+// recordLink is a shooter's link that records its shots, its claims and the host's
+// answers to them.
+type recordLink struct {
+	*LoopLink
+	match   *Match
+	local   map[uint32]bool    // claims on the shooter's own peer's tanks, by shot id
+	fired   map[uint32]Shot    // by shot id
+	claimed map[uint32]Claim   // honest claims, by shot id
+	answer  map[uint32]Reason  // the host's verdicts on this link's claims, by shot id
+	forged  map[uint32]float64 // forged claims, by shot id: the miss on the shooter's screen, m
+}
+
+func (r *recordLink) Fire(s Shot) error {
+	r.fired[s.ID] = s
+	return r.LoopLink.Fire(s)
+}
+
+func (r *recordLink) Claim(c Claim) error {
+	r.claimed[c.Shot] = c
+	if t := r.match.byID[c.Target]; t != nil {
+		r.local[c.Shot] = t.local
+	}
+	return r.LoopLink.Claim(c)
+}
+
+func (r *recordLink) PollCombat(buf []CombatEvent) []CombatEvent {
+	n := len(buf)
+	buf = r.LoopLink.PollCombat(buf)
+	for _, ev := range buf[n:] {
+		if _, mine := r.fired[ev.Shot.ID]; !mine || ev.Shot != r.fired[ev.Shot.ID] && ev.Kind != CombatRefused {
+			continue
+		}
+		switch ev.Kind {
+		case CombatHit:
+			r.answer[ev.Shot.ID] = Accepted
+		case CombatRefused:
+			r.answer[ev.Shot.ID] = ev.Reason
+		}
+	}
+	return buf
+}
+
+// approach is a shot's closest pass by an enemy hull on the shooter's screen.
+type approach struct {
+	dist         float64
+	time, impact float64
+	target       uint32
+	local        mgl64.Vec3
+}
+
+// TestTwoClientsOverAnImpairedLoopback: a shooter and a target on two clients of a
+// refereed loopback at 150 ms ± 30 ms and 5 % loss each way. Every hit the shooter saw
+// is confirmed unless the target was destroyed first; every miss, claimed as a hit at
+// the hull point the shell passed nearest, is refused.
+func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("minutes of simulated battle")
+	}
+	mp, err := terrain.Generate(terrain.GenerateConfig{Seed: 7, Size: 256, Samples: 129}) // a small valley: they meet
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := NewReferee(mp, Rules{}, RemoteReckon(Config{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := NewLoopback(LoopbackConfig{Delay: 0.15, Jitter: 0.03, Loss: 0.05, Seed: 5, Referee: ref})
+	rec := &recordLink{LoopLink: hub.Join(), fired: map[uint32]Shot{}, claimed: map[uint32]Claim{},
+		answer: map[uint32]Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}
+	shooter := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 21, Difficulty: Easy}, rec) // teams 1, 2, 1
+	rec.match = shooter
+	target := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 22}, hub.Join()) // teams 1, 2
+	var snap Snapshot
+	closest := map[uint32]*approach{}
+	const dt = 1.0 / 60
+	for tick := 1; tick <= 60*300; tick++ {
+		now := float64(tick) * dt
+		hub.SetNow(now)
+		mustStep(t, shooter, now, physics.Input{})
+		mustStep(t, target, now, physics.Input{})
+		shooter.Snapshot(&snap)
+		for id, s := range rec.fired {
+			if _, ok := rec.claimed[id]; ok {
+				continue
+			}
+			if _, ok := rec.forged[id]; ok {
+				continue
+			}
+			a := closest[id]
+			if a == nil {
+				a = &approach{dist: math.Inf(1)}
+				closest[id] = a
+			}
+			if now-s.Time > ShellLifetime {
+				rec.forged[id] = math.NaN() // never came within reach of a forgery
+				continue
+			}
+			team := -1
+			for _, tv := range snap.Tanks {
+				if tv.ID == s.Shooter {
+					team = tv.Team
+				}
+			}
+			frame := math.Inf(1)
+			for _, tv := range snap.Tanks {
+				if tv.Local || team < 0 || !Enemies(team, tv.Team) || tv.Wreck {
+					continue // forge against remote enemies only
+				}
+				inv := tv.Orientation.Conjugate()
+				for k := 1; k <= 8; k++ {
+					ts := now - dt + dt*float64(k)/8
+					if ts < s.Time {
+						continue
+					}
+					l := inv.Rotate(s.At(ts).Sub(tv.Position))
+					var on mgl64.Vec3
+					for i := range 3 {
+						on[i] = math.Max(HullMin[i], math.Min(HullMax[i], l[i]))
+					}
+					d := l.Sub(on).Len()
+					frame = math.Min(frame, d)
+					if d < a.dist {
+						*a = approach{dist: d, time: now, impact: ts, target: tv.ID, local: on}
+					}
+				}
+			}
+			// Past its closest pass, unclaimed: a miss on the shooter's screen. Claim
+			// it as a hit where it passed nearest, as a cheat would, at once.
+			if frame > a.dist && math.Abs(a.time-(now-dt)) < 1e-9 && a.dist >= 0.5 && a.dist < 20 {
+				c := Claim{Shooter: s.Shooter, Shot: id, Target: a.target, Time: a.time, Impact: a.impact,
+					Local: a.local, Fired: s}
+				if err := rec.LoopLink.Claim(c); err == nil {
+					rec.forged[id] = a.dist
+				}
+			}
+		}
+	}
+	confirmed, honest, forged, refusedForged := 0, 0, 0, 0
+	for id := range rec.claimed {
+		v, ok := rec.answer[id]
+		if !ok {
+			continue // the answer is still on its way
+		}
+		honest++
+		switch v {
+		case Accepted:
+			confirmed++
+		case RejectTargetDestroyed, RejectTargetBreak:
+			// another shell got there first; nothing to do with the view
+		default:
+			t.Errorf("shot %d, a hit on the shooter's screen (on its own peer's tank: %v), refused: %v", id, rec.local[id], v)
+		}
+	}
+	for id, miss := range rec.forged {
+		if math.IsNaN(miss) {
+			continue
+		}
+		v, ok := rec.answer[id]
+		if !ok {
+			continue
+		}
+		forged++
+		if v == Accepted {
+			t.Errorf("shot %d missed by %.2f m on the shooter's screen, and the host confirmed it", id, miss)
+		} else {
+			refusedForged++
+		}
+	}
+	t.Logf("%d shots: %d hits on the shooter's screen, %d confirmed; %d misses claimed, %d refused; verdicts %v",
+		len(rec.fired), honest, confirmed, forged, refusedForged, ref.Checker().Counts())
+	if confirmed < 10 || forged < 3 {
+		t.Errorf("too few to judge: %d confirmed hits, %d forged claims", confirmed, forged)
+	}
+}
