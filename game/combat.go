@@ -2,6 +2,7 @@ package game
 
 import (
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/physics"
@@ -471,38 +472,10 @@ func (m *Match) rebirth(t *tank) {
 
 // prune drops traces older than their life.
 func (c *matchCombat) prune(now float64) {
-	n := 0
-	for _, e := range c.effects {
-		if now-e.at < EffectLife {
-			c.effects[n] = e
-			n++
-		}
-	}
-	c.effects = c.effects[:n]
-	n = 0
-	for _, mk := range c.markers {
-		if now-mk.at < MarkerLife {
-			c.markers[n] = mk
-			n++
-		}
-	}
-	c.markers = c.markers[:n]
-	n = 0
-	for _, f := range c.feed {
-		if now-f.at < FeedLife {
-			c.feed[n] = f
-			n++
-		}
-	}
-	c.feed = c.feed[:n]
-	n = 0
-	for _, h := range c.hits {
-		if now-h.at < HitLife {
-			c.hits[n] = h
-			n++
-		}
-	}
-	c.hits = c.hits[:n]
+	c.effects = slices.DeleteFunc(c.effects, func(e Effect) bool { return now-e.at >= EffectLife })
+	c.markers = slices.DeleteFunc(c.markers, func(m HitMarker) bool { return now-m.at >= MarkerLife })
+	c.feed = slices.DeleteFunc(c.feed, func(f KillLine) bool { return now-f.at >= FeedLife })
+	c.hits = slices.DeleteFunc(c.hits, func(h HitRecord) bool { return now-h.at >= HitLife })
 }
 
 // tracer is how far behind a shell its tracer's tail is drawn, s of flight.

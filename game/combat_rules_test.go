@@ -157,7 +157,7 @@ type fight struct {
 	updates []relayed // the target's, as the host relayed them
 }
 
-func newFight(t *testing.T) *fight {
+func newFight(t testing.TB) *fight {
 	t.Helper()
 	m := valley(t)
 	floor, _ := m.Landmark("floor")
@@ -219,7 +219,7 @@ func (f *fight) shownAt(tm float64) (HullPose, [ClaimApplied]Applied) {
 
 // shoot fires shot id at time fired from the shooter at the hull's middle as shown at
 // the expected impact, and returns the shot and the honest claim of its hit.
-func (f *fight) shoot(t *testing.T, id uint32, fired float64) (Shot, Claim) {
+func (f *fight) shoot(t testing.TB, id uint32, fired float64) (Shot, Claim) {
 	t.Helper()
 	origin := f.shooter.Position.Add(mgl64.Vec3{4.9, 1.9, 0})
 	aimAt, _ := f.shownAt(fired + 0.3)
@@ -355,5 +355,37 @@ func TestReasonNames(t *testing.T) {
 	}
 	if Reason(200).String() != "reason(200)" {
 		t.Error(Reason(200).String())
+	}
+}
+
+// BenchmarkHitCheck measures the host's judgement of one claim: the terrain sweep of
+// the shell's path and the rebuild of the shooter's view.
+func BenchmarkHitCheck(b *testing.B) {
+	f := newFight(b)
+	s, c := f.shoot(b, 1, 5)
+	f.check.Fired(s, s.Time+0.1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if v := f.check.check(c, c.Time+0.1, f.link); v.Reason != Accepted {
+			b.Fatal(v.Reason)
+		}
+	}
+}
+
+// BenchmarkSweep measures one frame of one shell against six hulls, the rocks and the
+// terrain, as every peer runs it for every shell in flight.
+func BenchmarkSweep(b *testing.B) {
+	m := valley(b)
+	floor, _ := m.Landmark("floor")
+	s := Shot{Shooter: 1, Origin: mgl64.Vec3{floor.X, 10, floor.Z}, Direction: mgl64.Vec3{1, 0.05, 0}.Normalize()}
+	hulls := make([]HullPose, 6)
+	for i := range hulls {
+		hulls[i] = HullPose{Actor: uint32(i + 2), Position: mgl64.Vec3{floor.X + 40*float64(i), 0, floor.Z + 30}, Orientation: mgl64.QuatIdent()}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if imp := Sweep(m, s, 0.2, 0.2+1.0/60, hulls); imp.Kind != ImpactNone {
+			b.Fatal(imp)
+		}
 	}
 }

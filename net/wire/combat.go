@@ -166,3 +166,25 @@ func appendPoints(b []byte, field string, v float64) ([]byte, error) {
 }
 
 func (r *reader) points() float64 { return float64(r.u16()) * PointsStep }
+
+// appendShotRef appends the shooter, shot and target ids and the message's host time
+// that HitClaim, HitResult and Destroy start with.
+func appendShotRef(b []byte, shooter ActorID, shot uint16, target ActorID, t float64) ([]byte, error) {
+	if shooter == 0 || target == 0 {
+		return b, fmt.Errorf("shooter or target 0: %w", ErrInvalid)
+	}
+	b = binary.BigEndian.AppendUint16(b, uint16(shooter))
+	b = binary.BigEndian.AppendUint16(b, shot)
+	b = binary.BigEndian.AppendUint16(b, uint16(target))
+	return appendClock(b, "time", t)
+}
+
+// shotRef reads what appendShotRef wrote.
+func (r *reader) shotRef() (shooter ActorID, shot uint16, target ActorID, t float64) {
+	shooter, shot, target = ActorID(r.u16()), r.u16(), ActorID(r.u16())
+	t = decodeClock(r, "time")
+	if r.err == nil && (shooter == 0 || target == 0) {
+		r.fail(fmt.Errorf("shooter or target 0: %w", ErrInvalid))
+	}
+	return shooter, shot, target, t
+}

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/binary"
 	"fmt"
 )
 
@@ -27,14 +26,7 @@ func (m *Destroy) Length() int { return destroySize }
 
 // Append appends the encoded message.
 func (m *Destroy) Append(b []byte) ([]byte, error) {
-	if m.Shooter == 0 || m.Target == 0 {
-		return b, fmt.Errorf("wire: destroy: shooter or target 0: %w", ErrInvalid)
-	}
-	out := appendHeader(b, MsgDestroy)
-	out = binary.BigEndian.AppendUint16(out, uint16(m.Shooter))
-	out = binary.BigEndian.AppendUint16(out, m.Shot)
-	out = binary.BigEndian.AppendUint16(out, uint16(m.Target))
-	out, err := appendClock(out, "time", m.Time)
+	out, err := appendShotRef(appendHeader(b, MsgDestroy), m.Shooter, m.Shot, m.Target, m.Time)
 	if err != nil {
 		return b, fmt.Errorf("wire: destroy: %w", err)
 	}
@@ -47,13 +39,7 @@ func parseDestroy(b []byte) (*Destroy, int, error) {
 	}
 	r := reader{b: b, off: HeaderSize, ctx: "destroy"}
 	m := &Destroy{}
-	m.Shooter = ActorID(r.u16())
-	m.Shot = r.u16()
-	m.Target = ActorID(r.u16())
-	m.Time = decodeClock(&r, "time")
-	if r.err == nil && (m.Shooter == 0 || m.Target == 0) {
-		r.fail(fmt.Errorf("shooter or target 0: %w", ErrInvalid))
-	}
+	m.Shooter, m.Shot, m.Target, m.Time = r.shotRef()
 	if r.err != nil {
 		return nil, 0, r.err
 	}

@@ -62,13 +62,7 @@ func (m *HitClaim) Append(b []byte) ([]byte, error) {
 }
 
 func (m *HitClaim) append(b []byte) ([]byte, error) {
-	if m.Shooter == 0 || m.Target == 0 {
-		return b, fmt.Errorf("shooter or target 0: %w", ErrInvalid)
-	}
-	b = binary.BigEndian.AppendUint16(b, uint16(m.Shooter))
-	b = binary.BigEndian.AppendUint16(b, m.Shot)
-	b = binary.BigEndian.AppendUint16(b, uint16(m.Target))
-	b, err := appendClock(b, "time", m.Time)
+	b, err := appendShotRef(b, m.Shooter, m.Shot, m.Target, m.Time)
 	if err != nil {
 		return b, err
 	}
@@ -106,10 +100,7 @@ func parseHitClaim(b []byte) (*HitClaim, int, error) {
 	}
 	r := reader{b: b, off: HeaderSize, ctx: "hit claim"}
 	m := &HitClaim{}
-	m.Shooter = ActorID(r.u16())
-	m.Shot = r.u16()
-	m.Target = ActorID(r.u16())
-	m.Time = decodeClock(&r, "time")
+	m.Shooter, m.Shot, m.Target, m.Time = r.shotRef()
 	m.Impact = r.offset(m.Time)
 	m.Local = r.local()
 	m.Observer = r.world()
@@ -120,9 +111,6 @@ func parseHitClaim(b []byte) (*HitClaim, int, error) {
 	m.Fired = r.offset(m.Time)
 	m.Origin = r.world()
 	m.Direction = r.direction()
-	if r.err == nil && (m.Shooter == 0 || m.Target == 0) {
-		r.fail(fmt.Errorf("shooter or target 0: %w", ErrInvalid))
-	}
 	if r.err != nil {
 		return nil, 0, r.err
 	}

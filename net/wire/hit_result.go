@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -52,16 +51,10 @@ func (m *HitResult) Append(b []byte) ([]byte, error) {
 }
 
 func (m *HitResult) append(b []byte) ([]byte, error) {
-	if m.Shooter == 0 || m.Target == 0 {
-		return b, fmt.Errorf("shooter or target 0: %w", ErrInvalid)
-	}
 	if m.Verdict > MaxVerdict {
 		return b, fmt.Errorf("verdict %d: %w", m.Verdict, ErrInvalid)
 	}
-	b = binary.BigEndian.AppendUint16(b, uint16(m.Shooter))
-	b = binary.BigEndian.AppendUint16(b, m.Shot)
-	b = binary.BigEndian.AppendUint16(b, uint16(m.Target))
-	b, err := appendClock(b, "time", m.Time)
+	b, err := appendShotRef(b, m.Shooter, m.Shot, m.Target, m.Time)
 	if err != nil {
 		return b, err
 	}
@@ -87,18 +80,15 @@ func parseHitResult(b []byte) (*HitResult, int, error) {
 	}
 	r := reader{b: b, off: HeaderSize, ctx: "hit result"}
 	m := &HitResult{}
-	m.Shooter = ActorID(r.u16())
-	m.Shot = r.u16()
-	m.Target = ActorID(r.u16())
-	m.Time = decodeClock(&r, "time")
+	m.Shooter, m.Shot, m.Target, m.Time = r.shotRef()
 	m.Verdict = r.u8()
 	m.Damage = r.points()
 	m.Health = r.points()
 	m.Local = r.local()
 	m.Position = r.world()
 	m.Orientation = r.orientation()
-	if r.err == nil && (m.Shooter == 0 || m.Target == 0 || m.Verdict > MaxVerdict) {
-		r.fail(fmt.Errorf("shooter or target 0, or verdict %d: %w", m.Verdict, ErrInvalid))
+	if r.err == nil && m.Verdict > MaxVerdict {
+		r.fail(fmt.Errorf("verdict %d: %w", m.Verdict, ErrInvalid))
 	}
 	if r.err != nil {
 		return nil, 0, r.err
