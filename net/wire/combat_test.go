@@ -2,7 +2,9 @@ package wire
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -68,5 +70,19 @@ func TestCombatMessagesRefuseWhatTheyCannotCarry(t *testing.T) {
 	b := unhex(t, "01 0c 0005 0002 000000000016e360 000005dc fffff736 000186a1 4000 4000 0000")
 	if _, _, err := Parse(b); !errors.Is(err, ErrInvalid) {
 		t.Errorf("fire with a short direction: %v", err)
+	}
+}
+
+func TestVersionErrorNamesBothVersions(t *testing.T) {
+	b := unhex(t, "01 0f 0005 0002 0009 000000000016e360")
+	b[0] = Version + 1
+	_, _, err := Parse(b)
+	var ve *VersionError
+	if !errors.Is(err, ErrVersion) || !errors.As(err, &ve) || ve.Got != Version+1 {
+		t.Fatalf("Parse of a version %d message: %v", Version+1, err)
+	}
+	want := fmt.Sprintf("protocol version %d, this program version %d", Version+1, Version)
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("%q does not say %q", err, want)
 	}
 }

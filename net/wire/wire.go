@@ -149,7 +149,7 @@ func checkHeader(b []byte, t MsgType) error {
 		return err
 	}
 	if v != Version {
-		return fmt.Errorf("wire: %v: version %d: %w", t, v, ErrVersion)
+		return fmt.Errorf("wire: %v: %w", t, &VersionError{Got: v})
 	}
 	if got != t {
 		return fmt.Errorf("wire: %v: got type %v: %w", t, got, ErrUnknownType)
@@ -166,7 +166,7 @@ func Parse(b []byte) (Message, int, error) {
 		return nil, 0, err
 	}
 	if v != Version {
-		return nil, 0, fmt.Errorf("wire: parse: version %d: %w", v, ErrVersion)
+		return nil, 0, fmt.Errorf("wire: parse: %w", &VersionError{Got: v})
 	}
 	var (
 		m Message
