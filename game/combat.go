@@ -277,6 +277,13 @@ func (m *Match) fight(now float64) {
 		}
 	}
 	c.trigger = false
+	if len(c.tanks) > 2*len(m.tanks)+8 { // records of tanks that left
+		for id := range c.tanks {
+			if m.byID[id] == nil {
+				delete(c.tanks, id)
+			}
+		}
+	}
 	m.flyShells(now, host)
 	m.settleTruth(now, host)
 	c.prune(now)
