@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -119,7 +120,7 @@ func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.In
 		b.nextWaypoint(pos)
 		b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
 	}
-	yaw := yawOf(p.Orientation)
+	yaw := deadreckon.Yaw(p.Orientation)
 	in := physics.Input{AimYaw: b.aim(now, pos, yaw, others)}
 	in.GunElevation = 0.05 + 0.12*math.Sin(0.35*now+b.gunPhase)
 
@@ -153,8 +154,8 @@ func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.In
 		dist = to.Len()
 	}
 	// A world yaw ψ faces (cos ψ, −sin ψ) on the (x, z) plane.
-	want := math.Atan2(-to[1], to[0])
-	turn := wrapAngle(want - yaw)
+	want := deadreckon.Heading(mgl64.Vec3{to[0], 0, to[1]})
+	turn := deadreckon.WrapAngle(want - yaw)
 	in.Steer = clampUnit(turn * 1.5 * steerLeft)
 	switch a := math.Abs(turn); {
 	case a > math.Pi/3:
@@ -194,7 +195,7 @@ func (b *Bot) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3)
 	}
 	if best >= 0 {
 		d := others[best].Sub(pos)
-		return math.Atan2(-d[2], d[0])
+		return deadreckon.Heading(d)
 	}
 	return yaw + 1.2*math.Sin(b.sweepRate*now+b.sweepPhase)
 }
@@ -243,23 +244,4 @@ func (b *Bot) onRock(c mgl64.Vec2) bool {
 		}
 	}
 	return false
-}
-
-// yawOf returns the world yaw of orientation q: the heading of its forward (+X)
-// axis, projected on the ground plane.
-func yawOf(q mgl64.Quat) float64 {
-	f := q.Rotate(mgl64.Vec3{1, 0, 0})
-	return math.Atan2(-f[2], f[0])
-}
-
-// wrapAngle returns a wrapped into (−π, π].
-func wrapAngle(a float64) float64 {
-	a = math.Mod(a, 2*math.Pi)
-	switch {
-	case a > math.Pi:
-		a -= 2 * math.Pi
-	case a <= -math.Pi:
-		a += 2 * math.Pi
-	}
-	return a
 }

@@ -155,7 +155,6 @@ type matchCombat struct {
 	level    Difficulty
 	tanks    map[uint32]*tankCombat
 	shells   []liveShell
-	events   []CombatEvent
 	hulls    []HullPose
 	targets  []Target
 	effects  []Effect
@@ -168,13 +167,15 @@ type matchCombat struct {
 	ends     float64 // host time the match ends; +Inf unknown
 	nextShot uint32
 	trigger  bool
+	claims   []pendingClaim // claims to send again on the next frames
+	heard    bool           // the host's Judge has spoken: show combat's HUD
 }
 
 // newMatchCombat returns the combat side of a match on link, or nil when the link has
 // no referee.
 func newMatchCombat(link Link, cfg Config) *matchCombat {
 	cl, ok := link.(CombatLink)
-	if !ok || !cl.Combat() {
+	if r, says := link.(refereed); !ok || (says && !r.Refereed()) {
 		return nil
 	}
 	rules, err := cfg.Rules.WithDefaults()
@@ -247,11 +248,7 @@ func (m *Match) fight(now float64) {
 	}
 	offset := m.link.Stats().ClockOffset
 	host := now + offset
-	c.events = c.link.PollCombat(c.events[:0])
-	for i := range c.events {
-		m.combatEvent(&c.events[i], now, host)
-	}
-	clear(c.events)
+	c.resendClaims()
 
 	c.hulls = c.hulls[:0]
 	for _, t := range m.tanks {
@@ -300,7 +297,8 @@ func (m *Match) shoot(t *tank, tc *tankCombat, now, host float64) {
 		m.log.Debug("fire", "actor", t.id, "err", err)
 		return
 	}
-	if err := c.link.Fire(s); err != nil {
+	f, _ := FireMessage(s) // QuantizeShot encoded it
+	if err := c.link.Send(f); err != nil {
 		m.log.Debug("fire", "actor", t.id, "err", err)
 		return
 	}
@@ -338,7 +336,7 @@ func (m *Match) flyShells(now, host float64) {
 		if tc != nil {
 			claim.Applied = tc.applied
 		}
-		if err := c.link.Claim(claim); err != nil {
+		if err := c.sendClaim(claim); err != nil {
 			m.log.Debug("claim", "actor", sh.shot.Shooter, "err", err)
 			continue
 		}
@@ -385,6 +383,7 @@ func (m *Match) settleTruth(now, host float64) {
 // combatEvent applies one of the host's combat events.
 func (m *Match) combatEvent(ev *CombatEvent, now, host float64) {
 	c := m.combat
+	c.heard = true
 	switch ev.Kind {
 	case CombatFire:
 		if t := m.byID[ev.Shot.Shooter]; t != nil && t.local {
@@ -498,7 +497,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 	}
 	now := m.last
 	host := now + m.link.Stats().ClockOffset
-	dst.Enabled = true
+	dst.Enabled = c.heard
 	dst.Shells = dst.Shells[:0]
 	for _, sh := range c.shells {
 		tail := math.Max(sh.shot.Time, sh.last-tracer)

@@ -3,8 +3,13 @@ package game
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -12,7 +17,7 @@ import (
 // recordLink is a shooter's link that records its shots, its claims and the host's
 // answers to them.
 type recordLink struct {
-	*LoopLink
+	*gametest.LoopLink
 	match   *Match
 	local   map[uint32]bool    // claims on the shooter's own peer's tanks, by shot id
 	fired   map[uint32]Shot    // by shot id
@@ -21,31 +26,33 @@ type recordLink struct {
 	forged  map[uint32]float64 // forged claims, by shot id: the miss on the shooter's screen, m
 }
 
-func (r *recordLink) Fire(s Shot) error {
-	r.fired[s.ID] = s
-	return r.LoopLink.Fire(s)
-}
-
-func (r *recordLink) Claim(c Claim) error {
-	r.claimed[c.Shot] = c
-	if t := r.match.byID[c.Target]; t != nil {
-		r.local[c.Shot] = t.local
+func (r *recordLink) Send(m wire.Message) error {
+	switch x := m.(type) {
+	case *wire.Fire:
+		s := ShotOf(x)
+		r.fired[s.ID] = s
+	case *wire.HitClaim:
+		c := ClaimOf(x)
+		if _, again := r.claimed[c.Shot]; !again {
+			r.claimed[c.Shot] = c
+			if t := r.match.byID[c.Target]; t != nil {
+				r.local[c.Shot] = t.local
+			}
+		}
 	}
-	return r.LoopLink.Claim(c)
+	return r.LoopLink.Send(m)
 }
 
-func (r *recordLink) PollCombat(buf []CombatEvent) []CombatEvent {
+func (r *recordLink) Poll(buf []net.Event) []net.Event {
 	n := len(buf)
-	buf = r.LoopLink.PollCombat(buf)
+	buf = r.LoopLink.Poll(buf)
 	for _, ev := range buf[n:] {
-		if _, mine := r.fired[ev.Shot.ID]; !mine || ev.Shot != r.fired[ev.Shot.ID] && ev.Kind != CombatRefused {
+		x, ok := ev.Message.(*wire.HitResult)
+		if !ok {
 			continue
 		}
-		switch ev.Kind {
-		case CombatHit:
-			r.answer[ev.Shot.ID] = Accepted
-		case CombatRefused:
-			r.answer[ev.Shot.ID] = ev.Reason
+		if s, mine := r.fired[uint32(x.Shot)]; mine && s.Shooter == uint32(x.Shooter) {
+			r.answer[uint32(x.Shot)] = Reason(x.Verdict)
 		}
 	}
 	return buf
@@ -73,11 +80,13 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := NewReferee(mp, Rules{}, RemoteReckon(Config{}))
+	judge, err := NewJudge(mp, Rules{}, RemoteReckon(Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := NewLoopback(LoopbackConfig{Delay: 0.15, Jitter: 0.03, Loss: 0.05, Seed: 5, Referee: ref})
+	ref := judge.Referee()
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 5, Judge: judge,
+		Link: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}})
 	rec := &recordLink{LoopLink: hub.Join(), fired: map[uint32]Shot{}, claimed: map[uint32]Claim{},
 		answer: map[uint32]Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}
 	shooter := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 21, Difficulty: Easy}, rec) // teams 1, 2, 1
@@ -153,7 +162,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			if frame > a.dist && now-a.time >= 0.2 && a.dist >= 0.1 && a.dist < 30 {
 				c := Claim{Shooter: s.Shooter, Shot: id, Target: a.target, Time: a.time, Impact: a.impact,
 					Local: a.local, Fired: s, Applied: a.applied}
-				if err := rec.LoopLink.Claim(c); err == nil {
+				if msg, err := ClaimMessage(c); err == nil && rec.LoopLink.Send(msg) == nil {
 					rec.forged[id] = a.dist
 				}
 			}

@@ -2,7 +2,10 @@ package game
 
 import (
 	"testing"
+	"time"
 
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -14,11 +17,13 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Skip("a few simulated minutes of battle")
 	}
 	mp := valley(t)
-	ref, err := NewReferee(mp, Rules{WreckTime: 3}, RemoteReckon(Config{}))
+	judge, err := NewJudge(mp, Rules{WreckTime: 3}, RemoteReckon(Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Jitter: 0.01, Loss: 0.02, Seed: 3, Referee: ref})
+	ref := judge.Referee()
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: judge,
+		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
 	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: Hard}, hub.Join())
 	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: Hard}, hub.Join())
 	var snap Snapshot

@@ -411,7 +411,7 @@ func (h *HitChecker) check(c Claim, at float64, link ShooterLink) Verdict {
 	}
 	s := sr.shot
 	switch {
-	case !finite(c.Time) || !finite(c.Impact) || !finiteVec(c.Local) || !finiteVec(c.Observer) || !finiteApplied(c.Applied):
+	case !deadreckon.Finite(c.Time) || !deadreckon.Finite(c.Impact) || !deadreckon.FiniteVec(c.Local) || !deadreckon.FiniteVec(c.Observer) || !finiteApplied(c.Applied):
 		return Verdict{Reason: RejectImpossible}
 	case c.Impact < s.Time-1e-6 || c.Impact > s.Time+ShellLifetime || c.Impact > c.Time+1e-6 ||
 		c.Impact < c.Time-DefaultMaxFrame || c.Time > at+DefaultFutureSlack:
@@ -481,7 +481,7 @@ func (v *view) appliedAt(ts, relayed float64) (at float64, known, skipped bool) 
 
 func finiteApplied(a [ClaimApplied]Applied) bool {
 	for _, u := range a {
-		if !finite(u.Update) || !finite(u.At) {
+		if !deadreckon.Finite(u.Update) || !deadreckon.Finite(u.At) {
 			return false
 		}
 	}

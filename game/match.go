@@ -288,7 +288,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
 	}
-	if !finite(now) {
+	if !deadreckon.Finite(now) {
 		now = m.last // a broken clock reading simulates no time
 	}
 	dt := 0.0
@@ -336,10 +336,10 @@ func (m *Match) Step(now float64, in physics.Input) error {
 func sanitizeInput(in physics.Input) physics.Input {
 	in.Throttle = clampUnit(in.Throttle)
 	in.Steer = clampUnit(in.Steer)
-	if !finite(in.AimYaw) {
+	if !deadreckon.Finite(in.AimYaw) {
 		in.AimYaw = 0
 	}
-	if !finite(in.GunElevation) {
+	if !deadreckon.Finite(in.GunElevation) {
 		in.GunElevation = 0
 	}
 	return in
@@ -347,7 +347,7 @@ func sanitizeInput(in physics.Input) physics.Input {
 
 func clampUnit(v float64) float64 {
 	switch {
-	case !finite(v):
+	case !deadreckon.Finite(v):
 		return 0
 	case v > 1:
 		return 1
@@ -356,8 +356,6 @@ func clampUnit(v float64) float64 {
 	}
 	return v
 }
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // receive handles the events that arrived on the link since the last tick.
 func (m *Match) receive(now float64) {
@@ -396,6 +394,8 @@ func (m *Match) receive(now float64) {
 			if t := m.byID[ev.Actor]; t != nil && !t.local {
 				m.removeRemote(t)
 			}
+		case net.EventMessage:
+			m.combatMessage(ev.Message, now)
 		case net.EventClosed:
 			reason := ev.Text
 			if reason == "" {
@@ -475,8 +475,7 @@ func (m *Match) removeRemote(t *tank) {
 // planar returns a state's place on the ground plane: its (x, z), m, and the yaw of
 // its forward axis, rad.
 func planar(s deadreckon.State) (x, z, yaw float64) {
-	f := s.Orientation.Rotate(mgl64.Vec3{1, 0, 0})
-	return s.Position[0], s.Position[2], math.Atan2(-f[2], f[0])
+	return s.Position[0], s.Position[2], deadreckon.Yaw(s.Orientation)
 }
 
 // moveProxies puts every remote tank's physics proxy on its reckoned path for the
@@ -553,7 +552,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
 	minH, _ := m.terr.HeightRange()
 	x, y, z := p.Position[0], p.Position[1], p.Position[2]
-	if !finite(x) || !finite(y) || !finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
+	if !deadreckon.Finite(x) || !deadreckon.Finite(y) || !deadreckon.Finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
 		y < minH-RespawnBelow {
 		return true
 	}
@@ -588,39 +587,12 @@ func (m *Match) publish(now float64) {
 		if d == deadreckon.NoUpdate {
 			continue
 		}
-		s = plausible(s)
 		t.published, t.pubAt = s, now
-		if err := m.link.Publish(t.id, s, d == deadreckon.FullUpdate); err != nil {
+		if err := m.link.Publish(t.id, s); err != nil {
 			m.counters.publishErr++
 			m.log.Debug("publish", "actor", t.id, "err", err)
 		}
 	}
-}
-
-// Bounds on published motion, inside what the host accepts (see net.Limits): a
-// collision can make the instantaneous acceleration spike far beyond anything a tank
-// does, and the host would refuse the whole update.
-const (
-	// MaxPublishSpeed caps a published velocity, m/s.
-	MaxPublishSpeed = 25.0
-	// MaxPublishAcceleration caps a published acceleration, m/s² (about 1.2 g).
-	MaxPublishAcceleration = 12.0
-	// MaxPublishTurnRate caps a published angular velocity, rad/s.
-	MaxPublishTurnRate = 3.0
-	// MaxPublishArticulationRate caps a published turret or gun rate, rad/s.
-	MaxPublishArticulationRate = 6.0
-)
-
-// plausible returns s with its rates capped to the Max Publish bounds.
-func plausible(s deadreckon.State) deadreckon.State {
-	s.Velocity = capLen(s.Velocity, MaxPublishSpeed)
-	s.Acceleration = capLen(s.Acceleration, MaxPublishAcceleration)
-	s.AngularVelocity = capLen(s.AngularVelocity, MaxPublishTurnRate)
-	for i := range s.NumArticulations {
-		r := &s.Articulations[i].Rate
-		*r = math.Max(-MaxPublishArticulationRate, math.Min(MaxPublishArticulationRate, *r))
-	}
-	return s
 }
 
 // capLen returns v scaled down to length max when it is longer.
@@ -652,9 +624,9 @@ func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
 	s.Time = now
 	s.Position = p.Position
 	s.Orientation = p.Orientation
-	s.Articulations[ArticulationTurret] = p.Turret
-	s.Articulations[ArticulationGun] = p.Gun
-	s.NumArticulations = NumArticulations
+	s.Articulations[physics.ArticulationTurret] = p.Turret
+	s.Articulations[physics.ArticulationGun] = p.Gun
+	s.NumArticulations = physics.NumArticulations
 	return s
 }
 
@@ -708,8 +680,8 @@ func (m *Match) refreshViews(now float64) {
 			r := a.Reckoned()
 			v.Stale = a.Stale(now)
 			v.Position, v.Orientation = r.Position, r.Orientation
-			v.Turret = r.Articulations[ArticulationTurret].Angle
-			v.Gun = r.Articulations[ArticulationGun].Angle
+			v.Turret = r.Articulations[physics.ArticulationTurret].Angle
+			v.Gun = r.Articulations[physics.ArticulationGun].Angle
 			v.Velocity, v.Acceleration = r.Velocity, r.Acceleration
 			v.LastKnown = a.LastKnown()
 			v.LastKnownProjected = a.LastKnownProjected()
@@ -752,12 +724,12 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	m.snapshotCombat(&dst.Combat)
 	st := m.link.Stats()
 	dst.Net = NetStats{
-		RTT: st.RTT, ClockOffset: st.ClockOffset,
+		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset,
 		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
 		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
 		// An update can outrun its actor's spawn (datagrams versus the stream).
 		Dropped:  st.Dropped + m.counters.unknownActor,
 		Rejected: st.Rejected + m.counters.rejected,
-		Lag:      m.cfg.Impairment.Lag, Jitter: m.cfg.Impairment.Jitter, Loss: m.cfg.Impairment.Loss,
+		Lag:      m.cfg.Impairment.Latency.Seconds(), Jitter: m.cfg.Impairment.Jitter.Seconds(), Loss: m.cfg.Impairment.Loss,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -86,10 +87,8 @@ func (s Shot) Velocity(t float64) mgl64.Vec3 {
 // Valid reports whether the shot's fields are finite and its direction is a unit vector.
 func (s Shot) Valid() bool {
 	l := s.Direction.Len()
-	return finiteVec(s.Origin) && finite(s.Time) && l > 0.999 && l < 1.001
+	return deadreckon.FiniteVec(s.Origin) && deadreckon.Finite(s.Time) && l > 0.999 && l < 1.001
 }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
 
 // ImpactKind says what a shell struck.
 type ImpactKind uint8

@@ -13,7 +13,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
-	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -413,11 +412,7 @@ func (d *duel) publish(p *deadreckon.Publisher, pose physics.Pose, t float64, ho
 	if dec == deadreckon.NoUpdate {
 		return nil
 	}
-	kind := wire.KindPartial
-	if dec == deadreckon.FullUpdate {
-		kind = wire.KindFull
-	}
-	st, _, err := d.codec.roundTrip(st, kind)
+	st, _, err := d.codec.roundTrip(st)
 	if err != nil {
 		return fmt.Errorf("duel: %w", err)
 	}

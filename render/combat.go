@@ -12,6 +12,7 @@ import (
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 )
 
@@ -122,14 +123,14 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 	}
 	// Shells: a tracer line and a glowing head.
 	for _, sh := range cv.Shells {
-		if finite(sh.Position) && finite(sh.Tail) {
+		if deadreckon.FiniteVec(sh.Position) && deadreckon.FiniteVec(sh.Tail) {
 			s.lines.segment(sh.Tail, sh.Position, tracerColor)
 			c.puff(sh.Position, 0.6, shellHeadColor, 1, true)
 		}
 	}
 	// Flashes, dust, sparks and fireballs, each growing and fading over its life.
 	for _, e := range cv.Effects {
-		if !finite(e.Point) {
+		if !deadreckon.FiniteVec(e.Point) {
 			continue
 		}
 		switch e.Kind {
@@ -162,7 +163,7 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 			continue
 		}
 		w := c.wrecks[tv.ID]
-		if !tv.Wreck || !finite(tv.Position) {
+		if !tv.Wreck || !deadreckon.FiniteVec(tv.Position) {
 			e.model.root.SetVisible(true)
 			if w != nil {
 				w.root.SetVisible(false)
@@ -242,7 +243,7 @@ func (c *combatLayer) hidePool() {
 
 // hullBox draws a tank's hit box at pose h as twelve edges.
 func hullBox(b *lineBatch, h game.HullPose, col math32.Color) {
-	if !finite(h.Position) {
+	if !deadreckon.FiniteVec(h.Position) {
 		return
 	}
 	lo, hi := game.HullMin, game.HullMax

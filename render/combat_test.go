@@ -4,9 +4,13 @@ import (
 	"image"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -19,11 +23,15 @@ func newBattle(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatalf("generate map: %v", err)
 	}
-	ref, err := game.NewReferee(mp, game.Rules{WreckTime: 4}, game.RemoteReckon(game.Config{}))
+	judge, err := game.NewJudge(mp, game.Rules{WreckTime: 4}, game.RemoteReckon(game.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := game.NewLoopback(game.LoopbackConfig{Delay: 0.05, Jitter: 0.01, Loss: 0.02, Seed: 3, Referee: ref})
+	link := impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}
+	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Link: link, Seed: 3, Judge: judge})
+	if err != nil {
+		t.Fatal(err)
+	}
 	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, Difficulty: game.Hard}, hub.Join())
 	if err != nil {
 		t.Fatalf("bot match: %v", err)
@@ -185,7 +193,7 @@ func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
 		return 0, 0
 	}
 	me := &snap.Tanks[snap.Self]
-	yaw = heading(me.Orientation)
+	yaw = deadreckon.Yaw(me.Orientation)
 	best := math.Inf(1)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]

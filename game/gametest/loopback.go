@@ -1,46 +1,47 @@
-package game
+// Package gametest provides an in-memory match host for tests and headless runs of
+// package game: links that deliver spawns, updates and despawns after the delays of
+// an impaired link (net/impair's model), on a clock the test moves.
+package gametest
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
 )
 
-// DefaultLoopbackUpdateBytes is the size a Loopback counts for one state update in
-// its byte rates: a batched partial tank update with its share of datagram overhead.
-const DefaultLoopbackUpdateBytes = 40
+// DefaultUpdateBytes is the size a Loopback counts for one state update in its byte
+// rates: a batched tank update with its share of datagram overhead.
+const DefaultUpdateBytes = 40
 
 // LoopbackConfig sets up a Loopback. The zero value delivers everything at once.
 type LoopbackConfig struct {
-	// Delay is the one-way latency of every message, s.
-	Delay float64
-	// Jitter adds a uniformly random extra latency in [0, Jitter) to each state
-	// update, s (so updates may arrive out of order; late ones are dropped as the
-	// real host does).
-	Jitter float64
-	// Loss is the chance (0..1) that a state update is lost. Spawns and despawns are
-	// reliable, as on the real control stream.
-	Loss float64
-	// Seed drives the jitter and loss draws.
+	// Link is the impairment on the way from the host to each player: state updates
+	// take its latency, jitter, loss, duplication and reordering (late ones are
+	// dropped as the real client does); spawns and despawns take its latency only,
+	// as on the reliable control stream.
+	Link impair.Link
+	// Seed drives the link's random draws.
 	Seed uint64
 	// UpdateBytes is the size counted per state update in Stats. If zero, defaults to
-	// DefaultLoopbackUpdateBytes.
+	// DefaultUpdateBytes.
 	UpdateBytes int
-	// Referee, when set, referees combat: the hub, being the host, hears every spawn,
-	// update, despawn, shot and claim at once, and delivers the referee's events to
-	// the links after the delay. Nil: no combat on this hub.
-	Referee *Referee
+	// Judge, when set, referees the game as on the real host: it hears every spawn,
+	// update, despawn and game message (LoopLink.Send) at once (the hub is the host),
+	// and its answers reach every link after the link's latency, as EventMessage
+	// events. Nil: links refuse game messages.
+	Judge net.Judge
 }
 
 // Loopback is an in-memory match host for tests and headless use: every LoopLink
 // joined to it sees the others' spawns, updates and despawns, after the configured
-// delay, with seeded jitter and loss, and no sockets. Its clock is a parameter: SetNow
+// link's delays, with seeded jitter, loss, duplication and reordering, and no sockets. Its clock is a parameter: SetNow
 // moves it, and messages become pollable once their delivery time has come. The host
 // clock and every link's clock are the same clock, so clock offsets are zero.
 //
@@ -48,18 +49,16 @@ type LoopbackConfig struct {
 type Loopback struct {
 	mu       sync.Mutex
 	cfg      LoopbackConfig
-	rng      *rand.Rand
+	delay    float64 // the link's latency, s
 	now      float64
 	seq      uint64
 	nextID   uint32
 	nextAct  uint32
 	links    []*LoopLink
 	actors   map[uint32]*loopActor
-	gone     map[uint32]uint32 // owners of despawned actors, for their shells' late claims
 	closed   bool
 	closeWhy string
-
-	combatBuf []CombatEvent
+	out      []wire.Message // reused: the judge's answers
 }
 
 // loopActor is the hub's record of one spawned actor.
@@ -70,19 +69,22 @@ type loopActor struct {
 	state deadreckon.State
 }
 
-// NewLoopback returns an empty in-memory host at time 0.
-func NewLoopback(cfg LoopbackConfig) *Loopback {
+// NewLoopback returns an empty in-memory host at time 0. It returns an error for an
+// invalid link.
+func NewLoopback(cfg LoopbackConfig) (*Loopback, error) {
 	if cfg.UpdateBytes <= 0 {
-		cfg.UpdateBytes = DefaultLoopbackUpdateBytes
+		cfg.UpdateBytes = DefaultUpdateBytes
+	}
+	if _, err := impair.NewPath(cfg.Link, cfg.Seed); err != nil {
+		return nil, fmt.Errorf("gametest: %w", err)
 	}
 	return &Loopback{
 		cfg:     cfg,
-		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x100b_bac4)),
+		delay:   cfg.Link.Latency.Seconds(),
 		nextID:  1,
 		nextAct: 1,
 		actors:  make(map[uint32]*loopActor),
-		gone:    make(map[uint32]uint32),
-	}
+	}, nil
 }
 
 // SetNow moves the shared clock to t seconds. A t earlier than the current time is
@@ -92,11 +94,45 @@ func (h *Loopback) SetNow(t float64) {
 	if t > h.now {
 		h.now = t
 	}
-	if h.cfg.Referee != nil {
-		h.cfg.Referee.Step(h.now)
-		h.flushCombat()
+	if j := h.cfg.Judge; j != nil {
+		j.Tick(h.now)
+		h.flushJudge()
 	}
 	h.mu.Unlock()
+}
+
+// flushJudge sends the judge's answers to every link after its latency. The caller
+// holds h.mu.
+func (h *Loopback) flushJudge() {
+	h.out = h.cfg.Judge.Outbox(h.out[:0])
+	for _, m := range h.out {
+		for _, l := range h.links {
+			if !l.closed {
+				l.push(h.now+h.delay, net.Event{Kind: net.EventMessage, Message: m}, h.nextSeq())
+			}
+		}
+	}
+	clear(h.out)
+}
+
+// Refereed reports whether the hub has a Judge: whether game messages are heard.
+func (l *LoopLink) Refereed() bool { return l.hub.cfg.Judge != nil }
+
+// Send hands a game message (wire.Fire, wire.HitClaim) to the hub's Judge at once,
+// with the link's latency as the player's.
+func (l *LoopLink) Send(m wire.Message) error {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	if h.cfg.Judge == nil || !net.IsGameMessage(m.Type()) {
+		return fmt.Errorf("send %v: no judge for it on this hub", m.Type())
+	}
+	h.cfg.Judge.Message(l.id, m, h.now, net.JudgeLink{Latency: h.delay})
+	h.flushJudge()
+	return nil
 }
 
 // Now returns the shared clock, s.
@@ -111,7 +147,9 @@ func (h *Loopback) Now() float64 {
 func (h *Loopback) Join() *LoopLink {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	l := &LoopLink{hub: h, id: h.nextID, last: make(map[uint32]float64)}
+	// The link was checked by NewLoopback.
+	path, _ := impair.NewPath(h.cfg.Link, h.cfg.Seed+uint64(h.nextID)*0x9e3779b97f4a7c15)
+	l := &LoopLink{hub: h, id: h.nextID, path: path, last: make(map[uint32]float64)}
 	h.nextID++
 	if h.closed {
 		l.push(h.now, net.Event{Kind: net.EventClosed, Text: h.closeWhy}, h.nextSeq())
@@ -123,7 +161,7 @@ func (h *Loopback) Join() *LoopLink {
 	slices.Sort(ids)
 	for _, id := range ids {
 		a := h.actors[id]
-		l.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: a.owner,
+		l.push(h.now+h.delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: a.owner,
 			Name: a.name, Team: a.team, State: a.state}, h.nextSeq())
 	}
 	h.links = append(h.links, l)
@@ -147,15 +185,12 @@ func (h *Loopback) Close(reason string) {
 
 func (h *Loopback) nextSeq() uint64 { h.seq++; return h.seq }
 
-// ErrNotOwner is returned when a link publishes or despawns an actor it does not own.
-var ErrNotOwner = errors.New("game: actor not owned by this player")
-
-// LoopLink is one player's link to a Loopback. It implements Link.
+// LoopLink is one player's link to a Loopback. It implements game.Link.
 type LoopLink struct {
 	hub    *Loopback
 	id     uint32
+	path   *impair.Path       // host → this player, guarded by hub.mu
 	queue  []loopPending      // guarded by hub.mu
-	combat []loopCombat       // guarded by hub.mu
 	last   map[uint32]float64 // newest delivered state time per actor
 	closed bool
 
@@ -199,12 +234,13 @@ func (l *LoopLink) Spawn(name string, team int, s deadreckon.State) (uint32, err
 	h.nextAct++
 	s.Time = h.now
 	h.actors[id] = &loopActor{owner: l.id, name: name, team: team, state: s}
-	if h.cfg.Referee != nil {
-		h.cfg.Referee.Spawned(id, l.id, name, team, s, h.now)
+	if j := h.cfg.Judge; j != nil {
+		j.Spawned(id, l.id, name, team, s, h.now)
+		defer h.flushJudge()
 	}
 	for _, o := range h.links {
 		if !o.closed {
-			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: l.id,
+			o.push(h.now+h.delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: l.id,
 				Name: name, Team: team, State: s}, h.nextSeq())
 		}
 	}
@@ -221,7 +257,7 @@ func (l *LoopLink) Despawn(actor uint32) error {
 	}
 	a := h.actors[actor]
 	if a == nil || a.owner != l.id {
-		return fmt.Errorf("despawn %d: %w", actor, ErrNotOwner)
+		return fmt.Errorf("despawn %d: %w", actor, net.ErrNotOwner)
 	}
 	l.despawnLocked(actor)
 	return nil
@@ -230,20 +266,20 @@ func (l *LoopLink) Despawn(actor uint32) error {
 func (l *LoopLink) despawnLocked(actor uint32) {
 	h := l.hub
 	delete(h.actors, actor)
-	h.gone[actor] = l.id
-	if h.cfg.Referee != nil {
-		h.cfg.Referee.Despawned(actor, h.now)
+	if j := h.cfg.Judge; j != nil {
+		j.Despawned(actor, h.now)
+		defer h.flushJudge()
 	}
 	for _, o := range h.links {
 		if o != l && !o.closed {
-			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventDespawn, Actor: actor, Owner: l.id}, h.nextSeq())
+			o.push(h.now+h.delay, net.Event{Kind: net.EventDespawn, Actor: actor, Owner: l.id}, h.nextSeq())
 		}
 	}
 }
 
-// Publish stamps s with the shared clock and sends it to every other link, subject to
-// the configured delay, jitter and loss.
-func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
+// Publish stamps s with the shared clock and sends it to every other link, through
+// each one's impaired path.
+func (l *LoopLink) Publish(actor uint32, s deadreckon.State) error {
 	h := l.hub
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -252,12 +288,12 @@ func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
 	}
 	a := h.actors[actor]
 	if a == nil || a.owner != l.id {
-		return fmt.Errorf("publish %d: %w", actor, ErrNotOwner)
+		return fmt.Errorf("publish %d: %w", actor, net.ErrNotOwner)
 	}
 	s.Time = h.now
 	a.state = s
-	if h.cfg.Referee != nil {
-		h.cfg.Referee.Relayed(actor, s, h.now)
+	if j := h.cfg.Judge; j != nil {
+		j.Relayed(actor, s, h.now)
 	}
 	l.rollWindow()
 	l.out.bytes += float64(h.cfg.UpdateBytes)
@@ -266,14 +302,15 @@ func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
 		if o == l || o.closed {
 			continue
 		}
-		if h.cfg.Loss > 0 && h.rng.Float64() < h.cfg.Loss {
+		d := o.path.Send(time.Duration(h.now * float64(time.Second)))
+		if d.Lost {
 			continue
 		}
-		at := h.now + h.cfg.Delay
-		if h.cfg.Jitter > 0 {
-			at += h.cfg.Jitter * h.rng.Float64()
+		ev := net.Event{Kind: net.EventState, Actor: actor, Owner: l.id, State: s}
+		o.push(d.At.Seconds(), ev, h.nextSeq())
+		if d.Duplicated {
+			o.push(d.DuplicateAt.Seconds(), ev, h.nextSeq())
 		}
-		o.push(at, net.Event{Kind: net.EventState, Actor: actor, Owner: l.id, State: s, Full: full}, h.nextSeq())
 	}
 	return nil
 }
@@ -346,14 +383,14 @@ func (l *LoopLink) rollWindow() {
 }
 
 // Stats returns the link's rates over the last full second and its drop count. RTT
-// is twice the configured delay; the clock offset is zero.
+// is twice the link's latency; the clock offset is zero.
 func (l *LoopLink) Stats() net.Stats {
 	h := l.hub
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	l.rollWindow()
 	s := l.lastStats
-	s.RTT = 2 * h.cfg.Delay
+	s.RTT = 2 * h.cfg.Link.Latency
 	s.Dropped = l.dropped
 	return s
 }
@@ -387,9 +424,9 @@ func (l *LoopLink) Close() error {
 func (l *LoopLink) usable() error {
 	switch {
 	case l.closed:
-		return ErrLinkClosed
+		return net.ErrClosed
 	case l.hub.closed:
-		return fmt.Errorf("%w: %s", ErrLinkClosed, l.hub.closeWhy)
+		return fmt.Errorf("%w: %s", net.ErrClosed, l.hub.closeWhy)
 	}
 	return nil
 }
