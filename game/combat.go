@@ -332,7 +332,7 @@ func (m *Match) flyShells(now, host float64) {
 			continue
 		}
 		claim := Claim{Shooter: sh.shot.Shooter, Shot: sh.shot.ID, Target: imp.Target, Time: host, Impact: imp.Time,
-			Local: imp.Local, Fired: sh.shot, Observer: m.observer()}
+			Local: imp.Local, Fired: sh.shot, Observer: m.observer(), Reckon: ModeOf(m.actorConfig())}
 		if tc != nil {
 			claim.Applied = tc.applied
 		}

@@ -161,7 +161,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			// cheat would, within the rewind cap.
 			if frame > a.dist && now-a.time >= 0.2 && a.dist >= 0.1 && a.dist < 30 {
 				c := Claim{Shooter: s.Shooter, Shot: id, Target: a.target, Time: a.time, Impact: a.impact,
-					Local: a.local, Fired: s, Applied: a.applied}
+					Local: a.local, Fired: s, Applied: a.applied, Reckon: ModeOf(shooter.actorConfig())}
 				if msg, err := ClaimMessage(c); err == nil && rec.LoopLink.Send(msg) == nil {
 					rec.forged[id] = a.dist
 				}

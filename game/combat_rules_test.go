@@ -232,7 +232,7 @@ func (f *fight) shoot(t testing.TB, id uint32, fired float64) (Shot, Claim) {
 		hp, applied := f.shownAt(frame)
 		if imp := Sweep(f.m, s, frame-1.0/60, frame, []HullPose{hp}); imp.Kind == ImpactTank {
 			return s, Claim{Shooter: 1, Shot: id, Target: 2, Time: frame, Impact: imp.Time, Local: imp.Local,
-				Applied: applied, Fired: s, Observer: f.shooter.Position}
+				Applied: applied, Fired: s, Observer: f.shooter.Position, Reckon: ModeOf(f.reckon)}
 		} else if imp.Kind != ImpactNone {
 			t.Fatalf("test shot %d struck %+v", id, imp)
 		}
@@ -386,6 +386,18 @@ func BenchmarkSweep(b *testing.B) {
 	for b.Loop() {
 		if imp := Sweep(m, s, 0.2, 0.2+1.0/60, hulls); imp.Kind != ImpactNone {
 			b.Fatal(imp)
+		}
+	}
+}
+
+func TestHitCheckerRebuildsWithTheShootersReckoning(t *testing.T) {
+	for _, alg := range []deadreckon.Algorithm{deadreckon.Linear, deadreckon.CubicBezier, deadreckon.Static} {
+		f := newFight(t)
+		f.reckon.Algorithm = alg // the shooter switched algorithm; the host's default stays
+		s, c := f.shoot(t, 1, 5)
+		f.check.Fired(s, s.Time+0.1)
+		if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason != Accepted || v.Miss > 0.01 {
+			t.Errorf("%v: %v, rebuilt %.3f m off", alg, v.Reason, v.Miss)
 		}
 	}
 }

@@ -49,7 +49,7 @@ func ClaimMessage(c Claim) (*wire.HitClaim, error) {
 		return nil, fmt.Errorf("game: claim of shot %d by %d on %d does not fit the wire", c.Shot, c.Shooter, c.Target)
 	}
 	m := &wire.HitClaim{Shooter: wire.ActorID(c.Shooter), Shot: uint16(c.Shot), Target: wire.ActorID(c.Target),
-		Time: c.Time, Impact: c.Impact, Local: c.Local, Observer: c.Observer, Fired: c.Fired.Time, Origin: c.Fired.Origin,
+		Time: c.Time, Impact: c.Impact, Local: c.Local, Observer: c.Observer, Reckon: c.Reckon.Byte(), Fired: c.Fired.Time, Origin: c.Fired.Origin,
 		Direction: c.Fired.Direction}
 	for i, a := range c.Applied {
 		m.Applied[i] = wire.AppliedUpdate{Update: a.Update, At: a.At}
@@ -63,7 +63,7 @@ func ClaimMessage(c Claim) (*wire.HitClaim, error) {
 // ClaimOf returns the claim a wire HitClaim carries.
 func ClaimOf(m *wire.HitClaim) Claim {
 	c := Claim{Shooter: uint32(m.Shooter), Shot: uint32(m.Shot), Target: uint32(m.Target), Time: m.Time,
-		Impact: m.Impact, Local: m.Local, Observer: m.Observer,
+		Impact: m.Impact, Local: m.Local, Observer: m.Observer, Reckon: ReckonModeOf(m.Reckon),
 		Fired: Shot{ID: uint32(m.Shot), Shooter: uint32(m.Shooter), Time: m.Fired, Origin: m.Origin, Direction: m.Direction}}
 	for i, a := range m.Applied {
 		if a.Update != 0 {

@@ -158,6 +158,10 @@ type Claim struct {
 	// Fired is the shot itself, so that a claim overtaking its fire event (sent
 	// reliably, perhaps retransmitted) can still be judged.
 	Fired Shot
+	// Reckon is how the shooter reckons remote tanks: a player may switch algorithm,
+	// clamp mode and latency compensation (Match.SetAlgorithm…), and the host rebuilds
+	// with the shooter's own.
+	Reckon ReckonMode
 	// Observer is where the shooter clamped remote tanks from (its player's tank, or
 	// the origin without one), world meters: the clamp's rays depend on the distance.
 	Observer mgl64.Vec3
@@ -166,6 +170,33 @@ type Claim struct {
 	// the shooter saw (some are lost on the way) and when, so that the rebuilt blends
 	// start where the shooter's did and compensate the same latency.
 	Applied [ClaimApplied]Applied
+}
+
+// ReckonMode is the part of a peer's remote-tank reckoning it may change at run time.
+type ReckonMode struct {
+	Algorithm  deadreckon.Algorithm
+	Clamp      deadreckon.ClampMode
+	Compensate bool
+}
+
+// Byte packs m for the wire: algorithm in bits 0–2, clamp mode in bits 3–4, latency
+// compensation in bit 5.
+func (m ReckonMode) Byte() uint8 {
+	b := uint8(m.Algorithm)&7 | uint8(m.Clamp)&3<<3
+	if m.Compensate {
+		b |= 1 << 5
+	}
+	return b
+}
+
+// ReckonModeOf unpacks a ReckonMode byte.
+func ReckonModeOf(b uint8) ReckonMode {
+	return ReckonMode{Algorithm: deadreckon.Algorithm(b & 7), Clamp: deadreckon.ClampMode(b >> 3 & 3), Compensate: b&(1<<5) != 0}
+}
+
+// ModeOf returns the reckoning mode of configuration c.
+func ModeOf(c deadreckon.Config) ReckonMode {
+	return ReckonMode{Algorithm: c.Algorithm, Clamp: c.Clamp.Mode, Compensate: c.CompensateLatency}
 }
 
 // ClaimApplied is how many applied updates a claim names.
@@ -434,7 +465,7 @@ func (h *HitChecker) check(c Claim, at float64, link ShooterLink) Verdict {
 	if tr.breakAt > seen && tr.breakAt <= at {
 		return Verdict{Reason: RejectTargetBreak}
 	}
-	hp, ok := h.rebuild(c.Target, tr, view{time: c.Time, link: link, applied: c.Applied}, c.Observer, true)
+	hp, ok := h.rebuild(c.Target, tr, view{time: c.Time, link: link, applied: c.Applied, mode: c.Reckon, hasMode: true}, c.Observer, true)
 	if !ok {
 		return Verdict{Reason: RejectTargetDestroyed}
 	}
@@ -460,6 +491,8 @@ type view struct {
 	time    float64               // host-clock time of the frame, s
 	link    ShooterLink           // the peer's link (zero: the host's own view)
 	applied [ClaimApplied]Applied // the newest updates the peer applied (zero: unknown)
+	mode    ReckonMode            // the peer's reckoning, when hasMode
+	hasMode bool
 }
 
 // appliedAt returns when the peer applied the update stamped ts, relayed at host time
@@ -517,7 +550,11 @@ func (h *HitChecker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.V
 	}
 	// A fresh actor: nothing of an earlier rebuild (interval averages, clamp phase)
 	// carries over.
-	a := deadreckon.NewActor(h.cfg.Reckon)
+	cfg := h.cfg.Reckon
+	if v.hasMode {
+		cfg.Algorithm, cfg.Clamp.Mode, cfg.CompensateLatency = v.mode.Algorithm, v.mode.Clamp, v.mode.Compensate
+	}
+	a := deadreckon.NewActor(cfg)
 	a.SetClampPhase(int(id))
 	a.SetClockOffset(link.ClockOffset)
 	// Peer-local times: host time minus the offset.

@@ -509,7 +509,7 @@ func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 			s.onScreen = true
 			d.res.HitsOnScreen++
 			c := game.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: t, Impact: imp.Time,
-				Local: imp.Local, Fired: sh.shot, Observer: observer}
+				Local: imp.Local, Fired: sh.shot, Observer: observer, Reckon: game.ModeOf(d.reckon)}
 			c.Applied = d.applied
 			for k := range duelClaimCopies {
 				d.post(duelPost{claim: c}, t+float64(k)/d.o.FPS, false)
@@ -519,7 +519,7 @@ func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 				s.forged, s.miss = true, sh.closest
 				d.res.ForgedClaims++
 				c := game.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: sh.closeAt,
-					Impact: sh.closeImp, Local: sh.closeLoc, Fired: sh.shot, Observer: sh.closeObs}
+					Impact: sh.closeImp, Local: sh.closeLoc, Fired: sh.shot, Observer: sh.closeObs, Reckon: game.ModeOf(d.reckon)}
 				c.Applied = sh.closeApplied
 				for k := range duelClaimCopies {
 					d.post(duelPost{claim: c, forged: true}, t+float64(k)/d.o.FPS, false)

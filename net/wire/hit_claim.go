@@ -7,11 +7,14 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// maxReckon is the largest reckoning mode byte.
+const maxReckon = 63
+
 // ClaimApplied is how many applied updates a HitClaim names.
 const ClaimApplied = 3
 
 // hitClaimSize is the encoded size of a HitClaim.
-const hitClaimSize = HeaderSize + 6 + 8 + 4 + 6 + 12 + ClaimApplied*8 + 4 + 12 + 6
+const hitClaimSize = HeaderSize + 6 + 8 + 4 + 6 + 12 + 1 + ClaimApplied*8 + 4 + 12 + 6
 
 // AppliedUpdate says when the shooter applied an update of the target.
 type AppliedUpdate struct {
@@ -24,10 +27,10 @@ type AppliedUpdate struct {
 // HitClaim is a shooter's report that its shell hit a tank on its screen, sent to the
 // host as a datagram and repeated on the next frames. Layout: header, shooter u16, shot
 // u16, target u16, claim time i64 µs (host clock), impact time i32 µs from the claim
-// time, impact point in the target's hull frame 3 × i16 mm, observer 3 × i32 mm, three
-// applied updates (owner timestamp u32 ms, frame time i32 µs from the claim time), then
-// the shot itself (fire time i32 µs from the claim time, origin 3 × i32 mm, direction
-// 3 × i16): 84 bytes.
+// time, impact point in the target's hull frame 3 × i16 mm, observer 3 × i32 mm,
+// reckoning mode u8 (bits 0–5; bits 6–7 zero), three applied updates (owner timestamp
+// u32 ms, frame time i32 µs from the claim time), then the shot itself (fire time i32 µs
+// from the claim time, origin 3 × i32 mm, direction 3 × i16): 85 bytes.
 type HitClaim struct {
 	Shooter, Target ActorID
 	Shot            uint16
@@ -38,6 +41,9 @@ type HitClaim struct {
 	Local mgl64.Vec3
 	// Observer is where the shooter clamped the target to the ground from, world m.
 	Observer mgl64.Vec3
+	// Reckon is how the shooter reckons remote actors, opaque to the wire beyond its
+	// range (0…63): the game packs its algorithm, clamp mode and latency compensation.
+	Reckon uint8
 	// Applied are the newest updates of the target the shooter had applied, newest
 	// first.
 	Applied [ClaimApplied]AppliedUpdate
@@ -49,7 +55,7 @@ type HitClaim struct {
 // Type returns MsgHitClaim.
 func (m *HitClaim) Type() MsgType { return MsgHitClaim }
 
-// Length returns the encoded size, 84 bytes.
+// Length returns the encoded size, 85 bytes.
 func (m *HitClaim) Length() int { return hitClaimSize }
 
 // Append appends the encoded message.
@@ -75,6 +81,10 @@ func (m *HitClaim) append(b []byte) ([]byte, error) {
 	if b, err = appendWorld(b, m.Observer); err != nil {
 		return b, err
 	}
+	if m.Reckon > maxReckon {
+		return b, fmt.Errorf("reckoning mode %#x: %w", m.Reckon, ErrInvalid)
+	}
+	b = append(b, m.Reckon)
 	for _, a := range m.Applied {
 		ms, err := encodeTime(a.Update)
 		if err != nil {
@@ -104,6 +114,10 @@ func parseHitClaim(b []byte) (*HitClaim, int, error) {
 	m.Impact = r.offset(m.Time)
 	m.Local = r.local()
 	m.Observer = r.world()
+	m.Reckon = r.u8()
+	if r.err == nil && m.Reckon > maxReckon {
+		r.fail(fmt.Errorf("reckoning mode %#x: %w", m.Reckon, ErrInvalid))
+	}
 	for i := range m.Applied {
 		m.Applied[i].Update = decodeTime(r.u32())
 		m.Applied[i].At = r.offset(m.Time)
