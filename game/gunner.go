@@ -30,6 +30,19 @@ func (d Difficulty) String() string {
 	return fmt.Sprintf("difficulty(%d)", uint8(d))
 }
 
+// MarshalText returns the difficulty's flag spelling.
+func (d Difficulty) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText reads "easy", "normal" or "hard" (flag.TextVar).
+func (d *Difficulty) UnmarshalText(b []byte) error {
+	v, err := ParseDifficulty(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
 // ParseDifficulty reads "easy", "normal" or "hard".
 func ParseDifficulty(s string) (Difficulty, error) {
 	for i, n := range difficultyNames {

@@ -35,6 +35,7 @@ type config struct {
 	clampSet               bool
 	mapDir, watch          string
 	seed                   uint64
+	difficulty             game.Difficulty
 	verbose                bool
 }
 
@@ -61,6 +62,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
+	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -146,7 +148,7 @@ func run(ctx context.Context, c config) error {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	mc := game.Config{Name: c.name, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
+	mc := game.Config{Name: c.name, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp, Difficulty: c.difficulty,
 		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
