@@ -88,6 +88,14 @@ func EventMessage(ev *CombatEvent) (wire.Message, error) {
 		if m.Orientation.Len() == 0 {
 			m.Orientation.W = 1 // refused before any rebuild
 		}
+		for i, v := range m.Local { // a refusal echoes whatever point was claimed
+			if !(math.Abs(v) <= wire.MaxLocal) {
+				m.Local[i] = math.Copysign(wire.MaxLocal, v)
+				if math.IsNaN(v) {
+					m.Local[i] = 0
+				}
+			}
+		}
 		return m, nil
 	case CombatDestroy:
 		return &wire.Destroy{Shooter: wire.ActorID(ev.Shot.Shooter), Shot: uint16(ev.Shot.ID), Target: wire.ActorID(ev.Target),
