@@ -12,8 +12,8 @@ import (
 // wire or not: nothing may panic, every verdict is a known reason, and what the judge
 // sends back encodes.
 func FuzzJudge(f *testing.F) {
-	fg := newFight(&testing.T{})
-	s, c := fg.shoot(&testing.T{}, 1, 5)
+	fg := newFight(f)
+	s, c := fg.shoot(f, 1, 5)
 	f.Add(s.Origin[0], s.Origin[1], s.Direction[0], s.Direction[1], s.Time, c.Time, c.Impact, c.Local[0], c.Local[1], uint8(0x28), c.Applied[0].Update)
 	f.Add(math.NaN(), math.Inf(1), 0.0, 0.0, -1.0, 1e300, -1e300, 40.0, 0.0, uint8(0xff), math.NaN())
 	f.Fuzz(func(t *testing.T, ox, oy, dx, dy, fired, at, impact, lx, ly float64, mode uint8, applied float64) {
