@@ -379,6 +379,9 @@ func loop(ctx context.Context, m *Match, rate float64, stats <-chan time.Time, o
 			onStats()
 		case <-tick.C:
 			if err := m.Step(m.Now(), physics.Input{}); err != nil {
+				if ctx.Err() != nil {
+					return nil // the host closed because ctx ended: a clean stop
+				}
 				return err
 			}
 		}

@@ -67,7 +67,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 }
 
 // spawnLocal adds a local tank to the physics world and announces it on the link.
-func (m *Match) spawnLocal(name string, team int, bot *Bot) (*tank, error) {
+func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error) {
 	x, z, yaw := m.spawnSpot(nil)
 	body, err := m.world.AddTank(physics.TankSpec{}, x, z, yaw)
 	if err != nil {
