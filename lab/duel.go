@@ -224,9 +224,8 @@ type duel struct {
 	m        *terrain.Map
 	w        *physics.World
 	a, b     *physics.Tank
-	botA     *game.Bot
-	botB     *game.Bot
-	gun      *game.Gunner
+	botA     *game.Duelist
+	botB     *game.Duelist
 	pubA     *deadreckon.Publisher
 	pubB     *deadreckon.Publisher
 	codec    wireCodec
@@ -278,9 +277,8 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 		res:   DuelResult{RejectsByReason: map[string]int{}},
 	}
 	// Both bots keep to the middle of the valley, so they meet.
-	d.botA = game.NewBot(game.BotConfig{Map: m, Seed: seed*2 + 1, Margin: 150})
-	d.botB = game.NewBot(game.BotConfig{Map: m, Seed: seed*2 + 2, Margin: 150})
-	d.gun = game.NewGunner(m, o.Difficulty, seed*3+7)
+	d.botA = game.NewDuelist(m, o.Difficulty, seed*2+1, 150)
+	d.botB = game.NewDuelist(m, o.Difficulty, seed*2+2, 150)
 	pc := deadreckon.PublisherConfig{Reckon: reckon}
 	d.pubA = deadreckon.NewPublisher(pc, seed*5+1)
 	d.pubB = deadreckon.NewPublisher(pc, seed*5+2)
@@ -368,15 +366,13 @@ func (d *duel) run(ctx context.Context) error {
 		shown := d.view.Reckoned()
 		d.sweep(t, pb, shown)
 		// Drive and aim for the next frame.
-		in := d.botA.Drive(t, pa, []mgl64.Vec3{shown.Position})
-		aim := d.gun.Aim(t, pa, []game.Target{{ID: duelTarget, Position: shown.Position, Velocity: shown.Velocity, Enemy: true}},
+		in, fire := d.botA.Input(t, pa, []game.Target{{ID: duelTarget, Position: shown.Position, Velocity: shown.Velocity, Enemy: true}},
 			t >= d.reload && d.res.Shots < d.o.Shots)
-		if aim.Engaged {
-			in.AimYaw, in.GunElevation = aim.AimYaw, aim.GunElevation
-		}
 		d.a.SetInput(in)
-		d.b.SetInput(d.botB.Drive(t, pb, []mgl64.Vec3{pa.Position}))
-		if aim.Fire {
+		// The target drives as a bot and never fires: nothing is an enemy to it.
+		inB, _ := d.botB.Input(t, pb, []game.Target{{ID: duelShooter, Position: pa.Position}}, false)
+		d.b.SetInput(inB)
+		if fire {
 			origin, dir := game.Muzzle(pa.Position, pa.Orientation, pa.Turret, pa.Gun)
 			d.nextID++
 			s := game.Shot{ID: d.nextID, Shooter: duelShooter, Origin: origin, Direction: dir, Time: t}
