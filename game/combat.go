@@ -484,6 +484,26 @@ func (c *matchCombat) prune(now float64) {
 	c.hits = slices.DeleteFunc(c.hits, func(h HitRecord) bool { return now-h.at >= HitLife })
 }
 
+// aged is a combat trace that reports its age in a snapshot.
+type aged[T any] interface {
+	*T
+	setAge(now float64)
+}
+
+func (e *Effect) setAge(now float64)    { e.Age = now - e.at }
+func (f *KillLine) setAge(now float64)  { f.Age = now - f.at }
+func (m *HitMarker) setAge(now float64) { m.Age = now - m.at }
+func (h *HitRecord) setAge(now float64) { h.Age = now - h.at }
+
+// appendAged appends src to dst with their ages at local time now.
+func appendAged[T any, P aged[T]](dst, src []T, now float64) []T {
+	for _, x := range src {
+		P(&x).setAge(now)
+		dst = append(dst, x)
+	}
+	return dst
+}
+
 // tracer is how far behind a shell its tracer's tail is drawn, s of flight.
 const tracer = 0.06
 
@@ -503,26 +523,10 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 		tail := math.Max(sh.shot.Time, sh.last-tracer)
 		dst.Shells = append(dst.Shells, ShellView{Position: sh.shot.At(sh.last), Tail: sh.shot.At(tail), Own: sh.own})
 	}
-	dst.Effects = dst.Effects[:0]
-	for _, e := range c.effects {
-		e.Age = now - e.at
-		dst.Effects = append(dst.Effects, e)
-	}
-	dst.Feed = dst.Feed[:0]
-	for _, f := range c.feed {
-		f.Age = now - f.at
-		dst.Feed = append(dst.Feed, f)
-	}
-	dst.Markers = dst.Markers[:0]
-	for _, mk := range c.markers {
-		mk.Age = now - mk.at
-		dst.Markers = append(dst.Markers, mk)
-	}
-	dst.Hits = dst.Hits[:0]
-	for _, h := range c.hits {
-		h.Age = now - h.at
-		dst.Hits = append(dst.Hits, h)
-	}
+	dst.Effects = appendAged(dst.Effects[:0], c.effects, now)
+	dst.Feed = appendAged(dst.Feed[:0], c.feed, now)
+	dst.Markers = appendAged(dst.Markers[:0], c.markers, now)
+	dst.Hits = appendAged(dst.Hits[:0], c.hits, now)
 	dst.Scores = append(dst.Scores[:0], c.scores...)
 	dst.Over = c.over
 	dst.NextIn = math.Max(0, c.until-host)
