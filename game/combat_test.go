@@ -98,3 +98,75 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Errorf("peer a's scoreboard has %d lines, want 6", len(snap.Combat.Scores))
 	}
 }
+
+// TestMatchEndsAndRestarts: with a score limit of one kill, the first kill ends the
+// match on every peer (the scoreboard says so), and when the scoreboard's time is up
+// every peer's tanks respawn for the next match with clean scores.
+func TestMatchEndsAndRestarts(t *testing.T) {
+	mp := valley(t)
+	judge, err := NewJudge(mp, Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, RemoteReckon(Config{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 4, Judge: judge, Link: impair.Link{Latency: 50 * time.Millisecond}})
+	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: Hard}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: Hard}, hub.Join())
+	var snap Snapshot
+	const dt = 1.0 / 30
+	ids := func() map[uint32]bool {
+		a.Snapshot(&snap)
+		out := map[uint32]bool{}
+		for _, tv := range snap.Tanks {
+			if tv.Local {
+				out[tv.ID] = true
+			}
+		}
+		return out
+	}
+	var overAt float64
+	var before map[uint32]bool
+	restarted := false
+	for tick := 1; tick <= 30*600 && !restarted; tick++ {
+		now := float64(tick) * dt
+		hub.SetNow(now)
+		mustStep(t, a, now, physics.Input{})
+		mustStep(t, b, now, physics.Input{})
+		a.Snapshot(&snap)
+		switch {
+		case overAt == 0 && snap.Combat.Over:
+			overAt, before = now, ids()
+			kills := 0
+			for _, s := range snap.Combat.Scores {
+				kills += s.Kills
+			}
+			if kills != 1 {
+				t.Errorf("the match ended with %d kills on the scoreboard, want 1", kills)
+			}
+		case overAt > 0 && !snap.Combat.Over:
+			restarted = true
+			if now-overAt < 3 {
+				t.Errorf("the next match began %.2f s after the end, before the scoreboard's 3 s", now-overAt)
+			}
+			for _, s := range snap.Combat.Scores {
+				if s.Kills != 0 || s.Deaths != 0 {
+					t.Errorf("scores not cleared at the restart: %+v", s)
+				}
+			}
+		}
+	}
+	if overAt == 0 || !restarted {
+		t.Fatalf("over at %.1f s, restarted %v", overAt, restarted)
+	}
+	// The restart respawns every local tank under a new id within a few ticks.
+	for tick := 0; tick < 10; tick++ {
+		now := hub.Now() + dt
+		hub.SetNow(now)
+		mustStep(t, a, now, physics.Input{})
+		mustStep(t, b, now, physics.Input{})
+	}
+	for id := range ids() {
+		if before[id] {
+			t.Errorf("tank %d did not respawn at the restart", id)
+		}
+	}
+}
