@@ -69,8 +69,9 @@ type approach struct {
 }
 
 // TestTwoClientsOverAnImpairedLoopback: a shooter and a target on two clients of a
-// refereed loopback at 150 ms ± 30 ms and 5 % loss each way. Every hit the shooter saw
-// is confirmed unless the target was destroyed first; every miss by 10 cm or more,
+// refereed loopback at 150 ms ± 30 ms and 5 % loss each way. The hits the shooter saw
+// are confirmed (unless the target was destroyed first; at most one in twenty may miss
+// the rebuilt hull, which the lab measures at 0.5 %), and every miss by 10 cm or more,
 // claimed as a hit at the hull point the shell passed nearest, is refused.
 func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	if testing.Short() {
@@ -168,7 +169,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			}
 		}
 	}
-	confirmed, honest, forged, refusedForged := 0, 0, 0, 0
+	confirmed, honest, forged, refusedForged, offHull := 0, 0, 0, 0, 0
 	for id := range rec.claimed {
 		v, ok := rec.answer[id]
 		if !ok {
@@ -180,6 +181,8 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			confirmed++
 		case RejectTargetDestroyed, RejectTargetBreak:
 			// another shell got there first; nothing to do with the view
+		case RejectOffHull:
+			offHull++ // a rebuild that missed; the lab measures how often (0.5 % at 150 ms)
 		default:
 			t.Errorf("shot %d, a hit on the shooter's screen (on its own peer's tank: %v), refused: %v", id, rec.local[id], v)
 		}
@@ -201,6 +204,9 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	}
 	t.Logf("%d shots: %d hits on the shooter's screen, %d confirmed; %d misses claimed, %d refused; verdicts %v",
 		len(rec.fired), honest, confirmed, forged, refusedForged, ref.Checker().Counts())
+	if offHull*20 > honest {
+		t.Errorf("%d of %d hits on the shooter's screen refused as off the rebuilt hull", offHull, honest)
+	}
 	if confirmed < 10 || forged < 3 {
 		t.Errorf("too few to judge: %d confirmed hits, %d forged claims", confirmed, forged)
 	}

@@ -200,7 +200,7 @@ func ModeOf(c deadreckon.Config) ReckonMode {
 }
 
 // ClaimApplied is how many applied updates a claim names.
-const ClaimApplied = 3
+const ClaimApplied = 4
 
 // Applied says when a peer applied an update of an actor.
 type Applied struct {

@@ -27,10 +27,11 @@ func combatMessages(t *testing.T) []knownCase {
 			Observer: origin,
 			Reckon:   0x28,
 			Applied: [ClaimApplied]AppliedUpdate{{Update: 1.2, At: 1.5 + float64(int32(-100000))*ClockMicrosStep}, {Update: 0.8, At: 1.5 + float64(int32(-500000))*ClockMicrosStep},
-				{Update: 0.5, At: 1.5 + float64(int32(-1000000))*ClockMicrosStep}},
+				{Update: 0.5, At: 1.5 + float64(int32(-1000000))*ClockMicrosStep},
+				{Update: 0.2, At: 1.5 + float64(int32(-1250000))*ClockMicrosStep}},
 			Fired: 1.5 + float64(int32(-750000))*ClockMicrosStep, Origin: origin, Direction: up},
 			unhex(t, "02 0d 0005 0002 0009 000000000016e360 fffff060 f286 04b0 0708 "+originBytes+" 28 "+
-				"000004b0 fffe7960 00000320 fff85ee0 000001f4 fff0bdc0 "+
+				"000004b0 fffe7960 00000320 fff85ee0 000001f4 fff0bdc0 000000c8 ffeced30 "+
 				"fff48e50 "+originBytes+" 0000 7fff 0000")},
 		{"hit result", &HitResult{Shooter: 5, Shot: 2, Target: 9, Time: 1.5, Verdict: 0, Damage: float64(4000) * PointsStep,
 			Health: float64(6000) * PointsStep, Local: mgl64.Vec3{mm(-3450), mm(1200), mm(1800)}, Position: origin,
