@@ -332,7 +332,7 @@ func (m *Match) flyShells(now, host float64) {
 			continue
 		}
 		claim := Claim{Shooter: sh.shot.Shooter, Shot: sh.shot.ID, Target: imp.Target, Time: host, Impact: imp.Time,
-			Local: imp.Local, Fired: sh.shot, Observer: m.observer(), Reckon: ModeOf(m.actorConfig())}
+			Local: imp.Local, Fired: sh.shot, Observer: m.observer(), Reckon: ModeOf(m.dr.Reckon)}
 		if tc != nil {
 			claim.Applied = tc.applied
 		}
@@ -451,10 +451,13 @@ func (c *matchCombat) decide(ev *CombatEvent, r Reason) {
 	}
 }
 
-// observer returns where remote tanks are clamped from: the player's tank, or the
-// origin in a match without one.
+// observer returns where remote tanks are clamped from: the camera when the renderer
+// says where it is, else the player's tank, else the origin.
 func (m *Match) observer() mgl64.Vec3 {
-	if m.self != nil {
+	switch {
+	case m.hasCamera:
+		return m.camera
+	case m.self != nil:
 		return m.self.body.Pose().Position
 	}
 	return mgl64.Vec3{}

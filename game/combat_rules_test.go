@@ -166,7 +166,7 @@ func newFight(t testing.TB) *fight {
 		s := deadreckon.NewState(mgl64.Vec3{x, h, z})
 		return s
 	}
-	f := &fight{m: m, reckon: RemoteReckon(Config{}), link: ShooterLink{Latency: 0.1}}
+	f := &fight{m: m, reckon: DeadReckoning().Reckon, link: ShooterLink{Latency: 0.1}}
 	f.check = NewHitChecker(m, HitCheckConfig{Reckon: f.reckon})
 	f.shooter = place(floor.X, floor.Z)
 	f.target = place(floor.X+60, floor.Z+10)

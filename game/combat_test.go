@@ -17,7 +17,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Skip("a few simulated minutes of battle")
 	}
 	mp := valley(t)
-	judge, err := NewJudge(mp, Rules{WreckTime: 3}, RemoteReckon(Config{}))
+	judge, err := NewJudge(mp, Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 // every peer's tanks respawn for the next match with clean scores.
 func TestMatchEndsAndRestarts(t *testing.T) {
 	mp := valley(t)
-	judge, err := NewJudge(mp, Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, RemoteReckon(Config{}))
+	judge, err := NewJudge(mp, Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}

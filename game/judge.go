@@ -19,8 +19,8 @@ type Judge struct {
 }
 
 // NewJudge returns a judge refereeing matches on map m under rules, who rebuilds
-// shooters' views with the remote reckoning reckon (RemoteReckon of the players'
-// configuration).
+// shooters' views with the remote reckoning reckon (the players' DeadReckoning().Reckon;
+// each claim names the algorithm, clamp mode and compensation its shooter switched to).
 func NewJudge(m *terrain.Map, rules Rules, reckon deadreckon.Config) (*Judge, error) {
 	r, err := NewReferee(m, rules, reckon)
 	if err != nil {

@@ -415,7 +415,7 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, log *sl
 		limits.MaxActorsPerPlayer = actors
 	}
 	// The host referees combat with the default rules; the rules cannot be invalid.
-	judge, _ := NewJudge(mp, Rules{}, RemoteReckon(Config{}))
+	judge, _ := NewJudge(mp, Rules{}, DeadReckoning().Reckon)
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},

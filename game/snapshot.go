@@ -25,6 +25,9 @@ type Snapshot struct {
 	LatencyCompensation bool
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
+	// Departures lists the remote tanks that left the match in the last
+	// DepartureShown seconds, oldest first, for the client's notice feed.
+	Departures []Departure
 	// Combat holds shells, effects, the player's health and gun, the scoreboard and
 	// the hits overlay.
 	Combat CombatView

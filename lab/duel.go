@@ -13,6 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -35,7 +36,7 @@ const (
 type DuelOptions struct {
 	// Network impairs each hop between a peer and the host (target to host, host to
 	// shooter, shooter to host), each way.
-	Network NetworkConfig
+	Network impair.Link
 	// Seed drives every random draw; Runs averages over seeds Seed, Seed+1, … (if zero,
 	// one run).
 	Seed uint64
@@ -115,8 +116,8 @@ func RunDuel(ctx context.Context, w io.Writer, o DuelOptions) error {
 // fly on its screen; hits are claimed to the host, which rebuilds the shooter's view and
 // judges them. Every random draw comes from the seed.
 func Duel(ctx context.Context, o DuelOptions) (DuelResult, error) {
-	if err := o.Network.validate(); err != nil {
-		return DuelResult{}, err
+	if _, err := impair.NewPath(o.Network, 0); err != nil {
+		return DuelResult{}, fmt.Errorf("duel: %w", err)
 	}
 	if o.Shots == 0 {
 		o.Shots = DefaultDuelShots
@@ -133,11 +134,11 @@ func Duel(ctx context.Context, o DuelOptions) (DuelResult, error) {
 	if o.Runs <= 0 {
 		o.Runs = 1
 	}
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: TankMapSeed})
+	m, err := terrain.Generate(terrain.GenerateConfig{Seed: tankMapSeed})
 	if err != nil {
 		return DuelResult{}, fmt.Errorf("duel map: %w", err)
 	}
-	total := DuelResult{LatencyS: o.Network.Latency, JitterS: o.Network.Jitter, Loss: o.Network.Loss,
+	total := DuelResult{LatencyS: o.Network.Latency.Seconds(), JitterS: o.Network.Jitter.Seconds(), Loss: o.Network.Loss,
 		Seed: o.Seed, Runs: o.Runs, RejectsByReason: map[string]int{}}
 	naive := 0
 	for i := range o.Runs {
@@ -268,7 +269,8 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("duel: %w", err)
 	}
-	reckon := game.RemoteReckon(game.Config{})
+	dr := game.DeadReckoning() // what players run: publisher thresholds and remote reckoning
+	reckon := dr.Reckon
 	d := &duel{o: o, m: m, w: w, a: a, b: b, reckon: reckon,
 		rng:   rand.New(rand.NewPCG(seed, 0xd0e1)),
 		check: game.NewHitChecker(m, game.HitCheckConfig{Reckon: reckon}),
@@ -279,9 +281,8 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 	// Both bots keep to the middle of the valley, so they meet.
 	d.botA = game.NewDuelist(m, o.Difficulty, seed*2+1, 150)
 	d.botB = game.NewDuelist(m, o.Difficulty, seed*2+2, 150)
-	pc := deadreckon.PublisherConfig{Reckon: reckon}
-	d.pubA = deadreckon.NewPublisher(pc, seed*5+1)
-	d.pubB = deadreckon.NewPublisher(pc, seed*5+2)
+	d.pubA = deadreckon.NewPublisher(dr, seed*5+1)
+	d.pubB = deadreckon.NewPublisher(dr, seed*5+2)
 	for i, hop := range []**Network{&d.hopAH, &d.hopBH, &d.hopHA} {
 		if *hop, err = NewNetwork(o.Network, seed*7+uint64(i)); err != nil {
 			return nil, err
@@ -307,14 +308,14 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 // delay returns a message's one-way delay on a hop; a reliable message lost once is
 // retransmitted after a probe timeout (about an RTT plus four deviations).
 func (d *duel) delay(reliable bool) (float64, bool) {
-	n := d.o.Network
+	lat, jitter := d.o.Network.Latency.Seconds(), d.o.Network.Jitter.Seconds()
 	lossDraw, jit := d.rng.Float64(), d.rng.Float64()
-	delay := math.Max(0, n.Latency+n.Jitter*(2*jit-1))
-	if lossDraw < n.Loss {
+	delay := math.Max(0, lat+jitter*(2*jit-1))
+	if lossDraw < d.o.Network.Loss {
 		if !reliable {
 			return 0, false
 		}
-		delay += 2*n.Latency + 4*n.Jitter + 0.025
+		delay += 2*lat + 4*jitter + 0.025
 	}
 	return delay, true
 }
@@ -412,7 +413,7 @@ func (d *duel) publish(p *deadreckon.Publisher, pose physics.Pose, t float64, ho
 	if err != nil {
 		return fmt.Errorf("duel: %w", err)
 	}
-	hop.Send(st, t)
+	hop.Send(st, false, t)
 	return nil
 }
 
@@ -423,7 +424,7 @@ func (d *duel) hostFrame(t float64) {
 	for _, m := range d.deliver {
 		d.check.Relayed(duelTarget, m.State, m.Arrival)
 		_ = d.host.Receive(m.State, t)
-		d.hopHA.Send(m.State, m.Arrival)
+		d.hopHA.Send(m.State, false, m.Arrival)
 	}
 	d.deliver = d.hopAH.Deliver(d.deliver[:0], t)
 	for _, m := range d.deliver {
@@ -449,7 +450,7 @@ func (d *duel) hostFrame(t float64) {
 			d.check.Fired(p.shot, p.arrive)
 			continue
 		}
-		v := d.check.Check(p.claim, p.arrive, game.ShooterLink{Latency: d.o.Network.Latency})
+		v := d.check.Check(p.claim, p.arrive, game.ShooterLink{Latency: d.o.Network.Latency.Seconds()})
 		if v.Duplicate {
 			continue
 		}

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/treadline/treadline/net/impair"
 )
 
 func TestDuelMeetsTheGoalAt150ms(t *testing.T) {
@@ -13,7 +16,7 @@ func TestDuelMeetsTheGoalAt150ms(t *testing.T) {
 		t.Skip("a 15-minute simulated duel")
 	}
 	r, err := Duel(context.Background(), DuelOptions{
-		Network: NetworkConfig{Latency: 0.150, Jitter: 0.030, Loss: 0.05}, Seed: 1,
+		Network: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}, Seed: 1,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +46,7 @@ func TestDuelMeetsTheGoalAt150ms(t *testing.T) {
 }
 
 func TestDuelIsDeterministicAndSpeaksTheContractJSON(t *testing.T) {
-	o := DuelOptions{Network: NetworkConfig{Latency: 0.05, Jitter: 0.01, Loss: 0.02}, Seed: 3, Shots: 20, JSON: true}
+	o := DuelOptions{Network: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}, Seed: 3, Shots: 20, JSON: true}
 	var a, b bytes.Buffer
 	if err := RunDuel(context.Background(), &a, o); err != nil {
 		t.Fatal(err)
@@ -76,7 +79,7 @@ func TestDuelIsDeterministicAndSpeaksTheContractJSON(t *testing.T) {
 
 func TestDuelRefusesNonsense(t *testing.T) {
 	for _, o := range []DuelOptions{
-		{Network: NetworkConfig{Loss: 2}},
+		{Network: impair.Link{Loss: 2}},
 		{Shots: -1},
 		{FPS: 5},
 	} {

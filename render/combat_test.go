@@ -23,7 +23,7 @@ func newBattle(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatalf("generate map: %v", err)
 	}
-	judge, err := game.NewJudge(mp, game.Rules{WreckTime: 4}, game.RemoteReckon(game.Config{}))
+	judge, err := game.NewJudge(mp, game.Rules{WreckTime: 4}, game.DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
