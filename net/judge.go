@@ -44,35 +44,37 @@ func IsGameMessage(t wire.MsgType) bool {
 	return false
 }
 
-// onGame hands a game message from p to the judge and sends its answers.
-func (m *match) onGame(p *member, msg wire.Message, now float64) {
+// onGame hands a game message from p to the judge and sends its answers. It returns
+// 1 for a message the host refuses (bad traffic), 0 otherwise.
+func (m *match) onGame(p *member, msg wire.Message, now float64) (bad int) {
 	j := m.h.cfg.Judge
 	if j == nil {
 		m.stats.Malformed++ // nobody referees: a client that sends these is confused
-		return
+		return 1
 	}
 	switch msg.(type) {
 	case *wire.Fire, *wire.HitClaim:
 	default:
 		m.stats.Unauthorized++ // verdicts come from the host only
-		return
+		return 1
 	}
 	j.Message(uint32(p.id), msg, now, JudgeLink{Latency: p.conn.rtt().Seconds() / 2})
 	m.flushJudge()
+	return 0
 }
 
-// onHitClaim applies a hit claim datagram from p.
-func (m *match) onHitClaim(p *member, b []byte, now float64) {
+// onHitClaim applies a hit claim datagram from p; it returns 1 for bad traffic.
+func (m *match) onHitClaim(p *member, b []byte, now float64) (bad int) {
 	msg, _, err := wire.Parse(b)
 	if err != nil {
 		m.stats.Malformed++
-		return
+		return 1
 	}
 	if !p.trusted && !p.control.take(now) {
 		m.stats.RateLimited++
-		return
+		return 0
 	}
-	m.onGame(p, msg, now)
+	return m.onGame(p, msg, now)
 }
 
 // judged calls f with the judge, if the host has one, and sends its answers.

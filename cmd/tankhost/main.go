@@ -3,6 +3,9 @@
 // and stops cleanly on SIGINT or SIGTERM. It needs no display and no cgo.
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
+//
+// Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
+// and -mem-limit tune the host's defences (README, "Security").
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net"
 )
 
 // DefaultListen is the address tankhost listens on unless -listen says otherwise.
@@ -41,8 +45,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	fs := flag.NewFlagSet("tankhost", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		cfg   game.ServeConfig
-		level slog.Level
+		cfg      game.ServeConfig
+		level    slog.Level
+		defences net.DefenceFlags
 	)
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
@@ -53,6 +58,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.TextVar(&level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	defences.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,7 +71,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	if !(cfg.TickRate > 0 && cfg.TickRate <= 240) {
 		return fmt.Errorf("-tick %v: must be in (0, 240]", cfg.TickRate)
 	}
+	cfg.Limits = defences.Limits()
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Logger.Info("memory limit", "MiB", defences.ApplyMemoryLimit(os.Getenv)>>20)
 	cfg.Ready = ready
 	start := time.Now()
 	err := game.Serve(ctx, cfg)
