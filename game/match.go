@@ -56,8 +56,9 @@ type Match struct {
 	err      error
 	counters counters
 
-	startedAt float64   // now of the first Step
-	notices   noticeLog // the feed's recent notices
+	startedAt float64      // now of the first Step
+	notices   noticeLog    // the feed's recent notices
+	combat    *matchCombat // nil when the link has no referee
 }
 
 // counters are the match's own tallies of dropped or refused input.
@@ -137,9 +138,10 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		terr: cfg.Map,
 		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
-		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
-		dr:   cfg.DeadReckoning,
-		byID: make(map[uint32]*tank),
+		rng:    rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		dr:     cfg.DeadReckoning,
+		byID:   make(map[uint32]*tank),
+		combat: newMatchCombat(link, cfg),
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
@@ -338,6 +340,8 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	m.publish(now)
 	// 7. Views for the snapshot.
 	m.refreshViews(now)
+	// 8. Combat: the host's events, shots, shells and claims on the views just shown.
+	m.fight(now)
 	return m.err
 }
 
@@ -414,6 +418,8 @@ func (m *Match) receive(now float64) {
 				who = fmt.Sprintf("player %d", ev.Owner)
 			}
 			m.notify(Notice{Kind: NoticeChat, Who: who, Team: m.teamOf(ev.Owner), Text: ev.Text})
+		case net.EventMessage:
+			m.combatMessage(ev.Message, now)
 		case net.EventClosed:
 			reason := ev.Text
 			if reason == "" {
@@ -538,6 +544,9 @@ func (m *Match) behave(now, dt float64) {
 		if t.bot != nil {
 			t.body.SetInput(t.bot.Drive(now, pose, m.aims))
 		}
+		if m.combat != nil {
+			t.body.SetInput(m.aim(t, now, pose, t.body.Input()))
+		}
 		if t.spawnFailed || m.needsRespawn(t, pose, dt) || (t == m.self && m.respawn) {
 			m.respawnLocal(t)
 		}
@@ -632,10 +641,7 @@ func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
 // of detail its distance from the camera calls for, and drops the ones that have been
 // silent too long.
 func (m *Match) reckon(now float64) {
-	observer := m.camera
-	if !m.hasCamera && m.self != nil {
-		observer = m.self.body.Pose().Position
-	}
+	observer := m.observer()
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
 	offset := m.link.Stats().ClockOffset
@@ -695,6 +701,7 @@ func (m *Match) refreshViews(now float64) {
 			v.UpdateAge = now - t.lastHeard
 			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
 		}
+		m.viewCombat(t, v)
 		t.trail.add(now, v.Position, m.cfg.TrailInterval)
 	}
 }
@@ -725,6 +732,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 			dst.Self = i
 		}
 	}
+	m.snapshotCombat(&dst.Combat)
 	st := m.link.Stats()
 	dst.Net = NetStats{
 		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset, ClockError: st.ClockError,

@@ -414,6 +414,9 @@ func compassPoint(b float64) string {
 
 // scoresRows lists the players by team: a header and one row per tank.
 func scoresRows(snap *game.Snapshot) [][]string {
+	if snap.Combat.Enabled {
+		return combatScoreRows(snap)
+	}
 	idx := make([]int, len(snap.Tanks))
 	for i := range idx {
 		idx[i] = i

@@ -44,6 +44,9 @@ type respawner interface{ Respawn() }
 // comes back in the snapshot's notices.
 type chatter interface{ Chat(text string) error }
 
+// firer is a Session whose player's tank can fire.
+type firer interface{ Fire() }
+
 // RunConfig configures Run. The zero value opens a DefaultWidth×DefaultHeight window
 // and plays until the window closes or the player leaves.
 type RunConfig struct {
@@ -394,6 +397,10 @@ func (l *loop) onKey(key window.Key) {
 			u.setFlash("watching " + name)
 		} else {
 			u.setFlash("watching your tank")
+		}
+	case actFire:
+		if f, ok := l.s.(firer); ok {
+			f.Fire()
 		}
 	case actRespawn:
 		if r, ok := l.s.(respawner); ok {

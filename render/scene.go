@@ -82,6 +82,7 @@ type Scene struct {
 	labelQueue []labelCandidate
 	labelTaken []rect
 	minimap    *minimap
+	combat     *combatLayer
 }
 
 // Watch makes the camera follow the tank called name instead of the player's own: ""
@@ -206,6 +207,8 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	s.minimap = newMinimap(s.heights, tn.min, tn.max)
 	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
+	s.combat = newCombatLayer(s.hud.root)
+	s.world.Add(s.combat.root)
 	// Look at the middle of the map until there is a tank to follow.
 	c := tn.min.Add(tn.max).Mul(0.5)
 	s.selfPos = mgl64.Vec3{c[0], tn.max[1], c[2]}
@@ -299,6 +302,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			delete(s.tanks, id)
 		}
 	}
+	s.combat.update(s, snap)
 	s.lines.commit()
 	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)
