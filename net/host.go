@@ -74,6 +74,20 @@ type HostStats struct {
 	Refused uint64
 	// TimedOut counts players dropped for silence.
 	TimedOut uint64
+	// Joined counts players admitted to the match.
+	Joined uint64
+	// Joining is the number of connections in the join handshake right now: accepted
+	// by QUIC, not yet admitted or refused.
+	Joining int
+	// RefusedBy splits Refused by reason, indexed by wire.RefuseReason; index 0
+	// counts connections turned away at once, unanswered, because Limits.MaxJoining
+	// others were still joining (a flood).
+	RefusedBy [wire.RefuseOther + 1]uint64
+	// RelayAge is the age of each relayed update when the host relays it: the host
+	// clock minus the update's timestamp, which is the owner-to-host delay plus the
+	// owner's clock-sync error, in seconds. One observation per update, however many
+	// observers it goes to.
+	RelayAge Histogram
 }
 
 // Host runs a match: it admits players over QUIC and relays their actors' states.
@@ -257,6 +271,7 @@ func (h *Host) Stats() HostStats {
 	s := h.stats
 	s.Players = len(h.players)
 	s.Actors = len(h.actors)
+	s.Joining = h.joining
 	s.RelayRate = h.relayRate.value(h.Now())
 	return s
 }
@@ -359,6 +374,7 @@ func (h *Host) acceptLoop() {
 			h.joining++
 		} else {
 			h.stats.Refused++
+			h.stats.RefusedBy[0]++
 		}
 		h.mu.Unlock()
 		if busy {
@@ -403,6 +419,9 @@ func (h *Host) janitor() {
 func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReason, text string) {
 	h.mu.Lock()
 	h.stats.Refused++
+	if int(reason) < len(h.stats.RefusedBy) {
+		h.stats.RefusedBy[reason]++
+	}
 	h.mu.Unlock()
 	h.log.Info("join refused", "remote", conn.RemoteAddr().String(), "reason", reason.String(), "text", text)
 	if str != nil {
@@ -539,6 +558,7 @@ func (h *Host) serve(conn *quic.Conn) {
 	h.mu.Lock()
 	h.joining--
 	joined = true
+	h.stats.Joined++
 	h.mu.Unlock()
 	h.log.Info("player joined", "player", p.id, "name", p.name, "remote", conn.RemoteAddr().String())
 	h.wg.Add(3)
@@ -806,6 +826,12 @@ func (h *Host) acceptUpdate(p *player, u *wire.Update, now float64) error {
 // thinning by distance when configured. h.mu held.
 func (h *Host) relayLocked(a *hostActor, u *wire.Update, now float64) {
 	th := h.cfg.Thinning
+	before := h.stats.Relayed
+	defer func() {
+		if h.stats.Relayed != before {
+			h.stats.RelayAge.observe(now - u.State.Time)
+		}
+	}()
 	for _, q := range h.players {
 		if q.id == a.owner || q.removed || (q.local != nil && !h.localActive) {
 			continue
