@@ -59,7 +59,7 @@ func TestRunServesAndStops(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() {
 		errc <- run(ctx, []string{"-listen", "127.0.0.1:0", "-bots", "2", "-map", testMap(t), "-stats", "200ms"},
-			&logs, func(addr, fp string) { readyc <- ready{addr, fp} })
+			&logs, runOptions{ready: func(addr, fp string) { readyc <- ready{addr, fp} }})
 	}()
 	var r ready
 	select {
@@ -133,7 +133,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"-map", filepath.Join(t.TempDir(), "missing.json"), "-listen", "127.0.0.1:0"},
 	} {
 		var logs syncBuffer
-		if err := run(context.Background(), args, &logs, nil); err == nil {
+		if err := run(context.Background(), args, &logs, runOptions{}); err == nil {
 			t.Errorf("run %q: no error", args)
 		}
 	}
