@@ -7,6 +7,11 @@
 //
 //	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin]
 //	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof]
+//	tankload -capacity [-p99 20ms] [-from 16] [-max 256] [-duration 5s] [-hz 10]
+//
+// -capacity searches for how many players one host serves with the owner-to-observer
+// p99 relay delay under -p99: it doubles the bots from -from until a run misses the
+// target, then bisects to within 8 players, one fresh host per run.
 //
 // By default the bots run in a child process, so that the CPU figure is the host's
 // alone; -inprocess keeps them in the same process (CPU then counts both).
@@ -40,6 +45,10 @@ type config struct {
 	// role "bots" runs only the bots against join (the child process).
 	role string
 	join string
+	// capacity searches for the most bots the host serves within p99; result, if
+	// set, receives each run's figures.
+	capacity capacityConfig
+	result   func(figures)
 }
 
 func parseFlags(args []string) (config, error) {
@@ -59,7 +68,11 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.profile, "cpuprofile", "", "write the host's CPU profile over the measured window to this file")
 	fs.StringVar(&c.role, "role", "", "internal: \"bots\" runs only the bots")
 	fs.StringVar(&c.join, "join", "", "internal: host:port#fingerprint for -role bots")
+	c.capacity.flags(fs)
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := c.capacity.check(); err != nil {
 		return c, err
 	}
 	switch {
@@ -89,7 +102,11 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, cfg, os.Stdout); err != nil {
+	do := run
+	if cfg.capacity.on {
+		do = runCapacity
+	}
+	if err := do(ctx, cfg, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -67,3 +67,60 @@ func TestRunInProcess(t *testing.T) {
 		t.Errorf("host CPU %v%%", c)
 	}
 }
+
+func TestCapacityFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"-capacity"}, true},
+		{[]string{"-capacity", "-p99", "10ms", "-from", "8", "-max", "64"}, true},
+		{[]string{"-capacity", "-p99", "0s"}, false},
+		{[]string{"-capacity", "-from", "1"}, false},
+		{[]string{"-capacity", "-from", "64", "-max", "32"}, false},
+		{[]string{"-from", "64", "-max", "32"}, true}, // ignored without -capacity
+	} {
+		if _, err := parseFlags(tc.args); (err == nil) != tc.ok {
+			t.Errorf("parseFlags(%q): %v, want ok=%v", tc.args, err, tc.ok)
+		}
+	}
+}
+
+// TestFiguresServe: a run serves its players when p99 stays under the target and
+// (nearly) every relay arrives.
+func TestFiguresServe(t *testing.T) {
+	for _, tc := range []struct {
+		f    figures
+		want bool
+	}{
+		{figures{p99: 5 * time.Millisecond, delivered: 100}, true},
+		{figures{p99: 19 * time.Millisecond, delivered: 99}, true},
+		{figures{p99: 20 * time.Millisecond, delivered: 100}, false},
+		{figures{p99: 5 * time.Millisecond, delivered: 98.9}, false},
+	} {
+		if got := tc.f.serves(20 * time.Millisecond); got != tc.want {
+			t.Errorf("%+v serves: %v, want %v", tc.f, got, tc.want)
+		}
+	}
+}
+
+// TestCapacitySearch runs the search for real on a tiny range with a target every
+// run meets: it doubles from -from to -max and reports the most tried.
+func TestCapacitySearch(t *testing.T) {
+	cfg, err := parseFlags([]string{"-capacity", "-inprocess", "-from", "2", "-max", "4", "-duration", "500ms", "-p99", "10s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	if err := runCapacity(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + out.String())
+	for _, want := range []string{"tankload: 2 bots", "tankload: 4 bots", "| 2 | ", "| 4 | ", "capacity: at least 4 players"} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}

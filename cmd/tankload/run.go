@@ -111,6 +111,9 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	}
 	st := statsAfter
 	report(out, cfg, res, st, statsBefore, before, after)
+	if cfg.result != nil {
+		cfg.result(figuresOf(cfg, res, st, statsBefore, before, after))
+	}
 	return nil
 }
 

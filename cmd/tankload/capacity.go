@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	tlnet "github.com/treadline/treadline/net"
+)
+
+// Capacity search defaults.
+const (
+	// DefaultCapacityP99 is the owner-to-observer relay delay the host must keep at
+	// p99 to count as serving its players.
+	DefaultCapacityP99 = 20 * time.Millisecond
+	// minDelivered is the share of expected relays that must arrive, percent: a host
+	// that keeps its delay by dropping updates does not serve its players.
+	minDelivered = 99.0
+	// capacityResolution is how close the search brackets the capacity, players.
+	capacityResolution = 8
+)
+
+// capacityConfig is what -capacity and its flags set.
+type capacityConfig struct {
+	on       bool
+	p99      time.Duration
+	from, to int
+}
+
+func (c *capacityConfig) flags(fs *flag.FlagSet) {
+	fs.BoolVar(&c.on, "capacity", false, "search for the most players one host serves within -p99")
+	fs.DurationVar(&c.p99, "p99", DefaultCapacityP99, "with -capacity: the p99 owner-to-observer relay delay to stay under")
+	fs.IntVar(&c.from, "from", 16, "with -capacity: players in the first run")
+	fs.IntVar(&c.to, "max", 256, "with -capacity: the most players to try")
+}
+
+func (c *capacityConfig) check() error {
+	switch {
+	case !c.on:
+		return nil
+	case c.p99 <= 0:
+		return fmt.Errorf("-p99 %v: must be positive", c.p99)
+	case c.from < 2 || c.to < c.from:
+		return fmt.Errorf("-from %d -max %d: need 2 ≤ from ≤ max", c.from, c.to)
+	}
+	return nil
+}
+
+// figures are one run's results.
+type figures struct {
+	bots                   int
+	relayed, accepted      float64 // per second
+	cpu                    float64 // host CPU, percent of one core
+	p50, p99, max          time.Duration
+	delivered              float64 // percent of the expected relays
+	hostDrops, clientDrops uint64
+}
+
+func figuresOf(cfg config, res botResult, st, st0 tlnet.HostStats, before, after cpuMark) figures {
+	wall := after.wall.Sub(before.wall).Seconds()
+	f := figures{
+		bots:     cfg.bots,
+		relayed:  float64(st.Relayed-st0.Relayed) / wall,
+		accepted: float64(st.Accepted-st0.Accepted) / wall,
+		cpu:      (after.user - before.user + after.sys - before.sys).Seconds() / wall * 100,
+		p50:      seconds(res.DelayP50),
+		p99:      seconds(res.DelayP99),
+		max:      seconds(res.DelayMax),
+		hostDrops: st.Late - st0.Late + st.RateLimited - st0.RateLimited + st.Invalid - st0.Invalid +
+			st.Overflow - st0.Overflow,
+		clientDrops: res.Dropped + res.PublishEr,
+	}
+	if expected := float64(res.Sent) * float64(cfg.bots-1); expected > 0 {
+		f.delivered = float64(res.Received) / expected * 100
+	}
+	return f
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// serves reports whether the host served every player of the run within p99.
+func (f figures) serves(p99 time.Duration) bool {
+	return f.p99 < p99 && f.delivered >= minDelivered
+}
+
+// runCapacity searches for the most players one host serves within cfg.capacity.p99
+// and writes each run's report and the result to out.
+func runCapacity(ctx context.Context, cfg config, out io.Writer) error {
+	c := cfg.capacity
+	fmt.Fprintf(out, "tankload -capacity: most players one host serves with p99 relay delay < %v and ≥ %.0f%% delivered, %.0f updates/s each, %v per run\n\n",
+		c.p99, minDelivered, cfg.hz, cfg.duration)
+	var runs []figures
+	try := func(n int) (bool, error) {
+		rc := cfg
+		rc.bots = n
+		var got *figures
+		rc.result = func(f figures) { got = &f }
+		if err := run(ctx, rc, out); err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			fmt.Fprintf(out, "%d players: %v\n→ fails\n\n", n, err)
+			runs = append(runs, figures{bots: n})
+			return false, nil
+		}
+		if got == nil {
+			return false, errors.New("run reported no figures")
+		}
+		runs = append(runs, *got)
+		ok := got.serves(c.p99)
+		verdict := "serves"
+		if !ok {
+			verdict = "fails"
+		}
+		fmt.Fprintf(out, "→ %s\n\n", verdict)
+		return ok, nil
+	}
+	lo, hi := 0, 0 // most players served, fewest failed (0: none known)
+	for n := c.from; ; n = min(2*n, c.to) {
+		ok, err := try(n)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			hi = n
+			break
+		}
+		lo = n
+		if n == c.to {
+			break
+		}
+	}
+	if hi == 0 {
+		fmt.Fprintf(out, "capacity: at least %d players (the most tried; raise -max)\n", lo)
+		printRuns(out, runs, c.p99)
+		return nil
+	}
+	if lo == 0 {
+		lo = 1 // one player alone relays nothing: served by definition
+	}
+	for hi-lo > capacityResolution {
+		mid := (lo + hi) / 2
+		ok, err := try(mid)
+		if err != nil {
+			return err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	printRuns(out, runs, c.p99)
+	fmt.Fprintf(out, "capacity: %d players per host at p99 relay delay < %v (%d failed)\n", lo, c.p99, hi)
+	return nil
+}
+
+// printRuns writes the runs as a table.
+func printRuns(out io.Writer, runs []figures, p99 time.Duration) {
+	fmt.Fprintln(out, "| players | relayed msg/s | host CPU (of one core) | delay p50 / p99 | delivered | serves |")
+	fmt.Fprintln(out, "|---:|---:|---:|---:|---:|---|")
+	for _, f := range runs {
+		if f.relayed == 0 && f.delivered == 0 {
+			fmt.Fprintf(out, "| %d | – | – | – | – | no (run failed) |\n", f.bots)
+			continue
+		}
+		verdict := "yes"
+		if !f.serves(p99) {
+			verdict = "no"
+		}
+		fmt.Fprintf(out, "| %d | %.0f | %.0f%% | %.1f / %.1f ms | %.1f%% | %s |\n", f.bots, f.relayed, f.cpu,
+			ms(f.p50), ms(f.p99), f.delivered, verdict)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
