@@ -12,6 +12,7 @@ require (
 	github.com/prometheus/common v0.66.1
 	github.com/quic-go/quic-go v0.65.0
 	gonum.org/v1/plot v0.17.0
+	gopkg.in/yaml.v2 v2.4.0
 )
 
 require (
@@ -38,5 +39,4 @@ require (
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
-	gopkg.in/yaml.v2 v2.4.0 // indirect
 )
