@@ -84,32 +84,20 @@ func (f *fleet) tick(st game.ServeStatus) {
 	}
 }
 
-// logJoinLine waits for Ready to reach the sidecar, reads the GameServer's public
-// address and port and logs the -join line players need. It gives up quietly when ctx
-// ends first.
+// logJoinLine waits for Ready to reach the sidecar and the GameServer to have a
+// public address, then logs the -join line players need. It gives up quietly when
+// ctx ends first.
 func (f *fleet) logJoinLine(ctx context.Context, fp string) {
-	if err := f.sdk.Flush(ctx); err != nil {
+	gs, err := f.sdk.WaitPublic(ctx)
+	if err != nil {
 		return
 	}
-	for backoff := time.Second; ; backoff = min(2*backoff, 30*time.Second) {
-		gs, err := f.sdk.GameServer(ctx)
-		if err == nil && gs.Status.Address != "" {
-			port := gs.Status.Port(PortName)
-			if port == 0 && len(gs.Status.Ports) > 0 {
-				port = gs.Status.Ports[0].Port
-			}
-			f.log.Info("game server ready", "gameserver", gs.ObjectMeta.Name, "state", gs.Status.State,
-				"join", "tanks -join "+joinAddress(gs.Status.Address, port, fp))
-			return
-		}
-		t := time.NewTimer(backoff)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C:
-		}
+	port := gs.Status.Port(PortName)
+	if port == 0 && len(gs.Status.Ports) > 0 {
+		port = gs.Status.Ports[0].Port
 	}
+	f.log.Info("game server ready", "gameserver", gs.ObjectMeta.Name, "state", gs.Status.State,
+		"join", "tanks -join "+joinAddress(gs.Status.Address, port, fp))
 }
 
 // exit tells the sidecar the server is going away (whatever the reason tankhost

@@ -76,6 +76,20 @@ func startHost(t *testing.T, args []string, tick func(game.ServeStatus)) *host {
 	return h
 }
 
+// waitExit waits for run to return nil.
+func (h *host) waitExit(t *testing.T, when string) {
+	t.Helper()
+	select {
+	case err := <-h.errc:
+		h.errc <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(wait):
+		t.Fatalf("tankhost did not stop %s\n%s", when, h.logs.String())
+	}
+}
+
 // join connects a player named name to h.
 func (h *host) join(t *testing.T, name, pass string) (*net.Client, error) {
 	t.Helper()
@@ -341,15 +355,7 @@ func TestAgonesFleet(t *testing.T) {
 	side.Wait(t, wait, "players=0", label("0"))
 
 	// Idle for -idle: the match ends, Shutdown goes out and tankhost returns.
-	select {
-	case err := <-h.errc:
-		h.errc <- err
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	case <-time.After(wait):
-		t.Fatalf("match did not end after the idle time\n%s", h.logs.String())
-	}
+	h.waitExit(t, "after the idle time")
 	want := []string{agones.StateScheduled, agones.StateRequestReady, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
 	if st := side.States(); !slices.Equal(st, want) {
 		t.Errorf("states %v, want %v", st, want)
@@ -414,15 +420,7 @@ func TestAgonesSidecarTrouble(t *testing.T) {
 	}
 	// Stopping tankhost shuts the game server down.
 	h.cancel()
-	select {
-	case err := <-h.errc:
-		h.errc <- err
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	case <-time.After(wait):
-		t.Fatal("tankhost did not stop")
-	}
+	h.waitExit(t, "after cancellation")
 	if st := side.GameServer().Status.State; st != agones.StateShutdown {
 		t.Errorf("state %s after tankhost stopped, want Shutdown", st)
 	}

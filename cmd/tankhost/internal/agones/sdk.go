@@ -299,6 +299,24 @@ func (s *SDK) GameServer(ctx context.Context) (GameServer, error) {
 	return gs, err
 }
 
+// WaitPublic waits until every call asked for so far (Ready among them) has reached
+// the sidecar and the GameServer has a public address, and returns the GameServer.
+// It polls with backoff; it fails only when ctx ends.
+func (s *SDK) WaitPublic(ctx context.Context) (GameServer, error) {
+	if err := s.Flush(ctx); err != nil {
+		return GameServer{}, err
+	}
+	for backoff := s.cfg.MinBackoff; ; backoff = min(2*backoff, s.cfg.MaxBackoff) {
+		gs, err := s.GameServer(ctx)
+		if err == nil && gs.Status.Address != "" {
+			return gs, nil
+		}
+		if !sleep(ctx, backoff) {
+			return GameServer{}, fmt.Errorf("agones: no public address: %w", ctx.Err())
+		}
+	}
+}
+
 // step is one call the sender makes.
 type step struct {
 	what      string // for the log
@@ -401,13 +419,21 @@ func (s *SDK) run(ctx context.Context) {
 		if failures == 1 || failures%10 == 0 {
 			s.log.Warn("sidecar call failed; retrying", "call", st.what, "err", err, "failures", failures, "retry_in", backoff)
 		}
-		t := time.NewTimer(backoff)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !sleep(ctx, backoff) {
 			return
-		case <-t.C:
 		}
+	}
+}
+
+// sleep waits for d and reports true, or false as soon as ctx ends.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 

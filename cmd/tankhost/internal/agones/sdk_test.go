@@ -212,9 +212,17 @@ func TestGameServer(t *testing.T) {
 		gs.Status.Port("other") != 0 || gs.ObjectMeta.Name != "tankhost-test" {
 		t.Errorf("game server %+v", gs)
 	}
+	if pub, err := sdk.WaitPublic(ctx); err != nil || pub.Status.Address != "203.0.113.9" {
+		t.Errorf("WaitPublic: %+v, %v", pub, err)
+	}
 	side.Stop()
 	if _, err := sdk.GameServer(ctx); err == nil {
 		t.Error("no error from a vanished sidecar")
+	}
+	short, cancelShort := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancelShort()
+	if _, err := sdk.WaitPublic(short); err == nil {
+		t.Error("WaitPublic returned without a sidecar")
 	}
 }
 
