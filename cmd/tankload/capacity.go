@@ -6,6 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	tlnet "github.com/treadline/treadline/net"
@@ -57,6 +62,7 @@ type figures struct {
 	p50, p99, max          time.Duration
 	delivered              float64 // percent of the expected relays
 	hostDrops, clientDrops uint64
+	load                   float64 // the machine's 1-minute load average at the end; NaN if unknown
 }
 
 func figuresOf(cfg config, res botResult, st, st0 tlnet.HostStats, before, after cpuMark) figures {
@@ -72,11 +78,31 @@ func figuresOf(cfg config, res botResult, st, st0 tlnet.HostStats, before, after
 		hostDrops: st.Late - st0.Late + st.RateLimited - st0.RateLimited + st.Invalid - st0.Invalid +
 			st.Overflow - st0.Overflow,
 		clientDrops: res.Dropped + res.PublishEr,
+		load:        loadAverage(),
 	}
 	if expected := float64(res.Sent) * float64(cfg.bots-1); expected > 0 {
 		f.delivered = float64(res.Received) / expected * 100
 	}
 	return f
+}
+
+// loadAverage returns the machine's 1-minute load average, or NaN where Linux's
+// /proc/loadavg is not to be had. Figures taken under load are noisy; the report says
+// how loaded the machine was.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return math.NaN()
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return math.NaN()
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
@@ -134,8 +160,8 @@ func runCapacity(ctx context.Context, cfg config, out io.Writer) error {
 		}
 	}
 	if hi == 0 {
-		fmt.Fprintf(out, "capacity: at least %d players (the most tried; raise -max)\n", lo)
 		printRuns(out, runs, c.p99)
+		fmt.Fprintf(out, "capacity: at least %d players (the most tried; raise -max)\n", lo)
 		return nil
 	}
 	if lo == 0 {
@@ -160,19 +186,19 @@ func runCapacity(ctx context.Context, cfg config, out io.Writer) error {
 
 // printRuns writes the runs as a table.
 func printRuns(out io.Writer, runs []figures, p99 time.Duration) {
-	fmt.Fprintln(out, "| players | relayed msg/s | host CPU (of one core) | delay p50 / p99 | delivered | serves |")
-	fmt.Fprintln(out, "|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintf(out, "| players | relayed msg/s | host CPU (of one core) | delay p50 / p99 | delivered | load (%d cores) | serves |\n", runtime.NumCPU())
+	fmt.Fprintln(out, "|---:|---:|---:|---:|---:|---:|---|")
 	for _, f := range runs {
 		if f.relayed == 0 && f.delivered == 0 {
-			fmt.Fprintf(out, "| %d | – | – | – | – | no (run failed) |\n", f.bots)
+			fmt.Fprintf(out, "| %d | – | – | – | – | – | no (run failed) |\n", f.bots)
 			continue
 		}
 		verdict := "yes"
 		if !f.serves(p99) {
 			verdict = "no"
 		}
-		fmt.Fprintf(out, "| %d | %.0f | %.0f%% | %.1f / %.1f ms | %.1f%% | %s |\n", f.bots, f.relayed, f.cpu,
-			ms(f.p50), ms(f.p99), f.delivered, verdict)
+		fmt.Fprintf(out, "| %d | %.0f | %.0f%% | %.1f / %.1f ms | %.1f%% | %.1f | %s |\n", f.bots, f.relayed, f.cpu,
+			ms(f.p50), ms(f.p99), f.delivered, f.load, verdict)
 	}
 }
 
