@@ -268,3 +268,26 @@ func TestLabelValue(t *testing.T) {
 		t.Error("invalid label values reported valid")
 	}
 }
+
+// FuzzLabelValue: whatever a map is called, the label made of its name is valid,
+// and making it again changes nothing.
+func FuzzLabelValue(f *testing.F) {
+	for _, s := range []string{"valley", "Valley 2", "-x-", "carré", strings.Repeat("ab", 40), "", "\x00\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := agones.LabelValue(s)
+		if len(v) > 63 || !agones.ValidLabelValue(v) || agones.LabelValue(v) != v {
+			t.Fatalf("LabelValue(%q) = %q", s, v)
+		}
+		for i := 0; i < len(v); i++ {
+			c := v[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+				t.Fatalf("LabelValue(%q) = %q holds %q", s, v, c)
+			}
+		}
+		if v != "" && (strings.IndexAny(v[:1], "-_.") == 0 || strings.IndexAny(v[len(v)-1:], "-_.") == 0) {
+			t.Fatalf("LabelValue(%q) = %q does not begin and end alphanumeric", s, v)
+		}
+	})
+}
