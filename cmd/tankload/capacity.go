@@ -33,6 +33,7 @@ type capacityConfig struct {
 	on       bool
 	p99      time.Duration
 	from, to int
+	repeat   int // runs per player count; the one with the lowest p99 counts
 }
 
 func (c *capacityConfig) flags(fs *flag.FlagSet) {
@@ -40,6 +41,7 @@ func (c *capacityConfig) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.p99, "p99", DefaultCapacityP99, "with -capacity: the p99 owner-to-observer relay delay to stay under")
 	fs.IntVar(&c.from, "from", 16, "with -capacity: players in the first run")
 	fs.IntVar(&c.to, "max", 256, "with -capacity: the most players to try")
+	fs.IntVar(&c.repeat, "repeat", 1, "with -capacity: runs per player count, the lowest p99 counting (on a shared machine, other load only ever adds delay)")
 }
 
 func (c *capacityConfig) check() error {
@@ -50,6 +52,8 @@ func (c *capacityConfig) check() error {
 		return fmt.Errorf("-p99 %v: must be positive", c.p99)
 	case c.from < 2 || c.to < c.from:
 		return fmt.Errorf("-from %d -max %d: need 2 ≤ from ≤ max", c.from, c.to)
+	case c.repeat < 1:
+		return fmt.Errorf("-repeat %d: need at least 1", c.repeat)
 	}
 	return nil
 }
@@ -116,32 +120,43 @@ func (f figures) serves(p99 time.Duration) bool {
 // and writes each run's report and the result to out.
 func runCapacity(ctx context.Context, cfg config, out io.Writer) error {
 	c := cfg.capacity
-	fmt.Fprintf(out, "tankload -capacity: most players one host serves with p99 relay delay < %v and ≥ %.0f%% delivered, %.0f updates/s each, %v per run\n\n",
-		c.p99, minDelivered, cfg.hz, cfg.duration)
+	fmt.Fprintf(out, "tankload -capacity: most players one host serves with p99 relay delay < %v and ≥ %.0f%% delivered, %.0f updates/s each, %v per run, best of %d\n\n",
+		c.p99, minDelivered, cfg.hz, cfg.duration, c.repeat)
 	var runs []figures
 	try := func(n int) (bool, error) {
 		rc := cfg
 		rc.bots = n
-		var got *figures
-		rc.result = func(f figures) { got = &f }
-		if err := run(ctx, rc, out); err != nil {
-			if ctx.Err() != nil {
-				return false, ctx.Err()
+		var best *figures
+		for range c.repeat {
+			var got *figures
+			rc.result = func(f figures) { got = &f }
+			if err := run(ctx, rc, out); err != nil {
+				if ctx.Err() != nil {
+					return false, ctx.Err()
+				}
+				fmt.Fprintf(out, "%d players: %v\n\n", n, err)
+				continue
 			}
-			fmt.Fprintf(out, "%d players: %v\n→ fails\n\n", n, err)
+			if got == nil {
+				return false, errors.New("run reported no figures")
+			}
+			fmt.Fprintln(out)
+			if best == nil || got.p99 < best.p99 {
+				best = got
+			}
+		}
+		if best == nil {
+			fmt.Fprintf(out, "→ %d players: every run failed\n\n", n)
 			runs = append(runs, figures{bots: n})
 			return false, nil
 		}
-		if got == nil {
-			return false, errors.New("run reported no figures")
-		}
-		runs = append(runs, *got)
-		ok := got.serves(c.p99)
+		runs = append(runs, *best)
+		ok := best.serves(c.p99)
 		verdict := "serves"
 		if !ok {
 			verdict = "fails"
 		}
-		fmt.Fprintf(out, "→ %s\n\n", verdict)
+		fmt.Fprintf(out, "→ %d players: %s (p99 %.1f ms at best)\n\n", n, verdict, ms(best.p99))
 		return ok, nil
 	}
 	lo, hi := 0, 0 // most players served, fewest failed (0: none known)

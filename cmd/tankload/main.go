@@ -7,11 +7,13 @@
 //
 //	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin]
 //	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof]
-//	tankload -capacity [-p99 20ms] [-from 16] [-max 256] [-duration 5s] [-hz 10]
+//	tankload -capacity [-p99 20ms] [-from 16] [-max 256] [-repeat 1] [-duration 5s] [-hz 10]
 //
 // -capacity searches for how many players one host serves with the owner-to-observer
-// p99 relay delay under -p99: it doubles the bots from -from until a run misses the
-// target, then bisects to within 8 players, one fresh host per run.
+// p99 relay delay under -p99 and ≥ 99% of the relays delivered: it doubles the bots
+// from -from until a count misses the target, then bisects to within 8 players, one
+// fresh host per run. With -repeat N each count runs N times and the run with the
+// lowest p99 counts: on a shared machine other load only ever adds delay.
 //
 // By default the bots run in a child process, so that the CPU figure is the host's
 // alone; -inprocess keeps them in the same process (CPU then counts both).

@@ -78,6 +78,7 @@ func TestCapacityFlags(t *testing.T) {
 		{[]string{"-capacity", "-p99", "0s"}, false},
 		{[]string{"-capacity", "-from", "1"}, false},
 		{[]string{"-capacity", "-from", "64", "-max", "32"}, false},
+		{[]string{"-capacity", "-repeat", "0"}, false},
 		{[]string{"-from", "64", "-max", "32"}, true}, // ignored without -capacity
 	} {
 		if _, err := parseFlags(tc.args); (err == nil) != tc.ok {
@@ -107,7 +108,7 @@ func TestFiguresServe(t *testing.T) {
 // TestCapacitySearch runs the search for real on a tiny range with a target every
 // run meets: it doubles from -from to -max and reports the most tried.
 func TestCapacitySearch(t *testing.T) {
-	cfg, err := parseFlags([]string{"-capacity", "-inprocess", "-from", "2", "-max", "4", "-duration", "500ms", "-p99", "10s"})
+	cfg, err := parseFlags([]string{"-capacity", "-inprocess", "-from", "2", "-max", "4", "-repeat", "2", "-duration", "500ms", "-p99", "10s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,10 @@ func TestCapacitySearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("\n" + out.String())
-	for _, want := range []string{"tankload: 2 bots", "tankload: 4 bots", "| 2 | ", "| 4 | ", "capacity: at least 4 players"} {
+	if n := bytes.Count(out.Bytes(), []byte("tankload: 4 bots")); n != 2 {
+		t.Errorf("%d runs of 4 bots, want 2 (-repeat 2)", n)
+	}
+	for _, want := range []string{"tankload: 2 bots", "tankload: 4 bots", "| 2 | ", "| 4 | ", "→ 4 players: serves", "capacity: at least 4 players"} {
 		if !bytes.Contains(out.Bytes(), []byte(want)) {
 			t.Errorf("report lacks %q", want)
 		}
