@@ -330,6 +330,10 @@ func TestAgonesFleet(t *testing.T) {
 	if m := side.Count("/health"); m > n+1 {
 		t.Errorf("%d pings while the loop was stalled", m-n)
 	}
+	poll(t, "healthz reports the stall", func() bool {
+		code, body := h.get(t, "/healthz")
+		return code == stdhttp.StatusServiceUnavailable && strings.Contains(body, "stalled")
+	})
 	stalled.Store(false)
 	once.Do(func() { close(release) })
 	side.Wait(t, wait, "pings after the stall", func() bool { return side.Count("/health") >= n+3 })
