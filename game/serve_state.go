@@ -15,13 +15,11 @@ const (
 	// unless one joins.
 	MatchIdle
 	// MatchEnded: the match is over by its rules; Serve returns after reporting it.
+	// It is the last state: exporters may range from MatchWaiting to MatchEnded.
 	MatchEnded
 )
 
 var matchStateNames = [...]string{"waiting", "playing", "idle", "ended"}
-
-// MatchStates lists every state, for exporters that report each one.
-var MatchStates = [...]MatchState{MatchWaiting, MatchPlaying, MatchIdle, MatchEnded}
 
 // String returns the state's name: "waiting", "playing", "idle" or "ended".
 func (s MatchState) String() string {

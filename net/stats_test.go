@@ -39,8 +39,8 @@ func TestHistogram(t *testing.T) {
 }
 
 func boundOf(i int) float64 {
-	if i < len(RelayAgeBounds) {
-		return RelayAgeBounds[i]
+	if b := RelayAgeBounds(); i < len(b) {
+		return b[i]
 	}
 	return math.Inf(1)
 }

@@ -141,7 +141,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	h, st := m.host, m.last
 	m.mu.Unlock()
 	d := &m.descs
-	for _, s := range game.MatchStates {
+	for s := game.MatchWaiting; s <= game.MatchEnded; s++ {
 		v := 0.0
 		if s == st.State {
 			v = 1
@@ -189,7 +189,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	counter(d.timedOut, hs.TimedOut)
 	cum := hs.RelayAge.Cumulative()
 	buckets := make(map[float64]uint64, len(cum))
-	for i, b := range net.RelayAgeBounds {
+	for i, b := range net.RelayAgeBounds() {
 		buckets[b] = cum[i]
 	}
 	ch <- prometheus.MustNewConstHistogram(d.relayDelay, hs.RelayAge.Count, hs.RelayAge.Sum, buckets)
