@@ -8,6 +8,11 @@
 //	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin]
 //	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof]
 //	tankload -capacity [-p99 20ms] [-from 16] [-max 256] [-repeat 1] [-duration 5s] [-hz 10]
+//	tankload -join host:port#fingerprint [-host-metrics 127.0.0.1:9100] [-bots 16]
+//
+// -join drives a running host (tankhost) instead of starting one; with -host-metrics,
+// the address of its -metrics listener, it reports that host's CPU and memory too: what
+// one match costs in the program that ships.
 //
 // -capacity searches for how many players one host serves with the owner-to-observer
 // p99 relay delay under -p99 and ≥ 99% of the relays delivered: it doubles the bots
@@ -51,6 +56,8 @@ type config struct {
 	// set, receives each run's figures.
 	capacity capacityConfig
 	result   func(figures)
+	// external drives the running host at join instead of starting one.
+	external externalConfig
 }
 
 func parseFlags(args []string) (config, error) {
@@ -69,8 +76,9 @@ func parseFlags(args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed for the impairment")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write the host's CPU profile over the measured window to this file")
 	fs.StringVar(&c.role, "role", "", "internal: \"bots\" runs only the bots")
-	fs.StringVar(&c.join, "join", "", "internal: host:port#fingerprint for -role bots")
+	fs.StringVar(&c.join, "join", "", "drive the running host at `host:port#fingerprint` (a tankhost) instead of starting one")
 	c.capacity.flags(fs)
+	c.external.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -105,8 +113,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	do := run
-	if cfg.capacity.on {
+	switch {
+	case cfg.capacity.on:
 		do = runCapacity
+	case cfg.join != "" && cfg.role == "":
+		do = runExternal
 	}
 	if err := do(ctx, cfg, os.Stdout); err != nil {
 		log.Fatal(err)

@@ -3,10 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	tlnet "github.com/treadline/treadline/net"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -126,5 +133,48 @@ func TestCapacitySearch(t *testing.T) {
 		if !bytes.Contains(out.Bytes(), []byte(want)) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+// TestRunExternal drives a running host through -join and reads its process figures
+// from a /metrics endpoint (a stand-in here, whose CPU counter advances by half a
+// second between the two reads).
+func TestRunExternal(t *testing.T) {
+	h, err := tlnet.Listen(context.Background(), tlnet.HostConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	var mu sync.Mutex
+	cpu := 1.0
+	metrics := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "# TYPE treadline_process_cpu_seconds_total counter\ntreadline_process_cpu_seconds_total %g\ntreadline_process_resident_memory_bytes 3.0408704e+07\n", cpu)
+		cpu += 0.5
+	}))
+	defer metrics.Close()
+	cfg, err := parseFlags([]string{"-join", h.JoinAddress(), "-host-metrics", strings.TrimPrefix(metrics.URL, "http://"),
+		"-bots", "3", "-duration", "500ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	if err := runExternal(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + out.String())
+	for _, want := range []string{"3 bots × 10 Hz", "host CPU:", "29 MiB resident", "p99"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if m := regexp.MustCompile(`received: (\d+) updates, (\d+) sent`).FindStringSubmatch(out.String()); m == nil || m[1] == "0" || m[2] == "0" {
+		t.Errorf("no updates went round: %v", m)
+	}
+	if st := h.Stats(); st.Joined != 3 {
+		t.Errorf("host admitted %d bots, want 3", st.Joined)
 	}
 }
