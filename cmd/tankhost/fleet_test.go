@@ -420,13 +420,21 @@ func TestAgonesSidecarTrouble(t *testing.T) {
 		return side.GameServer().ObjectMeta.Labels[agones.LabelPrefix+"players"] == "1"
 	})
 	side.Wait(t, wait, "health pings", func() bool { return side.Count("/health") >= 2 })
+	// An allocator hands the server out; without -self-allocate tankhost never does.
+	if !side.Allocate() {
+		t.Errorf("allocator could not allocate a %s server", side.GameServer().Status.State)
+	}
+	if n := side.Count("/allocate"); n != 0 {
+		t.Errorf("%d Allocate calls without -self-allocate", n)
+	}
 	if !strings.Contains(h.logs.String(), "retrying") {
 		t.Errorf("failures not logged:\n%s", h.logs.String())
 	}
 	// Stopping tankhost shuts the game server down.
 	h.cancel()
 	h.waitExit(t, "after cancellation")
-	if st := side.GameServer().Status.State; st != agones.StateShutdown {
-		t.Errorf("state %s after tankhost stopped, want Shutdown", st)
+	want := []string{agones.StateScheduled, agones.StateRequestReady, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
+	if st := side.States(); !slices.Equal(st, want) {
+		t.Errorf("states %v after tankhost stopped, want %v", st, want)
 	}
 }
