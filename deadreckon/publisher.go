@@ -232,7 +232,8 @@ func (p *Publisher) Config() PublisherConfig { return p.cfg }
 
 // Update takes this frame's sample and says whether to publish; when it does, the
 // returned State is what to send, and the publisher's own reckoning restarts from it.
-// A sample with non-finite values is ignored (NoUpdate) and counted by Rejected.
+// A sample with non-finite values, or a time or position beyond Reckon.Limits, is
+// ignored (NoUpdate) and counted by Rejected.
 // Update does not allocate.
 func (p *Publisher) Update(s Sample) (Decision, State) {
 	if !p.validSample(&s) {
@@ -263,6 +264,11 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 
 func (p *Publisher) validSample(s *Sample) bool {
 	if !finite(s.Time) || !finiteVec(s.Position) || !finite(s.Orientation.W) || !finiteVec(s.Orientation.V) {
+		return false
+	}
+	// Beyond the bounds remotes accept, differences of positions or times overflow.
+	if lim := &p.cfg.Reckon.Limits; math.Abs(s.Time) > lim.MaxTime || math.Abs(s.Position[0]) > lim.MaxPosition ||
+		math.Abs(s.Position[1]) > lim.MaxPosition || math.Abs(s.Position[2]) > lim.MaxPosition {
 		return false
 	}
 	if p.n > 0 && s.Time < p.prevT {

@@ -2,6 +2,7 @@ package net
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,7 +68,7 @@ func TestJoinAndRelayCounters(t *testing.T) {
 	waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == tank })
 	const updates = 5
 	for i := range updates {
-		if err := ann.Publish(tank, tankAt(0.1*float64(i+1), 0), false); err != nil {
+		if err := ann.Publish(tank, tankAt(0.1*float64(i+1), 0)); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == tank })
@@ -103,9 +104,13 @@ func TestHandshakesInFlight(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if c, err := dialTest(h, ClientConfig{Name: "late", KnownHosts: "-", RequestTimeout: 1}); err == nil {
+	c, err := dialTest(h, ClientConfig{Name: "late", KnownHosts: "-", RequestTimeout: time.Second})
+	if err == nil {
 		c.Close()
 		t.Fatal("join admitted while the joining slot is taken")
+	}
+	if !strings.Contains(err.Error(), "busy") {
+		t.Errorf("join while the slot is taken: %v", err)
 	}
 	if st := h.Stats(); st.RefusedBy[0] != 1 || st.Refused != 1 || st.Joined != 0 {
 		t.Errorf("refused %d (busy %d), joined %d; want one busy refusal", st.Refused, st.RefusedBy[0], st.Joined)

@@ -205,7 +205,7 @@ func TestMetricsAfterMatch(t *testing.T) {
 	got := 0
 	var evs []net.Event
 	for i := range updates {
-		if err := ann.Publish(tank, tankState(0.5+0.2*float64(i+1)), false); err != nil {
+		if err := ann.Publish(tank, tankState(0.5+0.2*float64(i+1))); err != nil {
 			t.Fatal(err)
 		}
 		poll(t, "bob receives the update", func() bool {

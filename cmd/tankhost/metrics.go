@@ -125,7 +125,7 @@ func (m *monitor) tick(st game.ServeStatus) {
 	}
 	for _, p := range h.Players() {
 		if p.Addr != "" { // remote players only: the host's own has no round trip
-			m.rtt.Observe(p.RTT)
+			m.rtt.Observe(p.RTT.Seconds())
 		}
 	}
 }

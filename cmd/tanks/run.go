@@ -12,6 +12,7 @@ import (
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
 )
 
@@ -98,21 +99,26 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 			return c, fmt.Errorf("-clamp %q: want none, up or always", clamp)
 		}
 	}
+	return c, c.check()
+}
+
+// check reports flags that contradict each other or are out of range.
+func (c *config) check() error {
 	switch {
 	case c.host != "" && c.join != "":
-		return c, fmt.Errorf("-host and -join cannot be used together")
+		return fmt.Errorf("-host and -join cannot be used together")
 	case c.bots < 0:
-		return c, fmt.Errorf("-bots %d is negative", c.bots)
+		return fmt.Errorf("-bots %d is negative", c.bots)
 	case c.loss < 0 || c.loss > 1:
-		return c, fmt.Errorf("-loss %v is outside 0..1", c.loss)
+		return fmt.Errorf("-loss %v is outside 0..1", c.loss)
 	case c.lag < 0 || c.jitter < 0:
-		return c, fmt.Errorf("-lag and -jitter must not be negative")
+		return fmt.Errorf("-lag and -jitter must not be negative")
 	case c.frames < 0 || c.benchFrames < 0 || c.duration < 0:
-		return c, fmt.Errorf("-frames, -duration and -bench-frames must not be negative")
+		return fmt.Errorf("-frames, -duration and -bench-frames must not be negative")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
-		return c, fmt.Errorf("-frames and -duration need -screenshot")
+		return fmt.Errorf("-frames and -duration need -screenshot")
 	}
-	return c, nil
+	return nil
 }
 
 // parseSize parses "WxH".
@@ -142,7 +148,7 @@ func run(ctx context.Context, c config) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
 		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
-	impair := game.LinkImpairment{Lag: c.lag, Jitter: c.jitter, Loss: c.loss}
+	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
 		m    *game.Match
@@ -156,7 +162,7 @@ func run(ctx context.Context, c config) error {
 		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: impair, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "join"
 	default:
 		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
@@ -167,8 +173,8 @@ func run(ctx context.Context, c config) error {
 			}
 		}
 		if c.impairSet {
-			pc.Impairment = impair
-			pc.NoImpairment = impair == (game.LinkImpairment{})
+			pc.Impairment = link
+			pc.NoImpairment = !link.Active()
 		}
 		m, sess, err = game.Practice(ctx, pc)
 		mode = "practice"
