@@ -215,3 +215,40 @@ func TestSourceDateEpoch(t *testing.T) {
 		}
 	}
 }
+
+// TestDockerfileMatches: the Dockerfile builds what scripts/image builds: a static
+// binary at the entrypoint and the maps at MapsDir on an empty base, run as User from
+// WorkDir, with the same ports and default arguments.
+func TestDockerfileMatches(t *testing.T) {
+	data, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var final []string // the instructions of the last stage
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, "FROM ") {
+			final = nil
+		}
+		final = append(final, line)
+	}
+	want := []string{
+		"FROM scratch",
+		"COPY --from=build /out/tankhost " + Entrypoint,
+		"COPY assets/maps " + MapsDir,
+		"WORKDIR " + WorkDir,
+		"USER " + User,
+		"EXPOSE " + GamePort + " " + MetricsPort,
+		`ENTRYPOINT ["` + Entrypoint + `"]`,
+		`CMD ["-listen", ":` + strings.TrimSuffix(GamePort, "/udp") + `"]`,
+	}
+	if !slices.Equal(final, want) {
+		t.Errorf("the Dockerfile's last stage is\n%s\nwant\n%s", strings.Join(final, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(string(data), "CGO_ENABLED=0") || !strings.Contains(string(data), "./cmd/tankhost") {
+		t.Error("the Dockerfile does not build a static tankhost")
+	}
+}
