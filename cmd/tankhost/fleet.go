@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	stdnet "net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
@@ -42,16 +43,46 @@ const (
 type fleet struct {
 	sdk          *agones.SDK
 	selfAllocate bool
+	idle         time.Duration      // how long an allocated match waits for its first player
+	end          context.CancelFunc // ends the match early
 	log          *slog.Logger
+
+	// allocatedAt is when watchAllocation saw an allocator's allocation, Unix
+	// nanoseconds; 0 until then.
+	allocatedAt atomic.Int64
 
 	// Touched only from the match loop (tick) after listening.
 	players   int
-	allocated bool
+	allocated bool // Allocate asked for (-self-allocate)
+	joined    bool // someone has played
 	ended     bool
 }
 
-func newFleet(sdk *agones.SDK, selfAllocate bool, log *slog.Logger) *fleet {
-	return &fleet{sdk: sdk, selfAllocate: selfAllocate, log: log, players: -1}
+// newFleet returns the fleet agent; end cancels the match (an allocated server nobody
+// joins within idle ends early).
+func newFleet(sdk *agones.SDK, selfAllocate bool, idle time.Duration, end context.CancelFunc, log *slog.Logger) *fleet {
+	return &fleet{sdk: sdk, selfAllocate: selfAllocate, idle: idle, end: end, log: log, players: -1}
+}
+
+// watchAllocation reads the GameServer every period until an allocator has
+// allocated it, and records when, so that a match whose players never come ends after
+// the idle time like one they left. It returns when ctx ends or once allocated.
+func (f *fleet) watchAllocation(ctx context.Context, every time.Duration, now func() time.Time) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		gs, err := f.sdk.GameServer(ctx)
+		if err == nil && gs.Status.State == agones.StateAllocated {
+			f.allocatedAt.Store(now().UnixNano())
+			f.log.Info("game server allocated", "gameserver", gs.ObjectMeta.Name)
+			return
+		}
+	}
 }
 
 // listening labels the server and marks it Ready. The fingerprint goes in an
@@ -74,6 +105,14 @@ func (f *fleet) tick(st game.ServeStatus) {
 	if f.selfAllocate && st.Players > 0 && !f.allocated {
 		f.allocated = true
 		f.sdk.Allocate()
+	}
+	f.joined = f.joined || st.Players > 0
+	if at := f.allocatedAt.Load(); at != 0 && !f.joined && !f.ended && f.idle > 0 &&
+		st.Now.Sub(time.Unix(0, at)) >= f.idle {
+		f.ended = true
+		f.log.Info("match over: allocated, but no player came: shutting the game server down", "waited", f.idle)
+		f.sdk.Shutdown()
+		f.end()
 	}
 	if st.State == game.MatchEnded && !f.ended {
 		// The seam for every rule that ends a match: whatever ended it, the fleet

@@ -438,3 +438,22 @@ func TestAgonesSidecarTrouble(t *testing.T) {
 		t.Errorf("states %v after tankhost stopped, want %v", st, want)
 	}
 }
+
+// TestAgonesAllocatedNobodyCame: a server an allocator hands out whose players never
+// join ends after the idle time, as one they left does, and shuts down.
+func TestAgonesAllocatedNobodyCame(t *testing.T) {
+	side := agonestest.New(t, "198.51.100.7", PortName, 7402)
+	t.Setenv(agones.PortEnv, side.Port())
+	h := startHost(t, []string{"-bots", "1", "-agones", "-agones-health", "30ms", "-idle", "200ms"}, nil)
+	side.Wait(t, wait, "Ready", func() bool { return side.GameServer().Status.State == agones.StateReady })
+	if !side.Allocate() {
+		t.Fatal("allocator could not allocate")
+	}
+	h.waitExit(t, "after an allocation nobody joined")
+	if st := side.GameServer().Status.State; st != agones.StateShutdown {
+		t.Errorf("state %s, want Shutdown", st)
+	}
+	if !strings.Contains(h.logs.String(), "no player came") {
+		t.Errorf("no 'no player came' line:\n%s", h.logs.String())
+	}
+}

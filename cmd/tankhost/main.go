@@ -131,11 +131,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 			return err
 		}
 		sdk = agones.New(agones.Config{Addr: addr, Logger: logger})
-		fl := newFleet(sdk, f.selfAllocate, logger)
+		fl := newFleet(sdk, f.selfAllocate, cfg.IdleTimeout, cancel, logger)
 		defer fl.exit()
 		health := time.NewTicker(f.healthEvery)
 		defer health.Stop()
 		go sdk.KeepHealthy(ctx, health.C)
+		if !f.selfAllocate {
+			go fl.watchAllocation(ctx, f.healthEvery, time.Now)
+		}
 		listening = append(listening, fl.listening, func(h *net.Host) { go fl.logJoinLine(ctx, h.Fingerprint()) })
 		ticks = append(ticks, fl.tick)
 		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout)
