@@ -197,6 +197,7 @@ func (l *loop) run(ctx context.Context) error {
 		}
 
 		a := time.Now()
+		l.tellCamera()
 		if err := l.s.Step(now, l.input(dt)); err != nil {
 			err = fmt.Errorf("match: %w", err)
 			if l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0 {

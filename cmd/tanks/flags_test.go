@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
 )
 
@@ -28,8 +29,13 @@ func TestParseFlagsDefaults(t *testing.T) {
 	if c.width != 1280 || c.height != 720 {
 		t.Errorf("default size %dx%d, want 1280x720", c.width, c.height)
 	}
-	if c.algorithm != deadreckon.ProjectiveVelocityBlend || c.overlays != 0 {
-		t.Errorf("default algorithm %v overlays %v", c.algorithm, c.overlays)
+	if c.overlays != 0 {
+		t.Errorf("default overlays %v", c.overlays)
+	}
+	// The client ships the game's one dead-reckoning value, the one the host, the
+	// match and drlab's "game" algorithm run.
+	if c.deadReckoning != game.DeadReckoning() {
+		t.Errorf("default dead reckoning %+v\nwant the game's %+v", c.deadReckoning, game.DeadReckoning())
 	}
 }
 
@@ -40,9 +46,11 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dr := game.DeadReckoning()
+	dr.Reckon.Algorithm, dr.Reckon.Clamp.Mode = deadreckon.CubicBezier, deadreckon.ClampUp
 	want := config{join: "10.0.0.2:7777#abcd", name: "ann", pass: "pw", lag: 80 * time.Millisecond,
 		jitter: 15 * time.Millisecond, loss: 0.05, impairSet: true, overlays: render.OverlayGhost | render.OverlayLabels,
-		width: 800, height: 600, algorithm: deadreckon.CubicBezier, clamp: deadreckon.ClampUp, clampSet: true,
+		width: 800, height: 600, deadReckoning: dr,
 		screenshot: "x.png", frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1}
 	if c != want {
 		t.Errorf("parse = %+v\nwant    %+v", c, want)

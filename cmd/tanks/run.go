@@ -30,17 +30,16 @@ type config struct {
 	width, height          int
 	benchFrames            int
 	overlays               render.Overlay
-	algorithm              deadreckon.Algorithm
-	clamp                  deadreckon.ClampMode
-	clampSet               bool
-	mapDir, watch          string
-	seed                   uint64
-	verbose                bool
+	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
+	deadReckoning deadreckon.PublisherConfig
+	mapDir, watch string
+	seed          uint64
+	verbose       bool
 }
 
 // parseFlags reads the command line into a config.
 func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
-	var c config
+	c := config{deadReckoning: game.DeadReckoning()}
 	var size, overlays, algo, clamp string
 	fs.StringVar(&c.host, "host", "", "host a match on `ADDR` (for example :7777) and play in it")
 	fs.StringVar(&c.join, "join", "", "join the match at `ADDR[#fingerprint]`")
@@ -83,21 +82,20 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	if c.overlays, err = render.ParseOverlays(overlays); err != nil {
 		return c, err
 	}
-	if c.algorithm, err = deadreckon.ParseAlgorithm(algo); err != nil {
+	rc := &c.deadReckoning.Reckon
+	if rc.Algorithm, err = deadreckon.ParseAlgorithm(algo); err != nil {
 		return c, err
 	}
-	if clamp != "" {
-		c.clampSet = true
-		switch clamp {
-		case "none":
-			c.clamp = deadreckon.ClampNone
-		case "up":
-			c.clamp = deadreckon.ClampUp
-		case "always":
-			c.clamp = deadreckon.ClampAlways
-		default:
-			return c, fmt.Errorf("-clamp %q: want none, up or always", clamp)
-		}
+	switch clamp {
+	case "":
+	case "none":
+		rc.Clamp.Mode = deadreckon.ClampNone
+	case "up":
+		rc.Clamp.Mode = deadreckon.ClampUp
+	case "always":
+		rc.Clamp.Mode = deadreckon.ClampAlways
+	default:
+		return c, fmt.Errorf("-clamp %q: want none, up or always", clamp)
 	}
 	return c, c.check()
 }
@@ -146,8 +144,7 @@ func run(ctx context.Context, c config) error {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	mc := game.Config{Name: c.name, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
-		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
+	mc := game.Config{Name: c.name, Seed: c.seed, DeadReckoning: c.deadReckoning, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
