@@ -128,7 +128,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	}
 
 	sess := &Session{}
-	host, err := net.Listen(ctx, hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, log))
+	host, err := net.Listen(ctx, hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log))
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: listen: %w", err)
 	}
@@ -179,6 +179,8 @@ type HostConfig struct {
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
 	MapName string
+	// Limits are the host's defences; zero fields take their defaults.
+	Limits net.Limits
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
 }
@@ -195,7 +197,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	host, err := net.Listen(ctx, hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, log))
+	host, err := net.Listen(ctx, hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log))
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: listen: %w", err)
 	}
@@ -302,6 +304,8 @@ type ServeConfig struct {
 	// Ready, if set, is called once the host listens, with its address and
 	// certificate fingerprint.
 	Ready func(addr, fingerprint string)
+	// Limits are the host's defences; zero fields take their defaults.
+	Limits net.Limits
 	// Logger receives log lines. If nil, nothing is logged.
 	Logger *slog.Logger
 	// IdleTimeout ends the match once it has been without players this long after
@@ -332,7 +336,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	host, err := net.Listen(ctx, hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, log))
+	host, err := net.Listen(ctx, hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log))
 	if err != nil {
 		return fmt.Errorf("serve: listen: %w", err)
 	}
@@ -435,9 +439,8 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 }
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, log *slog.Logger) net.HostConfig {
-	limits := net.Limits{}
+// actors tanks, with limits (raised to carry those tanks).
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, log *slog.Logger) net.HostConfig {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}

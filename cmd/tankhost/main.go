@@ -8,6 +8,9 @@
 // With -metrics it serves Prometheus metrics (every name starting treadline_) at
 // /metrics and a liveness check at /healthz. With -agones it is an Agones game server:
 // it talks to the SDK sidecar on localhost:$AGONES_SDK_HTTP_PORT (see deploy/agones).
+//
+// Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
+// and -mem-limit tune the host's defences (README, "Security").
 package main
 
 import (
@@ -62,6 +65,7 @@ type flags struct {
 	selfAllocate bool
 	healthEvery  time.Duration
 	idleSet      bool
+	defences     net.DefenceFlags
 }
 
 func parseFlags(args []string, stderr io.Writer) (flags, error) {
@@ -82,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
 	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
+	f.defences.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -114,9 +119,11 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 		return err
 	}
 	cfg := f.serve
+	cfg.Limits = f.defences.Limits()
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
 	cfg.Logger = logger
 	cfg.Ready = opt.ready
+	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(os.Getenv)>>20)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 

@@ -34,9 +34,8 @@ const healthzStale = 2 * time.Second
 var rttBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2}
 
 // refuseLabels name treadline_joins_refused_total's reasons, by net.HostStats.RefusedBy
-// index.
+// index (the reason the refused player is told).
 var refuseLabels = [len(net.HostStats{}.RefusedBy)]string{
-	0:                     "busy",
 	wire.RefusePassphrase: "passphrase",
 	wire.RefuseVersion:    "version",
 	wire.RefuseFull:       "full",
@@ -64,8 +63,8 @@ type monitor struct {
 }
 
 type descs struct {
-	players, actors, joins, refused, handshakes, accepted, relayed, thinned, drops,
-	timedOut, relayDelay, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
+	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
+	timedOut, kicked, relayDelay, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
 
 func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
@@ -74,16 +73,19 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 	}
 	m := &monitor{sdk: sdk, wallNow: wallNow, registry: prometheus.NewRegistry()}
 	m.descs = descs{
-		players:    d("players", "Players connected, the host's own bots not counted."),
-		actors:     d("actors", "Actors (tanks) in the match, bots included."),
-		joins:      d("joins_total", "Players admitted to the match."),
-		refused:    d("joins_refused_total", "Joins refused, by reason (busy: turned away unanswered during a flood of handshakes).", "reason"),
-		handshakes: d("handshakes_in_flight", "Connections in the join handshake: accepted by QUIC, not yet admitted or refused."),
+		players: d("players", "Players connected, the host's own bots not counted."),
+		actors:  d("actors", "Actors (tanks) in the match, bots included."),
+		joins:   d("joins_total", "Players admitted to the match."),
+		refused: d("joins_refused_total", "Connections turned away, by reason: what the player was told, or handshake "+
+			"(the QUIC handshake refused by the caps and rates) and evicted (a half-open join closed for a newer one).", "reason"),
+		handshakes: d("handshakes_in_flight", "QUIC handshakes under way."),
+		joining:    d("joins_in_progress", "Connections past the QUIC handshake that have not joined or been refused yet."),
 		accepted:   d("updates_accepted_total", "State updates accepted from their owners."),
 		relayed:    d("updates_relayed_total", "State updates sent on to observers, one per observer."),
 		thinned:    d("updates_thinned_total", "Relays skipped by distance thinning."),
 		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
 		timedOut:   d("players_timed_out_total", "Players dropped for silence."),
+		kicked:     d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
 		relayDelay: d("relay_delay_seconds", "Age of each relayed update when the host relays it: host clock minus the owner's timestamp (owner-to-host delay and clock-sync error)."),
 		matchState: d("match_state", "1 for the state the match is in (waiting, playing, idle, ended), 0 for the others.", "state"),
 		sdkCalls:   d("agones_calls_total", "Agones SDK lifecycle and metadata calls the sidecar accepted."),
@@ -167,13 +169,18 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge(d.players, float64(remotePlayers(hs)))
 	gauge(d.actors, float64(hs.Actors))
-	gauge(d.handshakes, float64(hs.Joining))
+	gauge(d.handshakes, float64(hs.HandshakesInFlight))
+	gauge(d.joining, float64(hs.Joining))
 	counter(d.joins, hs.Joined)
 	for i, n := range hs.RefusedBy {
 		if refuseLabels[i] != "" {
 			counter(d.refused, n, refuseLabels[i])
 		}
 	}
+	counter(d.refused, hs.HandshakesRefused, "handshake")
+	counter(d.refused, hs.JoinsEvicted, "evicted")
+	counter(d.kicked, hs.IdleKicked, "idle")
+	counter(d.kicked, hs.FloodKicked, "flood")
 	counter(d.accepted, hs.Accepted)
 	counter(d.relayed, hs.Relayed)
 	counter(d.thinned, hs.Thinned)

@@ -51,13 +51,16 @@ func TestParseFlags(t *testing.T) {
 	want := config{join: "10.0.0.2:7777#abcd", name: "ann", pass: "pw", lag: 80 * time.Millisecond,
 		jitter: 15 * time.Millisecond, loss: 0.05, impairSet: true, overlays: render.OverlayGhost | render.OverlayLabels,
 		width: 800, height: 600, deadReckoning: dr,
-		screenshot: "x.png", frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1}
+		screenshot: "x.png", frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, defences: c.defences}
 	if c != want {
 		t.Errorf("parse = %+v\nwant    %+v", c, want)
 	}
-	c, err = parse("-host", ":7777", "-bots", "0")
+	c, err = parse("-host", ":7777", "-bots", "0", "-max-players-per-addr", "2", "-idle-kick", "1m")
 	if err != nil || c.host != ":7777" || !c.botsSet || c.bots != 0 {
 		t.Errorf("-host :7777 -bots 0 = %+v, %v", c, err)
+	}
+	if l := c.defences.Limits(); l.MaxPlayersPerAddr != 2 || l.IdleKick != time.Minute {
+		t.Errorf("-max-players-per-addr 2 -idle-kick 1m gave limits %+v", l)
 	}
 }
 

@@ -6,6 +6,10 @@
 //	tanks -host :7777 [-pass P] [-bots N]   host a match and play in it
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
 //
+// With -host, flags such as -max-handshakes, -retry-above, -max-players-per-addr,
+// -idle-kick and -mem-limit tune the host's defences, as on tankhost (README,
+// "Security").
+//
 // Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
 // -clamp none|up|always, -watch NAME ("*": the first remote tank). For tests, docs

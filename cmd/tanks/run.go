@@ -12,6 +12,7 @@ import (
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
 )
@@ -35,6 +36,7 @@ type config struct {
 	mapDir, watch string
 	seed          uint64
 	verbose       bool
+	defences      net.DefenceFlags // with -host
 }
 
 // parseFlags reads the command line into a config.
@@ -61,6 +63,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
+	c.defences.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -156,7 +159,9 @@ func run(ctx context.Context, c config) error {
 	switch {
 	case c.host != "":
 		mc.Bots = c.bots
-		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir, Logger: logger})
+		c.defences.ApplyMemoryLimit(os.Getenv)
+		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
+			Limits: c.defences.Limits(), Logger: logger})
 		mode = "host"
 	case c.join != "":
 		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
