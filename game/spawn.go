@@ -18,7 +18,8 @@ const steerLeft = -1
 const spawnClearance = 12.0
 
 // spawnSpot picks where a local tank (re)appears: the spawn point farthest from every
-// other tank, shifted by a few random meters, facing the map's middle.
+// other tank (from every enemy, when a tank respawns in a match with combat), shifted
+// by a few random meters, facing the map's middle.
 func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	spawns := m.terr.Spawns()
 	var cands []mgl64.Vec2
@@ -35,7 +36,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 		c := cands[(start+k)%len(cands)]
 		d := math.Inf(1)
 		for _, t := range m.tanks {
-			if t == skip {
+			if t == skip || (skip != nil && m.combat != nil && !Enemies(skip.team, t.team)) {
 				continue
 			}
 			p := t.view.Position

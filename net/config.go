@@ -312,6 +312,10 @@ type HostConfig struct {
 	// Clock is the host clock, the time base of every state timestamp in the match,
 	// of timeouts and of rate limits. If nil, the system's monotonic clock.
 	Clock Clock
+	// Judge, when set, referees the game: it hears of every spawn, relayed update,
+	// despawn and game message, and the host sends its answers to every player. If
+	// nil, game messages are refused.
+	Judge Judge
 }
 
 // ClientConfig sets up a client.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/lab"
 	"github.com/treadline/treadline/net/impair"
 )
@@ -26,7 +27,7 @@ func main() {
 			"With no flags, reproduces Table 1.1 of Murphy's \"Believable Dead Reckoning\".\n\nFlags:\n")
 		flag.PrintDefaults()
 	}
-	opts, err := parseFlags(flag.CommandLine, os.Args[1:])
+	f, err := parseLabFlags(flag.CommandLine, os.Args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
@@ -35,13 +36,51 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := lab.Run(ctx, os.Stdout, opts); err != nil {
+	if f.duelOptions != nil {
+		err = lab.RunDuel(ctx, os.Stdout, *f.duelOptions)
+	} else {
+		err = lab.Run(ctx, os.Stdout, f.Options)
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-// parseFlags turns the command line into lab options.
+// parseFlags turns the command line into lab options (the duel's are ignored).
 func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
+	o, err := parseLabFlags(fs, args)
+	return o.Options, err
+}
+
+// labFlags are the parsed flags: lab options, and the duel's when -duel is given.
+type labFlags struct {
+	lab.Options
+	duelOptions *lab.DuelOptions // set by -duel
+}
+
+// parseLabFlags parses the command line.
+func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
+	var (
+		duel       = fs.Bool("duel", false, "measure who-hit-whom: a bot fires at another over the impaired link (-latency -jitter -loss each hop; -seed -runs -json -shots -difficulty)")
+		shots      = fs.Int("shots", lab.DefaultDuelShots, "-duel: shots fired per run at least")
+		difficulty = fs.String("difficulty", "normal", "-duel: the shooting bot's skill: easy, normal or hard")
+	)
+	o, err := parseLabOptions(fs, args)
+	lf := labFlags{Options: o}
+	if err != nil || !*duel {
+		return lf, err
+	}
+	d, err := game.ParseDifficulty(*difficulty)
+	if err != nil {
+		return lf, err
+	}
+	lf.duelOptions = &lab.DuelOptions{Network: o.Network, Seed: o.Seed, Runs: o.Runs, Shots: *shots,
+		FPS: o.FPS, Difficulty: d, JSON: o.JSON}
+	return lf, nil
+}
+
+// parseLabOptions turns the command line into lab options.
+func parseLabOptions(fs *flag.FlagSet, args []string) (lab.Options, error) {
 	var (
 		scenario  = fs.String("scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all")
 		trace     = fs.String("trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
