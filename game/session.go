@@ -310,6 +310,16 @@ type ServeConfig struct {
 	Limits net.Limits
 	// Logger receives log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// IdleTimeout ends the match once it has been without players this long after
+	// someone played; a match nobody has joined yet waits. Zero: never.
+	IdleTimeout time.Duration
+	// Listening, if set, is called once the host listens, before the first step,
+	// with the host (for its counters and players).
+	Listening func(*net.Host)
+	// Tick, if set, is called from the match loop after every step, so a loop that
+	// stalls stops calling it. It must not block. The last call reports MatchEnded
+	// when the match ends by its rules; Serve then returns nil.
+	Tick func(ServeStatus)
 }
 
 // Serve runs a headless host until ctx is canceled: it listens, runs cfg.Bots bots
@@ -340,6 +350,9 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	if cfg.Listening != nil {
+		cfg.Listening(host)
+	}
 	if cfg.Ready != nil {
 		cfg.Ready(addr, fp)
 	}
@@ -353,7 +366,19 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		defer t.Stop()
 		stats = t.C
 	}
-	err = loop(ctx, m, cfg.TickRate, stats, func() {
+	rules := matchRules{idleTimeout: cfg.IdleTimeout}
+	afterStep := func(now time.Time) bool {
+		st := rules.step(now, host.Stats().Players-1)
+		if cfg.Tick != nil {
+			cfg.Tick(st)
+		}
+		if st.State == MatchEnded {
+			log.Info("match ended", "reason", st.Reason)
+			return false
+		}
+		return true
+	}
+	err = loop(ctx, m, cfg.TickRate, afterStep, stats, func() {
 		hs := host.Stats()
 		log.Info("host", "players", hs.Players, "actors", hs.Actors,
 			"accepted", hs.Accepted, "relayed", hs.Relayed, "relay_per_s", round1(hs.RelayRate),
@@ -367,9 +392,10 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
-// loop steps m at rate ticks per second until ctx ends (nil) or the match fails.
-// onStats runs on each tick of stats.
-func loop(ctx context.Context, m *Match, rate float64, stats <-chan time.Time, onStats func()) error {
+// loop steps m at rate ticks per second until ctx ends or afterStep, if set, returns
+// false (nil), or the match fails. afterStep gets the tick's time; onStats runs on
+// each tick of stats.
+func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
 	if !(rate > 0) {
 		rate = DefaultHostTickRate
 	}
@@ -381,12 +407,15 @@ func loop(ctx context.Context, m *Match, rate float64, stats <-chan time.Time, o
 			return nil
 		case <-stats:
 			onStats()
-		case <-tick.C:
+		case now := <-tick.C:
 			if err := m.Step(m.Now(), physics.Input{}); err != nil {
 				if ctx.Err() != nil {
 					return nil // the host closed because ctx ended: a clean stop
 				}
 				return err
+			}
+			if afterStep != nil && !afterStep(now) {
+				return nil
 			}
 		}
 	}
@@ -403,7 +432,7 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := loop(ctx, m, rate, nil, nil); err != nil {
+		if err := loop(ctx, m, rate, nil, nil, nil); err != nil {
 			log.Warn("host loop stopped", "err", err)
 		}
 	}()

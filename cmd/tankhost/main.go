@@ -3,6 +3,11 @@
 // and stops cleanly on SIGINT or SIGTERM. It needs no display and no cgo.
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
+//	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
+//
+// With -metrics it serves Prometheus metrics (every name starting treadline_) at
+// /metrics and a liveness check at /healthz. With -agones it is an Agones game server:
+// it talks to the SDK sidecar on localhost:$AGONES_SDK_HTTP_PORT (see deploy/agones).
 //
 // Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
 // and -mem-limit tune the host's defences (README, "Security").
@@ -21,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 )
@@ -31,24 +37,42 @@ const DefaultListen = ":7777"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stderr, nil); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stderr, runOptions{}); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
+			os.Exit(0) // asked for the usage, which the flag package printed
 		}
 		log.Fatal(err)
 	}
 }
 
-// run parses args into a host configuration and serves until ctx ends. ready, if not
-// nil, is called with the address and fingerprint once the host listens.
-func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, fp string)) error {
+// runOptions are run's hooks for tests.
+type runOptions struct {
+	// ready, if set, is called with the address and fingerprint once the host listens.
+	ready func(addr, fp string)
+	// tick, if set, is called from the match loop after every step (a test that
+	// blocks in it stalls the loop).
+	tick func(game.ServeStatus)
+	// metrics, if set, is called with the metrics listener's address.
+	metrics func(addr string)
+}
+
+// flags are tankhost's command line.
+type flags struct {
+	serve        game.ServeConfig
+	level        slog.Level
+	metrics      string
+	agones       bool
+	selfAllocate bool
+	healthEvery  time.Duration
+	idleSet      bool
+	defences     net.DefenceFlags
+}
+
+func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs := flag.NewFlagSet("tankhost", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		cfg      game.ServeConfig
-		level    slog.Level
-		defences net.DefenceFlags
-	)
+	var f flags
+	cfg := &f.serve
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
 	fs.IntVar(&cfg.Bots, "bots", 4, "number of computer-driven tanks")
@@ -57,26 +81,104 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
-	fs.TextVar(&level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
-	defences.Register(fs)
+	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
+	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
+	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
+	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
+	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
+	f.defences.Register(fs)
 	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.idleSet = f.idleSet || fl.Name == "idle" })
+	switch {
+	case fs.NArg() > 0:
+		return f, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	case cfg.Bots < 0:
+		return f, fmt.Errorf("-bots %d: must not be negative", cfg.Bots)
+	case !(cfg.TickRate > 0 && cfg.TickRate <= 240):
+		return f, fmt.Errorf("-tick %v: must be in (0, 240]", cfg.TickRate)
+	case cfg.IdleTimeout < 0:
+		return f, fmt.Errorf("-idle %v: must not be negative", cfg.IdleTimeout)
+	case f.healthEvery <= 0:
+		return f, fmt.Errorf("-agones-health %v: must be positive", f.healthEvery)
+	case f.selfAllocate && !f.agones:
+		return f, errors.New("-self-allocate needs -agones")
+	}
+	if f.agones && !f.idleSet {
+		cfg.IdleTimeout = DefaultFleetIdle
+	}
+	return f, nil
+}
+
+// run parses args into a host configuration and serves until ctx ends or the match
+// ends by its rules.
+func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) error {
+	f, err := parseFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %q", fs.Args())
+	cfg := f.serve
+	cfg.Limits = f.defences.Limits()
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
+	cfg.Logger = logger
+	cfg.Ready = opt.ready
+	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(os.Getenv)>>20)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var (
+		listening []func(*net.Host)
+		ticks     []func(game.ServeStatus)
+		sdk       *agones.SDK
+	)
+	if f.agones {
+		addr, err := agones.AddrFromEnv(os.Getenv)
+		if err != nil {
+			return err
+		}
+		sdk = agones.New(agones.Config{Addr: addr, Logger: logger})
+		fl := newFleet(sdk, f.selfAllocate, cfg.IdleTimeout, cancel, logger)
+		defer fl.exit()
+		health := time.NewTicker(f.healthEvery)
+		defer health.Stop()
+		go sdk.KeepHealthy(ctx, health.C)
+		if !f.selfAllocate {
+			go fl.watchAllocation(ctx, f.healthEvery, time.Now)
+		}
+		listening = append(listening, fl.listening, func(h *net.Host) { go fl.logJoinLine(ctx, h.Fingerprint()) })
+		ticks = append(ticks, fl.tick)
+		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout)
 	}
-	if cfg.Bots < 0 {
-		return fmt.Errorf("-bots %d: must not be negative", cfg.Bots)
+	if f.metrics != "" {
+		mon := newMonitor(sdk, time.Now)
+		addr, stop, err := serveMetrics(ctx, f.metrics, mon, logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		if opt.metrics != nil {
+			opt.metrics(addr.String())
+		}
+		listening = append(listening, mon.listening)
+		ticks = append(ticks, mon.tick)
 	}
-	if !(cfg.TickRate > 0 && cfg.TickRate <= 240) {
-		return fmt.Errorf("-tick %v: must be in (0, 240]", cfg.TickRate)
+	if opt.tick != nil {
+		ticks = append(ticks, opt.tick)
 	}
-	cfg.Limits = defences.Limits()
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	cfg.Logger.Info("memory limit", "MiB", defences.ApplyMemoryLimit(os.Getenv)>>20)
-	cfg.Ready = ready
+	cfg.Listening = func(h *net.Host) {
+		for _, l := range listening {
+			l(h)
+		}
+	}
+	cfg.Tick = func(st game.ServeStatus) {
+		for _, t := range ticks {
+			t(st)
+		}
+	}
 	start := time.Now()
-	err := game.Serve(ctx, cfg)
-	cfg.Logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
+	err = game.Serve(ctx, cfg)
+	logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
 	return err
 }

@@ -61,7 +61,7 @@ func startRun(t *testing.T, ctx context.Context, args ...string) (*syncBuffer, r
 	readyc := make(chan ready, 1)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, args, logs, func(addr, fp string) { readyc <- ready{addr, fp} })
+		errc <- run(ctx, args, logs, runOptions{ready: func(addr, fp string) { readyc <- ready{addr, fp} }})
 	}()
 	select {
 	case r := <-readyc:
@@ -144,7 +144,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"-map", filepath.Join(t.TempDir(), "missing.json"), "-listen", "127.0.0.1:0"},
 	} {
 		var logs syncBuffer
-		if err := run(context.Background(), args, &logs, nil); err == nil {
+		if err := run(context.Background(), args, &logs, runOptions{}); err == nil {
 			t.Errorf("run %q: no error", args)
 		}
 	}
