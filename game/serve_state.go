@@ -1,6 +1,9 @@
 package game
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // MatchState is where a headless host's match stands, as ServeStatus reports it.
 type MatchState uint8
@@ -42,17 +45,19 @@ type ServeStatus struct {
 	Reason string
 }
 
-// matchRules decide when a served match is over. Today that is an idle time with no
-// players once someone has played; rules that end a match by score or time belong
-// here too, and report MatchEnded the same way.
+// matchRules decide when a served match is over: after an idle time with no players
+// once someone has played, or once a number of combat rounds (each ended by the
+// combat rules' score or time limit) have been played.
 type matchRules struct {
 	idleTimeout time.Duration // zero: never end for idleness
+	rounds      int           // zero: play round after round
 	state       MatchState
 	emptySince  time.Time
 }
 
-// step advances the rules to now with players connected and returns the status.
-func (r *matchRules) step(now time.Time, players int) ServeStatus {
+// step advances the rules to now with players connected and roundsPlayed rounds
+// ended, and returns the status.
+func (r *matchRules) step(now time.Time, players, roundsPlayed int) ServeStatus {
 	st := ServeStatus{Now: now, Players: players}
 	switch {
 	case r.state == MatchEnded:
@@ -61,7 +66,12 @@ func (r *matchRules) step(now time.Time, players int) ServeStatus {
 	case r.state == MatchPlaying:
 		r.state, r.emptySince = MatchIdle, now
 	}
-	if r.state == MatchIdle && r.idleTimeout > 0 && now.Sub(r.emptySince) >= r.idleTimeout {
+	switch {
+	case r.state == MatchEnded:
+	case r.rounds > 0 && roundsPlayed >= r.rounds:
+		r.state = MatchEnded
+		st.Reason = fmt.Sprintf("%d of %d rounds played", roundsPlayed, r.rounds)
+	case r.state == MatchIdle && r.idleTimeout > 0 && now.Sub(r.emptySince) >= r.idleTimeout:
 		r.state = MatchEnded
 		st.Reason = "no players for " + r.idleTimeout.String()
 	}

@@ -29,7 +29,7 @@ func TestMatchRulesIdle(t *testing.T) {
 		{3860, 0, MatchEnded},
 		{3861, 3, MatchEnded}, // ended stays ended
 	} {
-		st := r.step(at(step.at), step.players)
+		st := r.step(at(step.at), step.players, 0)
 		if st.State != step.want || st.Players != step.players || !st.Now.Equal(at(step.at)) {
 			t.Fatalf("at %v s with %d players: %+v, want state %v", step.at, step.players, st, step.want)
 		}
@@ -43,12 +43,33 @@ func TestMatchRulesIdle(t *testing.T) {
 func TestMatchRulesNoTimeout(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	var r matchRules
-	r.step(t0, 1)
-	if st := r.step(t0.Add(24*time.Hour), 0); st.State != MatchIdle {
+	r.step(t0, 1, 0)
+	if st := r.step(t0.Add(24*time.Hour), 0, 0); st.State != MatchIdle {
 		t.Errorf("empty for a day with no timeout: %v, want idle", st.State)
 	}
-	if st := r.step(t0.Add(48*time.Hour), 0); st.State != MatchIdle {
+	if st := r.step(t0.Add(48*time.Hour), 0, 0); st.State != MatchIdle {
 		t.Errorf("empty for two days with no timeout: %v, want idle", st.State)
+	}
+}
+
+// TestMatchRulesRounds: a match limited to rounds ends when the last of them ends,
+// with players in it or not, and a match without the limit plays on.
+func TestMatchRulesRounds(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	r := matchRules{rounds: 2}
+	if st := r.step(t0, 3, 1); st.State != MatchPlaying {
+		t.Fatalf("one of two rounds played: %v, want playing", st.State)
+	}
+	st := r.step(t0.Add(time.Second), 3, 2)
+	if st.State != MatchEnded || st.Reason != "2 of 2 rounds played" {
+		t.Fatalf("two of two rounds played: %+v, want ended", st)
+	}
+	if st := r.step(t0.Add(2*time.Second), 3, 0); st.State != MatchEnded {
+		t.Errorf("ended stays ended: %v", st.State)
+	}
+	var unlimited matchRules
+	if st := unlimited.step(t0, 2, 100); st.State != MatchPlaying {
+		t.Errorf("no round limit, 100 rounds played: %v, want playing", st.State)
 	}
 }
 

@@ -313,6 +313,9 @@ type ServeConfig struct {
 	// IdleTimeout ends the match once it has been without players this long after
 	// someone played; a match nobody has joined yet waits. Zero: never.
 	IdleTimeout time.Duration
+	// Rounds ends the match once this many combat rounds have ended (each at the
+	// rules' score or time limit). Zero: round after round, until ctx ends.
+	Rounds int
 	// Listening, if set, is called once the host listens, before the first step,
 	// with the host (for its counters and players).
 	Listening func(*net.Host)
@@ -338,7 +341,9 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	host, err := net.Listen(ctx, hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log))
+	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
+	judge := hcfg.Judge.(*Judge)
+	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: listen: %w", err)
 	}
@@ -366,9 +371,9 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		defer t.Stop()
 		stats = t.C
 	}
-	rules := matchRules{idleTimeout: cfg.IdleTimeout}
+	rules := matchRules{idleTimeout: cfg.IdleTimeout, rounds: cfg.Rounds}
 	afterStep := func(now time.Time) bool {
-		st := rules.step(now, host.Stats().Players-1)
+		st := rules.step(now, host.Stats().Players-1, judge.Rounds())
 		if cfg.Tick != nil {
 			cfg.Tick(st)
 		}

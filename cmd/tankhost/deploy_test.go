@@ -164,6 +164,9 @@ func checkGameServerSpec(t *testing.T, where string, spec gameServerSpec, selfAl
 	if f.serve.IdleTimeout <= 0 {
 		t.Errorf("%s: -idle %v: an allocated match must end", where, f.serve.IdleTimeout)
 	}
+	if f.serve.Rounds <= 0 {
+		t.Errorf("%s: -rounds %d: a game server's match must end with its round", where, f.serve.Rounds)
+	}
 	if f.metrics != "" {
 		_, mport, _ := stdnet.SplitHostPort(f.metrics)
 		found := false

@@ -65,6 +65,7 @@ type flags struct {
 	selfAllocate bool
 	healthEvery  time.Duration
 	idleSet      bool
+	roundsSet    bool
 	defences     net.DefenceFlags
 }
 
@@ -82,6 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
+	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
@@ -91,7 +93,10 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
-	fs.Visit(func(fl *flag.Flag) { f.idleSet = f.idleSet || fl.Name == "idle" })
+	fs.Visit(func(fl *flag.Flag) {
+		f.idleSet = f.idleSet || fl.Name == "idle"
+		f.roundsSet = f.roundsSet || fl.Name == "rounds"
+	})
 	switch {
 	case fs.NArg() > 0:
 		return f, fmt.Errorf("unexpected arguments: %q", fs.Args())
@@ -101,6 +106,8 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 		return f, fmt.Errorf("-tick %v: must be in (0, 240]", cfg.TickRate)
 	case cfg.IdleTimeout < 0:
 		return f, fmt.Errorf("-idle %v: must not be negative", cfg.IdleTimeout)
+	case cfg.Rounds < 0:
+		return f, fmt.Errorf("-rounds %d: must not be negative", cfg.Rounds)
 	case f.healthEvery <= 0:
 		return f, fmt.Errorf("-agones-health %v: must be positive", f.healthEvery)
 	case f.selfAllocate && !f.agones:
@@ -108,6 +115,10 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	}
 	if f.agones && !f.idleSet {
 		cfg.IdleTimeout = DefaultFleetIdle
+	}
+	// An Agones game server serves one match: its round's end ends the server.
+	if f.agones && !f.roundsSet {
+		cfg.Rounds = 1
 	}
 	return f, nil
 }
