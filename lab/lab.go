@@ -108,10 +108,13 @@ func Run(ctx context.Context, w io.Writer, opts Options) error {
 	}
 }
 
-// withDefaults fills in every zero field and checks the options, in three steps: the
-// run's numbers, the algorithms, and the scenarios.
+// withDefaults fills in every zero field and checks the options, step by step: the
+// run's timing and link, its counts, the algorithms, and the scenarios.
 func (o Options) withDefaults() (Options, error) {
-	if err := o.defaultNumbers(); err != nil {
+	if err := o.defaultTiming(); err != nil {
+		return o, err
+	}
+	if err := o.defaultCounts(); err != nil {
 		return o, err
 	}
 	if len(o.Algos) == 0 {
@@ -132,9 +135,9 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// defaultNumbers fills in the zero frame rate, duration and budget target, and checks
-// every number of the options and the link.
-func (o *Options) defaultNumbers() error {
+// defaultTiming fills in the zero frame rate and duration, and checks them, the
+// warm-up, the clock error and the link.
+func (o *Options) defaultTiming() error {
 	if o.FPS == 0 {
 		o.FPS = DefaultFPS
 	}
@@ -156,6 +159,12 @@ func (o *Options) defaultNumbers() error {
 	if _, err := impair.NewPath(o.Network, 0); err != nil {
 		return fmt.Errorf("network: %w", err)
 	}
+	return nil
+}
+
+// defaultCounts fills in the zero budget target, and checks it, the number of runs
+// and the update size.
+func (o *Options) defaultCounts() error {
 	if o.BudgetP95 == 0 {
 		o.BudgetP95 = DefaultBudgetP95
 	}
