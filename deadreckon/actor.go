@@ -242,15 +242,9 @@ func (a *Actor) Break(s State, now float64) error {
 
 func (a *Actor) apply(s State, now float64, brk bool) error {
 	a.ready()
-	if !finite(now) || math.Abs(now) > a.maxTime {
-		return fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
-	}
-	s, err := a.validate(s)
+	s, err := a.check(s, now, brk)
 	if err != nil {
 		return err
-	}
-	if a.has && s.Time < a.lk.Time && !brk {
-		return fmt.Errorf("%w: time %v < %v", ErrOutOfOrder, s.Time, a.lk.Time)
 	}
 	first := !a.has
 	if !a.advanced {
@@ -258,20 +252,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		a.advanced = true
 	}
 	t0 := a.lastNow // the blend starts at the last displayed frame
-
-	// Running average of update intervals, counting one update per frame.
-	if !a.fresh {
-		a.c.avgBase = a.c.avg
-		if a.has {
-			a.c.prevArrival = a.c.lkArrival
-		}
-	}
-	if a.has {
-		if d := now - a.c.prevArrival; d > 0 {
-			a.c.avg = 0.5 * (d + a.c.avgBase)
-		}
-	}
-	a.fresh = true
+	a.countInterval(now)
 
 	// The projection age of s at the blend start: s is valid at its arrival, or, when
 	// compensating latency, at its owner timestamp converted to local time.
@@ -283,23 +264,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	lead := t0 - (now - lat)
 	a.c.lat = lat
 	gLead, _, _, _ := a.hz.terms(lead)
-
-	if a.has && !brk {
-		a.c.prevLK, a.c.prevLead = a.lk, a.lead+a.tt
-	} else {
-		a.c.prevLK, a.c.prevLead = s, lead
-	}
-	a.lk, a.c.lkArrival, a.lead, a.gLead = s, now, lead, gLead
-	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
-	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
-	// computed once here.
-	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, gLead), s.Orientation))
-	a.wRate = s.AngularVelocity.Len()
-	a.wAxis = mgl64.Vec3{}
-	if a.wRate > 0 {
-		a.wAxis = s.AngularVelocity.Mul(1 / a.wRate)
-	}
-	a.has = true
+	a.setLastKnown(s, now, lead, gLead, brk)
 
 	if a.alg == Delayed {
 		a.delayedReceive(s, now, brk || first)
@@ -321,6 +286,62 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	a.c.gap = d.Len()
 	a.restartBlend()
 	return nil
+}
+
+// check validates update s arrived at local time now: a finite arrival time, valid
+// values (normalised as validate does), and, unless it is a break, not older than
+// the last known.
+func (a *Actor) check(s State, now float64, brk bool) (State, error) {
+	if !finite(now) || math.Abs(now) > a.maxTime {
+		return s, fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
+	}
+	s, err := a.validate(s)
+	if err != nil {
+		return s, err
+	}
+	if a.has && s.Time < a.lk.Time && !brk {
+		return s, fmt.Errorf("%w: time %v < %v", ErrOutOfOrder, s.Time, a.lk.Time)
+	}
+	return s, nil
+}
+
+// countInterval updates the running average of update intervals with an update
+// arrived at now, counting one update per frame.
+func (a *Actor) countInterval(now float64) {
+	if !a.fresh {
+		a.c.avgBase = a.c.avg
+		if a.has {
+			a.c.prevArrival = a.c.lkArrival
+		}
+	}
+	if a.has {
+		if d := now - a.c.prevArrival; d > 0 {
+			a.c.avg = 0.5 * (d + a.c.avgBase)
+		}
+	}
+	a.fresh = true
+}
+
+// setLastKnown makes s, arrived at now, the last-known state, projected by lead
+// (gLead its velocity term) at the blend start, and keeps the previous one for the
+// blend unless this is the first update or a break.
+func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
+	if a.has && !brk {
+		a.c.prevLK, a.c.prevLead = a.lk, a.lead+a.tt
+	} else {
+		a.c.prevLK, a.c.prevLead = s, lead
+	}
+	a.lk, a.c.lkArrival, a.lead, a.gLead = s, now, lead, gLead
+	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
+	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
+	// computed once here.
+	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, gLead), s.Orientation))
+	a.wRate = s.AngularVelocity.Len()
+	a.wAxis = mgl64.Vec3{}
+	if a.wRate > 0 {
+		a.wAxis = s.AngularVelocity.Mul(1 / a.wRate)
+	}
+	a.has = true
 }
 
 // snap makes the last-known projection the displayed state, with no blend.
@@ -497,6 +518,14 @@ func (a *Actor) reckon() {
 	a.reckonBlend()
 }
 
+// bezierAt returns the point at parameter u ∈ [0, 1] of the cubic Bézier curve with
+// control points b.
+func bezierAt(b *[4]mgl64.Vec3, u float64) mgl64.Vec3 {
+	v := 1 - u
+	c0, c1, c2, c3 := v*v*v, 3*v*v*u, 3*v*u*u, u*u*u
+	return b[0].Mul(c0).Add(b[1].Mul(c1)).Add(b[2].Mul(c2)).Add(b[3].Mul(c3))
+}
+
 // reckonBlend computes a.rk for ProjectiveVelocityBlend and CubicBezier, the
 // per-frame hot path of nearly every actor. It calls nothing on the common path (Go
 // keeps no floating-point value in a register across a call) and starts with the
@@ -547,13 +576,7 @@ func (a *Actor) reckonBlend() {
 	case th >= 1:
 		out.pos = pl
 	case a.alg == CubicBezier:
-		u := th
-		v := 1 - u
-		b := &a.c.bez
-		c0, c1, c2, c3 := v*v*v, 3*v*v*u, 3*v*u*u, u*u*u
-		for i := 0; i < 3; i++ {
-			out.pos[i] = c0*b[0][i] + c1*b[1][i] + c2*b[2][i] + c3*b[3][i]
-		}
+		out.pos = bezierAt(&a.c.bez, th)
 	default:
 		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·S(T̂)
 		// with the smoothstep S(u) = u²(3 − 2u). V'0 (vl) is the last-known velocity

@@ -181,66 +181,44 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	m20, m21, m22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
 	start := pos[1] + c.RayHeight
 	r.RayStart = start
-	var hx, hy, hz [3]float64
+	var h footprintHits
 	for i := range c.Footprint {
 		f := &c.Footprint[i]
-		hx[i] = pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
-		hz[i] = pos[2] + m20*f[0] + m21*f[1] + m22*f[2]
+		h.x[i] = pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
+		h.z[i] = pos[2] + m20*f[0] + m21*f[1] + m22*f[2]
 	}
 	for i := 0; i < 3; i++ {
-		h, ok := g.RayDown(hx[i], start, hz[i])
+		hy, ok := g.RayDown(h.x[i], start, h.z[i])
 		if !ok {
-			h, ok = g.HeightAt(hx[i], hz[i]) // sunk deeper than RayHeight: cast from the top
+			hy, ok = g.HeightAt(h.x[i], h.z[i]) // sunk deeper than RayHeight: cast from the top
 		}
 		if !ok {
 			r.NumHits = i
 			return
 		}
-		hy[i] = h
-		r.Hits[i] = mgl64.Vec3{hx[i], h, hz[i]}
+		h.y[i] = hy
+		r.Hits[i] = mgl64.Vec3{h.x[i], hy, h.z[i]}
 	}
 	r.NumHits = 3
 	// A fourth ray under the origin: the plane of the three hits is the ground only
 	// where the ground is smooth across the footprint.
-	base := (hy[0] + hy[1] + hy[2]) / 3
-	hc, okc := g.RayDown(pos[0], start, pos[2])
+	base := (h.y[0] + h.y[1] + h.y[2]) / 3
+	hc, okc := g.RayDown(pos[0], r.RayStart, pos[2])
 	if !okc {
 		hc, okc = g.HeightAt(pos[0], pos[2])
 	}
 	if okc {
 		if d := hc - base; d > supportStep || d < -supportStep {
-			// The footprint straddles a step. Rest on the origin's ray and the
-			// footprint points at its level; with fewer than two of those, on the
-			// ground's own normal under the origin (MaxTilt caps either).
-			k := 0
-			var sx, sy, sz [2]float64
-			for i := 0; i < 3 && k < 2; i++ {
-				if math.Abs(hy[i]-hc) <= supportStep {
-					sx[k], sy[k], sz[k] = hx[i], hy[i], hz[i]
-					k++
-				}
-			}
-			if k == 2 {
-				hx[0], hy[0], hz[0] = pos[0], hc, pos[2]
-				hx[1], hy[1], hz[1] = sx[0], sy[0], sz[0]
-				hx[2], hy[2], hz[2] = sx[1], sy[1], sz[1]
-			} else {
-				n, ok := g.NormalAt(pos[0], pos[2])
-				if !ok || !finiteVec(n) || n[1] <= 0 {
-					n = mgl64.Vec3{0, 1, 0}
-				}
-				// A triangle in the plane through the origin's hit with normal n.
-				hx[0], hy[0], hz[0] = pos[0], hc, pos[2]
-				hx[1], hy[1], hz[1] = pos[0]+n[1], hc-n[0], pos[2]
-				hx[2], hy[2], hz[2] = pos[0], hc-n[2], pos[2]+n[1]
-			}
+			h.onStep(g, pos, hc)
 			base = hc
 		} else {
 			base = math.Max(base, hc) // never below the ground under the origin
 		}
 	}
-	ax, ay, az := hx[1]-hx[0], hy[1]-hy[0], hz[1]-hz[0]
-	bx, by, bz := hx[2]-hx[0], hy[2]-hy[0], hz[2]-hz[0]
+	// The hit triangle's upward normal c, unnormalized, and n, its unit vector; a
+	// degenerate triangle has both straight up.
+	ax, ay, az := h.x[1]-h.x[0], h.y[1]-h.y[0], h.z[1]-h.z[0]
+	bx, by, bz := h.x[2]-h.x[0], h.y[2]-h.y[0], h.z[2]-h.z[0]
 	cx, cy, cz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
 	if cy < 0 {
 		cx, cy, cz = -cx, -cy, -cz
@@ -261,18 +239,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 		cx, cy, cz = nx, ny, nz
 	}
 	r.Ground = base + c.Offset
-	py := r.Position[1]
-	switch c.Mode {
-	case ClampAlways:
-		r.Lifted = r.Ground > py
-		r.Position[1] = r.Ground
-	case ClampUp:
-		if r.Ground < py {
-			return
-		}
-		r.Lifted = r.Ground > py
-		r.Position[1] = r.Ground
-	default:
+	if !placeHeight(c.Mode, r) {
 		return
 	}
 	if ny < minNormalY {
@@ -283,7 +250,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	// The forward axis is the pose's heading (the first column of its rotation
 	// matrix, flattened) lifted into the ground plane: (fx, −(fx·nx + fz·nz)/ny, fz),
 	// here scaled by |c|·ny to work from the unnormalized normal c.
-	fx, fz := 1-2*(y*y+z*z), 2*(x*z-w*y)
+	fx, fz := m00, m20
 	if fx*fx+fz*fz < 1e-18 {
 		fx, fz = 1, 0 // forward straight up or down: no heading to keep
 	}
@@ -293,6 +260,58 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
 	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
 	r.Orientation = uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz)
+}
+
+// footprintHits is the triangle a three-ray clamp rests on: x and z where each ray
+// was cast, y the ground it hit, m.
+type footprintHits struct {
+	x, y, z [3]float64
+}
+
+// onStep replaces the triangle of a footprint that straddles a step, the origin's
+// ground at height hc more than supportStep off the hits' mean. It rests on the origin's ray and the footprint points at its
+// level; with fewer than two of those, on the ground's own normal under the origin
+// (MaxTilt caps either).
+func (h *footprintHits) onStep(g Ground, pos mgl64.Vec3, hc float64) {
+	k := 0
+	var sx, sy, sz [2]float64
+	for i := 0; i < 3 && k < 2; i++ {
+		if math.Abs(h.y[i]-hc) <= supportStep {
+			sx[k], sy[k], sz[k] = h.x[i], h.y[i], h.z[i]
+			k++
+		}
+	}
+	h.x[0], h.y[0], h.z[0] = pos[0], hc, pos[2]
+	if k == 2 {
+		h.x[1], h.y[1], h.z[1] = sx[0], sy[0], sz[0]
+		h.x[2], h.y[2], h.z[2] = sx[1], sy[1], sz[1]
+		return
+	}
+	n, ok := g.NormalAt(pos[0], pos[2])
+	if !ok || !finiteVec(n) || n[1] <= 0 {
+		n = mgl64.Vec3{0, 1, 0}
+	}
+	// A triangle in the plane through the origin's hit with normal n.
+	h.x[1], h.y[1], h.z[1] = pos[0]+n[1], hc-n[0], pos[2]
+	h.x[2], h.y[2], h.z[2] = pos[0], hc-n[2], pos[2]+n[1]
+}
+
+// placeHeight moves r's position to the ground height r.Ground as mode says, and
+// reports whether it did: always with ClampAlways, only from below with ClampUp.
+func placeHeight(mode ClampMode, r *ClampResult) bool {
+	py := r.Position[1]
+	switch mode {
+	case ClampAlways:
+	case ClampUp:
+		if r.Ground < py {
+			return false
+		}
+	default:
+		return false
+	}
+	r.Lifted = r.Ground > py
+	r.Position[1] = r.Ground
+	return true
 }
 
 // uprightQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto

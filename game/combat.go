@@ -373,11 +373,7 @@ func (m *Match) combatEvent(ev *CombatEvent, now, host float64) {
 	c.heard = true
 	switch ev.Kind {
 	case CombatFire:
-		if t := m.byID[ev.Shot.Shooter]; t != nil && t.local {
-			return // our own, already flying
-		}
-		c.shells = append(c.shells, liveShell{shot: ev.Shot, last: ev.Shot.Time})
-		c.effects = append(c.effects, Effect{Kind: EffectMuzzle, Point: ev.Shot.Origin, Direction: ev.Shot.Direction, at: now})
+		m.shellFired(ev, now)
 	case CombatHit:
 		if tc := c.tanks[ev.Target]; tc != nil {
 			tc.health = ev.Health
@@ -392,33 +388,58 @@ func (m *Match) combatEvent(ev *CombatEvent, now, host float64) {
 			c.decide(ev, ev.Reason)
 		}
 	case CombatDestroy:
-		victim := m.byID[ev.Target]
-		if tc := c.tanks[ev.Target]; tc != nil {
-			tc.health, tc.wreck, tc.wreckAt = 0, true, now
-		}
-		if victim != nil {
-			c.effects = append(c.effects, Effect{Kind: EffectExplosion, Point: victim.view.Position, at: now})
-		}
-		if m.mine(ev.Shot.Shooter) && len(c.markers) > 0 {
-			c.markers[len(c.markers)-1].Kill = true
-		}
-		kill := Notice{Kind: NoticeKill, Who: "?", Team: -1, Other: "?"}
-		if k := m.byID[ev.Shot.Shooter]; k != nil {
-			kill.Who, kill.Team = k.name, k.team
-		}
-		if victim != nil {
-			kill.Other = victim.name
-		}
-		m.notify(kill)
+		m.tankDestroyed(ev, now)
 	case CombatScores:
-		c.scores = append(c.scores[:0], ev.Scores...)
-		restart := c.over && !ev.Over
-		c.over, c.until, c.ends = ev.Over, ev.Until, ev.Ends
-		if restart {
-			for _, t := range m.tanks {
-				if t.local {
-					m.rebirth(t)
-				}
+		m.scoresHeard(ev)
+	}
+}
+
+// shellFired flies another tank's shell from the host's fire event and flashes its
+// muzzle; the player's own shells are already flying.
+func (m *Match) shellFired(ev *CombatEvent, now float64) {
+	c := m.combat
+	if t := m.byID[ev.Shot.Shooter]; t != nil && t.local {
+		return // our own, already flying
+	}
+	c.shells = append(c.shells, liveShell{shot: ev.Shot, last: ev.Shot.Time})
+	c.effects = append(c.effects, Effect{Kind: EffectMuzzle, Point: ev.Shot.Origin, Direction: ev.Shot.Direction, at: now})
+}
+
+// tankDestroyed wrecks the target of a destroy event: an explosion where it was
+// shown, a kill on the player's last hit marker when the player shot it, and a notice.
+func (m *Match) tankDestroyed(ev *CombatEvent, now float64) {
+	c := m.combat
+	victim := m.byID[ev.Target]
+	if tc := c.tanks[ev.Target]; tc != nil {
+		tc.health, tc.wreck, tc.wreckAt = 0, true, now
+	}
+	if victim != nil {
+		c.effects = append(c.effects, Effect{Kind: EffectExplosion, Point: victim.view.Position, at: now})
+	}
+	if m.mine(ev.Shot.Shooter) && len(c.markers) > 0 {
+		c.markers[len(c.markers)-1].Kill = true
+	}
+	kill := Notice{Kind: NoticeKill, Who: "?", Team: -1, Other: "?"}
+	if k := m.byID[ev.Shot.Shooter]; k != nil {
+		kill.Who, kill.Team = k.name, k.team
+	}
+	if victim != nil {
+		kill.Other = victim.name
+	}
+	m.notify(kill)
+}
+
+// scoresHeard takes the host's scores and round state; when a finished round
+// restarts, every local tank is born again.
+func (m *Match) scoresHeard(ev *CombatEvent) {
+	c := m.combat
+	c.scores = append(c.scores[:0], ev.Scores...)
+	restart := c.over && !ev.Over
+	c.over, c.until, c.ends = ev.Over, ev.Until, ev.Ends
+	if restart {
+		for _, t := range m.tanks {
+			if t.local {
+				m.rebirth(t)
 			}
 		}
 	}

@@ -444,30 +444,56 @@ func (h *HitChecker) check(c Claim, at float64, link ShooterLink) Verdict {
 		return Verdict{Reason: sr.verdict}
 	}
 	s := sr.shot
-	switch {
-	case !deadreckon.Finite(c.Time) || !deadreckon.Finite(c.Impact) || !deadreckon.FiniteVec(c.Local) || !deadreckon.FiniteVec(c.Observer) || !finiteApplied(c.Applied):
-		return Verdict{Reason: RejectImpossible}
-	case c.Impact < s.Time-1e-6 || c.Impact > s.Time+ShellLifetime || c.Impact > c.Time+1e-6 ||
-		c.Impact < c.Time-DefaultMaxFrame || c.Time > at+DefaultFutureSlack:
-		return Verdict{Reason: RejectImpossible}
-	case at-c.Time > h.cfg.MaxRewind:
-		return Verdict{Reason: RejectRewind}
+	if r := h.claimPossible(c, s, at); r != Accepted {
+		return Verdict{Reason: r}
 	}
 	tr := h.actors[c.Target]
+	if r := h.targetHittable(c, s, tr, at, link); r != Accepted {
+		return Verdict{Reason: r}
+	}
+	return h.judge(c, s, tr, link)
+}
+
+// claimPossible checks claim c about shot s, arrived at host time at, on its own:
+// finite, its impact within the shell's flight and the claim's frame, and not older
+// than the host rewinds.
+func (h *HitChecker) claimPossible(c Claim, s Shot, at float64) Reason {
+	switch {
+	case !deadreckon.Finite(c.Time) || !deadreckon.Finite(c.Impact) || !deadreckon.FiniteVec(c.Local) || !deadreckon.FiniteVec(c.Observer) || !finiteApplied(c.Applied):
+		return RejectImpossible
+	case c.Impact < s.Time-1e-6 || c.Impact > s.Time+ShellLifetime || c.Impact > c.Time+1e-6 ||
+		c.Impact < c.Time-DefaultMaxFrame || c.Time > at+DefaultFutureSlack:
+		return RejectImpossible
+	case at-c.Time > h.cfg.MaxRewind:
+		return RejectRewind
+	}
+	return Accepted
+}
+
+// targetHittable checks what the host knows of the target (record tr) without
+// rebuilding the shooter's view: alive, another tank, the point on a hull, no terrain
+// in the way, and no break the shooter could not have seen.
+func (h *HitChecker) targetHittable(c Claim, s Shot, tr *actorRecord, at float64, link ShooterLink) Reason {
 	if tr == nil || tr.destroyed <= at || tr.gone <= at || c.Target == c.Shooter {
-		return Verdict{Reason: RejectTargetDestroyed}
+		return RejectTargetDestroyed
 	}
 	if !OnHull(c.Local, 0.02) {
-		return Verdict{Reason: RejectOffHull}
+		return RejectOffHull
 	}
 	// Terrain and rocks along the path, up to just before the impact.
 	if imp := SweepPath(h.terr, s, s.Time, c.Impact-entryPast, nil); imp.Kind == ImpactGround || imp.Kind == ImpactRock {
-		return Verdict{Reason: RejectTerrain}
+		return RejectTerrain
 	}
 	seen := c.Time - link.Latency // relayed by then, the shooter had it by c.Time
 	if tr.breakAt > seen && tr.breakAt <= at {
-		return Verdict{Reason: RejectTargetBreak}
+		return RejectTargetBreak
 	}
+	return Accepted
+}
+
+// judge rebuilds the target (record tr) as the shooter saw it when claim c was made
+// and decides whether shot s hit it there.
+func (h *HitChecker) judge(c Claim, s Shot, tr *actorRecord, link ShooterLink) Verdict {
 	hp, ok := h.rebuild(c.Target, tr, view{time: c.Time, link: link, applied: c.Applied, mode: c.Reckon, hasMode: true}, c.Observer, true)
 	if !ok {
 		return Verdict{Reason: RejectTargetDestroyed}

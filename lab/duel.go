@@ -353,18 +353,7 @@ func (d *duel) run(ctx context.Context) error {
 			return err
 		}
 		d.hostFrame(t)
-		// The shooter's frame: updates in, reckon and clamp the target.
-		d.deliver = d.hopHA.Deliver(d.deliver[:0], t)
-		for _, m := range d.deliver {
-			if d.view.Receive(m.State, t) == nil { // refused updates are counted nowhere, as in a match
-				copy(d.applied[1:], d.applied[:])
-				d.applied[0] = game.Applied{Update: m.State.Time, At: t}
-			}
-		}
-		d.view.Advance(t)
-		d.observer = pa.Position
-		d.view.ClampTo(d.m, d.observer)
-		shown := d.view.Reckoned()
+		shown := d.shooterView(t, pa)
 		d.sweep(t, pb, shown)
 		// Drive and aim for the next frame.
 		in, fire := d.botA.Input(t, pa, []game.Target{{ID: duelTarget, Position: shown.Position, Velocity: shown.Velocity, Enemy: true}},
@@ -374,17 +363,46 @@ func (d *duel) run(ctx context.Context) error {
 		inB, _ := d.botB.Input(t, pb, []game.Target{{ID: duelShooter, Position: pa.Position}}, false)
 		d.b.SetInput(inB)
 		if fire {
-			origin, dir := game.Muzzle(pa.Position, pa.Orientation, pa.Turret, pa.Gun)
-			d.nextID++
-			s := game.Shot{ID: d.nextID, Shooter: duelShooter, Origin: origin, Direction: dir, Time: t}
-			d.shells = append(d.shells, duelShell{shot: s, last: t, closest: math.Inf(1)})
-			d.shots = append(d.shots, duelShot{})
-			d.post(duelPost{fire: true, shot: s}, t, true)
-			d.reload = t + game.DefaultReload
-			d.res.Shots++
+			d.fire(t, pa)
 			lastShot = t
 		}
 	}
+	d.tally()
+	return nil
+}
+
+// shooterView is the shooter's frame at t, its tank at pa: updates in, then the
+// target reckoned and clamped as seen from the shooter. It returns the target shown.
+func (d *duel) shooterView(t float64, pa physics.Pose) deadreckon.State {
+	d.deliver = d.hopHA.Deliver(d.deliver[:0], t)
+	for _, m := range d.deliver {
+		if d.view.Receive(m.State, t) == nil { // refused updates are counted nowhere, as in a match
+			copy(d.applied[1:], d.applied[:])
+			d.applied[0] = game.Applied{Update: m.State.Time, At: t}
+		}
+	}
+	d.view.Advance(t)
+	d.observer = pa.Position
+	d.view.ClampTo(d.m, d.observer)
+	return d.view.Reckoned()
+}
+
+// fire shoots a shell from the shooter's muzzle (its tank at pa) at t and tells the
+// host, reliably.
+func (d *duel) fire(t float64, pa physics.Pose) {
+	origin, dir := game.Muzzle(pa.Position, pa.Orientation, pa.Turret, pa.Gun)
+	d.nextID++
+	s := game.Shot{ID: d.nextID, Shooter: duelShooter, Origin: origin, Direction: dir, Time: t}
+	d.shells = append(d.shells, duelShell{shot: s, last: t, closest: math.Inf(1)})
+	d.shots = append(d.shots, duelShot{})
+	d.post(duelPost{fire: true, shot: s}, t, true)
+	d.reload = t + game.DefaultReload
+	d.res.Shots++
+}
+
+// tally counts what became of every shot: hits on screen confirmed or refused (by
+// reason) or never judged, and forged claims about misses the host confirmed.
+func (d *duel) tally() {
 	for _, s := range d.shots {
 		switch {
 		case s.onScreen && !s.judged:
@@ -398,7 +416,6 @@ func (d *duel) run(ctx context.Context) error {
 			d.res.FalseConfirmMaxMiss = math.Max(d.res.FalseConfirmMaxMiss, s.miss)
 		}
 	}
-	return nil
 }
 
 // publish runs an owner's publisher on its pose and puts the update on its hop

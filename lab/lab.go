@@ -108,54 +108,92 @@ func Run(ctx context.Context, w io.Writer, opts Options) error {
 	}
 }
 
+// withDefaults fills in every zero field and checks the options, step by step: the
+// run's timing and link, its counts, the algorithms, and the scenarios.
 func (o Options) withDefaults() (Options, error) {
-	if o.FPS == 0 {
-		o.FPS = DefaultFPS
+	if err := o.defaultTiming(); err != nil {
+		return o, err
 	}
-	if !(o.FPS >= 1 && o.FPS <= 10000) {
-		return o, fmt.Errorf("frame rate %v fps is outside 1..10000", o.FPS)
-	}
-	if o.Duration == 0 && (o.Trace == "" || o.Mode == Table) {
-		o.Duration = DefaultDuration
-	}
-	if !(o.Duration > 0 && o.Duration <= 24*3600) && !(o.Duration == 0 && o.Trace != "") {
-		return o, fmt.Errorf("duration %v s is outside (0, 24 h]", o.Duration)
-	}
-	if math.IsNaN(o.Warmup) || math.IsInf(o.Warmup, 0) {
-		return o, fmt.Errorf("warm-up %v s is not finite", o.Warmup)
-	}
-	if math.IsNaN(o.ClockError) || math.IsInf(o.ClockError, 0) {
-		return o, fmt.Errorf("clock error %v s is not finite", o.ClockError)
-	}
-	if _, err := impair.NewPath(o.Network, 0); err != nil {
-		return o, fmt.Errorf("network: %w", err)
-	}
-	if o.BudgetP95 == 0 {
-		o.BudgetP95 = DefaultBudgetP95
-	}
-	if !(o.BudgetP95 > 0) || math.IsInf(o.BudgetP95, 0) {
-		return o, fmt.Errorf("budget p95 target %v m is not positive", o.BudgetP95)
-	}
-	if o.Runs < 0 || o.Runs > maxRuns {
-		return o, fmt.Errorf("%d runs is outside 0..%d", o.Runs, maxRuns)
-	}
-	if o.UpdateBytes < 0 {
-		return o, fmt.Errorf("update size %d bytes is negative", o.UpdateBytes)
+	if err := o.defaultCounts(); err != nil {
+		return o, err
 	}
 	if len(o.Algos) == 0 {
-		list := DefaultAlgos
-		switch o.Mode {
-		case Table:
-			list = "bezier,pvb"
-		case Budget:
-			list = "pvb"
-		}
-		a, err := ParseAlgos(list)
+		a, err := ParseAlgos(defaultAlgos(o.Mode))
 		if err != nil {
 			return o, err
 		}
 		o.Algos = a
 	}
+	names, err := o.scenarioNames()
+	if err != nil {
+		return o, err
+	}
+	o.Scenarios = names
+	if _, err := o.Publish.withDefaults(); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// defaultTiming fills in the zero frame rate and duration, and checks them, the
+// warm-up, the clock error and the link.
+func (o *Options) defaultTiming() error {
+	if o.FPS == 0 {
+		o.FPS = DefaultFPS
+	}
+	if !(o.FPS >= 1 && o.FPS <= 10000) {
+		return fmt.Errorf("frame rate %v fps is outside 1..10000", o.FPS)
+	}
+	if o.Duration == 0 && (o.Trace == "" || o.Mode == Table) {
+		o.Duration = DefaultDuration
+	}
+	if !(o.Duration > 0 && o.Duration <= 24*3600) && !(o.Duration == 0 && o.Trace != "") {
+		return fmt.Errorf("duration %v s is outside (0, 24 h]", o.Duration)
+	}
+	if math.IsNaN(o.Warmup) || math.IsInf(o.Warmup, 0) {
+		return fmt.Errorf("warm-up %v s is not finite", o.Warmup)
+	}
+	if math.IsNaN(o.ClockError) || math.IsInf(o.ClockError, 0) {
+		return fmt.Errorf("clock error %v s is not finite", o.ClockError)
+	}
+	if _, err := impair.NewPath(o.Network, 0); err != nil {
+		return fmt.Errorf("network: %w", err)
+	}
+	return nil
+}
+
+// defaultCounts fills in the zero budget target, and checks it, the number of runs
+// and the update size.
+func (o *Options) defaultCounts() error {
+	if o.BudgetP95 == 0 {
+		o.BudgetP95 = DefaultBudgetP95
+	}
+	if !(o.BudgetP95 > 0) || math.IsInf(o.BudgetP95, 0) {
+		return fmt.Errorf("budget p95 target %v m is not positive", o.BudgetP95)
+	}
+	if o.Runs < 0 || o.Runs > maxRuns {
+		return fmt.Errorf("%d runs is outside 0..%d", o.Runs, maxRuns)
+	}
+	if o.UpdateBytes < 0 {
+		return fmt.Errorf("update size %d bytes is negative", o.UpdateBytes)
+	}
+	return nil
+}
+
+// defaultAlgos is the algorithm list a mode compares when none is given.
+func defaultAlgos(m Mode) string {
+	switch m {
+	case Table:
+		return "bezier,pvb"
+	case Budget:
+		return "pvb"
+	}
+	return DefaultAlgos
+}
+
+// scenarioNames expands "all" in the options' scenarios and checks every name: the
+// circle when neither scenarios nor a trace is given, and never both.
+func (o Options) scenarioNames() ([]string, error) {
 	var names []string
 	for _, s := range o.Scenarios {
 		if s == "all" {
@@ -163,7 +201,7 @@ func (o Options) withDefaults() (Options, error) {
 			continue
 		}
 		if describeScenario(s) == "" {
-			return o, fmt.Errorf("unknown scenario %q (have %s, all)", s, strings.Join(ScenarioNames(), ", "))
+			return nil, fmt.Errorf("unknown scenario %q (have %s, all)", s, strings.Join(ScenarioNames(), ", "))
 		}
 		names = append(names, s)
 	}
@@ -171,13 +209,9 @@ func (o Options) withDefaults() (Options, error) {
 		names = []string{"circle"}
 	}
 	if o.Trace != "" && len(o.Scenarios) > 0 {
-		return o, errors.New("give either scenarios or a trace, not both")
+		return nil, errors.New("give either scenarios or a trace, not both")
 	}
-	o.Scenarios = names
-	if _, err := o.Publish.withDefaults(); err != nil {
-		return o, err
-	}
-	return o, nil
+	return names, nil
 }
 
 // paths builds the truth of every scenario (or the trace) the options name.

@@ -76,6 +76,49 @@ func writePlot(w io.Writer, path *Path, results []Result) error {
 	if len(recs) == 0 {
 		return errors.New("plot: no recorded run")
 	}
+	f := newPlotFigure(path)
+	t0, t1 := recs[0].Record.Times[0], recs[0].Record.Times[len(recs[0].Record.Times)-1]
+	if err := f.addTruth(path, t0, t1); err != nil {
+		return err
+	}
+	// Updates are drawn once when every algorithm published the same ones (fixed
+	// rate), else in each algorithm's colour.
+	shared := true
+	for _, r := range recs[1:] {
+		shared = shared && sameVecs(r.Record.Updates, recs[0].Record.Updates)
+	}
+	var scatters []*plotter.Scatter
+	colors := palette()
+	for k, r := range recs {
+		c := colors[k%len(colors)]
+		if err := f.addResult(r, c); err != nil {
+			return err
+		}
+		if len(r.Record.Updates) > 0 && (!shared || k == 0) {
+			sc, err := updateScatter(r, c, shared)
+			if err != nil {
+				return err
+			}
+			scatters = append(scatters, sc)
+		}
+	}
+	for _, sc := range scatters {
+		f.top.Add(sc) // on top of the paths
+	}
+	if shared && len(scatters) > 0 {
+		f.top.Legend.Add("update sent", scatters[0])
+	}
+	return f.writePNG(w)
+}
+
+// plotFigure is the three panels of a plot: the top view, on terrain the heights over
+// time (side), and the errors over time (bottom).
+type plotFigure struct {
+	top, side, bottom *plot.Plot
+}
+
+// newPlotFigure makes the empty panels, titled and labelled; side only on terrain.
+func newPlotFigure(path *Path) plotFigure {
 	top := plot.New()
 	top.Title.Text = fmt.Sprintf("%s seen from above: truth (black), displayed paths, ● updates sent", path.Name)
 	top.X.Label.Text = "x (m, east)"
@@ -100,9 +143,11 @@ func writePlot(w io.Writer, path *Path, results []Result) error {
 		side.Y.Label.Text = "y (m, up)"
 		side.Add(plotter.NewGrid())
 	}
+	return plotFigure{top: top, side: side, bottom: bottom}
+}
 
-	// The truth over the recorded window.
-	t0, t1 := recs[0].Record.Times[0], recs[0].Record.Times[len(recs[0].Record.Times)-1]
+// addTruth draws the truth over the recorded window [t0, t1], s, in black.
+func (f plotFigure) addTruth(path *Path, t0, t1 float64) error {
 	var truth, truthY plotter.XYs
 	for _, p := range path.Poses {
 		if p.Time >= t0-1e-9 && p.Time <= t1+1e-9 {
@@ -110,13 +155,13 @@ func writePlot(w io.Writer, path *Path, results []Result) error {
 			truthY = append(truthY, plotter.XY{X: p.Time, Y: p.Position.Y()})
 		}
 	}
-	if side != nil {
+	if f.side != nil {
 		l, err := plotter.NewLine(truthY)
 		if err != nil {
 			return fmt.Errorf("plot truth height: %w", err)
 		}
 		l.Color, l.Width = color.Black, vg.Points(3)
-		side.Add(l)
+		f.side.Add(l)
 	}
 	tl, err := plotter.NewLine(truth)
 	if err != nil {
@@ -124,76 +169,74 @@ func writePlot(w io.Writer, path *Path, results []Result) error {
 	}
 	tl.Color = color.Black
 	tl.Width = vg.Points(3)
-	top.Add(tl)
-	top.Legend.Add("truth", tl)
+	f.top.Add(tl)
+	f.top.Legend.Add("truth", tl)
+	return nil
+}
 
-	// Updates are drawn once when every algorithm published the same ones (fixed
-	// rate), else in each algorithm's colour.
-	shared := true
-	for _, r := range recs[1:] {
-		shared = shared && sameVecs(r.Record.Updates, recs[0].Record.Updates)
+// addResult draws one result in colour c: its displayed path from above, its heights
+// (on terrain) and its error over time.
+func (f plotFigure) addResult(r Result, c color.Color) error {
+	rec := r.Record
+	shown := make(plotter.XYs, len(rec.Shown))
+	errs := make(plotter.XYs, len(rec.Shown))
+	for i, p := range rec.Shown {
+		shown[i] = plotter.XY{X: p.X(), Y: -p.Z()}
+		errs[i] = plotter.XY{X: rec.Times[i], Y: rec.Err[i]}
 	}
-	var scatters []*plotter.Scatter
-	colors := palette()
-	for k, r := range recs {
-		rec := r.Record
-		c := colors[k%len(colors)]
-		shown := make(plotter.XYs, len(rec.Shown))
-		errs := make(plotter.XYs, len(rec.Shown))
+	l, err := plotter.NewLine(shown)
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", r.Algo, err)
+	}
+	l.Color, l.Width = c, vg.Points(1.4)
+	f.top.Add(l)
+	f.top.Legend.Add(r.Algo, l)
+
+	if f.side != nil {
+		ys := make(plotter.XYs, len(rec.Shown))
 		for i, p := range rec.Shown {
-			shown[i] = plotter.XY{X: p.X(), Y: -p.Z()}
-			errs[i] = plotter.XY{X: rec.Times[i], Y: rec.Err[i]}
+			ys[i] = plotter.XY{X: rec.Times[i], Y: p.Y()}
 		}
-		l, err := plotter.NewLine(shown)
+		l, err := plotter.NewLine(ys)
 		if err != nil {
-			return fmt.Errorf("plot %s: %w", r.Algo, err)
+			return fmt.Errorf("plot %s height: %w", r.Algo, err)
 		}
-		l.Color, l.Width = c, vg.Points(1.4)
-		top.Add(l)
-		top.Legend.Add(r.Algo, l)
-		if len(rec.Updates) > 0 && (!shared || k == 0) {
-			ups := make(plotter.XYs, len(rec.Updates))
-			for i, p := range rec.Updates {
-				ups[i] = plotter.XY{X: p.X(), Y: -p.Z()}
-			}
-			sc, err := plotter.NewScatter(ups)
-			if err != nil {
-				return fmt.Errorf("plot %s updates: %w", r.Algo, err)
-			}
-			sc.Color, sc.Radius, sc.Shape = c, vg.Points(3), draw.CircleGlyph{}
-			if shared {
-				sc.Color = color.Black
-			}
-			scatters = append(scatters, sc)
-		}
+		l.Color, l.Width = c, vg.Points(1.2)
+		f.side.Add(l)
+	}
 
-		if side != nil {
-			ys := make(plotter.XYs, len(rec.Shown))
-			for i, p := range rec.Shown {
-				ys[i] = plotter.XY{X: rec.Times[i], Y: p.Y()}
-			}
-			l, err := plotter.NewLine(ys)
-			if err != nil {
-				return fmt.Errorf("plot %s height: %w", r.Algo, err)
-			}
-			l.Color, l.Width = c, vg.Points(1.2)
-			side.Add(l)
-		}
+	el, err := plotter.NewLine(errs)
+	if err != nil {
+		return fmt.Errorf("plot %s error: %w", r.Algo, err)
+	}
+	el.Color, el.Width = c, vg.Points(1.4)
+	f.bottom.Add(el)
+	f.bottom.Legend.Add(fmt.Sprintf("%s: mean %.3f m, p95 %.3f m, %.1f updates/s", r.Algo, r.MeanErrM, r.P95ErrM, r.UpdatesPerS), el)
+	return nil
+}
 
-		el, err := plotter.NewLine(errs)
-		if err != nil {
-			return fmt.Errorf("plot %s error: %w", r.Algo, err)
-		}
-		el.Color, el.Width = c, vg.Points(1.4)
-		bottom.Add(el)
-		bottom.Legend.Add(fmt.Sprintf("%s: mean %.3f m, p95 %.3f m, %.1f updates/s", r.Algo, r.MeanErrM, r.P95ErrM, r.UpdatesPerS), el)
+// updateScatter marks where the owner published for result r, in colour c, or in
+// black when every result published the same updates (shared).
+func updateScatter(r Result, c color.Color, shared bool) (*plotter.Scatter, error) {
+	ups := make(plotter.XYs, len(r.Record.Updates))
+	for i, p := range r.Record.Updates {
+		ups[i] = plotter.XY{X: p.X(), Y: -p.Z()}
 	}
-	for _, sc := range scatters {
-		top.Add(sc) // on top of the paths
+	sc, err := plotter.NewScatter(ups)
+	if err != nil {
+		return nil, fmt.Errorf("plot %s updates: %w", r.Algo, err)
 	}
-	if shared && len(scatters) > 0 {
-		top.Legend.Add("update sent", scatters[0])
+	sc.Color, sc.Radius, sc.Shape = c, vg.Points(3), draw.CircleGlyph{}
+	if shared {
+		sc.Color = color.Black
 	}
+	return sc, nil
+}
+
+// writePNG lays the panels out on one page, the top view at equal scales, and writes
+// it to w as a PNG.
+func (f plotFigure) writePNG(w io.Writer) error {
+	top, side, bottom := f.top, f.side, f.bottom
 	bottom.Y.Min = 0
 	bottom.Y.Max *= 1.45 // legend headroom
 

@@ -182,42 +182,91 @@ type scratch struct {
 	inbox   []Delivery
 }
 
+// simulate plays one run: it sets the run up, steps it frame by frame, and sums it up.
 func (sc *scratch) simulate(s Setup) (Result, error) {
+	r, err := newSimRun(s)
+	if err != nil {
+		return Result{}, err
+	}
+	sc.metrics.Reset(r.dt, r.p.Ground)
+	sc.truth.Reset(r.dt, r.p.Ground)
+	for _, truth := range r.p.Poses {
+		r.frame(sc, truth)
+	}
+	return r.result(sc.metrics.summary(), sc.truth.summary())
+}
+
+// simRun is one run in progress: its setup with defaults filled in, the two peers and
+// the link between them, and the counts kept while it plays.
+type simRun struct {
+	s      Setup
+	p      *Path
+	pub    PublishConfig
+	dr     deadreckon.PublisherConfig
+	net    *Network
+	own    *owner
+	actor  *deadreckon.Actor
+	dt     float64 // frame interval, s
+	warmup float64 // time before measuring starts, s
+	delay  float64 // how far a delayed remote shows the past, s
+	rec    *Record
+
+	sent, rejected, encodeErrs  int
+	measuredSent, measuredBytes int
+	encodeErr                   error // the first refusal of the wire encoder
+}
+
+// newSimRun checks a setup, fills in its defaults and builds the owner, the link and
+// the remote actor.
+func newSimRun(s Setup) (*simRun, error) {
 	p := s.Path
 	if p == nil || len(p.Poses) < 2 {
-		return Result{}, errors.New("simulate: path has fewer than 2 frames")
+		return nil, errors.New("simulate: path has fewer than 2 frames")
 	}
 	pub, err := s.Publish.withDefaults()
 	if err != nil {
-		return Result{}, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
+		return nil, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
 	}
-	dr := s.DeadReckoning
-	if dr == (deadreckon.PublisherConfig{}) {
-		dr = game.DeadReckoning()
+	r := &simRun{s: s, p: p, pub: pub, dr: s.DeadReckoning, dt: p.FrameInterval, warmup: runWarmup(s.Warmup)}
+	if r.dr == (deadreckon.PublisherConfig{}) {
+		r.dr = game.DeadReckoning()
 	}
-	net, err := NewNetwork(s.Network, s.Seed)
-	if err != nil {
-		return Result{}, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
+	if r.net, err = NewNetwork(s.Network, s.Seed); err != nil {
+		return nil, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
 	}
 	if math.IsNaN(s.ClockError) || math.IsInf(s.ClockError, 0) {
-		return Result{}, fmt.Errorf("simulate %s/%s: clock error %v is not finite", p.Name, s.Algo.Name, s.ClockError)
-	}
-	warmup := s.Warmup
-	switch {
-	case warmup == 0:
-		warmup = DefaultWarmup
-	case warmup < 0 || math.IsNaN(warmup):
-		warmup = 0
+		return nil, fmt.Errorf("simulate %s/%s: clock error %v is not finite", p.Name, s.Algo.Name, s.ClockError)
 	}
 	if s.UpdateBytes < 0 {
-		return Result{}, fmt.Errorf("simulate %s/%s: update size %d bytes is negative", p.Name, s.Algo.Name, s.UpdateBytes)
+		return nil, fmt.Errorf("simulate %s/%s: update size %d bytes is negative", p.Name, s.Algo.Name, s.UpdateBytes)
 	}
-	dt := p.FrameInterval
+	r.buildPeers()
+	if s.Record {
+		r.rec = &Record{}
+	}
+	return r, nil
+}
 
+// runWarmup is the warm-up a run uses for Setup.Warmup w, s: zero means the default,
+// and a negative or NaN one means none.
+func runWarmup(w float64) float64 {
+	switch {
+	case w == 0:
+		return DefaultWarmup
+	case w < 0 || math.IsNaN(w):
+		return 0
+	}
+	return w
+}
+
+// buildPeers makes the owner and the remote actor: the game's remote, clamp and
+// publisher exactly for the "game" algorithm, the setup's algorithm otherwise.
+func (r *simRun) buildPeers() {
+	s, p := r.s, r.p
 	cfg := deadreckon.Config{
 		Algorithm:         s.Algo.Algorithm,
-		UpdateInterval:    pub.interval(),
-		Heartbeat:         pub.Heartbeat,
+		UpdateInterval:    r.pub.interval(),
+		Heartbeat:         r.pub.Heartbeat,
 		CompensateLatency: s.Algo.CompensateLatency,
 		SnapDistance:      s.Snap,
 	}
@@ -227,123 +276,137 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	if p.Ground != nil {
 		cfg.Clamp = groundClamp(p.Clamp, p.Footprint)
 	}
-	var own *owner
 	if s.Algo.Game {
-		// The game's remote, clamp and publisher, exactly.
-		cfg = dr.Reckon
-		own = &owner{pub: deadreckon.NewPublisher(dr, s.Seed)}
+		cfg = r.dr.Reckon
+		r.own = &owner{pub: deadreckon.NewPublisher(r.dr, s.Seed)}
 	} else {
-		own = newOwner(pub, s.Algo, s.Seed, s.Paper)
+		r.own = newOwner(r.pub, s.Algo, s.Seed, s.Paper)
 	}
-	actor := deadreckon.NewActor(cfg)
+	r.actor = deadreckon.NewActor(cfg)
 	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {
-		actor.SetClockOffset(ownerClockOffset + s.ClockError)
+		r.actor.SetClockOffset(ownerClockOffset + s.ClockError)
 	}
-	delay := 0.0
 	if cfg.Algorithm == deadreckon.Delayed {
-		delay = actor.Config().Delay
+		r.delay = r.actor.Config().Delay
 	}
+}
 
-	sc.metrics.Reset(dt, p.Ground)
-	sc.truth.Reset(dt, p.Ground)
-	var rec *Record
-	if s.Record {
-		rec = &Record{}
+// frame plays one frame: the owner publishes, the remote takes what arrived, reckons
+// and clamps, and the frame is measured.
+func (r *simRun) frame(sc *scratch, truth Pose) {
+	t := truth.Time
+	measured := t >= r.warmup-1e-9
+	r.publish(sc, truth, measured)
+	r.receive(sc, t)
+	if !r.actor.HasState() {
+		return
 	}
-	sent, rejected, measuredSent, measuredBytes, encodeErrs := 0, 0, 0, 0, 0
-	var encodeErr error // the first refusal of the wire encoder
-	for _, truth := range p.Poses {
-		t := truth.Time
-		measured := t >= warmup-1e-9
-		// Owner side: render, decide, publish.
-		if st, brk, ok := own.update(truth, t+ownerClockOffset); ok {
-			size := s.UpdateBytes
-			if !s.Exact {
-				var n int
-				if st, n, err = sc.wire.roundTrip(st); err != nil {
-					encodeErrs++ // the encoder refuses the state: nothing is sent
-					ok = false
-					if encodeErr == nil {
-						encodeErr = err
-					}
-				} else if size == 0 {
-					size = n
-				}
-			} else if size == 0 {
-				size = defaultUpdateBytes
-			}
-			if ok {
-				sent++
-				if measured {
-					measuredSent++
-					measuredBytes += size
-				}
-				net.Send(st, brk, t)
-				if rec != nil && measured {
-					rec.Updates = append(rec.Updates, truth.Position)
-				}
-			}
-		}
-		// Remote side: take what arrived since the last frame, each at its arrival time,
-		// then reckon and clamp.
-		sc.inbox = net.Deliver(sc.inbox[:0], t)
-		for _, d := range sc.inbox {
-			apply := actor.Receive
-			if d.Break {
-				apply = actor.Break
-			}
-			if err := apply(d.State, d.Arrival); err != nil {
-				rejected++
-			}
-		}
-		if !actor.HasState() {
-			continue
-		}
-		actor.Advance(t)
-		if p.Ground != nil {
-			actor.ClampTo(p.Ground, clampObserver(truth.Position))
-		}
-		shown := actor.Reckoned()
-		if rec != nil && measured {
-			rec.Times = append(rec.Times, t)
-			rec.Shown = append(rec.Shown, shown.Position)
-			rec.Err = append(rec.Err, shown.Position.Sub(truth.Position).Len())
-		}
-		if !measured {
-			sc.metrics.Track(truth.Position, shown.Position)
-			sc.truth.Track(truth.Position, truth.Position)
-			continue
-		}
-		past := truth.Position
-		if delay > 0 {
-			past = p.positionAt(t - delay)
-		}
-		sc.metrics.Add(truth, shown, past)
-		sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
+	r.actor.Advance(t)
+	if r.p.Ground != nil {
+		r.actor.ClampTo(r.p.Ground, clampObserver(truth.Position))
 	}
-	sum, trueSum := sc.metrics.summary(), sc.truth.summary()
-	if sum.Frames == 0 && encodeErr != nil && sent == 0 {
-		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, encodeErr)
+	r.measure(sc, truth, measured)
+}
+
+// publish is the owner's side of a frame: render, decide, and put an update on the
+// link, wire-encoded unless the setup sends states exact.
+func (r *simRun) publish(sc *scratch, truth Pose, measured bool) {
+	t := truth.Time
+	st, brk, ok := r.own.update(truth, t+ownerClockOffset)
+	if !ok {
+		return
+	}
+	size := r.s.UpdateBytes
+	if !r.s.Exact {
+		var n int
+		var err error
+		if st, n, err = sc.wire.roundTrip(st); err != nil {
+			r.encodeErrs++ // the encoder refuses the state: nothing is sent
+			if r.encodeErr == nil {
+				r.encodeErr = err
+			}
+			return
+		}
+		if size == 0 {
+			size = n
+		}
+	} else if size == 0 {
+		size = defaultUpdateBytes
+	}
+	r.sent++
+	if measured {
+		r.measuredSent++
+		r.measuredBytes += size
+	}
+	r.net.Send(st, brk, t)
+	if r.rec != nil && measured {
+		r.rec.Updates = append(r.rec.Updates, truth.Position)
+	}
+}
+
+// receive is the remote's side of a frame: it takes what arrived since the last frame,
+// each at its arrival time.
+func (r *simRun) receive(sc *scratch, t float64) {
+	sc.inbox = r.net.Deliver(sc.inbox[:0], t)
+	for _, d := range sc.inbox {
+		apply := r.actor.Receive
+		if d.Break {
+			apply = r.actor.Break
+		}
+		if err := apply(d.State, d.Arrival); err != nil {
+			r.rejected++
+		}
+	}
+}
+
+// measure compares what the remote shows with the truth; before the warm-up ends it
+// only tracks the motion, so the first measured frame has a history.
+func (r *simRun) measure(sc *scratch, truth Pose, measured bool) {
+	t := truth.Time
+	shown := r.actor.Reckoned()
+	if r.rec != nil && measured {
+		r.rec.Times = append(r.rec.Times, t)
+		r.rec.Shown = append(r.rec.Shown, shown.Position)
+		r.rec.Err = append(r.rec.Err, shown.Position.Sub(truth.Position).Len())
+	}
+	if !measured {
+		sc.metrics.Track(truth.Position, shown.Position)
+		sc.truth.Track(truth.Position, truth.Position)
+		return
+	}
+	past := truth.Position
+	if r.delay > 0 {
+		past = r.p.positionAt(t - r.delay)
+	}
+	sc.metrics.Add(truth, shown, past)
+	sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
+}
+
+// result sums the run up from the metrics of what was shown and of the truth itself.
+func (r *simRun) result(sum, trueSum summary) (Result, error) {
+	s, p := r.s, r.p
+	if sum.Frames == 0 && r.encodeErr != nil && r.sent == 0 {
+		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, r.encodeErr)
 	}
 	if sum.Frames == 0 {
-		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, errNoFrames, p.Duration(), warmup)
+		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, errNoFrames, p.Duration(), r.warmup)
 	}
-	span := float64(sum.Frames) * dt
-	r := Result{
+	span := float64(sum.Frames) * r.dt
+	res := Result{
 		Scenario:       p.Name,
 		Algo:           s.Algo.Name,
 		Publish:        "rate",
-		RateHz:         pub.Rate,
-		Acceleration:   !pub.NoAcceleration,
+		RateHz:         r.pub.Rate,
+		Acceleration:   !r.pub.NoAcceleration,
 		LatencyS:       s.Network.Latency.Seconds(),
 		JitterS:        s.Network.Jitter.Seconds(),
 		Loss:           s.Network.Loss,
 		LossBurst:      s.Network.LossBurst,
 		Reorder:        s.Network.Reorder,
 		ClockErrorS:    s.ClockError,
-		FPS:            1 / dt,
+		FPS:            1 / r.dt,
 		DurationS:      p.Duration(),
-		WarmupS:        warmup,
+		WarmupS:        r.warmup,
 		Seed:           s.Seed,
 		Runs:           1,
 		Frames:         sum.Frames,
@@ -356,41 +419,48 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		MaxDVMPS:       sum.MaxDV,
 		RMSJerk:        sum.RMSJerk,
 		TrueRMSJerk:    trueSum.RMSJerk,
-		UpdatesPerS:    float64(measuredSent) / span,
-		BytesPerS:      float64(measuredBytes) / span,
+		UpdatesPerS:    float64(r.measuredSent) / span,
+		BytesPerS:      float64(r.measuredBytes) / span,
 		Exact:          s.Exact,
-		EncodeErrors:   encodeErrs,
-		Sent:           sent,
-		Lost:           net.Lost(),
-		Rejected:       rejected,
-		Record:         rec,
+		EncodeErrors:   r.encodeErrs,
+		Sent:           r.sent,
+		Lost:           r.net.Lost(),
+		Rejected:       r.rejected,
+		Record:         r.rec,
 	}
-	if measuredSent > 0 {
-		r.BytesPerUpdate = float64(measuredBytes) / float64(measuredSent)
+	if r.measuredSent > 0 {
+		res.BytesPerUpdate = float64(r.measuredBytes) / float64(r.measuredSent)
 	}
-	if s.Algo.Game {
-		pub.Rate = 0
-		pub.PosThreshold, pub.RotThreshold = dr.PositionThreshold, dr.OrientationThreshold
-		pub.MinInterval, pub.Heartbeat = dr.MinInterval, dr.Heartbeat
-		r.RateHz, r.Acceleration = 0, !dr.NoAcceleration
-	}
-	if pub.Rate == 0 {
-		r.Publish = "threshold"
-		r.PosThresholdM = pub.PosThreshold
-		r.RotThresholdDeg = mgl64.RadToDeg(pub.RotThreshold)
-		r.MinIntervalS = pub.MinInterval
-		r.HeartbeatS = pub.Heartbeat
-	}
-	if delay > 0 {
-		r.DelayS = delay
-		r.MeanErrPastM, r.P95ErrPastM = &sum.MeanPastErr, &sum.P95PastErr
+	r.describePublisher(&res)
+	if r.delay > 0 {
+		res.DelayS = r.delay
+		res.MeanErrPastM, res.P95ErrPastM = &sum.MeanPastErr, &sum.P95PastErr
 	}
 	if p.Ground != nil {
-		r.MaxDepthM, r.BelowGroundShare = &sum.MaxDepth, &sum.BelowShare
-		r.TrueMaxDepthM, r.TrueBelowGroundShare = &trueSum.MaxDepth, &trueSum.BelowShare
-		r.MaxUnderTruthM = &sum.MaxUnderTruth
+		res.MaxDepthM, res.BelowGroundShare = &sum.MaxDepth, &sum.BelowShare
+		res.TrueMaxDepthM, res.TrueBelowGroundShare = &trueSum.MaxDepth, &trueSum.BelowShare
+		res.MaxUnderTruthM = &sum.MaxUnderTruth
 	}
-	return r, nil
+	return res, nil
+}
+
+// describePublisher fills in how the owner published: at a fixed rate, or on
+// thresholds (always, for the game's publisher).
+func (r *simRun) describePublisher(res *Result) {
+	pub := r.pub
+	if r.s.Algo.Game {
+		pub.Rate = 0
+		pub.PosThreshold, pub.RotThreshold = r.dr.PositionThreshold, r.dr.OrientationThreshold
+		pub.MinInterval, pub.Heartbeat = r.dr.MinInterval, r.dr.Heartbeat
+		res.RateHz, res.Acceleration = 0, !r.dr.NoAcceleration
+	}
+	if pub.Rate == 0 {
+		res.Publish = "threshold"
+		res.PosThresholdM = pub.PosThreshold
+		res.RotThresholdDeg = mgl64.RadToDeg(pub.RotThreshold)
+		res.MinIntervalS = pub.MinInterval
+		res.HeartbeatS = pub.Heartbeat
+	}
 }
 
 // positionAt returns the true position at time t, interpolating between frames and

@@ -64,63 +64,19 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	tr := &Trace{}
-	cols, line, sawData, sawHeader := 0, 0, false, false
-	var fields [8]float64
+	rows := traceRows{tr: tr}
 	for sc.Scan() {
-		line++
+		rows.line++
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		parts := strings.Split(text, ",")
-		if !sawData && !sawHeader && !looksNumeric(parts[0]) {
-			sawHeader = true
-			continue
+		if err := rows.add(strings.Split(text, ",")); err != nil {
+			return nil, err
 		}
-		if len(parts) != 4 && len(parts) != 8 {
-			return nil, fmt.Errorf("%w: line %d: %d fields, want 4 (t,x,y,z) or 8 (t,x,y,z,qw,qx,qy,qz)", errTrace, line, len(parts))
-		}
-		if cols == 0 {
-			cols = len(parts)
-			tr.HasOrientation = cols == 8
-		} else if len(parts) != cols {
-			return nil, fmt.Errorf("%w: line %d: %d fields, but earlier rows have %d", errTrace, line, len(parts), cols)
-		}
-		for i, p := range parts {
-			v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-			if err != nil {
-				return nil, fmt.Errorf("%w: line %d: field %d %q is not a number", errTrace, line, i+1, strings.TrimSpace(p))
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: line %d: field %d is %v", errTrace, line, i+1, v)
-			}
-			fields[i] = v
-		}
-		sawData = true
-		s := Pose{Time: fields[0], Position: mgl64.Vec3{fields[1], fields[2], fields[3]}, Orientation: mgl64.QuatIdent()}
-		for i := 1; i <= 3; i++ {
-			if math.Abs(fields[i]) > MaxTraceCoordinate {
-				return nil, fmt.Errorf("%w: line %d: coordinate %g beyond ±%g m", errTrace, line, fields[i], MaxTraceCoordinate)
-			}
-		}
-		if cols == 8 {
-			q := mgl64.Quat{W: fields[4], V: mgl64.Vec3{fields[5], fields[6], fields[7]}}
-			l := q.Len()
-			if l < 1e-6 || l > 1e6 {
-				return nil, fmt.Errorf("%w: line %d: quaternion of length %g cannot be normalised", errTrace, line, l)
-			}
-			s.Orientation = q.Scale(1 / l)
-		}
-		if n := len(tr.Samples); n > 0 && !(s.Time > tr.Samples[n-1].Time) {
-			return nil, fmt.Errorf("%w: line %d: time %g does not follow %g", errTrace, line, s.Time, tr.Samples[n-1].Time)
-		}
-		if len(tr.Samples) >= maxTraceRows {
-			return nil, fmt.Errorf("%w: line %d: more than %d samples", errTrace, line, maxTraceRows)
-		}
-		tr.Samples = append(tr.Samples, s)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read trace: line %d: %w", line+1, err)
+		return nil, fmt.Errorf("read trace: line %d: %w", rows.line+1, err)
 	}
 	if len(tr.Samples) < 2 {
 		return nil, fmt.Errorf("%w: %d samples, need at least 2", errTrace, len(tr.Samples))
@@ -129,6 +85,95 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 		faceTravel(tr.Samples)
 	}
 	return tr, nil
+}
+
+// traceRows reads the rows of a trace into tr, one at a time.
+type traceRows struct {
+	tr                 *Trace
+	cols               int  // fields per row, once the first data row set it
+	line               int  // the current line, from 1
+	sawData, sawHeader bool // a data row, a header row has been read
+	fields             [8]float64
+}
+
+// add reads one non-blank row split into its fields: a header (only before the first
+// data row) is skipped, and a data row is checked and appended as a sample.
+func (r *traceRows) add(parts []string) error {
+	if !r.sawData && !r.sawHeader && !looksNumeric(parts[0]) {
+		r.sawHeader = true
+		return nil
+	}
+	if err := r.checkShape(len(parts)); err != nil {
+		return err
+	}
+	if err := r.parseFields(parts); err != nil {
+		return err
+	}
+	r.sawData = true
+	s, err := r.pose()
+	if err != nil {
+		return err
+	}
+	samples := r.tr.Samples
+	if n := len(samples); n > 0 && !(s.Time > samples[n-1].Time) {
+		return fmt.Errorf("%w: line %d: time %g does not follow %g", errTrace, r.line, s.Time, samples[n-1].Time)
+	}
+	if len(samples) >= maxTraceRows {
+		return fmt.Errorf("%w: line %d: more than %d samples", errTrace, r.line, maxTraceRows)
+	}
+	r.tr.Samples = append(samples, s)
+	return nil
+}
+
+// checkShape checks a data row's field count: 4 or 8, and the same on every row. The
+// first data row decides whether the trace has orientations.
+func (r *traceRows) checkShape(n int) error {
+	if n != 4 && n != 8 {
+		return fmt.Errorf("%w: line %d: %d fields, want 4 (t,x,y,z) or 8 (t,x,y,z,qw,qx,qy,qz)", errTrace, r.line, n)
+	}
+	if r.cols == 0 {
+		r.cols = n
+		r.tr.HasOrientation = n == 8
+	} else if n != r.cols {
+		return fmt.Errorf("%w: line %d: %d fields, but earlier rows have %d", errTrace, r.line, n, r.cols)
+	}
+	return nil
+}
+
+// parseFields parses a data row's fields, each a finite number, into r.fields.
+func (r *traceRows) parseFields(parts []string) error {
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return fmt.Errorf("%w: line %d: field %d %q is not a number", errTrace, r.line, i+1, strings.TrimSpace(p))
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: line %d: field %d is %v", errTrace, r.line, i+1, v)
+		}
+		r.fields[i] = v
+	}
+	return nil
+}
+
+// pose is the sample the parsed fields describe: coordinates within
+// MaxTraceCoordinate, and the quaternion, when there is one, normalised.
+func (r *traceRows) pose() (Pose, error) {
+	f := &r.fields
+	s := Pose{Time: f[0], Position: mgl64.Vec3{f[1], f[2], f[3]}, Orientation: mgl64.QuatIdent()}
+	for i := 1; i <= 3; i++ {
+		if math.Abs(f[i]) > MaxTraceCoordinate {
+			return Pose{}, fmt.Errorf("%w: line %d: coordinate %g beyond ±%g m", errTrace, r.line, f[i], MaxTraceCoordinate)
+		}
+	}
+	if r.cols == 8 {
+		q := mgl64.Quat{W: f[4], V: mgl64.Vec3{f[5], f[6], f[7]}}
+		l := q.Len()
+		if l < 1e-6 || l > 1e6 {
+			return Pose{}, fmt.Errorf("%w: line %d: quaternion of length %g cannot be normalised", errTrace, r.line, l)
+		}
+		s.Orientation = q.Scale(1 / l)
+	}
+	return s, nil
 }
 
 // looksNumeric reports whether s parses as a number, which tells a data row from a

@@ -178,47 +178,73 @@ func Parse(b []byte) (Message, int, error) {
 		n int
 	)
 	switch t {
-	case MsgChallenge:
-		m, n, err = parseChallenge(b)
-	case MsgJoinRequest:
-		m, n, err = parseJoinRequest(b)
-	case MsgJoinAccepted:
-		m, n, err = parseJoinAccepted(b)
-	case MsgJoinRefused:
-		m, n, err = parseJoinRefused(b)
-	case MsgSpawn:
-		m, n, err = parseSpawn(b)
-	case MsgDespawn:
-		m, n, err = parseDespawn(b)
-	case MsgLeave:
-		m, n, err = parseLeave(b)
-	case MsgKick:
-		m, n, err = parseKick(b)
-	case MsgChat:
-		m, n, err = parseChat(b)
-	case MsgClockRequest:
-		m, n, err = parseClockRequest(b)
-	case MsgClockAnswer:
-		m, n, err = parseClockAnswer(b)
-	case MsgFire:
-		m, n, err = parseFire(b)
-	case MsgHitClaim:
-		m, n, err = parseHitClaim(b)
-	case MsgHitResult:
-		m, n, err = parseHitResult(b)
-	case MsgDestroy:
-		m, n, err = parseDestroy(b)
-	case MsgScores:
-		m, n, err = parseScores(b)
+	case MsgChallenge, MsgJoinRequest, MsgJoinAccepted, MsgJoinRefused, MsgSpawn, MsgDespawn,
+		MsgLeave, MsgKick, MsgChat, MsgClockRequest, MsgClockAnswer:
+		m, n, err = parseSession(t, b)
+	case MsgFire, MsgHitClaim, MsgHitResult, MsgDestroy, MsgScores:
+		m, n, err = parseCombat(t, b)
 	case MsgStateBatch:
 		m, n, err = parseStateBatch(b)
 	default:
-		return nil, 0, fmt.Errorf("wire: parse: type %v: %w", t, ErrUnknownType)
+		err = unknownType(t)
 	}
 	if err != nil {
 		return nil, 0, err
 	}
 	return m, n, nil
+}
+
+// parseSession parses a message of the session: the join handshake, actors coming
+// and going, chat and clock synchronisation. t is b's type.
+func parseSession(t MsgType, b []byte) (Message, int, error) {
+	switch t {
+	case MsgChallenge:
+		return parseChallenge(b)
+	case MsgJoinRequest:
+		return parseJoinRequest(b)
+	case MsgJoinAccepted:
+		return parseJoinAccepted(b)
+	case MsgJoinRefused:
+		return parseJoinRefused(b)
+	case MsgSpawn:
+		return parseSpawn(b)
+	case MsgDespawn:
+		return parseDespawn(b)
+	case MsgLeave:
+		return parseLeave(b)
+	case MsgKick:
+		return parseKick(b)
+	case MsgChat:
+		return parseChat(b)
+	case MsgClockRequest:
+		return parseClockRequest(b)
+	case MsgClockAnswer:
+		return parseClockAnswer(b)
+	}
+	return nil, 0, unknownType(t)
+}
+
+// parseCombat parses a combat message: a shot, a hit claim and its verdict, a kill,
+// the scores. t is b's type.
+func parseCombat(t MsgType, b []byte) (Message, int, error) {
+	switch t {
+	case MsgFire:
+		return parseFire(b)
+	case MsgHitClaim:
+		return parseHitClaim(b)
+	case MsgHitResult:
+		return parseHitResult(b)
+	case MsgDestroy:
+		return parseDestroy(b)
+	case MsgScores:
+		return parseScores(b)
+	}
+	return nil, 0, unknownType(t)
+}
+
+// unknownType is the error for a message of type t that Parse does not know.
+func unknownType(t MsgType) error {
+	return fmt.Errorf("wire: parse: type %v: %w", t, ErrUnknownType)
 }
 
 // reader walks a byte slice, recording the first error; every getter returns zero

@@ -206,31 +206,7 @@ func (s *Sidecar) setState(state string) {
 }
 
 func (s *Sidecar) handle(w http.ResponseWriter, r *http.Request) {
-	c := Call{Method: r.Method, Path: r.URL.Path}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
-	wantBody := r.Method == http.MethodPost || r.Method == http.MethodPut
-	var kv struct {
-		Key   *string `json:"key"`
-		Value *string `json:"value"`
-	}
-	badBody := false
-	if wantBody {
-		dec := json.NewDecoder(strings.NewReader(string(body)))
-		dec.DisallowUnknownFields()
-		if r.Method == http.MethodPut {
-			badBody = dec.Decode(&kv) != nil || kv.Key == nil || kv.Value == nil
-		} else {
-			var empty struct{}
-			badBody = dec.Decode(&empty) != nil
-		}
-		if kv.Key != nil {
-			c.Key = *kv.Key
-		}
-		if kv.Value != nil {
-			c.Value = *kv.Value
-		}
-	}
-
+	c, badBody := readCall(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	status := 0
@@ -241,50 +217,10 @@ func (s *Sidecar) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	var answer any = struct{}{}
 	if status == 0 {
-		status = http.StatusOK
-		st := s.gs.Status.State
-		route := r.Method + " " + r.URL.Path
-		switch {
-		case badBody:
+		if badBody {
 			status = http.StatusBadRequest
-		case route == "POST /ready":
-			if st == agones.StateShutdown {
-				status = http.StatusConflict
-			} else {
-				s.setState(agones.StateRequestReady)
-				s.setState(agones.StateReady) // the controller's part, at once here
-			}
-		case route == "POST /allocate":
-			if st != agones.StateReady && st != agones.StateAllocated {
-				status = http.StatusConflict
-			} else {
-				s.setState(agones.StateAllocated)
-			}
-		case route == "POST /shutdown":
-			s.setState(agones.StateShutdown)
-		case route == "POST /health":
-			s.health = append(s.health, time.Now())
-		case route == "PUT /metadata/label":
-			if !validLabelKey(c.Key) || !agones.ValidLabelValue(c.Value) {
-				status = http.StatusBadRequest
-			} else {
-				s.gs.ObjectMeta.Labels[agones.LabelPrefix+c.Key] = c.Value
-			}
-		case route == "PUT /metadata/annotation":
-			if !validLabelKey(c.Key) {
-				status = http.StatusBadRequest
-			} else {
-				s.gs.ObjectMeta.Annotations[agones.LabelPrefix+c.Key] = c.Value
-			}
-		case route == "GET /gameserver":
-			gs := s.gs
-			answer = gs
-		case strings.HasPrefix(r.URL.Path, "/ready"), strings.HasPrefix(r.URL.Path, "/allocate"),
-			strings.HasPrefix(r.URL.Path, "/shutdown"), strings.HasPrefix(r.URL.Path, "/health"),
-			strings.HasPrefix(r.URL.Path, "/metadata/"), r.URL.Path == "/gameserver":
-			status = http.StatusMethodNotAllowed
-		default:
-			status = http.StatusNotFound
+		} else {
+			status, answer = s.route(r.Method, r.URL.Path, c)
 		}
 	}
 	c.Status = status
@@ -297,6 +233,88 @@ func (s *Sidecar) handle(w http.ResponseWriter, r *http.Request) {
 	} else {
 		io.WriteString(w, `{"error":"`+http.StatusText(status)+`"}`)
 	}
+}
+
+// readCall reads the call r makes, with the key and value of a PUT, and reports a
+// bad body: a POST's must be an empty JSON object, a PUT's must hold exactly a key
+// and a value.
+func readCall(r *http.Request) (c Call, badBody bool) {
+	c = Call{Method: r.Method, Path: r.URL.Path}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+	if r.Method != http.MethodPost && r.Method != http.MethodPut {
+		return c, false
+	}
+	var kv struct {
+		Key   *string `json:"key"`
+		Value *string `json:"value"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if r.Method == http.MethodPut {
+		badBody = dec.Decode(&kv) != nil || kv.Key == nil || kv.Value == nil
+	} else {
+		var empty struct{}
+		badBody = dec.Decode(&empty) != nil
+	}
+	if kv.Key != nil {
+		c.Key = *kv.Key
+	}
+	if kv.Value != nil {
+		c.Value = *kv.Value
+	}
+	return c, badBody
+}
+
+// route answers well-formed call c to method and path as the SDK server does, moving
+// the GameServer as it asks; s.mu held. It returns the HTTP status and, for 200, the
+// JSON answer.
+func (s *Sidecar) route(method, path string, c Call) (int, any) {
+	st := s.gs.Status.State
+	switch method + " " + path {
+	case "POST /ready":
+		if st == agones.StateShutdown {
+			return http.StatusConflict, nil
+		}
+		s.setState(agones.StateRequestReady)
+		s.setState(agones.StateReady) // the controller's part, at once here
+	case "POST /allocate":
+		if st != agones.StateReady && st != agones.StateAllocated {
+			return http.StatusConflict, nil
+		}
+		s.setState(agones.StateAllocated)
+	case "POST /shutdown":
+		s.setState(agones.StateShutdown)
+	case "POST /health":
+		s.health = append(s.health, time.Now())
+	case "PUT /metadata/label":
+		if !validLabelKey(c.Key) || !agones.ValidLabelValue(c.Value) {
+			return http.StatusBadRequest, nil
+		}
+		s.gs.ObjectMeta.Labels[agones.LabelPrefix+c.Key] = c.Value
+	case "PUT /metadata/annotation":
+		if !validLabelKey(c.Key) {
+			return http.StatusBadRequest, nil
+		}
+		s.gs.ObjectMeta.Annotations[agones.LabelPrefix+c.Key] = c.Value
+	case "GET /gameserver":
+		return http.StatusOK, s.gs
+	default:
+		if knownSDKPath(path) {
+			return http.StatusMethodNotAllowed, nil
+		}
+		return http.StatusNotFound, nil
+	}
+	return http.StatusOK, struct{}{}
+}
+
+// knownSDKPath reports whether path is one the SDK server serves, under some method.
+func knownSDKPath(path string) bool {
+	for _, p := range []string{"/ready", "/allocate", "/shutdown", "/health", "/metadata/"} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return path == "/gameserver"
 }
 
 // validLabelKey reports whether k can follow LabelPrefix in a label key: a name part
