@@ -95,8 +95,8 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if link == nil {
 		panic("game: NewMatch with a nil Link")
 	}
-	if cfg.Bots < 0 {
-		return nil, fmt.Errorf("game: negative bot count %d", cfg.Bots)
+	if cfg.Bots < 0 || cfg.Bots > MaxBots {
+		return nil, fmt.Errorf("game: bot count %d outside 0..%d", cfg.Bots, MaxBots)
 	}
 	if cfg.Name == "" {
 		cfg.Name = DefaultName

@@ -145,6 +145,7 @@ type loop struct {
 	leave               bool
 	phases              [numPhases][]time.Duration
 	drawCalls           int
+	watch               watchReport
 }
 
 func newLoop(cfg RunConfig, s Session, scene *Scene, v *Viewer, log *slog.Logger) *loop {
@@ -205,6 +206,7 @@ func (l *loop) run(ctx context.Context) error {
 			return err
 		}
 		l.s.Snapshot(&l.snap)
+		l.watch.check(l, now-t0)
 		b := time.Now()
 		l.scene.Update(&l.snap, dt)
 		c := time.Now()

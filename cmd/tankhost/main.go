@@ -7,17 +7,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/game"
 )
 
@@ -25,49 +20,52 @@ import (
 const DefaultListen = ":7777"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stderr, nil); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
-		log.Fatal(err)
-	}
+	cli.Main("tankhost", func(ctx context.Context, args []string, _, stderr io.Writer) error {
+		return run(ctx, args, stderr, nil)
+	})
 }
 
 // run parses args into a host configuration and serves until ctx ends. ready, if not
-// nil, is called with the address and fingerprint once the host listens.
+// nil, is called with the address and fingerprint once the host listens. A bad
+// command line is a *cli.UsageError, returned before anything starts.
 func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, fp string)) error {
-	fs := flag.NewFlagSet("tankhost", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("tankhost", stderr)
 	var (
 		cfg   game.ServeConfig
 		level slog.Level
 	)
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
-	fs.IntVar(&cfg.Bots, "bots", 4, "number of computer-driven tanks")
+	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
 	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
-	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second")
+	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.TextVar(&level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %q", fs.Args())
-	}
-	if cfg.Bots < 0 {
-		return fmt.Errorf("-bots %d: must not be negative", cfg.Bots)
-	}
-	if !(cfg.TickRate > 0 && cfg.TickRate <= 240) {
-		return fmt.Errorf("-tick %v: must be in (0, 240]", cfg.TickRate)
+	if err := checkFlags(cfg); err != nil {
+		return err
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Ready = ready
 	start := time.Now()
 	err := game.Serve(ctx, cfg)
 	cfg.Logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
-	return err
+	return cli.ListenError("listen", cfg.Addr, err)
+}
+
+// checkFlags refuses what the host cannot serve.
+func checkFlags(cfg game.ServeConfig) error {
+	if err := cli.ListenAddr("listen", cfg.Addr); err != nil {
+		return err
+	}
+	if err := cli.Bots("bots", cfg.Bots, game.MaxBots); err != nil {
+		return err
+	}
+	if !(cfg.TickRate > 0 && cfg.TickRate <= 240) {
+		return cli.Usagef("tick", "%v: give a rate above 0 and at most 240 ticks per second", cfg.TickRate)
+	}
+	return cli.InputFile("map", cfg.MapPath)
 }

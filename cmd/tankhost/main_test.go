@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	stdnet "net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/terrain"
 )
@@ -123,18 +126,41 @@ func fewest(m map[uint32]int) int {
 	return lo
 }
 
-// TestRunRejectsBadFlags: nonsense on the command line is an error, not a host.
-func TestRunRejectsBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-bots", "-1"},
-		{"-tick", "0"},
-		{"-nonsense"},
-		{"extra"},
-		{"-map", filepath.Join(t.TempDir(), "missing.json"), "-listen", "127.0.0.1:0"},
+// TestBadInput: every bad command line is refused before anything starts, with one
+// line naming the flag and what it allows, and the usage exit code; a port already in
+// use is told plainly.
+func TestBadInput(t *testing.T) {
+	busy, err := stdnet.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	mapPath := testMap(t)
+	for _, c := range []struct {
+		args []string
+		want string // the line "tankhost: …" starts with this
+	}{
+		{[]string{"-bots", "100000"}, "tankhost: -bots 100000: give 0 to 63 bots"},
+		{[]string{"-bots", "-1"}, "tankhost: -bots -1: give 0 to 63 bots"},
+		{[]string{"-tick", "0"}, "tankhost: -tick 0: give a rate above 0 and at most 240"},
+		{[]string{"-tick", "NaN"}, "tankhost: -tick NaN: give a rate above 0 and at most 240"},
+		{[]string{"-map", "/nonexistent.json"}, "tankhost: -map /nonexistent.json: no such file"},
+		{[]string{"-map", t.TempDir()}, "tankhost: -map " + os.TempDir()},
+		{[]string{"-listen", "7777"}, `tankhost: -listen "7777": give [HOST]:PORT`},
+		{[]string{"-listen", busy.LocalAddr().String(), "-map", mapPath, "-bots", "0"},
+			"tankhost: -listen " + busy.LocalAddr().String() + ": that UDP port is already in use"},
+		{[]string{"-log-level", "loud"}, `tankhost: invalid value "loud" for flag -log-level`},
+		{[]string{"-nonsense"}, "tankhost: flag provided but not defined: -nonsense"},
+		{[]string{"extra"}, `tankhost: unexpected argument "extra"`},
 	} {
 		var logs syncBuffer
-		if err := run(context.Background(), args, &logs, nil); err == nil {
-			t.Errorf("run %q: no error", args)
+		err := run(context.Background(), c.args, &logs, nil)
+		line := cli.Line("tankhost", err)
+		if code := cli.Code(err); code != cli.ExitUsage {
+			t.Errorf("tankhost %q: exit code %d (%v), want %d", c.args, code, err, cli.ExitUsage)
+		}
+		if !strings.HasPrefix(line, c.want) || strings.Contains(line, "\n") {
+			t.Errorf("tankhost %q:\n got %q\nwant %q…", c.args, line, c.want)
 		}
 	}
 }
@@ -170,6 +196,19 @@ func TestSignalStops(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	mapPath := testMap(t)
+	t.Run("bad flag", func(t *testing.T) {
+		var stderr syncBuffer
+		cmd := exec.Command(bin, "-bots", "100000")
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("tankhost -bots 100000: %v, want exit status 2", err)
+		}
+		if want := "tankhost: -bots 100000: give 0 to 63 bots (a match holds at most 64 tanks)\n"; stderr.String() != want {
+			t.Errorf("stderr %q, want %q", stderr.String(), want)
+		}
+	})
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			var logs syncBuffer

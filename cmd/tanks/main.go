@@ -21,36 +21,24 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
-	"fmt"
-	"log"
-	"os"
-	"os/signal"
-	"syscall"
+	"io"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/render"
 )
 
-func main() {
-	log.SetFlags(0)
-	log.SetPrefix("tanks: ")
-	cfg, err := parseFlags(flag.CommandLine, os.Args[1:])
+func main() { cli.Main("tanks", run) }
+
+// run parses args and plays the match they ask for. A bad command line is a
+// *cli.UsageError, returned before any window opens or socket is bound.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parseFlags(cli.NewFlagSet("tanks", stderr), args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		fmt.Fprintln(os.Stderr, "tanks:", err)
-		os.Exit(2)
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err = run(ctx, cfg)
-	switch {
-	case err == nil, errors.Is(err, render.ErrLeft):
-	case errors.Is(err, context.Canceled):
-		log.Print("interrupted")
-	default:
-		stop()
-		log.Fatal(err)
+	err = play(ctx, c, stdout, stderr)
+	if errors.Is(err, render.ErrLeft) {
+		return nil
 	}
+	return err
 }

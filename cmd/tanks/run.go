@@ -4,12 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
-	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
@@ -61,29 +63,21 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return c, err
 	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "bots":
-			c.botsSet = true
-		case "lag", "jitter", "loss":
-			c.impairSet = true
-		}
-	})
+	set := cli.Set(fs)
+	c.botsSet = set["bots"]
+	c.impairSet = set["lag"] || set["jitter"] || set["loss"]
 	var err error
 	if c.width, c.height, err = parseSize(size); err != nil {
 		return c, err
 	}
 	if c.overlays, err = render.ParseOverlays(overlays); err != nil {
-		return c, err
+		return c, cli.Usagef("overlays", "%q: %v", overlays, err)
 	}
 	if c.algorithm, err = deadreckon.ParseAlgorithm(algo); err != nil {
-		return c, err
+		return c, cli.Usagef("algorithm", "%q: give pvb, static, linear, quadratic, bezier, twopath or delayed", algo)
 	}
 	if clamp != "" {
 		c.clampSet = true
@@ -95,24 +89,59 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 		case "always":
 			c.clamp = deadreckon.ClampAlways
 		default:
-			return c, fmt.Errorf("-clamp %q: want none, up or always", clamp)
+			return c, cli.Usagef("clamp", "%q: give none, up or always", clamp)
 		}
 	}
+	return c, checkFlags(c, set)
+}
+
+// checkFlags refuses, before anything starts, what the match could not do.
+func checkFlags(c config, set map[string]bool) error {
 	switch {
-	case c.host != "" && c.join != "":
-		return c, fmt.Errorf("-host and -join cannot be used together")
-	case c.bots < 0:
-		return c, fmt.Errorf("-bots %d is negative", c.bots)
-	case c.loss < 0 || c.loss > 1:
-		return c, fmt.Errorf("-loss %v is outside 0..1", c.loss)
-	case c.lag < 0 || c.jitter < 0:
-		return c, fmt.Errorf("-lag and -jitter must not be negative")
-	case c.frames < 0 || c.benchFrames < 0 || c.duration < 0:
-		return c, fmt.Errorf("-frames, -duration and -bench-frames must not be negative")
+	case set["host"] && set["join"]:
+		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
+	case set["host"] && c.impairSet:
+		return cli.Usagef("host", "with -lag, -jitter or -loss: those impair a joining or practising player's own link; the host has none")
+	case set["join"] && set["bots"]:
+		return cli.Usagef("bots", "with -join: bots run on the host; give -bots to the host")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
-		return c, fmt.Errorf("-frames and -duration need -screenshot")
+		return cli.Usagef("frames", "and -duration need -screenshot")
+	case c.frames < 0:
+		return cli.Usagef("frames", "%d: give 0 or more", c.frames)
+	case c.duration < 0:
+		return cli.Usagef("duration", "%v: give 0 or more", c.duration)
+	case c.benchFrames < 0:
+		return cli.Usagef("bench-frames", "%d: give 0 or more", c.benchFrames)
 	}
-	return c, nil
+	checks := []func() error{
+		func() error { return cli.Bots("bots", c.bots, game.MaxBots) },
+		func() error { return cli.Fraction("loss", c.loss) },
+		func() error { return cli.Link("lag", "jitter", c.lag, c.jitter) },
+	}
+	if set["host"] {
+		checks = append(checks, func() error { return cli.ListenAddr("host", c.host) })
+	}
+	if set["join"] {
+		checks = append(checks, func() error { return cli.JoinAddr("join", c.join) })
+	}
+	if set["name"] {
+		checks = append(checks, func() error { return cli.Name("name", c.name) })
+	}
+	if set["watch"] && c.watch != "*" {
+		checks = append(checks, func() error { return cli.Name("watch", c.watch) })
+	}
+	if set["screenshot"] {
+		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
+	}
+	if set["maps"] {
+		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, game.DefaultMapName+".json")) })
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parseSize parses "WxH".
@@ -125,13 +154,13 @@ func parseSize(s string) (w, h int, err error) {
 		}
 	}
 	if !ok || err != nil || w < 64 || h < 64 || w > 16384 || h > 16384 {
-		return 0, 0, fmt.Errorf("-size %q: want WxH with each side 64..16384 pixels", s)
+		return 0, 0, cli.Usagef("size", "%q: give WxH with each side 64 to 16384 pixels, for example 1280x720", s)
 	}
 	return w, h, nil
 }
 
-// run starts the match the flags ask for and plays it in the window.
-func run(ctx context.Context, c config) error {
+// play starts the match the flags ask for and plays it in the window.
+func play(ctx context.Context, c config, _, stderr io.Writer) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
@@ -139,7 +168,7 @@ func run(ctx context.Context, c config) error {
 	if c.verbose {
 		level = slog.LevelInfo
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
 		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
 	impair := game.LinkImpairment{Lag: c.lag, Jitter: c.jitter, Loss: c.loss}
@@ -174,11 +203,16 @@ func run(ctx context.Context, c config) error {
 		mode = "practice"
 	}
 	if err != nil {
+		if mode == "host" {
+			if ue := cli.ListenError("host", c.host, err); cli.Code(ue) == cli.ExitUsage {
+				return ue
+			}
+		}
 		return fmt.Errorf("start %s match: %w", mode, err)
 	}
 	defer sess.Close()
 	if mode == "host" {
-		fmt.Fprintf(os.Stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
+		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
 	}
 	mp := m.Terrain()
 	rc := render.RunConfig{
