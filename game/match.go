@@ -397,7 +397,7 @@ func (m *Match) receive(now float64) {
 			if reason == "" {
 				reason = "connection closed"
 			}
-			m.err = fmt.Errorf("%w: %s", ErrLinkClosed, reason)
+			m.err = &EndedError{Ending: ev.Ending, Reason: reason}
 			m.log.Info("link closed", "reason", reason)
 		}
 	}

@@ -538,7 +538,7 @@ func (c *Client) Close() error {
 		c.wg.Wait()
 		c.tr.Close()
 		c.pc.Close()
-		c.q.close("left the match")
+		c.q.close("left the match", EndLeft)
 		c.log.Info("left the match")
 	})
 	return nil
@@ -551,7 +551,7 @@ func (c *Client) controlLoop() {
 	for {
 		m, perr, err := c.fr.next()
 		if err != nil {
-			c.finish(c.closeCause(err))
+			c.finish(c.closeCause(err), EndConnection)
 			return
 		}
 		if perr != nil {
@@ -566,8 +566,9 @@ func (c *Client) controlLoop() {
 	}
 }
 
-// finish ends the session after the control stream broke.
-func (c *Client) finish(cause error) {
+// finish ends the session after the control stream broke, or after the host fell
+// silent (silent is then EndHostSilent).
+func (c *Client) finish(cause error, silent Ending) {
 	c.mu.Lock()
 	left := c.left
 	for _, w := range c.pending {
@@ -576,13 +577,23 @@ func (c *Client) finish(cause error) {
 	}
 	c.pending = nil
 	c.mu.Unlock()
-	reason := "left the match"
+	reason, why := "left the match", EndLeft
 	if !left {
-		reason = c.reasonText(cause)
-		c.log.Info("session ended", "reason", reason)
+		reason, why = c.reasonText(cause), endingOf(c.conn, silent)
+		if c.kicked() {
+			why = EndKicked
+		}
+		c.log.Info("session ended", "reason", reason, "ending", why)
 	}
-	c.q.close(reason)
+	c.q.close(reason, why)
 	c.conn.CloseWithError(codeNormal, "closing")
+}
+
+// kicked reports whether the host said it kicked this player.
+func (c *Client) kicked() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kick != ""
 }
 
 // reasonText turns why the connection ended into a plain sentence.
@@ -774,20 +785,29 @@ func (c *Client) syncLoop() {
 	fast.Stop()
 	t := time.NewTicker(c.cfg.SyncInterval)
 	defer t.Stop()
+	var st stallWatch
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
 		case <-t.C:
-			probe()
 			now := c.Now()
+			if gap, ok := st.tick(now, c.cfg.SyncInterval); ok {
+				// This process did not run (paused, swapped out, starved): the host
+				// cannot be blamed for the answers it could not read meanwhile.
+				c.log.Warn("this program stalled", "seconds", gap)
+				c.mu.Lock()
+				c.lastAnswer = max(c.lastAnswer, now)
+				c.mu.Unlock()
+			}
+			probe()
 			c.sync.Advance(now)
 			c.mu.Lock()
 			silent := now - c.lastAnswer
 			c.mu.Unlock()
 			if silent > c.cfg.Timeout {
 				c.log.Warn("host silent", "seconds", silent)
-				c.finish(errors.New("host stopped responding"))
+				c.finish(st.silence(), EndHostSilent)
 				return
 			}
 		}

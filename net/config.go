@@ -1,6 +1,7 @@
 package net
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -217,6 +218,9 @@ type HostConfig struct {
 	// Coalesce is how long relayed updates for one recipient are gathered into one
 	// datagram. If zero, defaults to DefaultCoalesce; negative sends at once.
 	Coalesce time.Duration
+	// Certificate is the host's identity (see LoadIdentity). If nil, the host makes a
+	// fresh one, so its fingerprint changes at every start.
+	Certificate *tls.Certificate
 }
 
 // ClientConfig sets up a client.

@@ -155,7 +155,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	now := time.Now()
-	cert, err := selfSigned(now)
+	cert, err := hostCertificate(cfg.Certificate, now)
 	if err != nil {
 		return nil, fmt.Errorf("listen: certificate: %w", err)
 	}
@@ -339,7 +339,7 @@ func (h *Host) Close() error {
 		h.wg.Wait()
 		h.tr.Close()
 		h.pc.Close()
-		h.local.closeWith("host closed the match")
+		h.local.closeWith("host closed the match", EndHostClosed)
 		h.log.Info("host closed")
 	})
 	return nil

@@ -41,14 +41,14 @@ func (q *eventQueue) push(ev Event) bool {
 }
 
 // close queues EventClosed with reason, once.
-func (q *eventQueue) close(reason string) {
+func (q *eventQueue) close(reason string, why Ending) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
 		return
 	}
 	q.closed = true
-	q.events = append(q.events, Event{Kind: EventClosed, Text: reason})
+	q.events = append(q.events, Event{Kind: EventClosed, Text: reason, Ending: why})
 }
 
 // poll appends the queued events to buf and empties the queue.
@@ -101,7 +101,7 @@ func (l *localPeer) push(ev Event) {
 	}
 }
 
-func (l *localPeer) closeWith(reason string) { l.q.close(reason) }
+func (l *localPeer) closeWith(reason string, why Ending) { l.q.close(reason, why) }
 
 // ID returns 0, the host's own player id.
 func (l *localPeer) ID() uint32 { return 0 }
@@ -250,6 +250,6 @@ func (l *localPeer) Close() error {
 		}
 	}
 	h.mu.Unlock()
-	l.q.close("left the match")
+	l.q.close("left the match", EndLeft)
 	return nil
 }

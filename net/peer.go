@@ -66,6 +66,8 @@ type Event struct {
 	Full bool
 	// Text is the chat text, the reason a session closed, or why an actor despawned.
 	Text string
+	// Ending says why the session ended (EventClosed only).
+	Ending Ending
 }
 
 // Stats are one peer's connection figures. Rates are smoothed over about a second.

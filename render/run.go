@@ -75,6 +75,9 @@ type RunConfig struct {
 	BenchOut io.Writer
 	// Logger receives status messages; if nil, slog.Default().
 	Logger *slog.Logger
+	// Host is the address of the match's host, named when the match ends badly; if
+	// empty, messages say "the host".
+	Host string
 }
 
 // ErrLeft reports that the player left the match from the menu.
@@ -241,24 +244,25 @@ func (l *loop) run(ctx context.Context) error {
 // timeEpsilon absorbs rounding when session times are compared, seconds.
 const timeEpsilon = 1e-9
 
-// lostGrace is how long the client keeps showing a lost match before it ends, seconds
-// of wall time (a key press ends it sooner).
-const lostGrace = 4.0
-
-// showLost keeps drawing the last frame with err's message over it for lostGrace
-// seconds, or until a key is pressed or the window closed.
+// showLost keeps drawing the last frame with a person's account of how the match
+// ended over it until a key is pressed, the window is closed or ctx ends. The error
+// chain goes to the log.
 func (l *loop) showLost(ctx context.Context, err error) {
-	l.log.Error("match ended", "err", err)
+	words, normal := game.Explain(err, l.cfg.Host)
+	if normal {
+		l.log.Info("match ended", "err", err)
+	} else {
+		l.log.Error("match ended", "err", err)
+	}
 	u := l.scene.hud
 	u.showMenu, u.showHelp, u.showScores = false, false, false
-	u.menu.SetText(fmt.Sprintf("The match has ended:\n%v\n\nPress any key to quit", err))
+	u.menu.SetText(words + "\n\nPress any key to quit")
 	u.showMenu = true
 	u.layout()
 	l.leave = false
 	pressed := false
 	l.v.Window().Subscribe(window.OnKeyDown, func(string, interface{}) { pressed = true })
-	start := time.Now()
-	for time.Since(start).Seconds() < lostGrace && !pressed && !l.v.ShouldClose() && ctx.Err() == nil {
+	for !pressed && !l.v.ShouldClose() && ctx.Err() == nil {
 		l.scene.Update(&l.snap, 1.0/30)
 		if l.v.Draw(l.scene) != nil {
 			return

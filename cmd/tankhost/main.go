@@ -3,6 +3,11 @@
 // and stops cleanly on SIGINT or SIGTERM. It needs no display and no cgo.
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
+//	         [-identity FILE] [-new-identity]
+//
+// The host keeps its key and certificate in host-identity.pem in the user's config
+// directory (or the file -identity names), so its fingerprint survives restarts and
+// players who trusted it once can join again; -new-identity replaces it.
 package main
 
 import (
@@ -42,6 +47,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.TextVar(&level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	identity := cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -49,9 +55,15 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 		return err
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cert, path, created, err := identity.Load(time.Now())
+	if err != nil {
+		return err
+	}
+	cfg.Certificate = cert
+	cfg.Logger.Info("identity", "file", path, "new", created)
 	cfg.Ready = ready
 	start := time.Now()
-	err := game.Serve(ctx, cfg)
+	err = game.Serve(ctx, cfg)
 	cfg.Logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
 	return cli.ListenError("listen", cfg.Addr, err)
 }

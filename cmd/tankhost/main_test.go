@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	stdnet "net"
 	"os"
 	"os/exec"
@@ -61,7 +62,8 @@ func TestRunServesAndStops(t *testing.T) {
 	readyc := make(chan ready, 1)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, []string{"-listen", "127.0.0.1:0", "-bots", "2", "-map", testMap(t), "-stats", "200ms"},
+		errc <- run(ctx, []string{"-listen", "127.0.0.1:0", "-bots", "2", "-map", testMap(t), "-stats", "200ms",
+			"-identity", filepath.Join(t.TempDir(), "identity.pem")},
 			&logs, func(addr, fp string) { readyc <- ready{addr, fp} })
 	}()
 	var r ready
@@ -245,5 +247,60 @@ func TestSignalStops(t *testing.T) {
 				t.Errorf("no 'stopped' line:\n%s", logs.String())
 			}
 		})
+	}
+}
+
+// TestRestartKeepsFingerprint: a restarted host presents the same fingerprint, read
+// from its identity file, until -new-identity replaces it.
+func TestRestartKeepsFingerprint(t *testing.T) {
+	mapPath := testMap(t)
+	idFile := filepath.Join(t.TempDir(), "keys", "host.pem")
+	serve := func(extra ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		fps := make(chan string, 1)
+		errc := make(chan error, 1)
+		var logs syncBuffer
+		args := append([]string{"-listen", "127.0.0.1:0", "-bots", "0", "-map", mapPath, "-identity", idFile}, extra...)
+		go func() { errc <- run(ctx, args, &logs, func(_, fp string) { fps <- fp }) }()
+		var fp string
+		select {
+		case fp = <-fps:
+		case err := <-errc:
+			t.Fatalf("tankhost %q: %v\n%s", args, err, logs.String())
+		case <-time.After(30 * time.Second):
+			t.Fatalf("tankhost %q not listening after 30 s", args)
+		}
+		cancel()
+		if err := <-errc; err != nil {
+			t.Fatalf("tankhost %q: %v", args, err)
+		}
+		return fp
+	}
+	first := serve()
+	st, err := os.Stat(idFile)
+	if err != nil {
+		t.Fatalf("no identity file after the first start: %v", err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("identity file mode %v, want 0600", st.Mode().Perm())
+	}
+	if again := serve(); again != first {
+		t.Errorf("restart changed the fingerprint from %s to %s", first, again)
+	}
+	rotated := serve("-new-identity")
+	if rotated == first {
+		t.Errorf("-new-identity kept the fingerprint %s", first)
+	}
+	if after := serve(); after != rotated {
+		t.Errorf("the restart after -new-identity presents %s, want the new %s", after, rotated)
+	}
+	if err := os.WriteFile(idFile, []byte("not a key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"-listen", "127.0.0.1:0", "-map", mapPath, "-identity", idFile}, io.Discard, nil)
+	if line := cli.Line("tankhost", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, "tankhost: -identity "+idFile+": identity ") {
+		t.Errorf("a damaged identity file: code %d, %q; want a usage error naming -identity", cli.Code(err), line)
 	}
 }

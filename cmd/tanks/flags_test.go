@@ -48,7 +48,7 @@ func TestParseFlags(t *testing.T) {
 	want := config{join: "10.0.0.2:7777#" + fp, name: "ann", pass: "pw", lag: 80 * time.Millisecond,
 		jitter: 15 * time.Millisecond, loss: 0.05, impairSet: true, overlays: render.OverlayGhost | render.OverlayLabels,
 		width: 800, height: 600, algorithm: deadreckon.CubicBezier, clamp: deadreckon.ClampUp, clampSet: true,
-		screenshot: shot, frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1}
+		screenshot: shot, frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, identity: c.identity}
 	if c != want {
 		t.Errorf("parse = %+v\nwant    %+v", c, want)
 	}
@@ -98,6 +98,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-frames", "5"}, "tanks: -frames and -duration need -screenshot"},
 		{[]string{"-bench-frames", "-2"}, "tanks: -bench-frames -2: give 0 or more"},
 		{[]string{"-bots", "many"}, `tanks: invalid value "many" for flag -bots`},
+		{[]string{"-identity", filepath.Join(dir, "id.pem")}, "tanks: -identity and -new-identity apply to -host only"},
+		{[]string{"-join", "h:1", "-new-identity"}, "tanks: -identity and -new-identity apply to -host only"},
 		{[]string{"-nonsense"}, "tanks: flag provided but not defined: -nonsense"},
 		{[]string{"stray"}, `tanks: unexpected argument "stray"`},
 	} {

@@ -13,18 +13,18 @@
 // picture and exits, and -bench-frames N prints the split of frame time (simulation,
 // scene update, render, swap). F1 in the game lists every key.
 //
-// It exits 0 when the window is closed or the player leaves from the menu, 1 with a
-// message when the match cannot start or is lost (the host stops responding), and 2
-// on bad flags.
+// It exits 0 when the window is closed, the player leaves from the menu, the host ends
+// the match or SIGINT/SIGTERM stops it; 1 with a sentence ("tanks: Lost the connection
+// to 203.0.113.5:7777: the host stopped answering.") when the match cannot start or is
+// lost, the error chain going to the log; and 2, before anything starts, with one line
+// naming the flag and what it allows, on a bad command line.
 package main
 
 import (
 	"context"
-	"errors"
 	"io"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
-	"github.com/treadline/treadline/render"
 )
 
 func main() { cli.Main("tanks", run) }
@@ -36,9 +36,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	err = play(ctx, c, stdout, stderr)
-	if errors.Is(err, render.ErrLeft) {
-		return nil
-	}
-	return err
+	return play(ctx, c, stdout, stderr)
 }

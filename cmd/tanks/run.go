@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,6 +38,7 @@ type config struct {
 	mapDir, watch          string
 	seed                   uint64
 	verbose                bool
+	identity               *cli.Identity
 }
 
 // parseFlags reads the command line into a config.
@@ -63,6 +65,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
+	c.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return c, err
 	}
@@ -102,6 +105,8 @@ func checkFlags(c config, set map[string]bool) error {
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
 	case set["host"] && c.impairSet:
 		return cli.Usagef("host", "with -lag, -jitter or -loss: those impair a joining or practising player's own link; the host has none")
+	case !set["host"] && (set["identity"] || set["new-identity"]):
+		return cli.Usagef("identity", "and -new-identity apply to -host only: a practising or joining player has no host identity")
 	case set["join"] && set["bots"]:
 		return cli.Usagef("bots", "with -join: bots run on the host; give -bots to the host")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
@@ -182,7 +187,13 @@ func play(ctx context.Context, c config, _, stderr io.Writer) error {
 	switch {
 	case c.host != "":
 		mc.Bots = c.bots
-		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir, Logger: logger})
+		cert, path, created, ierr := c.identity.Load(time.Now())
+		if ierr != nil {
+			return ierr
+		}
+		logger.Info("identity", "file", path, "new", created)
+		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
+			Certificate: cert, Logger: logger})
 		mode = "host"
 	case c.join != "":
 		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: impair, Match: mc, MapDir: c.mapDir, Logger: logger})
@@ -228,12 +239,37 @@ func play(ctx context.Context, c config, _, stderr io.Writer) error {
 		BenchFrames: c.benchFrames,
 		Logger:      logger,
 	}
-	if err := render.Run(ctx, rc, m); err != nil {
-		if mode == "join" && ctx.Err() == nil {
-			addr, _, _ := strings.Cut(c.join, "#")
-			return fmt.Errorf("lost the match at %s: %w", addr, err)
-		}
+	if mode == "join" {
+		rc.Host, _, _ = strings.Cut(c.join, "#")
+	}
+	err = render.Run(ctx, rc, m)
+	sess.Close() // its log lines come before the verdict
+	return outcome(err, rc.Host, stderr)
+}
+
+// outcome turns how the match ended into run's result: nil when it ended normally (the
+// player left, the window closed, the host ended the match: exit code 0), otherwise an
+// error that reads as a person's sentence and wraps the chain (already in the log).
+func outcome(err error, host string, stderr io.Writer) error {
+	if err == nil || errors.Is(err, render.ErrLeft) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	if !errors.Is(err, game.ErrLinkClosed) {
 		return err
 	}
-	return nil
+	words, normal := game.Explain(err, host)
+	if normal {
+		fmt.Fprintln(stderr, "tanks:", words)
+		return nil
+	}
+	return &explained{words: words, err: err}
 }
+
+// explained is an error told in a person's words, wrapping the error chain.
+type explained struct {
+	words string
+	err   error
+}
+
+func (e *explained) Error() string { return e.words }
+func (e *explained) Unwrap() error { return e.err }
