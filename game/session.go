@@ -434,7 +434,9 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 	go func() {
 		defer close(done)
 		if err := loop(ctx, m, rate, nil, nil); err != nil {
-			log.Warn("host loop stopped", "err", err)
+			if _, normal := Explain(err, ""); !normal {
+				log.Warn("host loop stopped", "err", err)
+			}
 		}
 	}()
 	sess.add(func() error { cancel(); <-done; return nil })

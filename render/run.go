@@ -78,6 +78,8 @@ type RunConfig struct {
 	// Host is the address of the match's host, named when the match ends badly; if
 	// empty, messages say "the host".
 	Host string
+	// Sound, if not nil, plays the match (see OpenSound); Run does not close it.
+	Sound *Sound
 }
 
 // ErrLeft reports that the player left the match from the menu.
@@ -201,7 +203,8 @@ func (l *loop) run(ctx context.Context) error {
 		}
 
 		a := time.Now()
-		if err := l.s.Step(now, l.input(dt)); err != nil {
+		in := l.input(dt)
+		if err := l.s.Step(now, in); err != nil {
 			err = fmt.Errorf("match: %w", err)
 			if l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0 {
 				l.showLost(ctx, err)
@@ -212,6 +215,7 @@ func (l *loop) run(ctx context.Context) error {
 		l.watch.check(l, now-t0)
 		b := time.Now()
 		l.scene.Update(&l.snap, dt)
+		l.cfg.Sound.Update(&l.snap, l.scene.View(), in.Throttle, dt)
 		c := time.Now()
 		if err := l.v.Draw(l.scene); err != nil {
 			return err
@@ -254,6 +258,7 @@ func (l *loop) showLost(ctx context.Context, err error) {
 	} else {
 		l.log.Error("match ended", "err", err)
 	}
+	l.cfg.Sound.Update(&game.Snapshot{Self: -1}, l.scene.View(), 0, 0) // the engines fall silent
 	u := l.scene.hud
 	u.showMenu, u.showHelp, u.showScores = false, false, false
 	u.menu.SetText(words + "\n\nPress any key to quit")

@@ -86,7 +86,7 @@ func TestDrivingIsLouder(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	play(phase, 0, 0)                  // idling
+	play(phase, 0, 0)                   // idling
 	play(2*phase, soundTopSpeed*0.8, 1) // driving
 	s.Close()
 

@@ -38,6 +38,7 @@ type config struct {
 	mapDir, watch          string
 	seed                   uint64
 	verbose                bool
+	mute                   bool
 	identity               *cli.Identity
 }
 
@@ -65,6 +66,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
+	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	c.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return c, err
@@ -241,6 +243,14 @@ func play(ctx context.Context, c config, _, stderr io.Writer) error {
 	}
 	if mode == "join" {
 		rc.Host, _, _ = strings.Cut(c.join, "#")
+	}
+	if c.screenshot == "" && c.benchFrames == 0 {
+		snd, err := render.OpenSound(render.SoundConfig{Mute: c.mute})
+		if err != nil {
+			fmt.Fprintln(stderr, "tanks: sound off:", err)
+		}
+		defer snd.Close()
+		rc.Sound = snd
 	}
 	err = render.Run(ctx, rc, m)
 	sess.Close() // its log lines come before the verdict
