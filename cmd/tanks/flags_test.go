@@ -129,3 +129,11 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+func newTestFlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("tanks", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func setOf(fs *flag.FlagSet) map[string]bool { return cli.Set(fs) }

@@ -31,10 +31,14 @@ func main() { cli.Main("tanks", run) }
 
 // run parses args and plays the match they ask for. A bad command line is a
 // *cli.UsageError, returned before any window opens or socket is bound.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, err := parseFlags(cli.NewFlagSet("tanks", stderr), args)
+func run(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := cli.NewFlagSet("tanks", stderr)
+	c, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	return play(ctx, c, stdout, stderr)
+	if wantsMenu(cli.Set(fs)) {
+		return menu(ctx, c, stderr)
+	}
+	return play(ctx, c, screen{}, stderr)
 }

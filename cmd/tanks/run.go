@@ -166,17 +166,35 @@ func parseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// play starts the match the flags ask for and plays it in the window.
-func play(ctx context.Context, c config, _, stderr io.Writer) error {
+// screen is what a match is played with when the main menu started it: the menu's
+// window, sound and settings. The zero value means a match started by flags, which
+// opens its own window and sound.
+type screen struct {
+	viewer   *render.Viewer
+	sound    *render.Sound
+	settings *render.Settings
+	save     func(render.Settings)
+}
+
+// play starts the match c asks for and plays it in the window.
+func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
+	}
+	if scr.settings == nil {
+		set := loadSettings(stderr)
+		scr.settings = &set
+		scr.save = func(s render.Settings) { saveSettings(s, stderr) }
+	}
+	if c.name == "" {
+		c.name = scr.settings.Name
 	}
 	level := slog.LevelWarn
 	if c.verbose {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	mc := game.Config{Name: c.name, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
+	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
 		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
 	impair := game.LinkImpairment{Lag: c.lag, Jitter: c.jitter, Loss: c.loss}
 
@@ -224,7 +242,9 @@ func play(ctx context.Context, c config, _, stderr io.Writer) error {
 		return fmt.Errorf("start %s match: %w", mode, err)
 	}
 	defer sess.Close()
+	var notice string
 	if mode == "host" {
+		notice = fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
 		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
 	}
 	mp := m.Terrain()
@@ -240,15 +260,17 @@ func play(ctx context.Context, c config, _, stderr io.Writer) error {
 		Duration:    c.duration.Seconds(),
 		BenchFrames: c.benchFrames,
 		Logger:      logger,
+		Viewer:      scr.viewer,
+		Settings:    scr.settings,
+		OnSettings:  scr.save,
+		Notice:      notice,
 	}
 	if mode == "join" {
 		rc.Host, _, _ = strings.Cut(c.join, "#")
 	}
-	if c.screenshot == "" && c.benchFrames == 0 {
-		snd, err := render.OpenSound(render.SoundConfig{Mute: c.mute})
-		if err != nil {
-			fmt.Fprintln(stderr, "tanks: sound off:", err)
-		}
+	rc.Sound = scr.sound
+	if scr.viewer == nil && c.screenshot == "" && c.benchFrames == 0 {
+		snd := openSound(c, *scr.settings, stderr)
 		defer snd.Close()
 		rc.Sound = snd
 	}
