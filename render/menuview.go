@@ -12,13 +12,11 @@ import (
 // title, the items in two columns (name, value) with the selected one highlighted, and
 // the hint line.
 type menuView struct {
-	root         *core.Node
-	back, bar    *gui.Panel
-	title, hint  *gui.Label
-	names, vals  []*gui.Label
-	w, h         int
-	lastTitle    string
-	lastSelected int
+	root        *core.Node
+	back, bar   *gui.Panel
+	title, hint *gui.Label
+	names, vals []*gui.Label
+	w, h        int
 }
 
 // Menu colours.
@@ -30,7 +28,7 @@ var (
 )
 
 func newMenuView(w, h int) *menuView {
-	v := &menuView{root: core.NewNode(), w: w, h: h, lastSelected: -1}
+	v := &menuView{root: core.NewNode(), w: w, h: h}
 	v.back = gui.NewPanel(10, 10)
 	v.back.SetColor4(&menuPanel)
 	v.root.Add(v.back)

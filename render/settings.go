@@ -35,7 +35,7 @@ type Settings struct {
 	// Name is the player's name; Team picks the tank's colour (0 red, 1 blue, 2
 	// yellow, 3 green).
 	Name string `json:"name"`
-	Team int  `json:"team"`
+	Team int    `json:"team"`
 	// Last holds what the main menu's Host and Join screens were given last time.
 	Last LastMatch `json:"last"`
 }
