@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // teamNames names the team colours, in teamColors order.
@@ -27,7 +28,7 @@ func settingsScreen(m *menu, s *Settings, apply func()) *menuScreen {
 		return func(step int) { f(step); s.Normalize(); apply() }
 	}
 	return &menuScreen{title: "Settings", items: []menuItem{
-		{label: "Name", kind: itemText, text: &s.Name, maxLen: 32, commit: apply},
+		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply},
 		{label: "Team colour", kind: itemChoice, value: func() string { return teamNames[teamIndex(s.Team)] },
 			change: changed(func(st int) { s.Team = teamIndex(s.Team + st) })},
 		{label: "Mouse sensitivity", kind: itemChoice, value: func() string { return fmt.Sprintf("%.1f×", s.MouseSensitivity) },
@@ -118,7 +119,7 @@ func mainMenu(s *Settings, choose func(MenuMode), apply func()) *menu {
 	}}
 	join := &menuScreen{title: "Join a match", hint: "address as HOST:PORT, optionally #FINGERPRINT", items: []menuItem{
 		{label: "Address", kind: itemText, text: &s.Last.JoinAddr, maxLen: 200, commit: apply},
-		{label: "Name", kind: itemText, text: &s.Name, maxLen: 32, commit: apply},
+		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply},
 		{label: "Passphrase", kind: itemText, text: &s.Last.JoinPass, secret: true, commit: apply},
 		{label: "Join", act: func() { choose(MenuJoin) }},
 		{label: "Back", act: func() { m.pop() }},

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // Settings are the player's preferences, kept as JSON in the user's config directory
@@ -120,8 +122,9 @@ func (s *Settings) Normalize() {
 	}
 	s.Keys = keys
 	s.Team = teamIndex(s.Team)
-	if len(s.Name) > 32 {
-		s.Name = s.Name[:32]
+	for len(s.Name) > wire.MaxNameLen { // cut whole characters only
+		_, n := utf8.DecodeLastRuneInString(s.Name)
+		s.Name = s.Name[:len(s.Name)-n]
 	}
 	if s.Last.HostPort <= 0 || s.Last.HostPort > 65535 {
 		s.Last.HostPort = DefaultHostPort
