@@ -313,7 +313,7 @@ func (c *Client) closeCause(err error) error {
 	}
 	cause := context.Cause(c.conn.Context())
 	if cause == nil {
-		return err
+		cause = err // the stream failed a moment before its connection
 	}
 	var appErr *quic.ApplicationError
 	var idle *quic.IdleTimeoutError
@@ -551,7 +551,7 @@ func (c *Client) controlLoop() {
 	for {
 		m, perr, err := c.fr.next()
 		if err != nil {
-			c.finish(c.closeCause(err), EndConnection)
+			c.finish(c.closeCause(err), endingOf(c.conn, err, EndConnection))
 			return
 		}
 		if perr != nil {
@@ -566,9 +566,9 @@ func (c *Client) controlLoop() {
 	}
 }
 
-// finish ends the session after the control stream broke, or after the host fell
-// silent (silent is then EndHostSilent).
-func (c *Client) finish(cause error, silent Ending) {
+// finish ends the session after the control stream broke or the host fell silent;
+// why classifies it (kicked wins when the host said so).
+func (c *Client) finish(cause error, why Ending) {
 	c.mu.Lock()
 	left := c.left
 	for _, w := range c.pending {
@@ -577,9 +577,11 @@ func (c *Client) finish(cause error, silent Ending) {
 	}
 	c.pending = nil
 	c.mu.Unlock()
-	reason, why := "left the match", EndLeft
-	if !left {
-		reason, why = c.reasonText(cause), endingOf(c.conn, silent)
+	reason := "left the match"
+	if left {
+		why = EndLeft
+	} else {
+		reason = c.reasonText(cause)
 		if c.kicked() {
 			why = EndKicked
 		}
@@ -807,7 +809,7 @@ func (c *Client) syncLoop() {
 			c.mu.Unlock()
 			if silent > c.cfg.Timeout {
 				c.log.Warn("host silent", "seconds", silent)
-				c.finish(st.silence(), EndHostSilent)
+				c.finish(st.silence(), endingOf(c.conn, nil, EndHostSilent))
 				return
 			}
 		}

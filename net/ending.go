@@ -51,13 +51,17 @@ func (e Ending) String() string {
 	return "unknown"
 }
 
-// endingOf classifies why conn ended; silent is what to report when the connection
-// has no error of its own yet (the client gave the host up).
-func endingOf(conn *quic.Conn, silent Ending) Ending {
-	if conn == nil {
-		return silent
+// endingOf classifies why conn ended, from the connection's own cause or, while that
+// is not set yet (a stream can fail a moment before its connection), from err; silent
+// is what to report when neither says (the client gave the host up).
+func endingOf(conn *quic.Conn, err error, silent Ending) Ending {
+	var cause error
+	if conn != nil {
+		cause = context.Cause(conn.Context())
 	}
-	cause := context.Cause(conn.Context())
+	if cause == nil {
+		cause = err
+	}
 	var appErr *quic.ApplicationError
 	var idle *quic.IdleTimeoutError
 	switch {

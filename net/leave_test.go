@@ -2,6 +2,8 @@ package net
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"log/slog"
 	stdnet "net"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quic-go/quic-go"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -77,5 +80,30 @@ func TestStallWatch(t *testing.T) {
 	}
 	if err := (&stallWatch{}).silence(); err.Error() != "host stopped responding" {
 		t.Errorf("silence without a stall: %v", err)
+	}
+}
+
+// TestEndingOf: why a session ended is read from the connection's error even when
+// only the stream has failed so far.
+func TestEndingOf(t *testing.T) {
+	remote := func(code quic.ApplicationErrorCode) error {
+		return fmt.Errorf("read: %w", &quic.ApplicationError{Remote: true, ErrorCode: code, ErrorMessage: "x"})
+	}
+	for _, c := range []struct {
+		err    error
+		silent Ending
+		want   Ending
+	}{
+		{remote(codeShutdown), EndConnection, EndHostClosed},
+		{remote(codeTimeout), EndConnection, EndDropped},
+		{remote(codeKicked), EndConnection, EndKicked},
+		{remote(codeProtocol), EndHostSilent, EndConnection},
+		{&quic.IdleTimeoutError{}, EndConnection, EndHostSilent},
+		{nil, EndHostSilent, EndHostSilent},
+		{errors.New("other"), EndConnection, EndConnection},
+	} {
+		if got := endingOf(nil, c.err, c.silent); got != c.want {
+			t.Errorf("endingOf(%v, %v) = %v, want %v", c.err, c.silent, got, c.want)
+		}
 	}
 }
