@@ -73,7 +73,7 @@ func runDrawingTestsWithoutRace() bool {
 }
 
 // drawingTests matches the tests that need a window.
-const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestLoop|TestFrustumCulling)$"
+const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestRunInMenuWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestLoop|TestFrustumCulling)$"
 
 // onMain runs f on the main thread and waits for it.
 func onMain(f func()) {

@@ -1,8 +1,10 @@
 package render
 
 import (
+	"context"
 	"image"
 	"image/png"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -191,5 +193,37 @@ func TestPauseMenu(t *testing.T) {
 	f.Close()
 	if n := highlightPixels(img); n < 500 {
 		t.Errorf("pause menu: %d highlighted pixels; the menu is not drawn", n)
+	}
+}
+
+// TestRunInMenuWindow plays two matches in one window, as the main menu does: Run
+// takes the given viewer, leaves it open, and drops its input handlers and scene when
+// it returns, so keys after a match reach only the menu.
+func TestRunInMenuWindow(t *testing.T) {
+	v := needViewer(t)
+	shot := filepath.Join(t.TempDir(), "match.png")
+	for i := range 2 {
+		sess := &stepSession{snap: testSnapshot(2)}
+		var err error
+		onMain(func() {
+			err = Run(context.Background(), RunConfig{Viewer: v, Terrain: synthTerrain(64, 2, 16, 2),
+				Screenshot: shot, Frames: 2, FixedStep: 0.05, Logger: slog.New(slog.DiscardHandler)}, sess)
+		})
+		if err != nil {
+			t.Fatalf("match %d in the menu's window: %v", i+1, err)
+		}
+		if sess.steps != 2 {
+			t.Errorf("match %d: %d steps, want 2", i+1, sess.steps)
+		}
+	}
+	var after *menuRunner
+	onMain(func() {
+		after = newMenuRunner(v, MenuConfig{Settings: DefaultSettings()})
+		defer after.close()
+		// A leftover match handler would see this key too; only the menu must.
+		v.Window().Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyDown})
+	})
+	if _, _, sel, _ := after.m.lines(); sel != 1 {
+		t.Errorf("after two matches, Down moved the menu to row %d, want 1", sel)
 	}
 }

@@ -155,6 +155,9 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 		defer v.Close()
 	} else {
 		v.Window().SetTitle(cfg.Title)
+		// The window outlives this match (the menu comes back): free the scene's
+		// meshes and textures with it.
+		defer scene.root.DisposeChildren(true)
 	}
 	l := newLoop(cfg, s, scene, v, log)
 	defer v.Window().UnsubscribeAllID(l)
