@@ -293,17 +293,21 @@ func (p *Publisher) observe(s *Sample) {
 			k := min(p.cfg.VelocityFrames, p.n)
 			old := (p.n - k) % velocityHistory
 			span := s.Time - p.times[old]
-			v := s.Position.Sub(p.pos[old]).Mul(1 / span)
+			// Finite samples can still be so far apart (near ±MaxFloat64) that a
+			// difference overflows: such a rate is unknown, and published as zero.
+			v := finiteOrZero(s.Position.Sub(p.pos[old]).Mul(1 / span))
 			if p.velValid {
-				a := v.Sub(p.vel).Mul(1 / dt)
+				a := finiteOrZero(v.Sub(p.vel).Mul(1 / dt))
 				a[1] = 0 // vertical acceleration causes floating and sinking
 				p.acc = a
 			}
 			p.vel = v
 			p.velValid = true
-			p.omega = rotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
+			p.omega = finiteOrZero(rotationVector(p.prevQ, s.Orientation).Mul(1 / dt))
 			for i := 0; i < s.NumArticulations; i++ {
-				p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt
+				if p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt; !finite(p.rates[i]) {
+					p.rates[i] = 0
+				}
 			}
 		} else {
 			// A repeated time: keep the rates, replace the sample.
@@ -322,6 +326,14 @@ func (p *Publisher) observe(s *Sample) {
 	for i := s.NumArticulations; i < MaxArticulations; i++ {
 		p.rates[i] = 0
 	}
+}
+
+// finiteOrZero returns v, or zero when a component is not finite.
+func finiteOrZero(v mgl64.Vec3) mgl64.Vec3 {
+	if !finiteVec(v) {
+		return mgl64.Vec3{}
+	}
+	return v
 }
 
 // measure computes the errors between the sample and the self-reckoned state.

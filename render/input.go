@@ -47,7 +47,7 @@ var bindings = []binding{
 	{key: -1, name: "wheel", what: "zoom"},
 	{key: window.KeyHome, name: "Home", what: "camera back behind the tank", act: actResetCamera},
 	{key: window.KeyTab, name: "Tab (hold)", what: "players list"},
-	{key: window.KeyEscape, name: "Esc", what: "menu (Enter there leaves the match)", act: actMenu},
+	{key: window.KeyEscape, name: "Esc", what: "pause menu: resume, settings, leave", act: actMenu},
 	{key: window.KeyF1, name: "F1", what: "this help", act: actHelp},
 	{key: window.KeyBackspace, name: "Backspace", what: "respawn", act: actRespawn},
 	{key: window.KeyP, name: "P", what: "watch the next tank (camera follows it), then yourself again", act: actWatchNext},
