@@ -101,6 +101,7 @@ type Sound struct {
 	next    int // next one-shot source to use
 	turret  map[uint32]float64
 	order   []int
+	orient  []float32 // the listener's forward and up, reused each frame
 }
 
 // voice is the three looping sources of one heard tank.
@@ -207,8 +208,9 @@ func (s *Sound) Update(snap *game.Snapshot, view View, throttle, dt float64) {
 	eye, fwd := view.Eye, view.Forward()
 	up := view.Orientation.Rotate(mgl64.Vec3{0, 1, 0})
 	al.Listener3f(al.Position, float32(eye[0]), float32(eye[1]), float32(eye[2]))
-	al.Listenerfv(al.Orientation, []float32{float32(fwd[0]), float32(fwd[1]), float32(fwd[2]),
-		float32(up[0]), float32(up[1]), float32(up[2])})
+	s.orient = append(s.orient[:0], float32(fwd[0]), float32(fwd[1]), float32(fwd[2]),
+		float32(up[0]), float32(up[1]), float32(up[2]))
+	al.Listenerfv(al.Orientation, s.orient)
 
 	// The nearest tanks get the voices.
 	s.order = s.order[:0]

@@ -88,6 +88,9 @@ func TestDrivingIsLouder(t *testing.T) {
 	}
 	play(phase, 0, 0)                   // idling
 	play(2*phase, soundTopSpeed*0.8, 1) // driving
+	if n := testing.AllocsPerRun(50, func() { s.Update(&snap, view, 1, 0.02) }); n != 0 {
+		t.Errorf("Sound.Update allocates %v times per frame, want 0", n)
+	}
 	s.Close()
 
 	rate, samples := readWave(t, wav)
