@@ -142,7 +142,7 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 		cfg.Width, cfg.Height = v.FramebufferSize()
 	}
 	scene, err := NewScene(cfg.Terrain, SceneConfig{Width: cfg.Width, Height: cfg.Height, Overlays: cfg.Overlays,
-		Ground: cfg.Ground, LODDistance: set.LODDistance()})
+		Ground: cfg.Ground, LODDistance: set.LODDistance(), NoShadows: !set.Shadows()})
 	if err != nil {
 		return err
 	}

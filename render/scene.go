@@ -42,6 +42,8 @@ type SceneConfig struct {
 	LODDistance float64
 	// Ground, when set, reports the ground height so the chase camera stays above it.
 	Ground func(x, z float64) (float64, bool)
+	// NoShadows leaves out the dark patch under each tank (one draw call per tank).
+	NoShadows bool
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -150,7 +152,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 		root:     core.NewNode(),
 		world:    core.NewNode(),
 		terrain:  tn,
-		parts:    newTankParts(),
+		parts:    newTankParts(!cfg.NoShadows),
 		tanks:    make(map[uint32]*tankEntry),
 		lines:    newLineBatch(true),
 		overlays: cfg.Overlays,

@@ -25,8 +25,8 @@ type Settings struct {
 	InvertMouse bool `json:"invert_mouse"`
 	// FOV is the vertical field of view, degrees, 40..100.
 	FOV float64 `json:"fov_degrees"`
-	// Quality is the graphics quality: "low", "medium" or "high" (the terrain's level of
-	// detail steps every 60, 120 or 240 m).
+	// Quality is the graphics quality: "low", "medium" or "high": the terrain's level of
+	// detail steps every 60, 120 or 240 m, and "low" leaves out the tanks' shadows.
 	Quality string `json:"graphics_quality"`
 	// Volume is the master volume, 0..1; Mute silences the game whatever Volume says.
 	Volume float64 `json:"volume"`
@@ -81,6 +81,9 @@ var Qualities = []string{"low", "medium", "high"}
 
 // LODDistance returns the terrain level-of-detail step of s's quality, m.
 func (s Settings) LODDistance() float64 { return qualityLOD[s.Quality] }
+
+// Shadows reports whether s's quality draws the tanks' shadows.
+func (s Settings) Shadows() bool { return s.Quality != "low" }
 
 // DefaultSettingsPath returns the settings file in the user's config directory, or ""
 // when there is none.

@@ -61,3 +61,27 @@ func TestSettingsNormalize(t *testing.T) {
 		t.Errorf("%d keys for %d actions", len(s.Keys), len(Actions))
 	}
 }
+
+// TestLowQualityDropsShadows: low quality leaves out each tank's shadow patch (one
+// draw call per tank on a software renderer), medium and high keep it.
+func TestLowQualityDropsShadows(t *testing.T) {
+	children := func(q string) int {
+		set := DefaultSettings()
+		set.Quality = q
+		s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{NoShadows: !set.Shadows(), LODDistance: set.LODDistance()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := testSnapshot(1)
+		s.Update(snap, 1.0/60)
+		e := s.tanks[snap.Tanks[0].ID]
+		if e == nil {
+			t.Fatal("no tank entry")
+		}
+		return len(e.model.root.Children())
+	}
+	low, medium := children("low"), children("medium")
+	if low != medium-1 || children("high") != medium {
+		t.Errorf("tank model parts: low %d, medium %d; want one fewer (the shadow) at low", low, medium)
+	}
+}
