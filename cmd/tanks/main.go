@@ -1,10 +1,14 @@
-// Command tanks is the Treadline desktop client. With no flags it starts a practice
-// match at once: an in-process host with bots on loopback, behind an impaired link,
-// so every other tank is really dead-reckoned.
+// Command tanks is the Treadline desktop client. With no match flag it opens the main
+// menu: Practice (Enter: an in-process host with bots on loopback, behind an impaired
+// link, so every other tank is really dead-reckoned), Host, Join, Settings and Quit.
+// A match flag starts that match directly:
 //
-//	tanks                                   practice (-bots N, -lag -jitter -loss)
-//	tanks -host :7777 [-pass P] [-bots N]   host a match and play in it
+//	tanks -bots N [-lag D -jitter D -loss F]   practice
+//	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
+//
+// Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
+// settings.json in the user's config directory; -mute plays without sound.
 //
 // Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
@@ -13,7 +17,7 @@
 // picture and exits, and -bench-frames N prints the split of frame time (simulation,
 // scene update, render, swap). F1 in the game lists every key.
 //
-// It exits 0 when the window is closed, the player leaves from the menu, the host ends
+// It exits 0 when the window is closed, the player quits or leaves, the host ends
 // the match or SIGINT/SIGTERM stops it; 1 with a sentence ("tanks: Lost the connection
 // to 203.0.113.5:7777: the host stopped answering.") when the match cannot start or is
 // lost, the error chain going to the log; and 2, before anything starts, with one line
