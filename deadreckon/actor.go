@@ -7,6 +7,15 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// noCopy makes go vet's copylocks check report a copied value holding it.
+type noCopy struct{}
+
+// Lock is a no-op; it and Unlock make noCopy a sync.Locker for go vet.
+func (*noCopy) Lock() {}
+
+// Unlock is a no-op.
+func (*noCopy) Unlock() {}
+
 // delayedBufferLen is how many updates the Delayed algorithm buffers.
 const delayedBufferLen = 16
 
@@ -18,9 +27,11 @@ const minFrameTime = 1e-6
 const minBlendTime = 1e-6
 
 // Actor reckons one remote actor: it takes the updates its owner publishes and says
-// where to draw it at each frame. Create one with NewActor (or Reckoner.Add); do not
-// copy an Actor that has received updates (the Delayed buffer would be shared). An
-// Actor is not safe for concurrent use.
+// where to draw it at each frame. Create one with NewActor (or Reckoner.Add). An Actor
+// must not be copied: its configuration, clock offset and Delayed buffer live in a
+// part a copy would share, so that SetConfig or Receive on a copy would change the
+// original; go vet's copylocks check reports copies. An Actor is not safe for
+// concurrent use.
 //
 // Each frame, call Receive (or Break) for every update that arrived, then Advance with
 // the frame's local time, then optionally ClampTo, then read Reckoned. All times are
@@ -31,6 +42,8 @@ type Actor struct {
 	// out-of-line cold part, which only updates and the rarer algorithms touch.
 	// Whatever depends only on an update is computed once, when it is applied
 	// (prepareBlend), so that a frame is a few multiply-adds per component.
+
+	_ noCopy
 
 	// First cache line: flags and per-frame scalars.
 	alg      Algorithm
@@ -198,61 +211,9 @@ func (a *Actor) SetClockOffset(offset float64) {
 	}
 }
 
-// validate checks s against the limits and returns it normalized: orientation to unit
-// length (the zero quaternion read as the identity) and articulation angles wrapped.
-func (a *Actor) validate(s State) (State, error) {
-	l := &a.c.cfg.Limits
-	bad := func(what string, v any) (State, error) {
-		return State{}, fmt.Errorf("%w: %s %v", ErrInvalidState, what, v)
-	}
-	if !finite(s.Time) || math.Abs(s.Time) > l.MaxTime {
-		return bad("time", s.Time)
-	}
-	for i := 0; i < 3; i++ {
-		if !finite(s.Position[i]) || math.Abs(s.Position[i]) > l.MaxPosition {
-			return bad("position", s.Position)
-		}
-	}
-	if !finiteVec(s.Velocity) || s.Velocity.Dot(s.Velocity) > l.MaxSpeed*l.MaxSpeed {
-		return bad("velocity", s.Velocity)
-	}
-	if !finiteVec(s.Acceleration) || s.Acceleration.Dot(s.Acceleration) > l.MaxAcceleration*l.MaxAcceleration {
-		return bad("acceleration", s.Acceleration)
-	}
-	if !finiteVec(s.AngularVelocity) || s.AngularVelocity.Dot(s.AngularVelocity) > l.MaxAngularSpeed*l.MaxAngularSpeed {
-		return bad("angular velocity", s.AngularVelocity)
-	}
-	q := s.Orientation
-	n2 := qdot(q, q)
-	switch {
-	case !finite(n2) || !finite(q.W) || !finiteVec(q.V):
-		return bad("orientation", q)
-	case n2 == 0:
-		s.Orientation = mgl64.QuatIdent()
-	case n2 < 0.25 || n2 > 4:
-		return bad("orientation norm", math.Sqrt(n2))
-	default:
-		s.Orientation = qnormalize(q)
-	}
-	if s.NumArticulations < 0 || s.NumArticulations > MaxArticulations {
-		return bad("articulation count", s.NumArticulations)
-	}
-	for i := 0; i < MaxArticulations; i++ {
-		ar := &s.Articulations[i]
-		if i >= s.NumArticulations {
-			*ar = Articulation{}
-			continue
-		}
-		if !finite(ar.Angle) || math.Abs(ar.Angle) > 1e6 {
-			return bad("articulation angle", ar.Angle)
-		}
-		if !finite(ar.Rate) || math.Abs(ar.Rate) > l.MaxArticulationRate {
-			return bad("articulation rate", ar.Rate)
-		}
-		ar.Angle = wrapAngle(ar.Angle)
-	}
-	return s, nil
-}
+// validate checks s against the actor's limits and returns it normalized (see
+// Limits.Validate).
+func (a *Actor) validate(s State) (State, error) { return a.c.cfg.Limits.validate(s) }
 
 // Receive takes an update from the actor's owner that arrived at local time now. The
 // next Advance blends from what is displayed toward it. The update is taken as valid

@@ -216,23 +216,14 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	tx, ty, tz = tx*k, ty*k, tz*k
 	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
 	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
-	// uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: the call alone
-	// costs a tenth of the clamp.
-	wy := sx - tz
-	sg := math.Copysign(1, wy)
-	qw := 1 + tx + ny + sz + math.Abs(wy)
-	qx := nz - sy + sg*(nx+ty)
-	qy := wy + sg*(1+ny-tx-sz)
-	qz := ty - nx + sg*(sy+nz)
-	k = 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
-	r.Orientation = mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
+	r.Orientation = uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz)
 }
 
 // uprightQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto
 // the orthonormal right-handed axes t, n, s, for an up axis n with ny ≥ 0 (the
 // clamp keeps ny ≥ minNormalY).
 //
-// The general conversion (matrixQuat) picks its formula by the largest component, a
+// The general conversion from a rotation matrix picks its formula by the largest component, a
 // branch that follows the heading and so is mispredicted for a crowd facing every
 // way. Here no branch is needed: with q = (w, x, y, z), w ≥ 0, the vectors
 // (1 + tr, m21 − m12, m02 − m20, m10 − m01) = 4w·q and
@@ -242,8 +233,6 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 // the sum is never small, even when rounding gets the sign of a tiny wy wrong, and
 // one normalization gives q to rounding (TestUprightQuat).
 func uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz float64) mgl64.Quat {
-	// uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: the call alone
-	// costs a tenth of the clamp.
 	wy := sx - tz
 	sg := math.Copysign(1, wy)
 	qw := 1 + tx + ny + sz + math.Abs(wy)
@@ -252,30 +241,6 @@ func uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz float64) mgl64.Quat {
 	qz := ty - nx + sg*(sy+nz)
 	k := 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
 	return mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
-}
-
-// matrixQuat returns the unit quaternion of the rotation matrix with rows
-// (m00 m01 m02), (m10 m11 m12), (m20 m21 m22), which must be orthonormal with
-// determinant 1. It is basisQuat on scalars.
-func matrixQuat(m00, m01, m02, m10, m11, m12, m20, m21, m22 float64) mgl64.Quat {
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		r := math.Sqrt(tr + 1)
-		s := 0.5 / r
-		return mgl64.Quat{W: 0.5 * r, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
-	case m00 > m11 && m00 > m22:
-		r := math.Sqrt(1 + m00 - m11 - m22)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m21 - m12) * s, V: mgl64.Vec3{0.5 * r, (m01 + m10) * s, (m02 + m20) * s}}
-	case m11 > m22:
-		r := math.Sqrt(1 + m11 - m00 - m22)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m02 - m20) * s, V: mgl64.Vec3{(m01 + m10) * s, 0.5 * r, (m12 + m21) * s}}
-	default:
-		r := math.Sqrt(1 + m22 - m00 - m11)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m10 - m01) * s, V: mgl64.Vec3{(m02 + m20) * s, (m12 + m21) * s, 0.5 * r}}
-	}
 }
 
 // clamp1 writes the one-ray clamp of pose (pos, q) into r.

@@ -3,8 +3,6 @@ package deadreckon
 import (
 	"errors"
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Defaults for Config. A zero field in Config takes the matching default.
@@ -169,13 +167,7 @@ func (c Config) withDefaults() Config {
 	c.Heartbeat = positiveOr(c.Heartbeat, DefaultHeartbeat)
 	c.MaxLatency = positiveOr(c.MaxLatency, DefaultMaxLatency)
 	c.Clamp = c.Clamp.withDefaults()
-	l := &c.Limits
-	l.MaxPosition = boundOr(l.MaxPosition, DefaultMaxPosition)
-	l.MaxSpeed = boundOr(l.MaxSpeed, DefaultMaxSpeed)
-	l.MaxAcceleration = boundOr(l.MaxAcceleration, DefaultMaxAcceleration)
-	l.MaxAngularSpeed = boundOr(l.MaxAngularSpeed, DefaultMaxAngularSpeed)
-	l.MaxArticulationRate = boundOr(l.MaxArticulationRate, DefaultMaxArticulationRate)
-	l.MaxTime = boundOr(l.MaxTime, DefaultMaxTime)
+	c.Limits = c.Limits.withDefaults()
 	for i := range c.ArticulationLimits {
 		al := &c.ArticulationLimits[i]
 		if !(al.Min < al.Max) || math.IsInf(al.Min, 0) || math.IsInf(al.Max, 0) {
@@ -184,7 +176,3 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }

@@ -16,22 +16,27 @@
 // +X with +Y up and +Z to its right. Time is always a parameter: nothing here reads a
 // clock, so runs are reproducible.
 //
-// A receiving peer, per frame:
+// A receiving peer keeps one Actor per remote actor and, per frame:
 //
-//	r := deadreckon.NewReckoner(deadreckon.ReckonerConfig{})
-//	defer r.Close()
-//	h := r.Add(deadreckon.Config{Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.1}})
+//	a := deadreckon.NewActor(deadreckon.Config{CompensateLatency: true,
+//		Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.1}})
 //	...
-//	if err := r.Actor(h).Receive(state, now); err != nil { dropped++ } // each update
-//	r.Advance(now, ground, camera)                                     // once per frame
-//	draw(r.Actor(h).Reckoned())
+//	a.SetClockOffset(offset) // host − local, from the clock sync
+//	if err := a.Receive(state, now); err != nil { dropped++ } // each update
+//	a.Advance(now)                                           // once per frame
+//	a.ClampTo(ground, camera)
+//	draw(a.Reckoned())
+//
+// The game does exactly this for its tanks. A Reckoner holds many actors in pages and
+// advances and clamps them on several goroutines: it pays off for crowds of hundreds
+// (BenchmarkReckon), not for a match of a few dozen tanks.
 //
 // The owning peer, per frame:
 //
 //	p := deadreckon.NewPublisher(deadreckon.PublisherConfig{}, seed)
 //	...
 //	if d, s := p.Update(sample); d != deadreckon.NoUpdate {
-//		send(s, d == deadreckon.FullUpdate)
+//		send(s) // the whole state; d says whether it is a heartbeat
 //	}
 //
 // Local actors sit on the ground with ClampPose, the same clamp remote actors use.

@@ -157,3 +157,34 @@ func vecNear(a, b mgl64.Vec3, tol float64) bool { return a.Sub(b).Len() <= tol }
 
 // quatNear reports whether a and b are the same rotation within tol radians.
 func quatNear(a, b mgl64.Quat, tol float64) bool { return quatAngle(a, b) <= tol }
+
+// basisQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto the
+// orthonormal right-handed columns x, y, z. Orthonormal input gives a unit quaternion
+// to rounding, so no normalization follows.
+func basisQuat(x, y, z mgl64.Vec3) mgl64.Quat {
+	return matrixQuat(x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2])
+}
+
+// matrixQuat returns the unit quaternion of the rotation matrix with rows
+// (m00 m01 m02), (m10 m11 m12), (m20 m21 m22), which must be orthonormal with
+// determinant 1. It is basisQuat on scalars.
+func matrixQuat(m00, m01, m02, m10, m11, m12, m20, m21, m22 float64) mgl64.Quat {
+	switch tr := m00 + m11 + m22; {
+	case tr > 0:
+		r := math.Sqrt(tr + 1)
+		s := 0.5 / r
+		return mgl64.Quat{W: 0.5 * r, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
+	case m00 > m11 && m00 > m22:
+		r := math.Sqrt(1 + m00 - m11 - m22)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m21 - m12) * s, V: mgl64.Vec3{0.5 * r, (m01 + m10) * s, (m02 + m20) * s}}
+	case m11 > m22:
+		r := math.Sqrt(1 + m11 - m00 - m22)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m02 - m20) * s, V: mgl64.Vec3{(m01 + m10) * s, 0.5 * r, (m12 + m21) * s}}
+	default:
+		r := math.Sqrt(1 + m22 - m00 - m11)
+		s := 0.5 / r
+		return mgl64.Quat{W: (m10 - m01) * s, V: mgl64.Vec3{(m02 + m20) * s, (m12 + m21) * s, 0.5 * r}}
+	}
+}

@@ -232,7 +232,8 @@ func (p *Publisher) Config() PublisherConfig { return p.cfg }
 
 // Update takes this frame's sample and says whether to publish; when it does, the
 // returned State is what to send, and the publisher's own reckoning restarts from it.
-// A sample with non-finite values is ignored (NoUpdate) and counted by Rejected.
+// A sample with non-finite values, or a time or position beyond Reckon.Limits, is
+// ignored (NoUpdate) and counted by Rejected.
 // Update does not allocate.
 func (p *Publisher) Update(s Sample) (Decision, State) {
 	if !p.validSample(&s) {
@@ -265,6 +266,11 @@ func (p *Publisher) validSample(s *Sample) bool {
 	if !finite(s.Time) || !finiteVec(s.Position) || !finite(s.Orientation.W) || !finiteVec(s.Orientation.V) {
 		return false
 	}
+	// Beyond the bounds remotes accept, differences of positions or times overflow.
+	if lim := &p.cfg.Reckon.Limits; math.Abs(s.Time) > lim.MaxTime || math.Abs(s.Position[0]) > lim.MaxPosition ||
+		math.Abs(s.Position[1]) > lim.MaxPosition || math.Abs(s.Position[2]) > lim.MaxPosition {
+		return false
+	}
 	if p.n > 0 && s.Time < p.prevT {
 		return false
 	}
@@ -293,21 +299,17 @@ func (p *Publisher) observe(s *Sample) {
 			k := min(p.cfg.VelocityFrames, p.n)
 			old := (p.n - k) % velocityHistory
 			span := s.Time - p.times[old]
-			// Finite samples can still be so far apart (near ±MaxFloat64) that a
-			// difference overflows: such a rate is unknown, and published as zero.
-			v := finiteOrZero(s.Position.Sub(p.pos[old]).Mul(1 / span))
+			v := s.Position.Sub(p.pos[old]).Mul(1 / span)
 			if p.velValid {
-				a := finiteOrZero(v.Sub(p.vel).Mul(1 / dt))
+				a := v.Sub(p.vel).Mul(1 / dt)
 				a[1] = 0 // vertical acceleration causes floating and sinking
 				p.acc = a
 			}
 			p.vel = v
 			p.velValid = true
-			p.omega = finiteOrZero(rotationVector(p.prevQ, s.Orientation).Mul(1 / dt))
+			p.omega = rotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
 			for i := 0; i < s.NumArticulations; i++ {
-				if p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt; !finite(p.rates[i]) {
-					p.rates[i] = 0
-				}
+				p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt
 			}
 		} else {
 			// A repeated time: keep the rates, replace the sample.
@@ -326,14 +328,6 @@ func (p *Publisher) observe(s *Sample) {
 	for i := s.NumArticulations; i < MaxArticulations; i++ {
 		p.rates[i] = 0
 	}
-}
-
-// finiteOrZero returns v, or zero when a component is not finite.
-func finiteOrZero(v mgl64.Vec3) mgl64.Vec3 {
-	if !finiteVec(v) {
-		return mgl64.Vec3{}
-	}
-	return v
 }
 
 // measure computes the errors between the sample and the self-reckoned state.

@@ -3,15 +3,18 @@ package game
 import (
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 )
 
 // benchMatches builds two peers over an in-memory link: one running bots local bots,
 // the other a player reckoning them, warmed up for two simulated seconds.
-func benchMatches(b *testing.B, bots int) (*Loopback, *Match, *Match, float64) {
+func benchMatches(b *testing.B, bots int) (*gametest.Loopback, *Match, *Match, float64) {
 	mp := smallMap(b)
-	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Jitter: 0.01, Seed: 1})
+	hub := newHub(b, gametest.LoopbackConfig{Link: impair.Link{Latency: 55 * time.Millisecond, Jitter: 5 * time.Millisecond}, Seed: 1})
 	owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, hub.Join())
 	viewer := mustMatch(b, Config{Map: mp, Seed: 2}, hub.Join())
 	now := 0.0

@@ -5,11 +5,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
-// Defaults for BotConfig.
+// Defaults for the bots.
 const (
 	// DefaultBotMargin keeps bot waypoints this far inside the map border, m.
 	DefaultBotMargin = 32.0
@@ -22,8 +23,8 @@ const (
 	DefaultBotPauseChance = 0.4
 )
 
-// BotConfig sets up a Bot.
-type BotConfig struct {
+// botConfig sets up a bot.
+type botConfig struct {
 	// Map is the battlefield the bot patrols. Required.
 	Map *terrain.Map
 	// Seed makes the bot's choices deterministic.
@@ -51,16 +52,16 @@ const (
 	botReverse                // backing out of a place it got stuck in
 )
 
-// Bot drives a tank like a player would, producing a physics.Input each tick: it
+// botDriver drives a tank like a player would, producing a physics.Input each tick: it
 // patrols waypoints across the map (every other one the highest of a few candidates,
 // so it climbs), turns toward them (in place when the turn is sharp), slows for turns
 // and arrivals, stops now and then, backs out when stuck, and swings its turret: onto
 // the nearest tank in sight, or in a slow sweep. Everything random comes from its
 // seed, so the same seed and the same poses give the same inputs.
 //
-// A Bot is not safe for concurrent use.
-type Bot struct {
-	cfg    BotConfig
+// A botDriver is not safe for concurrent use.
+type botDriver struct {
+	cfg    botConfig
 	rng    *rand.Rand
 	lo, hi mgl64.Vec2 // waypoint area
 
@@ -79,10 +80,10 @@ type Bot struct {
 	sweepPhase, sweepRate, gunPhase float64
 }
 
-// NewBot returns a bot ready to drive on cfg.Map. It panics if cfg.Map is nil.
-func NewBot(cfg BotConfig) *Bot {
+// newBotDriver returns a bot ready to drive on cfg.Map. It panics if cfg.Map is nil.
+func newBotDriver(cfg botConfig) *botDriver {
 	if cfg.Map == nil {
-		panic("game: NewBot without a map")
+		panic("game: a bot needs a map")
 	}
 	if !(cfg.Margin > 0) {
 		cfg.Margin = DefaultBotMargin
@@ -96,7 +97,7 @@ func NewBot(cfg BotConfig) *Bot {
 	if cfg.PauseChance == 0 {
 		cfg.PauseChance = DefaultBotPauseChance
 	}
-	b := &Bot{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xb07b07b07b07b07))}
+	b := &botDriver{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xb07b07b07b07b07))}
 	lo, hi := cfg.Map.Min(), cfg.Map.Max()
 	margin := math.Min(cfg.Margin, 0.25*math.Min(hi[0]-lo[0], hi[1]-lo[1]))
 	b.lo = mgl64.Vec2{lo[0] + margin, lo[1] + margin}
@@ -107,19 +108,16 @@ func NewBot(cfg BotConfig) *Bot {
 	return b
 }
 
-// Waypoint returns the point the bot is heading for, (x, z) in meters.
-func (b *Bot) Waypoint() mgl64.Vec2 { return b.waypoint }
-
 // Drive returns the bot's input for the tick at time now (s), given its tank's pose
 // and the positions of the tanks it might aim at (its own may be among them).
-func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.Input {
+func (b *botDriver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.Input {
 	pos := p.Position
 	if !b.started {
 		b.started = true
 		b.nextWaypoint(pos)
 		b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
 	}
-	yaw := yawOf(p.Orientation)
+	yaw := deadreckon.Yaw(p.Orientation)
 	in := physics.Input{AimYaw: b.aim(now, pos, yaw, others)}
 	in.GunElevation = 0.05 + 0.12*math.Sin(0.35*now+b.gunPhase)
 
@@ -153,8 +151,8 @@ func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.In
 		dist = to.Len()
 	}
 	// A world yaw ψ faces (cos ψ, −sin ψ) on the (x, z) plane.
-	want := math.Atan2(-to[1], to[0])
-	turn := wrapAngle(want - yaw)
+	want := deadreckon.Heading(mgl64.Vec3{to[0], 0, to[1]})
+	turn := deadreckon.WrapAngle(want - yaw)
 	in.Steer = clampUnit(turn * 1.5 * steerLeft)
 	switch a := math.Abs(turn); {
 	case a > math.Pi/3:
@@ -184,7 +182,7 @@ func (b *Bot) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.In
 }
 
 // aim returns the world yaw the turret should turn to.
-func (b *Bot) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3) float64 {
+func (b *botDriver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3) float64 {
 	best, bestD := -1, b.cfg.Sight
 	for i, o := range others {
 		d := o.Sub(pos).Len()
@@ -194,14 +192,14 @@ func (b *Bot) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3)
 	}
 	if best >= 0 {
 		d := others[best].Sub(pos)
-		return math.Atan2(-d[2], d[0])
+		return deadreckon.Heading(d)
 	}
 	return yaw + 1.2*math.Sin(b.sweepRate*now+b.sweepPhase)
 }
 
 // nextWaypoint picks the next waypoint: on even legs the highest of a few random
 // candidates (a climb), otherwise a random point at least 40 m away; never on a rock.
-func (b *Bot) nextWaypoint(from mgl64.Vec3) {
+func (b *botDriver) nextWaypoint(from mgl64.Vec3) {
 	b.legs++
 	climb := b.legs%2 == 0
 	best, bestScore := mgl64.Vec2{}, math.Inf(-1)
@@ -234,7 +232,7 @@ func (b *Bot) nextWaypoint(from mgl64.Vec3) {
 }
 
 // onRock reports whether c lies on or next to a rock.
-func (b *Bot) onRock(c mgl64.Vec2) bool {
+func (b *botDriver) onRock(c mgl64.Vec2) bool {
 	for _, o := range b.cfg.Map.Obstacles() {
 		dx, dz := c[0]-o.X, c[1]-o.Z
 		r := o.Radius + 8
@@ -243,23 +241,4 @@ func (b *Bot) onRock(c mgl64.Vec2) bool {
 		}
 	}
 	return false
-}
-
-// yawOf returns the world yaw of orientation q: the heading of its forward (+X)
-// axis, projected on the ground plane.
-func yawOf(q mgl64.Quat) float64 {
-	f := q.Rotate(mgl64.Vec3{1, 0, 0})
-	return math.Atan2(-f[2], f[0])
-}
-
-// wrapAngle returns a wrapped into (−π, π].
-func wrapAngle(a float64) float64 {
-	a = math.Mod(a, 2*math.Pi)
-	switch {
-	case a > math.Pi:
-		a -= 2 * math.Pi
-	case a <= -math.Pi:
-		a += 2 * math.Pi
-	}
-	return a
 }

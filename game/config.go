@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -35,16 +36,6 @@ const RespawnBelow = 20.0
 // RespawnUpsideDown is how long a local tank may stay on its side or upside down
 // before it is respawned, s.
 const RespawnUpsideDown = 3.0
-
-// Turret and gun are the articulations a tank's State carries, in this order.
-const (
-	// ArticulationTurret is the index of the turret yaw relative to the hull, rad.
-	ArticulationTurret = 0
-	// ArticulationGun is the index of the gun elevation, rad.
-	ArticulationGun = 1
-	// NumArticulations is how many articulations a tank publishes.
-	NumArticulations = 2
-)
 
 // Config sets up a Match. The zero value is a match with a player tank, no bots, on a
 // generated map, with default dead-reckoning settings.
@@ -99,15 +90,7 @@ type Config struct {
 
 	// Impairment describes the network impairment on this peer's link, shown in the
 	// snapshot's NetStats. It changes nothing by itself.
-	Impairment Impairment
+	Impairment impair.Link
 	// Logger receives the match's log lines. If nil, nothing is logged.
 	Logger *slog.Logger
-}
-
-// Impairment describes the impairment added to a link, for display.
-type Impairment struct {
-	// Lag is the added one-way latency, s; Jitter its largest deviation, s.
-	Lag, Jitter float64
-	// Loss is the chance (0..1) that a packet is lost.
-	Loss float64
 }

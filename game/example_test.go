@@ -3,8 +3,11 @@ package game_test
 import (
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -16,7 +19,10 @@ func ExampleNewMatch() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	hub := game.NewLoopback(game.LoopbackConfig{Delay: 0.05, Seed: 1})
+	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
 	host, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1}, hub.Join())
 	if err != nil {
 		log.Fatal(err)

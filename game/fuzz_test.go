@@ -24,9 +24,9 @@ func (l *scriptLink) Spawn(string, int, deadreckon.State) (uint32, error) {
 	l.nextID++
 	return 1000 + l.nextID, nil
 }
-func (l *scriptLink) Despawn(uint32) error                         { return nil }
-func (l *scriptLink) Publish(uint32, deadreckon.State, bool) error { return nil }
-func (l *scriptLink) Stats() net.Stats                             { return net.Stats{} }
+func (l *scriptLink) Despawn(uint32) error                   { return nil }
+func (l *scriptLink) Publish(uint32, deadreckon.State) error { return nil }
+func (l *scriptLink) Stats() net.Stats                       { return net.Stats{} }
 func (l *scriptLink) Poll(buf []net.Event) []net.Event {
 	buf = append(buf, l.in...)
 	l.in = l.in[:0]
@@ -87,7 +87,7 @@ func FuzzRemoteEvents(f *testing.F) {
 			if s.NumArticulations > deadreckon.MaxArticulations {
 				s.NumArticulations = -1
 			}
-			ev := net.Event{Kind: net.EventKind(r[0] % 6), Actor: uint32(r[1] % 5), Owner: uint32(r[0] % 3), State: s, Full: r[0]&0x80 != 0}
+			ev := net.Event{Kind: net.EventKind(r[0] % 6), Actor: uint32(r[1] % 5), Owner: uint32(r[0] % 3), State: s}
 			link.in = append(link.in, ev)
 			link.now += float64(r[0]%8) * 0.01
 			err := m.Step(link.now, physics.Input{Throttle: 1})

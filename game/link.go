@@ -5,9 +5,9 @@ import (
 	"github.com/treadline/treadline/net"
 )
 
-// Link is a match's connection to the other peers of a match. *net.Client, the host's
-// local peer (net.Host.Local) and the in-memory Loopback links satisfy it. A Match uses
-// its Link from the goroutine that calls Step.
+// Link is a match's connection to the other peers of a match. *net.Client (a joined
+// player, or the host's own from net.Host.Local) and the in-memory links of package
+// gametest satisfy it. A Match uses its Link from the goroutine that calls Step.
 type Link interface {
 	// ID returns this player's id, unique in the match.
 	ID() uint32
@@ -17,9 +17,9 @@ type Link interface {
 	Spawn(name string, team int, s deadreckon.State) (actor uint32, err error)
 	// Despawn removes one of this player's actors from the match.
 	Despawn(actor uint32) error
-	// Publish sends a state update for one of this player's actors; full marks a
-	// heartbeat. The link stamps s.Time with host-clock seconds.
-	Publish(actor uint32, s deadreckon.State, full bool) error
+	// Publish sends a state update for one of this player's actors: its whole state,
+	// articulations included. The link stamps s.Time with host-clock seconds.
+	Publish(actor uint32, s deadreckon.State) error
 	// Poll appends the events that arrived since the last call to buf and returns it.
 	// It never blocks.
 	Poll(buf []net.Event) []net.Event
@@ -28,4 +28,26 @@ type Link interface {
 }
 
 // The real network peers are links.
-var _ Link = net.Peer(nil)
+var _ Link = (*net.Client)(nil)
+
+// publisherConfig returns pc with the bounds of what a tank publishes filled in where
+// pc leaves them zero: the host's limits (net.DefaultMax…), which the publisher keeps
+// strictly inside, so that the host never refuses a tank's update for a collision's
+// acceleration spike or a sample jump.
+func publisherConfig(pc deadreckon.PublisherConfig) deadreckon.PublisherConfig {
+	l := &pc.Reckon.Limits
+	for _, b := range []struct {
+		v   *float64
+		def float64
+	}{
+		{&l.MaxSpeed, net.DefaultMaxSpeed},
+		{&l.MaxAcceleration, net.DefaultMaxAcceleration},
+		{&l.MaxAngularSpeed, net.DefaultMaxTurnRate},
+		{&l.MaxArticulationRate, net.DefaultMaxArticulationRate},
+	} {
+		if *b.v == 0 {
+			*b.v = b.def
+		}
+	}
+	return pc
+}

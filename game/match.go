@@ -72,7 +72,7 @@ type tank struct {
 	// Local tanks.
 	body        *physics.Tank
 	pub         *deadreckon.Publisher
-	bot         *Bot
+	bot         *botDriver
 	published   deadreckon.State // last state handed to the link
 	pubAt       float64          // local time it was handed over
 	spawnFailed bool             // a respawn could not re-enter the match; retry
@@ -183,7 +183,7 @@ func (m *Match) spawnAll() error {
 	id := uint64(m.link.ID())
 	for i := range m.cfg.Bots {
 		seed := m.cfg.Seed ^ (id<<32+uint64(i)+1)*0x632be59bd9b4e019
-		bot := NewBot(BotConfig{Map: m.terr, Seed: seed})
+		bot := newBotDriver(botConfig{Map: m.terr, Seed: seed})
 		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot); err != nil {
 			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
 		}
@@ -286,7 +286,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
 	}
-	if !finite(now) {
+	if !deadreckon.Finite(now) {
 		now = m.last // a broken clock reading simulates no time
 	}
 	dt := 0.0
@@ -332,10 +332,10 @@ func (m *Match) Step(now float64, in physics.Input) error {
 func sanitizeInput(in physics.Input) physics.Input {
 	in.Throttle = clampUnit(in.Throttle)
 	in.Steer = clampUnit(in.Steer)
-	if !finite(in.AimYaw) {
+	if !deadreckon.Finite(in.AimYaw) {
 		in.AimYaw = 0
 	}
-	if !finite(in.GunElevation) {
+	if !deadreckon.Finite(in.GunElevation) {
 		in.GunElevation = 0
 	}
 	return in
@@ -343,7 +343,7 @@ func sanitizeInput(in physics.Input) physics.Input {
 
 func clampUnit(v float64) float64 {
 	switch {
-	case !finite(v):
+	case !deadreckon.Finite(v):
 		return 0
 	case v > 1:
 		return 1
@@ -352,8 +352,6 @@ func clampUnit(v float64) float64 {
 	}
 	return v
 }
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // receive handles the events that arrived on the link since the last tick.
 func (m *Match) receive(now float64) {
@@ -471,8 +469,7 @@ func (m *Match) removeRemote(t *tank) {
 // planar returns a state's place on the ground plane: its (x, z), m, and the yaw of
 // its forward axis, rad.
 func planar(s deadreckon.State) (x, z, yaw float64) {
-	f := s.Orientation.Rotate(mgl64.Vec3{1, 0, 0})
-	return s.Position[0], s.Position[2], math.Atan2(-f[2], f[0])
+	return s.Position[0], s.Position[2], deadreckon.Yaw(s.Orientation)
 }
 
 // moveProxies puts every remote tank's physics proxy on its reckoned path for the
@@ -546,7 +543,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
 	minH, _ := m.terr.HeightRange()
 	x, y, z := p.Position[0], p.Position[1], p.Position[2]
-	if !finite(x) || !finite(y) || !finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
+	if !deadreckon.Finite(x) || !deadreckon.Finite(y) || !deadreckon.Finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
 		y < minH-RespawnBelow {
 		return true
 	}
@@ -581,39 +578,12 @@ func (m *Match) publish(now float64) {
 		if d == deadreckon.NoUpdate {
 			continue
 		}
-		s = plausible(s)
 		t.published, t.pubAt = s, now
-		if err := m.link.Publish(t.id, s, d == deadreckon.FullUpdate); err != nil {
+		if err := m.link.Publish(t.id, s); err != nil {
 			m.counters.publishErr++
 			m.log.Debug("publish", "actor", t.id, "err", err)
 		}
 	}
-}
-
-// Bounds on published motion, inside what the host accepts (see net.Limits): a
-// collision can make the instantaneous acceleration spike far beyond anything a tank
-// does, and the host would refuse the whole update.
-const (
-	// MaxPublishSpeed caps a published velocity, m/s.
-	MaxPublishSpeed = 25.0
-	// MaxPublishAcceleration caps a published acceleration, m/s² (about 1.2 g).
-	MaxPublishAcceleration = 12.0
-	// MaxPublishTurnRate caps a published angular velocity, rad/s.
-	MaxPublishTurnRate = 3.0
-	// MaxPublishArticulationRate caps a published turret or gun rate, rad/s.
-	MaxPublishArticulationRate = 6.0
-)
-
-// plausible returns s with its rates capped to the Max Publish bounds.
-func plausible(s deadreckon.State) deadreckon.State {
-	s.Velocity = capLen(s.Velocity, MaxPublishSpeed)
-	s.Acceleration = capLen(s.Acceleration, MaxPublishAcceleration)
-	s.AngularVelocity = capLen(s.AngularVelocity, MaxPublishTurnRate)
-	for i := range s.NumArticulations {
-		r := &s.Articulations[i].Rate
-		*r = math.Max(-MaxPublishArticulationRate, math.Min(MaxPublishArticulationRate, *r))
-	}
-	return s
 }
 
 // capLen returns v scaled down to length max when it is longer.
@@ -645,9 +615,9 @@ func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
 	s.Time = now
 	s.Position = p.Position
 	s.Orientation = p.Orientation
-	s.Articulations[ArticulationTurret] = p.Turret
-	s.Articulations[ArticulationGun] = p.Gun
-	s.NumArticulations = NumArticulations
+	s.Articulations[physics.ArticulationTurret] = p.Turret
+	s.Articulations[physics.ArticulationGun] = p.Gun
+	s.NumArticulations = physics.NumArticulations
 	return s
 }
 
@@ -704,8 +674,8 @@ func (m *Match) refreshViews(now float64) {
 			r := a.Reckoned()
 			v.Stale = a.Stale(now)
 			v.Position, v.Orientation = r.Position, r.Orientation
-			v.Turret = r.Articulations[ArticulationTurret].Angle
-			v.Gun = r.Articulations[ArticulationGun].Angle
+			v.Turret = r.Articulations[physics.ArticulationTurret].Angle
+			v.Gun = r.Articulations[physics.ArticulationGun].Angle
 			v.Velocity, v.Acceleration = r.Velocity, r.Acceleration
 			v.LastKnown = a.LastKnown()
 			v.LastKnownProjected = a.LastKnownProjected()
@@ -746,12 +716,12 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	}
 	st := m.link.Stats()
 	dst.Net = NetStats{
-		RTT: st.RTT, ClockOffset: st.ClockOffset,
+		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset,
 		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
 		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
 		// An update can outrun its actor's spawn (datagrams versus the stream).
 		Dropped:  st.Dropped + m.counters.unknownActor,
 		Rejected: st.Rejected + m.counters.rejected,
-		Lag:      m.cfg.Impairment.Lag, Jitter: m.cfg.Impairment.Jitter, Loss: m.cfg.Impairment.Loss,
+		Lag:      m.cfg.Impairment.Latency.Seconds(), Jitter: m.cfg.Impairment.Jitter.Seconds(), Loss: m.cfg.Impairment.Loss,
 	}
 }

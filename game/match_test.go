@@ -6,10 +6,13 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -69,7 +72,7 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 	mp := smallMap(t)
 	for _, algo := range []deadreckon.Algorithm{deadreckon.Static, deadreckon.Linear, deadreckon.ProjectiveVelocityBlend} {
 		t.Run(algo.String(), func(t *testing.T) {
-			hub := NewLoopback(LoopbackConfig{})
+			hub := newHub(t, gametest.LoopbackConfig{})
 			owner := hub.Join()
 			m := mustMatch(t, Config{Map: mp, NoPlayer: true, Algorithm: algo, NoClamp: true}, hub.Join())
 
@@ -87,7 +90,7 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 				// projection of an older update could predict.
 				s := deadreckon.NewState(mgl64.Vec3{10 + 3*now, 5, 10 + 0.3*float64(k%2)})
 				s.Velocity = mgl64.Vec3{3, 0, 0}
-				if err := owner.Publish(id, s, false); err != nil {
+				if err := owner.Publish(id, s); err != nil {
 					t.Fatal(err)
 				}
 				mustStep(t, m, now, physics.Input{})
@@ -119,7 +122,7 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 // physics step produced, not last tick's.
 func TestPublishedStateIsThisTicksPhysics(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	m := mustMatch(t, Config{Map: mp, Seed: 3}, hub.Join())
 	watcher := hub.Join()
 	self, ok := m.Self()
@@ -196,7 +199,7 @@ func TestTwoMatchesSeeEachOther(t *testing.T) {
 func twoMatchErrors(t *testing.T, noCompensation bool) (errs, horiz []float64) {
 	t.Helper()
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Jitter: 0.02, Loss: 0.02, Seed: 11})
+	hub := newHub(t, gametest.LoopbackConfig{Link: impair.Link{Latency: 60 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}, Seed: 11})
 	// Three clamp rays at every distance, as the owner's physics does: beyond
 	// NearDistance the default single-ray clamp can differ from the three-point one by
 	// a meter or two in height where the ground curves under a 7 m hull.
@@ -263,7 +266,7 @@ func TestLatencyCompensationHelps(t *testing.T) {
 // allocates nothing, and neither does Step.
 func TestSnapshotReuseAllocatesNothing(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{Delay: 0.05, Seed: 1})
+	hub := newHub(t, gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}, Seed: 1})
 	a := mustMatch(t, Config{Map: mp, Bots: 3, Seed: 1}, hub.Join())
 	b := mustMatch(t, Config{Map: mp, Bots: 2, Seed: 2}, hub.Join())
 	var snap Snapshot
@@ -291,7 +294,7 @@ func TestSnapshotReuseAllocatesNothing(t *testing.T) {
 // TestLinkClosed: losing the host ends the match with a clear error.
 func TestLinkClosed(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	m := mustMatch(t, Config{Map: mp}, hub.Join())
 	mustStep(t, m, tick, physics.Input{})
 	hub.Close("host shut down")
@@ -313,7 +316,7 @@ func TestLinkClosed(t *testing.T) {
 // removed later, hostile updates are dropped and counted while the rest carries on.
 func TestRemoteLifecycle(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2, Remote: deadreckon.Config{Heartbeat: 0.5}}, hub.Join())
 	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
@@ -336,13 +339,13 @@ func TestRemoteLifecycle(t *testing.T) {
 	}
 	bad := deadreckon.NewState(mgl64.Vec3{math.NaN(), 0, 0})
 	good := deadreckon.NewState(mgl64.Vec3{1, 0, 0})
-	_ = owner.Publish(a, bad, false)
-	_ = owner.Publish(b, good, false)
+	_ = owner.Publish(a, bad)
+	_ = owner.Publish(b, good)
 	step(0.2)
 	if snap.Net.Rejected != 2 {
 		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Rejected)
 	}
-	if p := viewOf(t, &snap, a).Position; !finite(p[0]) {
+	if p := viewOf(t, &snap, a).Position; !deadreckon.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
 	}
 	if err := owner.Despawn(c); err != nil {
@@ -354,7 +357,7 @@ func TestRemoteLifecycle(t *testing.T) {
 	}
 	// b keeps talking, a falls silent.
 	for now := 0.4; now < 3; now += 0.1 {
-		_ = owner.Publish(b, good, false)
+		_ = owner.Publish(b, good)
 		step(now)
 		if now > 1.6 && now < 2.1 && !viewOf(t, &snap, a).Stale {
 			t.Fatalf("t=%.1f: silent tank not stale", now)
@@ -373,7 +376,7 @@ func TestRemoteLifecycle(t *testing.T) {
 // across the map.
 func TestRespawnIsContinuityBreak(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{Delay: 0.05})
+	hub := newHub(t, gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}})
 	a := mustMatch(t, Config{Map: mp, Seed: 5}, hub.Join())
 	b := mustMatch(t, Config{Map: mp, NoPlayer: true}, hub.Join())
 	var sa, sb Snapshot
@@ -428,7 +431,7 @@ func TestRespawnIsContinuityBreak(t *testing.T) {
 // TestInputSanitized: hostile input values neither crash nor poison the simulation.
 func TestInputSanitized(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	m := mustMatch(t, Config{Map: mp}, hub.Join())
 	var snap Snapshot
 	for k, in := range []physics.Input{
@@ -444,7 +447,7 @@ func TestInputSanitized(t *testing.T) {
 	m.Snapshot(&snap)
 	v := snap.Tanks[snap.Self]
 	for _, x := range []float64{v.Position[0], v.Position[1], v.Position[2], v.Turret, v.Gun} {
-		if !finite(x) {
+		if !deadreckon.Finite(x) {
 			t.Fatalf("non-finite pose after hostile input: %+v", v)
 		}
 	}
@@ -453,7 +456,7 @@ func TestInputSanitized(t *testing.T) {
 // TestSetAlgorithmAndClamp: switching applies to present and future remote tanks.
 func TestSetAlgorithmAndClamp(t *testing.T) {
 	mp := smallMap(t)
-	hub := NewLoopback(LoopbackConfig{})
+	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true}, hub.Join())
 	if m.Clamp() != DefaultClamp || m.Algorithm() != deadreckon.ProjectiveVelocityBlend {
@@ -537,7 +540,7 @@ func TestStepReckoningAllocatesNothing(t *testing.T) {
 // down is respawned; one driving normally is not.
 func TestNeedsRespawn(t *testing.T) {
 	mp := smallMap(t)
-	m := mustMatch(t, Config{Map: mp}, NewLoopback(LoopbackConfig{}).Join())
+	m := mustMatch(t, Config{Map: mp}, newHub(t, gametest.LoopbackConfig{}).Join())
 	lo, _ := mp.HeightRange()
 	upright := mgl64.QuatIdent()
 	flipped := mgl64.QuatRotate(math.Pi, mgl64.Vec3{1, 0, 0})

@@ -3,7 +3,10 @@ package game
 import (
 	"math"
 	"testing"
+	"time"
 
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -16,23 +19,23 @@ import (
 func TestLocalTankStoppedByRemoteTank(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		link LoopbackConfig
+		link gametest.LoopbackConfig
 		bIn  physics.Input // b's input while a drives
 		// How far b's tank may be shoved back, m, and how deep the owners' tanks may
 		// overlap: about the closing speed times the latency.
 		maxPush, maxOverlap float64
 	}{
-		{"50 ms, b idle", LoopbackConfig{Delay: 0.05}, physics.Input{}, 0.5, 0.3},
-		{"100±20 ms, 2% loss, b idle", LoopbackConfig{Delay: 0.1, Jitter: 0.02, Loss: 0.02, Seed: 3}, physics.Input{}, 0.5, 0.3},
-		{"50 ms, head-on", LoopbackConfig{Delay: 0.05}, physics.Input{Throttle: 1}, math.Inf(1), 1},
+		{"50 ms, b idle", gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}}, physics.Input{}, 0.5, 0.3},
+		{"100±20 ms, 2% loss, b idle", gametest.LoopbackConfig{Link: impair.Link{Latency: 110 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}, Seed: 3}, physics.Input{}, 0.5, 0.3},
+		{"50 ms, head-on", gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}}, physics.Input{Throttle: 1}, math.Inf(1), 1},
 	} {
 		t.Run(c.name, func(t *testing.T) { stoppedByRemote(t, c.link, c.bIn, c.maxPush, c.maxOverlap) })
 	}
 }
 
-func stoppedByRemote(t *testing.T, link LoopbackConfig, bIn physics.Input, maxPush, maxOverlap float64) {
+func stoppedByRemote(t *testing.T, link gametest.LoopbackConfig, bIn physics.Input, maxPush, maxOverlap float64) {
 	mp := smallMap(t)
-	hub := NewLoopback(link)
+	hub := newHub(t, link)
 	a := mustMatch(t, Config{Map: mp, Name: "a", Seed: 1}, hub.Join())
 	b := mustMatch(t, Config{Map: mp, Name: "b", Seed: 2}, hub.Join())
 	// On a gently sloping spawn pad: b's tank 28 m ahead of a's, facing it.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	stdnet "net"
 	"path/filepath"
 	"sync"
 	"time"
@@ -38,11 +37,11 @@ const (
 	DefaultStatsEvery = 10 * time.Second
 )
 
-// inProcessTimeout is the silence, s, after which a practice match's host and player
+// inProcessTimeout is the silence after which a practice match's host and player
 // would give each other up. Both run in this process, so a stall (a loaded machine, a
 // debugger, a suspended laptop) starves them together and is never the other's fault:
 // neither is ever declared lost in a practice match.
-const inProcessTimeout = 24 * 3600.0
+const inProcessTimeout = 24 * time.Hour
 
 // Session holds what a practice, hosted or joined match runs on: the sockets, the
 // in-process host and its bots' loop. Close it when the match ends.
@@ -74,31 +73,13 @@ func (s *Session) Close() error {
 
 func (s *Session) add(f func() error) { s.closers = append(s.closers, f) }
 
-// LinkImpairment is the impairment a client adds to its own socket, each way.
-type LinkImpairment struct {
-	// Lag is the added one-way latency.
-	Lag time.Duration
-	// Jitter is the largest deviation from Lag.
-	Jitter time.Duration
-	// Loss is the chance (0..1) that a packet is lost.
-	Loss float64
-}
-
-func (li LinkImpairment) active() bool { return li.Lag > 0 || li.Jitter > 0 || li.Loss > 0 }
-
-// wrap returns the net.WrapConn applying li both ways, or nil when li is zero.
-func (li LinkImpairment) wrap(seed uint64) net.WrapConn {
-	if !li.active() {
+// wrapFor returns the net.WrapConn that impairs a client's socket by link both ways,
+// or nil for an unimpaired link.
+func wrapFor(link impair.Link, seed uint64) net.WrapConn {
+	if !link.Active() {
 		return nil
 	}
-	l := impair.Link{Latency: li.Lag, Jitter: li.Jitter, Loss: li.Loss}
-	return func(c stdnet.PacketConn) (stdnet.PacketConn, error) {
-		return impair.New(c, impair.Config{Outbound: l, Inbound: l, Seed: seed})
-	}
-}
-
-func (li LinkImpairment) game() Impairment {
-	return Impairment{Lag: li.Lag.Seconds(), Jitter: li.Jitter.Seconds(), Loss: li.Loss}
+	return net.Impaired(link, seed)
 }
 
 // PracticeConfig sets up a practice match. The zero value is the default practice:
@@ -117,7 +98,7 @@ type PracticeConfig struct {
 	Bots int
 	// Impairment is added to the player's link each way. If zero, the defaults above
 	// apply, unless NoImpairment is set.
-	Impairment LinkImpairment
+	Impairment impair.Link
 	// NoImpairment runs the practice link unimpaired.
 	NoImpairment bool
 	// TickRate is the host's bot loop rate, ticks per second. If zero, defaults to
@@ -146,11 +127,11 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 		bots = 0
 	}
 	imp := cfg.Impairment
-	if !imp.active() && !cfg.NoImpairment {
-		imp = LinkImpairment{Lag: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
+	if !imp.Active() && !cfg.NoImpairment {
+		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
 	}
 	if cfg.NoImpairment {
-		imp = LinkImpairment{}
+		imp = impair.Link{}
 	}
 
 	sess := &Session{}
@@ -174,7 +155,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: sess.Addr, Fingerprint: sess.Fingerprint, KnownHosts: "-",
-		Name: orName(cfg.Match.Name), Wrap: imp.wrap(cfg.Match.Seed + 2), Logger: log,
+		Name: orName(cfg.Match.Name), Wrap: wrapFor(imp, cfg.Match.Seed+2), Logger: log,
 		Timeout: inProcessTimeout,
 	})
 	if err != nil {
@@ -183,7 +164,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	}
 	sess.add(client.Close)
 	pc := cfg.Match
-	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp.game()
+	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
@@ -259,7 +240,7 @@ type JoinConfig struct {
 	// defaults to net.DefaultKnownHostsPath().
 	KnownHosts string
 	// Impairment is added to this client's link each way (-lag, -jitter, -loss).
-	Impairment LinkImpairment
+	Impairment impair.Link
 	// Match configures the player's match. If Match.Map is nil, the map the host
 	// names is loaded from MapDir.
 	Match Config
@@ -279,7 +260,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts,
 		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase,
-		Wrap: cfg.Impairment.wrap(cfg.Match.Seed + 2), Logger: log,
+		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("join %s: %w", addr, err)
@@ -301,7 +282,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 		return nil, nil, fmt.Errorf("join: map %q here spans ±%.0f m, the host's ±%.0f m: not the same map", mp.Name(), e, settings.Extent)
 	}
 	mc := cfg.Match
-	mc.Map, mc.Impairment = mp, cfg.Impairment.game()
+	mc.Map, mc.Impairment = mp, cfg.Impairment
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
@@ -416,6 +397,9 @@ func loop(ctx context.Context, m *Match, rate float64, stats <-chan time.Time, o
 			onStats()
 		case <-tick.C:
 			if err := m.Step(m.Now(), physics.Input{}); err != nil {
+				if ctx.Err() != nil {
+					return nil // the host closed because ctx ended: a clean stop
+				}
 				return err
 			}
 		}

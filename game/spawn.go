@@ -73,7 +73,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 		}
 	}
 	x, z = best[0], best[1]
-	yaw = math.Atan2(-(mid[1] - z), mid[0]-x)
+	yaw = deadreckon.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
 	return x, z, yaw
 }
 
@@ -112,7 +112,7 @@ func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
 }
 
 // spawnLocal adds a local tank to the physics world and announces it on the link.
-func (m *Match) spawnLocal(name string, team int, bot *Bot) (*tank, error) {
+func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error) {
 	x, z, yaw := m.spawnSpot(nil)
 	body, err := m.world.AddTank(physics.TankSpec{}, x, z, yaw)
 	if err != nil {
@@ -127,7 +127,7 @@ func (m *Match) spawnLocal(name string, team int, bot *Bot) (*tank, error) {
 	t := &tank{
 		id: id, owner: m.link.ID(), name: name, team: team, local: true,
 		body: body, bot: bot,
-		pub:       deadreckon.NewPublisher(m.cfg.Publisher, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
+		pub:       deadreckon.NewPublisher(publisherConfig(m.cfg.Publisher), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
 		trail:     newRing(m.cfg.TrailLength),
 	}
@@ -141,13 +141,13 @@ func (m *Match) spawnLocal(name string, team int, bot *Bot) (*tank, error) {
 // spawnState is the state a freshly placed tank announces.
 func spawnState(g *terrain.Map, body *physics.Tank, x, z, yaw float64) deadreckon.State {
 	p := body.Pose()
-	if p.Orientation.Len() > 0.5 && finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
+	if p.Orientation.Len() > 0.5 && deadreckon.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
 		return p.State()
 	}
 	h, _ := g.HeightAt(x, z)
 	s := deadreckon.NewState(mgl64.Vec3{x, h, z})
-	s.Orientation = mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0})
-	s.NumArticulations = NumArticulations
+	s.Orientation = deadreckon.YawQuat(yaw)
+	s.NumArticulations = physics.NumArticulations
 	return s
 }
 
@@ -176,7 +176,7 @@ func (m *Match) respawnLocal(t *tank) {
 	}
 	t.id, t.spawnFailed = id, false
 	m.byID[id] = t
-	t.pub = deadreckon.NewPublisher(m.cfg.Publisher, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
+	t.pub = deadreckon.NewPublisher(publisherConfig(m.cfg.Publisher), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -17,7 +18,7 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 	}
 	for name, mp := range map[string]*terrain.Map{"valley": valley, "small": smallMap(t)} {
 		t.Run(name, func(t *testing.T) {
-			hub := NewLoopback(LoopbackConfig{})
+			hub := newHub(t, gametest.LoopbackConfig{})
 			m := mustMatch(t, Config{Map: mp, Bots: MaxBots, Seed: 3}, hub.Join())
 			m.Respawn()
 			var snap Snapshot

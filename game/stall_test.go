@@ -28,7 +28,7 @@ func TestPracticeSurvivesStall(t *testing.T) {
 	defer sess.Close()
 	runFor(t, time.Second, physics.Input{Throttle: 1}, m)
 
-	stall := time.Duration((net.DefaultTimeout + 1.5) * float64(time.Second))
+	stall := net.DefaultTimeout + 1500*time.Millisecond
 	pid := os.Getpid()
 	wake := exec.Command("sh", "-c", "sleep "+strconv.FormatFloat(stall.Seconds(), 'f', 1, 64)+"; kill -CONT "+strconv.Itoa(pid))
 	if err := wake.Start(); err != nil {
@@ -40,8 +40,8 @@ func TestPracticeSurvivesStall(t *testing.T) {
 		t.Skipf("cannot stop this process: %v", err)
 	}
 	wake.Wait()
-	if slept := time.Since(start); slept < net.DefaultTimeout*time.Second {
-		t.Fatalf("stopped for only %v; the stall must outlast the %v s timeout", slept, net.DefaultTimeout)
+	if slept := time.Since(start); slept < net.DefaultTimeout {
+		t.Fatalf("stopped for only %v; the stall must outlast the %v timeout", slept, net.DefaultTimeout)
 	}
 	runFor(t, 3*time.Second, physics.Input{Throttle: 1}, m) // fails on any Step error
 	if err := m.Err(); err != nil {

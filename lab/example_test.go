@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/lab"
 )
 
@@ -50,7 +51,7 @@ func ExampleReadTrace() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d samples, %d frames at 10 fps, heading %.0f°\n", len(tr.Samples), len(path.Poses), lab.Heading(path.Poses[0].Orientation)*180/math.Pi)
+	fmt.Printf("%d samples, %d frames at 10 fps, heading %.0f°\n", len(tr.Samples), len(path.Poses), deadreckon.Yaw(path.Poses[0].Orientation)*180/math.Pi)
 	_, err = lab.ReadTrace(strings.NewReader("0,0,0,0\n1,2,three,4\n"))
 	fmt.Println(err)
 	// Output:

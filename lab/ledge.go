@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // LedgeGround is the terrain of the ledge scenario: a plateau LedgeHeight meters high
@@ -77,16 +78,6 @@ func ledgeTrack(s float64) (x, z, psi float64) {
 	}
 }
 
-// groundOrientation returns the orientation of a vehicle with heading psi standing on
-// ground with upward normal n: its forward follows the slope, its right stays level.
-func groundOrientation(psi float64, n mgl64.Vec3) mgl64.Quat {
-	f := forward(psi)
-	// Project forward onto the ground plane.
-	f = f.Sub(n.Mul(f.Dot(n))).Normalize()
-	pitch := math.Asin(mgl64.Clamp(f.Y(), -1, 1))
-	return yawQuat(psi).Mul(mgl64.QuatRotate(pitch, mgl64.Vec3{0, 0, 1}))
-}
-
 func buildLedge(fps, duration float64) *Path {
 	n := frames(fps, duration)
 	g := LedgeGround{}
@@ -116,10 +107,10 @@ func buildLedge(fps, duration float64) *Path {
 				y = ground
 			}
 		}
-		q := yawQuat(psi)
+		q := deadreckon.YawQuat(psi)
 		if !airborne {
 			nrm, _ := g.NormalAt(x, z)
-			q = groundOrientation(psi, nrm)
+			q = deadreckon.GroundOrientation(forward(psi), nrm)
 		}
 		p.Poses[i] = Pose{Time: target, Position: mgl64.Vec3{x, y, z}, Orientation: q}
 	}

@@ -59,7 +59,7 @@ func (m *Metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
 	m.errs = append(m.errs, e)
 	m.sumErr += e
 	m.maxErr = math.Max(m.maxErr, e)
-	m.sumHead += math.Abs(headingDiff(Heading(shown.Orientation), Heading(truth.Orientation)))
+	m.sumHead += math.Abs(headingDiff(deadreckon.Yaw(shown.Orientation), deadreckon.Yaw(truth.Orientation)))
 	pe := shown.Position.Sub(pastTrue).Len()
 	m.pastErrs = append(m.pastErrs, pe)
 	m.sumPast += pe
@@ -150,24 +150,6 @@ func percentile(v []float64, q float64) float64 {
 	slices.Sort(v)
 	i := int(math.Ceil(q*float64(len(v)))) - 1
 	return v[max(0, min(i, len(v)-1))]
-}
-
-// Heading returns the yaw of orientation q: the angle about +Y from +X to the
-// horizontal part of its forward vector, rad in (−π, π]. A zero quaternion reads as the
-// identity.
-func Heading(q mgl64.Quat) float64 {
-	if q.W == 0 && q.V == (mgl64.Vec3{}) {
-		return 0
-	}
-	f := q.Rotate(mgl64.Vec3{1, 0, 0})
-	h := math.Atan2(-f.Z(), f.X())
-	switch {
-	case h == 0:
-		return 0 // not −0
-	case h <= -math.Pi:
-		return math.Pi
-	}
-	return h
 }
 
 // headingDiff returns a − b wrapped into [−π, π], rad.

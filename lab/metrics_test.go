@@ -137,7 +137,7 @@ func TestMetricsPercentileNearestRank(t *testing.T) {
 func TestMetricsHeading(t *testing.T) {
 	truth := straight(10)
 	m := NewMetrics(dt, nil)
-	turned := yawQuat(mgl64.DegToRad(-10))
+	turned := deadreckon.YawQuat(mgl64.DegToRad(-10))
 	for _, p := range truth {
 		m.Add(p, deadreckon.State{Position: p.Position, Orientation: turned}, p.Position)
 	}
@@ -147,16 +147,6 @@ func TestMetricsHeading(t *testing.T) {
 	// Headings wrap: 179° against −179° is 2° apart.
 	if d := math.Abs(headingDiff(mgl64.DegToRad(179), mgl64.DegToRad(-179))); !near(d, mgl64.DegToRad(2), 1e-12) {
 		t.Errorf("|179° − (−179°)| = %v rad, want 2°", d)
-	}
-	if h := Heading(mgl64.Quat{}); h != 0 {
-		t.Errorf("heading of the zero quaternion = %v, want 0 (identity)", h)
-	}
-	for _, c := range []struct{ yaw, want float64 }{
-		{0, 0}, {math.Pi / 2, math.Pi / 2}, {-math.Pi / 2, -math.Pi / 2}, {math.Pi, math.Pi}, {-math.Pi, math.Pi}, {3, 3},
-	} {
-		if h := Heading(yawQuat(c.yaw)); math.Abs(h-c.want) > 1e-12 || math.Signbit(h) && c.want == 0 {
-			t.Errorf("Heading(yaw %v) = %v, want %v in (−π, π]", c.yaw, h, c.want)
-		}
 	}
 }
 

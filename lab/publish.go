@@ -10,9 +10,9 @@ import (
 )
 
 // DefaultUpdateBytes is the size of one update without articulations on the wire, in
-// bytes: the payload of a StateBatch datagram holding one full update (batch header,
-// section header, update). Transport headers (QUIC, UDP, IP) are not counted.
-const DefaultUpdateBytes = wire.BatchHeaderSize + wire.SectionHeaderSize + wire.PartialUpdateSize + 1
+// bytes: the payload of a StateBatch datagram holding one update (batch header,
+// update record). Transport headers (QUIC, UDP, IP) are not counted.
+const DefaultUpdateBytes = wire.BatchHeaderSize + wire.MinUpdateSize
 
 // PublishConfig says when the owner publishes. The zero value is threshold publishing
 // with deadreckon's publisher defaults.
@@ -126,23 +126,18 @@ func newOwner(c PublishConfig, a Algo, seed uint64) *owner {
 }
 
 // update feeds the frame's true pose, stamped ownerTime on the owner's clock, and
-// reports the state to send, and whether it is a full or partial update, if the owner
-// publishes this frame.
-func (o *owner) update(p Pose, ownerTime float64) (deadreckon.State, wire.UpdateKind, bool) {
+// reports the state to send, if the owner publishes this frame.
+func (o *owner) update(p Pose, ownerTime float64) (deadreckon.State, bool) {
 	s := deadreckon.Sample{Time: ownerTime, Position: p.Position, Orientation: p.Orientation}
 	if o.rate > 0 && p.Time >= float64(o.sent)/o.rate-1e-9 {
 		s.Full = true
 	}
 	d, st := o.pub.Update(s)
 	if d == deadreckon.NoUpdate {
-		return deadreckon.State{}, 0, false
+		return deadreckon.State{}, false
 	}
 	o.sent++
-	kind := wire.KindPartial
-	if d == deadreckon.FullUpdate {
-		kind = wire.KindFull
-	}
-	return st, kind, true
+	return st, true
 }
 
 // wireCodec sends states through the real wire encoding and back, reusing its
@@ -153,15 +148,15 @@ type wireCodec struct {
 	seq uint16
 }
 
-// roundTrip encodes st as a one-update StateBatch datagram of the given kind, decodes
-// it as the remote would, and returns the decoded state and the datagram's size.
-func (c *wireCodec) roundTrip(st deadreckon.State, kind wire.UpdateKind) (deadreckon.State, int, error) {
+// roundTrip encodes st as a one-update StateBatch datagram, decodes it as the remote
+// would, and returns the decoded state and the datagram's size.
+func (c *wireCodec) roundTrip(st deadreckon.State) (deadreckon.State, int, error) {
 	if c.w == nil {
 		c.w = wire.NewBatchWriter(0)
 	}
 	c.w.Reset()
 	c.seq++
-	u := wire.Update{Kind: kind, Actor: 1, Seq: c.seq, State: st}
+	u := wire.Update{Actor: 1, Seq: c.seq, State: st}
 	if err := c.w.Add(&u); err != nil {
 		return deadreckon.State{}, 0, fmt.Errorf("encode update: %w", err)
 	}

@@ -221,11 +221,11 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		t := truth.Time
 		measured := t >= warmup-1e-9
 		// Owner side: render, decide, publish.
-		if st, kind, ok := owner.update(truth, t+OwnerClockOffset); ok {
+		if st, ok := owner.update(truth, t+OwnerClockOffset); ok {
 			size := s.UpdateBytes
 			if !s.Exact {
 				var n int
-				if st, n, err = sc.wire.roundTrip(st, kind); err != nil {
+				if st, n, err = sc.wire.roundTrip(st); err != nil {
 					encodeErrs++ // the encoder refuses the state: nothing is sent
 					ok = false
 					if encodeErr == nil {

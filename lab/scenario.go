@@ -144,11 +144,6 @@ func BuildScenario(name string, fps, duration float64) (*Path, error) {
 	return nil, fmt.Errorf("unknown scenario %q (have %s)", name, strings.Join(names, ", "))
 }
 
-// yawQuat returns the orientation with heading psi (rad) and no pitch or roll.
-func yawQuat(psi float64) mgl64.Quat {
-	return mgl64.QuatRotate(psi, mgl64.Vec3{0, 1, 0})
-}
-
 // forward returns the unit forward vector of heading psi on level ground.
 func forward(psi float64) mgl64.Vec3 {
 	return mgl64.Vec3{math.Cos(psi), 0, -math.Sin(psi)}
@@ -169,7 +164,7 @@ func buildCircle(fps, duration float64) *Path {
 		p.Poses[i] = Pose{
 			Time:        t,
 			Position:    mgl64.Vec3{CircleRadius * math.Cos(th), 0, -CircleRadius * math.Sin(th)},
-			Orientation: yawQuat(th + math.Pi/2),
+			Orientation: deadreckon.YawQuat(th + math.Pi/2),
 		}
 	}
 	return p
@@ -195,7 +190,7 @@ func buildEight(fps, duration float64) *Path {
 			pos = mgl64.Vec3{EightRadius + EightRadius*math.Cos(th), 0, -EightRadius * math.Sin(th)}
 			psi = th - math.Pi/2
 		}
-		p.Poses[i] = Pose{Time: t, Position: pos, Orientation: yawQuat(psi)}
+		p.Poses[i] = Pose{Time: t, Position: pos, Orientation: deadreckon.YawQuat(psi)}
 	}
 	return p
 }
@@ -217,7 +212,7 @@ func integrate(name string, fps, duration float64, start mgl64.Vec3, psi0 float6
 			psi += yawRate(mid) * h
 			t += h
 		}
-		p.Poses[i] = Pose{Time: target, Position: pos, Orientation: yawQuat(psi)}
+		p.Poses[i] = Pose{Time: target, Position: pos, Orientation: deadreckon.YawQuat(psi)}
 	}
 	return p
 }

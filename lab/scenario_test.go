@@ -49,7 +49,7 @@ func TestScenariosMoveAsDescribed(t *testing.T) {
 			}
 			// The vehicle faces where it goes.
 			travel := math.Atan2(-d.Z(), d.X())
-			ha, hb := Heading(a.Orientation), Heading(b.Orientation)
+			ha, hb := deadreckon.Yaw(a.Orientation), deadreckon.Yaw(b.Orientation)
 			mid := ha + headingDiff(hb, ha)/2
 			if e := math.Abs(headingDiff(travel, mid)); e > 0.01 { // 0.6°; curvature flips inside a frame bend the chord
 				t.Fatalf("%s: frame %d travels at %.3f° but faces %.3f°", c.name, i, mgl64.RadToDeg(travel), mgl64.RadToDeg(mid))

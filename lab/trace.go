@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // ErrTrace is wrapped by every error about the content of a trace file, so callers
@@ -145,17 +146,17 @@ func faceTravel(samples []Pose) {
 	for i := 1; i < len(samples) && !found; i++ {
 		d := samples[i].Position.Sub(samples[0].Position)
 		if math.Hypot(d.X(), d.Z()) > minHeadingStep {
-			psi, found = math.Atan2(-d.Z(), d.X()), true
+			psi, found = deadreckon.Heading(d), true
 		}
 	}
 	for i := range samples {
 		if i+1 < len(samples) {
 			d := samples[i+1].Position.Sub(samples[i].Position)
 			if math.Hypot(d.X(), d.Z()) > minHeadingStep {
-				psi = math.Atan2(-d.Z(), d.X())
+				psi = deadreckon.Heading(d)
 			}
 		}
-		samples[i].Orientation = yawQuat(psi)
+		samples[i].Orientation = deadreckon.YawQuat(psi)
 	}
 }
 
@@ -195,7 +196,7 @@ func (tr *Trace) Path(name string, fps, duration float64) (*Path, error) {
 		p.Poses[i] = Pose{
 			Time:        t,
 			Position:    a.Position.Mul(h00).Add(ma.Mul(h10 * h)).Add(b.Position.Mul(h01)).Add(mb.Mul(h11 * h)),
-			Orientation: slerpShort(a.Orientation, b.Orientation, u),
+			Orientation: deadreckon.SlerpShort(a.Orientation, b.Orientation, u),
 		}
 	}
 	return p, nil
@@ -208,10 +209,4 @@ func (tr *Trace) tangent(i int) mgl64.Vec3 {
 	s := tr.Samples
 	lo, hi := max(i-1, 0), min(i+1, len(s)-1)
 	return s[hi].Position.Sub(s[lo].Position).Mul(1 / (s[hi].Time - s[lo].Time))
-}
-
-// slerpShort interpolates from a to b along the shorter arc (mgl64.QuatSlerp flips the
-// sign of b itself when the dot product is negative).
-func slerpShort(a, b mgl64.Quat, u float64) mgl64.Quat {
-	return mgl64.QuatSlerp(a, b, u).Normalize()
 }

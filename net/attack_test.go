@@ -117,10 +117,11 @@ func rawBatch(t *testing.T, u wire.Update) []byte {
 
 func TestHostileUpdates(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{TimeSlack: 0.5}})
-	victim := testClient(t, h, ClientConfig{Name: "victim", KnownHosts: "-"})
-	attacker := testClient(t, h, ClientConfig{Name: "attacker", KnownHosts: "-"})
-	observer := testClient(t, h, ClientConfig{Name: "observer", KnownHosts: "-"})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{TimeSlack: 500 * time.Millisecond}, Clock: clk})
+	victim := testClient(t, h, ClientConfig{Name: "victim", KnownHosts: "-", Clock: clk})
+	attacker := testClient(t, h, ClientConfig{Name: "attacker", KnownHosts: "-", Clock: clk})
+	observer := testClient(t, h, ClientConfig{Name: "observer", KnownHosts: "-", Clock: clk})
 	vTank, err := victim.Spawn("victim", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -130,12 +131,10 @@ func TestHostileUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, observer, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == aTank })
-	for h.Now() < 1.5 { // so that a timestamp of 0 is stale
-		time.Sleep(10 * time.Millisecond)
-	}
+	clk.Advance(1500 * time.Millisecond) // so that a timestamp of 0 is stale
 
 	// Publishing another player's tank through the API is refused locally.
-	if err := attacker.Publish(vTank, tankAt(1, 0), false); !errors.Is(err, ErrNotOwner) {
+	if err := attacker.Publish(vTank, tankAt(1, 0)); !errors.Is(err, ErrNotOwner) {
 		t.Errorf("publish of a foreign tank: %v, want ErrNotOwner", err)
 	}
 	seq := uint16(0)
@@ -147,7 +146,7 @@ func TestHostileUpdates(t *testing.T) {
 	}
 	upd := func(actor uint32, s deadreckon.State) []byte {
 		seq++
-		return rawBatch(t, wire.Update{Kind: wire.KindPartial, Actor: wire.ActorID(actor), Seq: seq, State: s})
+		return rawBatch(t, wire.Update{Actor: wire.ActorID(actor), Seq: seq, State: s})
 	}
 	with := func(f func(*deadreckon.State)) func() []byte {
 		return func() []byte {
@@ -196,19 +195,16 @@ func TestHostileUpdates(t *testing.T) {
 		{"valid", func() []byte { replay = upd(aTank, good(0.2)); return replay }, accepted},
 		// Right after an accepted update: moves and turns too far for the time between.
 		{"teleport", with(func(s *deadreckon.State) { s.Position[0] += 40 }), invalid},
-		{"spin", with(func(s *deadreckon.State) { s.Orientation = mgl64.QuatRotate(2.5, mgl64.Vec3{0, 1, 0}) }), invalid},
+		{"spin", with(func(s *deadreckon.State) { s.Orientation = deadreckon.YawQuat(2.5) }), invalid},
 		{"replayed", func() []byte { return replay }, late},
 		{"older sequence", func() []byte { seq -= 10; b := upd(aTank, good(0.3)); seq += 20; return b }, late},
 	}
 	for _, tc := range cases {
 		before := tc.counter(h.Stats())
-		if err := attacker.conn.SendDatagram(tc.build()); err != nil {
+		if err := attacker.conn.sendDatagram(tc.build()); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		deadline := time.Now().Add(2 * time.Second)
-		for tc.counter(h.Stats()) == before && time.Now().Before(deadline) {
-			time.Sleep(2 * time.Millisecond)
-		}
+		eventually(t, 2*time.Second, tc.name+" counted", func() bool { return tc.counter(h.Stats()) != before })
 		if got := tc.counter(h.Stats()); got != before+1 {
 			t.Errorf("%s: counter went %d → %d, want +1", tc.name, before, got)
 		}
@@ -218,14 +214,15 @@ func TestHostileUpdates(t *testing.T) {
 	}
 
 	// Junk on the control stream: a chat message with a control character.
+	malformed0 := h.Stats().Malformed
 	attacker.wmu.Lock()
-	attacker.str.Write([]byte{0, 8, wire.Version, byte(wire.MsgChat), 0, 0, 3, 'a', 7, 'b'})
+	attacker.conn.writeControl([]byte{0, 8, wire.Version, byte(wire.MsgChat), 0, 0, 3, 'a', 7, 'b'})
 	attacker.wmu.Unlock()
 
 	// The observer must still be served: a valid update from the victim arrives.
 	vs := tankAt(0.5, 0)
 	vs.NumArticulations = 0
-	if err := victim.Publish(vTank, vs, false); err != nil {
+	if err := victim.Publish(vTank, vs); err != nil {
 		t.Fatal(err)
 	}
 	evs := waitFor(t, observer, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == vTank })
@@ -237,11 +234,11 @@ func TestHostileUpdates(t *testing.T) {
 			t.Errorf("observer saw an invalid update of the attacker's tank: %v", ev.State.Position)
 		}
 	}
-	time.Sleep(50 * time.Millisecond)
+	eventually(t, 2*time.Second, "junk chat frame counted", func() bool { return h.Stats().Malformed == malformed0+1 })
 	st := h.Stats()
 	t.Logf("host stats after the attack: %+v", st)
-	if st.Malformed < 6 { // five bad datagrams and the junk chat frame
-		t.Errorf("malformed count %d, want ≥ 6", st.Malformed)
+	if st.Malformed != 6 { // five bad datagrams and the junk chat frame
+		t.Errorf("malformed count %d, want 6", st.Malformed)
 	}
 	if st.Players != 4 {
 		t.Errorf("%d players after the attack, want 4 (all still connected)", st.Players)
@@ -250,29 +247,36 @@ func TestHostileUpdates(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{UpdateRate: 20, UpdateBurst: 10}})
-	c := testClient(t, h, ClientConfig{Name: "flood", KnownHosts: "-"})
+	// The clock stands still while the client floods: the 10-deep bucket admits 10
+	// updates and refills only when the clock moves.
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{UpdateRate: 20, UpdateBurst: 10}, Clock: clk})
+	c := testClient(t, h, ClientConfig{Name: "flood", KnownHosts: "-", Clock: clk})
 	tank, err := c.Spawn("flood", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 200; i++ {
-		s := tankAt(0, 0)
-		s.NumArticulations = 0
-		c.Publish(tank, s, false)
-		time.Sleep(100 * time.Microsecond)
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	var st HostStats
-	for time.Now().Before(deadline) {
-		st = h.Stats()
-		if st.Accepted+st.RateLimited+st.Late >= 190 {
-			break
+	counted := func() uint64 { st := h.Stats(); return st.Accepted + st.RateLimited }
+	publish := func(n int) {
+		t.Helper()
+		want := counted() + uint64(n)
+		for i := 0; i < n; i++ {
+			if err := c.Publish(tank, tankAt(0, 0)); err != nil {
+				t.Fatal(err)
+			}
 		}
-		time.Sleep(10 * time.Millisecond)
+		eventually(t, 3*time.Second, "updates counted", func() bool { return counted() == want })
 	}
-	if st.RateLimited < 100 || st.Accepted > 60 {
-		t.Errorf("after 200 updates in ~0.1 s with a 20/s, 10-deep bucket: accepted %d, rate-limited %d", st.Accepted, st.RateLimited)
+	for range 10 { // in groups, so that no datagram overflows a receive queue
+		publish(20)
+	}
+	if st := h.Stats(); st.Accepted != 10 || st.RateLimited != 190 {
+		t.Errorf("200 updates at one instant into a 10-deep bucket: accepted %d, rate-limited %d; want 10, 190", st.Accepted, st.RateLimited)
+	}
+	clk.Advance(time.Second) // 20 tokens, capped at the depth of 10
+	publish(20)
+	if st := h.Stats(); st.Accepted != 20 || st.RateLimited != 200 {
+		t.Errorf("20 more a second later: accepted %d, rate-limited %d; want 20, 200", st.Accepted, st.RateLimited)
 	}
 }
 
@@ -286,7 +290,7 @@ func TestControlFraming(t *testing.T) {
 	var hdr [2]byte
 	binary.BigEndian.PutUint16(hdr[:], wire.MaxFrameSize+1)
 	c.wmu.Lock()
-	c.str.Write(hdr[:])
+	c.conn.writeControl(hdr[:])
 	c.wmu.Unlock()
 	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	if err := other.Chat("still here"); err != nil {
@@ -334,18 +338,18 @@ func rawDial(t *testing.T, h *Host) (*quic.Conn, *quic.Stream, *wire.Challenge, 
 		cleanup()
 		t.Fatal(err)
 	}
-	m, perr, err := (&frameReader{r: str}).next()
+	m, err := wire.NewFrameReader(str).Next()
 	ch, ok := m.(*wire.Challenge)
-	if err != nil || perr != nil || !ok {
+	if err != nil || !ok {
 		cleanup()
-		t.Fatalf("challenge: %v %v %T", err, perr, m)
+		t.Fatalf("challenge: %v %T", err, m)
 	}
 	return conn, str, ch, cleanup
 }
 
 func TestJoinProtocolAbuse(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: 0.5}})
+	h := testHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: 500 * time.Millisecond}})
 	for _, tc := range []struct {
 		name  string
 		frame []byte
@@ -359,9 +363,9 @@ func TestJoinProtocolAbuse(t *testing.T) {
 			conn, str, _, cleanup := rawDial(t, h)
 			defer cleanup()
 			str.Write(tc.frame)
-			m, perr, err := (&frameReader{r: str}).next()
-			if err != nil || perr != nil {
-				t.Fatalf("no refusal: %v %v", err, perr)
+			m, err := wire.NewFrameReader(str).Next()
+			if err != nil {
+				t.Fatalf("no refusal: %v", err)
 			}
 			if r, ok := m.(*wire.JoinRefused); !ok || r.Reason != tc.want {
 				t.Errorf("answer %+v, want refusal %v", m, tc.want)
@@ -370,13 +374,18 @@ func TestJoinProtocolAbuse(t *testing.T) {
 		})
 	}
 	t.Run("proof for another nonce", func(t *testing.T) {
+		// The key derivation is slow on purpose: do it before the join clock starts.
+		key := wire.DeriveKey("secret", h.salt)
 		conn, str, ch, cleanup := rawDial(t, h)
 		defer cleanup()
+		if ch.Salt != h.salt {
+			t.Fatal("challenge carries another salt")
+		}
 		var other [wire.NonceSize]byte
-		req := wire.JoinRequest{Name: "mallory", Proof: wire.Proof(wire.DeriveKey("secret", ch.Salt), other, "mallory")}
+		req := wire.JoinRequest{Name: "mallory", Proof: wire.Proof(key, other, "mallory")}
 		b, _ := wire.AppendFrame(nil, &req)
 		str.Write(b)
-		m, _, err := (&frameReader{r: str}).next()
+		m, err := wire.NewFrameReader(str).Next()
 		if r, ok := m.(*wire.JoinRefused); err != nil || !ok || r.Reason != wire.RefusePassphrase {
 			t.Errorf("replayed proof: answer %+v, %v; want a passphrase refusal", m, err)
 		}
@@ -423,10 +432,10 @@ func TestPassphraseGuessingSlowed(t *testing.T) {
 
 func TestHalfOpenJoinsBounded(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{MaxJoining: 1, JoinTimeout: 2}})
+	h := testHost(t, HostConfig{Limits: Limits{MaxJoining: 1, JoinTimeout: time.Second}})
 	_, _, _, cleanup := rawDial(t, h) // holds the only joining slot without joining
 	defer cleanup()
-	c, err := dialTest(h, ClientConfig{Name: "late", KnownHosts: "-", RequestTimeout: 1})
+	c, err := dialTest(h, ClientConfig{Name: "late", KnownHosts: "-", RequestTimeout: time.Second})
 	if err == nil {
 		c.Close()
 		t.Fatal("join admitted while the joining slots are full")
@@ -435,10 +444,11 @@ func TestHalfOpenJoinsBounded(t *testing.T) {
 		t.Errorf("join while full of half-open joins: %v", err)
 	}
 	// Once the half-open join times out, players get in again.
-	time.Sleep(2500 * time.Millisecond)
-	c, err = dialTest(h, ClientConfig{Name: "later", KnownHosts: "-"})
-	if err != nil {
-		t.Fatalf("join after the half-open one timed out: %v", err)
-	}
-	c.Close()
+	eventually(t, 5*time.Second, "join after the half-open one timed out", func() bool {
+		c, err = dialTest(h, ClientConfig{Name: "later", KnownHosts: "-", RequestTimeout: time.Second})
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
 }

@@ -2,29 +2,17 @@ package net
 
 import (
 	"context"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math"
-	stdnet "net"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/quic-go/quic-go"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/clock"
 	"github.com/treadline/treadline/net/wire"
-)
-
-// Join errors. Callers tell them apart with errors.Is.
-var (
-	// ErrRefused reports that the host turned the join down; the error text says why.
-	ErrRefused = errors.New("join refused")
-	// ErrWrongPassphrase reports a refusal for a wrong or missing passphrase. It
-	// wraps ErrRefused.
-	ErrWrongPassphrase = fmt.Errorf("%w: wrong passphrase", ErrRefused)
 )
 
 // The client's clock filter settings: it slews at up to 100 ms per second, so that a
@@ -39,29 +27,36 @@ const (
 // that its offset settles within the first second.
 const initialProbes = 6
 
-var (
-	_ Peer = (*Client)(nil)
-	_ Peer = (*localPeer)(nil)
-)
+// clientConn is what a Client speaks over: a QUIC connection with its control stream,
+// or the pipe to the run loop of the host it belongs to.
+type clientConn interface {
+	sendDatagram(b []byte) error
+	receiveDatagram(ctx context.Context) ([]byte, error)
+	writeControl(frame []byte) error
+	// readControl returns the next control message; an error wrapping
+	// wire.ErrBadMessage loses one message, any other ends the stream.
+	readControl() (wire.Message, error)
+	close(code quicCode, reason string)
+	// cause explains in plain words why the connection ended, given the error that
+	// showed it.
+	cause(err error) error
+}
 
-// Client is a player's connection to a host. It implements Peer. Spawn, Despawn,
-// Publish, Chat and Poll are meant for one game goroutine; Stats, Now and Close are
-// safe from any goroutine.
+// Client is one player's end of a match: a connection to a host (Dial), or the host's
+// own player (Host.Local). Spawn, Despawn, Publish, Chat and Poll are meant for one
+// game goroutine; ID, Now, HostNow, Match, Stats and Close are safe from any
+// goroutine.
 type Client struct {
-	cfg     ClientConfig
-	log     *slog.Logger
-	start   time.Time
-	timeout time.Duration
-
-	pc    stdnet.PacketConn
-	tr    *quic.Transport
-	conn  *quic.Conn
-	str   *quic.Stream
-	fr    *frameReader
-	id    wire.PlayerID
-	match MatchSettings
-	sync  *clock.Sync
-	q     eventQueue
+	cfg      ClientConfig
+	log      *slog.Logger
+	start    time.Duration // cfg.Clock reading that Now counts from
+	conn     clientConn
+	fp       string
+	teardown func() // releases the socket once every goroutine has ended
+	id       wire.PlayerID
+	match    MatchSettings
+	sync     *clock.Sync
+	q        eventQueue
 
 	synced     chan struct{} // closed at the first clock answer
 	syncedOnce sync.Once
@@ -71,7 +66,7 @@ type Client struct {
 	wg     sync.WaitGroup
 	once   sync.Once
 
-	wmu     sync.Mutex // stream writes
+	wmu     sync.Mutex // control writes
 	wbuf    []byte
 	spawnMu sync.Mutex // spawn requests: pending order = write order
 
@@ -98,7 +93,6 @@ type Client struct {
 type remoteActor struct {
 	owner wire.PlayerID
 	seq   wire.SeqFilter
-	last  deadreckon.State
 }
 
 type spawnWait struct {
@@ -109,224 +103,36 @@ type spawnWait struct {
 	abandoned bool
 }
 
-// Dial joins the match hosted at cfg.Addr: it checks the host's certificate (pinned
-// fingerprint or trust on first use), proves the passphrase and waits for the host to
-// admit the player. ctx bounds the whole join; the session then lives until Close.
-func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
-	if cfg.Addr == "" {
-		return nil, errors.New("dial: no host address")
-	}
-	if cfg.Name == "" {
-		cfg.Name = "player"
-	}
-	if err := wire.CheckName(cfg.Name); err != nil {
-		return nil, fmt.Errorf("dial: player name: %w", err)
-	}
-	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = DefaultJoinTimeout
-	}
-	if !(cfg.RequestTimeout > 0) || math.IsInf(cfg.RequestTimeout, 0) {
-		return nil, fmt.Errorf("dial: request timeout %v s", cfg.RequestTimeout)
-	}
-	if cfg.SyncInterval <= 0 {
-		cfg.SyncInterval = DefaultSyncInterval
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if !(cfg.Timeout > 0) || math.IsInf(cfg.Timeout, 0) {
-		return nil, fmt.Errorf("dial: timeout %v s", cfg.Timeout)
-	}
-	var known *knownHosts
-	if cfg.Fingerprint == "" && cfg.KnownHosts != "-" {
-		path := cfg.KnownHosts
-		if path == "" {
-			path = DefaultKnownHostsPath()
-		}
-		if path == "" {
-			return nil, errors.New("dial: no fingerprint given and no user config directory for trust on first use")
-		}
-		known = &knownHosts{path: path}
-	}
-	raddr, err := stdnet.ResolveUDPAddr("udp", cfg.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("dial: %w", err)
-	}
+// newClient starts the session of a joined player over conn: its control and
+// datagram readers and its clock probes. cfg has been through populateClientConfig;
+// Now counts from the cfg.Clock reading start.
+func newClient(cfg ClientConfig, conn clientConn, id wire.PlayerID, match MatchSettings, start time.Duration) *Client {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	udp, err := stdnet.ListenPacket("udp", ":0")
-	if err != nil {
-		return nil, fmt.Errorf("dial: %w", err)
-	}
-	var pc stdnet.PacketConn = udp
-	if cfg.Wrap != nil {
-		if pc, err = cfg.Wrap(udp); err != nil {
-			udp.Close()
-			return nil, fmt.Errorf("dial: wrap socket: %w", err)
-		}
-	}
 	c := &Client{
-		cfg:     cfg,
-		log:     log,
-		start:   time.Now(),
-		timeout: seconds(cfg.RequestTimeout),
-		pc:      pc,
-		tr:      &quic.Transport{Conn: pc},
-		sync:    clock.New(clock.Config{SlewRate: clockSlewRate, StepThreshold: clockStepThreshold}),
-		batch:   wire.NewBatchWriter(wire.MaxBatchSize),
-		own:     map[wire.ActorID]uint16{},
-		remote:  map[wire.ActorID]*remoteActor{},
-		names:   map[wire.PlayerID]string{},
-	}
-	if err := c.join(ctx, raddr, known); err != nil {
-		c.tr.Close()
-		c.pc.Close()
-		return nil, err
+		cfg:      cfg,
+		log:      log,
+		start:    start,
+		conn:     conn,
+		teardown: func() {},
+		id:       id,
+		match:    match,
+		sync:     clock.New(clock.Config{SlewRate: clockSlewRate, StepThreshold: clockStepThreshold}),
+		synced:   make(chan struct{}),
+		batch:    wire.NewBatchWriter(wire.MaxBatchSize),
+		own:      map[wire.ActorID]uint16{},
+		remote:   map[wire.ActorID]*remoteActor{},
+		names:    map[wire.PlayerID]string{},
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.synced = make(chan struct{})
+	c.lastAnswer = c.Now()
 	c.wg.Add(3)
 	go c.controlLoop()
 	go c.datagramLoop()
 	go c.syncLoop()
-	c.mu.Lock()
-	c.lastAnswer = c.Now()
-	c.mu.Unlock()
-	// Wait for the first clock answer, so that the first Publish is stamped right.
-	t := time.NewTimer(c.timeout)
-	defer t.Stop()
-	select {
-	case <-c.synced:
-	case <-t.C:
-		log.Warn("no clock answer from the host yet", "waited", c.timeout)
-	case <-ctx.Done():
-		c.Close()
-		return nil, fmt.Errorf("dial: %w", ctx.Err())
-	}
-	log.Info("joined", "host", cfg.Addr, "player", c.id, "map", c.match.Map)
-	return c, nil
-}
-
-// join runs the QUIC handshake and the join exchange.
-func (c *Client) join(ctx context.Context, raddr *stdnet.UDPAddr, known *knownHosts) error {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	var verifyErr error
-	tlsConf := clientTLS(c.cfg.Addr, c.cfg.Fingerprint, known)
-	verify := tlsConf.VerifyPeerCertificate
-	tlsConf.VerifyPeerCertificate = func(raw [][]byte, chains [][]*x509.Certificate) error {
-		verifyErr = verify(raw, chains)
-		return verifyErr
-	}
-	conn, err := c.tr.Dial(ctx, raddr, tlsConf, &quic.Config{
-		EnableDatagrams:            true,
-		HandshakeIdleTimeout:       c.timeout,
-		MaxIdleTimeout:             2 * seconds(c.cfg.Timeout),
-		KeepAlivePeriod:            time.Second,
-		MaxIncomingStreams:         1,
-		MaxIncomingUniStreams:      -1,
-		InitialStreamReceiveWindow: 64 << 10,
-		MaxStreamReceiveWindow:     1 << 20,
-	})
-	if err != nil {
-		var idle *quic.IdleTimeoutError
-		var hs *quic.HandshakeTimeoutError
-		switch {
-		case verifyErr != nil:
-			return fmt.Errorf("dial %s: %w", c.cfg.Addr, verifyErr)
-		case errors.As(err, &idle), errors.As(err, &hs), errors.Is(err, context.DeadlineExceeded):
-			return fmt.Errorf("dial %s: no answer (is a host running there?): %w", c.cfg.Addr, err)
-		}
-		return fmt.Errorf("dial %s: %w", c.cfg.Addr, err)
-	}
-	c.conn = conn
-	fail := func(err error) error {
-		conn.CloseWithError(codeNormal, "join failed")
-		return err
-	}
-	str, err := conn.AcceptStream(ctx)
-	if err != nil {
-		return fail(fmt.Errorf("join: control stream: %w", c.closeCause(err)))
-	}
-	c.str = str
-	if dl, ok := ctx.Deadline(); ok {
-		str.SetReadDeadline(dl)
-	}
-	fr := &frameReader{r: str}
-	m, perr, err := fr.next()
-	if err == nil {
-		err = perr
-	}
-	if err != nil {
-		return fail(fmt.Errorf("join: read challenge: %w", c.closeCause(err)))
-	}
-	ch, ok := m.(*wire.Challenge)
-	if !ok {
-		return fail(fmt.Errorf("join: host sent %v instead of a challenge", m.Type()))
-	}
-	req := wire.JoinRequest{Name: c.cfg.Name}
-	if ch.PassphraseRequired {
-		if c.cfg.Passphrase == "" {
-			return fail(fmt.Errorf("join: %w: the match needs a passphrase", ErrWrongPassphrase))
-		}
-		req.Proof = wire.Proof(wire.DeriveKey(c.cfg.Passphrase, ch.Salt), ch.Nonce, c.cfg.Name)
-	}
-	if err := c.writeControl(&req); err != nil {
-		return fail(fmt.Errorf("join: %w", err))
-	}
-	m, perr, err = fr.next()
-	if err == nil {
-		err = perr
-	}
-	if err != nil {
-		return fail(fmt.Errorf("join: read answer: %w", c.closeCause(err)))
-	}
-	switch m := m.(type) {
-	case *wire.JoinAccepted:
-		c.id = m.Player
-		c.match = MatchSettings{Map: m.MapName, Extent: m.MapExtent, TickRate: float64(m.TickRate),
-			Heartbeat: m.Heartbeat, MapSeed: m.MapSeed}
-	case *wire.JoinRefused:
-		conn.CloseWithError(codeNormal, "refused")
-		if m.Reason == wire.RefusePassphrase {
-			return fmt.Errorf("join %s: %w", c.cfg.Addr, ErrWrongPassphrase)
-		}
-		text := m.Reason.String()
-		if m.Text != "" {
-			text += ": " + m.Text
-		}
-		return fmt.Errorf("join %s: %w: %s", c.cfg.Addr, ErrRefused, text)
-	default:
-		return fail(fmt.Errorf("join: host sent %v instead of an answer", m.Type()))
-	}
-	str.SetReadDeadline(time.Time{})
-	c.fr = fr
-	return nil
-}
-
-// closeCause explains a connection-level error in plain words.
-func (c *Client) closeCause(err error) error {
-	if c.conn == nil {
-		return err
-	}
-	cause := context.Cause(c.conn.Context())
-	if cause == nil {
-		cause = err // the stream failed a moment before its connection
-	}
-	var appErr *quic.ApplicationError
-	var idle *quic.IdleTimeoutError
-	switch {
-	case errors.As(cause, &appErr) && appErr.Remote:
-		if appErr.ErrorCode == codeRefused {
-			return fmt.Errorf("%w: %s", ErrRefused, appErr.ErrorMessage)
-		}
-		return fmt.Errorf("host closed the connection: %s", appErr.ErrorMessage)
-	case errors.As(cause, &idle):
-		return errors.New("host stopped responding")
-	}
-	return err
+	return c
 }
 
 // writeControl frames and writes one control message.
@@ -338,9 +144,8 @@ func (c *Client) writeControl(m wire.Message) error {
 		return err
 	}
 	c.wbuf = b
-	c.str.SetWriteDeadline(time.Now().Add(c.timeout))
-	if _, err := c.str.Write(b); err != nil {
-		return fmt.Errorf("send %v: %w", m.Type(), c.closeCause(err))
+	if err := c.conn.writeControl(b); err != nil {
+		return fmt.Errorf("send %v: %w", m.Type(), c.conn.cause(err))
 	}
 	c.mu.Lock()
 	c.bytesOut.add(float64(len(b)), c.Now())
@@ -348,11 +153,13 @@ func (c *Client) writeControl(m wire.Message) error {
 	return nil
 }
 
-// ID returns the player id the host assigned.
+// ID returns the player id the host assigned: 0 for the host's own player, 1 and up
+// for the others.
 func (c *Client) ID() uint32 { return uint32(c.id) }
 
-// Now returns the client clock in seconds since Dial started.
-func (c *Client) Now() float64 { return time.Since(c.start).Seconds() }
+// Now returns the client clock in seconds since the client started (for the host's
+// own player, the host clock). It is the clock a game loop steps on.
+func (c *Client) Now() float64 { return seconds(c.cfg.Clock.Now() - c.start) }
 
 // Match returns the host's match settings.
 func (c *Client) Match() MatchSettings { return c.match }
@@ -361,15 +168,12 @@ func (c *Client) Match() MatchSettings { return c.match }
 func (c *Client) HostNow() float64 { return c.sync.ToRemote(c.Now()) }
 
 // Fingerprint returns the SHA-256 fingerprint of the host's certificate.
-func (c *Client) Fingerprint() string {
-	st := c.conn.ConnectionState()
-	if len(st.TLS.PeerCertificates) == 0 {
-		return ""
-	}
-	return Fingerprint(st.TLS.PeerCertificates[0].Raw)
-}
+func (c *Client) Fingerprint() string { return c.fp }
 
-// Spawn asks the host for a new actor and waits for its id.
+// Spawn asks the host for a new actor owned by this player, with the given display
+// name, team and initial state, and returns the id the host assigned. It waits for
+// the host's answer (up to the configured request timeout). The spawn is also
+// reported to every player as an EventSpawn.
 func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error) {
 	if team < 0 || team > 255 {
 		return 0, fmt.Errorf("spawn: team %d outside [0, 255]", team)
@@ -404,28 +208,24 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 	if err != nil {
 		return 0, fmt.Errorf("spawn: %w", err)
 	}
-	t := time.NewTimer(c.timeout)
+	t := time.NewTimer(c.cfg.RequestTimeout)
 	defer t.Stop()
 	select {
 	case <-w.done:
-		if w.err != nil {
-			return 0, w.err
-		}
-		return uint32(w.id), nil
 	case <-t.C:
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		select {
 		case <-w.done:
-			if w.err != nil {
-				return 0, w.err
-			}
-			return uint32(w.id), nil
 		default:
+			w.abandoned = true
+			return 0, errors.New("spawn: no answer from the host")
 		}
-		w.abandoned = true
-		return 0, errors.New("spawn: no answer from the host")
 	}
+	if w.err != nil {
+		return 0, w.err
+	}
+	return uint32(w.id), nil
 }
 
 // Despawn removes one of this player's actors.
@@ -444,9 +244,10 @@ func (c *Client) Despawn(actor uint32) error {
 	return nil
 }
 
-// Publish sends a state update for one of this player's actors as a datagram,
-// stamped with the estimated host time.
-func (c *Client) Publish(actor uint32, s deadreckon.State, full bool) error {
+// Publish sends a state update for one of this player's actors as a datagram: its
+// whole state, articulations included. It stamps s.Time with the estimated host
+// time, so the caller's s.Time is ignored. Updates are unreliable: they may be lost.
+func (c *Client) Publish(actor uint32, s deadreckon.State) error {
 	id := wire.ActorID(actor)
 	c.mu.Lock()
 	last, ok := c.own[id]
@@ -460,15 +261,12 @@ func (c *Client) Publish(actor uint32, s deadreckon.State, full bool) error {
 	}
 	now := c.Now()
 	s.Time = math.Max(0, c.sync.ToRemote(now))
-	u := wire.Update{Kind: wire.KindPartial, Actor: id, Seq: last + 1, State: s}
-	if full || s.NumArticulations > 0 {
-		u.Kind = wire.KindFull
-	}
+	u := wire.Update{Actor: id, Seq: last + 1, State: s}
 	c.pmu.Lock()
 	c.batch.Reset()
 	err := c.batch.Add(&u)
 	if err == nil {
-		err = c.conn.SendDatagram(c.batch.Bytes())
+		err = c.conn.sendDatagram(c.batch.Bytes())
 	}
 	n := c.batch.Len()
 	c.pmu.Unlock()
@@ -497,7 +295,22 @@ func (c *Client) Chat(text string) error {
 	return nil
 }
 
-// Poll appends the events since the last call.
+// checkChat reports whether text can be sent as a chat line.
+func checkChat(text string) error {
+	if text == "" {
+		return errors.New("chat: empty line")
+	}
+	if len(text) > wire.MaxTextLen {
+		return fmt.Errorf("chat: %d bytes, limit %d", len(text), wire.MaxTextLen)
+	}
+	if _, err := (&wire.Chat{From: 0, Text: text}).Append(nil); err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	return nil
+}
+
+// Poll appends to buf the events that arrived since the last call, in arrival
+// order, and returns the extended slice. It never blocks.
 func (c *Client) Poll(buf []Event) []Event { return c.q.poll(buf) }
 
 // Stats returns the connection figures now.
@@ -507,7 +320,7 @@ func (c *Client) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Stats{
-		RTT:         c.sync.RTT(),
+		RTT:         duration(c.sync.RTT()),
 		ClockOffset: c.sync.Offset(),
 		BytesIn:     c.bytesIn.value(now),
 		BytesOut:    c.bytesOut.value(now),
@@ -518,8 +331,9 @@ func (c *Client) Stats() Stats {
 	}
 }
 
-// Close says goodbye to the host, ends every goroutine and closes the socket. It is
-// safe to call more than once.
+// Close says goodbye to the host, ends every goroutine and releases the socket. It is
+// safe to call more than once. Closing the host's own player despawns its actors;
+// the host keeps serving the others.
 func (c *Client) Close() error {
 	c.once.Do(func() {
 		c.mu.Lock()
@@ -528,16 +342,14 @@ func (c *Client) Close() error {
 		if !c.q.isClosed() {
 			c.wmu.Lock()
 			if b, err := wire.AppendFrame(nil, &wire.Leave{Player: c.id, Reason: wire.LeaveQuit}); err == nil {
-				c.str.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-				c.str.Write(b)
+				c.conn.writeControl(b)
 			}
 			c.wmu.Unlock()
 		}
-		c.conn.CloseWithError(codeNormal, "left")
+		c.conn.close(codeNormal, "left")
 		c.cancel()
 		c.wg.Wait()
-		c.tr.Close()
-		c.pc.Close()
+		c.teardown()
 		c.q.close("left the match", EndLeft)
 		c.log.Info("left the match")
 	})
@@ -549,16 +361,17 @@ func (c *Client) Close() error {
 func (c *Client) controlLoop() {
 	defer c.wg.Done()
 	for {
-		m, perr, err := c.fr.next()
-		if err != nil {
-			c.finish(c.closeCause(err), endingOf(c.conn, err, EndConnection))
-			return
-		}
-		if perr != nil {
+		m, err := c.conn.readControl()
+		if errors.Is(err, wire.ErrBadMessage) {
 			c.mu.Lock()
 			c.rejected++
 			c.mu.Unlock()
 			continue
+		}
+		if err != nil {
+			cause := c.conn.cause(err)
+			c.finish(cause, endingOf(cause, EndConnection))
+			return
 		}
 		if id := c.handleControl(m); id != 0 {
 			c.writeControl(&wire.Despawn{Actor: id, Reason: wire.DespawnRemoved})
@@ -588,7 +401,7 @@ func (c *Client) finish(cause error, why Ending) {
 		c.log.Info("session ended", "reason", reason, "ending", why)
 	}
 	c.q.close(reason, why)
-	c.conn.CloseWithError(codeNormal, "closing")
+	c.conn.close(codeNormal, "closing")
 }
 
 // kicked reports whether the host said it kicked this player.
@@ -622,49 +435,9 @@ func (c *Client) handleControl(m wire.Message) (abandoned wire.ActorID) {
 	c.bytesIn.add(float64(m.Length()+wire.FrameHeaderSize), now)
 	switch m := m.(type) {
 	case *wire.Spawn:
-		s := m.State
-		s.Time = unwrapTime(s.Time, hostNow)
-		if m.Owner == c.id && len(c.pending) > 0 {
-			w := c.pending[0]
-			c.pending = c.pending[1:]
-			if w.abandoned {
-				// The caller gave up waiting: remove the actor again.
-				return m.Actor
-			}
-			c.own[m.Actor] = m.Seq
-			w.id = m.Actor
-			close(w.done)
-		} else if m.Owner == c.id {
-			c.rejected++ // a spawn for us we did not ask for
-			return 0
-		} else {
-			r := &remoteActor{owner: m.Owner, last: s}
-			r.seq.Set(m.Seq)
-			c.remote[m.Actor] = r
-			if _, ok := c.names[m.Owner]; !ok {
-				c.names[m.Owner] = m.Name
-			}
-		}
-		c.q.push(Event{Kind: EventSpawn, Actor: uint32(m.Actor), Owner: uint32(m.Owner), Name: m.Name,
-			Team: int(m.Team), State: s, Full: true})
+		return c.onSpawn(m, hostNow)
 	case *wire.Despawn:
-		if m.Actor >= provisionalBase {
-			if len(c.pending) > 0 && c.pending[0].prov == m.Actor {
-				w := c.pending[0]
-				c.pending = c.pending[1:]
-				w.err = errors.New("spawn: refused by the host")
-				close(w.done)
-			}
-			return 0
-		}
-		owner := c.id
-		if r, ok := c.remote[m.Actor]; ok {
-			owner = r.owner
-			delete(c.remote, m.Actor)
-		} else {
-			delete(c.own, m.Actor)
-		}
-		c.q.push(Event{Kind: EventDespawn, Actor: uint32(m.Actor), Owner: uint32(owner), Text: m.Reason.String()})
+		c.onDespawn(m)
 	case *wire.Chat:
 		c.q.push(Event{Kind: EventChat, Owner: uint32(m.From), Name: c.names[m.From], Text: m.Text})
 	case *wire.Kick:
@@ -675,12 +448,66 @@ func (c *Client) handleControl(m wire.Message) (abandoned wire.ActorID) {
 	return 0
 }
 
+// onSpawn records a spawn (an answer to this player's own request, or another
+// player's actor) and reports it; c.mu held.
+func (c *Client) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorID) {
+	s := m.State
+	s.Time = unwrapTime(s.Time, hostNow)
+	switch {
+	case m.Owner == c.id && len(c.pending) > 0:
+		w := c.pending[0]
+		c.pending = c.pending[1:]
+		if w.abandoned {
+			// The caller gave up waiting: remove the actor again.
+			return m.Actor
+		}
+		c.own[m.Actor] = m.Seq
+		w.id = m.Actor
+		close(w.done)
+	case m.Owner == c.id:
+		c.rejected++ // a spawn for us we did not ask for
+		return 0
+	default:
+		r := &remoteActor{owner: m.Owner}
+		r.seq.Set(m.Seq)
+		c.remote[m.Actor] = r
+		if _, ok := c.names[m.Owner]; !ok {
+			c.names[m.Owner] = m.Name
+		}
+	}
+	c.q.push(Event{Kind: EventSpawn, Actor: uint32(m.Actor), Owner: uint32(m.Owner), Name: m.Name,
+		Team: int(m.Team), State: s})
+	return 0
+}
+
+// onDespawn removes an actor, or fails this player's pending spawn the host refused;
+// c.mu held.
+func (c *Client) onDespawn(m *wire.Despawn) {
+	if m.Actor >= provisionalBase {
+		if len(c.pending) > 0 && c.pending[0].prov == m.Actor {
+			w := c.pending[0]
+			c.pending = c.pending[1:]
+			w.err = errors.New("spawn: refused by the host")
+			close(w.done)
+		}
+		return
+	}
+	owner := c.id
+	if r, ok := c.remote[m.Actor]; ok {
+		owner = r.owner
+		delete(c.remote, m.Actor)
+	} else {
+		delete(c.own, m.Actor)
+	}
+	c.q.push(Event{Kind: EventDespawn, Actor: uint32(m.Actor), Owner: uint32(owner), Text: m.Reason.String()})
+}
+
 // datagramLoop reads state batches and clock answers until the connection ends.
 func (c *Client) datagramLoop() {
 	defer c.wg.Done()
 	var buf []wire.Update
 	for {
-		b, err := c.conn.ReceiveDatagram(c.ctx)
+		b, err := c.conn.receiveDatagram(c.ctx)
 		if err != nil {
 			return
 		}
@@ -688,36 +515,18 @@ func (c *Client) datagramLoop() {
 	}
 }
 
+// handleDatagram applies one datagram: a clock answer or a state batch.
 func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
 	now := c.Now()
 	_, t, err := wire.PeekHeader(b)
-	if err != nil {
+	switch {
+	case err != nil:
 		c.mu.Lock()
 		c.rejected++
 		c.mu.Unlock()
 		return buf
-	}
-	if t == wire.MsgClockAnswer {
-		m, _, err := wire.Parse(b)
-		ans, ok := m.(*wire.ClockAnswer)
-		if err != nil || !ok {
-			c.mu.Lock()
-			c.rejected++
-			c.mu.Unlock()
-			return buf
-		}
-		if c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
-			RemoteSend: ans.HostSend, LocalReceive: now}) == nil {
-			c.syncedOnce.Do(func() { close(c.synced) })
-		} else {
-			c.mu.Lock()
-			c.rejected++
-			c.mu.Unlock()
-		}
-		c.mu.Lock()
-		c.bytesIn.add(float64(len(b)), now)
-		c.lastAnswer = now
-		c.mu.Unlock()
+	case t == wire.MsgClockAnswer:
+		c.onClockAnswer(b, now)
 		return buf
 	}
 	updates, rejected, derr := wire.DecodeBatch(buf[:0], b)
@@ -739,20 +548,27 @@ func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
 		}
 		s := u.State
 		s.Time = unwrapTime(s.Time, hostNow)
-		switch u.Kind {
-		case wire.KindPartial:
-			s.Articulations, s.NumArticulations = r.last.Articulations, r.last.NumArticulations
-		case wire.KindArticulation:
-			arts, n := s.Articulations, s.NumArticulations
-			s = r.last
-			s.Articulations, s.NumArticulations = arts, n
-		}
-		r.last = s
 		c.updatesIn.add(1, now)
-		c.q.push(Event{Kind: EventState, Actor: uint32(u.Actor), Owner: uint32(r.owner), State: s,
-			Full: u.Kind == wire.KindFull})
+		c.q.push(Event{Kind: EventState, Actor: uint32(u.Actor), Owner: uint32(r.owner), State: s})
 	}
 	return updates
+}
+
+// onClockAnswer feeds a clock answer to the clock filter.
+func (c *Client) onClockAnswer(b []byte, now float64) {
+	m, _, err := wire.Parse(b)
+	ans, ok := m.(*wire.ClockAnswer)
+	ok = ok && err == nil && c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
+		RemoteSend: ans.HostSend, LocalReceive: now}) == nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !ok {
+		c.rejected++
+		return
+	}
+	c.syncedOnce.Do(func() { close(c.synced) })
+	c.bytesIn.add(float64(len(b)), now)
+	c.lastAnswer = now
 }
 
 // syncLoop probes the host clock: quickly at first, then every SyncInterval. The
@@ -767,51 +583,51 @@ func (c *Client) syncLoop() {
 			return
 		}
 		buf = b
-		if c.conn.SendDatagram(b) == nil {
+		if c.conn.sendDatagram(b) == nil {
 			c.mu.Lock()
 			c.bytesOut.add(float64(len(b)), c.Now())
 			c.mu.Unlock()
 		}
 	}
 	probe()
-	fast := time.NewTicker(c.cfg.SyncInterval / 5)
-	defer fast.Stop()
-	for range initialProbes - 1 {
-		select {
-		case <-c.ctx.Done():
-			return
-		case <-fast.C:
-			probe()
-		}
-	}
-	fast.Stop()
-	t := time.NewTicker(c.cfg.SyncInterval)
+	t := time.NewTicker(c.cfg.SyncInterval / 5)
 	defer t.Stop()
 	var st stallWatch
-	for {
+	for i := 1; ; i++ {
 		select {
 		case <-c.ctx.Done():
 			return
 		case <-t.C:
-			now := c.Now()
-			if gap, ok := st.tick(now, c.cfg.SyncInterval); ok {
-				// This process did not run (paused, swapped out, starved): the host
-				// cannot be blamed for the answers it could not read meanwhile.
-				c.log.Warn("this program stalled", "seconds", gap)
-				c.mu.Lock()
-				c.lastAnswer = max(c.lastAnswer, now)
-				c.mu.Unlock()
-			}
-			probe()
-			c.sync.Advance(now)
+		}
+		if gap, ok := st.tick(c.Now(), c.cfg.SyncInterval); ok {
+			// This process did not run (paused, swapped out, starved): the host
+			// cannot be blamed for the answers it could not read meanwhile.
+			c.log.Warn("this program stalled", "seconds", gap)
 			c.mu.Lock()
-			silent := now - c.lastAnswer
+			c.lastAnswer = max(c.lastAnswer, c.Now())
 			c.mu.Unlock()
-			if silent > c.cfg.Timeout {
-				c.log.Warn("host silent", "seconds", silent)
-				c.finish(st.silence(), endingOf(c.conn, nil, EndHostSilent))
-				return
-			}
+		}
+		probe()
+		if i == initialProbes-1 {
+			t.Reset(c.cfg.SyncInterval)
+		}
+		if i >= initialProbes-1 && c.silent() {
+			c.finish(st.silence(), EndHostSilent)
+			return
 		}
 	}
+}
+
+// silent reports whether the host has been silent for longer than the timeout.
+func (c *Client) silent() bool {
+	now := c.Now()
+	c.sync.Advance(now)
+	c.mu.Lock()
+	silence := now - c.lastAnswer
+	c.mu.Unlock()
+	if silence > c.cfg.Timeout.Seconds() {
+		c.log.Warn("host silent", "seconds", silence)
+		return true
+	}
+	return false
 }

@@ -37,13 +37,13 @@ const (
 	DefaultControlRate = 20.0
 	// DefaultControlBurst is the token bucket depth for control messages.
 	DefaultControlBurst = 40.0
-	// DefaultTimeout is how long, in seconds, a client may stay silent before the host
-	// drops it. Clients send a clock probe every DefaultSyncInterval, so only a dead or
-	// cut-off client stays silent this long.
-	DefaultTimeout = 6.0
-	// DefaultJoinTimeout is how long, in seconds, a new connection has to complete its
-	// join, and a client waits for the host's answer to a request.
-	DefaultJoinTimeout = 5.0
+	// DefaultTimeout is how long a client may stay silent before the host drops it.
+	// Clients send a clock probe every DefaultSyncInterval, so only a dead or cut-off
+	// client stays silent this long.
+	DefaultTimeout = 6 * time.Second
+	// DefaultJoinTimeout is how long a new connection has to complete its join, and a
+	// client waits for the host's answer to a request.
+	DefaultJoinTimeout = 5 * time.Second
 	// DefaultMaxSpeed is the fastest plausible tank speed, m/s (about 108 km/h).
 	DefaultMaxSpeed = 30.0
 	// DefaultMaxAcceleration is the largest plausible acceleration magnitude, m/s².
@@ -62,9 +62,9 @@ const (
 	// DefaultTurnSlack is the tolerance in radians on the rotation implied between two
 	// consecutive updates.
 	DefaultTurnSlack = 0.5
-	// DefaultTimeSlack bounds, in seconds, how far an update's host-clock timestamp may
-	// lie ahead of the host's clock (clock-sync error) or behind it (lateness).
-	DefaultTimeSlack = 2.0
+	// DefaultTimeSlack bounds how far an update's host-clock timestamp may lie ahead
+	// of the host's clock (clock-sync error) or behind it (lateness).
+	DefaultTimeSlack = 2 * time.Second
 	// DefaultCoalesce is how long the host gathers relayed updates for one recipient
 	// before sending them as one datagram.
 	DefaultCoalesce = 2 * time.Millisecond
@@ -92,12 +92,12 @@ type Limits struct {
 	// zero, default to DefaultControlRate and DefaultControlBurst. A client that
 	// overruns it is disconnected.
 	ControlRate, ControlBurst float64
-	// Timeout is the silence in seconds after which a client is dropped. If zero,
-	// defaults to DefaultTimeout.
-	Timeout float64
-	// JoinTimeout is the time in seconds a connection has to join. If zero, defaults to
+	// Timeout is the silence, on the host's Clock, after which a client is dropped.
+	// If zero, defaults to DefaultTimeout.
+	Timeout time.Duration
+	// JoinTimeout is the real time a connection has to join. If zero, defaults to
 	// DefaultJoinTimeout.
-	JoinTimeout float64
+	JoinTimeout time.Duration
 	// MaxSpeed (m/s), MaxAcceleration (m/s²), MaxTurnRate (rad/s) and
 	// MaxArticulationRate (rad/s) bound plausible motion. If zero, they default to
 	// DefaultMaxSpeed, DefaultMaxAcceleration, DefaultMaxTurnRate and
@@ -109,9 +109,9 @@ type Limits struct {
 	// check between consecutive updates. If zero, default to DefaultPositionSlack and
 	// DefaultTurnSlack.
 	PositionSlack, TurnSlack float64
-	// TimeSlack (s) bounds how far an update's timestamp may stray from the host's
+	// TimeSlack bounds how far an update's timestamp may stray from the host's
 	// clock. If zero, defaults to DefaultTimeSlack.
-	TimeSlack float64
+	TimeSlack time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -133,8 +133,6 @@ func (l Limits) withDefaults() Limits {
 	def(&l.UpdateBurst, DefaultUpdateBurst)
 	def(&l.ControlRate, DefaultControlRate)
 	def(&l.ControlBurst, DefaultControlBurst)
-	def(&l.Timeout, DefaultTimeout)
-	def(&l.JoinTimeout, DefaultJoinTimeout)
 	def(&l.MaxSpeed, DefaultMaxSpeed)
 	def(&l.MaxAcceleration, DefaultMaxAcceleration)
 	def(&l.MaxTurnRate, DefaultMaxTurnRate)
@@ -142,7 +140,14 @@ func (l Limits) withDefaults() Limits {
 	def(&l.HeightRange, DefaultHeightRange)
 	def(&l.PositionSlack, DefaultPositionSlack)
 	def(&l.TurnSlack, DefaultTurnSlack)
-	def(&l.TimeSlack, DefaultTimeSlack)
+	defDur := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	defDur(&l.Timeout, DefaultTimeout)
+	defDur(&l.JoinTimeout, DefaultJoinTimeout)
+	defDur(&l.TimeSlack, DefaultTimeSlack)
 	return l
 }
 
@@ -151,45 +156,53 @@ func (l Limits) validate() error {
 		return errors.New("limits: MaxPlayers, MaxActorsPerPlayer and MaxJoining must be positive")
 	}
 	for _, v := range []float64{l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
-		l.Timeout, l.JoinTimeout, l.MaxSpeed, l.MaxAcceleration, l.MaxTurnRate,
-		l.MaxArticulationRate, l.HeightRange, l.PositionSlack, l.TurnSlack, l.TimeSlack} {
+		l.MaxSpeed, l.MaxAcceleration, l.MaxTurnRate,
+		l.MaxArticulationRate, l.HeightRange, l.PositionSlack, l.TurnSlack} {
 		if !(v > 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("limits: %v is not a positive finite value", v)
 		}
 	}
+	if l.Timeout < 0 || l.JoinTimeout < 0 || l.TimeSlack < 0 {
+		return errors.New("limits: negative Timeout, JoinTimeout or TimeSlack")
+	}
 	return nil
 }
 
-// Thinning sends far actors' partial updates to an observer less often, after seed
-// 004's distance-based error tolerance: the tolerated staleness grows linearly with the
-// distance from the observer's nearest actor. Full (heartbeat) updates always pass.
-// The zero value disables thinning.
+// Thinning sends far actors' updates to an observer less often, after seed 004's
+// distance-based error tolerance: the tolerated staleness grows linearly with the
+// distance from the observer's nearest actor, up to MaxInterval, so an observer never
+// goes longer than MaxInterval without an update its owner sent. The zero value
+// disables thinning.
 type Thinning struct {
 	// Near is the distance in meters within which every update is relayed.
 	Near float64
-	// PerMeter is the minimum spacing in seconds added between relayed partial updates
-	// for each meter beyond Near (so an actor Near+100 m away with PerMeter 0.002 is
-	// relayed at most every 0.2 s).
-	PerMeter float64
-	// MaxInterval caps that spacing in seconds. If zero, defaults to 1.
-	MaxInterval float64
+	// PerMeter is the minimum spacing added between relayed updates for each meter
+	// beyond Near (so an actor Near+100 m away with PerMeter 2 ms is relayed at most
+	// every 0.2 s).
+	PerMeter time.Duration
+	// MaxInterval caps that spacing. If zero, defaults to DefaultThinningMaxInterval.
+	MaxInterval time.Duration
 }
+
+// DefaultThinningMaxInterval is the longest spacing Thinning puts between the updates
+// of one actor to one observer when Thinning.MaxInterval is zero.
+const DefaultThinningMaxInterval = time.Second
 
 // Enabled reports whether thinning does anything.
 func (t Thinning) Enabled() bool { return t.PerMeter > 0 }
 
-// interval returns the minimum spacing between relayed partial updates of an actor at
-// distance d from the observer.
+// interval returns the minimum spacing in seconds between relayed updates of an actor
+// at distance d from the observer.
 func (t Thinning) interval(d float64) float64 {
 	if !t.Enabled() || d <= t.Near {
 		return 0
 	}
-	iv := (d - t.Near) * t.PerMeter
+	iv := (d - t.Near) * t.PerMeter.Seconds()
 	maxIv := t.MaxInterval
 	if maxIv == 0 {
-		maxIv = 1
+		maxIv = DefaultThinningMaxInterval
 	}
-	return math.Min(iv, maxIv)
+	return math.Min(iv, maxIv.Seconds())
 }
 
 // WrapConn wraps the UDP socket a host or client uses, for example with an
@@ -218,6 +231,9 @@ type HostConfig struct {
 	// Coalesce is how long relayed updates for one recipient are gathered into one
 	// datagram. If zero, defaults to DefaultCoalesce; negative sends at once.
 	Coalesce time.Duration
+	// Clock is the host clock, the time base of every state timestamp in the match,
+	// of timeouts and of rate limits. If nil, the system's monotonic clock.
+	Clock Clock
 	// Certificate is the host's identity (see LoadIdentity). If nil, the host makes a
 	// fresh one, so its fingerprint changes at every start.
 	Certificate *tls.Certificate
@@ -244,21 +260,23 @@ type ClientConfig struct {
 	Wrap WrapConn
 	// Logger receives session events. If nil, nothing is logged.
 	Logger *slog.Logger
-	// RequestTimeout bounds, in seconds, the wait for the host's answer to a join or a
-	// spawn. If zero, defaults to DefaultJoinTimeout.
-	RequestTimeout float64
+	// RequestTimeout bounds, in real time, the wait for the host's answer to a join
+	// or a spawn. If zero, defaults to DefaultJoinTimeout.
+	RequestTimeout time.Duration
 	// SyncInterval is how often the client probes the host clock. If zero, defaults to
 	// DefaultSyncInterval.
 	SyncInterval time.Duration
-	// Timeout is how long in seconds the host may stay silent (no datagram, no clock
+	// Timeout is how long, on Clock, the host may stay silent (no datagram, no clock
 	// answer) before the client gives the session up with "host stopped responding".
 	// If zero, defaults to DefaultTimeout.
-	Timeout float64
+	Timeout time.Duration
+	// Clock is the client's local clock. If nil, the system's monotonic clock.
+	Clock Clock
 }
 
 func (m MatchSettings) withDefaults() MatchSettings {
 	if m.Heartbeat == 0 {
-		m.Heartbeat = deadreckon.DefaultHeartbeat
+		m.Heartbeat = duration(deadreckon.DefaultHeartbeat)
 	}
 	if m.Extent == 0 {
 		m.Extent = DefaultExtent
@@ -282,8 +300,8 @@ func (m MatchSettings) validate() error {
 	if m.Extent > wire.MaxHorizontal {
 		return fmt.Errorf("match: extent %v m beyond the wire's %v m", m.Extent, wire.MaxHorizontal)
 	}
-	if !(m.Heartbeat >= 0.001 && m.Heartbeat <= 3600) {
-		return fmt.Errorf("match: heartbeat %v s outside [0.001, 3600]", m.Heartbeat)
+	if m.Heartbeat < time.Millisecond || m.Heartbeat > time.Hour {
+		return fmt.Errorf("match: heartbeat %v outside [1ms, 1h]", m.Heartbeat)
 	}
 	return nil
 }

@@ -16,11 +16,18 @@
 // per-client token bucket. Whatever it drops it counts (HostStats). A client that falls
 // silent is dropped after Limits.Timeout and its actors are despawned for everyone; it
 // may join again, at once if its old connection died. Optional Thinning relays far
-// actors' partial updates less often per observer, after seed 004's distance-based
-// tolerance.
+// actors' updates less often per observer, after seed 004's distance-based tolerance.
 //
-// Both ends of a match are Peers: a *Client, or the host's own player (id 0) from
-// Host.Local. A game loop uses a Peer the same way on either:
+// Inside, the host is shaped like quic-go's connection: one run loop owns the match
+// (players, actors, counters) and applies, one at a time, what the connections feed
+// it; each connection only reads into the loop and writes what the loop queued for
+// it. Control messages are dispatched in one switch (match.onControl), and a message
+// for everyone goes through one broadcast. An accepted update is relayed as the bytes
+// its owner sent, appended to each observer's batch: it is encoded once, by its owner.
+//
+// Both ends of a match are a *Client: a player that joined with Dial, or the host's
+// own player (id 0) from Host.Local, which joins through an in-process pipe instead of
+// QUIC. A game loop uses either the same way:
 //
 //	host, err := net.Listen(ctx, net.HostConfig{Addr: ":7878", Passphrase: "tiger"})
 //	if err != nil { … }
@@ -35,14 +42,20 @@
 //	for each frame {
 //		for _, ev := range c.Poll(events[:0]) { … feed deadreckon.Actor … }
 //		if d, s := pub.Update(sample); d != deadreckon.NoUpdate {
-//			c.Publish(id, s, d == deadreckon.FullUpdate)
+//			c.Publish(id, s) // the whole state, articulations included
 //		}
 //	}
 //
-// State timestamps in a match are host-clock seconds: Publish stamps them with the
-// client's estimate of the host clock, kept by a seed-001 clock filter (package
-// net/clock) fed by probes every half second; Stats.ClockOffset is that estimate
-// (host − local), ready for deadreckon.Actor.SetClockOffset.
+// Units: configuration and reported durations are time.Duration; match time (state
+// timestamps, Now, ClockOffset) is float64 seconds, as in package deadreckon. State
+// timestamps in a match are host-clock seconds: Publish stamps them with the client's
+// estimate of the host clock, kept by a seed-001 clock filter (package net/clock) fed
+// by probes every half second; Stats.ClockOffset is that estimate (host − local),
+// ready for deadreckon.Actor.SetClockOffset.
+//
+// Time is passed in: HostConfig.Clock and ClientConfig.Clock tell the time that
+// timestamps, timeouts, token buckets and rates use, so tests move it by hand; only
+// network deadlines (the QUIC handshake, stream writes) run in real time.
 //
 // Package net/impair adds seeded latency, jitter, loss, duplication and reordering
 // under QUIC; Impaired builds the HostConfig.Wrap or ClientConfig.Wrap for it.

@@ -1,12 +1,9 @@
 package net
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/quic-go/quic-go"
 )
 
 // Ending says why a session ended; EventClosed carries it, so that a game can tell a
@@ -51,36 +48,35 @@ func (e Ending) String() string {
 	return "unknown"
 }
 
-// endingOf classifies why conn ended, from the connection's own cause or, while that
-// is not set yet (a stream can fail a moment before its connection), from err; silent
-// is what to report when neither says (the client gave the host up).
-func endingOf(conn *quic.Conn, err error, silent Ending) Ending {
-	var cause error
-	if conn != nil {
-		cause = context.Cause(conn.Context())
+// endingOfCode classifies the application error code a connection was closed with.
+func endingOfCode(code quicCode) Ending {
+	switch code {
+	case codeShutdown, codeNormal:
+		return EndHostClosed
+	case codeKicked, codeRefused:
+		return EndKicked
+	case codeTimeout:
+		return EndDropped
 	}
-	if cause == nil {
-		cause = err
+	return EndConnection
+}
+
+// closedError is why a connection ended, in plain words, with its Ending.
+type closedError struct {
+	text   string
+	ending Ending
+}
+
+func (e *closedError) Error() string { return e.text }
+
+// endingOf returns the Ending that err (from a connection's cause) carries, or
+// fallback when it carries none.
+func endingOf(err error, fallback Ending) Ending {
+	var ce *closedError
+	if errors.As(err, &ce) {
+		return ce.ending
 	}
-	var appErr *quic.ApplicationError
-	var idle *quic.IdleTimeoutError
-	switch {
-	case cause == nil:
-		return silent
-	case errors.As(cause, &appErr) && appErr.Remote:
-		switch appErr.ErrorCode {
-		case codeShutdown, codeNormal:
-			return EndHostClosed
-		case codeKicked, codeRefused:
-			return EndKicked
-		case codeTimeout:
-			return EndDropped
-		}
-		return EndConnection
-	case errors.As(cause, &idle):
-		return EndHostSilent
-	}
-	return silent
+	return fallback
 }
 
 // stallWatch notices when the client's own loop did not run for a while, so that a

@@ -40,7 +40,7 @@ func Example() {
 	}
 	s := deadreckon.NewState(mgl64.Vec3{10.5, 0, -20})
 	s.Velocity = mgl64.Vec3{5, 0, 0}
-	if err := c.Publish(tank, s, false); err != nil {
+	if err := c.Publish(tank, s); err != nil {
 		log.Fatal(err)
 	}
 	var events []tlnet.Event

@@ -1,41 +1,34 @@
 package net
 
 import (
+	"errors"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/wire"
 )
 
-// FuzzHostDatagram feeds arbitrary datagrams to a live host as if from a joined
+// FuzzHostDatagram feeds arbitrary datagrams to a host's match as if from a joined
 // client and checks that nothing panics and every actor the host holds stays valid.
 func FuzzHostDatagram(f *testing.F) {
-	h, err := Listen(f.Context(), HostConfig{Addr: "127.0.0.1:0"})
-	if err != nil {
+	h := offlineHost(f, HostConfig{})
+	p := h.m.addMember(1, "fuzz", discardConn{}, h.now())
+	h.m.addMember(2, "observer", discardConn{}, h.now())
+	s := tankAt(1, 2)
+	if err := h.m.spawn(p, "fuzz", 1, 0, s, h.now()); err != nil {
 		f.Fatal(err)
 	}
-	defer h.Close()
-	c, err := dialTest(h, ClientConfig{Name: "fuzz", KnownHosts: "-"})
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer c.Close()
-	tank, err := c.Spawn("fuzz", 1, tankAt(1, 2))
-	if err != nil {
-		f.Fatal(err)
-	}
-	h.mu.Lock()
-	p := h.players[wire.PlayerID(c.ID())]
-	h.mu.Unlock()
-
-	s := tankAt(1.5, 2)
-	s.Time = h.Now() + 0.01
+	tank := p.owned[0].id
+	s = tankAt(1.5, 2)
+	s.Time = h.now() + 0.01
 	w := wire.NewBatchWriter(0)
-	for i, k := range []wire.UpdateKind{wire.KindPartial, wire.KindFull, wire.KindArticulation} {
+	for i, n := range []int{0, 2, 4} {
+		s.NumArticulations = n
 		w.Reset()
-		w.Add(&wire.Update{Kind: k, Actor: wire.ActorID(tank), Seq: uint16(i + 1), State: s})
+		w.Add(&wire.Update{Actor: tank, Seq: uint16(i + 1), State: s})
 		f.Add(append([]byte(nil), w.Bytes()...))
 	}
 	if b, err := (&wire.ClockRequest{ClientSend: 1.5}).Append(nil); err == nil {
@@ -43,12 +36,10 @@ func FuzzHostDatagram(f *testing.F) {
 	}
 	f.Add([]byte{wire.Version, byte(wire.MsgStateBatch), 1, 0})
 	f.Add([]byte{0xff, 0xff, 0xff})
-	var buf []wire.Update
 	f.Fuzz(func(t *testing.T, b []byte) {
-		buf = h.handleDatagram(p, b, buf)
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		for _, a := range h.actors {
+		h.m.onDatagram(p, b, h.now())
+		h.m.flushAll()
+		for _, a := range h.m.actors {
 			st := a.state
 			if err := validateState(&st, h.match, &h.lim, st.Time); err != nil {
 				t.Fatalf("host holds an invalid state for actor %d: %v", a.id, err)
@@ -69,7 +60,8 @@ func TestValidateState(t *testing.T) {
 		ok   bool
 	}{
 		{"valid", func(*deadreckon.State) {}, true},
-		{"zero orientation is the identity... but not unit", func(s *deadreckon.State) { s.Orientation.W = 0 }, false},
+		{"zero orientation is the identity", func(s *deadreckon.State) { s.Orientation.W = 0 }, true},
+		{"orientation far from unit", func(s *deadreckon.State) { s.Orientation.W = 3 }, false},
 		{"NaN position", func(s *deadreckon.State) { s.Position[1] = nan }, false},
 		{"Inf velocity", func(s *deadreckon.State) { s.Velocity[0] = math.Inf(1) }, false},
 		{"NaN articulation", func(s *deadreckon.State) { s.Articulations[1].Rate = nan }, false},
@@ -91,8 +83,9 @@ func TestValidateState(t *testing.T) {
 	} {
 		s := base
 		tc.mod(&s)
-		if err := validateState(&s, m, &l, 100); (err == nil) != tc.ok {
-			t.Errorf("%s: validateState = %v, want ok=%v", tc.name, err, tc.ok)
+		err := validateState(&s, m, &l, 100)
+		if (err == nil) != tc.ok || err != nil && !errors.Is(err, deadreckon.ErrInvalidState) {
+			t.Errorf("%s: validateState = %v, want ok=%v (else deadreckon.ErrInvalidState)", tc.name, err, tc.ok)
 		}
 	}
 }
@@ -120,7 +113,7 @@ func TestValidateStep(t *testing.T) {
 		next := prev
 		next.Time = tc.stamp
 		next.Position[0] += tc.dx
-		next.Orientation = mgl64QuatYaw(tc.yaw)
+		next.Orientation = deadreckon.YawQuat(tc.yaw)
 		if err := validateStep(&pin, &next, pin.at+tc.dt, &l); (err == nil) != tc.ok {
 			t.Errorf("%s: validateStep = %v, want ok=%v", tc.name, err, tc.ok)
 		}
@@ -198,64 +191,49 @@ func TestUnwrapTime(t *testing.T) {
 }
 
 // BenchmarkRelay measures the host's path for one incoming datagram with one
-// update relayed to 31 observers: decode, checks, re-encode into each observer's
-// batch.
+// update relayed to 31 observers: decode, checks, and the record's bytes appended to
+// each observer's batch (the update is never encoded again).
 func BenchmarkRelay(b *testing.B) {
-	h, err := Listen(b.Context(), HostConfig{Addr: "127.0.0.1:0", Limits: Limits{
-		TimeSlack: 1e9, UpdateRate: 1e9, UpdateBurst: 1e9, MaxPlayers: 64}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer h.Close()
+	h := offlineHost(b, HostConfig{Limits: Limits{TimeSlack: time.Hour, UpdateRate: 1e9, UpdateBurst: 1e9, MaxPlayers: 64}})
 	const observers = 31
-	now := h.Now()
-	h.mu.Lock()
-	sender := newPlayer(h, 1, "sender", nil, nil, now)
-	h.players[1] = sender
-	var obs []*player
+	now := h.now()
+	sender := h.m.addMember(1, "sender", discardConn{}, now)
+	var obs []*member
 	for i := 0; i < observers; i++ {
-		p := newPlayer(h, wire.PlayerID(i+2), "obs", nil, nil, now)
-		h.players[p.id] = p
-		obs = append(obs, p)
+		obs = append(obs, h.m.addMember(wire.PlayerID(i+2), "obs", discardConn{}, now))
 	}
 	s := tankAt(0, 0)
-	s.NumArticulations = 0
 	s.Time = now
-	id, err := h.spawnLocked(sender, "tank", 1, 0, s)
-	h.mu.Unlock()
-	if err != nil {
+	if err := h.m.spawn(sender, "tank", 1, 0, s, now); err != nil {
 		b.Fatal(err)
 	}
-	for _, p := range obs {
-		for len(p.ctrl) > 0 {
-			<-p.ctrl
-		}
-	}
+	id := sender.owned[0].id
 	w := wire.NewBatchWriter(0)
-	var buf []wire.Update
+	var ctrl [][]byte
+	var batches []*wire.BatchWriter
+	var probes []clockProbe
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
 		s.Time = now + float64(i)*0.002
 		w.Reset()
-		w.Add(&wire.Update{Kind: wire.KindPartial, Actor: id, Seq: uint16(i), State: s})
-		buf = h.handleDatagram(sender, w.Bytes(), buf)
-		if i%32 == 0 { // what the send loops do
+		w.Add(&wire.Update{Actor: id, Seq: uint16(i), State: s})
+		h.m.onDatagram(sender, w.Bytes(), now)
+		if i%32 == 0 { // what the coalescing timer and the send loops do
+			h.m.flushAll()
 			for _, p := range obs {
-				p.spare = append(p.spare, p.out...)
-				p.out = p.out[:0]
+				ctrl, batches, probes = p.out.take(ctrl[:0], batches[:0], probes[:0])
+				p.out.recycle(batches)
 			}
 		}
 	}
 	b.StopTimer()
-	if st := h.Stats(); st.Accepted != uint64(i) || st.Relayed != uint64(i*observers) {
-		b.Fatalf("accepted %d, relayed %d of %d updates", st.Accepted, st.Relayed, i)
+	if st := h.m.statsNow(); st.Accepted != uint64(i) || st.Relayed != uint64(i*observers) || st.Overflow != 0 {
+		b.Fatalf("accepted %d, relayed %d of %d updates, %d overflowed", st.Accepted, st.Relayed, i, st.Overflow)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i*observers), "ns/relay")
 }
-
-func mgl64QuatYaw(yaw float64) mgl64.Quat { return mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0}) }
 
 // BenchmarkClientReceive measures a client taking in a full batch of relayed
 // updates: decode, sequence filter, events queued, and the game's Poll.
@@ -270,7 +248,7 @@ func BenchmarkClientReceive(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	const actors = 36 // a full 1199-byte batch of partial updates
+	const actors = 36 // a full 1199-byte batch of updates without articulations
 	c.mu.Lock()
 	for i := 1; i <= actors; i++ {
 		c.remote[wire.ActorID(i)] = &remoteActor{owner: 7}
@@ -288,7 +266,7 @@ func BenchmarkClientReceive(b *testing.B) {
 		w.Reset()
 		for i := 1; i <= actors; i++ {
 			s.Time = float64(seq) * 0.01
-			if err := w.Add(&wire.Update{Kind: wire.KindPartial, Actor: wire.ActorID(i), Seq: seq, State: s}); err != nil {
+			if err := w.Add(&wire.Update{Actor: wire.ActorID(i), Seq: seq, State: s}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -83,27 +83,19 @@ func TestStallWatch(t *testing.T) {
 	}
 }
 
-// TestEndingOf: why a session ended is read from the connection's error even when
-// only the stream has failed so far.
+// TestEndingOf: why a session ended follows the code the host closed it with, and
+// survives wrapping.
 func TestEndingOf(t *testing.T) {
-	remote := func(code quic.ApplicationErrorCode) error {
-		return fmt.Errorf("read: %w", &quic.ApplicationError{Remote: true, ErrorCode: code, ErrorMessage: "x"})
-	}
-	for _, c := range []struct {
-		err    error
-		silent Ending
-		want   Ending
-	}{
-		{remote(codeShutdown), EndConnection, EndHostClosed},
-		{remote(codeTimeout), EndConnection, EndDropped},
-		{remote(codeKicked), EndConnection, EndKicked},
-		{remote(codeProtocol), EndHostSilent, EndConnection},
-		{&quic.IdleTimeoutError{}, EndConnection, EndHostSilent},
-		{nil, EndHostSilent, EndHostSilent},
-		{errors.New("other"), EndConnection, EndConnection},
+	for code, want := range map[quic.ApplicationErrorCode]Ending{
+		codeShutdown: EndHostClosed, codeNormal: EndHostClosed, codeTimeout: EndDropped,
+		codeKicked: EndKicked, codeProtocol: EndConnection,
 	} {
-		if got := endingOf(nil, c.err, c.silent); got != c.want {
-			t.Errorf("endingOf(%v, %v) = %v, want %v", c.err, c.silent, got, c.want)
+		err := fmt.Errorf("read: %w", &closedError{"host closed the connection", endingOfCode(code)})
+		if got := endingOf(err, EndUnknown); got != want {
+			t.Errorf("code %d: %v, want %v", code, got, want)
 		}
+	}
+	if got := endingOf(errors.New("other"), EndHostSilent); got != EndHostSilent {
+		t.Errorf("an error without an ending: %v, want the fallback", got)
 	}
 }

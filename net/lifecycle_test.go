@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
 )
 
 func TestHostCloseEndsClients(t *testing.T) {
@@ -23,7 +24,7 @@ func TestHostCloseEndsClients(t *testing.T) {
 	if !strings.Contains(last.Text, "host closed the match") || last.Ending != EndHostClosed {
 		t.Errorf("closed event says %q (%v), want the host's reason (%v)", last.Text, last.Ending, EndHostClosed)
 	}
-	if err := c.Publish(1, tankAt(0, 0), false); !errors.Is(err, ErrClosed) && !errors.Is(err, ErrNotOwner) {
+	if err := c.Publish(1, tankAt(0, 0)); !errors.Is(err, ErrClosed) && !errors.Is(err, ErrNotOwner) {
 		t.Errorf("publish after the host closed: %v", err)
 	}
 	if _, err := c.Spawn("ann", 1, tankAt(0, 0)); err == nil {
@@ -40,11 +41,13 @@ func TestHostCloseEndsClients(t *testing.T) {
 
 func TestHostVanishes(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{})
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: 1, SyncInterval: 100 * time.Millisecond})
-	// Pull the plug: the transport stops without telling anyone.
-	h.cancel()
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Clock: clk})
+	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: time.Second, SyncInterval: 50 * time.Millisecond, Clock: clk})
+	// Pull the plug: the socket stops without telling anyone, and the client's
+	// clock runs past its timeout.
 	h.pc.Close()
+	clk.Advance(2 * time.Second)
 	evs := waitFor(t, c, 4*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	if last := evs[len(evs)-1]; !strings.Contains(last.Text, "stopped responding") || last.Ending != EndHostSilent {
 		t.Errorf("closed event says %q (%v), want the host stopped responding (%v)", last.Text, last.Ending, EndHostSilent)
@@ -53,16 +56,27 @@ func TestHostVanishes(t *testing.T) {
 
 func TestSilentClientDroppedAndRejoins(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{Timeout: 0.6}})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{Timeout: 600 * time.Millisecond}, Clock: clk})
 	watcher := h.Local()
-	// A client that sends its first clock probes and then falls silent for 5 s.
+	// A client that probes the host clock only every 5 s of real time; the host's
+	// clock runs ahead, so the host hears nothing from it for longer than its timeout.
 	quiet := testClient(t, h, ClientConfig{Name: "quiet", KnownHosts: "-", SyncInterval: 5 * time.Second})
 	tank, err := quiet.Spawn("quiet", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, watcher, 4*time.Second, func(ev Event) bool {
-		return ev.Kind == EventDespawn && ev.Actor == tank && strings.Contains(ev.Text, "timeout")
+	var all []Event
+	eventually(t, 4*time.Second, "silent player's tank despawned", func() bool {
+		clk.Advance(time.Second)
+		n := len(all)
+		all = watcher.Poll(all)
+		for _, ev := range all[n:] {
+			if ev.Kind == EventDespawn && ev.Actor == tank && ev.Text == wire.DespawnOwnerGone.String() {
+				return true
+			}
+		}
+		return false
 	})
 	waitFor(t, quiet, 3*time.Second, func(ev Event) bool {
 		return ev.Kind == EventClosed && strings.Contains(ev.Text, "timed out") && ev.Ending == EndDropped
@@ -135,7 +149,7 @@ func TestDialNobody(t *testing.T) {
 	addr := h.Addr().String()
 	h.Close()
 	start := time.Now()
-	c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: "-", RequestTimeout: 0.5})
+	c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: "-", RequestTimeout: 500 * time.Millisecond})
 	if err == nil {
 		c.Close()
 		t.Fatal("dial to nobody succeeded")
@@ -166,15 +180,16 @@ func TestListenContextCloses(t *testing.T) {
 // and its tank despawned.
 func TestRejoinReplacesDeadConnection(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{Timeout: 30}})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{Timeout: 30 * time.Second}, Clock: clk})
 	watcher := h.Local()
-	old := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: 30})
+	old := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: 30 * time.Second})
 	tank, err := old.Spawn("ann", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	old.pc.Close() // the old connection dies without a word
-	time.Sleep(time.Duration(rejoinSilence * 1.3 * float64(time.Second)))
+	old.conn.(*quicClient).pc.Close() // the old connection dies without a word
+	clk.Advance(duration(rejoinSilence * 1.3))
 	back := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	waitFor(t, watcher, 3*time.Second, func(ev Event) bool { return ev.Kind == EventDespawn && ev.Actor == tank })
 	if st := h.Stats(); st.Players != 2 {
@@ -197,18 +212,27 @@ func TestImpairedHostSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("host %+v, client %+v", h.Stats(), c.Stats())
+		}
+	})
+	// Publish at a game's pace: QUIC packs datagrams sent at once into one packet,
+	// which the link may lose whole.
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
 	for i := 1; i <= 20; i++ {
+		<-tick.C
 		s := tankAt(float64(i)*0.1, 0)
 		s.NumArticulations = 0
-		if err := c.Publish(tank, s, false); err != nil {
+		if err := c.Publish(tank, s); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	waitFor(t, local, 3*time.Second, func(ev Event) bool {
 		return ev.Kind == EventState && ev.Actor == tank && ev.State.Position[0] > 1.5
 	})
-	if st := c.Stats(); !(st.RTT > 0.07 && st.RTT < 0.3) {
-		t.Errorf("RTT %.3f s through 4 × 20 ms of latency", st.RTT)
+	if st := c.Stats(); !(st.RTT > 70*time.Millisecond && st.RTT < 300*time.Millisecond) {
+		t.Errorf("RTT %v through 4 × 20 ms of latency", st.RTT)
 	}
 }

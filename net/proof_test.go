@@ -26,7 +26,7 @@ func (c circleTank) at(t float64) (pos mgl64.Vec3, orient mgl64.Quat, turret flo
 	pos = c.center.Add(mgl64.Vec3{c.radius * math.Cos(th), 0, c.radius * math.Sin(th)})
 	// Forward (cos ψ, 0, −sin ψ) along the tangent (−sin θ, 0, cos θ).
 	yaw := -(th + math.Pi/2)
-	return pos, mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0}), math.Sin(0.7 * t)
+	return pos, deadreckon.YawQuat(yaw), math.Sin(0.7 * t)
 }
 
 func percentile(sorted []float64, p float64) float64 {
@@ -151,7 +151,7 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 				smp := deadreckon.Sample{Time: now, Position: pos, Orientation: q, NumArticulations: 1}
 				smp.Articulations[0] = tur
 				if d, st := pub.Update(smp); d != deadreckon.NoUpdate {
-					if err := c.Publish(id, st, d == deadreckon.FullUpdate); err != nil {
+					if err := c.Publish(id, st); err != nil {
 						res.err = err
 						return
 					}
@@ -187,8 +187,8 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 		len(all), p50, p90, p95, p99, worst)
 	for i, c := range cs {
 		s := c.Stats()
-		t.Logf("client %d: rtt %.0f ms, offset %+.1f ms, in %.1f upd/s %.0f B/s, out %.1f upd/s %.0f B/s, dropped %d",
-			i, s.RTT*1000, s.ClockOffset*1000, s.UpdatesIn, s.BytesIn, s.UpdatesOut, s.BytesOut, s.Dropped)
+		t.Logf("client %d: rtt %v, offset %+.1f ms, in %.1f upd/s %.0f B/s, out %.1f upd/s %.0f B/s, dropped %d",
+			i, s.RTT.Round(time.Millisecond), s.ClockOffset*1000, s.UpdatesIn, s.BytesIn, s.UpdatesOut, s.BytesOut, s.Dropped)
 	}
 	t.Logf("host: accepted %d, relayed %d, late %d, invalid %d", st.Accepted, st.Relayed, st.Late, st.Invalid)
 	if p50 > p50Bound || p95 > p95Bound {

@@ -49,7 +49,7 @@ func dialTest(h *Host, cfg ClientConfig) (*Client, error) {
 
 // waitFor polls p until match returns true for an event or the timeout passes; it
 // returns every event seen.
-func waitFor(t *testing.T, p Peer, timeout time.Duration, match func(Event) bool) []Event {
+func waitFor(t *testing.T, p *Client, timeout time.Duration, match func(Event) bool) []Event {
 	t.Helper()
 	var all []Event
 	deadline := time.Now().Add(timeout)
@@ -105,7 +105,7 @@ func TestJoinSpawnPublish(t *testing.T) {
 	s := tankAt(-9, 5)
 	s.Velocity = mgl64.Vec3{2, 0, 0}
 	s.Articulations[0].Angle = 0.5
-	if err := c.Publish(clientTank, s, false); err != nil {
+	if err := c.Publish(clientTank, s); err != nil {
 		t.Fatal(err)
 	}
 	evs := waitFor(t, local, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == clientTank })
@@ -121,11 +121,11 @@ func TestJoinSpawnPublish(t *testing.T) {
 		t.Errorf("update stamped %.3f s from the host clock", d)
 	}
 
-	if err := local.Publish(hostTank, tankAt(11, 10), true); err != nil {
+	if err := local.Publish(hostTank, tankAt(11, 10)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, c, 3*time.Second, func(ev Event) bool {
-		return ev.Kind == EventState && ev.Actor == hostTank && ev.Full && ev.State.Position[0] > 10.99
+		return ev.Kind == EventState && ev.Actor == hostTank && ev.State.Position[0] > 10.99 && ev.State.NumArticulations == 2
 	})
 
 	if err := c.Chat("hello"); err != nil {
@@ -139,12 +139,12 @@ func TestJoinSpawnPublish(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, local, 3*time.Second, func(ev Event) bool { return ev.Kind == EventDespawn && ev.Actor == clientTank })
-	if err := c.Publish(clientTank, s, false); !errors.Is(err, ErrNotOwner) {
+	if err := c.Publish(clientTank, s); !errors.Is(err, ErrNotOwner) {
 		t.Errorf("publish after despawn: %v, want ErrNotOwner", err)
 	}
 	st := h.Stats()
-	if st.Players != 2 || st.Actors != 1 || st.Accepted < 2 {
-		t.Errorf("host stats %+v", st)
+	if st.Players != 2 || st.Actors != 1 || st.Accepted != 2 {
+		t.Errorf("host stats %+v, want 2 players, 1 actor, 2 updates accepted", st)
 	}
 	ps := h.Players()
 	if len(ps) != 2 || ps[0].ID != 0 || ps[0].Name != "hostie" || ps[0].Actors != 1 ||
@@ -176,8 +176,8 @@ func TestSpawnUnencodable(t *testing.T) {
 }
 
 // TestClientSequencing feeds a client relayed batches directly: duplicates and late
-// updates are dropped and counted; partial and articulation-only records are merged
-// with what the client knew.
+// updates are dropped and counted; every record stands alone, articulations included,
+// and is never merged with what the client knew.
 func TestClientSequencing(t *testing.T) {
 	checkNoLeaks(t)
 	h := testHost(t, HostConfig{})
@@ -187,31 +187,29 @@ func TestClientSequencing(t *testing.T) {
 	c.remote[actor] = &remoteActor{owner: 9}
 	c.remote[actor].seq.Set(10)
 	c.mu.Unlock()
-	batch := func(k wire.UpdateKind, seq uint16, s deadreckon.State) []byte {
+	batch := func(seq uint16, s deadreckon.State) []byte {
 		w := wire.NewBatchWriter(0)
-		if err := w.Add(&wire.Update{Kind: k, Actor: actor, Seq: seq, State: s}); err != nil {
+		if err := w.Add(&wire.Update{Actor: actor, Seq: seq, State: s}); err != nil {
 			t.Fatal(err)
 		}
 		return append([]byte(nil), w.Bytes()...)
 	}
-	full := tankAt(3, 4)
-	full.Time = 1
-	full.Articulations[0].Angle = 0.25
-	partial := tankAt(3.5, 4)
-	partial.Time = 1.2
-	partial.NumArticulations = 0
-	arts := deadreckon.State{Time: 1.3, NumArticulations: 2}
-	arts.Articulations[0].Angle = -0.5
+	turret := tankAt(3, 4)
+	turret.Time = 1
+	turret.Articulations[0].Angle = 0.25
+	bare := tankAt(3.5, 4)
+	bare.Time = 1.2
+	bare.NumArticulations = 0
 	steps := []struct {
 		name string
 		b    []byte
 		kept bool
+		arts int
 	}{
-		{"full", batch(wire.KindFull, 11, full), true},
-		{"duplicate", batch(wire.KindFull, 11, full), false},
-		{"older", batch(wire.KindPartial, 9, partial), false},
-		{"partial", batch(wire.KindPartial, 12, partial), true},
-		{"articulations", batch(wire.KindArticulation, 13, arts), true},
+		{"with articulations", batch(11, turret), true, 2},
+		{"duplicate", batch(11, turret), false, 0},
+		{"older", batch(9, bare), false, 0},
+		{"without articulations", batch(12, bare), true, 0},
 	}
 	var got []Event
 	for _, st := range steps {
@@ -224,19 +222,8 @@ func TestClientSequencing(t *testing.T) {
 		if dropped := c.Stats().Dropped - before; dropped != map[bool]uint64{true: 0, false: 1}[st.kept] {
 			t.Errorf("%s: dropped count +%d", st.name, dropped)
 		}
-		if !st.kept {
-			continue
-		}
-		s := got[0].State
-		switch st.name {
-		case "partial":
-			if s.NumArticulations != 2 || math.Abs(s.Articulations[0].Angle-0.25) > 1e-3 || s.Position[0] != 3.5 {
-				t.Errorf("partial not merged with the known articulations: %+v", s)
-			}
-		case "articulations":
-			if s.Position[0] != 3.5 || math.Abs(s.Articulations[0].Angle+0.5) > 1e-3 {
-				t.Errorf("articulation update not merged with the known pose: %+v", s)
-			}
+		if st.kept && got[0].State.NumArticulations != st.arts {
+			t.Errorf("%s: %d articulations, want %d", st.name, got[0].State.NumArticulations, st.arts)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func TestThinningInterval(t *testing.T) {
-	th := Thinning{Near: 50, PerMeter: 0.002, MaxInterval: 0.5}
+	th := Thinning{Near: 50, PerMeter: 2 * time.Millisecond, MaxInterval: 500 * time.Millisecond}
 	for _, tc := range []struct{ d, want float64 }{
 		{0, 0}, {50, 0}, {150, 0.2}, {300, 0.5}, {1e6, 0.5},
 	} {
@@ -20,15 +20,16 @@ func TestThinningInterval(t *testing.T) {
 	}
 }
 
-// TestThinningPerObserver checks that a far observer gets fewer partial updates than
-// a near one, and every full update.
+// TestThinningPerObserver checks that a far observer gets an actor's updates at most
+// once per interval of the host's clock, while a near one gets every update.
 func TestThinningPerObserver(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Thinning: Thinning{Near: 20, PerMeter: 0.01, MaxInterval: 1}})
-	h.Local() // the host player observes too, without actors of its own
-	owner := testClient(t, h, ClientConfig{Name: "owner", KnownHosts: "-"})
-	near := testClient(t, h, ClientConfig{Name: "near", KnownHosts: "-"})
-	far := testClient(t, h, ClientConfig{Name: "far", KnownHosts: "-"})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Thinning: Thinning{Near: 20, PerMeter: 10 * time.Millisecond, MaxInterval: time.Second}, Clock: clk})
+	host := h.Local() // the host player observes too, without actors of its own
+	owner := testClient(t, h, ClientConfig{Name: "owner", KnownHosts: "-", Clock: clk})
+	near := testClient(t, h, ClientConfig{Name: "near", KnownHosts: "-", Clock: clk})
+	far := testClient(t, h, ClientConfig{Name: "far", KnownHosts: "-", Clock: clk})
 	tank, err := owner.Spawn("owner", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -36,44 +37,48 @@ func TestThinningPerObserver(t *testing.T) {
 	if _, err := near.Spawn("near", 2, tankAt(10, 0)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := far.Spawn("far", 2, tankAt(200, 0)); err != nil { // 180 m past Near: ≥ 1 s apart
+	if _, err := far.Spawn("far", 2, tankAt(200, 0)); err != nil { // 180 m past Near: 1 s apart
 		t.Fatal(err)
 	}
-	const n = 40
-	for i := 0; i < n; i++ {
-		s := tankAt(float64(i)*0.02, 0)
-		s.NumArticulations = 0
-		if err := owner.Publish(tank, s, i%20 == 19); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	count := func(p Peer) (partial, full int) {
-		deadline := time.Now().Add(time.Second)
-		for time.Now().Before(deadline) {
-			for _, ev := range p.Poll(nil) {
+	seen := map[*Client]int{}
+	count := func(cs ...*Client) {
+		for _, c := range cs {
+			for _, ev := range c.Poll(nil) {
 				if ev.Kind == EventState && ev.Actor == tank {
-					if ev.Full {
-						full++
-					} else {
-						partial++
-					}
+					seen[c]++
 				}
 			}
-			time.Sleep(10 * time.Millisecond)
 		}
-		return partial, full
 	}
-	np, nf := count(near)
-	fp, ff := count(far)
-	t.Logf("near observer: %d partial, %d full; far: %d partial, %d full; host thinned %d", np, nf, fp, ff, h.Stats().Thinned)
-	if np+nf != n {
-		t.Errorf("near observer got %d of %d updates", np+nf, n)
+	const n = 10
+	publishBurst := func(from int) {
+		t.Helper()
+		before := h.Stats()
+		for i := from; i < from+n; i++ {
+			if err := owner.Publish(tank, tankAt(float64(i)*0.02, 0)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		eventually(t, 3*time.Second, "burst relayed", func() bool {
+			st := h.Stats()
+			return st.Accepted == before.Accepted+n
+		})
 	}
-	if ff != 2 {
-		t.Errorf("far observer got %d full updates, want both", ff)
-	}
-	if fp < 1 || fp > 2 {
-		t.Errorf("far observer got %d partial updates within 0.4 s, want the first and at most one more", fp)
+	// A burst at one instant: the far observer gets its first update only.
+	publishBurst(0)
+	eventually(t, 3*time.Second, "near and host observers served", func() bool {
+		count(near, far, host)
+		return seen[near] == n && seen[host] == n
+	})
+	// A second later, the far observer gets one more.
+	clk.Advance(1100 * time.Millisecond)
+	publishBurst(n)
+	eventually(t, 3*time.Second, "near and host observers served", func() bool {
+		count(near, far, host)
+		return seen[near] == 2*n && seen[host] == 2*n
+	})
+	eventually(t, 3*time.Second, "far observer served", func() bool { count(far); return seen[far] == 2 })
+	if st := h.Stats(); st.Thinned != 2*n-2 || st.Relayed != 4*n+2 {
+		t.Errorf("host thinned %d and relayed %d, want %d and %d", st.Thinned, st.Relayed, 2*n-2, 4*n+2)
 	}
 }

@@ -1,7 +1,6 @@
 package net
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -13,55 +12,38 @@ import (
 // quantSlack is the length of a vector of half-steps on three axes, in steps.
 const quantSlack = 0.8660254037844386 // √3 / 2
 
-// ErrInvalidState is wrapped by every validation failure of a state update.
-var ErrInvalidState = errors.New("invalid state")
+// stateLimits returns the bounds the host checks a state's values against, in the one
+// validator of package deadreckon: the host's tank-like limits, each widened by what
+// the wire's quantization may add (a value at the limit may come back a hair above
+// it). Position and time are checked against the match (validateState), not here.
+func (l *Limits) stateLimits() deadreckon.Limits {
+	return deadreckon.Limits{
+		MaxPosition:         -1,
+		MaxSpeed:            l.MaxSpeed + quantSlack*wire.VelocityStep,
+		MaxAcceleration:     l.MaxAcceleration + quantSlack*wire.AccelerationStep,
+		MaxAngularSpeed:     l.MaxTurnRate + quantSlack*wire.AngularVelocityStep,
+		MaxArticulationRate: l.MaxArticulationRate + wire.ArticulationRateStep,
+		MaxTime:             -1,
+	}
+}
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
-
-// validateState checks one state on its own: every value finite, the position inside
-// the map, speeds, acceleration and rates plausible for a tank, a unit orientation,
-// and a timestamp near the host's clock hostNow.
+// validateState checks one state on its own and normalizes it: its values by
+// deadreckon's validator with the host's limits (stateLimits), then the match's rules:
+// the position inside the map and a timestamp near the host's clock hostNow. Every
+// failure wraps deadreckon.ErrInvalidState.
 func validateState(s *deadreckon.State, m MatchSettings, l *Limits, hostNow float64) error {
-	q := s.Orientation
-	if !finite(s.Time) || !finiteVec(s.Position) || !finiteVec(s.Velocity) ||
-		!finiteVec(s.Acceleration) || !finite(q.W) || !finiteVec(q.V) || !finiteVec(s.AngularVelocity) {
-		return fmt.Errorf("%w: non-finite value", ErrInvalidState)
+	v, err := l.stateLimits().Validate(*s)
+	if err != nil {
+		return err
 	}
-	if s.NumArticulations < 0 || s.NumArticulations > deadreckon.MaxArticulations {
-		return fmt.Errorf("%w: %d articulations", ErrInvalidState, s.NumArticulations)
-	}
-	for i := 0; i < s.NumArticulations; i++ {
-		a := s.Articulations[i]
-		if !finite(a.Angle) || !finite(a.Rate) {
-			return fmt.Errorf("%w: non-finite articulation", ErrInvalidState)
-		}
-		if math.Abs(a.Rate) > l.MaxArticulationRate+wire.ArticulationRateStep {
-			return fmt.Errorf("%w: articulation rate %.3g rad/s", ErrInvalidState, a.Rate)
-		}
-	}
-	p := s.Position
+	p := v.Position
 	if math.Abs(p[0]) > m.Extent || math.Abs(p[2]) > m.Extent || math.Abs(p[1]) > l.HeightRange {
-		return fmt.Errorf("%w: position %.1f outside the map", ErrInvalidState, p)
+		return fmt.Errorf("%w: position %.1f outside the map", deadreckon.ErrInvalidState, p)
 	}
-	// A value at the limit may come back from the wire's quantization a hair above
-	// it: allow half a step on each of the three axes.
-	if v := s.Velocity.Len(); v > l.MaxSpeed+quantSlack*wire.VelocityStep {
-		return fmt.Errorf("%w: speed %.3g m/s", ErrInvalidState, v)
+	if d := v.Time - hostNow; math.Abs(d) > l.TimeSlack.Seconds() {
+		return fmt.Errorf("%w: timestamp %.3f s from host clock", deadreckon.ErrInvalidState, d)
 	}
-	if a := s.Acceleration.Len(); a > l.MaxAcceleration+quantSlack*wire.AccelerationStep {
-		return fmt.Errorf("%w: acceleration %.3g m/s²", ErrInvalidState, a)
-	}
-	if w := s.AngularVelocity.Len(); w > l.MaxTurnRate+quantSlack*wire.AngularVelocityStep {
-		return fmt.Errorf("%w: turn rate %.3g rad/s", ErrInvalidState, w)
-	}
-	if n := q.Len(); math.Abs(n-1) > 0.01 {
-		return fmt.Errorf("%w: orientation norm %.4g", ErrInvalidState, n)
-	}
-	if d := s.Time - hostNow; d > l.TimeSlack || d < -l.TimeSlack {
-		return fmt.Errorf("%w: timestamp %.3f s from host clock", ErrInvalidState, d)
-	}
+	*s = v
 	return nil
 }
 
@@ -90,14 +72,14 @@ const maxStampRegress = 0.3
 // corrections and arrival jitter; and the owner's timestamp does not run backwards.
 func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) error {
 	if next.Time < a.stamp-maxStampRegress {
-		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", ErrInvalidState, next.Time, a.stamp)
+		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", deadreckon.ErrInvalidState, next.Time, a.stamp)
 	}
 	dt := math.Max(0, now-a.at)
 	if d := next.Position.Sub(a.pos).Len(); d > l.MaxSpeed*dt+l.PositionSlack {
-		return fmt.Errorf("%w: moved %.1f m in %.3f s", ErrInvalidState, d, dt)
+		return fmt.Errorf("%w: moved %.1f m in %.3f s", deadreckon.ErrInvalidState, d, dt)
 	}
-	if r := quatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*dt+l.TurnSlack {
-		return fmt.Errorf("%w: turned %.2f rad in %.3f s", ErrInvalidState, r, dt)
+	if r := deadreckon.QuatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*dt+l.TurnSlack {
+		return fmt.Errorf("%w: turned %.2f rad in %.3f s", deadreckon.ErrInvalidState, r, dt)
 	}
 	return nil
 }
@@ -108,22 +90,6 @@ func (a *anchor) advance(s *deadreckon.State, now float64) {
 	if now-a.at >= anchorPeriod {
 		a.pos, a.orient, a.at = s.Position, s.Orientation, now
 	}
-}
-
-// quatAngle returns the rotation angle in radians between two unit quaternions, in
-// [0, π]. A zero quaternion is read as the identity.
-func quatAngle(a, b mgl64.Quat) float64 {
-	if a.W == 0 && a.V == (mgl64.Vec3{}) {
-		a = mgl64.QuatIdent()
-	}
-	if b.W == 0 && b.V == (mgl64.Vec3{}) {
-		b = mgl64.QuatIdent()
-	}
-	d := math.Abs(a.Dot(b)) / (a.Len() * b.Len())
-	if d > 1 {
-		d = 1
-	}
-	return 2 * math.Acos(d)
 }
 
 // tokenBucket is a rate limiter on a caller-supplied clock in seconds.

@@ -1,6 +1,7 @@
 package net
 
 import (
+	"fmt"
 	stdnet "net"
 
 	"github.com/treadline/treadline/net/impair"
@@ -14,4 +15,21 @@ func Impaired(link impair.Link, seed uint64) WrapConn {
 	return func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
 		return impair.New(pc, impair.Config{Outbound: link, Inbound: link, Seed: seed})
 	}
+}
+
+// openSocket opens a UDP socket on addr and wraps it with wrap, if set.
+func openSocket(addr string, wrap WrapConn) (stdnet.PacketConn, error) {
+	udp, err := stdnet.ListenPacket("udp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if wrap == nil {
+		return udp, nil
+	}
+	pc, err := wrap(udp)
+	if err != nil {
+		udp.Close()
+		return nil, fmt.Errorf("wrap socket: %w", err)
+	}
+	return pc, nil
 }

@@ -152,11 +152,11 @@ func (t *Tank) drive(h float64) {
 func (t *Tank) settle(h, now float64) {
 	t.prev = t.pose
 	s := &t.spec
-	yaw := wrapAngle(t.body.GetAngle())
+	yaw := deadreckon.WrapAngle(t.body.GetAngle())
 	p := &t.pose
-	diff := wrapAngle(wrapAngle(t.in.AimYaw-yaw) - p.Turret)
+	diff := deadreckon.WrapAngle(deadreckon.WrapAngle(t.in.AimYaw-yaw) - p.Turret)
 	step := math.Max(-s.TurretRate*h, math.Min(s.TurretRate*h, diff))
-	p.Turret = wrapAngle(p.Turret + step)
+	p.Turret = deadreckon.WrapAngle(p.Turret + step)
 	p.TurretRate = step / h
 	gt := math.Max(s.GunMin, math.Min(s.GunMax, t.in.GunElevation))
 	step = math.Max(-s.GunRate*h, math.Min(s.GunRate*h, gt-p.Gun))
@@ -172,13 +172,13 @@ func (t *Tank) place(now, h float64) {
 	bp := t.body.GetPosition()
 	x, z := bp.X, -bp.Y
 	om := t.body.GetAngularVelocity()
-	yaw := wrapAngle(t.body.GetAngle())
+	yaw := deadreckon.WrapAngle(t.body.GetAngle())
 	y0, _ := gr.HeightAt(x, z)
-	level := mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0})
+	level := deadreckon.YawQuat(yaw)
 	r := deadreckon.ClampPose(gr, mgl64.Vec3{x, y0, z}, level, t.clamp)
 
 	p := &t.pose
-	prevTilt := p.Orientation.Mul(mgl64.QuatRotate(p.Yaw, mgl64.Vec3{0, 1, 0}).Conjugate())
+	prevTilt := p.Orientation.Mul(deadreckon.YawQuat(p.Yaw).Conjugate())
 	p.Time, p.Yaw, p.OnGround = now, yaw, r.Clamped
 	if r.Clamped {
 		p.Position, p.Orientation, p.GroundNormal, p.ClampHits = r.Position, r.Orientation, r.Normal, r.Hits

@@ -137,12 +137,15 @@ type Pose struct {
 	OnGround bool
 }
 
-// Articulation indices in the State a Pose converts to.
+// Articulation indices in the State a Pose converts to: a tank's articulations, in
+// this order. Every package that reads a tank's State uses these.
 const (
-	// ArticulationTurret is the turret yaw relative to the hull.
+	// ArticulationTurret is the turret yaw relative to the hull, rad.
 	ArticulationTurret = 0
-	// ArticulationGun is the gun elevation.
+	// ArticulationGun is the gun elevation, rad.
 	ArticulationGun = 1
+	// NumArticulations is how many articulations a tank's State carries.
+	NumArticulations = 2
 )
 
 // State returns the pose as a dead-reckoning state: position, velocity, orientation,
@@ -158,7 +161,7 @@ func (p Pose) State() deadreckon.State {
 	}
 	s.Articulations[ArticulationTurret] = deadreckon.Articulation{Angle: p.Turret, Rate: p.TurretRate}
 	s.Articulations[ArticulationGun] = deadreckon.Articulation{Angle: p.Gun, Rate: p.GunRate}
-	s.NumArticulations = 2
+	s.NumArticulations = NumArticulations
 	return s
 }
 
@@ -167,7 +170,7 @@ func (p Pose) State() deadreckon.State {
 // ArticulationGun. The publisher derives velocity, damped acceleration and rates from
 // successive samples itself.
 func (p Pose) Sample() deadreckon.Sample {
-	s := deadreckon.Sample{Time: p.Time, Position: p.Position, Orientation: p.Orientation, NumArticulations: 2}
+	s := deadreckon.Sample{Time: p.Time, Position: p.Position, Orientation: p.Orientation, NumArticulations: NumArticulations}
 	s.Articulations[ArticulationTurret] = p.Turret
 	s.Articulations[ArticulationGun] = p.Gun
 	return s
@@ -245,11 +248,11 @@ func (s TankSpec) validate() error {
 		{"turret rate", s.TurretRate}, {"gun rate", s.GunRate},
 	}
 	for _, p := range pos {
-		if !finite(p.v) || !(p.v > 0) {
+		if !deadreckon.Finite(p.v) || !(p.v > 0) {
 			return fmt.Errorf("%w: tank %s %g, want > 0", ErrConfig, p.name, p.v)
 		}
 	}
-	if !finite(s.GunMin, s.GunMax) || s.GunMin > s.GunMax || s.GunMin < -math.Pi/2 || s.GunMax > math.Pi/2 {
+	if !deadreckon.Finite(s.GunMin, s.GunMax) || s.GunMin > s.GunMax || s.GunMin < -math.Pi/2 || s.GunMax > math.Pi/2 {
 		return fmt.Errorf("%w: gun limits %g…%g rad", ErrConfig, s.GunMin, s.GunMax)
 	}
 	if s.TrackGauge > s.Width {
@@ -280,7 +283,7 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	if err := spec.validate(); err != nil {
 		return nil, fmt.Errorf("add tank: %w", err)
 	}
-	if !finite(x, z, yaw) {
+	if !deadreckon.Finite(x, z, yaw) {
 		return nil, fmt.Errorf("add tank: %w: place (%g, %g) yaw %g", ErrConfig, x, z, yaw)
 	}
 	if w.cfg.hasBorder() && (x < w.cfg.Min[0] || x > w.cfg.Max[0] || z < w.cfg.Min[1] || z > w.cfg.Max[1]) {
@@ -376,16 +379,16 @@ func (t *Tank) touch(other any, d int) {
 // GunElevation holds the turret's current world aim or the gun's current elevation.
 func (t *Tank) SetInput(in Input) {
 	clamp1 := func(v float64) float64 {
-		if !finite(v) {
+		if !deadreckon.Finite(v) {
 			return 0
 		}
 		return math.Max(-1, math.Min(1, v))
 	}
 	in.Throttle, in.Steer = clamp1(in.Throttle), clamp1(in.Steer)
-	if !finite(in.AimYaw) {
+	if !deadreckon.Finite(in.AimYaw) {
 		in.AimYaw = t.pose.Yaw + t.pose.Turret
 	}
-	if !finite(in.GunElevation) {
+	if !deadreckon.Finite(in.GunElevation) {
 		in.GunElevation = t.pose.Gun
 	}
 	t.in = in
@@ -399,7 +402,7 @@ func (t *Tank) Pose() Pose { return t.pose }
 // is moved inside it, far enough for the hull to clear the wall at any heading.
 // Non-finite arguments are ignored. Call it between steps, never from inside one.
 func (t *Tank) Teleport(x, z, yaw float64) {
-	if t.body == nil || !finite(x, z, yaw) {
+	if t.body == nil || !deadreckon.Finite(x, z, yaw) {
 		return
 	}
 	if c := &t.w.cfg; c.hasBorder() {
@@ -452,8 +455,8 @@ func (t *Tank) Interpolated(alpha float64) Pose {
 		qb = qb.Scale(-1)
 	}
 	p.Orientation = mgl64.QuatNlerp(a.Orientation, qb, alpha)
-	p.Yaw = wrapAngle(a.Yaw + wrapAngle(b.Yaw-a.Yaw)*alpha)
-	p.Turret = wrapAngle(a.Turret + wrapAngle(b.Turret-a.Turret)*alpha)
+	p.Yaw = deadreckon.WrapAngle(a.Yaw + deadreckon.WrapAngle(b.Yaw-a.Yaw)*alpha)
+	p.Turret = deadreckon.WrapAngle(a.Turret + deadreckon.WrapAngle(b.Turret-a.Turret)*alpha)
 	p.TurretRate = lerp(a.TurretRate, b.TurretRate)
 	p.Gun = lerp(a.Gun, b.Gun)
 	p.GunRate = lerp(a.GunRate, b.GunRate)

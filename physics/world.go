@@ -113,32 +113,35 @@ func (c WorldConfig) withDefaults() WorldConfig {
 
 func (c WorldConfig) validate() error {
 	switch {
-	case !finite(c.StepRate) || c.StepRate < 1 || c.StepRate > 10000:
+	case !deadreckon.Finite(c.StepRate) || c.StepRate < 1 || c.StepRate > 10000:
 		return fmt.Errorf("%w: step rate %g Hz, want 1…10000", ErrConfig, c.StepRate)
-	case !finite(c.Gravity) || c.Gravity < 0:
+	case !deadreckon.Finite(c.Gravity) || c.Gravity < 0:
 		return fmt.Errorf("%w: gravity %g m/s²", ErrConfig, c.Gravity)
 	case c.MaxSteps < 1:
 		return fmt.Errorf("%w: max steps %d", ErrConfig, c.MaxSteps)
 	case c.SolverIterations < 1 || c.SolverIterations > 100:
 		return fmt.Errorf("%w: solver iterations %d, want 1…100", ErrConfig, c.SolverIterations)
-	case !finite(c.ProxyJump) || !(c.ProxyJump > 0):
+	case !positive(c.ProxyJump):
 		return fmt.Errorf("%w: proxy jump %g m, want > 0", ErrConfig, c.ProxyJump)
-	case !finite(c.ProxyCatchUp) || !(c.ProxyCatchUp > 0):
+	case !positive(c.ProxyCatchUp):
 		return fmt.Errorf("%w: proxy catch-up %g m/s, want > 0", ErrConfig, c.ProxyCatchUp)
-	case !finite(c.ProxyPushSpeed) || !(c.ProxyPushSpeed > 0):
+	case !positive(c.ProxyPushSpeed):
 		return fmt.Errorf("%w: proxy push speed %g m/s, want > 0", ErrConfig, c.ProxyPushSpeed)
-	case !finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
+	case !deadreckon.Finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
 		return fmt.Errorf("%w: border %v…%v is not finite", ErrConfig, c.Min, c.Max)
 	case c.hasBorder() && !(c.Max[0] > c.Min[0] && c.Max[1] > c.Min[1]):
 		return fmt.Errorf("%w: border %v…%v is empty", ErrConfig, c.Min, c.Max)
 	}
 	for i, o := range c.Obstacles {
-		if !finite(o.X, o.Z, o.Radius) || !(o.Radius > 0) {
+		if !deadreckon.Finite(o.X, o.Z, o.Radius) || !(o.Radius > 0) {
 			return fmt.Errorf("%w: obstacle %d at (%g, %g) radius %g", ErrConfig, i, o.X, o.Z, o.Radius)
 		}
 	}
 	return nil
 }
+
+// positive reports whether v is a positive finite number.
+func positive(v float64) bool { return v > 0 && deadreckon.Finite(v) }
 
 func (c WorldConfig) hasBorder() bool { return c.Min != (mgl64.Vec2{}) || c.Max != (mgl64.Vec2{}) }
 
@@ -354,24 +357,3 @@ func (flatGround) NormalAt(x, z float64) (mgl64.Vec3, bool) { return mgl64.Vec3{
 
 // RayDown hits the plane from above.
 func (flatGround) RayDown(x, y, z float64) (float64, bool) { return 0, y >= 0 }
-
-func finite(v ...float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// wrapAngle wraps a to (−π, π].
-func wrapAngle(a float64) float64 {
-	if a > -math.Pi && a <= math.Pi {
-		return a
-	}
-	a = math.Mod(a+math.Pi, 2*math.Pi)
-	if a <= 0 {
-		a += 2 * math.Pi
-	}
-	return a - math.Pi
-}

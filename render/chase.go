@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // Chase camera defaults.
@@ -88,7 +89,7 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 	pivot := pos.Add(mgl64.Vec3{0, chaseLookHeight, 0})
 	wantLook := pivot.Add(fwd.Mul(chaseLookAhead))
 	wantEye := pivot.Sub(fwd.Mul(dist * math.Cos(pitch))).Add(mgl64.Vec3{0, dist * math.Sin(pitch), 0})
-	if !c.started || dt <= 0 || dt > 1 || !finite(c.eye) {
+	if !c.started || dt <= 0 || dt > 1 || !deadreckon.FiniteVec(c.eye) {
 		c.eye, c.look, c.started = wantEye, wantLook, true
 	} else {
 		a := 1 - math.Exp(-k*dt)
@@ -103,22 +104,4 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 		}
 	}
 	return c.eye, c.look
-}
-
-// heading returns the yaw of orientation q: the angle about +Y of its forward (+X) axis.
-func heading(q mgl64.Quat) float64 {
-	if q.W == 0 && q.V == (mgl64.Vec3{}) {
-		return 0
-	}
-	f := q.Rotate(mgl64.Vec3{1, 0, 0})
-	return math.Atan2(-f[2], f[0])
-}
-
-func finite(v mgl64.Vec3) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
 }

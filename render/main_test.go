@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 )
 
@@ -153,7 +154,7 @@ func testSnapshot(n int) *game.Snapshot {
 	for i := 0; i < n; i++ {
 		x, z := 30.0*float64(i), 12.0*float64(i%3-1)*float64(min(i, 1))
 		pos := mgl64.Vec3{x, testGround(x, z), z}
-		q := mgl64.QuatRotate(0.4*float64(i), mgl64.Vec3{0, 1, 0})
+		q := deadreckon.YawQuat(0.4 * float64(i))
 		tv := game.TankView{
 			ID: uint32(i + 1), Name: fmt.Sprintf("tank-%d", i), Team: i % 2, Local: i == 0,
 			Position: pos, Orientation: q, Turret: 0.3, Gun: 0.1,

@@ -3,9 +3,12 @@ package render
 import (
 	"image"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -13,7 +16,7 @@ import (
 // practice is an in-memory practice match: the player's match and a bot host joined
 // over a Loopback with lag, jitter and loss, so every other tank is really reckoned.
 type practice struct {
-	hub         *game.Loopback
+	hub         *gametest.Loopback
 	player, bot *game.Match
 	now         float64
 }
@@ -24,13 +27,17 @@ func newPractice(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatalf("generate map: %v", err)
 	}
-	hub := game.NewLoopback(game.LoopbackConfig{Delay: 0.05, Jitter: 0.01, Loss: 0.02, Seed: 3})
+	link := impair.Link{Latency: 55 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02}
+	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Link: link, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
 	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11}, hub.Join())
 	if err != nil {
 		t.Fatalf("bot match: %v", err)
 	}
 	player, err := game.NewMatch(game.Config{Map: mp, Name: "me", Seed: 12,
-		Impairment: game.Impairment{Lag: 0.05, Jitter: 0.01, Loss: 0.02}}, hub.Join())
+		Impairment: link}, hub.Join())
 	if err != nil {
 		t.Fatalf("player match: %v", err)
 	}

@@ -116,7 +116,7 @@ func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
 		if s.watchID == 0 {
 			match = (s.watchName == "*" && !tv.Local) || (s.watchName != "*" && tv.Name == s.watchName)
 		}
-		if match && finite(tv.Position) {
+		if match && deadreckon.FiniteVec(tv.Position) {
 			s.watchID = tv.ID
 			return tv
 		}
@@ -230,12 +230,12 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	// Camera first, so labels project with this frame's view.
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		me := &snap.Tanks[snap.Self]
-		if finite(me.Position) {
-			s.selfPos, s.selfHeading, s.haveSelf = me.Position, heading(me.Orientation), true
+		if deadreckon.FiniteVec(me.Position) {
+			s.selfPos, s.selfHeading, s.haveSelf = me.Position, deadreckon.Yaw(me.Orientation), true
 		}
 	}
 	if tv := s.watched(snap); tv != nil {
-		eye, look := s.chase.Follow(tv.Position, heading(tv.Orientation), dt, s.cfg.Ground)
+		eye, look := s.chase.Follow(tv.Position, deadreckon.Yaw(tv.Orientation), dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	} else if s.haveSelf {
 		eye, look := s.chase.Follow(s.selfPos, s.selfHeading, dt, s.cfg.Ground)
@@ -247,7 +247,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.lines.reset()
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if !finite(tv.Position) {
+		if !deadreckon.FiniteVec(tv.Position) {
 			continue // never draw (or crash on) a corrupt pose
 		}
 		e := s.entry(tv)
@@ -328,7 +328,7 @@ func (s *Scene) removeEntry(e *tankEntry) {
 
 // updateGhosts shows or hides the ghost tanks of a remote tank.
 func (s *Scene) updateGhosts(e *tankEntry, tv *game.TankView) {
-	show := s.overlays&OverlayGhost != 0 && !tv.Local && finite(tv.LastKnownProjected.Position)
+	show := s.overlays&OverlayGhost != 0 && !tv.Local && deadreckon.FiniteVec(tv.LastKnownProjected.Position)
 	e.ghost.root.SetVisible(show)
 	e.ghostLast.root.SetVisible(show)
 	if !show {
@@ -369,7 +369,7 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 		trailColor := math32.Color{R: 0.4 + 0.6*tc.R, G: 0.4 + 0.6*tc.G, B: 0.4 + 0.6*tc.B}
 		for k := 1; k < len(tv.Trail); k++ {
 			a, b := tv.Trail[k-1], tv.Trail[k]
-			if finite(a) && finite(b) {
+			if deadreckon.FiniteVec(a) && deadreckon.FiniteVec(b) {
 				s.lines.segment(a.Add(lift), b.Add(lift), trailColor)
 			}
 		}
@@ -382,16 +382,16 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 			a, b := tv.ClampHits[k], tv.ClampHits[(k+1)%3]
 			s.lines.segment(a.Add(mgl64.Vec3{0, 0.05, 0}), b.Add(mgl64.Vec3{0, 0.05, 0}), rayColor)
 		}
-		if n := tv.GroundNormal; finite(n) && n.Len() > 0 {
+		if n := tv.GroundNormal; deadreckon.FiniteVec(n) && n.Len() > 0 {
 			s.lines.arrow(tv.Position, n.Normalize().Mul(3), normalColor)
 		}
 	}
 	if s.overlays&OverlayMotion != 0 {
 		base := tv.Position.Add(mgl64.Vec3{0, hullBase + hullHeight + 0.2, 0})
-		if finite(tv.Velocity) {
+		if deadreckon.FiniteVec(tv.Velocity) {
 			s.lines.arrow(base, tv.Velocity, velocityColor)
 		}
-		if finite(tv.Acceleration) {
+		if deadreckon.FiniteVec(tv.Acceleration) {
 			s.lines.arrow(base, tv.Acceleration.Mul(2), accelColor)
 		}
 	}
@@ -457,7 +457,7 @@ const maxClampReach = 12.0
 // clampPlausible reports whether tv's clamp hits are finite and near the tank.
 func clampPlausible(tv *game.TankView) bool {
 	for _, h := range tv.ClampHits {
-		if !finite(h) || h.Sub(tv.Position).Len() > maxClampReach {
+		if !deadreckon.FiniteVec(h) || h.Sub(tv.Position).Len() > maxClampReach {
 			return false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // Limits on what a map may be, so hostile files cannot exhaust memory.
@@ -31,15 +32,6 @@ type layout struct {
 	seed                    uint64
 }
 
-func finite(v ...float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
-}
-
 // features are what stands on a map's ground.
 type features struct {
 	obstacles []Obstacle
@@ -53,10 +45,10 @@ func (l layout) validate(f features) error {
 	switch {
 	case l.nx < MinSamples || l.nz < MinSamples || l.nx > MaxSamples || l.nz > MaxSamples:
 		return fmt.Errorf("%w: %d×%d samples, want %d…%d per side", ErrInvalidMap, l.nx, l.nz, MinSamples, MaxSamples)
-	case !finite(l.minX, l.minZ, l.maxX, l.maxZ, l.maxX-l.minX, l.maxZ-l.minZ) ||
+	case !deadreckon.Finite(l.minX, l.minZ, l.maxX, l.maxZ, l.maxX-l.minX, l.maxZ-l.minZ) ||
 		!((l.maxX-l.minX)/float64(l.nx-1) > 1e-6) || !((l.maxZ-l.minZ)/float64(l.nz-1) > 1e-6):
 		return fmt.Errorf("%w: extent [%g, %g]×[%g, %g] is empty or not finite", ErrInvalidMap, l.minX, l.maxX, l.minZ, l.maxZ)
-	case !finite(l.heightBase, l.heightScale, l.heightBase+l.heightScale) || !(l.heightScale > 0):
+	case !deadreckon.Finite(l.heightBase, l.heightScale, l.heightBase+l.heightScale) || !(l.heightScale > 0):
 		return fmt.Errorf("%w: height base %g and scale %g, want finite and scale > 0", ErrInvalidMap, l.heightBase, l.heightScale)
 	case l.chunkCells < 1 || l.chunkCells > MaxSamples:
 		return fmt.Errorf("%w: chunk of %d cells", ErrInvalidMap, l.chunkCells)
@@ -64,23 +56,27 @@ func (l layout) validate(f features) error {
 		return fmt.Errorf("%w: %d rocks, at most %d", ErrInvalidMap, len(obstacles), MaxObstacles)
 	case len(spawns) > MaxSpawns:
 		return fmt.Errorf("%w: %d spawns, at most %d", ErrInvalidMap, len(spawns), MaxSpawns)
+	case len(f.landmarks) > MaxLandmarks:
+		return fmt.Errorf("%w: %d landmarks, at most %d", ErrInvalidMap, len(f.landmarks), MaxLandmarks)
 	}
+	return l.validateFeatures(f)
+}
+
+// validateFeatures checks that the rocks, spawns and landmarks lie on the map.
+func (l layout) validateFeatures(f features) error {
 	in := func(x, z float64) bool { return x >= l.minX && x <= l.maxX && z >= l.minZ && z <= l.maxZ }
-	for i, o := range obstacles {
-		if !finite(o.X, o.Z, o.Radius, o.Height) || !in(o.X, o.Z) || !(o.Radius > 0) || o.Height < 0 {
+	for i, o := range f.obstacles {
+		if !deadreckon.Finite(o.X, o.Z, o.Radius, o.Height) || !in(o.X, o.Z) || !(o.Radius > 0) || o.Height < 0 {
 			return fmt.Errorf("%w: rock %d at (%g, %g) radius %g height %g", ErrInvalidMap, i, o.X, o.Z, o.Radius, o.Height)
 		}
 	}
-	for i, s := range spawns {
-		if !finite(s[0], s[1]) || !in(s[0], s[1]) {
+	for i, s := range f.spawns {
+		if !deadreckon.Finite(s[0], s[1]) || !in(s[0], s[1]) {
 			return fmt.Errorf("%w: spawn %d at (%g, %g) is off the map", ErrInvalidMap, i, s[0], s[1])
 		}
 	}
-	if len(f.landmarks) > MaxLandmarks {
-		return fmt.Errorf("%w: %d landmarks, at most %d", ErrInvalidMap, len(f.landmarks), MaxLandmarks)
-	}
 	for i, lm := range f.landmarks {
-		if lm.Name == "" || len(lm.Name) > 64 || !finite(lm.X, lm.Z, lm.Yaw) || !in(lm.X, lm.Z) {
+		if lm.Name == "" || len(lm.Name) > 64 || !deadreckon.Finite(lm.X, lm.Z, lm.Yaw) || !in(lm.X, lm.Z) {
 			return fmt.Errorf("%w: landmark %d %q at (%g, %g) yaw %g", ErrInvalidMap, i, lm.Name, lm.X, lm.Z, lm.Yaw)
 		}
 	}

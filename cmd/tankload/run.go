@@ -61,7 +61,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		Limits: tlnet.Limits{
 			MaxPlayers: cfg.bots + 1,
 			UpdateRate: 4 * cfg.hz, UpdateBurst: 4 * cfg.hz,
-			Timeout: 10,
+			Timeout: 10 * time.Second,
 		},
 		Thinning: thinning(cfg.thin),
 		Logger:   slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
@@ -118,7 +118,7 @@ func thinning(on bool) tlnet.Thinning {
 	if !on {
 		return tlnet.Thinning{}
 	}
-	return tlnet.Thinning{Near: 50, PerMeter: 0.004, MaxInterval: 1}
+	return tlnet.Thinning{Near: 50, PerMeter: 4 * time.Millisecond, MaxInterval: time.Second}
 }
 
 // runChild runs the bots in a child process of this executable and reads their
@@ -210,7 +210,7 @@ func runBots(ctx context.Context, cfg config, join string, ready, stopped func()
 				phase:  float64(i),
 			}
 			bots[i] = b
-			ccfg := tlnet.ClientConfig{Addr: addr, Fingerprint: fp, Name: fmt.Sprintf("bot%03d", i), Timeout: 10}
+			ccfg := tlnet.ClientConfig{Addr: addr, Fingerprint: fp, Name: fmt.Sprintf("bot%03d", i), Timeout: 10 * time.Second}
 			if cfg.lag > 0 || cfg.jitter > 0 || cfg.loss > 0 {
 				link := impair.Link{Latency: cfg.lag, Jitter: cfg.jitter, Loss: cfg.loss, LossBurst: cfg.lossBurst}
 				ccfg.Wrap = tlnet.Impaired(link, cfg.seed+uint64(i))
@@ -288,7 +288,7 @@ func (b *bot) at(t float64) (mgl64.Vec3, mgl64.Quat) {
 	const radius, rate = 25.0, 0.2
 	th := rate*t + b.phase
 	pos := b.center.Add(mgl64.Vec3{radius * math.Cos(th), 0, radius * math.Sin(th)})
-	return pos, mgl64.QuatRotate(-(th + math.Pi/2), mgl64.Vec3{0, 1, 0})
+	return pos, deadreckon.YawQuat(-(th + math.Pi/2))
 }
 
 // drive publishes at hz (none when hz is 0) and polls every few milliseconds until
@@ -331,7 +331,7 @@ func (b *bot) drive(ctx context.Context, hz float64) {
 			fwd := q.Rotate(mgl64.Vec3{1, 0, 0})
 			s.Velocity = fwd.Mul(speed)
 			s.AngularVelocity = mgl64.Vec3{0, -0.2, 0}
-			if err := b.c.Publish(b.tank, s, false); err != nil {
+			if err := b.c.Publish(b.tank, s); err != nil {
 				b.pubErr++
 			} else {
 				b.sent++
@@ -379,6 +379,8 @@ func report(out io.Writer, cfg config, res botResult, st, st0 tlnet.HostStats, b
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "relayed:  %.0f msg/s (accepted %.0f updates/s from owners)\n", relayed, accepted)
+	fmt.Fprintf(out, "counts:   sent %d, received %d of %.0f expected (every update to every other bot)\n",
+		res.Sent, res.Received, expected)
 	fmt.Fprintf(out, "host CPU: %.1f%% of one core (user %.1f%%, sys %.1f%%; %s)\n", user+sys, user, sys, who)
 	fmt.Fprintf(out, "delay:    p50 %.1f ms, p99 %.1f ms, max %.1f ms (owner → host → observer)\n",
 		res.DelayP50*1000, res.DelayP99*1000, res.DelayMax*1000)

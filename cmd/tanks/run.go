@@ -15,6 +15,7 @@ import (
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
 )
 
@@ -196,7 +197,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
 		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
-	impair := game.LinkImpairment{Lag: c.lag, Jitter: c.jitter, Loss: c.loss}
+	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
 		m    *game.Match
@@ -216,7 +217,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 			Certificate: cert, Logger: logger})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: impair, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "join"
 	default:
 		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
@@ -227,8 +228,8 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 			}
 		}
 		if c.impairSet {
-			pc.Impairment = impair
-			pc.NoImpairment = impair == (game.LinkImpairment{})
+			pc.Impairment = link
+			pc.NoImpairment = !link.Active()
 		}
 		m, sess, err = game.Practice(ctx, pc)
 		mode = "practice"

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // Defaults for Config fields left zero.
@@ -118,11 +120,9 @@ func New(cfg Config) *Sync {
 	}
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
 // check validates a sample against cfg.
 func (c *Config) check(s Sample) error {
-	if !finite(s.LocalSend) || !finite(s.RemoteReceive) || !finite(s.RemoteSend) || !finite(s.LocalReceive) {
+	if !deadreckon.Finite(s.LocalSend) || !deadreckon.Finite(s.RemoteReceive) || !deadreckon.Finite(s.RemoteSend) || !deadreckon.Finite(s.LocalReceive) {
 		return fmt.Errorf("clock: sample %+v not finite: %w", s, ErrBadSample)
 	}
 	if s.LocalReceive < s.LocalSend || s.RemoteSend < s.RemoteReceive {
@@ -181,7 +181,7 @@ func (s *Sync) Add(smp Sample) error {
 func (s *Sync) Advance(now float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.synced && finite(now) {
+	if s.synced && deadreckon.Finite(now) {
 		s.advance(now)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	stdnet "net"
 	"os"
 	"sync"
@@ -117,8 +116,8 @@ type Conn struct {
 	inner stdnet.PacketConn
 	cfg   Config
 
+	epoch    time.Time // the Paths' zero time
 	mu       sync.Mutex
-	rng      *rand.Rand
 	out, in  dir
 	ready    []packet // inbound packets due for ReadFrom
 	deadline time.Time
@@ -142,35 +141,13 @@ type packet struct {
 	addr stdnet.Addr
 }
 
-// dir is one direction's schedule: a min-heap on delivery time.
+// dir is one direction's schedule: a min-heap on delivery time, fed by the
+// direction's Path.
 type dir struct {
-	link   Link
+	path   *Path
 	q      pq
 	seq    uint64
-	last   time.Time // latest in-order delivery time, for FIFO under jitter
 	signal chan struct{}
-	bad    bool // in a loss burst (Gilbert model)
-}
-
-// lose decides whether the next packet is lost.
-func (d *dir) lose(rng *rand.Rand) bool {
-	l := &d.link
-	if l.Loss <= 0 {
-		return false
-	}
-	if l.LossBurst <= 1 {
-		return rng.Float64() < l.Loss
-	}
-	// Two states: bad drops every packet and lasts LossBurst packets on average;
-	// good is left with the probability that makes the long-run loss Loss.
-	if d.bad {
-		if rng.Float64() < 1/l.LossBurst {
-			d.bad = false
-		}
-	} else if rng.Float64() < l.Loss/(l.LossBurst*(1-l.Loss)) {
-		d.bad = true
-	}
-	return d.bad
 }
 
 type pq []packet
@@ -199,16 +176,18 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 	if inner == nil {
 		return nil, errors.New("impair: nil PacketConn")
 	}
-	if err := cfg.Outbound.validate(); err != nil {
+	out, err := NewPath(cfg.Outbound, cfg.Seed)
+	if err != nil {
 		return nil, fmt.Errorf("outbound: %w", err)
 	}
-	if err := cfg.Inbound.validate(); err != nil {
+	in, err := NewPath(cfg.Inbound, cfg.Seed^0x5bd1e995)
+	if err != nil {
 		return nil, fmt.Errorf("inbound: %w", err)
 	}
 	c := &Conn{
 		inner: inner,
 		cfg:   cfg,
-		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		epoch: time.Now(),
 		wake:  make(chan struct{}),
 		done:  make(chan struct{}),
 		limit: cfg.QueueLimit,
@@ -217,8 +196,8 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 		c.limit = DefaultQueueLimit
 	}
 	c.pool.New = func() any { b := make([]byte, pooledSize); return &b }
-	c.out = dir{link: cfg.Outbound, signal: make(chan struct{}, 1)}
-	c.in = dir{link: cfg.Inbound, signal: make(chan struct{}, 1)}
+	c.out = dir{path: out, signal: make(chan struct{}, 1)}
+	c.in = dir{path: in, signal: make(chan struct{}, 1)}
 	c.outDone = make(chan struct{})
 	if cfg.Outbound.Active() {
 		go func() {
@@ -241,43 +220,17 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 
 // schedule decides a packet's fate under c.mu and queues zero, one or two copies.
 func (c *Conn) schedule(d *dir, b []byte, addr stdnet.Addr, now time.Time) {
-	l := d.link
-	if d.lose(c.rng) {
+	fate := d.path.Send(now.Sub(c.epoch))
+	if fate.Lost || d.q.Len() >= c.limit {
 		c.stats.Lost++
 		return
 	}
-	if d.q.Len() >= c.limit {
-		c.stats.Lost++
-		return
-	}
-	delay := l.Latency
-	if l.Jitter > 0 {
-		delay += time.Duration((2*c.rng.Float64() - 1) * float64(l.Jitter))
-		if delay < 0 {
-			delay = 0
-		}
-	}
-	at := now.Add(delay)
-	if l.Reorder > 0 && c.rng.Float64() < l.Reorder {
-		rd := l.ReorderDelay
-		if rd == 0 {
-			rd = DefaultReorderDelay
-		}
-		at = at.Add(rd)
+	if fate.Reordered {
 		c.stats.Reordered++
-	} else {
-		if at.Before(d.last) {
-			at = d.last
-		}
-		d.last = at
 	}
-	c.push(d, b, addr, at)
-	if l.Duplicate > 0 && c.rng.Float64() < l.Duplicate {
-		dd := l.DuplicateDelay
-		if dd == 0 {
-			dd = DefaultDuplicateDelay
-		}
-		c.push(d, b, addr, at.Add(dd))
+	c.push(d, b, addr, c.epoch.Add(fate.At))
+	if fate.Duplicated {
+		c.push(d, b, addr, c.epoch.Add(fate.DuplicateAt))
 		c.stats.Duplicated++
 	}
 	select {

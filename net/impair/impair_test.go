@@ -3,7 +3,6 @@ package impair
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	stdnet "net"
 	"os"
 	"runtime"
@@ -275,12 +274,14 @@ func TestBurstLoss(t *testing.T) {
 	}{
 		{0.1, 0}, {0.1, 4}, {0.3, 2},
 	} {
-		d := dir{link: Link{Loss: tc.loss, LossBurst: tc.burst}}
-		rng := rand.New(rand.NewPCG(1, 2))
+		p, err := NewPath(Link{Loss: tc.loss, LossBurst: tc.burst}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
 		const n = 200000
 		lost, runs, run := 0, 0, 0
 		for i := 0; i < n; i++ {
-			if d.lose(rng) {
+			if p.Send(time.Duration(i) * time.Millisecond).Lost {
 				lost++
 				run++
 			} else if run > 0 {
@@ -340,5 +341,59 @@ func TestCloseSendsDelayedPackets(t *testing.T) {
 	}
 	if _, err := a.WriteTo([]byte{0}, b.LocalAddr()); err == nil {
 		t.Error("the wrapped conn is still open after Close")
+	}
+}
+
+// TestPathOnSimulatedClock runs the link model on a clock of its own, as an in-memory
+// match or the lab does: delays stay in [Latency−Jitter, Latency+Jitter] (plus the
+// reorder hold), jitter alone keeps packets in order, and duplicates follow their
+// original by DuplicateDelay.
+func TestPathOnSimulatedClock(t *testing.T) {
+	const n = 20000
+	link := Link{Latency: 50 * time.Millisecond, Jitter: 20 * time.Millisecond, Duplicate: 0.1, Reorder: 0.05}
+	p, err := NewPath(link, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last time.Duration
+	dups, reordered, inversions := 0, 0, 0
+	for i := 0; i < n; i++ {
+		sent := time.Duration(i) * 5 * time.Millisecond
+		d := p.Send(sent)
+		if d.Lost {
+			t.Fatal("lost a packet on a link without loss")
+		}
+		lo, hi := link.Latency-link.Jitter, link.Latency+link.Jitter
+		if d.Reordered {
+			reordered++
+			lo += DefaultReorderDelay
+			hi += DefaultReorderDelay
+		} else if d.At < last {
+			inversions++
+		}
+		if delay := d.At - sent; (delay < lo || delay > hi) && !(!d.Reordered && d.At == last) {
+			t.Fatalf("packet %d: delay %v outside [%v, %v]", i, delay, lo, hi)
+		}
+		if !d.Reordered {
+			last = d.At
+		}
+		if d.Duplicated {
+			dups++
+			if d.DuplicateAt != d.At+DefaultDuplicateDelay {
+				t.Fatalf("duplicate at %v, original at %v", d.DuplicateAt, d.At)
+			}
+		}
+	}
+	if inversions != 0 {
+		t.Errorf("%d in-order packets overtook one another under jitter alone", inversions)
+	}
+	if f := float64(dups) / n; math.Abs(f-0.1) > 0.01 {
+		t.Errorf("duplicated %.3f of packets, want 0.1", f)
+	}
+	if f := float64(reordered) / n; math.Abs(f-0.05) > 0.01 {
+		t.Errorf("reordered %.3f of packets, want 0.05", f)
+	}
+	if _, err := NewPath(Link{Loss: 2}, 1); err == nil {
+		t.Error("NewPath accepted a loss of 2")
 	}
 }

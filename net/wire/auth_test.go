@@ -9,7 +9,7 @@ import (
 // and hmac) from the documented construction.
 const (
 	katKey   = "cb703162af94d094d822951f2b60604a63b5b3da19d879f0c91324efb0ac2cbd"
-	katProof = "2ba3cd622d33c9654f9995ba4e5b64076338e4f97eddc8b2ed3a47034ad8718c"
+	katProof = "6e24c27518d1a2157ca91d441f2894bd45922db678eca0a563c6ffcf698edb63"
 )
 
 func TestJoinProofKnownAnswer(t *testing.T) {

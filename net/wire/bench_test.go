@@ -13,7 +13,7 @@ func benchUpdates() []Update {
 	for i := 0; ; i++ {
 		s := randState(rng)
 		s.NumArticulations = 0
-		u := Update{Kind: KindPartial, Actor: ActorID(i + 1), Seq: uint16(i), State: s}
+		u := Update{Actor: ActorID(i + 1), Seq: uint16(i), State: s}
 		if w.Add(&u) != nil {
 			return us
 		}

@@ -7,13 +7,16 @@
 // messages (Challenge, JoinRequest, JoinAccepted, JoinRefused, Spawn, Despawn, Leave,
 // Kick, Chat) travel on a reliable stream, each preceded by a 2-byte length
 // (AppendFrame, FrameReader). State travels in StateBatch datagrams of at most
-// MaxBatchSize bytes, each holding updates of several actors: a partial update is
-// PartialUpdateSize (32) bytes. ClockRequest and ClockAnswer carry seed 001's clock
+// MaxBatchSize bytes, each holding updates of several actors: one self-describing
+// record per update, UpdateSize(n) = 33 + 4n bytes for n articulations. A relay reads
+// records with BatchReader and passes their bytes on with BatchWriter.AddRecord,
+// never encoding an update twice. ClockRequest and ClockAnswer carry seed 001's clock
 // sync; package clock turns their times into an offset.
 //
 // Each message type has Append(b) ([]byte, error), which appends the encoded message,
-// and Length(), its encoded size; Parse decodes any message and reports how many
-// bytes it used. Decoders never panic, never alias their input, and reject hostile
+// and Length(), its encoded size; Parse decodes any message, dispatching on its type
+// in one switch, and reports how many bytes it used. FrameReader tells a bad message
+// in an intact frame (ErrBadMessage: read on) from a broken stream (any other error). Decoders never panic, never alias their input, and reject hostile
 // input with errors wrapping io.EOF (truncation), ErrVersion, ErrUnknownType,
 // ErrTooLong, ErrOutOfRange or ErrInvalid; encoders reject non-finite values with
 // ErrNotFinite.

@@ -19,7 +19,7 @@ func ExampleBatchWriter() {
 		s := deadreckon.NewState(mgl64.Vec3{float64(i), 0, 10})
 		s.Time = 3.5
 		s.Velocity = mgl64.Vec3{4, 0, 0}
-		u := wire.Update{Kind: wire.KindPartial, Actor: wire.ActorID(i), Seq: 7, State: s}
+		u := wire.Update{Actor: wire.ActorID(i), Seq: 7, State: s}
 		err := w.Add(&u)
 		if errors.Is(err, wire.ErrBatchFull) {
 			datagrams = append(datagrams, bytes.Clone(w.Bytes()))
@@ -51,8 +51,8 @@ func ExampleBatchWriter() {
 		fmt.Printf("%d bytes, %d updates, %d fresh; last at x = %.3f m\n", len(d), len(buf), fresh, buf[len(buf)-1].State.Position[0])
 	}
 	// Output:
-	// 1188 bytes, 37 updates, 37 fresh; last at x = 37.000 m
-	// 100 bytes, 3 updates, 3 fresh; last at x = 40.000 m
+	// 1190 bytes, 36 updates, 36 fresh; last at x = 36.000 m
+	// 134 bytes, 4 updates, 4 fresh; last at x = 40.000 m
 }
 
 // The join handshake: the host challenges, the client proves it knows the passphrase
@@ -93,7 +93,7 @@ func ExampleParse() {
 	_, _, err = wire.Parse(b[:5])
 	fmt.Println(err)
 	// Output:
-	// 01 09 00 02 02 67 67
+	// 02 09 00 02 02 67 67
 	// chat 7 <nil> &{From:2 Text:gg}
 	// wire: chat: 2-byte field at offset 5 runs past the end (0 left): EOF
 }

@@ -45,11 +45,12 @@ type FrameReader struct {
 func NewFrameReader(r io.Reader) *FrameReader { return &FrameReader{r: r} }
 
 // Next reads and parses the next message. At a clean end of stream between frames
-// it returns io.EOF; a stream ending inside a frame gives io.ErrUnexpectedEOF. A
-// frame longer than MaxFrameSize, a message that does not fill its frame exactly,
-// and every Parse error are returned wrapped; after any error other than one from
-// Parse the stream is out of step and should be closed. The message never aliases
-// the reader's buffer.
+// it returns io.EOF; a stream ending inside a frame gives io.ErrUnexpectedEOF; a
+// frame longer than MaxFrameSize gives ErrTooLong. After those, and any read error,
+// the stream is broken. A whole frame whose message does not parse, or does not fill
+// the frame exactly, gives an error wrapping ErrBadMessage as well as the cause
+// (ErrVersion, ErrInvalid, …): only that message is lost, and Next may be called
+// again. The message never aliases the reader's buffer.
 func (f *FrameReader) Next() (Message, error) {
 	var hdr [FrameHeaderSize]byte
 	if _, err := io.ReadFull(f.r, hdr[:]); err != nil {
@@ -71,10 +72,10 @@ func (f *FrameReader) Next() (Message, error) {
 	}
 	m, used, err := Parse(body)
 	if err != nil {
-		return nil, fmt.Errorf("wire: frame: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrBadMessage, err)
 	}
 	if used != n {
-		return nil, fmt.Errorf("wire: frame of %d bytes holds a %d-byte %v: %w", n, used, m.Type(), ErrInvalid)
+		return nil, fmt.Errorf("%w: frame of %d bytes holds a %d-byte %v: %w", ErrBadMessage, n, used, m.Type(), ErrInvalid)
 	}
 	return m, nil
 }

@@ -40,23 +40,37 @@ func TestFrameErrors(t *testing.T) {
 		name   string
 		stream []byte
 		want   error
+		bad    bool // only the message is bad; the stream goes on
 	}{
-		{"half a length", chat[:1], io.ErrUnexpectedEOF},
-		{"cut in body", chat[:len(chat)-1], io.ErrUnexpectedEOF},
-		{"frame too long", []byte{0x04, 0x01}, ErrTooLong},
-		{"trailing bytes in frame", append([]byte{0, byte(len(chat) - 2 + 1)}, append(bytes.Clone(chat[2:]), 0)...), ErrInvalid},
-		{"garbage", []byte{0, 3, 9, 9, 9}, ErrVersion},
+		{"half a length", chat[:1], io.ErrUnexpectedEOF, false},
+		{"cut in body", chat[:len(chat)-1], io.ErrUnexpectedEOF, false},
+		{"frame too long", []byte{0x04, 0x01}, ErrTooLong, false},
+		{"trailing bytes in frame", append([]byte{0, byte(len(chat) - 2 + 1)}, append(bytes.Clone(chat[2:]), 0)...), ErrInvalid, true},
+		{"garbage", []byte{0, 3, 9, 9, 9}, ErrVersion, true},
+		{"bad text", []byte{0, 8, Version, byte(MsgChat), 0, 0, 3, 'a', 7, 'b'}, ErrInvalid, true},
 	}
 	for _, tc := range cases {
-		_, err := NewFrameReader(bytes.NewReader(tc.stream)).Next()
-		if !errors.Is(err, tc.want) {
-			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		stream := bytes.Clone(tc.stream)
+		if tc.bad {
+			stream = append(stream, chat...)
+		}
+		r := NewFrameReader(bytes.NewReader(stream))
+		_, err := r.Next()
+		if !errors.Is(err, tc.want) || errors.Is(err, ErrBadMessage) != tc.bad {
+			t.Errorf("%s: %v, want %v (bad message only: %v)", tc.name, err, tc.want, tc.bad)
+		}
+		if !tc.bad {
+			continue
+		}
+		// After a bad message in a whole frame the next frame reads normally.
+		if m, err := r.Next(); err != nil || m.Type() != MsgChat {
+			t.Errorf("%s: next frame: %v, %v; want the chat", tc.name, m, err)
 		}
 	}
 	// A message too large for a frame is refused before anything is written.
 	big := &StateBatch{Updates: make([]Update, 40)}
 	for i := range big.Updates {
-		big.Updates[i] = Update{Kind: KindPartial, Actor: 1, State: stateA()}
+		big.Updates[i] = Update{Actor: 1, State: stateA()}
 	}
 	if b, err := AppendFrame([]byte{7}, big); !errors.Is(err, ErrTooLong) || len(b) != 1 {
 		t.Errorf("AppendFrame of %d bytes: %v, len %d", big.Length(), err, len(b))

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // JoinAccepted admits a player and tells it the match settings. Layout: header,
@@ -55,7 +57,7 @@ func (m *JoinAccepted) check() error {
 		return fmt.Errorf("wire: join accepted: player 0: %w", ErrInvalid)
 	case m.TickRate == 0 || m.TickRate > 1000:
 		return fmt.Errorf("wire: join accepted: tick rate %d Hz not in [1, 1000]: %w", m.TickRate, ErrOutOfRange)
-	case !finite(m.Heartbeat) || !finite(m.MapExtent):
+	case !deadreckon.Finite(m.Heartbeat) || !deadreckon.Finite(m.MapExtent):
 		return fmt.Errorf("wire: join accepted: heartbeat %v, extent %v: %w", m.Heartbeat, m.MapExtent, ErrNotFinite)
 	case m.Heartbeat < TimeStep || m.Heartbeat > maxHeartbeat:
 		return fmt.Errorf("wire: join accepted: heartbeat %v s not in [0.001, %d]: %w", m.Heartbeat, maxHeartbeat, ErrOutOfRange)

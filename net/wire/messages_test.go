@@ -67,10 +67,6 @@ func partialOf(s deadreckon.State) deadreckon.State {
 	return s
 }
 
-func articulationsOf(s deadreckon.State) deadreckon.State {
-	return deadreckon.State{Time: s.Time, Orientation: mgl64.QuatIdent(), Articulations: s.Articulations, NumArticulations: s.NumArticulations}
-}
-
 func seq(from byte, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
@@ -95,31 +91,29 @@ func knownMessages(t *testing.T) []knownCase {
 	arts := unhex(t, "02 2000 0100 fc00 fa00")
 	return []knownCase{
 		{"challenge", &Challenge{PassphraseRequired: true, Salt: salt, Nonce: nonce},
-			cat(unhex(t, "01 01 01"), seq(0x00, SaltSize), seq(0x20, NonceSize))},
+			cat(unhex(t, "02 01 01"), seq(0x00, SaltSize), seq(0x20, NonceSize))},
 		{"join request", &JoinRequest{Name: "Ada", Proof: proof},
-			cat(unhex(t, "01 02 03 416461"), seq(0xa0, ProofSize))},
+			cat(unhex(t, "02 02 03 416461"), seq(0xa0, ProofSize))},
 		{"join accepted", &JoinAccepted{Player: 7, TickRate: 60, Heartbeat: 2.5, MapExtent: 256, MapSeed: 0x0102030405060708, MapName: "steppe"},
-			unhex(t, "01 03 0007 003c 000009c4 0003e800 0102030405060708 06 737465707065")},
-		{"join refused", &JoinRefused{Reason: RefusePassphrase, Text: "no"}, unhex(t, "01 04 01 02 6e6f")},
+			unhex(t, "02 03 0007 003c 000009c4 0003e800 0102030405060708 06 737465707065")},
+		{"join refused", &JoinRefused{Reason: RefusePassphrase, Text: "no"}, unhex(t, "02 04 01 02 6e6f")},
 		{"spawn", &Spawn{Actor: 42, Owner: 7, Team: 1, Name: "Ada", Seq: 9, State: stateA()},
-			cat(unhex(t, "01 05 0007 01 03 416461 002a 0009 00003039"), kinematicsA(t), arts)},
-		{"despawn", &Despawn{Actor: 42, Reason: DespawnDestroyed}, unhex(t, "01 06 002a 02")},
-		{"leave", &Leave{Player: 7, Reason: LeaveTimeout}, unhex(t, "01 07 0007 02")},
-		{"kick", &Kick{Reason: "spam"}, unhex(t, "01 08 04 7370616d")},
-		{"chat", &Chat{From: 7, Text: "gg"}, unhex(t, "01 09 0007 02 6767")},
-		{"clock request", &ClockRequest{ClientSend: 1.5}, unhex(t, "01 0a 000000000016e360")},
+			cat(unhex(t, "02 05 0007 01 03 416461 002a 0009 00003039"), kinematicsA(t), arts)},
+		{"despawn", &Despawn{Actor: 42, Reason: DespawnDestroyed}, unhex(t, "02 06 002a 02")},
+		{"leave", &Leave{Player: 7, Reason: LeaveTimeout}, unhex(t, "02 07 0007 02")},
+		{"kick", &Kick{Reason: "spam"}, unhex(t, "02 08 04 7370616d")},
+		{"chat", &Chat{From: 7, Text: "gg"}, unhex(t, "02 09 0007 02 6767")},
+		{"clock request", &ClockRequest{ClientSend: 1.5}, unhex(t, "02 0a 000000000016e360")},
 		{"clock answer", &ClockAnswer{ClientSend: 1.5, HostReceive: 100.25, HostSend: 100.2505},
-			unhex(t, "01 0b 000000000016e360 0000000005f9b190 0000000005f9b384")},
+			unhex(t, "02 0b 000000000016e360 0000000005f9b190 0000000005f9b384")},
 		{"state batch", &StateBatch{Updates: []Update{
-			{Kind: KindPartial, Actor: 42, Seq: 9, State: partialOf(stateA())},
-			{Kind: KindPartial, Actor: 43, Seq: 65535, State: stateB()},
-			{Kind: KindArticulation, Actor: 42, Seq: 10, State: articulationsOf(stateA())},
-			{Kind: KindFull, Actor: 44, Seq: 0, State: stateA()},
+			{Actor: 42, Seq: 9, State: partialOf(stateA())},
+			{Actor: 43, Seq: 65535, State: stateB()},
+			{Actor: 44, Seq: 0, State: stateA()},
 		}}, cat(
-			unhex(t, "01 20 01 02 002a 0009 00003039"), kinematicsA(t),
-			unhex(t, "002b ffff 00000001"), kinematicsB(t),
-			unhex(t, "03 01 002a 000a 00003039"), arts,
-			unhex(t, "02 01 002c 0000 00003039"), kinematicsA(t), arts,
+			unhex(t, "02 20 002a 0009 00003039"), kinematicsA(t), unhex(t, "00"),
+			unhex(t, "002b ffff 00000001"), kinematicsB(t), unhex(t, "00"),
+			unhex(t, "002c 0000 00003039"), kinematicsA(t), arts,
 		)},
 	}
 }
@@ -145,7 +139,7 @@ func sameMessage(got, want Message) error {
 		}
 		for i := range w.Updates {
 			gu, wu := g.Updates[i], w.Updates[i]
-			if gu.Kind != wu.Kind || gu.Actor != wu.Actor || gu.Seq != wu.Seq {
+			if gu.Actor != wu.Actor || gu.Seq != wu.Seq {
 				return errors.New("update headers differ")
 			}
 			if err := sameState(gu.State, wu.State, 1e-9); err != nil {
@@ -253,16 +247,16 @@ func TestParseRejects(t *testing.T) {
 		copy(b[at:], v)
 		return b
 	}
-	badQuat := cat(unhex(t, "01 20 01 01 002a 0009 00003039"), packBits(t,
+	badQuat := cat(unhex(t, "02 20 002a 0009 00003039"), packBits(t,
 		field{24, 0}, field{22, 0}, field{24, 0},
 		field{2, 3}, field{10, 1022}, field{10, 1022}, field{10, 511}, // x² + y² = 1, w would be 0 < x
-		field{36, 0}, field{27, 0}, field{27, 0}))
-	minPosition := cat(unhex(t, "01 20 01 01 002a 0009 00003039"), packBits(t,
+		field{36, 0}, field{27, 0}, field{27, 0}), []byte{0})
+	minPosition := cat(unhex(t, "02 20 002a 0009 00003039"), packBits(t,
 		field{24, -1 << 23}, field{22, 0}, field{24, 0},
 		field{2, 3}, field{10, 511}, field{10, 511}, field{10, 511},
-		field{36, 0}, field{27, 0}, field{27, 0}))
+		field{36, 0}, field{27, 0}, field{27, 0}), []byte{0})
 	quatCode := bytes.Clone(minPosition)
-	copy(quatCode[12:], packBits(t, field{24, 0}, field{22, 0}, field{24, 0}, field{2, 3}, field{10, 1023}, field{6, 0}))
+	copy(quatCode[10:], packBits(t, field{24, 0}, field{22, 0}, field{24, 0}, field{2, 3}, field{10, 1023}, field{6, 0}))
 	cases := []struct {
 		name string
 		b    []byte
@@ -270,12 +264,12 @@ func TestParseRejects(t *testing.T) {
 	}{
 		{"empty", nil, io.EOF},
 		{"version 0", with("kick", 0, 0), ErrVersion},
-		{"version 2", with("chat", 0, 2), ErrVersion},
+		{"version 3", with("chat", 0, 3), ErrVersion},
 		{"type 0", with("chat", 1, 0), ErrUnknownType},
 		{"type 0xff", with("chat", 1, 0xff), ErrUnknownType},
 		{"challenge flags", with("challenge", 2, 0x03), ErrInvalid},
-		{"name too long", cat(unhex(t, "01 02 21"), make([]byte, 33+ProofSize)), ErrTooLong},
-		{"empty name", cat(unhex(t, "01 02 00"), make([]byte, ProofSize)), ErrInvalid},
+		{"name too long", cat(unhex(t, "02 02 21"), make([]byte, 33+ProofSize)), ErrTooLong},
+		{"empty name", cat(unhex(t, "02 02 00"), make([]byte, ProofSize)), ErrInvalid},
 		{"name bad UTF-8", with("join request", 3, 0xff), ErrInvalid},
 		{"name control char", with("join request", 3, '\n'), ErrInvalid},
 		{"player 0", with("join accepted", 2, 0, 0), ErrInvalid},
@@ -289,16 +283,15 @@ func TestParseRejects(t *testing.T) {
 		{"despawn reason 9", with("despawn", 4, 9), ErrInvalid},
 		{"despawn actor 0", with("despawn", 2, 0, 0), ErrInvalid},
 		{"leave reason 0", with("leave", 4, 0), ErrInvalid},
-		{"kick text too long", cat(unhex(t, "01 08 c9"), make([]byte, 201)), ErrTooLong},
-		{"empty chat", unhex(t, "01 09 0007 00"), ErrInvalid},
+		{"kick text too long", cat(unhex(t, "02 08 c9"), make([]byte, 201)), ErrTooLong},
+		{"empty chat", unhex(t, "02 09 0007 00"), ErrInvalid},
 		{"clock beyond 2^43 µs", with("clock request", 2, 0, 0, 0x08), ErrOutOfRange},
 		{"clock answer sent before received", with("clock answer", 18, 0, 0, 0, 0, 0, 0, 0, 0), ErrInvalid},
-		{"empty batch", unhex(t, "01 20"), io.EOF},
-		{"batch kind 0", with("state batch", 2, 0), ErrUnknownType},
-		{"batch kind 4", with("state batch", 2, 4), ErrUnknownType},
-		{"batch empty section", with("state batch", 3, 0), ErrInvalid},
-		{"batch count past end", with("state batch", 88, 2), io.EOF},
-		{"batch too long", cat(unhex(t, "01 20 01 26"), make([]byte, 38*PartialUpdateSize)), ErrTooLong},
+		{"empty batch", unhex(t, "02 20"), io.EOF},
+		{"batch record cut short", known["state batch"][:2+MinUpdateSize-1], io.EOF},
+		{"batch 5 articulations", with("state batch", 2+MinUpdateSize-1, 5), ErrOutOfRange},
+		{"batch articulations past end", known["state batch"][:len(known["state batch"])-1], io.EOF},
+		{"batch too long", cat(unhex(t, "02 20"), make([]byte, 37*MinUpdateSize)), ErrTooLong},
 		{"impossible orientation", badQuat, ErrInvalid},
 		{"orientation code 1023", quatCode, ErrInvalid},
 		{"most negative x", minPosition, ErrOutOfRange},
@@ -321,26 +314,26 @@ func TestAppendRejects(t *testing.T) {
 		f(&s)
 		return s
 	}
-	batch := func(k UpdateKind, s deadreckon.State) Message {
-		return &StateBatch{Updates: []Update{{Kind: k, Actor: 1, State: s}}}
+	batch := func(s deadreckon.State) Message {
+		return &StateBatch{Updates: []Update{{Actor: 1, State: s}}}
 	}
 	cases := []struct {
 		name string
 		msg  Message
 		want error
 	}{
-		{"NaN position", batch(KindPartial, st(func(s *deadreckon.State) { s.Position[1] = nan })), ErrNotFinite},
-		{"Inf velocity", batch(KindFull, st(func(s *deadreckon.State) { s.Velocity[0] = inf })), ErrNotFinite},
-		{"NaN acceleration", batch(KindPartial, st(func(s *deadreckon.State) { s.Acceleration[2] = nan })), ErrNotFinite},
-		{"Inf angular velocity", batch(KindPartial, st(func(s *deadreckon.State) { s.AngularVelocity[1] = -inf })), ErrNotFinite},
-		{"NaN orientation", batch(KindPartial, st(func(s *deadreckon.State) { s.Orientation.W = nan })), ErrNotFinite},
-		{"NaN time", batch(KindArticulation, st(func(s *deadreckon.State) { s.Time = nan })), ErrNotFinite},
-		{"negative time", batch(KindPartial, st(func(s *deadreckon.State) { s.Time = -1 })), ErrOutOfRange},
-		{"NaN articulation", batch(KindArticulation, st(func(s *deadreckon.State) { s.Articulations[1].Rate = nan })), ErrNotFinite},
-		{"5 articulations", batch(KindFull, st(func(s *deadreckon.State) { s.NumArticulations = 5 })), ErrOutOfRange},
-		{"x past map", batch(KindPartial, st(func(s *deadreckon.State) { s.Position[0] = 8388.608 })), ErrOutOfRange},
-		{"y past map", batch(KindPartial, st(func(s *deadreckon.State) { s.Position[1] = -2100 })), ErrOutOfRange},
-		{"unknown kind", batch(7, stateA()), ErrUnknownType},
+		{"NaN position", batch(st(func(s *deadreckon.State) { s.Position[1] = nan })), ErrNotFinite},
+		{"Inf velocity", batch(st(func(s *deadreckon.State) { s.Velocity[0] = inf })), ErrNotFinite},
+		{"NaN acceleration", batch(st(func(s *deadreckon.State) { s.Acceleration[2] = nan })), ErrNotFinite},
+		{"Inf angular velocity", batch(st(func(s *deadreckon.State) { s.AngularVelocity[1] = -inf })), ErrNotFinite},
+		{"NaN orientation", batch(st(func(s *deadreckon.State) { s.Orientation.W = nan })), ErrNotFinite},
+		{"NaN time", batch(st(func(s *deadreckon.State) { s.Time = nan })), ErrNotFinite},
+		{"negative time", batch(st(func(s *deadreckon.State) { s.Time = -1 })), ErrOutOfRange},
+		{"NaN articulation", batch(st(func(s *deadreckon.State) { s.Articulations[1].Rate = nan })), ErrNotFinite},
+		{"5 articulations", batch(st(func(s *deadreckon.State) { s.NumArticulations = 5 })), ErrOutOfRange},
+		{"x past map", batch(st(func(s *deadreckon.State) { s.Position[0] = 8388.608 })), ErrOutOfRange},
+		{"y past map", batch(st(func(s *deadreckon.State) { s.Position[1] = -2100 })), ErrOutOfRange},
+		{"empty batch", &StateBatch{}, ErrInvalid},
 		{"spawn NaN", &Spawn{Actor: 1, Name: "a", State: st(func(s *deadreckon.State) { s.Position[2] = nan })}, ErrNotFinite},
 		{"spawn actor 0", &Spawn{Name: "a", State: stateA()}, ErrInvalid},
 		{"spawn no name", &Spawn{Actor: 1, State: stateA()}, ErrInvalid},
@@ -356,7 +349,7 @@ func TestAppendRejects(t *testing.T) {
 		{"refuse reason 0", &JoinRefused{}, ErrInvalid},
 		{"despawn reason 0", &Despawn{Actor: 1}, ErrInvalid},
 		{"leave reason 0", &Leave{}, ErrInvalid},
-		{"batch too long", &StateBatch{Updates: slices.Repeat([]Update{{Kind: KindPartial, Actor: 1, State: stateA()}}, 38)}, ErrTooLong},
+		{"batch too long", &StateBatch{Updates: slices.Repeat([]Update{{Actor: 1, State: stateA()}}, 38)}, ErrTooLong},
 	}
 	for _, tc := range cases {
 		prefix := []byte{1, 2, 3}
@@ -373,7 +366,7 @@ func TestAppendRejects(t *testing.T) {
 func TestZeroOrientationIsIdentity(t *testing.T) {
 	s := stateA()
 	s.Orientation = mgl64.Quat{}
-	m := &StateBatch{Updates: []Update{{Kind: KindPartial, Actor: 1, State: s}}}
+	m := &StateBatch{Updates: []Update{{Actor: 1, State: s}}}
 	b, err := m.Append(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -403,7 +396,6 @@ func TestStrings(t *testing.T) {
 		want string
 	}{
 		{MsgSpawn, "spawn"}, {MsgType(0x77), "MsgType(0x77)"},
-		{KindFull, "full"}, {UpdateKind(9), "UpdateKind(9)"},
 		{RefuseFull, "match full"}, {RefuseReason(0), "RefuseReason(0)"},
 		{DespawnOwnerGone, "owner gone"}, {LeaveKicked, "kicked"},
 	}
@@ -420,7 +412,7 @@ func TestPositionEdgeRounding(t *testing.T) {
 	// −8388.6075 m rounds away from zero to the unused code −2²³: the encoder must refuse
 	// it rather than send what every decoder rejects.
 	for _, x := range []float64{-8388.6075, 8388.6075, -8388.60751} {
-		m := &StateBatch{Updates: []Update{{Kind: KindPartial, Actor: 1, State: deadreckon.NewState(mgl64.Vec3{x, 0, 0})}}}
+		m := &StateBatch{Updates: []Update{{Actor: 1, State: deadreckon.NewState(mgl64.Vec3{x, 0, 0})}}}
 		b, err := m.Append(nil)
 		if err == nil {
 			if _, _, err := Parse(b); err != nil {
@@ -439,10 +431,9 @@ func TestDocumentedSizes(t *testing.T) {
 		what      string
 		got, want int
 	}{
-		{"partial update", PartialUpdateSize, 32},
-		{"full update, 0 joints", FullUpdateSize(0), 33},
-		{"full update, 4 joints", MaxFullUpdateSize, 49},
-		{"articulation update, 2 joints", ArticulationUpdateSize(2), 17},
+		{"update, 0 joints", UpdateSize(0), 33},
+		{"update, 2 joints", UpdateSize(2), 41},
+		{"update, 4 joints", MaxUpdateSize, 49},
 		{"challenge", (&Challenge{}).Length(), 51},
 		{"join request", (&JoinRequest{Name: name}).Length(), 35 + len(name)},
 		{"join accepted", (&JoinAccepted{MapName: name}).Length(), 23 + len(name)},

@@ -122,11 +122,6 @@ func (p *bitPacker) getSigned(n uint) int64 {
 	return int64(v<<(64-n)) >> (64 - n) // sign-extend
 }
 
-// finite reports whether v is neither NaN nor infinite (v − v is NaN exactly then).
-func finite(v float64) bool { return v-v == 0 }
-
-func finite3(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
-
 // saturate returns round(v/step) clamped to the n-bit signed range.
 func saturate(v, step float64, n uint) int64 {
 	lim := float64(int64(1) << (n - 1))
@@ -141,7 +136,7 @@ func saturate(v, step float64, n uint) int64 {
 
 // encodeTime turns an owner time in seconds into wrapping milliseconds.
 func encodeTime(t float64) (uint32, error) {
-	if !finite(t) {
+	if !deadreckon.Finite(t) {
 		return 0, fmt.Errorf("time %v: %w", t, ErrNotFinite)
 	}
 	if t < 0 {
@@ -163,7 +158,7 @@ func decodeAngle(u uint16) float64 { return float64(int16(u)) * AngleStep }
 // canonicalQuat returns q normalized, the identity for the zero quaternion, and an
 // error for non-finite components.
 func canonicalQuat(q mgl64.Quat) (mgl64.Quat, error) {
-	if !finite(q.W) || !finite3(q.V) {
+	if !deadreckon.Finite(q.W) || !deadreckon.FiniteVec(q.V) {
 		return q, fmt.Errorf("orientation %v: %w", q, ErrNotFinite)
 	}
 	l := q.Len()
@@ -257,7 +252,7 @@ const (
 // positionCodes returns the millimetre codes of p, or an error when p is not finite
 // or outside ±MaxHorizontal, ±MaxHeight, ±MaxHorizontal after rounding.
 func positionCodes(p mgl64.Vec3) (x, y, z int64, err error) {
-	if !finite3(p) {
+	if !deadreckon.FiniteVec(p) {
 		return 0, 0, 0, fmt.Errorf("position %v: %w", p, ErrNotFinite)
 	}
 	fx, fy, fz := math.Round(p[0]/PositionStep), math.Round(p[1]/PositionStep), math.Round(p[2]/PositionStep)
@@ -270,7 +265,7 @@ func positionCodes(p mgl64.Vec3) (x, y, z int64, err error) {
 // kinematicCodes validates the fields of s that the kinematic block carries and
 // returns the position codes.
 func kinematicCodes(s *deadreckon.State) (pos [3]int64, err error) {
-	if !finite3(s.Velocity) || !finite3(s.Acceleration) || !finite3(s.AngularVelocity) {
+	if !deadreckon.FiniteVec(s.Velocity) || !deadreckon.FiniteVec(s.Acceleration) || !deadreckon.FiniteVec(s.AngularVelocity) {
 		return pos, fmt.Errorf("kinematic state: %w", ErrNotFinite)
 	}
 	pos[0], pos[1], pos[2], err = positionCodes(s.Position)
@@ -343,7 +338,7 @@ func checkArticulations(s *deadreckon.State) error {
 	}
 	for i := 0; i < s.NumArticulations; i++ {
 		a := s.Articulations[i]
-		if !finite(a.Angle) || !finite(a.Rate) {
+		if !deadreckon.Finite(a.Angle) || !deadreckon.Finite(a.Rate) {
 			return fmt.Errorf("articulation %d: %w", i, ErrNotFinite)
 		}
 	}

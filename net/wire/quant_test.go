@@ -36,10 +36,10 @@ func randState(rng *rand.Rand) deadreckon.State {
 	return s
 }
 
-func roundTrip(t *testing.T, k UpdateKind, s deadreckon.State) deadreckon.State {
+func roundTrip(t *testing.T, s deadreckon.State) deadreckon.State {
 	t.Helper()
 	w := NewBatchWriter(0)
-	if err := w.Add(&Update{Kind: k, Actor: 1, State: s}); err != nil {
+	if err := w.Add(&Update{Actor: 1, State: s}); err != nil {
 		t.Fatalf("Add(%+v): %v", s, err)
 	}
 	got, rejected, err := DecodeBatch(nil, w.Bytes())
@@ -64,7 +64,7 @@ func TestQuantizationErrors(t *testing.T) {
 	var worst struct{ time, pos, vel, acc, angVel, orient, angle, rate float64 }
 	for i := 0; i < n; i++ {
 		s := randState(rng)
-		got := roundTrip(t, KindFull, s)
+		got := roundTrip(t, s)
 		worst.time = max(worst.time, math.Abs(got.Time-s.Time))
 		worst.pos = max(worst.pos, maxAbs3(got.Position, s.Position))
 		worst.vel = max(worst.vel, maxAbs3(got.Velocity, s.Velocity))
@@ -122,7 +122,7 @@ func TestOrientationBoundAdversarial(t *testing.T) {
 		q := fromComponents(c).Normalize()
 		s := deadreckon.NewState(mgl64.Vec3{})
 		s.Orientation = q
-		got := roundTrip(t, KindPartial, s)
+		got := roundTrip(t, s)
 		worst = max(worst, rotationAngle(got.Orientation, q))
 	}
 	t.Logf("adversarial orientation worst %.6g rad, bound %.6g", worst, MaxOrientationError)
@@ -134,8 +134,8 @@ func TestOrientationBoundAdversarial(t *testing.T) {
 func TestYawStaysYaw(t *testing.T) {
 	for _, yaw := range []float64{0, 0.3, math.Pi / 2, -2, math.Pi, 3 * math.Pi / 2} {
 		s := deadreckon.NewState(mgl64.Vec3{})
-		s.Orientation = mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0})
-		got := roundTrip(t, KindPartial, s).Orientation
+		s.Orientation = deadreckon.YawQuat(yaw)
+		got := roundTrip(t, s).Orientation
 		if got.V[0] != 0 || got.V[2] != 0 {
 			t.Errorf("yaw %v decodes to %v: x and z should stay exactly 0", yaw, got)
 		}
@@ -152,7 +152,7 @@ func TestSaturation(t *testing.T) {
 	s.AngularVelocity = mgl64.Vec3{0, 50, -50}
 	s.Articulations[0].Rate = -1000
 	s.NumArticulations = 1
-	got := roundTrip(t, KindFull, s)
+	got := roundTrip(t, s)
 	want := []struct {
 		name      string
 		got, want float64
@@ -184,7 +184,7 @@ func TestTimeWraps(t *testing.T) {
 	for _, tc := range cases {
 		s := deadreckon.NewState(mgl64.Vec3{})
 		s.Time = tc.in
-		if got := roundTrip(t, KindArticulation, s).Time; math.Abs(got-tc.want) > 1e-9 {
+		if got := roundTrip(t, s).Time; math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("time %v decodes to %v, want %v", tc.in, got, tc.want)
 		}
 	}
@@ -196,7 +196,7 @@ func TestPositionLimits(t *testing.T) {
 		{-MaxHorizontal, -MaxHeight, -MaxHorizontal},
 		{-MaxHorizontal - 0.0004, 0, 0},
 	} {
-		got := roundTrip(t, KindPartial, deadreckon.NewState(p)).Position
+		got := roundTrip(t, deadreckon.NewState(p)).Position
 		if maxAbs3(got, p) > PositionStep/2+slack {
 			t.Errorf("position %v decodes to %v", p, got)
 		}

@@ -8,8 +8,8 @@ import (
 )
 
 // Spawn announces an actor: who owns it, its name and team, and its full state.
-// Layout: header, owner u16, team u8, name (u8 length, UTF-8, 1…MaxNameLen), then a
-// full update (actor u16, seq u16, time u32, kinematic block, articulations):
+// Layout: header, owner u16, team u8, name (u8 length, UTF-8, 1…MaxNameLen), then an
+// update record (actor u16, seq u16, time u32, kinematic block, articulations):
 // 39 + len(name) + 4n bytes for n articulations.
 type Spawn struct {
 	// Actor is the new actor's id (never 0).
@@ -22,7 +22,7 @@ type Spawn struct {
 	Name string
 	// Seq is the actor's current update sequence number; later updates must be newer.
 	Seq uint16
-	// State is the actor's full state at spawn time, quantized as a full update.
+	// State is the actor's full state at spawn time, quantized as an update record.
 	State deadreckon.State
 }
 
@@ -31,7 +31,7 @@ func (m *Spawn) Type() MsgType { return MsgSpawn }
 
 // Length returns the encoded size in bytes.
 func (m *Spawn) Length() int {
-	u := Update{Kind: KindFull, State: m.State}
+	u := Update{State: m.State}
 	return HeaderSize + 2 + 1 + 1 + len(m.Name) + u.Length()
 }
 
@@ -47,8 +47,8 @@ func (m *Spawn) Append(b []byte) ([]byte, error) {
 	out = binary.BigEndian.AppendUint16(out, uint16(m.Owner))
 	out = append(out, m.Team)
 	out = appendString(out, m.Name)
-	u := Update{Kind: KindFull, Actor: m.Actor, Seq: m.Seq, State: m.State}
-	out, err := appendUpdate(out, &u)
+	u := Update{Actor: m.Actor, Seq: m.Seq, State: m.State}
+	out, err := u.Append(out)
 	if err != nil {
 		return b, fmt.Errorf("wire: spawn: %w", err)
 	}
@@ -66,7 +66,7 @@ func parseSpawn(b []byte) (*Spawn, int, error) {
 	m.Name = r.str("name", MaxNameLen)
 	var u Update
 	if r.err == nil {
-		parseUpdate(&r, KindFull, &u)
+		parseUpdate(&r, &u)
 	}
 	if r.err != nil {
 		return nil, 0, r.err

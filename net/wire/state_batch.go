@@ -3,16 +3,11 @@ package wire
 import (
 	"fmt"
 	"io"
-
-	"github.com/treadline/treadline/deadreckon"
 )
 
-// A StateBatch datagram is the 2-byte header followed by one or more sections:
-//
-//	kind u8 | count u8 (1…255) | count updates of that kind
-//
-// It extends to the end of the datagram (or frame). Its total size is at most
-// MaxBatchSize.
+// A StateBatch datagram is the 2-byte header followed by one or more update records
+// (see Update), back to back to the end of the datagram. Each record's length follows
+// from its articulation count. Its total size is at most MaxBatchSize.
 
 // Batch sizes in bytes.
 const (
@@ -22,16 +17,10 @@ const (
 	MaxBatchSize = 1199
 	// BatchHeaderSize is the version and type bytes that start a batch.
 	BatchHeaderSize = HeaderSize
-	// SectionHeaderSize is the kind and count bytes before each run of updates of
-	// one kind.
-	SectionHeaderSize = 2
-	// maxSectionCount is the most updates one section holds.
-	maxSectionCount = 255
 )
 
-// StateBatch is a datagram of state updates of one or more actors. Append groups
-// consecutive updates of the same kind into sections. For sending without
-// allocating use BatchWriter; for receiving, DecodeBatch.
+// StateBatch is a datagram of state updates of one or more actors. For sending
+// without allocating use BatchWriter; for receiving, DecodeBatch or BatchReader.
 type StateBatch struct {
 	// Updates are the updates in the batch, in order.
 	Updates []Update
@@ -43,41 +32,48 @@ func (m *StateBatch) Type() MsgType { return MsgStateBatch }
 // Length returns the encoded size of the batch in bytes.
 func (m *StateBatch) Length() int {
 	n := BatchHeaderSize
-	var kind UpdateKind
-	count := 0
 	for i := range m.Updates {
-		u := &m.Updates[i]
-		if i == 0 || u.Kind != kind || count == maxSectionCount {
-			n += SectionHeaderSize
-			kind, count = u.Kind, 0
-		}
-		count++
-		n += u.Length()
+		n += m.Updates[i].Length()
 	}
 	return n
 }
 
-// Append appends the encoded batch. It fails with ErrTooLong past MaxBatchSize and
-// with the first update's encoding error.
+// Append appends the encoded batch. It fails with ErrTooLong past MaxBatchSize, with
+// ErrInvalid for a batch without updates, and with the first update's encoding error.
 func (m *StateBatch) Append(b []byte) ([]byte, error) {
 	if n := m.Length(); n > MaxBatchSize {
 		return b, fmt.Errorf("wire: state batch of %d bytes, limit %d: %w", n, MaxBatchSize, ErrTooLong)
 	}
-	w := BatchWriter{limit: MaxBatchSize, buf: appendHeader(b, MsgStateBatch), start: len(b), section: -1}
+	if len(m.Updates) == 0 {
+		return b, fmt.Errorf("wire: state batch without updates: %w", ErrInvalid)
+	}
+	out := appendHeader(b, MsgStateBatch)
 	for i := range m.Updates {
-		if err := w.Add(&m.Updates[i]); err != nil {
+		var err error
+		if out, err = m.Updates[i].Append(out); err != nil {
 			return b, err
 		}
 	}
-	return w.buf, nil
+	return out, nil
 }
 
 func parseStateBatch(b []byte) (*StateBatch, int, error) {
-	updates, _, err := decodeBatch(nil, b, true)
+	r, err := ReadBatch(b)
 	if err != nil {
 		return nil, 0, err
 	}
-	return &StateBatch{Updates: updates}, len(b), nil
+	m := &StateBatch{}
+	var u Update
+	for r.Next(&u) {
+		m.Updates = append(m.Updates, u)
+	}
+	if r.Err() != nil {
+		return nil, 0, r.Err()
+	}
+	if r.firstReject != nil {
+		return nil, 0, r.firstReject
+	}
+	return m, len(b), nil
 }
 
 // DecodeBatch decodes the StateBatch datagram b, appending its updates to dst, and
@@ -85,108 +81,111 @@ func parseStateBatch(b []byte) (*StateBatch, int, error) {
 //
 // Hostile input is handled per update where possible: an update whose fields are
 // invalid (an impossible orientation) is skipped and counted in rejected, and the
-// rest of the batch is still decoded. A structural fault (wrong header, unknown kind,
-// empty section, truncation, a batch with no updates, a batch over MaxBatchSize) stops decoding: out then holds
-// the updates decoded before the fault and err says what went wrong (wrapping io.EOF
-// for truncation).
+// rest of the batch is still decoded. A structural fault (wrong header, truncation,
+// an articulation count beyond deadreckon.MaxArticulations, a batch with no updates,
+// a batch over MaxBatchSize) stops decoding: out then holds the updates decoded before
+// the fault and err says what went wrong (wrapping io.EOF for truncation).
 func DecodeBatch(dst []Update, b []byte) (out []Update, rejected int, err error) {
-	return decodeBatch(dst, b, false)
-}
-
-// decodeBatch is DecodeBatch; when strict, an invalid update fails the batch.
-func decodeBatch(dst []Update, b []byte, strict bool) (out []Update, rejected int, err error) {
-	if err := checkHeader(b, MsgStateBatch); err != nil {
+	r, err := ReadBatch(b)
+	if err != nil {
 		return dst, 0, err
 	}
-	if len(b) > MaxBatchSize {
-		return dst, 0, fmt.Errorf("wire: state batch of %d bytes, limit %d: %w", len(b), MaxBatchSize, ErrTooLong)
-	}
-	r := reader{b: b, off: BatchHeaderSize, ctx: "state batch"}
-	if r.off == len(b) {
-		return dst, 0, fmt.Errorf("wire: state batch: no updates: %w", io.EOF)
-	}
-	for r.off < len(b) {
-		kind := UpdateKind(r.u8())
-		count := int(r.u8())
-		if r.err != nil {
-			return dst, rejected, r.err
+	for {
+		if len(dst) < cap(dst) {
+			dst = dst[:len(dst)+1]
+		} else {
+			dst = append(dst, Update{})
 		}
-		if kind < KindPartial || kind > KindArticulation {
-			return dst, rejected, fmt.Errorf("wire: state batch: update kind %d: %w", kind, ErrUnknownType)
-		}
-		if count == 0 {
-			return dst, rejected, fmt.Errorf("wire: state batch: empty %v section: %w", kind, ErrInvalid)
-		}
-		for i := 0; i < count; i++ {
-			if len(dst) < cap(dst) {
-				dst = dst[:len(dst)+1]
-			} else {
-				dst = append(dst, Update{})
-			}
-			u := &dst[len(dst)-1]
-			start := r.off
-			parseUpdate(&r, kind, u)
-			if r.err == nil {
-				continue
-			}
-			dst = dst[:len(dst)-1]
-			if strict || !skippable(&r, kind, start) {
-				return dst, rejected, r.err
-			}
-			rejected++
+		if !r.Next(&dst[len(dst)-1]) {
+			return dst[:len(dst)-1], r.Rejected(), r.Err()
 		}
 	}
-	return dst, rejected, nil
 }
 
-// skippable reports whether the update that failed at start has a length that can be
-// read and is fully present, so decoding can resume after it; it then moves r past it.
-func skippable(r *reader, kind UpdateKind, start int) bool {
-	n := PartialUpdateSize
-	switch kind {
-	case KindPartial:
-	case KindFull:
-		if len(r.b)-start <= PartialUpdateSize {
-			return false
-		}
-		count := int(r.b[start+PartialUpdateSize])
-		if count > deadreckon.MaxArticulations {
-			return false
-		}
-		n = FullUpdateSize(count)
-	default:
-		return false
-	}
-	if len(r.b)-start < n {
-		return false
-	}
-	r.err = nil
-	r.off = start + n
-	return true
+// BatchReader walks the update records of one StateBatch datagram without copying
+// it. A relay uses Record to pass on the exact bytes of an update it decoded and
+// checked. Not safe for concurrent use.
+type BatchReader struct {
+	b        []byte
+	off      int
+	rec      []byte
+	err      error
+	rejected int
+	// firstReject is why the first skipped record was invalid.
+	firstReject error
 }
+
+// ReadBatch checks the header and size of the StateBatch datagram b and returns a
+// reader of its records. b must stay unchanged while the reader is in use.
+func ReadBatch(b []byte) (BatchReader, error) {
+	if err := checkHeader(b, MsgStateBatch); err != nil {
+		return BatchReader{}, err
+	}
+	if len(b) > MaxBatchSize {
+		return BatchReader{}, fmt.Errorf("wire: state batch of %d bytes, limit %d: %w", len(b), MaxBatchSize, ErrTooLong)
+	}
+	if len(b) == BatchHeaderSize {
+		return BatchReader{}, fmt.Errorf("wire: state batch: no updates: %w", io.EOF)
+	}
+	return BatchReader{b: b, off: BatchHeaderSize}, nil
+}
+
+// Next decodes the next valid record into u and reports whether there was one. A
+// record whose fields are invalid is skipped and counted by Rejected; a structural
+// fault ends the batch and is reported by Err.
+func (r *BatchReader) Next(u *Update) bool {
+	for r.err == nil && r.off < len(r.b) {
+		start := r.off
+		rd := reader{b: r.b, off: start, ctx: "state batch"}
+		parseUpdate(&rd, u)
+		if rd.err == nil {
+			r.off = rd.off
+			r.rec = r.b[start:r.off]
+			return true
+		}
+		// Skip a record whose length is readable and fully present.
+		n, ok := recordLength(r.b[start:])
+		if !ok || len(r.b)-start < n {
+			r.err = rd.err
+			return false
+		}
+		if r.rejected == 0 {
+			r.firstReject = rd.err
+		}
+		r.rejected++
+		r.off = start + n
+	}
+	return false
+}
+
+// Record returns the encoded bytes of the update the last successful Next decoded.
+// It aliases the datagram.
+func (r *BatchReader) Record() []byte { return r.rec }
+
+// Err returns the structural fault that ended the batch, or nil.
+func (r *BatchReader) Err() error { return r.err }
+
+// Rejected returns how many invalid records Next has skipped.
+func (r *BatchReader) Rejected() int { return r.rejected }
 
 // BatchWriter builds StateBatch datagrams without allocating once its buffer has
 // grown. Add appends one update and reports ErrBatchFull when it would not fit, so a
 // sender fills a batch, sends Bytes, calls Reset and carries on. Not safe for
 // concurrent use.
 type BatchWriter struct {
-	limit   int
-	buf     []byte
-	start   int // offset of the batch header in buf
-	section int // offset of the current section's count byte, or −1
-	kind    UpdateKind
-	inSect  int
-	count   int
+	limit int
+	buf   []byte
+	count int
 }
 
 // NewBatchWriter returns an empty writer whose batches are at most limit bytes. A
 // limit ≤ 0 or above MaxBatchSize means MaxBatchSize; a limit too small for one
-// partial update is raised to fit one.
+// update with every articulation is raised to fit one.
 func NewBatchWriter(limit int) *BatchWriter {
 	if limit <= 0 || limit > MaxBatchSize {
 		limit = MaxBatchSize
 	}
-	limit = max(limit, BatchHeaderSize+SectionHeaderSize+PartialUpdateSize)
+	limit = max(limit, BatchHeaderSize+MaxUpdateSize)
 	w := &BatchWriter{limit: limit, buf: make([]byte, 0, limit)}
 	w.Reset()
 	return w
@@ -195,56 +194,50 @@ func NewBatchWriter(limit int) *BatchWriter {
 // Reset empties the batch, keeping the buffer.
 func (w *BatchWriter) Reset() {
 	w.buf = appendHeader(w.buf[:0], MsgStateBatch)
-	w.start, w.section, w.kind, w.inSect, w.count = 0, -1, 0, 0, 0
+	w.count = 0
 }
 
-// Cost returns how many bytes adding u would take now: its size, plus a section
-// header when it starts a new section.
-func (w *BatchWriter) Cost(u *Update) int {
-	n := u.Length()
-	if w.section < 0 || u.Kind != w.kind || w.inSect == maxSectionCount {
-		n += SectionHeaderSize
-	}
-	return n
-}
-
-// Fits reports whether u would fit in the batch now.
-func (w *BatchWriter) Fits(u *Update) bool { return w.Len()+w.Cost(u) <= w.limit }
+// Fits reports whether n more bytes fit in the batch now.
+func (w *BatchWriter) Fits(n int) bool { return len(w.buf)+n <= w.limit }
 
 // Add appends u. When u would not fit it returns an error wrapping ErrBatchFull;
 // when u cannot be encoded it returns that error. In both cases the batch is
 // unchanged.
 func (w *BatchWriter) Add(u *Update) error {
-	if !w.Fits(u) {
-		return fmt.Errorf("wire: %d + %d bytes past limit %d: %w", w.Len(), w.Cost(u), w.limit, ErrBatchFull)
+	if n := u.Length(); !w.Fits(n) {
+		return fmt.Errorf("wire: %d + %d bytes past limit %d: %w", len(w.buf), n, w.limit, ErrBatchFull)
 	}
-	before, section, kind, inSect := len(w.buf), w.section, w.kind, w.inSect
-	if w.section < 0 || u.Kind != w.kind || w.inSect == maxSectionCount {
-		w.buf = append(w.buf, byte(u.Kind), 0)
-		w.section, w.kind, w.inSect = len(w.buf)-1, u.Kind, 0
-	}
-	b, err := appendUpdate(w.buf, u)
+	b, err := u.Append(w.buf)
 	if err != nil {
-		w.buf = w.buf[:before]
-		w.section, w.kind, w.inSect = section, kind, inSect
 		return err
 	}
 	w.buf = b
-	w.inSect++
-	w.buf[w.section] = byte(w.inSect)
+	w.count++
+	return nil
+}
+
+// AddRecord appends one update record already encoded by Update.Append (or taken
+// from BatchReader.Record), so that a relay encodes an update once for all its
+// recipients. It returns an error wrapping ErrBatchFull when rec does not fit, and
+// ErrInvalid when rec is not one whole record; the batch is then unchanged.
+func (w *BatchWriter) AddRecord(rec []byte) error {
+	if n, ok := recordLength(rec); !ok || n != len(rec) {
+		return fmt.Errorf("wire: %d bytes are not one update record: %w", len(rec), ErrInvalid)
+	}
+	if !w.Fits(len(rec)) {
+		return fmt.Errorf("wire: %d + %d bytes past limit %d: %w", len(w.buf), len(rec), w.limit, ErrBatchFull)
+	}
+	w.buf = append(w.buf, rec...)
 	w.count++
 	return nil
 }
 
 // Bytes returns the encoded batch. It aliases the writer's buffer: it is valid until
-// the next Add or Reset.
-func (w *BatchWriter) Bytes() []byte { return w.buf[w.start:] }
+// the next Add, AddRecord or Reset.
+func (w *BatchWriter) Bytes() []byte { return w.buf }
 
 // Len returns the encoded size of the batch so far, header included.
-func (w *BatchWriter) Len() int { return len(w.buf) - w.start }
+func (w *BatchWriter) Len() int { return len(w.buf) }
 
 // Count returns how many updates the batch holds.
 func (w *BatchWriter) Count() int { return w.count }
-
-// Limit returns the writer's size limit in bytes.
-func (w *BatchWriter) Limit() int { return w.limit }

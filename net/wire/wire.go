@@ -9,7 +9,7 @@ import (
 
 // Version is the protocol version this package speaks. It is the first byte of every
 // message; a message with another version is refused with ErrVersion.
-const Version uint8 = 1
+const Version uint8 = 2
 
 // HeaderSize is the size in bytes of the header every message starts with: the
 // version byte, then the message type byte.
@@ -109,6 +109,11 @@ var (
 	ErrInvalid = errors.New("wire: invalid field")
 	// ErrBatchFull reports that an update does not fit in the batch's size limit.
 	ErrBatchFull = errors.New("wire: batch full")
+	// ErrBadMessage is wrapped, besides the parse error, by FrameReader.Next for a
+	// whole frame whose message does not parse: that message is lost, but the stream
+	// is still in step and reading may go on. Every other FrameReader error means a
+	// broken stream.
+	ErrBadMessage = errors.New("wire: bad message in a whole frame")
 )
 
 // appendHeader appends the version and type bytes.

@@ -51,7 +51,7 @@ func Link(lagFlag, jitterFlag string, lag, jitter time.Duration) error {
 			jitter, lagFlag, lag, jitterFlag, lagFlag)
 	case lag+jitter > MaxLinkDelay:
 		why := fmt.Sprintf("at most %v of added one-way delay (joining takes several round trips within %v)",
-			MaxLinkDelay, time.Duration(net.DefaultJoinTimeout*float64(time.Second)))
+			MaxLinkDelay, net.DefaultJoinTimeout)
 		if jitter == 0 {
 			return Usagef(lagFlag, "%v: give %s", lag, why)
 		}

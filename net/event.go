@@ -1,6 +1,8 @@
 package net
 
 import (
+	"time"
+
 	"github.com/treadline/treadline/deadreckon"
 )
 
@@ -14,8 +16,9 @@ const (
 	// EventDespawn reports that an actor left the match: its owner despawned it, left,
 	// was kicked or fell silent. Actor and Owner are set; Text may say why.
 	EventDespawn
-	// EventState carries a state update for a remote actor. Actor, Owner, State and
-	// Full are set. Late and duplicated updates never reach Poll.
+	// EventState carries a state update for a remote actor: its whole state,
+	// articulations included. Actor, Owner and State are set. Late and duplicated
+	// updates never reach Poll.
 	EventState
 	// EventChat carries a chat line. Owner is the sender's player id (0 for the host's
 	// own player), Name the sender's name, Text the message. Every player receives
@@ -59,11 +62,6 @@ type Event struct {
 	// host-clock seconds; add Stats().ClockOffset's negation to get local time, or hand
 	// the offset to deadreckon.Actor.SetClockOffset.
 	State deadreckon.State
-	// Full reports an update that carried every field, articulations included: a
-	// heartbeat, or any update of an actor with articulations (a full record is
-	// smaller than a partial one plus an articulation one). Partial updates of actors
-	// without articulations have Full false.
-	Full bool
 	// Text is the chat text, the reason a session closed, or why an actor despawned.
 	Text string
 	// Ending says why the session ended (EventClosed only).
@@ -72,9 +70,10 @@ type Event struct {
 
 // Stats are one peer's connection figures. Rates are smoothed over about a second.
 type Stats struct {
-	// RTT is the filtered round trip to the host in seconds (0 on the host's own peer).
-	RTT float64
-	// ClockOffset is host clock minus local clock in seconds (0 on the host's own peer).
+	// RTT is the filtered round trip to the host (near 0 on the host's own peer).
+	RTT time.Duration
+	// ClockOffset is host clock minus local clock in seconds, the unit of state
+	// timestamps (near 0 on the host's own peer).
 	ClockOffset float64
 	// BytesIn and BytesOut are datagram and stream payload bytes per second each way.
 	BytesIn, BytesOut float64
@@ -99,10 +98,10 @@ type MatchSettings struct {
 	// TickRate is the simulation rate in ticks per second (at most 1000). If zero,
 	// defaults to DefaultTickRate.
 	TickRate float64
-	// Heartbeat is the longest time in seconds an owner goes without a full update;
-	// receivers call an actor stale after 2.4 heartbeats. If zero, defaults to
+	// Heartbeat is the longest time an owner goes without publishing; receivers call
+	// an actor stale after 2.4 heartbeats. If zero, defaults to
 	// deadreckon.DefaultHeartbeat.
-	Heartbeat float64
+	Heartbeat time.Duration
 	// MapSeed seeds the terrain generator; zero when the map is a file.
 	MapSeed uint64
 }
@@ -114,38 +113,3 @@ const (
 	// DefaultTickRate is the default simulation rate, ticks per second.
 	DefaultTickRate = 60.0
 )
-
-// Peer is one participant's end of a match: a remote client (*Client) or the host's
-// own in-process player (what Host.Local returns). A Peer's methods are meant for one
-// game goroutine; Stats and Close are also safe to call from any goroutine.
-type Peer interface {
-	// ID returns this player's id, unique in the match. The host's own player is 0;
-	// clients get ids from 1 up.
-	ID() uint32
-	// Now returns this peer's local clock in seconds. It is monotonic and starts near 0
-	// when the peer is created.
-	Now() float64
-	// Match returns the settings of the match this peer is in.
-	Match() MatchSettings
-	// Spawn asks the host for a new actor owned by this player, with the given display
-	// name, team and initial state, and returns the id the host assigned. It waits for
-	// the host's answer (up to the configured request timeout). The spawn is also
-	// reported to every other peer as an EventSpawn.
-	Spawn(name string, team int, s deadreckon.State) (actor uint32, err error)
-	// Despawn removes one of this player's actors from the match.
-	Despawn(actor uint32) error
-	// Publish sends a state update for one of this player's actors. It stamps s.Time
-	// with the current host-clock time, so the caller's s.Time is ignored. full marks a
-	// heartbeat update (deadreckon.FullUpdate). Updates are unreliable: they may be lost.
-	Publish(actor uint32, s deadreckon.State, full bool) error
-	// Chat sends a line of chat to every player.
-	Chat(text string) error
-	// Poll appends to buf the events that arrived since the last call, in arrival
-	// order, and returns the extended slice. It never blocks.
-	Poll(buf []Event) []Event
-	// Stats returns the connection figures now.
-	Stats() Stats
-	// Close leaves the match and releases everything the peer holds. It is safe to call
-	// more than once. Closing the host's own peer does not stop the host.
-	Close() error
-}

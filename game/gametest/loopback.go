@@ -1,42 +1,41 @@
-package game
+// Package gametest provides an in-memory match host for tests and headless runs of
+// package game: links that deliver spawns, updates and despawns after the delays of
+// an impaired link (net/impair's model), on a clock the test moves.
+package gametest
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
 )
 
-// DefaultLoopbackUpdateBytes is the size a Loopback counts for one state update in
-// its byte rates: a batched partial tank update with its share of datagram overhead.
-const DefaultLoopbackUpdateBytes = 40
+// DefaultUpdateBytes is the size a Loopback counts for one state update in its byte
+// rates: a batched tank update with its share of datagram overhead.
+const DefaultUpdateBytes = 40
 
 // LoopbackConfig sets up a Loopback. The zero value delivers everything at once.
 type LoopbackConfig struct {
-	// Delay is the one-way latency of every message, s.
-	Delay float64
-	// Jitter adds a uniformly random extra latency in [0, Jitter) to each state
-	// update, s (so updates may arrive out of order; late ones are dropped as the
-	// real host does).
-	Jitter float64
-	// Loss is the chance (0..1) that a state update is lost. Spawns and despawns are
-	// reliable, as on the real control stream.
-	Loss float64
-	// Seed drives the jitter and loss draws.
+	// Link is the impairment on the way from the host to each player: state updates
+	// take its latency, jitter, loss, duplication and reordering (late ones are
+	// dropped as the real client does); spawns and despawns take its latency only,
+	// as on the reliable control stream.
+	Link impair.Link
+	// Seed drives the link's random draws.
 	Seed uint64
 	// UpdateBytes is the size counted per state update in Stats. If zero, defaults to
-	// DefaultLoopbackUpdateBytes.
+	// DefaultUpdateBytes.
 	UpdateBytes int
 }
 
 // Loopback is an in-memory match host for tests and headless use: every LoopLink
 // joined to it sees the others' spawns, updates and despawns, after the configured
-// delay, with seeded jitter and loss, and no sockets. Its clock is a parameter: SetNow
+// link's delays, with seeded jitter, loss, duplication and reordering, and no sockets. Its clock is a parameter: SetNow
 // moves it, and messages become pollable once their delivery time has come. The host
 // clock and every link's clock are the same clock, so clock offsets are zero.
 //
@@ -44,7 +43,7 @@ type LoopbackConfig struct {
 type Loopback struct {
 	mu       sync.Mutex
 	cfg      LoopbackConfig
-	rng      *rand.Rand
+	delay    float64 // the link's latency, s
 	now      float64
 	seq      uint64
 	nextID   uint32
@@ -63,18 +62,22 @@ type loopActor struct {
 	state deadreckon.State
 }
 
-// NewLoopback returns an empty in-memory host at time 0.
-func NewLoopback(cfg LoopbackConfig) *Loopback {
+// NewLoopback returns an empty in-memory host at time 0. It returns an error for an
+// invalid link.
+func NewLoopback(cfg LoopbackConfig) (*Loopback, error) {
 	if cfg.UpdateBytes <= 0 {
-		cfg.UpdateBytes = DefaultLoopbackUpdateBytes
+		cfg.UpdateBytes = DefaultUpdateBytes
+	}
+	if _, err := impair.NewPath(cfg.Link, cfg.Seed); err != nil {
+		return nil, fmt.Errorf("gametest: %w", err)
 	}
 	return &Loopback{
 		cfg:     cfg,
-		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x100b_bac4)),
+		delay:   cfg.Link.Latency.Seconds(),
 		nextID:  1,
 		nextAct: 1,
 		actors:  make(map[uint32]*loopActor),
-	}
+	}, nil
 }
 
 // SetNow moves the shared clock to t seconds. A t earlier than the current time is
@@ -99,7 +102,9 @@ func (h *Loopback) Now() float64 {
 func (h *Loopback) Join() *LoopLink {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	l := &LoopLink{hub: h, id: h.nextID, last: make(map[uint32]float64)}
+	// The link was checked by NewLoopback.
+	path, _ := impair.NewPath(h.cfg.Link, h.cfg.Seed+uint64(h.nextID)*0x9e3779b97f4a7c15)
+	l := &LoopLink{hub: h, id: h.nextID, path: path, last: make(map[uint32]float64)}
 	h.nextID++
 	if h.closed {
 		l.push(h.now, net.Event{Kind: net.EventClosed, Text: h.closeWhy}, h.nextSeq())
@@ -111,7 +116,7 @@ func (h *Loopback) Join() *LoopLink {
 	slices.Sort(ids)
 	for _, id := range ids {
 		a := h.actors[id]
-		l.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: a.owner,
+		l.push(h.now+h.delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: a.owner,
 			Name: a.name, Team: a.team, State: a.state}, h.nextSeq())
 	}
 	h.links = append(h.links, l)
@@ -135,13 +140,11 @@ func (h *Loopback) Close(reason string) {
 
 func (h *Loopback) nextSeq() uint64 { h.seq++; return h.seq }
 
-// ErrNotOwner is returned when a link publishes or despawns an actor it does not own.
-var ErrNotOwner = errors.New("game: actor not owned by this player")
-
-// LoopLink is one player's link to a Loopback. It implements Link.
+// LoopLink is one player's link to a Loopback. It implements game.Link.
 type LoopLink struct {
 	hub    *Loopback
 	id     uint32
+	path   *impair.Path       // host → this player, guarded by hub.mu
 	queue  []loopPending      // guarded by hub.mu
 	last   map[uint32]float64 // newest delivered state time per actor
 	closed bool
@@ -188,7 +191,7 @@ func (l *LoopLink) Spawn(name string, team int, s deadreckon.State) (uint32, err
 	h.actors[id] = &loopActor{owner: l.id, name: name, team: team, state: s}
 	for _, o := range h.links {
 		if !o.closed {
-			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: l.id,
+			o.push(h.now+h.delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: l.id,
 				Name: name, Team: team, State: s}, h.nextSeq())
 		}
 	}
@@ -205,7 +208,7 @@ func (l *LoopLink) Despawn(actor uint32) error {
 	}
 	a := h.actors[actor]
 	if a == nil || a.owner != l.id {
-		return fmt.Errorf("despawn %d: %w", actor, ErrNotOwner)
+		return fmt.Errorf("despawn %d: %w", actor, net.ErrNotOwner)
 	}
 	l.despawnLocked(actor)
 	return nil
@@ -216,14 +219,14 @@ func (l *LoopLink) despawnLocked(actor uint32) {
 	delete(h.actors, actor)
 	for _, o := range h.links {
 		if o != l && !o.closed {
-			o.push(h.now+h.cfg.Delay, net.Event{Kind: net.EventDespawn, Actor: actor, Owner: l.id}, h.nextSeq())
+			o.push(h.now+h.delay, net.Event{Kind: net.EventDespawn, Actor: actor, Owner: l.id}, h.nextSeq())
 		}
 	}
 }
 
-// Publish stamps s with the shared clock and sends it to every other link, subject to
-// the configured delay, jitter and loss.
-func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
+// Publish stamps s with the shared clock and sends it to every other link, through
+// each one's impaired path.
+func (l *LoopLink) Publish(actor uint32, s deadreckon.State) error {
 	h := l.hub
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -232,7 +235,7 @@ func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
 	}
 	a := h.actors[actor]
 	if a == nil || a.owner != l.id {
-		return fmt.Errorf("publish %d: %w", actor, ErrNotOwner)
+		return fmt.Errorf("publish %d: %w", actor, net.ErrNotOwner)
 	}
 	s.Time = h.now
 	a.state = s
@@ -243,14 +246,15 @@ func (l *LoopLink) Publish(actor uint32, s deadreckon.State, full bool) error {
 		if o == l || o.closed {
 			continue
 		}
-		if h.cfg.Loss > 0 && h.rng.Float64() < h.cfg.Loss {
+		d := o.path.Send(time.Duration(h.now * float64(time.Second)))
+		if d.Lost {
 			continue
 		}
-		at := h.now + h.cfg.Delay
-		if h.cfg.Jitter > 0 {
-			at += h.cfg.Jitter * h.rng.Float64()
+		ev := net.Event{Kind: net.EventState, Actor: actor, Owner: l.id, State: s}
+		o.push(d.At.Seconds(), ev, h.nextSeq())
+		if d.Duplicated {
+			o.push(d.DuplicateAt.Seconds(), ev, h.nextSeq())
 		}
-		o.push(at, net.Event{Kind: net.EventState, Actor: actor, Owner: l.id, State: s, Full: full}, h.nextSeq())
 	}
 	return nil
 }
@@ -323,14 +327,14 @@ func (l *LoopLink) rollWindow() {
 }
 
 // Stats returns the link's rates over the last full second and its drop count. RTT
-// is twice the configured delay; the clock offset is zero.
+// is twice the link's latency; the clock offset is zero.
 func (l *LoopLink) Stats() net.Stats {
 	h := l.hub
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	l.rollWindow()
 	s := l.lastStats
-	s.RTT = 2 * h.cfg.Delay
+	s.RTT = 2 * h.cfg.Link.Latency
 	s.Dropped = l.dropped
 	return s
 }
@@ -364,9 +368,9 @@ func (l *LoopLink) Close() error {
 func (l *LoopLink) usable() error {
 	switch {
 	case l.closed:
-		return ErrLinkClosed
+		return net.ErrClosed
 	case l.hub.closed:
-		return fmt.Errorf("%w: %s", ErrLinkClosed, l.hub.closeWhy)
+		return fmt.Errorf("%w: %s", net.ErrClosed, l.hub.closeWhy)
 	}
 	return nil
 }

@@ -1,0 +1,261 @@
+package net
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	stdnet "net"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Join errors. Callers tell them apart with errors.Is.
+var (
+	// ErrRefused reports that the host turned the join down; the error text says why.
+	ErrRefused = errors.New("join refused")
+	// ErrWrongPassphrase reports a refusal for a wrong or missing passphrase. It
+	// wraps ErrRefused.
+	ErrWrongPassphrase = fmt.Errorf("%w: wrong passphrase", ErrRefused)
+)
+
+// populateClientConfig fills in cfg's defaults and checks it.
+func populateClientConfig(cfg ClientConfig) (ClientConfig, error) {
+	if cfg.Name == "" {
+		cfg.Name = "player"
+	}
+	if err := wire.CheckName(cfg.Name); err != nil {
+		return cfg, fmt.Errorf("player name: %w", err)
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultJoinTimeout
+	}
+	if cfg.SyncInterval == 0 {
+		cfg.SyncInterval = DefaultSyncInterval
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.RequestTimeout < 0 || cfg.SyncInterval < 0 || cfg.Timeout < 0 {
+		return cfg, errors.New("negative RequestTimeout, SyncInterval or Timeout")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = newSystemClock()
+	}
+	return cfg, nil
+}
+
+// Dial joins the match hosted at cfg.Addr: it checks the host's certificate (pinned
+// fingerprint or trust on first use), proves the passphrase and waits for the host to
+// admit the player. ctx bounds the whole join; the session then lives until Close.
+func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
+	if cfg.Addr == "" {
+		return nil, errors.New("dial: no host address")
+	}
+	cfg, err := populateClientConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dial: %w", err)
+	}
+	var known *knownHosts
+	if cfg.Fingerprint == "" && cfg.KnownHosts != "-" {
+		path := cfg.KnownHosts
+		if path == "" {
+			path = DefaultKnownHostsPath()
+		}
+		if path == "" {
+			return nil, errors.New("dial: no fingerprint given and no user config directory for trust on first use")
+		}
+		known = &knownHosts{path: path}
+	}
+	raddr, err := stdnet.ResolveUDPAddr("udp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial: %w", err)
+	}
+	pc, err := openSocket(":0", cfg.Wrap)
+	if err != nil {
+		return nil, fmt.Errorf("dial: %w", err)
+	}
+	start := cfg.Clock.Now()
+	q := &quicClient{pc: pc, tr: &quic.Transport{Conn: pc}, timeout: cfg.RequestTimeout}
+	id, match, err := q.join(ctx, cfg, raddr, known)
+	if err != nil {
+		q.tr.Close()
+		q.pc.Close()
+		return nil, err
+	}
+	c := newClient(cfg, q, id, match, start)
+	c.fp = q.fingerprint()
+	c.teardown = func() {
+		q.tr.Close()
+		q.pc.Close()
+	}
+	// Wait for the first clock answer, so that the first Publish is stamped right.
+	t := time.NewTimer(cfg.RequestTimeout)
+	defer t.Stop()
+	select {
+	case <-c.synced:
+	case <-t.C:
+		c.log.Warn("no clock answer from the host yet", "waited", cfg.RequestTimeout)
+	case <-ctx.Done():
+		c.Close()
+		return nil, fmt.Errorf("dial: %w", ctx.Err())
+	}
+	c.log.Info("joined", "host", cfg.Addr, "player", c.id, "map", c.match.Map)
+	return c, nil
+}
+
+// quicClient is a client's QUIC connection and control stream: a clientConn.
+type quicClient struct {
+	pc      stdnet.PacketConn
+	tr      *quic.Transport
+	conn    *quic.Conn
+	str     *quic.Stream
+	fr      *wire.FrameReader
+	timeout time.Duration // stream write deadline
+}
+
+// join runs the QUIC handshake and the join exchange, and returns the player id and
+// the match settings the host sent.
+func (q *quicClient) join(ctx context.Context, cfg ClientConfig, raddr *stdnet.UDPAddr, known *knownHosts) (wire.PlayerID, MatchSettings, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.RequestTimeout)
+	defer cancel()
+	var verifyErr error
+	tlsConf := clientTLS(cfg.Addr, cfg.Fingerprint, known)
+	verify := tlsConf.VerifyPeerCertificate
+	tlsConf.VerifyPeerCertificate = func(raw [][]byte, chains [][]*x509.Certificate) error {
+		verifyErr = verify(raw, chains)
+		return verifyErr
+	}
+	conn, err := q.tr.Dial(ctx, raddr, tlsConf, &quic.Config{
+		EnableDatagrams:            true,
+		HandshakeIdleTimeout:       cfg.RequestTimeout,
+		MaxIdleTimeout:             2 * cfg.Timeout,
+		KeepAlivePeriod:            time.Second,
+		MaxIncomingStreams:         1,
+		MaxIncomingUniStreams:      -1,
+		InitialStreamReceiveWindow: 64 << 10,
+		MaxStreamReceiveWindow:     1 << 20,
+	})
+	if err != nil {
+		var idle *quic.IdleTimeoutError
+		var hs *quic.HandshakeTimeoutError
+		switch {
+		case verifyErr != nil:
+			return 0, MatchSettings{}, fmt.Errorf("dial %s: %w", cfg.Addr, verifyErr)
+		case errors.As(err, &idle), errors.As(err, &hs), errors.Is(err, context.DeadlineExceeded):
+			return 0, MatchSettings{}, fmt.Errorf("dial %s: no answer (is a host running there?): %w", cfg.Addr, err)
+		}
+		return 0, MatchSettings{}, fmt.Errorf("dial %s: %w", cfg.Addr, err)
+	}
+	q.conn = conn
+	id, match, err := q.exchange(ctx, cfg)
+	if err != nil {
+		conn.CloseWithError(codeNormal, "join failed")
+	}
+	return id, match, err
+}
+
+// exchange answers the host's challenge on the control stream and reads its answer.
+func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.PlayerID, MatchSettings, error) {
+	str, err := q.conn.AcceptStream(ctx)
+	if err != nil {
+		return 0, MatchSettings{}, fmt.Errorf("join: control stream: %w", q.cause(err))
+	}
+	q.str = str
+	if dl, ok := ctx.Deadline(); ok {
+		str.SetReadDeadline(dl)
+	}
+	q.fr = wire.NewFrameReader(str)
+	m, err := q.fr.Next()
+	if err != nil {
+		return 0, MatchSettings{}, fmt.Errorf("join: read challenge: %w", q.cause(err))
+	}
+	ch, ok := m.(*wire.Challenge)
+	if !ok {
+		return 0, MatchSettings{}, fmt.Errorf("join: host sent %v instead of a challenge", m.Type())
+	}
+	req := wire.JoinRequest{Name: cfg.Name}
+	if ch.PassphraseRequired {
+		if cfg.Passphrase == "" {
+			return 0, MatchSettings{}, fmt.Errorf("join: %w: the match needs a passphrase", ErrWrongPassphrase)
+		}
+		req.Proof = wire.Proof(wire.DeriveKey(cfg.Passphrase, ch.Salt), ch.Nonce, cfg.Name)
+	}
+	b, err := wire.AppendFrame(nil, &req)
+	if err == nil {
+		err = q.writeControl(b)
+	}
+	if err != nil {
+		return 0, MatchSettings{}, fmt.Errorf("join: %w", q.cause(err))
+	}
+	if m, err = q.fr.Next(); err != nil {
+		return 0, MatchSettings{}, fmt.Errorf("join: read answer: %w", q.cause(err))
+	}
+	str.SetReadDeadline(time.Time{})
+	switch m := m.(type) {
+	case *wire.JoinAccepted:
+		return m.Player, MatchSettings{Map: m.MapName, Extent: m.MapExtent, TickRate: float64(m.TickRate),
+			Heartbeat: duration(m.Heartbeat), MapSeed: m.MapSeed}, nil
+	case *wire.JoinRefused:
+		q.conn.CloseWithError(codeNormal, "refused")
+		if m.Reason == wire.RefusePassphrase {
+			return 0, MatchSettings{}, fmt.Errorf("join %s: %w", cfg.Addr, ErrWrongPassphrase)
+		}
+		text := m.Reason.String()
+		if m.Text != "" {
+			text += ": " + m.Text
+		}
+		return 0, MatchSettings{}, fmt.Errorf("join %s: %w: %s", cfg.Addr, ErrRefused, text)
+	}
+	return 0, MatchSettings{}, fmt.Errorf("join: host sent %v instead of an answer", m.Type())
+}
+
+func (q *quicClient) sendDatagram(b []byte) error { return q.conn.SendDatagram(b) }
+
+func (q *quicClient) receiveDatagram(ctx context.Context) ([]byte, error) {
+	return q.conn.ReceiveDatagram(ctx)
+}
+
+func (q *quicClient) writeControl(frame []byte) error {
+	q.str.SetWriteDeadline(time.Now().Add(q.timeout))
+	_, err := q.str.Write(frame)
+	return err
+}
+
+func (q *quicClient) readControl() (wire.Message, error) { return q.fr.Next() }
+
+func (q *quicClient) close(code quicCode, reason string) { q.conn.CloseWithError(code, reason) }
+
+// cause explains a connection-level error in plain words.
+func (q *quicClient) cause(err error) error {
+	if q.conn == nil {
+		return err
+	}
+	cause := context.Cause(q.conn.Context())
+	if cause == nil {
+		cause = err // the stream can fail a moment before its connection
+	}
+	var appErr *quic.ApplicationError
+	var idle *quic.IdleTimeoutError
+	switch {
+	case errors.As(cause, &appErr) && appErr.Remote:
+		if appErr.ErrorCode == codeRefused {
+			return fmt.Errorf("%w: %s", ErrRefused, appErr.ErrorMessage)
+		}
+		return &closedError{"host closed the connection: " + appErr.ErrorMessage, endingOfCode(appErr.ErrorCode)}
+	case errors.As(cause, &idle):
+		return &closedError{"host stopped responding", EndHostSilent}
+	}
+	return err
+}
+
+// fingerprint returns the SHA-256 fingerprint of the host's certificate.
+func (q *quicClient) fingerprint() string {
+	st := q.conn.ConnectionState()
+	if len(st.TLS.PeerCertificates) == 0 {
+		return ""
+	}
+	return Fingerprint(st.TLS.PeerCertificates[0].Raw)
+}

@@ -1,0 +1,426 @@
+package net
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Actor id ranges. The host assigns ids in [1, maxAssignedActor]; a client asking for
+// a spawn names its request with a provisional id in [provisionalBase, 0xFFFF], which
+// the host echoes in a Despawn if it refuses the spawn. A confirmed spawn comes back
+// as the Spawn broadcast with the assigned id, in request order.
+const (
+	maxAssignedActor = 0xEFFF
+	provisionalBase  = 0xF000
+	maxPlayerID      = 0xFFFF
+)
+
+// rejoinSilence is how long, in seconds, a player must have been silent before a new
+// connection with the same name replaces it (a rejoin after a dropped connection).
+const rejoinSilence = 1.0
+
+// janitorPeriod is how often the run loop looks for silent players.
+const janitorPeriod = 100 * time.Millisecond
+
+// inputQueue is how many inputs may wait for the run loop before the connections'
+// readers wait in turn.
+const inputQueue = 1024
+
+// Wrong passphrases are limited per source address, so that guessing runs at a
+// human pace: a burst of guessBurst, then one per guessInterval seconds.
+const (
+	guessBurst    = 5
+	guessInterval = 5.0
+	// maxGuessers bounds the addresses tracked for wrong passphrases.
+	maxGuessers = 4096
+)
+
+// errLeft reports that a player said goodbye or closed its connection cleanly.
+var errLeft = errors.New("player left")
+
+// inputKind says what an input carries.
+type inputKind uint8
+
+const (
+	// inDatagram carries a datagram (state batch or clock request) in data.
+	inDatagram inputKind = iota + 1
+	// inControl carries a control message in msg, or a bad one's error in err.
+	inControl
+	// inClosed reports that the member's connection ended, with err saying why.
+	inClosed
+)
+
+// input is one thing a connection hands the run loop.
+type input struct {
+	from *member
+	kind inputKind
+	at   float64 // host time of arrival, s
+	data []byte
+	msg  wire.Message
+	err  error
+}
+
+// hostActor is the host's record of one actor.
+type hostActor struct {
+	id    wire.ActorID
+	owner wire.PlayerID
+	name  string
+	team  uint8
+	seq   wire.SeqFilter
+	state deadreckon.State // last accepted, host-clock time
+	pin   anchor           // for the plausibility check of the next updates
+}
+
+func (a *hostActor) spawnMsg() *wire.Spawn {
+	seq, _ := a.seq.Last()
+	return &wire.Spawn{Actor: a.id, Owner: a.owner, Team: a.team, Name: a.name, Seq: seq, State: a.state}
+}
+
+// match is the state of a hosted match. Only the run loop touches it.
+type match struct {
+	h          *Host
+	members    map[wire.PlayerID]*member
+	order      []*member // members by id, for deterministic fan-out
+	actors     map[wire.ActorID]*hostActor
+	nextPlayer wire.PlayerID
+	nextActor  wire.ActorID
+	stats      HostStats
+	relayRate  rateMeter
+	guesses    map[string]tokenBucket // wrong passphrases per source address
+	dirty      []*member              // members with a batch waiting for the coalescing window
+}
+
+func newMatch(h *Host) match {
+	return match{
+		h:          h,
+		members:    map[wire.PlayerID]*member{},
+		actors:     map[wire.ActorID]*hostActor{},
+		guesses:    map[string]tokenBucket{},
+		nextPlayer: 1,
+		nextActor:  1,
+	}
+}
+
+// run is the host's run loop: it owns the match and applies, one at a time, what
+// the connections feed it, the API's calls, the coalescing deadline and the silence
+// checks, until the host closes.
+func (h *Host) run() {
+	defer h.wg.Done()
+	janitor := time.NewTicker(janitorPeriod)
+	defer janitor.Stop()
+	flush := time.NewTimer(time.Hour)
+	flush.Stop()
+	defer flush.Stop()
+	armed := false
+	m := &h.m
+	for {
+		select {
+		case <-h.ctx.Done():
+			m.shutdown()
+			h.final = m.statsNow()
+			close(h.loopDone)
+			return
+		case f := <-h.calls:
+			f()
+		case in := <-h.in:
+			m.handle(in)
+		case <-janitor.C:
+			m.dropSilent(h.now())
+		case <-flush.C:
+			armed = false
+			m.flushAll()
+		}
+		if len(m.dirty) > 0 && !armed {
+			if h.cfg.Coalesce <= 0 {
+				m.flushAll()
+			} else {
+				flush.Reset(h.cfg.Coalesce)
+				armed = true
+			}
+		}
+	}
+}
+
+// handle applies one input. The one dispatch on message types is onControl (stream)
+// and onDatagram (datagrams).
+func (m *match) handle(in input) {
+	p := in.from
+	if p.removed {
+		return
+	}
+	switch in.kind {
+	case inDatagram:
+		m.onDatagram(p, in.data, in.at)
+	case inControl:
+		m.onControl(p, in.msg, in.err, in.at)
+	case inClosed:
+		if errors.Is(in.err, errLeft) || in.err == nil {
+			m.drop(p, codeNormal, "left", wire.LeaveQuit)
+		} else {
+			m.drop(p, codeProtocol, "connection lost", wire.LeaveQuit)
+		}
+	}
+}
+
+// onControl applies one control message from p (or counts the bad one err reports).
+func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
+	p.lastHeard = now
+	if !p.trusted && !p.control.take(now) {
+		m.stats.RateLimited++
+		m.drop(p, codeKicked, "kicked: control message flood", wire.LeaveKicked)
+		return
+	}
+	if err != nil {
+		m.stats.Malformed++
+		p.logReject("control message dropped", err)
+		return
+	}
+	switch msg := msg.(type) {
+	case *wire.Spawn:
+		m.onSpawn(p, msg, now)
+	case *wire.Despawn:
+		a := m.actors[msg.Actor]
+		if a == nil || a.owner != p.id {
+			m.stats.Unauthorized++
+			return
+		}
+		m.despawn(a, wire.DespawnRemoved)
+	case *wire.Chat:
+		m.broadcast(&wire.Chat{From: p.id, Text: msg.Text})
+	case *wire.Leave:
+		m.drop(p, codeNormal, "left", wire.LeaveQuit)
+	default:
+		m.stats.Malformed++
+	}
+}
+
+// onSpawn registers the actor p asks for, or tells p it was refused.
+func (m *match) onSpawn(p *member, msg *wire.Spawn, now float64) {
+	if msg.Actor < provisionalBase {
+		m.stats.Malformed++
+		return
+	}
+	s := msg.State
+	s.Time = unwrapTime(s.Time, now)
+	if math.Abs(s.Time-now) > m.h.lim.TimeSlack.Seconds() {
+		s.Time = now // the client's clock is not synchronized yet
+	}
+	if err := m.spawn(p, msg.Name, msg.Team, msg.Seq, s, now); err != nil {
+		p.logReject("spawn refused", err)
+		p.queueControl(&wire.Despawn{Actor: msg.Actor, Reason: wire.DespawnRemoved})
+	}
+}
+
+// spawn validates and registers a new actor for owner and announces it to everyone
+// (the owner included).
+func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s deadreckon.State, now float64) error {
+	if n := len(owner.owned); n >= m.h.lim.MaxActorsPerPlayer {
+		return fmt.Errorf("spawn: player %d already has %d actors", owner.id, n)
+	}
+	if err := wire.CheckName(name); err != nil {
+		m.stats.Invalid++
+		return fmt.Errorf("spawn: %w", err)
+	}
+	if err := validateState(&s, m.h.match, &m.h.lim, now); err != nil {
+		m.stats.Invalid++
+		return fmt.Errorf("spawn: %w", err)
+	}
+	id, ok := m.allocActor()
+	if !ok {
+		return errors.New("spawn: no free actor id")
+	}
+	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
+		pin: anchor{pos: s.Position, orient: s.Orientation, at: now, stamp: s.Time}}
+	a.seq.Set(seq)
+	m.actors[id] = a
+	owner.owned = append(owner.owned, a)
+	m.broadcast(a.spawnMsg())
+	return nil
+}
+
+// despawn removes an actor and tells everyone.
+func (m *match) despawn(a *hostActor, reason wire.DespawnReason) {
+	delete(m.actors, a.id)
+	if o := m.members[a.owner]; o != nil {
+		o.owned = slices.DeleteFunc(o.owned, func(x *hostActor) bool { return x == a })
+	}
+	for _, q := range m.order {
+		delete(q.lastRelay, a.id)
+	}
+	m.broadcast(&wire.Despawn{Actor: a.id, Reason: reason})
+}
+
+// broadcast queues a control message for every member. It is how the host tells
+// everyone about spawns, despawns and chat, and how it would pass on any event of
+// the game that net carries without knowing its rules.
+func (m *match) broadcast(msg wire.Message) {
+	b, err := wire.AppendFrame(nil, msg)
+	if err != nil {
+		m.h.log.Error("encode control message", "type", msg.Type().String(), "err", err)
+		return
+	}
+	for _, q := range m.order {
+		q.queueFrame(b)
+	}
+}
+
+// admit registers a player joining over conn and queues its welcome: the match
+// settings and every actor already in the match. It returns nil and a refusal when it
+// cannot.
+func (m *match) admit(conn memberConn, name string) (*member, wire.RefuseReason, string) {
+	now := m.h.now()
+	var replaced *member
+	for _, q := range m.order {
+		if q.name != name {
+			continue
+		}
+		if q.trusted || now-q.lastHeard < rejoinSilence {
+			return nil, wire.RefuseName, fmt.Sprintf("name %q is in use", name)
+		}
+		replaced = q
+	}
+	if replaced == nil && len(m.members) >= m.h.lim.MaxPlayers {
+		return nil, wire.RefuseFull, ""
+	}
+	id, ok := m.allocPlayer()
+	if !ok {
+		return nil, wire.RefuseFull, ""
+	}
+	if replaced != nil {
+		m.h.log.Info("player rejoined", "name", name, "old", replaced.id, "new", id)
+		m.drop(replaced, codeKicked, "replaced by a new connection", wire.LeaveQuit)
+	}
+	p := m.addMember(id, name, conn, now)
+	hm := m.h.match
+	p.queueControl(&wire.JoinAccepted{
+		Player:    id,
+		TickRate:  uint16(math.Round(hm.TickRate)),
+		Heartbeat: hm.Heartbeat.Seconds(),
+		MapExtent: hm.Extent,
+		MapSeed:   hm.MapSeed,
+		MapName:   hm.Map,
+	})
+	for _, q := range m.order {
+		for _, a := range q.owned {
+			p.queueControl(a.spawnMsg())
+		}
+	}
+	return p, 0, ""
+}
+
+// addMember registers a member with id; conn may be set later, before it is used.
+func (m *match) addMember(id wire.PlayerID, name string, conn memberConn, now float64) *member {
+	p := newMember(m.h, id, name, conn, now)
+	m.members[id] = p
+	i, _ := slices.BinarySearchFunc(m.order, id, func(q *member, id wire.PlayerID) int { return int(q.id) - int(id) })
+	m.order = slices.Insert(m.order, i, p)
+	return p
+}
+
+// drop removes p from the match, despawns its actors for everyone and closes its
+// connection with code and reason. Safe to call more than once.
+func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReason) {
+	if p.removed {
+		return
+	}
+	p.removed = true
+	delete(m.members, p.id)
+	m.order = slices.DeleteFunc(m.order, func(q *member) bool { return q == p })
+	owned := p.owned
+	p.owned = nil
+	for _, a := range owned {
+		m.despawn(a, wire.DespawnOwnerGone)
+	}
+	close(p.done)
+	p.conn.close(code, reason)
+	m.h.log.Info("player left", "player", p.id, "name", p.name, "reason", reason, "why", why.String())
+}
+
+// shutdown drops every member as the host closes.
+func (m *match) shutdown() {
+	for len(m.order) > 0 {
+		m.drop(m.order[len(m.order)-1], codeShutdown, "host closed the match", wire.LeaveQuit)
+	}
+}
+
+// dropSilent drops the players the host has not heard from for Limits.Timeout.
+func (m *match) dropSilent(now float64) {
+	limit := m.h.lim.Timeout.Seconds()
+	for _, p := range slices.Clone(m.order) {
+		if !p.trusted && now-p.lastHeard > limit {
+			m.stats.TimedOut++
+			m.h.log.Info("player timed out", "player", p.id, "name", p.name)
+			m.drop(p, codeTimeout, "timed out", wire.LeaveTimeout)
+		}
+	}
+}
+
+// statsNow returns the counters with the current sizes and rate.
+func (m *match) statsNow() HostStats {
+	s := m.stats
+	s.Players = len(m.members)
+	s.Actors = len(m.actors)
+	s.RelayRate = m.relayRate.value(m.h.now())
+	return s
+}
+
+// mayGuess reports whether ip may try a passphrase now.
+func (m *match) mayGuess(ip string) bool {
+	b, ok := m.guesses[ip]
+	if !ok {
+		return true
+	}
+	b.refill(m.h.now())
+	m.guesses[ip] = b
+	return b.tokens >= 1
+}
+
+// failedGuess spends one of ip's passphrase attempts.
+func (m *match) failedGuess(ip string) {
+	now := m.h.now()
+	b, ok := m.guesses[ip]
+	if !ok {
+		if len(m.guesses) >= maxGuessers {
+			clear(m.guesses) // a flood of addresses: start over rather than grow
+		}
+		b = newTokenBucket(1/guessInterval, guessBurst, now)
+	}
+	b.take(now)
+	m.guesses[ip] = b
+}
+
+// allocPlayer returns an unused player id.
+func (m *match) allocPlayer() (wire.PlayerID, bool) {
+	for range maxPlayerID {
+		id := m.nextPlayer
+		m.nextPlayer++
+		if m.nextPlayer == 0 {
+			m.nextPlayer = 1
+		}
+		if _, used := m.members[id]; !used && id != 0 {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// allocActor returns an unused actor id.
+func (m *match) allocActor() (wire.ActorID, bool) {
+	for range maxAssignedActor {
+		id := m.nextActor
+		m.nextActor++
+		if m.nextActor > maxAssignedActor {
+			m.nextActor = 1
+		}
+		if _, used := m.actors[id]; !used {
+			return id, true
+		}
+	}
+	return 0, false
+}

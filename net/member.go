@@ -1,0 +1,279 @@
+package net
+
+import (
+	"errors"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// quicCode is a QUIC application error code.
+type quicCode = quic.ApplicationErrorCode
+
+// Send queue bounds per member.
+const (
+	// controlQueue is how many control frames may wait for a slow player before it
+	// is dropped as unresponsive.
+	controlQueue = 1024
+	// maxPendingBatches is how many full state batches may wait for one player;
+	// further relays to it are dropped and counted until it catches up.
+	maxPendingBatches = 64
+	// maxPendingProbes is how many clock answers may wait for one player.
+	maxPendingProbes = 4
+)
+
+// memberConn is how the host reaches one member: a QUIC connection, or the pipe to
+// the host's own player. Only the member's send loop calls the send methods, which
+// may block; close is called by the run loop and must not block long.
+type memberConn interface {
+	sendDatagram(b []byte) error
+	writeControl(frame []byte) error
+	close(code quicCode, reason string)
+	remoteAddr() string
+	rtt() time.Duration
+}
+
+// member is one player as the host's run loop sees it. Everything but out is owned by
+// the run loop.
+type member struct {
+	h       *Host
+	id      wire.PlayerID
+	name    string
+	conn    memberConn
+	trusted bool // the host's own player: no rate limits, no timeout
+	passive bool // receives no state updates (the host's player before Local)
+	removed bool
+	done    chan struct{} // closed when the member is removed
+
+	lastHeard float64
+	updates   tokenBucket
+	control   tokenBucket
+	owned     []*hostActor             // the member's actors
+	lastRelay map[wire.ActorID]float64 // thinning: last relay time per actor
+	open      *wire.BatchWriter        // the batch being filled for this member
+	dirty     bool                     // open is in match.dirty
+	logged    int                      // rejections logged, to keep floods out of the log
+
+	out outbox // shared with the send loop
+}
+
+func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now float64) *member {
+	return &member{
+		h:         h,
+		id:        id,
+		name:      name,
+		conn:      conn,
+		done:      make(chan struct{}),
+		lastHeard: now,
+		updates:   newTokenBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
+		control:   newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
+		lastRelay: map[wire.ActorID]float64{},
+		out:       outbox{signal: make(chan struct{}, 1)},
+	}
+}
+
+// queueControl encodes msg for p's control stream.
+func (p *member) queueControl(msg wire.Message) {
+	b, err := wire.AppendFrame(nil, msg)
+	if err != nil {
+		p.h.log.Error("encode control message", "type", msg.Type().String(), "err", err)
+		return
+	}
+	p.queueFrame(b)
+}
+
+// queueFrame queues an encoded control frame, shared by every recipient. A player
+// whose queue is full is not reading its stream; it is disconnected.
+func (p *member) queueFrame(b []byte) {
+	if !p.out.pushControl(b) {
+		p.conn.close(codeProtocol, "control queue overflow")
+	}
+}
+
+// flush hands p's open batch to its send loop and returns how many relays in it were
+// dropped because the queue was full.
+func (p *member) flush() int {
+	w := p.open
+	p.open = nil
+	if w == nil || p.out.pushBatch(w) {
+		return 0
+	}
+	return w.Count()
+}
+
+// observerDistance returns the distance from pos to p's nearest actor; false when p
+// has no actor.
+func (p *member) observerDistance(pos mgl64.Vec3) (float64, bool) {
+	best := math.Inf(1)
+	for _, a := range p.owned {
+		best = math.Min(best, a.state.Position.Sub(pos).Len())
+	}
+	return best, len(p.owned) > 0
+}
+
+// logReject logs the first few rejections of a member.
+func (p *member) logReject(what string, err error) {
+	if p.logged < 10 {
+		p.logged++
+		p.h.log.Warn(what, "player", p.id, "err", err)
+	}
+}
+
+// sendLoop writes what the run loop queued for p until p is removed.
+func (p *member) sendLoop() {
+	defer p.h.wg.Done()
+	var (
+		ctrl    [][]byte
+		batches []*wire.BatchWriter
+		probes  []clockProbe
+		buf     []byte
+	)
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-p.out.signal:
+		}
+		ctrl, batches, probes = p.out.take(ctrl[:0], batches[:0], probes[:0])
+		for _, cp := range probes {
+			ans := wire.ClockAnswer{ClientSend: cp.clientSend, HostReceive: cp.received, HostSend: p.h.now()}
+			if b, err := ans.Append(buf[:0]); err == nil {
+				buf = b
+				_ = p.conn.sendDatagram(b)
+			}
+		}
+		for _, b := range ctrl {
+			if err := p.conn.writeControl(b); err != nil {
+				p.h.feed(input{from: p, kind: inClosed, err: err})
+				return
+			}
+		}
+		for _, w := range batches {
+			if err := p.conn.sendDatagram(w.Bytes()); err != nil {
+				var tooLarge *quic.DatagramTooLargeError
+				if !errors.As(err, &tooLarge) {
+					return
+				}
+			}
+		}
+		p.out.recycle(batches)
+		clear(ctrl)
+	}
+}
+
+// clockProbe is a clock request waiting for its answer.
+type clockProbe struct {
+	clientSend, received float64
+}
+
+// outbox holds what the run loop queued for one member's send loop.
+type outbox struct {
+	mu      sync.Mutex
+	ctrl    [][]byte
+	batches []*wire.BatchWriter
+	probes  []clockProbe
+	spare   []*wire.BatchWriter
+	signal  chan struct{}
+}
+
+func (o *outbox) wake() {
+	select {
+	case o.signal <- struct{}{}:
+	default:
+	}
+}
+
+// pushControl queues a control frame; false when the queue is full.
+func (o *outbox) pushControl(b []byte) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.ctrl) >= controlQueue {
+		return false
+	}
+	o.ctrl = append(o.ctrl, b)
+	o.wake()
+	return true
+}
+
+// pushBatch queues a filled batch; when the queue is full it keeps w as a spare and
+// returns false.
+func (o *outbox) pushBatch(w *wire.BatchWriter) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.batches) >= maxPendingBatches {
+		o.spare = append(o.spare, w)
+		return false
+	}
+	o.batches = append(o.batches, w)
+	o.wake()
+	return true
+}
+
+// pushProbe queues a clock answer; false when the queue is full.
+func (o *outbox) pushProbe(cp clockProbe) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.probes) >= maxPendingProbes {
+		return false
+	}
+	o.probes = append(o.probes, cp)
+	o.wake()
+	return true
+}
+
+// take moves everything queued to the given slices.
+func (o *outbox) take(ctrl [][]byte, batches []*wire.BatchWriter, probes []clockProbe) ([][]byte, []*wire.BatchWriter, []clockProbe) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	ctrl = append(ctrl, o.ctrl...)
+	batches = append(batches, o.batches...)
+	probes = append(probes, o.probes...)
+	clear(o.ctrl)
+	o.ctrl, o.batches, o.probes = o.ctrl[:0], o.batches[:0], o.probes[:0]
+	return ctrl, batches, probes
+}
+
+// spareBatch returns an empty batch writer.
+func (o *outbox) spareBatch() *wire.BatchWriter {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if n := len(o.spare); n > 0 {
+		w := o.spare[n-1]
+		o.spare = o.spare[:n-1]
+		w.Reset()
+		return w
+	}
+	return wire.NewBatchWriter(wire.MaxBatchSize)
+}
+
+// recycle keeps sent batch writers for reuse.
+func (o *outbox) recycle(ws []*wire.BatchWriter) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.spare = append(o.spare, ws...)
+}
+
+// quicMember is a member's QUIC connection and control stream.
+type quicMember struct {
+	conn    *quic.Conn
+	str     *quic.Stream
+	timeout time.Duration // stream write deadline
+}
+
+func (q *quicMember) sendDatagram(b []byte) error { return q.conn.SendDatagram(b) }
+
+func (q *quicMember) writeControl(frame []byte) error {
+	q.str.SetWriteDeadline(time.Now().Add(q.timeout))
+	_, err := q.str.Write(frame)
+	return err
+}
+
+func (q *quicMember) close(code quicCode, reason string) { q.conn.CloseWithError(code, reason) }
+
+func (q *quicMember) remoteAddr() string { return q.conn.RemoteAddr().String() }
+
+func (q *quicMember) rtt() time.Duration { return q.conn.ConnectionStats().SmoothedRTT }

@@ -1,0 +1,70 @@
+package net
+
+import (
+	"errors"
+	"sync"
+)
+
+// maxQueuedEvents bounds the events a Client holds between Polls; state updates
+// beyond it are dropped and counted, so a stalled game cannot exhaust memory.
+const maxQueuedEvents = 1 << 16
+
+// ErrClosed reports a call on a Client whose session has ended, or on a closed Host.
+var ErrClosed = errors.New("session closed")
+
+// eventQueue is a Client's inbox. Safe for concurrent use.
+type eventQueue struct {
+	mu      sync.Mutex
+	events  []Event
+	closed  bool // EventClosed queued; nothing more is queued
+	dropped uint64
+}
+
+// push queues ev; state events beyond the bound are dropped and counted. It reports
+// whether ev was queued.
+func (q *eventQueue) push(ev Event) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return false
+	}
+	if len(q.events) >= maxQueuedEvents && ev.Kind == EventState {
+		q.dropped++
+		return false
+	}
+	q.events = append(q.events, ev)
+	return true
+}
+
+// close queues EventClosed with reason and why, once.
+func (q *eventQueue) close(reason string, why Ending) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	q.closed = true
+	q.events = append(q.events, Event{Kind: EventClosed, Text: reason, Ending: why})
+}
+
+// poll appends the queued events to buf and empties the queue.
+func (q *eventQueue) poll(buf []Event) []Event {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	buf = append(buf, q.events...)
+	clear(q.events)
+	q.events = q.events[:0]
+	return buf
+}
+
+func (q *eventQueue) isClosed() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.closed
+}
+
+func (q *eventQueue) droppedCount() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.dropped
+}

@@ -1,0 +1,162 @@
+package net
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Reasons an update is dropped; the host counts each in HostStats.
+var (
+	// ErrNotOwner reports an update or despawn for an actor the sender does not own.
+	ErrNotOwner = errors.New("actor not owned by this player")
+	// ErrRateLimited reports an update beyond the sender's token bucket.
+	ErrRateLimited = errors.New("update rate limit exceeded")
+	// ErrLate reports an update whose sequence number is not newer than the last.
+	ErrLate = errors.New("late or duplicated update")
+)
+
+// onDatagram applies one datagram from p: a state batch or a clock request.
+func (m *match) onDatagram(p *member, b []byte, now float64) {
+	p.lastHeard = now
+	_, t, err := wire.PeekHeader(b)
+	switch {
+	case err != nil:
+		m.stats.Malformed++
+	case t == wire.MsgStateBatch:
+		m.onStateBatch(p, b, now)
+	case t == wire.MsgClockRequest:
+		m.onClockRequest(p, b, now)
+	default:
+		m.stats.Malformed++
+	}
+}
+
+// onClockRequest queues the answer to a clock probe, which p's send loop stamps as
+// it sends it.
+func (m *match) onClockRequest(p *member, b []byte, now float64) {
+	msg, _, err := wire.Parse(b)
+	req, ok := msg.(*wire.ClockRequest)
+	switch {
+	case err != nil || !ok:
+		m.stats.Malformed++
+	case !p.trusted && !p.control.take(now), !p.out.pushProbe(clockProbe{clientSend: req.ClientSend, received: now}):
+		m.stats.RateLimited++
+	}
+}
+
+// onStateBatch checks every update of a batch from p and relays the accepted ones,
+// as the bytes p sent: an update is never encoded again on its way through.
+func (m *match) onStateBatch(p *member, b []byte, now float64) {
+	r, err := wire.ReadBatch(b)
+	if err != nil {
+		m.stats.Malformed++
+		return
+	}
+	var u wire.Update
+	for r.Next(&u) {
+		u.State.Time = unwrapTime(u.State.Time, now)
+		if a, err := m.accept(p, &u, now); err == nil {
+			m.relay(a, r.Record(), now)
+		}
+	}
+	m.stats.Invalid += uint64(r.Rejected())
+	if r.Err() != nil {
+		m.stats.Malformed++
+	}
+}
+
+// accept runs every check on one update from p and records it. It returns the actor,
+// or why the update was dropped (and counts it). u.State.Time must already be
+// host-clock seconds.
+func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, error) {
+	a := m.actors[u.Actor]
+	if a == nil || a.owner != p.id {
+		m.stats.Unauthorized++
+		return nil, fmt.Errorf("actor %d: %w", u.Actor, ErrNotOwner)
+	}
+	if !p.trusted && !p.updates.take(now) {
+		m.stats.RateLimited++
+		return nil, ErrRateLimited
+	}
+	if last, _ := a.seq.Last(); !wire.SeqNewer(u.Seq, last) {
+		m.stats.Late++
+		return nil, fmt.Errorf("actor %d seq %d after %d: %w", u.Actor, u.Seq, last, ErrLate)
+	}
+	next := u.State
+	err := validateState(&next, m.h.match, &m.h.lim, now)
+	if err == nil {
+		err = validateStep(&a.pin, &next, now, &m.h.lim)
+	}
+	if err != nil {
+		m.stats.Invalid++
+		p.logReject("update rejected", fmt.Errorf("actor %d: %w", u.Actor, err))
+		return nil, err
+	}
+	a.seq.Set(u.Seq)
+	a.state = next
+	a.pin.advance(&next, now)
+	m.stats.Accepted++
+	return a, nil
+}
+
+// relay queues the accepted update record rec of actor a for every member but its
+// owner, thinning by distance when configured.
+func (m *match) relay(a *hostActor, rec []byte, now float64) {
+	th := m.h.cfg.Thinning
+	n := 0
+	for _, q := range m.order {
+		if q.id == a.owner || q.passive {
+			continue
+		}
+		if th.Enabled() {
+			last, seen := q.lastRelay[a.id]
+			if d, ok := q.observerDistance(a.state.Position); ok && seen && now-last < th.interval(d) {
+				m.stats.Thinned++
+				continue
+			}
+			q.lastRelay[a.id] = now
+		}
+		n++
+		if dropped := m.queueRecord(q, rec); dropped > 0 {
+			m.stats.Overflow += uint64(dropped)
+		}
+	}
+	m.stats.Relayed += uint64(n)
+	m.relayRate.add(float64(n), now)
+}
+
+// queueRecord adds rec to q's open batch, handing the batch to q's send loop first
+// when rec does not fit. It returns how many relays were dropped because q's queue
+// was full.
+func (m *match) queueRecord(q *member, rec []byte) (dropped int) {
+	if q.open != nil && !q.open.Fits(len(rec)) {
+		dropped = q.flush()
+	}
+	if q.open == nil {
+		q.open = q.out.spareBatch()
+		if !q.dirty {
+			q.dirty = true
+			m.dirty = append(m.dirty, q)
+		}
+	}
+	if err := q.open.AddRecord(rec); err != nil {
+		// Cannot happen: rec came out of a BatchReader and fits an empty batch.
+		m.h.log.Error("relay record", "err", err)
+	}
+	return dropped
+}
+
+// flushAll hands every open batch to its member's send loop: the coalescing window
+// has ended.
+func (m *match) flushAll() {
+	for _, q := range m.dirty {
+		q.dirty = false
+		if !q.removed {
+			m.stats.Overflow += uint64(q.flush())
+		}
+	}
+	clear(m.dirty)
+	m.dirty = m.dirty[:0]
+}
