@@ -208,7 +208,7 @@ func TestMatchEndings(t *testing.T) {
 		}, 0, "tanks: The host ended the match."},
 		{"client paused and dropped", func(t *testing.T, _, client *proc) {
 			client.cmd.Process.Signal(syscall.SIGSTOP)
-			time.Sleep(time.Duration(net.DefaultTimeout+2) * time.Second)
+			time.Sleep(net.DefaultTimeout + 2*time.Second)
 			client.cmd.Process.Signal(syscall.SIGCONT)
 		}, 1, "tanks: The host at 127.0.0.1:"},
 	} {
