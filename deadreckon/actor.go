@@ -50,6 +50,7 @@ type Actor struct {
 	has      bool  // a state was received
 	advanced bool  // lastNow is valid
 	blending bool  // a blend is running (false after a snap)
+	linear   bool  // Config.LinearBlend
 	clamped  bool  // ClampTo ran since the last Advance
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
@@ -57,11 +58,13 @@ type Actor struct {
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
 	lead     float64 // age of lk's projection at the blend start
-	accH     float64 // acceleration horizon of projections, s; +Inf: none
+	gLead    float64 // hz.terms(lead)'s g: the rotation already in qLead, per rad/s
 	dtPos    float64 // ΔT for position
 	dtRot    float64 // ΔT for orientation and articulations
 
 	lk State // last known state, validated and normalized
+
+	hz horizon // how far projections extrapolate
 
 	// Per-update constants of the blend.
 	vl     mgl64.Vec3 // V'0: lk's velocity projected to the blend start
@@ -83,11 +86,12 @@ type Actor struct {
 
 	clampFrame int
 	clampDY    float64 // last vertical clamp offset, for intermittent clamping
+	fall       Fall    // limits how fast ClampAlways lowers the actor
 	clampCfg   Clamp
 	clamp      ClampResult
 
 	c *actorCold
-	_ [8]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [56]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -107,6 +111,7 @@ type actorCold struct {
 	clockOffset float64 // owner clock minus local clock
 	hasOffset   bool
 	lat         float64 // latency compensated for lk, s (0 unless compensating)
+	gap         float64 // distance from the display to lk's projection at the blend start, m
 
 	// Delayed algorithm.
 	buf      *[delayedBufferLen]State // allocated by the first Delayed update
@@ -152,6 +157,8 @@ func (a *Actor) setConfig(cfg Config) {
 	a.c.cfg = cfg.withDefaults()
 	a.alg = a.c.cfg.Algorithm
 	a.maxTime = a.c.cfg.Limits.MaxTime
+	a.hz = newHorizon(&a.c.cfg)
+	a.linear = a.c.cfg.LinearBlend
 	a.clampCfg = a.c.cfg.Clamp
 	a.limited = 0
 	for i, l := range a.c.cfg.ArticulationLimits {
@@ -275,16 +282,18 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	}
 	lead := t0 - (now - lat)
 	a.c.lat = lat
+	gLead, _, _, _ := a.hz.terms(lead)
 
 	if a.has && !brk {
 		a.c.prevLK, a.c.prevLead = a.lk, a.lead+a.tt
 	} else {
 		a.c.prevLK, a.c.prevLead = s, lead
 	}
-	a.lk, a.c.lkArrival, a.lead = s, now, lead
-	// Rotations about one axis compose, so R(ω, lead + Tt) = R(ω, Tt)·R(ω, lead):
-	// the last-known orientation at the blend start is computed once here.
-	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, lead), s.Orientation))
+	a.lk, a.c.lkArrival, a.lead, a.gLead = s, now, lead, gLead
+	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
+	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
+	// computed once here.
+	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, gLead), s.Orientation))
 	a.wRate = s.AngularVelocity.Len()
 	a.wAxis = mgl64.Vec3{}
 	if a.wRate > 0 {
@@ -301,14 +310,15 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		return nil
 	}
 	// Continuity break when displayed and last known are too far apart.
-	a.setBlendTimes()
-	kp, _ := accelTerms(lead, a.accH)
-	pl := s.Position.Add(s.Velocity.Mul(lead)).Add(s.Acceleration.Mul(kp))
-	if d := a.rk.pos.Sub(pl); d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
+	_, kp, _, _ := a.hz.terms(lead)
+	pl := s.Position.Add(s.Velocity.Mul(gLead)).Add(s.Acceleration.Mul(kp))
+	d := a.rk.pos.Sub(pl)
+	if d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
 		a.c.prevLK, a.c.prevLead = s, lead
 		a.snap()
 		return nil
 	}
+	a.c.gap = d.Len()
 	a.restartBlend()
 	return nil
 }
@@ -328,11 +338,13 @@ func (a *Actor) snap() {
 	}
 	a.vel = p.Velocity
 	a.clamped = false
+	a.fall.Reset()
 	a.p0, a.v0, a.r0 = p.Position, p.Velocity, p.Orientation
 	for i := range a.art0 {
 		a.art0[i] = p.Articulations[i].Angle
 	}
 	a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
+	a.c.gap = 0
 	a.setBlendTimes()
 	a.prepareBlend()
 }
@@ -366,10 +378,10 @@ func (a *Actor) restartBlend() {
 // each frame is a few multiply-adds: the last-known velocity at the blend start, the
 // short-path sign of the blend start orientation, and the orientation blend factors.
 func (a *Actor) prepareBlend() {
-	_, kl := accelTerms(a.lead, a.accH)
+	_, _, gv, hv := a.hz.terms(a.lead)
 	lk := &a.lk
 	for i := 0; i < 3; i++ {
-		a.vl[i] = lk.Velocity[i] + lk.Acceleration[i]*kl
+		a.vl[i] = lk.Velocity[i]*gv + lk.Acceleration[i]*hv
 	}
 	d := qdot(a.r0, a.qLead)
 	if d < 0 {
@@ -385,57 +397,40 @@ func (a *Actor) setBlendTimes() {
 		dt = a.c.avg
 	}
 	a.dtPos = math.Min(dt, a.c.cfg.MaxBlendTime)
-	a.accH = math.Inf(1)
 	if a.c.lat > 0 {
 		// A compensated update is projected latency seconds further than a plain
 		// one, so its prediction errors at the onset and end of a manoeuvre, and the
-		// corrections that fix them, are larger. Spread the correction over the
-		// update's whole age window, ΔT plus the latency, and integrate acceleration
-		// for less than ΔT: a constant acceleration vector over-steers a turning
-		// vehicle ever more. The two factors were measured in the lab (150 ms, 3
-		// updates/s, circle and zigzag, with and without jitter) as the ones that
-		// keep the largest per-frame jump at or below plain blending's.
-		a.accH = compensatedAccelShare * a.dtPos
-		a.dtPos = math.Min(dt+compensatedBlendShare*a.c.lat, a.c.cfg.MaxBlendTime)
+		// corrections that fix them, are larger: spread the correction over the
+		// update's whole age window, ΔT plus the latency.
+		a.dtPos = math.Min(dt+a.c.lat, a.c.cfg.MaxBlendTime)
 	}
 	a.dtRot = math.Min(a.dtPos, a.c.cfg.MaxRotationBlendTime)
-}
-
-// With CompensateLatency, the blend time is ΔT plus compensatedBlendShare times the
-// latency, and projections integrate acceleration for compensatedAccelShare × ΔT.
-const (
-	compensatedBlendShare = 1.0
-	compensatedAccelShare = 0.8
-)
-
-// accelTerms returns the factors of the acceleration in a projection over age
-// seconds with acceleration horizon h: position ½·age² and velocity age up to h; past
-// h the velocity reached is held, so position h·age − ½h² and velocity h.
-func accelTerms(age, h float64) (pos, vel float64) {
-	if age <= h {
-		return 0.5 * age * age, age
+	// A wide gap (after a loss burst) closes no faster than CatchUpSpeed on
+	// average, so the correction is a visible catch-up instead of a pop.
+	if t := a.c.gap / a.c.cfg.CatchUpSpeed; t > a.dtPos {
+		a.dtPos = math.Min(t, a.c.cfg.MaxBlendTime)
 	}
-	return h*age - 0.5*h*h, h
 }
 
 // project returns the last-known state projected to tt seconds after the blend start:
 // position with velocity and acceleration, orientation with angular velocity,
-// articulations with their rates.
+// articulations with their rates, all within the actor's horizon.
 func (a *Actor) project(tt float64) State {
-	return projectState(&a.lk, a.lead+tt, a.accH)
+	return projectState(&a.lk, a.lead+tt, &a.hz)
 }
 
-// projectState returns s projected by age seconds, integrating its acceleration for
-// at most h seconds (+Inf: quadratic in position).
-func projectState(s *State, age, h float64) State {
+// projectState returns s projected by age seconds within horizon hz.
+func projectState(s *State, age float64, hz *horizon) State {
 	p := *s
 	p.Time = s.Time + age
-	kp, kv := accelTerms(age, h)
-	p.Position = s.Position.Add(s.Velocity.Mul(age)).Add(s.Acceleration.Mul(kp))
-	p.Velocity = s.Velocity.Add(s.Acceleration.Mul(kv))
-	p.Orientation = qnormalize(qmul(rotationQuat(s.AngularVelocity, age), s.Orientation))
+	g, h, gv, hv := hz.terms(age)
+	p.Position = s.Position.Add(s.Velocity.Mul(g)).Add(s.Acceleration.Mul(h))
+	p.Velocity = s.Velocity.Mul(gv).Add(s.Acceleration.Mul(hv))
+	p.Orientation = qnormalize(qmul(rotationQuat(s.AngularVelocity, g), s.Orientation))
+	p.AngularVelocity = s.AngularVelocity.Mul(gv)
 	for i := 0; i < s.NumArticulations; i++ {
-		p.Articulations[i].Angle = wrapAngle(s.Articulations[i].Angle + s.Articulations[i].Rate*age)
+		p.Articulations[i].Angle = wrapAngle(s.Articulations[i].Angle + s.Articulations[i].Rate*g)
+		p.Articulations[i].Rate = s.Articulations[i].Rate * gv
 	}
 	return p
 }
@@ -489,8 +484,8 @@ func (a *Actor) reckon() {
 		out.pos = lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(k))
 		// Unit quaternions multiply to a unit quaternion; the rounding does not
 		// accumulate because qLead is recomputed at each update.
-		out.rot = qmul(axisRotation(a.wAxis, a.wRate*tt), a.qLead)
-		a.reckonArticulations(tt, age, 1)
+		out.rot = qmul(axisRotation(a.wAxis, a.wRate*(age-a.gLead)), a.qLead)
+		a.reckonArticulations(age-a.gLead, age, 1)
 		return
 	case TwoPath:
 		a.reckonTwoPath()
@@ -512,8 +507,15 @@ func (a *Actor) reckonBlend() {
 	tt := a.tt
 	age := a.lead + tt
 	out := &a.rk
+	// Projection coefficients; past the horizon's short end (rare: a long silence
+	// or a held acceleration) the general terms.
+	g, h := age, 0.5*age*age
+	if age > a.hz.short {
+		g, h, _, _ = a.hz.terms(age)
+	}
+	turn := g - a.gLead // rotation since the blend start, per rad/s (tt on the common path)
 	sn, cs := 0.0, 1.0
-	if half := 0.5 * a.wRate * tt; half != 0 {
+	if half := 0.5 * a.wRate * turn; half != 0 {
 		// sincos(half), written out for the common |half| < π/4.
 		if ax := math.Abs(half); ax*(4/math.Pi) < 1 {
 			zz := ax * ax
@@ -536,14 +538,10 @@ func (a *Actor) reckonBlend() {
 		}
 	}
 	// Last-known projection P't.
-	h := 0.5 * age * age
-	if age > a.accH {
-		h, _ = accelTerms(age, a.accH)
-	}
 	pl := mgl64.Vec3{
-		lk.Position[0] + lk.Velocity[0]*age + lk.Acceleration[0]*h,
-		lk.Position[1] + lk.Velocity[1]*age + lk.Acceleration[1]*h,
-		lk.Position[2] + lk.Velocity[2]*age + lk.Acceleration[2]*h,
+		lk.Position[0] + lk.Velocity[0]*g + lk.Acceleration[0]*h,
+		lk.Position[1] + lk.Velocity[1]*g + lk.Acceleration[1]*h,
+		lk.Position[2] + lk.Velocity[2]*g + lk.Acceleration[2]*h,
 	}
 	switch {
 	case th >= 1:
@@ -557,17 +555,25 @@ func (a *Actor) reckonBlend() {
 			out.pos[i] = c0*b[0][i] + c1*b[1][i] + c2*b[2][i] + c3*b[3][i]
 		}
 	default:
-		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·T̂.
-		// V'0 (vl) is the last-known velocity at the blend start (projected by the
-		// lead), so that at T̂ = 1 both projections move alike.
+		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·S(T̂)
+		// with the smoothstep S(u) = u²(3 − 2u). V'0 (vl) is the last-known velocity
+		// at the blend start (projected by the lead), so that at T̂ = 1 both
+		// projections move alike. The paper lerps with T̂ itself, which adds a
+		// velocity step (P'0 − P0)/ΔT at every update; S has zero slope at both
+		// ends, so the displayed velocity is continuous (C¹) where a blend starts and
+		// where it ends. The acceleration term is held to the horizon like P't's.
 		ht := 0.5 * tt * tt
-		if tt > a.accH {
-			ht, _ = accelTerms(tt, a.accH)
+		if tt > a.hz.short {
+			_, ht, _, _ = a.hz.terms(tt)
+		}
+		sp := th * th * (3 - 2*th)
+		if a.linear {
+			sp = th
 		}
 		for i := 0; i < 3; i++ {
 			vb := a.v0[i] + (a.vl[i]-a.v0[i])*th
 			p := a.p0[i] + vb*tt + lk.Acceleration[i]*ht
-			out.pos[i] = p + (pl[i]-p)*th
+			out.pos[i] = p + (pl[i]-p)*sp
 		}
 	}
 
@@ -603,31 +609,37 @@ func (a *Actor) reckonBlend() {
 			cs*qz+rx*qy-ry*qx+rz*qw
 	}
 	out.rot = mgl64.Quat{W: qw, V: mgl64.Vec3{qx, qy, qz}}
-	a.reckonArticulations(tt, age, thr)
+	a.reckonArticulations(turn, g, thr)
 }
 
 // reckonArticulations blends each articulation from its displayed angle at the blend
-// start, turned at the last-known rate, toward the last-known projection by thr.
-func (a *Actor) reckonArticulations(tt, age, thr float64) {
+// start, turned at the last-known rate for turn seconds, toward the last-known
+// projection (turned for g seconds since the update) by thr.
+func (a *Actor) reckonArticulations(turn, g, thr float64) {
 	lk := &a.lk
 	out := &a.rk
 	for i := 0; i < lk.NumArticulations; i++ {
 		rate := lk.Articulations[i].Rate
-		target := lk.Articulations[i].Angle + rate*age
+		target := lk.Articulations[i].Angle + rate*g
 		limited := a.limited&(1<<i) != 0
+		var lim AngleLimit
+		if limited {
+			lim = a.c.cfg.ArticulationLimits[i]
+			target = lim.near(target)
+		}
 		var v float64
 		if thr >= 1 || !a.blending {
 			v = target
 		} else {
-			cur := a.art0[i] + rate*tt
+			cur := a.art0[i] + rate*turn
 			if limited {
+				cur = lim.near(cur)
 				v = cur + (target-cur)*thr
 			} else {
 				v = cur + wrapAngle(target-cur)*thr
 			}
 		}
 		if limited {
-			lim := a.c.cfg.ArticulationLimits[i]
 			v = math.Max(lim.Min, math.Min(lim.Max, v))
 		} else {
 			v = wrapAngle(v)
@@ -664,28 +676,36 @@ func (a *Actor) reckonTwoPath() {
 	tLast := a.lead + tt
 	tPrev := math.Max(0, a.c.prevLead+tt)
 	u = u * u * (3 - 2*u) // smoothstep: C¹ where a blend starts and ends
-	kLast, _ := accelTerms(tLast, a.accH)
-	kPrev, _ := accelTerms(tPrev, a.accH)
+	gLast, kLast, _, _ := a.hz.terms(tLast)
+	gPrev, kPrev, _, _ := a.hz.terms(tPrev)
 	for i := 0; i < 3; i++ {
-		last := lk.Position[i] + lk.Velocity[i]*tLast + lk.Acceleration[i]*kLast
-		prev := pv.Position[i] + pv.Velocity[i]*tPrev + pv.Acceleration[i]*kPrev
+		last := lk.Position[i] + lk.Velocity[i]*gLast + lk.Acceleration[i]*kLast
+		prev := pv.Position[i] + pv.Velocity[i]*gPrev + pv.Acceleration[i]*kPrev
 		out.pos[i] = prev + (last-prev)*u
 	}
-	ql := qmul(rotationQuat(lk.AngularVelocity, tLast), lk.Orientation)
+	ql := qmul(rotationQuat(lk.AngularVelocity, gLast), lk.Orientation)
 	if ur >= 1 {
 		out.rot = unit(ql)
 	} else {
-		qp := qmul(rotationQuat(pv.AngularVelocity, tPrev), pv.Orientation)
+		qp := qmul(rotationQuat(pv.AngularVelocity, gPrev), pv.Orientation)
 		out.rot = slerpShort(qp, ql, ur)
 	}
 	for i := 0; i < lk.NumArticulations; i++ {
-		la := lk.Articulations[i].Angle + lk.Articulations[i].Rate*tLast
+		lim := a.c.cfg.ArticulationLimits[i]
+		la := lk.Articulations[i].Angle + lk.Articulations[i].Rate*gLast
+		if lim.Limited() {
+			la = lim.near(la)
+		}
 		v := la
 		if ur < 1 && i < pv.NumArticulations {
-			pa := pv.Articulations[i].Angle + pv.Articulations[i].Rate*tPrev
-			v = pa + wrapAngle(la-pa)*ur
+			pa := pv.Articulations[i].Angle + pv.Articulations[i].Rate*gPrev
+			if lim.Limited() {
+				v = lim.near(pa) + (la-lim.near(pa))*ur
+			} else {
+				v = pa + wrapAngle(la-pa)*ur
+			}
 		}
-		if lim := a.c.cfg.ArticulationLimits[i]; lim.Limited() {
+		if lim.Limited() {
 			v = math.Max(lim.Min, math.Min(lim.Max, v))
 		} else {
 			v = wrapAngle(v)
@@ -783,3 +803,22 @@ func (a *Actor) BlendProgress() float64 {
 // BlendTime returns the current position blend time ΔT in seconds: the expected
 // update interval or the running average of observed ones, capped by MaxBlendTime.
 func (a *Actor) BlendTime() float64 { return a.dtPos }
+
+// frameState is what Advance changes in an Actor: the per-frame reckoning.
+type frameState struct {
+	lastNow, tt              float64
+	advanced, fresh, clamped bool
+	rk                       pose
+	vel                      mgl64.Vec3
+}
+
+// frame returns the actor's per-frame state, for restoreFrame.
+func (a *Actor) frame() frameState {
+	return frameState{a.lastNow, a.tt, a.advanced, a.fresh, a.clamped, a.rk, a.vel}
+}
+
+// restoreFrame undoes the Advance calls since f was taken (the blend and the
+// last-known state must not have changed in between).
+func (a *Actor) restoreFrame(f *frameState) {
+	a.lastNow, a.tt, a.advanced, a.fresh, a.clamped, a.rk, a.vel = f.lastNow, f.tt, f.advanced, f.fresh, f.clamped, f.rk, f.vel
+}

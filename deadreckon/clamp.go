@@ -21,6 +21,25 @@ const (
 	DefaultFarInterval = 4
 	// minNormalY keeps a near-vertical ground normal from tipping an actor over.
 	minNormalY = 0.05
+	// DefaultMaxTilt is the steepest tilt, radians (45°), a clamp gives an actor:
+	// tracks grip with a friction of about 1, so a tank rests on no steeper slope,
+	// and a steeper "ground" under its footprint is a cliff face its contacts do
+	// not follow.
+	DefaultMaxTilt = 45 * math.Pi / 180
+	// supportStep is how far, in meters, the ground under the actor's origin may lie
+	// off the plane of the three footprint hits before the footprint is taken to
+	// straddle a step (a cliff edge): the actor then rests on the footprint points
+	// at the level of its origin, not on the plane, which would tilt it into the
+	// drop (and, under ClampAlways, sink its middle below the edge).
+	supportStep = 0.3
+	// fallStep is how far, in meters, the ground may drop in one step beyond what
+	// gravity allows before an actor leaves it: tracks and suspension follow a
+	// bump, a cliff throws the actor.
+	fallStep = 0.05
+	// Gravity is the acceleration, m/s², that limits how fast ClampTo lowers an
+	// actor under ClampAlways: where the ground falls away (off a cliff) the
+	// displayed actor drops no faster than its owner's would.
+	Gravity = 9.81
 )
 
 // DefaultFootprint returns a tank hull's three clamp points in its local frame
@@ -55,6 +74,10 @@ type Clamp struct {
 	FarDistance float64
 	// FarInterval is the frame interval of far clamping; if zero, DefaultFarInterval.
 	FarInterval int
+	// MaxTilt caps the tilt of the clamped orientation from upright, radians; if
+	// zero, DefaultMaxTilt.
+	MaxTilt float64
+	cosTilt float64 // cos(MaxTilt), set by withDefaults
 }
 
 func (c Clamp) withDefaults() Clamp {
@@ -74,6 +97,10 @@ func (c Clamp) withDefaults() Clamp {
 	if c.FarInterval <= 0 {
 		c.FarInterval = DefaultFarInterval
 	}
+	if !(c.MaxTilt > 0 && c.MaxTilt < math.Pi/2) {
+		c.MaxTilt = DefaultMaxTilt
+	}
+	c.cosTilt = math.Cos(c.MaxTilt)
 	return c
 }
 
@@ -107,7 +134,11 @@ type ClampResult struct {
 // footprint points, placed by the pose's orientation, are cast down from RayHeight
 // above the pose; the ground height is the mean of the hits plus c.Offset; the
 // orientation keeps the pose's heading and takes pitch and roll from the hit
-// triangle's normal. With ClampUp the pose moves only when it is below the ground;
+// triangle's normal. A fourth ray under the origin keeps the origin from ending
+// below the ground, and when the footprint straddles a step (a cliff edge: the
+// origin's ground more than 0.3 m off the hits' plane) the pose rests on the
+// footprint points at the origin's level instead of tilting into the drop. The tilt
+// never exceeds c.MaxTilt. With ClampUp the pose moves only when it is below the ground;
 // with ClampNone it is returned unchanged. A ray that misses (the pose sank deeper
 // than RayHeight) falls back to g.HeightAt; when that fails too the pose is returned
 // unchanged with Clamped false. Physics uses it for local actors, Actor.ClampTo for
@@ -169,6 +200,45 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 		r.Hits[i] = mgl64.Vec3{hx[i], h, hz[i]}
 	}
 	r.NumHits = 3
+	// A fourth ray under the origin: the plane of the three hits is the ground only
+	// where the ground is smooth across the footprint.
+	base := (hy[0] + hy[1] + hy[2]) / 3
+	hc, okc := g.RayDown(pos[0], start, pos[2])
+	if !okc {
+		hc, okc = g.HeightAt(pos[0], pos[2])
+	}
+	if okc {
+		if d := hc - base; d > supportStep || d < -supportStep {
+			// The footprint straddles a step. Rest on the origin's ray and the
+			// footprint points at its level; with fewer than two of those, on the
+			// ground's own normal under the origin (MaxTilt caps either).
+			k := 0
+			var sx, sy, sz [2]float64
+			for i := 0; i < 3 && k < 2; i++ {
+				if math.Abs(hy[i]-hc) <= supportStep {
+					sx[k], sy[k], sz[k] = hx[i], hy[i], hz[i]
+					k++
+				}
+			}
+			if k == 2 {
+				hx[0], hy[0], hz[0] = pos[0], hc, pos[2]
+				hx[1], hy[1], hz[1] = sx[0], sy[0], sz[0]
+				hx[2], hy[2], hz[2] = sx[1], sy[1], sz[1]
+			} else {
+				n, ok := g.NormalAt(pos[0], pos[2])
+				if !ok || !finiteVec(n) || n[1] <= 0 {
+					n = mgl64.Vec3{0, 1, 0}
+				}
+				// A triangle in the plane through the origin's hit with normal n.
+				hx[0], hy[0], hz[0] = pos[0], hc, pos[2]
+				hx[1], hy[1], hz[1] = pos[0]+n[1], hc-n[0], pos[2]
+				hx[2], hy[2], hz[2] = pos[0], hc-n[2], pos[2]+n[1]
+			}
+			base = hc
+		} else {
+			base = math.Max(base, hc) // never below the ground under the origin
+		}
+	}
 	ax, ay, az := hx[1]-hx[0], hy[1]-hy[0], hz[1]-hz[0]
 	bx, by, bz := hx[2]-hx[0], hy[2]-hy[0], hz[2]-hz[0]
 	cx, cy, cz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
@@ -184,7 +254,13 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	}
 	r.Clamped = true
 	r.Normal = mgl64.Vec3{nx, ny, nz}
-	r.Ground = (hy[0]+hy[1]+hy[2])/3 + c.Offset
+	if ny < c.cosTilt {
+		// Steeper than the actor rests: tilt it by MaxTilt toward the slope.
+		k := math.Sqrt((1 - c.cosTilt*c.cosTilt) / (nx*nx + nz*nz))
+		nx, ny, nz = nx*k, c.cosTilt, nz*k
+		cx, cy, cz = nx, ny, nz
+	}
+	r.Ground = base + c.Offset
 	py := r.Position[1]
 	switch c.Mode {
 	case ClampAlways:
@@ -371,8 +447,53 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	if r.Rays > 0 {
 		a.clampDY = r.Position[1] - pos[1]
 	}
+	if c.Mode == ClampAlways {
+		// Where the ground drops away under the reckoned position (a cliff), the
+		// actor falls as its owner does instead of jumping down the moment its
+		// middle passes the edge.
+		r.Position[1] = a.fall.Limit(r.Position[1], a.lastNow)
+	}
 	a.clamped = true
 }
+
+// Fall lowers a ground-clamped height no faster than Gravity: given the clamped height
+// each frame, it returns the height to show, held above it while the actor falls from
+// where it was shown last. It never holds the actor below the clamped height, and an
+// actor moving up or along the ground is not thrown: only downward motion carries
+// into a fall. Actor.ClampTo (ClampAlways) and the physics of local tanks use it, so
+// both drop off a cliff alike. The zero value is ready; Reset after a teleport.
+type Fall struct {
+	y, at, vy float64 // height shown at the last call, its time, its downward velocity
+	ok        bool
+}
+
+// Limit takes the clamped height y (m) at time now (s) and returns the height to show.
+func (f *Fall) Limit(y, now float64) float64 {
+	if !f.ok {
+		f.y, f.at, f.vy, f.ok = y, now, 0, true
+		return y
+	}
+	dt := now - f.at
+	switch {
+	case dt > 0:
+		if low := f.y + f.vy*dt - 0.5*Gravity*dt*dt; y < low-fallStep {
+			y, f.vy = low, f.vy-Gravity*dt
+		} else {
+			f.vy = math.Min(0, (y-f.y)/dt)
+		}
+	case y < f.y:
+		y = f.y // a second call at one instant does not fall further
+	}
+	f.y, f.at = y, now
+	return y
+}
+
+// Velocity returns the vertical velocity of the last height returned, m/s (zero or
+// downward).
+func (f *Fall) Velocity() float64 { return f.vy }
+
+// Reset forgets the last height: the next Limit starts afresh (a teleport, a respawn).
+func (f *Fall) Reset() { *f = Fall{} }
 
 // SetClampPhase offsets the frame counter of intermittent clamping, so that far actors
 // given different phases clamp on different frames instead of all at once.

@@ -30,7 +30,7 @@ func TestClampInclinedPlane(t *testing.T) {
 			// A reckoned pose that is already tilted wrongly must not matter.
 			q := qmul(YawQuat(yaw), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1, 0, -0.05}}))
 			q = qmul(YawQuat(yaw-Yaw(q)), q) // exact heading yaw, some pitch and roll
-			r := ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: offset, RayHeight: 100})
+			r := ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: offset, RayHeight: 100, MaxTilt: 60 * deg})
 			if !r.Clamped || r.NumHits != 3 || r.Rays != 3 {
 				t.Fatalf("plane %+v yaw %v: not clamped: %+v", p, yaw/deg, r)
 			}
@@ -90,6 +90,7 @@ func TestClampLedge(t *testing.T) {
 		_ = a.Receive(State{Time: 0, Position: mgl64.Vec3{0, 5 + offset, 0}, Velocity: mgl64.Vec3{8, 0, 0}, Orientation: mgl64.QuatIdent()}, 0)
 		fell := false
 		below := false
+		prevY := 0.0
 		for f := 1; f <= 180; f++ {
 			now := float64(f) * frame
 			if f == 75 { // just past the edge: the tank starts to fall
@@ -117,20 +118,35 @@ func TestClampLedge(t *testing.T) {
 					fell = true
 				}
 			case ClampAlways:
-				if math.Abs(got.Position[1]-c.Ground) > 1e-12 {
-					t.Fatalf("always: y %v, ground %v at frame %d", got.Position[1], c.Ground, f)
+				// On the ground, or above it while falling no faster than gravity.
+				if got.Position[1] < c.Ground-1e-12 {
+					t.Fatalf("always: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
 				}
+				if drop := prevY - got.Position[1]; f > 1 && drop > Gravity*now*frame+1e-9 {
+					t.Fatalf("always: dropped %v m in one frame at frame %d", drop, f)
+				}
+				if got.Position[1] > c.Ground+1e-12 {
+					fell = true
+				}
+				prevY = got.Position[1]
 			}
 			if mode != ClampNone {
-				// The ground is the mean of the three hits plus the offset.
-				mean := (c.Hits[0][1] + c.Hits[1][1] + c.Hits[2][1]) / 3
-				if c.NumHits != 3 || math.Abs(c.Ground-(mean+offset)) > 1e-12 {
-					t.Fatalf("frame %d: ground %v with hits %v", f, c.Ground, c.Hits)
+				// Never below the ground under the origin, never tilted into the drop:
+				// the hull rests level on the plateau or on the plain.
+				h, _ := g.HeightAt(got.Position[0], got.Position[2])
+				if c.NumHits != 3 || math.Abs(c.Ground-(h+offset)) > 1e-12 {
+					t.Fatalf("frame %d: ground %v with hits %v, height %v under the origin", f, c.Ground, c.Hits, h)
+				}
+				if c.Normal[1] < 1-1e-9 {
+					t.Fatalf("frame %d: tilted by the clamp, normal %v", f, c.Normal)
 				}
 			}
 		}
 		if mode == ClampNone && !below {
 			t.Error("none: the unclamped tank never sank: the scenario does not test anything")
+		}
+		if mode == ClampAlways && !fell {
+			t.Error("always: the tank never fell: the drop was not limited")
 		}
 		if mode == ClampUp && !fell {
 			t.Error("up: the tank was never free above the ground")
@@ -224,5 +240,16 @@ func TestClampStagger(t *testing.T) {
 		if f > 1 && clamped != 1 {
 			t.Errorf("frame %d: %d far actors clamped, want 1", f, clamped)
 		}
+	}
+}
+
+// TestClampMaxTilt: ground steeper than MaxTilt (a cliff face) tilts the actor by
+// MaxTilt toward the slope, not more.
+func TestClampMaxTilt(t *testing.T) {
+	p := Plane{SlopeX: 2} // 63°
+	r := ClampPose(p, mgl64.Vec3{0, 10, 0}, YawQuat(0.3), Clamp{Mode: ClampAlways})
+	up := rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
+	if tilt := math.Acos(up[1]); math.Abs(tilt-DefaultMaxTilt) > 1e-9 || up[0] >= 0 {
+		t.Errorf("on a 63° slope rising along +X: tilt %.2f°, up %v; want %.0f° leaning back", tilt/deg, up, DefaultMaxTilt/deg)
 	}
 }

@@ -17,8 +17,30 @@ const (
 	// seconds.
 	DefaultMaxRotationBlendTime = 2.0
 	// DefaultSnapDistance is the gap between the displayed and the last-known position,
-	// in meters, beyond which an update is applied at once instead of blended.
-	DefaultSnapDistance = 4.0
+	// in meters, beyond which an update is applied at once instead of blended. It is
+	// measured from the last-known state projected to the blend start. Measured in
+	// drlab: at 150 ms with 10% loss, or 30% loss in bursts of 4, a 15 m/s tank that
+	// stops dead, or one driving on through a burst, is 10–30 m off, and a 4 m or 10 m
+	// snap pops by that much; blended at CatchUpSpeed it is a catch-up of under 1 m per
+	// frame. Only a gap that would take two seconds to close snaps; teleports are sent
+	// as breaks.
+	DefaultSnapDistance = 60.0
+	// DefaultCatchUpSpeed is the mean speed, m/s, at which a blend closes a wide gap
+	// between the display and the last-known projection: a 15 m/s tank's own speed
+	// plus as much again.
+	DefaultCatchUpSpeed = 30.0
+	// DefaultAccelerationHorizon is how long a projection integrates the last-known
+	// acceleration, in seconds; past it the velocity reached is held. It is the same
+	// for the owner's own reckoning and every remote, so the two model one motion.
+	DefaultAccelerationHorizon = 0.5
+	// DefaultMaxExtrapolation is the age of the last-known state, in seconds, beyond
+	// which the projected velocity decays: longer than the game's 1 s heartbeat plus
+	// one lost update, so a live actor is heard from within it even over a lossy link,
+	// and a longer silence means it stopped or left.
+	DefaultMaxExtrapolation = 2.5
+	// DefaultExtrapolationDecay is the time constant of that decay, in seconds: a
+	// silent actor coasts at most its speed times this far beyond MaxExtrapolation.
+	DefaultExtrapolationDecay = 0.5
 	// DefaultHeartbeat is the owner's full-update period in seconds.
 	DefaultHeartbeat = 5.0
 	// StaleMultiplier is how many heartbeats without any update make an actor stale
@@ -83,6 +105,14 @@ type AngleLimit struct {
 // Limited reports whether the limit is in force.
 func (l AngleLimit) Limited() bool { return l.Min < l.Max }
 
+// near returns angle a, in radians, moved by whole turns as close as it gets to the
+// middle of the limit, so that a range across ±π, such as [150°, 210°], reads a
+// wrapped 200° (−160°) as 200° instead of clamping it to 150°.
+func (l AngleLimit) near(a float64) float64 {
+	mid := 0.5 * (l.Min + l.Max)
+	return mid + wrapAngle(a-mid)
+}
+
 // Config says how one remote actor is reckoned. The zero value is ready: projective
 // velocity blending at three updates per second, no ground clamp.
 type Config struct {
@@ -110,15 +140,36 @@ type Config struct {
 	Delay float64
 	// Heartbeat is the owner's full-update period in seconds; if zero,
 	// DefaultHeartbeat. The actor is stale after StaleMultiplier × Heartbeat without
-	// updates.
+	// updates (see StaleAfter).
 	Heartbeat float64
+	// AccelerationHorizon is how long projections integrate the last-known
+	// acceleration, in seconds; past it the velocity reached is held. If zero,
+	// DefaultAccelerationHorizon; +Inf integrates it forever (the paper's ½A·T²).
+	AccelerationHorizon float64
+	// CatchUpSpeed bounds how fast a blend closes the gap it starts with, m/s: a
+	// blend lasts at least gap/CatchUpSpeed (up to MaxBlendTime), so a wide gap after
+	// a loss burst is closed as a quick catch-up, never a pop. If zero,
+	// DefaultCatchUpSpeed; +Inf never stretches a blend.
+	CatchUpSpeed float64
+	// LinearBlend lerps the position by T̂ itself, as Murphy's paper does, instead of
+	// by the smoothstep S(T̂) = T̂²(3 − 2T̂). The paper's lerp adds a velocity step of
+	// (P'0 − P0)/ΔT at every update; the smoothstep keeps the displayed velocity
+	// continuous. Projective velocity blending only.
+	LinearBlend bool
+	// MaxExtrapolation is the age of the last-known state in seconds beyond which its
+	// velocity, angular velocity and articulation rates decay exponentially with time
+	// constant ExtrapolationDecay, so a silent actor comes to rest instead of driving
+	// on. If zero, DefaultMaxExtrapolation; +Inf never decays.
+	MaxExtrapolation float64
+	// ExtrapolationDecay is the time constant of that decay, s; if zero,
+	// DefaultExtrapolationDecay.
+	ExtrapolationDecay float64
 	// CompensateLatency projects the last-known state from its owner's timestamp,
 	// converted to local time with the offset given to SetClockOffset, instead of from
 	// its arrival, so the display shows the present instead of the past. The blend
 	// factor T̂ still runs on local arrival time. Because the projection reaches
-	// further, each blend lasts ΔT plus the latency and acceleration is integrated
-	// for at most 0.8 ΔT, which keeps its corrections as smooth as plain blending's.
-	// Until SetClockOffset is called, updates are taken at their arrival.
+	// further, each blend lasts ΔT plus the latency. Until SetClockOffset is called,
+	// updates are taken at their arrival.
 	CompensateLatency bool
 	// MaxLatency caps the latency compensated for, in seconds; if zero,
 	// DefaultMaxLatency.
@@ -137,6 +188,21 @@ func positiveOr(v, def float64) float64 {
 		return v
 	}
 	return def
+}
+
+// horizonOr returns v when it is positive (+Inf included) and def otherwise.
+func horizonOr(v, def float64) float64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// StaleAfter returns how long an actor reckoned with c may go without an update before
+// it is stale, in seconds: StaleMultiplier × Heartbeat. A peer that removes silent
+// actors should wait longer than this, so that they are shown stale first.
+func (c Config) StaleAfter() float64 {
+	return StaleMultiplier * positiveOr(c.Heartbeat, DefaultHeartbeat)
 }
 
 // boundOr returns the bound to use for a Limits field: def for zero or NaN, +Inf for a
@@ -165,6 +231,10 @@ func (c Config) withDefaults() Config {
 	}
 	c.Delay = positiveOr(c.Delay, DefaultDelayIntervals*c.UpdateInterval)
 	c.Heartbeat = positiveOr(c.Heartbeat, DefaultHeartbeat)
+	c.CatchUpSpeed = horizonOr(c.CatchUpSpeed, DefaultCatchUpSpeed)
+	c.AccelerationHorizon = horizonOr(c.AccelerationHorizon, DefaultAccelerationHorizon)
+	c.MaxExtrapolation = horizonOr(c.MaxExtrapolation, DefaultMaxExtrapolation)
+	c.ExtrapolationDecay = positiveOr(c.ExtrapolationDecay, DefaultExtrapolationDecay)
 	c.MaxLatency = positiveOr(c.MaxLatency, DefaultMaxLatency)
 	c.Clamp = c.Clamp.withDefaults()
 	c.Limits = c.Limits.withDefaults()

@@ -107,7 +107,7 @@ func (a *Actor) delayedTarget(now float64) State {
 		return s
 	}
 	if tr >= a.c.buf[n-1].Time {
-		return projectState(&a.c.buf[n-1], tr-a.c.buf[n-1].Time, math.Inf(1))
+		return projectState(&a.c.buf[n-1], tr-a.c.buf[n-1].Time, &a.hz)
 	}
 	i := n - 2
 	for i > 0 && a.c.buf[i].Time > tr {

@@ -39,7 +39,7 @@ func ExampleActor() {
 	fmt.Printf("ghost x=%.2f z=%.2f\n", a.LastKnownProjected().Position[0], a.LastKnownProjected().Position[2])
 	// Output:
 	// t=1.00 x=5.00 z=0.00
-	// t=1.08 x=5.38 z=-0.23 blend 0.25
+	// t=1.08 x=5.39 z=-0.17 blend 0.25
 	// t=1.17 x=5.71 z=-0.63 blend 0.50
 	// t=1.33 x=6.33 z=-1.50 blend 1.00
 	// t=2.00 x=9.00 z=-3.50 blend 1.00
@@ -106,7 +106,8 @@ func ExamplePublisher() {
 	// t=0.00 full update, velocity (0.0, 0.0, 0.0)
 	// t=0.20 partial update, velocity (5.0, 0.0, 0.0)
 	// t=0.40 partial update, velocity (5.0, 0.0, 0.0)
+	// t=3.15 partial update, velocity (5.0, 0.0, 0.0)
 	// t=4.08 partial update, velocity (5.0, 0.0, -0.2)
-	// t=4.53 full update, velocity (4.8, 0.0, -1.3)
-	// partial 7 full 3 of 601 frames
+	// t=4.93 full update, velocity (4.5, 0.0, -2.2)
+	// partial 9 full 2 of 601 frames
 }

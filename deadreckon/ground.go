@@ -1,6 +1,10 @@
 package deadreckon
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // Ground is the surface that ground clamping follows. Heights are world Y in meters at
 // world (x, z). Implementations must be safe for concurrent reads, because a Reckoner
@@ -28,3 +32,16 @@ const (
 	// ClampAlways puts the actor on the ground every frame.
 	ClampAlways
 )
+
+// String returns "none", "up" or "always".
+func (m ClampMode) String() string {
+	switch m {
+	case ClampNone:
+		return "none"
+	case ClampUp:
+		return "up"
+	case ClampAlways:
+		return "always"
+	}
+	return fmt.Sprintf("ClampMode(%d)", uint8(m))
+}

@@ -47,6 +47,14 @@ const (
 	// DefaultTinyAcceleration is the acceleration below which published acceleration
 	// is zero, m/s².
 	DefaultTinyAcceleration = 0.1
+	// DefaultAccelerationCap bounds the length of a published acceleration, m/s²: a
+	// few times what a vehicle's engine or brakes give, so a manoeuvre's acceleration
+	// is sent whole while a collision's one-frame spike is not projected into a pop.
+	DefaultAccelerationCap = 40.0
+	// DefaultRepeatChange is the unforeseen change of velocity, m/s, beyond which an
+	// update is followed by another one MinInterval later (see
+	// PublisherConfig.RepeatChange).
+	DefaultRepeatChange = 3.0
 	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
 	// the published value is zero, rad/s.
 	DefaultTinyAngularSpeed = 0.002
@@ -95,6 +103,23 @@ type PublisherConfig struct {
 	// NoAcceleration publishes zero acceleration, for actors whose acceleration is
 	// too spiky to help.
 	NoAcceleration bool
+	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
+	// DefaultAccelerationCap; +Inf does not cap.
+	AccelerationCap float64
+	// RepeatChange is how far, in m/s, an update's velocity may differ from the one
+	// the last update projected (a manoeuvre remotes could not foresee: a stop dead,
+	// a collision) before it is followed by another one MinInterval later. The
+	// publisher cannot know that an update was lost, and once a stopped tank's
+	// update is out its own reckoning agrees with the truth, so a lost one would leave
+	// remotes driving on until the next heartbeat; the repeat bounds that to one
+	// interval for the updates that matter. If zero, DefaultRepeatChange; negative
+	// never repeats.
+	RepeatChange float64
+	// DampAcceleration scales the published acceleration by the cosine between its
+	// direction and the last published one (zero when they disagree by more than
+	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
+	// but zeroes the first acceleration of every manoeuvre that starts from cruise.
+	DampAcceleration bool
 	// TinySpeed, TinyAcceleration and TinyAngularSpeed are the magnitudes below which
 	// published velocity, acceleration, angular velocity and articulation rates are
 	// zero; if zero, the Default values.
@@ -132,6 +157,13 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 	if c.VelocityFrames > 3 {
 		c.VelocityFrames = 3
 	}
+	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
+	switch {
+	case c.RepeatChange < 0 || math.IsNaN(c.RepeatChange):
+		c.RepeatChange = math.Inf(1)
+	case c.RepeatChange == 0:
+		c.RepeatChange = DefaultRepeatChange
+	}
 	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
 	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
 	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
@@ -156,7 +188,9 @@ type Sample struct {
 	// it still waits for MinInterval.
 	Full bool
 	// Break marks a continuity break (teleport, respawn): a full update is published at
-	// once, and remotes should apply it with Actor.Break.
+	// once, and remotes should apply it with Actor.Break. The velocity history starts
+	// afresh from this sample, so the jump is never read as motion: the update
+	// carries zero velocity and acceleration.
 	Break bool
 }
 
@@ -194,9 +228,10 @@ const velocityHistory = 4
 // faster than MinInterval, with a full heartbeat at least every Heartbeat seconds.
 // Not safe for concurrent use.
 type Publisher struct {
-	cfg  PublisherConfig
-	rng  *rand.Rand
-	self Actor
+	cfg    PublisherConfig
+	rng    *rand.Rand
+	self   Actor
+	before frameState // self before this sample's Advance
 
 	n     int // samples seen
 	times [velocityHistory]float64
@@ -210,6 +245,7 @@ type Publisher struct {
 	velValid        bool
 
 	published     bool
+	repeat        bool // the last update is to be followed by another
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
@@ -241,6 +277,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 		return NoUpdate, State{}
 	}
 	p.observe(&s)
+	p.before = p.self.frame()
 	p.self.Advance(s.Time)
 
 	if !p.published || s.Break {
@@ -253,7 +290,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !p.exceeded(&s) {
+	if !p.exceeded(&s) && !(p.repeat && s.Time-p.lastTime >= p.cfg.MinInterval) {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -292,6 +329,12 @@ func (p *Publisher) validSample(s *Sample) bool {
 // observe updates the velocity, acceleration, angular velocity and articulation rates
 // computed from the rendered samples.
 func (p *Publisher) observe(s *Sample) {
+	if s.Break {
+		p.n, p.velValid = 0, false
+		p.vel, p.acc, p.omega = mgl64.Vec3{}, mgl64.Vec3{}, mgl64.Vec3{}
+		p.rates = [MaxArticulations]float64{}
+		p.lastAccelUnit = mgl64.Vec3{}
+	}
 	idx := p.n % velocityHistory
 	if p.n > 0 {
 		dt := s.Time - p.prevT
@@ -401,24 +444,36 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
 		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
 	}
-	// Acceleration damped by how much it agrees with the last published direction.
-	acc := clampTiny(p.acc, c.TinyAcceleration)
-	var unit mgl64.Vec3
-	if l := acc.Len(); l > 0 {
-		unit = acc.Mul(1 / l)
+	acc := clampLen(clampTiny(p.acc, c.TinyAcceleration), c.AccelerationCap)
+	acc = p.noReverse(st.Velocity, acc)
+	if c.DampAcceleration {
+		// Damped by how much it agrees with the last published direction.
+		var unit mgl64.Vec3
+		if l := acc.Len(); l > 0 {
+			unit = acc.Mul(1 / l)
+		}
+		scale := math.Max(0, unit.Dot(p.lastAccelUnit))
+		p.lastAccelUnit = unit
+		acc = clampTiny(acc.Mul(scale), c.TinyAcceleration)
 	}
-	scale := math.Max(0, unit.Dot(p.lastAccelUnit))
-	p.lastAccelUnit = unit
 	if !c.NoAcceleration {
-		st.Acceleration = clampLen(clampTiny(acc.Mul(scale), c.TinyAcceleration), lim.MaxAcceleration)
+		st.Acceleration = clampLen(acc, lim.MaxAcceleration)
 	}
 
+	// Reckon the update exactly as a remote does: it arrives at s.Time, after the
+	// last displayed frame, and the frame at s.Time already blends toward it. (The
+	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
+	// How much this update's velocity surprises the reckoning of the last one.
+	surprise := st.Velocity.Sub(p.self.LastKnownProjected().Velocity).Len()
+	p.self.restoreFrame(&p.before)
 	if first || s.Break {
 		_ = p.self.Break(st, s.Time)
 	} else if err := p.self.Receive(st, s.Time); err != nil {
 		_ = p.self.Break(st, s.Time)
 	}
+	p.self.Advance(s.Time)
+	p.repeat = p.published && !s.Break && !p.repeat && surprise > c.RepeatChange
 	p.published = true
 	p.last = st
 	p.lastTime = s.Time
@@ -465,3 +520,26 @@ func (p *Publisher) NextHeartbeat() float64 { return p.nextHeartbeat }
 
 // Rejected returns how many samples were ignored as invalid.
 func (p *Publisher) Rejected() uint64 { return p.rejected }
+
+// noReverse returns acceleration acc with its braking part (against velocity v, or
+// against the last published velocity when v is tiny) cut so that, integrated over
+// the acceleration horizon, it brings the projection to rest and never reverses it:
+// a vehicle that brakes, or stops dead against an obstacle, is not projected
+// driving backwards.
+func (p *Publisher) noReverse(v, acc mgl64.Vec3) mgl64.Vec3 {
+	ref := v
+	if ref.Dot(ref) < p.cfg.TinySpeed*p.cfg.TinySpeed {
+		ref = p.last.Velocity
+	}
+	l := ref.Len()
+	if l == 0 {
+		return acc
+	}
+	u := ref.Mul(1 / l)
+	along := acc.Dot(u)
+	limit := v.Len() / p.cfg.Reckon.AccelerationHorizon // zero at rest; zero for +Inf: no limit below
+	if math.IsInf(p.cfg.Reckon.AccelerationHorizon, 1) || along >= -limit {
+		return acc
+	}
+	return clampTiny(acc.Add(u.Mul(-along-limit)), p.cfg.TinyAcceleration)
+}

@@ -2,9 +2,12 @@ package game
 
 import (
 	"log/slog"
+	"math"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -12,9 +15,6 @@ import (
 const (
 	// DefaultName is the player's name when Config.Name is empty.
 	DefaultName = "player"
-	// DefaultClamp is the ground clamp mode remote tanks use unless told otherwise:
-	// tanks never leave the ground.
-	DefaultClamp = deadreckon.ClampAlways
 	// DefaultMaxStep is the longest simulated time one Step advances, s. A longer gap
 	// between Steps (a stalled window, a debugger) is simulated as this much.
 	DefaultMaxStep = 0.1
@@ -24,7 +24,9 @@ const (
 	// 1/24 s make a 4 s trail).
 	DefaultTrailInterval = 1.0 / 24
 	// DefaultRemoveAfter is how long a silent remote tank stays in the match, s, before
-	// the match drops it (it is shown as stale well before that).
+	// the match drops it itself. The host drops a silent player's tanks sooner
+	// (net.DefaultTimeout); both come after the tank is shown stale
+	// (DeadReckoning().Reckon.StaleAfter()).
 	DefaultRemoveAfter = 15.0
 )
 
@@ -54,27 +56,10 @@ type Config struct {
 	// heartbeats deterministic.
 	Seed uint64
 
-	// Algorithm is the dead-reckoning algorithm remote tanks use at the start
-	// (the zero value is deadreckon.ProjectiveVelocityBlend).
-	Algorithm deadreckon.Algorithm
-	// Clamp is the ground clamp mode remote tanks use at the start. If zero
-	// (ClampNone), defaults to DefaultClamp unless NoClamp is set.
-	Clamp deadreckon.ClampMode
-	// NoClamp starts remote tanks with ClampNone (their reckoned height, unclamped).
-	NoClamp bool
-	// NoLatencyCompensation starts remote tanks projected from each update's arrival
-	// instead of from its owner's timestamp. By default the match compensates: the
-	// link's clock sync turns owner timestamps into local time, so a remote tank is
-	// shown where it is now rather than where it was one network latency ago.
-	NoLatencyCompensation bool
-	// Remote holds the other settings of remote actors (blend caps, snap distance,
-	// heartbeat, clamp footprint…). Its Algorithm, Clamp.Mode and CompensateLatency
-	// are replaced by Algorithm, Clamp and NoLatencyCompensation above. Zero means
-	// deadreckon's defaults.
-	Remote deadreckon.Config
-	// Publisher holds the publishing thresholds and heartbeat of local tanks. Zero
-	// means deadreckon's defaults.
-	Publisher deadreckon.PublisherConfig
+	// DeadReckoning is how local tanks publish and, in its Reckon field, how remote
+	// tanks are reckoned and clamped (the publisher reckons its own updates the same
+	// way). The zero value means DeadReckoning(), what the game ships.
+	DeadReckoning deadreckon.PublisherConfig
 
 	// MaxStep caps the time one Step simulates, s. If zero, defaults to DefaultMaxStep.
 	MaxStep float64
@@ -94,3 +79,52 @@ type Config struct {
 	// Logger receives the match's log lines. If nil, nothing is logged.
 	Logger *slog.Logger
 }
+
+// DeadReckoning returns the dead reckoning the game ships, in one value: how a local
+// tank decides to publish and, in Reckon, how every remote tank is shown. The client
+// (cmd/tanks), the headless host (cmd/tankhost), the match and drlab's "game"
+// algorithm all run it, so the lab measures what players see. The figures were
+// tuned in the lab; the grid behind them is in the README ("Measuring dead
+// reckoning").
+func DeadReckoning() deadreckon.PublisherConfig {
+	return deadreckon.PublisherConfig{
+		Reckon: deadreckon.Config{
+			Algorithm: deadreckon.ProjectiveVelocityBlend,
+			// The link's clock sync turns owner timestamps into local time, so a
+			// remote tank is shown where it is now, not one latency ago.
+			CompensateLatency: true,
+			// ΔT: the expected update interval, the publisher's minimum interval.
+			UpdateInterval:      0.2,
+			SnapDistance:        deadreckon.DefaultSnapDistance,
+			AccelerationHorizon: deadreckon.DefaultAccelerationHorizon,
+			MaxExtrapolation:    deadreckon.DefaultMaxExtrapolation,
+			ExtrapolationDecay:  deadreckon.DefaultExtrapolationDecay,
+			// A parked tank is heard from every second, so StaleAfter (2.4 × 1 s)
+			// marks a silent one stale well before the host's 6 s timeout removes it.
+			Heartbeat: PublishHeartbeat,
+			// Tanks never leave the ground; they rest on the hull's footprint.
+			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: physics.TankSpec{}.Footprint()},
+			// The host's bounds: the publisher keeps inside them, and a remote
+			// accepts what the host relays.
+			Limits: deadreckon.Limits{
+				MaxSpeed:            net.DefaultMaxSpeed,
+				MaxAcceleration:     net.DefaultMaxAcceleration,
+				MaxAngularSpeed:     net.DefaultMaxTurnRate,
+				MaxArticulationRate: net.DefaultMaxArticulationRate,
+			},
+		},
+		PositionThreshold:    0.03,
+		OrientationThreshold: 4 * math.Pi / 180,
+		MinInterval:          0.2,
+		Heartbeat:            PublishHeartbeat,
+		AccelerationCap:      PublishAccelerationCap,
+	}
+}
+
+// PublishHeartbeat is the longest time a tank goes without publishing, s.
+const PublishHeartbeat = 1.0
+
+// PublishAccelerationCap bounds a tank's published acceleration, m/s² (about 2 g):
+// above its hardest turn at speed (15.7 m/s² at 10 m/s and 90°/s), below a
+// collision's one-frame spike, which is not projected into a pop.
+const PublishAccelerationCap = 20.0

@@ -27,17 +27,20 @@ var ErrLinkClosed = errors.New("game: link closed")
 //
 // A Match is not safe for concurrent use: one goroutine calls Step and Snapshot.
 type Match struct {
-	cfg    Config
-	link   Link
-	terr   *terrain.Map
-	world  *physics.World
-	log    *slog.Logger
-	rng    *rand.Rand
-	remote deadreckon.Config
-
-	algorithm  deadreckon.Algorithm
-	clamp      deadreckon.ClampMode
-	compensate bool
+	cfg   Config
+	link  Link
+	terr  *terrain.Map
+	world *physics.World
+	log   *slog.Logger
+	rng   *rand.Rand
+	// dr is the dead reckoning in force: local tanks' publishing, and in dr.Reckon
+	// how remote tanks are reckoned (SetAlgorithm, SetClamp and
+	// SetLatencyCompensation change it).
+	dr deadreckon.PublisherConfig
+	// camera is where the viewer stands, for the clamp's level of detail; hasCamera
+	// is false until SetCamera, and the player's tank stands in.
+	camera    mgl64.Vec3
+	hasCamera bool
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -45,6 +48,7 @@ type Match struct {
 	events []net.Event      // reused Poll buffer
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
 	free   []*tank          // removed remote tanks, reused for new ones
+	gone   []Departure      // remote tanks removed in the last DepartureShown seconds
 
 	started  bool
 	last     float64 // now of the previous Step
@@ -116,9 +120,8 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if !(cfg.RemoveAfter > 0) {
 		cfg.RemoveAfter = DefaultRemoveAfter
 	}
-	clamp := cfg.Clamp
-	if clamp == deadreckon.ClampNone && !cfg.NoClamp {
-		clamp = DefaultClamp
+	if cfg.DeadReckoning == (deadreckon.PublisherConfig{}) {
+		cfg.DeadReckoning = DeadReckoning()
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -130,12 +133,9 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		terr: cfg.Map,
 		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
-		rng:        rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
-		remote:     cfg.Remote,
-		algorithm:  cfg.Algorithm,
-		clamp:      clamp,
-		compensate: !cfg.NoLatencyCompensation,
-		byID:       make(map[uint32]*tank),
+		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		dr:   cfg.DeadReckoning,
+		byID: make(map[uint32]*tank),
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
@@ -149,10 +149,6 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		return nil, fmt.Errorf("game: physics world: %w", err)
 	}
 	m.world = w
-	// Local tanks measure their error against what remote peers display.
-	if m.cfg.Publisher.Reckon == (deadreckon.Config{}) {
-		m.cfg.Publisher.Reckon = m.actorConfig()
-	}
 	m.last = link.Now()
 	// Learn of the tanks already in the match, so spawns keep clear of them.
 	m.receive(m.last)
@@ -223,44 +219,54 @@ func (m *Match) Self() (uint32, bool) {
 	return m.self.id, true
 }
 
+// DeadReckoning returns the dead reckoning in force: how local tanks publish and,
+// in Reckon, how remote tanks are reckoned.
+func (m *Match) DeadReckoning() deadreckon.PublisherConfig { return m.dr }
+
 // Algorithm returns the dead-reckoning algorithm remote tanks use now.
-func (m *Match) Algorithm() deadreckon.Algorithm { return m.algorithm }
+func (m *Match) Algorithm() deadreckon.Algorithm { return m.dr.Reckon.Algorithm }
 
 // Clamp returns the ground clamp mode remote tanks use now.
-func (m *Match) Clamp() deadreckon.ClampMode { return m.clamp }
+func (m *Match) Clamp() deadreckon.ClampMode { return m.dr.Reckon.Clamp.Mode }
 
 // SetAlgorithm switches every remote tank, present and future, to algorithm a. Each
 // tank carries on from what it displays now, without a jump.
 func (m *Match) SetAlgorithm(a deadreckon.Algorithm) {
-	m.algorithm = a
-	for _, t := range m.tanks {
-		if t.actor != nil {
-			m.configureActor(t.actor)
-		}
-	}
+	m.dr.Reckon.Algorithm = a
+	m.reconfigure()
 }
 
 // SetClamp switches every remote tank, present and future, to ground clamp mode c.
 func (m *Match) SetClamp(c deadreckon.ClampMode) {
-	m.clamp = c
-	for _, t := range m.tanks {
-		if t.actor != nil {
-			m.configureActor(t.actor)
-		}
-	}
+	m.dr.Reckon.Clamp.Mode = c
+	m.reconfigure()
 }
 
 // LatencyCompensation reports whether remote tanks are projected from their owners'
-// timestamps (see Config.NoLatencyCompensation).
-func (m *Match) LatencyCompensation() bool { return m.compensate }
+// timestamps (deadreckon.Config.CompensateLatency).
+func (m *Match) LatencyCompensation() bool { return m.dr.Reckon.CompensateLatency }
 
 // SetLatencyCompensation switches every remote tank, present and future, between
 // projecting from owner timestamps (on) and from arrival times (off).
 func (m *Match) SetLatencyCompensation(on bool) {
-	m.compensate = on
+	m.dr.Reckon.CompensateLatency = on
+	m.reconfigure()
+}
+
+// SetCamera tells the match where the viewer stands, in world meters: remote tanks
+// near it are clamped with three rays, far ones more cheaply (deadreckon.Clamp's
+// NearDistance and FarDistance). Until it is called, the player's tank stands in.
+func (m *Match) SetCamera(p mgl64.Vec3) {
+	if deadreckon.FiniteVec(p) {
+		m.camera, m.hasCamera = p, true
+	}
+}
+
+// reconfigure applies the reckoning in force to every remote tank.
+func (m *Match) reconfigure() {
 	for _, t := range m.tanks {
 		if t.actor != nil {
-			m.configureActor(t.actor)
+			t.actor.SetConfig(m.dr.Reckon)
 		}
 	}
 }
@@ -388,6 +394,11 @@ func (m *Match) receive(now float64) {
 			t.lastHeard = now
 		case net.EventDespawn:
 			if t := m.byID[ev.Actor]; t != nil && !t.local {
+				reason := ev.Text
+				if reason == "" {
+					reason = "left"
+				}
+				m.depart(t, now, reason)
 				m.removeRemote(t)
 			}
 		case net.EventClosed:
@@ -407,7 +418,7 @@ func (m *Match) receive(now float64) {
 // refuses (non-finite, absurd) is dropped and counted: the tank would have nowhere to
 // be drawn.
 func (m *Match) addRemote(ev *net.Event, now float64) {
-	a := deadreckon.NewActor(m.actorConfig())
+	a := deadreckon.NewActor(m.dr.Reckon)
 	if err := a.Break(ev.State, now); err != nil {
 		m.counters.rejected++
 		m.log.Debug("spawn refused", "actor", ev.Actor, "err", err)
@@ -497,24 +508,6 @@ func (m *Match) moveProxies(dt float64) {
 			m.log.Debug("proxy move refused", "actor", t.id, "err", err)
 		}
 	}
-}
-
-// actorConfig returns the configuration of a remote tank under the current settings.
-func (m *Match) actorConfig() deadreckon.Config {
-	c := m.remote
-	c.Algorithm = m.algorithm
-	c.Clamp.Mode = m.clamp
-	c.CompensateLatency = m.compensate
-	return c
-}
-
-// configureActor applies the current algorithm and clamp mode to a remote tank.
-func (m *Match) configureActor(a *deadreckon.Actor) {
-	c := a.Config()
-	c.Algorithm = m.algorithm
-	c.Clamp.Mode = m.clamp
-	c.CompensateLatency = m.compensate
-	a.SetConfig(c)
 }
 
 // behave lets every local tank choose its input and handles respawns.
@@ -621,11 +614,12 @@ func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
 	return s
 }
 
-// reckon advances every remote tank to now, clamps it to the ground seen from the
-// player's tank, and drops the ones that have been silent too long.
+// reckon advances every remote tank to now, clamps it to the ground with the level
+// of detail its distance from the camera calls for, and drops the ones that have been
+// silent too long.
 func (m *Match) reckon(now float64) {
-	observer := mgl64.Vec3{}
-	if m.self != nil {
+	observer := m.camera
+	if !m.hasCamera && m.self != nil {
 		observer = m.self.body.Pose().Position
 	}
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
@@ -638,6 +632,7 @@ func (m *Match) reckon(now float64) {
 		}
 		if now-t.lastHeard > m.cfg.RemoveAfter {
 			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
+			m.depart(t, now, "silent")
 			m.removeRemote(t)
 			i--
 			continue
@@ -695,9 +690,9 @@ func (m *Match) refreshViews(now float64) {
 // and passes it every frame causes no allocation once the match has stopped growing.
 func (m *Match) Snapshot(dst *Snapshot) {
 	dst.Time = m.last
-	dst.Algorithm = m.algorithm
-	dst.Clamp = m.clamp
-	dst.LatencyCompensation = m.compensate
+	dst.Algorithm = m.dr.Reckon.Algorithm
+	dst.Clamp = m.dr.Reckon.Clamp.Mode
+	dst.LatencyCompensation = m.dr.Reckon.CompensateLatency
 	dst.Self = -1
 	n := len(m.tanks)
 	if cap(dst.Tanks) < n {
@@ -706,6 +701,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		dst.Tanks = grown
 	}
 	dst.Tanks = dst.Tanks[:n]
+	dst.Departures = m.departures(dst.Departures[:0])
 	for i, t := range m.tanks {
 		trail := dst.Tanks[i].Trail[:0]
 		dst.Tanks[i] = t.view

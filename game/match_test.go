@@ -74,7 +74,9 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 		t.Run(algo.String(), func(t *testing.T) {
 			hub := newHub(t, gametest.LoopbackConfig{})
 			owner := hub.Join()
-			m := mustMatch(t, Config{Map: mp, NoPlayer: true, Algorithm: algo, NoClamp: true}, hub.Join())
+			m := mustMatch(t, Config{Map: mp, NoPlayer: true, DeadReckoning: reckoning(func(c *deadreckon.Config) {
+				c.Algorithm, c.Clamp.Mode = algo, deadreckon.ClampNone
+			})}, hub.Join())
 
 			s0 := deadreckon.NewState(mgl64.Vec3{10, 5, 10})
 			id, err := owner.Spawn("target", 1, s0)
@@ -203,9 +205,12 @@ func twoMatchErrors(t *testing.T, noCompensation bool) (errs, horiz []float64) {
 	// Three clamp rays at every distance, as the owner's physics does: beyond
 	// NearDistance the default single-ray clamp can differ from the three-point one by
 	// a meter or two in height where the ground curves under a 7 m hull.
-	remote := deadreckon.Config{Clamp: deadreckon.Clamp{NearDistance: math.Inf(1), FarDistance: math.Inf(1)}}
-	a := mustMatch(t, Config{Map: mp, Name: "a", Bots: 2, Seed: 1, Remote: remote, NoLatencyCompensation: noCompensation}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, Name: "b", Bots: 1, Seed: 2, Remote: remote, NoLatencyCompensation: noCompensation}, hub.Join())
+	dr := reckoning(func(c *deadreckon.Config) {
+		c.Clamp.NearDistance, c.Clamp.FarDistance = math.Inf(1), math.Inf(1)
+		c.CompensateLatency = !noCompensation
+	})
+	a := mustMatch(t, Config{Map: mp, Name: "a", Bots: 2, Seed: 1, DeadReckoning: dr}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, Name: "b", Bots: 1, Seed: 2, DeadReckoning: dr}, hub.Join())
 
 	var sa, sb Snapshot
 	for k := 0; k <= 20*60; k++ {
@@ -318,7 +323,8 @@ func TestRemoteLifecycle(t *testing.T) {
 	mp := smallMap(t)
 	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
-	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2, Remote: deadreckon.Config{Heartbeat: 0.5}}, hub.Join())
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2,
+		DeadReckoning: reckoning(func(c *deadreckon.Config) { c.Heartbeat = 0.5 })}, hub.Join())
 	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
 	b, _ := owner.Spawn("b", 2, deadreckon.NewState(mgl64.Vec3{20, 0, 0}))
 	c, _ := owner.Spawn("c", 2, deadreckon.NewState(mgl64.Vec3{40, 0, 0}))
@@ -459,7 +465,7 @@ func TestSetAlgorithmAndClamp(t *testing.T) {
 	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true}, hub.Join())
-	if m.Clamp() != DefaultClamp || m.Algorithm() != deadreckon.ProjectiveVelocityBlend {
+	if m.Clamp() != deadreckon.ClampAlways || m.Algorithm() != deadreckon.ProjectiveVelocityBlend {
 		t.Fatalf("defaults: %v, %v", m.Algorithm(), m.Clamp())
 	}
 	owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 40, 0}))
@@ -567,4 +573,11 @@ func TestNeedsRespawn(t *testing.T) {
 			t.Errorf("%s: respawn %v, want %v", c.name, got, c.want)
 		}
 	}
+}
+
+// reckoning returns the game's dead reckoning with its remote part changed by edit.
+func reckoning(edit func(c *deadreckon.Config)) deadreckon.PublisherConfig {
+	dr := DeadReckoning()
+	edit(&dr.Reckon)
+	return dr
 }

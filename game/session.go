@@ -135,8 +135,9 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	}
 
 	sess := &Session{}
-	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, log)
+	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log)
 	hc.Limits.Timeout = inProcessTimeout
+	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: listen: %w", err)
@@ -189,6 +190,8 @@ type HostConfig struct {
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
 	MapName string
+	// Limits are the host's defences; zero fields take their defaults.
+	Limits net.Limits
 	// Certificate is the host's identity (net.LoadIdentity). If nil, a fresh one is
 	// made, and the fingerprint changes at every start.
 	Certificate *tls.Certificate
@@ -208,7 +211,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, log)
+	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log)
 	hc.Certificate = cfg.Certificate
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
@@ -320,6 +323,8 @@ type ServeConfig struct {
 	// Ready, if set, is called once the host listens, with its address and
 	// certificate fingerprint.
 	Ready func(addr, fingerprint string)
+	// Limits are the host's defences; zero fields take their defaults.
+	Limits net.Limits
 	// Logger receives log lines. If nil, nothing is logged.
 	Logger *slog.Logger
 }
@@ -340,7 +345,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, log)
+	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
 	hc.Certificate = cfg.Certificate
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
@@ -428,9 +433,8 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 }
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, log *slog.Logger) net.HostConfig {
-	limits := net.Limits{}
+// actors tanks, with limits (raised to carry those tanks).
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, log *slog.Logger) net.HostConfig {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}

@@ -25,6 +25,9 @@ type Snapshot struct {
 	LatencyCompensation bool
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
+	// Departures lists the remote tanks that left the match in the last
+	// DepartureShown seconds, oldest first, for the client's notice feed.
+	Departures []Departure
 }
 
 // TankView is one tank as the renderer draws it, with the dead-reckoning details the

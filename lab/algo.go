@@ -2,9 +2,11 @@ package lab
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 )
 
 // Algo is one way of showing the remote actor, as the lab names it: a deadreckon
@@ -17,17 +19,30 @@ type Algo struct {
 	// CompensateLatency projects updates from their owner timestamps with a known clock
 	// offset (the "pvb-ts" mode).
 	CompensateLatency bool
+	// Game runs the game's own dead reckoning (game.DeadReckoning(), or
+	// Setup.DeadReckoning when set): its publisher, its remote reckoning and ground
+	// clamp, whatever the publishing options say. Algorithm and CompensateLatency
+	// are the game's.
+	Game bool
 }
+
+// gameAlgo is the name of the algorithm that runs what the game ships.
+const gameAlgo = "game"
 
 // AlgoNames returns every algorithm name ParseAlgos accepts, in the order "all" uses:
 // the snapping ones, the blending ones, then the clock-synchronised ones.
 func AlgoNames() []string {
-	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed"}
+	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed", gameAlgo}
 }
 
-// ParseAlgo returns the algorithm called name: a deadreckon algorithm name, or
-// "pvb-ts" for projective velocity blending with latency compensation.
+// ParseAlgo returns the algorithm called name: a deadreckon algorithm name,
+// "pvb-ts" for projective velocity blending with latency compensation, or "game" for
+// the game's own dead reckoning (publishing, link and remote, see Algo.Game).
 func ParseAlgo(name string) (Algo, error) {
+	if name == gameAlgo {
+		r := game.DeadReckoning().Reckon
+		return Algo{Name: name, Algorithm: r.Algorithm, CompensateLatency: r.CompensateLatency, Game: true}, nil
+	}
 	if name == "pvb-ts" {
 		return Algo{Name: name, Algorithm: deadreckon.ProjectiveVelocityBlend, CompensateLatency: true}, nil
 	}
@@ -68,4 +83,16 @@ func ParseAlgos(list string) ([]Algo, error) {
 		return nil, fmt.Errorf("no algorithm in %q", list)
 	}
 	return out, nil
+}
+
+// describeGame says in words what the game's dead reckoning does.
+func describeGame(dr deadreckon.PublisherConfig) string {
+	r := dr.Reckon
+	comp := ""
+	if r.CompensateLatency {
+		comp = " latency-compensated"
+	}
+	return fmt.Sprintf("publish on error over %g m or %g° (at most every %s, heartbeat %g s); remote%s %v, ΔT %s, ground clamp %v",
+		dr.PositionThreshold, math.Round(dr.OrientationThreshold*180/math.Pi*100)/100, ms(dr.MinInterval), dr.Heartbeat,
+		comp, r.Algorithm, ms(r.UpdateInterval), r.Clamp.Mode)
 }

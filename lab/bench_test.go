@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"github.com/treadline/treadline/net/impair"
 	"testing"
 )
 
@@ -12,7 +13,7 @@ func BenchmarkSimulate(b *testing.B) {
 		b.Fatal(err)
 	}
 	a, _ := ParseAlgo("pvb")
-	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 5}, Network: NetworkConfig{Latency: 0.1, Jitter: 0.03, Loss: 0.05}, Seed: 1}
+	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 5}, Network: impair.Link{Latency: sec(0.1), Jitter: sec(0.03), Loss: 0.05}, Seed: 1}
 	var sc scratch
 	if _, err := sc.simulate(s); err != nil { // warm the buffers
 		b.Fatal(err)
@@ -30,12 +31,12 @@ func BenchmarkSimulate(b *testing.B) {
 // BenchmarkMetricsAdd measures the per-frame cost of the metrics.
 func BenchmarkMetricsAdd(b *testing.B) {
 	truth := straight(3600)
-	m := NewMetrics(dt, LedgeGround{})
+	m := newMetrics(dt, ledgeGround{})
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		if i == len(truth) {
-			m.Reset(dt, LedgeGround{})
+			m.Reset(dt, ledgeGround{})
 			i = 0
 		}
 		p := truth[i]

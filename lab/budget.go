@@ -17,9 +17,9 @@ const (
 	budgetSteps = 31
 )
 
-// BudgetResult is the cheapest threshold publishing found for one scenario and
+// budgetResult is the cheapest threshold publishing found for one scenario and
 // algorithm that keeps the p95 error under the target.
-type BudgetResult struct {
+type budgetResult struct {
 	// Result is the run at the chosen position threshold (PosThresholdM).
 	Result
 	// TargetP95M is the p95 error aimed under, m.
@@ -29,21 +29,21 @@ type BudgetResult struct {
 	Met bool `json:"met"`
 }
 
-// FindBudget tries position thresholds from 1 cm to 8 m (geometric steps) with the
+// findBudget tries position thresholds from 1 cm to 8 m (geometric steps) with the
 // other publishing settings of s.Publish and returns the run that keeps the p95 error
 // under target with the fewest updates per second (the larger threshold on a tie).
-// Each threshold is judged on the combined figures of runs seeds (see SimulateRuns).
-func FindBudget(ctx context.Context, s Setup, target float64, runs int) (BudgetResult, error) {
+// Each threshold is judged on the combined figures of runs seeds (see simulateRuns).
+func findBudget(ctx context.Context, s Setup, target float64, runs int) (budgetResult, error) {
 	var sc scratch
 	return sc.findBudget(ctx, s, target, runs)
 }
 
-func (sc *scratch) findBudget(ctx context.Context, s Setup, target float64, runs int) (BudgetResult, error) {
+func (sc *scratch) findBudget(ctx context.Context, s Setup, target float64, runs int) (budgetResult, error) {
 	var best, closest Result
 	found, have := false, false
 	for k := 0; k < budgetSteps; k++ {
 		if err := ctx.Err(); err != nil {
-			return BudgetResult{}, err
+			return budgetResult{}, err
 		}
 		th := budgetMin * math.Pow(budgetMax/budgetMin, float64(k)/(budgetSteps-1))
 		run := s
@@ -51,7 +51,7 @@ func (sc *scratch) findBudget(ctx context.Context, s Setup, target float64, runs
 		run.Publish.PosThreshold = th
 		r, err := sc.simulateRuns(run, runs)
 		if err != nil {
-			return BudgetResult{}, err
+			return budgetResult{}, err
 		}
 		if !have || r.P95ErrM < closest.P95ErrM {
 			closest, have = r, true
@@ -61,9 +61,9 @@ func (sc *scratch) findBudget(ctx context.Context, s Setup, target float64, runs
 		}
 	}
 	if !found {
-		return BudgetResult{Result: closest, TargetP95M: target}, nil
+		return budgetResult{Result: closest, TargetP95M: target}, nil
 	}
-	return BudgetResult{Result: best, TargetP95M: target, Met: true}, nil
+	return budgetResult{Result: best, TargetP95M: target, Met: true}, nil
 }
 
 func runBudget(ctx context.Context, w io.Writer, o Options) error {
@@ -72,7 +72,7 @@ func runBudget(ctx context.Context, w io.Writer, o Options) error {
 		return err
 	}
 	na := len(o.Algos)
-	out := make([]BudgetResult, len(paths)*na)
+	out := make([]budgetResult, len(paths)*na)
 	err = forEach(ctx, len(out), func(sc *scratch, i int) error {
 		r, err := sc.findBudget(ctx, o.setup(paths[i/na], o.Algos[i%na]), o.BudgetP95, o.Runs)
 		out[i] = r
@@ -93,8 +93,7 @@ func runBudget(ctx context.Context, w io.Writer, o Options) error {
 	fmt.Fprintf(&b, "Threshold publishing: the cheapest position threshold keeping p95 error under %g m\n", o.BudgetP95)
 	fmt.Fprintf(&b, "(thresholds %g–%g m tried in %d geometric steps; rotation threshold %g°, at most every %s, heartbeat %g s;\n",
 		budgetMin, budgetMax, budgetSteps, math.Round(rad2deg(pub.RotThreshold)*100)/100, ms(pub.MinInterval), pub.Heartbeat)
-	fmt.Fprintf(&b, "link: latency %s, jitter ±%s, loss %.0f%%; %.0f fps; %s)\n\n",
-		ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss, o.FPS, o.encoding())
+	fmt.Fprintf(&b, "link: %s; %.0f fps; %s)\n\n", describeLink(o.Network), o.FPS, o.encoding())
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\talgo\tthreshold m\tupd/s\tB/s\tp95 m\tmean m\tmax m\tmet\t")
 	for _, r := range out {

@@ -3,9 +3,11 @@ package lab_test
 import (
 	"context"
 	"fmt"
+	"github.com/treadline/treadline/net/impair"
 	"log"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/lab"
@@ -28,7 +30,7 @@ func ExampleSimulate() {
 			Path:    path,
 			Algo:    algo,
 			Publish: lab.PublishConfig{Rate: 3},
-			Network: lab.NetworkConfig{Latency: 0.1},
+			Network: impair.Link{Latency: 100 * time.Millisecond},
 			Seed:    1,
 		})
 		if err != nil {

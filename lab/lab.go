@@ -8,6 +8,9 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net/impair"
 )
 
 // Defaults for Options.
@@ -19,7 +22,7 @@ const (
 	// DefaultRate is the fixed publish rate when no threshold is asked for, Hz.
 	DefaultRate = 3.0
 	// DefaultAlgos is the algorithm list when none is given.
-	DefaultAlgos = "static,linear,quadratic,pvb,bezier,twopath,pvb-ts,delayed"
+	DefaultAlgos = "static,linear,quadratic,pvb,bezier,twopath,pvb-ts,delayed,game"
 	// DefaultBudgetP95 is the p95 error the budget search aims under, m.
 	DefaultBudgetP95 = 0.25
 )
@@ -57,8 +60,8 @@ type Options struct {
 	// publishing with deadreckon's defaults. Table sets fixed rates; Budget searches
 	// the position threshold.
 	Publish PublishConfig
-	// Network is the modelled link.
-	Network NetworkConfig
+	// Network is the modelled link, impaired as package net/impair impairs real ones.
+	Network impair.Link
 	// ClockError is the error of the clock offset given to pvb-ts and delayed, s.
 	ClockError float64
 	// FPS is the frame rate; if zero, DefaultFPS.
@@ -124,8 +127,8 @@ func (o Options) withDefaults() (Options, error) {
 	if math.IsNaN(o.ClockError) || math.IsInf(o.ClockError, 0) {
 		return o, fmt.Errorf("clock error %v s is not finite", o.ClockError)
 	}
-	if err := o.Network.validate(); err != nil {
-		return o, err
+	if _, err := impair.NewPath(o.Network, 0); err != nil {
+		return o, fmt.Errorf("network: %w", err)
 	}
 	if o.BudgetP95 == 0 {
 		o.BudgetP95 = DefaultBudgetP95
@@ -133,8 +136,8 @@ func (o Options) withDefaults() (Options, error) {
 	if !(o.BudgetP95 > 0) || math.IsInf(o.BudgetP95, 0) {
 		return o, fmt.Errorf("budget p95 target %v m is not positive", o.BudgetP95)
 	}
-	if o.Runs < 0 || o.Runs > MaxRuns {
-		return o, fmt.Errorf("%d runs is outside 0..%d", o.Runs, MaxRuns)
+	if o.Runs < 0 || o.Runs > maxRuns {
+		return o, fmt.Errorf("%d runs is outside 0..%d", o.Runs, maxRuns)
 	}
 	if o.UpdateBytes < 0 {
 		return o, fmt.Errorf("update size %d bytes is negative", o.UpdateBytes)
@@ -159,7 +162,7 @@ func (o Options) withDefaults() (Options, error) {
 			names = append(names, ScenarioNames()...)
 			continue
 		}
-		if DescribeScenario(s) == "" {
+		if describeScenario(s) == "" {
 			return o, fmt.Errorf("unknown scenario %q (have %s, all)", s, strings.Join(ScenarioNames(), ", "))
 		}
 		names = append(names, s)
@@ -180,7 +183,7 @@ func (o Options) withDefaults() (Options, error) {
 // paths builds the truth of every scenario (or the trace) the options name.
 func (o Options) paths() ([]*Path, error) {
 	if o.Trace != "" {
-		tr, err := ReadTraceFile(o.Trace)
+		tr, err := readTraceFile(o.Trace)
 		if err != nil {
 			return nil, err
 		}
@@ -236,17 +239,17 @@ func runCompare(ctx context.Context, w io.Writer, o Options) error {
 		return err
 	}
 	if o.Plot != "" {
-		if err := SavePlot(o.Plot, paths[0], all[:na]); err != nil {
+		if err := savePlot(o.Plot, paths[0], all[:na]); err != nil {
 			return err
 		}
 	}
 	if o.JSON {
-		return WriteJSON(w, all)
+		return writeJSON(w, all)
 	}
 	if err := writeCompareHeader(w, o, paths); err != nil {
 		return err
 	}
-	if err := WriteTable(w, all); err != nil {
+	if err := writeResults(w, all); err != nil {
 		return err
 	}
 	return writeCompareNotes(w, all)
@@ -256,7 +259,9 @@ func runCompare(ctx context.Context, w io.Writer, o Options) error {
 func writeCompareNotes(w io.Writer, rs []Result) error {
 	var b strings.Builder
 	b.WriteString("\nmean/p95/max: |displayed − true| at the same instant; head: mean heading error;\n")
-	b.WriteString("jump: largest |displayed step − true step| between frames (snaps, stalls);\n")
+	b.WriteString("jump: largest |displayed step − true step| between frames (snaps, stalls, and steady lag on turns);\n")
+	b.WriteString("pop: largest per-frame step off the displayed path's own course beyond the truth's (not lag);\n")
+	b.WriteString("dv: largest per-frame change of displayed velocity beyond the truth's own change;\n")
 	b.WriteString("jerk: RMS jerk of the displayed path (the truth's:")
 	seen := map[string]bool{}
 	for _, r := range rs {
@@ -279,7 +284,7 @@ func writeCompareNotes(w io.Writer, rs []Result) error {
 			continue
 		}
 		if len(seen) == 0 {
-			fmt.Fprintf(&b, "depth: deepest point below the ground; below: share of frames more than %g m under it\n", BelowGroundTolerance)
+			fmt.Fprintf(&b, "depth: deepest point below the ground; below: share of frames more than %g m under it\n", belowGroundTolerance)
 			b.WriteString("(the truth's own:")
 		}
 		seen[r.Scenario] = true
@@ -302,14 +307,27 @@ func writeCompareHeader(w io.Writer, o Options, paths []*Path) error {
 	pub, _ := o.Publish.withDefaults()
 	var b strings.Builder
 	for _, p := range paths {
-		if d := DescribeScenario(p.Name); d != "" && o.Trace == "" {
+		if d := describeScenario(p.Name); d != "" && o.Trace == "" {
 			fmt.Fprintf(&b, "%s: %s\n", p.Name, d)
 		} else {
 			fmt.Fprintf(&b, "%s: trace %s, %.1f s\n", p.Name, o.Trace, p.Duration())
 		}
 	}
-	fmt.Fprintf(&b, "publish: %s; link: latency %s, jitter ±%s, loss %.0f%%; clock error %s\n",
-		pub.describe(), ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss, ms(o.ClockError))
+	games, others := 0, 0
+	for _, a := range o.Algos {
+		if a.Game {
+			games++
+		} else {
+			others++
+		}
+	}
+	if others > 0 {
+		fmt.Fprintf(&b, "publish: %s\n", pub.describe())
+	}
+	if games > 0 {
+		fmt.Fprintf(&b, "game: %s\n", describeGame(game.DeadReckoning()))
+	}
+	fmt.Fprintf(&b, "link: %s; clock error %s\n", describeLink(o.Network), ms(o.ClockError))
 	fmt.Fprintf(&b, "%.0f fps; %.0f s measured after %.1f s warm-up; %s; %s\n\n",
 		o.FPS, paths[0].Duration()-warmupOf(o.Warmup), warmupOf(o.Warmup), o.seeds(), o.encoding())
 	_, err := io.WriteString(w, b.String())
@@ -346,7 +364,7 @@ func (o Options) encoding() string {
 	case o.UpdateBytes > 0:
 		return fmt.Sprintf("%s; %d B counted per update", enc, o.UpdateBytes)
 	case o.Exact:
-		return fmt.Sprintf("%s; %d B counted per update (wire size)", enc, DefaultUpdateBytes)
+		return fmt.Sprintf("%s; %d B counted per update (wire size)", enc, defaultUpdateBytes)
 	}
 	return enc + "; bytes = StateBatch payload per update"
 }

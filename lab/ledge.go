@@ -7,40 +7,40 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 )
 
-// LedgeGround is the terrain of the ledge scenario: a plateau LedgeHeight meters high
+// ledgeGround is the terrain of the ledge scenario: a plateau ledgeHeight meters high
 // west of x = 0, plain ground at height 0 east of it. South of z = 0 (z ≥ 0) the
 // plateau ends in a vertical cliff at x = 0; north of it (z < 0) a ramp falls from the
-// plateau at x = 0 to the plain at x = LedgeRampLength. Its zero value is ready to use
+// plateau at x = 0 to the plain at x = ledgeRampLength. Its zero value is ready to use
 // and it is safe for concurrent use.
-type LedgeGround struct{}
+type ledgeGround struct{}
 
-// LedgeRampLength is the horizontal length of the ledge scenario's ramp, m.
-const LedgeRampLength = 50.0
+// ledgeRampLength is the horizontal length of the ledge scenario's ramp, m.
+const ledgeRampLength = 50.0
 
 // HeightAt reports the ground height at (x, z); the ground covers the whole plane.
-func (LedgeGround) HeightAt(x, z float64) (float64, bool) {
+func (ledgeGround) HeightAt(x, z float64) (float64, bool) {
 	switch {
 	case x < 0:
-		return LedgeHeight, true
-	case z >= 0 || x >= LedgeRampLength:
+		return ledgeHeight, true
+	case z >= 0 || x >= ledgeRampLength:
 		return 0, true
 	default:
-		return LedgeHeight * (1 - x/LedgeRampLength), true
+		return ledgeHeight * (1 - x/ledgeRampLength), true
 	}
 }
 
 // NormalAt reports the unit upward normal at (x, z). On the cliff line itself it
 // reports the normal of the plain beyond it.
-func (LedgeGround) NormalAt(x, z float64) (mgl64.Vec3, bool) {
-	if x >= 0 && z < 0 && x < LedgeRampLength {
-		// Height falls by LedgeHeight over LedgeRampLength along +X.
-		return mgl64.Vec3{LedgeHeight / LedgeRampLength, 1, 0}.Normalize(), true
+func (ledgeGround) NormalAt(x, z float64) (mgl64.Vec3, bool) {
+	if x >= 0 && z < 0 && x < ledgeRampLength {
+		// Height falls by ledgeHeight over ledgeRampLength along +X.
+		return mgl64.Vec3{ledgeHeight / ledgeRampLength, 1, 0}.Normalize(), true
 	}
 	return mgl64.Vec3{0, 1, 0}, true
 }
 
 // RayDown reports the height of the ground under (x, y, z) if it is at or below y.
-func (g LedgeGround) RayDown(x, y, z float64) (float64, bool) {
+func (g ledgeGround) RayDown(x, y, z float64) (float64, bool) {
 	h, _ := g.HeightAt(x, z)
 	if h > y {
 		return 0, false
@@ -80,7 +80,7 @@ func ledgeTrack(s float64) (x, z, psi float64) {
 
 func buildLedge(fps, duration float64) *Path {
 	n := frames(fps, duration)
-	g := LedgeGround{}
+	g := ledgeGround{}
 	p := &Path{Name: "ledge", FrameInterval: 1 / fps, Poses: make([]Pose, n), Ground: g}
 	// Start on the plateau, 30 m west of the cliff, heading east towards it.
 	s0 := ledgeHalfStraight - 30.0
@@ -92,13 +92,13 @@ func buildLedge(fps, duration float64) *Path {
 		for t < target-1e-12 {
 			h := math.Min(substep, target-t)
 			t += h
-			x, z, psi = ledgeTrack(s0 + LedgeSpeed*t)
+			x, z, psi = ledgeTrack(s0 + ledgeSpeed*t)
 			ground, _ := g.HeightAt(x, z)
 			if !airborne && ground < y-ledgeStep {
 				airborne, vy = true, 0
 			}
 			if airborne {
-				vy -= Gravity * h
+				vy -= deadreckon.Gravity * h
 				y += vy * h
 				if y <= ground {
 					airborne, y = false, ground

@@ -26,12 +26,12 @@ func straight(n int) []Pose {
 }
 
 // measure feeds truth and shown (same length) to a fresh accumulator.
-func measure(truth []Pose, shown []mgl64.Vec3, ground deadreckon.Ground) Summary {
-	m := NewMetrics(dt, ground)
+func measure(truth []Pose, shown []mgl64.Vec3, ground deadreckon.Ground) summary {
+	m := newMetrics(dt, ground)
 	for i, p := range truth {
 		m.Add(p, deadreckon.State{Position: shown[i], Orientation: p.Orientation}, p.Position)
 	}
-	return m.Summary()
+	return m.summary()
 }
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -136,12 +136,12 @@ func TestMetricsPercentileNearestRank(t *testing.T) {
 
 func TestMetricsHeading(t *testing.T) {
 	truth := straight(10)
-	m := NewMetrics(dt, nil)
+	m := newMetrics(dt, nil)
 	turned := deadreckon.YawQuat(mgl64.DegToRad(-10))
 	for _, p := range truth {
 		m.Add(p, deadreckon.State{Position: p.Position, Orientation: turned}, p.Position)
 	}
-	if got := m.Summary().MeanHeadingErr; !near(got, 10, 1e-9) {
+	if got := m.summary().MeanHeadingErr; !near(got, 10, 1e-9) {
 		t.Errorf("mean heading error = %v°, want 10°", got)
 	}
 	// Headings wrap: 179° against −179° is 2° apart.
@@ -158,7 +158,7 @@ func TestMetricsDepthBelowGround(t *testing.T) {
 		if i%4 == 0 {
 			shown[i][1] = -0.3 // a quarter of the frames 30 cm deep
 		} else if i%4 == 1 {
-			shown[i][1] = -BelowGroundTolerance / 2 // within tolerance: not counted
+			shown[i][1] = -belowGroundTolerance / 2 // within tolerance: not counted
 		}
 	}
 	s := measure(truth, shown, deadreckon.Plane{})
@@ -176,12 +176,12 @@ func TestMetricsDepthBelowGround(t *testing.T) {
 func TestMetricsPastError(t *testing.T) {
 	// A view 0.5 s behind the truth: 3 m off the present, on the truth of 0.5 s ago.
 	truth := straight(120)
-	m := NewMetrics(dt, nil)
+	m := newMetrics(dt, nil)
 	for i := 30; i < len(truth); i++ {
 		past := truth[i-30].Position
 		m.Add(truth[i], deadreckon.State{Position: past}, past)
 	}
-	s := m.Summary()
+	s := m.summary()
 	if !near(s.MeanErr, 3, 1e-9) || !near(s.MeanPastErr, 0, 1e-12) || !near(s.P95PastErr, 0, 1e-12) {
 		t.Errorf("delayed view: present error %v m, past error %v/%v m; want 3, 0, 0", s.MeanErr, s.MeanPastErr, s.P95PastErr)
 	}
@@ -189,12 +189,12 @@ func TestMetricsPastError(t *testing.T) {
 
 func TestMetricsResetKeepsNothing(t *testing.T) {
 	truth := straight(10)
-	m := NewMetrics(dt, nil)
+	m := newMetrics(dt, nil)
 	for _, p := range truth {
 		m.Add(p, deadreckon.State{Position: p.Position.Add(mgl64.Vec3{1, 0, 0})}, p.Position)
 	}
 	m.Reset(dt, nil)
-	if s := m.Summary(); s.Frames != 0 || s.MeanErr != 0 {
+	if s := m.summary(); s.Frames != 0 || s.MeanErr != 0 {
 		t.Errorf("after Reset: %+v, want zero summary", s)
 	}
 }

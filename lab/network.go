@@ -3,35 +3,11 @@ package lab
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
+	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/impair"
 )
-
-// NetworkConfig models the one-way link from the owner to the remote peer. The zero
-// value is a perfect link: no delay, no jitter, no loss.
-type NetworkConfig struct {
-	// Latency is the mean one-way delay, s.
-	Latency float64
-	// Jitter spreads each message's delay uniformly over Latency ± Jitter (never below
-	// zero), s. Jitter can reorder messages.
-	Jitter float64
-	// Loss is the probability, 0..1, that a message is dropped.
-	Loss float64
-}
-
-// validate reports a configuration that cannot describe a link.
-func (c NetworkConfig) validate() error {
-	switch {
-	case !(c.Latency >= 0) || math.IsInf(c.Latency, 0):
-		return fmt.Errorf("network: latency %v s is not a non-negative duration", c.Latency)
-	case !(c.Jitter >= 0) || math.IsInf(c.Jitter, 0):
-		return fmt.Errorf("network: jitter %v s is not a non-negative duration", c.Jitter)
-	case !(c.Loss >= 0 && c.Loss <= 1):
-		return fmt.Errorf("network: loss %v is not a fraction in 0..1", c.Loss)
-	}
-	return nil
-}
 
 // arrivalEpsilon absorbs rounding in arrival times, s: a message due within it of a
 // frame counts as arriving exactly then, and so waits for the next frame.
@@ -42,6 +18,7 @@ type message struct {
 	arrive float64 // local time of arrival, s
 	seq    uint64  // send order, breaks ties so delivery is deterministic
 	state  deadreckon.State
+	brk    bool // a continuity break, applied with Actor.Break
 }
 
 // queue is a binary min-heap of messages by arrival time, then send order. It is
@@ -93,11 +70,11 @@ func (q *queue) pop() message {
 }
 
 // Network carries state updates from the owner to the remote peer in simulated time:
-// a seeded, deterministic event queue with no sockets. It is not safe for concurrent
-// use.
+// the link model of package net/impair (impair.Path: latency, jitter, loss in bursts,
+// duplication, reordering), run on a seeded, deterministic event queue with no
+// sockets. It is not safe for concurrent use.
 type Network struct {
-	cfg       NetworkConfig
-	rng       *rand.Rand
+	path      *impair.Path
 	q         queue
 	seq       uint64
 	sent      int
@@ -105,34 +82,42 @@ type Network struct {
 	delivered int
 }
 
-// NewNetwork returns a link with the given impairments whose random draws come from
-// seed: the same seed and the same sends give the same deliveries.
-func NewNetwork(cfg NetworkConfig, seed uint64) (*Network, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
+// NewNetwork returns a link impaired as l whose random draws come from seed: the same
+// seed and the same sends give the same deliveries.
+func NewNetwork(l impair.Link, seed uint64) (*Network, error) {
+	p, err := impair.NewPath(l, seed)
+	if err != nil {
+		return nil, fmt.Errorf("network: %w", err)
 	}
-	return &Network{cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x7eadc0de))}, nil
+	return &Network{path: p}, nil
 }
 
-// Send puts s on the link at local time now (s). It may be lost.
-func (n *Network) Send(s deadreckon.State, now float64) {
+// Send puts s on the link at local time now (s); brk marks a continuity break. It may
+// be lost, delayed, held back behind later sends or duplicated.
+func (n *Network) Send(s deadreckon.State, brk bool, now float64) {
 	n.sent++
-	// Draw both numbers for every message so that changing the loss rate does not
-	// shift the delays of the messages that get through.
-	lossDraw, jitterDraw := n.rng.Float64(), n.rng.Float64()
-	if lossDraw < n.cfg.Loss {
+	d := n.path.Send(dur(now))
+	if d.Lost {
 		n.lost++
 		return
 	}
-	delay := math.Max(0, n.cfg.Latency+n.cfg.Jitter*(2*jitterDraw-1))
+	n.push(s, brk, d.At)
+	if d.Duplicated {
+		n.push(s, brk, d.DuplicateAt)
+	}
+}
+
+func (n *Network) push(s deadreckon.State, brk bool, at time.Duration) {
 	n.seq++
-	n.q.push(message{arrive: now + delay, seq: n.seq, state: s})
+	n.q.push(message{arrive: at.Seconds(), seq: n.seq, state: s, brk: brk})
 }
 
 // Delivery is a message handed out by Deliver.
 type Delivery struct {
 	// State is the update carried.
 	State deadreckon.State
+	// Break marks a continuity break (a teleport), to apply with Actor.Break.
+	Break bool
 	// Arrival is the local time it arrived, s.
 	Arrival float64
 }
@@ -144,17 +129,29 @@ type Delivery struct {
 func (n *Network) Deliver(buf []Delivery, now float64) []Delivery {
 	for len(n.q) > 0 && n.q[0].arrive < now-arrivalEpsilon {
 		m := n.q.pop()
-		buf = append(buf, Delivery{State: m.state, Arrival: m.arrive})
+		buf = append(buf, Delivery{State: m.state, Break: m.brk, Arrival: m.arrive})
 		n.delivered++
 	}
 	return buf
 }
 
-// Sent returns how many messages were put on the link.
-func (n *Network) Sent() int { return n.sent }
-
 // Lost returns how many messages the link dropped.
 func (n *Network) Lost() int { return n.lost }
 
-// Delivered returns how many messages Deliver has handed out.
-func (n *Network) Delivered() int { return n.delivered }
+// dur converts seconds to a Duration, rounded to the nanosecond.
+func dur(s float64) time.Duration { return time.Duration(math.Round(s * 1e9)) }
+
+// describeLink says in words how a link is impaired.
+func describeLink(l impair.Link) string {
+	s := fmt.Sprintf("latency %s, jitter ±%s, loss %.0f%%", ms(l.Latency.Seconds()), ms(l.Jitter.Seconds()), 100*l.Loss)
+	if l.LossBurst > 1 {
+		s += fmt.Sprintf(" in bursts of %g", l.LossBurst)
+	}
+	if l.Reorder > 0 {
+		s += fmt.Sprintf(", reorder %.0f%%", 100*l.Reorder)
+	}
+	if l.Duplicate > 0 {
+		s += fmt.Sprintf(", duplicate %.0f%%", 100*l.Duplicate)
+	}
+	return s
+}

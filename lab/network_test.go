@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"github.com/treadline/treadline/net/impair"
 	"math"
 	"testing"
 
@@ -16,11 +17,11 @@ func stamped(t float64) deadreckon.State {
 }
 
 func TestNetworkDelaysByLatency(t *testing.T) {
-	n, err := NewNetwork(NetworkConfig{Latency: 0.15}, 1)
+	n, err := NewNetwork(impair.Link{Latency: sec(0.15)}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.Send(stamped(1), 1)
+	n.Send(stamped(1), false, 1)
 	var buf []Delivery
 	for _, c := range []struct {
 		now  float64
@@ -37,8 +38,8 @@ func TestNetworkDelaysByLatency(t *testing.T) {
 }
 
 func TestNetworkZeroDelayHoldsOneFrame(t *testing.T) {
-	n, _ := NewNetwork(NetworkConfig{}, 1)
-	n.Send(stamped(2), 2)
+	n, _ := NewNetwork(impair.Link{}, 1)
+	n.Send(stamped(2), false, 2)
 	if got := n.Deliver(nil, 2); len(got) != 0 {
 		t.Errorf("a frame read its own instant's update: %d delivered", len(got))
 	}
@@ -48,22 +49,22 @@ func TestNetworkZeroDelayHoldsOneFrame(t *testing.T) {
 }
 
 func TestNetworkLossAndJitterAreSeeded(t *testing.T) {
-	cfg := NetworkConfig{Latency: 0.1, Jitter: 0.05, Loss: 0.2}
-	run := func(seed uint64) []Delivery {
-		n, err := NewNetwork(cfg, seed)
+	cfg := impair.Link{Latency: sec(0.1), Jitter: sec(0.05), Loss: 0.2}
+	run := func(seed uint64, l impair.Link) []Delivery {
+		n, err := NewNetwork(l, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < 2000; i++ {
-			n.Send(stamped(float64(i)*0.01), float64(i)*0.01)
+			n.Send(stamped(float64(i)*0.01), false, float64(i)*0.01)
 		}
 		out := n.Deliver(nil, 1e9)
-		if n.Sent() != 2000 || n.Lost()+n.Delivered() != 2000 || n.Delivered() != len(out) {
-			t.Fatalf("counts: sent %d lost %d delivered %d (out %d)", n.Sent(), n.Lost(), n.Delivered(), len(out))
+		if n.sent != 2000 || n.Lost()+n.delivered < 2000 || n.delivered != len(out) {
+			t.Fatalf("counts: sent %d lost %d delivered %d (out %d)", n.sent, n.Lost(), n.delivered, len(out))
 		}
 		return out
 	}
-	a, b, c := run(7), run(7), run(8)
+	a, b, c := run(7, cfg), run(7, cfg), run(8, cfg)
 	if len(a) != len(b) {
 		t.Fatalf("same seed: %d and %d delivered", len(a), len(b))
 	}
@@ -83,27 +84,44 @@ func TestNetworkLossAndJitterAreSeeded(t *testing.T) {
 	if lost := 2000 - len(a); math.Abs(float64(lost)-400) > 72 {
 		t.Errorf("lost %d of 2000 at 20%% loss, want 400 ± 72", lost)
 	}
-	reordered := 0
+	// The link model of net/impair: jitter delays, never reorders.
 	for i, d := range a {
 		delay := d.Arrival - d.State.Time
-		if delay < 0.05-1e-12 || delay > 0.15+1e-12 {
-			t.Fatalf("delivery %d delayed %v s, want 0.1 ± 0.05 s", i, delay)
+		if delay < 0.05-1e-9 {
+			t.Fatalf("delivery %d delayed %v s, want at least 0.1 − 0.05 s", i, delay)
 		}
-		if i > 0 && d.Arrival < a[i-1].Arrival {
-			t.Fatalf("delivery %d out of arrival order", i)
+		if i > 0 && (d.Arrival < a[i-1].Arrival || d.State.Time < a[i-1].State.Time) {
+			t.Fatalf("delivery %d out of order under jitter alone", i)
 		}
-		if i > 0 && d.State.Time < a[i-1].State.Time {
+	}
+	// Reordering holds some back; bursts keep the loss rate with longer runs.
+	r := run(7, impair.Link{Latency: sec(0.1), Reorder: 0.1})
+	reordered := 0
+	for i := 1; i < len(r); i++ {
+		if r[i].State.Time < r[i-1].State.Time {
 			reordered++
 		}
 	}
-	if reordered == 0 {
-		t.Error("±50 ms jitter on updates 10 ms apart reordered none")
+	if reordered < 100 || reordered > 300 {
+		t.Errorf("10%% reorder: %d of 2000 overtaken, want about 200", reordered)
+	}
+	burst := run(7, impair.Link{Loss: 0.3, LossBurst: 4})
+	runs, prev := 0, -1.0
+	for _, d := range burst {
+		if gap := d.State.Time - prev; gap > 0.015 {
+			runs++
+		}
+		prev = d.State.Time
+	}
+	lost := 2000 - len(burst)
+	if math.Abs(float64(lost)-600) > 150 || float64(lost)/float64(runs) < 3 {
+		t.Errorf("30%% loss in bursts of 4: %d lost in %d runs", lost, runs)
 	}
 }
 
 func TestNetworkRejectsNonsense(t *testing.T) {
-	for _, c := range []NetworkConfig{
-		{Latency: -0.1}, {Latency: math.NaN()}, {Jitter: math.Inf(1)}, {Loss: 1.5}, {Loss: -0.1},
+	for _, c := range []impair.Link{
+		{Latency: sec(-0.1)}, {Jitter: -1}, {Loss: 1.5}, {Loss: -0.1}, {Reorder: 2}, {LossBurst: math.NaN()},
 	} {
 		if _, err := NewNetwork(c, 1); err == nil {
 			t.Errorf("NewNetwork(%+v) accepted it", c)

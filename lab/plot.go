@@ -16,12 +16,12 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// Plot size: a square top view above an error strip, at PlotDPI.
+// Plot size: a square top view above an error strip, at plotDPI.
 const (
 	plotWidth  = 8 * vg.Inch
 	plotHeight = 11 * vg.Inch
-	// PlotDPI is the resolution of the PNG drawn by WritePlot.
-	PlotDPI = 110
+	// plotDPI is the resolution of the PNG drawn by writePlot.
+	plotDPI = 110
 )
 
 // palette returns the algorithms' colours: distinct and colour-blind friendly
@@ -39,15 +39,15 @@ func palette() [8]color.RGBA {
 	}
 }
 
-// SavePlot draws the results of one scenario (each with a Record) to a PNG file; see
-// WritePlot.
-func SavePlot(name string, path *Path, results []Result) error {
+// savePlot draws the results of one scenario (each with a Record) to a PNG file; see
+// writePlot.
+func savePlot(name string, path *Path, results []Result) error {
 	f, err := os.Create(name)
 	if err != nil {
 		return fmt.Errorf("save plot: %w", err)
 	}
 	w := bufio.NewWriter(f)
-	if err := WritePlot(w, path, results); err != nil {
+	if err := writePlot(w, path, results); err != nil {
 		f.Close()
 		return err
 	}
@@ -61,12 +61,12 @@ func SavePlot(name string, path *Path, results []Result) error {
 	return nil
 }
 
-// WritePlot draws, as a PNG, the true path and each result's displayed path seen from
+// writePlot draws, as a PNG, the true path and each result's displayed path seen from
 // above (x east, −z north, in meters, equal scales) with the points where the owner
 // published marked, on terrain their heights over time, and at the bottom each
 // result's position error over the measured time. Results without a Record are
 // skipped.
-func WritePlot(w io.Writer, path *Path, results []Result) error {
+func writePlot(w io.Writer, path *Path, results []Result) error {
 	var recs []Result
 	for _, r := range results {
 		if r.Record != nil && len(r.Record.Shown) > 0 {
@@ -197,7 +197,7 @@ func WritePlot(w io.Writer, path *Path, results []Result) error {
 	bottom.Y.Min = 0
 	bottom.Y.Max *= 1.45 // legend headroom
 
-	img := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(PlotDPI))
+	img := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI))
 	dc := draw.New(img)
 	split := plotHeight * 0.32
 	if side != nil {

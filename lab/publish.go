@@ -9,10 +9,10 @@ import (
 	"github.com/treadline/treadline/net/wire"
 )
 
-// DefaultUpdateBytes is the size of one update without articulations on the wire, in
+// defaultUpdateBytes is the size of one update without articulations on the wire, in
 // bytes: the payload of a StateBatch datagram holding one update (batch header,
 // update record). Transport headers (QUIC, UDP, IP) are not counted.
-const DefaultUpdateBytes = wire.BatchHeaderSize + wire.MinUpdateSize
+const defaultUpdateBytes = wire.BatchHeaderSize + wire.MinUpdateSize
 
 // PublishConfig says when the owner publishes. The zero value is threshold publishing
 // with deadreckon's publisher defaults.
@@ -98,11 +98,14 @@ type owner struct {
 // never is a threshold no error reaches, for fixed-rate publishing.
 const never = 1e12
 
-func newOwner(c PublishConfig, a Algo, seed uint64) *owner {
+func newOwner(c PublishConfig, a Algo, seed uint64, paper bool) *owner {
 	// The owner reckons its own updates as the remote does, without latency. A delayed
 	// remote has no present-time view to compare with, so its owner measures against
 	// projective velocity blending.
 	reckon := deadreckon.Config{Algorithm: a.Algorithm, UpdateInterval: c.interval(), Heartbeat: c.Heartbeat}
+	if paper {
+		paperReckon(&reckon)
+	}
 	if a.Algorithm == deadreckon.Delayed {
 		reckon.Algorithm = deadreckon.ProjectiveVelocityBlend
 	}
@@ -121,23 +124,25 @@ func newOwner(c PublishConfig, a Algo, seed uint64) *owner {
 		pc.MaxTolerance = never
 		pc.MinInterval = 0.5 / c.Rate
 		pc.Heartbeat = never
+		pc.RepeatChange = -1
 	}
 	return &owner{pub: deadreckon.NewPublisher(pc, seed), rate: c.Rate}
 }
 
 // update feeds the frame's true pose, stamped ownerTime on the owner's clock, and
-// reports the state to send, if the owner publishes this frame.
-func (o *owner) update(p Pose, ownerTime float64) (deadreckon.State, bool) {
-	s := deadreckon.Sample{Time: ownerTime, Position: p.Position, Orientation: p.Orientation}
+// reports the state to send and whether it is a continuity break, if the owner
+// publishes this frame.
+func (o *owner) update(p Pose, ownerTime float64) (deadreckon.State, bool, bool) {
+	s := deadreckon.Sample{Time: ownerTime, Position: p.Position, Orientation: p.Orientation, Break: p.Break}
 	if o.rate > 0 && p.Time >= float64(o.sent)/o.rate-1e-9 {
 		s.Full = true
 	}
 	d, st := o.pub.Update(s)
 	if d == deadreckon.NoUpdate {
-		return deadreckon.State{}, false
+		return deadreckon.State{}, false, false
 	}
 	o.sent++
-	return st, true
+	return st, p.Break, true
 }
 
 // wireCodec sends states through the real wire encoding and back, reusing its
@@ -167,4 +172,11 @@ func (c *wireCodec) roundTrip(st deadreckon.State) (deadreckon.State, int, error
 		return deadreckon.State{}, 0, fmt.Errorf("decode update: %d decoded, %d rejected: %v", len(out), rejected, err)
 	}
 	return out[0].State, len(b), nil
+}
+
+// paperReckon makes c reckon as Murphy's paper does: no projection horizon, and the
+// position lerped by T̂ itself.
+func paperReckon(c *deadreckon.Config) {
+	c.AccelerationHorizon, c.MaxExtrapolation = math.Inf(1), math.Inf(1)
+	c.LinearBlend = true
 }

@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 )
 
-// WriteJSON writes each result as one JSON object on its own line.
-func WriteJSON(w io.Writer, results []Result) error {
+// writeJSON writes each result as one JSON object on its own line.
+func writeJSON(w io.Writer, results []Result) error {
 	enc := json.NewEncoder(w)
 	for i := range results {
 		if err := enc.Encode(&results[i]); err != nil {
@@ -30,9 +30,9 @@ func writeJSONValues(w io.Writer, vs []any) error {
 	return nil
 }
 
-// WriteTable writes results as an aligned text table, one row per result. Columns
+// writeResults writes results as an aligned text table, one row per result. Columns
 // that no result uses (delay, ground depth) are left out.
-func WriteTable(w io.Writer, results []Result) error {
+func writeResults(w io.Writer, results []Result) error {
 	hasPast, hasGround, hasRuns := false, false, false
 	for _, r := range results {
 		hasPast = hasPast || r.MeanErrPastM != nil
@@ -44,12 +44,12 @@ func WriteTable(w io.Writer, results []Result) error {
 	if hasRuns {
 		head = append(head, "± sd m")
 	}
-	head = append(head, "p95 m", "max m", "head °", "jump m", "jerk m/s³")
+	head = append(head, "p95 m", "max m", "head °", "jump m", "pop m", "dv m/s", "jerk m/s³")
 	if hasPast {
 		head = append(head, "delay s", "past mean m", "past p95 m")
 	}
 	if hasGround {
-		head = append(head, "depth m", "below %")
+		head = append(head, "depth m", "below %", "under truth m")
 	}
 	head = append(head, "upd/s", "B/s")
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
@@ -58,7 +58,7 @@ func WriteTable(w io.Writer, results []Result) error {
 		if hasRuns {
 			row = append(row, f4(r.MeanErrSDM))
 		}
-		row = append(row, f4(r.P95ErrM), f4(r.MaxErrM), f2(r.MeanHeadingDeg), f4(r.MaxJumpM), f1(r.RMSJerk))
+		row = append(row, f4(r.P95ErrM), f4(r.MaxErrM), f2(r.MeanHeadingDeg), f4(r.MaxJumpM), f4(r.MaxPopM), f2(r.MaxDVMPS), f1(r.RMSJerk))
 		if hasPast {
 			if r.MeanErrPastM != nil {
 				row = append(row, f3(r.DelayS), f4(*r.MeanErrPastM), f4(*r.P95ErrPastM))
@@ -68,9 +68,9 @@ func WriteTable(w io.Writer, results []Result) error {
 		}
 		if hasGround {
 			if r.MaxDepthM != nil {
-				row = append(row, f3(max(0, *r.MaxDepthM)), f1(100**r.BelowGroundShare))
+				row = append(row, f3(max(0, *r.MaxDepthM)), f1(100**r.BelowGroundShare), f3(*r.MaxUnderTruthM))
 			} else {
-				row = append(row, "-", "-")
+				row = append(row, "-", "-", "-")
 			}
 		}
 		row = append(row, f2(r.UpdatesPerS), fmt.Sprintf("%.0f", r.BytesPerS))

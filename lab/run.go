@@ -7,12 +7,14 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net/impair"
 )
 
-// OwnerClockOffset is how far the owner's clock runs ahead of the remote peer's in
+// ownerClockOffset is how far the owner's clock runs ahead of the remote peer's in
 // every run, s. A non-zero offset makes a clock-synchronisation mistake visible:
 // timestamps are only useful converted with the right offset.
-const OwnerClockOffset = 1000.0
+const ownerClockOffset = 1000.0
 
 // DefaultWarmup is how long a run goes before it is measured, s: time for the first
 // updates to arrive and the first blends to settle.
@@ -28,7 +30,13 @@ type Setup struct {
 	// Publish says when and what the owner publishes.
 	Publish PublishConfig
 	// Network is the link from owner to remote.
-	Network NetworkConfig
+	Network impair.Link
+	// DeadReckoning is what the "game" algorithm runs; if zero, game.DeadReckoning().
+	// Other algorithms ignore it.
+	DeadReckoning deadreckon.PublisherConfig
+	// Paper reckons as Murphy's paper does (the Table 1.1 runs): acceleration
+	// integrated and velocity held for ever, the position lerped by T̂ itself.
+	Paper bool
 	// Seed drives the link's random draws.
 	Seed uint64
 	// ClockError is added to the true clock offset given to clock-synchronised modes
@@ -42,7 +50,7 @@ type Setup struct {
 	Exact bool
 	// UpdateBytes, if positive, is the size counted for each update, bytes. If zero, an
 	// update counts the size of its wire encoding: a StateBatch datagram payload holding
-	// it alone (DefaultUpdateBytes for an update without articulations).
+	// it alone (defaultUpdateBytes for an update without articulations).
 	UpdateBytes int
 	// Snap overrides the remote actor's snap distance, m; if zero, deadreckon's default.
 	Snap float64
@@ -80,15 +88,18 @@ type Result struct {
 	HeartbeatS      float64 `json:"heartbeat_s,omitempty"`
 	// Acceleration reports whether acceleration was published.
 	Acceleration bool `json:"acceleration"`
-	// LatencyS and JitterS (s) and Loss (0..1) describe the link; ClockErrorS is the
-	// error of the clock offset given to pvb-ts and delayed, s.
+	// LatencyS and JitterS (s), Loss (0..1) with its mean burst length LossBurst
+	// (packets) and Reorder (0..1) describe the link; ClockErrorS is the error of the
+	// clock offset given to pvb-ts, delayed and game, s.
 	LatencyS    float64 `json:"latency_s"`
 	JitterS     float64 `json:"jitter_s"`
 	Loss        float64 `json:"loss"`
+	LossBurst   float64 `json:"loss_burst,omitempty"`
+	Reorder     float64 `json:"reorder,omitempty"`
 	ClockErrorS float64 `json:"clock_error_s"`
 	// FPS is the frame rate, frames/s; DurationS the whole run and WarmupS its
 	// unmeasured start, s; Seed the (first) seed of the link; Runs how many seeds the
-	// figures combine (see SimulateRuns); Frames the frames measured over all of them.
+	// figures combine (see simulateRuns); Frames the frames measured over all of them.
 	FPS       float64 `json:"fps"`
 	DurationS float64 `json:"duration_s"`
 	WarmupS   float64 `json:"warmup_s"`
@@ -106,11 +117,18 @@ type Result struct {
 	MeanErrSDM float64 `json:"mean_err_sd_m,omitempty"`
 	// MeanHeadingDeg is the mean absolute heading error, degrees.
 	MeanHeadingDeg float64 `json:"mean_heading_err_deg"`
-	// MaxJumpM is the largest |displayed step − true step| between two frames, m.
+	// MaxJumpM is the largest |displayed step − true step| between two frames, m. It
+	// counts steady lag on a turn as well as pops.
 	MaxJumpM float64 `json:"max_jump_m"`
+	// MaxPopM is the largest per-frame pop, m: the displayed path's departure from its
+	// own course beyond the truth's (see summary.MaxPop); steady lag does not count.
+	MaxPopM float64 `json:"max_pop_m"`
+	// MaxDVMPS is the largest per-frame change of displayed velocity beyond the
+	// truth's own change, m/s.
+	MaxDVMPS float64 `json:"max_dv_mps"`
 	// RMSJerk is the RMS jerk of the displayed path, m/s³; TrueRMSJerk the truth's.
-	RMSJerk     float64 `json:"rms_jerk_mps3"`
-	TrueRMSJerk float64 `json:"true_rms_jerk_mps3"`
+	RMSJerk     float64 `json:"rms_jerk"`
+	TrueRMSJerk float64 `json:"true_rms_jerk"`
 	// DelayS is the delayed algorithm's delay, s; MeanErrPastM and P95ErrPastM its
 	// error against the truth one delay ago, m (delayed only).
 	DelayS       float64  `json:"delay_s,omitempty"`
@@ -123,6 +141,9 @@ type Result struct {
 	BelowGroundShare     *float64 `json:"below_ground_share,omitempty"`
 	TrueMaxDepthM        *float64 `json:"true_max_depth_m,omitempty"`
 	TrueBelowGroundShare *float64 `json:"true_below_ground_share,omitempty"`
+	// MaxUnderTruthM is how far the displayed position went below the true one, m
+	// (terrain scenarios only): a display that drops before the truth falls.
+	MaxUnderTruthM *float64 `json:"max_under_truth_m,omitempty"`
 
 	// UpdatesPerS and BytesPerS are what the owner sent, per second.
 	UpdatesPerS float64 `json:"updates_per_s"`
@@ -143,8 +164,8 @@ type Result struct {
 	Record *Record `json:"-"`
 }
 
-// ErrNoFrames is returned when the warm-up leaves no frame to measure.
-var ErrNoFrames = errors.New("no frames to measure")
+// errNoFrames is returned when the warm-up leaves no frame to measure.
+var errNoFrames = errors.New("no frames to measure")
 
 // Simulate plays one run and measures it. It is deterministic: the same setup gives
 // the same result, bit for bit.
@@ -156,8 +177,8 @@ func Simulate(s Setup) (Result, error) {
 // scratch holds the buffers one goroutine reuses from run to run.
 type scratch struct {
 	wire    wireCodec
-	metrics Metrics
-	truth   Metrics
+	metrics metrics
+	truth   metrics
 	inbox   []Delivery
 }
 
@@ -169,6 +190,10 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	pub, err := s.Publish.withDefaults()
 	if err != nil {
 		return Result{}, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
+	}
+	dr := s.DeadReckoning
+	if dr == (deadreckon.PublisherConfig{}) {
+		dr = game.DeadReckoning()
 	}
 	net, err := NewNetwork(s.Network, s.Seed)
 	if err != nil {
@@ -196,18 +221,28 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		CompensateLatency: s.Algo.CompensateLatency,
 		SnapDistance:      s.Snap,
 	}
+	if s.Paper {
+		paperReckon(&cfg)
+	}
 	if p.Ground != nil {
 		cfg.Clamp = groundClamp(p.Clamp, p.Footprint)
 	}
+	var own *owner
+	if s.Algo.Game {
+		// The game's remote, clamp and publisher, exactly.
+		cfg = dr.Reckon
+		own = &owner{pub: deadreckon.NewPublisher(dr, s.Seed)}
+	} else {
+		own = newOwner(pub, s.Algo, s.Seed, s.Paper)
+	}
 	actor := deadreckon.NewActor(cfg)
-	if s.Algo.CompensateLatency || s.Algo.Algorithm == deadreckon.Delayed {
-		actor.SetClockOffset(OwnerClockOffset + s.ClockError)
+	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {
+		actor.SetClockOffset(ownerClockOffset + s.ClockError)
 	}
 	delay := 0.0
-	if s.Algo.Algorithm == deadreckon.Delayed {
+	if cfg.Algorithm == deadreckon.Delayed {
 		delay = actor.Config().Delay
 	}
-	owner := newOwner(pub, s.Algo, s.Seed)
 
 	sc.metrics.Reset(dt, p.Ground)
 	sc.truth.Reset(dt, p.Ground)
@@ -221,7 +256,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		t := truth.Time
 		measured := t >= warmup-1e-9
 		// Owner side: render, decide, publish.
-		if st, ok := owner.update(truth, t+OwnerClockOffset); ok {
+		if st, brk, ok := own.update(truth, t+ownerClockOffset); ok {
 			size := s.UpdateBytes
 			if !s.Exact {
 				var n int
@@ -235,7 +270,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 					size = n
 				}
 			} else if size == 0 {
-				size = DefaultUpdateBytes
+				size = defaultUpdateBytes
 			}
 			if ok {
 				sent++
@@ -243,7 +278,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 					measuredSent++
 					measuredBytes += size
 				}
-				net.Send(st, t)
+				net.Send(st, brk, t)
 				if rec != nil && measured {
 					rec.Updates = append(rec.Updates, truth.Position)
 				}
@@ -253,7 +288,11 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		// then reckon and clamp.
 		sc.inbox = net.Deliver(sc.inbox[:0], t)
 		for _, d := range sc.inbox {
-			if err := actor.Receive(d.State, d.Arrival); err != nil {
+			apply := actor.Receive
+			if d.Break {
+				apply = actor.Break
+			}
+			if err := apply(d.State, d.Arrival); err != nil {
 				rejected++
 			}
 		}
@@ -282,12 +321,12 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		sc.metrics.Add(truth, shown, past)
 		sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
 	}
-	sum, trueSum := sc.metrics.Summary(), sc.truth.Summary()
+	sum, trueSum := sc.metrics.summary(), sc.truth.summary()
 	if sum.Frames == 0 && encodeErr != nil && sent == 0 {
 		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, encodeErr)
 	}
 	if sum.Frames == 0 {
-		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, ErrNoFrames, p.Duration(), warmup)
+		return Result{}, fmt.Errorf("simulate %s/%s: %w (duration %.3g s, warm-up %.3g s)", p.Name, s.Algo.Name, errNoFrames, p.Duration(), warmup)
 	}
 	span := float64(sum.Frames) * dt
 	r := Result{
@@ -296,9 +335,11 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		Publish:        "rate",
 		RateHz:         pub.Rate,
 		Acceleration:   !pub.NoAcceleration,
-		LatencyS:       s.Network.Latency,
-		JitterS:        s.Network.Jitter,
+		LatencyS:       s.Network.Latency.Seconds(),
+		JitterS:        s.Network.Jitter.Seconds(),
 		Loss:           s.Network.Loss,
+		LossBurst:      s.Network.LossBurst,
+		Reorder:        s.Network.Reorder,
 		ClockErrorS:    s.ClockError,
 		FPS:            1 / dt,
 		DurationS:      p.Duration(),
@@ -311,6 +352,8 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 		MaxErrM:        sum.MaxErr,
 		MeanHeadingDeg: sum.MeanHeadingErr,
 		MaxJumpM:       sum.MaxJump,
+		MaxPopM:        sum.MaxPop,
+		MaxDVMPS:       sum.MaxDV,
 		RMSJerk:        sum.RMSJerk,
 		TrueRMSJerk:    trueSum.RMSJerk,
 		UpdatesPerS:    float64(measuredSent) / span,
@@ -324,6 +367,12 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	}
 	if measuredSent > 0 {
 		r.BytesPerUpdate = float64(measuredBytes) / float64(measuredSent)
+	}
+	if s.Algo.Game {
+		pub.Rate = 0
+		pub.PosThreshold, pub.RotThreshold = dr.PositionThreshold, dr.OrientationThreshold
+		pub.MinInterval, pub.Heartbeat = dr.MinInterval, dr.Heartbeat
+		r.RateHz, r.Acceleration = 0, !dr.NoAcceleration
 	}
 	if pub.Rate == 0 {
 		r.Publish = "threshold"
@@ -339,6 +388,7 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	if p.Ground != nil {
 		r.MaxDepthM, r.BelowGroundShare = &sum.MaxDepth, &sum.BelowShare
 		r.TrueMaxDepthM, r.TrueBelowGroundShare = &trueSum.MaxDepth, &trueSum.BelowShare
+		r.MaxUnderTruthM = &sum.MaxUnderTruth
 	}
 	return r, nil
 }

@@ -5,22 +5,22 @@ import (
 	"math"
 )
 
-// MaxRuns is the most seeds one comparison may average over.
-const MaxRuns = 1000
+// maxRuns is the most seeds one comparison may average over.
+const maxRuns = 1000
 
-// SimulateRuns plays the setup once per seed s.Seed, s.Seed+1, … (runs of them; zero
+// simulateRuns plays the setup once per seed s.Seed, s.Seed+1, … (runs of them; zero
 // means one) and combines the results: means of the mean, p95, heading, jerk, rate and
-// past-error figures, the largest of the maxima, sums of the counts. MeanErrSDM is
+// past-error figures, the largest of the maxima (error, jump, pop, dv, depth), sums of the counts. MeanErrSDM is
 // the spread of the per-seed mean errors, which says how much a single seed can be
 // trusted on a lossy or jittery link. The Record, when asked for, is the first seed's.
-func SimulateRuns(s Setup, runs int) (Result, error) {
+func simulateRuns(s Setup, runs int) (Result, error) {
 	var sc scratch
 	return sc.simulateRuns(s, runs)
 }
 
 func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
-	if runs < 0 || runs > MaxRuns {
-		return Result{}, fmt.Errorf("simulate: %d runs is outside 0..%d", runs, MaxRuns)
+	if runs < 0 || runs > maxRuns {
+		return Result{}, fmt.Errorf("simulate: %d runs is outside 0..%d", runs, maxRuns)
 	}
 	if runs <= 1 {
 		r, err := sc.simulate(s)
@@ -42,6 +42,7 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 			acc = r
 			acc.MeanErrPastM, acc.P95ErrPastM = copyPtr(r.MeanErrPastM), copyPtr(r.P95ErrPastM)
 			acc.MaxDepthM, acc.BelowGroundShare = copyPtr(r.MaxDepthM), copyPtr(r.BelowGroundShare)
+			acc.MaxUnderTruthM = copyPtr(r.MaxUnderTruthM)
 			continue
 		}
 		acc.Frames += r.Frames
@@ -50,6 +51,8 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 		acc.MaxErrM = math.Max(acc.MaxErrM, r.MaxErrM)
 		acc.MeanHeadingDeg += r.MeanHeadingDeg
 		acc.MaxJumpM = math.Max(acc.MaxJumpM, r.MaxJumpM)
+		acc.MaxPopM = math.Max(acc.MaxPopM, r.MaxPopM)
+		acc.MaxDVMPS = math.Max(acc.MaxDVMPS, r.MaxDVMPS)
 		acc.RMSJerk += r.RMSJerk
 		acc.UpdatesPerS += r.UpdatesPerS
 		acc.BytesPerS += r.BytesPerS
@@ -63,6 +66,9 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 		addPtr(acc.BelowGroundShare, r.BelowGroundShare)
 		if acc.MaxDepthM != nil && r.MaxDepthM != nil {
 			*acc.MaxDepthM = math.Max(*acc.MaxDepthM, *r.MaxDepthM)
+		}
+		if acc.MaxUnderTruthM != nil && r.MaxUnderTruthM != nil {
+			*acc.MaxUnderTruthM = math.Max(*acc.MaxUnderTruthM, *r.MaxUnderTruthM)
 		}
 	}
 	n := float64(runs)

@@ -20,6 +20,9 @@ type Pose struct {
 	// Orientation is a unit quaternion from the vehicle's local frame (forward +X,
 	// up +Y) into the world frame.
 	Orientation mgl64.Quat
+	// Break marks a continuity break: the vehicle teleported to this pose (a
+	// respawn), and its owner publishes it as one.
+	Break bool
 }
 
 // Path is a true trajectory sampled once per frame, the ground truth of one run.
@@ -50,31 +53,29 @@ func (p *Path) Duration() float64 {
 
 // Scenario parameters. The speeds are those of a medium tank at a brisk pace.
 const (
-	// CircleRadius is the radius of the circle scenario, m.
-	CircleRadius = 20.0
-	// CircleSpeed is the constant speed on the circle, m/s.
-	CircleSpeed = 10.0
-	// EightRadius is the radius of each loop of the figure eight, m.
-	EightRadius = 25.0
-	// EightSpeed is the constant speed on the figure eight, m/s.
-	EightSpeed = 10.0
-	// ZigzagSpeed is the constant speed of the zigzag scenario, m/s.
-	ZigzagSpeed = 10.0
-	// ZigzagLeg is how long each straight leg of the zigzag lasts, s.
-	ZigzagLeg = 2.0
-	// ZigzagTurnRate is the yaw rate in the zigzag's turns, rad/s (90°/s); each turn
+	// circleRadius is the radius of the circle scenario, m.
+	circleRadius = 20.0
+	// circleSpeed is the constant speed on the circle, m/s.
+	circleSpeed = 10.0
+	// eightRadius is the radius of each loop of the figure eight, m.
+	eightRadius = 25.0
+	// eightSpeed is the constant speed on the figure eight, m/s.
+	eightSpeed = 10.0
+	// zigzagSpeed is the constant speed of the zigzag scenario, m/s.
+	zigzagSpeed = 10.0
+	// zigzagLeg is how long each straight leg of the zigzag lasts, s.
+	zigzagLeg = 2.0
+	// zigzagTurnRate is the yaw rate in the zigzag's turns, rad/s (90°/s); each turn
 	// swings the heading by 90°.
-	ZigzagTurnRate = math.Pi / 2
-	// StopGoTopSpeed is the cruising speed of the stop-and-go scenario, m/s.
-	StopGoTopSpeed = 10.0
-	// StopGoAccel and StopGoBrake are its acceleration and braking, m/s².
-	StopGoAccel, StopGoBrake = 3.0, 6.0
-	// LedgeSpeed is the constant ground speed on the ledge track, m/s.
-	LedgeSpeed = 10.0
-	// LedgeHeight is the height of the plateau the ledge scenario drives off, m.
-	LedgeHeight = 5.0
-	// Gravity is the acceleration of a falling vehicle, m/s².
-	Gravity = 9.81
+	zigzagTurnRate = math.Pi / 2
+	// stopGoTopSpeed is the cruising speed of the stop-and-go scenario, m/s.
+	stopGoTopSpeed = 10.0
+	// stopGoAccel and stopGoBrake are its acceleration and braking, m/s².
+	stopGoAccel, stopGoBrake = 3.0, 6.0
+	// ledgeSpeed is the constant ground speed on the ledge track, m/s.
+	ledgeSpeed = 10.0
+	// ledgeHeight is the height of the plateau the ledge scenario drives off, m.
+	ledgeHeight = 5.0
 )
 
 // substep is the integration step for scenarios built by integrating speed and yaw
@@ -96,12 +97,15 @@ func infallible(build func(fps, duration float64) *Path) func(fps, duration floa
 // scenarios lists the built-in scenarios in the order "all" runs them.
 func scenarios() []scenarioInfo {
 	return []scenarioInfo{
-		{"circle", fmt.Sprintf("constant %.0f m/s on a %.0f m radius circle", CircleSpeed, CircleRadius), infallible(buildCircle)},
-		{"eight", fmt.Sprintf("figure eight of two %.0f m loops at %.0f m/s (curvature flips at the crossing)", EightRadius, EightSpeed), infallible(buildEight)},
-		{"zigzag", fmt.Sprintf("%.0f m/s, %.0f s legs joined by 90° turns at 90°/s, round a 70 m loop", ZigzagSpeed, ZigzagLeg), infallible(buildZigzag)},
-		{"stopgo", fmt.Sprintf("accelerate %.0f m/s², cruise %.0f m/s, brake %.0f m/s², stand, pivot 90°, go", StopGoAccel, StopGoTopSpeed, StopGoBrake), infallible(buildStopGo)},
-		{"ledge", fmt.Sprintf("oval track at %.0f m/s: drives off a %.0f m cliff, climbs back up a ramp", LedgeSpeed, LedgeHeight), infallible(buildLedge)},
+		{"circle", fmt.Sprintf("constant %.0f m/s on a %.0f m radius circle", circleSpeed, circleRadius), infallible(buildCircle)},
+		{"eight", fmt.Sprintf("figure eight of two %.0f m loops at %.0f m/s (curvature flips at the crossing)", eightRadius, eightSpeed), infallible(buildEight)},
+		{"zigzag", fmt.Sprintf("%.0f m/s, %.0f s legs joined by 90° turns at 90°/s, round a 70 m loop", zigzagSpeed, zigzagLeg), infallible(buildZigzag)},
+		{"stopgo", fmt.Sprintf("accelerate %.0f m/s², cruise %.0f m/s, brake %.0f m/s², stand, pivot 90°, go", stopGoAccel, stopGoTopSpeed, stopGoBrake), infallible(buildStopGo)},
+		{"ledge", fmt.Sprintf("oval track at %.0f m/s: drives off a %.0f m cliff, climbs back up a ramp", ledgeSpeed, ledgeHeight), infallible(buildLedge)},
 		{"tank", "a 50 t tank driven through package physics on the generated valley floor: arcs, a dash, a brake into reverse", buildTank},
+		{"pivot", fmt.Sprintf("%.0f m/s, brake to a stop, turn 180° in place at %.0f°/s, stop dead, go", pivotSpeed, pivotRate*180/math.Pi), infallible(buildPivot)},
+		{"collision", fmt.Sprintf("accelerate to %.0f m/s, hit an obstacle (to rest in one frame), stand, turn 90°, go", collisionSpeed), infallible(buildCollision)},
+		{"respawn", fmt.Sprintf("the circle, teleported %.0f m (a continuity break) every %.0f s", respawnDistance, respawnEvery), infallible(buildRespawn)},
 	}
 }
 
@@ -114,9 +118,9 @@ func ScenarioNames() []string {
 	return names
 }
 
-// DescribeScenario returns a one-line description of a built-in scenario, or "" if
+// describeScenario returns a one-line description of a built-in scenario, or "" if
 // there is none by that name.
-func DescribeScenario(name string) string {
+func describeScenario(name string) string {
 	for _, s := range scenarios() {
 		if s.name == name {
 			return s.about
@@ -157,13 +161,13 @@ func frames(fps, duration float64) int {
 func buildCircle(fps, duration float64) *Path {
 	n := frames(fps, duration)
 	p := &Path{Name: "circle", FrameInterval: 1 / fps, Poses: make([]Pose, n)}
-	w := CircleSpeed / CircleRadius
+	w := circleSpeed / circleRadius
 	for i := range p.Poses {
 		t := float64(i) / fps
 		th := w * t
 		p.Poses[i] = Pose{
 			Time:        t,
-			Position:    mgl64.Vec3{CircleRadius * math.Cos(th), 0, -CircleRadius * math.Sin(th)},
+			Position:    mgl64.Vec3{circleRadius * math.Cos(th), 0, -circleRadius * math.Sin(th)},
 			Orientation: deadreckon.YawQuat(th + math.Pi/2),
 		}
 	}
@@ -173,21 +177,21 @@ func buildCircle(fps, duration float64) *Path {
 func buildEight(fps, duration float64) *Path {
 	n := frames(fps, duration)
 	p := &Path{Name: "eight", FrameInterval: 1 / fps, Poses: make([]Pose, n)}
-	loop := 2 * math.Pi * EightRadius
+	loop := 2 * math.Pi * eightRadius
 	for i := range p.Poses {
 		t := float64(i) / fps
-		s := math.Mod(EightSpeed*t, 2*loop)
+		s := math.Mod(eightSpeed*t, 2*loop)
 		var pos mgl64.Vec3
 		var psi float64
 		if s < loop {
 			// Counter-clockwise (left turns) round the loop centred at (−R, 0).
-			th := s / EightRadius
-			pos = mgl64.Vec3{-EightRadius + EightRadius*math.Cos(th), 0, -EightRadius * math.Sin(th)}
+			th := s / eightRadius
+			pos = mgl64.Vec3{-eightRadius + eightRadius*math.Cos(th), 0, -eightRadius * math.Sin(th)}
 			psi = th + math.Pi/2
 		} else {
 			// Clockwise (right turns) round the loop centred at (+R, 0).
-			th := math.Pi - (s-loop)/EightRadius
-			pos = mgl64.Vec3{EightRadius + EightRadius*math.Cos(th), 0, -EightRadius * math.Sin(th)}
+			th := math.Pi - (s-loop)/eightRadius
+			pos = mgl64.Vec3{eightRadius + eightRadius*math.Cos(th), 0, -eightRadius * math.Sin(th)}
 			psi = th - math.Pi/2
 		}
 		p.Poses[i] = Pose{Time: t, Position: pos, Orientation: deadreckon.YawQuat(psi)}
@@ -218,22 +222,22 @@ func integrate(name string, fps, duration float64, start mgl64.Vec3, psi0 float6
 }
 
 func buildZigzag(fps, duration float64) *Path {
-	turn := (math.Pi / 2) / ZigzagTurnRate
-	period := 2 * (ZigzagLeg + turn)
+	turn := (math.Pi / 2) / zigzagTurnRate
+	period := 2 * (zigzagLeg + turn)
 	yawRate := func(t float64) float64 {
 		u := math.Mod(t, period)
 		w := zigzagCourseRate
 		switch {
-		case u < ZigzagLeg:
-		case u < ZigzagLeg+turn:
-			w -= ZigzagTurnRate // right turn
-		case u < 2*ZigzagLeg+turn:
+		case u < zigzagLeg:
+		case u < zigzagLeg+turn:
+			w -= zigzagTurnRate // right turn
+		case u < 2*zigzagLeg+turn:
 		default:
-			w += ZigzagTurnRate // left turn
+			w += zigzagTurnRate // left turn
 		}
 		return w
 	}
-	speed := func(float64) float64 { return ZigzagSpeed }
+	speed := func(float64) float64 { return zigzagSpeed }
 	// The heading swings between 45° left and 45° right of a course that itself turns
 	// slowly left, once a minute, so the zigzag runs round a loop of about 70 m radius
 	// and stays on the map however long it runs.
@@ -251,18 +255,18 @@ const (
 )
 
 func buildStopGo(fps, duration float64) *Path {
-	accel := StopGoTopSpeed / StopGoAccel
-	brake := StopGoTopSpeed / StopGoBrake
+	accel := stopGoTopSpeed / stopGoAccel
+	brake := stopGoTopSpeed / stopGoBrake
 	cycle := accel + stopGoCruise + brake + stopGoStand + stopGoPivot + stopGoStand
 	speed := func(t float64) float64 {
 		u := math.Mod(t, cycle)
 		switch {
 		case u < accel:
-			return StopGoAccel * u
+			return stopGoAccel * u
 		case u < accel+stopGoCruise:
-			return StopGoTopSpeed
+			return stopGoTopSpeed
 		case u < accel+stopGoCruise+brake:
-			return StopGoTopSpeed - StopGoBrake*(u-accel-stopGoCruise)
+			return stopGoTopSpeed - stopGoBrake*(u-accel-stopGoCruise)
 		default:
 			return 0
 		}
@@ -275,7 +279,109 @@ func buildStopGo(fps, duration float64) *Path {
 		return 0
 	}
 	// Each leg is about 66 m, so four legs close a square; centre it on the origin.
-	leg := StopGoTopSpeed*StopGoTopSpeed/(2*StopGoAccel) + StopGoTopSpeed*stopGoCruise +
-		StopGoTopSpeed*StopGoTopSpeed/(2*StopGoBrake)
+	leg := stopGoTopSpeed*stopGoTopSpeed/(2*stopGoAccel) + stopGoTopSpeed*stopGoCruise +
+		stopGoTopSpeed*stopGoTopSpeed/(2*stopGoBrake)
 	return integrate("stopgo", fps, duration, mgl64.Vec3{-leg / 2, 0, leg / 2}, 0, speed, yawRate)
+}
+
+// Pivot scenario: drive, stop, turn in place fast, stop turning, go.
+const (
+	// pivotSpeed is the pivot scenario's driving speed, m/s.
+	pivotSpeed = 8.0
+	// pivotRate is its yaw rate turning in place, rad/s (120°/s).
+	pivotRate  = 2 * math.Pi / 3
+	pivotDrive = 3.0 // s of driving at pivotSpeed
+	pivotBrake = 1.0 // s of braking to a stop (8 m/s²)
+	pivotTurn  = 1.5 // s of turning in place: 180°
+	pivotStand = 1.0 // s standing after the turn
+	pivotStart = 1.0 // s of accelerating from rest (8 m/s²)
+)
+
+func buildPivot(fps, duration float64) *Path {
+	cycle := pivotStart + pivotDrive + pivotBrake + pivotTurn + pivotStand
+	speed := func(t float64) float64 {
+		u := math.Mod(t, cycle)
+		switch {
+		case u < pivotStart:
+			return pivotSpeed * u / pivotStart
+		case u < pivotStart+pivotDrive:
+			return pivotSpeed
+		case u < pivotStart+pivotDrive+pivotBrake:
+			return pivotSpeed * (1 - (u-pivotStart-pivotDrive)/pivotBrake)
+		}
+		return 0
+	}
+	yawRate := func(t float64) float64 {
+		u := math.Mod(t, cycle) - (pivotStart + pivotDrive + pivotBrake)
+		if u >= 0 && u < pivotTurn {
+			return pivotRate
+		}
+		return 0
+	}
+	// Each turn is 180°, so the tank shuttles along one 36 m line.
+	return integrate("pivot", fps, duration, mgl64.Vec3{-18, 0, 0}, 0, speed, yawRate)
+}
+
+// Collision scenario: run into an obstacle at full speed.
+const (
+	// collisionSpeed is the speed at which the tank hits the obstacle, m/s; it
+	// stops dead within one frame.
+	collisionSpeed = 15.0
+	collisionAccel = 4.0 // m/s² up to speed
+	collisionRun   = 2.0 // s at collisionSpeed before the hit
+	collisionStand = 1.5 // s standing after the hit
+	collisionTurn  = 1.0 // s turning 90° in place before the next run
+)
+
+func buildCollision(fps, duration float64) *Path {
+	accel := collisionSpeed / collisionAccel
+	cycle := accel + collisionRun + collisionStand + collisionTurn
+	speed := func(t float64) float64 {
+		u := math.Mod(t, cycle)
+		switch {
+		case u < accel:
+			return collisionAccel * u
+		case u < accel+collisionRun:
+			return collisionSpeed
+		}
+		return 0 // the hit: from full speed to rest in one step
+	}
+	yawRate := func(t float64) float64 {
+		u := math.Mod(t, cycle) - (accel + collisionRun + collisionStand)
+		if u >= 0 && u < collisionTurn {
+			return (math.Pi / 2) / collisionTurn
+		}
+		return 0
+	}
+	leg := 0.5*collisionAccel*accel*accel + collisionSpeed*collisionRun
+	return integrate("collision", fps, duration, mgl64.Vec3{-leg / 2, 0, leg / 2}, 0, speed, yawRate)
+}
+
+// Respawn scenario: circling, teleported away every respawnEvery seconds.
+const (
+	// respawnEvery is how often the respawn scenario's vehicle is teleported, s.
+	respawnEvery = 8.0
+	// respawnDistance is how far it is teleported, m.
+	respawnDistance = 155.0
+)
+
+func buildRespawn(fps, duration float64) *Path {
+	n := frames(fps, duration)
+	p := &Path{Name: "respawn", FrameInterval: 1 / fps, Poses: make([]Pose, n)}
+	w := circleSpeed / circleRadius
+	prevLife := 0
+	for i := range p.Poses {
+		t := float64(i) / fps
+		life := int(t / respawnEvery)
+		cx := respawnDistance * float64(life%2)
+		th := w * t
+		p.Poses[i] = Pose{
+			Time:        t,
+			Position:    mgl64.Vec3{cx + circleRadius*math.Cos(th), 0, -circleRadius * math.Sin(th)},
+			Orientation: deadreckon.YawQuat(th + math.Pi/2),
+			Break:       life != prevLife,
+		}
+		prevLife = life
+	}
+	return p
 }

@@ -19,11 +19,11 @@ func TestScenariosMoveAsDescribed(t *testing.T) {
 		minSpeed float64 // m/s, horizontal
 		maxSpeed float64
 	}{
-		{"circle", CircleSpeed, CircleSpeed},
-		{"eight", EightSpeed, EightSpeed},
-		{"zigzag", ZigzagSpeed, ZigzagSpeed},
-		{"stopgo", 0, StopGoTopSpeed},
-		{"ledge", LedgeSpeed, LedgeSpeed},
+		{"circle", circleSpeed, circleSpeed},
+		{"eight", eightSpeed, eightSpeed},
+		{"zigzag", zigzagSpeed, zigzagSpeed},
+		{"stopgo", 0, stopGoTopSpeed},
+		{"ledge", ledgeSpeed, ledgeSpeed},
 	} {
 		p, err := BuildScenario(c.name, 60, 60)
 		if err != nil {
@@ -65,7 +65,7 @@ func TestScenariosMoveAsDescribed(t *testing.T) {
 				}
 			}
 		}
-		if DescribeScenario(c.name) == "" {
+		if describeScenario(c.name) == "" {
 			t.Errorf("%s has no description", c.name)
 		}
 	}
@@ -76,7 +76,7 @@ func TestLedgeFallsAndLands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := LedgeGround{}
+	g := ledgeGround{}
 	fallStart, fallEnd := -1.0, -1.0
 	for _, pose := range p.Poses {
 		h, _ := g.HeightAt(pose.Position.X(), pose.Position.Z())
@@ -92,7 +92,7 @@ func TestLedgeFallsAndLands(t *testing.T) {
 		}
 	}
 	// A 5 m drop takes √(2h/g) ≈ 1.01 s.
-	want := math.Sqrt(2 * LedgeHeight / Gravity)
+	want := math.Sqrt(2 * ledgeHeight / deadreckon.Gravity)
 	if got := fallEnd - fallStart; math.Abs(got-want) > 0.02 {
 		t.Errorf("fell for %.3f s, want %.3f s", got, want)
 	}
@@ -102,8 +102,8 @@ func TestLedgeFallsAndLands(t *testing.T) {
 		if x, z := pose.Position.X(), pose.Position.Z(); z < 0 && x > 5 && x < 45 {
 			f := pose.Orientation.Rotate(mgl64.Vec3{1, 0, 0})
 			pitch := math.Asin(f.Y())
-			if math.Abs(pitch-math.Atan(LedgeHeight/LedgeRampLength)) > 1e-6 {
-				t.Fatalf("on the ramp at %v pitch is %.4f rad, want %.4f", pose.Position, pitch, math.Atan(LedgeHeight/LedgeRampLength))
+			if math.Abs(pitch-math.Atan(ledgeHeight/ledgeRampLength)) > 1e-6 {
+				t.Fatalf("on the ramp at %v pitch is %.4f rad, want %.4f", pose.Position, pitch, math.Atan(ledgeHeight/ledgeRampLength))
 			}
 			pitched = true
 		}
@@ -114,9 +114,9 @@ func TestLedgeFallsAndLands(t *testing.T) {
 }
 
 func TestLedgeGround(t *testing.T) {
-	g := LedgeGround{}
+	g := ledgeGround{}
 	for _, c := range []struct{ x, z, h float64 }{
-		{-10, 5, LedgeHeight}, {10, 5, 0}, {-10, -5, LedgeHeight}, {25, -5, LedgeHeight / 2}, {60, -5, 0},
+		{-10, 5, ledgeHeight}, {10, 5, 0}, {-10, -5, ledgeHeight}, {25, -5, ledgeHeight / 2}, {60, -5, 0},
 	} {
 		if h, ok := g.HeightAt(c.x, c.z); !ok || math.Abs(h-c.h) > 1e-12 {
 			t.Errorf("HeightAt(%v, %v) = %v, %v; want %v", c.x, c.z, h, ok, c.h)

@@ -78,6 +78,7 @@ func reproduceTable(ctx context.Context, o Options) ([]TableRow, error) {
 				// unquantized floats; so do these runs.
 				s.Snap = tableSnap
 				s.Exact = true
+				s.Paper = true
 				r, err := sc.simulate(s)
 				if err != nil {
 					return nil, err
@@ -105,7 +106,7 @@ func runTable(ctx context.Context, w io.Writer, o Options) error {
 		for _, r := range rows {
 			rs = append(rs, r.Bezier, r.PVB)
 		}
-		return WriteJSON(w, rs)
+		return writeJSON(w, rs)
 	}
 	return writeTable(w, o, rows)
 }
@@ -114,9 +115,9 @@ func writeTable(w io.Writer, o Options, rows []TableRow) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Table 1.1 of Murphy, \"Believable Dead Reckoning for Networked Games\", reproduced:\n")
 	fmt.Fprintf(&b, "cubic Bézier against projective velocity blending (PVB) on a circle.\n\n")
-	fmt.Fprintf(&b, "circle: radius %.0f m, %.0f m/s (%.2f rad/s), flat ground\n", CircleRadius, CircleSpeed, CircleSpeed/CircleRadius)
-	fmt.Fprintf(&b, "frames: %.0f fps; link: latency %s, jitter ±%s, loss %.0f%%; updates at a fixed rate, ΔT = 1/rate, unquantized\n",
-		o.FPS, ms(o.Network.Latency), ms(o.Network.Jitter), 100*o.Network.Loss)
+	fmt.Fprintf(&b, "circle: radius %.0f m, %.0f m/s (%.2f rad/s), flat ground\n", circleRadius, circleSpeed, circleSpeed/circleRadius)
+	fmt.Fprintf(&b, "frames: %.0f fps; link: %s; updates at a fixed rate, ΔT = 1/rate, unquantized\n",
+		o.FPS, describeLink(o.Network))
 	fmt.Fprintf(&b, "an update is read at the first remote frame after it arrives, stamped with its arrival time\n")
 	fmt.Fprintf(&b, "DR error: |displayed − true| at the same frame, mean over %.0f s after a %.1f s warm-up; seed %d\n\n",
 		o.Duration-warmupOf(o.Warmup), warmupOf(o.Warmup), o.Seed)

@@ -9,8 +9,8 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// TankMapSeed is the seed of the generated valley the tank scenario drives on.
-const TankMapSeed = 1
+// tankMapSeed is the seed of the generated valley the tank scenario drives on.
+const tankMapSeed = 1
 
 // tankLeg is one step of the tank scenario's scripted drive.
 type tankLeg struct {
@@ -52,7 +52,7 @@ func tankInput(t float64) physics.Input {
 // from the middle of the valley floor, with a scripted input. The frame rate need not
 // match the physics rate: each frame steps the world by one frame interval.
 func buildTank(fps, duration float64) (*Path, error) {
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: TankMapSeed})
+	m, err := terrain.Generate(terrain.GenerateConfig{Seed: tankMapSeed})
 	if err != nil {
 		return nil, fmt.Errorf("tank scenario map: %w", err)
 	}

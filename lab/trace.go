@@ -14,14 +14,14 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 )
 
-// ErrTrace is wrapped by every error about the content of a trace file, so callers
+// errTrace is wrapped by every error about the content of a trace file, so callers
 // can tell bad input from a failure to read it.
-var ErrTrace = errors.New("bad trace")
+var errTrace = errors.New("bad trace")
 
 // Trace limits.
 const (
-	// MaxTraceRows is the most samples a trace may hold.
-	MaxTraceRows = 10_000_000
+	// maxTraceRows is the most samples a trace may hold.
+	maxTraceRows = 10_000_000
 	// MaxPathFrames is the most frames a trace is resampled to.
 	MaxPathFrames = 10_000_000
 	// MaxTraceCoordinate is the largest coordinate magnitude a trace may hold, m.
@@ -40,8 +40,8 @@ type Trace struct {
 	HasOrientation bool
 }
 
-// ReadTraceFile reads a CSV trace file; see ReadTrace for the format.
-func ReadTraceFile(name string) (*Trace, error) {
+// readTraceFile reads a CSV trace file; see ReadTrace for the format.
+func readTraceFile(name string) (*Trace, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
@@ -59,7 +59,7 @@ func ReadTraceFile(name string) (*Trace, error) {
 // normalised). Fields may have spaces around them; blank rows and rows starting with #
 // are skipped; the first row may be a header. Times must strictly increase and every
 // row must have the same number of fields. An error names the offending line and wraps
-// ErrTrace.
+// errTrace.
 func ReadTrace(r io.Reader) (*Trace, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
@@ -78,21 +78,21 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 			continue
 		}
 		if len(parts) != 4 && len(parts) != 8 {
-			return nil, fmt.Errorf("%w: line %d: %d fields, want 4 (t,x,y,z) or 8 (t,x,y,z,qw,qx,qy,qz)", ErrTrace, line, len(parts))
+			return nil, fmt.Errorf("%w: line %d: %d fields, want 4 (t,x,y,z) or 8 (t,x,y,z,qw,qx,qy,qz)", errTrace, line, len(parts))
 		}
 		if cols == 0 {
 			cols = len(parts)
 			tr.HasOrientation = cols == 8
 		} else if len(parts) != cols {
-			return nil, fmt.Errorf("%w: line %d: %d fields, but earlier rows have %d", ErrTrace, line, len(parts), cols)
+			return nil, fmt.Errorf("%w: line %d: %d fields, but earlier rows have %d", errTrace, line, len(parts), cols)
 		}
 		for i, p := range parts {
 			v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 			if err != nil {
-				return nil, fmt.Errorf("%w: line %d: field %d %q is not a number", ErrTrace, line, i+1, strings.TrimSpace(p))
+				return nil, fmt.Errorf("%w: line %d: field %d %q is not a number", errTrace, line, i+1, strings.TrimSpace(p))
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: line %d: field %d is %v", ErrTrace, line, i+1, v)
+				return nil, fmt.Errorf("%w: line %d: field %d is %v", errTrace, line, i+1, v)
 			}
 			fields[i] = v
 		}
@@ -100,22 +100,22 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 		s := Pose{Time: fields[0], Position: mgl64.Vec3{fields[1], fields[2], fields[3]}, Orientation: mgl64.QuatIdent()}
 		for i := 1; i <= 3; i++ {
 			if math.Abs(fields[i]) > MaxTraceCoordinate {
-				return nil, fmt.Errorf("%w: line %d: coordinate %g beyond ±%g m", ErrTrace, line, fields[i], MaxTraceCoordinate)
+				return nil, fmt.Errorf("%w: line %d: coordinate %g beyond ±%g m", errTrace, line, fields[i], MaxTraceCoordinate)
 			}
 		}
 		if cols == 8 {
 			q := mgl64.Quat{W: fields[4], V: mgl64.Vec3{fields[5], fields[6], fields[7]}}
 			l := q.Len()
 			if l < 1e-6 || l > 1e6 {
-				return nil, fmt.Errorf("%w: line %d: quaternion of length %g cannot be normalised", ErrTrace, line, l)
+				return nil, fmt.Errorf("%w: line %d: quaternion of length %g cannot be normalised", errTrace, line, l)
 			}
 			s.Orientation = q.Scale(1 / l)
 		}
 		if n := len(tr.Samples); n > 0 && !(s.Time > tr.Samples[n-1].Time) {
-			return nil, fmt.Errorf("%w: line %d: time %g does not follow %g", ErrTrace, line, s.Time, tr.Samples[n-1].Time)
+			return nil, fmt.Errorf("%w: line %d: time %g does not follow %g", errTrace, line, s.Time, tr.Samples[n-1].Time)
 		}
-		if len(tr.Samples) >= MaxTraceRows {
-			return nil, fmt.Errorf("%w: line %d: more than %d samples", ErrTrace, line, MaxTraceRows)
+		if len(tr.Samples) >= maxTraceRows {
+			return nil, fmt.Errorf("%w: line %d: more than %d samples", errTrace, line, maxTraceRows)
 		}
 		tr.Samples = append(tr.Samples, s)
 	}
@@ -123,7 +123,7 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 		return nil, fmt.Errorf("read trace: line %d: %w", line+1, err)
 	}
 	if len(tr.Samples) < 2 {
-		return nil, fmt.Errorf("%w: %d samples, need at least 2", ErrTrace, len(tr.Samples))
+		return nil, fmt.Errorf("%w: %d samples, need at least 2", errTrace, len(tr.Samples))
 	}
 	if !tr.HasOrientation {
 		faceTravel(tr.Samples)

@@ -66,7 +66,7 @@ func TestReadTraceBad(t *testing.T) {
 			t.Errorf("%s: no error, want one containing %q", c.name, c.want)
 			continue
 		}
-		if !errors.Is(err, ErrTrace) {
+		if !errors.Is(err, errTrace) {
 			t.Errorf("%s: error %q does not wrap ErrTrace", c.name, err)
 		}
 		if !strings.Contains(err.Error(), c.want) {
@@ -80,11 +80,11 @@ func TestReadTraceFileNamesFile(t *testing.T) {
 	if err := os.WriteFile(name, []byte("0,0,0,0\n1,0,zero,0\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadTraceFile(name)
+	_, err := readTraceFile(name)
 	if err == nil || !strings.Contains(err.Error(), "bad.csv") || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("error %v, want one naming bad.csv and line 2", err)
 	}
-	if _, err := ReadTraceFile(filepath.Join(t.TempDir(), "missing.csv")); err == nil || errors.Is(err, ErrTrace) {
+	if _, err := readTraceFile(filepath.Join(t.TempDir(), "missing.csv")); err == nil || errors.Is(err, errTrace) {
 		t.Errorf("missing file: error %v, want a read error that is not ErrTrace", err)
 	}
 }
@@ -143,7 +143,7 @@ func FuzzReadTrace(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		tr, err := ReadTrace(strings.NewReader(text))
 		if err != nil {
-			if !errors.Is(err, ErrTrace) && !strings.Contains(err.Error(), "read trace") {
+			if !errors.Is(err, errTrace) && !strings.Contains(err.Error(), "read trace") {
 				t.Fatalf("error %v neither wraps ErrTrace nor is a read error", err)
 			}
 			return

@@ -52,7 +52,8 @@ type Client struct {
 	start    time.Duration // cfg.Clock reading that Now counts from
 	conn     clientConn
 	fp       string
-	teardown func() // releases the socket once every goroutine has ended
+	token    ReconnectToken // from the host's JoinAccepted; zero for the host's own player
+	teardown func()         // releases the socket once every goroutine has ended
 	id       wire.PlayerID
 	match    MatchSettings
 	sync     *clock.Sync
@@ -166,6 +167,11 @@ func (c *Client) Match() MatchSettings { return c.match }
 
 // HostNow returns the client's estimate of the host clock now, in seconds.
 func (c *Client) HostNow() float64 { return c.sync.ToRemote(c.Now()) }
+
+// ReconnectToken returns the token the host gave this session. Pass it as
+// ClientConfig.ReconnectToken to rejoin under the same name at once after the
+// connection was lost. It is zero for the host's own player.
+func (c *Client) ReconnectToken() ReconnectToken { return c.token }
 
 // Fingerprint returns the SHA-256 fingerprint of the host's certificate.
 func (c *Client) Fingerprint() string { return c.fp }

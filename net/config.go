@@ -28,6 +28,31 @@ const (
 	DefaultMaxActorsPerPlayer = 8
 	// DefaultMaxJoining is how many connections may be in the join handshake at once.
 	DefaultMaxJoining = 64
+	// DefaultMaxJoiningPerPrefix is how many of those may come from one address
+	// prefix (/24 or /64).
+	DefaultMaxJoiningPerPrefix = 8
+	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once.
+	DefaultMaxHandshakes = 128
+	// DefaultMaxHandshakesPerPrefix is how many of those may come from one address
+	// prefix.
+	DefaultMaxHandshakesPerPrefix = 16
+	// DefaultHandshakeRate is how many QUIC handshakes per second one address
+	// prefix may start, in bursts of twice that.
+	DefaultHandshakeRate = 8.0
+	// DefaultRetryAbove is the number of handshakes in flight from which every new
+	// connection attempt must first prove its source address with a QUIC Retry.
+	DefaultRetryAbove = 8
+	// DefaultHandshakeTimeout is how long a QUIC handshake may take in all.
+	DefaultHandshakeTimeout = 2 * time.Second
+	// DefaultMaxPlayersPerAddr is how many players may join from one IP address.
+	DefaultMaxPlayersPerAddr = 4
+	// DefaultIdleKick is how long a remote player may stay connected without
+	// publishing anything (no accepted update or spawn) before it is kicked.
+	DefaultIdleKick = 2 * time.Minute
+	// DefaultMemoryLimit is the soft memory limit, in bytes, tankhost and "tanks
+	// -host" set for the Go runtime (runtime/debug.SetMemoryLimit) unless told
+	// otherwise: far above a host's needs, far below what a flood used to take.
+	DefaultMemoryLimit = 512 << 20
 	// DefaultUpdateRate is the sustained state updates per second a client may send
 	// (summed over its actors) before the excess is dropped.
 	DefaultUpdateRate = 240.0
@@ -41,9 +66,13 @@ const (
 	// Clients send a clock probe every DefaultSyncInterval, so only a dead or cut-off
 	// client stays silent this long.
 	DefaultTimeout = 6 * time.Second
-	// DefaultJoinTimeout is how long a new connection has to complete its join, and a
-	// client waits for the host's answer to a request.
+	// DefaultJoinTimeout is how long a client waits for the host's answer to a
+	// request.
 	DefaultJoinTimeout = 5 * time.Second
+	// DefaultHostJoinTimeout is how long a new connection has after its QUIC
+	// handshake to send its JoinRequest: an honest client needs one round trip and
+	// its PBKDF2 (about 10 ms).
+	DefaultHostJoinTimeout = 2 * time.Second
 	// DefaultMaxSpeed is the fastest plausible tank speed, m/s (about 108 km/h).
 	DefaultMaxSpeed = 30.0
 	// DefaultMaxAcceleration is the largest plausible acceleration magnitude, m/s².
@@ -80,10 +109,49 @@ type Limits struct {
 	// MaxActorsPerPlayer caps one player's actors. If zero, defaults to
 	// DefaultMaxActorsPerPlayer.
 	MaxActorsPerPlayer int
-	// MaxJoining caps the connections that finished the QUIC handshake but have not
-	// joined yet, so that a flood of half-open joins cannot pile up; more are turned
-	// away at once. If zero, defaults to DefaultMaxJoining.
-	MaxJoining int
+	// MaxJoining and MaxJoiningPerPrefix cap the connections that finished the QUIC
+	// handshake but have not joined yet, in all and from one address prefix (/24 or
+	// /64). A newcomer past a cap evicts the oldest such half-open connection (of its
+	// prefix, or of all), so a flood of half-open joins cannot shut honest players
+	// out. If zero, default to DefaultMaxJoining and DefaultMaxJoiningPerPrefix.
+	MaxJoining, MaxJoiningPerPrefix int
+	// MaxHandshakes and MaxHandshakesPerPrefix cap the QUIC handshakes in flight, in
+	// all and from one address prefix; past either, new ones are refused
+	// (CONNECTION_REFUSED). If zero, default to DefaultMaxHandshakes and
+	// DefaultMaxHandshakesPerPrefix.
+	MaxHandshakes, MaxHandshakesPerPrefix int
+	// HandshakeRate is how many QUIC handshakes per second one address prefix may
+	// start, in bursts of twice that; past it new ones are refused. If zero, defaults
+	// to DefaultHandshakeRate.
+	HandshakeRate float64
+	// RetryAbove is the number of handshakes in flight from which a new connection
+	// attempt must first prove its source address with a stateless QUIC Retry (one
+	// more round trip), so that forged Initials cost the host nothing. If zero,
+	// defaults to DefaultRetryAbove; negative: always.
+	RetryAbove int
+	// HandshakeTimeout bounds the whole QUIC handshake (quic-go's
+	// HandshakeIdleTimeout is half of it). If zero, defaults to
+	// DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// MaxPlayersPerAddr caps the players joined from one IP address. If zero,
+	// defaults to DefaultMaxPlayersPerAddr.
+	MaxPlayersPerAddr int
+	// IdleKick is how long a remote player may stay without publishing (no accepted
+	// update or spawn) before it is kicked. If zero, defaults to DefaultIdleKick;
+	// negative: never.
+	IdleKick time.Duration
+	// FloodRate and FloodFor disconnect a client whose bad traffic (invalid,
+	// unauthorized, malformed or over its token bucket) exceeds FloodRate items per
+	// second for FloodFor. If zero, default to DefaultFloodRate and DefaultFloodFor.
+	FloodRate float64
+	FloodFor  time.Duration
+	// GuessBurst and GuessInterval limit wrong passphrases per address prefix: a
+	// burst, then one per interval. GlobalGuessRate limits them per second over all
+	// prefixes that failed before. If zero, default to DefaultGuessBurst,
+	// DefaultGuessInterval and DefaultGlobalGuessRate.
+	GuessBurst      int
+	GuessInterval   time.Duration
+	GlobalGuessRate float64
 	// UpdateRate and UpdateBurst set each client's state-update token bucket, updates
 	// per second and bucket depth. If zero, default to DefaultUpdateRate and
 	// DefaultUpdateBurst.
@@ -95,8 +163,8 @@ type Limits struct {
 	// Timeout is the silence, on the host's Clock, after which a client is dropped.
 	// If zero, defaults to DefaultTimeout.
 	Timeout time.Duration
-	// JoinTimeout is the real time a connection has to join. If zero, defaults to
-	// DefaultJoinTimeout.
+	// JoinTimeout is the real time a connection has, after its QUIC handshake, to
+	// send its JoinRequest. If zero, defaults to DefaultHostJoinTimeout.
 	JoinTimeout time.Duration
 	// MaxSpeed (m/s), MaxAcceleration (m/s²), MaxTurnRate (rad/s) and
 	// MaxArticulationRate (rad/s) bound plausible motion. If zero, they default to
@@ -115,47 +183,58 @@ type Limits struct {
 }
 
 func (l Limits) withDefaults() Limits {
-	def := func(v *float64, d float64) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	if l.MaxPlayers == 0 {
-		l.MaxPlayers = DefaultMaxPlayers
-	}
-	if l.MaxActorsPerPlayer == 0 {
-		l.MaxActorsPerPlayer = DefaultMaxActorsPerPlayer
-	}
-	if l.MaxJoining == 0 {
-		l.MaxJoining = DefaultMaxJoining
-	}
-	def(&l.UpdateRate, DefaultUpdateRate)
-	def(&l.UpdateBurst, DefaultUpdateBurst)
-	def(&l.ControlRate, DefaultControlRate)
-	def(&l.ControlBurst, DefaultControlBurst)
-	def(&l.MaxSpeed, DefaultMaxSpeed)
-	def(&l.MaxAcceleration, DefaultMaxAcceleration)
-	def(&l.MaxTurnRate, DefaultMaxTurnRate)
-	def(&l.MaxArticulationRate, DefaultMaxArticulationRate)
-	def(&l.HeightRange, DefaultHeightRange)
-	def(&l.PositionSlack, DefaultPositionSlack)
-	def(&l.TurnSlack, DefaultTurnSlack)
-	defDur := func(v *time.Duration, d time.Duration) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	defDur(&l.Timeout, DefaultTimeout)
-	defDur(&l.JoinTimeout, DefaultJoinTimeout)
-	defDur(&l.TimeSlack, DefaultTimeSlack)
+	orDefault(&l.MaxPlayers, DefaultMaxPlayers)
+	orDefault(&l.MaxActorsPerPlayer, DefaultMaxActorsPerPlayer)
+	orDefault(&l.MaxJoining, DefaultMaxJoining)
+	orDefault(&l.MaxJoiningPerPrefix, DefaultMaxJoiningPerPrefix)
+	orDefault(&l.MaxHandshakes, DefaultMaxHandshakes)
+	orDefault(&l.MaxHandshakesPerPrefix, DefaultMaxHandshakesPerPrefix)
+	orDefault(&l.RetryAbove, DefaultRetryAbove)
+	orDefault(&l.MaxPlayersPerAddr, DefaultMaxPlayersPerAddr)
+	orDefault(&l.GuessBurst, DefaultGuessBurst)
+	orDefault(&l.FloodRate, DefaultFloodRate)
+	orDefault(&l.HandshakeRate, DefaultHandshakeRate)
+	orDefault(&l.GlobalGuessRate, DefaultGlobalGuessRate)
+	orDefault(&l.UpdateRate, DefaultUpdateRate)
+	orDefault(&l.UpdateBurst, DefaultUpdateBurst)
+	orDefault(&l.ControlRate, DefaultControlRate)
+	orDefault(&l.ControlBurst, DefaultControlBurst)
+	orDefault(&l.MaxSpeed, DefaultMaxSpeed)
+	orDefault(&l.MaxAcceleration, DefaultMaxAcceleration)
+	orDefault(&l.MaxTurnRate, DefaultMaxTurnRate)
+	orDefault(&l.MaxArticulationRate, DefaultMaxArticulationRate)
+	orDefault(&l.HeightRange, DefaultHeightRange)
+	orDefault(&l.PositionSlack, DefaultPositionSlack)
+	orDefault(&l.TurnSlack, DefaultTurnSlack)
+	orDefault(&l.Timeout, DefaultTimeout)
+	orDefault(&l.JoinTimeout, DefaultHostJoinTimeout)
+	orDefault(&l.HandshakeTimeout, DefaultHandshakeTimeout)
+	orDefault(&l.IdleKick, DefaultIdleKick)
+	orDefault(&l.FloodFor, DefaultFloodFor)
+	orDefault(&l.GuessInterval, DefaultGuessInterval)
+	orDefault(&l.TimeSlack, DefaultTimeSlack)
 	return l
 }
 
-func (l Limits) validate() error {
-	if l.MaxPlayers < 1 || l.MaxActorsPerPlayer < 1 || l.MaxJoining < 1 {
-		return errors.New("limits: MaxPlayers, MaxActorsPerPlayer and MaxJoining must be positive")
+// orDefault sets *v to d when *v is the zero value: a zero field means its default.
+func orDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
 	}
-	for _, v := range []float64{l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
+}
+
+func (l Limits) validate() error {
+	for _, n := range []int{l.MaxPlayers, l.MaxActorsPerPlayer, l.MaxJoining, l.MaxJoiningPerPrefix,
+		l.MaxHandshakes, l.MaxHandshakesPerPrefix, l.MaxPlayersPerAddr, l.GuessBurst} {
+		if n < 1 {
+			return errors.New("limits: player, actor, joining, handshake and guess caps must be positive")
+		}
+	}
+	if l.HandshakeTimeout < 10*time.Millisecond || l.FloodFor < time.Second || l.GuessInterval <= 0 {
+		return errors.New("limits: HandshakeTimeout under 10 ms, FloodFor under 1 s or GuessInterval not positive")
+	}
+	for _, v := range []float64{l.FloodRate, l.HandshakeRate, l.GlobalGuessRate, l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
 		l.MaxSpeed, l.MaxAcceleration, l.MaxTurnRate,
 		l.MaxArticulationRate, l.HeightRange, l.PositionSlack, l.TurnSlack} {
 		if !(v > 0) || math.IsInf(v, 0) {
@@ -256,6 +335,10 @@ type ClientConfig struct {
 	Name string
 	// Passphrase proves the right to join a protected match.
 	Passphrase string
+	// ReconnectToken is the token of an earlier session under the same Name
+	// (Client.ReconnectToken), to take the name back from a connection that died,
+	// and to skip the host's guess limiter. The zero value presents none.
+	ReconnectToken ReconnectToken
 	// Wrap, if set, wraps the client's UDP socket under QUIC.
 	Wrap WrapConn
 	// Logger receives session events. If nil, nothing is logged.

@@ -86,7 +86,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 		return nil, err
 	}
 	c := newClient(cfg, q, id, match, start)
-	c.fp = q.fingerprint()
+	c.fp, c.token = q.fingerprint(), q.token
 	c.teardown = func() {
 		q.tr.Close()
 		q.pc.Close()
@@ -113,7 +113,8 @@ type quicClient struct {
 	conn    *quic.Conn
 	str     *quic.Stream
 	fr      *wire.FrameReader
-	timeout time.Duration // stream write deadline
+	timeout time.Duration  // stream write deadline
+	token   ReconnectToken // from the host's JoinAccepted
 }
 
 // join runs the QUIC handshake and the join exchange, and returns the player id and
@@ -176,7 +177,7 @@ func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.Playe
 	if !ok {
 		return 0, MatchSettings{}, fmt.Errorf("join: host sent %v instead of a challenge", m.Type())
 	}
-	req := wire.JoinRequest{Name: cfg.Name}
+	req := wire.JoinRequest{Name: cfg.Name, Token: cfg.ReconnectToken}
 	if ch.PassphraseRequired {
 		if cfg.Passphrase == "" {
 			return 0, MatchSettings{}, fmt.Errorf("join: %w: the match needs a passphrase", ErrWrongPassphrase)
@@ -196,6 +197,7 @@ func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.Playe
 	str.SetReadDeadline(time.Time{})
 	switch m := m.(type) {
 	case *wire.JoinAccepted:
+		q.token = m.Token
 		return m.Player, MatchSettings{Map: m.MapName, Extent: m.MapExtent, TickRate: float64(m.TickRate),
 			Heartbeat: duration(m.Heartbeat), MapSeed: m.MapSeed}, nil
 	case *wire.JoinRefused:

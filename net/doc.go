@@ -8,15 +8,24 @@
 // despawn, chat) and QUIC datagrams for state updates and clock probes, all in the
 // format of package net/wire (see PROTOCOL.md).
 //
-// The host admits players that prove the passphrase (limiting wrong guesses per
-// address), assigns player and actor ids, and relays every owner's updates to the
-// other players after checking them: ownership, sequence (late and duplicated updates
-// are dropped), plausibility (finite, on the map, tank-like speed, acceleration and
-// turn rate, and travel consistent with the time since the last check) and a
-// per-client token bucket. Whatever it drops it counts (HostStats). A client that falls
-// silent is dropped after Limits.Timeout and its actors are despawned for everyone; it
-// may join again, at once if its old connection died. Optional Thinning relays far
-// actors' updates less often per observer, after seed 004's distance-based tolerance.
+// Before any of that, the host defends itself (HostConfig.Limits; README, "Security"):
+// QUIC Retry once handshakes pile up, handshakes and half-open joins capped in all and
+// per /24 or /64 prefix (the oldest half-open join evicted for a newcomer), a 2 s
+// handshake and a 2 s join deadline, wrong passphrases limited per prefix and
+// globally, a per-address player cap, an idle kick, and a disconnect for floods of bad
+// updates. A player's name is handed to a new connection only with the reconnect
+// token its JoinAccepted carried (ClientConfig.ReconnectToken).
+//
+// The host admits players that prove the passphrase, assigns player and actor ids,
+// and relays every owner's updates to the other players after checking them:
+// ownership, sequence (late and duplicated updates are dropped), plausibility
+// (finite, on the map, tank-like speed, acceleration and turn rate, and travel
+// consistent with the time since the last check; owner timestamps are held to what
+// their arrival and round trip allow) and a per-client token bucket. Whatever it drops
+// it counts (HostStats). A client that falls silent is dropped after Limits.Timeout
+// and its actors are despawned for everyone; it may join again, at once with its
+// reconnect token if its old connection died. Optional Thinning relays far actors'
+// updates less often per observer, after seed 004's distance-based tolerance.
 //
 // Inside, the host is shaped like quic-go's connection: one run loop owns the match
 // (players, actors, counters) and applies, one at a time, what the connections feed

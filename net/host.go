@@ -8,8 +8,8 @@ import (
 	"log/slog"
 	"math"
 	stdnet "net"
+	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -60,6 +60,39 @@ type HostStats struct {
 	Refused uint64
 	// TimedOut counts players dropped for silence.
 	TimedOut uint64
+
+	// HandshakesInFlight is the number of QUIC handshakes under way now.
+	HandshakesInFlight int
+	// Retries counts connection attempts sent a QUIC Retry to prove their source
+	// address (Limits.RetryAbove).
+	Retries uint64
+	// HandshakesRefused counts handshakes refused by the global or per-prefix cap or
+	// the per-prefix rate (Limits.MaxHandshakes, MaxHandshakesPerPrefix,
+	// HandshakeRate).
+	HandshakesRefused uint64
+	// Joining is the number of connections past the QUIC handshake that have not
+	// joined or been refused yet.
+	Joining int
+	// JoinsEvicted counts half-open joins closed to make room for newer ones
+	// (Limits.MaxJoining, MaxJoiningPerPrefix).
+	JoinsEvicted uint64
+	// GuessesSlowed counts joins refused by the guess limiter before their
+	// passphrase proof was checked.
+	GuessesSlowed uint64
+	// TakeoversRefused counts joins refused because their name belongs to a player
+	// in the match and they did not present its reconnect token.
+	TakeoversRefused uint64
+	// AddressFull counts joins refused by the per-address player cap
+	// (Limits.MaxPlayersPerAddr).
+	AddressFull uint64
+	// IdleKicked counts players kicked for publishing nothing (Limits.IdleKick).
+	IdleKicked uint64
+	// FloodKicked counts clients disconnected for a flood of bad traffic
+	// (Limits.FloodRate, FloodFor).
+	FloodKicked uint64
+	// StampsClamped counts update timestamps moved into what their arrival time and
+	// the sender's round trip allow.
+	StampsClamped uint64
 }
 
 // Host runs a match: it admits players over QUIC and relays their actors' states.
@@ -74,19 +107,20 @@ type Host struct {
 	clock Clock
 	start time.Duration // clock reading at Listen
 
-	pc   stdnet.PacketConn
-	tr   *quic.Transport
-	ln   *quic.Listener
-	fp   string
-	salt [wire.SaltSize]byte
-	key  [wire.KeySize]byte
+	pc    stdnet.PacketConn
+	tr    *quic.Transport
+	ln    *quic.Listener
+	gate  *handshakeGate
+	joinQ *joinQueue
+	fp    string
+	salt  [wire.SaltSize]byte
+	key   [wire.KeySize]byte
 
 	ctx       context.Context
 	cancel    context.CancelFunc
 	stopAfter func() bool // stops the close-on-ctx-done hook
 	wg        sync.WaitGroup
 	once      sync.Once
-	joining   atomic.Int32 // connections accepted but not yet admitted
 
 	in       chan input    // what the connections feed the run loop
 	calls    chan func()   // API calls run on the loop
@@ -119,9 +153,15 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	tr := &quic.Transport{Conn: pc}
+	// Handshakes run in real time, whatever cfg.Clock says.
+	realTime := newSystemClock()
+	gate := newHandshakeGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix, lim.HandshakeRate,
+		func() float64 { return seconds(realTime.Now()) })
+	gate.install(tr)
 	qcfg := &quic.Config{
-		EnableDatagrams:            true,
-		HandshakeIdleTimeout:       lim.JoinTimeout,
+		EnableDatagrams: true,
+		// quic-go ends a handshake after twice its idle timeout.
+		HandshakeIdleTimeout:       lim.HandshakeTimeout / 2,
 		MaxIdleTimeout:             2 * lim.Timeout,
 		MaxIncomingStreams:         -1, // the host opens the one control stream
 		MaxIncomingUniStreams:      -1,
@@ -144,6 +184,8 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		pc:       pc,
 		tr:       tr,
 		ln:       ln,
+		gate:     gate,
+		joinQ:    newJoinQueue(lim.MaxJoining, lim.MaxJoiningPerPrefix),
 		fp:       Fingerprint(cert.Certificate[0]),
 		salt:     wire.NewSalt(),
 		in:       make(chan input, inputQueue),
@@ -347,13 +389,8 @@ func (h *Host) acceptLoop() {
 		if err != nil {
 			return
 		}
-		if h.joining.Add(1) > int32(h.lim.MaxJoining) {
-			// Too many connections still joining: a flood. Turn this one away at once.
-			h.joining.Add(-1)
-			h.call(func() { h.m.stats.Refused++ })
-			conn.CloseWithError(codeRefused, "host busy: too many players joining at once")
-			continue
-		}
+		h.gate.accepted(conn)
+		h.joinQ.add(conn) // may evict the oldest half-open join
 		h.wg.Add(1)
 		go h.serve(conn)
 	}
@@ -361,6 +398,7 @@ func (h *Host) acceptLoop() {
 
 // refuse tells a connection why it was not admitted and closes it.
 func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReason, text string) {
+	h.joinQ.done(conn) // decided: no longer a join in progress
 	h.call(func() { h.m.stats.Refused++ })
 	h.log.Info("join refused", "remote", conn.RemoteAddr().String(), "reason", reason.String(), "text", text)
 	if str != nil {
@@ -383,19 +421,12 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 	conn.CloseWithError(codeRefused, msg)
 }
 
-func remoteIP(conn *quic.Conn) string {
-	if a, ok := conn.RemoteAddr().(*stdnet.UDPAddr); ok {
-		return a.IP.String()
-	}
-	return conn.RemoteAddr().String()
-}
-
 // serve runs one connection: the join handshake, then it reads the control stream
 // into the run loop until the player leaves.
 func (h *Host) serve(conn *quic.Conn) {
 	defer h.wg.Done()
 	p, fr := h.handshake(conn)
-	h.joining.Add(-1)
+	h.joinQ.done(conn)
 	if p == nil {
 		return
 	}
@@ -433,22 +464,36 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 		h.refuse(conn, str, wire.RefuseVersion, fmt.Sprintf("this host speaks version %d", wire.Version))
 		return nil, nil
 	}
+	switch {
+	case conn.Context().Err() != nil:
+		// Evicted for a newer join, or closed by either end: nothing to answer.
+		h.joinQ.done(conn)
+		return nil, nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		h.refuse(conn, str, wire.RefuseProtocol, fmt.Sprintf("no join request within %v", h.lim.JoinTimeout))
+		return nil, nil
+	}
 	req, ok := m.(*wire.JoinRequest)
 	if err != nil || !ok {
 		h.call(func() { h.m.stats.Malformed++ })
 		h.refuse(conn, str, wire.RefuseProtocol, "expected a join request")
 		return nil, nil
 	}
+	token := ReconnectToken(req.Token)
 	if h.cfg.Passphrase != "" {
-		ip := remoteIP(conn)
-		var allowed bool
-		h.call(func() { allowed = h.m.mayGuess(ip) })
+		prefix := addrPrefix(conn.RemoteAddr())
+		var (
+			allowed bool
+			wait    float64
+		)
+		h.call(func() { allowed, wait = h.m.mayGuess(prefix, req.Name, token) })
 		if !allowed {
-			h.refuse(conn, str, wire.RefuseOther, "too many wrong passphrases from this address; wait a few seconds")
+			h.refuse(conn, str, wire.RefuseOther, fmt.Sprintf(
+				"too many wrong passphrases from your network; try again in %.0f s", math.Ceil(wait)))
 			return nil, nil
 		}
 		if !wire.VerifyProof(h.key, ch.Nonce, req.Name, req.Proof) {
-			h.call(func() { h.m.failedGuess(ip) })
+			h.call(func() { h.m.failedGuess(prefix) })
 			h.refuse(conn, str, wire.RefusePassphrase, "")
 			return nil, nil
 		}
@@ -460,7 +505,8 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 		text   = "host closing"
 	)
 	h.call(func() {
-		p, reason, text = h.m.admit(&quicMember{conn: conn, str: str, timeout: h.lim.Timeout}, req.Name)
+		p, reason, text = h.m.admit(&quicMember{conn: conn, str: str, timeout: h.lim.Timeout}, req.Name, token,
+			addrHost(conn.RemoteAddr()))
 	})
 	if p == nil {
 		h.refuse(conn, str, reason, text)

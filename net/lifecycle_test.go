@@ -175,9 +175,9 @@ func TestListenContextCloses(t *testing.T) {
 	h.Close()
 }
 
-// TestRejoinReplacesDeadConnection: a player whose connection died (no packets for
-// over a second) may join again at once under its name; the old session is dropped
-// and its tank despawned.
+// TestRejoinReplacesDeadConnection: a player whose connection died may join again at
+// once under its name with its reconnect token; the old session is dropped and its
+// tank despawned. Without the token the name stays taken.
 func TestRejoinReplacesDeadConnection(t *testing.T) {
 	checkNoLeaks(t)
 	clk := &manualClock{}
@@ -189,8 +189,14 @@ func TestRejoinReplacesDeadConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.conn.(*quicClient).pc.Close() // the old connection dies without a word
-	clk.Advance(duration(rejoinSilence * 1.3))
-	back := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	clk.Advance(1300 * time.Millisecond)
+	if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
+		c.Close()
+		t.Fatal("name taken over without the reconnect token")
+	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("takeover without the token: %v, want the name refused", err)
+	}
+	back := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", ReconnectToken: old.ReconnectToken()})
 	waitFor(t, watcher, 3*time.Second, func(ev Event) bool { return ev.Kind == EventDespawn && ev.Actor == tank })
 	if st := h.Stats(); st.Players != 2 {
 		t.Errorf("%d players after the rejoin, want the host and the new ann", st.Players)

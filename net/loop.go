@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -21,10 +22,6 @@ const (
 	maxPlayerID      = 0xFFFF
 )
 
-// rejoinSilence is how long, in seconds, a player must have been silent before a new
-// connection with the same name replaces it (a rejoin after a dropped connection).
-const rejoinSilence = 1.0
-
 // janitorPeriod is how often the run loop looks for silent players.
 const janitorPeriod = 100 * time.Millisecond
 
@@ -32,13 +29,11 @@ const janitorPeriod = 100 * time.Millisecond
 // readers wait in turn.
 const inputQueue = 1024
 
-// Wrong passphrases are limited per source address, so that guessing runs at a
-// human pace: a burst of guessBurst, then one per guessInterval seconds.
+// How long and for how many names the host remembers the reconnect tokens it gave,
+// so that a player who joined in that time skips the guess limiter.
 const (
-	guessBurst    = 5
-	guessInterval = 5.0
-	// maxGuessers bounds the addresses tracked for wrong passphrases.
-	maxGuessers = 4096
+	tokenMemoryTTL   = 10 * time.Minute
+	tokenMemoryNames = 1024
 )
 
 // errLeft reports that a player said goodbye or closed its connection cleanly.
@@ -92,16 +87,19 @@ type match struct {
 	nextActor  wire.ActorID
 	stats      HostStats
 	relayRate  rateMeter
-	guesses    map[string]tokenBucket // wrong passphrases per source address
-	dirty      []*member              // members with a batch waiting for the coalescing window
+	guesses    *guessLimiter // wrong passphrases per address prefix
+	tokens     tokenMemory   // reconnect tokens given, by name, for the guess limiter
+	dirty      []*member     // members with a batch waiting for the coalescing window
 }
 
 func newMatch(h *Host) match {
 	return match{
-		h:          h,
-		members:    map[wire.PlayerID]*member{},
-		actors:     map[wire.ActorID]*hostActor{},
-		guesses:    map[string]tokenBucket{},
+		h:       h,
+		members: map[wire.PlayerID]*member{},
+		actors:  map[wire.ActorID]*hostActor{},
+		guesses: newGuessLimiter(h.lim.GuessBurst, h.lim.GuessInterval.Seconds(), h.lim.GlobalGuessRate,
+			DefaultGlobalGuessBurst, DefaultGuessPrefixes, h.now()),
+		tokens:     newTokenMemory(tokenMemoryTTL.Seconds(), tokenMemoryNames),
 		nextPlayer: 1,
 		nextActor:  1,
 	}
@@ -236,10 +234,11 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		return errors.New("spawn: no free actor id")
 	}
 	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
-		pin: anchor{pos: s.Position, orient: s.Orientation, at: now, stamp: s.Time}}
+		pin: anchor{pos: s.Position, orient: s.Orientation, at: now, stamp: s.Time, speed: s.Velocity.Len()}}
 	a.seq.Set(seq)
 	m.actors[id] = a
 	owner.owned = append(owner.owned, a)
+	owner.lastPublish = now
 	m.broadcast(a.spawnMsg())
 	return nil
 }
@@ -273,17 +272,28 @@ func (m *match) broadcast(msg wire.Message) {
 // admit registers a player joining over conn and queues its welcome: the match
 // settings and every actor already in the match. It returns nil and a refusal when it
 // cannot.
-func (m *match) admit(conn memberConn, name string) (*member, wire.RefuseReason, string) {
+// A name in use is handed to the new connection only with the reconnect token of its
+// holder; addr is the new connection's IP address, for the per-address cap.
+func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr netip.Prefix) (*member, wire.RefuseReason, string) {
 	now := m.h.now()
 	var replaced *member
+	fromAddr := 0
 	for _, q := range m.order {
+		if !q.trusted && q.addr == addr {
+			fromAddr++
+		}
 		if q.name != name {
 			continue
 		}
-		if q.trusted || now-q.lastHeard < rejoinSilence {
+		if q.trusted || !q.token.matches(token) {
+			m.stats.TakeoversRefused++
 			return nil, wire.RefuseName, fmt.Sprintf("name %q is in use", name)
 		}
 		replaced = q
+	}
+	if replaced == nil && fromAddr >= m.h.lim.MaxPlayersPerAddr {
+		m.stats.AddressFull++
+		return nil, wire.RefuseFull, fmt.Sprintf("%d players already joined from your address", fromAddr)
 	}
 	if replaced == nil && len(m.members) >= m.h.lim.MaxPlayers {
 		return nil, wire.RefuseFull, ""
@@ -294,12 +304,15 @@ func (m *match) admit(conn memberConn, name string) (*member, wire.RefuseReason,
 	}
 	if replaced != nil {
 		m.h.log.Info("player rejoined", "name", name, "old", replaced.id, "new", id)
-		m.drop(replaced, codeKicked, "replaced by a new connection", wire.LeaveQuit)
+		m.drop(replaced, codeKicked, "replaced by a new connection with its reconnect token", wire.LeaveQuit)
 	}
 	p := m.addMember(id, name, conn, now)
+	p.addr, p.token = addr, newReconnectToken()
+	m.tokens.remember(name, p.token, now)
 	hm := m.h.match
 	p.queueControl(&wire.JoinAccepted{
 		Player:    id,
+		Token:     p.token,
 		TickRate:  uint16(math.Round(hm.TickRate)),
 		Heartbeat: hm.Heartbeat.Seconds(),
 		MapExtent: hm.Extent,
@@ -349,14 +362,21 @@ func (m *match) shutdown() {
 	}
 }
 
-// dropSilent drops the players the host has not heard from for Limits.Timeout.
+// dropSilent drops the players the host has not heard from for Limits.Timeout, and
+// kicks those that published nothing for Limits.IdleKick.
 func (m *match) dropSilent(now float64) {
-	limit := m.h.lim.Timeout.Seconds()
+	limit, idle := m.h.lim.Timeout.Seconds(), m.h.lim.IdleKick.Seconds()
 	for _, p := range slices.Clone(m.order) {
-		if !p.trusted && now-p.lastHeard > limit {
+		switch {
+		case p.trusted:
+		case now-p.lastHeard > limit:
 			m.stats.TimedOut++
 			m.h.log.Info("player timed out", "player", p.id, "name", p.name)
 			m.drop(p, codeTimeout, "timed out", wire.LeaveTimeout)
+		case idle > 0 && now-p.lastPublish > idle:
+			m.stats.IdleKicked++
+			m.h.log.Info("player idle", "player", p.id, "name", p.name)
+			m.drop(p, codeKicked, fmt.Sprintf("kicked: idle, published nothing for %v", m.h.lim.IdleKick), wire.LeaveKicked)
 		}
 	}
 }
@@ -367,33 +387,30 @@ func (m *match) statsNow() HostStats {
 	s.Players = len(m.members)
 	s.Actors = len(m.actors)
 	s.RelayRate = m.relayRate.value(m.h.now())
+	g := m.h.gate.snapshot()
+	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.inFlight, g.retries, g.refusedTotal+g.refusedPrefix
+	s.Joining, s.JoinsEvicted = m.h.joinQ.counts()
 	return s
 }
 
-// mayGuess reports whether ip may try a passphrase now.
-func (m *match) mayGuess(ip string) bool {
-	b, ok := m.guesses[ip]
-	if !ok {
-		return true
+// mayGuess reports whether a join from prefix may have its passphrase proof checked
+// now, and if not, how long in seconds it should wait. A join that presents the
+// reconnect token its name was given in the last tokenMemoryTTL skips the limiter:
+// it proved the passphrase before.
+func (m *match) mayGuess(prefix netip.Prefix, name string, token ReconnectToken) (bool, float64) {
+	now := m.h.now()
+	if m.tokens.knows(name, token, now) {
+		return true, 0
 	}
-	b.refill(m.h.now())
-	m.guesses[ip] = b
-	return b.tokens >= 1
+	ok, wait := m.guesses.allow(prefix, now)
+	if !ok {
+		m.stats.GuessesSlowed++
+	}
+	return ok, wait
 }
 
-// failedGuess spends one of ip's passphrase attempts.
-func (m *match) failedGuess(ip string) {
-	now := m.h.now()
-	b, ok := m.guesses[ip]
-	if !ok {
-		if len(m.guesses) >= maxGuessers {
-			clear(m.guesses) // a flood of addresses: start over rather than grow
-		}
-		b = newTokenBucket(1/guessInterval, guessBurst, now)
-	}
-	b.take(now)
-	m.guesses[ip] = b
-}
+// failedGuess records a wrong passphrase from prefix.
+func (m *match) failedGuess(prefix netip.Prefix) { m.guesses.fail(prefix, m.h.now()) }
 
 // allocPlayer returns an unused player id.
 func (m *match) allocPlayer() (wire.PlayerID, bool) {

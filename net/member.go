@@ -3,6 +3,7 @@ package net
 import (
 	"errors"
 	"math"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -49,30 +50,37 @@ type member struct {
 	removed bool
 	done    chan struct{} // closed when the member is removed
 
-	lastHeard float64
-	updates   tokenBucket
-	control   tokenBucket
-	owned     []*hostActor             // the member's actors
-	lastRelay map[wire.ActorID]float64 // thinning: last relay time per actor
-	open      *wire.BatchWriter        // the batch being filled for this member
-	dirty     bool                     // open is in match.dirty
-	logged    int                      // rejections logged, to keep floods out of the log
+	addr        netip.Prefix   // the member's IP address, for the per-address cap
+	token       ReconnectToken // hands the member's name to a new connection
+	lastHeard   float64
+	lastPublish float64 // last accepted update or spawn, for the idle kick
+	rtt         float64 // QUIC's smoothed round trip, s, for the timestamp window
+	flood       floodGuard
+	updates     tokenBucket
+	control     tokenBucket
+	owned       []*hostActor             // the member's actors
+	lastRelay   map[wire.ActorID]float64 // thinning: last relay time per actor
+	open        *wire.BatchWriter        // the batch being filled for this member
+	dirty       bool                     // open is in match.dirty
+	logged      int                      // rejections logged, to keep floods out of the log
 
 	out outbox // shared with the send loop
 }
 
 func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now float64) *member {
 	return &member{
-		h:         h,
-		id:        id,
-		name:      name,
-		conn:      conn,
-		done:      make(chan struct{}),
-		lastHeard: now,
-		updates:   newTokenBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
-		control:   newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
-		lastRelay: map[wire.ActorID]float64{},
-		out:       outbox{signal: make(chan struct{}, 1)},
+		h:           h,
+		id:          id,
+		name:        name,
+		conn:        conn,
+		done:        make(chan struct{}),
+		lastHeard:   now,
+		lastPublish: now,
+		flood:       newFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
+		updates:     newTokenBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
+		control:     newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
+		lastRelay:   map[wire.ActorID]float64{},
+		out:         outbox{signal: make(chan struct{}, 1)},
 	}
 }
 

@@ -3,6 +3,7 @@ package net
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/treadline/treadline/net/wire"
 )
@@ -21,64 +22,104 @@ var (
 func (m *match) onDatagram(p *member, b []byte, now float64) {
 	p.lastHeard = now
 	_, t, err := wire.PeekHeader(b)
+	bad := 0
 	switch {
 	case err != nil:
 		m.stats.Malformed++
+		bad = 1
 	case t == wire.MsgStateBatch:
-		m.onStateBatch(p, b, now)
+		bad = m.onStateBatch(p, b, now)
 	case t == wire.MsgClockRequest:
-		m.onClockRequest(p, b, now)
+		bad = m.onClockRequest(p, b, now)
 	default:
 		m.stats.Malformed++
+		bad = 1
+	}
+	// A client whose bad traffic stays over the flood limit is cut off.
+	if bad > 0 && !p.trusted && p.flood.add(float64(bad), now) {
+		m.stats.FloodKicked++
+		m.h.log.Warn("client flooding bad traffic", "player", p.id, "name", p.name)
+		m.drop(p, codeKicked, "kicked: flood of invalid, unauthorized or malformed updates", wire.LeaveKicked)
 	}
 }
 
 // onClockRequest queues the answer to a clock probe, which p's send loop stamps as
-// it sends it.
-func (m *match) onClockRequest(p *member, b []byte, now float64) {
+// it sends it, and refreshes p's round trip for the timestamp window. It returns how
+// many bad items the datagram was (0 or 1).
+func (m *match) onClockRequest(p *member, b []byte, now float64) int {
 	msg, _, err := wire.Parse(b)
 	req, ok := msg.(*wire.ClockRequest)
 	switch {
 	case err != nil || !ok:
 		m.stats.Malformed++
+		return 1
 	case !p.trusted && !p.control.take(now), !p.out.pushProbe(clockProbe{clientSend: req.ClientSend, received: now}):
 		m.stats.RateLimited++
+		return 1
 	}
+	p.rtt = p.conn.rtt().Seconds()
+	return 0
 }
 
 // onStateBatch checks every update of a batch from p and relays the accepted ones,
-// as the bytes p sent: an update is never encoded again on its way through.
-func (m *match) onStateBatch(p *member, b []byte, now float64) {
+// as the bytes p sent: an update is never encoded again on its way through, only its
+// timestamp is rewritten when the host had to clamp it. It returns how many bad items
+// (invalid, unauthorized, rate-limited or malformed) the batch held.
+func (m *match) onStateBatch(p *member, b []byte, now float64) (bad int) {
 	r, err := wire.ReadBatch(b)
 	if err != nil {
 		m.stats.Malformed++
-		return
+		return 1
 	}
-	var u wire.Update
+	var (
+		u      wire.Update
+		recBuf [wire.MaxUpdateSize]byte
+		slack  = m.h.lim.TimeSlack.Seconds()
+	)
 	for r.Next(&u) {
 		u.State.Time = unwrapTime(u.State.Time, now)
-		if a, err := m.accept(p, &u, now); err == nil {
-			m.relay(a, r.Record(), now)
+		rec := r.Record()
+		// Within the slack validation allows, hold the owner's stamp to what its
+		// arrival and round trip allow; beyond it, validation refuses it.
+		if !p.trusted && math.Abs(u.State.Time-now) <= slack {
+			if t, clamped := clampStamp(u.State.Time, now, p.rtt); clamped && t >= 0 {
+				rec = append(recBuf[:0], rec...)
+				if wire.SetRecordTime(rec, t) == nil {
+					u.State.Time = t
+					m.stats.StampsClamped++
+				}
+			}
 		}
+		a, err := m.accept(p, &u, now)
+		if err != nil {
+			bad++
+			continue
+		}
+		m.relay(a, rec, now)
 	}
 	m.stats.Invalid += uint64(r.Rejected())
+	bad += r.Rejected()
 	if r.Err() != nil {
 		m.stats.Malformed++
+		bad++
 	}
+	return bad
 }
 
 // accept runs every check on one update from p and records it. It returns the actor,
 // or why the update was dropped (and counts it). u.State.Time must already be
 // host-clock seconds.
 func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, error) {
+	// Every update spends a token, whether it turns out valid or not, so that a
+	// flood of foreign or bogus updates is held to the same rate as honest ones.
+	if !p.trusted && !p.updates.take(now) {
+		m.stats.RateLimited++
+		return nil, ErrRateLimited
+	}
 	a := m.actors[u.Actor]
 	if a == nil || a.owner != p.id {
 		m.stats.Unauthorized++
 		return nil, fmt.Errorf("actor %d: %w", u.Actor, ErrNotOwner)
-	}
-	if !p.trusted && !p.updates.take(now) {
-		m.stats.RateLimited++
-		return nil, ErrRateLimited
 	}
 	if last, _ := a.seq.Last(); !wire.SeqNewer(u.Seq, last) {
 		m.stats.Late++
@@ -98,6 +139,7 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	a.state = next
 	a.pin.advance(&next, now)
 	m.stats.Accepted++
+	p.lastPublish = now
 	return a, nil
 }
 

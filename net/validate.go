@@ -55,6 +55,7 @@ type anchor struct {
 	orient mgl64.Quat
 	at     float64 // host receive time, s
 	stamp  float64 // the owner's timestamp of the last accepted update, s
+	speed  float64 // speed at the anchor, m/s, for the reach after silence
 }
 
 // anchorPeriod is how often, in seconds, an actor's anchor moves to its latest
@@ -67,15 +68,16 @@ const anchorPeriod = 1.0
 const maxStampRegress = 0.3
 
 // validateStep checks that next, arriving at host time now, follows plausibly from
-// the actor's anchor: the travel and rotation since the anchor fit the speed and
-// turn-rate limits over the time since it arrived, with slack for quantization,
-// corrections and arrival jitter; and the owner's timestamp does not run backwards.
+// the actor's anchor: the travel (maxTravel: top speed, or after silence what the
+// tank can reach from its anchored speed) and rotation since the anchor fit the
+// limits over the time since it arrived, with slack for quantization, corrections
+// and arrival jitter; and the owner's timestamp does not run backwards.
 func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) error {
 	if next.Time < a.stamp-maxStampRegress {
 		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", deadreckon.ErrInvalidState, next.Time, a.stamp)
 	}
 	dt := math.Max(0, now-a.at)
-	if d := next.Position.Sub(a.pos).Len(); d > l.MaxSpeed*dt+l.PositionSlack {
+	if d := next.Position.Sub(a.pos).Len(); d > maxTravel(a.speed, dt, l) {
 		return fmt.Errorf("%w: moved %.1f m in %.3f s", deadreckon.ErrInvalidState, d, dt)
 	}
 	if r := deadreckon.QuatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*dt+l.TurnSlack {
@@ -88,7 +90,7 @@ func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) err
 func (a *anchor) advance(s *deadreckon.State, now float64) {
 	a.stamp = math.Max(a.stamp, s.Time)
 	if now-a.at >= anchorPeriod {
-		a.pos, a.orient, a.at = s.Position, s.Orientation, now
+		a.pos, a.orient, a.at, a.speed = s.Position, s.Orientation, now, s.Velocity.Len()
 	}
 }
 

@@ -180,8 +180,17 @@ func (t *Tank) place(now, h float64) {
 	p := &t.pose
 	prevTilt := p.Orientation.Mul(deadreckon.YawQuat(p.Yaw).Conjugate())
 	p.Time, p.Yaw, p.OnGround = now, yaw, r.Clamped
+	if h == 0 {
+		t.fall.Reset() // placed, not driven: no fall carries over
+	}
+	ground := r.Position[1]
+	falling := false
 	if r.Clamped {
 		p.Position, p.Orientation, p.GroundNormal, p.ClampHits = r.Position, r.Orientation, r.Normal, r.Hits
+		// Off a cliff the hull falls, as remote copies of it do, instead of
+		// dropping to the foot of the cliff in one step.
+		p.Position[1] = t.fall.Limit(ground, now)
+		falling = p.Position[1] > ground
 	} else {
 		p.Position, p.Orientation, p.GroundNormal = mgl64.Vec3{x, y0, z}, level, mgl64.Vec3{0, 1, 0}
 		p.ClampHits = [3]mgl64.Vec3{p.Position, p.Position, p.Position}
@@ -192,6 +201,9 @@ func (t *Tank) place(now, h float64) {
 	bv := t.body.GetLinearVelocity()
 	vx, vz := bv.X, -bv.Y
 	p.Velocity = mgl64.Vec3{vx, -(n[0]*vx + n[2]*vz) / math.Max(n[1], minNormalY), vz}
+	if falling {
+		p.Velocity[1] = t.fall.Velocity()
+	}
 
 	// Angular velocity: the yaw rate about the hull's up axis plus the rate of change
 	// of the tilt (pitch and roll) the ground gives, capped at MaxTiltRate.

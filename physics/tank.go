@@ -184,7 +184,8 @@ type Tank struct {
 	in   Input
 	body *box2d.B2Body
 	pose Pose
-	prev Pose // pose of the step before, for Interpolated
+	prev Pose            // pose of the step before, for Interpolated
+	fall deadreckon.Fall // the hull's fall off a cliff
 
 	clamp  deadreckon.Clamp
 	normal mgl64.Vec3 // ground normal used for the next step's forces

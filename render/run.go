@@ -246,6 +246,7 @@ func (l *loop) run(ctx context.Context) error {
 		}
 
 		a := time.Now()
+		l.tellCamera()
 		in := l.input(dt)
 		if err := l.s.Step(now, in); err != nil {
 			err = fmt.Errorf("match: %w", err)

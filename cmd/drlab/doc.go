@@ -1,6 +1,7 @@
 // Command drlab is the dead-reckoning lab: it plays a true trajectory, publishes it as
 // a local actor would, carries the updates over a modelled network and reckons them
-// on the remote side every frame with each algorithm of package deadreckon, then
+// on the remote side every frame with each algorithm of package deadreckon (or with
+// "game", exactly the dead reckoning the game ships: game.DeadReckoning()), then
 // reports how far and how smoothly the remote view follows the truth. The engine is
 // package lab; drlab turns flags into lab.Options.
 //
@@ -13,6 +14,8 @@
 //	drlab -scenario all -latency 150ms -rate 3     # every algorithm on every scenario
 //	drlab -scenario circle,zigzag -algos pvb,pvb-ts -latency 150ms -clock-error 20ms
 //	drlab -scenario eight -algos linear,pvb,bezier -plot eight.png
+//	drlab -scenario all -algos game -latency 150ms -jitter 30ms -loss 0.1 -runs 3
+//	drlab -scenario zigzag -algos game -loss 0.3 -loss-burst 4 -reorder 0.05
 //	drlab -budget -scenario all -algos pvb,bezier  # cheapest publishing for p95 < 0.25 m
 //	drlab -trace drive.csv -json                   # a recorded t,x,y,z[,qw,qx,qy,qz] CSV
 //

@@ -11,6 +11,7 @@ import (
 
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/lab"
+	"github.com/treadline/treadline/net/impair"
 )
 
 func main() { cli.Main("drlab", run) }
@@ -45,8 +46,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 		heartbeat = fs.Duration("heartbeat", 0, "threshold publishing: longest time between updates (0: 5s)")
 		noAccel   = fs.Bool("no-accel", false, "publish zero acceleration")
 		latency   = fs.Duration("latency", 0, "one-way network latency")
-		jitter    = fs.Duration("jitter", 0, "latency jitter: each delay uniform in latency ± jitter")
+		jitter    = fs.Duration("jitter", 0, "latency jitter: each delay uniform in latency ± jitter (never reordering)")
 		loss      = fs.Float64("loss", 0, "share of updates lost, 0..1")
+		lossBurst = fs.Float64("loss-burst", 0, "mean length of a run of lost updates (0 or 1: independent losses)")
+		reorder   = fs.Float64("reorder", 0, "share of updates held back 20ms so that later ones overtake them, 0..1")
+		duplicate = fs.Float64("duplicate", 0, "share of updates delivered twice, 0..1")
 		clockErr  = fs.Duration("clock-error", 0, "error of the clock offset given to pvb-ts and delayed")
 		fps       = fs.Float64("fps", lab.DefaultFPS, "frame rate of owner and remote, frames/s")
 		duration  = fs.Duration("duration", time.Duration(lab.DefaultDuration*float64(time.Second)), "length of each run")
@@ -104,7 +108,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 		JSON:        *jsonOut,
 		Plot:        *plotFile,
 		ClockError:  seconds(*clockErr),
-		Network:     lab.NetworkConfig{Latency: seconds(*latency), Jitter: seconds(*jitter), Loss: *loss},
+		Network: impair.Link{Latency: *latency, Jitter: *jitter, Loss: *loss, LossBurst: *lossBurst,
+			Reorder: *reorder, Duplicate: *duplicate},
 		Publish: lab.PublishConfig{
 			PosThreshold:   *posThresh,
 			RotThreshold:   *rotThresh * math.Pi / 180,

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"flag"
+	"github.com/treadline/treadline/net/impair"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/lab"
@@ -41,7 +43,7 @@ func TestFlagsBecomeOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := lab.NetworkConfig{Latency: 0.15, Jitter: 0.02, Loss: 0.05}
+	want := impair.Link{Latency: 150 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
 	if o.Mode != lab.Compare || o.Network != want || o.ClockError != -0.02 || o.FPS != 120 || o.Duration != 30 ||
 		o.Warmup != 1.5 || o.Seed != 9 || o.Publish.Rate != 5 || !o.JSON || o.Plot != plot || o.Runs != 4 {
 		t.Errorf("options %+v", o)

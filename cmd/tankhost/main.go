@@ -8,6 +8,9 @@
 // The host keeps its key and certificate in host-identity.pem in the user's config
 // directory (or the file -identity names), so its fingerprint survives restarts and
 // players who trusted it once can join again; -new-identity replaces it.
+//
+// Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
+// and -mem-limit tune the host's defences (README, "Security").
 package main
 
 import (
@@ -15,10 +18,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net"
 )
 
 // DefaultListen is the address tankhost listens on unless -listen says otherwise.
@@ -36,8 +41,9 @@ func main() {
 func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, fp string)) error {
 	fs := cli.NewFlagSet("tankhost", stderr)
 	var (
-		cfg   game.ServeConfig
-		level slog.Level
+		cfg      game.ServeConfig
+		level    slog.Level
+		defences net.DefenceFlags
 	)
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
@@ -47,6 +53,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.TextVar(&level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	defences.Register(fs)
 	identity := cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
@@ -54,7 +61,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	if err := checkFlags(cfg); err != nil {
 		return err
 	}
+	cfg.Limits = defences.Limits()
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Logger.Info("memory limit", "MiB", defences.ApplyMemoryLimit(os.Getenv)>>20)
 	cert, path, created, err := identity.Load(time.Now())
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -52,28 +53,36 @@ func testMap(t *testing.T) string {
 	return base + ".json"
 }
 
-// TestRunServesAndStops: the host listens, a player joining sees its bots move, and
-// canceling the context stops it cleanly.
-func TestRunServesAndStops(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var logs syncBuffer
-	type ready struct{ addr, fp string }
+// ready is where a started host listens.
+type ready struct{ addr, fp string }
+
+// startRun runs tankhost with args until ctx ends and waits until it listens. It
+// returns the host's log, where it listens and the channel run's result arrives on.
+func startRun(t *testing.T, ctx context.Context, args ...string) (*syncBuffer, ready, chan error) {
+	t.Helper()
+	logs := &syncBuffer{}
 	readyc := make(chan ready, 1)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, []string{"-listen", "127.0.0.1:0", "-bots", "2", "-map", testMap(t), "-stats", "200ms",
-			"-identity", filepath.Join(t.TempDir(), "identity.pem")},
-			&logs, func(addr, fp string) { readyc <- ready{addr, fp} })
+		errc <- run(ctx, args, logs, func(addr, fp string) { readyc <- ready{addr, fp} })
 	}()
-	var r ready
 	select {
-	case r = <-readyc:
+	case r := <-readyc:
+		return logs, r, errc
 	case err := <-errc:
 		t.Fatalf("run ended before listening: %v\n%s", err, logs.String())
 	case <-time.After(30 * time.Second):
 		t.Fatalf("host not ready after 30 s\n%s", logs.String())
 	}
+	return nil, ready{}, nil
+}
+
+// TestRunServesAndStops: the host listens, a player joining sees its bots move, and
+// canceling the context stops it cleanly.
+func TestRunServesAndStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs, r, errc := startRun(t, ctx, "-listen", "127.0.0.1:0", "-bots", "2", "-map", testMap(t), "-stats", "200ms")
 
 	client, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, KnownHosts: "-", Name: "probe"})
 	if err != nil {
@@ -302,5 +311,32 @@ func TestRestartKeepsFingerprint(t *testing.T) {
 	err = run(context.Background(), []string{"-listen", "127.0.0.1:0", "-map", mapPath, "-identity", idFile}, io.Discard, nil)
 	if line := cli.Line("tankhost", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, "tankhost: -identity "+idFile+": identity ") {
 		t.Errorf("a damaged identity file: code %d, %q; want a usage error naming -identity", cli.Code(err), line)
+	}
+}
+
+// TestDefenceFlags: the defence flags reach the host, and -mem-limit the runtime.
+func TestDefenceFlags(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, r, errc := startRun(t, ctx, "-listen", "127.0.0.1:0", "-bots", "0", "-map", testMap(t),
+		"-max-players-per-addr", "1", "-mem-limit", "300")
+	first, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, Name: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if second, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, Name: "second"}); err == nil {
+		second.Close()
+		t.Error("a second player from one address joined with -max-players-per-addr 1")
+	} else if !errors.Is(err, net.ErrRefused) {
+		t.Errorf("second player: %v, want a refusal", err)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
+		t.Errorf("memory limit %d, want 300 MiB", got)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -60,6 +60,8 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		Coalesce: cfg.coalesce,
 		Limits: tlnet.Limits{
 			MaxPlayers: cfg.bots + 1,
+			// Every bot joins from this machine's one address.
+			MaxPlayersPerAddr: cfg.bots + 1, HandshakeRate: float64(cfg.bots),
 			UpdateRate: 4 * cfg.hz, UpdateBurst: 4 * cfg.hz,
 			Timeout: 10 * time.Second,
 		},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
 )
 
@@ -31,8 +32,13 @@ func TestParseFlagsDefaults(t *testing.T) {
 	if c.width != 1280 || c.height != 720 {
 		t.Errorf("default size %dx%d, want 1280x720", c.width, c.height)
 	}
-	if c.algorithm != deadreckon.ProjectiveVelocityBlend || c.overlays != 0 {
-		t.Errorf("default algorithm %v overlays %v", c.algorithm, c.overlays)
+	if c.overlays != 0 {
+		t.Errorf("default overlays %v", c.overlays)
+	}
+	// The client ships the game's one dead-reckoning value, the one the host, the
+	// match and drlab's "game" algorithm run.
+	if c.deadReckoning != game.DeadReckoning() {
+		t.Errorf("default dead reckoning %+v\nwant the game's %+v", c.deadReckoning, game.DeadReckoning())
 	}
 }
 
@@ -45,16 +51,21 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dr := game.DeadReckoning()
+	dr.Reckon.Algorithm, dr.Reckon.Clamp.Mode = deadreckon.CubicBezier, deadreckon.ClampUp
 	want := config{join: "10.0.0.2:7777#" + fp, name: "ann", pass: "pw", lag: 80 * time.Millisecond,
 		jitter: 15 * time.Millisecond, loss: 0.05, impairSet: true, overlays: render.OverlayGhost | render.OverlayLabels,
-		width: 800, height: 600, algorithm: deadreckon.CubicBezier, clamp: deadreckon.ClampUp, clampSet: true,
-		screenshot: shot, frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, identity: c.identity}
+		width: 800, height: 600, deadReckoning: dr,
+		screenshot: shot, frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, identity: c.identity, defences: c.defences}
 	if c != want {
 		t.Errorf("parse = %+v\nwant    %+v", c, want)
 	}
-	c, err = parse("-host", ":7777", "-bots", "0")
+	c, err = parse("-host", ":7777", "-bots", "0", "-max-players-per-addr", "2", "-idle-kick", "1m")
 	if err != nil || c.host != ":7777" || !c.botsSet || c.bots != 0 {
 		t.Errorf("-host :7777 -bots 0 = %+v, %v", c, err)
+	}
+	if l := c.defences.Limits(); l.MaxPlayersPerAddr != 2 || l.IdleKick != time.Minute {
+		t.Errorf("-max-players-per-addr 2 -idle-kick 1m gave limits %+v", l)
 	}
 }
 

@@ -8,7 +8,10 @@
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
 //
 // Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
-// settings.json in the user's config directory; -mute plays without sound.
+// settings.json in the user's config directory; -mute plays without sound. With
+// -host, flags such as -max-handshakes, -retry-above, -max-players-per-addr,
+// -idle-kick and -mem-limit tune the host's defences, as on tankhost (README,
+// "Security").
 //
 // Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
 )
@@ -33,19 +35,19 @@ type config struct {
 	width, height          int
 	benchFrames            int
 	overlays               render.Overlay
-	algorithm              deadreckon.Algorithm
-	clamp                  deadreckon.ClampMode
-	clampSet               bool
-	mapDir, watch          string
-	seed                   uint64
-	verbose                bool
-	mute                   bool
-	identity               *cli.Identity
+	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
+	deadReckoning deadreckon.PublisherConfig
+	mapDir, watch string
+	seed          uint64
+	verbose       bool
+	mute          bool
+	identity      *cli.Identity
+	defences      net.DefenceFlags // with -host
 }
 
 // parseFlags reads the command line into a config.
 func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
-	var c config
+	c := config{deadReckoning: game.DeadReckoning()}
 	var size, overlays, algo, clamp string
 	fs.StringVar(&c.host, "host", "", "host a match on `ADDR` (for example :7777) and play in it")
 	fs.StringVar(&c.join, "join", "", "join the match at `ADDR[#fingerprint]`")
@@ -67,7 +69,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
-	fs.BoolVar(&c.mute, "mute", false, "play without sound")
+	c.defences.Register(fs)
 	c.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return c, err
@@ -82,21 +84,20 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	if c.overlays, err = render.ParseOverlays(overlays); err != nil {
 		return c, cli.Usagef("overlays", "%q: %v", overlays, err)
 	}
-	if c.algorithm, err = deadreckon.ParseAlgorithm(algo); err != nil {
+	rc := &c.deadReckoning.Reckon
+	if rc.Algorithm, err = deadreckon.ParseAlgorithm(algo); err != nil {
 		return c, cli.Usagef("algorithm", "%q: give pvb, static, linear, quadratic, bezier, twopath or delayed", algo)
 	}
-	if clamp != "" {
-		c.clampSet = true
-		switch clamp {
-		case "none":
-			c.clamp = deadreckon.ClampNone
-		case "up":
-			c.clamp = deadreckon.ClampUp
-		case "always":
-			c.clamp = deadreckon.ClampAlways
-		default:
-			return c, cli.Usagef("clamp", "%q: give none, up or always", clamp)
-		}
+	switch clamp {
+	case "":
+	case "none":
+		rc.Clamp.Mode = deadreckon.ClampNone
+	case "up":
+		rc.Clamp.Mode = deadreckon.ClampUp
+	case "always":
+		rc.Clamp.Mode = deadreckon.ClampAlways
+	default:
+		return c, cli.Usagef("clamp", "%q: give none, up or always", clamp)
 	}
 	return c, checkFlags(c, set)
 }
@@ -195,8 +196,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, Algorithm: c.algorithm, Clamp: c.clamp,
-		NoClamp: c.clampSet && c.clamp == deadreckon.ClampNone, Logger: logger}
+	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
@@ -208,13 +208,14 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	switch {
 	case c.host != "":
 		mc.Bots = c.bots
+		c.defences.ApplyMemoryLimit(os.Getenv)
 		cert, path, created, ierr := c.identity.Load(time.Now())
 		if ierr != nil {
 			return ierr
 		}
 		logger.Info("identity", "file", path, "new", created)
 		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
-			Certificate: cert, Logger: logger})
+			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
 		mode = "host"
 	case c.join != "":
 		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})

@@ -8,12 +8,21 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 )
 
+// TokenSize is the size of a reconnect token.
+const TokenSize = 16
+
 // JoinAccepted admits a player and tells it the match settings. Layout: header,
-// player u16, tick rate u16 (Hz), heartbeat u32 (ms), map extent u32 (mm), map seed
-// u64, map name (u8 length, UTF-8, ≤ MaxMapNameLen): 23 + len(name) bytes.
+// player u16, reconnect token [16], tick rate u16 (Hz), heartbeat u32 (ms), map
+// extent u32 (mm), map seed u64, map name (u8 length, UTF-8, ≤ MaxMapNameLen):
+// 39 + len(name) bytes.
 type JoinAccepted struct {
 	// Player is the id the host gave the new player (never 0).
 	Player PlayerID
+	// Token is the player's reconnect token: random, never all zero, known only to
+	// the host and this player. A later JoinRequest for the same name that presents
+	// it may take the name over from a connection that went silent or died, at once;
+	// without it the name stays with its holder until that player leaves.
+	Token [TokenSize]byte
 	// TickRate is the host's simulation rate in ticks per second (1…1000).
 	TickRate uint16
 	// Heartbeat is the longest time in seconds an owner goes without publishing a
@@ -33,7 +42,9 @@ type JoinAccepted struct {
 func (m *JoinAccepted) Type() MsgType { return MsgJoinAccepted }
 
 // Length returns the encoded size in bytes.
-func (m *JoinAccepted) Length() int { return HeaderSize + 2 + 2 + 4 + 4 + 8 + 1 + len(m.MapName) }
+func (m *JoinAccepted) Length() int {
+	return HeaderSize + 2 + TokenSize + 2 + 4 + 4 + 8 + 1 + len(m.MapName)
+}
 
 const maxHeartbeat = 3600
 
@@ -44,6 +55,7 @@ func (m *JoinAccepted) Append(b []byte) ([]byte, error) {
 	}
 	b = appendHeader(b, MsgJoinAccepted)
 	b = binary.BigEndian.AppendUint16(b, uint16(m.Player))
+	b = append(b, m.Token[:]...)
 	b = binary.BigEndian.AppendUint16(b, m.TickRate)
 	b = binary.BigEndian.AppendUint32(b, uint32(math.Round(m.Heartbeat*1000)))
 	b = binary.BigEndian.AppendUint32(b, uint32(math.Round(m.MapExtent/PositionStep)))
@@ -55,6 +67,8 @@ func (m *JoinAccepted) check() error {
 	switch {
 	case m.Player == 0:
 		return fmt.Errorf("wire: join accepted: player 0: %w", ErrInvalid)
+	case m.Token == [TokenSize]byte{}:
+		return fmt.Errorf("wire: join accepted: zero reconnect token: %w", ErrInvalid)
 	case m.TickRate == 0 || m.TickRate > 1000:
 		return fmt.Errorf("wire: join accepted: tick rate %d Hz not in [1, 1000]: %w", m.TickRate, ErrOutOfRange)
 	case !deadreckon.Finite(m.Heartbeat) || !deadreckon.Finite(m.MapExtent):
@@ -74,6 +88,7 @@ func parseJoinAccepted(b []byte) (*JoinAccepted, int, error) {
 	r := reader{b: b, off: HeaderSize, ctx: "join accepted"}
 	m := &JoinAccepted{}
 	m.Player = PlayerID(r.u16())
+	r.bytes(m.Token[:])
 	m.TickRate = r.u16()
 	m.Heartbeat = float64(r.u32()) * TimeStep
 	m.MapExtent = float64(r.u32()) * PositionStep

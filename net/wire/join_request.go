@@ -3,8 +3,8 @@ package wire
 import "fmt"
 
 // JoinRequest asks the host to admit a player. Layout: header, name (u8 length,
-// UTF-8, 1…MaxNameLen bytes), proof [32]: 35 + len(name) bytes. The protocol version
-// is the header's version byte.
+// UTF-8, 1…MaxNameLen bytes), proof [32], reconnect token [16]: 51 + len(name)
+// bytes. The protocol version is the header's version byte.
 type JoinRequest struct {
 	// Name is the player's name, shown above its tanks.
 	Name string
@@ -12,13 +12,17 @@ type JoinRequest struct {
 	// nonce, name) for the Challenge's salt and nonce. All zero when the host asks
 	// for no passphrase.
 	Proof [ProofSize]byte
+	// Token is the reconnect token a JoinAccepted gave this name earlier, all zero
+	// when there is none. A name still held by a player in the match is handed to a
+	// new connection only if it presents that player's token.
+	Token [TokenSize]byte
 }
 
 // Type returns MsgJoinRequest.
 func (m *JoinRequest) Type() MsgType { return MsgJoinRequest }
 
 // Length returns the encoded size in bytes.
-func (m *JoinRequest) Length() int { return HeaderSize + 1 + len(m.Name) + ProofSize }
+func (m *JoinRequest) Length() int { return HeaderSize + 1 + len(m.Name) + ProofSize + TokenSize }
 
 // Append appends the encoded request; the name must pass CheckName.
 func (m *JoinRequest) Append(b []byte) ([]byte, error) {
@@ -27,7 +31,8 @@ func (m *JoinRequest) Append(b []byte) ([]byte, error) {
 	}
 	b = appendHeader(b, MsgJoinRequest)
 	b = appendString(b, m.Name)
-	return append(b, m.Proof[:]...), nil
+	b = append(b, m.Proof[:]...)
+	return append(b, m.Token[:]...), nil
 }
 
 func parseJoinRequest(b []byte) (*JoinRequest, int, error) {
@@ -38,6 +43,7 @@ func parseJoinRequest(b []byte) (*JoinRequest, int, error) {
 	m := &JoinRequest{}
 	m.Name = r.str("name", MaxNameLen)
 	r.bytes(m.Proof[:])
+	r.bytes(m.Token[:])
 	if r.err != nil {
 		return nil, 0, r.err
 	}

@@ -1,0 +1,94 @@
+package game
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/physics"
+)
+
+// TestOneDeadReckoning: a match configured with nothing runs game.DeadReckoning(), the
+// value cmd/tanks passes and drlab's "game" algorithm runs (their tests check the same
+// value), and local tanks publish with it.
+func TestOneDeadReckoning(t *testing.T) {
+	hub := newHub(t, gametest.LoopbackConfig{})
+	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true, Bots: 1}, hub.Join())
+	if m.DeadReckoning() != DeadReckoning() {
+		t.Errorf("match reckons with %+v\nwant the game's %+v", m.DeadReckoning(), DeadReckoning())
+	}
+	for _, tk := range m.tanks {
+		if tk.local && tk.pub.Config() != deadreckon.NewPublisher(DeadReckoning(), 0).Config() {
+			t.Errorf("bot publishes with %+v", tk.pub.Config())
+		}
+	}
+}
+
+// TestStaleBeforeRemoved: a silent tank is shown stale before the host's timeout
+// removes its player, and the match's own removal comes later still.
+func TestStaleBeforeRemoved(t *testing.T) {
+	stale := DeadReckoning().Reckon.StaleAfter()
+	if host := net.DefaultTimeout.Seconds(); !(stale < host && host < DefaultRemoveAfter) {
+		t.Fatalf("stale after %v s, host timeout %v s, match removal %v s: want them in this order",
+			stale, net.DefaultTimeout, DefaultRemoveAfter)
+	}
+	// A parked tank is heard from every heartbeat, well inside StaleAfter.
+	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*2 > stale {
+		t.Errorf("heartbeat up to %v s: one lost heartbeat would mark a parked tank stale (%v s)", hb, stale)
+	}
+	hub := newHub(t, gametest.LoopbackConfig{})
+	owner := hub.Join()
+	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true}, hub.Join())
+	id, _ := owner.Spawn("parked", 1, deadreckon.NewState(mgl64.Vec3{5, 0, 5}))
+	var snap Snapshot
+	var staleAt float64
+	for now := tick; now < 8; now += tick {
+		hub.SetNow(now)
+		if now > 6 && len(snap.Departures) == 0 { // the host's timeout: a despawn
+			_ = owner.Despawn(id)
+		}
+		mustStep(t, m, now, physics.Input{})
+		m.Snapshot(&snap)
+		if len(snap.Tanks) == 1 && snap.Tanks[0].Stale && staleAt == 0 {
+			staleAt = now
+		}
+	}
+	if math.Abs(staleAt-stale) > 2*tick {
+		t.Errorf("silent tank shown stale at %.2f s, want %.2f s", staleAt, stale)
+	}
+	if len(snap.Tanks) != 0 || len(snap.Departures) != 1 || !snap.Departures[0].Stale || snap.Departures[0].Name != "parked" {
+		t.Errorf("after the despawn: %d tanks, departures %+v; want it gone, announced, stale when it left", len(snap.Tanks), snap.Departures)
+	}
+}
+
+// TestCameraChoosesClampDetail: the clamp's level of detail follows the camera, not
+// the player's tank: a remote tank right under the camera gets three rays.
+func TestCameraChoosesClampDetail(t *testing.T) {
+	hub := newHub(t, gametest.LoopbackConfig{})
+	owner := hub.Join()
+	m := mustMatch(t, Config{Map: smallMap(t)}, hub.Join())
+	self := m.self.body.Pose().Position
+	far := mgl64.Vec3{self[0] + 150, 0, self[2]}
+	far[0] = math.Max(m.terr.Min()[0]+5, math.Min(m.terr.Max()[0]-5, far[0]))
+	if far.Sub(self).Len() < deadreckon.DefaultNearDistance {
+		far[0] = self[0] - 150
+	}
+	id, _ := owner.Spawn("far", 1, deadreckon.NewState(far))
+	var snap Snapshot
+	rays := func(now float64) int {
+		hub.SetNow(now)
+		mustStep(t, m, now, physics.Input{})
+		m.Snapshot(&snap)
+		return viewOf(t, &snap, id).NumClampHits
+	}
+	if n := rays(tick); n == 3 {
+		t.Fatalf("a tank %.0f m from the player clamped with 3 rays before the camera moved", far.Sub(self).Len())
+	}
+	m.SetCamera(far.Add(mgl64.Vec3{0, 10, 8}))
+	if n := rays(2 * tick); n != 3 {
+		t.Errorf("a tank under the camera clamped with %d rays, want 3", n)
+	}
+}

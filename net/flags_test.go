@@ -1,0 +1,72 @@
+package net
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+func TestDefenceFlags(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	parse := func(args ...string) *DefenceFlags {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var d DefenceFlags
+		d.Register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return &d
+	}
+	// The defaults the flags show are the defaults a zero Limits stands for.
+	if got, want := parse().Limits().withDefaults(), (Limits{}).withDefaults(); got != want {
+		t.Errorf("flag defaults\n%+v\nzero Limits\n%+v", got, want)
+	}
+	d := parse("-max-handshakes-per-prefix", "4", "-retry-above", "-1", "-join-timeout", "1.5s",
+		"-idle-kick", "30s", "-guess-interval", "10s", "-flood-for", "5s", "-mem-limit", "256")
+	l := d.Limits()
+	if l.MaxHandshakesPerPrefix != 4 || l.RetryAbove != -1 || l.JoinTimeout != 1500*time.Millisecond || l.IdleKick != 30*time.Second ||
+		l.GuessInterval != 10*time.Second || l.FloodFor != 5*time.Second {
+		t.Errorf("limits from flags: %+v", l)
+	}
+	noEnv := func(string) string { return "" }
+	if got := d.ApplyMemoryLimit(noEnv); got != 256<<20 {
+		t.Errorf("-mem-limit 256 set %d bytes", got)
+	}
+	if got := parse().ApplyMemoryLimit(noEnv); got != DefaultMemoryLimit {
+		t.Errorf("default memory limit %d, want %d", got, DefaultMemoryLimit)
+	}
+	debug.SetMemoryLimit(300 << 20) // as GOMEMLIMIT=300MiB would
+	if got := parse().ApplyMemoryLimit(func(string) string { return "300MiB" }); got != 300<<20 {
+		t.Errorf("GOMEMLIMIT overridden by the default: %d", got)
+	}
+	if got := parse("-mem-limit", "0").ApplyMemoryLimit(noEnv); got != 1<<63-1 {
+		t.Errorf("-mem-limit 0 left %d", got)
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	(&DefenceFlags{}).Register(fs)
+	if err := fs.Parse([]string{"-mem-limit", "lots"}); err == nil {
+		t.Error("-mem-limit lots accepted")
+	}
+}
+
+// A command registers the defence flags beside its own, parses, and hands the limits
+// to the host.
+func ExampleDefenceFlags() {
+	fs := flag.NewFlagSet("tankhost", flag.ContinueOnError)
+	var d DefenceFlags
+	d.Register(fs)
+	if err := fs.Parse([]string{"-max-players-per-addr", "8", "-idle-kick", "5m"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	l := d.Limits()
+	fmt.Println(l.MaxPlayersPerAddr, l.IdleKick, l.RetryAbove, l.JoinTimeout)
+	// A command would now call d.ApplyMemoryLimit(os.Getenv) and
+	// Listen(ctx, HostConfig{Limits: l, …}).
+	// Output: 8 5m0s 8 2s
+}

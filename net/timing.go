@@ -1,0 +1,90 @@
+package net
+
+import "math"
+
+// stampMargin is the slack in seconds ahead of an owner timestamp's window:
+// round-trip variation since the measurement, and the clock filter's slew.
+const stampMargin = 0.05
+
+// lateMargin is the slack in seconds behind it: an update may also wait in queues
+// (a busy sender or host) beyond its round trip.
+const lateMargin = 0.25
+
+// stampWindow returns the host-clock interval, in seconds, that the timestamp of an
+// update received at host time received may honestly lie in, from a client whose
+// round trip is rtt seconds. The client stamps an update with its estimate of the
+// host clock when it sends, an estimate off by at most half the round trip; the
+// update then takes between 0 and one round trip to arrive. So the stamp lies in
+// [received − 1.5·rtt, received + 0.5·rtt], widened by lateMargin behind and
+// stampMargin ahead. A negative or non-finite rtt counts as 0.
+func stampWindow(received, rtt float64) (lo, hi float64) {
+	if !(rtt > 0) || math.IsInf(rtt, 1) {
+		rtt = 0
+	}
+	return received - 1.5*rtt - lateMargin, received + 0.5*rtt + stampMargin
+}
+
+// clampStamp limits an owner's host-clock timestamp to stampWindow(received, rtt) and
+// reports whether it had to. Observers extrapolate an actor from its timestamp to
+// their now, so a stamp from the future or the past would draw the tank ahead or
+// behind of where it is by its speed times the error: 1.9 s at 30 m/s is 57 m.
+// Clamped, the error is at most about half a round trip. A NaN stamp is left for
+// validation to refuse.
+func clampStamp(stamp, received, rtt float64) (float64, bool) {
+	lo, hi := stampWindow(received, rtt)
+	switch {
+	case stamp > hi:
+		return hi, true
+	case stamp < lo:
+		return lo, true
+	}
+	return stamp, false
+}
+
+// silentGap is how old, in seconds, an actor's anchor must be for the next update to
+// count as coming after silence. Anchors move every anchorPeriod while updates flow,
+// so only an actor that went quiet (a parked tank publishing only heartbeats, a lost
+// link, or a cheat who waits to jump) has an older one.
+const silentGap = 1.5 * anchorPeriod
+
+// speedSlack is the speed in m/s added to an anchor's reported speed before its
+// reach is computed: collisions change a tank's velocity faster than its engine.
+const speedSlack = 5.0
+
+// reach returns the farthest, in meters, a vehicle moving at speed v0 (m/s) can get
+// in dt seconds when it accelerates at most accel (m/s²) and never exceeds vmax
+// (m/s): full throttle in a straight line, then cruising at vmax.
+func reach(v0, dt, vmax, accel float64) float64 {
+	if dt <= 0 {
+		return 0
+	}
+	v0 = math.Min(math.Max(v0, 0), vmax)
+	if accel <= 0 {
+		return v0 * dt
+	}
+	t1 := (vmax - v0) / accel // time to top speed
+	if dt <= t1 {
+		return v0*dt + 0.5*accel*dt*dt
+	}
+	return v0*t1 + 0.5*accel*t1*t1 + vmax*(dt-t1)
+}
+
+// maxTravel returns how far in meters an actor may honestly have moved dt seconds
+// after its anchor, at which it was moving at speed v0. Up to silentGap the bound is
+// the top speed times the time (what the anchor period has always allowed, loose
+// enough for collisions). After silence it is what the tank can reach from its
+// anchored speed under the speed and acceleration limits, so that a cheat cannot go
+// quiet and then jump as far as top speed over the whole silence would allow (a
+// tank at rest covers at most 139 m in 5 s, 145 m with the slacks, not 150).
+// PositionSlack is added either way.
+func maxTravel(v0, dt float64, l *Limits) float64 {
+	if dt <= 0 {
+		return l.PositionSlack
+	}
+	short := l.MaxSpeed * math.Min(dt, silentGap)
+	if dt <= silentGap {
+		return short + l.PositionSlack
+	}
+	far := reach(v0+speedSlack, dt, l.MaxSpeed, l.MaxAcceleration)
+	return math.Max(short, far) + l.PositionSlack
+}
