@@ -69,6 +69,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
+	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	c.defences.Register(fs)
 	c.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
