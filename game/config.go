@@ -78,6 +78,12 @@ type Config struct {
 	Impairment impair.Link
 	// Logger receives the match's log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+
+	// Rules are the rules of combat this peer expects (reload and wreck times); the
+	// host's referee decides hits and damage. Zero means the defaults.
+	Rules Rules
+	// Difficulty is how well this peer's bots shoot.
+	Difficulty Difficulty
 }
 
 // DeadReckoning returns the dead reckoning the game ships, in one value: how a local

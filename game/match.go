@@ -55,6 +55,7 @@ type Match struct {
 	respawn  bool    // the player asked for a respawn
 	err      error
 	counters counters
+	combat   *matchCombat // nil when the link has no referee
 }
 
 // counters are the match's own tallies of dropped or refused input.
@@ -133,9 +134,10 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		terr: cfg.Map,
 		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
-		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
-		dr:   cfg.DeadReckoning,
-		byID: make(map[uint32]*tank),
+		rng:    rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		dr:     cfg.DeadReckoning,
+		byID:   make(map[uint32]*tank),
+		combat: newMatchCombat(link, cfg),
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
@@ -331,6 +333,8 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	m.publish(now)
 	// 7. Views for the snapshot.
 	m.refreshViews(now)
+	// 8. Combat: the host's events, shots, shells and claims on the views just shown.
+	m.fight(now)
 	return m.err
 }
 
@@ -401,6 +405,8 @@ func (m *Match) receive(now float64) {
 				m.depart(t, now, reason)
 				m.removeRemote(t)
 			}
+		case net.EventMessage:
+			m.combatMessage(ev.Message, now)
 		case net.EventClosed:
 			reason := ev.Text
 			if reason == "" {
@@ -524,6 +530,9 @@ func (m *Match) behave(now, dt float64) {
 		if t.bot != nil {
 			t.body.SetInput(t.bot.Drive(now, pose, m.aims))
 		}
+		if m.combat != nil {
+			t.body.SetInput(m.aim(t, now, pose, t.body.Input()))
+		}
 		if t.spawnFailed || m.needsRespawn(t, pose, dt) || (t == m.self && m.respawn) {
 			m.respawnLocal(t)
 		}
@@ -618,10 +627,7 @@ func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
 // of detail its distance from the camera calls for, and drops the ones that have been
 // silent too long.
 func (m *Match) reckon(now float64) {
-	observer := m.camera
-	if !m.hasCamera && m.self != nil {
-		observer = m.self.body.Pose().Position
-	}
+	observer := m.observer()
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
 	offset := m.link.Stats().ClockOffset
@@ -681,6 +687,7 @@ func (m *Match) refreshViews(now float64) {
 			v.UpdateAge = now - t.lastHeard
 			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
 		}
+		m.viewCombat(t, v)
 		t.trail.add(now, v.Position, m.cfg.TrailInterval)
 	}
 }
@@ -710,6 +717,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 			dst.Self = i
 		}
 	}
+	m.snapshotCombat(&dst.Combat)
 	st := m.link.Stats()
 	dst.Net = NetStats{
 		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset,

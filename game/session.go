@@ -311,6 +311,8 @@ type ServeConfig struct {
 	MapPath string
 	// Seed makes the bots deterministic.
 	Seed uint64
+	// Difficulty is how well the bots shoot.
+	Difficulty Difficulty
 	// TickRate is the bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -355,7 +357,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
-	m, err := NewMatch(Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Logger: log}, host.Local())
+	m, err := NewMatch(Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -438,9 +440,12 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits 
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
+	// The host referees combat with the default rules; the rules cannot be invalid.
+	judge, _ := NewJudge(mp, Rules{}, DeadReckoning().Reckon)
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
+		Judge: judge,
 	}
 }
 

@@ -28,6 +28,9 @@ type Snapshot struct {
 	// Departures lists the remote tanks that left the match in the last
 	// DepartureShown seconds, oldest first, for the client's notice feed.
 	Departures []Departure
+	// Combat holds shells, effects, the player's health and gun, the scoreboard and
+	// the hits overlay.
+	Combat CombatView
 }
 
 // TankView is one tank as the renderer draws it, with the dead-reckoning details the
@@ -75,6 +78,10 @@ type TankView struct {
 	// Error is the distance in meters between the displayed position and the
 	// last-known projection.
 	Error float64
+	// Health and MaxHealth are the tank's hit points as the host last said (zero
+	// without combat); Wreck reports a destroyed tank waiting to respawn.
+	Health, MaxHealth float64
+	Wreck             bool
 }
 
 // NetStats are one peer's connection figures, for the HUD.

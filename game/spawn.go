@@ -24,11 +24,12 @@ const spawnClearance = 12.0
 const spawnRings = 5
 
 // spawnSpot picks where a local tank (re)appears, facing the map's middle: the spawn
-// pad farthest from every other tank when it is well clear of them; otherwise the
-// first free place on the rings around the pads, searched from a random pad outwards.
-// A place is free when no tank this peer knows of is within spawnClearance and no
-// rock covers it. Only when nowhere is free (never with MaxBots tanks on a map with
-// pads) does it take the place with the most room.
+// pad farthest from every other tank (from every enemy, when a tank respawns in a match
+// with combat) when it is well clear of them and free; otherwise the first free place
+// on the rings around the pads, searched from a random pad outwards. A place is free
+// when no tank this peer knows of, friend or foe, is within spawnClearance and no rock
+// covers it. Only when nowhere is free (never with MaxBots tanks on a map with pads)
+// does it take the place with the most room.
 func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	pads := m.terr.Spawns()
 	lo, hi := m.terr.Min(), m.terr.Max()
@@ -36,11 +37,12 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	if len(pads) == 0 {
 		pads = []mgl64.Vec2{mid}
 	}
+	enemiesOnly := skip != nil && m.combat != nil
 	best, bestD := pads[0], -1.0
 	start := m.rng.IntN(len(pads))
 	for k := range pads {
 		c := pads[(start+k)%len(pads)]
-		d := m.tankRoom(c, skip)
+		d := m.tankRoom(c, skip, enemiesOnly)
 		if d > bestD {
 			best, bestD = c, d
 		}
@@ -48,8 +50,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 			break
 		}
 	}
-	if bestD < spawnClearance*4 {
-		bestRoom := math.Min(bestD, m.rockRoom(best))
+	if bestRoom := math.Min(m.tankRoom(best, skip, false), m.rockRoom(best)); bestD < spawnClearance*4 || bestRoom < spawnClearance {
 		turn := m.rng.Float64() * 2 * math.Pi
 	search:
 		for ring := 1; ring <= spawnRings; ring++ {
@@ -62,7 +63,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 					if !m.insideSpawnArea(c) {
 						continue
 					}
-					if rc := math.Min(m.tankRoom(c, skip), m.rockRoom(c)); rc > bestRoom {
+					if rc := math.Min(m.tankRoom(c, skip, false), m.rockRoom(c)); rc > bestRoom {
 						best, bestRoom = c, rc
 						if rc >= spawnClearance {
 							break search
@@ -77,12 +78,12 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	return x, z, yaw
 }
 
-// tankRoom returns the distance from c to the nearest tank other than skip, m
-// (+Inf when there is none).
-func (m *Match) tankRoom(c mgl64.Vec2, skip *tank) float64 {
+// tankRoom returns the distance from c to the nearest tank other than skip (only
+// skip's enemies when enemiesOnly), m; +Inf when there is none.
+func (m *Match) tankRoom(c mgl64.Vec2, skip *tank, enemiesOnly bool) float64 {
 	d := math.Inf(1)
 	for _, t := range m.tanks {
-		if t == skip {
+		if t == skip || enemiesOnly && !Enemies(skip.team, t.team) {
 			continue
 		}
 		p := t.view.Position

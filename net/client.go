@@ -448,10 +448,32 @@ func (c *Client) handleControl(m wire.Message) (abandoned wire.ActorID) {
 		c.q.push(Event{Kind: EventChat, Owner: uint32(m.From), Name: c.names[m.From], Text: m.Text})
 	case *wire.Kick:
 		c.kick = m.Reason
+	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores:
+		c.q.push(Event{Kind: EventMessage, Message: m})
 	default:
 		c.rejected++
 	}
 	return 0
+}
+
+// Send sends a game message to the host's Judge: a wire.HitClaim as a datagram (send
+// it again on the next frames: datagrams may be lost), anything else on the control
+// stream.
+func (c *Client) Send(m wire.Message) error {
+	if m.Type() != wire.MsgHitClaim {
+		return c.writeControl(m)
+	}
+	b, err := m.Append(nil)
+	if err != nil {
+		return fmt.Errorf("send %v: %w", m.Type(), err)
+	}
+	if err := c.conn.sendDatagram(b); err != nil {
+		return fmt.Errorf("send %v: %w", m.Type(), c.conn.cause(err))
+	}
+	c.mu.Lock()
+	c.bytesOut.add(float64(len(b)), c.Now())
+	c.mu.Unlock()
+	return nil
 }
 
 // onSpawn records a spawn (an answer to this player's own request, or another

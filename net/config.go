@@ -316,6 +316,10 @@ type HostConfig struct {
 	// Certificate is the host's identity (see LoadIdentity). If nil, the host makes a
 	// fresh one, so its fingerprint changes at every start.
 	Certificate *tls.Certificate
+	// Judge, when set, referees the game: it hears of every spawn, relayed update,
+	// despawn and game message, and the host sends its answers to every player. If
+	// nil, game messages are refused.
+	Judge Judge
 }
 
 // ClientConfig sets up a client.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // EventKind says what an Event reports.
@@ -27,6 +28,9 @@ const (
 	// EventClosed reports that the session ended (host gone, kicked, timed out or
 	// closed locally). Text says why in plain words. It is the last event a Peer yields.
 	EventClosed
+	// EventMessage carries a game message from the host's Judge (wire.Fire,
+	// wire.HitResult, wire.Destroy or wire.Scores) in Message.
+	EventMessage
 )
 
 // String returns the kind's lower-case name.
@@ -42,6 +46,8 @@ func (k EventKind) String() string {
 		return "chat"
 	case EventClosed:
 		return "closed"
+	case EventMessage:
+		return "message"
 	}
 	return "unknown"
 }
@@ -66,6 +72,8 @@ type Event struct {
 	Text string
 	// Ending says why the session ended (EventClosed only).
 	Ending Ending
+	// Message is the game message of an EventMessage.
+	Message wire.Message
 }
 
 // Stats are one peer's connection figures. Rates are smoothed over about a second.

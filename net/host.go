@@ -461,7 +461,11 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	m, err := fr.Next()
 	if errors.Is(err, wire.ErrVersion) {
 		h.call(func() { h.m.stats.Malformed++ })
-		h.refuse(conn, str, wire.RefuseVersion, fmt.Sprintf("this host speaks version %d", wire.Version))
+		text := fmt.Sprintf("this host speaks protocol version %d", wire.Version)
+		if ve := (*wire.VersionError)(nil); errors.As(err, &ve) {
+			text = fmt.Sprintf("the client speaks protocol version %d, this host version %d", ve.Got, wire.Version)
+		}
+		h.refuse(conn, str, wire.RefuseVersion, text)
 		return nil, nil
 	}
 	switch {

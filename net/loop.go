@@ -87,9 +87,10 @@ type match struct {
 	nextActor  wire.ActorID
 	stats      HostStats
 	relayRate  rateMeter
-	guesses    *guessLimiter // wrong passphrases per address prefix
-	tokens     tokenMemory   // reconnect tokens given, by name, for the guess limiter
-	dirty      []*member     // members with a batch waiting for the coalescing window
+	guesses    *guessLimiter  // wrong passphrases per address prefix
+	tokens     tokenMemory    // reconnect tokens given, by name, for the guess limiter
+	dirty      []*member      // members with a batch waiting for the coalescing window
+	judgeOut   []wire.Message // reused: the judge's answers
 }
 
 func newMatch(h *Host) match {
@@ -130,6 +131,7 @@ func (h *Host) run() {
 			m.handle(in)
 		case <-janitor.C:
 			m.dropSilent(h.now())
+			m.judged(func(j Judge) { j.Tick(h.now()) })
 		case <-flush.C:
 			armed = false
 			m.flushAll()
@@ -193,6 +195,8 @@ func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
 		m.broadcast(&wire.Chat{From: p.id, Text: msg.Text})
 	case *wire.Leave:
 		m.drop(p, codeNormal, "left", wire.LeaveQuit)
+	case *wire.Fire:
+		m.onGame(p, msg, now)
 	default:
 		m.stats.Malformed++
 	}
@@ -240,6 +244,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	owner.owned = append(owner.owned, a)
 	owner.lastPublish = now
 	m.broadcast(a.spawnMsg())
+	m.judged(func(j Judge) { j.Spawned(uint32(id), uint32(owner.id), name, int(team), s, now) })
 	return nil
 }
 
@@ -253,6 +258,7 @@ func (m *match) despawn(a *hostActor, reason wire.DespawnReason) {
 		delete(q.lastRelay, a.id)
 	}
 	m.broadcast(&wire.Despawn{Actor: a.id, Reason: reason})
+	m.judged(func(j Judge) { j.Despawned(uint32(a.id), m.h.now()) })
 }
 
 // broadcast queues a control message for every member. It is how the host tells

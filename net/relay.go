@@ -31,6 +31,8 @@ func (m *match) onDatagram(p *member, b []byte, now float64) {
 		bad = m.onStateBatch(p, b, now)
 	case t == wire.MsgClockRequest:
 		bad = m.onClockRequest(p, b, now)
+	case t == wire.MsgHitClaim:
+		bad = m.onHitClaim(p, b, now)
 	default:
 		m.stats.Malformed++
 		bad = 1
@@ -96,6 +98,9 @@ func (m *match) onStateBatch(p *member, b []byte, now float64) (bad int) {
 			continue
 		}
 		m.relay(a, rec, now)
+		if j := m.h.cfg.Judge; j != nil {
+			j.Relayed(uint32(a.id), a.state, now)
+		}
 	}
 	m.stats.Invalid += uint64(r.Rejected())
 	bad += r.Rejected()

@@ -125,7 +125,9 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 	fd.Filter = box2d.MakeB2Filter()
 	p.body.CreateFixtureFromDef(&fd)
 	w.proxies = append(w.proxies, p)
+	box2dGlobals.Lock()
 	p.findGhosts()
+	box2dGlobals.Unlock()
 	return p, nil
 }
 

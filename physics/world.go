@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
@@ -271,10 +272,10 @@ func (w *World) Alpha() float64 { return math.Min(w.acc/w.h, 1) }
 
 // Tick runs exactly one fixed step: the tanks' tracks, the proxies' velocities onto
 // their paths, box2d's step, and the tanks' new poses. Ticks of different worlds never
-// overlap (see box2dMu), so worlds may be stepped from different goroutines.
+// overlap (see box2dGlobals), so worlds may be stepped from different goroutines.
 func (w *World) Tick() {
-	box2dMu.Lock()
-	defer box2dMu.Unlock()
+	box2dGlobals.Lock()
+	defer box2dGlobals.Unlock()
 	for _, t := range w.tanks {
 		t.drive(w.h)
 	}
@@ -357,3 +358,8 @@ func (flatGround) NormalAt(x, z float64) (mgl64.Vec3, bool) { return mgl64.Vec3{
 
 // RayDown hits the plane from above.
 func (flatGround) RayDown(x, y, z float64) (float64, bool) { return 0, y >= 0 }
+
+// box2dGlobals serializes the box2d calls that count into box2d's package-level
+// statistics (B2Distance, B2TimeOfImpact: tanks are bullets), so that worlds stepped by
+// different goroutines (a client and the host it runs in-process) do not race on them.
+var box2dGlobals sync.Mutex

@@ -19,7 +19,7 @@ func ExampleParseOverlays() {
 	fmt.Println(all)
 	// Output:
 	// ghost,trail false
-	// ghost,trail,clamp,motion,labels
+	// ghost,trail,clamp,motion,labels,hits
 }
 
 // A View projects world points to pixels, as the tests do to find tanks on screen.

@@ -149,6 +149,9 @@ func statsText(snap *game.Snapshot, fps float64, o Overlay) string {
 
 // scoresRows lists the players by team: a header and one row per tank.
 func scoresRows(snap *game.Snapshot) [][]string {
+	if snap.Combat.Enabled {
+		return combatScoreRows(snap)
+	}
 	idx := make([]int, len(snap.Tanks))
 	for i := range idx {
 		idx[i] = i

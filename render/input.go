@@ -23,6 +23,7 @@ const (
 	actResetCamera
 	actRespawn
 	actWatchNext
+	actFire
 )
 
 // binding ties a key to an action for the help panel and the dispatcher. Held keys
@@ -42,11 +43,12 @@ var bindings = []binding{
 	{key: window.KeyA, name: "A / D", what: "steer left / right"},
 	{key: window.KeyQ, name: "Q / E", what: "turret left / right"},
 	{key: window.KeyR, name: "R / F", what: "gun up / down"},
+	{key: window.KeySpace, name: "Space", what: "fire (when the gun is loaded)", act: actFire},
 	{key: -1, name: "left drag", what: "orbit the camera; the turret follows it"},
 	{key: -1, name: "right drag", what: "orbit the camera only"},
 	{key: -1, name: "wheel", what: "zoom"},
 	{key: window.KeyHome, name: "Home", what: "camera back behind the tank", act: actResetCamera},
-	{key: window.KeyTab, name: "Tab (hold)", what: "players list"},
+	{key: window.KeyTab, name: "Tab (hold)", what: "scoreboard (players list without combat)"},
 	{key: window.KeyEscape, name: "Esc", what: "pause menu: resume, settings, leave", act: actMenu},
 	{key: window.KeyF1, name: "F1", what: "this help", act: actHelp},
 	{key: window.KeyBackspace, name: "Backspace", what: "respawn", act: actRespawn},
@@ -56,6 +58,7 @@ var bindings = []binding{
 	{key: window.KeyX, name: "X", what: "overlay: clamp rays and ground normal", act: actToggleOverlay, overlay: OverlayClamp},
 	{key: window.KeyV, name: "V", what: "overlay: velocity and acceleration arrows", act: actToggleOverlay, overlay: OverlayMotion},
 	{key: window.KeyL, name: "L", what: "overlay: update age and error labels", act: actToggleOverlay, overlay: OverlayLabels},
+	{key: window.KeyH, name: "H", what: "overlay: hits (target as you saw it, as the host rebuilt it, the truth)", act: actToggleOverlay, overlay: OverlayHits},
 	{key: window.KeyO, name: "O", what: "all overlays on / off", act: actAllOverlays},
 	{key: window.Key1, name: "1", what: "algorithm: projective velocity blend", act: actAlgorithm, algo: deadreckon.ProjectiveVelocityBlend},
 	{key: window.Key2, name: "2", what: "algorithm: static", act: actAlgorithm, algo: deadreckon.Static},

@@ -20,9 +20,12 @@ const (
 	OverlayMotion
 	// OverlayLabels labels each remote tank with its update age and current error.
 	OverlayLabels
+	// OverlayHits draws, for the player's last hit claims, the target's hull as the
+	// player's screen showed it, as the host rebuilt that view, and as it truly was.
+	OverlayHits
 
 	// OverlayAll is every overlay.
-	OverlayAll = OverlayGhost | OverlayTrail | OverlayClamp | OverlayMotion | OverlayLabels
+	OverlayAll = OverlayGhost | OverlayTrail | OverlayClamp | OverlayMotion | OverlayLabels | OverlayHits
 )
 
 var overlayNames = [...]struct {
@@ -34,6 +37,7 @@ var overlayNames = [...]struct {
 	{OverlayClamp, "clamp"},
 	{OverlayMotion, "motion"},
 	{OverlayLabels, "labels"},
+	{OverlayHits, "hits"},
 }
 
 // String returns the overlay names joined by commas, as ParseOverlays accepts them;

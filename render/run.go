@@ -39,6 +39,9 @@ type Session interface {
 // respawner is a Session that can put the player back at a spawn point.
 type respawner interface{ Respawn() }
 
+// firer is a Session whose player's tank can fire.
+type firer interface{ Fire() }
+
 // RunConfig configures Run. The zero value opens a DefaultWidth×DefaultHeight window
 // and plays until the window closes or the player leaves.
 type RunConfig struct {
@@ -430,6 +433,10 @@ func (l *loop) onKey(key window.Key) {
 			u.setFlash("watching " + name)
 		} else {
 			u.setFlash("watching your tank")
+		}
+	case actFire:
+		if f, ok := l.s.(firer); ok {
+			f.Fire()
 		}
 	case actRespawn:
 		if r, ok := l.s.(respawner); ok {

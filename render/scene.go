@@ -75,6 +75,7 @@ type Scene struct {
 	// watchName picks one by name ("*": any remote) until one appears.
 	watchID   uint32
 	watchName string
+	combat    *combatLayer
 }
 
 // Watch makes the camera follow the tank called name instead of the player's own: ""
@@ -184,6 +185,8 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
 	s.hud = newHUD(cfg.Width, cfg.Height)
 	s.root.Add(s.hud.root)
+	s.combat = newCombatLayer(s.hud.root)
+	s.world.Add(s.combat.root)
 	// Look at the middle of the map until there is a tank to follow.
 	c := tn.min.Add(tn.max).Mul(0.5)
 	s.selfPos = mgl64.Vec3{c[0], tn.max[1], c[2]}
@@ -264,6 +267,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			delete(s.tanks, id)
 		}
 	}
+	s.combat.update(s, snap)
 	s.lines.commit()
 	s.hud.update(snap, s, dt)
 }

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/lab"
 	"github.com/treadline/treadline/net/impair"
 )
 
 func main() { cli.Main("drlab", run) }
 
-// run parses args and runs the lab, writing its report to stdout.
+// run parses args and runs the lab (or the duel), writing its report to stdout.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("drlab", stderr)
 	fs.Usage = func() {
@@ -26,15 +27,51 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			"With no flags, reproduces Table 1.1 of Murphy's \"Believable Dead Reckoning\".\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	opts, err := parseFlags(fs, args)
+	f, err := parseLabFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	return lab.Run(ctx, stdout, opts)
+	if f.duelOptions != nil {
+		return lab.RunDuel(ctx, stdout, *f.duelOptions)
+	}
+	return lab.Run(ctx, stdout, f.Options)
 }
 
-// parseFlags turns the command line into lab options.
+// parseFlags turns the command line into lab options (the duel's are ignored).
 func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
+	o, err := parseLabFlags(fs, args)
+	return o.Options, err
+}
+
+// labFlags are the parsed flags: lab options, and the duel's when -duel is given.
+type labFlags struct {
+	lab.Options
+	duelOptions *lab.DuelOptions // set by -duel
+}
+
+// parseLabFlags parses the command line.
+func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
+	var (
+		duel       = fs.Bool("duel", false, "measure who-hit-whom: a bot fires at another over the impaired link (-latency -jitter -loss each hop; -seed -runs -json -shots -difficulty)")
+		shots      = fs.Int("shots", lab.DefaultDuelShots, "-duel: shots fired per run at least")
+		difficulty = fs.String("difficulty", "normal", "-duel: the shooting bot's skill: easy, normal or hard")
+	)
+	o, err := parseLabOptions(fs, args)
+	lf := labFlags{Options: o}
+	if err != nil || !*duel {
+		return lf, err
+	}
+	d, err := game.ParseDifficulty(*difficulty)
+	if err != nil {
+		return lf, cli.Usagef("difficulty", "%q: give easy, normal or hard", *difficulty)
+	}
+	lf.duelOptions = &lab.DuelOptions{Network: o.Network, Seed: o.Seed, Runs: o.Runs, Shots: *shots,
+		FPS: o.FPS, Difficulty: d, JSON: o.JSON}
+	return lf, nil
+}
+
+// parseLabOptions turns the command line into lab options.
+func parseLabOptions(fs *flag.FlagSet, args []string) (lab.Options, error) {
 	var (
 		scenario  = fs.String("scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all")
 		trace     = fs.String("trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
@@ -69,14 +106,18 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 		return lab.Options{}, err
 	}
 	set := cli.Set(fs)
-	if err := cli.Fraction("loss", *loss); err != nil {
-		return lab.Options{}, err
+	for name, v := range map[string]float64{"loss": *loss, "reorder": *reorder, "duplicate": *duplicate} {
+		if err := cli.Fraction(name, v); err != nil {
+			return lab.Options{}, err
+		}
 	}
 	switch {
 	case *latency < 0:
 		return lab.Options{}, cli.Usagef("latency", "%v: give a delay of 0 or more", *latency)
 	case *jitter < 0:
 		return lab.Options{}, cli.Usagef("jitter", "%v: give a deviation of 0 or more", *jitter)
+	case !(*lossBurst >= 0) || math.IsInf(*lossBurst, 0):
+		return lab.Options{}, cli.Usagef("loss-burst", "%v: give a mean run length of 0 or more updates", *lossBurst)
 	case *runs < 1:
 		return lab.Options{}, cli.Usagef("runs", "%d: give 1 or more", *runs)
 	case !(*fps > 0) || math.IsInf(*fps, 0):

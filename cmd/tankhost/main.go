@@ -50,6 +50,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
 	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
+	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.TextVar(&level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")

@@ -13,7 +13,7 @@
 // -idle-kick and -mem-limit tune the host's defences, as on tankhost (README,
 // "Security").
 //
-// Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels
+// Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels,hits
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
 // -clamp none|up|always, -watch NAME ("*": the first remote tank). For tests, docs
 // and bug reports, -screenshot FILE.png -frames N (or -duration D) renders, writes the

@@ -39,6 +39,7 @@ type config struct {
 	deadReckoning deadreckon.PublisherConfig
 	mapDir, watch string
 	seed          uint64
+	difficulty    game.Difficulty
 	verbose       bool
 	mute          bool
 	identity      *cli.Identity
@@ -62,12 +63,13 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 0, "with -screenshot: match time to play first (instead of -frames)")
 	fs.StringVar(&size, "size", "1280x720", "window size `WxH` in pixels")
 	fs.IntVar(&c.benchFrames, "bench-frames", 0, "render `N` frames, print the split of frame time and exit")
-	fs.StringVar(&overlays, "overlays", "", "debug overlays at start: ghost,trail,clamp,motion,labels or all")
+	fs.StringVar(&overlays, "overlays", "", "debug overlays at start: ghost,trail,clamp,motion,labels,hits or all")
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
 	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
+	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	c.defences.Register(fs)
@@ -197,7 +199,8 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning, Logger: logger}
+	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
+		Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (

@@ -13,6 +13,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // DefaultUpdateBytes is the size a Loopback counts for one state update in its byte
@@ -31,6 +32,11 @@ type LoopbackConfig struct {
 	// UpdateBytes is the size counted per state update in Stats. If zero, defaults to
 	// DefaultUpdateBytes.
 	UpdateBytes int
+	// Judge, when set, referees the game as on the real host: it hears every spawn,
+	// update, despawn and game message (LoopLink.Send) at once (the hub is the host),
+	// and its answers reach every link after the link's latency, as EventMessage
+	// events. Nil: links refuse game messages.
+	Judge net.Judge
 }
 
 // Loopback is an in-memory match host for tests and headless use: every LoopLink
@@ -52,6 +58,7 @@ type Loopback struct {
 	actors   map[uint32]*loopActor
 	closed   bool
 	closeWhy string
+	out      []wire.Message // reused: the judge's answers
 }
 
 // loopActor is the hub's record of one spawned actor.
@@ -87,7 +94,45 @@ func (h *Loopback) SetNow(t float64) {
 	if t > h.now {
 		h.now = t
 	}
+	if j := h.cfg.Judge; j != nil {
+		j.Tick(h.now)
+		h.flushJudge()
+	}
 	h.mu.Unlock()
+}
+
+// flushJudge sends the judge's answers to every link after its latency. The caller
+// holds h.mu.
+func (h *Loopback) flushJudge() {
+	h.out = h.cfg.Judge.Outbox(h.out[:0])
+	for _, m := range h.out {
+		for _, l := range h.links {
+			if !l.closed {
+				l.push(h.now+h.delay, net.Event{Kind: net.EventMessage, Message: m}, h.nextSeq())
+			}
+		}
+	}
+	clear(h.out)
+}
+
+// Refereed reports whether the hub has a Judge: whether game messages are heard.
+func (l *LoopLink) Refereed() bool { return l.hub.cfg.Judge != nil }
+
+// Send hands a game message (wire.Fire, wire.HitClaim) to the hub's Judge at once,
+// with the link's latency as the player's.
+func (l *LoopLink) Send(m wire.Message) error {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	if h.cfg.Judge == nil || !net.IsGameMessage(m.Type()) {
+		return fmt.Errorf("send %v: no judge for it on this hub", m.Type())
+	}
+	h.cfg.Judge.Message(l.id, m, h.now, net.JudgeLink{Latency: h.delay})
+	h.flushJudge()
+	return nil
 }
 
 // Now returns the shared clock, s.
@@ -189,6 +234,10 @@ func (l *LoopLink) Spawn(name string, team int, s deadreckon.State) (uint32, err
 	h.nextAct++
 	s.Time = h.now
 	h.actors[id] = &loopActor{owner: l.id, name: name, team: team, state: s}
+	if j := h.cfg.Judge; j != nil {
+		j.Spawned(id, l.id, name, team, s, h.now)
+		defer h.flushJudge()
+	}
 	for _, o := range h.links {
 		if !o.closed {
 			o.push(h.now+h.delay, net.Event{Kind: net.EventSpawn, Actor: id, Owner: l.id,
@@ -217,6 +266,10 @@ func (l *LoopLink) Despawn(actor uint32) error {
 func (l *LoopLink) despawnLocked(actor uint32) {
 	h := l.hub
 	delete(h.actors, actor)
+	if j := h.cfg.Judge; j != nil {
+		j.Despawned(actor, h.now)
+		defer h.flushJudge()
+	}
 	for _, o := range h.links {
 		if o != l && !o.closed {
 			o.push(h.now+h.delay, net.Event{Kind: net.EventDespawn, Actor: actor, Owner: l.id}, h.nextSeq())
@@ -239,6 +292,9 @@ func (l *LoopLink) Publish(actor uint32, s deadreckon.State) error {
 	}
 	s.Time = h.now
 	a.state = s
+	if j := h.cfg.Judge; j != nil {
+		j.Relayed(actor, s, h.now)
+	}
 	l.rollWindow()
 	l.out.bytes += float64(h.cfg.UpdateBytes)
 	l.out.updates++

@@ -91,7 +91,7 @@ func knownMessages(t *testing.T) []knownCase {
 	var token [TokenSize]byte
 	copy(token[:], seq(0x40, TokenSize))
 	arts := unhex(t, "02 2000 0100 fc00 fa00")
-	return []knownCase{
+	return append([]knownCase{
 		{"challenge", &Challenge{PassphraseRequired: true, Salt: salt, Nonce: nonce},
 			cat(unhex(t, "02 01 01"), seq(0x00, SaltSize), seq(0x20, NonceSize))},
 		{"join request", &JoinRequest{Name: "Ada", Proof: proof, Token: token},
@@ -117,7 +117,7 @@ func knownMessages(t *testing.T) []knownCase {
 			unhex(t, "002b ffff 00000001"), kinematicsB(t), unhex(t, "00"),
 			unhex(t, "002c 0000 00003039"), kinematicsA(t), arts,
 		)},
-	}
+	}, combatMessages(t)...)
 }
 
 // sameMessage compares messages, states within 1e-9.

@@ -50,6 +50,18 @@ const (
 	MsgClockRequest MsgType = 0x0a
 	// MsgClockAnswer echoes a clock request with the host's receive and send times.
 	MsgClockAnswer MsgType = 0x0b
+	// MsgFire says a tank fired: the shot every peer computes the shell from.
+	MsgFire MsgType = 0x0c
+	// MsgHitClaim is a shooter's claim that its shell hit a tank on its screen (a
+	// datagram, repeated).
+	MsgHitClaim MsgType = 0x0d
+	// MsgHitResult is the host's verdict on a hit claim: a hit with its damage, or a
+	// refusal with its reason.
+	MsgHitResult MsgType = 0x0e
+	// MsgDestroy is the host's word that a shot destroyed a tank.
+	MsgDestroy MsgType = 0x0f
+	// MsgScores is the host's scoreboard and match clock.
+	MsgScores MsgType = 0x10
 	// MsgStateBatch carries state updates of one or more actors (a datagram).
 	MsgStateBatch MsgType = 0x20
 )
@@ -66,6 +78,11 @@ var msgTypeNames = map[MsgType]string{
 	MsgChat:         "chat",
 	MsgClockRequest: "clock-request",
 	MsgClockAnswer:  "clock-answer",
+	MsgFire:         "fire",
+	MsgHitClaim:     "hit-claim",
+	MsgHitResult:    "hit-result",
+	MsgDestroy:      "destroy",
+	MsgScores:       "scores",
 	MsgStateBatch:   "state-batch",
 }
 
@@ -137,7 +154,7 @@ func checkHeader(b []byte, t MsgType) error {
 		return err
 	}
 	if v != Version {
-		return fmt.Errorf("wire: %v: version %d: %w", t, v, ErrVersion)
+		return fmt.Errorf("wire: %v: %w", t, &VersionError{Got: v})
 	}
 	if got != t {
 		return fmt.Errorf("wire: %v: got type %v: %w", t, got, ErrUnknownType)
@@ -154,7 +171,7 @@ func Parse(b []byte) (Message, int, error) {
 		return nil, 0, err
 	}
 	if v != Version {
-		return nil, 0, fmt.Errorf("wire: parse: version %d: %w", v, ErrVersion)
+		return nil, 0, fmt.Errorf("wire: parse: %w", &VersionError{Got: v})
 	}
 	var (
 		m Message
@@ -183,6 +200,16 @@ func Parse(b []byte) (Message, int, error) {
 		m, n, err = parseClockRequest(b)
 	case MsgClockAnswer:
 		m, n, err = parseClockAnswer(b)
+	case MsgFire:
+		m, n, err = parseFire(b)
+	case MsgHitClaim:
+		m, n, err = parseHitClaim(b)
+	case MsgHitResult:
+		m, n, err = parseHitResult(b)
+	case MsgDestroy:
+		m, n, err = parseDestroy(b)
+	case MsgScores:
+		m, n, err = parseScores(b)
 	case MsgStateBatch:
 		m, n, err = parseStateBatch(b)
 	default:

@@ -1,0 +1,75 @@
+package game
+
+import (
+	"fmt"
+
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// CombatLink is the part of a Link that carries combat: a link that can send the host's
+// Judge game messages (shots, hit claims) and delivers its answers as net.EventMessage
+// events. *net.Client is one, and so are the links of package gametest. A Match fights
+// only on such a link; one that also says it is not refereed (Refereed false) counts
+// as not one.
+type CombatLink interface {
+	// Send sends a game message (wire.Fire, wire.HitClaim) to the host's Judge.
+	Send(m wire.Message) error
+}
+
+// refereed is a CombatLink that can say whether a Judge hears it.
+type refereed interface{ Refereed() bool }
+
+// The network client carries combat.
+var _ CombatLink = (*net.Client)(nil)
+
+// claimCopies is how many times a hit claim is sent, on consecutive frames: it goes as
+// a datagram, so that a lost one costs no retransmission; the host judges the first
+// to arrive.
+const claimCopies = 3
+
+// pendingClaim is a hit claim still to be sent again.
+type pendingClaim struct {
+	msg  *wire.HitClaim
+	left int
+}
+
+// sendClaim sends c now and on the next frames.
+func (c *matchCombat) sendClaim(claim Claim) error {
+	msg, err := ClaimMessage(claim)
+	if err != nil {
+		return err
+	}
+	if err := c.link.Send(msg); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	c.claims = append(c.claims, pendingClaim{msg: msg, left: claimCopies - 1})
+	return nil
+}
+
+// resendClaims sends each pending claim's next copy.
+func (c *matchCombat) resendClaims() {
+	n := 0
+	for _, p := range c.claims {
+		_ = c.link.Send(p.msg) // a copy lost here is one of several
+		if p.left--; p.left > 0 {
+			c.claims[n] = p
+			n++
+		}
+	}
+	clear(c.claims[n:])
+	c.claims = c.claims[:n]
+}
+
+// combatMessage applies a game message the host's Judge sent (it arrives with the
+// other events, in Step's network phase).
+func (m *Match) combatMessage(msg wire.Message, now float64) {
+	if m.combat == nil || msg == nil {
+		return
+	}
+	ev, ok := EventOf(msg)
+	if !ok {
+		return
+	}
+	m.combatEvent(&ev, now, now+m.link.Stats().ClockOffset)
+}

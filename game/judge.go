@@ -1,0 +1,90 @@
+package game
+
+import (
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/terrain"
+)
+
+// Judge is a Referee on the host: it implements net.Judge, turning what the host's run
+// loop tells it into the referee's calls and the referee's events into the wire
+// messages the host sends every player. Like the run loop that calls it, it is not
+// safe for concurrent use.
+type Judge struct {
+	ref *Referee
+	evs []CombatEvent
+	// Refused counts game messages that did not decode into a shot or claim.
+	Refused uint64
+}
+
+// NewJudge returns a judge refereeing matches on map m under rules, who rebuilds
+// shooters' views with the remote reckoning reckon (the players' DeadReckoning().Reckon;
+// each claim names the algorithm, clamp mode and compensation its shooter switched to).
+func NewJudge(m *terrain.Map, rules Rules, reckon deadreckon.Config) (*Judge, error) {
+	r, err := NewReferee(m, rules, reckon)
+	if err != nil {
+		return nil, err
+	}
+	return &Judge{ref: r}, nil
+}
+
+// Referee returns the judge's referee (scores, counts).
+func (j *Judge) Referee() *Referee { return j.ref }
+
+// Spawned implements net.Judge.
+func (j *Judge) Spawned(actor, owner uint32, name string, team int, s deadreckon.State, at float64) {
+	j.ref.Spawned(actor, owner, name, team, s, at)
+}
+
+// Relayed implements net.Judge.
+func (j *Judge) Relayed(actor uint32, s deadreckon.State, at float64) { j.ref.Relayed(actor, s, at) }
+
+// Despawned implements net.Judge.
+func (j *Judge) Despawned(actor uint32, at float64) { j.ref.Despawned(actor, at) }
+
+// Tick implements net.Judge.
+func (j *Judge) Tick(at float64) { j.ref.Step(at) }
+
+// Message implements net.Judge: a shot or a hit claim from a player.
+func (j *Judge) Message(from uint32, m wire.Message, at float64, link net.JudgeLink) {
+	switch x := m.(type) {
+	case *wire.Fire:
+		s := ShotOf(x)
+		if !j.owns(from, s.Shooter) {
+			j.Refused++
+			return
+		}
+		j.ref.Fire(s, at)
+	case *wire.HitClaim:
+		c := ClaimOf(x)
+		if !j.owns(from, c.Shooter) {
+			j.Refused++
+			return
+		}
+		j.ref.Claim(c, at, ShooterLink{Latency: link.Latency})
+	default:
+		j.Refused++
+	}
+}
+
+// owns reports whether player from owns (or owned: shells outlive their tanks) actor.
+func (j *Judge) owns(from, actor uint32) bool {
+	r := j.ref.check.actors[actor]
+	return r != nil && r.owner == from
+}
+
+// Outbox implements net.Judge.
+func (j *Judge) Outbox(buf []wire.Message) []wire.Message {
+	j.evs = j.ref.Events(j.evs[:0])
+	for i := range j.evs {
+		if m, err := EventMessage(&j.evs[i]); err == nil {
+			buf = append(buf, m)
+		}
+	}
+	clear(j.evs)
+	return buf
+}
+
+// The host's judge is a Judge.
+var _ net.Judge = (*Judge)(nil)

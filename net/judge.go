@@ -1,0 +1,96 @@
+package net
+
+import (
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Judge referees a game on the host. Net knows no rules: it tells the judge what
+// happens in the match (actors entering, moving, leaving, and the game messages the
+// players send it) and sends every player the messages the judge answers with. The
+// host's run loop calls it, one call at a time; times are host-clock seconds.
+type Judge interface {
+	// Spawned reports an actor entering the match with state s.
+	Spawned(actor, owner uint32, name string, team int, s deadreckon.State, at float64)
+	// Relayed reports an accepted update of an actor, as the host relays it.
+	Relayed(actor uint32, s deadreckon.State, at float64)
+	// Despawned reports an actor leaving the match.
+	Despawned(actor uint32, at float64)
+	// Message hands the judge a game message (wire.Fire or wire.HitClaim) from player
+	// from, arrived at host time at over a link the host measured as link.
+	Message(from uint32, m wire.Message, at float64, link JudgeLink)
+	// Tick runs the judge's clock (match time limits) to host time at.
+	Tick(at float64)
+	// Outbox appends the messages the judge wants sent to every player and empties it.
+	Outbox(buf []wire.Message) []wire.Message
+}
+
+// JudgeLink is what the host knows of a player's link when it hands the judge a
+// message from it.
+type JudgeLink struct {
+	// Latency is the one-way delay from the host to the player, s: half the round
+	// trip the connection measures (0 for the host's own player).
+	Latency float64
+}
+
+// IsGameMessage reports whether messages of type t are a game's, carried between
+// players and the Judge: Fire and HitClaim to the host; Fire, HitResult, Destroy and
+// Scores to the players.
+func IsGameMessage(t wire.MsgType) bool {
+	switch t {
+	case wire.MsgFire, wire.MsgHitClaim, wire.MsgHitResult, wire.MsgDestroy, wire.MsgScores:
+		return true
+	}
+	return false
+}
+
+// onGame hands a game message from p to the judge and sends its answers. It returns
+// 1 for a message the host refuses (bad traffic), 0 otherwise.
+func (m *match) onGame(p *member, msg wire.Message, now float64) (bad int) {
+	j := m.h.cfg.Judge
+	if j == nil {
+		m.stats.Malformed++ // nobody referees: a client that sends these is confused
+		return 1
+	}
+	switch msg.(type) {
+	case *wire.Fire, *wire.HitClaim:
+	default:
+		m.stats.Unauthorized++ // verdicts come from the host only
+		return 1
+	}
+	j.Message(uint32(p.id), msg, now, JudgeLink{Latency: p.conn.rtt().Seconds() / 2})
+	m.flushJudge()
+	return 0
+}
+
+// onHitClaim applies a hit claim datagram from p; it returns 1 for bad traffic.
+func (m *match) onHitClaim(p *member, b []byte, now float64) (bad int) {
+	msg, _, err := wire.Parse(b)
+	if err != nil {
+		m.stats.Malformed++
+		return 1
+	}
+	if !p.trusted && !p.control.take(now) {
+		m.stats.RateLimited++
+		return 0
+	}
+	return m.onGame(p, msg, now)
+}
+
+// judged calls f with the judge, if the host has one, and sends its answers.
+func (m *match) judged(f func(j Judge)) {
+	if j := m.h.cfg.Judge; j != nil {
+		f(j)
+		m.flushJudge()
+	}
+}
+
+// flushJudge sends every player the judge's answers.
+func (m *match) flushJudge() {
+	j := m.h.cfg.Judge
+	m.judgeOut = j.Outbox(m.judgeOut[:0])
+	for _, msg := range m.judgeOut {
+		m.broadcast(msg)
+	}
+	clear(m.judgeOut)
+}

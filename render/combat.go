@@ -1,0 +1,465 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
+)
+
+// Combat's look.
+var (
+	tracerColor    = math32.Color{R: 1, G: 0.85, B: 0.35}
+	aimColor       = math32.Color{R: 0.3, G: 1, B: 0.4}
+	aimLoadColor   = math32.Color{R: 0.75, G: 0.75, B: 0.75}
+	shownColor     = math32.Color{R: 1, G: 0.9, B: 0.2}  // hits overlay: the hull as the shooter saw it
+	rebuiltColor   = math32.Color{R: 0.2, G: 0.85, B: 1} // as the host rebuilt it
+	truthColor     = math32.Color{R: 1, G: 0.3, B: 0.9}  // where it truly was
+	wreckTint      = math32.Color{R: 0.13, G: 0.12, B: 0.11}
+	flashColor     = math32.Color{R: 1, G: 0.9, B: 0.45}
+	dustColor      = math32.Color{R: 0.55, G: 0.45, B: 0.32}
+	fireballColor  = math32.Color{R: 1, G: 0.4, B: 0.08}
+	smokeColor     = math32.Color{R: 0.22, G: 0.22, B: 0.22}
+	hitSparkColor  = math32.Color{R: 1, G: 0.65, B: 0.2}
+	shellHeadColor = math32.Color{R: 1, G: 0.95, B: 0.6}
+)
+
+// puffs is the size of the pool of effect spheres (flashes, dust, fireballs, smoke,
+// shell heads).
+const puffs = 64
+
+// puff is one sphere of the effect pool, with its own material so its opacity can fade.
+type puff struct {
+	mesh *graphic.Mesh
+	mat  *material.Standard
+}
+
+// combatLayer draws combat: shell tracers, muzzle flashes, impact dust, hits,
+// explosions, dark smoking wrecks, the crosshair with the ballistic impact point, the
+// reload and health bars, hit markers, the kill feed, the match clock and, with
+// OverlayHits, the hits overlay.
+type combatLayer struct {
+	root    *core.Node
+	pool    []puff
+	used    int
+	wrecks  map[uint32]*tankModel
+	wreckOn map[uint32]uint64
+	wreckM  *material.Standard
+
+	hud                          *core.Node
+	cross, marker, feed, clock   *gui.Label
+	banner                       *gui.Label
+	healthBg, healthBar          *gui.Panel
+	reloadBg, reloadBar          *gui.Panel
+	healthText, reloadText       *gui.Label
+	lastFeed, lastClock, lastMsg string
+	lastHealth, lastLoaded       float64
+}
+
+func newCombatLayer(hudRoot *core.Node) *combatLayer {
+	c := &combatLayer{root: core.NewNode(), hud: core.NewNode(), wrecks: make(map[uint32]*tankModel),
+		wreckOn: make(map[uint32]uint64), lastHealth: -1, lastLoaded: -1}
+	sphere := geometry.NewSphere(1, 10, 8)
+	for range puffs {
+		m := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
+		m.SetTransparent(true)
+		m.SetDepthMask(false)
+		mesh := graphic.NewMesh(sphere.Incref(), m)
+		mesh.SetVisible(false)
+		c.root.Add(mesh)
+		c.pool = append(c.pool, puff{mesh: mesh, mat: m})
+	}
+	c.wreckM = material.NewStandard(&wreckTint)
+	label := func(size float64, col math32.Color, bg float32) *gui.Label {
+		l := gui.NewLabel("")
+		l.SetFontSize(size)
+		l.SetColor(&col)
+		l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: bg})
+		l.SetPaddings(2, 6, 2, 6)
+		l.SetVisible(false)
+		c.hud.Add(l)
+		return l
+	}
+	bar := func(col math32.Color4) *gui.Panel {
+		p := gui.NewPanel(10, 10)
+		p.SetColor4(&col)
+		p.SetVisible(false)
+		c.hud.Add(p)
+		return p
+	}
+	c.healthBg = bar(math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7})
+	c.healthBar = bar(math32.Color4{R: 0.2, G: 0.85, B: 0.3, A: 0.95})
+	c.reloadBg = bar(math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7})
+	c.reloadBar = bar(math32.Color4{R: 1, G: 0.85, B: 0.35, A: 0.95})
+	c.cross = label(26, aimColor, 0)
+	c.cross.SetText("⊕")
+	c.marker = label(20, math32.Color{R: 1, G: 1, B: 1}, 0.45)
+	c.feed = label(14, math32.Color{R: 1, G: 1, B: 1}, 0.5)
+	c.clock = label(15, math32.Color{R: 1, G: 1, B: 1}, 0.5)
+	c.banner = label(26, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
+	c.healthText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
+	c.reloadText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
+	hudRoot.Add(c.hud)
+	return c
+}
+
+// update draws snap's combat into the scene s for this frame.
+func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
+	cv := &snap.Combat
+	c.used = 0
+	c.hud.SetVisible(cv.Enabled)
+	if !cv.Enabled {
+		c.hidePool()
+		return
+	}
+	// Shells: a tracer line and a glowing head.
+	for _, sh := range cv.Shells {
+		if deadreckon.FiniteVec(sh.Position) && deadreckon.FiniteVec(sh.Tail) {
+			s.lines.segment(sh.Tail, sh.Position, tracerColor)
+			c.puff(sh.Position, 0.6, shellHeadColor, 1, true)
+		}
+	}
+	// Flashes, dust, sparks and fireballs, each growing and fading over its life.
+	for _, e := range cv.Effects {
+		if !deadreckon.FiniteVec(e.Point) {
+			continue
+		}
+		switch e.Kind {
+		case game.EffectMuzzle:
+			if k := e.Age / 0.15; k < 1 {
+				c.puff(e.Point, 0.9+0.6*k, flashColor, 1-k, true)
+			}
+		case game.EffectDust:
+			if k := e.Age / 1.6; k < 1 {
+				c.puff(e.Point.Add(mgl64.Vec3{0, 1.5 * k, 0}), 0.8+2.6*k, dustColor, 0.8*(1-k), false)
+			}
+		case game.EffectHit:
+			if k := e.Age / 0.35; k < 1 {
+				c.puff(e.Point, 0.6+1.2*k, hitSparkColor, 1-k, true)
+			}
+		case game.EffectExplosion:
+			if k := e.Age / 1.2; k < 1 {
+				c.puff(e.Point.Add(mgl64.Vec3{0, 1.5 + 2*k, 0}), 1.5+3.5*k, fireballColor, 0.95*(1-k), true)
+			}
+			if k := (e.Age - 0.6) / 3; k > 0 && k < 1 {
+				c.puff(e.Point.Add(mgl64.Vec3{0, 4 + 8*k, 0}), 2+3*k, smokeColor, 0.6*(1-k), false)
+			}
+		}
+	}
+	// Wrecks: a dark hull in place of the team colours, with smoke rising from it.
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		e := s.tanks[tv.ID]
+		if e == nil {
+			continue
+		}
+		w := c.wrecks[tv.ID]
+		if !tv.Wreck || !deadreckon.FiniteVec(tv.Position) {
+			e.model.root.SetVisible(true)
+			if w != nil {
+				w.root.SetVisible(false)
+			}
+			continue
+		}
+		if w == nil {
+			w = newTankModel(s.parts, 0, c.wreckM)
+			c.wrecks[tv.ID] = w
+			s.world.Add(w.root)
+		}
+		c.wreckOn[tv.ID] = s.frame
+		e.model.root.SetVisible(false)
+		w.root.SetVisible(true)
+		w.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun-0.15)
+		for k := 0; k < 3; k++ {
+			phase := math.Mod(snap.Time*0.5+float64(k)/3, 1)
+			c.puff(tv.Position.Add(mgl64.Vec3{0.3 * float64(k-1), 2.5 + 6*phase, 0.2 * float64(k)}), 1+2*phase, smokeColor, 0.6*(1-phase), false)
+		}
+	}
+	for id, w := range c.wrecks {
+		if c.wreckOn[id] != s.frame {
+			s.world.Remove(w.root)
+			w.root.DisposeChildren(true)
+			delete(c.wrecks, id)
+			delete(c.wreckOn, id)
+		}
+	}
+	c.hidePool()
+	// The hits overlay: for the last claims, the target's hull as this screen showed
+	// it (yellow), as the host rebuilt it (cyan) and where it truly was (magenta).
+	if s.overlays&OverlayHits != 0 {
+		for _, h := range cv.Hits {
+			hullBox(s.lines, h.Shown, shownColor)
+			if h.Decided && h.Rebuilt.Orientation.Len() > 0.5 {
+				hullBox(s.lines, h.Rebuilt, rebuiltColor)
+			}
+			if h.HasTruth {
+				hullBox(s.lines, h.Truth, truthColor)
+			}
+			cross(s.lines, h.Impact, 0.6, tracerColor)
+		}
+	}
+	c.updateHUD(s, snap)
+}
+
+// puff shows a pool sphere at p of radius r, colour col and opacity a; glow makes it
+// emissive (fire) rather than lit (dust, smoke).
+func (c *combatLayer) puff(p mgl64.Vec3, r float64, col math32.Color, a float64, glow bool) {
+	if c.used == len(c.pool) || a <= 0 {
+		return
+	}
+	f := &c.pool[c.used]
+	c.used++
+	if glow {
+		// Fire: mostly its own light, so the sun does not wash it out to white.
+		dim := math32.Color{R: col.R * 0.35, G: col.G * 0.35, B: col.B * 0.35}
+		f.mat.SetColor(&dim)
+		f.mat.SetEmissiveColor(&math32.Color{R: col.R * 0.75, G: col.G * 0.75, B: col.B * 0.75})
+	} else {
+		f.mat.SetColor(&col)
+		f.mat.SetEmissiveColor(&math32.Color{R: col.R * 0.3, G: col.G * 0.3, B: col.B * 0.3})
+	}
+	f.mat.SetOpacity(float32(math.Min(1, a)))
+	v := vec3(p)
+	f.mesh.SetPositionVec(&v)
+	f.mesh.SetScale(float32(r), float32(r), float32(r))
+	f.mesh.SetVisible(true)
+}
+
+// hidePool hides the pool spheres not used this frame.
+func (c *combatLayer) hidePool() {
+	for i := c.used; i < len(c.pool); i++ {
+		c.pool[i].mesh.SetVisible(false)
+	}
+}
+
+// hullBox draws a tank's hit box at pose h as twelve edges.
+func hullBox(b *lineBatch, h game.HullPose, col math32.Color) {
+	if !deadreckon.FiniteVec(h.Position) {
+		return
+	}
+	lo, hi := game.HullMin, game.HullMax
+	var corner [8]mgl64.Vec3
+	for i := range corner {
+		p := lo
+		if i&1 != 0 {
+			p[0] = hi[0]
+		}
+		if i&2 != 0 {
+			p[1] = hi[1]
+		}
+		if i&4 != 0 {
+			p[2] = hi[2]
+		}
+		corner[i] = h.Position.Add(h.Orientation.Rotate(p))
+	}
+	for i := range corner {
+		for _, bit := range [3]int{1, 2, 4} {
+			if j := i | bit; j != i {
+				b.segment(corner[i], corner[j], col)
+			}
+		}
+	}
+}
+
+// cross draws a small three-axis cross at p.
+func cross(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
+	for _, d := range [3]mgl64.Vec3{{r, 0, 0}, {0, r, 0}, {0, 0, r}} {
+		b.segment(p.Sub(d), p.Add(d), col)
+	}
+}
+
+// updateHUD places the crosshair, bars, marker, feed and clock.
+func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
+	cv := &snap.Combat
+	w, h := float32(s.view.Width), float32(s.view.Height)
+	self := snap.Self >= 0 && snap.Self < len(snap.Tanks)
+
+	// Crosshair at the ballistic impact point, with a ring on the ground there and
+	// the barrel's line of sight.
+	c.cross.SetVisible(false)
+	if self && cv.HasAim && !cv.Wreck {
+		me := &snap.Tanks[snap.Self]
+		muzzle, dir := game.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
+		col := aimColor
+		if cv.Loaded < 1 {
+			col = aimLoadColor
+		}
+		s.lines.segment(muzzle, muzzle.Add(dir.Mul(math.Min(60, cv.Aim.Sub(muzzle).Len()))), col)
+		ring(s.lines, cv.Aim, 1.5, col)
+		if x, y, ok := s.view.Project(cv.Aim); ok {
+			c.cross.SetColor(&col)
+			cw, ch := c.cross.Size()
+			c.cross.SetPosition(float32(math.Round(x))-cw/2, float32(math.Round(y))-ch/2)
+			c.cross.SetVisible(true)
+		}
+	}
+	// Health and reload bars, bottom centre.
+	const barW, barH = 220, 12
+	x0, y0 := w/2-barW/2, h-58
+	c.healthBg.SetVisible(self)
+	c.healthBar.SetVisible(self && cv.Health > 0)
+	c.reloadBg.SetVisible(self)
+	c.reloadBar.SetVisible(self && cv.Loaded > 0)
+	c.healthText.SetVisible(self)
+	c.reloadText.SetVisible(self)
+	if self {
+		frac := 0.0
+		if cv.MaxHealth > 0 {
+			frac = math.Max(0, math.Min(1, cv.Health/cv.MaxHealth))
+		}
+		c.healthBg.SetPosition(x0, y0)
+		c.healthBg.SetSize(barW, barH)
+		c.healthBar.SetPosition(x0, y0)
+		c.healthBar.SetSize(float32(barW*frac), barH)
+		c.healthBar.SetColor4(&math32.Color4{R: float32(0.95 - 0.75*frac), G: float32(0.25 + 0.6*frac), B: 0.2, A: 0.95})
+		c.reloadBg.SetPosition(x0, y0+barH+6)
+		c.reloadBg.SetSize(barW, barH/2)
+		c.reloadBar.SetPosition(x0, y0+barH+6)
+		c.reloadBar.SetSize(float32(barW*cv.Loaded), barH/2)
+		if cv.Health != c.lastHealth {
+			c.lastHealth = cv.Health
+			c.healthText.SetText(fmt.Sprintf("armour %.0f / %.0f", cv.Health, cv.MaxHealth))
+		}
+		loaded := math.Floor(cv.Loaded * 10)
+		if loaded != c.lastLoaded {
+			c.lastLoaded = loaded
+			if cv.Loaded >= 1 {
+				c.reloadText.SetText("gun ready (Space)")
+			} else {
+				c.reloadText.SetText("loading…")
+			}
+		}
+		c.healthText.SetPosition(x0+barW+8, y0-3)
+		c.reloadText.SetPosition(x0+barW+8, y0+barH+1)
+	}
+	// The latest hit marker, just under the screen's middle.
+	c.marker.SetVisible(false)
+	if n := len(cv.Markers); n > 0 {
+		mk := cv.Markers[n-1]
+		msg := fmt.Sprintf("refused: %s", strings.ReplaceAll(mk.Reason.String(), "_", " "))
+		col := math32.Color{R: 0.75, G: 0.75, B: 0.75}
+		if mk.Confirmed {
+			msg, col = fmt.Sprintf("HIT  −%.0f", mk.Damage), math32.Color{R: 1, G: 0.8, B: 0.2}
+			if mk.Damage == 0 {
+				msg = "HIT  (a teammate: no damage)"
+			}
+			if mk.Kill {
+				msg, col = "DESTROYED", math32.Color{R: 1, G: 0.35, B: 0.2}
+			}
+		}
+		if msg != c.lastMsg {
+			c.lastMsg = msg
+			c.marker.SetText(msg)
+			c.marker.SetColor(&col)
+		}
+		mw, _ := c.marker.Size()
+		c.marker.SetPosition(w/2-mw/2, h*0.58)
+		c.marker.SetVisible(true)
+	}
+	// Kill feed, top right.
+	var fb strings.Builder
+	for _, f := range cv.Feed {
+		fmt.Fprintf(&fb, "%s  ▸  %s\n", f.Killer, f.Victim)
+	}
+	if feed := strings.TrimSuffix(fb.String(), "\n"); feed != c.lastFeed {
+		c.lastFeed = feed
+		c.feed.SetText(feed)
+	}
+	fw, _ := c.feed.Size()
+	c.feed.SetPosition(w-fw-8, 8)
+	c.feed.SetVisible(c.lastFeed != "")
+	// Match clock and the score, top centre; a banner when the match is over or the
+	// player's tank is a wreck.
+	clock := matchClock(cv)
+	if clock != c.lastClock {
+		c.lastClock = clock
+		c.clock.SetText(clock)
+	}
+	cw, _ := c.clock.Size()
+	c.clock.SetPosition(w/2-cw/2, 8)
+	c.clock.SetVisible(clock != "")
+	banner := ""
+	switch {
+	case cv.Over:
+		banner = fmt.Sprintf("MATCH OVER — next match in %.0f s (Tab: scores)", math.Ceil(cv.NextIn))
+	case cv.Wreck:
+		banner = fmt.Sprintf("DESTROYED — respawn in %.0f s", math.Ceil(cv.RespawnIn))
+	}
+	if banner != c.banner.Text() {
+		c.banner.SetText(banner)
+	}
+	bw, _ := c.banner.Size()
+	c.banner.SetPosition(w/2-bw/2, h*0.3)
+	c.banner.SetVisible(banner != "")
+}
+
+// matchClock is the top line: the time left and the teams' scores.
+func matchClock(cv *game.CombatView) string {
+	var b strings.Builder
+	if !math.IsInf(cv.Remaining, 1) && !cv.Over {
+		r := int(math.Ceil(cv.Remaining))
+		fmt.Fprintf(&b, "%d:%02d", r/60, r%60)
+	}
+	teams := map[int]int{}
+	for _, s := range cv.Scores {
+		if s.Team != 0 {
+			teams[s.Team] += s.Kills
+		}
+	}
+	for t := 1; t <= 4; t++ {
+		if k, ok := teams[t]; ok {
+			if b.Len() > 0 {
+				b.WriteString("   ")
+			}
+			fmt.Fprintf(&b, "team %d: %d", t, k)
+		}
+	}
+	return b.String()
+}
+
+// ring draws a flat circle of radius r around p.
+func ring(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
+	const n = 16
+	lift := mgl64.Vec3{0, 0.15, 0}
+	for k := 0; k < n; k++ {
+		a0, a1 := 2*math.Pi*float64(k)/n, 2*math.Pi*float64(k+1)/n
+		b.segment(p.Add(lift).Add(mgl64.Vec3{r * math.Cos(a0), 0, r * math.Sin(a0)}),
+			p.Add(lift).Add(mgl64.Vec3{r * math.Cos(a1), 0, r * math.Sin(a1)}), col)
+	}
+}
+
+// combatScoreRows is the Tab scoreboard of a match with combat: the host's lines,
+// best first, by team.
+func combatScoreRows(snap *game.Snapshot) [][]string {
+	cv := &snap.Combat
+	title := "Scoreboard"
+	if cv.Over {
+		title = "Final scores"
+	}
+	rows := [][]string{{title, "team", "kills", "deaths"}, {"", "", "", ""}}
+	self := ""
+	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
+		self = snap.Tanks[snap.Self].Name
+	}
+	for _, s := range cv.Scores {
+		name := s.Name
+		if name == self {
+			name += " (you)"
+		}
+		team := "-"
+		if s.Team != 0 {
+			team = fmt.Sprint(s.Team)
+		}
+		rows = append(rows, []string{name, team, fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths)})
+	}
+	return rows
+}
