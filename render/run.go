@@ -263,6 +263,7 @@ func (l *loop) run(ctx context.Context) error {
 		b := time.Now()
 		l.scene.Update(&l.snap, dt)
 		l.cfg.Sound.Update(&l.snap, l.scene.View(), in.Throttle, dt)
+		l.cfg.Sound.Effects(l.snap.Combat.Effects, dt)
 		l.drawPause()
 		c := time.Now()
 		if err := l.v.Draw(l.scene); err != nil {

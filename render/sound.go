@@ -69,14 +69,14 @@ type tankSound struct {
 // loudness and pitch with the load, the larger of throttle and speed.
 func (t tankSound) engineMix() (gain, pitch float64) {
 	load := math.Min(1, math.Max(math.Abs(t.throttle), math.Abs(t.speed)/soundTopSpeed))
-	return 0.3 + 0.7*load, 0.75 + 0.85*load
+	return 0.2 + 0.45*load, 0.75 + 0.85*load // below the one-shots, so that combat cuts through
 }
 
 // tracksMix returns the tracks' gain and pitch: silent at rest, clattering faster
 // with speed.
 func (t tankSound) tracksMix() (gain, pitch float64) {
 	v := math.Min(1, math.Abs(t.speed)/soundTopSpeed)
-	return math.Min(1, 2.5*v), 0.4 + 1.6*v
+	return math.Min(0.6, 1.5*v), 0.4 + 1.6*v
 }
 
 // turretMix returns the turret motor's gain and pitch: silent unless it turns.
@@ -357,4 +357,32 @@ func audioOutputPresent() error {
 		}
 	}
 	return fmt.Errorf("%w: no sound card (/dev/snd) and no PulseAudio or PipeWire server", ErrNoAudioDevice)
+}
+
+// soundOf maps a combat effect to its one-shot sound.
+func soundOf(k game.EffectKind) (SoundEvent, bool) {
+	switch k {
+	case game.EffectMuzzle:
+		return SoundGun, true
+	case game.EffectHit, game.EffectDust:
+		return SoundImpact, true
+	case game.EffectExplosion:
+		return SoundExplosion, true
+	}
+	return 0, false
+}
+
+// Effects plays the one-shots of the combat effects that began within the last
+// frame (younger than dt seconds): gun shots, impacts and explosions, where they
+// happened.
+func (s *Sound) Effects(effects []game.Effect, dt float64) {
+	if s == nil {
+		return
+	}
+	for i := range effects {
+		e := &effects[i]
+		if ev, ok := soundOf(e.Kind); ok && e.Age >= 0 && e.Age < dt {
+			s.Play(ev, e.Point)
+		}
+	}
 }

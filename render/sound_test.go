@@ -88,6 +88,8 @@ func TestDrivingIsLouder(t *testing.T) {
 	}
 	play(phase, 0, 0)                   // idling
 	play(2*phase, soundTopSpeed*0.8, 1) // driving
+	s.Effects([]game.Effect{{Kind: game.EffectExplosion, Point: mgl64.Vec3{2, 0, 0}, Age: 0.01}}, 0.02)
+	play(2*phase+500*time.Millisecond, soundTopSpeed*0.8, 1) // driving past an explosion
 	if n := testing.AllocsPerRun(50, func() { s.Update(&snap, view, 1, 0.02) }); n != 0 {
 		t.Errorf("Sound.Update allocates %v times per frame, want 0", n)
 	}
@@ -108,7 +110,11 @@ func TestDrivingIsLouder(t *testing.T) {
 	// Windows well inside each phase, away from the switch.
 	idle := rms(300*time.Millisecond, phase-200*time.Millisecond)
 	drive := rms(phase+400*time.Millisecond, 2*phase-200*time.Millisecond)
-	t.Logf("heard RMS: idling %.4f, driving %.4f (×%.2f)", idle, drive, drive/idle)
+	boom := rms(2*phase+50*time.Millisecond, 2*phase+350*time.Millisecond)
+	t.Logf("heard RMS: idling %.4f, driving %.4f (×%.2f), with an explosion %.4f", idle, drive, drive/idle, boom)
+	if boom < 1.2*drive {
+		t.Errorf("an explosion beside the tank (RMS %.4f) is not louder than driving (RMS %.4f)", boom, drive)
+	}
 	if idle < 0.005 {
 		t.Errorf("idling is inaudible: RMS %.4f of full scale", idle)
 	}
@@ -165,4 +171,17 @@ func readWave(t *testing.T, path string) (rate float64, samples []float64) {
 	}
 	t.Fatalf("%s has no data", path)
 	return 0, nil
+}
+
+// TestCombatSounds: every combat effect has its one-shot.
+func TestCombatSounds(t *testing.T) {
+	for k, want := range map[game.EffectKind]SoundEvent{game.EffectMuzzle: SoundGun, game.EffectHit: SoundImpact,
+		game.EffectDust: SoundImpact, game.EffectExplosion: SoundExplosion} {
+		if got, ok := soundOf(k); !ok || got != want {
+			t.Errorf("effect %v: sound %v %v, want %v", k, got, ok, want)
+		}
+	}
+	if _, ok := soundOf(0); ok {
+		t.Error("an unknown effect has a sound")
+	}
 }
