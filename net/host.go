@@ -487,17 +487,27 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	if h.cfg.Passphrase != "" {
 		prefix := addrPrefix(conn.RemoteAddr())
 		var (
-			allowed bool
-			wait    float64
+			allowed, right bool
+			wait           float64
 		)
-		h.call(func() { allowed, wait = h.m.mayGuess(prefix, req.Name, token) })
+		// Asking the limiter, checking the proof (one HMAC: microseconds) and
+		// recording a wrong one are one step on the run loop, so that concurrent
+		// guesses from one prefix cannot all pass the limiter before the first
+		// failure is recorded.
+		h.call(func() {
+			if allowed, wait = h.m.mayGuess(prefix, req.Name, token); !allowed {
+				return
+			}
+			if right = wire.VerifyProof(h.key, ch.Nonce, req.Name, req.Proof); !right {
+				h.m.failedGuess(prefix)
+			}
+		})
 		if !allowed {
 			h.refuse(conn, str, wire.RefuseOther, fmt.Sprintf(
 				"too many wrong passphrases from your network; try again in %.0f s", math.Ceil(wait)))
 			return nil, nil
 		}
-		if !wire.VerifyProof(h.key, ch.Nonce, req.Name, req.Proof) {
-			h.call(func() { h.m.failedGuess(prefix) })
+		if !right {
 			h.refuse(conn, str, wire.RefusePassphrase, "")
 			return nil, nil
 		}
