@@ -14,12 +14,9 @@ const (
 	EffectLife = 3.0
 	// MarkerLife is how long a hit marker is reported, s.
 	MarkerLife = 1.5
-	// FeedLife is how long a kill feed line is reported, s.
-	FeedLife = 8.0
 	// HitLife is how long a hit claim stays in the hits overlay, s.
 	HitLife = 10.0
-	// feedLen, hitsLen cap the kill feed and the hits overlay.
-	feedLen = 5
+	// hitsLen caps the hits overlay.
 	hitsLen = 4
 )
 
@@ -51,15 +48,6 @@ type ShellView struct {
 	Position, Tail mgl64.Vec3
 	// Own reports a shell this peer fired.
 	Own bool
-}
-
-// KillLine is one line of the kill feed.
-type KillLine struct {
-	Killer, Victim         string
-	KillerTeam, VictimTeam int
-	// Age is the time since it happened, s.
-	Age float64
-	at  float64
 }
 
 // HitMarker is the host's answer to one of the player's hit claims.
@@ -102,11 +90,11 @@ type HitRecord struct {
 type CombatView struct {
 	// Enabled reports that the link has a referee; without one no tank can fire.
 	Enabled bool
-	// Shells, Effects, Feed, Markers and Hits list what to draw; Scores the
-	// scoreboard, best first.
+	// Shells, Effects, Markers and Hits list what to draw; Scores the
+	// scoreboard, best first. Kills are notices in the match's feed
+	// (Snapshot.Notices, NoticeKill).
 	Shells  []ShellView
 	Effects []Effect
-	Feed    []KillLine
 	Markers []HitMarker
 	Hits    []HitRecord
 	Scores  []Score
@@ -158,7 +146,6 @@ type matchCombat struct {
 	hulls    []HullPose
 	targets  []Target
 	effects  []Effect
-	feed     []KillLine
 	markers  []HitMarker
 	hits     []HitRecord
 	scores   []Score
@@ -415,17 +402,14 @@ func (m *Match) combatEvent(ev *CombatEvent, now, host float64) {
 		if m.mine(ev.Shot.Shooter) && len(c.markers) > 0 {
 			c.markers[len(c.markers)-1].Kill = true
 		}
-		line := KillLine{Victim: "?", Killer: "?", at: now}
-		if victim != nil {
-			line.Victim, line.VictimTeam = victim.name, victim.team
-		}
+		kill := Notice{Kind: NoticeKill, Who: "?", Team: -1, Other: "?"}
 		if k := m.byID[ev.Shot.Shooter]; k != nil {
-			line.Killer, line.KillerTeam = k.name, k.team
+			kill.Who, kill.Team = k.name, k.team
 		}
-		c.feed = append(c.feed, line)
-		if len(c.feed) > feedLen {
-			c.feed = append(c.feed[:0], c.feed[len(c.feed)-feedLen:]...)
+		if victim != nil {
+			kill.Other = victim.name
 		}
+		m.notify(kill)
 	case CombatScores:
 		c.scores = append(c.scores[:0], ev.Scores...)
 		restart := c.over && !ev.Over
@@ -483,7 +467,6 @@ func (m *Match) rebirth(t *tank) {
 func (c *matchCombat) prune(now float64) {
 	c.effects = slices.DeleteFunc(c.effects, func(e Effect) bool { return now-e.at >= EffectLife })
 	c.markers = slices.DeleteFunc(c.markers, func(m HitMarker) bool { return now-m.at >= MarkerLife })
-	c.feed = slices.DeleteFunc(c.feed, func(f KillLine) bool { return now-f.at >= FeedLife })
 	c.hits = slices.DeleteFunc(c.hits, func(h HitRecord) bool { return now-h.at >= HitLife })
 }
 
@@ -494,7 +477,6 @@ type aged[T any] interface {
 }
 
 func (e *Effect) setAge(now float64)    { e.Age = now - e.at }
-func (f *KillLine) setAge(now float64)  { f.Age = now - f.at }
 func (m *HitMarker) setAge(now float64) { m.Age = now - m.at }
 func (h *HitRecord) setAge(now float64) { h.Age = now - h.at }
 
@@ -514,7 +496,7 @@ const tracer = 0.06
 func (m *Match) snapshotCombat(dst *CombatView) {
 	c := m.combat
 	if c == nil {
-		*dst = CombatView{Shells: dst.Shells[:0], Effects: dst.Effects[:0], Feed: dst.Feed[:0],
+		*dst = CombatView{Shells: dst.Shells[:0], Effects: dst.Effects[:0],
 			Markers: dst.Markers[:0], Hits: dst.Hits[:0], Scores: dst.Scores[:0]}
 		return
 	}
@@ -527,7 +509,6 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 		dst.Shells = append(dst.Shells, ShellView{Position: sh.shot.At(sh.last), Tail: sh.shot.At(tail), Own: sh.own})
 	}
 	dst.Effects = appendAged(dst.Effects[:0], c.effects, now)
-	dst.Feed = appendAged(dst.Feed[:0], c.feed, now)
 	dst.Markers = appendAged(dst.Markers[:0], c.markers, now)
 	dst.Hits = appendAged(dst.Hits[:0], c.hits, now)
 	dst.Scores = append(dst.Scores[:0], c.scores...)

@@ -19,10 +19,20 @@ type Departure struct {
 	Stale bool
 }
 
-// depart records that remote tank t leaves the match at now for reason.
+// depart records that remote tank t leaves the match at now for reason, and
+// announces it in the notice feed: a timeout when this peer stopped waiting
+// ("silent"), a leave otherwise.
 func (m *Match) depart(t *tank, now float64, reason string) {
 	m.gone = append(m.gone, Departure{ID: t.id, Name: t.name, Team: t.team, Reason: reason, Time: now,
 		Stale: t.actor != nil && t.actor.Stale(now)})
+	n := Notice{Kind: NoticeLeave, Who: t.name, Team: t.team, Text: reason}
+	switch reason {
+	case "silent":
+		n.Kind, n.Text = NoticeTimeout, ""
+	case "left":
+		n.Text = ""
+	}
+	m.notify(n)
 }
 
 // departures appends the departures of the last DepartureShown seconds to dst,

@@ -25,7 +25,13 @@
 //		b.Snapshot(&snap) // reuses snap's slices: no garbage per frame
 //	}
 //
+// A match keeps a feed of recent notices (Snapshot.Notices): chat lines (Match.Chat
+// sends one) and tanks joining, leaving and timing out; other parts of the game add
+// theirs (kills) with the unexported notify.
+//
 // Practice, Host and Join build matches on real QUIC sessions for the client; Serve
-// runs a headless host with bots. Time is always a parameter of Step: nothing on the
-// simulation path reads the wall clock.
+// runs a headless host with bots, reports every step's ServeStatus (players, and the
+// MatchState: waiting, playing, idle, ended) to ServeConfig.Tick, and returns when the
+// match ends by its rules (today: ServeConfig.IdleTimeout without players). Time is
+// always a parameter of Step: nothing on the simulation path reads the wall clock.
 package game

@@ -16,6 +16,7 @@ type scriptLink struct {
 	now    float64
 	in     []net.Event
 	nextID uint32
+	chat   []string // lines sent
 }
 
 func (l *scriptLink) ID() uint32   { return 1 }
@@ -27,6 +28,10 @@ func (l *scriptLink) Spawn(string, int, deadreckon.State) (uint32, error) {
 func (l *scriptLink) Despawn(uint32) error                   { return nil }
 func (l *scriptLink) Publish(uint32, deadreckon.State) error { return nil }
 func (l *scriptLink) Stats() net.Stats                       { return net.Stats{} }
+func (l *scriptLink) Chat(text string) error {
+	l.chat = append(l.chat, text)
+	return nil
+}
 func (l *scriptLink) Poll(buf []net.Event) []net.Event {
 	buf = append(buf, l.in...)
 	l.in = l.in[:0]

@@ -1,6 +1,8 @@
 package game
 
 import (
+	"sync/atomic"
+
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
@@ -10,10 +12,14 @@ import (
 // Judge is a Referee on the host: it implements net.Judge, turning what the host's run
 // loop tells it into the referee's calls and the referee's events into the wire
 // messages the host sends every player. Like the run loop that calls it, it is not
-// safe for concurrent use.
+// safe for concurrent use, except for Rounds.
 type Judge struct {
 	ref *Referee
 	evs []CombatEvent
+	// over is whether the referee's round had ended at the last look; rounds counts
+	// the rounds that ended, read by the headless host's loop through Rounds.
+	over   bool
+	rounds atomic.Int64
 	// Refused counts game messages that did not decode into a shot or claim.
 	Refused uint64
 }
@@ -44,7 +50,23 @@ func (j *Judge) Relayed(actor uint32, s deadreckon.State, at float64) { j.ref.Re
 func (j *Judge) Despawned(actor uint32, at float64) { j.ref.Despawned(actor, at) }
 
 // Tick implements net.Judge.
-func (j *Judge) Tick(at float64) { j.ref.Step(at) }
+func (j *Judge) Tick(at float64) {
+	j.ref.Step(at)
+	j.countRounds()
+}
+
+// Rounds returns how many rounds have ended (at the rules' score or time limit) since
+// the judge started. It is safe for concurrent use.
+func (j *Judge) Rounds() int { return int(j.rounds.Load()) }
+
+// countRounds counts a round that has just ended.
+func (j *Judge) countRounds() {
+	over, _ := j.ref.Over()
+	if over && !j.over {
+		j.rounds.Add(1)
+	}
+	j.over = over
+}
 
 // Message implements net.Judge: a shot or a hit claim from a player.
 func (j *Judge) Message(from uint32, m wire.Message, at float64, link net.JudgeLink) {
@@ -76,6 +98,7 @@ func (j *Judge) owns(from, actor uint32) bool {
 
 // Outbox implements net.Judge.
 func (j *Judge) Outbox(buf []wire.Message) []wire.Message {
+	j.countRounds()
 	j.evs = j.ref.Events(j.evs[:0])
 	for i := range j.evs {
 		if m, err := EventMessage(&j.evs[i]); err == nil {

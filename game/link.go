@@ -20,6 +20,8 @@ type Link interface {
 	// Publish sends a state update for one of this player's actors: its whole state,
 	// articulations included. The link stamps s.Time with host-clock seconds.
 	Publish(actor uint32, s deadreckon.State) error
+	// Chat sends a line of chat to every player, this one included.
+	Chat(text string) error
 	// Poll appends the events that arrived since the last call to buf and returns it.
 	// It never blocks.
 	Poll(buf []net.Event) []net.Event

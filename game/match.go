@@ -55,7 +55,10 @@ type Match struct {
 	respawn  bool    // the player asked for a respawn
 	err      error
 	counters counters
-	combat   *matchCombat // nil when the link has no referee
+
+	startedAt float64      // now of the first Step
+	notices   noticeLog    // the feed's recent notices
+	combat    *matchCombat // nil when the link has no referee
 }
 
 // counters are the match's own tallies of dropped or refused input.
@@ -64,6 +67,7 @@ type counters struct {
 	rejected     uint64 // updates the remote actor refused (NaN, absurd values)
 	publishErr   uint64 // publishes the link refused
 	respawns     uint64 // local tanks respawned
+	proxyRefused uint64 // proxy moves the physics refused
 }
 
 // tank is one tank of the match, local or remote.
@@ -310,6 +314,9 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if now > m.last || !m.started {
 		m.last = now
 	}
+	if !m.started {
+		m.startedAt = now
+	}
 	m.started = true
 	now = m.last
 
@@ -405,6 +412,12 @@ func (m *Match) receive(now float64) {
 				m.depart(t, now, reason)
 				m.removeRemote(t)
 			}
+		case net.EventChat:
+			who := ev.Name
+			if who == "" {
+				who = fmt.Sprintf("player %d", ev.Owner)
+			}
+			m.notify(Notice{Kind: NoticeChat, Who: who, Team: m.teamOf(ev.Owner), Text: ev.Text})
 		case net.EventMessage:
 			m.combatMessage(ev.Message, now)
 		case net.EventClosed:
@@ -453,6 +466,7 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 	m.tanks = append(m.tanks, t)
 	m.byID[t.id] = t
 	m.log.Debug("remote tank", "actor", t.id, "owner", t.owner, "name", t.name)
+	m.announceJoin(t, now)
 }
 
 // breakRemote applies a continuity break (a repeated spawn) to a remote tank.
@@ -510,7 +524,7 @@ func (m *Match) moveProxies(dt float64) {
 		x = math.Max(-lim, math.Min(lim, x-vx*dt))
 		z = math.Max(-lim, math.Min(lim, z-vz*dt))
 		if err := t.proxy.MoveTo(x, z, yaw-yawRate*dt, vx, vz, yawRate); err != nil {
-			m.counters.rejected++
+			m.counters.proxyRefused++
 			m.log.Debug("proxy move refused", "actor", t.id, "err", err)
 		}
 	}
@@ -708,6 +722,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		dst.Tanks = grown
 	}
 	dst.Tanks = dst.Tanks[:n]
+	dst.Notices = m.notices.appendTo(dst.Notices[:0])
 	dst.Departures = m.departures(dst.Departures[:0])
 	for i, t := range m.tanks {
 		trail := dst.Tanks[i].Trail[:0]
@@ -720,12 +735,17 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	m.snapshotCombat(&dst.Combat)
 	st := m.link.Stats()
 	dst.Net = NetStats{
-		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset,
+		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset, ClockError: st.ClockError,
+		Silence: st.Silence.Seconds(), Timeout: st.Timeout.Seconds(),
 		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
 		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
 		// An update can outrun its actor's spawn (datagrams versus the stream).
-		Dropped:  st.Dropped + m.counters.unknownActor,
-		Rejected: st.Rejected + m.counters.rejected,
-		Lag:      m.cfg.Impairment.Latency.Seconds(), Jitter: m.cfg.Impairment.Jitter.Seconds(), Loss: m.cfg.Impairment.Loss,
+		Dropped:       st.Dropped + m.counters.unknownActor,
+		Malformed:     st.Rejected,
+		Refused:       m.counters.rejected,
+		SendErrors:    st.SendErrors + m.counters.publishErr,
+		ClockRejected: st.ClockRejected,
+		ProxyRefused:  m.counters.proxyRefused,
+		Lag:           m.cfg.Impairment.Latency.Seconds(), Jitter: m.cfg.Impairment.Jitter.Seconds(), Loss: m.cfg.Impairment.Loss,
 	}
 }

@@ -337,8 +337,8 @@ func TestRemoteLifecycle(t *testing.T) {
 		m.Snapshot(&snap)
 	}
 	step(0.1)
-	if len(snap.Tanks) != 3 || snap.Net.Rejected != 1 {
-		t.Fatalf("%d tanks and %d rejected after three good spawns and a bad one", len(snap.Tanks), snap.Net.Rejected)
+	if len(snap.Tanks) != 3 || snap.Net.Refused != 1 {
+		t.Fatalf("%d tanks and %d rejected after three good spawns and a bad one", len(snap.Tanks), snap.Net.Refused)
 	}
 	if n := len(m.world.Proxies()); n != 3 {
 		t.Errorf("%d physics proxies for 3 remote tanks", n)
@@ -348,8 +348,8 @@ func TestRemoteLifecycle(t *testing.T) {
 	_ = owner.Publish(a, bad)
 	_ = owner.Publish(b, good)
 	step(0.2)
-	if snap.Net.Rejected != 2 {
-		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Rejected)
+	if snap.Net.Refused != 2 {
+		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Refused)
 	}
 	if p := viewOf(t, &snap, a).Position; !deadreckon.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)

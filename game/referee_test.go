@@ -195,3 +195,31 @@ func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
 		t.Errorf("hard: %v %v", d, err)
 	}
 }
+
+// TestJudgeCountsRounds: the judge counts each round once, when it ends at the score
+// limit and again at the time limit, whichever of its calls sees the end first.
+func TestJudgeCountsRounds(t *testing.T) {
+	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
+	j := &Judge{ref: r}
+	j.Tick(1)
+	if n := j.Rounds(); n != 0 {
+		t.Fatalf("%d rounds before any kill", n)
+	}
+	s, c := f.shoot(t, 1, 5)
+	r.Fire(s, 5.1)
+	r.Claim(c, c.Time+0.1, f.link)
+	j.Outbox(nil)
+	j.Tick(c.Time + 0.2)
+	if n := j.Rounds(); n != 1 {
+		t.Fatalf("%d rounds after the score limit, want 1", n)
+	}
+	_, until := r.Over()
+	j.Tick(until + 0.01)
+	if n := j.Rounds(); n != 1 {
+		t.Fatalf("%d rounds once the next began, want 1", n)
+	}
+	j.Tick(until + 60.5)
+	if n := j.Rounds(); n != 2 {
+		t.Errorf("%d rounds after the next one's time limit, want 2", n)
+	}
+}

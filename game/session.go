@@ -329,6 +329,19 @@ type ServeConfig struct {
 	Limits net.Limits
 	// Logger receives log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// IdleTimeout ends the match once it has been without players this long after
+	// someone played; a match nobody has joined yet waits. Zero: never.
+	IdleTimeout time.Duration
+	// Rounds ends the match once this many combat rounds have ended (each at the
+	// rules' score or time limit). Zero: round after round, until ctx ends.
+	Rounds int
+	// Listening, if set, is called once the host listens, before the first step,
+	// with the host (for its counters and players).
+	Listening func(*net.Host)
+	// Tick, if set, is called from the match loop after every step, so a loop that
+	// stalls stops calling it. It must not block. The last call reports MatchEnded
+	// when the match ends by its rules; Serve then returns nil.
+	Tick func(ServeStatus)
 }
 
 // Serve runs a headless host until ctx is canceled: it listens, runs cfg.Bots bots
@@ -347,9 +360,10 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
-	hc.Certificate = cfg.Certificate
-	host, err := net.Listen(ctx, hc)
+	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
+	hcfg.Certificate = cfg.Certificate
+	judge := hcfg.Judge.(*Judge)
+	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -360,6 +374,9 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	m, err := NewMatch(Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	if cfg.Listening != nil {
+		cfg.Listening(host)
 	}
 	if cfg.Ready != nil {
 		cfg.Ready(addr, fp)
@@ -374,7 +391,19 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		defer t.Stop()
 		stats = t.C
 	}
-	err = loop(ctx, m, cfg.TickRate, stats, func() {
+	rules := matchRules{idleTimeout: cfg.IdleTimeout, rounds: cfg.Rounds}
+	afterStep := func(now time.Time) bool {
+		st := rules.step(now, host.Stats().Players-1, judge.Rounds())
+		if cfg.Tick != nil {
+			cfg.Tick(st)
+		}
+		if st.State == MatchEnded {
+			log.Info("match ended", "reason", st.Reason)
+			return false
+		}
+		return true
+	}
+	err = loop(ctx, m, cfg.TickRate, afterStep, stats, func() {
 		hs := host.Stats()
 		log.Info("host", "players", hs.Players, "actors", hs.Actors,
 			"accepted", hs.Accepted, "relayed", hs.Relayed, "relay_per_s", round1(hs.RelayRate),
@@ -388,9 +417,10 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
-// loop steps m at rate ticks per second until ctx ends (nil) or the match fails.
-// onStats runs on each tick of stats.
-func loop(ctx context.Context, m *Match, rate float64, stats <-chan time.Time, onStats func()) error {
+// loop steps m at rate ticks per second until ctx ends or afterStep, if set, returns
+// false (nil), or the match fails. afterStep gets the tick's time; onStats runs on
+// each tick of stats.
+func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
 	if !(rate > 0) {
 		rate = DefaultHostTickRate
 	}
@@ -402,12 +432,15 @@ func loop(ctx context.Context, m *Match, rate float64, stats <-chan time.Time, o
 			return nil
 		case <-stats:
 			onStats()
-		case <-tick.C:
+		case now := <-tick.C:
 			if err := m.Step(m.Now(), physics.Input{}); err != nil {
 				if ctx.Err() != nil {
 					return nil // the host closed because ctx ended: a clean stop
 				}
 				return err
+			}
+			if afterStep != nil && !afterStep(now) {
+				return nil
 			}
 		}
 	}
@@ -424,7 +457,7 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := loop(ctx, m, rate, nil, nil); err != nil {
+		if err := loop(ctx, m, rate, nil, nil, nil); err != nil {
 			if _, normal := Explain(err, ""); !normal {
 				log.Warn("host loop stopped", "err", err)
 			}

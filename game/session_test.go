@@ -64,8 +64,8 @@ func TestPractice(t *testing.T) {
 		t.Fatalf("player sees %d remote tanks (self %d), want 3", remote, snap.Self)
 	}
 	n := snap.Net
-	t.Logf("practice link: rtt %.0f ms, updates in %.1f/s out %.1f/s, bytes in %.0f/s out %.0f/s, dropped %d, rejected %d",
-		n.RTT*1000, n.UpdatesIn, n.UpdatesOut, n.BytesIn, n.BytesOut, n.Dropped, n.Rejected)
+	t.Logf("practice link: rtt %.0f ms, updates in %.1f/s out %.1f/s, bytes in %.0f/s out %.0f/s, dropped %d, refused %d",
+		n.RTT*1000, n.UpdatesIn, n.UpdatesOut, n.BytesIn, n.BytesOut, n.Dropped, n.Refused)
 	if n.Lag != DefaultPracticeLag.Seconds() || n.Loss != DefaultPracticeLoss {
 		t.Errorf("impairment shown as lag %v loss %v", n.Lag, n.Loss)
 	}

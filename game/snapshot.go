@@ -25,6 +25,9 @@ type Snapshot struct {
 	LatencyCompensation bool
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
+	// Notices are the match's recent notices (chat, joins, leaves, timeouts, kills),
+	// oldest first, at most MaxNotices.
+	Notices []Notice
 	// Departures lists the remote tanks that left the match in the last
 	// DepartureShown seconds, oldest first, for the client's notice feed.
 	Departures []Departure
@@ -88,12 +91,30 @@ type TankView struct {
 type NetStats struct {
 	// RTT is the round trip to the host in seconds; ClockOffset is host minus local clock.
 	RTT, ClockOffset float64
+	// ClockError is how far ClockOffset may be off as the clock sync estimates it,
+	// seconds: the figure that says how well the clocks agree.
+	ClockError float64
+	// Silence is how long nothing has arrived from the host and Timeout the silence
+	// after which the link gives up, seconds (both 0 when this peer is the host).
+	Silence, Timeout float64
 	// BytesIn and BytesOut are bytes per second each way.
 	BytesIn, BytesOut float64
 	// UpdatesIn and UpdatesOut are state updates per second each way.
 	UpdatesIn, UpdatesOut float64
-	// Dropped counts updates dropped as late or duplicate; Rejected counts invalid ones.
-	Dropped, Rejected uint64
+	// Dropped counts updates dropped as late, duplicate or for an unknown tank.
+	Dropped uint64
+	// Malformed counts received messages that did not decode.
+	Malformed uint64
+	// Refused counts remote spawns and updates the match refused (non-finite or
+	// absurd states).
+	Refused uint64
+	// SendErrors counts this peer's publishes and spawns that failed.
+	SendErrors uint64
+	// ClockRejected counts clock samples the sync refused.
+	ClockRejected uint64
+	// ProxyRefused counts moves of remote tanks' physics stand-ins that the physics
+	// refused.
+	ProxyRefused uint64
 	// Lag, Jitter (seconds) and Loss (0..1) describe the impairment on this link.
 	Lag, Jitter, Loss float64
 }

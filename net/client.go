@@ -89,6 +89,7 @@ type Client struct {
 	updatesOut rateMeter
 	dropped    uint64
 	rejected   uint64
+	sendErrors uint64
 }
 
 type remoteActor struct {
@@ -279,7 +280,7 @@ func (c *Client) Publish(actor uint32, s deadreckon.State) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil {
-		c.rejected++
+		c.sendErrors++
 		return fmt.Errorf("publish: %w", err)
 	}
 	if _, still := c.own[id]; still {
@@ -323,17 +324,23 @@ func (c *Client) Poll(buf []Event) []Event { return c.q.poll(buf) }
 func (c *Client) Stats() Stats {
 	now := c.Now()
 	c.sync.Advance(now)
+	_, clockRejected := c.sync.Counts()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Stats{
-		RTT:         duration(c.sync.RTT()),
-		ClockOffset: c.sync.Offset(),
-		BytesIn:     c.bytesIn.value(now),
-		BytesOut:    c.bytesOut.value(now),
-		UpdatesIn:   c.updatesIn.value(now),
-		UpdatesOut:  c.updatesOut.value(now),
-		Dropped:     c.dropped + c.q.droppedCount(),
-		Rejected:    c.rejected,
+		RTT:           duration(c.sync.RTT()),
+		ClockOffset:   c.sync.Offset(),
+		ClockError:    c.sync.Error(),
+		Silence:       duration(max(0, now-c.lastAnswer)),
+		Timeout:       c.cfg.Timeout,
+		BytesIn:       c.bytesIn.value(now),
+		BytesOut:      c.bytesOut.value(now),
+		UpdatesIn:     c.updatesIn.value(now),
+		UpdatesOut:    c.updatesOut.value(now),
+		Dropped:       c.dropped + c.q.droppedCount(),
+		Rejected:      c.rejected,
+		SendErrors:    c.sendErrors,
+		ClockRejected: clockRejected,
 	}
 }
 
@@ -586,15 +593,20 @@ func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
 func (c *Client) onClockAnswer(b []byte, now float64) {
 	m, _, err := wire.Parse(b)
 	ans, ok := m.(*wire.ClockAnswer)
-	ok = ok && err == nil && c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
-		RemoteSend: ans.HostSend, LocalReceive: now}) == nil
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !ok {
+	if err != nil || !ok {
+		c.mu.Lock()
 		c.rejected++
+		c.mu.Unlock()
 		return
 	}
-	c.syncedOnce.Do(func() { close(c.synced) })
+	// A sample the sync refuses is counted there (Stats.ClockRejected); the answer
+	// still shows the host is alive.
+	if c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
+		RemoteSend: ans.HostSend, LocalReceive: now}) == nil {
+		c.syncedOnce.Do(func() { close(c.synced) })
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.bytesIn.add(float64(len(b)), now)
 	c.lastAnswer = now
 }

@@ -60,7 +60,8 @@
 // timestamps in a match are host-clock seconds: Publish stamps them with the client's
 // estimate of the host clock, kept by a seed-001 clock filter (package net/clock) fed
 // by probes every half second; Stats.ClockOffset is that estimate (host − local),
-// ready for deadreckon.Actor.SetClockOffset.
+// ready for deadreckon.Actor.SetClockOffset, and Stats.ClockError how far off the
+// filter reckons it may be, the figure to show a player.
 //
 // Time is passed in: HostConfig.Clock and ClientConfig.Clock tell the time that
 // timestamps, timeouts, token buckets and rates use, so tests move it by hand; only

@@ -83,6 +83,12 @@ type Stats struct {
 	// ClockOffset is host clock minus local clock in seconds, the unit of state
 	// timestamps (near 0 on the host's own peer).
 	ClockOffset float64
+	// ClockError is the clock sync's estimate of how far ClockOffset may be off, in
+	// seconds (see clock.Sync.Error; 0 on the host's own peer).
+	ClockError float64
+	// Silence is how long nothing has arrived from the host, and Timeout the silence
+	// after which this peer gives up on it.
+	Silence, Timeout time.Duration
 	// BytesIn and BytesOut are datagram and stream payload bytes per second each way.
 	BytesIn, BytesOut float64
 	// UpdatesIn and UpdatesOut are actor state updates per second each way.
@@ -90,10 +96,14 @@ type Stats struct {
 	// Dropped counts received updates dropped as late, duplicated or for an unknown
 	// actor, and events dropped because Poll was not called for too long.
 	Dropped uint64
-	// Rejected counts what this peer refused or failed: received datagrams, records
-	// and control messages that did not decode, and its own publishes that could not
-	// be encoded or sent. (What the host refuses from this peer is in HostStats.)
+	// Rejected counts received datagrams, records and control messages that did not
+	// decode or made no sense. (What the host refuses from this peer is in HostStats.)
 	Rejected uint64
+	// SendErrors counts this peer's own publishes and spawns that could not be
+	// encoded, sent or were refused on the spot.
+	SendErrors uint64
+	// ClockRejected counts clock samples the sync refused (see clock.ErrBadSample).
+	ClockRejected uint64
 }
 
 // MatchSettings describe the match a host runs; clients receive them on joining.

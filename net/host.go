@@ -60,6 +60,16 @@ type HostStats struct {
 	Refused uint64
 	// TimedOut counts players dropped for silence.
 	TimedOut uint64
+	// Joined counts players admitted to the match.
+	Joined uint64
+	// RefusedBy splits Refused by the reason the refused player was told, indexed by
+	// wire.RefuseReason (index 0 unused).
+	RefusedBy [wire.RefuseOther + 1]uint64
+	// RelayAge is the age of each relayed update when the host relays it: the host
+	// clock minus the update's timestamp, which is the owner-to-host delay plus the
+	// owner's clock-sync error, in seconds. One observation per update, however many
+	// observers it goes to.
+	RelayAge Histogram
 
 	// HandshakesInFlight is the number of QUIC handshakes under way now.
 	HandshakesInFlight int
@@ -399,7 +409,12 @@ func (h *Host) acceptLoop() {
 // refuse tells a connection why it was not admitted and closes it.
 func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReason, text string) {
 	h.joinQ.done(conn) // decided: no longer a join in progress
-	h.call(func() { h.m.stats.Refused++ })
+	h.call(func() {
+		h.m.stats.Refused++
+		if int(reason) < len(h.m.stats.RefusedBy) {
+			h.m.stats.RefusedBy[reason]++
+		}
+	})
 	h.log.Info("join refused", "remote", conn.RemoteAddr().String(), "reason", reason.String(), "text", text)
 	if str != nil {
 		if b, err := wire.AppendFrame(nil, &wire.JoinRefused{Reason: reason, Text: text}); err == nil {

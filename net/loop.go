@@ -313,6 +313,7 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 		m.drop(replaced, codeKicked, "replaced by a new connection with its reconnect token", wire.LeaveQuit)
 	}
 	p := m.addMember(id, name, conn, now)
+	m.stats.Joined++
 	p.addr, p.token = addr, newReconnectToken()
 	m.tokens.remember(name, p.token, now)
 	hm := m.h.match

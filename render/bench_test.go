@@ -2,6 +2,7 @@ package render
 
 import (
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
@@ -64,4 +65,55 @@ func BenchmarkDrawFrame(b *testing.B) {
 		b.Fatal(drawErr)
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
+}
+
+// BenchmarkHelpPanel draws a 32-tank frame at 1280×720 alternately with the F1 help
+// hidden and shown, in one scene, and reports the process CPU time of each kind of
+// frame and their difference (help-cpu-ms), what showing the help costs. Run it with
+// LP_NUM_THREADS=0 so the software renderer draws on the benchmark's own thread and
+// CPU time counts all of the drawing; wall time on a shared machine says little:
+//
+//	LP_NUM_THREADS=0 xvfb-run -a go test -run '^$' -bench HelpPanel -benchtime 40x ./render
+func BenchmarkHelpPanel(b *testing.B) {
+	if testViewer == nil {
+		b.Skipf("no window: %v", testViewerErr)
+	}
+	s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Width: DefaultWidth, Height: DefaultHeight})
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap := benchSnapshot()
+	var drawErr error
+	var cpu [2]time.Duration // hidden, shown
+	onMain(func() {
+		testViewer.Window().SetSize(DefaultWidth, DefaultHeight)
+		testViewer.Swap()
+		for _, help := range []bool{false, true} { // warm up both
+			s.hud.showHelp = help
+			s.Update(snap, 1.0/60)
+			drawErr = testViewer.Draw(s)
+			testViewer.Capture()
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N && drawErr == nil; i++ {
+			for k, help := range []bool{false, true} {
+				s.hud.showHelp = help
+				c := processCPU()
+				s.Update(snap, 1.0/60)
+				drawErr = testViewer.Draw(s)
+				testViewer.Capture() // waits for the frame to be drawn
+				cpu[k] += processCPU() - c
+			}
+		}
+		b.StopTimer()
+		testViewer.Window().SetSize(testW, testH)
+		testViewer.Swap()
+	})
+	if drawErr != nil {
+		b.Fatal(drawErr)
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 / float64(b.N) }
+	b.ReportMetric(ms(cpu[0]), "hidden-cpu-ms/frame")
+	b.ReportMetric(ms(cpu[1]), "shown-cpu-ms/frame")
+	b.ReportMetric(ms(cpu[1]-cpu[0]), "help-cpu-ms")
 }

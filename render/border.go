@@ -28,6 +28,9 @@ type heightGrid struct {
 	cell   float64
 	nx, nz int
 	h      []float64
+	// col is the ground colour of each cell's highest vertex, when the meshes have
+	// colours (for the minimap).
+	col []math32.Color
 }
 
 const heightGridCell = 4.0
@@ -40,16 +43,31 @@ func newHeightGrid(t Terrain, lo, hi mgl64.Vec3) *heightGrid {
 	for i := range g.h {
 		g.h[i] = math.Inf(-1)
 	}
+	g.col = make([]math32.Color, g.nx*g.nz)
 	for _, lods := range t.Chunks {
 		m := lods[0]
 		for v := 0; v+2 < len(m.Positions); v += 3 {
 			i, k, ok := g.index(float64(m.Positions[v]), float64(m.Positions[v+2]))
-			if ok {
-				g.h[k*g.nx+i] = math.Max(g.h[k*g.nx+i], float64(m.Positions[v+1]))
+			if y := float64(m.Positions[v+1]); ok && y > g.h[k*g.nx+i] {
+				g.h[k*g.nx+i] = y
+				if len(m.Colors) == len(m.Positions) {
+					g.col[k*g.nx+i] = math32.Color{R: m.Colors[v], G: m.Colors[v+1], B: m.Colors[v+2]}
+				} else {
+					g.col[k*g.nx+i] = groundColor(y, float64(m.Normals[v+1]))
+				}
 			}
 		}
 	}
 	return g
+}
+
+// colorAt returns the ground colour at (x, z); ok is false off the terrain.
+func (g *heightGrid) colorAt(x, z float64) (math32.Color, bool) {
+	i, k, ok := g.index(x, z)
+	if !ok {
+		return math32.Color{}, false
+	}
+	return g.col[k*g.nx+i], true
 }
 
 func (g *heightGrid) index(x, z float64) (i, k int, ok bool) {

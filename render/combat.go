@@ -45,7 +45,7 @@ type puff struct {
 
 // combatLayer draws combat: shell tracers, muzzle flashes, impact dust, hits,
 // explosions, dark smoking wrecks, the crosshair with the ballistic impact point, the
-// reload and health bars, hit markers, the kill feed, the match clock and, with
+// reload and health bars, hit markers, the match clock and, with
 // OverlayHits, the hits overlay.
 type combatLayer struct {
 	root    *core.Node
@@ -55,14 +55,14 @@ type combatLayer struct {
 	wreckOn map[uint32]uint64
 	wreckM  *material.Standard
 
-	hud                          *core.Node
-	cross, marker, feed, clock   *gui.Label
-	banner                       *gui.Label
-	healthBg, healthBar          *gui.Panel
-	reloadBg, reloadBar          *gui.Panel
-	healthText, reloadText       *gui.Label
-	lastFeed, lastClock, lastMsg string
-	lastHealth, lastLoaded       float64
+	hud                    *core.Node
+	cross, marker, clock   *gui.Label
+	banner                 *gui.Label
+	healthBg, healthBar    *gui.Panel
+	reloadBg, reloadBar    *gui.Panel
+	healthText, reloadText *gui.Label
+	lastClock, lastMsg     string
+	lastHealth, lastLoaded float64
 }
 
 func newCombatLayer(hudRoot *core.Node) *combatLayer {
@@ -103,7 +103,6 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.cross = label(26, aimColor, 0)
 	c.cross.SetText("⊕")
 	c.marker = label(20, math32.Color{R: 1, G: 1, B: 1}, 0.45)
-	c.feed = label(14, math32.Color{R: 1, G: 1, B: 1}, 0.5)
 	c.clock = label(15, math32.Color{R: 1, G: 1, B: 1}, 0.5)
 	c.banner = label(26, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
 	c.healthText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
@@ -277,7 +276,7 @@ func cross(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
 	}
 }
 
-// updateHUD places the crosshair, bars, marker, feed and clock.
+// updateHUD places the crosshair, bars, marker and clock.
 func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	cv := &snap.Combat
 	w, h := float32(s.view.Width), float32(s.view.Height)
@@ -365,18 +364,6 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 		c.marker.SetPosition(w/2-mw/2, h*0.58)
 		c.marker.SetVisible(true)
 	}
-	// Kill feed, top right.
-	var fb strings.Builder
-	for _, f := range cv.Feed {
-		fmt.Fprintf(&fb, "%s  ▸  %s\n", f.Killer, f.Victim)
-	}
-	if feed := strings.TrimSuffix(fb.String(), "\n"); feed != c.lastFeed {
-		c.lastFeed = feed
-		c.feed.SetText(feed)
-	}
-	fw, _ := c.feed.Size()
-	c.feed.SetPosition(w-fw-8, 8)
-	c.feed.SetVisible(c.lastFeed != "")
 	// Match clock and the score, top centre; a banner when the match is over or the
 	// player's tank is a wreck.
 	clock := matchClock(cv)

@@ -18,6 +18,7 @@
 //		cfg := render.RunConfig{
 //			Terrain:  render.TerrainFromMap(m.Terrain(), 0),
 //			Ground:   m.Terrain().HeightAt,
+//			Raycast:  m.Terrain().Raycast,
 //			Clock:    m.Now,
 //			Overlays: render.OverlayGhost | render.OverlayTrail,
 //		}

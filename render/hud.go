@@ -2,12 +2,14 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 )
@@ -15,14 +17,81 @@ import (
 // flashDuration is how long a status message stays on screen, seconds.
 const flashDuration = 2.5
 
-// hud is the 2D layer: connection figures, the help, score and menu panels, status
-// messages, and the per-tank labels (which the scene places).
+// HUD layout. The HUD is a set of panels anchored to the picture's corners and edges
+// (hudAnchor), each a fixed margin in from them, all sized by one scale that follows
+// the window (uiScale): at 1280×720 it is 1. Panels added later (a crosshair, a
+// health bar) take an anchor and join appendPanelRects, so tank labels keep clear of
+// them too.
+const (
+	// hudMargin is the gap between the picture's edge and the panels, pixels at
+	// scale 1.
+	hudMargin = 8
+	// minUIScale and maxUIScale bound the HUD scale.
+	minUIScale, maxUIScale = 0.5, 2.0
+	// compactScale is the HUD scale below which the figures shrink to two lines.
+	compactScale = 0.75
+	// warnAfter is how long the host may be silent before the HUD says the connection
+	// is interrupted, seconds.
+	warnAfter = 1.0
+)
+
+// uiScale is the HUD scale for a w×h picture: 1 at 1280×720, following the smaller
+// of the two ratios, within minUIScale..maxUIScale.
+func uiScale(w, h int) float32 {
+	s := min(float64(w)/DefaultWidth, float64(h)/DefaultHeight)
+	return float32(math.Max(minUIScale, math.Min(maxUIScale, s)))
+}
+
+// hudAnchor is where a HUD panel is held: a corner, the middle of an edge, or the
+// center of the picture.
+type hudAnchor uint8
+
+const (
+	anchorTopLeft hudAnchor = iota
+	anchorTop
+	anchorTopRight
+	anchorBottomLeft
+	anchorBottom
+	anchorBottomRight
+	anchorCenter
+)
+
+// anchorAt returns the top-left corner of a pw×ph panel held at a in a w×h picture,
+// margin pixels in from the edges and moved by (dx, dy).
+func anchorAt(a hudAnchor, w, h, pw, ph, margin, dx, dy float32) (x, y float32) {
+	switch a {
+	case anchorTopLeft:
+		x, y = margin, margin
+	case anchorTop:
+		x, y = (w-pw)/2, margin
+	case anchorTopRight:
+		x, y = w-margin-pw, margin
+	case anchorBottomLeft:
+		x, y = margin, h-margin-ph
+	case anchorBottom:
+		x, y = (w-pw)/2, h-margin-ph
+	case anchorBottomRight:
+		x, y = w-margin-pw, h-margin-ph
+	default:
+		x, y = (w-pw)/2, (h-ph)/2
+	}
+	return float32(math.Round(float64(x + dx))), float32(math.Round(float64(y + dy)))
+}
+
+// hud is the 2D layer: connection figures, the link warning, the minimap, the
+// overlay legend, the notice feed and chat box, the help, score and menu panels,
+// status messages, and the per-tank labels (which the scene places).
 type hud struct {
 	root, labels                   *core.Node
-	stats, menu, flash             *gui.Label
-	help, scores                   *table
-	hint                           *gui.Label
+	stats, warn, menu, flash, hint *gui.Label
+	help                           *gui.Image
+	scores                         *table
+	legend                         *gui.Image
+	legendFor                      Overlay // overlays the legend was drawn for
+	mini                           *minimap
+	feed                           *feed
 	w, h                           int
+	scale                          float32
 	sinceText, flashLeft           float64
 	frames                         int
 	frameTime                      float64
@@ -31,57 +100,183 @@ type hud struct {
 	textDue                        bool
 }
 
+// The key hint in the bottom-left corner, and its short form for small windows.
+const (
+	hintText    = "F1 help · Enter chat · Tab players · Esc menu"
+	hintCompact = "F1 help"
+)
+
+// Font sizes at scale 1, points.
+const (
+	statsFontSize = 14
+	warnFontSize  = 18
+	hintFontSize  = 13
+	flashFontSize = 18
+	menuFontSize  = 20
+	helpFontSize  = 14
+	tableFontSize = 15
+)
+
 func newHUD(w, h int) *hud {
-	u := &hud{root: core.NewNode(), labels: core.NewNode(), w: w, h: h}
-	mk := func(size float64, fg math32.Color, bgAlpha float32) *gui.Label {
+	u := &hud{root: core.NewNode(), labels: core.NewNode(), w: w, h: h, scale: uiScale(w, h), legendFor: ^Overlay(0)}
+	mk := func(fg math32.Color, bg math32.Color4) *gui.Label {
 		l := gui.NewLabel("")
-		l.SetFontSize(size)
 		l.SetColor(&fg)
-		l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: bgAlpha})
+		l.SetBgColor4(&bg)
 		l.SetPaddings(4, 8, 4, 8)
 		u.root.Add(l)
 		return l
 	}
 	u.root.Add(u.labels)
 	white := math32.Color{R: 1, G: 1, B: 1}
-	u.stats = mk(14, white, 0.55)
-	u.stats.SetPosition(8, 8)
-	u.hint = mk(13, math32.Color{R: 0.9, G: 0.9, B: 0.9}, 0.45)
-	u.hint.SetText("F1 help · Tab players · Esc menu")
-	u.flash = mk(18, math32.Color{R: 1, G: 0.95, B: 0.5}, 0.6)
-	u.help = newTable(u.root, 4, 14)
-	u.help.set(helpRows())
-	u.scores = newTable(u.root, 4, 15)
-	u.menu = mk(20, white, 0.85)
+	u.stats = mk(white, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.55})
+	u.warn = mk(white, math32.Color4{R: 0.7, G: 0.1, B: 0.08, A: 1})
+	opaque(u.warn)
+	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.45})
+	u.hint.SetText(hintText)
+	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.6})
+	u.scores = newTable(u.root, 4)
+	u.menu = mk(white, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 1})
+	opaque(u.menu)
 	u.menu.SetText("Menu\n\nEnter: leave the match\nEsc: back to the battle")
+	u.feed = newFeed(u.root, u.scale)
+	u.warn.SetVisible(false)
 	u.flash.SetVisible(false)
-	u.help.setVisible(false)
 	u.scores.setVisible(false)
 	u.menu.SetVisible(false)
-	u.layout()
+	u.applyScale()
 	return u
+}
+
+// setMinimap puts the minimap in the top-right corner.
+func (u *hud) setMinimap(m *minimap) {
+	u.mini = m
+	u.fitMinimap()
+	u.root.Add(m.img)
+	u.layout()
+}
+
+// applyScale sets every font and prebuilt image for the current scale.
+func (u *hud) applyScale() {
+	sc := float64(u.scale)
+	u.stats.SetFontSize(statsFontSize * sc)
+	u.warn.SetFontSize(warnFontSize * sc)
+	u.hint.SetFontSize(hintFontSize * sc)
+	u.flash.SetFontSize(flashFontSize * sc)
+	u.menu.SetFontSize(menuFontSize * sc)
+	u.scores.setFontSize(tableFontSize * sc)
+	u.feed.setScale(u.scale)
+	if u.scale < compactScale {
+		u.hint.SetText(hintCompact)
+	} else {
+		u.hint.SetText(hintText)
+	}
+	// The help is drawn once into one opaque image (textimg.go): cheap to show.
+	img := columnsImage(helpRows(), helpFontSize*sc, int(12*sc), int(18*sc))
+	if u.help == nil {
+		u.help = imagePanel(nil, img)
+		u.help.SetVisible(false)
+		u.root.Add(u.help)
+	} else {
+		imagePanel(u.help, img)
+	}
+	u.legendFor = ^Overlay(0) // redraw
+	u.fitMinimap()
+	u.layout()
+}
+
+// fitMinimap rebuilds the minimap when the picture calls for another size.
+func (u *hud) fitMinimap() {
+	if u.mini == nil {
+		return
+	}
+	if n := minimapSide(u.w, u.h, u.scale); n != u.mini.size || u.mini.scale != u.scale {
+		u.mini.build(n, u.scale)
+	}
 }
 
 func (u *hud) resize(w, h int) {
 	u.w, u.h = w, h
+	if sc := uiScale(w, h); sc != u.scale {
+		u.scale = sc
+		u.applyScale()
+		u.sinceText = hudInterval // the figures' form may change: redo them next frame
+	}
+	u.fitMinimap()
 	u.layout()
 }
 
 // layout places the panels for the current size.
 func (u *hud) layout() {
-	center := func(l *gui.Label, y float32) {
-		lw, lh := l.Size()
-		if y < 0 {
-			y = (float32(u.h) - lh) / 2
-		}
-		l.SetPosition((float32(u.w)-lw)/2, y)
+	W, H, m := float32(u.w), float32(u.h), hudMargin*u.scale
+	put := func(p gui.IPanel, a hudAnchor, dx, dy float32) {
+		x, y := anchorAt(a, W, H, p.Width(), p.Height(), m, dx, dy)
+		p.SetPosition(x, y)
 	}
-	_, hh := u.hint.Size()
-	u.hint.SetPosition(8, float32(u.h)-hh-8)
-	u.help.layout(u.w, u.h)
+	put(u.stats, anchorTopLeft, 0, 0)
+	put(u.warn, anchorTop, 0, 0)
+	if u.mini != nil {
+		put(u.mini.img, anchorTopRight, 0, 0)
+	}
+	put(u.hint, anchorBottomLeft, 0, 0)
+	if u.legend != nil {
+		put(u.legend, anchorBottomRight, 0, 0)
+	}
+	put(u.help, anchorCenter, 0, 0)
+	put(u.menu, anchorCenter, 0, 0)
+	put(u.flash, anchorBottom, 0, -0.22*H)
 	u.scores.layout(u.w, u.h)
-	center(u.menu, -1)
-	center(u.flash, float32(u.h)*0.78)
+	u.layoutFeed()
+}
+
+// layoutFeed stacks the chat box and the feed's lines up from above the hint.
+func (u *hud) layoutFeed() {
+	m := hudMargin * u.scale
+	_, hh := u.hint.Size()
+	y := float32(u.h) - m - hh - m/2
+	if u.feed.chat.Visible() {
+		_, ch := u.feed.chat.Size()
+		y -= ch
+		u.feed.chat.SetPosition(m, y)
+		y -= m / 2
+	}
+	for i := len(u.feed.lines) - 1; i >= 0; i-- {
+		l := u.feed.lines[i]
+		if !l.Visible() {
+			continue
+		}
+		_, lh := l.Size()
+		y -= lh
+		l.SetPosition(m, y)
+	}
+}
+
+// appendPanelRects appends the screen rectangles of the visible HUD panels to dst.
+func (u *hud) appendPanelRects(dst []rect) []rect {
+	add := func(p gui.IPanel) {
+		if p.GetPanel().Visible() {
+			pos := p.GetPanel().Position()
+			dst = append(dst, rect{pos.X, pos.Y, p.Width(), p.Height()})
+		}
+	}
+	add(u.stats)
+	add(u.warn)
+	add(u.hint)
+	add(u.flash)
+	add(u.help)
+	add(u.menu)
+	add(u.scores.bg)
+	add(u.feed.chat)
+	for _, l := range u.feed.lines {
+		add(l)
+	}
+	if u.mini != nil {
+		add(u.mini.img)
+	}
+	if u.legend != nil {
+		add(u.legend)
+	}
+	return dst
 }
 
 // setFlash shows a status message for flashDuration seconds.
@@ -101,6 +296,29 @@ func (u *hud) tick(dt float64) {
 	u.textDue = u.sinceText >= hudInterval || u.stats.Text() == ""
 }
 
+// setLegend shows the legend of overlays o (none when o is empty).
+func (u *hud) setLegend(o Overlay) {
+	if o == u.legendFor {
+		return
+	}
+	u.legendFor = o
+	img := legendImage(o, statsFontSize*float64(u.scale))
+	if img == nil {
+		if u.legend != nil {
+			u.legend.SetVisible(false)
+		}
+		return
+	}
+	if u.legend == nil {
+		u.legend = imagePanel(nil, img)
+		u.root.Add(u.legend)
+	} else {
+		imagePanel(u.legend, img)
+	}
+	u.legend.SetVisible(true)
+	u.layout()
+}
+
 // update refreshes the figures when due and the panels' visibility.
 func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 	if u.flashLeft > 0 {
@@ -109,9 +327,16 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 			u.flash.SetVisible(false)
 		}
 	}
-	u.help.setVisible(u.showHelp)
+	u.setLegend(s.overlays)
+	u.help.SetVisible(u.showHelp && !u.showMenu)
 	u.menu.SetVisible(u.showMenu)
-	u.scores.setVisible(u.showScores && !u.showMenu)
+	u.scores.setVisible(u.showScores && !u.showMenu && !u.showHelp)
+	u.feed.update(snap)
+	u.layoutFeed()
+	warn := snap.Net.Timeout > 0 && snap.Net.Silence >= warnAfter
+	if warn != u.warn.Visible() {
+		u.warn.SetVisible(warn)
+	}
 	if !u.textDue {
 		return
 	}
@@ -119,23 +344,43 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 		u.fps = float64(u.frames) / u.frameTime
 	}
 	u.frames, u.frameTime, u.sinceText = 0, 0, 0
-	u.stats.SetText(statsText(snap, u.fps, s.overlays))
+	u.stats.SetText(statsText(snap, s.focus(snap), u.fps, s.overlays, u.scale < compactScale))
+	if warn {
+		u.warn.SetText(fmt.Sprintf("Connection interrupted: no word from the host for %.0f s; giving up in %.0f s",
+			math.Floor(snap.Net.Silence), math.Max(0, math.Ceil(snap.Net.Timeout-snap.Net.Silence))))
+	}
 	if u.showScores {
 		u.scores.set(scoresRows(snap))
-		u.scores.layout(u.w, u.h)
 	}
+	u.layout()
 }
 
-// statsText formats the HUD's figures.
-func statsText(snap *game.Snapshot, fps float64, o Overlay) string {
+// statsText formats the HUD's figures; focus is the tank the camera follows (for
+// speed and heading), or nil. compact keeps only the essentials, for small windows.
+func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay, compact bool) string {
 	n := snap.Net
 	var b strings.Builder
+	speed, bearing := 0.0, 0.0
+	if focus != nil {
+		speed = math.Hypot(focus.Velocity[0], focus.Velocity[2]) * 3.6
+		bearing = compassBearing(focus.Orientation)
+	}
+	if compact {
+		fmt.Fprintf(&b, "%.0f fps  %.0f ms  ±%.1f ms\n", fps, n.RTT*1000, n.ClockError*1000)
+		fmt.Fprintf(&b, "%.0f km/h  %03.0f° %s", speed, bearing, compassPoint(bearing))
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%.0f fps   %d tanks   t %.1f s\n", fps, len(snap.Tanks), snap.Time)
-	fmt.Fprintf(&b, "round trip %.0f ms   clock offset %+.1f ms\n", n.RTT*1000, n.ClockOffset*1000)
+	fmt.Fprintf(&b, "speed %.0f km/h   heading %03.0f° %s\n", speed, bearing, compassPoint(bearing))
+	fmt.Fprintf(&b, "round trip %.0f ms   clock sync ±%.1f ms\n", n.RTT*1000, n.ClockError*1000)
 	fmt.Fprintf(&b, "in  %6.1f kB/s %5.1f upd/s\n", n.BytesIn/1000, n.UpdatesIn)
 	fmt.Fprintf(&b, "out %6.1f kB/s %5.1f upd/s\n", n.BytesOut/1000, n.UpdatesOut)
-	fmt.Fprintf(&b, "dropped %d   rejected %d\n", n.Dropped, n.Rejected)
-	fmt.Fprintf(&b, "algorithm %s   clamp %s\n", snap.Algorithm, clampName(snap.Clamp))
+	fmt.Fprintf(&b, "late or duplicate %d   malformed %d   refused %d\n", n.Dropped, n.Malformed, n.Refused)
+	fmt.Fprintf(&b, "send errors %d   clock samples refused %d", n.SendErrors, n.ClockRejected)
+	if n.ProxyRefused > 0 {
+		fmt.Fprintf(&b, "   proxy moves refused %d", n.ProxyRefused)
+	}
+	fmt.Fprintf(&b, "\nalgorithm %s   clamp %s\n", snap.Algorithm, clampName(snap.Clamp))
 	if n.Lag > 0 || n.Jitter > 0 || n.Loss > 0 {
 		fmt.Fprintf(&b, "impairment %.0f ms ±%.0f ms, %.1f%% loss", n.Lag*1000, n.Jitter*1000, n.Loss*100)
 	} else {
@@ -145,6 +390,26 @@ func statsText(snap *game.Snapshot, fps float64, o Overlay) string {
 		fmt.Fprintf(&b, "\noverlays %s", o)
 	}
 	return b.String()
+}
+
+// compassBearing returns the compass bearing of orientation q's forward axis in
+// degrees, 0 to 360: 0 north (−Z), 90 east (+X).
+func compassBearing(q mgl64.Quat) float64 {
+	yaw := deadreckon.Yaw(q)
+	b := math.Atan2(math.Cos(yaw), math.Sin(yaw)) * 180 / math.Pi
+	if b < 0 {
+		b += 360
+	}
+	if b >= 359.5 {
+		b = 0
+	}
+	return b
+}
+
+// compassPoint names the eight-point compass direction of bearing b (degrees).
+func compassPoint(b float64) string {
+	points := [...]string{"N", "NE", "E", "SE", "S", "SW", "W", "NW"}
+	return points[int(math.Floor((b+22.5)/45))%8]
 }
 
 // scoresRows lists the players by team: a header and one row per tank.
@@ -182,29 +447,38 @@ func scoresRows(snap *game.Snapshot) [][]string {
 	return rows
 }
 
-// table is a panel of text in aligned columns: one label per column over a dark
-// background.
+// table is a panel of text in aligned columns: one label per column over a dark,
+// opaque background.
 type table struct {
 	bg    *gui.Panel
 	cols  []*gui.Label
 	texts []string
+	scale float32
 }
 
 // tablePad and tableGap are the table's inner margin and column gap, pixels.
 const tablePad, tableGap = 12, 18
 
-func newTable(parent *core.Node, ncols int, size float64) *table {
-	t := &table{bg: gui.NewPanel(10, 10), texts: make([]string, ncols)}
-	t.bg.SetColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.82})
+func newTable(parent *core.Node, ncols int) *table {
+	t := &table{bg: gui.NewPanel(10, 10), texts: make([]string, ncols), scale: 1}
+	t.bg.SetColor4(&math32.Color4{R: panelBg.R, G: panelBg.G, B: panelBg.B, A: 1})
+	opaque(t.bg)
 	parent.Add(t.bg)
 	for i := 0; i < ncols; i++ {
 		l := gui.NewLabel("")
-		l.SetFontSize(size)
 		l.SetColor(&math32.Color{R: 1, G: 1, B: 1})
 		parent.Add(l)
 		t.cols = append(t.cols, l)
 	}
 	return t
+}
+
+// setFontSize sets the columns' font size, points; the table's gaps follow it.
+func (t *table) setFontSize(size float64) {
+	t.scale = float32(size / tableFontSize)
+	for _, l := range t.cols {
+		l.SetFontSize(size)
+	}
 }
 
 // set fills the table, row by row; rows shorter than the table leave cells empty.
@@ -238,14 +512,16 @@ func (t *table) layout(w, h int) {
 		tw += lw
 		th = max(th, lh)
 	}
-	x := (float32(w) - tw) / 2
-	y := (float32(h) - th) / 2
-	t.bg.SetPosition(x-tablePad, y-tablePad)
-	t.bg.SetSize(tw+2*tablePad, th+2*tablePad)
+	pad, gap := tablePad*t.scale, tableGap*t.scale
+	tw += float32(len(t.cols)-1) * (gap - tableGap)
+	x := float32(math.Round(float64((float32(w) - tw) / 2)))
+	y := float32(math.Round(float64((float32(h) - th) / 2)))
+	t.bg.SetPosition(x-pad, y-pad)
+	t.bg.SetSize(tw+2*pad, th+2*pad)
 	for _, l := range t.cols {
 		l.SetPosition(x, y)
 		lw, _ := l.Size()
-		x += lw + tableGap
+		x += lw + gap
 	}
 }
 

@@ -18,6 +18,7 @@ type fakeSession struct {
 	clamp     deadreckon.ClampMode
 	respawns  int
 	lastInput physics.Input
+	chat      []string
 }
 
 func (f *fakeSession) Step(now float64, in physics.Input) error { f.lastInput = in; return nil }
@@ -27,6 +28,7 @@ func (f *fakeSession) SetAlgorithm(a deadreckon.Algorithm)      { f.algo = a }
 func (f *fakeSession) Clamp() deadreckon.ClampMode              { return f.clamp }
 func (f *fakeSession) SetClamp(c deadreckon.ClampMode)          { f.clamp = c }
 func (f *fakeSession) Respawn()                                 { f.respawns++ }
+func (f *fakeSession) Chat(text string) error                   { f.chat = append(f.chat, text); return nil }
 
 // TestKeys presses the action keys and checks what they change: the algorithm and
 // clamp mode of every remote (through the session), the overlays, the panels and
@@ -188,5 +190,45 @@ func TestHeldKeys(t *testing.T) {
 	down(window.KeyI)
 	if in = l.input(0.1); in.Throttle != 1 {
 		t.Errorf("I after rebinding ahead to it: throttle %v, want 1", in.Throttle)
+	}
+}
+
+// TestChatBox opens the chat box with Enter, types (action keys type letters, they
+// do not act), deletes, sends with Enter, and drops a line with Esc.
+func TestChatBox(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeSession{}
+	l := &loop{s: f, scene: s}
+	feed := s.hud.feed
+	typeText := func(text string) {
+		for _, r := range text {
+			feed.typeRune(r)
+		}
+	}
+	l.onKey(window.KeyEnter)
+	if !feed.open || !feed.chat.Visible() {
+		t.Fatal("Enter did not open the chat box")
+	}
+	l.onKey(window.KeyG) // an overlay key: while typing it is only a letter
+	typeText("gg wpx")
+	l.onKey(window.KeyBackspace)
+	if s.Overlays() != 0 {
+		t.Errorf("a key typed into the chat box toggled overlays %s", s.Overlays())
+	}
+	if got := feed.chat.Text(); got != "say: gg wp_" {
+		t.Errorf("chat box shows %q", got)
+	}
+	l.onKey(window.KeyEnter)
+	if feed.open || len(f.chat) != 1 || f.chat[0] != "gg wp" {
+		t.Errorf("after Enter: open %v, sent %q", feed.open, f.chat)
+	}
+	l.onKey(window.KeyEnter)
+	typeText("never mind")
+	l.onKey(window.KeyEscape)
+	if feed.open || len(f.chat) != 1 || s.hud.showMenu {
+		t.Errorf("after Esc: open %v, sent %q, menu %v", feed.open, f.chat, s.hud.showMenu)
 	}
 }

@@ -15,6 +15,9 @@ type lineBatch struct {
 	lines *graphic.Lines
 	vbo   *gls.VBO
 	buf   []float32 // x y z r g b per vertex, two vertices per segment
+	// Segments are cut where they come nearer than nearDist along fwd from eye.
+	eye, fwd mgl64.Vec3
+	nearDist float64
 }
 
 func newLineBatch(depthTest bool) *lineBatch {
@@ -34,8 +37,25 @@ func newLineBatch(depthTest bool) *lineBatch {
 // reset empties the batch for a new frame.
 func (b *lineBatch) reset() { b.buf = b.buf[:0] }
 
-// segment adds a segment from p to q in colour c.
+// clipNear makes the following segments stop where they come nearer than dist
+// meters along the unit vector fwd from eye (0: no clipping).
+func (b *lineBatch) clipNear(eye, fwd mgl64.Vec3, dist float64) {
+	b.eye, b.fwd, b.nearDist = eye, fwd, dist
+}
+
+// segment adds a segment from p to q in colour c, cut at the near distance.
 func (b *lineBatch) segment(p, q mgl64.Vec3, c math32.Color) {
+	if b.nearDist > 0 {
+		dp, dq := p.Sub(b.eye).Dot(b.fwd)-b.nearDist, q.Sub(b.eye).Dot(b.fwd)-b.nearDist
+		switch {
+		case dp < 0 && dq < 0:
+			return
+		case dp < 0:
+			p = p.Add(q.Sub(p).Mul(dp / (dp - dq)))
+		case dq < 0:
+			q = q.Add(p.Sub(q).Mul(dq / (dq - dp)))
+		}
+	}
 	b.buf = appendVec3(b.buf, p)
 	b.buf = appendColor(b.buf, c)
 	b.buf = appendVec3(b.buf, q)

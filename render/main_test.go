@@ -74,7 +74,7 @@ func runDrawingTestsWithoutRace() bool {
 }
 
 // drawingTests matches the tests that need a window.
-const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestRunInMenuWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestLoop|TestFrustumCulling)$"
+const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestRunInMenuWindow|TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostOverParkedTankIsNotStriped|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestLoop|TestFrustumCulling)$"
 
 // onMain runs f on the main thread and waits for it.
 func onMain(f func()) {
@@ -97,10 +97,12 @@ const testW, testH = 640, 360
 // synthTerrain is a rolling heightfield over [−half, half]² cut into chunks of
 // cells×cells cells of size cell meters, with levels of detail by halving.
 func synthTerrain(half, cell float64, cells, lods int) Terrain {
+	return terrainOf(half, cell, cells, lods, testGround)
+}
+
+// terrainOf is synthTerrain over any height function.
+func terrainOf(half, cell float64, cells, lods int, height func(x, z float64) float64) Terrain {
 	n := int(math.Round(2 * half / cell))
-	height := func(x, z float64) float64 {
-		return 6*math.Sin(x/37)*math.Cos(z/29) + 3*math.Sin((x+z)/13) + 0.0004*(x*x+z*z)
-	}
 	normal := func(x, z float64) mgl64.Vec3 {
 		const e = 0.5
 		dx := (height(x+e, z) - height(x-e, z)) / (2 * e)

@@ -136,6 +136,46 @@ func TestPracticeMatch(t *testing.T) {
 	if visible == 0 {
 		t.Errorf("no tank within 120 m is in view")
 	}
+	// The ground reads: the lower half of the picture holds many colours, not one
+	// flat green.
+	if n := distinctColors(img, image.Rect(0, testH/2, testW, testH), 5, nil); n < 60 {
+		t.Errorf("the lower half holds %d distinct colours at 5 bits per channel, want at least 60", n)
+	} else {
+		t.Logf("the lower half holds %d distinct colours at 5 bits per channel", n)
+	}
+	// The ground alone, away from the tanks and the HUD: flat vertex colours gave it
+	// a handful of colours, the textured materials give it dozens.
+	skip := s.hud.appendPanelRects(nil)
+	for _, tv := range snap.Tanks {
+		if x, y, ok := view.Project(tv.Position); ok {
+			skip = append(skip, rect{float32(x) - 70, float32(y) - 70, 140, 140})
+		}
+	}
+	if n := distinctColors(img, image.Rect(0, testH/2, testW, testH), 5, skip); n < 30 {
+		t.Errorf("the ground in the lower half holds %d distinct colours at 5 bits per channel, want at least 30", n)
+	} else {
+		t.Logf("the ground in the lower half holds %d distinct colours at 5 bits per channel", n)
+	}
+}
+
+// distinctColors counts the distinct colours in r of img with each channel cut to
+// bits bits, leaving out the pixels inside any of skip.
+func distinctColors(img *image.RGBA, r image.Rectangle, bits uint, skip []rect) int {
+	seen := map[[3]uint8]bool{}
+	shift := 8 - bits
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+	pixels:
+		for x := r.Min.X; x < r.Max.X; x++ {
+			for _, k := range skip {
+				if k.overlaps(rect{float32(x), float32(y), 1, 1}) {
+					continue pixels
+				}
+			}
+			c := img.RGBAAt(x, y)
+			seen[[3]uint8{c.R >> shift, c.G >> shift, c.B >> shift}] = true
+		}
+	}
+	return len(seen)
 }
 
 // closeToTeam reports whether a lit pixel has the hue of a team colour: its channels

@@ -38,11 +38,14 @@ func (l *loop) pauseKey(k window.Key) {
 	}
 }
 
-// onChar passes a typed character to the pause menu (the name field).
+// onChar passes a typed character to the pause menu (the name field), or else to the
+// chat line.
 func (l *loop) onChar(r rune) {
 	if l.pause != nil {
 		l.pause.char(r)
+		return
 	}
+	l.scene.hud.feed.typeRune(r)
 }
 
 // applySettings puts the settings into effect at once: controls, field of view and

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/g3n/engine/window"
@@ -39,6 +40,10 @@ type Session interface {
 // respawner is a Session that can put the player back at a spawn point.
 type respawner interface{ Respawn() }
 
+// chatter is a Session that can send a line of chat (*game.Match is one); the line
+// comes back in the snapshot's notices.
+type chatter interface{ Chat(text string) error }
+
 // firer is a Session whose player's tank can fire.
 type firer interface{ Fire() }
 
@@ -54,6 +59,9 @@ type RunConfig struct {
 	Terrain Terrain
 	// Ground, when set, reports the exact ground height, for the camera.
 	Ground func(x, z float64) (float64, bool)
+	// Raycast, when set, intersects rays with the ground, for hiding the labels of
+	// tanks behind hills (see SceneConfig.Raycast).
+	Raycast func(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool)
 	// Overlays are the debug overlays shown at start.
 	Overlays Overlay
 	// Watch names the tank the camera follows at start instead of the player's ("*":
@@ -145,7 +153,7 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 		cfg.Width, cfg.Height = v.FramebufferSize()
 	}
 	scene, err := NewScene(cfg.Terrain, SceneConfig{Width: cfg.Width, Height: cfg.Height, Overlays: cfg.Overlays,
-		Ground: cfg.Ground, LODDistance: set.LODDistance(), NoShadows: !set.Shadows()})
+		Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(), NoShadows: !set.Shadows()})
 	if err != nil {
 		return err
 	}
@@ -203,6 +211,11 @@ func newLoop(cfg RunConfig, s Session, scene *Scene, v *Viewer, log *slog.Logger
 	w := v.Window()
 	l.keys = window.NewKeyState(w)
 	w.SubscribeID(window.OnKeyDown, l, func(_ string, ev interface{}) { l.onKey(ev.(*window.KeyEvent).Key) })
+	w.SubscribeID(window.OnKeyRepeat, l, func(_ string, ev interface{}) {
+		if ev.(*window.KeyEvent).Key == window.KeyBackspace && l.pause == nil {
+			l.scene.hud.feed.backspace()
+		}
+	})
 	w.SubscribeID(window.OnChar, l, func(_ string, ev interface{}) { l.onChar(ev.(*window.CharEvent).Char) })
 	w.SubscribeID(window.OnMouseDown, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), true) })
 	w.SubscribeID(window.OnMouseUp, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), false) })
@@ -313,6 +326,7 @@ func (l *loop) showLost(ctx context.Context, err error) {
 	l.cfg.Sound.Update(&game.Snapshot{Self: -1}, l.scene.View(), 0, 0) // the engines fall silent
 	u := l.scene.hud
 	u.showMenu, u.showHelp, u.showScores = false, false, false
+	u.feed.closeChat()
 	u.menu.SetText(words + "\n\nPress any key to quit")
 	u.showMenu = true
 	u.layout()
@@ -332,7 +346,7 @@ func (l *loop) showLost(ctx context.Context, err error) {
 // input reads the held keys into the player's input and moves the aim.
 func (l *loop) input(dt float64) physics.Input {
 	var in physics.Input
-	if l.scene.hud.showMenu || l.pause != nil {
+	if l.scene.hud.showMenu || l.pause != nil || l.scene.hud.feed.open {
 		return in
 	}
 	k := l.keys.Pressed
@@ -382,6 +396,10 @@ func (l *loop) onKey(key window.Key) {
 		l.pauseKey(key)
 		return
 	}
+	if u.feed.open {
+		l.chatKey(key)
+		return
+	}
 	if u.showMenu {
 		switch key {
 		case window.KeyEnter, window.KeyKPEnter:
@@ -396,6 +414,13 @@ func (l *loop) onKey(key window.Key) {
 		return
 	}
 	switch b.act {
+	case actChat:
+		if _, ok := l.s.(chatter); ok {
+			u.feed.openChat()
+			u.layoutFeed()
+		} else {
+			u.setFlash("no chat in this match")
+		}
 	case actHelp:
 		u.showHelp = !u.showHelp
 	case actMenu:
@@ -444,6 +469,28 @@ func (l *loop) onKey(key window.Key) {
 			r.Respawn()
 			u.setFlash("respawning")
 		}
+	}
+}
+
+// chatKey handles a key press while the chat box is open: Enter sends the line, Esc
+// drops it, Backspace deletes; characters arrive through OnChar.
+func (l *loop) chatKey(key window.Key) {
+	f := l.scene.hud.feed
+	switch key {
+	case window.KeyEnter, window.KeyKPEnter:
+		text := f.closeChat()
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		if c, ok := l.s.(chatter); ok {
+			if err := c.Chat(text); err != nil {
+				l.scene.hud.setFlash("chat not sent: " + err.Error())
+			}
+		}
+	case window.KeyEscape:
+		f.closeChat()
+	case window.KeyBackspace:
+		f.backspace()
 	}
 }
 

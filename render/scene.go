@@ -44,6 +44,11 @@ type SceneConfig struct {
 	Ground func(x, z float64) (float64, bool)
 	// NoShadows leaves out the dark patch under each tank (one draw call per tank).
 	NoShadows bool
+	// Raycast, when set, intersects the ray origin + t·dir (0 ≤ t ≤ maxDist meters,
+	// dir any length) with the ground and returns the first hit, as
+	// terrain.Map.Raycast does: labels of tanks the ground hides are not drawn. If
+	// nil, the scene marches the ray over Ground's heights instead.
+	Raycast func(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool)
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -75,7 +80,11 @@ type Scene struct {
 	// watchName picks one by name ("*": any remote) until one appears.
 	watchID   uint32
 	watchName string
-	combat    *combatLayer
+	// Reused per frame: labels waiting for a place, and the rectangles taken.
+	labelQueue []labelCandidate
+	labelTaken []rect
+	minimap    *minimap
+	combat     *combatLayer
 }
 
 // Watch makes the camera follow the tank called name instead of the player's own: ""
@@ -125,12 +134,25 @@ func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
 	return nil
 }
 
+// focus returns the tank the camera follows: the watched one, else the player's, or
+// nil when there is neither.
+func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
+	if tv := s.watched(snap); tv != nil {
+		return tv
+	}
+	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
+		return &snap.Tanks[snap.Self]
+	}
+	return nil
+}
+
 // tankEntry is one tank's models and labels, kept while the tank is in snapshots.
 type tankEntry struct {
 	model, ghost, ghostLast *tankModel
 	name, info              *gui.Label
 	nameText                string
 	stale                   bool
+	alpha                   float32 // the labels' opacity step; 0 before the first
 	seen                    uint64
 }
 
@@ -184,6 +206,8 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	s.world.Add(sun)
 	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
 	s.hud = newHUD(cfg.Width, cfg.Height)
+	s.minimap = newMinimap(s.heights, tn.min, tn.max)
+	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
 	s.combat = newCombatLayer(s.hud.root)
 	s.world.Add(s.combat.root)
@@ -218,7 +242,14 @@ func (s *Scene) Resize(w, h int) {
 	s.cfg.Width, s.cfg.Height = w, h
 	s.view.Width, s.view.Height = w, h
 	s.cam.SetAspect(float32(w) / float32(h))
+	old := s.hud.scale
 	s.hud.resize(w, h)
+	if s.hud.scale != old {
+		for _, e := range s.tanks {
+			e.name.SetFontSize(15 * float64(s.hud.scale))
+			e.info.SetFontSize(13 * float64(s.hud.scale))
+		}
+	}
 }
 
 // LODCounts returns how many terrain chunks used each level of detail at the last
@@ -248,6 +279,8 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.sky.SetPositionVec(ptr(vec3(s.view.Eye)))
 
 	s.lines.reset()
+	s.lines.clipNear(s.view.Eye, s.view.Forward(), overlayNear)
+	watched := s.watched(snap)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
 		if !deadreckon.FiniteVec(tv.Position) {
@@ -257,9 +290,13 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		e.seen = s.frame
 		e.model.setTeam(s.parts, tv.Team)
 		e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
-		s.updateGhosts(e, tv)
-		s.drawOverlays(tv)
-		s.placeLabels(e, tv, i == snap.Self)
+		// The player's own tank has no overlays unless the camera watches it.
+		overlays := i != snap.Self || watched == tv
+		s.updateGhosts(e, tv, overlays)
+		if overlays {
+			s.drawOverlays(tv)
+		}
+		s.prepareLabel(e, tv, i == snap.Self)
 	}
 	for id, e := range s.tanks {
 		if e.seen != s.frame {
@@ -269,8 +306,14 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	}
 	s.combat.update(s, snap)
 	s.lines.commit()
+	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)
+	s.placeLabels()
 }
+
+// overlayNear is how far in front of the eye, m, overlays begin: nothing of them is
+// drawn closer, where a ghost or an arrow would fill the picture.
+const overlayNear = 4.0
 
 func ptr[T any](v T) *T { return &v }
 
@@ -301,12 +344,10 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 		info:      gui.NewLabel(""),
 		nameText:  tv.Name,
 	}
-	e.name.SetFontSize(15)
-	e.name.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-	e.name.SetBgColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.35})
-	e.info.SetFontSize(13)
-	e.info.SetColor(&math32.Color{R: 1, G: 0.95, B: 0.6})
-	e.info.SetBgColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.45})
+	e.name.SetFontSize(15 * float64(s.hud.scale))
+	e.info.SetFontSize(13 * float64(s.hud.scale))
+	e.name.SetPaddings(1, 3, 1, 3)
+	e.info.SetPaddings(1, 3, 1, 3)
 	e.ghost.root.SetVisible(false)
 	e.ghostLast.root.SetVisible(false)
 	e.info.SetVisible(false)
@@ -330,20 +371,38 @@ func (s *Scene) removeEntry(e *tankEntry) {
 	e.info.Dispose()
 }
 
-// updateGhosts shows or hides the ghost tanks of a remote tank.
-func (s *Scene) updateGhosts(e *tankEntry, tv *game.TankView) {
-	show := s.overlays&OverlayGhost != 0 && !tv.Local && deadreckon.FiniteVec(tv.LastKnownProjected.Position)
-	e.ghost.root.SetVisible(show)
-	e.ghostLast.root.SetVisible(show)
+// updateGhosts shows or hides the ghost tanks of a remote tank: the last-known
+// state and its projection to now, as wireframes a little larger than the tank, so
+// they never fight the tank's own surfaces for depth when they coincide with it.
+func (s *Scene) updateGhosts(e *tankEntry, tv *game.TankView, overlays bool) {
+	show := overlays && s.overlays&OverlayGhost != 0 && !tv.Local && deadreckon.FiniteVec(tv.LastKnownProjected.Position) &&
+		deadreckon.FiniteVec(tv.LastKnown.Position)
+	lk, lp := tv.LastKnown, tv.LastKnownProjected
+	showLast := show && s.beyondNear(lk.Position, ghostRadius)
+	showProj := show && s.beyondNear(lp.Position, ghostRadius)
+	e.ghost.root.SetVisible(showProj)
+	e.ghostLast.root.SetVisible(showLast)
+	if showProj {
+		e.ghost.setPose(vec3(lp.Position), quat(lp.Orientation), articulation(lp, 0), articulation(lp, 1))
+	}
+	if showLast {
+		e.ghostLast.setPose(vec3(lk.Position), quat(lk.Orientation), articulation(lk, 0), articulation(lk, 1))
+	}
 	if !show {
 		return
 	}
-	lk, lp := tv.LastKnown, tv.LastKnownProjected
-	e.ghost.setPose(vec3(lp.Position), quat(lp.Orientation), articulation(lp, 0), articulation(lp, 1))
-	e.ghostLast.setPose(vec3(lk.Position), quat(lk.Orientation), articulation(lk, 0), articulation(lk, 1))
 	up := mgl64.Vec3{0, 2, 0}
 	s.lines.segment(lk.Position.Add(up), lp.Position.Add(up), ghostLinkColor)
 	s.lines.segment(lp.Position.Add(up), tv.Position.Add(up), errorColor)
+}
+
+// ghostRadius bounds a tank model around its origin, m.
+const ghostRadius = 4.5
+
+// beyondNear reports whether a sphere of radius r around p lies wholly beyond the
+// overlays' near distance.
+func (s *Scene) beyondNear(p mgl64.Vec3, r float64) bool {
+	return p.Sub(s.view.Eye).Dot(s.view.Forward()) >= overlayNear+r
 }
 
 // articulation returns the angle of articulation i of st, or zero when st has fewer.
@@ -354,14 +413,18 @@ func articulation(st deadreckon.State, i int) float64 {
 	return st.Articulations[i].Angle
 }
 
-// Overlay colours.
+// Overlay colours; the legend (legend.go) names each.
 var (
-	ghostLinkColor = math32.Color{R: 0.55, G: 0.95, B: 1}
-	errorColor     = math32.Color{R: 1, G: 0.3, B: 0.3}
-	rayColor       = math32.Color{R: 1, G: 0.2, B: 1}
-	normalColor    = math32.Color{R: 0.2, G: 1, B: 1}
-	velocityColor  = math32.Color{R: 0.2, G: 1, B: 0.3}
-	accelColor     = math32.Color{R: 1, G: 0.55, B: 0.1}
+	// lastKnownColor is the ghost of the last state received; projectionColor the
+	// ghost of that state projected to now.
+	lastKnownColor  = math32.Color{R: 1, G: 0.86, B: 0.15}
+	projectionColor = math32.Color{R: 0.2, G: 0.85, B: 1}
+	ghostLinkColor  = math32.Color{R: 0.85, G: 0.85, B: 0.85}
+	errorColor      = math32.Color{R: 1, G: 0.25, B: 0.25}
+	rayColor        = math32.Color{R: 1, G: 0.2, B: 1}
+	normalColor     = math32.Color{R: 0.45, G: 0.55, B: 1}
+	velocityColor   = math32.Color{R: 0.2, G: 1, B: 0.3}
+	accelColor      = math32.Color{R: 1, G: 0.5, B: 0.1}
 )
 
 // drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.
@@ -398,41 +461,6 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 		if deadreckon.FiniteVec(tv.Acceleration) {
 			s.lines.arrow(base, tv.Acceleration.Mul(2), accelColor)
 		}
-	}
-}
-
-// placeLabels puts tv's name (and, with OverlayLabels, its update age and error)
-// above it on screen.
-func (s *Scene) placeLabels(e *tankEntry, tv *game.TankView, self bool) {
-	x, y, ok := s.view.Project(tv.Position.Add(mgl64.Vec3{0, nameHeight, 0}))
-	ok = ok && x > -200 && x < float64(s.view.Width)+200 && y > -100 && y < float64(s.view.Height)+100
-	e.name.SetVisible(ok && !self && tv.Name != "")
-	showInfo := ok && s.overlays&OverlayLabels != 0 && !tv.Local
-	e.info.SetVisible(showInfo)
-	if !ok {
-		return
-	}
-	if tv.Stale != e.stale {
-		// A tank not heard from for too long keeps its place, its name greyed.
-		e.stale = tv.Stale
-		c := math32.Color{R: 1, G: 1, B: 1}
-		if tv.Stale {
-			c = math32.Color{R: 0.55, G: 0.55, B: 0.55}
-		}
-		e.name.SetColor(&c)
-	}
-	w, h := e.name.Size()
-	e.name.SetPosition(float32(math.Round(x))-w/2, float32(math.Round(y))-h)
-	if showInfo {
-		if s.hud.textDue || e.info.Text() == "" {
-			stale := ""
-			if tv.Stale {
-				stale = " STALE"
-			}
-			e.info.SetText(fmt.Sprintf("age %.2f s  err %.2f m%s", tv.UpdateAge, tv.Error, stale))
-		}
-		iw, _ := e.info.Size()
-		e.info.SetPosition(float32(math.Round(x))-iw/2, float32(math.Round(y))+2)
 	}
 }
 

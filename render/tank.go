@@ -21,8 +21,6 @@ const (
 	turretHeight = 0.75
 	barrelLength = 4.2
 	barrelRadius = 0.14
-	// nameHeight is how far above the tank's origin its name is drawn.
-	nameHeight = 4.2
 )
 
 // Team colours: team i uses teamColors[i mod len].
@@ -92,17 +90,23 @@ func newTankParts(shadows bool) *tankParts {
 	p.shadowMat.SetTransparent(true)
 	p.shadowMat.SetDepthMask(false)
 	p.shadowMat.SetPolygonOffset(-1, -1)
-	p.ghostMat = ghostMaterial(math32.Color{R: 0.55, G: 0.95, B: 1.0}, 0.40)
-	p.ghostLastMat = ghostMaterial(math32.Color{R: 1.0, G: 1.0, B: 1.0}, 0.22)
+	p.ghostMat = ghostMaterial(projectionColor)
+	p.ghostLastMat = ghostMaterial(lastKnownColor)
 	return p
 }
 
-func ghostMaterial(c math32.Color, opacity float32) *material.Standard {
-	m := material.NewStandard(&c)
-	m.SetEmissiveColor(&math32.Color{R: c.R * 0.4, G: c.G * 0.4, B: c.B * 0.4})
-	m.SetOpacity(opacity)
-	m.SetTransparent(true)
-	m.SetDepthMask(false)
+// ghostScale is how much larger than a tank its ghosts are drawn, so that a ghost
+// on top of its tank (a parked tank's) wraps it instead of sharing its surfaces.
+const ghostScale = 1.04
+
+// ghostMaterial draws a ghost tank as an opaque wireframe of unlit colour c: the
+// edges read clearly over the tank and the ground, and lines a little outside the
+// tank's surfaces never z-fight with them. The lines write depth, so the tank drawn
+// after them does not paint over them.
+func ghostMaterial(c math32.Color) *material.Standard {
+	m := material.NewStandard(&math32.Color{})
+	m.SetEmissiveColor(&c)
+	m.SetWireframe(true)
 	return m
 }
 
@@ -114,8 +118,8 @@ type tankModel struct {
 	team                       int
 }
 
-// newTankModel builds a tank in team's colours, or, with ghost set, a translucent
-// tank drawn with ghost and without a shadow.
+// newTankModel builds a tank in team's colours, or, with ghost set, a ghost tank
+// drawn with ghost, ghostScale larger and without a shadow.
 func newTankModel(p *tankParts, team int, ghost *material.Standard) *tankModel {
 	t := &tankModel{root: core.NewNode(), turret: core.NewNode(), gun: core.NewNode(), team: team}
 	mat := p.solidMat
@@ -128,6 +132,8 @@ func newTankModel(p *tankParts, team int, ghost *material.Standard) *tankModel {
 	t.gunMesh = sharedMesh(p.gun[k], mat)
 	if ghost == nil && p.shadows {
 		t.root.Add(sharedMesh(p.shadow, p.shadowMat))
+	} else {
+		t.root.SetScale(ghostScale, ghostScale, ghostScale)
 	}
 	t.root.Add(t.hullMesh)
 	t.turret.SetPosition(-0.4, hullBase+hullHeight, 0)

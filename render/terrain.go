@@ -17,10 +17,17 @@ import (
 // Mesh is one indexed triangle mesh in world coordinates (meters), as the terrain
 // package produces for a chunk at one level of detail. Positions and Normals hold three
 // floats per vertex; Colors, when not empty, three linear RGB floats in [0, 1] per
-// vertex; Indices three vertex indices per counter-clockwise (seen from above) triangle.
+// vertex; Layers, when not empty, four ground material weights per vertex (grass,
+// dirt, rock, snow, as terrain.Mesh.Layers); Indices three vertex indices per
+// counter-clockwise (seen from above) triangle. Without Colors or Layers, both are
+// made from each vertex's height and slope.
 type Mesh struct {
-	Positions, Normals, Colors []float32
-	Indices                    []uint32
+	Positions, Normals, Colors, Layers []float32
+	Indices                            []uint32
+	// Error is how far, m, this level strays vertically from the finest one (as
+	// terrain.Map.LODError); the scene keeps a finer level while the error would
+	// show at the chunk's distance. Zero means exact.
+	Error float64
 }
 
 // Validate returns an error naming the first way m is malformed (ragged arrays, an
@@ -34,6 +41,8 @@ func (m Mesh) Validate() error {
 		return fmt.Errorf("mesh has %d normal floats for %d position floats", len(m.Normals), n)
 	case len(m.Colors) != 0 && len(m.Colors) != n:
 		return fmt.Errorf("mesh has %d colour floats for %d position floats", len(m.Colors), n)
+	case len(m.Layers) != 0 && len(m.Layers) != n/3*4:
+		return fmt.Errorf("mesh has %d layer floats for %d vertices, want 4 per vertex", len(m.Layers), n/3)
 	case len(m.Indices) == 0 || len(m.Indices)%3 != 0:
 		return fmt.Errorf("mesh has %d indices, want a positive multiple of 3", len(m.Indices))
 	}
@@ -79,6 +88,7 @@ type terrainNode struct {
 
 type terrainChunk struct {
 	lods     []*graphic.Mesh
+	errs     []float64 // each level's Mesh.Error
 	min, max mgl64.Vec3
 	current  int
 }
@@ -96,9 +106,14 @@ func newTerrainNode(t Terrain, lodDist float64) (*terrainNode, error) {
 	tn.min = mgl64.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	tn.max = tn.min.Mul(-1)
 	mat := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
-	mat.SetShader(terrainShader)
+	mat.SetShader(groundShader)
 	mat.SetSpecularColor(&math32.Color{R: 0.05, G: 0.05, B: 0.05})
 	mat.SetShininess(4)
+	mat.AddTexture(newDetailTexture())
+	// Far ground, where the detail texture's mipmaps average it out anyway, is drawn
+	// without it: software rendering pays for every texture sample.
+	far := material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
+	far.SetShader(terrainShader)
 	levels := len(t.Chunks[0])
 	for i, lods := range t.Chunks {
 		if len(lods) == 0 || len(lods) != levels {
@@ -120,8 +135,12 @@ func newTerrainNode(t Terrain, lodDist float64) (*terrainNode, error) {
 			}
 			g := meshGeometry(m)
 			gm := graphic.NewMesh(g, mat)
+			if lod >= texturedLevels {
+				gm = graphic.NewMesh(g, far)
+			}
 			gm.SetVisible(lod == 0)
 			c.lods = append(c.lods, gm)
+			c.errs = append(c.errs, m.Error)
 			tn.root.Add(gm)
 		}
 		for k := 0; k < 3; k++ {
@@ -133,8 +152,8 @@ func newTerrainNode(t Terrain, lodDist float64) (*terrainNode, error) {
 	return tn, nil
 }
 
-// meshGeometry copies m into a g3n geometry, colouring vertices by height and slope
-// when m has no colours.
+// meshGeometry copies m into a g3n geometry, colouring vertices and weighing their
+// ground materials by height and slope when m has no colours or layers.
 func meshGeometry(m Mesh) *geometry.Geometry {
 	g := geometry.NewGeometry()
 	n := len(m.Positions) / 3
@@ -146,9 +165,18 @@ func meshGeometry(m Mesh) *geometry.Geometry {
 			colors = appendColor(colors, c)
 		}
 	}
+	layers := m.Layers
+	if len(layers) == 0 {
+		layers = make([]float32, 0, 4*n)
+		for v := 0; v < n; v++ {
+			w := groundLayers(float64(m.Positions[3*v+1]), float64(m.Normals[3*v+1]))
+			layers = append(layers, w[:]...)
+		}
+	}
 	g.AddVBO(gls.NewVBO(math32.ArrayF32(append([]float32(nil), m.Positions...))).AddAttrib(gls.VertexPosition))
 	g.AddVBO(gls.NewVBO(math32.ArrayF32(append([]float32(nil), m.Normals...))).AddAttrib(gls.VertexNormal))
 	g.AddVBO(gls.NewVBO(math32.ArrayF32(append([]float32(nil), colors...))).AddAttrib(gls.VertexColor))
+	g.AddVBO(gls.NewVBO(math32.ArrayF32(append([]float32(nil), layers...))).AddCustomAttrib("VertexLayers", 4))
 	g.SetIndices(math32.ArrayU32(append([]uint32(nil), m.Indices...)))
 	return g
 }
@@ -169,6 +197,16 @@ func groundColor(y, ny float64) math32.Color {
 	return color(c[0], c[1], c[2])
 }
 
+// groundLayers is the fallback ground material mix (grass, dirt, rock, snow) for a
+// vertex at height y (meters) whose normal has vertical component ny, matching
+// groundColor.
+func groundLayers(y, ny float64) [4]float32 {
+	rock := clamp01((0.9 - ny) / 0.25)
+	snow := clamp01((y-45)/10) * (1 - rock)
+	dirt := clamp01((y-5)/30) * 0.5 * (1 - rock) * (1 - snow)
+	return [4]float32{float32(1 - rock - snow - dirt), float32(dirt), float32(rock), float32(snow)}
+}
+
 func clamp01(x float64) float64 {
 	return math.Max(0, math.Min(1, x))
 }
@@ -179,7 +217,11 @@ func (tn *terrainNode) update(eye mgl64.Vec3, counts []int) {
 	clear(counts)
 	for i := range tn.chunks {
 		c := &tn.chunks[i]
-		lod := lodFor(boxDistance(eye, c.min, c.max), tn.lodDist, len(c.lods))
+		d := boxDistance(eye, c.min, c.max)
+		lod := lodFor(d, tn.lodDist, len(c.lods))
+		for lod > 0 && c.errs[lod] > d*maxLODErrorSlope {
+			lod--
+		}
 		if lod != c.current {
 			c.lods[c.current].SetVisible(false)
 			c.lods[lod].SetVisible(true)
@@ -190,6 +232,17 @@ func (tn *terrainNode) update(eye mgl64.Vec3, counts []int) {
 		}
 	}
 }
+
+// texturedLevels is how many of the finest levels of detail are drawn with the
+// ground's detail texture (levels start every DefaultLODDistance meters: the
+// texture reaches 240 m).
+const texturedLevels = 2
+
+// maxLODErrorSlope bounds a chunk's level-of-detail error (Mesh.Error) by its
+// distance: a level whose error exceeds this fraction of the distance to the chunk
+// is too coarse. 0.008 is about 5 pixels at 720 pixels over a 60° field of view, so
+// a cliff keeps its shape in the distance while rolling ground still coarsens.
+const maxLODErrorSlope = 0.008
 
 // lodFor returns the level of detail for a chunk at distance d meters when each level
 // spans step meters and there are levels levels.

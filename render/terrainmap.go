@@ -21,7 +21,8 @@ func TerrainFromMap(m *terrain.Map, levels int) Terrain {
 		lods := make([]Mesh, levels)
 		for lod := range lods {
 			cm := m.ChunkMesh(i, lod)
-			lods[lod] = Mesh{Positions: cm.Positions, Normals: cm.Normals, Colors: cm.Colors, Indices: cm.Indices}
+			lods[lod] = Mesh{Positions: cm.Positions, Normals: cm.Normals, Colors: cm.Colors, Layers: cm.Layers, Indices: cm.Indices,
+				Error: m.LODError(i, lod)}
 		}
 		t.Chunks = append(t.Chunks, lods)
 	}

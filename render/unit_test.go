@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 )
 
 func TestParseOverlays(t *testing.T) {
@@ -170,15 +171,42 @@ func TestCycles(t *testing.T) {
 
 func TestStatsText(t *testing.T) {
 	snap := testSnapshot(3)
-	snap.Net.RTT, snap.Net.ClockOffset = 0.104, -0.0123
+	snap.Net.RTT, snap.Net.ClockOffset, snap.Net.ClockError = 0.104, 5.0399, 0.0123
 	snap.Net.BytesIn, snap.Net.UpdatesIn = 12300, 45
 	snap.Net.Lag, snap.Net.Jitter, snap.Net.Loss = 0.1, 0.02, 0.02
+	snap.Net.Dropped, snap.Net.Malformed, snap.Net.Refused, snap.Net.SendErrors, snap.Net.ClockRejected = 4, 1, 2, 3, 5
 	snap.Algorithm, snap.Clamp = deadreckon.CubicBezier, deadreckon.ClampUp
-	got := statsText(snap, 59.6, OverlayGhost)
-	for _, want := range []string{"60 fps", "round trip 104 ms", "clock offset -12.3 ms", "12.3 kB/s", "45.0 upd/s",
-		"algorithm bezier", "clamp up", "impairment 100 ms ±20 ms, 2.0% loss", "overlays ghost"} {
+	me := &snap.Tanks[0]
+	me.Velocity = mgl64.Vec3{0, 0, -10}                               // 36 km/h
+	me.Orientation = mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}) // facing −Z: north
+	got := statsText(snap, me, 59.6, OverlayGhost, false)
+	for _, want := range []string{"60 fps", "speed 36 km/h", "heading 000° N", "round trip 104 ms", "clock sync ±12.3 ms",
+		"12.3 kB/s", "45.0 upd/s", "late or duplicate 4", "malformed 1", "refused 2", "send errors 3",
+		"clock samples refused 5", "algorithm bezier", "clamp up", "impairment 100 ms ±20 ms, 2.0% loss", "overlays ghost"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("stats text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "5039") || strings.Contains(got, "offset") {
+		t.Errorf("stats text shows the raw clock offset:\n%s", got)
+	}
+	compact := statsText(snap, me, 59.6, 0, true)
+	if n := strings.Count(compact, "\n"); n != 1 || !strings.Contains(compact, "36 km/h") {
+		t.Errorf("compact stats %q, want two lines with the speed", compact)
+	}
+}
+
+func TestCompassBearing(t *testing.T) {
+	for _, c := range []struct {
+		yaw   float64
+		want  float64
+		point string
+	}{
+		{0, 90, "E"}, {math.Pi / 2, 0, "N"}, {math.Pi, 270, "W"}, {-math.Pi / 2, 180, "S"}, {math.Pi / 4, 45, "NE"},
+	} {
+		q := mgl64.QuatRotate(c.yaw, mgl64.Vec3{0, 1, 0})
+		if b := compassBearing(q); math.Abs(b-c.want) > 1e-6 || compassPoint(b) != c.point {
+			t.Errorf("yaw %.2f: bearing %.2f° %s, want %.0f° %s", c.yaw, b, compassPoint(b), c.want, c.point)
 		}
 	}
 }
@@ -250,7 +278,7 @@ func TestTanksComeAndGo(t *testing.T) {
 	if len(s.tanks) != 1 {
 		t.Fatalf("%d tank models, want 1", len(s.tanks))
 	}
-	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() || !s.parts.ghostMat.Transparent() {
+	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() || !s.parts.ghostMat.Wireframe() {
 		t.Errorf("shared materials changed after tanks left: shader %q (want %q), shadow transparent %v",
 			got, shader, s.parts.shadowMat.Transparent())
 	}
@@ -316,5 +344,184 @@ func TestTerrainLODByDistance(t *testing.T) {
 		if visible != 1 {
 			t.Errorf("chunk %d has %d levels visible, want 1", i, visible)
 		}
+	}
+}
+
+// TestFeedShowsRecentNotices: the newest notices younger than feedLife are shown,
+// newest at the bottom, and older ones are gone.
+func TestFeedShowsRecentNotices(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(2)
+	snap.Time = 100
+	snap.Notices = []game.Notice{
+		{Kind: game.NoticeJoin, Time: 50, Who: "old"}, // long gone
+		{Kind: game.NoticeJoin, Time: 95, Who: "cyd"},
+		{Kind: game.NoticeChat, Time: 97, Who: "cyd", Text: "hi"},
+		{Kind: game.NoticeTimeout, Time: 99.5, Who: "bob"},
+	}
+	s.Update(snap, 1.0/60)
+	var shown []string
+	for _, l := range s.hud.feed.lines {
+		if l.Visible() {
+			shown = append(shown, l.Text())
+		}
+	}
+	if strings.Join(shown, "|") != "cyd joined|cyd: hi|bob timed out" {
+		t.Errorf("feed shows %q", shown)
+	}
+	// Lines stack upward from above the hint, newest lowest.
+	y0 := s.hud.feed.lines[0].Position().Y
+	y2 := s.hud.feed.lines[2].Position().Y
+	hint := s.hud.hint.Position().Y
+	if !(y0 < y2 && y2 < hint) {
+		t.Errorf("feed lines at y %.0f and %.0f, hint at %.0f", y0, y2, hint)
+	}
+	snap.Time = 120
+	s.Update(snap, 1.0/60)
+	for _, l := range s.hud.feed.lines {
+		if l.Visible() {
+			t.Errorf("feed still shows %q after 20 s", l.Text())
+		}
+	}
+}
+
+// TestLinkWarning: after a second of silence from the host the HUD says the
+// connection is interrupted and when the host gives up; it goes when data flows.
+func TestLinkWarning(t *testing.T) {
+	s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(2)
+	snap.Net.Timeout, snap.Net.Silence = 6, 0.4
+	s.Update(snap, 1)
+	if s.hud.warn.Visible() {
+		t.Error("warning after 0.4 s of silence")
+	}
+	snap.Net.Silence = 2.3
+	s.Update(snap, 1)
+	if !s.hud.warn.Visible() || !strings.Contains(s.hud.warn.Text(), "giving up in 4 s") {
+		t.Errorf("after 2.3 s of a 6 s timeout: visible %v, %q", s.hud.warn.Visible(), s.hud.warn.Text())
+	}
+	snap.Net.Silence = 0.01
+	s.Update(snap, 1)
+	if s.hud.warn.Visible() {
+		t.Error("warning stays once data flows again")
+	}
+}
+
+// TestLabelPlacement checks placeLabel: a free spot is kept, a blocked label moves up
+// a step, one blocked all the way is dropped, and labels stay inside the picture.
+func TestLabelPlacement(t *testing.T) {
+	const w, h = 40, 10
+	r, ok := placeLabel(100, 100, w, h, 640, 360, 4, nil)
+	if !ok || r != (rect{80, 90, w, h}) {
+		t.Errorf("free label at %+v, %v", r, ok)
+	}
+	taken := []rect{{80, 90, w, h}}
+	r, ok = placeLabel(105, 100, w, h, 640, 360, 4, taken)
+	if !ok || r != (rect{85, 80, w, h}) {
+		t.Errorf("blocked label at %+v, %v; want one step up", r, ok)
+	}
+	taken = append(taken, rect{85, 80, w, h}, rect{85, 70, w, h})
+	if r, ok = placeLabel(105, 100, w, h, 640, 360, 4, taken); ok {
+		t.Errorf("label blocked all the way placed at %+v", r)
+	}
+	if r, _ = placeLabel(2, 3, w, h, 640, 360, 4, nil); r.x != 4 || r.y != 4 {
+		t.Errorf("label at the top-left corner placed at %+v, want inside the 4 px margin", r)
+	}
+	if r, _ = placeLabel(639, 359, w, h, 640, 360, 4, nil); r.x+r.w != 636 || r.y+r.h > 356 {
+		t.Errorf("label at the bottom-right corner placed at %+v", r)
+	}
+}
+
+// TestOverlaysLeaveOwnTankAlone: with every overlay on, the player's own tank gets
+// no ghosts, trail, rays or arrows unless the camera watches it.
+func TestOverlaysLeaveOwnTankAlone(t *testing.T) {
+	s, err := NewScene(synthTerrain(128, 2, 32, 2), SceneConfig{Overlays: OverlayAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := testSnapshot(1) // the player's tank alone, with a trail, clamp hits and motion
+	snap.Tanks[0].Trail = []mgl64.Vec3{{-10, 0, 0}, {-5, 0, 0}, {0, 0, 0}}
+	s.Update(snap, 1.0/60)
+	if n := len(s.lines.buf); n != 0 {
+		t.Errorf("own tank alone: %d line floats drawn", n)
+	}
+	s.Watch("tank-0")
+	s.Update(snap, 1.0/60)
+	if len(s.lines.buf) == 0 {
+		t.Errorf("watching the own tank: no overlay lines")
+	}
+}
+
+// TestLinesStopShortOfTheEye: segments are cut where they come nearer than the near
+// distance along the view, and dropped when wholly nearer.
+func TestLinesStopShortOfTheEye(t *testing.T) {
+	b := newLineBatch(true)
+	b.clipNear(mgl64.Vec3{}, mgl64.Vec3{0, 0, -1}, 4)
+	c := teamColor(0)
+	b.segment(mgl64.Vec3{0, 0, -1}, mgl64.Vec3{1, 0, -3}, c) // wholly nearer: dropped
+	if len(b.buf) != 0 {
+		t.Fatalf("a segment nearer than 4 m was drawn: %v", b.buf)
+	}
+	b.segment(mgl64.Vec3{0, 0, -2}, mgl64.Vec3{0, 2, -10}, c) // cut at depth 4
+	if len(b.buf) != 12 {
+		t.Fatalf("cut segment: %d floats, want 12", len(b.buf))
+	}
+	if z, y := b.buf[2], b.buf[1]; math.Abs(float64(z)+4) > 1e-5 || math.Abs(float64(y)-0.5) > 1e-5 {
+		t.Errorf("cut segment starts at y %v z %v, want y 0.5 z −4", y, z)
+	}
+	if z := b.buf[8]; z != -10 {
+		t.Errorf("cut segment ends at z %v, want −10", z)
+	}
+}
+
+// TestLabelJustAboveTurret: from close by and from afar, a tank's label sits its
+// lift above the top of the turret's outline, centered on it.
+func TestLabelJustAboveTurret(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		ahead    float64 // remote tank's distance ahead of the player's, m
+		watch    bool    // camera on the remote tank itself
+		distance float64 // chase distance, m
+	}{
+		{"near", 12, false, 0}, {"far", 90, false, 0}, {"watched close", 20, true, MinChaseDistance},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := NewScene(synthTerrain(256, 2, 32, 2), SceneConfig{Ground: func(x, z float64) (float64, bool) { return testGround(x, z), true }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap := &game.Snapshot{Self: 0}
+			snap.Tanks = append(snap.Tanks, game.TankView{ID: 1, Name: "me", Local: true,
+				Position: mgl64.Vec3{0, testGround(0, 0), 0}, Orientation: mgl64.QuatIdent()})
+			snap.Tanks = append(snap.Tanks, game.TankView{ID: 2, Name: "remote", Team: 1,
+				Position: mgl64.Vec3{c.ahead, testGround(c.ahead, 0), 0}, Orientation: mgl64.QuatIdent()})
+			if c.watch {
+				s.Watch("remote")
+			}
+			s.chase.Distance = c.distance
+			s.Update(snap, 2)
+			e := s.tanks[2]
+			if !e.name.Visible() {
+				t.Fatal("no label")
+			}
+			v := s.View()
+			top := roofPoint(&snap.Tanks[1]).Add(v.Orientation.Rotate(mgl64.Vec3{0, turretRadius, 0}))
+			x, y, _ := v.Project(top)
+			pos := e.name.Position()
+			bottom := float64(pos.Y + e.name.Height())
+			want := y - labelLift*float64(s.hud.scale)
+			if math.Abs(bottom-want) > 1.5 {
+				t.Errorf("label bottom at y %.1f, turret top at %.1f: want %.1f", bottom, y, want)
+			}
+			if mid := float64(pos.X + e.name.Width()/2); math.Abs(mid-x) > 1.5 {
+				t.Errorf("label centered at x %.1f, turret at %.1f", mid, x)
+			}
+		})
 	}
 }

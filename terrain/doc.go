@@ -9,7 +9,9 @@
 // Meters, Y up, right-handed. The map covers a rectangle of the XZ plane (the shipped
 // one is 512 m × 512 m, centered on the origin). Sample (i, j) of the grid sits at
 // (MinX + i·dx, MinZ + j·dz); the PNG's columns run along +X and its rows along +Z.
-// Each grid cell is split into two triangles along its (i, j)–(i+1, j+1) diagonal.
+// Each grid cell is split into two triangles along its (i, j)–(i+1, j+1) diagonal,
+// or along the other one where that one's height difference is at least a meter
+// smaller (Map.Flipped), so cliffs are cut along their edges.
 //
 // # Queries
 //

@@ -22,9 +22,11 @@ type Obstacle struct {
 // rectangle of the XZ plane, the rocks standing on it and the spawn points.
 //
 // Sample (i, j) sits at world (MinX + i·CellX, MinZ + j·CellZ); i runs along +X and j
-// along +Z. Each grid cell is split into two triangles along the diagonal from its
-// (i, j) corner to its (i+1, j+1) corner; those triangles are the surface that RayDown,
-// Raycast and ChunkMesh use, while HeightAt and NormalAt interpolate bilinearly.
+// along +Z. Each grid cell is split into two triangles along the diagonal whose two
+// corners differ clearly less in height (see Flipped), so a cliff running across the grid at
+// an angle is cut along its edge instead of into a sawtooth; those triangles are the
+// surface that RayDown, Raycast and ChunkMesh use, while HeightAt and NormalAt
+// interpolate bilinearly.
 //
 // A Map is immutable once built by Load, LoadFS or Generate, so all its methods are
 // safe for concurrent use.
@@ -201,16 +203,73 @@ func (m *Map) SurfaceAt(x, z float64) (h float64, ok bool) {
 	return m.triHeight(i, j, u, v), inside
 }
 
+// Flipped reports whether grid cell (i, j) (the cell whose lowest corner is sample
+// (i, j)) is split along its (i+1, j)–(i, j+1) diagonal rather than its (i, j)–(i+1,
+// j+1) one. A cell is flipped when that diagonal's corners differ clearly less in
+// height (by flipMargin): the split then follows a cliff edge instead of cutting
+// across it. It panics if (i, j) is not a cell.
+func (m *Map) Flipped(i, j int) bool {
+	if i < 0 || i >= m.nx-1 || j < 0 || j >= m.nz-1 {
+		panic("terrain: cell index out of range")
+	}
+	k := j*m.nx + i
+	return flipDiagonal(m.h[k], m.h[k+1], m.h[k+m.nx], m.h[k+m.nx+1])
+}
+
+// flipDiagonal reports whether a cell with corner heights ha (i, j), hb (i+1, j), hc
+// (i, j+1) and hd (i+1, j+1) is split along b–c: when b and c differ at least
+// flipMargin less than a and d.
+func flipDiagonal(ha, hb, hc, hd float64) bool {
+	return math.Abs(hb-hc) < math.Abs(ha-hd)-flipMargin
+}
+
+// flipMargin is how much smaller, m, the b–c height difference must be than the a–d
+// one for a cell to be flipped. Only real creases, a cliff's edge cutting across the
+// cell, differ by that much; gentle ground keeps the split it always had, so driving
+// and clamping on it do not change.
+const flipMargin = 1.0
+
+// cellPlanes returns cell (i, j)'s two triangles as planes (see splitPlanes).
+func (m *Map) cellPlanes(i, j int) (flipped bool, base, su, sv [2]float64) {
+	k := j*m.nx + i
+	return splitPlanes(m.h[k], m.h[k+1], m.h[k+m.nx], m.h[k+m.nx+1])
+}
+
+// splitPlanes returns the two triangles of a cell with corner heights ha (i, j), hb
+// (i+1, j), hc (i, j+1) and hd (i+1, j+1), split by flipDiagonal's rule, as planes
+// over the cell fractions (u, v): triangle t has height base[t] + u·su[t] + v·sv[t].
+// For an unflipped cell triangle 0 covers v ≤ u and triangle 1 u ≤ v; for a flipped
+// one triangle 0 covers u + v ≤ 1 and triangle 1 u + v ≥ 1.
+func splitPlanes(ha, hb, hc, hd float64) (flipped bool, base, su, sv [2]float64) {
+	if flipDiagonal(ha, hb, hc, hd) {
+		// (a, c, b): h = ha + u(hb−ha) + v(hc−ha); (b, c, d): h = hb + hc − hd + u(hd−hc) + v(hd−hb).
+		return true, [2]float64{ha, hb + hc - hd}, [2]float64{hb - ha, hd - hc}, [2]float64{hc - ha, hd - hb}
+	}
+	// (a, d, b): h = ha + u(hb−ha) + v(hd−hb); (a, c, d): h = ha + u(hd−hc) + v(hc−ha).
+	return false, [2]float64{ha, ha}, [2]float64{hb - ha, hd - hc}, [2]float64{hd - hb, hc - ha}
+}
+
+// splitHeight is the height at cell fractions (u, v) of the triangles that split a
+// cell with corner heights ha (i, j), hb (i+1, j), hc (i, j+1) and hd (i+1, j+1) by
+// flipDiagonal's rule. It is splitPlanes evaluated, without the arrays: the clamp's
+// hot path.
+func splitHeight(ha, hb, hc, hd, u, v float64) float64 {
+	if flipDiagonal(ha, hb, hc, hd) {
+		if u+v <= 1 {
+			return ha + u*(hb-ha) + v*(hc-ha)
+		}
+		return hd + (1-u)*(hc-hd) + (1-v)*(hb-hd)
+	}
+	if u >= v {
+		return ha + u*(hb-ha) + v*(hd-hb)
+	}
+	return ha + v*(hc-ha) + u*(hd-hc)
+}
+
 // triHeight is the height of cell (i, j)'s triangles at fractions (u, v).
 func (m *Map) triHeight(i, j int, u, v float64) float64 {
 	k := j*m.nx + i
-	ha, hd := m.h[k], m.h[k+m.nx+1]
-	if u >= v { // triangle (i,j) (i+1,j+1) (i+1,j)
-		hb := m.h[k+1]
-		return ha + u*(hb-ha) + v*(hd-hb)
-	}
-	hc := m.h[k+m.nx] // triangle (i,j) (i,j+1) (i+1,j+1)
-	return ha + v*(hc-ha) + u*(hd-hc)
+	return splitHeight(m.h[k], m.h[k+1], m.h[k+m.nx], m.h[k+m.nx+1], u, v)
 }
 
 // RayDown casts a ray from (x, y, z) straight down against the triangulated surface

@@ -53,6 +53,16 @@ func TestChunkMeshLOD0IsTheSurface(t *testing.T) {
 		if len(mesh.Normals) != len(mesh.Positions) || len(mesh.Colors) != len(mesh.Positions) {
 			t.Fatalf("chunk %d: %d positions, %d normals, %d colours", ci, len(mesh.Positions), len(mesh.Normals), len(mesh.Colors))
 		}
+		if len(mesh.Layers) != 4*mesh.VertexCount() {
+			t.Fatalf("chunk %d: %d layer weights for %d vertices", ci, len(mesh.Layers), mesh.VertexCount())
+		}
+		for k := 0; k < mesh.VertexCount(); k++ {
+			w := mesh.Layers[4*k : 4*k+4]
+			sum := w[0] + w[1] + w[2] + w[3]
+			if math.Abs(float64(sum)-1) > 1e-5 || w[0] < 0 || w[1] < 0 || w[2] < 0 || w[3] < 0 {
+				t.Fatalf("chunk %d vertex %d: layer weights %v do not make a mix", ci, k, w)
+			}
+		}
 		for k := 0; k < grid; k++ {
 			x, y, z := float64(mesh.Positions[3*k]), float64(mesh.Positions[3*k+1]), float64(mesh.Positions[3*k+2])
 			h, _ := m.HeightAt(x, z)

@@ -124,23 +124,16 @@ func (m *Map) walk(o, d mgl64.Vec3, t0, t1 float64) (float64, bool) {
 // hitCell intersects the ray with cell (i, j)'s two triangles and returns the nearest
 // hit with t in [enter, exit] (widened by a hair so edges are not missed).
 func (m *Map) hitCell(i, j int, o, d mgl64.Vec3, enter, exit float64) (float64, bool) {
-	k := j*m.nx + i
-	ha, hb, hc, hd := m.h[k], m.h[k+1], m.h[k+m.nx], m.h[k+m.nx+1]
+	flipped, base, su, sv := m.cellPlanes(i, j)
 	x0, z0 := m.minX+float64(i)*m.cellX, m.minZ+float64(j)*m.cellZ
 	u0, du := (o[0]-x0)*m.invX, d[0]*m.invX
 	v0, dv := (o[2]-z0)*m.invZ, d[2]*m.invZ
 	slack := 1e-9 * math.Max(1, math.Abs(exit))
 	best, found := math.Inf(1), false
-	// Triangle (a, d, b): v ≤ u; h = ha + u(hb−ha) + v(hd−hb).
-	// Triangle (a, c, d): u ≤ v; h = ha + v(hc−ha) + u(hd−hc).
 	for tri := 0; tri < 2; tri++ {
-		su, sv := hb-ha, hd-hb
-		if tri == 1 {
-			su, sv = hd-hc, hc-ha
-		}
 		// f(t) = y(t) − h(u(t), v(t)) = f0 + f1·t
-		f0 := o[1] - (ha + u0*su + v0*sv)
-		f1 := d[1] - (du*su + dv*sv)
+		f0 := o[1] - (base[tri] + u0*su[tri] + v0*sv[tri])
+		f1 := d[1] - (du*su[tri] + dv*sv[tri])
 		if f1 == 0 {
 			continue
 		}
@@ -152,10 +145,24 @@ func (m *Map) hitCell(i, j int, o, d mgl64.Vec3, enter, exit float64) (float64, 
 		if u < -rayEps || u > 1+rayEps || v < -rayEps || v > 1+rayEps {
 			continue
 		}
-		if (tri == 0 && v > u+rayEps) || (tri == 1 && u > v+rayEps) {
+		if !inTriangle(flipped, tri, u, v) {
 			continue
 		}
 		best, found = math.Max(t, 0), true
 	}
 	return best, found
+}
+
+// inTriangle reports whether cell fractions (u, v) lie in triangle tri of a cell
+// (see cellPlanes), edges included to within rayEps.
+func inTriangle(flipped bool, tri int, u, v float64) bool {
+	switch {
+	case flipped && tri == 0:
+		return u+v <= 1+rayEps
+	case flipped:
+		return u+v >= 1-rayEps
+	case tri == 0:
+		return v <= u+rayEps
+	}
+	return u <= v+rayEps
 }

@@ -3,11 +3,16 @@
 // and stops cleanly on SIGINT or SIGTERM. It needs no display and no cgo.
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
+//	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
 //	         [-identity FILE] [-new-identity]
 //
 // The host keeps its key and certificate in host-identity.pem in the user's config
 // directory (or the file -identity names), so its fingerprint survives restarts and
 // players who trusted it once can join again; -new-identity replaces it.
+//
+// With -metrics it serves Prometheus metrics (every name starting treadline_) at
+// /metrics and a liveness check at /healthz. With -agones it is an Agones game server:
+// it talks to the SDK sidecar on localhost:$AGONES_SDK_HTTP_PORT (see deploy/agones).
 //
 // Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
 // and -mem-limit tune the host's defences (README, "Security").
@@ -15,6 +20,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +28,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
+	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 )
@@ -31,20 +38,39 @@ const DefaultListen = ":7777"
 
 func main() {
 	cli.Main("tankhost", func(ctx context.Context, args []string, _, stderr io.Writer) error {
-		return run(ctx, args, stderr, nil)
+		return run(ctx, args, stderr, runOptions{})
 	})
 }
 
-// run parses args into a host configuration and serves until ctx ends. ready, if not
-// nil, is called with the address and fingerprint once the host listens. A bad
-// command line is a *cli.UsageError, returned before anything starts.
-func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, fp string)) error {
+// runOptions are run's hooks for tests.
+type runOptions struct {
+	// ready, if set, is called with the address and fingerprint once the host listens.
+	ready func(addr, fp string)
+	// tick, if set, is called from the match loop after every step (a test that
+	// blocks in it stalls the loop).
+	tick func(game.ServeStatus)
+	// metrics, if set, is called with the metrics listener's address.
+	metrics func(addr string)
+}
+
+// flags are tankhost's command line.
+type flags struct {
+	serve        game.ServeConfig
+	level        slog.Level
+	metrics      string
+	agones       bool
+	selfAllocate bool
+	healthEvery  time.Duration
+	idleSet      bool
+	roundsSet    bool
+	defences     net.DefenceFlags
+	identity     *cli.Identity
+}
+
+func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs := cli.NewFlagSet("tankhost", stderr)
-	var (
-		cfg      game.ServeConfig
-		level    slog.Level
-		defences net.DefenceFlags
-	)
+	var f flags
+	cfg := &f.serve
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
 	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
@@ -53,41 +79,137 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr, 
 	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
-	fs.TextVar(&level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
-	defences.Register(fs)
-	identity := cli.IdentityFlags(fs)
+	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
+	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
+	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
+	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
+	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
+	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
+	f.defences.Register(fs)
+	f.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
-		return err
+		return f, err
 	}
-	if err := checkFlags(cfg); err != nil {
-		return err
+	fs.Visit(func(fl *flag.Flag) {
+		f.idleSet = f.idleSet || fl.Name == "idle"
+		f.roundsSet = f.roundsSet || fl.Name == "rounds"
+	})
+	if err := checkFlags(f); err != nil {
+		return f, err
 	}
-	cfg.Limits = defences.Limits()
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	cfg.Logger.Info("memory limit", "MiB", defences.ApplyMemoryLimit(os.Getenv)>>20)
-	cert, path, created, err := identity.Load(time.Now())
-	if err != nil {
-		return err
+	if f.agones && !f.idleSet {
+		cfg.IdleTimeout = DefaultFleetIdle
 	}
-	cfg.Certificate = cert
-	cfg.Logger.Info("identity", "file", path, "new", created)
-	cfg.Ready = ready
-	start := time.Now()
-	err = game.Serve(ctx, cfg)
-	cfg.Logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
-	return cli.ListenError("listen", cfg.Addr, err)
+	// An Agones game server serves one match: its round's end ends the server.
+	if f.agones && !f.roundsSet {
+		cfg.Rounds = 1
+	}
+	return f, nil
 }
 
-// checkFlags refuses what the host cannot serve.
-func checkFlags(cfg game.ServeConfig) error {
+// checkFlags refuses, before anything starts, what the host cannot serve.
+func checkFlags(f flags) error {
+	cfg := &f.serve
+	switch {
+	case !(cfg.TickRate > 0 && cfg.TickRate <= 240):
+		return cli.Usagef("tick", "%v: give a rate above 0 and at most 240 ticks per second", cfg.TickRate)
+	case cfg.IdleTimeout < 0:
+		return cli.Usagef("idle", "%v: give 0 (never) or a positive duration", cfg.IdleTimeout)
+	case cfg.Rounds < 0:
+		return cli.Usagef("rounds", "%d: give 0 (play on) or more", cfg.Rounds)
+	case f.healthEvery <= 0:
+		return cli.Usagef("agones-health", "%v: give a positive period", f.healthEvery)
+	case f.selfAllocate && !f.agones:
+		return cli.Usagef("self-allocate", "needs -agones")
+	}
 	if err := cli.ListenAddr("listen", cfg.Addr); err != nil {
 		return err
 	}
 	if err := cli.Bots("bots", cfg.Bots, game.MaxBots); err != nil {
 		return err
 	}
-	if !(cfg.TickRate > 0 && cfg.TickRate <= 240) {
-		return cli.Usagef("tick", "%v: give a rate above 0 and at most 240 ticks per second", cfg.TickRate)
+	if f.metrics != "" {
+		if err := cli.ListenAddr("metrics", f.metrics); err != nil {
+			return err
+		}
 	}
 	return cli.InputFile("map", cfg.MapPath)
+}
+
+// run parses args into a host configuration and serves until ctx ends or the match
+// ends by its rules.
+func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) error {
+	f, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	cfg := f.serve
+	cfg.Limits = f.defences.Limits()
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
+	cfg.Logger = logger
+	cfg.Ready = opt.ready
+	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(os.Getenv)>>20)
+	cert, path, created, err := f.identity.Load(time.Now())
+	if err != nil {
+		return err
+	}
+	cfg.Certificate = cert
+	logger.Info("identity", "file", path, "new", created)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var (
+		listening []func(*net.Host)
+		ticks     []func(game.ServeStatus)
+		sdk       *agones.SDK
+	)
+	if f.agones {
+		addr, err := agones.AddrFromEnv(os.Getenv)
+		if err != nil {
+			return err
+		}
+		sdk = agones.New(agones.Config{Addr: addr, Logger: logger})
+		fl := newFleet(sdk, f.selfAllocate, cfg.IdleTimeout, cancel, logger)
+		defer fl.exit()
+		health := time.NewTicker(f.healthEvery)
+		defer health.Stop()
+		go sdk.KeepHealthy(ctx, health.C)
+		if !f.selfAllocate {
+			go fl.watchAllocation(ctx, f.healthEvery, time.Now)
+		}
+		listening = append(listening, fl.listening, func(h *net.Host) { go fl.logJoinLine(ctx, h.Fingerprint()) })
+		ticks = append(ticks, fl.tick)
+		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout)
+	}
+	if f.metrics != "" {
+		mon := newMonitor(sdk, time.Now)
+		addr, stop, err := serveMetrics(ctx, f.metrics, mon, logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		if opt.metrics != nil {
+			opt.metrics(addr.String())
+		}
+		listening = append(listening, mon.listening)
+		ticks = append(ticks, mon.tick)
+	}
+	if opt.tick != nil {
+		ticks = append(ticks, opt.tick)
+	}
+	cfg.Listening = func(h *net.Host) {
+		for _, l := range listening {
+			l(h)
+		}
+	}
+	cfg.Tick = func(st game.ServeStatus) {
+		for _, t := range ticks {
+			t(st)
+		}
+	}
+	start := time.Now()
+	err = game.Serve(ctx, cfg)
+	logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
+	return cli.ListenError("listen", cfg.Addr, err)
 }

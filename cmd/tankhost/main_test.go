@@ -64,7 +64,7 @@ func startRun(t *testing.T, ctx context.Context, args ...string) (*syncBuffer, r
 	readyc := make(chan ready, 1)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, args, logs, func(addr, fp string) { readyc <- ready{addr, fp} })
+		errc <- run(ctx, args, logs, runOptions{ready: func(addr, fp string) { readyc <- ready{addr, fp} }})
 	}()
 	select {
 	case r := <-readyc:
@@ -161,11 +161,14 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-listen", busy.LocalAddr().String(), "-map", mapPath, "-bots", "0"},
 			"tankhost: -listen " + busy.LocalAddr().String() + ": that UDP port is already in use"},
 		{[]string{"-log-level", "loud"}, `tankhost: invalid value "loud" for flag -log-level`},
+		{[]string{"-self-allocate"}, "tankhost: -self-allocate needs -agones"},
+		{[]string{"-rounds", "-1"}, "tankhost: -rounds -1: give 0 (play on) or more"},
+		{[]string{"-metrics", "9100"}, `tankhost: -metrics "9100": give [HOST]:PORT`},
 		{[]string{"-nonsense"}, "tankhost: flag provided but not defined: -nonsense"},
 		{[]string{"extra"}, `tankhost: unexpected argument "extra"`},
 	} {
 		var logs syncBuffer
-		err := run(context.Background(), c.args, &logs, nil)
+		err := run(context.Background(), c.args, &logs, runOptions{})
 		line := cli.Line("tankhost", err)
 		if code := cli.Code(err); code != cli.ExitUsage {
 			t.Errorf("tankhost %q: exit code %d (%v), want %d", c.args, code, err, cli.ExitUsage)
@@ -272,7 +275,7 @@ func TestRestartKeepsFingerprint(t *testing.T) {
 		errc := make(chan error, 1)
 		var logs syncBuffer
 		args := append([]string{"-listen", "127.0.0.1:0", "-bots", "0", "-map", mapPath, "-identity", idFile}, extra...)
-		go func() { errc <- run(ctx, args, &logs, func(_, fp string) { fps <- fp }) }()
+		go func() { errc <- run(ctx, args, &logs, runOptions{ready: func(_, fp string) { fps <- fp }}) }()
 		var fp string
 		select {
 		case fp = <-fps:
@@ -308,7 +311,7 @@ func TestRestartKeepsFingerprint(t *testing.T) {
 	if err := os.WriteFile(idFile, []byte("not a key"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err = run(context.Background(), []string{"-listen", "127.0.0.1:0", "-map", mapPath, "-identity", idFile}, io.Discard, nil)
+	err = run(context.Background(), []string{"-listen", "127.0.0.1:0", "-map", mapPath, "-identity", idFile}, io.Discard, runOptions{})
 	if line := cli.Line("tankhost", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, "tankhost: -identity "+idFile+": identity ") {
 		t.Errorf("a damaged identity file: code %d, %q; want a usage error naming -identity", cli.Code(err), line)
 	}

@@ -7,6 +7,18 @@
 //
 //	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin]
 //	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof]
+//	tankload -capacity [-p99 20ms] [-from 16] [-max 256] [-repeat 1] [-duration 5s] [-hz 10]
+//	tankload -join host:port#fingerprint [-host-metrics 127.0.0.1:9100] [-bots 16]
+//
+// -join drives a running host (tankhost) instead of starting one; with -host-metrics,
+// the address of its -metrics listener, it reports that host's CPU and memory too: what
+// one match costs in the program that ships.
+//
+// -capacity searches for how many players one host serves with the owner-to-observer
+// p99 relay delay under -p99 and ≥ 99% of the relays delivered: it doubles the bots
+// from -from until a count misses the target, then bisects to within 8 players, one
+// fresh host per run. With -repeat N each count runs N times and the run with the
+// lowest p99 counts: on a shared machine other load only ever adds delay.
 //
 // By default the bots run in a child process, so that the CPU figure is the host's
 // alone; -inprocess keeps them in the same process (CPU then counts both).
@@ -39,6 +51,12 @@ type config struct {
 	// role "bots" runs only the bots against join (the child process).
 	role string
 	join string
+	// capacity searches for the most bots the host serves within p99; result, if
+	// set, receives each run's figures.
+	capacity capacityConfig
+	result   func(figures)
+	// external drives the running host at join instead of starting one.
+	external externalConfig
 }
 
 func parseFlags(args []string) (config, error) {
@@ -57,9 +75,14 @@ func parseFlags(args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed for the impairment")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write the host's CPU profile over the measured window to this file")
 	fs.StringVar(&c.role, "role", "", "internal: \"bots\" runs only the bots")
-	fs.StringVar(&c.join, "join", "", "internal: host:port#fingerprint for -role bots")
+	fs.StringVar(&c.join, "join", "", "drive the running host at `host:port#fingerprint` (a tankhost) instead of starting one")
+	c.capacity.flags(fs)
+	c.external.flags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return c, err
+	}
+	if err := c.capacity.check(); err != nil {
+		return c, &cli.UsageError{Msg: err.Error()}
 	}
 	switch {
 	case c.bots < 2:
@@ -82,6 +105,13 @@ func main() {
 		if err != nil {
 			return err
 		}
-		return run(ctx, cfg, stdout)
+		do := run
+		switch {
+		case cfg.capacity.on:
+			do = runCapacity
+		case cfg.join != "" && cfg.role == "":
+			do = runExternal
+		}
+		return do(ctx, cfg, stdout)
 	})
 }

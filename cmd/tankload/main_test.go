@@ -3,12 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
+	tlnet "github.com/treadline/treadline/net"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -72,5 +78,109 @@ func TestRunInProcess(t *testing.T) {
 	}
 	if c := num(`host CPU: ([0-9.]+)%`); c <= 0 {
 		t.Errorf("host CPU %v%%", c)
+	}
+}
+
+func TestCapacityFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"-capacity"}, true},
+		{[]string{"-capacity", "-p99", "10ms", "-from", "8", "-max", "64"}, true},
+		{[]string{"-capacity", "-p99", "0s"}, false},
+		{[]string{"-capacity", "-from", "1"}, false},
+		{[]string{"-capacity", "-from", "64", "-max", "32"}, false},
+		{[]string{"-capacity", "-repeat", "0"}, false},
+		{[]string{"-from", "64", "-max", "32"}, true}, // ignored without -capacity
+	} {
+		if _, err := parseFlags(tc.args); (err == nil) != tc.ok {
+			t.Errorf("parseFlags(%q): %v, want ok=%v", tc.args, err, tc.ok)
+		}
+	}
+}
+
+// TestFiguresServe: a run serves its players when p99 stays under the target and
+// (nearly) every relay arrives.
+func TestFiguresServe(t *testing.T) {
+	for _, tc := range []struct {
+		f    figures
+		want bool
+	}{
+		{figures{p99: 5 * time.Millisecond, delivered: 100}, true},
+		{figures{p99: 19 * time.Millisecond, delivered: 99}, true},
+		{figures{p99: 20 * time.Millisecond, delivered: 100}, false},
+		{figures{p99: 5 * time.Millisecond, delivered: 98.9}, false},
+	} {
+		if got := tc.f.serves(20 * time.Millisecond); got != tc.want {
+			t.Errorf("%+v serves: %v, want %v", tc.f, got, tc.want)
+		}
+	}
+}
+
+// TestCapacitySearch runs the search for real on a tiny range with a target every
+// run meets: it doubles from -from to -max and reports the most tried.
+func TestCapacitySearch(t *testing.T) {
+	cfg, err := parseFlags([]string{"-capacity", "-inprocess", "-from", "2", "-max", "4", "-repeat", "2", "-duration", "500ms", "-p99", "10s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	if err := runCapacity(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + out.String())
+	if n := bytes.Count(out.Bytes(), []byte("tankload: 4 bots")); n != 2 {
+		t.Errorf("%d runs of 4 bots, want 2 (-repeat 2)", n)
+	}
+	for _, want := range []string{"tankload: 2 bots", "tankload: 4 bots", "| 2 | ", "| 4 | ", "→ 4 players: serves", "capacity: at least 4 players"} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestRunExternal drives a running host through -join and reads its process figures
+// from a /metrics endpoint (a stand-in here, whose CPU counter advances by half a
+// second between the two reads).
+func TestRunExternal(t *testing.T) {
+	h, err := tlnet.Listen(context.Background(), tlnet.HostConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	var mu sync.Mutex
+	cpu := 1.0
+	metrics := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "# TYPE treadline_process_cpu_seconds_total counter\ntreadline_process_cpu_seconds_total %g\ntreadline_process_resident_memory_bytes 3.0408704e+07\n", cpu)
+		cpu += 0.5
+	}))
+	defer metrics.Close()
+	cfg, err := parseFlags([]string{"-join", h.JoinAddress(), "-host-metrics", strings.TrimPrefix(metrics.URL, "http://"),
+		"-bots", "3", "-duration", "500ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	if err := runExternal(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + out.String())
+	for _, want := range []string{"3 bots × 10 Hz", "host CPU:", "29 MiB resident", "p99"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if m := regexp.MustCompile(`received: (\d+) updates, (\d+) sent`).FindStringSubmatch(out.String()); m == nil || m[1] == "0" || m[2] == "0" {
+		t.Errorf("no updates went round: %v", m)
+	}
+	if st := h.Stats(); st.Joined != 3 {
+		t.Errorf("host admitted %d bots, want 3", st.Joined)
 	}
 }

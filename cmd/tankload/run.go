@@ -113,6 +113,9 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	}
 	st := statsAfter
 	report(out, cfg, res, st, statsBefore, before, after)
+	if cfg.result != nil {
+		cfg.result(figuresOf(cfg, res, st, statsBefore, before, after))
+	}
 	return nil
 }
 
@@ -169,6 +172,11 @@ func runChild(ctx context.Context, cfg config, join string, ready, stopped func(
 	return res, nil
 }
 
+// joinWait is how long a bot waits for each of the host's answers while joining: long,
+// because a loaded machine (many bots joining at once, or tests under -race) can take
+// seconds to get through the handshakes.
+const joinWait = 15 * time.Second
+
 // bot is one simulated player: a client driving one tank in a circle.
 type bot struct {
 	c        *tlnet.Client
@@ -212,7 +220,7 @@ func runBots(ctx context.Context, cfg config, join string, ready, stopped func()
 				phase:  float64(i),
 			}
 			bots[i] = b
-			ccfg := tlnet.ClientConfig{Addr: addr, Fingerprint: fp, Name: fmt.Sprintf("bot%03d", i), Timeout: 10 * time.Second}
+			ccfg := tlnet.ClientConfig{Addr: addr, Fingerprint: fp, Name: fmt.Sprintf("bot%03d", i), Timeout: 10 * time.Second, RequestTimeout: joinWait}
 			if cfg.lag > 0 || cfg.jitter > 0 || cfg.loss > 0 {
 				link := impair.Link{Latency: cfg.lag, Jitter: cfg.jitter, Loss: cfg.loss, LossBurst: cfg.lossBurst}
 				ccfg.Wrap = tlnet.Impaired(link, cfg.seed+uint64(i))

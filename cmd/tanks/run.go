@@ -258,6 +258,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
 		Terrain:     render.TerrainFromMap(mp, 0),
 		Ground:      mp.HeightAt,
+		Raycast:     mp.Raycast,
 		Overlays:    c.overlays,
 		Watch:       c.watch,
 		Clock:       m.Now,

@@ -247,6 +247,30 @@ func (l *LoopLink) Spawn(name string, team int, s deadreckon.State) (uint32, err
 	return id, nil
 }
 
+// Chat sends a chat line to every link, this one included, after the configured
+// delay. The sender is named after its first actor, or "player N" before it has one.
+func (l *LoopLink) Chat(text string) error {
+	h := l.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	name := fmt.Sprintf("player %d", l.id)
+	first := uint32(0)
+	for id, a := range h.actors {
+		if a.owner == l.id && (first == 0 || id < first) {
+			first, name = id, a.name
+		}
+	}
+	for _, o := range h.links {
+		if !o.closed {
+			o.push(h.now+h.delay, net.Event{Kind: net.EventChat, Owner: l.id, Name: name, Text: text}, h.nextSeq())
+		}
+	}
+	return nil
+}
+
 // Despawn removes one of this player's actors and tells the other links.
 func (l *LoopLink) Despawn(actor uint32) error {
 	h := l.hub

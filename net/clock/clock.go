@@ -223,6 +223,20 @@ func (s *Sync) Estimate() (offset, bound float64) {
 	return s.best.Offset(), s.best.RTT() / 2
 }
 
+// Error returns how far, at most, the smoothed offset may be from the true one in
+// seconds, as the filter estimates it: the best sample's error bound (half its round
+// trip) plus the gap the offset still has to slew to reach that sample's estimate.
+// It is zero before the first sample. This, not the offset itself, is the figure
+// that says how well two clocks agree.
+func (s *Sync) Error() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.synced {
+		return 0
+	}
+	return s.best.RTT()/2 + math.Abs(s.offset-s.best.Offset())
+}
+
 // RTT returns the median round trip of the window in seconds, the figure to show a
 // player; zero before the first sample.
 func (s *Sync) RTT() float64 {

@@ -1,0 +1,466 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	stdnet "net"
+	stdhttp "net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
+	"github.com/treadline/treadline/cmd/tankhost/internal/agones/agonestest"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net"
+)
+
+// wait bounds every poll in these tests; each ends as soon as its condition holds.
+const wait = 20 * time.Second
+
+// host is a tankhost started by startHost.
+type host struct {
+	addr, fp string
+	metrics  string
+	logs     *syncBuffer
+	errc     chan error
+	cancel   context.CancelFunc
+}
+
+// startHost runs tankhost with args (and a loopback listen address and a test map)
+// until the test ends, and waits for it to listen.
+func startHost(t *testing.T, args []string, tick func(game.ServeStatus)) *host {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &host{logs: &syncBuffer{}, errc: make(chan error, 1), cancel: cancel}
+	readyc := make(chan [2]string, 1)
+	metricsc := make(chan string, 1)
+	args = append([]string{"-listen", "127.0.0.1:0", "-map", testMap(t), "-stats", "-1s"}, args...)
+	go func() {
+		h.errc <- run(ctx, args, h.logs, runOptions{
+			ready:   func(addr, fp string) { readyc <- [2]string{addr, fp} },
+			metrics: func(addr string) { metricsc <- addr },
+			tick:    tick,
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-h.errc:
+		case <-time.After(wait):
+			t.Errorf("tankhost did not stop within %v", wait)
+		}
+	})
+	select {
+	case r := <-readyc:
+		h.addr, h.fp = r[0], r[1]
+	case err := <-h.errc:
+		h.errc <- err
+		t.Fatalf("tankhost ended before listening: %v\n%s", err, h.logs.String())
+	case <-time.After(wait):
+		t.Fatalf("tankhost not listening after %v\n%s", wait, h.logs.String())
+	}
+	select {
+	case h.metrics = <-metricsc:
+	default:
+	}
+	return h
+}
+
+// waitExit waits for run to return nil.
+func (h *host) waitExit(t *testing.T, when string) {
+	t.Helper()
+	select {
+	case err := <-h.errc:
+		h.errc <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(wait):
+		t.Fatalf("tankhost did not stop %s\n%s", when, h.logs.String())
+	}
+}
+
+// join connects a player named name to h.
+func (h *host) join(t *testing.T, name, pass string) (*net.Client, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	return net.Dial(ctx, net.ClientConfig{Addr: h.addr, Fingerprint: h.fp, KnownHosts: "-", Name: name, Passphrase: pass,
+		RequestTimeout: wait})
+}
+
+// scrape fetches /metrics and returns every sample by its series, name{label="v"}.
+func (h *host) scrape(t *testing.T) map[string]float64 {
+	t.Helper()
+	resp, err := stdhttp.Get("http://" + h.metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != stdhttp.StatusOK {
+		t.Fatalf("GET /metrics: %s", resp.Status)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	out := map[string]float64{}
+	for name, fam := range fams {
+		if !strings.HasPrefix(name, metricPrefix) {
+			t.Errorf("metric %s lacks the %s prefix", name, metricPrefix)
+		}
+		for _, m := range fam.GetMetric() {
+			key := name + labelString(m.GetLabel())
+			switch {
+			case m.Counter != nil:
+				out[key] = m.GetCounter().GetValue()
+			case m.Gauge != nil:
+				out[key] = m.GetGauge().GetValue()
+			case m.Histogram != nil:
+				out[name+"_count"+labelString(m.GetLabel())] = float64(m.GetHistogram().GetSampleCount())
+				out[name+"_sum"+labelString(m.GetLabel())] = m.GetHistogram().GetSampleSum()
+			default:
+				out[key] = m.GetUntyped().GetValue()
+			}
+		}
+	}
+	return out
+}
+
+func labelString(ls []*dto.LabelPair) string {
+	if len(ls) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, fmt.Sprintf("%s=%q", l.GetName(), l.GetValue()))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+func (h *host) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	resp, err := stdhttp.Get("http://" + h.metrics + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// poll waits until cond holds.
+func poll(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, wait)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestMetricsAfterMatch plays a short loopback match against a host with -metrics
+// and checks the treadline_ series against what happened: two players joined, one
+// was refused for a wrong passphrase, one published updates the other received.
+func TestMetricsAfterMatch(t *testing.T) {
+	// A long join timeout: deriving the passphrase key under -race on a loaded machine is slow.
+	h := startHost(t, []string{"-bots", "0", "-pass", "tiger", "-metrics", "127.0.0.1:0", "-join-timeout", "20s"}, nil)
+	if code, body := h.get(t, "/healthz"); code != stdhttp.StatusOK || !strings.HasPrefix(body, "ok: waiting, 0 players") {
+		// The loop may not have stepped yet: wait for it.
+		poll(t, "healthz ok", func() bool {
+			code, body = h.get(t, "/healthz")
+			return code == stdhttp.StatusOK && strings.HasPrefix(body, "ok: waiting, 0 players")
+		})
+	}
+	ann, err := h.join(t, "ann", "tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ann.Close()
+	bob, err := h.join(t, "bob", "tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bob.Close()
+	if c, err := h.join(t, "eve", "lion"); err == nil {
+		c.Close()
+		t.Fatal("wrong passphrase admitted")
+	}
+	tank, err := ann.Spawn("ann", 1, tankState(0.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const updates = 6
+	got := 0
+	var evs []net.Event
+	for i := range updates {
+		if err := ann.Publish(tank, tankState(0.5+0.2*float64(i+1))); err != nil {
+			t.Fatal(err)
+		}
+		poll(t, "bob receives the update", func() bool {
+			for _, ev := range bob.Poll(evs[:0]) {
+				if ev.Kind == net.EventState && ev.Actor == tank {
+					got++
+				}
+			}
+			return got == i+1
+		})
+	}
+	// Each update goes to bob and to the host's own peer (its bots' match).
+	var m map[string]float64
+	poll(t, "relays counted", func() bool {
+		m = h.scrape(t)
+		return m["treadline_updates_relayed_total"] >= 2*updates
+	})
+	for series, want := range map[string]float64{
+		`treadline_players`:     2,
+		`treadline_actors`:      1,
+		`treadline_joins_total`: 2,
+		`treadline_joins_refused_total{reason="passphrase"}`: 1,
+		`treadline_joins_refused_total{reason="full"}`:       0,
+		`treadline_handshakes_in_flight`:                     0,
+		`treadline_joins_in_progress`:                        0,
+		`treadline_joins_refused_total{reason="handshake"}`:  0,
+		`treadline_players_kicked_total{reason="idle"}`:      0,
+		`treadline_updates_accepted_total`:                   updates,
+		`treadline_updates_relayed_total`:                    2 * updates,
+		`treadline_relay_delay_seconds_count`:                updates,
+		`treadline_drops_total{reason="late"}`:               0,
+		`treadline_drops_total{reason="invalid"}`:            0,
+		`treadline_drops_total{reason="unauthorized"}`:       0,
+		`treadline_match_state{state="playing"}`:             1,
+		`treadline_match_state{state="waiting"}`:             0,
+	} {
+		if v, ok := m[series]; !ok || v != want {
+			t.Errorf("%s = %v (present %v), want %v", series, v, ok, want)
+		}
+	}
+	if d := m["treadline_relay_delay_seconds_sum"] / updates; !(d > -0.5 && d < 2) {
+		t.Errorf("mean relay delay %v s on loopback", d)
+	}
+	if _, ok := m["treadline_go_goroutines"]; !ok {
+		t.Error("no treadline_go_goroutines: runtime metrics missing")
+	}
+	// Round trips are sampled once a second: wait for both players' first samples.
+	poll(t, "round trips sampled", func() bool { return h.scrape(t)["treadline_rtt_seconds_count"] >= 2 })
+	if m := h.scrape(t); m["treadline_rtt_seconds_sum"]/m["treadline_rtt_seconds_count"] > 0.5 {
+		t.Errorf("mean loopback round trip %v s", m["treadline_rtt_seconds_sum"]/m["treadline_rtt_seconds_count"])
+	}
+	if code, body := h.get(t, "/healthz"); code != stdhttp.StatusOK || !strings.HasPrefix(body, "ok: playing, 2 players") {
+		t.Errorf("healthz %d %q", code, body)
+	}
+	if code, _ := h.get(t, "/nothing"); code != stdhttp.StatusNotFound {
+		t.Errorf("GET /nothing: %d", code)
+	}
+}
+
+// tankState is a tank at rest at x along the X axis.
+func tankState(x float64) deadreckon.State {
+	s := deadreckon.NewState(mgl64.Vec3{x, 0, 0})
+	s.NumArticulations = 2
+	return s
+}
+
+// TestAgonesFleet runs tankhost -agones against a fake sidecar through a whole
+// match: Ready once it listens, labelled with the map and the player count,
+// Allocated on the first join, health pings at the configured cadence that stop
+// while the match loop is stalled, and Shutdown when the match has been idle.
+func TestAgonesFleet(t *testing.T) {
+	side := agonestest.New(t, "198.51.100.7", PortName, 7402)
+	t.Setenv(agones.PortEnv, side.Port())
+	// Ready must find the game port taken by the host: binding it must fail.
+	port := freeUDPPort(t)
+	var readyChecked, readyBeforeListen atomic.Bool
+	side.SetHook(func(c agonestest.Call) int {
+		if c.Path == "/ready" && !readyChecked.Swap(true) {
+			if pc, err := stdnet.ListenPacket("udp", port); err == nil {
+				pc.Close()
+				readyBeforeListen.Store(true)
+			}
+		}
+		return 0
+	})
+	var stalled atomic.Bool
+	release := make(chan struct{})
+	var once sync.Once
+	defer once.Do(func() { close(release) })
+	const period = 40 * time.Millisecond
+	started := time.Now()
+	h := startHost(t, []string{"-listen", port, "-bots", "1", "-agones", "-self-allocate", "-agones-health", period.String(),
+		"-idle", "300ms", "-metrics", "127.0.0.1:0"}, func(st game.ServeStatus) {
+		if stalled.Load() {
+			<-release
+		}
+	})
+	side.Wait(t, wait, "Ready", func() bool { return side.GameServer().Status.State == agones.StateReady })
+	if !readyChecked.Load() || readyBeforeListen.Load() {
+		t.Errorf("Ready reached the sidecar before the host listened on %s", port)
+	}
+	gs := side.GameServer()
+	if got := gs.ObjectMeta.Annotations[agones.LabelPrefix+"fingerprint"]; got != h.fp {
+		t.Errorf("fingerprint annotation %q, want %q", got, h.fp)
+	}
+	if l := gs.ObjectMeta.Labels; l[agones.LabelPrefix+"map"] != "test" || l[agones.LabelPrefix+"players"] != "0" {
+		t.Errorf("labels %v, want map test and 0 players", l)
+	}
+	poll(t, "public join line logged", func() bool {
+		return strings.Contains(h.logs.String(), "join=\"tanks -join 198.51.100.7:7402#"+h.fp+"\"")
+	})
+
+	// Health at the cadence, never faster: the k-th ping follows the k-th tick of the
+	// period, counted from before tankhost started.
+	side.Wait(t, wait, "health pings", func() bool { return side.Count("/health") >= 5 })
+	for k, at := range side.HealthTimes() {
+		if early := time.Duration(k+1) * period; at.Sub(started) < early {
+			t.Errorf("health ping %d came %v after the start, before %v", k+1, at.Sub(started), early)
+		}
+	}
+	// A stalled loop stops the pings; the withheld ones show on /metrics.
+	withheld := func() float64 { return h.scrape(t)["treadline_agones_health_withheld_total"] }
+	w0 := withheld() // a loaded machine may have skipped a beat before the stall
+	stalled.Store(true)
+	poll(t, "pings withheld", func() bool { return withheld() >= w0+3 })
+	n := side.Count("/health")
+	poll(t, "more pings withheld", func() bool { return withheld() >= w0+6 })
+	if m := side.Count("/health"); m > n+1 {
+		t.Errorf("%d pings while the loop was stalled", m-n)
+	}
+	poll(t, "healthz reports the stall", func() bool {
+		code, body := h.get(t, "/healthz")
+		return code == stdhttp.StatusServiceUnavailable && strings.Contains(body, "stalled")
+	})
+	stalled.Store(false)
+	once.Do(func() { close(release) })
+	side.Wait(t, wait, "pings after the stall", func() bool { return side.Count("/health") >= n+3 })
+
+	// Joins and leaves move the label; the first join allocates.
+	ann, err := h.join(t, "ann", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := func(want string) func() bool {
+		return func() bool { return side.GameServer().ObjectMeta.Labels[agones.LabelPrefix+"players"] == want }
+	}
+	side.Wait(t, wait, "players=1", label("1"))
+	side.Wait(t, wait, "Allocated", func() bool { return side.GameServer().Status.State == agones.StateAllocated })
+	bob, err := h.join(t, "bob", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	side.Wait(t, wait, "players=2", label("2"))
+	bob.Close()
+	side.Wait(t, wait, "players=1 after a leave", label("1"))
+	ann.Close()
+	side.Wait(t, wait, "players=0", label("0"))
+
+	// Idle for -idle: the match ends, Shutdown goes out and tankhost returns.
+	h.waitExit(t, "after the idle time")
+	want := []string{agones.StateScheduled, agones.StateRequestReady, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
+	if st := side.States(); !slices.Equal(st, want) {
+		t.Errorf("states %v, want %v", st, want)
+	}
+	if !strings.Contains(h.logs.String(), "match over") {
+		t.Errorf("no 'match over' line:\n%s", h.logs.String())
+	}
+	if n := side.Count("/allocate"); n != 1 {
+		t.Errorf("%d Allocate calls, want 1", n)
+	}
+}
+
+// freeUDPPort returns a loopback UDP address nobody listens on right now.
+func freeUDPPort(t *testing.T) string {
+	t.Helper()
+	pc, err := stdnet.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	return pc.LocalAddr().String()
+}
+
+// TestAgonesSidecarTrouble: a sidecar answering 500, then gone, never stops the
+// match: players join and play, and the calls go through once it is back.
+func TestAgonesSidecarTrouble(t *testing.T) {
+	side := agonestest.New(t, "198.51.100.7", PortName, 7402)
+	t.Setenv(agones.PortEnv, side.Port())
+	var failing atomic.Bool
+	failing.Store(true)
+	side.SetHook(func(c agonestest.Call) int {
+		if failing.Load() {
+			return stdhttp.StatusInternalServerError
+		}
+		return 0
+	})
+	h := startHost(t, []string{"-bots", "1", "-agones", "-agones-health", "30ms"}, nil)
+	poll(t, "failures retried", func() bool { return len(side.Calls()) >= 4 })
+	side.Stop()
+	ann, err := h.join(t, "ann", "")
+	if err != nil {
+		t.Fatalf("join while the sidecar is gone: %v", err)
+	}
+	defer ann.Close()
+	poll(t, "bot seen", func() bool {
+		for _, ev := range ann.Poll(nil) {
+			if ev.Kind == net.EventState {
+				return true
+			}
+		}
+		return false
+	})
+	failing.Store(false)
+	side.Start()
+	side.Wait(t, wait, "Ready once the sidecar is back", func() bool { return side.GameServer().Status.State == agones.StateReady })
+	side.Wait(t, wait, "players label", func() bool {
+		return side.GameServer().ObjectMeta.Labels[agones.LabelPrefix+"players"] == "1"
+	})
+	side.Wait(t, wait, "health pings", func() bool { return side.Count("/health") >= 2 })
+	// An allocator hands the server out; without -self-allocate tankhost never does.
+	if !side.Allocate() {
+		t.Errorf("allocator could not allocate a %s server", side.GameServer().Status.State)
+	}
+	if n := side.Count("/allocate"); n != 0 {
+		t.Errorf("%d Allocate calls without -self-allocate", n)
+	}
+	if !strings.Contains(h.logs.String(), "retrying") {
+		t.Errorf("failures not logged:\n%s", h.logs.String())
+	}
+	// Stopping tankhost shuts the game server down.
+	h.cancel()
+	h.waitExit(t, "after cancellation")
+	want := []string{agones.StateScheduled, agones.StateRequestReady, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
+	if st := side.States(); !slices.Equal(st, want) {
+		t.Errorf("states %v after tankhost stopped, want %v", st, want)
+	}
+}
+
+// TestAgonesAllocatedNobodyCame: a server an allocator hands out whose players never
+// join ends after the idle time, as one they left does, and shuts down.
+func TestAgonesAllocatedNobodyCame(t *testing.T) {
+	side := agonestest.New(t, "198.51.100.7", PortName, 7402)
+	t.Setenv(agones.PortEnv, side.Port())
+	h := startHost(t, []string{"-bots", "1", "-agones", "-agones-health", "30ms", "-idle", "200ms"}, nil)
+	side.Wait(t, wait, "Ready", func() bool { return side.GameServer().Status.State == agones.StateReady })
+	if !side.Allocate() {
+		t.Fatal("allocator could not allocate")
+	}
+	h.waitExit(t, "after an allocation nobody joined")
+	if st := side.GameServer().Status.State; st != agones.StateShutdown {
+		t.Errorf("state %s, want Shutdown", st)
+	}
+	if !strings.Contains(h.logs.String(), "no player came") {
+		t.Errorf("no 'no player came' line:\n%s", h.logs.String())
+	}
+}

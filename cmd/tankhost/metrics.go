@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	stdnet "net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// metricPrefix starts the name of every metric tankhost exports.
+const metricPrefix = "treadline_"
+
+// rttSampleEvery is how often each player's round trip is sampled into
+// treadline_rtt_seconds.
+const rttSampleEvery = time.Second
+
+// healthzStale is how long the match loop may go without a step before /healthz
+// reports it stalled.
+const healthzStale = 2 * time.Second
+
+// rttBuckets are treadline_rtt_seconds' upper bounds, seconds.
+var rttBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2}
+
+// refuseLabels name treadline_joins_refused_total's reasons, by net.HostStats.RefusedBy
+// index (the reason the refused player is told).
+var refuseLabels = [len(net.HostStats{}.RefusedBy)]string{
+	wire.RefusePassphrase: "passphrase",
+	wire.RefuseVersion:    "version",
+	wire.RefuseFull:       "full",
+	wire.RefuseName:       "name",
+	wire.RefuseBanned:     "banned",
+	wire.RefuseProtocol:   "protocol",
+	wire.RefuseOther:      "other",
+}
+
+// monitor follows a served match for /metrics and /healthz: it reads the host's
+// counters at each scrape and keeps the match loop's last status. Safe for
+// concurrent use.
+type monitor struct {
+	sdk *agones.SDK // nil without -agones
+	rtt prometheus.Histogram
+
+	mu       sync.Mutex
+	host     *net.Host
+	last     game.ServeStatus
+	stepped  bool
+	lastRTT  time.Time
+	wallNow  func() time.Time
+	descs    descs
+	registry *prometheus.Registry
+}
+
+type descs struct {
+	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
+	timedOut, kicked, relayDelay, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
+}
+
+func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc(metricPrefix+name, help, labels, nil)
+	}
+	m := &monitor{sdk: sdk, wallNow: wallNow, registry: prometheus.NewRegistry()}
+	m.descs = descs{
+		players: d("players", "Players connected, the host's own bots not counted."),
+		actors:  d("actors", "Actors (tanks) in the match, bots included."),
+		joins:   d("joins_total", "Players admitted to the match."),
+		refused: d("joins_refused_total", "Connections turned away, by reason: what the player was told, or handshake "+
+			"(the QUIC handshake refused by the caps and rates) and evicted (a half-open join closed for a newer one).", "reason"),
+		handshakes: d("handshakes_in_flight", "QUIC handshakes under way."),
+		joining:    d("joins_in_progress", "Connections past the QUIC handshake that have not joined or been refused yet."),
+		accepted:   d("updates_accepted_total", "State updates accepted from their owners."),
+		relayed:    d("updates_relayed_total", "State updates sent on to observers, one per observer."),
+		thinned:    d("updates_thinned_total", "Relays skipped by distance thinning."),
+		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
+		timedOut:   d("players_timed_out_total", "Players dropped for silence."),
+		kicked:     d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
+		relayDelay: d("relay_delay_seconds", "Age of each relayed update when the host relays it: host clock minus the owner's timestamp (owner-to-host delay and clock-sync error)."),
+		matchState: d("match_state", "1 for the state the match is in (waiting, playing, idle, ended), 0 for the others.", "state"),
+		sdkCalls:   d("agones_calls_total", "Agones SDK lifecycle and metadata calls the sidecar accepted."),
+		sdkFailures: d("agones_failures_total",
+			"Agones SDK calls that failed (each is retried with backoff), health pings included."),
+		health:   d("agones_health_pings_total", "Health pings the Agones sidecar accepted."),
+		withheld: d("agones_health_withheld_total", "Health pings withheld because the match loop had not stepped since the last one."),
+	}
+	m.rtt = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    metricPrefix + "rtt_seconds",
+		Help:    "Players' smoothed QUIC round trips, each player sampled once a second.",
+		Buckets: rttBuckets,
+	})
+	m.registry.MustRegister(m, m.rtt)
+	runtime := prometheus.WrapRegistererWithPrefix(metricPrefix, m.registry)
+	runtime.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// listening records the host once it listens.
+func (m *monitor) listening(h *net.Host) {
+	m.mu.Lock()
+	m.host = h
+	m.mu.Unlock()
+}
+
+// tick records one step of the match loop; it samples round trips once a second.
+func (m *monitor) tick(st game.ServeStatus) {
+	m.mu.Lock()
+	m.last, m.stepped = st, true
+	sample := st.Now.Sub(m.lastRTT) >= rttSampleEvery
+	if sample {
+		m.lastRTT = st.Now
+	}
+	h := m.host
+	m.mu.Unlock()
+	if !sample || h == nil {
+		return
+	}
+	for _, p := range h.Players() {
+		if p.Addr != "" { // remote players only: the host's own has no round trip
+			m.rtt.Observe(p.RTT.Seconds())
+		}
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (m *monitor) Describe(ch chan<- *prometheus.Desc) {
+	prometheus.DescribeByCollect(m, ch)
+}
+
+// Collect implements prometheus.Collector: the host's counters as they are now.
+func (m *monitor) Collect(ch chan<- prometheus.Metric) {
+	m.mu.Lock()
+	h, st := m.host, m.last
+	m.mu.Unlock()
+	d := &m.descs
+	for s := game.MatchWaiting; s <= game.MatchEnded; s++ {
+		v := 0.0
+		if s == st.State {
+			v = 1
+		}
+		ch <- prometheus.MustNewConstMetric(d.matchState, prometheus.GaugeValue, v, s.String())
+	}
+	if m.sdk != nil {
+		ss := m.sdk.Stats()
+		ch <- prometheus.MustNewConstMetric(d.sdkCalls, prometheus.CounterValue, float64(ss.Calls))
+		ch <- prometheus.MustNewConstMetric(d.sdkFailures, prometheus.CounterValue, float64(ss.Failures+ss.HealthFailures))
+		ch <- prometheus.MustNewConstMetric(d.health, prometheus.CounterValue, float64(ss.Health))
+		ch <- prometheus.MustNewConstMetric(d.withheld, prometheus.CounterValue, float64(ss.Withheld))
+	}
+	if h == nil {
+		return
+	}
+	hs := h.Stats()
+	gauge := func(desc *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(desc *prometheus.Desc, v uint64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(desc, prometheus.CounterValue, float64(v), labels...)
+	}
+	gauge(d.players, float64(remotePlayers(hs)))
+	gauge(d.actors, float64(hs.Actors))
+	gauge(d.handshakes, float64(hs.HandshakesInFlight))
+	gauge(d.joining, float64(hs.Joining))
+	counter(d.joins, hs.Joined)
+	for i, n := range hs.RefusedBy {
+		if refuseLabels[i] != "" {
+			counter(d.refused, n, refuseLabels[i])
+		}
+	}
+	counter(d.refused, hs.HandshakesRefused, "handshake")
+	counter(d.refused, hs.JoinsEvicted, "evicted")
+	counter(d.kicked, hs.IdleKicked, "idle")
+	counter(d.kicked, hs.FloodKicked, "flood")
+	counter(d.accepted, hs.Accepted)
+	counter(d.relayed, hs.Relayed)
+	counter(d.thinned, hs.Thinned)
+	for _, r := range []struct {
+		reason string
+		n      uint64
+	}{
+		{"late", hs.Late}, {"rate_limited", hs.RateLimited}, {"invalid", hs.Invalid},
+		{"unauthorized", hs.Unauthorized}, {"malformed", hs.Malformed}, {"overflow", hs.Overflow},
+	} {
+		counter(d.drops, r.n, r.reason)
+	}
+	counter(d.timedOut, hs.TimedOut)
+	cum := hs.RelayAge.Cumulative()
+	buckets := make(map[float64]uint64, len(cum))
+	for i, b := range net.RelayAgeBounds() {
+		buckets[b] = cum[i]
+	}
+	ch <- prometheus.MustNewConstHistogram(d.relayDelay, hs.RelayAge.Count, hs.RelayAge.Sum, buckets)
+}
+
+// remotePlayers is the number of players connected, the host's own not counted.
+func remotePlayers(hs net.HostStats) int { return max(hs.Players-1, 0) }
+
+// healthz answers 200 "ok" while the match loop steps, 503 with the reason when it
+// has not started, has stalled or has ended.
+func (m *monitor) healthz(w http.ResponseWriter, _ *http.Request) {
+	m.mu.Lock()
+	st, stepped := m.last, m.stepped
+	m.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	switch age := m.wallNow().Sub(st.Now); {
+	case !stepped:
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintln(w, "starting")
+	case st.State == game.MatchEnded:
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintln(w, "match ended:", st.Reason)
+	case age > healthzStale:
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "match loop stalled for %v\n", age.Round(time.Millisecond))
+	default:
+		fmt.Fprintf(w, "ok: %s, %d players\n", st.State, st.Players)
+	}
+}
+
+// serveMetrics serves /metrics and /healthz on addr until ctx ends. It returns once
+// the listener is open, with its address; serving errors are logged.
+func serveMetrics(ctx context.Context, addr string, m *monitor, log *slog.Logger) (stdnet.Addr, func(), error) {
+	ln, err := stdnet.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-metrics %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}))
+	mux.HandleFunc("GET /healthz", m.healthz)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server", "err", err)
+		}
+	}()
+	stop := func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		<-done
+	}
+	log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	return ln.Addr(), stop, nil
+}

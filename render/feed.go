@@ -1,0 +1,145 @@
+package render
+
+import (
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/math32"
+	"github.com/treadline/treadline/game"
+)
+
+// The feed is a few lines of the match's recent notices (game.Notice: chat, joins,
+// leaves, timeouts, kills) in the bottom-left corner, newest at the bottom, each
+// fading out feedLife seconds after it happened. Under it the chat line opens on
+// Enter.
+const (
+	// feedLines is how many notices the feed shows at most.
+	feedLines = 6
+	// feedLife is how long a notice stays, seconds; it fades over the last
+	// feedFade of them.
+	feedLife, feedFade = 12.0, 3.0
+	// feedFontSize is the feed's font size at HUD scale 1, points.
+	feedFontSize = 14
+	// chatMaxRunes is the longest line the chat box takes.
+	chatMaxRunes = game.MaxChatBytes / 2
+)
+
+// feed is the notice lines and the chat box.
+type feed struct {
+	lines [feedLines]*gui.Label
+	shown [feedLines]feedKey // what each line shows now
+	alpha [feedLines]float32
+	chat  *gui.Label
+	// typing is the chat line being written; open reports the chat box is open.
+	typing []rune
+	open   bool
+}
+
+// feedKey identifies a notice on a line, so a line is redrawn only when it changes.
+type feedKey struct {
+	kind game.NoticeKind
+	time float64
+	who  string
+	text string
+}
+
+func newFeed(parent *core.Node, sc float32) *feed {
+	f := &feed{}
+	for i := range f.lines {
+		l := gui.NewLabel("")
+		l.SetPaddings(1, 6, 1, 6)
+		l.SetVisible(false)
+		parent.Add(l)
+		f.lines[i] = l
+	}
+	f.chat = gui.NewLabel("")
+	f.chat.SetPaddings(3, 8, 3, 8)
+	f.chat.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+	f.chat.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.85})
+	f.chat.SetVisible(false)
+	parent.Add(f.chat)
+	f.setScale(sc)
+	return f
+}
+
+// setScale sizes the fonts for HUD scale sc.
+func (f *feed) setScale(sc float32) {
+	for i, l := range f.lines {
+		l.SetFontSize(feedFontSize * float64(sc))
+		f.shown[i] = feedKey{} // redraw
+	}
+	f.chat.SetFontSize(feedFontSize * float64(sc))
+}
+
+// noticeColor is the text colour of a notice of kind k.
+func noticeColor(k game.NoticeKind) math32.Color {
+	switch k {
+	case game.NoticeJoin:
+		return math32.Color{R: 0.6, G: 1, B: 0.6}
+	case game.NoticeLeave, game.NoticeTimeout:
+		return math32.Color{R: 1, G: 0.7, B: 0.4}
+	case game.NoticeKill:
+		return math32.Color{R: 1, G: 0.45, B: 0.4}
+	}
+	return math32.Color{R: 1, G: 1, B: 1}
+}
+
+// update shows the newest notices of snap younger than feedLife.
+func (f *feed) update(snap *game.Snapshot) {
+	// The newest feedLines notices still alive, oldest first.
+	first := len(snap.Notices)
+	for first > 0 && len(snap.Notices)-first < feedLines && snap.Time-snap.Notices[first-1].Time < feedLife {
+		first--
+	}
+	live := snap.Notices[first:]
+	for i, l := range f.lines {
+		if i >= len(live) {
+			l.SetVisible(false)
+			f.shown[i] = feedKey{}
+			continue
+		}
+		n := &live[i]
+		k := feedKey{n.Kind, n.Time, n.Who, n.Text}
+		a := float32(clamp01((feedLife - (snap.Time - n.Time)) / feedFade))
+		a = float32(int(a*4+0.999)) / 4 // four steps, so fading redraws a line four times
+		if k != f.shown[i] || a != f.alpha[i] {
+			f.shown[i], f.alpha[i] = k, a
+			c := noticeColor(n.Kind)
+			l.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
+			l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7 * a})
+			l.SetText(n.String())
+		}
+		l.SetVisible(true)
+	}
+}
+
+// openChat opens the chat box, empty.
+func (f *feed) openChat() {
+	f.open = true
+	f.typing = f.typing[:0]
+	f.chat.SetText("say: _")
+	f.chat.SetVisible(true)
+}
+
+// closeChat closes the chat box and returns what was typed.
+func (f *feed) closeChat() string {
+	f.open = false
+	f.chat.SetVisible(false)
+	return string(f.typing)
+}
+
+// typeRune adds r to the chat line.
+func (f *feed) typeRune(r rune) {
+	if !f.open || r < ' ' || len(f.typing) >= chatMaxRunes {
+		return
+	}
+	f.typing = append(f.typing, r)
+	f.chat.SetText("say: " + string(f.typing) + "_")
+}
+
+// backspace removes the chat line's last character.
+func (f *feed) backspace() {
+	if f.open && len(f.typing) > 0 {
+		f.typing = f.typing[:len(f.typing)-1]
+		f.chat.SetText("say: " + string(f.typing) + "_")
+	}
+}

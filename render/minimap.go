@@ -1,0 +1,238 @@
+package render
+
+import (
+	"image"
+	imgcolor "image/color"
+	"math"
+
+	"github.com/g3n/engine/gls"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/texture"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
+)
+
+// The minimap is a top view of the whole map in a corner: the ground shaded by the
+// sun and coloured by height, every tank as an arrow in its team's colour pointing
+// where it heads, the camera's field of view as a cone, and the watched tank ringed.
+// North (−Z) is up and +X to the right. It is one opaque image panel whose pixels
+// are redrawn on the CPU minimapInterval seconds apart.
+const (
+	// minimapSize is the minimap's side in pixels at HUD scale 1; it never takes
+	// more than minimapShare of the picture's smaller side.
+	minimapSize, minimapShare = 180, 0.28
+	// minimapInterval is how often the minimap is redrawn, seconds.
+	minimapInterval = 0.05
+	// minimapArrow is the length of a tank's arrow in pixels at HUD scale 1.
+	minimapArrow = 9
+	// minimapCone is the length of the view cone as a fraction of the map's side.
+	minimapCone = 0.22
+)
+
+// minimap is the map panel and its pixels.
+type minimap struct {
+	img      *gui.Image
+	tex      *texture.Texture2D
+	base     *image.RGBA // the shaded ground, redrawn only on resize
+	frame    *image.RGBA // base plus this refresh's cone and arrows
+	heights  *heightGrid
+	min, max mgl64.Vec3
+	size     int     // side, pixels
+	scale    float32 // HUD scale the pixels were made for
+	since    float64 // seconds since the last redraw
+	dirty    bool
+}
+
+func newMinimap(g *heightGrid, lo, hi mgl64.Vec3) *minimap {
+	m := &minimap{heights: g, min: lo, max: hi}
+	m.build(minimapSide(DefaultWidth, DefaultHeight, 1), 1)
+	return m
+}
+
+// minimapSide is the minimap's side in pixels in a w×h picture at HUD scale sc.
+func minimapSide(w, h int, sc float32) int {
+	return max(32, int(math.Round(math.Min(float64(minimapSize*sc), minimapShare*float64(min(w, h))))))
+}
+
+// build makes the ground image n pixels square, for HUD scale sc.
+func (m *minimap) build(n int, sc float32) {
+	m.scale = sc
+	m.size = n
+	m.base = image.NewRGBA(image.Rect(0, 0, n, n))
+	m.frame = image.NewRGBA(image.Rect(0, 0, n, n))
+	lo, hi := m.min, m.max
+	hgt := make([]float64, n*n)
+	for py := 0; py < n; py++ {
+		for px := 0; px < n; px++ {
+			x, z := m.world(float64(px)+0.5, float64(py)+0.5)
+			h, ok := m.heights.heightAt(x, z)
+			if !ok {
+				h = lo[1]
+			}
+			hgt[py*n+px] = h
+		}
+	}
+	cell := (hi[0] - lo[0]) / float64(n)
+	sun := sunDirection.Normalize()
+	for py := 0; py < n; py++ {
+		for px := 0; px < n; px++ {
+			at := func(x, y int) float64 { return hgt[min(n-1, max(0, y))*n+min(n-1, max(0, x))] }
+			dx := (at(px+1, py) - at(px-1, py)) / (2 * cell)
+			dz := (at(px, py+1) - at(px, py-1)) / (2 * cell)
+			nrm := mgl64.Vec3{-dx, 1, -dz}.Normalize()
+			x, z := m.world(float64(px)+0.5, float64(py)+0.5)
+			c, ok := m.heights.colorAt(x, z)
+			if !ok {
+				c = groundColor(hgt[py*n+px], nrm[1])
+			}
+			light := 0.3 + 0.95*math.Max(0, nrm.Dot(sun))
+			m.base.SetRGBA(px, py, rgba8(math32.Color{R: c.R * float32(light), G: c.G * float32(light), B: c.B * float32(light)}, 1))
+		}
+	}
+	// A thin frame around the map.
+	edge := rgba8(math32.Color{R: 0.9, G: 0.8, B: 0.3}, 1)
+	for k := 0; k < n; k++ {
+		m.base.SetRGBA(k, 0, edge)
+		m.base.SetRGBA(k, n-1, edge)
+		m.base.SetRGBA(0, k, edge)
+		m.base.SetRGBA(n-1, k, edge)
+	}
+	copy(m.frame.Pix, m.base.Pix)
+	if m.tex == nil {
+		m.tex = texture.NewTexture2DFromRGBA(m.frame)
+		m.tex.SetMinFilter(gls.NEAREST)
+		m.tex.SetMagFilter(gls.NEAREST)
+		m.img = gui.NewImageFromTex(m.tex)
+		opaque(m.img)
+	} else {
+		m.tex.SetFromRGBA(m.frame)
+		m.img.SetTexture(m.tex)
+	}
+	m.img.SetSize(float32(n), float32(n))
+	m.dirty = true
+}
+
+// world returns the world (x, z) under minimap pixel coordinates (px, py).
+func (m *minimap) world(px, py float64) (x, z float64) {
+	n := float64(m.size)
+	return m.min[0] + px/n*(m.max[0]-m.min[0]), m.min[2] + py/n*(m.max[2]-m.min[2])
+}
+
+// pixel returns the minimap pixel coordinates of world point p.
+func (m *minimap) pixel(p mgl64.Vec3) (px, py float64) {
+	n := float64(m.size)
+	return (p[0] - m.min[0]) / (m.max[0] - m.min[0]) * n, (p[2] - m.min[2]) / (m.max[2] - m.min[2]) * n
+}
+
+// update redraws the cone and the arrows when due (every minimapInterval seconds).
+func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt float64) {
+	m.since += dt
+	if !m.dirty && m.since < minimapInterval {
+		return
+	}
+	m.since, m.dirty = 0, false
+	copy(m.frame.Pix, m.base.Pix)
+	// The view cone from the eye, as wide as the picture.
+	ex, ey := m.pixel(v.Eye)
+	f := v.Forward()
+	yaw := math.Atan2(f[2], f[0]) // on the minimap: +x right, +z down
+	half := math.Atan(math.Tan(v.FovY/2) * float64(v.Width) / float64(max(1, v.Height)))
+	reach := minimapCone * float64(m.size)
+	cone := imgcolor.RGBA{R: 255, G: 255, B: 255, A: 255}
+	for _, a := range [2]float64{yaw - half, yaw + half} {
+		m.line(ex, ey, ex+reach*math.Cos(a), ey+reach*math.Sin(a), cone, 0.55)
+	}
+	sc := float64(m.scale)
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		if !deadreckon.FiniteVec(tv.Position) {
+			continue
+		}
+		px, py := m.pixel(tv.Position)
+		h := deadreckon.Yaw(tv.Orientation)
+		dx, dy := math.Cos(h), -math.Sin(h)
+		c := teamColor(tv.Team)
+		if tv.Stale {
+			c = math32.Color{R: 0.55, G: 0.55, B: 0.55}
+		}
+		l := minimapArrow * sc
+		outline := imgcolor.RGBA{A: 255}
+		if i == snap.Self {
+			l *= 1.3
+			outline = imgcolor.RGBA{R: 255, G: 255, B: 255, A: 255}
+		}
+		m.arrow(px, py, dx, dy, l, rgba8(c, 1), outline)
+		if watched == tv {
+			m.ring(px, py, l*0.95, imgcolor.RGBA{R: 255, G: 240, B: 80, A: 255})
+		}
+	}
+	m.tex.SetFromRGBA(m.frame)
+}
+
+// arrow fills a triangle of length l centered on (px, py) pointing along (dx, dy) in
+// fill, outlined in edge.
+func (m *minimap) arrow(px, py, dx, dy, l float64, fill, edge imgcolor.RGBA) {
+	tipX, tipY := px+dx*l*0.6, py+dy*l*0.6
+	bx, by := px-dx*l*0.4, py-dy*l*0.4
+	w := l * 0.38
+	lx, ly := bx-dy*w, by+dx*w
+	rx, ry := bx+dy*w, by-dx*w
+	minX, maxX := int(math.Floor(min(tipX, lx, rx))), int(math.Ceil(max(tipX, lx, rx)))
+	minY, maxY := int(math.Floor(min(tipY, ly, ry))), int(math.Ceil(max(tipY, ly, ry)))
+	edgeFn := func(ax, ay, bx, by, x, y float64) float64 { return (bx-ax)*(y-ay) - (by-ay)*(x-ax) }
+	area := edgeFn(tipX, tipY, lx, ly, rx, ry)
+	if area == 0 {
+		return
+	}
+	for y := minY; y <= maxY; y++ {
+		for x := minX; x <= maxX; x++ {
+			cx, cy := float64(x)+0.5, float64(y)+0.5
+			w0 := edgeFn(lx, ly, rx, ry, cx, cy) / area
+			w1 := edgeFn(rx, ry, tipX, tipY, cx, cy) / area
+			w2 := edgeFn(tipX, tipY, lx, ly, cx, cy) / area
+			if w0 >= 0 && w1 >= 0 && w2 >= 0 {
+				m.set(x, y, fill)
+			}
+		}
+	}
+	m.line(tipX, tipY, lx, ly, edge, 1)
+	m.line(lx, ly, rx, ry, edge, 1)
+	m.line(rx, ry, tipX, tipY, edge, 1)
+}
+
+// ring draws a circle of radius r around (px, py).
+func (m *minimap) ring(px, py, r float64, c imgcolor.RGBA) {
+	steps := int(4*r) + 8
+	for k := 0; k < steps; k++ {
+		a := 2 * math.Pi * float64(k) / float64(steps)
+		m.set(int(math.Floor(px+r*math.Cos(a))), int(math.Floor(py+r*math.Sin(a))), c)
+	}
+}
+
+// line draws from (x0, y0) to (x1, y1), blending c over the pixels with opacity a.
+func (m *minimap) line(x0, y0, x1, y1 float64, c imgcolor.RGBA, a float64) {
+	n := int(math.Ceil(math.Max(math.Abs(x1-x0), math.Abs(y1-y0)))) + 1
+	for k := 0; k <= n; k++ {
+		t := float64(k) / float64(n)
+		x, y := int(math.Floor(x0+(x1-x0)*t)), int(math.Floor(y0+(y1-y0)*t))
+		if x < 0 || y < 0 || x >= m.size || y >= m.size {
+			continue
+		}
+		if a >= 1 {
+			m.set(x, y, c)
+			continue
+		}
+		o := m.frame.RGBAAt(x, y)
+		mixc := func(p, q uint8) uint8 { return uint8(float64(p)*(1-a) + float64(q)*a) }
+		m.set(x, y, imgcolor.RGBA{R: mixc(o.R, c.R), G: mixc(o.G, c.G), B: mixc(o.B, c.B), A: 255})
+	}
+}
+
+// set paints pixel (x, y) when it is on the minimap.
+func (m *minimap) set(x, y int, c imgcolor.RGBA) {
+	if x >= 0 && y >= 0 && x < m.size && y < m.size {
+		m.frame.SetRGBA(x, y, c)
+	}
+}
