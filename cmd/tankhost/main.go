@@ -63,6 +63,7 @@ type flags struct {
 	healthEvery  time.Duration
 	idleSet      bool
 	roundsSet    bool
+	mapSet       bool
 	defences     net.DefenceFlags
 	identity     *cli.Identity
 }
@@ -94,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.Visit(func(fl *flag.Flag) {
 		f.idleSet = f.idleSet || fl.Name == "idle"
 		f.roundsSet = f.roundsSet || fl.Name == "rounds"
+		f.mapSet = f.mapSet || fl.Name == "map"
 	})
 	if err := checkFlags(f); err != nil {
 		return f, err
@@ -134,7 +136,10 @@ func checkFlags(f flags) error {
 			return err
 		}
 	}
-	return cli.InputFile("map", cfg.MapPath)
+	if f.mapSet { // the default is looked up where the host runs (its image has it)
+		return cli.InputFile("map", cfg.MapPath)
+	}
+	return nil
 }
 
 // run parses args into a host configuration and serves until ctx ends or the match
