@@ -50,8 +50,14 @@ func appendOffset(b []byte, field string, t, base float64) ([]byte, error) {
 	return binary.BigEndian.AppendUint32(b, uint32(int32(us))), nil
 }
 
+// offset reads a time offset from base. Its range is symmetric, as the encoder
+// writes it, so the one code past −maxOffsetMicros is refused.
 func (r *reader) offset(base float64) float64 {
-	return base + float64(int32(r.u32()))*ClockMicrosStep
+	us := int32(r.u32())
+	if us == math.MinInt32 {
+		r.fail(fmt.Errorf("time offset %d µs: %w", us, ErrOutOfRange))
+	}
+	return base + float64(us)*ClockMicrosStep
 }
 
 // appendWorld appends a world position as three i32 mm within the map limits.
@@ -92,10 +98,17 @@ func appendLocal(b []byte, p mgl64.Vec3) ([]byte, error) {
 	return b, nil
 }
 
+// local reads a point in a hull's frame. The range is symmetric (±MaxLocal), as the
+// encoder writes it, so -32768 mm is refused rather than decoded into a point that
+// could not be sent on.
 func (r *reader) local() mgl64.Vec3 {
 	var p mgl64.Vec3
 	for i := range p {
-		p[i] = float64(int16(r.u16())) * PositionStep
+		c := int16(r.u16())
+		if c == math.MinInt16 {
+			r.fail(fmt.Errorf("hull point component -32768 mm: %w", ErrOutOfRange))
+		}
+		p[i] = float64(c) * PositionStep
 	}
 	return p
 }
