@@ -110,10 +110,16 @@ func TestDrivingIsLouder(t *testing.T) {
 	// Windows well inside each phase, away from the switch.
 	idle := rms(300*time.Millisecond, phase-200*time.Millisecond)
 	drive := rms(phase+400*time.Millisecond, 2*phase-200*time.Millisecond)
-	boom := rms(2*phase+50*time.Millisecond, 2*phase+350*time.Millisecond)
-	t.Logf("heard RMS: idling %.4f, driving %.4f (×%.2f), with an explosion %.4f", idle, drive, drive/idle, boom)
-	if boom < 1.2*drive {
-		t.Errorf("an explosion beside the tank (RMS %.4f) is not louder than driving (RMS %.4f)", boom, drive)
+	// The loudest 100 ms after the explosion began, wherever the mixer put it (a loaded
+	// machine shifts the file's time against the wall clock).
+	boom := 0.0
+	end := time.Duration(float64(len(samples)) / rate * float64(time.Second))
+	for at := 2*phase - 100*time.Millisecond; at+100*time.Millisecond <= end; at += 20 * time.Millisecond {
+		boom = math.Max(boom, rms(at, at+100*time.Millisecond))
+	}
+	t.Logf("heard RMS: idling %.4f, driving %.4f (×%.2f), loudest 100 ms with an explosion %.4f", idle, drive, drive/idle, boom)
+	if boom < 1.3*drive {
+		t.Errorf("an explosion beside the tank (RMS %.4f at its loudest) is not louder than driving (RMS %.4f)", boom, drive)
 	}
 	if idle < 0.005 {
 		t.Errorf("idling is inaudible: RMS %.4f of full scale", idle)
