@@ -104,8 +104,8 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if link == nil {
 		panic("game: NewMatch with a nil Link")
 	}
-	if cfg.Bots < 0 {
-		return nil, fmt.Errorf("game: negative bot count %d", cfg.Bots)
+	if cfg.Bots < 0 || cfg.Bots > MaxBots {
+		return nil, fmt.Errorf("game: bot count %d outside 0..%d", cfg.Bots, MaxBots)
 	}
 	if cfg.Name == "" {
 		cfg.Name = DefaultName
@@ -425,7 +425,7 @@ func (m *Match) receive(now float64) {
 			if reason == "" {
 				reason = "connection closed"
 			}
-			m.err = fmt.Errorf("%w: %s", ErrLinkClosed, reason)
+			m.err = &EndedError{Ending: ev.Ending, Reason: reason}
 			m.log.Info("link closed", "reason", reason)
 		}
 	}

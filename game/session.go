@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -35,6 +36,12 @@ const (
 	// DefaultStatsEvery is how often a headless host logs its figures.
 	DefaultStatsEvery = 10 * time.Second
 )
+
+// inProcessTimeout is the silence after which a practice match's host and player
+// would give each other up. Both run in this process, so a stall (a loaded machine, a
+// debugger, a suspended laptop) starves them together and is never the other's fault:
+// neither is ever declared lost in a practice match.
+const inProcessTimeout = 24 * time.Hour
 
 // Session holds what a practice, hosted or joined match runs on: the sockets, the
 // in-process host and its bots' loop. Close it when the match ends.
@@ -128,7 +135,10 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	}
 
 	sess := &Session{}
-	host, err := net.Listen(ctx, hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log))
+	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log)
+	hc.Limits.Timeout = inProcessTimeout
+	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
+	host, err := net.Listen(ctx, hc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: listen: %w", err)
 	}
@@ -147,6 +157,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: sess.Addr, Fingerprint: sess.Fingerprint, KnownHosts: "-",
 		Name: orName(cfg.Match.Name), Wrap: wrapFor(imp, cfg.Match.Seed+2), Logger: log,
+		Timeout: inProcessTimeout,
 	})
 	if err != nil {
 		sess.Close()
@@ -181,6 +192,9 @@ type HostConfig struct {
 	MapName string
 	// Limits are the host's defences; zero fields take their defaults.
 	Limits net.Limits
+	// Certificate is the host's identity (net.LoadIdentity). If nil, a fresh one is
+	// made, and the fingerprint changes at every start.
+	Certificate *tls.Certificate
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
 }
@@ -197,9 +211,11 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	host, err := net.Listen(ctx, hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log))
+	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log)
+	hc.Certificate = cfg.Certificate
+	host, err := net.Listen(ctx, hc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("host: listen: %w", err)
+		return nil, nil, fmt.Errorf("host: %w", err)
 	}
 	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint()}
 	sess.add(host.Close)
@@ -303,6 +319,9 @@ type ServeConfig struct {
 	// StatsEvery is how often the host logs its figures. If zero, defaults to
 	// DefaultStatsEvery; negative never.
 	StatsEvery time.Duration
+	// Certificate is the host's identity (net.LoadIdentity). If nil, a fresh one is
+	// made, and the fingerprint changes at every start.
+	Certificate *tls.Certificate
 	// Ready, if set, is called once the host listens, with its address and
 	// certificate fingerprint.
 	Ready func(addr, fingerprint string)
@@ -342,10 +361,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		}
 	}
 	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
+	hcfg.Certificate = cfg.Certificate
 	judge := hcfg.Judge.(*Judge)
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
-		return fmt.Errorf("serve: listen: %w", err)
+		return fmt.Errorf("serve: %w", err)
 	}
 	defer host.Close()
 	addr, fp := host.Addr().String(), host.Fingerprint()
@@ -438,7 +458,9 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 	go func() {
 		defer close(done)
 		if err := loop(ctx, m, rate, nil, nil, nil); err != nil {
-			log.Warn("host loop stopped", "err", err)
+			if _, normal := Explain(err, ""); !normal {
+				log.Warn("host loop stopped", "err", err)
+			}
 		}
 	}()
 	sess.add(func() error { cancel(); <-done; return nil })

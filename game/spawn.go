@@ -14,37 +14,35 @@ import (
 // physics steers right for positive values.
 const steerLeft = -1
 
-// spawnClearance is the distance from any tank a spawn position tries to keep, m.
+// spawnClearance is the distance between tank centres a spawn keeps, m: two hulls
+// 6.9 m long this far apart cannot touch, whatever their headings.
 const spawnClearance = 12.0
 
-// spawnSpot picks where a local tank (re)appears: the spawn point farthest from every
-// other tank (from every enemy, when a tank respawns in a match with combat), shifted
-// by a few random meters, facing the map's middle.
+// spawnRings is how many rings of places around each spawn pad are tried when every
+// pad is taken; ring k holds 6k places spawnClearance·k from the pad, so the rings
+// around the pads hold far more tanks than a match has.
+const spawnRings = 5
+
+// spawnSpot picks where a local tank (re)appears, facing the map's middle: the spawn
+// pad farthest from every other tank (from every enemy, when a tank respawns in a match
+// with combat) when it is well clear of them and free; otherwise the first free place
+// on the rings around the pads, searched from a random pad outwards. A place is free
+// when no tank this peer knows of, friend or foe, is within spawnClearance and no rock
+// covers it. Only when nowhere is free (never with MaxBots tanks on a map with pads)
+// does it take the place with the most room.
 func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
-	spawns := m.terr.Spawns()
-	var cands []mgl64.Vec2
-	if len(spawns) > 0 {
-		cands = spawns
-	} else {
-		lo, hi := m.terr.Min(), m.terr.Max()
-		c := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
-		cands = []mgl64.Vec2{c}
+	pads := m.terr.Spawns()
+	lo, hi := m.terr.Min(), m.terr.Max()
+	mid := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+	if len(pads) == 0 {
+		pads = []mgl64.Vec2{mid}
 	}
-	best, bestD := cands[0], -1.0
-	start := m.rng.IntN(len(cands))
-	for k := range cands {
-		c := cands[(start+k)%len(cands)]
-		d := math.Inf(1)
-		for _, t := range m.tanks {
-			if t == skip || (skip != nil && m.combat != nil && !Enemies(skip.team, t.team)) {
-				continue
-			}
-			p := t.view.Position
-			if t.local && t.body != nil {
-				p = t.body.Pose().Position
-			}
-			d = math.Min(d, mgl64.Vec2{p[0] - c[0], p[2] - c[1]}.Len())
-		}
+	enemiesOnly := skip != nil && m.combat != nil
+	best, bestD := pads[0], -1.0
+	start := m.rng.IntN(len(pads))
+	for k := range pads {
+		c := pads[(start+k)%len(pads)]
+		d := m.tankRoom(c, skip, enemiesOnly)
 		if d > bestD {
 			best, bestD = c, d
 		}
@@ -52,18 +50,66 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 			break
 		}
 	}
-	x, z = best[0], best[1]
-	if bestD < spawnClearance*4 {
-		a := m.rng.Float64() * 2 * math.Pi
-		r := spawnClearance * (1 + m.rng.Float64())
-		x, z = x+r*math.Cos(a), z+r*math.Sin(a)
+	if bestRoom := math.Min(m.tankRoom(best, skip, false), m.rockRoom(best)); bestD < spawnClearance*4 || bestRoom < spawnClearance {
+		turn := m.rng.Float64() * 2 * math.Pi
+	search:
+		for ring := 1; ring <= spawnRings; ring++ {
+			for k := range pads {
+				pad := pads[(start+k)%len(pads)]
+				for i := range 6 * ring {
+					a := turn + 2*math.Pi*float64(i)/float64(6*ring)
+					r := spawnClearance * float64(ring)
+					c := mgl64.Vec2{pad[0] + r*math.Cos(a), pad[1] + r*math.Sin(a)}
+					if !m.insideSpawnArea(c) {
+						continue
+					}
+					if rc := math.Min(m.tankRoom(c, skip, false), m.rockRoom(c)); rc > bestRoom {
+						best, bestRoom = c, rc
+						if rc >= spawnClearance {
+							break search
+						}
+					}
+				}
+			}
+		}
 	}
-	lo, hi := m.terr.Min(), m.terr.Max()
-	x = math.Max(lo[0]+DefaultBotMargin/2, math.Min(hi[0]-DefaultBotMargin/2, x))
-	z = math.Max(lo[1]+DefaultBotMargin/2, math.Min(hi[1]-DefaultBotMargin/2, z))
-	mid := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+	x, z = best[0], best[1]
 	yaw = deadreckon.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
 	return x, z, yaw
+}
+
+// tankRoom returns the distance from c to the nearest tank other than skip (only
+// skip's enemies when enemiesOnly), m; +Inf when there is none.
+func (m *Match) tankRoom(c mgl64.Vec2, skip *tank, enemiesOnly bool) float64 {
+	d := math.Inf(1)
+	for _, t := range m.tanks {
+		if t == skip || enemiesOnly && !Enemies(skip.team, t.team) {
+			continue
+		}
+		p := t.view.Position
+		if t.local && t.body != nil {
+			p = t.body.Pose().Position
+		}
+		d = math.Min(d, mgl64.Vec2{p[0] - c[0], p[2] - c[1]}.Len())
+	}
+	return d
+}
+
+// rockRoom returns the room c leaves to the nearest rock, counted as tankRoom counts
+// it for tanks: a tank centre spawnClearance/2 from a rock's edge has spawnClearance.
+func (m *Match) rockRoom(c mgl64.Vec2) float64 {
+	d := math.Inf(1)
+	for _, o := range m.terr.Obstacles() {
+		d = math.Min(d, mgl64.Vec2{o.X - c[0], o.Z - c[1]}.Len()-o.Radius+spawnClearance/2)
+	}
+	return d
+}
+
+// insideSpawnArea reports whether c is far enough inside the map border to spawn at.
+func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
+	lo, hi := m.terr.Min(), m.terr.Max()
+	in := DefaultBotMargin / 2
+	return c[0] >= lo[0]+in && c[0] <= hi[0]-in && c[1] >= lo[1]+in && c[1] <= hi[1]-in
 }
 
 // spawnLocal adds a local tank to the physics world and announces it on the link.

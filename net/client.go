@@ -363,7 +363,7 @@ func (c *Client) Close() error {
 		c.cancel()
 		c.wg.Wait()
 		c.teardown()
-		c.q.close("left the match")
+		c.q.close("left the match", EndLeft)
 		c.log.Info("left the match")
 	})
 	return nil
@@ -382,7 +382,8 @@ func (c *Client) controlLoop() {
 			continue
 		}
 		if err != nil {
-			c.finish(c.conn.cause(err))
+			cause := c.conn.cause(err)
+			c.finish(cause, endingOf(cause, EndConnection))
 			return
 		}
 		if id := c.handleControl(m); id != 0 {
@@ -391,8 +392,9 @@ func (c *Client) controlLoop() {
 	}
 }
 
-// finish ends the session after the control stream broke.
-func (c *Client) finish(cause error) {
+// finish ends the session after the control stream broke or the host fell silent;
+// why classifies it (kicked wins when the host said so).
+func (c *Client) finish(cause error, why Ending) {
 	c.mu.Lock()
 	left := c.left
 	for _, w := range c.pending {
@@ -402,12 +404,24 @@ func (c *Client) finish(cause error) {
 	c.pending = nil
 	c.mu.Unlock()
 	reason := "left the match"
-	if !left {
+	if left {
+		why = EndLeft
+	} else {
 		reason = c.reasonText(cause)
-		c.log.Info("session ended", "reason", reason)
+		if c.kicked() {
+			why = EndKicked
+		}
+		c.log.Info("session ended", "reason", reason, "ending", why)
 	}
-	c.q.close(reason)
+	c.q.close(reason, why)
 	c.conn.close(codeNormal, "closing")
+}
+
+// kicked reports whether the host said it kicked this player.
+func (c *Client) kicked() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kick != ""
 }
 
 // reasonText turns why the connection ended into a plain sentence.
@@ -618,18 +632,27 @@ func (c *Client) syncLoop() {
 	probe()
 	t := time.NewTicker(c.cfg.SyncInterval / 5)
 	defer t.Stop()
+	var st stallWatch
 	for i := 1; ; i++ {
 		select {
 		case <-c.ctx.Done():
 			return
 		case <-t.C:
 		}
+		if gap, ok := st.tick(c.Now(), c.cfg.SyncInterval); ok {
+			// This process did not run (paused, swapped out, starved): the host
+			// cannot be blamed for the answers it could not read meanwhile.
+			c.log.Warn("this program stalled", "seconds", gap)
+			c.mu.Lock()
+			c.lastAnswer = max(c.lastAnswer, c.Now())
+			c.mu.Unlock()
+		}
 		probe()
 		if i == initialProbes-1 {
 			t.Reset(c.cfg.SyncInterval)
 		}
 		if i >= initialProbes-1 && c.silent() {
-			c.finish(errors.New("host stopped responding"))
+			c.finish(st.silence(), EndHostSilent)
 			return
 		}
 	}

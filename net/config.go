@@ -1,6 +1,7 @@
 package net
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -312,6 +313,9 @@ type HostConfig struct {
 	// Clock is the host clock, the time base of every state timestamp in the match,
 	// of timeouts and of rate limits. If nil, the system's monotonic clock.
 	Clock Clock
+	// Certificate is the host's identity (see LoadIdentity). If nil, the host makes a
+	// fresh one, so its fingerprint changes at every start.
+	Certificate *tls.Certificate
 	// Judge, when set, referees the game: it hears of every spawn, relayed update,
 	// despawn and game message, and the host sends its answers to every player. If
 	// nil, game messages are refused.

@@ -237,7 +237,7 @@ func (q *quicClient) cause(err error) error {
 	}
 	cause := context.Cause(q.conn.Context())
 	if cause == nil {
-		return err
+		cause = err // the stream can fail a moment before its connection
 	}
 	var appErr *quic.ApplicationError
 	var idle *quic.IdleTimeoutError
@@ -246,9 +246,9 @@ func (q *quicClient) cause(err error) error {
 		if appErr.ErrorCode == codeRefused {
 			return fmt.Errorf("%w: %s", ErrRefused, appErr.ErrorMessage)
 		}
-		return fmt.Errorf("host closed the connection: %s", appErr.ErrorMessage)
+		return &closedError{"host closed the connection: " + appErr.ErrorMessage, endingOfCode(appErr.ErrorCode)}
 	case errors.As(cause, &idle):
-		return errors.New("host stopped responding")
+		return &closedError{"host stopped responding", EndHostSilent}
 	}
 	return err
 }

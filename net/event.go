@@ -70,6 +70,8 @@ type Event struct {
 	State deadreckon.State
 	// Text is the chat text, the reason a session closed, or why an actor despawned.
 	Text string
+	// Ending says why the session ended (EventClosed only).
+	Ending Ending
 	// Message is the game message of an EventMessage.
 	Message wire.Message
 }

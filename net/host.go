@@ -154,7 +154,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	cert, err := selfSigned(time.Now())
+	cert, err := hostCertificate(cfg.Certificate, time.Now())
 	if err != nil {
 		return nil, fmt.Errorf("listen: certificate: %w", err)
 	}

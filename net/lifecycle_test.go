@@ -21,8 +21,8 @@ func TestHostCloseEndsClients(t *testing.T) {
 	h.Close()
 	evs := waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	last := evs[len(evs)-1]
-	if !strings.Contains(last.Text, "host closed the match") {
-		t.Errorf("closed event says %q, want the host's reason", last.Text)
+	if !strings.Contains(last.Text, "host closed the match") || last.Ending != EndHostClosed {
+		t.Errorf("closed event says %q (%v), want the host's reason (%v)", last.Text, last.Ending, EndHostClosed)
 	}
 	if err := c.Publish(1, tankAt(0, 0)); !errors.Is(err, ErrClosed) && !errors.Is(err, ErrNotOwner) {
 		t.Errorf("publish after the host closed: %v", err)
@@ -49,8 +49,8 @@ func TestHostVanishes(t *testing.T) {
 	h.pc.Close()
 	clk.Advance(2 * time.Second)
 	evs := waitFor(t, c, 4*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
-	if last := evs[len(evs)-1]; !strings.Contains(last.Text, "stopped responding") {
-		t.Errorf("closed event says %q, want the host stopped responding", last.Text)
+	if last := evs[len(evs)-1]; !strings.Contains(last.Text, "stopped responding") || last.Ending != EndHostSilent {
+		t.Errorf("closed event says %q (%v), want the host stopped responding (%v)", last.Text, last.Ending, EndHostSilent)
 	}
 }
 
@@ -78,7 +78,9 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 		}
 		return false
 	})
-	waitFor(t, quiet, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed && strings.Contains(ev.Text, "timed out") })
+	waitFor(t, quiet, 3*time.Second, func(ev Event) bool {
+		return ev.Kind == EventClosed && strings.Contains(ev.Text, "timed out") && ev.Ending == EndDropped
+	})
 	if st := h.Stats(); st.TimedOut != 1 || st.Players != 1 {
 		t.Errorf("host stats %+v, want 1 timed out and only the host left", st)
 	}

@@ -3,7 +3,6 @@ package net
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -26,15 +25,16 @@ type pipe struct {
 	done   chan struct{}
 	once   sync.Once
 	reason string // why the pipe closed; set before done is closed
+	ending Ending // what reason means for the player; set with it
 }
 
 func newPipe(h *Host, m *member) *pipe {
 	return &pipe{h: h, m: m, ctrl: newByteQueue(0), dgrams: newByteQueue(maxPipeDatagrams), done: make(chan struct{})}
 }
 
-func (p *pipe) shut(reason string) {
+func (p *pipe) shut(reason string, ending Ending) {
 	p.once.Do(func() {
-		p.reason = reason
+		p.reason, p.ending = reason, ending
 		close(p.done)
 	})
 }
@@ -53,7 +53,7 @@ func (p *pipe) writeControl(frame []byte) error {
 	return nil
 }
 
-func (p *pipe) close(_ quicCode, reason string) { p.shut(reason) }
+func (p *pipe) close(code quicCode, reason string) { p.shut(reason, endingOfCode(code)) }
 
 func (p *pipe) remoteAddr() string { return "" }
 
@@ -104,13 +104,13 @@ func (p pipeClient) readControl() (wire.Message, error) {
 
 func (p pipeClient) close(quicCode, string) {
 	p.h.feed(input{from: p.m, kind: inClosed, err: errLeft})
-	p.shut("left the match")
+	p.shut("left the match", EndLeft)
 }
 
 func (p pipeClient) cause(err error) error {
 	select {
 	case <-p.done:
-		return errors.New(p.reason)
+		return &closedError{p.reason, p.ending}
 	default:
 		return err
 	}

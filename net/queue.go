@@ -36,15 +36,15 @@ func (q *eventQueue) push(ev Event) bool {
 	return true
 }
 
-// close queues EventClosed with reason, once.
-func (q *eventQueue) close(reason string) {
+// close queues EventClosed with reason and why, once.
+func (q *eventQueue) close(reason string, why Ending) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
 		return
 	}
 	q.closed = true
-	q.events = append(q.events, Event{Kind: EventClosed, Text: reason})
+	q.events = append(q.events, Event{Kind: EventClosed, Text: reason, Ending: why})
 }
 
 // poll appends the queued events to buf and empties the queue.

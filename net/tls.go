@@ -21,8 +21,8 @@ import (
 )
 
 // ErrFingerprintMismatch reports that the host's certificate is not the one pinned or
-// remembered for its address: either the host was restarted (it makes a new
-// certificate each time) or someone is in the middle.
+// remembered for its address: either the host's identity changed (it was rotated, or
+// the host keeps none and restarted) or someone is in the middle.
 var ErrFingerprintMismatch = errors.New("host certificate fingerprint mismatch")
 
 // Fingerprint returns the hex SHA-256 of a DER certificate, as hosts print it.
@@ -53,8 +53,13 @@ func SplitJoin(arg string) (addr, fingerprint string, err error) {
 	return addr, fingerprint, nil
 }
 
-// selfSigned makes a fresh ECDSA P-256 certificate valid for a day.
-func selfSigned(now time.Time) (tls.Certificate, error) {
+// selfSigned makes a fresh ECDSA P-256 certificate valid for a day, for a host that
+// keeps no identity.
+func selfSigned(now time.Time) (tls.Certificate, error) { return newCertificate(now, 24*time.Hour) }
+
+// newCertificate makes an ECDSA P-256 key and a self-signed certificate for it, valid
+// from an hour before now for lifetime.
+func newCertificate(now time.Time, lifetime time.Duration) (tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("generate key: %w", err)
@@ -67,7 +72,7 @@ func selfSigned(now time.Time) (tls.Certificate, error) {
 		SerialNumber: serial,
 		Subject:      pkix.Name{CommonName: "treadline host"},
 		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(24 * time.Hour),
+		NotAfter:     now.Add(lifetime),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		DNSNames:     []string{"treadline"},
@@ -151,7 +156,7 @@ func (k *knownHosts) check(addr, fp string) error {
 				return nil
 			}
 			return fmt.Errorf("%w: %s now presents %s but %s remembers %s; "+
-				"if the host restarted, remove that line or join with -join %s#%s",
+				"if the host's identity changed, remove that line or join with -join %s#%s",
 				ErrFingerprintMismatch, addr, fp, k.path, fields[1], addr, fp)
 		}
 		f.Close()

@@ -271,7 +271,8 @@ func (w *World) Step(dt float64) int {
 func (w *World) Alpha() float64 { return math.Min(w.acc/w.h, 1) }
 
 // Tick runs exactly one fixed step: the tanks' tracks, the proxies' velocities onto
-// their paths, box2d's step, and the tanks' new poses.
+// their paths, box2d's step, and the tanks' new poses. Ticks of different worlds never
+// overlap (see box2dGlobals), so worlds may be stepped from different goroutines.
 func (w *World) Tick() {
 	box2dGlobals.Lock()
 	defer box2dGlobals.Unlock()

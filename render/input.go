@@ -51,7 +51,7 @@ var bindings = []binding{
 	{key: window.KeyHome, name: "Home", what: "camera back behind the tank", act: actResetCamera},
 	{key: window.KeyTab, name: "Tab (hold)", what: "scoreboard (players list without combat)"},
 	{key: window.KeyEnter, name: "Enter", what: "chat: type a line, Enter sends, Esc drops", act: actChat},
-	{key: window.KeyEscape, name: "Esc", what: "menu (Enter there leaves the match)", act: actMenu},
+	{key: window.KeyEscape, name: "Esc", what: "pause menu: resume, settings, leave", act: actMenu},
 	{key: window.KeyF1, name: "F1", what: "this help", act: actHelp},
 	{key: window.KeyBackspace, name: "Backspace", what: "respawn", act: actRespawn},
 	{key: window.KeyP, name: "P", what: "watch the next tank (camera follows it), then yourself again", act: actWatchNext},

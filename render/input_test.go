@@ -39,7 +39,8 @@ func TestKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &fakeSession{clamp: deadreckon.ClampAlways}
-	l := &loop{s: f, scene: s}
+	set := DefaultSettings()
+	l := &loop{s: f, scene: s, cfg: RunConfig{Settings: &set}, ctl: controlsOf(set)}
 	press := func(keys ...window.Key) {
 		for _, k := range keys {
 			l.onKey(k)
@@ -102,20 +103,24 @@ func TestKeys(t *testing.T) {
 		t.Errorf("Esc over the help: help %v menu %v, want both closed", s.hud.showHelp, s.hud.showMenu)
 	}
 	press(window.KeyEscape)
-	if !s.hud.showMenu {
-		t.Fatalf("Esc did not open the menu")
+	if l.pause == nil {
+		t.Fatalf("Esc did not open the pause menu")
 	}
-	press(window.Key1) // keys other than Enter and Esc do nothing in the menu
+	press(window.Key1) // the pause menu takes the keys
 	if f.algo != deadreckon.ProjectiveVelocityBlend || l.leave {
 		t.Errorf("key 1 in the menu changed the algorithm to %v or left (%v)", f.algo, l.leave)
 	}
 	press(window.KeyEscape)
-	if s.hud.showMenu || l.leave {
-		t.Errorf("Esc in the menu: menu %v leave %v, want back to the battle", s.hud.showMenu, l.leave)
+	if l.pause != nil || l.leave {
+		t.Errorf("Esc in the menu: menu open %v leave %v, want back to the battle", l.pause != nil, l.leave)
 	}
-	press(window.KeyEscape, window.KeyEnter)
+	press(window.KeyEscape, window.KeyEnter) // Resume
+	if l.pause != nil || l.leave {
+		t.Errorf("Esc, Enter (resume): menu open %v leave %v", l.pause != nil, l.leave)
+	}
+	press(window.KeyEscape, window.KeyDown, window.KeyDown, window.KeyEnter)
 	if !l.leave {
-		t.Errorf("Esc, Enter did not leave the match")
+		t.Errorf("Esc, Down, Down, Enter did not leave the match")
 	}
 }
 
@@ -128,7 +133,8 @@ func TestHeldKeys(t *testing.T) {
 	}
 	s.Update(testSnapshot(1), 1.0/60) // the player's tank faces +X: heading 0
 	d := core.NewDispatcher()
-	l := &loop{s: &fakeSession{}, scene: s, keys: window.NewKeyState(d)}
+	set := DefaultSettings()
+	l := &loop{s: &fakeSession{}, scene: s, keys: window.NewKeyState(d), cfg: RunConfig{Settings: &set}, ctl: controlsOf(set)}
 	down := func(k window.Key) { d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k}) }
 	up := func(k window.Key) { d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: k}) }
 
@@ -169,6 +175,21 @@ func TestHeldKeys(t *testing.T) {
 	s.hud.showMenu = true
 	if in = l.input(0.1); in != (physics.Input{}) {
 		t.Errorf("menu open: input %+v, want the tank stopped", in)
+	}
+	s.hud.showMenu = false
+
+	// Rebound: I drives ahead, W no longer does.
+	up(window.KeyS)
+	up(window.KeyD)
+	set.Keys["forward"] = "I"
+	l.ctl = controlsOf(set)
+	down(window.KeyW)
+	if in = l.input(0.1); in.Throttle != 0 {
+		t.Errorf("W after rebinding ahead to I: throttle %v, want 0", in.Throttle)
+	}
+	down(window.KeyI)
+	if in = l.input(0.1); in.Throttle != 1 {
+		t.Errorf("I after rebinding ahead to it: throttle %v, want 1", in.Throttle)
 	}
 }
 

@@ -74,7 +74,7 @@ func runDrawingTestsWithoutRace() bool {
 }
 
 // drawingTests matches the tests that need a window.
-const drawingTests = "^(TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostOverParkedTankIsNotStriped|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestLoop|TestFrustumCulling)$"
+const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestRunInMenuWindow|TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostOverParkedTankIsNotStriped|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestLoop|TestFrustumCulling)$"
 
 // onMain runs f on the main thread and waits for it.
 func onMain(f func()) {

@@ -86,6 +86,22 @@ type RunConfig struct {
 	BenchOut io.Writer
 	// Logger receives status messages; if nil, slog.Default().
 	Logger *slog.Logger
+	// Host is the address of the match's host, named when the match ends badly; if
+	// empty, messages say "the host".
+	Host string
+	// Sound, if not nil, plays the match (see OpenSound); Run does not close it.
+	Sound *Sound
+	// Viewer, if set, is the window to play in (for example the main menu's); Run
+	// then does not close it. If nil, Run opens a window and closes it at the end.
+	Viewer *Viewer
+	// Settings are the player's settings (controls, mouse, field of view, quality,
+	// volume); if nil, the defaults. The pause menu edits them and calls
+	// OnSettings after every change.
+	Settings   *Settings
+	OnSettings func(Settings)
+	// Notice, if set, is shown over the match for its first seconds (where others
+	// join a hosted match).
+	Notice string
 }
 
 // ErrLeft reports that the player left the match from the menu.
@@ -126,18 +142,41 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 	if cfg.Screenshot != "" && cfg.Frames <= 0 && cfg.Duration <= 0 {
 		cfg.Frames = 1
 	}
+	set := DefaultSettings()
+	if cfg.Settings != nil {
+		set = *cfg.Settings
+		set.Normalize()
+	}
+	cfg.Settings = &set
+	v := cfg.Viewer
+	if v != nil {
+		cfg.Width, cfg.Height = v.FramebufferSize()
+	}
 	scene, err := NewScene(cfg.Terrain, SceneConfig{Width: cfg.Width, Height: cfg.Height, Overlays: cfg.Overlays,
-		Ground: cfg.Ground, Raycast: cfg.Raycast})
+		Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(), NoShadows: !set.Shadows()})
 	if err != nil {
 		return err
 	}
 	scene.Watch(cfg.Watch)
-	v, err := OpenViewer(cfg.Width, cfg.Height, cfg.Title)
-	if err != nil {
-		return err
+	scene.SetFOV(fovRadians(set.FOV))
+	if v == nil {
+		if v, err = OpenViewer(cfg.Width, cfg.Height, cfg.Title); err != nil {
+			return err
+		}
+		defer v.Close()
+	} else {
+		v.Window().SetTitle(cfg.Title)
+		// The window outlives this match (the menu comes back): free the scene's
+		// meshes and textures with it.
+		defer scene.root.DisposeChildren(true)
 	}
-	defer v.Close()
-	return newLoop(cfg, s, scene, v, log).run(ctx)
+	l := newLoop(cfg, s, scene, v, log)
+	defer v.Window().UnsubscribeAllID(l)
+	if cfg.Notice != "" {
+		scene.hud.setFlash(cfg.Notice)
+		scene.hud.flashLeft = noticeDuration
+	}
+	return l.run(ctx)
 }
 
 // loop is Run's state: input, timing and the benchmark record.
@@ -155,25 +194,33 @@ type loop struct {
 	dragLeft, dragRight bool
 	lastX, lastY        float32
 	leave               bool
+	ctl                 controls
+	pause               *menu
+	pauseView           *menuView
 	phases              [numPhases][]time.Duration
 	drawCalls           int
+	watch               watchReport
 }
 
 func newLoop(cfg RunConfig, s Session, scene *Scene, v *Viewer, log *slog.Logger) *loop {
-	l := &loop{cfg: cfg, s: s, scene: scene, v: v, log: log}
+	if cfg.Settings == nil {
+		def := DefaultSettings()
+		cfg.Settings = &def
+	}
+	l := &loop{cfg: cfg, s: s, scene: scene, v: v, log: log, ctl: controlsOf(*cfg.Settings)}
 	w := v.Window()
 	l.keys = window.NewKeyState(w)
-	w.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) { l.onKey(ev.(*window.KeyEvent).Key) })
-	w.Subscribe(window.OnKeyRepeat, func(_ string, ev interface{}) {
-		if ev.(*window.KeyEvent).Key == window.KeyBackspace {
+	w.SubscribeID(window.OnKeyDown, l, func(_ string, ev interface{}) { l.onKey(ev.(*window.KeyEvent).Key) })
+	w.SubscribeID(window.OnKeyRepeat, l, func(_ string, ev interface{}) {
+		if ev.(*window.KeyEvent).Key == window.KeyBackspace && l.pause == nil {
 			l.scene.hud.feed.backspace()
 		}
 	})
-	w.Subscribe(window.OnChar, func(_ string, ev interface{}) { l.scene.hud.feed.typeRune(ev.(*window.CharEvent).Char) })
-	w.Subscribe(window.OnMouseDown, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), true) })
-	w.Subscribe(window.OnMouseUp, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), false) })
-	w.Subscribe(window.OnCursor, func(_ string, ev interface{}) { l.onCursor(ev.(*window.CursorEvent)) })
-	w.Subscribe(window.OnScroll, func(_ string, ev interface{}) {
+	w.SubscribeID(window.OnChar, l, func(_ string, ev interface{}) { l.onChar(ev.(*window.CharEvent).Char) })
+	w.SubscribeID(window.OnMouseDown, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), true) })
+	w.SubscribeID(window.OnMouseUp, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), false) })
+	w.SubscribeID(window.OnCursor, l, func(_ string, ev interface{}) { l.onCursor(ev.(*window.CursorEvent)) })
+	w.SubscribeID(window.OnScroll, l, func(_ string, ev interface{}) {
 		l.scene.Chase().Zoom(math.Pow(zoomPerNotch, float64(ev.(*window.ScrollEvent).Yoffset)))
 	})
 	if cfg.BenchFrames > 0 {
@@ -216,7 +263,8 @@ func (l *loop) run(ctx context.Context) error {
 
 		a := time.Now()
 		l.tellCamera()
-		if err := l.s.Step(now, l.input(dt)); err != nil {
+		in := l.input(dt)
+		if err := l.s.Step(now, in); err != nil {
 			err = fmt.Errorf("match: %w", err)
 			if l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0 {
 				l.showLost(ctx, err)
@@ -224,8 +272,12 @@ func (l *loop) run(ctx context.Context) error {
 			return err
 		}
 		l.s.Snapshot(&l.snap)
+		l.watch.check(l, now-t0)
 		b := time.Now()
 		l.scene.Update(&l.snap, dt)
+		l.cfg.Sound.Update(&l.snap, l.scene.View(), in.Throttle, dt)
+		l.cfg.Sound.Effects(l.snap.Combat.Effects, dt)
+		l.drawPause()
 		c := time.Now()
 		if err := l.v.Draw(l.scene); err != nil {
 			return err
@@ -255,28 +307,33 @@ func (l *loop) run(ctx context.Context) error {
 	}
 }
 
+// noticeDuration is how long RunConfig.Notice stays on screen, seconds.
+const noticeDuration = 20.0
+
 // timeEpsilon absorbs rounding when session times are compared, seconds.
 const timeEpsilon = 1e-9
 
-// lostGrace is how long the client keeps showing a lost match before it ends, seconds
-// of wall time (a key press ends it sooner).
-const lostGrace = 4.0
-
-// showLost keeps drawing the last frame with err's message over it for lostGrace
-// seconds, or until a key is pressed or the window closed.
+// showLost keeps drawing the last frame with a person's account of how the match
+// ended over it until a key is pressed, the window is closed or ctx ends. The error
+// chain goes to the log.
 func (l *loop) showLost(ctx context.Context, err error) {
-	l.log.Error("match ended", "err", err)
+	words, normal := game.Explain(err, l.cfg.Host)
+	if normal {
+		l.log.Info("match ended", "err", err)
+	} else {
+		l.log.Error("match ended", "err", err)
+	}
+	l.cfg.Sound.Update(&game.Snapshot{Self: -1}, l.scene.View(), 0, 0) // the engines fall silent
 	u := l.scene.hud
 	u.showMenu, u.showHelp, u.showScores = false, false, false
 	u.feed.closeChat()
-	u.menu.SetText(fmt.Sprintf("The match has ended:\n%v\n\nPress any key to quit", err))
+	u.menu.SetText(words + "\n\nPress any key to quit")
 	u.showMenu = true
 	u.layout()
 	l.leave = false
 	pressed := false
-	l.v.Window().Subscribe(window.OnKeyDown, func(string, interface{}) { pressed = true })
-	start := time.Now()
-	for time.Since(start).Seconds() < lostGrace && !pressed && !l.v.ShouldClose() && ctx.Err() == nil {
+	l.v.Window().SubscribeID(window.OnKeyDown, l, func(string, interface{}) { pressed = true })
+	for !pressed && !l.v.ShouldClose() && ctx.Err() == nil {
 		l.scene.Update(&l.snap, 1.0/30)
 		if l.v.Draw(l.scene) != nil {
 			return
@@ -289,36 +346,37 @@ func (l *loop) showLost(ctx context.Context, err error) {
 // input reads the held keys into the player's input and moves the aim.
 func (l *loop) input(dt float64) physics.Input {
 	var in physics.Input
-	if l.scene.hud.showMenu || l.scene.hud.feed.open {
+	if l.scene.hud.showMenu || l.pause != nil || l.scene.hud.feed.open {
 		return in
 	}
 	k := l.keys.Pressed
-	if k(window.KeyW) || k(window.KeyUp) {
+	c := &l.ctl
+	if k(c.forward) || k(window.KeyUp) {
 		in.Throttle++
 	}
-	if k(window.KeyS) || k(window.KeyDown) {
+	if k(c.back) || k(window.KeyDown) {
 		in.Throttle--
 	}
-	if k(window.KeyA) || k(window.KeyLeft) {
+	if k(c.left) || k(window.KeyLeft) {
 		in.Steer--
 	}
-	if k(window.KeyD) || k(window.KeyRight) {
+	if k(c.right) || k(window.KeyRight) {
 		in.Steer++
 	}
 	if !l.aimInit && l.scene.haveSelf {
 		l.aimYaw, l.aimInit = l.scene.selfHeading, true
 	}
 	dt = math.Min(math.Max(dt, 0), 0.1)
-	if k(window.KeyQ) {
+	if k(c.turretLeft) {
 		l.aimYaw += aimYawRate * dt
 	}
-	if k(window.KeyE) {
+	if k(c.turretRight) {
 		l.aimYaw -= aimYawRate * dt
 	}
-	if k(window.KeyR) {
+	if k(c.gunUp) {
 		l.aimGun += aimGunRate * dt
 	}
-	if k(window.KeyF) {
+	if k(c.gunDown) {
 		l.aimGun -= aimGunRate * dt
 	}
 	if l.dragLeft {
@@ -334,6 +392,10 @@ func (l *loop) input(dt float64) physics.Input {
 // onKey handles a key press.
 func (l *loop) onKey(key window.Key) {
 	u := l.scene.hud
+	if l.pause != nil {
+		l.pauseKey(key)
+		return
+	}
 	if u.feed.open {
 		l.chatKey(key)
 		return
@@ -365,7 +427,7 @@ func (l *loop) onKey(key window.Key) {
 		if u.showHelp {
 			u.showHelp = false
 		} else {
-			u.showMenu = true
+			l.openPause()
 		}
 	case actToggleOverlay:
 		o := l.scene.Overlays() ^ b.overlay
@@ -458,7 +520,12 @@ func (l *loop) onCursor(ev *window.CursorEvent) {
 	dx, dy := ev.Xpos-l.lastX, ev.Ypos-l.lastY
 	l.lastX, l.lastY = ev.Xpos, ev.Ypos
 	if l.dragLeft || l.dragRight {
-		l.scene.Chase().Orbit(-float64(dx)*orbitPerPx, float64(dy)*orbitPerPx)
+		k := orbitPerPx * l.cfg.Settings.MouseSensitivity
+		pitch := float64(dy) * k
+		if l.cfg.Settings.InvertMouse {
+			pitch = -pitch
+		}
+		l.scene.Chase().Orbit(-float64(dx)*k, pitch)
 	}
 }
 

@@ -42,6 +42,8 @@ type SceneConfig struct {
 	LODDistance float64
 	// Ground, when set, reports the ground height so the chase camera stays above it.
 	Ground func(x, z float64) (float64, bool)
+	// NoShadows leaves out the dark patch under each tank (one draw call per tank).
+	NoShadows bool
 	// Raycast, when set, intersects the ray origin + t·dir (0 ≤ t ≤ maxDist meters,
 	// dir any length) with the ground and returns the first hit, as
 	// terrain.Map.Raycast does: labels of tanks the ground hides are not drawn. If
@@ -173,7 +175,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 		root:     core.NewNode(),
 		world:    core.NewNode(),
 		terrain:  tn,
-		parts:    newTankParts(),
+		parts:    newTankParts(!cfg.NoShadows),
 		tanks:    make(map[uint32]*tankEntry),
 		lines:    newLineBatch(true),
 		overlays: cfg.Overlays,

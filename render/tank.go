@@ -48,6 +48,7 @@ type tankParts struct {
 	shadow            *geometry.Geometry
 	solidMat          *material.Standard
 	shadowMat         *material.Standard
+	shadows           bool // tanks get a shadow patch
 	ghostMat          *material.Standard
 	ghostLastMat      *material.Standard
 }
@@ -57,8 +58,8 @@ var (
 	deckColor  = math32.Color{R: 0.24, G: 0.25, B: 0.23}
 )
 
-func newTankParts() *tankParts {
-	p := &tankParts{}
+func newTankParts(shadows bool) *tankParts {
+	p := &tankParts{shadows: shadows}
 	for _, c := range teamColors {
 		var hull, turret, gun meshBuilder
 		hull.box([3]float32{0, hullBase + hullHeight/2, 0}, hullLength, hullHeight, hullWidth, c)
@@ -129,7 +130,7 @@ func newTankModel(p *tankParts, team int, ghost *material.Standard) *tankModel {
 	t.hullMesh = sharedMesh(p.hull[k], mat)
 	t.turMesh = sharedMesh(p.turret[k], mat)
 	t.gunMesh = sharedMesh(p.gun[k], mat)
-	if ghost == nil {
+	if ghost == nil && p.shadows {
 		t.root.Add(sharedMesh(p.shadow, p.shadowMat))
 	} else {
 		t.root.SetScale(ghostScale, ghostScale, ghostScale)

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 need_go="1.26"
-debs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth)
+debs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth)
 staticcheck_version="v0.7.0"
 
 die() { echo "treadline: $*" >&2; exit 1; }

@@ -74,6 +74,9 @@ type Spawn struct {
 // Load reads a map from its JSON sidecar file and the 16-bit grayscale PNG it names,
 // which must sit in the same directory.
 func Load(sidecarPath string) (*Map, error) {
+	if _, err := os.Stat(sidecarPath); err != nil { // names the file as the caller did
+		return nil, fmt.Errorf("load map: %w", err)
+	}
 	dir, name := filepath.Split(sidecarPath)
 	if dir == "" {
 		dir = "."

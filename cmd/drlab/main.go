@@ -2,48 +2,39 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"log"
+	"io"
 	"math"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/lab"
 	"github.com/treadline/treadline/net/impair"
 )
 
-func main() {
-	log.SetFlags(0)
-	log.SetPrefix("drlab: ")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "Usage: drlab [flags]\n\n"+
+func main() { cli.Main("drlab", run) }
+
+// run parses args and runs the lab (or the duel), writing its report to stdout.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("drlab", stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: drlab [flags]\n\n"+
 			"Measures dead reckoning: plays a trajectory, publishes it over a modelled link and\n"+
 			"reports how far and how smoothly each algorithm's remote view follows the truth.\n"+
 			"With no flags, reproduces Table 1.1 of Murphy's \"Believable Dead Reckoning\".\n\nFlags:\n")
-		flag.PrintDefaults()
+		fs.PrintDefaults()
 	}
-	f, err := parseLabFlags(flag.CommandLine, os.Args[1:])
+	f, err := parseLabFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		log.Fatal(err)
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	if f.duelOptions != nil {
-		err = lab.RunDuel(ctx, os.Stdout, *f.duelOptions)
-	} else {
-		err = lab.Run(ctx, os.Stdout, f.Options)
+		return lab.RunDuel(ctx, stdout, *f.duelOptions)
 	}
-	if err != nil {
-		log.Fatal(err)
-	}
+	return lab.Run(ctx, stdout, f.Options)
 }
 
 // parseFlags turns the command line into lab options (the duel's are ignored).
@@ -72,7 +63,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 	}
 	d, err := game.ParseDifficulty(*difficulty)
 	if err != nil {
-		return lf, err
+		return lf, cli.Usagef("difficulty", "%q: give easy, normal or hard", *difficulty)
 	}
 	lf.duelOptions = &lab.DuelOptions{Network: o.Network, Seed: o.Seed, Runs: o.Runs, Shots: *shots,
 		FPS: o.FPS, Difficulty: d, JSON: o.JSON}
@@ -111,14 +102,39 @@ func parseLabOptions(fs *flag.FlagSet, args []string) (lab.Options, error) {
 		budget    = fs.Bool("budget", false, "find the cheapest threshold publishing that keeps p95 error under -target")
 		target    = fs.Float64("target", lab.DefaultBudgetP95, "p95 error target of -budget, m")
 	)
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return lab.Options{}, err
 	}
-	if fs.NArg() > 0 {
-		return lab.Options{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	set := cli.Set(fs)
+	for name, v := range map[string]float64{"loss": *loss, "reorder": *reorder, "duplicate": *duplicate} {
+		if err := cli.Fraction(name, v); err != nil {
+			return lab.Options{}, err
+		}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case *latency < 0:
+		return lab.Options{}, cli.Usagef("latency", "%v: give a delay of 0 or more", *latency)
+	case *jitter < 0:
+		return lab.Options{}, cli.Usagef("jitter", "%v: give a deviation of 0 or more", *jitter)
+	case !(*lossBurst >= 0) || math.IsInf(*lossBurst, 0):
+		return lab.Options{}, cli.Usagef("loss-burst", "%v: give a mean run length of 0 or more updates", *lossBurst)
+	case *runs < 1:
+		return lab.Options{}, cli.Usagef("runs", "%d: give 1 or more", *runs)
+	case !(*fps > 0) || math.IsInf(*fps, 0):
+		return lab.Options{}, cli.Usagef("fps", "%v: give a frame rate above 0", *fps)
+	case *duration < 0:
+		return lab.Options{}, cli.Usagef("duration", "%v: give 0 or more", *duration)
+	}
+	if set["trace"] {
+		if err := cli.InputFile("trace", *trace); err != nil {
+			return lab.Options{}, err
+		}
+	}
+	if set["plot"] {
+		if err := cli.OutputFile("plot", *plotFile, ".png"); err != nil {
+			return lab.Options{}, err
+		}
+	}
 
 	o := lab.Options{
 		Trace:       *trace,
@@ -155,7 +171,7 @@ func parseLabOptions(fs *flag.FlagSet, args []string) (lab.Options, error) {
 	if set["algos"] { // otherwise each mode's own list
 		a, err := lab.ParseAlgos(*algos)
 		if err != nil {
-			return o, err
+			return o, cli.Usagef("algos", "%q: %v", *algos, err)
 		}
 		o.Algos = a
 	}
@@ -163,7 +179,7 @@ func parseLabOptions(fs *flag.FlagSet, args []string) (lab.Options, error) {
 	threshold := set["pos-threshold"] || set["rot-threshold"] || set["min-interval"] || set["heartbeat"]
 	switch {
 	case set["rate"] && *rate > 0 && threshold:
-		return o, errors.New("give -rate or threshold flags (-pos-threshold, -rot-threshold, -min-interval, -heartbeat), not both")
+		return o, cli.Usagef("rate", "with threshold flags (-pos-threshold, -rot-threshold, -min-interval, -heartbeat): give one way of publishing, not both")
 	case threshold || *rate == 0:
 		o.Publish.Rate = 0
 	default:
@@ -172,17 +188,17 @@ func parseLabOptions(fs *flag.FlagSet, args []string) (lab.Options, error) {
 
 	switch {
 	case *table && *budget:
-		return o, errors.New("give -table or -budget, not both")
+		return o, cli.Usagef("table", "and -budget: give one, not both")
 	case *table || len(set) == 0:
 		o.Mode = lab.Table
 	case *budget:
 		o.Mode = lab.Budget
 	}
 	if o.Mode == lab.Table && (set["algos"] || set["scenario"] || set["trace"]) {
-		return o, errors.New("the Table 1.1 reproduction always compares bezier and pvb on the circle; drop -algos, -scenario and -trace")
+		return o, cli.Usagef("table", "always compares bezier and pvb on the circle (Table 1.1); drop -algos, -scenario and -trace")
 	}
 	if *plotFile != "" && o.Mode != lab.Compare {
-		return o, errors.New("-plot draws a comparison run; drop -table or -budget")
+		return o, cli.Usagef("plot", "draws a comparison run; drop -table or -budget")
 	}
 	return o, nil
 }

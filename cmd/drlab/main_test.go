@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"github.com/treadline/treadline/net/impair"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/lab"
 )
 
@@ -32,15 +36,16 @@ func TestNoFlagsReproducesTheTable(t *testing.T) {
 }
 
 func TestFlagsBecomeOptions(t *testing.T) {
+	plot := filepath.Join(t.TempDir(), "x.png")
 	o, err := parse("-scenario", "circle,zigzag", "-algos", "pvb,pvb-ts", "-latency", "150ms", "-jitter", "20ms",
 		"-loss", "0.05", "-clock-error", "-20ms", "-fps", "120", "-duration", "30s", "-warmup", "1.5s", "-seed", "9",
-		"-rate", "5", "-json", "-plot", "x.png", "-runs", "4")
+		"-rate", "5", "-json", "-plot", plot, "-runs", "4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := impair.Link{Latency: 150 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}
 	if o.Mode != lab.Compare || o.Network != want || o.ClockError != -0.02 || o.FPS != 120 || o.Duration != 30 ||
-		o.Warmup != 1.5 || o.Seed != 9 || o.Publish.Rate != 5 || !o.JSON || o.Plot != "x.png" || o.Runs != 4 {
+		o.Warmup != 1.5 || o.Seed != 9 || o.Publish.Rate != 5 || !o.JSON || o.Plot != plot || o.Runs != 4 {
 		t.Errorf("options %+v", o)
 	}
 	if len(o.Algos) != 2 || !o.Algos[1].CompensateLatency || strings.Join(o.Scenarios, ",") != "circle,zigzag" {
@@ -96,14 +101,41 @@ func TestFlagConflicts(t *testing.T) {
 }
 
 func TestTraceReplacesDefaultScenario(t *testing.T) {
-	o, err := parse("-trace", "drive.csv")
+	trace := filepath.Join(t.TempDir(), "drive.csv")
+	if err := os.WriteFile(trace, []byte("0,0,0,0\n1,1,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := parse("-trace", trace)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Trace != "drive.csv" || len(o.Scenarios) != 0 || o.Duration != 0 {
+	if o.Trace != trace || len(o.Scenarios) != 0 || o.Duration != 0 {
 		t.Errorf("-trace: trace %q scenarios %v duration %v; want the whole trace alone", o.Trace, o.Scenarios, o.Duration)
 	}
-	if o, _ := parse("-trace", "drive.csv", "-duration", "10s"); o.Duration != 10 {
+	if o, _ := parse("-trace", trace, "-duration", "10s"); o.Duration != 10 {
 		t.Errorf("-trace -duration 10s: duration %v, want 10", o.Duration)
+	}
+}
+
+// TestBadInput: bad values are usage errors naming the flag.
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-loss", "NaN"}, "drlab: -loss NaN: give a fraction from 0 to 1"},
+		{[]string{"-latency", "-5ms"}, "drlab: -latency -5ms: give a delay of 0 or more"},
+		{[]string{"-runs", "0"}, "drlab: -runs 0: give 1 or more"},
+		{[]string{"-fps", "NaN"}, "drlab: -fps NaN: give a frame rate above 0"},
+		{[]string{"-trace", "/nonexistent.csv"}, "drlab: -trace /nonexistent.csv: no such file"},
+		{[]string{"-plot", "/nonexistent/p.png"}, "drlab: -plot /nonexistent/p.png: directory /nonexistent does not exist"},
+		{[]string{"-algos", "pvb,spline"}, `drlab: -algos "pvb,spline"`},
+		{[]string{"-table", "-budget"}, "drlab: -table and -budget: give one, not both"},
+		{[]string{"stray"}, `drlab: unexpected argument "stray"`},
+	} {
+		err := run(context.Background(), c.args, io.Discard, io.Discard)
+		if line := cli.Line("drlab", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, c.want) {
+			t.Errorf("drlab %q: code %d, line %q; want %d and %q…", c.args, cli.Code(err), line, cli.ExitUsage, c.want)
+		}
 	}
 }

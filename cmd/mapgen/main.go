@@ -7,41 +7,48 @@
 package main
 
 import (
-	"errors"
-	"flag"
+	"context"
 	"fmt"
-	"log"
-	"os"
+	"io"
+	"math"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/terrain"
 )
 
-func main() {
-	log.SetFlags(0)
-	log.SetPrefix("mapgen: ")
+func main() { cli.Main("mapgen", run) }
+
+// run parses args, generates the map and writes it.
+func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
 		cfg terrain.GenerateConfig
 		out string
 	)
-	flag.Uint64Var(&cfg.Seed, "seed", 7, "generator seed")
-	flag.Float64Var(&cfg.Size, "size", terrain.DefaultSize, "side of the square map, m")
-	flag.IntVar(&cfg.Samples, "samples", terrain.DefaultSamples, "height samples per side")
-	flag.StringVar(&cfg.Name, "name", "", "map name recorded in the sidecar (default: the base name of -out)")
-	flag.StringVar(&out, "out", "", "output path without extension; writes OUT.png and OUT.json")
-	flag.Parse()
-	if err := run(cfg, out); err != nil {
-		log.Fatal(err)
+	fs := cli.NewFlagSet("mapgen", stderr)
+	fs.Uint64Var(&cfg.Seed, "seed", 7, "generator seed")
+	fs.Float64Var(&cfg.Size, "size", terrain.DefaultSize, fmt.Sprintf("side of the square map, m (up to %g)", terrain.MaxSize))
+	fs.IntVar(&cfg.Samples, "samples", terrain.DefaultSamples, fmt.Sprintf("height samples per side, %d..%d", terrain.MinGenerateSamples, terrain.MaxSamples))
+	fs.StringVar(&cfg.Name, "name", "", "map name recorded in the sidecar (default: the base name of -out)")
+	fs.StringVar(&out, "out", "", "output path without extension; writes OUT.png and OUT.json")
+	if err := cli.Parse(fs, args); err != nil {
+		return err
 	}
+	switch {
+	case out == "":
+		return cli.Usagef("out", "is required: give the output path without extension, for example -out assets/maps/hills")
+	case !(cfg.Size > 0) || cfg.Size > terrain.MaxSize || math.IsInf(cfg.Size, 0):
+		return cli.Usagef("size", "%v: give a side above 0 and at most %g m", cfg.Size, terrain.MaxSize)
+	case cfg.Samples < terrain.MinGenerateSamples || cfg.Samples > terrain.MaxSamples:
+		return cli.Usagef("samples", "%d: give %d to %d samples per side", cfg.Samples, terrain.MinGenerateSamples, terrain.MaxSamples)
+	}
+	if err := cli.OutputFile("out", out+".png", ""); err != nil {
+		return err
+	}
+	return generate(cfg, out, stdout)
 }
 
-func run(cfg terrain.GenerateConfig, out string) error {
-	if out == "" {
-		flag.Usage()
-		return errors.New("-out is required")
-	}
-	if flag.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", flag.Args())
-	}
+// generate writes the map cfg describes to out.png and out.json and says so on stdout.
+func generate(cfg terrain.GenerateConfig, out string, stdout io.Writer) error {
 	if cfg.Name == "" {
 		cfg.Name = baseName(out)
 	}
@@ -54,7 +61,7 @@ func run(cfg terrain.GenerateConfig, out string) error {
 	}
 	lo, hi := m.HeightRange()
 	nx, nz := m.Samples()
-	fmt.Fprintf(os.Stdout, "wrote %s.png and %s.json: %d×%d samples, %.0f m, heights %.1f…%.1f m, %d rocks, %d spawns\n",
+	fmt.Fprintf(stdout, "wrote %s.png and %s.json: %d×%d samples, %.0f m, heights %.1f…%.1f m, %d rocks, %d spawns\n",
 		out, out, nx, nz, m.Size()[0], lo, hi, len(m.Obstacles()), len(m.Spawns()))
 	return nil
 }

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"context"
+	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/terrain"
 )
 
 func TestRunWritesALoadableMap(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "hills")
 	cfg := terrain.GenerateConfig{Seed: 3, Size: 128, Samples: 65}
-	if err := run(cfg, out); err != nil {
+	if err := generate(cfg, out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	m, err := terrain.Load(out + ".json")
@@ -30,8 +34,8 @@ func TestRunWritesALoadableMap(t *testing.T) {
 			}
 		}
 	}
-	if err := run(cfg, ""); err == nil {
-		t.Error("run without -out succeeded")
+	if err := run(context.Background(), nil, io.Discard, io.Discard); cli.Code(err) != cli.ExitUsage {
+		t.Errorf("run without -out: %v, want a usage error", err)
 	}
 }
 
@@ -39,6 +43,25 @@ func TestBaseName(t *testing.T) {
 	for in, want := range map[string]string{"assets/maps/valley": "valley", `a\b`: "b", "x": "x", "dir/": ""} {
 		if got := baseName(in); got != want {
 			t.Errorf("baseName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestBadInput: bad values are usage errors naming the flag.
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "mapgen: -out is required"},
+		{[]string{"-out", "/nonexistent/m"}, "mapgen: -out /nonexistent/m.png: directory /nonexistent does not exist"},
+		{[]string{"-out", "m", "-size", "NaN"}, "mapgen: -size NaN: give a side above 0"},
+		{[]string{"-out", "m", "-samples", "3"}, "mapgen: -samples 3: give 9 to 4097"},
+		{[]string{"-out", "m", "stray"}, `mapgen: unexpected argument "stray"`},
+	} {
+		err := run(context.Background(), c.args, io.Discard, io.Discard)
+		if line := cli.Line("mapgen", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, c.want) {
+			t.Errorf("mapgen %q: code %d, line %q; want %d and %q…", c.args, cli.Code(err), line, cli.ExitUsage, c.want)
 		}
 	}
 }

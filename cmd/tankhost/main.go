@@ -4,6 +4,11 @@
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
+//	         [-identity FILE] [-new-identity]
+//
+// The host keeps its key and certificate in host-identity.pem in the user's config
+// directory (or the file -identity names), so its fingerprint survives restarts and
+// players who trusted it once can join again; -new-identity replaces it.
 //
 // With -metrics it serves Prometheus metrics (every name starting treadline_) at
 // /metrics and a liveness check at /healthz. With -agones it is an Agones game server:
@@ -15,17 +20,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
@@ -35,14 +37,9 @@ import (
 const DefaultListen = ":7777"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stderr, runOptions{}); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0) // asked for the usage, which the flag package printed
-		}
-		log.Fatal(err)
-	}
+	cli.Main("tankhost", func(ctx context.Context, args []string, _, stderr io.Writer) error {
+		return run(ctx, args, stderr, runOptions{})
+	})
 }
 
 // runOptions are run's hooks for tests.
@@ -66,21 +63,22 @@ type flags struct {
 	healthEvery  time.Duration
 	idleSet      bool
 	roundsSet    bool
+	mapSet       bool
 	defences     net.DefenceFlags
+	identity     *cli.Identity
 }
 
 func parseFlags(args []string, stderr io.Writer) (flags, error) {
-	fs := flag.NewFlagSet("tankhost", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("tankhost", stderr)
 	var f flags
 	cfg := &f.serve
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
-	fs.IntVar(&cfg.Bots, "bots", 4, "number of computer-driven tanks")
+	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
 	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
 	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
-	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second")
+	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
 	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
@@ -90,28 +88,17 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
 	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
 	f.defences.Register(fs)
-	if err := fs.Parse(args); err != nil {
+	f.identity = cli.IdentityFlags(fs)
+	if err := cli.Parse(fs, args); err != nil {
 		return f, err
 	}
 	fs.Visit(func(fl *flag.Flag) {
 		f.idleSet = f.idleSet || fl.Name == "idle"
 		f.roundsSet = f.roundsSet || fl.Name == "rounds"
+		f.mapSet = f.mapSet || fl.Name == "map"
 	})
-	switch {
-	case fs.NArg() > 0:
-		return f, fmt.Errorf("unexpected arguments: %q", fs.Args())
-	case cfg.Bots < 0:
-		return f, fmt.Errorf("-bots %d: must not be negative", cfg.Bots)
-	case !(cfg.TickRate > 0 && cfg.TickRate <= 240):
-		return f, fmt.Errorf("-tick %v: must be in (0, 240]", cfg.TickRate)
-	case cfg.IdleTimeout < 0:
-		return f, fmt.Errorf("-idle %v: must not be negative", cfg.IdleTimeout)
-	case cfg.Rounds < 0:
-		return f, fmt.Errorf("-rounds %d: must not be negative", cfg.Rounds)
-	case f.healthEvery <= 0:
-		return f, fmt.Errorf("-agones-health %v: must be positive", f.healthEvery)
-	case f.selfAllocate && !f.agones:
-		return f, errors.New("-self-allocate needs -agones")
+	if err := checkFlags(f); err != nil {
+		return f, err
 	}
 	if f.agones && !f.idleSet {
 		cfg.IdleTimeout = DefaultFleetIdle
@@ -121,6 +108,38 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 		cfg.Rounds = 1
 	}
 	return f, nil
+}
+
+// checkFlags refuses, before anything starts, what the host cannot serve.
+func checkFlags(f flags) error {
+	cfg := &f.serve
+	switch {
+	case !(cfg.TickRate > 0 && cfg.TickRate <= 240):
+		return cli.Usagef("tick", "%v: give a rate above 0 and at most 240 ticks per second", cfg.TickRate)
+	case cfg.IdleTimeout < 0:
+		return cli.Usagef("idle", "%v: give 0 (never) or a positive duration", cfg.IdleTimeout)
+	case cfg.Rounds < 0:
+		return cli.Usagef("rounds", "%d: give 0 (play on) or more", cfg.Rounds)
+	case f.healthEvery <= 0:
+		return cli.Usagef("agones-health", "%v: give a positive period", f.healthEvery)
+	case f.selfAllocate && !f.agones:
+		return cli.Usagef("self-allocate", "needs -agones")
+	}
+	if err := cli.ListenAddr("listen", cfg.Addr); err != nil {
+		return err
+	}
+	if err := cli.Bots("bots", cfg.Bots, game.MaxBots); err != nil {
+		return err
+	}
+	if f.metrics != "" {
+		if err := cli.ListenAddr("metrics", f.metrics); err != nil {
+			return err
+		}
+	}
+	if f.mapSet { // the default is looked up where the host runs (its image has it)
+		return cli.InputFile("map", cfg.MapPath)
+	}
+	return nil
 }
 
 // run parses args into a host configuration and serves until ctx ends or the match
@@ -136,6 +155,12 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	cfg.Logger = logger
 	cfg.Ready = opt.ready
 	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(os.Getenv)>>20)
+	cert, path, created, err := f.identity.Load(time.Now())
+	if err != nil {
+		return err
+	}
+	cfg.Certificate = cert
+	logger.Info("identity", "file", path, "new", created)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -191,5 +216,5 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	start := time.Now()
 	err = game.Serve(ctx, cfg)
 	logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
-	return err
+	return cli.ListenError("listen", cfg.Addr, err)
 }

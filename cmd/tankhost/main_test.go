@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	stdnet "net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/terrain"
 )
@@ -134,18 +137,44 @@ func fewest(m map[uint32]int) int {
 	return lo
 }
 
-// TestRunRejectsBadFlags: nonsense on the command line is an error, not a host.
-func TestRunRejectsBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-bots", "-1"},
-		{"-tick", "0"},
-		{"-nonsense"},
-		{"extra"},
-		{"-map", filepath.Join(t.TempDir(), "missing.json"), "-listen", "127.0.0.1:0"},
+// TestBadInput: every bad command line is refused before anything starts, with one
+// line naming the flag and what it allows, and the usage exit code; a port already in
+// use is told plainly.
+func TestBadInput(t *testing.T) {
+	busy, err := stdnet.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	mapPath := testMap(t)
+	for _, c := range []struct {
+		args []string
+		want string // the line "tankhost: …" starts with this
+	}{
+		{[]string{"-bots", "100000"}, "tankhost: -bots 100000: give 0 to 63 bots"},
+		{[]string{"-bots", "-1"}, "tankhost: -bots -1: give 0 to 63 bots"},
+		{[]string{"-tick", "0"}, "tankhost: -tick 0: give a rate above 0 and at most 240"},
+		{[]string{"-tick", "NaN"}, "tankhost: -tick NaN: give a rate above 0 and at most 240"},
+		{[]string{"-map", "/nonexistent.json"}, "tankhost: -map /nonexistent.json: no such file"},
+		{[]string{"-map", t.TempDir()}, "tankhost: -map " + os.TempDir()},
+		{[]string{"-listen", "7777"}, `tankhost: -listen "7777": give [HOST]:PORT`},
+		{[]string{"-listen", busy.LocalAddr().String(), "-map", mapPath, "-bots", "0"},
+			"tankhost: -listen " + busy.LocalAddr().String() + ": that UDP port is already in use"},
+		{[]string{"-log-level", "loud"}, `tankhost: invalid value "loud" for flag -log-level`},
+		{[]string{"-self-allocate"}, "tankhost: -self-allocate needs -agones"},
+		{[]string{"-rounds", "-1"}, "tankhost: -rounds -1: give 0 (play on) or more"},
+		{[]string{"-metrics", "9100"}, `tankhost: -metrics "9100": give [HOST]:PORT`},
+		{[]string{"-nonsense"}, "tankhost: flag provided but not defined: -nonsense"},
+		{[]string{"extra"}, `tankhost: unexpected argument "extra"`},
 	} {
 		var logs syncBuffer
-		if err := run(context.Background(), args, &logs, runOptions{}); err == nil {
-			t.Errorf("run %q: no error", args)
+		err := run(context.Background(), c.args, &logs, runOptions{})
+		line := cli.Line("tankhost", err)
+		if code := cli.Code(err); code != cli.ExitUsage {
+			t.Errorf("tankhost %q: exit code %d (%v), want %d", c.args, code, err, cli.ExitUsage)
+		}
+		if !strings.HasPrefix(line, c.want) || strings.Contains(line, "\n") {
+			t.Errorf("tankhost %q:\n got %q\nwant %q…", c.args, line, c.want)
 		}
 	}
 }
@@ -181,6 +210,19 @@ func TestSignalStops(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	mapPath := testMap(t)
+	t.Run("bad flag", func(t *testing.T) {
+		var stderr syncBuffer
+		cmd := exec.Command(bin, "-bots", "100000")
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("tankhost -bots 100000: %v, want exit status 2", err)
+		}
+		if want := "tankhost: -bots 100000: give 0 to 63 bots (a match holds at most 64 tanks)\n"; stderr.String() != want {
+			t.Errorf("stderr %q, want %q", stderr.String(), want)
+		}
+	})
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			var logs syncBuffer
@@ -217,6 +259,61 @@ func TestSignalStops(t *testing.T) {
 				t.Errorf("no 'stopped' line:\n%s", logs.String())
 			}
 		})
+	}
+}
+
+// TestRestartKeepsFingerprint: a restarted host presents the same fingerprint, read
+// from its identity file, until -new-identity replaces it.
+func TestRestartKeepsFingerprint(t *testing.T) {
+	mapPath := testMap(t)
+	idFile := filepath.Join(t.TempDir(), "keys", "host.pem")
+	serve := func(extra ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		fps := make(chan string, 1)
+		errc := make(chan error, 1)
+		var logs syncBuffer
+		args := append([]string{"-listen", "127.0.0.1:0", "-bots", "0", "-map", mapPath, "-identity", idFile}, extra...)
+		go func() { errc <- run(ctx, args, &logs, runOptions{ready: func(_, fp string) { fps <- fp }}) }()
+		var fp string
+		select {
+		case fp = <-fps:
+		case err := <-errc:
+			t.Fatalf("tankhost %q: %v\n%s", args, err, logs.String())
+		case <-time.After(30 * time.Second):
+			t.Fatalf("tankhost %q not listening after 30 s", args)
+		}
+		cancel()
+		if err := <-errc; err != nil {
+			t.Fatalf("tankhost %q: %v", args, err)
+		}
+		return fp
+	}
+	first := serve()
+	st, err := os.Stat(idFile)
+	if err != nil {
+		t.Fatalf("no identity file after the first start: %v", err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("identity file mode %v, want 0600", st.Mode().Perm())
+	}
+	if again := serve(); again != first {
+		t.Errorf("restart changed the fingerprint from %s to %s", first, again)
+	}
+	rotated := serve("-new-identity")
+	if rotated == first {
+		t.Errorf("-new-identity kept the fingerprint %s", first)
+	}
+	if after := serve(); after != rotated {
+		t.Errorf("the restart after -new-identity presents %s, want the new %s", after, rotated)
+	}
+	if err := os.WriteFile(idFile, []byte("not a key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"-listen", "127.0.0.1:0", "-map", mapPath, "-identity", idFile}, io.Discard, runOptions{})
+	if line := cli.Line("tankhost", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, "tankhost: -identity "+idFile+": identity ") {
+		t.Errorf("a damaged identity file: code %d, %q; want a usage error naming -identity", cli.Code(err), line)
 	}
 }
 

@@ -26,13 +26,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
-	"log"
+	"io"
+	"math"
 	"os"
-	"os/signal"
 	"time"
+
+	"github.com/treadline/treadline/cmd/internal/cli"
 )
 
 // config is what the flags set.
@@ -62,7 +61,7 @@ type config struct {
 
 func parseFlags(args []string) (config, error) {
 	var c config
-	fs := flag.NewFlagSet("tankload", flag.ContinueOnError)
+	fs := cli.NewFlagSet("tankload", os.Stderr)
 	fs.IntVar(&c.bots, "bots", 32, "number of bot clients")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long the bots drive")
 	fs.Float64Var(&c.hz, "hz", 10, "updates per second each bot publishes")
@@ -79,47 +78,40 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.join, "join", "", "drive the running host at `host:port#fingerprint` (a tankhost) instead of starting one")
 	c.capacity.flags(fs)
 	c.external.flags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return c, err
 	}
 	if err := c.capacity.check(); err != nil {
-		return c, err
+		return c, &cli.UsageError{Msg: err.Error()}
 	}
 	switch {
 	case c.bots < 2:
-		return c, fmt.Errorf("-bots %d: need at least 2", c.bots)
+		return c, cli.Usagef("bots", "%d: give at least 2 bot clients", c.bots)
 	case c.duration <= 0:
-		return c, fmt.Errorf("-duration %v: must be positive", c.duration)
+		return c, cli.Usagef("duration", "%v: give a duration above 0", c.duration)
 	case !(c.hz > 0 && c.hz <= 120):
-		return c, fmt.Errorf("-hz %v: outside (0, 120]", c.hz)
+		return c, cli.Usagef("hz", "%v: give a rate above 0 and at most 120 updates per second", c.hz)
 	case !(c.loss >= 0 && c.loss < 1):
-		return c, fmt.Errorf("-loss %v: outside [0, 1)", c.loss)
-	case c.lossBurst < 0:
-		return c, fmt.Errorf("-lossburst %v: negative", c.lossBurst)
+		return c, cli.Usagef("loss", "%v: give a fraction from 0 to below 1", c.loss)
+	case !(c.lossBurst >= 0) || math.IsInf(c.lossBurst, 0):
+		return c, cli.Usagef("lossburst", "%v: give a mean burst length of 0 or more packets", c.lossBurst)
 	}
-	return c, nil
+	return c, cli.Link("lag", "jitter", c.lag, c.jitter)
 }
 
 func main() {
-	log.SetFlags(0)
-	log.SetPrefix("tankload: ")
-	cfg, err := parseFlags(os.Args[1:])
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			log.Print(err)
+	cli.Main("tankload", func(ctx context.Context, args []string, stdout, _ io.Writer) error {
+		cfg, err := parseFlags(args)
+		if err != nil {
+			return err
 		}
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	do := run
-	switch {
-	case cfg.capacity.on:
-		do = runCapacity
-	case cfg.join != "" && cfg.role == "":
-		do = runExternal
-	}
-	if err := do(ctx, cfg, os.Stdout); err != nil {
-		log.Fatal(err)
-	}
+		do := run
+		switch {
+		case cfg.capacity.on:
+			do = runCapacity
+		case cfg.join != "" && cfg.role == "":
+			do = runExternal
+		}
+		return do(ctx, cfg, stdout)
+	})
 }

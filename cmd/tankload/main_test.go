@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	tlnet "github.com/treadline/treadline/net"
 )
 
@@ -28,9 +29,14 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-hz", "0"}, false},
 		{[]string{"-loss", "1"}, false},
 		{[]string{"-nonsense"}, false},
+		{[]string{"-loss", "NaN"}, false},
+		{[]string{"-lossburst", "NaN"}, false},
+		{[]string{"-jitter", "500ms", "-lag", "10ms"}, false},
+		{[]string{"-lag", "1h"}, false},
 	} {
-		if _, err := parseFlags(tc.args); (err == nil) != tc.ok {
-			t.Errorf("parseFlags(%q): %v, want ok=%v", tc.args, err, tc.ok)
+		_, err := parseFlags(tc.args)
+		if (err == nil) != tc.ok || !tc.ok && cli.Code(err) != cli.ExitUsage {
+			t.Errorf("parseFlags(%q): %v (exit code %d), want ok=%v", tc.args, err, cli.Code(err), tc.ok)
 		}
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/net"
 )
 
 // The end-to-end tests run the real programs, built without -race (the race
@@ -139,7 +141,8 @@ var listenRE = regexp.MustCompile(`addr=(\S+) fingerprint=([0-9a-f]+)`)
 // the join argument.
 func startHost(t *testing.T, tankhost string) (*proc, string) {
 	t.Helper()
-	host := start(t, tankhost, "-listen", "127.0.0.1:0", "-bots", "1", "-seed", "5")
+	host := start(t, tankhost, "-listen", "127.0.0.1:0", "-bots", "1", "-seed", "5",
+		"-identity", filepath.Join(t.TempDir(), "identity.pem"))
 	m := host.waitLine(t, listenRE, 30*time.Second)
 	return host, m[1] + "#" + m[2]
 }
@@ -183,24 +186,53 @@ func TestJoinShowsHostTank(t *testing.T) {
 	}
 }
 
-// TestHostKilledClientExits kills the host under a playing client: the client must
-// exit on its own, with a non-zero code and a message saying the match was lost.
-func TestHostKilledClientExits(t *testing.T) {
+// TestMatchEndings plays a joined match to each way it can end and checks what the
+// player is told and the exit code: the end panel waits for a key (here SIGINT stands
+// in for it), says what happened in a person's words and keeps the chain for the log.
+func TestMatchEndings(t *testing.T) {
 	tanks, tankhost := buildTools(t)
-	host, join := startHost(t, tankhost)
-	client := start(t, tanks, "-join", join, "-name", "e2e", "-size", "320x200", "-v")
-	client.waitLine(t, regexp.MustCompile(`msg=joined`), 60*time.Second)
-	time.Sleep(time.Second) // a few frames of play
-	if err := host.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	code := client.wait(t, 60*time.Second)
-	if code == 0 {
-		t.Fatalf("client exited with code 0 after losing the host")
-	}
-	out := client.output()
-	if !strings.Contains(out, "tanks: lost the match at") {
-		t.Errorf("client output lacks a clear message:\n%s", out)
+	ended := regexp.MustCompile(`msg="match ended"`)
+	for _, c := range []struct {
+		name string
+		end  func(t *testing.T, host, client *proc)
+		code int
+		last string // the client's last line starts with this
+	}{
+		{"host killed", func(t *testing.T, host, _ *proc) { host.cmd.Process.Signal(syscall.SIGKILL) },
+			1, "tanks: Lost the connection to 127.0.0.1:"},
+		{"host stopped", func(t *testing.T, host, _ *proc) {
+			host.cmd.Process.Signal(syscall.SIGTERM)
+			if code := host.wait(t, 20*time.Second); code != 0 {
+				t.Errorf("tankhost exit code %d after SIGTERM, want 0", code)
+			}
+		}, 0, "tanks: The host ended the match."},
+		{"client paused and dropped", func(t *testing.T, _, client *proc) {
+			client.cmd.Process.Signal(syscall.SIGSTOP)
+			time.Sleep(net.DefaultTimeout + 2*time.Second)
+			client.cmd.Process.Signal(syscall.SIGCONT)
+		}, 1, "tanks: The host at 127.0.0.1:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			host, join := startHost(t, tankhost)
+			client := start(t, tanks, "-join", join, "-name", "e2e", "-size", "320x200", "-v")
+			client.waitLine(t, regexp.MustCompile(`msg=joined`), 60*time.Second)
+			time.Sleep(time.Second) // a few frames of play
+			c.end(t, host, client)
+			client.waitLine(t, ended, 30*time.Second)
+			select {
+			case <-client.done:
+				t.Fatalf("the client quit without waiting for a key")
+			case <-time.After(time.Second):
+			}
+			client.cmd.Process.Signal(syscall.SIGINT) // stands in for the key press
+			if code := client.wait(t, 20*time.Second); code != c.code {
+				t.Errorf("client exit code %d, want %d", code, c.code)
+			}
+			lines := strings.Split(client.output(), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, c.last) {
+				t.Errorf("client's last line %q, want %q…", last, c.last)
+			}
+		})
 	}
 }
 

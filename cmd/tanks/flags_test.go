@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
@@ -40,18 +43,20 @@ func TestParseFlagsDefaults(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	c, err := parse("-join", "10.0.0.2:7777#abcd", "-name", "ann", "-pass", "pw", "-lag", "80ms",
+	fp := strings.Repeat("ab", 32)
+	shot := filepath.Join(t.TempDir(), "x.png")
+	c, err := parse("-join", "10.0.0.2:7777#"+fp, "-name", "ann", "-pass", "pw", "-lag", "80ms",
 		"-jitter", "15ms", "-loss", "0.05", "-overlays", "ghost,labels", "-size", "800x600",
-		"-algorithm", "bezier", "-clamp", "up", "-screenshot", "x.png", "-frames", "30", "-bench-frames", "10")
+		"-algorithm", "bezier", "-clamp", "up", "-screenshot", shot, "-frames", "30", "-bench-frames", "10")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dr := game.DeadReckoning()
 	dr.Reckon.Algorithm, dr.Reckon.Clamp.Mode = deadreckon.CubicBezier, deadreckon.ClampUp
-	want := config{join: "10.0.0.2:7777#abcd", name: "ann", pass: "pw", lag: 80 * time.Millisecond,
+	want := config{join: "10.0.0.2:7777#" + fp, name: "ann", pass: "pw", lag: 80 * time.Millisecond,
 		jitter: 15 * time.Millisecond, loss: 0.05, impairSet: true, overlays: render.OverlayGhost | render.OverlayLabels,
 		width: 800, height: 600, deadReckoning: dr,
-		screenshot: "x.png", frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, defences: c.defences}
+		screenshot: shot, frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, identity: c.identity, defences: c.defences}
 	if c != want {
 		t.Errorf("parse = %+v\nwant    %+v", c, want)
 	}
@@ -64,25 +69,62 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
-func TestParseFlagsErrors(t *testing.T) {
-	cases := [][]string{
-		{"-host", ":1", "-join", "a:1"},
-		{"-bots", "-1"},
-		{"-loss", "1.5"},
-		{"-lag", "-1s"},
-		{"-size", "big"},
-		{"-size", "10x10"},
-		{"-size", "1280x"},
-		{"-overlays", "ghost,nope"},
-		{"-algorithm", "magic"},
-		{"-clamp", "sometimes"},
-		{"-frames", "5"},
-		{"-bench-frames", "-2"},
-		{"stray"},
-	}
-	for _, args := range cases {
-		if _, err := parse(args...); err == nil {
-			t.Errorf("tanks %s: no error", strings.Join(args, " "))
+// TestBadInput: every bad command line is refused before anything starts, with one
+// line naming the flag and what it allows, and the usage exit code.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string // the whole line "tanks: …" starts with this
+	}{
+		{[]string{"-bots", "1000"}, "tanks: -bots 1000: give 0 to 63 bots"},
+		{[]string{"-host", ":7777", "-bots", "100000"}, "tanks: -bots 100000: give 0 to 63 bots"},
+		{[]string{"-bots", "-1"}, "tanks: -bots -1: give 0 to 63 bots"},
+		{[]string{"-loss", "NaN"}, "tanks: -loss NaN: give a fraction from 0 to 1"},
+		{[]string{"-loss", "1.5"}, "tanks: -loss 1.5: give a fraction from 0 to 1"},
+		{[]string{"-jitter", "500ms", "-lag", "10ms"}, "tanks: -jitter 500ms is larger than -lag 10ms"},
+		{[]string{"-lag", "1h"}, "tanks: -lag 1h0m0s: give at most 500ms of added one-way delay"},
+		{[]string{"-lag", "-1s"}, "tanks: -lag -1s: give a delay of 0 or more"},
+		{[]string{"-screenshot", "/nonexistent/x.png"}, "tanks: -screenshot /nonexistent/x.png: directory /nonexistent does not exist"},
+		{[]string{"-screenshot", filepath.Join(dir, "x.jpg")}, "tanks: -screenshot " + filepath.Join(dir, "x.jpg") + ": give a file name ending in .png"},
+		{[]string{"-screenshot", dir + "/"}, "tanks: -screenshot " + dir + "/: give a file name ending in .png"},
+		{[]string{"-watch", ""}, `tanks: -watch "": give a name of 1 to`},
+		{[]string{"-name", ""}, `tanks: -name "": give a name of 1 to`},
+		{[]string{"-name", strings.Repeat("n", 300)}, `tanks: -name "nnn`},
+		{[]string{"-join", ""}, `tanks: -join "": give the host's address as HOST:PORT`},
+		{[]string{"-join", "nohost"}, `tanks: -join "nohost": give the host's address as HOST:PORT`},
+		{[]string{"-join", "h:1#abc"}, `tanks: -join "h:1#abc": give the host's address`},
+		{[]string{"-join", "h:99999"}, `tanks: -join "h:99999": give the host's address`},
+		{[]string{"-join", "h:1", "-bots", "3"}, "tanks: -bots with -join: bots run on the host"},
+		{[]string{"-host", "7777"}, `tanks: -host "7777": give [HOST]:PORT`},
+		{[]string{"-host", ":1", "-join", "a:1"}, "tanks: -host and -join cannot be used together"},
+		{[]string{"-host", ":1", "-lag", "50ms"}, "tanks: -host with -lag, -jitter or -loss"},
+		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent/valley.json: no such file"},
+		{[]string{"-size", "big"}, `tanks: -size "big": give WxH`},
+		{[]string{"-size", "10x10"}, `tanks: -size "10x10": give WxH`},
+		{[]string{"-size", "1280x"}, `tanks: -size "1280x": give WxH`},
+		{[]string{"-overlays", "ghost,nope"}, `tanks: -overlays "ghost,nope"`},
+		{[]string{"-algorithm", "magic"}, `tanks: -algorithm "magic": give pvb`},
+		{[]string{"-clamp", "sometimes"}, `tanks: -clamp "sometimes": give none, up or always`},
+		{[]string{"-frames", "5"}, "tanks: -frames and -duration need -screenshot"},
+		{[]string{"-bench-frames", "-2"}, "tanks: -bench-frames -2: give 0 or more"},
+		{[]string{"-bots", "many"}, `tanks: invalid value "many" for flag -bots`},
+		{[]string{"-identity", filepath.Join(dir, "id.pem")}, "tanks: -identity and -new-identity apply to -host only"},
+		{[]string{"-join", "h:1", "-new-identity"}, "tanks: -identity and -new-identity apply to -host only"},
+		{[]string{"-nonsense"}, "tanks: flag provided but not defined: -nonsense"},
+		{[]string{"stray"}, `tanks: unexpected argument "stray"`},
+	} {
+		var stderr strings.Builder
+		err := run(context.Background(), c.args, io.Discard, &stderr)
+		line := cli.Line("tanks", err)
+		if code := cli.Code(err); code != cli.ExitUsage {
+			t.Errorf("tanks %q: exit code %d (%v), want %d", c.args, code, err, cli.ExitUsage)
+		}
+		if !strings.HasPrefix(line, c.want) || strings.Contains(line, "\n") {
+			t.Errorf("tanks %q:\n got %q\nwant %q…", c.args, line, c.want)
+		}
+		if stderr.Len() != 0 {
+			t.Errorf("tanks %q printed more than its one line:\n%s", c.args, stderr.String())
 		}
 	}
 }
@@ -98,3 +140,11 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+func newTestFlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("tanks", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func setOf(fs *flag.FlagSet) map[string]bool { return cli.Set(fs) }

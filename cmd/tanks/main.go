@@ -1,12 +1,15 @@
-// Command tanks is the Treadline desktop client. With no flags it starts a practice
-// match at once: an in-process host with bots on loopback, behind an impaired link,
-// so every other tank is really dead-reckoned.
+// Command tanks is the Treadline desktop client. With no match flag it opens the main
+// menu: Practice (Enter: an in-process host with bots on loopback, behind an impaired
+// link, so every other tank is really dead-reckoned), Host, Join, Settings and Quit.
+// A match flag starts that match directly:
 //
-//	tanks                                   practice (-bots N, -lag -jitter -loss)
-//	tanks -host :7777 [-pass P] [-bots N]   host a match and play in it
+//	tanks -bots N [-lag D -jitter D -loss F]   practice
+//	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
 //
-// With -host, flags such as -max-handshakes, -retry-above, -max-players-per-addr,
+// Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
+// settings.json in the user's config directory; -mute plays without sound. With
+// -host, flags such as -max-handshakes, -retry-above, -max-players-per-addr,
 // -idle-kick and -mem-limit tune the host's defences, as on tankhost (README,
 // "Security").
 //
@@ -17,44 +20,32 @@
 // picture and exits, and -bench-frames N prints the split of frame time (simulation,
 // scene update, render, swap). F1 in the game lists every key.
 //
-// It exits 0 when the window is closed or the player leaves from the menu, 1 with a
-// message when the match cannot start or is lost (the host stops responding), and 2
-// on bad flags.
+// It exits 0 when the window is closed, the player quits or leaves, the host ends
+// the match or SIGINT/SIGTERM stops it; 1 with a sentence ("tanks: Lost the connection
+// to 203.0.113.5:7777: the host stopped answering.") when the match cannot start or is
+// lost, the error chain going to the log; and 2, before anything starts, with one line
+// naming the flag and what it allows, on a bad command line.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
-	"log"
-	"os"
-	"os/signal"
-	"syscall"
+	"io"
 
-	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/cmd/internal/cli"
 )
 
-func main() {
-	log.SetFlags(0)
-	log.SetPrefix("tanks: ")
-	cfg, err := parseFlags(flag.CommandLine, os.Args[1:])
+func main() { cli.Main("tanks", run) }
+
+// run parses args and plays the match they ask for. A bad command line is a
+// *cli.UsageError, returned before any window opens or socket is bound.
+func run(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := cli.NewFlagSet("tanks", stderr)
+	c, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		fmt.Fprintln(os.Stderr, "tanks:", err)
-		os.Exit(2)
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err = run(ctx, cfg)
-	switch {
-	case err == nil, errors.Is(err, render.ErrLeft):
-	case errors.Is(err, context.Canceled):
-		log.Print("interrupted")
-	default:
-		stop()
-		log.Fatal(err)
+	if wantsMenu(cli.Set(fs)) {
+		return menu(ctx, c, stderr)
 	}
+	return play(ctx, c, screen{}, stderr)
 }

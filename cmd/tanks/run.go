@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
@@ -37,6 +41,8 @@ type config struct {
 	seed          uint64
 	difficulty    game.Difficulty
 	verbose       bool
+	mute          bool
+	identity      *cli.Identity
 	defences      net.DefenceFlags // with -host
 }
 
@@ -65,31 +71,25 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
+	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	c.defences.Register(fs)
-	if err := fs.Parse(args); err != nil {
+	c.identity = cli.IdentityFlags(fs)
+	if err := cli.Parse(fs, args); err != nil {
 		return c, err
 	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "bots":
-			c.botsSet = true
-		case "lag", "jitter", "loss":
-			c.impairSet = true
-		}
-	})
+	set := cli.Set(fs)
+	c.botsSet = set["bots"]
+	c.impairSet = set["lag"] || set["jitter"] || set["loss"]
 	var err error
 	if c.width, c.height, err = parseSize(size); err != nil {
 		return c, err
 	}
 	if c.overlays, err = render.ParseOverlays(overlays); err != nil {
-		return c, err
+		return c, cli.Usagef("overlays", "%q: %v", overlays, err)
 	}
 	rc := &c.deadReckoning.Reckon
 	if rc.Algorithm, err = deadreckon.ParseAlgorithm(algo); err != nil {
-		return c, err
+		return c, cli.Usagef("algorithm", "%q: give pvb, static, linear, quadratic, bezier, twopath or delayed", algo)
 	}
 	switch clamp {
 	case "":
@@ -100,26 +100,58 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	case "always":
 		rc.Clamp.Mode = deadreckon.ClampAlways
 	default:
-		return c, fmt.Errorf("-clamp %q: want none, up or always", clamp)
+		return c, cli.Usagef("clamp", "%q: give none, up or always", clamp)
 	}
-	return c, c.check()
+	return c, checkFlags(c, set)
 }
 
-// check reports flags that contradict each other or are out of range.
-func (c *config) check() error {
+// checkFlags refuses, before anything starts, what the match could not do.
+func checkFlags(c config, set map[string]bool) error {
 	switch {
-	case c.host != "" && c.join != "":
-		return fmt.Errorf("-host and -join cannot be used together")
-	case c.bots < 0:
-		return fmt.Errorf("-bots %d is negative", c.bots)
-	case c.loss < 0 || c.loss > 1:
-		return fmt.Errorf("-loss %v is outside 0..1", c.loss)
-	case c.lag < 0 || c.jitter < 0:
-		return fmt.Errorf("-lag and -jitter must not be negative")
-	case c.frames < 0 || c.benchFrames < 0 || c.duration < 0:
-		return fmt.Errorf("-frames, -duration and -bench-frames must not be negative")
+	case set["host"] && set["join"]:
+		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
+	case set["host"] && c.impairSet:
+		return cli.Usagef("host", "with -lag, -jitter or -loss: those impair a joining or practising player's own link; the host has none")
+	case !set["host"] && (set["identity"] || set["new-identity"]):
+		return cli.Usagef("identity", "and -new-identity apply to -host only: a practising or joining player has no host identity")
+	case set["join"] && set["bots"]:
+		return cli.Usagef("bots", "with -join: bots run on the host; give -bots to the host")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
-		return fmt.Errorf("-frames and -duration need -screenshot")
+		return cli.Usagef("frames", "and -duration need -screenshot")
+	case c.frames < 0:
+		return cli.Usagef("frames", "%d: give 0 or more", c.frames)
+	case c.duration < 0:
+		return cli.Usagef("duration", "%v: give 0 or more", c.duration)
+	case c.benchFrames < 0:
+		return cli.Usagef("bench-frames", "%d: give 0 or more", c.benchFrames)
+	}
+	checks := []func() error{
+		func() error { return cli.Bots("bots", c.bots, game.MaxBots) },
+		func() error { return cli.Fraction("loss", c.loss) },
+		func() error { return cli.Link("lag", "jitter", c.lag, c.jitter) },
+	}
+	if set["host"] {
+		checks = append(checks, func() error { return cli.ListenAddr("host", c.host) })
+	}
+	if set["join"] {
+		checks = append(checks, func() error { return cli.JoinAddr("join", c.join) })
+	}
+	if set["name"] {
+		checks = append(checks, func() error { return cli.Name("name", c.name) })
+	}
+	if set["watch"] && c.watch != "*" {
+		checks = append(checks, func() error { return cli.Name("watch", c.watch) })
+	}
+	if set["screenshot"] {
+		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
+	}
+	if set["maps"] {
+		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, game.DefaultMapName+".json")) })
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -134,22 +166,41 @@ func parseSize(s string) (w, h int, err error) {
 		}
 	}
 	if !ok || err != nil || w < 64 || h < 64 || w > 16384 || h > 16384 {
-		return 0, 0, fmt.Errorf("-size %q: want WxH with each side 64..16384 pixels", s)
+		return 0, 0, cli.Usagef("size", "%q: give WxH with each side 64 to 16384 pixels, for example 1280x720", s)
 	}
 	return w, h, nil
 }
 
-// run starts the match the flags ask for and plays it in the window.
-func run(ctx context.Context, c config) error {
+// screen is what a match is played with when the main menu started it: the menu's
+// window, sound and settings. The zero value means a match started by flags, which
+// opens its own window and sound.
+type screen struct {
+	viewer   *render.Viewer
+	sound    *render.Sound
+	settings *render.Settings
+	save     func(render.Settings)
+}
+
+// play starts the match c asks for and plays it in the window.
+func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
+	}
+	if scr.settings == nil {
+		set := loadSettings(stderr)
+		scr.settings = &set
+		scr.save = func(s render.Settings) { saveSettings(s, stderr) }
+	}
+	if c.name == "" {
+		c.name = scr.settings.Name
 	}
 	level := slog.LevelWarn
 	if c.verbose {
 		level = slog.LevelInfo
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	mc := game.Config{Name: c.name, Seed: c.seed, DeadReckoning: c.deadReckoning, Difficulty: c.difficulty, Logger: logger}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
+		Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
@@ -162,8 +213,13 @@ func run(ctx context.Context, c config) error {
 	case c.host != "":
 		mc.Bots = c.bots
 		c.defences.ApplyMemoryLimit(os.Getenv)
+		cert, path, created, ierr := c.identity.Load(time.Now())
+		if ierr != nil {
+			return ierr
+		}
+		logger.Info("identity", "file", path, "new", created)
 		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
-			Limits: c.defences.Limits(), Logger: logger})
+			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
 		mode = "host"
 	case c.join != "":
 		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
@@ -184,11 +240,18 @@ func run(ctx context.Context, c config) error {
 		mode = "practice"
 	}
 	if err != nil {
+		if mode == "host" {
+			if ue := cli.ListenError("host", c.host, err); cli.Code(ue) == cli.ExitUsage {
+				return ue
+			}
+		}
 		return fmt.Errorf("start %s match: %w", mode, err)
 	}
 	defer sess.Close()
+	var notice string
 	if mode == "host" {
-		fmt.Fprintf(os.Stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
+		notice = fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
+		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
 	}
 	mp := m.Terrain()
 	rc := render.RunConfig{
@@ -204,13 +267,48 @@ func run(ctx context.Context, c config) error {
 		Duration:    c.duration.Seconds(),
 		BenchFrames: c.benchFrames,
 		Logger:      logger,
+		Viewer:      scr.viewer,
+		Settings:    scr.settings,
+		OnSettings:  scr.save,
+		Notice:      notice,
 	}
-	if err := render.Run(ctx, rc, m); err != nil {
-		if mode == "join" && ctx.Err() == nil {
-			addr, _, _ := strings.Cut(c.join, "#")
-			return fmt.Errorf("lost the match at %s: %w", addr, err)
-		}
+	if mode == "join" {
+		rc.Host, _, _ = strings.Cut(c.join, "#")
+	}
+	rc.Sound = scr.sound
+	if scr.viewer == nil && c.screenshot == "" && c.benchFrames == 0 {
+		snd := openSound(c, *scr.settings, stderr)
+		defer snd.Close()
+		rc.Sound = snd
+	}
+	err = render.Run(ctx, rc, m)
+	sess.Close() // its log lines come before the verdict
+	return outcome(err, rc.Host, stderr)
+}
+
+// outcome turns how the match ended into run's result: nil when it ended normally (the
+// player left, the window closed, the host ended the match: exit code 0), otherwise an
+// error that reads as a person's sentence and wraps the chain (already in the log).
+func outcome(err error, host string, stderr io.Writer) error {
+	if err == nil || errors.Is(err, render.ErrLeft) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	if !errors.Is(err, game.ErrLinkClosed) {
 		return err
 	}
-	return nil
+	words, normal := game.Explain(err, host)
+	if normal {
+		fmt.Fprintln(stderr, "tanks:", words)
+		return nil
+	}
+	return &explained{words: words, err: err}
 }
+
+// explained is an error told in a person's words, wrapping the error chain.
+type explained struct {
+	words string
+	err   error
+}
+
+func (e *explained) Error() string { return e.words }
+func (e *explained) Unwrap() error { return e.err }

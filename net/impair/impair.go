@@ -128,6 +128,7 @@ type Conn struct {
 	once     sync.Once
 	closeErr error
 	wg       sync.WaitGroup
+	outDone  chan struct{} // closed when the outbound delivery goroutine has stopped
 	limit    int
 	pool     sync.Pool
 }
@@ -197,13 +198,21 @@ func New(inner stdnet.PacketConn, cfg Config) (*Conn, error) {
 	c.pool.New = func() any { b := make([]byte, pooledSize); return &b }
 	c.out = dir{path: out, signal: make(chan struct{}, 1)}
 	c.in = dir{path: in, signal: make(chan struct{}, 1)}
+	c.outDone = make(chan struct{})
 	if cfg.Outbound.Active() {
-		c.wg.Add(1)
-		go c.run(&c.out, c.deliverOut)
+		go func() {
+			defer close(c.outDone)
+			c.run(&c.out, c.deliverOut)
+		}()
+	} else {
+		close(c.outDone)
 	}
 	if cfg.Inbound.Active() {
 		c.wg.Add(2)
-		go c.run(&c.in, c.deliverIn)
+		go func() {
+			defer c.wg.Done()
+			c.run(&c.in, c.deliverIn)
+		}()
 		go c.readLoop()
 	}
 	return c, nil
@@ -251,7 +260,6 @@ func (c *Conn) recycle(b *[]byte) {
 
 // run delivers d's packets when they fall due, until Close.
 func (c *Conn) run(d *dir, deliver func(packet)) {
-	defer c.wg.Done()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var due []packet
@@ -405,8 +413,12 @@ func (c *Conn) WriteTo(b []byte, addr stdnet.Addr) (int, error) {
 	return len(b), nil
 }
 
-// Close stops the delivery goroutines, drops packets still in flight and closes the
-// wrapped conn. It is safe to call more than once.
+// Close stops the delivery goroutines, sends the outbound packets still delayed at
+// once, in order, drops the inbound ones and closes the wrapped conn. Sending the
+// outbound queue keeps the last words of a connection, written just before Close (a
+// QUIC CONNECTION_CLOSE, a Leave message), from being lost to the added latency: the
+// peer hears the goodbye instead of timing the connection out. It is safe to call more
+// than once.
 func (c *Conn) Close() error {
 	c.once.Do(func() {
 		c.mu.Lock()
@@ -414,6 +426,8 @@ func (c *Conn) Close() error {
 		c.wakeReaders()
 		c.mu.Unlock()
 		close(c.done)
+		<-c.outDone
+		c.flushOut()
 		c.closeErr = c.inner.Close()
 		c.wg.Wait()
 		c.mu.Lock()
@@ -427,6 +441,20 @@ func (c *Conn) Close() error {
 		c.mu.Unlock()
 	})
 	return c.closeErr
+}
+
+// flushOut sends every packet of the outbound queue now, in delivery order.
+func (c *Conn) flushOut() {
+	for {
+		c.mu.Lock()
+		if c.out.q.Len() == 0 {
+			c.mu.Unlock()
+			return
+		}
+		p := heap.Pop(&c.out.q).(packet)
+		c.mu.Unlock()
+		c.deliverOut(p)
+	}
 }
 
 // Stats returns the counts so far.

@@ -301,6 +301,49 @@ func TestBurstLoss(t *testing.T) {
 	}
 }
 
+// TestCloseSendsDelayedPackets: packets still delayed when Close is called are sent at
+// once and in order (a connection's goodbye is not lost to the added latency), while
+// the wrapped conn is closed afterwards.
+func TestCloseSendsDelayedPackets(t *testing.T) {
+	a, b := udpPair(t)
+	defer b.Close()
+	c, err := New(a, Config{
+		Outbound: Link{Latency: 10 * time.Second, Jitter: time.Second},
+		Inbound:  Link{Latency: 10 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	for i := range n {
+		if _, err := c.WriteTo([]byte{byte(i >> 8), byte(i)}, b.LocalAddr()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	idx, _ := collect(b, n, 3*time.Second)
+	if len(idx) != n {
+		t.Fatalf("%d of %d delayed packets arrived after Close, want all", len(idx), n)
+	}
+	for i, k := range idx {
+		if k != i {
+			t.Fatalf("packets after Close arrived in order %v, want 0..%d", idx, n-1)
+		}
+	}
+	if waited := time.Since(start); waited > 2*time.Second {
+		t.Errorf("Close and delivery took %v; the 10 s latency was not skipped", waited)
+	}
+	if st := c.Stats(); st.Sent != n || st.Lost != 0 {
+		t.Errorf("stats %+v, want %d sent and none lost", st, n)
+	}
+	if _, err := a.WriteTo([]byte{0}, b.LocalAddr()); err == nil {
+		t.Error("the wrapped conn is still open after Close")
+	}
+}
+
 // TestPathOnSimulatedClock runs the link model on a clock of its own, as an in-memory
 // match or the lab does: delays stay in [Latency−Jitter, Latency+Jitter] (plus the
 // reorder hold), jitter alone keeps packets in order, and duplicates follow their

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/treadline/treadline/cmd/internal/cli"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/render"
+)
+
+// matchFlags are the flags that start a match directly, without the main menu.
+var matchFlags = []string{"host", "join", "pass", "name", "bots", "lag", "jitter", "loss", "seed", "maps",
+	"screenshot", "frames", "duration", "bench-frames", "watch", "identity", "new-identity"}
+
+// wantsMenu reports whether the command line leaves the choice of match to the menu.
+func wantsMenu(set map[string]bool) bool {
+	for _, f := range matchFlags {
+		if set[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// loadSettings reads the player's settings, saying so in one line when the file is
+// damaged (the defaults are used, and the next save replaces it).
+func loadSettings(stderr io.Writer) render.Settings {
+	path := render.DefaultSettingsPath()
+	if path == "" {
+		return render.DefaultSettings()
+	}
+	s, err := render.LoadSettings(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "tanks:", err)
+	}
+	return s
+}
+
+// saveSettings keeps s in the user's config directory; a failure is said once per
+// call and does not stop the game.
+func saveSettings(s render.Settings, stderr io.Writer) {
+	if path := render.DefaultSettingsPath(); path != "" {
+		if err := s.Save(path); err != nil {
+			fmt.Fprintln(stderr, "tanks:", err)
+		}
+	}
+}
+
+// openSound opens the sound at the settings' volume, or none with -mute or when the
+// settings mute it; no audio device is told in one line.
+func openSound(c config, s render.Settings, stderr io.Writer) *render.Sound {
+	vol := s.Volume
+	if vol == 0 {
+		vol = -1 // silent, not the default
+	}
+	snd, err := render.OpenSound(render.SoundConfig{Mute: c.mute || s.Mute, Volume: vol})
+	if err != nil {
+		fmt.Fprintln(stderr, "tanks: sound off:", err)
+	}
+	return snd
+}
+
+// menu runs the main menu and the matches it starts, in one window, until the player
+// quits or closes the window. How each match ended is shown on the menu.
+func menu(ctx context.Context, c config, stderr io.Writer) error {
+	if err := render.CheckDisplay(); err != nil {
+		return err
+	}
+	set := loadSettings(stderr)
+	v, err := render.OpenViewer(c.width, c.height, "Treadline")
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	snd := openSound(c, set, stderr)
+	defer snd.Close()
+	save := func(s render.Settings) { saveSettings(s, stderr) }
+	note := ""
+	for {
+		mode, s, err := render.RunMenu(ctx, v, render.MenuConfig{Settings: set, Check: checkChoice, Apply: save, Note: note})
+		set = s
+		if err != nil || mode == render.MenuQuit {
+			return ignoreCanceled(err)
+		}
+		mc := matchFor(c, mode, set)
+		err = play(ctx, mc, screen{viewer: v, sound: snd, settings: &set, save: save}, stderr)
+		if v.ShouldClose() || ctx.Err() != nil {
+			return nil
+		}
+		note = ""
+		if err != nil {
+			note = err.Error()
+			var ex *explained
+			if !errors.As(err, &ex) {
+				note = "The match could not start: " + note
+			}
+		}
+	}
+}
+
+// ignoreCanceled returns nil for a cancellation (SIGINT, SIGTERM), err otherwise.
+func ignoreCanceled(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// matchFor is the configuration of the match the menu chose: the display flags of c
+// with the choice's mode and the remembered values.
+func matchFor(c config, mode render.MenuMode, s render.Settings) config {
+	switch mode {
+	case render.MenuHost:
+		c.host, c.pass, c.bots, c.botsSet = ":"+strconv.Itoa(s.Last.HostPort), s.Last.HostPass, s.Last.HostBots, true
+	case render.MenuJoin:
+		c.join, c.pass, c.name = s.Last.JoinAddr, s.Last.JoinPass, s.Name
+	}
+	return c
+}
+
+// checkChoice vets the menu's Host and Join values with the flags' own validators.
+func checkChoice(mode render.MenuMode, s render.Settings) error {
+	var err error
+	switch mode {
+	case render.MenuHost:
+		if s.Last.HostPort < 1 || s.Last.HostPort > 65535 {
+			return fmt.Errorf("port %d: give a port from 1 to 65535", s.Last.HostPort)
+		}
+		err = cli.Bots("bots", s.Last.HostBots, game.MaxBots)
+	case render.MenuJoin:
+		if err = cli.JoinAddr("join", s.Last.JoinAddr); err == nil && s.Name != "" {
+			err = cli.Name("name", s.Name)
+		}
+	}
+	var ue *cli.UsageError
+	if errors.As(err, &ue) {
+		return errors.New(ue.Msg)
+	}
+	return err
+}

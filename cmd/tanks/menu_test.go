@@ -1,0 +1,71 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/treadline/treadline/render"
+)
+
+// TestMenuOrFlags: no match flags opens the menu (display flags may be given); any
+// match flag, -screenshot and -bench-frames included, starts the match directly.
+func TestMenuOrFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		menu bool
+	}{
+		{nil, true},
+		{[]string{"-size", "800x600", "-overlays", "all", "-v", "-mute"}, true},
+		{[]string{"-bots", "3"}, false},
+		{[]string{"-lag", "50ms", "-jitter", "10ms"}, false},
+		{[]string{"-join", "127.0.0.1:7777"}, false},
+		{[]string{"-host", ":7777"}, false},
+		{[]string{"-screenshot", t.TempDir() + "/x.png"}, false},
+		{[]string{"-bench-frames", "10"}, false},
+	} {
+		fs := newTestFlagSet()
+		if _, err := parseFlags(fs, c.args); err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		if got := wantsMenu(setOf(fs)); got != c.menu {
+			t.Errorf("%q: menu %v, want %v", c.args, got, c.menu)
+		}
+	}
+}
+
+// TestMenuChoices: the menu's Host and Join values become the match's configuration,
+// and are vetted by the flags' validators.
+func TestMenuChoices(t *testing.T) {
+	s := render.DefaultSettings()
+	s.Name = "ann"
+	s.Last = render.LastMatch{HostPort: 9901, HostPass: "pw", HostBots: 5, JoinAddr: "10.0.0.2:7777", JoinPass: "jp"}
+	base := config{width: 800, height: 600}
+	if c := matchFor(base, render.MenuHost, s); c.host != ":9901" || c.pass != "pw" || c.bots != 5 || !c.botsSet || c.width != 800 {
+		t.Errorf("host: %+v", c)
+	}
+	if c := matchFor(base, render.MenuJoin, s); c.join != "10.0.0.2:7777" || c.pass != "jp" || c.name != "ann" {
+		t.Errorf("join: %+v", c)
+	}
+	if c := matchFor(base, render.MenuPractice, s); c.host != "" || c.join != "" {
+		t.Errorf("practice: %+v", c)
+	}
+	if err := checkChoice(render.MenuJoin, s); err != nil {
+		t.Errorf("a good join refused: %v", err)
+	}
+	for _, c := range []struct {
+		mode render.MenuMode
+		edit func(*render.Settings)
+		want string
+	}{
+		{render.MenuJoin, func(s *render.Settings) { s.Last.JoinAddr = "" }, `"": give the host's address`},
+		{render.MenuJoin, func(s *render.Settings) { s.Last.JoinAddr = "nohost" }, `"nohost": give the host's address`},
+		{render.MenuHost, func(s *render.Settings) { s.Last.HostPort = -1 }, "port -1: give a port from 1 to 65535"},
+		{render.MenuHost, func(s *render.Settings) { s.Last.HostBots = 100 }, "100: give 0 to 63 bots"},
+	} {
+		bad := s
+		c.edit(&bad)
+		if err := checkChoice(c.mode, bad); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v with %+v: %v, want %q", c.mode, bad.Last, err, c.want)
+		}
+	}
+}
