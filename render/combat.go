@@ -120,68 +120,82 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 		c.hidePool()
 		return
 	}
-	// Shells: a tracer line and a glowing head.
-	for _, sh := range cv.Shells {
+	c.drawShells(s, cv.Shells)
+	for _, e := range cv.Effects {
+		c.drawEffect(e)
+	}
+	c.updateWrecks(s, snap)
+	c.hidePool()
+	if s.overlays&OverlayHits != 0 {
+		drawHitsOverlay(s.lines, cv.Hits)
+	}
+	c.updateHUD(s, snap)
+}
+
+// drawShells draws each shell in flight as a tracer line and a glowing head.
+func (c *combatLayer) drawShells(s *Scene, shells []game.ShellView) {
+	for _, sh := range shells {
 		if deadreckon.FiniteVec(sh.Position) && deadreckon.FiniteVec(sh.Tail) {
 			s.lines.segment(sh.Tail, sh.Position, tracerColor)
 			c.puff(sh.Position, 0.6, shellHeadColor, 1, true)
 		}
 	}
-	// Flashes, dust, sparks and fireballs, each growing and fading over its life.
-	for _, e := range cv.Effects {
-		if !deadreckon.FiniteVec(e.Point) {
-			continue
-		}
-		switch e.Kind {
-		case game.EffectMuzzle:
-			if k := e.Age / 0.15; k < 1 {
-				c.puff(e.Point, 0.9+0.6*k, flashColor, 1-k, true)
-			}
-		case game.EffectDust:
-			if k := e.Age / 1.6; k < 1 {
-				c.puff(e.Point.Add(mgl64.Vec3{0, 1.5 * k, 0}), 0.8+2.6*k, dustColor, 0.8*(1-k), false)
-			}
-		case game.EffectHit:
-			if k := e.Age / 0.35; k < 1 {
-				c.puff(e.Point, 0.6+1.2*k, hitSparkColor, 1-k, true)
-			}
-		case game.EffectExplosion:
-			if k := e.Age / 1.2; k < 1 {
-				c.puff(e.Point.Add(mgl64.Vec3{0, 1.5 + 2*k, 0}), 1.5+3.5*k, fireballColor, 0.95*(1-k), true)
-			}
-			if k := (e.Age - 0.6) / 3; k > 0 && k < 1 {
-				c.puff(e.Point.Add(mgl64.Vec3{0, 4 + 8*k, 0}), 2+3*k, smokeColor, 0.6*(1-k), false)
-			}
-		}
+}
+
+// drawEffect draws a flash, dust, spark or fireball, each growing and fading over
+// its life.
+func (c *combatLayer) drawEffect(e game.Effect) {
+	if !deadreckon.FiniteVec(e.Point) {
+		return
 	}
-	// Wrecks: a dark hull in place of the team colours, with smoke rising from it.
+	switch e.Kind {
+	case game.EffectMuzzle:
+		c.muzzleFlash(e)
+	case game.EffectDust:
+		c.impactDust(e)
+	case game.EffectHit:
+		c.hitSpark(e)
+	case game.EffectExplosion:
+		c.explosion(e)
+	}
+}
+
+// muzzleFlash is a short bright flash at the muzzle.
+func (c *combatLayer) muzzleFlash(e game.Effect) {
+	if k := e.Age / 0.15; k < 1 {
+		c.puff(e.Point, 0.9+0.6*k, flashColor, 1-k, true)
+	}
+}
+
+// impactDust is a cloud of dust rising where a shell struck the ground.
+func (c *combatLayer) impactDust(e game.Effect) {
+	if k := e.Age / 1.6; k < 1 {
+		c.puff(e.Point.Add(mgl64.Vec3{0, 1.5 * k, 0}), 0.8+2.6*k, dustColor, 0.8*(1-k), false)
+	}
+}
+
+// hitSpark is a spray of sparks where a shell struck a tank.
+func (c *combatLayer) hitSpark(e game.Effect) {
+	if k := e.Age / 0.35; k < 1 {
+		c.puff(e.Point, 0.6+1.2*k, hitSparkColor, 1-k, true)
+	}
+}
+
+// explosion is a fireball followed by a column of smoke.
+func (c *combatLayer) explosion(e game.Effect) {
+	if k := e.Age / 1.2; k < 1 {
+		c.puff(e.Point.Add(mgl64.Vec3{0, 1.5 + 2*k, 0}), 1.5+3.5*k, fireballColor, 0.95*(1-k), true)
+	}
+	if k := (e.Age - 0.6) / 3; k > 0 && k < 1 {
+		c.puff(e.Point.Add(mgl64.Vec3{0, 4 + 8*k, 0}), 2+3*k, smokeColor, 0.6*(1-k), false)
+	}
+}
+
+// updateWrecks shows every wrecked tank as a dark hull in place of the team colours,
+// with smoke rising from it, and drops the wrecks no longer in snap.
+func (c *combatLayer) updateWrecks(s *Scene, snap *game.Snapshot) {
 	for i := range snap.Tanks {
-		tv := &snap.Tanks[i]
-		e := s.tanks[tv.ID]
-		if e == nil {
-			continue
-		}
-		w := c.wrecks[tv.ID]
-		if !tv.Wreck || !deadreckon.FiniteVec(tv.Position) {
-			e.model.root.SetVisible(true)
-			if w != nil {
-				w.root.SetVisible(false)
-			}
-			continue
-		}
-		if w == nil {
-			w = newTankModel(s.parts, 0, c.wreckM)
-			c.wrecks[tv.ID] = w
-			s.world.Add(w.root)
-		}
-		c.wreckOn[tv.ID] = s.frame
-		e.model.root.SetVisible(false)
-		w.root.SetVisible(true)
-		w.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun-0.15)
-		for k := 0; k < 3; k++ {
-			phase := math.Mod(snap.Time*0.5+float64(k)/3, 1)
-			c.puff(tv.Position.Add(mgl64.Vec3{0.3 * float64(k-1), 2.5 + 6*phase, 0.2 * float64(k)}), 1+2*phase, smokeColor, 0.6*(1-phase), false)
-		}
+		c.updateWreck(s, &snap.Tanks[i], snap.Time)
 	}
 	for id, w := range c.wrecks {
 		if c.wreckOn[id] != s.frame {
@@ -191,22 +205,51 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 			delete(c.wreckOn, id)
 		}
 	}
-	c.hidePool()
-	// The hits overlay: for the last claims, the target's hull as this screen showed
-	// it (yellow), as the host rebuilt it (cyan) and where it truly was (magenta).
-	if s.overlays&OverlayHits != 0 {
-		for _, h := range cv.Hits {
-			hullBox(s.lines, h.Shown, shownColor)
-			if h.Decided && h.Rebuilt.Orientation.Len() > 0.5 {
-				hullBox(s.lines, h.Rebuilt, rebuiltColor)
-			}
-			if h.HasTruth {
-				hullBox(s.lines, h.Truth, truthColor)
-			}
-			cross(s.lines, h.Impact, 0.6, tracerColor)
-		}
+}
+
+// updateWreck shows tank tv either as itself or, when it is a wreck, as a dark hull
+// smoking at time t (s).
+func (c *combatLayer) updateWreck(s *Scene, tv *game.TankView, t float64) {
+	e := s.tanks[tv.ID]
+	if e == nil {
+		return
 	}
-	c.updateHUD(s, snap)
+	w := c.wrecks[tv.ID]
+	if !tv.Wreck || !deadreckon.FiniteVec(tv.Position) {
+		e.model.root.SetVisible(true)
+		if w != nil {
+			w.root.SetVisible(false)
+		}
+		return
+	}
+	if w == nil {
+		w = newTankModel(s.parts, 0, c.wreckM)
+		c.wrecks[tv.ID] = w
+		s.world.Add(w.root)
+	}
+	c.wreckOn[tv.ID] = s.frame
+	e.model.root.SetVisible(false)
+	w.root.SetVisible(true)
+	w.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun-0.15)
+	for k := 0; k < 3; k++ {
+		phase := math.Mod(t*0.5+float64(k)/3, 1)
+		c.puff(tv.Position.Add(mgl64.Vec3{0.3 * float64(k-1), 2.5 + 6*phase, 0.2 * float64(k)}), 1+2*phase, smokeColor, 0.6*(1-phase), false)
+	}
+}
+
+// drawHitsOverlay draws, for the last claims, the target's hull as this screen showed
+// it (yellow), as the host rebuilt it (cyan) and where it truly was (magenta).
+func drawHitsOverlay(b *lineBatch, hits []game.HitRecord) {
+	for _, h := range hits {
+		hullBox(b, h.Shown, shownColor)
+		if h.Decided && h.Rebuilt.Orientation.Len() > 0.5 {
+			hullBox(b, h.Rebuilt, rebuiltColor)
+		}
+		if h.HasTruth {
+			hullBox(b, h.Truth, truthColor)
+		}
+		cross(b, h.Impact, 0.6, tracerColor)
+	}
 }
 
 // puff shows a pool sphere at p of radius r, colour col and opacity a; glow makes it
