@@ -324,28 +324,40 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	cv := &snap.Combat
 	w, h := float32(s.view.Width), float32(s.view.Height)
 	self := snap.Self >= 0 && snap.Self < len(snap.Tanks)
-
-	// Crosshair at the ballistic impact point, with a ring on the ground there and
-	// the barrel's line of sight.
 	c.cross.SetVisible(false)
 	if self && cv.HasAim && !cv.Wreck {
-		me := &snap.Tanks[snap.Self]
-		muzzle, dir := game.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
-		col := aimColor
-		if cv.Loaded < 1 {
-			col = aimLoadColor
-		}
-		s.lines.segment(muzzle, muzzle.Add(dir.Mul(math.Min(60, cv.Aim.Sub(muzzle).Len()))), col)
-		ring(s.lines, cv.Aim, 1.5, col)
-		if x, y, ok := s.view.Project(cv.Aim); ok {
-			c.cross.SetColor(&col)
-			cw, ch := c.cross.Size()
-			c.cross.SetPosition(float32(math.Round(x))-cw/2, float32(math.Round(y))-ch/2)
-			c.cross.SetVisible(true)
-		}
+		c.placeCrosshair(s, &snap.Tanks[snap.Self], cv)
 	}
-	// Health and reload bars, bottom centre.
-	const barW, barH = 220, 12
+	c.placeBars(cv, self, w, h)
+	c.placeMarker(cv.Markers, w, h)
+	c.placeClock(cv, w)
+	c.placeBanner(cv, w, h)
+}
+
+// placeCrosshair puts the crosshair at the ballistic impact point, with a ring on the
+// ground there and the barrel's line of sight from the player's tank me.
+func (c *combatLayer) placeCrosshair(s *Scene, me *game.TankView, cv *game.CombatView) {
+	muzzle, dir := game.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
+	col := aimColor
+	if cv.Loaded < 1 {
+		col = aimLoadColor
+	}
+	s.lines.segment(muzzle, muzzle.Add(dir.Mul(math.Min(60, cv.Aim.Sub(muzzle).Len()))), col)
+	ring(s.lines, cv.Aim, 1.5, col)
+	if x, y, ok := s.view.Project(cv.Aim); ok {
+		c.cross.SetColor(&col)
+		cw, ch := c.cross.Size()
+		c.cross.SetPosition(float32(math.Round(x))-cw/2, float32(math.Round(y))-ch/2)
+		c.cross.SetVisible(true)
+	}
+}
+
+// Health and reload bars' size, in pixels.
+const barW, barH = 220, 12
+
+// placeBars shows the health and reload bars, bottom centre of a w×h screen, when the
+// player has a tank (self).
+func (c *combatLayer) placeBars(cv *game.CombatView, self bool, w, h float32) {
 	x0, y0 := w/2-barW/2, h-58
 	c.healthBg.SetVisible(self)
 	c.healthBar.SetVisible(self && cv.Health > 0)
@@ -353,62 +365,83 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	c.reloadBar.SetVisible(self && cv.Loaded > 0)
 	c.healthText.SetVisible(self)
 	c.reloadText.SetVisible(self)
-	if self {
-		frac := 0.0
-		if cv.MaxHealth > 0 {
-			frac = math.Max(0, math.Min(1, cv.Health/cv.MaxHealth))
-		}
-		c.healthBg.SetPosition(x0, y0)
-		c.healthBg.SetSize(barW, barH)
-		c.healthBar.SetPosition(x0, y0)
-		c.healthBar.SetSize(float32(barW*frac), barH)
-		c.healthBar.SetColor4(&math32.Color4{R: float32(0.95 - 0.75*frac), G: float32(0.25 + 0.6*frac), B: 0.2, A: 0.95})
-		c.reloadBg.SetPosition(x0, y0+barH+6)
-		c.reloadBg.SetSize(barW, barH/2)
-		c.reloadBar.SetPosition(x0, y0+barH+6)
-		c.reloadBar.SetSize(float32(barW*cv.Loaded), barH/2)
-		if cv.Health != c.lastHealth {
-			c.lastHealth = cv.Health
-			c.healthText.SetText(fmt.Sprintf("armour %.0f / %.0f", cv.Health, cv.MaxHealth))
-		}
-		loaded := math.Floor(cv.Loaded * 10)
-		if loaded != c.lastLoaded {
-			c.lastLoaded = loaded
-			if cv.Loaded >= 1 {
-				c.reloadText.SetText("gun ready (Space)")
-			} else {
-				c.reloadText.SetText("loading…")
-			}
-		}
-		c.healthText.SetPosition(x0+barW+8, y0-3)
-		c.reloadText.SetPosition(x0+barW+8, y0+barH+1)
+	if !self {
+		return
 	}
-	// The latest hit marker, just under the screen's middle.
+	c.placeHealthBar(cv, x0, y0)
+	c.placeReloadBar(cv, x0, y0+barH+6)
+	c.healthText.SetPosition(x0+barW+8, y0-3)
+	c.reloadText.SetPosition(x0+barW+8, y0+barH+1)
+}
+
+// placeHealthBar draws the armour left at (x0, y0), green when full turning red.
+func (c *combatLayer) placeHealthBar(cv *game.CombatView, x0, y0 float32) {
+	frac := 0.0
+	if cv.MaxHealth > 0 {
+		frac = math.Max(0, math.Min(1, cv.Health/cv.MaxHealth))
+	}
+	c.healthBg.SetPosition(x0, y0)
+	c.healthBg.SetSize(barW, barH)
+	c.healthBar.SetPosition(x0, y0)
+	c.healthBar.SetSize(float32(barW*frac), barH)
+	c.healthBar.SetColor4(&math32.Color4{R: float32(0.95 - 0.75*frac), G: float32(0.25 + 0.6*frac), B: 0.2, A: 0.95})
+	if cv.Health != c.lastHealth {
+		c.lastHealth = cv.Health
+		c.healthText.SetText(fmt.Sprintf("armour %.0f / %.0f", cv.Health, cv.MaxHealth))
+	}
+}
+
+// placeReloadBar draws how far the gun has reloaded at (x0, y0).
+func (c *combatLayer) placeReloadBar(cv *game.CombatView, x0, y0 float32) {
+	c.reloadBg.SetPosition(x0, y0)
+	c.reloadBg.SetSize(barW, barH/2)
+	c.reloadBar.SetPosition(x0, y0)
+	c.reloadBar.SetSize(float32(barW*cv.Loaded), barH/2)
+	loaded := math.Floor(cv.Loaded * 10)
+	if loaded != c.lastLoaded {
+		c.lastLoaded = loaded
+		if cv.Loaded >= 1 {
+			c.reloadText.SetText("gun ready (Space)")
+		} else {
+			c.reloadText.SetText("loading…")
+		}
+	}
+}
+
+// placeMarker shows the latest hit marker, just under the middle of a w×h screen.
+func (c *combatLayer) placeMarker(markers []game.HitMarker, w, h float32) {
 	c.marker.SetVisible(false)
-	if n := len(cv.Markers); n > 0 {
-		mk := cv.Markers[n-1]
-		msg := fmt.Sprintf("refused: %s", strings.ReplaceAll(mk.Reason.String(), "_", " "))
-		col := math32.Color{R: 0.75, G: 0.75, B: 0.75}
-		if mk.Confirmed {
-			msg, col = fmt.Sprintf("HIT  −%.0f", mk.Damage), math32.Color{R: 1, G: 0.8, B: 0.2}
-			if mk.Damage == 0 {
-				msg = "HIT  (a teammate: no damage)"
-			}
-			if mk.Kill {
-				msg, col = "DESTROYED", math32.Color{R: 1, G: 0.35, B: 0.2}
-			}
-		}
-		if msg != c.lastMsg {
-			c.lastMsg = msg
-			c.marker.SetText(msg)
-			c.marker.SetColor(&col)
-		}
-		mw, _ := c.marker.Size()
-		c.marker.SetPosition(w/2-mw/2, h*0.58)
-		c.marker.SetVisible(true)
+	n := len(markers)
+	if n == 0 {
+		return
 	}
-	// Match clock and the score, top centre; a banner when the match is over or the
-	// player's tank is a wreck.
+	msg, col := markerText(markers[n-1])
+	if msg != c.lastMsg {
+		c.lastMsg = msg
+		c.marker.SetText(msg)
+		c.marker.SetColor(&col)
+	}
+	mw, _ := c.marker.Size()
+	c.marker.SetPosition(w/2-mw/2, h*0.58)
+	c.marker.SetVisible(true)
+}
+
+// markerText is what a hit marker says and in which colour.
+func markerText(mk game.HitMarker) (string, math32.Color) {
+	if !mk.Confirmed {
+		return fmt.Sprintf("refused: %s", strings.ReplaceAll(mk.Reason.String(), "_", " ")), math32.Color{R: 0.75, G: 0.75, B: 0.75}
+	}
+	switch {
+	case mk.Kill:
+		return "DESTROYED", math32.Color{R: 1, G: 0.35, B: 0.2}
+	case mk.Damage == 0:
+		return "HIT  (a teammate: no damage)", math32.Color{R: 1, G: 0.8, B: 0.2}
+	}
+	return fmt.Sprintf("HIT  −%.0f", mk.Damage), math32.Color{R: 1, G: 0.8, B: 0.2}
+}
+
+// placeClock shows the match clock and the score, top centre of a screen w wide.
+func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 	clock := matchClock(cv)
 	if clock != c.lastClock {
 		c.lastClock = clock
@@ -417,6 +450,10 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	cw, _ := c.clock.Size()
 	c.clock.SetPosition(w/2-cw/2, 8)
 	c.clock.SetVisible(clock != "")
+}
+
+// placeBanner shows a banner when the match is over or the player's tank is a wreck.
+func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 	banner := ""
 	switch {
 	case cv.Over:
