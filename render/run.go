@@ -389,61 +389,49 @@ func (l *loop) input(dt float64) physics.Input {
 	return in
 }
 
-// onKey handles a key press.
+// onKey handles a key press: the pause menu, the chat box or the leave-match prompt
+// take it when open; otherwise its binding acts.
 func (l *loop) onKey(key window.Key) {
 	u := l.scene.hud
-	if l.pause != nil {
+	switch {
+	case l.pause != nil:
 		l.pauseKey(key)
-		return
-	}
-	if u.feed.open {
+	case u.feed.open:
 		l.chatKey(key)
-		return
-	}
-	if u.showMenu {
-		switch key {
-		case window.KeyEnter, window.KeyKPEnter:
-			l.leave = true
-		case window.KeyEscape:
-			u.showMenu = false
+	case u.showMenu:
+		l.leavePromptKey(key)
+	default:
+		if b, ok := bindingFor(key); ok {
+			l.act(b)
 		}
-		return
 	}
-	b, ok := bindingFor(key)
-	if !ok {
-		return
+}
+
+// leavePromptKey handles a key press while the leave-match prompt shows: Enter leaves,
+// Esc stays.
+func (l *loop) leavePromptKey(key window.Key) {
+	switch key {
+	case window.KeyEnter, window.KeyKPEnter:
+		l.leave = true
+	case window.KeyEscape:
+		l.scene.hud.showMenu = false
 	}
+}
+
+// act does what binding b is for.
+func (l *loop) act(b binding) {
+	u := l.scene.hud
 	switch b.act {
 	case actChat:
-		if _, ok := l.s.(chatter); ok {
-			u.feed.openChat()
-			u.layoutFeed()
-		} else {
-			u.setFlash("no chat in this match")
-		}
+		l.openChat()
 	case actHelp:
 		u.showHelp = !u.showHelp
 	case actMenu:
-		if u.showHelp {
-			u.showHelp = false
-		} else {
-			l.openPause()
-		}
+		l.closeHelpOrPause()
 	case actToggleOverlay:
-		o := l.scene.Overlays() ^ b.overlay
-		l.scene.SetOverlays(o)
-		state := "off"
-		if o&b.overlay != 0 {
-			state = "on"
-		}
-		u.setFlash(fmt.Sprintf("overlay %s %s", b.overlay, state))
+		l.toggleOverlay(b.overlay)
 	case actAllOverlays:
-		o := OverlayAll
-		if l.scene.Overlays() == OverlayAll {
-			o = 0
-		}
-		l.scene.SetOverlays(o)
-		u.setFlash("overlays: " + overlayOrNone(o))
+		l.toggleAllOverlays()
 	case actAlgorithm:
 		l.setAlgorithm(b.algo)
 	case actNextAlgorithm:
@@ -455,20 +443,76 @@ func (l *loop) onKey(key window.Key) {
 	case actResetCamera:
 		l.scene.chase.Yaw, l.scene.chase.Pitch, l.scene.chase.Distance = 0, 0, 0
 	case actWatchNext:
-		if name := l.scene.WatchNext(&l.snap); name != "" {
-			u.setFlash("watching " + name)
-		} else {
-			u.setFlash("watching your tank")
-		}
+		l.watchNext()
 	case actFire:
-		if f, ok := l.s.(firer); ok {
-			f.Fire()
-		}
+		l.fire()
 	case actRespawn:
-		if r, ok := l.s.(respawner); ok {
-			r.Respawn()
-			u.setFlash("respawning")
-		}
+		l.respawn()
+	}
+}
+
+// openChat opens the chat box, when the match has chat.
+func (l *loop) openChat() {
+	u := l.scene.hud
+	if _, ok := l.s.(chatter); !ok {
+		u.setFlash("no chat in this match")
+		return
+	}
+	u.feed.openChat()
+	u.layoutFeed()
+}
+
+// closeHelpOrPause closes the help when it shows, and otherwise opens the pause menu.
+func (l *loop) closeHelpOrPause() {
+	if l.scene.hud.showHelp {
+		l.scene.hud.showHelp = false
+		return
+	}
+	l.openPause()
+}
+
+// toggleOverlay turns overlay o on or off and says which.
+func (l *loop) toggleOverlay(o Overlay) {
+	on := l.scene.Overlays() ^ o
+	l.scene.SetOverlays(on)
+	state := "off"
+	if on&o != 0 {
+		state = "on"
+	}
+	l.scene.hud.setFlash(fmt.Sprintf("overlay %s %s", o, state))
+}
+
+// toggleAllOverlays turns every overlay on, or all off when all are on.
+func (l *loop) toggleAllOverlays() {
+	o := OverlayAll
+	if l.scene.Overlays() == OverlayAll {
+		o = 0
+	}
+	l.scene.SetOverlays(o)
+	l.scene.hud.setFlash("overlays: " + overlayOrNone(o))
+}
+
+// watchNext moves the camera on to the next tank, and says whose.
+func (l *loop) watchNext() {
+	if name := l.scene.WatchNext(&l.snap); name != "" {
+		l.scene.hud.setFlash("watching " + name)
+	} else {
+		l.scene.hud.setFlash("watching your tank")
+	}
+}
+
+// fire fires the gun, when the match has combat.
+func (l *loop) fire() {
+	if f, ok := l.s.(firer); ok {
+		f.Fire()
+	}
+}
+
+// respawn asks for a new tank, when the match has combat.
+func (l *loop) respawn() {
+	if r, ok := l.s.(respawner); ok {
+		r.Respawn()
+		l.scene.hud.setFlash("respawning")
 	}
 }
 
