@@ -105,16 +105,8 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	if dist > labelMaxDistance {
 		return
 	}
-	// The top of the turret's outline as the camera sees it: up from the roof's
-	// middle by the turret's radius, along the picture's up.
-	top := roof.Add(s.view.Orientation.Rotate(mgl64.Vec3{0, turretRadius, 0}))
-	x, y, ok := s.view.Project(top)
-	// The anchor itself must be on the picture: labels are clamped to the edges, but
-	// a tank off to the side or behind gets none.
-	if !ok || x < 0 || y < 0 || x > float64(s.view.Width) || y > float64(s.view.Height) {
-		return
-	}
-	if s.occluded(roof) {
+	x, y, ok := s.labelAnchor(roof)
+	if !ok || s.occluded(roof) {
 		return
 	}
 	if tv.Stale != e.stale || e.alpha == 0 {
@@ -123,12 +115,37 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	}
 	s.setLabelAlpha(e, labelAlpha(dist))
 	if showInfo && (s.hud.textDue || e.info.Text() == "") {
-		stale := ""
-		if tv.Stale {
-			stale = " STALE"
-		}
-		e.info.SetText(fmt.Sprintf("age %.2f s  err %.2f m%s", tv.UpdateAge, tv.Error, stale))
+		setLabelInfo(e, tv)
 	}
+	s.labelQueue = append(s.labelQueue, newLabelCandidate(e, x, y, dist, showName, showInfo))
+}
+
+// labelAnchor is where on the picture a label over a tank whose roof's middle is at
+// roof is anchored: the top of the turret's outline as the camera sees it, up from
+// the roof by the turret's radius along the picture's up. ok is false when the anchor
+// is off the picture: labels are clamped to the edges, but a tank off to the side or
+// behind gets none.
+func (s *Scene) labelAnchor(roof mgl64.Vec3) (x, y float64, ok bool) {
+	top := roof.Add(s.view.Orientation.Rotate(mgl64.Vec3{0, turretRadius, 0}))
+	x, y, ok = s.view.Project(top)
+	if !ok || x < 0 || y < 0 || x > float64(s.view.Width) || y > float64(s.view.Height) {
+		return 0, 0, false
+	}
+	return x, y, true
+}
+
+// setLabelInfo writes tv's update age and error into e's info label.
+func setLabelInfo(e *tankEntry, tv *game.TankView) {
+	stale := ""
+	if tv.Stale {
+		stale = " STALE"
+	}
+	e.info.SetText(fmt.Sprintf("age %.2f s  err %.2f m%s", tv.UpdateAge, tv.Error, stale))
+}
+
+// newLabelCandidate is e's labels anchored at (x, y) for a tank dist meters away,
+// sized for the lines shown.
+func newLabelCandidate(e *tankEntry, x, y, dist float64, showName, showInfo bool) labelCandidate {
 	c := labelCandidate{e: e, x: float32(x), y: float32(y), dist: dist, showInfo: showInfo}
 	if showName {
 		c.w, c.nameH = e.name.Size()
@@ -139,7 +156,7 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 		c.w = max(c.w, iw)
 		c.h += ih
 	}
-	s.labelQueue = append(s.labelQueue, c)
+	return c
 }
 
 // labelAlpha is a label's opacity at distance d, in labelAlphaLevels steps.
