@@ -70,137 +70,212 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 	return lf, nil
 }
 
+// labArgs are the lab's flags as given on the command line.
+type labArgs struct {
+	scenario, trace, algos, plotFile    string
+	rate, posThresh, rotThresh          float64
+	minIntv, heartbeat                  time.Duration
+	noAccel                             bool
+	latency, jitter                     time.Duration
+	loss, lossBurst, reorder, duplicate float64
+	clockErr                            time.Duration
+	fps                                 float64
+	duration, warmup                    time.Duration
+	seed                                uint64
+	runs, bytes                         int
+	exact, jsonOut, table, budget       bool
+	target                              float64
+}
+
+// register defines the lab's flags on fs, each writing into a.
+func (a *labArgs) register(fs *flag.FlagSet) {
+	fs.StringVar(&a.scenario, "scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all")
+	fs.StringVar(&a.trace, "trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
+	fs.StringVar(&a.algos, "algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all\n(-table: bezier,pvb; -budget: pvb)")
+	fs.Float64Var(&a.rate, "rate", lab.DefaultRate, "fixed publish rate, updates/s; 0 publishes on thresholds instead")
+	fs.Float64Var(&a.posThresh, "pos-threshold", 0, "threshold publishing: position error that triggers an update, m (0: 0.25)")
+	fs.Float64Var(&a.rotThresh, "rot-threshold", 0, "threshold publishing: orientation error that triggers an update, degrees (0: 2)")
+	fs.DurationVar(&a.minIntv, "min-interval", 0, "threshold publishing: shortest time between updates (0: 200ms)")
+	fs.DurationVar(&a.heartbeat, "heartbeat", 0, "threshold publishing: longest time between updates (0: 5s)")
+	fs.BoolVar(&a.noAccel, "no-accel", false, "publish zero acceleration")
+	fs.DurationVar(&a.latency, "latency", 0, "one-way network latency")
+	fs.DurationVar(&a.jitter, "jitter", 0, "latency jitter: each delay uniform in latency ± jitter (never reordering)")
+	fs.Float64Var(&a.loss, "loss", 0, "share of updates lost, 0..1")
+	fs.Float64Var(&a.lossBurst, "loss-burst", 0, "mean length of a run of lost updates (0 or 1: independent losses)")
+	fs.Float64Var(&a.reorder, "reorder", 0, "share of updates held back 20ms so that later ones overtake them, 0..1")
+	fs.Float64Var(&a.duplicate, "duplicate", 0, "share of updates delivered twice, 0..1")
+	fs.DurationVar(&a.clockErr, "clock-error", 0, "error of the clock offset given to pvb-ts and delayed")
+	fs.Float64Var(&a.fps, "fps", lab.DefaultFPS, "frame rate of owner and remote, frames/s")
+	fs.DurationVar(&a.duration, "duration", time.Duration(lab.DefaultDuration*float64(time.Second)), "length of each run")
+	fs.DurationVar(&a.warmup, "warmup", time.Duration(lab.DefaultWarmup*float64(time.Second)), "unmeasured start of each run")
+	fs.Uint64Var(&a.seed, "seed", 1, "seed of every random draw; the same seed gives the same output")
+	fs.IntVar(&a.runs, "runs", 1, "average every figure over this many seeds (seed, seed+1, …)")
+	fs.IntVar(&a.bytes, "bytes", 0, "bytes counted per update (0: the size of its wire encoding)")
+	fs.BoolVar(&a.exact, "exact", false, "send states unquantized instead of through the wire encoding")
+	fs.BoolVar(&a.jsonOut, "json", false, "print one JSON object per scenario and algorithm, one per line")
+	fs.StringVar(&a.plotFile, "plot", "", "draw the first scenario's paths and errors to this PNG file")
+	fs.BoolVar(&a.table, "table", false, "reproduce Table 1.1 (the default when no flag is given)")
+	fs.BoolVar(&a.budget, "budget", false, "find the cheapest threshold publishing that keeps p95 error under -target")
+	fs.Float64Var(&a.target, "target", lab.DefaultBudgetP95, "p95 error target of -budget, m")
+}
+
 // parseLabOptions turns the command line into lab options.
 func parseLabOptions(fs *flag.FlagSet, args []string) (lab.Options, error) {
-	var (
-		scenario  = fs.String("scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all")
-		trace     = fs.String("trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
-		algos     = fs.String("algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all\n(-table: bezier,pvb; -budget: pvb)")
-		rate      = fs.Float64("rate", lab.DefaultRate, "fixed publish rate, updates/s; 0 publishes on thresholds instead")
-		posThresh = fs.Float64("pos-threshold", 0, "threshold publishing: position error that triggers an update, m (0: 0.25)")
-		rotThresh = fs.Float64("rot-threshold", 0, "threshold publishing: orientation error that triggers an update, degrees (0: 2)")
-		minIntv   = fs.Duration("min-interval", 0, "threshold publishing: shortest time between updates (0: 200ms)")
-		heartbeat = fs.Duration("heartbeat", 0, "threshold publishing: longest time between updates (0: 5s)")
-		noAccel   = fs.Bool("no-accel", false, "publish zero acceleration")
-		latency   = fs.Duration("latency", 0, "one-way network latency")
-		jitter    = fs.Duration("jitter", 0, "latency jitter: each delay uniform in latency ± jitter (never reordering)")
-		loss      = fs.Float64("loss", 0, "share of updates lost, 0..1")
-		lossBurst = fs.Float64("loss-burst", 0, "mean length of a run of lost updates (0 or 1: independent losses)")
-		reorder   = fs.Float64("reorder", 0, "share of updates held back 20ms so that later ones overtake them, 0..1")
-		duplicate = fs.Float64("duplicate", 0, "share of updates delivered twice, 0..1")
-		clockErr  = fs.Duration("clock-error", 0, "error of the clock offset given to pvb-ts and delayed")
-		fps       = fs.Float64("fps", lab.DefaultFPS, "frame rate of owner and remote, frames/s")
-		duration  = fs.Duration("duration", time.Duration(lab.DefaultDuration*float64(time.Second)), "length of each run")
-		warmup    = fs.Duration("warmup", time.Duration(lab.DefaultWarmup*float64(time.Second)), "unmeasured start of each run")
-		seed      = fs.Uint64("seed", 1, "seed of every random draw; the same seed gives the same output")
-		runs      = fs.Int("runs", 1, "average every figure over this many seeds (seed, seed+1, …)")
-		bytes     = fs.Int("bytes", 0, "bytes counted per update (0: the size of its wire encoding)")
-		exact     = fs.Bool("exact", false, "send states unquantized instead of through the wire encoding")
-		jsonOut   = fs.Bool("json", false, "print one JSON object per scenario and algorithm, one per line")
-		plotFile  = fs.String("plot", "", "draw the first scenario's paths and errors to this PNG file")
-		table     = fs.Bool("table", false, "reproduce Table 1.1 (the default when no flag is given)")
-		budget    = fs.Bool("budget", false, "find the cheapest threshold publishing that keeps p95 error under -target")
-		target    = fs.Float64("target", lab.DefaultBudgetP95, "p95 error target of -budget, m")
-	)
+	var a labArgs
+	a.register(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return lab.Options{}, err
 	}
 	set := cli.Set(fs)
-	for name, v := range map[string]float64{"loss": *loss, "reorder": *reorder, "duplicate": *duplicate} {
+	if err := a.checkNetwork(); err != nil {
+		return lab.Options{}, err
+	}
+	if err := a.checkRun(); err != nil {
+		return lab.Options{}, err
+	}
+	if err := a.checkFiles(set); err != nil {
+		return lab.Options{}, err
+	}
+	o := a.options(set)
+	if err := a.setAlgos(&o, set); err != nil {
+		return o, err
+	}
+	if err := a.setPublishRate(&o, set); err != nil {
+		return o, err
+	}
+	if err := a.setMode(&o, set); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// checkNetwork rejects a link that cannot be modelled.
+func (a *labArgs) checkNetwork() error {
+	for name, v := range map[string]float64{"loss": a.loss, "reorder": a.reorder, "duplicate": a.duplicate} {
 		if err := cli.Fraction(name, v); err != nil {
-			return lab.Options{}, err
+			return err
 		}
 	}
 	switch {
-	case *latency < 0:
-		return lab.Options{}, cli.Usagef("latency", "%v: give a delay of 0 or more", *latency)
-	case *jitter < 0:
-		return lab.Options{}, cli.Usagef("jitter", "%v: give a deviation of 0 or more", *jitter)
-	case !(*lossBurst >= 0) || math.IsInf(*lossBurst, 0):
-		return lab.Options{}, cli.Usagef("loss-burst", "%v: give a mean run length of 0 or more updates", *lossBurst)
-	case *runs < 1:
-		return lab.Options{}, cli.Usagef("runs", "%d: give 1 or more", *runs)
-	case !(*fps > 0) || math.IsInf(*fps, 0):
-		return lab.Options{}, cli.Usagef("fps", "%v: give a frame rate above 0", *fps)
-	case *duration < 0:
-		return lab.Options{}, cli.Usagef("duration", "%v: give 0 or more", *duration)
+	case a.latency < 0:
+		return cli.Usagef("latency", "%v: give a delay of 0 or more", a.latency)
+	case a.jitter < 0:
+		return cli.Usagef("jitter", "%v: give a deviation of 0 or more", a.jitter)
+	case !(a.lossBurst >= 0) || math.IsInf(a.lossBurst, 0):
+		return cli.Usagef("loss-burst", "%v: give a mean run length of 0 or more updates", a.lossBurst)
 	}
+	return nil
+}
+
+// checkRun rejects runs that cannot be played.
+func (a *labArgs) checkRun() error {
+	switch {
+	case a.runs < 1:
+		return cli.Usagef("runs", "%d: give 1 or more", a.runs)
+	case !(a.fps > 0) || math.IsInf(a.fps, 0):
+		return cli.Usagef("fps", "%v: give a frame rate above 0", a.fps)
+	case a.duration < 0:
+		return cli.Usagef("duration", "%v: give 0 or more", a.duration)
+	}
+	return nil
+}
+
+// checkFiles rejects a trace that cannot be read and a plot that cannot be written,
+// when given (set).
+func (a *labArgs) checkFiles(set map[string]bool) error {
 	if set["trace"] {
-		if err := cli.InputFile("trace", *trace); err != nil {
-			return lab.Options{}, err
+		if err := cli.InputFile("trace", a.trace); err != nil {
+			return err
 		}
 	}
 	if set["plot"] {
-		if err := cli.OutputFile("plot", *plotFile, ".png"); err != nil {
-			return lab.Options{}, err
-		}
+		return cli.OutputFile("plot", a.plotFile, ".png")
 	}
+	return nil
+}
 
+// options are the lab options the flags give directly; set says which were given.
+func (a *labArgs) options(set map[string]bool) lab.Options {
 	o := lab.Options{
-		Trace:       *trace,
-		FPS:         *fps,
-		Duration:    seconds(*duration),
-		Warmup:      seconds(*warmup),
-		Seed:        *seed,
-		Runs:        *runs,
-		UpdateBytes: *bytes,
-		Exact:       *exact,
-		BudgetP95:   *target,
-		JSON:        *jsonOut,
-		Plot:        *plotFile,
-		ClockError:  seconds(*clockErr),
-		Network: impair.Link{Latency: *latency, Jitter: *jitter, Loss: *loss, LossBurst: *lossBurst,
-			Reorder: *reorder, Duplicate: *duplicate},
+		Trace:       a.trace,
+		FPS:         a.fps,
+		Duration:    seconds(a.duration),
+		Warmup:      seconds(a.warmup),
+		Seed:        a.seed,
+		Runs:        a.runs,
+		UpdateBytes: a.bytes,
+		Exact:       a.exact,
+		BudgetP95:   a.target,
+		JSON:        a.jsonOut,
+		Plot:        a.plotFile,
+		ClockError:  seconds(a.clockErr),
+		Network: impair.Link{Latency: a.latency, Jitter: a.jitter, Loss: a.loss, LossBurst: a.lossBurst,
+			Reorder: a.reorder, Duplicate: a.duplicate},
 		Publish: lab.PublishConfig{
-			PosThreshold:   *posThresh,
-			RotThreshold:   *rotThresh * math.Pi / 180,
-			MinInterval:    seconds(*minIntv),
-			Heartbeat:      seconds(*heartbeat),
-			NoAcceleration: *noAccel,
+			PosThreshold:   a.posThresh,
+			RotThreshold:   a.rotThresh * math.Pi / 180,
+			MinInterval:    seconds(a.minIntv),
+			Heartbeat:      seconds(a.heartbeat),
+			NoAcceleration: a.noAccel,
 		},
 	}
-	if *trace != "" && !set["duration"] {
+	if a.trace != "" && !set["duration"] {
 		o.Duration = 0 // the whole trace
 	}
-	if *warmup == 0 {
+	if a.warmup == 0 {
 		o.Warmup = -1 // an explicit zero means no warm-up
 	}
-	if *trace == "" || set["scenario"] {
-		o.Scenarios = strings.Split(*scenario, ",")
+	if a.trace == "" || set["scenario"] {
+		o.Scenarios = strings.Split(a.scenario, ",")
 	}
-	if set["algos"] { // otherwise each mode's own list
-		a, err := lab.ParseAlgos(*algos)
-		if err != nil {
-			return o, cli.Usagef("algos", "%q: %v", *algos, err)
-		}
-		o.Algos = a
-	}
+	return o
+}
 
+// setAlgos sets the algorithms given by -algos; without it each mode uses its own list.
+func (a *labArgs) setAlgos(o *lab.Options, set map[string]bool) error {
+	if !set["algos"] {
+		return nil
+	}
+	algos, err := lab.ParseAlgos(a.algos)
+	if err != nil {
+		return cli.Usagef("algos", "%q: %v", a.algos, err)
+	}
+	o.Algos = algos
+	return nil
+}
+
+// setPublishRate chooses between a fixed publish rate and threshold publishing.
+func (a *labArgs) setPublishRate(o *lab.Options, set map[string]bool) error {
 	threshold := set["pos-threshold"] || set["rot-threshold"] || set["min-interval"] || set["heartbeat"]
 	switch {
-	case set["rate"] && *rate > 0 && threshold:
-		return o, cli.Usagef("rate", "with threshold flags (-pos-threshold, -rot-threshold, -min-interval, -heartbeat): give one way of publishing, not both")
-	case threshold || *rate == 0:
+	case set["rate"] && a.rate > 0 && threshold:
+		return cli.Usagef("rate", "with threshold flags (-pos-threshold, -rot-threshold, -min-interval, -heartbeat): give one way of publishing, not both")
+	case threshold || a.rate == 0:
 		o.Publish.Rate = 0
 	default:
-		o.Publish.Rate = *rate
+		o.Publish.Rate = a.rate
 	}
+	return nil
+}
 
+// setMode chooses comparison, Table 1.1 or the budget search, and rejects flags the
+// mode cannot use.
+func (a *labArgs) setMode(o *lab.Options, set map[string]bool) error {
 	switch {
-	case *table && *budget:
-		return o, cli.Usagef("table", "and -budget: give one, not both")
-	case *table || len(set) == 0:
+	case a.table && a.budget:
+		return cli.Usagef("table", "and -budget: give one, not both")
+	case a.table || len(set) == 0:
 		o.Mode = lab.Table
-	case *budget:
+	case a.budget:
 		o.Mode = lab.Budget
 	}
 	if o.Mode == lab.Table && (set["algos"] || set["scenario"] || set["trace"]) {
-		return o, cli.Usagef("table", "always compares bezier and pvb on the circle (Table 1.1); drop -algos, -scenario and -trace")
+		return cli.Usagef("table", "always compares bezier and pvb on the circle (Table 1.1); drop -algos, -scenario and -trace")
 	}
-	if *plotFile != "" && o.Mode != lab.Compare {
-		return o, cli.Usagef("plot", "draws a comparison run; drop -table or -budget")
+	if a.plotFile != "" && o.Mode != lab.Compare {
+		return cli.Usagef("plot", "draws a comparison run; drop -table or -budget")
 	}
-	return o, nil
+	return nil
 }
 
 // seconds converts a flag duration to seconds.
