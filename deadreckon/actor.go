@@ -37,13 +37,18 @@ const minBlendTime = 1e-6
 // the frame's local time, then optionally ClampTo, then read Reckoned. All times are
 // seconds on the receiver's local clock except State.Time, which is on the owner's.
 type Actor struct {
+	_ noCopy
+	actorState
+}
+
+// actorState is an Actor's data, apart from the copy guard, so that the package can
+// copy an actor on purpose (copyFrom).
+type actorState struct {
 	// The fields are laid out for the per-frame loop (Advance, then ClampTo): it
 	// reads and writes one run of adjacent cache lines, in order, and never the
 	// out-of-line cold part, which only updates and the rarer algorithms touch.
 	// Whatever depends only on an update is computed once, when it is applied
 	// (prepareBlend), so that a frame is a few multiply-adds per component.
-
-	_ noCopy
 
 	// First cache line: flags and per-frame scalars.
 	alg      Algorithm
@@ -146,7 +151,7 @@ func (a *Actor) init(cfg Config) {
 	} else {
 		*c = actorCold{}
 	}
-	*a = Actor{c: c}
+	a.actorState = actorState{c: c}
 	a.rk.rot = mgl64.QuatIdent()
 	a.setConfig(cfg)
 	c.avg = c.cfg.UpdateInterval
@@ -247,6 +252,15 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		return err
 	}
 	first := !a.has
+	if !brk && !first && a.alg != Delayed && a.confirms(&s) {
+		// The update says the actor rests where the last one left it: keep the
+		// running blend toward that place. Restarting it from the displayed motion
+		// (a catch-up after a stop dead) would carry the display past the place and
+		// back.
+		a.countInterval(now)
+		a.lk, a.c.lkArrival = s, now
+		return nil
+	}
 	if !a.advanced {
 		a.lastNow = now
 		a.advanced = true
@@ -286,6 +300,49 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	a.c.gap = d.Len()
 	a.restartBlend()
 	return nil
+}
+
+// Tolerances within which an update at rest confirms the last-known state.
+const (
+	confirmDistance = 0.01                // m
+	confirmAngle    = 0.5 * math.Pi / 180 // rad
+)
+
+// confirms reports whether s and the last-known state both hold the actor at rest
+// (no velocity, acceleration or rates) in the same pose, within confirmDistance and
+// confirmAngle: s then changes nothing that is shown.
+func (a *Actor) confirms(s *State) bool {
+	lk := &a.lk
+	if !atRest(lk) || !atRest(s) || lk.NumArticulations != s.NumArticulations {
+		return false
+	}
+	if d := s.Position.Sub(lk.Position); d.Dot(d) > confirmDistance*confirmDistance {
+		return false
+	}
+	if quatAngle(s.Orientation, lk.Orientation) > confirmAngle {
+		return false
+	}
+	for i := 0; i < s.NumArticulations; i++ {
+		if math.Abs(wrapAngle(s.Articulations[i].Angle-lk.Articulations[i].Angle)) > confirmAngle {
+			return false
+		}
+	}
+	return true
+}
+
+// atRest reports whether s has no velocity, acceleration, angular velocity or
+// articulation rate.
+func atRest(s *State) bool {
+	var zero mgl64.Vec3
+	if s.Velocity != zero || s.Acceleration != zero || s.AngularVelocity != zero {
+		return false
+	}
+	for i := 0; i < s.NumArticulations; i++ {
+		if s.Articulations[i].Rate != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // check validates update s arrived at local time now: a finite arrival time, valid
@@ -782,6 +839,13 @@ func (a *Actor) Reckoned() State {
 	return s
 }
 
+// lkVelocityNow returns the last-known state's projected velocity at the last
+// Advance, m/s.
+func (a *Actor) lkVelocityNow() mgl64.Vec3 {
+	_, _, gv, hv := a.hz.terms(a.lead + a.tt)
+	return a.lk.Velocity.Mul(gv).Add(a.lk.Acceleration.Mul(hv))
+}
+
 // LastKnown returns the last state received from the owner, normalized.
 func (a *Actor) LastKnown() State { return a.lk }
 
@@ -826,6 +890,23 @@ func (a *Actor) BlendProgress() float64 {
 // BlendTime returns the current position blend time ΔT in seconds: the expected
 // update interval or the running average of observed ones, capped by MaxBlendTime.
 func (a *Actor) BlendTime() float64 { return a.dtPos }
+
+// copyFrom makes a an exact copy of src that shares nothing with it: what src would
+// show from now on, a shows as well. It allocates only when src has a Delayed buffer
+// and a has none yet.
+func (a *Actor) copyFrom(src *Actor) {
+	c, buf := a.c, a.c.buf
+	a.actorState = src.actorState
+	a.c = c
+	*c = *src.c
+	c.buf = buf
+	if src.c.buf != nil {
+		if c.buf == nil {
+			c.buf = new([delayedBufferLen]State)
+		}
+		*c.buf = *src.c.buf
+	}
+}
 
 // frameState is what Advance changes in an Actor: the per-frame reckoning.
 type frameState struct {

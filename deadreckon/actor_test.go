@@ -288,9 +288,10 @@ func TestBlendTimeCaps(t *testing.T) {
 		}
 		now += d
 		a.Advance(now)
-		// Two updates in one frame count once: the last wins.
-		_ = a.Receive(State{Time: now - 0.01}, now)
-		_ = a.Receive(State{Time: now}, now)
+		// Two updates in one frame count once: the last wins. Each moves the actor,
+		// so that none merely confirms the last one's resting place.
+		_ = a.Receive(State{Time: now - 0.01, Position: mgl64.Vec3{now - 0.01}}, now)
+		_ = a.Receive(State{Time: now, Position: mgl64.Vec3{now}}, now)
 		avg = 0.5 * (d + avg)
 		if got := a.BlendTime(); math.Abs(got-avg) > 1e-12 {
 			t.Errorf("after interval %v: ΔT = %v, want %v", d, got, avg)
@@ -763,4 +764,50 @@ func TestEdgeCases(t *testing.T) {
 // without copying it (an Actor must not be copied).
 func actorBytes(a *Actor) [unsafe.Sizeof(Actor{})]byte {
 	return *(*[unsafe.Sizeof(Actor{})]byte)(unsafe.Pointer(a))
+}
+
+// TestConfirmingUpdateKeepsBlend: a tank at 15 m/s stops dead; its stop arrives and
+// the display blends back to the stopping place. A repeat of the stop arriving
+// mid-blend says nothing new: the display goes on exactly as without it, instead of
+// restarting the blend from the displayed motion and overshooting the place.
+func TestConfirmingUpdateKeepsBlend(t *testing.T) {
+	moving := State{Time: 0, Position: mgl64.Vec3{}, Velocity: mgl64.Vec3{15, 0, 0}, Orientation: mgl64.QuatIdent()}
+	stopped := State{Time: 0.2, Position: mgl64.Vec3{3, 0, 0}, Orientation: mgl64.QuatIdent()}
+	again := stopped
+	again.Time = 0.35
+	cfg := Config{UpdateInterval: 0.2}
+	once, twice := NewActor(cfg), NewActor(cfg)
+	for _, a := range []*Actor{once, twice} {
+		_ = a.Receive(moving, 0)
+	}
+	var maxDiff, overshoot float64
+	for f := 1; f <= 60; f++ {
+		now := float64(f) * frame
+		for _, a := range []*Actor{once, twice} {
+			if math.Abs(now-0.35) < frame/2 {
+				_ = a.Receive(stopped, now) // arrives 150 ms late, 2.25 m past
+			}
+		}
+		if math.Abs(now-0.5) < frame/2 {
+			if err := twice.Receive(again, now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		once.Advance(now)
+		twice.Advance(now)
+		a, b := once.Reckoned().Position, twice.Reckoned().Position
+		maxDiff = math.Max(maxDiff, a.Sub(b).Len())
+		if now > 0.5 {
+			overshoot = math.Max(overshoot, 3-b[0])
+		}
+	}
+	if maxDiff > 1e-12 {
+		t.Errorf("a confirming repeat moved the display by up to %.3g m", maxDiff)
+	}
+	if overshoot > 0.01 {
+		t.Errorf("the display went %.3f m behind the stopping place", overshoot)
+	}
+	if got := twice.LastKnown().Time; got != again.Time {
+		t.Errorf("last known time %v, want the repeat's %v (it still counts as heard from)", got, again.Time)
+	}
 }

@@ -115,6 +115,19 @@ type PublisherConfig struct {
 	// interval for the updates that matter. If zero, DefaultRepeatChange; negative
 	// never repeats.
 	RepeatChange float64
+	// UrgentChange is how far, in m/s, the actor's velocity may depart from the
+	// velocity its last update projects before an update goes out at once, without
+	// waiting for MinInterval: a stop dead against an obstacle, whose every frame of
+	// delay remotes show as distance driven on. Zero or negative never hurries.
+	UrgentChange float64
+	// LostThreshold is the position error, m, that triggers an update when a peer
+	// that lost the last update would show it: the publisher also reckons the update
+	// before the last one, as such a peer does, and publishes again (after
+	// MinInterval) once that drifts this far from the sample. The publisher cannot
+	// know which updates were lost; this bounds how long a lost one goes unrepaired
+	// by how fast the actor departs from the update before it, not by the heartbeat.
+	// Zero or negative never publishes for it.
+	LostThreshold float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
 	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
@@ -163,6 +176,12 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		c.RepeatChange = math.Inf(1)
 	case c.RepeatChange == 0:
 		c.RepeatChange = DefaultRepeatChange
+	}
+	if !(c.UrgentChange > 0) {
+		c.UrgentChange = math.Inf(1)
+	}
+	if !(c.LostThreshold > 0) {
+		c.LostThreshold = math.Inf(1)
 	}
 	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
 	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
@@ -232,6 +251,10 @@ type Publisher struct {
 	rng    *rand.Rand
 	self   Actor
 	before frameState // self before this sample's Advance
+	// lost reckons the update before the last, as a peer that lost the last one
+	// does; hasLost says it holds one.
+	lost    Actor
+	hasLost bool
 
 	n     int // samples seen
 	times [velocityHistory]float64
@@ -252,6 +275,7 @@ type Publisher struct {
 	lastAccelUnit mgl64.Vec3
 
 	posErr, rotErr, artErr float64
+	lostErr                float64 // lost's position error
 	rejected               uint64
 }
 
@@ -260,6 +284,7 @@ type Publisher struct {
 func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 	p := &Publisher{cfg: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 	p.self.init(p.cfg.Reckon)
+	p.lost.init(p.cfg.Reckon)
 	return p
 }
 
@@ -279,18 +304,21 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	p.observe(&s)
 	p.before = p.self.frame()
 	p.self.Advance(s.Time)
+	if p.hasLost {
+		p.lost.Advance(s.Time)
+	}
 
 	if !p.published || s.Break {
 		return FullUpdate, p.publish(&s, true)
 	}
 	p.measure(&s)
-	if s.Time-p.lastTime < p.cfg.MinInterval {
+	if s.Time-p.lastTime < p.cfg.MinInterval && !p.urgent() {
 		return NoUpdate, State{}
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !p.exceeded(&s) && !(p.repeat && s.Time-p.lastTime >= p.cfg.MinInterval) {
+	if !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold) {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -377,6 +405,10 @@ func (p *Publisher) observe(s *Sample) {
 func (p *Publisher) measure(s *Sample) {
 	r := &p.self.rk
 	p.posErr = s.Position.Sub(r.pos).Len()
+	p.lostErr = 0
+	if p.hasLost {
+		p.lostErr = s.Position.Sub(p.lost.rk.pos).Len()
+	}
 	p.rotErr = quatAngle(s.Orientation, r.rot)
 	p.artErr = 0
 	for i := 0; i < s.NumArticulations; i++ {
@@ -398,6 +430,16 @@ func (p *Publisher) Tolerance(d float64) float64 {
 	}
 	t := c.PositionThreshold + c.ToleranceLinear*d + c.ToleranceQuadratic*d*d
 	return math.Max(c.PositionThreshold, math.Min(t, c.MaxTolerance))
+}
+
+// urgent reports whether the sampled velocity departs from the reckoned one by more
+// than UrgentChange.
+func (p *Publisher) urgent() bool {
+	if !p.velValid || math.IsInf(p.cfg.UrgentChange, 1) {
+		return false
+	}
+	d := p.vel.Sub(p.self.lkVelocityNow())
+	return d.Dot(d) > p.cfg.UrgentChange*p.cfg.UrgentChange
 }
 
 func (p *Publisher) exceeded(s *Sample) bool {
@@ -466,6 +508,11 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	first := !p.published
 	// How much this update's velocity surprises the reckoning of the last one.
 	surprise := st.Velocity.Sub(p.self.LastKnownProjected().Velocity).Len()
+	// A peer that loses this update goes on showing what self shows now.
+	p.hasLost = !first
+	if p.hasLost {
+		p.lost.copyFrom(&p.self)
+	}
 	p.self.restoreFrame(&p.before)
 	if first || s.Break {
 		_ = p.self.Break(st, s.Time)
@@ -486,7 +533,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		}
 		p.nextHeartbeat = s.Time + period
 	}
-	p.posErr, p.rotErr, p.artErr = 0, 0, 0
+	p.posErr, p.rotErr, p.artErr, p.lostErr = 0, 0, 0, 0
 	return st
 }
 

@@ -338,3 +338,89 @@ func BenchmarkPublisherUpdate(b *testing.B) {
 	}
 	b.ReportMetric(float64(updates)/(float64(b.N)*frame), "updates/s")
 }
+
+// publishTimes drives a publisher with cfg along path, frame by frame for secs
+// seconds, and returns the times it published.
+func publishTimes(cfg PublisherConfig, secs float64, path func(t float64) mgl64.Vec3) []float64 {
+	p := NewPublisher(cfg, 1)
+	var out []float64
+	for f := 0; float64(f)*frame <= secs+1e-9; f++ {
+		t := float64(f) * frame
+		if d, _ := p.Update(Sample{Time: t, Position: path(t), Orientation: mgl64.QuatIdent()}); d != NoUpdate {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// TestLostThreshold: a tank that sets off publishes its new velocity once; its own
+// reckoning of that update is then exact, but a peer that lost it still shows the
+// tank parked. With LostThreshold, the publisher reckons that peer too and
+// publishes again one MinInterval later; without, not before the heartbeat.
+func TestLostThreshold(t *testing.T) {
+	setOff := func(t float64) mgl64.Vec3 { return mgl64.Vec3{5 * math.Max(0, t-1), 0, 0} }
+	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, RepeatChange: -1, MinInterval: 0.2}
+	for _, tc := range []struct {
+		lost float64
+		want int // updates from t = 1 on
+	}{{0, 1}, {0.25, 2}} {
+		c := base
+		c.LostThreshold = tc.lost
+		times := publishTimes(c, 3, setOff)
+		var after []float64
+		for _, at := range times {
+			if at > 1 {
+				after = append(after, at)
+			}
+		}
+		// The set-off shows in one update; the repair comes MinInterval after it.
+		if len(after) != tc.want {
+			t.Errorf("LostThreshold %v: updates after setting off at %v, want %d", tc.lost, after, tc.want)
+			continue
+		}
+		if tc.lost > 0 {
+			if gap := after[len(after)-1] - after[len(after)-2]; math.Abs(gap-c.MinInterval) > 1.5*frame {
+				t.Errorf("LostThreshold %v: repair %.3f s after the update it repeats, want MinInterval %v s", tc.lost, gap, c.MinInterval)
+			}
+		}
+	}
+}
+
+// TestUrgentChange: a tank at 15 m/s stops dead 50 ms after an update. Without
+// UrgentChange the stop waits for MinInterval; with it, it goes out in the frame
+// the stop is seen.
+func TestUrgentChange(t *testing.T) {
+	const stop = 2.05
+	crash := func(t float64) mgl64.Vec3 {
+		return mgl64.Vec3{15 * math.Min(t, stop), 0, 0}
+	}
+	for _, tc := range []struct {
+		urgent float64
+		want   float64 // time of the first update after the stop
+	}{{0, 2.2}, {3, stop + frame}} {
+		c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: 0.2, UrgentChange: tc.urgent}
+		p := NewPublisher(c, 1)
+		last, got := 0.0, math.NaN()
+		for f := 0; f <= 150; f++ {
+			t := float64(f) * frame
+			if t > stop-0.05-frame/2 && t < stop-0.05+frame/2 {
+				// Force an update 50 ms before the stop: it carries 15 m/s.
+				if d, _ := p.Update(Sample{Time: t, Position: crash(t), Orientation: mgl64.QuatIdent(), Full: t-last >= c.MinInterval}); d != NoUpdate {
+					last = t
+				}
+				continue
+			}
+			d, _ := p.Update(Sample{Time: t, Position: crash(t), Orientation: mgl64.QuatIdent()})
+			if d == NoUpdate {
+				continue
+			}
+			if t > stop && math.IsNaN(got) {
+				got = t
+			}
+			last = t
+		}
+		if math.Abs(got-tc.want) > 1.5*frame {
+			t.Errorf("UrgentChange %v: stop published at %.3f s, want %.3f s", tc.urgent, got, tc.want)
+		}
+	}
+}

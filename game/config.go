@@ -99,9 +99,14 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			// The link's clock sync turns owner timestamps into local time, so a
 			// remote tank is shown where it is now, not one latency ago.
 			CompensateLatency: true,
-			// ΔT: the expected update interval, the publisher's minimum interval.
-			UpdateInterval:      0.2,
-			SnapDistance:        deadreckon.DefaultSnapDistance,
+			// ΔT. A compensated blend spreads over ΔT plus the update's latency
+			// (0.25 s at 150 ms): long enough to turn a correction into a curve,
+			// short enough that the turn onsets of a zigzag are not shown late.
+			UpdateInterval: 0.1,
+			SnapDistance:   deadreckon.DefaultSnapDistance,
+			// A gap (a stop dead seen 150 ms late, a lost update) closes at 7.5 m/s
+			// on average, under 0.3 m per frame at the blend's fastest.
+			CatchUpSpeed:        7.5,
 			AccelerationHorizon: deadreckon.DefaultAccelerationHorizon,
 			MaxExtrapolation:    deadreckon.DefaultMaxExtrapolation,
 			ExtrapolationDecay:  deadreckon.DefaultExtrapolationDecay,
@@ -121,16 +126,26 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		},
 		PositionThreshold:    0.03,
 		OrientationThreshold: 4 * math.Pi / 180,
-		MinInterval:          0.2,
-		Heartbeat:            PublishHeartbeat,
-		AccelerationCap:      PublishAccelerationCap,
+		MinInterval:          0.16,
+		// Velocity over the last two frames: a physics contact's one-frame
+		// jitter is not published as an acceleration spike.
+		VelocityFrames:  2,
+		Heartbeat:       PublishHeartbeat,
+		AccelerationCap: PublishAccelerationCap,
+		// A stop dead (3 m/s off the projection) goes out at once; every frame it
+		// waited would be shown as 0.25 m driven on at 15 m/s.
+		UrgentChange: 3,
+		// Once the update before the last drifts 0.25 m from the truth, publish
+		// again: a lost update is repaired within an interval or two, not at the
+		// next heartbeat.
+		LostThreshold: 0.25,
 	}
 }
 
 // PublishHeartbeat is the longest time a tank goes without publishing, s.
 const PublishHeartbeat = 1.0
 
-// PublishAccelerationCap bounds a tank's published acceleration, m/s² (about 2 g):
-// above its hardest turn at speed (15.7 m/s² at 10 m/s and 90°/s), below a
-// collision's one-frame spike, which is not projected into a pop.
-const PublishAccelerationCap = 20.0
+// PublishAccelerationCap bounds a tank's published acceleration, m/s² (about 1.6 g):
+// just above its hardest turn at speed (15.7 m/s² at 10 m/s and 90°/s), below a
+// collision's or a hard brake's one-frame spike, which is not projected into a pop.
+const PublishAccelerationCap = 16
