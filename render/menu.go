@@ -73,7 +73,8 @@ func (m *menu) pop() {
 	m.stack = m.stack[:len(m.stack)-1]
 }
 
-// key handles a key press.
+// key handles a key press: on a screen without items it closes the screen; while a
+// key is being bound or a text edited, it goes to that; otherwise it navigates.
 func (m *menu) key(k window.Key) {
 	s := m.top()
 	m.changed = true
@@ -92,23 +93,34 @@ func (m *menu) key(k window.Key) {
 			return
 		}
 		m.note = it.bind(k)
-		return
 	case m.editing:
-		switch k {
-		case window.KeyEnter, window.KeyKPEnter, window.KeyEscape, window.KeyTab:
-			m.editing = false
-			if it.commit != nil {
-				it.commit()
-			}
-		case window.KeyBackspace:
-			if t := *it.text; t != "" {
-				_, n := utf8.DecodeLastRuneInString(t)
-				*it.text = t[:len(t)-n]
-			}
-		}
-		return
+		m.editKey(it, k)
+	default:
+		m.note = ""
+		m.navigate(s, it, k)
 	}
-	m.note = ""
+}
+
+// editKey handles a key press while the text of item it is edited: Enter, Escape or
+// Tab end the edit and commit it, Backspace deletes the last character.
+func (m *menu) editKey(it *menuItem, k window.Key) {
+	switch k {
+	case window.KeyEnter, window.KeyKPEnter, window.KeyEscape, window.KeyTab:
+		m.editing = false
+		if it.commit != nil {
+			it.commit()
+		}
+	case window.KeyBackspace:
+		if t := *it.text; t != "" {
+			_, n := utf8.DecodeLastRuneInString(t)
+			*it.text = t[:len(t)-n]
+		}
+	}
+}
+
+// navigate handles a key press on screen s with item it selected: moving the
+// selection, changing a choice, going back, or activating the item.
+func (m *menu) navigate(s *menuScreen, it *menuItem, k window.Key) {
 	switch k {
 	case window.KeyUp, window.KeyW:
 		s.sel = (s.sel + len(s.items) - 1) % len(s.items)
@@ -125,16 +137,22 @@ func (m *menu) key(k window.Key) {
 	case window.KeyEscape:
 		m.pop()
 	case window.KeyEnter, window.KeyKPEnter, window.KeySpace:
-		switch it.kind {
-		case itemAction:
-			it.act()
-		case itemText:
-			m.editing = true
-		case itemChoice:
-			it.change(+1)
-		case itemKey:
-			m.binding = true
-		}
+		m.activate(it)
+	}
+}
+
+// activate runs an action, starts editing a text, steps a choice, or starts binding a
+// key.
+func (m *menu) activate(it *menuItem) {
+	switch it.kind {
+	case itemAction:
+		it.act()
+	case itemText:
+		m.editing = true
+	case itemChoice:
+		it.change(+1)
+	case itemKey:
+		m.binding = true
 	}
 }
 

@@ -105,8 +105,17 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	return c, checkFlags(c, set)
 }
 
-// checkFlags refuses, before anything starts, what the match could not do.
+// checkFlags refuses, before anything starts, what the match could not do: flags
+// that do not go together, then values out of range.
 func checkFlags(c config, set map[string]bool) error {
+	if err := checkCombinations(c, set); err != nil {
+		return err
+	}
+	return checkValues(c, set)
+}
+
+// checkCombinations refuses flags that do not go together, and counts below zero.
+func checkCombinations(c config, set map[string]bool) error {
 	switch {
 	case set["host"] && set["join"]:
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
@@ -125,6 +134,12 @@ func checkFlags(c config, set map[string]bool) error {
 	case c.benchFrames < 0:
 		return cli.Usagef("bench-frames", "%d: give 0 or more", c.benchFrames)
 	}
+	return nil
+}
+
+// checkValues refuses a flag value out of range: bots, the link impairment, and each
+// address, name and file given.
+func checkValues(c config, set map[string]bool) error {
 	checks := []func() error{
 		func() error { return cli.Bots("bots", c.bots, game.MaxBots) },
 		func() error { return cli.Fraction("loss", c.loss) },
