@@ -584,7 +584,7 @@ func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
 		s := u.State
 		s.Time = unwrapTime(s.Time, hostNow)
 		c.updatesIn.add(1, now)
-		c.q.push(Event{Kind: EventState, Actor: uint32(u.Actor), Owner: uint32(r.owner), State: s})
+		c.q.push(Event{Kind: EventState, Actor: uint32(u.Actor), Owner: uint32(r.owner), State: s, Arrival: now})
 	}
 	return updates
 }

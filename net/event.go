@@ -68,6 +68,10 @@ type Event struct {
 	// host-clock seconds; add Stats().ClockOffset's negation to get local time, or hand
 	// the offset to deadreckon.Actor.SetClockOffset.
 	State deadreckon.State
+	// Arrival is the local time, in seconds on the Client's clock (Client.Now), at
+	// which a state update's datagram arrived (EventState only): with the clock
+	// offset it gives the update's one-way delay, whenever the events are polled.
+	Arrival float64
 	// Text is the chat text, the reason a session closed, or why an actor despawned.
 	Text string
 	// Ending says why the session ended (EventClosed only).

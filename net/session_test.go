@@ -121,12 +121,18 @@ func TestJoinSpawnPublish(t *testing.T) {
 		t.Errorf("update stamped %.3f s from the host clock", d)
 	}
 
+	sentAt := c.Now()
 	if err := local.Publish(hostTank, tankAt(11, 10)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, c, 3*time.Second, func(ev Event) bool {
+	evs = waitFor(t, c, 3*time.Second, func(ev Event) bool {
 		return ev.Kind == EventState && ev.Actor == hostTank && ev.State.Position[0] > 10.99 && ev.State.NumArticulations == 2
 	})
+	// The update is stamped with its arrival on the client's clock: after it was
+	// sent, no later than it was polled.
+	if at := evs[len(evs)-1].Arrival; at < sentAt || at > c.Now() {
+		t.Errorf("update arrived at %.4f s, want within [%.4f, %.4f] s", at, sentAt, c.Now())
+	}
 
 	if err := c.Chat("hello"); err != nil {
 		t.Fatal(err)

@@ -325,8 +325,10 @@ func (b *bot) drive(ctx context.Context, hz float64) {
 		events = b.c.Poll(events[:0])
 		for _, ev := range events {
 			if ev.Kind == tlnet.EventState {
+				// The delay to the update's arrival, not to this poll: the poll
+				// interval is the bot's, not the relay's.
 				b.received++
-				b.delays = append(b.delays, hostNow-ev.State.Time)
+				b.delays = append(b.delays, ev.Arrival+(hostNow-now)-ev.State.Time)
 			}
 		}
 		if hz > 0 && now >= next {
