@@ -138,7 +138,7 @@ func FuzzPublisher(f *testing.F) {
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := &fuzzReader{b: data}
-		p := NewPublisher(PublisherConfig{VelocityFrames: 2}, 1)
+		p := NewPublisher(PublisherConfig{VelocityFrames: 2, LostThreshold: 0.25, UrgentChange: 3}, 1)
 		remote := NewActor(Config{})
 		for steps := 0; len(r.b) > 0 && steps < 64; steps++ {
 			s := Sample{Time: r.float(), Position: r.vec(), Orientation: mgl64.Quat{W: r.float(), V: r.vec()}}

@@ -320,12 +320,23 @@ func TestPublisherRejects(t *testing.T) {
 
 // BenchmarkPublisherUpdate measures one frame of a publishing tank on a circle.
 func BenchmarkPublisherUpdate(b *testing.B) {
+	benchmarkPublisher(b, PublisherConfig{})
+}
+
+// BenchmarkPublisherUpdateLossRepair is BenchmarkPublisherUpdate with loss repair and
+// urgent updates on, as the game publishes: a second reckoning per frame, and a copy
+// of the actor per update.
+func BenchmarkPublisherUpdateLossRepair(b *testing.B) {
+	benchmarkPublisher(b, PublisherConfig{LostThreshold: 0.25, UrgentChange: 3, VelocityFrames: 2})
+}
+
+func benchmarkPublisher(b *testing.B, cfg PublisherConfig) {
 	m := circleMotion(8, 0.5)
 	samples := make([]Sample, 600)
 	for i := range samples {
 		samples[i] = sampleOf(m(float64(i) * frame))
 	}
-	p := NewPublisher(PublisherConfig{}, 1)
+	p := NewPublisher(cfg, 1)
 	updates := 0
 	b.ReportAllocs()
 	b.ResetTimer()
