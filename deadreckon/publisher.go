@@ -118,7 +118,10 @@ type PublisherConfig struct {
 	// UrgentChange is how far, in m/s, the actor's velocity may depart from the
 	// velocity its last update projects before an update goes out at once, without
 	// waiting for MinInterval: a stop dead against an obstacle, whose every frame of
-	// delay remotes show as distance driven on. Zero or negative never hurries.
+	// delay remotes show as distance driven on. Early updates draw on a budget of
+	// urgentBurst that refills by one per MinInterval, so velocity noise cannot flood:
+	// at most twice the MinInterval rate, in bursts of urgentBurst more. Zero or
+	// negative never hurries.
 	UrgentChange float64
 	// LostThreshold is the position error, m, that triggers an update when a peer
 	// that lost the last update would show it: the publisher also reckons the update
@@ -268,7 +271,9 @@ type Publisher struct {
 	velValid        bool
 
 	published     bool
-	repeat        bool // the last update is to be followed by another
+	repeat        bool    // the last update is to be followed by another
+	urgentBudget  float64 // early updates allowed now (see UrgentChange)
+	urgentAt      float64 // sample time of the budget's last refill
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
@@ -312,13 +317,15 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 		return FullUpdate, p.publish(&s, true)
 	}
 	p.measure(&s)
-	if s.Time-p.lastTime < p.cfg.MinInterval && !p.urgent() {
+	// Within MinInterval only an urgent change goes out, and then at once.
+	early := s.Time-p.lastTime < p.cfg.MinInterval
+	if early && !p.urgent() {
 		return NoUpdate, State{}
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold) {
+	if !early && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold) {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -439,8 +446,22 @@ func (p *Publisher) urgent() bool {
 		return false
 	}
 	d := p.vel.Sub(p.self.lkVelocityNow())
-	return d.Dot(d) > p.cfg.UrgentChange*p.cfg.UrgentChange
+	if d.Dot(d) <= p.cfg.UrgentChange*p.cfg.UrgentChange {
+		return false
+	}
+	now := p.prevT
+	p.urgentBudget = math.Min(urgentBurst, p.urgentBudget+(now-p.urgentAt)/p.cfg.MinInterval)
+	p.urgentAt = now
+	if p.urgentBudget < 1 {
+		return false
+	}
+	p.urgentBudget--
+	return true
 }
+
+// urgentBurst is how many early updates UrgentChange may send in a row: a stop dead
+// seen through a velocity averaged over two frames takes two.
+const urgentBurst = 2
 
 func (p *Publisher) exceeded(s *Sample) bool {
 	return p.posErr > p.Tolerance(s.ObserverDistance) ||
@@ -509,7 +530,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// How much this update's velocity surprises the reckoning of the last one.
 	surprise := st.Velocity.Sub(p.self.LastKnownProjected().Velocity).Len()
 	// A peer that loses this update goes on showing what self shows now.
-	p.hasLost = !first
+	p.hasLost = !first && !math.IsInf(c.LostThreshold, 1)
 	if p.hasLost {
 		p.lost.copyFrom(&p.self)
 	}

@@ -435,3 +435,33 @@ func TestUrgentChange(t *testing.T) {
 		}
 	}
 }
+
+// TestUrgentChangeBounded: velocity noise far beyond UrgentChange (±5 m/s from frame
+// to frame around a steady 10 m/s) sends at most twice the MinInterval rate, never more
+// than three updates within one MinInterval.
+func TestUrgentChangeBounded(t *testing.T) {
+	const minInterval = 0.2
+	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: minInterval, UrgentChange: 3}
+	times := publishTimes(c, 10, func(t float64) mgl64.Vec3 {
+		x := 10 * t
+		if int(math.Round(t/frame))%2 == 1 {
+			x += 5 * frame // one frame ahead, the next back: ±5 m/s
+		}
+		return mgl64.Vec3{x, 0, 0}
+	})
+	urgent := 0
+	for i := 3; i < len(times); i++ {
+		if times[i]-times[i-1] < minInterval-1e-9 {
+			urgent++
+		}
+		if times[i]-times[i-3] < minInterval-1e-9 {
+			t.Fatalf("four updates within %v s: at %v", minInterval, times[i-3:i+1])
+		}
+	}
+	if limit := 2*10/minInterval + urgentBurst + 1; float64(len(times)) > limit {
+		t.Errorf("%d updates in 10 s, want at most %v", len(times), limit)
+	}
+	if urgent == 0 {
+		t.Errorf("no update went out early (%d updates): the noise should hurry some", len(times))
+	}
+}
