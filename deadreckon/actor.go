@@ -232,7 +232,9 @@ func (a *Actor) validate(s State) (State, error) { return a.c.cfg.Limits.validat
 // at its arrival; with CompensateLatency (once SetClockOffset has been called) at its
 // owner timestamp converted to local time, the latency capped at MaxLatency. Otherwise
 // State.Time only orders updates. When several updates arrive in one frame the last
-// one wins: each restarts the blend from the same displayed state. An invalid state
+// one wins: each restarts the blend from the same displayed state. An update that holds
+// the actor at rest where the last one left it (within 1 cm and 0.5°) does not restart
+// the blend: it only renews the last-known state's time. An invalid state
 // (ErrInvalidState) or one older than the last known (ErrOutOfOrder) is rejected and
 // leaves the actor untouched.
 func (a *Actor) Receive(s State, now float64) error {
@@ -253,12 +255,8 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	}
 	first := !a.has
 	if !brk && !first && a.alg != Delayed && a.confirms(&s) {
-		// The update says the actor rests where the last one left it: keep the
-		// running blend toward that place. Restarting it from the displayed motion
-		// (a catch-up after a stop dead) would carry the display past the place and
-		// back.
 		a.countInterval(now)
-		a.lk, a.c.lkArrival = s, now
+		a.confirm(s.Time, now)
 		return nil
 	}
 	if !a.advanced {
@@ -270,11 +268,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 
 	// The projection age of s at the blend start: s is valid at its arrival, or, when
 	// compensating latency, at its owner timestamp converted to local time.
-	lat := 0.0
-	if a.c.cfg.CompensateLatency && a.c.hasOffset {
-		lat = now - (s.Time - a.c.clockOffset)
-		lat = math.Max(0, math.Min(lat, a.c.cfg.MaxLatency))
-	}
+	lat := a.latency(s.Time, now)
 	lead := t0 - (now - lat)
 	a.c.lat = lat
 	gLead, _, _, _ := a.hz.terms(lead)
@@ -300,6 +294,29 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	a.c.gap = d.Len()
 	a.restartBlend()
 	return nil
+}
+
+// latency returns how old an update stamped ownerTime (owner's clock) and arrived at
+// local time now is, s: zero unless compensating latency, then capped at MaxLatency.
+func (a *Actor) latency(ownerTime, now float64) float64 {
+	if !a.c.cfg.CompensateLatency || !a.c.hasOffset {
+		return 0
+	}
+	return math.Max(0, math.Min(now-(ownerTime-a.c.clockOffset), a.c.cfg.MaxLatency))
+}
+
+// confirm takes an update stamped ownerTime, arrived at now, that confirms the
+// last-known state (see confirms): the actor rests where the last update left it, so
+// the running blend goes on toward that place. Restarting it from the displayed
+// motion (a catch-up after a stop dead) would carry the display past the place and
+// back. Only the time changes: the pose stays the last update's, so that changes too
+// small to confirm-reject cannot add up unseen, and the projection's age is counted
+// from the new update.
+func (a *Actor) confirm(ownerTime, now float64) {
+	a.lk.Time = ownerTime
+	a.c.lkArrival = now
+	a.lead = (a.lastNow - a.tt) - (now - a.latency(ownerTime, now))
+	a.gLead, _, _, _ = a.hz.terms(a.lead)
 }
 
 // Tolerances within which an update at rest confirms the last-known state.
@@ -895,6 +912,8 @@ func (a *Actor) BlendTime() float64 { return a.dtPos }
 // show from now on, a shows as well. It allocates only when src has a Delayed buffer
 // and a has none yet.
 func (a *Actor) copyFrom(src *Actor) {
+	a.ready()
+	src.ready()
 	c, buf := a.c, a.c.buf
 	a.actorState = src.actorState
 	a.c = c

@@ -811,3 +811,28 @@ func TestConfirmingUpdateKeepsBlend(t *testing.T) {
 		t.Errorf("last known time %v, want the repeat's %v (it still counts as heard from)", got, again.Time)
 	}
 }
+
+// TestConfirmingUpdatesCannotHideDrift: updates at rest that each turn the hull by
+// less than the confirming tolerance (0.4° at a time) still turn the display: a
+// confirmation is measured against the pose being shown, not the last update, so 20
+// of them leave the display within the tolerance of the last one. And a confirmation
+// renews the last-known time: the reckoned time is the frame's.
+func TestConfirmingUpdatesCannotHideDrift(t *testing.T) {
+	a := NewActor(Config{UpdateInterval: 0.1})
+	step := 0.4 * deg
+	now := 1.0
+	for i := 0; i <= 20; i++ {
+		s := State{Time: now, Orientation: YawQuat(float64(i) * step)}
+		if err := a.Receive(s, now); err != nil {
+			t.Fatal(err)
+		}
+		now += 0.5
+		a.Advance(now)
+	}
+	if got, want := Yaw(a.Reckoned().Orientation), 20*step; math.Abs(got-want) > confirmAngle {
+		t.Errorf("displayed yaw %.2f°, want the last update's %.2f° within %.1f°", got/deg, want/deg, confirmAngle/deg)
+	}
+	if got := a.Reckoned().Time; math.Abs(got-now) > 1e-9 {
+		t.Errorf("reckoned time %v, want the frame's %v", got, now)
+	}
+}

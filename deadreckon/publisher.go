@@ -89,7 +89,8 @@ type PublisherConfig struct {
 	// radians; if zero, DefaultArticulationThreshold.
 	ArticulationThreshold float64
 	// MinInterval is the shortest time between updates, seconds; if zero,
-	// DefaultMinInterval. Continuity breaks ignore it.
+	// DefaultMinInterval. Continuity breaks ignore it, and so do urgent updates (see
+	// UrgentChange).
 	MinInterval float64
 	// Heartbeat is the longest time between full updates, seconds; if zero,
 	// DefaultPublishHeartbeat.
@@ -207,7 +208,8 @@ type Sample struct {
 	// the position threshold; zero means unknown (use the constant threshold).
 	ObserverDistance float64
 	// Full asks for a full update now (for example, a non-kinematic property changed);
-	// it still waits for MinInterval.
+	// it still waits for MinInterval (unless the update is urgent: see
+	// PublisherConfig.UrgentChange).
 	Full bool
 	// Break marks a continuity break (teleport, respawn): a full update is published at
 	// once, and remotes should apply it with Actor.Break. The velocity history starts
@@ -246,8 +248,9 @@ const velocityHistory = 4
 
 // Publisher decides when a locally owned actor publishes its state and what state to
 // publish. It dead-reckons its own last published state exactly as remote peers do
-// and publishes when the sample has drifted from that by more than a threshold, never
-// faster than MinInterval, with a full heartbeat at least every Heartbeat seconds.
+// and publishes when the sample has drifted from that by more than a threshold, no
+// faster than MinInterval but for urgent changes and breaks, with a full heartbeat at
+// least every Heartbeat seconds.
 // Not safe for concurrent use.
 type Publisher struct {
 	cfg    PublisherConfig
@@ -290,6 +293,9 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 	p := &Publisher{cfg: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 	p.self.init(p.cfg.Reckon)
 	p.lost.init(p.cfg.Reckon)
+	if p.cfg.Reckon.Algorithm == Delayed && !math.IsInf(p.cfg.LostThreshold, 1) {
+		p.lost.c.buf = new([delayedBufferLen]State) // so that Update never allocates
+	}
 	return p
 }
 
@@ -317,15 +323,17 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 		return FullUpdate, p.publish(&s, true)
 	}
 	p.measure(&s)
-	// Within MinInterval only an urgent change goes out, and then at once.
+	// An urgent change goes out at once; within MinInterval only it does, from the
+	// budget of early updates.
+	urgent := p.urgent()
 	early := s.Time-p.lastTime < p.cfg.MinInterval
-	if early && !p.urgent() {
+	if early && !(urgent && p.takeEarly()) {
 		return NoUpdate, State{}
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !early && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold) {
+	if !urgent && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold) {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -446,11 +454,14 @@ func (p *Publisher) urgent() bool {
 		return false
 	}
 	d := p.vel.Sub(p.self.lkVelocityNow())
-	if d.Dot(d) <= p.cfg.UrgentChange*p.cfg.UrgentChange {
-		return false
-	}
+	return d.Dot(d) > p.cfg.UrgentChange*p.cfg.UrgentChange
+}
+
+// takeEarly takes one early update from the budget, refilled by one per MinInterval
+// up to urgentBurst; false when it is spent.
+func (p *Publisher) takeEarly() bool {
 	now := p.prevT
-	p.urgentBudget = math.Min(urgentBurst, p.urgentBudget+(now-p.urgentAt)/p.cfg.MinInterval)
+	p.urgentBudget = math.Min(urgentBurst, p.urgentBudget+math.Max(0, now-p.urgentAt)/p.cfg.MinInterval)
 	p.urgentAt = now
 	if p.urgentBudget < 1 {
 		return false
@@ -541,7 +552,18 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		_ = p.self.Break(st, s.Time)
 	}
 	p.self.Advance(s.Time)
-	p.repeat = p.published && !s.Break && !p.repeat && surprise > c.RepeatChange
+	switch early := p.published && s.Time-p.lastTime < c.MinInterval; {
+	case p.repeat && early && !s.Break:
+		// An urgent update is not the repeat (a stop dead seen through a two-frame
+		// velocity goes out in two urgent steps; the last one is to be repeated).
+	case p.repeat:
+		p.repeat = false // this is the repeat
+	default:
+		p.repeat = p.published && !s.Break && surprise > c.RepeatChange
+	}
+	if first {
+		p.urgentBudget, p.urgentAt = urgentBurst, s.Time
+	}
 	p.published = true
 	p.last = st
 	p.lastTime = s.Time

@@ -465,3 +465,35 @@ func TestUrgentChangeBounded(t *testing.T) {
 		t.Errorf("no update went out early (%d updates): the noise should hurry some", len(times))
 	}
 }
+
+// TestUrgentStopIsRepeated: a stop dead seen through a two-frame velocity goes out as
+// two urgent updates (half speed, then rest); the second is the one repeated one
+// MinInterval later, for a peer that lost it. The clock starts far below zero, which
+// must not starve the urgent budget.
+func TestUrgentStopIsRepeated(t *testing.T) {
+	const t0, stop, minInterval = -1000.0, -998.0, 0.2
+	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: minInterval, UrgentChange: 3, VelocityFrames: 2}
+	p := NewPublisher(c, 1)
+	var after []float64
+	for f := 0; f <= 240; f++ {
+		now := t0 + float64(f)*frame
+		x := 15 * (math.Min(now, stop) - t0)
+		d, st := p.Update(Sample{Time: now, Position: mgl64.Vec3{x, 0, 0}, Orientation: mgl64.QuatIdent()})
+		if d != NoUpdate && now > stop {
+			after = append(after, now-stop)
+			if len(after) == 2 && st.Velocity.Len() != 0 {
+				t.Errorf("second update after the stop carries %v m/s, want rest", st.Velocity.Len())
+			}
+		}
+	}
+	want := []float64{frame, 2 * frame, 2*frame + minInterval}
+	if len(after) < len(want) {
+		t.Fatalf("updates %v s after the stop, want %v", after, want)
+	}
+	for i, w := range want {
+		if math.Abs(after[i]-w) > frame/2+1e-6 {
+			t.Errorf("updates %v s after the stop, want %v", after, want)
+			break
+		}
+	}
+}

@@ -330,7 +330,7 @@ func (l *LoopLink) Publish(actor uint32, s deadreckon.State) error {
 		if d.Lost {
 			continue
 		}
-		ev := net.Event{Kind: net.EventState, Actor: actor, Owner: l.id, State: s}
+		ev := net.Event{Kind: net.EventState, Actor: actor, Owner: l.id, State: s, Arrival: d.At.Seconds()}
 		o.push(d.At.Seconds(), ev, h.nextSeq())
 		if d.Duplicated {
 			o.push(d.DuplicateAt.Seconds(), ev, h.nextSeq())
