@@ -539,7 +539,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
 	// How much this update's velocity surprises the reckoning of the last one.
-	surprise := st.Velocity.Sub(p.self.LastKnownProjected().Velocity).Len()
+	surprise := st.Velocity.Sub(p.self.lkVelocityNow()).Len()
 	// A peer that loses this update goes on showing what self shows now.
 	p.hasLost = !first && !math.IsInf(c.LostThreshold, 1)
 	if p.hasLost {
