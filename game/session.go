@@ -266,7 +266,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("join %s: %w", addr, err)
+		return nil, nil, err // a *net.JoinError, which names the address
 	}
 	sess := &Session{Addr: addr, Fingerprint: client.Fingerprint()}
 	sess.add(client.Close)

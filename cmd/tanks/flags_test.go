@@ -60,6 +60,10 @@ func TestParseFlags(t *testing.T) {
 	if c != want {
 		t.Errorf("parse = %+v\nwant    %+v", c, want)
 	}
+	c, err = parse("-join", "10.0.0.2:7777", "-lag", "500ms", "-loss", "0.3", "-loss-burst", "3")
+	if err != nil || !c.impairSet || c.lossBurst != 3 || c.loss != 0.3 {
+		t.Errorf("-loss 0.3 -loss-burst 3 = %+v, %v", c, err)
+	}
 	c, err = parse("-host", ":7777", "-bots", "0", "-max-players-per-addr", "2", "-idle-kick", "1m")
 	if err != nil || c.host != ":7777" || !c.botsSet || c.bots != 0 {
 		t.Errorf("-host :7777 -bots 0 = %+v, %v", c, err)
@@ -98,7 +102,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-join", "h:1", "-bots", "3"}, "tanks: -bots with -join: bots run on the host"},
 		{[]string{"-host", "7777"}, `tanks: -host "7777": give [HOST]:PORT`},
 		{[]string{"-host", ":1", "-join", "a:1"}, "tanks: -host and -join cannot be used together"},
-		{[]string{"-host", ":1", "-lag", "50ms"}, "tanks: -host with -lag, -jitter or -loss"},
+		{[]string{"-host", ":1", "-lag", "50ms"}, "tanks: -host with -lag, -jitter, -loss or -loss-burst"},
+		{[]string{"-host", ":1", "-loss-burst", "3"}, "tanks: -host with -lag, -jitter, -loss or -loss-burst"},
+		{[]string{"-loss-burst", "-1"}, "tanks: -loss-burst -1: give a mean run length of 0 or more packets"},
+		{[]string{"-loss-burst", "Inf"}, "tanks: -loss-burst +Inf: give a mean run length of 0 or more packets"},
+		{[]string{"-loss", "1", "-loss-burst", "3"}, "tanks: -loss-burst 3 with -loss 1: every packet is lost already"},
 		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent/valley.json: no such file"},
 		{[]string{"-size", "big"}, `tanks: -size "big": give WxH`},
 		{[]string{"-size", "10x10"}, `tanks: -size "10x10": give WxH`},

@@ -3,9 +3,15 @@
 // link, so every other tank is really dead-reckoned), Host, Join, Settings and Quit.
 // A match flag starts that match directly:
 //
-//	tanks -bots N [-lag D -jitter D -loss F]   practice
+//	tanks -bots N [-lag D -jitter D -loss F -loss-burst N]   practice
 //	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
-//	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
+//	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F -loss-burst N]
+//
+// -lag, -jitter, -loss and -loss-burst impair this player's own link both ways, as
+// drlab's flags do: up to 500 ms of delay each way, losses in runs of -loss-burst
+// packets on average. A join holds on any such link; one that fails says why in one
+// sentence ("tanks: No answer from 203.0.113.5:7777: check the address and port, …"),
+// the error chain going to the log (-v).
 //
 // Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
 // settings.json in the user's config directory; -mute plays without sound. With

@@ -27,7 +27,7 @@ type config struct {
 	bots                   int
 	botsSet                bool
 	lag, jitter            time.Duration
-	loss                   float64
+	loss, lossBurst        float64
 	impairSet              bool
 	screenshot             string
 	frames                 int
@@ -58,6 +58,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.DurationVar(&c.lag, "lag", 0, "added one-way latency on this client's link (practice default 100ms)")
 	fs.DurationVar(&c.jitter, "jitter", 0, "largest deviation from -lag (practice default 20ms)")
 	fs.Float64Var(&c.loss, "loss", 0, "packet loss on this client's link, 0..1 (practice default 0.02)")
+	fs.Float64Var(&c.lossBurst, "loss-burst", 0, "mean length of a run of lost packets on this client's link (0 or 1: independent losses)")
 	fs.StringVar(&c.screenshot, "screenshot", "", "render, write the picture to `FILE.png` and exit")
 	fs.IntVar(&c.frames, "frames", 0, "with -screenshot: frames to render first")
 	fs.DurationVar(&c.duration, "duration", 0, "with -screenshot: match time to play first (instead of -frames)")
@@ -79,7 +80,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	set := cli.Set(fs)
 	c.botsSet = set["bots"]
-	c.impairSet = set["lag"] || set["jitter"] || set["loss"]
+	c.impairSet = set["lag"] || set["jitter"] || set["loss"] || set["loss-burst"]
 	var err error
 	if c.width, c.height, err = parseSize(size); err != nil {
 		return c, err
@@ -120,7 +121,7 @@ func checkCombinations(c config, set map[string]bool) error {
 	case set["host"] && set["join"]:
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
 	case set["host"] && c.impairSet:
-		return cli.Usagef("host", "with -lag, -jitter or -loss: those impair a joining or practising player's own link; the host has none")
+		return cli.Usagef("host", "with -lag, -jitter, -loss or -loss-burst: those impair a joining or practising player's own link; the host has none")
 	case !set["host"] && (set["identity"] || set["new-identity"]):
 		return cli.Usagef("identity", "and -new-identity apply to -host only: a practising or joining player has no host identity")
 	case set["join"] && set["bots"]:
@@ -143,6 +144,7 @@ func checkValues(c config, set map[string]bool) error {
 	checks := []func() error{
 		func() error { return cli.Bots("bots", c.bots, game.MaxBots) },
 		func() error { return cli.Fraction("loss", c.loss) },
+		func() error { return cli.LossBurst("loss-burst", c.lossBurst, c.loss) },
 		func() error { return cli.Link("lag", "jitter", c.lag, c.jitter) },
 	}
 	if set["host"] {
@@ -216,7 +218,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
 		Difficulty: c.difficulty, Logger: logger}
-	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
+	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss, LossBurst: c.lossBurst}
 
 	var (
 		m    *game.Match
@@ -253,6 +255,10 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		}
 		m, sess, err = game.Practice(ctx, pc)
 		mode = "practice"
+	}
+	if je := (*net.JoinError)(nil); errors.As(err, &je) {
+		// The sentence for the player; the chain is in the log (-v).
+		return &explained{words: je.Sentence(), err: err}
 	}
 	if err != nil {
 		if mode == "host" {
