@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
@@ -19,10 +19,8 @@ import (
 
 // Defaults for the session constructors.
 const (
-	// DefaultMapDir is the directory map sidecars are looked up in by name.
-	DefaultMapDir = "assets/maps"
 	// DefaultMapName is the map a host runs unless told otherwise.
-	DefaultMapName = "valley"
+	DefaultMapName = maps.Default
 	// DefaultPracticeBots is how many bots a practice match has.
 	DefaultPracticeBots = 7
 	// DefaultPracticeLag is the one-way latency added each way on the practice link.
@@ -90,8 +88,8 @@ type PracticeConfig struct {
 	// Match.Bots is ignored: the bots run on the in-process host. If Match.Map is nil,
 	// the map is loaded from MapDir.
 	Match Config
-	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
-	// defaults to DefaultMapDir.
+	// MapDir, if set, is searched for the map before the maps built into the
+	// program (package assets/maps).
 	MapDir string
 	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
 	// negative means none.
@@ -186,7 +184,8 @@ type HostConfig struct {
 	// Match configures the host player's match; Match.Bots bots run beside the
 	// player. If Match.Map is nil, the map MapName is loaded from MapDir.
 	Match Config
-	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
+	// MapDir, if set, is searched for maps before the maps built into the program
+	// (package assets/maps).
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
 	MapName string
@@ -247,7 +246,8 @@ type JoinConfig struct {
 	// Match configures the player's match. If Match.Map is nil, the map the host
 	// names is loaded from MapDir.
 	Match Config
-	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
+	// MapDir, if set, is searched for maps before the maps built into the program
+	// (package assets/maps).
 	MapDir string
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
@@ -307,7 +307,7 @@ type ServeConfig struct {
 	Bots int
 	// Map is the battlefield. If nil, MapPath is loaded.
 	Map *terrain.Map
-	// MapPath is the map sidecar to load. If empty, DefaultMapName in DefaultMapDir.
+	// MapPath is the map sidecar to load. If empty, the built-in DefaultMapName.
 	MapPath string
 	// Seed makes the bots deterministic.
 	Seed uint64
@@ -351,12 +351,13 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	log := orDiscard(cfg.Logger)
 	mp := cfg.Map
 	if mp == nil {
-		path := cfg.MapPath
-		if path == "" {
-			path = filepath.Join(DefaultMapDir, DefaultMapName+".json")
-		}
 		var err error
-		if mp, err = terrain.Load(path); err != nil {
+		if cfg.MapPath == "" {
+			mp, err = maps.Library{}.Load(DefaultMapName)
+		} else {
+			mp, err = terrain.Load(cfg.MapPath)
+		}
+		if err != nil {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
@@ -488,20 +489,15 @@ func mapExtent(mp *terrain.Map) float64 {
 	return math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
 }
 
-// mapFor returns m, or the map called name loaded from dir.
+// mapFor returns m, or the map called name from dir, if set, or built into the
+// program.
 func mapFor(m *terrain.Map, dir, name string) (*terrain.Map, error) {
 	if m != nil {
 		return m, nil
 	}
-	if dir == "" {
-		dir = DefaultMapDir
-	}
-	if filepath.Base(name) != name || name == "." || name == ".." {
-		return nil, fmt.Errorf("game: bad map name %q", name)
-	}
-	mp, err := terrain.Load(filepath.Join(dir, name+".json"))
+	mp, err := maps.Library{Dirs: []string{dir}}.Load(name)
 	if err != nil {
-		return nil, fmt.Errorf("game: load map %q: %w", name, err)
+		return nil, fmt.Errorf("game: %w", err)
 	}
 	return mp, nil
 }

@@ -2,7 +2,7 @@
 // through a match on the host's own peer, relays every player's tanks, logs with slog,
 // and stops cleanly on SIGINT or SIGTERM. It needs no display and no cgo.
 //
-//	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
+//	tankhost -listen :7777 [-pass secret] [-bots 4] [-map valley|dunes|FILE.json] [-maps DIR]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
 //	         [-identity FILE] [-new-identity]
 //
@@ -25,8 +25,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/game"
@@ -63,7 +65,8 @@ type flags struct {
 	healthEvery  time.Duration
 	idleSet      bool
 	roundsSet    bool
-	mapSet       bool
+	mapArg       string // -map: a name or a sidecar file
+	mapsDir      string // -maps
 	defences     net.DefenceFlags
 	identity     *cli.Identity
 }
@@ -75,7 +78,9 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
 	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
-	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
+	fs.StringVar(&f.mapArg, "map", game.DefaultMapName, "the map to host, by `name` (built in: "+
+		strings.Join(maps.Library{}.Names(), ", ")+"; or one in -maps) or as a sidecar file NAME.json")
+	fs.StringVar(&f.mapsDir, "maps", "", "`directory` of more maps, searched before the built-in ones")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
 	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
@@ -95,9 +100,13 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.Visit(func(fl *flag.Flag) {
 		f.idleSet = f.idleSet || fl.Name == "idle"
 		f.roundsSet = f.roundsSet || fl.Name == "rounds"
-		f.mapSet = f.mapSet || fl.Name == "map"
 	})
 	if err := checkFlags(f); err != nil {
+		return f, err
+	}
+	// The map is built in, or found in -maps, or a file: tankhost runs from anywhere.
+	var err error
+	if cfg.Map, err = cli.Map("map", f.mapArg, maps.Library{Dirs: []string{f.mapsDir}}); err != nil {
 		return f, err
 	}
 	if f.agones && !f.idleSet {
@@ -136,8 +145,8 @@ func checkFlags(f flags) error {
 			return err
 		}
 	}
-	if f.mapSet { // the default is looked up where the host runs (its image has it)
-		return cli.InputFile("map", cfg.MapPath)
+	if f.mapsDir != "" {
+		return cli.MapsDir("maps", f.mapsDir)
 	}
 	return nil
 }

@@ -64,6 +64,10 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || !c.impairSet || c.lossBurst != 3 || c.loss != 0.3 {
 		t.Errorf("-loss 0.3 -loss-burst 3 = %+v, %v", c, err)
 	}
+	c, err = parse("-host", ":7777", "-map", "dunes")
+	if err != nil || c.hostMap == nil || c.hostMap.Name() != "dunes" {
+		t.Errorf("-host :7777 -map dunes = %+v, %v", c, err)
+	}
 	c, err = parse("-host", ":7777", "-bots", "0", "-max-players-per-addr", "2", "-idle-kick", "1m")
 	if err != nil || c.host != ":7777" || !c.botsSet || c.bots != 0 {
 		t.Errorf("-host :7777 -bots 0 = %+v, %v", c, err)
@@ -107,7 +111,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-loss-burst", "-1"}, "tanks: -loss-burst -1: give a mean run length of 0 or more packets"},
 		{[]string{"-loss-burst", "Inf"}, "tanks: -loss-burst +Inf: give a mean run length of 0 or more packets"},
 		{[]string{"-loss", "1", "-loss-burst", "3"}, "tanks: -loss-burst 3 with -loss 1: every packet is lost already"},
-		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent/valley.json: no such file"},
+		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent: no such directory"},
+		{[]string{"-host", ":1", "-map", "atlantis"}, `tanks: -map "atlantis": give one of dunes, valley, or a map file NAME.json`},
+		{[]string{"-host", ":1", "-map", "/nonexistent/x.json"}, "tanks: -map /nonexistent/x.json: no such file"},
+		{[]string{"-map", "dunes"}, "tanks: -map applies to -host only"},
 		{[]string{"-size", "big"}, `tanks: -size "big": give WxH`},
 		{[]string{"-size", "10x10"}, `tanks: -size "10x10": give WxH`},
 		{[]string{"-size", "1280x"}, `tanks: -size "1280x": give WxH`},

@@ -8,17 +8,18 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/terrain"
 )
 
 // config is everything the flags say.
@@ -38,6 +39,8 @@ type config struct {
 	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
 	deadReckoning deadreckon.PublisherConfig
 	mapDir, watch string
+	mapArg        string       // -map, with -host
+	hostMap       *terrain.Map // the map -map names, loaded by checkValues
 	seed          uint64
 	difficulty    game.Difficulty
 	verbose       bool
@@ -68,7 +71,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
-	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
+	fs.StringVar(&c.mapDir, "maps", "", "`directory` of more maps (NAME.json and its heightmap), searched before the built-in ones")
+	fs.StringVar(&c.mapArg, "map", "", "with -host: the map to host, by name (built in: "+strings.Join(maps.Library{}.Names(), ", ")+
+		"; or one in -maps) or as a sidecar `file` (default \""+game.DefaultMapName+"\")")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
@@ -103,7 +108,10 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	default:
 		return c, cli.Usagef("clamp", "%q: give none, up or always", clamp)
 	}
-	return c, checkFlags(c, set)
+	if err := checkFlags(c, set); err != nil {
+		return c, err
+	}
+	return c, loadHostMap(&c)
 }
 
 // checkFlags refuses, before anything starts, what the match could not do: flags
@@ -122,6 +130,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
 	case set["host"] && c.impairSet:
 		return cli.Usagef("host", "with -lag, -jitter, -loss or -loss-burst: those impair a joining or practising player's own link; the host has none")
+	case !set["host"] && set["map"]:
+		return cli.Usagef("map", "applies to -host only: a practice match runs %s, and a joining player plays the host's map", game.DefaultMapName)
 	case !set["host"] && (set["identity"] || set["new-identity"]):
 		return cli.Usagef("identity", "and -new-identity apply to -host only: a practising or joining player has no host identity")
 	case set["join"] && set["bots"]:
@@ -163,7 +173,7 @@ func checkValues(c config, set map[string]bool) error {
 		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
 	}
 	if set["maps"] {
-		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, game.DefaultMapName+".json")) })
+		checks = append(checks, func() error { return cli.MapsDir("maps", c.mapDir) })
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -171,6 +181,16 @@ func checkValues(c config, set map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// loadHostMap loads the map -map names into c.hostMap, after the flags were checked.
+func loadHostMap(c *config) error {
+	if c.mapArg == "" {
+		return nil
+	}
+	mp, err := cli.Map("map", c.mapArg, maps.Library{Dirs: []string{c.mapDir}})
+	c.hostMap = mp
+	return err
 }
 
 // parseSize parses "WxH".
@@ -235,6 +255,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 			return ierr
 		}
 		logger.Info("identity", "file", path, "new", created)
+		mc.Map = c.hostMap // nil: the default map
 		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
 			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
 		mode = "host"
