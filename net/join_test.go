@@ -184,3 +184,28 @@ func TestStretch(t *testing.T) {
 		}
 	}
 }
+
+// TestProbe: a probe learns that a host answers with its fingerprint, without
+// joining; a wrong fingerprint or nobody there is an error.
+func TestProbe(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Passphrase: "x"})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res, err := Probe(ctx, h.Addr().String(), h.Fingerprint(), nil)
+	if err != nil || !res.PassphraseRequired || res.RTT <= 0 {
+		t.Errorf("probe = %+v, %v", res, err)
+	}
+	if _, err := Probe(ctx, h.Addr().String(), strings.Repeat("ab", 32), nil); !errors.Is(err, ErrFingerprintMismatch) {
+		t.Errorf("probe with another fingerprint: %v", err)
+	}
+	eventually(t, 2*time.Second, "the probe leaves no player", func() bool { st := h.Stats(); return st.Joining == 0 && st.Players == 1 })
+	if st := h.Stats(); st.Refused != 0 || st.Joined != 0 {
+		t.Errorf("a probe joined or was refused: %+v", st)
+	}
+	short, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel2()
+	if _, err := Probe(short, "127.0.0.1:9", h.Fingerprint(), nil); err == nil {
+		t.Error("probe of nobody succeeded")
+	}
+}
