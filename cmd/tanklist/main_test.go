@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	stdnet "net"
@@ -148,7 +149,6 @@ func TestHostileRegistrations(t *testing.T) {
 		{"control characters", with(func(r *lobby.Registration) { r.Name = "a\x1b[2Jb" }), 400},
 		{"nobody answers there", with(func(r *lobby.Registration) { r.Addr = "127.0.0.1:9" }), 422},
 		{"someone else's address", with(func(r *lobby.Registration) { r.Fingerprint = strings.Repeat("ab", 32) }), 422},
-		{"the same again, at once", with(func(r *lobby.Registration) { r.Fingerprint = strings.Repeat("ab", 32) }), 422},
 	} {
 		if status, body := post(t, listURL, c.body); status != c.status {
 			t.Errorf("%s: %d %q, want %d", c.name, status, body, c.status)
@@ -194,7 +194,10 @@ func TestListingLifecycle(t *testing.T) {
 	probes := 0
 	cfg := config{ttl: time.Minute, maxMatches: 2, registerRate: 100, registerBurst: 100, readRate: 100,
 		verifyTimeout: time.Second, reverify: 10 * time.Minute, allowPrivate: true, now: func() time.Time { return now }, log: discard(),
-		probe: func(context.Context, string, string) (time.Duration, error) { probes++; return 5 * time.Millisecond, nil }}
+		probe: func(context.Context, string, string) (time.Duration, error) {
+			probes++
+			return 5 * time.Millisecond, nil
+		}}
 	s := newServer(cfg, newMemStore(cfg.maxMatches))
 	reg := func(port int, token string) (int, lobby.Registered) {
 		e := lobby.Entry{Name: "m", Map: "valley", Players: 1, Capacity: 4, Version: 2, Fingerprint: strings.Repeat("cd", 32)}
@@ -228,6 +231,17 @@ func TestListingLifecycle(t *testing.T) {
 	}
 	if status, _ := reg(7002, ""); status != 200 {
 		t.Errorf("a new match once the others expired: %d", status)
+	}
+	// An address that failed its check is not checked again for a minute.
+	s.cfg.probe = func(context.Context, string, string) (time.Duration, error) { probes++; return 0, errors.New("nobody") }
+	before := probes
+	for range 3 {
+		if status, _ := reg(7003, ""); status != http.StatusUnprocessableEntity {
+			t.Errorf("an address that does not answer: %d, want 422", status)
+		}
+	}
+	if probes != before+1 {
+		t.Errorf("%d checks of the same failing address within a minute, want 1", probes-before)
 	}
 }
 
