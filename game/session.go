@@ -48,6 +48,8 @@ type Session struct {
 	Addr string
 	// Fingerprint is the host certificate's SHA-256, hex, for "-join Addr#Fingerprint".
 	Fingerprint string
+	// Host is the host a hosted match runs on (Host only), for its counters.
+	Host *net.Host
 
 	once    sync.Once
 	closers []func() error
@@ -216,7 +218,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
-	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint()}
+	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint(), Host: host}
 	sess.add(host.Close)
 	mc := cfg.Match
 	mc.Map = mp

@@ -90,12 +90,7 @@ func newDunes(cfg GenerateConfig) *dunes {
 
 // height is the final height at (x, z), m: the dunes with the pads flattened.
 func (d *dunes) height(x, z float64) float64 {
-	h := d.unpadded(x, z)
-	for _, p := range d.pads {
-		w := smooth(p.r+padBlend*d.k, p.r, math.Hypot(x-p.x, z-p.z))
-		h += (p.level - h) * w
-	}
-	return h
+	return flattenPads(d.unpadded(x, z), x, z, d.pads, padBlend*d.k)
 }
 
 // unpadded is the swell plus the dune at (x, z), faded out towards the border.

@@ -28,20 +28,7 @@ func TestShippedDunes(t *testing.T) {
 	if m.Name() != "dunes" || len(m.Spawns()) != 8 || len(m.Obstacles()) < 4 {
 		t.Errorf("name %q, %d spawns, %d rocks; want dunes, 8, at least 4", m.Name(), len(m.Spawns()), len(m.Obstacles()))
 	}
-	for i, s := range m.Spawns() {
-		for dz := -8.0; dz <= 8; dz += 2 {
-			for dx := -8.0; dx <= 8; dx += 2 {
-				if n, _ := m.NormalAt(s[0]+dx, s[1]+dz); n[1] < math.Cos(3*math.Pi/180) {
-					t.Errorf("spawn %d at %v: ground tilted %.1f° at offset (%g, %g)", i, s, math.Acos(n[1])*180/math.Pi, dx, dz)
-				}
-			}
-		}
-		for _, o := range m.Obstacles() {
-			if d := math.Hypot(o.X-s[0], o.Z-s[1]); d < o.Radius+10 {
-				t.Errorf("spawn %d at %v: rock only %.1f m away", i, s, d)
-			}
-		}
-	}
+	checkSpawns(t, m)
 	crest, okC := m.Landmark("crest")
 	pan, okP := m.Landmark("pan")
 	if !okC || !okP {

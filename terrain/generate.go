@@ -225,10 +225,15 @@ func newGenerator(cfg GenerateConfig) *generator {
 
 // height is the final height at (x, z), m.
 func (g *generator) height(x, z float64) float64 {
-	h := g.unpadded(x, z)
-	for _, p := range g.pads {
+	return flattenPads(g.unpadded(x, z), x, z, g.pads, padBlend*g.k)
+}
+
+// flattenPads levels height h at (x, z) towards the spawn pads': flat within each
+// pad's radius, blended over blend meters beyond it.
+func flattenPads(h, x, z float64, pads []pad, blend float64) float64 {
+	for _, p := range pads {
 		d := math.Hypot(x-p.x, z-p.z)
-		w := smooth(p.r+padBlend*g.k, p.r, d)
+		w := smooth(p.r+blend, p.r, d)
 		h += (p.level - h) * w
 	}
 	return h

@@ -4,7 +4,13 @@
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map valley|dunes|FILE.json] [-maps DIR]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
-//	         [-identity FILE] [-new-identity]
+//	         [-identity FILE] [-new-identity] [-lan all|off|IFACE,…] [-list URL[,URL…]]
+//
+// The host announces its match on the local network (DNS-SD, _treadline._udp; -lan
+// picks the interfaces, off for none; a fleet's game server does not announce unless
+// told), where "tanks -list" and the Join menu find it, and with -list registers it
+// with list servers (tanklist), which check that it answers at its address before
+// they list it; a fleet's game server registers its public address.
 //
 // The host keeps its key and certificate in host-identity.pem in the user's config
 // directory (or the file -identity names), so its fingerprint survives restarts and
@@ -67,6 +73,8 @@ type flags struct {
 	roundsSet    bool
 	mapArg       string // -map: a name or a sidecar file
 	mapsDir      string // -maps
+	find         *cli.Findable
+	lists        string // -list URL[,URL…]
 	defences     net.DefenceFlags
 	identity     *cli.Identity
 }
@@ -92,12 +100,16 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
 	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
+	f.find = cli.FindableFlags(fs, "all", os.Getenv)
+	fs.StringVar(&f.lists, "list", "", "register the match with list servers at `URL[,URL…]` (tanklist), renewing until the host stops")
 	f.defences.Register(fs)
 	f.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return f, err
 	}
+	lanSet := false
 	fs.Visit(func(fl *flag.Flag) {
+		lanSet = lanSet || fl.Name == "lan"
 		f.idleSet = f.idleSet || fl.Name == "idle"
 		f.roundsSet = f.roundsSet || fl.Name == "rounds"
 	})
@@ -111,6 +123,14 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	}
 	if f.agones && !f.idleSet {
 		cfg.IdleTimeout = DefaultFleetIdle
+	}
+	// A fleet's game servers are found through list servers, not on the cluster's
+	// network.
+	if f.agones && !lanSet {
+		f.find.LAN = "off"
+	}
+	if err := checkFindable(&f); err != nil {
+		return f, err
 	}
 	// An Agones game server serves one match: its round's end ends the server.
 	if f.agones && !f.roundsSet {
@@ -212,6 +232,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	if opt.tick != nil {
 		ticks = append(ticks, opt.tick)
 	}
+	publish, unpublish := findable(f, sdk, logger)
+	defer unpublish()
+	listening = append(listening, publish)
 	cfg.Listening = func(h *net.Host) {
 		for _, l := range listening {
 			l(h)

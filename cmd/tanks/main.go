@@ -44,11 +44,14 @@ func main() { cli.Main("tanks", run) }
 
 // run parses args and plays the match they ask for. A bad command line is a
 // *cli.UsageError, returned before any window opens or socket is bound.
-func run(ctx context.Context, args []string, _, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("tanks", stderr)
 	c, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if c.list.set && c.list.urls == "" {
+		return listMatches(ctx, c, stdout, stderr)
 	}
 	if wantsMenu(cli.Set(fs)) {
 		return menu(ctx, c, stderr)

@@ -47,6 +47,9 @@ type config struct {
 	mute          bool
 	identity      *cli.Identity
 	defences      net.DefenceFlags // with -host
+	find          *cli.Findable    // -lan
+	list          listFlag         // -list [URL]
+	lists         string           // -lists URL,…
 }
 
 // parseFlags reads the command line into a config.
@@ -78,9 +81,12 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
+	c.find = cli.FindableFlags(fs, "all", os.Getenv)
+	fs.Var(&c.list, "list", "alone: print the matches found (local network and -lists) and exit; with -host and a `URL`: register the match with that list server")
+	fs.StringVar(&c.lists, "lists", "", "with -list: list servers to read matches from, `URL[,URL…]`")
 	c.defences.Register(fs)
 	c.identity = cli.IdentityFlags(fs)
-	if err := cli.Parse(fs, args); err != nil {
+	if err := cli.Parse(fs, joinListURL(args)); err != nil {
 		return c, err
 	}
 	set := cli.Set(fs)
@@ -109,6 +115,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 		return c, cli.Usagef("clamp", "%q: give none, up or always", clamp)
 	}
 	if err := checkFlags(c, set); err != nil {
+		return c, err
+	}
+	if err := checkFinding(&c, set); err != nil {
 		return c, err
 	}
 	return c, loadHostMap(&c)
@@ -292,6 +301,10 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	defer sess.Close()
 	var notice string
 	if mode == "host" {
+		ifaces, _ := c.find.Interfaces("lan", c.host) // checked with the flags
+		stop := cli.Publish(sess.Host, cli.HostInfo{Name: c.name, Passphrase: c.pass != "",
+			Capacity: c.defences.Limits().MaxPlayers, HostPlays: true}, ifaces, splitURLs(c.list.urls), logger)
+		defer stop()
 		notice = fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
 		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
 	}
