@@ -6,6 +6,14 @@
 //	tanks -bots N [-lag D -jitter D -loss F -loss-burst N]   practice
 //	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F -loss-burst N]
+//	tanks -list [-lists URL,…] [-lan all|off|IFACE,…]   print the matches found, then exit
+//
+// -list prints, without opening a window, one line per match found on the local
+// network (and on the list servers -lists names), each ending with the "tanks -join"
+// line that joins it. A hosted match (-host, not practice) is announced on the local
+// network (-lan picks the interfaces) and, with -list URL, registered with that list
+// server (cmd/tanklist). -map picks the hosted map (built in: valley, dunes), -maps
+// DIR adds maps; the maps are built in, so tanks runs from any directory.
 //
 // -lag, -jitter, -loss and -loss-burst impair this player's own link both ways, as
 // drlab's flags do: up to 500 ms of delay each way, losses in runs of -loss-burst

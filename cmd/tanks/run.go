@@ -75,8 +75,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
 	fs.StringVar(&c.mapDir, "maps", "", "`directory` of more maps (NAME.json and its heightmap), searched before the built-in ones")
-	fs.StringVar(&c.mapArg, "map", "", "with -host: the map to host, by name (built in: "+strings.Join(maps.Library{}.Names(), ", ")+
-		"; or one in -maps) or as a sidecar `file` (default \""+game.DefaultMapName+"\")")
+	fs.StringVar(&c.mapArg, "map", "", "with -host: the map to host, by `name` (built in: "+strings.Join(maps.Library{}.Names(), ", ")+
+		"; or one in -maps) or as a sidecar file NAME.json (default \""+game.DefaultMapName+"\")")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"flag"
-	"fmt"
 	"log/slog"
 	stdnet "net"
 	"net/netip"
@@ -16,8 +15,8 @@ import (
 )
 
 // LANUsage is the help of -lan.
-const LANUsage = "network interfaces to announce on (a host) or to look on (-list): all, off, or names such as lo,eth0 (default: $" +
-	LANEnv + " if set, else %s)"
+const LANUsage = "network interfaces to announce on (a host) or to look on (-list): all, off, or names such as lo,eth0; $" +
+	LANEnv + ", when set, is the default"
 
 // LANEnv names the environment variable that, when set, is the default of -lan (the
 // commands' tests set it to lo, so that they announce and look on the loopback
@@ -43,7 +42,7 @@ func FindableFlags(fs *flag.FlagSet, lanDefault string, getenv func(string) stri
 	if v := getenv(LANEnv); v != "" {
 		def = v
 	}
-	fs.StringVar(&f.LAN, "lan", def, fmt.Sprintf(LANUsage, lanDefault))
+	fs.StringVar(&f.LAN, "lan", def, LANUsage)
 	return f
 }
 
