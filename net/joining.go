@@ -53,7 +53,7 @@ const (
 	// maxEarlyAnswers bounds the probes the host answers for one connection before
 	// it admits the player: 20 per second over the longest wait, as a player's
 	// control budget allows.
-	maxEarlyAnswers = 20 * maxStretch * DefaultHostJoinTimeout / time.Second
+	maxEarlyAnswers = 20 * maxStretch * int(DefaultHostJoinTimeout/time.Second)
 )
 
 // unconfirmedAfter is how long after its handshake started a joining client waits for
