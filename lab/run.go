@@ -145,6 +145,26 @@ type Result struct {
 	// (terrain scenarios only): a display that drops before the truth falls.
 	MaxUnderTruthM *float64 `json:"max_under_truth_m,omitempty"`
 
+	// MaxOvershootM is the furthest the displayed tank went past the point where the
+	// truth came to rest, measured along the truth's direction of travel as it
+	// stopped, over every stop, m. Stops counts those stops (rests of 0.25 s or
+	// more after motion; summed over runs).
+	MaxOvershootM float64 `json:"max_overshoot_m"`
+	Stops         int     `json:"stops"`
+	// StartDelayP95S is the nearest-rank 95th percentile, over starts, of the time
+	// from the truth leaving rest (faster than 0.2 m/s, after 0.25 s or more at rest)
+	// until the displayed tank moves the same way faster than 0.2 m/s, s; over
+	// several runs, of the starts of them all. Starts counts them.
+	StartDelayP95S float64 `json:"start_delay_p95_s"`
+	Starts         int     `json:"starts"`
+	// StalePerMin is how often the displayed tank was newly marked stale
+	// (deadreckon.Actor.Stale) while its owner kept publishing, per minute.
+	StalePerMin float64 `json:"stale_per_min"`
+	// ReversalCount is how often the displayed path turned back against the truth's
+	// direction of travel (moving with it, then against it, each faster than
+	// 0.2 m/s, while the truth kept its direction within 45°), per minute.
+	ReversalCount float64 `json:"reversal_count"`
+
 	// UpdatesPerS and BytesPerS are what the owner sent, per second.
 	UpdatesPerS float64 `json:"updates_per_s"`
 	BytesPerS   float64 `json:"bytes_per_s"`
@@ -179,7 +199,9 @@ type scratch struct {
 	wire    wireCodec
 	metrics metrics
 	truth   metrics
+	player  playerMetrics
 	inbox   []Delivery
+	delays  []float64 // start delays pooled over the runs of simulateRuns, s
 }
 
 // simulate plays one run: it sets the run up, steps it frame by frame, and sums it up.
@@ -190,10 +212,11 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	}
 	sc.metrics.Reset(r.dt, r.p.Ground)
 	sc.truth.Reset(r.dt, r.p.Ground)
+	sc.player.Reset(r.dt)
 	for _, truth := range r.p.Poses {
 		r.frame(sc, truth)
 	}
-	return r.result(sc.metrics.summary(), sc.truth.summary())
+	return r.result(sc.metrics.summary(), sc.truth.summary(), sc.player.summary())
 }
 
 // simRun is one run in progress: its setup with defaults filled in, the two peers and
@@ -379,11 +402,12 @@ func (r *simRun) measure(sc *scratch, truth Pose, measured bool) {
 		past = r.p.positionAt(t - r.delay)
 	}
 	sc.metrics.Add(truth, shown, past)
+	sc.player.Add(t, truth.Position, shown.Position, r.actor.Stale(t))
 	sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
 }
 
 // result sums the run up from the metrics of what was shown and of the truth itself.
-func (r *simRun) result(sum, trueSum summary) (Result, error) {
+func (r *simRun) result(sum, trueSum summary, ps playerSummary) (Result, error) {
 	s, p := r.s, r.p
 	if sum.Frames == 0 && r.encodeErr != nil && r.sent == 0 {
 		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, r.encodeErr)
@@ -427,6 +451,12 @@ func (r *simRun) result(sum, trueSum summary) (Result, error) {
 		Lost:           r.net.Lost(),
 		Rejected:       r.rejected,
 		Record:         r.rec,
+		MaxOvershootM:  ps.MaxOvershoot,
+		Stops:          ps.Stops,
+		StartDelayP95S: ps.StartDelayP95,
+		Starts:         ps.Starts,
+		StalePerMin:    ps.StalePerMin,
+		ReversalCount:  ps.ReversalsPerMin,
 	}
 	if r.measuredSent > 0 {
 		res.BytesPerUpdate = float64(r.measuredBytes) / float64(r.measuredSent)
