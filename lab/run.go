@@ -182,6 +182,11 @@ type Result struct {
 
 	// Record is the per-frame detail, when Setup.Record asked for it.
 	Record *Record `json:"-"`
+
+	// staleHeard counts the measured frames shown stale although an update had
+	// arrived (taken or refused) within the actor's StaleAfter: a stale mark that is
+	// not a true silence.
+	staleHeard int
 }
 
 // errNoFrames is returned when the warm-up leaves no frame to measure.
@@ -236,7 +241,10 @@ type simRun struct {
 
 	sent, rejected, encodeErrs  int
 	measuredSent, measuredBytes int
-	encodeErr                   error // the first refusal of the wire encoder
+	encodeErr                   error   // the first refusal of the wire encoder
+	heardAt                     float64 // arrival of the last update delivered, taken or refused
+	staleAfter                  float64 // the remote actor's StaleAfter, s
+	staleHeard                  int     // see Result.staleHeard
 }
 
 // newSimRun checks a setup, fills in its defaults and builds the owner, the link and
@@ -306,6 +314,7 @@ func (r *simRun) buildPeers() {
 		r.own = newOwner(r.pub, s.Algo, s.Seed, s.Paper)
 	}
 	r.actor = deadreckon.NewActor(cfg)
+	r.staleAfter = r.actor.Config().StaleAfter()
 	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {
 		r.actor.SetClockOffset(ownerClockOffset + s.ClockError)
 	}
@@ -372,6 +381,7 @@ func (r *simRun) publish(sc *scratch, truth Pose, measured bool) {
 func (r *simRun) receive(sc *scratch, t float64) {
 	sc.inbox = r.net.Deliver(sc.inbox[:0], t)
 	for _, d := range sc.inbox {
+		r.heardAt = d.Arrival
 		apply := r.actor.Receive
 		if d.Break {
 			apply = r.actor.Break
@@ -402,7 +412,11 @@ func (r *simRun) measure(sc *scratch, truth Pose, measured bool) {
 		past = r.p.positionAt(t - r.delay)
 	}
 	sc.metrics.Add(truth, shown, past)
-	sc.player.Add(t, truth.Position, shown.Position, r.actor.Stale(t))
+	stale := r.actor.Stale(t)
+	if stale && t-r.heardAt <= r.staleAfter {
+		r.staleHeard++
+	}
+	sc.player.Add(t, truth.Position, shown.Position, stale)
 	sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
 }
 
@@ -457,6 +471,7 @@ func (r *simRun) result(sum, trueSum summary, ps playerSummary) (Result, error) 
 		Starts:         ps.Starts,
 		StalePerMin:    ps.StalePerMin,
 		ReversalCount:  ps.ReversalsPerMin,
+		staleHeard:     r.staleHeard,
 	}
 	if r.measuredSent > 0 {
 		res.BytesPerUpdate = float64(r.measuredBytes) / float64(r.measuredSent)

@@ -70,6 +70,7 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 		acc.Starts += r.Starts
 		acc.StalePerMin += r.StalePerMin
 		acc.ReversalCount += r.ReversalCount
+		acc.staleHeard += r.staleHeard
 		addPtr(acc.MeanErrPastM, r.MeanErrPastM)
 		addPtr(acc.P95ErrPastM, r.P95ErrPastM)
 		addPtr(acc.BelowGroundShare, r.BelowGroundShare)
