@@ -44,7 +44,7 @@ func BenchmarkSceneUpdate(b *testing.B) {
 // overlay on at the test window's size (software rendering under Xvfb).
 func BenchmarkDrawFrame(b *testing.B) {
 	if testViewer == nil {
-		b.Skipf("no window: %v", testViewerErr)
+		b.Skipf("no window: %v", gl.NoWindow())
 	}
 	s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Width: testW, Height: testH, Overlays: OverlayAll})
 	if err != nil {
@@ -76,7 +76,7 @@ func BenchmarkDrawFrame(b *testing.B) {
 //	LP_NUM_THREADS=0 xvfb-run -a go test -run '^$' -bench HelpPanel -benchtime 40x ./render
 func BenchmarkHelpPanel(b *testing.B) {
 	if testViewer == nil {
-		b.Skipf("no window: %v", testViewerErr)
+		b.Skipf("no window: %v", gl.NoWindow())
 	}
 	s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Width: DefaultWidth, Height: DefaultHeight})
 	if err != nil {
