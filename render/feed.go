@@ -54,7 +54,7 @@ func newFeed(parent *core.Node, sc float32) *feed {
 	f.chat = gui.NewLabel("")
 	f.chat.SetPaddings(3, 8, 3, 8)
 	f.chat.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-	f.chat.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.85})
+	f.chat.SetBgColor4(ptr(backdrop(0.85)))
 	f.chat.SetVisible(false)
 	parent.Add(f.chat)
 	f.setScale(sc)
@@ -105,7 +105,7 @@ func (f *feed) update(snap *game.Snapshot) {
 			f.shown[i], f.alpha[i] = k, a
 			c := noticeColor(n.Kind)
 			l.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
-			l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7 * a})
+			l.SetBgColor4(ptr(backdrop(0.7 * a)))
 			l.SetText(n.String())
 		}
 		l.SetVisible(true)

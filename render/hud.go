@@ -129,14 +129,14 @@ func newHUD(w, h int) *hud {
 	}
 	u.root.Add(u.labels)
 	white := math32.Color{R: 1, G: 1, B: 1}
-	u.stats = mk(white, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.55})
+	u.stats = mk(white, backdrop(0.55))
 	u.warn = mk(white, math32.Color4{R: 0.7, G: 0.1, B: 0.08, A: 1})
 	opaque(u.warn)
-	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.45})
+	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, backdrop(0.45))
 	u.hint.SetText(hintText)
-	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.6})
+	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, backdrop(0.6))
 	u.scores = newTable(u.root, 4)
-	u.menu = mk(white, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 1})
+	u.menu = mk(white, backdrop(1))
 	opaque(u.menu)
 	u.menu.SetText("Menu\n\nEnter: leave the match\nEsc: back to the battle")
 	u.feed = newFeed(u.root, u.scale)
@@ -461,7 +461,7 @@ const tablePad, tableGap = 12, 18
 
 func newTable(parent *core.Node, ncols int) *table {
 	t := &table{bg: gui.NewPanel(10, 10), texts: make([]string, ncols), scale: 1}
-	t.bg.SetColor4(&math32.Color4{R: panelBg.R, G: panelBg.G, B: panelBg.B, A: 1})
+	t.bg.SetColor4(ptr(backdrop(1)))
 	opaque(t.bg)
 	parent.Add(t.bg)
 	for i := 0; i < ncols; i++ {

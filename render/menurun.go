@@ -84,7 +84,7 @@ func (r *menuRunner) frame() error {
 		r.v.gs.Viewport(0, 0, int32(w), int32(h)) // panels size themselves by it
 	}
 	r.view.show(r.m)
-	r.v.gs.ClearColor(0.16, 0.2, 0.26, 1)
+	r.v.gs.ClearColor(menuBackdrop.R, menuBackdrop.G, menuBackdrop.B, 1)
 	r.v.gs.Clear(gls.COLOR_BUFFER_BIT | gls.DEPTH_BUFFER_BIT)
 	if err := r.v.rend.Render(r.root, r.cam); err != nil {
 		return fmt.Errorf("render menu: %w", err)

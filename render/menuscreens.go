@@ -10,9 +10,6 @@ import (
 	"github.com/treadline/treadline/net/wire"
 )
 
-// teamNames names the team colours, in teamColors order.
-var teamNames = [...]string{"red", "blue", "yellow", "green"}
-
 // onOff names a switch's state.
 func onOff(b bool) string {
 	if b {

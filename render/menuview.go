@@ -19,14 +19,6 @@ type menuView struct {
 	w, h        int
 }
 
-// Menu colours.
-var (
-	menuText     = math32.Color{R: 0.92, G: 0.93, B: 0.95}
-	menuDim      = math32.Color{R: 0.62, G: 0.66, B: 0.72}
-	menuSelected = math32.Color4{R: 0.85, G: 0.55, B: 0.15, A: 0.9}
-	menuPanel    = math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.82}
-)
-
 func newMenuView(w, h int) *menuView {
 	v := &menuView{root: core.NewNode(), w: w, h: h}
 	v.back = gui.NewPanel(10, 10)

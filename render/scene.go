@@ -413,20 +413,6 @@ func articulation(st deadreckon.State, i int) float64 {
 	return st.Articulations[i].Angle
 }
 
-// Overlay colours; the legend (legend.go) names each.
-var (
-	// lastKnownColor is the ghost of the last state received; projectionColor the
-	// ghost of that state projected to now.
-	lastKnownColor  = math32.Color{R: 1, G: 0.86, B: 0.15}
-	projectionColor = math32.Color{R: 0.2, G: 0.85, B: 1}
-	ghostLinkColor  = math32.Color{R: 0.85, G: 0.85, B: 0.85}
-	errorColor      = math32.Color{R: 1, G: 0.25, B: 0.25}
-	rayColor        = math32.Color{R: 1, G: 0.2, B: 1}
-	normalColor     = math32.Color{R: 0.45, G: 0.55, B: 1}
-	velocityColor   = math32.Color{R: 0.2, G: 1, B: 0.3}
-	accelColor      = math32.Color{R: 1, G: 0.5, B: 0.1}
-)
-
 // drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.
 func (s *Scene) drawOverlays(tv *game.TankView) {
 	if s.overlays&OverlayTrail != 0 {
