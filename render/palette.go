@@ -59,3 +59,11 @@ var (
 
 // teamNames names the team colours, in teamColors order.
 var teamNames = [len(teamColors)]string{"red", "blue", "yellow", "green"}
+
+// TeamColorIndex returns the colour a tank of team t wears, as an index into the team
+// colours (0 red, 1 blue, 2 yellow, 3 green): teams wrap, negative ones too.
+func TeamColorIndex(t int) int { return teamIndex(t) }
+
+// TeamColorName names the colour a tank of team t wears ("red", "blue", "yellow",
+// "green").
+func TeamColorName(t int) string { return teamNames[teamIndex(t)] }
