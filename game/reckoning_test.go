@@ -57,6 +57,9 @@ func TestStaleBeforeRemoved(t *testing.T) {
 			staleAt = now
 		}
 	}
+	if snap.StaleAfter != stale || snap.Heartbeat != PublishHeartbeat {
+		t.Errorf("snapshot says stale after %v s, heartbeat %v s; want %v and %v for the labels", snap.StaleAfter, snap.Heartbeat, stale, PublishHeartbeat)
+	}
 	if math.Abs(staleAt-stale) > 2*tick {
 		t.Errorf("silent tank shown stale at %.2f s, want %.2f s", staleAt, stale)
 	}
