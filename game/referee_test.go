@@ -264,12 +264,13 @@ func TestJudgeStartRound(t *testing.T) {
 	if rem := r.Remaining(start); rem != 60 {
 		t.Errorf("%v s left at the restart, want the whole 60", rem)
 	}
-	j.Tick(start + 59.9)
-	if n := j.Rounds(); n != 0 {
-		t.Errorf("%d rounds 59.9 s into the fresh round, want 0", n)
-	}
-	j.Tick(start + 60)
-	if n := j.Rounds(); n != 1 {
-		t.Errorf("%d rounds at the fresh round's limit, want 1", n)
+	for _, tick := range []struct {
+		into float64 // s into the fresh round
+		want int
+	}{{59.9, 0}, {60, 1}} {
+		j.Tick(start + tick.into)
+		if n := j.Rounds(); n != tick.want {
+			t.Errorf("%d rounds %v s into the fresh round of 60, want %d", n, tick.into, tick.want)
+		}
 	}
 }
