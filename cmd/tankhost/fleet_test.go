@@ -631,14 +631,17 @@ func TestAgonesLateAllocation(t *testing.T) {
 	if ended < round {
 		t.Errorf("the match ended %v after the allocation, before its %v round was over", ended, round)
 	}
-	var closed *net.Event
-	for _, ev := range ann.Poll(nil) {
-		if ev.Kind == net.EventClosed {
-			closed = &ev
+	var closed net.Event
+	poll(t, "the player's session closed", func() bool {
+		for _, ev := range ann.Poll(nil) {
+			if ev.Kind == net.EventClosed {
+				closed = ev
+			}
 		}
-	}
-	if closed == nil || !strings.Contains(closed.Text, "host closed the match") {
-		t.Errorf("the player's session ended with %+v, want the host closing the match", closed)
+		return closed.Kind == net.EventClosed
+	})
+	if !strings.Contains(closed.Text, "host closed the match") {
+		t.Errorf("the player's session ended with %q, want the host closing the match", closed.Text)
 	}
 	if logs := h.logs.String(); !strings.Contains(logs, "1 of 1 rounds played") {
 		t.Errorf("the match did not end with its round:\n%s", logs)

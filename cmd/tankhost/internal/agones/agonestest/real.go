@@ -308,19 +308,39 @@ func (s *Real) Kind() string { return "real Agones sdk-server (" + s.path + ")" 
 // Port implements Server.
 func (s *Real) Port() string { return s.port }
 
-// GameServer implements Server: it asks the server (GET /gameserver).
+// GameServer implements Server: it asks the server (GET /gameserver). The local
+// server hands its GameServer to the encoder without a copy, so a metadata call
+// landing during the encoding makes it answer 500 ("size mismatch"); that answer is
+// asked again, as tankhost does.
 func (s *Real) GameServer() agones.GameServer {
 	s.t.Helper()
+	var err error
+	for range 20 {
+		var gs agones.GameServer
+		if gs, err = s.getGameServer(); err == nil {
+			return gs
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Fatalf("sidecar: %v", err)
+	return agones.GameServer{}
+}
+
+func (s *Real) getGameServer() (agones.GameServer, error) {
+	var gs agones.GameServer
 	resp, err := s.http.Get(s.base + "/gameserver")
 	if err != nil {
-		s.t.Fatalf("sidecar: GET /gameserver: %v", err)
+		return gs, fmt.Errorf("GET /gameserver: %w", err)
 	}
 	defer resp.Body.Close()
-	var gs agones.GameServer
-	if err := json.NewDecoder(resp.Body).Decode(&gs); err != nil || resp.StatusCode != http.StatusOK {
-		s.t.Fatalf("sidecar: GET /gameserver: %s, %v", resp.Status, err)
+	body, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode == http.StatusOK {
+		err = json.Unmarshal(body, &gs)
 	}
-	return gs
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return gs, fmt.Errorf("GET /gameserver: %s, %v: %s", resp.Status, err, body)
+	}
+	return gs, nil
 }
 
 // Allocate implements Server. The server reloads the whole GameServer from its
