@@ -15,7 +15,7 @@
 // it talks to the SDK sidecar on localhost:$AGONES_SDK_HTTP_PORT (see deploy/agones).
 //
 // Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
-// and -mem-limit tune the host's defences (README, "Security").
+// and -mem-limit tune the host's defences (docs/security.md).
 package main
 
 import (
