@@ -48,6 +48,26 @@ type facts struct {
 	commands map[string]map[string]bool
 	// funcs holds the names of every Test, Benchmark, Fuzz and Example function.
 	funcs []string
+	// funcsIn holds the same names by package directory (slash-separated from the
+	// module root, "." for the root).
+	funcsIn map[string][]string
+}
+
+// funcsUnder returns the test functions of the packages a go command's argument
+// names: one directory ("./game"), or a tree ("./net/...", "./...").
+func (f facts) funcsUnder(arg string) []string {
+	dir, tree := strings.CutSuffix(strings.TrimPrefix(arg, "./"), "...")
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	var out []string
+	for d, fns := range f.funcsIn {
+		if d == dir || tree && (dir == "." || strings.HasPrefix(d, dir+"/")) {
+			out = append(out, fns...)
+		}
+	}
+	return out
 }
 
 // allFlags reports whether name is a flag of any command, or -h.
@@ -222,9 +242,16 @@ func checkCommands(pg page, f facts) []string {
 
 // checkGoTool checks the arguments of a go test, go doc or go vet command: its
 // package directories exist, and its -run, -bench and -fuzz patterns match a
-// function of the right kind.
+// function of the right kind in those packages (in any package when it names none).
 func checkGoTool(where string, args []string, f facts) []string {
 	var bad []string
+	funcs := f.funcs
+	if pkgs := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return !strings.HasPrefix(a, "./") }); len(pkgs) > 0 {
+		funcs = nil
+		for _, p := range pkgs {
+			funcs = append(funcs, f.funcsUnder(p)...)
+		}
+	}
 	for k, a := range args {
 		if strings.HasPrefix(a, "./") {
 			dir := strings.TrimSuffix(strings.TrimSuffix(a, "..."), "/")
@@ -247,10 +274,10 @@ func checkGoTool(where string, args []string, f facts) []string {
 			bad = append(bad, fmt.Sprintf("%s: %s %s: %v", where, a, pattern, err))
 			continue
 		}
-		if !slices.ContainsFunc(f.funcs, func(fn string) bool {
+		if !slices.ContainsFunc(funcs, func(fn string) bool {
 			return re.MatchString(fn) && slices.ContainsFunc(kinds, func(k string) bool { return strings.HasPrefix(fn, k) })
 		}) {
-			bad = append(bad, fmt.Sprintf("%s: %s %s matches no %s function", where, a, pattern, strings.Join(kinds, ", ")))
+			bad = append(bad, fmt.Sprintf("%s: %s %s matches no %s function of the packages named", where, a, pattern, strings.Join(kinds, ", ")))
 		}
 	}
 	return bad

@@ -193,12 +193,14 @@ func moduleFacts(t *testing.T, root string, pgs []page) facts {
 		},
 		anchors:  map[string]map[string]bool{},
 		commands: map[string]map[string]bool{},
+		funcsIn:  map[string][]string{},
 	}
 	for _, pg := range pgs {
 		f.anchors[pg.path] = headingAnchors(pg)
 	}
 	for dir, pkg := range pkgs {
 		f.funcs = append(f.funcs, pkg.funcs...)
+		f.funcsIn[dir] = pkg.funcs
 		name, ok := strings.CutPrefix(dir, "cmd/")
 		if !ok || strings.Contains(name, "/") || pkg.name != "main" {
 			continue

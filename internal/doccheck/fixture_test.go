@@ -8,12 +8,13 @@ import (
 
 // fixtureFacts is a small module: two pages, one command with two flags, two tests.
 func fixtureFacts(pgs ...page) facts {
-	files := []string{"README.md", "docs/a.md", "docs", "assets/x.png", "scripts/run", "game", "cmd/tanks"}
+	files := []string{"README.md", "docs/a.md", "docs", "assets/x.png", "scripts/run", "game", "net", "net/wire", "cmd/tanks"}
 	f := facts{
 		exists:   func(p string) bool { return slices.Contains(files, p) },
 		anchors:  map[string]map[string]bool{},
 		commands: map[string]map[string]bool{"tanks": {"host": true, "bots": true}},
-		funcs:    []string{"TestFoo", "BenchmarkBar", "FuzzBaz"},
+		funcs:    []string{"TestFoo", "BenchmarkBar", "FuzzBaz", "TestQux"},
+		funcsIn:  map[string][]string{"game": {"TestFoo", "BenchmarkBar", "FuzzBaz"}, "net/wire": {"TestQux"}},
 	}
 	for _, pg := range pgs {
 		f.anchors[pg.path] = headingAnchors(pg)
@@ -54,6 +55,9 @@ func TestChecksCatchEachMistake(t *testing.T) {
 		{"go test pattern", "    go test -run '^$' -bench 'Bar|Nothing' ./game", false},
 		{"go test pattern matches nothing", "    go test -run 'Nothing' ./game", true},
 		{"go test bench pattern of a test", "    go test -run '^$' -bench Foo ./game", true},
+		{"go test pattern in a tree", "    go test -run TestQux ./net/...", false},
+		{"go test pattern in the whole module", "    go test -run TestQux ./...", false},
+		{"go test pattern of another package", "    go test -run TestQux ./game", true},
 		{"script", "    scripts/run", false},
 		{"missing script", "    scripts/play", true},
 		{"repo file", "see `assets/x.png`", false},
