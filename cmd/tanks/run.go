@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/treadline/treadline/assets/maps"
+	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -41,6 +43,7 @@ type config struct {
 	mapDir, watch string
 	mapArg        string       // -map, with -host
 	hostMap       *terrain.Map // the map -map names, loaded by checkValues
+	orbit         float64      // degrees
 	seed          uint64
 	difficulty    game.Difficulty
 	verbose       bool
@@ -74,6 +77,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
+	fs.Float64Var(&c.orbit, "orbit", 0, "the chase camera's start angle around the tank it follows, `degrees` (0: behind, 90: from its right)")
 	fs.StringVar(&c.mapDir, "maps", "", "`directory` of more maps (NAME.json and its heightmap), searched before the built-in ones")
 	fs.StringVar(&c.mapArg, "map", "", "with -host: the map to host, by `name` (built in: "+strings.Join(maps.Library{}.Names(), ", ")+
 		"; or one in -maps) or as a sidecar file NAME.json (default \""+game.DefaultMapName+"\")")
@@ -153,6 +157,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("duration", "%v: give 0 or more", c.duration)
 	case c.benchFrames < 0:
 		return cli.Usagef("bench-frames", "%d: give 0 or more", c.benchFrames)
+	case !(math.Abs(c.orbit) <= 360):
+		return cli.Usagef("orbit", "%v: give degrees from -360 to 360", c.orbit)
 	}
 	return nil
 }
@@ -222,9 +228,9 @@ func parseSize(s string) (w, h int, err error) {
 // opens its own window and sound.
 type screen struct {
 	viewer   *render.Viewer
-	sound    *render.Sound
-	settings *render.Settings
-	save     func(render.Settings)
+	sound    *client.Sound
+	settings *client.Settings
+	save     func(client.Settings)
 }
 
 // play starts the match c asks for and plays it in the window.
@@ -235,7 +241,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	if scr.settings == nil {
 		set := loadSettings(stderr)
 		scr.settings = &set
-		scr.save = func(s render.Settings) { saveSettings(s, stderr) }
+		scr.save = func(s client.Settings) { saveSettings(s, stderr) }
 	}
 	if c.name == "" {
 		c.name = scr.settings.Name
@@ -309,17 +315,18 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
 	}
 	mp := m.Terrain()
-	rc := render.RunConfig{
+	rc := client.RunConfig{
 		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
 		Terrain:     render.TerrainFromMap(mp, 0),
 		Ground:      mp.HeightAt,
 		Raycast:     mp.Raycast,
 		Overlays:    c.overlays,
 		Watch:       c.watch,
+		Orbit:       c.orbit * math.Pi / 180,
 		Clock:       m.Now,
 		Screenshot:  c.screenshot,
 		Frames:      c.frames,
-		Duration:    c.duration.Seconds(),
+		Duration:    c.duration,
 		BenchFrames: c.benchFrames,
 		Logger:      logger,
 		Viewer:      scr.viewer,
@@ -336,7 +343,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		defer snd.Close()
 		rc.Sound = snd
 	}
-	err = render.Run(ctx, rc, m)
+	err = client.Run(ctx, rc, m)
 	sess.Close() // its log lines come before the verdict
 	return outcome(err, rc.Host, stderr)
 }
@@ -345,7 +352,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 // player left, the window closed, the host ended the match: exit code 0), otherwise an
 // error that reads as a person's sentence and wraps the chain (already in the log).
 func outcome(err error, host string, stderr io.Writer) error {
-	if err == nil || errors.Is(err, render.ErrLeft) || errors.Is(err, context.Canceled) {
+	if err == nil || errors.Is(err, client.ErrLeft) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	if !errors.Is(err, game.ErrLinkClosed) {
