@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Publisher defaults, chosen for a tank game. A zero field in PublisherConfig takes the
@@ -343,7 +344,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 }
 
 func (p *Publisher) validSample(s *Sample) bool {
-	if !finite(s.Time) || !finiteVec(s.Position) || !finite(s.Orientation.W) || !finiteVec(s.Orientation.V) {
+	if !geom.Finite(s.Time) || !geom.FiniteVec(s.Position) || !geom.Finite(s.Orientation.W) || !geom.FiniteVec(s.Orientation.V) {
 		return false
 	}
 	// Beyond the bounds remotes accept, differences of positions or times overflow.
@@ -358,14 +359,14 @@ func (p *Publisher) validSample(s *Sample) bool {
 		return false
 	}
 	for i := 0; i < s.NumArticulations; i++ {
-		if !finite(s.Articulations[i]) {
+		if !geom.Finite(s.Articulations[i]) {
 			return false
 		}
 	}
-	if !finite(s.ObserverDistance) || s.ObserverDistance < 0 {
+	if !geom.Finite(s.ObserverDistance) || s.ObserverDistance < 0 {
 		s.ObserverDistance = 0
 	}
-	s.Orientation = qnormalize(s.Orientation)
+	s.Orientation = geom.QuatNormalize(s.Orientation)
 	return true
 }
 
@@ -393,9 +394,9 @@ func (p *Publisher) observe(s *Sample) {
 			}
 			p.vel = v
 			p.velValid = true
-			p.omega = rotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
+			p.omega = geom.RotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
 			for i := 0; i < s.NumArticulations; i++ {
-				p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt
+				p.rates[i] = geom.WrapAngle(s.Articulations[i]-p.prevA[i]) / dt
 			}
 		} else {
 			// A repeated time: keep the rates, replace the sample.
@@ -424,12 +425,12 @@ func (p *Publisher) measure(s *Sample) {
 	if p.hasLost {
 		p.lostErr = s.Position.Sub(p.lost.rk.pos).Len()
 	}
-	p.rotErr = quatAngle(s.Orientation, r.rot)
+	p.rotErr = geom.UnitQuatAngle(s.Orientation, r.rot)
 	p.artErr = 0
 	for i := 0; i < s.NumArticulations; i++ {
-		e := math.Abs(wrapAngle(s.Articulations[i] - r.art[i]))
+		e := math.Abs(geom.WrapAngle(s.Articulations[i] - r.art[i]))
 		if i >= p.self.lk.NumArticulations {
-			e = math.Abs(wrapAngle(s.Articulations[i]))
+			e = math.Abs(geom.WrapAngle(s.Articulations[i]))
 		}
 		p.artErr = math.Max(p.artErr, e)
 	}
@@ -516,7 +517,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 			r = 0
 		}
 		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
-		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
+		st.Articulations[i] = Articulation{Angle: geom.WrapAngle(s.Articulations[i]), Rate: r}
 	}
 	acc := clampLen(clampTiny(p.acc, c.TinyAcceleration), c.AccelerationCap)
 	acc = p.noReverse(st.Velocity, acc)

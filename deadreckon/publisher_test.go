@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // sampleOf returns the rendered sample of a truth state.
@@ -38,7 +39,7 @@ func TestPublisherThresholds(t *testing.T) {
 		}, 1.5},
 		{"orientation", func(t float64) Sample {
 			// From t = 1 the hull turns at 10°/s in place: 2° after 0.2 s.
-			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0}, Orientation: YawQuat(10 * deg * math.Max(0, t-1))}
+			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0}, Orientation: geom.YawQuat(10 * deg * math.Max(0, t-1))}
 		}, 1.2},
 		{"articulation", func(t float64) Sample {
 			// From t = 1 the turret turns at 5°/s: 1° after 0.2 s.
@@ -83,7 +84,7 @@ func TestPublisherNoWrapAlarm(t *testing.T) {
 	for f := 0; f <= 120; f++ {
 		tm := float64(f) * frame
 		yaw := 170*deg + 10*deg*tm // passes 180° at t = 1
-		d, _ := p.Update(Sample{Time: tm, Orientation: YawQuat(yaw)})
+		d, _ := p.Update(Sample{Time: tm, Orientation: geom.YawQuat(yaw)})
 		if d != NoUpdate {
 			updates = append(updates, tm)
 		}
@@ -106,7 +107,7 @@ func TestPublisherMinInterval(t *testing.T) {
 	for f := 0; f <= 300; f++ {
 		tm := float64(f) * frame
 		// A wild zigzag that would want an update every frame.
-		s := Sample{Time: tm, Position: mgl64.Vec3{5 * tm, 0, 3 * math.Sin(20*tm)}, Orientation: YawQuat(math.Sin(15 * tm))}
+		s := Sample{Time: tm, Position: mgl64.Vec3{5 * tm, 0, 3 * math.Sin(20*tm)}, Orientation: geom.YawQuat(math.Sin(15 * tm))}
 		s.Break = f == 200
 		d, _ := p.Update(s)
 		if d == NoUpdate {
@@ -246,7 +247,7 @@ func TestPublisherKinematics(t *testing.T) {
 	var st State
 	for f := 0; f <= 20; f++ {
 		tm := float64(f) * frame
-		_, st = p.Update(Sample{Time: tm, Position: mgl64.Vec3{0.001 * tm, 0, 0}, Orientation: YawQuat(0.0001 * tm), Full: f == 20})
+		_, st = p.Update(Sample{Time: tm, Position: mgl64.Vec3{0.001 * tm, 0, 0}, Orientation: geom.YawQuat(0.0001 * tm), Full: f == 20})
 	}
 	if st.Velocity != (mgl64.Vec3{}) || st.AngularVelocity != (mgl64.Vec3{}) {
 		t.Errorf("creeping actor published velocity %v, angular velocity %v, want zero", st.Velocity, st.AngularVelocity)
@@ -313,7 +314,7 @@ func TestPublisherRejects(t *testing.T) {
 	if p.Rejected() != 5 {
 		t.Errorf("rejected %d, want 5", p.Rejected())
 	}
-	if d, st := p.Update(Sample{Time: 6, Position: mgl64.Vec3{1, 0, 0}}); d != FullUpdate || !finiteVec(st.Velocity) {
+	if d, st := p.Update(Sample{Time: 6, Position: mgl64.Vec3{1, 0, 0}}); d != FullUpdate || !geom.FiniteVec(st.Velocity) {
 		t.Errorf("after bad samples: %v %v", d, st)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/physics"
 )
 
 // ownerClockOffset is how far the owner's clock runs ahead of the remote peer's in
@@ -479,12 +480,16 @@ func (p *Path) positionAt(t float64) mgl64.Vec3 {
 	return a.Add(b.Sub(a).Mul(f))
 }
 
-// groundClamp is the remote clamp of terrain scenarios, with the path's footprint: a
-// vehicle that can fall off a ledge is only ever lifted (ClampUp, also for
-// ClampNone); one that never leaves the ground is kept on it (ClampAlways).
+// groundClamp is the remote clamp of terrain scenarios, with the path's footprint (the
+// default tank's when it has none): a vehicle that can fall off a ledge is only ever
+// lifted (ClampUp, also for ClampNone); one that never leaves the ground is kept on
+// it (ClampAlways).
 func groundClamp(mode deadreckon.ClampMode, footprint [3]mgl64.Vec3) deadreckon.Clamp {
 	if mode == deadreckon.ClampNone {
 		mode = deadreckon.ClampUp
+	}
+	if footprint == ([3]mgl64.Vec3{}) {
+		footprint = physics.TankSpec{}.Footprint()
 	}
 	return deadreckon.Clamp{Mode: mode, Footprint: footprint}
 }
