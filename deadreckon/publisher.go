@@ -1,6 +1,8 @@
 package deadreckon
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -64,8 +66,28 @@ const (
 	heartbeatSync = 0.1
 )
 
-// PublisherConfig says when a locally owned actor publishes. The zero value is ready
-// and uses the defaults above.
+// Off turns off the PublisherConfig features whose fields say they may be Off: the
+// distance-grown tolerance, the heartbeat's stagger, the acceleration cap, repeats,
+// urgent updates and loss repair. Zero never means off: a zero field takes its
+// default.
+const Off = -1
+
+// Limits of PublisherConfig fields.
+const (
+	// MaxHeartbeatJitter is the largest HeartbeatJitter, a fraction of Heartbeat.
+	MaxHeartbeatJitter = 0.9
+	// MaxVelocityFrames is the largest VelocityFrames.
+	MaxVelocityFrames = 3
+)
+
+// ErrInvalidConfig is returned (wrapped) by PublisherConfig.Validate for a field out
+// of its range.
+var ErrInvalidConfig = errors.New("invalid config")
+
+// PublisherConfig says when a locally owned actor publishes. Every field's zero value
+// means its default, so the zero value is ready and uses the defaults above; Off
+// turns off the features that say they may be Off. Validate reports a field out of
+// its range.
 type PublisherConfig struct {
 	// Reckon is how remote peers reckon this actor; the publisher reckons its own last
 	// published state the same way, with no latency, to measure their error. Use the
@@ -77,7 +99,8 @@ type PublisherConfig struct {
 	PositionThreshold float64
 	// ToleranceLinear and ToleranceQuadratic grow the position threshold with the
 	// observer distance d: threshold + linear·d + quadratic·d², capped at MaxTolerance.
-	// If ToleranceLinear is zero, DefaultToleranceLinear; negative disables it.
+	// If ToleranceLinear is zero, DefaultToleranceLinear (meters per meter); if
+	// ToleranceQuadratic is zero, none (per meter). Off grows by neither term.
 	ToleranceLinear, ToleranceQuadratic float64
 	// MaxTolerance caps the grown position threshold, meters; if zero,
 	// DefaultMaxTolerance.
@@ -97,16 +120,18 @@ type PublisherConfig struct {
 	// DefaultPublishHeartbeat.
 	Heartbeat float64
 	// HeartbeatJitter is the random stagger of each heartbeat period as a fraction of
-	// Heartbeat; if zero, DefaultHeartbeatJitter; negative means none.
+	// Heartbeat, at most MaxHeartbeatJitter; if zero, DefaultHeartbeatJitter; Off
+	// staggers none.
 	HeartbeatJitter float64
-	// VelocityFrames is how many frames the published velocity averages over (1 to 3);
-	// if zero, 1: the instantaneous velocity between the last two samples.
+	// VelocityFrames is how many frames the published velocity averages over, 1 to
+	// MaxVelocityFrames; if zero, 1: the instantaneous velocity between the last two
+	// samples.
 	VelocityFrames int
 	// NoAcceleration publishes zero acceleration, for actors whose acceleration is
 	// too spiky to help.
 	NoAcceleration bool
 	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
-	// DefaultAccelerationCap; +Inf does not cap.
+	// DefaultAccelerationCap; Off does not cap.
 	AccelerationCap float64
 	// RepeatChange is how far, in m/s, an update's velocity may differ from the one
 	// the last update projected (a manoeuvre remotes could not foresee: a stop dead,
@@ -114,16 +139,16 @@ type PublisherConfig struct {
 	// publisher cannot know that an update was lost, and once a stopped tank's
 	// update is out its own reckoning agrees with the truth, so a lost one would leave
 	// remotes driving on until the next heartbeat; the repeat bounds that to one
-	// interval for the updates that matter. If zero, DefaultRepeatChange; negative
-	// never repeats.
+	// interval for the updates that matter. If zero, DefaultRepeatChange; Off never
+	// repeats.
 	RepeatChange float64
 	// UrgentChange is how far, in m/s, the actor's velocity may depart from the
 	// velocity its last update projects before an update goes out at once, without
 	// waiting for MinInterval: a stop dead against an obstacle, whose every frame of
 	// delay remotes show as distance driven on. Early updates draw on a budget of
 	// urgentBurst that refills by one per MinInterval, so velocity noise cannot flood:
-	// at most twice the MinInterval rate, in bursts of urgentBurst more. Zero or
-	// negative never hurries.
+	// at most twice the MinInterval rate, in bursts of urgentBurst more. If zero, the
+	// default, Off: updates never hurry.
 	UrgentChange float64
 	// LostThreshold is the position error, m, that triggers an update when a peer
 	// that lost the last update would show it: the publisher also reckons the update
@@ -131,7 +156,7 @@ type PublisherConfig struct {
 	// MinInterval) once that drifts this far from the sample. The publisher cannot
 	// know which updates were lost; this bounds how long a lost one goes unrepaired
 	// by how fast the actor departs from the update before it, not by the heartbeat.
-	// Zero or negative never publishes for it.
+	// If zero, the default, Off: the publisher never publishes for it.
 	LostThreshold float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
@@ -144,53 +169,109 @@ type PublisherConfig struct {
 	TinySpeed, TinyAcceleration, TinyAngularSpeed float64
 }
 
+// Validate reports the first field of c that is neither zero (its default), nor Off
+// where the field allows it, nor a finite value in its range (positive, and at most
+// MaxHeartbeatJitter or MaxVelocityFrames for those two), as an error wrapping
+// ErrInvalidConfig. It does not check c.Reckon, whose fields take their defaults.
+func (c PublisherConfig) Validate() error {
+	for _, f := range []struct {
+		name  string
+		v     float64
+		offOK bool
+		max   float64
+	}{
+		{name: "position threshold", v: c.PositionThreshold},
+		{name: "linear tolerance", v: c.ToleranceLinear, offOK: true},
+		{name: "quadratic tolerance", v: c.ToleranceQuadratic, offOK: true},
+		{name: "maximum tolerance", v: c.MaxTolerance},
+		{name: "orientation threshold", v: c.OrientationThreshold},
+		{name: "articulation threshold", v: c.ArticulationThreshold},
+		{name: "minimum interval", v: c.MinInterval},
+		{name: "heartbeat", v: c.Heartbeat},
+		{name: "heartbeat jitter", v: c.HeartbeatJitter, offOK: true, max: MaxHeartbeatJitter},
+		{name: "acceleration cap", v: c.AccelerationCap, offOK: true},
+		{name: "repeat change", v: c.RepeatChange, offOK: true},
+		{name: "urgent change", v: c.UrgentChange, offOK: true},
+		{name: "lost threshold", v: c.LostThreshold, offOK: true},
+		{name: "tiny speed", v: c.TinySpeed},
+		{name: "tiny acceleration", v: c.TinyAcceleration},
+		{name: "tiny angular speed", v: c.TinyAngularSpeed},
+	} {
+		if f.max == 0 {
+			f.max = math.MaxFloat64 // finite: +Inf is not a setting, Off is
+		}
+		if f.v == 0 || f.offOK && f.v == Off || f.v > 0 && f.v <= f.max {
+			continue
+		}
+		want := "zero or positive and finite"
+		if f.offOK {
+			want = "zero, Off or positive and finite"
+		}
+		if f.max != math.MaxFloat64 {
+			want += fmt.Sprintf(" up to %g", f.max)
+		}
+		return fmt.Errorf("%w: publisher %s %v: want %s", ErrInvalidConfig, f.name, f.v, want)
+	}
+	if c.VelocityFrames < 0 || c.VelocityFrames > MaxVelocityFrames {
+		return fmt.Errorf("%w: publisher velocity frames %d: want 0 to %d", ErrInvalidConfig, c.VelocityFrames, MaxVelocityFrames)
+	}
+	return nil
+}
+
+// withDefaults returns valid c with every zero field replaced by its default, Off
+// included where Off is the default: the configuration Publisher.Config reports.
 func (c PublisherConfig) withDefaults() PublisherConfig {
 	c.Reckon = c.Reckon.withDefaults()
-	c.PositionThreshold = positiveOr(c.PositionThreshold, DefaultPositionThreshold)
-	switch {
-	case c.ToleranceLinear < 0 || math.IsNaN(c.ToleranceLinear):
-		c.ToleranceLinear = 0
-	case c.ToleranceLinear == 0:
-		c.ToleranceLinear = DefaultToleranceLinear
+	for _, f := range []struct {
+		v   *float64
+		def float64
+	}{
+		{&c.PositionThreshold, DefaultPositionThreshold},
+		{&c.ToleranceLinear, DefaultToleranceLinear},
+		{&c.ToleranceQuadratic, Off},
+		{&c.MaxTolerance, DefaultMaxTolerance},
+		{&c.OrientationThreshold, DefaultOrientationThreshold},
+		{&c.ArticulationThreshold, DefaultArticulationThreshold},
+		{&c.MinInterval, DefaultMinInterval},
+		{&c.Heartbeat, DefaultPublishHeartbeat},
+		{&c.HeartbeatJitter, DefaultHeartbeatJitter},
+		{&c.AccelerationCap, DefaultAccelerationCap},
+		{&c.RepeatChange, DefaultRepeatChange},
+		{&c.UrgentChange, Off},
+		{&c.LostThreshold, Off},
+		{&c.TinySpeed, DefaultTinySpeed},
+		{&c.TinyAcceleration, DefaultTinyAcceleration},
+		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
+	} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
 	}
-	if !(c.ToleranceQuadratic > 0) || math.IsInf(c.ToleranceQuadratic, 0) {
-		c.ToleranceQuadratic = 0
-	}
-	c.MaxTolerance = positiveOr(c.MaxTolerance, DefaultMaxTolerance)
-	c.OrientationThreshold = positiveOr(c.OrientationThreshold, DefaultOrientationThreshold)
-	c.ArticulationThreshold = positiveOr(c.ArticulationThreshold, DefaultArticulationThreshold)
-	c.MinInterval = positiveOr(c.MinInterval, DefaultMinInterval)
-	c.Heartbeat = positiveOr(c.Heartbeat, DefaultPublishHeartbeat)
-	switch {
-	case c.HeartbeatJitter < 0 || math.IsNaN(c.HeartbeatJitter):
-		c.HeartbeatJitter = 0
-	case c.HeartbeatJitter == 0:
-		c.HeartbeatJitter = DefaultHeartbeatJitter
-	case c.HeartbeatJitter > 0.9:
-		c.HeartbeatJitter = 0.9
-	}
-	if c.VelocityFrames < 1 {
+	if c.VelocityFrames == 0 {
 		c.VelocityFrames = 1
 	}
-	if c.VelocityFrames > 3 {
-		c.VelocityFrames = 3
+	return c
+}
+
+// effective returns c, with its defaults filled in, in the form the publisher
+// computes with: a term that is Off adds zero, a limit that is Off is +Inf.
+func (c PublisherConfig) effective() PublisherConfig {
+	for _, f := range []struct {
+		v   *float64
+		off float64
+	}{
+		{&c.ToleranceLinear, 0},
+		{&c.ToleranceQuadratic, 0},
+		{&c.HeartbeatJitter, 0},
+		{&c.AccelerationCap, math.Inf(1)},
+		{&c.RepeatChange, math.Inf(1)},
+		{&c.UrgentChange, math.Inf(1)},
+		{&c.LostThreshold, math.Inf(1)},
+	} {
+		if *f.v == Off {
+			*f.v = f.off
+		}
 	}
-	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
-	switch {
-	case c.RepeatChange < 0 || math.IsNaN(c.RepeatChange):
-		c.RepeatChange = math.Inf(1)
-	case c.RepeatChange == 0:
-		c.RepeatChange = DefaultRepeatChange
-	}
-	if !(c.UrgentChange > 0) {
-		c.UrgentChange = math.Inf(1)
-	}
-	if !(c.LostThreshold > 0) {
-		c.LostThreshold = math.Inf(1)
-	}
-	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
-	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
-	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
 	return c
 }
 
@@ -254,7 +335,8 @@ const velocityHistory = 4
 // least every Heartbeat seconds.
 // Not safe for concurrent use.
 type Publisher struct {
-	cfg    PublisherConfig
+	config PublisherConfig // as given, with defaults filled in (Config)
+	cfg    PublisherConfig // config.effective(), what Update computes with
 	rng    *rand.Rand
 	self   Actor
 	before frameState // self before this sample's Advance
@@ -289,9 +371,14 @@ type Publisher struct {
 }
 
 // NewPublisher returns a publisher for one local actor; seed makes the heartbeat
-// stagger reproducible (give each actor its own).
+// stagger reproducible (give each actor its own). It panics if cfg.Validate reports
+// an error: validate a configuration that comes from outside the program first.
 func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
-	p := &Publisher{cfg: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	if err := cfg.Validate(); err != nil {
+		panic("deadreckon: NewPublisher: " + err.Error())
+	}
+	p := &Publisher{config: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	p.cfg = p.config.effective()
 	p.self.init(p.cfg.Reckon)
 	p.lost.init(p.cfg.Reckon)
 	if p.cfg.Reckon.Algorithm == Delayed && !math.IsInf(p.cfg.LostThreshold, 1) {
@@ -300,8 +387,10 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 	return p
 }
 
-// Config returns the publisher's configuration with defaults filled in.
-func (p *Publisher) Config() PublisherConfig { return p.cfg }
+// Config returns the publisher's configuration with defaults filled in: no field is
+// zero but NoAcceleration and DampAcceleration, and features that are off read Off.
+// NewPublisher takes it back unchanged.
+func (p *Publisher) Config() PublisherConfig { return p.config }
 
 // Update takes this frame's sample and says whether to publish; when it does, the
 // returned State is what to send, and the publisher's own reckoning restarts from it.

@@ -1,10 +1,13 @@
 package lab
 
 import (
+	"errors"
 	"math"
 	"testing"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -22,7 +25,7 @@ func TestGameAlgoIsTheGame(t *testing.T) {
 	}
 	// A run with the default Setup uses that value: the same as passing it.
 	p, _ := BuildScenario("zigzag", DefaultFPS, 10)
-	l := impair.Link{Latency: sec(0.15), Jitter: sec(0.03), Loss: 0.1}
+	l := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.1}
 	def, err := Simulate(Setup{Path: p, Algo: a, Network: l, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +60,7 @@ func gameRuns(t *testing.T, sc string, l impair.Link) Result {
 // TestGameTargets holds the game's dead reckoning to the targets, measured
 // with drlab -algos game over three seeds, in short runs.
 func TestGameTargets(t *testing.T) {
-	bad := impair.Link{Latency: sec(0.15), Jitter: sec(0.03), Loss: 0.1}
+	bad := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.1}
 	for _, sc := range ScenarioNames() {
 		if sc == "respawn" {
 			continue
@@ -69,11 +72,11 @@ func TestGameTargets(t *testing.T) {
 		}
 	}
 	// Stop and go at 50 ms: no overshoot and snap back at the stops (12 m before).
-	if r := gameRuns(t, "stopgo", impair.Link{Latency: sec(0.05)}); r.MaxJumpM > 0.3 {
+	if r := gameRuns(t, "stopgo", impair.Link{Latency: units.Duration(0.05)}); r.MaxJumpM > 0.3 {
 		t.Errorf("stopgo at 50 ms: largest jump %.3f m, want ≤ 0.3 m", r.MaxJumpM)
 	}
 	// 30% loss in bursts of 4: gaps close as catch-ups, never as pops.
-	burst := impair.Link{Latency: sec(0.15), Jitter: sec(0.03), Loss: 0.3, LossBurst: 4}
+	burst := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.3, LossBurst: 4}
 	for _, sc := range []string{"zigzag", "tank", "pivot", "collision", "ledge"} {
 		if r := gameRuns(t, sc, burst); r.MaxJumpM > 2 {
 			t.Errorf("%s, 30%% loss in bursts of 4: largest jump %.3f m, want ≤ 2 m", sc, r.MaxJumpM)
@@ -95,7 +98,7 @@ func TestGameTargets(t *testing.T) {
 // TestPopIgnoresLag: steady lag (pvb at 100 ms on the zigzag, plain blending) counts
 // in the jump but not in the pop, which only a snap or a velocity step makes (defect 8).
 func TestPopIgnoresLag(t *testing.T) {
-	l := impair.Link{Latency: sec(0.1)}
+	l := impair.Link{Latency: units.Duration(0.1)}
 	lagged := run(t, "zigzag", "pvb", 3, l, 0)
 	snapping := run(t, "zigzag", "linear", 3, l, 0)
 	if lagged.MaxPopM > 0.5*lagged.MaxJumpM || snapping.MaxPopM < 0.5*snapping.MaxJumpM {
@@ -103,5 +106,20 @@ func TestPopIgnoresLag(t *testing.T) {
 	}
 	if math.IsNaN(lagged.MaxDVMPS) || lagged.MaxDVMPS <= 0 || lagged.RMSJerk <= 0 {
 		t.Errorf("pvb: dv %v m/s, jerk %v", lagged.MaxDVMPS, lagged.RMSJerk)
+	}
+}
+
+// TestInvalidDeadReckoningIsReported checks that a Setup whose dead reckoning is out
+// of range fails with the publisher's error instead of running.
+func TestInvalidDeadReckoningIsReported(t *testing.T) {
+	a, err := ParseAlgo("game")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := BuildScenario("circle", DefaultFPS, 5)
+	dr := game.DeadReckoning()
+	dr.HeartbeatJitter = 2
+	if _, err := Simulate(Setup{Path: p, Algo: a, DeadReckoning: dr}); !errors.Is(err, deadreckon.ErrInvalidConfig) {
+		t.Errorf("heartbeat jitter 2: error %v, want one wrapping deadreckon.ErrInvalidConfig", err)
 	}
 }

@@ -232,6 +232,9 @@ func newSimRun(s Setup) (*simRun, error) {
 	if r.dr == (deadreckon.PublisherConfig{}) {
 		r.dr = game.DeadReckoning()
 	}
+	if err := r.dr.Validate(); err != nil {
+		return nil, fmt.Errorf("simulate %s/%s: dead reckoning: %w", p.Name, s.Algo.Name, err)
+	}
 	if r.net, err = NewNetwork(s.Network, s.Seed); err != nil {
 		return nil, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
 	}
