@@ -735,14 +735,25 @@ func (a *Actor) reckonArticulations(turn, g, thr float64) {
 				v = cur + geom.WrapAngle(target-cur)*thr
 			}
 		}
-		if limited {
-			v = math.Max(lim.Min, math.Min(lim.Max, v))
-		} else {
-			v = geom.WrapAngle(v)
-		}
 		out.art[i] = v
 	}
-	for i := lk.NumArticulations; i < MaxArticulations; i++ {
+	a.showJoints(lk.NumArticulations)
+}
+
+// showJoints finishes the articulations of a.rk once their blended angles are in
+// place: the first n held within their AngleLimits or wrapped into (−π, π], the
+// rest zero.
+func (a *Actor) showJoints(n int) {
+	out := &a.rk
+	for i := 0; i < n; i++ {
+		if a.limited&(1<<i) != 0 {
+			lim := &a.c.cfg.ArticulationLimits[i]
+			out.art[i] = math.Max(lim.Min, math.Min(lim.Max, out.art[i]))
+		} else {
+			out.art[i] = geom.WrapAngle(out.art[i])
+		}
+	}
+	for i := n; i < MaxArticulations; i++ {
 		out.art[i] = 0
 	}
 }
@@ -801,16 +812,9 @@ func (a *Actor) reckonTwoPath() {
 				v = pa + geom.WrapAngle(la-pa)*ur
 			}
 		}
-		if lim.Limited() {
-			v = math.Max(lim.Min, math.Min(lim.Max, v))
-		} else {
-			v = geom.WrapAngle(v)
-		}
 		out.art[i] = v
 	}
-	for i := lk.NumArticulations; i < MaxArticulations; i++ {
-		out.art[i] = 0
-	}
+	a.showJoints(lk.NumArticulations)
 }
 
 // Reckoned returns the state to draw this frame: reckoned by the last Advance and

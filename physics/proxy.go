@@ -137,14 +137,7 @@ func (w *World) RemoveProxy(p *Proxy) {
 	if p == nil || p.w != w || p.body == nil {
 		return
 	}
-	for i, u := range w.proxies {
-		if u == p {
-			w.proxies = append(w.proxies[:i], w.proxies[i+1:]...)
-			break
-		}
-	}
-	w.b2.DestroyBody(p.body)
-	p.body = nil
+	w.proxies = removeBody(w, w.proxies, p, &p.body)
 	p.touching = 0
 	clear(p.ghosts)
 	p.ghosts = nil

@@ -3,6 +3,7 @@ package physics
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
@@ -332,17 +333,22 @@ func (w *World) RemoveTank(t *Tank) {
 	if t == nil || t.w != w || t.body == nil {
 		return
 	}
-	for i, u := range w.tanks {
-		if u == t {
-			w.tanks = append(w.tanks[:i], w.tanks[i+1:]...)
-			break
-		}
-	}
 	for _, p := range w.proxies {
 		p.dropGhosts(t, false)
 	}
-	w.b2.DestroyBody(t.body)
-	t.body = nil
+	w.tanks = removeBody(w, w.tanks, t, &t.body)
+}
+
+// removeBody returns list without item and takes item's body, *body, out of the
+// box2d world, clearing *body so that a second removal finds nothing to do. It is
+// the common part of RemoveTank and RemoveProxy.
+func removeBody[T comparable](w *World, list []T, item T, body **box2d.B2Body) []T {
+	if i := slices.Index(list, item); i >= 0 {
+		list = slices.Delete(list, i, i+1)
+	}
+	w.b2.DestroyBody(*body)
+	*body = nil
+	return list
 }
 
 // Spec returns the tank's spec with every default filled in.
