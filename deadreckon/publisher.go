@@ -335,7 +335,6 @@ const velocityHistory = 4
 // least every Heartbeat seconds.
 // Not safe for concurrent use.
 type Publisher struct {
-	config PublisherConfig // as given, with defaults filled in (Config)
 	cfg    PublisherConfig // config.effective(), what Update computes with
 	rng    *rand.Rand
 	self   Actor
@@ -368,6 +367,8 @@ type Publisher struct {
 	posErr, rotErr, artErr float64
 	lostErr                float64 // lost's position error
 	rejected               uint64
+
+	config PublisherConfig // as given, with defaults filled in (Config); cold
 }
 
 // NewPublisher returns a publisher for one local actor; seed makes the heartbeat
