@@ -19,7 +19,7 @@ func sampleOf(s State) Sample {
 // TestPublisherThresholds checks that each threshold triggers an update and that
 // nothing is sent while the self-reckoning stays within them.
 func TestPublisherThresholds(t *testing.T) {
-	cfg := PublisherConfig{Heartbeat: 1000, ToleranceLinear: Off}
+	cfg := PublisherConfig{Heartbeat: 1000, ToleranceLinear: Off, StartSpeed: Off}
 	for _, tc := range []struct {
 		name string
 		// drift returns the sample at time t after a steady straight drive.
@@ -103,9 +103,9 @@ func TestPublisherNoWrapAlarm(t *testing.T) {
 }
 
 // TestPublisherMinInterval checks that updates never come faster than MinInterval,
-// except for continuity breaks.
+// except for continuity breaks (and starts, off here: see TestStartFollowUps).
 func TestPublisherMinInterval(t *testing.T) {
-	p := NewPublisher(PublisherConfig{MinInterval: 0.25}, 3)
+	p := NewPublisher(PublisherConfig{MinInterval: 0.25, StartSpeed: Off}, 3)
 	last := math.Inf(-1)
 	for f := 0; f <= 300; f++ {
 		tm := float64(f) * frame
@@ -173,7 +173,7 @@ func TestPublisherKinematics(t *testing.T) {
 	pos := func(tm float64) mgl64.Vec3 { return acc.Mul(0.5 * tm * tm) }
 	for _, frames := range []int{1, 2, 3} {
 		p := NewPublisher(PublisherConfig{VelocityFrames: frames, Heartbeat: 1000, PositionThreshold: 1e3, ToleranceLinear: Off,
-			DampAcceleration: true}, 1)
+			DampAcceleration: true, StartSpeed: Off}, 1)
 		var st State
 		var d Decision
 		for f := 0; f <= 60; f++ {
@@ -224,7 +224,7 @@ func TestPublisherKinematics(t *testing.T) {
 		{mgl64.Vec3{-2 * c60, 0, -2 * s60}, mgl64.Vec3{-2 * c60, 0, -2 * s60}}, // same again: kept
 	}
 	p := NewPublisher(PublisherConfig{PositionThreshold: 1e6, OrientationThreshold: 3, ToleranceLinear: Off, Heartbeat: 1000,
-		DampAcceleration: true}, 1)
+		DampAcceleration: true, StartSpeed: Off}, 1)
 	var x, v mgl64.Vec3
 	f := 0
 	for k, seg := range segments {
@@ -374,7 +374,7 @@ func publishTimes(cfg PublisherConfig, secs float64, path func(t float64) mgl64.
 // publishes again one MinInterval later; without, not before the heartbeat.
 func TestLostThreshold(t *testing.T) {
 	setOff := func(t float64) mgl64.Vec3 { return mgl64.Vec3{5 * math.Max(0, t-1), 0, 0} }
-	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, RepeatChange: Off, MinInterval: 0.2}
+	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, RepeatChange: Off, MinInterval: 0.2, StartSpeed: Off}
 	for _, tc := range []struct {
 		lost float64
 		want int // updates from t = 1 on
@@ -476,7 +476,8 @@ func TestUrgentChangeBounded(t *testing.T) {
 // must not starve the urgent budget.
 func TestUrgentStopIsRepeated(t *testing.T) {
 	const t0, stop, minInterval = -1000.0, -998.0, 0.2
-	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, MinInterval: minInterval, UrgentChange: 3, VelocityFrames: 2}
+	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, MinInterval: minInterval, UrgentChange: 3, VelocityFrames: 2,
+		StartSpeed: Off}
 	p := NewPublisher(c, 1)
 	var after []float64
 	for f := 0; f <= 240; f++ {
@@ -512,7 +513,7 @@ func TestPublisherConfigValidate(t *testing.T) {
 	}{
 		{"zero", PublisherConfig{}, ""},
 		{"all off", PublisherConfig{ToleranceLinear: Off, ToleranceQuadratic: Off, HeartbeatJitter: Off,
-			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off}, ""},
+			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, StartSpeed: Off, Budget: Off}, ""},
 		{"in range", PublisherConfig{PositionThreshold: 1e12, HeartbeatJitter: MaxHeartbeatJitter,
 			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, TinySpeed: 1e-9}, ""},
 		{"negative threshold", PublisherConfig{PositionThreshold: -0.5}, "position threshold"},
@@ -523,6 +524,8 @@ func TestPublisherConfigValidate(t *testing.T) {
 		{"negative tolerance", PublisherConfig{ToleranceLinear: -0.5}, "linear tolerance"},
 		{"infinite cap", PublisherConfig{AccelerationCap: math.Inf(1)}, "acceleration cap"},
 		{"negative urgency", PublisherConfig{UrgentChange: -2}, "urgent change"},
+		{"negative start", PublisherConfig{StartSpeed: -0.5}, "start speed"},
+		{"NaN budget", PublisherConfig{Budget: math.NaN()}, "budget"},
 		{"too many frames", PublisherConfig{VelocityFrames: 4}, "velocity frames"},
 		{"negative frames", PublisherConfig{VelocityFrames: -1}, "velocity frames"},
 	} {
@@ -548,6 +551,7 @@ func TestPublisherConfigDefaults(t *testing.T) {
 		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
 		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, VelocityFrames: 1,
 		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off,
+		StartSpeed: DefaultStartSpeed, Budget: 2 / DefaultMinInterval,
 		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,
 	}
 	if got != want {

@@ -125,6 +125,7 @@ func newOwner(c PublishConfig, a Algo, seed uint64, paper bool) *owner {
 		pc.MinInterval = 0.5 / c.Rate
 		pc.Heartbeat = never
 		pc.RepeatChange = deadreckon.Off
+		pc.StartSpeed, pc.Budget = deadreckon.Off, deadreckon.Off // exactly the rate
 	}
 	return &owner{pub: deadreckon.NewPublisher(pc, seed), rate: c.Rate}
 }
