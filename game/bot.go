@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -117,7 +117,7 @@ func (b *botDriver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) phys
 		b.nextWaypoint(pos)
 		b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
 	}
-	yaw := deadreckon.Yaw(p.Orientation)
+	yaw := geom.Yaw(p.Orientation)
 	in := physics.Input{AimYaw: b.aim(now, pos, yaw, others)}
 	in.GunElevation = 0.05 + 0.12*math.Sin(0.35*now+b.gunPhase)
 
@@ -151,8 +151,8 @@ func (b *botDriver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) phys
 		dist = to.Len()
 	}
 	// A world yaw ψ faces (cos ψ, −sin ψ) on the (x, z) plane.
-	want := deadreckon.Heading(mgl64.Vec3{to[0], 0, to[1]})
-	turn := deadreckon.WrapAngle(want - yaw)
+	want := geom.Heading(mgl64.Vec3{to[0], 0, to[1]})
+	turn := geom.WrapAngle(want - yaw)
 	in.Steer = clampUnit(turn * 1.5 * steerLeft)
 	switch a := math.Abs(turn); {
 	case a > math.Pi/3:
@@ -192,7 +192,7 @@ func (b *botDriver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64
 	}
 	if best >= 0 {
 		d := others[best].Sub(pos)
-		return deadreckon.Heading(d)
+		return geom.Heading(d)
 	}
 	return yaw + 1.2*math.Sin(b.sweepRate*now+b.sweepPhase)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -460,7 +461,7 @@ func (h *HitChecker) check(c Claim, at float64, link ShooterLink) Verdict {
 // than the host rewinds.
 func (h *HitChecker) claimPossible(c Claim, s Shot, at float64) Reason {
 	switch {
-	case !deadreckon.Finite(c.Time) || !deadreckon.Finite(c.Impact) || !deadreckon.FiniteVec(c.Local) || !deadreckon.FiniteVec(c.Observer) || !finiteApplied(c.Applied):
+	case !geom.Finite(c.Time) || !geom.Finite(c.Impact) || !geom.FiniteVec(c.Local) || !geom.FiniteVec(c.Observer) || !finiteApplied(c.Applied):
 		return RejectImpossible
 	case c.Impact < s.Time-1e-6 || c.Impact > s.Time+ShellLifetime || c.Impact > c.Time+1e-6 ||
 		c.Impact < c.Time-DefaultMaxFrame || c.Time > at+DefaultFutureSlack:
@@ -544,7 +545,7 @@ func (v *view) appliedAt(ts, relayed float64) (at float64, known, skipped bool) 
 
 func finiteApplied(a [ClaimApplied]Applied) bool {
 	for _, u := range a {
-		if !deadreckon.Finite(u.Update) || !deadreckon.Finite(u.At) {
+		if !geom.Finite(u.Update) || !geom.Finite(u.At) {
 			return false
 		}
 	}

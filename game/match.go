@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
@@ -263,7 +264,7 @@ func (m *Match) SetLatencyCompensation(on bool) {
 // near it are clamped with three rays, far ones more cheaply (deadreckon.Clamp's
 // NearDistance and FarDistance). Until it is called, the player's tank stands in.
 func (m *Match) SetCamera(p mgl64.Vec3) {
-	if deadreckon.FiniteVec(p) {
+	if geom.FiniteVec(p) {
 		m.camera, m.hasCamera = p, true
 	}
 }
@@ -302,7 +303,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
 	}
-	if !deadreckon.Finite(now) {
+	if !geom.Finite(now) {
 		now = m.last // a broken clock reading simulates no time
 	}
 	dt := 0.0
@@ -353,10 +354,10 @@ func (m *Match) Step(now float64, in physics.Input) error {
 func sanitizeInput(in physics.Input) physics.Input {
 	in.Throttle = clampUnit(in.Throttle)
 	in.Steer = clampUnit(in.Steer)
-	if !deadreckon.Finite(in.AimYaw) {
+	if !geom.Finite(in.AimYaw) {
 		in.AimYaw = 0
 	}
-	if !deadreckon.Finite(in.GunElevation) {
+	if !geom.Finite(in.GunElevation) {
 		in.GunElevation = 0
 	}
 	return in
@@ -364,7 +365,7 @@ func sanitizeInput(in physics.Input) physics.Input {
 
 func clampUnit(v float64) float64 {
 	switch {
-	case !deadreckon.Finite(v):
+	case !geom.Finite(v):
 		return 0
 	case v > 1:
 		return 1
@@ -504,7 +505,7 @@ func (m *Match) removeRemote(t *tank) {
 // planar returns a state's place on the ground plane: its (x, z), m, and the yaw of
 // its forward axis, rad.
 func planar(s deadreckon.State) (x, z, yaw float64) {
-	return s.Position[0], s.Position[2], deadreckon.Yaw(s.Orientation)
+	return s.Position[0], s.Position[2], geom.Yaw(s.Orientation)
 }
 
 // moveProxies puts every remote tank's physics proxy on its reckoned path for the
@@ -563,7 +564,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
 	minH, _ := m.terr.HeightRange()
 	x, y, z := p.Position[0], p.Position[1], p.Position[2]
-	if !deadreckon.Finite(x) || !deadreckon.Finite(y) || !deadreckon.Finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
+	if !geom.Finite(x) || !geom.Finite(y) || !geom.Finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
 		y < minH-RespawnBelow {
 		return true
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
@@ -353,7 +354,7 @@ func TestRemoteLifecycle(t *testing.T) {
 	if snap.Net.Refused != 2 {
 		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Refused)
 	}
-	if p := viewOf(t, &snap, a).Position; !deadreckon.Finite(p[0]) {
+	if p := viewOf(t, &snap, a).Position; !geom.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
 	}
 	if err := owner.Despawn(c); err != nil {
@@ -455,7 +456,7 @@ func TestInputSanitized(t *testing.T) {
 	m.Snapshot(&snap)
 	v := snap.Tanks[snap.Self]
 	for _, x := range []float64{v.Position[0], v.Position[1], v.Position[2], v.Turret, v.Gun} {
-		if !deadreckon.Finite(x) {
+		if !geom.Finite(x) {
 			t.Fatalf("non-finite pose after hostile input: %+v", v)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -50,7 +50,7 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			a := gunner.Aim(snap.Time, pose, targets, snap.Combat.Loaded >= 1)
 			in = physics.Input{AimYaw: a.AimYaw, GunElevation: a.GunElevation}
 			if !a.Engaged {
-				in.AimYaw = deadreckon.Yaw(me.Orientation)
+				in.AimYaw = geom.Yaw(me.Orientation)
 			}
 			if a.Fire {
 				m.Fire()

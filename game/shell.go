@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -87,7 +87,7 @@ func (s Shot) Velocity(t float64) mgl64.Vec3 {
 // Valid reports whether the shot's fields are finite and its direction is a unit vector.
 func (s Shot) Valid() bool {
 	l := s.Direction.Len()
-	return deadreckon.FiniteVec(s.Origin) && deadreckon.Finite(s.Time) && l > 0.999 && l < 1.001
+	return geom.FiniteVec(s.Origin) && geom.Finite(s.Time) && l > 0.999 && l < 1.001
 }
 
 // ImpactKind says what a shell struck.

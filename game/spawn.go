@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -74,7 +75,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 		}
 	}
 	x, z = best[0], best[1]
-	yaw = deadreckon.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
+	yaw = geom.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
 	return x, z, yaw
 }
 
@@ -142,12 +143,12 @@ func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error)
 // spawnState is the state a freshly placed tank announces.
 func spawnState(g *terrain.Map, body *physics.Tank, x, z, yaw float64) deadreckon.State {
 	p := body.Pose()
-	if p.Orientation.Len() > 0.5 && deadreckon.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
+	if p.Orientation.Len() > 0.5 && geom.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
 		return p.State()
 	}
 	h, _ := g.HeightAt(x, z)
 	s := deadreckon.NewState(mgl64.Vec3{x, h, z})
-	s.Orientation = deadreckon.YawQuat(yaw)
+	s.Orientation = geom.YawQuat(yaw)
 	s.NumArticulations = physics.NumArticulations
 	return s
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // puffs is the size of the pool of effect spheres (flashes, dust, fireballs, smoke,
@@ -118,7 +118,7 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 // drawShells draws each shell in flight as a tracer line and a glowing head.
 func (c *combatLayer) drawShells(s *Scene, shells []game.ShellView) {
 	for _, sh := range shells {
-		if deadreckon.FiniteVec(sh.Position) && deadreckon.FiniteVec(sh.Tail) {
+		if geom.FiniteVec(sh.Position) && geom.FiniteVec(sh.Tail) {
 			s.lines.segment(sh.Tail, sh.Position, tracerColor)
 			c.puff(sh.Position, 0.6, shellHeadColor, 1, true)
 		}
@@ -128,7 +128,7 @@ func (c *combatLayer) drawShells(s *Scene, shells []game.ShellView) {
 // drawEffect draws a flash, dust, spark or fireball, each growing and fading over
 // its life.
 func (c *combatLayer) drawEffect(e game.Effect) {
-	if !deadreckon.FiniteVec(e.Point) {
+	if !geom.FiniteVec(e.Point) {
 		return
 	}
 	switch e.Kind {
@@ -198,7 +198,7 @@ func (c *combatLayer) updateWreck(s *Scene, tv *game.TankView, t float64) {
 		return
 	}
 	w := c.wrecks[tv.ID]
-	if !tv.Wreck || !deadreckon.FiniteVec(tv.Position) {
+	if !tv.Wreck || !geom.FiniteVec(tv.Position) {
 		e.model.root.SetVisible(true)
 		if w != nil {
 			w.root.SetVisible(false)
@@ -268,7 +268,7 @@ func (c *combatLayer) hidePool() {
 
 // hullBox draws a tank's hit box at pose h as twelve edges.
 func hullBox(b *lineBatch, h game.HullPose, col math32.Color) {
-	if !deadreckon.FiniteVec(h.Position) {
+	if !geom.FiniteVec(h.Position) {
 		return
 	}
 	lo, hi := game.HullMin, game.HullMax

@@ -1,4 +1,4 @@
-package deadreckon
+package geom
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// TestYawAndHeading checks Yaw and YawQuat against each other and mgl64, and Heading's
+// edge cases: vertical, zero and non-finite directions, and −π read as π.
 func TestYawAndHeading(t *testing.T) {
 	if h := Yaw(mgl64.Quat{}); h != 0 {
 		t.Errorf("Yaw of the zero quaternion = %v, want 0 (identity)", h)
@@ -35,35 +37,18 @@ func TestYawAndHeading(t *testing.T) {
 	}
 }
 
-func TestFinite(t *testing.T) {
-	for _, c := range []struct {
-		vs   []float64
-		want bool
-	}{
-		{nil, true}, {[]float64{0, -1e308, 5}, true}, {[]float64{1, math.NaN()}, false},
-		{[]float64{math.Inf(-1)}, false}, {[]float64{math.MaxFloat64, math.SmallestNonzeroFloat64}, true},
+// TestWrapAngle checks the wrap into (−π, π] on both sides of the range, far outside
+// it, and for non-finite input.
+func TestWrapAngle(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{0, 0}, {1, 1}, {math.Pi, math.Pi}, {-math.Pi, math.Pi}, {math.Nextafter(-math.Pi, 0), math.Nextafter(-math.Pi, 0)},
+		{3 * math.Pi / 2, -math.Pi / 2}, {-3 * math.Pi / 2, math.Pi / 2}, {3 * math.Pi, math.Pi},
+		{100, 100 - 32*math.Pi}, {-100, -100 + 32*math.Pi}, {1e6, math.Remainder(1e6, 2*math.Pi)},
+		{math.NaN(), 0}, {math.Inf(1), 0}, {math.Inf(-1), 0},
 	} {
-		if got := Finite(c.vs...); got != c.want {
-			t.Errorf("Finite(%v) = %v, want %v", c.vs, got, c.want)
+		got := WrapAngle(c.x)
+		if math.Abs(got-c.want) > 1e-9 || !(got > -math.Pi && got <= math.Pi) {
+			t.Errorf("WrapAngle(%v) = %v, want %v in (−π, π]", c.x, got, c.want)
 		}
-	}
-	if FiniteVec(mgl64.Vec3{0, math.Inf(1), 0}) || !FiniteVec(mgl64.Vec3{1, 2, 3}) {
-		t.Error("FiniteVec wrong")
-	}
-}
-
-func TestGroundOrientation(t *testing.T) {
-	n := mgl64.Vec3{0.3, 1, -0.2}.Normalize()
-	fwd := mgl64.Vec3{1, 0, 1}
-	q := GroundOrientation(fwd, n)
-	if up := q.Rotate(mgl64.Vec3{0, 1, 0}); up.Sub(n).Len() > 1e-12 {
-		t.Errorf("up axis %v, want the normal %v", up, n)
-	}
-	if h, want := Yaw(q), Heading(fwd); math.Abs(h-want) > 1e-12 {
-		t.Errorf("heading %v, want fwd's %v", h, want)
-	}
-	a, b := YawQuat(0.1), YawQuat(-3)
-	if m := SlerpShort(a, b, 0.5); math.Abs(QuatAngle(a, m)-QuatAngle(m, b)) > 1e-9 || QuatAngle(a, m) > math.Pi/2 {
-		t.Errorf("SlerpShort midpoint %v is not halfway along the short arc", m)
 	}
 }

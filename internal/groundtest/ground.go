@@ -1,4 +1,8 @@
-package deadreckon
+// Package groundtest provides analytic grounds for tests, benchmarks and labs: an
+// inclined plane and a ledge, exact and cheap, each safe for concurrent use. They
+// have the methods of deadreckon.Ground (HeightAt, NormalAt, RayDown) without
+// importing it, so that deadreckon's own tests may use them.
+package groundtest
 
 import (
 	"math"
@@ -6,7 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// Plane is an analytic Ground: the infinite inclined plane y = Height + SlopeX·x +
+// Plane is an analytic ground: the infinite inclined plane y = Height + SlopeX·x +
 // SlopeZ·z (meters; the slopes are rises per meter). The zero value is flat ground at
 // y = 0. It is cheap and exact, for tests, benchmarks and labs; safe for concurrent use.
 type Plane struct {
@@ -31,7 +35,7 @@ func (p Plane) RayDown(x, y, z float64) (float64, bool) {
 	return h, y >= h
 }
 
-// Ledge is an analytic Ground with a vertical step: height High where x < X and Low
+// Ledge is an analytic ground with a vertical step: height High where x < X and Low
 // where x ≥ X (meters). A tank driving along +X drives off the ledge at x = X. Safe for
 // concurrent use.
 type Ledge struct {
