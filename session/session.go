@@ -1,4 +1,4 @@
-package game
+package session
 
 import (
 	"context"
@@ -11,9 +11,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -89,7 +93,7 @@ type PracticeConfig struct {
 	// Match configures the player's match (name, team, algorithm, clamp, seed…).
 	// Match.Bots is ignored: the bots run on the in-process host. If Match.Map is nil,
 	// the map is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
 	// defaults to DefaultMapDir.
 	MapDir string
@@ -113,7 +117,7 @@ type PracticeConfig struct {
 // through the impairment wrapper, so every other tank the player sees is really
 // dead-reckoned from network updates. The caller steps the returned match and closes
 // the session when done.
-func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error) {
+func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	mp, err := mapFor(cfg.Match.Map, cfg.MapDir, DefaultMapName)
 	if err != nil {
@@ -135,7 +139,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	}
 
 	sess := &Session{}
-	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, Rules{}, log)
+	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
 	host, err := net.Listen(ctx, hc)
@@ -169,7 +173,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
-	m, err := NewMatch(pc, client)
+	m, err := game.NewMatch(pc, client)
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -185,7 +189,7 @@ type HostConfig struct {
 	Passphrase string
 	// Match configures the host player's match; Match.Bots bots run beside the
 	// player. If Match.Map is nil, the map MapName is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
@@ -201,7 +205,7 @@ type HostConfig struct {
 
 // Host listens for players and returns the host player's match: the player's tank and
 // Match.Bots bots, all local to this peer and published to the joiners.
-func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
+func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	name := cfg.MapName
 	if name == "" {
@@ -211,7 +215,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, Rules{}, log)
+	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, combat.Rules{}, log)
 	hc.Certificate = cfg.Certificate
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
@@ -224,7 +228,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
-	m, err := NewMatch(mc, host.Local())
+	m, err := game.NewMatch(mc, host.Local())
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("host: %w", err)
@@ -246,7 +250,7 @@ type JoinConfig struct {
 	Impairment impair.Link
 	// Match configures the player's match. If Match.Map is nil, the map the host
 	// names is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
 	MapDir string
 	// Logger receives session and match log lines. If nil, nothing is logged.
@@ -254,7 +258,7 @@ type JoinConfig struct {
 }
 
 // Join connects to a host and returns the player's match.
-func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
+func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	addr, pin, err := net.SplitJoin(cfg.Addr)
 	if err != nil {
@@ -289,7 +293,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
-	m, err := NewMatch(mc, client)
+	m, err := game.NewMatch(mc, client)
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("join: %w", err)
@@ -312,7 +316,7 @@ type ServeConfig struct {
 	// Seed makes the bots deterministic.
 	Seed uint64
 	// Difficulty is how well the bots shoot.
-	Difficulty Difficulty
+	Difficulty bot.Difficulty
 	// TickRate is the bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -337,7 +341,7 @@ type ServeConfig struct {
 	Rounds int
 	// Rules are the rules of combat the host referees (a round's length is
 	// Rules.TimeLimit). The zero value takes every default.
-	Rules Rules
+	Rules combat.Rules
 	// RoundStart, if set, holds the round clock until the first player joins or
 	// RoundStart is closed (an allocation, say), whichever comes first: until then no
 	// round counts towards Rounds, and the first round starts afresh at that moment.
@@ -374,7 +378,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
 	hcfg.Certificate = cfg.Certificate
-	judge := hcfg.Judge.(*Judge)
+	judge := hcfg.Judge.(*referee.Judge)
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -383,7 +387,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
-	m, err := NewMatch(Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
+	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -447,7 +451,7 @@ func closed(ch <-chan struct{}) bool {
 // loop steps m at rate ticks per second until ctx ends or afterStep, if set, returns
 // false (nil), or the match fails. afterStep gets the tick's time; onStats runs on
 // each tick of stats.
-func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
+func loop(ctx context.Context, m *game.Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
 	if !(rate > 0) {
 		rate = DefaultHostTickRate
 	}
@@ -475,8 +479,8 @@ func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time)
 
 // startLoop creates the bots' match on link and steps it in a goroutine until the
 // session closes.
-func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Logger) error {
-	m, err := NewMatch(cfg, link)
+func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log *slog.Logger) error {
+	m, err := game.NewMatch(cfg, link)
 	if err != nil {
 		return err
 	}
@@ -485,7 +489,7 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 	go func() {
 		defer close(done)
 		if err := loop(ctx, m, rate, nil, nil, nil); err != nil {
-			if _, normal := Explain(err, ""); !normal {
+			if _, normal := game.Explain(err, ""); !normal {
 				log.Warn("host loop stopped", "err", err)
 			}
 		}
@@ -496,12 +500,12 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
 // actors tanks, with limits (raised to carry those tanks), refereeing under rules.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules Rules, log *slog.Logger) net.HostConfig {
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules combat.Rules, log *slog.Logger) net.HostConfig {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
 	// The callers pass the default rules or rules Serve has checked: no error here.
-	judge, _ := NewJudge(mp, rules, DeadReckoning().Reckon)
+	judge, _ := referee.NewJudge(mp, rules, game.DeadReckoning().Reckon)
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
@@ -542,7 +546,7 @@ func orDiscard(l *slog.Logger) *slog.Logger {
 
 func orName(n string) string {
 	if n == "" {
-		return DefaultName
+		return game.DefaultName
 	}
 	return n
 }

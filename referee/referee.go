@@ -1,4 +1,4 @@
-package game
+package referee
 
 import (
 	"cmp"
@@ -6,67 +6,10 @@ import (
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/terrain"
 )
-
-// CombatKind says what a CombatEvent reports.
-type CombatKind uint8
-
-// The combat events.
-const (
-	// CombatFire: a tank fired Shot. Every peer computes the shell from it.
-	CombatFire CombatKind = iota + 1
-	// CombatHit: the host confirmed that Shot struck Target at Local (hull frame),
-	// doing Damage and leaving Health.
-	CombatHit
-	// CombatDestroy: Shot destroyed Target; its shooter scores a kill.
-	CombatDestroy
-	// CombatRefused: the host refused the shooter's claim that Shot hit Target, for
-	// Reason.
-	CombatRefused
-	// CombatScores: the scoreboard changed (Scores), or the match ended (Over, next
-	// match at Until) or restarted.
-	CombatScores
-)
-
-// CombatEvent is one combat message from the host (or, for CombatFire, a shooter as
-// relayed by the host). Times are host-clock seconds.
-type CombatEvent struct {
-	Kind CombatKind
-	// Time is when the host decided it.
-	Time float64
-	// Shot is the shot fired, hitting or destroying.
-	Shot Shot
-	// Target is the actor hit, destroyed or claimed.
-	Target uint32
-	// Local is the impact point in the target's hull frame, m.
-	Local mgl64.Vec3
-	// Damage is the hit points the hit took; Health what the target has left.
-	Damage, Health float64
-	// Reason is why a claim was refused.
-	Reason Reason
-	// Rebuilt is the target's hull as the host rebuilt the shooter's view (hits and
-	// refusals), for the hits overlay.
-	Rebuilt HullPose
-	// Over reports that the match has ended; the next starts at Until. Ends is when
-	// the match in play ends at the latest (its time limit), +Inf without one.
-	Over        bool
-	Until, Ends float64
-	// Scores is the scoreboard (CombatScores), best first.
-	Scores []Score
-}
-
-// Score is one player's line on the scoreboard.
-type Score struct {
-	// Owner is the peer's player id; Name the player's or bot's name.
-	Owner uint32
-	Name  string
-	// Team is the player's team (0: none).
-	Team int
-	// Kills and Deaths count this match's destroyed enemies and own losses.
-	Kills, Deaths int
-}
 
 // playerKey identifies a player or bot across its respawns (each a new actor id).
 type playerKey struct {
@@ -91,20 +34,20 @@ type refTank struct {
 //
 // A Referee is not safe for concurrent use. Times are host-clock seconds.
 type Referee struct {
-	rules  Rules
+	rules  combat.Rules
 	check  *HitChecker
 	tanks  map[uint32]*refTank
-	scores map[playerKey]*Score
+	scores map[playerKey]*combat.Score
 	start  float64
 	begun  bool
 	over   bool
 	until  float64
-	out    []CombatEvent
+	out    []combat.Event
 }
 
 // NewReferee returns a referee for matches on map m under rules, judging hits with
 // the shooters' remote reckoning reckon.
-func NewReferee(m *terrain.Map, rules Rules, reckon deadreckon.Config) (*Referee, error) {
+func NewReferee(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee, error) {
 	r, err := rules.WithDefaults()
 	if err != nil {
 		return nil, err
@@ -113,12 +56,12 @@ func NewReferee(m *terrain.Map, rules Rules, reckon deadreckon.Config) (*Referee
 		rules:  r,
 		check:  NewHitChecker(m, HitCheckConfig{Reckon: reckon, Reload: r.Reload}),
 		tanks:  make(map[uint32]*refTank),
-		scores: make(map[playerKey]*Score),
+		scores: make(map[playerKey]*combat.Score),
 	}, nil
 }
 
 // Rules returns the rules in force, defaults filled in.
-func (r *Referee) Rules() Rules { return r.rules }
+func (r *Referee) Rules() combat.Rules { return r.rules }
 
 // Checker returns the referee's hit checker (for its counts).
 func (r *Referee) Checker() *HitChecker { return r.check }
@@ -134,7 +77,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 	k := playerKey{owner, name}
 	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true}
 	if r.scores[k] == nil {
-		r.scores[k] = &Score{Owner: owner, Name: name, Team: team}
+		r.scores[k] = &combat.Score{Owner: owner, Name: name, Team: team}
 		r.announceScores(at) // a new line on everyone's scoreboard
 	}
 }
@@ -163,21 +106,21 @@ func (r *Referee) Health(actor uint32) (float64, bool) {
 // Fire hears shot s at host time at. A valid shot is announced to every peer; a void
 // one (see HitChecker.Fired) is not, and claims about it are refused. Between matches
 // no shot counts.
-func (r *Referee) Fire(s Shot, at float64) Reason {
+func (r *Referee) Fire(s combat.Shot, at float64) combat.Reason {
 	r.begin(at)
 	if r.over {
-		return RejectImpossible
+		return combat.RejectImpossible
 	}
 	v := r.check.Fired(s, at)
-	if v == Accepted {
-		r.out = append(r.out, CombatEvent{Kind: CombatFire, Time: at, Shot: s})
+	if v == combat.Accepted {
+		r.out = append(r.out, combat.Event{Kind: combat.EventFire, Time: at, Shot: s})
 	}
 	return v
 }
 
 // Claim judges claim c, arrived at host time at from a shooter whose link is link, and
 // applies the damage of an accepted one.
-func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
+func (r *Referee) Claim(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	shooter := r.tanks[c.Shooter]
 	target := r.tanks[c.Target]
 	if shooter != nil && target != nil && shooter.key.owner == target.key.owner {
@@ -190,8 +133,8 @@ func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
 		return v
 	}
 	sr := r.check.shots[shotKey{c.Shooter, c.Shot}]
-	if v.Reason != Accepted {
-		r.out = append(r.out, CombatEvent{Kind: CombatRefused, Time: at, Target: c.Target, Local: c.Local,
+	if v.Reason != combat.Accepted {
+		r.out = append(r.out, combat.Event{Kind: combat.EventRefused, Time: at, Target: c.Target, Local: c.Local,
 			Reason: v.Reason, Rebuilt: v.Rebuilt, Shot: shotOf(sr, c)})
 		return v
 	}
@@ -200,18 +143,18 @@ func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
 	}
 	shot := sr.shot
 	dmg := 0.0
-	if shooter == nil || Enemies(shooter.team, target.team) {
+	if shooter == nil || combat.Enemies(shooter.team, target.team) {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
 	target.health = math.Max(0, target.health-dmg)
-	r.out = append(r.out, CombatEvent{Kind: CombatHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
+	r.out = append(r.out, combat.Event{Kind: combat.EventHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
 		Damage: dmg, Health: target.health, Rebuilt: v.Rebuilt})
 	if target.health > 0 {
 		return v
 	}
 	target.alive = false
 	r.check.Destroyed(c.Target, at)
-	r.out = append(r.out, CombatEvent{Kind: CombatDestroy, Time: at, Shot: shot, Target: c.Target})
+	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: c.Target})
 	if s := r.scores[target.key]; s != nil {
 		s.Deaths++
 	}
@@ -229,22 +172,22 @@ func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
 }
 
 // shotOf returns the recorded shot of a claim, or what the claim names of it.
-func shotOf(sr *shotRecord, c Claim) Shot {
+func shotOf(sr *shotRecord, c combat.Claim) combat.Shot {
 	if sr != nil {
 		return sr.shot
 	}
-	return Shot{ID: c.Shot, Shooter: c.Shooter}
+	return combat.Shot{ID: c.Shot, Shooter: c.Shooter}
 }
 
 // faceNormal returns the outward normal of the hull face nearest to local point p.
 func faceNormal(p mgl64.Vec3) mgl64.Vec3 {
 	best, n := math.Inf(1), mgl64.Vec3{}
 	for i := 0; i < 3; i++ {
-		if d := math.Abs(p[i] - HullMin[i]); d < best {
+		if d := math.Abs(p[i] - combat.HullMin[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = -1
 		}
-		if d := math.Abs(HullMax[i] - p[i]); d < best {
+		if d := math.Abs(combat.HullMax[i] - p[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = 1
 		}
@@ -277,7 +220,7 @@ func (r *Referee) Step(at float64) {
 	case !r.over && r.rules.TimeLimit > 0 && at-r.start >= r.rules.TimeLimit:
 		r.end(at)
 	}
-	r.check.Forget(at - 2*ShellLifetime)
+	r.check.Forget(at - 2*combat.ShellLifetime)
 }
 
 // Restart starts a fresh match at host time at, whatever the one in play or the
@@ -317,12 +260,12 @@ func (r *Referee) end(at float64) {
 }
 
 func (r *Referee) announceScores(at float64) {
-	r.out = append(r.out, CombatEvent{Kind: CombatScores, Time: at, Over: r.over, Until: r.until,
+	r.out = append(r.out, combat.Event{Kind: combat.EventScores, Time: at, Over: r.over, Until: r.until,
 		Ends: at + r.Remaining(at), Scores: r.Scores(nil)})
 }
 
 // Scores appends the scoreboard to buf, best first (kills, then fewer deaths, then name).
-func (r *Referee) Scores(buf []Score) []Score {
+func (r *Referee) Scores(buf []combat.Score) []combat.Score {
 	for _, s := range r.scores {
 		buf = append(buf, *s)
 	}
@@ -330,7 +273,7 @@ func (r *Referee) Scores(buf []Score) []Score {
 	return buf
 }
 
-func compareScores(a, b Score) int {
+func compareScores(a, b combat.Score) int {
 	if c := cmp.Compare(b.Kills, a.Kills); c != 0 {
 		return c
 	}
@@ -344,7 +287,7 @@ func compareScores(a, b Score) int {
 }
 
 // Events appends the events decided since the last call to buf, in order, and returns it.
-func (r *Referee) Events(buf []CombatEvent) []CombatEvent {
+func (r *Referee) Events(buf []combat.Event) []combat.Event {
 	buf = append(buf, r.out...)
 	clear(r.out)
 	r.out = r.out[:0]

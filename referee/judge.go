@@ -1,8 +1,9 @@
-package game
+package referee
 
 import (
 	"sync/atomic"
 
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
@@ -15,7 +16,7 @@ import (
 // safe for concurrent use, except for Rounds and StartRound.
 type Judge struct {
 	ref *Referee
-	evs []CombatEvent
+	evs []combat.Event
 	// over is whether the referee's round had ended at the last look; rounds counts
 	// the rounds that ended, read by the headless host's loop through Rounds.
 	over   bool
@@ -29,7 +30,7 @@ type Judge struct {
 // NewJudge returns a judge refereeing matches on map m under rules, who rebuilds
 // shooters' views with the remote reckoning reckon (the players' DeadReckoning().Reckon;
 // each claim names the algorithm, clamp mode and compensation its shooter switched to).
-func NewJudge(m *terrain.Map, rules Rules, reckon deadreckon.Config) (*Judge, error) {
+func NewJudge(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Judge, error) {
 	r, err := NewReferee(m, rules, reckon)
 	if err != nil {
 		return nil, err
@@ -86,14 +87,14 @@ func (j *Judge) countRounds() {
 func (j *Judge) Message(from uint32, m wire.Message, at float64, link net.JudgeLink) {
 	switch x := m.(type) {
 	case *wire.Fire:
-		s := ShotOf(x)
+		s := combat.ShotOf(x)
 		if !j.owns(from, s.Shooter) {
 			j.Refused++
 			return
 		}
 		j.ref.Fire(s, at)
 	case *wire.HitClaim:
-		c := ClaimOf(x)
+		c := combat.ClaimOf(x)
 		if !j.owns(from, c.Shooter) {
 			j.Refused++
 			return
@@ -115,7 +116,7 @@ func (j *Judge) Outbox(buf []wire.Message) []wire.Message {
 	j.countRounds()
 	j.evs = j.ref.Events(j.evs[:0])
 	for i := range j.evs {
-		if m, err := EventMessage(&j.evs[i]); err == nil {
+		if m, err := combat.EventMessage(&j.evs[i]); err == nil {
 			buf = append(buf, m)
 		}
 	}

@@ -1,14 +1,13 @@
-package game
+package referee
 
 import (
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/combat"
 )
 
 // refereeFight is a fight judged by a referee: shooter on team 1, target on team 2.
-func refereeFight(t *testing.T, rules Rules) (*fight, *Referee) {
+func refereeFight(t *testing.T, rules combat.Rules) (*fight, *Referee) {
 	t.Helper()
 	f := newFight(t)
 	r, err := NewReferee(f.m, rules, f.reckon)
@@ -28,14 +27,14 @@ func refereeFight(t *testing.T, rules Rules) (*fight, *Referee) {
 }
 
 func TestRefereeDamagesDestroysAndScores(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 60, Reload: 1, ScoreLimit: 5})
-	var evs []CombatEvent
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 60, Reload: 1, ScoreLimit: 5})
+	var evs []combat.Event
 	for i, fired := range []float64{3, 5} {
 		s, c := f.shoot(t, uint32(i+1), fired)
-		if v := r.Fire(s, fired+0.1); v != Accepted {
+		if v := r.Fire(s, fired+0.1); v != combat.Accepted {
 			t.Fatalf("shot %d refused: %v", i+1, v)
 		}
-		if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != Accepted {
+		if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
 			t.Fatalf("claim %d refused: %v", i+1, v.Reason)
 		}
 	}
@@ -44,12 +43,12 @@ func TestRefereeDamagesDestroysAndScores(t *testing.T) {
 	var health []float64
 	for _, e := range evs {
 		switch e.Kind {
-		case CombatFire:
+		case combat.EventFire:
 			fires++
-		case CombatHit:
+		case combat.EventHit:
 			hits++
 			health = append(health, e.Health)
-		case CombatDestroy:
+		case combat.EventDestroy:
 			destroys++
 			if e.Target != 2 || e.Shot.Shooter != 1 {
 				t.Errorf("destroy event %+v", e)
@@ -69,27 +68,27 @@ func TestRefereeDamagesDestroysAndScores(t *testing.T) {
 	// A third shot at the wreck is refused: the target is destroyed.
 	s, c := f.shoot(t, 3, 7)
 	r.Fire(s, 7.1)
-	if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != RejectTargetDestroyed {
+	if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != combat.RejectTargetDestroyed {
 		t.Errorf("claim on a wreck: %v", v.Reason)
 	}
 }
 
 func TestRefereeSparesTeammates(t *testing.T) {
-	f, r := refereeFight(t, Rules{})
+	f, r := refereeFight(t, combat.Rules{})
 	r.Spawned(3, 3, "mate", 1, f.target, 0) // a teammate of the shooter, no updates
 	r.tanks[2].team = 1                     // the target joins the shooter's team
 	s, c := f.shoot(t, 1, 5)
 	r.Fire(s, 5.1)
-	if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != Accepted {
+	if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
 		t.Fatal(v.Reason)
 	}
-	if h, alive := r.Health(2); h != DefaultMaxHealth || !alive {
+	if h, alive := r.Health(2); h != combat.DefaultMaxHealth || !alive {
 		t.Errorf("a teammate's shell took the target to %v", h)
 	}
 }
 
 func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
 	s, c := f.shoot(t, 1, 5)
 	r.Fire(s, 5.1)
 	r.Claim(c, c.Time+0.1, f.link)
@@ -97,7 +96,7 @@ func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
 	if !over || until < c.Time+4 {
 		t.Fatalf("after the score limit: over %v until %v", over, until)
 	}
-	if v := r.Fire(Shot{ID: 2, Shooter: 1, Origin: s.Origin, Direction: s.Direction, Time: until - 1}, until-1); v == Accepted {
+	if v := r.Fire(combat.Shot{ID: 2, Shooter: 1, Origin: s.Origin, Direction: s.Direction, Time: until - 1}, until-1); v == combat.Accepted {
 		t.Error("a shot between matches was accepted")
 	}
 	r.Step(until + 0.01)
@@ -109,7 +108,7 @@ func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
 			t.Errorf("scores not cleared: %+v", sc)
 		}
 	}
-	if h, alive := r.Health(2); h != DefaultMaxHealth || !alive {
+	if h, alive := r.Health(2); h != combat.DefaultMaxHealth || !alive {
 		t.Errorf("the wreck was not restored: %v %v", h, alive)
 	}
 	// The time limit ends the next one.
@@ -117,9 +116,9 @@ func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
 	if over, _ := r.Over(); !over {
 		t.Error("the time limit passed without ending the match")
 	}
-	var last CombatEvent
+	var last combat.Event
 	for _, e := range r.Events(nil) {
-		if e.Kind == CombatScores {
+		if e.Kind == combat.EventScores {
 			last = e
 		}
 	}
@@ -128,78 +127,10 @@ func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
 	}
 }
 
-func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
-	m := valley(t)
-	floor, _ := m.Landmark("floor")
-	h, _ := m.HeightAt(floor.X, floor.Z)
-	w, err := physics.NewWorld(physics.MapConfig(m))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []Difficulty{Hard, Normal, Easy} {
-		g := NewGunner(m, d, 5)
-		hits, shots := 0, 0
-		// A target crossing at 8 m/s, 120 m ahead; the gunner's tank stands still.
-		start := mgl64.Vec3{floor.X + 120, h, floor.Z - 40}
-		vel := mgl64.Vec3{0, 0, 8}
-		loaded := 0.0
-		for frame := 0; frame < 600; frame++ {
-			now := float64(frame) / 60
-			pos := start.Add(vel.Mul(now))
-			pos[1], _ = m.HeightAt(pos[0], pos[2])
-			aim := g.Aim(now, tank.Pose(), []Target{{ID: 2, Position: pos, Velocity: vel, Enemy: true}}, now >= loaded)
-			if !aim.Engaged {
-				t.Fatalf("%v: target in plain sight not engaged", d)
-			}
-			tank.SetInput(physics.Input{AimYaw: aim.AimYaw, GunElevation: aim.GunElevation})
-			w.Step(1.0 / 60)
-			if !aim.Fire {
-				continue
-			}
-			if now-g.seenAt < g.skill.reaction {
-				t.Errorf("%v fired %.2f s after seeing its target, before its reaction time", d, now-g.seenAt)
-			}
-			shots++
-			loaded = now + 1
-			p := tank.Pose()
-			o, dir := Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
-			s := Shot{ID: 1, Shooter: 1, Origin: o, Direction: dir, Time: now}
-			for ft := now; ft < now+2; ft += 1.0 / 60 {
-				tp := start.Add(vel.Mul(ft + 1.0/60))
-				tp[1], _ = m.HeightAt(tp[0], tp[2])
-				imp := Sweep(m, s, ft, ft+1.0/60, []HullPose{{Actor: 2, Position: tp, Orientation: mgl64.QuatIdent()}})
-				if imp.Kind == ImpactTank {
-					hits++
-				}
-				if imp.Kind != ImpactNone {
-					break
-				}
-			}
-		}
-		t.Logf("%v: %d of %d shots hit", d, hits, shots)
-		if shots < 3 {
-			t.Errorf("%v: only %d shots in 10 s", d, shots)
-		}
-		if d == Hard && hits*2 < shots {
-			t.Errorf("hard gunner hit %d of %d shots at a steady crossing target", hits, shots)
-		}
-	}
-	if _, err := ParseDifficulty("brutal"); err == nil {
-		t.Error("unknown difficulty accepted")
-	}
-	if d, err := ParseDifficulty("hard"); err != nil || d != Hard || d.String() != "hard" {
-		t.Errorf("hard: %v %v", d, err)
-	}
-}
-
 // TestJudgeCountsRounds: the judge counts each round once, when it ends at the score
 // limit and again at the time limit, whichever of its calls sees the end first.
 func TestJudgeCountsRounds(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
 	j := &Judge{ref: r}
 	j.Tick(1)
 	if n := j.Rounds(); n != 0 {
@@ -228,7 +159,7 @@ func TestJudgeCountsRounds(t *testing.T) {
 // round that ends before the next Tick, and at that Tick starts a fresh round whose
 // time limit runs from then, with clean scores and repaired tanks.
 func TestJudgeStartRound(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 5, ScoreboardTime: 4, TimeLimit: 60})
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, ScoreLimit: 5, ScoreboardTime: 4, TimeLimit: 60})
 	j := &Judge{ref: r}
 	j.Tick(1)
 	s, c := f.shoot(t, 1, 5)
