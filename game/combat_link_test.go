@@ -84,12 +84,11 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := referee.NewJudge(mp, combat.Rules{}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := judge.Referee()
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 5, Judge: judge,
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 5, Judge: ref,
 		Link: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}})
 	rec := &recordLink{LoopLink: hub.Join(), fired: map[uint32]combat.Shot{}, claimed: map[uint32]combat.Claim{},
 		answer: map[uint32]combat.Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}
@@ -207,7 +206,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 		}
 	}
 	t.Logf("%d shots: %d hits on the shooter's screen, %d confirmed; %d misses claimed, %d refused; verdicts %v",
-		len(rec.fired), honest, confirmed, forged, refusedForged, ref.Checker().Counts())
+		len(rec.fired), honest, confirmed, forged, refusedForged, ref.Counts().Verdicts)
 	if offHull*20 > honest {
 		t.Errorf("%d of %d hits on the shooter's screen refused as off the rebuilt hull", offHull, honest)
 	}

@@ -21,12 +21,11 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Skip("a few simulated minutes of battle")
 	}
 	mp := valley(t)
-	judge, err := referee.NewJudge(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := judge.Referee()
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: judge,
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: ref,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
 	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: bot.Hard}, hub.Join())
 	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: bot.Hard}, hub.Join())
@@ -69,7 +68,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 			break
 		}
 	}
-	counts := ref.Checker().Counts()
+	counts := ref.Counts().Verdicts
 	t.Logf("destroys %d; verdicts %v; scores %+v", destroys, counts, ref.Scores(nil))
 	if destroys < 3 {
 		t.Fatalf("only %d tanks destroyed in four minutes of battle", destroys)
@@ -108,11 +107,11 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 // every peer's tanks respawn for the next match with clean scores.
 func TestMatchEndsAndRestarts(t *testing.T) {
 	mp := valley(t)
-	judge, err := referee.NewJudge(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 4, Judge: judge, Link: impair.Link{Latency: 50 * time.Millisecond}})
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 4, Judge: ref, Link: impair.Link{Latency: 50 * time.Millisecond}})
 	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: bot.Hard}, hub.Join())
 	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: bot.Hard}, hub.Join())
 	var snap Snapshot

@@ -237,7 +237,7 @@ type duel struct {
 	hopBH    *Network // target to host
 	hopHA    *Network // host to shooter
 	rng      *rand.Rand
-	check    *referee.HitChecker
+	check    *referee.Checker
 	view     *deadreckon.Actor // the target on the shooter's screen
 	host     *deadreckon.Actor // the target on the host: the naive check's view
 	hostA    mgl64.Vec3        // the shooter's position on the host
@@ -276,7 +276,7 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 	reckon := dr.Reckon
 	d := &duel{o: o, m: m, w: w, a: a, b: b, reckon: reckon,
 		rng:   rand.New(rand.NewPCG(seed, 0xd0e1)),
-		check: referee.NewHitChecker(m, referee.HitCheckConfig{Reckon: reckon}),
+		check: referee.NewChecker(m, referee.CheckerConfig{Reckon: reckon}),
 		view:  deadreckon.NewActor(reckon),
 		host:  deadreckon.NewActor(reckon),
 		res:   DuelResult{RejectsByReason: map[string]int{}},

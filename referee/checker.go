@@ -2,6 +2,7 @@ package referee
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
@@ -9,7 +10,7 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// Defaults for HitCheckConfig.
+// Defaults for CheckerConfig.
 const (
 	// DefaultMaxRewind caps how far back the host rebuilds a shooter's view: a claim
 	// whose time is more than this before its arrival is refused, s. Source rewinds up
@@ -69,8 +70,8 @@ const (
 // muzzleReach is the farthest a muzzle can be from its hull's origin, m.
 var muzzleReach = combat.TurretPivot.Len() + combat.GunPivot.Len() + combat.BarrelLength
 
-// HitCheckConfig sets up a HitChecker. The zero value takes every default.
-type HitCheckConfig struct {
+// CheckerConfig sets up a Checker. The zero value takes every default.
+type CheckerConfig struct {
 	// Reckon is how shooters reckon remote tanks: the host rebuilds their view with it.
 	// It must be the configuration the shooters' matches use (Match.ActorConfig).
 	Reckon deadreckon.Config
@@ -87,7 +88,7 @@ type HitCheckConfig struct {
 	Reload float64
 }
 
-func (c HitCheckConfig) withDefaults() HitCheckConfig {
+func (c CheckerConfig) withDefaults() CheckerConfig {
 	if !(c.MaxRewind > 0) {
 		c.MaxRewind = DefaultMaxRewind
 	}
@@ -165,7 +166,7 @@ type shotRecord struct {
 	heard   float64
 }
 
-// HitChecker is the host's judge of who hit whom. It keeps a short history of the
+// Checker is the host's judge of who hit whom. It keeps a short history of the
 // updates the host relayed for each actor, with their host times; for a claim it
 // rebuilds the shooter's view of the target by running the same deadreckon code the
 // shooter runs over the updates the shooter had (each arrived one host-to-shooter
@@ -173,31 +174,31 @@ type shotRecord struct {
 // and accepts when the claimed impact point, placed on that hull, lies on the shell's
 // path. It decides; it applies no damage (Referee does).
 //
-// A HitChecker is not safe for concurrent use. Times are host-clock seconds.
-type HitChecker struct {
-	cfg    HitCheckConfig
+// A Checker is not safe for concurrent use. Times are host-clock seconds.
+type Checker struct {
+	cfg    CheckerConfig
 	terr   *terrain.Map
 	actors map[uint32]*actorRecord
 	shots  map[shotKey]*shotRecord
-	counts [combat.NumReasons]uint64
+	counts [combat.NumReasons]atomic.Uint64 // atomic: Counts may be read from another goroutine
 }
 
-// NewHitChecker returns a judge for matches on terrain m.
-func NewHitChecker(m *terrain.Map, cfg HitCheckConfig) *HitChecker {
+// NewChecker returns a judge for matches on terrain m.
+func NewChecker(m *terrain.Map, cfg CheckerConfig) *Checker {
 	if m == nil {
-		panic("game: NewHitChecker without a map")
+		panic("referee: NewChecker without a map")
 	}
 	cfg = cfg.withDefaults()
-	return &HitChecker{cfg: cfg, terr: m, actors: make(map[uint32]*actorRecord),
+	return &Checker{cfg: cfg, terr: m, actors: make(map[uint32]*actorRecord),
 		shots: make(map[shotKey]*shotRecord)}
 }
 
 // Config returns the checker's configuration with defaults filled in.
-func (h *HitChecker) Config() HitCheckConfig { return h.cfg }
+func (h *Checker) Config() CheckerConfig { return h.cfg }
 
 // Spawned records that actor (owned by owner) entered the match, or re-entered it at a
 // new place (a continuity break), with state s at host time at.
-func (h *HitChecker) Spawned(actor, owner uint32, s deadreckon.State, at float64) {
+func (h *Checker) Spawned(actor, owner uint32, s deadreckon.State, at float64) {
 	r := h.actors[actor]
 	if r == nil {
 		r = &actorRecord{owner: owner, destroyed: math.Inf(1), gone: math.Inf(1)}
@@ -209,14 +210,14 @@ func (h *HitChecker) Spawned(actor, owner uint32, s deadreckon.State, at float64
 
 // Relayed records that the host relayed update s of actor at host time at. Updates of
 // unknown actors are ignored.
-func (h *HitChecker) Relayed(actor uint32, s deadreckon.State, at float64) {
+func (h *Checker) Relayed(actor uint32, s deadreckon.State, at float64) {
 	if r := h.actors[actor]; r != nil {
 		r.add(relayed{s: s, at: at})
 	}
 }
 
 // Destroyed records that actor was destroyed at host time at.
-func (h *HitChecker) Destroyed(actor uint32, at float64) {
+func (h *Checker) Destroyed(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.destroyed {
 		r.destroyed = at
 	}
@@ -224,14 +225,14 @@ func (h *HitChecker) Destroyed(actor uint32, at float64) {
 
 // Despawned records that actor left the match at host time at. Its record stays a
 // while, so late claims about it are answered; Forget drops old records.
-func (h *HitChecker) Despawned(actor uint32, at float64) {
+func (h *Checker) Despawned(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.gone {
 		r.gone = at
 	}
 }
 
 // Forget drops the records of actors gone and shots fired before host time before.
-func (h *HitChecker) Forget(before float64) {
+func (h *Checker) Forget(before float64) {
 	for id, r := range h.actors {
 		if r.gone < before {
 			delete(h.actors, id)
@@ -244,15 +245,28 @@ func (h *HitChecker) Forget(before float64) {
 	}
 }
 
-// Counts returns how many claims and shots were refused, by reason (index Accepted
-// counts accepted claims).
-func (h *HitChecker) Counts() [combat.NumReasons]uint64 { return h.counts }
+// Counts returns how many claims were judged, by reason (index combat.Accepted counts
+// the accepted ones); repeats of a judged claim are not counted. It is safe for
+// concurrent use.
+func (h *Checker) Counts() [combat.NumReasons]uint64 {
+	var c [combat.NumReasons]uint64
+	for i := range h.counts {
+		c[i] = h.counts[i].Load()
+	}
+	return c
+}
+
+// owns reports whether player owner owns (or owned: shells outlive their tanks) actor.
+func (h *Checker) owns(owner, actor uint32) bool {
+	r := h.actors[actor]
+	return r != nil && r.owner == owner
+}
 
 // Fired records shot s, heard by the host at host time at, and says whether it is a
 // valid shot: the shooter in the match and alive, the reload respected, the time
 // plausible and the origin within the muzzle's reach of where the shooter last said it
 // was. Claims about a void shot are refused for the same reason.
-func (h *HitChecker) Fired(s combat.Shot, at float64) combat.Reason {
+func (h *Checker) Fired(s combat.Shot, at float64) combat.Reason {
 	k := shotKey{s.Shooter, s.ID}
 	if _, dup := h.shots[k]; dup {
 		return combat.RejectUnknownShot // a repeated shot id
@@ -262,7 +276,7 @@ func (h *HitChecker) Fired(s combat.Shot, at float64) combat.Reason {
 	return v
 }
 
-func (h *HitChecker) fire(s combat.Shot, at float64) combat.Reason {
+func (h *Checker) fire(s combat.Shot, at float64) combat.Reason {
 	r := h.actors[s.Shooter]
 	switch {
 	case r == nil || r.gone <= s.Time || r.destroyed <= s.Time:
@@ -283,7 +297,7 @@ func (h *HitChecker) fire(s combat.Shot, at float64) combat.Reason {
 
 // reported returns where the host itself showed actor id (record r) at host time t:
 // the peers' reckoning, on the updates as they reached the host.
-func (h *HitChecker) reported(id uint32, r *actorRecord, t float64) (mgl64.Vec3, bool) {
+func (h *Checker) reported(id uint32, r *actorRecord, t float64) (mgl64.Vec3, bool) {
 	hp, ok := h.rebuild(id, r, view{time: t}, mgl64.Vec3{}, false)
 	return hp.Position, ok
 }
@@ -293,7 +307,7 @@ func (h *HitChecker) reported(id uint32, r *actorRecord, t float64) (mgl64.Vec3,
 // unreliably and repeated, and the repeats of a judged claim come back as Duplicate
 // verdicts, not counted. A claim about a shot the host has not heard of yet registers
 // the shot it carries, as Fired would.
-func (h *HitChecker) Check(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
+func (h *Checker) Check(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	k := shotKey{c.Shooter, c.Shot}
 	sr := h.shots[k]
 	if sr == nil && c.Fired.Shooter == c.Shooter && c.Fired.ID == c.Shot {
@@ -307,11 +321,11 @@ func (h *HitChecker) Check(c combat.Claim, at float64, link ShooterLink) combat.
 	if sr != nil {
 		sr.judged = true
 	}
-	h.counts[v.Reason]++
+	h.counts[v.Reason].Add(1)
 	return v
 }
 
-func (h *HitChecker) check(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
+func (h *Checker) check(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	sr := h.shots[shotKey{c.Shooter, c.Shot}]
 	if sr == nil {
 		return combat.Verdict{Reason: combat.RejectUnknownShot}
@@ -333,7 +347,7 @@ func (h *HitChecker) check(c combat.Claim, at float64, link ShooterLink) combat.
 // claimPossible checks claim c about shot s, arrived at host time at, on its own:
 // finite, its impact within the shell's flight and the claim's frame, and not older
 // than the host rewinds.
-func (h *HitChecker) claimPossible(c combat.Claim, s combat.Shot, at float64) combat.Reason {
+func (h *Checker) claimPossible(c combat.Claim, s combat.Shot, at float64) combat.Reason {
 	switch {
 	case !deadreckon.Finite(c.Time) || !deadreckon.Finite(c.Impact) || !deadreckon.FiniteVec(c.Local) || !deadreckon.FiniteVec(c.Observer) || !finiteApplied(c.Applied):
 		return combat.RejectImpossible
@@ -349,7 +363,7 @@ func (h *HitChecker) claimPossible(c combat.Claim, s combat.Shot, at float64) co
 // targetHittable checks what the host knows of the target (record tr) without
 // rebuilding the shooter's view: alive, another tank, the point on a hull, no terrain
 // in the way, and no break the shooter could not have seen.
-func (h *HitChecker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord, at float64, link ShooterLink) combat.Reason {
+func (h *Checker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord, at float64, link ShooterLink) combat.Reason {
 	if tr == nil || tr.destroyed <= at || tr.gone <= at || c.Target == c.Shooter {
 		return combat.RejectTargetDestroyed
 	}
@@ -369,7 +383,7 @@ func (h *HitChecker) targetHittable(c combat.Claim, s combat.Shot, tr *actorReco
 
 // judge rebuilds the target (record tr) as the shooter saw it when claim c was made
 // and decides whether shot s hit it there.
-func (h *HitChecker) judge(c combat.Claim, s combat.Shot, tr *actorRecord, link ShooterLink) combat.Verdict {
+func (h *Checker) judge(c combat.Claim, s combat.Shot, tr *actorRecord, link ShooterLink) combat.Verdict {
 	hp, ok := h.rebuild(c.Target, tr, view{time: c.Time, link: link, applied: c.Applied, mode: c.Reckon, hasMode: true}, c.Observer, true)
 	if !ok {
 		return combat.Verdict{Reason: combat.RejectTargetDestroyed}
@@ -428,7 +442,7 @@ func finiteApplied(a [combat.ClaimApplied]combat.Applied) bool {
 
 // rebuild runs a peer's reckoning of actor id (record r) over the updates it had at v
 // and returns the hull it showed then; clamp clamps it to the ground seen from observer.
-func (h *HitChecker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3, clamp bool) (combat.HullPose, bool) {
+func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3, clamp bool) (combat.HullPose, bool) {
 	link := v.link
 	// The newest update the peer had: the basis it names, else the newest relayed a
 	// latency before.

@@ -11,7 +11,7 @@ import (
 // TestClaimPossible checks the claim's own checks, before any target is looked at:
 // each bound of the impact time, the claim's age and the finiteness of every field.
 func TestClaimPossible(t *testing.T) {
-	h := &HitChecker{cfg: HitCheckConfig{}.withDefaults()} // the claim alone: no map needed
+	h := &Checker{cfg: CheckerConfig{}.withDefaults()} // the claim alone: no map needed
 	const fired, at = 10.0, 10.5
 	shot := combat.Shot{ID: 1, Shooter: 1, Origin: mgl64.Vec3{}, Direction: mgl64.Vec3{1, 0, 0}, Time: fired}
 	good := combat.Claim{Shooter: 1, Shot: 1, Target: 2, Time: 10.45, Impact: 10.4, Local: mgl64.Vec3{0, 0.5, 0}}

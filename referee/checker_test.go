@@ -17,7 +17,7 @@ import (
 type fight struct {
 	m       *terrain.Map
 	reckon  deadreckon.Config
-	check   *HitChecker
+	check   *Checker
 	link    ShooterLink
 	shooter deadreckon.State
 	target  deadreckon.State
@@ -34,7 +34,7 @@ func newFight(t testing.TB) *fight {
 		return s
 	}
 	f := &fight{m: m, reckon: game.DeadReckoning().Reckon, link: ShooterLink{Latency: 0.1}}
-	f.check = NewHitChecker(m, HitCheckConfig{Reckon: f.reckon})
+	f.check = NewChecker(m, CheckerConfig{Reckon: f.reckon})
 	f.shooter = place(floor.X, floor.Z)
 	f.target = place(floor.X+60, floor.Z+10)
 	f.target.Velocity = mgl64.Vec3{0, 0, 4} // driving across the line of fire

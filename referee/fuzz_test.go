@@ -22,7 +22,7 @@ func FuzzJudge(f *testing.F) {
 		if !(at >= 0 && at < 1e6) {
 			at = 10
 		}
-		j, err := NewJudge(fg.m, combat.Rules{}, fg.reckon)
+		j, err := New(fg.m, combat.Rules{}, fg.reckon)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,8 +37,8 @@ func FuzzJudge(f *testing.F) {
 		if m, err := combat.FireMessage(shot); err == nil {
 			j.Message(1, m, at, netLink())
 		}
-		j.ref.Fire(shot, at)
-		v := j.ref.Claim(claim, at, ShooterLink{Latency: 0.1})
+		j.fire(shot, at)
+		v := j.claim(claim, at, ShooterLink{Latency: 0.1})
 		if v.Reason >= combat.NumReasons {
 			t.Fatalf("verdict %v", v.Reason)
 		}

@@ -2,12 +2,16 @@ package referee
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -26,16 +30,19 @@ type refTank struct {
 }
 
 // Referee applies a match's rules of combat on the host: the only place damage is
-// done. It hears every spawn, relayed update and despawn, every shot and every hit
-// claim, judges claims with a HitChecker, and emits the authoritative events (fire,
-// hit, destroy, refusal, scoreboard) for the host to send to every peer. It runs the
-// match clock: a match ends at the time or score limit, the scoreboard shows, and the
-// next match starts with clean scores.
+// done. It implements net.Judge, the one way the host's run loop reaches it: it hears
+// every spawn, relayed update and despawn, every shot and every hit claim, judges
+// claims with its Checker, and hands the run loop the authoritative events (fire,
+// hit, destroy, refusal, scoreboard) as wire messages for every peer. It runs the
+// match clock: a match (a round) ends at the time or score limit, the scoreboard
+// shows, and the next starts with clean scores.
 //
-// A Referee is not safe for concurrent use. Times are host-clock seconds.
+// The run loop calls the net.Judge methods from one goroutine. Rules, Rounds,
+// StartRound, Counts and Scores are safe for concurrent use. Times are host-clock
+// seconds.
 type Referee struct {
 	rules  combat.Rules
-	check  *HitChecker
+	check  *Checker
 	tanks  map[uint32]*refTank
 	scores map[playerKey]*combat.Score
 	start  float64
@@ -43,28 +50,53 @@ type Referee struct {
 	over   bool
 	until  float64
 	out    []combat.Event
+	evs    []combat.Event // reused by Outbox
+
+	// overSeen is whether the round had ended at the last count; rounds counts the
+	// rounds that ended, read by the headless host's loop through Rounds.
+	overSeen bool
+	rounds   atomic.Int64
+	// restartAsked is set by StartRound and taken by the next Tick.
+	restartAsked atomic.Bool
+	// refused counts game messages that did not decode into a shot or claim, or named
+	// a tank their sender does not own.
+	refused atomic.Uint64
+	// board is the scoreboard last announced, best first.
+	board atomic.Pointer[[]combat.Score]
 }
 
-// NewReferee returns a referee for matches on map m under rules, judging hits with
-// the shooters' remote reckoning reckon.
-func NewReferee(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee, error) {
+// Counts are a referee's tallies, as Referee.Counts reports them.
+type Counts struct {
+	// Verdicts counts the claims judged, by reason (index combat.Accepted counts the
+	// accepted ones); repeats of a judged claim are not counted.
+	Verdicts [combat.NumReasons]uint64
+	// Refused counts game messages that did not decode into a shot or claim, or named
+	// a tank their sender does not own.
+	Refused uint64
+}
+
+// New returns a referee for matches on map m under rules, who rebuilds shooters'
+// views with the remote reckoning reckon (the players' game.DeadReckoning().Reckon;
+// each claim names the algorithm, clamp mode and compensation its shooter switched
+// to). It returns an error for invalid rules (see combat.Rules.WithDefaults).
+func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee, error) {
 	r, err := rules.WithDefaults()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("referee: %w", err)
 	}
 	return &Referee{
 		rules:  r,
-		check:  NewHitChecker(m, HitCheckConfig{Reckon: reckon, Reload: r.Reload}),
+		check:  NewChecker(m, CheckerConfig{Reckon: reckon, Reload: r.Reload}),
 		tanks:  make(map[uint32]*refTank),
 		scores: make(map[playerKey]*combat.Score),
 	}, nil
 }
 
+// The host's judge is a Referee.
+var _ net.Judge = (*Referee)(nil)
+
 // Rules returns the rules in force, defaults filled in.
 func (r *Referee) Rules() combat.Rules { return r.rules }
-
-// Checker returns the referee's hit checker (for its counts).
-func (r *Referee) Checker() *HitChecker { return r.check }
 
 // Spawned records that actor, of player name on peer owner, entered the match (or
 // re-entered it after a continuity break) with state s at host time at.
@@ -95,7 +127,7 @@ func (r *Referee) Despawned(actor uint32, at float64) {
 
 // Health returns the hit points of actor and whether it is alive; false, 0 for an
 // unknown actor.
-func (r *Referee) Health(actor uint32) (float64, bool) {
+func (r *Referee) health(actor uint32) (float64, bool) {
 	t := r.tanks[actor]
 	if t == nil {
 		return 0, false
@@ -104,9 +136,9 @@ func (r *Referee) Health(actor uint32) (float64, bool) {
 }
 
 // Fire hears shot s at host time at. A valid shot is announced to every peer; a void
-// one (see HitChecker.Fired) is not, and claims about it are refused. Between matches
+// one (see Checker.Fired) is not, and claims about it are refused. Between matches
 // no shot counts.
-func (r *Referee) Fire(s combat.Shot, at float64) combat.Reason {
+func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 	r.begin(at)
 	if r.over {
 		return combat.RejectImpossible
@@ -120,7 +152,7 @@ func (r *Referee) Fire(s combat.Shot, at float64) combat.Reason {
 
 // Claim judges claim c, arrived at host time at from a shooter whose link is link, and
 // applies the damage of an accepted one.
-func (r *Referee) Claim(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
+func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	shooter := r.tanks[c.Shooter]
 	target := r.tanks[c.Target]
 	if shooter != nil && target != nil && shooter.key.owner == target.key.owner {
@@ -212,11 +244,11 @@ func (r *Referee) teamKills(team int, k playerKey) int {
 
 // Step runs the match clock to host time at: the time limit ends a match, and the end
 // of the scoreboard starts the next one.
-func (r *Referee) Step(at float64) {
+func (r *Referee) step(at float64) {
 	r.begin(at)
 	switch {
 	case r.over && at >= r.until:
-		r.Restart(at)
+		r.restart(at)
 	case !r.over && r.rules.TimeLimit > 0 && at-r.start >= r.rules.TimeLimit:
 		r.end(at)
 	}
@@ -226,7 +258,7 @@ func (r *Referee) Step(at float64) {
 // Restart starts a fresh match at host time at, whatever the one in play or the
 // scoreboard showing: scores cleared, every tank repaired, the clock running from at,
 // and the scoreboard announced.
-func (r *Referee) Restart(at float64) {
+func (r *Referee) restart(at float64) {
 	r.begun, r.over, r.start = true, false, at
 	for _, s := range r.scores {
 		s.Kills, s.Deaths = 0, 0
@@ -238,10 +270,10 @@ func (r *Referee) Restart(at float64) {
 }
 
 // Over reports whether the match has ended and when the next one starts.
-func (r *Referee) Over() (bool, float64) { return r.over, r.until }
+func (r *Referee) ended() (bool, float64) { return r.over, r.until }
 
 // Remaining returns the time left in the match, s (+Inf without a time limit).
-func (r *Referee) Remaining(at float64) float64 {
+func (r *Referee) remaining(at float64) float64 {
 	if r.rules.TimeLimit <= 0 {
 		return math.Inf(1)
 	}
@@ -259,17 +291,25 @@ func (r *Referee) end(at float64) {
 	r.announceScores(at)
 }
 
+// announceScores sends everyone the scoreboard, and keeps it for Scores: every change
+// of a score is announced.
 func (r *Referee) announceScores(at float64) {
+	board := make([]combat.Score, 0, len(r.scores))
+	for _, s := range r.scores {
+		board = append(board, *s)
+	}
+	slices.SortFunc(board, compareScores)
+	r.board.Store(&board)
 	r.out = append(r.out, combat.Event{Kind: combat.EventScores, Time: at, Over: r.over, Until: r.until,
-		Ends: at + r.Remaining(at), Scores: r.Scores(nil)})
+		Ends: at + r.remaining(at), Scores: slices.Clone(board)})
 }
 
-// Scores appends the scoreboard to buf, best first (kills, then fewer deaths, then name).
+// Scores appends the scoreboard to buf, best first (kills, then fewer deaths, then
+// name), as last announced. It is safe for concurrent use.
 func (r *Referee) Scores(buf []combat.Score) []combat.Score {
-	for _, s := range r.scores {
-		buf = append(buf, *s)
+	if b := r.board.Load(); b != nil {
+		buf = append(buf, *b...)
 	}
-	slices.SortFunc(buf, compareScores)
 	return buf
 }
 
@@ -287,9 +327,77 @@ func compareScores(a, b combat.Score) int {
 }
 
 // Events appends the events decided since the last call to buf, in order, and returns it.
-func (r *Referee) Events(buf []combat.Event) []combat.Event {
+func (r *Referee) events(buf []combat.Event) []combat.Event {
 	buf = append(buf, r.out...)
 	clear(r.out)
 	r.out = r.out[:0]
+	return buf
+}
+
+// Tick implements net.Judge: it runs the match clock to host time at, first starting
+// a fresh round if StartRound asked for one.
+func (r *Referee) Tick(at float64) {
+	if r.restartAsked.Swap(false) {
+		r.restart(at)
+		r.overSeen = false
+	}
+	r.step(at)
+	r.countRounds()
+}
+
+// Rounds returns how many rounds have ended (at the rules' score or time limit) since
+// the referee started, or since the last StartRound. It is safe for concurrent use.
+func (r *Referee) Rounds() int { return int(r.rounds.Load()) }
+
+// StartRound starts a fresh round at the referee's next Tick (scores cleared, every
+// tank repaired, the clock running from then) and sets Rounds back to zero at once: a
+// round that ends before that Tick is not counted. A headless host calls it when its
+// round clock starts. It is safe for concurrent use.
+func (r *Referee) StartRound() {
+	r.restartAsked.Store(true)
+	r.rounds.Store(0)
+}
+
+// countRounds counts a round that has just ended, unless a restart is pending.
+func (r *Referee) countRounds() {
+	if r.over && !r.overSeen && !r.restartAsked.Load() {
+		r.rounds.Add(1)
+	}
+	r.overSeen = r.over
+}
+
+// Counts returns the referee's tallies now. It is safe for concurrent use.
+func (r *Referee) Counts() Counts {
+	return Counts{Verdicts: r.check.Counts(), Refused: r.refused.Load()}
+}
+
+// Message implements net.Judge: a shot or a hit claim from player from. A message of
+// another kind, or about a tank from does not own, is refused and counted.
+func (r *Referee) Message(from uint32, m wire.Message, at float64, link net.JudgeLink) {
+	switch x := m.(type) {
+	case *wire.Fire:
+		if s := combat.ShotOf(x); r.check.owns(from, s.Shooter) {
+			r.fire(s, at)
+			return
+		}
+	case *wire.HitClaim:
+		if c := combat.ClaimOf(x); r.check.owns(from, c.Shooter) {
+			r.claim(c, at, ShooterLink{Latency: link.Latency})
+			return
+		}
+	}
+	r.refused.Add(1)
+}
+
+// Outbox implements net.Judge: the events decided since the last call, as messages.
+func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
+	r.countRounds()
+	r.evs = r.events(r.evs[:0])
+	for i := range r.evs {
+		if m, err := combat.EventMessage(&r.evs[i]); err == nil {
+			buf = append(buf, m)
+		}
+	}
+	clear(r.evs)
 	return buf
 }

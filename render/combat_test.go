@@ -26,7 +26,7 @@ func newBattle(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatalf("generate map: %v", err)
 	}
-	judge, err := referee.NewJudge(mp, combat.Rules{WreckTime: 4}, game.DeadReckoning().Reckon)
+	judge, err := referee.New(mp, combat.Rules{WreckTime: 4}, game.DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}

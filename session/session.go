@@ -139,7 +139,10 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	}
 
 	sess := &Session{}
-	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
+	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("practice: %w", err)
+	}
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
 	host, err := net.Listen(ctx, hc)
@@ -215,7 +218,10 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, combat.Rules{}, log)
+	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, combat.Rules{}, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("host: %w", err)
+	}
 	hc.Certificate = cfg.Certificate
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
@@ -362,9 +368,6 @@ type ServeConfig struct {
 // figures. It returns nil after a clean stop on cancellation.
 func Serve(ctx context.Context, cfg ServeConfig) error {
 	log := orDiscard(cfg.Logger)
-	if _, err := cfg.Rules.WithDefaults(); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
 	mp := cfg.Map
 	if mp == nil {
 		path := cfg.MapPath
@@ -376,9 +379,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
+	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	hcfg.Certificate = cfg.Certificate
-	judge := hcfg.Judge.(*referee.Judge)
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -499,18 +504,21 @@ func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log
 }
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks, with limits (raised to carry those tanks), refereeing under rules.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules combat.Rules, log *slog.Logger) net.HostConfig {
+// actors tanks, with limits (raised to carry those tanks), and its referee, refereeing
+// under rules. It returns an error for invalid rules.
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules combat.Rules, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
-	// The callers pass the default rules or rules Serve has checked: no error here.
-	judge, _ := referee.NewJudge(mp, rules, game.DeadReckoning().Reckon)
+	ref, err := referee.New(mp, rules, game.DeadReckoning().Reckon)
+	if err != nil {
+		return net.HostConfig{}, nil, err
+	}
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
-		Judge: judge,
-	}
+		Judge: ref,
+	}, ref, nil
 }
 
 // mapExtent is the half-width of the square around the origin that holds mp, m.
