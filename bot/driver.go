@@ -153,7 +153,7 @@ func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics
 	// A world yaw ψ faces (cos ψ, −sin ψ) on the (x, z) plane.
 	want := deadreckon.Heading(mgl64.Vec3{to[0], 0, to[1]})
 	turn := deadreckon.WrapAngle(want - yaw)
-	in.Steer = clampUnit(turn * 1.5 * steerLeft)
+	in.Steer = math.Max(-1, math.Min(1, turn*1.5*steerLeft))
 	switch a := math.Abs(turn); {
 	case a > math.Pi/3:
 		in.Throttle = 0 // turn in place
@@ -246,16 +246,3 @@ func (b *Driver) onRock(c mgl64.Vec2) bool {
 // steerLeft is the physics.Input.Steer sign that turns a tank left (positive yaw):
 // physics steers right for positive values.
 const steerLeft = -1
-
-// clampUnit clamps v to −1..1; a value that is not finite is 0.
-func clampUnit(v float64) float64 {
-	switch {
-	case !deadreckon.Finite(v):
-		return 0
-	case v > 1:
-		return 1
-	case v < -1:
-		return -1
-	}
-	return v
-}

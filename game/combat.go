@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -140,7 +141,7 @@ type liveShell struct {
 // matchCombat is a match's side of combat: its tanks' guns, the shells on its screen,
 // its claims, and what the host's events say.
 type matchCombat struct {
-	link     CombatLink
+	link     Link
 	rules    combat.Rules
 	level    bot.Difficulty
 	tanks    map[uint32]*tankCombat
@@ -160,19 +161,18 @@ type matchCombat struct {
 	heard    bool           // the host's Judge has spoken: show combat's HUD
 }
 
-// newMatchCombat returns the combat side of a match on link, or nil when the link has
-// no referee.
-func newMatchCombat(link Link, cfg Config) *matchCombat {
-	cl, ok := link.(CombatLink)
-	if r, says := link.(refereed); !ok || (says && !r.Refereed()) {
-		return nil
-	}
+// newMatchCombat returns the combat side of a match on link, or nil when the link is
+// not refereed. It returns an error for invalid cfg.Rules.
+func newMatchCombat(link Link, cfg Config) (*matchCombat, error) {
 	rules, err := cfg.Rules.WithDefaults()
 	if err != nil {
-		rules, _ = combat.Rules{}.WithDefaults()
+		return nil, fmt.Errorf("game: %w", err)
 	}
-	return &matchCombat{link: cl, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
-		ends: math.Inf(1)}
+	if !link.Refereed() {
+		return nil, nil
+	}
+	return &matchCombat{link: link, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
+		ends: math.Inf(1)}, nil
 }
 
 // Fire asks the player's tank to fire at the next Step, if its gun is loaded.

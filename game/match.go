@@ -126,9 +126,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if !(cfg.RemoveAfter > 0) {
 		cfg.RemoveAfter = DefaultRemoveAfter
 	}
-	if cfg.DeadReckoning == (deadreckon.PublisherConfig{}) {
-		cfg.DeadReckoning = DeadReckoning()
-	}
+	cfg.DeadReckoning = withGameReckoning(cfg.DeadReckoning)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -139,10 +137,13 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		terr: cfg.Map,
 		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
-		rng:    rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
-		dr:     cfg.DeadReckoning,
-		byID:   make(map[uint32]*tank),
-		combat: newMatchCombat(link, cfg),
+		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		dr:   cfg.DeadReckoning,
+		byID: make(map[uint32]*tank),
+	}
+	var err error
+	if m.combat, err = newMatchCombat(link, cfg); err != nil {
+		return nil, err
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})

@@ -114,7 +114,7 @@ func RunDuel(ctx context.Context, w io.Writer, o DuelOptions) error {
 // Duel measures who-hit-whom: two tanks driven by the bot AI on the valley, one firing
 // at the other. The target publishes through deadreckon.Publisher and the wire
 // encoding to the host over an impaired hop; the host records what it relays
-// (game.HitChecker) and forwards it over another impaired hop to the shooter, whose
+// (referee.Checker) and forwards it over another impaired hop to the shooter, whose
 // deadreckon.Actor reckons and clamps the target as a match does. The shooter's shells
 // fly on its screen; hits are claimed to the host, which rebuilds the shooter's view and
 // judges them. Every random draw comes from the seed.

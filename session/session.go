@@ -86,6 +86,17 @@ func wrapFor(link impair.Link, seed uint64) net.WrapConn {
 	return net.Impaired(link, seed)
 }
 
+// NoBots is the PracticeConfig.Bots of a practice without bots: zero there means
+// DefaultPracticeBots.
+const NoBots = -1
+
+// Unimpaired returns the PracticeConfig.Impairment of a practice whose link is left
+// unimpaired: a zero Impairment there means the default impairment.
+func Unimpaired() impair.Link { return impair.Link{Latency: unimpaired} }
+
+// unimpaired is the latency that marks Unimpaired: no link has a negative delay.
+const unimpaired = -1
+
 // PracticeConfig sets up a practice match. The zero value is the default practice:
 // DefaultPracticeBots bots on the valley map behind a link impaired by
 // DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss.
@@ -98,13 +109,12 @@ type PracticeConfig struct {
 	// defaults to DefaultMapDir.
 	MapDir string
 	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
-	// negative means none.
+	// NoBots means none.
 	Bots int
-	// Impairment is added to the player's link each way. If zero, the defaults above
-	// apply, unless NoImpairment is set.
+	// Impairment is added to the player's link each way. If zero, defaults to
+	// DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss; Unimpaired()
+	// leaves the link unimpaired.
 	Impairment impair.Link
-	// NoImpairment runs the practice link unimpaired.
-	NoImpairment bool
 	// TickRate is the host's bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -127,15 +137,17 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	switch {
 	case bots == 0:
 		bots = DefaultPracticeBots
-	case bots < 0:
+	case bots == NoBots:
 		bots = 0
+	case bots < 0:
+		return nil, nil, fmt.Errorf("practice: bot count %d: want NoBots, zero (the default) or a positive count", bots)
 	}
 	imp := cfg.Impairment
-	if !imp.Active() && !cfg.NoImpairment {
-		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
-	}
-	if cfg.NoImpairment {
+	switch {
+	case imp == Unimpaired():
 		imp = impair.Link{}
+	case !imp.Active():
+		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
 	}
 
 	sess := &Session{}

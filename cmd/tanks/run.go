@@ -247,12 +247,14 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
-				pc.Bots = -1
+				pc.Bots = session.NoBots
 			}
 		}
 		if c.impairSet {
 			pc.Impairment = link
-			pc.NoImpairment = !link.Active()
+			if !link.Active() {
+				pc.Impairment = session.Unimpaired()
+			}
 		}
 		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
