@@ -65,7 +65,9 @@ type actorState struct {
 	lead     float64 // age of lk's projection at the blend start
 	gLead    float64 // hz.terms(lead)'s g: the rotation already in qLead, per rad/s
 	dtPos    float64 // ΔT for position
+	dtVel    float64 // ΔT for the blended velocity Vb: dtPos before a catch-up stretched it
 	dtRot    float64 // ΔT for orientation and articulations
+	stop     float64 // age at which lk's projection comes to rest (horizon.stopAge), +Inf if never
 
 	lk State // last known state, validated and normalized
 
@@ -96,7 +98,7 @@ type actorState struct {
 	clamp      ClampResult
 
 	c *actorCold
-	_ [56]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [40]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -163,6 +165,7 @@ func (a *Actor) setConfig(cfg Config) {
 	a.alg = a.c.cfg.Algorithm
 	a.maxTime = a.c.cfg.Limits.MaxTime
 	a.hz = newHorizon(&a.c.cfg)
+	a.stop = a.hz.stopAge(a.lk.Velocity, a.lk.Acceleration)
 	a.linear = a.c.cfg.LinearBlend
 	a.clampCfg = a.c.cfg.Clamp
 	a.limited = 0
@@ -283,8 +286,8 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		return nil
 	}
 	// Continuity break when displayed and last known are too far apart.
-	_, kp, _, _ := a.hz.terms(lead)
-	pl := s.Position.Add(s.Velocity.Mul(gLead)).Add(s.Acceleration.Mul(kp))
+	gp, kp, _, _ := a.hz.motion(lead, a.stop)
+	pl := s.Position.Add(s.Velocity.Mul(gp)).Add(s.Acceleration.Mul(kp))
 	d := a.rk.pos.Sub(pl)
 	if d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
 		a.c.prevLK, a.c.prevLead = s, lead
@@ -406,6 +409,7 @@ func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
 		a.c.prevLK, a.c.prevLead = s, lead
 	}
 	a.lk, a.c.lkArrival, a.lead, a.gLead = s, now, lead, gLead
+	a.stop = a.hz.stopAge(s.Velocity, s.Acceleration)
 	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
 	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
 	// computed once here.
@@ -473,7 +477,7 @@ func (a *Actor) restartBlend() {
 // each frame is a few multiply-adds: the last-known velocity at the blend start, the
 // short-path sign of the blend start orientation, and the orientation blend factors.
 func (a *Actor) prepareBlend() {
-	_, _, gv, hv := a.hz.terms(a.lead)
+	_, _, gv, hv := a.hz.motion(a.lead, a.stop)
 	lk := &a.lk
 	for i := 0; i < 3; i++ {
 		a.vl[i] = lk.Velocity[i]*gv + lk.Acceleration[i]*hv
@@ -500,8 +504,12 @@ func (a *Actor) setBlendTimes() {
 		a.dtPos = math.Min(dt+a.c.lat, a.c.cfg.MaxBlendTime)
 	}
 	a.dtRot = math.Min(a.dtPos, a.c.cfg.MaxRotationBlendTime)
+	a.dtVel = a.dtPos
 	// A wide gap (after a loss burst) closes no faster than CatchUpSpeed on
-	// average, so the correction is a visible catch-up instead of a pop.
+	// average, so the correction is a visible catch-up instead of a pop. The
+	// velocity still blends over the usual time: a display that ran on past a
+	// stop it heard of late turns back within it, instead of carrying its old
+	// speed on through a long catch-up.
 	if t := a.c.gap / a.c.cfg.CatchUpSpeed; t > a.dtPos {
 		a.dtPos = math.Min(t, a.c.cfg.MaxBlendTime)
 	}
@@ -514,12 +522,14 @@ func (a *Actor) project(tt float64) State {
 	return projectState(&a.lk, a.lead+tt, &a.hz)
 }
 
-// projectState returns s projected by age seconds within horizon hz.
+// projectState returns s projected by age seconds within horizon hz; a braking s
+// comes to rest (horizon.stopAge).
 func projectState(s *State, age float64, hz *horizon) State {
 	p := *s
 	p.Time = s.Time + age
-	g, h, gv, hv := hz.terms(age)
-	p.Position = s.Position.Add(s.Velocity.Mul(g)).Add(s.Acceleration.Mul(h))
+	g, _, _, _ := hz.terms(age)
+	gp, h, gv, hv := hz.motion(age, hz.stopAge(s.Velocity, s.Acceleration))
+	p.Position = s.Position.Add(s.Velocity.Mul(gp)).Add(s.Acceleration.Mul(h))
 	p.Velocity = s.Velocity.Mul(gv).Add(s.Acceleration.Mul(hv))
 	p.Orientation = qnormalize(qmul(rotationQuat(s.AngularVelocity, g), s.Orientation))
 	p.AngularVelocity = s.AngularVelocity.Mul(gv)
@@ -631,20 +641,27 @@ func (a *Actor) reckonBlend() {
 			sn, cs = math.Sincos(half)
 		}
 	}
-	th, thr := 1.0, 1.0
+	th, thr, thv := 1.0, 1.0, 1.0
 	if a.blending {
 		if a.dtPos > minBlendTime && tt < a.dtPos {
 			th = tt / a.dtPos
+		}
+		if a.dtVel > minBlendTime && tt < a.dtVel {
+			thv = tt / a.dtVel
 		}
 		if a.dtRot > minBlendTime && tt < a.dtRot {
 			thr = tt / a.dtRot
 		}
 	}
-	// Last-known projection P't.
+	// Last-known projection P't; a braking one stops where its braking brings it.
+	gp, hp := g, h
+	if a.stop < math.MaxFloat64 {
+		gp, hp, _, _ = a.hz.motion(age, a.stop)
+	}
 	pl := mgl64.Vec3{
-		lk.Position[0] + lk.Velocity[0]*g + lk.Acceleration[0]*h,
-		lk.Position[1] + lk.Velocity[1]*g + lk.Acceleration[1]*h,
-		lk.Position[2] + lk.Velocity[2]*g + lk.Acceleration[2]*h,
+		lk.Position[0] + lk.Velocity[0]*gp + lk.Acceleration[0]*hp,
+		lk.Position[1] + lk.Velocity[1]*gp + lk.Acceleration[1]*hp,
+		lk.Position[2] + lk.Velocity[2]*gp + lk.Acceleration[2]*hp,
 	}
 	switch {
 	case th >= 1:
@@ -652,7 +669,7 @@ func (a *Actor) reckonBlend() {
 	case a.alg == CubicBezier:
 		out.pos = bezierAt(&a.c.bez, th)
 	default:
-		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·S(T̂)
+		// Vb = V0 + (V'0 − V0)·T̂v; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·S(T̂)
 		// with the smoothstep S(u) = u²(3 − 2u). V'0 (vl) is the last-known velocity
 		// at the blend start (projected by the lead), so that at T̂ = 1 both
 		// projections move alike. The paper lerps with T̂ itself, which adds a
@@ -668,7 +685,7 @@ func (a *Actor) reckonBlend() {
 			sp = th
 		}
 		for i := 0; i < 3; i++ {
-			vb := a.v0[i] + (a.vl[i]-a.v0[i])*th
+			vb := a.v0[i] + (a.vl[i]-a.v0[i])*thv
 			p := a.p0[i] + vb*tt + lk.Acceleration[i]*ht
 			out.pos[i] = p + (pl[i]-p)*sp
 		}
@@ -773,11 +790,13 @@ func (a *Actor) reckonTwoPath() {
 	tLast := a.lead + tt
 	tPrev := math.Max(0, a.c.prevLead+tt)
 	u = u * u * (3 - 2*u) // smoothstep: C¹ where a blend starts and ends
-	gLast, kLast, _, _ := a.hz.terms(tLast)
-	gPrev, kPrev, _, _ := a.hz.terms(tPrev)
+	gLast, _, _, _ := a.hz.terms(tLast)
+	gPrev, _, _, _ := a.hz.terms(tPrev)
+	pLast, kLast, _, _ := a.hz.motion(tLast, a.stop)
+	pPrev, kPrev, _, _ := a.hz.motion(tPrev, a.hz.stopAge(pv.Velocity, pv.Acceleration))
 	for i := 0; i < 3; i++ {
-		last := lk.Position[i] + lk.Velocity[i]*gLast + lk.Acceleration[i]*kLast
-		prev := pv.Position[i] + pv.Velocity[i]*gPrev + pv.Acceleration[i]*kPrev
+		last := lk.Position[i] + lk.Velocity[i]*pLast + lk.Acceleration[i]*kLast
+		prev := pv.Position[i] + pv.Velocity[i]*pPrev + pv.Acceleration[i]*kPrev
 		out.pos[i] = prev + (last-prev)*u
 	}
 	ql := qmul(rotationQuat(lk.AngularVelocity, gLast), lk.Orientation)
@@ -859,7 +878,7 @@ func (a *Actor) Reckoned() State {
 // lkVelocityNow returns the last-known state's projected velocity at the last
 // Advance, m/s.
 func (a *Actor) lkVelocityNow() mgl64.Vec3 {
-	_, _, gv, hv := a.hz.terms(a.lead + a.tt)
+	_, _, gv, hv := a.hz.motion(a.lead+a.tt, a.stop)
 	return a.lk.Velocity.Mul(gv).Add(a.lk.Acceleration.Mul(hv))
 }
 
@@ -888,11 +907,11 @@ func (a *Actor) SinceUpdate(now float64) float64 {
 	return now - a.c.lkArrival
 }
 
-// Stale reports whether the actor has gone StaleMultiplier × Heartbeat seconds without
-// an accepted update at local time now, or has never had one. Callers fade or remove
-// stale actors.
+// Stale reports whether the actor has gone Config.StaleAfter seconds (StaleHeartbeats
+// heartbeat periods) without an accepted update at local time now, or has never had
+// one. Callers mark, fade or remove stale actors.
 func (a *Actor) Stale(now float64) bool {
-	return !a.has || now-a.c.lkArrival > StaleMultiplier*a.c.cfg.Heartbeat
+	return !a.has || now-a.c.lkArrival > a.c.cfg.StaleAfter()
 }
 
 // BlendProgress returns the position blend factor T̂ in [0, 1] at the last Advance:

@@ -7,6 +7,14 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// StartOff, as PublisherConfig.StartSpeed, never hurries a start: it is published
+// when its error passes the thresholds, like any other change.
+const StartOff = -1.0
+
+// BudgetOff, as PublisherConfig.Budget, keeps no budget: the updates the thresholds
+// ask for go out, at most one per MinInterval but for urgent ones.
+const BudgetOff = -1.0
+
 // Publisher defaults, chosen for a tank game. A zero field in PublisherConfig takes the
 // matching default.
 //
@@ -58,6 +66,10 @@ const (
 	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
 	// the published value is zero, rad/s.
 	DefaultTinyAngularSpeed = 0.002
+	// DefaultStartSpeed is the speed above which an actor last published at rest has
+	// started, m/s: five times DefaultTinySpeed, and half the 0.2 m/s at which a
+	// watcher sees a tank move, so the start is on its way before it shows.
+	DefaultStartSpeed = 0.1
 	// heartbeatSync is the fraction of the heartbeat before it is due within which a
 	// threshold update is sent as a full one, keeping heartbeats in step with updates.
 	heartbeatSync = 0.1
@@ -105,7 +117,10 @@ type PublisherConfig struct {
 	// too spiky to help.
 	NoAcceleration bool
 	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
-	// DefaultAccelerationCap; +Inf does not cap.
+	// DefaultAccelerationCap; +Inf does not cap. One measured beyond twice the cap is
+	// the spike of an impact (a stop dead, a bounce), which no engine sustains: it is
+	// published as zero, instead of capped and projected for the horizon in the
+	// impulse's direction.
 	AccelerationCap float64
 	// RepeatChange is how far, in m/s, an update's velocity may differ from the one
 	// the last update projected (a manoeuvre remotes could not foresee: a stop dead,
@@ -137,6 +152,25 @@ type PublisherConfig struct {
 	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
 	// but zeroes the first acceleration of every manoeuvre that starts from cruise.
 	DampAcceleration bool
+	// StartSpeed is the speed, m/s, above which an actor whose last update held it at
+	// rest has started: the start goes out at once, even within MinInterval (from the
+	// urgent updates' allowance), and a second update follows startFollowUp later,
+	// so that one lost update does not hold the start back by an interval. Starts
+	// are what a watcher notices first, and from rest the position error grows too
+	// slowly to trip a threshold soon. If zero, DefaultStartSpeed; StartOff (or any
+	// negative value) never hurries.
+	StartSpeed float64
+	// Budget is how many updates per second the actor may send on average: a token
+	// bucket holding budgetWindow seconds' worth, which every update draws on.
+	// Heartbeats, breaks and requested full updates always go (the bucket may run a
+	// token into debt); any other update waits for a token, and as the bucket runs
+	// below half full the position, orientation, articulation and loss-repair
+	// thresholds grow (up to budgetStretch times), so the updates left go to the
+	// largest errors. A tank is then held to its budget on any path it drives,
+	// instead of spending what its driving asks for. If zero, 2/MinInterval: twice
+	// the rate MinInterval allows, the most UrgentChange lets through, so that only a
+	// flood of urgent updates feels it; BudgetOff (or any negative value) keeps none.
+	Budget float64
 	// TinySpeed, TinyAcceleration and TinyAngularSpeed are the magnitudes below which
 	// published velocity, acceleration, angular velocity and articulation rates are
 	// zero; if zero, the Default values.
@@ -186,6 +220,18 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 	}
 	if !(c.LostThreshold > 0) {
 		c.LostThreshold = math.Inf(1)
+	}
+	switch {
+	case c.StartSpeed < 0:
+		c.StartSpeed = math.Inf(1)
+	case !(c.StartSpeed > 0):
+		c.StartSpeed = DefaultStartSpeed
+	}
+	switch {
+	case c.Budget < 0:
+		c.Budget = math.Inf(1)
+	case !(c.Budget > 0):
+		c.Budget = 2 / c.MinInterval
 	}
 	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
 	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
@@ -274,9 +320,12 @@ type Publisher struct {
 	velValid        bool
 
 	published     bool
+	lastVelValid  bool    // the last update's velocity was measured, not unknown (zero)
 	repeat        bool    // the last update is to be followed by another
-	urgentBudget  float64 // early updates allowed now (see UrgentChange)
-	urgentAt      float64 // sample time of the budget's last refill
+	follows       int     // follow-ups of a start still to send
+	followAt      float64 // when the next is due, s
+	early         bucket  // updates allowed within MinInterval (see UrgentChange)
+	budget        bucket  // updates allowed (see Budget)
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
@@ -291,6 +340,8 @@ type Publisher struct {
 // stagger reproducible (give each actor its own).
 func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 	p := &Publisher{cfg: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	p.early = bucket{rate: 1 / p.cfg.MinInterval, size: urgentBurst}
+	p.budget = bucket{rate: p.cfg.Budget, size: math.Max(1, p.cfg.Budget*budgetWindow)}
 	p.self.init(p.cfg.Reckon)
 	p.lost.init(p.cfg.Reckon)
 	if p.cfg.Reckon.Algorithm == Delayed && !math.IsInf(p.cfg.LostThreshold, 1) {
@@ -323,17 +374,20 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 		return FullUpdate, p.publish(&s, true)
 	}
 	p.measure(&s)
-	// An urgent change goes out at once; within MinInterval only it does, from the
-	// budget of early updates.
-	urgent := p.urgent()
-	early := s.Time-p.lastTime < p.cfg.MinInterval
-	if early && !(urgent && p.takeEarly()) {
+	p.budget.refill(s.Time)
+	// An urgent change or a start goes out at once; within MinInterval only they do,
+	// from the allowance of early updates. Only heartbeats, breaks and requested full
+	// updates go out without a token from the budget.
+	urgent := p.urgent() || p.starting(s.Time)
+	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
+		!(urgent && p.budget.tokens >= 1 && p.early.take(p.prevT)) {
 		return NoUpdate, State{}
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !urgent && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold) {
+	if !urgent && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold*p.stretch()) ||
+		p.budget.tokens < 1 {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -416,13 +470,17 @@ func (p *Publisher) observe(s *Sample) {
 	}
 }
 
-// measure computes the errors between the sample and the self-reckoned state.
+// measure computes the errors between the sample and the self-reckoned state. When
+// remotes clamp the actor to the ground always (ClampAlways), the ground gives them
+// its height: only the horizontal position counts. (Its tilt counts still: the clamp
+// rests the hull on footprint points placed by the reckoned orientation.)
 func (p *Publisher) measure(s *Sample) {
 	r := &p.self.rk
-	p.posErr = s.Position.Sub(r.pos).Len()
+	grounded := p.cfg.Reckon.Clamp.Mode == ClampAlways
+	p.posErr = groundDistance(s.Position, r.pos, grounded)
 	p.lostErr = 0
 	if p.hasLost {
-		p.lostErr = s.Position.Sub(p.lost.rk.pos).Len()
+		p.lostErr = groundDistance(s.Position, p.lost.rk.pos, grounded)
 	}
 	p.rotErr = quatAngle(s.Orientation, r.rot)
 	p.artErr = 0
@@ -433,6 +491,15 @@ func (p *Publisher) measure(s *Sample) {
 		}
 		p.artErr = math.Max(p.artErr, e)
 	}
+}
+
+// groundDistance returns |a − b|, m, measured horizontally when grounded.
+func groundDistance(a, b mgl64.Vec3, grounded bool) float64 {
+	d := a.Sub(b)
+	if grounded {
+		d[1] = 0
+	}
+	return d.Len()
 }
 
 // Tolerance returns the position threshold in meters at observer distance d meters:
@@ -457,27 +524,119 @@ func (p *Publisher) urgent() bool {
 	return d.Dot(d) > p.cfg.UrgentChange*p.cfg.UrgentChange
 }
 
-// takeEarly takes one early update from the budget, refilled by one per MinInterval
-// up to urgentBurst; false when it is spent.
-func (p *Publisher) takeEarly() bool {
-	now := p.prevT
-	p.urgentBudget = math.Min(urgentBurst, p.urgentBudget+math.Max(0, now-p.urgentAt)/p.cfg.MinInterval)
-	p.urgentAt = now
-	if p.urgentBudget < 1 {
-		return false
+// starting reports whether the actor has just started from rest: remotes show it
+// still (its last update, with a measured velocity, held it so, or braked it to rest)
+// and it now moves faster than StartSpeed; or whether the follow-up
+// of a start is due at sample time now.
+func (p *Publisher) starting(now float64) bool {
+	if p.follows > 0 && now >= p.followAt-sampleSlack {
+		return true
 	}
-	p.urgentBudget--
-	return true
+	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel)
 }
+
+// A start is followed by startFollowUps more updates, startFollowUp seconds apart: a
+// frame apart at 60 Hz, so that a start whose first update or two were lost still
+// shows within a frame or two of one that was not. Three updates in a row are all
+// lost one start in 125 at 20% loss.
+const (
+	startFollowUps = 2
+	startFollowUp  = 1.0 / 60
+)
+
+// sampleSlack absorbs rounding in sample times, s.
+const sampleSlack = 1e-6
+
+// scheduleFollowUps counts a follow-up just published at sample time now, or starts
+// counting them when st, not a first update, a break or one after an update whose
+// velocity was not measured yet (brk), starts the actor from
+// rest, brings it to rest (still) or is the first to brake it toward rest (wasRest
+// and wasBraking say what remotes showed before st): a start or a stop that a peer misses
+// shows as a tank standing while it drives off, or driving on through the place it
+// stopped at.
+func (p *Publisher) scheduleFollowUps(brk, wasRest, wasBraking bool, st *State, now float64) {
+	braking := !math.IsInf(p.self.hz.stopAge(st.Velocity, st.Acceleration), 1)
+	switch {
+	case !brk && (wasRest != p.still(st.Velocity) || braking && !wasBraking) && !math.IsInf(p.cfg.StartSpeed, 1):
+		p.follows = startFollowUps
+	case p.follows > 0 && now >= p.followAt-sampleSlack:
+		p.follows--
+	default:
+		return
+	}
+	p.followAt = now + startFollowUp
+}
+
+// still reports whether velocity v is below StartSpeed: a tank creeping slower is at
+// rest for starts and stops, so that its creeping does not start and stop it over
+// and over.
+func (p *Publisher) still(v mgl64.Vec3) bool {
+	return v.Dot(v) < p.cfg.StartSpeed*p.cfg.StartSpeed
+}
+
+// spikeFactor is how many times AccelerationCap a measured acceleration must exceed to
+// be an impact's spike, published as zero.
+const spikeFactor = 2.0
 
 // urgentBurst is how many early updates UrgentChange may send in a row: a stop dead
 // seen through a velocity averaged over two frames takes two.
 const urgentBurst = 2
 
+// budgetWindow is how many seconds of Budget the budget's bucket holds, s: a burst of
+// two seconds' worth of updates for a run of turns, paid for by the straight that
+// follows.
+const budgetWindow = 2.0
+
+// budgetStretch is how many times the thresholds grow when the budget's bucket is
+// empty: from 1 at half full, linearly.
+const budgetStretch = 4.0
+
+// stretch returns the factor the thresholds are multiplied by at the budget's fill:
+// 1 at half full or more, budgetStretch when empty.
+func (p *Publisher) stretch() float64 {
+	b := &p.budget
+	if math.IsInf(b.rate, 1) {
+		return 1
+	}
+	f := math.Max(0, math.Min(1, b.tokens/b.size))
+	if f >= 0.5 {
+		return 1
+	}
+	return 1 + (budgetStretch-1)*(0.5-f)/0.5
+}
+
+// bucket is a token bucket on the samples' clock: tokens refill at rate per second,
+// up to size. With an infinite rate it never runs out.
+type bucket struct {
+	tokens, at, rate, size float64
+}
+
+// refill adds the tokens earned up to time now, s.
+func (b *bucket) refill(now float64) {
+	if now > b.at {
+		b.tokens = math.Min(b.size, b.tokens+(now-b.at)*b.rate)
+		b.at = now
+	}
+}
+
+// take takes a token at time now, s, and reports whether there was one.
+func (b *bucket) take(now float64) bool {
+	b.refill(now)
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// fill fills the bucket at time now, s.
+func (b *bucket) fill(now float64) { b.tokens, b.at = b.size, now }
+
 func (p *Publisher) exceeded(s *Sample) bool {
-	return p.posErr > p.Tolerance(s.ObserverDistance) ||
-		p.rotErr > p.cfg.OrientationThreshold ||
-		p.artErr > p.cfg.ArticulationThreshold
+	k := p.stretch()
+	return p.posErr > p.Tolerance(s.ObserverDistance)*k ||
+		p.rotErr > p.cfg.OrientationThreshold*k ||
+		p.artErr > p.cfg.ArticulationThreshold*k
 }
 
 // clampTiny returns v, or zero when its length is below tiny.
@@ -518,7 +677,11 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
 		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
 	}
-	acc := clampLen(clampTiny(p.acc, c.TinyAcceleration), c.AccelerationCap)
+	acc := clampTiny(p.acc, c.TinyAcceleration)
+	if acc.Dot(acc) > spikeFactor*spikeFactor*c.AccelerationCap*c.AccelerationCap {
+		acc = mgl64.Vec3{} // a collision's impulse, not a manoeuvre: no acceleration
+	}
+	acc = clampLen(acc, c.AccelerationCap)
 	acc = p.noReverse(st.Velocity, acc)
 	if c.DampAcceleration {
 		// Damped by how much it agrees with the last published direction.
@@ -538,12 +701,18 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// last displayed frame, and the frame at s.Time already blends toward it. (The
 	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
+	wasRest, wasBraking := p.still(p.self.lkVelocityNow()), !math.IsInf(p.self.stop, 1)
 	// How much this update's velocity surprises the reckoning of the last one.
 	surprise := st.Velocity.Sub(p.self.lkVelocityNow()).Len()
 	// A peer that loses this update goes on showing what self shows now.
-	p.hasLost = !first && !math.IsInf(c.LostThreshold, 1)
-	if p.hasLost {
-		p.lost.copyFrom(&p.self)
+	// A follow-up repeats the start or stop before it: a peer that lost them all
+	// still shows what it showed before the start or stop.
+	followUp := p.follows > 0 && s.Time >= p.followAt-sampleSlack
+	if !followUp {
+		p.hasLost = !first && !math.IsInf(c.LostThreshold, 1)
+		if p.hasLost {
+			p.lost.copyFrom(&p.self)
+		}
 	}
 	p.self.restoreFrame(&p.before)
 	if first || s.Break {
@@ -562,9 +731,14 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		p.repeat = p.published && !s.Break && surprise > c.RepeatChange
 	}
 	if first {
-		p.urgentBudget, p.urgentAt = urgentBurst, s.Time
+		p.early.fill(s.Time)
+		p.budget.fill(s.Time)
 	}
+	p.budget.refill(s.Time)
+	p.budget.tokens-- // heartbeats and breaks may run it into debt
+	p.scheduleFollowUps(first || s.Break || !p.lastVelValid, wasRest, wasBraking, &st, s.Time)
 	p.published = true
+	p.lastVelValid = p.velValid && !s.Break
 	p.last = st
 	p.lastTime = s.Time
 	if full {
@@ -611,25 +785,23 @@ func (p *Publisher) NextHeartbeat() float64 { return p.nextHeartbeat }
 // Rejected returns how many samples were ignored as invalid.
 func (p *Publisher) Rejected() uint64 { return p.rejected }
 
-// noReverse returns acceleration acc with its braking part (against velocity v, or
-// against the last published velocity when v is tiny) cut so that, integrated over
-// the acceleration horizon, it brings the projection to rest and never reverses it:
-// a vehicle that brakes, or stops dead against an obstacle, is not projected
-// driving backwards.
+// noReverse returns acceleration acc without its braking part when velocity v is
+// tiny: a vehicle that has just come to rest, or stopped dead against an obstacle, is
+// not projected driving backwards from the braking it measured (against the last
+// published velocity, for want of v's direction). A braking projection of a moving
+// vehicle stops at rest by itself (horizon.stopAge).
 func (p *Publisher) noReverse(v, acc mgl64.Vec3) mgl64.Vec3 {
-	ref := v
-	if ref.Dot(ref) < p.cfg.TinySpeed*p.cfg.TinySpeed {
-		ref = p.last.Velocity
+	if v.Dot(v) >= p.cfg.TinySpeed*p.cfg.TinySpeed {
+		return acc
 	}
-	l := ref.Len()
+	l := p.last.Velocity.Len()
 	if l == 0 {
 		return acc
 	}
-	u := ref.Mul(1 / l)
+	u := p.last.Velocity.Mul(1 / l)
 	along := acc.Dot(u)
-	limit := v.Len() / p.cfg.Reckon.AccelerationHorizon // zero at rest; zero for +Inf: no limit below
-	if math.IsInf(p.cfg.Reckon.AccelerationHorizon, 1) || along >= -limit {
+	if along >= 0 {
 		return acc
 	}
-	return clampTiny(acc.Add(u.Mul(-along-limit)), p.cfg.TinyAcceleration)
+	return clampTiny(acc.Sub(u.Mul(along)), p.cfg.TinyAcceleration)
 }

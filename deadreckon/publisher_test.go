@@ -15,7 +15,7 @@ func sampleOf(s State) Sample {
 // TestPublisherThresholds checks that each threshold triggers an update and that
 // nothing is sent while the self-reckoning stays within them.
 func TestPublisherThresholds(t *testing.T) {
-	cfg := PublisherConfig{Heartbeat: 1000, ToleranceLinear: -1}
+	cfg := PublisherConfig{Heartbeat: 1000, ToleranceLinear: -1, StartSpeed: StartOff}
 	for _, tc := range []struct {
 		name string
 		// drift returns the sample at time t after a steady straight drive.
@@ -99,9 +99,9 @@ func TestPublisherNoWrapAlarm(t *testing.T) {
 }
 
 // TestPublisherMinInterval checks that updates never come faster than MinInterval,
-// except for continuity breaks.
+// except for continuity breaks (and starts, off here: see TestStartFollowUps).
 func TestPublisherMinInterval(t *testing.T) {
-	p := NewPublisher(PublisherConfig{MinInterval: 0.25}, 3)
+	p := NewPublisher(PublisherConfig{MinInterval: 0.25, StartSpeed: StartOff}, 3)
 	last := math.Inf(-1)
 	for f := 0; f <= 300; f++ {
 		tm := float64(f) * frame
@@ -169,7 +169,7 @@ func TestPublisherKinematics(t *testing.T) {
 	pos := func(tm float64) mgl64.Vec3 { return acc.Mul(0.5 * tm * tm) }
 	for _, frames := range []int{1, 2, 3} {
 		p := NewPublisher(PublisherConfig{VelocityFrames: frames, Heartbeat: 1000, PositionThreshold: 1e3, ToleranceLinear: -1,
-			DampAcceleration: true}, 1)
+			DampAcceleration: true, StartSpeed: StartOff}, 1)
 		var st State
 		var d Decision
 		for f := 0; f <= 60; f++ {
@@ -220,7 +220,7 @@ func TestPublisherKinematics(t *testing.T) {
 		{mgl64.Vec3{-2 * c60, 0, -2 * s60}, mgl64.Vec3{-2 * c60, 0, -2 * s60}}, // same again: kept
 	}
 	p := NewPublisher(PublisherConfig{PositionThreshold: 1e6, OrientationThreshold: 3, ToleranceLinear: -1, Heartbeat: 1000,
-		DampAcceleration: true}, 1)
+		DampAcceleration: true, StartSpeed: StartOff}, 1)
 	var x, v mgl64.Vec3
 	f := 0
 	for k, seg := range segments {
@@ -370,7 +370,7 @@ func publishTimes(cfg PublisherConfig, secs float64, path func(t float64) mgl64.
 // publishes again one MinInterval later; without, not before the heartbeat.
 func TestLostThreshold(t *testing.T) {
 	setOff := func(t float64) mgl64.Vec3 { return mgl64.Vec3{5 * math.Max(0, t-1), 0, 0} }
-	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, RepeatChange: -1, MinInterval: 0.2}
+	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, RepeatChange: -1, MinInterval: 0.2, StartSpeed: StartOff}
 	for _, tc := range []struct {
 		lost float64
 		want int // updates from t = 1 on
@@ -472,7 +472,8 @@ func TestUrgentChangeBounded(t *testing.T) {
 // must not starve the urgent budget.
 func TestUrgentStopIsRepeated(t *testing.T) {
 	const t0, stop, minInterval = -1000.0, -998.0, 0.2
-	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: minInterval, UrgentChange: 3, VelocityFrames: 2}
+	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: minInterval, UrgentChange: 3, VelocityFrames: 2,
+		StartSpeed: StartOff}
 	p := NewPublisher(c, 1)
 	var after []float64
 	for f := 0; f <= 240; f++ {

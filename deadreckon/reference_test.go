@@ -57,18 +57,36 @@ func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
 	lk := a.lk
 	tt := a.tt
 	age := a.lead + tt
-	th, thr := 1.0, 1.0
+	th, thr, thv := 1.0, 1.0, 1.0
 	if a.blending {
 		th = math.Min(1, tt/a.dtPos)
 		thr = math.Min(1, tt/a.dtRot)
+		thv = math.Min(1, tt/a.dtVel)
 	}
-	g, kp, _, _ := a.hz.terms(age)
-	pl := lk.Position.Add(lk.Velocity.Mul(g)).Add(lk.Acceleration.Mul(kp))
+	// A braking last-known state (its acceleration within 45° of against its
+	// velocity) comes to rest when its speed runs out, if within the coasting
+	// horizon, and stays there.
+	v, acc := lk.Velocity, lk.Acceleration
+	stop := math.Inf(1)
+	if av := acc.Dot(v); av < 0 && av*av >= 0.5*acc.Dot(acc)*v.Dot(v) && v.Dot(v)/-av < a.hz.coast {
+		stop = v.Dot(v) / -av
+	}
+	moved := func(age float64) (mgl64.Vec3, mgl64.Vec3) {
+		if age > stop {
+			return lk.Position.Add(v.Mul(stop)).Add(acc.Mul(0.5 * stop * stop)), mgl64.Vec3{}
+		}
+		if !math.IsInf(stop, 1) {
+			return lk.Position.Add(v.Mul(age)).Add(acc.Mul(0.5 * age * age)), v.Add(acc.Mul(age))
+		}
+		g, h, gv, hv := a.hz.terms(age)
+		return lk.Position.Add(v.Mul(g)).Add(acc.Mul(h)), v.Mul(gv).Add(acc.Mul(hv))
+	}
+	g, _, _, _ := a.hz.terms(age)
+	pl, _ := moved(age)
 	pos := pl
 	if th < 1 {
-		_, _, gv, hv := a.hz.terms(a.lead)
-		vl := lk.Velocity.Mul(gv).Add(lk.Acceleration.Mul(hv))
-		vb := a.v0.Add(vl.Sub(a.v0).Mul(th))
+		_, vl := moved(a.lead)
+		vb := a.v0.Add(vl.Sub(a.v0).Mul(thv))
 		_, ht, _, _ := a.hz.terms(tt)
 		pt := a.p0.Add(vb.Mul(tt)).Add(lk.Acceleration.Mul(ht))
 		pos = pt.Add(pl.Sub(pt).Mul(th * th * (3 - 2*th)))

@@ -117,11 +117,17 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			// on average, under 0.3 m per frame at the blend's fastest.
 			CatchUpSpeed:        7.5,
 			AccelerationHorizon: deadreckon.DefaultAccelerationHorizon,
-			MaxExtrapolation:    deadreckon.DefaultMaxExtrapolation,
-			ExtrapolationDecay:  deadreckon.DefaultExtrapolationDecay,
-			// A parked tank is heard from every second, so StaleAfter (2.4 × 1 s)
-			// marks a silent one stale well before the host's 6 s timeout removes it.
-			Heartbeat: PublishHeartbeat,
+			// A tank that falls silent drives on until it is stale, then comes to
+			// rest: its starts and stops are published three times over, so a
+			// silence seldom hides one.
+			MaxExtrapolation:   StaleHeartbeats * PublishHeartbeat,
+			ExtrapolationDecay: deadreckon.DefaultExtrapolationDecay,
+			// A parked tank is heard from every second. It is stale after 4.5 s
+			// without a word: four heartbeats lost in a row, once in 10⁴ at 10%
+			// loss (a parked tank wrongly marked stale once in three hours), and
+			// still before the host's 6 s timeout removes a silent player's tanks.
+			Heartbeat:       PublishHeartbeat,
+			StaleHeartbeats: StaleHeartbeats,
 			// Tanks never leave the ground; they rest on the hull's footprint.
 			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: physics.TankSpec{}.Footprint()},
 			// The host's bounds: the publisher keeps inside them, and a remote
@@ -133,7 +139,14 @@ func DeadReckoning() deadreckon.PublisherConfig {
 				MaxArticulationRate: net.DefaultMaxArticulationRate,
 			},
 		},
-		PositionThreshold:    0.03,
+		PositionThreshold: 0.03,
+		// The threshold does not grow with the distance to the nearest other tank:
+		// a player watches remote tanks through the chase camera, a spectator's
+		// or a sight, from anywhere, and a grown threshold holds back the first
+		// update of a start or a stop until the tank is that far off (0.78 m for
+		// a tank 150 m from the next one). The host thins relays to far
+		// observers instead (net.Thinning), and Budget bounds the rate.
+		ToleranceLinear:      -1,
 		OrientationThreshold: 4 * math.Pi / 180,
 		MinInterval:          0.16,
 		// Velocity over the last two frames: a physics contact's one-frame
@@ -148,6 +161,9 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// again: a lost update is repaired within an interval or two, not at the
 		// next heartbeat.
 		LostThreshold: 0.25,
+		// Updates per second on average, whatever the driving: the thresholds
+		// stretch as the budget runs low.
+		Budget: PublishBudget,
 	}
 }
 
@@ -173,6 +189,15 @@ func fillZero(dst, def reflect.Value) {
 		}
 	}
 }
+
+// StaleHeartbeats is how many heartbeats a remote tank may go unheard before it is
+// shown stale.
+const StaleHeartbeats = 4.5
+
+// PublishBudget is how many updates per second a tank publishes on average, at most,
+// on any path: just above the 3.7 the lab's busiest scenario asks for, so the budget
+// holds back only paths busier than any the game was tuned on.
+const PublishBudget = 3.8
 
 // PublishHeartbeat is the longest time a tank goes without publishing, s.
 const PublishHeartbeat = 1.0

@@ -716,6 +716,10 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	dst.Algorithm = m.dr.Reckon.Algorithm
 	dst.Clamp = m.dr.Reckon.Clamp.Mode
 	dst.LatencyCompensation = m.dr.Reckon.CompensateLatency
+	dst.Heartbeat, dst.StaleAfter = m.dr.Reckon.Heartbeat, m.dr.Reckon.StaleAfter()
+	if !(dst.Heartbeat > 0) {
+		dst.Heartbeat = deadreckon.DefaultHeartbeat
+	}
 	dst.Self = -1
 	n := len(m.tanks)
 	if cap(dst.Tanks) < n {

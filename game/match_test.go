@@ -327,7 +327,9 @@ func TestRemoteLifecycle(t *testing.T) {
 	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2,
-		DeadReckoning: reckoning(func(c *deadreckon.Config) { c.Heartbeat = 0.5 })}, hub.Join())
+		DeadReckoning: reckoning(func(c *deadreckon.Config) {
+			c.Heartbeat, c.StaleHeartbeats = 0.5, deadreckon.DefaultStaleHeartbeats // stale after 1.2 s
+		})}, hub.Join())
 	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
 	b, _ := owner.Spawn("b", 2, deadreckon.NewState(mgl64.Vec3{20, 0, 0}))
 	c, _ := owner.Spawn("c", 2, deadreckon.NewState(mgl64.Vec3{40, 0, 0}))

@@ -9,14 +9,18 @@
 // follows the truth.
 //
 // The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
-// stopgo, ledge, tank — a tank driven through package physics — pivot, collision and
-// respawn) or a recorded CSV trace (ReadTrace, Trace.Path). The algorithm "game" runs
-// the game's own dead reckoning, game.DeadReckoning(). The figures of a run (Result)
-// are the mean, 95th percentile and largest position error, the mean heading error,
-// the largest per-frame jump |displayed step − true step|, the largest pop (a step off
+// stopgo, ledge, tank — a tank driven through package physics — pivot, collision,
+// respawn, stops — repeated starts and stops at varying speeds — parked, and wander1
+// to wander3, random keyboard drives over the hills whose seeds no tuning has seen)
+// or a recorded CSV trace (ReadTrace, Trace.Path). The algorithm "game" runs the
+// game's own dead reckoning, game.DeadReckoning(). The figures of a run (Result) are
+// the mean, 95th percentile and largest position error, the mean heading error, the
+// largest per-frame jump |displayed step − true step|, the largest pop (a step off
 // the displayed path's own course beyond the truth's, which steady lag does not make),
 // the largest per-frame velocity change beyond the truth's, the RMS jerk, depth below
-// the ground, and the updates and bytes per second that bought them. Everything is
+// the ground; what a player watching notices: the overshoot past a stop, the delay of
+// a start, how often the tank is marked stale and how often its path turns back; and
+// the updates and bytes per second that bought them. Everything is
 // deterministic: the same Setup, or the same Options, gives the same result bit for
 // bit; Options.Runs averages over several seeds when one lossy run is too noisy.
 //

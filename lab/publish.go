@@ -125,6 +125,7 @@ func newOwner(c PublishConfig, a Algo, seed uint64, paper bool) *owner {
 		pc.MinInterval = 0.5 / c.Rate
 		pc.Heartbeat = never
 		pc.RepeatChange = -1
+		pc.StartSpeed, pc.Budget = deadreckon.StartOff, deadreckon.BudgetOff // exactly the rate
 	}
 	return &owner{pub: deadreckon.NewPublisher(pc, seed), rate: c.Rate}
 }

@@ -75,9 +75,11 @@ type Scene struct {
 	lines    *lineBatch
 	overlays Overlay
 	frame    uint64
-	hud      *hud
-	lodCount []int
-	heights  *heightGrid
+	// heartbeat is the last snapshot's Heartbeat, s, for the labels' update ages.
+	heartbeat float64
+	hud       *hud
+	lodCount  []int
+	heights   *heightGrid
 	// Self is the player's tank as last drawn, for the camera when it goes missing.
 	selfPos     mgl64.Vec3
 	selfHeading float64
@@ -158,12 +160,12 @@ func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
 
 // tankEntry is one tank's models and labels, kept while the tank is in snapshots.
 type tankEntry struct {
-	model, ghost, ghostLast *tankModel
-	name, info              *gui.Label
-	nameText                string
-	stale                   bool
-	alpha                   float32 // the labels' opacity step; 0 before the first
-	seen                    uint64
+	model      *tankModel
+	name, info *gui.Label
+	nameText   string
+	stale      bool
+	alpha      float32 // the labels' opacity step; 0 before the first
+	seen       uint64
 }
 
 // NewScene builds a scene over terrain t. It returns an error when t is empty or
@@ -293,6 +295,7 @@ func (s *Scene) LODCounts() []int { return s.lodCount }
 // seconds; it only paces the chase camera. Tanks missing from snap are removed.
 func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.frame++
+	s.heartbeat = snap.Heartbeat
 	s.hud.tick(dt)
 	// Camera first, so labels project with this frame's view.
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
@@ -325,8 +328,10 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
 		// The player's own tank has no overlays unless the camera watches it.
 		overlays := i != snap.Self || watched == tv
-		s.updateGhosts(e, tv, overlays)
 		if overlays {
+			if s.overlays&OverlayGhost != 0 {
+				s.drawGhosts(tv)
+			}
 			s.drawOverlays(tv)
 		}
 		s.prepareLabel(e, tv, i == snap.Self)
@@ -370,23 +375,17 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 		return e
 	}
 	e := &tankEntry{
-		model:     newTankModel(s.parts, tv.Team, nil),
-		ghost:     newTankModel(s.parts, 0, s.parts.ghostMat),
-		ghostLast: newTankModel(s.parts, 0, s.parts.ghostLastMat),
-		name:      gui.NewLabel(tv.Name),
-		info:      gui.NewLabel(""),
-		nameText:  tv.Name,
+		model:    newTankModel(s.parts, tv.Team, nil),
+		name:     gui.NewLabel(tv.Name),
+		info:     gui.NewLabel(""),
+		nameText: tv.Name,
 	}
 	e.name.SetFontSize(15 * float64(s.hud.scale))
 	e.info.SetFontSize(13 * float64(s.hud.scale))
 	e.name.SetPaddings(1, 3, 1, 3)
 	e.info.SetPaddings(1, 3, 1, 3)
-	e.ghost.root.SetVisible(false)
-	e.ghostLast.root.SetVisible(false)
 	e.info.SetVisible(false)
 	s.world.Add(e.model.root)
-	s.world.Add(e.ghost.root)
-	s.world.Add(e.ghostLast.root)
 	s.hud.labels.Add(e.name)
 	s.hud.labels.Add(e.info)
 	s.tanks[tv.ID] = e
@@ -394,56 +393,12 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 }
 
 func (s *Scene) removeEntry(e *tankEntry) {
-	for _, m := range []*tankModel{e.model, e.ghost, e.ghostLast} {
-		s.world.Remove(m.root)
-		m.root.DisposeChildren(true)
-	}
+	s.world.Remove(e.model.root)
+	e.model.root.DisposeChildren(true)
 	s.hud.labels.Remove(e.name)
 	s.hud.labels.Remove(e.info)
 	e.name.Dispose()
 	e.info.Dispose()
-}
-
-// updateGhosts shows or hides the ghost tanks of a remote tank: the last-known
-// state and its projection to now, as wireframes a little larger than the tank, so
-// they never fight the tank's own surfaces for depth when they coincide with it.
-func (s *Scene) updateGhosts(e *tankEntry, tv *game.TankView, overlays bool) {
-	show := overlays && s.overlays&OverlayGhost != 0 && !tv.Local && deadreckon.FiniteVec(tv.LastKnownProjected.Position) &&
-		deadreckon.FiniteVec(tv.LastKnown.Position)
-	lk, lp := tv.LastKnown, tv.LastKnownProjected
-	showLast := show && s.beyondNear(lk.Position, ghostRadius)
-	showProj := show && s.beyondNear(lp.Position, ghostRadius)
-	e.ghost.root.SetVisible(showProj)
-	e.ghostLast.root.SetVisible(showLast)
-	if showProj {
-		e.ghost.setPose(vec3(lp.Position), quat(lp.Orientation), articulation(lp, 0), articulation(lp, 1))
-	}
-	if showLast {
-		e.ghostLast.setPose(vec3(lk.Position), quat(lk.Orientation), articulation(lk, 0), articulation(lk, 1))
-	}
-	if !show {
-		return
-	}
-	up := mgl64.Vec3{0, 2, 0}
-	s.lines.segment(lk.Position.Add(up), lp.Position.Add(up), ghostLinkColor)
-	s.lines.segment(lp.Position.Add(up), tv.Position.Add(up), errorColor)
-}
-
-// ghostRadius bounds a tank model around its origin, m.
-const ghostRadius = 4.5
-
-// beyondNear reports whether a sphere of radius r around p lies wholly beyond the
-// overlays' near distance.
-func (s *Scene) beyondNear(p mgl64.Vec3, r float64) bool {
-	return p.Sub(s.view.Eye).Dot(s.view.Forward()) >= overlayNear+r
-}
-
-// articulation returns the angle of articulation i of st, or zero when st has fewer.
-func articulation(st deadreckon.State, i int) float64 {
-	if i < 0 || i >= st.NumArticulations || i >= deadreckon.MaxArticulations {
-		return 0
-	}
-	return st.Articulations[i].Angle
 }
 
 // drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.

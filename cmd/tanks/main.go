@@ -15,7 +15,8 @@
 //
 // Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels,hits
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
-// -clamp none|up|always, -watch NAME ("*": the first remote tank). For tests, docs
+// -clamp none|up|always, -watch NAME ("*": the first remote tank), -orbit DEG (the
+// camera's angle around the tank it follows: 90 looks from its right). For tests, docs
 // and bug reports, -screenshot FILE.png -frames N (or -duration D) renders, writes the
 // picture and exits, and -bench-frames N prints the split of frame time (simulation,
 // scene update, render, swap). F1 in the game lists every key.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,6 +42,7 @@ type config struct {
 	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
 	deadReckoning deadreckon.PublisherConfig
 	mapDir, watch string
+	orbit         float64 // degrees
 	seed          uint64
 	difficulty    bot.Difficulty
 	verbose       bool
@@ -70,6 +72,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
+	fs.Float64Var(&c.orbit, "orbit", 0, "the chase camera's start angle around the tank it follows, `degrees` (0: behind, 90: from its right)")
 	fs.StringVar(&c.mapDir, "maps", session.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.TextVar(&c.difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
@@ -136,6 +139,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("duration", "%v: give 0 or more", c.duration)
 	case c.benchFrames < 0:
 		return cli.Usagef("bench-frames", "%d: give 0 or more", c.benchFrames)
+	case !(math.Abs(c.orbit) <= 360):
+		return cli.Usagef("orbit", "%v: give degrees from -360 to 360", c.orbit)
 	}
 	return nil
 }
@@ -281,6 +286,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		Raycast:     mp.Raycast,
 		Overlays:    c.overlays,
 		Watch:       c.watch,
+		Orbit:       c.orbit * math.Pi / 180,
 		Clock:       m.Now,
 		Screenshot:  c.screenshot,
 		Frames:      c.frames,
