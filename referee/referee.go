@@ -98,8 +98,9 @@ var _ net.Judge = (*Referee)(nil)
 // Rules returns the rules in force, defaults filled in.
 func (r *Referee) Rules() combat.Rules { return r.rules }
 
-// Spawned records that actor, of player name on peer owner, entered the match (or
-// re-entered it after a continuity break) with state s at host time at.
+// Spawned implements net.Judge: it records that actor, of player name on peer owner,
+// entered the match (or re-entered it after a continuity break) with state s at host
+// time at.
 func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreckon.State, at float64) {
 	r.begin(at)
 	r.check.Spawned(actor, owner, s, at)
@@ -114,18 +115,18 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 	}
 }
 
-// Relayed records an update the host relayed.
+// Relayed implements net.Judge: it records an update the host relayed.
 func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 	r.check.Relayed(actor, s, at)
 }
 
-// Despawned records that actor left the match.
+// Despawned implements net.Judge: it records that actor left the match.
 func (r *Referee) Despawned(actor uint32, at float64) {
 	r.check.Despawned(actor, at)
 	delete(r.tanks, actor)
 }
 
-// Health returns the hit points of actor and whether it is alive; false, 0 for an
+// health returns the hit points of actor and whether it is alive; false, 0 for an
 // unknown actor.
 func (r *Referee) health(actor uint32) (float64, bool) {
 	t := r.tanks[actor]
@@ -135,7 +136,7 @@ func (r *Referee) health(actor uint32) (float64, bool) {
 	return t.health, t.alive
 }
 
-// Fire hears shot s at host time at. A valid shot is announced to every peer; a void
+// fire hears shot s at host time at. A valid shot is announced to every peer; a void
 // one (see Checker.Fired) is not, and claims about it are refused. Between matches
 // no shot counts.
 func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
@@ -150,7 +151,7 @@ func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 	return v
 }
 
-// Claim judges claim c, arrived at host time at from a shooter whose link is link, and
+// claim judges claim c, arrived at host time at from a shooter whose link is link, and
 // applies the damage of an accepted one.
 func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	shooter := r.tanks[c.Shooter]
@@ -242,7 +243,7 @@ func (r *Referee) teamKills(team int, k playerKey) int {
 	return n
 }
 
-// Step runs the match clock to host time at: the time limit ends a match, and the end
+// step runs the match clock to host time at: the time limit ends a match, and the end
 // of the scoreboard starts the next one.
 func (r *Referee) step(at float64) {
 	r.begin(at)
@@ -255,7 +256,7 @@ func (r *Referee) step(at float64) {
 	r.check.Forget(at - 2*combat.ShellLifetime)
 }
 
-// Restart starts a fresh match at host time at, whatever the one in play or the
+// restart starts a fresh match at host time at, whatever the one in play or the
 // scoreboard showing: scores cleared, every tank repaired, the clock running from at,
 // and the scoreboard announced.
 func (r *Referee) restart(at float64) {
@@ -269,10 +270,10 @@ func (r *Referee) restart(at float64) {
 	r.announceScores(at)
 }
 
-// Over reports whether the match has ended and when the next one starts.
+// ended reports whether the match has ended and when the next one starts.
 func (r *Referee) ended() (bool, float64) { return r.over, r.until }
 
-// Remaining returns the time left in the match, s (+Inf without a time limit).
+// remaining returns the time left in the match, s (+Inf without a time limit).
 func (r *Referee) remaining(at float64) float64 {
 	if r.rules.TimeLimit <= 0 {
 		return math.Inf(1)
@@ -326,7 +327,7 @@ func compareScores(a, b combat.Score) int {
 	return cmp.Compare(a.Owner, b.Owner)
 }
 
-// Events appends the events decided since the last call to buf, in order, and returns it.
+// events appends the events decided since the last call to buf, in order, and returns it.
 func (r *Referee) events(buf []combat.Event) []combat.Event {
 	buf = append(buf, r.out...)
 	clear(r.out)
