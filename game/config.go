@@ -99,8 +99,7 @@ type Config struct {
 // tank decides to publish and, in Reckon, how every remote tank is shown. The client
 // (cmd/tanks), the headless host (cmd/tankhost), the match and drlab's "game"
 // algorithm all run it, so the lab measures what players see. The figures were
-// tuned in the lab; the grid behind them is in the README ("Measuring dead
-// reckoning").
+// tuned in the lab; the measurements behind them are in docs/tuning.md.
 func DeadReckoning() deadreckon.PublisherConfig {
 	return deadreckon.PublisherConfig{
 		Reckon: deadreckon.Config{

@@ -284,14 +284,18 @@ func (m *Match) reconfigure() {
 func (m *Match) Respawn() { m.respawn = true }
 
 // Step advances the match to local time now (seconds on the link's clock; see Now),
-// with the player's input for this tick. One tick runs, in this order: the input is
-// applied; the events that arrived on the link are handled (spawns, state updates,
-// despawns; several updates for one tank in a tick: the last wins); local tanks
-// behave (bots choose their inputs); remote tanks are reckoned to now and clamped to
-// the ground, and their physics proxies are set on the reckoned paths; the physics
-// steps, so local tanks collide with remote ones where they are shown; local tanks
-// publish what the deadreckon.Publisher decides; the views the next Snapshot hands
-// out are refreshed.
+// with the player's input for this tick. One tick runs eight phases, in this order:
+//
+//  1. the input is applied;
+//  2. the events that arrived on the link are handled (spawns, state updates,
+//     despawns, chat; several updates for one tank in a tick: the last wins);
+//  3. local tanks behave (bots choose their inputs);
+//  4. remote tanks are reckoned to now and clamped to the ground, and their physics
+//     proxies are set on the reckoned paths;
+//  5. the physics steps, so local tanks collide with remote ones where they are shown;
+//  6. local tanks publish what the deadreckon.Publisher decides;
+//  7. the views the next Snapshot hands out are refreshed;
+//  8. combat: the host's events, shots, shells and claims, on the views just refreshed.
 //
 // A now earlier than the previous Step's, or not finite, simulates no time. Step returns an error
 // wrapping ErrLinkClosed once the link has closed (see Err); the match's state stays

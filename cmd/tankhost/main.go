@@ -22,7 +22,7 @@
 // deploy/agones).
 //
 // Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
-// and -mem-limit tune the host's defences (README, "Security").
+// and -mem-limit tune the host's defences (docs/security.md).
 package main
 
 import (
