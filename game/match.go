@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
@@ -82,7 +83,7 @@ type tank struct {
 	// Local tanks.
 	body        *physics.Tank
 	pub         *deadreckon.Publisher
-	bot         *botDriver
+	bot         *bot.Driver
 	published   deadreckon.State // last state handed to the link
 	pubAt       float64          // local time it was handed over
 	spawnFailed bool             // a respawn could not re-enter the match; retry
@@ -126,9 +127,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if !(cfg.RemoveAfter > 0) {
 		cfg.RemoveAfter = DefaultRemoveAfter
 	}
-	if cfg.DeadReckoning == (deadreckon.PublisherConfig{}) {
-		cfg.DeadReckoning = DeadReckoning()
-	}
+	cfg.DeadReckoning = withGameReckoning(cfg.DeadReckoning)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -139,10 +138,13 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		terr: cfg.Map,
 		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
-		rng:    rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
-		dr:     cfg.DeadReckoning,
-		byID:   make(map[uint32]*tank),
-		combat: newMatchCombat(link, cfg),
+		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		dr:   cfg.DeadReckoning,
+		byID: make(map[uint32]*tank),
+	}
+	var err error
+	if m.combat, err = newMatchCombat(link, cfg); err != nil {
+		return nil, err
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
@@ -186,7 +188,7 @@ func (m *Match) spawnAll() error {
 	id := uint64(m.link.ID())
 	for i := range m.cfg.Bots {
 		seed := m.cfg.Seed ^ (id<<32+uint64(i)+1)*0x632be59bd9b4e019
-		bot := newBotDriver(botConfig{Map: m.terr, Seed: seed})
+		bot := bot.NewDriver(bot.Config{Map: m.terr, Seed: seed})
 		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot); err != nil {
 			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
 		}

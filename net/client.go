@@ -464,6 +464,10 @@ func (c *Client) handleControl(m wire.Message) (abandoned wire.ActorID) {
 	return 0
 }
 
+// Refereed reports true: the host's run loop hands every game message to its Judge
+// (a host without one drops them unanswered), so a match on a Client fights.
+func (c *Client) Refereed() bool { return true }
+
 // Send sends a game message to the host's Judge: a wire.HitClaim as a datagram (send
 // it again on the next frames: datagrams may be lost), anything else on the control
 // stream.

@@ -1,17 +1,16 @@
-package game
+package referee
 
 import (
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/combat"
 )
 
 // refereeFight is a fight judged by a referee: shooter on team 1, target on team 2.
-func refereeFight(t *testing.T, rules Rules) (*fight, *Referee) {
+func refereeFight(t *testing.T, rules combat.Rules) (*fight, *Referee) {
 	t.Helper()
 	f := newFight(t)
-	r, err := NewReferee(f.m, rules, f.reckon)
+	r, err := New(f.m, rules, f.reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,28 +27,28 @@ func refereeFight(t *testing.T, rules Rules) (*fight, *Referee) {
 }
 
 func TestRefereeDamagesDestroysAndScores(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 60, Reload: 1, ScoreLimit: 5})
-	var evs []CombatEvent
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 60, Reload: 1, ScoreLimit: 5})
+	var evs []combat.Event
 	for i, fired := range []float64{3, 5} {
 		s, c := f.shoot(t, uint32(i+1), fired)
-		if v := r.Fire(s, fired+0.1); v != Accepted {
+		if v := r.fire(s, fired+0.1); v != combat.Accepted {
 			t.Fatalf("shot %d refused: %v", i+1, v)
 		}
-		if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != Accepted {
+		if v := r.claim(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
 			t.Fatalf("claim %d refused: %v", i+1, v.Reason)
 		}
 	}
-	evs = r.Events(evs[:0])
+	evs = r.events(evs[:0])
 	var hits, destroys, fires int
 	var health []float64
 	for _, e := range evs {
 		switch e.Kind {
-		case CombatFire:
+		case combat.EventFire:
 			fires++
-		case CombatHit:
+		case combat.EventHit:
 			hits++
 			health = append(health, e.Health)
-		case CombatDestroy:
+		case combat.EventDestroy:
 			destroys++
 			if e.Target != 2 || e.Shot.Shooter != 1 {
 				t.Errorf("destroy event %+v", e)
@@ -59,7 +58,7 @@ func TestRefereeDamagesDestroysAndScores(t *testing.T) {
 	if fires != 2 || hits != 2 || destroys != 1 || len(health) != 2 || health[0] != 40 || health[1] != 0 {
 		t.Fatalf("fires %d hits %d destroys %d health %v; want 2 2 1 [40 0]", fires, hits, destroys, health)
 	}
-	if h, alive := r.Health(2); h != 0 || alive {
+	if h, alive := r.health(2); h != 0 || alive {
 		t.Errorf("target health %v alive %v after two 60-point hits", h, alive)
 	}
 	sc := r.Scores(nil)
@@ -68,40 +67,40 @@ func TestRefereeDamagesDestroysAndScores(t *testing.T) {
 	}
 	// A third shot at the wreck is refused: the target is destroyed.
 	s, c := f.shoot(t, 3, 7)
-	r.Fire(s, 7.1)
-	if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != RejectTargetDestroyed {
+	r.fire(s, 7.1)
+	if v := r.claim(c, c.Time+0.1, f.link); v.Reason != combat.RejectTargetDestroyed {
 		t.Errorf("claim on a wreck: %v", v.Reason)
 	}
 }
 
 func TestRefereeSparesTeammates(t *testing.T) {
-	f, r := refereeFight(t, Rules{})
+	f, r := refereeFight(t, combat.Rules{})
 	r.Spawned(3, 3, "mate", 1, f.target, 0) // a teammate of the shooter, no updates
 	r.tanks[2].team = 1                     // the target joins the shooter's team
 	s, c := f.shoot(t, 1, 5)
-	r.Fire(s, 5.1)
-	if v := r.Claim(c, c.Time+0.1, f.link); v.Reason != Accepted {
+	r.fire(s, 5.1)
+	if v := r.claim(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
 		t.Fatal(v.Reason)
 	}
-	if h, alive := r.Health(2); h != DefaultMaxHealth || !alive {
+	if h, alive := r.health(2); h != combat.DefaultMaxHealth || !alive {
 		t.Errorf("a teammate's shell took the target to %v", h)
 	}
 }
 
 func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
 	s, c := f.shoot(t, 1, 5)
-	r.Fire(s, 5.1)
-	r.Claim(c, c.Time+0.1, f.link)
-	over, until := r.Over()
+	r.fire(s, 5.1)
+	r.claim(c, c.Time+0.1, f.link)
+	over, until := r.ended()
 	if !over || until < c.Time+4 {
 		t.Fatalf("after the score limit: over %v until %v", over, until)
 	}
-	if v := r.Fire(Shot{ID: 2, Shooter: 1, Origin: s.Origin, Direction: s.Direction, Time: until - 1}, until-1); v == Accepted {
+	if v := r.fire(combat.Shot{ID: 2, Shooter: 1, Origin: s.Origin, Direction: s.Direction, Time: until - 1}, until-1); v == combat.Accepted {
 		t.Error("a shot between matches was accepted")
 	}
-	r.Step(until + 0.01)
-	if over, _ := r.Over(); over {
+	r.step(until + 0.01)
+	if over, _ := r.ended(); over {
 		t.Fatal("the next match did not start")
 	}
 	for _, sc := range r.Scores(nil) {
@@ -109,17 +108,17 @@ func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
 			t.Errorf("scores not cleared: %+v", sc)
 		}
 	}
-	if h, alive := r.Health(2); h != DefaultMaxHealth || !alive {
+	if h, alive := r.health(2); h != combat.DefaultMaxHealth || !alive {
 		t.Errorf("the wreck was not restored: %v %v", h, alive)
 	}
 	// The time limit ends the next one.
-	r.Step(until + 60.5)
-	if over, _ := r.Over(); !over {
+	r.step(until + 60.5)
+	if over, _ := r.ended(); !over {
 		t.Error("the time limit passed without ending the match")
 	}
-	var last CombatEvent
-	for _, e := range r.Events(nil) {
-		if e.Kind == CombatScores {
+	var last combat.Event
+	for _, e := range r.events(nil) {
+		if e.Kind == combat.EventScores {
 			last = e
 		}
 	}
@@ -128,92 +127,24 @@ func TestRefereeEndsAtTheLimitsAndRestarts(t *testing.T) {
 	}
 }
 
-func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
-	m := valley(t)
-	floor, _ := m.Landmark("floor")
-	h, _ := m.HeightAt(floor.X, floor.Z)
-	w, err := physics.NewWorld(physics.MapConfig(m))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []Difficulty{Hard, Normal, Easy} {
-		g := NewGunner(m, d, 5)
-		hits, shots := 0, 0
-		// A target crossing at 8 m/s, 120 m ahead; the gunner's tank stands still.
-		start := mgl64.Vec3{floor.X + 120, h, floor.Z - 40}
-		vel := mgl64.Vec3{0, 0, 8}
-		loaded := 0.0
-		for frame := 0; frame < 600; frame++ {
-			now := float64(frame) / 60
-			pos := start.Add(vel.Mul(now))
-			pos[1], _ = m.HeightAt(pos[0], pos[2])
-			aim := g.Aim(now, tank.Pose(), []Target{{ID: 2, Position: pos, Velocity: vel, Enemy: true}}, now >= loaded)
-			if !aim.Engaged {
-				t.Fatalf("%v: target in plain sight not engaged", d)
-			}
-			tank.SetInput(physics.Input{AimYaw: aim.AimYaw, GunElevation: aim.GunElevation})
-			w.Step(1.0 / 60)
-			if !aim.Fire {
-				continue
-			}
-			if now-g.seenAt < g.skill.reaction {
-				t.Errorf("%v fired %.2f s after seeing its target, before its reaction time", d, now-g.seenAt)
-			}
-			shots++
-			loaded = now + 1
-			p := tank.Pose()
-			o, dir := Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
-			s := Shot{ID: 1, Shooter: 1, Origin: o, Direction: dir, Time: now}
-			for ft := now; ft < now+2; ft += 1.0 / 60 {
-				tp := start.Add(vel.Mul(ft + 1.0/60))
-				tp[1], _ = m.HeightAt(tp[0], tp[2])
-				imp := Sweep(m, s, ft, ft+1.0/60, []HullPose{{Actor: 2, Position: tp, Orientation: mgl64.QuatIdent()}})
-				if imp.Kind == ImpactTank {
-					hits++
-				}
-				if imp.Kind != ImpactNone {
-					break
-				}
-			}
-		}
-		t.Logf("%v: %d of %d shots hit", d, hits, shots)
-		if shots < 3 {
-			t.Errorf("%v: only %d shots in 10 s", d, shots)
-		}
-		if d == Hard && hits*2 < shots {
-			t.Errorf("hard gunner hit %d of %d shots at a steady crossing target", hits, shots)
-		}
-	}
-	if _, err := ParseDifficulty("brutal"); err == nil {
-		t.Error("unknown difficulty accepted")
-	}
-	if d, err := ParseDifficulty("hard"); err != nil || d != Hard || d.String() != "hard" {
-		t.Errorf("hard: %v %v", d, err)
-	}
-}
-
 // TestJudgeCountsRounds: the judge counts each round once, when it ends at the score
 // limit and again at the time limit, whichever of its calls sees the end first.
 func TestJudgeCountsRounds(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
-	j := &Judge{ref: r}
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, ScoreLimit: 1, ScoreboardTime: 4, TimeLimit: 60})
+	j := r
 	j.Tick(1)
 	if n := j.Rounds(); n != 0 {
 		t.Fatalf("%d rounds before any kill", n)
 	}
 	s, c := f.shoot(t, 1, 5)
-	r.Fire(s, 5.1)
-	r.Claim(c, c.Time+0.1, f.link)
+	r.fire(s, 5.1)
+	r.claim(c, c.Time+0.1, f.link)
 	j.Outbox(nil)
 	j.Tick(c.Time + 0.2)
 	if n := j.Rounds(); n != 1 {
 		t.Fatalf("%d rounds after the score limit, want 1", n)
 	}
-	_, until := r.Over()
+	_, until := r.ended()
 	j.Tick(until + 0.01)
 	if n := j.Rounds(); n != 1 {
 		t.Fatalf("%d rounds once the next began, want 1", n)
@@ -228,12 +159,12 @@ func TestJudgeCountsRounds(t *testing.T) {
 // round that ends before the next Tick, and at that Tick starts a fresh round whose
 // time limit runs from then, with clean scores and repaired tanks.
 func TestJudgeStartRound(t *testing.T) {
-	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 5, ScoreboardTime: 4, TimeLimit: 60})
-	j := &Judge{ref: r}
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, ScoreLimit: 5, ScoreboardTime: 4, TimeLimit: 60})
+	j := r
 	j.Tick(1)
 	s, c := f.shoot(t, 1, 5)
-	r.Fire(s, 5.1)
-	r.Claim(c, c.Time+0.1, f.link)
+	r.fire(s, 5.1)
+	r.claim(c, c.Time+0.1, f.link)
 	if sc := r.Scores(nil); len(sc) == 0 || sc[0].Kills != 1 {
 		t.Fatalf("scores %+v, want a kill", sc)
 	}
@@ -243,14 +174,14 @@ func TestJudgeStartRound(t *testing.T) {
 		t.Fatalf("%d rounds right after StartRound, want 0", n)
 	}
 	// The round in play reaches its limit before the judge's next Tick: not counted.
-	r.Step(60)
+	r.step(60)
 	j.Outbox(nil)
-	if over, _ := r.Over(); !over || j.Rounds() != 0 {
+	if over, _ := r.ended(); !over || j.Rounds() != 0 {
 		t.Fatalf("old round at its limit before the Tick: over %v, %d rounds; want over, none counted", over, j.Rounds())
 	}
 	const start = 61.0
 	j.Tick(start)
-	if over, _ := r.Over(); over || j.Rounds() != 0 {
+	if over, _ := r.ended(); over || j.Rounds() != 0 {
 		t.Fatalf("at the restart: over %v, %d rounds; want a round in play and none counted", over, j.Rounds())
 	}
 	for _, sc := range r.Scores(nil) {
@@ -258,10 +189,10 @@ func TestJudgeStartRound(t *testing.T) {
 			t.Errorf("score %+v after the restart, want clean", sc)
 		}
 	}
-	if h, alive := r.Health(2); !alive || h != r.Rules().MaxHealth {
+	if h, alive := r.health(2); !alive || h != r.Rules().MaxHealth {
 		t.Errorf("target at %v (alive %v) after the restart, want repaired", h, alive)
 	}
-	if rem := r.Remaining(start); rem != 60 {
+	if rem := r.remaining(start); rem != 60 {
 		t.Errorf("%v s left at the restart, want the whole 60", rem)
 	}
 	for _, tick := range []struct {

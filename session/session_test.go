@@ -1,4 +1,4 @@
-package game
+package session
 
 import (
 	"context"
@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
 // runFor steps m in real time at 60 Hz for d, with in as the player's input.
-func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*Match) {
+func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*game.Match) {
 	t.Helper()
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
@@ -37,7 +38,7 @@ func TestPractice(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	mp := smallMap(t)
-	m, sess, err := Practice(context.Background(), PracticeConfig{Match: Config{Map: mp, Name: "tester"}, Bots: 3})
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: mp, Name: "tester"}, Bots: 3})
 	if err != nil {
 		t.Fatalf("Practice: %v", err)
 	}
@@ -45,7 +46,7 @@ func TestPractice(t *testing.T) {
 		t.Errorf("session address %q, fingerprint %q", sess.Addr, sess.Fingerprint)
 	}
 	runFor(t, 4*time.Second, physics.Input{Throttle: 1, Steer: 0.2}, m)
-	var snap Snapshot
+	var snap game.Snapshot
 	m.Snapshot(&snap)
 	remote := 0
 	for _, v := range snap.Tanks {
@@ -90,13 +91,13 @@ func TestHostAndJoin(t *testing.T) {
 	before := runtime.NumGoroutine()
 	mp := smallMap(t)
 	ctx := context.Background()
-	host, hsess, err := Host(ctx, HostConfig{Addr: "127.0.0.1:0", Passphrase: "tread", Match: Config{Map: mp, Name: "host", Bots: 1, Seed: 1}})
+	host, hsess, err := Host(ctx, HostConfig{Addr: "127.0.0.1:0", Passphrase: "tread", Match: game.Config{Map: mp, Name: "host", Bots: 1, Seed: 1}})
 	if err != nil {
 		t.Fatalf("Host: %v", err)
 	}
 	defer hsess.Close()
 	if _, _, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "wrong",
-		KnownHosts: "-", Match: Config{Map: mp}}); err == nil {
+		KnownHosts: "-", Match: game.Config{Map: mp}}); err == nil {
 		t.Error("joined with the wrong passphrase")
 	}
 	other, err := terrain.Generate(terrain.GenerateConfig{Seed: 1, Size: 128, Samples: 65})
@@ -104,24 +105,24 @@ func TestHostAndJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, _, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "tread",
-		KnownHosts: "-", Match: Config{Map: other}}); err == nil || !strings.Contains(err.Error(), "not the same map") {
+		KnownHosts: "-", Match: game.Config{Map: other}}); err == nil || !strings.Contains(err.Error(), "not the same map") {
 		t.Errorf("joined with a different map: %v", err)
 	}
 	guest, gsess, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "tread",
-		KnownHosts: "-", Match: Config{Map: mp, Name: "guest", Seed: 2}})
+		KnownHosts: "-", Match: game.Config{Map: mp, Name: "guest", Seed: 2}})
 	if err != nil {
 		t.Fatalf("Join: %v", err)
 	}
 	defer gsess.Close()
 	runFor(t, 3*time.Second, physics.Input{Throttle: 0.7}, host, guest)
 
-	var hs, gs Snapshot
+	var hs, gs game.Snapshot
 	host.Snapshot(&hs)
 	guest.Snapshot(&gs)
 	if len(hs.Tanks) != 3 || len(gs.Tanks) != 3 {
 		t.Fatalf("host sees %d tanks, guest %d; want 3 each", len(hs.Tanks), len(gs.Tanks))
 	}
-	for _, pair := range [][2]*Snapshot{{&hs, &gs}, {&gs, &hs}} {
+	for _, pair := range [][2]*game.Snapshot{{&hs, &gs}, {&gs, &hs}} {
 		for _, own := range pair[0].Tanks {
 			if !own.Local {
 				continue
@@ -143,7 +144,7 @@ func TestHostAndJoin(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		_ = guest.Step(guest.Now(), physics.Input{})
 	}
-	if !errors.Is(guest.Err(), ErrLinkClosed) {
+	if !errors.Is(guest.Err(), game.ErrLinkClosed) {
 		t.Fatalf("after the host closed, guest Err() = %v", guest.Err())
 	}
 	t.Logf("guest saw: %v", guest.Err())

@@ -1,4 +1,4 @@
-package game
+package session
 
 import (
 	"context"
@@ -11,9 +11,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -82,6 +86,17 @@ func wrapFor(link impair.Link, seed uint64) net.WrapConn {
 	return net.Impaired(link, seed)
 }
 
+// NoBots is the PracticeConfig.Bots of a practice without bots: zero there means
+// DefaultPracticeBots.
+const NoBots = -1
+
+// Unimpaired returns the PracticeConfig.Impairment of a practice whose link is left
+// unimpaired: a zero Impairment there means the default impairment.
+func Unimpaired() impair.Link { return impair.Link{Latency: unimpaired} }
+
+// unimpaired is the latency that marks Unimpaired: no link has a negative delay.
+const unimpaired = -1
+
 // PracticeConfig sets up a practice match. The zero value is the default practice:
 // DefaultPracticeBots bots on the valley map behind a link impaired by
 // DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss.
@@ -89,18 +104,17 @@ type PracticeConfig struct {
 	// Match configures the player's match (name, team, algorithm, clamp, seed…).
 	// Match.Bots is ignored: the bots run on the in-process host. If Match.Map is nil,
 	// the map is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
 	// defaults to DefaultMapDir.
 	MapDir string
 	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
-	// negative means none.
+	// NoBots means none.
 	Bots int
-	// Impairment is added to the player's link each way. If zero, the defaults above
-	// apply, unless NoImpairment is set.
+	// Impairment is added to the player's link each way. If zero, defaults to
+	// DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss; Unimpaired()
+	// leaves the link unimpaired.
 	Impairment impair.Link
-	// NoImpairment runs the practice link unimpaired.
-	NoImpairment bool
 	// TickRate is the host's bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -113,7 +127,7 @@ type PracticeConfig struct {
 // through the impairment wrapper, so every other tank the player sees is really
 // dead-reckoned from network updates. The caller steps the returned match and closes
 // the session when done.
-func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error) {
+func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	mp, err := mapFor(cfg.Match.Map, cfg.MapDir, DefaultMapName)
 	if err != nil {
@@ -123,19 +137,24 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	switch {
 	case bots == 0:
 		bots = DefaultPracticeBots
-	case bots < 0:
+	case bots == NoBots:
 		bots = 0
+	case bots < 0:
+		return nil, nil, fmt.Errorf("practice: bot count %d: want NoBots, zero (the default) or a positive count", bots)
 	}
 	imp := cfg.Impairment
-	if !imp.Active() && !cfg.NoImpairment {
-		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
-	}
-	if cfg.NoImpairment {
+	switch {
+	case imp == Unimpaired():
 		imp = impair.Link{}
+	case !imp.Active():
+		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
 	}
 
 	sess := &Session{}
-	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, Rules{}, log)
+	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("practice: %w", err)
+	}
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
 	host, err := net.Listen(ctx, hc)
@@ -169,7 +188,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
-	m, err := NewMatch(pc, client)
+	m, err := game.NewMatch(pc, client)
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -185,7 +204,7 @@ type HostConfig struct {
 	Passphrase string
 	// Match configures the host player's match; Match.Bots bots run beside the
 	// player. If Match.Map is nil, the map MapName is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
@@ -201,7 +220,7 @@ type HostConfig struct {
 
 // Host listens for players and returns the host player's match: the player's tank and
 // Match.Bots bots, all local to this peer and published to the joiners.
-func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
+func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	name := cfg.MapName
 	if name == "" {
@@ -211,7 +230,10 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, Rules{}, log)
+	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, combat.Rules{}, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("host: %w", err)
+	}
 	hc.Certificate = cfg.Certificate
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
@@ -224,7 +246,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
-	m, err := NewMatch(mc, host.Local())
+	m, err := game.NewMatch(mc, host.Local())
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("host: %w", err)
@@ -246,7 +268,7 @@ type JoinConfig struct {
 	Impairment impair.Link
 	// Match configures the player's match. If Match.Map is nil, the map the host
 	// names is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
 	MapDir string
 	// Logger receives session and match log lines. If nil, nothing is logged.
@@ -254,7 +276,7 @@ type JoinConfig struct {
 }
 
 // Join connects to a host and returns the player's match.
-func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
+func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	addr, pin, err := net.SplitJoin(cfg.Addr)
 	if err != nil {
@@ -289,7 +311,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
-	m, err := NewMatch(mc, client)
+	m, err := game.NewMatch(mc, client)
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("join: %w", err)
@@ -312,7 +334,7 @@ type ServeConfig struct {
 	// Seed makes the bots deterministic.
 	Seed uint64
 	// Difficulty is how well the bots shoot.
-	Difficulty Difficulty
+	Difficulty bot.Difficulty
 	// TickRate is the bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -337,7 +359,7 @@ type ServeConfig struct {
 	Rounds int
 	// Rules are the rules of combat the host referees (a round's length is
 	// Rules.TimeLimit). The zero value takes every default.
-	Rules Rules
+	Rules combat.Rules
 	// RoundStart, if set, holds the round clock until the first player joins or
 	// RoundStart is closed (an allocation, say), whichever comes first: until then no
 	// round counts towards Rounds, and the first round starts afresh at that moment.
@@ -358,9 +380,6 @@ type ServeConfig struct {
 // figures. It returns nil after a clean stop on cancellation.
 func Serve(ctx context.Context, cfg ServeConfig) error {
 	log := orDiscard(cfg.Logger)
-	if _, err := cfg.Rules.WithDefaults(); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
 	mp := cfg.Map
 	if mp == nil {
 		path := cfg.MapPath
@@ -372,9 +391,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
+	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	hcfg.Certificate = cfg.Certificate
-	judge := hcfg.Judge.(*Judge)
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -383,7 +404,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
-	m, err := NewMatch(Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
+	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -447,7 +468,7 @@ func closed(ch <-chan struct{}) bool {
 // loop steps m at rate ticks per second until ctx ends or afterStep, if set, returns
 // false (nil), or the match fails. afterStep gets the tick's time; onStats runs on
 // each tick of stats.
-func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
+func loop(ctx context.Context, m *game.Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
 	if !(rate > 0) {
 		rate = DefaultHostTickRate
 	}
@@ -475,8 +496,8 @@ func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time)
 
 // startLoop creates the bots' match on link and steps it in a goroutine until the
 // session closes.
-func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Logger) error {
-	m, err := NewMatch(cfg, link)
+func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log *slog.Logger) error {
+	m, err := game.NewMatch(cfg, link)
 	if err != nil {
 		return err
 	}
@@ -485,7 +506,7 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 	go func() {
 		defer close(done)
 		if err := loop(ctx, m, rate, nil, nil, nil); err != nil {
-			if _, normal := Explain(err, ""); !normal {
+			if _, normal := game.Explain(err, ""); !normal {
 				log.Warn("host loop stopped", "err", err)
 			}
 		}
@@ -495,18 +516,21 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 }
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks, with limits (raised to carry those tanks), refereeing under rules.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules Rules, log *slog.Logger) net.HostConfig {
+// actors tanks, with limits (raised to carry those tanks), and its referee, refereeing
+// under rules. It returns an error for invalid rules.
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules combat.Rules, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
-	// The callers pass the default rules or rules Serve has checked: no error here.
-	judge, _ := NewJudge(mp, rules, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, rules, game.DeadReckoning().Reckon)
+	if err != nil {
+		return net.HostConfig{}, nil, err
+	}
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
-		Judge: judge,
-	}
+		Judge: ref,
+	}, ref, nil
 }
 
 // mapExtent is the half-width of the square around the origin that holds mp, m.
@@ -542,7 +566,7 @@ func orDiscard(l *slog.Logger) *slog.Logger {
 
 func orName(n string) string {
 	if n == "" {
-		return DefaultName
+		return game.DefaultName
 	}
 	return n
 }
