@@ -35,10 +35,8 @@
 // sends one) and tanks joining, leaving and timing out; other parts of the game add
 // theirs (kills) with the unexported notify.
 //
-// Practice, Host and Join build matches on real QUIC sessions for the client; Serve
-// runs a headless host with bots, reports every step's ServeStatus (players, and the
-// MatchState: waiting, playing, idle, ended) to ServeConfig.Tick, and returns when the
-// match ends by its rules (ServeConfig.Rounds combat rounds played, or
-// ServeConfig.IdleTimeout without players). Time is always a parameter of Step: nothing
-// on the simulation path reads the wall clock.
+// Combat's values (shots, hit claims, rules) are package combat's; the host's
+// referee is package referee; the bots' driving and aiming are package bot. Package
+// session builds matches on real QUIC sessions. Time is always a parameter of Step:
+// nothing on the simulation path reads the wall clock.
 package game

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/clock"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -85,7 +86,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	start := cfg.Clock.Now()
 	q := &quicClient{pc: pc, tr: &quic.Transport{Conn: pc}, timeout: cfg.RequestTimeout}
 	var heard hearing
-	id, match, err := q.join(ctx, cfg, raddr, known, &heard, func() float64 { return seconds(cfg.Clock.Now() - start) })
+	id, match, err := q.join(ctx, cfg, raddr, known, &heard, func() float64 { return units.Seconds(cfg.Clock.Now() - start) })
 	if err != nil {
 		q.tr.Close()
 		q.pc.Close()
@@ -231,7 +232,7 @@ func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.Playe
 	case *wire.JoinAccepted:
 		q.token = m.Token
 		return m.Player, MatchSettings{Map: m.MapName, Extent: m.MapExtent, TickRate: float64(m.TickRate),
-			Heartbeat: duration(m.Heartbeat), MapSeed: m.MapSeed}, nil
+			Heartbeat: units.Duration(m.Heartbeat), MapSeed: m.MapSeed}, nil
 	case *wire.JoinRefused:
 		q.conn.CloseWithError(codeNormal, "refused")
 		return 0, MatchSettings{}, &refusedError{reason: m.Reason, text: m.Text}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/assets/maps"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
@@ -21,6 +22,7 @@ import (
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/session"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -45,7 +47,7 @@ type config struct {
 	hostMap       *terrain.Map // the map -map names, loaded by checkValues
 	orbit         float64      // degrees
 	seed          uint64
-	difficulty    game.Difficulty
+	difficulty    bot.Difficulty
 	verbose       bool
 	mute          bool
 	identity      *cli.Identity
@@ -63,7 +65,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.join, "join", "", "join the match at `ADDR[#fingerprint]`")
 	fs.StringVar(&c.pass, "pass", "", "match passphrase (host: required of joiners; join: proves it)")
 	fs.StringVar(&c.name, "name", "", "player name (default \""+game.DefaultName+"\")")
-	fs.IntVar(&c.bots, "bots", 0, fmt.Sprintf("number of bots (practice default %d, host default 0)", game.DefaultPracticeBots))
+	fs.IntVar(&c.bots, "bots", 0, fmt.Sprintf("number of bots (practice default %d, host default 0)", session.DefaultPracticeBots))
 	fs.DurationVar(&c.lag, "lag", 0, "added one-way latency on this client's link (practice default 100ms)")
 	fs.DurationVar(&c.jitter, "jitter", 0, "largest deviation from -lag (practice default 20ms)")
 	fs.Float64Var(&c.loss, "loss", 0, "packet loss on this client's link, 0..1 (practice default 0.02)")
@@ -80,9 +82,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.Float64Var(&c.orbit, "orbit", 0, "the chase camera's start angle around the tank it follows, `degrees` (0: behind, 90: from its right)")
 	fs.StringVar(&c.mapDir, "maps", "", "`directory` of more maps (NAME.json and its heightmap), searched before the built-in ones")
 	fs.StringVar(&c.mapArg, "map", "", "with -host: the map to host, by `name` (built in: "+strings.Join(maps.Library{}.Names(), ", ")+
-		"; or one in -maps) or as a sidecar file NAME.json (default \""+game.DefaultMapName+"\")")
+		"; or one in -maps) or as a sidecar file NAME.json (default \""+session.DefaultMapName+"\")")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
-	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
+	fs.TextVar(&c.difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	c.find = cli.FindableFlags(fs, "all", os.Getenv)
@@ -144,7 +146,7 @@ func checkCombinations(c config, set map[string]bool) error {
 	case set["host"] && c.impairSet:
 		return cli.Usagef("host", "with -lag, -jitter, -loss or -loss-burst: those impair a joining or practising player's own link; the host has none")
 	case !set["host"] && set["map"]:
-		return cli.Usagef("map", "applies to -host only: a practice match runs %s, and a joining player plays the host's map", game.DefaultMapName)
+		return cli.Usagef("map", "applies to -host only: a practice match runs %s, and a joining player plays the host's map", session.DefaultMapName)
 	case !set["host"] && (set["identity"] || set["new-identity"]):
 		return cli.Usagef("identity", "and -new-identity apply to -host only: a practising or joining player has no host identity")
 	case set["join"] && set["bots"]:
@@ -257,7 +259,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 
 	var (
 		m    *game.Match
-		sess *game.Session
+		sess *session.Session
 		err  error
 		mode string
 	)
@@ -271,25 +273,27 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		}
 		logger.Info("identity", "file", path, "new", created)
 		mc.Map = c.hostMap // nil: the default map
-		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
+		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
 			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "join"
 	default:
-		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
+		pc := session.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
-				pc.Bots = -1
+				pc.Bots = session.NoBots
 			}
 		}
 		if c.impairSet {
 			pc.Impairment = link
-			pc.NoImpairment = !link.Active()
+			if !link.Active() {
+				pc.Impairment = session.Unimpaired()
+			}
 		}
-		m, sess, err = game.Practice(ctx, pc)
+		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
 	}
 	if je := (*net.JoinError)(nil); errors.As(err, &je) {
