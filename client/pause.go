@@ -45,6 +45,7 @@ func (l *loop) onChar(r rune) {
 func (l *loop) applySettings() {
 	set := l.cfg.Settings
 	l.ctl = controlsOf(*set)
+	l.scene.SetHelp(helpLines(*set))
 	l.scene.SetFOV(fovRadians(set.FOV))
 	vol := set.Volume
 	if set.Mute {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/render"
 )
@@ -35,7 +36,7 @@ type Settings struct {
 	// Keys binds each driving and aiming action (see Actions) to a key, by name ("W",
 	// "Up", "Space", "F5"…).
 	Keys map[string]string `json:"keys"`
-	// Name is the player's name; Team picks the tank's colour (0 red, 1 blue, 2
+	// Name is the player's name (if empty, game.DefaultName); Team picks the tank's colour (0 red, 1 blue, 2
 	// yellow, 3 green).
 	Name string `json:"name"`
 	Team int    `json:"team"`
@@ -129,6 +130,10 @@ func (s *Settings) Normalize() {
 	for len(s.Name) > wire.MaxNameLen { // cut whole characters only
 		_, n := utf8.DecodeLastRuneInString(s.Name)
 		s.Name = s.Name[:len(s.Name)-n]
+	}
+	if strings.TrimSpace(s.Name) == "" {
+		// The name the match gives a nameless player, so Settings shows what others see.
+		s.Name = game.DefaultName
 	}
 	if s.Last.HostPort <= 0 || s.Last.HostPort > 65535 {
 		s.Last.HostPort = DefaultHostPort

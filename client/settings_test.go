@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
 )
 
@@ -79,6 +80,28 @@ func TestQualityChoosesDetail(t *testing.T) {
 		s.Quality = c.quality
 		if s.Shadows() != c.shadows || s.LODDistance() != c.lod {
 			t.Errorf("quality %s: shadows %v, LOD step %v m; want %v, %v m", c.quality, s.Shadows(), s.LODDistance(), c.shadows, c.lod)
+		}
+	}
+}
+
+// TestSettingsNameDefault checks that Settings → Name shows the name the match calls
+// a player who never chose one, not a blank field.
+func TestSettingsNameDefault(t *testing.T) {
+	for _, name := range []string{"", "   "} {
+		s := Settings{Name: name}
+		s.Normalize()
+		if s.Name != game.DefaultName {
+			t.Errorf("Normalize(Name %q): name %q, want %q", name, s.Name, game.DefaultName)
+		}
+	}
+	if d := DefaultSettings(); d.Name != game.DefaultName {
+		t.Errorf("DefaultSettings().Name = %q, want %q", d.Name, game.DefaultName)
+	}
+	set := DefaultSettings()
+	scr := settingsScreen(&menu{}, &set, func() {})
+	for _, it := range scr.items {
+		if it.label == "Name" && *it.text != game.DefaultName {
+			t.Errorf("Settings → Name shows %q, want %q", *it.text, game.DefaultName)
 		}
 	}
 }
