@@ -308,7 +308,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	w, h := float32(s.view.Width), float32(s.view.Height)
 	self := snap.Self >= 0 && snap.Self < len(snap.Tanks)
 	c.cross.SetVisible(false)
-	if self && cv.HasAim && !cv.Wreck {
+	if self && cv.HasAim && !cv.Wreck && !s.centreCovered() {
 		c.placeCrosshair(s, &snap.Tanks[snap.Self], cv)
 	}
 	c.placeBars(cv, self, w, h)

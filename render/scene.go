@@ -284,6 +284,14 @@ func (s *Scene) FlashFor(msg string, d time.Duration) {
 // the next Update on.
 func (s *Scene) SetPanels(p Panels) { s.hud.setPanels(p) }
 
+// centreCovered reports whether a panel over the middle of the picture shows (the
+// help, the scoreboard, a message or the pause menu): the crosshair, drawn after the
+// HUD, would sit on top of it.
+func (s *Scene) centreCovered() bool {
+	p := &s.hud.panels
+	return p.Help || p.Scores || p.Message != "" || (s.menu != nil && s.menu.root.Visible())
+}
+
 // SetHelp replaces the key list the help panel shows (SceneConfig.Help), for keys
 // rebound during the match.
 func (s *Scene) SetHelp(lines []HelpLine) {
