@@ -1,6 +1,7 @@
 package game
 
 import (
+	"github.com/treadline/treadline/net/wire"
 	"math"
 	"slices"
 
@@ -156,6 +157,7 @@ type matchCombat struct {
 	trigger  bool
 	claims   []pendingClaim // claims to send again on the next frames
 	heard    bool           // the host's Judge has spoken: show combat's HUD
+	pages    wire.ScoresAssembler
 }
 
 // newMatchCombat returns the combat side of a match on link, or nil when the link has

@@ -16,6 +16,8 @@ import (
 type Judge struct {
 	ref *Referee
 	evs []CombatEvent
+	// pages is Outbox's buffer for a scoreboard split into frames.
+	pages []*wire.Scores
 	// over is whether the referee's round had ended at the last look; rounds counts
 	// the rounds that ended, read by the headless host's loop through Rounds.
 	over   bool
@@ -115,9 +117,18 @@ func (j *Judge) Outbox(buf []wire.Message) []wire.Message {
 	j.countRounds()
 	j.evs = j.ref.Events(j.evs[:0])
 	for i := range j.evs {
-		if m, err := EventMessage(&j.evs[i]); err == nil {
-			buf = append(buf, m)
+		m, err := EventMessage(&j.evs[i])
+		if err != nil {
+			continue
 		}
+		if sc, ok := m.(*wire.Scores); ok { // a full match's board is longer than a frame
+			j.pages = wire.SplitScores(j.pages[:0], sc)
+			for _, p := range j.pages {
+				buf = append(buf, p)
+			}
+			continue
+		}
+		buf = append(buf, m)
 	}
 	clear(j.evs)
 	return buf
