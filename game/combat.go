@@ -15,6 +15,9 @@ const (
 	EffectLife = 3.0
 	// MarkerLife is how long a hit marker is reported, s.
 	MarkerLife = 1.5
+	// HurtLife is how long a hit on the player's tank is reported, s: long enough to
+	// turn toward the shooter.
+	HurtLife = 3.0
 	// HitLife is how long a hit claim stays in the hits overlay, s.
 	HitLife = 10.0
 	// hitsLen caps the hits overlay.
@@ -61,6 +64,23 @@ type HitMarker struct {
 	// Kill reports that the hit destroyed the target.
 	Kill bool
 	// Age is the time since the answer came, s.
+	Age float64
+	at  float64
+}
+
+// Hurt is a hit on the player's tank, for the damage indicator.
+type Hurt struct {
+	// Shooter is the tank that fired and Name its name ("?" when it is gone).
+	Shooter uint32
+	Name    string
+	// From is where the shooter was shown when the host's answer came, world meters;
+	// HasFrom reports the shooter was known then.
+	From    mgl64.Vec3
+	HasFrom bool
+	// Damage is the hit points it took; Kill reports it destroyed the tank.
+	Damage float64
+	Kill   bool
+	// Age is the time since the host's answer came, s.
 	Age float64
 	at  float64
 }
@@ -114,6 +134,12 @@ type CombatView struct {
 	// something within the shell's lifetime.
 	Aim    mgl64.Vec3
 	HasAim bool
+	// Hurts are the recent hits on the player's tank, oldest first.
+	Hurts []Hurt
+	// KilledBy names the tank that destroyed the player's tank and Killer is its id,
+	// while the player's tank is a wreck (empty and 0 otherwise, or when unknown).
+	KilledBy string
+	Killer   uint32
 }
 
 // tankCombat is combat's record of one tank.
@@ -157,6 +183,9 @@ type matchCombat struct {
 	trigger  bool
 	claims   []pendingClaim // claims to send again on the next frames
 	heard    bool           // the host's Judge has spoken: show combat's HUD
+	hurts    []Hurt
+	killer   uint32 // the tank that destroyed the player's; 0 none
+	killedBy string
 	pages    wire.ScoresAssembler
 }
 
@@ -384,6 +413,9 @@ func (m *Match) combatEvent(ev *CombatEvent, now, host float64) {
 			c.markers = append(c.markers, HitMarker{Confirmed: true, Damage: ev.Damage, at: now})
 			c.decide(ev, Accepted)
 		}
+		if m.self != nil && ev.Target == m.self.id {
+			m.hurt(ev, now)
+		}
 	case CombatRefused:
 		if m.mine(ev.Shot.Shooter) {
 			c.markers = append(c.markers, HitMarker{Reason: ev.Reason, at: now})
@@ -394,6 +426,15 @@ func (m *Match) combatEvent(ev *CombatEvent, now, host float64) {
 	case CombatScores:
 		m.scoresHeard(ev)
 	}
+}
+
+// hurt records a hit on the player's tank: who fired, and from where.
+func (m *Match) hurt(ev *CombatEvent, now float64) {
+	h := Hurt{Shooter: ev.Shot.Shooter, Name: "?", Damage: ev.Damage, at: now}
+	if k := m.byID[ev.Shot.Shooter]; k != nil {
+		h.Name, h.From, h.HasFrom = k.name, k.view.Position, true
+	}
+	m.combat.hurts = append(m.combat.hurts, h)
 }
 
 // shellFired flies another tank's shell from the host's fire event and flashes its
@@ -420,6 +461,15 @@ func (m *Match) tankDestroyed(ev *CombatEvent, now float64) {
 	}
 	if m.mine(ev.Shot.Shooter) && len(c.markers) > 0 {
 		c.markers[len(c.markers)-1].Kill = true
+	}
+	if m.self != nil && ev.Target == m.self.id {
+		c.killer, c.killedBy = ev.Shot.Shooter, "?"
+		if k := m.byID[ev.Shot.Shooter]; k != nil {
+			c.killedBy = k.name
+		}
+		if n := len(c.hurts); n > 0 && c.hurts[n-1].Shooter == ev.Shot.Shooter {
+			c.hurts[n-1].Kill = true
+		}
 	}
 	kill := Notice{Kind: NoticeKill, Who: "?", Team: -1, Other: "?"}
 	if k := m.byID[ev.Shot.Shooter]; k != nil {
@@ -491,6 +541,7 @@ func (c *matchCombat) prune(now float64) {
 	c.effects = slices.DeleteFunc(c.effects, func(e Effect) bool { return now-e.at >= EffectLife })
 	c.markers = slices.DeleteFunc(c.markers, func(m HitMarker) bool { return now-m.at >= MarkerLife })
 	c.hits = slices.DeleteFunc(c.hits, func(h HitRecord) bool { return now-h.at >= HitLife })
+	c.hurts = slices.DeleteFunc(c.hurts, func(h Hurt) bool { return now-h.at >= HurtLife })
 }
 
 // aged is a combat trace that reports its age in a snapshot.
@@ -502,6 +553,7 @@ type aged[T any] interface {
 func (e *Effect) setAge(now float64)    { e.Age = now - e.at }
 func (m *HitMarker) setAge(now float64) { m.Age = now - m.at }
 func (h *HitRecord) setAge(now float64) { h.Age = now - h.at }
+func (h *Hurt) setAge(now float64)      { h.Age = now - h.at }
 
 // appendAged appends src to dst with their ages at local time now.
 func appendAged[T any, P aged[T]](dst, src []T, now float64) []T {
@@ -520,7 +572,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 	c := m.combat
 	if c == nil {
 		*dst = CombatView{Shells: dst.Shells[:0], Effects: dst.Effects[:0],
-			Markers: dst.Markers[:0], Hits: dst.Hits[:0], Scores: dst.Scores[:0]}
+			Markers: dst.Markers[:0], Hits: dst.Hits[:0], Scores: dst.Scores[:0], Hurts: dst.Hurts[:0]}
 		return
 	}
 	now := m.last
@@ -534,6 +586,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 	dst.Effects = appendAged(dst.Effects[:0], c.effects, now)
 	dst.Markers = appendAged(dst.Markers[:0], c.markers, now)
 	dst.Hits = appendAged(dst.Hits[:0], c.hits, now)
+	dst.Hurts = appendAged(dst.Hurts[:0], c.hurts, now)
 	dst.Scores = append(dst.Scores[:0], c.scores...)
 	dst.Over = c.over
 	dst.NextIn = math.Max(0, c.until-host)
@@ -543,12 +596,16 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 	}
 	dst.MaxHealth = c.rules.MaxHealth
 	dst.Health, dst.Loaded, dst.Wreck, dst.RespawnIn, dst.HasAim = 0, 0, false, 0, false
+	dst.Killer, dst.KilledBy = 0, ""
 	if t := m.self; t != nil {
 		if tc := c.tanks[t.id]; tc != nil {
 			dst.Health, dst.Wreck = tc.health, tc.wreck
 			dst.Loaded = 1 - math.Max(0, math.Min(1, (tc.loadedAt-host)/c.rules.Reload))
 			if tc.wreck {
 				dst.RespawnIn = math.Max(0, c.rules.WreckTime-(now-tc.wreckAt))
+			}
+			if tc.wreck {
+				dst.Killer, dst.KilledBy = c.killer, c.killedBy
 			}
 		}
 		p := t.body.Pose()
