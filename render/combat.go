@@ -46,6 +46,7 @@ type combatLayer struct {
 	healthText, reloadText *gui.Label
 	lastClock, lastMsg     string
 	lastHealth, lastLoaded float64
+	fb                     *feedback
 }
 
 func newCombatLayer(hudRoot *core.Node) *combatLayer {
@@ -90,6 +91,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.banner = label(26, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
 	c.healthText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
 	c.reloadText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
+	c.fb = newFeedback(c.hud)
 	hudRoot.Add(c.hud)
 	return c
 }
@@ -311,6 +313,11 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	if self && cv.HasAim && !cv.Wreck && !s.centreCovered() {
 		c.placeCrosshair(s, &snap.Tanks[snap.Self], cv)
 	}
+	cx, cy := c.cross.Position().X, c.cross.Position().Y
+	cw, ch := c.cross.Size()
+	c.fb.placeMark(cv.Markers, cx+cw/2, cy+ch/2, c.cross.Visible())
+	c.fb.placeHurts(s, cv.Hurts, w, h, s.hud.scale)
+	markKiller(s, snap)
 	c.placeBars(cv, self, w, h)
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
@@ -441,6 +448,8 @@ func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 	switch {
 	case cv.Over:
 		banner = fmt.Sprintf("MATCH OVER — next match in %.0f s (Tab: scores)", math.Ceil(cv.NextIn))
+	case cv.Wreck && cv.KilledBy != "":
+		banner = fmt.Sprintf("DESTROYED by %s (marked red) — respawn in %.0f s", cv.KilledBy, math.Ceil(cv.RespawnIn))
 	case cv.Wreck:
 		banner = fmt.Sprintf("DESTROYED — respawn in %.0f s", math.Ceil(cv.RespawnIn))
 	}
@@ -448,7 +457,11 @@ func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 		c.banner.SetText(banner)
 	}
 	bw, _ := c.banner.Size()
-	c.banner.SetPosition(w/2-bw/2, h*0.3)
+	y := h * 0.3
+	if cv.Wreck && !cv.Over {
+		y = h * 0.62 // under the middle, clear of the killer's marker
+	}
+	c.banner.SetPosition(w/2-bw/2, y)
 	c.banner.SetVisible(banner != "")
 }
 
