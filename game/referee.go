@@ -66,6 +66,8 @@ type Score struct {
 	Team int
 	// Kills and Deaths count this match's destroyed enemies and own losses.
 	Kills, Deaths int
+	// Hits and Shots count this match's damaging hits on enemies and shots fired.
+	Hits, Shots int
 }
 
 // playerKey identifies a player or bot across its respawns (each a new actor id).
@@ -171,6 +173,9 @@ func (r *Referee) Fire(s Shot, at float64) Reason {
 	v := r.check.Fired(s, at)
 	if v == Accepted {
 		r.out = append(r.out, CombatEvent{Kind: CombatFire, Time: at, Shot: s})
+		if t := r.tanks[s.Shooter]; t != nil && r.scores[t.key] != nil {
+			r.scores[t.key].Shots++
+		}
 	}
 	return v
 }
@@ -204,6 +209,9 @@ func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
 	target.health = math.Max(0, target.health-dmg)
+	if shooter != nil && dmg > 0 && r.scores[shooter.key] != nil {
+		r.scores[shooter.key].Hits++
+	}
 	r.out = append(r.out, CombatEvent{Kind: CombatHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
 		Damage: dmg, Health: target.health, Rebuilt: v.Rebuilt})
 	if target.health > 0 {
@@ -286,7 +294,7 @@ func (r *Referee) Step(at float64) {
 func (r *Referee) Restart(at float64) {
 	r.begun, r.over, r.start = true, false, at
 	for _, s := range r.scores {
-		s.Kills, s.Deaths = 0, 0
+		s.Kills, s.Deaths, s.Hits, s.Shots = 0, 0, 0, 0
 	}
 	for _, t := range r.tanks {
 		t.health, t.alive = r.rules.MaxHealth, true

@@ -66,6 +66,9 @@ func TestRefereeDamagesDestroysAndScores(t *testing.T) {
 	if len(sc) != 2 || sc[0].Name != "shooter" || sc[0].Kills != 1 || sc[1].Deaths != 1 {
 		t.Errorf("scoreboard %+v", sc)
 	}
+	if len(sc) == 2 && (sc[0].Shots != 2 || sc[0].Hits != 2 || sc[1].Shots != 0 || sc[1].Hits != 0) {
+		t.Errorf("shots and hits %+v, want the shooter 2 of 2, the target none", sc)
+	}
 	// A third shot at the wreck is refused: the target is destroyed.
 	s, c := f.shoot(t, 3, 7)
 	r.Fire(s, 7.1)

@@ -47,6 +47,7 @@ type combatLayer struct {
 	lastClock, lastMsg     string
 	lastHealth, lastLoaded float64
 	fb                     *feedback
+	res                    *results
 }
 
 func newCombatLayer(hudRoot *core.Node) *combatLayer {
@@ -92,6 +93,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.healthText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
 	c.reloadText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
 	c.fb = newFeedback(c.hud)
+	c.res = newResults(c.hud)
 	hudRoot.Add(c.hud)
 	return c
 }
@@ -310,7 +312,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	w, h := float32(s.view.Width), float32(s.view.Height)
 	self := snap.Self >= 0 && snap.Self < len(snap.Tanks)
 	c.cross.SetVisible(false)
-	if self && cv.HasAim && !cv.Wreck && !s.centreCovered() {
+	if self && cv.HasAim && !cv.Wreck && !cv.Over && !s.centreCovered() {
 		c.placeCrosshair(s, &snap.Tanks[snap.Self], cv)
 	}
 	cx, cy := c.cross.Position().X, c.cross.Position().Y
@@ -322,6 +324,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
 	c.placeBanner(cv, w, h)
+	c.res.update(snap, s.view.Width, s.view.Height)
 }
 
 // placeCrosshair puts the crosshair at the ballistic impact point, with a ring on the
@@ -446,8 +449,6 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 	banner := ""
 	switch {
-	case cv.Over:
-		banner = fmt.Sprintf("MATCH OVER — next match in %.0f s (Tab: scores)", math.Ceil(cv.NextIn))
 	case cv.Wreck && cv.KilledBy != "":
 		banner = fmt.Sprintf("DESTROYED by %s (marked red) — respawn in %.0f s", cv.KilledBy, math.Ceil(cv.RespawnIn))
 	case cv.Wreck:

@@ -17,14 +17,17 @@ type ScoreLine struct {
 	Team uint8
 	// Kills and Deaths count this match's destroyed enemies and own losses.
 	Kills, Deaths uint16
+	// Hits and Shots count this match's hits on enemies and shots fired.
+	Hits, Shots uint16
 }
 
 // Scores is the host's scoreboard and match clock, sent to every peer on the reliable
 // stream when it changes. Layout: header, host time i64 µs, flags u8 (bit 0: the match
-// is over; bit 1: it has a time limit; bit 2: a page of a longer board), next match
-// i64 µs, end of the match i64 µs, line count u8 (≤ 64), with bit 2 the index of the
-// page's first line u8 and the board's line count u8, then per line owner u16, team
-// u8, kills u16, deaths u16, name (u8 length, UTF-8): 28 (30 paged) + Σ(8 +
+// is over; bit 1: it has a time limit; bit 2: a page of a longer board; bit 3: the
+// lines carry hits and shots), next match i64 µs, end of the match i64 µs, line
+// count u8 (≤ 64), with bit 2 the index of the page's first line u8 and the board's
+// line count u8, then per line owner u16, team u8, kills u16, deaths u16, with bit 3
+// hits u16 and shots u16, name (u8 length, UTF-8): 28 (30 paged) + Σ(8 (12) +
 // len(name)) bytes. A board longer than one frame travels as pages (SplitScores),
 // in order, each with the same Time; ScoresAssembler puts them back together.
 type Scores struct {
@@ -45,6 +48,24 @@ type Scores struct {
 // paged reports whether m is a page of a longer board.
 func (m *Scores) paged() bool { return m.Total != 0 }
 
+// accuracy reports whether m's lines carry hits and shots: whether any is counted.
+func (m *Scores) accuracy() bool {
+	for _, l := range m.Lines {
+		if l.Hits != 0 || l.Shots != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// scoreLineSize is the size of line l on the wire, with hits and shots when acc.
+func scoreLineSize(l ScoreLine, acc bool) int {
+	if acc {
+		return 12 + len(l.Name)
+	}
+	return 8 + len(l.Name)
+}
+
 // Type returns MsgScores.
 func (m *Scores) Type() MsgType { return MsgScores }
 
@@ -54,8 +75,9 @@ func (m *Scores) Length() int {
 	if m.paged() {
 		n += 2
 	}
+	acc := m.accuracy()
 	for _, l := range m.Lines {
-		n += 8 + len(l.Name)
+		n += scoreLineSize(l, acc)
 	}
 	return n
 }
@@ -90,6 +112,10 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 	if m.paged() {
 		flags |= 4
 	}
+	acc := m.accuracy()
+	if acc {
+		flags |= 8
+	}
 	b = append(b, flags)
 	if b, err = appendClock(b, "next match", m.Until); err != nil {
 		return b, err
@@ -109,6 +135,10 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 		b = append(b, l.Team)
 		b = binary.BigEndian.AppendUint16(b, l.Kills)
 		b = binary.BigEndian.AppendUint16(b, l.Deaths)
+		if acc {
+			b = binary.BigEndian.AppendUint16(b, l.Hits)
+			b = binary.BigEndian.AppendUint16(b, l.Shots)
+		}
 		b = appendString(b, l.Name)
 	}
 	return b, nil
@@ -126,7 +156,7 @@ func parseScores(b []byte) (*Scores, int, error) {
 	m.Until = decodeClock(&r, "next match")
 	m.Ends = decodeClock(&r, "match end")
 	n := int(r.u8())
-	if r.err == nil && (flags > 7 || n > MaxScoreLines) {
+	if r.err == nil && (flags > 15 || n > MaxScoreLines) {
 		r.fail(fmt.Errorf("flags %#x, %d lines: %w", flags, n, ErrInvalid))
 	}
 	if flags&4 != 0 {
@@ -141,11 +171,17 @@ func parseScores(b []byte) (*Scores, int, error) {
 		l.Team = r.u8()
 		l.Kills = r.u16()
 		l.Deaths = r.u16()
+		if flags&8 != 0 {
+			l.Hits, l.Shots = r.u16(), r.u16()
+		}
 		l.Name = r.str("name", MaxNameLen)
 		if r.err == nil && l.Name == "" {
 			r.fail(fmt.Errorf("empty name: %w", ErrInvalid))
 		}
 		m.Lines = append(m.Lines, l)
+	}
+	if r.err == nil && flags&8 != 0 && !m.accuracy() {
+		r.fail(fmt.Errorf("hits and shots flagged, none counted: %w", ErrInvalid)) // one encoding per board
 	}
 	if r.err != nil {
 		return nil, 0, r.err
@@ -153,9 +189,9 @@ func parseScores(b []byte) (*Scores, int, error) {
 	return m, r.off, nil
 }
 
-// MaxScoresPage is the most lines SplitScores puts on one page: with names of
-// MaxNameLen bytes, 30 + 24 × 40 = 990 bytes fit a MaxFrameSize frame.
-const MaxScoresPage = (MaxFrameSize - (HeaderSize + 8 + 1 + 8 + 8 + 1 + 2)) / (8 + MaxNameLen)
+// MaxScoresPage is the most lines SplitScores puts on one page: with hits, shots and
+// names of MaxNameLen bytes, 30 + 22 × 44 = 998 bytes fit a MaxFrameSize frame.
+const MaxScoresPage = (MaxFrameSize - (HeaderSize + 8 + 1 + 8 + 8 + 1 + 2)) / (12 + MaxNameLen)
 
 // SplitScores appends m to dst as it travels: m itself when it fits one frame,
 // otherwise pages of at most MaxScoresPage lines, in order, each carrying m's clock.

@@ -13,7 +13,8 @@ func fullBoard(n int) *Scores {
 	m := &Scores{Time: 12.5, Limited: true, Ends: 300}
 	for i := range n {
 		name := fmt.Sprintf("%02d", i) + strings.Repeat("é", (MaxNameLen-2)/2)
-		m.Lines = append(m.Lines, ScoreLine{Owner: PlayerID(i + 1), Name: name, Team: uint8(i % 4), Kills: uint16(i), Deaths: 1})
+		m.Lines = append(m.Lines, ScoreLine{Owner: PlayerID(i + 1), Name: name, Team: uint8(i % 4), Kills: uint16(i), Deaths: 1,
+			Hits: uint16(2 * i), Shots: uint16(3*i + 1)})
 	}
 	return m
 }
