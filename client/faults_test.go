@@ -123,3 +123,28 @@ func TestHelpShowsBoundKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPauseStopsAPausableMatch opens and closes the pause menu over a match that can
+// pause (a practice alone with bots): the match is paused while the menu shows and
+// goes on after; Esc on the menu resumes it too.
+func TestPauseStopsAPausableMatch(t *testing.T) {
+	l, _, _ := heldKeysLoop(t)
+	var calls []bool
+	l.cfg.Pause = func(on bool) bool { calls = append(calls, on); return true }
+	l.onKey(window.KeyEscape)
+	if l.pause == nil || len(calls) != 1 || !calls[0] {
+		t.Fatalf("Esc: menu %v, pause calls %v; want the menu and the match paused", l.pause != nil, calls)
+	}
+	if p := l.pause.page(); p.Hint != "the match is paused · Esc back to the battle" {
+		t.Errorf("paused menu hint %q", p.Hint)
+	}
+	l.onKey(window.KeyEscape)
+	if l.pause != nil || len(calls) != 2 || calls[1] {
+		t.Errorf("Esc again: menu %v, pause calls %v; want the match going on", l.pause != nil, calls)
+	}
+	l.onKey(window.KeyEscape)
+	l.onKey(window.KeyEnter) // Resume
+	if l.pause != nil || len(calls) != 4 || calls[3] {
+		t.Errorf("Resume: menu %v, pause calls %v; want the match going on", l.pause != nil, calls)
+	}
+}

@@ -110,6 +110,11 @@ type RunConfig struct {
 	// Notice, if set, is shown over the match for its first seconds (where others
 	// join a hosted match).
 	Notice string
+	// Pause, if set, stops the whole match while the pause menu shows (on) and lets
+	// it go on after (off), and reports whether it did: a practice alone with bots
+	// pauses for real. Otherwise the match goes on behind the menu, the player's tank
+	// stopped with its aim held.
+	Pause func(on bool) bool
 }
 
 // ErrLeft reports that the player left the match from the menu.

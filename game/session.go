@@ -54,6 +54,18 @@ type Session struct {
 	once    sync.Once
 	closers []func() error
 	err     error
+	clock   *PauseClock // a practice's clock, which Pause stops; nil: it cannot pause
+}
+
+// Pause stops the whole match (on) or lets it go on (off), and reports whether it
+// can: only a practice started with a PracticeConfig.Clock, where the player is
+// alone with bots, pauses for real.
+func (s *Session) Pause(on bool) bool {
+	if s == nil || s.clock == nil {
+		return false
+	}
+	s.clock.Pause(on)
+	return true
 }
 
 // Close stops the session's loops and closes its links and sockets, in reverse order
@@ -106,6 +118,9 @@ type PracticeConfig struct {
 	TickRate float64
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Clock, if set, is the clock of the host, the bots and the player's match:
+	// Session.Pause stops it. If nil, the system's clock, and the match cannot pause.
+	Clock *PauseClock
 }
 
 // Practice starts a practice match at once: an in-process host on a random loopback
@@ -138,6 +153,10 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, Rules{}, log)
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
+	if cfg.Clock != nil {
+		hc.Clock = cfg.Clock
+		sess.clock = cfg.Clock
+	}
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: listen: %w", err)
@@ -157,7 +176,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: sess.Addr, Fingerprint: sess.Fingerprint, KnownHosts: "-",
 		Name: orName(cfg.Match.Name), Wrap: wrapFor(imp, cfg.Match.Seed+2), Logger: log,
-		Timeout: inProcessTimeout,
+		Timeout: inProcessTimeout, Clock: hc.Clock,
 	})
 	if err != nil {
 		sess.Close()

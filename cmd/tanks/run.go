@@ -246,7 +246,10 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "join"
 	default:
-		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
+		// Alone with bots, the pause menu stops the whole match (a screenshot or
+		// benchmark run never pauses).
+		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger,
+			Clock: game.NewPauseClock(wallClock{start: time.Now()})}
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
@@ -293,6 +296,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		Settings:    scr.settings,
 		OnSettings:  scr.save,
 		Notice:      notice,
+		Pause:       sess.Pause,
 	}
 	if mode == "join" {
 		rc.Host, _, _ = strings.Cut(c.join, "#")
@@ -334,3 +338,9 @@ type explained struct {
 
 func (e *explained) Error() string { return e.words }
 func (e *explained) Unwrap() error { return e.err }
+
+// wallClock is the process's monotonic clock, for the practice's PauseClock.
+type wallClock struct{ start time.Time }
+
+// Now returns the time since the clock was made.
+func (c wallClock) Now() time.Duration { return time.Since(c.start) }
