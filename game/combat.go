@@ -187,6 +187,7 @@ type matchCombat struct {
 	killer   uint32 // the tank that destroyed the player's; 0 none
 	killedBy string
 	pages    wire.ScoresAssembler
+	engaged  map[uint32]int // how many of this peer's gunners aim at each tank, per aim
 }
 
 // newMatchCombat returns the combat side of a match on link, or nil when the link has
@@ -200,7 +201,7 @@ func newMatchCombat(link Link, cfg Config) *matchCombat {
 	if err != nil {
 		rules, _ = Rules{}.WithDefaults()
 	}
-	return &matchCombat{link: cl, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
+	return &matchCombat{link: cl, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat), engaged: make(map[uint32]int),
 		ends: math.Inf(1)}
 }
 
@@ -239,13 +240,19 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 		return in
 	}
 	c.targets = c.targets[:0]
+	clear(c.engaged)
+	for _, u := range m.tanks { // what this peer's other gunners aim at
+		if uc := c.tanks[u.id]; u != t && uc != nil && uc.gunner != nil && uc.gunner.has {
+			c.engaged[uc.gunner.target]++
+		}
+	}
 	for _, u := range m.tanks {
 		if u == t {
 			continue
 		}
 		uc := c.tanks[u.id]
 		c.targets = append(c.targets, Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
-			Enemy: Enemies(t.team, u.team) && (uc == nil || !uc.wreck)})
+			Enemy: Enemies(t.team, u.team) && (uc == nil || !uc.wreck), Engaged: c.engaged[u.id]})
 	}
 	host := now + m.link.Stats().ClockOffset
 	a := tc.gunner.Aim(now, p, c.targets, host >= tc.loadedAt)

@@ -78,10 +78,12 @@ type playerKey struct {
 
 // refTank is the referee's record of one tank.
 type refTank struct {
-	key    playerKey
-	team   int
-	health float64
-	alive  bool
+	key     playerKey
+	team    int
+	health  float64
+	alive   bool
+	spawned float64 // host time it spawned
+	fired   bool    // it has fired since: its spawn protection is over
 }
 
 // Referee applies a match's rules of combat on the host: the only place damage is
@@ -134,7 +136,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 		return
 	}
 	k := playerKey{owner, name}
-	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true}
+	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true, spawned: at}
 	if r.scores[k] == nil {
 		r.scores[k] = &Score{Owner: owner, Name: name, Team: team}
 		r.announceScores(at) // a new line on everyone's scoreboard
@@ -173,8 +175,11 @@ func (r *Referee) Fire(s Shot, at float64) Reason {
 	v := r.check.Fired(s, at)
 	if v == Accepted {
 		r.out = append(r.out, CombatEvent{Kind: CombatFire, Time: at, Shot: s})
-		if t := r.tanks[s.Shooter]; t != nil && r.scores[t.key] != nil {
-			r.scores[t.key].Shots++
+		if t := r.tanks[s.Shooter]; t != nil {
+			t.fired = true
+			if r.scores[t.key] != nil {
+				r.scores[t.key].Shots++
+			}
 		}
 	}
 	return v
@@ -205,7 +210,7 @@ func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
 	}
 	shot := sr.shot
 	dmg := 0.0
-	if shooter == nil || Enemies(shooter.team, target.team) {
+	if (shooter == nil || Enemies(shooter.team, target.team)) && !r.protected(target, at) {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
 	target.health = math.Max(0, target.health-dmg)
@@ -234,6 +239,12 @@ func (r *Referee) Claim(c Claim, at float64, link ShooterLink) Verdict {
 	}
 	r.announceScores(at)
 	return v
+}
+
+// protected reports whether tank t is under spawn protection at host time at: it
+// spawned less than Rules.SpawnProtection ago and has not fired since.
+func (r *Referee) protected(t *refTank, at float64) bool {
+	return !t.fired && at-t.spawned < r.rules.SpawnProtection
 }
 
 // shotOf returns the recorded shot of a claim, or what the claim names of it.

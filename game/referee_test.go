@@ -277,3 +277,62 @@ func TestJudgeStartRound(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnProtection: a hit on a tank that spawned less than SpawnProtection ago
+// does no damage, unless the tank has fired since; without protection it does.
+func TestSpawnProtection(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		rules  Rules
+		fired  bool
+		health float64
+	}{
+		{"protected", Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, false, 100},
+		{"fired first", Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, true, 40},
+		{"no protection", Rules{NoArmour: true, Damage: 60, SpawnProtection: -1}, false, 40},
+		{"protection over", Rules{NoArmour: true, Damage: 60, SpawnProtection: 1}, false, 40},
+	} {
+		f, r := refereeFight(t, c.rules)
+		r.tanks[2].fired = c.fired
+		s, cl := f.shoot(t, 1, 3)
+		r.Fire(s, 3.1)
+		if v := r.Claim(cl, cl.Time+0.1, f.link); v.Reason != Accepted {
+			t.Fatalf("%s: claim refused: %v", c.name, v.Reason)
+		}
+		if h, _ := r.Health(2); h != c.health {
+			t.Errorf("%s: target health %v after a 60-point hit, want %v", c.name, h, c.health)
+		}
+	}
+}
+
+// TestGunnersSpreadTheirFire: of two enemies in sight, a gunner takes the nearer,
+// unless another of its peer's gunners already aims at it (80 m then counts as 120).
+func TestGunnersSpreadTheirFire(t *testing.T) {
+	m := valley(t)
+	floor, _ := m.Landmark("floor")
+	w, err := physics.NewWorld(physics.MapConfig(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(dx, dz float64) mgl64.Vec3 {
+		h, _ := m.HeightAt(floor.X+dx, floor.Z+dz)
+		return mgl64.Vec3{floor.X + dx, h, floor.Z + dz}
+	}
+	for _, c := range []struct {
+		engaged int
+		want    uint32
+	}{{0, 2}, {1, 3}, {2, 3}} {
+		g := NewGunner(m, Normal, 5)
+		aim := g.Aim(0, tank.Pose(), []Target{
+			{ID: 2, Position: at(80, -10), Enemy: true, Engaged: c.engaged},
+			{ID: 3, Position: at(100, 10), Enemy: true},
+		}, false)
+		if aim.Target != c.want {
+			t.Errorf("nearer enemy engaged by %d others: aims at %d, want %d", c.engaged, aim.Target, c.want)
+		}
+	}
+}

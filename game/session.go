@@ -123,6 +123,15 @@ type PracticeConfig struct {
 	Clock *PauseClock
 }
 
+// PracticeTeam is the player's team in practice. The bots take teams 1 and 2 in
+// turn, team 1 first, so the player's team 2 has as many tanks as team 1 with an odd
+// number of bots (the default), one fewer with an even number.
+const PracticeTeam = 2
+
+// PracticeTeams returns how many bots fight beside the player and against them in a
+// practice with bots bots.
+func PracticeTeams(bots int) (friends, enemies int) { return bots / 2, bots - bots/2 }
+
 // Practice starts a practice match at once: an in-process host on a random loopback
 // port running the bots in its own goroutine, and the player joining it over QUIC
 // through the impairment wrapper, so every other tank the player sees is really
@@ -185,6 +194,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	sess.add(client.Close)
 	pc := cfg.Match
 	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp
+	pc.Team = PracticeTeam
 	if pc.Logger == nil {
 		pc.Logger = log
 	}

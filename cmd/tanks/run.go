@@ -273,6 +273,15 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	}
 	defer sess.Close()
 	var notice string
+	if mode == "practice" {
+		bots := game.DefaultPracticeBots
+		if c.botsSet {
+			bots = max(c.bots, 0)
+		}
+		friends, enemies := game.PracticeTeams(bots)
+		notice = fmt.Sprintf("Practice: you are on team %d with %d bot teammates, against %d bots. Esc pauses the match.",
+			game.PracticeTeam, friends, enemies)
+	}
 	if mode == "host" {
 		notice = fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
 		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
