@@ -34,6 +34,7 @@ type menuItem struct {
 	accept func(rune) bool // characters a text field takes; nil: printable
 	maxLen int             // bytes; 0: 64
 	commit func()          // runs when editing ends
+	empty  string          // shown for an empty text field not being edited (the default it stands for)
 	value  func() string   // the value shown for choices and keys
 	change func(step int)
 	bind   func(k window.Key) string // returns "" or why the key was refused
@@ -185,6 +186,9 @@ func (m *menu) page() render.MenuPage {
 		switch it.kind {
 		case itemText:
 			v = *it.text
+			if v == "" && !(m.editing && i == s.sel) {
+				v = it.empty
+			}
 			if it.secret {
 				v = strings.Repeat("•", utf8.RuneCountInString(v))
 			}

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/g3n/engine/window"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/render"
 )
@@ -36,7 +35,8 @@ type Settings struct {
 	// Keys binds each driving and aiming action (see Actions) to a key, by name ("W",
 	// "Up", "Space", "F5"…).
 	Keys map[string]string `json:"keys"`
-	// Name is the player's name (if empty, game.DefaultName); Team picks the tank's colour (0 red, 1 blue, 2
+	// Name is the player's name (if empty, the match calls the player
+	// game.DefaultName, and the menus show that); Team picks the tank's colour (0 red, 1 blue, 2
 	// yellow, 3 green).
 	Name string `json:"name"`
 	Team int    `json:"team"`
@@ -131,10 +131,7 @@ func (s *Settings) Normalize() {
 		_, n := utf8.DecodeLastRuneInString(s.Name)
 		s.Name = s.Name[:len(s.Name)-n]
 	}
-	if strings.TrimSpace(s.Name) == "" {
-		// The name the match gives a nameless player, so Settings shows what others see.
-		s.Name = game.DefaultName
-	}
+
 	if s.Last.HostPort <= 0 || s.Last.HostPort > 65535 {
 		s.Last.HostPort = DefaultHostPort
 	}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"github.com/g3n/engine/window"
 	"math"
 	"os"
 	"path/filepath"
@@ -85,23 +86,31 @@ func TestQualityChoosesDetail(t *testing.T) {
 }
 
 // TestSettingsNameDefault checks that Settings → Name shows the name the match calls
-// a player who never chose one, not a blank field.
+// a player who never chose one, not a blank field, and that typing a name replaces
+// it rather than adding to it.
 func TestSettingsNameDefault(t *testing.T) {
-	for _, name := range []string{"", "   "} {
-		s := Settings{Name: name}
-		s.Normalize()
-		if s.Name != game.DefaultName {
-			t.Errorf("Normalize(Name %q): name %q, want %q", name, s.Name, game.DefaultName)
-		}
-	}
-	if d := DefaultSettings(); d.Name != game.DefaultName {
-		t.Errorf("DefaultSettings().Name = %q, want %q", d.Name, game.DefaultName)
-	}
 	set := DefaultSettings()
-	scr := settingsScreen(&menu{}, &set, func() {})
-	for _, it := range scr.items {
-		if it.label == "Name" && *it.text != game.DefaultName {
-			t.Errorf("Settings → Name shows %q, want %q", *it.text, game.DefaultName)
+	m := &menu{}
+	m.push(settingsScreen(m, &set, func() {}))
+	name := -1
+	for i, it := range m.top().items {
+		if it.label == "Name" {
+			name = i
 		}
+	}
+	if name < 0 {
+		t.Fatal("no Name item in Settings")
+	}
+	if v := m.page().Items[name][1]; v != game.DefaultName {
+		t.Errorf("Settings → Name shows %q, want %q", v, game.DefaultName)
+	}
+	m.top().sel = name
+	m.key(window.KeyEnter)
+	for _, r := range "ann" {
+		m.char(r)
+	}
+	m.key(window.KeyEnter)
+	if set.Name != "ann" || m.page().Items[name][1] != "ann" {
+		t.Errorf("typed ann: name %q shown %q, want ann", set.Name, m.page().Items[name][1])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // noCopy makes go vet's copylocks check report a copied value holding it.
@@ -82,7 +83,7 @@ type actorState struct {
 	// r0 is the displayed orientation at the blend start, its sign chosen so that
 	// r0·qLead ≥ 0: the blend from r0 to qLead takes the short way.
 	r0 mgl64.Quat
-	// Orientation blend factors from slerpFactors(r0·qLead): slK is the corrected
+	// Orientation blend factors from geom.SlerpFactors(r0·qLead): slK is the corrected
 	// lerp's coefficient (1 − r0·qLead)/3, used when slOm is zero; otherwise slOm is
 	// the arc between r0 and qLead in radians and slInv = 1/sin(slOm).
 	slK, slOm, slInv float64
@@ -220,7 +221,7 @@ func (a *Actor) SetConfig(cfg Config) {
 // convert State.Time to local time. Non-finite values are ignored.
 func (a *Actor) SetClockOffset(offset float64) {
 	a.ready()
-	if finite(offset) {
+	if geom.Finite(offset) {
 		a.c.clockOffset = offset
 		a.c.hasOffset = true
 	}
@@ -339,11 +340,11 @@ func (a *Actor) confirms(s *State) bool {
 	if d := s.Position.Sub(lk.Position); d.Dot(d) > confirmDistance*confirmDistance {
 		return false
 	}
-	if quatAngle(s.Orientation, lk.Orientation) > confirmAngle {
+	if geom.UnitQuatAngle(s.Orientation, lk.Orientation) > confirmAngle {
 		return false
 	}
 	for i := 0; i < s.NumArticulations; i++ {
-		if math.Abs(wrapAngle(s.Articulations[i].Angle-lk.Articulations[i].Angle)) > confirmAngle {
+		if math.Abs(geom.WrapAngle(s.Articulations[i].Angle-lk.Articulations[i].Angle)) > confirmAngle {
 			return false
 		}
 	}
@@ -369,7 +370,7 @@ func atRest(s *State) bool {
 // values (normalised as validate does), and, unless it is a break, not older than
 // the last known.
 func (a *Actor) check(s State, now float64, brk bool) (State, error) {
-	if !finite(now) || math.Abs(now) > a.maxTime {
+	if !geom.Finite(now) || math.Abs(now) > a.maxTime {
 		return s, fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
 	}
 	s, err := a.validate(s)
@@ -413,7 +414,7 @@ func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
 	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
 	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
 	// computed once here.
-	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, gLead), s.Orientation))
+	a.qLead = geom.QuatUnit(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, gLead), s.Orientation))
 	a.wRate = s.AngularVelocity.Len()
 	a.wAxis = mgl64.Vec3{}
 	if a.wRate > 0 {
@@ -482,12 +483,12 @@ func (a *Actor) prepareBlend() {
 	for i := 0; i < 3; i++ {
 		a.vl[i] = lk.Velocity[i]*gv + lk.Acceleration[i]*hv
 	}
-	d := qdot(a.r0, a.qLead)
+	d := geom.QuatDot(a.r0, a.qLead)
 	if d < 0 {
 		d = -d
 		a.r0 = mgl64.Quat{W: -a.r0.W, V: mgl64.Vec3{-a.r0.V[0], -a.r0.V[1], -a.r0.V[2]}}
 	}
-	a.slK, a.slOm, a.slInv = slerpFactors(d)
+	a.slK, a.slOm, a.slInv = geom.SlerpFactors(d)
 }
 
 func (a *Actor) setBlendTimes() {
@@ -531,10 +532,10 @@ func projectState(s *State, age float64, hz *horizon) State {
 	gp, h, gv, hv := hz.motion(age, hz.stopAge(s.Velocity, s.Acceleration))
 	p.Position = s.Position.Add(s.Velocity.Mul(gp)).Add(s.Acceleration.Mul(h))
 	p.Velocity = s.Velocity.Mul(gv).Add(s.Acceleration.Mul(hv))
-	p.Orientation = qnormalize(qmul(rotationQuat(s.AngularVelocity, g), s.Orientation))
+	p.Orientation = geom.QuatNormalize(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, g), s.Orientation))
 	p.AngularVelocity = s.AngularVelocity.Mul(gv)
 	for i := 0; i < s.NumArticulations; i++ {
-		p.Articulations[i].Angle = wrapAngle(s.Articulations[i].Angle + s.Articulations[i].Rate*g)
+		p.Articulations[i].Angle = geom.WrapAngle(s.Articulations[i].Angle + s.Articulations[i].Rate*g)
 		p.Articulations[i].Rate = s.Articulations[i].Rate * gv
 	}
 	return p
@@ -544,7 +545,7 @@ func projectState(s *State, age float64, hz *horizon) State {
 // ignored, and so is a non-finite now or one beyond Limits.MaxTime. Advance does
 // nothing before the first update. It does not allocate.
 func (a *Actor) Advance(now float64) {
-	if !a.has || !finite(now) || math.Abs(now) > a.maxTime {
+	if !a.has || !geom.Finite(now) || math.Abs(now) > a.maxTime {
 		return
 	}
 	dt := now - a.lastNow
@@ -589,7 +590,7 @@ func (a *Actor) reckon() {
 		out.pos = lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(k))
 		// Unit quaternions multiply to a unit quaternion; the rounding does not
 		// accumulate because qLead is recomputed at each update.
-		out.rot = qmul(axisRotation(a.wAxis, a.wRate*(age-a.gLead)), a.qLead)
+		out.rot = geom.QuatMul(geom.AxisRotation(a.wAxis, a.wRate*(age-a.gLead)), a.qLead)
 		a.reckonArticulations(age-a.gLead, age, 1)
 		return
 	case TwoPath:
@@ -629,11 +630,9 @@ func (a *Actor) reckonBlend() {
 	turn := g - a.gLead // rotation since the blend start, per rad/s (tt on the common path)
 	sn, cs := 0.0, 1.0
 	if half := 0.5 * a.wRate * turn; half != 0 {
-		// sincos(half), written out for the common |half| < π/4.
+		// geom.Sincos(half), its inlined octant for the common |half| < π/4.
 		if ax := math.Abs(half); ax*(4/math.Pi) < 1 {
-			zz := ax * ax
-			cs = 1.0 - 0.5*zz + zz*zz*((((((sinCosC0*zz)+sinCosC1)*zz+sinCosC2)*zz+sinCosC3)*zz+sinCosC4)*zz+sinCosC5)
-			sn = ax + ax*zz*((((((sinCosS0*zz)+sinCosS1)*zz+sinCosS2)*zz+sinCosS3)*zz+sinCosS4)*zz+sinCosS5)
+			sn, cs = geom.SincosOctant(ax)
 			if half < 0 {
 				sn = -sn
 			}
@@ -695,7 +694,7 @@ func (a *Actor) reckonBlend() {
 	// slerped by T̂ along the short path. Rotating both ends by rc rotates the whole
 	// arc, slerp(rc·r0, rc·qLead, T̂) = rc·slerp(r0, qLead, T̂), so the arc between
 	// r0 and qLead is measured once per update (prepareBlend). The slerp (see
-	// slerpPrepared) and the product are written out: this runs for every actor every
+	// geom.SlerpPrepared) and the product are written out: this runs for every actor every
 	// frame, and Go keeps no floating-point value in a register across a call.
 	qw, qx, qy, qz := a.qLead.W, a.qLead.V[0], a.qLead.V[1], a.qLead.V[2]
 	if thr < 1 {
@@ -703,7 +702,7 @@ func (a *Actor) reckonBlend() {
 		if a.slOm == 0 {
 			t = thr + a.slK*thr*(1-thr)*(1-2*thr)
 			s = 1 - t
-			k = nlerpScale(s*t, a.slK)
+			k = geom.NlerpScale(s*t, a.slK)
 		} else {
 			s = math.Sin((1-thr)*a.slOm) * a.slInv
 			t = math.Sin(thr*a.slOm) * a.slInv
@@ -750,17 +749,28 @@ func (a *Actor) reckonArticulations(turn, g, thr float64) {
 				cur = lim.near(cur)
 				v = cur + (target-cur)*thr
 			} else {
-				v = cur + wrapAngle(target-cur)*thr
+				v = cur + geom.WrapAngle(target-cur)*thr
 			}
-		}
-		if limited {
-			v = math.Max(lim.Min, math.Min(lim.Max, v))
-		} else {
-			v = wrapAngle(v)
 		}
 		out.art[i] = v
 	}
-	for i := lk.NumArticulations; i < MaxArticulations; i++ {
+	a.showJoints(lk.NumArticulations)
+}
+
+// showJoints finishes the articulations of a.rk once their blended angles are in
+// place: the first n held within their AngleLimits or wrapped into (−π, π], the
+// rest zero.
+func (a *Actor) showJoints(n int) {
+	out := &a.rk
+	for i := 0; i < n; i++ {
+		if a.limited&(1<<i) != 0 {
+			lim := &a.c.cfg.ArticulationLimits[i]
+			out.art[i] = math.Max(lim.Min, math.Min(lim.Max, out.art[i]))
+		} else {
+			out.art[i] = geom.WrapAngle(out.art[i])
+		}
+	}
+	for i := n; i < MaxArticulations; i++ {
 		out.art[i] = 0
 	}
 }
@@ -799,12 +809,12 @@ func (a *Actor) reckonTwoPath() {
 		prev := pv.Position[i] + pv.Velocity[i]*pPrev + pv.Acceleration[i]*kPrev
 		out.pos[i] = prev + (last-prev)*u
 	}
-	ql := qmul(rotationQuat(lk.AngularVelocity, gLast), lk.Orientation)
+	ql := geom.QuatMul(geom.RotationQuat(lk.AngularVelocity, gLast), lk.Orientation)
 	if ur >= 1 {
-		out.rot = unit(ql)
+		out.rot = geom.QuatUnit(ql)
 	} else {
-		qp := qmul(rotationQuat(pv.AngularVelocity, gPrev), pv.Orientation)
-		out.rot = slerpShort(qp, ql, ur)
+		qp := geom.QuatMul(geom.RotationQuat(pv.AngularVelocity, gPrev), pv.Orientation)
+		out.rot = geom.SlerpShort(qp, ql, ur)
 	}
 	for i := 0; i < lk.NumArticulations; i++ {
 		lim := a.c.cfg.ArticulationLimits[i]
@@ -818,19 +828,12 @@ func (a *Actor) reckonTwoPath() {
 			if lim.Limited() {
 				v = lim.near(pa) + (la-lim.near(pa))*ur
 			} else {
-				v = pa + wrapAngle(la-pa)*ur
+				v = pa + geom.WrapAngle(la-pa)*ur
 			}
-		}
-		if lim.Limited() {
-			v = math.Max(lim.Min, math.Min(lim.Max, v))
-		} else {
-			v = wrapAngle(v)
 		}
 		out.art[i] = v
 	}
-	for i := lk.NumArticulations; i < MaxArticulations; i++ {
-		out.art[i] = 0
-	}
+	a.showJoints(lk.NumArticulations)
 }
 
 // Reckoned returns the state to draw this frame: reckoned by the last Advance and

@@ -3,6 +3,8 @@ package deadreckon
 import (
 	"errors"
 	"math"
+
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Defaults for Config. A zero field in Config takes the matching default.
@@ -111,7 +113,7 @@ func (l AngleLimit) Limited() bool { return l.Min < l.Max }
 // wrapped 200° (−160°) as 200° instead of clamping it to 150°.
 func (l AngleLimit) near(a float64) float64 {
 	mid := 0.5 * (l.Min + l.Max)
-	return mid + wrapAngle(a-mid)
+	return mid + geom.WrapAngle(a-mid)
 }
 
 // Config says how one remote actor is reckoned. The zero value is ready: projective

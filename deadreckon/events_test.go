@@ -47,7 +47,7 @@ func TestBrakingComesToRest(t *testing.T) {
 
 // TestStartFollowUps: a tank that sets off from rest publishes in the frame its speed
 // passes StartSpeed, and twice more a frame apart; the start, the stop dead that
-// brings it to rest and the first braking update are each followed up. With StartOff
+// brings it to rest and the first braking update are each followed up. With Off
 // the start waits for the position threshold and MinInterval.
 func TestStartFollowUps(t *testing.T) {
 	// Rest until t = 1, 4 m/s² up to 8 m/s (t = 3), stop dead at t = 4, rest, then go
@@ -75,8 +75,8 @@ func TestStartFollowUps(t *testing.T) {
 			return mgl64.Vec3{x, 0, 0}
 		}
 	}
-	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, PositionThreshold: 0.03, MinInterval: 0.2, UrgentChange: 3,
-		RepeatChange: -1}
+	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, PositionThreshold: 0.03, MinInterval: 0.2, UrgentChange: 3,
+		RepeatChange: Off}
 	within := func(times []float64, from, to float64) []float64 {
 		var out []float64
 		for _, at := range times {
@@ -119,15 +119,15 @@ func TestStartFollowUps(t *testing.T) {
 		t.Errorf("start published %.3f s after the tank set off, want within two frames", first[0]-1)
 	}
 	off := base
-	off.StartSpeed = StartOff
+	off.StartSpeed = Off
 	if first := within(times(off), 1, 2); len(first) == 0 || first[0] < 1.1 {
-		t.Errorf("StartOff: first updates after setting off at %v, want none before the threshold at about 0.12 s", first)
+		t.Errorf("Off: first updates after setting off at %v, want none before the threshold at about 0.12 s", first)
 	}
 }
 
 // TestBudget: a path far busier than the budget is held to it on average, at most a
 // bucket over; heartbeats still go; a path within it publishes exactly as with no
-// budget; BudgetOff keeps none.
+// budget; Off keeps none.
 func TestBudget(t *testing.T) {
 	wild := func(t float64) mgl64.Vec3 { return mgl64.Vec3{10 * t, 0, 2 * math.Sin(4*t)} }
 	calm := func(t float64) mgl64.Vec3 { return mgl64.Vec3{10 * t, 0, 0.5 * math.Sin(0.3*t)} }
@@ -135,7 +135,7 @@ func TestBudget(t *testing.T) {
 	rate := func(c PublisherConfig, path func(float64) mgl64.Vec3) float64 {
 		return float64(len(publishTimes(c, secs, path))) / secs
 	}
-	base := PublisherConfig{Heartbeat: 1, HeartbeatJitter: -1, MinInterval: 0.1, Budget: BudgetOff, StartSpeed: StartOff}
+	base := PublisherConfig{Heartbeat: 1, HeartbeatJitter: Off, MinInterval: 0.1, Budget: Off, StartSpeed: Off}
 	free := rate(base, wild)
 	held := base
 	held.Budget = 3
@@ -147,7 +147,7 @@ func TestBudget(t *testing.T) {
 		t.Errorf("calm path: %d updates without a budget, %d with one it never reaches", len(a), len(b))
 	}
 	// Heartbeats go whatever the budget: a parked actor is heard from once a second.
-	parked := publishTimes(PublisherConfig{Heartbeat: 1, HeartbeatJitter: -1, Budget: 0.01}, 10, func(float64) mgl64.Vec3 { return mgl64.Vec3{} })
+	parked := publishTimes(PublisherConfig{Heartbeat: 1, HeartbeatJitter: Off, Budget: 0.01}, 10, func(float64) mgl64.Vec3 { return mgl64.Vec3{} })
 	if len(parked) < 10 {
 		t.Errorf("parked actor with a tiny budget: %d updates in 10 s, want a heartbeat a second", len(parked))
 	}

@@ -1,19 +1,14 @@
 package deadreckon
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
-
-// StartOff, as PublisherConfig.StartSpeed, never hurries a start: it is published
-// when its error passes the thresholds, like any other change.
-const StartOff = -1.0
-
-// BudgetOff, as PublisherConfig.Budget, keeps no budget: the updates the thresholds
-// ask for go out, at most one per MinInterval but for urgent ones.
-const BudgetOff = -1.0
 
 // Publisher defaults, chosen for a tank game. A zero field in PublisherConfig takes the
 // matching default.
@@ -75,8 +70,28 @@ const (
 	heartbeatSync = 0.1
 )
 
-// PublisherConfig says when a locally owned actor publishes. The zero value is ready
-// and uses the defaults above.
+// Off turns off the PublisherConfig features whose fields say they may be Off: the
+// distance-grown tolerance, the heartbeat's stagger, the acceleration cap, repeats,
+// urgent updates, loss repair, hurried starts and the budget. Zero never means off:
+// a zero field takes its default.
+const Off = -1
+
+// Limits of PublisherConfig fields.
+const (
+	// MaxHeartbeatJitter is the largest HeartbeatJitter, a fraction of Heartbeat.
+	MaxHeartbeatJitter = 0.9
+	// MaxVelocityFrames is the largest VelocityFrames.
+	MaxVelocityFrames = 3
+)
+
+// ErrInvalidConfig is returned (wrapped) by PublisherConfig.Validate for a field out
+// of its range.
+var ErrInvalidConfig = errors.New("invalid config")
+
+// PublisherConfig says when a locally owned actor publishes. Every field's zero value
+// means its default, so the zero value is ready and uses the defaults above; Off
+// turns off the features that say they may be Off. Validate reports a field out of
+// its range.
 type PublisherConfig struct {
 	// Reckon is how remote peers reckon this actor; the publisher reckons its own last
 	// published state the same way, with no latency, to measure their error. Use the
@@ -88,7 +103,8 @@ type PublisherConfig struct {
 	PositionThreshold float64
 	// ToleranceLinear and ToleranceQuadratic grow the position threshold with the
 	// observer distance d: threshold + linear·d + quadratic·d², capped at MaxTolerance.
-	// If ToleranceLinear is zero, DefaultToleranceLinear; negative disables it.
+	// If ToleranceLinear is zero, DefaultToleranceLinear (meters per meter); if
+	// ToleranceQuadratic is zero, none (per meter). Off grows by neither term.
 	ToleranceLinear, ToleranceQuadratic float64
 	// MaxTolerance caps the grown position threshold, meters; if zero,
 	// DefaultMaxTolerance.
@@ -108,16 +124,18 @@ type PublisherConfig struct {
 	// DefaultPublishHeartbeat.
 	Heartbeat float64
 	// HeartbeatJitter is the random stagger of each heartbeat period as a fraction of
-	// Heartbeat; if zero, DefaultHeartbeatJitter; negative means none.
+	// Heartbeat, at most MaxHeartbeatJitter; if zero, DefaultHeartbeatJitter; Off
+	// staggers none.
 	HeartbeatJitter float64
-	// VelocityFrames is how many frames the published velocity averages over (1 to 3);
-	// if zero, 1: the instantaneous velocity between the last two samples.
+	// VelocityFrames is how many frames the published velocity averages over, 1 to
+	// MaxVelocityFrames; if zero, 1: the instantaneous velocity between the last two
+	// samples.
 	VelocityFrames int
 	// NoAcceleration publishes zero acceleration, for actors whose acceleration is
 	// too spiky to help.
 	NoAcceleration bool
 	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
-	// DefaultAccelerationCap; +Inf does not cap. One measured beyond twice the cap is
+	// DefaultAccelerationCap; Off does not cap. One measured beyond twice the cap is
 	// the spike of an impact (a stop dead, a bounce), which no engine sustains: it is
 	// published as zero, instead of capped and projected for the horizon in the
 	// impulse's direction.
@@ -128,16 +146,16 @@ type PublisherConfig struct {
 	// publisher cannot know that an update was lost, and once a stopped tank's
 	// update is out its own reckoning agrees with the truth, so a lost one would leave
 	// remotes driving on until the next heartbeat; the repeat bounds that to one
-	// interval for the updates that matter. If zero, DefaultRepeatChange; negative
-	// never repeats.
+	// interval for the updates that matter. If zero, DefaultRepeatChange; Off never
+	// repeats.
 	RepeatChange float64
 	// UrgentChange is how far, in m/s, the actor's velocity may depart from the
 	// velocity its last update projects before an update goes out at once, without
 	// waiting for MinInterval: a stop dead against an obstacle, whose every frame of
 	// delay remotes show as distance driven on. Early updates draw on a budget of
 	// urgentBurst that refills by one per MinInterval, so velocity noise cannot flood:
-	// at most twice the MinInterval rate, in bursts of urgentBurst more. Zero or
-	// negative never hurries.
+	// at most twice the MinInterval rate, in bursts of urgentBurst more. If zero, the
+	// default, Off: updates never hurry.
 	UrgentChange float64
 	// LostThreshold is the position error, m, that triggers an update when a peer
 	// that lost the last update would show it: the publisher also reckons the update
@@ -145,7 +163,7 @@ type PublisherConfig struct {
 	// MinInterval) once that drifts this far from the sample. The publisher cannot
 	// know which updates were lost; this bounds how long a lost one goes unrepaired
 	// by how fast the actor departs from the update before it, not by the heartbeat.
-	// Zero or negative never publishes for it.
+	// If zero, the default, Off: the publisher never publishes for it.
 	LostThreshold float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
@@ -157,8 +175,9 @@ type PublisherConfig struct {
 	// urgent updates' allowance), and a second update follows startFollowUp later,
 	// so that one lost update does not hold the start back by an interval. Starts
 	// are what a watcher notices first, and from rest the position error grows too
-	// slowly to trip a threshold soon. If zero, DefaultStartSpeed; StartOff (or any
-	// negative value) never hurries.
+	// slowly to trip a threshold soon. If zero, DefaultStartSpeed; Off never
+	// hurries: a start is published when its error passes the thresholds, like any
+	// other change.
 	StartSpeed float64
 	// Budget is how many updates per second the actor may send on average: a token
 	// bucket holding budgetWindow seconds' worth, which every update draws on.
@@ -169,7 +188,8 @@ type PublisherConfig struct {
 	// largest errors. A tank is then held to its budget on any path it drives,
 	// instead of spending what its driving asks for. If zero, 2/MinInterval: twice
 	// the rate MinInterval allows, the most UrgentChange lets through, so that only a
-	// flood of urgent updates feels it; BudgetOff (or any negative value) keeps none.
+	// flood of urgent updates feels it; Off keeps none: the updates the thresholds
+	// ask for go out, at most one per MinInterval but for urgent ones.
 	Budget float64
 	// TinySpeed, TinyAcceleration and TinyAngularSpeed are the magnitudes below which
 	// published velocity, acceleration, angular velocity and articulation rates are
@@ -177,65 +197,117 @@ type PublisherConfig struct {
 	TinySpeed, TinyAcceleration, TinyAngularSpeed float64
 }
 
+// Validate reports the first field of c that is neither zero (its default), nor Off
+// where the field allows it, nor a finite value in its range (positive, and at most
+// MaxHeartbeatJitter or MaxVelocityFrames for those two), as an error wrapping
+// ErrInvalidConfig. It does not check c.Reckon, whose fields take their defaults.
+func (c PublisherConfig) Validate() error {
+	for _, f := range []struct {
+		name  string
+		v     float64
+		offOK bool
+		max   float64
+	}{
+		{name: "position threshold", v: c.PositionThreshold},
+		{name: "linear tolerance", v: c.ToleranceLinear, offOK: true},
+		{name: "quadratic tolerance", v: c.ToleranceQuadratic, offOK: true},
+		{name: "maximum tolerance", v: c.MaxTolerance},
+		{name: "orientation threshold", v: c.OrientationThreshold},
+		{name: "articulation threshold", v: c.ArticulationThreshold},
+		{name: "minimum interval", v: c.MinInterval},
+		{name: "heartbeat", v: c.Heartbeat},
+		{name: "heartbeat jitter", v: c.HeartbeatJitter, offOK: true, max: MaxHeartbeatJitter},
+		{name: "acceleration cap", v: c.AccelerationCap, offOK: true},
+		{name: "repeat change", v: c.RepeatChange, offOK: true},
+		{name: "urgent change", v: c.UrgentChange, offOK: true},
+		{name: "lost threshold", v: c.LostThreshold, offOK: true},
+		{name: "start speed", v: c.StartSpeed, offOK: true},
+		{name: "budget", v: c.Budget, offOK: true},
+		{name: "tiny speed", v: c.TinySpeed},
+		{name: "tiny acceleration", v: c.TinyAcceleration},
+		{name: "tiny angular speed", v: c.TinyAngularSpeed},
+	} {
+		if f.max == 0 {
+			f.max = math.MaxFloat64 // finite: +Inf is not a setting, Off is
+		}
+		if f.v == 0 || f.offOK && f.v == Off || f.v > 0 && f.v <= f.max {
+			continue
+		}
+		want := "zero or positive and finite"
+		if f.offOK {
+			want = "zero, Off or positive and finite"
+		}
+		if f.max != math.MaxFloat64 {
+			want += fmt.Sprintf(" up to %g", f.max)
+		}
+		return fmt.Errorf("%w: publisher %s %v: want %s", ErrInvalidConfig, f.name, f.v, want)
+	}
+	if c.VelocityFrames < 0 || c.VelocityFrames > MaxVelocityFrames {
+		return fmt.Errorf("%w: publisher velocity frames %d: want 0 to %d", ErrInvalidConfig, c.VelocityFrames, MaxVelocityFrames)
+	}
+	return nil
+}
+
+// withDefaults returns valid c with every zero field replaced by its default, Off
+// included where Off is the default: the configuration Publisher.Config reports.
 func (c PublisherConfig) withDefaults() PublisherConfig {
 	c.Reckon = c.Reckon.withDefaults()
-	c.PositionThreshold = positiveOr(c.PositionThreshold, DefaultPositionThreshold)
-	switch {
-	case c.ToleranceLinear < 0 || math.IsNaN(c.ToleranceLinear):
-		c.ToleranceLinear = 0
-	case c.ToleranceLinear == 0:
-		c.ToleranceLinear = DefaultToleranceLinear
+	for _, f := range []struct {
+		v   *float64
+		def float64
+	}{
+		{&c.PositionThreshold, DefaultPositionThreshold},
+		{&c.ToleranceLinear, DefaultToleranceLinear},
+		{&c.ToleranceQuadratic, Off},
+		{&c.MaxTolerance, DefaultMaxTolerance},
+		{&c.OrientationThreshold, DefaultOrientationThreshold},
+		{&c.ArticulationThreshold, DefaultArticulationThreshold},
+		{&c.MinInterval, DefaultMinInterval},
+		{&c.Heartbeat, DefaultPublishHeartbeat},
+		{&c.HeartbeatJitter, DefaultHeartbeatJitter},
+		{&c.AccelerationCap, DefaultAccelerationCap},
+		{&c.RepeatChange, DefaultRepeatChange},
+		{&c.UrgentChange, Off},
+		{&c.LostThreshold, Off},
+		{&c.StartSpeed, DefaultStartSpeed},
+		{&c.TinySpeed, DefaultTinySpeed},
+		{&c.TinyAcceleration, DefaultTinyAcceleration},
+		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
+	} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
 	}
-	if !(c.ToleranceQuadratic > 0) || math.IsInf(c.ToleranceQuadratic, 0) {
-		c.ToleranceQuadratic = 0
-	}
-	c.MaxTolerance = positiveOr(c.MaxTolerance, DefaultMaxTolerance)
-	c.OrientationThreshold = positiveOr(c.OrientationThreshold, DefaultOrientationThreshold)
-	c.ArticulationThreshold = positiveOr(c.ArticulationThreshold, DefaultArticulationThreshold)
-	c.MinInterval = positiveOr(c.MinInterval, DefaultMinInterval)
-	c.Heartbeat = positiveOr(c.Heartbeat, DefaultPublishHeartbeat)
-	switch {
-	case c.HeartbeatJitter < 0 || math.IsNaN(c.HeartbeatJitter):
-		c.HeartbeatJitter = 0
-	case c.HeartbeatJitter == 0:
-		c.HeartbeatJitter = DefaultHeartbeatJitter
-	case c.HeartbeatJitter > 0.9:
-		c.HeartbeatJitter = 0.9
-	}
-	if c.VelocityFrames < 1 {
+	if c.VelocityFrames == 0 {
 		c.VelocityFrames = 1
 	}
-	if c.VelocityFrames > 3 {
-		c.VelocityFrames = 3
+	if c.Budget == 0 {
+		c.Budget = 2 / c.MinInterval // twice what MinInterval, now filled in, allows
 	}
-	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
-	switch {
-	case c.RepeatChange < 0 || math.IsNaN(c.RepeatChange):
-		c.RepeatChange = math.Inf(1)
-	case c.RepeatChange == 0:
-		c.RepeatChange = DefaultRepeatChange
+	return c
+}
+
+// effective returns c, with its defaults filled in, in the form the publisher
+// computes with: a term that is Off adds zero, a limit that is Off is +Inf.
+func (c PublisherConfig) effective() PublisherConfig {
+	for _, f := range []struct {
+		v   *float64
+		off float64
+	}{
+		{&c.ToleranceLinear, 0},
+		{&c.ToleranceQuadratic, 0},
+		{&c.HeartbeatJitter, 0},
+		{&c.AccelerationCap, math.Inf(1)},
+		{&c.RepeatChange, math.Inf(1)},
+		{&c.UrgentChange, math.Inf(1)},
+		{&c.LostThreshold, math.Inf(1)},
+		{&c.StartSpeed, math.Inf(1)},
+		{&c.Budget, math.Inf(1)},
+	} {
+		if *f.v == Off {
+			*f.v = f.off
+		}
 	}
-	if !(c.UrgentChange > 0) {
-		c.UrgentChange = math.Inf(1)
-	}
-	if !(c.LostThreshold > 0) {
-		c.LostThreshold = math.Inf(1)
-	}
-	switch {
-	case c.StartSpeed < 0:
-		c.StartSpeed = math.Inf(1)
-	case !(c.StartSpeed > 0):
-		c.StartSpeed = DefaultStartSpeed
-	}
-	switch {
-	case c.Budget < 0:
-		c.Budget = math.Inf(1)
-	case !(c.Budget > 0):
-		c.Budget = 2 / c.MinInterval
-	}
-	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
-	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
-	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
 	return c
 }
 
@@ -299,7 +371,7 @@ const velocityHistory = 4
 // least every Heartbeat seconds.
 // Not safe for concurrent use.
 type Publisher struct {
-	cfg    PublisherConfig
+	cfg    PublisherConfig // config.effective(), what Update computes with
 	rng    *rand.Rand
 	self   Actor
 	before frameState // self before this sample's Advance
@@ -334,12 +406,19 @@ type Publisher struct {
 	posErr, rotErr, artErr float64
 	lostErr                float64 // lost's position error
 	rejected               uint64
+
+	config PublisherConfig // as given, with defaults filled in (Config); cold
 }
 
 // NewPublisher returns a publisher for one local actor; seed makes the heartbeat
-// stagger reproducible (give each actor its own).
+// stagger reproducible (give each actor its own). It panics if cfg.Validate reports
+// an error: validate a configuration that comes from outside the program first.
 func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
-	p := &Publisher{cfg: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	if err := cfg.Validate(); err != nil {
+		panic("deadreckon: NewPublisher: " + err.Error())
+	}
+	p := &Publisher{config: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	p.cfg = p.config.effective()
 	p.early = bucket{rate: 1 / p.cfg.MinInterval, size: urgentBurst}
 	p.budget = bucket{rate: p.cfg.Budget, size: math.Max(1, p.cfg.Budget*budgetWindow)}
 	p.self.init(p.cfg.Reckon)
@@ -350,8 +429,10 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 	return p
 }
 
-// Config returns the publisher's configuration with defaults filled in.
-func (p *Publisher) Config() PublisherConfig { return p.cfg }
+// Config returns the publisher's configuration with defaults filled in: no field is
+// zero but NoAcceleration and DampAcceleration, and features that are off read Off.
+// NewPublisher takes it back unchanged.
+func (p *Publisher) Config() PublisherConfig { return p.config }
 
 // Update takes this frame's sample and says whether to publish; when it does, the
 // returned State is what to send, and the publisher's own reckoning restarts from it.
@@ -397,7 +478,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 }
 
 func (p *Publisher) validSample(s *Sample) bool {
-	if !finite(s.Time) || !finiteVec(s.Position) || !finite(s.Orientation.W) || !finiteVec(s.Orientation.V) {
+	if !geom.Finite(s.Time) || !geom.FiniteVec(s.Position) || !geom.Finite(s.Orientation.W) || !geom.FiniteVec(s.Orientation.V) {
 		return false
 	}
 	// Beyond the bounds remotes accept, differences of positions or times overflow.
@@ -412,14 +493,14 @@ func (p *Publisher) validSample(s *Sample) bool {
 		return false
 	}
 	for i := 0; i < s.NumArticulations; i++ {
-		if !finite(s.Articulations[i]) {
+		if !geom.Finite(s.Articulations[i]) {
 			return false
 		}
 	}
-	if !finite(s.ObserverDistance) || s.ObserverDistance < 0 {
+	if !geom.Finite(s.ObserverDistance) || s.ObserverDistance < 0 {
 		s.ObserverDistance = 0
 	}
-	s.Orientation = qnormalize(s.Orientation)
+	s.Orientation = geom.QuatNormalize(s.Orientation)
 	return true
 }
 
@@ -447,9 +528,9 @@ func (p *Publisher) observe(s *Sample) {
 			}
 			p.vel = v
 			p.velValid = true
-			p.omega = rotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
+			p.omega = geom.RotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
 			for i := 0; i < s.NumArticulations; i++ {
-				p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt
+				p.rates[i] = geom.WrapAngle(s.Articulations[i]-p.prevA[i]) / dt
 			}
 		} else {
 			// A repeated time: keep the rates, replace the sample.
@@ -482,12 +563,12 @@ func (p *Publisher) measure(s *Sample) {
 	if p.hasLost {
 		p.lostErr = groundDistance(s.Position, p.lost.rk.pos, grounded)
 	}
-	p.rotErr = quatAngle(s.Orientation, r.rot)
+	p.rotErr = geom.UnitQuatAngle(s.Orientation, r.rot)
 	p.artErr = 0
 	for i := 0; i < s.NumArticulations; i++ {
-		e := math.Abs(wrapAngle(s.Articulations[i] - r.art[i]))
+		e := math.Abs(geom.WrapAngle(s.Articulations[i] - r.art[i]))
 		if i >= p.self.lk.NumArticulations {
-			e = math.Abs(wrapAngle(s.Articulations[i]))
+			e = math.Abs(geom.WrapAngle(s.Articulations[i]))
 		}
 		p.artErr = math.Max(p.artErr, e)
 	}
@@ -675,7 +756,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 			r = 0
 		}
 		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
-		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
+		st.Articulations[i] = Articulation{Angle: geom.WrapAngle(s.Articulations[i]), Rate: r}
 	}
 	acc := clampTiny(p.acc, c.TinyAcceleration)
 	if acc.Dot(acc) > spikeFactor*spikeFactor*c.AccelerationCap*c.AccelerationCap {

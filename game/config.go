@@ -3,7 +3,10 @@ package game
 import (
 	"log/slog"
 	"math"
+	"reflect"
 
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
@@ -58,7 +61,12 @@ type Config struct {
 
 	// DeadReckoning is how local tanks publish and, in its Reckon field, how remote
 	// tanks are reckoned and clamped (the publisher reckons its own updates the same
-	// way). The zero value means DeadReckoning(), what the game ships.
+	// way). Each field left zero, field by field through the nested structs, takes
+	// its value in DeadReckoning(), what the game ships: the zero value is the game's
+	// dead reckoning, and setting one field changes that field alone. Where zero is
+	// itself a choice of the reckoning mode (Reckon.Clamp.Mode ClampNone,
+	// Reckon.CompensateLatency off), make it after NewMatch with SetClamp or
+	// SetLatencyCompensation.
 	DeadReckoning deadreckon.PublisherConfig
 
 	// MaxStep caps the time one Step simulates, s. If zero, defaults to DefaultMaxStep.
@@ -80,18 +88,18 @@ type Config struct {
 	Logger *slog.Logger
 
 	// Rules are the rules of combat this peer expects (reload and wreck times); the
-	// host's referee decides hits and damage. Zero means the defaults.
-	Rules Rules
+	// host's referee decides hits and damage. Zero fields take the defaults; NewMatch
+	// returns an error for rules combat.Rules.WithDefaults refuses.
+	Rules combat.Rules
 	// Difficulty is how well this peer's bots shoot.
-	Difficulty Difficulty
+	Difficulty bot.Difficulty
 }
 
 // DeadReckoning returns the dead reckoning the game ships, in one value: how a local
 // tank decides to publish and, in Reckon, how every remote tank is shown. The client
 // (cmd/tanks), the headless host (cmd/tankhost), the match and drlab's "game"
 // algorithm all run it, so the lab measures what players see. The figures were
-// tuned in the lab; the grid behind them is in the README ("Measuring dead
-// reckoning").
+// tuned in the lab; the measurements behind them are in docs/tuning.md.
 func DeadReckoning() deadreckon.PublisherConfig {
 	return deadreckon.PublisherConfig{
 		Reckon: deadreckon.Config{
@@ -155,6 +163,29 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// Updates per second on average, whatever the driving: the thresholds
 		// stretch as the budget runs low.
 		Budget: PublishBudget,
+	}
+}
+
+// withGameReckoning returns pc with each field it leaves zero taken from
+// DeadReckoning(), field by field through its nested structs (an array is one field).
+func withGameReckoning(pc deadreckon.PublisherConfig) deadreckon.PublisherConfig {
+	def := DeadReckoning()
+	fillZero(reflect.ValueOf(&pc).Elem(), reflect.ValueOf(def))
+	return pc
+}
+
+// fillZero sets each settable field of struct dst that is zero to def's, descending
+// into struct fields.
+func fillZero(dst, def reflect.Value) {
+	for i := range dst.NumField() {
+		f := dst.Field(i)
+		switch {
+		case !f.CanSet():
+		case f.Kind() == reflect.Struct:
+			fillZero(f, def.Field(i))
+		case f.IsZero():
+			f.Set(def.Field(i))
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package game
 
 import (
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/referee"
 	"testing"
 	"time"
 
@@ -18,13 +21,13 @@ func TestPlayerSeesWhoHitAndKilledThem(t *testing.T) {
 		t.Skip("a simulated minute of battle")
 	}
 	mp := valley(t)
-	judge, err := NewJudge(mp, Rules{WreckTime: 3}, DeadReckoning().Reckon)
+	judge, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: judge,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
-	bots := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 4, Seed: 1, Difficulty: Hard}, hub.Join())
+	bots := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 4, Seed: 1, Difficulty: bot.Hard}, hub.Join())
 	me := mustMatch(t, Config{Map: mp, Name: "me", Team: 3, Seed: 2}, hub.Join())
 	var snap Snapshot
 	const dt = 1.0 / 30

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
@@ -23,6 +24,40 @@ func TestOneDeadReckoning(t *testing.T) {
 	for _, tk := range m.tanks {
 		if tk.local && tk.pub.Config() != deadreckon.NewPublisher(DeadReckoning(), 0).Config() {
 			t.Errorf("bot publishes with %+v", tk.pub.Config())
+		}
+	}
+}
+
+// TestDeadReckoningMergesFieldByField: a configuration that sets some fields keeps
+// them and takes the game's value for every other, nested fields included.
+func TestDeadReckoningMergesFieldByField(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(pc *deadreckon.PublisherConfig)
+	}{
+		{"publisher threshold", func(pc *deadreckon.PublisherConfig) { pc.PositionThreshold = 0.5 }},
+		{"reckon interval", func(pc *deadreckon.PublisherConfig) { pc.Reckon.UpdateInterval = 0.3 }},
+		{"clamp distance", func(pc *deadreckon.PublisherConfig) { pc.Reckon.Clamp.NearDistance = 12 }},
+		{"limit", func(pc *deadreckon.PublisherConfig) { pc.Reckon.Limits.MaxSpeed = 9 }},
+	} {
+		var given deadreckon.PublisherConfig
+		c.edit(&given)
+		want := DeadReckoning()
+		c.edit(&want)
+		hub := newHub(t, gametest.LoopbackConfig{})
+		m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true, DeadReckoning: given}, hub.Join())
+		if got := m.DeadReckoning(); got != want {
+			t.Errorf("%s: match reckons with %+v\nwant %+v", c.name, got, want)
+		}
+	}
+}
+
+// TestInvalidRulesRefused: rules the referee would refuse are an error, not the defaults.
+func TestInvalidRulesRefused(t *testing.T) {
+	hub := newHub(t, gametest.LoopbackConfig{})
+	for _, r := range []combat.Rules{{Reload: -1}, {MaxHealth: math.NaN()}, {TimeLimit: math.Inf(1)}} {
+		if _, err := NewMatch(Config{Map: smallMap(t), NoPlayer: true, Rules: r}, hub.Join()); err == nil {
+			t.Errorf("rules %+v accepted", r)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package game
 
 import (
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/referee"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -56,12 +59,12 @@ func TestRespawnsFairly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := NewJudge(valley, Rules{}, DeadReckoning().Reckon)
+	judge, err := referee.New(valley, combat.Rules{}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hub := newHub(t, gametest.LoopbackConfig{Judge: judge})
-	bots := mustMatch(t, Config{Map: valley, NoPlayer: true, Bots: 6, Seed: 5, Difficulty: Easy}, hub.Join())
+	bots := mustMatch(t, Config{Map: valley, NoPlayer: true, Bots: 6, Seed: 5, Difficulty: bot.Easy}, hub.Join())
 	me := mustMatch(t, Config{Map: valley, Name: "me", Team: 2, Seed: 6}, hub.Join())
 	now := 0.0
 	step := func(d float64) {
@@ -85,12 +88,12 @@ func TestRespawnsFairly(t *testing.T) {
 			t.Errorf("respawn %d: %.0f m from where the tank was, want at least %v", i, d, diedNear)
 		}
 		for _, tv := range snap.Tanks {
-			if tv.Local || !Enemies(2, tv.Team) {
+			if tv.Local || !combat.Enemies(2, tv.Team) {
 				continue
 			}
 			eye := tv.Position.Add(mgl64.Vec3{0, 2.4, 0})
 			to := p.Add(mgl64.Vec3{0, 1.8, 0}).Sub(eye)
-			if l := to.Len(); l < DefaultGunnerRange {
+			if l := to.Len(); l < bot.DefaultGunnerRange {
 				if _, hit := valley.Raycast(eye, to, l); !hit {
 					seen++
 					break
@@ -101,6 +104,6 @@ func TestRespawnsFairly(t *testing.T) {
 	}
 	t.Logf("%d of %d respawns in an enemy's sight", seen, n)
 	if seen > n/10 {
-		t.Errorf("%d of %d respawns in an enemy's sight within %v m, want at most %d", seen, n, DefaultGunnerRange, n/10)
+		t.Errorf("%d of %d respawns in an enemy's sight within %v m, want at most %d", seen, n, bot.DefaultGunnerRange, n/10)
 	}
 }

@@ -1,9 +1,9 @@
 // Package lab is Treadline's dead-reckoning laboratory, the engine of cmd/drlab. It
 // plays a true trajectory frame by frame, publishes it as a locally owned actor would
 // (deadreckon.Publisher, at a fixed rate or on error thresholds), encodes each update
-// with the real wire format (net/wire), carries it over a modelled link (the link model
-// of net/impair, impair.Model: latency, jitter, loss in bursts, reordering and
-// duplication, run in an in-process event queue: no sockets, no wall clock),
+// with the real wire format (net/wire), carries it over a modelled link (net/impair's
+// one link model, impair.Link: latency, jitter, loss in bursts, reordering and
+// duplication, run by an impair.Path in simulated time: no sockets, no wall clock),
 // reckons it on the remote side every frame with a deadreckon.Actor, clamps it to the
 // ground where there is terrain, and measures how far and how smoothly the remote view
 // follows the truth.

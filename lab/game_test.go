@@ -1,12 +1,15 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -24,7 +27,7 @@ func TestGameAlgoIsTheGame(t *testing.T) {
 	}
 	// A run with the default Setup uses that value: the same as passing it.
 	p, _ := BuildScenario("zigzag", DefaultFPS, 10)
-	l := impair.Link{Latency: sec(0.15), Jitter: sec(0.03), Loss: 0.1}
+	l := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.1}
 	def, err := Simulate(Setup{Path: p, Algo: a, Network: l, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -89,8 +92,8 @@ func gameRun(t *testing.T, sc string, l impair.Link, seed uint64) Result {
 // watching sees, there and at 300 ± 60 ms with 20% loss: no overshoot at a stop, no
 // late start, no false stale mark.
 func TestGameTargets(t *testing.T) {
-	bad := impair.Link{Latency: sec(0.15), Jitter: sec(0.03), Loss: 0.1}
-	worse := impair.Link{Latency: sec(0.3), Jitter: sec(0.06), Loss: 0.2}
+	bad := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.1}
+	worse := impair.Link{Latency: units.Duration(0.3), Jitter: units.Duration(0.06), Loss: 0.2}
 	for _, sc := range ScenarioNames() {
 		if sc == "respawn" {
 			continue
@@ -132,13 +135,13 @@ func TestGameTargets(t *testing.T) {
 		}
 	}
 	// Stop and go at 50 ms: no overshoot and snap back at the stops (12 m before).
-	if r := gameRuns(t, "stopgo", impair.Link{Latency: sec(0.05)}); r.MaxJumpM > 0.3 {
+	if r := gameRuns(t, "stopgo", impair.Link{Latency: units.Duration(0.05)}); r.MaxJumpM > 0.3 {
 		t.Errorf("stopgo at 50 ms: largest jump %.3f m, want ≤ 0.3 m", r.MaxJumpM)
 	}
 	// 30% loss in bursts of 4: gaps close as catch-ups, never as pops; a tank is
 	// marked stale only after a true silence, as long as the stale rule's, never
 	// while updates still arrive.
-	burst := impair.Link{Latency: sec(0.15), Jitter: sec(0.03), Loss: 0.3, LossBurst: 4}
+	burst := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.3, LossBurst: 4}
 	for _, sc := range []string{"zigzag", "tank", "pivot", "collision", "ledge", "parked", "stops"} {
 		r := gameRuns(t, sc, burst)
 		if r.MaxJumpM > 2 {
@@ -177,8 +180,8 @@ func TestStaleRuleIsTested(t *testing.T) {
 		link  impair.Link
 		heard bool
 	}{
-		{impair.Link{Latency: sec(0.15)}, false},
-		{impair.Link{Latency: sec(0.15), Reorder: 0.5, ReorderDelay: sec(0.2)}, true},
+		{impair.Link{Latency: units.Duration(0.15)}, false},
+		{impair.Link{Latency: units.Duration(0.15), Reorder: 0.5, ReorderDelay: units.Duration(0.2)}, true},
 	} {
 		r, err := Simulate(Setup{Path: p, Algo: a, Network: tc.link, Seed: 1, DeadReckoning: dr})
 		if err != nil {
@@ -194,7 +197,7 @@ func TestStaleRuleIsTested(t *testing.T) {
 // TestPopIgnoresLag: steady lag (pvb at 100 ms on the zigzag, plain blending) counts
 // in the jump but not in the pop, which only a snap or a velocity step makes (defect 8).
 func TestPopIgnoresLag(t *testing.T) {
-	l := impair.Link{Latency: sec(0.1)}
+	l := impair.Link{Latency: units.Duration(0.1)}
 	lagged := run(t, "zigzag", "pvb", 3, l, 0)
 	snapping := run(t, "zigzag", "linear", 3, l, 0)
 	if lagged.MaxPopM > 0.5*lagged.MaxJumpM || snapping.MaxPopM < 0.5*snapping.MaxJumpM {
@@ -202,5 +205,20 @@ func TestPopIgnoresLag(t *testing.T) {
 	}
 	if math.IsNaN(lagged.MaxDVMPS) || lagged.MaxDVMPS <= 0 || lagged.RMSJerk <= 0 {
 		t.Errorf("pvb: dv %v m/s, jerk %v", lagged.MaxDVMPS, lagged.RMSJerk)
+	}
+}
+
+// TestInvalidDeadReckoningIsReported checks that a Setup whose dead reckoning is out
+// of range fails with the publisher's error instead of running.
+func TestInvalidDeadReckoningIsReported(t *testing.T) {
+	a, err := ParseAlgo("game")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := BuildScenario("circle", DefaultFPS, 5)
+	dr := game.DeadReckoning()
+	dr.HeartbeatJitter = 2
+	if _, err := Simulate(Setup{Path: p, Algo: a, DeadReckoning: dr}); !errors.Is(err, deadreckon.ErrInvalidConfig) {
+		t.Errorf("heartbeat jitter 2: error %v, want one wrapping deadreckon.ErrInvalidConfig", err)
 	}
 }

@@ -12,11 +12,15 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/session"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -36,7 +40,7 @@ const (
 	noviceLead     = 0.3                 // share of the target's motion led
 	noviceTurret   = 1.2                 // rad/s: the turret keys' rate (client aimYawRate)
 	noviceOnTarget = 1.5 * math.Pi / 180 // how close the turret must be to the aim to fire, rad
-	noviceSight    = game.DefaultGunnerRange
+	noviceSight    = bot.DefaultGunnerRange
 	noviceThrottle = 0.6
 	spawnHitWindow = 5.0 // s after a spawn in which a hit counts for HitWithin5sOfSpawn
 )
@@ -44,15 +48,15 @@ const (
 // NoviceOptions configure RunNovice: a practice match as a newcomer plays it.
 type NoviceOptions struct {
 	// Difficulty is the bots'; the zero value is normal.
-	Difficulty game.Difficulty
-	// Bots is how many bots play. If zero, game.DefaultPracticeBots.
+	Difficulty bot.Difficulty
+	// Bots is how many bots play. If zero, session.DefaultPracticeBots.
 	Bots int
 	// Duration is each run's length. If zero, DefaultNoviceDuration.
 	Duration time.Duration
 	// Seed drives every random draw; Runs runs seeds Seed, Seed+1, … (zero: one).
 	Seed uint64
 	Runs int
-	// MapDir holds the practice map. If empty, game.DefaultMapDir.
+	// MapDir holds the practice map. If empty, session.DefaultMapDir.
 	MapDir string
 	// JSON prints one JSON object instead of a table.
 	JSON bool
@@ -88,7 +92,7 @@ type noviceTally struct {
 // player, headless in simulated time, and writes what the novice met to w.
 func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
 	if opts.Bots == 0 {
-		opts.Bots = game.DefaultPracticeBots
+		opts.Bots = session.DefaultPracticeBots
 	}
 	if opts.Duration <= 0 {
 		opts.Duration = DefaultNoviceDuration
@@ -97,9 +101,9 @@ func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
 		opts.Runs = 1
 	}
 	if opts.MapDir == "" {
-		opts.MapDir = game.DefaultMapDir
+		opts.MapDir = session.DefaultMapDir
 	}
-	mp, err := terrain.Load(filepath.Join(opts.MapDir, game.DefaultMapName+".json"))
+	mp, err := terrain.Load(filepath.Join(opts.MapDir, session.DefaultMapName+".json"))
 	if err != nil {
 		return fmt.Errorf("lab: novice: %w", err)
 	}
@@ -150,12 +154,12 @@ func (tl *noviceTally) result() NoviceResult {
 // noviceRun plays one run with seed into tl: the practice's bots and rules, refereed
 // by the host's Judge, over the practice's impaired link.
 func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) error {
-	judge, err := game.NewJudge(mp, game.Rules{}, game.DeadReckoning().Reckon)
+	judge, err := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
 	if err != nil {
 		return err
 	}
 	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Judge: judge, Seed: seed,
-		Link: impair.Link{Latency: game.DefaultPracticeLag, Jitter: game.DefaultPracticeJitter, Loss: game.DefaultPracticeLoss}})
+		Link: impair.Link{Latency: session.DefaultPracticeLag, Jitter: session.DefaultPracticeJitter, Loss: session.DefaultPracticeLoss}})
 	if err != nil {
 		return err
 	}
@@ -163,12 +167,12 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 	if err != nil {
 		return fmt.Errorf("lab: novice: bots: %w", err)
 	}
-	me, err := game.NewMatch(game.Config{Map: mp, Name: "novice", Team: game.PracticeTeam, Seed: seed}, hub.Join())
+	me, err := game.NewMatch(game.Config{Map: mp, Name: "novice", Team: session.PracticeTeam, Seed: seed}, hub.Join())
 	if err != nil {
 		return fmt.Errorf("lab: novice: %w", err)
 	}
 	nv := &novice{terr: mp, rng: rand.New(rand.NewPCG(seed, 0x0b5e55ed))}
-	ref := judge.Referee()
+	ref := judge
 	var snap game.Snapshot
 	const dt = 1.0 / noviceFPS
 	end := o.Duration.Seconds()
@@ -267,7 +271,7 @@ func (n *novice) input(now float64, snap *game.Snapshot) (physics.Input, bool) {
 		return physics.Input{}, false
 	}
 	me := &snap.Tanks[snap.Self]
-	heading := deadreckon.Yaw(me.Orientation)
+	heading := geom.Yaw(me.Orientation)
 	if !n.aimSet {
 		n.aimYaw, n.aimSet = heading, true
 	}
@@ -276,7 +280,7 @@ func (n *novice) input(now float64, snap *game.Snapshot) (physics.Input, bool) {
 	best := noviceSight
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if i == snap.Self || tv.Wreck || !game.Enemies(game.PracticeTeam, tv.Team) {
+		if i == snap.Self || tv.Wreck || !combat.Enemies(session.PracticeTeam, tv.Team) {
 			continue
 		}
 		to := tv.Position.Add(mgl64.Vec3{0, 1.8, 0}).Sub(eye)
@@ -291,9 +295,9 @@ func (n *novice) input(now float64, snap *game.Snapshot) (physics.Input, bool) {
 		n.target = 0
 		lo, hi := n.terr.Min(), n.terr.Max()
 		mid := mgl64.Vec3{(lo[0] + hi[0]) / 2, 0, (lo[1] + hi[1]) / 2}
-		want := deadreckon.Heading(mid.Sub(me.Position))
+		want := geom.Heading(mid.Sub(me.Position))
 		in.Throttle = noviceThrottle
-		in.Steer = -math.Max(-1, math.Min(1, 2*deadreckon.WrapAngle(want-heading)))
+		in.Steer = -math.Max(-1, math.Min(1, 2*geom.WrapAngle(want-heading)))
 		n.turnTurret(heading, dt)
 		in.AimYaw = n.aimYaw
 		return in, false
@@ -302,24 +306,24 @@ func (n *novice) input(now float64, snap *game.Snapshot) (physics.Input, bool) {
 		n.target, n.seenAt = tgt.ID, now
 		n.errYaw, n.errGun = n.rng.NormFloat64()*noviceAimError, n.rng.NormFloat64()*noviceGunError
 	}
-	muzzle, _ := game.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
+	muzzle, _ := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
 	aimPt := tgt.Position.Add(mgl64.Vec3{0, 1.1, 0})
-	flight := aimPt.Sub(muzzle).Len() / game.MuzzleVelocity
+	flight := aimPt.Sub(muzzle).Len() / combat.MuzzleVelocity
 	aimPt = aimPt.Add(tgt.Velocity.Mul(noviceLead * flight))
 	d := aimPt.Sub(muzzle)
 	want := math.Atan2(-d[2], d[0]) + n.errYaw
-	pitch, ok := game.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
+	pitch, ok := combat.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
 	n.turnTurret(want, dt)
 	in.AimYaw = n.aimYaw
 	in.GunElevation = pitch + n.errGun
 	fire := ok && now-n.seenAt >= noviceReaction && snap.Combat.Loaded >= 1 &&
-		math.Abs(deadreckon.WrapAngle(me.Turret+heading-want)) < noviceOnTarget
+		math.Abs(geom.WrapAngle(me.Turret+heading-want)) < noviceOnTarget
 	return in, fire
 }
 
 // turnTurret moves the aim toward yaw want at the keys' rate for dt seconds.
 func (n *novice) turnTurret(want, dt float64) {
 	step := noviceTurret * math.Max(0, math.Min(dt, 0.1))
-	diff := deadreckon.WrapAngle(want - n.aimYaw)
-	n.aimYaw = deadreckon.WrapAngle(n.aimYaw + math.Max(-step, math.Min(step, diff)))
+	diff := geom.WrapAngle(want - n.aimYaw)
+	n.aimYaw = geom.WrapAngle(n.aimYaw + math.Max(-step, math.Min(step, diff)))
 }

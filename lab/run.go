@@ -9,6 +9,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/physics"
 )
 
 // ownerClockOffset is how far the owner's clock runs ahead of the remote peer's in
@@ -261,6 +262,9 @@ func newSimRun(s Setup) (*simRun, error) {
 	r := &simRun{s: s, p: p, pub: pub, dr: s.DeadReckoning, dt: p.FrameInterval, warmup: runWarmup(s.Warmup)}
 	if r.dr == (deadreckon.PublisherConfig{}) {
 		r.dr = game.DeadReckoning()
+	}
+	if err := r.dr.Validate(); err != nil {
+		return nil, fmt.Errorf("simulate %s/%s: dead reckoning: %w", p.Name, s.Algo.Name, err)
 	}
 	if r.net, err = NewNetwork(s.Network, s.Seed); err != nil {
 		return nil, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
@@ -524,12 +528,16 @@ func (p *Path) positionAt(t float64) mgl64.Vec3 {
 	return a.Add(b.Sub(a).Mul(f))
 }
 
-// groundClamp is the remote clamp of terrain scenarios, with the path's footprint: a
-// vehicle that can fall off a ledge is only ever lifted (ClampUp, also for
-// ClampNone); one that never leaves the ground is kept on it (ClampAlways).
+// groundClamp is the remote clamp of terrain scenarios, with the path's footprint (the
+// default tank's when it has none): a vehicle that can fall off a ledge is only ever
+// lifted (ClampUp, also for ClampNone); one that never leaves the ground is kept on
+// it (ClampAlways).
 func groundClamp(mode deadreckon.ClampMode, footprint [3]mgl64.Vec3) deadreckon.Clamp {
 	if mode == deadreckon.ClampNone {
 		mode = deadreckon.ClampUp
+	}
+	if footprint == ([3]mgl64.Vec3{}) {
+		footprint = physics.TankSpec{}.Footprint()
 	}
 	return deadreckon.Clamp{Mode: mode, Footprint: footprint}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Pose is the true placement of the vehicle at one instant: where it is and which way
@@ -41,7 +42,7 @@ type Path struct {
 	// is set), ClampAlways for one that never does.
 	Clamp deadreckon.ClampMode
 	// Footprint is the remote clamp's three footprint points in the vehicle's frame,
-	// m; if all zero, deadreckon's default.
+	// m; if all zero, the default tank's (physics.TankSpec{}.Footprint()).
 	Footprint [3]mgl64.Vec3
 }
 
@@ -177,7 +178,7 @@ func buildCircle(fps, duration float64) *Path {
 		p.Poses[i] = Pose{
 			Time:        t,
 			Position:    mgl64.Vec3{circleRadius * math.Cos(th), 0, -circleRadius * math.Sin(th)},
-			Orientation: deadreckon.YawQuat(th + math.Pi/2),
+			Orientation: geom.YawQuat(th + math.Pi/2),
 		}
 	}
 	return p
@@ -203,7 +204,7 @@ func buildEight(fps, duration float64) *Path {
 			pos = mgl64.Vec3{eightRadius + eightRadius*math.Cos(th), 0, -eightRadius * math.Sin(th)}
 			psi = th - math.Pi/2
 		}
-		p.Poses[i] = Pose{Time: t, Position: pos, Orientation: deadreckon.YawQuat(psi)}
+		p.Poses[i] = Pose{Time: t, Position: pos, Orientation: geom.YawQuat(psi)}
 	}
 	return p
 }
@@ -225,7 +226,7 @@ func integrate(name string, fps, duration float64, start mgl64.Vec3, psi0 float6
 			psi += yawRate(mid) * h
 			t += h
 		}
-		p.Poses[i] = Pose{Time: target, Position: pos, Orientation: deadreckon.YawQuat(psi)}
+		p.Poses[i] = Pose{Time: target, Position: pos, Orientation: geom.YawQuat(psi)}
 	}
 	return p
 }
@@ -387,7 +388,7 @@ func buildRespawn(fps, duration float64) *Path {
 		p.Poses[i] = Pose{
 			Time:        t,
 			Position:    mgl64.Vec3{cx + circleRadius*math.Cos(th), 0, -circleRadius * math.Sin(th)},
-			Orientation: deadreckon.YawQuat(th + math.Pi/2),
+			Orientation: geom.YawQuat(th + math.Pi/2),
 			Break:       life != prevLife,
 		}
 		prevLife = life

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -94,7 +95,7 @@ func buildParked(fps, duration float64) *Path {
 	n := frames(fps, duration)
 	p := &Path{Name: "parked", FrameInterval: 1 / fps, Poses: make([]Pose, n)}
 	for i := range p.Poses {
-		p.Poses[i] = Pose{Time: float64(i) / fps, Position: mgl64.Vec3{12, 0, -7}, Orientation: deadreckon.YawQuat(parkedHeading)}
+		p.Poses[i] = Pose{Time: float64(i) / fps, Position: mgl64.Vec3{12, 0, -7}, Orientation: geom.YawQuat(parkedHeading)}
 	}
 	return p
 }
@@ -183,7 +184,7 @@ func homeward(in physics.Input, pose physics.Pose, centre mgl64.Vec2, radius flo
 	if to.Len() <= radius {
 		return in
 	}
-	want := deadreckon.Heading(mgl64.Vec3{to[0], 0, to[1]})
+	want := geom.Heading(mgl64.Vec3{to[0], 0, to[1]})
 	e := math.Remainder(want-pose.Yaw, 2*math.Pi)
 	if math.Abs(e) < math.Pi/6 {
 		return in

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -119,7 +120,7 @@ func TestValidateStep(t *testing.T) {
 		next := prev
 		next.Time = tc.stamp
 		next.Position[0] += tc.dx
-		next.Orientation = deadreckon.YawQuat(tc.yaw).Mul(mgl64.QuatRotate(tc.tilt, mgl64.Vec3{0, 0, 1}))
+		next.Orientation = geom.YawQuat(tc.yaw).Mul(mgl64.QuatRotate(tc.tilt, mgl64.Vec3{0, 0, 1}))
 		if err := validateStep(&pin, &next, pin.at+tc.dt, &l); (err == nil) != tc.ok {
 			t.Errorf("%s: validateStep = %v, want ok=%v", tc.name, err, tc.ok)
 		}

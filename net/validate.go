@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -84,7 +85,7 @@ func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) err
 	// tracks, at most MaxTurnRate. Its pitch and roll are the ground's under its three
 	// clamp points, and change at once where it rolls over a crest or a rock's edge,
 	// or lands from a ledge, so a tilt taken in one tick is honest.
-	if r := math.Abs(deadreckon.WrapAngle(deadreckon.Yaw(next.Orientation) - deadreckon.Yaw(a.orient))); r > l.MaxTurnRate*dt+l.TurnSlack {
+	if r := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.orient))); r > l.MaxTurnRate*dt+l.TurnSlack {
 		return fmt.Errorf("%w: turned %.2f rad in %.3f s", deadreckon.ErrInvalidState, r, dt)
 	}
 	return nil

@@ -8,8 +8,8 @@ import (
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Combat feedback: what tells the player what happened. A hit marker on the
@@ -129,7 +129,7 @@ func (f *feedback) placeHurts(s *Scene, hurts []game.Hurt, w, h, scale float32) 
 	shown := 0
 	for i := len(hurts) - 1; i >= 0 && shown < maxHurts; i-- {
 		hu := hurts[i]
-		if !hu.HasFrom || !deadreckon.FiniteVec(hu.From) {
+		if !hu.HasFrom || !geom.FiniteVec(hu.From) {
 			continue
 		}
 		dx, dy := hurtDirection(s.view, hu.From)
@@ -163,7 +163,7 @@ func markKiller(s *Scene, snap *game.Snapshot) {
 	}
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if tv.ID != cv.Killer || !deadreckon.FiniteVec(tv.Position) {
+		if tv.ID != cv.Killer || !geom.FiniteVec(tv.Position) {
 			continue
 		}
 		ring(s.lines, tv.Position, 4.5, killerColor)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // The ghost overlay draws a remote tank's last-known state and its projection to now
@@ -45,7 +45,7 @@ const (
 // and the error line from the projection to the shown tank above both.
 func (s *Scene) drawGhosts(tv *game.TankView) {
 	lk, lp := tv.LastKnown, tv.LastKnownProjected
-	if tv.Local || !deadreckon.FiniteVec(lk.Position) || !deadreckon.FiniteVec(lp.Position) {
+	if tv.Local || !geom.FiniteVec(lk.Position) || !geom.FiniteVec(lp.Position) {
 		return
 	}
 	showLast := ghostDiffers(lk.Position, lk.Orientation, tv)
@@ -69,7 +69,7 @@ func (s *Scene) drawGhosts(tv *game.TankView) {
 // ghostDiffers reports whether a ghost at pos facing q is far enough from the shown
 // tank tv, in place or heading, to be drawn.
 func ghostDiffers(pos mgl64.Vec3, q mgl64.Quat, tv *game.TankView) bool {
-	turn := math.Abs(math.Remainder(deadreckon.Yaw(q)-deadreckon.Yaw(tv.Orientation), 2*math.Pi))
+	turn := math.Abs(math.Remainder(geom.Yaw(q)-geom.Yaw(tv.Orientation), 2*math.Pi))
 	return horizontalDistance(pos, tv.Position) > ghostMin || turn > ghostMinTurn
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Tank labels: each tank's name (and with OverlayLabels its update age and error)
@@ -101,7 +102,7 @@ func (s *Scene) occluded(p mgl64.Vec3) bool {
 func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	e.name.SetVisible(false)
 	e.info.SetVisible(false)
-	if self || !deadreckon.FiniteVec(tv.Position) {
+	if self || !geom.FiniteVec(tv.Position) {
 		return
 	}
 	showName := tv.Name != ""

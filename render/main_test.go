@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/gltest"
 )
 
@@ -110,7 +110,7 @@ func testSnapshot(n int) *game.Snapshot {
 	for i := 0; i < n; i++ {
 		x, z := 30.0*float64(i), 12.0*float64(i%3-1)*float64(min(i, 1))
 		pos := mgl64.Vec3{x, testGround(x, z), z}
-		q := deadreckon.YawQuat(0.4 * float64(i))
+		q := geom.YawQuat(0.4 * float64(i))
 		tv := game.TankView{
 			ID: uint32(i + 1), Name: fmt.Sprintf("tank-%d", i), Team: i % 2, Local: i == 0,
 			Position: pos, Orientation: q, Turret: 0.3, Gun: 0.1,

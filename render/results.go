@@ -10,6 +10,7 @@ import (
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 )
 
@@ -63,7 +64,7 @@ func (r *results) setVisible(v bool) {
 
 // winner says who won the round: the team with the most kills, or the best player
 // when nobody is on a team; a tie is a draw.
-func winner(scores []game.Score) string {
+func winner(scores []combat.Score) string {
 	teams := map[int]int{}
 	for _, s := range scores {
 		if s.Team != 0 {
@@ -95,7 +96,7 @@ func winner(scores []game.Score) string {
 }
 
 // accuracy is hits per shot as a percentage, or "-" before any shot.
-func accuracy(s game.Score) string {
+func accuracy(s combat.Score) string {
 	if s.Shots == 0 {
 		return "-"
 	}
@@ -105,7 +106,7 @@ func accuracy(s game.Score) string {
 // resultsRows lays the results table out: a header, a gap, then one line per player
 // best first; mine is the index among the rows of the line of the player called self
 // (−1 when absent).
-func resultsRows(scores []game.Score, self string) (rows [][]string, mine int) {
+func resultsRows(scores []combat.Score, self string) (rows [][]string, mine int) {
 	rows = [][]string{{"player", "team", "kills", "deaths", "hits", "accuracy"}, {"", "", "", "", "", ""}}
 	mine = -1
 	for _, s := range scores {

@@ -4,19 +4,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 )
 
 func TestWinner(t *testing.T) {
 	for _, c := range []struct {
-		scores []game.Score
+		scores []combat.Score
 		want   string
 	}{
 		{nil, "ROUND OVER"},
-		{[]game.Score{{Name: "ada", Team: 1, Kills: 3}, {Name: "bo", Team: 2, Kills: 2}, {Name: "cy", Team: 2, Kills: 2}}, "TEAM 2 WINS"},
-		{[]game.Score{{Name: "ada", Team: 1, Kills: 2}, {Name: "bo", Team: 2, Kills: 2}}, "DRAW"},
-		{[]game.Score{{Name: "ada", Kills: 4}, {Name: "bo", Kills: 1}}, "ADA WINS"},
-		{[]game.Score{{Name: "ada", Kills: 1}, {Name: "bo", Kills: 1}}, "DRAW"},
+		{[]combat.Score{{Name: "ada", Team: 1, Kills: 3}, {Name: "bo", Team: 2, Kills: 2}, {Name: "cy", Team: 2, Kills: 2}}, "TEAM 2 WINS"},
+		{[]combat.Score{{Name: "ada", Team: 1, Kills: 2}, {Name: "bo", Team: 2, Kills: 2}}, "DRAW"},
+		{[]combat.Score{{Name: "ada", Kills: 4}, {Name: "bo", Kills: 1}}, "ADA WINS"},
+		{[]combat.Score{{Name: "ada", Kills: 1}, {Name: "bo", Kills: 1}}, "DRAW"},
 	} {
 		if got := winner(c.scores); got != c.want {
 			t.Errorf("winner(%+v) = %q, want %q", c.scores, got, c.want)
@@ -25,7 +26,7 @@ func TestWinner(t *testing.T) {
 }
 
 func TestResultsRows(t *testing.T) {
-	rows, mine := resultsRows([]game.Score{{Name: "ada", Team: 1, Kills: 3, Deaths: 1, Hits: 4, Shots: 8},
+	rows, mine := resultsRows([]combat.Score{{Name: "ada", Team: 1, Kills: 3, Deaths: 1, Hits: 4, Shots: 8},
 		{Name: "me", Team: 2, Kills: 1, Deaths: 2, Hits: 1, Shots: 0}}, "me")
 	if mine != 3 || !strings.HasSuffix(rows[3][0], "(you)") {
 		t.Errorf("own line at %d: %q, want row 3 marked (you)", mine, rows[mine][0])
@@ -45,7 +46,7 @@ func TestResultsScreenDrawn(t *testing.T) {
 	with, without, s, _ := feedbackScene(t, func(snap *game.Snapshot) {
 		cv := &snap.Combat
 		cv.Over, cv.NextIn = true, 7.2
-		cv.Scores = []game.Score{
+		cv.Scores = []combat.Score{
 			{Name: "tank-1", Team: 1, Kills: 5, Deaths: 1, Hits: 7, Shots: 10},
 			{Name: "tank-0", Team: 0, Kills: 2, Deaths: 2, Hits: 3, Shots: 9},
 			{Name: "tank-2", Team: 0, Kills: 0, Deaths: 4, Hits: 1, Shots: 6},

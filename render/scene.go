@@ -16,8 +16,8 @@ import (
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/renderer"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Scene defaults.
@@ -139,7 +139,7 @@ func (s *Scene) Watched(snap *game.Snapshot) *game.TankView {
 		if s.watchID == 0 {
 			match = (s.watchName == "*" && !tv.Local) || (s.watchName != "*" && tv.Name == s.watchName)
 		}
-		if match && deadreckon.FiniteVec(tv.Position) {
+		if match && geom.FiniteVec(tv.Position) {
 			s.watchID = tv.ID
 			return tv
 		}
@@ -320,12 +320,12 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	// Camera first, so labels project with this frame's view.
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		me := &snap.Tanks[snap.Self]
-		if deadreckon.FiniteVec(me.Position) {
-			s.selfPos, s.selfHeading, s.haveSelf = me.Position, deadreckon.Yaw(me.Orientation), true
+		if geom.FiniteVec(me.Position) {
+			s.selfPos, s.selfHeading, s.haveSelf = me.Position, geom.Yaw(me.Orientation), true
 		}
 	}
 	if tv := s.Watched(snap); tv != nil {
-		eye, look := s.chase.Follow(tv.Position, deadreckon.Yaw(tv.Orientation), dt, s.cfg.Ground)
+		eye, look := s.chase.Follow(tv.Position, geom.Yaw(tv.Orientation), dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	} else if s.haveSelf {
 		eye, look := s.chase.Follow(s.selfPos, s.selfHeading, dt, s.cfg.Ground)
@@ -339,7 +339,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	watched := s.Watched(snap)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if !deadreckon.FiniteVec(tv.Position) {
+		if !geom.FiniteVec(tv.Position) {
 			continue // never draw (or crash on) a corrupt pose
 		}
 		e := s.entry(tv)
@@ -430,7 +430,7 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 		trailColor := math32.Color{R: 0.4 + 0.6*tc.R, G: 0.4 + 0.6*tc.G, B: 0.4 + 0.6*tc.B}
 		for k := 1; k < len(tv.Trail); k++ {
 			a, b := tv.Trail[k-1], tv.Trail[k]
-			if deadreckon.FiniteVec(a) && deadreckon.FiniteVec(b) {
+			if geom.FiniteVec(a) && geom.FiniteVec(b) {
 				s.lines.segment(a.Add(lift), b.Add(lift), trailColor)
 			}
 		}
@@ -443,16 +443,16 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 			a, b := tv.ClampHits[k], tv.ClampHits[(k+1)%3]
 			s.lines.segment(a.Add(mgl64.Vec3{0, 0.05, 0}), b.Add(mgl64.Vec3{0, 0.05, 0}), rayColor)
 		}
-		if n := tv.GroundNormal; deadreckon.FiniteVec(n) && n.Len() > 0 {
+		if n := tv.GroundNormal; geom.FiniteVec(n) && n.Len() > 0 {
 			s.lines.arrow(tv.Position, n.Normalize().Mul(3), normalColor)
 		}
 	}
 	if s.overlays&OverlayMotion != 0 {
 		base := tv.Position.Add(mgl64.Vec3{0, hullBase + hullHeight + 0.2, 0})
-		if deadreckon.FiniteVec(tv.Velocity) {
+		if geom.FiniteVec(tv.Velocity) {
 			s.lines.arrow(base, tv.Velocity, velocityColor)
 		}
-		if deadreckon.FiniteVec(tv.Acceleration) {
+		if geom.FiniteVec(tv.Acceleration) {
 			s.lines.arrow(base, tv.Acceleration.Mul(2), accelColor)
 		}
 	}
@@ -483,7 +483,7 @@ const maxClampReach = 12.0
 // clampPlausible reports whether tv's clamp hits are finite and near the tank.
 func clampPlausible(tv *game.TankView) bool {
 	for _, h := range tv.ClampHits {
-		if !deadreckon.FiniteVec(h) || h.Sub(tv.Position).Len() > maxClampReach {
+		if !geom.FiniteVec(h) || h.Sub(tv.Position).Len() > maxClampReach {
 			return false
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // TestWatchedWithAllOverlaysLit starts a scene as `tanks -watch NAME -overlays all`
@@ -18,7 +18,7 @@ func TestWatchedWithAllOverlaysLit(t *testing.T) {
 	snap := &game.Snapshot{Self: 0}
 	place := func(id uint32, name string, team int, x, z, yaw float64) {
 		snap.Tanks = append(snap.Tanks, game.TankView{ID: id, Name: name, Team: team, Local: id == 1,
-			Position: mgl64.Vec3{x, testGround(x, z), z}, Orientation: deadreckon.YawQuat(yaw), UpdateAge: 0.2})
+			Position: mgl64.Vec3{x, testGround(x, z), z}, Orientation: geom.YawQuat(yaw), UpdateAge: 0.2})
 	}
 	place(1, "me", 0, -60, 0, 0)
 	place(2, "blue-1", 1, -40, 0, 0) // watched: the camera sits behind it

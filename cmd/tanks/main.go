@@ -10,8 +10,8 @@
 // Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
 // settings.json in the user's config directory; -mute plays without sound. With
 // -host, flags such as -max-handshakes, -retry-above, -max-players-per-addr,
-// -idle-kick and -mem-limit tune the host's defences, as on tankhost (README,
-// "Security").
+// -idle-kick and -mem-limit tune the host's defences, as on tankhost
+// (docs/security.md).
 //
 // Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels,hits
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
