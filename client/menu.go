@@ -198,7 +198,8 @@ func (m *menu) page() render.MenuPage {
 		case itemChoice, itemKey:
 			v = it.value()
 			if m.binding && i == s.sel {
-				v = "press a key… (Esc keeps " + v + ")"
+				// Short, so the row stays as wide as the others; the hint says more.
+				v = "press a key…"
 			}
 		}
 		items = append(items, [2]string{it.label, v})
@@ -209,6 +210,8 @@ func (m *menu) page() render.MenuPage {
 		hint = m.note
 	case m.editing:
 		hint = "type, then Enter"
+	case m.binding:
+		hint = "press the new key · Esc keeps " + s.items[s.sel].value()
 	case hint == "":
 		hint = "↑↓ choose · Enter select · ←→ change · Esc back"
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
@@ -112,5 +113,35 @@ func TestSettingsNameDefault(t *testing.T) {
 	m.key(window.KeyEnter)
 	if set.Name != "ann" || m.page().Items[name][1] != "ann" {
 		t.Errorf("typed ann: name %q shown %q, want ann", set.Name, m.page().Items[name][1])
+	}
+}
+
+// TestRebindPromptFits starts rebinding the turret's left key: the row shows a short
+// prompt no wider than the longest action name, and the hint says Esc keeps Q.
+func TestRebindPromptFits(t *testing.T) {
+	set := DefaultSettings()
+	m := &menu{}
+	m.push(keysScreen(&set, func() {}))
+	sel := -1
+	for i, it := range m.top().items {
+		if it.kind == itemKey && it.value() == "Q" {
+			sel = i
+		}
+	}
+	if sel < 0 {
+		t.Fatal("no key item bound to Q")
+	}
+	m.top().sel = sel
+	m.key(window.KeyEnter)
+	p := m.page()
+	longest := 0
+	for _, a := range Actions {
+		longest = max(longest, utf8.RuneCountInString(a.What))
+	}
+	if v := p.Items[sel][1]; utf8.RuneCountInString(v) > longest {
+		t.Errorf("rebinding prompt %q is longer than the longest action name (%d characters)", v, longest)
+	}
+	if !strings.Contains(p.Hint, "Esc keeps Q") {
+		t.Errorf("hint while rebinding %q, want it to say Esc keeps Q", p.Hint)
 	}
 }
