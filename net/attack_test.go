@@ -201,7 +201,7 @@ func TestHostileUpdates(t *testing.T) {
 	}
 	for _, tc := range cases {
 		before := tc.counter(h.Stats())
-		if err := attacker.conn.sendDatagram(tc.build()); err != nil {
+		if err := attacker.sendRaw(tc.build(), false); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		eventually(t, 2*time.Second, tc.name+" counted", func() bool { return tc.counter(h.Stats()) != before })
@@ -215,9 +215,9 @@ func TestHostileUpdates(t *testing.T) {
 
 	// Junk on the control stream: a chat message with a control character.
 	malformed0 := h.Stats().Malformed
-	attacker.wmu.Lock()
-	attacker.conn.writeControl([]byte{0, 8, wire.Version, byte(wire.MsgChat), 0, 0, 3, 'a', 7, 'b'})
-	attacker.wmu.Unlock()
+	if err := attacker.sendRaw([]byte{0, 8, wire.Version, byte(wire.MsgChat), 0, 0, 3, 'a', 7, 'b'}, true); err != nil {
+		t.Fatal(err)
+	}
 
 	// The observer must still be served: a valid update from the victim arrives.
 	vs := tankAt(0.5, 0)
@@ -289,9 +289,9 @@ func TestControlFraming(t *testing.T) {
 	// client, and the other player is unaffected.
 	var hdr [2]byte
 	binary.BigEndian.PutUint16(hdr[:], wire.MaxFrameSize+1)
-	c.wmu.Lock()
-	c.conn.writeControl(hdr[:])
-	c.wmu.Unlock()
+	if err := c.sendRaw(hdr[:], true); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	if err := other.Chat("still here"); err != nil {
 		t.Fatal(err)

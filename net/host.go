@@ -372,16 +372,7 @@ func (h *Host) Close() error {
 
 // call runs f on the run loop and waits for it. It reports false, without running
 // f, once the loop has ended.
-func (h *Host) call(f func()) bool {
-	done := make(chan struct{})
-	select {
-	case h.calls <- func() { f(); close(done) }:
-		<-done
-		return true
-	case <-h.loopDone:
-		return false
-	}
-}
+func (h *Host) call(f func()) bool { return runOn(h.calls, h.loopDone, f) }
 
 // feed hands one input to the run loop; it gives up when the host closes.
 func (h *Host) feed(in input) {

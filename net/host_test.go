@@ -250,15 +250,14 @@ func BenchmarkClientReceive(b *testing.B) {
 	}
 	defer c.Close()
 	const actors = 36 // a full 1199-byte batch of updates without articulations
-	c.mu.Lock()
-	for i := 1; i <= actors; i++ {
-		c.remote[wire.ActorID(i)] = &remoteActor{owner: 7}
-	}
-	c.mu.Unlock()
+	c.call(func() {
+		for i := 1; i <= actors; i++ {
+			c.s.remote[wire.ActorID(i)] = &remoteActor{owner: 7}
+		}
+	})
 	w := wire.NewBatchWriter(0)
 	s := tankAt(5, 5)
 	s.NumArticulations = 0
-	var buf []wire.Update
 	var events []Event
 	b.ReportAllocs()
 	seq := uint16(0)
@@ -271,7 +270,7 @@ func BenchmarkClientReceive(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		buf = c.handleDatagram(w.Bytes(), buf)
+		c.call(func() { c.s.handleDatagram(w.Bytes(), c.Now()) })
 		events = c.Poll(events[:0])
 		if len(events) != actors {
 			b.Fatalf("%d events from a batch of %d", len(events), actors)

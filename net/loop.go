@@ -147,6 +147,20 @@ func (h *Host) run() {
 	}
 }
 
+// runOn runs f on the run loop that reads calls and waits for it. It reports false,
+// without running f, once done is closed: the loop has ended. Host and Client post
+// their API calls to their loops this way.
+func runOn(calls chan<- func(), done <-chan struct{}, f func()) bool {
+	ran := make(chan struct{})
+	select {
+	case calls <- func() { f(); close(ran) }:
+		<-ran
+		return true
+	case <-done:
+		return false
+	}
+}
+
 // handle applies one input. The one dispatch on message types is onControl (stream)
 // and onDatagram (datagrams).
 func (m *match) handle(in input) {

@@ -189,10 +189,10 @@ func TestClientSequencing(t *testing.T) {
 	h := testHost(t, HostConfig{})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	const actor = 42
-	c.mu.Lock()
-	c.remote[actor] = &remoteActor{owner: 9}
-	c.remote[actor].seq.Set(10)
-	c.mu.Unlock()
+	c.call(func() {
+		c.s.remote[actor] = &remoteActor{owner: 9}
+		c.s.remote[actor].seq.Set(10)
+	})
 	batch := func(seq uint16, s deadreckon.State) []byte {
 		w := wire.NewBatchWriter(0)
 		if err := w.Add(&wire.Update{Actor: actor, Seq: seq, State: s}); err != nil {
@@ -220,7 +220,7 @@ func TestClientSequencing(t *testing.T) {
 	var got []Event
 	for _, st := range steps {
 		before := c.Stats().Dropped
-		c.handleDatagram(st.b, nil)
+		c.call(func() { c.s.handleDatagram(st.b, c.Now()) })
 		got = c.Poll(got[:0])
 		if kept := len(got) == 1; kept != st.kept {
 			t.Fatalf("%s: %d events, kept %v, want %v", st.name, len(got), kept, st.kept)
