@@ -13,6 +13,7 @@ import (
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/clock"
+	"github.com/treadline/treadline/net/internal/rate"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -101,10 +102,10 @@ type session struct {
 	batch      *wire.BatchWriter // reused: encodes one Publish
 	updates    []wire.Update     // reused: decodes one state batch
 	q          eventQueue
-	bytesIn    rateMeter
-	bytesOut   rateMeter
-	updatesIn  rateMeter
-	updatesOut rateMeter
+	bytesIn    rate.Meter
+	bytesOut   rate.Meter
+	updatesIn  rate.Meter
+	updatesOut rate.Meter
 	dropped    uint64
 	rejected   uint64
 	sendErrors uint64
@@ -586,8 +587,8 @@ func (s *session) sent(o *outgoing) {
 	now := s.c.Now()
 	switch {
 	case o.err == nil:
-		s.bytesOut.add(float64(len(o.b)), now)
-		s.updatesOut.add(float64(o.updates), now)
+		s.bytesOut.Add(float64(len(o.b)), now)
+		s.updatesOut.Add(float64(o.updates), now)
 	case o.counted:
 		s.sendErrors++
 	}
@@ -671,10 +672,10 @@ func (s *session) stats() Stats {
 		ClockError:    sy.Error(),
 		Silence:       duration(max(0, now-s.lastAnswer)),
 		Timeout:       s.c.cfg.Timeout,
-		BytesIn:       s.bytesIn.value(now),
-		BytesOut:      s.bytesOut.value(now),
-		UpdatesIn:     s.updatesIn.value(now),
-		UpdatesOut:    s.updatesOut.value(now),
+		BytesIn:       s.bytesIn.Value(now),
+		BytesOut:      s.bytesOut.Value(now),
+		UpdatesIn:     s.updatesIn.Value(now),
+		UpdatesOut:    s.updatesOut.Value(now),
 		Dropped:       s.dropped + s.q.dropped,
 		Rejected:      s.rejected,
 		SendErrors:    s.sendErrors,
@@ -725,7 +726,7 @@ func (s *session) end() {
 // the caller then despawns.
 func (s *session) handleControl(m wire.Message, now float64) (abandoned wire.ActorID) {
 	hostNow := s.c.sync.ToRemote(now)
-	s.bytesIn.add(float64(m.Length()+wire.FrameHeaderSize), now)
+	s.bytesIn.Add(float64(m.Length()+wire.FrameHeaderSize), now)
 	switch m := m.(type) {
 	case *wire.Spawn:
 		return s.onSpawn(m, hostNow)
@@ -812,7 +813,7 @@ func (s *session) handleDatagram(b []byte, now float64) {
 	s.updates = updates
 	hostNow := s.c.sync.ToRemote(now)
 	s.lastAnswer = max(s.lastAnswer, now)
-	s.bytesIn.add(float64(len(b)), now)
+	s.bytesIn.Add(float64(len(b)), now)
 	s.rejected += uint64(rejected)
 	if derr != nil {
 		s.rejected++
@@ -826,7 +827,7 @@ func (s *session) handleDatagram(b []byte, now float64) {
 		}
 		st := u.State
 		st.Time = unwrapTime(st.Time, hostNow)
-		s.updatesIn.add(1, now)
+		s.updatesIn.Add(1, now)
 		s.q.push(Event{Kind: EventState, Actor: uint32(u.Actor), Owner: uint32(r.owner), State: st, Arrival: now})
 	}
 }
@@ -846,7 +847,7 @@ func (s *session) onClockAnswer(b []byte, now float64) {
 		s.synced = true
 		close(s.c.synced)
 	}
-	s.bytesIn.add(float64(len(b)), now)
+	s.bytesIn.Add(float64(len(b)), now)
 	s.lastAnswer = max(s.lastAnswer, now)
 }
 

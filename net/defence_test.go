@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -116,11 +117,11 @@ func checkFlood(t *testing.T, attack func(ctx context.Context, r *rigHost) *atta
 	if r := sock.reflection(); r > 1 {
 		t.Errorf("host sent %.2f× the bytes the attacker sent", r)
 	}
-	if !waitUntil(3*time.Second, func() bool { return h.Stats().Players == 3 }) {
+	if !poll.Within(3*time.Second, func() bool { return h.Stats().Players == 3 }) {
 		t.Errorf("%d players after the attack, want the host and both honest players", h.Stats().Players)
 	}
 	// Everything the attack made the host hold is released within its timeouts.
-	if !waitUntil(recoveryBound, func() bool {
+	if !poll.Within(recoveryBound, func() bool {
 		s := h.Stats()
 		return s.HandshakesInFlight == 0 && s.Joining == 0 && r.fp0.last().goroutines <= base.goroutines+10
 	}) {
@@ -171,7 +172,7 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 		conns = 24 // still three times the per-prefix cap; the attacker's own CPU is costly under -race
 	}
 	o := startHalfOpen(t, h, "127.0.0.7", conns)
-	if !waitUntil(20*time.Second, func() bool { return o.opened.Load() >= int64(conns) }) {
+	if !poll.Within(20*time.Second, func() bool { return o.opened.Load() >= int64(conns) }) {
 		t.Fatalf("the attacker opened only %d half-open joins", o.opened.Load())
 	}
 	ok := 0
@@ -268,7 +269,7 @@ func TestAttackNameTakeover(t *testing.T) {
 	if _, ok := m.(*wire.JoinAccepted); !ok {
 		t.Errorf("rejoin with the token answered %+v", m)
 	}
-	if !waitUntil(2*time.Second, func() bool { return victim.Context().Err() != nil }) {
+	if !poll.Within(2*time.Second, func() bool { return victim.Context().Err() != nil }) {
 		t.Error("the replaced connection is still open")
 	}
 	t.Logf("load %s; %+v", loadAverage(), h.Stats())
@@ -312,7 +313,7 @@ func TestAttackIdleSquatters(t *testing.T) {
 	// Connected but publishing nothing: the squatters are kicked; the honest
 	// publisher stays (its observer publishes nothing either, but it is told apart
 	// only by time: it joined later, so check the squatters first).
-	if !waitUntil(15*time.Second, func() bool { return h.Stats().IdleKicked >= uint64(admitted) }) {
+	if !poll.Within(15*time.Second, func() bool { return h.Stats().IdleKicked >= uint64(admitted) }) {
 		t.Errorf("idle players not kicked: %+v", h.Stats())
 	}
 	for _, c := range squatters {
@@ -471,7 +472,7 @@ func TestAttackGuessing(t *testing.T) {
 	// It leaves, and comes back later with its newest token: still not slowed, and
 	// still slowed without it.
 	back.CloseWithError(0, "")
-	if !waitUntil(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
+	if !poll.Within(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
 		t.Fatalf("the neighbour did not leave: %+v", h.Stats())
 	}
 	if m, _ := rawJoin(t, h.Addr(), h.Fingerprint(), "127.0.0.50", "neighbour", "right horse", ReconnectToken{}); m == nil ||
@@ -485,7 +486,7 @@ func TestAttackGuessing(t *testing.T) {
 	// Once the guesser has been quiet for one interval, a first-time joiner behind
 	// its address gets in without a token: the bound the README states.
 	again.CloseWithError(0, "")
-	if !waitUntil(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
+	if !poll.Within(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
 		t.Fatalf("the neighbour did not leave: %+v", h.Stats())
 	}
 	clk.Advance(DefaultGuessInterval)
@@ -518,7 +519,7 @@ func TestAttackTiming(t *testing.T) {
 	}
 	counted := func(what string, f func(HostStats) uint64, want uint64) {
 		t.Helper()
-		if !waitUntil(3*time.Second, func() bool { return f(h.Stats()) >= want }) {
+		if !poll.Within(3*time.Second, func() bool { return f(h.Stats()) >= want }) {
 			t.Errorf("%s: %d, want %d", what, f(h.Stats()), want)
 		}
 	}

@@ -14,7 +14,9 @@
 // handshake and a 2 s join deadline, wrong passphrases limited per prefix and
 // globally, a per-address player cap, an idle kick, and a disconnect for floods of bad
 // updates. A player's name is handed to a new connection only with the reconnect
-// token its JoinAccepted carried (ClientConfig.ReconnectToken).
+// token its JoinAccepted carried (ClientConfig.ReconnectToken). The machinery of these
+// defences lives in net/internal/admission, and the token buckets and rate meters
+// they and the stats use in net/internal/rate.
 //
 // The host admits players that prove the passphrase, assigns player and actor ids,
 // and relays every owner's updates to the other players after checking them:
