@@ -12,7 +12,7 @@ import (
 // Judge is a Referee on the host: it implements net.Judge, turning what the host's run
 // loop tells it into the referee's calls and the referee's events into the wire
 // messages the host sends every player. Like the run loop that calls it, it is not
-// safe for concurrent use, except for Rounds.
+// safe for concurrent use, except for Rounds and StartRound.
 type Judge struct {
 	ref *Referee
 	evs []CombatEvent
@@ -20,6 +20,8 @@ type Judge struct {
 	// the rounds that ended, read by the headless host's loop through Rounds.
 	over   bool
 	rounds atomic.Int64
+	// restart is set by StartRound and taken by the next Tick.
+	restart atomic.Bool
 	// Refused counts game messages that did not decode into a shot or claim.
 	Refused uint64
 }
@@ -51,18 +53,30 @@ func (j *Judge) Despawned(actor uint32, at float64) { j.ref.Despawned(actor, at)
 
 // Tick implements net.Judge.
 func (j *Judge) Tick(at float64) {
+	if j.restart.Swap(false) {
+		j.ref.Restart(at)
+		j.over = false
+	}
 	j.ref.Step(at)
 	j.countRounds()
 }
 
 // Rounds returns how many rounds have ended (at the rules' score or time limit) since
-// the judge started. It is safe for concurrent use.
+// the judge started, or since the last StartRound. It is safe for concurrent use.
 func (j *Judge) Rounds() int { return int(j.rounds.Load()) }
 
-// countRounds counts a round that has just ended.
+// StartRound starts a fresh round at the judge's next Tick (Referee.Restart) and sets
+// Rounds back to zero at once: a round that ends before that Tick is not counted. A
+// headless host calls it when its round clock starts. It is safe for concurrent use.
+func (j *Judge) StartRound() {
+	j.restart.Store(true)
+	j.rounds.Store(0)
+}
+
+// countRounds counts a round that has just ended, unless a restart is pending.
 func (j *Judge) countRounds() {
 	over, _ := j.ref.Over()
-	if over && !j.over {
+	if over && !j.over && !j.restart.Load() {
 		j.rounds.Add(1)
 	}
 	j.over = over

@@ -273,19 +273,25 @@ func (r *Referee) Step(at float64) {
 	r.begin(at)
 	switch {
 	case r.over && at >= r.until:
-		r.over = false
-		r.start = at
-		for _, s := range r.scores {
-			s.Kills, s.Deaths = 0, 0
-		}
-		for _, t := range r.tanks {
-			t.health, t.alive = r.rules.MaxHealth, true
-		}
-		r.announceScores(at)
+		r.Restart(at)
 	case !r.over && r.rules.TimeLimit > 0 && at-r.start >= r.rules.TimeLimit:
 		r.end(at)
 	}
 	r.check.Forget(at - 2*ShellLifetime)
+}
+
+// Restart starts a fresh match at host time at, whatever the one in play or the
+// scoreboard showing: scores cleared, every tank repaired, the clock running from at,
+// and the scoreboard announced.
+func (r *Referee) Restart(at float64) {
+	r.begun, r.over, r.start = true, false, at
+	for _, s := range r.scores {
+		s.Kills, s.Deaths = 0, 0
+	}
+	for _, t := range r.tanks {
+		t.health, t.alive = r.rules.MaxHealth, true
+	}
+	r.announceScores(at)
 }
 
 // Over reports whether the match has ended and when the next one starts.

@@ -223,3 +223,54 @@ func TestJudgeCountsRounds(t *testing.T) {
 		t.Errorf("%d rounds after the next one's time limit, want 2", n)
 	}
 }
+
+// TestJudgeStartRound: StartRound sets the count back to zero at once, ignores a
+// round that ends before the next Tick, and at that Tick starts a fresh round whose
+// time limit runs from then, with clean scores and repaired tanks.
+func TestJudgeStartRound(t *testing.T) {
+	f, r := refereeFight(t, Rules{NoArmour: true, Damage: 100, ScoreLimit: 5, ScoreboardTime: 4, TimeLimit: 60})
+	j := &Judge{ref: r}
+	j.Tick(1)
+	s, c := f.shoot(t, 1, 5)
+	r.Fire(s, 5.1)
+	r.Claim(c, c.Time+0.1, f.link)
+	if sc := r.Scores(nil); len(sc) == 0 || sc[0].Kills != 1 {
+		t.Fatalf("scores %+v, want a kill", sc)
+	}
+	j.Tick(59)
+	j.StartRound()
+	if n := j.Rounds(); n != 0 {
+		t.Fatalf("%d rounds right after StartRound, want 0", n)
+	}
+	// The round in play reaches its limit before the judge's next Tick: not counted.
+	r.Step(60)
+	j.Outbox(nil)
+	if over, _ := r.Over(); !over || j.Rounds() != 0 {
+		t.Fatalf("old round at its limit before the Tick: over %v, %d rounds; want over, none counted", over, j.Rounds())
+	}
+	const start = 61.0
+	j.Tick(start)
+	if over, _ := r.Over(); over || j.Rounds() != 0 {
+		t.Fatalf("at the restart: over %v, %d rounds; want a round in play and none counted", over, j.Rounds())
+	}
+	for _, sc := range r.Scores(nil) {
+		if sc.Kills != 0 || sc.Deaths != 0 {
+			t.Errorf("score %+v after the restart, want clean", sc)
+		}
+	}
+	if h, alive := r.Health(2); !alive || h != r.Rules().MaxHealth {
+		t.Errorf("target at %v (alive %v) after the restart, want repaired", h, alive)
+	}
+	if rem := r.Remaining(start); rem != 60 {
+		t.Errorf("%v s left at the restart, want the whole 60", rem)
+	}
+	for _, tick := range []struct {
+		into float64 // s into the fresh round
+		want int
+	}{{59.9, 0}, {60, 1}} {
+		j.Tick(start + tick.into)
+		if n := j.Rounds(); n != tick.want {
+			t.Errorf("%d rounds %v s into the fresh round of 60, want %d", n, tick.into, tick.want)
+		}
+	}
+}

@@ -135,7 +135,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	}
 
 	sess := &Session{}
-	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log)
+	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, Rules{}, log)
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
 	host, err := net.Listen(ctx, hc)
@@ -211,7 +211,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log)
+	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, Rules{}, log)
 	hc.Certificate = cfg.Certificate
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
@@ -335,6 +335,15 @@ type ServeConfig struct {
 	// Rounds ends the match once this many combat rounds have ended (each at the
 	// rules' score or time limit). Zero: round after round, until ctx ends.
 	Rounds int
+	// Rules are the rules of combat the host referees (a round's length is
+	// Rules.TimeLimit). The zero value takes every default.
+	Rules Rules
+	// RoundStart, if set, holds the round clock until the first player joins or
+	// RoundStart is closed (an allocation, say), whichever comes first: until then no
+	// round counts towards Rounds, and the first round starts afresh at that moment.
+	// A channel never closed holds it until the first join. Nil: the clock runs from
+	// the start.
+	RoundStart <-chan struct{}
 	// Listening, if set, is called once the host listens, before the first step,
 	// with the host (for its counters and players).
 	Listening func(*net.Host)
@@ -349,6 +358,9 @@ type ServeConfig struct {
 // figures. It returns nil after a clean stop on cancellation.
 func Serve(ctx context.Context, cfg ServeConfig) error {
 	log := orDiscard(cfg.Logger)
+	if _, err := cfg.Rules.WithDefaults(); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	mp := cfg.Map
 	if mp == nil {
 		path := cfg.MapPath
@@ -360,7 +372,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
+	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
 	hcfg.Certificate = cfg.Certificate
 	judge := hcfg.Judge.(*Judge)
 	host, err := net.Listen(ctx, hcfg)
@@ -391,9 +403,14 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		defer t.Stop()
 		stats = t.C
 	}
-	rules := matchRules{idleTimeout: cfg.IdleTimeout, rounds: cfg.Rounds}
+	rules := matchRules{idleTimeout: cfg.IdleTimeout, rounds: cfg.Rounds, held: cfg.RoundStart != nil}
 	afterStep := func(now time.Time) bool {
-		st := rules.step(now, host.Stats().Players-1, judge.Rounds())
+		players := host.Stats().Players - 1
+		if rules.start(players, closed(cfg.RoundStart)) {
+			judge.StartRound()
+			log.Info("round started", "players", players)
+		}
+		st := rules.step(now, players, judge.Rounds())
 		if cfg.Tick != nil {
 			cfg.Tick(st)
 		}
@@ -416,6 +433,16 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// closed reports whether ch is closed (a nil channel never is).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
 
 // loop steps m at rate ticks per second until ctx ends or afterStep, if set, returns
 // false (nil), or the match fails. afterStep gets the tick's time; onStats runs on
@@ -468,13 +495,13 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 }
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks, with limits (raised to carry those tanks).
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, log *slog.Logger) net.HostConfig {
+// actors tanks, with limits (raised to carry those tanks), refereeing under rules.
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules Rules, log *slog.Logger) net.HostConfig {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
-	// The host referees combat with the default rules; the rules cannot be invalid.
-	judge, _ := NewJudge(mp, Rules{}, DeadReckoning().Reckon)
+	// The callers pass the default rules or rules Serve has checked: no error here.
+	judge, _ := NewJudge(mp, rules, DeadReckoning().Reckon)
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},

@@ -68,8 +68,9 @@ type HostStats struct {
 	RefusedBy [wire.RefuseOther + 1]uint64
 	// RelayAge is the age of each relayed update when the host relays it: the host
 	// clock minus the update's timestamp, which is the owner-to-host delay plus the
-	// owner's clock-sync error, in seconds. One observation per update, however many
-	// observers it goes to.
+	// owner's clock-sync error, in seconds. One observation per relayed copy (an
+	// update sent to n observers counts n times, as Relayed does); ages below zero
+	// are counted apart, in RelayAge.Negative.
 	RelayAge Histogram
 
 	// HandshakesInFlight is the number of QUIC handshakes under way now.

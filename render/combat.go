@@ -16,23 +16,6 @@ import (
 	"github.com/treadline/treadline/game"
 )
 
-// Combat's look.
-var (
-	tracerColor    = math32.Color{R: 1, G: 0.85, B: 0.35}
-	aimColor       = math32.Color{R: 0.3, G: 1, B: 0.4}
-	aimLoadColor   = math32.Color{R: 0.75, G: 0.75, B: 0.75}
-	shownColor     = math32.Color{R: 1, G: 0.9, B: 0.2}  // hits overlay: the hull as the shooter saw it
-	rebuiltColor   = math32.Color{R: 0.2, G: 0.85, B: 1} // as the host rebuilt it
-	truthColor     = math32.Color{R: 1, G: 0.3, B: 0.9}  // where it truly was
-	wreckTint      = math32.Color{R: 0.13, G: 0.12, B: 0.11}
-	flashColor     = math32.Color{R: 1, G: 0.9, B: 0.45}
-	dustColor      = math32.Color{R: 0.55, G: 0.45, B: 0.32}
-	fireballColor  = math32.Color{R: 1, G: 0.4, B: 0.08}
-	smokeColor     = math32.Color{R: 0.22, G: 0.22, B: 0.22}
-	hitSparkColor  = math32.Color{R: 1, G: 0.65, B: 0.2}
-	shellHeadColor = math32.Color{R: 1, G: 0.95, B: 0.6}
-)
-
 // puffs is the size of the pool of effect spheres (flashes, dust, fireballs, smoke,
 // shell heads).
 const puffs = 64
@@ -83,7 +66,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 		l := gui.NewLabel("")
 		l.SetFontSize(size)
 		l.SetColor(&col)
-		l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: bg})
+		l.SetBgColor4(ptr(backdrop(bg)))
 		l.SetPaddings(2, 6, 2, 6)
 		l.SetVisible(false)
 		c.hud.Add(l)
@@ -96,9 +79,9 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 		c.hud.Add(p)
 		return p
 	}
-	c.healthBg = bar(math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7})
+	c.healthBg = bar(backdrop(0.7))
 	c.healthBar = bar(math32.Color4{R: 0.2, G: 0.85, B: 0.3, A: 0.95})
-	c.reloadBg = bar(math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7})
+	c.reloadBg = bar(backdrop(0.7))
 	c.reloadBar = bar(math32.Color4{R: 1, G: 0.85, B: 0.35, A: 0.95})
 	c.cross = label(26, aimColor, 0)
 	c.cross.SetText("⊕")
@@ -243,7 +226,7 @@ func drawHitsOverlay(b *lineBatch, hits []game.HitRecord) {
 	for _, h := range hits {
 		hullBox(b, h.Shown, shownColor)
 		if h.Decided && h.Rebuilt.Orientation.Len() > 0.5 {
-			hullBox(b, h.Rebuilt, rebuiltColor)
+			hullBox(b, h.Rebuilt, projectionColor)
 		}
 		if h.HasTruth {
 			hullBox(b, h.Truth, truthColor)

@@ -54,9 +54,18 @@ type labelCandidate struct {
 	showInfo bool
 }
 
-// roofPoint is where a tank's label is anchored: the middle of its turret roof.
-func roofPoint(tv *game.TankView) mgl64.Vec3 {
-	return tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight + 0.05, 0}))
+// roofPoint is where a tank's label is anchored: just above the middle of its turret
+// roof.
+func roofPoint(tv *game.TankView) mgl64.Vec3 { return turretTop(tv, 0.05) }
+
+// TurretRoof returns the middle of tv's turret roof, meters, world frame: where the
+// tank is found on the picture (View.Project), by tests and in bug reports.
+func TurretRoof(tv *game.TankView) mgl64.Vec3 { return turretTop(tv, 0) }
+
+// turretTop returns the point lift meters above the middle of tv's turret roof, in
+// the tank's frame.
+func turretTop(tv *game.TankView, lift float64) mgl64.Vec3 {
+	return tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight + lift, 0}))
 }
 
 // occluded reports whether the ground hides p from the eye: a ray from the eye

@@ -335,10 +335,7 @@ func TestFeedChatAndWarningDrawn(t *testing.T) {
 		{Kind: game.NoticeTimeout, Time: 29, Who: "bob", Team: 1},
 	}
 	s := newTestScene(t, 0)
-	s.hud.feed.openChat()
-	for _, r := range "on my way" {
-		s.hud.feed.typeRune(r)
-	}
+	s.SetPanels(Panels{Chat: true, ChatLine: "on my way"})
 	onMain(func() { // at full size, for the picture
 		v.Window().SetSize(DefaultWidth, DefaultHeight)
 		v.Swap()
@@ -374,5 +371,8 @@ func TestFeedChatAndWarningDrawn(t *testing.T) {
 	}
 	if !s.hud.feed.chat.Visible() || share(s.hud.feed.chat, dark) < 0.5 {
 		t.Errorf("the chat box is not drawn")
+	}
+	if got := s.hud.feed.chat.Text(); got != "say: on my way_" {
+		t.Errorf("the chat box shows %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/g3n/engine/camera"
 	"github.com/g3n/engine/core"
@@ -28,6 +29,8 @@ const (
 	cameraNear, cameraFar = 0.5, 2000.0
 	// hudInterval is how often the HUD text is rebuilt, seconds.
 	hudInterval = 0.25
+	// DefaultFlashTime is how long a status message stays on screen (Flash).
+	DefaultFlashTime = 2500 * time.Millisecond
 )
 
 // SceneConfig configures a Scene. The zero value means defaults throughout.
@@ -49,6 +52,9 @@ type SceneConfig struct {
 	// terrain.Map.Raycast does: labels of tanks the ground hides are not drawn. If
 	// nil, the scene marches the ray over Ground's heights instead.
 	Raycast func(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool)
+	// Help is the key list the help panel shows (Panels.Help), in two column pairs;
+	// if nil, the panel has only its heading.
+	Help []HelpLine
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -85,6 +91,8 @@ type Scene struct {
 	labelTaken []rect
 	minimap    *minimap
 	combat     *combatLayer
+	// menu is the menu shown over the match (ShowMenu), made on first use.
+	menu *MenuView
 }
 
 // Watch makes the camera follow the tank called name instead of the player's own: ""
@@ -115,8 +123,10 @@ func (s *Scene) WatchNext(snap *game.Snapshot) string {
 	return ""
 }
 
-// watched returns the tank the camera follows instead of the player's, or nil.
-func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
+// Watched returns the tank of snap the camera follows instead of the player's, or
+// nil when it follows the player's own (also when the tank Watch named is not in
+// snap).
+func (s *Scene) Watched(snap *game.Snapshot) *game.TankView {
 	if s.watchID == 0 && s.watchName == "" {
 		return nil
 	}
@@ -137,7 +147,7 @@ func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
 // focus returns the tank the camera follows: the watched one, else the player's, or
 // nil when there is neither.
 func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
-	if tv := s.watched(snap); tv != nil {
+	if tv := s.Watched(snap); tv != nil {
 		return tv
 	}
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
@@ -205,7 +215,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	sun.SetPositionVec(&sp)
 	s.world.Add(sun)
 	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
-	s.hud = newHUD(cfg.Width, cfg.Height)
+	s.hud = newHUD(cfg.Width, cfg.Height, cfg.Help)
 	s.minimap = newMinimap(s.heights, tn.min, tn.max)
 	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
@@ -244,6 +254,9 @@ func (s *Scene) Resize(w, h int) {
 	s.cam.SetAspect(float32(w) / float32(h))
 	old := s.hud.scale
 	s.hud.resize(w, h)
+	if s.menu != nil {
+		s.menu.Resize(w, h)
+	}
 	if s.hud.scale != old {
 		for _, e := range s.tanks {
 			e.name.SetFontSize(15 * float64(s.hud.scale))
@@ -251,6 +264,26 @@ func (s *Scene) Resize(w, h int) {
 		}
 	}
 }
+
+// Flash shows a status message at the bottom of the picture for a few seconds.
+func (s *Scene) Flash(msg string) { s.FlashFor(msg, 0) }
+
+// FlashFor shows a status message at the bottom of the picture for d; if d is zero
+// or less, for DefaultFlashTime.
+func (s *Scene) FlashFor(msg string, d time.Duration) {
+	if d <= 0 {
+		d = DefaultFlashTime
+	}
+	s.hud.setFlash(msg, d.Seconds())
+}
+
+// SetPanels chooses the HUD's panels (help, players list, message, chat box) from
+// the next Update on.
+func (s *Scene) SetPanels(p Panels) { s.hud.setPanels(p) }
+
+// Dispose frees the scene's meshes, textures and labels, for a window that outlives
+// it. The scene must not be used afterwards.
+func (s *Scene) Dispose() { s.root.DisposeChildren(true) }
 
 // LODCounts returns how many terrain chunks used each level of detail at the last
 // Update, finest first. The slice is reused by the next Update.
@@ -268,7 +301,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			s.selfPos, s.selfHeading, s.haveSelf = me.Position, deadreckon.Yaw(me.Orientation), true
 		}
 	}
-	if tv := s.watched(snap); tv != nil {
+	if tv := s.Watched(snap); tv != nil {
 		eye, look := s.chase.Follow(tv.Position, deadreckon.Yaw(tv.Orientation), dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	} else if s.haveSelf {
@@ -280,7 +313,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 
 	s.lines.reset()
 	s.lines.clipNear(s.view.Eye, s.view.Forward(), overlayNear)
-	watched := s.watched(snap)
+	watched := s.Watched(snap)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
 		if !deadreckon.FiniteVec(tv.Position) {
@@ -412,20 +445,6 @@ func articulation(st deadreckon.State, i int) float64 {
 	}
 	return st.Articulations[i].Angle
 }
-
-// Overlay colours; the legend (legend.go) names each.
-var (
-	// lastKnownColor is the ghost of the last state received; projectionColor the
-	// ghost of that state projected to now.
-	lastKnownColor  = math32.Color{R: 1, G: 0.86, B: 0.15}
-	projectionColor = math32.Color{R: 0.2, G: 0.85, B: 1}
-	ghostLinkColor  = math32.Color{R: 0.85, G: 0.85, B: 0.85}
-	errorColor      = math32.Color{R: 1, G: 0.25, B: 0.25}
-	rayColor        = math32.Color{R: 1, G: 0.2, B: 1}
-	normalColor     = math32.Color{R: 0.45, G: 0.55, B: 1}
-	velocityColor   = math32.Color{R: 0.2, G: 1, B: 0.3}
-	accelColor      = math32.Color{R: 1, G: 0.5, B: 0.1}
-)
 
 // drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.
 func (s *Scene) drawOverlays(tv *game.TankView) {

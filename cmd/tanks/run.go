@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -191,9 +192,9 @@ func parseSize(s string) (w, h int, err error) {
 // opens its own window and sound.
 type screen struct {
 	viewer   *render.Viewer
-	sound    *render.Sound
-	settings *render.Settings
-	save     func(render.Settings)
+	sound    *client.Sound
+	settings *client.Settings
+	save     func(client.Settings)
 }
 
 // play starts the match c asks for and plays it in the window.
@@ -204,7 +205,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	if scr.settings == nil {
 		set := loadSettings(stderr)
 		scr.settings = &set
-		scr.save = func(s render.Settings) { saveSettings(s, stderr) }
+		scr.save = func(s client.Settings) { saveSettings(s, stderr) }
 	}
 	if c.name == "" {
 		c.name = scr.settings.Name
@@ -269,7 +270,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
 	}
 	mp := m.Terrain()
-	rc := render.RunConfig{
+	rc := client.RunConfig{
 		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
 		Terrain:     render.TerrainFromMap(mp, 0),
 		Ground:      mp.HeightAt,
@@ -279,7 +280,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		Clock:       m.Now,
 		Screenshot:  c.screenshot,
 		Frames:      c.frames,
-		Duration:    c.duration.Seconds(),
+		Duration:    c.duration,
 		BenchFrames: c.benchFrames,
 		Logger:      logger,
 		Viewer:      scr.viewer,
@@ -296,7 +297,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		defer snd.Close()
 		rc.Sound = snd
 	}
-	err = render.Run(ctx, rc, m)
+	err = client.Run(ctx, rc, m)
 	sess.Close() // its log lines come before the verdict
 	return outcome(err, rc.Host, stderr)
 }
@@ -305,7 +306,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 // player left, the window closed, the host ended the match: exit code 0), otherwise an
 // error that reads as a person's sentence and wraps the chain (already in the log).
 func outcome(err error, host string, stderr io.Writer) error {
-	if err == nil || errors.Is(err, render.ErrLeft) || errors.Is(err, context.Canceled) {
+	if err == nil || errors.Is(err, client.ErrLeft) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	if !errors.Is(err, game.ErrLinkClosed) {

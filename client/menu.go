@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"strconv"
@@ -6,11 +6,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/render"
 )
 
 // The menus are lists of items driven by the keyboard: Up and Down choose, Enter
 // activates (or starts and ends editing a text field), Left and Right change a value,
-// Esc goes back. The model here knows nothing of drawing; menuView draws it.
+// Esc goes back. The model here knows nothing of drawing; render.MenuView draws the
+// page it shows.
 
 // itemKind says how an item reacts to keys.
 type itemKind uint8
@@ -173,10 +175,11 @@ func (m *menu) char(r rune) {
 	}
 }
 
-// lines returns what the top screen shows: its title, one line per item (the
-// selected one marked) and the hint.
-func (m *menu) lines() (title string, items [][2]string, sel int, hint string) {
+// page returns what the top screen shows: its title, one row per item (the selected
+// one marked) and the hint.
+func (m *menu) page() render.MenuPage {
 	s := m.top()
+	var items [][2]string
 	for i, it := range s.items {
 		v := ""
 		switch it.kind {
@@ -196,7 +199,7 @@ func (m *menu) lines() (title string, items [][2]string, sel int, hint string) {
 		}
 		items = append(items, [2]string{it.label, v})
 	}
-	hint = s.hint
+	hint := s.hint
 	switch {
 	case m.note != "":
 		hint = m.note
@@ -205,7 +208,7 @@ func (m *menu) lines() (title string, items [][2]string, sel int, hint string) {
 	case hint == "":
 		hint = "↑↓ choose · Enter select · ←→ change · Esc back"
 	}
-	return s.title, items, s.sel, hint
+	return render.MenuPage{Title: s.title, Items: items, Selected: s.sel, Hint: hint}
 }
 
 // digits accepts decimal digits only.

@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"encoding/binary"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/render"
 )
 
 // TestSoundMix: the engine idles audibly and rises with the load, the tracks are
@@ -76,7 +77,7 @@ func TestDrivingIsLouder(t *testing.T) {
 		t.Fatalf("OpenSound with the wave backend: %v", err)
 	}
 	opened := time.Now()
-	view := View{Eye: mgl64.Vec3{-9, 3.5, 0}, Orientation: LookRotation(mgl64.Vec3{1, -0.3, 0}, mgl64.Vec3{0, 1, 0})}
+	view := render.View{Eye: mgl64.Vec3{-9, 3.5, 0}, Orientation: render.LookRotation(mgl64.Vec3{1, -0.3, 0}, mgl64.Vec3{0, 1, 0})}
 	snap := game.Snapshot{Self: 0, Tanks: []game.TankView{{ID: 1, Name: "me", Local: true, Orientation: mgl64.QuatIdent()}}}
 	const phase = 1200 * time.Millisecond
 	play := func(until time.Duration, speed, throttle float64) {

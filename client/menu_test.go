@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"context"
@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/render"
 )
 
 // shotDir is where the menu tests write their screenshots: $TREADLINE_SHOTS when set
@@ -56,7 +58,7 @@ func TestMenuFlow(t *testing.T) {
 	}
 	var r *menuRunner
 	var shots = map[string]*image.RGBA{}
-	onMain(func() {
+	gl.Do(func() {
 		r = newMenuRunner(v, cfg)
 		w := v.Window()
 		press := func(keys ...window.Key) {
@@ -153,14 +155,14 @@ func TestMenuFlow(t *testing.T) {
 	if loaded.Name != s.Name || loaded.Keys["forward"] != "I" || loaded.FOV != 65 || loaded.Last != s.Last || loaded.Volume != 0.6 {
 		t.Errorf("reloaded settings differ:\n got %+v\nwant %+v", loaded, s)
 	}
-	onMain(func() {
+	gl.Do(func() {
 		r2 := newMenuRunner(v, MenuConfig{Settings: loaded})
 		defer r2.close()
 		w := v.Window()
 		for _, k := range []window.Key{window.KeyDown, window.KeyDown, window.KeyEnter} {
 			w.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k})
 		}
-		_, items, _, _ := r2.m.lines()
+		items := r2.m.page().Items
 		if items[0][1] != "127.0.0.1:7777" || items[1][1] != "ann" {
 			t.Errorf("the Join screen of the next run shows %q", items)
 		}
@@ -171,12 +173,12 @@ func TestMenuFlow(t *testing.T) {
 func TestPauseMenu(t *testing.T) {
 	v := needViewer(t)
 	dir := shotDir(t)
-	s := newTestScene(t, 0)
+	s, mp := newTestScene(t)
 	var img *image.RGBA
-	onMain(func() {
+	gl.Do(func() {
 		l := newLoop(RunConfig{}, &fakeSession{}, s, v, nil)
 		defer v.Window().UnsubscribeAllID(l)
-		s.Update(testSnapshot(3), 1.0/60)
+		s.Update(tanksOn(mp, 3), 1.0/60)
 		l.onKey(window.KeyEscape)
 		l.drawPause()
 		if err := v.Draw(s); err != nil {
@@ -202,12 +204,13 @@ func TestPauseMenu(t *testing.T) {
 func TestRunInMenuWindow(t *testing.T) {
 	v := needViewer(t)
 	shot := filepath.Join(t.TempDir(), "match.png")
+	mp := testMap(t)
 	for i := range 2 {
-		sess := &stepSession{snap: testSnapshot(2)}
+		sess := &stepSession{snap: tanksOn(mp, 2)}
 		var err error
-		onMain(func() {
-			err = Run(context.Background(), RunConfig{Viewer: v, Terrain: synthTerrain(64, 2, 16, 2),
-				Screenshot: shot, Frames: 2, FixedStep: 0.05, Logger: slog.New(slog.DiscardHandler)}, sess)
+		gl.Do(func() {
+			err = Run(context.Background(), RunConfig{Viewer: v, Terrain: render.TerrainFromMap(mp, 0),
+				Screenshot: shot, Frames: 2, FixedStep: 50 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}, sess)
 		})
 		if err != nil {
 			t.Fatalf("match %d in the menu's window: %v", i+1, err)
@@ -217,13 +220,13 @@ func TestRunInMenuWindow(t *testing.T) {
 		}
 	}
 	var after *menuRunner
-	onMain(func() {
+	gl.Do(func() {
 		after = newMenuRunner(v, MenuConfig{Settings: DefaultSettings()})
 		defer after.close()
 		// A leftover match handler would see this key too; only the menu must.
 		v.Window().Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyDown})
 	})
-	if _, _, sel, _ := after.m.lines(); sel != 1 {
+	if sel := after.m.page().Selected; sel != 1 {
 		t.Errorf("after two matches, Down moved the menu to row %d, want 1", sel)
 	}
 }

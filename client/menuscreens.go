@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"fmt"
@@ -8,10 +8,8 @@ import (
 
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/render"
 )
-
-// teamNames names the team colours, in teamColors order.
-var teamNames = [...]string{"red", "blue", "yellow", "green"}
 
 // onOff names a switch's state.
 func onOff(b bool) string {
@@ -29,8 +27,8 @@ func settingsScreen(m *menu, s *Settings, apply func()) *menuScreen {
 	}
 	return &menuScreen{title: "Settings", items: []menuItem{
 		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply},
-		{label: "Team colour", kind: itemChoice, value: func() string { return teamNames[teamIndex(s.Team)] },
-			change: changed(func(st int) { s.Team = teamIndex(s.Team + st) })},
+		{label: "Team colour", kind: itemChoice, value: func() string { return render.TeamColorName(s.Team) },
+			change: changed(func(st int) { s.Team = render.TeamColorIndex(s.Team + st) })},
 		{label: "Mouse sensitivity", kind: itemChoice, value: func() string { return fmt.Sprintf("%.1f×", s.MouseSensitivity) },
 			change: changed(func(st int) { s.MouseSensitivity = math.Round(10*s.MouseSensitivity+float64(st)) / 10 })},
 		{label: "Invert mouse", kind: itemChoice, value: func() string { return onOff(s.InvertMouse) },

@@ -1,4 +1,4 @@
-package render
+package client
 
 import "github.com/g3n/engine/window"
 
@@ -13,21 +13,13 @@ func (l *loop) openPause() {
 		}
 	}
 	l.pause = pauseMenu(set, l.closePause, func() { l.leave = true }, apply)
-	if l.pauseView == nil {
-		w, h := l.scene.Size()
-		l.pauseView = newMenuView(w, h)
-		l.scene.root.Add(l.pauseView.root)
-	}
-	l.pauseView.root.SetVisible(true)
-	l.pauseView.resize(l.scene.cfg.Width, l.scene.cfg.Height, l.pause)
+	l.drawPause()
 }
 
 // closePause hides the pause menu.
 func (l *loop) closePause() {
 	l.pause = nil
-	if l.pauseView != nil {
-		l.pauseView.root.SetVisible(false)
-	}
+	l.scene.HideMenu()
 }
 
 // pauseKey passes a key to the pause menu; Esc on its first screen resumes.
@@ -45,7 +37,7 @@ func (l *loop) onChar(r rune) {
 		l.pause.char(r)
 		return
 	}
-	l.scene.hud.feed.typeRune(r)
+	l.typeRune(r)
 }
 
 // applySettings puts the settings into effect at once: controls, field of view and
@@ -61,13 +53,12 @@ func (l *loop) applySettings() {
 	l.cfg.Sound.SetVolume(vol)
 }
 
-// drawPause refreshes the pause menu's texts and size before a frame is drawn.
+// drawPause passes the pause menu's page to the scene when it changed, before a frame
+// is drawn.
 func (l *loop) drawPause() {
-	if l.pause == nil {
+	if l.pause == nil || !l.pause.changed {
 		return
 	}
-	if w, h := l.scene.Size(); w != l.pauseView.w || h != l.pauseView.h {
-		l.pauseView.resize(w, h, l.pause)
-	}
-	l.pauseView.show(l.pause)
+	l.pause.changed = false
+	l.scene.ShowMenu(l.pause.page())
 }

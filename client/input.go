@@ -1,10 +1,11 @@
-package render
+package client
 
 import (
 	"math"
 
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/render"
 )
 
 // action is something a key press does.
@@ -34,7 +35,7 @@ type binding struct {
 	name    string
 	what    string
 	act     action
-	overlay Overlay
+	overlay render.Overlay
 	algo    deadreckon.Algorithm
 }
 
@@ -55,12 +56,12 @@ var bindings = []binding{
 	{key: window.KeyF1, name: "F1", what: "this help", act: actHelp},
 	{key: window.KeyBackspace, name: "Backspace", what: "respawn", act: actRespawn},
 	{key: window.KeyP, name: "P", what: "watch the next tank (camera follows it), then yourself again", act: actWatchNext},
-	{key: window.KeyG, name: "G", what: "overlay: ghost (last known and its projection)", act: actToggleOverlay, overlay: OverlayGhost},
-	{key: window.KeyT, name: "T", what: "overlay: reckoned path trail", act: actToggleOverlay, overlay: OverlayTrail},
-	{key: window.KeyX, name: "X", what: "overlay: clamp rays and ground normal", act: actToggleOverlay, overlay: OverlayClamp},
-	{key: window.KeyV, name: "V", what: "overlay: velocity and acceleration arrows", act: actToggleOverlay, overlay: OverlayMotion},
-	{key: window.KeyL, name: "L", what: "overlay: update age and error labels", act: actToggleOverlay, overlay: OverlayLabels},
-	{key: window.KeyH, name: "H", what: "overlay: hits (target as you saw it, as the host rebuilt it, the truth)", act: actToggleOverlay, overlay: OverlayHits},
+	{key: window.KeyG, name: "G", what: "overlay: ghost (last known and its projection)", act: actToggleOverlay, overlay: render.OverlayGhost},
+	{key: window.KeyT, name: "T", what: "overlay: reckoned path trail", act: actToggleOverlay, overlay: render.OverlayTrail},
+	{key: window.KeyX, name: "X", what: "overlay: clamp rays and ground normal", act: actToggleOverlay, overlay: render.OverlayClamp},
+	{key: window.KeyV, name: "V", what: "overlay: velocity and acceleration arrows", act: actToggleOverlay, overlay: render.OverlayMotion},
+	{key: window.KeyL, name: "L", what: "overlay: update age and error labels", act: actToggleOverlay, overlay: render.OverlayLabels},
+	{key: window.KeyH, name: "H", what: "overlay: hits (target as you saw it, as the host rebuilt it, the truth)", act: actToggleOverlay, overlay: render.OverlayHits},
 	{key: window.KeyO, name: "O", what: "all overlays on / off", act: actAllOverlays},
 	{key: window.Key1, name: "1", what: "algorithm: projective velocity blend", act: actAlgorithm, algo: deadreckon.ProjectiveVelocityBlend},
 	{key: window.Key2, name: "2", what: "algorithm: static", act: actAlgorithm, algo: deadreckon.Static},
@@ -73,18 +74,13 @@ var bindings = []binding{
 	{key: window.KeyC, name: "C", what: "next ground clamp mode (none, up, always)", act: actNextClamp},
 }
 
-// helpRows is the F1 panel: every key and what it does, in two column pairs.
-func helpRows() [][]string {
-	half := (len(bindings) + 1) / 2
-	rows := [][]string{{"Keys", "", "", ""}, {"", "", "", ""}}
-	for i := 0; i < half; i++ {
-		row := []string{bindings[i].name, bindings[i].what, "", ""}
-		if j := i + half; j < len(bindings) {
-			row[2], row[3] = bindings[j].name, bindings[j].what
-		}
-		rows = append(rows, row)
+// helpLines is the F1 panel: every key and what it does, in bindings order.
+func helpLines() []render.HelpLine {
+	lines := make([]render.HelpLine, len(bindings))
+	for i, b := range bindings {
+		lines[i] = render.HelpLine{Key: b.name, What: b.what}
 	}
-	return rows
+	return lines
 }
 
 // bindingFor returns the binding that key k triggers, if any.

@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"github.com/g3n/engine/audio/al"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/render"
 )
 
 // SoundConfig sets up the game's sound. The zero value plays at full volume.
@@ -201,7 +202,7 @@ func (s *Sound) SetVolume(v float64) {
 // Update places the listener at view and the running sounds of the nearest tanks of
 // snap; throttle is the player's own input, for the player's tank. dt is the frame
 // time, s.
-func (s *Sound) Update(snap *game.Snapshot, view View, throttle, dt float64) {
+func (s *Sound) Update(snap *game.Snapshot, view render.View, throttle, dt float64) {
 	if s == nil {
 		return
 	}

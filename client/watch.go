@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"fmt"
@@ -25,12 +25,12 @@ func (w *watchReport) check(l *loop, elapsed float64) {
 		return
 	}
 	w.done = true
-	if l.scene.watched(&l.snap) != nil {
+	if l.scene.Watched(&l.snap) != nil {
 		return
 	}
 	msg := missingWatchMessage(name, &l.snap)
 	l.log.Warn(msg)
-	l.scene.hud.setFlash(msg)
+	l.scene.Flash(msg)
 }
 
 // missingWatchMessage says that no tank in snap is called name, and which are.

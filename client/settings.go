@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/render"
 )
 
 // Settings are the player's preferences, kept as JSON in the user's config directory
@@ -74,7 +75,7 @@ var Actions = []struct{ Name, What, Key string }{
 }
 
 // qualityLOD maps a quality to its terrain level-of-detail step, m.
-var qualityLOD = map[string]float64{"low": 60, "medium": DefaultLODDistance, "high": 240}
+var qualityLOD = map[string]float64{"low": 60, "medium": render.DefaultLODDistance, "high": 240}
 
 // Qualities lists the graphics qualities, lowest first.
 var Qualities = []string{"low", "medium", "high"}
@@ -124,7 +125,7 @@ func (s *Settings) Normalize() {
 		keys[a.Name] = keyName(k)
 	}
 	s.Keys = keys
-	s.Team = teamIndex(s.Team)
+	s.Team = render.TeamColorIndex(s.Team)
 	for len(s.Name) > wire.MaxNameLen { // cut whole characters only
 		_, n := utf8.DecodeLastRuneInString(s.Name)
 		s.Name = s.Name[:len(s.Name)-n]

@@ -1,15 +1,12 @@
-package render
+package client
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"time"
 
-	"github.com/g3n/engine/camera"
-	"github.com/g3n/engine/core"
-	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/render"
 )
 
 // MenuConfig configures RunMenu.
@@ -28,19 +25,17 @@ type MenuConfig struct {
 // menuRunner is the main menu on a window: its model, its view and the event
 // subscriptions it removes when done.
 type menuRunner struct {
-	v    *Viewer
+	v    *render.Viewer
 	cfg  MenuConfig
 	s    Settings
 	m    *menu
-	view *menuView
-	root *core.Node
-	cam  *camera.Camera
+	view *render.MenuView
 	mode MenuMode
 	done bool
 }
 
-func newMenuRunner(v *Viewer, cfg MenuConfig) *menuRunner {
-	r := &menuRunner{v: v, cfg: cfg, s: cfg.Settings, root: core.NewNode()}
+func newMenuRunner(v *render.Viewer, cfg MenuConfig) *menuRunner {
+	r := &menuRunner{v: v, cfg: cfg, s: cfg.Settings}
 	r.s.Normalize()
 	apply := func() {
 		if r.cfg.Apply != nil {
@@ -49,10 +44,7 @@ func newMenuRunner(v *Viewer, cfg MenuConfig) *menuRunner {
 	}
 	r.m = mainMenu(&r.s, r.choose, apply)
 	r.m.note = cfg.Note
-	w, h := v.FramebufferSize()
-	r.view = newMenuView(max(w, 1), max(h, 1))
-	r.root.Add(r.view.root)
-	r.cam = camera.NewPerspective(1, 0.1, 10, 60, camera.Vertical)
+	r.view = render.NewMenuView(v.FramebufferSize())
 	win := v.Window()
 	win.SubscribeID(window.OnKeyDown, r, func(_ string, ev interface{}) { r.m.key(ev.(*window.KeyEvent).Key) })
 	win.SubscribeID(window.OnKeyRepeat, r, func(_ string, ev interface{}) { r.m.key(ev.(*window.KeyEvent).Key) })
@@ -76,33 +68,21 @@ func (r *menuRunner) choose(mode MenuMode) {
 
 // frame draws the menu once into the framebuffer (without swapping).
 func (r *menuRunner) frame() error {
-	w, h := r.v.FramebufferSize()
-	if w > 0 && h > 0 {
-		if w != r.view.w || h != r.view.h {
-			r.view.resize(w, h, r.m)
-		}
-		r.v.gs.Viewport(0, 0, int32(w), int32(h)) // panels size themselves by it
+	if r.m.changed {
+		r.m.changed = false
+		r.view.Show(r.m.page())
 	}
-	r.view.show(r.m)
-	r.v.gs.ClearColor(0.16, 0.2, 0.26, 1)
-	r.v.gs.Clear(gls.COLOR_BUFFER_BIT | gls.DEPTH_BUFFER_BIT)
-	if err := r.v.rend.Render(r.root, r.cam); err != nil {
-		return fmt.Errorf("render menu: %w", err)
-	}
-	return nil
+	return r.v.DrawMenu(r.view)
 }
 
-// close removes the menu's event subscriptions and restores the sky's clear colour.
-func (r *menuRunner) close() {
-	r.v.Window().UnsubscribeAllID(r)
-	r.v.gs.ClearColor(skyHorizon.R, skyHorizon.G, skyHorizon.B, 1)
-}
+// close removes the menu's event subscriptions.
+func (r *menuRunner) close() { r.v.Window().UnsubscribeAllID(r) }
 
 // RunMenu shows the main menu on v until the player chooses (Practice, Host, Join or
 // Quit), closes the window (MenuQuit) or ctx ends (its error). It returns the choice
 // and the settings as the player left them (Settings.Last holds the Host and Join
 // screens' values). It must be called from the main goroutine.
-func RunMenu(ctx context.Context, v *Viewer, cfg MenuConfig) (MenuMode, Settings, error) {
+func RunMenu(ctx context.Context, v *render.Viewer, cfg MenuConfig) (MenuMode, Settings, error) {
 	r := newMenuRunner(v, cfg)
 	defer r.close()
 	for !r.done {
@@ -123,9 +103,3 @@ func RunMenu(ctx context.Context, v *Viewer, cfg MenuConfig) (MenuMode, Settings
 
 // fovRadians converts a settings field of view to radians.
 func fovRadians(deg float64) float64 { return deg * math.Pi / 180 }
-
-// SetFOV sets the camera's vertical field of view, radians.
-func (s *Scene) SetFOV(fovY float64) {
-	s.cam.SetFov(float32(fovY * 180 / math.Pi))
-	s.view.FovY = fovY
-}

@@ -1,4 +1,4 @@
-package render
+package client
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/treadline/treadline/render"
 )
 
 // TestSettingsPersist: settings saved in one run are read back in the next, exactly;
@@ -62,26 +64,21 @@ func TestSettingsNormalize(t *testing.T) {
 	}
 }
 
-// TestLowQualityDropsShadows: low quality leaves out each tank's shadow patch (one
-// draw call per tank on a software renderer), medium and high keep it.
-func TestLowQualityDropsShadows(t *testing.T) {
-	children := func(q string) int {
-		set := DefaultSettings()
-		set.Quality = q
-		s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{NoShadows: !set.Shadows(), LODDistance: set.LODDistance()})
-		if err != nil {
-			t.Fatal(err)
+// TestQualityChoosesDetail: low quality leaves out each tank's shadow patch (one
+// draw call per tank on a software renderer) and steps the terrain's detail every
+// 60 m; medium and high keep the shadows and step every 120 and 240 m.
+func TestQualityChoosesDetail(t *testing.T) {
+	for _, c := range []struct {
+		quality string
+		shadows bool
+		lod     float64
+	}{
+		{"low", false, 60}, {"medium", true, render.DefaultLODDistance}, {"high", true, 240},
+	} {
+		s := DefaultSettings()
+		s.Quality = c.quality
+		if s.Shadows() != c.shadows || s.LODDistance() != c.lod {
+			t.Errorf("quality %s: shadows %v, LOD step %v m; want %v, %v m", c.quality, s.Shadows(), s.LODDistance(), c.shadows, c.lod)
 		}
-		snap := testSnapshot(1)
-		s.Update(snap, 1.0/60)
-		e := s.tanks[snap.Tanks[0].ID]
-		if e == nil {
-			t.Fatal("no tank entry")
-		}
-		return len(e.model.root.Children())
-	}
-	low, medium := children("low"), children("medium")
-	if low != medium-1 || children("high") != medium {
-		t.Errorf("tank model parts: low %d, medium %d; want one fewer (the shadow) at low", low, medium)
 	}
 }
