@@ -45,7 +45,7 @@ func TestClientCallsAfterClose(t *testing.T) {
 	checkNoLeaks(t)
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	tank, err := c.Spawn("ann", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +94,8 @@ func TestClientConcurrentCalls(t *testing.T) {
 	// A bucket deep enough that no update of the test is rate-limited.
 	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{UpdateBurst: 1e6, ControlBurst: 1e6}})
 	watcher := h.Local()
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Clock: clk})
+	// Over the pipe, which loses no datagram, so that every update is counted.
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	const (
 		workers = 8
 		each    = 20
@@ -168,7 +169,9 @@ func TestClientConcurrentCalls(t *testing.T) {
 		}
 		return true
 	})
-	poll.Until(t, 5*time.Second, "every update counted", func() bool { return h.Stats().Accepted == workers*each })
+	if !poll.Within(5*time.Second, func() bool { return h.Stats().Accepted == workers*each }) {
+		t.Errorf("host stats %+v, want %d updates accepted", h.Stats(), workers*each)
+	}
 	if st := c.Stats(); st.SendErrors != 0 {
 		t.Errorf("%d send errors", st.SendErrors)
 	}
@@ -181,7 +184,7 @@ func TestClientSpawnOrder(t *testing.T) {
 	checkNoLeaks(t)
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{MaxActorsPerPlayer: 64, ControlBurst: 1e6}})
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	const n = 32
 	ids := make([]uint32, n)
 	var wg sync.WaitGroup

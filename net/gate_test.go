@@ -48,7 +48,7 @@ func gateListener(t *testing.T, g *admission.Gate, idle time.Duration) stdnet.Ad
 // hellos and forged Initials, Retries followed or not, and the caps. The gate's
 // decisions themselves are tested in package admission.
 func TestGateOverQUIC(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	for _, tc := range []struct {
 		name                     string
 		retryAbove, total, per   int

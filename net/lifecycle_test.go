@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 )
 
 func TestHostCloseEndsClients(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	if _, err := c.Spawn("ann", 1, tankAt(0, 0)); err != nil {
@@ -40,7 +41,7 @@ func TestHostCloseEndsClients(t *testing.T) {
 }
 
 func TestHostVanishes(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: time.Second, SyncInterval: 50 * time.Millisecond, Clock: clk})
@@ -55,7 +56,7 @@ func TestHostVanishes(t *testing.T) {
 }
 
 func TestSilentClientDroppedAndRejoins(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{Timeout: 600 * time.Millisecond}, Clock: clk})
 	watcher := h.Local()
@@ -67,7 +68,7 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all []Event
-	eventually(t, 4*time.Second, "silent player's tank despawned", func() bool {
+	poll.Until(t, 4*time.Second, "silent player's tank despawned", func() bool {
 		clk.Advance(time.Second)
 		n := len(all)
 		all = watcher.Poll(all)
@@ -95,7 +96,7 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 }
 
 func TestNameInUse(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{})
 	testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
@@ -107,7 +108,7 @@ func TestNameInUse(t *testing.T) {
 }
 
 func TestMatchFull(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}})
 	testClient(t, h, ClientConfig{Name: "one", KnownHosts: "-"})
 	if c, err := dialTest(h, ClientConfig{Name: "two", KnownHosts: "-"}); err == nil {
@@ -120,8 +121,9 @@ func TestMatchFull(t *testing.T) {
 
 func TestSpawnLimitsAndKick(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{MaxActorsPerPlayer: 2}})
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{MaxActorsPerPlayer: 2}, Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	for i := 0; i < 2; i++ {
 		if _, err := c.Spawn("ann", 1, tankAt(float64(i), 0)); err != nil {
 			t.Fatal(err)
@@ -143,7 +145,7 @@ func TestSpawnLimitsAndKick(t *testing.T) {
 }
 
 func TestDialNobody(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	// A port with nobody behind it: bind one, note it, close it.
 	h := testHost(t, HostConfig{})
 	addr := h.Addr().String()
@@ -163,7 +165,7 @@ func TestDialNobody(t *testing.T) {
 }
 
 func TestListenContextCloses(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	ctx, cancel := context.WithCancel(t.Context())
 	h, err := Listen(ctx, HostConfig{Addr: "127.0.0.1:0"})
 	if err != nil {
@@ -179,7 +181,7 @@ func TestListenContextCloses(t *testing.T) {
 // once under its name with its reconnect token; the old session is dropped and its
 // tank despawned. Without the token the name stays taken.
 func TestRejoinReplacesDeadConnection(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{Timeout: 30 * time.Second}, Clock: clk})
 	watcher := h.Local()
@@ -209,7 +211,7 @@ func TestRejoinReplacesDeadConnection(t *testing.T) {
 // TestImpairedHostSocket runs a session through an impaired host socket (the
 // practice setup wraps the host side too).
 func TestImpairedHostSocket(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	link := impair.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Duplicate: 0.05, Reorder: 0.05}
 	h := testHost(t, HostConfig{Wrap: Impaired(link, 3)})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Wrap: Impaired(link, 4)})

@@ -45,10 +45,10 @@ func percentile(sorted []float64, p float64) float64 {
 // the stated bounds of the owner's true position, which the test knows exactly: each
 // tank follows a circle as a function of the host clock.
 func TestReckoningOverImpairedNetwork(t *testing.T) {
+	t.Parallel() // real time, over QUIC: runs beside the others
 	if testing.Short() {
 		t.Skip("runs for about ten seconds")
 	}
-	checkNoLeaks(t)
 	const (
 		clients  = 3
 		warmup   = 2.0 // s before errors count
