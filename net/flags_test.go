@@ -64,9 +64,9 @@ func ExampleDefenceFlags() {
 		fmt.Println(err)
 		return
 	}
-	l := d.Limits()
-	fmt.Println(l.MaxPlayersPerAddr, l.IdleKick, l.RetryAbove, l.JoinTimeout)
 	// A command would now call d.ApplyMemoryLimit(os.Getenv) and
 	// Listen(ctx, HostConfig{Limits: l, …}).
+	l := d.Limits()
+	fmt.Println(l.MaxPlayersPerAddr, l.IdleKick, l.RetryAbove, l.JoinTimeout)
 	// Output: 8 5m0s 8 2s
 }
