@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/internal/poll"
 )
 
 // The end-to-end tests run the real programs, built without -race (the race
@@ -113,21 +115,33 @@ func (p *proc) output() string {
 // waitLine waits until a stderr line matches re and returns its submatches.
 func (p *proc) waitLine(t *testing.T, re *regexp.Regexp, timeout time.Duration) []string {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
+	var (
+		m      []string
+		exited bool
+	)
+	find := func() bool {
 		p.mu.Lock()
+		defer p.mu.Unlock()
 		for _, l := range p.lines {
-			if m := re.FindStringSubmatch(l); m != nil {
-				p.mu.Unlock()
-				return m
+			if m = re.FindStringSubmatch(l); m != nil {
+				return true
 			}
 		}
-		p.mu.Unlock()
+		return false
+	}
+	poll.Within(timeout, func() bool {
 		select {
 		case <-p.done:
-			t.Fatalf("%s exited (%v) before printing a line matching %q", p.cmd.Path, p.err, re)
-		case <-time.After(50 * time.Millisecond):
+			exited = true // every line is in: one last look
+		default:
 		}
+		return find() || exited
+	})
+	switch {
+	case m != nil:
+		return m
+	case exited:
+		t.Fatalf("%s exited (%v) before printing a line matching %q", p.cmd.Path, p.err, re)
 	}
 	t.Fatalf("no line matching %q within %v", re, timeout)
 	return nil
