@@ -56,13 +56,14 @@ func TestHostVanishes(t *testing.T) {
 }
 
 func TestSilentClientDroppedAndRejoins(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
+	checkNoLeaks(t)
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{Timeout: 600 * time.Millisecond}, Clock: clk})
 	watcher := h.Local()
-	// A client that probes the host clock only every 5 s of real time; the host's
-	// clock runs ahead, so the host hears nothing from it for longer than its timeout.
-	quiet := testClient(t, h, ClientConfig{Name: "quiet", KnownHosts: "-", SyncInterval: 5 * time.Second})
+	// A client that probes the host clock only every 5 s of real time (1 s at first);
+	// the test moves the host's clock a second at a time, so the host hears nothing
+	// from it for longer than its timeout.
+	quiet := pipeJoin(t, h, ClientConfig{Name: "quiet", SyncInterval: 5 * time.Second})
 	tank, err := quiet.Spawn("quiet", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 		t.Errorf("host stats %+v, want 1 timed out and only the host left", st)
 	}
 	// The player joins again under the same name.
-	back := testClient(t, h, ClientConfig{Name: "quiet", KnownHosts: "-"})
+	back := pipeJoin(t, h, ClientConfig{Name: "quiet"})
 	if back.ID() == quiet.ID() {
 		t.Errorf("rejoined player reuses id %d", back.ID())
 	}
@@ -96,10 +97,11 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 }
 
 func TestNameInUse(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
-	h := testHost(t, HostConfig{})
-	testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
-	if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
+	checkNoLeaks(t)
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Clock: clk})
+	pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
+	if c, err := pipeDial(h, ClientConfig{Name: "ann", Clock: clk}); err == nil {
 		c.Close()
 		t.Fatal("second live player named ann admitted")
 	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "in use") {
@@ -108,10 +110,11 @@ func TestNameInUse(t *testing.T) {
 }
 
 func TestMatchFull(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
-	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}})
-	testClient(t, h, ClientConfig{Name: "one", KnownHosts: "-"})
-	if c, err := dialTest(h, ClientConfig{Name: "two", KnownHosts: "-"}); err == nil {
+	checkNoLeaks(t)
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}, Clock: clk})
+	pipeJoin(t, h, ClientConfig{Name: "one", Clock: clk})
+	if c, err := pipeDial(h, ClientConfig{Name: "two", Clock: clk}); err == nil {
 		c.Close()
 		t.Fatal("third player admitted to a two-player match")
 	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "full") {
@@ -165,13 +168,14 @@ func TestDialNobody(t *testing.T) {
 }
 
 func TestListenContextCloses(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
+	checkNoLeaks(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	h, err := Listen(ctx, HostConfig{Addr: "127.0.0.1:0"})
+	clk := &manualClock{}
+	h, err := Listen(ctx, HostConfig{Addr: "127.0.0.1:0", Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	cancel()
 	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	h.Close()
