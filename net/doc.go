@@ -35,6 +35,10 @@
 // it. Control messages are dispatched in one switch (match.onControl), and a message
 // for everyone goes through one broadcast. An accepted update is relayed as the bytes
 // its owner sent, appended to each observer's batch: it is encoded once, by its owner.
+// A Client has the same shape: its run loop owns the session (actors, pending spawns,
+// counters, the events waiting for Poll), its readers feed the loop, a sender writes
+// what the loop queues, and every method posts to the loop, so that a Client is safe
+// for concurrent use without sharing state between goroutines.
 //
 // Both ends of a match are a *Client: a player that joined with Dial, or the host's
 // own player (id 0) from Host.Local, which joins through an in-process pipe instead of
