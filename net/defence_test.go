@@ -216,7 +216,7 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 }
 
 func TestAttackNameTakeover(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
+	checkNoLeaks(t) // alone: it keeps both cores busy, which would starve the tests beside it
 	// A long timeout, so that the silent victim holds its name through the attack;
 	// the handshake rate per prefix raised, so that every attempt reaches the join
 	// and tests the token rather than being refused before it.
@@ -396,7 +396,7 @@ func TestAttackUpdateFlood(t *testing.T) {
 }
 
 func TestAttackGuessing(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
+	checkNoLeaks(t) // alone: it keeps both cores busy, which would starve the tests beside it
 	// The handshake rate per prefix raised, so that every guess reaches the guess
 	// limiter rather than being refused before it.
 	// The guess limiter runs on the host clock, held still here so that a loaded

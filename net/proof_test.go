@@ -68,7 +68,9 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 		p95Bound  = 2.0 // m
 	)
 	link := impair.Link{Latency: 120 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.10}
-	h := testHost(t, HostConfig{})
+	// A join deadline for a loaded machine: the joins cross the impaired links while
+	// the other real-time tests run.
+	h := testHost(t, HostConfig{Limits: Limits{JoinTimeout: 10 * time.Second}})
 	tanks := make([]circleTank, clients)
 	cs := make([]*Client, clients)
 	for i := range cs {

@@ -249,7 +249,7 @@ func TestMatchEndings(t *testing.T) {
 			host, join := startHost(t, tankhost, c.hostArgs...)
 			client := start(t, tanks, "-join", join, "-name", "e2e", "-size", "320x200", "-v")
 			client.waitLine(t, regexp.MustCompile(`msg=joined`), 60*time.Second)
-			host.waitLine(t, regexp.MustCompile(`msg="round started"`), 60*time.Second) // in play
+			client.waitLine(t, regexp.MustCompile(`msg="match started"`), 60*time.Second) // in play
 			c.end(t, host, client)
 			client.waitLine(t, ended, 30*time.Second)
 			select {
