@@ -68,8 +68,8 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 		p95Bound  = 2.0 // m
 	)
 	link := impair.Link{Latency: 120 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.10}
-	// A join deadline for a loaded machine: the joins cross the impaired links while
-	// the other real-time tests run.
+	// Join deadlines for a loaded machine, here and in the clients: the joins cross
+	// the impaired links while the other real-time tests run.
 	h := testHost(t, HostConfig{Limits: Limits{JoinTimeout: 10 * time.Second}})
 	tanks := make([]circleTank, clients)
 	cs := make([]*Client, clients)
@@ -80,6 +80,7 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 		}
 		cs[i] = testClient(t, h, ClientConfig{
 			Name: fmt.Sprintf("tank%d", i), KnownHosts: "-", Wrap: Impaired(link, uint64(i+1)),
+			RequestTimeout: 20 * time.Second,
 		})
 	}
 

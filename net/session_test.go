@@ -43,7 +43,8 @@ func dialTest(h *Host, cfg ClientConfig) (*Client, error) {
 	if cfg.Fingerprint == "" {
 		cfg.Fingerprint = h.Fingerprint()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// A bound for failures only: each join also has its RequestTimeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return Dial(ctx, cfg)
 }
