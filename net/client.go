@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/clock"
 	"github.com/treadline/treadline/net/internal/rate"
 	"github.com/treadline/treadline/net/wire"
@@ -217,7 +218,7 @@ func (c *Client) ID() uint32 { return uint32(c.id) }
 
 // Now returns the client clock in seconds since the client started (for the host's
 // own player, the host clock). It is the clock a game loop steps on.
-func (c *Client) Now() float64 { return seconds(c.cfg.Clock.Now() - c.start) }
+func (c *Client) Now() float64 { return units.Seconds(c.cfg.Clock.Now() - c.start) }
 
 // Match returns the host's match settings.
 func (c *Client) Match() MatchSettings { return c.match }
@@ -344,6 +345,10 @@ func checkChat(text string) error {
 	}
 	return nil
 }
+
+// Refereed reports true: the host's run loop hands every game message to its Judge
+// (a host without one drops them unanswered), so a match on a Client fights.
+func (c *Client) Refereed() bool { return true }
 
 // Send sends a game message to the host's Judge: a wire.HitClaim as a datagram (send
 // it again on the next frames: datagrams may be lost), anything else on the control
@@ -667,10 +672,10 @@ func (s *session) stats() Stats {
 	sy.Advance(now)
 	_, clockRejected := sy.Counts()
 	return Stats{
-		RTT:           duration(sy.RTT()),
+		RTT:           units.Duration(sy.RTT()),
 		ClockOffset:   sy.Offset(),
 		ClockError:    sy.Error(),
-		Silence:       duration(max(0, now-s.lastAnswer)),
+		Silence:       units.Duration(max(0, now-s.lastAnswer)),
 		Timeout:       s.c.cfg.Timeout,
 		BytesIn:       s.bytesIn.Value(now),
 		BytesOut:      s.bytesOut.Value(now),

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/internal/admission"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -168,7 +169,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	// Handshakes run in real time, whatever cfg.Clock says.
 	realTime := newSystemClock()
 	gate := admission.NewGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix, lim.HandshakeRate,
-		func() float64 { return seconds(realTime.Now()) })
+		func() float64 { return units.Seconds(realTime.Now()) })
 	gate.Install(tr)
 	qcfg := &quic.Config{
 		EnableDatagrams: true,
@@ -289,7 +290,7 @@ func (h *Host) Local() *Client {
 // of every state timestamp in the match.
 func (h *Host) Now() float64 { return h.now() }
 
-func (h *Host) now() float64 { return seconds(h.clock.Now() - h.start) }
+func (h *Host) now() float64 { return units.Seconds(h.clock.Now() - h.start) }
 
 // Stats returns the host's counters.
 func (h *Host) Stats() HostStats {
@@ -325,7 +326,7 @@ func (h *Host) Players() []PlayerInfo {
 		now := h.now()
 		for _, p := range h.m.order {
 			out = append(out, PlayerInfo{ID: uint32(p.id), Name: p.name, Addr: p.conn.remoteAddr(),
-				Actors: len(p.owned), Silence: duration(now - p.lastHeard)})
+				Actors: len(p.owned), Silence: units.Duration(now - p.lastHeard)})
 			conns = append(conns, p.conn)
 		}
 	})

@@ -21,8 +21,8 @@ import (
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones/agonestest"
 	"github.com/treadline/treadline/deadreckon"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/session"
 )
 
 // wait bounds every poll in these tests; each ends as soon as its condition holds.
@@ -39,14 +39,14 @@ type host struct {
 
 // startHost runs tankhost with args (and a loopback listen address and a test map)
 // until the test ends, and waits for it to listen.
-func startHost(t *testing.T, args []string, tick func(game.ServeStatus)) *host {
+func startHost(t *testing.T, args []string, tick func(session.ServeStatus)) *host {
 	t.Helper()
 	return launch(t, args, tick, nil)
 }
 
 // startAgonesHost is startHost with the sidecar's port in tankhost's environment
 // (its own, so that tests run in parallel).
-func startAgonesHost(t *testing.T, side agonestest.Server, args []string, tick func(game.ServeStatus)) *host {
+func startAgonesHost(t *testing.T, side agonestest.Server, args []string, tick func(session.ServeStatus)) *host {
 	t.Helper()
 	return launch(t, args, tick, func(k string) string {
 		if k == agones.PortEnv {
@@ -57,7 +57,7 @@ func startAgonesHost(t *testing.T, side agonestest.Server, args []string, tick f
 }
 
 // launch is startHost with getenv standing in for the environment (nil: the real one).
-func launch(t *testing.T, args []string, tick func(game.ServeStatus), getenv func(string) string) *host {
+func launch(t *testing.T, args []string, tick func(session.ServeStatus), getenv func(string) string) *host {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &host{logs: &syncBuffer{}, errc: make(chan error, 1), cancel: cancel}
@@ -441,7 +441,7 @@ func TestAgonesStalledLoop(t *testing.T) {
 	var once sync.Once
 	defer once.Do(func() { close(release) })
 	h := startAgonesHost(t, side, []string{"-bots", "1", "-agones", "-agones-health", "40ms", "-metrics", "127.0.0.1:0"},
-		func(st game.ServeStatus) {
+		func(st session.ServeStatus) {
 			if stalled.Load() {
 				<-release
 			}

@@ -22,7 +22,7 @@
 // deploy/agones).
 //
 // Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
-// and -mem-limit tune the host's defences (README, "Security").
+// and -mem-limit tune the host's defences (docs/security.md).
 package main
 
 import (
@@ -34,10 +34,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/session"
 )
 
 // DefaultListen is the address tankhost listens on unless -listen says otherwise.
@@ -55,7 +58,7 @@ type runOptions struct {
 	ready func(addr, fp string)
 	// tick, if set, is called from the match loop after every step (a test that
 	// blocks in it stalls the loop).
-	tick func(game.ServeStatus)
+	tick func(session.ServeStatus)
 	// metrics, if set, is called with the metrics listener's address.
 	metrics func(addr string)
 	// getenv, if set, stands in for os.Getenv.
@@ -64,7 +67,7 @@ type runOptions struct {
 
 // flags are tankhost's command line.
 type flags struct {
-	serve        game.ServeConfig
+	serve        session.ServeConfig
 	level        slog.Level
 	metrics      string
 	agones       bool
@@ -87,12 +90,12 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
 	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
-	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
-	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
-	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
+	fs.TextVar(&cfg.Difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
+	fs.Float64Var(&cfg.TickRate, "tick", session.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
+	fs.DurationVar(&cfg.StatsEvery, "stats", session.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
-	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+time.Duration(game.DefaultTimeLimit*float64(time.Second)).String()+"); the first starts at the first join or allocation")
+	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+time.Duration(combat.DefaultTimeLimit*float64(time.Second)).String()+"); the first starts at the first join or allocation")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on "+agones.Host+":$"+agones.PortEnv)
@@ -195,7 +198,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 
 	var (
 		listening []func(*net.Host)
-		ticks     []func(game.ServeStatus)
+		ticks     []func(session.ServeStatus)
 		sdk       *agones.SDK
 	)
 	if f.agones {
@@ -238,13 +241,13 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 			l(h)
 		}
 	}
-	cfg.Tick = func(st game.ServeStatus) {
+	cfg.Tick = func(st session.ServeStatus) {
 		for _, t := range ticks {
 			t(st)
 		}
 	}
 	start := time.Now()
-	err = game.Serve(ctx, cfg)
+	err = session.Serve(ctx, cfg)
 	logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
 	return cli.ListenError("listen", cfg.Addr, err)
 }

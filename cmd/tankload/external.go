@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/treadline/treadline/internal/units"
 )
 
 // externalConfig is what drives a running host instead of tankload's own.
@@ -57,7 +59,7 @@ func sampleHost(ctx context.Context, addr string) (hostSample, error) {
 		switch name {
 		case "process_cpu_seconds_total":
 			v, err := strconv.ParseFloat(value, 64)
-			s.cpu, cpu = time.Duration(v*float64(time.Second)), err == nil
+			s.cpu, cpu = units.Duration(v), err == nil
 		case "process_resident_memory_bytes":
 			v, err := strconv.ParseFloat(value, 64)
 			s.rss, rss = v, err == nil
