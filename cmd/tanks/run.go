@@ -276,6 +276,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		return fmt.Errorf("start %s match: %w", mode, err)
 	}
 	defer sess.Close()
+	logger.Info("match started", "mode", mode)
 	var notice string
 	if mode == "practice" {
 		bots := session.DefaultPracticeBots
