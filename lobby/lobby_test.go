@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -277,15 +278,12 @@ func TestBrowserHostile(t *testing.T) {
 			sent++
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
 	var entries []Entry
-	for time.Now().Before(deadline) {
+	poll.Within(5*time.Second, func() bool {
 		entries = b.Entries(entries[:0])
-		if st := b.Stats(); slicesContain(entries, honest.Fingerprint, "127.0.0.1:40124") && st.Malformed > 0 && st.Oversized > 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		st := b.Stats()
+		return slicesContain(entries, honest.Fingerprint, "127.0.0.1:40124") && st.Malformed > 0 && st.Oversized > 0
+	})
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	st := b.Stats()

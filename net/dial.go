@@ -98,11 +98,15 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	}
 	c := newClient(cfg, q, id, match, start)
 	c.fp, c.token = q.fingerprint(), q.token
-	for _, smp := range q.early {
-		if c.sync.Add(smp) == nil {
-			c.syncedOnce.Do(func() { close(c.synced) })
+	// The answers to the join's clock probes start the clock sync, on the run loop.
+	c.call(func() {
+		for _, smp := range q.early {
+			if c.sync.Add(smp) == nil && !c.s.synced {
+				c.s.synced = true
+				close(c.synced)
+			}
 		}
-	}
+	})
 	c.teardown = func() {
 		q.tr.Close()
 		q.pc.Close()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -202,7 +203,7 @@ func TestProbe(t *testing.T) {
 	if _, err := Probe(ctx, h.Addr().String(), strings.Repeat("ab", 32), nil); !errors.Is(err, ErrFingerprintMismatch) {
 		t.Errorf("probe with another fingerprint: %v", err)
 	}
-	eventually(t, 2*time.Second, "the probe leaves no player", func() bool { st := h.Stats(); return st.Joining == 0 && st.Players == 1 })
+	poll.Until(t, 2*time.Second, "the probe leaves no player", func() bool { st := h.Stats(); return st.Joining == 0 && st.Players == 1 })
 	if st := h.Stats(); st.Refused != 0 || st.Joined != 0 {
 		t.Errorf("a probe joined or was refused: %+v", st)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/clitest"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/lobby"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
@@ -61,21 +62,21 @@ func listenHost(t *testing.T) *net.Host {
 // waitListed polls the list until match holds for one of its entries.
 func waitListed(t *testing.T, listURL string, match func(lobby.Entry) bool) lobby.Entry {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	var found lobby.Entry
+	poll.Until(t, 10*time.Second, "listed", func() bool {
 		entries, err := lobby.FetchList(context.Background(), listURL)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range entries {
 			if match(e) {
-				return e
+				found = e
+				return true
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("not listed within 10 s")
-	return lobby.Entry{}
+		return false
+	})
+	return found
 }
 
 // TestFindThroughListAndJoin: a host registers, the list server checks it and lists
