@@ -330,8 +330,8 @@ func (c *Client) Stats() Stats {
 	defer c.mu.Unlock()
 	return Stats{
 		RTT:           units.Duration(c.sync.RTT()),
-		ClockOffset:   c.sync.Offset(),
-		ClockError:    c.sync.Error(),
+		ClockOffset:   units.Duration(c.sync.Offset()),
+		ClockError:    units.Duration(c.sync.Error()),
 		Silence:       units.Duration(max(0, now-c.lastAnswer)),
 		Timeout:       c.cfg.Timeout,
 		BytesIn:       c.bytesIn.value(now),
