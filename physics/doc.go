@@ -12,7 +12,7 @@
 //
 // # The tank
 //
-// The default TankSpec is a 50 t main battle tank, 6.9 m × 3.6 m. Its two tracks,
+// The default TankSpec is a 50 t main battle tank of tank.Default()'s shape, 6.9 m × 3.6 m. Its two tracks,
 // TrackGauge apart, are driven as a steering drive that pushes them apart toward the
 // commanded yaw rate and a main drive that pushes them together toward the commanded
 // speed; steering has the first call on the tracks' traction (60 % of the weight for
