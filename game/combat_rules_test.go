@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	tankspec "github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/terrain"
@@ -74,10 +76,10 @@ func TestSweepStrikesHullsRocksAndTerrain(t *testing.T) {
 	if imp.Kind != ImpactTank || imp.Target != 7 {
 		t.Fatalf("level shot at a hull 50 m off: %+v, want a tank hit", imp)
 	}
-	if math.Abs(imp.Local[0]-HullMin[0]) > 1e-6 || imp.Normal != (mgl64.Vec3{-1, 0, 0}) {
-		t.Errorf("hit at local %v normal %v, want the rear face (x = %v, normal −X)", imp.Local, imp.Normal, HullMin[0])
+	if math.Abs(imp.Local[0]-tankspec.Default().HullMin()[0]) > 1e-6 || imp.Normal != (mgl64.Vec3{-1, 0, 0}) {
+		t.Errorf("hit at local %v normal %v, want the rear face (x = %v, normal −X)", imp.Local, imp.Normal, tankspec.Default().HullMin()[0])
 	}
-	wantT := (50 + HullMin[0]) / MuzzleVelocity
+	wantT := (50 + tankspec.Default().HullMin()[0]) / MuzzleVelocity
 	if math.Abs(imp.Time-wantT) > 1e-3 {
 		t.Errorf("impact at %.4f s, want %.4f s", imp.Time, wantT)
 	}
@@ -301,7 +303,7 @@ func TestHitCheckerAcceptsWhatTheShooterSawAndRefusesEachReason(t *testing.T) {
 			s.f.check.Spawned(2, 2, st, s.claim.Time+0.02)
 		}, RejectTargetBreak},
 		{"point on the hull, shell elsewhere", func(s *scene) {
-			s.claim.Local = mgl64.Vec3{HullMax[0], 1, 0} // the front face; the shell struck the rear
+			s.claim.Local = mgl64.Vec3{tankspec.Default().HullMax()[0], 1, 0} // the front face; the shell struck the rear
 		}, RejectOffHull},
 		{"point off the hull", func(s *scene) { s.claim.Local[2] += 3 }, RejectOffHull},
 		{"shell a hand's breadth beside the hull", func(s *scene) {

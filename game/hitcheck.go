@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	tankspec "github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -65,9 +66,6 @@ const (
 	// and no more with 23.
 	rebuildUpdates = 16
 )
-
-// muzzleReach is the farthest a muzzle can be from its hull's origin, m.
-var muzzleReach = TurretPivot.Len() + GunPivot.Len() + BarrelLength
 
 // HitCheckConfig sets up a HitChecker. The zero value takes every default.
 type HitCheckConfig struct {
@@ -398,7 +396,7 @@ func (h *HitChecker) fire(s Shot, at float64) Reason {
 	case r.shot && s.Time-r.lastShot < h.cfg.Reload-DefaultReloadSlack:
 		return RejectReload
 	}
-	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > muzzleReach+DefaultOriginSlack {
+	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > tankspec.Default().MuzzleReach()+DefaultOriginSlack {
 		return RejectImpossible
 	}
 	r.shot, r.lastShot = true, s.Time

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	tankspec "github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -239,12 +240,14 @@ func shotOf(sr *shotRecord, c Claim) Shot {
 // faceNormal returns the outward normal of the hull face nearest to local point p.
 func faceNormal(p mgl64.Vec3) mgl64.Vec3 {
 	best, n := math.Inf(1), mgl64.Vec3{}
+	spec := tankspec.Default()
+	lo, hi := spec.HullMin(), spec.HullMax()
 	for i := 0; i < 3; i++ {
-		if d := math.Abs(p[i] - HullMin[i]); d < best {
+		if d := math.Abs(p[i] - lo[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = -1
 		}
-		if d := math.Abs(HullMax[i] - p[i]); d < best {
+		if d := math.Abs(hi[i] - p[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = 1
 		}

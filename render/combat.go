@@ -14,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/tank"
 )
 
 // Combat's look.
@@ -288,7 +289,8 @@ func hullBox(b *lineBatch, h game.HullPose, col math32.Color) {
 	if !deadreckon.FiniteVec(h.Position) {
 		return
 	}
-	lo, hi := game.HullMin, game.HullMax
+	spec := tank.Default()
+	lo, hi := spec.HullMin(), spec.HullMax()
 	var corner [8]mgl64.Vec3
 	for i := range corner {
 		p := lo

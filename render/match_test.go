@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net/impair"
@@ -105,7 +104,7 @@ func TestPracticeMatch(t *testing.T) {
 	view := s.View()
 	visible := 0
 	for _, tv := range snap.Tanks {
-		roof := tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight, 0}))
+		roof := tv.Position.Add(tv.Orientation.Rotate(defaultShape().roof()))
 		x, y, ok := view.Project(roof)
 		if !ok || x < 2 || y < 2 || x >= testW-2 || y >= testH-40 || (x < 280 && y < 160) {
 			continue // off the picture or under a HUD panel

@@ -155,9 +155,10 @@ func TestGhostOverParkedTankIsNotStriped(t *testing.T) {
 	}
 	// The hull's box on the picture: project the hull's top corners.
 	view := s.View()
+	sh := defaultShape()
 	box := image.Rectangle{Min: image.Pt(testW, testH)}
 	for _, c := range [][2]float64{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
-		p := parked.Position.Add(parked.Orientation.Rotate(mgl64.Vec3{c[0] * hullLength / 2 * 0.8, hullBase + hullHeight, c[1] * hullWidth / 2 * 0.8}))
+		p := parked.Position.Add(parked.Orientation.Rotate(mgl64.Vec3{c[0] * sh.hull.size[0] / 2 * 0.8, sh.turretPivot[1], c[1] * sh.hull.size[2] / 2 * 0.8}))
 		x, y, _ := view.Project(p)
 		box.Min.X, box.Min.Y = min(box.Min.X, int(x)), min(box.Min.Y, int(y))
 		box.Max.X, box.Max.Y = max(box.Max.X, int(x)), max(box.Max.Y, int(y))

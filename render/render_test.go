@@ -16,6 +16,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/tank"
 )
 
 // drawFrames updates s with snaps(i) and draws it frames times on the main thread, and
@@ -145,7 +146,7 @@ func TestTanksWhereTheWorldSaysTheyAre(t *testing.T) {
 	view := s.View()
 	for _, tv := range snap.Tanks {
 		// The turret roof: team-coloured and lit from above.
-		roof := tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight, 0}))
+		roof := tv.Position.Add(tv.Orientation.Rotate(defaultShape().roof()))
 		x, y, ok := view.Project(roof)
 		if !ok {
 			t.Errorf("tank %d at %v is not in view", tv.ID, tv.Position)
@@ -296,7 +297,7 @@ func TestWindowResize(t *testing.T) {
 		}
 		// The player's tank is still where the camera projects it, at the new size: the
 		// middle of the hull's rear plate, which the chase camera looks at.
-		x, y, ok := s.View().Project(snap.Tanks[0].Position.Add(mgl64.Vec3{-hullLength / 2, hullBase + hullHeight/2, 0}))
+		x, y, ok := s.View().Project(snap.Tanks[0].Position.Add(mgl64.Vec3{-tank.DefaultLength / 2, defaultShape().hull.center[1], 0}))
 		if !ok {
 			t.Fatalf("player's tank out of view at %dx%d", size[0], size[1])
 		}

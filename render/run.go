@@ -633,7 +633,7 @@ func (l *loop) logTanks() {
 	view := l.scene.View()
 	for i := range l.snap.Tanks {
 		tv := &l.snap.Tanks[i]
-		roof := tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight, 0}))
+		roof := tv.Position.Add(tv.Orientation.Rotate(defaultShape().roof()))
 		x, y, ok := view.Project(roof)
 		ok = ok && x >= 0 && y >= 0 && x < float64(view.Width) && y < float64(view.Height)
 		l.log.Info("tank", "id", tv.ID, "name", tv.Name, "team", tv.Team, "local", tv.Local, "self", i == l.snap.Self,

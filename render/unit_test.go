@@ -511,7 +511,7 @@ func TestLabelJustAboveTurret(t *testing.T) {
 				t.Fatal("no label")
 			}
 			v := s.View()
-			top := roofPoint(&snap.Tanks[1]).Add(v.Orientation.Rotate(mgl64.Vec3{0, turretRadius, 0}))
+			top := roofPoint(&snap.Tanks[1]).Add(v.Orientation.Rotate(mgl64.Vec3{0, defaultShape().turretRadius, 0}))
 			x, y, _ := v.Project(top)
 			pos := e.name.Position()
 			bottom := float64(pos.Y + e.name.Height())
