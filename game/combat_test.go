@@ -4,9 +4,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 )
 
 // TestBotsDestroyEachOtherAndRespawn runs two peers' bots through a refereed loopback
@@ -17,11 +19,11 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Skip("a few simulated minutes of battle")
 	}
 	mp := valley(t)
-	judge, err := NewJudge(mp, Rules{WreckTime: 3}, DeadReckoning().Reckon)
+	judge, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := judge.Referee()
+	ref := judge
 	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: judge,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
 	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: Hard}, hub.Join())
@@ -65,7 +67,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 			break
 		}
 	}
-	counts := ref.Checker().Counts()
+	counts := ref.Counts().Verdicts
 	t.Logf("destroys %d; verdicts %v; scores %+v", destroys, counts, ref.Scores(nil))
 	if destroys < 3 {
 		t.Fatalf("only %d tanks destroyed in four minutes of battle", destroys)
@@ -89,7 +91,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 	if kills == 0 || kills > destroys {
 		t.Errorf("%d kills for %d destroys", kills, destroys)
 	}
-	if counts[Accepted] == 0 {
+	if counts[combat.Accepted] == 0 {
 		t.Error("no hit claim accepted")
 	}
 	// Both peers' scoreboards are the host's.
@@ -104,7 +106,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 // every peer's tanks respawn for the next match with clean scores.
 func TestMatchEndsAndRestarts(t *testing.T) {
 	mp := valley(t)
-	judge, err := NewJudge(mp, Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
+	judge, err := referee.New(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -35,8 +36,8 @@ type pendingClaim struct {
 }
 
 // sendClaim sends c now and on the next frames.
-func (c *matchCombat) sendClaim(claim Claim) error {
-	msg, err := ClaimMessage(claim)
+func (c *matchCombat) sendClaim(claim combat.Claim) error {
+	msg, err := combat.ClaimMessage(claim)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func (m *Match) combatMessage(msg wire.Message, now float64) {
 	if m.combat == nil || msg == nil {
 		return
 	}
-	ev, ok := EventOf(msg)
+	ev, ok := combat.EventOf(msg)
 	if !ok {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"math"
 
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
@@ -81,7 +82,7 @@ type Config struct {
 
 	// Rules are the rules of combat this peer expects (reload and wreck times); the
 	// host's referee decides hits and damage. Zero means the defaults.
-	Rules Rules
+	Rules combat.Rules
 	// Difficulty is how well this peer's bots shoot.
 	Difficulty Difficulty
 }

@@ -29,9 +29,8 @@
 // sends one) and tanks joining, leaving and timing out; other parts of the game add
 // theirs (kills) with the unexported notify.
 //
-// Practice, Host and Join build matches on real QUIC sessions for the client; Serve
-// runs a headless host with bots, reports every step's ServeStatus (players, and the
-// MatchState: waiting, playing, idle, ended) to ServeConfig.Tick, and returns when the
-// match ends by its rules (today: ServeConfig.IdleTimeout without players). Time is
-// always a parameter of Step: nothing on the simulation path reads the wall clock.
+// Time is always a parameter of Step: nothing on the simulation path reads the wall
+// clock. Package session builds matches on real QUIC sessions (practice, host,
+// join, and the headless host); package combat holds the values a fight is made of,
+// package referee judges them on the host, and package bot drives and aims bots.
 package game

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/physics"
 	tankspec "github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
@@ -157,15 +158,15 @@ func (g *Gunner) Aim(now float64, p physics.Pose, targets []Target, loaded bool)
 	}
 	// Lead: where the hull's middle will be when the shell gets there.
 	aimPt := t.Position.Add(mgl64.Vec3{0, 1.1, 0})
-	muzzle, _ := Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
+	muzzle, _ := combat.Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
 	var flight float64
 	for range 3 {
-		flight = aimPt.Add(t.Velocity.Mul(g.skill.lead*flight)).Sub(muzzle).Len() / MuzzleVelocity
+		flight = aimPt.Add(t.Velocity.Mul(g.skill.lead*flight)).Sub(muzzle).Len() / combat.MuzzleVelocity
 	}
 	aimPt = aimPt.Add(t.Velocity.Mul(g.skill.lead * flight))
 	d := aimPt.Sub(muzzle)
 	yaw := math.Atan2(-d[2], d[0])
-	pitch, ok := BallisticElevation(math.Hypot(d[0], d[2]), d[1])
+	pitch, ok := combat.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
 	if !ok {
 		return Aim{}
 	}
@@ -178,7 +179,7 @@ func (g *Gunner) Aim(now float64, p physics.Pose, targets []Target, loaded bool)
 	local := p.Orientation.Conjugate().Rotate(world)
 	elev := math.Asin(math.Max(-1, math.Min(1, local[1])))
 	a := Aim{Engaged: true, Target: t.ID, AimYaw: yaw, GunElevation: elev}
-	_, barrel := Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
+	_, barrel := combat.Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
 	if loaded && now-g.seenAt >= g.skill.reaction && angleBetween(barrel, world) < aimTolerance {
 		a.Fire = true
 		g.resYaw, g.resPitch = g.rng.NormFloat64()*g.skill.residual, g.rng.NormFloat64()*g.skill.residual
@@ -195,18 +196,6 @@ func (g *Gunner) visible(eye, pos mgl64.Vec3) bool {
 	}
 	_, hit := g.terr.Raycast(eye, to, l)
 	return !hit
-}
-
-// BallisticElevation returns the low elevation (rad, above the horizontal) that sends
-// a shell at MuzzleVelocity to a point dx meters away horizontally and dy meters
-// higher, and false when it is out of reach.
-func BallisticElevation(dx, dy float64) (float64, bool) {
-	v2 := MuzzleVelocity * MuzzleVelocity
-	disc := v2*v2 - Gravity*(Gravity*dx*dx+2*dy*v2)
-	if disc < 0 || dx <= 0 {
-		return 0, false
-	}
-	return math.Atan2(v2-math.Sqrt(disc), Gravity*dx), true
 }
 
 // angleBetween returns the angle between unit vectors a and b, rad.

@@ -38,6 +38,16 @@ func smallMap(t testing.TB) *terrain.Map {
 	return testMap
 }
 
+// valley returns the generated map the combat tests fight on.
+func valley(t testing.TB) *terrain.Map {
+	t.Helper()
+	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // viewOf returns the view of actor id in snap.
 func viewOf(t testing.TB, snap *Snapshot, id uint32) TankView {
 	t.Helper()

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
@@ -83,7 +84,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 func (m *Match) tankRoom(c mgl64.Vec2, skip *tank, enemiesOnly bool) float64 {
 	d := math.Inf(1)
 	for _, t := range m.tanks {
-		if t == skip || enemiesOnly && !Enemies(skip.team, t.team) {
+		if t == skip || enemiesOnly && !combat.Enemies(skip.team, t.team) {
 			continue
 		}
 		p := t.view.Position

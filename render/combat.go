@@ -12,6 +12,7 @@ import (
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/tank"
@@ -285,7 +286,7 @@ func (c *combatLayer) hidePool() {
 }
 
 // hullBox draws a tank's hit box at pose h as twelve edges.
-func hullBox(b *lineBatch, h game.HullPose, col math32.Color) {
+func hullBox(b *lineBatch, h combat.HullPose, col math32.Color) {
 	if !deadreckon.FiniteVec(h.Position) {
 		return
 	}
@@ -339,7 +340,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 // placeCrosshair puts the crosshair at the ballistic impact point, with a ring on the
 // ground there and the barrel's line of sight from the player's tank me.
 func (c *combatLayer) placeCrosshair(s *Scene, me *game.TankView, cv *game.CombatView) {
-	muzzle, dir := game.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
+	muzzle, dir := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
 	col := aimColor
 	if cv.Loaded < 1 {
 		col = aimLoadColor

@@ -7,11 +7,13 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -23,7 +25,7 @@ func newBattle(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatalf("generate map: %v", err)
 	}
-	judge, err := game.NewJudge(mp, game.Rules{WreckTime: 4}, game.DeadReckoning().Reckon)
+	judge, err := referee.New(mp, combat.Rules{WreckTime: 4}, game.DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,12 +200,12 @@ func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
 		d := tv.Position.Sub(me.Position)
-		if i == snap.Self || tv.Wreck || !game.Enemies(me.Team, tv.Team) || d.Len() > best {
+		if i == snap.Self || tv.Wreck || !combat.Enemies(me.Team, tv.Team) || d.Len() > best {
 			continue
 		}
 		best = d.Len()
 		yaw = math.Atan2(-d[2], d[0])
-		elev, _ = game.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
+		elev, _ = combat.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
 	}
 	return yaw, elev
 }

@@ -10,7 +10,7 @@
 // Viewer methods) straight from main:
 //
 //	func main() {
-//		m, sess, err := game.Practice(ctx, game.PracticeConfig{})
+//		m, sess, err := session.Practice(ctx, session.PracticeConfig{})
 //		if err != nil {
 //			log.Fatal(err)
 //		}

@@ -3,8 +3,9 @@ package render
 import (
 	"math"
 
-	"github.com/g3n/engine/core"
 	"testing"
+
+	"github.com/g3n/engine/core"
 
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/deadreckon"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/tank"
 )
 
@@ -60,7 +60,7 @@ func TestTankModelIsTheHullBox(t *testing.T) {
 	}
 	// The referee's own test of a point on the hull agrees at the model's corners.
 	out := mgl64.Vec3{0.01, 0.01, 0.01}
-	if !game.OnHull(lo, modelTol) || !game.OnHull(hi, modelTol) || game.OnHull(lo.Sub(out), 0) || game.OnHull(hi.Add(out), 0) {
+	if !combat.OnHull(lo, modelTol) || !combat.OnHull(hi, modelTol) || combat.OnHull(lo.Sub(out), 0) || combat.OnHull(hi.Add(out), 0) {
 		t.Errorf("the referee's hull test disagrees with the model's corners %v, %v", lo, hi)
 	}
 }
@@ -78,7 +78,7 @@ func TestTankModelBarrelEndsAtTheMuzzle(t *testing.T) {
 			Mul4(mgl64.Translate3D(sh.gunPivot[0], sh.gunPivot[1], sh.gunPivot[2])).Mul4(mgl64.HomogRotate3DZ(c.gun))
 		tip := m.Mul4x1(mgl64.Vec4{sh.barrelLength, 0, 0, 1}).Vec3()
 		axis := m.Mul4x1(mgl64.Vec4{1, 0, 0, 0}).Vec3()
-		origin, dir := game.Muzzle(pos, q, c.turret, c.gun)
+		origin, dir := combat.Muzzle(pos, q, c.turret, c.gun)
 		if d := tip.Sub(origin).Len(); d > modelTol {
 			t.Errorf("turret %.2f, gun %.2f: drawn barrel tip %v, muzzle %v (%.3g m apart)", c.turret, c.gun, tip, origin, d)
 		}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/session"
 )
 
 // Fleet defaults and the names the deploy/agones manifests share with tankhost.
@@ -96,7 +96,7 @@ func (f *fleet) listening(h *net.Host) {
 }
 
 // tick follows one step of the match loop; it never blocks.
-func (f *fleet) tick(st game.ServeStatus) {
+func (f *fleet) tick(st session.ServeStatus) {
 	f.sdk.Beat()
 	if st.Players != f.players {
 		f.players = st.Players
@@ -114,7 +114,7 @@ func (f *fleet) tick(st game.ServeStatus) {
 		f.sdk.Shutdown()
 		f.end()
 	}
-	if st.State == game.MatchEnded && !f.ended {
+	if st.State == session.MatchEnded && !f.ended {
 		// The seam for every rule that ends a match: whatever ended it, the fleet
 		// gets the server back.
 		f.ended = true

@@ -20,8 +20,8 @@ import (
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones/agonestest"
 	"github.com/treadline/treadline/deadreckon"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/session"
 )
 
 // wait bounds every poll in these tests; each ends as soon as its condition holds.
@@ -38,7 +38,7 @@ type host struct {
 
 // startHost runs tankhost with args (and a loopback listen address and a test map)
 // until the test ends, and waits for it to listen.
-func startHost(t *testing.T, args []string, tick func(game.ServeStatus)) *host {
+func startHost(t *testing.T, args []string, tick func(session.ServeStatus)) *host {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &host{logs: &syncBuffer{}, errc: make(chan error, 1), cancel: cancel}
@@ -300,7 +300,7 @@ func TestAgonesFleet(t *testing.T) {
 	const period = 40 * time.Millisecond
 	started := time.Now()
 	h := startHost(t, []string{"-listen", port, "-bots", "1", "-agones", "-self-allocate", "-agones-health", period.String(),
-		"-idle", "300ms", "-metrics", "127.0.0.1:0"}, func(st game.ServeStatus) {
+		"-idle", "300ms", "-metrics", "127.0.0.1:0"}, func(st session.ServeStatus) {
 		if stalled.Load() {
 			<-release
 		}

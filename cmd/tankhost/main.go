@@ -31,6 +31,7 @@ import (
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/session"
 )
 
 // DefaultListen is the address tankhost listens on unless -listen says otherwise.
@@ -48,14 +49,14 @@ type runOptions struct {
 	ready func(addr, fp string)
 	// tick, if set, is called from the match loop after every step (a test that
 	// blocks in it stalls the loop).
-	tick func(game.ServeStatus)
+	tick func(session.ServeStatus)
 	// metrics, if set, is called with the metrics listener's address.
 	metrics func(addr string)
 }
 
 // flags are tankhost's command line.
 type flags struct {
-	serve        game.ServeConfig
+	serve        session.ServeConfig
 	level        slog.Level
 	metrics      string
 	agones       bool
@@ -78,8 +79,8 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
 	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
-	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
-	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
+	fs.Float64Var(&cfg.TickRate, "tick", session.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
+	fs.DurationVar(&cfg.StatsEvery, "stats", session.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
@@ -166,7 +167,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 
 	var (
 		listening []func(*net.Host)
-		ticks     []func(game.ServeStatus)
+		ticks     []func(session.ServeStatus)
 		sdk       *agones.SDK
 	)
 	if f.agones {
@@ -208,13 +209,13 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 			l(h)
 		}
 	}
-	cfg.Tick = func(st game.ServeStatus) {
+	cfg.Tick = func(st session.ServeStatus) {
 		for _, t := range ticks {
 			t(st)
 		}
 	}
 	start := time.Now()
-	err = game.Serve(ctx, cfg)
+	err = session.Serve(ctx, cfg)
 	logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
 	return cli.ListenError("listen", cfg.Addr, err)
 }

@@ -14,9 +14,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/session"
 )
 
 // metricPrefix starts the name of every metric tankhost exports.
@@ -54,7 +54,7 @@ type monitor struct {
 
 	mu       sync.Mutex
 	host     *net.Host
-	last     game.ServeStatus
+	last     session.ServeStatus
 	stepped  bool
 	lastRTT  time.Time
 	wallNow  func() time.Time
@@ -113,7 +113,7 @@ func (m *monitor) listening(h *net.Host) {
 }
 
 // tick records one step of the match loop; it samples round trips once a second.
-func (m *monitor) tick(st game.ServeStatus) {
+func (m *monitor) tick(st session.ServeStatus) {
 	m.mu.Lock()
 	m.last, m.stepped = st, true
 	sample := st.Now.Sub(m.lastRTT) >= rttSampleEvery
@@ -143,7 +143,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	h, st := m.host, m.last
 	m.mu.Unlock()
 	d := &m.descs
-	for s := game.MatchWaiting; s <= game.MatchEnded; s++ {
+	for s := session.MatchWaiting; s <= session.MatchEnded; s++ {
 		v := 0.0
 		if s == st.State {
 			v = 1
@@ -216,7 +216,7 @@ func (m *monitor) healthz(w http.ResponseWriter, _ *http.Request) {
 	case !stepped:
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprintln(w, "starting")
-	case st.State == game.MatchEnded:
+	case st.State == session.MatchEnded:
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprintln(w, "match ended:", st.Reason)
 	case age > healthzStale:

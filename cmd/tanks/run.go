@@ -19,6 +19,7 @@ import (
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/session"
 )
 
 // config is everything the flags say.
@@ -54,7 +55,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.join, "join", "", "join the match at `ADDR[#fingerprint]`")
 	fs.StringVar(&c.pass, "pass", "", "match passphrase (host: required of joiners; join: proves it)")
 	fs.StringVar(&c.name, "name", "", "player name (default \""+game.DefaultName+"\")")
-	fs.IntVar(&c.bots, "bots", 0, fmt.Sprintf("number of bots (practice default %d, host default 0)", game.DefaultPracticeBots))
+	fs.IntVar(&c.bots, "bots", 0, fmt.Sprintf("number of bots (practice default %d, host default 0)", session.DefaultPracticeBots))
 	fs.DurationVar(&c.lag, "lag", 0, "added one-way latency on this client's link (practice default 100ms)")
 	fs.DurationVar(&c.jitter, "jitter", 0, "largest deviation from -lag (practice default 20ms)")
 	fs.Float64Var(&c.loss, "loss", 0, "packet loss on this client's link, 0..1 (practice default 0.02)")
@@ -67,7 +68,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
-	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
+	fs.StringVar(&c.mapDir, "maps", session.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
@@ -161,7 +162,7 @@ func checkValues(c config, set map[string]bool) error {
 		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
 	}
 	if set["maps"] {
-		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, game.DefaultMapName+".json")) })
+		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, session.DefaultMapName+".json")) })
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -220,7 +221,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 
 	var (
 		m    *game.Match
-		sess *game.Session
+		sess *session.Session
 		err  error
 		mode string
 	)
@@ -233,14 +234,14 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 			return ierr
 		}
 		logger.Info("identity", "file", path, "new", created)
-		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
+		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
 			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "join"
 	default:
-		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
+		pc := session.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
@@ -251,7 +252,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 			pc.Impairment = link
 			pc.NoImpairment = !link.Active()
 		}
-		m, sess, err = game.Practice(ctx, pc)
+		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package game
+package combat
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // FireMessage returns shot s as a wire Fire.
 func FireMessage(s Shot) (*wire.Fire, error) {
 	if s.Shooter == 0 || s.Shooter > math.MaxUint16 || s.ID > math.MaxUint16 {
-		return nil, fmt.Errorf("game: shot %d of actor %d does not fit the wire", s.ID, s.Shooter)
+		return nil, fmt.Errorf("combat: shot %d of actor %d does not fit the wire", s.ID, s.Shooter)
 	}
 	return &wire.Fire{Shooter: wire.ActorID(s.Shooter), Shot: uint16(s.ID), Time: s.Time, Origin: s.Origin,
 		Direction: s.Direction}, nil
@@ -34,11 +34,11 @@ func QuantizeShot(s Shot) (Shot, error) {
 	var buf [64]byte
 	b, err := f.Append(buf[:0])
 	if err != nil {
-		return s, fmt.Errorf("game: encode shot: %w", err)
+		return s, fmt.Errorf("combat: encode shot: %w", err)
 	}
 	m, _, err := wire.Parse(b)
 	if err != nil {
-		return s, fmt.Errorf("game: decode shot: %w", err)
+		return s, fmt.Errorf("combat: decode shot: %w", err)
 	}
 	return ShotOf(m.(*wire.Fire)), nil
 }
@@ -46,7 +46,7 @@ func QuantizeShot(s Shot) (Shot, error) {
 // ClaimMessage returns c as a wire HitClaim.
 func ClaimMessage(c Claim) (*wire.HitClaim, error) {
 	if c.Shooter == 0 || c.Shooter > math.MaxUint16 || c.Target == 0 || c.Target > math.MaxUint16 || c.Shot > math.MaxUint16 {
-		return nil, fmt.Errorf("game: claim of shot %d by %d on %d does not fit the wire", c.Shot, c.Shooter, c.Target)
+		return nil, fmt.Errorf("combat: claim of shot %d by %d on %d does not fit the wire", c.Shot, c.Shooter, c.Target)
 	}
 	m := &wire.HitClaim{Shooter: wire.ActorID(c.Shooter), Shot: uint16(c.Shot), Target: wire.ActorID(c.Target),
 		Time: c.Time, Impact: c.Impact, Local: c.Local, Observer: c.Observer, Reckon: c.Reckon.Byte(), Fired: c.Fired.Time, Origin: c.Fired.Origin,
@@ -74,15 +74,15 @@ func ClaimOf(m *wire.HitClaim) Claim {
 }
 
 // EventMessage returns the wire message that carries host event ev.
-func EventMessage(ev *CombatEvent) (wire.Message, error) {
+func EventMessage(ev *Event) (wire.Message, error) {
 	switch ev.Kind {
-	case CombatFire:
+	case EventFire:
 		return FireMessage(ev.Shot)
-	case CombatHit, CombatRefused:
+	case EventHit, EventRefused:
 		m := &wire.HitResult{Shooter: wire.ActorID(ev.Shot.Shooter), Shot: uint16(ev.Shot.ID), Target: wire.ActorID(ev.Target),
 			Time: ev.Time, Damage: ev.Damage, Health: ev.Health, Local: ev.Local,
 			Position: ev.Rebuilt.Position, Orientation: ev.Rebuilt.Orientation}
-		if ev.Kind == CombatRefused {
+		if ev.Kind == EventRefused {
 			m.Verdict = uint8(ev.Reason)
 		}
 		if m.Orientation.Len() == 0 {
@@ -97,10 +97,10 @@ func EventMessage(ev *CombatEvent) (wire.Message, error) {
 			}
 		}
 		return m, nil
-	case CombatDestroy:
+	case EventDestroy:
 		return &wire.Destroy{Shooter: wire.ActorID(ev.Shot.Shooter), Shot: uint16(ev.Shot.ID), Target: wire.ActorID(ev.Target),
 			Time: ev.Time}, nil
-	case CombatScores:
+	case EventScores:
 		m := &wire.Scores{Time: ev.Time, Over: ev.Over, Until: ev.Until, Limited: !math.IsInf(ev.Ends, 1), Ends: ev.Ends}
 		if !m.Limited {
 			m.Ends = 0
@@ -117,29 +117,29 @@ func EventMessage(ev *CombatEvent) (wire.Message, error) {
 		}
 		return m, nil
 	}
-	return nil, fmt.Errorf("game: combat event kind %d has no message", ev.Kind)
+	return nil, fmt.Errorf("combat: event kind %d has no message", ev.Kind)
 }
 
 // EventOf returns the combat event a wire message carries, and false when it is not a
 // combat message from the host.
-func EventOf(m wire.Message) (CombatEvent, bool) {
+func EventOf(m wire.Message) (Event, bool) {
 	switch x := m.(type) {
 	case *wire.Fire:
 		s := ShotOf(x)
-		return CombatEvent{Kind: CombatFire, Time: x.Time, Shot: s}, true
+		return Event{Kind: EventFire, Time: x.Time, Shot: s}, true
 	case *wire.HitResult:
-		ev := CombatEvent{Kind: CombatHit, Time: x.Time, Shot: Shot{ID: uint32(x.Shot), Shooter: uint32(x.Shooter)},
+		ev := Event{Kind: EventHit, Time: x.Time, Shot: Shot{ID: uint32(x.Shot), Shooter: uint32(x.Shooter)},
 			Target: uint32(x.Target), Local: x.Local, Damage: x.Damage, Health: x.Health,
 			Rebuilt: HullPose{Actor: uint32(x.Target), Position: x.Position, Orientation: x.Orientation}}
 		if x.Verdict != 0 {
-			ev.Kind, ev.Reason = CombatRefused, Reason(x.Verdict)
+			ev.Kind, ev.Reason = EventRefused, Reason(x.Verdict)
 		}
 		return ev, true
 	case *wire.Destroy:
-		return CombatEvent{Kind: CombatDestroy, Time: x.Time, Shot: Shot{ID: uint32(x.Shot), Shooter: uint32(x.Shooter)},
+		return Event{Kind: EventDestroy, Time: x.Time, Shot: Shot{ID: uint32(x.Shot), Shooter: uint32(x.Shooter)},
 			Target: uint32(x.Target)}, true
 	case *wire.Scores:
-		ev := CombatEvent{Kind: CombatScores, Time: x.Time, Over: x.Over, Until: x.Until, Ends: math.Inf(1)}
+		ev := Event{Kind: EventScores, Time: x.Time, Over: x.Over, Until: x.Until, Ends: math.Inf(1)}
 		if x.Limited {
 			ev.Ends = x.Ends
 		}
@@ -149,5 +149,5 @@ func EventOf(m wire.Message) (CombatEvent, bool) {
 		}
 		return ev, true
 	}
-	return CombatEvent{}, false
+	return Event{}, false
 }

@@ -1,19 +1,51 @@
-package game
+package session
 
 import (
 	"context"
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
+var (
+	testMapOnce sync.Once
+	testMap     *terrain.Map
+	testMapErr  error
+)
+
+// smallMap returns a generated test map, built once (a Map is immutable).
+func smallMap(t testing.TB) *terrain.Map {
+	t.Helper()
+	testMapOnce.Do(func() {
+		testMap, testMapErr = terrain.Generate(terrain.GenerateConfig{Seed: 7, Size: 256, Samples: 129})
+	})
+	if testMapErr != nil {
+		t.Fatalf("generate map: %v", testMapErr)
+	}
+	return testMap
+}
+
+// viewOf returns the view of actor id in snap.
+func viewOf(t testing.TB, snap *game.Snapshot, id uint32) game.TankView {
+	t.Helper()
+	for _, v := range snap.Tanks {
+		if v.ID == id {
+			return v
+		}
+	}
+	t.Fatalf("tank %d not in snapshot (%d tanks)", id, len(snap.Tanks))
+	return game.TankView{}
+}
+
 // runFor steps m in real time at 60 Hz for d, with in as the player's input.
-func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*Match) {
+func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*game.Match) {
 	t.Helper()
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
@@ -37,7 +69,7 @@ func TestPractice(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	mp := smallMap(t)
-	m, sess, err := Practice(context.Background(), PracticeConfig{Match: Config{Map: mp, Name: "tester"}, Bots: 3})
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: mp, Name: "tester"}, Bots: 3})
 	if err != nil {
 		t.Fatalf("Practice: %v", err)
 	}
@@ -45,7 +77,7 @@ func TestPractice(t *testing.T) {
 		t.Errorf("session address %q, fingerprint %q", sess.Addr, sess.Fingerprint)
 	}
 	runFor(t, 4*time.Second, physics.Input{Throttle: 1, Steer: 0.2}, m)
-	var snap Snapshot
+	var snap game.Snapshot
 	m.Snapshot(&snap)
 	remote := 0
 	for _, v := range snap.Tanks {
@@ -90,13 +122,13 @@ func TestHostAndJoin(t *testing.T) {
 	before := runtime.NumGoroutine()
 	mp := smallMap(t)
 	ctx := context.Background()
-	host, hsess, err := Host(ctx, HostConfig{Addr: "127.0.0.1:0", Passphrase: "tread", Match: Config{Map: mp, Name: "host", Bots: 1, Seed: 1}})
+	host, hsess, err := Host(ctx, HostConfig{Addr: "127.0.0.1:0", Passphrase: "tread", Match: game.Config{Map: mp, Name: "host", Bots: 1, Seed: 1}})
 	if err != nil {
 		t.Fatalf("Host: %v", err)
 	}
 	defer hsess.Close()
 	if _, _, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "wrong",
-		KnownHosts: "-", Match: Config{Map: mp}}); err == nil {
+		KnownHosts: "-", Match: game.Config{Map: mp}}); err == nil {
 		t.Error("joined with the wrong passphrase")
 	}
 	other, err := terrain.Generate(terrain.GenerateConfig{Seed: 1, Size: 128, Samples: 65})
@@ -104,24 +136,24 @@ func TestHostAndJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, _, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "tread",
-		KnownHosts: "-", Match: Config{Map: other}}); err == nil || !strings.Contains(err.Error(), "not the same map") {
+		KnownHosts: "-", Match: game.Config{Map: other}}); err == nil || !strings.Contains(err.Error(), "not the same map") {
 		t.Errorf("joined with a different map: %v", err)
 	}
 	guest, gsess, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "tread",
-		KnownHosts: "-", Match: Config{Map: mp, Name: "guest", Seed: 2}})
+		KnownHosts: "-", Match: game.Config{Map: mp, Name: "guest", Seed: 2}})
 	if err != nil {
 		t.Fatalf("Join: %v", err)
 	}
 	defer gsess.Close()
 	runFor(t, 3*time.Second, physics.Input{Throttle: 0.7}, host, guest)
 
-	var hs, gs Snapshot
+	var hs, gs game.Snapshot
 	host.Snapshot(&hs)
 	guest.Snapshot(&gs)
 	if len(hs.Tanks) != 3 || len(gs.Tanks) != 3 {
 		t.Fatalf("host sees %d tanks, guest %d; want 3 each", len(hs.Tanks), len(gs.Tanks))
 	}
-	for _, pair := range [][2]*Snapshot{{&hs, &gs}, {&gs, &hs}} {
+	for _, pair := range [][2]*game.Snapshot{{&hs, &gs}, {&gs, &hs}} {
 		for _, own := range pair[0].Tanks {
 			if !own.Local {
 				continue
@@ -143,7 +175,7 @@ func TestHostAndJoin(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		_ = guest.Step(guest.Now(), physics.Input{})
 	}
-	if !errors.Is(guest.Err(), ErrLinkClosed) {
+	if !errors.Is(guest.Err(), game.ErrLinkClosed) {
 		t.Fatalf("after the host closed, guest Err() = %v", guest.Err())
 	}
 	t.Logf("guest saw: %v", guest.Err())
@@ -163,4 +195,64 @@ func waitGoroutines(t *testing.T, before int) {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines left running (had %d):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
 	}
+}
+
+// TestChatRoundTripBetweenClients: two clients joined to a real host over QUIC on
+// loopback; a line one sends shows in the other's feed (and its own), named after
+// its sender.
+func TestChatRoundTripBetweenClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	mp := smallMap(t)
+	ctx := context.Background()
+	host, hsess, err := Host(ctx, HostConfig{Addr: "127.0.0.1:0", Passphrase: "p", Match: game.Config{Map: mp, NoPlayer: true}})
+	if err != nil {
+		t.Fatalf("Host: %v", err)
+	}
+	defer hsess.Close()
+	join := func(name string, seed uint64) *game.Match {
+		m, sess, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "p",
+			KnownHosts: "-", Match: game.Config{Map: mp, Name: name, Seed: seed}})
+		if err != nil {
+			t.Fatalf("Join %s: %v", name, err)
+		}
+		t.Cleanup(func() { sess.Close() })
+		return m
+	}
+	ann, bob := join("ann", 1), join("bob", 2)
+	runFor(t, 500*time.Millisecond, physics.Input{}, host, ann, bob)
+	if err := ann.Chat("gg, bob"); err != nil {
+		t.Fatalf("Chat: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runFor(t, 100*time.Millisecond, physics.Input{}, host, ann, bob)
+		gotBob, gotAnn := noticesOf(bob, game.NoticeChat), noticesOf(ann, game.NoticeChat)
+		if len(gotBob) == 1 && len(gotAnn) == 1 {
+			if gotBob[0].String() != "ann: gg, bob" {
+				t.Errorf("bob got %q", gotBob[0].String())
+			}
+			if gotAnn[0].Text != "gg, bob" {
+				t.Errorf("ann's own line came back as %q", gotAnn[0].String())
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 5 s bob has chat %v and ann %v", gotBob, gotAnn)
+		}
+	}
+}
+
+// noticesOf returns m's notices of kind k.
+func noticesOf(m *game.Match, k game.NoticeKind) []game.Notice {
+	var snap game.Snapshot
+	m.Snapshot(&snap)
+	var out []game.Notice
+	for _, n := range snap.Notices {
+		if n.Kind == k {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package game
+package combat
 
 import (
 	"math"
@@ -46,13 +46,13 @@ func TestCombatValuesCrossTheWire(t *testing.T) {
 		got.Fired.Origin != q.Origin || got.Fired.Direction.Sub(q.Direction).Len() > 1e-9 {
 		t.Errorf("claim %+v came back as %+v", c, got)
 	}
-	for _, ev := range []CombatEvent{
-		{Kind: CombatFire, Time: q.Time, Shot: q},
-		{Kind: CombatHit, Time: 14, Shot: q, Target: 9, Damage: 40, Health: 60, Local: mgl64.Vec3{1, 1, 1},
+	for _, ev := range []Event{
+		{Kind: EventFire, Time: q.Time, Shot: q},
+		{Kind: EventHit, Time: 14, Shot: q, Target: 9, Damage: 40, Health: 60, Local: mgl64.Vec3{1, 1, 1},
 			Rebuilt: HullPose{Actor: 9, Position: mgl64.Vec3{5, 1, 5}, Orientation: mgl64.QuatIdent()}},
-		{Kind: CombatRefused, Time: 14, Shot: q, Target: 9, Reason: RejectTerrain, Rebuilt: HullPose{Orientation: mgl64.QuatIdent()}},
-		{Kind: CombatDestroy, Time: 14, Shot: q, Target: 9},
-		{Kind: CombatScores, Time: 14, Over: true, Until: 24, Ends: math.Inf(1), Scores: []Score{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1}}},
+		{Kind: EventRefused, Time: 14, Shot: q, Target: 9, Reason: RejectTerrain, Rebuilt: HullPose{Orientation: mgl64.QuatIdent()}},
+		{Kind: EventDestroy, Time: 14, Shot: q, Target: 9},
+		{Kind: EventScores, Time: 14, Over: true, Until: 24, Ends: math.Inf(1), Scores: []Score{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1}}},
 	} {
 		m, err := EventMessage(&ev)
 		if err != nil {

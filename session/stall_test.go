@@ -1,4 +1,4 @@
-package game
+package session
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 )
@@ -21,7 +22,7 @@ func TestPracticeSurvivesStall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops the test process for several seconds; skipped with -short")
 	}
-	m, sess, err := Practice(context.Background(), PracticeConfig{Match: Config{Map: smallMap(t), Name: "stalled"}, Bots: 1})
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: smallMap(t), Name: "stalled"}, Bots: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestPracticeSurvivesStall(t *testing.T) {
 	if err := m.Err(); err != nil {
 		t.Fatalf("practice match after a %v stall: %v", stall, err)
 	}
-	var snap Snapshot
+	var snap game.Snapshot
 	m.Snapshot(&snap)
 	if len(snap.Tanks) != 2 {
 		t.Errorf("after the stall the player sees %d tanks, want itself and the bot", len(snap.Tanks))

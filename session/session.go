@@ -1,4 +1,4 @@
-package game
+package session
 
 import (
 	"context"
@@ -11,9 +11,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -89,7 +92,7 @@ type PracticeConfig struct {
 	// Match configures the player's match (name, team, algorithm, clamp, seed…).
 	// Match.Bots is ignored: the bots run on the in-process host. If Match.Map is nil,
 	// the map is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
 	// defaults to DefaultMapDir.
 	MapDir string
@@ -113,7 +116,7 @@ type PracticeConfig struct {
 // through the impairment wrapper, so every other tank the player sees is really
 // dead-reckoned from network updates. The caller steps the returned match and closes
 // the session when done.
-func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error) {
+func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	mp, err := mapFor(cfg.Match.Map, cfg.MapDir, DefaultMapName)
 	if err != nil {
@@ -169,7 +172,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*Match, *Session, error)
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
-	m, err := NewMatch(pc, client)
+	m, err := game.NewMatch(pc, client)
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -185,7 +188,7 @@ type HostConfig struct {
 	Passphrase string
 	// Match configures the host player's match; Match.Bots bots run beside the
 	// player. If Match.Map is nil, the map MapName is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
@@ -201,7 +204,7 @@ type HostConfig struct {
 
 // Host listens for players and returns the host player's match: the player's tank and
 // Match.Bots bots, all local to this peer and published to the joiners.
-func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
+func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	name := cfg.MapName
 	if name == "" {
@@ -224,7 +227,7 @@ func Host(ctx context.Context, cfg HostConfig) (*Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
-	m, err := NewMatch(mc, host.Local())
+	m, err := game.NewMatch(mc, host.Local())
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("host: %w", err)
@@ -246,7 +249,7 @@ type JoinConfig struct {
 	Impairment impair.Link
 	// Match configures the player's match. If Match.Map is nil, the map the host
 	// names is loaded from MapDir.
-	Match Config
+	Match game.Config
 	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
 	MapDir string
 	// Logger receives session and match log lines. If nil, nothing is logged.
@@ -254,7 +257,7 @@ type JoinConfig struct {
 }
 
 // Join connects to a host and returns the player's match.
-func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
+func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
 	addr, pin, err := net.SplitJoin(cfg.Addr)
 	if err != nil {
@@ -289,7 +292,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
-	m, err := NewMatch(mc, client)
+	m, err := game.NewMatch(mc, client)
 	if err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("join: %w", err)
@@ -312,7 +315,7 @@ type ServeConfig struct {
 	// Seed makes the bots deterministic.
 	Seed uint64
 	// Difficulty is how well the bots shoot.
-	Difficulty Difficulty
+	Difficulty game.Difficulty
 	// TickRate is the bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -362,7 +365,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
 	hcfg.Certificate = cfg.Certificate
-	judge := hcfg.Judge.(*Judge)
+	judge := hcfg.Judge.(*referee.Referee)
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -371,7 +374,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
-	m, err := NewMatch(Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
+	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -393,7 +396,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	rules := matchRules{idleTimeout: cfg.IdleTimeout, rounds: cfg.Rounds}
 	afterStep := func(now time.Time) bool {
-		st := rules.step(now, host.Stats().Players-1, judge.Rounds())
+		st := rules.step(now, host.Stats().Players-1, judge.Counts().Rounds)
 		if cfg.Tick != nil {
 			cfg.Tick(st)
 		}
@@ -420,7 +423,7 @@ func round1(v float64) float64 { return math.Round(v*10) / 10 }
 // loop steps m at rate ticks per second until ctx ends or afterStep, if set, returns
 // false (nil), or the match fails. afterStep gets the tick's time; onStats runs on
 // each tick of stats.
-func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
+func loop(ctx context.Context, m *game.Match, rate float64, afterStep func(time.Time) bool, stats <-chan time.Time, onStats func()) error {
 	if !(rate > 0) {
 		rate = DefaultHostTickRate
 	}
@@ -448,8 +451,8 @@ func loop(ctx context.Context, m *Match, rate float64, afterStep func(time.Time)
 
 // startLoop creates the bots' match on link and steps it in a goroutine until the
 // session closes.
-func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Logger) error {
-	m, err := NewMatch(cfg, link)
+func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log *slog.Logger) error {
+	m, err := game.NewMatch(cfg, link)
 	if err != nil {
 		return err
 	}
@@ -458,7 +461,7 @@ func startLoop(sess *Session, cfg Config, link Link, rate float64, log *slog.Log
 	go func() {
 		defer close(done)
 		if err := loop(ctx, m, rate, nil, nil, nil); err != nil {
-			if _, normal := Explain(err, ""); !normal {
+			if _, normal := game.Explain(err, ""); !normal {
 				log.Warn("host loop stopped", "err", err)
 			}
 		}
@@ -474,7 +477,7 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits 
 		limits.MaxActorsPerPlayer = actors
 	}
 	// The host referees combat with the default rules; the rules cannot be invalid.
-	judge, _ := NewJudge(mp, Rules{}, DeadReckoning().Reckon)
+	judge, _ := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
@@ -515,7 +518,7 @@ func orDiscard(l *slog.Logger) *slog.Logger {
 
 func orName(n string) string {
 	if n == "" {
-		return DefaultName
+		return game.DefaultName
 	}
 	return n
 }

@@ -1,16 +1,16 @@
-package game
+package referee
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
-	tankspec "github.com/treadline/treadline/tank"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
-// Defaults for HitCheckConfig.
+// Defaults of the hit check.
 const (
 	// DefaultMaxRewind caps how far back the host rebuilds a shooter's view: a claim
 	// whose time is more than this before its arrival is refused, s. Source rewinds up
@@ -67,10 +67,10 @@ const (
 	rebuildUpdates = 16
 )
 
-// HitCheckConfig sets up a HitChecker. The zero value takes every default.
-type HitCheckConfig struct {
+// checkConfig sets up a checker. The zero value takes every default.
+type checkConfig struct {
 	// Reckon is how shooters reckon remote tanks: the host rebuilds their view with it.
-	// It must be the configuration the shooters' matches use (Match.ActorConfig).
+	// It must be the configuration the shooters' matches use (game.DeadReckoning).
 	Reckon deadreckon.Config
 	// MaxRewind caps the rewind, s. If zero, defaults to DefaultMaxRewind.
 	MaxRewind float64
@@ -85,7 +85,7 @@ type HitCheckConfig struct {
 	Reload float64
 }
 
-func (c HitCheckConfig) withDefaults() HitCheckConfig {
+func (c checkConfig) withDefaults() checkConfig {
 	if !(c.MaxRewind > 0) {
 		c.MaxRewind = DefaultMaxRewind
 	}
@@ -93,7 +93,7 @@ func (c HitCheckConfig) withDefaults() HitCheckConfig {
 		c.Tolerance = DefaultHitTolerance
 	}
 	if !(c.Reload > 0) {
-		c.Reload = DefaultReload
+		c.Reload = combat.DefaultReload
 	}
 	if !(c.Slack > 0) {
 		c.Slack = DefaultHitSlack
@@ -101,117 +101,7 @@ func (c HitCheckConfig) withDefaults() HitCheckConfig {
 	return c
 }
 
-// Reason says why the host refused a shot or a hit claim; Accepted (zero) is no refusal.
-type Reason uint8
-
-// The reasons a claim is refused.
-const (
-	Accepted Reason = iota
-	// RejectUnknownShot: no such shot was fired.
-	RejectUnknownShot
-	// RejectShooterDead: the shooter was destroyed, or had respawned, when it fired.
-	RejectShooterDead
-	// RejectReload: the shot came sooner after the shooter's previous one than the reload.
-	RejectReload
-	// RejectImpossible: the shell's time or range is impossible (stamped in the future,
-	// impact before firing or after the shell's lifetime, origin out of the shooter's
-	// reach, impact time outside the claim's frame).
-	RejectImpossible
-	// RejectRewind: the claim is older than the rewind cap.
-	RejectRewind
-	// RejectTerrain: the shell's path meets the terrain or a rock before the impact.
-	RejectTerrain
-	// RejectTargetDestroyed: the target was already destroyed, or has left the match.
-	RejectTargetDestroyed
-	// RejectTargetBreak: the target had a continuity break (teleport, respawn) the
-	// shooter had not seen when it claimed.
-	RejectTargetBreak
-	// RejectOffHull: the impact is not on the target's hull as the shooter saw it.
-	RejectOffHull
-	// NumReasons is the number of reasons, Accepted included.
-	NumReasons
-)
-
-var reasonNames = [NumReasons]string{"accepted", "unknown_shot", "shooter_dead", "reload", "impossible_time_or_range",
-	"rewind_cap", "behind_terrain", "target_destroyed", "target_break", "off_hull"}
-
-// String returns the reason's name as the lab's JSON spells it.
-func (r Reason) String() string {
-	if r < NumReasons {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("reason(%d)", uint8(r))
-}
-
-// Claim is a shooter's report that its shell hit a tank on its screen.
-type Claim struct {
-	// Shooter and Shot identify the shot (the shooter's actor id and the shot's ID).
-	Shooter, Shot uint32
-	// Target is the actor id of the tank hit.
-	Target uint32
-	// Time is the host-clock time of the shooter's frame that showed the hit, s.
-	Time float64
-	// Impact is the host-clock time the shell reached the hull, s, within the frame
-	// that ends at Time.
-	Impact float64
-	// Local is the impact point in the target's hull frame, m.
-	Local mgl64.Vec3
-	// Fired is the shot itself, so that a claim overtaking its fire event (sent
-	// reliably, perhaps retransmitted) can still be judged.
-	Fired Shot
-	// Reckon is how the shooter reckons remote tanks: a player may switch algorithm,
-	// clamp mode and latency compensation (Match.SetAlgorithm…), and the host rebuilds
-	// with the shooter's own.
-	Reckon ReckonMode
-	// Observer is where the shooter clamped remote tanks from (its player's tank, or
-	// the origin without one), world meters: the clamp's rays depend on the distance.
-	Observer mgl64.Vec3
-	// Applied are the newest updates of the target the shooter had applied, newest
-	// first (zero entries: unknown). They tell the host which of the updates it relayed
-	// the shooter saw (some are lost on the way) and when, so that the rebuilt blends
-	// start where the shooter's did and compensate the same latency.
-	Applied [ClaimApplied]Applied
-}
-
-// ReckonMode is the part of a peer's remote-tank reckoning it may change at run time.
-type ReckonMode struct {
-	Algorithm  deadreckon.Algorithm
-	Clamp      deadreckon.ClampMode
-	Compensate bool
-}
-
-// Byte packs m for the wire: algorithm in bits 0–2, clamp mode in bits 3–4, latency
-// compensation in bit 5.
-func (m ReckonMode) Byte() uint8 {
-	b := uint8(m.Algorithm)&7 | uint8(m.Clamp)&3<<3
-	if m.Compensate {
-		b |= 1 << 5
-	}
-	return b
-}
-
-// ReckonModeOf unpacks a ReckonMode byte.
-func ReckonModeOf(b uint8) ReckonMode {
-	return ReckonMode{Algorithm: deadreckon.Algorithm(b & 7), Clamp: deadreckon.ClampMode(b >> 3 & 3), Compensate: b&(1<<5) != 0}
-}
-
-// ModeOf returns the reckoning mode of configuration c.
-func ModeOf(c deadreckon.Config) ReckonMode {
-	return ReckonMode{Algorithm: c.Algorithm, Clamp: c.Clamp.Mode, Compensate: c.CompensateLatency}
-}
-
-// ClaimApplied is how many applied updates a claim names.
-const ClaimApplied = 4
-
-// Applied says when a peer applied an update of an actor.
-type Applied struct {
-	// Update is the update's owner timestamp, host-clock seconds.
-	Update float64
-	// At is the host-clock time of the frame the peer applied it in, s.
-	At float64
-}
-
-// Link figures the host measured for a shooter, to rebuild its view.
+// ShooterLink is what the host measured of a shooter's link, to rebuild its view.
 type ShooterLink struct {
 	// Latency is the one-way delay from the host to the shooter, s (half the RTT).
 	Latency float64
@@ -230,20 +120,6 @@ type ShooterLink struct {
 // capped). A peer that owns both tanks decides both their positions anyway, so the
 // check only keeps such a claim plausible.
 const DefaultOwnTargetSlack = 2.0
-
-// Verdict is the host's decision on a claim.
-type Verdict struct {
-	// Reason is Accepted or why the claim was refused.
-	Reason Reason
-	// Rebuilt is the target's hull as the host rebuilt the shooter's view (valid once
-	// the rebuild ran).
-	Rebuilt HullPose
-	// Miss is the distance between the shell at the impact time and the claimed impact
-	// point on the rebuilt hull, m (valid once the rebuild ran).
-	Miss float64
-	// Duplicate reports a repeat of a claim already judged; it is not counted.
-	Duplicate bool
-}
 
 // relayed is one update the host relayed, with its host time.
 type relayed struct {
@@ -281,45 +157,39 @@ type shotKey struct{ shooter, id uint32 }
 
 // shotRecord is a shot the host heard of.
 type shotRecord struct {
-	shot    Shot
-	verdict Reason // Accepted, or why the shot itself is void
-	judged  bool   // a claim about it was judged
+	shot    combat.Shot
+	verdict combat.Reason // Accepted, or why the shot itself is void
+	judged  bool          // a claim about it was judged
 	heard   float64
 }
 
-// HitChecker is the host's judge of who hit whom. It keeps a short history of the
+// checker is the referee's judge of who hit whom. It keeps a short history of the
 // updates the host relayed for each actor, with their host times; for a claim it
 // rebuilds the shooter's view of the target by running the same deadreckon code the
 // shooter runs over the updates the shooter had (each arrived one host-to-shooter
 // latency after the host relayed it), to the claim's time, clamped to the same ground,
 // and accepts when the claimed impact point, placed on that hull, lies on the shell's
-// path. It decides; it applies no damage (Referee does).
+// path. It decides; it applies no damage (the Referee does).
 //
-// A HitChecker is not safe for concurrent use. Times are host-clock seconds.
-type HitChecker struct {
-	cfg    HitCheckConfig
-	terr   *terrain.Map
-	actors map[uint32]*actorRecord
-	shots  map[shotKey]*shotRecord
-	counts [NumReasons]uint64
+// A checker is not safe for concurrent use. Times are host-clock seconds.
+type checker struct {
+	cfg      checkConfig
+	reach    float64 // the farthest a muzzle is from its hull's origin, m
+	terr     *terrain.Map
+	actors   map[uint32]*actorRecord
+	shots    map[shotKey]*shotRecord
+	verdicts [combat.NumReasons]uint64
 }
 
-// NewHitChecker returns a judge for matches on terrain m.
-func NewHitChecker(m *terrain.Map, cfg HitCheckConfig) *HitChecker {
-	if m == nil {
-		panic("game: NewHitChecker without a map")
-	}
-	cfg = cfg.withDefaults()
-	return &HitChecker{cfg: cfg, terr: m, actors: make(map[uint32]*actorRecord),
-		shots: make(map[shotKey]*shotRecord)}
+// newChecker returns a checker for matches on terrain m.
+func newChecker(m *terrain.Map, cfg checkConfig) *checker {
+	return &checker{cfg: cfg.withDefaults(), reach: tank.Default().MuzzleReach(), terr: m,
+		actors: make(map[uint32]*actorRecord), shots: make(map[shotKey]*shotRecord)}
 }
 
-// Config returns the checker's configuration with defaults filled in.
-func (h *HitChecker) Config() HitCheckConfig { return h.cfg }
-
-// Spawned records that actor (owned by owner) entered the match, or re-entered it at a
+// spawned records that actor (owned by owner) entered the match, or re-entered it at a
 // new place (a continuity break), with state s at host time at.
-func (h *HitChecker) Spawned(actor, owner uint32, s deadreckon.State, at float64) {
+func (h *checker) spawned(actor, owner uint32, s deadreckon.State, at float64) {
 	r := h.actors[actor]
 	if r == nil {
 		r = &actorRecord{owner: owner, destroyed: math.Inf(1), gone: math.Inf(1)}
@@ -329,125 +199,123 @@ func (h *HitChecker) Spawned(actor, owner uint32, s deadreckon.State, at float64
 	r.breakAt = at
 }
 
-// Relayed records that the host relayed update s of actor at host time at. Updates of
+// relayed records that the host relayed update s of actor at host time at. Updates of
 // unknown actors are ignored.
-func (h *HitChecker) Relayed(actor uint32, s deadreckon.State, at float64) {
+func (h *checker) relayed(actor uint32, s deadreckon.State, at float64) {
 	if r := h.actors[actor]; r != nil {
 		r.add(relayed{s: s, at: at})
 	}
 }
 
-// Destroyed records that actor was destroyed at host time at.
-func (h *HitChecker) Destroyed(actor uint32, at float64) {
+// destroyed records that actor was destroyed at host time at.
+func (h *checker) destroyed(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.destroyed {
 		r.destroyed = at
 	}
 }
 
-// Despawned records that actor left the match at host time at. Its record stays a
-// while, so late claims about it are answered; Forget drops old records.
-func (h *HitChecker) Despawned(actor uint32, at float64) {
+// despawned records that actor left the match at host time at. Its record stays a
+// while, so late claims about it are answered; forget drops old records.
+func (h *checker) despawned(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.gone {
 		r.gone = at
 	}
 }
 
-// Forget drops the records of actors gone and shots fired before host time before.
-func (h *HitChecker) Forget(before float64) {
+// forget drops the records of actors gone and shots fired before host time before.
+func (h *checker) forget(before float64) {
 	for id, r := range h.actors {
 		if r.gone < before {
 			delete(h.actors, id)
 		}
 	}
 	for k, s := range h.shots {
-		if s.shot.Time+ShellLifetime < before {
+		if s.shot.Time+combat.ShellLifetime < before {
 			delete(h.shots, k)
 		}
 	}
 }
 
-// Counts returns how many claims and shots were refused, by reason (index Accepted
-// counts accepted claims).
-func (h *HitChecker) Counts() [NumReasons]uint64 { return h.counts }
-
-// Fired records shot s, heard by the host at host time at, and says whether it is a
+// fired records shot s, heard by the host at host time at, and says whether it is a
 // valid shot: the shooter in the match and alive, the reload respected, the time
 // plausible and the origin within the muzzle's reach of where the shooter last said it
 // was. Claims about a void shot are refused for the same reason.
-func (h *HitChecker) Fired(s Shot, at float64) Reason {
+func (h *checker) fired(s combat.Shot, at float64) combat.Reason {
 	k := shotKey{s.Shooter, s.ID}
 	if _, dup := h.shots[k]; dup {
-		return RejectUnknownShot // a repeated shot id
+		return combat.RejectUnknownShot // a repeated shot id
 	}
-	v := h.fire(s, at)
+	v := h.shotVerdict(s, at)
 	h.shots[k] = &shotRecord{shot: s, verdict: v, heard: at}
 	return v
 }
 
-func (h *HitChecker) fire(s Shot, at float64) Reason {
+// shotVerdict decides whether shot s, heard at host time at, is valid.
+func (h *checker) shotVerdict(s combat.Shot, at float64) combat.Reason {
 	r := h.actors[s.Shooter]
 	switch {
 	case r == nil || r.gone <= s.Time || r.destroyed <= s.Time:
-		return RejectShooterDead
-	case !s.Valid() || s.Time > at+DefaultFutureSlack || s.Time < at-ShellLifetime:
+		return combat.RejectShooterDead
+	case !s.Valid() || s.Time > at+DefaultFutureSlack || s.Time < at-combat.ShellLifetime:
 		// Fire events travel reliably and may be retransmitted: only a shot older
 		// than a shell's whole flight, or stamped in the future, is impossible.
-		return RejectImpossible
+		return combat.RejectImpossible
 	case r.shot && s.Time-r.lastShot < h.cfg.Reload-DefaultReloadSlack:
-		return RejectReload
+		return combat.RejectReload
 	}
-	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > tankspec.Default().MuzzleReach()+DefaultOriginSlack {
-		return RejectImpossible
+	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > h.reach+DefaultOriginSlack {
+		return combat.RejectImpossible
 	}
 	r.shot, r.lastShot = true, s.Time
-	return Accepted
+	return combat.Accepted
 }
 
 // reported returns where the host itself showed actor id (record r) at host time t:
 // the peers' reckoning, on the updates as they reached the host.
-func (h *HitChecker) reported(id uint32, r *actorRecord, t float64) (mgl64.Vec3, bool) {
+func (h *checker) reported(id uint32, r *actorRecord, t float64) (mgl64.Vec3, bool) {
 	hp, ok := h.rebuild(id, r, view{time: t}, mgl64.Vec3{}, false)
 	return hp.Position, ok
 }
 
-// Check judges claim c, arrived at host time at, from a shooter whose link the host
+// check judges claim c, arrived at host time at, from a shooter whose link the host
 // measured as link, and counts the outcome. A shot is judged once: claims are sent
 // unreliably and repeated, and the repeats of a judged claim come back as Duplicate
 // verdicts, not counted. A claim about a shot the host has not heard of yet registers
-// the shot it carries, as Fired would.
-func (h *HitChecker) Check(c Claim, at float64, link ShooterLink) Verdict {
+// the shot it carries, as fired would.
+func (h *checker) check(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	k := shotKey{c.Shooter, c.Shot}
 	sr := h.shots[k]
 	if sr == nil && c.Fired.Shooter == c.Shooter && c.Fired.ID == c.Shot {
-		h.Fired(c.Fired, at)
+		h.fired(c.Fired, at)
 		sr = h.shots[k]
 	}
 	if sr != nil && sr.judged {
-		return Verdict{Reason: RejectUnknownShot, Duplicate: true}
+		return combat.Verdict{Reason: combat.RejectUnknownShot, Duplicate: true}
 	}
-	v := h.check(c, at, link)
+	v := h.verdict(c, at, link)
 	if sr != nil {
 		sr.judged = true
 	}
-	h.counts[v.Reason]++
+	h.verdicts[v.Reason]++
 	return v
 }
 
-func (h *HitChecker) check(c Claim, at float64, link ShooterLink) Verdict {
+// verdict judges claim c without counting it.
+func (h *checker) verdict(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	sr := h.shots[shotKey{c.Shooter, c.Shot}]
 	if sr == nil {
-		return Verdict{Reason: RejectUnknownShot}
+		return combat.Verdict{Reason: combat.RejectUnknownShot}
 	}
-	if sr.verdict != Accepted {
-		return Verdict{Reason: sr.verdict}
+	if sr.verdict != combat.Accepted {
+		return combat.Verdict{Reason: sr.verdict}
 	}
 	s := sr.shot
-	if r := h.claimPossible(c, s, at); r != Accepted {
-		return Verdict{Reason: r}
+	if r := h.claimPossible(c, s, at); r != combat.Accepted {
+		return combat.Verdict{Reason: r}
 	}
 	tr := h.actors[c.Target]
-	if r := h.targetHittable(c, s, tr, at, link); r != Accepted {
-		return Verdict{Reason: r}
+	if r := h.targetHittable(c, s, tr, at, link); r != combat.Accepted {
+		return combat.Verdict{Reason: r}
 	}
 	return h.judge(c, s, tr, link)
 }
@@ -455,50 +323,50 @@ func (h *HitChecker) check(c Claim, at float64, link ShooterLink) Verdict {
 // claimPossible checks claim c about shot s, arrived at host time at, on its own:
 // finite, its impact within the shell's flight and the claim's frame, and not older
 // than the host rewinds.
-func (h *HitChecker) claimPossible(c Claim, s Shot, at float64) Reason {
+func (h *checker) claimPossible(c combat.Claim, s combat.Shot, at float64) combat.Reason {
 	switch {
 	case !deadreckon.Finite(c.Time) || !deadreckon.Finite(c.Impact) || !deadreckon.FiniteVec(c.Local) || !deadreckon.FiniteVec(c.Observer) || !finiteApplied(c.Applied):
-		return RejectImpossible
-	case c.Impact < s.Time-1e-6 || c.Impact > s.Time+ShellLifetime || c.Impact > c.Time+1e-6 ||
+		return combat.RejectImpossible
+	case c.Impact < s.Time-1e-6 || c.Impact > s.Time+combat.ShellLifetime || c.Impact > c.Time+1e-6 ||
 		c.Impact < c.Time-DefaultMaxFrame || c.Time > at+DefaultFutureSlack:
-		return RejectImpossible
+		return combat.RejectImpossible
 	case at-c.Time > h.cfg.MaxRewind:
-		return RejectRewind
+		return combat.RejectRewind
 	}
-	return Accepted
+	return combat.Accepted
 }
 
 // targetHittable checks what the host knows of the target (record tr) without
 // rebuilding the shooter's view: alive, another tank, the point on a hull, no terrain
 // in the way, and no break the shooter could not have seen.
-func (h *HitChecker) targetHittable(c Claim, s Shot, tr *actorRecord, at float64, link ShooterLink) Reason {
+func (h *checker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord, at float64, link ShooterLink) combat.Reason {
 	if tr == nil || tr.destroyed <= at || tr.gone <= at || c.Target == c.Shooter {
-		return RejectTargetDestroyed
+		return combat.RejectTargetDestroyed
 	}
-	if !OnHull(c.Local, 0.02) {
-		return RejectOffHull
+	if !combat.OnHull(c.Local, 0.02) {
+		return combat.RejectOffHull
 	}
 	// Terrain and rocks along the path, up to just before the impact.
-	if imp := SweepPath(h.terr, s, s.Time, c.Impact-entryPast, nil); imp.Kind == ImpactGround || imp.Kind == ImpactRock {
-		return RejectTerrain
+	if imp := combat.SweepPath(h.terr, s, s.Time, c.Impact-entryPast, nil); imp.Kind == combat.ImpactGround || imp.Kind == combat.ImpactRock {
+		return combat.RejectTerrain
 	}
 	seen := c.Time - link.Latency // relayed by then, the shooter had it by c.Time
 	if tr.breakAt > seen && tr.breakAt <= at {
-		return RejectTargetBreak
+		return combat.RejectTargetBreak
 	}
-	return Accepted
+	return combat.Accepted
 }
 
 // judge rebuilds the target (record tr) as the shooter saw it when claim c was made
 // and decides whether shot s hit it there.
-func (h *HitChecker) judge(c Claim, s Shot, tr *actorRecord, link ShooterLink) Verdict {
+func (h *checker) judge(c combat.Claim, s combat.Shot, tr *actorRecord, link ShooterLink) combat.Verdict {
 	hp, ok := h.rebuild(c.Target, tr, view{time: c.Time, link: link, applied: c.Applied, mode: c.Reckon, hasMode: true}, c.Observer, true)
 	if !ok {
-		return Verdict{Reason: RejectTargetDestroyed}
+		return combat.Verdict{Reason: combat.RejectTargetDestroyed}
 	}
 	world := hp.Position.Add(hp.Orientation.Rotate(c.Local))
 	miss := world.Sub(s.At(c.Impact)).Len()
-	v := Verdict{Rebuilt: hp, Miss: miss, Reason: RejectOffHull}
+	v := combat.Verdict{Rebuilt: hp, Miss: miss, Reason: combat.RejectOffHull}
 	// The claimed point must be where the shell was, and the shell must be on the
 	// rebuilt hull then: a shell that passed a hand's breadth beside the hull the
 	// shooter saw did not hit it, however close the claimed point.
@@ -507,18 +375,18 @@ func (h *HitChecker) judge(c Claim, s Shot, tr *actorRecord, link ShooterLink) V
 		slack, tol = math.Max(slack, DefaultOwnTargetSlack), math.Max(tol, DefaultOwnTargetSlack)
 	}
 	shell := hp.Orientation.Conjugate().Rotate(s.At(c.Impact).Sub(hp.Position))
-	if OnHull(shell, slack) && miss <= tol {
-		v.Reason = Accepted
+	if combat.OnHull(shell, slack) && miss <= tol {
+		v.Reason = combat.Accepted
 	}
 	return v
 }
 
 // view is a moment of a peer's view to rebuild.
 type view struct {
-	time    float64               // host-clock time of the frame, s
-	link    ShooterLink           // the peer's link (zero: the host's own view)
-	applied [ClaimApplied]Applied // the newest updates the peer applied (zero: unknown)
-	mode    ReckonMode            // the peer's reckoning, when hasMode
+	time    float64                             // host-clock time of the frame, s
+	link    ShooterLink                         // the peer's link (zero: the host's own view)
+	applied [combat.ClaimApplied]combat.Applied // the newest updates the peer applied (zero: unknown)
+	mode    combat.ReckonMode                   // the peer's reckoning, when hasMode
 	hasMode bool
 }
 
@@ -539,7 +407,7 @@ func (v *view) appliedAt(ts, relayed float64) (at float64, known, skipped bool) 
 	return 0, false, ts > oldest
 }
 
-func finiteApplied(a [ClaimApplied]Applied) bool {
+func finiteApplied(a [combat.ClaimApplied]combat.Applied) bool {
 	for _, u := range a {
 		if !deadreckon.Finite(u.Update) || !deadreckon.Finite(u.At) {
 			return false
@@ -550,7 +418,7 @@ func finiteApplied(a [ClaimApplied]Applied) bool {
 
 // rebuild runs a peer's reckoning of actor id (record r) over the updates it had at v
 // and returns the hull it showed then; clamp clamps it to the ground seen from observer.
-func (h *HitChecker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3, clamp bool) (HullPose, bool) {
+func (h *checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3, clamp bool) (combat.HullPose, bool) {
 	link := v.link
 	// The newest update the peer had: the basis it names, else the newest relayed a
 	// latency before.
@@ -566,7 +434,7 @@ func (h *HitChecker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.V
 		}
 	}
 	if last < 0 {
-		return HullPose{}, false
+		return combat.HullPose{}, false
 	}
 	first := max(0, last-rebuildUpdates)
 	for i := last; i > first; i-- {
@@ -588,7 +456,7 @@ func (h *HitChecker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.V
 	local := func(t float64) float64 { return t - link.ClockOffset }
 	u := r.at(first)
 	if err := a.Break(u.s, local(u.at+link.Latency)); err != nil {
-		return HullPose{}, false
+		return combat.HullPose{}, false
 	}
 	for i := first + 1; i <= last; i++ {
 		u := r.at(i)
@@ -617,5 +485,11 @@ func (h *HitChecker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.V
 		a.ClampTo(h.terr, observer)
 	}
 	st := a.Reckoned()
-	return HullPose{Actor: id, Position: st.Position, Orientation: st.Orientation}, true
+	return combat.HullPose{Actor: id, Position: st.Position, Orientation: st.Orientation}, true
+}
+
+// owns reports whether player from owns (or owned: shells outlive their tanks) actor.
+func (h *checker) owns(from, actor uint32) bool {
+	r := h.actors[actor]
+	return r != nil && r.owner == from
 }

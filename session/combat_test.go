@@ -1,11 +1,13 @@
-package game
+package session
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -19,19 +21,19 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 	}
 	mp := smallMap(t)
 	m, sess, err := Practice(context.Background(), PracticeConfig{
-		Match: Config{Map: mp, Name: "gunner", Team: 2, Difficulty: Hard}, Bots: 5})
+		Match: game.Config{Map: mp, Name: "gunner", Team: 2, Difficulty: game.Hard}, Bots: 5})
 	if err != nil {
 		t.Fatalf("Practice: %v", err)
 	}
 	defer sess.Close()
-	var snap Snapshot
+	var snap game.Snapshot
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
 	var sawScores, sawTheirShell, sawVerdict bool
 	end := time.Now().Add(40 * time.Second)
 	in := physics.Input{}
-	gunner := NewGunner(mp, Hard, 1)
-	var targets []Target
+	gunner := game.NewGunner(mp, game.Hard, 1)
+	var targets []game.Target
 	for time.Now().Before(end) && !(sawScores && sawTheirShell && sawVerdict) {
 		<-tick.C
 		if err := m.Step(m.Now(), in); err != nil {
@@ -43,8 +45,8 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			me := &snap.Tanks[snap.Self]
 			targets = targets[:0]
 			for _, tv := range snap.Tanks {
-				targets = append(targets, Target{ID: tv.ID, Position: tv.Position, Velocity: tv.Velocity,
-					Enemy: tv.ID != me.ID && !tv.Wreck && Enemies(me.Team, tv.Team)})
+				targets = append(targets, game.Target{ID: tv.ID, Position: tv.Position, Velocity: tv.Velocity,
+					Enemy: tv.ID != me.ID && !tv.Wreck && combat.Enemies(me.Team, tv.Team)})
 			}
 			pose := physics.Pose{Position: me.Position, Orientation: me.Orientation, Turret: me.Turret, Gun: me.Gun}
 			a := gunner.Aim(snap.Time, pose, targets, snap.Combat.Loaded >= 1)
@@ -61,7 +63,7 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			sawTheirShell = sawTheirShell || !sh.Own
 		}
 		for _, e := range snap.Combat.Effects { // a bot's muzzle flash: its Fire arrived
-			if e.Kind == EffectMuzzle && snap.Self >= 0 && e.Point.Sub(snap.Tanks[snap.Self].Position).Len() > 10 {
+			if e.Kind == game.EffectMuzzle && snap.Self >= 0 && e.Point.Sub(snap.Tanks[snap.Self].Position).Len() > 10 {
 				sawTheirShell = true
 			}
 		}

@@ -1,11 +1,11 @@
-package game
+package combat
 
 import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
-	tankspec "github.com/treadline/treadline/tank"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -26,11 +26,11 @@ const (
 	ShellLifetime = 5.0
 )
 
-// Muzzle returns where a shell leaves the barrel of a tank (tankspec.Default()) at
+// Muzzle returns where a shell leaves the barrel of a tank (tank.Default()) at
 // position pos and hull orientation q with the given turret yaw and gun elevation
 // (rad), and the unit direction it leaves in.
 func Muzzle(pos mgl64.Vec3, q mgl64.Quat, turret, gun float64) (origin, dir mgl64.Vec3) {
-	local, axis := tankspec.Default().Muzzle(turret, gun)
+	local, axis := tank.Default().Muzzle(turret, gun)
 	return pos.Add(q.Rotate(local)), q.Rotate(axis).Normalize()
 }
 
@@ -149,7 +149,7 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 			best, bestF = Impact{Kind: ImpactRock, Point: a.Add(seg.Mul(f))}, f
 		}
 	}
-	spec := tankspec.Default()
+	spec := tank.Default()
 	hullMin, hullMax := spec.HullMin(), spec.HullMax()
 	for _, hp := range hulls {
 		if hp.Actor == s.Shooter {
@@ -230,9 +230,9 @@ func segmentBox(a, b, lo, hi mgl64.Vec3) (f float64, normal mgl64.Vec3, ok bool)
 }
 
 // OnHull reports whether p (hull frame, m) lies on or in the hull box of a tank
-// (tankspec.Default()) grown by tol meters on every side.
+// (tank.Default()) grown by tol meters on every side.
 func OnHull(p mgl64.Vec3, tol float64) bool {
-	s := tankspec.Default()
+	s := tank.Default()
 	lo, hi := s.HullMin(), s.HullMax()
 	for i := 0; i < 3; i++ {
 		if !(p[i] >= lo[i]-tol && p[i] <= hi[i]+tol) {
@@ -240,4 +240,16 @@ func OnHull(p mgl64.Vec3, tol float64) bool {
 		}
 	}
 	return true
+}
+
+// BallisticElevation returns the low elevation (rad, above the horizontal) that sends
+// a shell at MuzzleVelocity to a point dx meters away horizontally and dy meters
+// higher, and false when it is out of reach.
+func BallisticElevation(dx, dy float64) (float64, bool) {
+	v2 := MuzzleVelocity * MuzzleVelocity
+	disc := v2*v2 - Gravity*(Gravity*dx*dx+2*dy*v2)
+	if disc < 0 || dx <= 0 {
+		return 0, false
+	}
+	return math.Atan2(v2-math.Sqrt(disc), Gravity*dx), true
 }

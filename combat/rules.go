@@ -1,4 +1,4 @@
-package game
+package combat
 
 import (
 	"fmt"
@@ -60,11 +60,11 @@ func (r Rules) WithDefaults() (Rules, error) {
 	}{{"max health", r.MaxHealth}, {"damage", r.Damage}, {"reload", r.Reload}, {"wreck time", r.WreckTime},
 		{"scoreboard time", r.ScoreboardTime}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
-			return r, fmt.Errorf("game: rules: %s %v is not a non-negative number", f.name, f.v)
+			return r, fmt.Errorf("combat: rules: %s %v is not a non-negative number", f.name, f.v)
 		}
 	}
 	if math.IsNaN(r.TimeLimit) || math.IsInf(r.TimeLimit, 0) {
-		return r, fmt.Errorf("game: rules: time limit %v is not finite", r.TimeLimit)
+		return r, fmt.Errorf("combat: rules: time limit %v is not finite", r.TimeLimit)
 	}
 	def := func(v *float64, d float64) {
 		if *v == 0 {
