@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/physics"
 )
@@ -122,7 +123,7 @@ type tankCombat struct {
 	wreck    bool
 	wreckAt  float64 // local time it was destroyed
 	loadedAt float64 // host time its gun is loaded
-	gunner   *Gunner
+	gunner   *bot.Gunner
 	fire     bool                                // a shot is wanted this tick
 	applied  [combat.ClaimApplied]combat.Applied // the newest updates of a remote tank applied here
 	lastLK   float64                             // owner timestamp of the newest applied update
@@ -141,11 +142,11 @@ type liveShell struct {
 type matchCombat struct {
 	link     CombatLink
 	rules    combat.Rules
-	level    Difficulty
+	level    bot.Difficulty
 	tanks    map[uint32]*tankCombat
 	shells   []liveShell
 	hulls    []combat.HullPose
-	targets  []Target
+	targets  []bot.Target
 	effects  []Effect
 	markers  []HitMarker
 	hits     []HitRecord
@@ -187,7 +188,7 @@ func (c *matchCombat) of(t *tank, seed uint64, m *Match) *tankCombat {
 	if tc == nil {
 		tc = &tankCombat{health: c.rules.MaxHealth}
 		if t.bot != nil {
-			tc.gunner = NewGunner(m.terr, c.level, seed^uint64(t.id)*0x9e3779b97f4a7c15)
+			tc.gunner = bot.NewGunner(m.terr, c.level, seed^uint64(t.id)*0x9e3779b97f4a7c15)
 		}
 		c.tanks[t.id] = tc
 	}
@@ -214,7 +215,7 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 			continue
 		}
 		uc := c.tanks[u.id]
-		c.targets = append(c.targets, Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
+		c.targets = append(c.targets, bot.Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
 			Enemy: combat.Enemies(t.team, u.team) && (uc == nil || !uc.wreck)})
 	}
 	host := now + m.link.Stats().ClockOffset

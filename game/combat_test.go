@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net/impair"
@@ -26,8 +27,8 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 	ref := judge
 	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: judge,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
-	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: Hard}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: Hard}, hub.Join())
+	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: bot.Hard}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: bot.Hard}, hub.Join())
 	var snap Snapshot
 	const dt = 1.0 / 30
 	names := map[string]map[uint32]bool{} // bot name → actor ids it has had
@@ -111,8 +112,8 @@ func TestMatchEndsAndRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	hub := newHub(t, gametest.LoopbackConfig{Seed: 4, Judge: judge, Link: impair.Link{Latency: 50 * time.Millisecond}})
-	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: Hard}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: Hard}, hub.Join())
+	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: bot.Hard}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: bot.Hard}, hub.Join())
 	var snap Snapshot
 	const dt = 1.0 / 30
 	ids := func() map[uint32]bool {

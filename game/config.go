@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"math"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
@@ -84,7 +85,7 @@ type Config struct {
 	// host's referee decides hits and damage. Zero means the defaults.
 	Rules combat.Rules
 	// Difficulty is how well this peer's bots shoot.
-	Difficulty Difficulty
+	Difficulty bot.Difficulty
 }
 
 // DeadReckoning returns the dead reckoning the game ships, in one value: how a local

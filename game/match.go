@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
@@ -81,7 +82,7 @@ type tank struct {
 	// Local tanks.
 	body        *physics.Tank
 	pub         *deadreckon.Publisher
-	bot         *botDriver
+	bot         *bot.Driver
 	published   deadreckon.State // last state handed to the link
 	pubAt       float64          // local time it was handed over
 	spawnFailed bool             // a respawn could not re-enter the match; retry
@@ -185,8 +186,8 @@ func (m *Match) spawnAll() error {
 	id := uint64(m.link.ID())
 	for i := range m.cfg.Bots {
 		seed := m.cfg.Seed ^ (id<<32+uint64(i)+1)*0x632be59bd9b4e019
-		bot := newBotDriver(botConfig{Map: m.terr, Seed: seed})
-		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot); err != nil {
+		driver := bot.NewDriver(bot.Config{Map: m.terr, Seed: seed})
+		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, driver); err != nil {
 			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
 		}
 	}

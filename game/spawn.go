@@ -5,15 +5,12 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
-
-// steerLeft is the physics.Input.Steer sign that turns a tank left (positive yaw):
-// physics steers right for positive values.
-const steerLeft = -1
 
 // spawnClearance is the distance between tank centres a spawn keeps, m: two hulls
 // 6.9 m long this far apart cannot touch, whatever their headings.
@@ -109,12 +106,12 @@ func (m *Match) rockRoom(c mgl64.Vec2) float64 {
 // insideSpawnArea reports whether c is far enough inside the map border to spawn at.
 func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
-	in := DefaultBotMargin / 2
+	in := bot.DefaultMargin / 2
 	return c[0] >= lo[0]+in && c[0] <= hi[0]-in && c[1] >= lo[1]+in && c[1] <= hi[1]-in
 }
 
 // spawnLocal adds a local tank to the physics world and announces it on the link.
-func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error) {
+func (m *Match) spawnLocal(name string, team int, driver *bot.Driver) (*tank, error) {
 	x, z, yaw := m.spawnSpot(nil)
 	body, err := m.world.AddTank(physics.TankSpec{}, x, z, yaw)
 	if err != nil {
@@ -128,7 +125,7 @@ func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error)
 	}
 	t := &tank{
 		id: id, owner: m.link.ID(), name: name, team: team, local: true,
-		body: body, bot: bot,
+		body: body, bot: driver,
 		pub:       deadreckon.NewPublisher(publisherConfig(m.dr), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
 		trail:     newRing(m.cfg.TrailLength),

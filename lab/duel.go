@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -50,7 +51,7 @@ type DuelOptions struct {
 	// FPS is the frame rate of every peer. If zero, DefaultFPS.
 	FPS float64
 	// Difficulty is the shooting bot's skill.
-	Difficulty game.Difficulty
+	Difficulty bot.Difficulty
 	// JSON prints the result as one JSON object.
 	JSON bool
 }
@@ -233,8 +234,8 @@ type duel struct {
 	m        *terrain.Map
 	w        *physics.World
 	a, b     *physics.Tank
-	botA     *game.Duelist
-	botB     *game.Duelist
+	botA     *bot.Duelist
+	botB     *bot.Duelist
 	pubA     *deadreckon.Publisher
 	pubB     *deadreckon.Publisher
 	codec    wireCodec
@@ -294,8 +295,8 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 		res:  DuelResult{RejectsByReason: map[string]int{}},
 	}
 	// Both bots keep to the middle of the valley, so they meet.
-	d.botA = game.NewDuelist(m, o.Difficulty, seed*2+1, 150)
-	d.botB = game.NewDuelist(m, o.Difficulty, seed*2+2, 150)
+	d.botA = bot.NewDuelist(m, o.Difficulty, seed*2+1, 150)
+	d.botB = bot.NewDuelist(m, o.Difficulty, seed*2+2, 150)
 	d.pubA = deadreckon.NewPublisher(dr, seed*5+1)
 	d.pubB = deadreckon.NewPublisher(dr, seed*5+2)
 	for i, hop := range []**Network{&d.hopAH, &d.hopBH, &d.hopHA} {
@@ -371,11 +372,11 @@ func (d *duel) run(ctx context.Context) error {
 		shown := d.shooterView(t, pa)
 		d.sweep(t, pb, shown)
 		// Drive and aim for the next frame.
-		in, fire := d.botA.Input(t, pa, []game.Target{{ID: duelTarget, Position: shown.Position, Velocity: shown.Velocity, Enemy: true}},
+		in, fire := d.botA.Input(t, pa, []bot.Target{{ID: duelTarget, Position: shown.Position, Velocity: shown.Velocity, Enemy: true}},
 			t >= d.reload && d.res.Shots < d.o.Shots)
 		d.a.SetInput(in)
 		// The target drives as a bot and never fires: nothing is an enemy to it.
-		inB, _ := d.botB.Input(t, pb, []game.Target{{ID: duelShooter, Position: pa.Position}}, false)
+		inB, _ := d.botB.Input(t, pb, []bot.Target{{ID: duelShooter, Position: pa.Position}}, false)
 		d.b.SetInput(inB)
 		if fire {
 			d.fire(t, pa)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -34,7 +35,7 @@ func newBattle(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, Difficulty: game.Hard}, hub.Join())
+	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, Difficulty: bot.Hard}, hub.Join())
 	if err != nil {
 		t.Fatalf("bot match: %v", err)
 	}

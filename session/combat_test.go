@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -21,7 +22,7 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 	}
 	mp := smallMap(t)
 	m, sess, err := Practice(context.Background(), PracticeConfig{
-		Match: game.Config{Map: mp, Name: "gunner", Team: 2, Difficulty: game.Hard}, Bots: 5})
+		Match: game.Config{Map: mp, Name: "gunner", Team: 2, Difficulty: bot.Hard}, Bots: 5})
 	if err != nil {
 		t.Fatalf("Practice: %v", err)
 	}
@@ -32,8 +33,8 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 	var sawScores, sawTheirShell, sawVerdict bool
 	end := time.Now().Add(40 * time.Second)
 	in := physics.Input{}
-	gunner := game.NewGunner(mp, game.Hard, 1)
-	var targets []game.Target
+	gunner := bot.NewGunner(mp, bot.Hard, 1)
+	var targets []bot.Target
 	for time.Now().Before(end) && !(sawScores && sawTheirShell && sawVerdict) {
 		<-tick.C
 		if err := m.Step(m.Now(), in); err != nil {
@@ -45,7 +46,7 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			me := &snap.Tanks[snap.Self]
 			targets = targets[:0]
 			for _, tv := range snap.Tanks {
-				targets = append(targets, game.Target{ID: tv.ID, Position: tv.Position, Velocity: tv.Velocity,
+				targets = append(targets, bot.Target{ID: tv.ID, Position: tv.Position, Velocity: tv.Velocity,
 					Enemy: tv.ID != me.ID && !tv.Wreck && combat.Enemies(me.Team, tv.Team)})
 			}
 			pose := physics.Pose{Position: me.Position, Orientation: me.Orientation, Turret: me.Turret, Gun: me.Gun}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
@@ -315,7 +316,7 @@ type ServeConfig struct {
 	// Seed makes the bots deterministic.
 	Seed uint64
 	// Difficulty is how well the bots shoot.
-	Difficulty game.Difficulty
+	Difficulty bot.Difficulty
 	// TickRate is the bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64

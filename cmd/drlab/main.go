@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/lab"
 	"github.com/treadline/treadline/net/impair"
 )
@@ -61,7 +61,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 	if err != nil || !*duel {
 		return lf, err
 	}
-	d, err := game.ParseDifficulty(*difficulty)
+	d, err := bot.ParseDifficulty(*difficulty)
 	if err != nil {
 		return lf, cli.Usagef("difficulty", "%q: give easy, normal or hard", *difficulty)
 	}

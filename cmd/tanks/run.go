@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -40,7 +41,7 @@ type config struct {
 	deadReckoning deadreckon.PublisherConfig
 	mapDir, watch string
 	seed          uint64
-	difficulty    game.Difficulty
+	difficulty    bot.Difficulty
 	verbose       bool
 	mute          bool
 	identity      *cli.Identity
@@ -70,7 +71,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
 	fs.StringVar(&c.mapDir, "maps", session.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
-	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
+	fs.TextVar(&c.difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	c.defences.Register(fs)

@@ -1,4 +1,4 @@
-package game
+package bot
 
 import (
 	"math"
@@ -10,38 +10,42 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// Defaults for the bots.
+// Defaults for Config.
 const (
-	// DefaultBotMargin keeps bot waypoints this far inside the map border, m.
-	DefaultBotMargin = 32.0
-	// DefaultBotArrive is the distance at which a bot counts a waypoint as reached, m.
-	DefaultBotArrive = 10.0
-	// DefaultBotSight is how far a bot notices another tank and trains its turret on
+	// DefaultMargin keeps bot waypoints this far inside the map border, m.
+	DefaultMargin = 32.0
+	// DefaultArrive is the distance at which a bot counts a waypoint as reached, m.
+	DefaultArrive = 10.0
+	// DefaultSight is how far a bot notices another tank and trains its turret on
 	// it, m.
-	DefaultBotSight = 140.0
-	// DefaultBotPauseChance is the chance that a bot stops for a while at a waypoint.
-	DefaultBotPauseChance = 0.4
+	DefaultSight = 140.0
+	// DefaultPauseChance is the chance that a bot stops for a while at a waypoint.
+	DefaultPauseChance = 0.4
 )
 
-// botConfig sets up a bot.
-type botConfig struct {
+// Config sets up a Driver.
+type Config struct {
 	// Map is the battlefield the bot patrols. Required.
 	Map *terrain.Map
 	// Seed makes the bot's choices deterministic.
 	Seed uint64
 	// Margin keeps waypoints this far inside the border, m. If zero, defaults to
-	// DefaultBotMargin.
+	// DefaultMargin.
 	Margin float64
 	// Arrive is the distance at which a waypoint counts as reached, m. If zero,
-	// defaults to DefaultBotArrive.
+	// defaults to DefaultArrive.
 	Arrive float64
 	// Sight is how far the bot notices other tanks, m. If zero, defaults to
-	// DefaultBotSight.
+	// DefaultSight.
 	Sight float64
 	// PauseChance is the chance (0..1) of a stop at each reached waypoint. If zero,
-	// defaults to DefaultBotPauseChance; negative never stops.
+	// defaults to DefaultPauseChance; negative never stops.
 	PauseChance float64
 }
+
+// steerLeft is the physics.Input.Steer sign that turns a tank left (positive yaw):
+// physics steers right for positive values.
+const steerLeft = -1
 
 // botMode is what a bot is doing.
 type botMode uint8
@@ -52,16 +56,16 @@ const (
 	botReverse                // backing out of a place it got stuck in
 )
 
-// botDriver drives a tank like a player would, producing a physics.Input each tick: it
+// Driver drives a tank like a player would, producing a physics.Input each tick: it
 // patrols waypoints across the map (every other one the highest of a few candidates,
 // so it climbs), turns toward them (in place when the turn is sharp), slows for turns
 // and arrivals, stops now and then, backs out when stuck, and swings its turret: onto
 // the nearest tank in sight, or in a slow sweep. Everything random comes from its
 // seed, so the same seed and the same poses give the same inputs.
 //
-// A botDriver is not safe for concurrent use.
-type botDriver struct {
-	cfg    botConfig
+// A Driver is not safe for concurrent use.
+type Driver struct {
+	cfg    Config
 	rng    *rand.Rand
 	lo, hi mgl64.Vec2 // waypoint area
 
@@ -80,24 +84,24 @@ type botDriver struct {
 	sweepPhase, sweepRate, gunPhase float64
 }
 
-// newBotDriver returns a bot ready to drive on cfg.Map. It panics if cfg.Map is nil.
-func newBotDriver(cfg botConfig) *botDriver {
+// NewDriver returns a driver ready to drive on cfg.Map. It panics if cfg.Map is nil.
+func NewDriver(cfg Config) *Driver {
 	if cfg.Map == nil {
-		panic("game: a bot needs a map")
+		panic("bot: a driver needs a map")
 	}
 	if !(cfg.Margin > 0) {
-		cfg.Margin = DefaultBotMargin
+		cfg.Margin = DefaultMargin
 	}
 	if !(cfg.Arrive > 0) {
-		cfg.Arrive = DefaultBotArrive
+		cfg.Arrive = DefaultArrive
 	}
 	if !(cfg.Sight > 0) {
-		cfg.Sight = DefaultBotSight
+		cfg.Sight = DefaultSight
 	}
 	if cfg.PauseChance == 0 {
-		cfg.PauseChance = DefaultBotPauseChance
+		cfg.PauseChance = DefaultPauseChance
 	}
-	b := &botDriver{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xb07b07b07b07b07))}
+	b := &Driver{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xb07b07b07b07b07))}
 	lo, hi := cfg.Map.Min(), cfg.Map.Max()
 	margin := math.Min(cfg.Margin, 0.25*math.Min(hi[0]-lo[0], hi[1]-lo[1]))
 	b.lo = mgl64.Vec2{lo[0] + margin, lo[1] + margin}
@@ -110,7 +114,7 @@ func newBotDriver(cfg botConfig) *botDriver {
 
 // Drive returns the bot's input for the tick at time now (s), given its tank's pose
 // and the positions of the tanks it might aim at (its own may be among them).
-func (b *botDriver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.Input {
+func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics.Input {
 	pos := p.Position
 	if !b.started {
 		b.started = true
@@ -153,7 +157,7 @@ func (b *botDriver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) phys
 	// A world yaw ψ faces (cos ψ, −sin ψ) on the (x, z) plane.
 	want := deadreckon.Heading(mgl64.Vec3{to[0], 0, to[1]})
 	turn := deadreckon.WrapAngle(want - yaw)
-	in.Steer = clampUnit(turn * 1.5 * steerLeft)
+	in.Steer = math.Max(-1, math.Min(1, turn*1.5*steerLeft))
 	switch a := math.Abs(turn); {
 	case a > math.Pi/3:
 		in.Throttle = 0 // turn in place
@@ -182,7 +186,7 @@ func (b *botDriver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) phys
 }
 
 // aim returns the world yaw the turret should turn to.
-func (b *botDriver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3) float64 {
+func (b *Driver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3) float64 {
 	best, bestD := -1, b.cfg.Sight
 	for i, o := range others {
 		d := o.Sub(pos).Len()
@@ -199,7 +203,7 @@ func (b *botDriver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64
 
 // nextWaypoint picks the next waypoint: on even legs the highest of a few random
 // candidates (a climb), otherwise a random point at least 40 m away; never on a rock.
-func (b *botDriver) nextWaypoint(from mgl64.Vec3) {
+func (b *Driver) nextWaypoint(from mgl64.Vec3) {
 	b.legs++
 	climb := b.legs%2 == 0
 	best, bestScore := mgl64.Vec2{}, math.Inf(-1)
@@ -232,7 +236,7 @@ func (b *botDriver) nextWaypoint(from mgl64.Vec3) {
 }
 
 // onRock reports whether c lies on or next to a rock.
-func (b *botDriver) onRock(c mgl64.Vec2) bool {
+func (b *Driver) onRock(c mgl64.Vec2) bool {
 	for _, o := range b.cfg.Map.Obstacles() {
 		dx, dz := c[0]-o.X, c[1]-o.Z
 		r := o.Radius + 8

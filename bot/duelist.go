@@ -1,4 +1,4 @@
-package game
+package bot
 
 import (
 	"github.com/go-gl/mathgl/mgl64"
@@ -10,16 +10,16 @@ import (
 // measuring combat on tanks the caller simulates (the lab's duel). A Duelist is not
 // safe for concurrent use.
 type Duelist struct {
-	drive *botDriver
+	drive *Driver
 	gun   *Gunner
 	other []mgl64.Vec3
 }
 
 // NewDuelist returns a duelist on map m that keeps its waypoints margin meters inside
-// the border (0: DefaultBotMargin) and shoots at difficulty d; seed makes it
+// the border (0: DefaultMargin) and shoots at difficulty d; seed makes it
 // deterministic.
 func NewDuelist(m *terrain.Map, d Difficulty, seed uint64, margin float64) *Duelist {
-	return &Duelist{drive: newBotDriver(botConfig{Map: m, Seed: seed, Margin: margin}), gun: NewGunner(m, d, seed^0xd1e1)}
+	return &Duelist{drive: NewDriver(Config{Map: m, Seed: seed, Margin: margin}), gun: NewGunner(m, d, seed^0xd1e1)}
 }
 
 // Input returns the input of the duelist's tank, at pose p at time now (s), among

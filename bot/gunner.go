@@ -1,4 +1,4 @@
-package game
+package bot
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/physics"
-	tankspec "github.com/treadline/treadline/tank"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -52,7 +52,7 @@ func ParseDifficulty(s string) (Difficulty, error) {
 			return Difficulty(i), nil
 		}
 	}
-	return Normal, fmt.Errorf("game: unknown difficulty %q (want easy, normal or hard)", s)
+	return Normal, fmt.Errorf("bot: unknown difficulty %q (want easy, normal or hard)", s)
 }
 
 // skill is what a difficulty means for a gunner.
@@ -134,7 +134,7 @@ type Aim struct {
 // Aim decides, at time now (s), where the tank with pose p aims among targets and
 // whether it fires (only when loaded).
 func (g *Gunner) Aim(now float64, p physics.Pose, targets []Target, loaded bool) Aim {
-	eye := p.Position.Add(p.Orientation.Rotate(tankspec.Default().TurretPivot))
+	eye := p.Position.Add(p.Orientation.Rotate(tank.Default().TurretPivot))
 	best, bestD := -1, g.rangeM
 	for i := range targets {
 		t := &targets[i]
