@@ -5,22 +5,12 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
-	"github.com/treadline/treadline/terrain"
 )
 
-// valley returns the generated map the gunner tests shoot on.
-func valley(t testing.TB) *terrain.Map {
-	t.Helper()
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
-	m := valley(t)
+	m := testmaps.Valley(t)
 	floor, _ := m.Landmark("floor")
 	h, _ := m.HeightAt(floor.X, floor.Z)
 	w, err := physics.NewWorld(physics.MapConfig(m))

@@ -90,7 +90,8 @@ type HitRecord struct {
 
 // CombatView is combat as a snapshot shows it.
 type CombatView struct {
-	// Enabled reports that the link has a referee; without one no tank can fire.
+	// Enabled reports that the host's referee has spoken; until it has, no tank's
+	// fight is shown.
 	Enabled bool
 	// Shells, Effects, Markers and Hits list what to draw; Scores the
 	// scoreboard, best first. Kills are notices in the match's feed
@@ -140,7 +141,7 @@ type liveShell struct {
 // matchCombat is a match's side of combat: its tanks' guns, the shells on its screen,
 // its claims, and what the host's events say.
 type matchCombat struct {
-	link     CombatLink
+	link     Link
 	rules    combat.Rules
 	level    bot.Difficulty
 	tanks    map[uint32]*tankCombat
@@ -157,21 +158,20 @@ type matchCombat struct {
 	nextShot uint32
 	trigger  bool
 	claims   []pendingClaim // claims to send again on the next frames
-	heard    bool           // the host's Judge has spoken: show combat's HUD
+	heard    bool           // the host's referee has spoken: show combat's HUD
 }
 
-// newMatchCombat returns the combat side of a match on link, or nil when the link has
-// no referee.
+// newMatchCombat returns the combat side of a match on link, or nil when cfg leaves
+// combat out.
 func newMatchCombat(link Link, cfg Config) *matchCombat {
-	cl, ok := link.(CombatLink)
-	if r, says := link.(refereed); !ok || (says && !r.Refereed()) {
+	if cfg.NoCombat {
 		return nil
 	}
 	rules, err := cfg.Rules.WithDefaults()
 	if err != nil {
 		rules, _ = combat.Rules{}.WithDefaults()
 	}
-	return &matchCombat{link: cl, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
+	return &matchCombat{link: link, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
 		ends: math.Inf(1)}
 }
 
@@ -218,7 +218,7 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 		c.targets = append(c.targets, bot.Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
 			Enemy: combat.Enemies(t.team, u.team) && (uc == nil || !uc.wreck)})
 	}
-	host := now + m.link.Stats().ClockOffset
+	host := now + m.clockOffset()
 	a := tc.gunner.Aim(now, p, c.targets, host >= tc.loadedAt)
 	if a.Engaged {
 		in.AimYaw, in.GunElevation = a.AimYaw, a.GunElevation
@@ -235,7 +235,7 @@ func (m *Match) fight(now float64) {
 	if c == nil {
 		return
 	}
-	offset := m.link.Stats().ClockOffset
+	offset := m.clockOffset()
 	host := now + offset
 	c.resendClaims()
 
@@ -524,7 +524,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 		return
 	}
 	now := m.last
-	host := now + m.link.Stats().ClockOffset
+	host := now + m.clockOffset()
 	dst.Enabled = c.heard
 	dst.Shells = dst.Shells[:0]
 	for _, sh := range c.shells {

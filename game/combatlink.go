@@ -4,25 +4,8 @@ import (
 	"fmt"
 
 	"github.com/treadline/treadline/combat"
-	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 )
-
-// CombatLink is the part of a Link that carries combat: a link that can send the host's
-// Judge game messages (shots, hit claims) and delivers its answers as net.EventMessage
-// events. *net.Client is one, and so are the links of package gametest. A Match fights
-// only on such a link; one that also says it is not refereed (Refereed false) counts
-// as not one.
-type CombatLink interface {
-	// Send sends a game message (wire.Fire, wire.HitClaim) to the host's Judge.
-	Send(m wire.Message) error
-}
-
-// refereed is a CombatLink that can say whether a Judge hears it.
-type refereed interface{ Refereed() bool }
-
-// The network client carries combat.
-var _ CombatLink = (*net.Client)(nil)
 
 // claimCopies is how many times a hit claim is sent, on consecutive frames: it goes as
 // a datagram, so that a lost one costs no retransmission; the host judges the first
@@ -62,7 +45,7 @@ func (c *matchCombat) resendClaims() {
 	c.claims = c.claims[:n]
 }
 
-// combatMessage applies a game message the host's Judge sent (it arrives with the
+// combatMessage applies a game message the host's referee sent (it arrives with the
 // other events, in Step's network phase).
 func (m *Match) combatMessage(msg wire.Message, now float64) {
 	if m.combat == nil || msg == nil {
@@ -72,5 +55,5 @@ func (m *Match) combatMessage(msg wire.Message, now float64) {
 	if !ok {
 		return
 	}
-	m.combatEvent(&ev, now, now+m.link.Stats().ClockOffset)
+	m.combatEvent(&ev, now, now+m.clockOffset())
 }

@@ -84,6 +84,10 @@ type Config struct {
 	// Rules are the rules of combat this peer expects (reload and wreck times); the
 	// host's referee decides hits and damage. Zero means the defaults.
 	Rules combat.Rules
+	// NoCombat leaves combat out: no tank aims, fires or claims a hit, and the
+	// snapshot shows no fight. A match on a host without a referee needs it: that host
+	// refuses game messages.
+	NoCombat bool
 	// Difficulty is how well this peer's bots shoot.
 	Difficulty bot.Difficulty
 }

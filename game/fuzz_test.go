@@ -7,7 +7,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -28,6 +30,7 @@ func (l *scriptLink) Spawn(string, int, deadreckon.State) (uint32, error) {
 func (l *scriptLink) Despawn(uint32) error                   { return nil }
 func (l *scriptLink) Publish(uint32, deadreckon.State) error { return nil }
 func (l *scriptLink) Stats() net.Stats                       { return net.Stats{} }
+func (l *scriptLink) Send(wire.Message) error                { return nil }
 func (l *scriptLink) Chat(text string) error {
 	l.chat = append(l.chat, text)
 	return nil
@@ -62,7 +65,7 @@ func fuzzFloat(b []byte) float64 {
 // hostile or broken peer might, and checks that nothing it draws is ever non-finite
 // and that its own tank keeps working.
 func FuzzRemoteEvents(f *testing.F) {
-	mp := smallMap(f)
+	mp := testmaps.Small(f)
 	seed := make([]byte, 0, 64*4)
 	for i := range 64 * 4 {
 		seed = append(seed, byte(i*37))

@@ -415,6 +415,9 @@ func (m *Match) receive(now float64) {
 			}
 		case net.EventChat:
 			who := ev.Name
+			if who == "" && ev.Owner == me && m.self != nil {
+				who = m.self.name // the host names senders after their tanks; ours we know
+			}
 			if who == "" {
 				who = fmt.Sprintf("player %d", ev.Owner)
 			}
@@ -645,7 +648,7 @@ func (m *Match) reckon(now float64) {
 	observer := m.observer()
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
-	offset := m.link.Stats().ClockOffset
+	offset := m.clockOffset()
 	for i := 0; i < len(m.tanks); i++ {
 		t := m.tanks[i]
 		if t.local {
@@ -663,6 +666,9 @@ func (m *Match) reckon(now float64) {
 		t.actor.ClampTo(m.terr, observer)
 	}
 }
+
+// clockOffset returns host clock minus the link's clock, s.
+func (m *Match) clockOffset() float64 { return m.link.Stats().ClockOffset.Seconds() }
 
 // refreshViews rebuilds every tank's view and trail for Snapshot.
 func (m *Match) refreshViews(now float64) {
@@ -734,19 +740,13 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		}
 	}
 	m.snapshotCombat(&dst.Combat)
-	st := m.link.Stats()
-	dst.Net = NetStats{
-		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset, ClockError: st.ClockError,
-		Silence: st.Silence.Seconds(), Timeout: st.Timeout.Seconds(),
-		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
-		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
-		// An update can outrun its actor's spawn (datagrams versus the stream).
-		Dropped:       st.Dropped + m.counters.unknownActor,
-		Malformed:     st.Rejected,
-		Refused:       m.counters.rejected,
-		SendErrors:    st.SendErrors + m.counters.publishErr,
-		ClockRejected: st.ClockRejected,
-		ProxyRefused:  m.counters.proxyRefused,
-		Lag:           m.cfg.Impairment.Latency.Seconds(), Jitter: m.cfg.Impairment.Jitter.Seconds(), Loss: m.cfg.Impairment.Loss,
-	}
+	dst.Net = m.netStats(m.link.Stats())
+}
+
+// netStats returns the HUD's figures: the link's st with the match's own counts.
+func (m *Match) netStats(st net.Stats) NetStats {
+	st.Dropped += m.counters.unknownActor
+	st.SendErrors += m.counters.publishErr
+	return NetStats{Stats: st, Refused: m.counters.rejected, ProxyRefused: m.counters.proxyRefused,
+		Impairment: m.cfg.Impairment}
 }

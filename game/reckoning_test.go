@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 )
@@ -15,8 +16,8 @@ import (
 // value cmd/tanks passes and drlab's "game" algorithm runs (their tests check the same
 // value), and local tanks publish with it.
 func TestOneDeadReckoning(t *testing.T) {
-	hub := newHub(t, gametest.LoopbackConfig{})
-	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true, Bots: 1}, hub.Join())
+	rig := newRig(t, gametest.Config{})
+	m := mustMatch(t, Config{NoCombat: true, Map: testmaps.Small(t), NoPlayer: true, Bots: 1}, join(t, rig))
 	if m.DeadReckoning() != DeadReckoning() {
 		t.Errorf("match reckons with %+v\nwant the game's %+v", m.DeadReckoning(), DeadReckoning())
 	}
@@ -39,14 +40,14 @@ func TestStaleBeforeRemoved(t *testing.T) {
 	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*2 > stale {
 		t.Errorf("heartbeat up to %v s: one lost heartbeat would mark a parked tank stale (%v s)", hb, stale)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{})
-	owner := hub.Join()
-	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true}, hub.Join())
+	rig := newRig(t, gametest.Config{})
+	owner := join(t, rig)
+	m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true}, join(t, rig))
 	id, _ := owner.Spawn("parked", 1, deadreckon.NewState(mgl64.Vec3{5, 0, 5}))
 	var snap Snapshot
 	var staleAt float64
 	for now := tick; now < 8; now += tick {
-		hub.SetNow(now)
+		rig.SetNow(now)
 		if now > 6 && len(snap.Departures) == 0 { // the host's timeout: a despawn
 			_ = owner.Despawn(id)
 		}
@@ -67,9 +68,9 @@ func TestStaleBeforeRemoved(t *testing.T) {
 // TestCameraChoosesClampDetail: the clamp's level of detail follows the camera, not
 // the player's tank: a remote tank right under the camera gets three rays.
 func TestCameraChoosesClampDetail(t *testing.T) {
-	hub := newHub(t, gametest.LoopbackConfig{})
-	owner := hub.Join()
-	m := mustMatch(t, Config{Map: smallMap(t)}, hub.Join())
+	rig := newRig(t, gametest.Config{})
+	owner := join(t, rig)
+	m := mustMatch(t, Config{Map: testmaps.Small(t)}, join(t, rig))
 	self := m.self.body.Pose().Position
 	far := mgl64.Vec3{self[0] + 150, 0, self[2]}
 	far[0] = math.Max(m.terr.Min()[0]+5, math.Min(m.terr.Max()[0]-5, far[0]))
@@ -79,7 +80,7 @@ func TestCameraChoosesClampDetail(t *testing.T) {
 	id, _ := owner.Spawn("far", 1, deadreckon.NewState(far))
 	var snap Snapshot
 	rays := func(now float64) int {
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(t, m, now, physics.Input{})
 		m.Snapshot(&snap)
 		return viewOf(t, &snap, id).NumClampHits

@@ -5,6 +5,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -16,10 +18,12 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, mp := range map[string]*terrain.Map{"valley": valley, "small": smallMap(t)} {
+	for name, mp := range map[string]*terrain.Map{"valley": valley, "small": testmaps.Small(t)} {
 		t.Run(name, func(t *testing.T) {
-			hub := newHub(t, gametest.LoopbackConfig{})
-			m := mustMatch(t, Config{Map: mp, Bots: MaxBots, Seed: 3}, hub.Join())
+			// One peer owns every tank of a full match, and spawns them all at once.
+			rig := newRig(t, gametest.Config{Limits: net.Limits{MaxActorsPerPlayer: MaxBots + 1,
+				ControlBurst: 2 * (MaxBots + 1)}})
+			m := mustMatch(t, Config{NoCombat: true, Map: mp, Bots: MaxBots, Seed: 3}, join(t, rig))
 			m.Respawn()
 			var snap Snapshot
 			m.Snapshot(&snap)

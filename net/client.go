@@ -329,8 +329,8 @@ func (c *Client) Stats() Stats {
 	defer c.mu.Unlock()
 	return Stats{
 		RTT:           duration(c.sync.RTT()),
-		ClockOffset:   c.sync.Offset(),
-		ClockError:    c.sync.Error(),
+		ClockOffset:   duration(c.sync.Offset()),
+		ClockError:    duration(c.sync.Error()),
 		Silence:       duration(max(0, now-c.lastAnswer)),
 		Timeout:       c.cfg.Timeout,
 		BytesIn:       c.bytesIn.value(now),

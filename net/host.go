@@ -139,6 +139,8 @@ type Host struct {
 
 	local *Client // the host's own player
 
+	settle settler // what is in flight to and from the in-process players
+
 	m match // owned by the run loop
 }
 
@@ -205,6 +207,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if cfg.Passphrase != "" {
 		h.key = wire.DeriveKey(cfg.Passphrase, h.salt)
 	}
+	h.settle.cond.L = &h.settle.mu
 	h.m = newMatch(h)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	// The host's own player joins through an in-process pipe; until Local is called
@@ -383,11 +386,14 @@ func (h *Host) call(f func()) bool {
 	}
 }
 
-// feed hands one input to the run loop; it gives up when the host closes.
-func (h *Host) feed(in input) {
+// feed hands one input to the run loop and reports whether it did; it gives up when
+// the host closes.
+func (h *Host) feed(in input) bool {
 	select {
 	case h.in <- in:
+		return true
 	case <-h.loopDone:
+		return false
 	}
 }
 

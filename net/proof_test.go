@@ -119,7 +119,7 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 				}
 				now, hostNow := c.Now(), h.Now()
 				// Network in.
-				offset := c.Stats().ClockOffset
+				offset := c.Stats().ClockOffset.Seconds()
 				events = c.Poll(events[:0])
 				for _, ev := range events {
 					switch ev.Kind {
@@ -188,7 +188,7 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 	for i, c := range cs {
 		s := c.Stats()
 		t.Logf("client %d: rtt %v, offset %+.1f ms, in %.1f upd/s %.0f B/s, out %.1f upd/s %.0f B/s, dropped %d",
-			i, s.RTT.Round(time.Millisecond), s.ClockOffset*1000, s.UpdatesIn, s.BytesIn, s.UpdatesOut, s.BytesOut, s.Dropped)
+			i, s.RTT.Round(time.Millisecond), s.ClockOffset.Seconds()*1000, s.UpdatesIn, s.BytesIn, s.UpdatesOut, s.BytesOut, s.Dropped)
 	}
 	t.Logf("host: accepted %d, relayed %d, late %d, invalid %d", st.Accepted, st.Relayed, st.Late, st.Invalid)
 	if p50 > p50Bound || p95 > p95Bound {

@@ -6,22 +6,13 @@ import (
 
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/tank"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/terrain"
 )
-
-// valley returns the generated map the combat tests fight on.
-func valley(t testing.TB) *terrain.Map {
-	t.Helper()
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // fight is a two-tank scene for the hit checker: a shooter and a target on the valley
 // floor, the target's updates relayed by the host and reckoned by the shooter the way
@@ -38,7 +29,7 @@ type fight struct {
 
 func newFight(t testing.TB) *fight {
 	t.Helper()
-	m := valley(t)
+	m := testmaps.Valley(t)
 	floor, _ := m.Landmark("floor")
 	place := func(x, z float64) deadreckon.State {
 		h, _ := m.HeightAt(x, z)

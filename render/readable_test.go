@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/g3n/engine/gui"
 	"github.com/go-gl/mathgl/mgl64"
@@ -328,7 +329,7 @@ func TestFeedChatAndWarningDrawn(t *testing.T) {
 	v := needViewer(t)
 	snap := testSnapshot(3)
 	snap.Time = 30
-	snap.Net.Timeout, snap.Net.Silence = 6, 2.5
+	snap.Net.Timeout, snap.Net.Silence = 6*time.Second, 2500*time.Millisecond
 	snap.Notices = []game.Notice{
 		{Kind: game.NoticeJoin, Time: 21, Who: "cyd", Team: 1},
 		{Kind: game.NoticeChat, Time: 24, Who: "cyd", Team: 1, Text: "anyone on the ridge?"},

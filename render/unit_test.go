@@ -6,10 +6,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/net/impair"
 )
 
 func TestParseOverlays(t *testing.T) {
@@ -171,10 +173,10 @@ func TestCycles(t *testing.T) {
 
 func TestStatsText(t *testing.T) {
 	snap := testSnapshot(3)
-	snap.Net.RTT, snap.Net.ClockOffset, snap.Net.ClockError = 0.104, 5.0399, 0.0123
+	snap.Net.RTT, snap.Net.ClockOffset, snap.Net.ClockError = 104*time.Millisecond, 5039900*time.Microsecond, 12300*time.Microsecond
 	snap.Net.BytesIn, snap.Net.UpdatesIn = 12300, 45
-	snap.Net.Lag, snap.Net.Jitter, snap.Net.Loss = 0.1, 0.02, 0.02
-	snap.Net.Dropped, snap.Net.Malformed, snap.Net.Refused, snap.Net.SendErrors, snap.Net.ClockRejected = 4, 1, 2, 3, 5
+	snap.Net.Impairment = impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}
+	snap.Net.Dropped, snap.Net.Rejected, snap.Net.Refused, snap.Net.SendErrors, snap.Net.ClockRejected = 4, 1, 2, 3, 5
 	snap.Algorithm, snap.Clamp = deadreckon.CubicBezier, deadreckon.ClampUp
 	me := &snap.Tanks[0]
 	me.Velocity = mgl64.Vec3{0, 0, -10}                               // 36 km/h
@@ -396,17 +398,17 @@ func TestLinkWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := testSnapshot(2)
-	snap.Net.Timeout, snap.Net.Silence = 6, 0.4
+	snap.Net.Timeout, snap.Net.Silence = 6*time.Second, 400*time.Millisecond
 	s.Update(snap, 1)
 	if s.hud.warn.Visible() {
 		t.Error("warning after 0.4 s of silence")
 	}
-	snap.Net.Silence = 2.3
+	snap.Net.Silence = 2300 * time.Millisecond
 	s.Update(snap, 1)
 	if !s.hud.warn.Visible() || !strings.Contains(s.hud.warn.Text(), "giving up in 4 s") {
 		t.Errorf("after 2.3 s of a 6 s timeout: visible %v, %q", s.hud.warn.Visible(), s.hud.warn.Text())
 	}
-	snap.Net.Silence = 0.01
+	snap.Net.Silence = 10 * time.Millisecond
 	s.Update(snap, 1)
 	if s.hud.warn.Visible() {
 		t.Error("warning stays once data flows again")

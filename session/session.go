@@ -108,6 +108,9 @@ type PracticeConfig struct {
 	// TickRate is the host's bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
+	// Clock is the clock of the practice host and its player (net.HostConfig.Clock,
+	// net.ClientConfig.Clock), which every Step reads. If nil, the system's clock.
+	Clock net.Clock
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
 }
@@ -142,6 +145,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log)
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
+	hc.Clock = cfg.Clock
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: listen: %w", err)
@@ -161,7 +165,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: sess.Addr, Fingerprint: sess.Fingerprint, KnownHosts: "-",
 		Name: orName(cfg.Match.Name), Wrap: wrapFor(imp, cfg.Match.Seed+2), Logger: log,
-		Timeout: inProcessTimeout,
+		Timeout: inProcessTimeout, Clock: cfg.Clock,
 	})
 	if err != nil {
 		sess.Close()
