@@ -167,10 +167,7 @@ func newMatchCombat(link Link, cfg Config) *matchCombat {
 	if cfg.NoCombat {
 		return nil
 	}
-	rules, err := cfg.Rules.WithDefaults()
-	if err != nil {
-		rules, _ = combat.Rules{}.WithDefaults()
-	}
+	rules, _ := cfg.Rules.WithDefaults() // NewMatch refused invalid rules
 	return &matchCombat{link: link, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
 		ends: math.Inf(1)}
 }

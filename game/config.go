@@ -3,6 +3,7 @@ package game
 import (
 	"log/slog"
 	"math"
+	"reflect"
 
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
@@ -60,8 +61,16 @@ type Config struct {
 
 	// DeadReckoning is how local tanks publish and, in its Reckon field, how remote
 	// tanks are reckoned and clamped (the publisher reckons its own updates the same
-	// way). The zero value means DeadReckoning(), what the game ships.
+	// way). It is merged onto DeadReckoning(), what the game ships, field by field:
+	// each zero field takes the game's value. Two of the game's values are off at
+	// zero, so they have names here: NoClamp and NoLatencyCompensation.
 	DeadReckoning deadreckon.PublisherConfig
+	// NoClamp leaves remote tanks unclamped (deadreckon.ClampNone) instead of on the
+	// ground.
+	NoClamp bool
+	// NoLatencyCompensation projects remote tanks from when their updates arrive
+	// instead of from their owners' timestamps (deadreckon.Config.CompensateLatency).
+	NoLatencyCompensation bool
 
 	// MaxStep caps the time one Step simulates, s. If zero, defaults to DefaultMaxStep.
 	MaxStep float64
@@ -82,7 +91,8 @@ type Config struct {
 	Logger *slog.Logger
 
 	// Rules are the rules of combat this peer expects (reload and wreck times); the
-	// host's referee decides hits and damage. Zero means the defaults.
+	// host's referee decides hits and damage. Zero fields take their defaults;
+	// NewMatch refuses values that are not numbers where numbers are meant.
 	Rules combat.Rules
 	// NoCombat leaves combat out: no tank aims, fires or claims a hit, and the
 	// snapshot shows no fight. A match on a host without a referee needs it: that host
@@ -145,6 +155,35 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// again: a lost update is repaired within an interval or two, not at the
 		// next heartbeat.
 		LostThreshold: 0.25,
+	}
+}
+
+// deadReckoning returns the dead reckoning cfg asks for: cfg.DeadReckoning merged onto
+// DeadReckoning() field by field, with the named offs applied.
+func (cfg Config) deadReckoning() deadreckon.PublisherConfig {
+	dr := cfg.DeadReckoning
+	fillZero(reflect.ValueOf(&dr).Elem(), reflect.ValueOf(DeadReckoning()))
+	if cfg.NoClamp {
+		dr.Reckon.Clamp.Mode = deadreckon.ClampNone
+	}
+	if cfg.NoLatencyCompensation {
+		dr.Reckon.CompensateLatency = false
+	}
+	return dr
+}
+
+// fillZero sets each zero field of struct v to def's, and does the same inside the
+// fields that are structs. Arrays (a footprint, a vector) are set whole.
+func fillZero(v, def reflect.Value) {
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch {
+		case !f.CanSet():
+		case f.Kind() == reflect.Struct:
+			fillZero(f, def.Field(i))
+		case f.IsZero():
+			f.Set(def.Field(i))
+		}
 	}
 }
 

@@ -8,18 +8,22 @@
 // wins); local behaviour (bots choose inputs); reckoning of remote tanks and ground
 // clamping; physics, in which every remote tank stands as a physics.Proxy on its
 // reckoned path, so local tanks collide with remote ones where they are drawn;
-// publishing; and the views a Snapshot hands to the renderer.
+// publishing; the views a Snapshot hands to the renderer; and combat on those views.
 //
-// A match talks to the other peers through a Link: *net.Client, the host's local
-// peer, or an in-memory Loopback for tests and headless experiments:
+// A match talks to the other peers and the host's referee through a Link:
+// *net.Client, the host's own player (net.Host.Local), or, in tests, a player of a
+// host in process on a clock the test moves (package gametest):
 //
-//	hub := game.NewLoopback(game.LoopbackConfig{Delay: 0.1, Jitter: 0.02, Loss: 0.02, Seed: 1})
-//	a, _ := game.NewMatch(game.Config{Map: m, Bots: 3, Seed: 1}, hub.Join())
-//	b, _ := game.NewMatch(game.Config{Map: m, Seed: 2}, hub.Join())
+//	rig, _ := gametest.New(gametest.Config{Link: impair.Link{Latency: 100 * time.Millisecond}})
+//	defer rig.Close()
+//	la, _ := rig.Join()
+//	lb, _ := rig.Join()
+//	a, _ := game.NewMatch(game.Config{Map: m, Bots: 3, Seed: 1, NoCombat: true}, la)
+//	b, _ := game.NewMatch(game.Config{Map: m, Seed: 2, NoCombat: true}, lb)
 //	var snap game.Snapshot
 //	for tick := 1; tick <= 600; tick++ {
 //		now := float64(tick) / 60
-//		hub.SetNow(now)
+//		rig.SetNow(now)
 //		a.Step(now, physics.Input{})
 //		b.Step(now, physics.Input{Throttle: 1})
 //		b.Snapshot(&snap) // reuses snap's slices: no garbage per frame

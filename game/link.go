@@ -36,25 +36,3 @@ type Link interface {
 
 // The real network peers are links.
 var _ Link = (*net.Client)(nil)
-
-// publisherConfig returns pc with the bounds of what a tank publishes filled in where
-// pc leaves them zero: the host's limits (net.DefaultMax…), which the publisher keeps
-// strictly inside, so that the host never refuses a tank's update for a collision's
-// acceleration spike or a sample jump.
-func publisherConfig(pc deadreckon.PublisherConfig) deadreckon.PublisherConfig {
-	l := &pc.Reckon.Limits
-	for _, b := range []struct {
-		v   *float64
-		def float64
-	}{
-		{&l.MaxSpeed, net.DefaultMaxSpeed},
-		{&l.MaxAcceleration, net.DefaultMaxAcceleration},
-		{&l.MaxAngularSpeed, net.DefaultMaxTurnRate},
-		{&l.MaxArticulationRate, net.DefaultMaxArticulationRate},
-	} {
-		if *b.v == 0 {
-			*b.v = b.def
-		}
-	}
-	return pc
-}

@@ -126,8 +126,9 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if !(cfg.RemoveAfter > 0) {
 		cfg.RemoveAfter = DefaultRemoveAfter
 	}
-	if cfg.DeadReckoning == (deadreckon.PublisherConfig{}) {
-		cfg.DeadReckoning = DeadReckoning()
+	cfg.DeadReckoning = cfg.deadReckoning()
+	if _, err := cfg.Rules.WithDefaults(); err != nil {
+		return nil, fmt.Errorf("game: %w", err)
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -290,7 +291,8 @@ func (m *Match) Respawn() { m.respawn = true }
 // the ground, and their physics proxies are set on the reckoned paths; the physics
 // steps, so local tanks collide with remote ones where they are shown; local tanks
 // publish what the deadreckon.Publisher decides; the views the next Snapshot hands
-// out are refreshed.
+// out are refreshed; and combat runs on those views (the host's events, shots, shells
+// in flight and the claims of their hits).
 //
 // A now earlier than the previous Step's, or not finite, simulates no time. Step returns an error
 // wrapping ErrLinkClosed once the link has closed (see Err); the match's state stays
@@ -414,14 +416,7 @@ func (m *Match) receive(now float64) {
 				m.removeRemote(t)
 			}
 		case net.EventChat:
-			who := ev.Name
-			if who == "" && ev.Owner == me && m.self != nil {
-				who = m.self.name // the host names senders after their tanks; ours we know
-			}
-			if who == "" {
-				who = fmt.Sprintf("player %d", ev.Owner)
-			}
-			m.notify(Notice{Kind: NoticeChat, Who: who, Team: m.teamOf(ev.Owner), Text: ev.Text})
+			m.chatHeard(ev)
 		case net.EventMessage:
 			m.combatMessage(ev.Message, now)
 		case net.EventClosed:
@@ -435,6 +430,19 @@ func (m *Match) receive(now float64) {
 	}
 	// Strings in old events would otherwise stay reachable from the buffer.
 	clear(m.events)
+}
+
+// chatHeard adds a chat line to the feed, named after its sender's tank: the link
+// names other players after their tanks, and this one's is known here.
+func (m *Match) chatHeard(ev *net.Event) {
+	who := ev.Name
+	if who == "" && ev.Owner == m.link.ID() && m.self != nil {
+		who = m.self.name
+	}
+	if who == "" {
+		who = fmt.Sprintf("player %d", ev.Owner)
+	}
+	m.notify(Notice{Kind: NoticeChat, Who: who, Team: m.teamOf(ev.Owner), Text: ev.Text})
 }
 
 // addRemote starts reckoning a tank another peer owns. A spawn whose state the actor

@@ -56,9 +56,8 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 		t.Run(algo.String(), func(t *testing.T) {
 			rig := newRig(t, gametest.Config{})
 			owner := join(t, rig)
-			m := mustMatch(t, Config{Map: mp, NoPlayer: true, DeadReckoning: reckoning(func(c *deadreckon.Config) {
-				c.Algorithm, c.Clamp.Mode = algo, deadreckon.ClampNone
-			})}, join(t, rig))
+			m := mustMatch(t, Config{Map: mp, NoPlayer: true, NoClamp: true,
+				DeadReckoning: deadreckon.PublisherConfig{Reckon: deadreckon.Config{Algorithm: algo}}}, join(t, rig))
 
 			s0 := deadreckon.NewState(mgl64.Vec3{10, 5, 10})
 			id, err := owner.Spawn("target", 1, s0)
@@ -188,12 +187,12 @@ func twoMatchErrors(t *testing.T, noCompensation bool) (errs, horiz []float64) {
 	// Three clamp rays at every distance, as the owner's physics does: beyond
 	// NearDistance the default single-ray clamp can differ from the three-point one by
 	// a meter or two in height where the ground curves under a 7 m hull.
-	dr := reckoning(func(c *deadreckon.Config) {
-		c.Clamp.NearDistance, c.Clamp.FarDistance = math.Inf(1), math.Inf(1)
-		c.CompensateLatency = !noCompensation
-	})
-	a := mustMatch(t, Config{NoCombat: true, Map: mp, Name: "a", Bots: 2, Seed: 1, DeadReckoning: dr}, join(t, rig))
-	b := mustMatch(t, Config{NoCombat: true, Map: mp, Name: "b", Bots: 1, Seed: 2, DeadReckoning: dr}, join(t, rig))
+	dr := deadreckon.PublisherConfig{Reckon: deadreckon.Config{
+		Clamp: deadreckon.Clamp{NearDistance: math.Inf(1), FarDistance: math.Inf(1)}}}
+	a := mustMatch(t, Config{NoCombat: true, Map: mp, Name: "a", Bots: 2, Seed: 1, DeadReckoning: dr,
+		NoLatencyCompensation: noCompensation}, join(t, rig))
+	b := mustMatch(t, Config{NoCombat: true, Map: mp, Name: "b", Bots: 1, Seed: 2, DeadReckoning: dr,
+		NoLatencyCompensation: noCompensation}, join(t, rig))
 
 	var sa, sb Snapshot
 	for k := 0; k <= 20*60; k++ {
@@ -308,7 +307,7 @@ func TestRemoteLifecycle(t *testing.T) {
 	rig := newRig(t, gametest.Config{})
 	owner := join(t, rig)
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2,
-		DeadReckoning: reckoning(func(c *deadreckon.Config) { c.Heartbeat = 0.5 })}, join(t, rig))
+		DeadReckoning: deadreckon.PublisherConfig{Reckon: deadreckon.Config{Heartbeat: 0.5}}}, join(t, rig))
 	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
 	b, _ := owner.Spawn("b", 2, deadreckon.NewState(mgl64.Vec3{20, 0, 0}))
 	c, _ := owner.Spawn("c", 2, deadreckon.NewState(mgl64.Vec3{40, 0, 0}))
@@ -557,13 +556,6 @@ func TestNeedsRespawn(t *testing.T) {
 			t.Errorf("%s: respawn %v, want %v", c.name, got, c.want)
 		}
 	}
-}
-
-// reckoning returns the game's dead reckoning with its remote part changed by edit.
-func reckoning(edit func(c *deadreckon.Config)) deadreckon.PublisherConfig {
-	dr := DeadReckoning()
-	edit(&dr.Reckon)
-	return dr
 }
 
 // TestHostileEventsCounted: a remote spawn with nowhere to be drawn and an update

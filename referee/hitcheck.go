@@ -33,7 +33,7 @@ const (
 	// is on it at the claimed impact time, m. The rebuild repeats the shooter's reckoning on the updates it had,
 	// when it had them, so it lands within millimetres of the shooter's view (the
 	// lab's rebuild error: median 0, 95th percentile under 1 cm at 150 ms ± 30 ms and 5%
-	// loss); 2 cm keeps hits that graze an edge, and refuses near misses.
+	// loss); 1 cm keeps hits that graze an edge, and refuses near misses.
 	DefaultHitSlack = 0.01
 	// DefaultReloadSlack is how much sooner than the reload time a shot is still
 	// accepted, s: shots are stamped with the shooter's estimate of the host's clock.

@@ -41,6 +41,9 @@ const (
 	DefaultStatsEvery = 10 * time.Second
 )
 
+// NoBots is the PracticeConfig.Bots of a practice match without bots.
+const NoBots = -1
+
 // inProcessTimeout is the silence after which a practice match's host and player
 // would give each other up. Both run in this process, so a stall (a loaded machine, a
 // debugger, a suspended laptop) starves them together and is never the other's fault:
@@ -97,14 +100,12 @@ type PracticeConfig struct {
 	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
 	// defaults to DefaultMapDir.
 	MapDir string
-	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
-	// negative means none.
+	// Bots is how many bots the host runs, at most game.MaxBots. If zero, defaults to
+	// DefaultPracticeBots; NoBots runs none.
 	Bots int
-	// Impairment is added to the player's link each way. If zero, the defaults above
-	// apply, unless NoImpairment is set.
-	Impairment impair.Link
-	// NoImpairment runs the practice link unimpaired.
-	NoImpairment bool
+	// Impairment is added to the player's link each way. If nil, the defaults above
+	// apply; a zero impair.Link runs the link unimpaired.
+	Impairment *impair.Link
 	// TickRate is the host's bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -130,19 +131,21 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	switch {
 	case bots == 0:
 		bots = DefaultPracticeBots
-	case bots < 0:
+	case bots == NoBots:
 		bots = 0
+	case bots < 0:
+		return nil, nil, fmt.Errorf("practice: %d bots", bots)
 	}
-	imp := cfg.Impairment
-	if !imp.Active() && !cfg.NoImpairment {
-		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
-	}
-	if cfg.NoImpairment {
-		imp = impair.Link{}
+	imp := impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
+	if cfg.Impairment != nil {
+		imp = *cfg.Impairment
 	}
 
 	sess := &Session{}
-	hc := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log)
+	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("practice: %w", err)
+	}
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
 	hc.Clock = cfg.Clock
@@ -219,7 +222,10 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log)
+	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("host: %w", err)
+	}
 	hc.Certificate = cfg.Certificate
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
@@ -368,9 +374,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hcfg := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
+	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	hcfg.Certificate = cfg.Certificate
-	judge := hcfg.Judge.(*referee.Referee)
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -476,18 +484,21 @@ func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log
 }
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks, with limits (raised to carry those tanks).
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, log *slog.Logger) net.HostConfig {
+// actors tanks, with limits (raised to carry those tanks), and the referee it runs.
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
-	// The host referees combat with the default rules; the rules cannot be invalid.
-	judge, _ := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
+	// The host referees combat with the default rules.
+	ref, err := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
+	if err != nil {
+		return net.HostConfig{}, nil, err
+	}
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
-		Judge: judge,
-	}
+		Judge: ref,
+	}, ref, nil
 }
 
 // mapExtent is the half-width of the square around the origin that holds mp, m.

@@ -217,7 +217,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
-		Difficulty: c.difficulty, Logger: logger}
+		NoClamp: c.deadReckoning.Reckon.Clamp.Mode == deadreckon.ClampNone, Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
@@ -246,12 +246,11 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
-				pc.Bots = -1
+				pc.Bots = session.NoBots
 			}
 		}
 		if c.impairSet {
-			pc.Impairment = link
-			pc.NoImpairment = !link.Active()
+			pc.Impairment = &link
 		}
 		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
