@@ -5,12 +5,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
-// Defaults for Config.
+// Defaults for the bots.
 const (
 	// DefaultMargin keeps bot waypoints this far inside the map border, m.
 	DefaultMargin = 32.0
@@ -23,7 +23,7 @@ const (
 	DefaultPauseChance = 0.4
 )
 
-// Config sets up a Driver.
+// Config sets up a bot.
 type Config struct {
 	// Map is the battlefield the bot patrols. Required.
 	Map *terrain.Map
@@ -43,17 +43,13 @@ type Config struct {
 	PauseChance float64
 }
 
-// steerLeft is the physics.Input.Steer sign that turns a tank left (positive yaw):
-// physics steers right for positive values.
-const steerLeft = -1
-
-// botMode is what a bot is doing.
-type botMode uint8
+// driveMode is what a bot is doing.
+type driveMode uint8
 
 const (
-	botDrive   botMode = iota // heading for the waypoint
-	botPause                  // standing still for a while
-	botReverse                // backing out of a place it got stuck in
+	botDrive   driveMode = iota // heading for the waypoint
+	botPause                    // standing still for a while
+	botReverse                  // backing out of a place it got stuck in
 )
 
 // Driver drives a tank like a player would, producing a physics.Input each tick: it
@@ -69,7 +65,7 @@ type Driver struct {
 	rng    *rand.Rand
 	lo, hi mgl64.Vec2 // waypoint area
 
-	mode     botMode
+	mode     driveMode
 	until    float64 // end of a pause or of reversing, s
 	waypoint mgl64.Vec2
 	legs     int     // waypoints chosen so far
@@ -84,10 +80,10 @@ type Driver struct {
 	sweepPhase, sweepRate, gunPhase float64
 }
 
-// NewDriver returns a driver ready to drive on cfg.Map. It panics if cfg.Map is nil.
+// NewDriver returns a bot ready to drive on cfg.Map. It panics if cfg.Map is nil.
 func NewDriver(cfg Config) *Driver {
 	if cfg.Map == nil {
-		panic("bot: a driver needs a map")
+		panic("bot: a bot needs a map")
 	}
 	if !(cfg.Margin > 0) {
 		cfg.Margin = DefaultMargin
@@ -121,7 +117,7 @@ func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics
 		b.nextWaypoint(pos)
 		b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
 	}
-	yaw := deadreckon.Yaw(p.Orientation)
+	yaw := geom.Yaw(p.Orientation)
 	in := physics.Input{AimYaw: b.aim(now, pos, yaw, others)}
 	in.GunElevation = 0.05 + 0.12*math.Sin(0.35*now+b.gunPhase)
 
@@ -155,8 +151,8 @@ func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics
 		dist = to.Len()
 	}
 	// A world yaw ψ faces (cos ψ, −sin ψ) on the (x, z) plane.
-	want := deadreckon.Heading(mgl64.Vec3{to[0], 0, to[1]})
-	turn := deadreckon.WrapAngle(want - yaw)
+	want := geom.Heading(mgl64.Vec3{to[0], 0, to[1]})
+	turn := geom.WrapAngle(want - yaw)
 	in.Steer = math.Max(-1, math.Min(1, turn*1.5*steerLeft))
 	switch a := math.Abs(turn); {
 	case a > math.Pi/3:
@@ -196,7 +192,7 @@ func (b *Driver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Ve
 	}
 	if best >= 0 {
 		d := others[best].Sub(pos)
-		return deadreckon.Heading(d)
+		return geom.Heading(d)
 	}
 	return yaw + 1.2*math.Sin(b.sweepRate*now+b.sweepPhase)
 }
@@ -246,3 +242,7 @@ func (b *Driver) onRock(c mgl64.Vec2) bool {
 	}
 	return false
 }
+
+// steerLeft is the physics.Input.Steer sign that turns a tank left (positive yaw):
+// physics steers right for positive values.
+const steerLeft = -1

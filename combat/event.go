@@ -2,7 +2,7 @@ package combat
 
 import "github.com/go-gl/mathgl/mgl64"
 
-// EventKind says what an Event reports.
+// EventKind says what a Event reports.
 type EventKind uint8
 
 // The combat events.
@@ -22,7 +22,7 @@ const (
 	EventScores
 )
 
-// Event is one combat message from the host (or, for EventFire, a shooter as
+// Event is one combat message from the host (or, for CombatFire, a shooter as
 // relayed by the host). Times are host-clock seconds.
 type Event struct {
 	Kind EventKind
@@ -45,7 +45,7 @@ type Event struct {
 	// the match in play ends at the latest (its time limit), +Inf without one.
 	Over        bool
 	Until, Ends float64
-	// Scores is the scoreboard (EventScores), best first.
+	// Scores is the scoreboard (CombatScores), best first.
 	Scores []Score
 }
 

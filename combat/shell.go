@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
@@ -69,7 +69,7 @@ func (s Shot) Velocity(t float64) mgl64.Vec3 {
 // Valid reports whether the shot's fields are finite and its direction is a unit vector.
 func (s Shot) Valid() bool {
 	l := s.Direction.Len()
-	return deadreckon.FiniteVec(s.Origin) && deadreckon.Finite(s.Time) && l > 0.999 && l < 1.001
+	return geom.FiniteVec(s.Origin) && geom.Finite(s.Time) && l > 0.999 && l < 1.001
 }
 
 // ImpactKind says what a shell struck.
@@ -240,16 +240,4 @@ func OnHull(p mgl64.Vec3, tol float64) bool {
 		}
 	}
 	return true
-}
-
-// BallisticElevation returns the low elevation (rad, above the horizontal) that sends
-// a shell at MuzzleVelocity to a point dx meters away horizontally and dy meters
-// higher, and false when it is out of reach.
-func BallisticElevation(dx, dy float64) (float64, bool) {
-	v2 := MuzzleVelocity * MuzzleVelocity
-	disc := v2*v2 - Gravity*(Gravity*dx*dx+2*dy*v2)
-	if disc < 0 || dx <= 0 {
-		return 0, false
-	}
-	return math.Atan2(v2-math.Sqrt(disc), Gravity*dx), true
 }

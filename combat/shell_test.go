@@ -4,10 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/tank"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 func TestMuzzleOfALevelTank(t *testing.T) {

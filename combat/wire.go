@@ -117,7 +117,7 @@ func EventMessage(ev *Event) (wire.Message, error) {
 		}
 		return m, nil
 	}
-	return nil, fmt.Errorf("combat: event kind %d has no message", ev.Kind)
+	return nil, fmt.Errorf("combat: combat event kind %d has no message", ev.Kind)
 }
 
 // EventOf returns the combat event a wire message carries, and false when it is not a

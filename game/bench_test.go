@@ -16,7 +16,7 @@ import (
 func benchMatches(b *testing.B, bots int) (*gametest.Rig, *Match, *Match, float64) {
 	mp := testmaps.Small(b)
 	rig := newRig(b, gametest.Config{Link: impair.Link{Latency: 55 * time.Millisecond, Jitter: 5 * time.Millisecond}, Seed: 1})
-	owner := mustMatch(b, Config{NoCombat: true, Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, join(b, rig))
+	owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, join(b, rig))
 	viewer := mustMatch(b, Config{Map: mp, Seed: 2}, join(b, rig))
 	now := 0.0
 	for range 120 {

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
 )
@@ -16,7 +16,7 @@ func TestBotsPatrol(t *testing.T) {
 	mp := testmaps.Small(t)
 	rig := newRig(t, gametest.Config{})
 	const bots = 4
-	m := mustMatch(t, Config{NoCombat: true, Map: mp, NoPlayer: true, Bots: bots, Seed: 42}, join(t, rig))
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 42}, join(t, rig))
 	type track struct {
 		dist, turned, turret float64
 		stoppedFor, maxStop  float64
@@ -39,14 +39,14 @@ func TestBotsPatrol(t *testing.T) {
 			if p[0] < lo[0] || p[0] > hi[0] || p[2] < lo[1] || p[2] > hi[1] {
 				t.Fatalf("t=%.1f: bot %s left the map at %v", now, v.Name, p)
 			}
-			yaw := deadreckon.Yaw(v.Orientation)
+			yaw := geom.Yaw(v.Orientation)
 			if k == 0 {
 				tr.lastYaw, tr.lastTurret, tr.minY, tr.maxY = yaw, v.Turret, p[1], p[1]
 			} else {
 				step := math.Hypot(p[0]-prev[i][0], p[2]-prev[i][2])
 				tr.dist += step
-				tr.turned += math.Abs(deadreckon.WrapAngle(yaw - tr.lastYaw))
-				tr.turret += math.Abs(deadreckon.WrapAngle(v.Turret - tr.lastTurret))
+				tr.turned += math.Abs(geom.WrapAngle(yaw - tr.lastYaw))
+				tr.turret += math.Abs(geom.WrapAngle(v.Turret - tr.lastTurret))
 				if step/tick < 0.2 {
 					tr.stoppedFor += tick
 					tr.maxStop = math.Max(tr.maxStop, tr.stoppedFor)
@@ -91,7 +91,7 @@ func TestBotDeterministic(t *testing.T) {
 	mp := testmaps.Small(t)
 	run := func() []physics.Input {
 		rig := newRig(t, gametest.Config{})
-		m := mustMatch(t, Config{NoCombat: true, Map: mp, NoPlayer: true, Bots: 2, Seed: 9}, join(t, rig))
+		m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 9}, join(t, rig))
 		var out []physics.Input
 		for k := 0; k < 600; k++ {
 			now := float64(k) * tick

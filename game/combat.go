@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -90,8 +91,7 @@ type HitRecord struct {
 
 // CombatView is combat as a snapshot shows it.
 type CombatView struct {
-	// Enabled reports that the host's referee has spoken; until it has, no tank's
-	// fight is shown.
+	// Enabled reports that the link has a referee; without one no tank can fire.
 	Enabled bool
 	// Shells, Effects, Markers and Hits list what to draw; Scores the
 	// scoreboard, best first. Kills are notices in the match's feed
@@ -158,18 +158,21 @@ type matchCombat struct {
 	nextShot uint32
 	trigger  bool
 	claims   []pendingClaim // claims to send again on the next frames
-	heard    bool           // the host's referee has spoken: show combat's HUD
+	heard    bool           // the host's Judge has spoken: show combat's HUD
 }
 
-// newMatchCombat returns the combat side of a match on link, or nil when cfg leaves
-// combat out.
-func newMatchCombat(link Link, cfg Config) *matchCombat {
-	if cfg.NoCombat {
-		return nil
+// newMatchCombat returns the combat side of a match on link, or nil when the link is
+// not refereed. It returns an error for invalid cfg.Rules.
+func newMatchCombat(link Link, cfg Config) (*matchCombat, error) {
+	rules, err := cfg.Rules.WithDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("game: %w", err)
 	}
-	rules, _ := cfg.Rules.WithDefaults() // NewMatch refused invalid rules
+	if !link.Refereed() {
+		return nil, nil
+	}
 	return &matchCombat{link: link, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
-		ends: math.Inf(1)}
+		ends: math.Inf(1)}, nil
 }
 
 // Fire asks the player's tank to fire at the next Step, if its gun is loaded.

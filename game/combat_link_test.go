@@ -5,18 +5,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
-	"github.com/treadline/treadline/internal/testmaps"
-	"github.com/treadline/treadline/referee"
-	tankspec "github.com/treadline/treadline/tank"
-
-	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	tankspec "github.com/treadline/treadline/tank"
+	"github.com/treadline/treadline/terrain"
 )
 
 // recordLink is a shooter's link that records its shots, its claims and the host's
@@ -82,13 +81,15 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("minutes of simulated battle")
 	}
-	mp := testmaps.Small(t) // a small valley: they meet
-	judge, err := referee.New(mp, combat.Rules{}, DeadReckoning().Reckon)
+	mp, err := terrain.Generate(terrain.GenerateConfig{Seed: 7, Size: 256, Samples: 129}) // a small valley: they meet
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := judge
-	rig := newRig(t, gametest.Config{Seed: 5, Judge: judge,
+	ref, err := referee.New(mp, combat.Rules{}, DeadReckoning().Reckon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := newRig(t, gametest.Config{Seed: 5, Judge: ref,
 		Link: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}})
 	rec := &recordLink{Link: join(t, rig), fired: map[uint32]combat.Shot{}, claimed: map[uint32]combat.Claim{},
 		answer: map[uint32]combat.Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}

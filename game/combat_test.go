@@ -21,12 +21,11 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Skip("a few simulated minutes of battle")
 	}
 	mp := testmaps.Valley(t)
-	judge, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := judge
-	rig := newRig(t, gametest.Config{Seed: 3, Judge: judge,
+	rig := newRig(t, gametest.Config{Seed: 3, Judge: ref,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
 	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
 	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: bot.Hard}, join(t, rig))
@@ -108,11 +107,11 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 // every peer's tanks respawn for the next match with clean scores.
 func TestMatchEndsAndRestarts(t *testing.T) {
 	mp := testmaps.Valley(t)
-	judge, err := referee.New(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rig := newRig(t, gametest.Config{Seed: 4, Judge: judge, Link: impair.Link{Latency: 50 * time.Millisecond}})
+	rig := newRig(t, gametest.Config{Seed: 4, Judge: ref, Link: impair.Link{Latency: 50 * time.Millisecond}})
 	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
 	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: bot.Hard}, join(t, rig))
 	var snap Snapshot

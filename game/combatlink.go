@@ -45,7 +45,7 @@ func (c *matchCombat) resendClaims() {
 	c.claims = c.claims[:n]
 }
 
-// combatMessage applies a game message the host's referee sent (it arrives with the
+// combatMessage applies a game message the host's Judge sent (it arrives with the
 // other events, in Step's network phase).
 func (m *Match) combatMessage(msg wire.Message, now float64) {
 	if m.combat == nil || msg == nil {

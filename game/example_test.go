@@ -33,11 +33,11 @@ func ExampleNewMatch() {
 		log.Fatal(err)
 	}
 	// No referee on this host: the bots drive without fighting.
-	bots, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, NoCombat: true}, botLink)
+	bots, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1}, botLink)
 	if err != nil {
 		log.Fatal(err)
 	}
-	player, err := game.NewMatch(game.Config{Map: mp, Name: "ada", Seed: 2, NoCombat: true}, playerLink)
+	player, err := game.NewMatch(game.Config{Map: mp, Name: "ada", Seed: 2}, playerLink)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -30,7 +30,11 @@ func (l *scriptLink) Spawn(string, int, deadreckon.State) (uint32, error) {
 func (l *scriptLink) Despawn(uint32) error                   { return nil }
 func (l *scriptLink) Publish(uint32, deadreckon.State) error { return nil }
 func (l *scriptLink) Stats() net.Stats                       { return net.Stats{} }
-func (l *scriptLink) Send(wire.Message) error                { return nil }
+
+// Send drops game messages: the script has no referee (Refereed false), so the match
+// never fights on it.
+func (l *scriptLink) Send(wire.Message) error { return nil }
+func (l *scriptLink) Refereed() bool          { return false }
 func (l *scriptLink) Chat(text string) error {
 	l.chat = append(l.chat, text)
 	return nil

@@ -6,10 +6,9 @@ import (
 	"github.com/treadline/treadline/net/wire"
 )
 
-// Link is a match's connection to the other peers of a match and to the host's
-// referee. *net.Client (a joined player, or the host's own from net.Host.Local) and
-// the in-process links of package gametest satisfy it. A Match uses its Link from the
-// goroutine that calls Step.
+// Link is a match's connection to the other peers of a match. *net.Client (a joined
+// player, or the host's own from net.Host.Local) and the in-process links of package
+// gametest satisfy it. A Match uses its Link from the goroutine that calls Step.
 type Link interface {
 	// ID returns this player's id, unique in the match.
 	ID() uint32
@@ -24,14 +23,17 @@ type Link interface {
 	Publish(actor uint32, s deadreckon.State) error
 	// Chat sends a line of chat to every player, this one included.
 	Chat(text string) error
-	// Send sends a game message (wire.Fire, wire.HitClaim) to the host's referee,
-	// whose answers arrive as net.EventMessage events.
-	Send(m wire.Message) error
 	// Poll appends the events that arrived since the last call to buf and returns it.
 	// It never blocks.
 	Poll(buf []net.Event) []net.Event
 	// Stats returns the link's connection figures now.
 	Stats() net.Stats
+	// Send sends a game message (wire.Fire, wire.HitClaim) to the host's Judge, whose
+	// answers arrive as net.EventMessage events.
+	Send(m wire.Message) error
+	// Refereed reports whether a Judge hears the link's game messages: a match fights
+	// only on a refereed link.
+	Refereed() bool
 }
 
 // The real network peers are links.

@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
@@ -56,8 +57,10 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 		t.Run(algo.String(), func(t *testing.T) {
 			rig := newRig(t, gametest.Config{})
 			owner := join(t, rig)
-			m := mustMatch(t, Config{Map: mp, NoPlayer: true, NoClamp: true,
-				DeadReckoning: deadreckon.PublisherConfig{Reckon: deadreckon.Config{Algorithm: algo}}}, join(t, rig))
+			m := mustMatch(t, Config{Map: mp, NoPlayer: true, DeadReckoning: reckoning(func(c *deadreckon.Config) {
+				c.Algorithm = algo
+			})}, join(t, rig))
+			m.SetClamp(deadreckon.ClampNone) // zero in a Config means the game's clamp
 
 			s0 := deadreckon.NewState(mgl64.Vec3{10, 5, 10})
 			id, err := owner.Spawn("target", 1, s0)
@@ -187,12 +190,14 @@ func twoMatchErrors(t *testing.T, noCompensation bool) (errs, horiz []float64) {
 	// Three clamp rays at every distance, as the owner's physics does: beyond
 	// NearDistance the default single-ray clamp can differ from the three-point one by
 	// a meter or two in height where the ground curves under a 7 m hull.
-	dr := deadreckon.PublisherConfig{Reckon: deadreckon.Config{
-		Clamp: deadreckon.Clamp{NearDistance: math.Inf(1), FarDistance: math.Inf(1)}}}
-	a := mustMatch(t, Config{NoCombat: true, Map: mp, Name: "a", Bots: 2, Seed: 1, DeadReckoning: dr,
-		NoLatencyCompensation: noCompensation}, join(t, rig))
-	b := mustMatch(t, Config{NoCombat: true, Map: mp, Name: "b", Bots: 1, Seed: 2, DeadReckoning: dr,
-		NoLatencyCompensation: noCompensation}, join(t, rig))
+	dr := reckoning(func(c *deadreckon.Config) {
+		c.Clamp.NearDistance, c.Clamp.FarDistance = math.Inf(1), math.Inf(1)
+	})
+	a := mustMatch(t, Config{Map: mp, Name: "a", Bots: 2, Seed: 1, DeadReckoning: dr}, join(t, rig))
+	b := mustMatch(t, Config{Map: mp, Name: "b", Bots: 1, Seed: 2, DeadReckoning: dr}, join(t, rig))
+	// Off is not a Config value (zero there means the game's choice): switch it.
+	a.SetLatencyCompensation(!noCompensation)
+	b.SetLatencyCompensation(!noCompensation)
 
 	var sa, sb Snapshot
 	for k := 0; k <= 20*60; k++ {
@@ -254,8 +259,8 @@ func TestLatencyCompensationHelps(t *testing.T) {
 func TestSnapshotReuseAllocatesNothing(t *testing.T) {
 	mp := testmaps.Small(t)
 	rig := newRig(t, gametest.Config{Link: impair.Link{Latency: 50 * time.Millisecond}, Seed: 1})
-	a := mustMatch(t, Config{NoCombat: true, Map: mp, Bots: 3, Seed: 1}, join(t, rig))
-	b := mustMatch(t, Config{NoCombat: true, Map: mp, Bots: 2, Seed: 2}, join(t, rig))
+	a := mustMatch(t, Config{Map: mp, Bots: 3, Seed: 1}, join(t, rig))
+	b := mustMatch(t, Config{Map: mp, Bots: 2, Seed: 2}, join(t, rig))
 	var snap Snapshot
 	now := 0.0
 	for range 300 {
@@ -307,7 +312,9 @@ func TestRemoteLifecycle(t *testing.T) {
 	rig := newRig(t, gametest.Config{})
 	owner := join(t, rig)
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2,
-		DeadReckoning: deadreckon.PublisherConfig{Reckon: deadreckon.Config{Heartbeat: 0.5}}}, join(t, rig))
+		DeadReckoning: reckoning(func(c *deadreckon.Config) {
+			c.Heartbeat, c.StaleHeartbeats = 0.5, deadreckon.DefaultStaleHeartbeats // stale after 1.2 s
+		})}, join(t, rig))
 	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
 	b, _ := owner.Spawn("b", 2, deadreckon.NewState(mgl64.Vec3{20, 0, 0}))
 	c, _ := owner.Spawn("c", 2, deadreckon.NewState(mgl64.Vec3{40, 0, 0}))
@@ -334,7 +341,7 @@ func TestRemoteLifecycle(t *testing.T) {
 	}
 	_ = owner.Publish(b, good)
 	step(0.2)
-	if p := viewOf(t, &snap, a).Position; !deadreckon.Finite(p[0]) {
+	if p := viewOf(t, &snap, a).Position; !geom.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
 	}
 	if err := owner.Despawn(c); err != nil {
@@ -436,7 +443,7 @@ func TestInputSanitized(t *testing.T) {
 	m.Snapshot(&snap)
 	v := snap.Tanks[snap.Self]
 	for _, x := range []float64{v.Position[0], v.Position[1], v.Position[2], v.Turret, v.Gun} {
-		if !deadreckon.Finite(x) {
+		if !geom.Finite(x) {
 			t.Fatalf("non-finite pose after hostile input: %+v", v)
 		}
 	}
@@ -558,6 +565,13 @@ func TestNeedsRespawn(t *testing.T) {
 	}
 }
 
+// reckoning returns the game's dead reckoning with its remote part changed by edit.
+func reckoning(edit func(c *deadreckon.Config)) deadreckon.PublisherConfig {
+	dr := DeadReckoning()
+	edit(&dr.Reckon)
+	return dr
+}
+
 // TestHostileEventsCounted: a remote spawn with nowhere to be drawn and an update
 // with a NaN position, which a host should never relay, are dropped and counted, and
 // the rest of the match carries on.
@@ -581,7 +595,7 @@ func TestHostileEventsCounted(t *testing.T) {
 	if snap.Net.Refused != 2 {
 		t.Errorf("refused = %d after a bad spawn and a NaN update, want 2", snap.Net.Refused)
 	}
-	if p := viewOf(t, &snap, 7).Position; !deadreckon.Finite(p[0]) {
+	if p := viewOf(t, &snap, 7).Position; !geom.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/testmaps"
@@ -17,13 +18,47 @@ import (
 // value), and local tanks publish with it.
 func TestOneDeadReckoning(t *testing.T) {
 	rig := newRig(t, gametest.Config{})
-	m := mustMatch(t, Config{NoCombat: true, Map: testmaps.Small(t), NoPlayer: true, Bots: 1}, join(t, rig))
+	m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true, Bots: 1}, join(t, rig))
 	if m.DeadReckoning() != DeadReckoning() {
 		t.Errorf("match reckons with %+v\nwant the game's %+v", m.DeadReckoning(), DeadReckoning())
 	}
 	for _, tk := range m.tanks {
 		if tk.local && tk.pub.Config() != deadreckon.NewPublisher(DeadReckoning(), 0).Config() {
 			t.Errorf("bot publishes with %+v", tk.pub.Config())
+		}
+	}
+}
+
+// TestDeadReckoningMergesFieldByField: a configuration that sets some fields keeps
+// them and takes the game's value for every other, nested fields included.
+func TestDeadReckoningMergesFieldByField(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(pc *deadreckon.PublisherConfig)
+	}{
+		{"publisher threshold", func(pc *deadreckon.PublisherConfig) { pc.PositionThreshold = 0.5 }},
+		{"reckon interval", func(pc *deadreckon.PublisherConfig) { pc.Reckon.UpdateInterval = 0.3 }},
+		{"clamp distance", func(pc *deadreckon.PublisherConfig) { pc.Reckon.Clamp.NearDistance = 12 }},
+		{"limit", func(pc *deadreckon.PublisherConfig) { pc.Reckon.Limits.MaxSpeed = 9 }},
+	} {
+		var given deadreckon.PublisherConfig
+		c.edit(&given)
+		want := DeadReckoning()
+		c.edit(&want)
+		rig := newRig(t, gametest.Config{})
+		m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true, DeadReckoning: given}, join(t, rig))
+		if got := m.DeadReckoning(); got != want {
+			t.Errorf("%s: match reckons with %+v\nwant %+v", c.name, got, want)
+		}
+	}
+}
+
+// TestInvalidRulesRefused: rules the referee would refuse are an error, not the defaults.
+func TestInvalidRulesRefused(t *testing.T) {
+	rig := newRig(t, gametest.Config{})
+	for _, r := range []combat.Rules{{Reload: -1}, {MaxHealth: math.NaN()}, {TimeLimit: math.Inf(1)}} {
+		if _, err := NewMatch(Config{Map: testmaps.Small(t), NoPlayer: true, Rules: r}, join(t, rig)); err == nil {
+			t.Errorf("rules %+v accepted", r)
 		}
 	}
 }
@@ -36,9 +71,10 @@ func TestStaleBeforeRemoved(t *testing.T) {
 		t.Fatalf("stale after %v s, host timeout %v s, match removal %v s: want them in this order",
 			stale, net.DefaultTimeout, DefaultRemoveAfter)
 	}
-	// A parked tank is heard from every heartbeat, well inside StaleAfter.
-	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*2 > stale {
-		t.Errorf("heartbeat up to %v s: one lost heartbeat would mark a parked tank stale (%v s)", hb, stale)
+	// A parked tank is heard from every heartbeat: three lost in a row (one parked
+	// tank-hour in a hundred at 10% loss) still leave it fresh.
+	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*4 > stale {
+		t.Errorf("heartbeat up to %v s: three lost heartbeats would mark a parked tank stale (%v s)", hb, stale)
 	}
 	rig := newRig(t, gametest.Config{})
 	owner := join(t, rig)
@@ -56,6 +92,9 @@ func TestStaleBeforeRemoved(t *testing.T) {
 		if len(snap.Tanks) == 1 && snap.Tanks[0].Stale && staleAt == 0 {
 			staleAt = now
 		}
+	}
+	if snap.StaleAfter != stale || snap.Heartbeat != PublishHeartbeat {
+		t.Errorf("snapshot says stale after %v s, heartbeat %v s; want %v and %v for the labels", snap.StaleAfter, snap.Heartbeat, stale, PublishHeartbeat)
 	}
 	if math.Abs(staleAt-stale) > 2*tick {
 		t.Errorf("silent tank shown stale at %.2f s, want %.2f s", staleAt, stale)

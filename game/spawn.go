@@ -8,6 +8,7 @@ import (
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -72,7 +73,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 		}
 	}
 	x, z = best[0], best[1]
-	yaw = deadreckon.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
+	yaw = geom.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
 	return x, z, yaw
 }
 
@@ -111,7 +112,7 @@ func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
 }
 
 // spawnLocal adds a local tank to the physics world and announces it on the link.
-func (m *Match) spawnLocal(name string, team int, driver *bot.Driver) (*tank, error) {
+func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error) {
 	x, z, yaw := m.spawnSpot(nil)
 	body, err := m.world.AddTank(physics.TankSpec{}, x, z, yaw)
 	if err != nil {
@@ -125,7 +126,7 @@ func (m *Match) spawnLocal(name string, team int, driver *bot.Driver) (*tank, er
 	}
 	t := &tank{
 		id: id, owner: m.link.ID(), name: name, team: team, local: true,
-		body: body, bot: driver,
+		body: body, bot: bot,
 		pub:       deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
 		trail:     newRing(m.cfg.TrailLength),
@@ -140,12 +141,12 @@ func (m *Match) spawnLocal(name string, team int, driver *bot.Driver) (*tank, er
 // spawnState is the state a freshly placed tank announces.
 func spawnState(g *terrain.Map, body *physics.Tank, x, z, yaw float64) deadreckon.State {
 	p := body.Pose()
-	if p.Orientation.Len() > 0.5 && deadreckon.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
+	if p.Orientation.Len() > 0.5 && geom.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
 		return p.State()
 	}
 	h, _ := g.HeightAt(x, z)
 	s := deadreckon.NewState(mgl64.Vec3{x, h, z})
-	s.Orientation = deadreckon.YawQuat(yaw)
+	s.Orientation = geom.YawQuat(yaw)
 	s.NumArticulations = physics.NumArticulations
 	return s
 }

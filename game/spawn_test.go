@@ -23,7 +23,7 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 			// One peer owns every tank of a full match, and spawns them all at once.
 			rig := newRig(t, gametest.Config{Limits: net.Limits{MaxActorsPerPlayer: MaxBots + 1,
 				ControlBurst: 2 * (MaxBots + 1)}})
-			m := mustMatch(t, Config{NoCombat: true, Map: mp, Bots: MaxBots, Seed: 3}, join(t, rig))
+			m := mustMatch(t, Config{Map: mp, Bots: MaxBots, Seed: 3}, join(t, rig))
 			m.Respawn()
 			var snap Snapshot
 			m.Snapshot(&snap)

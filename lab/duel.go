@@ -16,7 +16,6 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
-	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/tank"
@@ -116,7 +115,7 @@ func RunDuel(ctx context.Context, w io.Writer, o DuelOptions) error {
 // Duel measures who-hit-whom: two tanks driven by the bot AI on the valley, one firing
 // at the other. The target publishes through deadreckon.Publisher and the wire
 // encoding to the host over an impaired hop; the host records what it relays
-// (referee.Referee) and forwards it over another impaired hop to the shooter, whose
+// (referee.Checker) and forwards it over another impaired hop to the shooter, whose
 // deadreckon.Actor reckons and clamps the target as a match does. The shooter's shells
 // fly on its screen; hits are claimed to the host, which rebuilds the shooter's view and
 // judges them. Every random draw comes from the seed.
@@ -192,10 +191,6 @@ const (
 	duelTarget  uint32 = 2
 )
 
-// duelHealth is the target's hit points in the duel: more than every shot could take,
-// so the target is never destroyed and every claim is judged on the view alone.
-const duelHealth = 1e12
-
 // duelPost is a combat message on its way to the host.
 type duelPost struct {
 	arrive float64
@@ -243,8 +238,7 @@ type duel struct {
 	hopBH    *Network // target to host
 	hopHA    *Network // host to shooter
 	rng      *rand.Rand
-	ref      *referee.Referee
-	outbox   []wire.Message    // the referee's answers, drained every frame
+	check    *referee.Checker
 	view     *deadreckon.Actor // the target on the shooter's screen
 	host     *deadreckon.Actor // the target on the host: the naive check's view
 	hostA    mgl64.Vec3        // the shooter's position on the host
@@ -281,18 +275,12 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 	}
 	dr := game.DeadReckoning() // what players run: publisher thresholds and remote reckoning
 	reckon := dr.Reckon
-	// The host's referee, with neither limit nor kill: the duel measures its
-	// verdicts, not a match.
-	ref, err := referee.New(m, combat.Rules{MaxHealth: duelHealth, TimeLimit: -1, ScoreLimit: -1}, reckon)
-	if err != nil {
-		return nil, fmt.Errorf("duel: %w", err)
-	}
 	d := &duel{o: o, m: m, w: w, a: a, b: b, reckon: reckon,
-		rng:  rand.New(rand.NewPCG(seed, 0xd0e1)),
-		ref:  ref,
-		view: deadreckon.NewActor(reckon),
-		host: deadreckon.NewActor(reckon),
-		res:  DuelResult{RejectsByReason: map[string]int{}},
+		rng:   rand.New(rand.NewPCG(seed, 0xd0e1)),
+		check: referee.NewChecker(m, referee.CheckerConfig{Reckon: reckon}),
+		view:  deadreckon.NewActor(reckon),
+		host:  deadreckon.NewActor(reckon),
+		res:   DuelResult{RejectsByReason: map[string]int{}},
 	}
 	// Both bots keep to the middle of the valley, so they meet.
 	d.botA = bot.NewDuelist(m, o.Difficulty, seed*2+1, 150)
@@ -309,8 +297,8 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 		x.SetClampPhase(int(duelTarget))
 	}
 	sa, sb := a.Pose().State(), b.Pose().State()
-	d.ref.Spawned(duelShooter, 1, "shooter", 0, sa, 0)
-	d.ref.Spawned(duelTarget, 2, "target", 0, sb, 0)
+	d.check.Spawned(duelShooter, 1, sa, 0)
+	d.check.Spawned(duelTarget, 2, sb, 0)
 	if err := d.view.Break(sb, 0); err != nil {
 		return nil, err
 	}
@@ -455,13 +443,13 @@ func (d *duel) publish(p *deadreckon.Publisher, pose physics.Pose, t float64, ho
 func (d *duel) hostFrame(t float64) {
 	d.deliver = d.hopBH.Deliver(d.deliver[:0], t)
 	for _, m := range d.deliver {
-		d.ref.Relayed(duelTarget, m.State, m.Arrival)
+		d.check.Relayed(duelTarget, m.State, m.Arrival)
 		_ = d.host.Receive(m.State, t)
 		d.hopHA.Send(m.State, false, m.Arrival)
 	}
 	d.deliver = d.hopAH.Deliver(d.deliver[:0], t)
 	for _, m := range d.deliver {
-		d.ref.Relayed(duelShooter, m.State, m.Arrival)
+		d.check.Relayed(duelShooter, m.State, m.Arrival)
 		d.hostA = m.State.Position
 	}
 	d.host.Advance(t)
@@ -480,10 +468,10 @@ func (d *duel) hostFrame(t float64) {
 		p := &d.posts[n]
 		n++
 		if p.fire {
-			d.ref.Fire(p.shot, p.arrive)
+			d.check.Fired(p.shot, p.arrive)
 			continue
 		}
-		v := d.ref.Claim(p.claim, p.arrive, referee.ShooterLink{Latency: d.o.Network.Latency.Seconds()})
+		v := d.check.Check(p.claim, p.arrive, referee.ShooterLink{Latency: d.o.Network.Latency.Seconds()})
 		if v.Duplicate {
 			continue
 		}
@@ -499,8 +487,6 @@ func (d *duel) hostFrame(t float64) {
 		}
 	}
 	d.posts = append(d.posts[:0], d.posts[n:]...)
-	d.outbox = d.ref.Outbox(d.outbox[:0])
-	clear(d.outbox)
 }
 
 // naiveAccepts reports whether a host that checks a claim against its own latest view
@@ -508,7 +494,7 @@ func (d *duel) hostFrame(t float64) {
 func (d *duel) naiveAccepts(c combat.Claim) bool {
 	r := d.host.Reckoned()
 	world := r.Position.Add(r.Orientation.Rotate(c.Local))
-	return world.Sub(c.Fired.At(c.Impact)).Len() <= referee.DefaultHitTolerance
+	return world.Sub(c.Fired.At(c.Impact)).Len() <= d.check.Config().Tolerance
 }
 
 // sweep moves the shooter's shells on to frame time t against the target as shown and

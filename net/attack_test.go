@@ -14,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/quic-go/quic-go"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -195,7 +196,7 @@ func TestHostileUpdates(t *testing.T) {
 		{"valid", func() []byte { replay = upd(aTank, good(0.2)); return replay }, accepted},
 		// Right after an accepted update: moves and turns too far for the time between.
 		{"teleport", with(func(s *deadreckon.State) { s.Position[0] += 40 }), invalid},
-		{"spin", with(func(s *deadreckon.State) { s.Orientation = deadreckon.YawQuat(2.5) }), invalid},
+		{"spin", with(func(s *deadreckon.State) { s.Orientation = geom.YawQuat(2.5) }), invalid},
 		{"replayed", func() []byte { return replay }, late},
 		{"older sequence", func() []byte { seq -= 10; b := upd(aTank, good(0.3)); seq += 20; return b }, late},
 	}

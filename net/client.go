@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/clock"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -161,7 +162,7 @@ func (c *Client) ID() uint32 { return uint32(c.id) }
 
 // Now returns the client clock in seconds since the client started (for the host's
 // own player, the host clock). It is the clock a game loop steps on.
-func (c *Client) Now() float64 { return seconds(c.cfg.Clock.Now() - c.start) }
+func (c *Client) Now() float64 { return units.Seconds(c.cfg.Clock.Now() - c.start) }
 
 // Match returns the host's match settings.
 func (c *Client) Match() MatchSettings { return c.match }
@@ -328,10 +329,10 @@ func (c *Client) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Stats{
-		RTT:           duration(c.sync.RTT()),
-		ClockOffset:   duration(c.sync.Offset()),
-		ClockError:    duration(c.sync.Error()),
-		Silence:       duration(max(0, now-c.lastAnswer)),
+		RTT:           units.Duration(c.sync.RTT()),
+		ClockOffset:   units.Duration(c.sync.Offset()),
+		ClockError:    units.Duration(c.sync.Error()),
+		Silence:       units.Duration(max(0, now-c.lastAnswer)),
 		Timeout:       c.cfg.Timeout,
 		BytesIn:       c.bytesIn.value(now),
 		BytesOut:      c.bytesOut.value(now),
@@ -462,6 +463,10 @@ func (c *Client) handleControl(m wire.Message) (abandoned wire.ActorID) {
 	}
 	return 0
 }
+
+// Refereed reports true: the host's run loop hands every game message to its Judge
+// (a host without one drops them unanswered), so a match on a Client fights.
+func (c *Client) Refereed() bool { return true }
 
 // Send sends a game message to the host's Judge: a wire.HitClaim as a datagram (send
 // it again on the next frames: datagrams may be lost), anything else on the control

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -363,7 +364,7 @@ type ClientConfig struct {
 
 func (m MatchSettings) withDefaults() MatchSettings {
 	if m.Heartbeat == 0 {
-		m.Heartbeat = duration(deadreckon.DefaultHeartbeat)
+		m.Heartbeat = units.Duration(deadreckon.DefaultHeartbeat)
 	}
 	if m.Extent == 0 {
 		m.Extent = DefaultExtent

@@ -483,7 +483,7 @@ func TestAttackGuessing(t *testing.T) {
 		t.Fatalf("neighbour's return with its last token: %+v", m)
 	}
 	// Once the guesser has been quiet for one interval, a first-time joiner behind
-	// its address gets in without a token: the bound the README states.
+	// its address gets in without a token: the bound docs/security.md states.
 	again.CloseWithError(0, "")
 	if !waitUntil(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
 		t.Fatalf("the neighbour did not leave: %+v", h.Stats())

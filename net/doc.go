@@ -8,7 +8,7 @@
 // despawn, chat) and QUIC datagrams for state updates and clock probes, all in the
 // format of package net/wire (see PROTOCOL.md).
 //
-// Before any of that, the host defends itself (HostConfig.Limits; README, "Security"):
+// Before any of that, the host defends itself (HostConfig.Limits; docs/security.md):
 // QUIC Retry once handshakes pile up, handshakes and half-open joins capped in all and
 // per /24 or /64 prefix (the oldest half-open join evicted for a newcomer), a 2 s
 // handshake and a 2 s join deadline, wrong passphrases limited per prefix and

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -67,8 +68,9 @@ type HostStats struct {
 	RefusedBy [wire.RefuseOther + 1]uint64
 	// RelayAge is the age of each relayed update when the host relays it: the host
 	// clock minus the update's timestamp, which is the owner-to-host delay plus the
-	// owner's clock-sync error, in seconds. One observation per update, however many
-	// observers it goes to.
+	// owner's clock-sync error, in seconds. One observation per relayed copy (an
+	// update sent to n observers counts n times, as Relayed does); ages below zero
+	// are counted apart, in RelayAge.Negative.
 	RelayAge Histogram
 
 	// HandshakesInFlight is the number of QUIC handshakes under way now.
@@ -168,7 +170,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	// Handshakes run in real time, whatever cfg.Clock says.
 	realTime := newSystemClock()
 	gate := newHandshakeGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix, lim.HandshakeRate,
-		func() float64 { return seconds(realTime.Now()) })
+		func() float64 { return units.Seconds(realTime.Now()) })
 	gate.install(tr)
 	qcfg := &quic.Config{
 		EnableDatagrams: true,
@@ -290,7 +292,7 @@ func (h *Host) Local() *Client {
 // of every state timestamp in the match.
 func (h *Host) Now() float64 { return h.now() }
 
-func (h *Host) now() float64 { return seconds(h.clock.Now() - h.start) }
+func (h *Host) now() float64 { return units.Seconds(h.clock.Now() - h.start) }
 
 // Stats returns the host's counters.
 func (h *Host) Stats() HostStats {
@@ -326,7 +328,7 @@ func (h *Host) Players() []PlayerInfo {
 		now := h.now()
 		for _, p := range h.m.order {
 			out = append(out, PlayerInfo{ID: uint32(p.id), Name: p.name, Addr: p.conn.remoteAddr(),
-				Actors: len(p.owned), Silence: duration(now - p.lastHeard)})
+				Actors: len(p.owned), Silence: units.Duration(now - p.lastHeard)})
 			conns = append(conns, p.conn)
 		}
 	})

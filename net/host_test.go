@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -114,7 +115,7 @@ func TestValidateStep(t *testing.T) {
 		next := prev
 		next.Time = tc.stamp
 		next.Position[0] += tc.dx
-		next.Orientation = deadreckon.YawQuat(tc.yaw)
+		next.Orientation = geom.YawQuat(tc.yaw)
 		if err := validateStep(&pin, &next, pin.at+tc.dt, &l); (err == nil) != tc.ok {
 			t.Errorf("%s: validateStep = %v, want ok=%v", tc.name, err, tc.ok)
 		}

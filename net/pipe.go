@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -90,14 +91,14 @@ func (p *pipe) sendDatagram(b []byte) error {
 		p.deliver(b, false)
 		return nil
 	}
-	d := p.link.Send(duration(p.h.now()))
+	d := p.link.Send(units.Duration(p.h.now()))
 	p.h.settle.lock()
 	defer p.h.settle.unlock()
 	p.out--
 	if !d.Lost {
-		p.h.settle.park(p, lateItem{due: seconds(d.At), b: b})
+		p.h.settle.park(p, lateItem{due: units.Seconds(d.At), b: b})
 		if d.Duplicated {
-			p.h.settle.park(p, lateItem{due: seconds(d.DuplicateAt), b: bytes.Clone(b)})
+			p.h.settle.park(p, lateItem{due: units.Seconds(d.DuplicateAt), b: bytes.Clone(b)})
 		}
 	}
 	p.h.settle.wake()
@@ -181,7 +182,7 @@ func (p *pipe) close(code quicCode, reason string) { p.shut(reason, endingOfCode
 func (p *pipe) remoteAddr() string { return "" }
 
 // rtt is the round trip of the pipe's link: its latency each way.
-func (p *pipe) rtt() time.Duration { return 2 * duration(p.delay) }
+func (p *pipe) rtt() time.Duration { return 2 * units.Duration(p.delay) }
 
 // feed hands one of the player's inputs to the run loop, counted until it is handled.
 func (p *pipe) feed(in input) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -26,7 +27,7 @@ func (c circleTank) at(t float64) (pos mgl64.Vec3, orient mgl64.Quat, turret flo
 	pos = c.center.Add(mgl64.Vec3{c.radius * math.Cos(th), 0, c.radius * math.Sin(th)})
 	// Forward (cos ψ, 0, −sin ψ) along the tangent (−sin θ, 0, cos θ).
 	yaw := -(th + math.Pi/2)
-	return pos, deadreckon.YawQuat(yaw), math.Sin(0.7 * t)
+	return pos, geom.YawQuat(yaw), math.Sin(0.7 * t)
 }
 
 func percentile(sorted []float64, p float64) float64 {

@@ -172,9 +172,7 @@ func (m *match) relay(a *hostActor, rec []byte, now float64) {
 	}
 	m.stats.Relayed += uint64(n)
 	m.relayRate.add(float64(n), now)
-	if n > 0 {
-		m.stats.RelayAge.observe(now - a.state.Time)
-	}
+	m.stats.RelayAge.observe(now-a.state.Time, uint64(n))
 }
 
 // queueRecord adds rec to q's open batch, handing the batch to q's send loop first

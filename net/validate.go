@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -80,7 +81,7 @@ func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) err
 	if d := next.Position.Sub(a.pos).Len(); d > maxTravel(a.speed, dt, l) {
 		return fmt.Errorf("%w: moved %.1f m in %.3f s", deadreckon.ErrInvalidState, d, dt)
 	}
-	if r := deadreckon.QuatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*dt+l.TurnSlack {
+	if r := geom.QuatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*dt+l.TurnSlack {
 		return fmt.Errorf("%w: turned %.2f rad in %.3f s", deadreckon.ErrInvalidState, r, dt)
 	}
 	return nil

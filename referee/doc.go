@@ -1,15 +1,15 @@
-// Package referee is the host's authority over combat: one Referee, the host's
-// net.Judge, hears every spawn, relayed update and despawn and every shot and hit
-// claim, judges each claim by rebuilding the shooter's view of the target (the
-// shooter's own dead reckoning over the updates it had, when it had them), applies
-// the damage of the hits it confirms, keeps the scoreboard and the match clock, and
-// answers with the events the host sends every player.
+// Package referee is the host's authority over combat. A Referee implements net.Judge,
+// the one entry point the host's run loop calls: it hears spawns, relayed updates,
+// shots and hit claims, judges each claim with its Checker (which rebuilds the
+// shooter's view of the target from the updates the host relayed), applies damage by
+// the combat.Rules, keeps the scores and the round clock, and hands back the events
+// every peer is sent.
 //
-//	ref, err := referee.New(m, combat.Rules{}, game.DeadReckoning().Reckon)
-//	host, err := net.Listen(ctx, net.HostConfig{Judge: ref})
-//	…
-//	n := ref.Counts() // safe from any goroutine
+//	ref, err := referee.New(terr, combat.Rules{}, game.DeadReckoning().Reckon)
+//	if err != nil {
+//		return err
+//	}
+//	host, err := net.Listen(ctx, net.HostConfig{Judge: ref /* … */})
 //
-// The values it judges (shots, claims, verdicts, rules) are package combat's; a
-// Referee keeps the state. Times are host-clock seconds.
+// The lab uses a Checker alone to measure who-hit-whom. Times are host-clock seconds.
 package referee

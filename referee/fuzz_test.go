@@ -9,10 +9,10 @@ import (
 	"github.com/treadline/treadline/net"
 )
 
-// FuzzReferee hands the host's referee arbitrary shots and claims, as decoded from the
-// wire or not: nothing may panic, every verdict is a known reason, and what the referee
+// FuzzJudge hands the host's judge arbitrary shots and claims, as decoded from the
+// wire or not: nothing may panic, every verdict is a known reason, and what the judge
 // sends back encodes.
-func FuzzReferee(f *testing.F) {
+func FuzzJudge(f *testing.F) {
 	fg := newFight(f)
 	s, c := fg.shoot(f, 1, 5)
 	f.Add(s.Origin[0], s.Origin[1], s.Direction[0], s.Direction[1], s.Time, c.Time, c.Impact, c.Local[0], c.Local[1], uint8(0x28), c.Applied[0].Update)
@@ -37,8 +37,8 @@ func FuzzReferee(f *testing.F) {
 		if m, err := combat.FireMessage(shot); err == nil {
 			j.Message(1, m, at, netLink())
 		}
-		j.Fire(shot, at)
-		v := j.Claim(claim, at, ShooterLink{Latency: 0.1})
+		j.fire(shot, at)
+		v := j.claim(claim, at, ShooterLink{Latency: 0.1})
 		if v.Reason >= combat.NumReasons {
 			t.Fatalf("verdict %v", v.Reason)
 		}
@@ -48,7 +48,7 @@ func FuzzReferee(f *testing.F) {
 		j.Tick(at)
 		for _, m := range j.Outbox(nil) {
 			if _, err := m.Append(nil); err != nil {
-				t.Fatalf("the referee sent a %v that does not encode: %v", m.Type(), err)
+				t.Fatalf("the judge sent a %v that does not encode: %v", m.Type(), err)
 			}
 		}
 	})

@@ -2,10 +2,10 @@ package referee
 
 import (
 	"cmp"
-	"errors"
+	"fmt"
 	"math"
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
@@ -30,86 +30,81 @@ type refTank struct {
 	alive  bool
 }
 
-// Counts are a referee's tallies since it started.
-type Counts struct {
-	// Verdicts counts the claims judged, by verdict: index combat.Accepted the hits
-	// confirmed, the others the refusals by reason. Repeats of a judged claim are not
-	// counted.
-	Verdicts [combat.NumReasons]uint64
-	// Refused counts game messages refused unjudged: not a shot or a hit claim, or
-	// about an actor the sender does not own.
-	Refused uint64
-	// Rounds counts the rounds that have ended, at the rules' score or time limit.
-	Rounds int
-}
-
 // Referee applies a match's rules of combat on the host: the only place damage is
-// done. It is the host's net.Judge: it hears every spawn, relayed update and despawn,
-// every shot and every hit claim, judges claims by rebuilding what the shooter saw,
-// and answers with the authoritative events (fire, hit, destroy, refusal, scoreboard)
-// for the host to send to every peer. It runs the match clock: a match ends at the
-// time or score limit, the scoreboard shows, and the next match starts with clean
-// scores.
+// done. It implements net.Judge, the one way the host's run loop reaches it: it hears
+// every spawn, relayed update and despawn, every shot and every hit claim, judges
+// claims with its Checker, and hands the run loop the authoritative events (fire,
+// hit, destroy, refusal, scoreboard) as wire messages for every peer. It runs the
+// match clock: a match (a round) ends at the time or score limit, the scoreboard
+// shows, and the next starts with clean scores.
 //
-// A Referee is safe for concurrent use: the host's run loop drives it while others
-// read its Counts and Scores. Times are host-clock seconds.
+// The run loop calls the net.Judge methods from one goroutine. Rules, Rounds,
+// StartRound, Counts and Scores are safe for concurrent use. Times are host-clock
+// seconds.
 type Referee struct {
-	mu      sync.Mutex
-	rules   combat.Rules
-	check   *checker
-	tanks   map[uint32]*refTank
-	scores  map[playerKey]*combat.Score
-	start   float64
-	begun   bool
-	over    bool
-	until   float64
-	out     []combat.Event
-	drained []combat.Event // reused by Outbox
-	refused uint64
-	rounds  int
+	rules  combat.Rules
+	check  *Checker
+	tanks  map[uint32]*refTank
+	scores map[playerKey]*combat.Score
+	start  float64
+	begun  bool
+	over   bool
+	until  float64
+	out    []combat.Event
+	evs    []combat.Event // reused by Outbox
+
+	// overSeen is whether the round had ended at the last count; rounds counts the
+	// rounds that ended, read by the headless host's loop through Rounds.
+	overSeen bool
+	rounds   atomic.Int64
+	// restartAsked is set by StartRound and taken by the next Tick.
+	restartAsked atomic.Bool
+	// refused counts game messages that did not decode into a shot or claim, or named
+	// a tank their sender does not own.
+	refused atomic.Uint64
+	// board is the scoreboard last announced, best first.
+	board atomic.Pointer[[]combat.Score]
 }
 
-// The host's referee is a net.Judge.
-var _ net.Judge = (*Referee)(nil)
+// Counts are a referee's tallies, as Referee.Counts reports them.
+type Counts struct {
+	// Verdicts counts the claims judged, by reason (index combat.Accepted counts the
+	// accepted ones); repeats of a judged claim are not counted.
+	Verdicts [combat.NumReasons]uint64
+	// Refused counts game messages that did not decode into a shot or claim, or named
+	// a tank their sender does not own.
+	Refused uint64
+}
 
-// New returns a referee for matches on map m under rules, which rebuilds shooters'
-// views with the remote reckoning reckon (what the players' matches reckon with; each
-// claim names the algorithm, clamp mode and compensation its shooter switched to).
-// It returns an error for a nil map or invalid rules.
+// New returns a referee for matches on map m under rules, who rebuilds shooters'
+// views with the remote reckoning reckon (the players' game.DeadReckoning().Reckon;
+// each claim names the algorithm, clamp mode and compensation its shooter switched
+// to). It returns an error for invalid rules (see combat.Rules.WithDefaults).
 func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee, error) {
-	if m == nil {
-		return nil, errors.New("referee: no map")
-	}
 	r, err := rules.WithDefaults()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("referee: %w", err)
 	}
 	return &Referee{
 		rules:  r,
-		check:  newChecker(m, checkConfig{Reckon: reckon, Reload: r.Reload}),
+		check:  NewChecker(m, CheckerConfig{Reckon: reckon, Reload: r.Reload}),
 		tanks:  make(map[uint32]*refTank),
 		scores: make(map[playerKey]*combat.Score),
 	}, nil
 }
 
+// The host's judge is a Referee.
+var _ net.Judge = (*Referee)(nil)
+
 // Rules returns the rules in force, defaults filled in.
 func (r *Referee) Rules() combat.Rules { return r.rules }
 
-// Counts returns the referee's tallies now.
-func (r *Referee) Counts() Counts {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return Counts{Verdicts: r.check.verdicts, Refused: r.refused, Rounds: r.rounds}
-}
-
-// Spawned records that actor, of player name on peer owner, entered the match (or
-// re-entered it after a continuity break) with state s at host time at. It
-// implements net.Judge.
+// Spawned implements net.Judge: it records that actor, of player name on peer owner,
+// entered the match (or re-entered it after a continuity break) with state s at host
+// time at.
 func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreckon.State, at float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.begin(at)
-	r.check.spawned(actor, owner, s, at)
+	r.check.Spawned(actor, owner, s, at)
 	if _, ok := r.tanks[actor]; ok {
 		return
 	}
@@ -121,118 +116,44 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 	}
 }
 
-// Relayed records an update of actor the host relayed at host time at. It
-// implements net.Judge.
+// Relayed implements net.Judge: it records an update the host relayed.
 func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.check.relayed(actor, s, at)
+	r.check.Relayed(actor, s, at)
 }
 
-// Despawned records that actor left the match at host time at. It implements
-// net.Judge.
+// Despawned implements net.Judge: it records that actor left the match.
 func (r *Referee) Despawned(actor uint32, at float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.check.despawned(actor, at)
+	r.check.Despawned(actor, at)
 	delete(r.tanks, actor)
 }
 
-// Message judges a game message from player from, arrived at host time at over a
-// link the host measured as link: a wire.Fire (Fire) or a wire.HitClaim (Claim) about
-// one of the sender's actors. Anything else is refused and counted. It implements
-// net.Judge.
-func (r *Referee) Message(from uint32, m wire.Message, at float64, link net.JudgeLink) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	switch x := m.(type) {
-	case *wire.Fire:
-		s := combat.ShotOf(x)
-		if !r.check.owns(from, s.Shooter) {
-			r.refused++
-			return
-		}
-		r.fire(s, at)
-	case *wire.HitClaim:
-		c := combat.ClaimOf(x)
-		if !r.check.owns(from, c.Shooter) {
-			r.refused++
-			return
-		}
-		r.claim(c, at, ShooterLink{Latency: link.Latency})
-	default:
-		r.refused++
+// health returns the hit points of actor and whether it is alive; false, 0 for an
+// unknown actor.
+func (r *Referee) health(actor uint32) (float64, bool) {
+	t := r.tanks[actor]
+	if t == nil {
+		return 0, false
 	}
+	return t.health, t.alive
 }
 
-// Tick runs the match clock to host time at: the time limit ends a match, and the
-// end of the scoreboard starts the next one. It implements net.Judge.
-func (r *Referee) Tick(at float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.begin(at)
-	switch {
-	case r.over && at >= r.until:
-		r.over = false
-		r.start = at
-		for _, s := range r.scores {
-			s.Kills, s.Deaths = 0, 0
-		}
-		for _, t := range r.tanks {
-			t.health, t.alive = r.rules.MaxHealth, true
-		}
-		r.announceScores(at)
-	case !r.over && r.rules.TimeLimit > 0 && at-r.start >= r.rules.TimeLimit:
-		r.end(at)
-	}
-	r.check.forget(at - 2*combat.ShellLifetime)
-}
-
-// Outbox appends the wire messages of the events decided since the last call to buf,
-// in order, and returns it. It implements net.Judge.
-func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.drained = r.events(r.drained[:0])
-	for i := range r.drained {
-		if m, err := combat.EventMessage(&r.drained[i]); err == nil {
-			buf = append(buf, m)
-		}
-	}
-	clear(r.drained)
-	return buf
-}
-
-// Fire hears shot s at host time at. A valid shot is announced to every peer; a void
-// one is not, and claims about it are refused for the reason Fire returns. Between
-// matches no shot counts.
-func (r *Referee) Fire(s combat.Shot, at float64) combat.Reason {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.fire(s, at)
-}
-
+// fire hears shot s at host time at. A valid shot is announced to every peer; a void
+// one (see Checker.Fired) is not, and claims about it are refused. Between matches
+// no shot counts.
 func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 	r.begin(at)
 	if r.over {
 		return combat.RejectImpossible
 	}
-	v := r.check.fired(s, at)
+	v := r.check.Fired(s, at)
 	if v == combat.Accepted {
 		r.out = append(r.out, combat.Event{Kind: combat.EventFire, Time: at, Shot: s})
 	}
 	return v
 }
 
-// Claim judges claim c, arrived at host time at from a shooter whose link is link,
-// and applies the damage of an accepted one. A repeat of a judged claim comes back as
-// a Duplicate verdict and changes nothing.
-func (r *Referee) Claim(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.claim(c, at, link)
-}
-
+// claim judges claim c, arrived at host time at from a shooter whose link is link, and
+// applies the damage of an accepted one.
 func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
 	shooter := r.tanks[c.Shooter]
 	target := r.tanks[c.Target]
@@ -241,7 +162,7 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 		// from that peer's updates, within the publishing threshold.
 		link = ShooterLink{ClockOffset: link.ClockOffset, OwnTarget: true}
 	}
-	v := r.check.check(c, at, link)
+	v := r.check.Check(c, at, link)
 	if v.Duplicate {
 		return v
 	}
@@ -266,7 +187,7 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 		return v
 	}
 	target.alive = false
-	r.check.destroyed(c.Target, at)
+	r.check.Destroyed(c.Target, at)
 	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: c.Target})
 	if s := r.scores[target.key]; s != nil {
 		s.Deaths++
@@ -325,33 +246,37 @@ func (r *Referee) teamKills(team int, k playerKey) int {
 	return n
 }
 
-// Health returns the hit points of actor and whether it is alive; false, 0 for an
-// unknown actor.
-func (r *Referee) Health(actor uint32) (float64, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	t := r.tanks[actor]
-	if t == nil {
-		return 0, false
+// step runs the match clock to host time at: the time limit ends a match, and the end
+// of the scoreboard starts the next one.
+func (r *Referee) step(at float64) {
+	r.begin(at)
+	switch {
+	case r.over && at >= r.until:
+		r.restart(at)
+	case !r.over && r.rules.TimeLimit > 0 && at-r.start >= r.rules.TimeLimit:
+		r.end(at)
 	}
-	return t.health, t.alive
+	r.check.Forget(at - 2*combat.ShellLifetime)
 }
 
-// Over reports whether the match has ended and when the next one starts.
-func (r *Referee) Over() (bool, float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.over, r.until
+// restart starts a fresh match at host time at, whatever the one in play or the
+// scoreboard showing: scores cleared, every tank repaired, the clock running from at,
+// and the scoreboard announced.
+func (r *Referee) restart(at float64) {
+	r.begun, r.over, r.start = true, false, at
+	for _, s := range r.scores {
+		s.Kills, s.Deaths = 0, 0
+	}
+	for _, t := range r.tanks {
+		t.health, t.alive = r.rules.MaxHealth, true
+	}
+	r.announceScores(at)
 }
 
-// Remaining returns the time left in the match at host time at, s (+Inf without a
-// time limit).
-func (r *Referee) Remaining(at float64) float64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.remaining(at)
-}
+// ended reports whether the match has ended and when the next one starts.
+func (r *Referee) ended() (bool, float64) { return r.over, r.until }
 
+// remaining returns the time left in the match, s (+Inf without a time limit).
 func (r *Referee) remaining(at float64) float64 {
 	if r.rules.TimeLimit <= 0 {
 		return math.Inf(1)
@@ -365,31 +290,30 @@ func (r *Referee) begin(at float64) {
 	}
 }
 
-// end ends the round at host time at.
 func (r *Referee) end(at float64) {
 	r.over, r.until = true, at+r.rules.ScoreboardTime
-	r.rounds++
 	r.announceScores(at)
 }
 
+// announceScores sends everyone the scoreboard, and keeps it for Scores: every change
+// of a score is announced.
 func (r *Referee) announceScores(at float64) {
+	board := make([]combat.Score, 0, len(r.scores))
+	for _, s := range r.scores {
+		board = append(board, *s)
+	}
+	slices.SortFunc(board, compareScores)
+	r.board.Store(&board)
 	r.out = append(r.out, combat.Event{Kind: combat.EventScores, Time: at, Over: r.over, Until: r.until,
-		Ends: at + r.remaining(at), Scores: r.appendScores(nil)})
+		Ends: at + r.remaining(at), Scores: slices.Clone(board)})
 }
 
 // Scores appends the scoreboard to buf, best first (kills, then fewer deaths, then
-// name), and returns it.
+// name), as last announced. It is safe for concurrent use.
 func (r *Referee) Scores(buf []combat.Score) []combat.Score {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.appendScores(buf)
-}
-
-func (r *Referee) appendScores(buf []combat.Score) []combat.Score {
-	for _, s := range r.scores {
-		buf = append(buf, *s)
+	if b := r.board.Load(); b != nil {
+		buf = append(buf, *b...)
 	}
-	slices.SortFunc(buf, compareScores)
 	return buf
 }
 
@@ -406,11 +330,78 @@ func compareScores(a, b combat.Score) int {
 	return cmp.Compare(a.Owner, b.Owner)
 }
 
-// events appends the events decided since the last call to buf, in order, and
-// returns it.
+// events appends the events decided since the last call to buf, in order, and returns it.
 func (r *Referee) events(buf []combat.Event) []combat.Event {
 	buf = append(buf, r.out...)
 	clear(r.out)
 	r.out = r.out[:0]
+	return buf
+}
+
+// Tick implements net.Judge: it runs the match clock to host time at, first starting
+// a fresh round if StartRound asked for one.
+func (r *Referee) Tick(at float64) {
+	if r.restartAsked.Swap(false) {
+		r.restart(at)
+		r.overSeen = false
+	}
+	r.step(at)
+	r.countRounds()
+}
+
+// Rounds returns how many rounds have ended (at the rules' score or time limit) since
+// the referee started, or since the last StartRound. It is safe for concurrent use.
+func (r *Referee) Rounds() int { return int(r.rounds.Load()) }
+
+// StartRound starts a fresh round at the referee's next Tick (scores cleared, every
+// tank repaired, the clock running from then) and sets Rounds back to zero at once: a
+// round that ends before that Tick is not counted. A headless host calls it when its
+// round clock starts. It is safe for concurrent use.
+func (r *Referee) StartRound() {
+	r.restartAsked.Store(true)
+	r.rounds.Store(0)
+}
+
+// countRounds counts a round that has just ended, unless a restart is pending.
+func (r *Referee) countRounds() {
+	if r.over && !r.overSeen && !r.restartAsked.Load() {
+		r.rounds.Add(1)
+	}
+	r.overSeen = r.over
+}
+
+// Counts returns the referee's tallies now. It is safe for concurrent use.
+func (r *Referee) Counts() Counts {
+	return Counts{Verdicts: r.check.Counts(), Refused: r.refused.Load()}
+}
+
+// Message implements net.Judge: a shot or a hit claim from player from. A message of
+// another kind, or about a tank from does not own, is refused and counted.
+func (r *Referee) Message(from uint32, m wire.Message, at float64, link net.JudgeLink) {
+	switch x := m.(type) {
+	case *wire.Fire:
+		if s := combat.ShotOf(x); r.check.owns(from, s.Shooter) {
+			r.fire(s, at)
+			return
+		}
+	case *wire.HitClaim:
+		if c := combat.ClaimOf(x); r.check.owns(from, c.Shooter) {
+			r.claim(c, at, ShooterLink{Latency: link.Latency})
+			return
+		}
+	}
+	r.refused.Add(1)
+}
+
+// Outbox implements net.Judge: the events decided since the last call, as messages.
+func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
+	r.countRounds()
+	r.evs = r.events(r.evs[:0])
+	for i := range r.evs {
+		if m, err := combat.EventMessage(&r.evs[i]); err == nil {
+			buf = append(buf, m)
+		}
+	}
+	clear(r.evs)
 	return buf
 }

@@ -13,26 +13,9 @@ import (
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/tank"
-)
-
-// Combat's look.
-var (
-	tracerColor    = math32.Color{R: 1, G: 0.85, B: 0.35}
-	aimColor       = math32.Color{R: 0.3, G: 1, B: 0.4}
-	aimLoadColor   = math32.Color{R: 0.75, G: 0.75, B: 0.75}
-	shownColor     = math32.Color{R: 1, G: 0.9, B: 0.2}  // hits overlay: the hull as the shooter saw it
-	rebuiltColor   = math32.Color{R: 0.2, G: 0.85, B: 1} // as the host rebuilt it
-	truthColor     = math32.Color{R: 1, G: 0.3, B: 0.9}  // where it truly was
-	wreckTint      = math32.Color{R: 0.13, G: 0.12, B: 0.11}
-	flashColor     = math32.Color{R: 1, G: 0.9, B: 0.45}
-	dustColor      = math32.Color{R: 0.55, G: 0.45, B: 0.32}
-	fireballColor  = math32.Color{R: 1, G: 0.4, B: 0.08}
-	smokeColor     = math32.Color{R: 0.22, G: 0.22, B: 0.22}
-	hitSparkColor  = math32.Color{R: 1, G: 0.65, B: 0.2}
-	shellHeadColor = math32.Color{R: 1, G: 0.95, B: 0.6}
 )
 
 // puffs is the size of the pool of effect spheres (flashes, dust, fireballs, smoke,
@@ -85,7 +68,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 		l := gui.NewLabel("")
 		l.SetFontSize(size)
 		l.SetColor(&col)
-		l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: bg})
+		l.SetBgColor4(ptr(backdrop(bg)))
 		l.SetPaddings(2, 6, 2, 6)
 		l.SetVisible(false)
 		c.hud.Add(l)
@@ -98,9 +81,9 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 		c.hud.Add(p)
 		return p
 	}
-	c.healthBg = bar(math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7})
+	c.healthBg = bar(backdrop(0.7))
 	c.healthBar = bar(math32.Color4{R: 0.2, G: 0.85, B: 0.3, A: 0.95})
-	c.reloadBg = bar(math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7})
+	c.reloadBg = bar(backdrop(0.7))
 	c.reloadBar = bar(math32.Color4{R: 1, G: 0.85, B: 0.35, A: 0.95})
 	c.cross = label(26, aimColor, 0)
 	c.cross.SetText("⊕")
@@ -137,7 +120,7 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 // drawShells draws each shell in flight as a tracer line and a glowing head.
 func (c *combatLayer) drawShells(s *Scene, shells []game.ShellView) {
 	for _, sh := range shells {
-		if deadreckon.FiniteVec(sh.Position) && deadreckon.FiniteVec(sh.Tail) {
+		if geom.FiniteVec(sh.Position) && geom.FiniteVec(sh.Tail) {
 			s.lines.segment(sh.Tail, sh.Position, tracerColor)
 			c.puff(sh.Position, 0.6, shellHeadColor, 1, true)
 		}
@@ -147,7 +130,7 @@ func (c *combatLayer) drawShells(s *Scene, shells []game.ShellView) {
 // drawEffect draws a flash, dust, spark or fireball, each growing and fading over
 // its life.
 func (c *combatLayer) drawEffect(e game.Effect) {
-	if !deadreckon.FiniteVec(e.Point) {
+	if !geom.FiniteVec(e.Point) {
 		return
 	}
 	switch e.Kind {
@@ -217,7 +200,7 @@ func (c *combatLayer) updateWreck(s *Scene, tv *game.TankView, t float64) {
 		return
 	}
 	w := c.wrecks[tv.ID]
-	if !tv.Wreck || !deadreckon.FiniteVec(tv.Position) {
+	if !tv.Wreck || !geom.FiniteVec(tv.Position) {
 		e.model.root.SetVisible(true)
 		if w != nil {
 			w.root.SetVisible(false)
@@ -245,7 +228,7 @@ func drawHitsOverlay(b *lineBatch, hits []game.HitRecord) {
 	for _, h := range hits {
 		hullBox(b, h.Shown, shownColor)
 		if h.Decided && h.Rebuilt.Orientation.Len() > 0.5 {
-			hullBox(b, h.Rebuilt, rebuiltColor)
+			hullBox(b, h.Rebuilt, projectionColor)
 		}
 		if h.HasTruth {
 			hullBox(b, h.Truth, truthColor)
@@ -287,7 +270,7 @@ func (c *combatLayer) hidePool() {
 
 // hullBox draws a tank's hit box at pose h as twelve edges.
 func hullBox(b *lineBatch, h combat.HullPose, col math32.Color) {
-	if !deadreckon.FiniteVec(h.Position) {
+	if !geom.FiniteVec(h.Position) {
 		return
 	}
 	spec := tank.Default()

@@ -9,9 +9,9 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
@@ -197,7 +197,7 @@ func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
 		return 0, 0
 	}
 	me := &snap.Tanks[snap.Self]
-	yaw = deadreckon.Yaw(me.Orientation)
+	yaw = geom.Yaw(me.Orientation)
 	best := math.Inf(1)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]

@@ -1,33 +1,16 @@
-// Package render draws a Treadline match in a desktop window with g3n: heightmap
-// terrain lit by a sun and cut into chunks with culling and levels of detail, a sky
-// dome, the map border, tanks with turrets and guns in team colours, a chase camera,
-// the HUD and the dead-reckoning debug overlays. It is the only package that talks to
-// OpenGL and GLFW; everything it draws comes from a game.Snapshot, and it never
-// advances the simulation.
+// Package render turns a game.Snapshot into pictures with g3n: heightmap terrain lit
+// by a sun and cut into chunks with culling and levels of detail, a sky dome, the map
+// border, tanks with turrets and guns in team colours, combat effects, a chase
+// camera, the HUD (figures, minimap, labels, feed, help, players list) and the
+// dead-reckoning debug overlays; and a menu page, over a match or alone. It is the
+// only package that draws with OpenGL. It reads snapshots and never advances the
+// simulation; the desktop client (package client) steps the match, reads the
+// player's input and tells a Scene what to show.
 //
 // GLFW and OpenGL must be used from the main OS thread. The package locks the main
-// goroutine to that thread in init, so a program calls Run (or OpenViewer and the
-// Viewer methods) straight from main:
-//
-//	func main() {
-//		m, sess, err := session.Practice(ctx, session.PracticeConfig{})
-//		if err != nil {
-//			log.Fatal(err)
-//		}
-//		defer sess.Close()
-//		cfg := render.RunConfig{
-//			Terrain:  render.TerrainFromMap(m.Terrain(), 0),
-//			Ground:   m.Terrain().HeightAt,
-//			Raycast:  m.Terrain().Raycast,
-//			Clock:    m.Now,
-//			Overlays: render.OverlayGhost | render.OverlayTrail,
-//		}
-//		if err := render.Run(ctx, cfg, m); err != nil { // *game.Match is a Session
-//			log.Fatal(err)
-//		}
-//	}
-//
-// Lower down, a Scene turns snapshots into a node graph and a Viewer draws it:
+// goroutine to that thread in init, so a program opens the Viewer and calls its
+// methods straight from main. A Scene turns snapshots into a node graph and a Viewer
+// draws it:
 //
 //	v, err := render.OpenViewer(1280, 720, "treadline")
 //	s, err := render.NewScene(terrain, render.SceneConfig{})

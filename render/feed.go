@@ -9,8 +9,8 @@ import (
 
 // The feed is a few lines of the match's recent notices (game.Notice: chat, joins,
 // leaves, timeouts, kills) in the bottom-left corner, newest at the bottom, each
-// fading out feedLife seconds after it happened. Under it the chat line opens on
-// Enter.
+// fading out feedLife seconds after it happened. Under it the chat box shows the line
+// being typed while Panels.Chat is set.
 const (
 	// feedLines is how many notices the feed shows at most.
 	feedLines = 6
@@ -19,8 +19,6 @@ const (
 	feedLife, feedFade = 12.0, 3.0
 	// feedFontSize is the feed's font size at HUD scale 1, points.
 	feedFontSize = 14
-	// chatMaxRunes is the longest line the chat box takes.
-	chatMaxRunes = game.MaxChatBytes / 2
 )
 
 // feed is the notice lines and the chat box.
@@ -29,9 +27,6 @@ type feed struct {
 	shown [feedLines]feedKey // what each line shows now
 	alpha [feedLines]float32
 	chat  *gui.Label
-	// typing is the chat line being written; open reports the chat box is open.
-	typing []rune
-	open   bool
 }
 
 // feedKey identifies a notice on a line, so a line is redrawn only when it changes.
@@ -54,7 +49,7 @@ func newFeed(parent *core.Node, sc float32) *feed {
 	f.chat = gui.NewLabel("")
 	f.chat.SetPaddings(3, 8, 3, 8)
 	f.chat.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-	f.chat.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.85})
+	f.chat.SetBgColor4(ptr(backdrop(0.85)))
 	f.chat.SetVisible(false)
 	parent.Add(f.chat)
 	f.setScale(sc)
@@ -105,41 +100,19 @@ func (f *feed) update(snap *game.Snapshot) {
 			f.shown[i], f.alpha[i] = k, a
 			c := noticeColor(n.Kind)
 			l.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
-			l.SetBgColor4(&math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.7 * a})
+			l.SetBgColor4(ptr(backdrop(0.7 * a)))
 			l.SetText(n.String())
 		}
 		l.SetVisible(true)
 	}
 }
 
-// openChat opens the chat box, empty.
-func (f *feed) openChat() {
-	f.open = true
-	f.typing = f.typing[:0]
-	f.chat.SetText("say: _")
-	f.chat.SetVisible(true)
-}
-
-// closeChat closes the chat box and returns what was typed.
-func (f *feed) closeChat() string {
-	f.open = false
-	f.chat.SetVisible(false)
-	return string(f.typing)
-}
-
-// typeRune adds r to the chat line.
-func (f *feed) typeRune(r rune) {
-	if !f.open || r < ' ' || len(f.typing) >= chatMaxRunes {
+// setChat shows the chat box with line typed in it, or hides it when not open.
+func (f *feed) setChat(open bool, line string) {
+	if !open {
+		f.chat.SetVisible(false)
 		return
 	}
-	f.typing = append(f.typing, r)
-	f.chat.SetText("say: " + string(f.typing) + "_")
-}
-
-// backspace removes the chat line's last character.
-func (f *feed) backspace() {
-	if f.open && len(f.typing) > 0 {
-		f.typing = f.typing[:len(f.typing)-1]
-		f.chat.SetText("say: " + string(f.typing) + "_")
-	}
+	f.chat.SetText("say: " + line + "_")
+	f.chat.SetVisible(true)
 }

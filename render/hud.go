@@ -11,12 +11,9 @@ import (
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
-
-// flashDuration is how long a status message stays on screen, seconds.
-const flashDuration = 2.5
 
 // HUD layout. The HUD is a set of panels anchored to the picture's corners and edges
 // (hudAnchor), each a fixed margin in from them, all sized by one scale that follows
@@ -86,6 +83,7 @@ type hud struct {
 	root, labels                   *core.Node
 	stats, warn, menu, flash, hint *gui.Label
 	help                           *gui.Image
+	helpLines                      []HelpLine
 	scores                         *table
 	legend                         *gui.Image
 	legendFor                      Overlay // overlays the legend was drawn for
@@ -97,9 +95,27 @@ type hud struct {
 	frames                         int
 	frameTime                      float64
 	fps                            float64
-	showHelp, showScores, showMenu bool
+	panels                         Panels
 	textDue                        bool
 }
+
+// Panels are what the HUD shows over the match besides its figures, as the client
+// decides from the player's keys. The zero value shows none of them.
+type Panels struct {
+	// Help shows the key list (SceneConfig.Help).
+	Help bool
+	// Scores shows the players list (the scoreboard in combat).
+	Scores bool
+	// Message, when not empty, is shown in the middle of the picture over the other
+	// panels (for example how the match ended).
+	Message string
+	// Chat opens the chat box, which shows ChatLine, the line being typed.
+	Chat     bool
+	ChatLine string
+}
+
+// HelpLine is one row of the help panel: a key and what it does.
+type HelpLine struct{ Key, What string }
 
 // The key hint in the bottom-left corner, and its short form for small windows.
 const (
@@ -118,8 +134,9 @@ const (
 	tableFontSize = 15
 )
 
-func newHUD(w, h int) *hud {
-	u := &hud{root: core.NewNode(), labels: core.NewNode(), w: w, h: h, scale: uiScale(w, h), legendFor: ^Overlay(0)}
+func newHUD(w, h int, help []HelpLine) *hud {
+	u := &hud{root: core.NewNode(), labels: core.NewNode(), w: w, h: h, scale: uiScale(w, h), legendFor: ^Overlay(0),
+		helpLines: help}
 	mk := func(fg math32.Color, bg math32.Color4) *gui.Label {
 		l := gui.NewLabel("")
 		l.SetColor(&fg)
@@ -130,16 +147,15 @@ func newHUD(w, h int) *hud {
 	}
 	u.root.Add(u.labels)
 	white := math32.Color{R: 1, G: 1, B: 1}
-	u.stats = mk(white, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.55})
+	u.stats = mk(white, backdrop(0.55))
 	u.warn = mk(white, math32.Color4{R: 0.7, G: 0.1, B: 0.08, A: 1})
 	opaque(u.warn)
-	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.45})
+	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, backdrop(0.45))
 	u.hint.SetText(hintText)
-	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 0.6})
+	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, backdrop(0.6))
 	u.scores = newTable(u.root, 4)
-	u.menu = mk(white, math32.Color4{R: 0.05, G: 0.06, B: 0.08, A: 1})
+	u.menu = mk(white, backdrop(1))
 	opaque(u.menu)
-	u.menu.SetText("Menu\n\nEnter: leave the match\nEsc: back to the battle")
 	u.feed = newFeed(u.root, u.scale)
 	u.warn.SetVisible(false)
 	u.flash.SetVisible(false)
@@ -173,7 +189,7 @@ func (u *hud) applyScale() {
 		u.hint.SetText(hintText)
 	}
 	// The help is drawn once into one opaque image (textimg.go): cheap to show.
-	img := columnsImage(helpRows(), helpFontSize*sc, int(12*sc), int(18*sc))
+	img := columnsImage(helpRows(u.helpLines), helpFontSize*sc, int(12*sc), int(18*sc))
 	if u.help == nil {
 		u.help = imagePanel(nil, img)
 		u.help.SetVisible(false)
@@ -280,12 +296,40 @@ func (u *hud) appendPanelRects(dst []rect) []rect {
 	return dst
 }
 
-// setFlash shows a status message for flashDuration seconds.
-func (u *hud) setFlash(msg string) {
+// helpRows lays the help panel out: the lines in two column pairs under a heading.
+func helpRows(lines []HelpLine) [][]string {
+	half := (len(lines) + 1) / 2
+	rows := [][]string{{"Keys", "", "", ""}, {"", "", "", ""}}
+	for i := 0; i < half; i++ {
+		row := []string{lines[i].Key, lines[i].What, "", ""}
+		if j := i + half; j < len(lines) {
+			row[2], row[3] = lines[j].Key, lines[j].What
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// setFlash shows a status message for d seconds.
+func (u *hud) setFlash(msg string, d float64) {
 	u.flash.SetText(msg)
 	u.flash.SetVisible(true)
-	u.flashLeft = flashDuration
+	u.flashLeft = d
 	u.layout()
+}
+
+// setPanels shows the panels p asks for from the next update on.
+func (u *hud) setPanels(p Panels) {
+	old := u.panels
+	u.panels = p
+	if p.Message != old.Message && p.Message != "" {
+		u.menu.SetText(p.Message)
+		u.layout()
+	}
+	if p.Chat != old.Chat || p.ChatLine != old.ChatLine {
+		u.feed.setChat(p.Chat, p.ChatLine)
+		u.layoutFeed()
+	}
 }
 
 // tick advances the HUD's clocks by dt seconds and decides whether texts are
@@ -329,9 +373,11 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 		}
 	}
 	u.setLegend(s.overlays)
-	u.help.SetVisible(u.showHelp && !u.showMenu)
-	u.menu.SetVisible(u.showMenu)
-	u.scores.setVisible(u.showScores && !u.showMenu && !u.showHelp)
+	p := &u.panels
+	message := p.Message != ""
+	u.help.SetVisible(p.Help && !message)
+	u.menu.SetVisible(message)
+	u.scores.setVisible(p.Scores && !message && !p.Help)
 	u.feed.update(snap)
 	u.layoutFeed()
 	warn := snap.Net.Timeout > 0 && snap.Net.Silence >= warnAfter
@@ -350,7 +396,7 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 		u.warn.SetText(fmt.Sprintf("Connection interrupted: no word from the host for %.0f s; giving up in %.0f s",
 			math.Floor(snap.Net.Silence.Seconds()), math.Max(0, math.Ceil((snap.Net.Timeout-snap.Net.Silence).Seconds()))))
 	}
-	if u.showScores {
+	if p.Scores {
 		u.scores.set(scoresRows(snap))
 	}
 	u.layout()
@@ -384,7 +430,7 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 	if n.ProxyRefused > 0 {
 		fmt.Fprintf(&b, "   proxy moves refused %d", n.ProxyRefused)
 	}
-	fmt.Fprintf(&b, "\nalgorithm %s   clamp %s\n", snap.Algorithm, clampName(snap.Clamp))
+	fmt.Fprintf(&b, "\nalgorithm %s   clamp %s\n", snap.Algorithm, snap.Clamp)
 	if imp := n.Impairment; imp.Latency > 0 || imp.Jitter > 0 || imp.Loss > 0 {
 		fmt.Fprintf(&b, "impairment %.0f ms ±%.0f ms, %.1f%% loss", ms(imp.Latency), ms(imp.Jitter), imp.Loss*100)
 	} else {
@@ -399,7 +445,7 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 // compassBearing returns the compass bearing of orientation q's forward axis in
 // degrees, 0 to 360: 0 north (−Z), 90 east (+X).
 func compassBearing(q mgl64.Quat) float64 {
-	yaw := deadreckon.Yaw(q)
+	yaw := geom.Yaw(q)
 	b := math.Atan2(math.Cos(yaw), math.Sin(yaw)) * 180 / math.Pi
 	if b < 0 {
 		b += 360
@@ -465,7 +511,7 @@ const tablePad, tableGap = 12, 18
 
 func newTable(parent *core.Node, ncols int) *table {
 	t := &table{bg: gui.NewPanel(10, 10), texts: make([]string, ncols), scale: 1}
-	t.bg.SetColor4(&math32.Color4{R: panelBg.R, G: panelBg.G, B: panelBg.B, A: 1})
+	t.bg.SetColor4(ptr(backdrop(1)))
 	opaque(t.bg)
 	parent.Add(t.bg)
 	for i := 0; i < ncols; i++ {
@@ -534,17 +580,4 @@ func (t *table) setVisible(v bool) {
 	for _, l := range t.cols {
 		l.SetVisible(v)
 	}
-}
-
-// clampName returns the short name of a ground clamp mode.
-func clampName(m deadreckon.ClampMode) string {
-	switch m {
-	case deadreckon.ClampNone:
-		return "none"
-	case deadreckon.ClampUp:
-		return "up"
-	case deadreckon.ClampAlways:
-		return "always"
-	}
-	return fmt.Sprintf("ClampMode(%d)", uint8(m))
 }

@@ -1,93 +1,47 @@
 package render
 
 import (
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/gltest"
 )
 
-// testViewer is the one window of the test process, or nil when there is no display.
-// Tests reach it only through onMain.
-var testViewer *Viewer
-var testViewerErr error
+// gl serves work to the main OS thread, where the test window lives.
+var gl gltest.Harness
 
-// mainCalls carries work to the main OS thread, where the window lives.
-var mainCalls = make(chan func())
+// testViewer is the one window of the test process, or nil when there is none (see
+// gl.NoWindow). Tests reach it only through onMain.
+var testViewer *Viewer
 
 // TestMain opens the window on the main thread and serves onMain calls there while
 // the tests run on other goroutines.
 func TestMain(m *testing.M) {
-	flag.Parse()
-	childFailed := false
-	switch {
-	case os.Getenv("DISPLAY") == "":
-		testViewerErr = fmt.Errorf("DISPLAY is not set; run under xvfb-run for the rendering tests")
-	case raceDetector:
-		testViewerErr = fmt.Errorf("drawing tests ran in a child process built without -race")
-		childFailed = !runDrawingTestsWithoutRace()
-	default:
-		testViewer, testViewerErr = OpenViewer(testW, testH, "treadline render test")
-	}
-	done := make(chan int)
-	go func() { done <- m.Run() }()
-	for {
-		select {
-		case f := <-mainCalls:
-			f()
-		case code := <-done:
-			if testViewer != nil {
-				testViewer.Close()
-			}
-			if childFailed && code == 0 {
-				code = 1
-			}
-			os.Exit(code)
+	gl.Main(m, drawingTests, func() (func(), error) {
+		v, err := OpenViewer(testW, testH, "treadline render test")
+		if err != nil {
+			return nil, err
 		}
-	}
-}
-
-// runDrawingTestsWithoutRace runs this package's drawing tests in a child `go test`
-// built without -race (see race_test.go), passing its output through, and reports
-// whether they passed.
-func runDrawingTestsWithoutRace() bool {
-	goBin := "go" // go test puts its own toolchain first on PATH
-	args := []string{"test", "-count=1", "-run", drawingTests}
-	if testing.Verbose() {
-		args = append(args, "-v")
-	}
-	cmd := exec.Command(goBin, append(args, ".")...)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	fmt.Println("render: drawing tests run without -race in a child process:", strings.Join(cmd.Args, " "))
-	if err := cmd.Run(); err != nil {
-		fmt.Println("render: drawing tests failed:", err)
-		return false
-	}
-	return true
+		testViewer = v
+		return v.Close, nil
+	})
 }
 
 // drawingTests matches the tests that need a window.
-const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestRunInMenuWindow|TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostOverParkedTankIsNotStriped|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestLoop|TestFrustumCulling)$"
+const drawingTests = "^(TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostFootprintsReadFromTheChaseCamera|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestFrustumCulling)$"
 
 // onMain runs f on the main thread and waits for it.
-func onMain(f func()) {
-	done := make(chan struct{})
-	mainCalls <- func() { defer close(done); f() }
-	<-done
-}
+func onMain(f func()) { gl.Do(f) }
 
 // needViewer skips t when no window could be opened.
 func needViewer(t *testing.T) *Viewer {
 	t.Helper()
 	if testViewer == nil {
-		t.Skipf("no window: %v", testViewerErr)
+		t.Skipf("no window: %v", gl.NoWindow())
 	}
 	return testViewer
 }
@@ -156,7 +110,7 @@ func testSnapshot(n int) *game.Snapshot {
 	for i := 0; i < n; i++ {
 		x, z := 30.0*float64(i), 12.0*float64(i%3-1)*float64(min(i, 1))
 		pos := mgl64.Vec3{x, testGround(x, z), z}
-		q := deadreckon.YawQuat(0.4 * float64(i))
+		q := geom.YawQuat(0.4 * float64(i))
 		tv := game.TankView{
 			ID: uint32(i + 1), Name: fmt.Sprintf("tank-%d", i), Team: i % 2, Local: i == 0,
 			Position: pos, Orientation: q, Turret: 0.3, Gun: 0.1,

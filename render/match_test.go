@@ -32,12 +32,12 @@ func newPractice(t *testing.T, bots int) *practice {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rig.Close() })
-	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, NoCombat: true}, join(t, rig))
+	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11}, join(t, rig))
 	if err != nil {
 		t.Fatalf("bot match: %v", err)
 	}
 	player, err := game.NewMatch(game.Config{Map: mp, Name: "me", Seed: 12,
-		Impairment: link, NoCombat: true}, join(t, rig))
+		Impairment: link}, join(t, rig))
 	if err != nil {
 		t.Fatalf("player match: %v", err)
 	}
@@ -115,8 +115,7 @@ func TestPracticeMatch(t *testing.T) {
 	view := s.View()
 	visible := 0
 	for _, tv := range snap.Tanks {
-		roof := tv.Position.Add(tv.Orientation.Rotate(defaultShape().roof()))
-		x, y, ok := view.Project(roof)
+		x, y, ok := view.Project(TurretRoof(&tv))
 		if !ok || x < 2 || y < 2 || x >= testW-2 || y >= testH-40 || (x < 280 && y < 160) {
 			continue // off the picture or under a HUD panel
 		}

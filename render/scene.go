@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/g3n/engine/camera"
 	"github.com/g3n/engine/core"
@@ -14,8 +15,8 @@ import (
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/renderer"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Scene defaults.
@@ -28,6 +29,8 @@ const (
 	cameraNear, cameraFar = 0.5, 2000.0
 	// hudInterval is how often the HUD text is rebuilt, seconds.
 	hudInterval = 0.25
+	// DefaultFlashTime is how long a status message stays on screen (Flash).
+	DefaultFlashTime = 2500 * time.Millisecond
 )
 
 // SceneConfig configures a Scene. The zero value means defaults throughout.
@@ -49,6 +52,9 @@ type SceneConfig struct {
 	// terrain.Map.Raycast does: labels of tanks the ground hides are not drawn. If
 	// nil, the scene marches the ray over Ground's heights instead.
 	Raycast func(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool)
+	// Help is the key list the help panel shows (Panels.Help), in two column pairs;
+	// if nil, the panel has only its heading.
+	Help []HelpLine
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -69,9 +75,11 @@ type Scene struct {
 	lines    *lineBatch
 	overlays Overlay
 	frame    uint64
-	hud      *hud
-	lodCount []int
-	heights  *heightGrid
+	// heartbeat is the last snapshot's Heartbeat, s, for the labels' update ages.
+	heartbeat float64
+	hud       *hud
+	lodCount  []int
+	heights   *heightGrid
 	// Self is the player's tank as last drawn, for the camera when it goes missing.
 	selfPos     mgl64.Vec3
 	selfHeading float64
@@ -85,6 +93,8 @@ type Scene struct {
 	labelTaken []rect
 	minimap    *minimap
 	combat     *combatLayer
+	// menu is the menu shown over the match (ShowMenu), made on first use.
+	menu *MenuView
 }
 
 // Watch makes the camera follow the tank called name instead of the player's own: ""
@@ -115,8 +125,10 @@ func (s *Scene) WatchNext(snap *game.Snapshot) string {
 	return ""
 }
 
-// watched returns the tank the camera follows instead of the player's, or nil.
-func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
+// Watched returns the tank of snap the camera follows instead of the player's, or
+// nil when it follows the player's own (also when the tank Watch named is not in
+// snap).
+func (s *Scene) Watched(snap *game.Snapshot) *game.TankView {
 	if s.watchID == 0 && s.watchName == "" {
 		return nil
 	}
@@ -126,7 +138,7 @@ func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
 		if s.watchID == 0 {
 			match = (s.watchName == "*" && !tv.Local) || (s.watchName != "*" && tv.Name == s.watchName)
 		}
-		if match && deadreckon.FiniteVec(tv.Position) {
+		if match && geom.FiniteVec(tv.Position) {
 			s.watchID = tv.ID
 			return tv
 		}
@@ -137,7 +149,7 @@ func (s *Scene) watched(snap *game.Snapshot) *game.TankView {
 // focus returns the tank the camera follows: the watched one, else the player's, or
 // nil when there is neither.
 func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
-	if tv := s.watched(snap); tv != nil {
+	if tv := s.Watched(snap); tv != nil {
 		return tv
 	}
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
@@ -148,12 +160,12 @@ func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
 
 // tankEntry is one tank's models and labels, kept while the tank is in snapshots.
 type tankEntry struct {
-	model, ghost, ghostLast *tankModel
-	name, info              *gui.Label
-	nameText                string
-	stale                   bool
-	alpha                   float32 // the labels' opacity step; 0 before the first
-	seen                    uint64
+	model      *tankModel
+	name, info *gui.Label
+	nameText   string
+	stale      bool
+	alpha      float32 // the labels' opacity step; 0 before the first
+	seen       uint64
 }
 
 // NewScene builds a scene over terrain t. It returns an error when t is empty or
@@ -205,7 +217,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	sun.SetPositionVec(&sp)
 	s.world.Add(sun)
 	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
-	s.hud = newHUD(cfg.Width, cfg.Height)
+	s.hud = newHUD(cfg.Width, cfg.Height, cfg.Help)
 	s.minimap = newMinimap(s.heights, tn.min, tn.max)
 	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
@@ -244,6 +256,9 @@ func (s *Scene) Resize(w, h int) {
 	s.cam.SetAspect(float32(w) / float32(h))
 	old := s.hud.scale
 	s.hud.resize(w, h)
+	if s.menu != nil {
+		s.menu.Resize(w, h)
+	}
 	if s.hud.scale != old {
 		for _, e := range s.tanks {
 			e.name.SetFontSize(15 * float64(s.hud.scale))
@@ -251,6 +266,26 @@ func (s *Scene) Resize(w, h int) {
 		}
 	}
 }
+
+// Flash shows a status message at the bottom of the picture for a few seconds.
+func (s *Scene) Flash(msg string) { s.FlashFor(msg, 0) }
+
+// FlashFor shows a status message at the bottom of the picture for d; if d is zero
+// or less, for DefaultFlashTime.
+func (s *Scene) FlashFor(msg string, d time.Duration) {
+	if d <= 0 {
+		d = DefaultFlashTime
+	}
+	s.hud.setFlash(msg, d.Seconds())
+}
+
+// SetPanels chooses the HUD's panels (help, players list, message, chat box) from
+// the next Update on.
+func (s *Scene) SetPanels(p Panels) { s.hud.setPanels(p) }
+
+// Dispose frees the scene's meshes, textures and labels, for a window that outlives
+// it. The scene must not be used afterwards.
+func (s *Scene) Dispose() { s.root.DisposeChildren(true) }
 
 // LODCounts returns how many terrain chunks used each level of detail at the last
 // Update, finest first. The slice is reused by the next Update.
@@ -260,16 +295,17 @@ func (s *Scene) LODCounts() []int { return s.lodCount }
 // seconds; it only paces the chase camera. Tanks missing from snap are removed.
 func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.frame++
+	s.heartbeat = snap.Heartbeat
 	s.hud.tick(dt)
 	// Camera first, so labels project with this frame's view.
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		me := &snap.Tanks[snap.Self]
-		if deadreckon.FiniteVec(me.Position) {
-			s.selfPos, s.selfHeading, s.haveSelf = me.Position, deadreckon.Yaw(me.Orientation), true
+		if geom.FiniteVec(me.Position) {
+			s.selfPos, s.selfHeading, s.haveSelf = me.Position, geom.Yaw(me.Orientation), true
 		}
 	}
-	if tv := s.watched(snap); tv != nil {
-		eye, look := s.chase.Follow(tv.Position, deadreckon.Yaw(tv.Orientation), dt, s.cfg.Ground)
+	if tv := s.Watched(snap); tv != nil {
+		eye, look := s.chase.Follow(tv.Position, geom.Yaw(tv.Orientation), dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	} else if s.haveSelf {
 		eye, look := s.chase.Follow(s.selfPos, s.selfHeading, dt, s.cfg.Ground)
@@ -280,10 +316,10 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 
 	s.lines.reset()
 	s.lines.clipNear(s.view.Eye, s.view.Forward(), overlayNear)
-	watched := s.watched(snap)
+	watched := s.Watched(snap)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if !deadreckon.FiniteVec(tv.Position) {
+		if !geom.FiniteVec(tv.Position) {
 			continue // never draw (or crash on) a corrupt pose
 		}
 		e := s.entry(tv)
@@ -292,8 +328,10 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
 		// The player's own tank has no overlays unless the camera watches it.
 		overlays := i != snap.Self || watched == tv
-		s.updateGhosts(e, tv, overlays)
 		if overlays {
+			if s.overlays&OverlayGhost != 0 {
+				s.drawGhosts(tv)
+			}
 			s.drawOverlays(tv)
 		}
 		s.prepareLabel(e, tv, i == snap.Self)
@@ -337,23 +375,17 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 		return e
 	}
 	e := &tankEntry{
-		model:     newTankModel(s.parts, tv.Team, nil),
-		ghost:     newTankModel(s.parts, 0, s.parts.ghostMat),
-		ghostLast: newTankModel(s.parts, 0, s.parts.ghostLastMat),
-		name:      gui.NewLabel(tv.Name),
-		info:      gui.NewLabel(""),
-		nameText:  tv.Name,
+		model:    newTankModel(s.parts, tv.Team, nil),
+		name:     gui.NewLabel(tv.Name),
+		info:     gui.NewLabel(""),
+		nameText: tv.Name,
 	}
 	e.name.SetFontSize(15 * float64(s.hud.scale))
 	e.info.SetFontSize(13 * float64(s.hud.scale))
 	e.name.SetPaddings(1, 3, 1, 3)
 	e.info.SetPaddings(1, 3, 1, 3)
-	e.ghost.root.SetVisible(false)
-	e.ghostLast.root.SetVisible(false)
 	e.info.SetVisible(false)
 	s.world.Add(e.model.root)
-	s.world.Add(e.ghost.root)
-	s.world.Add(e.ghostLast.root)
 	s.hud.labels.Add(e.name)
 	s.hud.labels.Add(e.info)
 	s.tanks[tv.ID] = e
@@ -361,71 +393,13 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 }
 
 func (s *Scene) removeEntry(e *tankEntry) {
-	for _, m := range []*tankModel{e.model, e.ghost, e.ghostLast} {
-		s.world.Remove(m.root)
-		m.root.DisposeChildren(true)
-	}
+	s.world.Remove(e.model.root)
+	e.model.root.DisposeChildren(true)
 	s.hud.labels.Remove(e.name)
 	s.hud.labels.Remove(e.info)
 	e.name.Dispose()
 	e.info.Dispose()
 }
-
-// updateGhosts shows or hides the ghost tanks of a remote tank: the last-known
-// state and its projection to now, as wireframes a little larger than the tank, so
-// they never fight the tank's own surfaces for depth when they coincide with it.
-func (s *Scene) updateGhosts(e *tankEntry, tv *game.TankView, overlays bool) {
-	show := overlays && s.overlays&OverlayGhost != 0 && !tv.Local && deadreckon.FiniteVec(tv.LastKnownProjected.Position) &&
-		deadreckon.FiniteVec(tv.LastKnown.Position)
-	lk, lp := tv.LastKnown, tv.LastKnownProjected
-	showLast := show && s.beyondNear(lk.Position, ghostRadius)
-	showProj := show && s.beyondNear(lp.Position, ghostRadius)
-	e.ghost.root.SetVisible(showProj)
-	e.ghostLast.root.SetVisible(showLast)
-	if showProj {
-		e.ghost.setPose(vec3(lp.Position), quat(lp.Orientation), articulation(lp, 0), articulation(lp, 1))
-	}
-	if showLast {
-		e.ghostLast.setPose(vec3(lk.Position), quat(lk.Orientation), articulation(lk, 0), articulation(lk, 1))
-	}
-	if !show {
-		return
-	}
-	up := mgl64.Vec3{0, 2, 0}
-	s.lines.segment(lk.Position.Add(up), lp.Position.Add(up), ghostLinkColor)
-	s.lines.segment(lp.Position.Add(up), tv.Position.Add(up), errorColor)
-}
-
-// ghostRadius bounds a tank model around its origin, m.
-const ghostRadius = 4.5
-
-// beyondNear reports whether a sphere of radius r around p lies wholly beyond the
-// overlays' near distance.
-func (s *Scene) beyondNear(p mgl64.Vec3, r float64) bool {
-	return p.Sub(s.view.Eye).Dot(s.view.Forward()) >= overlayNear+r
-}
-
-// articulation returns the angle of articulation i of st, or zero when st has fewer.
-func articulation(st deadreckon.State, i int) float64 {
-	if i < 0 || i >= st.NumArticulations || i >= deadreckon.MaxArticulations {
-		return 0
-	}
-	return st.Articulations[i].Angle
-}
-
-// Overlay colours; the legend (legend.go) names each.
-var (
-	// lastKnownColor is the ghost of the last state received; projectionColor the
-	// ghost of that state projected to now.
-	lastKnownColor  = math32.Color{R: 1, G: 0.86, B: 0.15}
-	projectionColor = math32.Color{R: 0.2, G: 0.85, B: 1}
-	ghostLinkColor  = math32.Color{R: 0.85, G: 0.85, B: 0.85}
-	errorColor      = math32.Color{R: 1, G: 0.25, B: 0.25}
-	rayColor        = math32.Color{R: 1, G: 0.2, B: 1}
-	normalColor     = math32.Color{R: 0.45, G: 0.55, B: 1}
-	velocityColor   = math32.Color{R: 0.2, G: 1, B: 0.3}
-	accelColor      = math32.Color{R: 1, G: 0.5, B: 0.1}
-)
 
 // drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.
 func (s *Scene) drawOverlays(tv *game.TankView) {
@@ -436,7 +410,7 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 		trailColor := math32.Color{R: 0.4 + 0.6*tc.R, G: 0.4 + 0.6*tc.G, B: 0.4 + 0.6*tc.B}
 		for k := 1; k < len(tv.Trail); k++ {
 			a, b := tv.Trail[k-1], tv.Trail[k]
-			if deadreckon.FiniteVec(a) && deadreckon.FiniteVec(b) {
+			if geom.FiniteVec(a) && geom.FiniteVec(b) {
 				s.lines.segment(a.Add(lift), b.Add(lift), trailColor)
 			}
 		}
@@ -449,16 +423,16 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 			a, b := tv.ClampHits[k], tv.ClampHits[(k+1)%3]
 			s.lines.segment(a.Add(mgl64.Vec3{0, 0.05, 0}), b.Add(mgl64.Vec3{0, 0.05, 0}), rayColor)
 		}
-		if n := tv.GroundNormal; deadreckon.FiniteVec(n) && n.Len() > 0 {
+		if n := tv.GroundNormal; geom.FiniteVec(n) && n.Len() > 0 {
 			s.lines.arrow(tv.Position, n.Normalize().Mul(3), normalColor)
 		}
 	}
 	if s.overlays&OverlayMotion != 0 {
 		base := tv.Position.Add(mgl64.Vec3{0, defaultShape().turretPivot[1] + 0.2, 0})
-		if deadreckon.FiniteVec(tv.Velocity) {
+		if geom.FiniteVec(tv.Velocity) {
 			s.lines.arrow(base, tv.Velocity, velocityColor)
 		}
-		if deadreckon.FiniteVec(tv.Acceleration) {
+		if geom.FiniteVec(tv.Acceleration) {
 			s.lines.arrow(base, tv.Acceleration.Mul(2), accelColor)
 		}
 	}
@@ -489,7 +463,7 @@ const maxClampReach = 12.0
 // clampPlausible reports whether tv's clamp hits are finite and near the tank.
 func clampPlausible(tv *game.TankView) bool {
 	for _, h := range tv.ClampHits {
-		if !deadreckon.FiniteVec(h) || h.Sub(tv.Position).Len() > maxClampReach {
+		if !geom.FiniteVec(h) || h.Sub(tv.Position).Len() > maxClampReach {
 			return false
 		}
 	}

@@ -40,9 +40,6 @@ func fillRect(img *image.RGBA, r image.Rectangle, c imgcolor.RGBA) {
 	draw.Draw(img, r.Intersect(img.Bounds()), image.NewUniform(c), image.Point{}, draw.Src)
 }
 
-// panelBg is the HUD panels' background colour.
-var panelBg = math32.Color{R: 0.05, G: 0.06, B: 0.08}
-
 // columnsImage draws rows of text cells in aligned columns, with pad pixels of
 // margin and gap pixels between columns, on an opaque panel-coloured image. The
 // first row is drawn in the heading colour.

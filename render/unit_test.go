@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/tank"
 )
 
 func TestParseOverlays(t *testing.T) {
@@ -119,55 +121,68 @@ func TestNewSceneRejectsBadTerrain(t *testing.T) {
 	}
 }
 
-func TestHelpListsEveryKey(t *testing.T) {
-	cells := map[string]bool{}
-	for _, row := range helpRows() {
-		for _, c := range row {
-			cells[c] = true
+// TestHelpRows: the help panel holds every key and what it does once, in two column
+// pairs under a heading, the first half of the list on the left.
+func TestHelpRows(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 31} {
+		var lines []HelpLine
+		for i := range n {
+			lines = append(lines, HelpLine{Key: fmt.Sprintf("K%d", i), What: fmt.Sprintf("does %d", i)})
 		}
-	}
-	for _, b := range bindings {
-		if !cells[b.name] || !cells[b.what] {
-			t.Errorf("help lacks %q (%s)", b.name, b.what)
-		}
-	}
-	// Every action key is bound once.
-	seen := map[int]string{}
-	for _, b := range bindings {
-		if b.act == actNone || b.key < 0 {
+		rows := helpRows(lines)
+		half := (n + 1) / 2
+		if len(rows) != 2+half || rows[0][0] != "Keys" {
+			t.Errorf("%d lines: %d rows headed %q, want %d headed Keys", n, len(rows), rows[0][0], 2+half)
 			continue
 		}
-		if prev, dup := seen[int(b.key)]; dup {
-			t.Errorf("key %s and %s share a key code", prev, b.name)
+		for i, l := range lines {
+			row, col := rows[2+i%half], 0
+			if i >= half {
+				col = 2
+			}
+			if row[col] != l.Key || row[col+1] != l.What {
+				t.Errorf("%d lines: line %d %v is not in column pair %d of row %d: %q", n, i, l, col/2, 2+i%half, row)
+			}
 		}
-		seen[int(b.key)] = b.name
-	}
-	// Every algorithm has a key.
-	for a := deadreckon.ProjectiveVelocityBlend; a <= deadreckon.Delayed; a++ {
-		found := false
-		for _, b := range bindings {
-			found = found || (b.act == actAlgorithm && b.algo == a)
-		}
-		if !found {
-			t.Errorf("no key selects algorithm %v", a)
+		if n%2 == 1 && rows[len(rows)-1][2] != "" {
+			t.Errorf("%d lines: the last row's right pair holds %q, want it empty", n, rows[len(rows)-1][2])
 		}
 	}
 }
 
-func TestCycles(t *testing.T) {
-	c := deadreckon.ClampNone
-	for _, want := range []deadreckon.ClampMode{deadreckon.ClampUp, deadreckon.ClampAlways, deadreckon.ClampNone} {
-		c = nextClamp(c)
-		if c != want {
-			t.Fatalf("nextClamp = %v, want %v", c, want)
-		}
+// TestMenuViewLayout: the highlight sits behind the selected row and only there, the
+// rows are centred, and they shrink to fit a small window.
+func TestMenuViewLayout(t *testing.T) {
+	v := NewMenuView(DefaultWidth, DefaultHeight)
+	page := MenuPage{Title: "Treadline", Items: [][2]string{{"Practice", ""}, {"Volume", "80%"}, {"Quit", ""}},
+		Selected: 1, Hint: "Esc back"}
+	v.Show(page)
+	if !v.bar.Visible() || v.bar.Position().Y != v.names[1].Position().Y {
+		t.Errorf("highlight at y %v (visible %v), selected row at y %v", v.bar.Position().Y, v.bar.Visible(), v.names[1].Position().Y)
 	}
-	a := deadreckon.ProjectiveVelocityBlend
-	for i := 0; i < 7; i++ {
-		a = nextAlgorithm(a)
+	x, w := v.back.Position().X, v.back.Width()
+	if mid := x + w/2; math.Abs(float64(mid)-DefaultWidth/2) > 1 {
+		t.Errorf("menu panel centred at x %v, want %v", mid, DefaultWidth/2)
 	}
-	if a != deadreckon.ProjectiveVelocityBlend {
-		t.Errorf("seven nextAlgorithm steps end at %v, want pvb", a)
+	page.Selected = -1
+	v.Show(page)
+	if v.bar.Visible() {
+		t.Error("a page with no row selected shows the highlight")
+	}
+	big := v.names[0].FontSize()
+	for range 12 {
+		page.Items = append(page.Items, [2]string{"Row", "value"})
+	}
+	v.Resize(400, 240)
+	if w, h := v.Size(); w != 400 || h != 240 {
+		t.Errorf("Size after Resize = %dx%d", w, h)
+	}
+	v.Show(page)
+	if small := v.names[0].FontSize(); small >= big {
+		t.Errorf("15 rows in a 400×240 window: font size %v, not below the %v of 3 rows at 1280×720", small, big)
+	}
+	if n := len(v.names); !v.names[n-1].Visible() {
+		t.Error("the last row is hidden")
 	}
 }
 
@@ -280,7 +295,7 @@ func TestTanksComeAndGo(t *testing.T) {
 	if len(s.tanks) != 1 {
 		t.Fatalf("%d tank models, want 1", len(s.tanks))
 	}
-	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() || !s.parts.ghostMat.Wireframe() {
+	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() {
 		t.Errorf("shared materials changed after tanks left: shader %q (want %q), shadow transparent %v",
 			got, shader, s.parts.shadowMat.Transparent())
 	}
@@ -289,6 +304,27 @@ func TestTanksComeAndGo(t *testing.T) {
 	e := s.tanks[snap.Tanks[0].ID]
 	if e.model.hullMesh.GetGeometry() != s.parts.hull[1] {
 		t.Errorf("team change did not swap the hull to team 1's colours")
+	}
+}
+
+// TestNoShadowsDropsOnePart: without shadows a tank model leaves out its shadow
+// patch (one draw call per tank on a software renderer) and keeps every other part.
+func TestNoShadowsDropsOnePart(t *testing.T) {
+	parts := func(noShadows bool) int {
+		s, err := NewScene(synthTerrain(64, 2, 16, 2), SceneConfig{NoShadows: noShadows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := testSnapshot(1)
+		s.Update(snap, 1.0/60)
+		e := s.tanks[snap.Tanks[0].ID]
+		if e == nil {
+			t.Fatal("no tank entry")
+		}
+		return len(e.model.root.Children())
+	}
+	if with, without := parts(false), parts(true); without != with-1 {
+		t.Errorf("tank model parts: %d with shadows, %d without; want one fewer (the shadow)", with, without)
 	}
 }
 
@@ -525,5 +561,79 @@ func TestLabelJustAboveTurret(t *testing.T) {
 				t.Errorf("label centered at x %.1f, turret at %.1f", mid, x)
 			}
 		})
+	}
+}
+
+// TestGhostOnlyWhereItDiffers: a parked tank whose ghosts sit where it is shown gets
+// no ghost lines; one shown short of its projection gets both footprints on the
+// ground and the error line a metre above its turret roof.
+func TestGhostOnlyWhereItDiffers(t *testing.T) {
+	s, err := NewScene(synthTerrain(256, 2, 32, 2), SceneConfig{Overlays: OverlayGhost,
+		Ground: func(x, z float64) (float64, bool) { return testGround(x, z), true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Watch("mover")
+	s.Update(ghostSnapshot(0.03, 0.03), 1.0/60) // within ghostMin: nothing to show
+	if n := len(s.lines.buf); n != 0 {
+		t.Errorf("ghosts on the shown tank: %d line floats drawn", n)
+	}
+	snap := ghostSnapshot(2.5, 0.6)
+	s.Update(snap, 1.0/60)
+	mover := snap.Tanks[1]
+	// The footprints lie in the hull's plane on the ground under the middle (here
+	// level: the ghosts face +X with no tilt), the error line errorLift up.
+	var low, high int
+	for i := 0; i+5 < len(s.lines.buf); i += 6 {
+		x, y := float64(s.lines.buf[i]), float64(s.lines.buf[i+1])
+		centre := mover.LastKnownProjected.Position[0]
+		if x < -20-2.5-footLength/2-1 || x > centre+footLength/2+noseLength+1e-3 {
+			t.Errorf("line vertex at x %.2f, outside the ghosts' footprints", x)
+		}
+		ground := testGround(x, 0)
+		for _, g := range []mgl64.Vec3{mover.LastKnown.Position, mover.LastKnownProjected.Position} {
+			if math.Abs(x-g[0]) <= footLength/2+noseLength+1e-3 { // the nose tip, within float32 rounding
+				ground = testGround(g[0], 0)
+			}
+		}
+		switch above := y - ground; {
+		case math.Abs(above-footLift) < 0.5:
+			low++
+		case math.Abs(above-errorLift) < 0.5:
+			high++
+		default:
+			t.Errorf("line vertex %.2f m above the ground at x %.2f, want about %v (footprints) or %v (error line)", above, x, footLift, errorLift)
+		}
+	}
+	// Two footprints of 4 edges and a two-stroke chevron, the link, and the error
+	// line's rise: all ends low; the rise's top and the error line's two ends high.
+	if wantLow := 2*(2*(4+2)) + 2 + 1; low != wantLow || high != 3 {
+		t.Errorf("%d vertices low and %d high, want %d and 3", low, high, wantLow)
+	}
+	if top := tank.DefaultHeight; errorLift < top+1 || mover.Position[1]+errorLift < mover.Position[1]+top {
+		t.Errorf("error line at %.2f m, not clear of the turret roof at %.2f m", errorLift, top)
+	}
+}
+
+// TestLabelInfoFollowsTheStaleRule: a tank's info label counts the heartbeats its
+// update age has missed, allowing each its stagger, and says STALE only when the
+// match marks the tank so.
+func TestLabelInfoFollowsTheStaleRule(t *testing.T) {
+	for _, c := range []struct {
+		age       float64
+		stale     bool
+		heartbeat float64
+		want      string
+	}{
+		{0.4, false, 1, "age 0.40 s  err 0.12 m"},
+		{1.08, false, 1, "age 1.08 s  err 0.12 m"}, // a heartbeat a little late
+		{2.59, false, 1, "age 2.59 s, 2 missed  err 0.12 m"},
+		{4.6, true, 1, "age 4.60 s, 4 missed  STALE"},
+		{7, false, 0, "age 7.00 s  err 0.12 m"}, // no heartbeat known
+	} {
+		tv := game.TankView{UpdateAge: c.age, Stale: c.stale, Error: 0.12}
+		if got := labelInfo(&tv, c.heartbeat); got != c.want {
+			t.Errorf("age %v s, stale %v, heartbeat %v s: %q, want %q", c.age, c.stale, c.heartbeat, got, c.want)
+		}
 	}
 }

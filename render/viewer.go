@@ -102,6 +102,12 @@ func (v *Viewer) Draw(s *Scene) error {
 	return s.Draw(v.rend)
 }
 
+// DrawCalls returns how many meshes and HUD panels the last Draw drew.
+func (v *Viewer) DrawCalls() int {
+	st := v.rend.Stats()
+	return st.GraphicMats + st.Panels
+}
+
 // Swap shows the drawn frame and processes window events.
 func (v *Viewer) Swap() {
 	v.win.SwapBuffers()

@@ -47,12 +47,24 @@ type ServeStatus struct {
 
 // matchRules decide when a served match is over: after an idle time with no players
 // once someone has played, or once a number of combat rounds (each ended by the
-// combat rules' score or time limit) have been played.
+// combat rules' score or time limit) have been played. A held round clock counts no
+// round until it starts, at the first player or when a start is asked for.
 type matchRules struct {
 	idleTimeout time.Duration // zero: never end for idleness
 	rounds      int           // zero: play round after round
+	held        bool          // the round clock waits (ServeConfig.RoundStart)
 	state       MatchState
 	emptySince  time.Time
+}
+
+// start reports whether a held round clock starts now: players have joined, or asked
+// is true. It reports false once the clock runs, and always for a clock never held.
+func (r *matchRules) start(players int, asked bool) bool {
+	if !r.held || players == 0 && !asked {
+		return false
+	}
+	r.held = false
+	return true
 }
 
 // step advances the rules to now with players connected and roundsPlayed rounds
@@ -68,6 +80,7 @@ func (r *matchRules) step(now time.Time, players, roundsPlayed int) ServeStatus 
 	}
 	switch {
 	case r.state == MatchEnded:
+	case r.held: // no round counts before the round clock starts
 	case r.rounds > 0 && roundsPlayed >= r.rounds:
 		r.state = MatchEnded
 		st.Reason = fmt.Sprintf("%d of %d rounds played", roundsPlayed, r.rounds)

@@ -83,3 +83,49 @@ func TestMatchStateString(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchRulesHeldRoundClock: a held round clock counts no round, however many the
+// referee ends, until the first player joins or a start is asked for; then the rounds
+// count and the limit ends the match.
+func TestMatchRulesHeldRoundClock(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	for _, tc := range []struct {
+		name    string
+		players int  // at the start
+		asked   bool // a start asked for (an allocation)
+		want    MatchState
+	}{
+		{"first join", 1, false, MatchPlaying},
+		{"allocation", 0, true, MatchWaiting},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := matchRules{rounds: 1, held: true}
+			// Held for a day while the referee ends round after round: nothing counts.
+			for _, s := range []float64{0, 600, 3600, 86400} {
+				if r.start(0, false) {
+					t.Fatalf("at %v s: started with nobody and nothing asked", s)
+				}
+				if st := r.step(at(s), 0, int(s/600)); st.State != MatchWaiting {
+					t.Fatalf("at %v s, held, %d rounds ended: %v, want waiting", s, int(s/600), st.State)
+				}
+			}
+			if !r.start(tc.players, tc.asked) {
+				t.Fatal("did not start")
+			}
+			if r.start(tc.players, tc.asked) {
+				t.Error("started twice")
+			}
+			if st := r.step(at(86401), tc.players, 0); st.State != tc.want {
+				t.Fatalf("started, no round ended: %v, want %v", st.State, tc.want)
+			}
+			if st := r.step(at(87001), tc.players, 1); st.State != MatchEnded || st.Reason != "1 of 1 rounds played" {
+				t.Errorf("started, one round ended: %+v, want ended", st)
+			}
+		})
+	}
+	var never matchRules
+	if never.start(3, true) {
+		t.Error("a clock never held started")
+	}
+}

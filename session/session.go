@@ -41,9 +41,6 @@ const (
 	DefaultStatsEvery = 10 * time.Second
 )
 
-// NoBots is the PracticeConfig.Bots of a practice match without bots.
-const NoBots = -1
-
 // inProcessTimeout is the silence after which a practice match's host and player
 // would give each other up. Both run in this process, so a stall (a loaded machine, a
 // debugger, a suspended laptop) starves them together and is never the other's fault:
@@ -89,6 +86,17 @@ func wrapFor(link impair.Link, seed uint64) net.WrapConn {
 	return net.Impaired(link, seed)
 }
 
+// NoBots is the PracticeConfig.Bots of a practice without bots: zero there means
+// DefaultPracticeBots.
+const NoBots = -1
+
+// Unimpaired returns the PracticeConfig.Impairment of a practice whose link is left
+// unimpaired: a zero Impairment there means the default impairment.
+func Unimpaired() impair.Link { return impair.Link{Latency: unimpaired} }
+
+// unimpaired is the latency that marks Unimpaired: no link has a negative delay.
+const unimpaired = -1
+
 // PracticeConfig sets up a practice match. The zero value is the default practice:
 // DefaultPracticeBots bots on the valley map behind a link impaired by
 // DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss.
@@ -100,12 +108,13 @@ type PracticeConfig struct {
 	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
 	// defaults to DefaultMapDir.
 	MapDir string
-	// Bots is how many bots the host runs, at most game.MaxBots. If zero, defaults to
-	// DefaultPracticeBots; NoBots runs none.
+	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
+	// NoBots means none.
 	Bots int
-	// Impairment is added to the player's link each way. If nil, the defaults above
-	// apply; a zero impair.Link runs the link unimpaired.
-	Impairment *impair.Link
+	// Impairment is added to the player's link each way. If zero, defaults to
+	// DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss; Unimpaired()
+	// leaves the link unimpaired.
+	Impairment impair.Link
 	// TickRate is the host's bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -134,15 +143,18 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	case bots == NoBots:
 		bots = 0
 	case bots < 0:
-		return nil, nil, fmt.Errorf("practice: %d bots", bots)
+		return nil, nil, fmt.Errorf("practice: bot count %d: want NoBots, zero (the default) or a positive count", bots)
 	}
-	imp := impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
-	if cfg.Impairment != nil {
-		imp = *cfg.Impairment
+	imp := cfg.Impairment
+	switch {
+	case imp == Unimpaired():
+		imp = impair.Link{}
+	case !imp.Active():
+		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
 	}
 
 	sess := &Session{}
-	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, log)
+	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: %w", err)
 	}
@@ -222,7 +234,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, log)
+	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
@@ -349,6 +361,15 @@ type ServeConfig struct {
 	// Rounds ends the match once this many combat rounds have ended (each at the
 	// rules' score or time limit). Zero: round after round, until ctx ends.
 	Rounds int
+	// Rules are the rules of combat the host referees (a round's length is
+	// Rules.TimeLimit). The zero value takes every default.
+	Rules combat.Rules
+	// RoundStart, if set, holds the round clock until the first player joins or
+	// RoundStart is closed (an allocation, say), whichever comes first: until then no
+	// round counts towards Rounds, and the first round starts afresh at that moment.
+	// A channel never closed holds it until the first join. Nil: the clock runs from
+	// the start.
+	RoundStart <-chan struct{}
 	// Listening, if set, is called once the host listens, before the first step,
 	// with the host (for its counters and players).
 	Listening func(*net.Host)
@@ -374,7 +395,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, log)
+	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -407,9 +428,14 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		defer t.Stop()
 		stats = t.C
 	}
-	rules := matchRules{idleTimeout: cfg.IdleTimeout, rounds: cfg.Rounds}
+	rules := matchRules{idleTimeout: cfg.IdleTimeout, rounds: cfg.Rounds, held: cfg.RoundStart != nil}
 	afterStep := func(now time.Time) bool {
-		st := rules.step(now, host.Stats().Players-1, judge.Counts().Rounds)
+		players := host.Stats().Players - 1
+		if rules.start(players, closed(cfg.RoundStart)) {
+			judge.StartRound()
+			log.Info("round started", "players", players)
+		}
+		st := rules.step(now, players, judge.Rounds())
 		if cfg.Tick != nil {
 			cfg.Tick(st)
 		}
@@ -432,6 +458,16 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// closed reports whether ch is closed (a nil channel never is).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
 
 // loop steps m at rate ticks per second until ctx ends or afterStep, if set, returns
 // false (nil), or the match fails. afterStep gets the tick's time; onStats runs on
@@ -484,13 +520,13 @@ func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log
 }
 
 // hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks, with limits (raised to carry those tanks), and the referee it runs.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
+// actors tanks, with limits (raised to carry those tanks), and its referee, refereeing
+// under rules. It returns an error for invalid rules.
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules combat.Rules, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
 	if actors > net.DefaultMaxActorsPerPlayer {
 		limits.MaxActorsPerPlayer = actors
 	}
-	// The host referees combat with the default rules.
-	ref, err := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
+	ref, err := referee.New(mp, rules, game.DeadReckoning().Reckon)
 	if err != nil {
 		return net.HostConfig{}, nil, err
 	}

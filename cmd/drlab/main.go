@@ -11,6 +11,7 @@ import (
 
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/lab"
 	"github.com/treadline/treadline/net/impair"
 )
@@ -106,8 +107,8 @@ func (a *labArgs) register(fs *flag.FlagSet) {
 	fs.Float64Var(&a.duplicate, "duplicate", 0, "share of updates delivered twice, 0..1")
 	fs.DurationVar(&a.clockErr, "clock-error", 0, "error of the clock offset given to pvb-ts and delayed")
 	fs.Float64Var(&a.fps, "fps", lab.DefaultFPS, "frame rate of owner and remote, frames/s")
-	fs.DurationVar(&a.duration, "duration", time.Duration(lab.DefaultDuration*float64(time.Second)), "length of each run")
-	fs.DurationVar(&a.warmup, "warmup", time.Duration(lab.DefaultWarmup*float64(time.Second)), "unmeasured start of each run")
+	fs.DurationVar(&a.duration, "duration", units.Duration(lab.DefaultDuration), "length of each run")
+	fs.DurationVar(&a.warmup, "warmup", units.Duration(lab.DefaultWarmup), "unmeasured start of each run")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of every random draw; the same seed gives the same output")
 	fs.IntVar(&a.runs, "runs", 1, "average every figure over this many seeds (seed, seed+1, …)")
 	fs.IntVar(&a.bytes, "bytes", 0, "bytes counted per update (0: the size of its wire encoding)")
@@ -199,8 +200,8 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 	o := lab.Options{
 		Trace:       a.trace,
 		FPS:         a.fps,
-		Duration:    seconds(a.duration),
-		Warmup:      seconds(a.warmup),
+		Duration:    units.Seconds(a.duration),
+		Warmup:      units.Seconds(a.warmup),
 		Seed:        a.seed,
 		Runs:        a.runs,
 		UpdateBytes: a.bytes,
@@ -208,14 +209,14 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 		BudgetP95:   a.target,
 		JSON:        a.jsonOut,
 		Plot:        a.plotFile,
-		ClockError:  seconds(a.clockErr),
+		ClockError:  units.Seconds(a.clockErr),
 		Network: impair.Link{Latency: a.latency, Jitter: a.jitter, Loss: a.loss, LossBurst: a.lossBurst,
 			Reorder: a.reorder, Duplicate: a.duplicate},
 		Publish: lab.PublishConfig{
 			PosThreshold:   a.posThresh,
 			RotThreshold:   a.rotThresh * math.Pi / 180,
-			MinInterval:    seconds(a.minIntv),
-			Heartbeat:      seconds(a.heartbeat),
+			MinInterval:    units.Seconds(a.minIntv),
+			Heartbeat:      units.Seconds(a.heartbeat),
 			NoAcceleration: a.noAccel,
 		},
 	}
@@ -277,6 +278,3 @@ func (a *labArgs) setMode(o *lab.Options, set map[string]bool) error {
 	}
 	return nil
 }
-
-// seconds converts a flag duration to seconds.
-func seconds(d time.Duration) float64 { return d.Seconds() }

@@ -4,18 +4,25 @@
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
-//	         [-identity FILE] [-new-identity]
+//	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity]
 //
 // The host keeps its key and certificate in host-identity.pem in the user's config
 // directory (or the file -identity names), so its fingerprint survives restarts and
-// players who trusted it once can join again; -new-identity replaces it.
+// players who trusted it once can join again; -new-identity replaces it. A game
+// server (-agones) keeps none unless -identity names a file: its identity lives as
+// long as its pod, and the fingerprint reaches players through the allocation.
 //
-// With -metrics it serves Prometheus metrics (every name starting treadline_) at
-// /metrics and a liveness check at /healthz. With -agones it is an Agones game server:
-// it talks to the SDK sidecar on localhost:$AGONES_SDK_HTTP_PORT (see deploy/agones).
+// The round clock starts when the first player joins, or with -agones when the game
+// server is allocated, whichever comes first: a host nobody has come to plays no
+// round, however long it waits. A round lasts -round-time.
+//
+// With -metrics it serves Prometheus metrics (treadline_… and the standard go_… and
+// process_…) at /metrics and a liveness check at /healthz. With -agones it is an Agones
+// game server: it talks to the SDK sidecar on 127.0.0.1:$AGONES_SDK_HTTP_PORT (see
+// deploy/agones).
 //
 // Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
-// and -mem-limit tune the host's defences (README, "Security").
+// and -mem-limit tune the host's defences (docs/security.md).
 package main
 
 import (
@@ -30,6 +37,7 @@ import (
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/session"
@@ -53,6 +61,8 @@ type runOptions struct {
 	tick func(session.ServeStatus)
 	// metrics, if set, is called with the metrics listener's address.
 	metrics func(addr string)
+	// getenv, if set, stands in for os.Getenv.
+	getenv func(string) string
 }
 
 // flags are tankhost's command line.
@@ -63,6 +73,7 @@ type flags struct {
 	agones       bool
 	selfAllocate bool
 	healthEvery  time.Duration
+	roundTime    time.Duration
 	idleSet      bool
 	roundsSet    bool
 	mapSet       bool
@@ -84,9 +95,10 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&cfg.StatsEvery, "stats", session.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
+	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+time.Duration(combat.DefaultTimeLimit*float64(time.Second)).String()+"); the first starts at the first join or allocation")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
-	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
+	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on "+agones.Host+":$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
 	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
 	f.defences.Register(fs)
@@ -109,6 +121,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	if f.agones && !f.roundsSet {
 		cfg.Rounds = 1
 	}
+	cfg.Rules.TimeLimit = f.roundTime.Seconds()
 	return f, nil
 }
 
@@ -122,6 +135,8 @@ func checkFlags(f flags) error {
 		return cli.Usagef("idle", "%v: give 0 (never) or a positive duration", cfg.IdleTimeout)
 	case cfg.Rounds < 0:
 		return cli.Usagef("rounds", "%d: give 0 (play on) or more", cfg.Rounds)
+	case f.roundTime < 0:
+		return cli.Usagef("round-time", "%v: give 0 (the default) or a positive duration", f.roundTime)
 	case f.healthEvery <= 0:
 		return cli.Usagef("agones-health", "%v: give a positive period", f.healthEvery)
 	case f.selfAllocate && !f.agones:
@@ -156,15 +171,30 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
 	cfg.Logger = logger
 	cfg.Ready = opt.ready
-	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(os.Getenv)>>20)
-	cert, path, created, err := f.identity.Load(time.Now())
-	if err != nil {
-		return err
+	getenv := opt.getenv
+	if getenv == nil {
+		getenv = os.Getenv
 	}
-	cfg.Certificate = cert
-	logger.Info("identity", "file", path, "new", created)
+	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(getenv)>>20)
+	if f.agones && f.identity.Path == "" {
+		// A game server's identity lives as long as its pod (a restarted container
+		// makes the GameServer Unhealthy and it is replaced): nothing to keep, and
+		// no writable home needed. The fingerprint goes out in the annotation.
+		logger.Info("identity", "file", "none", "new", true)
+	} else {
+		cert, path, created, err := f.identity.Load(time.Now())
+		if err != nil {
+			return err
+		}
+		cfg.Certificate = cert
+		logger.Info("identity", "file", path, "new", created)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The round clock waits for the first join, or for the allocation (closed by the
+	// fleet agent).
+	roundStart := make(chan struct{})
+	cfg.RoundStart = roundStart
 
 	var (
 		listening []func(*net.Host)
@@ -172,12 +202,12 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 		sdk       *agones.SDK
 	)
 	if f.agones {
-		addr, err := agones.AddrFromEnv(os.Getenv)
+		addr, err := agones.AddrFromEnv(getenv)
 		if err != nil {
 			return err
 		}
 		sdk = agones.New(agones.Config{Addr: addr, Logger: logger})
-		fl := newFleet(sdk, f.selfAllocate, cfg.IdleTimeout, cancel, logger)
+		fl := newFleet(sdk, f.selfAllocate, cfg.IdleTimeout, cancel, roundStart, logger)
 		defer fl.exit()
 		health := time.NewTicker(f.healthEvery)
 		defer health.Stop()
@@ -187,7 +217,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 		}
 		listening = append(listening, fl.listening, func(h *net.Host) { go fl.logJoinLine(ctx, h.Fingerprint()) })
 		ticks = append(ticks, fl.tick)
-		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout)
+		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout,
+			"rounds", cfg.Rounds)
 	}
 	if f.metrics != "" {
 		mon := newMonitor(sdk, time.Now)

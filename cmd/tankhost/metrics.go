@@ -19,7 +19,8 @@ import (
 	"github.com/treadline/treadline/session"
 )
 
-// metricPrefix starts the name of every metric tankhost exports.
+// metricPrefix starts the name of every metric tankhost exports, but for the
+// standard Go runtime (go_…) and process (process_…) collectors' own.
 const metricPrefix = "treadline_"
 
 // rttSampleEvery is how often each player's round trip is sampled into
@@ -64,7 +65,7 @@ type monitor struct {
 
 type descs struct {
 	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
-	timedOut, kicked, relayDelay, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
+	timedOut, kicked, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
 
 func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
@@ -86,7 +87,10 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
 		timedOut:   d("players_timed_out_total", "Players dropped for silence."),
 		kicked:     d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
-		relayDelay: d("relay_delay_seconds", "Age of each relayed update when the host relays it: host clock minus the owner's timestamp (owner-to-host delay and clock-sync error)."),
+		relayDelay: d("relay_delay_seconds", "Age of each relayed copy of an update when the host relays it, one observation per observer: "+
+			"host clock minus the owner's timestamp (owner-to-host delay and clock-sync error); negative ages are counted apart."),
+		relayAhead: d("relay_delay_negative_total", "Relayed copies whose owner's timestamp was ahead of the host clock (a clock-sync error), "+
+			"left out of treadline_relay_delay_seconds."),
 		matchState: d("match_state", "1 for the state the match is in (waiting, playing, idle, ended), 0 for the others.", "state"),
 		sdkCalls:   d("agones_calls_total", "Agones SDK lifecycle and metadata calls the sidecar accepted."),
 		sdkFailures: d("agones_failures_total",
@@ -100,8 +104,8 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		Buckets: rttBuckets,
 	})
 	m.registry.MustRegister(m, m.rtt)
-	runtime := prometheus.WrapRegistererWithPrefix(metricPrefix, m.registry)
-	runtime.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// The standard names, go_… and process_…, that dashboards and alerts look for.
+	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -200,6 +204,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		buckets[b] = cum[i]
 	}
 	ch <- prometheus.MustNewConstHistogram(d.relayDelay, hs.RelayAge.Count, hs.RelayAge.Sum, buckets)
+	counter(d.relayAhead, hs.RelayAge.Negative)
 }
 
 // remotePlayers is the number of players connected, the host's own not counted.

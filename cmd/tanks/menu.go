@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
@@ -28,12 +29,12 @@ func wantsMenu(set map[string]bool) bool {
 
 // loadSettings reads the player's settings, saying so in one line when the file is
 // damaged (the defaults are used, and the next save replaces it).
-func loadSettings(stderr io.Writer) render.Settings {
-	path := render.DefaultSettingsPath()
+func loadSettings(stderr io.Writer) client.Settings {
+	path := client.DefaultSettingsPath()
 	if path == "" {
-		return render.DefaultSettings()
+		return client.DefaultSettings()
 	}
-	s, err := render.LoadSettings(path)
+	s, err := client.LoadSettings(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "tanks:", err)
 	}
@@ -42,8 +43,8 @@ func loadSettings(stderr io.Writer) render.Settings {
 
 // saveSettings keeps s in the user's config directory; a failure is said once per
 // call and does not stop the game.
-func saveSettings(s render.Settings, stderr io.Writer) {
-	if path := render.DefaultSettingsPath(); path != "" {
+func saveSettings(s client.Settings, stderr io.Writer) {
+	if path := client.DefaultSettingsPath(); path != "" {
 		if err := s.Save(path); err != nil {
 			fmt.Fprintln(stderr, "tanks:", err)
 		}
@@ -52,12 +53,12 @@ func saveSettings(s render.Settings, stderr io.Writer) {
 
 // openSound opens the sound at the settings' volume, or none with -mute or when the
 // settings mute it; no audio device is told in one line.
-func openSound(c config, s render.Settings, stderr io.Writer) *render.Sound {
+func openSound(c config, s client.Settings, stderr io.Writer) *client.Sound {
 	vol := s.Volume
 	if vol == 0 {
 		vol = -1 // silent, not the default
 	}
-	snd, err := render.OpenSound(render.SoundConfig{Mute: c.mute || s.Mute, Volume: vol})
+	snd, err := client.OpenSound(client.SoundConfig{Mute: c.mute || s.Mute, Volume: vol})
 	if err != nil {
 		fmt.Fprintln(stderr, "tanks: sound off:", err)
 	}
@@ -78,12 +79,12 @@ func menu(ctx context.Context, c config, stderr io.Writer) error {
 	defer v.Close()
 	snd := openSound(c, set, stderr)
 	defer snd.Close()
-	save := func(s render.Settings) { saveSettings(s, stderr) }
+	save := func(s client.Settings) { saveSettings(s, stderr) }
 	note := ""
 	for {
-		mode, s, err := render.RunMenu(ctx, v, render.MenuConfig{Settings: set, Check: checkChoice, Apply: save, Note: note})
+		mode, s, err := client.RunMenu(ctx, v, client.MenuConfig{Settings: set, Check: checkChoice, Apply: save, Note: note})
 		set = s
-		if err != nil || mode == render.MenuQuit {
+		if err != nil || mode == client.MenuQuit {
 			return ignoreCanceled(err)
 		}
 		mc := matchFor(c, mode, set)
@@ -112,26 +113,26 @@ func ignoreCanceled(err error) error {
 
 // matchFor is the configuration of the match the menu chose: the display flags of c
 // with the choice's mode and the remembered values.
-func matchFor(c config, mode render.MenuMode, s render.Settings) config {
+func matchFor(c config, mode client.MenuMode, s client.Settings) config {
 	switch mode {
-	case render.MenuHost:
+	case client.MenuHost:
 		c.host, c.pass, c.bots, c.botsSet = ":"+strconv.Itoa(s.Last.HostPort), s.Last.HostPass, s.Last.HostBots, true
-	case render.MenuJoin:
+	case client.MenuJoin:
 		c.join, c.pass, c.name = s.Last.JoinAddr, s.Last.JoinPass, s.Name
 	}
 	return c
 }
 
 // checkChoice vets the menu's Host and Join values with the flags' own validators.
-func checkChoice(mode render.MenuMode, s render.Settings) error {
+func checkChoice(mode client.MenuMode, s client.Settings) error {
 	var err error
 	switch mode {
-	case render.MenuHost:
+	case client.MenuHost:
 		if s.Last.HostPort < 1 || s.Last.HostPort > 65535 {
 			return fmt.Errorf("port %d: give a port from 1 to 65535", s.Last.HostPort)
 		}
 		err = cli.Bots("bots", s.Last.HostBots, game.MaxBots)
-	case render.MenuJoin:
+	case client.MenuJoin:
 		if err = cli.JoinAddr("join", s.Last.JoinAddr); err == nil && s.Name != "" {
 			err = cli.Name("name", s.Name)
 		}

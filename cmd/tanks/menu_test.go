@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/client"
 )
 
 // TestMenuOrFlags: no match flags opens the menu (display flags may be given); any
@@ -36,31 +36,31 @@ func TestMenuOrFlags(t *testing.T) {
 // TestMenuChoices: the menu's Host and Join values become the match's configuration,
 // and are vetted by the flags' validators.
 func TestMenuChoices(t *testing.T) {
-	s := render.DefaultSettings()
+	s := client.DefaultSettings()
 	s.Name = "ann"
-	s.Last = render.LastMatch{HostPort: 9901, HostPass: "pw", HostBots: 5, JoinAddr: "10.0.0.2:7777", JoinPass: "jp"}
+	s.Last = client.LastMatch{HostPort: 9901, HostPass: "pw", HostBots: 5, JoinAddr: "10.0.0.2:7777", JoinPass: "jp"}
 	base := config{width: 800, height: 600}
-	if c := matchFor(base, render.MenuHost, s); c.host != ":9901" || c.pass != "pw" || c.bots != 5 || !c.botsSet || c.width != 800 {
+	if c := matchFor(base, client.MenuHost, s); c.host != ":9901" || c.pass != "pw" || c.bots != 5 || !c.botsSet || c.width != 800 {
 		t.Errorf("host: %+v", c)
 	}
-	if c := matchFor(base, render.MenuJoin, s); c.join != "10.0.0.2:7777" || c.pass != "jp" || c.name != "ann" {
+	if c := matchFor(base, client.MenuJoin, s); c.join != "10.0.0.2:7777" || c.pass != "jp" || c.name != "ann" {
 		t.Errorf("join: %+v", c)
 	}
-	if c := matchFor(base, render.MenuPractice, s); c.host != "" || c.join != "" {
+	if c := matchFor(base, client.MenuPractice, s); c.host != "" || c.join != "" {
 		t.Errorf("practice: %+v", c)
 	}
-	if err := checkChoice(render.MenuJoin, s); err != nil {
+	if err := checkChoice(client.MenuJoin, s); err != nil {
 		t.Errorf("a good join refused: %v", err)
 	}
 	for _, c := range []struct {
-		mode render.MenuMode
-		edit func(*render.Settings)
+		mode client.MenuMode
+		edit func(*client.Settings)
 		want string
 	}{
-		{render.MenuJoin, func(s *render.Settings) { s.Last.JoinAddr = "" }, `"": give the host's address`},
-		{render.MenuJoin, func(s *render.Settings) { s.Last.JoinAddr = "nohost" }, `"nohost": give the host's address`},
-		{render.MenuHost, func(s *render.Settings) { s.Last.HostPort = -1 }, "port -1: give a port from 1 to 65535"},
-		{render.MenuHost, func(s *render.Settings) { s.Last.HostBots = 100 }, "100: give 0 to 63 bots"},
+		{client.MenuJoin, func(s *client.Settings) { s.Last.JoinAddr = "" }, `"": give the host's address`},
+		{client.MenuJoin, func(s *client.Settings) { s.Last.JoinAddr = "nohost" }, `"nohost": give the host's address`},
+		{client.MenuHost, func(s *client.Settings) { s.Last.HostPort = -1 }, "port -1: give a port from 1 to 65535"},
+		{client.MenuHost, func(s *client.Settings) { s.Last.HostBots = 100 }, "100: give 0 to 63 bots"},
 	} {
 		bad := s
 		c.edit(&bad)

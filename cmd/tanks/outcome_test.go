@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
-	"github.com/treadline/treadline/render"
 )
 
 // TestOutcome: a match the host ended normally, or the player left, exits 0; a lost
@@ -27,7 +27,7 @@ func TestOutcome(t *testing.T) {
 		stderr string
 	}{
 		{nil, 0, "", ""},
-		{render.ErrLeft, 0, "", ""},
+		{client.ErrLeft, 0, "", ""},
 		{context.Canceled, 0, "", ""},
 		{chain(net.EndHostClosed, "host closed the connection: host closed the match"), 0, "", "tanks: The host ended the match.\n"},
 		{chain(net.EndHostSilent, "host stopped responding"), 1,

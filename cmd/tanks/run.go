@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
@@ -40,6 +42,7 @@ type config struct {
 	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
 	deadReckoning deadreckon.PublisherConfig
 	mapDir, watch string
+	orbit         float64 // degrees
 	seed          uint64
 	difficulty    bot.Difficulty
 	verbose       bool
@@ -69,6 +72,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
+	fs.Float64Var(&c.orbit, "orbit", 0, "the chase camera's start angle around the tank it follows, `degrees` (0: behind, 90: from its right)")
 	fs.StringVar(&c.mapDir, "maps", session.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.TextVar(&c.difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
@@ -135,6 +139,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("duration", "%v: give 0 or more", c.duration)
 	case c.benchFrames < 0:
 		return cli.Usagef("bench-frames", "%d: give 0 or more", c.benchFrames)
+	case !(math.Abs(c.orbit) <= 360):
+		return cli.Usagef("orbit", "%v: give degrees from -360 to 360", c.orbit)
 	}
 	return nil
 }
@@ -193,9 +199,9 @@ func parseSize(s string) (w, h int, err error) {
 // opens its own window and sound.
 type screen struct {
 	viewer   *render.Viewer
-	sound    *render.Sound
-	settings *render.Settings
-	save     func(render.Settings)
+	sound    *client.Sound
+	settings *client.Settings
+	save     func(client.Settings)
 }
 
 // play starts the match c asks for and plays it in the window.
@@ -206,7 +212,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	if scr.settings == nil {
 		set := loadSettings(stderr)
 		scr.settings = &set
-		scr.save = func(s render.Settings) { saveSettings(s, stderr) }
+		scr.save = func(s client.Settings) { saveSettings(s, stderr) }
 	}
 	if c.name == "" {
 		c.name = scr.settings.Name
@@ -217,7 +223,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
-		NoClamp: c.deadReckoning.Reckon.Clamp.Mode == deadreckon.ClampNone, Difficulty: c.difficulty, Logger: logger}
+		Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
 	var (
@@ -250,7 +256,10 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 			}
 		}
 		if c.impairSet {
-			pc.Impairment = &link
+			pc.Impairment = link
+			if !link.Active() {
+				pc.Impairment = session.Unimpaired()
+			}
 		}
 		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
@@ -270,17 +279,18 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
 	}
 	mp := m.Terrain()
-	rc := render.RunConfig{
+	rc := client.RunConfig{
 		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
 		Terrain:     render.TerrainFromMap(mp, 0),
 		Ground:      mp.HeightAt,
 		Raycast:     mp.Raycast,
 		Overlays:    c.overlays,
 		Watch:       c.watch,
+		Orbit:       c.orbit * math.Pi / 180,
 		Clock:       m.Now,
 		Screenshot:  c.screenshot,
 		Frames:      c.frames,
-		Duration:    c.duration.Seconds(),
+		Duration:    c.duration,
 		BenchFrames: c.benchFrames,
 		Logger:      logger,
 		Viewer:      scr.viewer,
@@ -297,7 +307,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		defer snd.Close()
 		rc.Sound = snd
 	}
-	err = render.Run(ctx, rc, m)
+	err = client.Run(ctx, rc, m)
 	sess.Close() // its log lines come before the verdict
 	return outcome(err, rc.Host, stderr)
 }
@@ -306,7 +316,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 // player left, the window closed, the host ended the match: exit code 0), otherwise an
 // error that reads as a person's sentence and wraps the chain (already in the log).
 func outcome(err error, host string, stderr io.Writer) error {
-	if err == nil || errors.Is(err, render.ErrLeft) || errors.Is(err, context.Canceled) {
+	if err == nil || errors.Is(err, client.ErrLeft) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	if !errors.Is(err, game.ErrLinkClosed) {

@@ -7,7 +7,7 @@
 //	defer rig.Close()
 //	la, _ := rig.Join()
 //	lb, _ := rig.Join()
-//	a, _ := game.NewMatch(game.Config{Map: m, Bots: 3, NoCombat: true}, la)
+//	a, _ := game.NewMatch(game.Config{Map: m, Bots: 3}, la)
 //	b, _ := game.NewMatch(game.Config{Map: m}, lb)
 //	for tick := 1; tick <= 600; tick++ {
 //		now := float64(tick) / 60
@@ -180,6 +180,10 @@ func (l *Link) Publish(actor uint32, s deadreckon.State) error {
 
 // Chat sends a line of chat and settles.
 func (l *Link) Chat(text string) error { return l.settled(l.c.Chat(text)) }
+
+// Refereed reports whether the rig's host has a judge: a match fights only on a
+// refereed link.
+func (l *Link) Refereed() bool { return l.r.cfg.Judge != nil }
 
 // Send sends a game message to the host's judge and settles.
 func (l *Link) Send(m wire.Message) error { return l.settled(l.c.Send(m)) }

@@ -1,0 +1,78 @@
+package client
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"time"
+)
+
+// phases of one frame, for -bench-frames.
+const (
+	phaseSim = iota
+	phaseScene
+	phaseRender
+	phaseSwap
+	numPhases
+)
+
+var phaseNames = [numPhases]string{"simulation", "scene update", "render", "swap"}
+
+// bench records the time each phase of each frame took, and the draw calls.
+type bench struct {
+	phases    [numPhases][]time.Duration
+	drawCalls int
+}
+
+func newBench(frames int) *bench {
+	b := &bench{}
+	for p := range b.phases {
+		b.phases[p] = make([]time.Duration, 0, frames)
+	}
+	return b
+}
+
+// add records one frame: t holds the times at which each phase began, and at which
+// the last ended; drawCalls is what the frame drew.
+func (b *bench) add(t [numPhases + 1]time.Time, drawCalls int) {
+	b.drawCalls += drawCalls
+	for p := range b.phases {
+		b.phases[p] = append(b.phases[p], t[p+1].Sub(t[p]))
+	}
+}
+
+// report writes the frame-time split of a w×h picture of tanks tanks to out.
+func (b *bench) report(out io.Writer, tanks, w, h int) {
+	n := len(b.phases[0])
+	total := make([]time.Duration, n)
+	for p := range b.phases {
+		for i, x := range b.phases[p] {
+			total[i] += x
+		}
+	}
+	mean := func(xs []time.Duration) float64 {
+		var s time.Duration
+		for _, x := range xs {
+			s += x
+		}
+		return float64(s) / float64(max(1, len(xs))) / 1e6
+	}
+	pct := func(xs []time.Duration, q float64) float64 {
+		ys := slices.Clone(xs)
+		slices.Sort(ys)
+		if len(ys) == 0 {
+			return 0
+		}
+		return float64(ys[min(len(ys)-1, int(q*float64(len(ys))))]) / 1e6
+	}
+	tm := mean(total)
+	fmt.Fprintf(out, "frame-time split: %d frames, %d tanks, %dx%d\n", n, tanks, w, h)
+	fmt.Fprintf(out, "%-13s %9s %9s %9s %7s\n", "phase", "mean ms", "p50 ms", "p95 ms", "share")
+	for p := range b.phases {
+		m := mean(b.phases[p])
+		fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f %6.1f%%\n", phaseNames[p], m, pct(b.phases[p], 0.5), pct(b.phases[p], 0.95), 100*m/math.Max(tm, 1e-9))
+	}
+	fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f  (%.1f fps)\n", "total", tm, pct(total, 0.5), pct(total, 0.95), 1000/math.Max(tm, 1e-9))
+	fmt.Fprintf(out, "draw calls per frame: %.0f (meshes and HUD panels)\n", float64(b.drawCalls)/float64(max(1, n)))
+}

@@ -1,0 +1,31 @@
+// Package client is the Treadline desktop client: the main menu and its settings
+// (kept as JSON in the user's config directory), the window loop that plays a match,
+// the player's keys and mouse turned into a physics.Input, the pause menu, chat and
+// the sound. It alone advances the match: Run steps the Session once a frame with
+// the player's input, takes its snapshot and hands it to a render.Scene, which only
+// draws.
+//
+// GLFW and OpenGL must be used from the main OS thread, which package render locks
+// the main goroutine to, so a program calls RunMenu and Run straight from main:
+//
+//	func main() {
+//		m, sess, err := session.Practice(ctx, session.PracticeConfig{})
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer sess.Close()
+//		cfg := client.RunConfig{
+//			Terrain:  render.TerrainFromMap(m.Terrain(), 0),
+//			Ground:   m.Terrain().HeightAt,
+//			Raycast:  m.Terrain().Raycast,
+//			Clock:    m.Now,
+//			Overlays: render.OverlayGhost | render.OverlayTrail,
+//		}
+//		if err := client.Run(ctx, cfg, m); err != nil { // *game.Match is a Session
+//			log.Fatal(err)
+//		}
+//	}
+//
+// The tests that open a window need a display: run them under xvfb-run. With -race
+// they run in a child test process built without the race detector.
+package client

@@ -1,0 +1,105 @@
+package client
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/render"
+)
+
+// MenuConfig configures RunMenu.
+type MenuConfig struct {
+	// Settings are the player's settings the menu starts from and edits.
+	Settings Settings
+	// Check, if set, vets a choice before the menu ends with it; an error is shown
+	// on the menu (for example an address that cannot be joined) and the menu stays.
+	Check func(MenuMode, Settings) error
+	// Apply, if set, runs after every change of the settings (to save them).
+	Apply func(Settings)
+	// Note, if set, is shown on the main screen at start (how the last match ended).
+	Note string
+}
+
+// menuRunner is the main menu on a window: its model, its view and the event
+// subscriptions it removes when done.
+type menuRunner struct {
+	v    *render.Viewer
+	cfg  MenuConfig
+	s    Settings
+	m    *menu
+	view *render.MenuView
+	mode MenuMode
+	done bool
+}
+
+func newMenuRunner(v *render.Viewer, cfg MenuConfig) *menuRunner {
+	r := &menuRunner{v: v, cfg: cfg, s: cfg.Settings}
+	r.s.Normalize()
+	apply := func() {
+		if r.cfg.Apply != nil {
+			r.cfg.Apply(r.s)
+		}
+	}
+	r.m = mainMenu(&r.s, r.choose, apply)
+	r.m.note = cfg.Note
+	r.view = render.NewMenuView(v.FramebufferSize())
+	win := v.Window()
+	win.SubscribeID(window.OnKeyDown, r, func(_ string, ev interface{}) { r.m.key(ev.(*window.KeyEvent).Key) })
+	win.SubscribeID(window.OnKeyRepeat, r, func(_ string, ev interface{}) { r.m.key(ev.(*window.KeyEvent).Key) })
+	win.SubscribeID(window.OnChar, r, func(_ string, ev interface{}) { r.m.char(ev.(*window.CharEvent).Char) })
+	return r
+}
+
+// choose ends the menu with mode, unless the Check refuses it.
+func (r *menuRunner) choose(mode MenuMode) {
+	if r.cfg.Check != nil && mode != MenuQuit {
+		if err := r.cfg.Check(mode, r.s); err != nil {
+			r.m.note, r.m.changed = err.Error(), true
+			return
+		}
+	}
+	if r.cfg.Apply != nil {
+		r.cfg.Apply(r.s)
+	}
+	r.mode, r.done = mode, true
+}
+
+// frame draws the menu once into the framebuffer (without swapping).
+func (r *menuRunner) frame() error {
+	if r.m.changed {
+		r.m.changed = false
+		r.view.Show(r.m.page())
+	}
+	return r.v.DrawMenu(r.view)
+}
+
+// close removes the menu's event subscriptions.
+func (r *menuRunner) close() { r.v.Window().UnsubscribeAllID(r) }
+
+// RunMenu shows the main menu on v until the player chooses (Practice, Host, Join or
+// Quit), closes the window (MenuQuit) or ctx ends (its error). It returns the choice
+// and the settings as the player left them (Settings.Last holds the Host and Join
+// screens' values). It must be called from the main goroutine.
+func RunMenu(ctx context.Context, v *render.Viewer, cfg MenuConfig) (MenuMode, Settings, error) {
+	r := newMenuRunner(v, cfg)
+	defer r.close()
+	for !r.done {
+		if err := ctx.Err(); err != nil {
+			return MenuQuit, r.s, err
+		}
+		if v.ShouldClose() || r.m.closed {
+			return MenuQuit, r.s, nil
+		}
+		if err := r.frame(); err != nil {
+			return MenuQuit, r.s, err
+		}
+		v.Swap()
+		time.Sleep(15 * time.Millisecond) // a menu needs no more than ~60 frames a second
+	}
+	return r.mode, r.s, nil
+}
+
+// fovRadians converts a settings field of view to radians.
+func fovRadians(deg float64) float64 { return deg * math.Pi / 180 }

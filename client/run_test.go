@@ -1,0 +1,103 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/render"
+)
+
+// stepSession is a fakeSession that serves a fixed snapshot and can fail.
+type stepSession struct {
+	fakeSession
+	snap  *game.Snapshot
+	steps int
+	fail  error
+	times []float64
+}
+
+func (s *stepSession) Step(now float64, in physics.Input) error {
+	s.steps++
+	s.times = append(s.times, now)
+	return s.fail
+}
+func (s *stepSession) Snapshot(dst *game.Snapshot) { *dst = *s.snap }
+
+// TestLoop runs the client loop in the test window: a screenshot run, a benchmark
+// run, a closed window, a cancelled context and a failing match each end it the way
+// Run documents; every frame steps the session once, after telling it where the
+// camera stands.
+func TestLoop(t *testing.T) {
+	v := needViewer(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	bg := context.Background()
+	mp := testMap(t)
+	run := func(ctx context.Context, cfg RunConfig, sess Session, before func()) error {
+		t.Helper()
+		s, err := render.NewScene(render.TerrainFromMap(mp, 0), render.SceneConfig{Width: testW, Height: testH,
+			Overlays: render.OverlayAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gl.Do(func() {
+			if before != nil {
+				before()
+			}
+			err = newLoop(cfg, sess, s, v, logger).run(ctx)
+			v.Window().SetShouldClose(false)
+		})
+		return err
+	}
+	snap := tanksOn(mp, 4)
+
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	sess := &stepSession{snap: snap}
+	if err := run(bg, RunConfig{Screenshot: shot, Duration: 500 * time.Millisecond, FixedStep: 100 * time.Millisecond}, sess, nil); err != nil {
+		t.Fatalf("screenshot run: %v", err)
+	}
+	if sess.steps != 5 || math.Abs(sess.times[4]-sess.times[0]-0.4) > 1e-9 {
+		t.Errorf("0.5 s at a fixed 0.1 s step took %d steps at %v", sess.steps, sess.times)
+	}
+	if _, err := os.Stat(shot); err != nil {
+		t.Errorf("screenshot not written: %v", err)
+	}
+	if sess.camera.Len() == 0 {
+		t.Errorf("the session was never told where the camera is")
+	}
+
+	var out strings.Builder
+	sess = &stepSession{snap: snap}
+	if err := run(bg, RunConfig{BenchFrames: 4, BenchOut: &out}, sess, nil); err != nil {
+		t.Fatalf("bench run: %v", err)
+	}
+	if sess.steps != 4 || !strings.Contains(out.String(), "frame-time split: 4 frames, 4 tanks") {
+		t.Errorf("bench run: %d steps, report:\n%s", sess.steps, out.String())
+	}
+
+	sess = &stepSession{snap: snap}
+	if err := run(bg, RunConfig{}, sess, func() { v.SetShouldClose() }); err != nil || sess.steps != 0 {
+		t.Errorf("closed window: err %v after %d steps, want nil after 0", err, sess.steps)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := run(ctx, RunConfig{}, &stepSession{snap: snap}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: err %v", err)
+	}
+
+	lost := errors.New("host stopped responding")
+	err := run(bg, RunConfig{BenchFrames: 10, BenchOut: io.Discard}, &stepSession{snap: snap, fail: lost}, nil)
+	if !errors.Is(err, lost) || !strings.Contains(err.Error(), "match: host stopped responding") {
+		t.Errorf("failing match: err %v", err)
+	}
+}

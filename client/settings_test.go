@@ -1,0 +1,84 @@
+package client
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/treadline/treadline/render"
+)
+
+// TestSettingsPersist: settings saved in one run are read back in the next, exactly;
+// a missing file gives the defaults; a damaged one gives the defaults and says why.
+func TestSettingsPersist(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "treadline", "settings.json")
+	s, err := LoadSettings(path)
+	if err != nil || s.FOV != DefaultFOV || s.Volume != DefaultVolume || s.Keys["forward"] != "W" {
+		t.Fatalf("first run: %+v, %v; want the defaults", s, err)
+	}
+	s.Name, s.Team, s.FOV, s.Quality, s.Volume, s.InvertMouse = "ann", 3, 85, "low", 0, true
+	s.Keys["gun_up"] = "PageUp"
+	s.Last = LastMatch{HostPort: 9000, HostPass: "pw", HostBots: 9, JoinAddr: "h:1", JoinPass: "x"}
+	if err := s.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("settings file mode %v, want 0600 (it may hold passphrases)", st.Mode().Perm())
+	}
+	back, err := LoadSettings(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Name != "ann" || back.Team != 3 || back.FOV != 85 || back.Quality != "low" || back.Volume != 0 ||
+		!back.InvertMouse || back.Keys["gun_up"] != "PageUp" || back.Last != s.Last {
+		t.Errorf("read back %+v\nsaved     %+v", back, s)
+	}
+	if back.LODDistance() != 60 {
+		t.Errorf("low quality LOD step %v, want 60 m", back.LODDistance())
+	}
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := LoadSettings(path); err == nil || !strings.Contains(err.Error(), path) || d.FOV != DefaultFOV {
+		t.Errorf("damaged file: %v (FOV %v); want the defaults and an error naming the file", err, d.FOV)
+	}
+}
+
+// TestSettingsNormalize: out-of-range and nonsense values come back in range, and
+// keys bound twice, to fixed keys or to no key at all fall back to their defaults.
+func TestSettingsNormalize(t *testing.T) {
+	s := Settings{MouseSensitivity: 99, FOV: math.NaN(), Quality: "ultra", Volume: 7, Team: -1,
+		Keys: map[string]string{"forward": "X", "back": "Nope", "left": "K", "right": "K"}}
+	s.Normalize()
+	if s.MouseSensitivity != 5 || s.FOV != DefaultFOV || s.Quality != DefaultQuality || s.Volume != 1 || s.Team != 3 {
+		t.Errorf("normalized %+v", s)
+	}
+	// X toggles the clamp overlay: a fixed key. K is bound twice: the second falls back.
+	if s.Keys["forward"] != "W" || s.Keys["back"] != "S" || s.Keys["left"] != "K" || s.Keys["right"] != "D" {
+		t.Errorf("keys %v", s.Keys)
+	}
+	if len(s.Keys) != len(Actions) {
+		t.Errorf("%d keys for %d actions", len(s.Keys), len(Actions))
+	}
+}
+
+// TestQualityChoosesDetail: low quality leaves out each tank's shadow patch (one
+// draw call per tank on a software renderer) and steps the terrain's detail every
+// 60 m; medium and high keep the shadows and step every 120 and 240 m.
+func TestQualityChoosesDetail(t *testing.T) {
+	for _, c := range []struct {
+		quality string
+		shadows bool
+		lod     float64
+	}{
+		{"low", false, 60}, {"medium", true, render.DefaultLODDistance}, {"high", true, 240},
+	} {
+		s := DefaultSettings()
+		s.Quality = c.quality
+		if s.Shadows() != c.shadows || s.LODDistance() != c.lod {
+			t.Errorf("quality %s: shadows %v, LOD step %v m; want %v, %v m", c.quality, s.Shadows(), s.LODDistance(), c.shadows, c.lod)
+		}
+	}
+}

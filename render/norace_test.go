@@ -1,6 +1,0 @@
-//go:build !race
-
-package render
-
-// raceDetector reports a -race build; see race_test.go.
-const raceDetector = false
