@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/geom"
@@ -16,6 +17,7 @@ import (
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 )
 
 // tick is the simulation step the tests run at, s.
@@ -255,31 +257,45 @@ func TestLatencyCompensationHelps(t *testing.T) {
 }
 
 // TestSnapshotReuseAllocatesNothing: in steady state, Snapshot into a reused value
-// allocates nothing, and neither does Step.
+// allocates nothing, with or without a fight (shells, effects, markers, scores).
 func TestSnapshotReuseAllocatesNothing(t *testing.T) {
 	mp := testmaps.Small(t)
-	rig := newRig(t, gametest.Config{Link: impair.Link{Latency: 50 * time.Millisecond}, Seed: 1})
-	a := mustMatch(t, Config{Map: mp, Bots: 3, Seed: 1}, join(t, rig))
-	b := mustMatch(t, Config{Map: mp, Bots: 2, Seed: 2}, join(t, rig))
-	var snap Snapshot
-	now := 0.0
-	for range 300 {
-		now += tick
-		rig.SetNow(now)
-		mustStep(t, a, now, physics.Input{Throttle: 1})
-		mustStep(t, b, now, physics.Input{})
-		b.Snapshot(&snap)
+	ref, err := referee.New(mp, combat.Rules{}, DeadReckoning().Reckon)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(snap.Tanks) != 7 {
-		t.Fatalf("snapshot has %d tanks, want 7", len(snap.Tanks))
-	}
-	if allocs := testing.AllocsPerRun(100, func() { b.Snapshot(&snap) }); allocs != 0 {
-		t.Errorf("Snapshot allocates %.1f times per call, want 0", allocs)
-	}
-	for _, v := range snap.Tanks {
-		if len(v.Trail) < 2 {
-			t.Errorf("tank %d trail has %d points", v.ID, len(v.Trail))
-		}
+	for _, c := range []struct {
+		name  string
+		judge net.Judge
+	}{{"no referee", nil}, {"refereed", ref}} {
+		t.Run(c.name, func(t *testing.T) {
+			rig := newRig(t, gametest.Config{Link: impair.Link{Latency: 50 * time.Millisecond}, Seed: 1, Judge: c.judge})
+			a := mustMatch(t, Config{Map: mp, Bots: 3, Seed: 1}, join(t, rig))
+			b := mustMatch(t, Config{Map: mp, Bots: 2, Seed: 2}, join(t, rig))
+			var snap Snapshot
+			now := 0.0
+			for range 300 {
+				now += tick
+				rig.SetNow(now)
+				mustStep(t, a, now, physics.Input{Throttle: 1})
+				mustStep(t, b, now, physics.Input{})
+				b.Snapshot(&snap)
+			}
+			if len(snap.Tanks) != 7 {
+				t.Fatalf("snapshot has %d tanks, want 7", len(snap.Tanks))
+			}
+			if c.judge != nil && len(snap.Combat.Effects) == 0 {
+				t.Fatal("no combat effect to snapshot after 5 s of a refereed battle")
+			}
+			if allocs := testing.AllocsPerRun(100, func() { b.Snapshot(&snap) }); allocs != 0 {
+				t.Errorf("Snapshot allocates %.1f times per call, want 0", allocs)
+			}
+			for _, v := range snap.Tanks {
+				if len(v.Trail) < 2 {
+					t.Errorf("tank %d trail has %d points", v.ID, len(v.Trail))
+				}
+			}
+		})
 	}
 }
 
