@@ -51,12 +51,17 @@ type Match struct {
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
 	free   []*tank          // removed remote tanks, reused for new ones
 	gone   []Departure      // remote tanks removed in the last DepartureShown seconds
+	// leaving holds leave notices back until no respawn follows them.
+	leaving []pendingLeave
 
 	started  bool
 	last     float64 // now of the previous Step
 	respawn  bool    // the player asked for a respawn
 	err      error
 	counters counters
+	// stats are the link's figures as of this tick, read once per Step: the clock
+	// offset every phase uses and the snapshot's NetStats.
+	stats net.Stats
 
 	startedAt float64      // now of the first Step
 	notices   noticeLog    // the feed's recent notices
@@ -159,6 +164,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	}
 	m.world = w
 	m.last = link.Now()
+	m.stats = link.Stats()
 	// Learn of the tanks already in the match, so spawns keep clear of them.
 	m.receive(m.last)
 	if m.err != nil {
@@ -305,6 +311,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
 	}
+	m.stats = m.link.Stats()
 	if !geom.Finite(now) {
 		now = m.last // a broken clock reading simulates no time
 	}
@@ -333,6 +340,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	}
 	// 2. Network in.
 	m.receive(now)
+	m.flushLeaves(now)
 	// 3. Local behaviour.
 	m.behave(now, dt)
 	// 4. Reckon remote tanks, clamp them to the ground, and put their proxies on the
@@ -679,8 +687,8 @@ func (m *Match) reckon(now float64) {
 	}
 }
 
-// clockOffset returns host clock minus the link's clock, s.
-func (m *Match) clockOffset() float64 { return m.link.Stats().ClockOffset.Seconds() }
+// clockOffset returns host clock minus the link's clock, s, as of this tick.
+func (m *Match) clockOffset() float64 { return m.stats.ClockOffset.Seconds() }
 
 // refreshViews rebuilds every tank's view and trail for Snapshot.
 func (m *Match) refreshViews(now float64) {
@@ -756,7 +764,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		}
 	}
 	m.snapshotCombat(&dst.Combat)
-	dst.Net = m.netStats(m.link.Stats())
+	dst.Net = m.netStats(m.stats)
 }
 
 // netStats returns the HUD's figures: the link's st with the match's own counts.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -64,6 +65,9 @@ func (h *Host) JoinLocal(cfg LocalConfig) (*Client, error) {
 	}
 	c := newClient(lcfg, pipeClient{p}, p.m.id, h.match, h.start)
 	c.fp = h.fp
+	h.settle.lock()
+	p.client = c
+	h.settle.unlock()
 	// The player's first clock probe, and its answer, pass before the clock can move:
 	// the clocks are one, and the offset stays zero.
 	select {
@@ -122,7 +126,7 @@ func (m *match) joinLocal(name string, path *impair.Path, delay float64) (*pipe,
 // moves it.
 func (h *Host) Settle() {
 	s := &h.settle
-	if !s.wait() {
+	if !h.quiet() {
 		return
 	}
 	if !h.call(func() {
@@ -133,7 +137,29 @@ func (h *Host) Settle() {
 	}) {
 		return
 	}
-	for s.wait() && s.release(h.now()) {
+	for h.quiet() && s.release(h.now()) {
+	}
+}
+
+// quiet waits until nothing is in flight: the pipes' counts at zero, and every
+// in-process player's run loop done with what its readers handed it (which may send
+// more). It reports whether the host still runs.
+func (h *Host) quiet() bool {
+	s := &h.settle
+	for {
+		if !s.wait() {
+			return false
+		}
+		idle := true
+		for _, c := range s.clients() {
+			if c.pendingInputs() > 0 {
+				idle = false
+			}
+		}
+		if idle && !s.busyNow() {
+			return true
+		}
+		runtime.Gosched()
 	}
 }
 
@@ -173,6 +199,26 @@ func (s *settler) close() {
 	defer s.unlock()
 	s.closed = true
 	s.wake()
+}
+
+// clients returns the live pipes' players.
+func (s *settler) clients() []*Client {
+	s.lock()
+	defer s.unlock()
+	var cs []*Client
+	for _, p := range s.pipes {
+		if p.client != nil && !p.shutNow() {
+			cs = append(cs, p.client)
+		}
+	}
+	return cs
+}
+
+// busyNow reports whether anything is in flight now.
+func (s *settler) busyNow() bool {
+	s.lock()
+	defer s.unlock()
+	return s.busy()
 }
 
 // park holds item for p until it is due; the caller holds s.mu.

@@ -44,6 +44,7 @@ type pipe struct {
 
 	probed    chan struct{} // closed when the player sends its first datagram: a clock probe
 	probeOnce sync.Once
+	client    *Client // the player's side, once made; guarded by h.settle.mu
 }
 
 // lateItem is something the host sent a player that its link delays.

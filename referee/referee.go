@@ -24,10 +24,12 @@ type playerKey struct {
 
 // refTank is the referee's record of one tank.
 type refTank struct {
-	key    playerKey
-	team   int
-	health float64
-	alive  bool
+	key     playerKey
+	team    int
+	health  float64
+	alive   bool
+	spawned float64 // host time it spawned
+	fired   bool    // it has fired since: its spawn protection is over
 }
 
 // Referee applies a match's rules of combat on the host: the only place damage is
@@ -52,6 +54,7 @@ type Referee struct {
 	until  float64
 	out    []combat.Event
 	evs    []combat.Event // reused by Outbox
+	pages  []*wire.Scores // reused by Outbox for a scoreboard split into frames
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -109,7 +112,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 		return
 	}
 	k := playerKey{owner, name}
-	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true}
+	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true, spawned: at}
 	if r.scores[k] == nil {
 		r.scores[k] = &combat.Score{Owner: owner, Name: name, Team: team}
 		r.announceScores(at) // a new line on everyone's scoreboard
@@ -126,6 +129,11 @@ func (r *Referee) Despawned(actor uint32, at float64) {
 	r.check.Despawned(actor, at)
 	delete(r.tanks, actor)
 }
+
+// Health returns the hit points of actor and whether it is alive (0, false for an
+// unknown actor), for a headless match that reads the host's verdicts (the lab's
+// novice). Like the net.Judge methods, it is called from the run loop's goroutine.
+func (r *Referee) Health(actor uint32) (float64, bool) { return r.health(actor) }
 
 // health returns the hit points of actor and whether it is alive; false, 0 for an
 // unknown actor.
@@ -148,8 +156,20 @@ func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 	v := r.check.Fired(s, at)
 	if v == combat.Accepted {
 		r.out = append(r.out, combat.Event{Kind: combat.EventFire, Time: at, Shot: s})
+		if t := r.tanks[s.Shooter]; t != nil {
+			t.fired = true
+			if r.scores[t.key] != nil {
+				r.scores[t.key].Shots++
+			}
+		}
 	}
 	return v
+}
+
+// protected reports whether tank t is under spawn protection at host time at: it
+// spawned less than Rules.SpawnProtection ago and has not fired since.
+func (r *Referee) protected(t *refTank, at float64) bool {
+	return !t.fired && at-t.spawned < r.rules.SpawnProtection
 }
 
 // claim judges claim c, arrived at host time at from a shooter whose link is link, and
@@ -177,18 +197,29 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	}
 	shot := sr.shot
 	dmg := 0.0
-	if shooter == nil || combat.Enemies(shooter.team, target.team) {
+	if (shooter == nil || combat.Enemies(shooter.team, target.team)) && !r.protected(target, at) {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
 	target.health = math.Max(0, target.health-dmg)
+	if shooter != nil && dmg > 0 && r.scores[shooter.key] != nil {
+		r.scores[shooter.key].Hits++
+	}
 	r.out = append(r.out, combat.Event{Kind: combat.EventHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
 		Damage: dmg, Health: target.health, Rebuilt: v.Rebuilt})
 	if target.health > 0 {
 		return v
 	}
+	r.destroy(c.Target, target, shooter, shot, at)
+	return v
+}
+
+// destroy wrecks target (actor id) with shot from shooter (nil: unknown) at host time
+// at: the destroy event, the kill and the death on the scoreboard, and the end of the
+// match at the score limit.
+func (r *Referee) destroy(id uint32, target, shooter *refTank, shot combat.Shot, at float64) {
 	target.alive = false
-	r.check.Destroyed(c.Target, at)
-	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: c.Target})
+	r.check.Destroyed(id, at)
+	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: id})
 	if s := r.scores[target.key]; s != nil {
 		s.Deaths++
 	}
@@ -198,11 +229,10 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 		}
 		if r.rules.ScoreLimit > 0 && r.teamKills(shooter.team, shooter.key) >= r.rules.ScoreLimit {
 			r.end(at)
-			return v
+			return
 		}
 	}
 	r.announceScores(at)
-	return v
 }
 
 // shotOf returns the recorded shot of a claim, or what the claim names of it.
@@ -265,7 +295,7 @@ func (r *Referee) step(at float64) {
 func (r *Referee) restart(at float64) {
 	r.begun, r.over, r.start = true, false, at
 	for _, s := range r.scores {
-		s.Kills, s.Deaths = 0, 0
+		s.Kills, s.Deaths, s.Hits, s.Shots = 0, 0, 0, 0
 	}
 	for _, t := range r.tanks {
 		t.health, t.alive = r.rules.MaxHealth, true
@@ -398,9 +428,18 @@ func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
 	r.countRounds()
 	r.evs = r.events(r.evs[:0])
 	for i := range r.evs {
-		if m, err := combat.EventMessage(&r.evs[i]); err == nil {
-			buf = append(buf, m)
+		m, err := combat.EventMessage(&r.evs[i])
+		if err != nil {
+			continue
 		}
+		if sc, ok := m.(*wire.Scores); ok { // a full match's board is longer than a frame
+			r.pages = wire.SplitScores(r.pages[:0], sc)
+			for _, p := range r.pages {
+				buf = append(buf, p)
+			}
+			continue
+		}
+		buf = append(buf, m)
 	}
 	clear(r.evs)
 	return buf

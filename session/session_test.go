@@ -42,6 +42,14 @@ func runUntil(t *testing.T, limit time.Duration, what string, step func(), done 
 	}
 }
 
+// runFor steps every match in ms at 60 Hz of real time for d, with in as the
+// player's input.
+func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*game.Match) {
+	t.Helper()
+	end := time.Now().Add(d)
+	runUntil(t, d+5*time.Second, "stepping for "+d.String(), stepAll(t, in, ms...), func() bool { return !time.Now().Before(end) })
+}
+
 // stepAll returns a step of every match in ms at its own clock, with in as the
 // player's input.
 func stepAll(t *testing.T, in physics.Input, ms ...*game.Match) func() {

@@ -22,7 +22,7 @@ import (
 func TestPracticeSurvivesStall(t *testing.T) {
 	clk := &gametest.Clock{}
 	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t), Name: "stalled"},
-		Bots: 1, Clock: clk})
+		Bots: 1, Clock: NewPauseClock(clk)})
 	if err != nil {
 		t.Fatal(err)
 	}
