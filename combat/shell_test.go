@@ -4,9 +4,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/testmaps"
-	"github.com/treadline/treadline/tank"
 )
 
 func TestMuzzleOfALevelTank(t *testing.T) {

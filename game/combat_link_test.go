@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tankspec "github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
@@ -14,7 +16,6 @@ import (
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
-	tankspec "github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/treadline/treadline/internal/units"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/deadreckon"
@@ -687,9 +689,6 @@ func (m *Match) reckon(now float64) {
 	}
 }
 
-// clockOffset returns host clock minus the link's clock, s, as of this tick.
-func (m *Match) clockOffset() float64 { return m.stats.ClockOffset.Seconds() }
-
 // refreshViews rebuilds every tank's view and trail for Snapshot.
 func (m *Match) refreshViews(now float64) {
 	for _, t := range m.tanks {
@@ -764,13 +763,15 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		}
 	}
 	m.snapshotCombat(&dst.Combat)
-	dst.Net = m.netStats(m.stats)
+	dst.Net = netStatsOf(m.stats)
+	// An update can outrun its actor's spawn (datagrams versus the stream).
+	dst.Net.Dropped += m.counters.unknownActor
+	dst.Net.Refused = m.counters.rejected
+	dst.Net.SendErrors += m.counters.publishErr
+	dst.Net.ProxyRefused = m.counters.proxyRefused
+	dst.Net.Lag, dst.Net.Jitter, dst.Net.Loss = m.cfg.Impairment.Latency.Seconds(), m.cfg.Impairment.Jitter.Seconds(), m.cfg.Impairment.Loss
 }
 
-// netStats returns the HUD's figures: the link's st with the match's own counts.
-func (m *Match) netStats(st net.Stats) NetStats {
-	st.Dropped += m.counters.unknownActor
-	st.SendErrors += m.counters.publishErr
-	return NetStats{Stats: st, Refused: m.counters.rejected, ProxyRefused: m.counters.proxyRefused,
-		Impairment: m.cfg.Impairment}
-}
+// clockOffset returns host clock minus local clock as the link's clock sync estimates
+// it as of this tick, s: the unit of state timestamps and of the host's combat times.
+func (m *Match) clockOffset() float64 { return units.Seconds(m.stats.ClockOffset) }

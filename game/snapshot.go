@@ -3,8 +3,8 @@ package game
 import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
-	"github.com/treadline/treadline/net/impair"
 )
 
 // Snapshot is everything the renderer needs to draw one frame. Match.Snapshot fills
@@ -94,19 +94,51 @@ type TankView struct {
 	Wreck             bool
 }
 
-// NetStats are one peer's connection figures, for the HUD: the link's own, with the
-// match's drops added, and the impairment configured on the link.
+// NetStats are one peer's connection figures, for the HUD, in seconds: net.Stats
+// (netStatsOf) plus what the match itself counts.
 type NetStats struct {
-	// Stats are the link's figures (net.Stats). Dropped also counts updates for
-	// tanks the match never heard spawn (an update can outrun its spawn: datagrams
-	// against the stream), and SendErrors the publishes the link refused.
-	net.Stats
+	// RTT is the round trip to the host in seconds; ClockOffset is host minus local clock.
+	RTT, ClockOffset float64
+	// ClockError is how far ClockOffset may be off as the clock sync estimates it,
+	// seconds: the figure that says how well the clocks agree.
+	ClockError float64
+	// Silence is how long nothing has arrived from the host and Timeout the silence
+	// after which the link gives up, seconds (both 0 when this peer is the host).
+	Silence, Timeout float64
+	// BytesIn and BytesOut are bytes per second each way.
+	BytesIn, BytesOut float64
+	// UpdatesIn and UpdatesOut are state updates per second each way.
+	UpdatesIn, UpdatesOut float64
+	// Dropped counts updates dropped as late, duplicate or for an unknown tank.
+	Dropped uint64
+	// Malformed counts received messages that did not decode.
+	Malformed uint64
 	// Refused counts remote spawns and updates the match refused (non-finite or
 	// absurd states).
 	Refused uint64
+	// SendErrors counts this peer's publishes and spawns that failed.
+	SendErrors uint64
+	// ClockRejected counts clock samples the sync refused.
+	ClockRejected uint64
 	// ProxyRefused counts moves of remote tanks' physics stand-ins that the physics
 	// refused.
 	ProxyRefused uint64
-	// Impairment is the impairment on this peer's link (Config.Impairment).
-	Impairment impair.Link
+	// Lag, Jitter (seconds) and Loss (0..1) describe the impairment on this link.
+	Lag, Jitter, Loss float64
+}
+
+// netStatsOf converts the link's figures to the HUD's: durations to seconds, and
+// net's rejected messages as Malformed. The counts only the match keeps (Refused,
+// ProxyRefused, the impairment) stay zero; Match.Snapshot adds them.
+func netStatsOf(st net.Stats) NetStats {
+	return NetStats{
+		RTT: units.Seconds(st.RTT), ClockOffset: units.Seconds(st.ClockOffset), ClockError: units.Seconds(st.ClockError),
+		Silence: units.Seconds(st.Silence), Timeout: units.Seconds(st.Timeout),
+		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
+		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
+		Dropped:       st.Dropped,
+		Malformed:     st.Rejected,
+		SendErrors:    st.SendErrors,
+		ClockRejected: st.ClockRejected,
+	}
 }

@@ -155,13 +155,13 @@ func (tl *noviceTally) result() NoviceResult {
 // by the host's referee, on the real host in process (gametest) behind the
 // practice's impaired link.
 func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) error {
-	rig, ref, bots, me, err := novicePractice(mp, o, seed)
+	ref, rig, bots, me, err := noviceMatches(mp, o, seed)
 	if err != nil {
 		return err
 	}
 	defer rig.Close()
 	nv := &novice{terr: mp, rng: rand.New(rand.NewPCG(seed, 0x0b5e55ed))}
-	life := noviceLife{lastHealth: -1}
+	life := noviceLife{tl: tl, lastHealth: -1}
 	var snap game.Snapshot
 	const dt = 1.0 / noviceFPS
 	end := o.Duration.Seconds()
@@ -179,23 +179,18 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 			return err
 		}
 		me.Snapshot(&snap)
-		life.observe(tl, now, &snap, me, ref)
+		life.frame(now, &snap, me, ref)
 	}
-	life.end(tl, end)
-	for _, s := range ref.Scores(nil) {
-		if s.Name == "novice" {
-			tl.kills += s.Kills
-			tl.deaths += s.Deaths
-			tl.hostHits += s.Hits
-		}
-	}
+	life.finish(end)
+	tl.countScores(ref)
 	tl.minutes += end / 60
 	return nil
 }
 
-// novicePractice sets up a practice of o on mp: its referee, the bots' match and the
-// novice's, each a player of a host in process (close the rig when done).
-func novicePractice(mp *terrain.Map, o NoviceOptions, seed uint64) (rig *gametest.Rig, ref *referee.Referee, bots, me *game.Match, err error) {
+// noviceMatches sets up one run: the referee judging with the game's dead reckoning,
+// a host in process behind the practice's impaired link, the bots' match and the
+// novice's own, each a player of that host. The caller closes the rig.
+func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (ref *referee.Referee, rig *gametest.Rig, bots, me *game.Match, err error) {
 	if ref, err = referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon); err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -224,64 +219,96 @@ func novicePractice(mp *terrain.Map, o NoviceOptions, seed uint64) (rig *gametes
 		rig.Close()
 		return nil, nil, nil, nil, err
 	}
-	return rig, ref, bots, me, nil
+	return ref, rig, bots, me, nil
 }
 
-// noviceLife follows the novice's tank from spawn to wreck.
+// noviceLife follows the novice through one run's lives, counting into tl what the
+// player sees (feedback) and what the host counts (hits taken).
 type noviceLife struct {
+	tl         *noviceTally
 	alive      bool
-	spawnAt    float64 // host time the tank (re)spawned
-	hitEarly   bool    // hit within spawnHitWindow of spawning
-	lastHealth float64 // the referee's health of the tank; -1 unknown
+	spawnAt    float64 // s, when the current life began
+	hitEarly   bool    // hit within spawnHitWindow of spawnAt
+	lastHealth float64 // the host's health of the novice last frame; -1 when unknown
 }
 
-// observe tallies into tl what the frame at now shows: feedback, hits taken as the
-// host counts them, spawns and wrecks.
-func (l *noviceLife) observe(tl *noviceTally, now float64, snap *game.Snapshot, me *game.Match, ref *referee.Referee) {
-	cv := &snap.Combat
+// frame counts the frame at now, once snap holds it.
+func (l *noviceLife) frame(now float64, snap *game.Snapshot, me *game.Match, ref *referee.Referee) {
+	l.countFeedback(now, &snap.Combat)
+	if id, ok := me.Self(); ok {
+		l.countHostHit(ref, id)
+	}
+	selfOK := snap.Self >= 0 && snap.Self < len(snap.Tanks)
+	l.track(now, selfOK, snap.Combat.Wreck)
+}
+
+// countFeedback counts the hit markers and hurts that appear this frame (age zero):
+// each is feedback the player sees; a hurt soon after spawning marks the life.
+func (l *noviceLife) countFeedback(now float64, cv *game.CombatView) {
 	for _, mk := range cv.Markers {
 		if mk.Age < 1e-9 {
-			tl.feedback++
+			l.tl.feedback++
 		}
 	}
 	for _, h := range cv.Hurts {
 		if h.Age < 1e-9 {
-			tl.feedback++
+			l.tl.feedback++
 			if l.alive && now-l.spawnAt <= spawnHitWindow {
 				l.hitEarly = true
 			}
 		}
 	}
-	if id, ok := me.Self(); ok {
-		if h, ok := ref.Health(id); ok {
-			if l.lastHealth >= 0 && h < l.lastHealth {
-				tl.hostHits++ // a hit taken, as the host counts it
-			}
-			l.lastHealth = h
-		} else {
-			l.lastHealth = -1
-		}
+}
+
+// countHostHit counts a hit taken as the host sees it: the referee's health of the
+// novice's tank id dropping since the last frame.
+func (l *noviceLife) countHostHit(ref *referee.Referee, id uint32) {
+	h, ok := ref.Health(id)
+	if !ok {
+		l.lastHealth = -1
+		return
 	}
-	selfOK := snap.Self >= 0 && snap.Self < len(snap.Tanks)
+	if l.lastHealth >= 0 && h < l.lastHealth {
+		l.tl.hostHits++ // a hit taken, as the host counts it
+	}
+	l.lastHealth = h
+}
+
+// track starts a life when the novice's tank appears and ends it when it is wrecked.
+func (l *noviceLife) track(now float64, selfOK, wreck bool) {
 	switch {
-	case !l.alive && selfOK && !cv.Wreck:
+	case !l.alive && selfOK && !wreck:
 		l.alive, l.spawnAt, l.hitEarly = true, now, false
-		tl.spawns++
-	case l.alive && cv.Wreck:
+		l.tl.spawns++
+	case l.alive && wreck:
 		l.alive = false
-		tl.lives = append(tl.lives, now-l.spawnAt)
-		if l.hitEarly {
-			tl.hitEarly++
-		}
+		l.endLife(now)
 	}
 }
 
-// end closes the life still going at the run's end.
-func (l *noviceLife) end(tl *noviceTally, end float64) {
+// finish ends a life still going at the run's end (s), so it counts as survived
+// until then.
+func (l *noviceLife) finish(end float64) {
 	if l.alive {
-		tl.lives = append(tl.lives, end-l.spawnAt)
-		if l.hitEarly {
-			tl.hitEarly++
+		l.endLife(end)
+	}
+}
+
+// endLife records the life that ends at t.
+func (l *noviceLife) endLife(t float64) {
+	l.tl.lives = append(l.tl.lives, t-l.spawnAt)
+	if l.hitEarly {
+		l.tl.hitEarly++
+	}
+}
+
+// countScores adds the novice's kills, deaths and hits from the referee's scores.
+func (tl *noviceTally) countScores(ref *referee.Referee) {
+	for _, s := range ref.Scores(nil) {
+		if s.Name == "novice" {
+			tl.kills += s.Kills
+			tl.deaths += s.Deaths
+			tl.hostHits += s.Hits
 		}
 	}
 }

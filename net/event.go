@@ -65,8 +65,8 @@ type Event struct {
 	// Team is the actor's team (spawns).
 	Team int
 	// State is the actor's state (spawns and state updates). State.Time is in
-	// host-clock seconds; subtract Stats().ClockOffset to get local time, or hand the
-	// offset to deadreckon.Actor.SetClockOffset.
+	// host-clock seconds; add Stats().ClockOffset's negation to get local time, or hand
+	// the offset to deadreckon.Actor.SetClockOffset.
 	State deadreckon.State
 	// Arrival is the local time, in seconds on the Client's clock (Client.Now), at
 	// which a state update's datagram arrived (EventState only): with the clock
@@ -84,9 +84,8 @@ type Event struct {
 type Stats struct {
 	// RTT is the filtered round trip to the host (near 0 on the host's own peer).
 	RTT time.Duration
-	// ClockOffset is host clock minus local clock (near 0 on the host's own peer):
-	// add its Seconds to a local time to get the host-clock seconds of state
-	// timestamps.
+	// ClockOffset is host clock minus local clock (near 0 on the host's own peer).
+	// State timestamps are seconds: units.Seconds converts it for them.
 	ClockOffset time.Duration
 	// ClockError is the clock sync's estimate of how far ClockOffset may be off (see
 	// clock.Sync.Error; 0 on the host's own peer).

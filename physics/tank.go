@@ -223,17 +223,6 @@ func (s TankSpec) validate() error {
 	return nil
 }
 
-// Footprint returns the three ground-clamp points of the hull in its local frame
-// (forward +X, up +Y, right +Z), m: the middle of the front and the two rear corners,
-// placed so their centroid is the hull's middle. Remote copies of the tank should
-// clamp with the same points (deadreckon.Clamp.Footprint) to sit on the ground the same
-// way. For the default spec they are (2.4, 0, 0), (−1.2, 0, ∓1.8).
-func (s TankSpec) Footprint() [3]mgl64.Vec3 {
-	s = s.withDefaults()
-	f := s.Length * (2.4 / tank.DefaultLength)
-	return [3]mgl64.Vec3{{f, 0, 0}, {-f / 2, 0, -s.Width / 2}, {-f / 2, 0, s.Width / 2}}
-}
-
 // clampRayHeight is how far above a tank's ground height the clamp rays start, m.
 const clampRayHeight = 25.0
 

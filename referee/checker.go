@@ -180,7 +180,6 @@ type Checker struct {
 	terr   *terrain.Map
 	actors map[uint32]*actorRecord
 	shots  map[shotKey]*shotRecord
-	reach  float64                          // the farthest a muzzle is from its hull's origin, m
 	counts [combat.NumReasons]atomic.Uint64 // atomic: Counts may be read from another goroutine
 }
 
@@ -191,7 +190,7 @@ func NewChecker(m *terrain.Map, cfg CheckerConfig) *Checker {
 	}
 	cfg = cfg.withDefaults()
 	return &Checker{cfg: cfg, terr: m, actors: make(map[uint32]*actorRecord),
-		shots: make(map[shotKey]*shotRecord), reach: tank.Default().MuzzleReach()}
+		shots: make(map[shotKey]*shotRecord)}
 }
 
 // Config returns the checker's configuration with defaults filled in.
@@ -289,7 +288,7 @@ func (h *Checker) fire(s combat.Shot, at float64) combat.Reason {
 	case r.shot && s.Time-r.lastShot < h.cfg.Reload-DefaultReloadSlack:
 		return combat.RejectReload
 	}
-	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > h.reach+DefaultOriginSlack {
+	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > tank.Default().MuzzleReach()+DefaultOriginSlack {
 		return combat.RejectImpossible
 	}
 	r.shot, r.lastShot = true, s.Time

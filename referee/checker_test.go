@@ -4,12 +4,13 @@ import (
 	"math"
 	"testing"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/testmaps"
-	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 

@@ -7,12 +7,13 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
-	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 

@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gui"
@@ -29,8 +28,8 @@ const (
 	// compactScale is the HUD scale below which the figures shrink to two lines.
 	compactScale = 0.75
 	// warnAfter is how long the host may be silent before the HUD says the connection
-	// is interrupted.
-	warnAfter = time.Second
+	// is interrupted, seconds.
+	warnAfter = 1.0
 )
 
 // uiScale is the HUD scale for a w×h picture: 1 at 1280×720, following the smaller
@@ -400,16 +399,13 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 	u.stats.SetText(statsText(snap, s.focus(snap), u.fps, s.overlays, u.scale < compactScale))
 	if warn {
 		u.warn.SetText(fmt.Sprintf("Connection interrupted: no word from the host for %.0f s; giving up in %.0f s",
-			math.Floor(snap.Net.Silence.Seconds()), math.Max(0, math.Ceil((snap.Net.Timeout-snap.Net.Silence).Seconds()))))
+			math.Floor(snap.Net.Silence), math.Max(0, math.Ceil(snap.Net.Timeout-snap.Net.Silence))))
 	}
 	if p.Scores {
 		u.scores.set(scoresRows(snap))
 	}
 	u.layout()
 }
-
-// ms returns d in milliseconds.
-func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
 
 // statsText formats the HUD's figures; focus is the tank the camera follows (for
 // speed and heading), or nil. compact keeps only the essentials, for small windows.
@@ -422,23 +418,23 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 		bearing = compassBearing(focus.Orientation)
 	}
 	if compact {
-		fmt.Fprintf(&b, "%.0f fps  %.0f ms  ±%.1f ms\n", fps, ms(n.RTT), ms(n.ClockError))
+		fmt.Fprintf(&b, "%.0f fps  %.0f ms  ±%.1f ms\n", fps, n.RTT*1000, n.ClockError*1000)
 		fmt.Fprintf(&b, "%.0f km/h  %03.0f° %s", speed, bearing, compassPoint(bearing))
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%.0f fps   %d tanks   t %.1f s\n", fps, len(snap.Tanks), snap.Time)
 	fmt.Fprintf(&b, "speed %.0f km/h   heading %03.0f° %s\n", speed, bearing, compassPoint(bearing))
-	fmt.Fprintf(&b, "round trip %.0f ms   clock sync ±%.1f ms\n", ms(n.RTT), ms(n.ClockError))
+	fmt.Fprintf(&b, "round trip %.0f ms   clock sync ±%.1f ms\n", n.RTT*1000, n.ClockError*1000)
 	fmt.Fprintf(&b, "in  %6.1f kB/s %5.1f upd/s\n", n.BytesIn/1000, n.UpdatesIn)
 	fmt.Fprintf(&b, "out %6.1f kB/s %5.1f upd/s\n", n.BytesOut/1000, n.UpdatesOut)
-	fmt.Fprintf(&b, "late or duplicate %d   malformed %d   refused %d\n", n.Dropped, n.Rejected, n.Refused)
+	fmt.Fprintf(&b, "late or duplicate %d   malformed %d   refused %d\n", n.Dropped, n.Malformed, n.Refused)
 	fmt.Fprintf(&b, "send errors %d   clock samples refused %d", n.SendErrors, n.ClockRejected)
 	if n.ProxyRefused > 0 {
 		fmt.Fprintf(&b, "   proxy moves refused %d", n.ProxyRefused)
 	}
 	fmt.Fprintf(&b, "\nalgorithm %s   clamp %s\n", snap.Algorithm, snap.Clamp)
-	if imp := n.Impairment; imp.Latency > 0 || imp.Jitter > 0 || imp.Loss > 0 {
-		fmt.Fprintf(&b, "impairment %.0f ms ±%.0f ms, %.1f%% loss", ms(imp.Latency), ms(imp.Jitter), imp.Loss*100)
+	if n.Lag > 0 || n.Jitter > 0 || n.Loss > 0 {
+		fmt.Fprintf(&b, "impairment %.0f ms ±%.0f ms, %.1f%% loss", n.Lag*1000, n.Jitter*1000, n.Loss*100)
 	} else {
 		b.WriteString("impairment none")
 	}

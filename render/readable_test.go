@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
@@ -374,7 +373,7 @@ func TestFeedChatAndWarningDrawn(t *testing.T) {
 	v := needViewer(t)
 	snap := testSnapshot(3)
 	snap.Time = 30
-	snap.Net.Timeout, snap.Net.Silence = 6*time.Second, 2500*time.Millisecond
+	snap.Net.Timeout, snap.Net.Silence = 6, 2.5
 	snap.Notices = []game.Notice{
 		{Kind: game.NoticeJoin, Time: 21, Who: "cyd", Team: 1},
 		{Kind: game.NoticeChat, Time: 24, Who: "cyd", Team: 1, Text: "anyone on the ridge?"},

@@ -145,10 +145,10 @@ func TestTanksWhereTheWorldSaysTheyAre(t *testing.T) {
 	savePNG(t, img, "tanks.png")
 	view := s.View()
 	for _, tv := range snap.Tanks {
-		// The turret, halfway up: team-coloured. (Its roof, seen almost edge-on from
-		// the chase camera, is a pixel or two tall on a far tank.)
+		// The turret: team-coloured. The point is the turret's middle, half way up:
+		// a far camera looks along the roof and sees its edge at the roof's height.
 		sh := defaultShape()
-		roof := tv.Position.Add(tv.Orientation.Rotate(sh.turretPivot.Add(mgl64.Vec3{0, sh.turretHeight / 2, 0})))
+		roof := tv.Position.Add(tv.Orientation.Rotate(sh.roof().Sub(mgl64.Vec3{0, sh.turretHeight / 2, 0})))
 		x, y, ok := view.Project(roof)
 		if !ok {
 			t.Errorf("tank %d at %v is not in view", tv.ID, tv.Position)

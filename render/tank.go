@@ -31,9 +31,12 @@ type box struct{ center, size mgl64.Vec3 }
 // gun turn at its pivots and the barrel is its barrel, so the tank drawn is the hull
 // box that collides and is hit, and shells leave the drawn muzzle.
 type tankShape struct {
-	hull, glacis, deck box    // hull body, front plate, engine deck
-	tracks             [2]box // left, right
-	turretPivot        mgl64.Vec3
+	// length, width and height are the spec's hull box: the footprint over the
+	// tracks and the top of the cupola.
+	length, width, height float64
+	hull, glacis, deck    box    // hull body, front plate, engine deck
+	tracks                [2]box // left, right
+	turretPivot           mgl64.Vec3
 	// The turret is a cylinder standing on its pivot; the cupola a smaller one on its
 	// roof (turret frame).
 	turretRadius, turretHeight float64
@@ -53,7 +56,7 @@ func shapeOf(s tank.Spec) tankShape {
 	hullW := width - 2*trackWidth + 2*trackTuck
 	hullL := length - glacisLength
 	hullX := -glacisLength / 2 // the body's front meets the glacis; its rear, the tracks' rear
-	var sh tankShape
+	sh := tankShape{length: length, width: width, height: s.Height}
 	sh.hull = box{mgl64.Vec3{hullX, hullBase + hullH/2, 0}, mgl64.Vec3{hullL, hullH, hullW}}
 	sh.glacis = box{mgl64.Vec3{length/2 - glacisLength/2, hullBase + hullH*0.35, 0}, mgl64.Vec3{glacisLength, hullH * 0.7, hullW * 0.9}}
 	sh.deck = box{mgl64.Vec3{hullX - hullL*0.3, deckY + 0.06, 0}, mgl64.Vec3{hullL * 0.35, 0.12, hullW * 0.8}}

@@ -7,13 +7,10 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
-	"github.com/treadline/treadline/net/impair"
-	"github.com/treadline/treadline/tank"
 )
 
 func TestParseOverlays(t *testing.T) {
@@ -207,10 +204,10 @@ func TestMenuViewLayout(t *testing.T) {
 
 func TestStatsText(t *testing.T) {
 	snap := testSnapshot(3)
-	snap.Net.RTT, snap.Net.ClockOffset, snap.Net.ClockError = 104*time.Millisecond, 5039900*time.Microsecond, 12300*time.Microsecond
+	snap.Net.RTT, snap.Net.ClockOffset, snap.Net.ClockError = 0.104, 5.0399, 0.0123
 	snap.Net.BytesIn, snap.Net.UpdatesIn = 12300, 45
-	snap.Net.Impairment = impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}
-	snap.Net.Dropped, snap.Net.Rejected, snap.Net.Refused, snap.Net.SendErrors, snap.Net.ClockRejected = 4, 1, 2, 3, 5
+	snap.Net.Lag, snap.Net.Jitter, snap.Net.Loss = 0.1, 0.02, 0.02
+	snap.Net.Dropped, snap.Net.Malformed, snap.Net.Refused, snap.Net.SendErrors, snap.Net.ClockRejected = 4, 1, 2, 3, 5
 	snap.Algorithm, snap.Clamp = deadreckon.CubicBezier, deadreckon.ClampUp
 	me := &snap.Tanks[0]
 	me.Velocity = mgl64.Vec3{0, 0, -10}                               // 36 km/h
@@ -453,17 +450,17 @@ func TestLinkWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := testSnapshot(2)
-	snap.Net.Timeout, snap.Net.Silence = 6*time.Second, 400*time.Millisecond
+	snap.Net.Timeout, snap.Net.Silence = 6, 0.4
 	s.Update(snap, 1)
 	if s.hud.warn.Visible() {
 		t.Error("warning after 0.4 s of silence")
 	}
-	snap.Net.Silence = 2300 * time.Millisecond
+	snap.Net.Silence = 2.3
 	s.Update(snap, 1)
 	if !s.hud.warn.Visible() || !strings.Contains(s.hud.warn.Text(), "giving up in 4 s") {
 		t.Errorf("after 2.3 s of a 6 s timeout: visible %v, %q", s.hud.warn.Visible(), s.hud.warn.Text())
 	}
-	snap.Net.Silence = 10 * time.Millisecond
+	snap.Net.Silence = 0.01
 	s.Update(snap, 1)
 	if s.hud.warn.Visible() {
 		t.Error("warning stays once data flows again")
@@ -603,6 +600,9 @@ func TestGhostOnlyWhereItDiffers(t *testing.T) {
 	// The footprints lie in the hull's plane on the ground under the middle (here
 	// level: the ghosts face +X with no tilt), the error line errorLift up.
 	var low, high int
+	sh := defaultShape()
+	footLength, _ := sh.footSize()
+	errorLift := sh.errorLift()
 	for i := 0; i+5 < len(s.lines.buf); i += 6 {
 		x, y := float64(s.lines.buf[i]), float64(s.lines.buf[i+1])
 		centre := mover.LastKnownProjected.Position[0]
@@ -611,7 +611,7 @@ func TestGhostOnlyWhereItDiffers(t *testing.T) {
 		}
 		ground := testGround(x, 0)
 		for _, g := range []mgl64.Vec3{mover.LastKnown.Position, mover.LastKnownProjected.Position} {
-			if math.Abs(x-g[0]) <= footLength/2+noseLength+1e-3 { // the nose tip, within float32 rounding
+			if math.Abs(x-g[0]) <= footLength/2+noseLength+1e-3 { // float32 vertices
 				ground = testGround(g[0], 0)
 			}
 		}
@@ -621,7 +621,7 @@ func TestGhostOnlyWhereItDiffers(t *testing.T) {
 		case math.Abs(above-errorLift) < 0.5:
 			high++
 		default:
-			t.Errorf("line vertex %.2f m above the ground at x %.2f, want about %v (footprints) or %v (error line)", above, x, footLift, errorLift)
+			t.Errorf("line vertex %.2f m above the ground, want about %v (footprints) or %v (error line)", above, footLift, errorLift)
 		}
 	}
 	// Two footprints of 4 edges and a two-stroke chevron, the link, and the error
@@ -629,8 +629,8 @@ func TestGhostOnlyWhereItDiffers(t *testing.T) {
 	if wantLow := 2*(2*(4+2)) + 2 + 1; low != wantLow || high != 3 {
 		t.Errorf("%d vertices low and %d high, want %d and 3", low, high, wantLow)
 	}
-	if top := tank.DefaultHeight; errorLift < top+1 || mover.Position[1]+errorLift < mover.Position[1]+top {
-		t.Errorf("error line at %.2f m, not clear of the turret roof at %.2f m", errorLift, top)
+	if top := sh.roof()[1] + cupolaHeight; errorLift < top+1 || mover.Position[1]+errorLift < mover.Position[1]+top {
+		t.Errorf("error line at %.2f m, not clear of the cupola's top at %.2f m", errorLift, top)
 	}
 }
 

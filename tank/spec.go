@@ -168,3 +168,17 @@ func (s Spec) Muzzle(turret, gun float64) (origin, dir mgl64.Vec3) {
 func (s Spec) MuzzleReach() float64 {
 	return s.TurretPivot.Len() + s.GunPivot.Len() + s.BarrelLength
 }
+
+// Footprint returns the three ground-clamp points of the hull in the hull frame, m:
+// the middle of the front and the two rear corners, placed so their centroid is the
+// hull's middle. The physics body clamps with them, and remote copies of the tank
+// clamp with the same points (deadreckon.Clamp.Footprint) to sit on the ground the
+// same way. For the default tank they are (2.4, 0, 0), (−1.2, 0, ∓1.8). Zero fields
+// take the default's values.
+func (s Spec) Footprint() [3]mgl64.Vec3 {
+	s = s.WithDefaults()
+	// The front point sits 2.4 m ahead of the middle on the default 6.9 m hull and
+	// scales with the length, which puts the centroid on the middle.
+	f := s.Length * (2.4 / DefaultLength)
+	return [3]mgl64.Vec3{{f, 0, 0}, {-f / 2, 0, -s.Width / 2}, {-f / 2, 0, s.Width / 2}}
+}

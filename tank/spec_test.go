@@ -80,3 +80,18 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestFootprint checks the default hull's clamp points, the middle of its front and
+// its two rear corners, exactly: the game's remote tanks and the lab clamp with them.
+func TestFootprint(t *testing.T) {
+	got := Spec{}.Footprint()
+	want := [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}
+	if got != want {
+		t.Errorf("Spec{}.Footprint() = %v, want %v", got, want)
+	}
+	// The centroid is the hull's middle for any size.
+	f := Spec{Length: 9, Width: 4}.Footprint()
+	if c := f[0].Add(f[1]).Add(f[2]).Mul(1.0 / 3); c.Len() > 1e-12 {
+		t.Errorf("Footprint centroid %v, want the origin", c)
+	}
+}
