@@ -7,11 +7,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
@@ -56,7 +56,8 @@ type NoviceOptions struct {
 	// Seed drives every random draw; Runs runs seeds Seed, Seed+1, … (zero: one).
 	Seed uint64
 	Runs int
-	// MapDir holds the practice map. If empty, session.DefaultMapDir.
+	// MapDir, if set, is searched for the practice map before the maps built into
+	// the program (package assets/maps).
 	MapDir string
 	// JSON prints one JSON object instead of a table.
 	JSON bool
@@ -100,10 +101,7 @@ func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
 	if opts.Runs <= 0 {
 		opts.Runs = 1
 	}
-	if opts.MapDir == "" {
-		opts.MapDir = session.DefaultMapDir
-	}
-	mp, err := terrain.Load(filepath.Join(opts.MapDir, session.DefaultMapName+".json"))
+	mp, err := maps.Library{Dirs: []string{opts.MapDir}}.Load(session.DefaultMapName)
 	if err != nil {
 		return fmt.Errorf("lab: novice: %w", err)
 	}

@@ -154,16 +154,17 @@ func TestDialNobody(t *testing.T) {
 	addr := h.Addr().String()
 	h.Close()
 	start := time.Now()
-	c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: "-", RequestTimeout: 500 * time.Millisecond})
+	c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: "-", NoAnswerTimeout: 500 * time.Millisecond})
 	if err == nil {
 		c.Close()
 		t.Fatal("dial to nobody succeeded")
 	}
-	if !strings.Contains(err.Error(), "no answer") {
-		t.Errorf("dial to nobody: %v", err)
+	var je *JoinError
+	if !errors.Is(err, ErrNoAnswer) || !errors.As(err, &je) || je.Failure != JoinNoAnswer {
+		t.Errorf("dial to nobody: %v, want a JoinError for ErrNoAnswer", err)
 	}
 	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("dial to nobody took %v with a 0.5 s timeout", d)
+		t.Errorf("dial to nobody took %v with a 0.5 s no-answer timeout", d)
 	}
 }
 

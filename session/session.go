@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
@@ -23,10 +23,8 @@ import (
 
 // Defaults for the session constructors.
 const (
-	// DefaultMapDir is the directory map sidecars are looked up in by name.
-	DefaultMapDir = "assets/maps"
 	// DefaultMapName is the map a host runs unless told otherwise.
-	DefaultMapName = "valley"
+	DefaultMapName = maps.Default
 	// DefaultPracticeBots is how many bots a practice match has.
 	DefaultPracticeBots = 7
 	// DefaultPracticeLag is the one-way latency added each way on the practice link.
@@ -54,6 +52,8 @@ type Session struct {
 	Addr string
 	// Fingerprint is the host certificate's SHA-256, hex, for "-join Addr#Fingerprint".
 	Fingerprint string
+	// Host is the host a hosted match runs on (Host only), for its counters.
+	Host *net.Host
 
 	once    sync.Once
 	closers []func() error
@@ -117,8 +117,8 @@ type PracticeConfig struct {
 	// Match.Bots is ignored: the bots run on the in-process host. If Match.Map is nil,
 	// the map is loaded from MapDir.
 	Match game.Config
-	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
-	// defaults to DefaultMapDir.
+	// MapDir, if set, is searched for the map before the maps built into the
+	// program (package assets/maps).
 	MapDir string
 	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
 	// NoBots means none.
@@ -234,7 +234,8 @@ type HostConfig struct {
 	// Match configures the host player's match; Match.Bots bots run beside the
 	// player. If Match.Map is nil, the map MapName is loaded from MapDir.
 	Match game.Config
-	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
+	// MapDir, if set, is searched for maps before the maps built into the program
+	// (package assets/maps).
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
 	MapName string
@@ -268,7 +269,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
-	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint()}
+	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint(), Host: host}
 	sess.add(host.Close)
 	mc := cfg.Match
 	mc.Map = mp
@@ -298,7 +299,8 @@ type JoinConfig struct {
 	// Match configures the player's match. If Match.Map is nil, the map the host
 	// names is loaded from MapDir.
 	Match game.Config
-	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
+	// MapDir, if set, is searched for maps before the maps built into the program
+	// (package assets/maps).
 	MapDir string
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
@@ -317,7 +319,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("join %s: %w", addr, err)
+		return nil, nil, err // a *net.JoinError, which names the address
 	}
 	sess := &Session{Addr: addr, Fingerprint: client.Fingerprint()}
 	sess.add(client.Close)
@@ -358,7 +360,7 @@ type ServeConfig struct {
 	Bots int
 	// Map is the battlefield. If nil, MapPath is loaded.
 	Map *terrain.Map
-	// MapPath is the map sidecar to load. If empty, DefaultMapName in DefaultMapDir.
+	// MapPath is the map sidecar to load. If empty, the built-in DefaultMapName.
 	MapPath string
 	// Seed makes the bots deterministic.
 	Seed uint64
@@ -411,12 +413,13 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	log := orDiscard(cfg.Logger)
 	mp := cfg.Map
 	if mp == nil {
-		path := cfg.MapPath
-		if path == "" {
-			path = filepath.Join(DefaultMapDir, DefaultMapName+".json")
-		}
 		var err error
-		if mp, err = terrain.Load(path); err != nil {
+		if cfg.MapPath == "" {
+			mp, err = maps.Library{}.Load(DefaultMapName)
+		} else {
+			mp, err = terrain.Load(cfg.MapPath)
+		}
+		if err != nil {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
@@ -568,20 +571,15 @@ func mapExtent(mp *terrain.Map) float64 {
 	return math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
 }
 
-// mapFor returns m, or the map called name loaded from dir.
+// mapFor returns m, or the map called name from dir, if set, or built into the
+// program.
 func mapFor(m *terrain.Map, dir, name string) (*terrain.Map, error) {
 	if m != nil {
 		return m, nil
 	}
-	if dir == "" {
-		dir = DefaultMapDir
-	}
-	if filepath.Base(name) != name || name == "." || name == ".." {
-		return nil, fmt.Errorf("game: bad map name %q", name)
-	}
-	mp, err := terrain.Load(filepath.Join(dir, name+".json"))
+	mp, err := maps.Library{Dirs: []string{dir}}.Load(name)
 	if err != nil {
-		return nil, fmt.Errorf("game: load map %q: %w", name, err)
+		return nil, fmt.Errorf("game: %w", err)
 	}
 	return mp, nil
 }

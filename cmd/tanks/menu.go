@@ -14,7 +14,7 @@ import (
 )
 
 // matchFlags are the flags that start a match directly, without the main menu.
-var matchFlags = []string{"host", "join", "pass", "name", "bots", "lag", "jitter", "loss", "seed", "maps",
+var matchFlags = []string{"host", "join", "pass", "name", "bots", "lag", "jitter", "loss", "loss-burst", "seed", "maps", "map",
 	"screenshot", "frames", "duration", "bench-frames", "watch", "identity", "new-identity"}
 
 // wantsMenu reports whether the command line leaves the choice of match to the menu.
