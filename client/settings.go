@@ -41,6 +41,9 @@ type Settings struct {
 	Team int    `json:"team"`
 	// Last holds what the main menu's Host and Join screens were given last time.
 	Last LastMatch `json:"last"`
+	// Record records every match into DefaultRecordDir, one file each (tanks -replay
+	// plays them; drlab -replay measures them).
+	Record bool `json:"record_matches"`
 }
 
 // LastMatch is what the menu remembers of the last hosted and joined matches.
@@ -94,6 +97,17 @@ func DefaultSettingsPath() string {
 		return ""
 	}
 	return filepath.Join(dir, "treadline", "settings.json")
+}
+
+// DefaultRecordDir returns the directory matches are recorded into when
+// Settings.Record is on: recordings beside the settings file, or "" when there is no
+// config directory.
+func DefaultRecordDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "treadline", "recordings")
 }
 
 // Normalize fills zero fields with their defaults and brings every value into range;

@@ -55,6 +55,9 @@ type SceneConfig struct {
 	// Help is the key list the help panel shows (Panels.Help), in two column pairs;
 	// if nil, the panel has only its heading.
 	Help []HelpLine
+	// Hint is the key hint in the bottom-left corner; if empty, the match's ("F1 help
+	// · Enter chat · Tab players · Esc menu").
+	Hint string
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -91,6 +94,12 @@ type Scene struct {
 	labelTaken []rect
 	minimap    *minimap
 	combat     *combatLayer
+	ghosts     *ghostLayer
+	// free is the point a free camera follows when no tank is watched and there is
+	// no player's tank (LookAt), and freeHeading the way it looks.
+	free        mgl64.Vec3
+	freeHeading float64
+	hasFree     bool
 	// menu is the menu shown over the match (ShowMenu), made on first use.
 	menu *MenuView
 }
@@ -100,6 +109,18 @@ type Scene struct {
 // remote tank shows its dead reckoning from close by.
 func (s *Scene) Watch(name string) {
 	s.watchID, s.watchName = 0, name
+}
+
+// WatchID makes the camera follow the tank with actor id (0: the player's own).
+func (s *Scene) WatchID(id uint32) { s.watchID, s.watchName = id, "" }
+
+// LookAt makes the camera a free one when no tank is watched and there is no player's
+// tank: it follows point p, world meters, looking along heading (rad, as a tank's
+// yaw).
+func (s *Scene) LookAt(p mgl64.Vec3, heading float64) {
+	if deadreckon.FiniteVec(p) && deadreckon.Finite(heading) {
+		s.free, s.freeHeading, s.hasFree = p, heading, true
+	}
 }
 
 // WatchNext moves the camera to the next tank of snap after the one watched now, and
@@ -215,12 +236,14 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	sun.SetPositionVec(&sp)
 	s.world.Add(sun)
 	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
-	s.hud = newHUD(cfg.Width, cfg.Height, cfg.Help)
+	s.hud = newHUD(cfg.Width, cfg.Height, cfg.Help, cfg.Hint)
 	s.minimap = newMinimap(s.heights, tn.min, tn.max)
 	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
 	s.combat = newCombatLayer(s.hud.root)
 	s.world.Add(s.combat.root)
+	s.ghosts = newGhostLayer(s.parts)
+	s.world.Add(s.ghosts.root)
 	// Look at the middle of the map until there is a tank to follow.
 	c := tn.min.Add(tn.max).Mul(0.5)
 	s.selfPos = mgl64.Vec3{c[0], tn.max[1], c[2]}
@@ -307,6 +330,9 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	} else if s.haveSelf {
 		eye, look := s.chase.Follow(s.selfPos, s.selfHeading, dt, s.cfg.Ground)
 		s.setCamera(eye, look)
+	} else if s.hasFree {
+		eye, look := s.chase.Follow(s.free, s.freeHeading, dt, s.cfg.Ground)
+		s.setCamera(eye, look)
 	}
 	s.terrain.update(s.view.Eye, s.lodCount)
 	s.sky.SetPositionVec(ptr(vec3(s.view.Eye)))
@@ -338,6 +364,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		}
 	}
 	s.combat.update(s, snap)
+	s.ghosts.update(s, snap)
 	s.lines.commit()
 	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)

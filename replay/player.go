@@ -141,6 +141,9 @@ func (p *Player) applyLead() {
 	p.link.SetLead(lead)
 }
 
+// Map returns the map the replay plays on.
+func (p *Player) Map() *terrain.Map { return p.cfg.Map }
+
 // Recording returns the recording played.
 func (p *Player) Recording() *Recording { return p.rec }
 

@@ -4,7 +4,7 @@
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
-//	         [-identity FILE] [-new-identity]
+//	         [-identity FILE] [-new-identity] [-record DIR]
 //
 // The host keeps its key and certificate in host-identity.pem in the user's config
 // directory (or the file -identity names), so its fingerprint survives restarts and
@@ -83,6 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.StringVar(&cfg.Record.Dir, "record", "", "record every match into `DIR`, one file each (tanks -replay FILE watches one, drlab -replay FILE measures it)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
@@ -154,6 +155,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
 	cfg.Logger = logger
 	cfg.Ready = opt.ready
+	cfg.Record.Program, cfg.Record.Now = "tankhost", time.Now
 	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(os.Getenv)>>20)
 	cert, path, created, err := f.identity.Load(time.Now())
 	if err != nil {

@@ -45,6 +45,13 @@ type config struct {
 	mute          bool
 	identity      *cli.Identity
 	defences      net.DefenceFlags // with -host
+	// record is the file to record the match into; replay a recording to watch.
+	record, replay string
+	// seek, speed, ab and killcam set up the replay viewer at start.
+	seek    time.Duration
+	speed   float64
+	ab      string
+	killcam bool
 }
 
 // parseFlags reads the command line into a config.
@@ -73,6 +80,12 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
+	fs.StringVar(&c.record, "record", "", "record the match into `FILE` (tanks -replay FILE watches it; drlab -replay FILE measures it)")
+	fs.StringVar(&c.replay, "replay", "", "watch the recorded match in `FILE`: play, pause, seek, speed, re-reckon with any algorithm (F1 lists the keys)")
+	fs.DurationVar(&c.seek, "seek", 0, "with -replay: start this far into the recording")
+	fs.Float64Var(&c.speed, "speed", 0, "with -replay: playback speed, 0.25 to 4 (0: 1)")
+	fs.StringVar(&c.ab, "ab", "", "with -replay: show every tank as this second algorithm shows it too, as a ghost (A/B)")
+	fs.BoolVar(&c.killcam, "killcam", false, "with -replay: start on the kill camera of the recorder's last death before -seek")
 	c.defences.Register(fs)
 	c.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
@@ -117,6 +130,9 @@ func checkFlags(c config, set map[string]bool) error {
 
 // checkCombinations refuses flags that do not go together, and counts below zero.
 func checkCombinations(c config, set map[string]bool) error {
+	if err := checkReplay(c, set); err != nil {
+		return err
+	}
 	switch {
 	case set["host"] && set["join"]:
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
@@ -160,6 +176,9 @@ func checkValues(c config, set map[string]bool) error {
 	}
 	if set["screenshot"] {
 		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
+	}
+	if set["replay"] {
+		checks = append(checks, func() error { return cli.InputFile("replay", c.replay) })
 	}
 	if set["maps"] {
 		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, game.DefaultMapName+".json")) })
@@ -207,6 +226,9 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		scr.settings = &set
 		scr.save = func(s client.Settings) { saveSettings(s, stderr) }
 	}
+	if c.replay != "" {
+		return watchReplay(ctx, c, scr, stderr)
+	}
 	if c.name == "" {
 		c.name = scr.settings.Name
 	}
@@ -218,6 +240,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
 		Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
+	rec := recording(c, *scr.settings, stderr)
 
 	var (
 		m    *game.Match
@@ -235,13 +258,14 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		}
 		logger.Info("identity", "file", path, "new", created)
 		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
-			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
+			Limits: c.defences.Limits(), Certificate: cert, Logger: logger, Record: rec})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir,
+			Logger: logger, Record: rec})
 		mode = "join"
 	default:
-		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
+		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec}
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
