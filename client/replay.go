@@ -107,11 +107,7 @@ func RunReplay(ctx context.Context, cfg ReplayConfig, p *replay.Player) error {
 	if cfg.Screenshot != "" && cfg.Frames <= 0 && cfg.Duration <= 0 {
 		cfg.Frames = 1
 	}
-	set := DefaultSettings()
-	if cfg.Settings != nil {
-		set = *cfg.Settings
-		set.Normalize()
-	}
+	set := settingsOr(cfg.Settings)
 	v := cfg.Viewer
 	if v != nil {
 		cfg.Width, cfg.Height = v.FramebufferSize()

@@ -152,6 +152,16 @@ func (s *Settings) Normalize() {
 	}
 }
 
+// settingsOr returns *s normalized, or the defaults when s is nil.
+func settingsOr(s *Settings) Settings {
+	if s == nil {
+		return DefaultSettings()
+	}
+	set := *s
+	set.Normalize()
+	return set
+}
+
 // DefaultSettings returns the settings of a first run.
 func DefaultSettings() Settings {
 	s := Settings{Volume: DefaultVolume, Last: LastMatch{HostBots: DefaultHostBots}}

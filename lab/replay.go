@@ -214,16 +214,17 @@ func recordedLink(rec *replay.Recording, t *replay.Tank, t0 float64) *RecordedLi
 	for _, u := range t.Received {
 		l.Deliveries = append(l.Deliveries, Delivery{State: u.State, Arrival: u.Arrival - t0})
 	}
-	if len(t.Sent) > 0 {
+	for _, at := range t.SentAt {
+		l.Sends = append(l.Sends, at-t0)
+	}
+	if len(t.Received) == 0 {
+		// Nobody recorded the tank's arrival anywhere: the recorder's own tank
+		// reaches others a one-way delay after it publishes.
 		lat := rec.Latency()
 		for _, s := range t.Sent {
-			l.Sends = append(l.Sends, s.Time-t0)
-			if len(t.Received) == 0 {
-				// Nobody recorded the tank's arrival anywhere: the recorder's own
-				// tank reaches others a one-way delay after it publishes.
-				s.Time = math.Max(0, s.Time+rec.ClockOffset(s.Time))
-				l.Deliveries = append(l.Deliveries, Delivery{State: s, Arrival: s.Time - rec.ClockOffset(s.Time) - t0 + lat})
-			}
+			at := s.Time
+			s.Time = math.Max(0, at+rec.ClockOffset(at))
+			l.Deliveries = append(l.Deliveries, Delivery{State: s, Arrival: at - t0 + lat})
 		}
 	}
 	return l

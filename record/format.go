@@ -65,11 +65,15 @@ const (
 	KindFrame Kind = 0x06
 	// KindJoin is a player joining the match.
 	KindJoin Kind = 0x07
+	// KindSentMark marks an update one of the recorder's tanks published, without
+	// the update: the publish time of a tank whose updates the recording holds as
+	// received (practice's bots).
+	KindSentMark Kind = 0x08
 )
 
 var kindNames = map[Kind]string{
 	KindMessage: "message", KindState: "state", KindSent: "sent", KindTruthKey: "truth-key",
-	KindTruth: "truth", KindFrame: "frame", KindJoin: "join",
+	KindTruth: "truth", KindFrame: "frame", KindJoin: "join", KindSentMark: "sent-mark",
 }
 
 // String returns the kind's name, such as "state".

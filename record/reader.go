@@ -38,6 +38,8 @@ type Record struct {
 	// Player and Name are the player of a KindJoin record.
 	Player uint32
 	Name   string
+	// Actor is the tank of a KindSentMark record.
+	Actor uint32
 }
 
 // Reader reads a recording record by record. It is not safe for concurrent use.
@@ -304,6 +306,11 @@ func (r *Reader) decode(rec *Record, raw rawRecord) error {
 			return fmt.Errorf("frame: %w", ErrDamaged)
 		}
 		rec.ClockOffset = float64(unzigzag(off)) * timeUnit
+	case KindSentMark:
+		if len(b) != 2 {
+			return fmt.Errorf("sent mark of %d bytes: %w", len(b), ErrDamaged)
+		}
+		rec.Actor = uint32(binary.BigEndian.Uint16(b))
 	case KindJoin:
 		if len(b) < 3 || int(b[2]) != len(b)-3 {
 			return fmt.Errorf("join of %d bytes: %w", len(b), ErrDamaged)

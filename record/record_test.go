@@ -76,6 +76,9 @@ func writeSample(t *testing.T, w *Writer) sample {
 			if err := w.Sent(now, &u); err != nil {
 				t.Fatal(err)
 			}
+			if err := w.SentMark(now, 4); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	chat := &wire.Chat{From: 2, Text: "gg"}
@@ -128,7 +131,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var msgs, truths, frames, states, sent, joins int
+	var msgs, truths, frames, states, sent, marks, joins int
 	for _, rec := range recs {
 		switch rec.Kind {
 		case KindMessage:
@@ -168,6 +171,11 @@ func TestRoundTrip(t *testing.T) {
 			states++
 		case KindSent:
 			sent++
+		case KindSentMark:
+			if rec.Actor != 4 {
+				t.Errorf("sent mark of actor %d, want 4", rec.Actor)
+			}
+			marks++
 		case KindJoin:
 			if rec.Player != 2 || rec.Name != "ann" {
 				t.Errorf("join = %d %q", rec.Player, rec.Name)
@@ -175,9 +183,9 @@ func TestRoundTrip(t *testing.T) {
 			joins++
 		}
 	}
-	if msgs != len(want.msgs) || truths != len(want.truths) || frames != want.frames || states != 24 || sent != 24 || joins != 1 {
-		t.Errorf("read %d messages, %d truths, %d frames, %d states, %d sent, %d joins; want %d, %d, %d, 24, 24, 1",
-			msgs, truths, frames, states, sent, joins, len(want.msgs), len(want.truths), want.frames)
+	if msgs != len(want.msgs) || truths != len(want.truths) || frames != want.frames || states != 24 || sent != 24 || marks != 24 || joins != 1 {
+		t.Errorf("read %d messages, %d truths, %d frames, %d states, %d sent, %d marks, %d joins; want %d, %d, %d, 24, 24, 24, 1",
+			msgs, truths, frames, states, sent, marks, joins, len(want.msgs), len(want.truths), want.frames)
 	}
 }
 

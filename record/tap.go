@@ -40,8 +40,10 @@ type TapOptions struct {
 	// the host's shots, verdicts, kills and scores). A client's match records it; a
 	// host's matches leave it to the HostTap.
 	View bool
-	// Sent records the updates the match's local tanks publish (KindSent), as View
-	// does. A host's bots need not: the HostTap records what it relays.
+	// Sent marks the updates the match's local tanks publish (KindSentMark): when,
+	// not what, for tanks whose updates the recording holds as received (practice's
+	// bots). View records the updates themselves (KindSent). A host's bots need
+	// neither: the HostTap records what it relays.
 	Sent bool
 	// Shift, if set, is added to the match's times to put them on the recording's
 	// clock: for practice's in-process host, whose bots run on the host clock while
@@ -122,14 +124,18 @@ func despawnReason(text string) wire.DespawnReason {
 	return wire.DespawnRemoved
 }
 
-// Published records a local tank's update (with TapOptions.View or Sent), its time
-// the publish time on the recording's clock.
+// Published records a local tank's update (TapOptions.View), its time the publish
+// time on the recording's clock, or marks that it published one (TapOptions.Sent).
 func (t *MatchTap) Published(actor uint32, s deadreckon.State, now float64) {
 	w := t.sink.Writer()
 	if w == nil || !(t.opt.View || t.opt.Sent) || actor > math.MaxUint16 {
 		return
 	}
 	now += t.shift()
+	if !t.opt.View {
+		_ = w.SentMark(now, actor)
+		return
+	}
 	s.Time = math.Max(0, now)
 	t.upd = wire.Update{Actor: wire.ActorID(actor), State: s}
 	_ = w.Sent(now, &t.upd)

@@ -11,7 +11,7 @@ import (
 
 // Pose is a tank's true pose at one instant, as its own physics had it: the ground
 // truth a replay shows and the lab measures against. A recording keeps positions to
-// the millimetre, quaternion components to 1/32767 and joint angles to 2π/65536 rad.
+// the millimetre, quaternion components to 1/8191 and joint angles to 2π/16384 rad.
 type Pose struct {
 	// Actor is the tank's actor id.
 	Actor uint32
@@ -44,10 +44,13 @@ func PoseOf(actor uint32, s *deadreckon.Sample) Pose {
 const (
 	// truthPositionStep is the position quantum of a true pose, 1 mm.
 	truthPositionStep = 0.001
-	// truthQuatScale is the quantum of a quaternion component, 1/32767.
-	truthQuatScale = 32767
-	// truthAngleStep is the joint angle quantum, 2π/65536 rad; angles wrap.
-	truthAngleStep = 2 * math.Pi / 65536
+	// truthQuatScale is the quantum of a quaternion component, 1/8191: 0.01° of
+	// rotation, far below any error the lab measures.
+	truthQuatScale = 8191
+	// truthAngleUnits is how many joint angle quanta make a turn; truthAngleStep the
+	// quantum, 2π/16384 rad. Angles wrap.
+	truthAngleUnits = 16384
+	truthAngleStep  = 2 * math.Pi / truthAngleUnits
 	// maxTruthCoordinate bounds a true position's coordinates, m: a pose beyond it is
 	// not recorded.
 	maxTruthCoordinate = 1e7
@@ -58,7 +61,7 @@ const (
 )
 
 // qpose is a true pose quantized: x, y, z in mm; w, x, y, z quaternion components in
-// 1/32767; turret and gun in 2π/65536 rad (kept in [0, 65536)).
+// 1/8191; turret and gun in 2π/16384 rad (kept in [0, 16384)).
 type qpose [truthFields]int64
 
 // quantize returns p quantized, or false when p cannot be recorded (not finite, or
@@ -89,7 +92,7 @@ func quantize(p *Pose) (qpose, bool) {
 		if !deadreckon.Finite(a) {
 			a = 0
 		}
-		q[7+i] = int64(uint16(int64(math.Round(math.Remainder(a, 2*math.Pi) / truthAngleStep))))
+		q[7+i] = wrapAngleUnits(int64(math.Round(math.Remainder(a, 2*math.Pi) / truthAngleStep)))
 	}
 	return q, true
 }
@@ -108,8 +111,8 @@ func (q *qpose) pose(actor uint32, t float64, brk bool) Pose {
 		o = mgl64.QuatIdent()
 	}
 	p.Orientation = o
-	p.Turret = float64(int16(uint16(q[7]))) * truthAngleStep
-	p.Gun = float64(int16(uint16(q[8]))) * truthAngleStep
+	p.Turret = float64(signedAngleUnits(q[7])) * truthAngleStep
+	p.Gun = float64(signedAngleUnits(q[8])) * truthAngleStep
 	return p
 }
 
@@ -133,10 +136,19 @@ func (t *truthTrack) predict() qpose {
 	}
 	// Joint angles wrap: predict within the circle.
 	for i := 7; i < truthFields; i++ {
-		q[i] = int64(uint16(q[i]))
+		q[i] = wrapAngleUnits(q[i])
 	}
 	return q
 }
+
+// wrapAngleUnits returns the angle a, in quanta, in [0, truthAngleUnits).
+func wrapAngleUnits(a int64) int64 {
+	return ((a % truthAngleUnits) + truthAngleUnits) % truthAngleUnits
+}
+
+// signedAngleUnits returns the angle a, in quanta, in [−truthAngleUnits/2,
+// truthAngleUnits/2).
+func signedAngleUnits(a int64) int64 { return wrapAngleUnits(a+truthAngleUnits/2) - truthAngleUnits/2 }
 
 // push makes q the track's last pose.
 func (t *truthTrack) push(q qpose) {
@@ -151,7 +163,7 @@ func residual(q, p qpose) qpose {
 		r[i] = q[i] - p[i]
 	}
 	for i := 7; i < truthFields; i++ {
-		r[i] = int64(int16(uint16(r[i])))
+		r[i] = signedAngleUnits(r[i])
 	}
 	return r
 }
@@ -163,7 +175,7 @@ func apply(p, r qpose) qpose {
 		q[i] = p[i] + r[i]
 	}
 	for i := 7; i < truthFields; i++ {
-		q[i] = int64(uint16(q[i]))
+		q[i] = wrapAngleUnits(q[i])
 	}
 	return q
 }
@@ -266,6 +278,11 @@ func (q *qpose) check() error {
 	for i := 3; i < 7; i++ {
 		if q[i] > truthQuatScale || q[i] < -truthQuatScale {
 			return fmt.Errorf("truth orientation component %d out of range: %w", q[i], ErrDamaged)
+		}
+	}
+	for i := 7; i < truthFields; i++ {
+		if q[i] < 0 || q[i] >= truthAngleUnits {
+			return fmt.Errorf("truth angle %d out of range: %w", q[i], ErrDamaged)
 		}
 	}
 	return nil

@@ -241,6 +241,21 @@ func (w *Writer) update(k Kind, t, arrival float64, u *wire.Update) error {
 	return nil
 }
 
+// SentMark appends the mark of an update the recorder's tank actor published at
+// time t (s), without the update itself.
+func (w *Writer) SentMark(t float64, actor uint32) error {
+	if actor > 0xFFFF {
+		return fmt.Errorf("record: sent mark of actor %d: %w", actor, wire.ErrOutOfRange)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	b, _, ok := w.begin(KindSentMark, t, 2)
+	if ok {
+		w.commit(binary.BigEndian.AppendUint16(b, uint16(actor)), t)
+	}
+	return nil
+}
+
 // Truth appends a tank's true pose p at p.Time. A pose that is not finite or lies
 // off any map is dropped and counted.
 func (w *Writer) Truth(p Pose) {

@@ -71,9 +71,12 @@ type Tank struct {
 	Spawned, Gone float64
 	// Truth holds its true poses, in time order, when the recorder simulated it.
 	Truth []record.Pose
-	// Sent holds the updates its owner published, when the recorder was its owner:
-	// State.Time is the publish time on the recorder's clock.
+	// Sent holds the updates its owner published, when the recording holds them (the
+	// recorder's own tanks): State.Time is the publish time on the recorder's clock.
 	Sent []deadreckon.State
+	// SentAt holds the times its owner published an update, when the recorder was
+	// its owner (its own tanks, practice's bots), s on the recorder's clock.
+	SentAt []float64
 	// Received holds the updates of it the recorder received (or, for a host,
 	// accepted), in order; Arrival their arrival times.
 	Received []Received
@@ -162,6 +165,9 @@ func (b *builder) add(r *record.Record) {
 		t.Truth = append(t.Truth, r.Truth)
 	case record.KindSent:
 		b.sent(r)
+	case record.KindSentMark:
+		t := b.tank(r.Actor)
+		t.SentAt = append(t.SentAt, r.Time)
 	case record.KindState:
 		b.state(r)
 	case record.KindMessage:
@@ -184,6 +190,7 @@ func (b *builder) tank(id uint32) *Tank {
 func (b *builder) sent(r *record.Record) {
 	t := b.tank(uint32(r.Update.Actor))
 	t.Sent = append(t.Sent, r.Update.State)
+	t.SentAt = append(t.SentAt, r.Time)
 	if !t.Own {
 		return
 	}

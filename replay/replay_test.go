@@ -321,3 +321,28 @@ func TestDamagedPlaysWhatIsReadable(t *testing.T) {
 	}
 	t.Log(rec.Stopped)
 }
+
+// TestSixteenTanksPerMinute records a minute of a sixteen-tank practice match (fifteen
+// bots and the player, every bot's truth and the player's) and checks its size
+// against the budget of 0.5 MB a minute.
+func TestSixteenTanksPerMinute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a minute of a sixteen-tank match; skipped with -short")
+	}
+	live, err := recordtest.Practice(recordtest.Config{Map: testMap, Bots: 15, Seconds: 60, Seed: 4, Dir: t.TempDir(),
+		Camera: camera, Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(live.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := live.Stats
+	perMin := float64(st.Size()) / 1e6
+	t.Logf("16 tanks, 60 s: %d bytes (%.3f MB/min); %d records, %.1f raw bytes each, %d blocks, %d dropped",
+		st.Size(), perMin, s.Records, float64(s.RawBytes)/float64(s.Records), s.Blocks, s.Dropped)
+	if perMin > 0.5 || s.Dropped != 0 {
+		t.Errorf("a minute of sixteen tanks takes %.3f MB (%d records dropped), budget 0.5 MB", perMin, s.Dropped)
+	}
+}

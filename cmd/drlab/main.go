@@ -73,7 +73,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 // labArgs are the lab's flags as given on the command line.
 type labArgs struct {
 	scenario, trace, algos, plotFile    string
-	replay, exportTrace                 string
+	replay, exportTrace, maps           string
 	rate, posThresh, rotThresh          float64
 	minIntv, heartbeat                  time.Duration
 	noAccel                             bool
@@ -94,6 +94,7 @@ func (a *labArgs) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.trace, "trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
 	fs.StringVar(&a.replay, "replay", "", "measure every tank whose truth the match recording `FILE` holds, per tank and summed,\nover the recorded link (or the modelled one when -latency, -jitter, -loss… are given)")
 	fs.StringVar(&a.exportTrace, "export-trace", "", "with -replay: write each recorded truth into `DIR` as the CSV that -trace reads")
+	fs.StringVar(&a.maps, "maps", game.DefaultMapDir, "with -replay over the recorded link: the `DIR` of the recording's map, to clamp every tank\nto the ground as the game does (\"\": no clamp, as -trace)")
 	fs.StringVar(&a.algos, "algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all\n(-table: bezier,pvb; -budget: pvb)")
 	fs.Float64Var(&a.rate, "rate", lab.DefaultRate, "fixed publish rate, updates/s; 0 publishes on thresholds instead")
 	fs.Float64Var(&a.posThresh, "pos-threshold", 0, "threshold publishing: position error that triggers an update, m (0: 0.25)")
@@ -233,7 +234,7 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 	if (a.trace != "" || a.replay != "") && !set["duration"] {
 		o.Duration = 0 // the whole trace
 	}
-	o.Replay, o.ExportTrace = a.replay, a.exportTrace
+	o.Replay, o.ExportTrace, o.ReplayMaps = a.replay, a.exportTrace, a.maps
 	o.ReplayModelled = set["latency"] || set["jitter"] || set["loss"] || set["loss-burst"] || set["reorder"] || set["duplicate"]
 	if a.warmup == 0 {
 		o.Warmup = -1 // an explicit zero means no warm-up

@@ -10,6 +10,10 @@
 // directory (or the file -identity names), so its fingerprint survives restarts and
 // players who trusted it once can join again; -new-identity replaces it.
 //
+// With -record DIR it records every match it serves into DIR, one file each
+// (RECORDING.md): what it accepted and relayed, with arrival times, and its bots' true
+// poses; a full disk is logged once and the match goes on.
+//
 // With -metrics it serves Prometheus metrics (every name starting treadline_) at
 // /metrics and a liveness check at /healthz. With -agones it is an Agones game server:
 // it talks to the SDK sidecar on localhost:$AGONES_SDK_HTTP_PORT (see deploy/agones).

@@ -6,6 +6,12 @@
 //	tanks -bots N [-lag D -jitter D -loss F]   practice
 //	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
+//	tanks -replay FILE [-seek D] [-speed X] [-ab ALGORITHM] [-killcam]
+//
+// -record FILE records the match (the "Record matches" setting records every match
+// into the recordings folder beside the settings); -replay FILE watches a recording:
+// play, pause, seek, speed, frame steps, keys 1–7 re-reckon every tank with another
+// algorithm, B shows a second algorithm as a ghost, K the kill camera (RECORDING.md).
 //
 // Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
 // settings.json in the user's config directory; -mute plays without sound. With

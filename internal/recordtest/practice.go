@@ -28,8 +28,10 @@ type Config struct {
 	Map *terrain.Map
 	// Bots is how many bots the host runs.
 	Bots int
-	// Seconds is how long the match runs, simulated; FPS the tick rate (if zero, 60).
-	Seconds, FPS float64
+	// Seconds is how long the match runs, simulated; FPS the player's tick rate (if
+	// zero, 60) and HostFPS the host's (if zero, game.DefaultHostTickRate), a divisor
+	// of FPS.
+	Seconds, FPS, HostFPS float64
 	// Link is the impairment from the host to the player.
 	Link impair.Link
 	// Seed drives bots, spawns and the link.
@@ -98,6 +100,10 @@ func Practice(cfg Config) (*Live, error) {
 	if cfg.FPS == 0 {
 		cfg.FPS = 60
 	}
+	if cfg.HostFPS == 0 {
+		cfg.HostFPS = game.DefaultHostTickRate
+	}
+	hostEvery := max(1, int(math.Round(cfg.FPS/cfg.HostFPS)))
 	judge, err := game.NewJudge(cfg.Map, game.Rules{}, game.DeadReckoning().Reckon)
 	if err != nil {
 		return nil, err
@@ -138,8 +144,10 @@ func Practice(cfg Config) (*Live, error) {
 	for tick := 1; tick <= ticks; tick++ {
 		now := float64(tick) / cfg.FPS
 		hub.SetNow(now)
-		if err := host.Step(now, physics.Input{}); err != nil {
-			return nil, err
+		if tick%hostEvery == 0 {
+			if err := host.Step(now, physics.Input{}); err != nil {
+				return nil, err
+			}
 		}
 		in := physics.Input{Throttle: 1, Steer: math.Sin(now / 2), AimYaw: now / 3}
 		if tick%int(2*cfg.FPS) == 0 {
