@@ -89,6 +89,12 @@ const (
 	freeSpeed           = 30.0       // m/s of the free camera
 	freeTurn            = 1.2        // rad/s of the free camera
 	replayFrame         = 1.0 / 60.0 // s, a step back
+	// killCamHeight and killCamBack place the kill camera over the shooter's
+	// turret and a little behind it, m.
+	killCamHeight, killCamBack = 4.0, 3.0
+	// killCamFrame is the half-height of the kill camera's view at its target, m,
+	// and killCamMinFOV its narrowest field of view, rad.
+	killCamFrame, killCamMinFOV = 10.0, 8 * math.Pi / 180
 )
 
 // RunReplay opens the window and plays p until the window is closed or the viewer
@@ -158,6 +164,7 @@ type replayLoop struct {
 	lastX       float32
 	lastY       float32
 	err         error // a failed seek or re-reckoning, to end the loop with
+	zoomed      bool  // the kill camera has the camera
 }
 
 func newReplayLoop(cfg ReplayConfig, set Settings, p *replay.Player, scene *render.Scene, v *render.Viewer) (*replayLoop, error) {
@@ -284,21 +291,36 @@ func (l *replayLoop) status() string {
 		fmt.Fprintf(&b, "   B: %s (white)", a)
 	}
 	watched := l.scene.Watched(&l.snap)
-	if watched != nil && p.Truth() {
-		for _, g := range l.snap.Ghosts {
-			if g.Of == watched.ID && g.Kind == game.GhostTruth {
-				fmt.Fprintf(&b, "   truth (magenta): %s off by %.2f m", watched.Name, g.Error)
-			}
-		}
-	}
-	if k, on := p.KillCamOn(); on {
+	k, killCam := p.KillCamOn()
+	if killCam {
+		// The target is the tank to measure: as the shooter saw it.
 		fmt.Fprintf(&b, "   KILL CAMERA: %s by %s, as %s saw it", l.tankName(k.Target), l.tankName(k.Shooter), l.tankName(k.Shooter))
-	} else if l.free {
+		l.ghostErrors(&b, k.Target, "the truth (magenta)", "the host's rebuild (cyan)")
+		return b.String()
+	}
+	if watched != nil && p.Truth() {
+		l.ghostErrors(&b, watched.ID, "truth (magenta): "+watched.Name, "")
+	}
+	if l.free {
 		b.WriteString("   free camera")
 	} else if watched != nil {
 		fmt.Fprintf(&b, "   following %s", watched.Name)
 	}
 	return b.String()
+}
+
+// ghostErrors writes how far tank id is shown from its truth ghost (truth names it)
+// and, if rebuilt names it, from the host's rebuild.
+func (l *replayLoop) ghostErrors(b *strings.Builder, id uint32, truth, rebuilt string) {
+	for _, g := range l.snap.Ghosts {
+		switch {
+		case g.Of != id:
+		case g.Kind == game.GhostTruth && truth != "":
+			fmt.Fprintf(b, "   %s off by %.2f m", truth, g.Error)
+		case g.Kind == game.GhostRebuilt && rebuilt != "":
+			fmt.Fprintf(b, "   %s off by %.2f m", rebuilt, g.Error)
+		}
+	}
 }
 
 // tankName names the tank with actor id.
@@ -470,10 +492,15 @@ func (l *replayLoop) killCam() {
 	l.scene.WatchID(k.Shooter)
 }
 
-// aimKillCam keeps the kill camera behind the shooter, looking at its target.
+// aimKillCam puts the kill camera on the shooter's turret, looking at its target.
 func (l *replayLoop) aimKillCam() {
 	k, on := l.p.KillCamOn()
 	if !on {
+		if l.zoomed {
+			l.scene.LookFrom(mgl64.Vec3{}, mgl64.Vec3{}, false)
+			l.scene.SetFOV(fovRadians(l.set.FOV))
+			l.zoomed = false
+		}
 		return
 	}
 	var shooter, target *game.TankView
@@ -489,10 +516,18 @@ func (l *replayLoop) aimKillCam() {
 		return
 	}
 	l.scene.WatchID(k.Shooter)
+	up := mgl64.Vec3{0, killCamHeight, 0}
 	d := target.Position.Sub(shooter.Position)
-	c := l.scene.Chase()
-	c.Yaw = math.Remainder(deadreckon.Heading(d)-deadreckon.Yaw(shooter.Orientation), 2*math.Pi)
-	c.Pitch = 0.12
+	d[1] = 0
+	if n := d.Len(); n > 1e-6 {
+		d = d.Mul(killCamBack / n)
+	}
+	eye, look := shooter.Position.Add(up).Sub(d), target.Position.Add(mgl64.Vec3{0, 1.5, 0})
+	l.scene.LookFrom(eye, look, true)
+	// Zoom in as a gunner's sight does: the target fills a good part of the picture.
+	fov := 2 * math.Atan(killCamFrame/math.Max(1, look.Sub(eye).Len()))
+	l.scene.SetFOV(math.Max(killCamMinFOV, math.Min(fovRadians(l.set.FOV), fov)))
+	l.zoomed = true
 }
 
 // toggleFree switches between the free camera and following a tank.

@@ -100,6 +100,9 @@ type Scene struct {
 	free        mgl64.Vec3
 	freeHeading float64
 	hasFree     bool
+	// fixedEye and fixedLook place the camera outright while hasFixed (LookFrom).
+	fixedEye, fixedLook mgl64.Vec3
+	hasFixed            bool
 	// menu is the menu shown over the match (ShowMenu), made on first use.
 	menu *MenuView
 }
@@ -121,6 +124,14 @@ func (s *Scene) LookAt(p mgl64.Vec3, heading float64) {
 	if deadreckon.FiniteVec(p) && deadreckon.Finite(heading) {
 		s.free, s.freeHeading, s.hasFree = p, heading, true
 	}
+}
+
+// LookFrom places the camera at eye looking at look, world meters, from the next
+// Update until LookFrom is called with on false (a replay's kill camera: from the
+// shooter's turret at its target).
+func (s *Scene) LookFrom(eye, look mgl64.Vec3, on bool) {
+	s.hasFixed = on && deadreckon.FiniteVec(eye) && deadreckon.FiniteVec(look) && eye != look
+	s.fixedEye, s.fixedLook = eye, look
 }
 
 // WatchNext moves the camera to the next tank of snap after the one watched now, and
@@ -324,7 +335,9 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			s.selfPos, s.selfHeading, s.haveSelf = me.Position, deadreckon.Yaw(me.Orientation), true
 		}
 	}
-	if tv := s.Watched(snap); tv != nil {
+	if s.hasFixed {
+		s.setCamera(s.fixedEye, s.fixedLook)
+	} else if tv := s.Watched(snap); tv != nil {
 		eye, look := s.chase.Follow(tv.Position, deadreckon.Yaw(tv.Orientation), dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	} else if s.haveSelf {
