@@ -9,7 +9,7 @@
 // the main goroutine to, so a program calls RunMenu and Run straight from main:
 //
 //	func main() {
-//		m, sess, err := game.Practice(ctx, game.PracticeConfig{})
+//		m, sess, err := session.Practice(ctx, session.PracticeConfig{})
 //		if err != nil {
 //			log.Fatal(err)
 //		}

@@ -13,9 +13,11 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/record"
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
+	"github.com/treadline/treadline/session"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -32,6 +34,9 @@ type ReplayConfig struct {
 	Overlays render.Overlay
 	// Watch names the tank the camera follows at start; if empty, the recorder's.
 	Watch string
+	// Orbit is the chase camera's start angle around the tank it follows, radians
+	// (0: behind, π/2: from its right), as in RunConfig.
+	Orbit float64
 	// Seek is where playback starts, from the recording's start.
 	Seek time.Duration
 	// Speed is the playback speed at start; if zero, 1.
@@ -125,6 +130,7 @@ func RunReplay(ctx context.Context, cfg ReplayConfig, p *replay.Player) error {
 		return err
 	}
 	scene.SetFOV(fovRadians(set.FOV))
+	scene.Chase().Yaw = cfg.Orbit
 	if v == nil {
 		if v, err = render.OpenViewer(cfg.Width, cfg.Height, "Treadline — replay"); err != nil {
 			return err
@@ -538,7 +544,7 @@ func (l *replayLoop) toggleFree() {
 		return
 	}
 	if tv := l.scene.Watched(&l.snap); tv != nil {
-		l.freePos, l.freeHeading = tv.Position, deadreckon.Yaw(tv.Orientation)
+		l.freePos, l.freeHeading = tv.Position, geom.Yaw(tv.Orientation)
 	} else if eye, ok := l.scene.Eye(); ok {
 		l.freePos = eye
 	}
@@ -654,7 +660,7 @@ func LoadReplay(path, mapDir string, log *slog.Logger) (*replay.Player, string, 
 func loadReplayMap(rec *replay.Recording, dir string) (*terrain.Map, error) {
 	name := rec.Meta.Map
 	if name == "" {
-		name = game.DefaultMapName
+		name = session.DefaultMapName
 	}
 	mp, err := terrain.Load(filepath.Join(dir, filepath.Base(name)+".json"))
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,9 +20,9 @@ import (
 	"github.com/treadline/treadline/replay"
 )
 
-// TestReplayViewer plays a recorded practice match in the test window with the A/B
-// ghost and the truth, and looks at the picture: the timeline's played part, the
-// white ghost and the magenta truth are there.
+// TestReplayViewer plays a recorded practice match in the test window, re-reckoned
+// with static, with the A/B ghost and the truth, and looks at the picture: the
+// timeline's played part, the white ghost and the magenta truth are there.
 func TestReplayViewer(t *testing.T) {
 	v := needViewer(t)
 	mp := testMap(t)
@@ -38,10 +39,15 @@ func TestReplayViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Static reckoning shows each tank where its last update put it: the truth and the
+	// A/B ghost (projective velocity blending) stand apart from it, and are drawn.
+	if err := p.SetAlgorithm(deadreckon.Static); err != nil {
+		t.Fatal(err)
+	}
 	shot := filepath.Join(t.TempDir(), "replay.png")
-	static := deadreckon.Static
+	pvb := deadreckon.ProjectiveVelocityBlend
 	cfg := ReplayConfig{Terrain: render.TerrainFromMap(mp, 0), Ground: mp.HeightAt, Viewer: v, Seek: 6 * time.Second,
-		Alt: &static, FixedStep: time.Second / 30, Screenshot: shot, Frames: 20,
+		Alt: &pvb, Orbit: math.Pi / 2, FixedStep: time.Second / 30, Screenshot: shot, Frames: 20,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	gl.Do(func() {
 		err = RunReplay(context.Background(), cfg, p)

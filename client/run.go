@@ -72,6 +72,9 @@ type RunConfig struct {
 	// Watch names the tank the camera follows at start instead of the player's ("*":
 	// the first remote tank); see render.Scene.Watch.
 	Watch string
+	// Orbit is the chase camera's start angle around the tank it follows, radians
+	// (render.Chase.Yaw): 0 looks from behind, π/2 from its right.
+	Orbit float64
 	// Clock returns the session's time in seconds. If nil, Run uses seconds of wall
 	// time since it started.
 	Clock func() float64
@@ -155,6 +158,7 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 		return err
 	}
 	scene.Watch(cfg.Watch)
+	scene.Chase().Yaw = cfg.Orbit
 	scene.SetFOV(fovRadians(set.FOV))
 	if v == nil {
 		if v, err = render.OpenViewer(cfg.Width, cfg.Height, cfg.Title); err != nil {

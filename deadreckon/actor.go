@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // noCopy makes go vet's copylocks check report a copied value holding it.
@@ -65,7 +66,9 @@ type actorState struct {
 	lead     float64 // age of lk's projection at the blend start
 	gLead    float64 // hz.terms(lead)'s g: the rotation already in qLead, per rad/s
 	dtPos    float64 // ΔT for position
+	dtVel    float64 // ΔT for the blended velocity Vb: dtPos before a catch-up stretched it
 	dtRot    float64 // ΔT for orientation and articulations
+	stop     float64 // age at which lk's projection comes to rest (horizon.stopAge), +Inf if never
 
 	lk State // last known state, validated and normalized
 
@@ -80,7 +83,7 @@ type actorState struct {
 	// r0 is the displayed orientation at the blend start, its sign chosen so that
 	// r0·qLead ≥ 0: the blend from r0 to qLead takes the short way.
 	r0 mgl64.Quat
-	// Orientation blend factors from slerpFactors(r0·qLead): slK is the corrected
+	// Orientation blend factors from geom.SlerpFactors(r0·qLead): slK is the corrected
 	// lerp's coefficient (1 − r0·qLead)/3, used when slOm is zero; otherwise slOm is
 	// the arc between r0 and qLead in radians and slInv = 1/sin(slOm).
 	slK, slOm, slInv float64
@@ -96,7 +99,7 @@ type actorState struct {
 	clamp      ClampResult
 
 	c *actorCold
-	_ [56]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [40]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -163,6 +166,7 @@ func (a *Actor) setConfig(cfg Config) {
 	a.alg = a.c.cfg.Algorithm
 	a.maxTime = a.c.cfg.Limits.MaxTime
 	a.hz = newHorizon(&a.c.cfg)
+	a.stop = a.hz.stopAge(a.lk.Velocity, a.lk.Acceleration)
 	a.linear = a.c.cfg.LinearBlend
 	a.clampCfg = a.c.cfg.Clamp
 	a.limited = 0
@@ -217,7 +221,7 @@ func (a *Actor) SetConfig(cfg Config) {
 // convert State.Time to local time. Non-finite values are ignored.
 func (a *Actor) SetClockOffset(offset float64) {
 	a.ready()
-	if finite(offset) {
+	if geom.Finite(offset) {
 		a.c.clockOffset = offset
 		a.c.hasOffset = true
 	}
@@ -283,8 +287,8 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		return nil
 	}
 	// Continuity break when displayed and last known are too far apart.
-	_, kp, _, _ := a.hz.terms(lead)
-	pl := s.Position.Add(s.Velocity.Mul(gLead)).Add(s.Acceleration.Mul(kp))
+	gp, kp, _, _ := a.hz.motion(lead, a.stop)
+	pl := s.Position.Add(s.Velocity.Mul(gp)).Add(s.Acceleration.Mul(kp))
 	d := a.rk.pos.Sub(pl)
 	if d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
 		a.c.prevLK, a.c.prevLead = s, lead
@@ -336,11 +340,11 @@ func (a *Actor) confirms(s *State) bool {
 	if d := s.Position.Sub(lk.Position); d.Dot(d) > confirmDistance*confirmDistance {
 		return false
 	}
-	if quatAngle(s.Orientation, lk.Orientation) > confirmAngle {
+	if geom.UnitQuatAngle(s.Orientation, lk.Orientation) > confirmAngle {
 		return false
 	}
 	for i := 0; i < s.NumArticulations; i++ {
-		if math.Abs(wrapAngle(s.Articulations[i].Angle-lk.Articulations[i].Angle)) > confirmAngle {
+		if math.Abs(geom.WrapAngle(s.Articulations[i].Angle-lk.Articulations[i].Angle)) > confirmAngle {
 			return false
 		}
 	}
@@ -366,7 +370,7 @@ func atRest(s *State) bool {
 // values (normalised as validate does), and, unless it is a break, not older than
 // the last known.
 func (a *Actor) check(s State, now float64, brk bool) (State, error) {
-	if !finite(now) || math.Abs(now) > a.maxTime {
+	if !geom.Finite(now) || math.Abs(now) > a.maxTime {
 		return s, fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
 	}
 	s, err := a.validate(s)
@@ -406,10 +410,11 @@ func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
 		a.c.prevLK, a.c.prevLead = s, lead
 	}
 	a.lk, a.c.lkArrival, a.lead, a.gLead = s, now, lead, gLead
+	a.stop = a.hz.stopAge(s.Velocity, s.Acceleration)
 	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
 	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
 	// computed once here.
-	a.qLead = unit(qmul(rotationQuat(s.AngularVelocity, gLead), s.Orientation))
+	a.qLead = geom.QuatUnit(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, gLead), s.Orientation))
 	a.wRate = s.AngularVelocity.Len()
 	a.wAxis = mgl64.Vec3{}
 	if a.wRate > 0 {
@@ -473,17 +478,17 @@ func (a *Actor) restartBlend() {
 // each frame is a few multiply-adds: the last-known velocity at the blend start, the
 // short-path sign of the blend start orientation, and the orientation blend factors.
 func (a *Actor) prepareBlend() {
-	_, _, gv, hv := a.hz.terms(a.lead)
+	_, _, gv, hv := a.hz.motion(a.lead, a.stop)
 	lk := &a.lk
 	for i := 0; i < 3; i++ {
 		a.vl[i] = lk.Velocity[i]*gv + lk.Acceleration[i]*hv
 	}
-	d := qdot(a.r0, a.qLead)
+	d := geom.QuatDot(a.r0, a.qLead)
 	if d < 0 {
 		d = -d
 		a.r0 = mgl64.Quat{W: -a.r0.W, V: mgl64.Vec3{-a.r0.V[0], -a.r0.V[1], -a.r0.V[2]}}
 	}
-	a.slK, a.slOm, a.slInv = slerpFactors(d)
+	a.slK, a.slOm, a.slInv = geom.SlerpFactors(d)
 }
 
 func (a *Actor) setBlendTimes() {
@@ -500,8 +505,12 @@ func (a *Actor) setBlendTimes() {
 		a.dtPos = math.Min(dt+a.c.lat, a.c.cfg.MaxBlendTime)
 	}
 	a.dtRot = math.Min(a.dtPos, a.c.cfg.MaxRotationBlendTime)
+	a.dtVel = a.dtPos
 	// A wide gap (after a loss burst) closes no faster than CatchUpSpeed on
-	// average, so the correction is a visible catch-up instead of a pop.
+	// average, so the correction is a visible catch-up instead of a pop. The
+	// velocity still blends over the usual time: a display that ran on past a
+	// stop it heard of late turns back within it, instead of carrying its old
+	// speed on through a long catch-up.
 	if t := a.c.gap / a.c.cfg.CatchUpSpeed; t > a.dtPos {
 		a.dtPos = math.Min(t, a.c.cfg.MaxBlendTime)
 	}
@@ -514,17 +523,19 @@ func (a *Actor) project(tt float64) State {
 	return projectState(&a.lk, a.lead+tt, &a.hz)
 }
 
-// projectState returns s projected by age seconds within horizon hz.
+// projectState returns s projected by age seconds within horizon hz; a braking s
+// comes to rest (horizon.stopAge).
 func projectState(s *State, age float64, hz *horizon) State {
 	p := *s
 	p.Time = s.Time + age
-	g, h, gv, hv := hz.terms(age)
-	p.Position = s.Position.Add(s.Velocity.Mul(g)).Add(s.Acceleration.Mul(h))
+	g, _, _, _ := hz.terms(age)
+	gp, h, gv, hv := hz.motion(age, hz.stopAge(s.Velocity, s.Acceleration))
+	p.Position = s.Position.Add(s.Velocity.Mul(gp)).Add(s.Acceleration.Mul(h))
 	p.Velocity = s.Velocity.Mul(gv).Add(s.Acceleration.Mul(hv))
-	p.Orientation = qnormalize(qmul(rotationQuat(s.AngularVelocity, g), s.Orientation))
+	p.Orientation = geom.QuatNormalize(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, g), s.Orientation))
 	p.AngularVelocity = s.AngularVelocity.Mul(gv)
 	for i := 0; i < s.NumArticulations; i++ {
-		p.Articulations[i].Angle = wrapAngle(s.Articulations[i].Angle + s.Articulations[i].Rate*g)
+		p.Articulations[i].Angle = geom.WrapAngle(s.Articulations[i].Angle + s.Articulations[i].Rate*g)
 		p.Articulations[i].Rate = s.Articulations[i].Rate * gv
 	}
 	return p
@@ -534,7 +545,7 @@ func projectState(s *State, age float64, hz *horizon) State {
 // ignored, and so is a non-finite now or one beyond Limits.MaxTime. Advance does
 // nothing before the first update. It does not allocate.
 func (a *Actor) Advance(now float64) {
-	if !a.has || !finite(now) || math.Abs(now) > a.maxTime {
+	if !a.has || !geom.Finite(now) || math.Abs(now) > a.maxTime {
 		return
 	}
 	dt := now - a.lastNow
@@ -579,7 +590,7 @@ func (a *Actor) reckon() {
 		out.pos = lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(k))
 		// Unit quaternions multiply to a unit quaternion; the rounding does not
 		// accumulate because qLead is recomputed at each update.
-		out.rot = qmul(axisRotation(a.wAxis, a.wRate*(age-a.gLead)), a.qLead)
+		out.rot = geom.QuatMul(geom.AxisRotation(a.wAxis, a.wRate*(age-a.gLead)), a.qLead)
 		a.reckonArticulations(age-a.gLead, age, 1)
 		return
 	case TwoPath:
@@ -619,11 +630,9 @@ func (a *Actor) reckonBlend() {
 	turn := g - a.gLead // rotation since the blend start, per rad/s (tt on the common path)
 	sn, cs := 0.0, 1.0
 	if half := 0.5 * a.wRate * turn; half != 0 {
-		// sincos(half), written out for the common |half| < π/4.
+		// geom.Sincos(half), its inlined octant for the common |half| < π/4.
 		if ax := math.Abs(half); ax*(4/math.Pi) < 1 {
-			zz := ax * ax
-			cs = 1.0 - 0.5*zz + zz*zz*((((((sinCosC0*zz)+sinCosC1)*zz+sinCosC2)*zz+sinCosC3)*zz+sinCosC4)*zz+sinCosC5)
-			sn = ax + ax*zz*((((((sinCosS0*zz)+sinCosS1)*zz+sinCosS2)*zz+sinCosS3)*zz+sinCosS4)*zz+sinCosS5)
+			sn, cs = geom.SincosOctant(ax)
 			if half < 0 {
 				sn = -sn
 			}
@@ -631,20 +640,27 @@ func (a *Actor) reckonBlend() {
 			sn, cs = math.Sincos(half)
 		}
 	}
-	th, thr := 1.0, 1.0
+	th, thr, thv := 1.0, 1.0, 1.0
 	if a.blending {
 		if a.dtPos > minBlendTime && tt < a.dtPos {
 			th = tt / a.dtPos
+		}
+		if a.dtVel > minBlendTime && tt < a.dtVel {
+			thv = tt / a.dtVel
 		}
 		if a.dtRot > minBlendTime && tt < a.dtRot {
 			thr = tt / a.dtRot
 		}
 	}
-	// Last-known projection P't.
+	// Last-known projection P't; a braking one stops where its braking brings it.
+	gp, hp := g, h
+	if a.stop < math.MaxFloat64 {
+		gp, hp, _, _ = a.hz.motion(age, a.stop)
+	}
 	pl := mgl64.Vec3{
-		lk.Position[0] + lk.Velocity[0]*g + lk.Acceleration[0]*h,
-		lk.Position[1] + lk.Velocity[1]*g + lk.Acceleration[1]*h,
-		lk.Position[2] + lk.Velocity[2]*g + lk.Acceleration[2]*h,
+		lk.Position[0] + lk.Velocity[0]*gp + lk.Acceleration[0]*hp,
+		lk.Position[1] + lk.Velocity[1]*gp + lk.Acceleration[1]*hp,
+		lk.Position[2] + lk.Velocity[2]*gp + lk.Acceleration[2]*hp,
 	}
 	switch {
 	case th >= 1:
@@ -652,7 +668,7 @@ func (a *Actor) reckonBlend() {
 	case a.alg == CubicBezier:
 		out.pos = bezierAt(&a.c.bez, th)
 	default:
-		// Vb = V0 + (V'0 − V0)·T̂; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·S(T̂)
+		// Vb = V0 + (V'0 − V0)·T̂v; Pt = P0 + Vb·Tt + ½A'0·Tt²; Qt = Pt + (P't − Pt)·S(T̂)
 		// with the smoothstep S(u) = u²(3 − 2u). V'0 (vl) is the last-known velocity
 		// at the blend start (projected by the lead), so that at T̂ = 1 both
 		// projections move alike. The paper lerps with T̂ itself, which adds a
@@ -668,7 +684,7 @@ func (a *Actor) reckonBlend() {
 			sp = th
 		}
 		for i := 0; i < 3; i++ {
-			vb := a.v0[i] + (a.vl[i]-a.v0[i])*th
+			vb := a.v0[i] + (a.vl[i]-a.v0[i])*thv
 			p := a.p0[i] + vb*tt + lk.Acceleration[i]*ht
 			out.pos[i] = p + (pl[i]-p)*sp
 		}
@@ -678,7 +694,7 @@ func (a *Actor) reckonBlend() {
 	// slerped by T̂ along the short path. Rotating both ends by rc rotates the whole
 	// arc, slerp(rc·r0, rc·qLead, T̂) = rc·slerp(r0, qLead, T̂), so the arc between
 	// r0 and qLead is measured once per update (prepareBlend). The slerp (see
-	// slerpPrepared) and the product are written out: this runs for every actor every
+	// geom.SlerpPrepared) and the product are written out: this runs for every actor every
 	// frame, and Go keeps no floating-point value in a register across a call.
 	qw, qx, qy, qz := a.qLead.W, a.qLead.V[0], a.qLead.V[1], a.qLead.V[2]
 	if thr < 1 {
@@ -686,7 +702,7 @@ func (a *Actor) reckonBlend() {
 		if a.slOm == 0 {
 			t = thr + a.slK*thr*(1-thr)*(1-2*thr)
 			s = 1 - t
-			k = nlerpScale(s*t, a.slK)
+			k = geom.NlerpScale(s*t, a.slK)
 		} else {
 			s = math.Sin((1-thr)*a.slOm) * a.slInv
 			t = math.Sin(thr*a.slOm) * a.slInv
@@ -733,17 +749,28 @@ func (a *Actor) reckonArticulations(turn, g, thr float64) {
 				cur = lim.near(cur)
 				v = cur + (target-cur)*thr
 			} else {
-				v = cur + wrapAngle(target-cur)*thr
+				v = cur + geom.WrapAngle(target-cur)*thr
 			}
-		}
-		if limited {
-			v = math.Max(lim.Min, math.Min(lim.Max, v))
-		} else {
-			v = wrapAngle(v)
 		}
 		out.art[i] = v
 	}
-	for i := lk.NumArticulations; i < MaxArticulations; i++ {
+	a.showJoints(lk.NumArticulations)
+}
+
+// showJoints finishes the articulations of a.rk once their blended angles are in
+// place: the first n held within their AngleLimits or wrapped into (−π, π], the
+// rest zero.
+func (a *Actor) showJoints(n int) {
+	out := &a.rk
+	for i := 0; i < n; i++ {
+		if a.limited&(1<<i) != 0 {
+			lim := &a.c.cfg.ArticulationLimits[i]
+			out.art[i] = math.Max(lim.Min, math.Min(lim.Max, out.art[i]))
+		} else {
+			out.art[i] = geom.WrapAngle(out.art[i])
+		}
+	}
+	for i := n; i < MaxArticulations; i++ {
 		out.art[i] = 0
 	}
 }
@@ -773,19 +800,21 @@ func (a *Actor) reckonTwoPath() {
 	tLast := a.lead + tt
 	tPrev := math.Max(0, a.c.prevLead+tt)
 	u = u * u * (3 - 2*u) // smoothstep: C¹ where a blend starts and ends
-	gLast, kLast, _, _ := a.hz.terms(tLast)
-	gPrev, kPrev, _, _ := a.hz.terms(tPrev)
+	gLast, _, _, _ := a.hz.terms(tLast)
+	gPrev, _, _, _ := a.hz.terms(tPrev)
+	pLast, kLast, _, _ := a.hz.motion(tLast, a.stop)
+	pPrev, kPrev, _, _ := a.hz.motion(tPrev, a.hz.stopAge(pv.Velocity, pv.Acceleration))
 	for i := 0; i < 3; i++ {
-		last := lk.Position[i] + lk.Velocity[i]*gLast + lk.Acceleration[i]*kLast
-		prev := pv.Position[i] + pv.Velocity[i]*gPrev + pv.Acceleration[i]*kPrev
+		last := lk.Position[i] + lk.Velocity[i]*pLast + lk.Acceleration[i]*kLast
+		prev := pv.Position[i] + pv.Velocity[i]*pPrev + pv.Acceleration[i]*kPrev
 		out.pos[i] = prev + (last-prev)*u
 	}
-	ql := qmul(rotationQuat(lk.AngularVelocity, gLast), lk.Orientation)
+	ql := geom.QuatMul(geom.RotationQuat(lk.AngularVelocity, gLast), lk.Orientation)
 	if ur >= 1 {
-		out.rot = unit(ql)
+		out.rot = geom.QuatUnit(ql)
 	} else {
-		qp := qmul(rotationQuat(pv.AngularVelocity, gPrev), pv.Orientation)
-		out.rot = slerpShort(qp, ql, ur)
+		qp := geom.QuatMul(geom.RotationQuat(pv.AngularVelocity, gPrev), pv.Orientation)
+		out.rot = geom.SlerpShort(qp, ql, ur)
 	}
 	for i := 0; i < lk.NumArticulations; i++ {
 		lim := a.c.cfg.ArticulationLimits[i]
@@ -799,19 +828,12 @@ func (a *Actor) reckonTwoPath() {
 			if lim.Limited() {
 				v = lim.near(pa) + (la-lim.near(pa))*ur
 			} else {
-				v = pa + wrapAngle(la-pa)*ur
+				v = pa + geom.WrapAngle(la-pa)*ur
 			}
-		}
-		if lim.Limited() {
-			v = math.Max(lim.Min, math.Min(lim.Max, v))
-		} else {
-			v = wrapAngle(v)
 		}
 		out.art[i] = v
 	}
-	for i := lk.NumArticulations; i < MaxArticulations; i++ {
-		out.art[i] = 0
-	}
+	a.showJoints(lk.NumArticulations)
 }
 
 // Reckoned returns the state to draw this frame: reckoned by the last Advance and
@@ -859,7 +881,7 @@ func (a *Actor) Reckoned() State {
 // lkVelocityNow returns the last-known state's projected velocity at the last
 // Advance, m/s.
 func (a *Actor) lkVelocityNow() mgl64.Vec3 {
-	_, _, gv, hv := a.hz.terms(a.lead + a.tt)
+	_, _, gv, hv := a.hz.motion(a.lead+a.tt, a.stop)
 	return a.lk.Velocity.Mul(gv).Add(a.lk.Acceleration.Mul(hv))
 }
 
@@ -888,11 +910,11 @@ func (a *Actor) SinceUpdate(now float64) float64 {
 	return now - a.c.lkArrival
 }
 
-// Stale reports whether the actor has gone StaleMultiplier × Heartbeat seconds without
-// an accepted update at local time now, or has never had one. Callers fade or remove
-// stale actors.
+// Stale reports whether the actor has gone Config.StaleAfter seconds (StaleHeartbeats
+// heartbeat periods) without an accepted update at local time now, or has never had
+// one. Callers mark, fade or remove stale actors.
 func (a *Actor) Stale(now float64) bool {
-	return !a.has || now-a.c.lkArrival > StaleMultiplier*a.c.cfg.Heartbeat
+	return !a.has || now-a.c.lkArrival > a.c.cfg.StaleAfter()
 }
 
 // BlendProgress returns the position blend factor T̂ in [0, 1] at the last Advance:

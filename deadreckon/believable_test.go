@@ -105,31 +105,38 @@ func TestBlendIsC1(t *testing.T) {
 	}
 }
 
-// TestAccelerationCap: a one-frame spike of acceleration is published capped (the
-// paper's damping is an option), and a stop dead against an obstacle is not published
-// as a deceleration that would project the tank backwards (defect 5).
+// TestAccelerationCap: an acceleration above the cap is published capped, a one-frame
+// spike far above it (an impact) as zero (the paper's damping is an option), and a
+// stop dead against an obstacle is not published as a deceleration that would
+// project the tank backwards (defect 5).
 func TestAccelerationCap(t *testing.T) {
 	for _, damp := range []bool{false, true} {
 		p := NewPublisher(PublisherConfig{Heartbeat: 1000, DampAcceleration: damp, PositionThreshold: 1e6}, 1)
 		var st State
 		x, v := 0.0, 0.0
-		for f := 0; f <= 120; f++ {
-			switch f {
-			case 30:
+		for f := 0; f <= 150; f++ {
+			switch {
+			case f == 30:
 				v = 15 // launched: 900 m/s² for a frame
-			case 90:
+			case f == 90:
 				v = 0 // stops dead
+			case f > 120:
+				v += 1.5 * DefaultAccelerationCap * frame // a hard push, above the cap
 			}
 			x += v * frame
-			_, st = p.Update(Sample{Time: float64(f) * frame, Position: mgl64.Vec3{x, 0, 0}, Full: f == 30 || f == 90})
+			_, st = p.Update(Sample{Time: float64(f) * frame, Position: mgl64.Vec3{x, 0, 0}, Full: f == 30 || f == 90 || f == 150})
 			switch f {
 			case 30:
-				if a := st.Acceleration.Len(); a > DefaultAccelerationCap+1e-6 || (!damp && a < DefaultAccelerationCap-1e-6) {
-					t.Errorf("damp %v: published launch acceleration %.1f m/s², want capped at %v", damp, a, DefaultAccelerationCap)
+				if a := st.Acceleration.Len(); a != 0 {
+					t.Errorf("damp %v: published launch acceleration %.1f m/s², want 0 (a spike)", damp, a)
 				}
 			case 90:
 				if st.Acceleration[0] < -1e-9 {
 					t.Errorf("damp %v: a stopped tank published with %.1f m/s² backwards", damp, st.Acceleration[0])
+				}
+			case 150:
+				if a := st.Acceleration.Len(); !damp && math.Abs(a-DefaultAccelerationCap) > 1e-6 {
+					t.Errorf("damp %v: published %.1f m/s² for a sustained %.1f, want capped at %v", damp, a, 1.5*DefaultAccelerationCap, DefaultAccelerationCap)
 				}
 			}
 		}

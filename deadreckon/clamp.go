@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Defaults for Clamp. A zero field in Clamp takes the matching default.
@@ -19,8 +20,6 @@ const (
 	DefaultFarDistance = 200.0
 	// DefaultFarInterval is how many frames apart far actors are clamped.
 	DefaultFarInterval = 4
-	// minNormalY keeps a near-vertical ground normal from tipping an actor over.
-	minNormalY = 0.05
 	// DefaultMaxTilt is the steepest tilt, radians (45°), a clamp gives an actor:
 	// tracks grip with a friction of about 1, so a tank rests on no steeper slope,
 	// and a steeper "ground" under its footprint is a cliff face its contacts do
@@ -42,25 +41,21 @@ const (
 	Gravity = 9.81
 )
 
-// DefaultFootprint returns a tank hull's three clamp points in its local frame
-// (forward +X, up +Y, right +Z), in meters: the middle of the front and the two rear
-// corners of a 6.9 m × 3.6 m hull. Their centroid is the origin, so the mean of the
-// three ground heights is the ground under the actor's origin on any plane.
-func DefaultFootprint() [3]mgl64.Vec3 {
-	return [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}
-}
-
 // Clamp says how an actor follows the ground after reckoning. The zero value does not
 // clamp.
 type Clamp struct {
 	// Mode is none, only up, or always.
-	Mode ClampMode
+	Mode     ClampMode
+	threeRay bool // the Footprint is set: near actors get the three-ray clamp (withDefaults)
 	// Offset is the height in meters of the actor's origin above its ground contact
 	// (the hull's height above its tracks' contact points). ClampUp and ClampAlways put
 	// the origin at the ground height plus Offset.
 	Offset float64
 	// Footprint holds three points of the actor's footprint in its local frame, in
-	// meters, whose centroid should be the origin; if all zero, DefaultFootprint().
+	// meters, whose centroid should be the origin: for a tank, the middle of the
+	// hull's front and its two rear corners. If all zero (or any not finite), the
+	// actor has no footprint: every clamp casts one ray under its origin and takes
+	// the ground's normal there.
 	Footprint [3]mgl64.Vec3
 	// RayHeight is how far above the reckoned position the rays start, in meters; if
 	// zero, DefaultRayHeight.
@@ -81,10 +76,12 @@ type Clamp struct {
 }
 
 func (c Clamp) withDefaults() Clamp {
-	if c.Footprint == ([3]mgl64.Vec3{}) || !finiteVec(c.Footprint[0]) || !finiteVec(c.Footprint[1]) || !finiteVec(c.Footprint[2]) {
-		c.Footprint = DefaultFootprint()
+	c.threeRay = c.Footprint != ([3]mgl64.Vec3{}) &&
+		geom.FiniteVec(c.Footprint[0]) && geom.FiniteVec(c.Footprint[1]) && geom.FiniteVec(c.Footprint[2])
+	if !c.threeRay {
+		c.Footprint = [3]mgl64.Vec3{}
 	}
-	if !finite(c.Offset) {
+	if !geom.Finite(c.Offset) {
 		c.Offset = 0
 	}
 	c.RayHeight = positiveOr(c.RayHeight, DefaultRayHeight)
@@ -138,24 +135,21 @@ type ClampResult struct {
 // below the ground, and when the footprint straddles a step (a cliff edge: the
 // origin's ground more than 0.3 m off the hits' plane) the pose rests on the
 // footprint points at the origin's level instead of tilting into the drop. The tilt
-// never exceeds c.MaxTilt. With ClampUp the pose moves only when it is below the ground;
-// with ClampNone it is returned unchanged. A ray that misses (the pose sank deeper
-// than RayHeight) falls back to g.HeightAt; when that fails too the pose is returned
-// unchanged with Clamped false. Physics uses it for local actors, Actor.ClampTo for
-// remote ones, so both sit on the ground the same way. ClampPose does not allocate.
+// never exceeds c.MaxTilt. Without a Footprint it casts one ray under the pose and
+// takes the ground's normal there, the cheap clamp ClampTo gives distant actors.
+// With ClampUp the pose moves only when it is below the ground; with ClampNone it is
+// returned unchanged. A ray that misses (the pose sank deeper than RayHeight) falls
+// back to g.HeightAt; when that fails too the pose is returned unchanged with
+// Clamped false. Physics uses it for local actors, Actor.ClampTo for remote ones, so
+// both sit on the ground the same way. ClampPose does not allocate.
 func ClampPose(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult {
 	c = c.withDefaults()
 	var r ClampResult
-	clamp3(g, pos, qnormalize(orient), &c, &r)
-	return r
-}
-
-// ClampPoseSingle clamps one pose like ClampPose with a single ray under the pose and
-// the ground's normal at that point, the cheap clamp for distant actors.
-func ClampPoseSingle(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult {
-	c = c.withDefaults()
-	var r ClampResult
-	clamp1(g, pos, qnormalize(orient), &c, &r)
+	if c.threeRay {
+		clamp3(g, pos, geom.QuatNormalize(orient), &c, &r)
+	} else {
+		clamp1(g, pos, geom.QuatNormalize(orient), &c, &r)
+	}
 	return r
 }
 
@@ -165,7 +159,7 @@ func ClampPoseSingle(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) Clamp
 // with as few square roots and divisions as the result needs: one to normalize the
 // hit triangle's normal, one for the forward axis (computed from the unnormalized
 // normal, so the two run side by side) and one in the branch-free conversion of the
-// frame to a quaternion (uprightQuat). It uses no trigonometry.
+// frame to a quaternion (geom.UprightQuat). It uses no trigonometry.
 func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	r.Position, r.Orientation = pos, q
 	r.Rays, r.NumHits, r.Clamped, r.Lifted = 3, 0, false, false
@@ -242,9 +236,9 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	if !placeHeight(c.Mode, r) {
 		return
 	}
-	if ny < minNormalY {
+	if ny < geom.MinNormalY {
 		// Near-vertical: the general path limits the tilt.
-		r.Orientation = groundOrientation(rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
+		r.Orientation = geom.GroundOrientation(geom.Rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
 		return
 	}
 	// The forward axis is the pose's heading (the first column of its rotation
@@ -259,7 +253,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	tx, ty, tz = tx*k, ty*k, tz*k
 	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
 	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
-	r.Orientation = uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz)
+	r.Orientation = geom.UprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz)
 }
 
 // footprintHits is the triangle a three-ray clamp rests on: x and z where each ray
@@ -288,7 +282,7 @@ func (h *footprintHits) onStep(g Ground, pos mgl64.Vec3, hc float64) {
 		return
 	}
 	n, ok := g.NormalAt(pos[0], pos[2])
-	if !ok || !finiteVec(n) || n[1] <= 0 {
+	if !ok || !geom.FiniteVec(n) || n[1] <= 0 {
 		n = mgl64.Vec3{0, 1, 0}
 	}
 	// A triangle in the plane through the origin's hit with normal n.
@@ -314,30 +308,6 @@ func placeHeight(mode ClampMode, r *ClampResult) bool {
 	return true
 }
 
-// uprightQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto
-// the orthonormal right-handed axes t, n, s, for an up axis n with ny ≥ 0 (the
-// clamp keeps ny ≥ minNormalY).
-//
-// The general conversion from a rotation matrix picks its formula by the largest component, a
-// branch that follows the heading and so is mispredicted for a crowd facing every
-// way. Here no branch is needed: with q = (w, x, y, z), w ≥ 0, the vectors
-// (1 + tr, m21 − m12, m02 − m20, m10 − m01) = 4w·q and
-// (m02 − m20, m01 + m10, 1 + m11 − m00 − m22, m12 + m21) = 4y·q are both multiples
-// of q, and adding the second with the sign of m02 − m20 = 4wy gives 4(w + |y|)·q.
-// Because m11 = ny = 1 − 2(x² + z²), w² + y² = (1 + ny)/2 ≥ ½, so w + |y| ≥ 0.7:
-// the sum is never small, even when rounding gets the sign of a tiny wy wrong, and
-// one normalization gives q to rounding (TestUprightQuat).
-func uprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz float64) mgl64.Quat {
-	wy := sx - tz
-	sg := math.Copysign(1, wy)
-	qw := 1 + tx + ny + sz + math.Abs(wy)
-	qx := nz - sy + sg*(nx+ty)
-	qy := wy + sg*(1+ny-tx-sz)
-	qz := ty - nx + sg*(sy+nz)
-	k := 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
-	return mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
-}
-
 // clamp1 writes the one-ray clamp of pose (pos, q) into r.
 func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	*r = ClampResult{Position: pos, Orientation: q, Rays: 1}
@@ -357,7 +327,7 @@ func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	r.Hits[0] = mgl64.Vec3{pos[0], h, pos[2]}
 	r.NumHits = 1
 	n, ok := g.NormalAt(pos[0], pos[2])
-	if !ok || !finiteVec(n) || n.Len() < 1e-12 {
+	if !ok || !geom.FiniteVec(n) || n.Len() < 1e-12 {
 		n = mgl64.Vec3{0, 1, 0}
 	} else {
 		n = n.Normalize()
@@ -365,7 +335,7 @@ func clamp1(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 			n = n.Mul(-1)
 		}
 	}
-	finishClamp(r, h, n, n, rotate(q, mgl64.Vec3{1, 0, 0}), c)
+	finishClamp(r, h, n, n, geom.Rotate(q, mgl64.Vec3{1, 0, 0}), c)
 }
 
 // finishClamp applies the clamp mode with ground height h (before the offset) and
@@ -380,50 +350,21 @@ func finishClamp(r *ClampResult, h float64, big, n, fwd mgl64.Vec3, c *Clamp) {
 	case ClampAlways:
 		r.Lifted = r.Ground > y
 		r.Position[1] = r.Ground
-		r.Orientation = groundOrientationN(fwd, big, n)
+		r.Orientation = geom.GroundOrientationScaled(fwd, big, n)
 	case ClampUp:
 		if r.Ground >= y {
 			r.Lifted = r.Ground > y
 			r.Position[1] = r.Ground
-			r.Orientation = groundOrientationN(fwd, big, n)
+			r.Orientation = geom.GroundOrientationScaled(fwd, big, n)
 		}
 	}
 }
 
-// groundOrientation returns the orientation whose up axis is the unit ground normal
-// n and whose forward axis has the same heading as fwd: fwd's horizontal direction
-// raised or lowered to lie in the ground plane.
-func groundOrientation(fwd, n mgl64.Vec3) mgl64.Quat {
-	return groundOrientationN(fwd, n, n)
-}
-
-// groundOrientationN is groundOrientation with big, any positive multiple of the unit
-// normal n: the forward axis is computed from big, so its normalization does not wait
-// for n's.
-func groundOrientationN(fwd, big, n mgl64.Vec3) mgl64.Quat {
-	if n[1] < minNormalY {
-		n[1] = minNormalY
-		n = n.Normalize()
-		big = n
-	}
-	fx, fz := fwd[0], fwd[2]
-	if fx*fx+fz*fz < 1e-18 {
-		fx, fz = 1, 0 // forward straight up or down: no heading to keep
-	}
-	// The forward axis is the heading direction lifted into the ground plane,
-	// (fx, −(fx·nx + fz·nz)/ny, fz), scaled by ny to save a division.
-	tx, ty, tz := fx*big[1], -(fx*big[0] + fz*big[2]), fz*big[1]
-	k := 1 / math.Sqrt(tx*tx+ty*ty+tz*tz)
-	t := mgl64.Vec3{tx * k, ty * k, tz * k}
-	// t ⊥ n and both are unit, so right = t × n is unit and up = right × t is n.
-	r := t.Cross(n)
-	return uprightQuat(t[0], t[1], t[2], n[0], n[1], n[2], r[0], r[1], r[2])
-}
-
 // ClampTo clamps the pose reckoned by the last Advance to the ground g, as the
 // actor's Clamp config says, choosing the clamp by the distance from observer (the
-// camera or the local player, world meters): three rays up to NearDistance, one ray
-// with the ground normal beyond it, and beyond FarDistance one ray only every
+// camera or the local player, world meters): three rays up to NearDistance (one
+// without a Footprint), one ray with the ground normal beyond it, and beyond
+// FarDistance one ray only every
 // FarInterval frames with the last vertical offset and tilt reused in between. Call
 // it after Advance; Reckoned then returns the clamped pose and LastClamp the details.
 // It does not allocate.
@@ -446,10 +387,11 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	if a.clampFrame >= c.FarInterval {
 		a.clampFrame = 0
 	}
+	near := d2 <= c.NearDistance*c.NearDistance
 	switch {
-	case d2 <= c.NearDistance*c.NearDistance:
+	case near && c.threeRay:
 		clamp3(g, pos, q, c, r)
-	case d2 <= c.FarDistance*c.FarDistance || a.clampFrame == 0 || !r.Clamped:
+	case near || d2 <= c.FarDistance*c.FarDistance || a.clampFrame == 0 || !r.Clamped:
 		clamp1(g, pos, q, c, r)
 	default:
 		// A far frame between clamps: reuse the last offset and ground normal.
@@ -458,7 +400,7 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 		r.Position[1] += a.clampDY
 		r.Ground = r.Position[1]
 		if a.clampDY != 0 || c.Mode == ClampAlways {
-			r.Orientation = groundOrientation(rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
+			r.Orientation = geom.GroundOrientation(geom.Rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
 		} else {
 			r.Orientation = q
 		}

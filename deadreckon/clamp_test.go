@@ -5,13 +5,15 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/groundtest"
 )
 
 // pitchRoll returns the pitch (forward axis above the horizon) and roll (right axis
 // below the horizon) of q, radians.
 func pitchRoll(q mgl64.Quat) (pitch, roll float64) {
-	f := rotate(q, mgl64.Vec3{1, 0, 0})
-	r := rotate(q, mgl64.Vec3{0, 0, 1})
+	f := geom.Rotate(q, mgl64.Vec3{1, 0, 0})
+	r := geom.Rotate(q, mgl64.Vec3{0, 0, 1})
 	return math.Asin(f[1]), -math.Asin(r[1])
 }
 
@@ -20,7 +22,7 @@ func pitchRoll(q mgl64.Quat) (pitch, roll float64) {
 // are the plane's along and across the heading within 0.1°.
 func TestClampInclinedPlane(t *testing.T) {
 	const offset = 1.1
-	for _, p := range []Plane{
+	for _, p := range []groundtest.Plane{
 		{Height: 2, SlopeX: 0.3, SlopeZ: 0},
 		{Height: -1, SlopeX: -0.2, SlopeZ: 0.45},
 		{Height: 0, SlopeX: 0.7, SlopeZ: -0.6},
@@ -28,9 +30,9 @@ func TestClampInclinedPlane(t *testing.T) {
 		for _, yaw := range []float64{0, 30 * deg, 135 * deg, -100 * deg, 180 * deg} {
 			pos := mgl64.Vec3{12, 50, -7}
 			// A reckoned pose that is already tilted wrongly must not matter.
-			q := qmul(YawQuat(yaw), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1, 0, -0.05}}))
-			q = qmul(YawQuat(yaw-Yaw(q)), q) // exact heading yaw, some pitch and roll
-			r := ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: offset, RayHeight: 100, MaxTilt: 60 * deg})
+			q := geom.QuatMul(geom.YawQuat(yaw), geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1, 0, -0.05}}))
+			q = geom.QuatMul(geom.YawQuat(yaw-geom.Yaw(q)), q) // exact heading yaw, some pitch and roll
+			r := ClampPose(p, pos, q, Clamp{Footprint: tankFootprint(), Mode: ClampAlways, Offset: offset, RayHeight: 100, MaxTilt: 60 * deg})
 			if !r.Clamped || r.NumHits != 3 || r.Rays != 3 {
 				t.Fatalf("plane %+v yaw %v: not clamped: %+v", p, yaw/deg, r)
 			}
@@ -49,11 +51,11 @@ func TestClampInclinedPlane(t *testing.T) {
 			if math.Abs(pitch-wantPitch) > 0.1*deg || math.Abs(roll-wantRoll) > 0.1*deg {
 				t.Errorf("plane %+v yaw %v°: pitch %.3f° roll %.3f°, want %.3f° %.3f°", p, yaw/deg, pitch/deg, roll/deg, wantPitch/deg, wantRoll/deg)
 			}
-			up := rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
+			up := geom.Rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
 			if a := math.Acos(math.Min(1, up.Dot(n))); a > 0.1*deg {
 				t.Errorf("plane %+v yaw %v°: up axis %.3f° off the plane normal", p, yaw/deg, a/deg)
 			}
-			if d := math.Abs(wrapAngle(Yaw(r.Orientation) - yaw)); d > 1e-9 {
+			if d := math.Abs(geom.WrapAngle(geom.Yaw(r.Orientation) - yaw)); d > 1e-9 {
 				t.Errorf("plane %+v: heading changed by %v°", p, d/deg)
 			}
 			if !vecNear(r.Normal, n, 1e-9) {
@@ -63,18 +65,39 @@ func TestClampInclinedPlane(t *testing.T) {
 	}
 }
 
-// TestClampSingleRay checks the one-ray clamp: height under the origin, tilt from the
-// ground normal.
+// TestClampSingleRay checks the one-ray clamp of an actor without a footprint (or
+// with a non-finite one): height under the origin, tilt from the ground normal, at
+// any distance, from ClampPose and from Actor.ClampTo alike.
 func TestClampSingleRay(t *testing.T) {
-	p := Plane{Height: 1, SlopeX: 0.25, SlopeZ: -0.1}
-	r := ClampPoseSingle(p, mgl64.Vec3{4, 9, 2}, YawQuat(0.4), Clamp{Mode: ClampAlways, Offset: 0.5})
+	p := groundtest.Plane{Height: 1, SlopeX: 0.25, SlopeZ: -0.1}
+	pos, q := mgl64.Vec3{4, 9, 2}, geom.YawQuat(0.4)
 	h, _ := p.HeightAt(4, 2)
 	n, _ := p.NormalAt(4, 2)
-	if r.Rays != 1 || r.NumHits != 1 || math.Abs(r.Position[1]-(h+0.5)) > 1e-12 {
-		t.Errorf("single ray: %+v, want height %v", r, h+0.5)
+	bad := tankFootprint()
+	bad[1][0] = math.NaN()
+	a := NewActor(Config{Clamp: Clamp{Mode: ClampAlways, Offset: 0.5}})
+	st := NewState(pos)
+	st.Orientation = q
+	if err := a.Receive(st, 0); err != nil {
+		t.Fatal(err)
 	}
-	if up := rotate(r.Orientation, mgl64.Vec3{0, 1, 0}); !vecNear(up, n, 1e-9) {
-		t.Errorf("up axis %v, want normal %v", up, n)
+	a.Advance(0)
+	a.ClampTo(p, pos) // the observer right at the actor: the near band
+	for _, c := range []struct {
+		name string
+		r    ClampResult
+	}{
+		{"ClampPose, no footprint", ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: 0.5})},
+		{"ClampPose, NaN footprint", ClampPose(p, pos, q, Clamp{Mode: ClampAlways, Offset: 0.5, Footprint: bad})},
+		{"ClampTo near, no footprint", a.LastClamp()},
+	} {
+		r := c.r
+		if r.Rays != 1 || r.NumHits != 1 || math.Abs(r.Position[1]-(h+0.5)) > 1e-12 {
+			t.Errorf("%s: %+v, want one ray and height %v", c.name, r, h+0.5)
+		}
+		if up := geom.Rotate(r.Orientation, mgl64.Vec3{0, 1, 0}); !vecNear(up, n, 1e-9) {
+			t.Errorf("%s: up axis %v, want normal %v", c.name, up, n)
+		}
 	}
 }
 
@@ -83,10 +106,10 @@ func TestClampSingleRay(t *testing.T) {
 // ground. It must be on the ground every frame in ClampAlways, never below it in
 // ClampUp, and untouched in ClampNone.
 func TestClampLedge(t *testing.T) {
-	g := Ledge{X: 10, High: 5, Low: 0}
+	g := groundtest.Ledge{X: 10, High: 5, Low: 0}
 	const offset = 1.0
 	for _, mode := range []ClampMode{ClampNone, ClampUp, ClampAlways} {
-		a := NewActor(Config{Clamp: Clamp{Mode: mode, Offset: offset}})
+		a := NewActor(Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: mode, Offset: offset}})
 		_ = a.Receive(State{Time: 0, Position: mgl64.Vec3{0, 5 + offset, 0}, Velocity: mgl64.Vec3{8, 0, 0}, Orientation: mgl64.QuatIdent()}, 0)
 		fell := false
 		below := false
@@ -162,8 +185,8 @@ func TestClampLedge(t *testing.T) {
 // TestClampDistances checks the choice of clamp by observer distance and the reuse of
 // the last offset on intermittent frames.
 func TestClampDistances(t *testing.T) {
-	p := Plane{Height: 3, SlopeX: 0.1}
-	cfg := Config{Algorithm: Linear, Clamp: Clamp{Mode: ClampAlways, NearDistance: 50, FarDistance: 100, FarInterval: 3}}
+	p := groundtest.Plane{Height: 3, SlopeX: 0.1}
+	cfg := Config{Algorithm: Linear, Clamp: Clamp{Footprint: tankFootprint(), Mode: ClampAlways, NearDistance: 50, FarDistance: 100, FarInterval: 3}}
 	for _, tc := range []struct {
 		dist float64
 		rays []int
@@ -198,16 +221,16 @@ func TestClampDistances(t *testing.T) {
 // TestClampUpOrientation checks that ClampUp leaves an airborne actor's pose alone and
 // tilts a lifted one onto the ground.
 func TestClampUpOrientation(t *testing.T) {
-	p := Plane{SlopeZ: 0.2}
-	q := qmul(YawQuat(0.5), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.2, 0, 0.1}}))
-	c := Clamp{Mode: ClampUp, Offset: 1}
+	p := groundtest.Plane{SlopeZ: 0.2}
+	q := geom.QuatMul(geom.YawQuat(0.5), geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.2, 0, 0.1}}))
+	c := Clamp{Footprint: tankFootprint(), Mode: ClampUp, Offset: 1}
 	air := ClampPose(p, mgl64.Vec3{0, 3, 0}, q, c)
 	if !air.Clamped || air.Lifted || air.Position != (mgl64.Vec3{0, 3, 0}) || !quatNear(air.Orientation, q, 1e-12) {
 		t.Errorf("airborne: %+v", air)
 	}
 	sunk := ClampPose(p, mgl64.Vec3{0, 0.5, 0}, q, c)
 	n, _ := p.NormalAt(0, 0)
-	if !sunk.Lifted || math.Abs(sunk.Position[1]-1) > 1e-12 || !vecNear(rotate(sunk.Orientation, mgl64.Vec3{0, 1, 0}), n, 1e-9) {
+	if !sunk.Lifted || math.Abs(sunk.Position[1]-1) > 1e-12 || !vecNear(geom.Rotate(sunk.Orientation, mgl64.Vec3{0, 1, 0}), n, 1e-9) {
 		t.Errorf("sunk: %+v", sunk)
 	}
 	none := ClampPose(p, mgl64.Vec3{0, -5, 0}, q, Clamp{})
@@ -220,8 +243,8 @@ func TestClampUpOrientation(t *testing.T) {
 // frames: with FarInterval 3 and three actors, one clamps per frame.
 func TestClampStagger(t *testing.T) {
 	r := NewReckoner(ReckonerConfig{Workers: 1})
-	var g Ground = Plane{}
-	cfg := Config{Clamp: Clamp{Mode: ClampAlways, FarInterval: 3}}
+	var g Ground = groundtest.Plane{}
+	cfg := Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: ClampAlways, FarInterval: 3}}
 	var hs []Handle
 	for i := 0; i < 3; i++ {
 		h := r.Add(cfg)
@@ -246,9 +269,9 @@ func TestClampStagger(t *testing.T) {
 // TestClampMaxTilt: ground steeper than MaxTilt (a cliff face) tilts the actor by
 // MaxTilt toward the slope, not more.
 func TestClampMaxTilt(t *testing.T) {
-	p := Plane{SlopeX: 2} // 63°
-	r := ClampPose(p, mgl64.Vec3{0, 10, 0}, YawQuat(0.3), Clamp{Mode: ClampAlways})
-	up := rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
+	p := groundtest.Plane{SlopeX: 2} // 63°
+	r := ClampPose(p, mgl64.Vec3{0, 10, 0}, geom.YawQuat(0.3), Clamp{Footprint: tankFootprint(), Mode: ClampAlways})
+	up := geom.Rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
 	if tilt := math.Acos(up[1]); math.Abs(tilt-DefaultMaxTilt) > 1e-9 || up[0] >= 0 {
 		t.Errorf("on a 63° slope rising along +X: tilt %.2f°, up %v; want %.0f° leaning back", tilt/deg, up, DefaultMaxTilt/deg)
 	}

@@ -3,6 +3,8 @@ package deadreckon
 import (
 	"errors"
 	"math"
+
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Defaults for Config. A zero field in Config takes the matching default.
@@ -43,9 +45,10 @@ const (
 	DefaultExtrapolationDecay = 0.5
 	// DefaultHeartbeat is the owner's full-update period in seconds.
 	DefaultHeartbeat = 5.0
-	// StaleMultiplier is how many heartbeats without any update make an actor stale
-	// (DIS's timeout multiplier).
-	StaleMultiplier = 2.4
+	// DefaultStaleHeartbeats is how many heartbeat periods without any update make an
+	// actor stale: DIS's timeout multiplier, for its 5 s heartbeat over links that
+	// seldom lose two in a row.
+	DefaultStaleHeartbeats = 2.4
 	// DefaultMaxLatency caps the one-way latency that timestamp compensation projects
 	// over, in seconds.
 	DefaultMaxLatency = 1.0
@@ -110,7 +113,7 @@ func (l AngleLimit) Limited() bool { return l.Min < l.Max }
 // wrapped 200° (−160°) as 200° instead of clamping it to 150°.
 func (l AngleLimit) near(a float64) float64 {
 	mid := 0.5 * (l.Min + l.Max)
-	return mid + wrapAngle(a-mid)
+	return mid + geom.WrapAngle(a-mid)
 }
 
 // Config says how one remote actor is reckoned. The zero value is ready: projective
@@ -138,10 +141,16 @@ type Config struct {
 	// Delay is how far in the past the Delayed algorithm shows the actor, in seconds;
 	// if zero, DefaultDelayIntervals × UpdateInterval. Other algorithms ignore it.
 	Delay float64
-	// Heartbeat is the owner's full-update period in seconds; if zero,
-	// DefaultHeartbeat. The actor is stale after StaleMultiplier × Heartbeat without
-	// updates (see StaleAfter).
+	// Heartbeat is the owner's full-update period in seconds, the longest it goes
+	// without publishing; if zero, DefaultHeartbeat.
 	Heartbeat float64
+	// StaleHeartbeats is how many heartbeat periods the actor may go without an update
+	// before it is stale (see StaleAfter); if zero, DefaultStaleHeartbeats; +Inf never.
+	// Over a link that loses a share p of its packets independently, a parked actor
+	// (heard from once a heartbeat) is marked stale wrongly when n = ⌈StaleHeartbeats⌉
+	// − 1 heartbeats in a row are lost, pⁿ of the time: choose it for the worst loss
+	// the actor should be trusted over.
+	StaleHeartbeats float64
 	// AccelerationHorizon is how long projections integrate the last-known
 	// acceleration, in seconds; past it the velocity reached is held. If zero,
 	// DefaultAccelerationHorizon; +Inf integrates it forever (the paper's ½A·T²).
@@ -199,10 +208,10 @@ func horizonOr(v, def float64) float64 {
 }
 
 // StaleAfter returns how long an actor reckoned with c may go without an update before
-// it is stale, in seconds: StaleMultiplier × Heartbeat. A peer that removes silent
+// it is stale, in seconds: StaleHeartbeats × Heartbeat. A peer that removes silent
 // actors should wait longer than this, so that they are shown stale first.
 func (c Config) StaleAfter() float64 {
-	return StaleMultiplier * positiveOr(c.Heartbeat, DefaultHeartbeat)
+	return horizonOr(c.StaleHeartbeats, DefaultStaleHeartbeats) * positiveOr(c.Heartbeat, DefaultHeartbeat)
 }
 
 // boundOr returns the bound to use for a Limits field: def for zero or NaN, +Inf for a
@@ -231,6 +240,7 @@ func (c Config) withDefaults() Config {
 	}
 	c.Delay = positiveOr(c.Delay, DefaultDelayIntervals*c.UpdateInterval)
 	c.Heartbeat = positiveOr(c.Heartbeat, DefaultHeartbeat)
+	c.StaleHeartbeats = horizonOr(c.StaleHeartbeats, DefaultStaleHeartbeats)
 	c.CatchUpSpeed = horizonOr(c.CatchUpSpeed, DefaultCatchUpSpeed)
 	c.AccelerationHorizon = horizonOr(c.AccelerationHorizon, DefaultAccelerationHorizon)
 	c.MaxExtrapolation = horizonOr(c.MaxExtrapolation, DefaultMaxExtrapolation)

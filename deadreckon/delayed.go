@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // offsetDecay is how much the Delayed algorithm's estimated clock offset may fall per
@@ -133,15 +134,15 @@ func (a *Actor) delayedTarget(now float64) State {
 		out.Velocity[k] = d00*s0.Position[k] + d10*s0.Velocity[k] + d01*s1.Position[k] + d11*s1.Velocity[k]
 		out.Acceleration[k] = s0.Acceleration[k] + (s1.Acceleration[k]-s0.Acceleration[k])*u
 	}
-	out.Orientation = slerpShort(s0.Orientation, s1.Orientation, u)
+	out.Orientation = geom.SlerpShort(s0.Orientation, s1.Orientation, u)
 	for k := 0; k < s1.NumArticulations; k++ {
 		a1 := s1.Articulations[k]
 		if k >= s0.NumArticulations {
 			continue
 		}
 		a0 := s0.Articulations[k]
-		end := a0.Angle + wrapAngle(a1.Angle-a0.Angle)
-		out.Articulations[k].Angle = wrapAngle(h00*a0.Angle + h10*h*a0.Rate + h01*end + h11*h*a1.Rate)
+		end := a0.Angle + geom.WrapAngle(a1.Angle-a0.Angle)
+		out.Articulations[k].Angle = geom.WrapAngle(h00*a0.Angle + h10*h*a0.Rate + h01*end + h11*h*a1.Rate)
 		out.Articulations[k].Rate = a0.Rate + (a1.Rate-a0.Rate)*u
 	}
 	return out

@@ -19,7 +19,8 @@
 // A receiving peer keeps one Actor per remote actor and, per frame:
 //
 //	a := deadreckon.NewActor(deadreckon.Config{CompensateLatency: true,
-//		Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.1}})
+//		Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.1,
+//			Footprint: [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}}})
 //	...
 //	a.SetClockOffset(offset) // host − local, from the clock sync
 //	if err := a.Receive(state, now); err != nil { dropped++ } // each update

@@ -25,7 +25,7 @@ func ExampleActor() {
 	turn := deadreckon.NewState(mgl64.Vec3{5, 0, -0.5})
 	turn.Time = 1
 	turn.Velocity = mgl64.Vec3{4, 0, -3}
-	turn.Orientation = deadreckon.YawQuat(math.Atan2(3, 4))
+	turn.Orientation = mgl64.QuatRotate(math.Atan2(3, 4), mgl64.Vec3{0, 1, 0}) // heading along the velocity
 	if err := a.Receive(turn, 1); err != nil {
 		fmt.Println(err)
 	}
@@ -46,16 +46,33 @@ func ExampleActor() {
 	// ghost x=9.00 z=-3.50
 }
 
+// slope is the ground of the example: the plane y = 10 + 0.1·x, m, rising 0.1 m per
+// meter along +X.
+type slope struct{}
+
+func (slope) HeightAt(x, z float64) (float64, bool) { return 10 + 0.1*x, true }
+
+func (slope) NormalAt(x, z float64) (mgl64.Vec3, bool) {
+	return mgl64.Vec3{-0.1, 1, 0}.Normalize(), true
+}
+
+func (s slope) RayDown(x, y, z float64) (float64, bool) {
+	h, _ := s.HeightAt(x, z)
+	return h, y >= h
+}
+
 // A receiving peer reckons and ground-clamps all remote tanks once per frame.
 func ExampleReckoner() {
 	r := deadreckon.NewReckoner(deadreckon.ReckonerConfig{})
 	defer r.Close()
-	cfg := deadreckon.Config{Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.2}}
+	cfg := deadreckon.Config{Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.2,
+		// The hull's front middle and rear corners, m, around its origin.
+		Footprint: [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}}}
 	var tanks []deadreckon.Handle
 	for i := 0; i < 3; i++ {
 		tanks = append(tanks, r.Add(cfg))
 	}
-	ground := deadreckon.Plane{Height: 10, SlopeX: 0.1} // a 0.1 rise per meter along +X
+	var ground slope
 	camera := mgl64.Vec3{0, 20, 0}
 	for f := 0; f <= 60; f++ {
 		now := float64(f) / 60
@@ -93,7 +110,7 @@ func ExamplePublisher() {
 		} else {
 			yaw := 0.5 * (t - 4)
 			s.Position = mgl64.Vec3{20 + 10*math.Sin(yaw), 0, 10 * (math.Cos(yaw) - 1)}
-			s.Orientation = deadreckon.YawQuat(yaw)
+			s.Orientation = mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0})
 		}
 		d, state := p.Update(s)
 		counts[d]++

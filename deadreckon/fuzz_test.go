@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/groundtest"
 )
 
 // fuzzReader hands out values from fuzz input, zeros when it runs out.
@@ -43,10 +45,10 @@ func (r *fuzzReader) state() State {
 }
 
 func finiteState(s State) bool {
-	ok := finite(s.Time) && finiteVec(s.Position) && finiteVec(s.Velocity) && finiteVec(s.Acceleration) &&
-		finite(s.Orientation.W) && finiteVec(s.Orientation.V) && finiteVec(s.AngularVelocity)
+	ok := geom.Finite(s.Time) && geom.FiniteVec(s.Position) && geom.FiniteVec(s.Velocity) && geom.FiniteVec(s.Acceleration) &&
+		geom.Finite(s.Orientation.W) && geom.FiniteVec(s.Orientation.V) && geom.FiniteVec(s.AngularVelocity)
 	for _, a := range s.Articulations {
-		ok = ok && finite(a.Angle) && finite(a.Rate)
+		ok = ok && geom.Finite(a.Angle) && geom.Finite(a.Rate)
 	}
 	return ok
 }
@@ -94,12 +96,16 @@ func FuzzReckon(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := &fuzzReader{b: data}
 		cfg := Config{Algorithm: Algorithm(r.byte() % byte(numAlgorithms))}
-		cfg.Clamp.Mode = ClampMode(r.byte() % 3)
+		clamp := r.byte()
+		cfg.Clamp.Mode = ClampMode(clamp % 3)
+		if clamp&4 == 0 {
+			cfg.Clamp.Footprint = tankFootprint()
+		}
 		cfg.AverageIntervals = r.byte()%2 == 1
 		cfg.CompensateLatency = cfg.AverageIntervals
 		a := NewActor(cfg)
 		a.SetClockOffset(0.05)
-		g := Plane{Height: 1, SlopeX: 0.2}
+		g := groundtest.Plane{Height: 1, SlopeX: 0.2}
 		for steps := 0; len(r.b) > 0 && steps < 64; steps++ {
 			switch r.byte() % 4 {
 			case 0:
@@ -117,7 +123,7 @@ func FuzzReckon(f *testing.F) {
 				if !finiteState(s) {
 					t.Fatalf("non-finite state %+v", s)
 				}
-				if l := math.Sqrt(qdot(s.Orientation, s.Orientation)); math.Abs(l-1) > 1e-6 {
+				if l := math.Sqrt(geom.QuatDot(s.Orientation, s.Orientation)); math.Abs(l-1) > 1e-6 {
 					t.Fatalf("orientation length %v", l)
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 const (
@@ -27,7 +28,7 @@ func circleMotion(speed, rate float64) motion {
 			Position:        mgl64.Vec3{r * s, 0, r * (c - 1)},
 			Velocity:        mgl64.Vec3{speed * c, 0, -speed * s},
 			Acceleration:    mgl64.Vec3{-speed * rate * s, 0, -speed * rate * c},
-			Orientation:     YawQuat(psi),
+			Orientation:     geom.YawQuat(psi),
 			AngularVelocity: mgl64.Vec3{0, rate, 0},
 		}
 	}
@@ -48,7 +49,7 @@ func zigzagMotion(speed, amp, period float64) motion {
 			Position:        mgl64.Vec3{speed * t, 0, amp * s},
 			Velocity:        v,
 			Acceleration:    acc,
-			Orientation:     YawQuat(psi),
+			Orientation:     geom.YawQuat(psi),
 			AngularVelocity: mgl64.Vec3{0, rate, 0},
 		}
 	}
@@ -93,7 +94,7 @@ func legsMotion(speed, leg, dur float64) motion {
 			Position:        pos[i],
 			Velocity:        v,
 			Acceleration:    mgl64.Vec3{0, w, 0}.Cross(v),
-			Orientation:     YawQuat(yaw[i]),
+			Orientation:     geom.YawQuat(yaw[i]),
 			AngularVelocity: mgl64.Vec3{0, w, 0},
 		}
 	}
@@ -156,35 +157,11 @@ func simulate(t *testing.T, m motion, cfg Config, interval, latency, dur float64
 func vecNear(a, b mgl64.Vec3, tol float64) bool { return a.Sub(b).Len() <= tol }
 
 // quatNear reports whether a and b are the same rotation within tol radians.
-func quatNear(a, b mgl64.Quat, tol float64) bool { return quatAngle(a, b) <= tol }
+func quatNear(a, b mgl64.Quat, tol float64) bool { return geom.UnitQuatAngle(a, b) <= tol }
 
-// basisQuat returns the unit quaternion whose rotation maps local +X, +Y, +Z onto the
-// orthonormal right-handed columns x, y, z. Orthonormal input gives a unit quaternion
-// to rounding, so no normalization follows.
-func basisQuat(x, y, z mgl64.Vec3) mgl64.Quat {
-	return matrixQuat(x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2])
-}
-
-// matrixQuat returns the unit quaternion of the rotation matrix with rows
-// (m00 m01 m02), (m10 m11 m12), (m20 m21 m22), which must be orthonormal with
-// determinant 1. It is basisQuat on scalars.
-func matrixQuat(m00, m01, m02, m10, m11, m12, m20, m21, m22 float64) mgl64.Quat {
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		r := math.Sqrt(tr + 1)
-		s := 0.5 / r
-		return mgl64.Quat{W: 0.5 * r, V: mgl64.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
-	case m00 > m11 && m00 > m22:
-		r := math.Sqrt(1 + m00 - m11 - m22)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m21 - m12) * s, V: mgl64.Vec3{0.5 * r, (m01 + m10) * s, (m02 + m20) * s}}
-	case m11 > m22:
-		r := math.Sqrt(1 + m11 - m00 - m22)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m02 - m20) * s, V: mgl64.Vec3{(m01 + m10) * s, 0.5 * r, (m12 + m21) * s}}
-	default:
-		r := math.Sqrt(1 + m22 - m00 - m11)
-		s := 0.5 / r
-		return mgl64.Quat{W: (m10 - m01) * s, V: mgl64.Vec3{(m02 + m20) * s, (m12 + m21) * s, 0.5 * r}}
-	}
+// tankFootprint returns a 6.9 m × 3.6 m hull's three clamp points in its local frame
+// (forward +X, up +Y, right +Z), m: the middle of its front and its two rear corners,
+// whose centroid is the origin.
+func tankFootprint() [3]mgl64.Vec3 {
+	return [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}
 }

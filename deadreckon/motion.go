@@ -1,6 +1,10 @@
 package deadreckon
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // horizon bounds how far a last-known state is extrapolated. It is the one model of
 // projected motion: the owner's publisher reckons its own updates with it and every
@@ -44,4 +48,41 @@ func (hz *horizon) terms(age float64) (g, h, gv, hv float64) {
 		gv, hv = e, a*e
 	}
 	return g, h, gv, hv
+}
+
+// brakeCos2 is the square of the cosine of the largest angle between an acceleration
+// and the reverse of the velocity for which it counts as braking (45°).
+const brakeCos2 = 0.5
+
+// stopAge returns the age, s, at which a projection of velocity v under acceleration
+// acc comes to rest: when acc brakes v (against it, within 45°), the time the velocity along v
+// takes to reach zero, if that is within the coasting horizon; +Inf otherwise. A
+// braking projection is integrated to that rest, past the acceleration horizon, and
+// holds there: a braking vehicle stops where its braking brings it, instead of
+// rolling on at the speed the horizon reached, past that place, or reversing. The
+// lateral part of the acceleration stops with it.
+func (hz *horizon) stopAge(v, acc mgl64.Vec3) float64 {
+	av := acc.Dot(v)
+	if !(av < 0) || av*av < brakeCos2*acc.Dot(acc)*v.Dot(v) {
+		return math.Inf(1) // a turn that sheds some speed is not a stop
+	}
+	t := v.Dot(v) / -av
+	if !(t < hz.coast) {
+		return math.Inf(1)
+	}
+	return t
+}
+
+// motion returns the position and velocity terms of a projection over age seconds,
+// as terms does, of a state that comes to rest at age stop (stopAge; +Inf when it
+// does not): up to stop the plain quadratic, past it the position holds and the
+// velocity is zero. Rotations and joints keep turning: they take terms' g.
+func (hz *horizon) motion(age, stop float64) (g, h, gv, hv float64) {
+	switch {
+	case math.IsInf(stop, 1):
+		return hz.terms(age)
+	case age > stop:
+		return stop, 0.5 * stop * stop, 0, 0
+	}
+	return age, 0.5 * age * age, 1, age
 }

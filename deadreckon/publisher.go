@@ -1,10 +1,13 @@
 package deadreckon
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Publisher defaults, chosen for a tank game. A zero field in PublisherConfig takes the
@@ -58,13 +61,37 @@ const (
 	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
 	// the published value is zero, rad/s.
 	DefaultTinyAngularSpeed = 0.002
+	// DefaultStartSpeed is the speed above which an actor last published at rest has
+	// started, m/s: five times DefaultTinySpeed, and half the 0.2 m/s at which a
+	// watcher sees a tank move, so the start is on its way before it shows.
+	DefaultStartSpeed = 0.1
 	// heartbeatSync is the fraction of the heartbeat before it is due within which a
 	// threshold update is sent as a full one, keeping heartbeats in step with updates.
 	heartbeatSync = 0.1
 )
 
-// PublisherConfig says when a locally owned actor publishes. The zero value is ready
-// and uses the defaults above.
+// Off turns off the PublisherConfig features whose fields say they may be Off: the
+// distance-grown tolerance, the heartbeat's stagger, the acceleration cap, repeats,
+// urgent updates, loss repair, hurried starts and the budget. Zero never means off:
+// a zero field takes its default.
+const Off = -1
+
+// Limits of PublisherConfig fields.
+const (
+	// MaxHeartbeatJitter is the largest HeartbeatJitter, a fraction of Heartbeat.
+	MaxHeartbeatJitter = 0.9
+	// MaxVelocityFrames is the largest VelocityFrames.
+	MaxVelocityFrames = 3
+)
+
+// ErrInvalidConfig is returned (wrapped) by PublisherConfig.Validate for a field out
+// of its range.
+var ErrInvalidConfig = errors.New("invalid config")
+
+// PublisherConfig says when a locally owned actor publishes. Every field's zero value
+// means its default, so the zero value is ready and uses the defaults above; Off
+// turns off the features that say they may be Off. Validate reports a field out of
+// its range.
 type PublisherConfig struct {
 	// Reckon is how remote peers reckon this actor; the publisher reckons its own last
 	// published state the same way, with no latency, to measure their error. Use the
@@ -76,7 +103,8 @@ type PublisherConfig struct {
 	PositionThreshold float64
 	// ToleranceLinear and ToleranceQuadratic grow the position threshold with the
 	// observer distance d: threshold + linear·d + quadratic·d², capped at MaxTolerance.
-	// If ToleranceLinear is zero, DefaultToleranceLinear; negative disables it.
+	// If ToleranceLinear is zero, DefaultToleranceLinear (meters per meter); if
+	// ToleranceQuadratic is zero, none (per meter). Off grows by neither term.
 	ToleranceLinear, ToleranceQuadratic float64
 	// MaxTolerance caps the grown position threshold, meters; if zero,
 	// DefaultMaxTolerance.
@@ -96,16 +124,21 @@ type PublisherConfig struct {
 	// DefaultPublishHeartbeat.
 	Heartbeat float64
 	// HeartbeatJitter is the random stagger of each heartbeat period as a fraction of
-	// Heartbeat; if zero, DefaultHeartbeatJitter; negative means none.
+	// Heartbeat, at most MaxHeartbeatJitter; if zero, DefaultHeartbeatJitter; Off
+	// staggers none.
 	HeartbeatJitter float64
-	// VelocityFrames is how many frames the published velocity averages over (1 to 3);
-	// if zero, 1: the instantaneous velocity between the last two samples.
+	// VelocityFrames is how many frames the published velocity averages over, 1 to
+	// MaxVelocityFrames; if zero, 1: the instantaneous velocity between the last two
+	// samples.
 	VelocityFrames int
 	// NoAcceleration publishes zero acceleration, for actors whose acceleration is
 	// too spiky to help.
 	NoAcceleration bool
 	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
-	// DefaultAccelerationCap; +Inf does not cap.
+	// DefaultAccelerationCap; Off does not cap. One measured beyond twice the cap is
+	// the spike of an impact (a stop dead, a bounce), which no engine sustains: it is
+	// published as zero, instead of capped and projected for the horizon in the
+	// impulse's direction.
 	AccelerationCap float64
 	// RepeatChange is how far, in m/s, an update's velocity may differ from the one
 	// the last update projected (a manoeuvre remotes could not foresee: a stop dead,
@@ -113,16 +146,16 @@ type PublisherConfig struct {
 	// publisher cannot know that an update was lost, and once a stopped tank's
 	// update is out its own reckoning agrees with the truth, so a lost one would leave
 	// remotes driving on until the next heartbeat; the repeat bounds that to one
-	// interval for the updates that matter. If zero, DefaultRepeatChange; negative
-	// never repeats.
+	// interval for the updates that matter. If zero, DefaultRepeatChange; Off never
+	// repeats.
 	RepeatChange float64
 	// UrgentChange is how far, in m/s, the actor's velocity may depart from the
 	// velocity its last update projects before an update goes out at once, without
 	// waiting for MinInterval: a stop dead against an obstacle, whose every frame of
 	// delay remotes show as distance driven on. Early updates draw on a budget of
 	// urgentBurst that refills by one per MinInterval, so velocity noise cannot flood:
-	// at most twice the MinInterval rate, in bursts of urgentBurst more. Zero or
-	// negative never hurries.
+	// at most twice the MinInterval rate, in bursts of urgentBurst more. If zero, the
+	// default, Off: updates never hurry.
 	UrgentChange float64
 	// LostThreshold is the position error, m, that triggers an update when a peer
 	// that lost the last update would show it: the publisher also reckons the update
@@ -130,66 +163,151 @@ type PublisherConfig struct {
 	// MinInterval) once that drifts this far from the sample. The publisher cannot
 	// know which updates were lost; this bounds how long a lost one goes unrepaired
 	// by how fast the actor departs from the update before it, not by the heartbeat.
-	// Zero or negative never publishes for it.
+	// If zero, the default, Off: the publisher never publishes for it.
 	LostThreshold float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
 	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
 	// but zeroes the first acceleration of every manoeuvre that starts from cruise.
 	DampAcceleration bool
+	// StartSpeed is the speed, m/s, above which an actor whose last update held it at
+	// rest has started: the start goes out at once, even within MinInterval (from the
+	// urgent updates' allowance), and a second update follows startFollowUp later,
+	// so that one lost update does not hold the start back by an interval. Starts
+	// are what a watcher notices first, and from rest the position error grows too
+	// slowly to trip a threshold soon. If zero, DefaultStartSpeed; Off never
+	// hurries: a start is published when its error passes the thresholds, like any
+	// other change.
+	StartSpeed float64
+	// Budget is how many updates per second the actor may send on average: a token
+	// bucket holding budgetWindow seconds' worth, which every update draws on.
+	// Heartbeats, breaks and requested full updates always go (the bucket may run a
+	// token into debt); any other update waits for a token, and as the bucket runs
+	// below half full the position, orientation, articulation and loss-repair
+	// thresholds grow (up to budgetStretch times), so the updates left go to the
+	// largest errors. A tank is then held to its budget on any path it drives,
+	// instead of spending what its driving asks for. If zero, 2/MinInterval: twice
+	// the rate MinInterval allows, the most UrgentChange lets through, so that only a
+	// flood of urgent updates feels it; Off keeps none: the updates the thresholds
+	// ask for go out, at most one per MinInterval but for urgent ones.
+	Budget float64
 	// TinySpeed, TinyAcceleration and TinyAngularSpeed are the magnitudes below which
 	// published velocity, acceleration, angular velocity and articulation rates are
 	// zero; if zero, the Default values.
 	TinySpeed, TinyAcceleration, TinyAngularSpeed float64
 }
 
+// Validate reports the first field of c that is neither zero (its default), nor Off
+// where the field allows it, nor a finite value in its range (positive, and at most
+// MaxHeartbeatJitter or MaxVelocityFrames for those two), as an error wrapping
+// ErrInvalidConfig. It does not check c.Reckon, whose fields take their defaults.
+func (c PublisherConfig) Validate() error {
+	for _, f := range []struct {
+		name  string
+		v     float64
+		offOK bool
+		max   float64
+	}{
+		{name: "position threshold", v: c.PositionThreshold},
+		{name: "linear tolerance", v: c.ToleranceLinear, offOK: true},
+		{name: "quadratic tolerance", v: c.ToleranceQuadratic, offOK: true},
+		{name: "maximum tolerance", v: c.MaxTolerance},
+		{name: "orientation threshold", v: c.OrientationThreshold},
+		{name: "articulation threshold", v: c.ArticulationThreshold},
+		{name: "minimum interval", v: c.MinInterval},
+		{name: "heartbeat", v: c.Heartbeat},
+		{name: "heartbeat jitter", v: c.HeartbeatJitter, offOK: true, max: MaxHeartbeatJitter},
+		{name: "acceleration cap", v: c.AccelerationCap, offOK: true},
+		{name: "repeat change", v: c.RepeatChange, offOK: true},
+		{name: "urgent change", v: c.UrgentChange, offOK: true},
+		{name: "lost threshold", v: c.LostThreshold, offOK: true},
+		{name: "start speed", v: c.StartSpeed, offOK: true},
+		{name: "budget", v: c.Budget, offOK: true},
+		{name: "tiny speed", v: c.TinySpeed},
+		{name: "tiny acceleration", v: c.TinyAcceleration},
+		{name: "tiny angular speed", v: c.TinyAngularSpeed},
+	} {
+		if f.max == 0 {
+			f.max = math.MaxFloat64 // finite: +Inf is not a setting, Off is
+		}
+		if f.v == 0 || f.offOK && f.v == Off || f.v > 0 && f.v <= f.max {
+			continue
+		}
+		want := "zero or positive and finite"
+		if f.offOK {
+			want = "zero, Off or positive and finite"
+		}
+		if f.max != math.MaxFloat64 {
+			want += fmt.Sprintf(" up to %g", f.max)
+		}
+		return fmt.Errorf("%w: publisher %s %v: want %s", ErrInvalidConfig, f.name, f.v, want)
+	}
+	if c.VelocityFrames < 0 || c.VelocityFrames > MaxVelocityFrames {
+		return fmt.Errorf("%w: publisher velocity frames %d: want 0 to %d", ErrInvalidConfig, c.VelocityFrames, MaxVelocityFrames)
+	}
+	return nil
+}
+
+// withDefaults returns valid c with every zero field replaced by its default, Off
+// included where Off is the default: the configuration Publisher.Config reports.
 func (c PublisherConfig) withDefaults() PublisherConfig {
 	c.Reckon = c.Reckon.withDefaults()
-	c.PositionThreshold = positiveOr(c.PositionThreshold, DefaultPositionThreshold)
-	switch {
-	case c.ToleranceLinear < 0 || math.IsNaN(c.ToleranceLinear):
-		c.ToleranceLinear = 0
-	case c.ToleranceLinear == 0:
-		c.ToleranceLinear = DefaultToleranceLinear
+	for _, f := range []struct {
+		v   *float64
+		def float64
+	}{
+		{&c.PositionThreshold, DefaultPositionThreshold},
+		{&c.ToleranceLinear, DefaultToleranceLinear},
+		{&c.ToleranceQuadratic, Off},
+		{&c.MaxTolerance, DefaultMaxTolerance},
+		{&c.OrientationThreshold, DefaultOrientationThreshold},
+		{&c.ArticulationThreshold, DefaultArticulationThreshold},
+		{&c.MinInterval, DefaultMinInterval},
+		{&c.Heartbeat, DefaultPublishHeartbeat},
+		{&c.HeartbeatJitter, DefaultHeartbeatJitter},
+		{&c.AccelerationCap, DefaultAccelerationCap},
+		{&c.RepeatChange, DefaultRepeatChange},
+		{&c.UrgentChange, Off},
+		{&c.LostThreshold, Off},
+		{&c.StartSpeed, DefaultStartSpeed},
+		{&c.TinySpeed, DefaultTinySpeed},
+		{&c.TinyAcceleration, DefaultTinyAcceleration},
+		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
+	} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
 	}
-	if !(c.ToleranceQuadratic > 0) || math.IsInf(c.ToleranceQuadratic, 0) {
-		c.ToleranceQuadratic = 0
-	}
-	c.MaxTolerance = positiveOr(c.MaxTolerance, DefaultMaxTolerance)
-	c.OrientationThreshold = positiveOr(c.OrientationThreshold, DefaultOrientationThreshold)
-	c.ArticulationThreshold = positiveOr(c.ArticulationThreshold, DefaultArticulationThreshold)
-	c.MinInterval = positiveOr(c.MinInterval, DefaultMinInterval)
-	c.Heartbeat = positiveOr(c.Heartbeat, DefaultPublishHeartbeat)
-	switch {
-	case c.HeartbeatJitter < 0 || math.IsNaN(c.HeartbeatJitter):
-		c.HeartbeatJitter = 0
-	case c.HeartbeatJitter == 0:
-		c.HeartbeatJitter = DefaultHeartbeatJitter
-	case c.HeartbeatJitter > 0.9:
-		c.HeartbeatJitter = 0.9
-	}
-	if c.VelocityFrames < 1 {
+	if c.VelocityFrames == 0 {
 		c.VelocityFrames = 1
 	}
-	if c.VelocityFrames > 3 {
-		c.VelocityFrames = 3
+	if c.Budget == 0 {
+		c.Budget = 2 / c.MinInterval // twice what MinInterval, now filled in, allows
 	}
-	c.AccelerationCap = horizonOr(c.AccelerationCap, DefaultAccelerationCap)
-	switch {
-	case c.RepeatChange < 0 || math.IsNaN(c.RepeatChange):
-		c.RepeatChange = math.Inf(1)
-	case c.RepeatChange == 0:
-		c.RepeatChange = DefaultRepeatChange
+	return c
+}
+
+// effective returns c, with its defaults filled in, in the form the publisher
+// computes with: a term that is Off adds zero, a limit that is Off is +Inf.
+func (c PublisherConfig) effective() PublisherConfig {
+	for _, f := range []struct {
+		v   *float64
+		off float64
+	}{
+		{&c.ToleranceLinear, 0},
+		{&c.ToleranceQuadratic, 0},
+		{&c.HeartbeatJitter, 0},
+		{&c.AccelerationCap, math.Inf(1)},
+		{&c.RepeatChange, math.Inf(1)},
+		{&c.UrgentChange, math.Inf(1)},
+		{&c.LostThreshold, math.Inf(1)},
+		{&c.StartSpeed, math.Inf(1)},
+		{&c.Budget, math.Inf(1)},
+	} {
+		if *f.v == Off {
+			*f.v = f.off
+		}
 	}
-	if !(c.UrgentChange > 0) {
-		c.UrgentChange = math.Inf(1)
-	}
-	if !(c.LostThreshold > 0) {
-		c.LostThreshold = math.Inf(1)
-	}
-	c.TinySpeed = positiveOr(c.TinySpeed, DefaultTinySpeed)
-	c.TinyAcceleration = positiveOr(c.TinyAcceleration, DefaultTinyAcceleration)
-	c.TinyAngularSpeed = positiveOr(c.TinyAngularSpeed, DefaultTinyAngularSpeed)
 	return c
 }
 
@@ -253,7 +371,7 @@ const velocityHistory = 4
 // least every Heartbeat seconds.
 // Not safe for concurrent use.
 type Publisher struct {
-	cfg    PublisherConfig
+	cfg    PublisherConfig // config.effective(), what Update computes with
 	rng    *rand.Rand
 	self   Actor
 	before frameState // self before this sample's Advance
@@ -274,9 +392,12 @@ type Publisher struct {
 	velValid        bool
 
 	published     bool
+	lastVelValid  bool    // the last update's velocity was measured, not unknown (zero)
 	repeat        bool    // the last update is to be followed by another
-	urgentBudget  float64 // early updates allowed now (see UrgentChange)
-	urgentAt      float64 // sample time of the budget's last refill
+	follows       int     // follow-ups of a start still to send
+	followAt      float64 // when the next is due, s
+	early         bucket  // updates allowed within MinInterval (see UrgentChange)
+	budget        bucket  // updates allowed (see Budget)
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
@@ -285,12 +406,21 @@ type Publisher struct {
 	posErr, rotErr, artErr float64
 	lostErr                float64 // lost's position error
 	rejected               uint64
+
+	config PublisherConfig // as given, with defaults filled in (Config); cold
 }
 
 // NewPublisher returns a publisher for one local actor; seed makes the heartbeat
-// stagger reproducible (give each actor its own).
+// stagger reproducible (give each actor its own). It panics if cfg.Validate reports
+// an error: validate a configuration that comes from outside the program first.
 func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
-	p := &Publisher{cfg: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	if err := cfg.Validate(); err != nil {
+		panic("deadreckon: NewPublisher: " + err.Error())
+	}
+	p := &Publisher{config: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	p.cfg = p.config.effective()
+	p.early = bucket{rate: 1 / p.cfg.MinInterval, size: urgentBurst}
+	p.budget = bucket{rate: p.cfg.Budget, size: math.Max(1, p.cfg.Budget*budgetWindow)}
 	p.self.init(p.cfg.Reckon)
 	p.lost.init(p.cfg.Reckon)
 	if p.cfg.Reckon.Algorithm == Delayed && !math.IsInf(p.cfg.LostThreshold, 1) {
@@ -299,8 +429,10 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 	return p
 }
 
-// Config returns the publisher's configuration with defaults filled in.
-func (p *Publisher) Config() PublisherConfig { return p.cfg }
+// Config returns the publisher's configuration with defaults filled in: no field is
+// zero but NoAcceleration and DampAcceleration, and features that are off read Off.
+// NewPublisher takes it back unchanged.
+func (p *Publisher) Config() PublisherConfig { return p.config }
 
 // Update takes this frame's sample and says whether to publish; when it does, the
 // returned State is what to send, and the publisher's own reckoning restarts from it.
@@ -323,17 +455,20 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 		return FullUpdate, p.publish(&s, true)
 	}
 	p.measure(&s)
-	// An urgent change goes out at once; within MinInterval only it does, from the
-	// budget of early updates.
-	urgent := p.urgent()
-	early := s.Time-p.lastTime < p.cfg.MinInterval
-	if early && !(urgent && p.takeEarly()) {
+	p.budget.refill(s.Time)
+	// An urgent change or a start goes out at once; within MinInterval only they do,
+	// from the allowance of early updates. Only heartbeats, breaks and requested full
+	// updates go out without a token from the budget.
+	urgent := p.urgent() || p.starting(s.Time)
+	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
+		!(urgent && p.budget.tokens >= 1 && p.early.take(p.prevT)) {
 		return NoUpdate, State{}
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate, p.publish(&s, true)
 	}
-	if !urgent && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold) {
+	if !urgent && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold*p.stretch()) ||
+		p.budget.tokens < 1 {
 		return NoUpdate, State{}
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -343,7 +478,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 }
 
 func (p *Publisher) validSample(s *Sample) bool {
-	if !finite(s.Time) || !finiteVec(s.Position) || !finite(s.Orientation.W) || !finiteVec(s.Orientation.V) {
+	if !geom.Finite(s.Time) || !geom.FiniteVec(s.Position) || !geom.Finite(s.Orientation.W) || !geom.FiniteVec(s.Orientation.V) {
 		return false
 	}
 	// Beyond the bounds remotes accept, differences of positions or times overflow.
@@ -358,14 +493,14 @@ func (p *Publisher) validSample(s *Sample) bool {
 		return false
 	}
 	for i := 0; i < s.NumArticulations; i++ {
-		if !finite(s.Articulations[i]) {
+		if !geom.Finite(s.Articulations[i]) {
 			return false
 		}
 	}
-	if !finite(s.ObserverDistance) || s.ObserverDistance < 0 {
+	if !geom.Finite(s.ObserverDistance) || s.ObserverDistance < 0 {
 		s.ObserverDistance = 0
 	}
-	s.Orientation = qnormalize(s.Orientation)
+	s.Orientation = geom.QuatNormalize(s.Orientation)
 	return true
 }
 
@@ -393,9 +528,9 @@ func (p *Publisher) observe(s *Sample) {
 			}
 			p.vel = v
 			p.velValid = true
-			p.omega = rotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
+			p.omega = geom.RotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
 			for i := 0; i < s.NumArticulations; i++ {
-				p.rates[i] = wrapAngle(s.Articulations[i]-p.prevA[i]) / dt
+				p.rates[i] = geom.WrapAngle(s.Articulations[i]-p.prevA[i]) / dt
 			}
 		} else {
 			// A repeated time: keep the rates, replace the sample.
@@ -416,23 +551,36 @@ func (p *Publisher) observe(s *Sample) {
 	}
 }
 
-// measure computes the errors between the sample and the self-reckoned state.
+// measure computes the errors between the sample and the self-reckoned state. When
+// remotes clamp the actor to the ground always (ClampAlways), the ground gives them
+// its height: only the horizontal position counts. (Its tilt counts still: the clamp
+// rests the hull on footprint points placed by the reckoned orientation.)
 func (p *Publisher) measure(s *Sample) {
 	r := &p.self.rk
-	p.posErr = s.Position.Sub(r.pos).Len()
+	grounded := p.cfg.Reckon.Clamp.Mode == ClampAlways
+	p.posErr = groundDistance(s.Position, r.pos, grounded)
 	p.lostErr = 0
 	if p.hasLost {
-		p.lostErr = s.Position.Sub(p.lost.rk.pos).Len()
+		p.lostErr = groundDistance(s.Position, p.lost.rk.pos, grounded)
 	}
-	p.rotErr = quatAngle(s.Orientation, r.rot)
+	p.rotErr = geom.UnitQuatAngle(s.Orientation, r.rot)
 	p.artErr = 0
 	for i := 0; i < s.NumArticulations; i++ {
-		e := math.Abs(wrapAngle(s.Articulations[i] - r.art[i]))
+		e := math.Abs(geom.WrapAngle(s.Articulations[i] - r.art[i]))
 		if i >= p.self.lk.NumArticulations {
-			e = math.Abs(wrapAngle(s.Articulations[i]))
+			e = math.Abs(geom.WrapAngle(s.Articulations[i]))
 		}
 		p.artErr = math.Max(p.artErr, e)
 	}
+}
+
+// groundDistance returns |a − b|, m, measured horizontally when grounded.
+func groundDistance(a, b mgl64.Vec3, grounded bool) float64 {
+	d := a.Sub(b)
+	if grounded {
+		d[1] = 0
+	}
+	return d.Len()
 }
 
 // Tolerance returns the position threshold in meters at observer distance d meters:
@@ -457,27 +605,119 @@ func (p *Publisher) urgent() bool {
 	return d.Dot(d) > p.cfg.UrgentChange*p.cfg.UrgentChange
 }
 
-// takeEarly takes one early update from the budget, refilled by one per MinInterval
-// up to urgentBurst; false when it is spent.
-func (p *Publisher) takeEarly() bool {
-	now := p.prevT
-	p.urgentBudget = math.Min(urgentBurst, p.urgentBudget+math.Max(0, now-p.urgentAt)/p.cfg.MinInterval)
-	p.urgentAt = now
-	if p.urgentBudget < 1 {
-		return false
+// starting reports whether the actor has just started from rest: remotes show it
+// still (its last update, with a measured velocity, held it so, or braked it to rest)
+// and it now moves faster than StartSpeed; or whether the follow-up
+// of a start is due at sample time now.
+func (p *Publisher) starting(now float64) bool {
+	if p.follows > 0 && now >= p.followAt-sampleSlack {
+		return true
 	}
-	p.urgentBudget--
-	return true
+	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel)
 }
+
+// A start is followed by startFollowUps more updates, startFollowUp seconds apart: a
+// frame apart at 60 Hz, so that a start whose first update or two were lost still
+// shows within a frame or two of one that was not. Three updates in a row are all
+// lost one start in 125 at 20% loss.
+const (
+	startFollowUps = 2
+	startFollowUp  = 1.0 / 60
+)
+
+// sampleSlack absorbs rounding in sample times, s.
+const sampleSlack = 1e-6
+
+// scheduleFollowUps counts a follow-up just published at sample time now, or starts
+// counting them when st, not a first update, a break or one after an update whose
+// velocity was not measured yet (brk), starts the actor from
+// rest, brings it to rest (still) or is the first to brake it toward rest (wasRest
+// and wasBraking say what remotes showed before st): a start or a stop that a peer misses
+// shows as a tank standing while it drives off, or driving on through the place it
+// stopped at.
+func (p *Publisher) scheduleFollowUps(brk, wasRest, wasBraking bool, st *State, now float64) {
+	braking := !math.IsInf(p.self.hz.stopAge(st.Velocity, st.Acceleration), 1)
+	switch {
+	case !brk && (wasRest != p.still(st.Velocity) || braking && !wasBraking) && !math.IsInf(p.cfg.StartSpeed, 1):
+		p.follows = startFollowUps
+	case p.follows > 0 && now >= p.followAt-sampleSlack:
+		p.follows--
+	default:
+		return
+	}
+	p.followAt = now + startFollowUp
+}
+
+// still reports whether velocity v is below StartSpeed: a tank creeping slower is at
+// rest for starts and stops, so that its creeping does not start and stop it over
+// and over.
+func (p *Publisher) still(v mgl64.Vec3) bool {
+	return v.Dot(v) < p.cfg.StartSpeed*p.cfg.StartSpeed
+}
+
+// spikeFactor is how many times AccelerationCap a measured acceleration must exceed to
+// be an impact's spike, published as zero.
+const spikeFactor = 2.0
 
 // urgentBurst is how many early updates UrgentChange may send in a row: a stop dead
 // seen through a velocity averaged over two frames takes two.
 const urgentBurst = 2
 
+// budgetWindow is how many seconds of Budget the budget's bucket holds, s: a burst of
+// two seconds' worth of updates for a run of turns, paid for by the straight that
+// follows.
+const budgetWindow = 2.0
+
+// budgetStretch is how many times the thresholds grow when the budget's bucket is
+// empty: from 1 at half full, linearly.
+const budgetStretch = 4.0
+
+// stretch returns the factor the thresholds are multiplied by at the budget's fill:
+// 1 at half full or more, budgetStretch when empty.
+func (p *Publisher) stretch() float64 {
+	b := &p.budget
+	if math.IsInf(b.rate, 1) {
+		return 1
+	}
+	f := math.Max(0, math.Min(1, b.tokens/b.size))
+	if f >= 0.5 {
+		return 1
+	}
+	return 1 + (budgetStretch-1)*(0.5-f)/0.5
+}
+
+// bucket is a token bucket on the samples' clock: tokens refill at rate per second,
+// up to size. With an infinite rate it never runs out.
+type bucket struct {
+	tokens, at, rate, size float64
+}
+
+// refill adds the tokens earned up to time now, s.
+func (b *bucket) refill(now float64) {
+	if now > b.at {
+		b.tokens = math.Min(b.size, b.tokens+(now-b.at)*b.rate)
+		b.at = now
+	}
+}
+
+// take takes a token at time now, s, and reports whether there was one.
+func (b *bucket) take(now float64) bool {
+	b.refill(now)
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// fill fills the bucket at time now, s.
+func (b *bucket) fill(now float64) { b.tokens, b.at = b.size, now }
+
 func (p *Publisher) exceeded(s *Sample) bool {
-	return p.posErr > p.Tolerance(s.ObserverDistance) ||
-		p.rotErr > p.cfg.OrientationThreshold ||
-		p.artErr > p.cfg.ArticulationThreshold
+	k := p.stretch()
+	return p.posErr > p.Tolerance(s.ObserverDistance)*k ||
+		p.rotErr > p.cfg.OrientationThreshold*k ||
+		p.artErr > p.cfg.ArticulationThreshold*k
 }
 
 // clampTiny returns v, or zero when its length is below tiny.
@@ -516,9 +756,13 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 			r = 0
 		}
 		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
-		st.Articulations[i] = Articulation{Angle: wrapAngle(s.Articulations[i]), Rate: r}
+		st.Articulations[i] = Articulation{Angle: geom.WrapAngle(s.Articulations[i]), Rate: r}
 	}
-	acc := clampLen(clampTiny(p.acc, c.TinyAcceleration), c.AccelerationCap)
+	acc := clampTiny(p.acc, c.TinyAcceleration)
+	if acc.Dot(acc) > spikeFactor*spikeFactor*c.AccelerationCap*c.AccelerationCap {
+		acc = mgl64.Vec3{} // a collision's impulse, not a manoeuvre: no acceleration
+	}
+	acc = clampLen(acc, c.AccelerationCap)
 	acc = p.noReverse(st.Velocity, acc)
 	if c.DampAcceleration {
 		// Damped by how much it agrees with the last published direction.
@@ -538,12 +782,18 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// last displayed frame, and the frame at s.Time already blends toward it. (The
 	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
+	wasRest, wasBraking := p.still(p.self.lkVelocityNow()), !math.IsInf(p.self.stop, 1)
 	// How much this update's velocity surprises the reckoning of the last one.
 	surprise := st.Velocity.Sub(p.self.lkVelocityNow()).Len()
 	// A peer that loses this update goes on showing what self shows now.
-	p.hasLost = !first && !math.IsInf(c.LostThreshold, 1)
-	if p.hasLost {
-		p.lost.copyFrom(&p.self)
+	// A follow-up repeats the start or stop before it: a peer that lost them all
+	// still shows what it showed before the start or stop.
+	followUp := p.follows > 0 && s.Time >= p.followAt-sampleSlack
+	if !followUp {
+		p.hasLost = !first && !math.IsInf(c.LostThreshold, 1)
+		if p.hasLost {
+			p.lost.copyFrom(&p.self)
+		}
 	}
 	p.self.restoreFrame(&p.before)
 	if first || s.Break {
@@ -562,9 +812,14 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		p.repeat = p.published && !s.Break && surprise > c.RepeatChange
 	}
 	if first {
-		p.urgentBudget, p.urgentAt = urgentBurst, s.Time
+		p.early.fill(s.Time)
+		p.budget.fill(s.Time)
 	}
+	p.budget.refill(s.Time)
+	p.budget.tokens-- // heartbeats and breaks may run it into debt
+	p.scheduleFollowUps(first || s.Break || !p.lastVelValid, wasRest, wasBraking, &st, s.Time)
 	p.published = true
+	p.lastVelValid = p.velValid && !s.Break
 	p.last = st
 	p.lastTime = s.Time
 	if full {
@@ -611,25 +866,23 @@ func (p *Publisher) NextHeartbeat() float64 { return p.nextHeartbeat }
 // Rejected returns how many samples were ignored as invalid.
 func (p *Publisher) Rejected() uint64 { return p.rejected }
 
-// noReverse returns acceleration acc with its braking part (against velocity v, or
-// against the last published velocity when v is tiny) cut so that, integrated over
-// the acceleration horizon, it brings the projection to rest and never reverses it:
-// a vehicle that brakes, or stops dead against an obstacle, is not projected
-// driving backwards.
+// noReverse returns acceleration acc without its braking part when velocity v is
+// tiny: a vehicle that has just come to rest, or stopped dead against an obstacle, is
+// not projected driving backwards from the braking it measured (against the last
+// published velocity, for want of v's direction). A braking projection of a moving
+// vehicle stops at rest by itself (horizon.stopAge).
 func (p *Publisher) noReverse(v, acc mgl64.Vec3) mgl64.Vec3 {
-	ref := v
-	if ref.Dot(ref) < p.cfg.TinySpeed*p.cfg.TinySpeed {
-		ref = p.last.Velocity
+	if v.Dot(v) >= p.cfg.TinySpeed*p.cfg.TinySpeed {
+		return acc
 	}
-	l := ref.Len()
+	l := p.last.Velocity.Len()
 	if l == 0 {
 		return acc
 	}
-	u := ref.Mul(1 / l)
+	u := p.last.Velocity.Mul(1 / l)
 	along := acc.Dot(u)
-	limit := v.Len() / p.cfg.Reckon.AccelerationHorizon // zero at rest; zero for +Inf: no limit below
-	if math.IsInf(p.cfg.Reckon.AccelerationHorizon, 1) || along >= -limit {
+	if along >= 0 {
 		return acc
 	}
-	return clampTiny(acc.Add(u.Mul(-along-limit)), p.cfg.TinyAcceleration)
+	return clampTiny(acc.Sub(u.Mul(along)), p.cfg.TinyAcceleration)
 }

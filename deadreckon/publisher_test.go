@@ -1,10 +1,14 @@
 package deadreckon
 
 import (
+	"errors"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // sampleOf returns the rendered sample of a truth state.
@@ -15,7 +19,7 @@ func sampleOf(s State) Sample {
 // TestPublisherThresholds checks that each threshold triggers an update and that
 // nothing is sent while the self-reckoning stays within them.
 func TestPublisherThresholds(t *testing.T) {
-	cfg := PublisherConfig{Heartbeat: 1000, ToleranceLinear: -1}
+	cfg := PublisherConfig{Heartbeat: 1000, ToleranceLinear: Off, StartSpeed: Off}
 	for _, tc := range []struct {
 		name string
 		// drift returns the sample at time t after a steady straight drive.
@@ -38,7 +42,7 @@ func TestPublisherThresholds(t *testing.T) {
 		}, 1.5},
 		{"orientation", func(t float64) Sample {
 			// From t = 1 the hull turns at 10°/s in place: 2° after 0.2 s.
-			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0}, Orientation: YawQuat(10 * deg * math.Max(0, t-1))}
+			return Sample{Time: t, Position: mgl64.Vec3{5 * t, 0, 0}, Orientation: geom.YawQuat(10 * deg * math.Max(0, t-1))}
 		}, 1.2},
 		{"articulation", func(t float64) Sample {
 			// From t = 1 the turret turns at 5°/s: 1° after 0.2 s.
@@ -83,7 +87,7 @@ func TestPublisherNoWrapAlarm(t *testing.T) {
 	for f := 0; f <= 120; f++ {
 		tm := float64(f) * frame
 		yaw := 170*deg + 10*deg*tm // passes 180° at t = 1
-		d, _ := p.Update(Sample{Time: tm, Orientation: YawQuat(yaw)})
+		d, _ := p.Update(Sample{Time: tm, Orientation: geom.YawQuat(yaw)})
 		if d != NoUpdate {
 			updates = append(updates, tm)
 		}
@@ -99,14 +103,14 @@ func TestPublisherNoWrapAlarm(t *testing.T) {
 }
 
 // TestPublisherMinInterval checks that updates never come faster than MinInterval,
-// except for continuity breaks.
+// except for continuity breaks (and starts, off here: see TestStartFollowUps).
 func TestPublisherMinInterval(t *testing.T) {
-	p := NewPublisher(PublisherConfig{MinInterval: 0.25}, 3)
+	p := NewPublisher(PublisherConfig{MinInterval: 0.25, StartSpeed: Off}, 3)
 	last := math.Inf(-1)
 	for f := 0; f <= 300; f++ {
 		tm := float64(f) * frame
 		// A wild zigzag that would want an update every frame.
-		s := Sample{Time: tm, Position: mgl64.Vec3{5 * tm, 0, 3 * math.Sin(20*tm)}, Orientation: YawQuat(math.Sin(15 * tm))}
+		s := Sample{Time: tm, Position: mgl64.Vec3{5 * tm, 0, 3 * math.Sin(20*tm)}, Orientation: geom.YawQuat(math.Sin(15 * tm))}
 		s.Break = f == 200
 		d, _ := p.Update(s)
 		if d == NoUpdate {
@@ -168,8 +172,8 @@ func TestPublisherKinematics(t *testing.T) {
 	acc := mgl64.Vec3{1, 2, 0.5}
 	pos := func(tm float64) mgl64.Vec3 { return acc.Mul(0.5 * tm * tm) }
 	for _, frames := range []int{1, 2, 3} {
-		p := NewPublisher(PublisherConfig{VelocityFrames: frames, Heartbeat: 1000, PositionThreshold: 1e3, ToleranceLinear: -1,
-			DampAcceleration: true}, 1)
+		p := NewPublisher(PublisherConfig{VelocityFrames: frames, Heartbeat: 1000, PositionThreshold: 1e3, ToleranceLinear: Off,
+			DampAcceleration: true, StartSpeed: Off}, 1)
 		var st State
 		var d Decision
 		for f := 0; f <= 60; f++ {
@@ -219,8 +223,8 @@ func TestPublisherKinematics(t *testing.T) {
 		{mgl64.Vec3{-2 * c60, 0, -2 * s60}, mgl64.Vec3{}},                      // reversed: 0
 		{mgl64.Vec3{-2 * c60, 0, -2 * s60}, mgl64.Vec3{-2 * c60, 0, -2 * s60}}, // same again: kept
 	}
-	p := NewPublisher(PublisherConfig{PositionThreshold: 1e6, OrientationThreshold: 3, ToleranceLinear: -1, Heartbeat: 1000,
-		DampAcceleration: true}, 1)
+	p := NewPublisher(PublisherConfig{PositionThreshold: 1e6, OrientationThreshold: 3, ToleranceLinear: Off, Heartbeat: 1000,
+		DampAcceleration: true, StartSpeed: Off}, 1)
 	var x, v mgl64.Vec3
 	f := 0
 	for k, seg := range segments {
@@ -246,7 +250,7 @@ func TestPublisherKinematics(t *testing.T) {
 	var st State
 	for f := 0; f <= 20; f++ {
 		tm := float64(f) * frame
-		_, st = p.Update(Sample{Time: tm, Position: mgl64.Vec3{0.001 * tm, 0, 0}, Orientation: YawQuat(0.0001 * tm), Full: f == 20})
+		_, st = p.Update(Sample{Time: tm, Position: mgl64.Vec3{0.001 * tm, 0, 0}, Orientation: geom.YawQuat(0.0001 * tm), Full: f == 20})
 	}
 	if st.Velocity != (mgl64.Vec3{}) || st.AngularVelocity != (mgl64.Vec3{}) {
 		t.Errorf("creeping actor published velocity %v, angular velocity %v, want zero", st.Velocity, st.AngularVelocity)
@@ -313,7 +317,7 @@ func TestPublisherRejects(t *testing.T) {
 	if p.Rejected() != 5 {
 		t.Errorf("rejected %d, want 5", p.Rejected())
 	}
-	if d, st := p.Update(Sample{Time: 6, Position: mgl64.Vec3{1, 0, 0}}); d != FullUpdate || !finiteVec(st.Velocity) {
+	if d, st := p.Update(Sample{Time: 6, Position: mgl64.Vec3{1, 0, 0}}); d != FullUpdate || !geom.FiniteVec(st.Velocity) {
 		t.Errorf("after bad samples: %v %v", d, st)
 	}
 }
@@ -370,7 +374,7 @@ func publishTimes(cfg PublisherConfig, secs float64, path func(t float64) mgl64.
 // publishes again one MinInterval later; without, not before the heartbeat.
 func TestLostThreshold(t *testing.T) {
 	setOff := func(t float64) mgl64.Vec3 { return mgl64.Vec3{5 * math.Max(0, t-1), 0, 0} }
-	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, RepeatChange: -1, MinInterval: 0.2}
+	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, RepeatChange: Off, MinInterval: 0.2, StartSpeed: Off}
 	for _, tc := range []struct {
 		lost float64
 		want int // updates from t = 1 on
@@ -408,8 +412,8 @@ func TestUrgentChange(t *testing.T) {
 	for _, tc := range []struct {
 		urgent float64
 		want   float64 // time of the first update after the stop
-	}{{0, 2.2}, {3, stop + frame}} {
-		c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: 0.2, UrgentChange: tc.urgent}
+	}{{0, 2.2}, {Off, 2.2}, {3, stop + frame}} {
+		c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, MinInterval: 0.2, UrgentChange: tc.urgent}
 		p := NewPublisher(c, 1)
 		last, got := 0.0, math.NaN()
 		for f := 0; f <= 150; f++ {
@@ -441,7 +445,7 @@ func TestUrgentChange(t *testing.T) {
 // than three updates within one MinInterval.
 func TestUrgentChangeBounded(t *testing.T) {
 	const minInterval = 0.2
-	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: minInterval, UrgentChange: 3}
+	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, MinInterval: minInterval, UrgentChange: 3}
 	times := publishTimes(c, 10, func(t float64) mgl64.Vec3 {
 		x := 10 * t
 		if int(math.Round(t/frame))%2 == 1 {
@@ -472,7 +476,8 @@ func TestUrgentChangeBounded(t *testing.T) {
 // must not starve the urgent budget.
 func TestUrgentStopIsRepeated(t *testing.T) {
 	const t0, stop, minInterval = -1000.0, -998.0, 0.2
-	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: -1, MinInterval: minInterval, UrgentChange: 3, VelocityFrames: 2}
+	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, MinInterval: minInterval, UrgentChange: 3, VelocityFrames: 2,
+		StartSpeed: Off}
 	p := NewPublisher(c, 1)
 	var after []float64
 	for f := 0; f <= 240; f++ {
@@ -496,4 +501,81 @@ func TestUrgentStopIsRepeated(t *testing.T) {
 			break
 		}
 	}
+}
+
+// TestPublisherConfigValidate checks that zero, Off where allowed, and values in
+// range pass, and that every other value is an error naming its field.
+func TestPublisherConfigValidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  PublisherConfig
+		bad  string // the field the error names; empty when valid
+	}{
+		{"zero", PublisherConfig{}, ""},
+		{"all off", PublisherConfig{ToleranceLinear: Off, ToleranceQuadratic: Off, HeartbeatJitter: Off,
+			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, StartSpeed: Off, Budget: Off}, ""},
+		{"in range", PublisherConfig{PositionThreshold: 1e12, HeartbeatJitter: MaxHeartbeatJitter,
+			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, TinySpeed: 1e-9}, ""},
+		{"negative threshold", PublisherConfig{PositionThreshold: -0.5}, "position threshold"},
+		{"off threshold", PublisherConfig{OrientationThreshold: Off}, "orientation threshold"},
+		{"NaN interval", PublisherConfig{MinInterval: math.NaN()}, "minimum interval"},
+		{"infinite heartbeat", PublisherConfig{Heartbeat: math.Inf(1)}, "heartbeat"},
+		{"jitter too wide", PublisherConfig{HeartbeatJitter: 0.95}, "heartbeat jitter"},
+		{"negative tolerance", PublisherConfig{ToleranceLinear: -0.5}, "linear tolerance"},
+		{"infinite cap", PublisherConfig{AccelerationCap: math.Inf(1)}, "acceleration cap"},
+		{"negative urgency", PublisherConfig{UrgentChange: -2}, "urgent change"},
+		{"negative start", PublisherConfig{StartSpeed: -0.5}, "start speed"},
+		{"NaN budget", PublisherConfig{Budget: math.NaN()}, "budget"},
+		{"too many frames", PublisherConfig{VelocityFrames: 4}, "velocity frames"},
+		{"negative frames", PublisherConfig{VelocityFrames: -1}, "velocity frames"},
+	} {
+		err := c.cfg.Validate()
+		switch {
+		case c.bad == "" && err != nil:
+			t.Errorf("%s: Validate() = %v, want nil", c.name, err)
+		case c.bad != "" && (!errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.bad)):
+			t.Errorf("%s: Validate() = %v, want ErrInvalidConfig naming %q", c.name, err, c.bad)
+		}
+	}
+}
+
+// TestPublisherConfigDefaults checks that Config fills in every default, reads off
+// features as Off, and goes back into NewPublisher unchanged; and that a zero field
+// publishes exactly as its default given explicitly.
+func TestPublisherConfigDefaults(t *testing.T) {
+	got := NewPublisher(PublisherConfig{}, 1).Config()
+	want := PublisherConfig{
+		Reckon:            Config{}.withDefaults(),
+		PositionThreshold: DefaultPositionThreshold, ToleranceLinear: DefaultToleranceLinear, ToleranceQuadratic: Off,
+		MaxTolerance: DefaultMaxTolerance, OrientationThreshold: DefaultOrientationThreshold,
+		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
+		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, VelocityFrames: 1,
+		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off,
+		StartSpeed: DefaultStartSpeed, Budget: 2 / DefaultMinInterval,
+		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,
+	}
+	if got != want {
+		t.Errorf("Config() of the zero config = %+v\nwant %+v", got, want)
+	}
+	if again := NewPublisher(got, 1).Config(); again != got {
+		t.Errorf("Config() does not round-trip: %+v\nthen %+v", got, again)
+	}
+	path := func(t float64) mgl64.Vec3 { return mgl64.Vec3{5 * t, 0, 2 * math.Sin(t)} }
+	zero, explicit := publishTimes(PublisherConfig{}, 20, path), publishTimes(got, 20, path)
+	if len(zero) < 10 || !slices.Equal(zero, explicit) {
+		t.Errorf("zero config publishes at %v,\nits defaults given explicitly at %v", zero, explicit)
+	}
+}
+
+// TestNewPublisherPanicsOnInvalid checks that an invalid configuration is a
+// programming error reported with the package's prefix, not silently replaced.
+func TestNewPublisherPanicsOnInvalid(t *testing.T) {
+	defer func() {
+		r := recover()
+		if s, ok := r.(string); !ok || !strings.HasPrefix(s, "deadreckon: NewPublisher: ") || !strings.Contains(s, "heartbeat jitter") {
+			t.Errorf("NewPublisher with heartbeat jitter 2 panicked with %v, want a deadreckon: message naming the field", r)
+		}
+	}()
+	NewPublisher(PublisherConfig{HeartbeatJitter: 2}, 1)
+	t.Error("NewPublisher with heartbeat jitter 2 returned")
 }

@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/groundtest"
 )
 
 // fleetGround is the analytic ground the benchmark fleet drives on.
-func fleetGround() Plane { return Plane{Height: 2, SlopeX: 0.05, SlopeZ: -0.02} }
+func fleetGround() groundtest.Plane { return groundtest.Plane{Height: 2, SlopeX: 0.05, SlopeZ: -0.02} }
 
 // fleet is a deterministic crowd of tanks for tests and benchmarks: each drives
 // straight at its own speed and turns slowly, and publishes every interval seconds,
@@ -31,12 +33,12 @@ func newFleet(n int, seed uint64) *fleet {
 		// On the benchmark ground (fleetGround), driving along it.
 		x, z := rng.Float64()*500-250, rng.Float64()*500-250
 		y, _ := fleetGround().HeightAt(x, z)
-		v := rotate(YawQuat(yaw), mgl64.Vec3{speed, 0, 0})
+		v := geom.Rotate(geom.YawQuat(yaw), mgl64.Vec3{speed, 0, 0})
 		v[1] = fleetGround().SlopeX*v[0] + fleetGround().SlopeZ*v[2]
 		f.base[i] = State{
 			Position:         mgl64.Vec3{x, y + 1, z},
 			Velocity:         v,
-			Orientation:      YawQuat(yaw),
+			Orientation:      geom.YawQuat(yaw),
 			AngularVelocity:  mgl64.Vec3{0, rng.Float64() - 0.5, 0},
 			NumArticulations: 2,
 			Articulations:    [MaxArticulations]Articulation{{Angle: rng.Float64(), Rate: 0.3}, {Angle: 0.1, Rate: -0.02}},
@@ -53,9 +55,9 @@ func (f *fleet) state(i int, t float64) State {
 	s.Time = t
 	j := 0.05 * math.Sin(float64(i)+7*t)
 	s.Position = s.Position.Add(s.Velocity.Mul(t)).Add(mgl64.Vec3{j, 0, -j})
-	s.Orientation = qmul(rotationQuat(s.AngularVelocity, t), s.Orientation)
+	s.Orientation = geom.QuatMul(geom.RotationQuat(s.AngularVelocity, t), s.Orientation)
 	for k := 0; k < s.NumArticulations; k++ {
-		s.Articulations[k].Angle = wrapAngle(s.Articulations[k].Angle + s.Articulations[k].Rate*t)
+		s.Articulations[k].Angle = geom.WrapAngle(s.Articulations[k].Angle + s.Articulations[k].Rate*t)
 	}
 	return s
 }
@@ -74,8 +76,8 @@ func (f *fleet) deliver(r *Reckoner, hs []Handle, now float64) {
 // gives exactly the serial results.
 func TestReckonerParallelMatchesSerial(t *testing.T) {
 	const n = 3000
-	cfg := Config{Clamp: Clamp{Mode: ClampAlways, Offset: 1, NearDistance: math.Inf(1)}}
-	ground := Plane{Height: 1, SlopeX: 0.05, SlopeZ: -0.03}
+	cfg := Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: ClampAlways, Offset: 1, NearDistance: math.Inf(1)}}
+	ground := groundtest.Plane{Height: 1, SlopeX: 0.05, SlopeZ: -0.03}
 	var results [2][]State
 	for k, workers := range []int{1, 4} {
 		r := NewReckoner(ReckonerConfig{Workers: workers, MinParallel: 100})
@@ -141,10 +143,10 @@ func TestReckonerZeroAllocs(t *testing.T) {
 		r := NewReckoner(ReckonerConfig{Workers: workers, MinParallel: 100})
 		hs := make([]Handle, n)
 		for i := range hs {
-			hs[i] = r.Add(Config{Clamp: Clamp{Mode: ClampAlways}})
+			hs[i] = r.Add(Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: ClampAlways}})
 		}
 		fl := newFleet(n, 1)
-		var ground Ground = Plane{SlopeX: 0.1} // converted once: Advance takes an interface
+		var ground Ground = groundtest.Plane{SlopeX: 0.1} // converted once: Advance takes an interface
 		now := 0.0
 		step := func() {
 			now += frame
@@ -187,7 +189,7 @@ func BenchmarkReckon(b *testing.B) {
 			var g Ground
 			if bc.clamp {
 				// Everything within the near distance: always three rays.
-				cfg.Clamp = Clamp{Mode: ClampAlways, Offset: 1, NearDistance: math.Inf(1)}
+				cfg.Clamp = Clamp{Footprint: tankFootprint(), Mode: ClampAlways, Offset: 1, NearDistance: math.Inf(1)}
 				g = ground
 			}
 			r := NewReckoner(ReckonerConfig{Workers: bc.workers})
@@ -261,8 +263,8 @@ func TestReckonerClose(t *testing.T) {
 // ended, and checks every frame against a serial reckoner.
 func TestReckonerManyWorkers(t *testing.T) {
 	const n = 3*chunkSize - 17 // three chunks, the last one partial
-	cfg := Config{Clamp: Clamp{Mode: ClampAlways, Offset: 1}}
-	ground := Plane{SlopeX: 0.02}
+	cfg := Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: ClampAlways, Offset: 1}}
+	ground := groundtest.Plane{SlopeX: 0.02}
 	par := NewReckoner(ReckonerConfig{Workers: 8, MinParallel: 1})
 	defer par.Close()
 	ser := NewReckoner(ReckonerConfig{Workers: 1})

@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/groundtest"
 )
 
 // The per-frame path (Advance, ClampTo) computes the blend from constants prepared at
@@ -30,7 +32,7 @@ const (
 // exactSlerp interpolates from unit quaternion a to b by u along the shorter arc with
 // the trigonometric formula.
 func exactSlerp(a, b mgl64.Quat, u float64) mgl64.Quat {
-	d := qdot(a, b)
+	d := geom.QuatDot(a, b)
 	if d < 0 {
 		d, b = -d, b.Scale(-1)
 	}
@@ -57,18 +59,36 @@ func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
 	lk := a.lk
 	tt := a.tt
 	age := a.lead + tt
-	th, thr := 1.0, 1.0
+	th, thr, thv := 1.0, 1.0, 1.0
 	if a.blending {
 		th = math.Min(1, tt/a.dtPos)
 		thr = math.Min(1, tt/a.dtRot)
+		thv = math.Min(1, tt/a.dtVel)
 	}
-	g, kp, _, _ := a.hz.terms(age)
-	pl := lk.Position.Add(lk.Velocity.Mul(g)).Add(lk.Acceleration.Mul(kp))
+	// A braking last-known state (its acceleration within 45° of against its
+	// velocity) comes to rest when its speed runs out, if within the coasting
+	// horizon, and stays there.
+	v, acc := lk.Velocity, lk.Acceleration
+	stop := math.Inf(1)
+	if av := acc.Dot(v); av < 0 && av*av >= 0.5*acc.Dot(acc)*v.Dot(v) && v.Dot(v)/-av < a.hz.coast {
+		stop = v.Dot(v) / -av
+	}
+	moved := func(age float64) (mgl64.Vec3, mgl64.Vec3) {
+		if age > stop {
+			return lk.Position.Add(v.Mul(stop)).Add(acc.Mul(0.5 * stop * stop)), mgl64.Vec3{}
+		}
+		if !math.IsInf(stop, 1) {
+			return lk.Position.Add(v.Mul(age)).Add(acc.Mul(0.5 * age * age)), v.Add(acc.Mul(age))
+		}
+		g, h, gv, hv := a.hz.terms(age)
+		return lk.Position.Add(v.Mul(g)).Add(acc.Mul(h)), v.Mul(gv).Add(acc.Mul(hv))
+	}
+	g, _, _, _ := a.hz.terms(age)
+	pl, _ := moved(age)
 	pos := pl
 	if th < 1 {
-		_, _, gv, hv := a.hz.terms(a.lead)
-		vl := lk.Velocity.Mul(gv).Add(lk.Acceleration.Mul(hv))
-		vb := a.v0.Add(vl.Sub(a.v0).Mul(th))
+		_, vl := moved(a.lead)
+		vb := a.v0.Add(vl.Sub(a.v0).Mul(thv))
 		_, ht, _, _ := a.hz.terms(tt)
 		pt := a.p0.Add(vb.Mul(tt)).Add(lk.Acceleration.Mul(ht))
 		pos = pt.Add(pl.Sub(pt).Mul(th * th * (3 - 2*th)))
@@ -125,13 +145,13 @@ func referenceClamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c Clamp) (mgl64.Vec
 // the straightforward computation.
 func TestOptimizedMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
-	ground := Plane{Height: 1, SlopeX: 0.2, SlopeZ: -0.15}
+	ground := groundtest.Plane{Height: 1, SlopeX: 0.2, SlopeZ: -0.15}
 	for k, cfg := range []Config{
 		{},
 		{UpdateInterval: 0.5, MaxRotationBlendTime: 0.3},
 		{CompensateLatency: true, AverageIntervals: true},
 	} {
-		cfg.Clamp = Clamp{Mode: ClampAlways, Offset: 1.2, NearDistance: math.Inf(1)}
+		cfg.Clamp = Clamp{Footprint: tankFootprint(), Mode: ClampAlways, Offset: 1.2, NearDistance: math.Inf(1)}
 		const n = 40
 		actors := make([]*Actor, n)
 		for i := range actors {
@@ -151,12 +171,12 @@ func TestOptimizedMatchesReference(t *testing.T) {
 				if a.HasState() {
 					// Near the shown position, turned by up to ±1.5 rad.
 					s.Position = a.Reckoned().Position.Add(mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()})
-					yaw = Yaw(a.Reckoned().Orientation) + 3*(rng.Float64()-0.5)
+					yaw = geom.Yaw(a.Reckoned().Orientation) + 3*(rng.Float64()-0.5)
 				}
 				s.Time = now - 0.1*rng.Float64()
 				s.Velocity = mgl64.Vec3{rng.NormFloat64() * 5, rng.NormFloat64(), rng.NormFloat64() * 5}
 				s.Acceleration = mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}
-				s.Orientation = qmul(YawQuat(yaw), qnormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1 * rng.NormFloat64(), 0, 0.1 * rng.NormFloat64()}}))
+				s.Orientation = geom.QuatMul(geom.YawQuat(yaw), geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1 * rng.NormFloat64(), 0, 0.1 * rng.NormFloat64()}}))
 				s.AngularVelocity = mgl64.Vec3{0.2 * rng.NormFloat64(), 12 * rng.NormFloat64(), 0.2 * rng.NormFloat64()}
 				if err := a.Receive(s, now); err != nil {
 					t.Fatal(err)
@@ -170,7 +190,7 @@ func TestOptimizedMatchesReference(t *testing.T) {
 				wantPos, wantRot := referencePVB(a)
 				worstPos = math.Max(worstPos, a.rk.pos.Sub(wantPos).Len())
 				worstRot = math.Max(worstRot, rotationAngle(a.rk.rot, wantRot))
-				if l := qdot(a.rk.rot, a.rk.rot); math.Abs(l-1) > 1e-12 {
+				if l := geom.QuatDot(a.rk.rot, a.rk.rot); math.Abs(l-1) > 1e-12 {
 					t.Fatalf("frame %d: reckoned orientation length² %v", f, l)
 				}
 				if a.blending && a.tt < a.dtRot {
@@ -191,7 +211,7 @@ func TestOptimizedMatchesReference(t *testing.T) {
 				}
 				worstClamp = math.Max(worstClamp, rotationAngle(got.Orientation, cq))
 				worstPos = math.Max(worstPos, got.Position.Sub(cp).Len())
-				if l := qdot(got.Orientation, got.Orientation); math.Abs(l-1) > 1e-12 {
+				if l := geom.QuatDot(got.Orientation, got.Orientation); math.Abs(l-1) > 1e-12 {
 					t.Fatalf("frame %d: clamped orientation length² %v", f, l)
 				}
 			}
@@ -208,28 +228,6 @@ func TestOptimizedMatchesReference(t *testing.T) {
 	}
 }
 
-// TestSincosMatchesMath checks that the inline sine and cosine are bitwise those of
-// math.Sincos, inside their range and across its edge.
-func TestSincosMatchesMath(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	xs := []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, math.Pi / 4, -math.Pi / 4,
-		math.Nextafter(math.Pi/4, 0), math.Nextafter(-math.Pi/4, 0), 1, 3, -7, 1e9,
-		math.Inf(1), math.NaN()}
-	for i := 0; i < 100000; i++ {
-		xs = append(xs, (rng.Float64()*2-1)*math.Pi/3)
-	}
-	for _, x := range xs {
-		s, c := sincos(x)
-		ws, wc := math.Sincos(x)
-		same := func(a, b float64) bool {
-			return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
-		}
-		if !same(s, ws) || !same(c, wc) {
-			t.Fatalf("sincos(%v) = %v, %v, want %v, %v", x, s, c, ws, wc)
-		}
-	}
-}
-
 // TestActorLayout checks that an Actor is a whole number of 64-byte cache lines, so
 // that in a Reckoner's page-aligned storage no two actors share a line (no false
 // sharing between workers) and each actor's frame touches the fewest lines.
@@ -240,43 +238,3 @@ func TestActorLayout(t *testing.T) {
 }
 
 func unsafeSizeofActor() uintptr { return unsafe.Sizeof(Actor{}) }
-
-// TestUprightQuat checks the branch-free conversion of an upright frame against the
-// general one, for headings all around and up axes from vertical to horizontal.
-func TestUprightQuat(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	worst := 0.0
-	for i := 0; i < 20000; i++ {
-		n := mgl64.Vec3{rng.NormFloat64(), math.Abs(rng.NormFloat64()), rng.NormFloat64()}
-		switch i % 4 {
-		case 1:
-			n[1] = 0 // horizontal up axis, the limit
-		case 2:
-			n[0], n[2] = 1e-9*n[0], 1e-9*n[2] // nearly vertical
-		}
-		n = n.Normalize()
-		h := mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}
-		if i%5 == 0 {
-			h = mgl64.Vec3{-1, 0, 1e-12 * rng.NormFloat64()} // facing −X: w ≈ 0
-		}
-		f := h.Sub(n.Mul(h.Dot(n)))
-		if f.Len() < 0.1*h.Len() {
-			continue // heading along the up axis: no well-defined frame
-		}
-		f = f.Normalize()
-		s := f.Cross(n)
-		got := uprightQuat(f[0], f[1], f[2], n[0], n[1], n[2], s[0], s[1], s[2])
-		want := basisQuat(f, n, s)
-		worst = math.Max(worst, rotationAngle(got, want))
-		if l := qdot(got, got); math.Abs(l-1) > 1e-14 {
-			t.Fatalf("frame (%v, %v, %v): length² %v", f, n, s, l)
-		}
-		if up := rotate(got, mgl64.Vec3{0, 1, 0}); !vecNear(up, n, 1e-13) {
-			t.Fatalf("up axis %v, want %v", up, n)
-		}
-	}
-	if worst > 1e-13 {
-		t.Errorf("worst angle to the general conversion %.3g rad, want ≤ 1e-13", worst)
-	}
-	t.Logf("worst angle to the general conversion %.2g rad", worst)
-}

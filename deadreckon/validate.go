@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // withDefaults returns l with every zero bound replaced by its default and every
@@ -55,16 +56,16 @@ func invalid(what string, v any) error { return fmt.Errorf("%w: %s %v", ErrInval
 // checkMotion checks time, position and the rates of s.
 func (l *Limits) checkMotion(s *State) error {
 	switch {
-	case !finite(s.Time) || math.Abs(s.Time) > l.MaxTime:
+	case !geom.Finite(s.Time) || math.Abs(s.Time) > l.MaxTime:
 		return invalid("time", s.Time)
-	case !finiteVec(s.Position) || math.Abs(s.Position[0]) > l.MaxPosition ||
+	case !geom.FiniteVec(s.Position) || math.Abs(s.Position[0]) > l.MaxPosition ||
 		math.Abs(s.Position[1]) > l.MaxPosition || math.Abs(s.Position[2]) > l.MaxPosition:
 		return invalid("position", s.Position)
-	case !finiteVec(s.Velocity) || s.Velocity.Dot(s.Velocity) > l.MaxSpeed*l.MaxSpeed:
+	case !geom.FiniteVec(s.Velocity) || s.Velocity.Dot(s.Velocity) > l.MaxSpeed*l.MaxSpeed:
 		return invalid("velocity", s.Velocity)
-	case !finiteVec(s.Acceleration) || s.Acceleration.Dot(s.Acceleration) > l.MaxAcceleration*l.MaxAcceleration:
+	case !geom.FiniteVec(s.Acceleration) || s.Acceleration.Dot(s.Acceleration) > l.MaxAcceleration*l.MaxAcceleration:
 		return invalid("acceleration", s.Acceleration)
-	case !finiteVec(s.AngularVelocity) || s.AngularVelocity.Dot(s.AngularVelocity) > l.MaxAngularSpeed*l.MaxAngularSpeed:
+	case !geom.FiniteVec(s.AngularVelocity) || s.AngularVelocity.Dot(s.AngularVelocity) > l.MaxAngularSpeed*l.MaxAngularSpeed:
 		return invalid("angular velocity", s.AngularVelocity)
 	}
 	return nil
@@ -72,16 +73,16 @@ func (l *Limits) checkMotion(s *State) error {
 
 // validOrientation returns q at unit length, the identity for the zero quaternion.
 func validOrientation(q mgl64.Quat) (mgl64.Quat, error) {
-	n2 := qdot(q, q)
+	n2 := geom.QuatDot(q, q)
 	switch {
-	case !finite(n2) || !finite(q.W) || !finiteVec(q.V):
+	case !geom.Finite(n2) || !geom.Finite(q.W) || !geom.FiniteVec(q.V):
 		return mgl64.Quat{}, invalid("orientation", q)
 	case n2 == 0:
 		return mgl64.QuatIdent(), nil
 	case n2 < 0.25 || n2 > 4:
 		return mgl64.Quat{}, invalid("orientation norm", math.Sqrt(n2))
 	}
-	return qnormalize(q), nil
+	return geom.QuatNormalize(q), nil
 }
 
 // checkArticulations checks the articulations of s, wraps their angles and zeroes the
@@ -95,12 +96,12 @@ func (l *Limits) checkArticulations(s *State) error {
 		switch {
 		case i >= s.NumArticulations:
 			*ar = Articulation{}
-		case !finite(ar.Angle) || math.Abs(ar.Angle) > 1e6:
+		case !geom.Finite(ar.Angle) || math.Abs(ar.Angle) > 1e6:
 			return invalid("articulation angle", ar.Angle)
-		case !finite(ar.Rate) || math.Abs(ar.Rate) > l.MaxArticulationRate:
+		case !geom.Finite(ar.Rate) || math.Abs(ar.Rate) > l.MaxArticulationRate:
 			return invalid("articulation rate", ar.Rate)
 		default:
-			ar.Angle = wrapAngle(ar.Angle)
+			ar.Angle = geom.WrapAngle(ar.Angle)
 		}
 	}
 	return nil

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -38,14 +38,14 @@ func TestBotsPatrol(t *testing.T) {
 			if p[0] < lo[0] || p[0] > hi[0] || p[2] < lo[1] || p[2] > hi[1] {
 				t.Fatalf("t=%.1f: bot %s left the map at %v", now, v.Name, p)
 			}
-			yaw := deadreckon.Yaw(v.Orientation)
+			yaw := geom.Yaw(v.Orientation)
 			if k == 0 {
 				tr.lastYaw, tr.lastTurret, tr.minY, tr.maxY = yaw, v.Turret, p[1], p[1]
 			} else {
 				step := math.Hypot(p[0]-prev[i][0], p[2]-prev[i][2])
 				tr.dist += step
-				tr.turned += math.Abs(deadreckon.WrapAngle(yaw - tr.lastYaw))
-				tr.turret += math.Abs(deadreckon.WrapAngle(v.Turret - tr.lastTurret))
+				tr.turned += math.Abs(geom.WrapAngle(yaw - tr.lastYaw))
+				tr.turret += math.Abs(geom.WrapAngle(v.Turret - tr.lastTurret))
 				if step/tick < 0.2 {
 					tr.stoppedFor += tick
 					tr.maxStop = math.Max(tr.maxStop, tr.stoppedFor)

@@ -1,10 +1,13 @@
 package game
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -56,7 +59,7 @@ type HitMarker struct {
 	// says why the host refused it.
 	Confirmed bool
 	Damage    float64
-	Reason    Reason
+	Reason    combat.Reason
 	// Kill reports that the hit destroyed the target.
 	Kill bool
 	// Age is the time since the answer came, s.
@@ -71,16 +74,16 @@ type HitRecord struct {
 	Target uint32
 	Impact mgl64.Vec3
 	// Shown is the hull the shell struck on this peer's screen.
-	Shown HullPose
+	Shown combat.HullPose
 	// Rebuilt is the host's rebuild of this peer's view, valid when Decided.
-	Rebuilt HullPose
+	Rebuilt combat.HullPose
 	// Truth is the target where its owner had it at the impact, valid when HasTruth:
 	// from the first update the owner stamped after the impact, taken back to it.
-	Truth    HullPose
+	Truth    combat.HullPose
 	HasTruth bool
 	// Decided reports the host's answer has come; Reason is it.
 	Decided bool
-	Reason  Reason
+	Reason  combat.Reason
 	// Age is the time since the impact, s.
 	Age        float64
 	at, hostAt float64
@@ -97,7 +100,7 @@ type CombatView struct {
 	Effects []Effect
 	Markers []HitMarker
 	Hits    []HitRecord
-	Scores  []Score
+	Scores  []combat.Score
 	// Over reports that the match has ended; NextIn is the time to the next, s.
 	// Remaining is the time left in the match, s (+Inf without a limit or unknown).
 	Over              bool
@@ -121,16 +124,16 @@ type tankCombat struct {
 	wreck    bool
 	wreckAt  float64 // local time it was destroyed
 	loadedAt float64 // host time its gun is loaded
-	gunner   *Gunner
-	fire     bool                  // a shot is wanted this tick
-	applied  [ClaimApplied]Applied // the newest updates of a remote tank applied here
-	lastLK   float64               // owner timestamp of the newest applied update
-	seen     bool                  // lastLK is valid
+	gunner   *bot.Gunner
+	fire     bool                                // a shot is wanted this tick
+	applied  [combat.ClaimApplied]combat.Applied // the newest updates of a remote tank applied here
+	lastLK   float64                             // owner timestamp of the newest applied update
+	seen     bool                                // lastLK is valid
 }
 
 // liveShell is a shell in flight on this peer's screen.
 type liveShell struct {
-	shot Shot
+	shot combat.Shot
 	last float64 // host time swept to
 	own  bool
 }
@@ -138,17 +141,17 @@ type liveShell struct {
 // matchCombat is a match's side of combat: its tanks' guns, the shells on its screen,
 // its claims, and what the host's events say.
 type matchCombat struct {
-	link     CombatLink
-	rules    Rules
-	level    Difficulty
+	link     Link
+	rules    combat.Rules
+	level    bot.Difficulty
 	tanks    map[uint32]*tankCombat
 	shells   []liveShell
-	hulls    []HullPose
-	targets  []Target
+	hulls    []combat.HullPose
+	targets  []bot.Target
 	effects  []Effect
 	markers  []HitMarker
 	hits     []HitRecord
-	scores   []Score
+	scores   []combat.Score
 	over     bool
 	until    float64 // host time the next match starts
 	ends     float64 // host time the match ends; +Inf unknown
@@ -158,19 +161,18 @@ type matchCombat struct {
 	heard    bool           // the host's Judge has spoken: show combat's HUD
 }
 
-// newMatchCombat returns the combat side of a match on link, or nil when the link has
-// no referee.
-func newMatchCombat(link Link, cfg Config) *matchCombat {
-	cl, ok := link.(CombatLink)
-	if r, says := link.(refereed); !ok || (says && !r.Refereed()) {
-		return nil
-	}
+// newMatchCombat returns the combat side of a match on link, or nil when the link is
+// not refereed. It returns an error for invalid cfg.Rules.
+func newMatchCombat(link Link, cfg Config) (*matchCombat, error) {
 	rules, err := cfg.Rules.WithDefaults()
 	if err != nil {
-		rules, _ = Rules{}.WithDefaults()
+		return nil, fmt.Errorf("game: %w", err)
 	}
-	return &matchCombat{link: cl, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
-		ends: math.Inf(1)}
+	if !link.Refereed() {
+		return nil, nil
+	}
+	return &matchCombat{link: link, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
+		ends: math.Inf(1)}, nil
 }
 
 // Fire asks the player's tank to fire at the next Step, if its gun is loaded.
@@ -186,7 +188,7 @@ func (c *matchCombat) of(t *tank, seed uint64, m *Match) *tankCombat {
 	if tc == nil {
 		tc = &tankCombat{health: c.rules.MaxHealth}
 		if t.bot != nil {
-			tc.gunner = NewGunner(m.terr, c.level, seed^uint64(t.id)*0x9e3779b97f4a7c15)
+			tc.gunner = bot.NewGunner(m.terr, c.level, seed^uint64(t.id)*0x9e3779b97f4a7c15)
 		}
 		c.tanks[t.id] = tc
 	}
@@ -213,8 +215,8 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 			continue
 		}
 		uc := c.tanks[u.id]
-		c.targets = append(c.targets, Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
-			Enemy: Enemies(t.team, u.team) && (uc == nil || !uc.wreck)})
+		c.targets = append(c.targets, bot.Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
+			Enemy: combat.Enemies(t.team, u.team) && (uc == nil || !uc.wreck)})
 	}
 	host := now + m.link.Stats().ClockOffset
 	a := tc.gunner.Aim(now, p, c.targets, host >= tc.loadedAt)
@@ -240,11 +242,11 @@ func (m *Match) fight(now float64) {
 	c.hulls = c.hulls[:0]
 	for _, t := range m.tanks {
 		tc := c.of(t, m.cfg.Seed, m)
-		c.hulls = append(c.hulls, HullPose{Actor: t.id, Position: t.view.Position, Orientation: t.view.Orientation})
+		c.hulls = append(c.hulls, combat.HullPose{Actor: t.id, Position: t.view.Position, Orientation: t.view.Orientation})
 		if !t.local {
 			if lk := t.actor.LastKnown(); !tc.seen || lk.Time != tc.lastLK {
 				copy(tc.applied[1:], tc.applied[:])
-				tc.applied[0] = Applied{Update: lk.Time, At: t.lastHeard + offset}
+				tc.applied[0] = combat.Applied{Update: lk.Time, At: t.lastHeard + offset}
 				tc.lastLK, tc.seen = lk.Time, true
 			}
 			continue
@@ -277,14 +279,14 @@ func (m *Match) fight(now float64) {
 func (m *Match) shoot(t *tank, tc *tankCombat, now, host float64) {
 	c := m.combat
 	p := t.body.Pose()
-	origin, dir := Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
+	origin, dir := combat.Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
 	c.nextShot = c.nextShot%math.MaxUint16 + 1 // shot numbers are 16 bits on the wire
-	s, err := QuantizeShot(Shot{ID: c.nextShot, Shooter: t.id, Origin: origin, Direction: dir, Time: host})
+	s, err := combat.QuantizeShot(combat.Shot{ID: c.nextShot, Shooter: t.id, Origin: origin, Direction: dir, Time: host})
 	if err != nil {
 		m.log.Debug("fire", "actor", t.id, "err", err)
 		return
 	}
-	f, _ := FireMessage(s) // QuantizeShot encoded it
+	f, _ := combat.FireMessage(s) // QuantizeShot encoded it
 	if err := c.link.Send(f); err != nil {
 		m.log.Debug("fire", "actor", t.id, "err", err)
 		return
@@ -300,16 +302,16 @@ func (m *Match) flyShells(now, host float64) {
 	c := m.combat
 	live := c.shells[:0]
 	for _, sh := range c.shells {
-		imp := Sweep(m.terr, sh.shot, sh.last, host, c.hulls)
+		imp := combat.Sweep(m.terr, sh.shot, sh.last, host, c.hulls)
 		sh.last = host
 		switch imp.Kind {
-		case ImpactNone:
+		case combat.ImpactNone:
 			live = append(live, sh)
 			continue
-		case ImpactGround, ImpactRock:
+		case combat.ImpactGround, combat.ImpactRock:
 			c.effects = append(c.effects, Effect{Kind: EffectDust, Point: imp.Point, Direction: sh.shot.Velocity(imp.Time), at: now})
 			continue
-		case ImpactSpent:
+		case combat.ImpactSpent:
 			continue
 		}
 		c.effects = append(c.effects, Effect{Kind: EffectHit, Point: imp.Point, Direction: sh.shot.Velocity(imp.Time), at: now})
@@ -318,8 +320,8 @@ func (m *Match) flyShells(now, host float64) {
 		if !sh.own || target == nil || (tc != nil && tc.wreck) {
 			continue
 		}
-		claim := Claim{Shooter: sh.shot.Shooter, Shot: sh.shot.ID, Target: imp.Target, Time: host, Impact: imp.Time,
-			Local: imp.Local, Fired: sh.shot, Observer: m.observer(), Reckon: ModeOf(m.dr.Reckon)}
+		claim := combat.Claim{Shooter: sh.shot.Shooter, Shot: sh.shot.ID, Target: imp.Target, Time: host, Impact: imp.Time,
+			Local: imp.Local, Fired: sh.shot, Observer: m.observer(), Reckon: combat.ModeOf(m.dr.Reckon)}
 		if tc != nil {
 			claim.Applied = tc.applied
 		}
@@ -328,7 +330,7 @@ func (m *Match) flyShells(now, host float64) {
 			continue
 		}
 		if m.self != nil && sh.shot.Shooter == m.self.id {
-			shown := HullPose{Actor: imp.Target, Position: target.view.Position, Orientation: target.view.Orientation}
+			shown := combat.HullPose{Actor: imp.Target, Position: target.view.Position, Orientation: target.view.Orientation}
 			rec := HitRecord{Target: imp.Target, Impact: imp.Point, Shown: shown, at: now, hostAt: imp.Time}
 			if target.local {
 				rec.Truth, rec.HasTruth = shown, true
@@ -361,42 +363,42 @@ func (m *Match) settleTruth(now, host float64) {
 			continue
 		}
 		back := r.hostAt - lk.Time
-		r.Truth = HullPose{Actor: r.Target, Position: lk.Position.Add(lk.Velocity.Mul(back)),
+		r.Truth = combat.HullPose{Actor: r.Target, Position: lk.Position.Add(lk.Velocity.Mul(back)),
 			Orientation: lk.Orientation}
 		r.HasTruth = true
 	}
 }
 
 // combatEvent applies one of the host's combat events.
-func (m *Match) combatEvent(ev *CombatEvent, now, host float64) {
+func (m *Match) combatEvent(ev *combat.Event, now, host float64) {
 	c := m.combat
 	c.heard = true
 	switch ev.Kind {
-	case CombatFire:
+	case combat.EventFire:
 		m.shellFired(ev, now)
-	case CombatHit:
+	case combat.EventHit:
 		if tc := c.tanks[ev.Target]; tc != nil {
 			tc.health = ev.Health
 		}
 		if m.mine(ev.Shot.Shooter) {
 			c.markers = append(c.markers, HitMarker{Confirmed: true, Damage: ev.Damage, at: now})
-			c.decide(ev, Accepted)
+			c.decide(ev, combat.Accepted)
 		}
-	case CombatRefused:
+	case combat.EventRefused:
 		if m.mine(ev.Shot.Shooter) {
 			c.markers = append(c.markers, HitMarker{Reason: ev.Reason, at: now})
 			c.decide(ev, ev.Reason)
 		}
-	case CombatDestroy:
+	case combat.EventDestroy:
 		m.tankDestroyed(ev, now)
-	case CombatScores:
+	case combat.EventScores:
 		m.scoresHeard(ev)
 	}
 }
 
 // shellFired flies another tank's shell from the host's fire event and flashes its
 // muzzle; the player's own shells are already flying.
-func (m *Match) shellFired(ev *CombatEvent, now float64) {
+func (m *Match) shellFired(ev *combat.Event, now float64) {
 	c := m.combat
 	if t := m.byID[ev.Shot.Shooter]; t != nil && t.local {
 		return // our own, already flying
@@ -407,7 +409,7 @@ func (m *Match) shellFired(ev *CombatEvent, now float64) {
 
 // tankDestroyed wrecks the target of a destroy event: an explosion where it was
 // shown, a kill on the player's last hit marker when the player shot it, and a notice.
-func (m *Match) tankDestroyed(ev *CombatEvent, now float64) {
+func (m *Match) tankDestroyed(ev *combat.Event, now float64) {
 	c := m.combat
 	victim := m.byID[ev.Target]
 	if tc := c.tanks[ev.Target]; tc != nil {
@@ -431,7 +433,7 @@ func (m *Match) tankDestroyed(ev *CombatEvent, now float64) {
 
 // scoresHeard takes the host's scores and round state; when a finished round
 // restarts, every local tank is born again.
-func (m *Match) scoresHeard(ev *CombatEvent) {
+func (m *Match) scoresHeard(ev *combat.Event) {
 	c := m.combat
 	c.scores = append(c.scores[:0], ev.Scores...)
 	restart := c.over && !ev.Over
@@ -446,7 +448,7 @@ func (m *Match) scoresHeard(ev *CombatEvent) {
 }
 
 // decide records the host's answer to the player's claim about ev's shot.
-func (c *matchCombat) decide(ev *CombatEvent, r Reason) {
+func (c *matchCombat) decide(ev *combat.Event, r combat.Reason) {
 	for i := len(c.hits) - 1; i >= 0; i-- {
 		h := &c.hits[i]
 		if h.Target == ev.Target && !h.Decided {
@@ -550,11 +552,11 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 			}
 		}
 		p := t.body.Pose()
-		o, d := Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
-		s := Shot{Shooter: t.id, Origin: o, Direction: d}
-		for f := 0.0; f < ShellLifetime; f += aimStep {
-			if imp := Sweep(m.terr, s, f, f+aimStep, c.hulls); imp.Kind != ImpactNone {
-				dst.Aim, dst.HasAim = imp.Point, imp.Kind != ImpactSpent
+		o, d := combat.Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
+		s := combat.Shot{Shooter: t.id, Origin: o, Direction: d}
+		for f := 0.0; f < combat.ShellLifetime; f += aimStep {
+			if imp := combat.Sweep(m.terr, s, f, f+aimStep, c.hulls); imp.Kind != combat.ImpactNone {
+				dst.Aim, dst.HasAim = imp.Point, imp.Kind != combat.ImpactSpent
 				break
 			}
 		}

@@ -6,11 +6,14 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -19,20 +22,20 @@ import (
 type recordLink struct {
 	*gametest.LoopLink
 	match   *Match
-	local   map[uint32]bool    // claims on the shooter's own peer's tanks, by shot id
-	fired   map[uint32]Shot    // by shot id
-	claimed map[uint32]Claim   // honest claims, by shot id
-	answer  map[uint32]Reason  // the host's verdicts on this link's claims, by shot id
-	forged  map[uint32]float64 // forged claims, by shot id: the miss on the shooter's screen, m
+	local   map[uint32]bool          // claims on the shooter's own peer's tanks, by shot id
+	fired   map[uint32]combat.Shot   // by shot id
+	claimed map[uint32]combat.Claim  // honest claims, by shot id
+	answer  map[uint32]combat.Reason // the host's verdicts on this link's claims, by shot id
+	forged  map[uint32]float64       // forged claims, by shot id: the miss on the shooter's screen, m
 }
 
 func (r *recordLink) Send(m wire.Message) error {
 	switch x := m.(type) {
 	case *wire.Fire:
-		s := ShotOf(x)
+		s := combat.ShotOf(x)
 		r.fired[s.ID] = s
 	case *wire.HitClaim:
-		c := ClaimOf(x)
+		c := combat.ClaimOf(x)
 		if _, again := r.claimed[c.Shot]; !again {
 			r.claimed[c.Shot] = c
 			if t := r.match.byID[c.Target]; t != nil {
@@ -52,7 +55,7 @@ func (r *recordLink) Poll(buf []net.Event) []net.Event {
 			continue
 		}
 		if s, mine := r.fired[uint32(x.Shot)]; mine && s.Shooter == uint32(x.Shooter) {
-			r.answer[uint32(x.Shot)] = Reason(x.Verdict)
+			r.answer[uint32(x.Shot)] = combat.Reason(x.Verdict)
 		}
 	}
 	return buf
@@ -65,7 +68,7 @@ type approach struct {
 	time, impact float64
 	target       uint32
 	local        mgl64.Vec3
-	applied      [ClaimApplied]Applied
+	applied      [combat.ClaimApplied]combat.Applied
 }
 
 // TestTwoClientsOverAnImpairedLoopback: a shooter and a target on two clients of a
@@ -81,16 +84,15 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := NewJudge(mp, Rules{}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := judge.Referee()
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 5, Judge: judge,
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 5, Judge: ref,
 		Link: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}})
-	rec := &recordLink{LoopLink: hub.Join(), fired: map[uint32]Shot{}, claimed: map[uint32]Claim{},
-		answer: map[uint32]Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}
-	shooter := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 21, Difficulty: Easy}, rec) // teams 1, 2, 1
+	rec := &recordLink{LoopLink: hub.Join(), fired: map[uint32]combat.Shot{}, claimed: map[uint32]combat.Claim{},
+		answer: map[uint32]combat.Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}
+	shooter := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 21, Difficulty: bot.Easy}, rec) // teams 1, 2, 1
 	rec.match = shooter
 	target := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 22}, hub.Join()) // teams 1, 2
 	var snap Snapshot
@@ -114,7 +116,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 				a = &approach{dist: math.Inf(1)}
 				closest[id] = a
 			}
-			if now-s.Time > ShellLifetime {
+			if now-s.Time > combat.ShellLifetime {
 				rec.forged[id] = math.NaN() // never came within reach of a forgery
 				continue
 			}
@@ -128,12 +130,12 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			end := now
 			if a.ended {
 				end = now - dt
-			} else if imp := Sweep(mp, s, now-dt, now, nil); imp.Kind != ImpactNone {
+			} else if imp := combat.Sweep(mp, s, now-dt, now, nil); imp.Kind != combat.ImpactNone {
 				end, a.ended = imp.Time, true
 			}
 			frame := math.Inf(1)
 			for _, tv := range snap.Tanks {
-				if tv.Local || team < 0 || !Enemies(team, tv.Team) || tv.Wreck {
+				if tv.Local || team < 0 || !combat.Enemies(team, tv.Team) || tv.Wreck {
 					continue // forge against remote enemies only
 				}
 				inv := tv.Orientation.Conjugate()
@@ -145,7 +147,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 					l := inv.Rotate(s.At(ts).Sub(tv.Position))
 					var on mgl64.Vec3
 					for i := range 3 {
-						on[i] = math.Max(HullMin[i], math.Min(HullMax[i], l[i]))
+						on[i] = math.Max(combat.HullMin[i], math.Min(combat.HullMax[i], l[i]))
 					}
 					d := l.Sub(on).Len()
 					frame = math.Min(frame, d)
@@ -161,9 +163,9 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			// on the shooter's screen. Claim it as a hit where it passed nearest, as a
 			// cheat would, within the rewind cap.
 			if frame > a.dist && now-a.time >= 0.2 && a.dist >= 0.1 && a.dist < 30 {
-				c := Claim{Shooter: s.Shooter, Shot: id, Target: a.target, Time: a.time, Impact: a.impact,
-					Local: a.local, Fired: s, Applied: a.applied, Reckon: ModeOf(shooter.dr.Reckon)}
-				if msg, err := ClaimMessage(c); err == nil && rec.LoopLink.Send(msg) == nil {
+				c := combat.Claim{Shooter: s.Shooter, Shot: id, Target: a.target, Time: a.time, Impact: a.impact,
+					Local: a.local, Fired: s, Applied: a.applied, Reckon: combat.ModeOf(shooter.dr.Reckon)}
+				if msg, err := combat.ClaimMessage(c); err == nil && rec.LoopLink.Send(msg) == nil {
 					rec.forged[id] = a.dist
 				}
 			}
@@ -177,12 +179,12 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 		}
 		honest++
 		switch v {
-		case Accepted:
+		case combat.Accepted:
 			confirmed++
-		case RejectTargetDestroyed, RejectTargetBreak, RejectShooterDead:
+		case combat.RejectTargetDestroyed, combat.RejectTargetBreak, combat.RejectShooterDead:
 			// another shell got there first (or got the shooter before it fired, the
 			// news still on its way); nothing to do with the view
-		case RejectOffHull:
+		case combat.RejectOffHull:
 			offHull++ // a rebuild that missed; the lab measures how often (0.5 % at 150 ms)
 		default:
 			t.Errorf("shot %d, a hit on the shooter's screen (on its own peer's tank: %v), refused: %v", id, rec.local[id], v)
@@ -197,14 +199,14 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			continue
 		}
 		forged++
-		if v == Accepted {
+		if v == combat.Accepted {
 			t.Errorf("shot %d missed by %.2f m on the shooter's screen, and the host confirmed it", id, miss)
 		} else {
 			refusedForged++
 		}
 	}
 	t.Logf("%d shots: %d hits on the shooter's screen, %d confirmed; %d misses claimed, %d refused; verdicts %v",
-		len(rec.fired), honest, confirmed, forged, refusedForged, ref.Checker().Counts())
+		len(rec.fired), honest, confirmed, forged, refusedForged, ref.Counts().Verdicts)
 	if offHull*20 > honest {
 		t.Errorf("%d of %d hits on the shooter's screen refused as off the rebuilt hull", offHull, honest)
 	}

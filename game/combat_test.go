@@ -4,9 +4,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/terrain"
 )
 
 // TestBotsDestroyEachOtherAndRespawn runs two peers' bots through a refereed loopback
@@ -17,15 +21,14 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Skip("a few simulated minutes of battle")
 	}
 	mp := valley(t)
-	judge, err := NewJudge(mp, Rules{WreckTime: 3}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := judge.Referee()
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: judge,
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: ref,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
-	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: Hard}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: Hard}, hub.Join())
+	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: bot.Hard}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: bot.Hard}, hub.Join())
 	var snap Snapshot
 	const dt = 1.0 / 30
 	names := map[string]map[uint32]bool{} // bot name → actor ids it has had
@@ -65,7 +68,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 			break
 		}
 	}
-	counts := ref.Checker().Counts()
+	counts := ref.Counts().Verdicts
 	t.Logf("destroys %d; verdicts %v; scores %+v", destroys, counts, ref.Scores(nil))
 	if destroys < 3 {
 		t.Fatalf("only %d tanks destroyed in four minutes of battle", destroys)
@@ -89,7 +92,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 	if kills == 0 || kills > destroys {
 		t.Errorf("%d kills for %d destroys", kills, destroys)
 	}
-	if counts[Accepted] == 0 {
+	if counts[combat.Accepted] == 0 {
 		t.Error("no hit claim accepted")
 	}
 	// Both peers' scoreboards are the host's.
@@ -104,13 +107,13 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 // every peer's tanks respawn for the next match with clean scores.
 func TestMatchEndsAndRestarts(t *testing.T) {
 	mp := valley(t)
-	judge, err := NewJudge(mp, Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
+	ref, err := referee.New(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 4, Judge: judge, Link: impair.Link{Latency: 50 * time.Millisecond}})
-	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: Hard}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: Hard}, hub.Join())
+	hub := newHub(t, gametest.LoopbackConfig{Seed: 4, Judge: ref, Link: impair.Link{Latency: 50 * time.Millisecond}})
+	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: bot.Hard}, hub.Join())
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: bot.Hard}, hub.Join())
 	var snap Snapshot
 	const dt = 1.0 / 30
 	ids := func() map[uint32]bool {
@@ -169,4 +172,14 @@ func TestMatchEndsAndRestarts(t *testing.T) {
 			t.Errorf("tank %d did not respawn at the restart", id)
 		}
 	}
+}
+
+// valley returns the generated map the combat tests fight on.
+func valley(t testing.TB) *terrain.Map {
+	t.Helper()
+	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

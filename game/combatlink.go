@@ -3,25 +3,9 @@ package game
 import (
 	"fmt"
 
-	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/net/wire"
 )
-
-// CombatLink is the part of a Link that carries combat: a link that can send the host's
-// Judge game messages (shots, hit claims) and delivers its answers as net.EventMessage
-// events. *net.Client is one, and so are the links of package gametest. A Match fights
-// only on such a link; one that also says it is not refereed (Refereed false) counts
-// as not one.
-type CombatLink interface {
-	// Send sends a game message (wire.Fire, wire.HitClaim) to the host's Judge.
-	Send(m wire.Message) error
-}
-
-// refereed is a CombatLink that can say whether a Judge hears it.
-type refereed interface{ Refereed() bool }
-
-// The network client carries combat.
-var _ CombatLink = (*net.Client)(nil)
 
 // claimCopies is how many times a hit claim is sent, on consecutive frames: it goes as
 // a datagram, so that a lost one costs no retransmission; the host judges the first
@@ -35,8 +19,8 @@ type pendingClaim struct {
 }
 
 // sendClaim sends c now and on the next frames.
-func (c *matchCombat) sendClaim(claim Claim) error {
-	msg, err := ClaimMessage(claim)
+func (c *matchCombat) sendClaim(claim combat.Claim) error {
+	msg, err := combat.ClaimMessage(claim)
 	if err != nil {
 		return err
 	}
@@ -67,7 +51,7 @@ func (m *Match) combatMessage(msg wire.Message, now float64) {
 	if m.combat == nil || msg == nil {
 		return
 	}
-	ev, ok := EventOf(msg)
+	ev, ok := combat.EventOf(msg)
 	if !ok {
 		return
 	}

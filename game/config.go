@@ -3,7 +3,10 @@ package game
 import (
 	"log/slog"
 	"math"
+	"reflect"
 
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
@@ -58,7 +61,12 @@ type Config struct {
 
 	// DeadReckoning is how local tanks publish and, in its Reckon field, how remote
 	// tanks are reckoned and clamped (the publisher reckons its own updates the same
-	// way). The zero value means DeadReckoning(), what the game ships.
+	// way). Each field left zero, field by field through the nested structs, takes
+	// its value in DeadReckoning(), what the game ships: the zero value is the game's
+	// dead reckoning, and setting one field changes that field alone. Where zero is
+	// itself a choice of the reckoning mode (Reckon.Clamp.Mode ClampNone,
+	// Reckon.CompensateLatency off), make it after NewMatch with SetClamp or
+	// SetLatencyCompensation.
 	DeadReckoning deadreckon.PublisherConfig
 
 	// MaxStep caps the time one Step simulates, s. If zero, defaults to DefaultMaxStep.
@@ -80,10 +88,11 @@ type Config struct {
 	Logger *slog.Logger
 
 	// Rules are the rules of combat this peer expects (reload and wreck times); the
-	// host's referee decides hits and damage. Zero means the defaults.
-	Rules Rules
+	// host's referee decides hits and damage. Zero fields take the defaults; NewMatch
+	// returns an error for rules combat.Rules.WithDefaults refuses.
+	Rules combat.Rules
 	// Difficulty is how well this peer's bots shoot.
-	Difficulty Difficulty
+	Difficulty bot.Difficulty
 
 	// Observer, when set, sees every tick's events, every published update and every
 	// local tank's true pose, for recording the match. If nil, nothing is recorded.
@@ -94,8 +103,7 @@ type Config struct {
 // tank decides to publish and, in Reckon, how every remote tank is shown. The client
 // (cmd/tanks), the headless host (cmd/tankhost), the match and drlab's "game"
 // algorithm all run it, so the lab measures what players see. The figures were
-// tuned in the lab; the grid behind them is in the README ("Measuring dead
-// reckoning").
+// tuned in the lab; the measurements behind them are in docs/tuning.md.
 func DeadReckoning() deadreckon.PublisherConfig {
 	return deadreckon.PublisherConfig{
 		Reckon: deadreckon.Config{
@@ -112,11 +120,17 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			// on average, under 0.3 m per frame at the blend's fastest.
 			CatchUpSpeed:        7.5,
 			AccelerationHorizon: deadreckon.DefaultAccelerationHorizon,
-			MaxExtrapolation:    deadreckon.DefaultMaxExtrapolation,
-			ExtrapolationDecay:  deadreckon.DefaultExtrapolationDecay,
-			// A parked tank is heard from every second, so StaleAfter (2.4 × 1 s)
-			// marks a silent one stale well before the host's 6 s timeout removes it.
-			Heartbeat: PublishHeartbeat,
+			// A tank that falls silent drives on until it is stale, then comes to
+			// rest: its starts and stops are published three times over, so a
+			// silence seldom hides one.
+			MaxExtrapolation:   StaleHeartbeats * PublishHeartbeat,
+			ExtrapolationDecay: deadreckon.DefaultExtrapolationDecay,
+			// A parked tank is heard from every second. It is stale after 4.5 s
+			// without a word: four heartbeats lost in a row, once in 10⁴ at 10%
+			// loss (a parked tank wrongly marked stale once in three hours), and
+			// still before the host's 6 s timeout removes a silent player's tanks.
+			Heartbeat:       PublishHeartbeat,
+			StaleHeartbeats: StaleHeartbeats,
 			// Tanks never leave the ground; they rest on the hull's footprint.
 			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: physics.TankSpec{}.Footprint()},
 			// The host's bounds: the publisher keeps inside them, and a remote
@@ -128,7 +142,14 @@ func DeadReckoning() deadreckon.PublisherConfig {
 				MaxArticulationRate: net.DefaultMaxArticulationRate,
 			},
 		},
-		PositionThreshold:    0.03,
+		PositionThreshold: 0.03,
+		// The threshold does not grow with the distance to the nearest other tank:
+		// a player watches remote tanks through the chase camera, a spectator's
+		// or a sight, from anywhere, and a grown threshold holds back the first
+		// update of a start or a stop until the tank is that far off (0.78 m for
+		// a tank 150 m from the next one). The host thins relays to far
+		// observers instead (net.Thinning), and Budget bounds the rate.
+		ToleranceLinear:      -1,
 		OrientationThreshold: 4 * math.Pi / 180,
 		MinInterval:          0.16,
 		// Velocity over the last two frames: a physics contact's one-frame
@@ -143,8 +164,43 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// again: a lost update is repaired within an interval or two, not at the
 		// next heartbeat.
 		LostThreshold: 0.25,
+		// Updates per second on average, whatever the driving: the thresholds
+		// stretch as the budget runs low.
+		Budget: PublishBudget,
 	}
 }
+
+// withGameReckoning returns pc with each field it leaves zero taken from
+// DeadReckoning(), field by field through its nested structs (an array is one field).
+func withGameReckoning(pc deadreckon.PublisherConfig) deadreckon.PublisherConfig {
+	def := DeadReckoning()
+	fillZero(reflect.ValueOf(&pc).Elem(), reflect.ValueOf(def))
+	return pc
+}
+
+// fillZero sets each settable field of struct dst that is zero to def's, descending
+// into struct fields.
+func fillZero(dst, def reflect.Value) {
+	for i := range dst.NumField() {
+		f := dst.Field(i)
+		switch {
+		case !f.CanSet():
+		case f.Kind() == reflect.Struct:
+			fillZero(f, def.Field(i))
+		case f.IsZero():
+			f.Set(def.Field(i))
+		}
+	}
+}
+
+// StaleHeartbeats is how many heartbeats a remote tank may go unheard before it is
+// shown stale.
+const StaleHeartbeats = 4.5
+
+// PublishBudget is how many updates per second a tank publishes on average, at most,
+// on any path: just above the 3.7 the lab's busiest scenario asks for, so the budget
+// holds back only paths busier than any the game was tuned on.
+const PublishBudget = 3.8
 
 // PublishHeartbeat is the longest time a tank goes without publishing, s.
 const PublishHeartbeat = 1.0

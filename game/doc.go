@@ -8,20 +8,26 @@
 // wins); local behaviour (bots choose inputs); reckoning of remote tanks and ground
 // clamping; physics, in which every remote tank stands as a physics.Proxy on its
 // reckoned path, so local tanks collide with remote ones where they are drawn;
-// publishing; and the views a Snapshot hands to the renderer.
+// publishing; the views a Snapshot hands to the renderer; and combat (the host's
+// events, shots, shells and claims, on the views just refreshed).
 //
-// A match talks to the other peers through a Link: *net.Client, the host's local
-// peer, or an in-memory Loopback for tests and headless experiments:
+// A match talks to the other peers through a Link: *net.Client (a joined player, or
+// the host's own from net.Host.Local), or an in-memory link of package gametest for
+// tests and headless experiments:
 //
-//	hub := game.NewLoopback(game.LoopbackConfig{Delay: 0.1, Jitter: 0.02, Loss: 0.02, Seed: 1})
-//	a, _ := game.NewMatch(game.Config{Map: m, Bots: 3, Seed: 1}, hub.Join())
-//	b, _ := game.NewMatch(game.Config{Map: m, Seed: 2}, hub.Join())
+//	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{
+//		Link: impair.Link{Latency: 100 * time.Millisecond, Loss: 0.02}, Seed: 1})
+//	if err != nil { … }
+//	a, err := game.NewMatch(game.Config{Map: m, NoPlayer: true, Bots: 3, Seed: 1}, hub.Join())
+//	if err != nil { … }
+//	b, err := game.NewMatch(game.Config{Map: m, Seed: 2}, hub.Join())
+//	if err != nil { … }
 //	var snap game.Snapshot
 //	for tick := 1; tick <= 600; tick++ {
-//		now := float64(tick) / 60
+//		now := float64(tick) / 60 // seconds on the hub's clock
 //		hub.SetNow(now)
-//		a.Step(now, physics.Input{})
-//		b.Step(now, physics.Input{Throttle: 1})
+//		if err := a.Step(now, physics.Input{}); err != nil { … }
+//		if err := b.Step(now, physics.Input{Throttle: 1}); err != nil { … }
 //		b.Snapshot(&snap) // reuses snap's slices: no garbage per frame
 //	}
 //
@@ -29,9 +35,8 @@
 // sends one) and tanks joining, leaving and timing out; other parts of the game add
 // theirs (kills) with the unexported notify.
 //
-// Practice, Host and Join build matches on real QUIC sessions for the client; Serve
-// runs a headless host with bots, reports every step's ServeStatus (players, and the
-// MatchState: waiting, playing, idle, ended) to ServeConfig.Tick, and returns when the
-// match ends by its rules (today: ServeConfig.IdleTimeout without players). Time is
-// always a parameter of Step: nothing on the simulation path reads the wall clock.
+// Combat's values (shots, hit claims, rules) are package combat's; the host's
+// referee is package referee; the bots' driving and aiming are package bot. Package
+// session builds matches on real QUIC sessions. Time is always a parameter of Step:
+// nothing on the simulation path reads the wall clock.
 package game

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -28,6 +29,11 @@ func (l *scriptLink) Spawn(string, int, deadreckon.State) (uint32, error) {
 func (l *scriptLink) Despawn(uint32) error                   { return nil }
 func (l *scriptLink) Publish(uint32, deadreckon.State) error { return nil }
 func (l *scriptLink) Stats() net.Stats                       { return net.Stats{} }
+
+// Send drops game messages: the script has no referee (Refereed false), so the match
+// never fights on it.
+func (l *scriptLink) Send(wire.Message) error { return nil }
+func (l *scriptLink) Refereed() bool          { return false }
 func (l *scriptLink) Chat(text string) error {
 	l.chat = append(l.chat, text)
 	return nil

@@ -3,6 +3,7 @@ package game
 import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // Link is a match's connection to the other peers of a match. *net.Client (a joined
@@ -27,29 +28,13 @@ type Link interface {
 	Poll(buf []net.Event) []net.Event
 	// Stats returns the link's connection figures now.
 	Stats() net.Stats
+	// Send sends a game message (wire.Fire, wire.HitClaim) to the host's Judge, whose
+	// answers arrive as net.EventMessage events.
+	Send(m wire.Message) error
+	// Refereed reports whether a Judge hears the link's game messages: a match fights
+	// only on a refereed link.
+	Refereed() bool
 }
 
 // The real network peers are links.
 var _ Link = (*net.Client)(nil)
-
-// publisherConfig returns pc with the bounds of what a tank publishes filled in where
-// pc leaves them zero: the host's limits (net.DefaultMax…), which the publisher keeps
-// strictly inside, so that the host never refuses a tank's update for a collision's
-// acceleration spike or a sample jump.
-func publisherConfig(pc deadreckon.PublisherConfig) deadreckon.PublisherConfig {
-	l := &pc.Reckon.Limits
-	for _, b := range []struct {
-		v   *float64
-		def float64
-	}{
-		{&l.MaxSpeed, net.DefaultMaxSpeed},
-		{&l.MaxAcceleration, net.DefaultMaxAcceleration},
-		{&l.MaxAngularSpeed, net.DefaultMaxTurnRate},
-		{&l.MaxArticulationRate, net.DefaultMaxArticulationRate},
-	} {
-		if *b.v == 0 {
-			*b.v = b.def
-		}
-	}
-	return pc
-}

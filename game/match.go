@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
@@ -81,7 +83,7 @@ type tank struct {
 	// Local tanks.
 	body        *physics.Tank
 	pub         *deadreckon.Publisher
-	bot         *botDriver
+	bot         *bot.Driver
 	published   deadreckon.State // last state handed to the link
 	pubAt       float64          // local time it was handed over
 	spawnFailed bool             // a respawn could not re-enter the match; retry
@@ -125,9 +127,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	if !(cfg.RemoveAfter > 0) {
 		cfg.RemoveAfter = DefaultRemoveAfter
 	}
-	if cfg.DeadReckoning == (deadreckon.PublisherConfig{}) {
-		cfg.DeadReckoning = DeadReckoning()
-	}
+	cfg.DeadReckoning = withGameReckoning(cfg.DeadReckoning)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -138,10 +138,13 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		terr: cfg.Map,
 		log:  log,
 		// Peers with the same seed still choose differently (spawn points).
-		rng:    rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
-		dr:     cfg.DeadReckoning,
-		byID:   make(map[uint32]*tank),
-		combat: newMatchCombat(link, cfg),
+		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
+		dr:   cfg.DeadReckoning,
+		byID: make(map[uint32]*tank),
+	}
+	var err error
+	if m.combat, err = newMatchCombat(link, cfg); err != nil {
+		return nil, err
 	}
 	if m.terr == nil {
 		t, err := terrain.Generate(terrain.GenerateConfig{Seed: cfg.Seed})
@@ -185,7 +188,7 @@ func (m *Match) spawnAll() error {
 	id := uint64(m.link.ID())
 	for i := range m.cfg.Bots {
 		seed := m.cfg.Seed ^ (id<<32+uint64(i)+1)*0x632be59bd9b4e019
-		bot := newBotDriver(botConfig{Map: m.terr, Seed: seed})
+		bot := bot.NewDriver(bot.Config{Map: m.terr, Seed: seed})
 		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot); err != nil {
 			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
 		}
@@ -263,7 +266,7 @@ func (m *Match) SetLatencyCompensation(on bool) {
 // near it are clamped with three rays, far ones more cheaply (deadreckon.Clamp's
 // NearDistance and FarDistance). Until it is called, the player's tank stands in.
 func (m *Match) SetCamera(p mgl64.Vec3) {
-	if deadreckon.FiniteVec(p) {
+	if geom.FiniteVec(p) {
 		m.camera, m.hasCamera = p, true
 	}
 }
@@ -282,14 +285,18 @@ func (m *Match) reconfigure() {
 func (m *Match) Respawn() { m.respawn = true }
 
 // Step advances the match to local time now (seconds on the link's clock; see Now),
-// with the player's input for this tick. One tick runs, in this order: the input is
-// applied; the events that arrived on the link are handled (spawns, state updates,
-// despawns; several updates for one tank in a tick: the last wins); local tanks
-// behave (bots choose their inputs); remote tanks are reckoned to now and clamped to
-// the ground, and their physics proxies are set on the reckoned paths; the physics
-// steps, so local tanks collide with remote ones where they are shown; local tanks
-// publish what the deadreckon.Publisher decides; the views the next Snapshot hands
-// out are refreshed.
+// with the player's input for this tick. One tick runs eight phases, in this order:
+//
+//  1. the input is applied;
+//  2. the events that arrived on the link are handled (spawns, state updates,
+//     despawns, chat; several updates for one tank in a tick: the last wins);
+//  3. local tanks behave (bots choose their inputs);
+//  4. remote tanks are reckoned to now and clamped to the ground, and their physics
+//     proxies are set on the reckoned paths;
+//  5. the physics steps, so local tanks collide with remote ones where they are shown;
+//  6. local tanks publish what the deadreckon.Publisher decides;
+//  7. the views the next Snapshot hands out are refreshed;
+//  8. combat: the host's events, shots, shells and claims, on the views just refreshed.
 //
 // A now earlier than the previous Step's, or not finite, simulates no time. Step returns an error
 // wrapping ErrLinkClosed once the link has closed (see Err); the match's state stays
@@ -298,7 +305,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
 	}
-	if !deadreckon.Finite(now) {
+	if !geom.Finite(now) {
 		now = m.last // a broken clock reading simulates no time
 	}
 	dt := 0.0
@@ -349,10 +356,10 @@ func (m *Match) Step(now float64, in physics.Input) error {
 func sanitizeInput(in physics.Input) physics.Input {
 	in.Throttle = clampUnit(in.Throttle)
 	in.Steer = clampUnit(in.Steer)
-	if !deadreckon.Finite(in.AimYaw) {
+	if !geom.Finite(in.AimYaw) {
 		in.AimYaw = 0
 	}
-	if !deadreckon.Finite(in.GunElevation) {
+	if !geom.Finite(in.GunElevation) {
 		in.GunElevation = 0
 	}
 	return in
@@ -360,7 +367,7 @@ func sanitizeInput(in physics.Input) physics.Input {
 
 func clampUnit(v float64) float64 {
 	switch {
-	case !deadreckon.Finite(v):
+	case !geom.Finite(v):
 		return 0
 	case v > 1:
 		return 1
@@ -503,7 +510,7 @@ func (m *Match) removeRemote(t *tank) {
 // planar returns a state's place on the ground plane: its (x, z), m, and the yaw of
 // its forward axis, rad.
 func planar(s deadreckon.State) (x, z, yaw float64) {
-	return s.Position[0], s.Position[2], deadreckon.Yaw(s.Orientation)
+	return s.Position[0], s.Position[2], geom.Yaw(s.Orientation)
 }
 
 // moveProxies puts every remote tank's physics proxy on its reckoned path for the
@@ -562,7 +569,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
 	minH, _ := m.terr.HeightRange()
 	x, y, z := p.Position[0], p.Position[1], p.Position[2]
-	if !deadreckon.Finite(x) || !deadreckon.Finite(y) || !deadreckon.Finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
+	if !geom.Finite(x) || !geom.Finite(y) || !geom.Finite(z) || x < lo[0]-1 || x > hi[0]+1 || z < lo[1]-1 || z > hi[1]+1 ||
 		y < minH-RespawnBelow {
 		return true
 	}
@@ -723,6 +730,10 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	dst.Algorithm = m.dr.Reckon.Algorithm
 	dst.Clamp = m.dr.Reckon.Clamp.Mode
 	dst.LatencyCompensation = m.dr.Reckon.CompensateLatency
+	dst.Heartbeat, dst.StaleAfter = m.dr.Reckon.Heartbeat, m.dr.Reckon.StaleAfter()
+	if !(dst.Heartbeat > 0) {
+		dst.Heartbeat = deadreckon.DefaultHeartbeat
+	}
 	dst.Self = -1
 	n := len(m.tanks)
 	if cap(dst.Tanks) < n {

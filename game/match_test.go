@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
@@ -75,8 +76,9 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 			hub := newHub(t, gametest.LoopbackConfig{})
 			owner := hub.Join()
 			m := mustMatch(t, Config{Map: mp, NoPlayer: true, DeadReckoning: reckoning(func(c *deadreckon.Config) {
-				c.Algorithm, c.Clamp.Mode = algo, deadreckon.ClampNone
+				c.Algorithm = algo
 			})}, hub.Join())
+			m.SetClamp(deadreckon.ClampNone) // zero in a Config means the game's clamp
 
 			s0 := deadreckon.NewState(mgl64.Vec3{10, 5, 10})
 			id, err := owner.Spawn("target", 1, s0)
@@ -207,10 +209,12 @@ func twoMatchErrors(t *testing.T, noCompensation bool) (errs, horiz []float64) {
 	// a meter or two in height where the ground curves under a 7 m hull.
 	dr := reckoning(func(c *deadreckon.Config) {
 		c.Clamp.NearDistance, c.Clamp.FarDistance = math.Inf(1), math.Inf(1)
-		c.CompensateLatency = !noCompensation
 	})
 	a := mustMatch(t, Config{Map: mp, Name: "a", Bots: 2, Seed: 1, DeadReckoning: dr}, hub.Join())
 	b := mustMatch(t, Config{Map: mp, Name: "b", Bots: 1, Seed: 2, DeadReckoning: dr}, hub.Join())
+	// Off is not a Config value (zero there means the game's choice): switch it.
+	a.SetLatencyCompensation(!noCompensation)
+	b.SetLatencyCompensation(!noCompensation)
 
 	var sa, sb Snapshot
 	for k := 0; k <= 20*60; k++ {
@@ -324,7 +328,9 @@ func TestRemoteLifecycle(t *testing.T) {
 	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
 	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2,
-		DeadReckoning: reckoning(func(c *deadreckon.Config) { c.Heartbeat = 0.5 })}, hub.Join())
+		DeadReckoning: reckoning(func(c *deadreckon.Config) {
+			c.Heartbeat, c.StaleHeartbeats = 0.5, deadreckon.DefaultStaleHeartbeats // stale after 1.2 s
+		})}, hub.Join())
 	a, _ := owner.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0}))
 	b, _ := owner.Spawn("b", 2, deadreckon.NewState(mgl64.Vec3{20, 0, 0}))
 	c, _ := owner.Spawn("c", 2, deadreckon.NewState(mgl64.Vec3{40, 0, 0}))
@@ -351,7 +357,7 @@ func TestRemoteLifecycle(t *testing.T) {
 	if snap.Net.Refused != 2 {
 		t.Errorf("rejected = %d after a bad spawn and a NaN update, want 2", snap.Net.Refused)
 	}
-	if p := viewOf(t, &snap, a).Position; !deadreckon.Finite(p[0]) {
+	if p := viewOf(t, &snap, a).Position; !geom.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
 	}
 	if err := owner.Despawn(c); err != nil {
@@ -453,7 +459,7 @@ func TestInputSanitized(t *testing.T) {
 	m.Snapshot(&snap)
 	v := snap.Tanks[snap.Self]
 	for _, x := range []float64{v.Position[0], v.Position[1], v.Position[2], v.Turret, v.Gun} {
-		if !deadreckon.Finite(x) {
+		if !geom.Finite(x) {
 			t.Fatalf("non-finite pose after hostile input: %+v", v)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
@@ -27,6 +28,40 @@ func TestOneDeadReckoning(t *testing.T) {
 	}
 }
 
+// TestDeadReckoningMergesFieldByField: a configuration that sets some fields keeps
+// them and takes the game's value for every other, nested fields included.
+func TestDeadReckoningMergesFieldByField(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(pc *deadreckon.PublisherConfig)
+	}{
+		{"publisher threshold", func(pc *deadreckon.PublisherConfig) { pc.PositionThreshold = 0.5 }},
+		{"reckon interval", func(pc *deadreckon.PublisherConfig) { pc.Reckon.UpdateInterval = 0.3 }},
+		{"clamp distance", func(pc *deadreckon.PublisherConfig) { pc.Reckon.Clamp.NearDistance = 12 }},
+		{"limit", func(pc *deadreckon.PublisherConfig) { pc.Reckon.Limits.MaxSpeed = 9 }},
+	} {
+		var given deadreckon.PublisherConfig
+		c.edit(&given)
+		want := DeadReckoning()
+		c.edit(&want)
+		hub := newHub(t, gametest.LoopbackConfig{})
+		m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true, DeadReckoning: given}, hub.Join())
+		if got := m.DeadReckoning(); got != want {
+			t.Errorf("%s: match reckons with %+v\nwant %+v", c.name, got, want)
+		}
+	}
+}
+
+// TestInvalidRulesRefused: rules the referee would refuse are an error, not the defaults.
+func TestInvalidRulesRefused(t *testing.T) {
+	hub := newHub(t, gametest.LoopbackConfig{})
+	for _, r := range []combat.Rules{{Reload: -1}, {MaxHealth: math.NaN()}, {TimeLimit: math.Inf(1)}} {
+		if _, err := NewMatch(Config{Map: smallMap(t), NoPlayer: true, Rules: r}, hub.Join()); err == nil {
+			t.Errorf("rules %+v accepted", r)
+		}
+	}
+}
+
 // TestStaleBeforeRemoved: a silent tank is shown stale before the host's timeout
 // removes its player, and the match's own removal comes later still.
 func TestStaleBeforeRemoved(t *testing.T) {
@@ -35,9 +70,10 @@ func TestStaleBeforeRemoved(t *testing.T) {
 		t.Fatalf("stale after %v s, host timeout %v s, match removal %v s: want them in this order",
 			stale, net.DefaultTimeout, DefaultRemoveAfter)
 	}
-	// A parked tank is heard from every heartbeat, well inside StaleAfter.
-	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*2 > stale {
-		t.Errorf("heartbeat up to %v s: one lost heartbeat would mark a parked tank stale (%v s)", hb, stale)
+	// A parked tank is heard from every heartbeat: three lost in a row (one parked
+	// tank-hour in a hundred at 10% loss) still leave it fresh.
+	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*4 > stale {
+		t.Errorf("heartbeat up to %v s: three lost heartbeats would mark a parked tank stale (%v s)", hb, stale)
 	}
 	hub := newHub(t, gametest.LoopbackConfig{})
 	owner := hub.Join()
@@ -55,6 +91,9 @@ func TestStaleBeforeRemoved(t *testing.T) {
 		if len(snap.Tanks) == 1 && snap.Tanks[0].Stale && staleAt == 0 {
 			staleAt = now
 		}
+	}
+	if snap.StaleAfter != stale || snap.Heartbeat != PublishHeartbeat {
+		t.Errorf("snapshot says stale after %v s, heartbeat %v s; want %v and %v for the labels", snap.StaleAfter, snap.Heartbeat, stale, PublishHeartbeat)
 	}
 	if math.Abs(staleAt-stale) > 2*tick {
 		t.Errorf("silent tank shown stale at %.2f s, want %.2f s", staleAt, stale)

@@ -23,6 +23,10 @@ type Snapshot struct {
 	// LatencyCompensation reports that remote tanks are projected from their owners'
 	// timestamps rather than from the updates' arrival.
 	LatencyCompensation bool
+	// Heartbeat is how often a remote tank is heard from at the least, s, and
+	// StaleAfter how long it may go unheard before it is shown stale, s: the rule
+	// TankView.Stale follows, for the labels that show a tank's update age.
+	Heartbeat, StaleAfter float64
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
 	// Notices are the match's recent notices (chat, joins, leaves, timeouts, kills),
@@ -78,7 +82,8 @@ type TankView struct {
 	Team int
 	// Local reports whether this peer simulates the tank (player or own bot).
 	Local bool
-	// Stale reports that the tank has not been heard from for too long.
+	// Stale reports that the tank has not been heard from for too long: Snapshot's
+	// StaleAfter.
 	Stale bool
 	// Position and Orientation are the displayed (reckoned and clamped) pose.
 	Position    mgl64.Vec3

@@ -5,14 +5,13 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
-
-// steerLeft is the physics.Input.Steer sign that turns a tank left (positive yaw):
-// physics steers right for positive values.
-const steerLeft = -1
 
 // spawnClearance is the distance between tank centres a spawn keeps, m: two hulls
 // 6.9 m long this far apart cannot touch, whatever their headings.
@@ -74,7 +73,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 		}
 	}
 	x, z = best[0], best[1]
-	yaw = deadreckon.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
+	yaw = geom.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
 	return x, z, yaw
 }
 
@@ -83,7 +82,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 func (m *Match) tankRoom(c mgl64.Vec2, skip *tank, enemiesOnly bool) float64 {
 	d := math.Inf(1)
 	for _, t := range m.tanks {
-		if t == skip || enemiesOnly && !Enemies(skip.team, t.team) {
+		if t == skip || enemiesOnly && !combat.Enemies(skip.team, t.team) {
 			continue
 		}
 		p := t.view.Position
@@ -108,12 +107,12 @@ func (m *Match) rockRoom(c mgl64.Vec2) float64 {
 // insideSpawnArea reports whether c is far enough inside the map border to spawn at.
 func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
-	in := DefaultBotMargin / 2
+	in := bot.DefaultMargin / 2
 	return c[0] >= lo[0]+in && c[0] <= hi[0]-in && c[1] >= lo[1]+in && c[1] <= hi[1]-in
 }
 
 // spawnLocal adds a local tank to the physics world and announces it on the link.
-func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error) {
+func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error) {
 	x, z, yaw := m.spawnSpot(nil)
 	body, err := m.world.AddTank(physics.TankSpec{}, x, z, yaw)
 	if err != nil {
@@ -128,7 +127,7 @@ func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error)
 	t := &tank{
 		id: id, owner: m.link.ID(), name: name, team: team, local: true,
 		body: body, bot: bot,
-		pub:       deadreckon.NewPublisher(publisherConfig(m.dr), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
+		pub:       deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
 		trail:     newRing(m.cfg.TrailLength),
 	}
@@ -142,12 +141,12 @@ func (m *Match) spawnLocal(name string, team int, bot *botDriver) (*tank, error)
 // spawnState is the state a freshly placed tank announces.
 func spawnState(g *terrain.Map, body *physics.Tank, x, z, yaw float64) deadreckon.State {
 	p := body.Pose()
-	if p.Orientation.Len() > 0.5 && deadreckon.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
+	if p.Orientation.Len() > 0.5 && geom.Finite(p.Position[1]) && p.Position[0] == x && p.Position[2] == z {
 		return p.State()
 	}
 	h, _ := g.HeightAt(x, z)
 	s := deadreckon.NewState(mgl64.Vec3{x, h, z})
-	s.Orientation = deadreckon.YawQuat(yaw)
+	s.Orientation = geom.YawQuat(yaw)
 	s.NumArticulations = physics.NumArticulations
 	return s
 }
@@ -177,7 +176,7 @@ func (m *Match) respawnLocal(t *tank) {
 	}
 	t.id, t.spawnFailed = id, false
 	m.byID[id] = t
-	t.pub = deadreckon.NewPublisher(publisherConfig(m.dr), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
+	t.pub = deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
 }

@@ -92,7 +92,11 @@ func describeGame(dr deadreckon.PublisherConfig) string {
 	if r.CompensateLatency {
 		comp = " latency-compensated"
 	}
-	return fmt.Sprintf("publish on error over %g m or %g° (at most every %s, heartbeat %g s); remote%s %v, ΔT %s, ground clamp %v",
-		dr.PositionThreshold, math.Round(dr.OrientationThreshold*180/math.Pi*100)/100, ms(dr.MinInterval), dr.Heartbeat,
-		comp, r.Algorithm, ms(r.UpdateInterval), r.Clamp.Mode)
+	budget := ""
+	if dr.Budget > 0 {
+		budget = fmt.Sprintf(", budget %g/s", dr.Budget)
+	}
+	return fmt.Sprintf("publish on error over %g m or %g° (at most every %s, heartbeat %g s%s); remote%s %v, ΔT %s, ground clamp %v, stale after %g s",
+		dr.PositionThreshold, math.Round(dr.OrientationThreshold*180/math.Pi*100)/100, ms(dr.MinInterval), dr.Heartbeat, budget,
+		comp, r.Algorithm, ms(r.UpdateInterval), r.Clamp.Mode, r.StaleAfter())
 }

@@ -1,8 +1,10 @@
 package lab
 
 import (
-	"github.com/treadline/treadline/net/impair"
 	"testing"
+
+	"github.com/treadline/treadline/internal/units"
+	"github.com/treadline/treadline/net/impair"
 )
 
 // BenchmarkSimulate measures one 60 s run of PVB on the zigzag at 60 fps over a lossy,
@@ -13,7 +15,7 @@ func BenchmarkSimulate(b *testing.B) {
 		b.Fatal(err)
 	}
 	a, _ := ParseAlgo("pvb")
-	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 5}, Network: impair.Link{Latency: sec(0.1), Jitter: sec(0.03), Loss: 0.05}, Seed: 1}
+	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 5}, Network: impair.Link{Latency: units.Duration(0.1), Jitter: units.Duration(0.03), Loss: 0.05}, Seed: 1}
 	var sc scratch
 	if _, err := sc.simulate(s); err != nil { // warm the buffers
 		b.Fatal(err)

@@ -1,22 +1,26 @@
 // Package lab is Treadline's dead-reckoning laboratory, the engine of cmd/drlab. It
 // plays a true trajectory frame by frame, publishes it as a locally owned actor would
 // (deadreckon.Publisher, at a fixed rate or on error thresholds), encodes each update
-// with the real wire format (net/wire), carries it over a modelled link (the link model
-// of net/impair, impair.Model: latency, jitter, loss in bursts, reordering and
-// duplication, run in an in-process event queue: no sockets, no wall clock),
+// with the real wire format (net/wire), carries it over a modelled link (net/impair's
+// one link model, impair.Link: latency, jitter, loss in bursts, reordering and
+// duplication, run by an impair.Path in simulated time: no sockets, no wall clock),
 // reckons it on the remote side every frame with a deadreckon.Actor, clamps it to the
 // ground where there is terrain, and measures how far and how smoothly the remote view
 // follows the truth.
 //
 // The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
-// stopgo, ledge, tank — a tank driven through package physics — pivot, collision and
-// respawn) or a recorded CSV trace (ReadTrace, Trace.Path). The algorithm "game" runs
-// the game's own dead reckoning, game.DeadReckoning(). The figures of a run (Result)
-// are the mean, 95th percentile and largest position error, the mean heading error,
-// the largest per-frame jump |displayed step − true step|, the largest pop (a step off
+// stopgo, ledge, tank — a tank driven through package physics — pivot, collision,
+// respawn, stops — repeated starts and stops at varying speeds — parked, and wander1
+// to wander3, random keyboard drives over the hills whose seeds no tuning has seen)
+// or a recorded CSV trace (ReadTrace, Trace.Path). The algorithm "game" runs the
+// game's own dead reckoning, game.DeadReckoning(). The figures of a run (Result) are
+// the mean, 95th percentile and largest position error, the mean heading error, the
+// largest per-frame jump |displayed step − true step|, the largest pop (a step off
 // the displayed path's own course beyond the truth's, which steady lag does not make),
 // the largest per-frame velocity change beyond the truth's, the RMS jerk, depth below
-// the ground, and the updates and bytes per second that bought them. Everything is
+// the ground; what a player watching notices: the overshoot past a stop, the delay of
+// a start, how often the tank is marked stale and how often its path turns back; and
+// the updates and bytes per second that bought them. Everything is
 // deterministic: the same Setup, or the same Options, gives the same result bit for
 // bit; Options.Runs averages over several seeds when one lossy run is too noisy.
 //

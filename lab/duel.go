@@ -11,10 +11,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -46,7 +49,7 @@ type DuelOptions struct {
 	// FPS is the frame rate of every peer. If zero, DefaultFPS.
 	FPS float64
 	// Difficulty is the shooting bot's skill.
-	Difficulty game.Difficulty
+	Difficulty bot.Difficulty
 	// JSON prints the result as one JSON object.
 	JSON bool
 }
@@ -111,7 +114,7 @@ func RunDuel(ctx context.Context, w io.Writer, o DuelOptions) error {
 // Duel measures who-hit-whom: two tanks driven by the bot AI on the valley, one firing
 // at the other. The target publishes through deadreckon.Publisher and the wire
 // encoding to the host over an impaired hop; the host records what it relays
-// (game.HitChecker) and forwards it over another impaired hop to the shooter, whose
+// (referee.Checker) and forwards it over another impaired hop to the shooter, whose
 // deadreckon.Actor reckons and clamps the target as a match does. The shooter's shells
 // fly on its screen; hits are claimed to the host, which rebuilds the shooter's view and
 // judges them. Every random draw comes from the seed.
@@ -192,14 +195,14 @@ type duelPost struct {
 	arrive float64
 	seq    int
 	fire   bool
-	shot   game.Shot
-	claim  game.Claim
+	shot   combat.Shot
+	claim  combat.Claim
 	forged bool
 }
 
 // duelShell is a shell in flight on the shooter's screen.
 type duelShell struct {
-	shot     game.Shot
+	shot     combat.Shot
 	last     float64 // time swept to
 	trueHit  bool
 	closest  float64 // closest approach to the displayed hull, m
@@ -207,7 +210,7 @@ type duelShell struct {
 	closeImp float64 // shell time of it
 	closeLoc mgl64.Vec3
 	// closeApplied is the shooter's applied updates at that frame.
-	closeApplied [game.ClaimApplied]game.Applied
+	closeApplied [combat.ClaimApplied]combat.Applied
 	closeObs     mgl64.Vec3
 }
 
@@ -217,7 +220,7 @@ type duelShot struct {
 	forged   bool
 	miss     float64 // a forged shot's closest pass on the shooter's screen, m
 	judged   bool
-	verdict  game.Reason
+	verdict  combat.Reason
 }
 
 type duel struct {
@@ -225,8 +228,8 @@ type duel struct {
 	m        *terrain.Map
 	w        *physics.World
 	a, b     *physics.Tank
-	botA     *game.Duelist
-	botB     *game.Duelist
+	botA     *bot.Duelist
+	botB     *bot.Duelist
 	pubA     *deadreckon.Publisher
 	pubB     *deadreckon.Publisher
 	codec    wireCodec
@@ -234,7 +237,7 @@ type duel struct {
 	hopBH    *Network // target to host
 	hopHA    *Network // host to shooter
 	rng      *rand.Rand
-	check    *game.HitChecker
+	check    *referee.Checker
 	view     *deadreckon.Actor // the target on the shooter's screen
 	host     *deadreckon.Actor // the target on the host: the naive check's view
 	hostA    mgl64.Vec3        // the shooter's position on the host
@@ -248,8 +251,8 @@ type duel struct {
 	res      DuelResult
 	naive    int
 	deliver  []Delivery
-	applied  [game.ClaimApplied]game.Applied // the newest updates of the target the shooter applied
-	observer mgl64.Vec3                      // where the shooter clamps the target from
+	applied  [combat.ClaimApplied]combat.Applied // the newest updates of the target the shooter applied
+	observer mgl64.Vec3                          // where the shooter clamps the target from
 }
 
 func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
@@ -273,14 +276,14 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 	reckon := dr.Reckon
 	d := &duel{o: o, m: m, w: w, a: a, b: b, reckon: reckon,
 		rng:   rand.New(rand.NewPCG(seed, 0xd0e1)),
-		check: game.NewHitChecker(m, game.HitCheckConfig{Reckon: reckon}),
+		check: referee.NewChecker(m, referee.CheckerConfig{Reckon: reckon}),
 		view:  deadreckon.NewActor(reckon),
 		host:  deadreckon.NewActor(reckon),
 		res:   DuelResult{RejectsByReason: map[string]int{}},
 	}
 	// Both bots keep to the middle of the valley, so they meet.
-	d.botA = game.NewDuelist(m, o.Difficulty, seed*2+1, 150)
-	d.botB = game.NewDuelist(m, o.Difficulty, seed*2+2, 150)
+	d.botA = bot.NewDuelist(m, o.Difficulty, seed*2+1, 150)
+	d.botB = bot.NewDuelist(m, o.Difficulty, seed*2+2, 150)
 	d.pubA = deadreckon.NewPublisher(dr, seed*5+1)
 	d.pubB = deadreckon.NewPublisher(dr, seed*5+2)
 	for i, hop := range []**Network{&d.hopAH, &d.hopBH, &d.hopHA} {
@@ -340,7 +343,7 @@ func (d *duel) run(ctx context.Context) error {
 				return err
 			}
 		}
-		if (d.res.Shots >= d.o.Shots && t > lastShot+game.ShellLifetime+1) || t > DefaultDuelMaxTime {
+		if (d.res.Shots >= d.o.Shots && t > lastShot+combat.ShellLifetime+1) || t > DefaultDuelMaxTime {
 			d.res.SimSeconds = t
 			break
 		}
@@ -356,11 +359,11 @@ func (d *duel) run(ctx context.Context) error {
 		shown := d.shooterView(t, pa)
 		d.sweep(t, pb, shown)
 		// Drive and aim for the next frame.
-		in, fire := d.botA.Input(t, pa, []game.Target{{ID: duelTarget, Position: shown.Position, Velocity: shown.Velocity, Enemy: true}},
+		in, fire := d.botA.Input(t, pa, []bot.Target{{ID: duelTarget, Position: shown.Position, Velocity: shown.Velocity, Enemy: true}},
 			t >= d.reload && d.res.Shots < d.o.Shots)
 		d.a.SetInput(in)
 		// The target drives as a bot and never fires: nothing is an enemy to it.
-		inB, _ := d.botB.Input(t, pb, []game.Target{{ID: duelShooter, Position: pa.Position}}, false)
+		inB, _ := d.botB.Input(t, pb, []bot.Target{{ID: duelShooter, Position: pa.Position}}, false)
 		d.b.SetInput(inB)
 		if fire {
 			d.fire(t, pa)
@@ -378,7 +381,7 @@ func (d *duel) shooterView(t float64, pa physics.Pose) deadreckon.State {
 	for _, m := range d.deliver {
 		if d.view.Receive(m.State, t) == nil { // refused updates are counted nowhere, as in a match
 			copy(d.applied[1:], d.applied[:])
-			d.applied[0] = game.Applied{Update: m.State.Time, At: t}
+			d.applied[0] = combat.Applied{Update: m.State.Time, At: t}
 		}
 	}
 	d.view.Advance(t)
@@ -390,13 +393,13 @@ func (d *duel) shooterView(t float64, pa physics.Pose) deadreckon.State {
 // fire shoots a shell from the shooter's muzzle (its tank at pa) at t and tells the
 // host, reliably.
 func (d *duel) fire(t float64, pa physics.Pose) {
-	origin, dir := game.Muzzle(pa.Position, pa.Orientation, pa.Turret, pa.Gun)
+	origin, dir := combat.Muzzle(pa.Position, pa.Orientation, pa.Turret, pa.Gun)
 	d.nextID++
-	s := game.Shot{ID: d.nextID, Shooter: duelShooter, Origin: origin, Direction: dir, Time: t}
+	s := combat.Shot{ID: d.nextID, Shooter: duelShooter, Origin: origin, Direction: dir, Time: t}
 	d.shells = append(d.shells, duelShell{shot: s, last: t, closest: math.Inf(1)})
 	d.shots = append(d.shots, duelShot{})
 	d.post(duelPost{fire: true, shot: s}, t, true)
-	d.reload = t + game.DefaultReload
+	d.reload = t + combat.DefaultReload
 	d.res.Shots++
 }
 
@@ -407,11 +410,11 @@ func (d *duel) tally() {
 		switch {
 		case s.onScreen && !s.judged:
 			d.res.ClaimsLost++
-		case s.onScreen && s.verdict == game.Accepted:
+		case s.onScreen && s.verdict == combat.Accepted:
 			d.res.HitsConfirmed++
 		case s.onScreen:
 			d.res.RejectsByReason[s.verdict.String()]++
-		case s.forged && s.judged && s.verdict == game.Accepted:
+		case s.forged && s.judged && s.verdict == combat.Accepted:
 			d.res.FalseConfirms++
 			d.res.FalseConfirmMaxMiss = math.Max(d.res.FalseConfirmMaxMiss, s.miss)
 		}
@@ -467,14 +470,14 @@ func (d *duel) hostFrame(t float64) {
 			d.check.Fired(p.shot, p.arrive)
 			continue
 		}
-		v := d.check.Check(p.claim, p.arrive, game.ShooterLink{Latency: d.o.Network.Latency.Seconds()})
+		v := d.check.Check(p.claim, p.arrive, referee.ShooterLink{Latency: d.o.Network.Latency.Seconds()})
 		if v.Duplicate {
 			continue
 		}
 		s := &d.shots[p.claim.Shot-1]
 		s.judged, s.verdict = true, v.Reason
 		if !p.forged {
-			if v.Rebuilt != (game.HullPose{}) {
+			if v.Rebuilt != (combat.HullPose{}) {
 				d.res.rebuild = append(d.res.rebuild, v.Miss)
 			}
 			if d.naiveAccepts(p.claim) {
@@ -487,7 +490,7 @@ func (d *duel) hostFrame(t float64) {
 
 // naiveAccepts reports whether a host that checks a claim against its own latest view
 // of the target, without rebuilding the shooter's, would accept it.
-func (d *duel) naiveAccepts(c game.Claim) bool {
+func (d *duel) naiveAccepts(c combat.Claim) bool {
 	r := d.host.Reckoned()
 	world := r.Position.Add(r.Orientation.Rotate(c.Local))
 	return world.Sub(c.Fired.At(c.Impact)).Len() <= d.check.Config().Tolerance
@@ -497,17 +500,17 @@ func (d *duel) naiveAccepts(c game.Claim) bool {
 // as it truly is, and claims hits.
 func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 	observer := d.observer
-	onScreen := []game.HullPose{{Actor: duelTarget, Position: shown.Position, Orientation: shown.Orientation}}
-	real := []game.HullPose{{Actor: duelTarget, Position: truth.Position, Orientation: truth.Orientation}}
+	onScreen := []combat.HullPose{{Actor: duelTarget, Position: shown.Position, Orientation: shown.Orientation}}
+	real := []combat.HullPose{{Actor: duelTarget, Position: truth.Position, Orientation: truth.Orientation}}
 	live := d.shells[:0]
 	for _, sh := range d.shells {
-		imp := game.Sweep(d.m, sh.shot, sh.last, t, onScreen)
+		imp := combat.Sweep(d.m, sh.shot, sh.last, t, onScreen)
 		end := t
-		if imp.Kind != game.ImpactNone {
+		if imp.Kind != combat.ImpactNone {
 			end = imp.Time
 		}
 		if !sh.trueHit {
-			if ti := game.Sweep(d.m, sh.shot, sh.last, end, real); ti.Kind == game.ImpactTank {
+			if ti := combat.Sweep(d.m, sh.shot, sh.last, end, real); ti.Kind == combat.ImpactTank {
 				sh.trueHit = true
 				d.res.HitsTrue++
 			}
@@ -516,14 +519,14 @@ func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 		sh.last = t
 		s := &d.shots[sh.shot.ID-1]
 		switch imp.Kind {
-		case game.ImpactNone:
+		case combat.ImpactNone:
 			live = append(live, sh)
 			continue
-		case game.ImpactTank:
+		case combat.ImpactTank:
 			s.onScreen = true
 			d.res.HitsOnScreen++
-			c := game.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: t, Impact: imp.Time,
-				Local: imp.Local, Fired: sh.shot, Observer: observer, Reckon: game.ModeOf(d.reckon)}
+			c := combat.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: t, Impact: imp.Time,
+				Local: imp.Local, Fired: sh.shot, Observer: observer, Reckon: combat.ModeOf(d.reckon)}
 			c.Applied = d.applied
 			for k := range duelClaimCopies {
 				d.post(duelPost{claim: c}, t+float64(k)/d.o.FPS, false)
@@ -532,8 +535,8 @@ func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 			if sh.closest <= duelForgeRange {
 				s.forged, s.miss = true, sh.closest
 				d.res.ForgedClaims++
-				c := game.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: sh.closeAt,
-					Impact: sh.closeImp, Local: sh.closeLoc, Fired: sh.shot, Observer: sh.closeObs, Reckon: game.ModeOf(d.reckon)}
+				c := combat.Claim{Shooter: duelShooter, Shot: sh.shot.ID, Target: duelTarget, Time: sh.closeAt,
+					Impact: sh.closeImp, Local: sh.closeLoc, Fired: sh.shot, Observer: sh.closeObs, Reckon: combat.ModeOf(d.reckon)}
 				c.Applied = sh.closeApplied
 				for k := range duelClaimCopies {
 					d.post(duelPost{claim: c, forged: true}, t+float64(k)/d.o.FPS, false)
@@ -546,7 +549,7 @@ func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 
 // closest tracks a shell's closest approach to the displayed hull over the stretch
 // from its last sweep to end, sampled finely: the point a cheat would claim.
-func (d *duel) closest(sh *duelShell, frame, end float64, hp game.HullPose) {
+func (d *duel) closest(sh *duelShell, frame, end float64, hp combat.HullPose) {
 	const samples = 16
 	inv := hp.Orientation.Conjugate()
 	for k := 1; k <= samples; k++ {
@@ -554,7 +557,7 @@ func (d *duel) closest(sh *duelShell, frame, end float64, hp game.HullPose) {
 		local := inv.Rotate(sh.shot.At(ts).Sub(hp.Position))
 		var on mgl64.Vec3
 		for i := range 3 {
-			on[i] = math.Max(game.HullMin[i], math.Min(game.HullMax[i], local[i]))
+			on[i] = math.Max(combat.HullMin[i], math.Min(combat.HullMax[i], local[i]))
 		}
 		if dist := local.Sub(on).Len(); dist < sh.closest {
 			sh.closest, sh.closeAt, sh.closeImp, sh.closeLoc = dist, frame, ts, on

@@ -3,13 +3,14 @@ package lab_test
 import (
 	"context"
 	"fmt"
-	"github.com/treadline/treadline/net/impair"
 	"log"
 	"math"
 	"strings"
 	"time"
 
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net/impair"
+
 	"github.com/treadline/treadline/lab"
 )
 
@@ -53,7 +54,7 @@ func ExampleReadTrace() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d samples, %d frames at 10 fps, heading %.0f°\n", len(tr.Samples), len(path.Poses), deadreckon.Yaw(path.Poses[0].Orientation)*180/math.Pi)
+	fmt.Printf("%d samples, %d frames at 10 fps, heading %.0f°\n", len(tr.Samples), len(path.Poses), geom.Yaw(path.Poses[0].Orientation)*180/math.Pi)
 	_, err = lab.ReadTrace(strings.NewReader("0,0,0,0\n1,2,three,4\n"))
 	fmt.Println(err)
 	// Output:

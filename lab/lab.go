@@ -320,6 +320,10 @@ func writeCompareNotes(w io.Writer, rs []Result) error {
 	b.WriteString("jump: largest |displayed step − true step| between frames (snaps, stalls, and steady lag on turns);\n")
 	b.WriteString("pop: largest per-frame step off the displayed path's own course beyond the truth's (not lag);\n")
 	b.WriteString("dv: largest per-frame change of displayed velocity beyond the truth's own change;\n")
+	b.WriteString("over: furthest past the truth's stopping point, along its travel, over every stop (- without stops);\n")
+	b.WriteString("start: p95 over starts of the time from the truth leaving rest to the display moving the same way;\n")
+	b.WriteString("stale/min: times per minute the display is newly marked stale while its owner publishes;\n")
+	b.WriteString("rev/min: times per minute the displayed path turns back against the truth's direction of travel;\n")
 	b.WriteString("jerk: RMS jerk of the displayed path (the truth's:")
 	seen := map[string]bool{}
 	for _, r := range rs {

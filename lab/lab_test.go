@@ -5,13 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/treadline/treadline/net/impair"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/treadline/treadline/internal/units"
+	"github.com/treadline/treadline/net/impair"
 
 	"github.com/treadline/treadline/deadreckon"
 )
@@ -37,7 +39,7 @@ func run(t *testing.T, scenario, algo string, rate float64, link impair.Link, cl
 func TestSameSeedSameBytes(t *testing.T) {
 	o := Options{
 		Scenarios: []string{"zigzag", "ledge"},
-		Network:   impair.Link{Latency: sec(0.1), Jitter: sec(0.04), Loss: 0.1},
+		Network:   impair.Link{Latency: units.Duration(0.1), Jitter: units.Duration(0.04), Loss: 0.1},
 		Publish:   PublishConfig{Rate: 4},
 		Duration:  20,
 		Seed:      42,
@@ -65,7 +67,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 
 func TestJSONFields(t *testing.T) {
 	var b bytes.Buffer
-	o := Options{Scenarios: []string{"ledge"}, Algos: mustAlgos(t, "pvb,delayed"), Duration: 10, JSON: true, Network: impair.Link{Latency: sec(0.05), Loss: 0.02}, Publish: PublishConfig{Rate: 3}}
+	o := Options{Scenarios: []string{"ledge"}, Algos: mustAlgos(t, "pvb,delayed"), Duration: 10, JSON: true, Network: impair.Link{Latency: units.Duration(0.05), Loss: 0.02}, Publish: PublishConfig{Rate: 3}}
 	if err := Run(context.Background(), &b, o); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestTable11(t *testing.T) {
 // with a 20 ms clock error), with perfect clocks and with a 20 ms clock error either
 // way.
 func TestLatencyCompensation(t *testing.T) {
-	link := impair.Link{Latency: sec(0.15)}
+	link := impair.Link{Latency: units.Duration(0.15)}
 	for _, sc := range []string{"circle", "zigzag"} {
 		pvb := run(t, sc, "pvb", 3, link, 0)
 		for _, ce := range []float64{0, 0.02, -0.02} {
@@ -161,7 +163,7 @@ func TestLatencyCompensation(t *testing.T) {
 // scenario's truth comes from package physics and is left out so that this test
 // checks dead reckoning, not the physics of the day.)
 func TestSmoothingJumps(t *testing.T) {
-	link := impair.Link{Latency: sec(0.1)}
+	link := impair.Link{Latency: units.Duration(0.1)}
 	for _, sc := range []string{"circle", "eight", "zigzag", "stopgo", "ledge"} {
 		jump := map[string]float64{}
 		for _, a := range []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath"} {
@@ -187,7 +189,7 @@ func TestSmoothingJumps(t *testing.T) {
 }
 
 func TestDelayedShowsItsDelay(t *testing.T) {
-	r := run(t, "circle", "delayed", 3, impair.Link{Latency: sec(0.1)}, 0)
+	r := run(t, "circle", "delayed", 3, impair.Link{Latency: units.Duration(0.1)}, 0)
 	if r.DelayS <= 0 || r.MeanErrPastM == nil {
 		t.Fatalf("delayed reports no delay: %+v", r)
 	}
@@ -202,7 +204,7 @@ func TestDelayedShowsItsDelay(t *testing.T) {
 
 func TestLedgeStaysAboveGround(t *testing.T) {
 	for _, a := range []string{"pvb", "bezier", "quadratic"} {
-		r := run(t, "ledge", a, 3, impair.Link{Latency: sec(0.15)}, 0)
+		r := run(t, "ledge", a, 3, impair.Link{Latency: units.Duration(0.15)}, 0)
 		if r.MaxDepthM == nil || *r.MaxDepthM > belowGroundTolerance || *r.BelowGroundShare != 0 {
 			t.Errorf("%s on the ledge: depth %v m, share %v below ground; want the clamp to keep it above", a, deref(r.MaxDepthM), deref(r.BelowGroundShare))
 		}
@@ -370,7 +372,7 @@ func TestWireRangeIsReported(t *testing.T) {
 func TestSimulateRunsCombinesSeeds(t *testing.T) {
 	p, _ := BuildScenario("eight", 30, 20)
 	a, _ := ParseAlgo("pvb")
-	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 3}, Network: impair.Link{Latency: sec(0.05), Loss: 0.2}, Seed: 5}
+	s := Setup{Path: p, Algo: a, Publish: PublishConfig{Rate: 3}, Network: impair.Link{Latency: units.Duration(0.05), Loss: 0.2}, Seed: 5}
 	var singles []Result
 	for k := uint64(0); k < 3; k++ {
 		one := s

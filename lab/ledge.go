@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // ledgeGround is the terrain of the ledge scenario: a plateau ledgeHeight meters high
@@ -107,10 +108,10 @@ func buildLedge(fps, duration float64) *Path {
 				y = ground
 			}
 		}
-		q := deadreckon.YawQuat(psi)
+		q := geom.YawQuat(psi)
 		if !airborne {
 			nrm, _ := g.NormalAt(x, z)
-			q = deadreckon.GroundOrientation(forward(psi), nrm)
+			q = geom.GroundOrientation(forward(psi), nrm)
 		}
 		p.Poses[i] = Pose{Time: target, Position: mgl64.Vec3{x, y, z}, Orientation: q}
 	}

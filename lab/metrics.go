@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // belowGroundTolerance is how far under the ground a displayed position must be to
@@ -62,7 +63,7 @@ func (m *metrics) Add(truth Pose, shown deadreckon.State, pastTrue mgl64.Vec3) {
 	m.errs = append(m.errs, e)
 	m.sumErr += e
 	m.maxErr = math.Max(m.maxErr, e)
-	m.sumHead += math.Abs(headingDiff(deadreckon.Yaw(shown.Orientation), deadreckon.Yaw(truth.Orientation)))
+	m.sumHead += math.Abs(headingDiff(geom.Yaw(shown.Orientation), geom.Yaw(truth.Orientation)))
 	pe := shown.Position.Sub(pastTrue).Len()
 	m.pastErrs = append(m.pastErrs, pe)
 	m.sumPast += pe

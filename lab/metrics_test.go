@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/groundtest"
 )
 
 const (
@@ -137,7 +139,7 @@ func TestMetricsPercentileNearestRank(t *testing.T) {
 func TestMetricsHeading(t *testing.T) {
 	truth := straight(10)
 	m := newMetrics(dt, nil)
-	turned := deadreckon.YawQuat(mgl64.DegToRad(-10))
+	turned := geom.YawQuat(mgl64.DegToRad(-10))
 	for _, p := range truth {
 		m.Add(p, deadreckon.State{Position: p.Position, Orientation: turned}, p.Position)
 	}
@@ -161,7 +163,7 @@ func TestMetricsDepthBelowGround(t *testing.T) {
 			shown[i][1] = -belowGroundTolerance / 2 // within tolerance: not counted
 		}
 	}
-	s := measure(truth, shown, deadreckon.Plane{})
+	s := measure(truth, shown, groundtest.Plane{})
 	if !near(s.MaxDepth, 0.3, tolMeters) {
 		t.Errorf("max depth = %v m, want 0.3 m", s.MaxDepth)
 	}

@@ -2,10 +2,10 @@ package lab
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -96,7 +96,7 @@ func NewNetwork(l impair.Link, seed uint64) (*Network, error) {
 // be lost, delayed, held back behind later sends or duplicated.
 func (n *Network) Send(s deadreckon.State, brk bool, now float64) {
 	n.sent++
-	d := n.path.Send(dur(now))
+	d := n.path.Send(units.Duration(now))
 	if d.Lost {
 		n.lost++
 		return
@@ -137,9 +137,6 @@ func (n *Network) Deliver(buf []Delivery, now float64) []Delivery {
 
 // Lost returns how many messages the link dropped.
 func (n *Network) Lost() int { return n.lost }
-
-// dur converts seconds to a Duration, rounded to the nanosecond.
-func dur(s float64) time.Duration { return time.Duration(math.Round(s * 1e9)) }
 
 // describeLink says in words how a link is impaired.
 func describeLink(l impair.Link) string {

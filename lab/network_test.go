@@ -1,9 +1,11 @@
 package lab
 
 import (
-	"github.com/treadline/treadline/net/impair"
 	"math"
 	"testing"
+
+	"github.com/treadline/treadline/internal/units"
+	"github.com/treadline/treadline/net/impair"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
@@ -17,7 +19,7 @@ func stamped(t float64) deadreckon.State {
 }
 
 func TestNetworkDelaysByLatency(t *testing.T) {
-	n, err := NewNetwork(impair.Link{Latency: sec(0.15)}, 1)
+	n, err := NewNetwork(impair.Link{Latency: units.Duration(0.15)}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestNetworkZeroDelayHoldsOneFrame(t *testing.T) {
 }
 
 func TestNetworkLossAndJitterAreSeeded(t *testing.T) {
-	cfg := impair.Link{Latency: sec(0.1), Jitter: sec(0.05), Loss: 0.2}
+	cfg := impair.Link{Latency: units.Duration(0.1), Jitter: units.Duration(0.05), Loss: 0.2}
 	run := func(seed uint64, l impair.Link) []Delivery {
 		n, err := NewNetwork(l, seed)
 		if err != nil {
@@ -95,7 +97,7 @@ func TestNetworkLossAndJitterAreSeeded(t *testing.T) {
 		}
 	}
 	// Reordering holds some back; bursts keep the loss rate with longer runs.
-	r := run(7, impair.Link{Latency: sec(0.1), Reorder: 0.1})
+	r := run(7, impair.Link{Latency: units.Duration(0.1), Reorder: 0.1})
 	reordered := 0
 	for i := 1; i < len(r); i++ {
 		if r[i].State.Time < r[i-1].State.Time {
@@ -121,7 +123,7 @@ func TestNetworkLossAndJitterAreSeeded(t *testing.T) {
 
 func TestNetworkRejectsNonsense(t *testing.T) {
 	for _, c := range []impair.Link{
-		{Latency: sec(-0.1)}, {Jitter: -1}, {Loss: 1.5}, {Loss: -0.1}, {Reorder: 2}, {LossBurst: math.NaN()},
+		{Latency: units.Duration(-0.1)}, {Jitter: -1}, {Loss: 1.5}, {Loss: -0.1}, {Reorder: 2}, {LossBurst: math.NaN()},
 	} {
 		if _, err := NewNetwork(c, 1); err == nil {
 			t.Errorf("NewNetwork(%+v) accepted it", c)

@@ -112,11 +112,11 @@ func newOwner(c PublishConfig, a Algo, seed uint64, paper bool) *owner {
 	pc := deadreckon.PublisherConfig{
 		Reckon:               reckon,
 		PositionThreshold:    c.PosThreshold,
-		ToleranceLinear:      -1,
+		ToleranceLinear:      deadreckon.Off,
 		OrientationThreshold: c.RotThreshold,
 		MinInterval:          c.MinInterval,
 		Heartbeat:            c.Heartbeat,
-		HeartbeatJitter:      -1,
+		HeartbeatJitter:      deadreckon.Off,
 		NoAcceleration:       c.NoAcceleration,
 	}
 	if c.Rate > 0 {
@@ -124,7 +124,8 @@ func newOwner(c PublishConfig, a Algo, seed uint64, paper bool) *owner {
 		pc.MaxTolerance = never
 		pc.MinInterval = 0.5 / c.Rate
 		pc.Heartbeat = never
-		pc.RepeatChange = -1
+		pc.RepeatChange = deadreckon.Off
+		pc.StartSpeed, pc.Budget = deadreckon.Off, deadreckon.Off // exactly the rate
 	}
 	return &owner{pub: deadreckon.NewPublisher(pc, seed), rate: c.Rate}
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -33,7 +34,7 @@ type RecordedLink struct {
 func (l *RecordedLink) network() *Network {
 	n, _ := NewNetwork(impair.Link{}, 0) // an unimpaired link is always valid
 	for _, d := range l.Deliveries {
-		n.push(d.State, d.Break, dur(d.Arrival))
+		n.push(d.State, d.Break, units.Duration(d.Arrival))
 	}
 	n.sent = len(l.sends())
 	n.lost = max(0, n.sent-len(l.Deliveries))

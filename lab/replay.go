@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,7 @@ func runReplay(ctx context.Context, w io.Writer, o Options) error {
 	}
 	na := len(o.Algos)
 	all := make([]Result, len(tanks)*na)
+	delays := make([][]float64, len(all)) // each run's start delays, for the sums
 	err = forEach(ctx, len(all), func(sc *scratch, i int) error {
 		k := tanks[i/na]
 		s := o.setup(k.path, o.Algos[i%na])
@@ -71,6 +73,11 @@ func runReplay(ctx context.Context, w io.Writer, o Options) error {
 			markRecorded(&r, rec)
 		}
 		all[i] = r
+		if o.Runs > 1 {
+			delays[i] = slices.Clone(sc.delays)
+		} else {
+			delays[i] = slices.Clone(sc.player.delays)
+		}
 		return nil
 	})
 	if err != nil {
@@ -79,10 +86,12 @@ func runReplay(ctx context.Context, w io.Writer, o Options) error {
 	sums := make([]Result, na)
 	for a := range na {
 		var rs []Result
+		var ds [][]float64
 		for k := range tanks {
 			rs = append(rs, all[k*na+a])
+			ds = append(ds, delays[k*na+a])
 		}
-		sums[a] = sumTanks(rs)
+		sums[a] = sumTanks(rs, ds)
 	}
 	if o.JSON {
 		return writeJSON(w, append(all, sums...))
@@ -231,53 +240,67 @@ func recordedLink(rec *replay.Recording, t *replay.Tank, t0 float64) *RecordedLi
 }
 
 // sumTanks sums one algorithm's results over every tank: frame-weighted means of the
-// means, the 95th percentiles and the rates; the largest of the maxima; sums of the
-// counts.
-func sumTanks(rs []Result) Result {
+// means, the 95th percentiles, the rates and the shares; the largest of the maxima;
+// sums of the counts; and the start delays' 95th percentile over all of them
+// (delays[i] are rs[i]'s).
+func sumTanks(rs []Result, delays [][]float64) Result {
 	acc := rs[0]
 	acc.Scenario = AllTanks
 	acc.Record = nil
+	acc.MeanErrPastM, acc.P95ErrPastM = copyPtr(acc.MeanErrPastM), copyPtr(acc.P95ErrPastM)
+	acc.MaxDepthM, acc.BelowGroundShare = copyPtr(acc.MaxDepthM), copyPtr(acc.BelowGroundShare)
+	acc.TrueMaxDepthM, acc.TrueBelowGroundShare = copyPtr(acc.TrueMaxDepthM), copyPtr(acc.TrueBelowGroundShare)
+	acc.MaxUnderTruthM = copyPtr(acc.MaxUnderTruthM)
+	means := func(r *Result) []*float64 {
+		return []*float64{&r.MeanErrM, &r.P95ErrM, &r.MeanHeadingDeg, &r.RMSJerk, &r.TrueRMSJerk, &r.UpdatesPerS,
+			&r.BytesPerS, &r.DurationS, &r.StalePerMin, &r.ReversalCount, r.MeanErrPastM, r.P95ErrPastM,
+			r.BelowGroundShare, r.TrueBelowGroundShare}
+	}
+	maxima := func(r *Result) []*float64 {
+		return []*float64{&r.MaxErrM, &r.MaxJumpM, &r.MaxPopM, &r.MaxDVMPS, &r.MaxOvershootM, r.MaxDepthM,
+			r.TrueMaxDepthM, r.MaxUnderTruthM}
+	}
 	w := float64(acc.Frames)
-	scale := func(vs ...*float64) {
-		for _, v := range vs {
+	for _, v := range means(&acc) {
+		if v != nil {
 			*v *= w
 		}
 	}
-	acc.MeanErrPastM, acc.P95ErrPastM = copyPtr(acc.MeanErrPastM), copyPtr(acc.P95ErrPastM)
-	scale(&acc.MeanErrM, &acc.P95ErrM, &acc.MeanHeadingDeg, &acc.RMSJerk, &acc.TrueRMSJerk, &acc.UpdatesPerS, &acc.BytesPerS, &acc.DurationS)
-	if acc.MeanErrPastM != nil {
-		scale(acc.MeanErrPastM, acc.P95ErrPastM)
-	}
-	for _, r := range rs[1:] {
+	for k := 1; k < len(rs); k++ {
+		r := rs[k]
 		f := float64(r.Frames)
+		for i, v := range means(&r) {
+			if a := means(&acc)[i]; a != nil && v != nil {
+				*a += f * *v
+			}
+		}
+		for i, v := range maxima(&r) {
+			if a := maxima(&acc)[i]; a != nil && v != nil {
+				*a = math.Max(*a, *v)
+			}
+		}
 		acc.Frames += r.Frames
-		acc.MeanErrM += f * r.MeanErrM
-		acc.P95ErrM += f * r.P95ErrM
-		acc.MeanHeadingDeg += f * r.MeanHeadingDeg
-		acc.RMSJerk += f * r.RMSJerk
-		acc.TrueRMSJerk += f * r.TrueRMSJerk
-		acc.UpdatesPerS += f * r.UpdatesPerS
-		acc.BytesPerS += f * r.BytesPerS
-		acc.DurationS += f * r.DurationS
-		acc.MaxErrM = math.Max(acc.MaxErrM, r.MaxErrM)
-		acc.MaxJumpM = math.Max(acc.MaxJumpM, r.MaxJumpM)
-		acc.MaxPopM = math.Max(acc.MaxPopM, r.MaxPopM)
-		acc.MaxDVMPS = math.Max(acc.MaxDVMPS, r.MaxDVMPS)
 		acc.Sent += r.Sent
 		acc.Lost += r.Lost
 		acc.Rejected += r.Rejected
 		acc.EncodeErrors += r.EncodeErrors
-		if acc.MeanErrPastM != nil && r.MeanErrPastM != nil {
-			*acc.MeanErrPastM += f * *r.MeanErrPastM
-			*acc.P95ErrPastM += f * *r.P95ErrPastM
-		}
+		acc.Stops += r.Stops
+		acc.Starts += r.Starts
+		acc.staleHeard += r.staleHeard
 		w += f
 	}
-	for _, v := range []*float64{&acc.MeanErrM, &acc.P95ErrM, &acc.MeanHeadingDeg, &acc.RMSJerk, &acc.TrueRMSJerk,
-		&acc.UpdatesPerS, &acc.BytesPerS, &acc.DurationS, acc.MeanErrPastM, acc.P95ErrPastM} {
+	for _, v := range means(&acc) {
 		if v != nil && w > 0 {
 			*v /= w
 		}
+	}
+	var pool []float64
+	for _, d := range delays {
+		pool = append(pool, d...)
+	}
+	acc.StartDelayP95S = 0
+	if len(pool) > 0 {
+		acc.StartDelayP95S = percentile(pool, 0.95)
 	}
 	if acc.Sent > 0 && acc.Publish == "recorded" {
 		acc.Loss = float64(acc.Lost) / float64(acc.Sent)
@@ -293,7 +316,7 @@ func writeReplayHeader(w io.Writer, o Options, rec *replay.Recording, tanks, ski
 	var b strings.Builder
 	m := rec.Meta
 	fmt.Fprintf(&b, "replay %s: %s view of a match on %s, %s long, recorded by %s\n", filepath.Base(o.Replay),
-		m.Perspective, orDash(m.Map), record.Clock(rec.Duration()), orDash(m.Recorder))
+		m.Perspective, dashIfEmpty(m.Map), record.Clock(rec.Duration()), dashIfEmpty(m.Recorder))
 	if rec.Stopped != nil {
 		fmt.Fprintf(&b, "%v\n", rec.Stopped)
 	}
@@ -316,7 +339,7 @@ func writeReplayHeader(w io.Writer, o Options, rec *replay.Recording, tanks, ski
 	return err
 }
 
-func orDash(s string) string {
+func dashIfEmpty(s string) string {
 	if s == "" {
 		return "-"
 	}

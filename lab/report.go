@@ -51,7 +51,7 @@ func writeResults(w io.Writer, results []Result) error {
 	if hasGround {
 		head = append(head, "depth m", "below %", "under truth m")
 	}
-	head = append(head, "upd/s", "B/s")
+	head = append(head, "over m", "start s", "stale/min", "rev/min", "upd/s", "B/s")
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range results {
 		row := []string{r.Scenario, r.Algo, f4(r.MeanErrM)}
@@ -73,13 +73,22 @@ func writeResults(w io.Writer, results []Result) error {
 				row = append(row, "-", "-", "-")
 			}
 		}
-		row = append(row, f2(r.UpdatesPerS), fmt.Sprintf("%.0f", r.BytesPerS))
+		row = append(row, orDash(r.Stops > 0, f3(r.MaxOvershootM)), orDash(r.Starts > 0, f3(r.StartDelayP95S)),
+			f2(r.StalePerMin), f2(r.ReversalCount), f2(r.UpdatesPerS), fmt.Sprintf("%.0f", r.BytesPerS))
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil
+}
+
+// orDash returns s, or "-" when there is nothing it measures.
+func orDash(has bool, s string) string {
+	if has {
+		return s
+	}
+	return "-"
 }
 
 func f1(v float64) string { return fmt.Sprintf("%.1f", v) }

@@ -9,6 +9,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/physics"
 )
 
 // ownerClockOffset is how far the owner's clock runs ahead of the remote peer's in
@@ -149,6 +150,26 @@ type Result struct {
 	// (terrain scenarios only): a display that drops before the truth falls.
 	MaxUnderTruthM *float64 `json:"max_under_truth_m,omitempty"`
 
+	// MaxOvershootM is the furthest the displayed tank went past the point where the
+	// truth came to rest, measured along the truth's direction of travel as it
+	// stopped, over every stop, m. Stops counts those stops (rests of 0.25 s or
+	// more after motion; summed over runs).
+	MaxOvershootM float64 `json:"max_overshoot_m"`
+	Stops         int     `json:"stops"`
+	// StartDelayP95S is the nearest-rank 95th percentile, over starts, of the time
+	// from the truth leaving rest (faster than 0.2 m/s, after 0.25 s or more at rest)
+	// until the displayed tank moves the same way faster than 0.2 m/s, s; over
+	// several runs, of the starts of them all. Starts counts them.
+	StartDelayP95S float64 `json:"start_delay_p95_s"`
+	Starts         int     `json:"starts"`
+	// StalePerMin is how often the displayed tank was newly marked stale
+	// (deadreckon.Actor.Stale) while its owner kept publishing, per minute.
+	StalePerMin float64 `json:"stale_per_min"`
+	// ReversalCount is how often the displayed path turned back against the truth's
+	// direction of travel (moving with it, then against it, each faster than
+	// 0.2 m/s, while the truth kept its direction within 45°), per minute.
+	ReversalCount float64 `json:"reversal_count"`
+
 	// UpdatesPerS and BytesPerS are what the owner sent, per second.
 	UpdatesPerS float64 `json:"updates_per_s"`
 	BytesPerS   float64 `json:"bytes_per_s"`
@@ -166,6 +187,11 @@ type Result struct {
 
 	// Record is the per-frame detail, when Setup.Record asked for it.
 	Record *Record `json:"-"`
+
+	// staleHeard counts the measured frames shown stale although an update had
+	// arrived (taken or refused) within the actor's StaleAfter: a stale mark that is
+	// not a true silence.
+	staleHeard int
 }
 
 // errNoFrames is returned when the warm-up leaves no frame to measure.
@@ -183,7 +209,9 @@ type scratch struct {
 	wire    wireCodec
 	metrics metrics
 	truth   metrics
+	player  playerMetrics
 	inbox   []Delivery
+	delays  []float64 // start delays pooled over the runs of simulateRuns, s
 }
 
 // simulate plays one run: it sets the run up, steps it frame by frame, and sums it up.
@@ -194,10 +222,11 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	}
 	sc.metrics.Reset(r.dt, r.p.Ground)
 	sc.truth.Reset(r.dt, r.p.Ground)
+	sc.player.Reset(r.dt)
 	for _, truth := range r.p.Poses {
 		r.frame(sc, truth)
 	}
-	return r.result(sc.metrics.summary(), sc.truth.summary())
+	return r.result(sc.metrics.summary(), sc.truth.summary(), sc.player.summary())
 }
 
 // simRun is one run in progress: its setup with defaults filled in, the two peers and
@@ -217,7 +246,10 @@ type simRun struct {
 
 	sent, rejected, encodeErrs  int
 	measuredSent, measuredBytes int
-	encodeErr                   error // the first refusal of the wire encoder
+	encodeErr                   error   // the first refusal of the wire encoder
+	heardAt                     float64 // arrival of the last update delivered, taken or refused
+	staleAfter                  float64 // the remote actor's StaleAfter, s
+	staleHeard                  int     // see Result.staleHeard
 
 	sendTimes []float64 // a recorded link's publish times, and the next to count
 	sendIdx   int
@@ -237,6 +269,9 @@ func newSimRun(s Setup) (*simRun, error) {
 	r := &simRun{s: s, p: p, pub: pub, dr: s.DeadReckoning, dt: p.FrameInterval, warmup: runWarmup(s.Warmup)}
 	if r.dr == (deadreckon.PublisherConfig{}) {
 		r.dr = game.DeadReckoning()
+	}
+	if err := r.dr.Validate(); err != nil {
+		return nil, fmt.Errorf("simulate %s/%s: dead reckoning: %w", p.Name, s.Algo.Name, err)
 	}
 	if r.net, err = NewNetwork(s.Network, s.Seed); err != nil {
 		return nil, fmt.Errorf("simulate %s/%s: %w", p.Name, s.Algo.Name, err)
@@ -296,6 +331,7 @@ func (r *simRun) buildPeers() {
 		cfg = s.Recorded.reckon(s.Algo, p.Ground != nil)
 	}
 	r.actor = deadreckon.NewActor(cfg)
+	r.staleAfter = r.actor.Config().StaleAfter()
 	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {
 		r.actor.SetClockOffset(ownerClockOffset + s.ClockError)
 	}
@@ -366,6 +402,7 @@ func (r *simRun) publish(sc *scratch, truth Pose, measured bool) {
 func (r *simRun) receive(sc *scratch, t float64) {
 	sc.inbox = r.net.Deliver(sc.inbox[:0], t)
 	for _, d := range sc.inbox {
+		r.heardAt = d.Arrival
 		apply := r.actor.Receive
 		if d.Break {
 			apply = r.actor.Break
@@ -396,11 +433,16 @@ func (r *simRun) measure(sc *scratch, truth Pose, measured bool) {
 		past = r.p.positionAt(t - r.delay)
 	}
 	sc.metrics.Add(truth, shown, past)
+	stale := r.actor.Stale(t)
+	if stale && t-r.heardAt <= r.staleAfter {
+		r.staleHeard++
+	}
+	sc.player.Add(t, truth.Position, shown.Position, stale)
 	sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
 }
 
 // result sums the run up from the metrics of what was shown and of the truth itself.
-func (r *simRun) result(sum, trueSum summary) (Result, error) {
+func (r *simRun) result(sum, trueSum summary, ps playerSummary) (Result, error) {
 	s, p := r.s, r.p
 	if sum.Frames == 0 && r.encodeErr != nil && r.sent == 0 {
 		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, r.encodeErr)
@@ -444,6 +486,13 @@ func (r *simRun) result(sum, trueSum summary) (Result, error) {
 		Lost:           r.net.Lost(),
 		Rejected:       r.rejected,
 		Record:         r.rec,
+		MaxOvershootM:  ps.MaxOvershoot,
+		Stops:          ps.Stops,
+		StartDelayP95S: ps.StartDelayP95,
+		Starts:         ps.Starts,
+		StalePerMin:    ps.StalePerMin,
+		ReversalCount:  ps.ReversalsPerMin,
+		staleHeard:     r.staleHeard,
 	}
 	if r.measuredSent > 0 {
 		res.BytesPerUpdate = float64(r.measuredBytes) / float64(r.measuredSent)
@@ -496,12 +545,16 @@ func (p *Path) positionAt(t float64) mgl64.Vec3 {
 	return a.Add(b.Sub(a).Mul(f))
 }
 
-// groundClamp is the remote clamp of terrain scenarios, with the path's footprint: a
-// vehicle that can fall off a ledge is only ever lifted (ClampUp, also for
-// ClampNone); one that never leaves the ground is kept on it (ClampAlways).
+// groundClamp is the remote clamp of terrain scenarios, with the path's footprint (the
+// default tank's when it has none): a vehicle that can fall off a ledge is only ever
+// lifted (ClampUp, also for ClampNone); one that never leaves the ground is kept on
+// it (ClampAlways).
 func groundClamp(mode deadreckon.ClampMode, footprint [3]mgl64.Vec3) deadreckon.Clamp {
 	if mode == deadreckon.ClampNone {
 		mode = deadreckon.ClampUp
+	}
+	if footprint == ([3]mgl64.Vec3{}) {
+		footprint = physics.TankSpec{}.Footprint()
 	}
 	return deadreckon.Clamp{Mode: mode, Footprint: footprint}
 }

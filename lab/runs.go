@@ -12,7 +12,9 @@ const maxRuns = 1000
 // means one) and combines the results: means of the mean, p95, heading, jerk, rate and
 // past-error figures, the largest of the maxima (error, jump, pop, dv, depth), sums of the counts. MeanErrSDM is
 // the spread of the per-seed mean errors, which says how much a single seed can be
-// trusted on a lossy or jittery link. The Record, when asked for, is the first seed's.
+// trusted on a lossy or jittery link. The start delay's p95 is taken over the starts
+// of every run, the overshoot is the largest. The Record, when asked for, is the
+// first seed's.
 func simulateRuns(s Setup, runs int) (Result, error) {
 	var sc scratch
 	return sc.simulateRuns(s, runs)
@@ -29,6 +31,7 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 	}
 	var acc Result
 	var means []float64
+	sc.delays = sc.delays[:0]
 	for k := 0; k < runs; k++ {
 		run := s
 		run.Seed = s.Seed + uint64(k)
@@ -38,6 +41,7 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 			return Result{}, fmt.Errorf("seed %d: %w", run.Seed, err)
 		}
 		means = append(means, r.MeanErrM)
+		sc.delays = append(sc.delays, sc.player.delays...)
 		if k == 0 {
 			acc = r
 			acc.MeanErrPastM, acc.P95ErrPastM = copyPtr(r.MeanErrPastM), copyPtr(r.P95ErrPastM)
@@ -61,6 +65,12 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 		acc.Lost += r.Lost
 		acc.Rejected += r.Rejected
 		acc.EncodeErrors += r.EncodeErrors
+		acc.MaxOvershootM = math.Max(acc.MaxOvershootM, r.MaxOvershootM)
+		acc.Stops += r.Stops
+		acc.Starts += r.Starts
+		acc.StalePerMin += r.StalePerMin
+		acc.ReversalCount += r.ReversalCount
+		acc.staleHeard += r.staleHeard
 		addPtr(acc.MeanErrPastM, r.MeanErrPastM)
 		addPtr(acc.P95ErrPastM, r.P95ErrPastM)
 		addPtr(acc.BelowGroundShare, r.BelowGroundShare)
@@ -72,8 +82,11 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 		}
 	}
 	n := float64(runs)
+	if len(sc.delays) > 0 {
+		acc.StartDelayP95S = percentile(sc.delays, 0.95)
+	}
 	for _, v := range []*float64{&acc.MeanErrM, &acc.P95ErrM, &acc.MeanHeadingDeg, &acc.RMSJerk,
-		&acc.UpdatesPerS, &acc.BytesPerS, &acc.BytesPerUpdate, acc.MeanErrPastM, acc.P95ErrPastM, acc.BelowGroundShare} {
+		&acc.StalePerMin, &acc.ReversalCount, &acc.UpdatesPerS, &acc.BytesPerS, &acc.BytesPerUpdate, acc.MeanErrPastM, acc.P95ErrPastM, acc.BelowGroundShare} {
 		if v != nil {
 			*v /= n
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Pose is the true placement of the vehicle at one instant: where it is and which way
@@ -41,7 +42,7 @@ type Path struct {
 	// is set), ClampAlways for one that never does.
 	Clamp deadreckon.ClampMode
 	// Footprint is the remote clamp's three footprint points in the vehicle's frame,
-	// m; if all zero, deadreckon's default.
+	// m; if all zero, the default tank's (physics.TankSpec{}.Footprint()).
 	Footprint [3]mgl64.Vec3
 }
 
@@ -96,7 +97,7 @@ func infallible(build func(fps, duration float64) *Path) func(fps, duration floa
 
 // scenarios lists the built-in scenarios in the order "all" runs them.
 func scenarios() []scenarioInfo {
-	return []scenarioInfo{
+	out := []scenarioInfo{
 		{"circle", fmt.Sprintf("constant %.0f m/s on a %.0f m radius circle", circleSpeed, circleRadius), infallible(buildCircle)},
 		{"eight", fmt.Sprintf("figure eight of two %.0f m loops at %.0f m/s (curvature flips at the crossing)", eightRadius, eightSpeed), infallible(buildEight)},
 		{"zigzag", fmt.Sprintf("%.0f m/s, %.0f s legs joined by 90° turns at 90°/s, round a 70 m loop", zigzagSpeed, zigzagLeg), infallible(buildZigzag)},
@@ -106,7 +107,16 @@ func scenarios() []scenarioInfo {
 		{"pivot", fmt.Sprintf("%.0f m/s, brake to a stop, turn 180° in place at %.0f°/s, stop dead, go", pivotSpeed, pivotRate*180/math.Pi), infallible(buildPivot)},
 		{"collision", fmt.Sprintf("accelerate to %.0f m/s, hit an obstacle (to rest in one frame), stand, turn 90°, go", collisionSpeed), infallible(buildCollision)},
 		{"respawn", fmt.Sprintf("the circle, teleported %.0f m (a continuity break) every %.0f s", respawnDistance, respawnEvery), infallible(buildRespawn)},
+		{"stops", "repeated starts and stops: 4 to 15 m/s and 4 m/s in reverse, 2 to 6 m/s² up, 3 to 8 m/s² down, stands of 0.5 to 6 s", infallible(buildStops)},
+		{"parked", "a tank standing still: heartbeats only", infallible(buildParked)},
 	}
+	for i, seed := range wanderSeeds() {
+		name := wanderName(i)
+		out = append(out, scenarioInfo{name,
+			fmt.Sprintf("a random keyboard drive through package physics over the generated map's hills, seed %d (never tuned on)", seed),
+			buildWander(name, seed)})
+	}
+	return out
 }
 
 // ScenarioNames returns the names of the built-in scenarios.
@@ -168,7 +178,7 @@ func buildCircle(fps, duration float64) *Path {
 		p.Poses[i] = Pose{
 			Time:        t,
 			Position:    mgl64.Vec3{circleRadius * math.Cos(th), 0, -circleRadius * math.Sin(th)},
-			Orientation: deadreckon.YawQuat(th + math.Pi/2),
+			Orientation: geom.YawQuat(th + math.Pi/2),
 		}
 	}
 	return p
@@ -194,7 +204,7 @@ func buildEight(fps, duration float64) *Path {
 			pos = mgl64.Vec3{eightRadius + eightRadius*math.Cos(th), 0, -eightRadius * math.Sin(th)}
 			psi = th - math.Pi/2
 		}
-		p.Poses[i] = Pose{Time: t, Position: pos, Orientation: deadreckon.YawQuat(psi)}
+		p.Poses[i] = Pose{Time: t, Position: pos, Orientation: geom.YawQuat(psi)}
 	}
 	return p
 }
@@ -216,7 +226,7 @@ func integrate(name string, fps, duration float64, start mgl64.Vec3, psi0 float6
 			psi += yawRate(mid) * h
 			t += h
 		}
-		p.Poses[i] = Pose{Time: target, Position: pos, Orientation: deadreckon.YawQuat(psi)}
+		p.Poses[i] = Pose{Time: target, Position: pos, Orientation: geom.YawQuat(psi)}
 	}
 	return p
 }
@@ -378,7 +388,7 @@ func buildRespawn(fps, duration float64) *Path {
 		p.Poses[i] = Pose{
 			Time:        t,
 			Position:    mgl64.Vec3{cx + circleRadius*math.Cos(th), 0, -circleRadius * math.Sin(th)},
-			Orientation: deadreckon.YawQuat(th + math.Pi/2),
+			Orientation: geom.YawQuat(th + math.Pi/2),
 			Break:       life != prevLife,
 		}
 		prevLife = life

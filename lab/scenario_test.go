@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // speedTol is the tolerance on a frame's measured speed, m/s: the truth is integrated
@@ -49,7 +50,7 @@ func TestScenariosMoveAsDescribed(t *testing.T) {
 			}
 			// The vehicle faces where it goes.
 			travel := math.Atan2(-d.Z(), d.X())
-			ha, hb := deadreckon.Yaw(a.Orientation), deadreckon.Yaw(b.Orientation)
+			ha, hb := geom.Yaw(a.Orientation), geom.Yaw(b.Orientation)
 			mid := ha + headingDiff(hb, ha)/2
 			if e := math.Abs(headingDiff(travel, mid)); e > 0.01 { // 0.6°; curvature flips inside a frame bend the chord
 				t.Fatalf("%s: frame %d travels at %.3f° but faces %.3f°", c.name, i, mgl64.RadToDeg(travel), mgl64.RadToDeg(mid))

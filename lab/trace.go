@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // errTrace is wrapped by every error about the content of a trace file, so callers
@@ -191,17 +191,17 @@ func faceTravel(samples []Pose) {
 	for i := 1; i < len(samples) && !found; i++ {
 		d := samples[i].Position.Sub(samples[0].Position)
 		if math.Hypot(d.X(), d.Z()) > minHeadingStep {
-			psi, found = deadreckon.Heading(d), true
+			psi, found = geom.Heading(d), true
 		}
 	}
 	for i := range samples {
 		if i+1 < len(samples) {
 			d := samples[i+1].Position.Sub(samples[i].Position)
 			if math.Hypot(d.X(), d.Z()) > minHeadingStep {
-				psi = deadreckon.Heading(d)
+				psi = geom.Heading(d)
 			}
 		}
-		samples[i].Orientation = deadreckon.YawQuat(psi)
+		samples[i].Orientation = geom.YawQuat(psi)
 	}
 }
 
@@ -241,7 +241,7 @@ func (tr *Trace) Path(name string, fps, duration float64) (*Path, error) {
 		p.Poses[i] = Pose{
 			Time:        t,
 			Position:    a.Position.Mul(h00).Add(ma.Mul(h10 * h)).Add(b.Position.Mul(h01)).Add(mb.Mul(h11 * h)),
-			Orientation: deadreckon.SlerpShort(a.Orientation, b.Orientation, u),
+			Orientation: geom.SlerpShort(a.Orientation, b.Orientation, u),
 		}
 	}
 	return p, nil

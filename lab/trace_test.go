@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 func TestReadTraceGood(t *testing.T) {
@@ -109,7 +109,7 @@ func TestTracePathInterpolates(t *testing.T) {
 	if mid.Time != 0.5 || !mid.Position.ApproxEqualThreshold(mgl64.Vec3{2, 0, 0}, 1e-12) {
 		t.Errorf("middle frame at t=%v, %v; want t=0.5 at (2,0,0)", mid.Time, mid.Position)
 	}
-	if h := mgl64.RadToDeg(deadreckon.Yaw(mid.Orientation)); math.Abs(h-45) > 1e-9 {
+	if h := mgl64.RadToDeg(geom.Yaw(mid.Orientation)); math.Abs(h-45) > 1e-9 {
 		t.Errorf("middle heading %v°, want 45° (half of the 90° turn)", h)
 	}
 	short, err := tr.Path("turn", 4, 0.5)
@@ -129,7 +129,7 @@ func TestTraceFacesTravel(t *testing.T) {
 	}
 	want := []float64{90, 90, 180, 180}
 	for i, s := range tr.Samples {
-		if h := mgl64.RadToDeg(deadreckon.Yaw(s.Orientation)); math.Abs(math.Remainder(h-want[i], 360)) > 1e-9 {
+		if h := mgl64.RadToDeg(geom.Yaw(s.Orientation)); math.Abs(math.Remainder(h-want[i], 360)) > 1e-9 {
 			t.Errorf("sample %d heading %v°, want %v°", i, h, want[i])
 		}
 	}

@@ -18,9 +18,3 @@ func newSystemClock() systemClock { return systemClock{start: time.Now()} }
 
 // Now returns the time since the clock was made.
 func (c systemClock) Now() time.Duration { return time.Since(c.start) }
-
-// seconds converts a Duration to float seconds, the unit of match time.
-func seconds(d time.Duration) float64 { return d.Seconds() }
-
-// duration converts float seconds to a Duration.
-func duration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

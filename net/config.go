@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -49,6 +50,27 @@ const (
 	// DefaultIdleKick is how long a remote player may stay connected without
 	// publishing anything (no accepted update or spawn) before it is kicked.
 	DefaultIdleKick = 2 * time.Minute
+	// DefaultGuessBurst is how many wrong passphrases one address prefix may send in
+	// a row before it is slowed.
+	DefaultGuessBurst = 5
+	// DefaultGuessInterval is how often a slowed prefix earns one more check.
+	DefaultGuessInterval = 5 * time.Second
+	// DefaultGlobalGuessRate is how many wrong passphrases per second the host
+	// checks, summed over every prefix that has already failed one.
+	DefaultGlobalGuessRate = 1.0
+	// DefaultGlobalGuessBurst is the depth of that global budget.
+	DefaultGlobalGuessBurst = 30
+	// DefaultGuessPrefixes is how many prefixes the limiter remembers; past that the
+	// least recently seen one is forgotten (about 100 bytes each).
+	DefaultGuessPrefixes = 4096
+	// DefaultFloodRate is how many bad updates and datagrams per second (invalid,
+	// unauthorized, malformed or over the token bucket) a client may send before the
+	// seconds start to count towards a disconnect. An honest client sends none,
+	// bar the odd update a clock correction or a collision makes implausible.
+	DefaultFloodRate = 50.0
+	// DefaultFloodFor is how long, in whole seconds, a client's bad traffic must stay
+	// over DefaultFloodRate to get it disconnected.
+	DefaultFloodFor = 3 * time.Second
 	// DefaultMemoryLimit is the soft memory limit, in bytes, tankhost and "tanks
 	// -host" set for the Go runtime (runtime/debug.SetMemoryLimit) unless told
 	// otherwise: far above a host's needs, far below what a flood used to take.
@@ -366,7 +388,7 @@ type ClientConfig struct {
 
 func (m MatchSettings) withDefaults() MatchSettings {
 	if m.Heartbeat == 0 {
-		m.Heartbeat = duration(deadreckon.DefaultHeartbeat)
+		m.Heartbeat = units.Duration(deadreckon.DefaultHeartbeat)
 	}
 	if m.Extent == 0 {
 		m.Extent = DefaultExtent

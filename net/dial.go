@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -199,7 +200,7 @@ func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.Playe
 	case *wire.JoinAccepted:
 		q.token = m.Token
 		return m.Player, MatchSettings{Map: m.MapName, Extent: m.MapExtent, TickRate: float64(m.TickRate),
-			Heartbeat: duration(m.Heartbeat), MapSeed: m.MapSeed}, nil
+			Heartbeat: units.Duration(m.Heartbeat), MapSeed: m.MapSeed}, nil
 	case *wire.JoinRefused:
 		q.conn.CloseWithError(codeNormal, "refused")
 		if m.Reason == wire.RefusePassphrase {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -114,7 +115,7 @@ func TestValidateStep(t *testing.T) {
 		next := prev
 		next.Time = tc.stamp
 		next.Position[0] += tc.dx
-		next.Orientation = deadreckon.YawQuat(tc.yaw)
+		next.Orientation = geom.YawQuat(tc.yaw)
 		if err := validateStep(&pin, &next, pin.at+tc.dt, &l); (err == nil) != tc.ok {
 			t.Errorf("%s: validateStep = %v, want ok=%v", tc.name, err, tc.ok)
 		}
@@ -141,41 +142,6 @@ func TestSlackDoesNotAccumulate(t *testing.T) {
 	}
 	if limit := DefaultMaxSpeed*0.1 + DefaultPositionSlack; accepted > limit {
 		t.Errorf("moved %.1f m in 0.1 s through small jumps, limit %.1f m", accepted, limit)
-	}
-}
-
-func TestTokenBucket(t *testing.T) {
-	b := newTokenBucket(10, 5, 0)
-	n := 0
-	for i := 0; i < 20; i++ {
-		if b.take(0) {
-			n++
-		}
-	}
-	if n != 5 {
-		t.Errorf("burst admitted %d, want 5", n)
-	}
-	n = 0
-	for i := 1; i <= 100; i++ { // one second in 10 ms steps
-		if b.take(float64(i) * 0.01) {
-			n++
-		}
-	}
-	if n < 9 || n > 11 {
-		t.Errorf("one second at 10/s admitted %d", n)
-	}
-}
-
-func TestRateMeter(t *testing.T) {
-	var r rateMeter
-	for i := 0; i < 500; i++ { // 100 events per second for 5 s
-		r.add(1, float64(i)*0.01)
-	}
-	if got := r.value(5); math.Abs(got-100) > 5 {
-		t.Errorf("rate %v after 5 s at 100/s, want 100 ± 5", got)
-	}
-	if got := r.value(20); got > 1 {
-		t.Errorf("rate %v after 15 s idle, want ≈ 0", got)
 	}
 }
 
@@ -250,15 +216,14 @@ func BenchmarkClientReceive(b *testing.B) {
 	}
 	defer c.Close()
 	const actors = 36 // a full 1199-byte batch of updates without articulations
-	c.mu.Lock()
-	for i := 1; i <= actors; i++ {
-		c.remote[wire.ActorID(i)] = &remoteActor{owner: 7}
-	}
-	c.mu.Unlock()
+	c.call(func() {
+		for i := 1; i <= actors; i++ {
+			c.s.remote[wire.ActorID(i)] = &remoteActor{owner: 7}
+		}
+	})
 	w := wire.NewBatchWriter(0)
 	s := tankAt(5, 5)
 	s.NumArticulations = 0
-	var buf []wire.Update
 	var events []Event
 	b.ReportAllocs()
 	seq := uint16(0)
@@ -271,7 +236,7 @@ func BenchmarkClientReceive(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		buf = c.handleDatagram(w.Bytes(), buf)
+		c.call(func() { c.s.handleDatagram(w.Bytes(), c.Now()) })
 		events = c.Poll(events[:0])
 		if len(events) != actors {
 			b.Fatalf("%d events from a batch of %d", len(events), actors)

@@ -70,7 +70,7 @@ func (m *match) onHitClaim(p *member, b []byte, now float64) (bad int) {
 		m.stats.Malformed++
 		return 1
 	}
-	if !p.trusted && !p.control.take(now) {
+	if !p.trusted && !p.control.Take(now) {
 		m.stats.RateLimited++
 		return 0
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Drive model constants.
@@ -152,11 +153,11 @@ func (t *Tank) drive(h float64) {
 func (t *Tank) settle(h, now float64) {
 	t.prev = t.pose
 	s := &t.spec
-	yaw := deadreckon.WrapAngle(t.body.GetAngle())
+	yaw := geom.WrapAngle(t.body.GetAngle())
 	p := &t.pose
-	diff := deadreckon.WrapAngle(deadreckon.WrapAngle(t.in.AimYaw-yaw) - p.Turret)
+	diff := geom.WrapAngle(geom.WrapAngle(t.in.AimYaw-yaw) - p.Turret)
 	step := math.Max(-s.TurretRate*h, math.Min(s.TurretRate*h, diff))
-	p.Turret = deadreckon.WrapAngle(p.Turret + step)
+	p.Turret = geom.WrapAngle(p.Turret + step)
 	p.TurretRate = step / h
 	gt := math.Max(s.GunMin, math.Min(s.GunMax, t.in.GunElevation))
 	step = math.Max(-s.GunRate*h, math.Min(s.GunRate*h, gt-p.Gun))
@@ -172,13 +173,13 @@ func (t *Tank) place(now, h float64) {
 	bp := t.body.GetPosition()
 	x, z := bp.X, -bp.Y
 	om := t.body.GetAngularVelocity()
-	yaw := deadreckon.WrapAngle(t.body.GetAngle())
+	yaw := geom.WrapAngle(t.body.GetAngle())
 	y0, _ := gr.HeightAt(x, z)
-	level := deadreckon.YawQuat(yaw)
+	level := geom.YawQuat(yaw)
 	r := deadreckon.ClampPose(gr, mgl64.Vec3{x, y0, z}, level, t.clamp)
 
 	p := &t.pose
-	prevTilt := p.Orientation.Mul(deadreckon.YawQuat(p.Yaw).Conjugate())
+	prevTilt := p.Orientation.Mul(geom.YawQuat(p.Yaw).Conjugate())
 	p.Time, p.Yaw, p.OnGround = now, yaw, r.Clamped
 	if h == 0 {
 		t.fall.Reset() // placed, not driven: no fall carries over

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/ByteArena/box2d"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Defaults for the proxies of tanks owned elsewhere (WorldConfig.ProxyJump,
@@ -104,10 +104,10 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 	if err := spec.validate(); err != nil {
 		return nil, fmt.Errorf("add proxy: %w", err)
 	}
-	if !deadreckon.Finite(x, z, yaw) || math.Abs(x) > MaxProxyCoordinate || math.Abs(z) > MaxProxyCoordinate {
+	if !geom.Finite(x, z, yaw) || math.Abs(x) > MaxProxyCoordinate || math.Abs(z) > MaxProxyCoordinate {
 		return nil, fmt.Errorf("add proxy: %w: place (%g, %g) yaw %g", ErrConfig, x, z, yaw)
 	}
-	yaw = deadreckon.WrapAngle(yaw)
+	yaw = geom.WrapAngle(yaw)
 	p := &Proxy{w: w, spec: spec, t0: w.FrameTime(), x: x, z: z, yaw: yaw}
 	bd := box2d.MakeB2BodyDef()
 	bd.Type = box2d.B2BodyType.B2_kinematicBody
@@ -137,14 +137,7 @@ func (w *World) RemoveProxy(p *Proxy) {
 	if p == nil || p.w != w || p.body == nil {
 		return
 	}
-	for i, u := range w.proxies {
-		if u == p {
-			w.proxies = append(w.proxies[:i], w.proxies[i+1:]...)
-			break
-		}
-	}
-	w.b2.DestroyBody(p.body)
-	p.body = nil
+	w.proxies = removeBody(w, w.proxies, p, &p.body)
 	p.touching = 0
 	clear(p.ghosts)
 	p.ghosts = nil
@@ -168,7 +161,7 @@ func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
 		return nil
 	}
 	switch {
-	case !deadreckon.Finite(x, z, yaw, vx, vz, yawRate):
+	case !geom.Finite(x, z, yaw, vx, vz, yawRate):
 		return fmt.Errorf("%w: not finite: (%g, %g) yaw %g, velocity (%g, %g) yaw rate %g", ErrBadMove, x, z, yaw, vx, vz, yawRate)
 	case math.Abs(x) > MaxProxyCoordinate || math.Abs(z) > MaxProxyCoordinate:
 		return fmt.Errorf("%w: place (%g, %g) beyond %g m", ErrBadMove, x, z, MaxProxyCoordinate)
@@ -176,7 +169,7 @@ func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
 		return fmt.Errorf("%w: velocity (%g, %g) m/s, yaw rate %g rad/s", ErrBadMove, vx, vz, yawRate)
 	}
 	p.t0 = p.w.FrameTime()
-	p.x, p.z, p.yaw = x, z, deadreckon.WrapAngle(yaw)
+	p.x, p.z, p.yaw = x, z, geom.WrapAngle(yaw)
 	p.vx, p.vz, p.yawRate = vx, vz, yawRate
 	return nil
 }
@@ -192,7 +185,7 @@ func (p *Proxy) Place() (x, z, yaw float64) {
 		return p.x, p.z, p.yaw
 	}
 	b := p.body.GetPosition()
-	return b.X, -b.Y, deadreckon.WrapAngle(p.body.GetAngle())
+	return b.X, -b.Y, geom.WrapAngle(p.body.GetAngle())
 }
 
 // Velocity returns the velocity the proxy moved at in the last step, catching up
@@ -233,7 +226,7 @@ func (p *Proxy) drive(h, end float64) {
 	b := p.body.GetPosition()
 	ang := p.body.GetAngle()
 	ex, ez := tx-b.X, tz+b.Y
-	eyaw := deadreckon.WrapAngle(tyaw - ang)
+	eyaw := geom.WrapAngle(tyaw - ang)
 	// What the step needs beyond the path's own velocity, capped at the catch-up
 	// speed (at the hull's corners, for the turn). Velocities here are box2d's:
 	// (x, −z).

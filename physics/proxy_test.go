@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Tolerances of the proxy tests.
@@ -70,7 +70,7 @@ func TestTankStopsAgainstProxy(t *testing.T) {
 		if worst > maxOverlap {
 			t.Errorf("%s: hull sank %.3f m into the proxy, want ≤ %.2f m", c.name, worst, maxOverlap)
 		}
-		if x, z, yaw := px.Place(); math.Abs(x-c.px) > onPath || math.Abs(z-c.pz) > onPath || math.Abs(deadreckon.WrapAngle(yaw-c.pyaw)) > onPath {
+		if x, z, yaw := px.Place(); math.Abs(x-c.px) > onPath || math.Abs(z-c.pz) > onPath || math.Abs(geom.WrapAngle(yaw-c.pyaw)) > onPath {
 			t.Errorf("%s: proxy moved to (%.4f, %.4f) yaw %.4f, want (%g, %g) yaw %.4f", c.name, x, z, yaw, c.px, c.pz, c.pyaw)
 		}
 		if !c.wantTouchAtEnd {
@@ -200,9 +200,9 @@ func TestProxiesPassThroughProxiesAndStatics(t *testing.T) {
 		w.Tick()
 		for i, p := range paths {
 			x, z, yaw := ps[i].Place()
-			if math.Hypot(x-p.x, z-p.z) > 1e-6 || math.Abs(deadreckon.WrapAngle(yaw-p.yaw)) > 1e-6 {
+			if math.Hypot(x-p.x, z-p.z) > 1e-6 || math.Abs(geom.WrapAngle(yaw-p.yaw)) > 1e-6 {
 				t.Fatalf("t = %.2f s: proxy %d at (%.4f, %.4f) yaw %.4f, path (%.4f, %.4f) yaw %.4f",
-					w.Time(), i, x, z, yaw, p.x, p.z, deadreckon.WrapAngle(p.yaw))
+					w.Time(), i, x, z, yaw, p.x, p.z, geom.WrapAngle(p.yaw))
 			}
 		}
 	}
@@ -241,7 +241,7 @@ func TestProxyTracksReckonedPathAcrossFrames(t *testing.T) {
 		// Between MoveTo calls the proxy goes straight along the tangent: the error
 		// is the path's curvature over at most one frame.
 		worst = math.Max(worst, math.Hypot(x-wx, z-wz))
-		if d := math.Abs(deadreckon.WrapAngle(yaw - wyaw)); d > 0.01 {
+		if d := math.Abs(geom.WrapAngle(yaw - wyaw)); d > 0.01 {
 			t.Fatalf("t = %.3f s: yaw %.4f, reckoned %.4f", w.Time(), yaw, wyaw)
 		}
 	}
@@ -285,7 +285,7 @@ func TestProxyCatchUpAndJump(t *testing.T) {
 		steps := 0
 		for ; steps < 60; steps++ {
 			x, z, yaw := px.Place()
-			if math.Hypot(x-c.x, z-c.z) < 1e-9 && math.Abs(deadreckon.WrapAngle(yaw-c.yaw)) < 1e-9 {
+			if math.Hypot(x-c.x, z-c.z) < 1e-9 && math.Abs(geom.WrapAngle(yaw-c.yaw)) < 1e-9 {
 				break
 			}
 			w.Tick()

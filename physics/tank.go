@@ -3,10 +3,12 @@ package physics
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Defaults for TankSpec: a 50 t main battle tank.
@@ -249,11 +251,11 @@ func (s TankSpec) validate() error {
 		{"turret rate", s.TurretRate}, {"gun rate", s.GunRate},
 	}
 	for _, p := range pos {
-		if !deadreckon.Finite(p.v) || !(p.v > 0) {
+		if !geom.Finite(p.v) || !(p.v > 0) {
 			return fmt.Errorf("%w: tank %s %g, want > 0", ErrConfig, p.name, p.v)
 		}
 	}
-	if !deadreckon.Finite(s.GunMin, s.GunMax) || s.GunMin > s.GunMax || s.GunMin < -math.Pi/2 || s.GunMax > math.Pi/2 {
+	if !geom.Finite(s.GunMin, s.GunMax) || s.GunMin > s.GunMax || s.GunMin < -math.Pi/2 || s.GunMax > math.Pi/2 {
 		return fmt.Errorf("%w: gun limits %g…%g rad", ErrConfig, s.GunMin, s.GunMax)
 	}
 	if s.TrackGauge > s.Width {
@@ -266,7 +268,7 @@ func (s TankSpec) validate() error {
 // (forward +X, up +Y, right +Z), m: the middle of the front and the two rear corners,
 // placed so their centroid is the hull's middle. Remote copies of the tank should
 // clamp with the same points (deadreckon.Clamp.Footprint) to sit on the ground the same
-// way; for the default spec they are deadreckon.DefaultFootprint().
+// way. For the default spec they are (2.4, 0, 0), (−1.2, 0, ∓1.8).
 func (s TankSpec) Footprint() [3]mgl64.Vec3 {
 	s = s.withDefaults()
 	f := s.Length * (2.4 / DefaultLength)
@@ -284,7 +286,7 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	if err := spec.validate(); err != nil {
 		return nil, fmt.Errorf("add tank: %w", err)
 	}
-	if !deadreckon.Finite(x, z, yaw) {
+	if !geom.Finite(x, z, yaw) {
 		return nil, fmt.Errorf("add tank: %w: place (%g, %g) yaw %g", ErrConfig, x, z, yaw)
 	}
 	if w.cfg.hasBorder() && (x < w.cfg.Min[0] || x > w.cfg.Max[0] || z < w.cfg.Min[1] || z > w.cfg.Max[1]) {
@@ -331,17 +333,22 @@ func (w *World) RemoveTank(t *Tank) {
 	if t == nil || t.w != w || t.body == nil {
 		return
 	}
-	for i, u := range w.tanks {
-		if u == t {
-			w.tanks = append(w.tanks[:i], w.tanks[i+1:]...)
-			break
-		}
-	}
 	for _, p := range w.proxies {
 		p.dropGhosts(t, false)
 	}
-	w.b2.DestroyBody(t.body)
-	t.body = nil
+	w.tanks = removeBody(w, w.tanks, t, &t.body)
+}
+
+// removeBody returns list without item and takes item's body, *body, out of the
+// box2d world, clearing *body so that a second removal finds nothing to do. It is
+// the common part of RemoveTank and RemoveProxy.
+func removeBody[T comparable](w *World, list []T, item T, body **box2d.B2Body) []T {
+	if i := slices.Index(list, item); i >= 0 {
+		list = slices.Delete(list, i, i+1)
+	}
+	w.b2.DestroyBody(*body)
+	*body = nil
+	return list
 }
 
 // Spec returns the tank's spec with every default filled in.
@@ -380,16 +387,16 @@ func (t *Tank) touch(other any, d int) {
 // GunElevation holds the turret's current world aim or the gun's current elevation.
 func (t *Tank) SetInput(in Input) {
 	clamp1 := func(v float64) float64 {
-		if !deadreckon.Finite(v) {
+		if !geom.Finite(v) {
 			return 0
 		}
 		return math.Max(-1, math.Min(1, v))
 	}
 	in.Throttle, in.Steer = clamp1(in.Throttle), clamp1(in.Steer)
-	if !deadreckon.Finite(in.AimYaw) {
+	if !geom.Finite(in.AimYaw) {
 		in.AimYaw = t.pose.Yaw + t.pose.Turret
 	}
-	if !deadreckon.Finite(in.GunElevation) {
+	if !geom.Finite(in.GunElevation) {
 		in.GunElevation = t.pose.Gun
 	}
 	t.in = in
@@ -403,7 +410,7 @@ func (t *Tank) Pose() Pose { return t.pose }
 // is moved inside it, far enough for the hull to clear the wall at any heading.
 // Non-finite arguments are ignored. Call it between steps, never from inside one.
 func (t *Tank) Teleport(x, z, yaw float64) {
-	if t.body == nil || !deadreckon.Finite(x, z, yaw) {
+	if t.body == nil || !geom.Finite(x, z, yaw) {
 		return
 	}
 	if c := &t.w.cfg; c.hasBorder() {
@@ -456,8 +463,8 @@ func (t *Tank) Interpolated(alpha float64) Pose {
 		qb = qb.Scale(-1)
 	}
 	p.Orientation = mgl64.QuatNlerp(a.Orientation, qb, alpha)
-	p.Yaw = deadreckon.WrapAngle(a.Yaw + deadreckon.WrapAngle(b.Yaw-a.Yaw)*alpha)
-	p.Turret = deadreckon.WrapAngle(a.Turret + deadreckon.WrapAngle(b.Turret-a.Turret)*alpha)
+	p.Yaw = geom.WrapAngle(a.Yaw + geom.WrapAngle(b.Yaw-a.Yaw)*alpha)
+	p.Turret = geom.WrapAngle(a.Turret + geom.WrapAngle(b.Turret-a.Turret)*alpha)
 	p.TurretRate = lerp(a.TurretRate, b.TurretRate)
 	p.Gun = lerp(a.Gun, b.Gun)
 	p.GunRate = lerp(a.GunRate, b.GunRate)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Acceleration on the flat: the default tank reaches 14 m/s in 6…13 s and levels off
@@ -84,7 +85,7 @@ func TestTurnInPlace(t *testing.T) {
 		run(w, 2)
 		yaw0 := tk.Pose().Yaw
 		run(w, 1)
-		rate := deadreckon.WrapAngle(tk.Pose().Yaw-yaw0) / 1
+		rate := geom.WrapAngle(tk.Pose().Yaw-yaw0) / 1
 		want := c.sign * DefaultTurnRate
 		if math.Abs(rate-want) > 0.02*DefaultTurnRate {
 			t.Errorf("steer %g: yaw rate %.2f°/s, want %.2f°/s", c.steer, deg(rate), deg(want))
@@ -259,7 +260,7 @@ func TestTurretAndGun(t *testing.T) {
 	tk.SetInput(Input{AimYaw: 0.5 - math.Pi + 0.1, GunElevation: -1})
 	run(w, 10)
 	p = tk.Pose()
-	if math.Abs(deadreckon.WrapAngle(p.Turret-(-math.Pi+0.1))) > 1e-9 || math.Abs(p.Gun-DefaultGunMin) > 1e-12 {
+	if math.Abs(geom.WrapAngle(p.Turret-(-math.Pi+0.1))) > 1e-9 || math.Abs(p.Gun-DefaultGunMin) > 1e-12 {
 		t.Errorf("turret %.3f°, gun %.3f°; want %.3f°, −8°", deg(p.Turret), deg(p.Gun), deg(-math.Pi+0.1))
 	}
 	// The turret holds its world aim while the hull turns (within its rate).
@@ -269,8 +270,8 @@ func TestTurretAndGun(t *testing.T) {
 	run(w, 1)
 	for k := 0; k < 60; k++ {
 		w.Tick()
-		if p := tk.Pose(); math.Abs(deadreckon.WrapAngle(p.Yaw+p.Turret)) > 1e-9 {
-			t.Fatalf("turning hull: turret world yaw %.4f°, want held at 0", deg(deadreckon.WrapAngle(p.Yaw+p.Turret)))
+		if p := tk.Pose(); math.Abs(geom.WrapAngle(p.Yaw+p.Turret)) > 1e-9 {
+			t.Fatalf("turning hull: turret world yaw %.4f°, want held at 0", deg(geom.WrapAngle(p.Yaw+p.Turret)))
 		}
 	}
 }
@@ -288,7 +289,7 @@ func TestSetInputSanitizes(t *testing.T) {
 		t.Errorf("Input() = %+v after non-finite input, want zeros (held aim)", in)
 	}
 	run(w, 1)
-	if p := tk.Pose(); !deadreckon.Finite(p.Position[0], p.Position[1], p.Position[2], p.Turret, p.Gun) || speed(tk) != 0 {
+	if p := tk.Pose(); !geom.Finite(p.Position[0], p.Position[1], p.Position[2], p.Turret, p.Gun) || speed(tk) != 0 {
 		t.Errorf("pose after non-finite input: %+v", p)
 	}
 }
@@ -317,12 +318,13 @@ func TestPoseState(t *testing.T) {
 	}
 }
 
-func TestFootprintMatchesDeadReckoning(t *testing.T) {
-	got, want := TankSpec{}.Footprint(), deadreckon.DefaultFootprint()
-	for i := range got {
-		if !vecNear(got[i], want[i], 1e-12) {
-			t.Errorf("Footprint()[%d] = %v, want deadreckon's %v", i, got[i], want[i])
-		}
+// TestFootprint checks the default hull's clamp points, the middle of its front and
+// its two rear corners, exactly: the game's remote tanks and the lab clamp with them.
+func TestFootprint(t *testing.T) {
+	got := TankSpec{}.Footprint()
+	want := [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}
+	if got != want {
+		t.Errorf("TankSpec{}.Footprint() = %v, want %v", got, want)
 	}
 	// The centroid is the hull's middle for any size.
 	f := TankSpec{Length: 9, Width: 4}.Footprint()

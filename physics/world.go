@@ -9,6 +9,7 @@ import (
 	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -114,9 +115,9 @@ func (c WorldConfig) withDefaults() WorldConfig {
 
 func (c WorldConfig) validate() error {
 	switch {
-	case !deadreckon.Finite(c.StepRate) || c.StepRate < 1 || c.StepRate > 10000:
+	case !geom.Finite(c.StepRate) || c.StepRate < 1 || c.StepRate > 10000:
 		return fmt.Errorf("%w: step rate %g Hz, want 1…10000", ErrConfig, c.StepRate)
-	case !deadreckon.Finite(c.Gravity) || c.Gravity < 0:
+	case !geom.Finite(c.Gravity) || c.Gravity < 0:
 		return fmt.Errorf("%w: gravity %g m/s²", ErrConfig, c.Gravity)
 	case c.MaxSteps < 1:
 		return fmt.Errorf("%w: max steps %d", ErrConfig, c.MaxSteps)
@@ -128,13 +129,13 @@ func (c WorldConfig) validate() error {
 		return fmt.Errorf("%w: proxy catch-up %g m/s, want > 0", ErrConfig, c.ProxyCatchUp)
 	case !positive(c.ProxyPushSpeed):
 		return fmt.Errorf("%w: proxy push speed %g m/s, want > 0", ErrConfig, c.ProxyPushSpeed)
-	case !deadreckon.Finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
+	case !geom.Finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
 		return fmt.Errorf("%w: border %v…%v is not finite", ErrConfig, c.Min, c.Max)
 	case c.hasBorder() && !(c.Max[0] > c.Min[0] && c.Max[1] > c.Min[1]):
 		return fmt.Errorf("%w: border %v…%v is empty", ErrConfig, c.Min, c.Max)
 	}
 	for i, o := range c.Obstacles {
-		if !deadreckon.Finite(o.X, o.Z, o.Radius) || !(o.Radius > 0) {
+		if !geom.Finite(o.X, o.Z, o.Radius) || !(o.Radius > 0) {
 			return fmt.Errorf("%w: obstacle %d at (%g, %g) radius %g", ErrConfig, i, o.X, o.Z, o.Radius)
 		}
 	}
@@ -142,7 +143,7 @@ func (c WorldConfig) validate() error {
 }
 
 // positive reports whether v is a positive finite number.
-func positive(v float64) bool { return v > 0 && deadreckon.Finite(v) }
+func positive(v float64) bool { return v > 0 && geom.Finite(v) }
 
 func (c WorldConfig) hasBorder() bool { return c.Min != (mgl64.Vec2{}) || c.Max != (mgl64.Vec2{}) }
 

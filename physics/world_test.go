@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -307,7 +307,7 @@ func TestOverTheRidge(t *testing.T) {
 	for w.Time() < 40 && !dropped {
 		w.Tick()
 		p := tk.Pose()
-		if !p.OnGround || !deadreckon.Finite(p.Position[0], p.Position[1], p.Position[2]) {
+		if !p.OnGround || !geom.Finite(p.Position[0], p.Position[1], p.Position[2]) {
 			t.Fatalf("t = %.2f: pose %+v", w.Time(), p)
 		}
 		if p.Position[1] > maxY {
@@ -373,7 +373,7 @@ func TestInterpolated(t *testing.T) {
 		t.Errorf("Interpolated(0.5).Position = %v, want %v", mid.Position, want)
 	}
 	// The blend takes the short way across ±π.
-	if want := deadreckon.WrapAngle(prev.Yaw + deadreckon.WrapAngle(cur.Yaw-prev.Yaw)/2); math.Abs(mid.Yaw-want) > 1e-12 || math.Abs(mid.Yaw) < 3 {
+	if want := geom.WrapAngle(prev.Yaw + geom.WrapAngle(cur.Yaw-prev.Yaw)/2); math.Abs(mid.Yaw-want) > 1e-12 || math.Abs(mid.Yaw) < 3 {
 		t.Errorf("Interpolated(0.5).Yaw = %g between %g and %g, want %g", mid.Yaw, prev.Yaw, cur.Yaw, want)
 	}
 	half := prev.Orientation.Inverse().Mul(mid.Orientation)
@@ -407,7 +407,7 @@ func TestHostileInputs(t *testing.T) {
 		w.Tick()
 		for i, tk := range w.Tanks() {
 			p := tk.Pose()
-			if !deadreckon.Finite(p.Position[0], p.Position[1], p.Position[2], p.Velocity[0], p.Velocity[1], p.Velocity[2],
+			if !geom.Finite(p.Position[0], p.Position[1], p.Position[2], p.Velocity[0], p.Velocity[1], p.Velocity[2],
 				p.Orientation.W, p.Orientation.V[0], p.Orientation.V[1], p.Orientation.V[2],
 				p.AngularVelocity[0], p.AngularVelocity[1], p.AngularVelocity[2], p.Turret, p.TurretRate, p.Gun, p.GunRate) {
 				t.Fatalf("tank %d at t = %.2f: pose not finite: %+v", i, w.Time(), p)

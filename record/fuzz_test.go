@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // FuzzReader reads arbitrary bytes as a recording: it never panics, stops with a
@@ -38,12 +38,12 @@ func FuzzReader(f *testing.F) {
 				}
 			case KindTruth, KindTruthKey:
 				p := rec.Truth
-				if !deadreckon.FiniteVec(p.Position) || !deadreckon.Finite(p.Orientation.W, p.Turret, p.Gun) ||
+				if !geom.FiniteVec(p.Position) || !geom.Finite(p.Orientation.W, p.Turret, p.Gun) ||
 					math.Abs(p.Orientation.Len()-1) > 1e-9 {
 					t.Fatalf("truth %+v", p)
 				}
 			case KindState, KindSent:
-				if !deadreckon.FiniteVec(rec.Update.State.Position) {
+				if !geom.FiniteVec(rec.Update.State.Position) {
 					t.Fatalf("state %+v", rec.Update)
 				}
 			}
@@ -61,7 +61,7 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Add(1.0, 2.0, 3.0, 0.5, 0.1, 1.0/60)
 	f.Add(-8000.0, 2000.0, 9e6, -3.0, 7.0, 0.001)
 	f.Fuzz(func(t *testing.T, x, y, z, yaw, turret, dt float64) {
-		if !deadreckon.Finite(x, y, z, yaw, turret, dt) || dt <= 0 || dt > 10 {
+		if !geom.Finite(x, y, z, yaw, turret, dt) || dt <= 0 || dt > 10 {
 			return
 		}
 		var buf bytes.Buffer
@@ -72,7 +72,7 @@ func FuzzRoundTrip(f *testing.F) {
 		var want []Pose
 		for i := range 5 {
 			p := Pose{Actor: 9, Time: float64(i) * dt, Position: [3]float64{x + float64(i)*x/7, y, z - float64(i)},
-				Orientation: deadreckon.YawQuat(yaw * float64(i)), Turret: turret * float64(i)}
+				Orientation: geom.YawQuat(yaw * float64(i)), Turret: turret * float64(i)}
 			w.Truth(p)
 			if _, ok := quantize(&p); ok {
 				want = append(want, p)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -30,7 +31,7 @@ func tankState(t float64) deadreckon.State {
 	s := deadreckon.NewState(mgl64.Vec3{10 * math.Cos(t/3), 2, 10 * math.Sin(t/3)})
 	s.Time = t
 	s.Velocity = mgl64.Vec3{-10.0 / 3 * math.Sin(t/3), 0, 10.0 / 3 * math.Cos(t/3)}
-	s.Orientation = deadreckon.YawQuat(t / 3)
+	s.Orientation = geom.YawQuat(t / 3)
 	s.NumArticulations = 2
 	s.Articulations[0].Angle = 0.5
 	return s
@@ -39,7 +40,7 @@ func tankState(t float64) deadreckon.State {
 // truePose is a tank's true pose at time t.
 func truePose(actor uint32, t float64) Pose {
 	return Pose{Actor: actor, Time: t, Position: mgl64.Vec3{40 * math.Cos(t/4), 3 + 0.2*math.Sin(t), 40 * math.Sin(t/4)},
-		Orientation: deadreckon.YawQuat(t/4 + math.Pi/2), Turret: math.Remainder(2*t, 2*math.Pi), Gun: 0.05}
+		Orientation: geom.YawQuat(t/4 + math.Pi/2), Turret: math.Remainder(2*t, 2*math.Pi), Gun: 0.05}
 }
 
 // sample is what writeSample records, to check the reading against.
@@ -146,7 +147,7 @@ func TestRoundTrip(t *testing.T) {
 			if d := rec.Truth.Position.Sub(p.Position); math.Abs(d[0]) > posTol || math.Abs(d[1]) > posTol || math.Abs(d[2]) > posTol {
 				t.Errorf("truth %d at %v, want %v", truths, rec.Truth.Position, p.Position)
 			}
-			if a := deadreckon.QuatAngle(rec.Truth.Orientation, p.Orientation); a > 4*quatTol {
+			if a := geom.QuatAngle(rec.Truth.Orientation, p.Orientation); a > 4*quatTol {
 				t.Errorf("truth %d orientation %v off by %v rad", truths, rec.Truth.Orientation, a)
 			}
 			if d := math.Abs(math.Remainder(rec.Truth.Turret-p.Turret, 2*math.Pi)); d > angleTol {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Pose is a tank's true pose at one instant, as its own physics had it: the ground
@@ -89,7 +90,7 @@ func quantize(p *Pose) (qpose, bool) {
 		q[4+i] = int64(math.Round(o.V[i] / l * truthQuatScale))
 	}
 	for i, a := range [2]float64{p.Turret, p.Gun} {
-		if !deadreckon.Finite(a) {
+		if !geom.Finite(a) {
 			a = 0
 		}
 		q[7+i] = wrapAngleUnits(int64(math.Round(math.Remainder(a, 2*math.Pi) / truthAngleStep)))

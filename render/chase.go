@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Chase camera defaults.
@@ -89,7 +89,7 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 	pivot := pos.Add(mgl64.Vec3{0, chaseLookHeight, 0})
 	wantLook := pivot.Add(fwd.Mul(chaseLookAhead))
 	wantEye := pivot.Sub(fwd.Mul(dist * math.Cos(pitch))).Add(mgl64.Vec3{0, dist * math.Sin(pitch), 0})
-	if !c.started || dt <= 0 || dt > 1 || !deadreckon.FiniteVec(c.eye) {
+	if !c.started || dt <= 0 || dt > 1 || !geom.FiniteVec(c.eye) {
 		c.eye, c.look, c.started = wantEye, wantLook, true
 	} else {
 		a := 1 - math.Exp(-k*dt)

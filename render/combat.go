@@ -12,8 +12,9 @@ import (
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // puffs is the size of the pool of effect spheres (flashes, dust, fireballs, smoke,
@@ -118,7 +119,7 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 // drawShells draws each shell in flight as a tracer line and a glowing head.
 func (c *combatLayer) drawShells(s *Scene, shells []game.ShellView) {
 	for _, sh := range shells {
-		if deadreckon.FiniteVec(sh.Position) && deadreckon.FiniteVec(sh.Tail) {
+		if geom.FiniteVec(sh.Position) && geom.FiniteVec(sh.Tail) {
 			s.lines.segment(sh.Tail, sh.Position, tracerColor)
 			c.puff(sh.Position, 0.6, shellHeadColor, 1, true)
 		}
@@ -128,7 +129,7 @@ func (c *combatLayer) drawShells(s *Scene, shells []game.ShellView) {
 // drawEffect draws a flash, dust, spark or fireball, each growing and fading over
 // its life.
 func (c *combatLayer) drawEffect(e game.Effect) {
-	if !deadreckon.FiniteVec(e.Point) {
+	if !geom.FiniteVec(e.Point) {
 		return
 	}
 	switch e.Kind {
@@ -198,7 +199,7 @@ func (c *combatLayer) updateWreck(s *Scene, tv *game.TankView, t float64) {
 		return
 	}
 	w := c.wrecks[tv.ID]
-	if !tv.Wreck || !deadreckon.FiniteVec(tv.Position) {
+	if !tv.Wreck || !geom.FiniteVec(tv.Position) {
 		e.model.root.SetVisible(true)
 		if w != nil {
 			w.root.SetVisible(false)
@@ -267,11 +268,11 @@ func (c *combatLayer) hidePool() {
 }
 
 // hullBox draws a tank's hit box at pose h as twelve edges.
-func hullBox(b *lineBatch, h game.HullPose, col math32.Color) {
-	if !deadreckon.FiniteVec(h.Position) {
+func hullBox(b *lineBatch, h combat.HullPose, col math32.Color) {
+	if !geom.FiniteVec(h.Position) {
 		return
 	}
-	lo, hi := game.HullMin, game.HullMax
+	lo, hi := combat.HullMin, combat.HullMax
 	var corner [8]mgl64.Vec3
 	for i := range corner {
 		p := lo
@@ -320,7 +321,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 // placeCrosshair puts the crosshair at the ballistic impact point, with a ring on the
 // ground there and the barrel's line of sight from the player's tank me.
 func (c *combatLayer) placeCrosshair(s *Scene, me *game.TankView, cv *game.CombatView) {
-	muzzle, dir := game.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
+	muzzle, dir := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
 	col := aimColor
 	if cv.Loaded < 1 {
 		col = aimLoadColor

@@ -7,11 +7,14 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -23,7 +26,7 @@ func newBattle(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatalf("generate map: %v", err)
 	}
-	judge, err := game.NewJudge(mp, game.Rules{WreckTime: 4}, game.DeadReckoning().Reckon)
+	judge, err := referee.New(mp, combat.Rules{WreckTime: 4}, game.DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +35,7 @@ func newBattle(t *testing.T, bots int) *practice {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, Difficulty: game.Hard}, hub.Join())
+	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, Difficulty: bot.Hard}, hub.Join())
 	if err != nil {
 		t.Fatalf("bot match: %v", err)
 	}
@@ -193,17 +196,17 @@ func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
 		return 0, 0
 	}
 	me := &snap.Tanks[snap.Self]
-	yaw = deadreckon.Yaw(me.Orientation)
+	yaw = geom.Yaw(me.Orientation)
 	best := math.Inf(1)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
 		d := tv.Position.Sub(me.Position)
-		if i == snap.Self || tv.Wreck || !game.Enemies(me.Team, tv.Team) || d.Len() > best {
+		if i == snap.Self || tv.Wreck || !combat.Enemies(me.Team, tv.Team) || d.Len() > best {
 			continue
 		}
 		best = d.Len()
 		yaw = math.Atan2(-d[2], d[0])
-		elev, _ = game.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
+		elev, _ = combat.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
 	}
 	return yaw, elev
 }

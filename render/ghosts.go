@@ -1,12 +1,9 @@
 package render
 
 import (
-	"github.com/g3n/engine/core"
-	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
-	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // ghostColor is the colour of a snapshot ghost of kind k: a replay's second
@@ -21,63 +18,29 @@ func ghostColor(k game.GhostKind) math32.Color {
 	return altColor
 }
 
-// ghostLayer draws a snapshot's Ghosts (game.Ghost): a wireframe tank in its kind's
-// colour for each, joined to its tank by a line. Models are pooled per kind and
-// reused frame to frame.
-type ghostLayer struct {
-	root  *core.Node
-	parts *tankParts
-	mats  map[game.GhostKind]*material.Standard
-	pool  map[game.GhostKind][]*tankModel
-	used  map[game.GhostKind]int
-	where map[uint32]mgl64.Vec3 // reused: each tank's position by id
-}
-
-func newGhostLayer(parts *tankParts) *ghostLayer {
-	return &ghostLayer{root: core.NewNode(), parts: parts, mats: map[game.GhostKind]*material.Standard{},
-		pool: map[game.GhostKind][]*tankModel{}, used: map[game.GhostKind]int{}, where: map[uint32]mgl64.Vec3{}}
-}
-
-// update shows snap's ghosts and hides the models left over.
-func (g *ghostLayer) update(s *Scene, snap *game.Snapshot) {
-	clear(g.where)
-	for i := range snap.Tanks {
-		g.where[snap.Tanks[i].ID] = snap.Tanks[i].Position
-	}
-	clear(g.used)
-	up := mgl64.Vec3{0, 2, 0}
+// drawSnapshotGhosts draws snap's Ghosts (game.Ghost) as the ghost overlay draws
+// ghosts: each a footprint on the ground in its kind's colour, with a heading
+// chevron, joined to its tank's footprint by a line on the ground, wherever it
+// differs from the tank as shown.
+func (s *Scene) drawSnapshotGhosts(snap *game.Snapshot) {
 	for i := range snap.Ghosts {
 		gh := &snap.Ghosts[i]
-		tank, ok := g.where[gh.Of]
-		if !ok || !deadreckon.FiniteVec(gh.Position) {
+		tv := tankByID(snap, gh.Of)
+		if tv == nil || !geom.FiniteVec(gh.Position) || !ghostDiffers(gh.Position, gh.Orientation, tv) {
 			continue
 		}
-		m := g.model(gh.Kind)
-		m.setPose(vec3(gh.Position), quat(gh.Orientation), gh.Turret, gh.Gun)
-		m.root.SetVisible(s.beyondNear(gh.Position, ghostRadius))
-		s.lines.segment(tank.Add(up), gh.Position.Add(up), ghostColor(gh.Kind))
-	}
-	for k, models := range g.pool {
-		for _, m := range models[g.used[k]:] {
-			m.root.SetVisible(false)
-		}
+		c := ghostColor(gh.Kind)
+		s.footprint(gh.Position, gh.Orientation, c)
+		s.lines.segment(s.onGround(gh.Position, footLift), s.onGround(tv.Position, footLift), c)
 	}
 }
 
-// model returns the next free model of kind k, making one when the pool is used up.
-func (g *ghostLayer) model(k game.GhostKind) *tankModel {
-	n := g.used[k]
-	g.used[k] = n + 1
-	if n < len(g.pool[k]) {
-		return g.pool[k][n]
+// tankByID returns the tank of snap with actor id, or nil.
+func tankByID(snap *game.Snapshot, id uint32) *game.TankView {
+	for i := range snap.Tanks {
+		if snap.Tanks[i].ID == id {
+			return &snap.Tanks[i]
+		}
 	}
-	mat := g.mats[k]
-	if mat == nil {
-		mat = ghostMaterial(ghostColor(k))
-		g.mats[k] = mat
-	}
-	m := newTankModel(g.parts, 0, mat)
-	g.root.Add(m.root)
-	g.pool[k] = append(g.pool[k], m)
-	return m
+	return nil
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // HUD layout. The HUD is a set of panels anchored to the picture's corners and edges
@@ -459,7 +459,7 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 // compassBearing returns the compass bearing of orientation q's forward axis in
 // degrees, 0 to 360: 0 north (−Z), 90 east (+X).
 func compassBearing(q mgl64.Quat) float64 {
-	yaw := deadreckon.Yaw(q)
+	yaw := geom.Yaw(q)
 	b := math.Atan2(math.Cos(yaw), math.Sin(yaw)) * 180 / math.Pi
 	if b < 0 {
 		b += 360

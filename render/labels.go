@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Tank labels: each tank's name (and with OverlayLabels its update age and error)
@@ -101,7 +102,7 @@ func (s *Scene) occluded(p mgl64.Vec3) bool {
 func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	e.name.SetVisible(false)
 	e.info.SetVisible(false)
-	if self || !deadreckon.FiniteVec(tv.Position) {
+	if self || !geom.FiniteVec(tv.Position) {
 		return
 	}
 	showName := tv.Name != ""
@@ -124,7 +125,7 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	}
 	s.setLabelAlpha(e, labelAlpha(dist))
 	if showInfo && (s.hud.textDue || e.info.Text() == "") {
-		setLabelInfo(e, tv)
+		e.info.SetText(labelInfo(tv, s.heartbeat))
 	}
 	s.labelQueue = append(s.labelQueue, newLabelCandidate(e, x, y, dist, showName, showInfo))
 }
@@ -143,13 +144,22 @@ func (s *Scene) labelAnchor(roof mgl64.Vec3) (x, y float64, ok bool) {
 	return x, y, true
 }
 
-// setLabelInfo writes tv's update age and error into e's info label.
-func setLabelInfo(e *tankEntry, tv *game.TankView) {
-	stale := ""
-	if tv.Stale {
-		stale = " STALE"
+// labelInfo returns tank tv's info label: the age of its last update, how many of
+// its heartbeats (heartbeat seconds apart, each up to its stagger late) that age has
+// missed, if any, and its error; STALE in place of the error once the match marks it
+// so (Snapshot.StaleAfter). A parked tank that lost a heartbeat or two reads as that,
+// not as stale.
+func labelInfo(tv *game.TankView, heartbeat float64) string {
+	text := fmt.Sprintf("age %.2f s", tv.UpdateAge)
+	if heartbeat > 0 {
+		if missed := math.Floor((tv.UpdateAge - deadreckon.DefaultHeartbeatJitter*heartbeat) / heartbeat); missed >= 1 && missed < 1e6 {
+			text += fmt.Sprintf(", %.0f missed", missed)
+		}
 	}
-	e.info.SetText(fmt.Sprintf("age %.2f s  err %.2f m%s", tv.UpdateAge, tv.Error, stale))
+	if tv.Stale {
+		return text + "  STALE"
+	}
+	return text + fmt.Sprintf("  err %.2f m", tv.Error)
 }
 
 // newLabelCandidate is e's labels anchored at (x, y) for a tank dist meters away,

@@ -17,10 +17,10 @@ type legendRow struct {
 // legendRows lists what every overlay draws, in the order the legend shows them.
 func legendRows() []legendRow {
 	return []legendRow{
-		{OverlayGhost, lastKnownColor, false, "last known state (as received)"},
-		{OverlayGhost, projectionColor, false, "last known projected to now"},
-		{OverlayGhost, ghostLinkColor, true, "last known → projection"},
-		{OverlayGhost, errorColor, true, "projection → shown tank (error)"},
+		{OverlayGhost, lastKnownColor, true, "footprint: last known state (as received)"},
+		{OverlayGhost, projectionColor, true, "footprint: last known projected to now"},
+		{OverlayGhost, ghostLinkColor, true, "last known → projection, on the ground"},
+		{OverlayGhost, errorColor, true, "projection → shown tank (error), above it"},
 		{OverlayTrail, math32.Color{R: 0.85, G: 0.75, B: 0.7}, true, "path shown (team tint)"},
 		{OverlayClamp, rayColor, true, "clamp rays and contact triangle"},
 		{OverlayClamp, normalColor, true, "ground normal"},

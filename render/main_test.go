@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/gltest"
 )
 
@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 }
 
 // drawingTests matches the tests that need a window.
-const drawingTests = "^(TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostOverParkedTankIsNotStriped|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestFrustumCulling)$"
+const drawingTests = "^(TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostFootprintsReadFromTheChaseCamera|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestFrustumCulling)$"
 
 // onMain runs f on the main thread and waits for it.
 func onMain(f func()) { gl.Do(f) }
@@ -110,7 +110,7 @@ func testSnapshot(n int) *game.Snapshot {
 	for i := 0; i < n; i++ {
 		x, z := 30.0*float64(i), 12.0*float64(i%3-1)*float64(min(i, 1))
 		pos := mgl64.Vec3{x, testGround(x, z), z}
-		q := deadreckon.YawQuat(0.4 * float64(i))
+		q := geom.YawQuat(0.4 * float64(i))
 		tv := game.TankView{
 			ID: uint32(i + 1), Name: fmt.Sprintf("tank-%d", i), Team: i % 2, Local: i == 0,
 			Position: pos, Orientation: q, Turret: 0.3, Gun: 0.1,

@@ -10,8 +10,8 @@ import (
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/texture"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // The minimap is a top view of the whole map in a corner: the ground shaded by the
@@ -147,11 +147,11 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 	sc := float64(m.scale)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if !deadreckon.FiniteVec(tv.Position) {
+		if !geom.FiniteVec(tv.Position) {
 			continue
 		}
 		px, py := m.pixel(tv.Position)
-		h := deadreckon.Yaw(tv.Orientation)
+		h := geom.Yaw(tv.Orientation)
 		dx, dy := math.Cos(h), -math.Sin(h)
 		c := teamColor(tv.Team)
 		if tv.Stale {

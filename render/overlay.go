@@ -9,8 +9,10 @@ import (
 type Overlay uint8
 
 const (
-	// OverlayGhost draws each remote tank's last-known state as a faint tank and its
-	// projection to now as a translucent one, joined by a line.
+	// OverlayGhost draws each remote tank's last-known state and its projection to
+	// now as footprints on the ground (yellow and cyan), wherever they differ from
+	// the shown tank by more than 5 cm, joined by a line; the error line, from the
+	// projection to the shown tank, runs above the turret roof.
 	OverlayGhost Overlay = 1 << iota
 	// OverlayTrail draws each tank's recent displayed path.
 	OverlayTrail

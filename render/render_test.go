@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // drawFrames updates s with snaps(i) and draws it frames times on the main thread, and
@@ -134,7 +134,7 @@ func TestTanksWhereTheWorldSaysTheyAre(t *testing.T) {
 	snap := &game.Snapshot{Self: 0}
 	place := func(id uint32, team int, x, z, yaw float64) {
 		snap.Tanks = append(snap.Tanks, game.TankView{ID: id, Name: "", Team: team, Local: id == 1,
-			Position: mgl64.Vec3{x, testGround(x, z), z}, Orientation: deadreckon.YawQuat(yaw)})
+			Position: mgl64.Vec3{x, testGround(x, z), z}, Orientation: geom.YawQuat(yaw)})
 	}
 	place(1, 0, -40, 0, 0)    // the player, red, camera behind it
 	place(2, 1, -10, -8, 1.2) // blue, ahead left

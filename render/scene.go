@@ -15,8 +15,8 @@ import (
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/renderer"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Scene defaults.
@@ -78,9 +78,11 @@ type Scene struct {
 	lines    *lineBatch
 	overlays Overlay
 	frame    uint64
-	hud      *hud
-	lodCount []int
-	heights  *heightGrid
+	// heartbeat is the last snapshot's Heartbeat, s, for the labels' update ages.
+	heartbeat float64
+	hud       *hud
+	lodCount  []int
+	heights   *heightGrid
 	// Self is the player's tank as last drawn, for the camera when it goes missing.
 	selfPos     mgl64.Vec3
 	selfHeading float64
@@ -94,7 +96,6 @@ type Scene struct {
 	labelTaken []rect
 	minimap    *minimap
 	combat     *combatLayer
-	ghosts     *ghostLayer
 	// free is the point a free camera follows when no tank is watched and there is
 	// no player's tank (LookAt), and freeHeading the way it looks.
 	free        mgl64.Vec3
@@ -121,7 +122,7 @@ func (s *Scene) WatchID(id uint32) { s.watchID, s.watchName = id, "" }
 // tank: it follows point p, world meters, looking along heading (rad, as a tank's
 // yaw).
 func (s *Scene) LookAt(p mgl64.Vec3, heading float64) {
-	if deadreckon.FiniteVec(p) && deadreckon.Finite(heading) {
+	if geom.FiniteVec(p) && geom.Finite(heading) {
 		s.free, s.freeHeading, s.hasFree = p, heading, true
 	}
 }
@@ -130,7 +131,7 @@ func (s *Scene) LookAt(p mgl64.Vec3, heading float64) {
 // Update until LookFrom is called with on false (a replay's kill camera: from the
 // shooter's turret at its target).
 func (s *Scene) LookFrom(eye, look mgl64.Vec3, on bool) {
-	s.hasFixed = on && deadreckon.FiniteVec(eye) && deadreckon.FiniteVec(look) && eye != look
+	s.hasFixed = on && geom.FiniteVec(eye) && geom.FiniteVec(look) && eye != look
 	s.fixedEye, s.fixedLook = eye, look
 }
 
@@ -168,7 +169,7 @@ func (s *Scene) Watched(snap *game.Snapshot) *game.TankView {
 		if s.watchID == 0 {
 			match = (s.watchName == "*" && !tv.Local) || (s.watchName != "*" && tv.Name == s.watchName)
 		}
-		if match && deadreckon.FiniteVec(tv.Position) {
+		if match && geom.FiniteVec(tv.Position) {
 			s.watchID = tv.ID
 			return tv
 		}
@@ -190,12 +191,12 @@ func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
 
 // tankEntry is one tank's models and labels, kept while the tank is in snapshots.
 type tankEntry struct {
-	model, ghost, ghostLast *tankModel
-	name, info              *gui.Label
-	nameText                string
-	stale                   bool
-	alpha                   float32 // the labels' opacity step; 0 before the first
-	seen                    uint64
+	model      *tankModel
+	name, info *gui.Label
+	nameText   string
+	stale      bool
+	alpha      float32 // the labels' opacity step; 0 before the first
+	seen       uint64
 }
 
 // NewScene builds a scene over terrain t. It returns an error when t is empty or
@@ -253,8 +254,6 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	s.root.Add(s.hud.root)
 	s.combat = newCombatLayer(s.hud.root)
 	s.world.Add(s.combat.root)
-	s.ghosts = newGhostLayer(s.parts)
-	s.world.Add(s.ghosts.root)
 	// Look at the middle of the map until there is a tank to follow.
 	c := tn.min.Add(tn.max).Mul(0.5)
 	s.selfPos = mgl64.Vec3{c[0], tn.max[1], c[2]}
@@ -327,18 +326,19 @@ func (s *Scene) LODCounts() []int { return s.lodCount }
 // seconds; it only paces the chase camera. Tanks missing from snap are removed.
 func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.frame++
+	s.heartbeat = snap.Heartbeat
 	s.hud.tick(dt)
 	// Camera first, so labels project with this frame's view.
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		me := &snap.Tanks[snap.Self]
-		if deadreckon.FiniteVec(me.Position) {
-			s.selfPos, s.selfHeading, s.haveSelf = me.Position, deadreckon.Yaw(me.Orientation), true
+		if geom.FiniteVec(me.Position) {
+			s.selfPos, s.selfHeading, s.haveSelf = me.Position, geom.Yaw(me.Orientation), true
 		}
 	}
 	if s.hasFixed {
 		s.setCamera(s.fixedEye, s.fixedLook)
 	} else if tv := s.Watched(snap); tv != nil {
-		eye, look := s.chase.Follow(tv.Position, deadreckon.Yaw(tv.Orientation), dt, s.cfg.Ground)
+		eye, look := s.chase.Follow(tv.Position, geom.Yaw(tv.Orientation), dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	} else if s.haveSelf {
 		eye, look := s.chase.Follow(s.selfPos, s.selfHeading, dt, s.cfg.Ground)
@@ -355,7 +355,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	watched := s.Watched(snap)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if !deadreckon.FiniteVec(tv.Position) {
+		if !geom.FiniteVec(tv.Position) {
 			continue // never draw (or crash on) a corrupt pose
 		}
 		e := s.entry(tv)
@@ -364,8 +364,10 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
 		// The player's own tank has no overlays unless the camera watches it.
 		overlays := i != snap.Self || watched == tv
-		s.updateGhosts(e, tv, overlays)
 		if overlays {
+			if s.overlays&OverlayGhost != 0 {
+				s.drawGhosts(tv)
+			}
 			s.drawOverlays(tv)
 		}
 		s.prepareLabel(e, tv, i == snap.Self)
@@ -377,7 +379,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		}
 	}
 	s.combat.update(s, snap)
-	s.ghosts.update(s, snap)
+	s.drawSnapshotGhosts(snap)
 	s.lines.commit()
 	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)
@@ -410,23 +412,17 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 		return e
 	}
 	e := &tankEntry{
-		model:     newTankModel(s.parts, tv.Team, nil),
-		ghost:     newTankModel(s.parts, 0, s.parts.ghostMat),
-		ghostLast: newTankModel(s.parts, 0, s.parts.ghostLastMat),
-		name:      gui.NewLabel(tv.Name),
-		info:      gui.NewLabel(""),
-		nameText:  tv.Name,
+		model:    newTankModel(s.parts, tv.Team, nil),
+		name:     gui.NewLabel(tv.Name),
+		info:     gui.NewLabel(""),
+		nameText: tv.Name,
 	}
 	e.name.SetFontSize(15 * float64(s.hud.scale))
 	e.info.SetFontSize(13 * float64(s.hud.scale))
 	e.name.SetPaddings(1, 3, 1, 3)
 	e.info.SetPaddings(1, 3, 1, 3)
-	e.ghost.root.SetVisible(false)
-	e.ghostLast.root.SetVisible(false)
 	e.info.SetVisible(false)
 	s.world.Add(e.model.root)
-	s.world.Add(e.ghost.root)
-	s.world.Add(e.ghostLast.root)
 	s.hud.labels.Add(e.name)
 	s.hud.labels.Add(e.info)
 	s.tanks[tv.ID] = e
@@ -434,56 +430,12 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 }
 
 func (s *Scene) removeEntry(e *tankEntry) {
-	for _, m := range []*tankModel{e.model, e.ghost, e.ghostLast} {
-		s.world.Remove(m.root)
-		m.root.DisposeChildren(true)
-	}
+	s.world.Remove(e.model.root)
+	e.model.root.DisposeChildren(true)
 	s.hud.labels.Remove(e.name)
 	s.hud.labels.Remove(e.info)
 	e.name.Dispose()
 	e.info.Dispose()
-}
-
-// updateGhosts shows or hides the ghost tanks of a remote tank: the last-known
-// state and its projection to now, as wireframes a little larger than the tank, so
-// they never fight the tank's own surfaces for depth when they coincide with it.
-func (s *Scene) updateGhosts(e *tankEntry, tv *game.TankView, overlays bool) {
-	show := overlays && s.overlays&OverlayGhost != 0 && !tv.Local && deadreckon.FiniteVec(tv.LastKnownProjected.Position) &&
-		deadreckon.FiniteVec(tv.LastKnown.Position)
-	lk, lp := tv.LastKnown, tv.LastKnownProjected
-	showLast := show && s.beyondNear(lk.Position, ghostRadius)
-	showProj := show && s.beyondNear(lp.Position, ghostRadius)
-	e.ghost.root.SetVisible(showProj)
-	e.ghostLast.root.SetVisible(showLast)
-	if showProj {
-		e.ghost.setPose(vec3(lp.Position), quat(lp.Orientation), articulation(lp, 0), articulation(lp, 1))
-	}
-	if showLast {
-		e.ghostLast.setPose(vec3(lk.Position), quat(lk.Orientation), articulation(lk, 0), articulation(lk, 1))
-	}
-	if !show {
-		return
-	}
-	up := mgl64.Vec3{0, 2, 0}
-	s.lines.segment(lk.Position.Add(up), lp.Position.Add(up), ghostLinkColor)
-	s.lines.segment(lp.Position.Add(up), tv.Position.Add(up), errorColor)
-}
-
-// ghostRadius bounds a tank model around its origin, m.
-const ghostRadius = 4.5
-
-// beyondNear reports whether a sphere of radius r around p lies wholly beyond the
-// overlays' near distance.
-func (s *Scene) beyondNear(p mgl64.Vec3, r float64) bool {
-	return p.Sub(s.view.Eye).Dot(s.view.Forward()) >= overlayNear+r
-}
-
-// articulation returns the angle of articulation i of st, or zero when st has fewer.
-func articulation(st deadreckon.State, i int) float64 {
-	if i < 0 || i >= st.NumArticulations || i >= deadreckon.MaxArticulations {
-		return 0
-	}
-	return st.Articulations[i].Angle
 }
 
 // drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.
@@ -495,7 +447,7 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 		trailColor := math32.Color{R: 0.4 + 0.6*tc.R, G: 0.4 + 0.6*tc.G, B: 0.4 + 0.6*tc.B}
 		for k := 1; k < len(tv.Trail); k++ {
 			a, b := tv.Trail[k-1], tv.Trail[k]
-			if deadreckon.FiniteVec(a) && deadreckon.FiniteVec(b) {
+			if geom.FiniteVec(a) && geom.FiniteVec(b) {
 				s.lines.segment(a.Add(lift), b.Add(lift), trailColor)
 			}
 		}
@@ -508,16 +460,16 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 			a, b := tv.ClampHits[k], tv.ClampHits[(k+1)%3]
 			s.lines.segment(a.Add(mgl64.Vec3{0, 0.05, 0}), b.Add(mgl64.Vec3{0, 0.05, 0}), rayColor)
 		}
-		if n := tv.GroundNormal; deadreckon.FiniteVec(n) && n.Len() > 0 {
+		if n := tv.GroundNormal; geom.FiniteVec(n) && n.Len() > 0 {
 			s.lines.arrow(tv.Position, n.Normalize().Mul(3), normalColor)
 		}
 	}
 	if s.overlays&OverlayMotion != 0 {
 		base := tv.Position.Add(mgl64.Vec3{0, hullBase + hullHeight + 0.2, 0})
-		if deadreckon.FiniteVec(tv.Velocity) {
+		if geom.FiniteVec(tv.Velocity) {
 			s.lines.arrow(base, tv.Velocity, velocityColor)
 		}
-		if deadreckon.FiniteVec(tv.Acceleration) {
+		if geom.FiniteVec(tv.Acceleration) {
 			s.lines.arrow(base, tv.Acceleration.Mul(2), accelColor)
 		}
 	}
@@ -548,7 +500,7 @@ const maxClampReach = 12.0
 // clampPlausible reports whether tv's clamp hits are finite and near the tank.
 func clampPlausible(tv *game.TankView) bool {
 	for _, h := range tv.ClampHits {
-		if !deadreckon.FiniteVec(h) || h.Sub(tv.Position).Len() > maxClampReach {
+		if !geom.FiniteVec(h) || h.Sub(tv.Position).Len() > maxClampReach {
 			return false
 		}
 	}

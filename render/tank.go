@@ -49,8 +49,6 @@ type tankParts struct {
 	solidMat          *material.Standard
 	shadowMat         *material.Standard
 	shadows           bool // tanks get a shadow patch
-	ghostMat          *material.Standard
-	ghostLastMat      *material.Standard
 }
 
 var (
@@ -90,25 +88,12 @@ func newTankParts(shadows bool) *tankParts {
 	p.shadowMat.SetTransparent(true)
 	p.shadowMat.SetDepthMask(false)
 	p.shadowMat.SetPolygonOffset(-1, -1)
-	p.ghostMat = ghostMaterial(projectionColor)
-	p.ghostLastMat = ghostMaterial(lastKnownColor)
 	return p
 }
 
-// ghostScale is how much larger than a tank its ghosts are drawn, so that a ghost
-// on top of its tank (a parked tank's) wraps it instead of sharing its surfaces.
-const ghostScale = 1.04
-
-// ghostMaterial draws a ghost tank as an opaque wireframe of unlit colour c: the
-// edges read clearly over the tank and the ground, and lines a little outside the
-// tank's surfaces never z-fight with them. The lines write depth, so the tank drawn
-// after them does not paint over them.
-func ghostMaterial(c math32.Color) *material.Standard {
-	m := material.NewStandard(&math32.Color{})
-	m.SetEmissiveColor(&c)
-	m.SetWireframe(true)
-	return m
-}
+// overlayScale is how much larger than a tank a model drawn in its place is (a
+// wreck), so that it wraps the tank instead of sharing its surfaces.
+const overlayScale = 1.04
 
 // tankModel is one tank's node tree: root (pose) → hull mesh, shadow, turret node
 // (yaw) → turret mesh, gun node (pitch) → gun mesh.
@@ -118,22 +103,22 @@ type tankModel struct {
 	team                       int
 }
 
-// newTankModel builds a tank in team's colours, or, with ghost set, a ghost tank
-// drawn with ghost, ghostScale larger and without a shadow.
-func newTankModel(p *tankParts, team int, ghost *material.Standard) *tankModel {
+// newTankModel builds a tank in team's colours, or, with over set, one drawn with
+// over (a wreck), overlayScale larger and without a shadow.
+func newTankModel(p *tankParts, team int, over *material.Standard) *tankModel {
 	t := &tankModel{root: core.NewNode(), turret: core.NewNode(), gun: core.NewNode(), team: team}
 	mat := p.solidMat
-	if ghost != nil {
-		mat = ghost
+	if over != nil {
+		mat = over
 	}
 	k := teamIndex(team)
 	t.hullMesh = sharedMesh(p.hull[k], mat)
 	t.turMesh = sharedMesh(p.turret[k], mat)
 	t.gunMesh = sharedMesh(p.gun[k], mat)
-	if ghost == nil && p.shadows {
+	if over == nil && p.shadows {
 		t.root.Add(sharedMesh(p.shadow, p.shadowMat))
 	} else {
-		t.root.SetScale(ghostScale, ghostScale, ghostScale)
+		t.root.SetScale(overlayScale, overlayScale, overlayScale)
 	}
 	t.root.Add(t.hullMesh)
 	t.turret.SetPosition(-0.4, hullBase+hullHeight, 0)

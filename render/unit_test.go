@@ -292,7 +292,7 @@ func TestTanksComeAndGo(t *testing.T) {
 	if len(s.tanks) != 1 {
 		t.Fatalf("%d tank models, want 1", len(s.tanks))
 	}
-	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() || !s.parts.ghostMat.Wireframe() {
+	if got := s.parts.solidMat.Shader(); got != shader || !s.parts.shadowMat.Transparent() {
 		t.Errorf("shared materials changed after tanks left: shader %q (want %q), shadow transparent %v",
 			got, shader, s.parts.shadowMat.Transparent())
 	}
@@ -558,5 +558,79 @@ func TestLabelJustAboveTurret(t *testing.T) {
 				t.Errorf("label centered at x %.1f, turret at %.1f", mid, x)
 			}
 		})
+	}
+}
+
+// TestGhostOnlyWhereItDiffers: a parked tank whose ghosts sit where it is shown gets
+// no ghost lines; one shown short of its projection gets both footprints on the
+// ground and the error line a metre above its turret roof.
+func TestGhostOnlyWhereItDiffers(t *testing.T) {
+	s, err := NewScene(synthTerrain(256, 2, 32, 2), SceneConfig{Overlays: OverlayGhost,
+		Ground: func(x, z float64) (float64, bool) { return testGround(x, z), true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Watch("mover")
+	s.Update(ghostSnapshot(0.03, 0.03), 1.0/60) // within ghostMin: nothing to show
+	if n := len(s.lines.buf); n != 0 {
+		t.Errorf("ghosts on the shown tank: %d line floats drawn", n)
+	}
+	snap := ghostSnapshot(2.5, 0.6)
+	s.Update(snap, 1.0/60)
+	mover := snap.Tanks[1]
+	// The footprints lie in the hull's plane on the ground under the middle (here
+	// level: the ghosts face +X with no tilt), the error line errorLift up.
+	var low, high int
+	for i := 0; i+5 < len(s.lines.buf); i += 6 {
+		x, y := float64(s.lines.buf[i]), float64(s.lines.buf[i+1])
+		centre := mover.LastKnownProjected.Position[0]
+		if x < -20-2.5-footLength/2-1 || x > centre+footLength/2+noseLength+1e-3 {
+			t.Errorf("line vertex at x %.2f, outside the ghosts' footprints", x)
+		}
+		ground := testGround(x, 0)
+		for _, g := range []mgl64.Vec3{mover.LastKnown.Position, mover.LastKnownProjected.Position} {
+			if math.Abs(x-g[0]) <= footLength/2+noseLength {
+				ground = testGround(g[0], 0)
+			}
+		}
+		switch above := y - ground; {
+		case math.Abs(above-footLift) < 0.5:
+			low++
+		case math.Abs(above-errorLift) < 0.5:
+			high++
+		default:
+			t.Errorf("line vertex %.2f m above the ground, want about %v (footprints) or %v (error line)", above, footLift, errorLift)
+		}
+	}
+	// Two footprints of 4 edges and a two-stroke chevron, the link, and the error
+	// line's rise: all ends low; the rise's top and the error line's two ends high.
+	if wantLow := 2*(2*(4+2)) + 2 + 1; low != wantLow || high != 3 {
+		t.Errorf("%d vertices low and %d high, want %d and 3", low, high, wantLow)
+	}
+	if top := hullBase + hullHeight + turretHeight; errorLift < top+1 || mover.Position[1]+errorLift < mover.Position[1]+top {
+		t.Errorf("error line at %.2f m, not clear of the turret roof at %.2f m", errorLift, top)
+	}
+}
+
+// TestLabelInfoFollowsTheStaleRule: a tank's info label counts the heartbeats its
+// update age has missed, allowing each its stagger, and says STALE only when the
+// match marks the tank so.
+func TestLabelInfoFollowsTheStaleRule(t *testing.T) {
+	for _, c := range []struct {
+		age       float64
+		stale     bool
+		heartbeat float64
+		want      string
+	}{
+		{0.4, false, 1, "age 0.40 s  err 0.12 m"},
+		{1.08, false, 1, "age 1.08 s  err 0.12 m"}, // a heartbeat a little late
+		{2.59, false, 1, "age 2.59 s, 2 missed  err 0.12 m"},
+		{4.6, true, 1, "age 4.60 s, 4 missed  STALE"},
+		{7, false, 0, "age 7.00 s  err 0.12 m"}, // no heartbeat known
+	} {
+		tv := game.TankView{UpdateAge: c.age, Stale: c.stale, Error: 0.12}
+		if got := labelInfo(&tv, c.heartbeat); got != c.want {
+			t.Errorf("age %v s, stale %v, heartbeat %v s: %q, want %q", c.age, c.stale, c.heartbeat, got, c.want)
+		}
 	}
 }

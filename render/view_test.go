@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 const pxTol = 1e-6
@@ -64,13 +64,13 @@ func TestViewProject(t *testing.T) {
 
 func TestHeading(t *testing.T) {
 	for _, yaw := range []float64{0, 0.5, -1, math.Pi / 2, 3} {
-		q := deadreckon.YawQuat(yaw)
-		if got := deadreckon.Yaw(q); math.Abs(got-yaw) > 1e-9 {
-			t.Errorf("deadreckon.Yaw(QuatRotate(%v)) = %v", yaw, got)
+		q := geom.YawQuat(yaw)
+		if got := geom.Yaw(q); math.Abs(got-yaw) > 1e-9 {
+			t.Errorf("geom.Yaw(QuatRotate(%v)) = %v", yaw, got)
 		}
 	}
-	if got := deadreckon.Yaw(mgl64.Quat{}); got != 0 {
-		t.Errorf("deadreckon.Yaw(zero quat) = %v, want 0", got)
+	if got := geom.Yaw(mgl64.Quat{}); got != 0 {
+		t.Errorf("geom.Yaw(zero quat) = %v, want 0", got)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -170,7 +171,7 @@ func (p *Player) SetSpeed(s float64) {
 // SetCamera tells the replay where the camera stands, for the clamp's level of
 // detail.
 func (p *Player) SetCamera(c mgl64.Vec3) {
-	if deadreckon.FiniteVec(c) {
+	if geom.FiniteVec(c) {
 		p.camera, p.hasCam = c, true
 		p.match.SetCamera(c)
 		p.alt.camera = c

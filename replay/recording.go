@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/record"
@@ -338,7 +339,7 @@ func (t *Tank) TruthAt(at, maxGap float64) (record.Pose, bool) {
 	p := a
 	p.Time = at
 	p.Position = a.Position.Add(b.Position.Sub(a.Position).Mul(u))
-	p.Orientation = deadreckon.SlerpShort(a.Orientation, b.Orientation, u)
+	p.Orientation = geom.SlerpShort(a.Orientation, b.Orientation, u)
 	p.Turret = a.Turret + math.Remainder(b.Turret-a.Turret, 2*math.Pi)*u
 	p.Gun = a.Gun + (b.Gun-a.Gun)*u
 	return p, true

@@ -13,6 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/recordtest"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/record"
@@ -75,7 +76,7 @@ func TestRecordingHoldsWhatWasLive(t *testing.T) {
 		for i := range live {
 			a, b := got[i].State, live[i]
 			if d := a.Position.Sub(b.Position).Len(); d > 1e-9 || math.Abs(a.Time-b.Time) > 1e-9 ||
-				a.Velocity != b.Velocity || deadreckon.QuatAngle(a.Orientation, b.Orientation) > 1e-6 {
+				a.Velocity != b.Velocity || geom.QuatAngle(a.Orientation, b.Orientation) > 1e-6 {
 				t.Fatalf("tank %d update %d: recorded %+v, handled %+v", id, i, a, b)
 			}
 		}

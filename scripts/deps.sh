@@ -5,6 +5,10 @@ set -euo pipefail
 
 need_go="1.26"
 debs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth)
+# What the fleet tests run the image and the metrics through where they can (scripts/test
+# asks for them with TREADLINE_TEST=1): runc and umoci run the image as a pod would,
+# Prometheus' promtool lints /metrics. Without them those tests skip, saying so.
+test_debs=(runc umoci prometheus)
 staticcheck_version="v0.7.0"
 
 die() { echo "treadline: $*" >&2; exit 1; }
@@ -22,17 +26,34 @@ if [ "$(printf '%s\n%s\n' "$need_go" "$have_go" | sort -V | head -n1)" != "$need
   die "Go $need_go or newer is required; found $have_go."
 fi
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=()
 for p in "${debs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  installed "$p" || missing+=("$p")
 done
+missing_test=()
+if [ "${TREADLINE_TEST:-}" = 1 ]; then
+  for p in "${test_debs[@]}"; do
+    installed "$p" || missing_test+=("$p")
+  done
+fi
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo="sudo -n"
+else
+  sudo="none"
+fi
+if [ ${#missing_test[@]} -gt 0 ]; then
+  if [ "$sudo" = none ]; then
+    echo "treadline: not installed: ${missing_test[*]}; the tests that need them will skip (as root: apt-get install ${missing_test[*]})" >&2
+  else
+    missing+=("${missing_test[@]}")
+  fi
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "treadline: installing Debian packages: ${missing[*]}" >&2
-  if [ "$(id -u)" -eq 0 ]; then
-    sudo=""
-  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    sudo="sudo -n"
-  else
+  if [ "$sudo" = none ]; then
     die "missing Debian packages: ${missing[*]}. Install them as root: apt-get install ${missing[*]}"
   fi
   export DEBIAN_FRONTEND=noninteractive

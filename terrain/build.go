@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Limits on what a map may be, so hostile files cannot exhaust memory.
@@ -45,10 +45,10 @@ func (l layout) validate(f features) error {
 	switch {
 	case l.nx < MinSamples || l.nz < MinSamples || l.nx > MaxSamples || l.nz > MaxSamples:
 		return fmt.Errorf("%w: %d×%d samples, want %d…%d per side", ErrInvalidMap, l.nx, l.nz, MinSamples, MaxSamples)
-	case !deadreckon.Finite(l.minX, l.minZ, l.maxX, l.maxZ, l.maxX-l.minX, l.maxZ-l.minZ) ||
+	case !geom.Finite(l.minX, l.minZ, l.maxX, l.maxZ, l.maxX-l.minX, l.maxZ-l.minZ) ||
 		!((l.maxX-l.minX)/float64(l.nx-1) > 1e-6) || !((l.maxZ-l.minZ)/float64(l.nz-1) > 1e-6):
 		return fmt.Errorf("%w: extent [%g, %g]×[%g, %g] is empty or not finite", ErrInvalidMap, l.minX, l.maxX, l.minZ, l.maxZ)
-	case !deadreckon.Finite(l.heightBase, l.heightScale, l.heightBase+l.heightScale) || !(l.heightScale > 0):
+	case !geom.Finite(l.heightBase, l.heightScale, l.heightBase+l.heightScale) || !(l.heightScale > 0):
 		return fmt.Errorf("%w: height base %g and scale %g, want finite and scale > 0", ErrInvalidMap, l.heightBase, l.heightScale)
 	case l.chunkCells < 1 || l.chunkCells > MaxSamples:
 		return fmt.Errorf("%w: chunk of %d cells", ErrInvalidMap, l.chunkCells)
@@ -66,17 +66,17 @@ func (l layout) validate(f features) error {
 func (l layout) validateFeatures(f features) error {
 	in := func(x, z float64) bool { return x >= l.minX && x <= l.maxX && z >= l.minZ && z <= l.maxZ }
 	for i, o := range f.obstacles {
-		if !deadreckon.Finite(o.X, o.Z, o.Radius, o.Height) || !in(o.X, o.Z) || !(o.Radius > 0) || o.Height < 0 {
+		if !geom.Finite(o.X, o.Z, o.Radius, o.Height) || !in(o.X, o.Z) || !(o.Radius > 0) || o.Height < 0 {
 			return fmt.Errorf("%w: rock %d at (%g, %g) radius %g height %g", ErrInvalidMap, i, o.X, o.Z, o.Radius, o.Height)
 		}
 	}
 	for i, s := range f.spawns {
-		if !deadreckon.Finite(s[0], s[1]) || !in(s[0], s[1]) {
+		if !geom.Finite(s[0], s[1]) || !in(s[0], s[1]) {
 			return fmt.Errorf("%w: spawn %d at (%g, %g) is off the map", ErrInvalidMap, i, s[0], s[1])
 		}
 	}
 	for i, lm := range f.landmarks {
-		if lm.Name == "" || len(lm.Name) > 64 || !deadreckon.Finite(lm.X, lm.Z, lm.Yaw) || !in(lm.X, lm.Z) {
+		if lm.Name == "" || len(lm.Name) > 64 || !geom.Finite(lm.X, lm.Z, lm.Yaw) || !in(lm.X, lm.Z) {
 			return fmt.Errorf("%w: landmark %d %q at (%g, %g) yaw %g", ErrInvalidMap, i, lm.Name, lm.X, lm.Z, lm.Yaw)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Defaults and limits for GenerateConfig.
@@ -289,7 +289,7 @@ func (g *generator) landmarks() []Landmark {
 	// The crest's downhill normal toward the north, (−dz/dx, −1) normalized.
 	slope := g.ridgeAmp * g.ridgeFreq * math.Cos(g.ridgeFreq*x+g.ridgePhase)
 	nx, nz := slope/math.Hypot(slope, 1), -1/math.Hypot(slope, 1)
-	yaw := deadreckon.Heading(mgl64.Vec3{nx, 0, nz}) // forward (cos ψ, −sin ψ) = (nx, nz)
+	yaw := geom.Heading(mgl64.Vec3{nx, 0, nz}) // forward (cos ψ, −sin ψ) = (nx, nz)
 	at := func(back float64) (float64, float64) {
 		return round2(x - nx*back), round2(g.ridgeLine(x) - nz*back)
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // rayEps is the tolerance, in cell fractions, for a hit on a triangle's edge.
@@ -19,7 +19,7 @@ const rayEps = 1e-9
 // Raycast walks the grid cell by cell along the ray, so its cost grows with the
 // number of cells crossed, not with the map's size. It never allocates.
 func (m *Map) Raycast(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool) {
-	if !deadreckon.Finite(origin[0], origin[1], origin[2], dir[0], dir[1], dir[2]) || math.IsNaN(maxDist) || maxDist < 0 {
+	if !geom.Finite(origin[0], origin[1], origin[2], dir[0], dir[1], dir[2]) || math.IsNaN(maxDist) || maxDist < 0 {
 		return mgl64.Vec3{}, false
 	}
 	l := math.Sqrt(dir[0]*dir[0] + dir[1]*dir[1] + dir[2]*dir[2])

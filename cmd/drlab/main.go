@@ -9,10 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
-	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/lab"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/session"
 )
 
 func main() { cli.Main("drlab", run) }
@@ -61,7 +63,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 	if err != nil || !*duel {
 		return lf, err
 	}
-	d, err := game.ParseDifficulty(*difficulty)
+	d, err := bot.ParseDifficulty(*difficulty)
 	if err != nil {
 		return lf, cli.Usagef("difficulty", "%q: give easy, normal or hard", *difficulty)
 	}
@@ -94,7 +96,7 @@ func (a *labArgs) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.trace, "trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
 	fs.StringVar(&a.replay, "replay", "", "measure every tank whose truth the match recording `FILE` holds, per tank and summed,\nover the recorded link (or the modelled one when -latency, -jitter, -loss… are given)")
 	fs.StringVar(&a.exportTrace, "export-trace", "", "with -replay: write each recorded truth into `DIR` as the CSV that -trace reads")
-	fs.StringVar(&a.maps, "maps", game.DefaultMapDir, "with -replay over the recorded link: the `DIR` of the recording's map, to clamp every tank\nto the ground as the game does (\"\": no clamp, as -trace)")
+	fs.StringVar(&a.maps, "maps", session.DefaultMapDir, "with -replay over the recorded link: the `DIR` of the recording's map, to clamp every tank\nto the ground as the game does (\"\": no clamp, as -trace)")
 	fs.StringVar(&a.algos, "algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all\n(-table: bezier,pvb; -budget: pvb)")
 	fs.Float64Var(&a.rate, "rate", lab.DefaultRate, "fixed publish rate, updates/s; 0 publishes on thresholds instead")
 	fs.Float64Var(&a.posThresh, "pos-threshold", 0, "threshold publishing: position error that triggers an update, m (0: 0.25)")
@@ -110,8 +112,8 @@ func (a *labArgs) register(fs *flag.FlagSet) {
 	fs.Float64Var(&a.duplicate, "duplicate", 0, "share of updates delivered twice, 0..1")
 	fs.DurationVar(&a.clockErr, "clock-error", 0, "error of the clock offset given to pvb-ts and delayed")
 	fs.Float64Var(&a.fps, "fps", lab.DefaultFPS, "frame rate of owner and remote, frames/s")
-	fs.DurationVar(&a.duration, "duration", time.Duration(lab.DefaultDuration*float64(time.Second)), "length of each run")
-	fs.DurationVar(&a.warmup, "warmup", time.Duration(lab.DefaultWarmup*float64(time.Second)), "unmeasured start of each run")
+	fs.DurationVar(&a.duration, "duration", units.Duration(lab.DefaultDuration), "length of each run")
+	fs.DurationVar(&a.warmup, "warmup", units.Duration(lab.DefaultWarmup), "unmeasured start of each run")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of every random draw; the same seed gives the same output")
 	fs.IntVar(&a.runs, "runs", 1, "average every figure over this many seeds (seed, seed+1, …)")
 	fs.IntVar(&a.bytes, "bytes", 0, "bytes counted per update (0: the size of its wire encoding)")
@@ -211,8 +213,8 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 	o := lab.Options{
 		Trace:       a.trace,
 		FPS:         a.fps,
-		Duration:    seconds(a.duration),
-		Warmup:      seconds(a.warmup),
+		Duration:    units.Seconds(a.duration),
+		Warmup:      units.Seconds(a.warmup),
 		Seed:        a.seed,
 		Runs:        a.runs,
 		UpdateBytes: a.bytes,
@@ -220,14 +222,14 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 		BudgetP95:   a.target,
 		JSON:        a.jsonOut,
 		Plot:        a.plotFile,
-		ClockError:  seconds(a.clockErr),
+		ClockError:  units.Seconds(a.clockErr),
 		Network: impair.Link{Latency: a.latency, Jitter: a.jitter, Loss: a.loss, LossBurst: a.lossBurst,
 			Reorder: a.reorder, Duplicate: a.duplicate},
 		Publish: lab.PublishConfig{
 			PosThreshold:   a.posThresh,
 			RotThreshold:   a.rotThresh * math.Pi / 180,
-			MinInterval:    seconds(a.minIntv),
-			Heartbeat:      seconds(a.heartbeat),
+			MinInterval:    units.Seconds(a.minIntv),
+			Heartbeat:      units.Seconds(a.heartbeat),
 			NoAcceleration: a.noAccel,
 		},
 	}
@@ -291,6 +293,3 @@ func (a *labArgs) setMode(o *lab.Options, set map[string]bool) error {
 	}
 	return nil
 }
-
-// seconds converts a flag duration to seconds.
-func seconds(d time.Duration) float64 { return d.Seconds() }

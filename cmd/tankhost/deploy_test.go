@@ -5,6 +5,7 @@ import (
 	stdnet "net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,6 +58,35 @@ type (
 			Requests map[string]string `yaml:"requests"`
 			Limits   map[string]string `yaml:"limits"`
 		} `yaml:"resources"`
+		SecurityContext securityContext `yaml:"securityContext"`
+	}
+	securityContext struct {
+		RunAsNonRoot             bool  `yaml:"runAsNonRoot"`
+		RunAsUser                int   `yaml:"runAsUser"`
+		RunAsGroup               int   `yaml:"runAsGroup"`
+		ReadOnlyRootFilesystem   bool  `yaml:"readOnlyRootFilesystem"`
+		AllowPrivilegeEscalation *bool `yaml:"allowPrivilegeEscalation"`
+		Capabilities             struct {
+			Drop []string `yaml:"drop"`
+		} `yaml:"capabilities"`
+		SeccompProfile struct {
+			Type string `yaml:"type"`
+		} `yaml:"seccompProfile"`
+	}
+	podMonitor struct {
+		APIVersion string     `yaml:"apiVersion"`
+		Kind       string     `yaml:"kind"`
+		Metadata   objectMeta `yaml:"metadata"`
+		Spec       struct {
+			Selector struct {
+				MatchLabels map[string]string `yaml:"matchLabels"`
+			} `yaml:"selector"`
+			PodMetricsEndpoints []struct {
+				Port     string `yaml:"port"`
+				Path     string `yaml:"path"`
+				Interval string `yaml:"interval"`
+			} `yaml:"podMetricsEndpoints"`
+		} `yaml:"spec"`
 	}
 	gameServer struct {
 		APIVersion string         `yaml:"apiVersion"`
@@ -191,6 +221,20 @@ func checkGameServerSpec(t *testing.T, where string, spec gameServerSpec, selfAl
 	if m := milliCPU(t, c.Resources.Requests["cpu"]); m < 50 || m > 1000 {
 		t.Errorf("%s: CPU request %dm outside the measured range", where, m)
 	}
+	// The restricted Pod Security Standard, as the image runs: its user, a read-only
+	// root (a game server writes nothing), no capabilities, no escalation.
+	sc := c.SecurityContext
+	if !sc.RunAsNonRoot || sc.RunAsUser != 65532 || sc.RunAsGroup != 65532 || !sc.ReadOnlyRootFilesystem ||
+		sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation ||
+		!slices.Equal(sc.Capabilities.Drop, []string{"ALL"}) || sc.SeccompProfile.Type != "RuntimeDefault" {
+		t.Errorf("%s: securityContext %+v: want the restricted standard as the image runs (uid 65532, read-only root)", where, sc)
+	}
+	if f.identity.Path != "" {
+		t.Errorf("%s: -identity %s on a read-only root: a game server keeps its identity in memory", where, f.identity.Path)
+	}
+	if l := spec.Template.Metadata.Labels; l["app"] != "tankhost" {
+		t.Errorf("%s: pod labels %v lack app: tankhost, which podmonitor.yaml selects", where, l)
+	}
 }
 
 // milliCPU parses a Kubernetes CPU quantity ("250m", "1", "0.5") into millicores.
@@ -241,6 +285,22 @@ func TestManifests(t *testing.T) {
 	}
 	if m := al.Spec.Selectors[0].MatchLabels["agones.dev/sdk-"+labelMap]; m == "" {
 		t.Errorf("allocation.yaml selects no map through the %q label tankhost sets", labelMap)
+	}
+
+	// The PodMonitor selects the fleet's pods (their template's labels, and the role
+	// Agones labels game server pods with) and scrapes the metrics port by name.
+	var pm podMonitor
+	decodeManifest(t, "podmonitor.yaml", &pm)
+	pod := fl.Spec.Template.Spec.Template
+	for k, v := range pm.Spec.Selector.MatchLabels {
+		if pod.Metadata.Labels[k] != v && !(k == "agones.dev/role" && v == "gameserver") {
+			t.Errorf("podmonitor.yaml selects %s=%s; the fleet's pods have %v", k, v, pod.Metadata.Labels)
+		}
+	}
+	eps := pm.Spec.PodMetricsEndpoints
+	if pm.APIVersion != "monitoring.coreos.com/v1" || pm.Kind != "PodMonitor" || len(pm.Spec.Selector.MatchLabels) == 0 ||
+		len(eps) != 1 || eps[0].Path != "/metrics" || eps[0].Port != pod.Spec.Containers[0].Ports[0].Name {
+		t.Errorf("podmonitor.yaml: %+v, want /metrics on the container's %q port", pm, pod.Spec.Containers[0].Ports[0].Name)
 	}
 }
 

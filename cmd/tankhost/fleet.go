@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/session"
 )
 
 // Fleet defaults and the names the deploy/agones manifests share with tankhost.
@@ -38,13 +38,15 @@ const (
 
 // fleet runs tankhost as an Agones game server: it marks the server Ready once it
 // listens, labels it with the map and the player count, marks it Allocated on the
-// first join when no allocator does, keeps it healthy while the match loop steps,
-// and shuts it down when the match ends.
+// first join when no allocator does, starts the round clock when an allocator
+// allocates it, keeps it healthy while the match loop steps, and shuts it down when
+// the match ends.
 type fleet struct {
 	sdk          *agones.SDK
 	selfAllocate bool
 	idle         time.Duration      // how long an allocated match waits for its first player
 	end          context.CancelFunc // ends the match early
+	roundStart   chan<- struct{}    // closed at the allocation: the round clock starts
 	log          *slog.Logger
 
 	// allocatedAt is when watchAllocation saw an allocator's allocation, Unix
@@ -59,14 +61,17 @@ type fleet struct {
 }
 
 // newFleet returns the fleet agent; end cancels the match (an allocated server nobody
-// joins within idle ends early).
-func newFleet(sdk *agones.SDK, selfAllocate bool, idle time.Duration, end context.CancelFunc, log *slog.Logger) *fleet {
-	return &fleet{sdk: sdk, selfAllocate: selfAllocate, idle: idle, end: end, log: log, players: -1}
+// joins within idle ends early); roundStart is closed when an allocator allocates
+// the server.
+func newFleet(sdk *agones.SDK, selfAllocate bool, idle time.Duration, end context.CancelFunc, roundStart chan<- struct{},
+	log *slog.Logger) *fleet {
+	return &fleet{sdk: sdk, selfAllocate: selfAllocate, idle: idle, end: end, roundStart: roundStart, log: log, players: -1}
 }
 
 // watchAllocation reads the GameServer every period until an allocator has
-// allocated it, and records when, so that a match whose players never come ends after
-// the idle time like one they left. It returns when ctx ends or once allocated.
+// allocated it, then starts the round clock and records when, so that a match whose
+// players never come ends after the idle time like one they left. It returns when
+// ctx ends or once allocated.
 func (f *fleet) watchAllocation(ctx context.Context, every time.Duration, now func() time.Time) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -79,7 +84,8 @@ func (f *fleet) watchAllocation(ctx context.Context, every time.Duration, now fu
 		gs, err := f.sdk.GameServer(ctx)
 		if err == nil && gs.Status.State == agones.StateAllocated {
 			f.allocatedAt.Store(now().UnixNano())
-			f.log.Info("game server allocated", "gameserver", gs.ObjectMeta.Name)
+			close(f.roundStart)
+			f.log.Info("game server allocated: the round starts", "gameserver", gs.ObjectMeta.Name)
 			return
 		}
 	}
@@ -96,7 +102,7 @@ func (f *fleet) listening(h *net.Host) {
 }
 
 // tick follows one step of the match loop; it never blocks.
-func (f *fleet) tick(st game.ServeStatus) {
+func (f *fleet) tick(st session.ServeStatus) {
 	f.sdk.Beat()
 	if st.Players != f.players {
 		f.players = st.Players
@@ -114,7 +120,7 @@ func (f *fleet) tick(st game.ServeStatus) {
 		f.sdk.Shutdown()
 		f.end()
 	}
-	if st.State == game.MatchEnded && !f.ended {
+	if st.State == session.MatchEnded && !f.ended {
 		// The seam for every rule that ends a match: whatever ended it, the fleet
 		// gets the server back.
 		f.ended = true

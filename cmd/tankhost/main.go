@@ -4,22 +4,29 @@
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
-//	         [-identity FILE] [-new-identity] [-record DIR]
+//	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity] [-record DIR]
 //
 // The host keeps its key and certificate in host-identity.pem in the user's config
 // directory (or the file -identity names), so its fingerprint survives restarts and
-// players who trusted it once can join again; -new-identity replaces it.
+// players who trusted it once can join again; -new-identity replaces it. A game
+// server (-agones) keeps none unless -identity names a file: its identity lives as
+// long as its pod, and the fingerprint reaches players through the allocation.
+//
+// The round clock starts when the first player joins, or with -agones when the game
+// server is allocated, whichever comes first: a host nobody has come to plays no
+// round, however long it waits. A round lasts -round-time.
 //
 // With -record DIR it records every match it serves into DIR, one file each
 // (RECORDING.md): what it accepted and relayed, with arrival times, and its bots' true
 // poses; a full disk is logged once and the match goes on.
 //
-// With -metrics it serves Prometheus metrics (every name starting treadline_) at
-// /metrics and a liveness check at /healthz. With -agones it is an Agones game server:
-// it talks to the SDK sidecar on localhost:$AGONES_SDK_HTTP_PORT (see deploy/agones).
+// With -metrics it serves Prometheus metrics (treadline_… and the standard go_… and
+// process_…) at /metrics and a liveness check at /healthz. With -agones it is an Agones
+// game server: it talks to the SDK sidecar on 127.0.0.1:$AGONES_SDK_HTTP_PORT (see
+// deploy/agones).
 //
 // Flags such as -max-handshakes, -retry-above, -max-joining-per-prefix, -idle-kick
-// and -mem-limit tune the host's defences (README, "Security").
+// and -mem-limit tune the host's defences (docs/security.md).
 package main
 
 import (
@@ -31,10 +38,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/session"
 )
 
 // DefaultListen is the address tankhost listens on unless -listen says otherwise.
@@ -52,19 +62,22 @@ type runOptions struct {
 	ready func(addr, fp string)
 	// tick, if set, is called from the match loop after every step (a test that
 	// blocks in it stalls the loop).
-	tick func(game.ServeStatus)
+	tick func(session.ServeStatus)
 	// metrics, if set, is called with the metrics listener's address.
 	metrics func(addr string)
+	// getenv, if set, stands in for os.Getenv.
+	getenv func(string) string
 }
 
 // flags are tankhost's command line.
 type flags struct {
-	serve        game.ServeConfig
+	serve        session.ServeConfig
 	level        slog.Level
 	metrics      string
 	agones       bool
 	selfAllocate bool
 	healthEvery  time.Duration
+	roundTime    time.Duration
 	idleSet      bool
 	roundsSet    bool
 	mapSet       bool
@@ -81,15 +94,16 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
 	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
-	fs.TextVar(&cfg.Difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
-	fs.Float64Var(&cfg.TickRate, "tick", game.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
-	fs.DurationVar(&cfg.StatsEvery, "stats", game.DefaultStatsEvery, "how often to log figures (negative: never)")
+	fs.TextVar(&cfg.Difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
+	fs.Float64Var(&cfg.TickRate, "tick", session.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
+	fs.DurationVar(&cfg.StatsEvery, "stats", session.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
+	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+time.Duration(combat.DefaultTimeLimit*float64(time.Second)).String()+"); the first starts at the first join or allocation")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&cfg.Record.Dir, "record", "", "record every match into `DIR`, one file each (tanks -replay FILE watches one, drlab -replay FILE measures it)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
-	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on localhost:$"+agones.PortEnv)
+	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on "+agones.Host+":$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
 	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
 	f.defences.Register(fs)
@@ -112,6 +126,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	if f.agones && !f.roundsSet {
 		cfg.Rounds = 1
 	}
+	cfg.Rules.TimeLimit = f.roundTime.Seconds()
 	return f, nil
 }
 
@@ -125,6 +140,8 @@ func checkFlags(f flags) error {
 		return cli.Usagef("idle", "%v: give 0 (never) or a positive duration", cfg.IdleTimeout)
 	case cfg.Rounds < 0:
 		return cli.Usagef("rounds", "%d: give 0 (play on) or more", cfg.Rounds)
+	case f.roundTime < 0:
+		return cli.Usagef("round-time", "%v: give 0 (the default) or a positive duration", f.roundTime)
 	case f.healthEvery <= 0:
 		return cli.Usagef("agones-health", "%v: give a positive period", f.healthEvery)
 	case f.selfAllocate && !f.agones:
@@ -160,28 +177,43 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	cfg.Logger = logger
 	cfg.Ready = opt.ready
 	cfg.Record.Program, cfg.Record.Now = "tankhost", time.Now
-	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(os.Getenv)>>20)
-	cert, path, created, err := f.identity.Load(time.Now())
-	if err != nil {
-		return err
+	getenv := opt.getenv
+	if getenv == nil {
+		getenv = os.Getenv
 	}
-	cfg.Certificate = cert
-	logger.Info("identity", "file", path, "new", created)
+	logger.Info("memory limit", "MiB", f.defences.ApplyMemoryLimit(getenv)>>20)
+	if f.agones && f.identity.Path == "" {
+		// A game server's identity lives as long as its pod (a restarted container
+		// makes the GameServer Unhealthy and it is replaced): nothing to keep, and
+		// no writable home needed. The fingerprint goes out in the annotation.
+		logger.Info("identity", "file", "none", "new", true)
+	} else {
+		cert, path, created, err := f.identity.Load(time.Now())
+		if err != nil {
+			return err
+		}
+		cfg.Certificate = cert
+		logger.Info("identity", "file", path, "new", created)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The round clock waits for the first join, or for the allocation (closed by the
+	// fleet agent).
+	roundStart := make(chan struct{})
+	cfg.RoundStart = roundStart
 
 	var (
 		listening []func(*net.Host)
-		ticks     []func(game.ServeStatus)
+		ticks     []func(session.ServeStatus)
 		sdk       *agones.SDK
 	)
 	if f.agones {
-		addr, err := agones.AddrFromEnv(os.Getenv)
+		addr, err := agones.AddrFromEnv(getenv)
 		if err != nil {
 			return err
 		}
 		sdk = agones.New(agones.Config{Addr: addr, Logger: logger})
-		fl := newFleet(sdk, f.selfAllocate, cfg.IdleTimeout, cancel, logger)
+		fl := newFleet(sdk, f.selfAllocate, cfg.IdleTimeout, cancel, roundStart, logger)
 		defer fl.exit()
 		health := time.NewTicker(f.healthEvery)
 		defer health.Stop()
@@ -191,7 +223,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 		}
 		listening = append(listening, fl.listening, func(h *net.Host) { go fl.logJoinLine(ctx, h.Fingerprint()) })
 		ticks = append(ticks, fl.tick)
-		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout)
+		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout,
+			"rounds", cfg.Rounds)
 	}
 	if f.metrics != "" {
 		mon := newMonitor(sdk, time.Now)
@@ -214,13 +247,13 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 			l(h)
 		}
 	}
-	cfg.Tick = func(st game.ServeStatus) {
+	cfg.Tick = func(st session.ServeStatus) {
 		for _, t := range ticks {
 			t(st)
 		}
 	}
 	start := time.Now()
-	err = game.Serve(ctx, cfg)
+	err = session.Serve(ctx, cfg)
 	logger.Info("stopped", "uptime", time.Since(start).Round(time.Millisecond))
 	return cli.ListenError("listen", cfg.Addr, err)
 }

@@ -163,6 +163,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-log-level", "loud"}, `tankhost: invalid value "loud" for flag -log-level`},
 		{[]string{"-self-allocate"}, "tankhost: -self-allocate needs -agones"},
 		{[]string{"-rounds", "-1"}, "tankhost: -rounds -1: give 0 (play on) or more"},
+		{[]string{"-round-time", "-1s"}, "tankhost: -round-time -1s: give 0 (the default) or a positive duration"},
 		{[]string{"-metrics", "9100"}, `tankhost: -metrics "9100": give [HOST]:PORT`},
 		{[]string{"-nonsense"}, "tankhost: flag provided but not defined: -nonsense"},
 		{[]string{"extra"}, `tankhost: unexpected argument "extra"`},

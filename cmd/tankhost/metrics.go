@@ -14,12 +14,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/session"
 )
 
-// metricPrefix starts the name of every metric tankhost exports.
+// metricPrefix starts the name of every metric tankhost exports, but for the
+// standard Go runtime (go_…) and process (process_…) collectors' own.
 const metricPrefix = "treadline_"
 
 // rttSampleEvery is how often each player's round trip is sampled into
@@ -54,7 +55,7 @@ type monitor struct {
 
 	mu       sync.Mutex
 	host     *net.Host
-	last     game.ServeStatus
+	last     session.ServeStatus
 	stepped  bool
 	lastRTT  time.Time
 	wallNow  func() time.Time
@@ -64,7 +65,7 @@ type monitor struct {
 
 type descs struct {
 	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
-	timedOut, kicked, relayDelay, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
+	timedOut, kicked, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
 
 func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
@@ -86,7 +87,10 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
 		timedOut:   d("players_timed_out_total", "Players dropped for silence."),
 		kicked:     d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
-		relayDelay: d("relay_delay_seconds", "Age of each relayed update when the host relays it: host clock minus the owner's timestamp (owner-to-host delay and clock-sync error)."),
+		relayDelay: d("relay_delay_seconds", "Age of each relayed copy of an update when the host relays it, one observation per observer: "+
+			"host clock minus the owner's timestamp (owner-to-host delay and clock-sync error); negative ages are counted apart."),
+		relayAhead: d("relay_delay_negative_total", "Relayed copies whose owner's timestamp was ahead of the host clock (a clock-sync error), "+
+			"left out of treadline_relay_delay_seconds."),
 		matchState: d("match_state", "1 for the state the match is in (waiting, playing, idle, ended), 0 for the others.", "state"),
 		sdkCalls:   d("agones_calls_total", "Agones SDK lifecycle and metadata calls the sidecar accepted."),
 		sdkFailures: d("agones_failures_total",
@@ -100,8 +104,8 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		Buckets: rttBuckets,
 	})
 	m.registry.MustRegister(m, m.rtt)
-	runtime := prometheus.WrapRegistererWithPrefix(metricPrefix, m.registry)
-	runtime.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// The standard names, go_… and process_…, that dashboards and alerts look for.
+	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -113,7 +117,7 @@ func (m *monitor) listening(h *net.Host) {
 }
 
 // tick records one step of the match loop; it samples round trips once a second.
-func (m *monitor) tick(st game.ServeStatus) {
+func (m *monitor) tick(st session.ServeStatus) {
 	m.mu.Lock()
 	m.last, m.stepped = st, true
 	sample := st.Now.Sub(m.lastRTT) >= rttSampleEvery
@@ -143,7 +147,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	h, st := m.host, m.last
 	m.mu.Unlock()
 	d := &m.descs
-	for s := game.MatchWaiting; s <= game.MatchEnded; s++ {
+	for s := session.MatchWaiting; s <= session.MatchEnded; s++ {
 		v := 0.0
 		if s == st.State {
 			v = 1
@@ -200,6 +204,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		buckets[b] = cum[i]
 	}
 	ch <- prometheus.MustNewConstHistogram(d.relayDelay, hs.RelayAge.Count, hs.RelayAge.Sum, buckets)
+	counter(d.relayAhead, hs.RelayAge.Negative)
 }
 
 // remotePlayers is the number of players connected, the host's own not counted.
@@ -216,7 +221,7 @@ func (m *monitor) healthz(w http.ResponseWriter, _ *http.Request) {
 	case !stepped:
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprintln(w, "starting")
-	case st.State == game.MatchEnded:
+	case st.State == session.MatchEnded:
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprintln(w, "match ended:", st.Reason)
 	case age > healthzStale:

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/internal/units"
 	tlnet "github.com/treadline/treadline/net"
 )
 
@@ -76,9 +77,9 @@ func figuresOf(cfg config, res botResult, st, st0 tlnet.HostStats, before, after
 		relayed:  float64(st.Relayed-st0.Relayed) / wall,
 		accepted: float64(st.Accepted-st0.Accepted) / wall,
 		cpu:      (after.user - before.user + after.sys - before.sys).Seconds() / wall * 100,
-		p50:      seconds(res.DelayP50),
-		p99:      seconds(res.DelayP99),
-		max:      seconds(res.DelayMax),
+		p50:      units.Duration(res.DelayP50),
+		p99:      units.Duration(res.DelayP99),
+		max:      units.Duration(res.DelayMax),
 		hostDrops: st.Late - st0.Late + st.RateLimited - st0.RateLimited + st.Invalid - st0.Invalid +
 			st.Overflow - st0.Overflow,
 		clientDrops: res.Dropped + res.PublishEr,
@@ -108,8 +109,6 @@ func loadAverage() float64 {
 	}
 	return v
 }
-
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // serves reports whether the host served every player of the run within p99.
 func (f figures) serves(p99 time.Duration) bool {

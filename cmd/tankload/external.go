@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/treadline/treadline/internal/units"
 )
 
 // externalConfig is what drives a running host instead of tankload's own.
@@ -29,8 +31,8 @@ type hostSample struct {
 	at  time.Time
 }
 
-// sampleHost reads treadline_process_cpu_seconds_total and
-// treadline_process_resident_memory_bytes from the host's /metrics.
+// sampleHost reads process_cpu_seconds_total and process_resident_memory_bytes, the
+// standard process collector's names, from the host's /metrics.
 func sampleHost(ctx context.Context, addr string) (hostSample, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -55,16 +57,16 @@ func sampleHost(ctx context.Context, addr string) (hostSample, error) {
 			continue
 		}
 		switch name {
-		case "treadline_process_cpu_seconds_total":
+		case "process_cpu_seconds_total":
 			v, err := strconv.ParseFloat(value, 64)
-			s.cpu, cpu = time.Duration(v*float64(time.Second)), err == nil
-		case "treadline_process_resident_memory_bytes":
+			s.cpu, cpu = units.Duration(v), err == nil
+		case "process_resident_memory_bytes":
 			v, err := strconv.ParseFloat(value, 64)
 			s.rss, rss = v, err == nil
 		}
 	}
 	if !cpu || !rss {
-		return s, errors.New("host metrics: no treadline_process_cpu_seconds_total or treadline_process_resident_memory_bytes")
+		return s, errors.New("host metrics: no process_cpu_seconds_total or process_resident_memory_bytes")
 	}
 	return s, sc.Err()
 }

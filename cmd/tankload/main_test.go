@@ -156,7 +156,7 @@ func TestRunExternal(t *testing.T) {
 	metrics := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(w, "# TYPE treadline_process_cpu_seconds_total counter\ntreadline_process_cpu_seconds_total %g\ntreadline_process_resident_memory_bytes 3.0408704e+07\n", cpu)
+		fmt.Fprintf(w, "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total %g\nprocess_resident_memory_bytes 3.0408704e+07\n", cpu)
 		cpu += 0.5
 	}))
 	defer metrics.Close()

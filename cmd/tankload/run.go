@@ -20,6 +20,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	tlnet "github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 )
@@ -298,7 +299,7 @@ func (b *bot) at(t float64) (mgl64.Vec3, mgl64.Quat) {
 	const radius, rate = 25.0, 0.2
 	th := rate*t + b.phase
 	pos := b.center.Add(mgl64.Vec3{radius * math.Cos(th), 0, radius * math.Sin(th)})
-	return pos, deadreckon.YawQuat(-(th + math.Pi/2))
+	return pos, geom.YawQuat(-(th + math.Pi/2))
 }
 
 // drive publishes at hz (none when hz is 0) and polls every few milliseconds until

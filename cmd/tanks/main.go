@@ -16,12 +16,13 @@
 // Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
 // settings.json in the user's config directory; -mute plays without sound. With
 // -host, flags such as -max-handshakes, -retry-above, -max-players-per-addr,
-// -idle-kick and -mem-limit tune the host's defences, as on tankhost (README,
-// "Security").
+// -idle-kick and -mem-limit tune the host's defences, as on tankhost
+// (docs/security.md).
 //
 // Display and debugging: -size 1280x720, -overlays ghost,trail,clamp,motion,labels,hits
 // (or all), -algorithm pvb|static|linear|quadratic|bezier|twopath|delayed,
-// -clamp none|up|always, -watch NAME ("*": the first remote tank). For tests, docs
+// -clamp none|up|always, -watch NAME ("*": the first remote tank), -orbit DEG (the
+// camera's angle around the tank it follows: 90 looks from its right). For tests, docs
 // and bug reports, -screenshot FILE.png -frames N (or -duration D) renders, writes the
 // picture and exits, and -bench-frames N prints the split of frame time (simulation,
 // scene update, render, swap). F1 in the game lists every key.

@@ -5,21 +5,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
-	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
+	"github.com/treadline/treadline/session"
 )
 
 // recording is what the match is recorded into: -record's file, or, with the
 // "Record matches" setting, a file per match in the recordings directory. Failures
 // are told in one line and the match plays on.
-func recording(c config, set client.Settings, stderr io.Writer) game.Recording {
-	r := game.Recording{Path: c.record, Program: "tanks", Now: time.Now,
+func recording(c config, set client.Settings, stderr io.Writer) session.Recording {
+	r := session.Recording{Path: c.record, Program: "tanks", Now: time.Now,
 		Report: func(err error) { fmt.Fprintf(stderr, "tanks: %v; playing on without recording\n", err) }}
 	if r.Path == "" && set.Record {
 		r.Dir = client.DefaultRecordDir()
@@ -73,7 +74,7 @@ func watchReplay(ctx context.Context, c config, scr screen, stderr io.Writer) er
 	mp := p.Map()
 	rc := client.ReplayConfig{
 		Width: c.width, Height: c.height, Terrain: render.TerrainFromMap(mp, 0), Ground: mp.HeightAt, Raycast: mp.Raycast,
-		Overlays: c.overlays, Watch: c.watch, Seek: c.seek, Speed: c.speed, KillCam: c.killcam,
+		Overlays: c.overlays, Watch: c.watch, Orbit: c.orbit * math.Pi / 180, Seek: c.seek, Speed: c.speed, KillCam: c.killcam,
 		Screenshot: c.screenshot, Frames: c.frames, Duration: c.duration, Logger: logger,
 		Viewer: scr.viewer, Settings: scr.settings,
 	}

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
@@ -20,6 +22,7 @@ import (
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/session"
 )
 
 // config is everything the flags say.
@@ -39,8 +42,9 @@ type config struct {
 	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
 	deadReckoning deadreckon.PublisherConfig
 	mapDir, watch string
+	orbit         float64 // degrees
 	seed          uint64
-	difficulty    game.Difficulty
+	difficulty    bot.Difficulty
 	verbose       bool
 	mute          bool
 	identity      *cli.Identity
@@ -62,7 +66,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.join, "join", "", "join the match at `ADDR[#fingerprint]`")
 	fs.StringVar(&c.pass, "pass", "", "match passphrase (host: required of joiners; join: proves it)")
 	fs.StringVar(&c.name, "name", "", "player name (default \""+game.DefaultName+"\")")
-	fs.IntVar(&c.bots, "bots", 0, fmt.Sprintf("number of bots (practice default %d, host default 0)", game.DefaultPracticeBots))
+	fs.IntVar(&c.bots, "bots", 0, fmt.Sprintf("number of bots (practice default %d, host default 0)", session.DefaultPracticeBots))
 	fs.DurationVar(&c.lag, "lag", 0, "added one-way latency on this client's link (practice default 100ms)")
 	fs.DurationVar(&c.jitter, "jitter", 0, "largest deviation from -lag (practice default 20ms)")
 	fs.Float64Var(&c.loss, "loss", 0, "packet loss on this client's link, 0..1 (practice default 0.02)")
@@ -75,9 +79,10 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
-	fs.StringVar(&c.mapDir, "maps", game.DefaultMapDir, "directory holding the map files")
+	fs.Float64Var(&c.orbit, "orbit", 0, "the chase camera's start angle around the tank it follows, `degrees` (0: behind, 90: from its right)")
+	fs.StringVar(&c.mapDir, "maps", session.DefaultMapDir, "directory holding the map files")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
-	fs.TextVar(&c.difficulty, "difficulty", game.Normal, "how well the bots shoot: easy, normal or hard")
+	fs.TextVar(&c.difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	fs.StringVar(&c.record, "record", "", "record the match into `FILE` (tanks -replay FILE watches it; drlab -replay FILE measures it)")
@@ -150,6 +155,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("duration", "%v: give 0 or more", c.duration)
 	case c.benchFrames < 0:
 		return cli.Usagef("bench-frames", "%d: give 0 or more", c.benchFrames)
+	case !(math.Abs(c.orbit) <= 360):
+		return cli.Usagef("orbit", "%v: give degrees from -360 to 360", c.orbit)
 	}
 	return nil
 }
@@ -181,7 +188,7 @@ func checkValues(c config, set map[string]bool) error {
 		checks = append(checks, func() error { return cli.InputFile("replay", c.replay) })
 	}
 	if set["maps"] {
-		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, game.DefaultMapName+".json")) })
+		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, session.DefaultMapName+".json")) })
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -244,7 +251,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 
 	var (
 		m    *game.Match
-		sess *game.Session
+		sess *session.Session
 		err  error
 		mode string
 	)
@@ -257,26 +264,28 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 			return ierr
 		}
 		logger.Info("identity", "file", path, "new", created)
-		m, sess, err = game.Host(ctx, game.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
+		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
 			Limits: c.defences.Limits(), Certificate: cert, Logger: logger, Record: rec})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = game.Join(ctx, game.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir,
+		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir,
 			Logger: logger, Record: rec})
 		mode = "join"
 	default:
-		pc := game.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec}
+		pc := session.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec}
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
-				pc.Bots = -1
+				pc.Bots = session.NoBots
 			}
 		}
 		if c.impairSet {
 			pc.Impairment = link
-			pc.NoImpairment = !link.Active()
+			if !link.Active() {
+				pc.Impairment = session.Unimpaired()
+			}
 		}
-		m, sess, err = game.Practice(ctx, pc)
+		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
 	}
 	if err != nil {
@@ -288,6 +297,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		return fmt.Errorf("start %s match: %w", mode, err)
 	}
 	defer sess.Close()
+	logger.Info("match started", "mode", mode)
 	var notice string
 	if mode == "host" {
 		notice = fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
@@ -301,6 +311,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		Raycast:     mp.Raycast,
 		Overlays:    c.overlays,
 		Watch:       c.watch,
+		Orbit:       c.orbit * math.Pi / 180,
 		Clock:       m.Now,
 		Screenshot:  c.screenshot,
 		Frames:      c.frames,

@@ -1,7 +1,9 @@
 // Command image builds the tankhost container image without a container engine: one
-// layer holding a static tankhost binary and the maps, on an empty base, written as an
-// OCI image layout in a tar file (load it with `docker load` or `podman load`, or
-// untar it and `crane push DIR REF`). It holds the files and configuration of the
+// layer holding a static tankhost binary, the maps and an empty home directory owned by
+// the user it runs as, on an empty base. The tar file it writes is at once an OCI image
+// layout (index.json, blobs/: what umoci, skopeo's oci-archive and `crane push DIR`
+// read) and a docker-archive (manifest.json naming the same blobs: what `docker load`,
+// old and new, and `podman load` read). It holds the files and configuration of the
 // image the Dockerfile builds, and is reproducible byte for byte: every timestamp is
 // SOURCE_DATE_EPOCH (0 when unset).
 //
@@ -15,6 +17,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"debug/elf"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -47,6 +50,10 @@ const (
 	WorkDir = "/"
 	// User runs tankhost: an unprivileged uid:gid with no entry in /etc/passwd.
 	User = "65532:65532"
+	// Home is the user's home directory (HOME), owned by User and empty: where a
+	// tankhost run without -agones keeps its identity, under .config/treadline (mount
+	// a volume here to keep it across containers). A game server (-agones) needs none.
+	Home = "/home/tankhost"
 	// GamePort and MetricsPort are the ports the image documents.
 	GamePort    = "7777/udp"
 	MetricsPort = "9100/tcp"
@@ -131,6 +138,7 @@ func build(s spec, out string) (v1.Hash, error) {
 	cf.Config.Cmd = []string{"-listen", ":" + strings.TrimSuffix(GamePort, "/udp")}
 	cf.Config.WorkingDir = WorkDir
 	cf.Config.User = User
+	cf.Config.Env = []string{"HOME=" + Home}
 	cf.Config.ExposedPorts = map[string]struct{}{GamePort: {}, MetricsPort: {}}
 	cf.Config.Labels = map[string]string{
 		"org.opencontainers.image.title":       "tankhost",
@@ -170,10 +178,41 @@ func build(s spec, out string) (v1.Hash, error) {
 		}}); err != nil {
 		return v1.Hash{}, fmt.Errorf("layout: %w", err)
 	}
+	if err := writeDockerManifest(dir, img, name+":"+tag); err != nil {
+		return v1.Hash{}, err
+	}
 	if err := tarDir(dir, out, s.created); err != nil {
 		return v1.Hash{}, err
 	}
 	return digest, nil
+}
+
+// writeDockerManifest writes the manifest.json of a docker-archive into the layout
+// at dir, naming img's config and layers where the layout keeps them (blobs/ALG/HEX),
+// so that one tar is both.
+func writeDockerManifest(dir string, img v1.Image, ref string) error {
+	blob := func(h v1.Hash) string { return path.Join("blobs", h.Algorithm, h.Hex) }
+	cfg, err := img.ConfigName()
+	if err != nil {
+		return err
+	}
+	layers, err := img.Layers()
+	if err != nil {
+		return err
+	}
+	d := tarball.Descriptor{Config: blob(cfg), RepoTags: []string{ref}}
+	for _, l := range layers {
+		h, err := l.Digest()
+		if err != nil {
+			return err
+		}
+		d.Layers = append(d.Layers, blob(h))
+	}
+	data, err := json.Marshal(tarball.Manifest{d})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o644)
 }
 
 // splitTag splits "repo:tag" (a port in the registry host is not a tag); the tag
@@ -187,8 +226,8 @@ func splitTag(ref string) (name, tag string) {
 }
 
 // layerOf returns the image's one layer, an uncompressed tar: the binary at
-// Entrypoint and every regular file of s.maps under MapsDir, owned by root,
-// timestamped s.created.
+// Entrypoint and every regular file of s.maps under MapsDir, owned by root, and the
+// empty Home owned by User, timestamped s.created.
 func layerOf(s spec) ([]byte, error) {
 	bin, err := os.ReadFile(s.binary)
 	if err != nil {
@@ -218,10 +257,17 @@ func layerOf(s spec) ([]byte, error) {
 		return &tar.Header{Name: name, Mode: mode, Typeflag: typ, Size: int64(size), ModTime: s.created,
 			Format: tar.FormatPAX}
 	}
-	for _, d := range []string{"assets/", "assets/maps/"} {
+	for _, d := range []string{"assets/", "assets/maps/", path.Dir(strings.TrimPrefix(Home, "/")) + "/"} {
 		if err := tw.WriteHeader(hdr(d, 0o755, tar.TypeDir, 0)); err != nil {
 			return nil, err
 		}
+	}
+	home := hdr(strings.TrimPrefix(Home, "/")+"/", 0o755, tar.TypeDir, 0)
+	uid, gid, _ := strings.Cut(User, ":")
+	home.Uid, _ = strconv.Atoi(uid)
+	home.Gid, _ = strconv.Atoi(gid)
+	if err := tw.WriteHeader(home); err != nil {
+		return nil, err
 	}
 	add := func(name string, mode int64, data []byte) error {
 		if err := tw.WriteHeader(hdr(name, mode, tar.TypeReg, len(data))); err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"archive/tar"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
+	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
 
 // buildTankhost builds a static tankhost into dir, as scripts/image does.
@@ -120,6 +125,10 @@ func TestImage(t *testing.T) {
 	if _, ok := c.ExposedPorts["7777/udp"]; !ok {
 		t.Errorf("exposed ports %v lack 7777/udp", c.ExposedPorts)
 	}
+	if !slices.Equal(c.Env, []string{"HOME=/home/tankhost"}) {
+		t.Errorf("env %q, want HOME=/home/tankhost", c.Env)
+	}
+	checkDockerArchive(t, out, "example.org:5000/treadline/tankhost:test", img)
 
 	layers, err := img.Layers()
 	if err != nil || len(layers) != 1 {
@@ -142,6 +151,9 @@ func TestImage(t *testing.T) {
 			t.Fatal(err)
 		}
 		names = append(names, h.Name)
+		if h.Name == "home/tankhost/" && (h.Typeflag != tar.TypeDir || h.Uid != 65532 || h.Gid != 65532) {
+			t.Errorf("home/tankhost/: type %c, owner %d:%d; want a directory owned by 65532:65532", h.Typeflag, h.Uid, h.Gid)
+		}
 		if h.Name == "tankhost" {
 			if h.Mode&0o111 == 0 || h.Uid != 0 {
 				t.Errorf("tankhost mode %o uid %d", h.Mode, h.Uid)
@@ -155,7 +167,7 @@ func TestImage(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"tankhost", "assets/maps/valley.json", "assets/maps/valley.png"} {
+	for _, want := range []string{"tankhost", "assets/maps/valley.json", "assets/maps/valley.png", "home/tankhost/"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("layer lacks %s: %v", want, names)
 		}
@@ -168,6 +180,53 @@ func TestImage(t *testing.T) {
 	for _, want := range []string{"Usage of tankhost", "-agones", "-metrics"} {
 		if !strings.Contains(string(help), want) {
 			t.Errorf("tankhost -h lacks %q:\n%s", want, help)
+		}
+	}
+}
+
+// checkDockerArchive reads the tar file out as a docker-archive, through its
+// manifest.json, the way `docker load` does, and checks that it is the image the OCI
+// layout holds (oci), tagged ref: the same config, the same layers.
+func checkDockerArchive(t *testing.T, out, ref string, oci v1.Image) {
+	t.Helper()
+	tag, err := name.NewTag(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tarball.LoadManifest(func() (io.ReadCloser, error) { return os.Open(out) })
+	if err != nil {
+		t.Fatalf("docker-archive: %v", err)
+	}
+	if len(m) != 1 || !slices.Equal(m[0].RepoTags, []string{ref}) {
+		t.Fatalf("docker-archive manifest.json %+v, want one image tagged %s", m, ref)
+	}
+	img, err := tarball.ImageFromPath(out, &tag)
+	if err != nil {
+		t.Fatalf("docker-archive: %v", err)
+	}
+	for _, get := range []struct {
+		what string
+		f    func(v1.Image) (any, error)
+	}{
+		{"config", func(i v1.Image) (any, error) { return i.ConfigName() }},
+		{"raw config", func(i v1.Image) (any, error) { b, err := i.RawConfigFile(); return string(b), err }},
+		{"layers", func(i v1.Image) (any, error) {
+			ls, err := i.Layers()
+			var ds []v1.Hash
+			for _, l := range ls {
+				d, derr := l.DiffID()
+				ds, err = append(ds, d), errors.Join(err, derr)
+			}
+			return fmt.Sprint(ds), err
+		}},
+	} {
+		want, err := get.f(oci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := get.f(img)
+		if err != nil || got != want {
+			t.Errorf("docker-archive %s %v (%v), want the OCI layout's %v", get.what, got, err, want)
 		}
 	}
 }
@@ -239,6 +298,8 @@ func TestDockerfileMatches(t *testing.T) {
 		"FROM scratch",
 		"COPY --from=build /out/tankhost " + Entrypoint,
 		"COPY assets/maps " + MapsDir,
+		"COPY --from=build --chown=" + User + " /out/home " + Home,
+		"ENV HOME=" + Home,
 		"WORKDIR " + WorkDir,
 		"USER " + User,
 		"EXPOSE " + GamePort + " " + MetricsPort,

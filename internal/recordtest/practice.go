@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/game/gametest"
@@ -19,6 +20,8 @@ import (
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/record"
+	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/session"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -29,7 +32,7 @@ type Config struct {
 	// Bots is how many bots the host runs.
 	Bots int
 	// Seconds is how long the match runs, simulated; FPS the player's tick rate (if
-	// zero, 60) and HostFPS the host's (if zero, game.DefaultHostTickRate), a divisor
+	// zero, 60) and HostFPS the host's (if zero, session.DefaultHostTickRate), a divisor
 	// of FPS.
 	Seconds, FPS, HostFPS float64
 	// Link is the impairment from the host to the player.
@@ -101,10 +104,10 @@ func Practice(cfg Config) (*Live, error) {
 		cfg.FPS = 60
 	}
 	if cfg.HostFPS == 0 {
-		cfg.HostFPS = game.DefaultHostTickRate
+		cfg.HostFPS = session.DefaultHostTickRate
 	}
 	hostEvery := max(1, int(math.Round(cfg.FPS/cfg.HostFPS)))
-	judge, err := game.NewJudge(cfg.Map, game.Rules{}, game.DeadReckoning().Reckon)
+	judge, err := referee.New(cfg.Map, combat.Rules{}, game.DeadReckoning().Reckon)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +118,7 @@ func Practice(cfg Config) (*Live, error) {
 	hostLink, playerLink := hub.Join(), hub.Join()
 	live := &Live{Path: filepath.Join(cfg.Dir, "practice.tread"), Player: playerLink.ID(),
 		Truth: map[uint32][]record.Pose{}, Received: map[uint32][]deadreckon.State{}}
-	rules, _ := game.Rules{}.WithDefaults()
+	rules, _ := combat.Rules{}.WithDefaults()
 	meta := record.Meta{Perspective: record.Client, Program: "recordtest", Map: cfg.Map.Name(),
 		Recorder: "ann", Player: playerLink.ID(), DeadReckoning: game.DeadReckoning(), Rules: mustJSON(rules),
 		Link: &record.LinkMeta{Latency: cfg.Link.Latency.Seconds(), Jitter: cfg.Link.Jitter.Seconds(), Loss: cfg.Link.Loss}}

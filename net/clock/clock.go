@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Defaults for Config fields left zero.
@@ -122,7 +122,7 @@ func New(cfg Config) *Sync {
 
 // check validates a sample against cfg.
 func (c *Config) check(s Sample) error {
-	if !deadreckon.Finite(s.LocalSend) || !deadreckon.Finite(s.RemoteReceive) || !deadreckon.Finite(s.RemoteSend) || !deadreckon.Finite(s.LocalReceive) {
+	if !geom.Finite(s.LocalSend) || !geom.Finite(s.RemoteReceive) || !geom.Finite(s.RemoteSend) || !geom.Finite(s.LocalReceive) {
 		return fmt.Errorf("clock: sample %+v not finite: %w", s, ErrBadSample)
 	}
 	if s.LocalReceive < s.LocalSend || s.RemoteSend < s.RemoteReceive {
@@ -181,7 +181,7 @@ func (s *Sync) Add(smp Sample) error {
 func (s *Sync) Advance(now float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.synced && deadreckon.Finite(now) {
+	if s.synced && geom.Finite(now) {
 		s.advance(now)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // MaxClockTime bounds clock sync times, seconds: |t| ≤ 2⁴³ µs (about 101 days), so
@@ -19,7 +19,7 @@ const maxClockMicros = 1 << 43
 const ClockMicrosStep = 1e-6
 
 func encodeClock(field string, t float64) (int64, error) {
-	if !deadreckon.Finite(t) {
+	if !geom.Finite(t) {
 		return 0, fmt.Errorf("%s %v: %w", field, t, ErrNotFinite)
 	}
 	us := math.Round(t / ClockMicrosStep)

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Field encodings shared by the combat messages (Fire, HitClaim, HitResult, Destroy,
@@ -40,7 +40,7 @@ func appendClock(b []byte, field string, t float64) ([]byte, error) {
 
 // appendOffset appends t − base as i32 µs.
 func appendOffset(b []byte, field string, t, base float64) ([]byte, error) {
-	if !deadreckon.Finite(t) {
+	if !geom.Finite(t) {
 		return b, fmt.Errorf("%s %v: %w", field, t, ErrNotFinite)
 	}
 	us := math.Round((t - base) / ClockMicrosStep)
@@ -85,7 +85,7 @@ func (r *reader) world() mgl64.Vec3 {
 
 // appendLocal appends a point in a hull's frame as three i16 mm.
 func appendLocal(b []byte, p mgl64.Vec3) ([]byte, error) {
-	if !deadreckon.FiniteVec(p) {
+	if !geom.FiniteVec(p) {
 		return b, fmt.Errorf("hull point %v: %w", p, ErrNotFinite)
 	}
 	for _, v := range p {
@@ -117,7 +117,7 @@ func (r *reader) local() mgl64.Vec3 {
 func appendUnits(b []byte, field string, c []float64) ([]byte, error) {
 	l := 0.0
 	for _, v := range c {
-		if !deadreckon.Finite(v) {
+		if !geom.Finite(v) {
 			return b, fmt.Errorf("%s %v: %w", field, c, ErrNotFinite)
 		}
 		l += v * v
@@ -169,7 +169,7 @@ func (r *reader) orientation() mgl64.Quat {
 
 // appendPoints appends hit points or damage as u16 hundredths.
 func appendPoints(b []byte, field string, v float64) ([]byte, error) {
-	if !deadreckon.Finite(v) {
+	if !geom.Finite(v) {
 		return b, fmt.Errorf("%s %v: %w", field, v, ErrNotFinite)
 	}
 	c := math.Round(v / PointsStep)

@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // checkState verifies that a decoded state is finite and inside the documented ranges.
 func checkState(s deadreckon.State) error {
-	ok := deadreckon.Finite(s.Time) && s.Time >= 0 && s.Time < TimeWrap &&
-		deadreckon.FiniteVec(s.Position) && math.Abs(s.Position[0]) <= MaxHorizontal && math.Abs(s.Position[2]) <= MaxHorizontal &&
+	ok := geom.Finite(s.Time) && s.Time >= 0 && s.Time < TimeWrap &&
+		geom.FiniteVec(s.Position) && math.Abs(s.Position[0]) <= MaxHorizontal && math.Abs(s.Position[2]) <= MaxHorizontal &&
 		math.Abs(s.Position[1]) <= MaxHeight &&
-		deadreckon.FiniteVec(s.Velocity) && deadreckon.FiniteVec(s.Acceleration) && deadreckon.FiniteVec(s.AngularVelocity) &&
+		geom.FiniteVec(s.Velocity) && geom.FiniteVec(s.Acceleration) && geom.FiniteVec(s.AngularVelocity) &&
 		math.Abs(s.Orientation.Len()-1) < 1e-9 &&
 		s.NumArticulations >= 0 && s.NumArticulations <= deadreckon.MaxArticulations
 	for i := 0; i < 3; i++ {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // TokenSize is the size of a reconnect token.
@@ -71,7 +71,7 @@ func (m *JoinAccepted) check() error {
 		return fmt.Errorf("wire: join accepted: zero reconnect token: %w", ErrInvalid)
 	case m.TickRate == 0 || m.TickRate > 1000:
 		return fmt.Errorf("wire: join accepted: tick rate %d Hz not in [1, 1000]: %w", m.TickRate, ErrOutOfRange)
-	case !deadreckon.Finite(m.Heartbeat) || !deadreckon.Finite(m.MapExtent):
+	case !geom.Finite(m.Heartbeat) || !geom.Finite(m.MapExtent):
 		return fmt.Errorf("wire: join accepted: heartbeat %v, extent %v: %w", m.Heartbeat, m.MapExtent, ErrNotFinite)
 	case m.Heartbeat < TimeStep || m.Heartbeat > maxHeartbeat:
 		return fmt.Errorf("wire: join accepted: heartbeat %v s not in [0.001, %d]: %w", m.Heartbeat, maxHeartbeat, ErrOutOfRange)

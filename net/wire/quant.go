@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Quantization of state fields. Positions are rejected when out of range (saturating
@@ -136,7 +137,7 @@ func saturate(v, step float64, n uint) int64 {
 
 // encodeTime turns an owner time in seconds into wrapping milliseconds.
 func encodeTime(t float64) (uint32, error) {
-	if !deadreckon.Finite(t) {
+	if !geom.Finite(t) {
 		return 0, fmt.Errorf("time %v: %w", t, ErrNotFinite)
 	}
 	if t < 0 {
@@ -158,7 +159,7 @@ func decodeAngle(u uint16) float64 { return float64(int16(u)) * AngleStep }
 // canonicalQuat returns q normalized, the identity for the zero quaternion, and an
 // error for non-finite components.
 func canonicalQuat(q mgl64.Quat) (mgl64.Quat, error) {
-	if !deadreckon.Finite(q.W) || !deadreckon.FiniteVec(q.V) {
+	if !geom.Finite(q.W) || !geom.FiniteVec(q.V) {
 		return q, fmt.Errorf("orientation %v: %w", q, ErrNotFinite)
 	}
 	l := q.Len()
@@ -252,7 +253,7 @@ const (
 // positionCodes returns the millimetre codes of p, or an error when p is not finite
 // or outside ±MaxHorizontal, ±MaxHeight, ±MaxHorizontal after rounding.
 func positionCodes(p mgl64.Vec3) (x, y, z int64, err error) {
-	if !deadreckon.FiniteVec(p) {
+	if !geom.FiniteVec(p) {
 		return 0, 0, 0, fmt.Errorf("position %v: %w", p, ErrNotFinite)
 	}
 	fx, fy, fz := math.Round(p[0]/PositionStep), math.Round(p[1]/PositionStep), math.Round(p[2]/PositionStep)
@@ -265,7 +266,7 @@ func positionCodes(p mgl64.Vec3) (x, y, z int64, err error) {
 // kinematicCodes validates the fields of s that the kinematic block carries and
 // returns the position codes.
 func kinematicCodes(s *deadreckon.State) (pos [3]int64, err error) {
-	if !deadreckon.FiniteVec(s.Velocity) || !deadreckon.FiniteVec(s.Acceleration) || !deadreckon.FiniteVec(s.AngularVelocity) {
+	if !geom.FiniteVec(s.Velocity) || !geom.FiniteVec(s.Acceleration) || !geom.FiniteVec(s.AngularVelocity) {
 		return pos, fmt.Errorf("kinematic state: %w", ErrNotFinite)
 	}
 	pos[0], pos[1], pos[2], err = positionCodes(s.Position)
@@ -338,7 +339,7 @@ func checkArticulations(s *deadreckon.State) error {
 	}
 	for i := 0; i < s.NumArticulations; i++ {
 		a := s.Articulations[i]
-		if !deadreckon.Finite(a.Angle) || !deadreckon.Finite(a.Rate) {
+		if !geom.Finite(a.Angle) || !geom.Finite(a.Rate) {
 			return fmt.Errorf("articulation %d: %w", i, ErrNotFinite)
 		}
 	}

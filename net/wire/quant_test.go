@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 )
 
 // Round-trip tolerances: half a step, plus room for float64 rounding.
@@ -134,7 +135,7 @@ func TestOrientationBoundAdversarial(t *testing.T) {
 func TestYawStaysYaw(t *testing.T) {
 	for _, yaw := range []float64{0, 0.3, math.Pi / 2, -2, math.Pi, 3 * math.Pi / 2} {
 		s := deadreckon.NewState(mgl64.Vec3{})
-		s.Orientation = deadreckon.YawQuat(yaw)
+		s.Orientation = geom.YawQuat(yaw)
 		got := roundTrip(t, s).Orientation
 		if got.V[0] != 0 || got.V[2] != 0 {
 			t.Errorf("yaw %v decodes to %v: x and z should stay exactly 0", yaw, got)

@@ -11,7 +11,9 @@
 // on each tick of its ticker, only while the match loop keeps calling Beat, so a
 // stuck loop stops the pings and Agones marks the server Unhealthy.
 //
-//	sdk := agones.New(agones.Config{Addr: agones.AddrFromEnv(os.Getenv), Logger: log})
+//	addr, err := agones.AddrFromEnv(os.Getenv)
+//	// …
+//	sdk := agones.New(agones.Config{Addr: addr, Logger: log})
 //	defer sdk.Close()
 //	sdk.SetAnnotation("fingerprint", fp)
 //	sdk.Ready()
@@ -43,6 +45,10 @@ const (
 	PortEnv = "AGONES_SDK_HTTP_PORT"
 	// DefaultPort is the SDK server's REST port when PortEnv is unset.
 	DefaultPort = 9358
+	// Host is where the SDK server listens: the pod's loopback, by address, so that no
+	// name lookup stands between a game server and its sidecar (a bare container may
+	// have no /etc/hosts to say what localhost is).
+	Host = "127.0.0.1"
 	// DefaultRequestTimeout bounds one call to the sidecar.
 	DefaultRequestTimeout = 3 * time.Second
 	// DefaultMinBackoff is the first wait before a failed call is retried; each
@@ -56,23 +62,23 @@ const (
 // labels and annotations: SetLabel("players", …) becomes "agones.dev/sdk-players".
 const LabelPrefix = "agones.dev/sdk-"
 
-// AddrFromEnv returns the SDK server's address, localhost and the port from PortEnv
+// AddrFromEnv returns the SDK server's address, Host and the port from PortEnv
 // as getenv reports it (DefaultPort when unset). A malformed port is an error.
 func AddrFromEnv(getenv func(string) string) (string, error) {
 	p := getenv(PortEnv)
 	if p == "" {
-		return net.JoinHostPort("localhost", strconv.Itoa(DefaultPort)), nil
+		return net.JoinHostPort(Host, strconv.Itoa(DefaultPort)), nil
 	}
 	n, err := strconv.Atoi(p)
 	if err != nil || n < 1 || n > 65535 {
 		return "", fmt.Errorf("agones: %s=%q is not a port", PortEnv, p)
 	}
-	return net.JoinHostPort("localhost", p), nil
+	return net.JoinHostPort(Host, p), nil
 }
 
-// Config sets up an SDK client. The zero value talks to localhost:DefaultPort.
+// Config sets up an SDK client. The zero value talks to Host:DefaultPort.
 type Config struct {
-	// Addr is the SDK server's host:port. If empty, localhost:DefaultPort.
+	// Addr is the SDK server's host:port. If empty, Host:DefaultPort.
 	Addr string
 	// RequestTimeout bounds each call. If zero, defaults to DefaultRequestTimeout.
 	RequestTimeout time.Duration
@@ -128,7 +134,7 @@ type SDK struct {
 // New returns a client and starts its sender. Close stops it.
 func New(cfg Config) *SDK {
 	if cfg.Addr == "" {
-		cfg.Addr = net.JoinHostPort("localhost", strconv.Itoa(DefaultPort))
+		cfg.Addr = net.JoinHostPort(Host, strconv.Itoa(DefaultPort))
 	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
@@ -147,7 +153,7 @@ func New(cfg Config) *SDK {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &SDK{
 		cfg: cfg,
-		// The sidecar is on localhost: no proxy, no keep-alive surprises across a
+		// The sidecar is on the loopback: no proxy, no keep-alive surprises across a
 		// sidecar restart beyond one failed call.
 		http:        &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConns: 2, IdleConnTimeout: 30 * time.Second}},
 		base:        "http://" + cfg.Addr,

@@ -2,6 +2,7 @@ package agones_test
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -15,10 +16,10 @@ import (
 // wait bounds every poll in these tests; they end as soon as the condition holds.
 const wait = 10 * time.Second
 
-func newSDK(t *testing.T, side *agonestest.Sidecar) *agones.SDK {
+func newSDK(t *testing.T, side agonestest.Server) *agones.SDK {
 	t.Helper()
-	sdk := agones.New(agones.Config{Addr: side.Addr(), MinBackoff: time.Millisecond, MaxBackoff: 20 * time.Millisecond,
-		RequestTimeout: time.Second})
+	sdk := agones.New(agones.Config{Addr: net.JoinHostPort(agones.Host, side.Port()), MinBackoff: time.Millisecond,
+		MaxBackoff: 20 * time.Millisecond, RequestTimeout: time.Second})
 	t.Cleanup(sdk.Close)
 	return sdk
 }
@@ -32,18 +33,12 @@ func flush(t *testing.T, sdk *agones.SDK) {
 	}
 }
 
-func paths(calls []agonestest.Call) []string {
-	var out []string
-	for _, c := range calls {
-		out = append(out, c.Method+" "+c.Path)
-	}
-	return out
-}
-
-// TestLifecycle: metadata reaches the GameServer before Ready, then Allocate and
-// Shutdown move it through its states; nothing is sent after Shutdown.
+// TestLifecycle, against Agones' sdk-server where it is installed and the fake
+// elsewhere: metadata reaches the GameServer before Ready, then Allocate and Shutdown
+// move it through its states; nothing is sent after Shutdown; the server accepts
+// every call and its GameServer decodes.
 func TestLifecycle(t *testing.T) {
-	side := agonestest.New(t, "203.0.113.9", "game", 7311)
+	side := agonestest.Start(t, "203.0.113.9", "game", 7311)
 	sdk := newSDK(t, side)
 	fp := strings.Repeat("ab", 32) // 64 hex digits: too long for a label value
 	sdk.SetAnnotation("fingerprint", fp)
@@ -51,9 +46,9 @@ func TestLifecycle(t *testing.T) {
 	sdk.SetLabel("players", "0")
 	sdk.Ready()
 	flush(t, sdk)
-	got := paths(side.Calls())
-	want := []string{"PUT /metadata/annotation", "PUT /metadata/label", "PUT /metadata/label", "POST /ready"}
-	if !slices.Equal(got, want) {
+	want := []string{"/metadata/annotation", "/metadata/label", "/metadata/label", "/ready"}
+	side.Wait(t, wait, "the calls logged", func() bool { return len(side.Accepted()) >= len(want) })
+	if got := side.Accepted(); !slices.Equal(got, want) {
 		t.Fatalf("calls %v, want %v", got, want)
 	}
 	sdk.SetLabel("players", "1")
@@ -64,23 +59,34 @@ func TestLifecycle(t *testing.T) {
 	sdk.SetLabel("players", "9") // after Shutdown: never sent
 	sdk.Ready()
 	flush(t, sdk)
+	side.Wait(t, wait, "Shutdown logged", func() bool { return side.Count("/shutdown") == 1 })
 
-	gs := side.GameServer()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	gs, err := sdk.GameServer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs.Status.State != agones.StateShutdown || gs.Status.Address != "203.0.113.9" || gs.Status.Port("game") != 7311 ||
+		gs.ObjectMeta.Name != "tankhost-test" {
+		t.Errorf("game server %+v", gs)
+	}
 	if gs.ObjectMeta.Annotations[agones.LabelPrefix+"fingerprint"] != fp {
 		t.Errorf("annotations %v, want the fingerprint", gs.ObjectMeta.Annotations)
 	}
 	if l := gs.ObjectMeta.Labels; l[agones.LabelPrefix+"map"] != "valley" || l[agones.LabelPrefix+"players"] != "0" {
 		t.Errorf("labels %v, want map valley and 0 players", l)
 	}
-	wantStates := []string{agones.StateScheduled, agones.StateRequestReady, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
-	if st := side.States(); !slices.Equal(st, wantStates) {
+	wantStates := []string{agones.StateScheduled, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
+	if st := agonestest.Lifecycle(side.States()); !slices.Equal(st, wantStates) {
 		t.Errorf("states %v, want %v", st, wantStates)
 	}
 	if n := side.Count("/ready"); n != 1 {
 		t.Errorf("%d Ready calls, want 1 (none after Shutdown)", n)
 	}
-	if st := sdk.Stats(); st.Failures != 0 || st.Pending != 0 || st.Calls != uint64(len(side.Calls())) {
-		t.Errorf("stats %+v after %d calls", st, len(side.Calls()))
+	calls := len(side.Accepted()) - side.Count("/gameserver")
+	if st := sdk.Stats(); st.Failures != 0 || st.Pending != 0 || st.Calls != uint64(calls) {
+		t.Errorf("stats %+v after %d calls", st, calls)
 	}
 }
 
@@ -231,8 +237,8 @@ func TestAddrFromEnv(t *testing.T) {
 		port, want string
 		ok         bool
 	}{
-		{"", "localhost:9358", true},
-		{"59358", "localhost:59358", true},
+		{"", "127.0.0.1:9358", true},
+		{"59358", "127.0.0.1:59358", true},
 		{"0", "", false},
 		{"70000", "", false},
 		{"http", "", false},

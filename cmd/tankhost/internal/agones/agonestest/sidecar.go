@@ -6,6 +6,7 @@ package agonestest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -187,13 +188,7 @@ func clone(m map[string]string) map[string]string {
 // Wait polls until cond holds, failing the test after timeout.
 func (s *Sidecar) Wait(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("sidecar: %s: not within %v; calls %v; states %v", what, timeout, s.Calls(), s.States())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, timeout, what, cond, func() string { return fmt.Sprintf("calls %v; states %v", s.Calls(), s.States()) })
 }
 
 // setState moves the GameServer to state; s.mu held.

@@ -1,0 +1,88 @@
+package bot
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
+)
+
+func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
+	m := valley(t)
+	floor, _ := m.Landmark("floor")
+	h, _ := m.HeightAt(floor.X, floor.Z)
+	w, err := physics.NewWorld(physics.MapConfig(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []Difficulty{Hard, Normal, Easy} {
+		g := NewGunner(m, d, 5)
+		hits, shots := 0, 0
+		// A target crossing at 8 m/s, 120 m ahead; the gunner's tank stands still.
+		start := mgl64.Vec3{floor.X + 120, h, floor.Z - 40}
+		vel := mgl64.Vec3{0, 0, 8}
+		loaded := 0.0
+		for frame := 0; frame < 600; frame++ {
+			now := float64(frame) / 60
+			pos := start.Add(vel.Mul(now))
+			pos[1], _ = m.HeightAt(pos[0], pos[2])
+			aim := g.Aim(now, tank.Pose(), []Target{{ID: 2, Position: pos, Velocity: vel, Enemy: true}}, now >= loaded)
+			if !aim.Engaged {
+				t.Fatalf("%v: target in plain sight not engaged", d)
+			}
+			tank.SetInput(physics.Input{AimYaw: aim.AimYaw, GunElevation: aim.GunElevation})
+			w.Step(1.0 / 60)
+			if !aim.Fire {
+				continue
+			}
+			if now-g.seenAt < g.skill.reaction {
+				t.Errorf("%v fired %.2f s after seeing its target, before its reaction time", d, now-g.seenAt)
+			}
+			shots++
+			loaded = now + 1
+			p := tank.Pose()
+			o, dir := combat.Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
+			s := combat.Shot{ID: 1, Shooter: 1, Origin: o, Direction: dir, Time: now}
+			for ft := now; ft < now+2; ft += 1.0 / 60 {
+				tp := start.Add(vel.Mul(ft + 1.0/60))
+				tp[1], _ = m.HeightAt(tp[0], tp[2])
+				imp := combat.Sweep(m, s, ft, ft+1.0/60, []combat.HullPose{{Actor: 2, Position: tp, Orientation: mgl64.QuatIdent()}})
+				if imp.Kind == combat.ImpactTank {
+					hits++
+				}
+				if imp.Kind != combat.ImpactNone {
+					break
+				}
+			}
+		}
+		t.Logf("%v: %d of %d shots hit", d, hits, shots)
+		if shots < 3 {
+			t.Errorf("%v: only %d shots in 10 s", d, shots)
+		}
+		if d == Hard && hits*2 < shots {
+			t.Errorf("hard gunner hit %d of %d shots at a steady crossing target", hits, shots)
+		}
+	}
+	if _, err := ParseDifficulty("brutal"); err == nil {
+		t.Error("unknown difficulty accepted")
+	}
+	if d, err := ParseDifficulty("hard"); err != nil || d != Hard || d.String() != "hard" {
+		t.Errorf("hard: %v %v", d, err)
+	}
+}
+
+// valley returns the generated map the gunner's tests aim on.
+func valley(t testing.TB) *terrain.Map {
+	t.Helper()
+	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -1,0 +1,199 @@
+package deadreckon
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// TestBrakingComesToRest: a last-known state braking straight comes to rest where its
+// braking brings it, v²/2a on, and stays (a remote shows no overshoot and no
+// reversal); one speeding up, or turning and shedding a little speed, is projected
+// as before: its acceleration for the horizon, then its velocity held.
+func TestBrakingComesToRest(t *testing.T) {
+	cfg := Config{MaxExtrapolation: math.Inf(1)}
+	for _, tc := range []struct {
+		name     string
+		v, a     mgl64.Vec3
+		age      float64
+		wantPos  mgl64.Vec3
+		wantRest bool
+	}{
+		{"brake", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-5, 0, 0}, 5, mgl64.Vec3{10, 0, 0}, true},
+		{"brake within 45°", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-4, 0, 3}, 5,
+			mgl64.Vec3{10*2.5 - 2*2.5*2.5, 0, 1.5 * 2.5 * 2.5}, true},
+		// Speeding up: ½·a·h² + (v + a·h)·(age − h) with the 0.5 s horizon.
+		{"speed up", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{2, 0, 0}, 2, mgl64.Vec3{0.25 + 10*2 + 1*1.5, 0, 0}, false},
+		// A turn: the acceleration is across the velocity, 60° from braking.
+		{"turn", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-5, 0, 8.66}, 1, mgl64.Vec3{10 - 0.625 - 2.5*0.5, 0, 1.0825 + 4.33*0.5}, false},
+	} {
+		a := NewActor(cfg)
+		s := NewState(mgl64.Vec3{})
+		s.Velocity, s.Acceleration = tc.v, tc.a
+		if err := a.Break(s, 0); err != nil {
+			t.Fatal(err)
+		}
+		a.Advance(tc.age)
+		got := a.LastKnownProjected()
+		if !vecNear(got.Position, tc.wantPos, 1e-3) {
+			t.Errorf("%s: after %v s at %.3f, want %.3f", tc.name, tc.age, got.Position, tc.wantPos)
+		}
+		if rest := got.Velocity == (mgl64.Vec3{}); rest != tc.wantRest {
+			t.Errorf("%s: projected velocity %.3f, want at rest %v", tc.name, got.Velocity, tc.wantRest)
+		}
+	}
+}
+
+// TestStartFollowUps: a tank that sets off from rest publishes in the frame its speed
+// passes StartSpeed, and twice more a frame apart; the start, the stop dead that
+// brings it to rest and the first braking update are each followed up. With Off
+// the start waits for the position threshold and MinInterval.
+func TestStartFollowUps(t *testing.T) {
+	// Rest until t = 1, 4 m/s² up to 8 m/s (t = 3), stop dead at t = 4, rest, then go
+	// again and brake at 4 m/s² from t = 7.
+	speed := func(t float64) float64 {
+		switch {
+		case t < 1:
+			return 0
+		case t < 3:
+			return 4 * (t - 1)
+		case t < 4:
+			return 8
+		case t < 5:
+			return 0
+		case t < 7:
+			return 4 * math.Min(t-5, 1.5)
+		}
+		return math.Max(0, 6-4*(t-7))
+	}
+	path := func() func(t float64) mgl64.Vec3 {
+		x, last := 0.0, 0.0
+		return func(t float64) mgl64.Vec3 {
+			x += speed(t) * (t - last)
+			last = t
+			return mgl64.Vec3{x, 0, 0}
+		}
+	}
+	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, PositionThreshold: 0.03, MinInterval: 0.2, UrgentChange: 3,
+		RepeatChange: Off}
+	within := func(times []float64, from, to float64) []float64 {
+		var out []float64
+		for _, at := range times {
+			if at >= from-1e-9 && at < to {
+				out = append(out, at)
+			}
+		}
+		return out
+	}
+	// A heartbeat at 0.5 s: the first update's velocity is unknown, a start needs a
+	// rest that was measured.
+	times := func(c PublisherConfig) []float64 {
+		p, at := NewPublisher(c, 1), path()
+		var out []float64
+		for f := 0; f <= 9*60; f++ {
+			t := float64(f) * frame
+			if d, _ := p.Update(Sample{Time: t, Position: at(t), Orientation: mgl64.QuatIdent(), Full: f == 30}); d != NoUpdate {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	on := times(base)
+	for _, ev := range []struct {
+		name     string
+		from, to float64
+	}{{"start", 1, 1.1}, {"stop dead", 4, 4.1}, {"second start", 5, 5.1}, {"braking", 7, 7.3}} {
+		got := within(on, ev.from, ev.to)
+		if len(got) < 1+startFollowUps {
+			t.Errorf("%s: updates at %v, want %d within %v s", ev.name, got, 1+startFollowUps, ev.to-ev.from)
+			continue
+		}
+		for i := 1; i <= startFollowUps; i++ {
+			if gap := got[i] - got[i-1]; math.Abs(gap-startFollowUp) > frame/2 {
+				t.Errorf("%s: follow-up %d %.3f s after the update before, want %.3f s", ev.name, i, gap, startFollowUp)
+			}
+		}
+	}
+	if first := within(on, 1, 2); first[0] > 1+2*frame+1e-9 {
+		t.Errorf("start published %.3f s after the tank set off, want within two frames", first[0]-1)
+	}
+	off := base
+	off.StartSpeed = Off
+	if first := within(times(off), 1, 2); len(first) == 0 || first[0] < 1.1 {
+		t.Errorf("Off: first updates after setting off at %v, want none before the threshold at about 0.12 s", first)
+	}
+}
+
+// TestBudget: a path far busier than the budget is held to it on average, at most a
+// bucket over; heartbeats still go; a path within it publishes exactly as with no
+// budget; Off keeps none.
+func TestBudget(t *testing.T) {
+	wild := func(t float64) mgl64.Vec3 { return mgl64.Vec3{10 * t, 0, 2 * math.Sin(4*t)} }
+	calm := func(t float64) mgl64.Vec3 { return mgl64.Vec3{10 * t, 0, 0.5 * math.Sin(0.3*t)} }
+	const secs = 30.0
+	rate := func(c PublisherConfig, path func(float64) mgl64.Vec3) float64 {
+		return float64(len(publishTimes(c, secs, path))) / secs
+	}
+	base := PublisherConfig{Heartbeat: 1, HeartbeatJitter: Off, MinInterval: 0.1, Budget: Off, StartSpeed: Off}
+	free := rate(base, wild)
+	held := base
+	held.Budget = 3
+	got := rate(held, wild)
+	if bound := 3 + (3*budgetWindow+1)/secs; got > bound || free < got+1 {
+		t.Errorf("wild path: %.2f updates/s with a budget of 3 (at most %.2f), %.2f without", got, bound, free)
+	}
+	if a, b := publishTimes(base, secs, calm), publishTimes(held, secs, calm); len(a) != len(b) {
+		t.Errorf("calm path: %d updates without a budget, %d with one it never reaches", len(a), len(b))
+	}
+	// Heartbeats go whatever the budget: a parked actor is heard from once a second.
+	parked := publishTimes(PublisherConfig{Heartbeat: 1, HeartbeatJitter: Off, Budget: 0.01}, 10, func(float64) mgl64.Vec3 { return mgl64.Vec3{} })
+	if len(parked) < 10 {
+		t.Errorf("parked actor with a tiny budget: %d updates in 10 s, want a heartbeat a second", len(parked))
+	}
+	if c := NewPublisher(PublisherConfig{MinInterval: 0.25}, 1).Config(); c.Budget != 8 {
+		t.Errorf("default budget %v updates/s, want 2/MinInterval = 8", c.Budget)
+	}
+}
+
+// TestGroundedErrors: when remotes clamp to the ground always, the height of a tank
+// driving over crests and dips publishes nothing: the remote clamp gives it. Without
+// the clamp it does.
+func TestGroundedErrors(t *testing.T) {
+	hills := func(t float64) Sample {
+		return Sample{Time: t, Position: mgl64.Vec3{5 * t, 2 * math.Sin(2*t), 0}, Orientation: mgl64.QuatIdent()}
+	}
+	for _, tc := range []struct {
+		mode ClampMode
+		max  int // updates in 5 s: the first, the start with its follow-ups, and one refresh at MaxExtrapolation
+	}{{ClampAlways, 5}, {ClampUp, 10}} {
+		c := PublisherConfig{Heartbeat: 1000, Reckon: Config{Clamp: Clamp{Mode: tc.mode}}}
+		p := NewPublisher(c, 1)
+		n := 0
+		for f := 0; f <= 300; f++ {
+			if d, _ := p.Update(hills(float64(f) * frame)); d != NoUpdate {
+				n++
+			}
+		}
+		if tc.mode == ClampAlways && n > tc.max || tc.mode != ClampAlways && n < tc.max {
+			t.Errorf("clamp %v: %d updates over the crests, want %s %d", tc.mode, n, map[bool]string{true: "at most", false: "at least"}[tc.mode == ClampAlways], tc.max)
+		}
+	}
+}
+
+// TestStaleHeartbeats: an actor is stale after StaleHeartbeats heartbeat periods
+// without an update, DIS's 2.4 by default.
+func TestStaleHeartbeats(t *testing.T) {
+	for _, tc := range []struct {
+		cfg   Config
+		after float64
+	}{{Config{Heartbeat: 1}, 2.4}, {Config{Heartbeat: 1, StaleHeartbeats: 4.5}, 4.5}, {Config{}, 12}} {
+		a := NewActor(tc.cfg)
+		if err := a.Break(NewState(mgl64.Vec3{}), 10); err != nil {
+			t.Fatal(err)
+		}
+		if a.Stale(10+tc.after-0.01) || !a.Stale(10+tc.after+0.01) || tc.cfg.StaleAfter() != tc.after {
+			t.Errorf("%+v: stale from %v s (StaleAfter %v), want %v", tc.cfg, tc.after, tc.cfg.StaleAfter(), tc.after)
+		}
+	}
+}

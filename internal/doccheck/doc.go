@@ -1,0 +1,17 @@
+// Package doccheck holds no code: its tests keep the project's Markdown true. They
+// check that the README stays short enough to read (at most MaxReadmeLines lines),
+// that every relative link and image in the Markdown files points at a file that
+// exists (and at a heading that exists, when it names one), that every
+// `go run ./cmd/NAME` names a command of this module with flags that command
+// defines, that every flag shown alone in code is some command's flag, that every
+// test, benchmark, fuzz target and example named exists, and that every package
+// directory and repository file named in a command or code span exists.
+//
+// Run them with
+//
+//	go test ./internal/doccheck
+package doccheck
+
+// MaxReadmeLines is the most lines README.md may have: a newcomer reads it in five
+// minutes; everything longer belongs in docs/.
+const MaxReadmeLines = 250

@@ -1,0 +1,85 @@
+package session
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/physics"
+)
+
+// TestPracticeCombatOverQUIC: in a practice match over real QUIC on loopback (100 ms
+// ± 20 ms and 2 % loss each way), the player's shots reach the host's judge, whose
+// verdicts come back, and the bots' shots (their Fire events) and the scoreboard reach
+// the player.
+func TestPracticeCombatOverQUIC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	mp := smallMap(t)
+	m, sess, err := Practice(context.Background(), PracticeConfig{
+		Match: game.Config{Map: mp, Name: "gunner", Team: 2, Difficulty: bot.Hard}, Bots: 5})
+	if err != nil {
+		t.Fatalf("Practice: %v", err)
+	}
+	defer sess.Close()
+	var snap game.Snapshot
+	tick := time.NewTicker(time.Second / 60)
+	defer tick.Stop()
+	var sawScores, sawTheirShell, sawVerdict bool
+	end := time.Now().Add(40 * time.Second)
+	in := physics.Input{}
+	gunner := bot.NewGunner(mp, bot.Hard, 1)
+	var targets []bot.Target
+	for time.Now().Before(end) && !(sawScores && sawTheirShell && sawVerdict) {
+		<-tick.C
+		if err := m.Step(m.Now(), in); err != nil {
+			t.Fatalf("Step: %v", err)
+		}
+		m.Snapshot(&snap)
+		// The player aims and fires as a hard bot would.
+		if snap.Self >= 0 {
+			me := &snap.Tanks[snap.Self]
+			targets = targets[:0]
+			for _, tv := range snap.Tanks {
+				targets = append(targets, bot.Target{ID: tv.ID, Position: tv.Position, Velocity: tv.Velocity,
+					Enemy: tv.ID != me.ID && !tv.Wreck && combat.Enemies(me.Team, tv.Team)})
+			}
+			pose := physics.Pose{Position: me.Position, Orientation: me.Orientation, Turret: me.Turret, Gun: me.Gun}
+			a := gunner.Aim(snap.Time, pose, targets, snap.Combat.Loaded >= 1)
+			in = physics.Input{AimYaw: a.AimYaw, GunElevation: a.GunElevation}
+			if !a.Engaged {
+				in.AimYaw = geom.Yaw(me.Orientation)
+			}
+			if a.Fire {
+				m.Fire()
+			}
+		}
+		sawScores = sawScores || (snap.Combat.Enabled && len(snap.Combat.Scores) == 6)
+		for _, sh := range snap.Combat.Shells {
+			sawTheirShell = sawTheirShell || !sh.Own
+		}
+		for _, e := range snap.Combat.Effects { // a bot's muzzle flash: its Fire arrived
+			if e.Kind == game.EffectMuzzle && snap.Self >= 0 && e.Point.Sub(snap.Tanks[snap.Self].Position).Len() > 10 {
+				sawTheirShell = true
+			}
+		}
+		for _, h := range snap.Combat.Hits {
+			sawVerdict = sawVerdict || h.Decided
+		}
+	}
+	t.Logf("scoreboard %v, a bot's shell %v, a verdict on the player's claim %v; scores %+v", sawScores, sawTheirShell, sawVerdict, snap.Combat.Scores)
+	if !sawScores {
+		t.Error("the host's scoreboard never reached the player")
+	}
+	if !sawTheirShell {
+		t.Error("no bot's shot ever reached the player")
+	}
+	if !sawVerdict {
+		t.Error("the host never answered a hit claim of the player's")
+	}
+}
