@@ -31,8 +31,8 @@
 //	if err != nil { … } // report it in one line and play on without recording
 //	defer w.Close()
 //	w.Frame(now, clockOffset)
-//	w.State(now, arrival, &update)
-//	w.Truth(now, record.Pose{Actor: id, Position: p, Orientation: q})
+//	w.Update(now, arrival, &update) // a *wire.Update received
+//	w.Truth(record.Pose{Actor: id, Time: now, Position: p, Orientation: q})
 //
 // Reading it back:
 //

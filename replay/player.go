@@ -60,10 +60,11 @@ type PlayerConfig struct {
 // Delayed dead reckoning is its default. Live, it shows every tank a fixed delay in
 // the past, the price of interpolating between two real updates instead of
 // extrapolating past the last one. In a recording the future has already arrived: the
-// Player hands the delayed reckoner each update early, by the delay plus the link's
-// latency, so it interpolates between real updates at every instant and shows each
-// tank where it was at that instant: no overshoot, no pop, no lag. Switching to
-// another algorithm replays what a live player with that algorithm would have seen.
+// Player hands the delayed reckoner each update early, by the link's latency and a
+// heartbeat, and cuts its delay to a millisecond, so it interpolates between real
+// updates at every instant and shows each tank where it was at that instant: no
+// overshoot, no pop, no lag. Switching to another algorithm replays what a live
+// player with that algorithm would have seen.
 //
 // A Player is not safe for concurrent use.
 type Player struct {
