@@ -1,6 +1,8 @@
 package game
 
 import (
+	"time"
+
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 )
@@ -10,8 +12,8 @@ import (
 // copy what it keeps: the events and states passed are reused.
 type Observer interface {
 	// Polled reports a tick at local time now (s) and the events it handles, as the
-	// link delivered them, with the link's clock offset (host − local, s).
-	Polled(now float64, events []net.Event, clockOffset float64)
+	// link delivered them, with the link's clock offset (host − local).
+	Polled(now float64, events []net.Event, clockOffset time.Duration)
 	// Published reports an update of a local tank as the match hands it to the link
 	// at local time now, before the link stamps it.
 	Published(actor uint32, s deadreckon.State, now float64)

@@ -99,7 +99,9 @@ const (
 	DefaultMaxSpeed = 30.0
 	// DefaultMaxAcceleration is the largest plausible acceleration magnitude, m/s².
 	DefaultMaxAcceleration = 40.0
-	// DefaultMaxTurnRate is the fastest plausible body rotation, rad/s. (The wire
+	// DefaultMaxTurnRate is the fastest plausible turn of a tank's heading, rad/s: its
+	// tracks turn it at 35°/s, a collision spins it faster; pitch and roll follow the
+	// ground and are not rate-limited. (The wire
 	// saturates each angular-velocity component at 4 rad/s.)
 	DefaultMaxTurnRate = 3.0
 	// DefaultMaxArticulationRate is the fastest plausible turret or gun rate, rad/s.

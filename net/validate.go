@@ -71,7 +71,7 @@ const maxStampRegress = 0.3
 // validateStep checks that next, arriving at host time now, follows plausibly from
 // the actor's anchor: the travel (maxTravel: top speed, or after silence what the
 // tank can reach from its anchored speed) and rotation since the anchor fit the
-// limits over the time since it arrived, with slack for quantization, corrections
+// limits over the time since it arrived (the rotation by its heading alone), with slack for quantization, corrections
 // and arrival jitter; and the owner's timestamp does not run backwards.
 func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) error {
 	if next.Time < a.stamp-maxStampRegress {
@@ -81,7 +81,11 @@ func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) err
 	if d := next.Position.Sub(a.pos).Len(); d > maxTravel(a.speed, dt, l) {
 		return fmt.Errorf("%w: moved %.1f m in %.3f s", deadreckon.ErrInvalidState, d, dt)
 	}
-	if r := geom.QuatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*dt+l.TurnSlack {
+	// Only the heading is rate-limited: a tank turns about its vertical axis with its
+	// tracks, at most MaxTurnRate. Its pitch and roll are the ground's under its three
+	// clamp points, and change at once where it rolls over a crest or a rock's edge,
+	// or lands from a ledge, so a tilt taken in one tick is honest.
+	if r := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.orient))); r > l.MaxTurnRate*dt+l.TurnSlack {
 		return fmt.Errorf("%w: turned %.2f rad in %.3f s", deadreckon.ErrInvalidState, r, dt)
 	}
 	return nil

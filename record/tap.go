@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
@@ -79,13 +80,13 @@ func (t *MatchTap) shift() float64 {
 }
 
 // Polled records a tick and its events (with TapOptions.View).
-func (t *MatchTap) Polled(now float64, events []net.Event, clockOffset float64) {
+func (t *MatchTap) Polled(now float64, events []net.Event, clockOffset time.Duration) {
 	w := t.sink.Writer()
 	if w == nil || !t.opt.View {
 		return
 	}
 	now += t.shift()
-	w.Frame(now, clockOffset)
+	w.Frame(now, clockOffset.Seconds())
 	for i := range events {
 		t.event(w, now, &events[i])
 	}

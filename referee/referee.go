@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
@@ -23,10 +25,12 @@ type playerKey struct {
 
 // refTank is the referee's record of one tank.
 type refTank struct {
-	key    playerKey
-	team   int
-	health float64
-	alive  bool
+	key     playerKey
+	team    int
+	health  float64
+	alive   bool
+	spawned float64 // host time it spawned
+	fired   bool    // it has fired since: its spawn protection is over
 }
 
 // Referee applies a match's rules of combat on the host: the only place damage is
@@ -51,6 +55,7 @@ type Referee struct {
 	until  float64
 	out    []combat.Event
 	evs    []combat.Event // reused by Outbox
+	pages  []*wire.Scores // reused by Outbox for a scoreboard split into frames
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -108,7 +113,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 		return
 	}
 	k := playerKey{owner, name}
-	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true}
+	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true, spawned: at}
 	if r.scores[k] == nil {
 		r.scores[k] = &combat.Score{Owner: owner, Name: name, Team: team}
 		r.announceScores(at) // a new line on everyone's scoreboard
@@ -125,6 +130,11 @@ func (r *Referee) Despawned(actor uint32, at float64) {
 	r.check.Despawned(actor, at)
 	delete(r.tanks, actor)
 }
+
+// Health returns the hit points of actor and whether it is alive (0, false for an
+// unknown actor), for a headless match that reads the host's verdicts (the lab's
+// novice). Like the net.Judge methods, it is called from the run loop's goroutine.
+func (r *Referee) Health(actor uint32) (float64, bool) { return r.health(actor) }
 
 // health returns the hit points of actor and whether it is alive; false, 0 for an
 // unknown actor.
@@ -147,8 +157,20 @@ func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 	v := r.check.Fired(s, at)
 	if v == combat.Accepted {
 		r.out = append(r.out, combat.Event{Kind: combat.EventFire, Time: at, Shot: s})
+		if t := r.tanks[s.Shooter]; t != nil {
+			t.fired = true
+			if r.scores[t.key] != nil {
+				r.scores[t.key].Shots++
+			}
+		}
 	}
 	return v
+}
+
+// protected reports whether tank t is under spawn protection at host time at: it
+// spawned less than Rules.SpawnProtection ago and has not fired since.
+func (r *Referee) protected(t *refTank, at float64) bool {
+	return !t.fired && at-t.spawned < r.rules.SpawnProtection
 }
 
 // claim judges claim c, arrived at host time at from a shooter whose link is link, and
@@ -176,10 +198,13 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	}
 	shot := sr.shot
 	dmg := 0.0
-	if shooter == nil || combat.Enemies(shooter.team, target.team) {
+	if (shooter == nil || combat.Enemies(shooter.team, target.team)) && !r.protected(target, at) {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
 	target.health = math.Max(0, target.health-dmg)
+	if shooter != nil && dmg > 0 && r.scores[shooter.key] != nil {
+		r.scores[shooter.key].Hits++
+	}
 	r.out = append(r.out, combat.Event{Kind: combat.EventHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
 		Damage: dmg, Health: target.health, Rebuilt: v.Rebuilt})
 	if target.health > 0 {
@@ -215,12 +240,14 @@ func shotOf(sr *shotRecord, c combat.Claim) combat.Shot {
 // faceNormal returns the outward normal of the hull face nearest to local point p.
 func faceNormal(p mgl64.Vec3) mgl64.Vec3 {
 	best, n := math.Inf(1), mgl64.Vec3{}
+	spec := tank.Default()
+	lo, hi := spec.HullMin(), spec.HullMax()
 	for i := 0; i < 3; i++ {
-		if d := math.Abs(p[i] - combat.HullMin[i]); d < best {
+		if d := math.Abs(p[i] - lo[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = -1
 		}
-		if d := math.Abs(combat.HullMax[i] - p[i]); d < best {
+		if d := math.Abs(hi[i] - p[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = 1
 		}
@@ -262,7 +289,7 @@ func (r *Referee) step(at float64) {
 func (r *Referee) restart(at float64) {
 	r.begun, r.over, r.start = true, false, at
 	for _, s := range r.scores {
-		s.Kills, s.Deaths = 0, 0
+		s.Kills, s.Deaths, s.Hits, s.Shots = 0, 0, 0, 0
 	}
 	for _, t := range r.tanks {
 		t.health, t.alive = r.rules.MaxHealth, true
@@ -395,9 +422,18 @@ func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
 	r.countRounds()
 	r.evs = r.events(r.evs[:0])
 	for i := range r.evs {
-		if m, err := combat.EventMessage(&r.evs[i]); err == nil {
-			buf = append(buf, m)
+		m, err := combat.EventMessage(&r.evs[i])
+		if err != nil {
+			continue
 		}
+		if sc, ok := m.(*wire.Scores); ok { // a full match's board is longer than a frame
+			r.pages = wire.SplitScores(r.pages[:0], sc)
+			for _, p := range r.pages {
+				buf = append(buf, p)
+			}
+			continue
+		}
+		buf = append(buf, m)
 	}
 	clear(r.evs)
 	return buf

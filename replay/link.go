@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -75,7 +76,7 @@ func (l *Link) Refereed() bool { return true }
 
 // Stats returns the recording's clock offset at the link's clock; the rest is zero.
 func (l *Link) Stats() net.Stats {
-	return net.Stats{ClockOffset: l.rec.ClockOffset(l.now)}
+	return net.Stats{ClockOffset: units.Duration(l.rec.ClockOffset(l.now))}
 }
 
 // Poll appends the events due by the link's clock, in order, and returns buf.

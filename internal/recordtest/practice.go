@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
@@ -77,7 +78,7 @@ type capture struct {
 	events bool // keep the events handled (the player's match)
 }
 
-func (c *capture) Polled(now float64, evs []net.Event, off float64) {
+func (c *capture) Polled(now float64, evs []net.Event, off time.Duration) {
 	for _, ev := range evs {
 		if !c.events {
 			break
