@@ -453,6 +453,13 @@ func (c *Client) await(o *outgoing) error {
 	}
 }
 
+// pendingInputs returns how many inputs wait for the run loop (0 once it has ended).
+func (c *Client) pendingInputs() int {
+	n := 0
+	c.call(func() { n = len(c.in) })
+	return n
+}
+
 // feed hands one input to the run loop; it gives up when the loop has ended.
 func (c *Client) feed(in clientInput) {
 	select {

@@ -142,6 +142,8 @@ type Host struct {
 
 	local *Client // the host's own player
 
+	settle settler // what is in flight to and from the in-process players
+
 	m match // owned by the run loop
 }
 
@@ -208,6 +210,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if cfg.Passphrase != "" {
 		h.key = wire.DeriveKey(cfg.Passphrase, h.salt)
 	}
+	h.settle.cond.L = &h.settle.mu
 	h.m = newMatch(h)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	// The host's own player joins through an in-process pipe; until Local is called
@@ -224,6 +227,9 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	lcfg, _ := populateClientConfig(ClientConfig{Name: cfg.Name, Clock: cfg.Clock, Logger: log})
 	h.local = newClient(lcfg, pipeClient{p}, 0, match, h.start)
 	h.local.fp = h.fp
+	h.settle.lock()
+	p.client = h.local
+	h.settle.unlock()
 	h.stopAfter = context.AfterFunc(ctx, func() { h.Close() })
 	log.Info("host listening", "addr", h.Addr().String(), "fingerprint", h.fp)
 	return h, nil
@@ -377,11 +383,14 @@ func (h *Host) Close() error {
 // f, once the loop has ended.
 func (h *Host) call(f func()) bool { return runOn(h.calls, h.loopDone, f) }
 
-// feed hands one input to the run loop; it gives up when the host closes.
-func (h *Host) feed(in input) {
+// feed hands one input to the run loop and reports whether it did; it gives up when
+// the host closes.
+func (h *Host) feed(in input) bool {
 	select {
 	case h.in <- in:
+		return true
 	case <-h.loopDone:
+		return false
 	}
 }
 

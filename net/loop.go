@@ -61,6 +61,7 @@ type input struct {
 	data []byte
 	msg  wire.Message
 	err  error
+	pipe *pipe // the in-process player's pipe it came through, counted until handled
 }
 
 // hostActor is the host's record of one actor.
@@ -121,16 +122,19 @@ func (h *Host) run() {
 	armed := false
 	m := &h.m
 	for {
+		var fed *pipe
 		select {
 		case <-h.ctx.Done():
 			m.shutdown()
 			h.final = m.statsNow()
 			close(h.loopDone)
+			h.settle.close()
 			return
 		case f := <-h.calls:
 			f()
 		case in := <-h.in:
 			m.handle(in)
+			fed = in.pipe
 		case <-janitor.C:
 			m.dropSilent(h.now())
 			m.judged(func(j Judge) { j.Tick(h.now()) })
@@ -145,6 +149,9 @@ func (h *Host) run() {
 				flush.Reset(h.cfg.Coalesce)
 				armed = true
 			}
+		}
+		if fed != nil {
+			fed.handled() // after its relays are queued: Settle waits for them next
 		}
 	}
 }

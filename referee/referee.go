@@ -210,9 +210,17 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	if target.health > 0 {
 		return v
 	}
+	r.destroy(c.Target, target, shooter, shot, at)
+	return v
+}
+
+// destroy wrecks target (actor id) with shot from shooter (nil: unknown) at host time
+// at: the destroy event, the kill and the death on the scoreboard, and the end of the
+// match at the score limit.
+func (r *Referee) destroy(id uint32, target, shooter *refTank, shot combat.Shot, at float64) {
 	target.alive = false
-	r.check.Destroyed(c.Target, at)
-	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: c.Target})
+	r.check.Destroyed(id, at)
+	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: id})
 	if s := r.scores[target.key]; s != nil {
 		s.Deaths++
 	}
@@ -222,11 +230,10 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 		}
 		if r.rules.ScoreLimit > 0 && r.teamKills(shooter.team, shooter.key) >= r.rules.ScoreLimit {
 			r.end(at)
-			return v
+			return
 		}
 	}
 	r.announceScores(at)
-	return v
 }
 
 // shotOf returns the recorded shot of a claim, or what the claim names of it.

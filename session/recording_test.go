@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/record"
 )
@@ -20,7 +21,7 @@ func TestPracticeRecords(t *testing.T) {
 		t.Skip("real-time network test; skipped with -short")
 	}
 	path := filepath.Join(t.TempDir(), "practice"+RecordExt)
-	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: smallMap(t), Name: "tester"}, Bots: 3,
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t), Name: "tester"}, Bots: 3,
 		Record: Recording{Path: path, Program: "test", Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestRecordingUnwritable(t *testing.T) {
 		mu.Unlock()
 	}
 	path := filepath.Join(t.TempDir(), "missing", "dir", "x"+RecordExt)
-	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: smallMap(t)}, Bots: 1,
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t)}, Bots: 1,
 		Record: Recording{Path: path, Report: report}})
 	if err != nil {
 		t.Fatal(err)

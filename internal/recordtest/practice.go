@@ -1,7 +1,8 @@
 // Package recordtest records practice matches headless, in simulated time, for the
-// tests of recording, replay and the lab on recordings: an in-memory host with bots
-// and a referee, and a player over an impaired link, both recorded into one file as
-// tanks -record does, with what the player's match really showed kept beside it.
+// tests of recording, replay and the lab on recordings: the real host in process
+// (package game/gametest) with bots and a referee, and a player over an impaired
+// link, both recorded into one file as tanks -record does, with what the player's
+// match really showed kept beside it.
 package recordtest
 
 import (
@@ -18,7 +19,6 @@ import (
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
-	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/record"
 	"github.com/treadline/treadline/referee"
@@ -112,11 +112,21 @@ func Practice(cfg Config) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Link: cfg.Link, Seed: cfg.Seed, Judge: judge})
+	// The host's own bots are one player's actors: let it have them all.
+	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge,
+		Limits: net.Limits{MaxActorsPerPlayer: max(cfg.Bots, net.DefaultMaxActorsPerPlayer)}})
 	if err != nil {
 		return nil, err
 	}
-	hostLink, playerLink := hub.Join(), hub.Join()
+	defer rig.Close()
+	hostLink, err := rig.Join()
+	if err != nil {
+		return nil, err
+	}
+	playerLink, err := rig.Join()
+	if err != nil {
+		return nil, err
+	}
 	live := &Live{Path: filepath.Join(cfg.Dir, "practice.tread"), Player: playerLink.ID(),
 		Truth: map[uint32][]record.Pose{}, Received: map[uint32][]deadreckon.State{}}
 	rules, _ := combat.Rules{}.WithDefaults()
@@ -136,7 +146,7 @@ func Practice(cfg Config) (*Live, error) {
 	}
 	player, err := game.NewMatch(game.Config{Map: cfg.Map, Name: "ann", Seed: cfg.Seed,
 		Observer: &capture{next: record.NewMatchTap(sink, record.TapOptions{View: true}), live: live, events: true}},
-		&wireLink{LoopLink: playerLink, w: wire.NewBatchWriter(0)})
+		playerLink)
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("player match: %w", err)
@@ -147,7 +157,7 @@ func Practice(cfg Config) (*Live, error) {
 	ticks := int(math.Round(cfg.Seconds * cfg.FPS))
 	for tick := 1; tick <= ticks; tick++ {
 		now := float64(tick) / cfg.FPS
-		hub.SetNow(now)
+		rig.SetNow(now)
 		if tick%hostEvery == 0 {
 			if err := host.Step(now, physics.Input{}); err != nil {
 				return nil, err
@@ -183,38 +193,4 @@ func mustJSON(v any) []byte {
 		panic("recordtest: " + err.Error())
 	}
 	return b
-}
-
-// wireLink is the player's loopback link with every state it delivers quantized as
-// the wire quantizes it, so that the player's match sees what a network client sees.
-type wireLink struct {
-	*gametest.LoopLink
-	w   *wire.BatchWriter
-	out []wire.Update
-}
-
-// Poll delivers the loopback's events with their states through the wire encoding.
-func (l *wireLink) Poll(buf []net.Event) []net.Event {
-	n := len(buf)
-	buf = l.LoopLink.Poll(buf)
-	for i := n; i < len(buf); i++ {
-		if ev := &buf[i]; ev.Kind == net.EventState || ev.Kind == net.EventSpawn {
-			ev.State = l.quantize(ev.Actor, ev.State)
-		}
-	}
-	return buf
-}
-
-// quantize returns s as it comes out of the wire encoding.
-func (l *wireLink) quantize(actor uint32, s deadreckon.State) deadreckon.State {
-	l.w.Reset()
-	if l.w.Add(&wire.Update{Actor: wire.ActorID(actor), State: s}) != nil {
-		return s
-	}
-	out, _, err := wire.DecodeBatch(l.out[:0], l.w.Bytes())
-	l.out = out
-	if err != nil || len(out) != 1 {
-		return s
-	}
-	return out[0].State
 }
