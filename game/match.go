@@ -390,6 +390,9 @@ func clampUnit(v float64) float64 {
 // receive handles the events that arrived on the link since the last tick.
 func (m *Match) receive(now float64) {
 	m.events = m.link.Poll(m.events[:0])
+	if o := m.cfg.Observer; o != nil {
+		o.Polled(now, m.events, m.link.Stats().ClockOffset)
+	}
 	me := m.link.ID()
 	for i := range m.events {
 		ev := &m.events[i]
@@ -615,12 +618,18 @@ func (m *Match) publish(now float64) {
 		t.sampledAt = at
 		sample := sampleOf(p, at)
 		sample.ObserverDistance = m.nearestOther(t, p.Position)
+		if o := m.cfg.Observer; o != nil {
+			o.Truth(t.id, &sample)
+		}
 		d, s := t.pub.Update(sample)
 		t.view.Acceleration = t.pub.Acceleration()
 		if d == deadreckon.NoUpdate {
 			continue
 		}
 		t.published, t.pubAt = s, now
+		if o := m.cfg.Observer; o != nil {
+			o.Published(t.id, s, now)
+		}
 		if err := m.link.Publish(t.id, s); err != nil {
 			m.counters.publishErr++
 			m.log.Debug("publish", "actor", t.id, "err", err)
@@ -754,6 +763,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	dst.Tanks = dst.Tanks[:n]
 	dst.Notices = m.notices.appendTo(dst.Notices[:0])
 	dst.Departures = m.departures(dst.Departures[:0])
+	dst.Ghosts = dst.Ghosts[:0]
 	for i, t := range m.tanks {
 		trail := dst.Tanks[i].Trail[:0]
 		dst.Tanks[i] = t.view

@@ -349,6 +349,9 @@ type HostConfig struct {
 	// despawn and game message, and the host sends its answers to every player. If
 	// nil, game messages are refused.
 	Judge Judge
+	// Tap, when set, sees every accepted update, broadcast message, join and leave,
+	// for recording the match. If nil, nothing is recorded.
+	Tap Tap
 }
 
 // ClientConfig sets up a client.

@@ -296,6 +296,9 @@ func (m *match) broadcast(msg wire.Message) {
 	for _, q := range m.order {
 		q.queueFrame(b)
 	}
+	if t := m.h.cfg.Tap; t != nil {
+		t.Broadcast(msg, m.h.now())
+	}
 }
 
 // admit registers a player joining over conn and queues its welcome: the match
@@ -337,6 +340,9 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 	}
 	p := m.addMember(id, name, conn, now)
 	m.stats.Joined++
+	if t := m.h.cfg.Tap; t != nil {
+		t.Joined(uint32(id), name, now)
+	}
 	p.addr, p.token = addr, newReconnectToken()
 	m.tokens.remember(name, p.token, now)
 	hm := m.h.match
@@ -382,6 +388,9 @@ func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReas
 	}
 	close(p.done)
 	p.conn.close(code, reason)
+	if t := m.h.cfg.Tap; t != nil {
+		t.Left(uint32(p.id), why, m.h.now())
+	}
 	m.h.log.Info("player left", "player", p.id, "name", p.name, "reason", reason, "why", why.String())
 }
 

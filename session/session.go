@@ -13,10 +13,12 @@ import (
 	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/record"
 	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
@@ -135,6 +137,9 @@ type PracticeConfig struct {
 	// Clock, if set, is the clock of the host, the bots and the player's match:
 	// Session.Pause stops it. If nil, the system's clock, and the match cannot pause.
 	Clock *PauseClock
+	// Record, when set, records the player's view of the match with the truth of
+	// the player's tank and of the bots (tanks -record).
+	Record Recording
 }
 
 // PracticeTeam is the player's team in practice. The bots take teams 1 and 2 in
@@ -175,6 +180,10 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	}
 
 	sess := &Session{}
+	rc := newRecorder(cfg.Record, recordMeta(record.Client, mp, cfg.Match.DeadReckoning, combat.Rules{}, orName(cfg.Match.Name), 0, imp),
+		warnRecording(log))
+	sess.add(rc.close)
+	var shift float64 // client clock minus host clock, set before the recording starts
 	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -196,6 +205,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	botCfg.Map, botCfg.NoPlayer, botCfg.Bots = mp, true, bots
 	botCfg.Seed = cfg.Match.Seed + 1
 	botCfg.Logger = log.With("match", "host")
+	botCfg.Observer = rc.truthTap(true, func() float64 { return shift })
 	if err := startLoop(sess, botCfg, host.Local(), cfg.TickRate, log); err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -211,9 +221,15 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 		return nil, nil, fmt.Errorf("practice: join: %w", err)
 	}
 	sess.add(client.Close)
+	if rc != nil {
+		shift = client.Now() - host.Now() // both count from this process's clock
+		rc.meta.Player = client.ID()
+		rc.start()
+	}
 	pc := cfg.Match
 	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp
 	pc.Team = PracticeTeam
+	pc.Observer = rc.viewTap()
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
@@ -246,6 +262,9 @@ type HostConfig struct {
 	Certificate *tls.Certificate
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Record, when set, records the match as the host sees it, with the truth of the
+	// host player's tank and bots.
+	Record Recording
 }
 
 // Host listens for players and returns the host player's match: the player's tank and
@@ -265,14 +284,21 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
 	hc.Certificate = cfg.Certificate
+	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, cfg.Match.DeadReckoning, combat.Rules{}, orName(cfg.Match.Name), 0, impair.Link{}),
+		warnRecording(log))
+	hc.Tap = rc.hostTap()
+	rc.start()
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
+		rc.close()
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
 	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint(), Host: host}
+	sess.add(rc.close)
 	sess.add(host.Close)
 	mc := cfg.Match
 	mc.Map = mp
+	mc.Observer = rc.truthTap(false, nil)
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
@@ -304,6 +330,9 @@ type JoinConfig struct {
 	MapDir string
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Record, when set, records the player's view of the match with the truth of the
+	// player's tank.
+	Record Recording
 }
 
 // Join connects to a host and returns the player's match.
@@ -342,6 +371,11 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
+	rc := newRecorder(cfg.Record, recordMeta(record.Client, mp, mc.DeadReckoning, combat.Rules{}, orName(mc.Name), client.ID(), cfg.Impairment),
+		warnRecording(log))
+	rc.start()
+	sess.add(rc.close)
+	mc.Observer = rc.viewTap()
 	m, err := game.NewMatch(mc, client)
 	if err != nil {
 		sess.Close()
@@ -404,6 +438,9 @@ type ServeConfig struct {
 	// stalls stops calling it. It must not block. The last call reports MatchEnded
 	// when the match ends by its rules; Serve then returns nil.
 	Tick func(ServeStatus)
+	// Record, when set, records every match the host serves (tankhost -record DIR:
+	// one file per match), with the truth of its bots.
+	Record Recording
 }
 
 // Serve runs a headless host until ctx is canceled: it listens, runs cfg.Bots bots
@@ -428,6 +465,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	hcfg.Certificate = cfg.Certificate
+	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, deadreckon.PublisherConfig{}, cfg.Rules, "host", 0, impair.Link{}),
+		warnRecording(log))
+	hcfg.Tap = rc.hostTap()
+	rc.start()
+	defer rc.close()
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -436,7 +478,8 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
-	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
+	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log,
+		Observer: rc.truthTap(false, nil)}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -4,7 +4,7 @@
 //
 //	tankhost -listen :7777 [-pass secret] [-bots 4] [-map valley|dunes|FILE.json] [-maps DIR]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
-//	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity]
+//	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity] [-record DIR]
 //	         [-lan all|off|IFACE,…] [-list URL[,URL…]]
 //
 // The host announces its match on the local network (DNS-SD, _treadline._udp; -lan
@@ -22,6 +22,10 @@
 // The round clock starts when the first player joins, or with -agones when the game
 // server is allocated, whichever comes first: a host nobody has come to plays no
 // round, however long it waits. A round lasts -round-time.
+//
+// With -record DIR it records every match it serves into DIR, one file each
+// (RECORDING.md): what it accepted and relayed, with arrival times, and its bots' true
+// poses; a full disk is logged once and the match goes on.
 //
 // With -metrics it serves Prometheus metrics (treadline_… and the standard go_… and
 // process_…) at /metrics and a liveness check at /healthz. With -agones it is an Agones
@@ -111,6 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
 	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+time.Duration(combat.DefaultTimeLimit*float64(time.Second)).String()+"); the first starts at the first join or allocation")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.StringVar(&cfg.Record.Dir, "record", "", "record every match into `DIR`, one file each (tanks -replay FILE watches one, drlab -replay FILE measures it)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on "+agones.Host+":$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
@@ -201,6 +206,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
 	cfg.Logger = logger
 	cfg.Ready = opt.ready
+	cfg.Record.Program, cfg.Record.Now = "tankhost", time.Now
 	getenv := opt.getenv
 	if getenv == nil {
 		getenv = os.Getenv

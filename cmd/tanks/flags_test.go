@@ -142,6 +142,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-identity", filepath.Join(dir, "id.pem")}, "tanks: -identity and -new-identity apply to -host only"},
 		{[]string{"-join", "h:1", "-new-identity"}, "tanks: -identity and -new-identity apply to -host only"},
 		{[]string{"-nonsense"}, "tanks: flag provided but not defined: -nonsense"},
+		{[]string{"-replay", "/nonexistent.tread"}, "tanks: -replay /nonexistent.tread: no such file"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-host", ":1"}, "tanks: -host with -replay: a replay plays a recorded match"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-record", "x.tread"}, "tanks: -record with -replay"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-speed", "9"}, "tanks: -speed 9: give 0.25 to 4"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-ab", "magic"}, `tanks: -ab "magic": give pvb`},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-seek", "-1s"}, "tanks: -seek -1s: give 0 or more"},
+		{[]string{"-killcam"}, "tanks: -killcam needs -replay"},
 		{[]string{"stray"}, `tanks: unexpected argument "stray"`},
 	} {
 		var stderr strings.Builder

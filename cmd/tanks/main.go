@@ -7,6 +7,7 @@
 //	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F -loss-burst N]
 //	tanks -list [-lists URL,…] [-lan all|off|IFACE,…]   print the matches found, then exit
+//	tanks -replay FILE [-seek D] [-speed X] [-ab ALGORITHM] [-killcam]
 //
 // -list prints, without opening a window, one line per match found on the local
 // network (and on the list servers -lists names), each ending with the "tanks -join"
@@ -20,6 +21,11 @@
 // packets on average. A join holds on any such link; one that fails says why in one
 // sentence ("tanks: No answer from 203.0.113.5:7777: check the address and port, …"),
 // the error chain going to the log (-v).
+//
+// -record FILE records the match (the "Record matches" setting records every match
+// into the recordings folder beside the settings); -replay FILE watches a recording:
+// play, pause, seek, speed, frame steps, keys 1–7 re-reckon every tank with another
+// algorithm, B shows a second algorithm as a ghost, K the kill camera (RECORDING.md).
 //
 // Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
 // settings.json in the user's config directory; -mute plays without sound. With

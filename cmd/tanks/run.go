@@ -55,6 +55,13 @@ type config struct {
 	find          *cli.Findable    // -lan
 	list          listFlag         // -list [URL]
 	lists         string           // -lists URL,…
+	// record is the file to record the match into; replay a recording to watch.
+	record, replay string
+	// seek, speed, ab and killcam set up the replay viewer at start.
+	seek    time.Duration
+	speed   float64
+	ab      string
+	killcam bool
 }
 
 // parseFlags reads the command line into a config.
@@ -90,6 +97,12 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	c.find = cli.FindableFlags(fs, "all", os.Getenv)
 	fs.Var(&c.list, "list", "alone: print the matches found (local network and -lists) and exit; with -host and a `URL`: register the match with that list server")
 	fs.StringVar(&c.lists, "lists", "", "with -list: list servers to read matches from, `URL[,URL…]`")
+	fs.StringVar(&c.record, "record", "", "record the match into `FILE` (tanks -replay FILE watches it; drlab -replay FILE measures it)")
+	fs.StringVar(&c.replay, "replay", "", "watch the recorded match in `FILE`: play, pause, seek, speed, re-reckon with any algorithm (F1 lists the keys)")
+	fs.DurationVar(&c.seek, "seek", 0, "with -replay: start this far into the recording")
+	fs.Float64Var(&c.speed, "speed", 0, "with -replay: playback speed, 0.25 to 4 (0: 1)")
+	fs.StringVar(&c.ab, "ab", "", "with -replay: show every tank as this second algorithm shows it too, as a ghost (A/B)")
+	fs.BoolVar(&c.killcam, "killcam", false, "with -replay: start on the kill camera of the recorder's last death before -seek")
 	c.defences.Register(fs)
 	c.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, joinListURL(args)); err != nil {
@@ -140,6 +153,9 @@ func checkFlags(c config, set map[string]bool) error {
 
 // checkCombinations refuses flags that do not go together, and counts below zero.
 func checkCombinations(c config, set map[string]bool) error {
+	if err := checkReplay(c, set); err != nil {
+		return err
+	}
 	switch {
 	case set["host"] && set["join"]:
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
@@ -188,6 +204,9 @@ func checkValues(c config, set map[string]bool) error {
 	}
 	if set["screenshot"] {
 		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
+	}
+	if set["replay"] {
+		checks = append(checks, func() error { return cli.InputFile("replay", c.replay) })
 	}
 	if set["maps"] {
 		checks = append(checks, func() error { return cli.MapsDir("maps", c.mapDir) })
@@ -245,6 +264,9 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		scr.settings = &set
 		scr.save = func(s client.Settings) { saveSettings(s, stderr) }
 	}
+	if c.replay != "" {
+		return watchReplay(ctx, c, scr, stderr)
+	}
 	if c.name == "" {
 		c.name = scr.settings.Name
 	}
@@ -256,8 +278,9 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
 		Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss, LossBurst: c.lossBurst}
+	rec := recording(c, *scr.settings, stderr)
 
-	m, sess, mode, err := startMatch(ctx, c, mc, link, logger)
+	m, sess, mode, err := startMatch(ctx, c, mc, link, rec, logger)
 	if err != nil {
 		return err
 	}
@@ -307,7 +330,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 
 // startMatch hosts, joins or starts the practice match c asks for, with mc as the
 // player's match; mode names which ("host", "join" or "practice").
-func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link, logger *slog.Logger) (*game.Match, *session.Session, string, error) {
+func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link, rec session.Recording, logger *slog.Logger) (*game.Match, *session.Session, string, error) {
 	var (
 		m    *game.Match
 		sess *session.Session
@@ -325,13 +348,16 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 		logger.Info("identity", "file", path, "new", created)
 		mc.Map = c.hostMap // nil: the default map
 		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
-			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
+			Limits: c.defences.Limits(), Certificate: cert, Logger: logger, Record: rec})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir,
+			Logger: logger, Record: rec})
 		mode = "join"
 	default:
-		m, sess, err = session.Practice(ctx, practiceConfig(c, mc, link, logger))
+		pc := practiceConfig(c, mc, link, logger)
+		pc.Record = rec
+		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
 	}
 	if je := (*net.JoinError)(nil); errors.As(err, &je) {
