@@ -97,32 +97,50 @@ func parseAnswer(b []byte, src netip.Addr) (entries []Entry, id uint16, bad int,
 	if !m.Response || m.Opcode != dns.OpcodeQuery || m.Rcode != dns.RcodeSuccess {
 		return nil, 0, 0, fmt.Errorf("%w: not an mDNS answer", ErrBadEntry)
 	}
-	var (
-		instances []string
-		ports     = map[string]int{}
-		txts      = map[string][]string{}
-	)
+	rs := collectRecords(&m)
+	entries, bad = rs.entries(src)
+	return entries, m.Id, bad, nil
+}
+
+// answerRecords holds what an mDNS answer says of the service: the instances its PTR
+// records name, and the first SRV port and TXT strings given for each name.
+type answerRecords struct {
+	instances []string
+	ports     map[string]int
+	txts      map[string][]string
+}
+
+// collectRecords gathers the service's records from m's answer and extra sections.
+func collectRecords(m *dns.Msg) answerRecords {
+	rs := answerRecords{ports: map[string]int{}, txts: map[string][]string{}}
 	for _, rrs := range [][]dns.RR{m.Answer, m.Extra} {
 		for _, rr := range rrs {
 			name := strings.ToLower(rr.Header().Name)
 			switch rr := rr.(type) {
 			case *dns.PTR:
 				if name == serviceName {
-					instances = append(instances, strings.ToLower(rr.Ptr))
+					rs.instances = append(rs.instances, strings.ToLower(rr.Ptr))
 				}
 			case *dns.SRV:
-				if _, ok := ports[name]; !ok {
-					ports[name] = int(rr.Port)
+				if _, ok := rs.ports[name]; !ok {
+					rs.ports[name] = int(rr.Port)
 				}
 			case *dns.TXT:
-				if _, ok := txts[name]; !ok {
-					txts[name] = rr.Txt
+				if _, ok := rs.txts[name]; !ok {
+					rs.txts[name] = rr.Txt
 				}
 			}
 		}
 	}
+	return rs
+}
+
+// entries returns the matches the records announce, each addressed at src's IP and its
+// SRV port, and how many announcements were bad (incomplete, undecodable, or past
+// maxInstances).
+func (rs answerRecords) entries(src netip.Addr) (entries []Entry, bad int) {
 	seen := map[string]bool{}
-	for _, inst := range instances {
+	for _, inst := range rs.instances {
 		if seen[inst] {
 			continue
 		}
@@ -131,8 +149,8 @@ func parseAnswer(b []byte, src netip.Addr) (entries []Entry, id uint16, bad int,
 			bad++
 			continue
 		}
-		port, ok := ports[inst]
-		txt, tok := txts[inst]
+		port, ok := rs.ports[inst]
+		txt, tok := rs.txts[inst]
 		if !ok || !tok || port == 0 {
 			bad++
 			continue
@@ -145,5 +163,5 @@ func parseAnswer(b []byte, src netip.Addr) (entries []Entry, id uint16, bad int,
 		e.Addr = joinHostPort(src, port)
 		entries = append(entries, e)
 	}
-	return entries, m.Id, bad, nil
+	return entries, bad
 }

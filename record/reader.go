@@ -252,75 +252,114 @@ func grow(b []byte, n int) []byte {
 	return b[:n]
 }
 
-// decode fills rec from the raw record.
+// decode fills rec from the raw record: one switch on the kind, one method a kind.
 func (r *Reader) decode(rec *Record, raw rawRecord) error {
 	r.us += raw.dt
 	*rec = Record{Kind: raw.kind, Time: float64(r.us) * timeUnit}
 	b := raw.body
 	switch raw.kind {
 	case KindMessage:
-		m, used, err := wire.Parse(b)
-		if err != nil {
-			return err
-		}
-		if used != len(b) || !recordable(m.Type()) {
-			return fmt.Errorf("%v message in %d bytes: %w", m.Type(), len(b), ErrDamaged)
-		}
-		rec.Message = m
+		return decodeMessage(rec, b)
 	case KindState, KindSent:
-		rec.Arrival = rec.Time
-		if raw.kind == KindState {
-			lag, n := binary.Uvarint(b)
-			if n <= 0 {
-				return fmt.Errorf("arrival: %w", ErrDamaged)
-			}
-			rec.Arrival = float64(r.us-unzigzag(lag)) * timeUnit
-			b = b[n:]
-		}
-		return r.decodeUpdate(rec, b)
+		return r.decodeState(rec, raw.kind, b)
 	case KindTruthKey:
-		actor, brk, q, err := parseTruthKey(b)
-		if err != nil {
-			return err
-		}
-		r.track(actor).reset(r.block, q)
-		rec.Truth = q.pose(uint32(actor), rec.Time, brk)
+		return r.decodeTruthKey(rec, b)
 	case KindTruth:
-		actor, res, err := parseTruthDelta(b)
-		if err != nil {
-			return err
-		}
-		tr := r.track(actor)
-		if tr.block != r.block || tr.n == 0 {
-			return fmt.Errorf("truth delta of actor %d without its key: %w", actor, ErrDamaged)
-		}
-		q := apply(tr.predict(), res)
-		if err := q.check(); err != nil {
-			return err
-		}
-		tr.push(q)
-		rec.Truth = q.pose(uint32(actor), rec.Time, false)
+		return r.decodeTruth(rec, b)
 	case KindFrame:
-		off, n := binary.Uvarint(b)
-		if n <= 0 || n != len(b) {
-			return fmt.Errorf("frame: %w", ErrDamaged)
-		}
-		rec.ClockOffset = float64(unzigzag(off)) * timeUnit
+		return decodeFrame(rec, b)
 	case KindSentMark:
-		if len(b) != 2 {
-			return fmt.Errorf("sent mark of %d bytes: %w", len(b), ErrDamaged)
-		}
-		rec.Actor = uint32(binary.BigEndian.Uint16(b))
+		return decodeSentMark(rec, b)
 	case KindJoin:
-		if len(b) < 3 || int(b[2]) != len(b)-3 {
-			return fmt.Errorf("join of %d bytes: %w", len(b), ErrDamaged)
+		return decodeJoin(rec, b)
+	}
+	return fmt.Errorf("unknown record kind %v: %w", raw.kind, ErrDamaged)
+}
+
+// decodeMessage decodes a recorded wire message, which must fill the record.
+func decodeMessage(rec *Record, b []byte) error {
+	m, used, err := wire.Parse(b)
+	if err != nil {
+		return err
+	}
+	if used != len(b) || !recordable(m.Type()) {
+		return fmt.Errorf("%v message in %d bytes: %w", m.Type(), len(b), ErrDamaged)
+	}
+	rec.Message = m
+	return nil
+}
+
+// decodeState decodes a received (KindState, with its arrival lag) or sent update.
+func (r *Reader) decodeState(rec *Record, kind Kind, b []byte) error {
+	rec.Arrival = rec.Time
+	if kind == KindState {
+		lag, n := binary.Uvarint(b)
+		if n <= 0 {
+			return fmt.Errorf("arrival: %w", ErrDamaged)
 		}
-		rec.Player, rec.Name = uint32(binary.BigEndian.Uint16(b)), string(b[3:])
-		if err := wire.CheckName(rec.Name); err != nil {
-			return fmt.Errorf("join: %v: %w", err, ErrDamaged)
-		}
-	default:
-		return fmt.Errorf("unknown record kind %v: %w", raw.kind, ErrDamaged)
+		rec.Arrival = float64(r.us-unzigzag(lag)) * timeUnit
+		b = b[n:]
+	}
+	return r.decodeUpdate(rec, b)
+}
+
+// decodeTruthKey decodes a whole true pose, which starts its actor's deltas again.
+func (r *Reader) decodeTruthKey(rec *Record, b []byte) error {
+	actor, brk, q, err := parseTruthKey(b)
+	if err != nil {
+		return err
+	}
+	r.track(actor).reset(r.block, q)
+	rec.Truth = q.pose(uint32(actor), rec.Time, brk)
+	return nil
+}
+
+// decodeTruth decodes a true pose as a residual from its actor's prediction.
+func (r *Reader) decodeTruth(rec *Record, b []byte) error {
+	actor, res, err := parseTruthDelta(b)
+	if err != nil {
+		return err
+	}
+	tr := r.track(actor)
+	if tr.block != r.block || tr.n == 0 {
+		return fmt.Errorf("truth delta of actor %d without its key: %w", actor, ErrDamaged)
+	}
+	q := apply(tr.predict(), res)
+	if err := q.check(); err != nil {
+		return err
+	}
+	tr.push(q)
+	rec.Truth = q.pose(uint32(actor), rec.Time, false)
+	return nil
+}
+
+// decodeFrame decodes a frame mark with the recorder's clock offset.
+func decodeFrame(rec *Record, b []byte) error {
+	off, n := binary.Uvarint(b)
+	if n <= 0 || n != len(b) {
+		return fmt.Errorf("frame: %w", ErrDamaged)
+	}
+	rec.ClockOffset = float64(unzigzag(off)) * timeUnit
+	return nil
+}
+
+// decodeSentMark decodes the mark of an update sent by the actor it names.
+func decodeSentMark(rec *Record, b []byte) error {
+	if len(b) != 2 {
+		return fmt.Errorf("sent mark of %d bytes: %w", len(b), ErrDamaged)
+	}
+	rec.Actor = uint32(binary.BigEndian.Uint16(b))
+	return nil
+}
+
+// decodeJoin decodes a player's join with the name it joined under.
+func decodeJoin(rec *Record, b []byte) error {
+	if len(b) < 3 || int(b[2]) != len(b)-3 {
+		return fmt.Errorf("join of %d bytes: %w", len(b), ErrDamaged)
+	}
+	rec.Player, rec.Name = uint32(binary.BigEndian.Uint16(b)), string(b[3:])
+	if err := wire.CheckName(rec.Name); err != nil {
+		return fmt.Errorf("join: %v: %w", err, ErrDamaged)
 	}
 	return nil
 }
