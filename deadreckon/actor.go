@@ -60,6 +60,7 @@ type actorState struct {
 	clamped  bool  // ClampTo ran since the last Advance
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
+	collide  bool  // Config.Collide has obstacles
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
@@ -99,7 +100,7 @@ type actorState struct {
 	clamp      ClampResult
 
 	c *actorCold
-	_ [40]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [32]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -169,6 +170,7 @@ func (a *Actor) setConfig(cfg Config) {
 	a.stop = a.hz.stopAge(a.lk.Velocity, a.lk.Acceleration)
 	a.linear = a.c.cfg.LinearBlend
 	a.clampCfg = a.c.cfg.Clamp
+	a.collide = a.c.cfg.Collide.Obstacles != nil
 	a.limited = 0
 	for i, l := range a.c.cfg.ArticulationLimits {
 		if l.Limited() {
@@ -561,6 +563,9 @@ func (a *Actor) Advance(now float64) {
 		a.reckonBlend()
 	} else {
 		a.reckon()
+	}
+	if a.collide {
+		a.block(prev)
 	}
 	if dt > minFrameTime {
 		k := 1 / dt
