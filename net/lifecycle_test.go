@@ -242,3 +242,25 @@ func TestImpairedHostSocket(t *testing.T) {
 		t.Errorf("RTT %v through 4 × 20 ms of latency", st.RTT)
 	}
 }
+
+// TestHostNamesRemoteTanks: a remote player's tanks carry the name the host admitted
+// it under, whatever the spawn asks for: a fresh name per spawn (a fresh scoreboard
+// line) or another player's name (a disguise in the scoreboard and the chat).
+func TestHostNamesRemoteTanks(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
+	eve := testClient(t, h, ClientConfig{Name: "eve", KnownHosts: "-"})
+	if _, err := eve.Spawn("bob", 1, tankAt(3, 0)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, bob, 3*time.Second, func(ev Event) bool {
+		if ev.Kind != EventSpawn {
+			return false
+		}
+		if ev.Name != "eve" {
+			t.Errorf("eve's tank spawned as %q, want the host's name for her, eve", ev.Name)
+		}
+		return true
+	})
+}

@@ -229,6 +229,13 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
+	if !owner.trusted {
+		// The host names a remote player's tanks after the player it admitted: the
+		// scoreboard, the chat and the judge know a player by that name, not by one it
+		// picks per spawn (a fresh name per spawn was a fresh scoreboard line and
+		// fresh combat state, and another player's name was a disguise).
+		name = owner.name
+	}
 	if err := validateState(&s, m.h.match, &m.h.lim, now); err != nil {
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)

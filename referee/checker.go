@@ -141,8 +141,15 @@ type actorRecord struct {
 	breakAt   float64
 	destroyed float64 // host time it was destroyed; +Inf while alive
 	gone      float64 // host time it left the match; +Inf while in it
-	lastShot  float64
-	shot      bool
+	revived   float64 // host time it was last revived from a wreck
+	gun       *gunState
+}
+
+// gunState is a gun's reload: one per player, shared by every tank the player spawns,
+// so a respawn does not reload it.
+type gunState struct {
+	lastShot float64 // host time of the last accepted shot, s
+	shot     bool    // a shot was accepted
 }
 
 func (r *actorRecord) add(u relayed) {
@@ -203,7 +210,7 @@ func (h *Checker) Config() CheckerConfig { return h.cfg }
 func (h *Checker) Spawned(actor, owner uint32, s deadreckon.State, at float64) {
 	r := h.actors[actor]
 	if r == nil {
-		r = &actorRecord{owner: owner, destroyed: math.Inf(1), gone: math.Inf(1)}
+		r = &actorRecord{owner: owner, destroyed: math.Inf(1), gone: math.Inf(1), gun: &gunState{}}
 		h.actors[actor] = r
 	}
 	r.add(relayed{s: s, at: at, brk: true})
@@ -222,6 +229,23 @@ func (h *Checker) Relayed(actor uint32, s deadreckon.State, at float64) {
 func (h *Checker) Destroyed(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.destroyed {
 		r.destroyed = at
+	}
+}
+
+// Revived records that actor, destroyed, is alive again from host time at (its
+// player's wreck time is over, or a new match began). Shots stamped before at while it
+// was a wreck stay refused.
+func (h *Checker) Revived(actor uint32, at float64) {
+	if r := h.actors[actor]; r != nil && r.destroyed <= at && !math.IsInf(r.destroyed, 1) {
+		r.destroyed = math.Inf(1)
+		r.revived = at
+	}
+}
+
+// shareGun makes actor fire with gun g: the reload of the player it belongs to.
+func (h *Checker) shareGun(actor uint32, g *gunState) {
+	if r := h.actors[actor]; r != nil {
+		r.gun = g
 	}
 }
 
@@ -281,19 +305,19 @@ func (h *Checker) Fired(s combat.Shot, at float64) combat.Reason {
 func (h *Checker) fire(s combat.Shot, at float64) combat.Reason {
 	r := h.actors[s.Shooter]
 	switch {
-	case r == nil || r.gone <= s.Time || r.destroyed <= s.Time:
+	case r == nil || r.gone <= s.Time || r.destroyed <= s.Time || s.Time < r.revived:
 		return combat.RejectShooterDead
 	case !s.Valid() || s.Time > at+DefaultFutureSlack || s.Time < at-combat.ShellLifetime:
 		// Fire events travel reliably and may be retransmitted: only a shot older
 		// than a shell's whole flight, or stamped in the future, is impossible.
 		return combat.RejectImpossible
-	case r.shot && s.Time-r.lastShot < h.cfg.Reload-DefaultReloadSlack:
+	case r.gun.shot && s.Time-r.gun.lastShot < h.cfg.Reload-DefaultReloadSlack:
 		return combat.RejectReload
 	}
 	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > muzzleReach+DefaultOriginSlack {
 		return combat.RejectImpossible
 	}
-	r.shot, r.lastShot = true, s.Time
+	r.gun.shot, r.gun.lastShot = true, math.Max(r.gun.lastShot, s.Time)
 	return combat.Accepted
 }
 

@@ -150,14 +150,14 @@ func TestHitCheckerAcceptsWhatTheShooterSawAndRefusesEachReason(t *testing.T) {
 		{"shot from far off the shooter", func(s *scene) {
 			far := s.shot
 			far.ID, far.Origin = 2, far.Origin.Add(mgl64.Vec3{0, 0, 30})
-			s.f.check.actors[1].shot = false // not a reload matter
+			s.f.check.actors[1].gun.shot = false // not a reload matter
 			s.claim.Shot, s.claim.Fired = 2, far
 		}, combat.RejectImpossible},
 		{"rewind beyond the cap", func(s *scene) { s.at = s.claim.Time + DefaultMaxRewind + 0.05 }, combat.RejectRewind},
 		{"path through the terrain", func(s *scene) {
 			under := s.shot
 			under.ID, under.Origin = 2, under.Origin.Sub(mgl64.Vec3{0, 4, 0})
-			s.f.check.actors[1].shot = false // not a reload matter
+			s.f.check.actors[1].gun.shot = false // not a reload matter
 			s.claim.Shot, s.claim.Fired = 2, under
 		}, combat.RejectTerrain},
 		{"target already destroyed", func(s *scene) { s.f.check.Destroyed(2, s.claim.Time+0.05) }, combat.RejectTargetDestroyed},

@@ -15,19 +15,37 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// playerKey identifies a player or bot across its respawns (each a new actor id).
+// playerKey identifies a player or bot across its respawns (each a new actor id). The
+// host names a remote player's tanks after the player (net gives every tank of a
+// peer other than the host's own the player's admitted name), so one peer is one key
+// however many tanks it spawns; the host's own bots keep their names.
 type playerKey struct {
 	owner uint32
 	name  string
 }
 
+// player is the combat state of one player, which outlives its tanks: a despawn and
+// a spawn (a new actor id) neither heal it, nor reload its gun, nor cut its wreck time.
+type player struct {
+	health  float64
+	alive   bool
+	wreckAt float64 // host time it was destroyed, when !alive
+	gun     *gunState
+	tanks   int     // tanks in the match now
+	left    float64 // host time its last tank left, when tanks == 0
+}
+
 // refTank is the referee's record of one tank.
 type refTank struct {
-	key    playerKey
-	team   int
-	health float64
-	alive  bool
+	key  playerKey
+	team int
+	p    *player
 }
+
+// DefaultMaxPlayers bounds the players the referee remembers (and the scoreboard's
+// lines): beyond it, the players who left longest ago are forgotten. It is above any
+// match's capacity (net's MaxPlayers, plus the host's bots).
+const DefaultMaxPlayers = 256
 
 // Referee applies a match's rules of combat on the host: the only place damage is
 // done. It implements net.Judge, the one way the host's run loop reaches it: it hears
@@ -41,16 +59,17 @@ type refTank struct {
 // StartRound, Counts and Scores are safe for concurrent use. Times are host-clock
 // seconds.
 type Referee struct {
-	rules  combat.Rules
-	check  *Checker
-	tanks  map[uint32]*refTank
-	scores map[playerKey]*combat.Score
-	start  float64
-	begun  bool
-	over   bool
-	until  float64
-	out    []combat.Event
-	evs    []combat.Event // reused by Outbox
+	rules   combat.Rules
+	check   *Checker
+	tanks   map[uint32]*refTank
+	players map[playerKey]*player
+	scores  map[playerKey]*combat.Score
+	start   float64
+	begun   bool
+	over    bool
+	until   float64
+	out     []combat.Event
+	evs     []combat.Event // reused by Outbox
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -85,10 +104,11 @@ func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee
 		return nil, fmt.Errorf("referee: %w", err)
 	}
 	return &Referee{
-		rules:  r,
-		check:  NewChecker(m, CheckerConfig{Reckon: reckon, Reload: r.Reload}),
-		tanks:  make(map[uint32]*refTank),
-		scores: make(map[playerKey]*combat.Score),
+		rules:   r,
+		check:   NewChecker(m, CheckerConfig{Reckon: reckon, Reload: r.Reload}),
+		tanks:   make(map[uint32]*refTank),
+		players: make(map[playerKey]*player),
+		scores:  make(map[playerKey]*combat.Score),
 	}, nil
 }
 
@@ -108,10 +128,58 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 		return
 	}
 	k := playerKey{owner, name}
-	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true}
+	p := r.players[k]
+	if p == nil {
+		r.forgetPlayers()
+		p = &player{health: r.rules.MaxHealth, alive: true, gun: &gunState{}}
+		r.players[k] = p
+	}
+	p.tanks++
+	r.tanks[actor] = &refTank{key: k, team: team, p: p}
+	r.check.shareGun(actor, p.gun)
+	if !p.alive {
+		// A wreck that respawns before its time is a wreck still; revive brings it
+		// back when the time is up.
+		r.check.Destroyed(actor, at)
+	}
 	if r.scores[k] == nil {
 		r.scores[k] = &combat.Score{Owner: owner, Name: name, Team: team}
 		r.announceScores(at) // a new line on everyone's scoreboard
+	}
+}
+
+// forgetPlayers makes room for a new player: past DefaultMaxPlayers, the players with
+// no tank in the match who left longest ago are forgotten, with their scoreboard
+// lines.
+func (r *Referee) forgetPlayers() {
+	for len(r.players) >= DefaultMaxPlayers {
+		var oldest playerKey
+		found, when := false, math.Inf(1)
+		for k, p := range r.players {
+			if p.tanks == 0 && p.left < when {
+				oldest, found, when = k, true, p.left
+			}
+		}
+		if !found {
+			return
+		}
+		delete(r.players, oldest)
+		delete(r.scores, oldest)
+	}
+}
+
+// revive brings back, at host time at, the players whose wreck time is over: full
+// health, and every tank of theirs in the match alive again.
+func (r *Referee) revive(at float64) {
+	for _, p := range r.players {
+		if !p.alive && at-p.wreckAt >= r.rules.WreckTime {
+			p.health, p.alive = r.rules.MaxHealth, true
+		}
+	}
+	for id, t := range r.tanks {
+		if t.p.alive {
+			r.check.Revived(id, at)
+		}
 	}
 }
 
@@ -123,6 +191,10 @@ func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 // Despawned implements net.Judge: it records that actor left the match.
 func (r *Referee) Despawned(actor uint32, at float64) {
 	r.check.Despawned(actor, at)
+	if t := r.tanks[actor]; t != nil {
+		t.p.tanks--
+		t.p.left = at
+	}
 	delete(r.tanks, actor)
 }
 
@@ -133,7 +205,7 @@ func (r *Referee) health(actor uint32) (float64, bool) {
 	if t == nil {
 		return 0, false
 	}
-	return t.health, t.alive
+	return t.p.health, t.p.alive
 }
 
 // fire hears shot s at host time at. A valid shot is announced to every peer; a void
@@ -171,22 +243,29 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 			Reason: v.Reason, Rebuilt: v.Rebuilt, Shot: shotOf(sr, c)})
 		return v
 	}
-	if target == nil || !target.alive || r.over {
+	if target == nil || !target.p.alive || r.over {
 		return v
 	}
 	shot := sr.shot
 	dmg := 0.0
-	if shooter == nil || combat.Enemies(shooter.team, target.team) {
+	// Nobody harms a tank of its own: a player's tanks, or a tank it controls, share
+	// its key (and its health), so shooting them would only farm kills.
+	if shooter == nil || (shooter.key != target.key && combat.Enemies(shooter.team, target.team)) {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
-	target.health = math.Max(0, target.health-dmg)
+	tp := target.p
+	tp.health = math.Max(0, tp.health-dmg)
 	r.out = append(r.out, combat.Event{Kind: combat.EventHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
-		Damage: dmg, Health: target.health, Rebuilt: v.Rebuilt})
-	if target.health > 0 {
+		Damage: dmg, Health: tp.health, Rebuilt: v.Rebuilt})
+	if tp.health > 0 {
 		return v
 	}
-	target.alive = false
-	r.check.Destroyed(c.Target, at)
+	tp.alive, tp.wreckAt = false, at
+	for id, t := range r.tanks {
+		if t.p == tp {
+			r.check.Destroyed(id, at)
+		}
+	}
 	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: c.Target})
 	if s := r.scores[target.key]; s != nil {
 		s.Deaths++
@@ -253,6 +332,7 @@ func (r *Referee) step(at float64) {
 	case !r.over && r.rules.TimeLimit > 0 && at-r.start >= r.rules.TimeLimit:
 		r.end(at)
 	}
+	r.revive(at)
 	r.check.Forget(at - 2*combat.ShellLifetime)
 }
 
@@ -264,8 +344,11 @@ func (r *Referee) restart(at float64) {
 	for _, s := range r.scores {
 		s.Kills, s.Deaths = 0, 0
 	}
-	for _, t := range r.tanks {
-		t.health, t.alive = r.rules.MaxHealth, true
+	for _, p := range r.players {
+		p.health, p.alive = r.rules.MaxHealth, true
+	}
+	for id := range r.tanks {
+		r.check.Revived(id, at)
 	}
 	r.announceScores(at)
 }

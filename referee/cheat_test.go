@@ -1,0 +1,106 @@
+package referee
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/treadline/treadline/combat"
+)
+
+// TestRespawnKeepsCombatState: a despawn and a spawn (a new actor id) of one player
+// neither heal it, nor reload its gun, nor cut its wreck time short.
+func TestRespawnKeepsCombatState(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 60, Reload: 1, WreckTime: 5})
+	s, c := f.shoot(t, 1, 3)
+	r.fire(s, 3.1)
+	if v := r.claim(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
+		t.Fatal(v.Reason)
+	}
+	// The damaged target respawns as actor 3: still 40.
+	r.Despawned(2, 3.5)
+	r.Spawned(3, 2, "target", 2, f.target, 3.5)
+	if h, alive := r.health(3); h != 40 || !alive {
+		t.Errorf("respawned at %v (alive %v), want the 40 it had", h, alive)
+	}
+	// The shooter respawns as actor 4 right after firing: its gun is still loading.
+	r.Despawned(1, 3.6)
+	r.Spawned(4, 1, "shooter", 1, f.shooter, 3.6)
+	again := s
+	again.ID, again.Shooter, again.Time = 2, 4, 3.7
+	if v := r.fire(again, 3.75); v != combat.RejectReload {
+		t.Errorf("a shot 0.7 s after the last, through a respawn: %v, want %v", v, combat.RejectReload)
+	}
+	// A destroyed player that respawns at once is a wreck until its wreck time is up.
+	r.tanks[3].p.health, r.tanks[3].p.alive, r.tanks[3].p.wreckAt = 0, false, 4
+	r.Despawned(3, 4.1)
+	r.Spawned(5, 2, "target", 2, f.target, 4.2)
+	if h, alive := r.health(5); alive {
+		t.Errorf("a wreck respawned 0.2 s after its destruction at %v, want a wreck for 5 s", h)
+	}
+	if v := r.fire(combat.Shot{ID: 1, Shooter: 5, Origin: f.target.Position, Direction: s.Direction, Time: 4.3}, 4.3); v != combat.RejectShooterDead {
+		t.Errorf("a wreck's shot: %v, want %v", v, combat.RejectShooterDead)
+	}
+	r.Tick(8.9)
+	if _, alive := r.health(5); alive {
+		t.Error("revived before the wreck time was up")
+	}
+	r.Tick(9.1)
+	if h, alive := r.health(5); !alive || h != r.Rules().MaxHealth {
+		t.Errorf("after the wreck time: %v (alive %v), want repaired", h, alive)
+	}
+}
+
+// TestNoScoreOnOwnTanks: a player's shells do no harm to its own tanks, whatever
+// team each claims.
+func TestNoScoreOnOwnTanks(t *testing.T) {
+	f := newFight(t)
+	r, err := New(f.m, combat.Rules{NoArmour: true, Damage: 100}, f.reckon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One player (peer 2, "farmer") with two tanks on two teams.
+	r.Spawned(1, 2, "farmer", 1, f.shooter, 0)
+	r.Spawned(2, 2, "farmer", 2, f.target, 0)
+	for _, u := range f.updates[1:] {
+		r.Relayed(2, u.s, u.at)
+		a := f.shooter
+		a.Time = u.at - 0.02
+		r.Relayed(1, a, u.at)
+	}
+	f.check = r.check
+	s, c := f.shoot(t, 1, 5)
+	r.fire(s, 5.1)
+	r.claim(c, c.Time+0.1, f.link)
+	if h, alive := r.health(2); !alive || h != 100 {
+		t.Errorf("own tank at %v (alive %v), want untouched", h, alive)
+	}
+	for _, sc := range r.Scores(nil) {
+		if sc.Kills != 0 {
+			t.Errorf("a kill scored on an own tank: %+v", sc)
+		}
+	}
+}
+
+// TestScoreboardBounded: spawn churn under ever new names (what the host's own bots
+// could do; net names a remote player's tanks after the player) keeps the players the
+// referee remembers, and the scoreboard, bounded.
+func TestScoreboardBounded(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{})
+	for i := range 3 * DefaultMaxPlayers {
+		id := uint32(100 + i)
+		at := 1 + float64(i)*0.001
+		r.Spawned(id, 9, fmt.Sprintf("churn%d", i), 0, f.target, at)
+		r.Despawned(id, at)
+	}
+	r.Outbox(nil)
+	if n := len(r.Scores(nil)); n > DefaultMaxPlayers {
+		t.Errorf("%d scoreboard lines after churning %d names, want at most %d", n, 3*DefaultMaxPlayers, DefaultMaxPlayers)
+	}
+	if len(r.players) > DefaultMaxPlayers {
+		t.Errorf("%d players remembered", len(r.players))
+	}
+	// The players in the match are never forgotten.
+	if r.scores[playerKey{1, "shooter"}] == nil || r.scores[playerKey{2, "target"}] == nil {
+		t.Error("a player in the match lost its line")
+	}
+}
