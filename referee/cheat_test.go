@@ -2,9 +2,12 @@ package referee
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // TestRespawnKeepsCombatState: a despawn and a spawn (a new actor id) of one player
@@ -102,5 +105,38 @@ func TestScoreboardBounded(t *testing.T) {
 	// The players in the match are never forgotten.
 	if r.scores[playerKey{1, "shooter"}] == nil || r.scores[playerKey{2, "target"}] == nil {
 		t.Error("a player in the match lost its line")
+	}
+}
+
+// TestOldNamedBasisRefused: a claim that names as its basis an update the host
+// relayed seconds ago, reckoned in the static mode, puts the target where it stood
+// then; the rewind cap refuses it however the basis is chosen.
+func TestOldNamedBasisRefused(t *testing.T) {
+	f := newFight(t)
+	old := f.updates[2] // the target's update of t = 1 s; it has moved on since
+	hp := combat.HullPose{Actor: 2, Position: old.s.Position, Orientation: old.s.Orientation}
+	origin := f.shooter.Position.Add(mgl64.Vec3{4.9, 1.9, 0})
+	dir := hp.Position.Add(mgl64.Vec3{0, 1.2, 0}).Sub(origin)
+	el, _ := combat.BallisticElevation(math.Hypot(dir[0], dir[2]), dir[1])
+	yaw := math.Atan2(dir[2], dir[0])
+	const fired = 9.0
+	s := combat.Shot{ID: 1, Shooter: 1, Origin: origin, Time: fired,
+		Direction: mgl64.Vec3{math.Cos(el) * math.Cos(yaw), math.Sin(el), math.Cos(el) * math.Sin(yaw)}}
+	imp := combat.SweepPath(f.m, s, fired, fired+2, []combat.HullPose{hp})
+	if imp.Kind != combat.ImpactTank {
+		t.Fatalf("the test shot struck %+v", imp)
+	}
+	static := f.reckon
+	static.Algorithm = deadreckon.Static
+	c := combat.Claim{Shooter: 1, Shot: 1, Target: 2, Time: imp.Time + 0.01, Impact: imp.Time, Local: imp.Local,
+		Fired: s, Observer: f.shooter.Position, Reckon: combat.ModeOf(static)}
+	c.Applied[0] = combat.Applied{Update: old.s.Time, At: old.at + f.link.Latency + 0.01}
+	if r := f.check.Fired(s, fired+0.1); r != combat.Accepted {
+		t.Fatalf("fire: %v", r)
+	}
+	now := f.target.Position.Add(f.target.Velocity.Mul(c.Time)).Sub(hp.Position).Len()
+	if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason != combat.RejectRewind {
+		t.Errorf("a claim on where the target stood %.1f s ago (%.0f m from where it is): %v, want %v",
+			c.Time-old.s.Time, now, v.Reason, combat.RejectRewind)
 	}
 }

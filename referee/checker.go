@@ -367,6 +367,9 @@ func (h *Checker) check(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	if r := h.targetHittable(c, s, tr, at, link); r != combat.Accepted {
 		return combat.Verdict{Reason: r}
 	}
+	if h.staleBasis(c, tr, link) {
+		return combat.Verdict{Reason: combat.RejectRewind}
+	}
 	return h.judge(c, s, tr, link)
 }
 
@@ -405,6 +408,26 @@ func (h *Checker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord,
 		return combat.RejectTargetBreak
 	}
 	return combat.Accepted
+}
+
+// staleBasis reports whether claim c names, as the newest update of the target
+// (record tr) its shooter had applied, one older than the rewind cap allows: the host
+// had relayed a newer update that reached the shooter (a latency later) more than
+// MaxRewind before the claim's frame. The claim's own time is capped by claimPossible;
+// without this, an old named basis reckoned in the static mode would put the target
+// where it stood seconds ago, as far back as the update history reaches.
+func (h *Checker) staleBasis(c combat.Claim, tr *actorRecord, link ShooterLink) bool {
+	b := c.Applied[0].Update
+	if b <= 0 || tr == nil {
+		return false
+	}
+	for i := 0; i < tr.n; i++ {
+		u := tr.at(i)
+		if u.s.Time > b && u.at+link.Latency < c.Time-h.cfg.MaxRewind {
+			return true
+		}
+	}
+	return false
 }
 
 // judge rebuilds the target (record tr) as the shooter saw it when claim c was made
