@@ -140,3 +140,42 @@ func TestOldNamedBasisRefused(t *testing.T) {
 			c.Time-old.s.Time, now, v.Reason, combat.RejectRewind)
 	}
 }
+
+// TestShotFromBeyondTheMapRefused: the host sees no terrain beyond the map's edge, so
+// a path that starts there is refused as blocked rather than waved through as spent.
+func TestShotFromBeyondTheMapRefused(t *testing.T) {
+	f := newFight(t)
+	hi := f.m.Max()
+	x, z := hi[0]-8, (f.m.Min()[1]+hi[1])/2
+	g, _ := f.m.HeightAt(x, z)
+	target := deadreckon.NewState(mgl64.Vec3{x, g, z})
+	f.check.Spawned(3, 3, target, 0)
+	shooter := deadreckon.NewState(mgl64.Vec3{hi[0] + 16, g + 3, z})
+	f.check.Spawned(4, 4, shooter, 0)
+	for k := 1; k <= 20; k++ {
+		a, b := target, shooter
+		a.Time, b.Time = 0.5*float64(k), 0.5*float64(k)
+		f.check.Relayed(3, a, a.Time+0.02)
+		f.check.Relayed(4, b, b.Time+0.02)
+	}
+	const fired = 5.0
+	hp, _ := f.check.rebuild(3, f.check.actors[3], view{time: fired + 0.1, link: f.link}, shooter.Position, true)
+	origin := shooter.Position.Add(mgl64.Vec3{-4.9, 1.9, 0})
+	dir := hp.Position.Add(mgl64.Vec3{0, 1.2, 0}).Sub(origin)
+	el, _ := combat.BallisticElevation(math.Hypot(dir[0], dir[2]), dir[1])
+	yaw := math.Atan2(dir[2], dir[0])
+	s := combat.Shot{ID: 1, Shooter: 4, Origin: origin, Time: fired,
+		Direction: mgl64.Vec3{math.Cos(el) * math.Cos(yaw), math.Sin(el), math.Cos(el) * math.Sin(yaw)}}
+	imp := combat.Sweep(f.m, s, fired, fired+0.5, []combat.HullPose{hp})
+	if imp.Kind != combat.ImpactTank {
+		t.Fatalf("the test shot struck %+v", imp)
+	}
+	c := combat.Claim{Shooter: 4, Shot: 1, Target: 3, Time: imp.Time + 0.005, Impact: imp.Time, Local: imp.Local,
+		Fired: s, Observer: shooter.Position, Reckon: combat.ModeOf(f.reckon)}
+	if r := f.check.Fired(s, fired+0.1); r != combat.Accepted {
+		t.Fatalf("fire: %v", r)
+	}
+	if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason != combat.RejectTerrain {
+		t.Errorf("a shot from 16 m beyond the edge: %v, want %v", v.Reason, combat.RejectTerrain)
+	}
+}

@@ -399,8 +399,13 @@ func (h *Checker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord,
 	if !combat.OnHull(c.Local, 0.02) {
 		return combat.RejectOffHull
 	}
-	// Terrain and rocks along the path, up to just before the impact.
-	if imp := combat.SweepPath(h.terr, s, s.Time, c.Impact-entryPast, nil); imp.Kind == combat.ImpactGround || imp.Kind == combat.ImpactRock {
+	// Terrain and rocks along the path, up to just before the impact. Outside the map
+	// nothing passes: the host cannot see the ground there, so a path that starts or
+	// strays beyond the edge (the sweep reports it spent) is refused as blocked.
+	if !h.onMap(s.Origin) {
+		return combat.RejectTerrain
+	}
+	if imp := combat.SweepPath(h.terr, s, s.Time, c.Impact-entryPast, nil); imp.Kind != combat.ImpactNone {
 		return combat.RejectTerrain
 	}
 	seen := c.Time - link.Latency // relayed by then, the shooter had it by c.Time
@@ -428,6 +433,12 @@ func (h *Checker) staleBasis(c combat.Claim, tr *actorRecord, link ShooterLink) 
 		}
 	}
 	return false
+}
+
+// onMap reports whether p lies over the map.
+func (h *Checker) onMap(p mgl64.Vec3) bool {
+	lo, hi := h.terr.Min(), h.terr.Max()
+	return p[0] >= lo[0] && p[0] <= hi[0] && p[2] >= lo[1] && p[2] <= hi[1]
 }
 
 // judge rebuilds the target (record tr) as the shooter saw it when claim c was made
