@@ -331,15 +331,11 @@ func (h *Checker) reported(id uint32, r *actorRecord, t float64) (mgl64.Vec3, bo
 // Check judges claim c, arrived at host time at, from a shooter whose link the host
 // measured as link, and counts the outcome. A shot is judged once: claims are sent
 // unreliably and repeated, and the repeats of a judged claim come back as Duplicate
-// verdicts, not counted. A claim about a shot the host has not heard of yet registers
-// the shot it carries, as Fired would.
+// verdicts, not counted. A claim about a shot the host has not heard of is refused: the
+// shot a claim carries is never taken on its word, since a shot nobody saw announced
+// (no tracer) is an invisible shell; Referee holds such a claim until the Fire comes.
 func (h *Checker) Check(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
-	k := shotKey{c.Shooter, c.Shot}
-	sr := h.shots[k]
-	if sr == nil && c.Fired.Shooter == c.Shooter && c.Fired.ID == c.Shot {
-		h.Fired(c.Fired, at)
-		sr = h.shots[k]
-	}
+	sr := h.shots[shotKey{c.Shooter, c.Shot}]
 	if sr != nil && sr.judged {
 		return combat.Verdict{Reason: combat.RejectUnknownShot, Duplicate: true}
 	}

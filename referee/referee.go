@@ -70,6 +70,10 @@ type Referee struct {
 	until   float64
 	out     []combat.Event
 	evs     []combat.Event // reused by Outbox
+	// early holds claims that arrived before the Fire of their shot (a claim is a
+	// datagram, the Fire a reliable message that a loss delays): each is judged when
+	// its Fire comes, or dropped after the rewind cap.
+	early map[shotKey]earlyClaim
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -108,6 +112,7 @@ func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee
 		check:   NewChecker(m, CheckerConfig{Reckon: reckon, Reload: r.Reload}),
 		tanks:   make(map[uint32]*refTank),
 		players: make(map[playerKey]*player),
+		early:   make(map[shotKey]earlyClaim),
 		scores:  make(map[playerKey]*combat.Score),
 	}, nil
 }
@@ -220,7 +225,46 @@ func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 	if v == combat.Accepted {
 		r.out = append(r.out, combat.Event{Kind: combat.EventFire, Time: at, Shot: s})
 	}
+	k := shotKey{s.Shooter, s.ID}
+	if e, ok := r.early[k]; ok {
+		delete(r.early, k)
+		r.claim(e.c, e.at, e.link) // judged as of its arrival: the rewind cap still holds
+	}
 	return v
+}
+
+// earlyClaim is a claim that arrived before the Fire of its shot.
+type earlyClaim struct {
+	c    combat.Claim
+	at   float64
+	link ShooterLink
+}
+
+// maxEarlyClaims bounds the claims held for their Fire: a few per player in a full
+// match. Beyond it a claim without a Fire is refused at once.
+const maxEarlyClaims = 256
+
+// holdEarly keeps claim c, arrived at host time at before the Fire of its shot, and
+// reports whether it did: only the first copy of a claim, within maxEarlyClaims.
+func (r *Referee) holdEarly(c combat.Claim, at float64, link ShooterLink) bool {
+	k := shotKey{c.Shooter, c.Shot}
+	if _, ok := r.early[k]; ok {
+		return true // a repeat
+	}
+	if len(r.early) >= maxEarlyClaims {
+		return false
+	}
+	r.early[k] = earlyClaim{c: c, at: at, link: link}
+	return true
+}
+
+// dropEarly forgets the claims held longer than the rewind cap: their Fire never came.
+func (r *Referee) dropEarly(at float64) {
+	for k, e := range r.early {
+		if at-e.at > r.check.cfg.MaxRewind {
+			delete(r.early, k)
+		}
+	}
 }
 
 // claim judges claim c, arrived at host time at from a shooter whose link is link, and
@@ -232,6 +276,9 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 		// The shooter drew its own peer's tank where it truly is; the host knows it
 		// from that peer's updates, within the publishing threshold.
 		link = ShooterLink{ClockOffset: link.ClockOffset, OwnTarget: true}
+	}
+	if r.check.shots[shotKey{c.Shooter, c.Shot}] == nil && r.holdEarly(c, at, link) {
+		return combat.Verdict{Reason: combat.RejectUnknownShot, Duplicate: true}
 	}
 	v := r.check.Check(c, at, link)
 	if v.Duplicate {
@@ -333,6 +380,7 @@ func (r *Referee) step(at float64) {
 		r.end(at)
 	}
 	r.revive(at)
+	r.dropEarly(at)
 	r.check.Forget(at - 2*combat.ShellLifetime)
 }
 
