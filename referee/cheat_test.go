@@ -172,10 +172,43 @@ func TestShotFromBeyondTheMapRefused(t *testing.T) {
 	}
 	c := combat.Claim{Shooter: 4, Shot: 1, Target: 3, Time: imp.Time + 0.005, Impact: imp.Time, Local: imp.Local,
 		Fired: s, Observer: shooter.Position, Reckon: combat.ModeOf(f.reckon)}
-	if r := f.check.Fired(s, fired+0.1); r != combat.Accepted {
-		t.Fatalf("fire: %v", r)
+	if r := f.check.Fired(s, fired+0.1); r != combat.RejectImpossible {
+		t.Errorf("fire from 16 m beyond the edge: %v, want %v (no ground under its muzzle)", r, combat.RejectImpossible)
 	}
-	if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason != combat.RejectTerrain {
-		t.Errorf("a shot from 16 m beyond the edge: %v, want %v", v.Reason, combat.RejectTerrain)
+	if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason == combat.Accepted {
+		t.Errorf("a claim of a shot from 16 m beyond the edge: %v", v.Reason)
+	}
+	// The path check on its own refuses it too.
+	if r := f.check.targetHittable(c, s, f.check.actors[3], c.Time+0.1, f.link); r != combat.RejectTerrain {
+		t.Errorf("the path from beyond the edge: %v, want %v", r, combat.RejectTerrain)
+	}
+}
+
+// TestShotFromAboveTheHullRefused: a shot's origin is the muzzle of a tank on the
+// ground: one 16.5 m above the hull (within the old reach-plus-slack sphere) or
+// from a tank published 40 m up is refused; the honest muzzle is not.
+func TestShotFromAboveTheHullRefused(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		up   float64 // above the honest muzzle, m
+		want combat.Reason
+	}{{"honest muzzle", 0, combat.Accepted}, {"16.5 m above", 16.5, combat.RejectImpossible}, {"inside the ground", -5, combat.RejectImpossible}} {
+		t.Run(c.name, func(t *testing.T) {
+			f, r := refereeFight(t, combat.Rules{})
+			s, _ := f.shoot(t, 1, 5)
+			s.Origin[1] += c.up
+			if v := r.fire(s, 5.1); v != c.want {
+				t.Errorf("shot from %+.1f m: %v, want %v", c.up, v, c.want)
+			}
+		})
+	}
+	// A tank published 40 m up: its muzzle there is refused, whatever it says.
+	f := newFight(t)
+	up := f.shooter
+	up.Position[1] += 40
+	f.check.Spawned(5, 5, up, 0)
+	s := combat.Shot{ID: 1, Shooter: 5, Origin: up.Position.Add(mgl64.Vec3{4.9, 1.9, 0}), Direction: mgl64.Vec3{1, 0, 0}, Time: 1}
+	if v := f.check.Fired(s, 1.05); v != combat.RejectImpossible {
+		t.Errorf("a shot from a tank 40 m up: %v, want %v", v, combat.RejectImpossible)
 	}
 }

@@ -317,8 +317,43 @@ func (h *Checker) fire(s combat.Shot, at float64) combat.Reason {
 	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > muzzleReach+DefaultOriginSlack {
 		return combat.RejectImpossible
 	}
+	if !h.muzzleHeightPossible(s.Origin) {
+		return combat.RejectImpossible
+	}
 	r.gun.shot, r.gun.lastShot = true, math.Max(r.gun.lastShot, s.Time)
 	return combat.Accepted
+}
+
+// DefaultMuzzleHeightSlack is how far a shot's origin may lie above the highest
+// muzzle a tank on the ground nearby could have, or below the ground under it, m. The
+// host needs no reckoning for this bound, so it is tight where DefaultOriginSlack is
+// loose: half a metre of hull tilt and ground clamp, the terrain's interpolation
+// between the samples, and a tank's hop over a bump.
+const DefaultMuzzleHeightSlack = 1.0
+
+// muzzleHeightPossible reports whether o can be a muzzle of a tank on the ground: the
+// hull's origin sits on the ground within muzzleReach of its muzzle horizontally, and
+// the muzzle is at most muzzleReach from it, so o may be no higher than that above
+// the highest ground within muzzleReach, and not inside the ground under it. A shot
+// fired from above the hull (over a crest that blocks the true muzzle) or by a tank
+// published in the air fails it.
+func (h *Checker) muzzleHeightPossible(o mgl64.Vec3) bool {
+	g, ok := h.terr.HeightAt(o[0], o[2])
+	if !ok || o[1] < g-DefaultMuzzleHeightSlack {
+		return false
+	}
+	top := g
+	const rings, spokes = 4, 16
+	for i := 1; i <= rings; i++ {
+		rad := muzzleReach * float64(i) / rings
+		for j := 0; j < spokes; j++ {
+			a := 2 * math.Pi * float64(j) / spokes
+			if y, _ := h.terr.HeightAt(o[0]+rad*math.Cos(a), o[2]+rad*math.Sin(a)); y > top {
+				top = y
+			}
+		}
+	}
+	return o[1] <= top+muzzleReach+DefaultMuzzleHeightSlack
 }
 
 // reported returns where the host itself showed actor id (record r) at host time t:

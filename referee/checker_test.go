@@ -159,7 +159,7 @@ func TestHitCheckerAcceptsWhatTheShooterSawAndRefusesEachReason(t *testing.T) {
 		{"rewind beyond the cap", func(s *scene) { s.at = s.claim.Time + DefaultMaxRewind + 0.05 }, combat.RejectRewind},
 		{"path through the terrain", func(s *scene) {
 			under := s.shot
-			under.ID, under.Origin = 2, under.Origin.Sub(mgl64.Vec3{0, 4, 0})
+			under.ID, under.Origin = 2, under.Origin.Sub(mgl64.Vec3{0, 2.5, 0})
 			s.f.check.actors[1].gun.shot = false // not a reload matter
 			s.claim.Shot, s.claim.Fired = 2, under
 			s.f.check.Fired(under, s.at)
