@@ -454,3 +454,34 @@ func TestHalfOpenJoinsBounded(t *testing.T) {
 		t.Errorf("host stats %+v, want 1 eviction and nobody joining", st)
 	}
 }
+
+// quietJudge is a Judge that hears everything and says nothing.
+type quietJudge struct{}
+
+func (quietJudge) Spawned(uint32, uint32, string, int, deadreckon.State, float64) {}
+func (quietJudge) Relayed(uint32, deadreckon.State, float64)                      {}
+func (quietJudge) Despawned(uint32, float64)                                      {}
+func (quietJudge) Message(uint32, wire.Message, float64, JudgeLink)               {}
+func (quietJudge) Tick(float64)                                                   {}
+func (quietJudge) Outbox(buf []wire.Message) []wire.Message                       { return buf }
+
+// TestClaimFloodKicked: hit claims over the sender's rate are bad traffic, and a flood
+// of them is kicked like any other.
+func TestClaimFloodKicked(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Judge: quietJudge{}, Limits: Limits{ControlRate: 5, ControlBurst: 10, FloodRate: 5, FloodFor: time.Second}})
+	c := testClient(t, h, ClientConfig{Name: "claimer", KnownHosts: "-"})
+	claim := &wire.HitClaim{Shooter: 1, Shot: 1, Target: 2, Direction: mgl64.Vec3{1, 0, 0}}
+	eventually(t, 10*time.Second, "the claim flood kicked", func() bool {
+		for range 20 {
+			if err := c.Send(claim); err != nil {
+				t.Log(err)
+				break
+			}
+		}
+		return h.Stats().FloodKicked > 0
+	})
+	if st := h.Stats(); st.Players != 1 {
+		t.Errorf("%d players after the claim flood, want only the host", st.Players)
+	}
+}

@@ -71,8 +71,10 @@ func (m *match) onHitClaim(p *member, b []byte, now float64) (bad int) {
 		return 1
 	}
 	if !p.trusted && !p.control.take(now) {
+		// Over the rate is bad traffic, as for updates: a claim flood counts towards
+		// the flood kick (it used to be dropped quietly, forever).
 		m.stats.RateLimited++
-		return 0
+		return 1
 	}
 	return m.onGame(p, msg, now)
 }
