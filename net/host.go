@@ -105,6 +105,10 @@ type HostStats struct {
 	// StampsClamped counts update timestamps moved into what their arrival time and
 	// the sender's round trip allow.
 	StampsClamped uint64
+	// Judged counts the judge's decisions by verdict (for a referee: each claim's
+	// verdict, "accepted" or the reason it was refused, and the game messages refused
+	// unread), when the judge is a JudgeCounter; nil otherwise.
+	Judged []JudgeCount
 }
 
 // Host runs a match: it admits players over QUIC and relays their actors' states.

@@ -404,6 +404,9 @@ func (m *match) statsNow() HostStats {
 	g := m.h.gate.snapshot()
 	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.inFlight, g.retries, g.refusedTotal+g.refusedPrefix
 	s.Joining, s.JoinsEvicted = m.h.joinQ.counts()
+	if c, ok := m.h.cfg.Judge.(JudgeCounter); ok {
+		s.Judged = c.JudgeCounts(nil)
+	}
 	return s
 }
 

@@ -212,3 +212,25 @@ func TestShotFromAboveTheHullRefused(t *testing.T) {
 		t.Errorf("a shot from a tank 40 m up: %v, want %v", v, combat.RejectImpossible)
 	}
 }
+
+// TestJudgeCountsEachVerdict: the referee tallies every verdict under its name, for
+// HostStats.Judged and /metrics.
+func TestJudgeCountsEachVerdict(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{})
+	s, c := f.shoot(t, 1, 5)
+	r.fire(s, 5.1)
+	r.claim(c, c.Time+0.1, f.link)
+	late := c
+	late.Shot, late.Fired.ID = 2, 2
+	late.Fired.Time = 9
+	r.fire(late.Fired, 9.1)
+	r.claim(late, c.Time+1, f.link) // its impact before it was fired
+	r.Message(7, nil, 10, netLink())
+	got := map[string]uint64{}
+	for _, j := range r.JudgeCounts(nil) {
+		got[j.Verdict] = j.N
+	}
+	if len(got) != int(combat.NumReasons)+1 || got["accepted"] != 1 || got["impossible_time_or_range"] != 1 || got["refused_message"] != 1 {
+		t.Errorf("counts %v, want one accepted, one impossible, one refused message and every verdict named", got)
+	}
+}

@@ -117,8 +117,11 @@ func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee
 	}, nil
 }
 
-// The host's judge is a Referee.
-var _ net.Judge = (*Referee)(nil)
+// The host's judge is a Referee, and it tallies its verdicts.
+var (
+	_ net.Judge        = (*Referee)(nil)
+	_ net.JudgeCounter = (*Referee)(nil)
+)
 
 // Rules returns the rules in force, defaults filled in.
 func (r *Referee) Rules() combat.Rules { return r.rules }
@@ -501,6 +504,17 @@ func (r *Referee) countRounds() {
 // Counts returns the referee's tallies now. It is safe for concurrent use.
 func (r *Referee) Counts() Counts {
 	return Counts{Verdicts: r.check.Counts(), Refused: r.refused.Load()}
+}
+
+// JudgeCounts implements net.JudgeCounter: the claims judged by verdict (each
+// combat.Reason's name), then "refused_message" for the game messages refused unread.
+// It is safe for concurrent use.
+func (r *Referee) JudgeCounts(buf []net.JudgeCount) []net.JudgeCount {
+	c := r.Counts()
+	for i, n := range c.Verdicts {
+		buf = append(buf, net.JudgeCount{Verdict: combat.Reason(i).String(), N: n})
+	}
+	return append(buf, net.JudgeCount{Verdict: "refused_message", N: c.Refused})
 }
 
 // Message implements net.Judge: a shot or a hit claim from player from. A message of

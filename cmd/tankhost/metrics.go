@@ -122,7 +122,7 @@ type monitor struct {
 
 type descs struct {
 	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
-	timedOut, kicked, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
+	timedOut, kicked, judged, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
 
 func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
@@ -143,7 +143,9 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		thinned:    d("updates_thinned_total", "Relays skipped by distance thinning."),
 		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
 		timedOut:   d("players_timed_out_total", "Players dropped for silence."),
-		kicked:     d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
+		judged: d("claims_judged_total", "The referee's decisions by verdict: each hit claim's (accepted, or the reason it "+
+			"was refused) and refused_message for game messages refused unread.", "verdict"),
+		kicked: d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
 		relayDelay: d("relay_delay_seconds", "Age of each relayed copy of an update when the host relays it, one observation per observer: "+
 			"host clock minus the owner's timestamp (owner-to-host delay and clock-sync error); negative ages are counted apart."),
 		relayAhead: d("relay_delay_negative_total", "Relayed copies whose owner's timestamp was ahead of the host clock (a clock-sync error), "+
@@ -255,6 +257,9 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		counter(d.drops, r.n, r.reason)
 	}
 	counter(d.timedOut, hs.TimedOut)
+	for _, j := range hs.Judged {
+		counter(d.judged, j.N, j.Verdict)
+	}
 	cum := hs.RelayAge.Cumulative()
 	buckets := make(map[float64]uint64, len(cum))
 	for i, b := range net.RelayAgeBounds() {
