@@ -3,6 +3,7 @@ package net
 import (
 	"encoding/binary"
 	"errors"
+	"log/slog"
 	"math"
 	stdnet "net"
 	"os"
@@ -483,5 +484,46 @@ func TestClaimFloodKicked(t *testing.T) {
 	})
 	if st := h.Stats(); st.Players != 1 {
 		t.Errorf("%d players after the claim flood, want only the host", st.Players)
+	}
+}
+
+// TestDeceptiveTextRefused: a name that looks like a present player's is refused; a
+// chat line with a bidi override never reaches the others; the log shows names with
+// everything but printable ASCII escaped.
+func TestDeceptiveTextRefused(t *testing.T) {
+	checkNoLeaks(t)
+	var log lockedBuffer
+	h := testHost(t, HostConfig{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
+	if c, err := dialTest(h, ClientConfig{Name: "Воb", KnownHosts: "-"}); err == nil { // Cyrillic В, о
+		c.Close()
+		t.Error("a Cyrillic look-alike of bob joined")
+	} else if !errors.Is(err, ErrRefused) {
+		t.Errorf("look-alike join: %v, want refused", err)
+	}
+	eve := testClient(t, h, ClientConfig{Name: "еve", KnownHosts: "-"}) // Cyrillic е: no one alike is playing
+	// A chat line with a right-to-left override, framed by hand (the client's own
+	// checks would refuse to send it).
+	b, err := wire.AppendFrame(nil, &wire.Chat{Text: "abc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(b[len(b)-3:], "\u202E")
+	eve.wmu.Lock()
+	err = eve.conn.writeControl(b)
+	eve.wmu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eve.Chat("plain"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventChat && ev.Text == "plain" }) {
+		if ev.Kind == EventChat && strings.ContainsRune(ev.Text, '\u202E') {
+			t.Errorf("a bidi override reached another player: %+q", ev.Text)
+		}
+	}
+	if s := log.String(); strings.Contains(s, "еve") || !strings.Contains(s, `\u0435ve`) {
+		t.Errorf("the log shows the Cyrillic name raw, or not at all:\n%s", s)
 	}
 }

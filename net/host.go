@@ -421,7 +421,7 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 			h.m.stats.RefusedBy[reason]++
 		}
 	})
-	h.log.Info("join refused", "remote", conn.RemoteAddr().String(), "reason", reason.String(), "text", text)
+	h.log.Info("join refused", "remote", conn.RemoteAddr().String(), "reason", reason.String(), "text", logText(text))
 	if str != nil {
 		if b, err := wire.AppendFrame(nil, &wire.JoinRefused{Reason: reason, Text: text}); err == nil {
 			str.SetWriteDeadline(time.Now().Add(time.Second))
@@ -451,7 +451,7 @@ func (h *Host) serve(conn *quic.Conn) {
 	if p == nil {
 		return
 	}
-	h.log.Info("player joined", "player", p.id, "name", p.name, "remote", conn.RemoteAddr().String())
+	h.log.Info("player joined", "player", p.id, "name", logText(p.name), "remote", conn.RemoteAddr().String())
 	h.wg.Add(2)
 	go p.sendLoop()
 	go h.readDatagrams(p, conn)

@@ -291,11 +291,17 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 	now := m.h.now()
 	var replaced *member
 	fromAddr := 0
+	skel := wire.Skeleton(name)
 	for _, q := range m.order {
 		if !q.trusted && q.addr == addr {
 			fromAddr++
 		}
 		if q.name != name {
+			if wire.Skeleton(q.name) == skel {
+				// A look-alike of a present player's name (a Cyrillic в for a b) would
+				// pass for that player in the scoreboard and the chat.
+				return nil, wire.RefuseName, fmt.Sprintf("name %s looks like %s, who is playing", logText(name), logText(q.name))
+			}
 			continue
 		}
 		if q.trusted || !q.token.matches(token) {
@@ -316,7 +322,7 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 		return nil, wire.RefuseFull, ""
 	}
 	if replaced != nil {
-		m.h.log.Info("player rejoined", "name", name, "old", replaced.id, "new", id)
+		m.h.log.Info("player rejoined", "name", logText(name), "old", replaced.id, "new", id)
 		m.drop(replaced, codeKicked, "replaced by a new connection with its reconnect token", wire.LeaveQuit)
 	}
 	p := m.addMember(id, name, conn, now)
@@ -366,7 +372,7 @@ func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReas
 	}
 	close(p.done)
 	p.conn.close(code, reason)
-	m.h.log.Info("player left", "player", p.id, "name", p.name, "reason", reason, "why", why.String())
+	m.h.log.Info("player left", "player", p.id, "name", logText(p.name), "reason", reason, "why", why.String())
 }
 
 // shutdown drops every member as the host closes.
@@ -385,11 +391,11 @@ func (m *match) dropSilent(now float64) {
 		case p.trusted:
 		case now-p.lastHeard > limit:
 			m.stats.TimedOut++
-			m.h.log.Info("player timed out", "player", p.id, "name", p.name)
+			m.h.log.Info("player timed out", "player", p.id, "name", logText(p.name))
 			m.drop(p, codeTimeout, "timed out", wire.LeaveTimeout)
 		case idle > 0 && now-p.lastPublish > idle:
 			m.stats.IdleKicked++
-			m.h.log.Info("player idle", "player", p.id, "name", p.name)
+			m.h.log.Info("player idle", "player", p.id, "name", logText(p.name))
 			m.drop(p, codeKicked, fmt.Sprintf("kicked: idle, published nothing for %v", m.h.lim.IdleKick), wire.LeaveKicked)
 		}
 	}

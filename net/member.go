@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -122,6 +123,11 @@ func (p *member) observerDistance(pos mgl64.Vec3) (float64, bool) {
 	}
 	return best, len(p.owned) > 0
 }
+
+// logText returns s as the log shows it: quoted, and everything that is not
+// printable ASCII escaped (\u0432 for a Cyrillic в), so that a look-alike name or a
+// control sequence is seen for what it is.
+func logText(s string) string { return strconv.QuoteToASCII(s) }
 
 // logReject logs the first few rejections of a member.
 func (p *member) logReject(what string, err error) {
