@@ -249,7 +249,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	a.seq.Set(seq)
 	m.actors[id] = a
 	owner.owned = append(owner.owned, a)
-	owner.lastPublish = now
+	owner.lastPublish, owner.published = now, true
 	m.broadcast(a.spawnMsg())
 	m.judged(func(j Judge) { j.Spawned(uint32(id), uint32(owner.id), name, int(team), s, now) })
 	return nil
@@ -385,7 +385,7 @@ func (m *match) shutdown() {
 // dropSilent drops the players the host has not heard from for Limits.Timeout, and
 // kicks those that published nothing for Limits.IdleKick.
 func (m *match) dropSilent(now float64) {
-	limit, idle := m.h.lim.Timeout.Seconds(), m.h.lim.IdleKick.Seconds()
+	limit, idle, grace := m.h.lim.Timeout.Seconds(), m.h.lim.IdleKick.Seconds(), m.h.lim.SpawnGrace.Seconds()
 	for _, p := range slices.Clone(m.order) {
 		switch {
 		case p.trusted:
@@ -393,6 +393,10 @@ func (m *match) dropSilent(now float64) {
 			m.stats.TimedOut++
 			m.h.log.Info("player timed out", "player", p.id, "name", logText(p.name))
 			m.drop(p, codeTimeout, "timed out", wire.LeaveTimeout)
+		case !p.published && grace > 0 && now-p.joinedAt > grace:
+			m.stats.IdleKicked++
+			m.h.log.Info("player never spawned", "player", p.id, "name", logText(p.name))
+			m.drop(p, codeKicked, fmt.Sprintf("kicked: idle, never spawned in %v", m.h.lim.SpawnGrace), wire.LeaveKicked)
 		case idle > 0 && now-p.lastPublish > idle:
 			m.stats.IdleKicked++
 			m.h.log.Info("player idle", "player", p.id, "name", logText(p.name))

@@ -55,6 +55,8 @@ type member struct {
 	token       ReconnectToken // hands the member's name to a new connection
 	lastHeard   float64
 	lastPublish float64 // last accepted update or spawn, for the idle kick
+	joinedAt    float64 // host time it joined, for the spawn grace
+	published   bool    // it has spawned or published since it joined
 	rtt         float64 // QUIC's smoothed round trip, s, for the timestamp window
 	flood       floodGuard
 	updates     tokenBucket
@@ -77,6 +79,7 @@ func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now floa
 		done:        make(chan struct{}),
 		lastHeard:   now,
 		lastPublish: now,
+		joinedAt:    now,
 		flood:       newFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
 		updates:     newTokenBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
 		control:     newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),

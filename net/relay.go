@@ -144,7 +144,7 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	a.state = next
 	a.pin.advance(&next, now)
 	m.stats.Accepted++
-	p.lastPublish = now
+	p.lastPublish, p.published = now, true
 	return a, nil
 }
 
