@@ -64,10 +64,11 @@ type skill struct {
 }
 
 // Human gunners react in a quarter to a whole second and settle their aim in about a
-// second; the easy bot leads too little, the hard one fully.
+// second; the easy bot, for a newcomer, reacts in two seconds, settles slowly, leads
+// too little and stays off by 1.6° (a tank's width at 130 m): it misses often.
 var skills = [...]skill{
 	Normal: {reaction: 0.7, aimError: 2.0 * math.Pi / 180, settle: 0.9, residual: 0.35 * math.Pi / 180, lead: 0.9},
-	Easy:   {reaction: 1.2, aimError: 3.5 * math.Pi / 180, settle: 1.4, residual: 0.8 * math.Pi / 180, lead: 0.6},
+	Easy:   {reaction: 2.0, aimError: 5 * math.Pi / 180, settle: 2.0, residual: 1.6 * math.Pi / 180, lead: 0.4},
 	Hard:   {reaction: 0.35, aimError: 1.2 * math.Pi / 180, settle: 0.6, residual: 0.15 * math.Pi / 180, lead: 1},
 }
 
@@ -79,6 +80,10 @@ type Target struct {
 	Position, Velocity mgl64.Vec3
 	// Enemy reports that the tank is of another team and not a wreck.
 	Enemy bool
+	// Engaged counts the other gunners of this peer aiming at the tank: each makes it
+	// count as half again as far, so bots spread their fire instead of all taking the
+	// same tank (the player's, in practice).
+	Engaged int
 }
 
 // DefaultGunnerRange is how far a bot engages a tank, m.
@@ -116,6 +121,9 @@ func NewGunner(m *terrain.Map, d Difficulty, seed uint64) *Gunner {
 	return &Gunner{terr: m, skill: skills[d], rng: rand.New(rand.NewPCG(seed, 0x6a7e_f13e)), rangeM: DefaultGunnerRange}
 }
 
+// Target returns the actor the gunner aims at, and false when it has none.
+func (g *Gunner) Target() (uint32, bool) { return g.target, g.has }
+
 // Aim is a gunner's decision for one tick.
 type Aim struct {
 	// Engaged reports that the gunner has a target; then AimYaw and GunElevation
@@ -141,6 +149,7 @@ func (g *Gunner) Aim(now float64, p physics.Pose, targets []Target, loaded bool)
 			continue
 		}
 		d := t.Position.Sub(p.Position).Len()
+		d *= 1 + 0.5*float64(t.Engaged)
 		if d < bestD && d > 2 && g.visible(eye, t.Position) {
 			best, bestD = i, d
 		}

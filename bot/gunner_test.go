@@ -86,3 +86,35 @@ func valley(t testing.TB) *terrain.Map {
 	}
 	return m
 }
+
+// TestGunnersSpreadTheirFire: of two enemies in sight, a gunner takes the nearer,
+// unless another of its peer's gunners already aims at it (80 m then counts as 120).
+func TestGunnersSpreadTheirFire(t *testing.T) {
+	m := valley(t)
+	floor, _ := m.Landmark("floor")
+	w, err := physics.NewWorld(physics.MapConfig(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(dx, dz float64) mgl64.Vec3 {
+		h, _ := m.HeightAt(floor.X+dx, floor.Z+dz)
+		return mgl64.Vec3{floor.X + dx, h, floor.Z + dz}
+	}
+	for _, c := range []struct {
+		engaged int
+		want    uint32
+	}{{0, 2}, {1, 3}, {2, 3}} {
+		g := NewGunner(m, Normal, 5)
+		aim := g.Aim(0, tank.Pose(), []Target{
+			{ID: 2, Position: at(80, -10), Enemy: true, Engaged: c.engaged},
+			{ID: 3, Position: at(100, 10), Enemy: true},
+		}, false)
+		if aim.Target != c.want {
+			t.Errorf("nearer enemy engaged by %d others: aims at %d, want %d", c.engaged, aim.Target, c.want)
+		}
+	}
+}

@@ -37,14 +37,17 @@ type binding struct {
 	act     action
 	overlay render.Overlay
 	algo    deadreckon.Algorithm
+	// pair names the two rebindable actions (Actions) a held-key row stands for;
+	// the help shows the keys they are bound to, not name.
+	pair [2]string
 }
 
 // bindings lists every key the client understands, in help-panel order.
 var bindings = []binding{
-	{key: window.KeyW, name: "W / S", what: "throttle ahead / reverse"},
-	{key: window.KeyA, name: "A / D", what: "steer left / right"},
-	{key: window.KeyQ, name: "Q / E", what: "turret left / right"},
-	{key: window.KeyR, name: "R / F", what: "gun up / down"},
+	{key: window.KeyW, name: "W / S", what: "throttle ahead / reverse", pair: [2]string{"forward", "back"}},
+	{key: window.KeyA, name: "A / D", what: "steer left / right", pair: [2]string{"left", "right"}},
+	{key: window.KeyQ, name: "Q / E", what: "turret left / right", pair: [2]string{"turret_left", "turret_right"}},
+	{key: window.KeyR, name: "R / F", what: "gun up / down", pair: [2]string{"gun_up", "gun_down"}},
 	{key: window.KeySpace, name: "Space", what: "fire (when the gun is loaded)", act: actFire},
 	{key: -1, name: "left drag", what: "orbit the camera; the turret follows it"},
 	{key: -1, name: "right drag", what: "orbit the camera only"},
@@ -74,11 +77,16 @@ var bindings = []binding{
 	{key: window.KeyC, name: "C", what: "next ground clamp mode (none, up, always)", act: actNextClamp},
 }
 
-// helpLines is the F1 panel: every key and what it does, in bindings order.
-func helpLines() []render.HelpLine {
+// helpLines is the F1 panel: every key and what it does, in bindings order, with
+// the driving and aiming keys as set bind them (set normalized).
+func helpLines(set Settings) []render.HelpLine {
 	lines := make([]render.HelpLine, len(bindings))
 	for i, b := range bindings {
-		lines[i] = render.HelpLine{Key: b.name, What: b.what}
+		name := b.name
+		if b.pair[0] != "" {
+			name = set.Keys[b.pair[0]] + " / " + set.Keys[b.pair[1]]
+		}
+		lines[i] = render.HelpLine{Key: name, What: b.what}
 	}
 	return lines
 }

@@ -184,8 +184,8 @@ func TestHeldKeys(t *testing.T) {
 		t.Errorf("S D: throttle %v steer %v scores %v, want -1 1 false", in.Throttle, in.Steer, l.panels.Scores)
 	}
 	l.panels.Message = "Lost the connection"
-	if in = l.input(0.1); in != (physics.Input{}) {
-		t.Errorf("message shown: input %+v, want the tank stopped", in)
+	if held := l.input(0.1); held.Throttle != 0 || held.Steer != 0 || held.AimYaw != in.AimYaw {
+		t.Errorf("message shown: input %+v, want the tank stopped, aim held at %v", held, in.AimYaw)
 	}
 	l.panels.Message = ""
 
@@ -265,7 +265,7 @@ func TestChatBox(t *testing.T) {
 // and the help lists every binding.
 func TestHelpListsEveryKey(t *testing.T) {
 	lines := map[render.HelpLine]bool{}
-	for _, h := range helpLines() {
+	for _, h := range helpLines(DefaultSettings()) {
 		lines[h] = true
 	}
 	for _, b := range bindings {

@@ -18,11 +18,14 @@ const chatMaxRunes = game.MaxChatBytes / 2
 
 // input reads the held keys into the player's input and moves the aim.
 func (l *loop) input(dt float64) physics.Input {
-	var in physics.Input
+	defer l.taps.clear()
 	if l.panels.Message != "" || l.pause != nil || l.panels.Chat {
-		return in
+		// The tank stops but holds its aim: nothing the player did not steer moves.
+		return l.heldAim()
 	}
-	k := l.keys.Pressed
+	var in physics.Input
+	// Held now, or tapped since the last frame (a tap shorter than a frame).
+	k := func(key window.Key) bool { return l.keys.Pressed(key) || l.taps.pressed(key) }
 	c := &l.ctl
 	if k(c.forward) || k(window.KeyUp) {
 		in.Throttle++
@@ -36,10 +39,7 @@ func (l *loop) input(dt float64) physics.Input {
 	if k(c.right) || k(window.KeyRight) {
 		in.Steer++
 	}
-	heading, haveSelf := l.scene.SelfHeading()
-	if !l.aimInit && haveSelf {
-		l.aimYaw, l.aimInit = heading, true
-	}
+	heading := l.initAim()
 	dt = math.Min(math.Max(dt, 0), 0.1)
 	if k(c.turretLeft) {
 		l.aimYaw += aimYawRate * dt
@@ -61,6 +61,26 @@ func (l *loop) input(dt float64) physics.Input {
 	in.AimYaw, in.GunElevation = l.aimYaw, l.aimGun
 	l.panels.Scores = k(window.KeyTab)
 	return in
+}
+
+// initAim points the aim where the player's tank faces when there is no aim yet (at
+// the start, and after a respawn), and returns the tank's heading, rad.
+func (l *loop) initAim() float64 {
+	heading, haveSelf := l.scene.SelfHeading()
+	if !l.aimInit && haveSelf {
+		l.aimYaw, l.aimGun, l.aimInit = heading, 0, true
+	}
+	return heading
+}
+
+// heldAim is the input while a panel takes the keys (pause menu, chat, a message):
+// no throttle or steer, the turret and gun held where they were aimed.
+func (l *loop) heldAim() physics.Input {
+	l.initAim()
+	if !l.aimInit {
+		return physics.Input{}
+	}
+	return physics.Input{AimYaw: l.aimYaw, GunElevation: l.aimGun}
 }
 
 // onKey handles a key press: the pause menu, the chat box or the message over the
@@ -121,6 +141,7 @@ func (l *loop) act(b binding) {
 		l.s.Fire()
 	case actRespawn:
 		l.s.Respawn()
+		l.respawned = true
 		l.scene.Flash("respawning")
 	}
 }

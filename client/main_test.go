@@ -60,7 +60,7 @@ func newTestScene(t *testing.T) (*render.Scene, *terrain.Map) {
 	t.Helper()
 	mp := testMap(t)
 	s, err := render.NewScene(render.TerrainFromMap(mp, 0), render.SceneConfig{Width: testW, Height: testH,
-		Ground: mp.HeightAt, Help: helpLines()})
+		Ground: mp.HeightAt, Help: helpLines(DefaultSettings())})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ type menuItem struct {
 	accept func(rune) bool // characters a text field takes; nil: printable
 	maxLen int             // bytes; 0: 64
 	commit func()          // runs when editing ends
+	empty  string          // shown for an empty text field not being edited (the default it stands for)
 	value  func() string   // the value shown for choices and keys
 	change func(step int)
 	bind   func(k window.Key) string // returns "" or why the key was refused
@@ -185,6 +186,9 @@ func (m *menu) page() render.MenuPage {
 		switch it.kind {
 		case itemText:
 			v = *it.text
+			if v == "" && !(m.editing && i == s.sel) {
+				v = it.empty
+			}
 			if it.secret {
 				v = strings.Repeat("•", utf8.RuneCountInString(v))
 			}
@@ -194,7 +198,8 @@ func (m *menu) page() render.MenuPage {
 		case itemChoice, itemKey:
 			v = it.value()
 			if m.binding && i == s.sel {
-				v = "press a key… (Esc keeps " + v + ")"
+				// Short, so the row stays as wide as the others; the hint says more.
+				v = "press a key…"
 			}
 		}
 		items = append(items, [2]string{it.label, v})
@@ -205,6 +210,8 @@ func (m *menu) page() render.MenuPage {
 		hint = m.note
 	case m.editing:
 		hint = "type, then Enter"
+	case m.binding:
+		hint = "press the new key · Esc keeps " + s.items[s.sel].value()
 	case hint == "":
 		hint = "↑↓ choose · Enter select · ←→ change · Esc back"
 	}

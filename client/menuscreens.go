@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"github.com/treadline/treadline/game"
 	"math"
 	"slices"
 	"strconv"
@@ -26,7 +27,7 @@ func settingsScreen(m *menu, s *Settings, apply func()) *menuScreen {
 		return func(step int) { f(step); s.Normalize(); apply() }
 	}
 	return &menuScreen{title: "Settings", items: []menuItem{
-		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply},
+		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply, empty: game.DefaultName},
 		{label: "Team colour", kind: itemChoice, value: func() string { return render.TeamColorName(s.Team) },
 			change: changed(func(st int) { s.Team = render.TeamColorIndex(s.Team + st) })},
 		{label: "Mouse sensitivity", kind: itemChoice, value: func() string { return fmt.Sprintf("%.1f×", s.MouseSensitivity) },
@@ -117,7 +118,7 @@ func mainMenu(s *Settings, choose func(MenuMode), apply func()) *menu {
 	}}
 	join := &menuScreen{title: "Join a match", hint: "address as HOST:PORT, optionally #FINGERPRINT", items: []menuItem{
 		{label: "Address", kind: itemText, text: &s.Last.JoinAddr, maxLen: 200, commit: apply},
-		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply},
+		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply, empty: game.DefaultName},
 		{label: "Passphrase", kind: itemText, text: &s.Last.JoinPass, secret: true, commit: apply},
 		{label: "Join", act: func() { choose(MenuJoin) }},
 		{label: "Back", act: func() { m.pop() }},

@@ -2,8 +2,9 @@ package client
 
 import "github.com/g3n/engine/window"
 
-// openPause shows the pause menu (Esc in a match): resume, settings, leave. The match
-// goes on behind it; the player's tank stops.
+// openPause shows the pause menu (Esc in a match): resume, settings, leave. A match
+// that can pause (RunConfig.Pause) stops; any other goes on behind it, the player's
+// tank stopped with its aim held.
 func (l *loop) openPause() {
 	set := l.cfg.Settings
 	apply := func() {
@@ -13,13 +14,20 @@ func (l *loop) openPause() {
 		}
 	}
 	l.pause = pauseMenu(set, l.closePause, func() { l.leave = true }, apply)
+	if l.cfg.Pause != nil && l.cfg.Pause(true) {
+		l.pause.stack[0].hint = "the match is paused · Esc back to the battle"
+		l.pause.changed = true
+	}
 	l.drawPause()
 }
 
-// closePause hides the pause menu.
+// closePause hides the pause menu, and lets a paused match go on.
 func (l *loop) closePause() {
 	l.pause = nil
 	l.scene.HideMenu()
+	if l.cfg.Pause != nil {
+		l.cfg.Pause(false)
+	}
 }
 
 // pauseKey passes a key to the pause menu; Esc on its first screen resumes.
@@ -45,6 +53,7 @@ func (l *loop) onChar(r rune) {
 func (l *loop) applySettings() {
 	set := l.cfg.Settings
 	l.ctl = controlsOf(*set)
+	l.scene.SetHelp(helpLines(*set))
 	l.scene.SetFOV(fovRadians(set.FOV))
 	vol := set.Volume
 	if set.Mute {

@@ -110,6 +110,11 @@ type RunConfig struct {
 	// Notice, if set, is shown over the match for its first seconds (where others
 	// join a hosted match).
 	Notice string
+	// Pause, if set, stops the whole match while the pause menu shows (on) and lets
+	// it go on after (off), and reports whether it did: a practice alone with bots
+	// pauses for real. Otherwise the match goes on behind the menu, the player's tank
+	// stopped with its aim held.
+	Pause func(on bool) bool
 }
 
 // ErrLeft reports that the player left the match from the menu.
@@ -157,7 +162,7 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 	}
 	scene, err := render.NewScene(cfg.Terrain, render.SceneConfig{Width: cfg.Width, Height: cfg.Height,
 		Overlays: cfg.Overlays, Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(),
-		NoShadows: !set.Shadows(), Help: helpLines()})
+		NoShadows: !set.Shadows(), Help: helpLines(set)})
 	if err != nil {
 		return err
 	}
@@ -191,10 +196,12 @@ type loop struct {
 	v     *render.Viewer
 	log   *slog.Logger
 	keys  *window.KeyState
+	taps  *keyLatch
 	snap  game.Snapshot
 
 	aimYaw, aimGun      float64
 	aimInit             bool
+	wreck, respawned    bool // the player's tank was a wreck at the last frame; a respawn was asked for
 	dragLeft, dragRight bool
 	lastX, lastY        float32
 	leave               bool
@@ -213,6 +220,7 @@ func newLoop(cfg RunConfig, s Session, scene *render.Scene, v *render.Viewer, lo
 	l := &loop{cfg: cfg, s: s, scene: scene, v: v, log: log, ctl: controlsOf(*cfg.Settings)}
 	w := v.Window()
 	l.keys = window.NewKeyState(w)
+	l.taps = newKeyLatch(w)
 	w.SubscribeID(window.OnKeyDown, l, func(_ string, ev interface{}) { l.onKey(ev.(*window.KeyEvent).Key) })
 	w.SubscribeID(window.OnKeyRepeat, l, func(_ string, ev interface{}) {
 		if ev.(*window.KeyEvent).Key == window.KeyBackspace && l.pause == nil {
@@ -286,6 +294,7 @@ func (l *loop) frame(ctx context.Context, frame int, elapsed, now, dt float64) (
 		return true, err
 	}
 	l.s.Snapshot(&l.snap)
+	l.afterRespawn()
 	l.watch.check(l, elapsed)
 	t[1] = time.Now()
 	l.scene.SetPanels(l.panels)
@@ -318,6 +327,17 @@ func (l *loop) frame(ctx context.Context, frame int, elapsed, now, dt float64) (
 		return true, nil
 	}
 	return false, nil
+}
+
+// afterRespawn drops the aim once the player's tank is back from a wreck or a
+// respawn was asked for, so the next frame aims where the new tank faces instead of
+// swinging the turret to the old aim.
+func (l *loop) afterRespawn() {
+	was := l.wreck
+	l.wreck = l.snap.Combat.Wreck
+	if (was && !l.wreck) || l.respawned {
+		l.aimInit, l.respawned = false, false
+	}
 }
 
 // shotDue reports whether the screenshot is taken at this frame, elapsed seconds of

@@ -35,7 +35,8 @@ type Settings struct {
 	// Keys binds each driving and aiming action (see Actions) to a key, by name ("W",
 	// "Up", "Space", "F5"…).
 	Keys map[string]string `json:"keys"`
-	// Name is the player's name; Team picks the tank's colour (0 red, 1 blue, 2
+	// Name is the player's name (if empty, the match calls the player
+	// game.DefaultName, and the menus show that); Team picks the tank's colour (0 red, 1 blue, 2
 	// yellow, 3 green).
 	Name string `json:"name"`
 	Team int    `json:"team"`
@@ -130,6 +131,7 @@ func (s *Settings) Normalize() {
 		_, n := utf8.DecodeLastRuneInString(s.Name)
 		s.Name = s.Name[:len(s.Name)-n]
 	}
+
 	if s.Last.HostPort <= 0 || s.Last.HostPort > 65535 {
 		s.Last.HostPort = DefaultHostPort
 	}

@@ -1,12 +1,15 @@
 package client
 
 import (
+	"github.com/g3n/engine/window"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
 )
 
@@ -80,5 +83,65 @@ func TestQualityChoosesDetail(t *testing.T) {
 		if s.Shadows() != c.shadows || s.LODDistance() != c.lod {
 			t.Errorf("quality %s: shadows %v, LOD step %v m; want %v, %v m", c.quality, s.Shadows(), s.LODDistance(), c.shadows, c.lod)
 		}
+	}
+}
+
+// TestSettingsNameDefault checks that Settings → Name shows the name the match calls
+// a player who never chose one, not a blank field, and that typing a name replaces
+// it rather than adding to it.
+func TestSettingsNameDefault(t *testing.T) {
+	set := DefaultSettings()
+	m := &menu{}
+	m.push(settingsScreen(m, &set, func() {}))
+	name := -1
+	for i, it := range m.top().items {
+		if it.label == "Name" {
+			name = i
+		}
+	}
+	if name < 0 {
+		t.Fatal("no Name item in Settings")
+	}
+	if v := m.page().Items[name][1]; v != game.DefaultName {
+		t.Errorf("Settings → Name shows %q, want %q", v, game.DefaultName)
+	}
+	m.top().sel = name
+	m.key(window.KeyEnter)
+	for _, r := range "ann" {
+		m.char(r)
+	}
+	m.key(window.KeyEnter)
+	if set.Name != "ann" || m.page().Items[name][1] != "ann" {
+		t.Errorf("typed ann: name %q shown %q, want ann", set.Name, m.page().Items[name][1])
+	}
+}
+
+// TestRebindPromptFits starts rebinding the turret's left key: the row shows a short
+// prompt no wider than the longest action name, and the hint says Esc keeps Q.
+func TestRebindPromptFits(t *testing.T) {
+	set := DefaultSettings()
+	m := &menu{}
+	m.push(keysScreen(&set, func() {}))
+	sel := -1
+	for i, it := range m.top().items {
+		if it.kind == itemKey && it.value() == "Q" {
+			sel = i
+		}
+	}
+	if sel < 0 {
+		t.Fatal("no key item bound to Q")
+	}
+	m.top().sel = sel
+	m.key(window.KeyEnter)
+	p := m.page()
+	longest := 0
+	for _, a := range Actions {
+		longest = max(longest, utf8.RuneCountInString(a.What))
+	}
+	if v := p.Items[sel][1]; utf8.RuneCountInString(v) > longest {
+		t.Errorf("rebinding prompt %q is longer than the longest action name (%d characters)", v, longest)
+	}
+	if !strings.Contains(p.Hint, "Esc keeps Q") {
+		t.Errorf("hint while rebinding %q, want it to say Esc keeps Q", p.Hint)
 	}
 }

@@ -58,4 +58,6 @@ type Score struct {
 	Team int
 	// Kills and Deaths count this match's destroyed enemies and own losses.
 	Kills, Deaths int
+	// Hits and Shots count this match's damaging hits on enemies and shots fired.
+	Hits, Shots int
 }

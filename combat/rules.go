@@ -23,6 +23,9 @@ const (
 	DefaultScoreLimit = 20
 	// DefaultScoreboardTime is how long the scoreboard shows between matches, s.
 	DefaultScoreboardTime = 10.0
+	// DefaultSpawnProtection is how long a freshly spawned tank takes no damage, s,
+	// unless it fires first: time to see where it is.
+	DefaultSpawnProtection = 3.0
 )
 
 // Rules are a match's rules of combat. The zero value takes every default.
@@ -49,6 +52,9 @@ type Rules struct {
 	// ScoreboardTime is how long the final scoreboard shows before the next match, s.
 	// If zero, defaults to DefaultScoreboardTime.
 	ScoreboardTime float64
+	// SpawnProtection is how long a tank takes no damage after it spawns, unless it
+	// fires first, s. If zero, defaults to DefaultSpawnProtection; negative means none.
+	SpawnProtection float64
 }
 
 // WithDefaults returns r with zero fields replaced by their defaults; it rejects
@@ -77,6 +83,7 @@ func (r Rules) WithDefaults() (Rules, error) {
 	def(&r.WreckTime, DefaultWreckTime)
 	def(&r.TimeLimit, DefaultTimeLimit)
 	def(&r.ScoreboardTime, DefaultScoreboardTime)
+	def(&r.SpawnProtection, DefaultSpawnProtection)
 	if r.ScoreLimit == 0 {
 		r.ScoreLimit = DefaultScoreLimit
 	}

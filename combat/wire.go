@@ -113,7 +113,8 @@ func EventMessage(ev *Event) (wire.Message, error) {
 				break
 			}
 			m.Lines = append(m.Lines, wire.ScoreLine{Owner: wire.PlayerID(s.Owner), Name: s.Name, Team: uint8(s.Team),
-				Kills: uint16(min(s.Kills, math.MaxUint16)), Deaths: uint16(min(s.Deaths, math.MaxUint16))})
+				Kills: uint16(min(s.Kills, math.MaxUint16)), Deaths: uint16(min(s.Deaths, math.MaxUint16)),
+				Hits: uint16(min(s.Hits, math.MaxUint16)), Shots: uint16(min(s.Shots, math.MaxUint16))})
 		}
 		return m, nil
 	}
@@ -145,7 +146,7 @@ func EventOf(m wire.Message) (Event, bool) {
 		}
 		for _, l := range x.Lines {
 			ev.Scores = append(ev.Scores, Score{Owner: uint32(l.Owner), Name: l.Name, Team: int(l.Team),
-				Kills: int(l.Kills), Deaths: int(l.Deaths)})
+				Kills: int(l.Kills), Deaths: int(l.Deaths), Hits: int(l.Hits), Shots: int(l.Shots)})
 		}
 		return ev, true
 	}

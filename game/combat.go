@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"github.com/treadline/treadline/net/wire"
 	"math"
 	"slices"
 
@@ -17,6 +18,9 @@ const (
 	EffectLife = 3.0
 	// MarkerLife is how long a hit marker is reported, s.
 	MarkerLife = 1.5
+	// HurtLife is how long a hit on the player's tank is reported, s: long enough to
+	// turn toward the shooter.
+	HurtLife = 3.0
 	// HitLife is how long a hit claim stays in the hits overlay, s.
 	HitLife = 10.0
 	// hitsLen caps the hits overlay.
@@ -63,6 +67,23 @@ type HitMarker struct {
 	// Kill reports that the hit destroyed the target.
 	Kill bool
 	// Age is the time since the answer came, s.
+	Age float64
+	at  float64
+}
+
+// Hurt is a hit on the player's tank, for the damage indicator.
+type Hurt struct {
+	// Shooter is the tank that fired and Name its name ("?" when it is gone).
+	Shooter uint32
+	Name    string
+	// From is where the shooter was shown when the host's answer came, world meters;
+	// HasFrom reports the shooter was known then.
+	From    mgl64.Vec3
+	HasFrom bool
+	// Damage is the hit points it took; Kill reports it destroyed the tank.
+	Damage float64
+	Kill   bool
+	// Age is the time since the host's answer came, s.
 	Age float64
 	at  float64
 }
@@ -116,6 +137,12 @@ type CombatView struct {
 	// something within the shell's lifetime.
 	Aim    mgl64.Vec3
 	HasAim bool
+	// Hurts are the recent hits on the player's tank, oldest first.
+	Hurts []Hurt
+	// KilledBy names the tank that destroyed the player's tank and Killer is its id,
+	// while the player's tank is a wreck (empty and 0 otherwise, or when unknown).
+	KilledBy string
+	Killer   uint32
 }
 
 // tankCombat is combat's record of one tank.
@@ -159,6 +186,11 @@ type matchCombat struct {
 	trigger  bool
 	claims   []pendingClaim // claims to send again on the next frames
 	heard    bool           // the host's Judge has spoken: show combat's HUD
+	hurts    []Hurt
+	killer   uint32 // the tank that destroyed the player's; 0 none
+	killedBy string
+	pages    wire.ScoresAssembler
+	engaged  map[uint32]int // how many of this peer's gunners aim at each tank, per aim
 }
 
 // newMatchCombat returns the combat side of a match on link, or nil when the link is
@@ -172,7 +204,7 @@ func newMatchCombat(link Link, cfg Config) (*matchCombat, error) {
 		return nil, nil
 	}
 	return &matchCombat{link: link, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
-		ends: math.Inf(1)}, nil
+		engaged: make(map[uint32]int), ends: math.Inf(1)}, nil
 }
 
 // Fire asks the player's tank to fire at the next Step, if its gun is loaded.
@@ -210,13 +242,21 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 		return in
 	}
 	c.targets = c.targets[:0]
+	clear(c.engaged)
+	for _, u := range m.tanks { // what this peer's other gunners aim at
+		if uc := c.tanks[u.id]; u != t && uc != nil && uc.gunner != nil {
+			if id, has := uc.gunner.Target(); has {
+				c.engaged[id]++
+			}
+		}
+	}
 	for _, u := range m.tanks {
 		if u == t {
 			continue
 		}
 		uc := c.tanks[u.id]
 		c.targets = append(c.targets, bot.Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
-			Enemy: combat.Enemies(t.team, u.team) && (uc == nil || !uc.wreck)})
+			Enemy: combat.Enemies(t.team, u.team) && (uc == nil || !uc.wreck), Engaged: c.engaged[u.id]})
 	}
 	host := now + m.link.Stats().ClockOffset
 	a := tc.gunner.Aim(now, p, c.targets, host >= tc.loadedAt)
@@ -384,6 +424,9 @@ func (m *Match) combatEvent(ev *combat.Event, now, host float64) {
 			c.markers = append(c.markers, HitMarker{Confirmed: true, Damage: ev.Damage, at: now})
 			c.decide(ev, combat.Accepted)
 		}
+		if m.self != nil && ev.Target == m.self.id {
+			m.hurt(ev, now)
+		}
 	case combat.EventRefused:
 		if m.mine(ev.Shot.Shooter) {
 			c.markers = append(c.markers, HitMarker{Reason: ev.Reason, at: now})
@@ -394,6 +437,15 @@ func (m *Match) combatEvent(ev *combat.Event, now, host float64) {
 	case combat.EventScores:
 		m.scoresHeard(ev)
 	}
+}
+
+// hurt records a hit on the player's tank: who fired, and from where.
+func (m *Match) hurt(ev *combat.Event, now float64) {
+	h := Hurt{Shooter: ev.Shot.Shooter, Name: "?", Damage: ev.Damage, at: now}
+	if k := m.byID[ev.Shot.Shooter]; k != nil {
+		h.Name, h.From, h.HasFrom = k.name, k.view.Position, true
+	}
+	m.combat.hurts = append(m.combat.hurts, h)
 }
 
 // shellFired flies another tank's shell from the host's fire event and flashes its
@@ -420,6 +472,15 @@ func (m *Match) tankDestroyed(ev *combat.Event, now float64) {
 	}
 	if m.mine(ev.Shot.Shooter) && len(c.markers) > 0 {
 		c.markers[len(c.markers)-1].Kill = true
+	}
+	if m.self != nil && ev.Target == m.self.id {
+		c.killer, c.killedBy = ev.Shot.Shooter, "?"
+		if k := m.byID[ev.Shot.Shooter]; k != nil {
+			c.killedBy = k.name
+		}
+		if n := len(c.hurts); n > 0 && c.hurts[n-1].Shooter == ev.Shot.Shooter {
+			c.hurts[n-1].Kill = true
+		}
 	}
 	kill := Notice{Kind: NoticeKill, Who: "?", Team: -1, Other: "?"}
 	if k := m.byID[ev.Shot.Shooter]; k != nil {
@@ -491,6 +552,7 @@ func (c *matchCombat) prune(now float64) {
 	c.effects = slices.DeleteFunc(c.effects, func(e Effect) bool { return now-e.at >= EffectLife })
 	c.markers = slices.DeleteFunc(c.markers, func(m HitMarker) bool { return now-m.at >= MarkerLife })
 	c.hits = slices.DeleteFunc(c.hits, func(h HitRecord) bool { return now-h.at >= HitLife })
+	c.hurts = slices.DeleteFunc(c.hurts, func(h Hurt) bool { return now-h.at >= HurtLife })
 }
 
 // aged is a combat trace that reports its age in a snapshot.
@@ -502,6 +564,7 @@ type aged[T any] interface {
 func (e *Effect) setAge(now float64)    { e.Age = now - e.at }
 func (m *HitMarker) setAge(now float64) { m.Age = now - m.at }
 func (h *HitRecord) setAge(now float64) { h.Age = now - h.at }
+func (h *Hurt) setAge(now float64)      { h.Age = now - h.at }
 
 // appendAged appends src to dst with their ages at local time now.
 func appendAged[T any, P aged[T]](dst, src []T, now float64) []T {
@@ -520,7 +583,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 	c := m.combat
 	if c == nil {
 		*dst = CombatView{Shells: dst.Shells[:0], Effects: dst.Effects[:0],
-			Markers: dst.Markers[:0], Hits: dst.Hits[:0], Scores: dst.Scores[:0]}
+			Markers: dst.Markers[:0], Hits: dst.Hits[:0], Scores: dst.Scores[:0], Hurts: dst.Hurts[:0]}
 		return
 	}
 	now := m.last
@@ -534,6 +597,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 	dst.Effects = appendAged(dst.Effects[:0], c.effects, now)
 	dst.Markers = appendAged(dst.Markers[:0], c.markers, now)
 	dst.Hits = appendAged(dst.Hits[:0], c.hits, now)
+	dst.Hurts = appendAged(dst.Hurts[:0], c.hurts, now)
 	dst.Scores = append(dst.Scores[:0], c.scores...)
 	dst.Over = c.over
 	dst.NextIn = math.Max(0, c.until-host)
@@ -543,12 +607,16 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 	}
 	dst.MaxHealth = c.rules.MaxHealth
 	dst.Health, dst.Loaded, dst.Wreck, dst.RespawnIn, dst.HasAim = 0, 0, false, 0, false
+	dst.Killer, dst.KilledBy = 0, ""
 	if t := m.self; t != nil {
 		if tc := c.tanks[t.id]; tc != nil {
 			dst.Health, dst.Wreck = tc.health, tc.wreck
 			dst.Loaded = 1 - math.Max(0, math.Min(1, (tc.loadedAt-host)/c.rules.Reload))
 			if tc.wreck {
 				dst.RespawnIn = math.Max(0, c.rules.WreckTime-(now-tc.wreckAt))
+			}
+			if tc.wreck {
+				dst.Killer, dst.KilledBy = c.killer, c.killedBy
 			}
 		}
 		p := t.body.Pose()

@@ -51,6 +51,11 @@ func (m *Match) combatMessage(msg wire.Message, now float64) {
 	if m.combat == nil || msg == nil {
 		return
 	}
+	if sc, ok := msg.(*wire.Scores); ok { // a long board comes in pages
+		if msg, ok = m.combat.pages.Add(sc); !ok {
+			return
+		}
+	}
 	ev, ok := combat.EventOf(msg)
 	if !ok {
 		return

@@ -51,6 +51,8 @@ type Match struct {
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
 	free   []*tank          // removed remote tanks, reused for new ones
 	gone   []Departure      // remote tanks removed in the last DepartureShown seconds
+	// leaving holds leave notices back until no respawn follows them.
+	leaving []pendingLeave
 
 	started  bool
 	last     float64 // now of the previous Step
@@ -333,6 +335,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	}
 	// 2. Network in.
 	m.receive(now)
+	m.flushLeaves(now)
 	// 3. Local behaviour.
 	m.behave(now, dt)
 	// 4. Reckon remote tanks, clamp them to the ground, and put their proxies on the

@@ -128,8 +128,12 @@ func (m *Match) notify(n Notice) {
 }
 
 // announceJoin adds a join notice for t unless the match is still learning of the
-// tanks that were there before it.
+// tanks that were there before it, or t is a tank that just left coming back (a
+// respawn).
 func (m *Match) announceJoin(t *tank, now float64) {
+	if m.respawned(t.owner, t.name) {
+		return
+	}
 	if m.started && now-m.startedAt >= rosterGrace {
 		m.notify(Notice{Kind: NoticeJoin, Who: t.name, Team: t.team})
 	}

@@ -72,6 +72,18 @@ func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
 			t.Errorf("join notices %v, want one for cyd", j)
 		}
 	}
+	// ann respawns (a new actor id): not a leave and a join.
+	a.Respawn()
+	for end := now + respawnGrace + 0.5; now < end; now += 1.0 / 30 {
+		stepAll(t, hub, now, a, b, c)
+	}
+	for _, k := range []NoticeKind{NoticeLeave, NoticeJoin} {
+		for _, n := range noticesOf(b, k) {
+			if n.Who == "ann" {
+				t.Errorf("ann's respawn shows in bob's feed as %q", n.String())
+			}
+		}
+	}
 	if err := c.Chat("  hello\nall  "); err != nil {
 		t.Fatalf("Chat: %v", err)
 	}
@@ -89,7 +101,7 @@ func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
 	if err := c.link.Despawn(self); err != nil {
 		t.Fatal(err)
 	}
-	for end := now + 0.3; now < end; now += 1.0 / 30 {
+	for end := now + respawnGrace + 0.3; now < end; now += 1.0 / 30 {
 		stepAll(t, hub, now, a, b)
 	}
 	if l := noticesOf(a, NoticeLeave); len(l) != 1 || l[0].Who != "cyd" {

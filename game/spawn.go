@@ -37,24 +37,35 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 		pads = []mgl64.Vec2{mid}
 	}
 	enemiesOnly := skip != nil && m.combat != nil
-	best, bestD := pads[0], -1.0
+	best, bestD, bestScore := pads[0], -1.0, -1.0
 	start := m.rng.IntN(len(pads))
+	ringFrom := start
 	for k := range pads {
 		c := pads[(start+k)%len(pads)]
 		d := m.tankRoom(c, skip, enemiesOnly)
-		if d > bestD {
-			best, bestD = c, d
+		score := d
+		if enemiesOnly {
+			score = m.respawnScore(c, skip, d)
+		}
+		if score > bestScore {
+			best, bestD, bestScore, ringFrom = c, d, score, (start+k)%len(pads)
 		}
 		if math.IsInf(d, 1) {
 			break
 		}
 	}
-	if bestRoom := math.Min(m.tankRoom(best, skip, false), m.rockRoom(best)); bestD < spawnClearance*4 || bestRoom < spawnClearance {
+	// A respawn keeps the pad it chose for its safety unless the pad is taken; then it
+	// searches the rings around that pad first.
+	crowded := bestD < spawnClearance*4 && !enemiesOnly
+	if !enemiesOnly {
+		ringFrom = start
+	}
+	if bestRoom := math.Min(m.tankRoom(best, skip, false), m.rockRoom(best)); crowded || bestRoom < spawnClearance {
 		turn := m.rng.Float64() * 2 * math.Pi
 	search:
 		for ring := 1; ring <= spawnRings; ring++ {
 			for k := range pads {
-				pad := pads[(start+k)%len(pads)]
+				pad := pads[(ringFrom+k)%len(pads)]
 				for i := range 6 * ring {
 					a := turn + 2*math.Pi*float64(i)/float64(6*ring)
 					r := spawnClearance * float64(ring)
@@ -75,6 +86,46 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	x, z = best[0], best[1]
 	yaw = geom.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
 	return x, z, yaw
+}
+
+// Respawn choices: a pad an enemy can see within a gunner's range counts as
+// seenPenalty times closer to the enemies; one within diedNear of where the tank was
+// destroyed as diedPenalty times closer (taken only when every pad is that close).
+const (
+	seenPenalty = 0.25
+	diedPenalty = 0.02
+	diedNear    = 60.0 // m
+)
+
+// respawnScore weighs pad c for tank skip's respawn, from its distance to the
+// nearest enemy d: a pad in an enemy's line of sight, or near where skip died (the
+// same spot and view again), scores lower, so another pad is taken when there is one.
+func (m *Match) respawnScore(c mgl64.Vec2, skip *tank, d float64) float64 {
+	if math.IsInf(d, 1) {
+		d = 1e6 // no enemy known: the other penalties still choose
+	}
+	h, _ := m.terr.HeightAt(c[0], c[1])
+	at := mgl64.Vec3{c[0], h + 1.8, c[1]}
+	for _, t := range m.tanks {
+		if t == skip || !combat.Enemies(skip.team, t.team) {
+			continue
+		}
+		eye := t.view.Position.Add(mgl64.Vec3{0, 2.4, 0})
+		to := at.Sub(eye)
+		if l := to.Len(); l < bot.DefaultGunnerRange {
+			if _, hit := m.terr.Raycast(eye, to, l); !hit {
+				d *= seenPenalty
+				break
+			}
+		}
+	}
+	if skip.body != nil {
+		p := skip.body.Pose().Position
+		if (mgl64.Vec2{p[0] - c[0], p[2] - c[1]}).Len() < diedNear {
+			d *= diedPenalty
+		}
+	}
+	return d
 }
 
 // tankRoom returns the distance from c to the nearest tank other than skip (only

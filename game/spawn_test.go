@@ -1,10 +1,14 @@
 package game
 
 import (
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/referee"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -44,5 +48,62 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRespawnsFairly respawns the player again and again among enemy bots on the
+// shipped map: never within diedNear of where the tank was, and nearly always where
+// no enemy within a gunner's range can see it.
+func TestRespawnsFairly(t *testing.T) {
+	valley, err := terrain.Load("../assets/maps/valley.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge, err := referee.New(valley, combat.Rules{}, DeadReckoning().Reckon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := newHub(t, gametest.LoopbackConfig{Judge: judge})
+	bots := mustMatch(t, Config{Map: valley, NoPlayer: true, Bots: 6, Seed: 5, Difficulty: bot.Easy}, hub.Join())
+	me := mustMatch(t, Config{Map: valley, Name: "me", Team: 2, Seed: 6}, hub.Join())
+	now := 0.0
+	step := func(d float64) {
+		for end := now + d; now < end; now += 1.0 / 30 {
+			hub.SetNow(now)
+			mustStep(t, bots, now, physics.Input{})
+			mustStep(t, me, now, physics.Input{Throttle: 1})
+		}
+	}
+	step(3)
+	const n = 20
+	seen := 0
+	for i := 0; i < n; i++ {
+		before := me.self.body.Pose().Position
+		me.Respawn()
+		step(0.1)
+		var snap Snapshot
+		me.Snapshot(&snap)
+		p := me.self.body.Pose().Position
+		if d := (mgl64.Vec2{p[0] - before[0], p[2] - before[2]}).Len(); d < diedNear {
+			t.Errorf("respawn %d: %.0f m from where the tank was, want at least %v", i, d, diedNear)
+		}
+		for _, tv := range snap.Tanks {
+			if tv.Local || !combat.Enemies(2, tv.Team) {
+				continue
+			}
+			eye := tv.Position.Add(mgl64.Vec3{0, 2.4, 0})
+			to := p.Add(mgl64.Vec3{0, 1.8, 0}).Sub(eye)
+			if l := to.Len(); l < bot.DefaultGunnerRange {
+				if _, hit := valley.Raycast(eye, to, l); !hit {
+					seen++
+					break
+				}
+			}
+		}
+		step(4)
+	}
+	t.Logf("%d of %d respawns in an enemy's sight", seen, n)
+	if seen > n/10 {
+		t.Errorf("%d of %d respawns in an enemy's sight within %v m, want at most %d", seen, n, bot.DefaultGunnerRange, n/10)
 	}
 }

@@ -16,11 +16,12 @@ import (
 	"github.com/quic-go/quic-go"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/wire"
 )
 
 func TestPassphrase(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{Passphrase: "tiger tiger"})
 	for _, tc := range []struct {
 		name, pass string
@@ -55,7 +56,7 @@ func TestPassphrase(t *testing.T) {
 }
 
 func TestFingerprintPinAndTrustOnFirstUse(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{})
 	bad := strings.Repeat("ab", 32)
 	if c, err := dialTest(h, ClientConfig{Fingerprint: bad}); err == nil {
@@ -121,9 +122,9 @@ func TestHostileUpdates(t *testing.T) {
 	checkNoLeaks(t)
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{TimeSlack: 500 * time.Millisecond}, Clock: clk})
-	victim := testClient(t, h, ClientConfig{Name: "victim", KnownHosts: "-", Clock: clk})
-	attacker := testClient(t, h, ClientConfig{Name: "attacker", KnownHosts: "-", Clock: clk})
-	observer := testClient(t, h, ClientConfig{Name: "observer", KnownHosts: "-", Clock: clk})
+	victim := pipeJoin(t, h, ClientConfig{Name: "victim", Clock: clk})
+	attacker := pipeJoin(t, h, ClientConfig{Name: "attacker", Clock: clk})
+	observer := pipeJoin(t, h, ClientConfig{Name: "observer", Clock: clk})
 	vTank, err := victim.Spawn("victim", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -203,10 +204,10 @@ func TestHostileUpdates(t *testing.T) {
 	}
 	for _, tc := range cases {
 		before := tc.counter(h.Stats())
-		if err := attacker.conn.sendDatagram(tc.build()); err != nil {
+		if err := attacker.sendRaw(tc.build(), false); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		eventually(t, 2*time.Second, tc.name+" counted", func() bool { return tc.counter(h.Stats()) != before })
+		poll.Until(t, 2*time.Second, tc.name+" counted", func() bool { return tc.counter(h.Stats()) != before })
 		if got := tc.counter(h.Stats()); got != before+1 {
 			t.Errorf("%s: counter went %d → %d, want +1", tc.name, before, got)
 		}
@@ -217,9 +218,9 @@ func TestHostileUpdates(t *testing.T) {
 
 	// Junk on the control stream: a chat message with a control character.
 	malformed0 := h.Stats().Malformed
-	attacker.wmu.Lock()
-	attacker.conn.writeControl([]byte{0, 8, wire.Version, byte(wire.MsgChat), 0, 0, 3, 'a', 7, 'b'})
-	attacker.wmu.Unlock()
+	if err := attacker.sendRaw([]byte{0, 8, wire.Version, byte(wire.MsgChat), 0, 0, 3, 'a', 7, 'b'}, true); err != nil {
+		t.Fatal(err)
+	}
 
 	// The observer must still be served: a valid update from the victim arrives.
 	vs := tankAt(0.5, 0)
@@ -236,7 +237,7 @@ func TestHostileUpdates(t *testing.T) {
 			t.Errorf("observer saw an invalid update of the attacker's tank: %v", ev.State.Position)
 		}
 	}
-	eventually(t, 2*time.Second, "junk chat frame counted", func() bool { return h.Stats().Malformed == malformed0+1 })
+	poll.Until(t, 2*time.Second, "junk chat frame counted", func() bool { return h.Stats().Malformed == malformed0+1 })
 	st := h.Stats()
 	t.Logf("host stats after the attack: %+v", st)
 	if st.Malformed != 6 { // five bad datagrams and the junk chat frame
@@ -253,7 +254,7 @@ func TestRateLimit(t *testing.T) {
 	// updates and refills only when the clock moves.
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{UpdateRate: 20, UpdateBurst: 10}, Clock: clk})
-	c := testClient(t, h, ClientConfig{Name: "flood", KnownHosts: "-", Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "flood", Clock: clk})
 	tank, err := c.Spawn("flood", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +268,7 @@ func TestRateLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		eventually(t, 3*time.Second, "updates counted", func() bool { return counted() == want })
+		poll.Until(t, 3*time.Second, "updates counted", func() bool { return counted() == want })
 	}
 	for range 10 { // in groups, so that no datagram overflows a receive queue
 		publish(20)
@@ -283,7 +284,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestControlFraming(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{})
 	c := testClient(t, h, ClientConfig{Name: "framer", KnownHosts: "-"})
 	other := testClient(t, h, ClientConfig{Name: "other", KnownHosts: "-"})
@@ -291,9 +292,9 @@ func TestControlFraming(t *testing.T) {
 	// client, and the other player is unaffected.
 	var hdr [2]byte
 	binary.BigEndian.PutUint16(hdr[:], wire.MaxFrameSize+1)
-	c.wmu.Lock()
-	c.conn.writeControl(hdr[:])
-	c.wmu.Unlock()
+	if err := c.sendRaw(hdr[:], true); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	if err := other.Chat("still here"); err != nil {
 		t.Fatal(err)
@@ -306,8 +307,10 @@ func TestControlFraming(t *testing.T) {
 
 func TestControlFloodKicked(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{ControlRate: 5, ControlBurst: 10}})
-	c := testClient(t, h, ClientConfig{Name: "chatty", KnownHosts: "-"})
+	// The host clock stands still: the 10-deep bucket admits 10 lines and no more.
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{ControlRate: 5, ControlBurst: 10}, Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "chatty", Clock: clk})
 	for i := 0; i < 30; i++ {
 		if err := c.Chat("spam"); err != nil {
 			break
@@ -350,7 +353,7 @@ func rawDial(t *testing.T, h *Host) (*quic.Conn, *quic.Stream, *wire.Challenge, 
 }
 
 func TestJoinProtocolAbuse(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	// A join deadline long enough for a loaded machine to answer in time, short
 	// enough for the silent connection below to be cut within the test.
 	h := testHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: 3 * time.Second}})
@@ -410,8 +413,11 @@ func TestJoinProtocolAbuse(t *testing.T) {
 }
 
 func TestPassphraseGuessingSlowed(t *testing.T) {
-	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Passphrase: "right"})
+	t.Parallel() // real time, over QUIC: runs beside the others
+	// The guess limiter runs on the host clock, held still so that a loaded machine
+	// cannot refill the budget between the guesses (the key derivations take seconds
+	// under the race detector).
+	h := testHost(t, HostConfig{Passphrase: "right", Clock: &manualClock{}})
 	var refusals []error
 	for i := 0; i < DefaultGuessBurst+2; i++ {
 		c, err := dialTest(h, ClientConfig{Name: "guesser", Passphrase: "wrong", KnownHosts: "-"})
@@ -435,7 +441,7 @@ func TestPassphraseGuessingSlowed(t *testing.T) {
 }
 
 func TestHalfOpenJoinsBounded(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	// The join deadline is far off, so that only an eviction can free the slot.
 	h := testHost(t, HostConfig{Limits: Limits{MaxJoining: 1, JoinTimeout: time.Minute}})
 	conn, _, _, cleanup := rawDial(t, h) // holds the only joining slot without joining
@@ -473,7 +479,7 @@ func TestClaimFloodKicked(t *testing.T) {
 	h := testHost(t, HostConfig{Judge: quietJudge{}, Limits: Limits{ControlRate: 5, ControlBurst: 10, FloodRate: 5, FloodFor: time.Second}})
 	c := testClient(t, h, ClientConfig{Name: "claimer", KnownHosts: "-"})
 	claim := &wire.HitClaim{Shooter: 1, Shot: 1, Target: 2, Direction: mgl64.Vec3{1, 0, 0}}
-	eventually(t, 10*time.Second, "the claim flood kicked", func() bool {
+	poll.Until(t, 10*time.Second, "the claim flood kicked", func() bool {
 		for range 20 {
 			if err := c.Send(claim); err != nil {
 				t.Log(err)
@@ -509,10 +515,7 @@ func TestDeceptiveTextRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	copy(b[len(b)-3:], "\u202E")
-	eve.wmu.Lock()
-	err = eve.conn.writeControl(b)
-	eve.wmu.Unlock()
-	if err != nil {
+	if err := eve.sendRaw(b, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := eve.Chat("plain"); err != nil {

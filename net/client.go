@@ -1,6 +1,7 @@
 package net
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/clock"
+	"github.com/treadline/treadline/net/internal/rate"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -44,9 +46,16 @@ type clientConn interface {
 }
 
 // Client is one player's end of a match: a connection to a host (Dial), or the host's
-// own player (Host.Local). Spawn, Despawn, Publish, Chat and Poll are meant for one
-// game goroutine; ID, Now, HostNow, Match, Stats and Close are safe from any
-// goroutine.
+// own player (Host.Local). Its methods are safe for concurrent use; a game usually
+// calls Spawn, Despawn, Publish, Send, Chat and Poll from its one loop.
+//
+// Inside, a Client is shaped like the Host: one goroutine, the run loop, owns the
+// session (own and remote actors, pending spawns, counters and the events waiting for
+// Poll) and applies, one at a time, the API's calls, what the connection's two readers
+// feed it, the results of the sends and the clock-probe ticks. A sender goroutine
+// writes what the loop hands it, so that the loop never waits on the network: a
+// method posts its call to the loop, and when it sends, waits for the sender's result
+// as the loop passes it back.
 type Client struct {
 	cfg      ClientConfig
 	log      *slog.Logger
@@ -57,37 +66,47 @@ type Client struct {
 	teardown func()         // releases the socket once every goroutine has ended
 	id       wire.PlayerID
 	match    MatchSettings
-	sync     *clock.Sync
-	q        eventQueue
+	// sync is the clock filter: the run loop feeds it, HostNow reads it from any
+	// goroutine (it locks for itself).
+	sync   *clock.Sync
+	synced chan struct{} // closed by the run loop at the first clock answer
 
-	synced     chan struct{} // closed at the first clock answer
-	syncedOnce sync.Once
+	calls    chan func()        // API calls run on the loop
+	in       chan clientInput   // what the readers and the sender feed the loop
+	out      chan *outgoing     // what the loop hands the sender
+	quit     chan struct{}      // closed by Close: the loop ends
+	loopDone chan struct{}      // closed when the loop has ended
+	final    Stats              // the figures when the loop ended
+	rest     chan []Event       // the events the loop left behind, for one last Poll
+	stopRead context.CancelFunc // ends the datagram reader
+	wg       sync.WaitGroup
+	once     sync.Once
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	once   sync.Once
+	s session // owned by the run loop
+}
 
-	wmu     sync.Mutex // control writes
-	wbuf    []byte
-	spawnMu sync.Mutex // spawn requests: pending order = write order
-
-	pmu   sync.Mutex // publishing
-	batch *wire.BatchWriter
-
-	mu         sync.Mutex
+// session is the state of a joined player. Only the client's run loop touches it.
+type session struct {
+	c          *Client
 	own        map[wire.ActorID]uint16 // own actors: last sequence number sent
 	remote     map[wire.ActorID]*remoteActor
 	names      map[wire.PlayerID]string
-	pending    []*spawnWait
+	pending    []*spawnWait // spawn requests in the order they were written
 	nextProv   uint16
-	left       bool
+	left       bool // Close was called
 	kick       string
+	synced     bool    // c.synced is closed
 	lastAnswer float64 // local time of the last datagram from the host
-	bytesIn    rateMeter
-	bytesOut   rateMeter
-	updatesIn  rateMeter
-	updatesOut rateMeter
+	probes     int     // clock probes sent
+	stall      stallWatch
+	probeBuf   []byte
+	batch      *wire.BatchWriter // reused: encodes one Publish
+	updates    []wire.Update     // reused: decodes one state batch
+	q          eventQueue
+	bytesIn    rate.Meter
+	bytesOut   rate.Meter
+	updatesIn  rate.Meter
+	updatesOut rate.Meter
 	dropped    uint64
 	rejected   uint64
 	sendErrors uint64
@@ -98,6 +117,8 @@ type remoteActor struct {
 	seq   wire.SeqFilter
 }
 
+// spawnWait is a spawn request waiting for the host's answer. The run loop sets id or
+// err, then closes done; abandoned is the loop's alone.
 type spawnWait struct {
 	prov      wire.ActorID
 	done      chan struct{}
@@ -106,9 +127,51 @@ type spawnWait struct {
 	abandoned bool
 }
 
-// newClient starts the session of a joined player over conn: its control and
-// datagram readers and its clock probes. cfg has been through populateClientConfig;
-// Now counts from the cfg.Clock reading start.
+// clientInputKind says what a clientInput carries.
+type clientInputKind uint8
+
+const (
+	// fromDatagram carries a datagram (a state batch or a clock answer) in data.
+	fromDatagram clientInputKind = iota + 1
+	// fromControl carries a control message in msg, or a bad one's error in err.
+	fromControl
+	// fromEnded reports that the control stream ended, with err saying why.
+	fromEnded
+	// fromSender carries a send the sender finished, with its result, in sent.
+	fromSender
+)
+
+// clientInput is one thing the connection's readers or the sender hand the run loop.
+type clientInput struct {
+	kind clientInputKind
+	at   float64 // local time of arrival, s
+	data []byte
+	msg  wire.Message
+	err  error
+	sent *outgoing
+}
+
+// sendQueue is how many sends may wait for the sender; past it a send fails at once
+// rather than stall the run loop.
+const sendQueue = 256
+
+// outgoing is one send: a control frame or a datagram, its result, and who waits for
+// it. The run loop fills it in and hands it to the sender, which sets err and hands it
+// back.
+type outgoing struct {
+	b       []byte
+	control bool         // a control frame; else a datagram
+	what    wire.MsgType // for the error's text
+	updates int          // state updates it carries, for Stats.UpdatesOut
+	spawn   *spawnWait   // the spawn request it carries, withdrawn if it fails
+	counted bool         // a failure counts in Stats.SendErrors
+	reply   chan error   // the caller's, buffered; nil when nobody waits
+	err     error
+}
+
+// newClient starts the session of a joined player over conn: its run loop, its
+// readers and its sender. cfg has been through populateClientConfig; Now counts from
+// the cfg.Clock reading start.
 func newClient(cfg ClientConfig, conn clientConn, id wire.PlayerID, match MatchSettings, start time.Duration) *Client {
 	log := cfg.Logger
 	if log == nil {
@@ -124,36 +187,29 @@ func newClient(cfg ClientConfig, conn clientConn, id wire.PlayerID, match MatchS
 		match:    match,
 		sync:     clock.New(clock.Config{SlewRate: clockSlewRate, StepThreshold: clockStepThreshold}),
 		synced:   make(chan struct{}),
-		batch:    wire.NewBatchWriter(wire.MaxBatchSize),
-		own:      map[wire.ActorID]uint16{},
-		remote:   map[wire.ActorID]*remoteActor{},
-		names:    map[wire.PlayerID]string{},
+		calls:    make(chan func()),
+		in:       make(chan clientInput, inputQueue),
+		out:      make(chan *outgoing, sendQueue),
+		quit:     make(chan struct{}),
+		loopDone: make(chan struct{}),
+		rest:     make(chan []Event, 1),
 	}
-	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.lastAnswer = c.Now()
-	c.wg.Add(3)
-	go c.controlLoop()
-	go c.datagramLoop()
-	go c.syncLoop()
+	c.s = session{
+		c:          c,
+		own:        map[wire.ActorID]uint16{},
+		remote:     map[wire.ActorID]*remoteActor{},
+		names:      map[wire.PlayerID]string{},
+		batch:      wire.NewBatchWriter(wire.MaxBatchSize),
+		lastAnswer: c.Now(),
+	}
+	var readCtx context.Context
+	readCtx, c.stopRead = context.WithCancel(context.Background())
+	c.wg.Add(4)
+	go c.run()
+	go c.sendLoop()
+	go c.readControl()
+	go c.readDatagrams(readCtx)
 	return c
-}
-
-// writeControl frames and writes one control message.
-func (c *Client) writeControl(m wire.Message) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	b, err := wire.AppendFrame(c.wbuf[:0], m)
-	if err != nil {
-		return err
-	}
-	c.wbuf = b
-	if err := c.conn.writeControl(b); err != nil {
-		return fmt.Errorf("send %v: %w", m.Type(), c.conn.cause(err))
-	}
-	c.mu.Lock()
-	c.bytesOut.add(float64(len(b)), c.Now())
-	c.mu.Unlock()
-	return nil
 }
 
 // ID returns the player id the host assigned: 0 for the host's own player, 1 and up
@@ -189,30 +245,17 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 	if err := wire.CheckName(name); err != nil {
 		return 0, fmt.Errorf("spawn: %w", err)
 	}
-	s.Time = math.Max(0, c.HostNow())
-	msg := &wire.Spawn{Owner: c.id, Team: uint8(team), Name: name, State: s}
-	// The host answers spawns in the order it reads them; keep the pending list in
-	// the order they are written.
-	c.spawnMu.Lock()
-	c.mu.Lock()
-	if c.left || c.q.isClosed() {
-		c.mu.Unlock()
-		c.spawnMu.Unlock()
+	var (
+		w   *spawnWait
+		o   *outgoing
+		err error
+	)
+	if !c.call(func() { w, o, err = c.s.spawn(name, uint8(team), s) }) {
 		return 0, fmt.Errorf("spawn: %w", ErrClosed)
 	}
-	msg.Actor = wire.ActorID(provisionalBase + c.nextProv%(0x10000-provisionalBase))
-	c.nextProv++
-	w := &spawnWait{prov: msg.Actor, done: make(chan struct{})}
-	c.pending = append(c.pending, w)
-	c.mu.Unlock()
-	err := c.writeControl(msg)
-	if err != nil {
-		// Not sent (a state the wire cannot carry, or a dead stream): no answer comes.
-		c.mu.Lock()
-		c.pending = slices.DeleteFunc(c.pending, func(x *spawnWait) bool { return x == w })
-		c.mu.Unlock()
+	if err == nil {
+		err = c.await(o)
 	}
-	c.spawnMu.Unlock()
 	if err != nil {
 		return 0, fmt.Errorf("spawn: %w", err)
 	}
@@ -221,14 +264,18 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 	select {
 	case <-w.done:
 	case <-t.C:
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		select {
-		case <-w.done:
-		default:
-			w.abandoned = true
+		gaveUp := false
+		c.call(func() {
+			select {
+			case <-w.done:
+			default:
+				w.abandoned, gaveUp = true, true
+			}
+		})
+		if gaveUp {
 			return 0, errors.New("spawn: no answer from the host")
 		}
+		<-w.done // answered meanwhile, or failed as the loop ended
 	}
 	if w.err != nil {
 		return 0, w.err
@@ -238,15 +285,17 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 
 // Despawn removes one of this player's actors.
 func (c *Client) Despawn(actor uint32) error {
-	id := wire.ActorID(actor)
-	c.mu.Lock()
-	_, ok := c.own[id]
-	delete(c.own, id)
-	c.mu.Unlock()
-	if actor > maxAssignedActor || !ok {
-		return fmt.Errorf("despawn: actor %d: %w", actor, ErrNotOwner)
+	var (
+		o   *outgoing
+		err error
+	)
+	if !c.call(func() { o, err = c.s.despawn(wire.ActorID(actor)) }) {
+		return fmt.Errorf("despawn: %w", ErrClosed)
 	}
-	if err := c.writeControl(&wire.Despawn{Actor: id, Reason: wire.DespawnRemoved}); err != nil {
+	if err == nil {
+		err = c.await(o)
+	}
+	if err != nil {
 		return fmt.Errorf("despawn: %w", err)
 	}
 	return nil
@@ -256,39 +305,19 @@ func (c *Client) Despawn(actor uint32) error {
 // whole state, articulations included. It stamps s.Time with the estimated host
 // time, so the caller's s.Time is ignored. Updates are unreliable: they may be lost.
 func (c *Client) Publish(actor uint32, s deadreckon.State) error {
-	id := wire.ActorID(actor)
-	c.mu.Lock()
-	last, ok := c.own[id]
-	closed := c.left || c.q.isClosed()
-	c.mu.Unlock()
-	if closed {
+	var (
+		o   *outgoing
+		err error
+	)
+	if !c.call(func() { o, err = c.s.publish(wire.ActorID(actor), s) }) {
 		return fmt.Errorf("publish: %w", ErrClosed)
 	}
-	if actor > maxAssignedActor || !ok {
-		return fmt.Errorf("publish: actor %d: %w", actor, ErrNotOwner)
-	}
-	now := c.Now()
-	s.Time = math.Max(0, c.sync.ToRemote(now))
-	u := wire.Update{Actor: id, Seq: last + 1, State: s}
-	c.pmu.Lock()
-	c.batch.Reset()
-	err := c.batch.Add(&u)
 	if err == nil {
-		err = c.conn.sendDatagram(c.batch.Bytes())
+		err = c.await(o)
 	}
-	n := c.batch.Len()
-	c.pmu.Unlock()
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err != nil {
-		c.sendErrors++
 		return fmt.Errorf("publish: %w", err)
 	}
-	if _, still := c.own[id]; still {
-		c.own[id] = u.Seq
-	}
-	c.bytesOut.add(float64(n), now)
-	c.updatesOut.add(1, now)
 	return nil
 }
 
@@ -297,7 +326,7 @@ func (c *Client) Chat(text string) error {
 	if err := checkChat(text); err != nil {
 		return err
 	}
-	if err := c.writeControl(&wire.Chat{Text: text}); err != nil {
+	if err := c.sendControl(&wire.Chat{Text: text}); err != nil {
 		return fmt.Errorf("chat: %w", err)
 	}
 	return nil
@@ -317,153 +346,6 @@ func checkChat(text string) error {
 	return nil
 }
 
-// Poll appends to buf the events that arrived since the last call, in arrival
-// order, and returns the extended slice. It never blocks.
-func (c *Client) Poll(buf []Event) []Event { return c.q.poll(buf) }
-
-// Stats returns the connection figures now.
-func (c *Client) Stats() Stats {
-	now := c.Now()
-	c.sync.Advance(now)
-	_, clockRejected := c.sync.Counts()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return Stats{
-		RTT:           units.Duration(c.sync.RTT()),
-		ClockOffset:   c.sync.Offset(),
-		ClockError:    c.sync.Error(),
-		Silence:       units.Duration(max(0, now-c.lastAnswer)),
-		Timeout:       c.cfg.Timeout,
-		BytesIn:       c.bytesIn.value(now),
-		BytesOut:      c.bytesOut.value(now),
-		UpdatesIn:     c.updatesIn.value(now),
-		UpdatesOut:    c.updatesOut.value(now),
-		Dropped:       c.dropped + c.q.droppedCount(),
-		Rejected:      c.rejected,
-		SendErrors:    c.sendErrors,
-		ClockRejected: clockRejected,
-	}
-}
-
-// Close says goodbye to the host, ends every goroutine and releases the socket. It is
-// safe to call more than once. Closing the host's own player despawns its actors;
-// the host keeps serving the others.
-func (c *Client) Close() error {
-	c.once.Do(func() {
-		c.mu.Lock()
-		c.left = true
-		c.mu.Unlock()
-		if !c.q.isClosed() {
-			c.wmu.Lock()
-			if b, err := wire.AppendFrame(nil, &wire.Leave{Player: c.id, Reason: wire.LeaveQuit}); err == nil {
-				c.conn.writeControl(b)
-			}
-			c.wmu.Unlock()
-		}
-		c.conn.close(codeNormal, "left")
-		c.cancel()
-		c.wg.Wait()
-		c.teardown()
-		c.q.close("left the match", EndLeft)
-		c.log.Info("left the match")
-	})
-	return nil
-}
-
-// controlLoop reads control messages until the connection ends, then queues the
-// EventClosed with the reason.
-func (c *Client) controlLoop() {
-	defer c.wg.Done()
-	for {
-		m, err := c.conn.readControl()
-		if errors.Is(err, wire.ErrBadMessage) {
-			c.mu.Lock()
-			c.rejected++
-			c.mu.Unlock()
-			continue
-		}
-		if err != nil {
-			cause := c.conn.cause(err)
-			c.finish(cause, endingOf(cause, EndConnection))
-			return
-		}
-		if id := c.handleControl(m); id != 0 {
-			c.writeControl(&wire.Despawn{Actor: id, Reason: wire.DespawnRemoved})
-		}
-	}
-}
-
-// finish ends the session after the control stream broke or the host fell silent;
-// why classifies it (kicked wins when the host said so).
-func (c *Client) finish(cause error, why Ending) {
-	c.mu.Lock()
-	left := c.left
-	for _, w := range c.pending {
-		w.err = fmt.Errorf("spawn: %w", ErrClosed)
-		close(w.done)
-	}
-	c.pending = nil
-	c.mu.Unlock()
-	reason := "left the match"
-	if left {
-		why = EndLeft
-	} else {
-		reason = c.reasonText(cause)
-		if c.kicked() {
-			why = EndKicked
-		}
-		c.log.Info("session ended", "reason", reason, "ending", why)
-	}
-	c.q.close(reason, why)
-	c.conn.close(codeNormal, "closing")
-}
-
-// kicked reports whether the host said it kicked this player.
-func (c *Client) kicked() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.kick != ""
-}
-
-// reasonText turns why the connection ended into a plain sentence.
-func (c *Client) reasonText(err error) string {
-	c.mu.Lock()
-	kick := c.kick
-	c.mu.Unlock()
-	if kick != "" {
-		return "kicked by the host: " + kick
-	}
-	if err == nil {
-		return "connection closed"
-	}
-	return err.Error()
-}
-
-// handleControl applies one control message. It returns the id of an actor the
-// host confirmed after Spawn gave up waiting, which the caller then despawns.
-func (c *Client) handleControl(m wire.Message) (abandoned wire.ActorID) {
-	now := c.Now()
-	hostNow := c.sync.ToRemote(now)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.bytesIn.add(float64(m.Length()+wire.FrameHeaderSize), now)
-	switch m := m.(type) {
-	case *wire.Spawn:
-		return c.onSpawn(m, hostNow)
-	case *wire.Despawn:
-		c.onDespawn(m)
-	case *wire.Chat:
-		c.q.push(Event{Kind: EventChat, Owner: uint32(m.From), Name: c.names[m.From], Text: m.Text})
-	case *wire.Kick:
-		c.kick = m.Reason
-	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores:
-		c.q.push(Event{Kind: EventMessage, Message: m})
-	default:
-		c.rejected++
-	}
-	return 0
-}
-
 // Refereed reports true: the host's run loop hands every game message to its Judge
 // (a host without one drops them unanswered), so a match on a Client fights.
 func (c *Client) Refereed() bool { return true }
@@ -473,206 +355,541 @@ func (c *Client) Refereed() bool { return true }
 // stream.
 func (c *Client) Send(m wire.Message) error {
 	if m.Type() != wire.MsgHitClaim {
-		return c.writeControl(m)
+		return c.sendControl(m)
 	}
 	b, err := m.Append(nil)
 	if err != nil {
 		return fmt.Errorf("send %v: %w", m.Type(), err)
 	}
-	if err := c.conn.sendDatagram(b); err != nil {
-		return fmt.Errorf("send %v: %w", m.Type(), c.conn.cause(err))
+	var o *outgoing
+	if !c.call(func() { o, err = c.s.queue(&outgoing{b: b, what: m.Type()}, true) }) {
+		return fmt.Errorf("send %v: %w", m.Type(), ErrClosed)
 	}
-	c.mu.Lock()
-	c.bytesOut.add(float64(len(b)), c.Now())
-	c.mu.Unlock()
+	if err == nil {
+		err = c.await(o)
+	}
+	return err
+}
+
+// sendControl sends m on the control stream and waits for the write.
+func (c *Client) sendControl(m wire.Message) error {
+	var (
+		o   *outgoing
+		err error
+	)
+	if !c.call(func() { o, err = c.s.queueControl(m, true) }) {
+		return fmt.Errorf("send %v: %w", m.Type(), ErrClosed)
+	}
+	if err != nil {
+		return err
+	}
+	return c.await(o)
+}
+
+// Poll appends to buf the events that arrived since the last call, in arrival
+// order, and returns the extended slice. It never waits on the network.
+func (c *Client) Poll(buf []Event) []Event {
+	if c.call(func() { buf = c.s.q.poll(buf) }) {
+		return buf
+	}
+	select {
+	case rest := <-c.rest:
+		buf = append(buf, rest...)
+	default:
+	}
+	return buf
+}
+
+// Stats returns the connection figures now; after Close, those at Close.
+func (c *Client) Stats() Stats {
+	var st Stats
+	if c.call(func() { st = c.s.stats() }) {
+		return st
+	}
+	return c.final
+}
+
+// Close says goodbye to the host, ends every goroutine and releases the socket. It is
+// safe to call more than once. Closing the host's own player despawns its actors;
+// the host keeps serving the others. A Poll after Close returns the events still
+// waiting, the EventClosed last.
+func (c *Client) Close() error {
+	c.once.Do(func() {
+		var (
+			leave *outgoing
+			err   error
+		)
+		c.call(func() {
+			if !c.s.q.closed {
+				leave, err = c.s.queueControl(&wire.Leave{Player: c.id, Reason: wire.LeaveQuit}, true)
+			}
+			c.s.left = true
+		})
+		if leave != nil && err == nil {
+			c.await(leave) // the goodbye goes out before the close overtakes it
+		}
+		c.conn.close(codeNormal, "left")
+		close(c.quit)
+		c.stopRead()
+		c.wg.Wait()
+		c.teardown()
+		c.log.Info("left the match")
+	})
 	return nil
 }
 
-// onSpawn records a spawn (an answer to this player's own request, or another
-// player's actor) and reports it; c.mu held.
-func (c *Client) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorID) {
-	s := m.State
-	s.Time = unwrapTime(s.Time, hostNow)
+// call runs f on the run loop and waits for it. It reports false, without running
+// f, once the loop has ended.
+func (c *Client) call(f func()) bool { return runOn(c.calls, c.loopDone, f) }
+
+// await waits for the run loop to pass back the result of o, which it queued with a
+// reply.
+func (c *Client) await(o *outgoing) error {
+	select {
+	case err := <-o.reply:
+		return err
+	case <-c.loopDone:
+		return ErrClosed
+	}
+}
+
+// feed hands one input to the run loop; it gives up when the loop has ended.
+func (c *Client) feed(in clientInput) {
+	select {
+	case c.in <- in:
+	case <-c.loopDone:
+	}
+}
+
+// run is the client's run loop: it owns the session and applies, one at a time,
+// the API's calls, what the readers and the sender feed it and the probe ticks,
+// until Close.
+func (c *Client) run() {
+	defer c.wg.Done()
+	s := &c.s
+	probe := time.NewTicker(max(c.cfg.SyncInterval/5, time.Millisecond))
+	defer probe.Stop()
+	ticks := probe.C
+	s.probe()
+	for {
+		select {
+		case <-c.quit:
+			s.end()
+			close(c.loopDone)
+			return
+		case f := <-c.calls:
+			f()
+		case in := <-c.in:
+			s.handle(in)
+		case <-ticks:
+			s.tick(probe)
+		}
+		if s.q.closed && ticks != nil {
+			probe.Stop() // the session has ended: nobody to probe
+			ticks = nil
+		}
+	}
+}
+
+// sendLoop writes what the run loop hands it, in order, and hands each result back,
+// until the loop ends.
+func (c *Client) sendLoop() {
+	defer c.wg.Done()
+	for {
+		select {
+		case <-c.loopDone:
+			return
+		case o := <-c.out:
+			var err error
+			if o.control {
+				err = c.conn.writeControl(o.b)
+			} else {
+				err = c.conn.sendDatagram(o.b)
+			}
+			if err != nil {
+				o.err = fmt.Errorf("send %v: %w", o.what, c.conn.cause(err))
+			}
+			c.feed(clientInput{kind: fromSender, sent: o})
+		}
+	}
+}
+
+// readControl feeds the control messages to the run loop until the stream ends, and
+// then why it ended.
+func (c *Client) readControl() {
+	defer c.wg.Done()
+	for {
+		m, err := c.conn.readControl()
+		if err != nil && !errors.Is(err, wire.ErrBadMessage) {
+			c.feed(clientInput{kind: fromEnded, err: c.conn.cause(err)})
+			return
+		}
+		c.feed(clientInput{kind: fromControl, msg: m, err: err, at: c.Now()})
+	}
+}
+
+// readDatagrams feeds the datagrams to the run loop until the connection ends or ctx
+// is done.
+func (c *Client) readDatagrams(ctx context.Context) {
+	defer c.wg.Done()
+	for {
+		b, err := c.conn.receiveDatagram(ctx)
+		if err != nil {
+			return
+		}
+		c.feed(clientInput{kind: fromDatagram, data: b, at: c.Now()})
+	}
+}
+
+// handle applies one input.
+func (s *session) handle(in clientInput) {
+	switch in.kind {
+	case fromDatagram:
+		s.handleDatagram(in.data, in.at)
+	case fromControl:
+		if in.err != nil {
+			s.rejected++
+			return
+		}
+		if id := s.handleControl(in.msg, in.at); id != 0 {
+			s.queueControl(&wire.Despawn{Actor: id, Reason: wire.DespawnRemoved}, false)
+		}
+	case fromEnded:
+		s.finish(in.err, endingOf(in.err, EndConnection))
+	case fromSender:
+		s.sent(in.sent)
+	}
+}
+
+// queue hands o to the sender; with reply, the caller waits for the result. It fails
+// at once when the session has ended or the sender is that far behind.
+func (s *session) queue(o *outgoing, reply bool) (*outgoing, error) {
+	if s.q.closed {
+		return nil, fmt.Errorf("send %v: %w", o.what, ErrClosed)
+	}
+	if reply {
+		o.reply = make(chan error, 1)
+	}
+	select {
+	case s.c.out <- o:
+		return o, nil
+	default:
+		return nil, fmt.Errorf("send %v: %d sends already waiting", o.what, sendQueue)
+	}
+}
+
+// queueControl frames m and queues it for the control stream.
+func (s *session) queueControl(m wire.Message, reply bool) (*outgoing, error) {
+	b, err := wire.AppendFrame(nil, m)
+	if err != nil {
+		return nil, err
+	}
+	return s.queue(&outgoing{b: b, control: true, what: m.Type()}, reply)
+}
+
+// sent applies the result of a send and passes it to whoever waits for it.
+func (s *session) sent(o *outgoing) {
+	now := s.c.Now()
 	switch {
-	case m.Owner == c.id && len(c.pending) > 0:
-		w := c.pending[0]
-		c.pending = c.pending[1:]
+	case o.err == nil:
+		s.bytesOut.Add(float64(len(o.b)), now)
+		s.updatesOut.Add(float64(o.updates), now)
+	case o.counted:
+		s.sendErrors++
+	}
+	if o.err != nil && o.spawn != nil {
+		// Not sent: no answer comes.
+		s.pending = slices.DeleteFunc(s.pending, func(x *spawnWait) bool { return x == o.spawn })
+	}
+	if o.reply != nil {
+		o.reply <- o.err
+	}
+}
+
+// spawn registers a spawn request and queues it. The host answers spawns in the
+// order it reads them, the order they are queued in here.
+func (s *session) spawn(name string, team uint8, st deadreckon.State) (*spawnWait, *outgoing, error) {
+	if s.left || s.q.closed {
+		return nil, nil, ErrClosed
+	}
+	st.Time = math.Max(0, s.c.HostNow())
+	msg := &wire.Spawn{Owner: s.c.id, Team: team, Name: name, State: st,
+		Actor: wire.ActorID(provisionalBase + s.nextProv%(0x10000-provisionalBase))}
+	b, err := wire.AppendFrame(nil, msg)
+	if err != nil {
+		s.sendErrors++ // a state the wire cannot carry
+		return nil, nil, err
+	}
+	s.nextProv++
+	w := &spawnWait{prov: msg.Actor, done: make(chan struct{})}
+	o, err := s.queue(&outgoing{b: b, control: true, what: msg.Type(), spawn: w, counted: true}, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.pending = append(s.pending, w)
+	return w, o, nil
+}
+
+// despawn forgets one of this player's actors and queues its despawn.
+func (s *session) despawn(id wire.ActorID) (*outgoing, error) {
+	_, ok := s.own[id]
+	delete(s.own, id)
+	if id > maxAssignedActor || !ok {
+		return nil, fmt.Errorf("actor %d: %w", id, ErrNotOwner)
+	}
+	return s.queueControl(&wire.Despawn{Actor: id, Reason: wire.DespawnRemoved}, true)
+}
+
+// publish stamps and encodes an update of an own actor and queues it.
+func (s *session) publish(id wire.ActorID, st deadreckon.State) (*outgoing, error) {
+	if s.left || s.q.closed {
+		return nil, ErrClosed
+	}
+	last, ok := s.own[id]
+	if id > maxAssignedActor || !ok {
+		return nil, fmt.Errorf("actor %d: %w", id, ErrNotOwner)
+	}
+	st.Time = math.Max(0, s.c.HostNow())
+	u := wire.Update{Actor: id, Seq: last + 1, State: st}
+	s.batch.Reset()
+	if err := s.batch.Add(&u); err != nil {
+		s.sendErrors++
+		return nil, err
+	}
+	o, err := s.queue(&outgoing{b: bytes.Clone(s.batch.Bytes()), what: wire.MsgStateBatch, updates: 1, counted: true}, true)
+	if err != nil {
+		s.sendErrors++
+		return nil, err
+	}
+	s.own[id] = u.Seq // a sequence number is never sent twice, even when a send fails
+	return o, nil
+}
+
+// stats returns the connection figures now.
+func (s *session) stats() Stats {
+	now := s.c.Now()
+	sy := s.c.sync
+	sy.Advance(now)
+	_, clockRejected := sy.Counts()
+	return Stats{
+		RTT:           units.Duration(sy.RTT()),
+		ClockOffset:   sy.Offset(),
+		ClockError:    sy.Error(),
+		Silence:       units.Duration(max(0, now-s.lastAnswer)),
+		Timeout:       s.c.cfg.Timeout,
+		BytesIn:       s.bytesIn.Value(now),
+		BytesOut:      s.bytesOut.Value(now),
+		UpdatesIn:     s.updatesIn.Value(now),
+		UpdatesOut:    s.updatesOut.Value(now),
+		Dropped:       s.dropped + s.q.dropped,
+		Rejected:      s.rejected,
+		SendErrors:    s.sendErrors,
+		ClockRejected: clockRejected,
+	}
+}
+
+// finish ends the session after the control stream broke or the host fell silent;
+// why classifies it (kicked wins when the host said so). Only the first call counts.
+func (s *session) finish(cause error, why Ending) {
+	if s.q.closed {
+		return
+	}
+	for _, w := range s.pending {
+		w.err = fmt.Errorf("spawn: %w", ErrClosed)
+		close(w.done)
+	}
+	s.pending = nil
+	reason := "left the match"
+	switch {
+	case s.left:
+		why = EndLeft
+	case s.kick != "":
+		reason, why = "kicked by the host: "+s.kick, EndKicked
+	case cause == nil:
+		reason = "connection closed"
+	default:
+		reason = cause.Error()
+	}
+	if !s.left {
+		s.c.log.Info("session ended", "reason", reason, "ending", why)
+	}
+	s.q.close(reason, why)
+	s.c.conn.close(codeNormal, "closing")
+}
+
+// end closes the session as the loop ends (Close), and leaves the figures and the
+// events still waiting for the calls that come after.
+func (s *session) end() {
+	s.left = true
+	s.finish(nil, EndLeft)
+	s.c.final = s.stats()
+	s.c.rest <- s.q.poll(nil)
+}
+
+// handleControl applies one control message that arrived at local time now. It
+// returns the id of an actor the host confirmed after Spawn gave up waiting, which
+// the caller then despawns.
+func (s *session) handleControl(m wire.Message, now float64) (abandoned wire.ActorID) {
+	hostNow := s.c.sync.ToRemote(now)
+	s.bytesIn.Add(float64(m.Length()+wire.FrameHeaderSize), now)
+	switch m := m.(type) {
+	case *wire.Spawn:
+		return s.onSpawn(m, hostNow)
+	case *wire.Despawn:
+		s.onDespawn(m)
+	case *wire.Chat:
+		s.q.push(Event{Kind: EventChat, Owner: uint32(m.From), Name: s.names[m.From], Text: m.Text})
+	case *wire.Kick:
+		s.kick = m.Reason
+	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores:
+		s.q.push(Event{Kind: EventMessage, Message: m})
+	default:
+		s.rejected++
+	}
+	return 0
+}
+
+// onSpawn records a spawn (an answer to this player's own request, or another
+// player's actor) and reports it.
+func (s *session) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorID) {
+	st := m.State
+	st.Time = unwrapTime(st.Time, hostNow)
+	switch {
+	case m.Owner == s.c.id && len(s.pending) > 0:
+		w := s.pending[0]
+		s.pending = s.pending[1:]
 		if w.abandoned {
 			// The caller gave up waiting: remove the actor again.
 			return m.Actor
 		}
-		c.own[m.Actor] = m.Seq
+		s.own[m.Actor] = m.Seq
 		w.id = m.Actor
 		close(w.done)
-	case m.Owner == c.id:
-		c.rejected++ // a spawn for us we did not ask for
+	case m.Owner == s.c.id:
+		s.rejected++ // a spawn for us we did not ask for
 		return 0
 	default:
 		r := &remoteActor{owner: m.Owner}
 		r.seq.Set(m.Seq)
-		c.remote[m.Actor] = r
-		if _, ok := c.names[m.Owner]; !ok {
-			c.names[m.Owner] = m.Name
+		s.remote[m.Actor] = r
+		if _, ok := s.names[m.Owner]; !ok {
+			s.names[m.Owner] = m.Name
 		}
 	}
-	c.q.push(Event{Kind: EventSpawn, Actor: uint32(m.Actor), Owner: uint32(m.Owner), Name: m.Name,
-		Team: int(m.Team), State: s})
+	s.q.push(Event{Kind: EventSpawn, Actor: uint32(m.Actor), Owner: uint32(m.Owner), Name: m.Name,
+		Team: int(m.Team), State: st})
 	return 0
 }
 
-// onDespawn removes an actor, or fails this player's pending spawn the host refused;
-// c.mu held.
-func (c *Client) onDespawn(m *wire.Despawn) {
+// onDespawn removes an actor, or fails this player's pending spawn the host refused.
+func (s *session) onDespawn(m *wire.Despawn) {
 	if m.Actor >= provisionalBase {
-		if len(c.pending) > 0 && c.pending[0].prov == m.Actor {
-			w := c.pending[0]
-			c.pending = c.pending[1:]
+		if len(s.pending) > 0 && s.pending[0].prov == m.Actor {
+			w := s.pending[0]
+			s.pending = s.pending[1:]
 			w.err = errors.New("spawn: refused by the host")
 			close(w.done)
 		}
 		return
 	}
-	owner := c.id
-	if r, ok := c.remote[m.Actor]; ok {
+	owner := s.c.id
+	if r, ok := s.remote[m.Actor]; ok {
 		owner = r.owner
-		delete(c.remote, m.Actor)
+		delete(s.remote, m.Actor)
 	} else {
-		delete(c.own, m.Actor)
+		delete(s.own, m.Actor)
 	}
-	c.q.push(Event{Kind: EventDespawn, Actor: uint32(m.Actor), Owner: uint32(owner), Text: m.Reason.String()})
+	s.q.push(Event{Kind: EventDespawn, Actor: uint32(m.Actor), Owner: uint32(owner), Text: m.Reason.String()})
 }
 
-// datagramLoop reads state batches and clock answers until the connection ends.
-func (c *Client) datagramLoop() {
-	defer c.wg.Done()
-	var buf []wire.Update
-	for {
-		b, err := c.conn.receiveDatagram(c.ctx)
-		if err != nil {
-			return
-		}
-		buf = c.handleDatagram(b, buf)
-	}
-}
-
-// handleDatagram applies one datagram: a clock answer or a state batch.
-func (c *Client) handleDatagram(b []byte, buf []wire.Update) []wire.Update {
-	now := c.Now()
+// handleDatagram applies one datagram that arrived at local time now: a clock answer
+// or a state batch.
+func (s *session) handleDatagram(b []byte, now float64) {
 	_, t, err := wire.PeekHeader(b)
 	switch {
 	case err != nil:
-		c.mu.Lock()
-		c.rejected++
-		c.mu.Unlock()
-		return buf
+		s.rejected++
+		return
 	case t == wire.MsgClockAnswer:
-		c.onClockAnswer(b, now)
-		return buf
+		s.onClockAnswer(b, now)
+		return
 	}
-	updates, rejected, derr := wire.DecodeBatch(buf[:0], b)
-	hostNow := c.sync.ToRemote(now)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.lastAnswer = now
-	c.bytesIn.add(float64(len(b)), now)
-	c.rejected += uint64(rejected)
+	updates, rejected, derr := wire.DecodeBatch(s.updates[:0], b)
+	s.updates = updates
+	hostNow := s.c.sync.ToRemote(now)
+	s.lastAnswer = max(s.lastAnswer, now)
+	s.bytesIn.Add(float64(len(b)), now)
+	s.rejected += uint64(rejected)
 	if derr != nil {
-		c.rejected++
+		s.rejected++
 	}
 	for i := range updates {
 		u := &updates[i]
-		r := c.remote[u.Actor]
+		r := s.remote[u.Actor]
 		if r == nil || !r.seq.Accept(u.Seq) {
-			c.dropped++
+			s.dropped++
 			continue
 		}
-		s := u.State
-		s.Time = unwrapTime(s.Time, hostNow)
-		c.updatesIn.add(1, now)
-		c.q.push(Event{Kind: EventState, Actor: uint32(u.Actor), Owner: uint32(r.owner), State: s, Arrival: now})
+		st := u.State
+		st.Time = unwrapTime(st.Time, hostNow)
+		s.updatesIn.Add(1, now)
+		s.q.push(Event{Kind: EventState, Actor: uint32(u.Actor), Owner: uint32(r.owner), State: st, Arrival: now})
 	}
-	return updates
 }
 
 // onClockAnswer feeds a clock answer to the clock filter.
-func (c *Client) onClockAnswer(b []byte, now float64) {
+func (s *session) onClockAnswer(b []byte, now float64) {
 	m, _, err := wire.Parse(b)
 	ans, ok := m.(*wire.ClockAnswer)
 	if err != nil || !ok {
-		c.mu.Lock()
-		c.rejected++
-		c.mu.Unlock()
+		s.rejected++
 		return
 	}
 	// A sample the sync refuses is counted there (Stats.ClockRejected); the answer
 	// still shows the host is alive.
-	if c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
-		RemoteSend: ans.HostSend, LocalReceive: now}) == nil {
-		c.syncedOnce.Do(func() { close(c.synced) })
+	if s.c.sync.Add(clock.Sample{LocalSend: ans.ClientSend, RemoteReceive: ans.HostReceive,
+		RemoteSend: ans.HostSend, LocalReceive: now}) == nil && !s.synced {
+		s.synced = true
+		close(s.c.synced)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.bytesIn.add(float64(len(b)), now)
-	c.lastAnswer = now
+	s.bytesIn.Add(float64(len(b)), now)
+	s.lastAnswer = max(s.lastAnswer, now)
 }
 
-// syncLoop probes the host clock: quickly at first, then every SyncInterval. The
-// probes also keep the host from timing the client out.
-func (c *Client) syncLoop() {
-	defer c.wg.Done()
-	var buf []byte
-	probe := func() {
-		m := wire.ClockRequest{ClientSend: c.Now()}
-		b, err := m.Append(buf[:0])
-		if err != nil {
-			return
-		}
-		buf = b
-		if c.conn.sendDatagram(b) == nil {
-			c.mu.Lock()
-			c.bytesOut.add(float64(len(b)), c.Now())
-			c.mu.Unlock()
-		}
+// probe sends a clock request. The probes also keep the host from timing the client
+// out.
+func (s *session) probe() {
+	m := wire.ClockRequest{ClientSend: s.c.Now()}
+	b, err := m.Append(s.probeBuf[:0])
+	if err != nil {
+		return
 	}
-	probe()
-	t := time.NewTicker(c.cfg.SyncInterval / 5)
-	defer t.Stop()
-	var st stallWatch
-	for i := 1; ; i++ {
-		select {
-		case <-c.ctx.Done():
-			return
-		case <-t.C:
-		}
-		if gap, ok := st.tick(c.Now(), c.cfg.SyncInterval); ok {
-			// This process did not run (paused, swapped out, starved): the host
-			// cannot be blamed for the answers it could not read meanwhile.
-			c.log.Warn("this program stalled", "seconds", gap)
-			c.mu.Lock()
-			c.lastAnswer = max(c.lastAnswer, c.Now())
-			c.mu.Unlock()
-		}
-		probe()
-		if i == initialProbes-1 {
-			t.Reset(c.cfg.SyncInterval)
-		}
-		if i >= initialProbes-1 && c.silent() {
-			c.finish(st.silence(), EndHostSilent)
-			return
-		}
-	}
+	s.probeBuf = b
+	s.probes++
+	s.queue(&outgoing{b: bytes.Clone(b), what: wire.MsgClockRequest}, false)
 }
 
-// silent reports whether the host has been silent for longer than the timeout.
-func (c *Client) silent() bool {
-	now := c.Now()
-	c.sync.Advance(now)
-	c.mu.Lock()
-	silence := now - c.lastAnswer
-	c.mu.Unlock()
-	if silence > c.cfg.Timeout.Seconds() {
-		c.log.Warn("host silent", "seconds", silence)
-		return true
+// tick probes the host clock, quickly at first, then every SyncInterval, and ends
+// the session when the host has been silent for longer than the timeout.
+func (s *session) tick(t *time.Ticker) {
+	cfg := &s.c.cfg
+	now := s.c.Now()
+	if gap, ok := s.stall.tick(now, cfg.SyncInterval); ok {
+		// This process did not run (paused, swapped out, starved): the host
+		// cannot be blamed for the answers it could not read meanwhile.
+		s.c.log.Warn("this program stalled", "seconds", gap)
+		s.lastAnswer = max(s.lastAnswer, now)
 	}
-	return false
+	s.probe()
+	if s.probes == initialProbes {
+		t.Reset(cfg.SyncInterval)
+	}
+	if s.probes < initialProbes {
+		return
+	}
+	s.c.sync.Advance(now)
+	if silence := now - s.lastAnswer; silence > cfg.Timeout.Seconds() {
+		s.c.log.Warn("host silent", "seconds", silence)
+		s.finish(s.stall.silence(), EndHostSilent)
+	}
 }

@@ -55,6 +55,27 @@ const (
 	// to spawn its tank, and a squatter that joins only to hold a place holds it this
 	// long, not for the whole idle kick.
 	DefaultSpawnGrace = 30 * time.Second
+	// DefaultGuessBurst is how many wrong passphrases one address prefix may send in
+	// a row before it is slowed.
+	DefaultGuessBurst = 5
+	// DefaultGuessInterval is how often a slowed prefix earns one more check.
+	DefaultGuessInterval = 5 * time.Second
+	// DefaultGlobalGuessRate is how many wrong passphrases per second the host
+	// checks, summed over every prefix that has already failed one.
+	DefaultGlobalGuessRate = 1.0
+	// DefaultGlobalGuessBurst is the depth of that global budget.
+	DefaultGlobalGuessBurst = 30
+	// DefaultGuessPrefixes is how many prefixes the limiter remembers; past that the
+	// least recently seen one is forgotten (about 100 bytes each).
+	DefaultGuessPrefixes = 4096
+	// DefaultFloodRate is how many bad updates and datagrams per second (invalid,
+	// unauthorized, malformed or over the token bucket) a client may send before the
+	// seconds start to count towards a disconnect. An honest client sends none,
+	// bar the odd update a clock correction or a collision makes implausible.
+	DefaultFloodRate = 50.0
+	// DefaultFloodFor is how long, in whole seconds, a client's bad traffic must stay
+	// over DefaultFloodRate to get it disconnected.
+	DefaultFloodFor = 3 * time.Second
 	// DefaultMemoryLimit is the soft memory limit, in bytes, tankhost and "tanks
 	// -host" set for the Go runtime (runtime/debug.SetMemoryLimit) unless told
 	// otherwise: far above a host's needs, far below what a flood used to take.
@@ -83,7 +104,9 @@ const (
 	DefaultMaxSpeed = 30.0
 	// DefaultMaxAcceleration is the largest plausible acceleration magnitude, m/s².
 	DefaultMaxAcceleration = 40.0
-	// DefaultMaxTurnRate is the fastest plausible body rotation, rad/s. (The wire
+	// DefaultMaxTurnRate is the fastest plausible turn of a tank's heading, rad/s: its
+	// tracks turn it at 35°/s, a collision spins it faster; pitch and roll follow the
+	// ground and are not rate-limited. (The wire
 	// saturates each angular-velocity component at 4 rad/s.)
 	DefaultMaxTurnRate = 3.0
 	// DefaultMaxArticulationRate is the fastest plausible turret or gun rate, rad/s.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -59,8 +60,13 @@ func checkHonestDelay(t *testing.T, hp *honestPair, baseline time.Duration, star
 	}
 }
 
+// baselineSamples is how many honest deliveries the baseline delay is measured over:
+// half a second of the pair's 50 Hz.
+const baselineSamples = 25
+
 // honestRig listens with default limits, joins an honest pair from honestFrom and
-// measures their delay for half a second: the baseline an attack is compared with.
+// measures their delay over baselineSamples deliveries: the baseline an attack is
+// compared with.
 func honestRig(t *testing.T, honestFrom string) (*Host, *rigHost, *honestPair, time.Duration) {
 	t.Helper()
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0"})
@@ -71,7 +77,10 @@ func honestRig(t *testing.T, honestFrom string) (*Host, *rigHost, *honestPair, t
 	r := inProcessHost(t, h)
 	hp := startHonest(t, r, honestFrom, "")
 	before := time.Now()
-	time.Sleep(500 * time.Millisecond)
+	poll.Until(t, 10*time.Second, "the honest pair's first deliveries", func() bool {
+		_, got, _ := hp.p99(before, time.Now())
+		return got >= baselineSamples
+	})
 	baseline, _, _ := hp.p99(before, time.Now())
 	return h, r, hp, baseline
 }
@@ -89,7 +98,11 @@ func checkFlood(t *testing.T, attack func(ctx context.Context, r *rigHost) *atta
 	joined := make(chan struct{})
 	go func() {
 		defer close(joined)
-		time.Sleep(300 * time.Millisecond) // in the thick of it
+		// In the thick of it: once the host has seen the attack.
+		poll.Within(5*time.Second, func() bool {
+			st := h.Stats()
+			return st.Retries+st.HandshakesRefused > 0 || st.HandshakesInFlight > 0
+		})
 		jctx, jcancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer jcancel()
 		c, err := r.dial(jctx, "127.0.1.1", "joiner", "")
@@ -116,11 +129,11 @@ func checkFlood(t *testing.T, attack func(ctx context.Context, r *rigHost) *atta
 	if r := sock.reflection(); r > 1 {
 		t.Errorf("host sent %.2f× the bytes the attacker sent", r)
 	}
-	if !waitUntil(3*time.Second, func() bool { return h.Stats().Players == 3 }) {
+	if !poll.Within(3*time.Second, func() bool { return h.Stats().Players == 3 }) {
 		t.Errorf("%d players after the attack, want the host and both honest players", h.Stats().Players)
 	}
 	// Everything the attack made the host hold is released within its timeouts.
-	if !waitUntil(recoveryBound, func() bool {
+	if !poll.Within(recoveryBound, func() bool {
 		s := h.Stats()
 		return s.HandshakesInFlight == 0 && s.Joining == 0 && r.fp0.last().goroutines <= base.goroutines+10
 	}) {
@@ -171,7 +184,7 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 		conns = 24 // still three times the per-prefix cap; the attacker's own CPU is costly under -race
 	}
 	o := startHalfOpen(t, h, "127.0.0.7", conns)
-	if !waitUntil(20*time.Second, func() bool { return o.opened.Load() >= int64(conns) }) {
+	if !poll.Within(20*time.Second, func() bool { return o.opened.Load() >= int64(conns) }) {
 		t.Fatalf("the attacker opened only %d half-open joins", o.opened.Load())
 	}
 	ok := 0
@@ -203,11 +216,13 @@ func TestAttackHalfOpenJoins(t *testing.T) {
 }
 
 func TestAttackNameTakeover(t *testing.T) {
-	checkNoLeaks(t)
+	checkNoLeaks(t) // alone: it keeps both cores busy, which would starve the tests beside it
 	// A long timeout, so that the silent victim holds its name through the attack;
 	// the handshake rate per prefix raised, so that every attempt reaches the join
 	// and tests the token rather than being refused before it.
-	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0",
+	// The host clock is moved by hand, so that the victim's silence needs no waiting.
+	clk := &manualClock{}
+	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Clock: clk,
 		Limits: Limits{Timeout: time.Minute, HandshakeRate: 10000, JoinTimeout: 10 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +235,7 @@ func TestAttackNameTakeover(t *testing.T) {
 	if !ok {
 		t.Fatalf("victim's join answered %+v", m)
 	}
-	time.Sleep(1200 * time.Millisecond) // longer than the old 1 s of silence
+	clk.Advance(1200 * time.Millisecond) // longer than the old 1 s of silence
 
 	attempts := 1000
 	if raceEnabled {
@@ -268,14 +283,14 @@ func TestAttackNameTakeover(t *testing.T) {
 	if _, ok := m.(*wire.JoinAccepted); !ok {
 		t.Errorf("rejoin with the token answered %+v", m)
 	}
-	if !waitUntil(2*time.Second, func() bool { return victim.Context().Err() != nil }) {
+	if !poll.Within(2*time.Second, func() bool { return victim.Context().Err() != nil }) {
 		t.Error("the replaced connection is still open")
 	}
 	t.Logf("load %s; %+v", loadAverage(), h.Stats())
 }
 
 func TestAttackIdleSquatters(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	// The handshake rate per prefix raised, so that all 29 reach the join; the idle
 	// kick long enough that no squatter is kicked (freeing its place for another)
 	// while a loaded machine is still admitting the 29.
@@ -312,7 +327,7 @@ func TestAttackIdleSquatters(t *testing.T) {
 	// Connected but publishing nothing: the squatters are kicked; the honest
 	// publisher stays (its observer publishes nothing either, but it is told apart
 	// only by time: it joined later, so check the squatters first).
-	if !waitUntil(15*time.Second, func() bool { return h.Stats().IdleKicked >= uint64(admitted) }) {
+	if !poll.Within(15*time.Second, func() bool { return h.Stats().IdleKicked >= uint64(admitted) }) {
 		t.Errorf("idle players not kicked: %+v", h.Stats())
 	}
 	for _, c := range squatters {
@@ -354,7 +369,7 @@ func TestAttackUpdateFlood(t *testing.T) {
 		}
 		sent++
 		if sent%4 == 0 {
-			time.Sleep(time.Millisecond)
+			time.Sleep(time.Millisecond) // the attacker's pace: 4 datagrams a millisecond
 		}
 	}
 	select {
@@ -381,7 +396,7 @@ func TestAttackUpdateFlood(t *testing.T) {
 }
 
 func TestAttackGuessing(t *testing.T) {
-	checkNoLeaks(t)
+	checkNoLeaks(t) // alone: it keeps both cores busy, which would starve the tests beside it
 	// The handshake rate per prefix raised, so that every guess reaches the guess
 	// limiter rather than being refused before it.
 	// The guess limiter runs on the host clock, held still here so that a loaded
@@ -471,7 +486,7 @@ func TestAttackGuessing(t *testing.T) {
 	// It leaves, and comes back later with its newest token: still not slowed, and
 	// still slowed without it.
 	back.CloseWithError(0, "")
-	if !waitUntil(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
+	if !poll.Within(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
 		t.Fatalf("the neighbour did not leave: %+v", h.Stats())
 	}
 	if m, _ := rawJoin(t, h.Addr(), h.Fingerprint(), "127.0.0.50", "neighbour", "right horse", ReconnectToken{}); m == nil ||
@@ -485,7 +500,7 @@ func TestAttackGuessing(t *testing.T) {
 	// Once the guesser has been quiet for one interval, a first-time joiner behind
 	// its address gets in without a token: the bound docs/security.md states.
 	again.CloseWithError(0, "")
-	if !waitUntil(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
+	if !poll.Within(3*time.Second, func() bool { return h.Stats().Players == 1 }) {
 		t.Fatalf("the neighbour did not leave: %+v", h.Stats())
 	}
 	clk.Advance(DefaultGuessInterval)
@@ -499,8 +514,8 @@ func TestAttackTiming(t *testing.T) {
 	checkNoLeaks(t)
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
-	obs := testClient(t, h, ClientConfig{Name: "observer", KnownHosts: "-"})
-	cheat := testClient(t, h, ClientConfig{Name: "cheat", KnownHosts: "-"})
+	obs := pipeJoin(t, h, ClientConfig{Name: "observer", Clock: clk})
+	cheat := pipeJoin(t, h, ClientConfig{Name: "cheat", Clock: clk})
 	tank, err := cheat.Spawn("cheat", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -512,13 +527,13 @@ func TestAttackTiming(t *testing.T) {
 		if err := w.Add(&wire.Update{Actor: wire.ActorID(tank), Seq: seq, State: s}); err != nil {
 			t.Fatal(err)
 		}
-		if err := cheat.conn.(*quicClient).sendDatagram(w.Bytes()); err != nil {
+		if err := cheat.sendRaw(w.Bytes(), false); err != nil {
 			t.Fatal(err)
 		}
 	}
 	counted := func(what string, f func(HostStats) uint64, want uint64) {
 		t.Helper()
-		if !waitUntil(3*time.Second, func() bool { return f(h.Stats()) >= want }) {
+		if !poll.Within(3*time.Second, func() bool { return f(h.Stats()) >= want }) {
 			t.Errorf("%s: %d, want %d", what, f(h.Stats()), want)
 		}
 	}

@@ -14,7 +14,9 @@
 // handshake and a 2 s join deadline, wrong passphrases limited per prefix and
 // globally, a per-address player cap, an idle kick, and a disconnect for floods of bad
 // updates. A player's name is handed to a new connection only with the reconnect
-// token its JoinAccepted carried (ClientConfig.ReconnectToken).
+// token its JoinAccepted carried (ClientConfig.ReconnectToken). The machinery of these
+// defences lives in net/internal/admission, and the token buckets and rate meters
+// they and the stats use in net/internal/rate.
 //
 // The host admits players that prove the passphrase, assigns player and actor ids,
 // and relays every owner's updates to the other players after checking them:
@@ -33,6 +35,10 @@
 // it. Control messages are dispatched in one switch (match.onControl), and a message
 // for everyone goes through one broadcast. An accepted update is relayed as the bytes
 // its owner sent, appended to each observer's batch: it is encoded once, by its owner.
+// A Client has the same shape: its run loop owns the session (actors, pending spawns,
+// counters, the events waiting for Poll), its readers feed the loop, a sender writes
+// what the loop queues, and every method posts to the loop, so that a Client is safe
+// for concurrent use without sharing state between goroutines.
 //
 // Both ends of a match are a *Client: a player that joined with Dial, or the host's
 // own player (id 0) from Host.Local, which joins through an in-process pipe instead of

@@ -34,6 +34,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxJoiningPerPrefix, "max-joining-per-prefix", DefaultMaxJoiningPerPrefix,
 		"connections not yet joined from one /24 or /64 (past it that prefix's oldest is evicted)")
 	fs.IntVar(&l.MaxPlayersPerAddr, "max-players-per-addr", DefaultMaxPlayersPerAddr, "players joined from one IP address")
+	fs.DurationVar(&l.Timeout, "timeout", DefaultTimeout, "drop a player the host has heard nothing from for this long")
 	fs.DurationVar(&l.IdleKick, "idle-kick", DefaultIdleKick, "kick a player who publishes nothing for this long (negative: never)")
 	fs.Float64Var(&l.FloodRate, "flood-rate", DefaultFloodRate,
 		"bad updates per second (invalid, unauthorized, malformed, over the rate limit) that count towards a flood")

@@ -26,10 +26,10 @@ func TestDefenceFlags(t *testing.T) {
 		t.Errorf("flag defaults\n%+v\nzero Limits\n%+v", got, want)
 	}
 	d := parse("-max-handshakes-per-prefix", "4", "-retry-above", "-1", "-join-timeout", "1.5s",
-		"-idle-kick", "30s", "-guess-interval", "10s", "-flood-for", "5s", "-mem-limit", "256")
+		"-idle-kick", "30s", "-guess-interval", "10s", "-flood-for", "5s", "-mem-limit", "256", "-timeout", "2s")
 	l := d.Limits()
 	if l.MaxHandshakesPerPrefix != 4 || l.RetryAbove != -1 || l.JoinTimeout != 1500*time.Millisecond || l.IdleKick != 30*time.Second ||
-		l.GuessInterval != 10*time.Second || l.FloodFor != 5*time.Second {
+		l.GuessInterval != 10*time.Second || l.FloodFor != 5*time.Second || l.Timeout != 2*time.Second {
 		t.Errorf("limits from flags: %+v", l)
 	}
 	noEnv := func(string) string { return "" }
@@ -64,9 +64,9 @@ func ExampleDefenceFlags() {
 		fmt.Println(err)
 		return
 	}
-	l := d.Limits()
-	fmt.Println(l.MaxPlayersPerAddr, l.IdleKick, l.RetryAbove, l.JoinTimeout)
 	// A command would now call d.ApplyMemoryLimit(os.Getenv) and
 	// Listen(ctx, HostConfig{Limits: l, …}).
+	l := d.Limits()
+	fmt.Println(l.MaxPlayersPerAddr, l.IdleKick, l.RetryAbove, l.JoinTimeout)
 	// Output: 8 5m0s 8 2s
 }

@@ -26,18 +26,6 @@ func (c *manualClock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// eventually polls cond until it holds or timeout passes, and fails the test then.
-func eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, timeout)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 // offlineHost returns a Host with cfg's defaults filled in and no socket, no run
 // loop: tests and benchmarks drive its match directly.
 func offlineHost(t testing.TB, cfg HostConfig) *Host {

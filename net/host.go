@@ -14,6 +14,7 @@ import (
 
 	"github.com/quic-go/quic-go"
 	"github.com/treadline/treadline/internal/units"
+	"github.com/treadline/treadline/net/internal/admission"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -126,8 +127,8 @@ type Host struct {
 	pc    stdnet.PacketConn
 	tr    *quic.Transport
 	ln    *quic.Listener
-	gate  *handshakeGate
-	joinQ *joinQueue
+	gate  *admission.Gate
+	joinQ *admission.JoinQueue
 	fp    string
 	salt  [wire.SaltSize]byte
 	key   [wire.KeySize]byte
@@ -171,9 +172,9 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	tr := &quic.Transport{Conn: pc}
 	// Handshakes run in real time, whatever cfg.Clock says.
 	realTime := newSystemClock()
-	gate := newHandshakeGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix, lim.HandshakeRate,
+	gate := admission.NewGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix, lim.HandshakeRate,
 		func() float64 { return units.Seconds(realTime.Now()) })
-	gate.install(tr)
+	gate.Install(tr)
 	qcfg := &quic.Config{
 		EnableDatagrams: true,
 		// quic-go ends a handshake after twice its idle timeout.
@@ -201,7 +202,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		tr:       tr,
 		ln:       ln,
 		gate:     gate,
-		joinQ:    newJoinQueue(lim.MaxJoining, lim.MaxJoiningPerPrefix),
+		joinQ:    admission.NewJoinQueue(lim.MaxJoining, lim.MaxJoiningPerPrefix, evictJoin),
 		fp:       Fingerprint(cert.Certificate[0]),
 		salt:     wire.NewSalt(),
 		in:       make(chan input, inputQueue),
@@ -378,16 +379,7 @@ func (h *Host) Close() error {
 
 // call runs f on the run loop and waits for it. It reports false, without running
 // f, once the loop has ended.
-func (h *Host) call(f func()) bool {
-	done := make(chan struct{})
-	select {
-	case h.calls <- func() { f(); close(done) }:
-		<-done
-		return true
-	case <-h.loopDone:
-		return false
-	}
-}
+func (h *Host) call(f func()) bool { return runOn(h.calls, h.loopDone, f) }
 
 // feed hands one input to the run loop; it gives up when the host closes.
 func (h *Host) feed(in input) {
@@ -405,16 +397,21 @@ func (h *Host) acceptLoop() {
 		if err != nil {
 			return
 		}
-		h.gate.accepted(conn)
-		h.joinQ.add(conn) // may evict the oldest half-open join
+		h.gate.Accepted(conn.Context())
+		h.joinQ.Add(conn) // may evict the oldest half-open join
 		h.wg.Add(1)
 		go h.serve(conn)
 	}
 }
 
+// evictJoin closes a half-open join evicted to make room for a newer one.
+func evictJoin(conn *quic.Conn) {
+	conn.CloseWithError(codeRefused, "host busy: too many players joining at once; try again")
+}
+
 // refuse tells a connection why it was not admitted and closes it.
 func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReason, text string) {
-	h.joinQ.done(conn) // decided: no longer a join in progress
+	h.joinQ.Done(conn) // decided: no longer a join in progress
 	h.call(func() {
 		h.m.stats.Refused++
 		if int(reason) < len(h.m.stats.RefusedBy) {
@@ -447,7 +444,7 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 func (h *Host) serve(conn *quic.Conn) {
 	defer h.wg.Done()
 	p, fr := h.handshake(conn)
-	h.joinQ.done(conn)
+	h.joinQ.Done(conn)
 	if p == nil {
 		return
 	}
@@ -492,7 +489,7 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	switch {
 	case conn.Context().Err() != nil:
 		// Evicted for a newer join, or closed by either end: nothing to answer.
-		h.joinQ.done(conn)
+		h.joinQ.Done(conn)
 		return nil, nil
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		h.refuse(conn, str, wire.RefuseProtocol, fmt.Sprintf("no join request within %v", h.lim.JoinTimeout))
@@ -506,7 +503,7 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	}
 	token := ReconnectToken(req.Token)
 	if h.cfg.Passphrase != "" {
-		prefix := addrPrefix(conn.RemoteAddr())
+		prefix := admission.Prefix(conn.RemoteAddr())
 		var (
 			allowed, right bool
 			wait           float64
@@ -541,7 +538,7 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	)
 	h.call(func() {
 		p, reason, text = h.m.admit(&quicMember{conn: conn, str: str, timeout: h.lim.Timeout}, req.Name, token,
-			addrHost(conn.RemoteAddr()))
+			admission.Host(conn.RemoteAddr()))
 	})
 	if p == nil {
 		h.refuse(conn, str, reason, text)

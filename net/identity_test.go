@@ -11,6 +11,7 @@ import (
 // TestIdentityKept: an identity file made once gives the same certificate on every
 // load, a host listening with it presents that fingerprint, and rotating replaces it.
 func TestIdentityKept(t *testing.T) {
+	t.Parallel() // real time, over QUIC: runs beside the others
 	path := filepath.Join(t.TempDir(), "sub", "host-identity.pem")
 	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	first, created, err := LoadIdentity(path, false, now)

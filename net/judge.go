@@ -85,7 +85,7 @@ func (m *match) onHitClaim(p *member, b []byte, now float64) (bad int) {
 		m.stats.Malformed++
 		return 1
 	}
-	if !p.trusted && !p.control.take(now) {
+	if !p.trusted && !p.control.Take(now) {
 		// Over the rate is bad traffic, as for updates: a claim flood counts towards
 		// the flood kick (it used to be dropped quietly, forever).
 		m.stats.RateLimited++

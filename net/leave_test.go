@@ -37,7 +37,7 @@ func (l *lockedBuffer) String() string {
 // once (its Leave and QUIC's CONNECTION_CLOSE still go out when the impaired socket
 // closes), not timed out seconds later while the others watch a frozen tank.
 func TestLeaveUnderLag(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	var logs lockedBuffer
 	h := testHost(t, HostConfig{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	watcher := h.Local()

@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 )
 
 func TestHostCloseEndsClients(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	if _, err := c.Spawn("ann", 1, tankAt(0, 0)); err != nil {
@@ -40,7 +41,7 @@ func TestHostCloseEndsClients(t *testing.T) {
 }
 
 func TestHostVanishes(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: time.Second, SyncInterval: 50 * time.Millisecond, Clock: clk})
@@ -59,15 +60,16 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{Timeout: 600 * time.Millisecond}, Clock: clk})
 	watcher := h.Local()
-	// A client that probes the host clock only every 5 s of real time; the host's
-	// clock runs ahead, so the host hears nothing from it for longer than its timeout.
-	quiet := testClient(t, h, ClientConfig{Name: "quiet", KnownHosts: "-", SyncInterval: 5 * time.Second})
+	// A client that probes the host clock only every 5 s of real time (1 s at first);
+	// the test moves the host's clock a second at a time, so the host hears nothing
+	// from it for longer than its timeout.
+	quiet := pipeJoin(t, h, ClientConfig{Name: "quiet", SyncInterval: 5 * time.Second})
 	tank, err := quiet.Spawn("quiet", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var all []Event
-	eventually(t, 4*time.Second, "silent player's tank despawned", func() bool {
+	poll.Until(t, 4*time.Second, "silent player's tank despawned", func() bool {
 		clk.Advance(time.Second)
 		n := len(all)
 		all = watcher.Poll(all)
@@ -85,7 +87,7 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 		t.Errorf("host stats %+v, want 1 timed out and only the host left", st)
 	}
 	// The player joins again under the same name.
-	back := testClient(t, h, ClientConfig{Name: "quiet", KnownHosts: "-"})
+	back := pipeJoin(t, h, ClientConfig{Name: "quiet"})
 	if back.ID() == quiet.ID() {
 		t.Errorf("rejoined player reuses id %d", back.ID())
 	}
@@ -96,9 +98,10 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 
 func TestNameInUse(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{})
-	testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
-	if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Clock: clk})
+	pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
+	if c, err := pipeDial(h, ClientConfig{Name: "ann", Clock: clk}); err == nil {
 		c.Close()
 		t.Fatal("second live player named ann admitted")
 	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "in use") {
@@ -108,9 +111,10 @@ func TestNameInUse(t *testing.T) {
 
 func TestMatchFull(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}})
-	testClient(t, h, ClientConfig{Name: "one", KnownHosts: "-"})
-	if c, err := dialTest(h, ClientConfig{Name: "two", KnownHosts: "-"}); err == nil {
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}, Clock: clk})
+	pipeJoin(t, h, ClientConfig{Name: "one", Clock: clk})
+	if c, err := pipeDial(h, ClientConfig{Name: "two", Clock: clk}); err == nil {
 		c.Close()
 		t.Fatal("third player admitted to a two-player match")
 	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "full") {
@@ -120,8 +124,9 @@ func TestMatchFull(t *testing.T) {
 
 func TestSpawnLimitsAndKick(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{Limits: Limits{MaxActorsPerPlayer: 2}})
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Limits: Limits{MaxActorsPerPlayer: 2}, Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	for i := 0; i < 2; i++ {
 		if _, err := c.Spawn("ann", 1, tankAt(float64(i), 0)); err != nil {
 			t.Fatal(err)
@@ -143,7 +148,7 @@ func TestSpawnLimitsAndKick(t *testing.T) {
 }
 
 func TestDialNobody(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	// A port with nobody behind it: bind one, note it, close it.
 	h := testHost(t, HostConfig{})
 	addr := h.Addr().String()
@@ -165,11 +170,12 @@ func TestDialNobody(t *testing.T) {
 func TestListenContextCloses(t *testing.T) {
 	checkNoLeaks(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	h, err := Listen(ctx, HostConfig{Addr: "127.0.0.1:0"})
+	clk := &manualClock{}
+	h, err := Listen(ctx, HostConfig{Addr: "127.0.0.1:0", Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	cancel()
 	waitFor(t, c, 3*time.Second, func(ev Event) bool { return ev.Kind == EventClosed })
 	h.Close()
@@ -179,7 +185,7 @@ func TestListenContextCloses(t *testing.T) {
 // once under its name with its reconnect token; the old session is dropped and its
 // tank despawned. Without the token the name stays taken.
 func TestRejoinReplacesDeadConnection(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{Timeout: 30 * time.Second}, Clock: clk})
 	watcher := h.Local()
@@ -209,7 +215,7 @@ func TestRejoinReplacesDeadConnection(t *testing.T) {
 // TestImpairedHostSocket runs a session through an impaired host socket (the
 // practice setup wraps the host side too).
 func TestImpairedHostSocket(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	link := impair.Link{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Duplicate: 0.05, Reorder: 0.05}
 	h := testHost(t, HostConfig{Wrap: Impaired(link, 3)})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Wrap: Impaired(link, 4)})

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/internal/admission"
+	"github.com/treadline/treadline/net/internal/rate"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -86,11 +88,11 @@ type match struct {
 	nextPlayer wire.PlayerID
 	nextActor  wire.ActorID
 	stats      HostStats
-	relayRate  rateMeter
-	guesses    *guessLimiter  // wrong passphrases per address prefix
-	tokens     tokenMemory    // reconnect tokens given, by name, for the guess limiter
-	dirty      []*member      // members with a batch waiting for the coalescing window
-	judgeOut   []wire.Message // reused: the judge's answers
+	relayRate  rate.Meter
+	guesses    *admission.GuessLimiter // wrong passphrases per address prefix
+	tokens     tokenMemory             // reconnect tokens given, by name, for the guess limiter
+	dirty      []*member               // members with a batch waiting for the coalescing window
+	judgeOut   []wire.Message          // reused: the judge's answers
 }
 
 func newMatch(h *Host) match {
@@ -98,7 +100,7 @@ func newMatch(h *Host) match {
 		h:       h,
 		members: map[wire.PlayerID]*member{},
 		actors:  map[wire.ActorID]*hostActor{},
-		guesses: newGuessLimiter(h.lim.GuessBurst, h.lim.GuessInterval.Seconds(), h.lim.GlobalGuessRate,
+		guesses: admission.NewGuessLimiter(h.lim.GuessBurst, h.lim.GuessInterval.Seconds(), h.lim.GlobalGuessRate,
 			DefaultGlobalGuessBurst, DefaultGuessPrefixes, h.now()),
 		tokens:     newTokenMemory(tokenMemoryTTL.Seconds(), tokenMemoryNames),
 		nextPlayer: 1,
@@ -147,6 +149,20 @@ func (h *Host) run() {
 	}
 }
 
+// runOn runs f on the run loop that reads calls and waits for it. It reports false,
+// without running f, once done is closed: the loop has ended. Host and Client post
+// their API calls to their loops this way.
+func runOn(calls chan<- func(), done <-chan struct{}, f func()) bool {
+	ran := make(chan struct{})
+	select {
+	case calls <- func() { f(); close(ran) }:
+		<-ran
+		return true
+	case <-done:
+		return false
+	}
+}
+
 // handle applies one input. The one dispatch on message types is onControl (stream)
 // and onDatagram (datagrams).
 func (m *match) handle(in input) {
@@ -171,7 +187,7 @@ func (m *match) handle(in input) {
 // onControl applies one control message from p (or counts the bad one err reports).
 func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
 	p.lastHeard = now
-	if !p.trusted && !p.control.take(now) {
+	if !p.trusted && !p.control.Take(now) {
 		m.stats.RateLimited++
 		m.drop(p, codeKicked, "kicked: control message flood", wire.LeaveKicked)
 		return
@@ -410,10 +426,10 @@ func (m *match) statsNow() HostStats {
 	s := m.stats
 	s.Players = len(m.members)
 	s.Actors = len(m.actors)
-	s.RelayRate = m.relayRate.value(m.h.now())
-	g := m.h.gate.snapshot()
-	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.inFlight, g.retries, g.refusedTotal+g.refusedPrefix
-	s.Joining, s.JoinsEvicted = m.h.joinQ.counts()
+	s.RelayRate = m.relayRate.Value(m.h.now())
+	g := m.h.gate.Snapshot()
+	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.InFlight, g.Retries, g.RefusedTotal+g.RefusedPrefix
+	s.Joining, s.JoinsEvicted = m.h.joinQ.Counts()
 	if c, ok := m.h.cfg.Judge.(JudgeCounter); ok {
 		s.Judged = c.JudgeCounts(nil)
 	}
@@ -429,7 +445,7 @@ func (m *match) mayGuess(prefix netip.Prefix, name string, token ReconnectToken)
 	if m.tokens.knows(name, token, now) {
 		return true, 0
 	}
-	ok, wait := m.guesses.allow(prefix, now)
+	ok, wait := m.guesses.Allow(prefix, now)
 	if !ok {
 		m.stats.GuessesSlowed++
 	}
@@ -437,7 +453,7 @@ func (m *match) mayGuess(prefix netip.Prefix, name string, token ReconnectToken)
 }
 
 // failedGuess records a wrong passphrase from prefix.
-func (m *match) failedGuess(prefix netip.Prefix) { m.guesses.fail(prefix, m.h.now()) }
+func (m *match) failedGuess(prefix netip.Prefix) { m.guesses.Fail(prefix, m.h.now()) }
 
 // allocPlayer returns an unused player id.
 func (m *match) allocPlayer() (wire.PlayerID, bool) {

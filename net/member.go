@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/quic-go/quic-go"
+	"github.com/treadline/treadline/net/internal/admission"
+	"github.com/treadline/treadline/net/internal/rate"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -58,9 +60,9 @@ type member struct {
 	joinedAt    float64 // host time it joined, for the spawn grace
 	published   bool    // it has spawned or published since it joined
 	rtt         float64 // QUIC's smoothed round trip, s, for the timestamp window
-	flood       floodGuard
-	updates     tokenBucket
-	control     tokenBucket
+	flood       admission.FloodGuard
+	updates     rate.Bucket
+	control     rate.Bucket
 	owned       []*hostActor             // the member's actors
 	lastRelay   map[wire.ActorID]float64 // thinning: last relay time per actor
 	open        *wire.BatchWriter        // the batch being filled for this member
@@ -80,9 +82,9 @@ func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now floa
 		lastHeard:   now,
 		lastPublish: now,
 		joinedAt:    now,
-		flood:       newFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
-		updates:     newTokenBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
-		control:     newTokenBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
+		flood:       admission.NewFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
+		updates:     rate.NewBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
+		control:     rate.NewBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
 		lastRelay:   map[wire.ActorID]float64{},
 		out:         outbox{signal: make(chan struct{}, 1)},
 	}

@@ -1,9 +1,6 @@
 package net
 
-import (
-	"errors"
-	"sync"
-)
+import "errors"
 
 // maxQueuedEvents bounds the events a Client holds between Polls; state updates
 // beyond it are dropped and counted, so a stalled game cannot exhaust memory.
@@ -12,9 +9,8 @@ const maxQueuedEvents = 1 << 16
 // ErrClosed reports a call on a Client whose session has ended, or on a closed Host.
 var ErrClosed = errors.New("session closed")
 
-// eventQueue is a Client's inbox. Safe for concurrent use.
+// eventQueue is a Client's inbox, owned by its run loop.
 type eventQueue struct {
-	mu      sync.Mutex
 	events  []Event
 	closed  bool // EventClosed queued; nothing more is queued
 	dropped uint64
@@ -23,8 +19,6 @@ type eventQueue struct {
 // push queues ev; state events beyond the bound are dropped and counted. It reports
 // whether ev was queued.
 func (q *eventQueue) push(ev Event) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	if q.closed {
 		return false
 	}
@@ -38,8 +32,6 @@ func (q *eventQueue) push(ev Event) bool {
 
 // close queues EventClosed with reason and why, once.
 func (q *eventQueue) close(reason string, why Ending) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	if q.closed {
 		return
 	}
@@ -49,22 +41,8 @@ func (q *eventQueue) close(reason string, why Ending) {
 
 // poll appends the queued events to buf and empties the queue.
 func (q *eventQueue) poll(buf []Event) []Event {
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	buf = append(buf, q.events...)
 	clear(q.events)
 	q.events = q.events[:0]
 	return buf
-}
-
-func (q *eventQueue) isClosed() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.closed
-}
-
-func (q *eventQueue) droppedCount() uint64 {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.dropped
 }

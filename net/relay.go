@@ -38,7 +38,7 @@ func (m *match) onDatagram(p *member, b []byte, now float64) {
 		bad = 1
 	}
 	// A client whose bad traffic stays over the flood limit is cut off.
-	if bad > 0 && !p.trusted && p.flood.add(float64(bad), now) {
+	if bad > 0 && !p.trusted && p.flood.Add(float64(bad), now) {
 		m.stats.FloodKicked++
 		m.h.log.Warn("client flooding bad traffic", "player", p.id, "name", logText(p.name))
 		m.drop(p, codeKicked, "kicked: flood of invalid, unauthorized or malformed updates", wire.LeaveKicked)
@@ -55,7 +55,7 @@ func (m *match) onClockRequest(p *member, b []byte, now float64) int {
 	case err != nil || !ok:
 		m.stats.Malformed++
 		return 1
-	case !p.trusted && !p.control.take(now), !p.out.pushProbe(clockProbe{clientSend: req.ClientSend, received: now}):
+	case !p.trusted && !p.control.Take(now), !p.out.pushProbe(clockProbe{clientSend: req.ClientSend, received: now}):
 		m.stats.RateLimited++
 		return 1
 	}
@@ -117,7 +117,7 @@ func (m *match) onStateBatch(p *member, b []byte, now float64) (bad int) {
 func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, error) {
 	// Every update spends a token, whether it turns out valid or not, so that a
 	// flood of foreign or bogus updates is held to the same rate as honest ones.
-	if !p.trusted && !p.updates.take(now) {
+	if !p.trusted && !p.updates.Take(now) {
 		m.stats.RateLimited++
 		return nil, ErrRateLimited
 	}
@@ -171,7 +171,7 @@ func (m *match) relay(a *hostActor, rec []byte, now float64) {
 		}
 	}
 	m.stats.Relayed += uint64(n)
-	m.relayRate.add(float64(n), now)
+	m.relayRate.Add(float64(n), now)
 	m.stats.RelayAge.observe(now-a.state.Time, uint64(n))
 }
 

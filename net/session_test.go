@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -42,7 +43,8 @@ func dialTest(h *Host, cfg ClientConfig) (*Client, error) {
 	if cfg.Fingerprint == "" {
 		cfg.Fingerprint = h.Fingerprint()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// A bound for failures only: each join also has its RequestTimeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return Dial(ctx, cfg)
 }
@@ -52,19 +54,20 @@ func dialTest(h *Host, cfg ClientConfig) (*Client, error) {
 func waitFor(t *testing.T, p *Client, timeout time.Duration, match func(Event) bool) []Event {
 	t.Helper()
 	var all []Event
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
+	found := poll.Within(timeout, func() bool {
 		n := len(all)
 		all = p.Poll(all)
 		for _, ev := range all[n:] {
 			if match(ev) {
-				return all
+				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
+		return false
+	})
+	if !found {
+		t.Fatalf("peer %d: no matching event within %v; saw %d events", p.ID(), timeout, len(all))
 	}
-	t.Fatalf("peer %d: no matching event within %v; saw %d events", p.ID(), timeout, len(all))
-	return nil
+	return all
 }
 
 func tankAt(x, z float64) deadreckon.State {
@@ -74,7 +77,7 @@ func tankAt(x, z float64) deadreckon.State {
 }
 
 func TestJoinSpawnPublish(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{Name: "hostie", Match: MatchSettings{Map: "valley", TickRate: 30}})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	if c.ID() == 0 {
@@ -163,8 +166,9 @@ func TestJoinSpawnPublish(t *testing.T) {
 // does not disturb the answers to the spawns after it.
 func TestSpawnUnencodable(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{})
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	bad := tankAt(0, 0)
 	bad.Position[0] = math.NaN()
 	if _, err := c.Spawn("ann", 1, bad); err == nil {
@@ -186,13 +190,14 @@ func TestSpawnUnencodable(t *testing.T) {
 // and is never merged with what the client knew.
 func TestClientSequencing(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{})
-	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	const actor = 42
-	c.mu.Lock()
-	c.remote[actor] = &remoteActor{owner: 9}
-	c.remote[actor].seq.Set(10)
-	c.mu.Unlock()
+	c.call(func() {
+		c.s.remote[actor] = &remoteActor{owner: 9}
+		c.s.remote[actor].seq.Set(10)
+	})
 	batch := func(seq uint16, s deadreckon.State) []byte {
 		w := wire.NewBatchWriter(0)
 		if err := w.Add(&wire.Update{Actor: actor, Seq: seq, State: s}); err != nil {
@@ -220,7 +225,7 @@ func TestClientSequencing(t *testing.T) {
 	var got []Event
 	for _, st := range steps {
 		before := c.Stats().Dropped
-		c.handleDatagram(st.b, nil)
+		c.call(func() { c.s.handleDatagram(st.b, c.Now()) })
 		got = c.Poll(got[:0])
 		if kept := len(got) == 1; kept != st.kept {
 			t.Fatalf("%s: %d events, kept %v, want %v", st.name, len(got), kept, st.kept)

@@ -67,7 +67,7 @@ func boundOf(i int) float64 {
 // TestJoinAndRelayCounters: admitted joins, refusals by reason, handshakes in flight
 // and the age of relayed updates are counted.
 func TestJoinAndRelayCounters(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 3}})
 	ann := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/internal/poll"
 )
 
 func TestThinningInterval(t *testing.T) {
@@ -27,9 +29,9 @@ func TestThinningPerObserver(t *testing.T) {
 	clk := &manualClock{}
 	h := testHost(t, HostConfig{Thinning: Thinning{Near: 20, PerMeter: 10 * time.Millisecond, MaxInterval: time.Second}, Clock: clk})
 	host := h.Local() // the host player observes too, without actors of its own
-	owner := testClient(t, h, ClientConfig{Name: "owner", KnownHosts: "-", Clock: clk})
-	near := testClient(t, h, ClientConfig{Name: "near", KnownHosts: "-", Clock: clk})
-	far := testClient(t, h, ClientConfig{Name: "far", KnownHosts: "-", Clock: clk})
+	owner := pipeJoin(t, h, ClientConfig{Name: "owner", Clock: clk})
+	near := pipeJoin(t, h, ClientConfig{Name: "near", Clock: clk})
+	far := pipeJoin(t, h, ClientConfig{Name: "far", Clock: clk})
 	tank, err := owner.Spawn("owner", 1, tankAt(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -59,25 +61,25 @@ func TestThinningPerObserver(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		eventually(t, 3*time.Second, "burst relayed", func() bool {
+		poll.Until(t, 3*time.Second, "burst relayed", func() bool {
 			st := h.Stats()
 			return st.Accepted == before.Accepted+n
 		})
 	}
 	// A burst at one instant: the far observer gets its first update only.
 	publishBurst(0)
-	eventually(t, 3*time.Second, "near and host observers served", func() bool {
+	poll.Until(t, 3*time.Second, "near and host observers served", func() bool {
 		count(near, far, host)
 		return seen[near] == n && seen[host] == n
 	})
 	// A second later, the far observer gets one more.
 	clk.Advance(1100 * time.Millisecond)
 	publishBurst(n)
-	eventually(t, 3*time.Second, "near and host observers served", func() bool {
+	poll.Until(t, 3*time.Second, "near and host observers served", func() bool {
 		count(near, far, host)
 		return seen[near] == 2*n && seen[host] == 2*n
 	})
-	eventually(t, 3*time.Second, "far observer served", func() bool { count(far); return seen[far] == 2 })
+	poll.Until(t, 3*time.Second, "far observer served", func() bool { count(far); return seen[far] == 2 })
 	if st := h.Stats(); st.Thinned != 2*n-2 || st.Relayed != 4*n+2 {
 		t.Errorf("host thinned %d and relayed %d, want %d and %d", st.Thinned, st.Relayed, 2*n-2, 4*n+2)
 	}

@@ -78,7 +78,7 @@ const maxStampRegress = 0.3
 // validateStep checks that next, arriving at host time now, follows plausibly from
 // the actor's anchor: the travel (maxTravel: top speed, or after silence what the
 // tank can reach from its anchored speed) and rotation since the anchor fit the
-// limits over the time since it arrived, with slack for quantization, corrections
+// limits over the time since it arrived (the rotation by its heading alone), with slack for quantization, corrections
 // and arrival jitter; and the owner's timestamp does not run backwards.
 func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) error {
 	if next.Time < a.stamp-maxStampRegress {
@@ -88,7 +88,11 @@ func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) err
 	if d := next.Position.Sub(a.pos).Len(); d > maxTravel(a.speed, dt, l) {
 		return fmt.Errorf("%w: moved %.1f m in %.3f s", deadreckon.ErrInvalidState, d, dt)
 	}
-	if r := geom.QuatAngle(a.orient, next.Orientation); r > l.MaxTurnRate*(dt+arrivalJitter)+l.TurnSlack {
+	// Only the heading is rate-limited: a tank turns about its vertical axis with its
+	// tracks, at most MaxTurnRate. Its pitch and roll are the ground's under its three
+	// clamp points, and change at once where it rolls over a crest or a rock's edge,
+	// or lands from a ledge, so a tilt taken in one tick is honest.
+	if r := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.orient))); r > l.MaxTurnRate*(dt+arrivalJitter)+l.TurnSlack {
 		return fmt.Errorf("%w: turned %.2f rad in %.3f s", deadreckon.ErrInvalidState, r, dt)
 	}
 	return nil
@@ -100,71 +104,4 @@ func (a *anchor) advance(s *deadreckon.State, now float64) {
 	if now-a.at >= anchorPeriod {
 		a.pos, a.orient, a.at, a.speed = s.Position, s.Orientation, now, s.Velocity.Len()
 	}
-}
-
-// tokenBucket is a rate limiter on a caller-supplied clock in seconds.
-type tokenBucket struct {
-	rate, burst float64
-	tokens      float64
-	last        float64
-}
-
-func newTokenBucket(rate, burst, now float64) tokenBucket {
-	return tokenBucket{rate: rate, burst: burst, tokens: burst, last: now}
-}
-
-// refill adds the tokens earned since the last call.
-func (b *tokenBucket) refill(now float64) {
-	if now > b.last {
-		b.tokens = math.Min(b.burst, b.tokens+(now-b.last)*b.rate)
-		b.last = now
-	}
-}
-
-// take removes one token if there is one and reports whether it did.
-func (b *tokenBucket) take(now float64) bool {
-	b.refill(now)
-	if b.tokens >= 1 {
-		b.tokens--
-		return true
-	}
-	return false
-}
-
-// rateMeter measures a per-second rate, smoothed exponentially with a one-second time
-// constant, on a caller-supplied clock in seconds.
-type rateMeter struct {
-	rate  float64
-	accum float64
-	last  float64
-}
-
-// add counts n events at time now.
-func (r *rateMeter) add(n, now float64) {
-	r.roll(now)
-	r.accum += n
-}
-
-// roll folds whole 100 ms buckets that ended before now into the average.
-func (r *rateMeter) roll(now float64) {
-	const bucket = 0.1
-	if r.last == 0 {
-		r.last = now
-	}
-	for steps := 0; now-r.last >= bucket; steps++ {
-		if steps > 50 { // long idle: everything decayed
-			r.rate, r.accum, r.last = 0, 0, now
-			return
-		}
-		alpha := 1 - math.Exp(-bucket)
-		r.rate += alpha * (r.accum/bucket - r.rate)
-		r.accum = 0
-		r.last += bucket
-	}
-}
-
-// value returns the smoothed rate at now, per second.
-func (r *rateMeter) value(now float64) float64 {
-	r.roll(now)
-	return r.rate
 }

@@ -11,7 +11,7 @@ import (
 // TestRefusalNamesBothVersions: a client speaking another protocol version is refused
 // with a message that names its version and the host's.
 func TestRefusalNamesBothVersions(t *testing.T) {
-	checkNoLeaks(t)
+	t.Parallel() // real time, over QUIC: runs beside the others
 	h := testHost(t, HostConfig{})
 	conn, str, _, cleanup := rawDial(t, h)
 	defer cleanup()

@@ -37,9 +37,11 @@ type player struct {
 
 // refTank is the referee's record of one tank.
 type refTank struct {
-	key  playerKey
-	team int
-	p    *player
+	key     playerKey
+	team    int
+	p       *player
+	spawned float64 // host time it spawned
+	fired   bool    // it has fired since: its spawn protection is over
 }
 
 // DefaultMaxPlayers bounds the players the referee remembers (and the scoreboard's
@@ -74,6 +76,7 @@ type Referee struct {
 	// datagram, the Fire a reliable message that a loss delays): each is judged when
 	// its Fire comes, or dropped after the rewind cap.
 	early map[shotKey]earlyClaim
+	pages []*wire.Scores // reused by Outbox for a scoreboard split into frames
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -143,7 +146,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 		r.players[k] = p
 	}
 	p.tanks++
-	r.tanks[actor] = &refTank{key: k, team: team, p: p}
+	r.tanks[actor] = &refTank{key: k, team: team, p: p, spawned: at}
 	r.check.shareGun(actor, p.gun)
 	if !p.alive {
 		// A wreck that respawns before its time is a wreck still; revive brings it
@@ -206,6 +209,11 @@ func (r *Referee) Despawned(actor uint32, at float64) {
 	delete(r.tanks, actor)
 }
 
+// Health returns the hit points of actor and whether it is alive (0, false for an
+// unknown actor), for a headless match that reads the host's verdicts (the lab's
+// novice). Like the net.Judge methods, it is called from the run loop's goroutine.
+func (r *Referee) Health(actor uint32) (float64, bool) { return r.health(actor) }
+
 // health returns the hit points of actor and whether it is alive; false, 0 for an
 // unknown actor.
 func (r *Referee) health(actor uint32) (float64, bool) {
@@ -227,6 +235,12 @@ func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 	v := r.check.Fired(s, at)
 	if v == combat.Accepted {
 		r.out = append(r.out, combat.Event{Kind: combat.EventFire, Time: at, Shot: s})
+		if t := r.tanks[s.Shooter]; t != nil {
+			t.fired = true
+			if r.scores[t.key] != nil {
+				r.scores[t.key].Shots++
+			}
+		}
 	}
 	k := shotKey{s.Shooter, s.ID}
 	if e, ok := r.early[k]; ok {
@@ -270,6 +284,12 @@ func (r *Referee) dropEarly(at float64) {
 	}
 }
 
+// protected reports whether tank t is under spawn protection at host time at: it
+// spawned less than Rules.SpawnProtection ago and has not fired since.
+func (r *Referee) protected(t *refTank, at float64) bool {
+	return !t.fired && at-t.spawned < r.rules.SpawnProtection
+}
+
 // claim judges claim c, arrived at host time at from a shooter whose link is link, and
 // applies the damage of an accepted one.
 func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
@@ -300,11 +320,14 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	dmg := 0.0
 	// Nobody harms a tank of its own: a player's tanks, or a tank it controls, share
 	// its key (and its health), so shooting them would only farm kills.
-	if shooter == nil || (shooter.key != target.key && combat.Enemies(shooter.team, target.team)) {
+	if (shooter == nil || (shooter.key != target.key && combat.Enemies(shooter.team, target.team))) && !r.protected(target, at) {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
 	tp := target.p
 	tp.health = math.Max(0, tp.health-dmg)
+	if shooter != nil && dmg > 0 && r.scores[shooter.key] != nil {
+		r.scores[shooter.key].Hits++
+	}
 	r.out = append(r.out, combat.Event{Kind: combat.EventHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
 		Damage: dmg, Health: tp.health, Rebuilt: v.Rebuilt})
 	if tp.health > 0 {
@@ -393,7 +416,7 @@ func (r *Referee) step(at float64) {
 func (r *Referee) restart(at float64) {
 	r.begun, r.over, r.start = true, false, at
 	for _, s := range r.scores {
-		s.Kills, s.Deaths = 0, 0
+		s.Kills, s.Deaths, s.Hits, s.Shots = 0, 0, 0, 0
 	}
 	for _, p := range r.players {
 		p.health, p.alive = r.rules.MaxHealth, true
@@ -540,9 +563,18 @@ func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
 	r.countRounds()
 	r.evs = r.events(r.evs[:0])
 	for i := range r.evs {
-		if m, err := combat.EventMessage(&r.evs[i]); err == nil {
-			buf = append(buf, m)
+		m, err := combat.EventMessage(&r.evs[i])
+		if err != nil {
+			continue
 		}
+		if sc, ok := m.(*wire.Scores); ok { // a full match's board is longer than a frame
+			r.pages = wire.SplitScores(r.pages[:0], sc)
+			for _, p := range r.pages {
+				buf = append(buf, p)
+			}
+			continue
+		}
+		buf = append(buf, m)
 	}
 	clear(r.evs)
 	return buf

@@ -65,6 +65,9 @@ func TestRefereeDamagesDestroysAndScores(t *testing.T) {
 	if len(sc) != 2 || sc[0].Name != "shooter" || sc[0].Kills != 1 || sc[1].Deaths != 1 {
 		t.Errorf("scoreboard %+v", sc)
 	}
+	if len(sc) == 2 && (sc[0].Shots != 2 || sc[0].Hits != 2 || sc[1].Shots != 0 || sc[1].Hits != 0) {
+		t.Errorf("shots and hits %+v, want the shooter 2 of 2, the target none", sc)
+	}
 	// A third shot at the wreck is refused: the target is destroyed.
 	s, c := f.shoot(t, 3, 7)
 	r.fire(s, 7.1)
@@ -202,6 +205,33 @@ func TestJudgeStartRound(t *testing.T) {
 		j.Tick(start + tick.into)
 		if n := j.Rounds(); n != tick.want {
 			t.Errorf("%d rounds %v s into the fresh round of 60, want %d", n, tick.into, tick.want)
+		}
+	}
+}
+
+// TestSpawnProtection: a hit on a tank that spawned less than SpawnProtection ago
+// does no damage, unless the tank has fired since; without protection it does.
+func TestSpawnProtection(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		rules  combat.Rules
+		fired  bool
+		health float64
+	}{
+		{"protected", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, false, 100},
+		{"fired first", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, true, 40},
+		{"no protection", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: -1}, false, 40},
+		{"protection over", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 1}, false, 40},
+	} {
+		f, r := refereeFight(t, c.rules)
+		r.tanks[2].fired = c.fired
+		s, cl := f.shoot(t, 1, 3)
+		r.fire(s, 3.1)
+		if v := r.claim(cl, cl.Time+0.1, f.link); v.Reason != combat.Accepted {
+			t.Fatalf("%s: claim refused: %v", c.name, v.Reason)
+		}
+		if h, _ := r.Health(2); h != c.health {
+			t.Errorf("%s: target health %v after a 60-point hit, want %v", c.name, h, c.health)
 		}
 	}
 }

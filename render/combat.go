@@ -47,6 +47,8 @@ type combatLayer struct {
 	healthText, reloadText *gui.Label
 	lastClock, lastMsg     string
 	lastHealth, lastLoaded float64
+	fb                     *feedback
+	res                    *results
 }
 
 func newCombatLayer(hudRoot *core.Node) *combatLayer {
@@ -91,6 +93,8 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.banner = label(26, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
 	c.healthText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
 	c.reloadText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
+	c.fb = newFeedback(c.hud)
+	c.res = newResults(c.hud)
 	hudRoot.Add(c.hud)
 	return c
 }
@@ -309,13 +313,19 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	w, h := float32(s.view.Width), float32(s.view.Height)
 	self := snap.Self >= 0 && snap.Self < len(snap.Tanks)
 	c.cross.SetVisible(false)
-	if self && cv.HasAim && !cv.Wreck {
+	if self && cv.HasAim && !cv.Wreck && !cv.Over && !s.centreCovered() {
 		c.placeCrosshair(s, &snap.Tanks[snap.Self], cv)
 	}
+	cx, cy := c.cross.Position().X, c.cross.Position().Y
+	cw, ch := c.cross.Size()
+	c.fb.placeMark(cv.Markers, cx+cw/2, cy+ch/2, c.cross.Visible())
+	c.fb.placeHurts(s, cv.Hurts, w, h, s.hud.scale)
+	markKiller(s, snap)
 	c.placeBars(cv, self, w, h)
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
 	c.placeBanner(cv, w, h)
+	c.res.update(snap, s.view.Width, s.view.Height)
 }
 
 // placeCrosshair puts the crosshair at the ballistic impact point, with a ring on the
@@ -440,8 +450,8 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 	banner := ""
 	switch {
-	case cv.Over:
-		banner = fmt.Sprintf("MATCH OVER — next match in %.0f s (Tab: scores)", math.Ceil(cv.NextIn))
+	case cv.Wreck && cv.KilledBy != "":
+		banner = fmt.Sprintf("DESTROYED by %s (marked red) — respawn in %.0f s", cv.KilledBy, math.Ceil(cv.RespawnIn))
 	case cv.Wreck:
 		banner = fmt.Sprintf("DESTROYED — respawn in %.0f s", math.Ceil(cv.RespawnIn))
 	}
@@ -449,7 +459,11 @@ func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 		c.banner.SetText(banner)
 	}
 	bw, _ := c.banner.Size()
-	c.banner.SetPosition(w/2-bw/2, h*0.3)
+	y := h * 0.3
+	if cv.Wreck && !cv.Over {
+		y = h * 0.62 // under the middle, clear of the killer's marker
+	}
+	c.banner.SetPosition(w/2-bw/2, y)
 	c.banner.SetVisible(banner != "")
 }
 

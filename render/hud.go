@@ -187,7 +187,16 @@ func (u *hud) applyScale() {
 	} else {
 		u.hint.SetText(hintText)
 	}
-	// The help is drawn once into one opaque image (textimg.go): cheap to show.
+	u.drawHelp()
+	u.legendFor = ^Overlay(0) // redraw
+	u.fitMinimap()
+	u.layout()
+}
+
+// drawHelp draws the help into one opaque image (textimg.go), cheap to show, and
+// lays the panels out again.
+func (u *hud) drawHelp() {
+	sc := float64(u.scale)
 	img := columnsImage(helpRows(u.helpLines), helpFontSize*sc, int(12*sc), int(18*sc))
 	if u.help == nil {
 		u.help = imagePanel(nil, img)
@@ -196,9 +205,6 @@ func (u *hud) applyScale() {
 	} else {
 		imagePanel(u.help, img)
 	}
-	u.legendFor = ^Overlay(0) // redraw
-	u.fitMinimap()
-	u.layout()
 }
 
 // fitMinimap rebuilds the minimap when the picture calls for another size.

@@ -57,6 +57,17 @@ func (o Overlay) String() string {
 	return b.String()
 }
 
+// overlayChoices lists the names ParseOverlays takes, from overlayNames, so a new
+// overlay is never left out of the error: "ghost, trail, …, hits or all".
+func overlayChoices() string {
+	var b strings.Builder
+	for _, n := range overlayNames {
+		b.WriteString(n.name)
+		b.WriteString(", ")
+	}
+	return strings.TrimSuffix(b.String(), ", ") + " or all"
+}
+
 // ParseOverlays parses a comma-separated list of overlay names (ghost, trail, clamp,
 // motion, labels, or all). Blanks around names are ignored; "" is the empty set.
 func ParseOverlays(s string) (Overlay, error) {
@@ -78,7 +89,7 @@ func ParseOverlays(s string) (Overlay, error) {
 			}
 		}
 		if !found {
-			return 0, fmt.Errorf("render: unknown overlay %q (want ghost, trail, clamp, motion, labels or all)", f)
+			return 0, fmt.Errorf("unknown overlay %q (want %s)", f, overlayChoices())
 		}
 	}
 	return o, nil

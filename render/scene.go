@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/g3n/engine/camera"
@@ -282,6 +283,25 @@ func (s *Scene) FlashFor(msg string, d time.Duration) {
 // SetPanels chooses the HUD's panels (help, players list, message, chat box) from
 // the next Update on.
 func (s *Scene) SetPanels(p Panels) { s.hud.setPanels(p) }
+
+// centreCovered reports whether a panel over the middle of the picture shows (the
+// help, the scoreboard, a message or the pause menu): the crosshair, drawn after the
+// HUD, would sit on top of it.
+func (s *Scene) centreCovered() bool {
+	p := &s.hud.panels
+	return p.Help || p.Scores || p.Message != "" || (s.menu != nil && s.menu.root.Visible())
+}
+
+// SetHelp replaces the key list the help panel shows (SceneConfig.Help), for keys
+// rebound during the match.
+func (s *Scene) SetHelp(lines []HelpLine) {
+	s.hud.helpLines = slices.Clone(lines)
+	s.hud.drawHelp()
+	s.hud.layout()
+}
+
+// Help returns the key list the help panel shows.
+func (s *Scene) Help() []HelpLine { return slices.Clone(s.hud.helpLines) }
 
 // Dispose frees the scene's meshes, textures and labels, for a window that outlives
 // it. The scene must not be used afterwards.

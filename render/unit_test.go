@@ -42,6 +42,25 @@ func TestParseOverlays(t *testing.T) {
 	}
 }
 
+// TestParseOverlaysError checks the error a player reads for a wrong -overlays: it
+// names every overlay (hits too) and carries no package prefix (the flag's usage line
+// gives the context).
+func TestParseOverlaysError(t *testing.T) {
+	_, err := ParseOverlays("ghosts")
+	if err == nil {
+		t.Fatal("ParseOverlays(ghosts): no error")
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "render:") {
+		t.Errorf("error %q leaks the package prefix", msg)
+	}
+	for _, n := range overlayNames {
+		if !strings.Contains(msg, n.name) {
+			t.Errorf("error %q does not name overlay %q", msg, n.name)
+		}
+	}
+}
+
 func TestLOD(t *testing.T) {
 	cases := []struct {
 		d      float64

@@ -58,6 +58,18 @@ type Session struct {
 	once    sync.Once
 	closers []func() error
 	err     error
+	clock   *PauseClock // a practice's clock, which Pause stops; nil: it cannot pause
+}
+
+// Pause stops the whole match (on) or lets it go on (off), and reports whether it
+// can: only a practice started with a PracticeConfig.Clock, where the player is
+// alone with bots, pauses for real.
+func (s *Session) Pause(on bool) bool {
+	if s == nil || s.clock == nil {
+		return false
+	}
+	s.clock.Pause(on)
+	return true
 }
 
 // Close stops the session's loops and closes its links and sockets, in reverse order
@@ -120,7 +132,19 @@ type PracticeConfig struct {
 	TickRate float64
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Clock, if set, is the clock of the host, the bots and the player's match:
+	// Session.Pause stops it. If nil, the system's clock, and the match cannot pause.
+	Clock *PauseClock
 }
+
+// PracticeTeam is the player's team in practice. The bots take teams 1 and 2 in
+// turn, team 1 first, so the player's team 2 has as many tanks as team 1 with an odd
+// number of bots (the default), one fewer with an even number.
+const PracticeTeam = 2
+
+// PracticeTeams returns how many bots fight beside the player and against them in a
+// practice with bots bots.
+func PracticeTeams(bots int) (friends, enemies int) { return bots / 2, bots - bots/2 }
 
 // Practice starts a practice match at once: an in-process host on a random loopback
 // port running the bots in its own goroutine, and the player joining it over QUIC
@@ -157,6 +181,10 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	}
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
+	if cfg.Clock != nil {
+		hc.Clock = cfg.Clock
+		sess.clock = cfg.Clock
+	}
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: listen: %w", err)
@@ -176,7 +204,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: sess.Addr, Fingerprint: sess.Fingerprint, KnownHosts: "-",
 		Name: orName(cfg.Match.Name), Wrap: wrapFor(imp, cfg.Match.Seed+2), Logger: log,
-		Timeout: inProcessTimeout,
+		Timeout: inProcessTimeout, Clock: hc.Clock,
 	})
 	if err != nil {
 		sess.Close()
@@ -185,6 +213,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	sess.add(client.Close)
 	pc := cfg.Match
 	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp
+	pc.Team = PracticeTeam
 	if pc.Logger == nil {
 		pc.Logger = log
 	}

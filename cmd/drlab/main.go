@@ -11,9 +11,11 @@ import (
 
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/lab"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/session"
 )
 
 func main() { cli.Main("drlab", run) }
@@ -35,6 +37,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if f.duelOptions != nil {
 		return lab.RunDuel(ctx, stdout, *f.duelOptions)
 	}
+	if f.noviceOptions != nil {
+		return lab.RunNovice(ctx, stdout, *f.noviceOptions)
+	}
 	return lab.Run(ctx, stdout, f.Options)
 }
 
@@ -47,7 +52,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (lab.Options, error) {
 // labFlags are the parsed flags: lab options, and the duel's when -duel is given.
 type labFlags struct {
 	lab.Options
-	duelOptions *lab.DuelOptions // set by -duel
+	duelOptions   *lab.DuelOptions   // set by -duel
+	noviceOptions *lab.NoviceOptions // set by -novice
 }
 
 // parseLabFlags parses the command line.
@@ -55,16 +61,29 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 	var (
 		duel       = fs.Bool("duel", false, "measure who-hit-whom: a bot fires at another over the impaired link (-latency -jitter -loss each hop; -seed -runs -json -shots -difficulty)")
 		shots      = fs.Int("shots", lab.DefaultDuelShots, "-duel: shots fired per run at least")
-		difficulty = fs.String("difficulty", "normal", "-duel: the shooting bot's skill: easy, normal or hard")
+		difficulty = fs.String("difficulty", "normal", "-duel, -novice: the bots' skill: easy, normal or hard")
+		novice     = fs.Bool("novice", false, "measure a newcomer's practice match: a scripted novice (0.4 s reactions, a few degrees off, poor lead, turret at key speed) plays the practice headless in simulated time (-difficulty -bots -duration -seed -runs -json)")
+		bots       = fs.Int("bots", 0, fmt.Sprintf("-novice: bots in the practice (0: %d)", session.DefaultPracticeBots))
 	)
 	o, err := parseLabOptions(fs, args)
 	lf := labFlags{Options: o}
-	if err != nil || !*duel {
+	if err != nil || !*duel && !*novice {
 		return lf, err
 	}
 	d, err := bot.ParseDifficulty(*difficulty)
 	if err != nil {
 		return lf, cli.Usagef("difficulty", "%q: give easy, normal or hard", *difficulty)
+	}
+	if *novice {
+		if *bots < 0 || *bots > game.MaxBots {
+			return lf, cli.Usagef("bots", "%d: give 0 to %d", *bots, game.MaxBots)
+		}
+		no := lab.NoviceOptions{Difficulty: d, Bots: *bots, Seed: o.Seed, Runs: o.Runs, JSON: o.JSON}
+		if cli.Set(fs)["duration"] {
+			no.Duration = time.Duration(o.Duration * float64(time.Second))
+		}
+		lf.noviceOptions = &no
+		return lf, nil
 	}
 	lf.duelOptions = &lab.DuelOptions{Network: o.Network, Seed: o.Seed, Runs: o.Runs, Shots: *shots,
 		FPS: o.FPS, Difficulty: d, JSON: o.JSON}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -17,13 +18,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/internal/poll"
 )
 
 // The end-to-end tests run the real programs, built without -race (the race
 // detector rejects g3n's vertex uploads; see render/race_test.go), on loopback.
 
-// buildTools builds cmd/tanks and cmd/tankhost into a temporary directory.
+// built is the one build of the programs the end-to-end tests share.
+var built struct {
+	once            sync.Once
+	tanks, tankhost string
+	err             error
+}
+
+// buildTools builds cmd/tanks and cmd/tankhost, once for all the tests, into the
+// temporary configuration directory clitest.Main made (and removes at the end), and
+// marks the test as one that runs beside the others: each starts its own programs on
+// its own ports.
 func buildTools(t *testing.T) (tanks, tankhost string) {
 	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
@@ -32,16 +43,22 @@ func buildTools(t *testing.T) (tanks, tankhost string) {
 	if testing.Short() {
 		t.Skip("end-to-end tests start real processes; skipped with -short")
 	}
-	dir := t.TempDir()
-	goBin := "go" // go test puts its own toolchain first on PATH
-	tanks, tankhost = filepath.Join(dir, "tanks"), filepath.Join(dir, "tankhost")
-	for out, pkg := range map[string]string{tanks: ".", tankhost: "../tankhost"} {
-		cmd := exec.Command(goBin, "build", "-o", out, pkg)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	t.Parallel()
+	built.once.Do(func() {
+		dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "e2e-bin")
+		built.tanks, built.tankhost = filepath.Join(dir, "tanks"), filepath.Join(dir, "tankhost")
+		for out, pkg := range map[string]string{built.tanks: ".", built.tankhost: "../tankhost"} {
+			cmd := exec.Command("go", "build", "-o", out, pkg) // go test puts its own toolchain first on PATH
+			if b, err := cmd.CombinedOutput(); err != nil {
+				built.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+				return
+			}
 		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return tanks, tankhost
+	return built.tanks, built.tankhost
 }
 
 // proc is a started program whose stderr lines are collected.
@@ -98,21 +115,33 @@ func (p *proc) output() string {
 // waitLine waits until a stderr line matches re and returns its submatches.
 func (p *proc) waitLine(t *testing.T, re *regexp.Regexp, timeout time.Duration) []string {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
+	var (
+		m      []string
+		exited bool
+	)
+	find := func() bool {
 		p.mu.Lock()
+		defer p.mu.Unlock()
 		for _, l := range p.lines {
-			if m := re.FindStringSubmatch(l); m != nil {
-				p.mu.Unlock()
-				return m
+			if m = re.FindStringSubmatch(l); m != nil {
+				return true
 			}
 		}
-		p.mu.Unlock()
+		return false
+	}
+	poll.Within(timeout, func() bool {
 		select {
 		case <-p.done:
-			t.Fatalf("%s exited (%v) before printing a line matching %q", p.cmd.Path, p.err, re)
-		case <-time.After(50 * time.Millisecond):
+			exited = true // every line is in: one last look
+		default:
 		}
+		return find() || exited
+	})
+	switch {
+	case m != nil:
+		return m
+	case exited:
+		t.Fatalf("%s exited (%v) before printing a line matching %q", p.cmd.Path, p.err, re)
 	}
 	t.Fatalf("no line matching %q within %v", re, timeout)
 	return nil
@@ -137,12 +166,12 @@ func (p *proc) wait(t *testing.T, timeout time.Duration) int {
 
 var listenRE = regexp.MustCompile(`addr=(\S+) fingerprint=([0-9a-f]+)`)
 
-// startHost starts tankhost with one bot on a random loopback port and returns it and
-// the join argument.
-func startHost(t *testing.T, tankhost string) (*proc, string) {
+// startHost starts tankhost with one bot on a random loopback port, and the extra
+// flags, and returns it and the join argument.
+func startHost(t *testing.T, tankhost string, extra ...string) (*proc, string) {
 	t.Helper()
-	host := start(t, tankhost, "-listen", "127.0.0.1:0", "-bots", "1", "-seed", "5",
-		"-identity", filepath.Join(t.TempDir(), "identity.pem"))
+	host := start(t, tankhost, append([]string{"-listen", "127.0.0.1:0", "-bots", "1", "-seed", "5",
+		"-identity", filepath.Join(t.TempDir(), "identity.pem")}, extra...)...)
 	m := host.waitLine(t, listenRE, 30*time.Second)
 	return host, m[1] + "#" + m[2]
 }
@@ -193,30 +222,34 @@ func TestMatchEndings(t *testing.T) {
 	tanks, tankhost := buildTools(t)
 	ended := regexp.MustCompile(`msg="match ended"`)
 	for _, c := range []struct {
-		name string
-		end  func(t *testing.T, host, client *proc)
-		code int
-		last string // the client's last line starts with this
+		name     string
+		hostArgs []string
+		end      func(t *testing.T, host, client *proc)
+		code     int
+		last     string // the client's last line starts with this
 	}{
-		{"host killed", func(t *testing.T, host, _ *proc) { host.cmd.Process.Signal(syscall.SIGKILL) },
+		{"host killed", nil, func(t *testing.T, host, _ *proc) { host.cmd.Process.Signal(syscall.SIGKILL) },
 			1, "tanks: Lost the connection to 127.0.0.1:"},
-		{"host stopped", func(t *testing.T, host, _ *proc) {
+		{"host stopped", nil, func(t *testing.T, host, _ *proc) {
 			host.cmd.Process.Signal(syscall.SIGTERM)
 			if code := host.wait(t, 20*time.Second); code != 0 {
 				t.Errorf("tankhost exit code %d after SIGTERM, want 0", code)
 			}
 		}, 0, "tanks: The host ended the match."},
-		{"client paused and dropped", func(t *testing.T, _, client *proc) {
+		// The host drops a silent player after 2 s here (6 s by default): the client
+		// stays stopped until the host says it timed the player out.
+		{"client paused and dropped", []string{"-timeout", "2s"}, func(t *testing.T, host, client *proc) {
 			client.cmd.Process.Signal(syscall.SIGSTOP)
-			time.Sleep(net.DefaultTimeout + 2*time.Second)
+			host.waitLine(t, regexp.MustCompile(`msg="player timed out"`), 60*time.Second)
 			client.cmd.Process.Signal(syscall.SIGCONT)
 		}, 1, "tanks: The host at 127.0.0.1:"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			host, join := startHost(t, tankhost)
+			t.Parallel()
+			host, join := startHost(t, tankhost, c.hostArgs...)
 			client := start(t, tanks, "-join", join, "-name", "e2e", "-size", "320x200", "-v")
 			client.waitLine(t, regexp.MustCompile(`msg=joined`), 60*time.Second)
-			time.Sleep(time.Second) // a few frames of play
+			client.waitLine(t, regexp.MustCompile(`msg="match started"`), 60*time.Second) // in play
 			c.end(t, host, client)
 			client.waitLine(t, ended, 30*time.Second)
 			select {

@@ -248,7 +248,10 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
 		mode = "join"
 	default:
-		pc := session.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger}
+		// Alone with bots, the pause menu stops the whole match (a screenshot or
+		// benchmark run never pauses).
+		pc := session.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger,
+			Clock: session.NewPauseClock(wallClock{start: time.Now()})}
 		if c.botsSet {
 			pc.Bots = c.bots
 			if c.bots == 0 {
@@ -273,7 +276,17 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		return fmt.Errorf("start %s match: %w", mode, err)
 	}
 	defer sess.Close()
+	logger.Info("match started", "mode", mode)
 	var notice string
+	if mode == "practice" {
+		bots := session.DefaultPracticeBots
+		if c.botsSet {
+			bots = max(c.bots, 0)
+		}
+		friends, enemies := session.PracticeTeams(bots)
+		notice = fmt.Sprintf("Practice: you are on team %d with %d bot teammates, against %d bots. Esc pauses the match.",
+			session.PracticeTeam, friends, enemies)
+	}
 	if mode == "host" {
 		notice = fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
 		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
@@ -297,6 +310,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		Settings:    scr.settings,
 		OnSettings:  scr.save,
 		Notice:      notice,
+		Pause:       sess.Pause,
 	}
 	if mode == "join" {
 		rc.Host, _, _ = strings.Cut(c.join, "#")
@@ -338,3 +352,9 @@ type explained struct {
 
 func (e *explained) Error() string { return e.words }
 func (e *explained) Unwrap() error { return e.err }
+
+// wallClock is the process's monotonic clock, for the practice's PauseClock.
+type wallClock struct{ start time.Time }
+
+// Now returns the time since the clock was made.
+func (c wallClock) Now() time.Duration { return time.Since(c.start) }

@@ -121,6 +121,7 @@ type Conn struct {
 	out, in  dir
 	ready    []packet // inbound packets due for ReadFrom
 	deadline time.Time
+	waiting  int // ReadFrom calls waiting for a packet, which tests wait for
 	closed   bool
 	stats    Stats
 	wake     chan struct{} // readers wait on it; replaced on each wake-up
@@ -372,23 +373,29 @@ func (c *Conn) ReadFrom(b []byte) (int, stdnet.Addr, error) {
 			return 0, nil, stdnet.ErrClosed
 		}
 		wake, deadline := c.wake, c.deadline
-		c.mu.Unlock()
+		var timer *time.Timer
 		var timeout <-chan time.Time
 		if !deadline.IsZero() {
 			d := time.Until(deadline)
 			if d <= 0 {
+				c.mu.Unlock()
 				return 0, nil, os.ErrDeadlineExceeded
 			}
-			t := time.NewTimer(d)
-			timeout = t.C
-			select {
-			case <-wake:
-			case <-timeout:
-			}
-			t.Stop()
-			continue
+			timer = time.NewTimer(d)
+			timeout = timer.C
 		}
-		<-wake
+		c.waiting++
+		c.mu.Unlock()
+		select {
+		case <-wake:
+		case <-timeout:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		c.mu.Lock()
+		c.waiting--
+		c.mu.Unlock()
 	}
 }
 

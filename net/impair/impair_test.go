@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/internal/poll"
 )
 
 func udpPair(t testing.TB) (a, b stdnet.PacketConn) {
@@ -24,6 +26,44 @@ func udpPair(t testing.TB) (a, b stdnet.PacketConn) {
 	}
 	return a, b
 }
+
+// memConn is an in-memory PacketConn: it records what is written to it, and its
+// ReadFrom waits for Close. Tests of what a Conn decides use it instead of a socket.
+type memConn struct {
+	mu      sync.Mutex
+	written [][]byte
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func newMemConn() *memConn { return &memConn{closed: make(chan struct{})} }
+
+func (m *memConn) ReadFrom([]byte) (int, stdnet.Addr, error) {
+	<-m.closed
+	return 0, nil, stdnet.ErrClosed
+}
+
+func (m *memConn) WriteTo(b []byte, _ stdnet.Addr) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.written = append(m.written, append([]byte(nil), b...))
+	return len(b), nil
+}
+
+// count returns how many packets were written.
+func (m *memConn) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.written)
+}
+
+func (m *memConn) Close() error { m.once.Do(func() { close(m.closed) }); return nil }
+func (m *memConn) LocalAddr() stdnet.Addr {
+	return &stdnet.UDPAddr{IP: stdnet.IPv4(127, 0, 0, 1), Port: 9}
+}
+func (m *memConn) SetDeadline(time.Time) error      { return nil }
+func (m *memConn) SetReadDeadline(time.Time) error  { return nil }
+func (m *memConn) SetWriteDeadline(time.Time) error { return nil }
 
 // collect reads packets from pc until n arrive or wait passes, recording payload
 // index and arrival time.
@@ -44,10 +84,18 @@ func collect(pc stdnet.PacketConn, n int, wait time.Duration) (idx []int, at []t
 	return idx, at
 }
 
+// readersWaiting returns a condition: n ReadFrom calls wait for a packet.
+func (c *Conn) readersWaiting(n int) func() bool {
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.waiting == n
+	}
+}
+
 func TestValidation(t *testing.T) {
-	a, b := udpPair(t)
+	a := newMemConn()
 	defer a.Close()
-	defer b.Close()
 	for _, cfg := range []Config{
 		{Outbound: Link{Loss: 1.5}},
 		{Inbound: Link{Duplicate: -0.1}},
@@ -66,6 +114,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestLatencyAndLoss(t *testing.T) {
+	t.Parallel() // its own sockets, in real time: runs beside the others
 	tests := []struct {
 		name     string
 		link     Link
@@ -82,6 +131,7 @@ func TestLatencyAndLoss(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			a, b := udpPair(t)
 			cfg := Config{Outbound: tc.link, Seed: 7}
 			var send, recv stdnet.PacketConn = a, b
@@ -100,16 +150,22 @@ func TestLatencyAndLoss(t *testing.T) {
 				defer b.Close()
 			}
 			defer wrapped.Close()
+			// The receiver reads while the sender sends, so that no packet is lost to a
+			// full socket buffer.
+			var idx []int
+			var at []time.Time
+			received := make(chan struct{})
+			go func() {
+				defer close(received)
+				idx, at = collect(recv, tc.n, 400*time.Millisecond+tc.link.Latency)
+			}()
 			start := time.Now()
 			for i := 0; i < tc.n; i++ {
 				if _, err := send.WriteTo([]byte{byte(i >> 8), byte(i)}, recv.LocalAddr()); err != nil {
 					t.Fatal(err)
 				}
-				if i%50 == 49 {
-					time.Sleep(time.Millisecond) // keep the socket buffer from overflowing
-				}
 			}
-			idx, at := collect(recv, tc.n, 400*time.Millisecond+tc.link.Latency)
+			<-received
 			loss := 1 - float64(len(idx))/float64(tc.n)
 			if loss < tc.lossLo-1e-9 || loss > tc.lossHi+1e-9 {
 				t.Errorf("loss %.3f, want in [%.2f, %.2f]", loss, tc.lossLo, tc.lossHi)
@@ -127,6 +183,7 @@ func TestLatencyAndLoss(t *testing.T) {
 }
 
 func TestJitterKeepsOrderReorderBreaksIt(t *testing.T) {
+	t.Parallel() // its own sockets, in real time: runs beside the others
 	run := func(link Link) (idx []int) {
 		a, b := udpPair(t)
 		defer b.Close()
@@ -138,7 +195,6 @@ func TestJitterKeepsOrderReorderBreaksIt(t *testing.T) {
 		const n = 100
 		for i := 0; i < n; i++ {
 			c.WriteTo([]byte{byte(i >> 8), byte(i)}, b.LocalAddr())
-			time.Sleep(200 * time.Microsecond)
 		}
 		idx, _ = collect(b, n, time.Second)
 		return idx
@@ -163,19 +219,17 @@ func TestJitterKeepsOrderReorderBreaksIt(t *testing.T) {
 }
 
 func TestDuplicate(t *testing.T) {
-	a, b := udpPair(t)
-	defer b.Close()
-	c, err := New(a, Config{Outbound: Link{Duplicate: 1}, Seed: 1})
+	inner := newMemConn()
+	c, err := New(inner, Config{Outbound: Link{Duplicate: 1}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	for i := 0; i < 20; i++ {
-		c.WriteTo([]byte{0, byte(i)}, b.LocalAddr())
+		c.WriteTo([]byte{0, byte(i)}, inner.LocalAddr())
 	}
-	idx, _ := collect(b, 40, 500*time.Millisecond)
-	if len(idx) != 40 {
-		t.Fatalf("got %d packets, want 40 (every one twice)", len(idx))
+	if !poll.Within(5*time.Second, func() bool { return inner.count() >= 40 }) {
+		t.Fatalf("%d packets written, want 40 (every one twice)", inner.count())
 	}
 	if s := c.Stats(); s.Duplicated != 20 || s.Sent != 40 {
 		t.Errorf("stats %+v, want 20 duplicated and 40 sent", s)
@@ -184,15 +238,14 @@ func TestDuplicate(t *testing.T) {
 
 func TestSeededDeterminism(t *testing.T) {
 	lost := func() uint64 {
-		a, b := udpPair(t)
-		defer b.Close()
-		c, err := New(a, Config{Outbound: Link{Loss: 0.5}, Seed: 42})
+		inner := newMemConn()
+		c, err := New(inner, Config{Outbound: Link{Loss: 0.5}, Seed: 42})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
 		for i := 0; i < 200; i++ {
-			c.WriteTo([]byte{0, 0}, b.LocalAddr())
+			c.WriteTo([]byte{0, 0}, inner.LocalAddr())
 		}
 		return c.Stats().Lost
 	}
@@ -223,7 +276,7 @@ func TestReadDeadlineAndClose(t *testing.T) {
 		_, _, err := c.ReadFrom(make([]byte, 10))
 		errc <- err
 	}()
-	time.Sleep(10 * time.Millisecond)
+	poll.Until(t, 5*time.Second, "ReadFrom waiting", c.readersWaiting(1))
 	c.SetReadDeadline(time.Now())
 	if err := <-errc; !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Errorf("blocked ReadFrom after SetReadDeadline(now): %v", err)
@@ -231,7 +284,7 @@ func TestReadDeadlineAndClose(t *testing.T) {
 	wg.Wait()
 	c.SetReadDeadline(time.Time{})
 	go func() { _, _, err := c.ReadFrom(make([]byte, 10)); errc <- err }()
-	time.Sleep(10 * time.Millisecond)
+	poll.Until(t, 5*time.Second, "ReadFrom waiting", c.readersWaiting(1))
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -244,11 +297,8 @@ func TestReadDeadlineAndClose(t *testing.T) {
 	if _, err := c.WriteTo([]byte{1}, b.LocalAddr()); !errors.Is(err, stdnet.ErrClosed) {
 		t.Errorf("WriteTo after Close: %v", err)
 	}
-	deadline := time.Now().Add(time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if g := runtime.NumGoroutine(); g > before {
+	if !poll.Within(5*time.Second, func() bool { return runtime.NumGoroutine() <= before }) {
+		g := runtime.NumGoroutine()
 		t.Errorf("%d goroutines after Close, %d before", g, before)
 	}
 }
@@ -305,6 +355,7 @@ func TestBurstLoss(t *testing.T) {
 // once and in order (a connection's goodbye is not lost to the added latency), while
 // the wrapped conn is closed afterwards.
 func TestCloseSendsDelayedPackets(t *testing.T) {
+	t.Parallel() // its own sockets, in real time: runs beside the others
 	a, b := udpPair(t)
 	defer b.Close()
 	c, err := New(a, Config{

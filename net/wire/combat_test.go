@@ -41,6 +41,11 @@ func combatMessages(t *testing.T) []knownCase {
 		{"scores", &Scores{Time: 1.5, Over: true, Until: 11.5, Limited: true, Ends: 1.5,
 			Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1}}},
 			unhex(t, "02 10 000000000016e360 03 0000000000af79e0 000000000016e360 01 0001 02 0003 0001 03 416461")},
+		{"scores with hits", &Scores{Time: 1.5, Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1, Hits: 5, Shots: 9}}},
+			unhex(t, "02 10 000000000016e360 08 0000000000000000 0000000000000000 01 0001 02 0003 0001 0005 0009 03 416461")},
+		{"scores page", &Scores{Time: 1.5, Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1}},
+			First: 24, Total: 30},
+			unhex(t, "02 10 000000000016e360 04 0000000000000000 0000000000000000 01 18 1e 0001 02 0003 0001 03 416461")},
 	}
 }
 
@@ -61,6 +66,8 @@ func TestCombatMessagesRefuseWhatTheyCannotCarry(t *testing.T) {
 		{"destroy target 0", &Destroy{Shooter: 1}, ErrInvalid},
 		{"scores name", &Scores{Lines: []ScoreLine{{Name: ""}}}, ErrInvalid},
 		{"scores lines", &Scores{Lines: make([]ScoreLine, MaxScoreLines+1)}, ErrTooLong},
+		{"scores page past its board", &Scores{Lines: []ScoreLine{{Name: "a"}, {Name: "b"}}, First: 9, Total: 10}, ErrInvalid},
+		{"scores board over the limit", &Scores{Lines: []ScoreLine{{Name: "a"}}, Total: MaxScoreLines + 1}, ErrInvalid},
 	}
 	for _, c := range bad {
 		b, err := c.m.Append([]byte{7})

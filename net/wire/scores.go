@@ -17,13 +17,19 @@ type ScoreLine struct {
 	Team uint8
 	// Kills and Deaths count this match's destroyed enemies and own losses.
 	Kills, Deaths uint16
+	// Hits and Shots count this match's hits on enemies and shots fired.
+	Hits, Shots uint16
 }
 
 // Scores is the host's scoreboard and match clock, sent to every peer on the reliable
 // stream when it changes. Layout: header, host time i64 µs, flags u8 (bit 0: the match
-// is over; bit 1: it has a time limit), next match i64 µs, end of the match i64 µs,
-// line count u8 (≤ 64), then per line owner u16, team u8, kills u16, deaths u16, name
-// (u8 length, UTF-8): 28 + Σ(8 + len(name)) bytes.
+// is over; bit 1: it has a time limit; bit 2: a page of a longer board; bit 3: the
+// lines carry hits and shots), next match i64 µs, end of the match i64 µs, line
+// count u8 (≤ 64), with bit 2 the index of the page's first line u8 and the board's
+// line count u8, then per line owner u16, team u8, kills u16, deaths u16, with bit 3
+// hits u16 and shots u16, name (u8 length, UTF-8): 28 (30 paged) + Σ(8 (12) +
+// len(name)) bytes. A board longer than one frame travels as pages (SplitScores),
+// in order, each with the same Time; ScoresAssembler puts them back together.
 type Scores struct {
 	// Time is when the host sent it, host clock, s.
 	Time float64
@@ -33,8 +39,31 @@ type Scores struct {
 	// Limited reports a time limit; the match ends at Ends (host clock, s).
 	Limited bool
 	Ends    float64
-	// Lines is the scoreboard, best first.
-	Lines []ScoreLine
+	// Lines is the scoreboard, best first: on a page, lines First to First+len(Lines)
+	// of a board of Total lines. Total zero: the whole board is Lines.
+	Lines        []ScoreLine
+	First, Total uint8
+}
+
+// paged reports whether m is a page of a longer board.
+func (m *Scores) paged() bool { return m.Total != 0 }
+
+// accuracy reports whether m's lines carry hits and shots: whether any is counted.
+func (m *Scores) accuracy() bool {
+	for _, l := range m.Lines {
+		if l.Hits != 0 || l.Shots != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// scoreLineSize is the size of line l on the wire, with hits and shots when acc.
+func scoreLineSize(l ScoreLine, acc bool) int {
+	if acc {
+		return 12 + len(l.Name)
+	}
+	return 8 + len(l.Name)
 }
 
 // Type returns MsgScores.
@@ -43,8 +72,12 @@ func (m *Scores) Type() MsgType { return MsgScores }
 // Length returns the encoded size.
 func (m *Scores) Length() int {
 	n := HeaderSize + 8 + 1 + 8 + 8 + 1
+	if m.paged() {
+		n += 2
+	}
+	acc := m.accuracy()
 	for _, l := range m.Lines {
-		n += 8 + len(l.Name)
+		n += scoreLineSize(l, acc)
 	}
 	return n
 }
@@ -62,6 +95,9 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 	if len(m.Lines) > MaxScoreLines {
 		return b, fmt.Errorf("%d lines, limit %d: %w", len(m.Lines), MaxScoreLines, ErrTooLong)
 	}
+	if m.paged() && (m.Total > MaxScoreLines || int(m.First)+len(m.Lines) > int(m.Total)) {
+		return b, fmt.Errorf("page of lines %d+%d of %d, limit %d: %w", m.First, len(m.Lines), m.Total, MaxScoreLines, ErrInvalid)
+	}
 	b, err := appendClock(b, "time", m.Time)
 	if err != nil {
 		return b, err
@@ -73,6 +109,13 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 	if m.Limited {
 		flags |= 2
 	}
+	if m.paged() {
+		flags |= 4
+	}
+	acc := m.accuracy()
+	if acc {
+		flags |= 8
+	}
 	b = append(b, flags)
 	if b, err = appendClock(b, "next match", m.Until); err != nil {
 		return b, err
@@ -81,6 +124,9 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 		return b, err
 	}
 	b = append(b, byte(len(m.Lines)))
+	if m.paged() {
+		b = append(b, m.First, m.Total)
+	}
 	for _, l := range m.Lines {
 		if err := CheckName(l.Name); err != nil {
 			return b, err
@@ -89,6 +135,10 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 		b = append(b, l.Team)
 		b = binary.BigEndian.AppendUint16(b, l.Kills)
 		b = binary.BigEndian.AppendUint16(b, l.Deaths)
+		if acc {
+			b = binary.BigEndian.AppendUint16(b, l.Hits)
+			b = binary.BigEndian.AppendUint16(b, l.Shots)
+		}
 		b = appendString(b, l.Name)
 	}
 	return b, nil
@@ -106,8 +156,14 @@ func parseScores(b []byte) (*Scores, int, error) {
 	m.Until = decodeClock(&r, "next match")
 	m.Ends = decodeClock(&r, "match end")
 	n := int(r.u8())
-	if r.err == nil && (flags > 3 || n > MaxScoreLines) {
+	if r.err == nil && (flags > 15 || n > MaxScoreLines) {
 		r.fail(fmt.Errorf("flags %#x, %d lines: %w", flags, n, ErrInvalid))
+	}
+	if flags&4 != 0 {
+		m.First, m.Total = r.u8(), r.u8()
+		if r.err == nil && (m.Total == 0 || m.Total > MaxScoreLines || int(m.First)+n > int(m.Total)) {
+			r.fail(fmt.Errorf("page of lines %d+%d of %d: %w", m.First, n, m.Total, ErrInvalid))
+		}
 	}
 	for i := 0; i < n && r.err == nil; i++ {
 		var l ScoreLine
@@ -115,14 +171,75 @@ func parseScores(b []byte) (*Scores, int, error) {
 		l.Team = r.u8()
 		l.Kills = r.u16()
 		l.Deaths = r.u16()
+		if flags&8 != 0 {
+			l.Hits, l.Shots = r.u16(), r.u16()
+		}
 		l.Name = r.str("name", MaxNameLen)
 		if r.err == nil && l.Name == "" {
 			r.fail(fmt.Errorf("empty name: %w", ErrInvalid))
 		}
 		m.Lines = append(m.Lines, l)
 	}
+	if r.err == nil && flags&8 != 0 && !m.accuracy() {
+		r.fail(fmt.Errorf("hits and shots flagged, none counted: %w", ErrInvalid)) // one encoding per board
+	}
 	if r.err != nil {
 		return nil, 0, r.err
 	}
 	return m, r.off, nil
+}
+
+// MaxScoresPage is the most lines SplitScores puts on one page: with hits, shots and
+// names of MaxNameLen bytes, 30 + 22 × 44 = 998 bytes fit a MaxFrameSize frame.
+const MaxScoresPage = (MaxFrameSize - (HeaderSize + 8 + 1 + 8 + 8 + 1 + 2)) / (12 + MaxNameLen)
+
+// SplitScores appends m to dst as it travels: m itself when it fits one frame,
+// otherwise pages of at most MaxScoresPage lines, in order, each carrying m's clock.
+// The pages share m's lines (they are not copied).
+func SplitScores(dst []*Scores, m *Scores) []*Scores {
+	if m.Length() <= MaxFrameSize || len(m.Lines) > MaxScoreLines {
+		return append(dst, m)
+	}
+	for first := 0; first < len(m.Lines); first += MaxScoresPage {
+		p := *m
+		p.Lines = m.Lines[first:min(first+MaxScoresPage, len(m.Lines))]
+		p.First, p.Total = uint8(first), uint8(len(m.Lines))
+		dst = append(dst, &p)
+	}
+	return dst
+}
+
+// ScoresAssembler puts the pages of a board back together (see SplitScores). The
+// zero value is ready. Not safe for concurrent use.
+type ScoresAssembler struct {
+	board Scores
+	have  bool // board holds the pages of a board so far
+}
+
+// Add takes the next Scores message m and returns the whole board once it is
+// complete: a message that is not a page at once, a page when it completes its
+// board. A page out of order (another board's, or not the next one) drops the
+// board in progress; the host sends a new one at the next change. The board
+// returned is the assembler's own until the next Add.
+func (a *ScoresAssembler) Add(m *Scores) (*Scores, bool) {
+	if !m.paged() {
+		a.have = false
+		return m, true
+	}
+	if m.First == 0 {
+		a.board = *m
+		a.board.Lines = append(a.board.Lines[:0:0], m.Lines...)
+		a.have = true
+	} else if !a.have || a.board.Time != m.Time || a.board.Total != m.Total || int(m.First) != len(a.board.Lines) {
+		a.have = false
+		return nil, false
+	} else {
+		a.board.Lines = append(a.board.Lines, m.Lines...)
+	}
+	if len(a.board.Lines) < int(a.board.Total) {
+		return nil, false
+	}
+	a.have = false
+	a.board.First, a.board.Total = 0, 0
+	return &a.board, true
 }

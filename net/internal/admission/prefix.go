@@ -1,4 +1,4 @@
-package net
+package admission
 
 import (
 	stdnet "net"
@@ -27,10 +27,10 @@ func addrIP(a stdnet.Addr) netip.Addr {
 	return ip.Unmap()
 }
 
-// addrPrefix returns the prefix a's IP belongs to for per-prefix limits: its /24 for
+// Prefix returns the prefix a's IP belongs to for per-prefix limits: its /24 for
 // IPv4, its /64 for IPv6. Addresses that are not UDP addresses all share the zero
 // Prefix, so they are limited together rather than not at all.
-func addrPrefix(a stdnet.Addr) netip.Prefix {
+func Prefix(a stdnet.Addr) netip.Prefix {
 	ip := addrIP(a)
 	if !ip.IsValid() {
 		return netip.Prefix{}
@@ -43,9 +43,10 @@ func addrPrefix(a stdnet.Addr) netip.Prefix {
 	return p
 }
 
-// addrHost returns the single-address prefix (/32 or /128) of a's IP, for limits
-// that count by address rather than by network.
-func addrHost(a stdnet.Addr) netip.Prefix {
+// Host returns the single-address prefix (/32 or /128) of a's IP, for limits that
+// count by address rather than by network; the zero Prefix for anything but a UDP
+// address.
+func Host(a stdnet.Addr) netip.Prefix {
 	ip := addrIP(a)
 	if !ip.IsValid() {
 		return netip.Prefix{}
@@ -53,44 +54,48 @@ func addrHost(a stdnet.Addr) netip.Prefix {
 	return netip.PrefixFrom(ip, ip.BitLen())
 }
 
-// prefixCaps counts holders of a resource per prefix and in total and refuses a new
-// holder past either cap: handshakes in flight, players per address. The zero caps
-// mean no holder is ever admitted. Not safe for concurrent use; the owner locks.
-type prefixCaps struct {
+// Caps counts holders of a resource per prefix and in total and refuses a new holder
+// past either cap: handshakes in flight, players per address. Zero caps admit no
+// holder. Not safe for concurrent use; the owner locks.
+type Caps struct {
 	maxTotal, maxPer int
 	total            int
 	per              map[netip.Prefix]int
 }
 
-func newPrefixCaps(maxTotal, maxPer int) prefixCaps {
-	return prefixCaps{maxTotal: maxTotal, maxPer: maxPer, per: map[netip.Prefix]int{}}
+// NewCaps returns caps of maxTotal holders in all and maxPer per prefix.
+func NewCaps(maxTotal, maxPer int) Caps {
+	return Caps{maxTotal: maxTotal, maxPer: maxPer, per: map[netip.Prefix]int{}}
 }
 
-// capHit says which cap refused a holder.
-type capHit uint8
+// Hit says which cap refused a holder.
+type Hit uint8
 
 const (
-	capNone capHit = iota
-	capTotal
-	capPrefix
+	// HitNone: no cap refused; the holder is counted.
+	HitNone Hit = iota
+	// HitTotal: the cap in all refused.
+	HitTotal
+	// HitPrefix: the cap per prefix (or, at the Gate, the prefix's rate) refused.
+	HitPrefix
 )
 
-// acquire counts one more holder in p, or reports which cap refuses it.
-func (c *prefixCaps) acquire(p netip.Prefix) capHit {
+// Acquire counts one more holder in p, or reports which cap refuses it.
+func (c *Caps) Acquire(p netip.Prefix) Hit {
 	switch {
 	case c.total >= c.maxTotal:
-		return capTotal
+		return HitTotal
 	case c.per[p] >= c.maxPer:
-		return capPrefix
+		return HitPrefix
 	}
 	c.total++
 	c.per[p]++
-	return capNone
+	return HitNone
 }
 
-// release counts one holder in p less. The map never keeps a zero count, so it
-// holds at most maxTotal prefixes.
-func (c *prefixCaps) release(p netip.Prefix) {
+// Release counts one holder in p less; a prefix holding none is left alone. The map
+// never keeps a zero count, so it holds at most maxTotal prefixes.
+func (c *Caps) Release(p netip.Prefix) {
 	n := c.per[p]
 	if n == 0 {
 		return
@@ -103,15 +108,18 @@ func (c *prefixCaps) release(p netip.Prefix) {
 	}
 }
 
-// count returns the holders in p.
-func (c *prefixCaps) count(p netip.Prefix) int { return c.per[p] }
+// Total returns the holders in all.
+func (c *Caps) Total() int { return c.total }
 
-// evictingSet holds items under a total cap and a per-prefix cap like prefixCaps,
-// but makes room for a newcomer by evicting the oldest item (of its prefix when the
+// Count returns the holders in p.
+func (c *Caps) Count(p netip.Prefix) int { return c.per[p] }
+
+// EvictingSet holds items under a total cap and a per-prefix cap like Caps, but
+// makes room for a newcomer by evicting the oldest item (of its prefix when the
 // prefix is full, of all prefixes when the set is full) instead of refusing it: what
 // the host does with half-open joins, so that an attacker who keeps reopening them
 // can never shut newer, honest joins out. Not safe for concurrent use.
-type evictingSet[T comparable] struct {
+type EvictingSet[T comparable] struct {
 	maxTotal, maxPer int
 	seq              uint64
 	items            map[T]evictEntry
@@ -123,14 +131,16 @@ type evictEntry struct {
 	seq    uint64 // arrival order
 }
 
-func newEvictingSet[T comparable](maxTotal, maxPer int) evictingSet[T] {
-	return evictingSet[T]{maxTotal: max(1, maxTotal), maxPer: max(1, maxPer),
+// NewEvictingSet returns a set of at most maxTotal items and maxPer per prefix (each
+// at least 1).
+func NewEvictingSet[T comparable](maxTotal, maxPer int) EvictingSet[T] {
+	return EvictingSet[T]{maxTotal: max(1, maxTotal), maxPer: max(1, maxPer),
 		items: map[T]evictEntry{}, per: map[netip.Prefix]int{}}
 }
 
-// add admits x in prefix p and returns the item it evicted to make room, if any.
+// Add admits x in prefix p and returns the item it evicted to make room, if any.
 // Adding an item already held does nothing.
-func (s *evictingSet[T]) add(x T, p netip.Prefix) (evicted T, ok bool) {
+func (s *EvictingSet[T]) Add(x T, p netip.Prefix) (evicted T, ok bool) {
 	if _, held := s.items[x]; held {
 		return evicted, false
 	}
@@ -141,7 +151,7 @@ func (s *evictingSet[T]) add(x T, p netip.Prefix) (evicted T, ok bool) {
 		evicted, ok = s.oldest(p, false)
 	}
 	if ok {
-		s.remove(evicted)
+		s.Remove(evicted)
 	}
 	s.seq++
 	s.items[x] = evictEntry{prefix: p, seq: s.seq}
@@ -151,7 +161,7 @@ func (s *evictingSet[T]) add(x T, p netip.Prefix) (evicted T, ok bool) {
 
 // oldest returns the earliest item, in prefix p only when inPrefix. The sets are
 // small (tens of items), so a scan is cheaper than keeping an ordered index.
-func (s *evictingSet[T]) oldest(p netip.Prefix, inPrefix bool) (T, bool) {
+func (s *EvictingSet[T]) oldest(p netip.Prefix, inPrefix bool) (T, bool) {
 	var (
 		best  T
 		found bool
@@ -168,8 +178,8 @@ func (s *evictingSet[T]) oldest(p netip.Prefix, inPrefix bool) (T, bool) {
 	return best, found
 }
 
-// remove drops x; it reports whether x was held.
-func (s *evictingSet[T]) remove(x T) bool {
+// Remove drops x; it reports whether x was held.
+func (s *EvictingSet[T]) Remove(x T) bool {
 	e, held := s.items[x]
 	if !held {
 		return false
@@ -183,8 +193,8 @@ func (s *evictingSet[T]) remove(x T) bool {
 	return true
 }
 
-// len returns the number of items held.
-func (s *evictingSet[T]) len() int { return len(s.items) }
+// Len returns the number of items held.
+func (s *EvictingSet[T]) Len() int { return len(s.items) }
 
-// count returns the items held in prefix p.
-func (s *evictingSet[T]) count(p netip.Prefix) int { return s.per[p] }
+// Count returns the items held in prefix p.
+func (s *EvictingSet[T]) Count(p netip.Prefix) int { return s.per[p] }

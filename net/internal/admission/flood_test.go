@@ -1,8 +1,12 @@
-package net
+package admission
 
-import (
-	"testing"
-	"time"
+import "testing"
+
+// The host's defaults (net.DefaultFloodRate, net.DefaultFloodFor), which the cases
+// below are about.
+const (
+	floodRate = 50.0
+	floodFor  = 3
 )
 
 func TestFloodGuard(t *testing.T) {
@@ -30,10 +34,10 @@ func TestFloodGuard(t *testing.T) {
 		{"sustained flood", every(0, 10, 0.01, 10), 2},
 		{"328 000 datagrams in 10 s", every(0, 10, 0.001, 33), 2},
 	} {
-		f := newFloodGuard(DefaultFloodRate, int(DefaultFloodFor/time.Second), 0)
+		f := NewFloodGuard(floodRate, floodFor, 0)
 		tripped := -1.0
 		for _, b := range tc.bursts {
-			if f.add(b.n, b.at) {
+			if f.Add(b.n, b.at) {
 				tripped = b.at
 				break
 			}
@@ -45,8 +49,8 @@ func TestFloodGuard(t *testing.T) {
 			t.Errorf("%s: disconnected at %.3f s, want within the second after %v s", tc.name, tripped, tc.tripAt)
 		}
 	}
-	var zero floodGuard
-	if zero.add(1e9, 5) {
-		t.Error("the zero floodGuard tripped")
+	var zero FloodGuard
+	if zero.Add(1e9, 5) {
+		t.Error("the zero FloodGuard tripped")
 	}
 }

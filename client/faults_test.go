@@ -1,0 +1,150 @@
+package client
+
+import (
+	"math"
+	"testing"
+
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/render"
+)
+
+// heldKeysLoop is a loop over a fresh test scene holding the player's tank (heading
+// 0), with keys and taps fed by d.
+func heldKeysLoop(t *testing.T) (*loop, *core.Dispatcher, *fakeSession) {
+	t.Helper()
+	s, mp := newTestScene(t)
+	s.Update(tanksOn(mp, 1), 1.0/60)
+	d := core.NewDispatcher()
+	set := DefaultSettings()
+	f := &fakeSession{}
+	l := &loop{s: f, scene: s, keys: window.NewKeyState(d), taps: newKeyLatch(d), cfg: RunConfig{Settings: &set},
+		ctl: controlsOf(set)}
+	return l, d, f
+}
+
+// TestTapShorterThanFrame taps keys down and up between two frames, as a player does
+// at a low frame rate: the next frame still sees each of them, and the one after does
+// not.
+func TestTapShorterThanFrame(t *testing.T) {
+	l, d, _ := heldKeysLoop(t)
+	tap := func(k window.Key) {
+		d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k})
+		d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: k})
+	}
+	tap(window.KeyW)
+	tap(window.KeyQ)
+	in := l.input(0.1)
+	if in.Throttle != 1 || math.Abs(in.AimYaw-aimYawRate*0.1) > 1e-12 {
+		t.Errorf("W and Q tapped between frames: throttle %v aim %v, want 1 %v", in.Throttle, in.AimYaw, aimYawRate*0.1)
+	}
+	if in = l.input(0.1); in.Throttle != 0 {
+		t.Errorf("the frame after the tap: throttle %v, want 0", in.Throttle)
+	}
+}
+
+// TestPanelsHoldAim opens the pause menu, the chat box and a message after aiming the
+// turret away from the hull: for as long as they show, the tank stops but the turret
+// and gun stay where they were aimed instead of swinging to world yaw 0.
+func TestPanelsHoldAim(t *testing.T) {
+	l, d, _ := heldKeysLoop(t)
+	d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyQ})
+	d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyW})
+	for range 10 {
+		l.input(0.1)
+	}
+	aimed := l.input(0.1)
+	if aimed.AimYaw < 1 {
+		t.Fatalf("Q held 1.1 s: aim %v, want over 1 rad", aimed.AimYaw)
+	}
+	for _, c := range []struct {
+		name string
+		open func()
+	}{
+		{"pause menu", func() { l.openPause() }},
+		{"chat box", func() { l.panels.Chat = true }},
+		{"message", func() { l.panels.Message = "Lost the connection" }},
+	} {
+		c.open()
+		for range 100 { // 10 s behind the panel, keys still held
+			in := l.input(0.1)
+			if in.Throttle != 0 || in.Steer != 0 || in.AimYaw != aimed.AimYaw || in.GunElevation != aimed.GunElevation {
+				t.Fatalf("%s open: input %+v, want stopped with aim %v gun %v", c.name, in, aimed.AimYaw, aimed.GunElevation)
+			}
+		}
+		l.pause, l.panels = nil, render.Panels{}
+	}
+}
+
+// TestRespawnAimsAhead turns the turret, then respawns (from a wreck, and by key): the
+// next frame aims where the new tank faces, not where the old one aimed.
+func TestRespawnAimsAhead(t *testing.T) {
+	for _, byKey := range []bool{false, true} {
+		l, d, _ := heldKeysLoop(t)
+		d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyQ})
+		for range 13 {
+			l.input(0.1) // about +90° from the hull
+		}
+		d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: window.KeyQ})
+		if byKey {
+			l.onKey(window.KeyBackspace)
+		} else {
+			l.snap.Combat.Wreck = true
+			l.afterRespawn()
+			l.snap.Combat.Wreck = false
+		}
+		l.afterRespawn()
+		// The new tank faces yaw 2 rad.
+		snap := &game.Snapshot{Self: 0, Tanks: []game.TankView{{ID: 1, Name: "me", Local: true,
+			Orientation: mgl64.QuatRotate(2, mgl64.Vec3{0, 1, 0})}}}
+		l.scene.Update(snap, 1.0/60)
+		heading, _ := l.scene.SelfHeading()
+		if in := l.input(0.1); math.Abs(in.AimYaw-heading) > 1e-9 {
+			t.Errorf("respawn (by key %v): aim %v, want the new heading %v", byKey, in.AimYaw, heading)
+		}
+	}
+}
+
+// TestHelpShowsBoundKeys rebinds driving ahead to I: the help panel's key list says
+// "I / S", not "W / S".
+func TestHelpShowsBoundKeys(t *testing.T) {
+	l, _, _ := heldKeysLoop(t)
+	l.cfg.Settings.Keys["forward"] = "I"
+	l.applySettings()
+	help := l.scene.Help()
+	if len(help) == 0 || help[0].Key != "I / S" {
+		t.Fatalf("help after rebinding forward to I: first line %+v, want key I / S", help)
+	}
+	for _, h := range help {
+		if h.Key == "W / S" {
+			t.Errorf("help still lists %q", h.Key)
+		}
+	}
+}
+
+// TestPauseStopsAPausableMatch opens and closes the pause menu over a match that can
+// pause (a practice alone with bots): the match is paused while the menu shows and
+// goes on after; Esc on the menu resumes it too.
+func TestPauseStopsAPausableMatch(t *testing.T) {
+	l, _, _ := heldKeysLoop(t)
+	var calls []bool
+	l.cfg.Pause = func(on bool) bool { calls = append(calls, on); return true }
+	l.onKey(window.KeyEscape)
+	if l.pause == nil || len(calls) != 1 || !calls[0] {
+		t.Fatalf("Esc: menu %v, pause calls %v; want the menu and the match paused", l.pause != nil, calls)
+	}
+	if p := l.pause.page(); p.Hint != "the match is paused · Esc back to the battle" {
+		t.Errorf("paused menu hint %q", p.Hint)
+	}
+	l.onKey(window.KeyEscape)
+	if l.pause != nil || len(calls) != 2 || calls[1] {
+		t.Errorf("Esc again: menu %v, pause calls %v; want the match going on", l.pause != nil, calls)
+	}
+	l.onKey(window.KeyEscape)
+	l.onKey(window.KeyEnter) // Resume
+	if l.pause != nil || len(calls) != 4 || calls[3] {
+		t.Errorf("Resume: menu %v, pause calls %v; want the match going on", l.pause != nil, calls)
+	}
+}

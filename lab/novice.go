@@ -1,0 +1,329 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/session"
+	"github.com/treadline/treadline/terrain"
+)
+
+// Defaults of NoviceOptions.
+const (
+	// DefaultNoviceDuration is the length of one novice run.
+	DefaultNoviceDuration = 5 * time.Minute
+	// noviceFPS is the novice's frame rate, frames/s.
+	noviceFPS = 30
+)
+
+// The novice's human limits.
+const (
+	noviceReaction = 0.4               // s from a new enemy in sight to the first shot
+	noviceAimError = 3 * math.Pi / 180 // σ of the aim error drawn at each new target, rad
+	noviceGunError = 0.4 * math.Pi / 180
+	noviceLead     = 0.3                 // share of the target's motion led
+	noviceTurret   = 1.2                 // rad/s: the turret keys' rate (client aimYawRate)
+	noviceOnTarget = 1.5 * math.Pi / 180 // how close the turret must be to the aim to fire, rad
+	noviceSight    = bot.DefaultGunnerRange
+	noviceThrottle = 0.6
+	spawnHitWindow = 5.0 // s after a spawn in which a hit counts for HitWithin5sOfSpawn
+)
+
+// NoviceOptions configure RunNovice: a practice match as a newcomer plays it.
+type NoviceOptions struct {
+	// Difficulty is the bots'; the zero value is normal.
+	Difficulty bot.Difficulty
+	// Bots is how many bots play. If zero, session.DefaultPracticeBots.
+	Bots int
+	// Duration is each run's length. If zero, DefaultNoviceDuration.
+	Duration time.Duration
+	// Seed drives every random draw; Runs runs seeds Seed, Seed+1, … (zero: one).
+	Seed uint64
+	Runs int
+	// MapDir holds the practice map. If empty, session.DefaultMapDir.
+	MapDir string
+	// JSON prints one JSON object instead of a table.
+	JSON bool
+}
+
+// NoviceResult is what a newcomer meets in practice, over every run.
+type NoviceResult struct {
+	// MedianSurvivalS is the median time from a spawn to the tank's destruction, s
+	// (a life still going at the end counts as long as it lasted).
+	MedianSurvivalS float64 `json:"median_survival_s"`
+	// HitWithin5sOfSpawn is the share of spawns hit within 5 s.
+	HitWithin5sOfSpawn float64 `json:"hit_within_5s_of_spawn"`
+	// KillsPerMin and DeathsPerMin are the novice's, per minute of play; KD is kills
+	// per death (kills when it never died).
+	KillsPerMin  float64 `json:"kills_per_min"`
+	DeathsPerMin float64 `json:"deaths_per_min"`
+	KD           float64 `json:"kd"`
+	// FeedbackEvents is the hit markers and damage indicators the novice's screen
+	// showed, per hit the novice made or took (as the host counted them).
+	FeedbackEvents float64 `json:"feedback_events"`
+}
+
+// noviceTally adds up runs.
+type noviceTally struct {
+	lives              []float64
+	spawns, hitEarly   int
+	kills, deaths      int
+	minutes            float64
+	feedback, hostHits int
+}
+
+// RunNovice plays the practice match opts describes with a scripted novice as the
+// player, headless in simulated time, and writes what the novice met to w.
+func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
+	if opts.Bots == 0 {
+		opts.Bots = session.DefaultPracticeBots
+	}
+	if opts.Duration <= 0 {
+		opts.Duration = DefaultNoviceDuration
+	}
+	if opts.Runs <= 0 {
+		opts.Runs = 1
+	}
+	if opts.MapDir == "" {
+		opts.MapDir = session.DefaultMapDir
+	}
+	mp, err := terrain.Load(filepath.Join(opts.MapDir, session.DefaultMapName+".json"))
+	if err != nil {
+		return fmt.Errorf("lab: novice: %w", err)
+	}
+	var tl noviceTally
+	for r := range opts.Runs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := noviceRun(mp, opts, opts.Seed+uint64(r), &tl); err != nil {
+			return err
+		}
+	}
+	res := tl.result()
+	if opts.JSON {
+		return json.NewEncoder(w).Encode(res)
+	}
+	_, err = fmt.Fprintf(w, "novice in practice: %d bots, %v, %d runs of %v\n"+
+		"median survival        %6.1f s\nhit within 5 s of spawn %5.1f%%\nkills per minute       %6.2f\n"+
+		"deaths per minute      %6.2f\nK/D                    %6.2f\nfeedback per hit       %6.2f\n",
+		opts.Bots, opts.Difficulty, opts.Runs, opts.Duration, res.MedianSurvivalS, 100*res.HitWithin5sOfSpawn,
+		res.KillsPerMin, res.DeathsPerMin, res.KD, res.FeedbackEvents)
+	return err
+}
+
+func (tl *noviceTally) result() NoviceResult {
+	var r NoviceResult
+	if len(tl.lives) > 0 {
+		s := slices.Sorted(slices.Values(tl.lives))
+		n := len(s)
+		r.MedianSurvivalS = (s[(n-1)/2] + s[n/2]) / 2
+	}
+	if tl.spawns > 0 {
+		r.HitWithin5sOfSpawn = float64(tl.hitEarly) / float64(tl.spawns)
+	}
+	if tl.minutes > 0 {
+		r.KillsPerMin, r.DeathsPerMin = float64(tl.kills)/tl.minutes, float64(tl.deaths)/tl.minutes
+	}
+	r.KD = float64(tl.kills)
+	if tl.deaths > 0 {
+		r.KD /= float64(tl.deaths)
+	}
+	if tl.hostHits > 0 {
+		r.FeedbackEvents = float64(tl.feedback) / float64(tl.hostHits)
+	}
+	return r
+}
+
+// noviceRun plays one run with seed into tl: the practice's bots and rules, refereed
+// by the host's Judge, over the practice's impaired link.
+func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) error {
+	judge, err := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
+	if err != nil {
+		return err
+	}
+	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Judge: judge, Seed: seed,
+		Link: impair.Link{Latency: session.DefaultPracticeLag, Jitter: session.DefaultPracticeJitter, Loss: session.DefaultPracticeLoss}})
+	if err != nil {
+		return err
+	}
+	bots, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}, hub.Join())
+	if err != nil {
+		return fmt.Errorf("lab: novice: bots: %w", err)
+	}
+	me, err := game.NewMatch(game.Config{Map: mp, Name: "novice", Team: session.PracticeTeam, Seed: seed}, hub.Join())
+	if err != nil {
+		return fmt.Errorf("lab: novice: %w", err)
+	}
+	nv := &novice{terr: mp, rng: rand.New(rand.NewPCG(seed, 0x0b5e55ed))}
+	ref := judge
+	var snap game.Snapshot
+	const dt = 1.0 / noviceFPS
+	end := o.Duration.Seconds()
+	alive, spawnAt, hitEarly := false, 0.0, false
+	lastHealth := -1.0
+	for tick := 1; float64(tick)*dt <= end; tick++ {
+		now := float64(tick) * dt
+		hub.SetNow(now)
+		if err := bots.Step(now, physics.Input{}); err != nil {
+			return err
+		}
+		in, fire := nv.input(now, &snap)
+		if fire {
+			me.Fire()
+		}
+		if err := me.Step(now, in); err != nil {
+			return err
+		}
+		me.Snapshot(&snap)
+		cv := &snap.Combat
+		for _, mk := range cv.Markers {
+			if mk.Age < 1e-9 {
+				tl.feedback++
+			}
+		}
+		for _, h := range cv.Hurts {
+			if h.Age < 1e-9 {
+				tl.feedback++
+				if alive && now-spawnAt <= spawnHitWindow {
+					hitEarly = true
+				}
+			}
+		}
+		if id, ok := me.Self(); ok {
+			if h, ok := ref.Health(id); ok {
+				if lastHealth >= 0 && h < lastHealth {
+					tl.hostHits++ // a hit taken, as the host counts it
+				}
+				lastHealth = h
+			} else {
+				lastHealth = -1
+			}
+		}
+		selfOK := snap.Self >= 0 && snap.Self < len(snap.Tanks)
+		switch now := now; {
+		case !alive && selfOK && !cv.Wreck:
+			alive, spawnAt, hitEarly = true, now, false
+			tl.spawns++
+		case alive && cv.Wreck:
+			alive = false
+			tl.lives = append(tl.lives, now-spawnAt)
+			if hitEarly {
+				tl.hitEarly++
+			}
+		}
+	}
+	if alive {
+		tl.lives = append(tl.lives, end-spawnAt)
+		if hitEarly {
+			tl.hitEarly++
+		}
+	}
+	for _, s := range ref.Scores(nil) {
+		if s.Name == "novice" {
+			tl.kills += s.Kills
+			tl.deaths += s.Deaths
+			tl.hostHits += s.Hits
+		}
+	}
+	tl.minutes += end / 60
+	return nil
+}
+
+// novice is a player with human limits: it reacts to a new enemy in about 0.4 s,
+// aims a few degrees off, leads a moving target badly and turns the turret no faster
+// than the keys do. It drives toward the middle of the map until it sees an enemy,
+// then stops to shoot.
+type novice struct {
+	terr   *terrain.Map
+	rng    *rand.Rand
+	aimYaw float64
+	aimSet bool
+	target uint32
+	seenAt float64
+	errYaw float64
+	errGun float64
+	last   float64
+}
+
+// input is the novice's keys for the frame at now, from the last snapshot.
+func (n *novice) input(now float64, snap *game.Snapshot) (physics.Input, bool) {
+	dt := now - n.last
+	n.last = now
+	if snap.Self < 0 || snap.Self >= len(snap.Tanks) || snap.Combat.Wreck {
+		n.aimSet, n.target = false, 0
+		return physics.Input{}, false
+	}
+	me := &snap.Tanks[snap.Self]
+	heading := geom.Yaw(me.Orientation)
+	if !n.aimSet {
+		n.aimYaw, n.aimSet = heading, true
+	}
+	eye := me.Position.Add(mgl64.Vec3{0, 2.4, 0})
+	var tgt *game.TankView
+	best := noviceSight
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		if i == snap.Self || tv.Wreck || !combat.Enemies(session.PracticeTeam, tv.Team) {
+			continue
+		}
+		to := tv.Position.Add(mgl64.Vec3{0, 1.8, 0}).Sub(eye)
+		if d := to.Len(); d < best {
+			if _, hit := n.terr.Raycast(eye, to, d); !hit {
+				tgt, best = tv, d
+			}
+		}
+	}
+	in := physics.Input{AimYaw: n.aimYaw}
+	if tgt == nil {
+		n.target = 0
+		lo, hi := n.terr.Min(), n.terr.Max()
+		mid := mgl64.Vec3{(lo[0] + hi[0]) / 2, 0, (lo[1] + hi[1]) / 2}
+		want := geom.Heading(mid.Sub(me.Position))
+		in.Throttle = noviceThrottle
+		in.Steer = -math.Max(-1, math.Min(1, 2*geom.WrapAngle(want-heading)))
+		n.turnTurret(heading, dt)
+		in.AimYaw = n.aimYaw
+		return in, false
+	}
+	if tgt.ID != n.target {
+		n.target, n.seenAt = tgt.ID, now
+		n.errYaw, n.errGun = n.rng.NormFloat64()*noviceAimError, n.rng.NormFloat64()*noviceGunError
+	}
+	muzzle, _ := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
+	aimPt := tgt.Position.Add(mgl64.Vec3{0, 1.1, 0})
+	flight := aimPt.Sub(muzzle).Len() / combat.MuzzleVelocity
+	aimPt = aimPt.Add(tgt.Velocity.Mul(noviceLead * flight))
+	d := aimPt.Sub(muzzle)
+	want := math.Atan2(-d[2], d[0]) + n.errYaw
+	pitch, ok := combat.BallisticElevation(math.Hypot(d[0], d[2]), d[1])
+	n.turnTurret(want, dt)
+	in.AimYaw = n.aimYaw
+	in.GunElevation = pitch + n.errGun
+	fire := ok && now-n.seenAt >= noviceReaction && snap.Combat.Loaded >= 1 &&
+		math.Abs(geom.WrapAngle(me.Turret+heading-want)) < noviceOnTarget
+	return in, fire
+}
+
+// turnTurret moves the aim toward yaw want at the keys' rate for dt seconds.
+func (n *novice) turnTurret(want, dt float64) {
+	step := noviceTurret * math.Max(0, math.Min(dt, 0.1))
+	diff := geom.WrapAngle(want - n.aimYaw)
+	n.aimYaw = geom.WrapAngle(n.aimYaw + math.Max(-step, math.Min(step, diff)))
+}

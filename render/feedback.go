@@ -1,0 +1,174 @@
+package render
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
+)
+
+// Combat feedback: what tells the player what happened. A hit marker on the
+// crosshair for the host's answer to the player's shot (a white × for a hit, a
+// larger red × for a kill, a grey ? for a refused claim); a damage indicator around the middle
+// of the picture pointing at whoever hit the player, with their name; and, while the
+// player's wreck waits, the killer marked in the world.
+const (
+	// markerShow is how long the hit marker stays on the crosshair, s.
+	markerShow = 0.6
+	// hurtRadius is how far from the middle of the picture the damage indicator
+	// sits, pixels at scale 1.
+	hurtRadius = 150
+	// maxHurts is how many damage indicators show at once.
+	maxHurts = 3
+)
+
+// Feedback colours.
+var (
+	hitMarkColor     = math32.Color{R: 1, G: 1, B: 1}
+	killMarkColor    = math32.Color{R: 1, G: 0.2, B: 0.1}
+	refusedMarkColor = math32.Color{R: 0.6, G: 0.6, B: 0.6}
+	hurtColor        = math32.Color{R: 1, G: 0.3, B: 0.2}
+	killerColor      = math32.Color{R: 1, G: 0.15, B: 0.1}
+)
+
+// feedback is the combat layer's feedback labels.
+type feedback struct {
+	mark     *gui.Label
+	markKind int // 0 none, 1 hit, 2 kill, 3 refused: the mark's look as last set
+	hurts    [maxHurts]*gui.Label
+	hurtText [maxHurts]string
+}
+
+func newFeedback(parent *core.Node) *feedback {
+	f := &feedback{mark: gui.NewLabel("×")}
+	f.mark.SetVisible(false)
+	parent.Add(f.mark)
+	for i := range f.hurts {
+		l := gui.NewLabel("")
+		l.SetFontSize(17)
+		l.SetColor(&hurtColor)
+		l.SetBgColor4(ptr(backdrop(0.55)))
+		l.SetPaddings(2, 6, 2, 6)
+		l.SetVisible(false)
+		parent.Add(l)
+		f.hurts[i] = l
+	}
+	return f
+}
+
+// markKindOf is the look of hit marker mk on the crosshair: 1 hit, 2 kill, 3 refused.
+func markKindOf(mk game.HitMarker) int {
+	switch {
+	case !mk.Confirmed:
+		return 3
+	case mk.Kill:
+		return 2
+	}
+	return 1
+}
+
+// placeMark puts the latest hit marker on the crosshair at (x, y), pixels, while it
+// is fresh; shown is whether the crosshair is.
+func (f *feedback) placeMark(markers []game.HitMarker, x, y float32, shown bool) {
+	n := len(markers)
+	if !shown || n == 0 || markers[n-1].Age >= markerShow {
+		f.mark.SetVisible(false)
+		return
+	}
+	if k := markKindOf(markers[n-1]); k != f.markKind {
+		f.markKind = k
+		text, size, col := "×", 40.0, hitMarkColor
+		switch k {
+		case 2:
+			text, size, col = "×", 64, killMarkColor
+		case 3:
+			text, size, col = "?", 30, refusedMarkColor
+		}
+		f.mark.SetText(text)
+		f.mark.SetFontSize(size)
+		f.mark.SetColor(&col)
+	}
+	mw, mh := f.mark.Size()
+	f.mark.SetPosition(float32(math.Round(float64(x-mw/2))), float32(math.Round(float64(y-mh/2))))
+	f.mark.SetVisible(true)
+}
+
+// hurtDirection is the direction on the picture, from its middle, toward world point
+// p as seen from view v: a unit vector in pixels' axes (x right, y down), pointing up
+// for a point straight ahead and down for one behind.
+func hurtDirection(v View, p mgl64.Vec3) (dx, dy float64) {
+	d := v.Orientation.Conjugate().Rotate(p.Sub(v.Eye)) // camera frame: −Z ahead, +X right
+	a := math.Atan2(d[0], -d[2])
+	if d[0] == 0 && d[2] == 0 {
+		a = 0
+	}
+	return math.Sin(a), -math.Cos(a)
+}
+
+// arrows are the eight directions of the damage indicator, clockwise from up.
+var arrows = [8]string{"↑", "↗", "→", "↘", "↓", "↙", "←", "↖"}
+
+// hurtText is what the damage indicator says for hit h from direction (dx, dy).
+func hurtText(h game.Hurt, dx, dy float64) string {
+	k := int(math.Round(math.Atan2(dx, -dy)/(math.Pi/4))+8) % 8
+	what := fmt.Sprintf("−%.0f", h.Damage)
+	if h.Kill {
+		what = "destroyed you"
+	}
+	return fmt.Sprintf("%s %s %s", arrows[k], h.Name, what)
+}
+
+// placeHurts shows the latest hits on the player around the middle of a w×h
+// picture, each toward its shooter, fading over game.HurtLife.
+func (f *feedback) placeHurts(s *Scene, hurts []game.Hurt, w, h, scale float32) {
+	shown := 0
+	for i := len(hurts) - 1; i >= 0 && shown < maxHurts; i-- {
+		hu := hurts[i]
+		if !hu.HasFrom || !geom.FiniteVec(hu.From) {
+			continue
+		}
+		dx, dy := hurtDirection(s.view, hu.From)
+		l := f.hurts[shown]
+		if text := hurtText(hu, dx, dy); text != f.hurtText[shown] {
+			f.hurtText[shown] = text
+			l.SetText(text)
+		}
+		fade := float32(math.Max(0.25, 1-hu.Age/game.HurtLife))
+		col := math32.Color{R: hurtColor.R * fade, G: hurtColor.G * fade, B: hurtColor.B * fade}
+		l.SetColor(&col)
+		lw, lh := l.Size()
+		r := hurtRadius * scale
+		x := w/2 + float32(dx)*r - lw/2
+		y := h/2 + float32(dy)*r - lh/2 + float32(shown)*lh*float32(math.Copysign(1, dy))
+		l.SetPosition(float32(math.Round(float64(x))), float32(math.Round(float64(y))))
+		l.SetVisible(true)
+		shown++
+	}
+	for i := shown; i < maxHurts; i++ {
+		f.hurts[i].SetVisible(false)
+	}
+}
+
+// markKiller draws, while the player's wreck waits, a red ring on the ground around
+// the tank that destroyed it and a line rising from it, so the player sees where it is.
+func markKiller(s *Scene, snap *game.Snapshot) {
+	cv := &snap.Combat
+	if !cv.Wreck || cv.Killer == 0 {
+		return
+	}
+	for i := range snap.Tanks {
+		tv := &snap.Tanks[i]
+		if tv.ID != cv.Killer || !geom.FiniteVec(tv.Position) {
+			continue
+		}
+		ring(s.lines, tv.Position, 4.5, killerColor)
+		ring(s.lines, tv.Position, 5, killerColor)
+		s.lines.segment(tv.Position.Add(mgl64.Vec3{0, 3, 0}), tv.Position.Add(mgl64.Vec3{0, 14, 0}), killerColor)
+		return
+	}
+}
