@@ -56,21 +56,8 @@ func TestRespawnKeepsCombatState(t *testing.T) {
 // TestNoScoreOnOwnTanks: a player's shells do no harm to its own tanks, whatever
 // team each claims.
 func TestNoScoreOnOwnTanks(t *testing.T) {
-	f := newFight(t)
-	r, err := New(f.m, combat.Rules{NoArmour: true, Damage: 100}, f.reckon)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// One player (peer 2, "farmer") with two tanks on two teams.
-	r.Spawned(1, 2, "farmer", 1, f.shooter, 0)
-	r.Spawned(2, 2, "farmer", 2, f.target, 0)
-	for _, u := range f.updates[1:] {
-		r.Relayed(2, u.s, u.at)
-		a := f.shooter
-		a.Time = u.at - 0.02
-		r.Relayed(1, a, u.at)
-	}
-	f.check = r.check
+	f, r := refereeFightOf(t, combat.Rules{NoArmour: true, Damage: 100}, fighter{2, "farmer"}, fighter{2, "farmer"})
 	s, c := f.shoot(t, 1, 5)
 	r.fire(s, 5.1)
 	r.claim(c, c.Time+0.1, f.link)
