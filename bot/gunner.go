@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -141,7 +142,7 @@ type Aim struct {
 // Aim decides, at time now (s), where the tank with pose p aims among targets and
 // whether it fires (only when loaded).
 func (g *Gunner) Aim(now float64, p physics.Pose, targets []Target, loaded bool) Aim {
-	eye := p.Position.Add(p.Orientation.Rotate(combat.TurretPivot))
+	eye := p.Position.Add(p.Orientation.Rotate(tank.Default().TurretPivot))
 	best, bestD := -1, g.rangeM
 	for i := range targets {
 		t := &targets[i]

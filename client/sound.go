@@ -51,7 +51,7 @@ const (
 	// soundMaxDistance is where the fall-off stops, m.
 	soundMaxDistance = 400.0
 	// soundTopSpeed is the speed at which the engine and tracks sound their
-	// hardest, m/s (physics.DefaultTopSpeed).
+	// hardest, m/s (tank.DefaultTopSpeed).
 	soundTopSpeed = 15.0
 	// soundTurretTop is the turret rate at which its motor sounds its hardest, rad/s.
 	soundTurretTop = 1.2

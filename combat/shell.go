@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -25,31 +26,12 @@ const (
 	ShellLifetime = 5.0
 )
 
-// Where the gun sits on a tank, in the frames the renderer draws it with: hull frame
-// (forward +X, up +Y, right +Z, origin on the ground under the middle of the hull),
-// turret frame (the hull frame turned by the turret yaw about +Y at the turret pivot),
-// gun frame (the turret frame pitched by the elevation about +Z at the gun pivot).
-var (
-	// TurretPivot is the turret's rotation centre in the hull frame, m.
-	TurretPivot = mgl64.Vec3{-0.4, 1.55, 0}
-	// GunPivot is the gun's trunnion in the turret frame, m.
-	GunPivot = mgl64.Vec3{1.1, 0.375, 0}
-)
-
-// BarrelLength is the distance from the trunnion to the muzzle, m.
-const BarrelLength = 4.2
-
-// Muzzle returns where a shell leaves the barrel of a tank at position pos and hull
-// orientation q with the given turret yaw and gun elevation (rad), and the unit
-// direction it leaves in.
+// Muzzle returns where a shell leaves the barrel of a tank (tank.Default()) at
+// position pos and hull orientation q with the given turret yaw and gun elevation
+// (rad), and the unit direction it leaves in.
 func Muzzle(pos mgl64.Vec3, q mgl64.Quat, turret, gun float64) (origin, dir mgl64.Vec3) {
-	st, ct := math.Sincos(turret)
-	sg, cg := math.Sincos(gun)
-	// Gun axis in the turret frame, then turned by the turret yaw into the hull frame.
-	ax := mgl64.Vec3{cg, sg, 0}
-	rotY := func(v mgl64.Vec3) mgl64.Vec3 { return mgl64.Vec3{ct*v[0] + st*v[2], v[1], -st*v[0] + ct*v[2]} }
-	local := TurretPivot.Add(rotY(GunPivot.Add(ax.Mul(BarrelLength))))
-	return pos.Add(q.Rotate(local)), q.Rotate(rotY(ax)).Normalize()
+	local, axis := tank.Default().Muzzle(turret, gun)
+	return pos.Add(q.Rotate(local)), q.Rotate(axis).Normalize()
 }
 
 // Shot is one fired shell: everything any peer needs to compute its whole flight.
@@ -167,6 +149,8 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 			best, bestF = Impact{Kind: ImpactRock, Point: a.Add(seg.Mul(f))}, f
 		}
 	}
+	spec := tank.Default()
+	hullMin, hullMax := spec.HullMin(), spec.HullMax()
 	for _, hp := range hulls {
 		if hp.Actor == s.Shooter {
 			continue
@@ -174,7 +158,7 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 		inv := hp.Orientation.Conjugate()
 		la := inv.Rotate(a.Sub(hp.Position))
 		lb := inv.Rotate(b.Sub(hp.Position))
-		if f, n, ok := segmentBox(la, lb, HullMin, HullMax); ok && f < bestF {
+		if f, n, ok := segmentBox(la, lb, hullMin, hullMax); ok && f < bestF {
 			local := la.Add(lb.Sub(la).Mul(f))
 			best = Impact{Kind: ImpactTank, Point: a.Add(seg.Mul(f)), Target: hp.Actor, Local: local, Normal: n}
 			bestF = f
@@ -208,15 +192,6 @@ func SweepPath(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact 
 // sweepStep is SweepPath's step, s: a 60 Hz frame, whose chord departs from the arc
 // by g·dt²/8 ≈ 0.3 mm.
 const sweepStep = 1.0 / 60
-
-// The hull's hit box in the hull frame, m: the footprint of the tracks and the height
-// to the turret roof.
-var (
-	// HullMin is the box's lower corner: rear, bottom, left.
-	HullMin = mgl64.Vec3{-3.45, 0, -1.8}
-	// HullMax is the box's upper corner: front, turret roof, right.
-	HullMax = mgl64.Vec3{3.45, 2.3, 1.8}
-)
 
 // segmentBox intersects the segment a→b with the axis-aligned box lo..hi (slab
 // method). It returns the fraction along the segment where it enters the box and the
@@ -254,11 +229,13 @@ func segmentBox(a, b, lo, hi mgl64.Vec3) (f float64, normal mgl64.Vec3, ok bool)
 	return t0, normal, true
 }
 
-// OnHull reports whether p (hull frame, m) lies on or in the hull box grown by tol
-// meters on every side.
+// OnHull reports whether p (hull frame, m) lies on or in the hull box of a tank
+// (tank.Default()) grown by tol meters on every side.
 func OnHull(p mgl64.Vec3, tol float64) bool {
+	s := tank.Default()
+	lo, hi := s.HullMin(), s.HullMax()
 	for i := 0; i < 3; i++ {
-		if !(p[i] >= HullMin[i]-tol && p[i] <= HullMax[i]+tol) {
+		if !(p[i] >= lo[i]-tol && p[i] <= hi[i]+tol) {
 			return false
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/terrain"
 )
@@ -73,10 +75,10 @@ func TestSweepStrikesHullsRocksAndTerrain(t *testing.T) {
 	if imp.Kind != ImpactTank || imp.Target != 7 {
 		t.Fatalf("level shot at a hull 50 m off: %+v, want a tank hit", imp)
 	}
-	if math.Abs(imp.Local[0]-HullMin[0]) > 1e-6 || imp.Normal != (mgl64.Vec3{-1, 0, 0}) {
-		t.Errorf("hit at local %v normal %v, want the rear face (x = %v, normal −X)", imp.Local, imp.Normal, HullMin[0])
+	if math.Abs(imp.Local[0]-tank.Default().HullMin()[0]) > 1e-6 || imp.Normal != (mgl64.Vec3{-1, 0, 0}) {
+		t.Errorf("hit at local %v normal %v, want the rear face (x = %v, normal −X)", imp.Local, imp.Normal, tank.Default().HullMin()[0])
 	}
-	wantT := (50 + HullMin[0]) / MuzzleVelocity
+	wantT := (50 + tank.Default().HullMin()[0]) / MuzzleVelocity
 	if math.Abs(imp.Time-wantT) > 1e-3 {
 		t.Errorf("impact at %.4f s, want %.4f s", imp.Time, wantT)
 	}

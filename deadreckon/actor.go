@@ -640,18 +640,7 @@ func (a *Actor) reckonBlend() {
 			sn, cs = math.Sincos(half)
 		}
 	}
-	th, thr, thv := 1.0, 1.0, 1.0
-	if a.blending {
-		if a.dtPos > minBlendTime && tt < a.dtPos {
-			th = tt / a.dtPos
-		}
-		if a.dtVel > minBlendTime && tt < a.dtVel {
-			thv = tt / a.dtVel
-		}
-		if a.dtRot > minBlendTime && tt < a.dtRot {
-			thr = tt / a.dtRot
-		}
-	}
+	th, thr, thv := a.blendFractions(tt)
 	// Last-known projection P't; a braking one stops where its braking brings it.
 	gp, hp := g, h
 	if a.stop < math.MaxFloat64 {
@@ -723,6 +712,26 @@ func (a *Actor) reckonBlend() {
 	}
 	out.rot = mgl64.Quat{W: qw, V: mgl64.Vec3{qx, qy, qz}}
 	a.reckonArticulations(turn, g, thr)
+}
+
+// blendFractions returns how far the blend is, tt seconds after it started, for
+// position, rotation and velocity: T̂ = tt/ΔT, 1 once the blend is over or when
+// there is none. Small enough to inline, so the hot path stays free of calls.
+func (a *Actor) blendFractions(tt float64) (th, thr, thv float64) {
+	th, thr, thv = 1, 1, 1
+	if !a.blending {
+		return th, thr, thv
+	}
+	if a.dtPos > minBlendTime && tt < a.dtPos {
+		th = tt / a.dtPos
+	}
+	if a.dtVel > minBlendTime && tt < a.dtVel {
+		thv = tt / a.dtVel
+	}
+	if a.dtRot > minBlendTime && tt < a.dtRot {
+		thr = tt / a.dtRot
+	}
+	return th, thr, thv
 }
 
 // reckonArticulations blends each articulation from its displayed angle at the blend

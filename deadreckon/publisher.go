@@ -750,30 +750,8 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		AngularVelocity:  clampLen(clampTiny(p.omega, c.TinyAngularSpeed), lim.MaxAngularSpeed),
 		NumArticulations: s.NumArticulations,
 	}
-	for i := 0; i < s.NumArticulations; i++ {
-		r := p.rates[i]
-		if math.Abs(r) < c.TinyAngularSpeed {
-			r = 0
-		}
-		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
-		st.Articulations[i] = Articulation{Angle: geom.WrapAngle(s.Articulations[i]), Rate: r}
-	}
-	acc := clampTiny(p.acc, c.TinyAcceleration)
-	if acc.Dot(acc) > spikeFactor*spikeFactor*c.AccelerationCap*c.AccelerationCap {
-		acc = mgl64.Vec3{} // a collision's impulse, not a manoeuvre: no acceleration
-	}
-	acc = clampLen(acc, c.AccelerationCap)
-	acc = p.noReverse(st.Velocity, acc)
-	if c.DampAcceleration {
-		// Damped by how much it agrees with the last published direction.
-		var unit mgl64.Vec3
-		if l := acc.Len(); l > 0 {
-			unit = acc.Mul(1 / l)
-		}
-		scale := math.Max(0, unit.Dot(p.lastAccelUnit))
-		p.lastAccelUnit = unit
-		acc = clampTiny(acc.Mul(scale), c.TinyAcceleration)
-	}
+	p.publishArticulations(s, &st)
+	acc := p.publishAcceleration(st.Velocity)
 	if !c.NoAcceleration {
 		st.Acceleration = clampLen(acc, lim.MaxAcceleration)
 	}
@@ -802,15 +780,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		_ = p.self.Break(st, s.Time)
 	}
 	p.self.Advance(s.Time)
-	switch early := p.published && s.Time-p.lastTime < c.MinInterval; {
-	case p.repeat && early && !s.Break:
-		// An urgent update is not the repeat (a stop dead seen through a two-frame
-		// velocity goes out in two urgent steps; the last one is to be repeated).
-	case p.repeat:
-		p.repeat = false // this is the repeat
-	default:
-		p.repeat = p.published && !s.Break && surprise > c.RepeatChange
-	}
+	p.markRepeat(s, surprise)
 	if first {
 		p.early.fill(s.Time)
 		p.budget.fill(s.Time)
@@ -823,16 +793,79 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	p.last = st
 	p.lastTime = s.Time
 	if full {
-		period := c.Heartbeat * (1 + c.HeartbeatJitter*(2*p.rng.Float64()-1))
-		if first {
-			// Stagger the first heartbeat over half to one whole period, so actors
-			// created together (map load) do not send their heartbeats together.
-			period = c.Heartbeat * (0.5 + 0.5*p.rng.Float64())
-		}
-		p.nextHeartbeat = s.Time + period
+		p.scheduleHeartbeat(s.Time, first)
 	}
 	p.posErr, p.rotErr, p.artErr, p.lostErr = 0, 0, 0, 0
 	return st
+}
+
+// publishArticulations fills st's articulations from s: angles wrapped, rates from
+// the rendered samples with tiny ones zeroed (jitter, not motion) and clamped to
+// the limits a receiver accepts.
+func (p *Publisher) publishArticulations(s *Sample, st *State) {
+	c := &p.cfg
+	lim := &c.Reckon.Limits
+	for i := 0; i < s.NumArticulations; i++ {
+		r := p.rates[i]
+		if math.Abs(r) < c.TinyAngularSpeed {
+			r = 0
+		}
+		r = math.Max(-lim.MaxArticulationRate, math.Min(lim.MaxArticulationRate, r))
+		st.Articulations[i] = Articulation{Angle: geom.WrapAngle(s.Articulations[i]), Rate: r}
+	}
+}
+
+// publishAcceleration returns the acceleration to publish with velocity vel (m/s),
+// m/s², before the receivers' limit: tiny values and collision spikes dropped,
+// capped, never reversing vel, and damped when so configured. Damping remembers the
+// direction published.
+func (p *Publisher) publishAcceleration(vel mgl64.Vec3) mgl64.Vec3 {
+	c := &p.cfg
+	acc := clampTiny(p.acc, c.TinyAcceleration)
+	if acc.Dot(acc) > spikeFactor*spikeFactor*c.AccelerationCap*c.AccelerationCap {
+		acc = mgl64.Vec3{} // a collision's impulse, not a manoeuvre: no acceleration
+	}
+	acc = clampLen(acc, c.AccelerationCap)
+	acc = p.noReverse(vel, acc)
+	if c.DampAcceleration {
+		// Damped by how much it agrees with the last published direction.
+		var unit mgl64.Vec3
+		if l := acc.Len(); l > 0 {
+			unit = acc.Mul(1 / l)
+		}
+		scale := math.Max(0, unit.Dot(p.lastAccelUnit))
+		p.lastAccelUnit = unit
+		acc = clampTiny(acc.Mul(scale), c.TinyAcceleration)
+	}
+	return acc
+}
+
+// markRepeat decides whether the update for s is to be sent again soon: one that
+// surprises the last one's reckoning by more than RepeatChange (m/s) is, so a peer
+// that loses it still catches up. It runs before the update is recorded as the last.
+func (p *Publisher) markRepeat(s *Sample, surprise float64) {
+	switch early := p.published && s.Time-p.lastTime < p.cfg.MinInterval; {
+	case p.repeat && early && !s.Break:
+		// An urgent update is not the repeat (a stop dead seen through a two-frame
+		// velocity goes out in two urgent steps; the last one is to be repeated).
+	case p.repeat:
+		p.repeat = false // this is the repeat
+	default:
+		p.repeat = p.published && !s.Break && surprise > p.cfg.RepeatChange
+	}
+}
+
+// scheduleHeartbeat sets the next heartbeat after a full update at t (s): a
+// period with jitter, so peers' heartbeats drift apart.
+func (p *Publisher) scheduleHeartbeat(t float64, first bool) {
+	c := &p.cfg
+	period := c.Heartbeat * (1 + c.HeartbeatJitter*(2*p.rng.Float64()-1))
+	if first {
+		// Stagger the first heartbeat over half to one whole period, so actors
+		// created together (map load) do not send their heartbeats together.
+		period = c.Heartbeat * (0.5 + 0.5*p.rng.Float64())
+	}
+	p.nextHeartbeat = t + period
 }
 
 // Velocity returns the velocity computed from the rendered samples, m/s.

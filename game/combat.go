@@ -258,7 +258,7 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 		c.targets = append(c.targets, bot.Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
 			Enemy: combat.Enemies(t.team, u.team) && (uc == nil || !uc.wreck), Engaged: c.engaged[u.id]})
 	}
-	host := now + m.link.Stats().ClockOffset
+	host := now + m.clockOffset()
 	a := tc.gunner.Aim(now, p, c.targets, host >= tc.loadedAt)
 	if a.Engaged {
 		in.AimYaw, in.GunElevation = a.AimYaw, a.GunElevation
@@ -275,7 +275,7 @@ func (m *Match) fight(now float64) {
 	if c == nil {
 		return
 	}
-	offset := m.link.Stats().ClockOffset
+	offset := m.clockOffset()
 	host := now + offset
 	c.resendClaims()
 
@@ -587,7 +587,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 		return
 	}
 	now := m.last
-	host := now + m.link.Stats().ClockOffset
+	host := now + m.clockOffset()
 	dst.Enabled = c.heard
 	dst.Shells = dst.Shells[:0]
 	for _, sh := range c.shells {

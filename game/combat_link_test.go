@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tankspec "github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
@@ -147,7 +149,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 					l := inv.Rotate(s.At(ts).Sub(tv.Position))
 					var on mgl64.Vec3
 					for i := range 3 {
-						on[i] = math.Max(combat.HullMin[i], math.Min(combat.HullMax[i], l[i]))
+						on[i] = math.Max(tankspec.Default().HullMin()[i], math.Min(tankspec.Default().HullMax()[i], l[i]))
 					}
 					d := l.Sub(on).Len()
 					frame = math.Min(frame, d)

@@ -60,5 +60,5 @@ func (m *Match) combatMessage(msg wire.Message, now float64) {
 	if !ok {
 		return
 	}
-	m.combatEvent(&ev, now, now+m.link.Stats().ClockOffset)
+	m.combatEvent(&ev, now, now+m.clockOffset())
 }

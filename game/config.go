@@ -5,12 +5,13 @@ import (
 	"math"
 	"reflect"
 
+	tankspec "github.com/treadline/treadline/tank"
+
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
-	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -128,7 +129,7 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			Heartbeat:       PublishHeartbeat,
 			StaleHeartbeats: StaleHeartbeats,
 			// Tanks never leave the ground; they rest on the hull's footprint.
-			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: physics.TankSpec{}.Footprint()},
+			Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Footprint: tankspec.Default().Footprint()},
 			// The host's bounds: the publisher keeps inside them, and a remote
 			// accepts what the host relays.
 			Limits: deadreckon.Limits{

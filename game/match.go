@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/treadline/treadline/internal/units"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/deadreckon"
@@ -654,7 +656,7 @@ func (m *Match) reckon(now float64) {
 	observer := m.observer()
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
-	offset := m.link.Stats().ClockOffset
+	offset := m.clockOffset()
 	for i := 0; i < len(m.tanks); i++ {
 		t := m.tanks[i]
 		if t.local {
@@ -747,19 +749,15 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		}
 	}
 	m.snapshotCombat(&dst.Combat)
-	st := m.link.Stats()
-	dst.Net = NetStats{
-		RTT: st.RTT.Seconds(), ClockOffset: st.ClockOffset, ClockError: st.ClockError,
-		Silence: st.Silence.Seconds(), Timeout: st.Timeout.Seconds(),
-		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
-		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
-		// An update can outrun its actor's spawn (datagrams versus the stream).
-		Dropped:       st.Dropped + m.counters.unknownActor,
-		Malformed:     st.Rejected,
-		Refused:       m.counters.rejected,
-		SendErrors:    st.SendErrors + m.counters.publishErr,
-		ClockRejected: st.ClockRejected,
-		ProxyRefused:  m.counters.proxyRefused,
-		Lag:           m.cfg.Impairment.Latency.Seconds(), Jitter: m.cfg.Impairment.Jitter.Seconds(), Loss: m.cfg.Impairment.Loss,
-	}
+	dst.Net = netStatsOf(m.link.Stats())
+	// An update can outrun its actor's spawn (datagrams versus the stream).
+	dst.Net.Dropped += m.counters.unknownActor
+	dst.Net.Refused = m.counters.rejected
+	dst.Net.SendErrors += m.counters.publishErr
+	dst.Net.ProxyRefused = m.counters.proxyRefused
+	dst.Net.Lag, dst.Net.Jitter, dst.Net.Loss = m.cfg.Impairment.Latency.Seconds(), m.cfg.Impairment.Jitter.Seconds(), m.cfg.Impairment.Loss
 }
+
+// clockOffset returns host clock minus local clock as the link's clock sync estimates
+// it, s: the unit of state timestamps and of the host's combat times.
+func (m *Match) clockOffset() float64 { return units.Seconds(m.link.Stats().ClockOffset) }

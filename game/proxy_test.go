@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tankspec "github.com/treadline/treadline/tank"
+
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
@@ -44,7 +46,7 @@ func stoppedByRemote(t *testing.T, link gametest.LoopbackConfig, bIn physics.Inp
 	a.self.body.Teleport(ax, z, 0)
 	b.self.body.Teleport(bx, z, math.Pi)
 	bID, _ := b.Self()
-	const length = physics.DefaultLength
+	const length = tankspec.DefaultLength
 
 	now := 0.0
 	var (

@@ -3,6 +3,8 @@ package game
 import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
+	"github.com/treadline/treadline/net"
 )
 
 // Snapshot is everything the renderer needs to draw one frame. Match.Snapshot fills
@@ -92,7 +94,8 @@ type TankView struct {
 	Wreck             bool
 }
 
-// NetStats are one peer's connection figures, for the HUD.
+// NetStats are one peer's connection figures, for the HUD, in seconds: net.Stats
+// (netStatsOf) plus what the match itself counts.
 type NetStats struct {
 	// RTT is the round trip to the host in seconds; ClockOffset is host minus local clock.
 	RTT, ClockOffset float64
@@ -122,4 +125,20 @@ type NetStats struct {
 	ProxyRefused uint64
 	// Lag, Jitter (seconds) and Loss (0..1) describe the impairment on this link.
 	Lag, Jitter, Loss float64
+}
+
+// netStatsOf converts the link's figures to the HUD's: durations to seconds, and
+// net's rejected messages as Malformed. The counts only the match keeps (Refused,
+// ProxyRefused, the impairment) stay zero; Match.Snapshot adds them.
+func netStatsOf(st net.Stats) NetStats {
+	return NetStats{
+		RTT: units.Seconds(st.RTT), ClockOffset: units.Seconds(st.ClockOffset), ClockError: units.Seconds(st.ClockError),
+		Silence: units.Seconds(st.Silence), Timeout: units.Seconds(st.Timeout),
+		BytesIn: st.BytesIn, BytesOut: st.BytesOut,
+		UpdatesIn: st.UpdatesIn, UpdatesOut: st.UpdatesOut,
+		Dropped:       st.Dropped,
+		Malformed:     st.Rejected,
+		SendErrors:    st.SendErrors,
+		ClockRejected: st.ClockRejected,
+	}
 }

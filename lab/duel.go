@@ -18,6 +18,7 @@ import (
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -574,12 +575,14 @@ func (d *duel) sweep(t float64, truth physics.Pose, shown deadreckon.State) {
 func (d *duel) closest(sh *duelShell, frame, end float64, hp combat.HullPose) {
 	const samples = 16
 	inv := hp.Orientation.Conjugate()
+	spec := tank.Default()
+	hullMin, hullMax := spec.HullMin(), spec.HullMax()
 	for k := 1; k <= samples; k++ {
 		ts := sh.last + (end-sh.last)*float64(k)/samples
 		local := inv.Rotate(sh.shot.At(ts).Sub(hp.Position))
 		var on mgl64.Vec3
 		for i := range 3 {
-			on[i] = math.Max(combat.HullMin[i], math.Min(combat.HullMax[i], local[i]))
+			on[i] = math.Max(hullMin[i], math.Min(hullMax[i], local[i]))
 		}
 		if dist := local.Sub(on).Len(); dist < sh.closest {
 			sh.closest, sh.closeAt, sh.closeImp, sh.closeLoc = dist, frame, ts, on

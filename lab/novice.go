@@ -154,30 +154,15 @@ func (tl *noviceTally) result() NoviceResult {
 // noviceRun plays one run with seed into tl: the practice's bots and rules, refereed
 // by the host's Judge, over the practice's impaired link.
 func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) error {
-	judge, err := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
+	ref, hub, bots, me, err := noviceMatches(mp, o, seed)
 	if err != nil {
 		return err
-	}
-	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Judge: judge, Seed: seed,
-		Link: impair.Link{Latency: session.DefaultPracticeLag, Jitter: session.DefaultPracticeJitter, Loss: session.DefaultPracticeLoss}})
-	if err != nil {
-		return err
-	}
-	bots, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}, hub.Join())
-	if err != nil {
-		return fmt.Errorf("lab: novice: bots: %w", err)
-	}
-	me, err := game.NewMatch(game.Config{Map: mp, Name: "novice", Team: session.PracticeTeam, Seed: seed}, hub.Join())
-	if err != nil {
-		return fmt.Errorf("lab: novice: %w", err)
 	}
 	nv := &novice{terr: mp, rng: rand.New(rand.NewPCG(seed, 0x0b5e55ed))}
-	ref := judge
+	life := noviceLife{tl: tl, lastHealth: -1}
 	var snap game.Snapshot
 	const dt = 1.0 / noviceFPS
 	end := o.Duration.Seconds()
-	alive, spawnAt, hitEarly := false, 0.0, false
-	lastHealth := -1.0
 	for tick := 1; float64(tick)*dt <= end; tick++ {
 		now := float64(tick) * dt
 		hub.SetNow(now)
@@ -192,49 +177,120 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 			return err
 		}
 		me.Snapshot(&snap)
-		cv := &snap.Combat
-		for _, mk := range cv.Markers {
-			if mk.Age < 1e-9 {
-				tl.feedback++
-			}
+		life.frame(now, &snap, me, ref)
+	}
+	life.finish(end)
+	tl.countScores(ref)
+	tl.minutes += end / 60
+	return nil
+}
+
+// noviceMatches sets up one run: the referee judging with the game's dead reckoning,
+// the loopback hub over the practice's impaired link, the bots' match and the
+// novice's own.
+func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (*referee.Referee, *gametest.Loopback, *game.Match, *game.Match, error) {
+	judge, err := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Judge: judge, Seed: seed,
+		Link: impair.Link{Latency: session.DefaultPracticeLag, Jitter: session.DefaultPracticeJitter, Loss: session.DefaultPracticeLoss}})
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	bots, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}, hub.Join())
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("lab: novice: bots: %w", err)
+	}
+	me, err := game.NewMatch(game.Config{Map: mp, Name: "novice", Team: session.PracticeTeam, Seed: seed}, hub.Join())
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("lab: novice: %w", err)
+	}
+	return judge, hub, bots, me, nil
+}
+
+// noviceLife follows the novice through one run's lives, counting into tl what the
+// player sees (feedback) and what the host counts (hits taken).
+type noviceLife struct {
+	tl         *noviceTally
+	alive      bool
+	spawnAt    float64 // s, when the current life began
+	hitEarly   bool    // hit within spawnHitWindow of spawnAt
+	lastHealth float64 // the host's health of the novice last frame; -1 when unknown
+}
+
+// frame counts the frame at now, once snap holds it.
+func (l *noviceLife) frame(now float64, snap *game.Snapshot, me *game.Match, ref *referee.Referee) {
+	l.countFeedback(now, &snap.Combat)
+	if id, ok := me.Self(); ok {
+		l.countHostHit(ref, id)
+	}
+	selfOK := snap.Self >= 0 && snap.Self < len(snap.Tanks)
+	l.track(now, selfOK, snap.Combat.Wreck)
+}
+
+// countFeedback counts the hit markers and hurts that appear this frame (age zero):
+// each is feedback the player sees; a hurt soon after spawning marks the life.
+func (l *noviceLife) countFeedback(now float64, cv *game.CombatView) {
+	for _, mk := range cv.Markers {
+		if mk.Age < 1e-9 {
+			l.tl.feedback++
 		}
-		for _, h := range cv.Hurts {
-			if h.Age < 1e-9 {
-				tl.feedback++
-				if alive && now-spawnAt <= spawnHitWindow {
-					hitEarly = true
-				}
-			}
-		}
-		if id, ok := me.Self(); ok {
-			if h, ok := ref.Health(id); ok {
-				if lastHealth >= 0 && h < lastHealth {
-					tl.hostHits++ // a hit taken, as the host counts it
-				}
-				lastHealth = h
-			} else {
-				lastHealth = -1
-			}
-		}
-		selfOK := snap.Self >= 0 && snap.Self < len(snap.Tanks)
-		switch now := now; {
-		case !alive && selfOK && !cv.Wreck:
-			alive, spawnAt, hitEarly = true, now, false
-			tl.spawns++
-		case alive && cv.Wreck:
-			alive = false
-			tl.lives = append(tl.lives, now-spawnAt)
-			if hitEarly {
-				tl.hitEarly++
+	}
+	for _, h := range cv.Hurts {
+		if h.Age < 1e-9 {
+			l.tl.feedback++
+			if l.alive && now-l.spawnAt <= spawnHitWindow {
+				l.hitEarly = true
 			}
 		}
 	}
-	if alive {
-		tl.lives = append(tl.lives, end-spawnAt)
-		if hitEarly {
-			tl.hitEarly++
-		}
+}
+
+// countHostHit counts a hit taken as the host sees it: the referee's health of the
+// novice's tank id dropping since the last frame.
+func (l *noviceLife) countHostHit(ref *referee.Referee, id uint32) {
+	h, ok := ref.Health(id)
+	if !ok {
+		l.lastHealth = -1
+		return
 	}
+	if l.lastHealth >= 0 && h < l.lastHealth {
+		l.tl.hostHits++ // a hit taken, as the host counts it
+	}
+	l.lastHealth = h
+}
+
+// track starts a life when the novice's tank appears and ends it when it is wrecked.
+func (l *noviceLife) track(now float64, selfOK, wreck bool) {
+	switch {
+	case !l.alive && selfOK && !wreck:
+		l.alive, l.spawnAt, l.hitEarly = true, now, false
+		l.tl.spawns++
+	case l.alive && wreck:
+		l.alive = false
+		l.endLife(now)
+	}
+}
+
+// finish ends a life still going at the run's end (s), so it counts as survived
+// until then.
+func (l *noviceLife) finish(end float64) {
+	if l.alive {
+		l.endLife(end)
+	}
+}
+
+// endLife records the life that ends at t.
+func (l *noviceLife) endLife(t float64) {
+	l.tl.lives = append(l.tl.lives, t-l.spawnAt)
+	if l.hitEarly {
+		l.tl.hitEarly++
+	}
+}
+
+// countScores adds the novice's kills, deaths and hits from the referee's scores.
+func (tl *noviceTally) countScores(ref *referee.Referee) {
 	for _, s := range ref.Scores(nil) {
 		if s.Name == "novice" {
 			tl.kills += s.Kills
@@ -242,8 +298,6 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 			tl.hostHits += s.Hits
 		}
 	}
-	tl.minutes += end / 60
-	return nil
 }
 
 // novice is a player with human limits: it reacts to a new enemy in about 0.4 s,

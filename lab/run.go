@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
-	"github.com/treadline/treadline/physics"
 )
 
 // ownerClockOffset is how far the owner's clock runs ahead of the remote peer's in
@@ -537,7 +538,7 @@ func groundClamp(mode deadreckon.ClampMode, footprint [3]mgl64.Vec3) deadreckon.
 		mode = deadreckon.ClampUp
 	}
 	if footprint == ([3]mgl64.Vec3{}) {
-		footprint = physics.TankSpec{}.Footprint()
+		footprint = tank.Default().Footprint()
 	}
 	return deadreckon.Clamp{Mode: mode, Footprint: footprint}
 }

@@ -42,7 +42,7 @@ type Path struct {
 	// is set), ClampAlways for one that never does.
 	Clamp deadreckon.ClampMode
 	// Footprint is the remote clamp's three footprint points in the vehicle's frame,
-	// m; if all zero, the default tank's (physics.TankSpec{}.Footprint()).
+	// m; if all zero, the default tank's (tank.Default().Footprint()).
 	Footprint [3]mgl64.Vec3
 }
 

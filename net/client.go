@@ -673,8 +673,8 @@ func (s *session) stats() Stats {
 	_, clockRejected := sy.Counts()
 	return Stats{
 		RTT:           units.Duration(sy.RTT()),
-		ClockOffset:   sy.Offset(),
-		ClockError:    sy.Error(),
+		ClockOffset:   units.Duration(sy.Offset()),
+		ClockError:    units.Duration(sy.Error()),
 		Silence:       units.Duration(max(0, now-s.lastAnswer)),
 		Timeout:       s.c.cfg.Timeout,
 		BytesIn:       s.bytesIn.Value(now),

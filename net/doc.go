@@ -61,12 +61,13 @@
 //		}
 //	}
 //
-// Units: configuration and reported durations are time.Duration; match time (state
-// timestamps, Now, ClockOffset) is float64 seconds, as in package deadreckon. State
+// Units: configuration and reported durations (Stats.RTT, Stats.ClockOffset) are
+// time.Duration; match time (state timestamps, Now) is float64 seconds, as in package
+// deadreckon. State
 // timestamps in a match are host-clock seconds: Publish stamps them with the client's
 // estimate of the host clock, kept by a seed-001 clock filter (package net/clock) fed
 // by probes every half second; Stats.ClockOffset is that estimate (host − local),
-// ready for deadreckon.Actor.SetClockOffset, and Stats.ClockError how far off the
+// ready, in seconds (units.Seconds), for deadreckon.Actor.SetClockOffset, and Stats.ClockError how far off the
 // filter reckons it may be, the figure to show a player.
 //
 // Time is passed in: HostConfig.Clock and ClientConfig.Clock tell the time that

@@ -84,12 +84,12 @@ type Event struct {
 type Stats struct {
 	// RTT is the filtered round trip to the host (near 0 on the host's own peer).
 	RTT time.Duration
-	// ClockOffset is host clock minus local clock in seconds, the unit of state
-	// timestamps (near 0 on the host's own peer).
-	ClockOffset float64
-	// ClockError is the clock sync's estimate of how far ClockOffset may be off, in
-	// seconds (see clock.Sync.Error; 0 on the host's own peer).
-	ClockError float64
+	// ClockOffset is host clock minus local clock (near 0 on the host's own peer).
+	// State timestamps are seconds: units.Seconds converts it for them.
+	ClockOffset time.Duration
+	// ClockError is the clock sync's estimate of how far ClockOffset may be off (see
+	// clock.Sync.Error; 0 on the host's own peer).
+	ClockError time.Duration
 	// Silence is how long nothing has arrived from the host, and Timeout the silence
 	// after which this peer gives up on it.
 	Silence, Timeout time.Duration

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/internal/units"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
@@ -123,7 +125,7 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 				}
 				now, hostNow := c.Now(), h.Now()
 				// Network in.
-				offset := c.Stats().ClockOffset
+				offset := units.Seconds(c.Stats().ClockOffset)
 				events = c.Poll(events[:0])
 				for _, ev := range events {
 					switch ev.Kind {
@@ -191,8 +193,8 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 		len(all), p50, p90, p95, p99, worst)
 	for i, c := range cs {
 		s := c.Stats()
-		t.Logf("client %d: rtt %v, offset %+.1f ms, in %.1f upd/s %.0f B/s, out %.1f upd/s %.0f B/s, dropped %d",
-			i, s.RTT.Round(time.Millisecond), s.ClockOffset*1000, s.UpdatesIn, s.BytesIn, s.UpdatesOut, s.BytesOut, s.Dropped)
+		t.Logf("client %d: rtt %v, offset %+v, in %.1f upd/s %.0f B/s, out %.1f upd/s %.0f B/s, dropped %d",
+			i, s.RTT.Round(time.Millisecond), s.ClockOffset.Round(100*time.Microsecond), s.UpdatesIn, s.BytesIn, s.UpdatesOut, s.BytesOut, s.Dropped)
 	}
 	t.Logf("host: accepted %d, relayed %d, late %d, invalid %d", st.Accepted, st.Relayed, st.Late, st.Invalid)
 	if p50 > p50Bound || p95 > p95Bound {

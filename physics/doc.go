@@ -12,11 +12,12 @@
 //
 // # The tank
 //
-// The default TankSpec is a 50 t main battle tank, 6.9 m × 3.6 m. Its two tracks,
-// TrackGauge apart, are driven as a steering drive that pushes them apart toward the
-// commanded yaw rate and a main drive that pushes them together toward the commanded
-// speed; steering has the first call on the tracks' traction (60 % of the weight for
-// both), driving gets the rest and the engine's 800 kW at the tracks. The result:
+// The default TankSpec is a 50 t main battle tank of tank.Default()'s shape,
+// 6.9 m × 3.6 m. Its two tracks, TrackGauge apart, are driven as a steering drive
+// that pushes them apart toward the commanded yaw rate and a main drive that pushes
+// them together toward the commanded speed; steering has the first call on the
+// tracks' traction (60 % of the weight for both), driving gets the rest and the
+// engine's 800 kW at the tracks. The result:
 // 0 → 14 m/s in about 8 s, governed at 15 m/s ahead and 6 m/s astern, stopping from
 // 15 m/s in about 18 m; turning in place at 35°/s, pivoting on one track, or arcing.
 // Tracks grip sideways (a lateral impulse up to 0.8 of the load kills side slip), roll

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 )
 
 // Tolerances of the proxy tests.
@@ -43,9 +44,9 @@ func TestTankStopsAgainstProxy(t *testing.T) {
 		maxX           float64 // farthest the tank's middle may get, m
 		wantTouchAtEnd bool
 	}{
-		{"head-on", 30, 0, math.Pi, 30 - DefaultLength, true},
-		{"broadside", 30, 0, math.Pi / 2, 30 - DefaultWidth/2 - DefaultLength/2, true},
-		{"offset", 30, 2.5, math.Pi, 30 - DefaultLength, false}, // may scrape past sideways
+		{"head-on", 30, 0, math.Pi, 30 - tank.DefaultLength, true},
+		{"broadside", 30, 0, math.Pi / 2, 30 - tank.DefaultWidth/2 - tank.DefaultLength/2, true},
+		{"offset", 30, 2.5, math.Pi, 30 - tank.DefaultLength, false}, // may scrape past sideways
 	} {
 		w := newWorld(t, WorldConfig{})
 		tk := addTank(t, w, 0, 0, 0)
@@ -99,9 +100,9 @@ func TestProxyPushesRestingTank(t *testing.T) {
 		speed  float64 // the path's speed until it stops at x = 8, m/s
 		halfIn float64 // half the tank's extent along X, m
 	}{
-		{"from behind", 0, 3, DefaultLength / 2},
-		{"into its side", math.Pi / 2, 8, DefaultWidth / 2},
-		{"slowly", 0, 0.4, DefaultLength / 2},
+		{"from behind", 0, 3, tank.DefaultLength / 2},
+		{"into its side", math.Pi / 2, 8, tank.DefaultWidth / 2},
+		{"slowly", 0, 0.4, tank.DefaultLength / 2},
 	} {
 		w := newWorld(t, WorldConfig{})
 		tk := addTank(t, w, 10, 0, c.tyaw)
@@ -123,7 +124,7 @@ func TestProxyPushesRestingTank(t *testing.T) {
 			fastest = math.Max(fastest, speed(tk))
 		}
 		x, z, _ := px.Place()
-		front := x + DefaultLength/2
+		front := x + tank.DefaultLength/2
 		back := tk.Pose().Position[0] - c.halfIn
 		t.Logf("%s: proxy at %.3f m, front %.3f m; tank back %.3f m (pushed %.2f m), fastest %.2f m/s, overlap %.4f m",
 			c.name, x, front, back, tk.Pose().Position[0]-10, fastest, worst)
@@ -151,18 +152,18 @@ func TestProxyPushesRestingTank(t *testing.T) {
 // A proxy following a tank that drives away is not held back by it.
 func TestProxyFollowsDepartingTank(t *testing.T) {
 	w := newWorld(t, WorldConfig{})
-	tk := addTank(t, w, DefaultLength+0.2, 0, 0)
+	tk := addTank(t, w, tank.DefaultLength+0.2, 0, 0)
 	px := addProxy(t, w, 0, 0, 0)
 	tk.SetInput(Input{Throttle: 1})
 	for w.Time() < 4 {
 		// The path trails the tank by 0.2 m, at its speed.
 		p := tk.Pose()
-		if err := px.MoveTo(p.Position[0]-DefaultLength-0.2, 0, 0, p.Velocity[0], 0, 0); err != nil {
+		if err := px.MoveTo(p.Position[0]-tank.DefaultLength-0.2, 0, 0, p.Velocity[0], 0, 0); err != nil {
 			t.Fatal(err)
 		}
 		w.Step(w.FixedStep())
 		x, _, _ := px.Place()
-		if gap := tk.Pose().Position[0] - x - DefaultLength; gap < -maxOverlap || gap > 0.4 {
+		if gap := tk.Pose().Position[0] - x - tank.DefaultLength; gap < -maxOverlap || gap > 0.4 {
 			t.Fatalf("t = %.2f s: gap %.3f m between the proxy and the tank it follows, want about 0.2 m", w.Time(), gap)
 		}
 	}
@@ -339,7 +340,7 @@ func TestProxyRemoveAndErrors(t *testing.T) {
 		spec      TankSpec
 		x, z, yaw float64
 	}{
-		{TankSpec{Length: -1}, 0, 0, 0},
+		{TankSpec{Spec: tank.Spec{Length: -1}}, 0, 0, 0},
 		{TankSpec{}, math.NaN(), 0, 0},
 		{TankSpec{}, 0, math.Inf(1), 0},
 		{TankSpec{}, 0, 0, math.NaN()},

@@ -9,24 +9,16 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 )
 
-// Defaults for TankSpec: a 50 t main battle tank.
+// Defaults for TankSpec's drive: a 50 t main battle tank. Its shape and speeds are
+// tank.Default()'s.
 const (
 	// DefaultMass is the tank's mass, kg.
 	DefaultMass = 50000.0
-	// DefaultLength is the hull's length, m.
-	DefaultLength = 6.9
-	// DefaultWidth is the hull's width over the tracks, m.
-	DefaultWidth = 3.6
-	// DefaultHeight is the hull's height above the ground, m (drawing and clamping).
-	DefaultHeight = 2.4
 	// DefaultTrackGauge is the distance between the track centerlines, m.
 	DefaultTrackGauge = 2.9
-	// DefaultTopSpeed is the governed forward speed, m/s (54 km/h).
-	DefaultTopSpeed = 15.0
-	// DefaultReverseSpeed is the governed reverse speed, m/s (22 km/h).
-	DefaultReverseSpeed = 6.0
 	// DefaultPower is the engine power at the tracks, W.
 	DefaultPower = 800e3
 	// DefaultTraction is the largest total track force as a fraction of the tank's
@@ -39,32 +31,20 @@ const (
 	// DefaultTurnResistance is the tracks' skid coefficient resisting a turn in place;
 	// wider turns meet less (Crolla's fit, μ·0.925 / (0.925 + 0.15·R/gauge)).
 	DefaultTurnResistance = 0.25
-	// DefaultTurnRate is the commanded yaw rate of a turn in place, rad/s (35°/s).
-	DefaultTurnRate = 35 * math.Pi / 180
-	// DefaultTurretRate is the turret traverse rate, rad/s (40°/s).
-	DefaultTurretRate = 40 * math.Pi / 180
-	// DefaultGunRate is the gun elevation rate, rad/s (20°/s).
-	DefaultGunRate = 20 * math.Pi / 180
-	// DefaultGunMin is the lowest gun elevation, rad (−8°).
-	DefaultGunMin = -8 * math.Pi / 180
-	// DefaultGunMax is the highest gun elevation, rad (+20°).
-	DefaultGunMax = 20 * math.Pi / 180
 )
 
-// TankSpec describes a tank's hull and drive. The zero value is a default main battle
-// tank; every zero field takes its Default value.
+// TankSpec describes a tank's body and drive. The zero value is the default main
+// battle tank; every zero field takes its default.
 type TankSpec struct {
+	// Spec is the tank's shape and the limits of its motion: the hull box that
+	// collides, its speeds, and its turret and gun rates and gun limits. Zero fields
+	// take tank.Default()'s.
+	tank.Spec
 	// Mass is the tank's mass, kg. If zero, defaults to DefaultMass.
 	Mass float64
-	// Length and Width are the hull's footprint, m; Height its height above the
-	// ground, m. If zero, they default to DefaultLength, DefaultWidth, DefaultHeight.
-	Length, Width, Height float64
 	// TrackGauge is the distance between the track centerlines, m. If zero, defaults
 	// to DefaultTrackGauge (or 0.8·Width when Width is set and TrackGauge is not).
 	TrackGauge float64
-	// TopSpeed and ReverseSpeed are the governed speeds, m/s. If zero, they default
-	// to DefaultTopSpeed and DefaultReverseSpeed.
-	TopSpeed, ReverseSpeed float64
 	// Power is the engine power delivered to the tracks, W. If zero, defaults to
 	// DefaultPower.
 	Power float64
@@ -80,15 +60,6 @@ type TankSpec struct {
 	// TurnResistance is the skid coefficient resisting yaw. If zero, defaults to
 	// DefaultTurnResistance.
 	TurnResistance float64
-	// TurnRate is the commanded yaw rate at full steer and no throttle, rad/s. If
-	// zero, defaults to DefaultTurnRate.
-	TurnRate float64
-	// TurretRate and GunRate are the turret traverse and gun elevation rates, rad/s.
-	// If zero, they default to DefaultTurretRate and DefaultGunRate.
-	TurretRate, GunRate float64
-	// GunMin and GunMax limit the gun elevation, rad. If both are zero, they default
-	// to DefaultGunMin and DefaultGunMax.
-	GunMin, GunMax float64
 }
 
 // Input is what drives a tank: players, bots and the lab all fill in this struct.
@@ -214,65 +185,42 @@ func (s TankSpec) withDefaults() TankSpec {
 	}
 	def(&s.Mass, DefaultMass)
 	widthSet := s.Width != 0
-	def(&s.Length, DefaultLength)
-	def(&s.Width, DefaultWidth)
-	def(&s.Height, DefaultHeight)
+	s.Spec = s.Spec.WithDefaults()
 	if s.TrackGauge == 0 {
 		s.TrackGauge = DefaultTrackGauge
 		if widthSet {
 			s.TrackGauge = 0.8 * s.Width
 		}
 	}
-	def(&s.TopSpeed, DefaultTopSpeed)
-	def(&s.ReverseSpeed, DefaultReverseSpeed)
 	def(&s.Power, DefaultPower)
 	def(&s.Traction, DefaultTraction)
 	def(&s.RollingResistance, DefaultRollingResistance)
 	def(&s.LateralGrip, DefaultLateralGrip)
 	def(&s.TurnResistance, DefaultTurnResistance)
-	def(&s.TurnRate, DefaultTurnRate)
-	def(&s.TurretRate, DefaultTurretRate)
-	def(&s.GunRate, DefaultGunRate)
-	if s.GunMin == 0 && s.GunMax == 0 {
-		s.GunMin, s.GunMax = DefaultGunMin, DefaultGunMax
-	}
 	return s
 }
 
 func (s TankSpec) validate() error {
+	if err := s.Spec.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	pos := []struct {
 		name string
 		v    float64
 	}{
-		{"mass", s.Mass}, {"length", s.Length}, {"width", s.Width}, {"height", s.Height},
-		{"track gauge", s.TrackGauge}, {"top speed", s.TopSpeed}, {"reverse speed", s.ReverseSpeed},
-		{"power", s.Power}, {"traction", s.Traction}, {"rolling resistance", s.RollingResistance},
-		{"lateral grip", s.LateralGrip}, {"turn resistance", s.TurnResistance}, {"turn rate", s.TurnRate},
-		{"turret rate", s.TurretRate}, {"gun rate", s.GunRate},
+		{"mass", s.Mass}, {"track gauge", s.TrackGauge}, {"power", s.Power}, {"traction", s.Traction},
+		{"rolling resistance", s.RollingResistance}, {"lateral grip", s.LateralGrip},
+		{"turn resistance", s.TurnResistance},
 	}
 	for _, p := range pos {
 		if !geom.Finite(p.v) || !(p.v > 0) {
 			return fmt.Errorf("%w: tank %s %g, want > 0", ErrConfig, p.name, p.v)
 		}
 	}
-	if !geom.Finite(s.GunMin, s.GunMax) || s.GunMin > s.GunMax || s.GunMin < -math.Pi/2 || s.GunMax > math.Pi/2 {
-		return fmt.Errorf("%w: gun limits %g…%g rad", ErrConfig, s.GunMin, s.GunMax)
-	}
 	if s.TrackGauge > s.Width {
 		return fmt.Errorf("%w: track gauge %g m wider than the hull's %g m", ErrConfig, s.TrackGauge, s.Width)
 	}
 	return nil
-}
-
-// Footprint returns the three ground-clamp points of the hull in its local frame
-// (forward +X, up +Y, right +Z), m: the middle of the front and the two rear corners,
-// placed so their centroid is the hull's middle. Remote copies of the tank should
-// clamp with the same points (deadreckon.Clamp.Footprint) to sit on the ground the same
-// way. For the default spec they are (2.4, 0, 0), (−1.2, 0, ∓1.8).
-func (s TankSpec) Footprint() [3]mgl64.Vec3 {
-	s = s.withDefaults()
-	f := s.Length * (2.4 / DefaultLength)
-	return [3]mgl64.Vec3{{f, 0, 0}, {-f / 2, 0, -s.Width / 2}, {-f / 2, 0, s.Width / 2}}
 }
 
 // clampRayHeight is how far above a tank's ground height the clamp rays start, m.

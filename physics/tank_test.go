@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 )
 
 // Acceleration on the flat: the default tank reaches 14 m/s in 6…13 s and levels off
@@ -25,8 +26,8 @@ func TestTopSpeedAndAcceleration(t *testing.T) {
 	if reach < 6 || reach > 13 {
 		t.Errorf("0 → 14 m/s in %.2f s, want 6…13 s", reach)
 	}
-	if v := speed(tk); math.Abs(v-DefaultTopSpeed) > 0.2 {
-		t.Errorf("top speed %.3f m/s, want %g ± 0.2", v, DefaultTopSpeed)
+	if v := speed(tk); math.Abs(v-tank.DefaultTopSpeed) > 0.2 {
+		t.Errorf("top speed %.3f m/s, want %g ± 0.2", v, tank.DefaultTopSpeed)
 	}
 	if f := forward(tk.Pose()); !vecNear(tk.Pose().Velocity.Normalize(), f, 1e-6) {
 		t.Errorf("velocity %v not along the hull's forward %v", tk.Pose().Velocity, f)
@@ -36,8 +37,8 @@ func TestTopSpeedAndAcceleration(t *testing.T) {
 	tk = addTank(t, w, 0, 0, 0)
 	tk.SetInput(Input{Throttle: -1})
 	run(w, 20)
-	if v := tk.Pose().Velocity[0]; math.Abs(v+DefaultReverseSpeed) > 0.2 {
-		t.Errorf("reverse speed %.3f m/s, want −%g ± 0.2", v, DefaultReverseSpeed)
+	if v := tk.Pose().Velocity[0]; math.Abs(v+tank.DefaultReverseSpeed) > 0.2 {
+		t.Errorf("reverse speed %.3f m/s, want −%g ± 0.2", v, tank.DefaultReverseSpeed)
 	}
 }
 
@@ -86,11 +87,11 @@ func TestTurnInPlace(t *testing.T) {
 		yaw0 := tk.Pose().Yaw
 		run(w, 1)
 		rate := geom.WrapAngle(tk.Pose().Yaw-yaw0) / 1
-		want := c.sign * DefaultTurnRate
-		if math.Abs(rate-want) > 0.02*DefaultTurnRate {
+		want := c.sign * tank.DefaultTurnRate
+		if math.Abs(rate-want) > 0.02*tank.DefaultTurnRate {
 			t.Errorf("steer %g: yaw rate %.2f°/s, want %.2f°/s", c.steer, deg(rate), deg(want))
 		}
-		if av := tk.Pose().AngularVelocity; math.Abs(av[1]-want) > 0.02*DefaultTurnRate || math.Hypot(av[0], av[2]) > 1e-9 {
+		if av := tk.Pose().AngularVelocity; math.Abs(av[1]-want) > 0.02*tank.DefaultTurnRate || math.Hypot(av[0], av[2]) > 1e-9 {
 			t.Errorf("steer %g: angular velocity %v, want (0, %.3f, 0)", c.steer, av, want)
 		}
 		if p := tk.Pose().Position; math.Hypot(p[0]-5, p[2]+7) > 0.05 {
@@ -119,7 +120,7 @@ func TestArc(t *testing.T) {
 	// the hull circles the still track, its middle at radius gauge/2.
 	w = newWorld(t, WorldConfig{})
 	tk = addTank(t, w, 0, 0, 0)
-	th := DefaultTurnRate * DefaultTrackGauge / 2 / DefaultTopSpeed
+	th := tank.DefaultTurnRate * DefaultTrackGauge / 2 / tank.DefaultTopSpeed
 	tk.SetInput(Input{Throttle: th, Steer: -1}) // left track still, turning left
 	run(w, 3)
 	p = tk.Pose()
@@ -138,7 +139,7 @@ func TestArc(t *testing.T) {
 func TestClimbIsSlowerThanFlat(t *testing.T) {
 	for _, deg := range []float64{0, 10, 20, 25} {
 		th := deg * math.Pi / 180
-		want := math.Min(DefaultTopSpeed, DefaultPower/(DefaultMass*DefaultGravity*(math.Sin(th)+DefaultRollingResistance*math.Cos(th))))
+		want := math.Min(tank.DefaultTopSpeed, DefaultPower/(DefaultMass*DefaultGravity*(math.Sin(th)+DefaultRollingResistance*math.Cos(th))))
 		w := newWorld(t, WorldConfig{Ground: slope(deg)})
 		tk := addTank(t, w, 0, 0, 0)
 		tk.SetInput(Input{Throttle: 1})
@@ -155,8 +156,8 @@ func TestClimbIsSlowerThanFlat(t *testing.T) {
 		tk = addTank(t, w, 0, 0, math.Pi)
 		tk.SetInput(Input{Throttle: 1})
 		run(w, 40)
-		if v := speed(tk); math.Abs(v-DefaultTopSpeed) > 0.1 {
-			t.Errorf("%g° descent: %.2f m/s, want %g", deg, v, DefaultTopSpeed)
+		if v := speed(tk); math.Abs(v-tank.DefaultTopSpeed) > 0.1 {
+			t.Errorf("%g° descent: %.2f m/s, want %g", deg, v, tank.DefaultTopSpeed)
 		}
 	}
 	w := newWorld(t, WorldConfig{Ground: slope(35)})
@@ -242,25 +243,25 @@ func TestTurretAndGun(t *testing.T) {
 	tk.SetInput(Input{AimYaw: 0.5 + math.Pi/2, GunElevation: 1})
 	run(w, 1)
 	p := tk.Pose()
-	if math.Abs(p.Turret-DefaultTurretRate) > 1e-9 || math.Abs(p.TurretRate-DefaultTurretRate) > 1e-9 {
-		t.Errorf("after 1 s: turret %.3f° at %.3f°/s, want %.3f° at the rate limit", deg(p.Turret), deg(p.TurretRate), deg(DefaultTurretRate))
+	if math.Abs(p.Turret-tank.DefaultTurretRate) > 1e-9 || math.Abs(p.TurretRate-tank.DefaultTurretRate) > 1e-9 {
+		t.Errorf("after 1 s: turret %.3f° at %.3f°/s, want %.3f° at the rate limit", deg(p.Turret), deg(p.TurretRate), deg(tank.DefaultTurretRate))
 	}
-	if math.Abs(p.Gun-DefaultGunRate) > 1e-9 {
-		t.Errorf("after 1 s: gun %.3f°, want %.3f° (rate limited)", deg(p.Gun), deg(DefaultGunRate))
+	if math.Abs(p.Gun-tank.DefaultGunRate) > 1e-9 {
+		t.Errorf("after 1 s: gun %.3f°, want %.3f° (rate limited)", deg(p.Gun), deg(tank.DefaultGunRate))
 	}
 	run(w, 3)
 	p = tk.Pose()
 	if math.Abs(p.Turret-math.Pi/2) > 1e-9 || p.TurretRate != 0 {
 		t.Errorf("after 4 s: turret %.3f° at %.3f°/s, want 90° at rest", deg(p.Turret), deg(p.TurretRate))
 	}
-	if math.Abs(p.Gun-DefaultGunMax) > 1e-12 {
+	if math.Abs(p.Gun-tank.DefaultGunMax) > 1e-12 {
 		t.Errorf("gun %.3f°, want the +20° limit", deg(p.Gun))
 	}
 	// Aiming behind: the turret takes the short way round, through ±180°.
 	tk.SetInput(Input{AimYaw: 0.5 - math.Pi + 0.1, GunElevation: -1})
 	run(w, 10)
 	p = tk.Pose()
-	if math.Abs(geom.WrapAngle(p.Turret-(-math.Pi+0.1))) > 1e-9 || math.Abs(p.Gun-DefaultGunMin) > 1e-12 {
+	if math.Abs(geom.WrapAngle(p.Turret-(-math.Pi+0.1))) > 1e-9 || math.Abs(p.Gun-tank.DefaultGunMin) > 1e-12 {
 		t.Errorf("turret %.3f°, gun %.3f°; want %.3f°, −8°", deg(p.Turret), deg(p.Gun), deg(-math.Pi+0.1))
 	}
 	// The turret holds its world aim while the hull turns (within its rate).
@@ -315,21 +316,6 @@ func TestPoseState(t *testing.T) {
 	}
 	if p.TurretRate == 0 || p.GunRate == 0 {
 		t.Errorf("turret and gun rates %g, %g; want them moving", p.TurretRate, p.GunRate)
-	}
-}
-
-// TestFootprint checks the default hull's clamp points, the middle of its front and
-// its two rear corners, exactly: the game's remote tanks and the lab clamp with them.
-func TestFootprint(t *testing.T) {
-	got := TankSpec{}.Footprint()
-	want := [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}
-	if got != want {
-		t.Errorf("TankSpec{}.Footprint() = %v, want %v", got, want)
-	}
-	// The centroid is the hull's middle for any size.
-	f := TankSpec{Length: 9, Width: 4}.Footprint()
-	if c := f[0].Add(f[1]).Add(f[2]).Mul(1.0 / 3); c.Len() > 1e-12 {
-		t.Errorf("Footprint centroid %v, want the origin", c)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -89,8 +90,8 @@ func TestTanksCollide(t *testing.T) {
 			if !a.Touching() || !b.Touching() {
 				t.Errorf("head-on: not touching after 15 s of pushing")
 			}
-			if d := b.Pose().Position[0] - a.Pose().Position[0]; d < DefaultLength-0.05 {
-				t.Errorf("head-on: centers %.3f m apart, want ≥ %.2f (no pass-through)", d, DefaultLength-0.05)
+			if d := b.Pose().Position[0] - a.Pose().Position[0]; d < tank.DefaultLength-0.05 {
+				t.Errorf("head-on: centers %.3f m apart, want ≥ %.2f (no pass-through)", d, tank.DefaultLength-0.05)
 			}
 		}
 	}
@@ -109,7 +110,7 @@ func TestRocksAndBorderStopTanks(t *testing.T) {
 	if a.Contacts().Rocks == 0 {
 		t.Errorf("tank driving at the rock: contacts %+v", a.Contacts())
 	}
-	if x := a.Pose().Position[0]; x > 20-2-DefaultLength/2+0.05 {
+	if x := a.Pose().Position[0]; x > 20-2-tank.DefaultLength/2+0.05 {
 		t.Errorf("tank driving at the rock reached x = %.2f, past the rock's face", x)
 	}
 	if b.Contacts().Border == 0 {
@@ -243,8 +244,8 @@ func TestConfigErrors(t *testing.T) {
 		x, z, y float64
 	}{
 		{TankSpec{Mass: -1}, 0, 0, 0},
-		{TankSpec{TopSpeed: math.NaN()}, 0, 0, 0},
-		{TankSpec{GunMin: 0.5, GunMax: 0.1}, 0, 0, 0},
+		{TankSpec{Spec: tank.Spec{TopSpeed: math.NaN()}}, 0, 0, 0},
+		{TankSpec{Spec: tank.Spec{GunMin: 0.5, GunMax: 0.1}}, 0, 0, 0},
 		{TankSpec{TrackGauge: 5}, 0, 0, 0},
 		{TankSpec{}, 11, 0, 0},
 		{TankSpec{}, 0, math.NaN(), 0},
@@ -337,7 +338,7 @@ func TestTeleportStaysInsideBorder(t *testing.T) {
 	tk := addTank(t, w, 0, 0, 0)
 	tk.Teleport(80, -70, 0.7)
 	p := tk.Pose().Position
-	r := math.Hypot(DefaultLength, DefaultWidth) / 2
+	r := math.Hypot(tank.DefaultLength, tank.DefaultWidth) / 2
 	if math.Abs(p[0]-(50-r)) > 1e-9 || math.Abs(p[2]-(-50+r)) > 1e-9 {
 		t.Errorf("Teleport(80, −70) put the tank at %v, want (%g, %g)", p, 50-r, -50+r)
 	}
@@ -412,7 +413,7 @@ func TestHostileInputs(t *testing.T) {
 				p.AngularVelocity[0], p.AngularVelocity[1], p.AngularVelocity[2], p.Turret, p.TurretRate, p.Gun, p.GunRate) {
 				t.Fatalf("tank %d at t = %.2f: pose not finite: %+v", i, w.Time(), p)
 			}
-			if math.Abs(p.Position[0]) > 60 || math.Abs(p.Position[2]) > 60 || p.Gun < DefaultGunMin || p.Gun > DefaultGunMax {
+			if math.Abs(p.Position[0]) > 60 || math.Abs(p.Position[2]) > 60 || p.Gun < tank.DefaultGunMin || p.Gun > tank.DefaultGunMax {
 				t.Fatalf("tank %d at t = %.2f: pose out of bounds: %+v", i, w.Time(), p)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -68,9 +69,6 @@ const (
 	// and no more with 23.
 	rebuildUpdates = 16
 )
-
-// muzzleReach is the farthest a muzzle can be from its hull's origin, m.
-var muzzleReach = combat.TurretPivot.Len() + combat.GunPivot.Len() + combat.BarrelLength
 
 // CheckerConfig sets up a Checker. The zero value takes every default.
 type CheckerConfig struct {
@@ -314,7 +312,7 @@ func (h *Checker) fire(s combat.Shot, at float64) combat.Reason {
 	case r.gun.shot && s.Time-r.gun.lastShot < h.cfg.Reload-DefaultReloadSlack:
 		return combat.RejectReload
 	}
-	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > muzzleReach+DefaultOriginSlack {
+	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > tank.Default().MuzzleReach()+DefaultOriginSlack {
 		return combat.RejectImpossible
 	}
 	if !h.muzzleHeightPossible(s.Origin) {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
@@ -172,7 +174,7 @@ func TestHitCheckerAcceptsWhatTheShooterSawAndRefusesEachReason(t *testing.T) {
 			s.f.check.Spawned(2, 2, st, s.claim.Time+0.02)
 		}, combat.RejectTargetBreak},
 		{"point on the hull, shell elsewhere", func(s *scene) {
-			s.claim.Local = mgl64.Vec3{combat.HullMax[0], 1, 0} // the front face; the shell struck the rear
+			s.claim.Local = mgl64.Vec3{tank.Default().HullMax()[0], 1, 0} // the front face; the shell struck the rear
 		}, combat.RejectOffHull},
 		{"point off the hull", func(s *scene) { s.claim.Local[2] += 3 }, combat.RejectOffHull},
 		{"shell a hand's breadth beside the hull", func(s *scene) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/treadline/treadline/tank"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
@@ -367,12 +369,14 @@ func shotOf(sr *shotRecord, c combat.Claim) combat.Shot {
 // faceNormal returns the outward normal of the hull face nearest to local point p.
 func faceNormal(p mgl64.Vec3) mgl64.Vec3 {
 	best, n := math.Inf(1), mgl64.Vec3{}
+	spec := tank.Default()
+	lo, hi := spec.HullMin(), spec.HullMax()
 	for i := 0; i < 3; i++ {
-		if d := math.Abs(p[i] - combat.HullMin[i]); d < best {
+		if d := math.Abs(p[i] - lo[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = -1
 		}
-		if d := math.Abs(combat.HullMax[i] - p[i]); d < best {
+		if d := math.Abs(hi[i] - p[i]); d < best {
 			best, n = d, mgl64.Vec3{}
 			n[i] = 1
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 )
 
 // puffs is the size of the pool of effect spheres (flashes, dust, fireballs, smoke,
@@ -276,7 +277,8 @@ func hullBox(b *lineBatch, h combat.HullPose, col math32.Color) {
 	if !geom.FiniteVec(h.Position) {
 		return
 	}
-	lo, hi := combat.HullMin, combat.HullMax
+	spec := tank.Default()
+	lo, hi := spec.HullMin(), spec.HullMax()
 	var corner [8]mgl64.Vec3
 	for i := range corner {
 		p := lo

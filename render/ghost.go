@@ -27,17 +27,20 @@ const (
 	footLift = 0.15
 	// noseLength is how far ahead of the footprint its heading chevron points, m.
 	noseLength = 1.5
-	// errorLift is the height above the ground at which the error line runs, m: a
-	// metre over the turret roof, clear of the hull seen from behind or the side.
-	errorLift = hullBase + hullHeight + turretHeight + 1.2
+	// errorClearance is how far above the tank's top the error line runs, m: clear
+	// of the hull seen from behind or the side.
+	errorClearance = 1.2
 )
 
-// footLength and footWidth are a footprint's size, m: the tracks' outline plus the
-// margin.
-const (
-	footLength = hullLength + 0.4 + 2*footMargin
-	footWidth  = hullWidth + 2*trackWidth - 0.2 + 2*footMargin
-)
+// errorLift returns the height above the ground at which the error line runs, m:
+// errorClearance over the top of the tank of shape sh.
+func (sh tankShape) errorLift() float64 { return sh.height + errorClearance }
+
+// footSize returns a footprint's length and width, m: the tracks' outline of the
+// tank of shape sh plus the margin on every side.
+func (sh tankShape) footSize() (length, width float64) {
+	return sh.length + 2*footMargin, sh.width + 2*footMargin
+}
 
 // drawGhosts adds remote tank tv's ghost overlay to the frame's line batch: the
 // footprints of its last-known state (yellow) and of that state projected to now
@@ -60,9 +63,10 @@ func (s *Scene) drawGhosts(tv *game.TankView) {
 		s.lines.segment(s.onGround(lk.Position, footLift), s.onGround(lp.Position, footLift), ghostLinkColor)
 	}
 	if horizontalDistance(lp.Position, tv.Position) > ghostMin {
-		top := s.onGround(lp.Position, errorLift)
+		lift := defaultShape().errorLift()
+		top := s.onGround(lp.Position, lift)
 		s.lines.segment(s.onGround(lp.Position, footLift), top, projectionColor)
-		s.lines.segment(top, s.onGround(tv.Position, errorLift), errorColor)
+		s.lines.segment(top, s.onGround(tv.Position, lift), errorColor)
 	}
 }
 
@@ -86,7 +90,8 @@ func (s *Scene) footprint(pos mgl64.Vec3, q mgl64.Quat, c math32.Color) {
 	base := s.onGround(pos, 0)
 	up := q.Rotate(mgl64.Vec3{0, footLift, 0})
 	at := func(x, z float64) mgl64.Vec3 { return base.Add(q.Rotate(mgl64.Vec3{x, 0, z})).Add(up) }
-	l, w := footLength/2, footWidth/2
+	l, w := defaultShape().footSize()
+	l, w = l/2, w/2
 	corners := [4]mgl64.Vec3{at(l, -w), at(l, w), at(-l, w), at(-l, -w)}
 	for k := range corners {
 		s.lines.segment(corners[k], corners[(k+1)%4], c)

@@ -66,7 +66,7 @@ func TurretRoof(tv *game.TankView) mgl64.Vec3 { return turretTop(tv, 0) }
 // turretTop returns the point lift meters above the middle of tv's turret roof, in
 // the tank's frame.
 func turretTop(tv *game.TankView, lift float64) mgl64.Vec3 {
-	return tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight + lift, 0}))
+	return tv.Position.Add(tv.Orientation.Rotate(defaultShape().roof().Add(mgl64.Vec3{0, lift, 0})))
 }
 
 // occluded reports whether the ground hides p from the eye: a ray from the eye
@@ -136,7 +136,7 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 // is off the picture: labels are clamped to the edges, but a tank off to the side or
 // behind gets none.
 func (s *Scene) labelAnchor(roof mgl64.Vec3) (x, y float64, ok bool) {
-	top := roof.Add(s.view.Orientation.Rotate(mgl64.Vec3{0, turretRadius, 0}))
+	top := roof.Add(s.view.Orientation.Rotate(mgl64.Vec3{0, defaultShape().turretRadius, 0}))
 	x, y, ok = s.view.Project(top)
 	if !ok || x < 0 || y < 0 || x > float64(s.view.Width) || y > float64(s.view.Height) {
 		return 0, 0, false

@@ -168,8 +168,9 @@ func TestGhostFootprintsReadFromTheChaseCamera(t *testing.T) {
 		savePNG(t, on, "ghost-"+view.name+".png")
 		// The hull's box on the picture: its top corners projected.
 		box := image.Rectangle{Min: image.Pt(testW, testH)}
+		sh := defaultShape()
 		for _, c := range [][2]float64{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
-			p := mover.Position.Add(mover.Orientation.Rotate(mgl64.Vec3{c[0] * hullLength / 2 * 0.8, hullBase + hullHeight, c[1] * hullWidth / 2 * 0.8}))
+			p := mover.Position.Add(mover.Orientation.Rotate(mgl64.Vec3{c[0] * sh.hull.size[0] / 2 * 0.8, sh.turretPivot[1], c[1] * sh.hull.size[2] / 2 * 0.8}))
 			x, y, _ := s.View().Project(p)
 			box.Min.X, box.Min.Y = min(box.Min.X, int(x)), min(box.Min.Y, int(y))
 			box.Max.X, box.Max.Y = max(box.Max.X, int(x)), max(box.Max.Y, int(y))

@@ -12,6 +12,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 )
 
 // drawFrames updates s with snaps(i) and draws it frames times on the main thread, and
@@ -144,8 +145,10 @@ func TestTanksWhereTheWorldSaysTheyAre(t *testing.T) {
 	savePNG(t, img, "tanks.png")
 	view := s.View()
 	for _, tv := range snap.Tanks {
-		// The turret roof: team-coloured and lit from above.
-		roof := tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight, 0}))
+		// The turret: team-coloured. The point is the turret's middle, half way up:
+		// a far camera looks along the roof and sees its edge at the roof's height.
+		sh := defaultShape()
+		roof := tv.Position.Add(tv.Orientation.Rotate(sh.roof().Sub(mgl64.Vec3{0, sh.turretHeight / 2, 0})))
 		x, y, ok := view.Project(roof)
 		if !ok {
 			t.Errorf("tank %d at %v is not in view", tv.ID, tv.Position)
@@ -296,7 +299,7 @@ func TestWindowResize(t *testing.T) {
 		}
 		// The player's tank is still where the camera projects it, at the new size: the
 		// middle of the hull's rear plate, which the chase camera looks at.
-		x, y, ok := s.View().Project(snap.Tanks[0].Position.Add(mgl64.Vec3{-hullLength / 2, hullBase + hullHeight/2, 0}))
+		x, y, ok := s.View().Project(snap.Tanks[0].Position.Add(mgl64.Vec3{-tank.DefaultLength / 2, defaultShape().hull.center[1], 0}))
 		if !ok {
 			t.Fatalf("player's tank out of view at %dx%d", size[0], size[1])
 		}

@@ -448,7 +448,7 @@ func (s *Scene) drawOverlays(tv *game.TankView) {
 		}
 	}
 	if s.overlays&OverlayMotion != 0 {
-		base := tv.Position.Add(mgl64.Vec3{0, hullBase + hullHeight + 0.2, 0})
+		base := tv.Position.Add(mgl64.Vec3{0, defaultShape().turretPivot[1] + 0.2, 0})
 		if geom.FiniteVec(tv.Velocity) {
 			s.lines.arrow(base, tv.Velocity, velocityColor)
 		}

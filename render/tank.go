@@ -6,22 +6,87 @@ import (
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/tank"
 )
 
-// Tank model dimensions in meters, in the tank's local frame (forward +X, up +Y,
-// right +Z, origin on the ground under the middle of the hull's footprint).
+// The tank model's proportions that the tank.Spec leaves to the drawing, m.
 const (
-	hullLength   = 6.4
-	hullWidth    = 3.0
-	hullHeight   = 1.0
 	hullBase     = 0.55 // hull bottom above the ground
-	trackWidth   = 0.7
+	trackWidth   = 0.6
 	trackHeight  = 1.0
-	turretRadius = 1.2
-	turretHeight = 0.75
-	barrelLength = 4.2
-	barrelRadius = 0.14
+	trackTuck    = 0.1  // how far the hull reaches under each track's inner edge
+	glacisLength = 0.5  // the sloped-looking plate on the front of the hull
+	cupolaHeight = 0.1  // the commander's cupola on the turret roof
+	turretInset  = 0.1  // the gun's trunnion this far inside the turret's edge
+	barrelRadius = 0.14 //
 )
+
+// box is an axis-aligned box of the model: its centre and size, m.
+type box struct{ center, size mgl64.Vec3 }
+
+// tankShape is the tank model's geometry in the hull frame, m (forward +X, up +Y,
+// right +Z, origin on the ground under the middle of the footprint), derived from a
+// tank.Spec: the tracks span its footprint, the cupola tops its height, the turret and
+// gun turn at its pivots and the barrel is its barrel, so the tank drawn is the hull
+// box that collides and is hit, and shells leave the drawn muzzle.
+type tankShape struct {
+	// length, width and height are the spec's hull box: the footprint over the
+	// tracks and the top of the cupola.
+	length, width, height float64
+	hull, glacis, deck    box    // hull body, front plate, engine deck
+	tracks                [2]box // left, right
+	turretPivot           mgl64.Vec3
+	// The turret is a cylinder standing on its pivot; the cupola a smaller one on its
+	// roof (turret frame).
+	turretRadius, turretHeight float64
+	cupola                     mgl64.Vec3 // centre of the cupola, turret frame
+	cupolaRadius               float64
+	gunPivot                   mgl64.Vec3 // turret frame
+	barrelLength               float64
+	shadow                     box
+}
+
+// shapeOf returns the model of a tank of spec s.
+func shapeOf(s tank.Spec) tankShape {
+	s = s.WithDefaults()
+	length, width := s.Length, s.Width
+	deckY := s.TurretPivot[1] // the turret ring sits on the hull's top
+	hullH := deckY - hullBase
+	hullW := width - 2*trackWidth + 2*trackTuck
+	hullL := length - glacisLength
+	hullX := -glacisLength / 2 // the body's front meets the glacis; its rear, the tracks' rear
+	sh := tankShape{length: length, width: width, height: s.Height}
+	sh.hull = box{mgl64.Vec3{hullX, hullBase + hullH/2, 0}, mgl64.Vec3{hullL, hullH, hullW}}
+	sh.glacis = box{mgl64.Vec3{length/2 - glacisLength/2, hullBase + hullH*0.35, 0}, mgl64.Vec3{glacisLength, hullH * 0.7, hullW * 0.9}}
+	sh.deck = box{mgl64.Vec3{hullX - hullL*0.3, deckY + 0.06, 0}, mgl64.Vec3{hullL * 0.35, 0.12, hullW * 0.8}}
+	for i, side := range [2]float64{-1, 1} {
+		sh.tracks[i] = box{mgl64.Vec3{0, trackHeight / 2, side * (width/2 - trackWidth/2)}, mgl64.Vec3{length, trackHeight, trackWidth}}
+	}
+	sh.turretPivot = s.TurretPivot
+	sh.turretRadius = s.GunPivot[0] + turretInset
+	sh.turretHeight = s.Height - deckY - cupolaHeight
+	sh.cupola, sh.cupolaRadius = mgl64.Vec3{-0.6, sh.turretHeight + cupolaHeight/2, 0.55}, 0.32
+	sh.gunPivot = s.GunPivot
+	sh.barrelLength = s.BarrelLength
+	sh.shadow = box{mgl64.Vec3{0, 0.06, 0}, mgl64.Vec3{length + 0.8, 0.02, width + 0.8}}
+	return sh
+}
+
+// defaultShape is the model of the game's tank.
+func defaultShape() tankShape { return shapeOf(tank.Default()) }
+
+// roof returns the middle of the turret roof, hull frame, m.
+func (sh tankShape) roof() mgl64.Vec3 { return sh.turretPivot.Add(mgl64.Vec3{0, sh.turretHeight, 0}) }
+
+// f32 converts a model position or size for g3n.
+func f32(v mgl64.Vec3) [3]float32 { return [3]float32{float32(v[0]), float32(v[1]), float32(v[2])} }
+
+// addBox adds model box b to mesh m in colour c.
+func addBox(m *meshBuilder, b box, c math32.Color) {
+	p := f32(b.size)
+	m.box(f32(b.center), p[0], p[1], p[2], c)
+}
 
 // Team colours: team i uses teamColors[i mod len].
 var teamColors = [...]math32.Color{
@@ -48,7 +113,8 @@ type tankParts struct {
 	shadow            *geometry.Geometry
 	solidMat          *material.Standard
 	shadowMat         *material.Standard
-	shadows           bool // tanks get a shadow patch
+	shadows           bool      // tanks get a shadow patch
+	shape             tankShape // what the meshes are built from
 }
 
 var (
@@ -57,27 +123,26 @@ var (
 )
 
 func newTankParts(shadows bool) *tankParts {
-	p := &tankParts{shadows: shadows}
+	p := &tankParts{shadows: shadows, shape: defaultShape()}
+	sh := p.shape
 	for _, c := range teamColors {
 		var hull, turret, gun meshBuilder
-		hull.box([3]float32{0, hullBase + hullHeight/2, 0}, hullLength, hullHeight, hullWidth, c)
-		// A sloped-looking glacis: a slimmer box on the front of the hull.
-		hull.box([3]float32{hullLength/2 + 0.25, hullBase + hullHeight*0.35, 0}, 0.5, hullHeight*0.7, hullWidth*0.9, c)
-		hull.box([3]float32{-hullLength * 0.3, hullBase + hullHeight + 0.06, 0}, hullLength*0.35, 0.12, hullWidth*0.8, deckColor)
-		for _, side := range [2]float32{-1, 1} {
-			z := side * (hullWidth/2 + trackWidth/2 - 0.1)
-			hull.box([3]float32{0, trackHeight / 2, z}, hullLength+0.4, trackHeight, trackWidth, trackColor)
+		addBox(&hull, sh.hull, c)
+		addBox(&hull, sh.glacis, c)
+		addBox(&hull, sh.deck, deckColor)
+		for _, t := range sh.tracks {
+			addBox(&hull, t, trackColor)
 		}
-		turret.cylinder([3]float32{0, turretHeight / 2, 0}, turretRadius, turretHeight, 16, 1, c)
-		turret.cylinder([3]float32{-0.6, turretHeight + 0.15, 0.55}, 0.32, 0.3, 10, 1, deckColor)
+		turret.cylinder([3]float32{0, float32(sh.turretHeight / 2), 0}, float32(sh.turretRadius), float32(sh.turretHeight), 16, 1, c)
+		turret.cylinder(f32(sh.cupola), float32(sh.cupolaRadius), cupolaHeight, 10, 1, deckColor)
 		gun.box([3]float32{0, 0, 0}, 0.6, 0.5, 0.9, c)
-		gun.cylinder([3]float32{barrelLength / 2, 0, 0}, barrelRadius, barrelLength, 8, 0, trackColor)
+		gun.cylinder([3]float32{float32(sh.barrelLength / 2), 0, 0}, barrelRadius, float32(sh.barrelLength), 8, 0, trackColor)
 		p.hull = append(p.hull, hull.geometry())
 		p.turret = append(p.turret, turret.geometry())
 		p.gun = append(p.gun, gun.geometry())
 	}
 	var shadow meshBuilder
-	shadow.box([3]float32{0, 0.06, 0}, hullLength+1.2, 0.02, hullWidth+2*trackWidth+0.6, math32.Color{})
+	addBox(&shadow, sh.shadow, math32.Color{})
 	p.shadow = shadow.geometry()
 
 	p.solidMat = material.NewStandard(&math32.Color{R: 1, G: 1, B: 1})
@@ -121,10 +186,11 @@ func newTankModel(p *tankParts, team int, over *material.Standard) *tankModel {
 		t.root.SetScale(overlayScale, overlayScale, overlayScale)
 	}
 	t.root.Add(t.hullMesh)
-	t.turret.SetPosition(-0.4, hullBase+hullHeight, 0)
+	tp, gp := f32(p.shape.turretPivot), f32(p.shape.gunPivot)
+	t.turret.SetPosition(tp[0], tp[1], tp[2])
 	t.root.Add(t.turret)
 	t.turret.Add(t.turMesh)
-	t.gun.SetPosition(turretRadius-0.1, turretHeight/2, 0)
+	t.gun.SetPosition(gp[0], gp[1], gp[2])
 	t.turret.Add(t.gun)
 	t.gun.Add(t.gunMesh)
 	return t

@@ -28,8 +28,10 @@ func TestWatchedWithAllOverlaysLit(t *testing.T) {
 	savePNG(t, img, "watch-overlays-all.png")
 	view := s.View()
 	seen := 0
+	sh := defaultShape()
 	for _, tv := range snap.Tanks[1:] {
-		roof := tv.Position.Add(tv.Orientation.Rotate(mgl64.Vec3{-0.4, hullBase + hullHeight + turretHeight, 0}))
+		// The turret's middle, half way up: team-coloured from any side.
+		roof := tv.Position.Add(tv.Orientation.Rotate(sh.roof().Sub(mgl64.Vec3{0, sh.turretHeight / 2, 0})))
 		x, y, ok := view.Project(roof)
 		if !ok || x < 0 || y < 0 || x >= testW || y >= testH {
 			continue

@@ -226,71 +226,13 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
 
-	var (
-		m    *game.Match
-		sess *session.Session
-		err  error
-		mode string
-	)
-	switch {
-	case c.host != "":
-		mc.Bots = c.bots
-		c.defences.ApplyMemoryLimit(os.Getenv)
-		cert, path, created, ierr := c.identity.Load(time.Now())
-		if ierr != nil {
-			return ierr
-		}
-		logger.Info("identity", "file", path, "new", created)
-		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
-			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
-		mode = "host"
-	case c.join != "":
-		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
-		mode = "join"
-	default:
-		// Alone with bots, the pause menu stops the whole match (a screenshot or
-		// benchmark run never pauses).
-		pc := session.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger,
-			Clock: session.NewPauseClock(wallClock{start: time.Now()})}
-		if c.botsSet {
-			pc.Bots = c.bots
-			if c.bots == 0 {
-				pc.Bots = session.NoBots
-			}
-		}
-		if c.impairSet {
-			pc.Impairment = link
-			if !link.Active() {
-				pc.Impairment = session.Unimpaired()
-			}
-		}
-		m, sess, err = session.Practice(ctx, pc)
-		mode = "practice"
-	}
+	m, sess, mode, err := startMatch(ctx, c, mc, link, logger)
 	if err != nil {
-		if mode == "host" {
-			if ue := cli.ListenError("host", c.host, err); cli.Code(ue) == cli.ExitUsage {
-				return ue
-			}
-		}
-		return fmt.Errorf("start %s match: %w", mode, err)
+		return err
 	}
 	defer sess.Close()
 	logger.Info("match started", "mode", mode)
-	var notice string
-	if mode == "practice" {
-		bots := session.DefaultPracticeBots
-		if c.botsSet {
-			bots = max(c.bots, 0)
-		}
-		friends, enemies := session.PracticeTeams(bots)
-		notice = fmt.Sprintf("Practice: you are on team %d with %d bot teammates, against %d bots. Esc pauses the match.",
-			session.PracticeTeam, friends, enemies)
-	}
-	if mode == "host" {
-		notice = fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
-		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
-	}
+	notice := matchNotice(c, mode, sess, stderr)
 	mp := m.Terrain()
 	rc := client.RunConfig{
 		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
@@ -324,6 +266,87 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	err = client.Run(ctx, rc, m)
 	sess.Close() // its log lines come before the verdict
 	return outcome(err, rc.Host, stderr)
+}
+
+// startMatch hosts, joins or starts the practice match c asks for, with mc as the
+// player's match; mode names which ("host", "join" or "practice").
+func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link, logger *slog.Logger) (*game.Match, *session.Session, string, error) {
+	var (
+		m    *game.Match
+		sess *session.Session
+		err  error
+		mode string
+	)
+	switch {
+	case c.host != "":
+		mc.Bots = c.bots
+		c.defences.ApplyMemoryLimit(os.Getenv)
+		cert, path, created, ierr := c.identity.Load(time.Now())
+		if ierr != nil {
+			return nil, nil, "", ierr
+		}
+		logger.Info("identity", "file", path, "new", created)
+		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
+			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
+		mode = "host"
+	case c.join != "":
+		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
+		mode = "join"
+	default:
+		m, sess, err = session.Practice(ctx, practiceConfig(c, mc, link, logger))
+		mode = "practice"
+	}
+	if err != nil {
+		if mode == "host" {
+			if ue := cli.ListenError("host", c.host, err); cli.Code(ue) == cli.ExitUsage {
+				return nil, nil, mode, ue
+			}
+		}
+		return nil, nil, mode, fmt.Errorf("start %s match: %w", mode, err)
+	}
+	return m, sess, mode, nil
+}
+
+// practiceConfig is the practice match c asks for: the flags' bots and impairment
+// where given (zero of either meaning none), the defaults otherwise.
+func practiceConfig(c config, mc game.Config, link impair.Link, logger *slog.Logger) session.PracticeConfig {
+	// Alone with bots, the pause menu stops the whole match (a screenshot or
+	// benchmark run never pauses).
+	pc := session.PracticeConfig{Match: mc, MapDir: c.mapDir, Logger: logger,
+		Clock: session.NewPauseClock(wallClock{start: time.Now()})}
+	if c.botsSet {
+		pc.Bots = c.bots
+		if c.bots == 0 {
+			pc.Bots = session.NoBots
+		}
+	}
+	if c.impairSet {
+		pc.Impairment = link
+		if !link.Active() {
+			pc.Impairment = session.Unimpaired()
+		}
+	}
+	return pc
+}
+
+// matchNotice is the line the window shows as the match starts: the practice's
+// teams, or the address others join a host at (also written to stderr, for a
+// host without a window to read).
+func matchNotice(c config, mode string, sess *session.Session, stderr io.Writer) string {
+	switch mode {
+	case "practice":
+		bots := session.DefaultPracticeBots
+		if c.botsSet {
+			bots = max(c.bots, 0)
+		}
+		friends, enemies := session.PracticeTeams(bots)
+		return fmt.Sprintf("Practice: you are on team %d with %d bot teammates, against %d bots. Esc pauses the match.",
+			session.PracticeTeam, friends, enemies)
+	case "host":
+		fmt.Fprintf(stderr, "tanks: hosting on %s; others join with: tanks -join %s#%s\n", sess.Addr, sess.Addr, sess.Fingerprint)
+		return fmt.Sprintf("hosting on %s; others join with %s#%s", sess.Addr, sess.Addr, sess.Fingerprint)
+	}
+	return ""
 }
 
 // outcome turns how the match ended into run's result: nil when it ended normally (the
