@@ -330,9 +330,10 @@ func (h *Checker) fire(s combat.Shot, at float64) combat.Reason {
 const DefaultMuzzleHeightSlack = 1.0
 
 // muzzleHeightPossible reports whether o can be a muzzle of a tank on the ground: the
-// hull's origin sits on the ground within muzzleReach of its muzzle horizontally, and
-// the muzzle is at most muzzleReach from it, so o may be no higher than that above
-// the highest ground within muzzleReach, and not inside the ground under it. A shot
+// hull's origin sits on the ground within the tank's muzzle reach of its muzzle
+// horizontally, and the muzzle is at most that reach from it, so o may be no higher
+// than that above the highest ground within the reach, and not inside the ground under
+// it. A shot
 // fired from above the hull (over a crest that blocks the true muzzle) or by a tank
 // published in the air fails it.
 func (h *Checker) muzzleHeightPossible(o mgl64.Vec3) bool {
@@ -340,10 +341,10 @@ func (h *Checker) muzzleHeightPossible(o mgl64.Vec3) bool {
 	if !ok || o[1] < g-DefaultMuzzleHeightSlack {
 		return false
 	}
-	top := g
+	top, reach := g, tank.Default().MuzzleReach()
 	const rings, spokes = 4, 16
 	for i := 1; i <= rings; i++ {
-		rad := muzzleReach * float64(i) / rings
+		rad := reach * float64(i) / rings
 		for j := 0; j < spokes; j++ {
 			a := 2 * math.Pi * float64(j) / spokes
 			if y, _ := h.terr.HeightAt(o[0]+rad*math.Cos(a), o[2]+rad*math.Sin(a)); y > top {
@@ -351,7 +352,7 @@ func (h *Checker) muzzleHeightPossible(o mgl64.Vec3) bool {
 			}
 		}
 	}
-	return o[1] <= top+muzzleReach+DefaultMuzzleHeightSlack
+	return o[1] <= top+reach+DefaultMuzzleHeightSlack
 }
 
 // reported returns where the host itself showed actor id (record r) at host time t:
