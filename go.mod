@@ -7,10 +7,13 @@ require (
 	github.com/g3n/engine v0.2.0
 	github.com/go-gl/mathgl v1.2.0
 	github.com/google/go-containerregistry v0.22.1
+	github.com/hashicorp/mdns v1.0.7
+	github.com/miekg/dns v1.1.72
 	github.com/prometheus/client_golang v1.23.2
 	github.com/prometheus/client_model v0.6.2
 	github.com/prometheus/common v0.66.1
 	github.com/quic-go/quic-go v0.65.0
+	golang.org/x/net v0.58.0
 	golang.org/x/sys v0.47.0
 	gonum.org/v1/plot v0.17.0
 	gopkg.in/yaml.v2 v2.4.0
@@ -33,10 +36,11 @@ require (
 	github.com/opencontainers/image-spec v1.1.1 // indirect
 	github.com/prometheus/procfs v0.16.1 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	golang.org/x/crypto v0.54.0 // indirect
+	golang.org/x/crypto v0.55.0 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/net v0.56.0 // indirect
+	golang.org/x/mod v0.39.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/text v0.40.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+	golang.org/x/tools v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 )

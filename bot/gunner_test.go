@@ -5,12 +5,12 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
-	"github.com/treadline/treadline/terrain"
 )
 
 func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
-	m := valley(t)
+	m := testmaps.Valley(t)
 	floor, _ := m.Landmark("floor")
 	h, _ := m.HeightAt(floor.X, floor.Z)
 	w, err := physics.NewWorld(physics.MapConfig(m))
@@ -77,20 +77,10 @@ func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
 	}
 }
 
-// valley returns the generated map the gunner's tests aim on.
-func valley(t testing.TB) *terrain.Map {
-	t.Helper()
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestGunnersSpreadTheirFire: of two enemies in sight, a gunner takes the nearer,
 // unless another of its peer's gunners already aims at it (80 m then counts as 120).
 func TestGunnersSpreadTheirFire(t *testing.T) {
-	m := valley(t)
+	m := testmaps.Valley(t)
 	floor, _ := m.Landmark("floor")
 	w, err := physics.NewWorld(physics.MapConfig(m))
 	if err != nil {

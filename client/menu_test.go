@@ -114,7 +114,8 @@ func TestMenuFlow(t *testing.T) {
 		press(window.KeyDown, window.KeyRight)                  // quality high
 		press(window.KeyDown, window.KeyLeft, window.KeyLeft)   // volume 60 %
 		shot("settings")
-		press(window.KeyDown, window.KeyDown, window.KeyEnter) // Keys…
+		press(window.KeyDown, window.KeyDown, window.KeyRight) // record matches: on
+		press(window.KeyDown, window.KeyEnter)                 // Keys…
 		press(window.KeyEnter, window.KeyI)                    // ahead: I
 		press(window.KeyDown, window.KeyEnter, window.KeyI)    // back: I is taken
 		shot("keys")
@@ -132,7 +133,7 @@ func TestMenuFlow(t *testing.T) {
 	if s.Last.JoinAddr != "127.0.0.1:7777" || s.Name != "ann" {
 		t.Errorf("join fields: address %q name %q", s.Last.JoinAddr, s.Name)
 	}
-	if s.Team != 1 || s.MouseSensitivity != 1.2 || !s.InvertMouse || s.FOV != 65 || s.Quality != "high" || s.Volume != 0.6 {
+	if s.Team != 1 || s.MouseSensitivity != 1.2 || !s.InvertMouse || s.FOV != 65 || s.Quality != "high" || s.Volume != 0.6 || !s.Record {
 		t.Errorf("settings: %+v", s)
 	}
 	if s.Keys["forward"] != "I" || s.Keys["back"] != "S" {

@@ -45,6 +45,8 @@ func settingsScreen(m *menu, s *Settings, apply func()) *menuScreen {
 			change: changed(func(st int) { s.Volume = math.Round(10*s.Volume+float64(st)) / 10 })},
 		{label: "Sound", kind: itemChoice, value: func() string { return onOff(!s.Mute) },
 			change: changed(func(int) { s.Mute = !s.Mute })},
+		{label: "Record matches", kind: itemChoice, value: func() string { return onOff(s.Record) },
+			change: changed(func(int) { s.Record = !s.Record })},
 		{label: "Keys…", act: func() { m.push(keysScreen(s, apply)) }},
 		{label: "Back", act: func() { s.Normalize(); apply(); m.pop() }},
 	}, hint: "↑↓ choose · ←→ change · Enter edit · Esc back (saved as you go)"}

@@ -150,11 +150,7 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 	if cfg.Screenshot != "" && cfg.Frames <= 0 && cfg.Duration <= 0 {
 		cfg.Frames = 1
 	}
-	set := DefaultSettings()
-	if cfg.Settings != nil {
-		set = *cfg.Settings
-		set.Normalize()
-	}
+	set := settingsOr(cfg.Settings)
 	cfg.Settings = &set
 	v := cfg.Viewer
 	if v != nil {

@@ -42,6 +42,9 @@ type Settings struct {
 	Team int    `json:"team"`
 	// Last holds what the main menu's Host and Join screens were given last time.
 	Last LastMatch `json:"last"`
+	// Record records every match into DefaultRecordDir, one file each (tanks -replay
+	// plays them; drlab -replay measures them).
+	Record bool `json:"record_matches"`
 }
 
 // LastMatch is what the menu remembers of the last hosted and joined matches.
@@ -97,6 +100,17 @@ func DefaultSettingsPath() string {
 	return filepath.Join(dir, "treadline", "settings.json")
 }
 
+// DefaultRecordDir returns the directory matches are recorded into when
+// Settings.Record is on: recordings beside the settings file, or "" when there is no
+// config directory.
+func DefaultRecordDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "treadline", "recordings")
+}
+
 // Normalize fills zero fields with their defaults and brings every value into range;
 // unknown key names and actions are dropped for their defaults.
 func (s *Settings) Normalize() {
@@ -138,6 +152,16 @@ func (s *Settings) Normalize() {
 	if s.Last.HostBots < 0 || s.Last.HostBots > 63 {
 		s.Last.HostBots = DefaultHostBots
 	}
+}
+
+// settingsOr returns *s normalized, or the defaults when s is nil.
+func settingsOr(s *Settings) Settings {
+	if s == nil {
+		return DefaultSettings()
+	}
+	set := *s
+	set.Normalize()
+	return set
 }
 
 // DefaultSettings returns the settings of a first run.

@@ -7,18 +7,8 @@ import (
 	"github.com/treadline/treadline/tank"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/terrain"
+	"github.com/treadline/treadline/internal/testmaps"
 )
-
-// valley returns the generated map the combat tests fight on.
-func valley(t testing.TB) *terrain.Map {
-	t.Helper()
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 func TestMuzzleOfALevelTank(t *testing.T) {
 	const eps = 1e-9
@@ -65,7 +55,7 @@ func TestShellFollowsTheBallisticArcAndReachesItsAim(t *testing.T) {
 }
 
 func TestSweepStrikesHullsRocksAndTerrain(t *testing.T) {
-	m := valley(t)
+	m := testmaps.Valley(t)
 	floor, _ := m.Landmark("floor")
 	h, _ := m.HeightAt(floor.X, floor.Z)
 	hull := HullPose{Actor: 7, Position: mgl64.Vec3{floor.X + 50, h, floor.Z}, Orientation: mgl64.QuatIdent()}
@@ -162,7 +152,7 @@ func TestReasonNames(t *testing.T) {
 // BenchmarkSweep measures one frame of one shell against six hulls, the rocks and the
 // terrain, as every peer runs it for every shell in flight.
 func BenchmarkSweep(b *testing.B) {
-	m := valley(b)
+	m := testmaps.Valley(b)
 	floor, _ := m.Landmark("floor")
 	s := Shot{Shooter: 1, Origin: mgl64.Vec3{floor.X, 10, floor.Z}, Direction: mgl64.Vec3{1, 0.05, 0}.Normalize()}
 	hulls := make([]HullPose, 6)

@@ -6,25 +6,26 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 )
 
 // benchMatches builds two peers over an in-memory link: one running bots local bots,
 // the other a player reckoning them, warmed up for two simulated seconds.
-func benchMatches(b *testing.B, bots int) (*gametest.Loopback, *Match, *Match, float64) {
-	mp := smallMap(b)
-	hub := newHub(b, gametest.LoopbackConfig{Link: impair.Link{Latency: 55 * time.Millisecond, Jitter: 5 * time.Millisecond}, Seed: 1})
-	owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, hub.Join())
-	viewer := mustMatch(b, Config{Map: mp, Seed: 2}, hub.Join())
+func benchMatches(b *testing.B, bots int) (*gametest.Rig, *Match, *Match, float64) {
+	mp := testmaps.Small(b)
+	rig := newRig(b, gametest.Config{Link: impair.Link{Latency: 55 * time.Millisecond, Jitter: 5 * time.Millisecond}, Seed: 1})
+	owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, join(b, rig))
+	viewer := mustMatch(b, Config{Map: mp, Seed: 2}, join(b, rig))
 	now := 0.0
 	for range 120 {
 		now += tick
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(b, owner, now, physics.Input{})
 		mustStep(b, viewer, now, physics.Input{Throttle: 1})
 	}
-	return hub, owner, viewer, now
+	return rig, owner, viewer, now
 }
 
 // BenchmarkStep measures one tick of a peer reckoning n remote tanks (viewer) and of
@@ -32,12 +33,12 @@ func benchMatches(b *testing.B, bots int) (*gametest.Loopback, *Match, *Match, f
 func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{8, 32} {
 		b.Run(fmt.Sprintf("remote=%d", n), func(b *testing.B) {
-			hub, owner, viewer, now := benchMatches(b, n)
+			rig, owner, viewer, now := benchMatches(b, n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
 				now += tick
-				hub.SetNow(now)
+				rig.SetNow(now)
 				b.StopTimer()
 				mustStep(b, owner, now, physics.Input{})
 				b.StartTimer()
@@ -46,12 +47,12 @@ func BenchmarkStep(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n+1), "ns/tank")
 		})
 		b.Run(fmt.Sprintf("bots=%d", n), func(b *testing.B) {
-			hub, owner, _, now := benchMatches(b, n)
+			rig, owner, _, now := benchMatches(b, n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
 				now += tick
-				hub.SetNow(now)
+				rig.SetNow(now)
 				mustStep(b, owner, now, physics.Input{})
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tank")

@@ -6,16 +6,17 @@ import (
 
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
 )
 
 // TestBotsPatrol: bots drive, turn, stop now and then, swing their turrets and stay
 // on the map.
 func TestBotsPatrol(t *testing.T) {
-	mp := smallMap(t)
-	hub := newHub(t, gametest.LoopbackConfig{})
+	mp := testmaps.Small(t)
+	rig := newRig(t, gametest.Config{})
 	const bots = 4
-	m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 42}, hub.Join())
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 42}, join(t, rig))
 	type track struct {
 		dist, turned, turret float64
 		stoppedFor, maxStop  float64
@@ -29,7 +30,7 @@ func TestBotsPatrol(t *testing.T) {
 	const secs = 60.0
 	for k := 0; k <= int(secs/tick); k++ {
 		now := float64(k) * tick
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(t, m, now, physics.Input{})
 		m.Snapshot(&snap)
 		for i, v := range snap.Tanks {
@@ -87,14 +88,14 @@ func TestBotsPatrol(t *testing.T) {
 
 // TestBotDeterministic: the same seed and the same poses give the same inputs.
 func TestBotDeterministic(t *testing.T) {
-	mp := smallMap(t)
+	mp := testmaps.Small(t)
 	run := func() []physics.Input {
-		hub := newHub(t, gametest.LoopbackConfig{})
-		m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 9}, hub.Join())
+		rig := newRig(t, gametest.Config{})
+		m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 9}, join(t, rig))
 		var out []physics.Input
 		for k := 0; k < 600; k++ {
 			now := float64(k) * tick
-			hub.SetNow(now)
+			rig.SetNow(now)
 			mustStep(t, m, now, physics.Input{})
 			for _, tk := range m.tanks {
 				out = append(out, tk.body.Input())

@@ -568,9 +568,12 @@ func (h *Hurt) setAge(now float64)      { h.Age = now - h.at }
 
 // appendAged appends src to dst with their ages at local time now.
 func appendAged[T any, P aged[T]](dst, src []T, now float64) []T {
-	for _, x := range src {
-		P(&x).setAge(now)
-		dst = append(dst, x)
+	n := len(dst)
+	dst = append(dst, src...)
+	// Aged in place: a copy's address would escape through the method and cost an
+	// allocation per trace per frame.
+	for i := n; i < len(dst); i++ {
+		P(&dst[i]).setAge(now)
 	}
 	return dst
 }

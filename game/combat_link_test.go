@@ -22,7 +22,7 @@ import (
 // recordLink is a shooter's link that records its shots, its claims and the host's
 // answers to them.
 type recordLink struct {
-	*gametest.LoopLink
+	*gametest.Link
 	match   *Match
 	local   map[uint32]bool          // claims on the shooter's own peer's tanks, by shot id
 	fired   map[uint32]combat.Shot   // by shot id
@@ -45,12 +45,12 @@ func (r *recordLink) Send(m wire.Message) error {
 			}
 		}
 	}
-	return r.LoopLink.Send(m)
+	return r.Link.Send(m)
 }
 
 func (r *recordLink) Poll(buf []net.Event) []net.Event {
 	n := len(buf)
-	buf = r.LoopLink.Poll(buf)
+	buf = r.Link.Poll(buf)
 	for _, ev := range buf[n:] {
 		x, ok := ev.Message.(*wire.HitResult)
 		if !ok {
@@ -90,19 +90,19 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 5, Judge: ref,
+	rig := newRig(t, gametest.Config{Seed: 5, Judge: ref,
 		Link: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}})
-	rec := &recordLink{LoopLink: hub.Join(), fired: map[uint32]combat.Shot{}, claimed: map[uint32]combat.Claim{},
+	rec := &recordLink{Link: join(t, rig), fired: map[uint32]combat.Shot{}, claimed: map[uint32]combat.Claim{},
 		answer: map[uint32]combat.Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}
 	shooter := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 21, Difficulty: bot.Easy}, rec) // teams 1, 2, 1
 	rec.match = shooter
-	target := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 22}, hub.Join()) // teams 1, 2
+	target := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 22}, join(t, rig)) // teams 1, 2
 	var snap Snapshot
 	closest := map[uint32]*approach{}
 	const dt = 1.0 / 60
 	for tick := 1; tick <= 60*600; tick++ {
 		now := float64(tick) * dt
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(t, shooter, now, physics.Input{})
 		mustStep(t, target, now, physics.Input{})
 		shooter.Snapshot(&snap)
@@ -167,7 +167,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 			if frame > a.dist && now-a.time >= 0.2 && a.dist >= 0.1 && a.dist < 30 {
 				c := combat.Claim{Shooter: s.Shooter, Shot: id, Target: a.target, Time: a.time, Impact: a.impact,
 					Local: a.local, Fired: s, Applied: a.applied, Reckon: combat.ModeOf(shooter.dr.Reckon)}
-				if msg, err := combat.ClaimMessage(c); err == nil && rec.LoopLink.Send(msg) == nil {
+				if msg, err := combat.ClaimMessage(c); err == nil && rec.Link.Send(msg) == nil {
 					rec.forged[id] = a.dist
 				}
 			}

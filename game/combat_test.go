@@ -7,10 +7,10 @@ import (
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
-	"github.com/treadline/treadline/terrain"
 )
 
 // TestBotsDestroyEachOtherAndRespawn runs two peers' bots through a refereed loopback
@@ -20,15 +20,15 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few simulated minutes of battle")
 	}
-	mp := valley(t)
+	mp := testmaps.Valley(t)
 	ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: ref,
+	rig := newRig(t, gametest.Config{Seed: 3, Judge: ref,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
-	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: bot.Hard}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: bot.Hard}, hub.Join())
+	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: bot.Hard}, join(t, rig))
 	var snap Snapshot
 	const dt = 1.0 / 30
 	names := map[string]map[uint32]bool{} // bot name → actor ids it has had
@@ -36,7 +36,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 	destroys := 0
 	for tick := 1; tick <= 30*240; tick++ {
 		now := float64(tick) * dt
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(t, a, now, physics.Input{})
 		mustStep(t, b, now, physics.Input{})
 		b.Snapshot(&snap)
@@ -106,14 +106,14 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 // match on every peer (the scoreboard says so), and when the scoreboard's time is up
 // every peer's tanks respawn for the next match with clean scores.
 func TestMatchEndsAndRestarts(t *testing.T) {
-	mp := valley(t)
+	mp := testmaps.Valley(t)
 	ref, err := referee.New(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 4, Judge: ref, Link: impair.Link{Latency: 50 * time.Millisecond}})
-	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: bot.Hard}, hub.Join())
-	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: bot.Hard}, hub.Join())
+	rig := newRig(t, gametest.Config{Seed: 4, Judge: ref, Link: impair.Link{Latency: 50 * time.Millisecond}})
+	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
+	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 2, Difficulty: bot.Hard}, join(t, rig))
 	var snap Snapshot
 	const dt = 1.0 / 30
 	ids := func() map[uint32]bool {
@@ -131,7 +131,7 @@ func TestMatchEndsAndRestarts(t *testing.T) {
 	restarted := false
 	for tick := 1; tick <= 30*600 && !restarted; tick++ {
 		now := float64(tick) * dt
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(t, a, now, physics.Input{})
 		mustStep(t, b, now, physics.Input{})
 		a.Snapshot(&snap)
@@ -162,8 +162,8 @@ func TestMatchEndsAndRestarts(t *testing.T) {
 	}
 	// The restart respawns every local tank under a new id within a few ticks.
 	for tick := 0; tick < 10; tick++ {
-		now := hub.Now() + dt
-		hub.SetNow(now)
+		now := rig.Now() + dt
+		rig.SetNow(now)
 		mustStep(t, a, now, physics.Input{})
 		mustStep(t, b, now, physics.Input{})
 	}
@@ -172,14 +172,4 @@ func TestMatchEndsAndRestarts(t *testing.T) {
 			t.Errorf("tank %d did not respawn at the restart", id)
 		}
 	}
-}
-
-// valley returns the generated map the combat tests fight on.
-func valley(t testing.TB) *terrain.Map {
-	t.Helper()
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }

@@ -94,6 +94,10 @@ type Config struct {
 	Rules combat.Rules
 	// Difficulty is how well this peer's bots shoot.
 	Difficulty bot.Difficulty
+
+	// Observer, when set, sees every tick's events, every published update and every
+	// local tank's true pose, for recording the match. If nil, nothing is recorded.
+	Observer Observer
 }
 
 // DeadReckoning returns the dead reckoning the game ships, in one value: how a local

@@ -12,20 +12,25 @@
 // events, shots, shells and claims, on the views just refreshed).
 //
 // A match talks to the other peers through a Link: *net.Client (a joined player, or
-// the host's own from net.Host.Local), or an in-memory link of package gametest for
-// tests and headless experiments:
+// the host's own from net.Host.Local), or, for tests and headless experiments, a
+// player of a real host in process on a clock the caller moves (package gametest):
 //
-//	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{
+//	rig, err := gametest.New(gametest.Config{
 //		Link: impair.Link{Latency: 100 * time.Millisecond, Loss: 0.02}, Seed: 1})
 //	if err != nil { … }
-//	a, err := game.NewMatch(game.Config{Map: m, NoPlayer: true, Bots: 3, Seed: 1}, hub.Join())
+//	defer rig.Close()
+//	la, err := rig.Join()
 //	if err != nil { … }
-//	b, err := game.NewMatch(game.Config{Map: m, Seed: 2}, hub.Join())
+//	lb, err := rig.Join()
+//	if err != nil { … }
+//	a, err := game.NewMatch(game.Config{Map: m, NoPlayer: true, Bots: 3, Seed: 1}, la)
+//	if err != nil { … }
+//	b, err := game.NewMatch(game.Config{Map: m, Seed: 2}, lb)
 //	if err != nil { … }
 //	var snap game.Snapshot
 //	for tick := 1; tick <= 600; tick++ {
-//		now := float64(tick) / 60 // seconds on the hub's clock
-//		hub.SetNow(now)
+//		now := float64(tick) / 60 // seconds on the rig's clock
+//		rig.SetNow(now)
 //		if err := a.Step(now, physics.Input{}); err != nil { … }
 //		if err := b.Step(now, physics.Input{Throttle: 1}); err != nil { … }
 //		b.Snapshot(&snap) // reuses snap's slices: no garbage per frame

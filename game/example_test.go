@@ -12,30 +12,40 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// Two peers on an in-memory link with 50 ms of latency: one runs three bots, the
-// other a player. Each sees the other's tanks, dead-reckoned.
+// Two peers joined to a host in process, 50 ms of latency from it: one runs three
+// bots, the other a player. Each sees the other's tanks, dead-reckoned.
 func ExampleNewMatch() {
 	mp, err := terrain.Generate(terrain.GenerateConfig{Seed: 7, Size: 256, Samples: 129})
 	if err != nil {
 		log.Fatal(err)
 	}
-	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}, Seed: 1})
+	rig, err := gametest.New(gametest.Config{Link: impair.Link{Latency: 50 * time.Millisecond}, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}
-	host, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1}, hub.Join())
+	defer rig.Close()
+	botLink, err := rig.Join()
 	if err != nil {
 		log.Fatal(err)
 	}
-	player, err := game.NewMatch(game.Config{Map: mp, Name: "ada", Seed: 2}, hub.Join())
+	playerLink, err := rig.Join()
+	if err != nil {
+		log.Fatal(err)
+	}
+	// No referee on this host: the bots drive without fighting.
+	bots, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1}, botLink)
+	if err != nil {
+		log.Fatal(err)
+	}
+	player, err := game.NewMatch(game.Config{Map: mp, Name: "ada", Seed: 2}, playerLink)
 	if err != nil {
 		log.Fatal(err)
 	}
 	var snap game.Snapshot
 	for tick := 1; tick <= 5*60; tick++ {
 		now := float64(tick) / 60
-		hub.SetNow(now)
-		if err := host.Step(now, physics.Input{}); err != nil {
+		rig.SetNow(now)
+		if err := bots.Step(now, physics.Input{}); err != nil {
 			log.Fatal(err)
 		}
 		if err := player.Step(now, physics.Input{Throttle: 1}); err != nil {

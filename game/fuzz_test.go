@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
@@ -68,7 +69,7 @@ func fuzzFloat(b []byte) float64 {
 // hostile or broken peer might, and checks that nothing it draws is ever non-finite
 // and that its own tank keeps working.
 func FuzzRemoteEvents(f *testing.F) {
-	mp := smallMap(f)
+	mp := testmaps.Small(f)
 	seed := make([]byte, 0, 64*4)
 	for i := range 64 * 4 {
 		seed = append(seed, byte(i*37))

@@ -1,11 +1,13 @@
 package game
 
 import (
-	"github.com/treadline/treadline/bot"
-	"github.com/treadline/treadline/combat"
-	"github.com/treadline/treadline/referee"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/bot"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/referee"
 
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net/impair"
@@ -20,21 +22,21 @@ func TestPlayerSeesWhoHitAndKilledThem(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a simulated minute of battle")
 	}
-	mp := valley(t)
+	mp := testmaps.Valley(t)
 	judge, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{Seed: 3, Judge: judge,
+	rig := newRig(t, gametest.Config{Seed: 3, Judge: judge,
 		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
-	bots := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 4, Seed: 1, Difficulty: bot.Hard}, hub.Join())
-	me := mustMatch(t, Config{Map: mp, Name: "me", Team: 3, Seed: 2}, hub.Join())
+	bots := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 4, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
+	me := mustMatch(t, Config{Map: mp, Name: "me", Team: 3, Seed: 2}, join(t, rig))
 	var snap Snapshot
 	const dt = 1.0 / 30
 	hurts := 0
 	for tick := 1; tick <= 30*180; tick++ {
 		now := float64(tick) * dt
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(t, bots, now, physics.Input{})
 		mustStep(t, me, now, physics.Input{})
 		me.Snapshot(&snap)

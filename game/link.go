@@ -7,7 +7,7 @@ import (
 )
 
 // Link is a match's connection to the other peers of a match. *net.Client (a joined
-// player, or the host's own from net.Host.Local) and the in-memory links of package
+// player, or the host's own from net.Host.Local) and the in-process links of package
 // gametest satisfy it. A Match uses its Link from the goroutine that calls Step.
 type Link interface {
 	// ID returns this player's id, unique in the match.

@@ -61,6 +61,9 @@ type Match struct {
 	respawn  bool    // the player asked for a respawn
 	err      error
 	counters counters
+	// stats are the link's figures as of this tick, read once per Step: the clock
+	// offset every phase uses and the snapshot's NetStats.
+	stats net.Stats
 
 	startedAt float64      // now of the first Step
 	notices   noticeLog    // the feed's recent notices
@@ -163,6 +166,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	}
 	m.world = w
 	m.last = link.Now()
+	m.stats = link.Stats()
 	// Learn of the tanks already in the match, so spawns keep clear of them.
 	m.receive(m.last)
 	if m.err != nil {
@@ -309,6 +313,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
 	}
+	m.stats = m.link.Stats()
 	if !geom.Finite(now) {
 		now = m.last // a broken clock reading simulates no time
 	}
@@ -385,6 +390,9 @@ func clampUnit(v float64) float64 {
 // receive handles the events that arrived on the link since the last tick.
 func (m *Match) receive(now float64) {
 	m.events = m.link.Poll(m.events[:0])
+	if o := m.cfg.Observer; o != nil {
+		o.Polled(now, m.events, m.link.Stats().ClockOffset)
+	}
 	me := m.link.ID()
 	for i := range m.events {
 		ev := &m.events[i]
@@ -425,11 +433,7 @@ func (m *Match) receive(now float64) {
 				m.removeRemote(t)
 			}
 		case net.EventChat:
-			who := ev.Name
-			if who == "" {
-				who = fmt.Sprintf("player %d", ev.Owner)
-			}
-			m.notify(Notice{Kind: NoticeChat, Who: who, Team: m.teamOf(ev.Owner), Text: ev.Text})
+			m.chatHeard(ev)
 		case net.EventMessage:
 			m.combatMessage(ev.Message, now)
 		case net.EventClosed:
@@ -443,6 +447,19 @@ func (m *Match) receive(now float64) {
 	}
 	// Strings in old events would otherwise stay reachable from the buffer.
 	clear(m.events)
+}
+
+// chatHeard adds a chat line to the feed, named after its sender's tank: the link
+// names other players after their tanks, and this one's is known here.
+func (m *Match) chatHeard(ev *net.Event) {
+	who := ev.Name
+	if who == "" && ev.Owner == m.link.ID() && m.self != nil {
+		who = m.self.name
+	}
+	if who == "" {
+		who = fmt.Sprintf("player %d", ev.Owner)
+	}
+	m.notify(Notice{Kind: NoticeChat, Who: who, Team: m.teamOf(ev.Owner), Text: ev.Text})
 }
 
 // addRemote starts reckoning a tank another peer owns. A spawn whose state the actor
@@ -601,12 +618,18 @@ func (m *Match) publish(now float64) {
 		t.sampledAt = at
 		sample := sampleOf(p, at)
 		sample.ObserverDistance = m.nearestOther(t, p.Position)
+		if o := m.cfg.Observer; o != nil {
+			o.Truth(t.id, &sample)
+		}
 		d, s := t.pub.Update(sample)
 		t.view.Acceleration = t.pub.Acceleration()
 		if d == deadreckon.NoUpdate {
 			continue
 		}
 		t.published, t.pubAt = s, now
+		if o := m.cfg.Observer; o != nil {
+			o.Published(t.id, s, now)
+		}
 		if err := m.link.Publish(t.id, s); err != nil {
 			m.counters.publishErr++
 			m.log.Debug("publish", "actor", t.id, "err", err)
@@ -740,6 +763,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	dst.Tanks = dst.Tanks[:n]
 	dst.Notices = m.notices.appendTo(dst.Notices[:0])
 	dst.Departures = m.departures(dst.Departures[:0])
+	dst.Ghosts = dst.Ghosts[:0]
 	for i, t := range m.tanks {
 		trail := dst.Tanks[i].Trail[:0]
 		dst.Tanks[i] = t.view
@@ -749,7 +773,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		}
 	}
 	m.snapshotCombat(&dst.Combat)
-	dst.Net = netStatsOf(m.link.Stats())
+	dst.Net = netStatsOf(m.stats)
 	// An update can outrun its actor's spawn (datagrams versus the stream).
 	dst.Net.Dropped += m.counters.unknownActor
 	dst.Net.Refused = m.counters.rejected
@@ -759,5 +783,5 @@ func (m *Match) Snapshot(dst *Snapshot) {
 }
 
 // clockOffset returns host clock minus local clock as the link's clock sync estimates
-// it, s: the unit of state timestamps and of the host's combat times.
-func (m *Match) clockOffset() float64 { return units.Seconds(m.link.Stats().ClockOffset) }
+// it as of this tick, s: the unit of state timestamps and of the host's combat times.
+func (m *Match) clockOffset() float64 { return units.Seconds(m.stats.ClockOffset) }

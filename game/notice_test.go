@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 )
 
-// stepAll advances the hub and every match to now.
-func stepAll(t *testing.T, hub *gametest.Loopback, now float64, ms ...*Match) {
+// stepAll advances the rig and every match to now.
+func stepAll(t *testing.T, rig *gametest.Rig, now float64, ms ...*Match) {
 	t.Helper()
-	hub.SetNow(now)
+	rig.SetNow(now)
 	for _, m := range ms {
 		if err := m.Step(now, physics.Input{}); err != nil {
 			t.Fatalf("step: %v", err)
@@ -40,32 +41,32 @@ func noticesOf(m *Match, k NoticeKind) []Notice {
 // despawn is announced as a leave, and a peer that falls silent is announced as
 // timed out when it is removed.
 func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
-	mp := smallMap(t)
-	hub := newHub(t, gametest.LoopbackConfig{Link: impair.Link{Latency: 50 * time.Millisecond}})
-	a, err := NewMatch(Config{Map: mp, Name: "ann", Seed: 1, RemoveAfter: 3}, hub.Join())
+	mp := testmaps.Small(t)
+	rig := newRig(t, gametest.Config{Link: impair.Link{Latency: 50 * time.Millisecond}})
+	a, err := NewMatch(Config{Map: mp, Name: "ann", Seed: 1, RemoveAfter: 3}, join(t, rig))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewMatch(Config{Map: mp, Name: "bob", Seed: 2, RemoveAfter: 3}, hub.Join())
+	b, err := NewMatch(Config{Map: mp, Name: "bob", Seed: 2, RemoveAfter: 3}, join(t, rig))
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := 0.0
 	for ; now < 1; now += 1.0 / 30 {
-		stepAll(t, hub, now, a, b)
+		stepAll(t, rig, now, a, b)
 	}
 	if j := noticesOf(b, NoticeJoin); len(j) != 0 {
 		t.Errorf("bob announces the tanks already there: %v", j)
 	}
 	for ; now < rosterGrace+0.5; now += 1.0 / 30 {
-		stepAll(t, hub, now, a, b)
+		stepAll(t, rig, now, a, b)
 	}
-	c, err := NewMatch(Config{Map: mp, Name: "cyd", Seed: 3, RemoveAfter: 3}, hub.Join())
+	c, err := NewMatch(Config{Map: mp, Name: "cyd", Seed: 3, RemoveAfter: 3}, join(t, rig))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for end := now + 0.5; now < end; now += 1.0 / 30 {
-		stepAll(t, hub, now, a, b, c)
+		stepAll(t, rig, now, a, b, c)
 	}
 	for _, m := range []*Match{a, b} {
 		if j := noticesOf(m, NoticeJoin); len(j) != 1 || j[0].String() != "cyd joined" {
@@ -75,7 +76,7 @@ func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
 	// ann respawns (a new actor id): not a leave and a join.
 	a.Respawn()
 	for end := now + respawnGrace + 0.5; now < end; now += 1.0 / 30 {
-		stepAll(t, hub, now, a, b, c)
+		stepAll(t, rig, now, a, b, c)
 	}
 	for _, k := range []NoticeKind{NoticeLeave, NoticeJoin} {
 		for _, n := range noticesOf(b, k) {
@@ -88,7 +89,7 @@ func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
 		t.Fatalf("Chat: %v", err)
 	}
 	for end := now + 0.3; now < end; now += 1.0 / 30 {
-		stepAll(t, hub, now, a, b, c)
+		stepAll(t, rig, now, a, b, c)
 	}
 	for name, m := range map[string]*Match{"ann": a, "bob": b, "cyd": c} {
 		ch := noticesOf(m, NoticeChat)
@@ -102,14 +103,14 @@ func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
 		t.Fatal(err)
 	}
 	for end := now + respawnGrace + 0.3; now < end; now += 1.0 / 30 {
-		stepAll(t, hub, now, a, b)
+		stepAll(t, rig, now, a, b)
 	}
 	if l := noticesOf(a, NoticeLeave); len(l) != 1 || l[0].Who != "cyd" {
 		t.Errorf("leave notices %v, want one for cyd", l)
 	}
 	// bob falls silent: ann removes his tank after RemoveAfter and says so.
 	for end := now + 4; now < end; now += 1.0 / 30 {
-		stepAll(t, hub, now, a)
+		stepAll(t, rig, now, a)
 	}
 	if to := noticesOf(a, NoticeTimeout); len(to) != 1 || to[0].String() != "bob timed out" || to[0].Time < 3 {
 		t.Errorf("timeout notices %v, want one for bob", to)
@@ -120,7 +121,7 @@ func TestNoticesJoinLeaveTimeoutChat(t *testing.T) {
 // character boundary; nothing for an empty line.
 func TestChatLines(t *testing.T) {
 	link := &scriptLink{}
-	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true}, link)
+	m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true}, link)
 	long := strings.Repeat("é", MaxChatBytes) // two bytes each
 	for _, c := range []struct{ in, want string }{
 		{"hi", "hi"},

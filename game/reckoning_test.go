@@ -8,6 +8,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 )
@@ -16,8 +17,8 @@ import (
 // value cmd/tanks passes and drlab's "game" algorithm runs (their tests check the same
 // value), and local tanks publish with it.
 func TestOneDeadReckoning(t *testing.T) {
-	hub := newHub(t, gametest.LoopbackConfig{})
-	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true, Bots: 1}, hub.Join())
+	rig := newRig(t, gametest.Config{})
+	m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true, Bots: 1}, join(t, rig))
 	if m.DeadReckoning() != DeadReckoning() {
 		t.Errorf("match reckons with %+v\nwant the game's %+v", m.DeadReckoning(), DeadReckoning())
 	}
@@ -44,8 +45,8 @@ func TestDeadReckoningMergesFieldByField(t *testing.T) {
 		c.edit(&given)
 		want := DeadReckoning()
 		c.edit(&want)
-		hub := newHub(t, gametest.LoopbackConfig{})
-		m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true, DeadReckoning: given}, hub.Join())
+		rig := newRig(t, gametest.Config{})
+		m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true, DeadReckoning: given}, join(t, rig))
 		if got := m.DeadReckoning(); got != want {
 			t.Errorf("%s: match reckons with %+v\nwant %+v", c.name, got, want)
 		}
@@ -54,9 +55,9 @@ func TestDeadReckoningMergesFieldByField(t *testing.T) {
 
 // TestInvalidRulesRefused: rules the referee would refuse are an error, not the defaults.
 func TestInvalidRulesRefused(t *testing.T) {
-	hub := newHub(t, gametest.LoopbackConfig{})
+	rig := newRig(t, gametest.Config{})
 	for _, r := range []combat.Rules{{Reload: -1}, {MaxHealth: math.NaN()}, {TimeLimit: math.Inf(1)}} {
-		if _, err := NewMatch(Config{Map: smallMap(t), NoPlayer: true, Rules: r}, hub.Join()); err == nil {
+		if _, err := NewMatch(Config{Map: testmaps.Small(t), NoPlayer: true, Rules: r}, join(t, rig)); err == nil {
 			t.Errorf("rules %+v accepted", r)
 		}
 	}
@@ -75,14 +76,14 @@ func TestStaleBeforeRemoved(t *testing.T) {
 	if hb := DeadReckoning().Heartbeat * (1 + deadreckon.DefaultHeartbeatJitter); hb*4 > stale {
 		t.Errorf("heartbeat up to %v s: three lost heartbeats would mark a parked tank stale (%v s)", hb, stale)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{})
-	owner := hub.Join()
-	m := mustMatch(t, Config{Map: smallMap(t), NoPlayer: true}, hub.Join())
+	rig := newRig(t, gametest.Config{})
+	owner := join(t, rig)
+	m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true}, join(t, rig))
 	id, _ := owner.Spawn("parked", 1, deadreckon.NewState(mgl64.Vec3{5, 0, 5}))
 	var snap Snapshot
 	var staleAt float64
 	for now := tick; now < 8; now += tick {
-		hub.SetNow(now)
+		rig.SetNow(now)
 		if now > 6 && len(snap.Departures) == 0 { // the host's timeout: a despawn
 			_ = owner.Despawn(id)
 		}
@@ -106,9 +107,9 @@ func TestStaleBeforeRemoved(t *testing.T) {
 // TestCameraChoosesClampDetail: the clamp's level of detail follows the camera, not
 // the player's tank: a remote tank right under the camera gets three rays.
 func TestCameraChoosesClampDetail(t *testing.T) {
-	hub := newHub(t, gametest.LoopbackConfig{})
-	owner := hub.Join()
-	m := mustMatch(t, Config{Map: smallMap(t)}, hub.Join())
+	rig := newRig(t, gametest.Config{})
+	owner := join(t, rig)
+	m := mustMatch(t, Config{Map: testmaps.Small(t)}, join(t, rig))
 	self := m.self.body.Pose().Position
 	far := mgl64.Vec3{self[0] + 150, 0, self[2]}
 	far[0] = math.Max(m.terr.Min()[0]+5, math.Min(m.terr.Max()[0]-5, far[0]))
@@ -118,7 +119,7 @@ func TestCameraChoosesClampDetail(t *testing.T) {
 	id, _ := owner.Spawn("far", 1, deadreckon.NewState(far))
 	var snap Snapshot
 	rays := func(now float64) int {
-		hub.SetNow(now)
+		rig.SetNow(now)
 		mustStep(t, m, now, physics.Input{})
 		m.Snapshot(&snap)
 		return viewOf(t, &snap, id).NumClampHits

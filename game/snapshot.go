@@ -40,6 +40,37 @@ type Snapshot struct {
 	// Combat holds shells, effects, the player's health and gun, the scoreboard and
 	// the hits overlay.
 	Combat CombatView
+	// Ghosts are extra poses to draw beside tanks: a replay's second algorithm and the
+	// tanks' true poses (package replay). A live match has none.
+	Ghosts []Ghost
+}
+
+// GhostKind says what a Ghost shows.
+type GhostKind uint8
+
+const (
+	// GhostAlt is a tank as a second dead-reckoning algorithm shows it (a replay's
+	// A/B mode).
+	GhostAlt GhostKind = iota + 1
+	// GhostTruth is a tank where its own physics had it: the ground truth.
+	GhostTruth
+	// GhostRebuilt is a tank's hull as the host rebuilt the shooter's view when it
+	// judged a hit (a replay's kill camera).
+	GhostRebuilt
+)
+
+// Ghost is one extra pose of a tank, drawn as a wireframe tank joined to it by a line.
+type Ghost struct {
+	// Kind says what the ghost shows; Of is the tank's actor id.
+	Kind GhostKind
+	Of   uint32
+	// Position and Orientation are the ghost's pose, world frame; Turret and Gun its
+	// joints, rad.
+	Position    mgl64.Vec3
+	Orientation mgl64.Quat
+	Turret, Gun float64
+	// Error is the distance from the tank as shown to the ghost, m.
+	Error float64
 }
 
 // TankView is one tank as the renderer draws it, with the dead-reckoning details the

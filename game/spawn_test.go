@@ -1,13 +1,16 @@
 package game
 
 import (
+	"testing"
+
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/referee"
-	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -20,10 +23,12 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, mp := range map[string]*terrain.Map{"valley": valley, "small": smallMap(t)} {
+	for name, mp := range map[string]*terrain.Map{"valley": valley, "small": testmaps.Small(t)} {
 		t.Run(name, func(t *testing.T) {
-			hub := newHub(t, gametest.LoopbackConfig{})
-			m := mustMatch(t, Config{Map: mp, Bots: MaxBots, Seed: 3}, hub.Join())
+			// One peer owns every tank of a full match, and spawns them all at once.
+			rig := newRig(t, gametest.Config{Limits: net.Limits{MaxActorsPerPlayer: MaxBots + 1,
+				ControlBurst: 2 * (MaxBots + 1)}})
+			m := mustMatch(t, Config{Map: mp, Bots: MaxBots, Seed: 3}, join(t, rig))
 			m.Respawn()
 			var snap Snapshot
 			m.Snapshot(&snap)
@@ -63,13 +68,13 @@ func TestRespawnsFairly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := newHub(t, gametest.LoopbackConfig{Judge: judge})
-	bots := mustMatch(t, Config{Map: valley, NoPlayer: true, Bots: 6, Seed: 5, Difficulty: bot.Easy}, hub.Join())
-	me := mustMatch(t, Config{Map: valley, Name: "me", Team: 2, Seed: 6}, hub.Join())
+	rig := newRig(t, gametest.Config{Judge: judge})
+	bots := mustMatch(t, Config{Map: valley, NoPlayer: true, Bots: 6, Seed: 5, Difficulty: bot.Easy}, join(t, rig))
+	me := mustMatch(t, Config{Map: valley, Name: "me", Team: 2, Seed: 6}, join(t, rig))
 	now := 0.0
 	step := func(d float64) {
 		for end := now + d; now < end; now += 1.0 / 30 {
-			hub.SetNow(now)
+			rig.SetNow(now)
 			mustStep(t, bots, now, physics.Input{})
 			mustStep(t, me, now, physics.Input{Throttle: 1})
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
@@ -33,7 +34,7 @@ func TestRemoteStartsOverBadLink(t *testing.T) {
 		t.Skip("real-time network test; skipped with -short")
 	}
 	t.Parallel()
-	mp := smallMap(t)
+	mp := testmaps.Small(t)
 	ctx := context.Background()
 	lo, hi := mp.Min(), mp.Max()
 	extent := math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))

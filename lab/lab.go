@@ -89,6 +89,20 @@ type Options struct {
 	JSON bool
 	// Plot, if set, is a PNG file to draw the first scenario's run into (Compare).
 	Plot string
+	// Replay is a match recording (package record) to measure instead of scenarios:
+	// every tank whose truth it holds, per tank and summed (drlab -replay). A zero
+	// Duration runs each truth to its end.
+	Replay string
+	// ReplayModelled publishes each recorded truth again over Network, as a trace
+	// is, instead of replaying the recorded updates at their recorded arrival times.
+	ReplayModelled bool
+	// ExportTrace, if set, is a directory to write each recorded truth into as the
+	// CSV trace that Trace reads (with Replay).
+	ExportTrace string
+	// ReplayMaps, if set, is the directory the recording's map is looked up in
+	// (NAME.json): over the recorded link, every tank is then clamped to the ground
+	// as the game clamps it, and its depth below the ground measured.
+	ReplayMaps string
 }
 
 // Run does what opts says and writes the report to w. It stops early with ctx's error
@@ -97,6 +111,12 @@ func Run(ctx context.Context, w io.Writer, opts Options) error {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return err
+	}
+	switch {
+	case o.Replay != "" && o.Mode == Compare:
+		return runReplay(ctx, w, o)
+	case o.Replay != "":
+		return errors.New("a replay is measured by comparison, not by -table or -budget")
 	}
 	switch o.Mode {
 	case Table:
@@ -144,10 +164,11 @@ func (o *Options) defaultTiming() error {
 	if !(o.FPS >= 1 && o.FPS <= 10000) {
 		return fmt.Errorf("frame rate %v fps is outside 1..10000", o.FPS)
 	}
-	if o.Duration == 0 && (o.Trace == "" || o.Mode == Table) {
+	whole := o.Trace != "" || o.Replay != "" // runs to the end of its truth
+	if o.Duration == 0 && (!whole || o.Mode == Table) {
 		o.Duration = DefaultDuration
 	}
-	if !(o.Duration > 0 && o.Duration <= 24*3600) && !(o.Duration == 0 && o.Trace != "") {
+	if !(o.Duration > 0 && o.Duration <= 24*3600) && !(o.Duration == 0 && whole) {
 		return fmt.Errorf("duration %v s is outside (0, 24 h]", o.Duration)
 	}
 	if math.IsNaN(o.Warmup) || math.IsInf(o.Warmup, 0) {
@@ -205,11 +226,14 @@ func (o Options) scenarioNames() ([]string, error) {
 		}
 		names = append(names, s)
 	}
-	if len(names) == 0 && o.Trace == "" {
+	if len(names) == 0 && o.Trace == "" && o.Replay == "" {
 		names = []string{"circle"}
 	}
 	if o.Trace != "" && len(o.Scenarios) > 0 {
 		return nil, errors.New("give either scenarios or a trace, not both")
+	}
+	if o.Replay != "" && (o.Trace != "" || len(o.Scenarios) > 0) {
+		return nil, errors.New("give either a replay or scenarios and traces, not both")
 	}
 	return names, nil
 }

@@ -7,11 +7,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
@@ -56,7 +56,8 @@ type NoviceOptions struct {
 	// Seed drives every random draw; Runs runs seeds Seed, Seed+1, … (zero: one).
 	Seed uint64
 	Runs int
-	// MapDir holds the practice map. If empty, session.DefaultMapDir.
+	// MapDir, if set, is searched for the practice map before the maps built into
+	// the program (package assets/maps).
 	MapDir string
 	// JSON prints one JSON object instead of a table.
 	JSON bool
@@ -100,10 +101,7 @@ func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
 	if opts.Runs <= 0 {
 		opts.Runs = 1
 	}
-	if opts.MapDir == "" {
-		opts.MapDir = session.DefaultMapDir
-	}
-	mp, err := terrain.Load(filepath.Join(opts.MapDir, session.DefaultMapName+".json"))
+	mp, err := maps.Library{Dirs: []string{opts.MapDir}}.Load(session.DefaultMapName)
 	if err != nil {
 		return fmt.Errorf("lab: novice: %w", err)
 	}
@@ -152,12 +150,14 @@ func (tl *noviceTally) result() NoviceResult {
 }
 
 // noviceRun plays one run with seed into tl: the practice's bots and rules, refereed
-// by the host's Judge, over the practice's impaired link.
+// by the host's referee, on the real host in process (gametest) behind the
+// practice's impaired link.
 func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) error {
-	ref, hub, bots, me, err := noviceMatches(mp, o, seed)
+	ref, rig, bots, me, err := noviceMatches(mp, o, seed)
 	if err != nil {
 		return err
 	}
+	defer rig.Close()
 	nv := &novice{terr: mp, rng: rand.New(rand.NewPCG(seed, 0x0b5e55ed))}
 	life := noviceLife{tl: tl, lastHealth: -1}
 	var snap game.Snapshot
@@ -165,7 +165,7 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 	end := o.Duration.Seconds()
 	for tick := 1; float64(tick)*dt <= end; tick++ {
 		now := float64(tick) * dt
-		hub.SetNow(now)
+		rig.SetNow(now)
 		if err := bots.Step(now, physics.Input{}); err != nil {
 			return err
 		}
@@ -186,27 +186,38 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 }
 
 // noviceMatches sets up one run: the referee judging with the game's dead reckoning,
-// the loopback hub over the practice's impaired link, the bots' match and the
-// novice's own.
-func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (*referee.Referee, *gametest.Loopback, *game.Match, *game.Match, error) {
-	judge, err := referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon)
-	if err != nil {
+// a host in process behind the practice's impaired link, the bots' match and the
+// novice's own, each a player of that host. The caller closes the rig.
+func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (ref *referee.Referee, rig *gametest.Rig, bots, me *game.Match, err error) {
+	if ref, err = referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Judge: judge, Seed: seed,
+	rig, err = gametest.New(gametest.Config{Judge: ref, Seed: seed,
 		Link: impair.Link{Latency: session.DefaultPracticeLag, Jitter: session.DefaultPracticeJitter, Loss: session.DefaultPracticeLoss}})
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	bots, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}, hub.Join())
-	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("lab: novice: bots: %w", err)
+	join := func(cfg game.Config, what string) *game.Match {
+		if err != nil {
+			return nil
+		}
+		var l *gametest.Link
+		if l, err = rig.Join(); err == nil {
+			var m *game.Match
+			if m, err = game.NewMatch(cfg, l); err == nil {
+				return m
+			}
+		}
+		err = fmt.Errorf("lab: novice: %s: %w", what, err)
+		return nil
 	}
-	me, err := game.NewMatch(game.Config{Map: mp, Name: "novice", Team: session.PracticeTeam, Seed: seed}, hub.Join())
+	bots = join(game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}, "bots")
+	me = join(game.Config{Map: mp, Name: "novice", Team: session.PracticeTeam, Seed: seed}, "novice")
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("lab: novice: %w", err)
+		rig.Close()
+		return nil, nil, nil, nil, err
 	}
-	return judge, hub, bots, me, nil
+	return ref, rig, bots, me, nil
 }
 
 // noviceLife follows the novice through one run's lives, counting into tl what the

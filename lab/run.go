@@ -59,6 +59,10 @@ type Setup struct {
 	// Record keeps the per-frame displayed path and the update points in the result,
 	// for plotting.
 	Record bool
+	// Recorded, when set, replaces the owner and the modelled link (Publish, Network,
+	// Exact, ClockError) by a recorded match's link: the remote takes the recorded
+	// updates at their recorded arrival times (drlab -replay).
+	Recorded *RecordedLink
 }
 
 // Record is the per-frame detail of the measured part of a run, for plotting.
@@ -247,6 +251,9 @@ type simRun struct {
 	heardAt                     float64 // arrival of the last update delivered, taken or refused
 	staleAfter                  float64 // the remote actor's StaleAfter, s
 	staleHeard                  int     // see Result.staleHeard
+
+	sendTimes []float64 // a recorded link's publish times, and the next to count
+	sendIdx   int
 }
 
 // newSimRun checks a setup, fills in its defaults and builds the owner, the link and
@@ -277,6 +284,9 @@ func newSimRun(s Setup) (*simRun, error) {
 		return nil, fmt.Errorf("simulate %s/%s: update size %d bytes is negative", p.Name, s.Algo.Name, s.UpdateBytes)
 	}
 	r.buildPeers()
+	if s.Recorded != nil {
+		r.net, r.sendTimes = s.Recorded.network(), s.Recorded.sends()
+	}
 	if s.Record {
 		r.rec = &Record{}
 	}
@@ -318,6 +328,9 @@ func (r *simRun) buildPeers() {
 	} else {
 		r.own = newOwner(r.pub, s.Algo, s.Seed, s.Paper)
 	}
+	if s.Recorded != nil {
+		cfg = s.Recorded.reckon(s.Algo, p.Ground != nil)
+	}
 	r.actor = deadreckon.NewActor(cfg)
 	r.staleAfter = r.actor.Config().StaleAfter()
 	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {
@@ -333,7 +346,11 @@ func (r *simRun) buildPeers() {
 func (r *simRun) frame(sc *scratch, truth Pose) {
 	t := truth.Time
 	measured := t >= r.warmup-1e-9
-	r.publish(sc, truth, measured)
+	if r.s.Recorded != nil {
+		r.recordedFrame(t, measured)
+	} else {
+		r.publish(sc, truth, measured)
+	}
 	r.receive(sc, t)
 	if !r.actor.HasState() {
 		return

@@ -43,8 +43,13 @@ const (
 	// DefaultRetryAbove is the number of handshakes in flight from which every new
 	// connection attempt must first prove its source address with a QUIC Retry.
 	DefaultRetryAbove = 8
-	// DefaultHandshakeTimeout is how long a QUIC handshake may take in all.
-	DefaultHandshakeTimeout = 2 * time.Second
+	// DefaultHandshakeTimeout is how long a QUIC handshake may take in all: long
+	// enough for the slowest link a client accepts (a second's round trip with a
+	// third of the packets lost in bursts, where the client's last handshake packet
+	// may need two retransmissions, each after QUIC's timeout of about three round
+	// trips). What an attacker can hold is bounded by the handshake caps and the
+	// half-open eviction, not by this.
+	DefaultHandshakeTimeout = 6 * time.Second
 	// DefaultMaxPlayersPerAddr is how many players may join from one IP address.
 	DefaultMaxPlayersPerAddr = 4
 	// DefaultIdleKick is how long a remote player may stay connected without
@@ -354,6 +359,9 @@ type HostConfig struct {
 	// despawn and game message, and the host sends its answers to every player. If
 	// nil, game messages are refused.
 	Judge Judge
+	// Tap, when set, sees every accepted update, broadcast message, join and leave,
+	// for recording the match. If nil, nothing is recorded.
+	Tap Tap
 }
 
 // ClientConfig sets up a client.
@@ -381,9 +389,15 @@ type ClientConfig struct {
 	Wrap WrapConn
 	// Logger receives session events. If nil, nothing is logged.
 	Logger *slog.Logger
-	// RequestTimeout bounds, in real time, the wait for the host's answer to a join
-	// or a spawn. If zero, defaults to DefaultJoinTimeout.
+	// RequestTimeout bounds, in real time, the wait for the host's answer to a spawn,
+	// and is the least wait for its answer to a join once the QUIC handshake is
+	// done; on a slow link the join waits for several measured round trips, up to
+	// four times RequestTimeout. If zero, defaults to DefaultJoinTimeout.
 	RequestTimeout time.Duration
+	// NoAnswerTimeout is how long, in real time, a join waits for the first packet
+	// from the host before it fails with ErrNoAnswer. If zero, defaults to
+	// DefaultNoAnswerTimeout.
+	NoAnswerTimeout time.Duration
 	// SyncInterval is how often the client probes the host clock. If zero, defaults to
 	// DefaultSyncInterval.
 	SyncInterval time.Duration

@@ -2,7 +2,7 @@ package net
 
 import (
 	"context"
-	"crypto/x509"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	stdnet "net"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/quic-go/quic-go"
 	"github.com/treadline/treadline/internal/units"
+	"github.com/treadline/treadline/net/clock"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -33,14 +34,17 @@ func populateClientConfig(cfg ClientConfig) (ClientConfig, error) {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = DefaultJoinTimeout
 	}
+	if cfg.NoAnswerTimeout == 0 {
+		cfg.NoAnswerTimeout = DefaultNoAnswerTimeout
+	}
 	if cfg.SyncInterval == 0 {
 		cfg.SyncInterval = DefaultSyncInterval
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	if cfg.RequestTimeout < 0 || cfg.SyncInterval < 0 || cfg.Timeout < 0 {
-		return cfg, errors.New("negative RequestTimeout, SyncInterval or Timeout")
+	if cfg.RequestTimeout < 0 || cfg.NoAnswerTimeout < 0 || cfg.SyncInterval < 0 || cfg.Timeout < 0 {
+		return cfg, errors.New("negative RequestTimeout, NoAnswerTimeout, SyncInterval or Timeout")
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = newSystemClock()
@@ -51,6 +55,7 @@ func populateClientConfig(cfg ClientConfig) (ClientConfig, error) {
 // Dial joins the match hosted at cfg.Addr: it checks the host's certificate (pinned
 // fingerprint or trust on first use), proves the passphrase and waits for the host to
 // admit the player. ctx bounds the whole join; the session then lives until Close.
+// A failed join returns a *JoinError, whose Sentence says to a player what happened.
 func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	if cfg.Addr == "" {
 		return nil, errors.New("dial: no host address")
@@ -72,7 +77,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	}
 	raddr, err := stdnet.ResolveUDPAddr("udp", cfg.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("dial: %w", err)
+		return nil, &JoinError{Addr: cfg.Addr, Failure: JoinNoAnswer, Err: err}
 	}
 	pc, err := openSocket(":0", cfg.Wrap)
 	if err != nil {
@@ -80,14 +85,28 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	}
 	start := cfg.Clock.Now()
 	q := &quicClient{pc: pc, tr: &quic.Transport{Conn: pc}, timeout: cfg.RequestTimeout}
-	id, match, err := q.join(ctx, cfg, raddr, known)
+	var heard hearing
+	id, match, err := q.join(ctx, cfg, raddr, known, &heard, func() float64 { return units.Seconds(cfg.Clock.Now() - start) })
 	if err != nil {
 		q.tr.Close()
 		q.pc.Close()
-		return nil, err
+		je := joinError(cfg.Addr, err, heard.heard.Load())
+		if cfg.Logger != nil {
+			cfg.Logger.Info("join failed", "host", cfg.Addr, "failure", je.Failure, "err", err)
+		}
+		return nil, je
 	}
 	c := newClient(cfg, q, id, match, start)
 	c.fp, c.token = q.fingerprint(), q.token
+	// The answers to the join's clock probes start the clock sync, on the run loop.
+	c.call(func() {
+		for _, smp := range q.early {
+			if c.sync.Add(smp) == nil && !c.s.synced {
+				c.s.synced = true
+				close(c.synced)
+			}
+		}
+	})
 	c.teardown = func() {
 		q.tr.Close()
 		q.pc.Close()
@@ -101,7 +120,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 		c.log.Warn("no clock answer from the host yet", "waited", cfg.RequestTimeout)
 	case <-ctx.Done():
 		c.Close()
-		return nil, fmt.Errorf("dial: %w", ctx.Err())
+		return nil, &JoinError{Addr: cfg.Addr, Failure: JoinFailed, Err: ctx.Err()}
 	}
 	c.log.Info("joined", "host", cfg.Addr, "player", c.id, "map", c.match.Map)
 	return c, nil
@@ -116,72 +135,89 @@ type quicClient struct {
 	fr      *wire.FrameReader
 	timeout time.Duration  // stream write deadline
 	token   ReconnectToken // from the host's JoinAccepted
+	early   []clock.Sample // clock samples taken during the join
 }
 
 // join runs the QUIC handshake and the join exchange, and returns the player id and
-// the match settings the host sent.
-func (q *quicClient) join(ctx context.Context, cfg ClientConfig, raddr *stdnet.UDPAddr, known *knownHosts) (wire.PlayerID, MatchSettings, error) {
-	ctx, cancel := context.WithTimeout(ctx, cfg.RequestTimeout)
-	defer cancel()
-	var verifyErr error
-	tlsConf := clientTLS(cfg.Addr, cfg.Fingerprint, known)
-	verify := tlsConf.VerifyPeerCertificate
-	tlsConf.VerifyPeerCertificate = func(raw [][]byte, chains [][]*x509.Certificate) error {
-		verifyErr = verify(raw, chains)
-		return verifyErr
-	}
-	conn, err := q.tr.Dial(ctx, raddr, tlsConf, &quic.Config{
-		EnableDatagrams:            true,
-		HandshakeIdleTimeout:       cfg.RequestTimeout,
+// the match settings the host sent. heard learns whether anything came back from the
+// host; now is the client clock, for the clock probes sent while waiting. A
+// connection the host never answers a probe on within unconfirmed is given up once
+// for a fresh one: the host never completed its side of that handshake.
+func (q *quicClient) join(ctx context.Context, cfg ClientConfig, raddr *stdnet.UDPAddr, known *knownHosts,
+	heard *hearing, now func() float64) (wire.PlayerID, MatchSettings, error) {
+	qc := &quic.Config{
+		EnableDatagrams: true,
+		// Silence before the first packet is noAnswer's to judge; past it, a
+		// handshake on the slowest link may go quiet for seconds between
+		// retransmissions.
+		HandshakeIdleTimeout:       cfg.NoAnswerTimeout,
 		MaxIdleTimeout:             2 * cfg.Timeout,
 		KeepAlivePeriod:            time.Second,
 		MaxIncomingStreams:         1,
 		MaxIncomingUniStreams:      -1,
 		InitialStreamReceiveWindow: 64 << 10,
 		MaxStreamReceiveWindow:     1 << 20,
-	})
-	if err != nil {
-		var idle *quic.IdleTimeoutError
-		var hs *quic.HandshakeTimeoutError
-		switch {
-		case verifyErr != nil:
-			return 0, MatchSettings{}, fmt.Errorf("dial %s: %w", cfg.Addr, verifyErr)
-		case errors.As(err, &idle), errors.As(err, &hs), errors.Is(err, context.DeadlineExceeded):
-			return 0, MatchSettings{}, fmt.Errorf("dial %s: no answer (is a host running there?): %w", cfg.Addr, err)
+		Tracer:                     heard.tracer,
+	}
+	for try := 0; ; try++ {
+		start := time.Now()
+		conn, took, err := q.handshake(ctx, raddr, func() *tls.Config { return clientTLS(cfg.Addr, cfg.Fingerprint, known) },
+			qc, cfg.NoAnswerTimeout, heard)
+		if err != nil {
+			return 0, MatchSettings{}, err
 		}
-		return 0, MatchSettings{}, fmt.Errorf("dial %s: %w", cfg.Addr, err)
-	}
-	q.conn = conn
-	id, match, err := q.exchange(ctx, cfg)
-	if err != nil {
+		q.conn = conn
+		// The exchange waits in measured round trips: the handshake gave the first.
+		rtt := linkRTT(conn, took)
+		wait := stretch(cfg.RequestTimeout, rtt)
+		ectx, cancel := context.WithTimeout(ctx, wait)
+		ch := startChatter(conn, now)
+		unconfirmed := time.AfterFunc(time.Until(start.Add(unconfirmedAfter(rtt))), func() {
+			if !ch.answered.Load() {
+				cancel()
+			}
+		})
+		id, match, err := q.exchange(ectx, cfg)
+		unconfirmed.Stop()
+		q.early = ch.stop()
+		abandoned := err != nil && !ch.answered.Load() && errors.Is(ectx.Err(), context.Canceled) && ctx.Err() == nil
+		cancel()
+		if err == nil {
+			return id, match, nil
+		}
 		conn.CloseWithError(codeNormal, "join failed")
+		if abandoned && try == 0 {
+			continue
+		}
+		if isTimeout(err) {
+			err = fmt.Errorf("%w (waited %v)", err, wait.Round(time.Millisecond))
+		}
+		return 0, MatchSettings{}, err
 	}
-	return id, match, err
 }
 
 // exchange answers the host's challenge on the control stream and reads its answer.
 func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.PlayerID, MatchSettings, error) {
 	str, err := q.conn.AcceptStream(ctx)
 	if err != nil {
-		return 0, MatchSettings{}, fmt.Errorf("join: control stream: %w", q.cause(err))
+		return 0, MatchSettings{}, fmt.Errorf("control stream: %w", q.cause(err))
 	}
 	q.str = str
-	if dl, ok := ctx.Deadline(); ok {
-		str.SetReadDeadline(dl)
-	}
+	// A stream read takes no context: end it when ctx ends.
+	defer context.AfterFunc(ctx, func() { str.SetReadDeadline(time.Now()) })()
 	q.fr = wire.NewFrameReader(str)
 	m, err := q.fr.Next()
 	if err != nil {
-		return 0, MatchSettings{}, fmt.Errorf("join: read challenge: %w", q.cause(err))
+		return 0, MatchSettings{}, fmt.Errorf("read challenge: %w", q.cause(err))
 	}
 	ch, ok := m.(*wire.Challenge)
 	if !ok {
-		return 0, MatchSettings{}, fmt.Errorf("join: host sent %v instead of a challenge", m.Type())
+		return 0, MatchSettings{}, fmt.Errorf("host sent %v instead of a challenge", m.Type())
 	}
 	req := wire.JoinRequest{Name: cfg.Name, Token: cfg.ReconnectToken}
 	if ch.PassphraseRequired {
 		if cfg.Passphrase == "" {
-			return 0, MatchSettings{}, fmt.Errorf("join: %w: the match needs a passphrase", ErrWrongPassphrase)
+			return 0, MatchSettings{}, fmt.Errorf("%w: the match needs a passphrase", ErrWrongPassphrase)
 		}
 		req.Proof = wire.Proof(wire.DeriveKey(cfg.Passphrase, ch.Salt), ch.Nonce, cfg.Name)
 	}
@@ -190,10 +226,10 @@ func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.Playe
 		err = q.writeControl(b)
 	}
 	if err != nil {
-		return 0, MatchSettings{}, fmt.Errorf("join: %w", q.cause(err))
+		return 0, MatchSettings{}, fmt.Errorf("send join request: %w", q.cause(err))
 	}
 	if m, err = q.fr.Next(); err != nil {
-		return 0, MatchSettings{}, fmt.Errorf("join: read answer: %w", q.cause(err))
+		return 0, MatchSettings{}, fmt.Errorf("read answer: %w", q.cause(err))
 	}
 	str.SetReadDeadline(time.Time{})
 	switch m := m.(type) {
@@ -203,16 +239,9 @@ func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.Playe
 			Heartbeat: units.Duration(m.Heartbeat), MapSeed: m.MapSeed}, nil
 	case *wire.JoinRefused:
 		q.conn.CloseWithError(codeNormal, "refused")
-		if m.Reason == wire.RefusePassphrase {
-			return 0, MatchSettings{}, fmt.Errorf("join %s: %w", cfg.Addr, ErrWrongPassphrase)
-		}
-		text := m.Reason.String()
-		if m.Text != "" {
-			text += ": " + m.Text
-		}
-		return 0, MatchSettings{}, fmt.Errorf("join %s: %w: %s", cfg.Addr, ErrRefused, text)
+		return 0, MatchSettings{}, &refusedError{reason: m.Reason, text: m.Text}
 	}
-	return 0, MatchSettings{}, fmt.Errorf("join: host sent %v instead of an answer", m.Type())
+	return 0, MatchSettings{}, fmt.Errorf("host sent %v instead of an answer", m.Type())
 }
 
 func (q *quicClient) sendDatagram(b []byte) error { return q.conn.SendDatagram(b) }
@@ -245,7 +274,7 @@ func (q *quicClient) cause(err error) error {
 	switch {
 	case errors.As(cause, &appErr) && appErr.Remote:
 		if appErr.ErrorCode == codeRefused {
-			return fmt.Errorf("%w: %s", ErrRefused, appErr.ErrorMessage)
+			return refusalOf(appErr.ErrorMessage)
 		}
 		return &closedError{"host closed the connection: " + appErr.ErrorMessage, endingOfCode(appErr.ErrorCode)}
 	case errors.As(cause, &idle):

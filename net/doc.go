@@ -10,13 +10,23 @@
 //
 // Before any of that, the host defends itself (HostConfig.Limits; docs/security.md):
 // QUIC Retry once handshakes pile up, handshakes and half-open joins capped in all and
-// per /24 or /64 prefix (the oldest half-open join evicted for a newcomer), a 2 s
-// handshake and a 2 s join deadline, wrong passphrases limited per prefix and
-// globally, a per-address player cap, an idle kick, and a disconnect for floods of bad
-// updates. A player's name is handed to a new connection only with the reconnect
-// token its JoinAccepted carried (ClientConfig.ReconnectToken). The machinery of these
-// defences lives in net/internal/admission, and the token buckets and rate meters
-// they and the stats use in net/internal/rate.
+// per /24 or /64 prefix (the oldest half-open join evicted for a newcomer), a 6 s
+// handshake deadline and a join deadline of 2 s stretched to ten measured round trips
+// (at most 10 s), wrong passphrases limited per prefix and globally, a per-address
+// player cap, an idle kick, and a disconnect for floods of bad updates. A player's name
+// is handed to a new connection only with the reconnect token its JoinAccepted carried
+// (ClientConfig.ReconnectToken). The machinery of these defences lives in
+// net/internal/admission, and the token buckets and rate meters they and the stats use
+// in net/internal/rate.
+//
+// Joins hold on the slowest link a player may ask for (500 ms each way, a third of the
+// packets lost in bursts): the host sends its challenge with its part of the QUIC
+// handshake, a client starts another handshake every second while nothing comes back,
+// both ends keep clock probes and answers going while the join waits, and each waits
+// for the other in measured round trips (see joining.go and PROTOCOL.md, "Join
+// handshake"). A failed join is a *JoinError, whose Sentence tells a player what
+// happened and what to try; a link on which nothing comes back fails with ErrNoAnswer
+// after ClientConfig.NoAnswerTimeout (8 s).
 //
 // The host admits players that prove the passphrase, assigns player and actor ids,
 // and relays every owner's updates to the other players after checking them:

@@ -126,7 +126,7 @@ type Host struct {
 
 	pc    stdnet.PacketConn
 	tr    *quic.Transport
-	ln    *quic.Listener
+	ln    *quic.EarlyListener
 	gate  *admission.Gate
 	joinQ *admission.JoinQueue
 	fp    string
@@ -145,6 +145,8 @@ type Host struct {
 	final    HostStats     // the counters when the loop ended
 
 	local *Client // the host's own player
+
+	settle settler // what is in flight to and from the in-process players
 
 	m match // owned by the run loop
 }
@@ -185,7 +187,11 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		InitialStreamReceiveWindow: 64 << 10,
 		MaxStreamReceiveWindow:     256 << 10,
 	}
-	ln, err := tr.Listen(hostTLS(cert), qcfg)
+	// Connections come out of the listener as soon as the host has sent its part of
+	// the handshake, so that the challenge travels with it (0.5-RTT data): a join
+	// takes one round trip less. Each stays a handshake in flight, for the gate,
+	// until it completes.
+	ln, err := tr.ListenEarly(hostTLS(cert), qcfg)
 	if err != nil {
 		tr.Close()
 		pc.Close()
@@ -212,12 +218,13 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if cfg.Passphrase != "" {
 		h.key = wire.DeriveKey(cfg.Passphrase, h.salt)
 	}
+	h.settle.cond.L = &h.settle.mu
 	h.m = newMatch(h)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	// The host's own player joins through an in-process pipe; until Local is called
 	// it receives no state updates.
 	self := h.m.addMember(0, cfg.Name, nil, h.now())
-	self.trusted, self.passive = true, true
+	self.trusted, self.passive, self.inProcess = true, true, true
 	p := newPipe(h, self)
 	self.conn = p
 	h.wg.Add(3)
@@ -228,6 +235,9 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	lcfg, _ := populateClientConfig(ClientConfig{Name: cfg.Name, Clock: cfg.Clock, Logger: log})
 	h.local = newClient(lcfg, pipeClient{p}, 0, match, h.start)
 	h.local.fp = h.fp
+	h.settle.lock()
+	p.client = h.local
+	h.settle.unlock()
 	h.stopAfter = context.AfterFunc(ctx, func() { h.Close() })
 	log.Info("host listening", "addr", h.Addr().String(), "fingerprint", h.fp)
 	return h, nil
@@ -381,11 +391,14 @@ func (h *Host) Close() error {
 // f, once the loop has ended.
 func (h *Host) call(f func()) bool { return runOn(h.calls, h.loopDone, f) }
 
-// feed hands one input to the run loop; it gives up when the host closes.
-func (h *Host) feed(in input) {
+// feed hands one input to the run loop and reports whether it did; it gives up when
+// the host closes.
+func (h *Host) feed(in input) bool {
 	select {
 	case h.in <- in:
+		return true
 	case <-h.loopDone:
+		return false
 	}
 }
 
@@ -397,7 +410,6 @@ func (h *Host) acceptLoop() {
 		if err != nil {
 			return
 		}
-		h.gate.Accepted(conn.Context())
 		h.joinQ.Add(conn) // may evict the oldest half-open join
 		h.wg.Add(1)
 		go h.serve(conn)
@@ -461,20 +473,32 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	// Until the player is admitted, closing the host closes the connection here.
 	stop := context.AfterFunc(h.ctx, func() { conn.CloseWithError(codeShutdown, "host closed the match") })
 	defer stop()
-	ctx, cancel := context.WithTimeout(h.ctx, h.lim.JoinTimeout)
+	accepted := time.Now()
+	ctx, cancel := context.WithTimeout(h.ctx, h.lim.HandshakeTimeout)
 	str, err := conn.OpenStreamSync(ctx)
 	cancel()
 	if err != nil {
-		h.refuse(conn, nil, wire.RefuseProtocol, "no control stream")
+		if h.handshakeDone(conn) {
+			h.refuse(conn, nil, wire.RefuseProtocol, "no control stream")
+		}
 		return nil, nil
 	}
 	ch := wire.NewChallenge(h.salt, h.cfg.Passphrase != "")
 	b, _ := wire.AppendFrame(nil, &ch)
-	str.SetDeadline(time.Now().Add(h.lim.JoinTimeout))
+	str.SetWriteDeadline(time.Now().Add(h.lim.HandshakeTimeout + maxStretch*h.lim.JoinTimeout))
 	if _, err := str.Write(b); err != nil {
 		conn.CloseWithError(codeProtocol, "handshake write failed")
 		return nil, nil
 	}
+	if !h.handshakeDone(conn) {
+		return nil, nil // the handshake failed or timed out: quic-go closed the connection
+	}
+	defer answerEarly(conn, h.now)()
+	// The join request's deadline follows the link: a few round trips as the
+	// handshake measured them (from the host's flight to the client's last, one
+	// round trip at least), within bounds.
+	wait := stretch(h.lim.JoinTimeout, linkRTT(conn, time.Since(accepted)))
+	str.SetDeadline(time.Now().Add(wait))
 	fr := wire.NewFrameReader(str)
 	m, err := fr.Next()
 	if errors.Is(err, wire.ErrVersion) {
@@ -492,7 +516,7 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 		h.joinQ.Done(conn)
 		return nil, nil
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		h.refuse(conn, str, wire.RefuseProtocol, fmt.Sprintf("no join request within %v", h.lim.JoinTimeout))
+		h.refuse(conn, str, wire.RefuseProtocol, fmt.Sprintf("no join request within %v", wait.Round(time.Millisecond)))
 		return nil, nil
 	}
 	req, ok := m.(*wire.JoinRequest)
@@ -545,6 +569,19 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 		return nil, nil
 	}
 	return p, fr
+}
+
+// handshakeDone waits for conn's QUIC handshake to complete, which quic-go bounds by
+// Limits.HandshakeTimeout, and then tells the gate it is no longer in flight. It
+// reports false when the handshake failed instead.
+func (h *Host) handshakeDone(conn *quic.Conn) bool {
+	select {
+	case <-conn.HandshakeComplete():
+		h.gate.Accepted(conn.Context())
+		return true
+	case <-conn.Context().Done():
+		return false
+	}
 }
 
 // readControl feeds p's control messages to the run loop until the stream ends,

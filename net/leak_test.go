@@ -62,7 +62,10 @@ func leakedSince(before map[string]struct{}) []string {
 
 func benign(stack string) bool {
 	return strings.Contains(stack, "testing.(*T).Run") || strings.Contains(stack, "testing.tRunner") && strings.Contains(stack, "testing.runTests") ||
-		strings.Contains(stack, "testing.(*M).Run") || strings.Contains(stack, "net.TestMain")
+		strings.Contains(stack, "testing.(*M).Run") || strings.Contains(stack, "net.TestMain") ||
+		// The runtime's signal loop, started once per process by signal.Notify (the fuzz
+		// engine's interrupt handler among others), lives until the process ends.
+		strings.Contains(stack, "os/signal.loop")
 }
 
 func goroutineIDs() map[string]struct{} {

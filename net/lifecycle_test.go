@@ -154,16 +154,17 @@ func TestDialNobody(t *testing.T) {
 	addr := h.Addr().String()
 	h.Close()
 	start := time.Now()
-	c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: "-", RequestTimeout: 500 * time.Millisecond})
+	c, err := Dial(t.Context(), ClientConfig{Addr: addr, KnownHosts: "-", NoAnswerTimeout: 500 * time.Millisecond})
 	if err == nil {
 		c.Close()
 		t.Fatal("dial to nobody succeeded")
 	}
-	if !strings.Contains(err.Error(), "no answer") {
-		t.Errorf("dial to nobody: %v", err)
+	var je *JoinError
+	if !errors.Is(err, ErrNoAnswer) || !errors.As(err, &je) || je.Failure != JoinNoAnswer {
+		t.Errorf("dial to nobody: %v, want a JoinError for ErrNoAnswer", err)
 	}
 	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("dial to nobody took %v with a 0.5 s timeout", d)
+		t.Errorf("dial to nobody took %v with a 0.5 s no-answer timeout", d)
 	}
 }
 
@@ -251,22 +252,37 @@ func TestImpairedHostSocket(t *testing.T) {
 
 // TestHostNamesRemoteTanks: a remote player's tanks carry the name the host admitted
 // it under, whatever the spawn asks for: a fresh name per spawn (a fresh scoreboard
-// line) or another player's name (a disguise in the scoreboard and the chat).
+// line) or another player's name (a disguise in the scoreboard and the chat). The
+// host's own code keeps its bots' names: the host's player and a player joined in
+// process.
 func TestHostNamesRemoteTanks(t *testing.T) {
 	checkNoLeaks(t)
-	h := testHost(t, HostConfig{})
+	h := testHost(t, HostConfig{Name: "hal"})
 	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
 	eve := testClient(t, h, ClientConfig{Name: "eve", KnownHosts: "-"})
-	if _, err := eve.Spawn("bob", 1, tankAt(3, 0)); err != nil {
-		t.Fatal(err)
+	lab := joinLocal(t, h, LocalConfig{Name: "lab"})
+	for _, c := range []struct {
+		who       string
+		by        *Client
+		ask, want string
+	}{
+		{"a remote player, as another", eve, "bob", "eve"},
+		{"a remote player, a fresh name", eve, "eve 2", "eve"},
+		{"the host's own player, a bot", h.Local(), "Ariete", "Ariete"},
+		{"a player in process, a bot", lab, "Arjun", "Arjun"},
+	} {
+		id, err := c.by.Spawn(c.ask, 1, tankAt(3, 0))
+		if err != nil {
+			t.Fatalf("%s: %v", c.who, err)
+		}
+		waitFor(t, bob, 3*time.Second, func(ev Event) bool {
+			if ev.Kind != EventSpawn || ev.Actor != id {
+				return false
+			}
+			if ev.Name != c.want {
+				t.Errorf("%s: asked for %q, bob sees %q, want %q", c.who, c.ask, ev.Name, c.want)
+			}
+			return true
+		})
 	}
-	waitFor(t, bob, 3*time.Second, func(ev Event) bool {
-		if ev.Kind != EventSpawn {
-			return false
-		}
-		if ev.Name != "eve" {
-			t.Errorf("eve's tank spawned as %q, want the host's name for her, eve", ev.Name)
-		}
-		return true
-	})
 }

@@ -61,6 +61,7 @@ type input struct {
 	data []byte
 	msg  wire.Message
 	err  error
+	pipe *pipe // the in-process player's pipe it came through, counted until handled
 }
 
 // hostActor is the host's record of one actor.
@@ -121,16 +122,19 @@ func (h *Host) run() {
 	armed := false
 	m := &h.m
 	for {
+		var fed *pipe
 		select {
 		case <-h.ctx.Done():
 			m.shutdown()
 			h.final = m.statsNow()
 			close(h.loopDone)
+			h.settle.close()
 			return
 		case f := <-h.calls:
 			f()
 		case in := <-h.in:
 			m.handle(in)
+			fed = in.pipe
 		case <-janitor.C:
 			m.dropSilent(h.now())
 			m.judged(func(j Judge) { j.Tick(h.now()) })
@@ -145,6 +149,9 @@ func (h *Host) run() {
 				flush.Reset(h.cfg.Coalesce)
 				armed = true
 			}
+		}
+		if fed != nil {
+			fed.handled() // after its relays are queued: Settle waits for them next
 		}
 	}
 }
@@ -245,11 +252,13 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
-	if !owner.trusted {
+	if !owner.inProcess {
 		// The host names a remote player's tanks after the player it admitted: the
 		// scoreboard, the chat and the judge know a player by that name, not by one it
 		// picks per spawn (a fresh name per spawn was a fresh scoreboard line and
-		// fresh combat state, and another player's name was a disguise).
+		// fresh combat state, and another player's name was a disguise). A member in
+		// the host's process is the host's own code: its bots keep their names, each
+		// a player of its own to the judge.
 		name = owner.name
 	}
 	if err := validateState(&s, m.h.match, &m.h.lim, now); err != nil {
@@ -295,6 +304,9 @@ func (m *match) broadcast(msg wire.Message) {
 	}
 	for _, q := range m.order {
 		q.queueFrame(b)
+	}
+	if t := m.h.cfg.Tap; t != nil {
+		t.Broadcast(msg, m.h.now())
 	}
 }
 
@@ -343,6 +355,9 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 	}
 	p := m.addMember(id, name, conn, now)
 	m.stats.Joined++
+	if t := m.h.cfg.Tap; t != nil {
+		t.Joined(uint32(id), name, now)
+	}
 	p.addr, p.token = addr, newReconnectToken()
 	m.tokens.remember(name, p.token, now)
 	hm := m.h.match
@@ -388,6 +403,9 @@ func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReas
 	}
 	close(p.done)
 	p.conn.close(code, reason)
+	if t := m.h.cfg.Tap; t != nil {
+		t.Left(uint32(p.id), why, m.h.now())
+	}
 	m.h.log.Info("player left", "player", p.id, "name", logText(p.name), "reason", reason, "why", why.String())
 }
 

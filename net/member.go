@@ -49,9 +49,14 @@ type member struct {
 	name    string
 	conn    memberConn
 	trusted bool // the host's own player: no rate limits, no timeout
-	passive bool // receives no state updates (the host's player before Local)
-	removed bool
-	done    chan struct{} // closed when the member is removed
+	// inProcess is whether the member runs in the host's process (the host's own
+	// player, or one joined with Host.JoinLocal): the host's own code, whose tanks
+	// (its bots) keep the names it gives them. A remote player's tanks are named by
+	// the host after the player.
+	inProcess bool
+	passive   bool // receives no state updates (the host's player before Local)
+	removed   bool
+	done      chan struct{} // closed when the member is removed
 
 	addr        netip.Prefix   // the member's IP address, for the per-address cap
 	token       ReconnectToken // hands the member's name to a new connection
@@ -197,6 +202,21 @@ type outbox struct {
 	probes  []clockProbe
 	spare   []*wire.BatchWriter
 	signal  chan struct{}
+	pipe    *pipe // an in-process member's pipe, which counts what is queued for it
+}
+
+// count adds n to the items queued for an in-process member (see Host.Settle). An
+// item is counted before the send loop can see it.
+func (o *outbox) count(n int) {
+	if p := o.pipe; p != nil {
+		s := &p.h.settle
+		s.lock()
+		p.out += n
+		if n < 0 {
+			s.wake()
+		}
+		s.unlock()
+	}
 }
 
 func (o *outbox) wake() {
@@ -208,9 +228,11 @@ func (o *outbox) wake() {
 
 // pushControl queues a control frame; false when the queue is full.
 func (o *outbox) pushControl(b []byte) bool {
+	o.count(1)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.ctrl) >= controlQueue {
+		o.count(-1)
 		return false
 	}
 	o.ctrl = append(o.ctrl, b)
@@ -221,9 +243,11 @@ func (o *outbox) pushControl(b []byte) bool {
 // pushBatch queues a filled batch; when the queue is full it keeps w as a spare and
 // returns false.
 func (o *outbox) pushBatch(w *wire.BatchWriter) bool {
+	o.count(1)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.batches) >= maxPendingBatches {
+		o.count(-1)
 		o.spare = append(o.spare, w)
 		return false
 	}
@@ -234,9 +258,11 @@ func (o *outbox) pushBatch(w *wire.BatchWriter) bool {
 
 // pushProbe queues a clock answer; false when the queue is full.
 func (o *outbox) pushProbe(cp clockProbe) bool {
+	o.count(1)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.probes) >= maxPendingProbes {
+		o.count(-1)
 		return false
 	}
 	o.probes = append(o.probes, cp)

@@ -98,6 +98,9 @@ func (m *match) onStateBatch(p *member, b []byte, now float64) (bad int) {
 			continue
 		}
 		m.relay(a, rec, now)
+		if t := m.h.cfg.Tap; t != nil {
+			t.Relayed(rec, now)
+		}
 		if j := m.h.cfg.Judge; j != nil {
 			j.Relayed(uint32(a.id), a.state, now)
 		}

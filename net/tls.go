@@ -109,7 +109,7 @@ func clientTLS(addr, pin string, known *knownHosts) *tls.Config {
 			got := Fingerprint(raw[0])
 			if pin != "" {
 				if got != pin {
-					return fmt.Errorf("%w: %s presented %s, pinned %s", ErrFingerprintMismatch, addr, got, pin)
+					return fmt.Errorf("%w: the host presented %s, pinned %s", ErrFingerprintMismatch, got, pin)
 				}
 				return nil
 			}
@@ -155,9 +155,9 @@ func (k *knownHosts) check(addr, fp string) error {
 			if fields[1] == fp {
 				return nil
 			}
-			return fmt.Errorf("%w: %s now presents %s but %s remembers %s; "+
-				"if the host's identity changed, remove that line or join with -join %s#%s",
-				ErrFingerprintMismatch, addr, fp, k.path, fields[1], addr, fp)
+			return fmt.Errorf("%w: the host now presents %s but %s remembers %s; "+
+				"if the host's identity changed, remove that line or join with the new fingerprint pinned (#%s)",
+				ErrFingerprintMismatch, fp, k.path, fields[1], fp)
 		}
 		f.Close()
 	case !errors.Is(err, os.ErrNotExist):

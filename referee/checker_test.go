@@ -10,6 +10,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -28,7 +29,7 @@ type fight struct {
 
 func newFight(t testing.TB) *fight {
 	t.Helper()
-	m := valley(t)
+	m := testmaps.Valley(t)
 	floor, _ := m.Landmark("floor")
 	place := func(x, z float64) deadreckon.State {
 		h, _ := m.HeightAt(x, z)
@@ -269,14 +270,4 @@ func TestHitCheckerRebuildsWithTheShootersReckoning(t *testing.T) {
 			t.Errorf("%v: %v, rebuilt %.3f m off", alg, v.Reason, v.Miss)
 		}
 	}
-}
-
-// valley returns the generated map the combat tests fight on.
-func valley(t testing.TB) *terrain.Map {
-	t.Helper()
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }

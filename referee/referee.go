@@ -19,8 +19,9 @@ import (
 
 // playerKey identifies a player or bot across its respawns (each a new actor id). The
 // host names a remote player's tanks after the player (net gives every tank of a
-// peer other than the host's own the player's admitted name), so one peer is one key
-// however many tanks it spawns; the host's own bots keep their names.
+// peer joined over the network the player's admitted name), so one remote peer is one
+// key however many tanks it spawns; bots run in the host's process keep their names,
+// each a player of its own.
 type playerKey struct {
 	owner uint32
 	name  string
@@ -335,13 +336,23 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	if tp.health > 0 {
 		return v
 	}
+	r.destroy(c.Target, target, shooter, shot, at)
+	return v
+}
+
+// destroy wrecks the player of target (actor id) with shot from shooter (nil: unknown)
+// at host time at: every tank of that player is a wreck until the wreck time is over,
+// then the destroy event, the kill and the death on the scoreboard, and the end of the
+// match at the score limit.
+func (r *Referee) destroy(id uint32, target, shooter *refTank, shot combat.Shot, at float64) {
+	tp := target.p
 	tp.alive, tp.wreckAt = false, at
-	for id, t := range r.tanks {
+	for tid, t := range r.tanks {
 		if t.p == tp {
-			r.check.Destroyed(id, at)
+			r.check.Destroyed(tid, at)
 		}
 	}
-	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: c.Target})
+	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: id})
 	if s := r.scores[target.key]; s != nil {
 		s.Deaths++
 	}
@@ -351,11 +362,10 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 		}
 		if r.rules.ScoreLimit > 0 && r.teamKills(shooter.team, shooter.key) >= r.rules.ScoreLimit {
 			r.end(at)
-			return v
+			return
 		}
 	}
 	r.announceScores(at)
-	return v
 }
 
 // shotOf returns the recorded shot of a claim, or what the claim names of it.

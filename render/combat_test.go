@@ -18,7 +18,7 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// newBattle is a refereed in-memory match: the player's tank ("me", team 2) and a bot
+// newBattle is a refereed match in process: the player's tank ("me", team 2) and a bot
 // host's tanks, close enough to fight.
 func newBattle(t *testing.T, bots int) *practice {
 	t.Helper()
@@ -31,19 +31,20 @@ func newBattle(t *testing.T, bots int) *practice {
 		t.Fatal(err)
 	}
 	link := impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}
-	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Link: link, Seed: 3, Judge: judge})
+	rig, err := gametest.New(gametest.Config{Link: link, Seed: 3, Judge: judge})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, Difficulty: bot.Hard}, hub.Join())
+	t.Cleanup(func() { rig.Close() })
+	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11, Difficulty: bot.Hard}, join(t, rig))
 	if err != nil {
 		t.Fatalf("bot match: %v", err)
 	}
-	player, err := game.NewMatch(game.Config{Map: mp, Name: "me", Team: 2, Seed: 12}, hub.Join())
+	player, err := game.NewMatch(game.Config{Map: mp, Name: "me", Team: 2, Seed: 12}, join(t, rig))
 	if err != nil {
 		t.Fatalf("player match: %v", err)
 	}
-	return &practice{hub: hub, player: player, bot: bot}
+	return &practice{rig: rig, player: player, bot: bot}
 }
 
 // near counts the pixels within r of (x, y) that pass ok.

@@ -83,11 +83,13 @@ type hud struct {
 	stats, warn, menu, flash, hint *gui.Label
 	help                           *gui.Image
 	helpLines                      []HelpLine
+	hintFull                       string // the key hint in full
 	scores                         *table
 	legend                         *gui.Image
 	legendFor                      Overlay // overlays the legend was drawn for
 	mini                           *minimap
 	feed                           *feed
+	timeline                       *timelineView
 	w, h                           int
 	scale                          float32
 	sinceText, flashLeft           float64
@@ -111,6 +113,8 @@ type Panels struct {
 	// Chat opens the chat box, which shows ChatLine, the line being typed.
 	Chat     bool
 	ChatLine string
+	// Timeline, when set, shows a replay's timeline across the bottom.
+	Timeline *Timeline
 }
 
 // HelpLine is one row of the help panel: a key and what it does.
@@ -133,9 +137,12 @@ const (
 	tableFontSize = 15
 )
 
-func newHUD(w, h int, help []HelpLine) *hud {
+func newHUD(w, h int, help []HelpLine, hint string) *hud {
 	u := &hud{root: core.NewNode(), labels: core.NewNode(), w: w, h: h, scale: uiScale(w, h), legendFor: ^Overlay(0),
-		helpLines: help}
+		helpLines: help, hintFull: hint}
+	if u.hintFull == "" {
+		u.hintFull = hintText
+	}
 	mk := func(fg math32.Color, bg math32.Color4) *gui.Label {
 		l := gui.NewLabel("")
 		l.SetColor(&fg)
@@ -150,12 +157,13 @@ func newHUD(w, h int, help []HelpLine) *hud {
 	u.warn = mk(white, math32.Color4{R: 0.7, G: 0.1, B: 0.08, A: 1})
 	opaque(u.warn)
 	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, backdrop(0.45))
-	u.hint.SetText(hintText)
+	u.hint.SetText(u.hintFull)
 	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, backdrop(0.6))
 	u.scores = newTable(u.root, 4)
 	u.menu = mk(white, backdrop(1))
 	opaque(u.menu)
 	u.feed = newFeed(u.root, u.scale)
+	u.timeline = newTimelineView(u)
 	u.warn.SetVisible(false)
 	u.flash.SetVisible(false)
 	u.scores.setVisible(false)
@@ -185,7 +193,7 @@ func (u *hud) applyScale() {
 	if u.scale < compactScale {
 		u.hint.SetText(hintCompact)
 	} else {
-		u.hint.SetText(hintText)
+		u.hint.SetText(u.hintFull)
 	}
 	u.drawHelp()
 	u.legendFor = ^Overlay(0) // redraw
@@ -248,6 +256,8 @@ func (u *hud) layout() {
 	put(u.menu, anchorCenter, 0, 0)
 	put(u.flash, anchorBottom, 0, -0.22*H)
 	u.scores.layout(u.w, u.h)
+	_, hh := u.hint.Size()
+	u.timeline.set(u, u.panels.Timeline, W, H-m-hh-m/2, u.scale)
 	u.layoutFeed()
 }
 
@@ -255,7 +265,7 @@ func (u *hud) layout() {
 func (u *hud) layoutFeed() {
 	m := hudMargin * u.scale
 	_, hh := u.hint.Size()
-	y := float32(u.h) - m - hh - m/2
+	y := u.timeline.top(float32(u.h)-m-hh-m/2) - m/2*b2f(u.timeline.shown)
 	if u.feed.chat.Visible() {
 		_, ch := u.feed.chat.Size()
 		y -= ch
@@ -289,6 +299,8 @@ func (u *hud) appendPanelRects(dst []rect) []rect {
 	add(u.menu)
 	add(u.scores.bg)
 	add(u.feed.chat)
+	add(u.timeline.bg)
+	add(u.timeline.status)
 	for _, l := range u.feed.lines {
 		add(l)
 	}
@@ -330,6 +342,12 @@ func (u *hud) setPanels(p Panels) {
 	if p.Message != old.Message && p.Message != "" {
 		u.menu.SetText(p.Message)
 		u.layout()
+	}
+	if p.Timeline != nil || old.Timeline != nil {
+		_, hh := u.hint.Size()
+		m := hudMargin * u.scale
+		u.timeline.set(u, p.Timeline, float32(u.w), float32(u.h)-m-hh-m/2, u.scale)
+		u.layoutFeed()
 	}
 	if p.Chat != old.Chat || p.ChatLine != old.ChatLine {
 		u.feed.setChat(p.Chat, p.ChatLine)
@@ -582,4 +600,12 @@ func (t *table) setVisible(v bool) {
 	for _, l := range t.cols {
 		l.SetVisible(v)
 	}
+}
+
+// b2f is 1 for true and 0 for false.
+func b2f(b bool) float32 {
+	if b {
+		return 1
+	}
+	return 0
 }

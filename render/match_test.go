@@ -12,10 +12,10 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// practice is an in-memory practice match: the player's match and a bot host joined
-// over a Loopback with lag, jitter and loss, so every other tank is really reckoned.
+// practice is a practice match in process: the player's match and a bot peer joined
+// to a host (gametest) with lag, jitter and loss, so every other tank is really reckoned.
 type practice struct {
-	hub         *gametest.Loopback
+	rig         *gametest.Rig
 	player, bot *game.Match
 	now         float64
 }
@@ -27,27 +27,38 @@ func newPractice(t *testing.T, bots int) *practice {
 		t.Fatalf("generate map: %v", err)
 	}
 	link := impair.Link{Latency: 55 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02}
-	hub, err := gametest.NewLoopback(gametest.LoopbackConfig{Link: link, Seed: 3})
+	rig, err := gametest.New(gametest.Config{Link: link, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11}, hub.Join())
+	t.Cleanup(func() { rig.Close() })
+	bot, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 11}, join(t, rig))
 	if err != nil {
 		t.Fatalf("bot match: %v", err)
 	}
 	player, err := game.NewMatch(game.Config{Map: mp, Name: "me", Seed: 12,
-		Impairment: link}, hub.Join())
+		Impairment: link}, join(t, rig))
 	if err != nil {
 		t.Fatalf("player match: %v", err)
 	}
-	return &practice{hub: hub, player: player, bot: bot}
+	return &practice{rig: rig, player: player, bot: bot}
+}
+
+// join adds a player to rig.
+func join(t *testing.T, rig *gametest.Rig) *gametest.Link {
+	t.Helper()
+	l, err := rig.Join()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 // step advances both matches by dt with the player's input in.
 func (p *practice) step(t *testing.T, dt float64, in physics.Input) {
 	t.Helper()
 	p.now += dt
-	p.hub.SetNow(p.now)
+	p.rig.SetNow(p.now)
 	if err := p.bot.Step(p.now, physics.Input{}); err != nil {
 		t.Fatalf("bot step: %v", err)
 	}

@@ -27,6 +27,8 @@ var (
 	normalColor     = math32.Color{R: 0.45, G: 0.55, B: 1}
 	velocityColor   = math32.Color{R: 0.2, G: 1, B: 0.3}
 	accelColor      = math32.Color{R: 1, G: 0.5, B: 0.1}
+	// altColor is a replay's second algorithm's ghost (A/B).
+	altColor = math32.Color{R: 1, G: 1, B: 1}
 )
 
 // Combat's look.

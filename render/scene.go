@@ -56,6 +56,9 @@ type SceneConfig struct {
 	// Help is the key list the help panel shows (Panels.Help), in two column pairs;
 	// if nil, the panel has only its heading.
 	Help []HelpLine
+	// Hint is the key hint in the bottom-left corner; if empty, the match's ("F1 help
+	// · Enter chat · Tab players · Esc menu").
+	Hint string
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -94,6 +97,14 @@ type Scene struct {
 	labelTaken []rect
 	minimap    *minimap
 	combat     *combatLayer
+	// free is the point a free camera follows when no tank is watched and there is
+	// no player's tank (LookAt), and freeHeading the way it looks.
+	free        mgl64.Vec3
+	freeHeading float64
+	hasFree     bool
+	// fixedEye and fixedLook place the camera outright while hasFixed (LookFrom).
+	fixedEye, fixedLook mgl64.Vec3
+	hasFixed            bool
 	// menu is the menu shown over the match (ShowMenu), made on first use.
 	menu *MenuView
 }
@@ -103,6 +114,26 @@ type Scene struct {
 // remote tank shows its dead reckoning from close by.
 func (s *Scene) Watch(name string) {
 	s.watchID, s.watchName = 0, name
+}
+
+// WatchID makes the camera follow the tank with actor id (0: the player's own).
+func (s *Scene) WatchID(id uint32) { s.watchID, s.watchName = id, "" }
+
+// LookAt makes the camera a free one when no tank is watched and there is no player's
+// tank: it follows point p, world meters, looking along heading (rad, as a tank's
+// yaw).
+func (s *Scene) LookAt(p mgl64.Vec3, heading float64) {
+	if geom.FiniteVec(p) && geom.Finite(heading) {
+		s.free, s.freeHeading, s.hasFree = p, heading, true
+	}
+}
+
+// LookFrom places the camera at eye looking at look, world meters, from the next
+// Update until LookFrom is called with on false (a replay's kill camera: from the
+// shooter's turret at its target).
+func (s *Scene) LookFrom(eye, look mgl64.Vec3, on bool) {
+	s.hasFixed = on && geom.FiniteVec(eye) && geom.FiniteVec(look) && eye != look
+	s.fixedEye, s.fixedLook = eye, look
 }
 
 // WatchNext moves the camera to the next tank of snap after the one watched now, and
@@ -218,7 +249,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	sun.SetPositionVec(&sp)
 	s.world.Add(sun)
 	s.world.Add(light.NewAmbient(&math32.Color{R: 0.62, G: 0.68, B: 0.80}, 0.75))
-	s.hud = newHUD(cfg.Width, cfg.Height, cfg.Help)
+	s.hud = newHUD(cfg.Width, cfg.Height, cfg.Help, cfg.Hint)
 	s.minimap = newMinimap(s.heights, tn.min, tn.max)
 	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
@@ -324,11 +355,16 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			s.selfPos, s.selfHeading, s.haveSelf = me.Position, geom.Yaw(me.Orientation), true
 		}
 	}
-	if tv := s.Watched(snap); tv != nil {
+	if s.hasFixed {
+		s.setCamera(s.fixedEye, s.fixedLook)
+	} else if tv := s.Watched(snap); tv != nil {
 		eye, look := s.chase.Follow(tv.Position, geom.Yaw(tv.Orientation), dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	} else if s.haveSelf {
 		eye, look := s.chase.Follow(s.selfPos, s.selfHeading, dt, s.cfg.Ground)
+		s.setCamera(eye, look)
+	} else if s.hasFree {
+		eye, look := s.chase.Follow(s.free, s.freeHeading, dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	}
 	s.terrain.update(s.view.Eye, s.lodCount)
@@ -363,6 +399,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		}
 	}
 	s.combat.update(s, snap)
+	s.drawSnapshotGhosts(snap)
 	s.lines.commit()
 	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)

@@ -2,9 +2,11 @@ package session
 
 import (
 	"context"
-	"github.com/treadline/treadline/game"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/testmaps"
 
 	"github.com/treadline/treadline/physics"
 )
@@ -55,7 +57,7 @@ func TestPracticePausesForReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}
-	mp := smallMap(t)
+	mp := testmaps.Small(t)
 	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: mp, Name: "tester"}, Bots: 3,
 		Clock: NewPauseClock(wallClock{start: time.Now()})})
 	if err != nil {

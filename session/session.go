@@ -7,26 +7,26 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/record"
 	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
 // Defaults for the session constructors.
 const (
-	// DefaultMapDir is the directory map sidecars are looked up in by name.
-	DefaultMapDir = "assets/maps"
 	// DefaultMapName is the map a host runs unless told otherwise.
-	DefaultMapName = "valley"
+	DefaultMapName = maps.Default
 	// DefaultPracticeBots is how many bots a practice match has.
 	DefaultPracticeBots = 7
 	// DefaultPracticeLag is the one-way latency added each way on the practice link.
@@ -54,6 +54,8 @@ type Session struct {
 	Addr string
 	// Fingerprint is the host certificate's SHA-256, hex, for "-join Addr#Fingerprint".
 	Fingerprint string
+	// Host is the host a hosted match runs on (Host only), for its counters.
+	Host *net.Host
 
 	once    sync.Once
 	closers []func() error
@@ -117,8 +119,8 @@ type PracticeConfig struct {
 	// Match.Bots is ignored: the bots run on the in-process host. If Match.Map is nil,
 	// the map is loaded from MapDir.
 	Match game.Config
-	// MapDir is where the map is loaded from when Match.Map is nil. If empty,
-	// defaults to DefaultMapDir.
+	// MapDir, if set, is searched for the map before the maps built into the
+	// program (package assets/maps).
 	MapDir string
 	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
 	// NoBots means none.
@@ -135,6 +137,9 @@ type PracticeConfig struct {
 	// Clock, if set, is the clock of the host, the bots and the player's match:
 	// Session.Pause stops it. If nil, the system's clock, and the match cannot pause.
 	Clock *PauseClock
+	// Record, when set, records the player's view of the match with the truth of
+	// the player's tank and of the bots (tanks -record).
+	Record Recording
 }
 
 // PracticeTeam is the player's team in practice. The bots take teams 1 and 2 in
@@ -175,6 +180,10 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	}
 
 	sess := &Session{}
+	rc := newRecorder(cfg.Record, recordMeta(record.Client, mp, cfg.Match.DeadReckoning, combat.Rules{}, orName(cfg.Match.Name), 0, imp),
+		warnRecording(log))
+	sess.add(rc.close)
+	var shift float64 // client clock minus host clock, set before the recording starts
 	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -196,6 +205,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	botCfg.Map, botCfg.NoPlayer, botCfg.Bots = mp, true, bots
 	botCfg.Seed = cfg.Match.Seed + 1
 	botCfg.Logger = log.With("match", "host")
+	botCfg.Observer = rc.truthTap(true, func() float64 { return shift })
 	if err := startLoop(sess, botCfg, host.Local(), cfg.TickRate, log); err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -211,9 +221,15 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 		return nil, nil, fmt.Errorf("practice: join: %w", err)
 	}
 	sess.add(client.Close)
+	if rc != nil {
+		shift = client.Now() - host.Now() // both count from this process's clock
+		rc.meta.Player = client.ID()
+		rc.start()
+	}
 	pc := cfg.Match
 	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp
 	pc.Team = PracticeTeam
+	pc.Observer = rc.viewTap()
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
@@ -234,7 +250,8 @@ type HostConfig struct {
 	// Match configures the host player's match; Match.Bots bots run beside the
 	// player. If Match.Map is nil, the map MapName is loaded from MapDir.
 	Match game.Config
-	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
+	// MapDir, if set, is searched for maps before the maps built into the program
+	// (package assets/maps).
 	MapDir string
 	// MapName names the map. If empty, defaults to DefaultMapName.
 	MapName string
@@ -245,6 +262,9 @@ type HostConfig struct {
 	Certificate *tls.Certificate
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Record, when set, records the match as the host sees it, with the truth of the
+	// host player's tank and bots.
+	Record Recording
 }
 
 // Host listens for players and returns the host player's match: the player's tank and
@@ -264,14 +284,21 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
 	hc.Certificate = cfg.Certificate
+	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, cfg.Match.DeadReckoning, combat.Rules{}, orName(cfg.Match.Name), 0, impair.Link{}),
+		warnRecording(log))
+	hc.Tap = rc.hostTap()
+	rc.start()
 	host, err := net.Listen(ctx, hc)
 	if err != nil {
+		rc.close()
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
-	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint()}
+	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint(), Host: host}
+	sess.add(rc.close)
 	sess.add(host.Close)
 	mc := cfg.Match
 	mc.Map = mp
+	mc.Observer = rc.truthTap(false, nil)
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
@@ -298,10 +325,14 @@ type JoinConfig struct {
 	// Match configures the player's match. If Match.Map is nil, the map the host
 	// names is loaded from MapDir.
 	Match game.Config
-	// MapDir is where maps are loaded from. If empty, defaults to DefaultMapDir.
+	// MapDir, if set, is searched for maps before the maps built into the program
+	// (package assets/maps).
 	MapDir string
 	// Logger receives session and match log lines. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Record, when set, records the player's view of the match with the truth of the
+	// player's tank.
+	Record Recording
 }
 
 // Join connects to a host and returns the player's match.
@@ -317,7 +348,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("join %s: %w", addr, err)
+		return nil, nil, err // a *net.JoinError, which names the address
 	}
 	sess := &Session{Addr: addr, Fingerprint: client.Fingerprint()}
 	sess.add(client.Close)
@@ -340,6 +371,11 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
+	rc := newRecorder(cfg.Record, recordMeta(record.Client, mp, mc.DeadReckoning, combat.Rules{}, orName(mc.Name), client.ID(), cfg.Impairment),
+		warnRecording(log))
+	rc.start()
+	sess.add(rc.close)
+	mc.Observer = rc.viewTap()
 	m, err := game.NewMatch(mc, client)
 	if err != nil {
 		sess.Close()
@@ -358,7 +394,7 @@ type ServeConfig struct {
 	Bots int
 	// Map is the battlefield. If nil, MapPath is loaded.
 	Map *terrain.Map
-	// MapPath is the map sidecar to load. If empty, DefaultMapName in DefaultMapDir.
+	// MapPath is the map sidecar to load. If empty, the built-in DefaultMapName.
 	MapPath string
 	// Seed makes the bots deterministic.
 	Seed uint64
@@ -402,6 +438,9 @@ type ServeConfig struct {
 	// stalls stops calling it. It must not block. The last call reports MatchEnded
 	// when the match ends by its rules; Serve then returns nil.
 	Tick func(ServeStatus)
+	// Record, when set, records every match the host serves (tankhost -record DIR:
+	// one file per match), with the truth of its bots.
+	Record Recording
 }
 
 // Serve runs a headless host until ctx is canceled: it listens, runs cfg.Bots bots
@@ -411,12 +450,13 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	log := orDiscard(cfg.Logger)
 	mp := cfg.Map
 	if mp == nil {
-		path := cfg.MapPath
-		if path == "" {
-			path = filepath.Join(DefaultMapDir, DefaultMapName+".json")
-		}
 		var err error
-		if mp, err = terrain.Load(path); err != nil {
+		if cfg.MapPath == "" {
+			mp, err = maps.Library{}.Load(DefaultMapName)
+		} else {
+			mp, err = terrain.Load(cfg.MapPath)
+		}
+		if err != nil {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
@@ -425,6 +465,11 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	hcfg.Certificate = cfg.Certificate
+	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, deadreckon.PublisherConfig{}, cfg.Rules, "host", 0, impair.Link{}),
+		warnRecording(log))
+	hcfg.Tap = rc.hostTap()
+	rc.start()
+	defer rc.close()
 	host, err := net.Listen(ctx, hcfg)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -433,7 +478,8 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
-	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log}, host.Local())
+	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log,
+		Observer: rc.truthTap(false, nil)}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -568,20 +614,15 @@ func mapExtent(mp *terrain.Map) float64 {
 	return math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
 }
 
-// mapFor returns m, or the map called name loaded from dir.
+// mapFor returns m, or the map called name from dir, if set, or built into the
+// program.
 func mapFor(m *terrain.Map, dir, name string) (*terrain.Map, error) {
 	if m != nil {
 		return m, nil
 	}
-	if dir == "" {
-		dir = DefaultMapDir
-	}
-	if filepath.Base(name) != name || name == "." || name == ".." {
-		return nil, fmt.Errorf("game: bad map name %q", name)
-	}
-	mp, err := terrain.Load(filepath.Join(dir, name+".json"))
+	mp, err := maps.Library{Dirs: []string{dir}}.Load(name)
 	if err != nil {
-		return nil, fmt.Errorf("game: load map %q: %w", name, err)
+		return nil, fmt.Errorf("game: %w", err)
 	}
 	return mp, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -20,7 +21,7 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}
-	mp := smallMap(t)
+	mp := testmaps.Small(t)
 	m, sess, err := Practice(context.Background(), PracticeConfig{
 		Match: game.Config{Map: mp, Name: "gunner", Team: 2, Difficulty: bot.Hard}, Bots: 5})
 	if err != nil {

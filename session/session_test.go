@@ -9,18 +9,52 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
-// runFor steps m in real time at 60 Hz for d, with in as the player's input.
-func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*game.Match) {
+// viewOf returns the view of actor id in snap.
+func viewOf(t testing.TB, snap *game.Snapshot, id uint32) game.TankView {
+	t.Helper()
+	for _, v := range snap.Tanks {
+		if v.ID == id {
+			return v
+		}
+	}
+	t.Fatalf("tank %d not in snapshot (%d tanks)", id, len(snap.Tanks))
+	return game.TankView{}
+}
+
+// runUntil calls step at 60 Hz of real time until done holds, and fails the test
+// when it does not within limit.
+func runUntil(t *testing.T, limit time.Duration, what string, step func(), done func() bool) {
 	t.Helper()
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
-	end := time.Now().Add(d)
-	for time.Now().Before(end) {
+	deadline := time.Now().Add(limit)
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, limit)
+		}
 		<-tick.C
+		step()
+	}
+}
+
+// runFor steps every match in ms at 60 Hz of real time for d, with in as the
+// player's input.
+func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*game.Match) {
+	t.Helper()
+	end := time.Now().Add(d)
+	runUntil(t, d+5*time.Second, "stepping for "+d.String(), stepAll(t, in, ms...), func() bool { return !time.Now().Before(end) })
+}
+
+// stepAll returns a step of every match in ms at its own clock, with in as the
+// player's input.
+func stepAll(t *testing.T, in physics.Input, ms ...*game.Match) func() {
+	return func() {
+		t.Helper()
 		for _, m := range ms {
 			if err := m.Step(m.Now(), in); err != nil {
 				t.Fatalf("Step: %v", err)
@@ -37,7 +71,7 @@ func TestPractice(t *testing.T) {
 		t.Skip("real-time network test; skipped with -short")
 	}
 	before := runtime.NumGoroutine()
-	mp := smallMap(t)
+	mp := testmaps.Small(t)
 	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: mp, Name: "tester"}, Bots: 3})
 	if err != nil {
 		t.Fatalf("Practice: %v", err)
@@ -45,9 +79,14 @@ func TestPractice(t *testing.T) {
 	if sess.Addr == "" || len(sess.Fingerprint) != 64 {
 		t.Errorf("session address %q, fingerprint %q", sess.Addr, sess.Fingerprint)
 	}
-	runFor(t, 4*time.Second, physics.Input{Throttle: 1, Steer: 0.2}, m)
 	var snap game.Snapshot
-	m.Snapshot(&snap)
+	step := stepAll(t, physics.Input{Throttle: 1, Steer: 0.2}, m)
+	// Two seconds of play with every bot in view and the clocks synchronised: a bot
+	// that stopped publishing would be a second and a half behind.
+	runUntil(t, 15*time.Second, "the bots in view, the clocks in sync", step, func() bool {
+		m.Snapshot(&snap)
+		return len(snap.Tanks) == 4 && snap.Time >= 2 && snap.Net.RTT >= 0.15 && snap.Net.UpdatesIn > 0
+	})
 	remote := 0
 	for _, v := range snap.Tanks {
 		if v.Local {
@@ -89,7 +128,7 @@ func TestHostAndJoin(t *testing.T) {
 		t.Skip("real-time network test; skipped with -short")
 	}
 	before := runtime.NumGoroutine()
-	mp := smallMap(t)
+	mp := testmaps.Small(t)
 	ctx := context.Background()
 	host, hsess, err := Host(ctx, HostConfig{Addr: "127.0.0.1:0", Passphrase: "tread", Match: game.Config{Map: mp, Name: "host", Bots: 1, Seed: 1}})
 	if err != nil {
@@ -114,36 +153,34 @@ func TestHostAndJoin(t *testing.T) {
 		t.Fatalf("Join: %v", err)
 	}
 	defer gsess.Close()
-	runFor(t, 3*time.Second, physics.Input{Throttle: 0.7}, host, guest)
-
 	var hs, gs game.Snapshot
-	host.Snapshot(&hs)
-	guest.Snapshot(&gs)
-	if len(hs.Tanks) != 3 || len(gs.Tanks) != 3 {
-		t.Fatalf("host sees %d tanks, guest %d; want 3 each", len(hs.Tanks), len(gs.Tanks))
-	}
-	for _, pair := range [][2]*game.Snapshot{{&hs, &gs}, {&gs, &hs}} {
-		for _, own := range pair[0].Tanks {
-			if !own.Local {
-				continue
-			}
-			seen := viewOf(t, pair[1], own.ID)
-			// Both matches step in this goroutine, one after the other: the view can
-			// lag the owner by the loopback latency and one publishing threshold.
-			if d := seen.Position.Sub(own.Position).Len(); d > 3 {
-				t.Errorf("tank %s seen %.2f m from where its owner has it", own.Name, d)
+	// Both matches step in this goroutine, one after the other: a view can lag its
+	// owner by the loopback latency and one publishing threshold, within 3 m.
+	agree := func() bool {
+		host.Snapshot(&hs)
+		guest.Snapshot(&gs)
+		if len(hs.Tanks) != 3 || len(gs.Tanks) != 3 {
+			return false
+		}
+		for _, pair := range [][2]*game.Snapshot{{&hs, &gs}, {&gs, &hs}} {
+			for _, own := range pair[0].Tanks {
+				if !own.Local {
+					continue
+				}
+				if seen := viewOf(t, pair[1], own.ID); seen.Position.Sub(own.Position).Len() > 3 {
+					return false
+				}
 			}
 		}
+		return hs.Time >= 1 && gs.Time >= 1 // a second of driving
 	}
+	runUntil(t, 10*time.Second, "host and guest each see the other's tanks where they are", stepAll(t, physics.Input{Throttle: 0.7}, host, guest), agree)
 
 	if err := hsess.Close(); err != nil {
 		t.Errorf("host Close: %v", err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for guest.Err() == nil && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-		_ = guest.Step(guest.Now(), physics.Input{})
-	}
+	runUntil(t, 10*time.Second, "the guest hears the host is gone", func() { _ = guest.Step(guest.Now(), physics.Input{}) },
+		func() bool { return guest.Err() != nil })
 	if !errors.Is(guest.Err(), game.ErrLinkClosed) {
 		t.Fatalf("after the host closed, guest Err() = %v", guest.Err())
 	}
@@ -164,4 +201,64 @@ func waitGoroutines(t *testing.T, before int) {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines left running (had %d):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
 	}
+}
+
+// TestChatRoundTripBetweenClients: two clients joined to a real host over QUIC on
+// loopback; a line one sends shows in the other's feed (and its own), named after
+// its sender.
+func TestChatRoundTripBetweenClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	t.Parallel()
+	mp := testmaps.Small(t)
+	ctx := context.Background()
+	host, hsess, err := Host(ctx, HostConfig{Addr: "127.0.0.1:0", Passphrase: "p", Match: game.Config{Map: mp, NoPlayer: true}})
+	if err != nil {
+		t.Fatalf("Host: %v", err)
+	}
+	defer hsess.Close()
+	join := func(name string, seed uint64) *game.Match {
+		m, sess, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "p",
+			KnownHosts: "-", Match: game.Config{Map: mp, Name: name, Seed: seed}})
+		if err != nil {
+			t.Fatalf("Join %s: %v", name, err)
+		}
+		t.Cleanup(func() { sess.Close() })
+		return m
+	}
+	ann, bob := join("ann", 1), join("bob", 2)
+	step := stepAll(t, physics.Input{}, host, ann, bob)
+	var snap game.Snapshot
+	runUntil(t, 5*time.Second, "ann and bob see each other", step, func() bool {
+		ann.Snapshot(&snap)
+		n := len(snap.Tanks)
+		bob.Snapshot(&snap)
+		return n == 2 && len(snap.Tanks) == 2
+	})
+	if err := ann.Chat("gg, bob"); err != nil {
+		t.Fatalf("Chat: %v", err)
+	}
+	runUntil(t, 5*time.Second, "the line reaches bob and ann", step, func() bool {
+		return len(noticesOf(bob, game.NoticeChat)) == 1 && len(noticesOf(ann, game.NoticeChat)) == 1
+	})
+	if got := noticesOf(bob, game.NoticeChat)[0].String(); got != "ann: gg, bob" {
+		t.Errorf("bob got %q", got)
+	}
+	if got := noticesOf(ann, game.NoticeChat)[0].String(); got != "ann: gg, bob" {
+		t.Errorf("ann's own line came back as %q", got)
+	}
+}
+
+// noticesOf returns m's notices of kind k.
+func noticesOf(m *game.Match, k game.NoticeKind) []game.Notice {
+	var snap game.Snapshot
+	m.Snapshot(&snap)
+	var out []game.Notice
+	for _, n := range snap.Notices {
+		if n.Kind == k {
+			out = append(out, n)
+		}
+	}
+	return out
 }

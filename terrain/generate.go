@@ -39,14 +39,27 @@ type GenerateConfig struct {
 	// ChunkCells is the side of a render chunk in cells. If zero, defaults to
 	// DefaultChunkCells.
 	ChunkCells int
+	// Style is the map's character. The zero value is StyleValley.
+	Style Style
 }
 
-// Generate builds a map procedurally and deterministically: rolling hills over
-// fractal noise; a ridge across the north with a long even climb (about 16°) on its
-// south face and a cliff of about 12 m on its north face (a ledge for clamping tests);
-// a wide flat valley floor; four flat spawn pads with two spawn points each; a low
-// rim along the border; and rocks on gentle ground away from the pads. Horizontal
-// features scale with Size. Heights are quantized to 16 bits exactly as the PNG
+// field is one style of generated map: its heights and what stands on it.
+type field interface {
+	// height is the height at (x, z), m.
+	height(x, z float64) float64
+	spawns() []mgl64.Vec2
+	landmarks() []Landmark
+	// rocks places the rocks on the map the heights made.
+	rocks(m *Map) []Obstacle
+}
+
+// Generate builds a map procedurally and deterministically, in the style cfg.Style
+// names. A valley (StyleValley) has rolling hills over fractal noise; a ridge across
+// the north with a long even climb (about 16°) on its south face and a cliff of about
+// 12 m on its north face (a ledge for clamping tests); a wide flat valley floor; four
+// flat spawn pads with two spawn points each; a low rim along the border; and rocks on
+// gentle ground away from the pads. Dunes (StyleDunes) are described at StyleDunes.
+// Horizontal features scale with Size. Heights are quantized to 16 bits exactly as the PNG
 // stores them, so saving and loading the result gives the same map. The result is a
 // pure function of cfg (on a given architecture: Go may fuse floating-point
 // multiply-adds on some, such as arm64).
@@ -58,7 +71,7 @@ func Generate(cfg GenerateConfig) (*Map, error) {
 		cfg.Samples = DefaultSamples
 	}
 	if cfg.Name == "" {
-		cfg.Name = DefaultName
+		cfg.Name = cfg.Style.String()
 	}
 	if cfg.ChunkCells == 0 {
 		cfg.ChunkCells = DefaultChunkCells
@@ -73,7 +86,15 @@ func Generate(cfg GenerateConfig) (*Map, error) {
 		return nil, fmt.Errorf("generate: %w: chunk of %d cells", ErrInvalidMap, cfg.ChunkCells)
 	}
 
-	g := newGenerator(cfg)
+	var g field
+	switch cfg.Style {
+	case StyleValley:
+		g = newGenerator(cfg)
+	case StyleDunes:
+		g = newDunes(cfg)
+	default:
+		return nil, fmt.Errorf("generate: %w: style %d", ErrInvalidMap, cfg.Style)
+	}
 	n := cfg.Samples
 	heights := make([]float64, n*n)
 	half := cfg.Size / 2
@@ -204,10 +225,15 @@ func newGenerator(cfg GenerateConfig) *generator {
 
 // height is the final height at (x, z), m.
 func (g *generator) height(x, z float64) float64 {
-	h := g.unpadded(x, z)
-	for _, p := range g.pads {
+	return flattenPads(g.unpadded(x, z), x, z, g.pads, padBlend*g.k)
+}
+
+// flattenPads levels height h at (x, z) towards the spawn pads': flat within each
+// pad's radius, blended over blend meters beyond it.
+func flattenPads(h, x, z float64, pads []pad, blend float64) float64 {
+	for _, p := range pads {
 		d := math.Hypot(x-p.x, z-p.z)
-		w := smooth(p.r+padBlend*g.k, p.r, d)
+		w := smooth(p.r+blend, p.r, d)
 		h += (p.level - h) * w
 	}
 	return h
@@ -225,7 +251,7 @@ func (g *generator) unpadded(x, z float64) float64 {
 
 // base is noise, hills and the border rim.
 func (g *generator) base(x, z float64) float64 {
-	h := noiseAmp * g.hk * g.fbm(x/(noiseWave*g.k), z/(noiseWave*g.k))
+	h := noiseAmp * g.hk * valueNoise(g.seed).fbm(x/(noiseWave*g.k), z/(noiseWave*g.k))
 	for _, hl := range g.hills {
 		d2 := ((x-hl.x)*(x-hl.x) + (z-hl.z)*(z-hl.z)) / (hl.r * hl.r)
 		h += hl.h * math.Exp(-d2)
@@ -355,13 +381,16 @@ func (g *generator) rocks(m *Map) []Obstacle {
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
+// valueNoise is seeded value noise: the seed.
+type valueNoise uint64
+
 // fbm is fractal value noise in about [−1, 1]: four octaves, each half the
 // wavelength and 0.4 times the amplitude of the one before (so the small bumps are
 // gentler than the large swells).
-func (g *generator) fbm(x, z float64) float64 {
+func (n valueNoise) fbm(x, z float64) float64 {
 	sum, amp, norm := 0.0, 1.0, 0.0
 	for o := uint64(0); o < 4; o++ {
-		sum += amp * g.noise(x, z, o)
+		sum += amp * n.noise(x, z, o)
 		norm += amp
 		amp *= 0.4
 		x, z = x*2+17.3, z*2-9.1
@@ -370,24 +399,24 @@ func (g *generator) fbm(x, z float64) float64 {
 }
 
 // noise is value noise in [−1, 1] with quintic smoothing on the unit lattice.
-func (g *generator) noise(x, z float64, octave uint64) float64 {
+func (n valueNoise) noise(x, z float64, octave uint64) float64 {
 	x0, z0 := math.Floor(x), math.Floor(z)
 	fx, fz := x-x0, z-z0
 	ix, iz := int64(x0), int64(z0)
 	q := func(t float64) float64 { return t * t * t * (t*(t*6-15) + 10) }
 	ux, uz := q(fx), q(fz)
-	v00 := g.lattice(ix, iz, octave)
-	v10 := g.lattice(ix+1, iz, octave)
-	v01 := g.lattice(ix, iz+1, octave)
-	v11 := g.lattice(ix+1, iz+1, octave)
+	v00 := n.lattice(ix, iz, octave)
+	v10 := n.lattice(ix+1, iz, octave)
+	v01 := n.lattice(ix, iz+1, octave)
+	v11 := n.lattice(ix+1, iz+1, octave)
 	a := v00 + (v10-v00)*ux
 	b := v01 + (v11-v01)*ux
 	return a + (b-a)*uz
 }
 
 // lattice is a hashed value in [−1, 1] for a lattice point.
-func (g *generator) lattice(ix, iz int64, octave uint64) float64 {
-	h := g.seed ^ uint64(ix)*0x9E3779B97F4A7C15 ^ uint64(iz)*0xC2B2AE3D27D4EB4F ^ (octave+1)*0x165667B19E3779F9
+func (n valueNoise) lattice(ix, iz int64, octave uint64) float64 {
+	h := uint64(n) ^ uint64(ix)*0x9E3779B97F4A7C15 ^ uint64(iz)*0xC2B2AE3D27D4EB4F ^ (octave+1)*0x165667B19E3779F9
 	h ^= h >> 30
 	h *= 0xBF58476D1CE4E5B9
 	h ^= h >> 27

@@ -23,21 +23,7 @@ func TestShippedValley(t *testing.T) {
 	if len(m.Spawns()) < 8 {
 		t.Errorf("%d spawns, want at least 8", len(m.Spawns()))
 	}
-	for i, s := range m.Spawns() {
-		// Flat within a tank's reach: every normal within 3° of vertical over 8 m.
-		for dz := -8.0; dz <= 8; dz += 2 {
-			for dx := -8.0; dx <= 8; dx += 2 {
-				if n, _ := m.NormalAt(s[0]+dx, s[1]+dz); n[1] < math.Cos(3*math.Pi/180) {
-					t.Errorf("spawn %d at %v: ground tilted %.1f° at offset (%g, %g)", i, s, math.Acos(n[1])*180/math.Pi, dx, dz)
-				}
-			}
-		}
-		for _, o := range m.Obstacles() {
-			if d := math.Hypot(o.X-s[0], o.Z-s[1]); d < o.Radius+10 {
-				t.Errorf("spawn %d at %v: rock at (%g, %g) only %.1f m away", i, s, o.X, o.Z, d)
-			}
-		}
-	}
+	checkSpawns(t, m)
 	if len(m.Obstacles()) < 20 {
 		t.Errorf("%d rocks, want at least 20", len(m.Obstacles()))
 	}
@@ -131,6 +117,26 @@ func TestGenerateConfig(t *testing.T) {
 		}
 		if m.Name() != DefaultName || len(m.Spawns()) != 8 {
 			t.Errorf("Generate(%+v): name %q, %d spawns", c.cfg, m.Name(), len(m.Spawns()))
+		}
+	}
+}
+
+// checkSpawns checks that every spawn point is on flat ground, every normal within
+// 3° of vertical over 8 m, and 10 m clear of rocks.
+func checkSpawns(t *testing.T, m *Map) {
+	t.Helper()
+	for i, s := range m.Spawns() {
+		for dz := -8.0; dz <= 8; dz += 2 {
+			for dx := -8.0; dx <= 8; dx += 2 {
+				if n, _ := m.NormalAt(s[0]+dx, s[1]+dz); n[1] < math.Cos(3*math.Pi/180) {
+					t.Errorf("spawn %d at %v: ground tilted %.1f° at offset (%g, %g)", i, s, math.Acos(n[1])*180/math.Pi, dx, dz)
+				}
+			}
+		}
+		for _, o := range m.Obstacles() {
+			if d := math.Hypot(o.X-s[0], o.Z-s[1]); d < o.Radius+10 {
+				t.Errorf("spawn %d at %v: rock at (%g, %g) only %.1f m away", i, s, o.X, o.Z, d)
+			}
 		}
 	}
 }

@@ -18,6 +18,9 @@
 //	drlab -scenario zigzag -algos game -loss 0.3 -loss-burst 4 -reorder 0.05
 //	drlab -budget -scenario all -algos pvb,bezier  # cheapest publishing for p95 < 0.25 m
 //	drlab -trace drive.csv -json                   # a recorded t,x,y,z[,qw,qx,qy,qz] CSV
+//	drlab -replay match.tread                      # every tank of a recorded match, over its recorded link
+//	drlab -replay match.tread -latency 150ms -loss 0.05 -algos game,pvb   # its truths over a modelled link
+//	drlab -replay match.tread -export-trace traces/ # and each truth as a -trace CSV
 //
 // Durations take Go syntax (150ms, 2s); fractions are 0..1. The same flags and seed
 // give the same output, byte for byte. Run drlab -h for every flag.

@@ -93,6 +93,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 // labArgs are the lab's flags as given on the command line.
 type labArgs struct {
 	scenario, trace, algos, plotFile    string
+	replay, exportTrace, maps           string
 	rate, posThresh, rotThresh          float64
 	minIntv, heartbeat                  time.Duration
 	noAccel                             bool
@@ -111,6 +112,9 @@ type labArgs struct {
 func (a *labArgs) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.scenario, "scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all")
 	fs.StringVar(&a.trace, "trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
+	fs.StringVar(&a.replay, "replay", "", "measure every tank whose truth the match recording `FILE` holds, per tank and summed,\nover the recorded link (or the modelled one when -latency, -jitter, -loss… are given)")
+	fs.StringVar(&a.exportTrace, "export-trace", "", "with -replay: write each recorded truth into `DIR` as the CSV that -trace reads")
+	fs.StringVar(&a.maps, "maps", "", "with -replay over the recorded link: a `DIR` searched for the recording's map before the built-in maps,\nto clamp every tank to the ground as the game does")
 	fs.StringVar(&a.algos, "algos", lab.DefaultAlgos, "algorithms, comma-separated: "+strings.Join(lab.AlgoNames(), ", ")+", or all\n(-table: bezier,pvb; -budget: pvb)")
 	fs.Float64Var(&a.rate, "rate", lab.DefaultRate, "fixed publish rate, updates/s; 0 publishes on thresholds instead")
 	fs.Float64Var(&a.posThresh, "pos-threshold", 0, "threshold publishing: position error that triggers an update, m (0: 0.25)")
@@ -208,6 +212,14 @@ func (a *labArgs) checkFiles(set map[string]bool) error {
 			return err
 		}
 	}
+	if set["replay"] {
+		if err := cli.InputFile("replay", a.replay); err != nil {
+			return err
+		}
+	}
+	if set["export-trace"] && !set["replay"] {
+		return cli.Usagef("export-trace", "needs -replay: it writes the truths a recording holds")
+	}
 	if set["plot"] {
 		return cli.OutputFile("plot", a.plotFile, ".png")
 	}
@@ -239,13 +251,15 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 			NoAcceleration: a.noAccel,
 		},
 	}
-	if a.trace != "" && !set["duration"] {
+	if (a.trace != "" || a.replay != "") && !set["duration"] {
 		o.Duration = 0 // the whole trace
 	}
+	o.Replay, o.ExportTrace, o.ReplayMaps = a.replay, a.exportTrace, a.maps
+	o.ReplayModelled = set["latency"] || set["jitter"] || set["loss"] || set["loss-burst"] || set["reorder"] || set["duplicate"]
 	if a.warmup == 0 {
 		o.Warmup = -1 // an explicit zero means no warm-up
 	}
-	if a.trace == "" || set["scenario"] {
+	if (a.trace == "" && a.replay == "") || set["scenario"] {
 		o.Scenarios = strings.Split(a.scenario, ",")
 	}
 	return o

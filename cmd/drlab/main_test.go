@@ -128,6 +128,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-runs", "0"}, "drlab: -runs 0: give 1 or more"},
 		{[]string{"-fps", "NaN"}, "drlab: -fps NaN: give a frame rate above 0"},
 		{[]string{"-trace", "/nonexistent.csv"}, "drlab: -trace /nonexistent.csv: no such file"},
+		{[]string{"-replay", "/nonexistent.tread"}, "drlab: -replay /nonexistent.tread: no such file"},
+		{[]string{"-export-trace", "/tmp/x"}, "drlab: -export-trace needs -replay"},
 		{[]string{"-plot", "/nonexistent/p.png"}, "drlab: -plot /nonexistent/p.png: directory /nonexistent does not exist"},
 		{[]string{"-algos", "pvb,spline"}, `drlab: -algos "pvb,spline"`},
 		{[]string{"-table", "-budget"}, "drlab: -table and -budget: give one, not both"},

@@ -1,9 +1,11 @@
 // Command mapgen generates a battlefield heightmap and its sidecar, deterministically
-// from a seed. The shipped map was made with
+// from a seed, in one of the styles of terrain.Generate (-style valley or dunes). The
+// shipped maps were made with
 //
 //	go run ./cmd/mapgen -seed 7 -size 512 -samples 257 -out assets/maps/valley
+//	go run ./cmd/mapgen -style dunes -seed 11 -size 512 -samples 257 -out assets/maps/dunes
 //
-// which writes assets/maps/valley.png (16-bit grayscale) and assets/maps/valley.json.
+// which write assets/maps/NAME.png (16-bit grayscale) and assets/maps/NAME.json.
 package main
 
 import (
@@ -29,6 +31,7 @@ func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&cfg.Size, "size", terrain.DefaultSize, fmt.Sprintf("side of the square map, m (up to %g)", terrain.MaxSize))
 	fs.IntVar(&cfg.Samples, "samples", terrain.DefaultSamples, fmt.Sprintf("height samples per side, %d..%d", terrain.MinGenerateSamples, terrain.MaxSamples))
 	fs.StringVar(&cfg.Name, "name", "", "map name recorded in the sidecar (default: the base name of -out)")
+	fs.TextVar(&cfg.Style, "style", terrain.StyleValley, "the map's character: valley (hills, a ridge, a valley floor) or dunes (open desert)")
 	fs.StringVar(&out, "out", "", "output path without extension; writes OUT.png and OUT.json")
 	if err := cli.Parse(fs, args); err != nil {
 		return err

@@ -2,9 +2,16 @@
 // through a match on the host's own peer, relays every player's tanks, logs with slog,
 // and stops cleanly on SIGINT or SIGTERM. It needs no display and no cgo.
 //
-//	tankhost -listen :7777 [-pass secret] [-bots 4] [-map assets/maps/valley.json]
+//	tankhost -listen :7777 [-pass secret] [-bots 4] [-map valley|dunes|FILE.json] [-maps DIR]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
-//	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity]
+//	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity] [-record DIR]
+//	         [-lan all|off|IFACE,…] [-list URL[,URL…]]
+//
+// The host announces its match on the local network (DNS-SD, _treadline._udp; -lan
+// picks the interfaces, off for none; a fleet's game server does not announce unless
+// told), where "tanks -list" and the Join menu find it, and with -list registers it
+// with list servers (tanklist), which check that it answers at its address before
+// they list it; a fleet's game server registers its public address.
 //
 // The host keeps its key and certificate in host-identity.pem in the user's config
 // directory (or the file -identity names), so its fingerprint survives restarts and
@@ -15,6 +22,10 @@
 // The round clock starts when the first player joins, or with -agones when the game
 // server is allocated, whichever comes first: a host nobody has come to plays no
 // round, however long it waits. A round lasts -round-time.
+//
+// With -record DIR it records every match it serves into DIR, one file each
+// (RECORDING.md): what it accepted and relayed, with arrival times, and its bots' true
+// poses; a full disk is logged once and the match goes on.
 //
 // With -metrics it serves Prometheus metrics (treadline_… and the standard go_… and
 // process_…) at /metrics and a liveness check at /healthz. With -agones it is an Agones
@@ -32,8 +43,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
@@ -76,7 +89,10 @@ type flags struct {
 	roundTime    time.Duration
 	idleSet      bool
 	roundsSet    bool
-	mapSet       bool
+	mapArg       string // -map: a name or a sidecar file
+	mapsDir      string // -maps
+	find         *cli.Findable
+	lists        string // -list URL[,URL…]
 	defences     net.DefenceFlags
 	identity     *cli.Identity
 }
@@ -88,7 +104,9 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
 	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
-	fs.StringVar(&cfg.MapPath, "map", "assets/maps/valley.json", "map sidecar `file`")
+	fs.StringVar(&f.mapArg, "map", session.DefaultMapName, "the map to host, by `name` (built in: "+
+		strings.Join(maps.Library{}.Names(), ", ")+"; or one in -maps) or as a sidecar file NAME.json")
+	fs.StringVar(&f.mapsDir, "maps", "", "`directory` of more maps, searched before the built-in ones")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed for the bots")
 	fs.TextVar(&cfg.Difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.Float64Var(&cfg.TickRate, "tick", session.DefaultHostTickRate, "bot simulation `rate`, ticks per second, up to 240")
@@ -97,25 +115,42 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
 	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+time.Duration(combat.DefaultTimeLimit*float64(time.Second)).String()+"); the first starts at the first join or allocation")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.StringVar(&cfg.Record.Dir, "record", "", "record every match into `DIR`, one file each (tanks -replay FILE watches one, drlab -replay FILE measures it)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on "+agones.Host+":$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
 	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
+	f.find = cli.FindableFlags(fs, "all", os.Getenv)
+	fs.StringVar(&f.lists, "list", "", "register the match with list servers at `URL[,URL…]` (tanklist), renewing until the host stops")
 	f.defences.Register(fs)
 	f.identity = cli.IdentityFlags(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return f, err
 	}
+	lanSet := false
 	fs.Visit(func(fl *flag.Flag) {
+		lanSet = lanSet || fl.Name == "lan"
 		f.idleSet = f.idleSet || fl.Name == "idle"
 		f.roundsSet = f.roundsSet || fl.Name == "rounds"
-		f.mapSet = f.mapSet || fl.Name == "map"
 	})
 	if err := checkFlags(f); err != nil {
 		return f, err
 	}
+	// The map is built in, or found in -maps, or a file: tankhost runs from anywhere.
+	var err error
+	if cfg.Map, err = cli.Map("map", f.mapArg, maps.Library{Dirs: []string{f.mapsDir}}); err != nil {
+		return f, err
+	}
 	if f.agones && !f.idleSet {
 		cfg.IdleTimeout = DefaultFleetIdle
+	}
+	// A fleet's game servers are found through list servers, not on the cluster's
+	// network.
+	if f.agones && !lanSet {
+		f.find.LAN = "off"
+	}
+	if err := checkFindable(&f); err != nil {
+		return f, err
 	}
 	// An Agones game server serves one match: its round's end ends the server.
 	if f.agones && !f.roundsSet {
@@ -153,8 +188,8 @@ func checkFlags(f flags) error {
 			return err
 		}
 	}
-	if f.mapSet { // the default is looked up where the host runs (its image has it)
-		return cli.InputFile("map", cfg.MapPath)
+	if f.mapsDir != "" {
+		return cli.MapsDir("maps", f.mapsDir)
 	}
 	return nil
 }
@@ -171,6 +206,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
 	cfg.Logger = logger
 	cfg.Ready = opt.ready
+	cfg.Record.Program, cfg.Record.Now = "tankhost", time.Now
 	getenv := opt.getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -236,6 +272,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	if opt.tick != nil {
 		ticks = append(ticks, opt.tick)
 	}
+	publish, unpublish := findable(f, sdk, logger)
+	defer unpublish()
+	listening = append(listening, publish)
 	cfg.Listening = func(h *net.Host) {
 		for _, l := range listening {
 			l(h)

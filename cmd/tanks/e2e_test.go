@@ -72,8 +72,14 @@ type proc struct {
 
 func start(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
+	return startFrom(t, "../..", name, args...) // the repository root
+}
+
+// startFrom starts the program name in the directory dir.
+func startFrom(t *testing.T, dir, name string, args ...string) *proc {
+	t.Helper()
 	p := &proc{cmd: exec.Command(name, args...), done: make(chan struct{})}
-	p.cmd.Dir = "../.." // the repository root, where assets/ lives
+	p.cmd.Dir = dir
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

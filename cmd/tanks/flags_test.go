@@ -56,9 +56,25 @@ func TestParseFlags(t *testing.T) {
 	want := config{join: "10.0.0.2:7777#" + fp, name: "ann", pass: "pw", lag: 80 * time.Millisecond,
 		jitter: 15 * time.Millisecond, loss: 0.05, impairSet: true, overlays: render.OverlayGhost | render.OverlayLabels,
 		width: 800, height: 600, deadReckoning: dr,
-		screenshot: shot, frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, identity: c.identity, defences: c.defences}
+		screenshot: shot, frames: 30, benchFrames: 10, mapDir: c.mapDir, seed: 1, identity: c.identity, defences: c.defences, find: c.find}
 	if c != want {
 		t.Errorf("parse = %+v\nwant    %+v", c, want)
+	}
+	c, err = parse("-join", "10.0.0.2:7777", "-lag", "500ms", "-loss", "0.3", "-loss-burst", "3")
+	if err != nil || !c.impairSet || c.lossBurst != 3 || c.loss != 0.3 {
+		t.Errorf("-loss 0.3 -loss-burst 3 = %+v, %v", c, err)
+	}
+	c, err = parse("-host", ":7777", "-list", "https://list.example:8443#"+fp)
+	if err != nil || !c.list.set || c.list.urls != "https://list.example:8443#"+fp {
+		t.Errorf("-host -list URL = %+v, %v", c.list, err)
+	}
+	c, err = parse("-list", "-lists", "https://a.example,https://b.example", "-lan", "off")
+	if err != nil || !c.list.set || c.list.urls != "" || len(splitURLs(c.lists)) != 2 || c.find.LAN != "off" {
+		t.Errorf("-list -lists A,B -lan off = %+v %q, %v", c.list, c.lists, err)
+	}
+	c, err = parse("-host", ":7777", "-map", "dunes")
+	if err != nil || c.hostMap == nil || c.hostMap.Name() != "dunes" {
+		t.Errorf("-host :7777 -map dunes = %+v, %v", c, err)
 	}
 	c, err = parse("-host", ":7777", "-bots", "0", "-max-players-per-addr", "2", "-idle-kick", "1m")
 	if err != nil || c.host != ":7777" || !c.botsSet || c.bots != 0 {
@@ -98,8 +114,22 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-join", "h:1", "-bots", "3"}, "tanks: -bots with -join: bots run on the host"},
 		{[]string{"-host", "7777"}, `tanks: -host "7777": give [HOST]:PORT`},
 		{[]string{"-host", ":1", "-join", "a:1"}, "tanks: -host and -join cannot be used together"},
-		{[]string{"-host", ":1", "-lag", "50ms"}, "tanks: -host with -lag, -jitter or -loss"},
-		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent/valley.json: no such file"},
+		{[]string{"-host", ":1", "-lag", "50ms"}, "tanks: -host with -lag, -jitter, -loss or -loss-burst"},
+		{[]string{"-host", ":1", "-loss-burst", "3"}, "tanks: -host with -lag, -jitter, -loss or -loss-burst"},
+		{[]string{"-loss-burst", "-1"}, "tanks: -loss-burst -1: give a mean run length of 0 or more packets"},
+		{[]string{"-loss-burst", "Inf"}, "tanks: -loss-burst +Inf: give a mean run length of 0 or more packets"},
+		{[]string{"-loss", "1", "-loss-burst", "3"}, "tanks: -loss-burst 3 with -loss 1: every packet is lost already"},
+		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent: no such directory"},
+		{[]string{"-host", ":1", "-map", "atlantis"}, `tanks: -map "atlantis": give one of dunes, valley, or a map file NAME.json`},
+		{[]string{"-host", ":1", "-map", "/nonexistent/x.json"}, "tanks: -map /nonexistent/x.json: no such file"},
+		{[]string{"-map", "dunes"}, "tanks: -map applies to -host only"},
+		{[]string{"-list", "https://list.example"}, "tanks: -list https://list.example: registering with a list server needs -host"},
+		{[]string{"-host", ":1", "-list"}, "tanks: -list alone lists the matches found and exits"},
+		{[]string{"-host", ":1", "-list", "ftp://x"}, `tanks: unexpected argument "ftp://x"`},
+		{[]string{"-host", ":1", "-list=https://x#abc"}, `tanks: -list list "https://x#abc": the fingerprint after # is not 64 hex digits`},
+		{[]string{"-lists", "https://list.example"}, "tanks: -lists goes with -list"},
+		{[]string{"-list", "-lists", "nonsense"}, `tanks: -lists list "nonsense": give https://HOST[:PORT]`},
+		{[]string{"-list", "-lan", "nosuchif0"}, `tanks: -lan "nosuchif0": lobby: network interface "nosuchif0"`},
 		{[]string{"-size", "big"}, `tanks: -size "big": give WxH`},
 		{[]string{"-size", "10x10"}, `tanks: -size "10x10": give WxH`},
 		{[]string{"-size", "1280x"}, `tanks: -size "1280x": give WxH`},
@@ -112,6 +142,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-identity", filepath.Join(dir, "id.pem")}, "tanks: -identity and -new-identity apply to -host only"},
 		{[]string{"-join", "h:1", "-new-identity"}, "tanks: -identity and -new-identity apply to -host only"},
 		{[]string{"-nonsense"}, "tanks: flag provided but not defined: -nonsense"},
+		{[]string{"-replay", "/nonexistent.tread"}, "tanks: -replay /nonexistent.tread: no such file"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-host", ":1"}, "tanks: -host with -replay: a replay plays a recorded match"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-record", "x.tread"}, "tanks: -record with -replay"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-speed", "9"}, "tanks: -speed 9: give 0.25 to 4"},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-ab", "magic"}, `tanks: -ab "magic": give pvb`},
+		{[]string{"-replay", filepath.Join(dir, "id.pem"), "-seek", "-1s"}, "tanks: -seek -1s: give 0 or more"},
+		{[]string{"-killcam"}, "tanks: -killcam needs -replay"},
 		{[]string{"stray"}, `tanks: unexpected argument "stray"`},
 	} {
 		var stderr strings.Builder

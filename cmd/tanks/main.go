@@ -3,9 +3,29 @@
 // link, so every other tank is really dead-reckoned), Host, Join, Settings and Quit.
 // A match flag starts that match directly:
 //
-//	tanks -bots N [-lag D -jitter D -loss F]   practice
+//	tanks -bots N [-lag D -jitter D -loss F -loss-burst N]   practice
 //	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
-//	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F]
+//	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F -loss-burst N]
+//	tanks -list [-lists URL,…] [-lan all|off|IFACE,…]   print the matches found, then exit
+//	tanks -replay FILE [-seek D] [-speed X] [-ab ALGORITHM] [-killcam]
+//
+// -list prints, without opening a window, one line per match found on the local
+// network (and on the list servers -lists names), each ending with the "tanks -join"
+// line that joins it. A hosted match (-host, not practice) is announced on the local
+// network (-lan picks the interfaces) and, with -list URL, registered with that list
+// server (cmd/tanklist). -map picks the hosted map (built in: valley, dunes), -maps
+// DIR adds maps; the maps are built in, so tanks runs from any directory.
+//
+// -lag, -jitter, -loss and -loss-burst impair this player's own link both ways, as
+// drlab's flags do: up to 500 ms of delay each way, losses in runs of -loss-burst
+// packets on average. A join holds on any such link; one that fails says why in one
+// sentence ("tanks: No answer from 203.0.113.5:7777: check the address and port, …"),
+// the error chain going to the log (-v).
+//
+// -record FILE records the match (the "Record matches" setting records every match
+// into the recordings folder beside the settings); -replay FILE watches a recording:
+// play, pause, seek, speed, frame steps, keys 1–7 re-reckon every tank with another
+// algorithm, B shows a second algorithm as a ghost, K the kill camera (RECORDING.md).
 //
 // Settings (keys, mouse, field of view, quality, volume, name, team colour) live in
 // settings.json in the user's config directory; -mute plays without sound. With
@@ -39,11 +59,14 @@ func main() { cli.Main("tanks", run) }
 
 // run parses args and plays the match they ask for. A bad command line is a
 // *cli.UsageError, returned before any window opens or socket is bound.
-func run(ctx context.Context, args []string, _, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("tanks", stderr)
 	c, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if c.list.set && c.list.urls == "" {
+		return listMatches(ctx, c, stdout, stderr)
 	}
 	if wantsMenu(cli.Set(fs)) {
 		return menu(ctx, c, stderr)

@@ -14,8 +14,8 @@ import (
 )
 
 // matchFlags are the flags that start a match directly, without the main menu.
-var matchFlags = []string{"host", "join", "pass", "name", "bots", "lag", "jitter", "loss", "seed", "maps",
-	"screenshot", "frames", "duration", "bench-frames", "watch", "identity", "new-identity"}
+var matchFlags = []string{"host", "join", "pass", "name", "bots", "lag", "jitter", "loss", "loss-burst", "seed", "maps", "map",
+	"screenshot", "frames", "duration", "bench-frames", "watch", "identity", "new-identity", "record", "replay"}
 
 // wantsMenu reports whether the command line leaves the choice of match to the menu.
 func wantsMenu(set map[string]bool) bool {

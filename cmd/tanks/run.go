@@ -9,11 +9,11 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
@@ -23,6 +23,7 @@ import (
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/session"
+	"github.com/treadline/treadline/terrain"
 )
 
 // config is everything the flags say.
@@ -31,7 +32,7 @@ type config struct {
 	bots                   int
 	botsSet                bool
 	lag, jitter            time.Duration
-	loss                   float64
+	loss, lossBurst        float64
 	impairSet              bool
 	screenshot             string
 	frames                 int
@@ -42,13 +43,25 @@ type config struct {
 	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
 	deadReckoning deadreckon.PublisherConfig
 	mapDir, watch string
-	orbit         float64 // degrees
+	mapArg        string       // -map, with -host
+	hostMap       *terrain.Map // the map -map names, loaded by checkValues
+	orbit         float64      // degrees
 	seed          uint64
 	difficulty    bot.Difficulty
 	verbose       bool
 	mute          bool
 	identity      *cli.Identity
 	defences      net.DefenceFlags // with -host
+	find          *cli.Findable    // -lan
+	list          listFlag         // -list [URL]
+	lists         string           // -lists URL,…
+	// record is the file to record the match into; replay a recording to watch.
+	record, replay string
+	// seek, speed, ab and killcam set up the replay viewer at start.
+	seek    time.Duration
+	speed   float64
+	ab      string
+	killcam bool
 }
 
 // parseFlags reads the command line into a config.
@@ -63,6 +76,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.DurationVar(&c.lag, "lag", 0, "added one-way latency on this client's link (practice default 100ms)")
 	fs.DurationVar(&c.jitter, "jitter", 0, "largest deviation from -lag (practice default 20ms)")
 	fs.Float64Var(&c.loss, "loss", 0, "packet loss on this client's link, 0..1 (practice default 0.02)")
+	fs.Float64Var(&c.lossBurst, "loss-burst", 0, "mean length of a run of lost packets on this client's link (0 or 1: independent losses)")
 	fs.StringVar(&c.screenshot, "screenshot", "", "render, write the picture to `FILE.png` and exit")
 	fs.IntVar(&c.frames, "frames", 0, "with -screenshot: frames to render first")
 	fs.DurationVar(&c.duration, "duration", 0, "with -screenshot: match time to play first (instead of -frames)")
@@ -73,19 +87,30 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
 	fs.StringVar(&c.watch, "watch", "", "camera follows the tank called `NAME` instead of yours (\"*\": the first remote tank)")
 	fs.Float64Var(&c.orbit, "orbit", 0, "the chase camera's start angle around the tank it follows, `degrees` (0: behind, 90: from its right)")
-	fs.StringVar(&c.mapDir, "maps", session.DefaultMapDir, "directory holding the map files")
+	fs.StringVar(&c.mapDir, "maps", "", "`directory` of more maps (NAME.json and its heightmap), searched before the built-in ones")
+	fs.StringVar(&c.mapArg, "map", "", "with -host: the map to host, by `name` (built in: "+strings.Join(maps.Library{}.Names(), ", ")+
+		"; or one in -maps) or as a sidecar file NAME.json (default \""+session.DefaultMapName+"\")")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed for bots and spawns")
 	fs.TextVar(&c.difficulty, "difficulty", bot.Normal, "how well the bots shoot: easy, normal or hard")
 	fs.BoolVar(&c.verbose, "v", false, "log match and network details")
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
+	c.find = cli.FindableFlags(fs, "all", os.Getenv)
+	fs.Var(&c.list, "list", "alone: print the matches found (local network and -lists) and exit; with -host and a `URL`: register the match with that list server")
+	fs.StringVar(&c.lists, "lists", "", "with -list: list servers to read matches from, `URL[,URL…]`")
+	fs.StringVar(&c.record, "record", "", "record the match into `FILE` (tanks -replay FILE watches it; drlab -replay FILE measures it)")
+	fs.StringVar(&c.replay, "replay", "", "watch the recorded match in `FILE`: play, pause, seek, speed, re-reckon with any algorithm (F1 lists the keys)")
+	fs.DurationVar(&c.seek, "seek", 0, "with -replay: start this far into the recording")
+	fs.Float64Var(&c.speed, "speed", 0, "with -replay: playback speed, 0.25 to 4 (0: 1)")
+	fs.StringVar(&c.ab, "ab", "", "with -replay: show every tank as this second algorithm shows it too, as a ghost (A/B)")
+	fs.BoolVar(&c.killcam, "killcam", false, "with -replay: start on the kill camera of the recorder's last death before -seek")
 	c.defences.Register(fs)
 	c.identity = cli.IdentityFlags(fs)
-	if err := cli.Parse(fs, args); err != nil {
+	if err := cli.Parse(fs, joinListURL(args)); err != nil {
 		return c, err
 	}
 	set := cli.Set(fs)
 	c.botsSet = set["bots"]
-	c.impairSet = set["lag"] || set["jitter"] || set["loss"]
+	c.impairSet = set["lag"] || set["jitter"] || set["loss"] || set["loss-burst"]
 	var err error
 	if c.width, c.height, err = parseSize(size); err != nil {
 		return c, err
@@ -108,7 +133,13 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	default:
 		return c, cli.Usagef("clamp", "%q: give none, up or always", clamp)
 	}
-	return c, checkFlags(c, set)
+	if err := checkFlags(c, set); err != nil {
+		return c, err
+	}
+	if err := checkFinding(&c, set); err != nil {
+		return c, err
+	}
+	return c, loadHostMap(&c)
 }
 
 // checkFlags refuses, before anything starts, what the match could not do: flags
@@ -122,11 +153,16 @@ func checkFlags(c config, set map[string]bool) error {
 
 // checkCombinations refuses flags that do not go together, and counts below zero.
 func checkCombinations(c config, set map[string]bool) error {
+	if err := checkReplay(c, set); err != nil {
+		return err
+	}
 	switch {
 	case set["host"] && set["join"]:
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
 	case set["host"] && c.impairSet:
-		return cli.Usagef("host", "with -lag, -jitter or -loss: those impair a joining or practising player's own link; the host has none")
+		return cli.Usagef("host", "with -lag, -jitter, -loss or -loss-burst: those impair a joining or practising player's own link; the host has none")
+	case !set["host"] && set["map"]:
+		return cli.Usagef("map", "applies to -host only: a practice match runs %s, and a joining player plays the host's map", session.DefaultMapName)
 	case !set["host"] && (set["identity"] || set["new-identity"]):
 		return cli.Usagef("identity", "and -new-identity apply to -host only: a practising or joining player has no host identity")
 	case set["join"] && set["bots"]:
@@ -151,6 +187,7 @@ func checkValues(c config, set map[string]bool) error {
 	checks := []func() error{
 		func() error { return cli.Bots("bots", c.bots, game.MaxBots) },
 		func() error { return cli.Fraction("loss", c.loss) },
+		func() error { return cli.LossBurst("loss-burst", c.lossBurst, c.loss) },
 		func() error { return cli.Link("lag", "jitter", c.lag, c.jitter) },
 	}
 	if set["host"] {
@@ -168,8 +205,11 @@ func checkValues(c config, set map[string]bool) error {
 	if set["screenshot"] {
 		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
 	}
+	if set["replay"] {
+		checks = append(checks, func() error { return cli.InputFile("replay", c.replay) })
+	}
 	if set["maps"] {
-		checks = append(checks, func() error { return cli.InputFile("maps", filepath.Join(c.mapDir, session.DefaultMapName+".json")) })
+		checks = append(checks, func() error { return cli.MapsDir("maps", c.mapDir) })
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -177,6 +217,16 @@ func checkValues(c config, set map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// loadHostMap loads the map -map names into c.hostMap, after the flags were checked.
+func loadHostMap(c *config) error {
+	if c.mapArg == "" {
+		return nil
+	}
+	mp, err := cli.Map("map", c.mapArg, maps.Library{Dirs: []string{c.mapDir}})
+	c.hostMap = mp
+	return err
 }
 
 // parseSize parses "WxH".
@@ -214,6 +264,9 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 		scr.settings = &set
 		scr.save = func(s client.Settings) { saveSettings(s, stderr) }
 	}
+	if c.replay != "" {
+		return watchReplay(ctx, c, scr, stderr)
+	}
 	if c.name == "" {
 		c.name = scr.settings.Name
 	}
@@ -224,15 +277,22 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
 		Difficulty: c.difficulty, Logger: logger}
-	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss}
+	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss, LossBurst: c.lossBurst}
+	rec := recording(c, *scr.settings, stderr)
 
-	m, sess, mode, err := startMatch(ctx, c, mc, link, logger)
+	m, sess, mode, err := startMatch(ctx, c, mc, link, rec, logger)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
 	logger.Info("match started", "mode", mode)
 	notice := matchNotice(c, mode, sess, stderr)
+	if mode == "host" {
+		ifaces, _ := c.find.Interfaces("lan", c.host) // checked with the flags
+		stop := cli.Publish(sess.Host, cli.HostInfo{Name: c.name, Passphrase: c.pass != "",
+			Capacity: c.defences.Limits().MaxPlayers, HostPlays: true}, ifaces, splitURLs(c.list.urls), logger)
+		defer stop()
+	}
 	mp := m.Terrain()
 	rc := client.RunConfig{
 		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
@@ -270,7 +330,7 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 
 // startMatch hosts, joins or starts the practice match c asks for, with mc as the
 // player's match; mode names which ("host", "join" or "practice").
-func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link, logger *slog.Logger) (*game.Match, *session.Session, string, error) {
+func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link, rec session.Recording, logger *slog.Logger) (*game.Match, *session.Session, string, error) {
 	var (
 		m    *game.Match
 		sess *session.Session
@@ -286,15 +346,23 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 			return nil, nil, "", ierr
 		}
 		logger.Info("identity", "file", path, "new", created)
+		mc.Map = c.hostMap // nil: the default map
 		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
-			Limits: c.defences.Limits(), Certificate: cert, Logger: logger})
+			Limits: c.defences.Limits(), Certificate: cert, Logger: logger, Record: rec})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir, Logger: logger})
+		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir,
+			Logger: logger, Record: rec})
 		mode = "join"
 	default:
-		m, sess, err = session.Practice(ctx, practiceConfig(c, mc, link, logger))
+		pc := practiceConfig(c, mc, link, logger)
+		pc.Record = rec
+		m, sess, err = session.Practice(ctx, pc)
 		mode = "practice"
+	}
+	if je := (*net.JoinError)(nil); errors.As(err, &je) {
+		// The sentence for the player; the chain is in the log (-v).
+		return nil, nil, mode, &explained{words: je.Sentence(), err: err}
 	}
 	if err != nil {
 		if mode == "host" {

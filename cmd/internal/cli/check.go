@@ -15,9 +15,9 @@ import (
 	"github.com/treadline/treadline/net/wire"
 )
 
-// MaxLinkDelay is the largest one-way delay -lag and -jitter may add together. A join
-// takes several round trips (the QUIC handshake, the challenge, the answer) that must
-// fit in net.DefaultJoinTimeout, and a link slower than this is no longer a game.
+// MaxLinkDelay is the largest one-way delay -lag and -jitter may add together: a link
+// slower than this is no longer a game. Joins hold on it (net's join waits follow the
+// measured round trip; BenchmarkJoinOverBadLink in package net measures them).
 const MaxLinkDelay = 500 * time.Millisecond
 
 // Bots checks a bot count against the match's limit.
@@ -36,6 +36,19 @@ func Fraction(flag string, v float64) error {
 	return nil
 }
 
+// LossBurst checks the mean length of a run of lost packets, such as -loss-burst:
+// 0 or more (0 and 1 mean independent losses), and below 1 loss when bursts are
+// asked for (a link losing everything has no bursts).
+func LossBurst(flag string, burst, loss float64) error {
+	switch {
+	case !(burst >= 0) || math.IsInf(burst, 0):
+		return Usagef(flag, "%v: give a mean run length of 0 or more packets (0 or 1: independent losses)", burst)
+	case burst > 1 && loss >= 1:
+		return Usagef(flag, "%v with -loss %v: every packet is lost already; give a -loss below 1", burst, loss)
+	}
+	return nil
+}
+
 // Link checks the added latency and jitter of an impaired link: neither negative,
 // jitter no larger than the latency it deviates from (a delay drawn from lag ± jitter
 // cannot go below zero, so a larger jitter would quietly raise the mean delay), and
@@ -50,8 +63,7 @@ func Link(lagFlag, jitterFlag string, lag, jitter time.Duration) error {
 		return Usagef(jitterFlag, "%v is larger than -%s %v: each packet is delayed by lag ± jitter and no delay goes below zero; give a -%s of at most -%s",
 			jitter, lagFlag, lag, jitterFlag, lagFlag)
 	case lag+jitter > MaxLinkDelay:
-		why := fmt.Sprintf("at most %v of added one-way delay (joining takes several round trips within %v)",
-			MaxLinkDelay, net.DefaultJoinTimeout)
+		why := fmt.Sprintf("at most %v of added one-way delay (a slower link is no longer a game)", MaxLinkDelay)
 		if jitter == 0 {
 			return Usagef(lagFlag, "%v: give %s", lag, why)
 		}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -63,6 +64,20 @@ func TestLink(t *testing.T) {
 	} {
 		if err := Link("lag", "jitter", c.lag, c.jitter); (err == nil) != c.ok {
 			t.Errorf("lag %v jitter %v: %v, want ok=%v", c.lag, c.jitter, err, c.ok)
+		}
+	}
+}
+
+func TestLossBurst(t *testing.T) {
+	for _, c := range []struct {
+		burst, loss float64
+		ok          bool
+	}{
+		{0, 0, true}, {1, 1, true}, {3, 0.3, true}, {3, 1, false}, {-1, 0.1, false},
+		{math.NaN(), 0.1, false}, {math.Inf(1), 0.1, false},
+	} {
+		if err := LossBurst("loss-burst", c.burst, c.loss); (err == nil) != c.ok {
+			t.Errorf("burst %v loss %v: %v, want ok=%v", c.burst, c.loss, err, c.ok)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package gametest
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,20 +13,30 @@ import (
 	"github.com/treadline/treadline/net/impair"
 )
 
-var _ game.Link = (*LoopLink)(nil)
+var _ game.Link = (*Link)(nil)
 
-func newLoopback(t *testing.T, cfg LoopbackConfig) *Loopback {
+func newRig(t *testing.T, cfg Config) *Rig {
 	t.Helper()
-	hub, err := NewLoopback(cfg)
+	r, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return hub
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
-func TestLoopbackDelivery(t *testing.T) {
-	hub := newLoopback(t, LoopbackConfig{Link: impair.Link{Latency: 100 * time.Millisecond}})
-	a, b := hub.Join(), hub.Join()
+func join(t *testing.T, r *Rig) *Link {
+	t.Helper()
+	l, err := r.Join()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestRigDelivery(t *testing.T) {
+	rig := newRig(t, Config{Link: impair.Link{Latency: 100 * time.Millisecond}})
+	a, b := join(t, rig), join(t, rig)
 	id, err := a.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{1, 2, 3}))
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +45,7 @@ func TestLoopbackDelivery(t *testing.T) {
 	if evs = b.Poll(evs[:0]); len(evs) != 0 {
 		t.Fatalf("spawn delivered before its delay: %+v", evs)
 	}
-	hub.SetNow(0.1)
+	rig.SetNow(0.1)
 	evs = b.Poll(evs[:0])
 	if len(evs) != 1 || evs[0].Kind != net.EventSpawn || evs[0].Actor != id || evs[0].Owner != a.ID() || evs[0].Name != "a" {
 		t.Fatalf("b got %+v, want a's spawn", evs)
@@ -50,18 +61,17 @@ func TestLoopbackDelivery(t *testing.T) {
 	if err := b.Publish(id, s); !errors.Is(err, net.ErrNotOwner) {
 		t.Errorf("publishing another's actor: %v, want ErrNotOwner", err)
 	}
-	hub.SetNow(0.2)
+	rig.SetNow(0.2)
 	evs = b.Poll(evs[:0])
-	if len(evs) != 1 || evs[0].Kind != net.EventState || evs[0].State.Time != 0.1 ||
-		evs[0].State.Position != s.Position {
+	if len(evs) != 1 || evs[0].Kind != net.EventState || evs[0].State.Time != 0.1 || evs[0].State.Position != s.Position {
 		t.Fatalf("b got %+v, want the update stamped 0.1", evs)
 	}
 	if evs = a.Poll(evs[:0]); len(evs) != 0 {
 		t.Errorf("owner received its own update: %+v", evs)
 	}
 	// A late joiner learns of the actor with its latest state.
-	c := hub.Join()
-	hub.SetNow(0.35)
+	c := join(t, rig)
+	rig.SetNow(0.35)
 	evs = c.Poll(evs[:0])
 	if len(evs) != 1 || evs[0].Kind != net.EventSpawn || evs[0].State.Position != s.Position {
 		t.Fatalf("late joiner got %+v", evs)
@@ -70,29 +80,29 @@ func TestLoopbackDelivery(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	hub.SetNow(0.5)
-	for _, l := range []*LoopLink{b, c} {
+	rig.SetNow(0.5)
+	for _, l := range []*Link{b, c} {
 		if evs = l.Poll(evs[:0]); len(evs) != 1 || evs[0].Kind != net.EventDespawn || evs[0].Actor != id {
-			t.Errorf("link %d got %+v, want the despawn", l.ID(), evs)
+			t.Errorf("%v got %+v, want the despawn", l, evs)
 		}
 	}
-	if _, err := a.Spawn("again", 1, deadreckon.State{}); !errors.Is(err, net.ErrClosed) {
+	if _, err := a.Spawn("again", 1, deadreckon.NewState(mgl64.Vec3{})); !errors.Is(err, net.ErrClosed) {
 		t.Errorf("spawn on a closed link: %v", err)
 	}
 }
 
-func TestLoopbackLossJitterAndOrder(t *testing.T) {
+func TestRigLossJitterAndOrder(t *testing.T) {
 	const n = 2000
-	hub := newLoopback(t, LoopbackConfig{Link: impair.Link{Latency: 70 * time.Millisecond, Jitter: 20 * time.Millisecond,
+	rig := newRig(t, Config{Link: impair.Link{Latency: 70 * time.Millisecond, Jitter: 20 * time.Millisecond,
 		Loss: 0.1, Reorder: 0.05}, Seed: 3})
-	a, b := hub.Join(), hub.Join()
-	id, _ := a.Spawn("a", 1, deadreckon.State{})
+	a, b := join(t, rig), join(t, rig)
+	id, _ := a.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{}))
 	var evs []net.Event
 	got, last := 0, -1.0
 	for k := 1; k <= n; k++ {
 		now := float64(k) * 0.01
-		hub.SetNow(now)
-		if err := a.Publish(id, deadreckon.State{}); err != nil {
+		rig.SetNow(now)
+		if err := a.Publish(id, deadreckon.NewState(mgl64.Vec3{})); err != nil {
 			t.Fatal(err)
 		}
 		evs = b.Poll(evs[:0])
@@ -103,7 +113,7 @@ func TestLoopbackLossJitterAndOrder(t *testing.T) {
 			if ev.State.Time <= last {
 				t.Fatalf("update %.2f delivered after %.2f", ev.State.Time, last)
 			}
-			// 70 ± 20 ms, plus 20 ms for a reordered update, seen at the next 10 ms poll.
+			// 70 ± 20 ms, plus 20 ms for a reordered update, seen at the next 10 ms step.
 			if lat := now - ev.State.Time; lat < 0.05-1e-9 || lat > 0.11+0.01+1e-9 {
 				t.Fatalf("latency %.3f s outside [0.05, 0.12]", lat)
 			}
@@ -120,25 +130,25 @@ func TestLoopbackLossJitterAndOrder(t *testing.T) {
 	if st.Dropped == 0 {
 		t.Error("5% reordering at 100 updates/s reordered nothing")
 	}
-	if st.UpdatesIn < 60 || st.UpdatesIn > 100 || st.BytesIn != st.UpdatesIn*DefaultUpdateBytes {
+	if st.UpdatesIn < 60 || st.UpdatesIn > 100 || st.BytesIn <= 0 {
 		t.Errorf("rates in: %.1f updates/s, %.1f B/s", st.UpdatesIn, st.BytesIn)
 	}
-	if out := a.Stats().UpdatesOut; out < 99 || out > 101 {
+	if out := a.Stats().UpdatesOut; out < 90 || out > 110 {
 		t.Errorf("updates out %.1f/s, want 100", out)
 	}
 }
 
-func TestLoopbackDeterministic(t *testing.T) {
+func TestRigDeterministic(t *testing.T) {
 	trace := func() []float64 {
-		hub := newLoopback(t, LoopbackConfig{Link: impair.Link{Latency: 20 * time.Millisecond, Jitter: 15 * time.Millisecond,
+		rig := newRig(t, Config{Link: impair.Link{Latency: 20 * time.Millisecond, Jitter: 15 * time.Millisecond,
 			Loss: 0.2, LossBurst: 3, Duplicate: 0.05, Reorder: 0.05}, Seed: 9})
-		a, b := hub.Join(), hub.Join()
-		id, _ := a.Spawn("a", 1, deadreckon.State{})
+		a, b := join(t, rig), join(t, rig)
+		id, _ := a.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{}))
 		var out []float64
 		var evs []net.Event
 		for k := 1; k <= 300; k++ {
-			hub.SetNow(float64(k) * 0.01)
-			_ = a.Publish(id, deadreckon.State{})
+			rig.SetNow(float64(k) * 0.01)
+			_ = a.Publish(id, deadreckon.NewState(mgl64.Vec3{}))
 			for _, ev := range b.Poll(evs[:0]) {
 				out = append(out, ev.State.Time)
 			}
@@ -146,12 +156,7 @@ func TestLoopbackDeterministic(t *testing.T) {
 		return out
 	}
 	x, y := trace(), trace()
-	if len(x) != len(y) {
-		t.Fatalf("runs delivered %d and %d events", len(x), len(y))
-	}
-	for i := range x {
-		if x[i] != y[i] {
-			t.Fatalf("event %d: %v vs %v", i, x[i], y[i])
-		}
+	if len(x) < 100 || !slices.Equal(x, y) {
+		t.Fatalf("two runs delivered %d and %d events, or differently:\n%v\n%v", len(x), len(y), x, y)
 	}
 }

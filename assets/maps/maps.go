@@ -1,0 +1,107 @@
+// Package maps holds the maps Treadline ships, embedded in every program that imports
+// it, so that the client and the host run from any directory; and it finds a map by
+// name among them and in directories a player or an operator adds (-maps DIR).
+//
+// A map is a sidecar NAME.json beside the heightmap PNG it names (package terrain,
+// Sidecar). The shipped maps:
+//
+//   - valley: hills, a ridge with a long climb and a ledge, a wide valley floor.
+//   - dunes: open desert, rows of dunes with saddles and flat pans between them.
+//
+// Both were made by cmd/mapgen; its doc gives the command lines.
+//
+//	mp, err := maps.Library{Dirs: []string{"mymaps"}}.Load("dunes")
+package maps
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/treadline/treadline/terrain"
+)
+
+//go:embed *.json *.png
+var shipped embed.FS
+
+// Default is the map a match runs unless told otherwise.
+const Default = "valley"
+
+// ErrNoMap reports a map name that no directory of the library holds.
+var ErrNoMap = errors.New("no such map")
+
+// Shipped returns the file system of the maps built into the program.
+func Shipped() fs.FS { return shipped }
+
+// Library finds maps by name: in Dirs, in order, then among the shipped maps, so that
+// a directory can add maps and replace shipped ones. The zero value finds the shipped
+// maps only. Safe for concurrent use.
+type Library struct {
+	// Dirs are directories searched before the shipped maps.
+	Dirs []string
+}
+
+// CheckName reports whether name can name a map: a file name without directories
+// and without the ".json" extension.
+func CheckName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.HasSuffix(name, ".json") {
+		return fmt.Errorf("map name %q: give a name such as %q, without directories or extension", name, Default)
+	}
+	return nil
+}
+
+// Load loads the map called name.
+func (l Library) Load(name string) (*terrain.Map, error) {
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
+	for _, fsys := range l.fileSystems() {
+		if _, err := fs.Stat(fsys, name+".json"); err != nil {
+			continue
+		}
+		mp, err := terrain.LoadFS(fsys, name+".json")
+		if err != nil {
+			return nil, fmt.Errorf("load map %q: %w", name, err)
+		}
+		return mp, nil
+	}
+	return nil, fmt.Errorf("load map %q: %w (the maps here: %s)", name, ErrNoMap, strings.Join(l.Names(), ", "))
+}
+
+// Open loads the map arg names: a path to a sidecar file when it holds a directory
+// separator or ends in ".json", else a name Load finds.
+func (l Library) Open(arg string) (*terrain.Map, error) {
+	if strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".json") {
+		return terrain.Load(arg)
+	}
+	return l.Load(arg)
+}
+
+// Names returns the names of every map the library finds, sorted, each once.
+func (l Library) Names() []string {
+	var names []string
+	for _, fsys := range l.fileSystems() {
+		found, _ := fs.Glob(fsys, "*.json")
+		for _, f := range found {
+			names = append(names, strings.TrimSuffix(f, ".json"))
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// fileSystems returns the directories to search, in order, then the shipped maps.
+func (l Library) fileSystems() []fs.FS {
+	out := make([]fs.FS, 0, len(l.Dirs)+1)
+	for _, d := range l.Dirs {
+		if d != "" {
+			out = append(out, os.DirFS(filepath.Clean(d)))
+		}
+	}
+	return append(out, shipped)
+}

@@ -1,0 +1,79 @@
+package maps
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/treadline/treadline/terrain"
+)
+
+// TestShippedMaps: the shipped maps load from the program itself, wherever it runs.
+func TestShippedMaps(t *testing.T) {
+	t.Chdir(t.TempDir()) // nothing of the repository around
+	for _, name := range []string{"valley", "dunes"} {
+		mp, err := Library{}.Load(name)
+		if err != nil {
+			t.Fatalf("shipped map %q: %v", name, err)
+		}
+		if mp.Name() != name || len(mp.Spawns()) < 8 {
+			t.Errorf("shipped map %q: name %q, %d spawns", name, mp.Name(), len(mp.Spawns()))
+		}
+	}
+}
+
+// TestLibraryDirs: a directory adds maps and replaces shipped ones of the same name.
+func TestLibraryDirs(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		size float64
+	}{{"hills", 128}, {"valley", 96}} {
+		mp, err := terrain.Generate(terrain.GenerateConfig{Seed: 2, Size: c.size, Samples: 33, Name: c.name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := mp.Save(filepath.Join(dir, c.name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib := Library{Dirs: []string{dir}}
+	if got := fmt.Sprint(lib.Names()); got != "[dunes hills valley]" {
+		t.Errorf("names %s, want [dunes hills valley]", got)
+	}
+	for _, c := range []struct {
+		arg  string
+		size float64 // 0: an error
+	}{
+		{"hills", 128},
+		{"valley", 96}, // the directory's, not the shipped one
+		{"dunes", 512},
+		{filepath.Join(dir, "hills.json"), 128},
+		{"nowhere", 0},
+		{"../valley", 0},
+		{"missing.json", 0}, // a path to a file that is not there
+		{"", 0},
+	} {
+		mp, err := lib.Open(c.arg)
+		switch {
+		case c.size == 0 && err == nil:
+			t.Errorf("Open(%q) = %q, want an error", c.arg, mp.Name())
+		case c.size != 0 && err != nil:
+			t.Errorf("Open(%q): %v", c.arg, err)
+		case c.size != 0 && math.Abs(mp.Size()[0]-c.size) > 1e-9:
+			t.Errorf("Open(%q) is %v m across, want %v", c.arg, mp.Size()[0], c.size)
+		}
+	}
+	_, err := lib.Load("nowhere")
+	if !errors.Is(err, ErrNoMap) || !strings.Contains(err.Error(), "dunes, hills, valley") {
+		t.Errorf("a missing map: %v, want ErrNoMap naming the maps there are", err)
+	}
+}
+
+func ExampleLibrary_Names() {
+	fmt.Println(Library{}.Names())
+	// Output: [dunes valley]
+}

@@ -1,0 +1,131 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// pollUntil polls cond until it holds, failing after a generous wait.
+func pollUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never happened", what)
+		}
+		runtime.Gosched()
+	}
+}
+
+// rawPayload returns every block's records of the recording b, decompressed.
+func rawPayload(t *testing.T, b []byte) []byte {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	for r.nextBlock() {
+		out = append(out, r.raw...)
+	}
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	return out
+}
+
+// TestHostTapRecordsAMatch runs a real host with a passphrase and a player over
+// QUIC, records the host's view, and checks what the recording holds, and that it
+// holds neither the passphrase nor the player's reconnect token.
+func TestHostTapRecordsAMatch(t *testing.T) {
+	const pass = "correct horse battery staple"
+	path := filepath.Join(t.TempDir(), "host.tread")
+	w, err := Create(path, Meta{Perspective: Host, Map: "valley"}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tap := NewHostTap(NewSink(w), nil, nil)
+	ctx := context.Background()
+	host, err := net.Listen(ctx, net.HostConfig{Addr: "127.0.0.1:0", Passphrase: pass, Tap: tap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	c, err := net.Dial(ctx, net.ClientConfig{Addr: host.Addr().String(), Fingerprint: host.Fingerprint(),
+		KnownHosts: "-", Name: "ann", Passphrase: pass})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := c.ReconnectToken()
+	id, err := c.Spawn("ann", 1, deadreckon.NewState(mgl64.Vec3{1, 0, 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		s := deadreckon.NewState(mgl64.Vec3{1 + float64(i)*0.2, 0, 2})
+		s.Velocity = mgl64.Vec3{2, 0, 0}
+		if err := c.Publish(id, s); err != nil {
+			t.Fatal(err)
+		}
+		want := uint64(i + 1)
+		pollUntil(t, "the update's relay", func() bool { return host.Stats().Accepted >= want })
+	}
+	if err := c.Chat("gg"); err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, "the chat", func() bool { return w.Stats().Records >= 8 })
+	c.Close()
+	pollUntil(t, "the leave", func() bool { return host.Stats().Players == 1 })
+	host.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range [][]byte{[]byte(pass), token[:]} {
+		if bytes.Contains(b, secret) || bytes.Contains(rawPayload(t, b), secret) {
+			t.Errorf("the recording holds a secret: %q", secret)
+		}
+	}
+	recs, err := readAll(t, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	states := 0
+	for _, r := range recs {
+		switch r.Kind {
+		case KindMessage:
+			kinds = append(kinds, r.Message.Type().String())
+		case KindJoin:
+			kinds = append(kinds, "join:"+r.Name)
+		case KindState:
+			states++
+			if r.Arrival != r.Time || r.Update.Actor != wire.ActorID(id) {
+				t.Errorf("state of actor %d arrived %v, taken in %v", r.Update.Actor, r.Arrival, r.Time)
+			}
+		}
+	}
+	got := strings.Join(kinds, " ")
+	for _, want := range []string{"join:ann", "spawn", "chat", "despawn", "leave"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("records %q lack %s", got, want)
+		}
+	}
+	if states != 5 {
+		t.Errorf("%d states recorded, want the 5 accepted", states)
+	}
+}

@@ -1,0 +1,267 @@
+package record
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Sink is where taps write: one Writer at a time, which a host replaces when one
+// match ends and the next begins. The zero value holds no Writer: taps on it record
+// nothing. A Sink is safe for concurrent use.
+type Sink struct{ w atomic.Pointer[Writer] }
+
+// NewSink returns a sink writing to w.
+func NewSink(w *Writer) *Sink {
+	s := &Sink{}
+	s.w.Store(w)
+	return s
+}
+
+// Writer returns the writer records go to now, or nil.
+func (s *Sink) Writer() *Writer {
+	if s == nil {
+		return nil
+	}
+	return s.w.Load()
+}
+
+// Swap makes w the writer records go to and returns the one before.
+func (s *Sink) Swap(w *Writer) *Writer { return s.w.Swap(w) }
+
+// TapOptions say what a MatchTap records.
+type TapOptions struct {
+	// View records the recorder's own view: each tick (KindFrame) and the events it
+	// handles (spawns, received updates with their arrival times, despawns, chat, and
+	// the host's shots, verdicts, kills and scores). A client's match records it; a
+	// host's matches leave it to the HostTap.
+	View bool
+	// Sent marks the updates the match's local tanks publish (KindSentMark): when,
+	// not what, for tanks whose updates the recording holds as received (practice's
+	// bots). View records the updates themselves (KindSent). A host's bots need
+	// neither: the HostTap records what it relays.
+	Sent bool
+	// Shift, if set, is added to the match's times to put them on the recording's
+	// clock: for practice's in-process host, whose bots run on the host clock while
+	// the player's recording runs on the player's.
+	Shift func() float64
+}
+
+// MatchTap records a game.Match through its Observer hook (game.Config.Observer): the
+// true pose of every local tank every tick, and what TapOptions asks for. It never
+// allocates per record. Its methods are called by the match's goroutine.
+type MatchTap struct {
+	sink  *Sink
+	opt   TapOptions
+	upd   wire.Update // reused
+	spawn wire.Spawn  // reused
+	msg   wireBuf     // reused control messages
+}
+
+// wireBuf holds one reusable message of each kind a tap turns events into.
+type wireBuf struct {
+	despawn wire.Despawn
+	chat    wire.Chat
+}
+
+// NewMatchTap returns a tap writing to sink.
+func NewMatchTap(sink *Sink, opt TapOptions) *MatchTap { return &MatchTap{sink: sink, opt: opt} }
+
+func (t *MatchTap) shift() float64 {
+	if t.opt.Shift == nil {
+		return 0
+	}
+	return t.opt.Shift()
+}
+
+// Polled records a tick and its events (with TapOptions.View).
+func (t *MatchTap) Polled(now float64, events []net.Event, clockOffset time.Duration) {
+	w := t.sink.Writer()
+	if w == nil || !t.opt.View {
+		return
+	}
+	now += t.shift()
+	w.Frame(now, clockOffset.Seconds())
+	for i := range events {
+		t.event(w, now, &events[i])
+	}
+}
+
+// event records one event handled at time now.
+func (t *MatchTap) event(w *Writer, now float64, ev *net.Event) {
+	switch ev.Kind {
+	case net.EventSpawn:
+		t.spawn = wire.Spawn{Actor: wire.ActorID(ev.Actor), Owner: wire.PlayerID(ev.Owner),
+			Team: uint8(max(0, min(ev.Team, math.MaxUint8))), Name: ev.Name, State: ev.State}
+		_ = w.Message(now, &t.spawn) // a spawn the wire cannot carry never came over it
+	case net.EventState:
+		t.upd = wire.Update{Actor: wire.ActorID(ev.Actor), State: ev.State}
+		_ = w.Update(now, ev.Arrival, &t.upd)
+	case net.EventDespawn:
+		t.msg.despawn = wire.Despawn{Actor: wire.ActorID(ev.Actor), Reason: despawnReason(ev.Text)}
+		_ = w.Message(now, &t.msg.despawn)
+	case net.EventChat:
+		t.msg.chat = wire.Chat{From: wire.PlayerID(ev.Owner), Text: ev.Text}
+		_ = w.Message(now, &t.msg.chat)
+	case net.EventMessage:
+		if ev.Message != nil && recordable(ev.Message.Type()) {
+			_ = w.Message(now, ev.Message)
+		}
+	}
+}
+
+// despawnReason reads back the reason a despawn event gives in words.
+func despawnReason(text string) wire.DespawnReason {
+	for _, r := range []wire.DespawnReason{wire.DespawnDestroyed, wire.DespawnOwnerGone} {
+		if text == r.String() {
+			return r
+		}
+	}
+	return wire.DespawnRemoved
+}
+
+// Published records a local tank's update (TapOptions.View), its time the publish
+// time on the recording's clock, or marks that it published one (TapOptions.Sent).
+func (t *MatchTap) Published(actor uint32, s deadreckon.State, now float64) {
+	w := t.sink.Writer()
+	if w == nil || !(t.opt.View || t.opt.Sent) || actor > math.MaxUint16 {
+		return
+	}
+	now += t.shift()
+	if !t.opt.View {
+		_ = w.SentMark(now, actor)
+		return
+	}
+	s.Time = math.Max(0, now)
+	t.upd = wire.Update{Actor: wire.ActorID(actor), State: s}
+	_ = w.Sent(now, &t.upd)
+}
+
+// Truth records a local tank's true pose.
+func (t *MatchTap) Truth(actor uint32, s *deadreckon.Sample) {
+	w := t.sink.Writer()
+	if w == nil {
+		return
+	}
+	p := PoseOf(actor, s)
+	p.Time += t.shift()
+	w.Truth(p)
+}
+
+// HostTap records a net.Host through its Tap hook (net.HostConfig.Tap): every update
+// the host accepts and relays, with its arrival time, every message it sends every
+// player, every join and every leave. Given a Next function it starts a new recording
+// when a match ends (the scores say it is over), opening it with every player and
+// every tank still there, so that each recording plays on its own. The host's run loop
+// calls its methods.
+type HostTap struct {
+	sink    *Sink
+	next    func() (*Writer, error)
+	report  func(error)
+	actors  map[wire.ActorID]*tapActor
+	players map[wire.PlayerID]string
+	leave   wire.Leave // reused
+}
+
+// tapActor is what a HostTap knows of a tank, to open the next recording with.
+type tapActor struct {
+	spawn wire.Spawn
+	rec   [wire.MaxUpdateSize]byte // its last relayed update record
+	n     int
+}
+
+// NewHostTap returns a tap writing to sink. If next is set, it is called at the end
+// of each match for the writer of the next one; report, if set, hears in one line why
+// it could not make one.
+func NewHostTap(sink *Sink, next func() (*Writer, error), report func(error)) *HostTap {
+	return &HostTap{sink: sink, next: next, report: report,
+		actors: make(map[wire.ActorID]*tapActor), players: make(map[wire.PlayerID]string)}
+}
+
+// Relayed records an accepted update as it arrived.
+func (t *HostTap) Relayed(rec []byte, at float64) {
+	if w := t.sink.Writer(); w != nil {
+		_ = w.State(at, at, rec) // the host checked the record
+	}
+	if len(rec) >= 2 && len(rec) <= wire.MaxUpdateSize {
+		if a := t.actors[wire.ActorID(uint16(rec[0])<<8|uint16(rec[1]))]; a != nil {
+			a.n = copy(a.rec[:], rec)
+		}
+	}
+}
+
+// Broadcast records a message sent to every player, and starts the next recording
+// after a match's final scores.
+func (t *HostTap) Broadcast(m wire.Message, at float64) {
+	if w := t.sink.Writer(); w != nil {
+		_ = w.Message(at, m)
+	}
+	switch m := m.(type) {
+	case *wire.Spawn:
+		t.actors[m.Actor] = &tapActor{spawn: *m}
+	case *wire.Despawn:
+		delete(t.actors, m.Actor)
+	case *wire.Scores:
+		if m.Over && t.next != nil {
+			t.rotate(at)
+		}
+	}
+}
+
+// Joined records a player joining.
+func (t *HostTap) Joined(player uint32, name string, at float64) {
+	if w := t.sink.Writer(); w != nil {
+		_ = w.Join(at, player, name)
+	}
+	t.players[wire.PlayerID(player)] = name
+}
+
+// Left records a player leaving.
+func (t *HostTap) Left(player uint32, reason wire.LeaveReason, at float64) {
+	if w := t.sink.Writer(); w != nil {
+		t.leave = wire.Leave{Player: wire.PlayerID(player), Reason: reason}
+		_ = w.Message(at, &t.leave)
+	}
+	delete(t.players, wire.PlayerID(player))
+}
+
+// rotate closes the recording of the match that ended and opens the next one with
+// the players and tanks still in the match.
+func (t *HostTap) rotate(at float64) {
+	if old := t.sink.Swap(nil); old != nil {
+		go old.Close() // its error reached its OnError
+	}
+	w, err := t.next()
+	if err != nil {
+		if t.report != nil {
+			t.report(err)
+		}
+		return
+	}
+	for _, id := range sortedKeys(t.players) {
+		_ = w.Join(at, uint32(id), t.players[id])
+	}
+	for _, id := range sortedKeys(t.actors) {
+		a := t.actors[id]
+		_ = w.Message(at, &a.spawn)
+		if a.n > 0 {
+			_ = w.State(at, at, a.rec[:a.n])
+		}
+	}
+	t.sink.Swap(w)
+}
+
+// sortedKeys returns m's keys in increasing order, so that recordings repeat.
+func sortedKeys[K ~uint16, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

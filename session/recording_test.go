@@ -1,0 +1,100 @@
+package session
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/record"
+)
+
+// TestPracticeRecords records a practice match over real QUIC: the player's view,
+// the player's tank's truth and the bots' (run by the in-process host), one clock.
+func TestPracticeRecords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	path := filepath.Join(t.TempDir(), "practice"+RecordExt)
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t), Name: "tester"}, Bots: 3,
+		Record: Recording{Path: path, Program: "test", Now: time.Now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runFor(t, 3*time.Second, physics.Input{Throttle: 1, Steer: 0.3}, m)
+	self, _ := m.Self()
+	if err := sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := record.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	meta := r.Meta()
+	if meta.Perspective != record.Client || meta.Player == 0 || meta.Program != "test" || meta.Started == "" || meta.Link == nil {
+		t.Errorf("meta %+v", meta)
+	}
+	count := map[record.Kind]int{}
+	truths := map[uint32]int{}
+	var lastFrame, maxTruth float64
+	var rec record.Record
+	for r.Next(&rec) {
+		count[rec.Kind]++
+		switch rec.Kind {
+		case record.KindFrame:
+			lastFrame = rec.Time
+		case record.KindTruth, record.KindTruthKey:
+			truths[rec.Truth.Actor]++
+			maxTruth = max(maxTruth, rec.Time)
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if count[record.KindFrame] < 60 || count[record.KindState] < 10 || count[record.KindSent] < 3 || count[record.KindMessage] < 4 {
+		t.Errorf("records by kind: %v", count)
+	}
+	if len(truths) != 4 || truths[self] < 60 {
+		t.Errorf("true poses by tank %v, want the player's (%d) and three bots'", truths, self)
+	}
+	// The bots run on the host's clock: their truth is put on the player's.
+	if d := maxTruth - lastFrame; d > 0.5 || d < -0.5 {
+		t.Errorf("the last true pose at %.3f s, the last frame at %.3f s: not one clock", maxTruth, lastFrame)
+	}
+}
+
+// TestRecordingUnwritable starts a match whose recording cannot be written: it says so
+// once, in one line, and the match plays.
+func TestRecordingUnwritable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	var (
+		mu      sync.Mutex
+		reports []string
+	)
+	report := func(err error) {
+		mu.Lock()
+		reports = append(reports, err.Error())
+		mu.Unlock()
+	}
+	path := filepath.Join(t.TempDir(), "missing", "dir", "x"+RecordExt)
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t)}, Bots: 1,
+		Record: Recording{Path: path, Report: report}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	runFor(t, 500*time.Millisecond, physics.Input{Throttle: 1}, m)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reports) != 1 || strings.Contains(reports[0], "\n") || !strings.Contains(reports[0], "x"+RecordExt) {
+		t.Errorf("reports %q: want one line naming the file", reports)
+	}
+}
