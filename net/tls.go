@@ -92,8 +92,8 @@ func hostTLS(cert tls.Certificate) *tls.Config {
 	}
 }
 
-// clientTLS verifies the host's certificate by fingerprint: against pin when set, else
-// against the known-hosts store (remembering it on first use). The certificate chain
+// clientTLS verifies the host's certificate by fingerprint: against pin when set, and
+// against the known-hosts store when known is set (remembering it on first use). The certificate chain
 // itself is not checked against any authority: hosts are self-signed.
 func clientTLS(addr, pin string, known *knownHosts) *tls.Config {
 	pin = normalizeFingerprint(pin)
@@ -107,11 +107,8 @@ func clientTLS(addr, pin string, known *knownHosts) *tls.Config {
 				return errors.New("host sent no certificate")
 			}
 			got := Fingerprint(raw[0])
-			if pin != "" {
-				if got != pin {
-					return fmt.Errorf("%w: the host presented %s, pinned %s", ErrFingerprintMismatch, got, pin)
-				}
-				return nil
+			if pin != "" && got != pin {
+				return fmt.Errorf("%w: the host presented %s, pinned %s", ErrFingerprintMismatch, got, pin)
 			}
 			if known == nil {
 				return nil
