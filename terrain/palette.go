@@ -9,7 +9,8 @@ import (
 // sample by its height and slope (see Mesh.Colors): Low on level ground low down,
 // High on level ground higher up, Slope on moderate slopes, Cliff on steep ones and
 // Peak on the highest level ground. A sidecar gives it as "palette"; without one, a
-// map has DefaultPalette's grass, dry grass, dirt, rock and snow.
+// map has DefaultPalette's grass, dry grass, dirt, rock and snow. Generate gives a map
+// its style's palette (Style.Palette).
 type Palette struct {
 	// Low colours level ground in the lower part of the map's height range.
 	Low [3]float32 `json:"low"`
@@ -45,4 +46,20 @@ func (p Palette) check() error {
 		}
 	}
 	return nil
+}
+
+// Palette returns the ground colours of the style: DefaultPalette's for the valley;
+// for the dunes sand, pale on the level ground and crests, darker and warmer on the lee
+// faces, sandstone on the outcrops' steep sides.
+func (s Style) Palette() Palette {
+	if s != StyleDunes {
+		return DefaultPalette()
+	}
+	return Palette{
+		Low:   [3]float32{0.74, 0.6, 0.38},
+		High:  [3]float32{0.82, 0.7, 0.47},
+		Slope: [3]float32{0.64, 0.49, 0.3},
+		Cliff: [3]float32{0.56, 0.43, 0.31},
+		Peak:  [3]float32{0.88, 0.79, 0.58},
+	}
 }
