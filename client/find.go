@@ -47,6 +47,10 @@ type FindConfig struct {
 	// Probe measures the round trip to the match at addr whose certificate has the
 	// fingerprint fp, with a QUIC handshake. If nil, net.Probe.
 	Probe func(ctx context.Context, addr, fp string) (net.ProbeResult, error)
+	// KnownHosts is the trust-on-first-use file whose remembered fingerprints mark a
+	// match found on the local network whose certificate changed. If empty,
+	// net.DefaultKnownHostsPath(); "-": none.
+	KnownHosts string
 	// Now tells the time for the pacing. If nil, time.Now: pings are network
 	// timings.
 	Now func() time.Time
@@ -109,6 +113,8 @@ type finder struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
+	known map[string]string // the fingerprints known_hosts remembers, by address
+
 	mu      sync.Mutex
 	listed  map[string][]lobby.Entry // by list URL
 	errs    map[string]string        // by source ("lan" or a list URL), one line each
@@ -122,6 +128,12 @@ func startFinder(cfg FindConfig, lists string) *finder {
 	cfg = cfg.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &finder{cfg: cfg, cancel: cancel, listed: map[string][]lobby.Entry{}, errs: map[string]string{}, pings: map[string]probed{}}
+	if cfg.KnownHosts != "-" {
+		var err error
+		if f.known, err = net.KnownFingerprints(cfg.KnownHosts); err != nil {
+			f.errs["known"] = err.Error()
+		}
+	}
 	if ifaces, err := lobby.Interfaces(cfg.LAN); err != nil {
 		f.errs["lan"] = "the local network: " + err.Error()
 	} else if len(ifaces) > 0 {
@@ -236,6 +248,10 @@ func (f *finder) found() ([]foundMatch, []string) {
 			if p.problem == "" {
 				fm.measured, fm.Ping, fm.Passphrase = true, p.rtt, p.pass
 			}
+		}
+		if old, ok := f.known[e.Addr]; ok && e.Source == "lan" && old != e.Fingerprint {
+			// Joining it would be refused as a changed certificate: say so first.
+			fm.problem = "certificate changed since you joined"
 		}
 		out = append(out, fm)
 	}

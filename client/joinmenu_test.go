@@ -152,7 +152,7 @@ func startFinding(t *testing.T, v *render.Viewer) *finding {
 	listed.line(t, regexp.MustCompile(`msg=listed`))
 	f.set = DefaultSettings()
 	f.set.Name, f.set.Lists = "finder", f.listURL
-	f.find = &FindConfig{LAN: "lo", ListEvery: time.Second}
+	f.find = &FindConfig{LAN: "lo", ListEvery: time.Second, KnownHosts: filepath.Join(dir, "known_hosts")}
 	return f
 }
 
@@ -166,13 +166,26 @@ func (f *finding) press(keys ...window.Key) {
 // open starts a menu on the Join screen and draws it until both matches show with
 // their pings measured.
 func (f *finding) open() *menuRunner {
+	return f.openUntil("both matches with their pings", func(items [][2]string) bool {
+		return measured(items, "this network") && measured(items, f.listHost)
+	})
+}
+
+// measured reports whether the row whose value ends with end shows a measured ping.
+func measured(items [][2]string, end string) bool {
+	i := rowOf(items, end)
+	return i >= 0 && pingRE.MatchString(items[i][1])
+}
+
+// openUntil starts a menu on the Join screen and draws it until it lists two matches
+// and until holds for its rows.
+func (f *finding) openUntil(what string, until func(items [][2]string) bool) *menuRunner {
 	var r *menuRunner
 	gl.Do(func() {
 		r = newMenuRunner(f.v, MenuConfig{Settings: f.set, Find: f.find})
 		f.press(window.KeyDown, window.KeyDown, window.KeyEnter) // Join a match…
 	})
 	var items [][2]string
-	measured := func(end string) bool { i := rowOf(items, end); return i >= 0 && pingRE.MatchString(items[i][1]) }
 	ok := poll.Within(30*time.Second, func() bool {
 		gl.Do(func() {
 			if err := r.frame(); err != nil {
@@ -181,18 +194,24 @@ func (f *finding) open() *menuRunner {
 			f.v.Swap()
 			items = r.m.page().Items
 		})
-		return len(items) == 6 && measured("this network") && measured(f.listHost)
+		return len(items) == 6 && until(items)
 	})
 	if !ok {
-		f.t.Fatalf("the Join menu does not list both matches with their pings within 30 s: %q", items)
+		f.t.Fatalf("the Join menu does not list %s within 30 s: %q", what, items)
 	}
 	return r
 }
 
-// selectRow moves the selection of r down to the row whose value ends with end.
+// selectRow moves the selection of r down to the row whose value ends with end
+// (the selection stays on the match it was on as rows come and go, so it need not
+// be the first).
 func (f *finding) selectRow(r *menuRunner, end string) {
-	for range rowOf(r.m.page().Items, end) {
+	p := r.m.page()
+	for range (rowOf(p.Items, end) - p.Selected + len(p.Items)) % len(p.Items) {
 		f.press(window.KeyDown)
+	}
+	if got := r.m.page(); got.Selected != rowOf(got.Items, end) {
+		f.t.Fatalf("selected row %d of %q, want the one ending %q", got.Selected, got.Items, end)
 	}
 }
 
@@ -305,4 +324,16 @@ func TestJoinMenuFindsAndJoins(t *testing.T) {
 		t.Fatalf("Enter on the listed match: done %v mode %v last %+v", r.done, r.mode, r.s.Last)
 	}
 	f.join(r.s)
+
+	// Another certificate remembered at the local match's address: its row says so
+	// before a join is refused for it.
+	other := f.lan[0] + " " + strings.Repeat("ab", 32) + "\n"
+	if err := os.WriteFile(filepath.Join(f.dir, "known_hosts"), []byte(other), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = f.openUntil("the local match's changed certificate", func(items [][2]string) bool {
+		i := rowOf(items, "this network")
+		return measured(items, f.listHost) && i >= 0 && strings.Contains(items[i][1], "certificate changed since you joined")
+	})
+	gl.Do(r.close)
 }

@@ -105,6 +105,9 @@ func TestRememberPinned(t *testing.T) {
 	if data, err := os.ReadFile(known); err != nil || string(data) != addr+" "+fp+"\n" {
 		t.Fatalf("known hosts file %q (%v), want the line %q", data, err, addr+" "+fp)
 	}
+	if got, err := KnownFingerprints(known); err != nil || len(got) != 1 || got[addr] != fp {
+		t.Errorf("KnownFingerprints = %v, %v; want %s → %s", got, err, addr, fp)
+	}
 	os.WriteFile(known, []byte(addr+" "+strings.Repeat("ab", 32)+"\n"), 0o600)
 	if c, err := Dial(t.Context(), ClientConfig{Addr: addr, Fingerprint: fp, Remember: true, KnownHosts: known}); err == nil {
 		c.Close()
