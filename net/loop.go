@@ -93,7 +93,7 @@ type match struct {
 	guesses    *admission.GuessLimiter // wrong passphrases per address prefix
 	tokens     tokenMemory             // reconnect tokens given, by name, for the guess limiter
 	dirty      []*member               // members with a batch waiting for the coalescing window
-	judgeOut   []wire.Message          // reused: the judge's answers
+	judgeOut   []JudgeMessage          // reused: the judge's answers
 }
 
 func newMatch(h *Host) match {

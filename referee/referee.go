@@ -573,22 +573,31 @@ func (r *Referee) Message(from uint32, m wire.Message, at float64, link net.Judg
 }
 
 // Outbox implements net.Judge: the events decided since the last call, as messages.
-func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
+// A refused claim's verdict goes to its shooter's player only: nobody else acts on it,
+// and a claim flood would otherwise reach every player.
+func (r *Referee) Outbox(buf []net.JudgeMessage) []net.JudgeMessage {
 	r.countRounds()
 	r.evs = r.events(r.evs[:0])
 	for i := range r.evs {
-		m, err := combat.EventMessage(&r.evs[i])
+		ev := &r.evs[i]
+		m, err := combat.EventMessage(ev)
 		if err != nil {
+			continue
+		}
+		if ev.Kind == combat.EventRefused {
+			if a := r.check.actors[ev.Shot.Shooter]; a != nil {
+				buf = append(buf, net.JudgeMessage{Message: m, Private: true, To: a.owner})
+			}
 			continue
 		}
 		if sc, ok := m.(*wire.Scores); ok { // a full match's board is longer than a frame
 			r.pages = wire.SplitScores(r.pages[:0], sc)
 			for _, p := range r.pages {
-				buf = append(buf, p)
+				buf = append(buf, net.JudgeMessage{Message: p})
 			}
 			continue
 		}
-		buf = append(buf, m)
+		buf = append(buf, net.JudgeMessage{Message: m})
 	}
 	clear(r.evs)
 	return buf
