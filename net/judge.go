@@ -37,6 +37,16 @@ type JudgeMessage struct {
 	To      uint32
 }
 
+// Placer is a Judge that places spawns: before an actor enters the match, the host
+// asks it where. The run loop calls it, as it calls the Judge.
+type Placer interface {
+	// Place returns the state an actor of player owner (its tanks called name, on
+	// team) enters the match with at host time at, given the state s its owner asked
+	// for: s, or the place the judge chooses instead, which the host announces to
+	// everyone, the owner included. An error refuses the spawn.
+	Place(owner uint32, name string, team int, s deadreckon.State, at float64) (deadreckon.State, error)
+}
+
 // JudgeCounter is a Judge that tallies its decisions, for HostStats.Judged.
 type JudgeCounter interface {
 	// JudgeCounts appends the tallies to buf, one per verdict, always in the same

@@ -265,6 +265,19 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
+	if pl, ok := m.h.cfg.Judge.(Placer); ok {
+		placed, err := pl.Place(uint32(owner.id), name, int(team), s, now)
+		if err != nil {
+			m.stats.Invalid++
+			return fmt.Errorf("spawn: %w", err)
+		}
+		if placed != s {
+			if err := validateState(&placed, m.h.match, &m.h.lim, now); err != nil {
+				return fmt.Errorf("spawn: the judge's place: %w", err)
+			}
+			s = placed
+		}
+	}
 	id, ok := m.allocActor()
 	if !ok {
 		return errors.New("spawn: no free actor id")

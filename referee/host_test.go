@@ -8,6 +8,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/terrain"
 )
@@ -127,5 +128,93 @@ func TestRefusalGoesToTheShooterOnly(t *testing.T) {
 	}
 	if n := h.ref.Counts().Verdicts[combat.Accepted]; n != 0 {
 		t.Errorf("%d claims accepted", n)
+	}
+}
+
+// TestRespawnPlacedByTheHost: a respawn asked for far from the spawn area (a tank
+// that jumped 566 m at once) or beside an enemy enters where the host's spawn rule
+// puts it, as everyone sees it; one asked for on a safe pad enters where asked.
+func TestRespawnPlacedByTheHost(t *testing.T) {
+	h := newHostFight(t, combat.Rules{})
+	m := h.f.m
+	pads := combat.SpawnPads(m)
+	enemy, _ := h.ref.check.lastPosition(h.targetID)
+	far := pads[0]
+	for _, p := range pads {
+		if p.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() > far.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() {
+			far = p
+		}
+	}
+	lo := m.Min()
+	for i, c := range []struct {
+		what  string
+		asked mgl64.Vec2
+		moved bool
+	}{
+		{"off every pad, in a corner", mgl64.Vec2{lo[0] + 20, lo[1] + 20}, true},
+		{"beside the enemy", mgl64.Vec2{enemy[0] + 5, enemy[2]}, true},
+		{"on the pad farthest from the enemy", far, false},
+	} {
+		now := 2 + float64(i)
+		h.rig.SetNow(now)
+		if err := h.shooter.Despawn(h.shooterID); err != nil {
+			t.Fatal(err)
+		}
+		y, _ := m.HeightAt(c.asked[0], c.asked[1])
+		s := deadreckon.NewState(mgl64.Vec3{c.asked[0], y, c.asked[1]})
+		id, err := h.shooter.Spawn("shooter", 1, stateAt(s, now))
+		if err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		h.shooterID = id
+		var seen *deadreckon.State
+		for _, ev := range h.bystander.Poll(nil) {
+			if ev.Kind == net.EventSpawn && ev.Actor == id {
+				seen = &ev.State
+			}
+		}
+		if seen == nil {
+			t.Fatalf("%s: the bystander never saw the respawn", c.what)
+		}
+		at := mgl64.Vec2{seen.Position[0], seen.Position[2]}
+		off := at.Sub(c.asked).Len()
+		switch {
+		case c.moved && off < 1:
+			t.Errorf("%s: entered where it asked, %v", c.what, at)
+		case c.moved && !combat.InSpawnArea(m, at, 0):
+			t.Errorf("%s: moved to %v, outside the spawn area", c.what, at)
+		case c.moved && at.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() < 2*combat.SpawnClearance:
+			t.Errorf("%s: moved to %v, %.0f m from the enemy", c.what, at, at.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len())
+		case !c.moved && off > 0.1:
+			t.Errorf("%s: moved %.1f m to %v, want where it asked", c.what, off, at)
+		}
+	}
+}
+
+// TestRespawnWaitsForTheWreck: a destroyed player's respawn is refused until its
+// wreck time is over.
+func TestRespawnWaitsForTheWreck(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, WreckTime: 5})
+	s, c := f.shoot(t, 1, 3)
+	r.fire(s, 3.1)
+	if v := r.claim(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
+		t.Fatal(v.Reason)
+	}
+	if _, alive := r.health(2); alive {
+		t.Fatal("the target survived")
+	}
+	wreck := c.Time + 0.1
+	r.Despawned(2, wreck+0.5)
+	pad := combat.SpawnPads(f.m)[0]
+	y, _ := f.m.HeightAt(pad[0], pad[1])
+	asked := deadreckon.NewState(mgl64.Vec3{pad[0], y, pad[1]})
+	for _, c := range []struct {
+		after float64
+		ok    bool
+	}{{0.5, false}, {4.9, false}, {5.1, true}} {
+		_, err := r.Place(2, "target", 2, asked, wreck+c.after)
+		if (err == nil) != c.ok {
+			t.Errorf("a respawn %.1f s after its destruction: %v, want allowed %v", c.after, err, c.ok)
+		}
 	}
 }

@@ -36,6 +36,10 @@ type player struct {
 	gun     *gunState
 	tanks   int     // tanks in the match now
 	left    float64 // host time its last tank left, when tanks == 0
+	// lastAt is where its tank last left the match (hasLast): a respawn is placed
+	// away from it, as from where it died.
+	lastAt  mgl64.Vec3
+	hasLast bool
 }
 
 // refTank is the referee's record of one tank.
@@ -80,6 +84,9 @@ type Referee struct {
 	// its Fire comes, or dropped after the rewind cap.
 	early map[shotKey]earlyClaim
 	pages []*wire.Scores // reused by Outbox for a scoreboard split into frames
+	// enemyAt and tankAt are reused by Place: the positions of the enemies of the
+	// tank it places, and of every tank.
+	enemyAt, tankAt []mgl64.Vec3
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -204,11 +211,12 @@ func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 
 // Despawned implements net.Judge: it records that actor left the match.
 func (r *Referee) Despawned(actor uint32, at float64) {
-	r.check.Despawned(actor, at)
 	if t := r.tanks[actor]; t != nil {
 		t.p.tanks--
 		t.p.left = at
+		t.p.lastAt, t.p.hasLast = r.check.lastPosition(actor)
 	}
+	r.check.Despawned(actor, at)
 	delete(r.tanks, actor)
 }
 
