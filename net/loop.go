@@ -245,7 +245,7 @@ func (m *match) onSpawn(p *member, msg *wire.Spawn, now float64) {
 // spawn validates and registers a new actor for owner and announces it to everyone
 // (the owner included).
 func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s deadreckon.State, now float64) error {
-	if n := len(owner.owned); n >= m.h.lim.MaxActorsPerPlayer {
+	if n := len(owner.owned); n >= m.h.lim.MaxActorsPerPlayer && !owner.inProcess {
 		return fmt.Errorf("spawn: player %d already has %d actors", owner.id, n)
 	}
 	if err := wire.CheckName(name); err != nil {
