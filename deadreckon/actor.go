@@ -122,6 +122,12 @@ type actorCold struct {
 	lat         float64 // latency compensated for lk, s (0 unless compensating)
 	gap         float64 // distance from the display to lk's projection at the blend start, m
 
+	// Collision (Config.Collide): the blend's path is swept on a grid of sweepStep
+	// from the blend start, so the shown pose is a function of the blend and its
+	// time alone, however the frames step it (see collideShown).
+	sweepK  int        // grid samples swept since the blend start
+	sweepAt mgl64.Vec3 // the hull's collided position at sample sweepK
+
 	// Delayed algorithm.
 	buf      *[delayedBufferLen]State // allocated by the first Delayed update
 	bufN     int
@@ -447,6 +453,7 @@ func (a *Actor) snap() {
 	}
 	a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
 	a.c.gap = 0
+	a.c.sweepK, a.c.sweepAt = 0, a.p0
 	a.setBlendTimes()
 	a.prepareBlend()
 }
@@ -458,6 +465,7 @@ func (a *Actor) restartBlend() {
 	a.tt = 0
 	a.p0, a.v0, a.r0 = a.rk.pos, a.vel, a.rk.rot
 	a.art0 = a.rk.art
+	a.c.sweepK, a.c.sweepAt = 0, a.p0
 	a.setBlendTimes()
 	a.prepareBlend()
 	if a.alg == CubicBezier {
@@ -559,13 +567,9 @@ func (a *Actor) Advance(now float64) {
 	a.fresh = false
 	a.tt += dt
 	prev := a.rk.pos
-	if a.alg == ProjectiveVelocityBlend {
-		a.reckonBlend()
-	} else {
-		a.reckon()
-	}
+	a.reckonNow()
 	if a.collide {
-		a.block(prev)
+		a.collideShown(prev)
 	}
 	if dt > minFrameTime {
 		k := 1 / dt
@@ -575,6 +579,15 @@ func (a *Actor) Advance(now float64) {
 		}
 	}
 	a.clamped = false
+}
+
+// reckonNow computes a.rk for the current a.tt, the blend's hot path first.
+func (a *Actor) reckonNow() {
+	if a.alg == ProjectiveVelocityBlend {
+		a.reckonBlend()
+	} else {
+		a.reckon()
+	}
 }
 
 // reckon computes a.rk for the current a.tt.

@@ -102,48 +102,95 @@ func rockPush(dx, dz float64, fwd, side mgl64.Vec3, h Hull, r float64) mgl64.Vec
 	return side.Mul(-math.Copysign(pz, lz))
 }
 
-// Blocking's resolution: the display's move in a frame is walked in steps of at
-// most blockStep (m, under the narrowest rock a tank meets, so none is stepped
-// over) and in at most blockMaxStep steps, a contact is found to within 2^-blockBisect of a step by bisection, and
-// a depth of blockSlop (m) is let through as rounding (never added to a depth the
-// frame before had, so the display does not creep in).
+// Blocking's resolution: a move is walked in steps of at most blockStep (m, under
+// the narrowest rock a tank meets, so none is stepped over) and in at most
+// blockMaxStep steps, a contact is found to within 2^-blockBisect of a step by
+// bisection, and a depth of blockSlop (m) is let through as rounding (never added to
+// a depth the hull had where the move starts, so the display does not creep in); a
+// slide backed out of an obstacle (see sweep) may end slideSlop (m) deeper. A
+// blend's path is swept at grid samples sweepStep (s) apart, the first sweepPhase of
+// a step after the blend start, at most sweepMaxSamples of them in one Advance. The
+// phase keeps frames at the usual rates (30, 60, 120, 144 Hz), which start blends,
+// well clear of the samples: a frame whose time rounds a microsecond either way (a
+// replay's recorded times) is on the same side of a sample either way.
 const (
-	blockStep    = 0.5
-	blockMaxStep = 64
-	blockBisect  = 12
-	blockSlop    = 1e-4
+	blockStep       = 0.5
+	blockMaxStep    = 64
+	blockBisect     = 12
+	blockSlop       = 1e-4
+	slideSlop       = 1e-6
+	sweepStep       = 1.0 / 30
+	sweepPhase      = 0.318
+	sweepMaxSamples = 1 << 10
 )
 
-// block keeps this frame's reckoned hull out of the obstacles: the move from where it
-// was shown the frame before (prev) goes no deeper into them than it was there. The
+// collideShown keeps this frame's reckoned hull (a.rk, just reckoned) out of the
+// obstacles. The blending algorithms' shown pose depends on the blend and the time
+// since its start alone, not on how frames stepped there, so that a referee's
+// rebuild of a view and a replay stepping other frames show what the live view
+// showed: the unconstrained path is swept from the blend's start (the shown pose
+// there, itself kept out) through samples on a fixed grid of sweepStep, and this
+// frame's pose is swept on from the last sample. Delayed reckons from the frame's
+// time, not the blend's, and Static never moves: both are swept from the frame
+// before (prev).
+func (a *Actor) collideShown(prev mgl64.Vec3) {
+	if a.alg == Delayed || a.alg == Static {
+		at := a.sweep(prev, a.rk.pos, a.rk.rot)
+		a.rk.pos[0], a.rk.pos[2] = at[0], at[2]
+		return
+	}
+	c := a.c
+	tt, cur := a.tt, a.rk
+	n := int(math.Min(math.Max(0, math.Floor(tt/sweepStep-sweepPhase)+1), math.MaxInt32))
+	if n-c.sweepK > sweepMaxSamples {
+		// Only after a long pause between frames: the display is held where it
+		// was, and the path is swept on from there.
+		c.sweepK = n - sweepMaxSamples
+	}
+	for c.sweepK < n {
+		c.sweepK++
+		a.tt = (float64(c.sweepK) - 1 + sweepPhase) * sweepStep
+		a.reckonNow()
+		c.sweepAt = a.sweep(c.sweepAt, a.rk.pos, a.rk.rot)
+	}
+	a.tt, a.rk = tt, cur
+	at := a.sweep(c.sweepAt, cur.pos, cur.rot)
+	a.rk.pos[0], a.rk.pos[2] = at[0], at[2]
+}
+
+// sweep returns where the hull, oriented by rot, gets to moving horizontally from
+// from toward to without going deeper into the obstacles than it was at from: the
 // move stops where the hull meets an obstacle, and what is left of it slides along
-// the obstacle's surface; a turn in place against an obstacle, or a last-known
-// state that reports the hull a little inside one (shapes differ by centimetres
-// between the owner's physics and the receiver), is not pushed away. A snap has
-// already moved the display (prev is where it snapped to), so it is never blocked.
-func (a *Actor) block(prev mgl64.Vec3) {
+// the obstacle's surface. A turn in place against an obstacle, or a last-known state
+// that reports the hull a little inside one (shapes differ by centimetres between
+// the owner's physics and the receiver), is not pushed away. A snap has already
+// moved the display (the blend starts where it snapped to), so it is never blocked.
+// The result has from's height.
+func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
 	c := &a.c.cfg.Collide
-	fwd := geom.Rotate(a.rk.rot, mgl64.Vec3{1, 0, 0})
+	fwd := geom.Rotate(rot, mgl64.Vec3{1, 0, 0})
 	fwd[1] = 0
 	if l := fwd.Len(); l > 1e-9 {
 		fwd = fwd.Mul(1 / l)
 	} else {
-		return // pointing straight up or down: no heading to place the hull by
+		// Pointing straight up or down: no heading to place the hull by.
+		return mgl64.Vec3{to[0], from[1], to[2]}
 	}
 	depth := func(p mgl64.Vec3) float64 { return c.Obstacles.Push(p, fwd, c.Hull).Len() }
-	to := mgl64.Vec3{a.rk.pos[0], prev[1], a.rk.pos[2]}
-	limit := math.Max(depth(prev), blockSlop)
-	move := to.Sub(prev)
+	to = mgl64.Vec3{to[0], from[1], to[2]}
+	move := to.Sub(from)
 	n := math.Ceil(move.Len() / blockStep)
 	if !(n >= 1) || math.IsInf(n, 1) {
-		return // no move, or a non-finite one
+		return from // no move, or a non-finite one
 	}
+	limit := math.Max(depth(from), blockSlop)
 	// A display held at an obstacle while its projection runs on (the stop lost)
-	// is a long way from where that projection has got to: it is still held.
+	// is a long way from where that projection has got to: it is still held (it
+	// slides along the obstacle at most blockStep in a sweep).
 	n = math.Min(n, blockMaxStep)
-	at := prev
+	at := from
 	for i := 1.0; i <= n; i++ {
-		next := prev.Add(move.Mul(float64(i) / n))
+		next := from.Add(move.Mul(i / n))
 		if depth(next) <= limit {
 			at = next
 			continue
@@ -164,11 +211,25 @@ func (a *Actor) block(prev mgl64.Vec3) {
 			if into := rest.Dot(nrm); into < 0 {
 				rest = rest.Sub(nrm.Mul(into))
 			}
-			if slid := at.Add(rest); rest.Len() <= blockStep && depth(slid) <= limit {
+			// At most blockStep of it: a display held at an obstacle while its
+			// projection runs on far past it (the stop lost) creeps along it no
+			// further than that in a sweep.
+			if l := rest.Len(); l > blockStep {
+				rest = rest.Mul(blockStep / l)
+			}
+			// Back out along the push by what the slide went deeper than the
+			// limit (on a rock's curve, or by rounding): the slid pose then
+			// depends smoothly on the move, instead of on which side of the
+			// limit rounding left it.
+			slid := at.Add(rest)
+			if push := c.Obstacles.Push(slid, fwd, c.Hull); push.Len() > limit {
+				slid = slid.Add(push.Mul(1 - limit/push.Len()))
+			}
+			if depth(slid) <= limit+slideSlop {
 				at = slid
 			}
 		}
 		break
 	}
-	a.rk.pos[0], a.rk.pos[2] = at[0], at[2]
+	return at
 }

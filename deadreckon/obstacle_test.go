@@ -145,6 +145,69 @@ func TestCollideTurnsAndSlides(t *testing.T) {
 	}
 }
 
+// TestCollideIgnoresFrameSteps: the shown pose of a hull kept out of obstacles
+// depends on the updates and the time, not on how frames stepped there: an actor
+// advanced every frame and one advanced only now and then (and in the frame before
+// each update, whose blend starts there with the velocity shown over it) show the
+// same place whenever both are advanced.
+func TestCollideIgnoresFrameSteps(t *testing.T) {
+	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0, Radius: 1.5}}}, Hull: testHull}
+	wall := Collide{Obstacles: &Walls{Min: mgl64.Vec2{-100, -100}, Max: mgl64.Vec2{20, 100}}, Hull: testHull}
+	// At 45° into the east wall from x = 10 m, the updates telling of a drive
+	// through it: the hull slides north along it.
+	slide := func(t float64) State {
+		v := mgl64.Vec3{5, 0, -5}
+		return State{Time: t, Position: mgl64.Vec3{10, 0, 0}.Add(v.Mul(t)), Velocity: v, Orientation: geom.YawQuat(math.Pi / 4)}
+	}
+	for _, c := range []struct {
+		name    string
+		collide Collide
+		drive   func(t float64) State
+		latency float64
+		end     func(p mgl64.Vec3) bool
+	}{
+		{"stop at the rock, 150 ms", rock, stopDead, 0.15, func(p mgl64.Vec3) bool { return math.Abs(p[0]+4.95) < 0.01 }},
+		{"stop at the rock, 300 ms", rock, stopDead, 0.3, func(p mgl64.Vec3) bool { return math.Abs(p[0]+4.95) < 0.01 }},
+		{"slide along the wall, 150 ms", wall, slide, 0.15, func(p mgl64.Vec3) bool { return p[0] < 20 && p[2] < -20 }},
+		{"slide along the wall, 300 ms", wall, slide, 0.3, func(p mgl64.Vec3) bool { return p[0] < 20 && p[2] < -20 }},
+	} {
+		every := NewActor(Config{UpdateInterval: 0.2, Collide: c.collide})
+		sparse := NewActor(Config{UpdateInterval: 0.2, Collide: c.collide})
+		arrives := func(i int) (float64, bool) {
+			now := float64(i) * frame
+			k := math.Floor((now - c.latency) / 0.2)
+			return 0.2 * k, k >= 0 && math.Abs(now-c.latency-0.2*k) < frame/2
+		}
+		worst, compared := 0.0, 0
+		for i := 0; i <= 6*60; i++ {
+			now := float64(i) * frame
+			sent, ok := arrives(i)
+			_, next := arrives(i + 1)
+			for _, a := range []*Actor{every, sparse} {
+				if a == sparse && !ok && !next && i%7 != 0 {
+					continue
+				}
+				if ok {
+					if err := a.Receive(c.drive(sent), now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				a.Advance(now)
+			}
+			if ok || next || i%7 == 0 {
+				compared++
+				worst = math.Max(worst, every.Reckoned().Position.Sub(sparse.Reckoned().Position).Len())
+			}
+		}
+		if worst > 1e-9 || compared < 60 {
+			t.Errorf("%s: every frame and some frames differ by up to %.3g m over %d frames, want the same", c.name, worst, compared)
+		}
+		if p := every.Reckoned().Position; !c.end(p) {
+			t.Errorf("%s: ended at %v", c.name, p)
+		}
+	}
+}
+
 // ExampleWalls: a hull whose nose is 0.2 m into a rock is pushed 0.2 m back.
 func ExampleWalls() {
 	w := &Walls{Rocks: []Rock{{X: 5, Z: 0, Radius: 1.5}}}
