@@ -9,18 +9,16 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
-// spawnClearance is the distance between tank centres a spawn keeps, m: two hulls
-// 6.9 m long this far apart cannot touch, whatever their headings.
-const spawnClearance = 12.0
-
-// spawnRings is how many rings of places around each spawn pad are tried when every
-// pad is taken; ring k holds 6k places spawnClearance·k from the pad, so the rings
-// around the pads hold far more tanks than a match has.
-const spawnRings = 5
+// The spawn rule is the match's (combat's): the host's referee holds respawns to it.
+const (
+	spawnClearance = combat.SpawnClearance
+	spawnRings     = combat.SpawnRings
+)
 
 // spawnSpot picks where a local tank of team (re)appears, facing the map's middle.
 // Without combat it takes the spawn pad farthest from every other tank. In a match
@@ -49,7 +47,7 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 		d := m.tankRoom(c, skip, team, enemiesOnly)
 		score := d
 		if enemiesOnly {
-			score = m.respawnScore(c, team, skip, died, d)
+			score = m.respawnScore(c, team, skip, died)
 		}
 		if score > bestScore {
 			best, bestD, bestScore, ringFrom = c, d, score, (start+k)%len(pads)
@@ -92,53 +90,40 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 	return x, z, yaw
 }
 
-// Respawn choices: a pad an enemy can see within a gunner's range counts as
-// seenPenalty times closer to the enemies; one within diedNear of where the tank was
-// destroyed as diedPenalty times closer (taken only when every pad is that close).
-const (
-	seenPenalty = 0.25
-	diedPenalty = 0.02
-	diedNear    = 60.0 // m
-)
-
-// respawnScore weighs pad c for a tank of team, from its distance to the nearest
-// enemy d: a pad in an enemy's line of sight, or near died (where the tank was
-// destroyed: the same spot and view again), scores lower, so another pad is taken
-// when there is one. With no enemy known and died nil it returns +Inf.
-func (m *Match) respawnScore(c mgl64.Vec2, team int, skip *tank, died *mgl64.Vec3, d float64) float64 {
-	if math.IsInf(d, 1) {
-		if died == nil {
-			return d
-		}
-		d = 1e6 // no enemy known: the other penalties still choose
+// respawnScore weighs pad c for a tank of team by the match's spawn rule
+// (combat.SpawnScore), from its distance to the nearest enemy: a pad in an enemy's line
+// of sight, or near died (where the tank was destroyed: the same spot and view again),
+// scores lower, so another pad is taken when there is one.
+func (m *Match) respawnScore(c mgl64.Vec2, team int, skip *tank, died *mgl64.Vec3) float64 {
+	var at mgl64.Vec3
+	if died != nil {
+		at = *died
 	}
-	if m.seenFrom(c, team, skip) {
-		d *= seenPenalty
-	}
-	if died != nil && (mgl64.Vec2{died[0] - c[0], died[2] - c[1]}).Len() < diedNear {
-		d *= diedPenalty
-	}
-	return d
+	return combat.SpawnScore(m.terr, c, m.enemiesOf(team, skip), at, died != nil)
 }
 
 // seenFrom reports whether an enemy of team (other than skip), as this peer shows it,
-// sees a tank at pad c within a gunner's range.
+// sees a tank at c within the spawn rule's sight range.
 func (m *Match) seenFrom(c mgl64.Vec2, team int, skip *tank) bool {
-	h, _ := m.terr.HeightAt(c[0], c[1])
-	at := mgl64.Vec3{c[0], h + 1.8, c[1]}
+	enemies := m.enemiesOf(team, skip)
+	return combat.SpawnScore(m.terr, c, enemies, mgl64.Vec3{}, false) < combat.SpawnRoom(c, enemies, mgl64.Vec3{}, false)
+}
+
+// enemiesOf returns where this peer shows the enemies of team other than skip, in a
+// buffer the next call reuses.
+func (m *Match) enemiesOf(team int, skip *tank) []mgl64.Vec3 {
+	m.enemyAt = m.enemyAt[:0]
 	for _, t := range m.tanks {
 		if t == skip || !combat.Enemies(team, t.team) {
 			continue
 		}
-		eye := t.view.Position.Add(mgl64.Vec3{0, 2.4, 0})
-		to := at.Sub(eye)
-		if l := to.Len(); l < bot.DefaultGunnerRange {
-			if _, hit := m.terr.Raycast(eye, to, l); !hit {
-				return true
-			}
+		p := t.view.Position
+		if t.local && t.body != nil {
+			p = t.body.Pose().Position
 		}
+		m.enemyAt = append(m.enemyAt, p)
 	}
-	return false
+	return m.enemyAt
 }
 
 // tankRoom returns the distance from c to the nearest tank other than skip (only the
@@ -171,7 +156,7 @@ func (m *Match) rockRoom(c mgl64.Vec2) float64 {
 // insideSpawnArea reports whether c is far enough inside the map border to spawn at.
 func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
-	in := bot.DefaultMargin / 2
+	in := combat.SpawnMargin
 	return c[0] >= lo[0]+in && c[0] <= hi[0]-in && c[1] >= lo[1]+in && c[1] <= hi[1]-in
 }
 
@@ -264,4 +249,32 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	t.pub = deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
+}
+
+// spawnMoved is how far the host may put a local tank from where it asked to spawn
+// before the tank moves there, m: well above the wire's quantization (millimetres)
+// and below any real choice of another place.
+const spawnMoved = 1.0
+
+// spawnConfirmed applies the host's answer to a spawn of a local tank: the host's
+// referee places a respawn by the match's spawn rule, and a tank it put elsewhere
+// than asked moves there (a practice's fair pad is the host's choice too; a wreck is
+// refused until its time is up, and the next respawn check asks again).
+func (m *Match) spawnConfirmed(ev *net.Event) {
+	t := m.byID[ev.Actor]
+	if t == nil || !t.local || t.body == nil {
+		return
+	}
+	at := ev.State.Position
+	if (mgl64.Vec2{at[0] - t.published.Position[0], at[2] - t.published.Position[2]}).Len() <= spawnMoved {
+		return
+	}
+	yaw := geom.Yaw(ev.State.Orientation)
+	t.body.Teleport(at[0], at[2], yaw)
+	t.upsideFor = 0
+	t.trail.reset()
+	s := spawnState(m.terr, t.body, at[0], at[2], yaw)
+	t.pub = deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(t.id)*0x2545f4914f6cdd1d)
+	t.published, t.pubAt = s, m.last
+	m.log.Debug("spawn moved by the host", "actor", t.id, "x", at[0], "z", at[2])
 }

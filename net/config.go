@@ -25,8 +25,10 @@ const (
 
 	// DefaultMaxPlayers is how many players a host admits at once, its own included.
 	DefaultMaxPlayers = 32
-	// DefaultMaxActorsPerPlayer is how many actors one player may own at once.
-	DefaultMaxActorsPerPlayer = 8
+	// DefaultMaxActorsPerPlayer is how many actors one remote player may own at
+	// once: a player drives one tank, and a respawn (a despawn, then a spawn) never
+	// needs a second, but one more leaves room for a client that spawns first.
+	DefaultMaxActorsPerPlayer = 2
 	// DefaultMaxJoining is how many connections may be in the join handshake at once.
 	DefaultMaxJoining = 64
 	// DefaultMaxJoiningPerPrefix is how many of those may come from one address
@@ -55,6 +57,11 @@ const (
 	// DefaultIdleKick is how long a remote player may stay connected without
 	// publishing anything (no accepted update or spawn) before it is kicked.
 	DefaultIdleKick = 2 * time.Minute
+	// DefaultSpawnGrace is how long a remote player may stay joined without ever
+	// spawning or publishing before it is dropped: joining takes a game a second or two
+	// to spawn its tank, and a squatter that joins only to hold a place holds it this
+	// long, not for the whole idle kick.
+	DefaultSpawnGrace = 30 * time.Second
 	// DefaultGuessBurst is how many wrong passphrases one address prefix may send in
 	// a row before it is slowed.
 	DefaultGuessBurst = 5
@@ -135,8 +142,10 @@ type Limits struct {
 	// MaxPlayers caps the players in the match, the host's own player included. If
 	// zero, defaults to DefaultMaxPlayers.
 	MaxPlayers int
-	// MaxActorsPerPlayer caps one player's actors. If zero, defaults to
-	// DefaultMaxActorsPerPlayer.
+	// MaxActorsPerPlayer caps the actors of one player joined over the network. If
+	// zero, defaults to DefaultMaxActorsPerPlayer. Players in the host's process (its
+	// own, and those joined with Host.JoinLocal) run the host's bots: only the actor
+	// ids bound theirs.
 	MaxActorsPerPlayer int
 	// MaxJoining and MaxJoiningPerPrefix cap the connections that finished the QUIC
 	// handshake but have not joined yet, in all and from one address prefix (/24 or
@@ -169,6 +178,10 @@ type Limits struct {
 	// update or spawn) before it is kicked. If zero, defaults to DefaultIdleKick;
 	// negative: never.
 	IdleKick time.Duration
+	// SpawnGrace is how long a remote player may stay joined without ever spawning or
+	// publishing before it is dropped (counted as IdleKicked). If zero, defaults to
+	// DefaultSpawnGrace; negative: never.
+	SpawnGrace time.Duration
 	// FloodRate and FloodFor disconnect a client whose bad traffic (invalid,
 	// unauthorized, malformed or over its token bucket) exceeds FloodRate items per
 	// second for FloodFor. If zero, default to DefaultFloodRate and DefaultFloodFor.
@@ -239,6 +252,7 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.JoinTimeout, DefaultHostJoinTimeout)
 	orDefault(&l.HandshakeTimeout, DefaultHandshakeTimeout)
 	orDefault(&l.IdleKick, DefaultIdleKick)
+	orDefault(&l.SpawnGrace, DefaultSpawnGrace)
 	orDefault(&l.FloodFor, DefaultFloodFor)
 	orDefault(&l.GuessInterval, DefaultGuessInterval)
 	orDefault(&l.TimeSlack, DefaultTimeSlack)

@@ -3,6 +3,7 @@ package net
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -247,5 +248,71 @@ func TestImpairedHostSocket(t *testing.T) {
 	})
 	if st := c.Stats(); !(st.RTT > 70*time.Millisecond && st.RTT < 300*time.Millisecond) {
 		t.Errorf("RTT %v through 4 × 20 ms of latency", st.RTT)
+	}
+}
+
+// TestHostNamesRemoteTanks: a remote player's tanks carry the name the host admitted
+// it under, whatever the spawn asks for: a fresh name per spawn (a fresh scoreboard
+// line) or another player's name (a disguise in the scoreboard and the chat). The
+// host's own code keeps its bots' names: the host's player and a player joined in
+// process.
+func TestHostNamesRemoteTanks(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Name: "hal"})
+	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
+	eve := testClient(t, h, ClientConfig{Name: "eve", KnownHosts: "-"})
+	lab := joinLocal(t, h, LocalConfig{Name: "lab"})
+	for _, c := range []struct {
+		who       string
+		by        *Client
+		ask, want string
+	}{
+		{"a remote player, as another", eve, "bob", "eve"},
+		{"a remote player, a fresh name", eve, "eve 2", "eve"},
+		{"the host's own player, a bot", h.Local(), "Ariete", "Ariete"},
+		{"a player in process, a bot", lab, "Arjun", "Arjun"},
+	} {
+		id, err := c.by.Spawn(c.ask, 1, tankAt(3, 0))
+		if err != nil {
+			t.Fatalf("%s: %v", c.who, err)
+		}
+		waitFor(t, bob, 3*time.Second, func(ev Event) bool {
+			if ev.Kind != EventSpawn || ev.Actor != id {
+				return false
+			}
+			if ev.Name != c.want {
+				t.Errorf("%s: asked for %q, bob sees %q, want %q", c.who, c.ask, ev.Name, c.want)
+			}
+			return true
+		})
+	}
+}
+
+// TestRemoteTanksBounded: a remote player owns at most two tanks (it drives one;
+// eight with any names and teams got through), however many it asks for; the host's
+// own code, a player joined in process, runs as many bots as it likes.
+func TestRemoteTanksBounded(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	eve := testClient(t, h, ClientConfig{Name: "eve", KnownHosts: "-"})
+	bots := joinLocal(t, h, LocalConfig{Name: "bots"})
+	for _, c := range []struct {
+		who   string
+		by    *Client
+		asked int
+		want  int
+	}{
+		{"a remote player", eve, 8, 2},
+		{"the host's bots", bots, 12, 12},
+	} {
+		got := 0
+		for i := range c.asked {
+			if _, err := c.by.Spawn(fmt.Sprintf("tank %d", i), 1, tankAt(float64(i), 0)); err == nil {
+				got++
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s asked for %d tanks and got %d, want %d", c.who, c.asked, got, c.want)
+		}
 	}
 }
