@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 
 // drawingTests matches the tests that need a window.
 const drawingTests = "^(TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostFootprintsReadFromTheChaseCamera|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestFrustumCulling|" +
-	"TestHitMarkerDrawn|TestDamageIndicatorDrawn|TestKillerMarkedWhileWreck|TestResultsScreenDrawn|" +
+	"TestCombatIsDrawn|TestHitMarkerDrawn|TestDamageIndicatorDrawn|TestKillerMarkedWhileWreck|TestResultsScreenDrawn|" +
 	"TestWatchedWithAllOverlaysLit|TestFairSpawnDrawn|TestMenuDrawnInsideTheWindow)$"
 
 // onMain runs f on the main thread and waits for it.
