@@ -30,15 +30,19 @@ const (
 	// DefaultMaxJoining is how many connections may be in the join handshake at once.
 	DefaultMaxJoining = 64
 	// DefaultMaxJoiningPerPrefix is how many of those may come from one address
-	// prefix (/24 or /64).
-	DefaultMaxJoiningPerPrefix = 8
+	// prefix (/24 or /64): a whole match's worth, so that a LAN party behind one
+	// prefix can join at once. A newcomer to a full queue evicts from the prefix
+	// holding the most, so one prefix's flood of half-open joins evicts its own.
+	DefaultMaxJoiningPerPrefix = 32
 	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once.
 	DefaultMaxHandshakes = 128
-	// DefaultMaxHandshakesPerPrefix is how many of those may come from one address
-	// prefix.
-	DefaultMaxHandshakesPerPrefix = 16
+	// DefaultMaxHandshakesPerPrefix is one address prefix's fair share of those
+	// (more while at least as many are free): a whole match's worth, so that a LAN
+	// party behind one prefix can join at once.
+	DefaultMaxHandshakesPerPrefix = 32
 	// DefaultHandshakeRate is how many QUIC handshakes per second one address
-	// prefix may start, in bursts of twice that.
+	// prefix may start, in bursts of twice that or of MaxHandshakesPerPrefix,
+	// whichever is more.
 	DefaultHandshakeRate = 8.0
 	// DefaultRetryAbove is the number of handshakes in flight from which every new
 	// connection attempt must first prove its source address with a QUIC Retry.
@@ -141,17 +145,21 @@ type Limits struct {
 	// MaxJoining and MaxJoiningPerPrefix cap the connections that finished the QUIC
 	// handshake but have not joined yet, in all and from one address prefix (/24 or
 	// /64). A newcomer past a cap evicts the oldest such half-open connection (of its
-	// prefix, or of all), so a flood of half-open joins cannot shut honest players
-	// out. If zero, default to DefaultMaxJoining and DefaultMaxJoiningPerPrefix.
+	// prefix, or of the prefix holding the most), so a flood of half-open joins cannot
+	// shut honest players out. If zero, default to DefaultMaxJoining and
+	// DefaultMaxJoiningPerPrefix.
 	MaxJoining, MaxJoiningPerPrefix int
 	// MaxHandshakes and MaxHandshakesPerPrefix cap the QUIC handshakes in flight, in
-	// all and from one address prefix; past either, new ones are refused
-	// (CONNECTION_REFUSED). If zero, default to DefaultMaxHandshakes and
+	// all and from one address prefix. A prefix may hold more than its share while at
+	// least as many places are free; past its share new ones are refused
+	// (CONNECTION_REFUSED). A newcomer to a full gate takes the place of a stalled or
+	// older handshake (see docs/security.md for the order), and is refused only when
+	// none may be evicted. If zero, default to DefaultMaxHandshakes and
 	// DefaultMaxHandshakesPerPrefix.
 	MaxHandshakes, MaxHandshakesPerPrefix int
 	// HandshakeRate is how many QUIC handshakes per second one address prefix may
-	// start, in bursts of twice that; past it new ones are refused. If zero, defaults
-	// to DefaultHandshakeRate.
+	// start, in bursts of twice that or of MaxHandshakesPerPrefix, whichever is more;
+	// past it new ones are refused. If zero, defaults to DefaultHandshakeRate.
 	HandshakeRate float64
 	// RetryAbove is the number of handshakes in flight from which a new connection
 	// attempt must first prove its source address with a stateless QUIC Retry (one
