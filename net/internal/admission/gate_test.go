@@ -245,3 +245,36 @@ func TestGateEvictsFairly(t *testing.T) {
 		t.Error("a proven address's handshake was shed before unproven ones")
 	}
 }
+
+// TestGateConfigFor: handshakes that start while the gate is full get the shorter
+// idle timeout, the others the listener's own configuration.
+func TestGateConfigFor(t *testing.T) {
+	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 1, MaxPer: 100, MaxShed: 1, Rate: 1000, Burst: 1000},
+		func() float64 { return 0 }, func(*quic.Conn) {})
+	base := &quic.Config{HandshakeIdleTimeout: 3 * time.Second}
+	hook := g.ConfigFor(base, time.Second)
+	idle := func() time.Duration {
+		c, err := hook(&quic.ClientInfo{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.GetConfigForClient != nil {
+			t.Error("the configuration handed out has the hook in turn")
+		}
+		return c.HandshakeIdleTimeout
+	}
+	if got := idle(); got != 3*time.Second {
+		t.Errorf("room in the gate: idle timeout %v, want 3s", got)
+	}
+	if _, _, _, err := attempt(t, g, "10.0.0.1", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := idle(); got != time.Second {
+		t.Errorf("gate full: idle timeout %v, want 1s", got)
+	}
+	if got := g.ConfigFor(&quic.Config{HandshakeIdleTimeout: 500 * time.Millisecond}, time.Second); got == nil {
+		t.Fatal("no hook")
+	} else if c, _ := got(&quic.ClientInfo{}); c.HandshakeIdleTimeout != 500*time.Millisecond {
+		t.Errorf("a base timeout shorter than the pressed one: %v, want it kept", c.HandshakeIdleTimeout)
+	}
+}
