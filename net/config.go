@@ -37,13 +37,13 @@ const (
 	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once.
 	DefaultMaxHandshakes = 128
 	// DefaultMaxHandshakesPerPrefix is one address prefix's fair share of those
-	// (more while at least as many are free): a whole match's worth, so that a LAN
-	// party behind one prefix can join at once.
-	DefaultMaxHandshakesPerPrefix = 32
+	// while the gate is contended; a prefix may hold more while at least as many
+	// places are free, so that a LAN party of a whole match behind one prefix can
+	// join at once.
+	DefaultMaxHandshakesPerPrefix = 16
 	// DefaultHandshakeRate is how many QUIC handshakes per second one address
-	// prefix may start, in bursts of twice that or of MaxHandshakesPerPrefix,
-	// whichever is more.
-	DefaultHandshakeRate = 8.0
+	// prefix may start, in bursts of twice that: a whole match's worth at once.
+	DefaultHandshakeRate = 16.0
 	// DefaultRetryAbove is the number of handshakes in flight from which every new
 	// connection attempt must first prove its source address with a QUIC Retry.
 	DefaultRetryAbove = 8
@@ -158,8 +158,8 @@ type Limits struct {
 	// DefaultMaxHandshakesPerPrefix.
 	MaxHandshakes, MaxHandshakesPerPrefix int
 	// HandshakeRate is how many QUIC handshakes per second one address prefix may
-	// start, in bursts of twice that or of MaxHandshakesPerPrefix, whichever is more;
-	// past it new ones are refused. If zero, defaults to DefaultHandshakeRate.
+	// start, in bursts of twice that; past it new ones are refused. If zero, defaults
+	// to DefaultHandshakeRate.
 	HandshakeRate float64
 	// RetryAbove is the number of handshakes in flight from which a new connection
 	// attempt must first prove its source address with a stateless QUIC Retry (one

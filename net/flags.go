@@ -23,7 +23,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxHandshakesPerPrefix, "max-handshakes-per-prefix", DefaultMaxHandshakesPerPrefix,
 		"fair share of QUIC handshakes in flight from one /24 (IPv4) or /64 (IPv6); more while as many are free")
 	fs.Float64Var(&l.HandshakeRate, "handshake-rate", DefaultHandshakeRate,
-		"QUIC handshakes per second one /24 or /64 may start (in bursts of twice that or max-handshakes-per-prefix)")
+		"QUIC handshakes per second one /24 or /64 may start (in bursts of twice that)")
 	fs.IntVar(&l.RetryAbove, "retry-above", DefaultRetryAbove,
 		"handshakes in flight from which new clients must prove their address with a QUIC Retry (negative: always)")
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", DefaultHandshakeTimeout, "longest QUIC handshake")

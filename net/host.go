@@ -179,7 +179,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	realTime := newSystemClock()
 	gate := admission.NewGate(admission.GateLimits{RetryAbove: lim.RetryAbove, MaxTotal: lim.MaxHandshakes,
 		MaxPer: lim.MaxHandshakesPerPrefix, MaxShed: shedPerHandshake * lim.MaxHandshakes, Rate: lim.HandshakeRate,
-		Burst: max(2*lim.HandshakeRate, float64(lim.MaxHandshakesPerPrefix))},
+		Burst: 2 * lim.HandshakeRate},
 		func() float64 { return units.Seconds(realTime.Now()) }, evictHandshake)
 	gate.Install(tr)
 	qcfg := &quic.Config{
