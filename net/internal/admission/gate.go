@@ -202,7 +202,6 @@ const (
 
 // ticket is one handshake's place in the gate.
 type ticket struct {
-	g      *Gate
 	prefix netip.Prefix
 	addr   netip.Addr
 	seq    uint64
@@ -295,7 +294,7 @@ func (g *Gate) admit(p netip.Prefix, ip netip.Addr) (*ticket, *quic.Conn, error)
 		g.stats.Evicted++
 	}
 	g.seq++
-	t := &ticket{g: g, prefix: p, addr: ip, seq: g.seq, start: g.now(), proven: proven}
+	t := &ticket{prefix: p, addr: ip, seq: g.seq, start: g.now(), proven: proven}
 	g.live[t] = struct{}{}
 	g.per[p]++
 	return t, victim, nil
