@@ -37,9 +37,9 @@ const (
 	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once.
 	DefaultMaxHandshakes = 128
 	// DefaultMaxHandshakesPerPrefix is one address prefix's fair share of those
-	// while the gate is contended; a prefix may hold more while at least as many
-	// places are free, so that a LAN party of a whole match behind one prefix can
-	// join at once.
+	// while the gate is contended; a prefix may hold up to twice that while at least
+	// as many places are free, so that a LAN party of a whole match behind one
+	// prefix can join at once.
 	DefaultMaxHandshakesPerPrefix = 16
 	// DefaultHandshakeRate is how many QUIC handshakes per second one address
 	// prefix may start, in bursts of twice that: a whole match's worth at once.
@@ -150,8 +150,8 @@ type Limits struct {
 	// DefaultMaxJoiningPerPrefix.
 	MaxJoining, MaxJoiningPerPrefix int
 	// MaxHandshakes and MaxHandshakesPerPrefix cap the QUIC handshakes in flight, in
-	// all and from one address prefix. A prefix may hold more than its share while at
-	// least as many places are free; past its share new ones are refused
+	// all and from one address prefix. A prefix may hold up to twice its share while
+	// at least as many places are free; past its share new ones are refused
 	// (CONNECTION_REFUSED). A newcomer to a full gate takes the place of a stalled or
 	// older handshake (see docs/security.md for the order), and is refused only when
 	// none may be evicted. If zero, default to DefaultMaxHandshakes and

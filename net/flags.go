@@ -21,7 +21,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	l := &d.lim
 	fs.IntVar(&l.MaxHandshakes, "max-handshakes", DefaultMaxHandshakes, "QUIC handshakes in flight at once, in all")
 	fs.IntVar(&l.MaxHandshakesPerPrefix, "max-handshakes-per-prefix", DefaultMaxHandshakesPerPrefix,
-		"fair share of QUIC handshakes in flight from one /24 (IPv4) or /64 (IPv6); more while as many are free")
+		"fair share of QUIC handshakes in flight from one /24 (IPv4) or /64 (IPv6); twice that while as many are free")
 	fs.Float64Var(&l.HandshakeRate, "handshake-rate", DefaultHandshakeRate,
 		"QUIC handshakes per second one /24 or /64 may start (in bursts of twice that)")
 	fs.IntVar(&l.RetryAbove, "retry-above", DefaultRetryAbove,

@@ -25,9 +25,10 @@ import (
 //     the host sign handshakes as fast as it can open and drop them. Buckets are kept for at most
 //     maxRatePrefixes prefixes; full ones are forgotten first, and when every one is
 //     busy a new prefix waits.
-//   - A fair share per prefix: a prefix may hold maxPer handshakes in flight, or
-//     more while at least as many places are free (the cap grows with free
-//     capacity); past that, quic-go answers CONNECTION_REFUSED at once.
+//   - A fair share per prefix: a prefix may hold maxPer handshakes in flight, and up
+//     to twice that while at least as many places are free (the share grows with
+//     free capacity, so that a LAN party behind one prefix joins at once on a quiet
+//     host); past that, quic-go answers CONNECTION_REFUSED at once.
 //   - At most maxTotal handshakes in flight. A newcomer to a full gate is never
 //     refused for an older handshake: it takes the place of one (Evicted), chosen
 //     in this order: from an address that has not completed a handshake before
@@ -103,8 +104,8 @@ type GateLimits struct {
 	RetryAbove int
 	// MaxTotal caps the handshakes in flight (at least 1).
 	MaxTotal int
-	// MaxPer is a prefix's fair share of them, which grows while more are free (at
-	// least 1).
+	// MaxPer is a prefix's fair share of them, up to twice that while as many are
+	// free (at least 1).
 	MaxPer int
 	// MaxShed caps the handshakes evicted before their ClientHello that are still
 	// alive; 0: none, so that only handshakes the host has answered are evicted.
@@ -269,7 +270,7 @@ func (g *Gate) connContext(ctx context.Context, info *quic.ClientInfo) (context.
 // the handshake it evicted (if that one had a connection), or the refusal; g.mu held.
 func (g *Gate) admit(p netip.Prefix, ip netip.Addr) (*ticket, *quic.Conn, error) {
 	n := g.per[p]
-	if !g.mayStart(p) || n >= g.maxPer && n >= g.maxTotal-len(g.live) {
+	if !g.mayStart(p) || n >= g.maxPer && (n >= 2*g.maxPer || n >= g.maxTotal-len(g.live)) {
 		g.stats.RefusedPrefix++
 		return nil, nil, errHandshakesPrefix
 	}
