@@ -34,8 +34,10 @@ const (
 	// prefix can join at once. A newcomer to a full queue evicts from the prefix
 	// holding the most, so one prefix's flood of half-open joins evicts its own.
 	DefaultMaxJoiningPerPrefix = 32
-	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once.
-	DefaultMaxHandshakes = 128
+	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once
+	// (about 60 KB each). Under a flood a handshake keeps its place for this many
+	// newer ones, a second at 256 a second, long enough for an honest one.
+	DefaultMaxHandshakes = 256
 	// DefaultMaxHandshakesPerPrefix is one address prefix's fair share of those
 	// while the gate is contended; a prefix may hold up to twice that while at least
 	// as many places are free, so that a LAN party of a whole match behind one

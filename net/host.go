@@ -88,7 +88,7 @@ type HostStats struct {
 	HandshakesEvicted uint64
 	// HandshakesShed is the number of handshakes evicted before their ClientHello
 	// arrived that are still alive until their handshake idle timeout, at most
-	// eight times Limits.MaxHandshakes.
+	// four times Limits.MaxHandshakes.
 	HandshakesShed int
 	// Joining is the number of connections past the QUIC handshake that have not
 	// joined or been refused yet.
@@ -425,7 +425,7 @@ func (h *Host) acceptLoop() {
 // shedPerHandshake is how many handshakes evicted before their ClientHello (which
 // quic-go keeps until their handshake idle timeout) may be alive per handshake in
 // flight: what bounds the memory a spread-out flood of stalled handshakes holds.
-const shedPerHandshake = 8
+const shedPerHandshake = 4
 
 // pressedHandshakeIdle is the handshake idle timeout of handshakes that start while
 // the gate is full (quic-go ends a handshake after twice it): a handshake it sheds

@@ -251,10 +251,8 @@ func TestJoinUnderSpreadFlood(t *testing.T) {
 	flooded := make(chan struct{})
 	go func() { defer close(flooded); f.run(ctx, 200, 30*time.Second) }()
 	defer func() { cancel(); <-flooded }()
-	// A second and a half of flood: past the Retry threshold, every attempt is asked
-	// for a Retry, and 300 attempts are more than the gate holds.
-	poll.Until(t, 10*time.Second, "a second and a half of flood", func() bool {
-		return h.Stats().Retries >= 300
+	poll.Until(t, 10*time.Second, "the flood filling the handshake gate", func() bool {
+		return h.Stats().HandshakesInFlight >= h.lim.MaxHandshakes
 	})
 	for i := range 3 {
 		took, err := honestJoin(r, fmt.Sprintf("127.0.1.%d", 1+i), fmt.Sprintf("honest%d", i), honestJoinLimit())
