@@ -22,9 +22,9 @@ import (
 //     back, so forged Initials stop costing memory and a Retry (about a tenth of the
 //     Initial that asked for it) is all they reflect.
 //   - A handshake rate per prefix (a token bucket), so that one network cannot make
-//     the host sign handshakes as fast as it can open and drop them. Buckets are kept for at most
-//     maxRatePrefixes prefixes; full ones are forgotten first, and when every one is
-//     busy a new prefix waits.
+//     the host sign handshakes as fast as it can open and drop them. Buckets are
+//     kept for at most maxRatePrefixes prefixes; full ones are forgotten first, and
+//     when every one is busy a new prefix waits.
 //   - A fair share per prefix: a prefix may hold maxPer handshakes in flight, and up
 //     to twice that while at least as many places are free (the share grows with
 //     free capacity, so that a LAN party behind one prefix joins at once on a quiet
