@@ -153,6 +153,31 @@ func (t *MatchTap) Truth(actor uint32, s *deadreckon.Sample) {
 	w.Truth(p)
 }
 
+// Taps are several MatchTaps on one match (a file's and a Ring's): a game.Observer
+// that passes everything to each in turn.
+type Taps []*MatchTap
+
+// Polled passes a tick to every tap.
+func (ts Taps) Polled(now float64, events []net.Event, clockOffset time.Duration) {
+	for _, t := range ts {
+		t.Polled(now, events, clockOffset)
+	}
+}
+
+// Published passes a published update to every tap.
+func (ts Taps) Published(actor uint32, s deadreckon.State, now float64) {
+	for _, t := range ts {
+		t.Published(actor, s, now)
+	}
+}
+
+// Truth passes a true pose to every tap.
+func (ts Taps) Truth(actor uint32, s *deadreckon.Sample) {
+	for _, t := range ts {
+		t.Truth(actor, s)
+	}
+}
+
 // HostTap records a net.Host through its Tap hook (net.HostConfig.Tap): every update
 // the host accepts and relays, with its arrival time, every message it sends every
 // player, every join and every leave. Given a Next function it starts a new recording

@@ -415,3 +415,13 @@ func (r *Recording) medianLatency() float64 {
 	slices.Sort(lat)
 	return lat[len(lat)/2]
 }
+
+// ReadRing reads what a record.Ring holds now: the last seconds of a match, opened by
+// the tanks in it before them. Recording goes on into the ring.
+func ReadRing(ring *record.Ring) (*Recording, error) {
+	r, err := ring.Reader()
+	if err != nil {
+		return nil, err
+	}
+	return Read(r)
+}

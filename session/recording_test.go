@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/record"
 )
 
@@ -96,5 +98,55 @@ func TestRecordingUnwritable(t *testing.T) {
 	defer mu.Unlock()
 	if len(reports) != 1 || strings.Contains(reports[0], "\n") || !strings.Contains(reports[0], "x"+RecordExt) {
 		t.Errorf("reports %q: want one line naming the file", reports)
+	}
+}
+
+// TestPracticeKeepsRecentInMemory plays a practice that keeps its last second in
+// memory and no file: Session.Recent holds the player's own view of that second,
+// opened by its own tank's spawn from before it.
+func TestPracticeKeepsRecentInMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t), Name: "tester"}, Bots: 2,
+		Record: Recording{Recent: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if sess.Recent == nil {
+		t.Fatal("no memory of the match")
+	}
+	runFor(t, 2500*time.Millisecond, physics.Input{Throttle: 1}, m)
+	self, _ := m.Self()
+	r, err := sess.Recent.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta := r.Meta(); meta.Perspective != record.Client || meta.Player == 0 {
+		t.Errorf("memory's meta %+v: want the player's view", meta)
+	}
+	first, last := math.Inf(1), 0.0
+	spawned, sent := false, 0
+	var rec record.Record
+	for r.Next(&rec) {
+		first, last = math.Min(first, rec.Time), math.Max(last, rec.Time)
+		switch rec.Kind {
+		case record.KindMessage:
+			if s, ok := rec.Message.(*wire.Spawn); ok && uint32(s.Actor) == self {
+				spawned = true
+			}
+		case record.KindSent:
+			sent++
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if span := last - first; span < 1 || span > 1+2*record.DefaultRingFlush {
+		t.Errorf("memory spans %.3f s (%.3f to %.3f), want a second and at most a block more", span, first, last)
+	}
+	if !spawned || sent == 0 {
+		t.Errorf("memory holds the player's tank's spawn %v and %d of its updates", spawned, sent)
 	}
 }
