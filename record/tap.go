@@ -281,6 +281,63 @@ func (t *HostTap) rotate(at float64) {
 	t.sink.Swap(w)
 }
 
+// UplinkTap records, through a host's Tap hook (net.HostConfig.Tap), the updates of
+// one player's tanks as the host accepted them, each at its arrival at the host:
+// state records of the recorder's own tanks. A client cannot see when its updates
+// arrive; in a practice the host runs in the recorder's own process and can, so the
+// recording holds the recorder's own link as it was, its losses included. The
+// host's run loop calls its methods; SetPlayer may be called from any goroutine.
+type UplinkTap struct {
+	sink   *Sink
+	shift  func() float64
+	player atomic.Uint32 // the recorder's player id; 0 until set (the host's own is never one)
+	set    atomic.Bool
+	own    map[wire.ActorID]bool
+}
+
+// NewUplinkTap returns a tap writing to sink. shift, if set, is added to the host's
+// times to put them on the recording's clock.
+func NewUplinkTap(sink *Sink, shift func() float64) *UplinkTap {
+	return &UplinkTap{sink: sink, shift: shift, own: make(map[wire.ActorID]bool)}
+}
+
+// SetPlayer names the recorder's player: the tanks it spawns from then on are its own.
+func (t *UplinkTap) SetPlayer(id uint32) {
+	t.player.Store(id)
+	t.set.Store(true)
+}
+
+// Relayed records an update of one of the recorder's tanks as it arrived at the host.
+func (t *UplinkTap) Relayed(rec []byte, at float64) {
+	if len(rec) < 2 || !t.own[wire.ActorID(uint16(rec[0])<<8|uint16(rec[1]))] {
+		return
+	}
+	if w := t.sink.Writer(); w != nil {
+		if t.shift != nil {
+			at += t.shift()
+		}
+		_ = w.State(at, at, rec) // the host checked the record
+	}
+}
+
+// Broadcast learns which tanks are the recorder's from their spawns.
+func (t *UplinkTap) Broadcast(m wire.Message, _ float64) {
+	switch m := m.(type) {
+	case *wire.Spawn:
+		if t.set.Load() && uint32(m.Owner) == t.player.Load() {
+			t.own[m.Actor] = true
+		}
+	case *wire.Despawn:
+		delete(t.own, m.Actor)
+	}
+}
+
+// Joined does nothing: the recorder's view records the players.
+func (t *UplinkTap) Joined(uint32, string, float64) {}
+
+// Left does nothing.
+func (t *UplinkTap) Left(uint32, wire.LeaveReason, float64) {}
+
 // sortedKeys returns m's keys in increasing order, so that recordings repeat.
 func sortedKeys[K ~uint16, V any](m map[K]V) []K {
 	keys := make([]K, 0, len(m))

@@ -58,6 +58,8 @@ type recorder struct {
 	// writes to it. Both are nil without.
 	ring     *record.Ring
 	ringSink *record.Sink
+	// uplink records the player's own updates as an in-process host took them in.
+	uplink *record.UplinkTap
 }
 
 // newRecorder returns the recorder of cfg with meta, whose sink has no writer yet,
@@ -142,6 +144,18 @@ func (r *recorder) close() error {
 	return nil
 }
 
+// setPlayer names the recording player once it has joined: its id goes in the
+// metadata, and the uplink tap learns which tanks are its own.
+func (r *recorder) setPlayer(id uint32) {
+	if r == nil {
+		return
+	}
+	r.meta.Player = id
+	if r.uplink != nil {
+		r.uplink.SetPlayer(id)
+	}
+}
+
 // recent returns the ring the player's view is kept in, or nil.
 func (r *recorder) recent() *record.Ring {
 	if r == nil {
@@ -216,6 +230,17 @@ func observer(taps ...*record.MatchTap) game.Observer {
 		return ts[0]
 	}
 	return ts
+}
+
+// uplinkTap is the net.Tap of a practice's in-process host that records the
+// player's own updates as they arrive there (see record.UplinkTap); shift puts the
+// host's times on the recording's clock. It is nil without a file.
+func (r *recorder) uplinkTap(shift func() float64) net.Tap {
+	if r == nil || !r.cfg.On() {
+		return nil
+	}
+	r.uplink = record.NewUplinkTap(r.sink, shift)
+	return r.uplink
 }
 
 // hostTap is the net.Tap that records what a host accepts and sends; with a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -44,20 +45,33 @@ func TestPracticeRecords(t *testing.T) {
 	}
 	count := map[record.Kind]int{}
 	truths := map[uint32]int{}
-	var lastFrame, maxTruth float64
+	var lastFrame, maxTruth, offset float64
+	var uplink []float64 // the player's own updates: arrival at the host after their stamp, s
 	var rec record.Record
 	for r.Next(&rec) {
 		count[rec.Kind]++
 		switch rec.Kind {
 		case record.KindFrame:
-			lastFrame = rec.Time
+			lastFrame, offset = rec.Time, rec.ClockOffset
 		case record.KindTruth, record.KindTruthKey:
 			truths[rec.Truth.Actor]++
 			maxTruth = max(maxTruth, rec.Time)
+		case record.KindState:
+			if uint32(rec.Update.Actor) == self {
+				uplink = append(uplink, rec.Arrival+offset-rec.Update.State.Time)
+			}
 		}
 	}
 	if err := r.Err(); err != nil {
 		t.Fatal(err)
+	}
+	// The in-process host records the player's own updates as they reach it, over
+	// the practice's impaired link: a practice's lag later.
+	slices.Sort(uplink)
+	if len(uplink) < 3 {
+		t.Errorf("%d of the player's own updates recorded as they reached the host", len(uplink))
+	} else if lag, want := uplink[len(uplink)/2], DefaultPracticeLag.Seconds(); lag < want/2 || lag > 2*want {
+		t.Errorf("the player's updates reach the host %.1f ms after their stamps (median), want about %.0f ms", 1e3*lag, 1e3*want)
 	}
 	if count[record.KindFrame] < 60 || count[record.KindState] < 10 || count[record.KindSent] < 3 || count[record.KindMessage] < 4 {
 		t.Errorf("records by kind: %v", count)

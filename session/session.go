@@ -193,6 +193,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	}
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
+	hc.Tap = rc.uplinkTap(func() float64 { return shift })
 	if cfg.Clock != nil {
 		hc.Clock = cfg.Clock
 		sess.clock = cfg.Clock
@@ -226,7 +227,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	sess.add(client.Close)
 	if rc != nil {
 		shift = client.Now() - host.Now() // both count from this process's clock
-		rc.meta.Player = client.ID()
+		rc.setPlayer(client.ID())
 		rc.start()
 	}
 	pc := cfg.Match

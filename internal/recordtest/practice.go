@@ -126,7 +126,11 @@ func Practice(cfg Config) (*Live, error) {
 		return nil, err
 	}
 	// The host's own bots are one player's actors: let it have them all.
-	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge,
+	// The host records the player's own updates as they reach it, as a practice's
+	// in-process host does; the sink gets its writer once the file is made.
+	sink := &record.Sink{}
+	uplink := record.NewUplinkTap(sink, nil)
+	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge, Tap: uplink,
 		Limits: net.Limits{MaxActorsPerPlayer: max(cfg.Bots, net.DefaultMaxActorsPerPlayer)}})
 	if err != nil {
 		return nil, err
@@ -150,7 +154,8 @@ func Practice(cfg Config) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	sink := record.NewSink(w)
+	sink.Swap(w)
+	uplink.SetPlayer(playerLink.ID())
 	var view game.Observer = record.NewMatchTap(sink, record.TapOptions{View: true})
 	if cfg.Ring > 0 {
 		if live.Ring, err = record.NewRing(meta, cfg.Ring, record.Config{}); err != nil {
