@@ -138,7 +138,12 @@ func (c *deathCam) start(l *loop) error {
 	if err != nil {
 		return err
 	}
+	// The kill of the player's tank; the last of the player's tanks without one (a
+	// host's bots are the player's too).
 	k, ok := p.LastDeath()
+	if self := l.snap.Self; self >= 0 && self < len(l.snap.Tanks) {
+		k, ok = p.KillOf(l.snap.Tanks[self].ID)
+	}
 	if !ok || rec.End-k.Time > deathCamStale {
 		return replay.ErrNoKill
 	}

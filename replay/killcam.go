@@ -95,6 +95,16 @@ func (p *Player) LastDeath() (Kill, bool) {
 	return Kill{}, false
 }
 
+// KillOf returns the last kill of tank id, and false when it was never destroyed.
+func (p *Player) KillOf(id uint32) (Kill, bool) {
+	for i := len(p.rec.Kills) - 1; i >= 0; i-- {
+		if k := p.rec.Kills[i]; k.Target == id {
+			return k, true
+		}
+	}
+	return Kill{}, false
+}
+
 // KillCamOn returns the kill the kill camera is showing, and whether it is on.
 func (p *Player) KillCamOn() (Kill, bool) {
 	if p.kill == nil {

@@ -393,6 +393,12 @@ func TestLiveKillCam(t *testing.T) {
 	if !ok || k.Target != testSelf(t, rec) || math.Abs(k.Time-death) > 1e-6 {
 		t.Fatalf("last death %+v (%v): want the player's tank at %.3f s", k, ok, death)
 	}
+	if byID, ok := p.KillOf(k.Target); !ok || byID != k {
+		t.Errorf("the kill of tank %d is %+v (%v), want %+v", k.Target, byID, ok, k)
+	}
+	if _, ok := p.KillOf(k.Shooter); ok {
+		t.Errorf("the shooter %d was destroyed too, in a match that ended at the player's death", k.Shooter)
+	}
 	const lead = 3.5
 	if err := p.KillCamFor(k, lead); err != nil {
 		t.Fatal(err)
