@@ -135,7 +135,7 @@ func Read(r *record.Reader) (*Recording, error) {
 
 // builder turns records into a Recording.
 type builder struct {
-	rec    *Recording
+	rec *Recording
 	// uplink holds the indices of the events of received updates: those of the
 	// recorder's own tanks (its updates as the host took them in) are dropped once
 	// every spawn is known, for its own tanks replay from what they published.
