@@ -12,8 +12,8 @@ import (
 
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/testmaps"
-	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/record"
 )
 
@@ -43,30 +43,11 @@ func TestPracticeRecords(t *testing.T) {
 	if meta.Perspective != record.Client || meta.Player == 0 || meta.Program != "test" || meta.Started == "" || meta.Link == nil {
 		t.Errorf("meta %+v", meta)
 	}
-	count := map[record.Kind]int{}
-	truths := map[uint32]int{}
-	var lastFrame, maxTruth, offset float64
-	var uplink []float64 // the player's own updates: arrival at the host after their stamp, s
-	var rec record.Record
-	for r.Next(&rec) {
-		count[rec.Kind]++
-		switch rec.Kind {
-		case record.KindFrame:
-			lastFrame, offset = rec.Time, rec.ClockOffset
-		case record.KindTruth, record.KindTruthKey:
-			truths[rec.Truth.Actor]++
-			maxTruth = max(maxTruth, rec.Time)
-		case record.KindState:
-			if uint32(rec.Update.Actor) == self {
-				uplink = append(uplink, rec.Arrival+offset-rec.Update.State.Time)
-			}
-		}
-	}
-	if err := r.Err(); err != nil {
-		t.Fatal(err)
-	}
+	sum := readPractice(t, r, self)
+	count, truths, lastFrame, maxTruth := sum.count, sum.truths, sum.lastFrame, sum.maxTruth
 	// The in-process host records the player's own updates as they reach it, over
 	// the practice's impaired link: a practice's lag later.
+	uplink := sum.uplink
 	slices.Sort(uplink)
 	if len(uplink) < 3 {
 		t.Errorf("%d of the player's own updates recorded as they reached the host", len(uplink))
@@ -83,6 +64,40 @@ func TestPracticeRecords(t *testing.T) {
 	if d := maxTruth - lastFrame; d > 0.5 || d < -0.5 {
 		t.Errorf("the last true pose at %.3f s, the last frame at %.3f s: not one clock", maxTruth, lastFrame)
 	}
+}
+
+// practiceSummary is what TestPracticeRecords reads of a recording.
+type practiceSummary struct {
+	count               map[record.Kind]int
+	truths              map[uint32]int // true poses by tank
+	lastFrame, maxTruth float64
+	uplink              []float64 // the player's own updates: arrival at the host after their stamp, s
+}
+
+// readPractice reads a practice's recording whose player's tank is self.
+func readPractice(t *testing.T, r *record.Reader, self uint32) practiceSummary {
+	t.Helper()
+	sum := practiceSummary{count: map[record.Kind]int{}, truths: map[uint32]int{}}
+	var offset float64
+	var rec record.Record
+	for r.Next(&rec) {
+		sum.count[rec.Kind]++
+		switch rec.Kind {
+		case record.KindFrame:
+			sum.lastFrame, offset = rec.Time, rec.ClockOffset
+		case record.KindTruth, record.KindTruthKey:
+			sum.truths[rec.Truth.Actor]++
+			sum.maxTruth = max(sum.maxTruth, rec.Time)
+		case record.KindState:
+			if uint32(rec.Update.Actor) == self {
+				sum.uplink = append(sum.uplink, rec.Arrival+offset-rec.Update.State.Time)
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return sum
 }
 
 // TestRecordingUnwritable starts a match whose recording cannot be written: it says so
