@@ -113,6 +113,9 @@ func (c *deathCam) frame(l *loop, dt float64) *game.Snapshot {
 		return live
 	}
 	c.p.Snapshot(&c.snap)
+	// The figures and the link warning go on telling the live match's link.
+	c.snap.Net, c.snap.Algorithm, c.snap.Clamp = live.Net, live.Algorithm, live.Clamp
+	c.snap.LatencyCompensation = live.LatencyCompensation
 	if eye, look, fov, ok := killCamShot(&c.snap, c.kill, fovRadians(l.cfg.Settings.FOV)); ok {
 		l.scene.WatchID(c.kill.Shooter)
 		l.scene.LookFrom(eye, look, true)

@@ -72,7 +72,8 @@ func TestDeathKillCam(t *testing.T) {
 	if !live.Died {
 		t.Fatal("the player's tank was not destroyed in the test match")
 	}
-	wreck := &game.Snapshot{Self: -1, Combat: game.CombatView{Wreck: true, RespawnIn: 5, KilledBy: "a bot"}}
+	wreck := &game.Snapshot{Self: -1, Combat: game.CombatView{Wreck: true, RespawnIn: 5, KilledBy: "a bot"},
+		Net: game.NetStats{RTT: 0.2, Silence: 0.1}}
 	sess := &stepSession{snap: wreck}
 	shot := filepath.Join(t.TempDir(), "killcam.png")
 	if *docs {
@@ -114,6 +115,9 @@ func checkKillCamPicture(t *testing.T, l *loop, shot string) {
 	shooter, target := tankByID(&l.cam.snap, k.Shooter), tankByID(&l.cam.snap, k.Target)
 	if shooter == nil || target == nil {
 		t.Fatalf("the kill camera shows shooter %v and target %v", shooter != nil, target != nil)
+	}
+	if l.cam.snap.Net.RTT != 0.2 {
+		t.Errorf("the kill camera's figures give a round trip of %v s, the live link's is 0.2 s", l.cam.snap.Net.RTT)
 	}
 	view := l.scene.View()
 	if d := view.Eye.Sub(shooter.Position).Len(); d > killCamBack+killCamHeight {
