@@ -415,6 +415,15 @@ func TestLiveKillCam(t *testing.T) {
 		t.Errorf("the kill camera's victim lies %.3f m (mean) and %.3f m (max) from the shooter's view, want under %.2f and %.2f",
 			sum/float64(n), worst, meanTol, maxTol)
 	}
+	// A frame of the kill camera allocates nothing: it plays in a live match's loop.
+	var snap game.Snapshot
+	allocs := testing.AllocsPerRun(60, func() {
+		_ = p.Advance(1.0 / 120)
+		p.Snapshot(&snap)
+	})
+	if _, on := p.KillCamOn(); !on || allocs > 0.1 {
+		t.Errorf("a kill camera frame allocates %.2f times (on %v)", allocs, on)
+	}
 }
 
 // killCamOffsets plays the kill camera to the kill and returns how far it shows the
