@@ -124,7 +124,7 @@ func (c *deathCam) frame(l *loop, dt float64) *game.Snapshot {
 	c.tl.Now = c.p.Time()
 	if s := int(math.Ceil(live.Combat.RespawnIn)); s != c.shown || c.tl.Status == "" {
 		c.shown = s
-		c.tl.Status = fmt.Sprintf("KILL CAMERA: %s destroyed you, as %s saw it · magenta: where you were · respawn in %d s · Space skips",
+		c.tl.Status = fmt.Sprintf("KILL CAMERA: %s destroyed you, as %s saw it · magenta: where you were · cyan: the host's check of the hit · respawn in %d s · Space skips",
 			c.killer, c.killer, s)
 	}
 	l.panels.Timeline = &c.tl
