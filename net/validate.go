@@ -64,6 +64,13 @@ type anchor struct {
 // stream of small jumps cannot add up to a teleport.
 const anchorPeriod = 1.0
 
+// arrivalJitter is how much longer than the time between their arrivals two updates
+// may be apart on the owner's clock, s: updates sent frames apart may arrive together
+// (an honest bot's update was refused as "turned 0.68 rad in 0.034 s": a collision's
+// spin, its updates bunched on arrival). It widens the turn budget by 0.3 rad at the
+// default turn rate.
+const arrivalJitter = 0.1
+
 // maxStampRegress is how far in seconds an owner's timestamps may run backwards
 // between updates (a clock-sync correction) before the update is refused.
 const maxStampRegress = 0.3
@@ -85,7 +92,7 @@ func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) err
 	// tracks, at most MaxTurnRate. Its pitch and roll are the ground's under its three
 	// clamp points, and change at once where it rolls over a crest or a rock's edge,
 	// or lands from a ledge, so a tilt taken in one tick is honest.
-	if r := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.orient))); r > l.MaxTurnRate*dt+l.TurnSlack {
+	if r := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.orient))); r > l.MaxTurnRate*(dt+arrivalJitter)+l.TurnSlack {
 		return fmt.Errorf("%w: turned %.2f rad in %.3f s", deadreckon.ErrInvalidState, r, dt)
 	}
 	return nil
