@@ -470,7 +470,7 @@ func (quietJudge) Relayed(uint32, deadreckon.State, float64)                    
 func (quietJudge) Despawned(uint32, float64)                                      {}
 func (quietJudge) Message(uint32, wire.Message, float64, JudgeLink)               {}
 func (quietJudge) Tick(float64)                                                   {}
-func (quietJudge) Outbox(buf []wire.Message) []wire.Message                       { return buf }
+func (quietJudge) Outbox(buf []JudgeMessage) []JudgeMessage                       { return buf }
 
 // TestClaimFloodKicked: hit claims over the sender's rate are bad traffic, and a flood
 // of them is kicked like any other.

@@ -187,7 +187,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 		warnRecording(log))
 	sess.add(rc.close)
 	var shift float64 // client clock minus host clock, set before the recording starts
-	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
+	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, net.Limits{}, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: %w", err)
 	}
@@ -284,7 +284,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, combat.Rules{}, log)
+	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Limits, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
@@ -467,7 +467,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
+	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Limits, cfg.Rules, log)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -597,13 +597,11 @@ func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log
 	return nil
 }
 
-// hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks, with limits (raised to carry those tanks), and its referee, refereeing
-// under rules. It returns an error for invalid rules.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules combat.Rules, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
-	if actors > net.DefaultMaxActorsPerPlayer {
-		limits.MaxActorsPerPlayer = actors
-	}
+// hostNetConfig is the net configuration of a host for map mp, with limits (the
+// host's own peer runs its bots beyond the per-player cap, which bounds remote
+// players), and its referee, refereeing under rules. It returns an error for invalid
+// rules.
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, limits net.Limits, rules combat.Rules, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
 	ref, err := referee.New(mp, rules, game.DeadReckoning().Reckon)
 	if err != nil {
 		return net.HostConfig{}, nil, err
