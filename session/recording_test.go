@@ -45,15 +45,7 @@ func TestPracticeRecords(t *testing.T) {
 	}
 	sum := readPractice(t, r, self)
 	count, truths, lastFrame, maxTruth := sum.count, sum.truths, sum.lastFrame, sum.maxTruth
-	// The in-process host records the player's own updates as they reach it, over
-	// the practice's impaired link: a practice's lag later.
-	uplink := sum.uplink
-	slices.Sort(uplink)
-	if len(uplink) < 3 {
-		t.Errorf("%d of the player's own updates recorded as they reached the host", len(uplink))
-	} else if lag, want := uplink[len(uplink)/2], DefaultPracticeLag.Seconds(); lag < want/2 || lag > 2*want {
-		t.Errorf("the player's updates reach the host %.1f ms after their stamps (median), want about %.0f ms", 1e3*lag, 1e3*want)
-	}
+	checkUplink(t, sum.uplink)
 	if count[record.KindFrame] < 60 || count[record.KindState] < 10 || count[record.KindSent] < 3 || count[record.KindMessage] < 4 {
 		t.Errorf("records by kind: %v", count)
 	}
@@ -63,6 +55,19 @@ func TestPracticeRecords(t *testing.T) {
 	// The bots run on the host's clock: their truth is put on the player's.
 	if d := maxTruth - lastFrame; d > 0.5 || d < -0.5 {
 		t.Errorf("the last true pose at %.3f s, the last frame at %.3f s: not one clock", maxTruth, lastFrame)
+	}
+}
+
+// checkUplink checks the player's own updates as the practice's in-process host
+// recorded them, each arriving after its stamp by uplink[i] s: over the practice's
+// impaired link, a practice's lag later.
+func checkUplink(t *testing.T, uplink []float64) {
+	t.Helper()
+	slices.Sort(uplink)
+	if len(uplink) < 3 {
+		t.Errorf("%d of the player's own updates recorded as they reached the host", len(uplink))
+	} else if lag, want := uplink[len(uplink)/2], DefaultPracticeLag.Seconds(); lag < want/2 || lag > 2*want {
+		t.Errorf("the player's updates reach the host %.1f ms after their stamps (median), want about %.0f ms", 1e3*lag, 1e3*want)
 	}
 }
 
