@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"flag"
 	"io"
 	"log/slog"
 	"math"
@@ -18,8 +17,6 @@ import (
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
 )
-
-var docs = flag.Bool("docs", false, "write the live kill camera's screenshot to assets/docs/killcam-live.png")
 
 // TestKillCamShot checks the kill camera's framing: over the shooter's turret and
 // behind it, looking at the target, zoomed as a gunner's sight for a far target and

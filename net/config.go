@@ -380,6 +380,11 @@ type ClientConfig struct {
 	// DefaultKnownHostsPath(); "-" disables trust on first use, so that an unpinned
 	// dial accepts any certificate (tests only).
 	KnownHosts string
+	// Remember, with a Fingerprint pinned, also checks the pin against KnownHosts and
+	// remembers it there on first use, as an unpinned join would: for a match found on
+	// the local network, whose announced fingerprint is trusted as far as that network
+	// is, so that a later change of certificate at that address is refused as one.
+	Remember bool
 	// Name is the player's name (at most wire.MaxNameLen bytes). If empty, defaults
 	// to "player".
 	Name string

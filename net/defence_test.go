@@ -320,8 +320,10 @@ func TestAttackIdleSquatters(t *testing.T) {
 			c.Close()
 		}
 	}()
-	if admitted != DefaultMaxPlayersPerAddr {
-		t.Errorf("%d players admitted from one address, want the cap %d", admitted, DefaultMaxPlayersPerAddr)
+	// On a loaded machine the 29 dials can outlast the idle kick: a kicked squatter
+	// frees its place for the next, so the cap bounds those admitted beyond the kicked.
+	if kicked := int(h.Stats().IdleKicked); admitted < DefaultMaxPlayersPerAddr || admitted > DefaultMaxPlayersPerAddr+kicked {
+		t.Errorf("%d players admitted from one address (%d idle-kicked meanwhile), want the cap %d", admitted, kicked, DefaultMaxPlayersPerAddr)
 	}
 	hp := startHonest(t, r, "127.0.1.1", "") // another address still gets in
 	// Connected but publishing nothing: the squatters are kicked; the honest

@@ -326,6 +326,10 @@ type JoinConfig struct {
 	// KnownHosts is the trust-on-first-use file for unpinned joins. If empty,
 	// defaults to net.DefaultKnownHostsPath().
 	KnownHosts string
+	// Remember, with Addr pinned, also remembers the fingerprint in KnownHosts (and
+	// refuses another one remembered there), as for a match found on the local
+	// network (net.ClientConfig.Remember).
+	Remember bool
 	// Impairment is added to this client's link each way (-lag, -jitter, -loss).
 	Impairment impair.Link
 	// Match configures the player's match. If Match.Map is nil, the map the host
@@ -349,7 +353,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 		return nil, nil, err
 	}
 	client, err := net.Dial(ctx, net.ClientConfig{
-		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts,
+		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts, Remember: cfg.Remember,
 		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase,
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 	})
