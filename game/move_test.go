@@ -1,0 +1,60 @@
+package game
+
+import (
+	"testing"
+	"time"
+
+	"github.com/treadline/treadline/assets/maps"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+)
+
+// TestHonestBotsNeverRefused plays 64 tanks (eight peers of eight bots) on each shipped
+// map for two simulated minutes on the real host, refereed, with the host holding
+// every update to what the tank can do on the map's ground, and asserts that not one
+// honest update is refused: the bots' collisions, pivots, stops, hills and ledges all
+// pass the movement checks.
+func TestHonestBotsNeverRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two simulated minutes of 64 tanks on each map")
+	}
+	const peers, bots, minutes = 8, 8, 2
+	for _, name := range []string{"valley", "dunes"} {
+		t.Run(name, func(t *testing.T) {
+			mp, err := maps.Library{}.Load(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rig := newRig(t, gametest.Config{Seed: 5, Judge: ref, Ground: mp.SurfaceAt,
+				Link:   impair.Link{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
+			var ms []*Match
+			for i := range peers {
+				ms = append(ms, mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: uint64(i + 1)}, join(t, rig)))
+			}
+			for i := 1; i <= minutes*60*60; i++ {
+				now := float64(i) * tick
+				rig.SetNow(now)
+				for _, m := range ms {
+					mustStep(t, m, now, physics.Input{})
+				}
+			}
+			st := rig.Host().Stats()
+			t.Logf("%s: %d updates accepted, %d invalid (movement %+v), %d actors; verdicts %v",
+				name, st.Accepted, st.Invalid, st.Moves, st.Actors, ref.Counts().Verdicts)
+			if st.Invalid != 0 || st.Moves != (net.MoveRefusals{}) {
+				t.Errorf("%d honest updates refused (movement %+v)", st.Invalid, st.Moves)
+			}
+			if st.Accepted < minutes*60*peers*bots {
+				t.Errorf("only %d updates accepted: the bots hardly drove", st.Accepted)
+			}
+		})
+	}
+}
