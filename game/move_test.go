@@ -34,7 +34,7 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			rig := newRig(t, gametest.Config{Seed: 5, Judge: ref, Ground: mp.SurfaceAt,
-				Link:   impair.Link{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
+				Link: impair.Link{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
 			var ms []*Match
 			for i := range peers {
 				ms = append(ms, mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: uint64(i + 1)}, join(t, rig)))

@@ -181,7 +181,7 @@ func newMotion(s tank.Spec, ground func(x, z float64) (float64, bool)) motion {
 	s = s.WithDefaults()
 	return motion{
 		speed: speedFactor * s.TopSpeed, shove: shoveFactor*s.TopSpeed + quantSlack*wire.VelocityStep,
-		accel: s.Acceleration,
+		accel:  s.Acceleration,
 		turret: s.TurretRate, gun: s.GunRate, gunLo: s.GunMin, gunHi: s.GunMax,
 		ground: ground, rateSlack: wire.ArticulationRateStep, accelSlack: quantSlack * wire.AccelerationStep,
 	}
