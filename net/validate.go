@@ -256,7 +256,7 @@ type moveTrack struct {
 	lastAt float64          // its host receive time, s
 	air    bool             // the last accepted state was off the ground
 	airY   float64          // height of the first accepted airborne state, m
-	airAt  float64          // its host receive time, s
+	airAt  float64          // its timestamp, host-clock s
 }
 
 // start begins the track at the actor's spawn state s, received at host time now.
@@ -285,7 +285,7 @@ func checkMove(t *moveTrack, a *anchor, next *deadreckon.State, now float64, mo 
 		return err
 	}
 	if air && !t.air {
-		t.airY, t.airAt = next.Position[1], now
+		t.airY, t.airAt = next.Position[1], next.Time
 	}
 	t.air, t.last, t.lastAt = air, *next, now
 	return nil
@@ -357,8 +357,12 @@ func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion)
 	// air, it falls from the first airborne height at least as fast as gravity pulls.
 	top, fell := t.launch(p, mo), 0.0
 	if t.air {
+		// Timed by the owner's stamps, which honest updates carry to within
+		// stampError whatever their delay on the way; arrival times would take a
+		// delayed update for a slow fall. A cheat's stamps stay within their window
+		// (stampWindow), so it gains a fraction of a second of hover at most.
 		top = t.airY
-		fall := math.Max(0, now-t.airAt-arrivalJitter)
+		fall := math.Max(0, next.Time-t.airAt-stampError)
 		fell = 0.5 * deadreckon.Gravity * fall * fall
 	}
 	if p[1] > top-fell+fallSlack {
