@@ -11,18 +11,23 @@ import (
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
+	tankspec "github.com/treadline/treadline/tank"
 )
 
 // TestHonestBotsNeverRefused plays 64 tanks (eight peers of eight bots) on each shipped
-// map for two simulated minutes on the real host, refereed, with the host holding
-// every update to what the tank can do on the map's ground, and asserts that not one
-// honest update is refused: the bots' collisions, pivots, stops, hills and ledges all
-// pass the movement checks.
+// map for two simulated minutes (20 s under the race detector) on the real host,
+// refereed, with the host holding every update to what the tank can do on the map's
+// ground, and asserts that not one honest update is refused: the bots' collisions,
+// pivots, stops, hills and ledges all pass the movement checks.
 func TestHonestBotsNeverRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two simulated minutes of 64 tanks on each map")
 	}
-	const peers, bots, minutes = 8, 8, 2
+	const peers, bots = 8, 8
+	seconds := 120
+	if raceEnabled {
+		seconds = 20
+	}
 	for _, name := range []string{"valley", "dunes"} {
 		t.Run(name, func(t *testing.T) {
 			mp, err := maps.Library{}.Load(name)
@@ -39,7 +44,7 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 			for i := range peers {
 				ms = append(ms, mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: uint64(i + 1)}, join(t, rig)))
 			}
-			for i := 1; i <= minutes*60*60; i++ {
+			for i := 1; i <= seconds*60; i++ {
 				now := float64(i) * tick
 				rig.SetNow(now)
 				for _, m := range ms {
@@ -52,9 +57,17 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 			if st.Invalid != 0 || st.Moves != (net.MoveRefusals{}) {
 				t.Errorf("%d honest updates refused (movement %+v)", st.Invalid, st.Moves)
 			}
-			if st.Accepted < minutes*60*peers*bots {
+			if st.Accepted < uint64(seconds*peers*bots) {
 				t.Errorf("only %d updates accepted: the bots hardly drove", st.Accepted)
 			}
 		})
+	}
+}
+
+// The host accepts accelerations up to the tank's (tank.Spec.Acceleration): the
+// game's publisher must not publish harder ones.
+func TestPublishedAccelerationWithinTheSpec(t *testing.T) {
+	if c, a := DeadReckoning().AccelerationCap, tankspec.Default().Acceleration; c > a {
+		t.Errorf("the publisher caps accelerations at %g m/s², above the tank's %g m/s² the host accepts", c, a)
 	}
 }

@@ -551,13 +551,13 @@ func TestAttackTiming(t *testing.T) {
 	counted("stamps clamped", func(s HostStats) uint64 { return s.StampsClamped }, 1)
 
 	// 5 s of silence, then a 150 m jump: top speed over the whole silence would allow
-	// it, but a tank at rest cannot get that far. 90 m it could (at most 15 m/s governed, with the slacks).
+	// it, but a tank at rest cannot get that far. 100 m it could.
 	clk.Advance(5 * time.Second)
 	s = tankAt(150.5, 0)
 	s.Time = h.Now()
 	send(2, s)
 	counted("invalid updates", func(s HostStats) uint64 { return s.Invalid }, 1)
-	s = tankAt(90.5, 0)
+	s = tankAt(100.5, 0)
 	s.Time = h.Now()
 	send(3, s)
 	counted("accepted updates", func(s HostStats) uint64 { return s.Accepted }, 2)

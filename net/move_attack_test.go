@@ -37,7 +37,7 @@ func TestAttackMovement(t *testing.T) {
 		name               string
 		interval, duration float64
 		ground             func(x, z float64) (float64, bool) // flatGround if nil
-		honest             bool                                // no update may be refused
+		honest             bool                               // no update may be refused
 		move               func(t float64, s *deadreckon.State)
 		reason             func(MoveRefusals) uint64
 		// seen checks an update the observer received, t seconds into the cheat.
@@ -53,12 +53,12 @@ func TestAttackMovement(t *testing.T) {
 		seen: func(t float64, s deadreckon.State) bool { return s.Position[0] <= 22.5*t+3+3 },
 	}, {
 		name: "velocity 0 while moving 30 m/s", interval: 0.1, duration: 3,
-		move: func(t float64, s *deadreckon.State) { s.Position[0] = 30 * t },
+		move:   func(t float64, s *deadreckon.State) { s.Position[0] = 30 * t },
 		reason: func(m MoveRefusals) uint64 { return m.Velocity },
 		seen:   func(t float64, s deadreckon.State) bool { return s.Position[0] < 3 },
 	}, {
 		name: "velocity 0 while moving 15 m/s", interval: 0.25, duration: 3,
-		move: func(t float64, s *deadreckon.State) { s.Position[0] = 15 * t },
+		move:   func(t float64, s *deadreckon.State) { s.Position[0] = 15 * t },
 		reason: func(m MoveRefusals) uint64 { return m.Velocity },
 		seen:   func(t float64, s deadreckon.State) bool { return s.Position[0] < 3.75 },
 	}, {
@@ -70,17 +70,17 @@ func TestAttackMovement(t *testing.T) {
 		seen:   func(t float64, s deadreckon.State) bool { return math.Abs(s.Articulations[0].Angle) < 0.2 },
 	}, {
 		name: "turret rate 3 rad/s", interval: 0.1, duration: 1,
-		move: func(t float64, s *deadreckon.State) { s.Articulations[0].Rate = 3 },
+		move:   func(t float64, s *deadreckon.State) { s.Articulations[0].Rate = 3 },
 		reason: func(m MoveRefusals) uint64 { return m.Articulation },
 		seen:   func(t float64, s deadreckon.State) bool { return s.Articulations[0].Rate < 1 },
 	}, {
 		name: "rising to 40 m and hovering", interval: 0.1, duration: 10,
-		move: func(t float64, s *deadreckon.State) { s.Position[1] = math.Min(40, 10*t) },
+		move:   func(t float64, s *deadreckon.State) { s.Position[1] = math.Min(40, 10*t) },
 		reason: func(m MoveRefusals) uint64 { return m.Height },
 		seen:   func(t float64, s deadreckon.State) bool { return s.Position[1] < 0.4 },
 	}, {
 		name: "sinking 20 m under the ground", interval: 0.1, duration: 4,
-		move: func(t float64, s *deadreckon.State) { s.Position[1] = math.Max(-20, -10*t) },
+		move:   func(t float64, s *deadreckon.State) { s.Position[1] = math.Max(-20, -10*t) },
 		reason: func(m MoveRefusals) uint64 { return m.Height },
 		seen:   func(t float64, s deadreckon.State) bool { return s.Position[1] > -0.1 },
 	}, {

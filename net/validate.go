@@ -124,16 +124,18 @@ const (
 	// catch-up (the game's 7.5 m/s). 64 honest bots were seen shoved at 25.7 m/s.
 	shoveFactor = 2.0
 	// stampError is how far apart two honest updates' timestamps may be from the
-	// time between their samples, s: the clock filter's slew and corrections between
-	// them, and a stamp clamped into its window (stampWindow).
+	// time between their samples, s: the clock filter's slew between them. A larger
+	// correction of the owner's clock shows as a difference between the stamps' and
+	// the arrivals' intervals, which the checks allow for where they time anything.
 	stampError = 0.05
-	// driftSlack is the distance, m, that an honest update's displacement may differ
-	// from its velocities' by beyond what the acceleration allows: a velocity measured
-	// over the last two frames lags the true one by up to two frames of motion
-	// (0.5 m at a shove's 30 m/s), and positions are quantized to a millimetre. 64
-	// honest bots were seen 1.01 m off beyond the acceleration's share, all slacks
-	// (2.1 m with the stamps' error) included.
-	driftSlack = 1.0
+	// driftShare is the share of Limits.PositionSlack (the tolerance for
+	// quantization and clamping corrections between updates; 3 m by default) that an
+	// honest update's displacement may differ from its velocities' by beyond what the
+	// acceleration allows: a velocity measured over the last two frames lags the true
+	// one by up to two frames of motion (0.5 m at a shove's 30 m/s), and positions are
+	// quantized to a millimetre. 64 honest bots were seen 1.01 m off beyond the
+	// acceleration's share, against 2.1 m allowed with the stamps' error.
+	driftShare = 1.0 / 3
 	// clampAbove is how far above the ground under its middle an honest tank's
 	// height may be, m: its three-point clamp rests it on the plane of its footprint,
 	// at most supportStep (0.3 m) above that point before the clamp takes it to be on
@@ -252,11 +254,12 @@ func (c *MoveRefusals) count(err error) {
 // moveTrack is what the movement checks remember of an actor: its last accepted
 // state and, while it is airborne, where its fall began.
 type moveTrack struct {
-	last   deadreckon.State // last accepted, host-clock time
-	lastAt float64          // its host receive time, s
-	air    bool             // the last accepted state was off the ground
-	airY   float64          // height of the first accepted airborne state, m
-	airAt  float64          // its timestamp, host-clock s
+	last    deadreckon.State // last accepted, host-clock time
+	lastAt  float64          // its host receive time, s
+	air     bool             // the last accepted state was off the ground
+	airY    float64          // height of the first accepted airborne state, m
+	airAt   float64          // its timestamp, host-clock s
+	airRecv float64          // its host receive time, s
 }
 
 // start begins the track at the actor's spawn state s, received at host time now.
@@ -274,7 +277,7 @@ func checkMove(t *moveTrack, a *anchor, next *deadreckon.State, now float64, mo 
 	if err := checkSpeed(a, next, now, mo, l); err != nil {
 		return err
 	}
-	if err := checkVelocity(&t.last, next, mo); err != nil {
+	if err := checkVelocity(&t.last, next, math.Max(0, now-t.lastAt), mo, l.PositionSlack*driftShare); err != nil {
 		return err
 	}
 	air, err := t.checkHeight(next, now, mo)
@@ -285,7 +288,7 @@ func checkMove(t *moveTrack, a *anchor, next *deadreckon.State, now float64, mo 
 		return err
 	}
 	if air && !t.air {
-		t.airY, t.airAt = next.Position[1], next.Time
+		t.airY, t.airAt, t.airRecv = next.Position[1], next.Time, now
 	}
 	t.air, t.last, t.lastAt = air, *next, now
 	return nil
@@ -318,17 +321,22 @@ func checkSpeed(a *anchor, next *deadreckon.State, now float64, mo *motion, l *L
 // velocities allow. Over τ seconds between their stamps, a velocity that changes at
 // most at the tank's acceleration a, and at once by the difference of the two
 // velocities at most (a collision), moves the tank within (|v₁−v₀|/2 + a·τ)·τ of the
-// mean of the two velocities times τ; the stamps may be off by stampError and the
-// velocities lag by driftSlack. A velocity of zero while the position moves at speed
-// is refused.
-func checkVelocity(prev, next *deadreckon.State, mo *motion) error {
+// mean v̄ of the two velocities times τ. τ itself may be off: by stampError, or,
+// while the owner's clock sync corrects itself, by as much as the stamps' interval
+// differs from the arrivals' (dt, s); that moves the tank |v̄| times the error, and at
+// least the governed speed times stampError is allowed for it. The velocities lag by
+// up to slack metres. A velocity of zero while the position moves at speed is
+// refused: its mean times any τ is zero.
+func checkVelocity(prev, next *deadreckon.State, dt float64, mo *motion, slack float64) error {
 	tau := math.Max(0, next.Time-prev.Time)
 	v0 := mgl64.Vec3{prev.Velocity[0], 0, prev.Velocity[2]}
 	v1 := mgl64.Vec3{next.Velocity[0], 0, next.Velocity[2]}
+	mean := v0.Add(v1).Mul(0.5)
 	d := next.Position.Sub(prev.Position)
 	d[1] = 0
-	drift := d.Sub(v0.Add(v1).Mul(tau / 2)).Len()
-	if allow := (v1.Sub(v0).Len()/2+mo.accel*tau)*tau + mo.speed*stampError + driftSlack; drift > allow {
+	drift := d.Sub(mean.Mul(tau)).Len()
+	timing := math.Max(mo.speed*stampError, mean.Len()*(math.Abs(tau-dt)+stampError))
+	if allow := (v1.Sub(v0).Len()/2+mo.accel*tau)*tau + timing + slack; drift > allow {
 		return refuse(moveVelocity, "moved %.1f m in %.3f s, %.1f m off its velocities", d.Len(), tau, drift)
 	}
 	return nil
@@ -357,12 +365,14 @@ func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion)
 	// air, it falls from the first airborne height at least as fast as gravity pulls.
 	top, fell := t.launch(p, mo), 0.0
 	if t.air {
-		// Timed by the owner's stamps, which honest updates carry to within
-		// stampError whatever their delay on the way; arrival times would take a
-		// delayed update for a slow fall. A cheat's stamps stay within their window
-		// (stampWindow), so it gains a fraction of a second of hover at most.
+		// Timed by the shorter of the stamps' and the arrivals' intervals: honest
+		// stamps are right to within stampError however late an update arrives,
+		// unless the owner's clock sync corrects itself meanwhile, when the arrivals
+		// are right. A cheat cannot shorten the arrivals' interval, and its stamps
+		// stay within their window (stampWindow), so it gains a fraction of a second
+		// of hover at most.
 		top = t.airY
-		fall := math.Max(0, next.Time-t.airAt-stampError)
+		fall := math.Max(0, math.Min(next.Time-t.airAt, now-t.airRecv)-stampError)
 		fell = 0.5 * deadreckon.Gravity * fall * fall
 	}
 	if p[1] > top-fell+fallSlack {

@@ -64,6 +64,7 @@ type monitor struct {
 }
 
 type descs struct {
+	moves *prometheus.Desc // updates refused by the movement checks, by reason
 	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
 	timedOut, kicked, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
@@ -85,8 +86,10 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		relayed:    d("updates_relayed_total", "State updates sent on to observers, one per observer."),
 		thinned:    d("updates_thinned_total", "Relays skipped by distance thinning."),
 		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
-		timedOut:   d("players_timed_out_total", "Players dropped for silence."),
-		kicked:     d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
+		moves: d("updates_refused_total", "Updates refused because their tank could not have moved so (also counted in "+
+			"drops_total's invalid), by what it could not have done.", "reason"),
+		timedOut: d("players_timed_out_total", "Players dropped for silence."),
+		kicked:   d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
 		relayDelay: d("relay_delay_seconds", "Age of each relayed copy of an update when the host relays it, one observation per observer: "+
 			"host clock minus the owner's timestamp (owner-to-host delay and clock-sync error); negative ages are counted apart."),
 		relayAhead: d("relay_delay_negative_total", "Relayed copies whose owner's timestamp was ahead of the host clock (a clock-sync error), "+
@@ -196,6 +199,15 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		{"unauthorized", hs.Unauthorized}, {"malformed", hs.Malformed}, {"overflow", hs.Overflow},
 	} {
 		counter(d.drops, r.n, r.reason)
+	}
+	for _, r := range []struct {
+		reason string
+		n      uint64
+	}{
+		{"speed", hs.Moves.Speed}, {"velocity", hs.Moves.Velocity}, {"acceleration", hs.Moves.Acceleration},
+		{"height", hs.Moves.Height}, {"articulation", hs.Moves.Articulation},
+	} {
+		counter(d.moves, r.n, r.reason)
 	}
 	counter(d.timedOut, hs.TimedOut)
 	cum := hs.RelayAge.Cumulative()
