@@ -239,9 +239,11 @@ type duel struct {
 	hopHA    *Network // host to shooter
 	rng      *rand.Rand
 	check    *referee.Checker
-	view     *deadreckon.Actor // the target on the shooter's screen
-	host     *deadreckon.Actor // the target on the host: the naive check's view
-	hostA    mgl64.Vec3        // the shooter's position on the host
+	heard    map[uint32]bool     // shots whose Fire reached the host
+	held     map[uint32]duelPost // claims waiting for their Fire, by shot
+	view     *deadreckon.Actor   // the target on the shooter's screen
+	host     *deadreckon.Actor   // the target on the host: the naive check's view
+	hostA    mgl64.Vec3          // the shooter's position on the host
 	reckon   deadreckon.Config
 	posts    []duelPost
 	seq      int
@@ -278,6 +280,8 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 	d := &duel{o: o, m: m, w: w, a: a, b: b, reckon: reckon,
 		rng:   rand.New(rand.NewPCG(seed, 0xd0e1)),
 		check: referee.NewChecker(m, referee.CheckerConfig{Reckon: reckon}),
+		heard: map[uint32]bool{},
+		held:  map[uint32]duelPost{},
 		view:  deadreckon.NewActor(reckon),
 		host:  deadreckon.NewActor(reckon),
 		res:   DuelResult{RejectsByReason: map[string]int{}},
@@ -469,24 +473,42 @@ func (d *duel) hostFrame(t float64) {
 		n++
 		if p.fire {
 			d.check.Fired(p.shot, p.arrive)
+			d.heard[p.shot.ID] = true
+			if h, ok := d.held[p.shot.ID]; ok {
+				delete(d.held, p.shot.ID)
+				d.judge(&h)
+			}
 			continue
 		}
-		v := d.check.Check(p.claim, p.arrive, referee.ShooterLink{Latency: d.o.Network.Latency.Seconds()})
-		if v.Duplicate {
+		if !d.heard[p.claim.Shot] {
+			// As the referee does: a claim that overtook its Fire waits for it and is
+			// judged as of its own arrival.
+			if _, ok := d.held[p.claim.Shot]; !ok {
+				d.held[p.claim.Shot] = *p
+			}
 			continue
 		}
-		s := &d.shots[p.claim.Shot-1]
-		s.judged, s.verdict = true, v.Reason
-		if !p.forged {
-			if v.Rebuilt != (combat.HullPose{}) {
-				d.res.rebuild = append(d.res.rebuild, v.Miss)
-			}
-			if d.naiveAccepts(p.claim) {
-				d.naive++
-			}
-		}
+		d.judge(p)
 	}
 	d.posts = append(d.posts[:0], d.posts[n:]...)
+}
+
+// judge has the host judge the claim post p.
+func (d *duel) judge(p *duelPost) {
+	v := d.check.Check(p.claim, p.arrive, referee.ShooterLink{Latency: d.o.Network.Latency.Seconds()})
+	if v.Duplicate {
+		return
+	}
+	s := &d.shots[p.claim.Shot-1]
+	s.judged, s.verdict = true, v.Reason
+	if !p.forged {
+		if v.Rebuilt != (combat.HullPose{}) {
+			d.res.rebuild = append(d.res.rebuild, v.Miss)
+		}
+		if d.naiveAccepts(p.claim) {
+			d.naive++
+		}
+	}
 }
 
 // naiveAccepts reports whether a host that checks a claim against its own latest view

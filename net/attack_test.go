@@ -3,6 +3,7 @@ package net
 import (
 	"encoding/binary"
 	"errors"
+	"log/slog"
 	"math"
 	stdnet "net"
 	"os"
@@ -458,5 +459,74 @@ func TestHalfOpenJoinsBounded(t *testing.T) {
 	}
 	if st := h.Stats(); st.JoinsEvicted != 1 || st.Joining != 0 {
 		t.Errorf("host stats %+v, want 1 eviction and nobody joining", st)
+	}
+}
+
+// quietJudge is a Judge that hears everything and says nothing.
+type quietJudge struct{}
+
+func (quietJudge) Spawned(uint32, uint32, string, int, deadreckon.State, float64) {}
+func (quietJudge) Relayed(uint32, deadreckon.State, float64)                      {}
+func (quietJudge) Despawned(uint32, float64)                                      {}
+func (quietJudge) Message(uint32, wire.Message, float64, JudgeLink)               {}
+func (quietJudge) Tick(float64)                                                   {}
+func (quietJudge) Outbox(buf []wire.Message) []wire.Message                       { return buf }
+
+// TestClaimFloodKicked: hit claims over the sender's rate are bad traffic, and a flood
+// of them is kicked like any other.
+func TestClaimFloodKicked(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Judge: quietJudge{}, Limits: Limits{ControlRate: 5, ControlBurst: 10, FloodRate: 5, FloodFor: time.Second}})
+	c := testClient(t, h, ClientConfig{Name: "claimer", KnownHosts: "-"})
+	claim := &wire.HitClaim{Shooter: 1, Shot: 1, Target: 2, Direction: mgl64.Vec3{1, 0, 0}}
+	poll.Until(t, 10*time.Second, "the claim flood kicked", func() bool {
+		for range 20 {
+			if err := c.Send(claim); err != nil {
+				t.Log(err)
+				break
+			}
+		}
+		return h.Stats().FloodKicked > 0
+	})
+	if st := h.Stats(); st.Players != 1 {
+		t.Errorf("%d players after the claim flood, want only the host", st.Players)
+	}
+}
+
+// TestDeceptiveTextRefused: a name that looks like a present player's is refused; a
+// chat line with a bidi override never reaches the others; the log shows names with
+// everything but printable ASCII escaped.
+func TestDeceptiveTextRefused(t *testing.T) {
+	checkNoLeaks(t)
+	var log lockedBuffer
+	h := testHost(t, HostConfig{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
+	if c, err := dialTest(h, ClientConfig{Name: "Воb", KnownHosts: "-"}); err == nil { // Cyrillic В, о
+		c.Close()
+		t.Error("a Cyrillic look-alike of bob joined")
+	} else if !errors.Is(err, ErrRefused) {
+		t.Errorf("look-alike join: %v, want refused", err)
+	}
+	eve := testClient(t, h, ClientConfig{Name: "еve", KnownHosts: "-"}) // Cyrillic е: no one alike is playing
+	// A chat line with a right-to-left override, framed by hand (the client's own
+	// checks would refuse to send it).
+	b, err := wire.AppendFrame(nil, &wire.Chat{Text: "abc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(b[len(b)-3:], "\u202E")
+	if err := eve.sendRaw(b, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := eve.Chat("plain"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventChat && ev.Text == "plain" }) {
+		if ev.Kind == EventChat && strings.ContainsRune(ev.Text, '\u202E') {
+			t.Errorf("a bidi override reached another player: %+q", ev.Text)
+		}
+	}
+	if s := log.String(); strings.Contains(s, "еve") || !strings.Contains(s, `\u0435ve`) {
+		t.Errorf("the log shows the Cyrillic name raw, or not at all:\n%s", s)
 	}
 }

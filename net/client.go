@@ -237,7 +237,10 @@ func (c *Client) Fingerprint() string { return c.fp }
 // Spawn asks the host for a new actor owned by this player, with the given display
 // name, team and initial state, and returns the id the host assigned. It waits for
 // the host's answer (up to the configured request timeout). The spawn is also
-// reported to every player as an EventSpawn.
+// reported to every player as an EventSpawn. A player joined over the network gets
+// its tanks named by the host, after the name it joined under, whatever name it
+// asks for; the host's own player and players joined in process (Host.Local,
+// Host.JoinLocal) keep the names they give (their bots' names).
 func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error) {
 	if team < 0 || team > 255 {
 		return 0, fmt.Errorf("spawn: team %d outside [0, 255]", team)

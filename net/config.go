@@ -56,6 +56,11 @@ const (
 	// DefaultIdleKick is how long a remote player may stay connected without
 	// publishing anything (no accepted update or spawn) before it is kicked.
 	DefaultIdleKick = 2 * time.Minute
+	// DefaultSpawnGrace is how long a remote player may stay joined without ever
+	// spawning or publishing before it is dropped: joining takes a game a second or two
+	// to spawn its tank, and a squatter that joins only to hold a place holds it this
+	// long, not for the whole idle kick.
+	DefaultSpawnGrace = 30 * time.Second
 	// DefaultGuessBurst is how many wrong passphrases one address prefix may send in
 	// a row before it is slowed.
 	DefaultGuessBurst = 5
@@ -170,6 +175,10 @@ type Limits struct {
 	// update or spawn) before it is kicked. If zero, defaults to DefaultIdleKick;
 	// negative: never.
 	IdleKick time.Duration
+	// SpawnGrace is how long a remote player may stay joined without ever spawning or
+	// publishing before it is dropped (counted as IdleKicked). If zero, defaults to
+	// DefaultSpawnGrace; negative: never.
+	SpawnGrace time.Duration
 	// FloodRate and FloodFor disconnect a client whose bad traffic (invalid,
 	// unauthorized, malformed or over its token bucket) exceeds FloodRate items per
 	// second for FloodFor. If zero, default to DefaultFloodRate and DefaultFloodFor.
@@ -240,6 +249,7 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.JoinTimeout, DefaultHostJoinTimeout)
 	orDefault(&l.HandshakeTimeout, DefaultHandshakeTimeout)
 	orDefault(&l.IdleKick, DefaultIdleKick)
+	orDefault(&l.SpawnGrace, DefaultSpawnGrace)
 	orDefault(&l.FloodFor, DefaultFloodFor)
 	orDefault(&l.GuessInterval, DefaultGuessInterval)
 	orDefault(&l.TimeSlack, DefaultTimeSlack)

@@ -566,3 +566,27 @@ func TestAttackTiming(t *testing.T) {
 		t.Errorf("host stats %+v: want the jump refused and the drive accepted", st)
 	}
 }
+
+// TestSpawnGraceDropsSquatters: a player that joins and never spawns holds its place
+// for the spawn grace, not for the whole idle kick; one that spawned stays.
+func TestSpawnGraceDropsSquatters(t *testing.T) {
+	h := offlineHost(t, HostConfig{Limits: Limits{SpawnGrace: 10 * time.Second, IdleKick: time.Hour, Timeout: time.Hour}})
+	const t0 = 100.0
+	squat := h.m.addMember(1, "squat", discardConn{}, t0)
+	honest := h.m.addMember(2, "honest", discardConn{}, t0)
+	st := tankAt(0, 0)
+	st.Time = t0 + 1
+	if err := h.m.spawn(honest, "honest", 1, 0, st, t0+1); err != nil {
+		t.Fatal(err)
+	}
+	squat.lastHeard, honest.lastHeard = t0+10.5, t0+10.5
+	h.m.dropSilent(t0 + 9.9)
+	if h.m.members[1] == nil {
+		t.Fatal("dropped before the grace was up")
+	}
+	h.m.dropSilent(t0 + 10.5)
+	if h.m.members[1] != nil || h.m.members[2] == nil || h.m.stats.IdleKicked != 1 {
+		t.Errorf("after the grace: squatter kept %v, spawned player kept %v, idle kicks %d; want dropped, kept, 1",
+			h.m.members[1] != nil, h.m.members[2] != nil, h.m.stats.IdleKicked)
+	}
+}

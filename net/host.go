@@ -109,6 +109,10 @@ type HostStats struct {
 	// StampsClamped counts update timestamps moved into what their arrival time and
 	// the sender's round trip allow.
 	StampsClamped uint64
+	// Judged counts the judge's decisions by verdict (for a referee: each claim's
+	// verdict, "accepted" or the reason it was refused, and the game messages refused
+	// unread), when the judge is a JudgeCounter; nil otherwise.
+	Judged []JudgeCount
 }
 
 // Host runs a match: it admits players over QUIC and relays their actors' states.
@@ -225,7 +229,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	// The host's own player joins through an in-process pipe; until Local is called
 	// it receives no state updates.
 	self := h.m.addMember(0, cfg.Name, nil, h.now())
-	self.trusted, self.passive = true, true
+	self.trusted, self.passive, self.inProcess = true, true, true
 	p := newPipe(h, self)
 	self.conn = p
 	h.wg.Add(3)
@@ -435,7 +439,7 @@ func (h *Host) refuse(conn *quic.Conn, str *quic.Stream, reason wire.RefuseReaso
 			h.m.stats.RefusedBy[reason]++
 		}
 	})
-	h.log.Info("join refused", "remote", conn.RemoteAddr().String(), "reason", reason.String(), "text", text)
+	h.log.Info("join refused", "remote", conn.RemoteAddr().String(), "reason", reason.String(), "text", logText(text))
 	if str != nil {
 		if b, err := wire.AppendFrame(nil, &wire.JoinRefused{Reason: reason, Text: text}); err == nil {
 			str.SetWriteDeadline(time.Now().Add(time.Second))
@@ -465,7 +469,7 @@ func (h *Host) serve(conn *quic.Conn) {
 	if p == nil {
 		return
 	}
-	h.log.Info("player joined", "player", p.id, "name", p.name, "remote", conn.RemoteAddr().String())
+	h.log.Info("player joined", "player", p.id, "name", logText(p.name), "remote", conn.RemoteAddr().String())
 	h.wg.Add(2)
 	go p.sendLoop()
 	go h.readDatagrams(p, conn)

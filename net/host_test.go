@@ -249,3 +249,22 @@ func BenchmarkClientReceive(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*actors), "ns/update")
 }
+
+// TestValidateStepBunchedArrivals: two honest updates sent frames apart that arrive
+// together are not refused for the turn between them (an honest bot's update was
+// once refused as "turned 0.68 rad in 0.034 s").
+func TestValidateStepBunchedArrivals(t *testing.T) {
+	l := Limits{}.withDefaults()
+	s := tankAt(0, 0)
+	pin := anchor{pos: s.Position, orient: s.Orientation, at: 10, stamp: 10}
+	next := s
+	next.Time = 10.1
+	next.Orientation = mgl64.QuatRotate(0.68, mgl64.Vec3{0, 1, 0})
+	if err := validateStep(&pin, &next, 10.034, &l); err != nil {
+		t.Errorf("0.68 rad in 0.034 s of arrival: %v", err)
+	}
+	next.Orientation = mgl64.QuatRotate(1.5, mgl64.Vec3{0, 1, 0})
+	if err := validateStep(&pin, &next, 10.034, &l); err == nil {
+		t.Error("1.5 rad in 0.034 s accepted")
+	}
+}

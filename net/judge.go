@@ -25,6 +25,21 @@ type Judge interface {
 	Outbox(buf []wire.Message) []wire.Message
 }
 
+// JudgeCounter is a Judge that tallies its decisions, for HostStats.Judged.
+type JudgeCounter interface {
+	// JudgeCounts appends the tallies to buf, one per verdict, always in the same
+	// order and with the same verdicts. It is safe for concurrent use.
+	JudgeCounts(buf []JudgeCount) []JudgeCount
+}
+
+// JudgeCount is how many of the judge's decisions had one verdict.
+type JudgeCount struct {
+	// Verdict names the decision, in snake case ("accepted", "rewind_cap", ...).
+	Verdict string
+	// N counts them.
+	N uint64
+}
+
 // JudgeLink is what the host knows of a player's link when it hands the judge a
 // message from it.
 type JudgeLink struct {
@@ -71,8 +86,10 @@ func (m *match) onHitClaim(p *member, b []byte, now float64) (bad int) {
 		return 1
 	}
 	if !p.trusted && !p.control.Take(now) {
+		// Over the rate is bad traffic, as for updates: a claim flood counts towards
+		// the flood kick (it used to be dropped quietly, forever).
 		m.stats.RateLimited++
-		return 0
+		return 1
 	}
 	return m.onGame(p, msg, now)
 }

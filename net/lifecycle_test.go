@@ -249,3 +249,40 @@ func TestImpairedHostSocket(t *testing.T) {
 		t.Errorf("RTT %v through 4 × 20 ms of latency", st.RTT)
 	}
 }
+
+// TestHostNamesRemoteTanks: a remote player's tanks carry the name the host admitted
+// it under, whatever the spawn asks for: a fresh name per spawn (a fresh scoreboard
+// line) or another player's name (a disguise in the scoreboard and the chat). The
+// host's own code keeps its bots' names: the host's player and a player joined in
+// process.
+func TestHostNamesRemoteTanks(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{Name: "hal"})
+	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
+	eve := testClient(t, h, ClientConfig{Name: "eve", KnownHosts: "-"})
+	lab := joinLocal(t, h, LocalConfig{Name: "lab"})
+	for _, c := range []struct {
+		who       string
+		by        *Client
+		ask, want string
+	}{
+		{"a remote player, as another", eve, "bob", "eve"},
+		{"a remote player, a fresh name", eve, "eve 2", "eve"},
+		{"the host's own player, a bot", h.Local(), "Ariete", "Ariete"},
+		{"a player in process, a bot", lab, "Arjun", "Arjun"},
+	} {
+		id, err := c.by.Spawn(c.ask, 1, tankAt(3, 0))
+		if err != nil {
+			t.Fatalf("%s: %v", c.who, err)
+		}
+		waitFor(t, bob, 3*time.Second, func(ev Event) bool {
+			if ev.Kind != EventSpawn || ev.Actor != id {
+				return false
+			}
+			if ev.Name != c.want {
+				t.Errorf("%s: asked for %q, bob sees %q, want %q", c.who, c.ask, ev.Name, c.want)
+			}
+			return true
+		})
+	}
+}

@@ -35,7 +35,9 @@ type LocalConfig struct {
 
 // JoinLocal joins another player to the match in process, through a pipe like the
 // host's own player's: the host treats it as a remote player (validation, rate
-// limits, timeouts), and the player's Client runs the same code as over QUIC, on the
+// limits, timeouts), except that, as the host's own code, its tanks keep the names
+// it spawns them with (a remote player's are named after the player; see
+// Client.Spawn), and the player's Client runs the same code as over QUIC, on the
 // host's Clock. With a manual Clock and Settle, a test runs a match on the real host
 // deterministically, without sockets or real time.
 func (h *Host) JoinLocal(cfg LocalConfig) (*Client, error) {
@@ -102,6 +104,7 @@ func (m *match) joinLocal(name string, path *impair.Path, delay float64) (*pipe,
 	}
 	now := m.h.now()
 	p := m.addMember(id, name, nil, now)
+	p.inProcess = true
 	pp := newPipe(m.h, p)
 	pp.link, pp.delay = path, delay
 	p.conn = pp

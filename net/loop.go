@@ -253,6 +253,15 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
+	if !owner.inProcess {
+		// The host names a remote player's tanks after the player it admitted: the
+		// scoreboard, the chat and the judge know a player by that name, not by one it
+		// picks per spawn (a fresh name per spawn was a fresh scoreboard line and
+		// fresh combat state, and another player's name was a disguise). A member in
+		// the host's process is the host's own code: its bots keep their names, each
+		// a player of its own to the judge.
+		name = owner.name
+	}
 	if err := validateState(&s, m.h.match, &m.h.lim, now); err != nil {
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
@@ -267,7 +276,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	a.seq.Set(seq)
 	m.actors[id] = a
 	owner.owned = append(owner.owned, a)
-	owner.lastPublish = now
+	owner.lastPublish, owner.published = now, true
 	m.broadcast(a.spawnMsg())
 	m.judged(func(j Judge) { j.Spawned(uint32(id), uint32(owner.id), name, int(team), s, now) })
 	return nil
@@ -312,11 +321,17 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 	now := m.h.now()
 	var replaced *member
 	fromAddr := 0
+	skel := wire.Skeleton(name)
 	for _, q := range m.order {
 		if !q.trusted && q.addr == addr {
 			fromAddr++
 		}
 		if q.name != name {
+			if wire.Skeleton(q.name) == skel {
+				// A look-alike of a present player's name (a Cyrillic в for a b) would
+				// pass for that player in the scoreboard and the chat.
+				return nil, wire.RefuseName, fmt.Sprintf("name %s looks like %s, who is playing", logText(name), logText(q.name))
+			}
 			continue
 		}
 		if q.trusted || !q.token.matches(token) {
@@ -337,7 +352,7 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 		return nil, wire.RefuseFull, ""
 	}
 	if replaced != nil {
-		m.h.log.Info("player rejoined", "name", name, "old", replaced.id, "new", id)
+		m.h.log.Info("player rejoined", "name", logText(name), "old", replaced.id, "new", id)
 		m.drop(replaced, codeKicked, "replaced by a new connection with its reconnect token", wire.LeaveQuit)
 	}
 	p := m.addMember(id, name, conn, now)
@@ -393,7 +408,7 @@ func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReas
 	if t := m.h.cfg.Tap; t != nil {
 		t.Left(uint32(p.id), why, m.h.now())
 	}
-	m.h.log.Info("player left", "player", p.id, "name", p.name, "reason", reason, "why", why.String())
+	m.h.log.Info("player left", "player", p.id, "name", logText(p.name), "reason", reason, "why", why.String())
 }
 
 // shutdown drops every member as the host closes.
@@ -406,17 +421,21 @@ func (m *match) shutdown() {
 // dropSilent drops the players the host has not heard from for Limits.Timeout, and
 // kicks those that published nothing for Limits.IdleKick.
 func (m *match) dropSilent(now float64) {
-	limit, idle := m.h.lim.Timeout.Seconds(), m.h.lim.IdleKick.Seconds()
+	limit, idle, grace := m.h.lim.Timeout.Seconds(), m.h.lim.IdleKick.Seconds(), m.h.lim.SpawnGrace.Seconds()
 	for _, p := range slices.Clone(m.order) {
 		switch {
 		case p.trusted:
 		case now-p.lastHeard > limit:
 			m.stats.TimedOut++
-			m.h.log.Info("player timed out", "player", p.id, "name", p.name)
+			m.h.log.Info("player timed out", "player", p.id, "name", logText(p.name))
 			m.drop(p, codeTimeout, "timed out", wire.LeaveTimeout)
+		case !p.published && grace > 0 && now-p.joinedAt > grace:
+			m.stats.IdleKicked++
+			m.h.log.Info("player never spawned", "player", p.id, "name", logText(p.name))
+			m.drop(p, codeKicked, fmt.Sprintf("kicked: idle, never spawned in %v", m.h.lim.SpawnGrace), wire.LeaveKicked)
 		case idle > 0 && now-p.lastPublish > idle:
 			m.stats.IdleKicked++
-			m.h.log.Info("player idle", "player", p.id, "name", p.name)
+			m.h.log.Info("player idle", "player", p.id, "name", logText(p.name))
 			m.drop(p, codeKicked, fmt.Sprintf("kicked: idle, published nothing for %v", m.h.lim.IdleKick), wire.LeaveKicked)
 		}
 	}
@@ -431,6 +450,9 @@ func (m *match) statsNow() HostStats {
 	g := m.h.gate.Snapshot()
 	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.InFlight, g.Retries, g.RefusedTotal+g.RefusedPrefix
 	s.Joining, s.JoinsEvicted = m.h.joinQ.Counts()
+	if c, ok := m.h.cfg.Judge.(JudgeCounter); ok {
+		s.Judged = c.JudgeCounts(nil)
+	}
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -48,14 +49,21 @@ type member struct {
 	name    string
 	conn    memberConn
 	trusted bool // the host's own player: no rate limits, no timeout
-	passive bool // receives no state updates (the host's player before Local)
-	removed bool
-	done    chan struct{} // closed when the member is removed
+	// inProcess is whether the member runs in the host's process (the host's own
+	// player, or one joined with Host.JoinLocal): the host's own code, whose tanks
+	// (its bots) keep the names it gives them. A remote player's tanks are named by
+	// the host after the player.
+	inProcess bool
+	passive   bool // receives no state updates (the host's player before Local)
+	removed   bool
+	done      chan struct{} // closed when the member is removed
 
 	addr        netip.Prefix   // the member's IP address, for the per-address cap
 	token       ReconnectToken // hands the member's name to a new connection
 	lastHeard   float64
 	lastPublish float64 // last accepted update or spawn, for the idle kick
+	joinedAt    float64 // host time it joined, for the spawn grace
+	published   bool    // it has spawned or published since it joined
 	rtt         float64 // QUIC's smoothed round trip, s, for the timestamp window
 	flood       admission.FloodGuard
 	updates     rate.Bucket
@@ -78,6 +86,7 @@ func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now floa
 		done:        make(chan struct{}),
 		lastHeard:   now,
 		lastPublish: now,
+		joinedAt:    now,
 		flood:       admission.NewFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
 		updates:     rate.NewBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
 		control:     rate.NewBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
@@ -124,6 +133,11 @@ func (p *member) observerDistance(pos mgl64.Vec3) (float64, bool) {
 	}
 	return best, len(p.owned) > 0
 }
+
+// logText returns s as the log shows it: quoted, and everything that is not
+// printable ASCII escaped (\u0432 for a Cyrillic в), so that a look-alike name or a
+// control sequence is seen for what it is.
+func logText(s string) string { return strconv.QuoteToASCII(s) }
 
 // logReject logs the first few rejections of a member.
 func (p *member) logReject(what string, err error) {

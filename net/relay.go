@@ -40,7 +40,7 @@ func (m *match) onDatagram(p *member, b []byte, now float64) {
 	// A client whose bad traffic stays over the flood limit is cut off.
 	if bad > 0 && !p.trusted && p.flood.Add(float64(bad), now) {
 		m.stats.FloodKicked++
-		m.h.log.Warn("client flooding bad traffic", "player", p.id, "name", p.name)
+		m.h.log.Warn("client flooding bad traffic", "player", p.id, "name", logText(p.name))
 		m.drop(p, codeKicked, "kicked: flood of invalid, unauthorized or malformed updates", wire.LeaveKicked)
 	}
 }
@@ -151,7 +151,7 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	a.state = next
 	a.pin.advance(&next, now)
 	m.stats.Accepted++
-	p.lastPublish = now
+	p.lastPublish, p.published = now, true
 	return a, nil
 }
 

@@ -139,8 +139,15 @@ type actorRecord struct {
 	breakAt   float64
 	destroyed float64 // host time it was destroyed; +Inf while alive
 	gone      float64 // host time it left the match; +Inf while in it
-	lastShot  float64
-	shot      bool
+	revived   float64 // host time it was last revived from a wreck
+	gun       *gunState
+}
+
+// gunState is a gun's reload: one per player, shared by every tank the player spawns,
+// so a respawn does not reload it.
+type gunState struct {
+	lastShot float64 // host time of the last accepted shot, s
+	shot     bool    // a shot was accepted
 }
 
 func (r *actorRecord) add(u relayed) {
@@ -201,7 +208,7 @@ func (h *Checker) Config() CheckerConfig { return h.cfg }
 func (h *Checker) Spawned(actor, owner uint32, s deadreckon.State, at float64) {
 	r := h.actors[actor]
 	if r == nil {
-		r = &actorRecord{owner: owner, destroyed: math.Inf(1), gone: math.Inf(1)}
+		r = &actorRecord{owner: owner, destroyed: math.Inf(1), gone: math.Inf(1), gun: &gunState{}}
 		h.actors[actor] = r
 	}
 	r.add(relayed{s: s, at: at, brk: true})
@@ -220,6 +227,23 @@ func (h *Checker) Relayed(actor uint32, s deadreckon.State, at float64) {
 func (h *Checker) Destroyed(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.destroyed {
 		r.destroyed = at
+	}
+}
+
+// Revived records that actor, destroyed, is alive again from host time at (its
+// player's wreck time is over, or a new match began). Shots stamped before at while it
+// was a wreck stay refused.
+func (h *Checker) Revived(actor uint32, at float64) {
+	if r := h.actors[actor]; r != nil && r.destroyed <= at && !math.IsInf(r.destroyed, 1) {
+		r.destroyed = math.Inf(1)
+		r.revived = at
+	}
+}
+
+// shareGun makes actor fire with gun g: the reload of the player it belongs to.
+func (h *Checker) shareGun(actor uint32, g *gunState) {
+	if r := h.actors[actor]; r != nil {
+		r.gun = g
 	}
 }
 
@@ -279,20 +303,56 @@ func (h *Checker) Fired(s combat.Shot, at float64) combat.Reason {
 func (h *Checker) fire(s combat.Shot, at float64) combat.Reason {
 	r := h.actors[s.Shooter]
 	switch {
-	case r == nil || r.gone <= s.Time || r.destroyed <= s.Time:
+	case r == nil || r.gone <= s.Time || r.destroyed <= s.Time || s.Time < r.revived:
 		return combat.RejectShooterDead
 	case !s.Valid() || s.Time > at+DefaultFutureSlack || s.Time < at-combat.ShellLifetime:
 		// Fire events travel reliably and may be retransmitted: only a shot older
 		// than a shell's whole flight, or stamped in the future, is impossible.
 		return combat.RejectImpossible
-	case r.shot && s.Time-r.lastShot < h.cfg.Reload-DefaultReloadSlack:
+	case r.gun.shot && s.Time-r.gun.lastShot < h.cfg.Reload-DefaultReloadSlack:
 		return combat.RejectReload
 	}
 	if p, ok := h.reported(s.Shooter, r, s.Time); ok && s.Origin.Sub(p).Len() > tank.Default().MuzzleReach()+DefaultOriginSlack {
 		return combat.RejectImpossible
 	}
-	r.shot, r.lastShot = true, s.Time
+	if !h.muzzleHeightPossible(s.Origin) {
+		return combat.RejectImpossible
+	}
+	r.gun.shot, r.gun.lastShot = true, math.Max(r.gun.lastShot, s.Time)
 	return combat.Accepted
+}
+
+// DefaultMuzzleHeightSlack is how far a shot's origin may lie above the highest
+// muzzle a tank on the ground nearby could have, or below the ground under it, m. The
+// host needs no reckoning for this bound, so it is tight where DefaultOriginSlack is
+// loose: half a metre of hull tilt and ground clamp, the terrain's interpolation
+// between the samples, and a tank's hop over a bump.
+const DefaultMuzzleHeightSlack = 1.0
+
+// muzzleHeightPossible reports whether o can be a muzzle of a tank on the ground: the
+// hull's origin sits on the ground within the tank's muzzle reach of its muzzle
+// horizontally, and the muzzle is at most that reach from it, so o may be no higher
+// than that above the highest ground within the reach, and not inside the ground under
+// it. A shot
+// fired from above the hull (over a crest that blocks the true muzzle) or by a tank
+// published in the air fails it.
+func (h *Checker) muzzleHeightPossible(o mgl64.Vec3) bool {
+	g, ok := h.terr.HeightAt(o[0], o[2])
+	if !ok || o[1] < g-DefaultMuzzleHeightSlack {
+		return false
+	}
+	top, reach := g, tank.Default().MuzzleReach()
+	const rings, spokes = 4, 16
+	for i := 1; i <= rings; i++ {
+		rad := reach * float64(i) / rings
+		for j := 0; j < spokes; j++ {
+			a := 2 * math.Pi * float64(j) / spokes
+			if y, _ := h.terr.HeightAt(o[0]+rad*math.Cos(a), o[2]+rad*math.Sin(a)); y > top {
+				top = y
+			}
+		}
+	}
+	return o[1] <= top+reach+DefaultMuzzleHeightSlack
 }
 
 // reported returns where the host itself showed actor id (record r) at host time t:
@@ -305,15 +365,11 @@ func (h *Checker) reported(id uint32, r *actorRecord, t float64) (mgl64.Vec3, bo
 // Check judges claim c, arrived at host time at, from a shooter whose link the host
 // measured as link, and counts the outcome. A shot is judged once: claims are sent
 // unreliably and repeated, and the repeats of a judged claim come back as Duplicate
-// verdicts, not counted. A claim about a shot the host has not heard of yet registers
-// the shot it carries, as Fired would.
+// verdicts, not counted. A claim about a shot the host has not heard of is refused: the
+// shot a claim carries is never taken on its word, since a shot nobody saw announced
+// (no tracer) is an invisible shell; Referee holds such a claim until the Fire comes.
 func (h *Checker) Check(c combat.Claim, at float64, link ShooterLink) combat.Verdict {
-	k := shotKey{c.Shooter, c.Shot}
-	sr := h.shots[k]
-	if sr == nil && c.Fired.Shooter == c.Shooter && c.Fired.ID == c.Shot {
-		h.Fired(c.Fired, at)
-		sr = h.shots[k]
-	}
+	sr := h.shots[shotKey{c.Shooter, c.Shot}]
 	if sr != nil && sr.judged {
 		return combat.Verdict{Reason: combat.RejectUnknownShot, Duplicate: true}
 	}
@@ -340,6 +396,9 @@ func (h *Checker) check(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	tr := h.actors[c.Target]
 	if r := h.targetHittable(c, s, tr, at, link); r != combat.Accepted {
 		return combat.Verdict{Reason: r}
+	}
+	if h.staleBasis(c, tr, link) {
+		return combat.Verdict{Reason: combat.RejectRewind}
 	}
 	return h.judge(c, s, tr, link)
 }
@@ -370,8 +429,13 @@ func (h *Checker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord,
 	if !combat.OnHull(c.Local, 0.02) {
 		return combat.RejectOffHull
 	}
-	// Terrain and rocks along the path, up to just before the impact.
-	if imp := combat.SweepPath(h.terr, s, s.Time, c.Impact-entryPast, nil); imp.Kind == combat.ImpactGround || imp.Kind == combat.ImpactRock {
+	// Terrain and rocks along the path, up to just before the impact. Outside the map
+	// nothing passes: the host cannot see the ground there, so a path that starts or
+	// strays beyond the edge (the sweep reports it spent) is refused as blocked.
+	if !h.onMap(s.Origin) {
+		return combat.RejectTerrain
+	}
+	if imp := combat.SweepPath(h.terr, s, s.Time, c.Impact-entryPast, nil); imp.Kind != combat.ImpactNone {
 		return combat.RejectTerrain
 	}
 	seen := c.Time - link.Latency // relayed by then, the shooter had it by c.Time
@@ -379,6 +443,32 @@ func (h *Checker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord,
 		return combat.RejectTargetBreak
 	}
 	return combat.Accepted
+}
+
+// staleBasis reports whether claim c names, as the newest update of the target
+// (record tr) its shooter had applied, one older than the rewind cap allows: the host
+// had relayed a newer update that reached the shooter (a latency later) more than
+// MaxRewind before the claim's frame. The claim's own time is capped by claimPossible;
+// without this, an old named basis reckoned in the static mode would put the target
+// where it stood seconds ago, as far back as the update history reaches.
+func (h *Checker) staleBasis(c combat.Claim, tr *actorRecord, link ShooterLink) bool {
+	b := c.Applied[0].Update
+	if b <= 0 || tr == nil {
+		return false
+	}
+	for i := 0; i < tr.n; i++ {
+		u := tr.at(i)
+		if u.s.Time > b && u.at+link.Latency < c.Time-h.cfg.MaxRewind {
+			return true
+		}
+	}
+	return false
+}
+
+// onMap reports whether p lies over the map.
+func (h *Checker) onMap(p mgl64.Vec3) bool {
+	lo, hi := h.terr.Min(), h.terr.Max()
+	return p[0] >= lo[0] && p[0] <= hi[0] && p[2] >= lo[1] && p[2] <= hi[1]
 }
 
 // judge rebuilds the target (record tr) as the shooter saw it when claim c was made

@@ -136,10 +136,12 @@ func TestHitCheckerAcceptsWhatTheShooterSawAndRefusesEachReason(t *testing.T) {
 		{"shooter destroyed before firing", func(s *scene) {
 			s.f.check.Destroyed(1, 4)
 			s.claim.Shot, s.claim.Fired.ID = 2, 2
+			s.f.check.Fired(s.claim.Fired, s.at)
 		}, combat.RejectShooterDead},
 		{"shooter respawned before firing", func(s *scene) {
 			s.f.check.Despawned(1, 4.5)
 			s.claim.Shot, s.claim.Fired.ID = 2, 2
+			s.f.check.Fired(s.claim.Fired, s.at)
 		}, combat.RejectShooterDead},
 		{"reload too fast", func(s *scene) {
 			second := s.shot
@@ -153,15 +155,17 @@ func TestHitCheckerAcceptsWhatTheShooterSawAndRefusesEachReason(t *testing.T) {
 		{"shot from far off the shooter", func(s *scene) {
 			far := s.shot
 			far.ID, far.Origin = 2, far.Origin.Add(mgl64.Vec3{0, 0, 30})
-			s.f.check.actors[1].shot = false // not a reload matter
+			s.f.check.actors[1].gun.shot = false // not a reload matter
 			s.claim.Shot, s.claim.Fired = 2, far
+			s.f.check.Fired(far, s.at)
 		}, combat.RejectImpossible},
 		{"rewind beyond the cap", func(s *scene) { s.at = s.claim.Time + DefaultMaxRewind + 0.05 }, combat.RejectRewind},
 		{"path through the terrain", func(s *scene) {
 			under := s.shot
-			under.ID, under.Origin = 2, under.Origin.Sub(mgl64.Vec3{0, 4, 0})
-			s.f.check.actors[1].shot = false // not a reload matter
+			under.ID, under.Origin = 2, under.Origin.Sub(mgl64.Vec3{0, 2.5, 0})
+			s.f.check.actors[1].gun.shot = false // not a reload matter
 			s.claim.Shot, s.claim.Fired = 2, under
+			s.f.check.Fired(under, s.at)
 		}, combat.RejectTerrain},
 		{"target already destroyed", func(s *scene) { s.f.check.Destroyed(2, s.claim.Time+0.05) }, combat.RejectTargetDestroyed},
 		{"target gone", func(s *scene) { s.f.check.Despawned(2, s.claim.Time+0.05) }, combat.RejectTargetDestroyed},
@@ -203,14 +207,42 @@ func TestHitCheckerAcceptsWhatTheShooterSawAndRefusesEachReason(t *testing.T) {
 	}
 }
 
-func TestClaimOvertakingItsFireEventRegistersTheShot(t *testing.T) {
-	f := newFight(t)
-	_, c := f.shoot(t, 1, 5)
-	if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
-		t.Fatalf("claim before its fire event: %v", v.Reason)
+func TestClaimOvertakingItsFireEventIsHeldForIt(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{})
+	s, c := f.shoot(t, 1, 5)
+	r.events(nil) // the scoreboard of the spawns
+	if v := r.claim(c, c.Time+0.1, f.link); v.Reason == combat.Accepted || len(r.events(nil)) != 0 {
+		t.Fatalf("a claim before its fire event was judged at once: %v", v.Reason)
 	}
-	if r := f.check.Fired(c.Fired, c.Time+0.3); r != combat.RejectUnknownShot {
-		t.Errorf("the late fire event of a registered shot: %v, want %v", r, combat.RejectUnknownShot)
+	r.fire(s, c.Time+0.2)
+	var hit bool
+	for _, e := range r.events(nil) {
+		hit = hit || e.Kind == combat.EventHit
+	}
+	if !hit {
+		t.Error("the held claim was not judged when its fire event came")
+	}
+}
+
+// TestClaimWithoutFireRefused: a claim carries its shot, but the host takes it only
+// from a Fire it saw and relayed: a shell nobody was shown is refused.
+func TestClaimWithoutFireRefused(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{})
+	_, c := f.shoot(t, 1, 5)
+	for _, at := range []float64{c.Time + 0.1, c.Time + 0.12, c.Time + 0.14} { // the claim and its copies
+		r.claim(c, at, f.link)
+	}
+	r.Tick(c.Time + 1)
+	if h, _ := r.health(2); h != r.Rules().MaxHealth {
+		t.Errorf("a claim without a Fire did %v damage", r.Rules().MaxHealth-h)
+	}
+	for _, e := range r.events(nil) {
+		if e.Kind == combat.EventHit || e.Kind == combat.EventFire {
+			t.Errorf("event %v for a shot never announced", e.Kind)
+		}
+	}
+	if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason != combat.RejectUnknownShot {
+		t.Errorf("checker verdict %v, want %v", v.Reason, combat.RejectUnknownShot)
 	}
 }
 

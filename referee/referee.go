@@ -17,21 +17,40 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// playerKey identifies a player or bot across its respawns (each a new actor id).
+// playerKey identifies a player or bot across its respawns (each a new actor id). The
+// host names a remote player's tanks after the player (net gives every tank of a
+// peer joined over the network the player's admitted name), so one remote peer is one
+// key however many tanks it spawns; bots run in the host's process keep their names,
+// each a player of its own.
 type playerKey struct {
 	owner uint32
 	name  string
+}
+
+// player is the combat state of one player, which outlives its tanks: a despawn and
+// a spawn (a new actor id) neither heal it, nor reload its gun, nor cut its wreck time.
+type player struct {
+	health  float64
+	alive   bool
+	wreckAt float64 // host time it was destroyed, when !alive
+	gun     *gunState
+	tanks   int     // tanks in the match now
+	left    float64 // host time its last tank left, when tanks == 0
 }
 
 // refTank is the referee's record of one tank.
 type refTank struct {
 	key     playerKey
 	team    int
-	health  float64
-	alive   bool
+	p       *player
 	spawned float64 // host time it spawned
 	fired   bool    // it has fired since: its spawn protection is over
 }
+
+// DefaultMaxPlayers bounds the players the referee remembers (and the scoreboard's
+// lines): beyond it, the players who left longest ago are forgotten. It is above any
+// match's capacity (net's MaxPlayers, plus the host's bots).
+const DefaultMaxPlayers = 256
 
 // Referee applies a match's rules of combat on the host: the only place damage is
 // done. It implements net.Judge, the one way the host's run loop reaches it: it hears
@@ -45,17 +64,22 @@ type refTank struct {
 // StartRound, Counts and Scores are safe for concurrent use. Times are host-clock
 // seconds.
 type Referee struct {
-	rules  combat.Rules
-	check  *Checker
-	tanks  map[uint32]*refTank
-	scores map[playerKey]*combat.Score
-	start  float64
-	begun  bool
-	over   bool
-	until  float64
-	out    []combat.Event
-	evs    []combat.Event // reused by Outbox
-	pages  []*wire.Scores // reused by Outbox for a scoreboard split into frames
+	rules   combat.Rules
+	check   *Checker
+	tanks   map[uint32]*refTank
+	players map[playerKey]*player
+	scores  map[playerKey]*combat.Score
+	start   float64
+	begun   bool
+	over    bool
+	until   float64
+	out     []combat.Event
+	evs     []combat.Event // reused by Outbox
+	// early holds claims that arrived before the Fire of their shot (a claim is a
+	// datagram, the Fire a reliable message that a loss delays): each is judged when
+	// its Fire comes, or dropped after the rewind cap.
+	early map[shotKey]earlyClaim
+	pages []*wire.Scores // reused by Outbox for a scoreboard split into frames
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -90,15 +114,20 @@ func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee
 		return nil, fmt.Errorf("referee: %w", err)
 	}
 	return &Referee{
-		rules:  r,
-		check:  NewChecker(m, CheckerConfig{Reckon: reckon, Reload: r.Reload}),
-		tanks:  make(map[uint32]*refTank),
-		scores: make(map[playerKey]*combat.Score),
+		rules:   r,
+		check:   NewChecker(m, CheckerConfig{Reckon: reckon, Reload: r.Reload}),
+		tanks:   make(map[uint32]*refTank),
+		players: make(map[playerKey]*player),
+		early:   make(map[shotKey]earlyClaim),
+		scores:  make(map[playerKey]*combat.Score),
 	}, nil
 }
 
-// The host's judge is a Referee.
-var _ net.Judge = (*Referee)(nil)
+// The host's judge is a Referee, and it tallies its verdicts.
+var (
+	_ net.Judge        = (*Referee)(nil)
+	_ net.JudgeCounter = (*Referee)(nil)
+)
 
 // Rules returns the rules in force, defaults filled in.
 func (r *Referee) Rules() combat.Rules { return r.rules }
@@ -113,10 +142,58 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 		return
 	}
 	k := playerKey{owner, name}
-	r.tanks[actor] = &refTank{key: k, team: team, health: r.rules.MaxHealth, alive: true, spawned: at}
+	p := r.players[k]
+	if p == nil {
+		r.forgetPlayers()
+		p = &player{health: r.rules.MaxHealth, alive: true, gun: &gunState{}}
+		r.players[k] = p
+	}
+	p.tanks++
+	r.tanks[actor] = &refTank{key: k, team: team, p: p, spawned: at}
+	r.check.shareGun(actor, p.gun)
+	if !p.alive {
+		// A wreck that respawns before its time is a wreck still; revive brings it
+		// back when the time is up.
+		r.check.Destroyed(actor, at)
+	}
 	if r.scores[k] == nil {
 		r.scores[k] = &combat.Score{Owner: owner, Name: name, Team: team}
 		r.announceScores(at) // a new line on everyone's scoreboard
+	}
+}
+
+// forgetPlayers makes room for a new player: past DefaultMaxPlayers, the players with
+// no tank in the match who left longest ago are forgotten, with their scoreboard
+// lines.
+func (r *Referee) forgetPlayers() {
+	for len(r.players) >= DefaultMaxPlayers {
+		var oldest playerKey
+		found, when := false, math.Inf(1)
+		for k, p := range r.players {
+			if p.tanks == 0 && p.left < when {
+				oldest, found, when = k, true, p.left
+			}
+		}
+		if !found {
+			return
+		}
+		delete(r.players, oldest)
+		delete(r.scores, oldest)
+	}
+}
+
+// revive brings back, at host time at, the players whose wreck time is over: full
+// health, and every tank of theirs in the match alive again.
+func (r *Referee) revive(at float64) {
+	for _, p := range r.players {
+		if !p.alive && at-p.wreckAt >= r.rules.WreckTime {
+			p.health, p.alive = r.rules.MaxHealth, true
+		}
+	}
+	for id, t := range r.tanks {
+		if t.p.alive {
+			r.check.Revived(id, at)
+		}
 	}
 }
 
@@ -128,6 +205,10 @@ func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 // Despawned implements net.Judge: it records that actor left the match.
 func (r *Referee) Despawned(actor uint32, at float64) {
 	r.check.Despawned(actor, at)
+	if t := r.tanks[actor]; t != nil {
+		t.p.tanks--
+		t.p.left = at
+	}
 	delete(r.tanks, actor)
 }
 
@@ -143,7 +224,7 @@ func (r *Referee) health(actor uint32) (float64, bool) {
 	if t == nil {
 		return 0, false
 	}
-	return t.health, t.alive
+	return t.p.health, t.p.alive
 }
 
 // fire hears shot s at host time at. A valid shot is announced to every peer; a void
@@ -164,7 +245,46 @@ func (r *Referee) fire(s combat.Shot, at float64) combat.Reason {
 			}
 		}
 	}
+	k := shotKey{s.Shooter, s.ID}
+	if e, ok := r.early[k]; ok {
+		delete(r.early, k)
+		r.claim(e.c, e.at, e.link) // judged as of its arrival: the rewind cap still holds
+	}
 	return v
+}
+
+// earlyClaim is a claim that arrived before the Fire of its shot.
+type earlyClaim struct {
+	c    combat.Claim
+	at   float64
+	link ShooterLink
+}
+
+// maxEarlyClaims bounds the claims held for their Fire: a few per player in a full
+// match. Beyond it a claim without a Fire is refused at once.
+const maxEarlyClaims = 256
+
+// holdEarly keeps claim c, arrived at host time at before the Fire of its shot, and
+// reports whether it did: only the first copy of a claim, within maxEarlyClaims.
+func (r *Referee) holdEarly(c combat.Claim, at float64, link ShooterLink) bool {
+	k := shotKey{c.Shooter, c.Shot}
+	if _, ok := r.early[k]; ok {
+		return true // a repeat
+	}
+	if len(r.early) >= maxEarlyClaims {
+		return false
+	}
+	r.early[k] = earlyClaim{c: c, at: at, link: link}
+	return true
+}
+
+// dropEarly forgets the claims held longer than the rewind cap: their Fire never came.
+func (r *Referee) dropEarly(at float64) {
+	for k, e := range r.early {
+		if at-e.at > r.check.cfg.MaxRewind {
+			delete(r.early, k)
+		}
+	}
 }
 
 // protected reports whether tank t is under spawn protection at host time at: it
@@ -183,6 +303,9 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 		// from that peer's updates, within the publishing threshold.
 		link = ShooterLink{ClockOffset: link.ClockOffset, OwnTarget: true}
 	}
+	if r.check.shots[shotKey{c.Shooter, c.Shot}] == nil && r.holdEarly(c, at, link) {
+		return combat.Verdict{Reason: combat.RejectUnknownShot, Duplicate: true}
+	}
 	v := r.check.Check(c, at, link)
 	if v.Duplicate {
 		return v
@@ -193,33 +316,42 @@ func (r *Referee) claim(c combat.Claim, at float64, link ShooterLink) combat.Ver
 			Reason: v.Reason, Rebuilt: v.Rebuilt, Shot: shotOf(sr, c)})
 		return v
 	}
-	if target == nil || !target.alive || r.over {
+	if target == nil || !target.p.alive || r.over {
 		return v
 	}
 	shot := sr.shot
 	dmg := 0.0
-	if (shooter == nil || combat.Enemies(shooter.team, target.team)) && !r.protected(target, at) {
+	// Nobody harms a tank of its own: a player's tanks, or a tank it controls, share
+	// its key (and its health), so shooting them would only farm kills.
+	if (shooter == nil || (shooter.key != target.key && combat.Enemies(shooter.team, target.team))) && !r.protected(target, at) {
 		dmg = r.rules.DamageOf(shot.Velocity(c.Impact), faceNormal(c.Local), v.Rebuilt.Orientation)
 	}
-	target.health = math.Max(0, target.health-dmg)
+	tp := target.p
+	tp.health = math.Max(0, tp.health-dmg)
 	if shooter != nil && dmg > 0 && r.scores[shooter.key] != nil {
 		r.scores[shooter.key].Hits++
 	}
 	r.out = append(r.out, combat.Event{Kind: combat.EventHit, Time: at, Shot: shot, Target: c.Target, Local: c.Local,
-		Damage: dmg, Health: target.health, Rebuilt: v.Rebuilt})
-	if target.health > 0 {
+		Damage: dmg, Health: tp.health, Rebuilt: v.Rebuilt})
+	if tp.health > 0 {
 		return v
 	}
 	r.destroy(c.Target, target, shooter, shot, at)
 	return v
 }
 
-// destroy wrecks target (actor id) with shot from shooter (nil: unknown) at host time
-// at: the destroy event, the kill and the death on the scoreboard, and the end of the
+// destroy wrecks the player of target (actor id) with shot from shooter (nil: unknown)
+// at host time at: every tank of that player is a wreck until the wreck time is over,
+// then the destroy event, the kill and the death on the scoreboard, and the end of the
 // match at the score limit.
 func (r *Referee) destroy(id uint32, target, shooter *refTank, shot combat.Shot, at float64) {
-	target.alive = false
-	r.check.Destroyed(id, at)
+	tp := target.p
+	tp.alive, tp.wreckAt = false, at
+	for tid, t := range r.tanks {
+		if t.p == tp {
+			r.check.Destroyed(tid, at)
+		}
+	}
 	r.out = append(r.out, combat.Event{Kind: combat.EventDestroy, Time: at, Shot: shot, Target: id})
 	if s := r.scores[target.key]; s != nil {
 		s.Deaths++
@@ -287,6 +419,8 @@ func (r *Referee) step(at float64) {
 	case !r.over && r.rules.TimeLimit > 0 && at-r.start >= r.rules.TimeLimit:
 		r.end(at)
 	}
+	r.revive(at)
+	r.dropEarly(at)
 	r.check.Forget(at - 2*combat.ShellLifetime)
 }
 
@@ -298,8 +432,11 @@ func (r *Referee) restart(at float64) {
 	for _, s := range r.scores {
 		s.Kills, s.Deaths, s.Hits, s.Shots = 0, 0, 0, 0
 	}
-	for _, t := range r.tanks {
-		t.health, t.alive = r.rules.MaxHealth, true
+	for _, p := range r.players {
+		p.health, p.alive = r.rules.MaxHealth, true
+	}
+	for id := range r.tanks {
+		r.check.Revived(id, at)
 	}
 	r.announceScores(at)
 }
@@ -404,6 +541,17 @@ func (r *Referee) countRounds() {
 // Counts returns the referee's tallies now. It is safe for concurrent use.
 func (r *Referee) Counts() Counts {
 	return Counts{Verdicts: r.check.Counts(), Refused: r.refused.Load()}
+}
+
+// JudgeCounts implements net.JudgeCounter: the claims judged by verdict (each
+// combat.Reason's name), then "refused_message" for the game messages refused unread.
+// It is safe for concurrent use.
+func (r *Referee) JudgeCounts(buf []net.JudgeCount) []net.JudgeCount {
+	c := r.Counts()
+	for i, n := range c.Verdicts {
+		buf = append(buf, net.JudgeCount{Verdict: combat.Reason(i).String(), N: n})
+	}
+	return append(buf, net.JudgeCount{Verdict: "refused_message", N: c.Refused})
 }
 
 // Message implements net.Judge: a shot or a hit claim from player from. A message of

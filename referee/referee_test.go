@@ -9,13 +9,25 @@ import (
 // refereeFight is a fight judged by a referee: shooter on team 1, target on team 2.
 func refereeFight(t *testing.T, rules combat.Rules) (*fight, *Referee) {
 	t.Helper()
+	return refereeFightOf(t, rules, fighter{1, "shooter"}, fighter{2, "target"})
+}
+
+// fighter is the player a fight's tank belongs to.
+type fighter struct {
+	owner uint32
+	name  string
+}
+
+// refereeFightOf is refereeFight with the shooter's and the target's players given.
+func refereeFightOf(t *testing.T, rules combat.Rules, shooter, target fighter) (*fight, *Referee) {
+	t.Helper()
 	f := newFight(t)
 	r, err := New(f.m, rules, f.reckon)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Spawned(1, 1, "shooter", 1, f.shooter, 0)
-	r.Spawned(2, 2, "target", 2, f.target, 0)
+	r.Spawned(1, shooter.owner, shooter.name, 1, f.shooter, 0)
+	r.Spawned(2, target.owner, target.name, 2, f.target, 0)
 	for _, u := range f.updates[1:] {
 		r.Relayed(2, u.s, u.at)
 		a := f.shooter

@@ -31,6 +31,63 @@ const rttSampleEvery = time.Second
 // reports it stalled.
 const healthzStale = 2 * time.Second
 
+// The metrics server's limits: a scrape is one small GET every few seconds, and
+// Prometheus keeps one connection alive between scrapes (its default interval is
+// 15 s to 1 min, hence the idle timeout above a minute).
+const (
+	metricsHeaderTimeout = 5 * time.Second
+	metricsReadTimeout   = 10 * time.Second
+	metricsWriteTimeout  = 30 * time.Second
+	metricsIdleTimeout   = 90 * time.Second
+	// metricsMaxConns caps the connections served at once; more wait in the kernel's
+	// backlog until one closes. A few scrapers and a health probe need a handful.
+	metricsMaxConns = 32
+)
+
+// capListener accepts at most cap(slots) connections at a time: Accept waits for a
+// slot, and closing a connection frees its slot.
+type capListener struct {
+	stdnet.Listener
+	slots  chan struct{}
+	once   sync.Once
+	closed chan struct{}
+}
+
+// Accept implements net.Listener.
+func (l *capListener) Accept() (stdnet.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.closed:
+		return nil, stdnet.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &slotConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+// Close implements net.Listener; it also ends an Accept waiting for a slot.
+func (l *capListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+// slotConn frees its listener slot once, when first closed.
+type slotConn struct {
+	stdnet.Conn
+	once    sync.Once
+	release func()
+}
+
+// Close implements net.Conn.
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
+
 // rttBuckets are treadline_rtt_seconds' upper bounds, seconds.
 var rttBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2}
 
@@ -66,7 +123,7 @@ type monitor struct {
 type descs struct {
 	moves *prometheus.Desc // updates refused by the movement checks, by reason
 	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
-	timedOut, kicked, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
+	timedOut, kicked, judged, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
 
 func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
@@ -89,7 +146,9 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		moves: d("updates_refused_total", "Updates refused because their tank could not have moved so (also counted in "+
 			"drops_total's invalid), by what it could not have done.", "reason"),
 		timedOut: d("players_timed_out_total", "Players dropped for silence."),
-		kicked:   d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
+		judged: d("claims_judged_total", "The referee's decisions by verdict: each hit claim's (accepted, or the reason it "+
+			"was refused) and refused_message for game messages refused unread.", "verdict"),
+		kicked: d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
 		relayDelay: d("relay_delay_seconds", "Age of each relayed copy of an update when the host relays it, one observation per observer: "+
 			"host clock minus the owner's timestamp (owner-to-host delay and clock-sync error); negative ages are counted apart."),
 		relayAhead: d("relay_delay_negative_total", "Relayed copies whose owner's timestamp was ahead of the host clock (a clock-sync error), "+
@@ -210,6 +269,9 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		counter(d.moves, r.n, r.reason)
 	}
 	counter(d.timedOut, hs.TimedOut)
+	for _, j := range hs.Judged {
+		counter(d.judged, j.N, j.Verdict)
+	}
 	cum := hs.RelayAge.Cumulative()
 	buckets := make(map[float64]uint64, len(cum))
 	for i, b := range net.RelayAgeBounds() {
@@ -251,10 +313,15 @@ func serveMetrics(ctx context.Context, addr string, m *monitor, log *slog.Logger
 	if err != nil {
 		return nil, nil, fmt.Errorf("-metrics %s: %w", addr, err)
 	}
+	ln = &capListener{Listener: ln, slots: make(chan struct{}, metricsMaxConns), closed: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}))
 	mux.HandleFunc("GET /healthz", m.healthz)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	// A scrape is one short request every few seconds: whoever holds a connection
+	// open longer, idle or dribbling its request, is cut off (5,000 idle keep-alive
+	// connections once held 107 MB and a goroutine each).
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: metricsHeaderTimeout, ReadTimeout: metricsReadTimeout,
+		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 8 << 10}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"io"
+	"log/slog"
+	stdnet "net"
 	stdhttp "net/http"
 	"os"
 	"os/exec"
@@ -11,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -149,4 +152,47 @@ func TestMetricsDocumented(t *testing.T) {
 		}
 		t.Logf("promtool check metrics: clean on %d families (%s)", len(fams), promtool)
 	})
+}
+
+// TestMetricsServerBoundsConnections: idle connections beyond the cap wait in the
+// backlog rather than each holding a goroutine, and a scrape still gets through once
+// the idle ones are closed; a connection that sends nothing is closed at the header
+// timeout's latest.
+func TestMetricsServerBoundsConnections(t *testing.T) {
+	m := newMonitor(nil, time.Now)
+	addr, stop, err := serveMetrics(t.Context(), "127.0.0.1:0", m, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	var idle []stdnet.Conn
+	for range 3 * metricsMaxConns {
+		c, err := stdnet.Dial("tcp", addr.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, c)
+	}
+	// The server serves metricsMaxConns of them; the first one it holds closes at the
+	// header timeout, the rest are served in turn.
+	probe := func() bool {
+		c := &stdhttp.Client{Timeout: 200 * time.Millisecond}
+		resp, err := c.Get("http://" + addr.String() + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil
+	}
+	if probe() {
+		t.Error("a request got through with the connection cap full of idle connections")
+	}
+	for _, c := range idle {
+		c.Close()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !probe() {
+		if time.Now().After(deadline) {
+			t.Fatal("no request served after the idle connections closed")
+		}
+	}
 }
