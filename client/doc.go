@@ -1,5 +1,7 @@
 // Package client is the Treadline desktop client: the main menu and its settings
-// (kept as JSON in the user's config directory), the window loop that plays a match,
+// (kept as JSON in the user's config directory), the Join menu's live search for
+// matches (the local network and list servers, with pings it measures; FindConfig),
+// the window loop that plays a match,
 // the player's keys and mouse turned into a physics.Input, the pause menu, chat and
 // the sound. It alone advances the match: Run steps the Session once a frame with
 // the player's input, takes its snapshot and hands it to a render.Scene, which only

@@ -34,10 +34,13 @@ type menuItem struct {
 	accept func(rune) bool // characters a text field takes; nil: printable
 	maxLen int             // bytes; 0: 64
 	commit func()          // runs when editing ends
+	submit func()          // runs after commit when editing ends with Enter
 	empty  string          // shown for an empty text field not being edited (the default it stands for)
 	value  func() string   // the value shown for choices and keys
 	change func(step int)
 	bind   func(k window.Key) string // returns "" or why the key was refused
+	key    string                    // tells apart items of the same label (found matches)
+	about  string                    // the hint while the item is selected; "": the screen's
 }
 
 // menuScreen is one page of a menu.
@@ -46,6 +49,11 @@ type menuScreen struct {
 	items []menuItem
 	sel   int
 	hint  string
+	// refresh, if set, runs every frame while the screen is on top, to bring its
+	// items up to date; it reports whether they changed.
+	refresh func() bool
+	// leave, if set, runs when the screen is popped or the menu ends.
+	leave func()
 }
 
 // menu is a stack of screens; the top one is shown.
@@ -73,7 +81,27 @@ func (m *menu) pop() {
 		m.closed = true
 		return
 	}
+	if s := m.top(); s.leave != nil {
+		s.leave()
+	}
 	m.stack = m.stack[:len(m.stack)-1]
+}
+
+// tick brings the top screen up to date (see menuScreen.refresh).
+func (m *menu) tick() {
+	if s := m.top(); s.refresh != nil && s.refresh() {
+		m.changed = true
+	}
+}
+
+// end runs the leave of every screen shown, the top one first, when the menu ends.
+func (m *menu) end() {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if s := m.stack[i]; s.leave != nil {
+			s.leave()
+			s.leave = nil
+		}
+	}
 }
 
 // key handles a key press: on a screen without items it closes the screen; while a
@@ -112,6 +140,9 @@ func (m *menu) editKey(it *menuItem, k window.Key) {
 		m.editing = false
 		if it.commit != nil {
 			it.commit()
+		}
+		if it.submit != nil && (k == window.KeyEnter || k == window.KeyKPEnter) {
+			it.submit()
 		}
 	case window.KeyBackspace:
 		if t := *it.text; t != "" {
@@ -185,15 +216,21 @@ func (m *menu) page() render.MenuPage {
 		v := ""
 		switch it.kind {
 		case itemText:
+			editing := m.editing && i == s.sel
 			v = *it.text
-			if v == "" && !(m.editing && i == s.sel) {
+			if v == "" && !editing {
 				v = it.empty
 			}
 			if it.secret {
 				v = strings.Repeat("•", utf8.RuneCountInString(v))
 			}
-			if m.editing && i == s.sel {
+			v = clipShown(v, editing)
+			if editing {
 				v += "_"
+			}
+		case itemAction:
+			if it.value != nil { // an action may say something too (a found match)
+				v = it.value()
 			}
 		case itemChoice, itemKey:
 			v = it.value()
@@ -212,10 +249,29 @@ func (m *menu) page() render.MenuPage {
 		hint = "type, then Enter"
 	case m.binding:
 		hint = "press the new key · Esc keeps " + s.items[s.sel].value()
+	case s.sel < len(s.items) && s.items[s.sel].about != "":
+		hint = s.items[s.sel].about
 	case hint == "":
 		hint = "↑↓ choose · Enter select · ←→ change · Esc back"
 	}
 	return render.MenuPage{Title: s.title, Items: items, Selected: s.sel, Hint: hint}
+}
+
+// maxShown is how many characters of a value a menu row shows, so that a long
+// address or list of URLs keeps the menu inside a small window.
+const maxShown = 48
+
+// clipShown shortens v to maxShown characters for a row: its start, or while it is
+// edited its end (where the typing is), with an ellipsis for what is left out.
+func clipShown(v string, tail bool) string {
+	r := []rune(v)
+	if len(r) <= maxShown {
+		return v
+	}
+	if tail {
+		return "…" + string(r[len(r)-maxShown+1:])
+	}
+	return string(r[:maxShown-1]) + "…"
 }
 
 // digits accepts decimal digits only.

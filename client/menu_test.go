@@ -98,13 +98,15 @@ func TestMenuFlow(t *testing.T) {
 		press(window.KeyEscape)
 
 		press(window.KeyDown, window.KeyEnter) // Join a match…
+		shot("join-none")
+		press(window.KeyEnter) // no matches found: type an address
 		press(window.KeyEnter)
 		typeText("127.0.0.1:7777")
 		press(window.KeyEnter, window.KeyDown, window.KeyEnter)
 		typeText("ann")
 		press(window.KeyEnter)
 		shot("join")
-		press(window.KeyEscape)
+		press(window.KeyEscape, window.KeyEscape)
 
 		press(window.KeyDown, window.KeyEnter)                  // Settings…
 		press(window.KeyDown, window.KeyRight)                  // team: blue
@@ -160,7 +162,7 @@ func TestMenuFlow(t *testing.T) {
 		r2 := newMenuRunner(v, MenuConfig{Settings: loaded})
 		defer r2.close()
 		w := v.Window()
-		for _, k := range []window.Key{window.KeyDown, window.KeyDown, window.KeyEnter} {
+		for _, k := range []window.Key{window.KeyDown, window.KeyDown, window.KeyEnter, window.KeyEnter} {
 			w.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k})
 		}
 		items := r2.m.page().Items

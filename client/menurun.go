@@ -20,6 +20,10 @@ type MenuConfig struct {
 	Apply func(Settings)
 	// Note, if set, is shown on the main screen at start (how the last match ended).
 	Note string
+	// Find, if set, makes the Join menu look for matches while it is open: on the
+	// local network and on Settings.Lists. If nil, the Join menu lists none (an
+	// address is typed in).
+	Find *FindConfig
 }
 
 // menuRunner is the main menu on a window: its model, its view and the event
@@ -42,7 +46,7 @@ func newMenuRunner(v *render.Viewer, cfg MenuConfig) *menuRunner {
 			r.cfg.Apply(r.s)
 		}
 	}
-	r.m = mainMenu(&r.s, r.choose, apply)
+	r.m = mainMenu(&r.s, r.choose, apply, cfg.Find)
 	r.m.note = cfg.Note
 	r.view = render.NewMenuView(v.FramebufferSize())
 	win := v.Window()
@@ -68,6 +72,7 @@ func (r *menuRunner) choose(mode MenuMode) {
 
 // frame draws the menu once into the framebuffer (without swapping).
 func (r *menuRunner) frame() error {
+	r.m.tick()
 	if r.m.changed {
 		r.m.changed = false
 		r.view.Show(r.m.page())
@@ -75,8 +80,12 @@ func (r *menuRunner) frame() error {
 	return r.v.DrawMenu(r.view)
 }
 
-// close removes the menu's event subscriptions.
-func (r *menuRunner) close() { r.v.Window().UnsubscribeAllID(r) }
+// close ends the menu's screens (the Join menu's search) and removes its event
+// subscriptions.
+func (r *menuRunner) close() {
+	r.m.end()
+	r.v.Window().UnsubscribeAllID(r)
+}
 
 // RunMenu shows the main menu on v until the player chooses (Practice, Host, Join or
 // Quit), closes the window (MenuQuit) or ctx ends (its error). It returns the choice

@@ -96,14 +96,16 @@ const (
 	MenuPractice
 	// MenuHost: host a match (Settings.Last holds port, passphrase and bots).
 	MenuHost
-	// MenuJoin: join a match (Settings.Last holds the address and passphrase,
+	// MenuJoin: join a match (Settings.Last holds the address, the passphrase and
+	// where the match was found,
 	// Settings.Name the name).
 	MenuJoin
 )
 
 // mainMenu builds the main menu over s. choose ends the menu with a mode (after check
-// accepts it); apply runs after every settings change.
-func mainMenu(s *Settings, choose func(MenuMode), apply func()) *menu {
+// accepts it); apply runs after every settings change; find, if set, is how the Join
+// menu looks for matches.
+func mainMenu(s *Settings, choose func(MenuMode), apply func(), find *FindConfig) *menu {
 	m := &menu{}
 	port := strconv.Itoa(s.Last.HostPort)
 	host := &menuScreen{title: "Host a match", hint: "others join with your address and the fingerprint shown", items: []menuItem{
@@ -118,17 +120,20 @@ func mainMenu(s *Settings, choose func(MenuMode), apply func()) *menu {
 		}},
 		{label: "Back", act: func() { m.pop() }},
 	}}
-	join := &menuScreen{title: "Join a match", hint: "address as HOST:PORT, optionally #FINGERPRINT", items: []menuItem{
+	typed := &menuScreen{title: "Join by address", hint: "address as HOST:PORT, optionally #FINGERPRINT", items: []menuItem{
 		{label: "Address", kind: itemText, text: &s.Last.JoinAddr, maxLen: 200, commit: apply},
 		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply, empty: game.DefaultName},
 		{label: "Passphrase", kind: itemText, text: &s.Last.JoinPass, secret: true, commit: apply},
-		{label: "Join", act: func() { choose(MenuJoin) }},
+		{label: "Join", act: func() {
+			s.Last.JoinVia = "" // typed: trusted as typed
+			choose(MenuJoin)
+		}},
 		{label: "Back", act: func() { m.pop() }},
 	}}
 	m.push(&menuScreen{title: "Treadline", hint: "Enter: practice at once · ↑↓ choose · Esc quit", items: []menuItem{
 		{label: "Practice", act: func() { choose(MenuPractice) }},
 		{label: "Host a match…", act: func() { m.push(host) }},
-		{label: "Join a match…", act: func() { m.push(join) }},
+		{label: "Join a match…", act: func() { m.push(joinScreen(m, s, typed, choose, apply, find)) }},
 		{label: "Settings…", act: func() { m.push(settingsScreen(m, s, apply)) }},
 		{label: "Quit", act: func() { choose(MenuQuit) }},
 	}})

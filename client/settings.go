@@ -45,7 +45,14 @@ type Settings struct {
 	// Record records every match into DefaultRecordDir, one file each (tanks -replay
 	// plays them; drlab -replay measures them).
 	Record bool `json:"record_matches"`
+	// Lists are the list servers the Join menu (and tanks -list) reads matches from:
+	// comma-separated URLs, https://HOST[:PORT][#FINGERPRINT], as -lists takes them;
+	// at most MaxListsLen bytes. Empty: none.
+	Lists string `json:"lists"`
 }
+
+// MaxListsLen bounds Settings.Lists, bytes.
+const MaxListsLen = 1000
 
 // LastMatch is what the menu remembers of the last hosted and joined matches.
 type LastMatch struct {
@@ -54,6 +61,10 @@ type LastMatch struct {
 	HostBots int    `json:"host_bots"`
 	JoinAddr string `json:"join_addr"`
 	JoinPass string `json:"join_pass"`
+	// JoinVia is where the Join menu found the match joined last: "lan" for the
+	// local network, a list server's URL, or "" for an address typed in. A match
+	// found on the local network has its fingerprint remembered in the known hosts.
+	JoinVia string `json:"join_via"`
 }
 
 // Defaults of Settings.
@@ -146,6 +157,11 @@ func (s *Settings) Normalize() {
 		s.Name = s.Name[:len(s.Name)-n]
 	}
 
+	s.Lists = strings.TrimSpace(strings.ToValidUTF8(s.Lists, ""))
+	for len(s.Lists) > MaxListsLen {
+		_, n := utf8.DecodeLastRuneInString(s.Lists)
+		s.Lists = s.Lists[:len(s.Lists)-n]
+	}
 	if s.Last.HostPort <= 0 || s.Last.HostPort > 65535 {
 		s.Last.HostPort = DefaultHostPort
 	}

@@ -23,7 +23,8 @@ func TestSettingsPersist(t *testing.T) {
 	}
 	s.Name, s.Team, s.FOV, s.Quality, s.Volume, s.InvertMouse = "ann", 3, 85, "low", 0, true
 	s.Keys["gun_up"] = "PageUp"
-	s.Last = LastMatch{HostPort: 9000, HostPass: "pw", HostBots: 9, JoinAddr: "h:1", JoinPass: "x"}
+	s.Last = LastMatch{HostPort: 9000, HostPass: "pw", HostBots: 9, JoinAddr: "h:1", JoinPass: "x", JoinVia: "lan"}
+	s.Lists = "https://list.example,https://other.example:8443"
 	if err := s.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestSettingsPersist(t *testing.T) {
 		t.Fatal(err)
 	}
 	if back.Name != "ann" || back.Team != 3 || back.FOV != 85 || back.Quality != "low" || back.Volume != 0 ||
-		!back.InvertMouse || back.Keys["gun_up"] != "PageUp" || back.Last != s.Last {
+		!back.InvertMouse || back.Keys["gun_up"] != "PageUp" || back.Last != s.Last || back.Lists != s.Lists {
 		t.Errorf("read back %+v\nsaved     %+v", back, s)
 	}
 	if back.LODDistance() != 60 {
@@ -53,10 +54,14 @@ func TestSettingsPersist(t *testing.T) {
 // keys bound twice, to fixed keys or to no key at all fall back to their defaults.
 func TestSettingsNormalize(t *testing.T) {
 	s := Settings{MouseSensitivity: 99, FOV: math.NaN(), Quality: "ultra", Volume: 7, Team: -1,
-		Keys: map[string]string{"forward": "X", "back": "Nope", "left": "K", "right": "K"}}
+		Keys:  map[string]string{"forward": "X", "back": "Nope", "left": "K", "right": "K"},
+		Lists: " https://l.example\xff" + strings.Repeat("é", MaxListsLen)}
 	s.Normalize()
 	if s.MouseSensitivity != 5 || s.FOV != DefaultFOV || s.Quality != DefaultQuality || s.Volume != 1 || s.Team != 3 {
 		t.Errorf("normalized %+v", s)
+	}
+	if len(s.Lists) > MaxListsLen || !utf8.ValidString(s.Lists) || !strings.HasPrefix(s.Lists, "https://l.exampleé") {
+		t.Errorf("lists normalized to %d bytes %q…, want at most %d of valid text, trimmed", len(s.Lists), s.Lists[:min(30, len(s.Lists))], MaxListsLen)
 	}
 	// X toggles the clamp overlay: a fixed key. K is bound twice: the second falls back.
 	if s.Keys["forward"] != "W" || s.Keys["back"] != "S" || s.Keys["left"] != "K" || s.Keys["right"] != "D" {

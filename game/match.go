@@ -51,8 +51,10 @@ type Match struct {
 	self   *tank            // the player's tank, or nil
 	events []net.Event      // reused Poll buffer
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
-	free   []*tank          // removed remote tanks, reused for new ones
-	gone   []Departure      // remote tanks removed in the last DepartureShown seconds
+	// enemyAt is reused: the enemies' positions, for a respawn's choice of pad.
+	enemyAt []mgl64.Vec3
+	free    []*tank     // removed remote tanks, reused for new ones
+	gone    []Departure // remote tanks removed in the last DepartureShown seconds
 	// leaving holds leave notices back until no respawn follows them.
 	leaving []pendingLeave
 
@@ -399,7 +401,8 @@ func (m *Match) receive(now float64) {
 		switch ev.Kind {
 		case net.EventSpawn:
 			if ev.Owner == me {
-				continue // our own, confirmed
+				m.spawnConfirmed(ev) // our own: where the host put it
+				continue
 			}
 			if t := m.byID[ev.Actor]; t != nil {
 				if !t.local {

@@ -9,18 +9,16 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
 
-// spawnClearance is the distance between tank centres a spawn keeps, m: two hulls
-// 6.9 m long this far apart cannot touch, whatever their headings.
-const spawnClearance = 12.0
-
-// spawnRings is how many rings of places around each spawn pad are tried when every
-// pad is taken; ring k holds 6k places spawnClearance·k from the pad, so the rings
-// around the pads hold far more tanks than a match has.
-const spawnRings = 5
+// The spawn rule is the match's (combat's): the host's referee holds respawns to it.
+const (
+	spawnClearance = combat.SpawnClearance
+	spawnRings     = combat.SpawnRings
+)
 
 // spawnSpot picks where a local tank (re)appears, facing the map's middle: the spawn
 // pad farthest from every other tank (from every enemy, when a tank respawns in a match
@@ -45,7 +43,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 		d := m.tankRoom(c, skip, enemiesOnly)
 		score := d
 		if enemiesOnly {
-			score = m.respawnScore(c, skip, d)
+			score = m.respawnScore(c, skip)
 		}
 		if score > bestScore {
 			best, bestD, bestScore, ringFrom = c, d, score, (start+k)%len(pads)
@@ -88,44 +86,27 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	return x, z, yaw
 }
 
-// Respawn choices: a pad an enemy can see within a gunner's range counts as
-// seenPenalty times closer to the enemies; one within diedNear of where the tank was
-// destroyed as diedPenalty times closer (taken only when every pad is that close).
-const (
-	seenPenalty = 0.25
-	diedPenalty = 0.02
-	diedNear    = 60.0 // m
-)
-
-// respawnScore weighs pad c for tank skip's respawn, from its distance to the
-// nearest enemy d: a pad in an enemy's line of sight, or near where skip died (the
-// same spot and view again), scores lower, so another pad is taken when there is one.
-func (m *Match) respawnScore(c mgl64.Vec2, skip *tank, d float64) float64 {
-	if math.IsInf(d, 1) {
-		d = 1e6 // no enemy known: the other penalties still choose
-	}
-	h, _ := m.terr.HeightAt(c[0], c[1])
-	at := mgl64.Vec3{c[0], h + 1.8, c[1]}
+// respawnScore weighs pad c for tank skip's respawn by the match's spawn rule
+// (combat.SpawnScore), from its distance to the nearest enemy: a pad in an enemy's line
+// of sight, or near where skip died (the same spot and view again), scores lower, so
+// another pad is taken when there is one.
+func (m *Match) respawnScore(c mgl64.Vec2, skip *tank) float64 {
+	m.enemyAt = m.enemyAt[:0]
 	for _, t := range m.tanks {
 		if t == skip || !combat.Enemies(skip.team, t.team) {
 			continue
 		}
-		eye := t.view.Position.Add(mgl64.Vec3{0, 2.4, 0})
-		to := at.Sub(eye)
-		if l := to.Len(); l < bot.DefaultGunnerRange {
-			if _, hit := m.terr.Raycast(eye, to, l); !hit {
-				d *= seenPenalty
-				break
-			}
+		p := t.view.Position
+		if t.local && t.body != nil {
+			p = t.body.Pose().Position
 		}
+		m.enemyAt = append(m.enemyAt, p)
 	}
+	var died mgl64.Vec3
 	if skip.body != nil {
-		p := skip.body.Pose().Position
-		if (mgl64.Vec2{p[0] - c[0], p[2] - c[1]}).Len() < diedNear {
-			d *= diedPenalty
-		}
+		died = skip.body.Pose().Position
 	}
-	return d
+	return combat.SpawnScore(m.terr, c, m.enemyAt, died, skip.body != nil)
 }
 
 // tankRoom returns the distance from c to the nearest tank other than skip (only
@@ -158,7 +139,7 @@ func (m *Match) rockRoom(c mgl64.Vec2) float64 {
 // insideSpawnArea reports whether c is far enough inside the map border to spawn at.
 func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
 	lo, hi := m.terr.Min(), m.terr.Max()
-	in := bot.DefaultMargin / 2
+	in := combat.SpawnMargin
 	return c[0] >= lo[0]+in && c[0] <= hi[0]-in && c[1] >= lo[1]+in && c[1] <= hi[1]-in
 }
 
@@ -230,4 +211,32 @@ func (m *Match) respawnLocal(t *tank) {
 	t.pub = deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
+}
+
+// spawnMoved is how far the host may put a local tank from where it asked to spawn
+// before the tank moves there, m: well above the wire's quantization (millimetres)
+// and below any real choice of another place.
+const spawnMoved = 1.0
+
+// spawnConfirmed applies the host's answer to a spawn of a local tank: the host's
+// referee places a respawn by the match's spawn rule, and a tank it put elsewhere
+// than asked moves there (a practice's fair pad is the host's choice too; a wreck is
+// refused until its time is up, and the next respawn check asks again).
+func (m *Match) spawnConfirmed(ev *net.Event) {
+	t := m.byID[ev.Actor]
+	if t == nil || !t.local || t.body == nil {
+		return
+	}
+	at := ev.State.Position
+	if (mgl64.Vec2{at[0] - t.published.Position[0], at[2] - t.published.Position[2]}).Len() <= spawnMoved {
+		return
+	}
+	yaw := geom.Yaw(ev.State.Orientation)
+	t.body.Teleport(at[0], at[2], yaw)
+	t.upsideFor = 0
+	t.trail.reset()
+	s := spawnState(m.terr, t.body, at[0], at[2], yaw)
+	t.pub = deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(t.id)*0x2545f4914f6cdd1d)
+	t.published, t.pubAt = s, m.last
+	m.log.Debug("spawn moved by the host", "actor", t.id, "x", at[0], "z", at[2])
 }

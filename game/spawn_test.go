@@ -57,7 +57,7 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 }
 
 // TestRespawnsFairly respawns the player again and again among enemy bots on the
-// shipped map: never within diedNear of where the tank was, and nearly always where
+// shipped map: never within combat.SpawnDiedNear of where the tank was, and nearly always where
 // no enemy within a gunner's range can see it.
 func TestRespawnsFairly(t *testing.T) {
 	valley, err := terrain.Load("../assets/maps/valley.json")
@@ -89,8 +89,8 @@ func TestRespawnsFairly(t *testing.T) {
 		var snap Snapshot
 		me.Snapshot(&snap)
 		p := me.self.body.Pose().Position
-		if d := (mgl64.Vec2{p[0] - before[0], p[2] - before[2]}).Len(); d < diedNear {
-			t.Errorf("respawn %d: %.0f m from where the tank was, want at least %v", i, d, diedNear)
+		if d := (mgl64.Vec2{p[0] - before[0], p[2] - before[2]}).Len(); d < combat.SpawnDiedNear {
+			t.Errorf("respawn %d: %.0f m from where the tank was, want at least %v", i, d, combat.SpawnDiedNear)
 		}
 		for _, tv := range snap.Tanks {
 			if tv.Local || !combat.Enemies(2, tv.Team) {

@@ -90,6 +90,40 @@ func TestFingerprintPinAndTrustOnFirstUse(t *testing.T) {
 	}
 }
 
+// TestRememberPinned: a pinned join with Remember (a match found on the local
+// network) writes the fingerprint to the known hosts as trust on first use does, and
+// is refused as a changed certificate when the file remembers another one there.
+func TestRememberPinned(t *testing.T) {
+	t.Parallel() // real time, over QUIC: runs beside the others
+	h := testHost(t, HostConfig{})
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	addr, fp := h.Addr().String(), h.Fingerprint()
+	c, err := Dial(t.Context(), ClientConfig{Addr: addr, Fingerprint: fp, Remember: true, KnownHosts: known, Name: "lan"})
+	if err != nil {
+		t.Fatalf("pinned join with Remember: %v", err)
+	}
+	c.Close()
+	if data, err := os.ReadFile(known); err != nil || string(data) != addr+" "+fp+"\n" {
+		t.Fatalf("known hosts file %q (%v), want the line %q", data, err, addr+" "+fp)
+	}
+	if got, err := KnownFingerprints(known); err != nil || len(got) != 1 || got[addr] != fp {
+		t.Errorf("KnownFingerprints = %v, %v; want %s → %s", got, err, addr, fp)
+	}
+	os.WriteFile(known, []byte(addr+" "+strings.Repeat("ab", 32)+"\n"), 0o600)
+	if c, err := Dial(t.Context(), ClientConfig{Addr: addr, Fingerprint: fp, Remember: true, KnownHosts: known}); err == nil {
+		c.Close()
+		t.Fatal("a pinned join with Remember accepted a certificate other than the one remembered")
+	} else if je := (*JoinError)(nil); !errors.As(err, &je) || je.Failure != JoinFingerprint {
+		t.Errorf("changed fingerprint: %v, want a JoinFingerprint failure", err)
+	}
+	// Without Remember the pin alone decides, and the file is left alone.
+	c, err = Dial(t.Context(), ClientConfig{Addr: addr, Fingerprint: fp, KnownHosts: known, Name: "typed"})
+	if err != nil {
+		t.Fatalf("pinned join without Remember: %v", err)
+	}
+	c.Close()
+}
+
 func TestSplitJoin(t *testing.T) {
 	fp := strings.Repeat("0F", 32)
 	for _, tc := range []struct {
@@ -470,7 +504,7 @@ func (quietJudge) Relayed(uint32, deadreckon.State, float64)                    
 func (quietJudge) Despawned(uint32, float64)                                      {}
 func (quietJudge) Message(uint32, wire.Message, float64, JudgeLink)               {}
 func (quietJudge) Tick(float64)                                                   {}
-func (quietJudge) Outbox(buf []wire.Message) []wire.Message                       { return buf }
+func (quietJudge) Outbox(buf []JudgeMessage) []JudgeMessage                       { return buf }
 
 // TestClaimFloodKicked: hit claims over the sender's rate are bad traffic, and a flood
 // of them is kicked like any other.

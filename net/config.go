@@ -26,8 +26,10 @@ const (
 
 	// DefaultMaxPlayers is how many players a host admits at once, its own included.
 	DefaultMaxPlayers = 32
-	// DefaultMaxActorsPerPlayer is how many actors one player may own at once.
-	DefaultMaxActorsPerPlayer = 8
+	// DefaultMaxActorsPerPlayer is how many actors one remote player may own at
+	// once: a player drives one tank, and a respawn (a despawn, then a spawn) never
+	// needs a second, but one more leaves room for a client that spawns first.
+	DefaultMaxActorsPerPlayer = 2
 	// DefaultMaxJoining is how many connections may be in the join handshake at once.
 	DefaultMaxJoining = 64
 	// DefaultMaxJoiningPerPrefix is how many of those may come from one address
@@ -141,8 +143,10 @@ type Limits struct {
 	// MaxPlayers caps the players in the match, the host's own player included. If
 	// zero, defaults to DefaultMaxPlayers.
 	MaxPlayers int
-	// MaxActorsPerPlayer caps one player's actors. If zero, defaults to
-	// DefaultMaxActorsPerPlayer.
+	// MaxActorsPerPlayer caps the actors of one player joined over the network. If
+	// zero, defaults to DefaultMaxActorsPerPlayer. Players in the host's process (its
+	// own, and those joined with Host.JoinLocal) run the host's bots: only the actor
+	// ids bound theirs.
 	MaxActorsPerPlayer int
 	// MaxJoining and MaxJoiningPerPrefix cap the connections that finished the QUIC
 	// handshake but have not joined yet, in all and from one address prefix (/24 or
@@ -387,6 +391,11 @@ type ClientConfig struct {
 	// DefaultKnownHostsPath(); "-" disables trust on first use, so that an unpinned
 	// dial accepts any certificate (tests only).
 	KnownHosts string
+	// Remember, with a Fingerprint pinned, also checks the pin against KnownHosts and
+	// remembers it there on first use, as an unpinned join would: for a match found on
+	// the local network, whose announced fingerprint is trusted as far as that network
+	// is, so that a later change of certificate at that address is refused as one.
+	Remember bool
 	// Name is the player's name (at most wire.MaxNameLen bytes). If empty, defaults
 	// to "player".
 	Name string

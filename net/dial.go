@@ -65,7 +65,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 		return nil, fmt.Errorf("dial: %w", err)
 	}
 	var known *knownHosts
-	if cfg.Fingerprint == "" && cfg.KnownHosts != "-" {
+	if (cfg.Fingerprint == "" || cfg.Remember) && cfg.KnownHosts != "-" {
 		path := cfg.KnownHosts
 		if path == "" {
 			path = DefaultKnownHostsPath()

@@ -21,8 +21,30 @@ type Judge interface {
 	Message(from uint32, m wire.Message, at float64, link JudgeLink)
 	// Tick runs the judge's clock (match time limits) to host time at.
 	Tick(at float64)
-	// Outbox appends the messages the judge wants sent to every player and empties it.
-	Outbox(buf []wire.Message) []wire.Message
+	// Outbox appends the messages the judge wants sent, each to every player or to
+	// one, and empties it.
+	Outbox(buf []JudgeMessage) []JudgeMessage
+}
+
+// JudgeMessage is a message the judge wants sent: to every player (the zero To and
+// Private), or to player To only.
+type JudgeMessage struct {
+	Message wire.Message
+	// Private sends the message to player To only (a verdict that concerns its
+	// shooter alone); a player who has left gets nothing. Messages to one player are
+	// not reported to the Tap, which records what every player receives.
+	Private bool
+	To      uint32
+}
+
+// Placer is a Judge that places spawns: before an actor enters the match, the host
+// asks it where. The run loop calls it, as it calls the Judge.
+type Placer interface {
+	// Place returns the state an actor of player owner (its tanks called name, on
+	// team) enters the match with at host time at, given the state s its owner asked
+	// for: s, or the place the judge chooses instead, which the host announces to
+	// everyone, the owner included. An error refuses the spawn.
+	Place(owner uint32, name string, team int, s deadreckon.State, at float64) (deadreckon.State, error)
 }
 
 // JudgeCounter is a Judge that tallies its decisions, for HostStats.Judged.
@@ -102,12 +124,19 @@ func (m *match) judged(f func(j Judge)) {
 	}
 }
 
-// flushJudge sends every player the judge's answers.
+// flushJudge sends the judge's answers: to every player, or to the one they concern.
 func (m *match) flushJudge() {
 	j := m.h.cfg.Judge
 	m.judgeOut = j.Outbox(m.judgeOut[:0])
-	for _, msg := range m.judgeOut {
-		m.broadcast(msg)
+	for _, jm := range m.judgeOut {
+		switch {
+		case !jm.Private:
+			m.broadcast(jm.Message)
+		case jm.To <= maxPlayerID:
+			if p := m.members[wire.PlayerID(jm.To)]; p != nil {
+				p.queueControl(jm.Message)
+			}
+		}
 	}
 	clear(m.judgeOut)
 }

@@ -3,6 +3,7 @@ package net
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -284,5 +285,34 @@ func TestHostNamesRemoteTanks(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// TestRemoteTanksBounded: a remote player owns at most two tanks (it drives one;
+// eight with any names and teams got through), however many it asks for; the host's
+// own code, a player joined in process, runs as many bots as it likes.
+func TestRemoteTanksBounded(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	eve := testClient(t, h, ClientConfig{Name: "eve", KnownHosts: "-"})
+	bots := joinLocal(t, h, LocalConfig{Name: "bots"})
+	for _, c := range []struct {
+		who   string
+		by    *Client
+		asked int
+		want  int
+	}{
+		{"a remote player", eve, 8, 2},
+		{"the host's bots", bots, 12, 12},
+	} {
+		got := 0
+		for i := range c.asked {
+			if _, err := c.by.Spawn(fmt.Sprintf("tank %d", i), 1, tankAt(float64(i), 0)); err == nil {
+				got++
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s asked for %d tanks and got %d, want %d", c.who, c.asked, got, c.want)
+		}
 	}
 }

@@ -94,7 +94,7 @@ type match struct {
 	guesses    *admission.GuessLimiter // wrong passphrases per address prefix
 	tokens     tokenMemory             // reconnect tokens given, by name, for the guess limiter
 	dirty      []*member               // members with a batch waiting for the coalescing window
-	judgeOut   []wire.Message          // reused: the judge's answers
+	judgeOut   []JudgeMessage          // reused: the judge's answers
 }
 
 func newMatch(h *Host) match {
@@ -246,7 +246,7 @@ func (m *match) onSpawn(p *member, msg *wire.Spawn, now float64) {
 // spawn validates and registers a new actor for owner and announces it to everyone
 // (the owner included).
 func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s deadreckon.State, now float64) error {
-	if n := len(owner.owned); n >= m.h.lim.MaxActorsPerPlayer {
+	if n := len(owner.owned); n >= m.h.lim.MaxActorsPerPlayer && !owner.inProcess {
 		return fmt.Errorf("spawn: player %d already has %d actors", owner.id, n)
 	}
 	if err := wire.CheckName(name); err != nil {
@@ -265,6 +265,19 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	if err := validateState(&s, m.h.match, &m.h.lim, now); err != nil {
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
+	}
+	if pl, ok := m.h.cfg.Judge.(Placer); ok {
+		placed, err := pl.Place(uint32(owner.id), name, int(team), s, now)
+		if err != nil {
+			m.stats.Invalid++
+			return fmt.Errorf("spawn: %w", err)
+		}
+		if placed != s {
+			if err := validateState(&placed, m.h.match, &m.h.lim, now); err != nil {
+				return fmt.Errorf("spawn: the judge's place: %w", err)
+			}
+			s = placed
+		}
 	}
 	id, ok := m.allocActor()
 	if !ok {

@@ -167,7 +167,7 @@ func TestJoinSpawnPublish(t *testing.T) {
 func TestSpawnUnencodable(t *testing.T) {
 	checkNoLeaks(t)
 	clk := &manualClock{}
-	h := testHost(t, HostConfig{Clock: clk})
+	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{MaxActorsPerPlayer: 3}})
 	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	bad := tankAt(0, 0)
 	bad.Position[0] = math.NaN()

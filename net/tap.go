@@ -11,7 +11,8 @@ type Tap interface {
 	// relays (its timestamp clamped where the host had to), arrived at host time at.
 	Relayed(rec []byte, at float64)
 	// Broadcast reports a message the host sends every player: spawns, despawns,
-	// chat, and the judge's shots, verdicts, kills and scores.
+	// chat, and the judge's shots, hits, kills and scores (not the refusals, which go
+	// to their shooter only; see JudgeMessage).
 	Broadcast(m wire.Message, at float64)
 	// Joined reports a player admitted to the match; Left one leaving it.
 	Joined(player uint32, name string, at float64)

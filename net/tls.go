@@ -92,8 +92,8 @@ func hostTLS(cert tls.Certificate) *tls.Config {
 	}
 }
 
-// clientTLS verifies the host's certificate by fingerprint: against pin when set, else
-// against the known-hosts store (remembering it on first use). The certificate chain
+// clientTLS verifies the host's certificate by fingerprint: against pin when set, and
+// against the known-hosts store when known is set (remembering it on first use). The certificate chain
 // itself is not checked against any authority: hosts are self-signed.
 func clientTLS(addr, pin string, known *knownHosts) *tls.Config {
 	pin = normalizeFingerprint(pin)
@@ -107,11 +107,8 @@ func clientTLS(addr, pin string, known *knownHosts) *tls.Config {
 				return errors.New("host sent no certificate")
 			}
 			got := Fingerprint(raw[0])
-			if pin != "" {
-				if got != pin {
-					return fmt.Errorf("%w: the host presented %s, pinned %s", ErrFingerprintMismatch, got, pin)
-				}
-				return nil
+			if pin != "" && got != pin {
+				return fmt.Errorf("%w: the host presented %s, pinned %s", ErrFingerprintMismatch, got, pin)
 			}
 			if known == nil {
 				return nil
@@ -137,31 +134,53 @@ type knownHosts struct {
 	mu   sync.Mutex
 }
 
+// KnownFingerprints reads the trust-on-first-use file at path (if empty,
+// DefaultKnownHostsPath()) and returns the fingerprint it remembers for each address.
+// A missing file remembers none. Lines that are not "address fingerprint" are
+// skipped; for an address listed twice, the first line counts, as at a join.
+func KnownFingerprints(path string) (map[string]string, error) {
+	if path == "" {
+		path = DefaultKnownHostsPath()
+	}
+	known := map[string]string{}
+	f, err := os.Open(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return known, nil
+	case err != nil:
+		return nil, fmt.Errorf("known hosts: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if fields := strings.Fields(sc.Text()); len(fields) == 2 {
+			if _, seen := known[fields[0]]; !seen {
+				known[fields[0]] = fields[1]
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("known hosts: %w", err)
+	}
+	return known, nil
+}
+
 // check accepts fp for addr if it is remembered, remembers it if addr is new, and
 // returns ErrFingerprintMismatch if addr is remembered with another fingerprint.
 func (k *knownHosts) check(addr, fp string) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	f, err := os.Open(k.path)
-	switch {
-	case err == nil:
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fields := strings.Fields(sc.Text())
-			if len(fields) != 2 || fields[0] != addr {
-				continue
-			}
-			f.Close()
-			if fields[1] == fp {
-				return nil
-			}
-			return fmt.Errorf("%w: the host now presents %s but %s remembers %s; "+
-				"if the host's identity changed, remove that line or join with the new fingerprint pinned (#%s)",
-				ErrFingerprintMismatch, fp, k.path, fields[1], fp)
+	known, err := KnownFingerprints(k.path)
+	if err != nil {
+		return err
+	}
+	if old, ok := known[addr]; ok {
+		if old == fp {
+			return nil
 		}
-		f.Close()
-	case !errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("known hosts: %w", err)
+		return fmt.Errorf("%w: the host now presents %s but %s remembers %s; "+
+			"if the host's identity changed, remove that line or join with the new fingerprint pinned (#%s)",
+			ErrFingerprintMismatch, fp, k.path, old, fp)
 	}
 	if err := os.MkdirAll(filepath.Dir(k.path), 0o700); err != nil {
 		return fmt.Errorf("known hosts: %w", err)

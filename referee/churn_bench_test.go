@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/treadline/treadline/combat"
-	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/net"
 )
 
 // BenchmarkSpawnChurn measures one spawn and despawn of a tank under a fresh name, as
@@ -18,7 +18,7 @@ func BenchmarkSpawnChurn(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out []wire.Message
+	var out []net.JudgeMessage
 	churn := func(i int) {
 		id := uint32(1000 + i%60000)
 		at := 1 + float64(i)*1e-4

@@ -46,9 +46,9 @@ func FuzzJudge(f *testing.F) {
 			j.Message(1, m, at, netLink())
 		}
 		j.Tick(at)
-		for _, m := range j.Outbox(nil) {
-			if _, err := m.Append(nil); err != nil {
-				t.Fatalf("the judge sent a %v that does not encode: %v", m.Type(), err)
+		for _, jm := range j.Outbox(nil) {
+			if _, err := jm.Message.Append(nil); err != nil {
+				t.Fatalf("the judge sent a %v that does not encode: %v", jm.Message.Type(), err)
 			}
 		}
 	})

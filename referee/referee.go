@@ -36,6 +36,10 @@ type player struct {
 	gun     *gunState
 	tanks   int     // tanks in the match now
 	left    float64 // host time its last tank left, when tanks == 0
+	// lastAt is where its tank last left the match (hasLast): a respawn is placed
+	// away from it, as from where it died.
+	lastAt  mgl64.Vec3
+	hasLast bool
 }
 
 // refTank is the referee's record of one tank.
@@ -80,6 +84,9 @@ type Referee struct {
 	// its Fire comes, or dropped after the rewind cap.
 	early map[shotKey]earlyClaim
 	pages []*wire.Scores // reused by Outbox for a scoreboard split into frames
+	// enemyAt and tankAt are reused by Place: the positions of the enemies of the
+	// tank it places, and of every tank.
+	enemyAt, tankAt []mgl64.Vec3
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.
@@ -204,11 +211,12 @@ func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 
 // Despawned implements net.Judge: it records that actor left the match.
 func (r *Referee) Despawned(actor uint32, at float64) {
-	r.check.Despawned(actor, at)
 	if t := r.tanks[actor]; t != nil {
 		t.p.tanks--
 		t.p.left = at
+		t.p.lastAt, t.p.hasLast = r.check.lastPosition(actor)
 	}
+	r.check.Despawned(actor, at)
 	delete(r.tanks, actor)
 }
 
@@ -573,22 +581,31 @@ func (r *Referee) Message(from uint32, m wire.Message, at float64, link net.Judg
 }
 
 // Outbox implements net.Judge: the events decided since the last call, as messages.
-func (r *Referee) Outbox(buf []wire.Message) []wire.Message {
+// A refused claim's verdict goes to its shooter's player only: nobody else acts on it,
+// and a claim flood would otherwise reach every player.
+func (r *Referee) Outbox(buf []net.JudgeMessage) []net.JudgeMessage {
 	r.countRounds()
 	r.evs = r.events(r.evs[:0])
 	for i := range r.evs {
-		m, err := combat.EventMessage(&r.evs[i])
+		ev := &r.evs[i]
+		m, err := combat.EventMessage(ev)
 		if err != nil {
+			continue
+		}
+		if ev.Kind == combat.EventRefused {
+			if a := r.check.actors[ev.Shot.Shooter]; a != nil {
+				buf = append(buf, net.JudgeMessage{Message: m, Private: true, To: a.owner})
+			}
 			continue
 		}
 		if sc, ok := m.(*wire.Scores); ok { // a full match's board is longer than a frame
 			r.pages = wire.SplitScores(r.pages[:0], sc)
 			for _, p := range r.pages {
-				buf = append(buf, p)
+				buf = append(buf, net.JudgeMessage{Message: p})
 			}
 			continue
 		}
-		buf = append(buf, m)
+		buf = append(buf, net.JudgeMessage{Message: m})
 	}
 	clear(r.evs)
 	return buf

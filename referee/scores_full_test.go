@@ -22,7 +22,7 @@ func TestFullMatchScoreboard(t *testing.T) {
 	var stream []byte
 	for _, m := range r.Outbox(nil) {
 		var err error
-		if stream, err = wire.AppendFrame(stream, m); err != nil {
+		if stream, err = wire.AppendFrame(stream, m.Message); err != nil {
 			t.Fatalf("outbox: %v", err)
 		}
 	}

@@ -184,7 +184,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 		warnRecording(log))
 	sess.add(rc.close)
 	var shift float64 // client clock minus host clock, set before the recording starts
-	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, bots, net.Limits{}, combat.Rules{}, log)
+	hc, _, err := hostNetConfig("127.0.0.1:0", "", "practice", mp, net.Limits{}, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("practice: %w", err)
 	}
@@ -279,7 +279,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Match.Bots+1, cfg.Limits, combat.Rules{}, log)
+	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Limits, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
@@ -320,6 +320,10 @@ type JoinConfig struct {
 	// KnownHosts is the trust-on-first-use file for unpinned joins. If empty,
 	// defaults to net.DefaultKnownHostsPath().
 	KnownHosts string
+	// Remember, with Addr pinned, also remembers the fingerprint in KnownHosts (and
+	// refuses another one remembered there), as for a match found on the local
+	// network (net.ClientConfig.Remember).
+	Remember bool
 	// Impairment is added to this client's link each way (-lag, -jitter, -loss).
 	Impairment impair.Link
 	// Match configures the player's match. If Match.Map is nil, the map the host
@@ -343,7 +347,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 		return nil, nil, err
 	}
 	client, err := net.Dial(ctx, net.ClientConfig{
-		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts,
+		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts, Remember: cfg.Remember,
 		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase,
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 	})
@@ -460,7 +464,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 			return fmt.Errorf("serve: load map: %w", err)
 		}
 	}
-	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Bots, cfg.Limits, cfg.Rules, log)
+	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Limits, cfg.Rules, log)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -590,13 +594,11 @@ func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log
 	return nil
 }
 
-// hostNetConfig is the net configuration of a host for map mp whose own peer runs
-// actors tanks, with limits (raised to carry those tanks), and its referee, refereeing
-// under rules. It returns an error for invalid rules.
-func hostNetConfig(addr, pass, name string, mp *terrain.Map, actors int, limits net.Limits, rules combat.Rules, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
-	if actors > net.DefaultMaxActorsPerPlayer {
-		limits.MaxActorsPerPlayer = actors
-	}
+// hostNetConfig is the net configuration of a host for map mp, with limits (the
+// host's own peer runs its bots beyond the per-player cap, which bounds remote
+// players), and its referee, refereeing under rules. It returns an error for invalid
+// rules.
+func hostNetConfig(addr, pass, name string, mp *terrain.Map, limits net.Limits, rules combat.Rules, log *slog.Logger) (net.HostConfig, *referee.Referee, error) {
 	ref, err := referee.New(mp, rules, game.DeadReckoning().Reckon)
 	if err != nil {
 		return net.HostConfig{}, nil, err

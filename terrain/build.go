@@ -37,6 +37,8 @@ type features struct {
 	obstacles []Obstacle
 	spawns    []mgl64.Vec2
 	landmarks []Landmark
+	// palette colours the ground; nil means DefaultPalette.
+	palette *Palette
 }
 
 // validate checks the layout and the features against it.
@@ -58,6 +60,11 @@ func (l layout) validate(f features) error {
 		return fmt.Errorf("%w: %d spawns, at most %d", ErrInvalidMap, len(spawns), MaxSpawns)
 	case len(f.landmarks) > MaxLandmarks:
 		return fmt.Errorf("%w: %d landmarks, at most %d", ErrInvalidMap, len(f.landmarks), MaxLandmarks)
+	}
+	if f.palette != nil {
+		if err := f.palette.check(); err != nil {
+			return err
+		}
 	}
 	return l.validateFeatures(f)
 }
@@ -100,6 +107,10 @@ func newMap(l layout, raw []uint16, f features) (*Map, error) {
 		obstacles: append([]Obstacle(nil), f.obstacles...),
 		spawns:    append([]mgl64.Vec2(nil), f.spawns...),
 		landmarks: append([]Landmark(nil), f.landmarks...),
+		palette:   DefaultPalette(),
+	}
+	if f.palette != nil {
+		m.palette = *f.palette
 	}
 	m.cellX = (m.maxX - m.minX) / float64(m.nx-1)
 	m.cellZ = (m.maxZ - m.minZ) / float64(m.nz-1)

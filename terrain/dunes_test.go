@@ -25,6 +25,9 @@ func TestShippedDunes(t *testing.T) {
 			}
 		}
 	}
+	if m.Palette() != StyleDunes.Palette() || m.Palette() == DefaultPalette() {
+		t.Errorf("palette %v, want the dunes' sand %v", m.Palette(), StyleDunes.Palette())
+	}
 	if m.Name() != "dunes" || len(m.Spawns()) != 8 || len(m.Obstacles()) < 4 {
 		t.Errorf("name %q, %d spawns, %d rocks; want dunes, 8, at least 4", m.Name(), len(m.Spawns()), len(m.Obstacles()))
 	}

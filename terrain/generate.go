@@ -124,7 +124,11 @@ func Generate(cfg GenerateConfig) (*Map, error) {
 		heightBase: base, heightScale: scale,
 		chunkCells: cfg.ChunkCells, seed: cfg.Seed,
 	}
-	m, err := newMap(l, raw, features{spawns: g.spawns(), landmarks: g.landmarks()})
+	f := features{spawns: g.spawns(), landmarks: g.landmarks()}
+	if p := cfg.Style.Palette(); p != DefaultPalette() {
+		f.palette = &p // a sidecar names a palette only when it is not the default
+	}
+	m, err := newMap(l, raw, f)
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}

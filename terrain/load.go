@@ -52,6 +52,8 @@ type Sidecar struct {
 	Spawns []Spawn `json:"spawns"`
 	// Landmarks are named places with headings (optional).
 	Landmarks []Landmark `json:"landmarks,omitempty"`
+	// Palette colours the ground (optional; DefaultPalette when absent).
+	Palette *Palette `json:"palette,omitempty"`
 }
 
 // Extent is an axis-aligned rectangle of the XZ plane, m.
@@ -168,7 +170,7 @@ func Decode(s Sidecar, r io.Reader) (*Map, error) {
 	for i, sp := range s.Spawns {
 		spawns[i] = mgl64.Vec2{sp.X, sp.Z}
 	}
-	return newMap(l, raw, features{obstacles: s.Rocks, spawns: spawns, landmarks: s.Landmarks})
+	return newMap(l, raw, features{obstacles: s.Rocks, spawns: spawns, landmarks: s.Landmarks, palette: s.Palette})
 }
 
 // Sidecar returns the sidecar describing m, naming heightmap as its PNG.
@@ -184,6 +186,10 @@ func (m *Map) Sidecar(heightmap string) Sidecar {
 	}
 	for i, sp := range m.spawns {
 		s.Spawns[i] = Spawn{X: sp[0], Z: sp[1]}
+	}
+	if m.palette != DefaultPalette() {
+		p := m.palette
+		s.Palette = &p
 	}
 	return s
 }

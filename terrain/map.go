@@ -47,6 +47,7 @@ type Map struct {
 	obstacles []Obstacle
 	spawns    []mgl64.Vec2
 	landmarks []Landmark
+	palette   Palette
 
 	chunkCells int
 	chunkCols  int
@@ -56,6 +57,10 @@ type Map struct {
 
 	seed uint64
 }
+
+// Palette returns the map's ground colours (DefaultPalette unless its sidecar names
+// others).
+func (m *Map) Palette() Palette { return m.palette }
 
 // Name returns the map's name from its sidecar (for example "valley").
 func (m *Map) Name() string { return m.name }

@@ -216,18 +216,13 @@ func lodSamples(dst []int, a, b, step int) []int {
 }
 
 // colorAt returns the colour of sample (i, j) and its material weights (see
-// Mesh.Layers), by its height and slope: grass on level ground, dry grass higher up,
-// dirt on moderate slopes, rock on steep ones and snow on the highest level ground,
-// with a little per-sample variation of the colour.
+// Mesh.Layers), by its height and slope, in the map's palette: grass (Low) on level
+// ground, dry grass (High) higher up, dirt (Slope) on moderate slopes, rock (Cliff) on
+// steep ones and snow (Peak) on the highest level ground, with a little per-sample
+// variation of the colour.
 func (m *Map) colorAt(i, j int) (rgb [3]float32, layers [NumLayers]float32) {
-	// Palette, RGB in 0..1.
-	var (
-		grass    = [3]float32{0.23, 0.38, 0.14}
-		dryGrass = [3]float32{0.42, 0.44, 0.20}
-		dirt     = [3]float32{0.43, 0.33, 0.22}
-		rock     = [3]float32{0.45, 0.43, 0.41}
-		snow     = [3]float32{0.90, 0.91, 0.94}
-	)
+	p := &m.palette
+	grass, dryGrass, dirt, rock, snow := p.Low, p.High, p.Slope, p.Cliff, p.Peak
 	k := j*m.nx + i
 	ny := m.n[k][1]
 	f := 0.0

@@ -57,8 +57,8 @@ func checkFinding(c *config, set map[string]bool) error {
 		return cli.Usagef("list", "alone lists the matches found and exits; with -host give it a list server's URL, -list https://HOST[:PORT]")
 	case c.list.urls != "" && !set["host"]:
 		return cli.Usagef("list", "%s: registering with a list server needs -host; -list alone lists the matches found", c.list.urls)
-	case set["lists"] && !(c.list.set && c.list.urls == ""):
-		return cli.Usagef("lists", "goes with -list: the list servers to read the matches from")
+	case set["lists"] && (set["host"] || set["join"] || c.list.urls != ""):
+		return cli.Usagef("lists", "goes with -list or the menu: the list servers to read the matches from")
 	}
 	if c.list.urls != "" {
 		if _, err := cli.ListURLs("list", c.list.urls); err != nil {
@@ -113,7 +113,15 @@ func listMatches(ctx context.Context, c config, stdout, stderr io.Writer) error 
 			mu.Unlock()
 		}()
 	}
-	for _, u := range splitURLs(c.lists) {
+	lists := c.lists
+	if !c.listsSet {
+		lists = loadSettings(stderr).Lists // the lists the menu remembers
+	}
+	urls, err := cli.ListURLs("lists", lists)
+	if lists != "" && err != nil {
+		fmt.Fprintln(stderr, "tanks: the remembered list servers:", err)
+	}
+	for _, u := range urls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

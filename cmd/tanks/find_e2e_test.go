@@ -1,12 +1,15 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/client"
 )
 
 // runOut runs a program from dir to its end and returns its stdout.
@@ -70,6 +73,19 @@ func TestFindThroughTanklistAndJoin(t *testing.T) {
 	join := regexp.MustCompile(`tanks -join (\S+)`).FindStringSubmatch(out)
 	if join == nil || join[1] != m[1]+"#"+m[2] || !strings.Contains(out, "via "+strings.TrimSuffix(strings.Split(listURL, "#")[0], "/")) {
 		t.Fatalf("tanks -list -lists printed %q, want the host %s#%s via the list", out, m[1], m[2])
+	}
+	// The list servers the settings remember (the menu's, or an earlier -lists) serve
+	// -list without -lists.
+	cfg := t.TempDir()
+	set := client.DefaultSettings()
+	set.Lists = listURL
+	if err := set.Save(filepath.Join(cfg, "treadline", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tanks, "-list", "-lan", "off")
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+cfg)
+	if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), "tanks -join "+m[1]+"#"+m[2]) {
+		t.Errorf("tanks -list with the lists remembered in the settings printed %q (%v), want the host %s", out, err, m[1])
 	}
 	shot := filepath.Join(dir, "joined.png")
 	client := startFrom(t, "/", tanks, "-join", join[1], "-name", "finder", "-screenshot", shot, "-frames", "2", "-size", "320x200")

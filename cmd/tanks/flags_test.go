@@ -72,6 +72,10 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || !c.list.set || c.list.urls != "" || len(splitURLs(c.lists)) != 2 || c.find.LAN != "off" {
 		t.Errorf("-list -lists A,B -lan off = %+v %q, %v", c.list, c.lists, err)
 	}
+	c, err = parse("-lists", "https://a.example")
+	if err != nil || !c.listsSet || c.lists != "https://a.example" || c.list.set {
+		t.Errorf("-lists A (for the menu, which remembers it) = %+v %q, %v", c.list, c.lists, err)
+	}
 	c, err = parse("-host", ":7777", "-map", "dunes")
 	if err != nil || c.hostMap == nil || c.hostMap.Name() != "dunes" {
 		t.Errorf("-host :7777 -map dunes = %+v, %v", c, err)
@@ -127,7 +131,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-host", ":1", "-list"}, "tanks: -list alone lists the matches found and exits"},
 		{[]string{"-host", ":1", "-list", "ftp://x"}, `tanks: unexpected argument "ftp://x"`},
 		{[]string{"-host", ":1", "-list=https://x#abc"}, `tanks: -list list "https://x#abc": the fingerprint after # is not 64 hex digits`},
-		{[]string{"-lists", "https://list.example"}, "tanks: -lists goes with -list"},
+		{[]string{"-join", "a:1", "-lists", "https://list.example"}, "tanks: -lists goes with -list or the menu"},
 		{[]string{"-list", "-lists", "nonsense"}, `tanks: -lists list "nonsense": give https://HOST[:PORT]`},
 		{[]string{"-list", "-lan", "nosuchif0"}, `tanks: -lan "nosuchif0": lobby: network interface "nosuchif0"`},
 		{[]string{"-size", "big"}, `tanks: -size "big": give WxH`},

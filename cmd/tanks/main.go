@@ -9,8 +9,11 @@
 //	tanks -list [-lists URL,…] [-lan all|off|IFACE,…]   print the matches found, then exit
 //	tanks -replay FILE [-seek D] [-speed X] [-ab ALGORITHM] [-killcam]
 //
-// -list prints, without opening a window, one line per match found on the local
-// network (and on the list servers -lists names), each ending with the "tanks -join"
+// The menu's Join a match lists, live, the matches found on the local network and on
+// the list servers -lists names (remembered in the settings, and editable there), with
+// the pings this client measures, and joins the selected one with Enter. -list prints,
+// without opening a window, one line per match found on the local network (and on the
+// list servers of -lists, or the remembered ones), each ending with the "tanks -join"
 // line that joins it. A hosted match (-host, not practice) is announced on the local
 // network (-lan picks the interfaces) and, with -list URL, registered with that list
 // server (cmd/tanklist). -map picks the hosted map (built in: valley, dunes), -maps

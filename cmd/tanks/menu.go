@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
@@ -72,6 +73,10 @@ func menu(ctx context.Context, c config, stderr io.Writer) error {
 		return err
 	}
 	set := loadSettings(stderr)
+	if c.listsSet {
+		set.Lists = c.lists
+		saveSettings(set, stderr)
+	}
 	v, err := render.OpenViewer(c.width, c.height, "Treadline")
 	if err != nil {
 		return err
@@ -82,7 +87,8 @@ func menu(ctx context.Context, c config, stderr io.Writer) error {
 	save := func(s client.Settings) { saveSettings(s, stderr) }
 	note := ""
 	for {
-		mode, s, err := client.RunMenu(ctx, v, client.MenuConfig{Settings: set, Check: checkChoice, Apply: save, Note: note})
+		mode, s, err := client.RunMenu(ctx, v, client.MenuConfig{Settings: set, Check: checkChoice, Apply: save, Note: note,
+			Find: &client.FindConfig{LAN: c.find.LAN}})
 		set = s
 		if err != nil || mode == client.MenuQuit {
 			return ignoreCanceled(err)
@@ -119,6 +125,7 @@ func matchFor(c config, mode client.MenuMode, s client.Settings) config {
 		c.host, c.pass, c.bots, c.botsSet = ":"+strconv.Itoa(s.Last.HostPort), s.Last.HostPass, s.Last.HostBots, true
 	case client.MenuJoin:
 		c.join, c.pass, c.name = s.Last.JoinAddr, s.Last.JoinPass, s.Name
+		c.remember = s.Last.JoinVia == "lan" && strings.Contains(c.join, "#")
 	}
 	return c
 }

@@ -46,6 +46,14 @@ func TestMenuChoices(t *testing.T) {
 	if c := matchFor(base, client.MenuJoin, s); c.join != "10.0.0.2:7777" || c.pass != "jp" || c.name != "ann" {
 		t.Errorf("join: %+v", c)
 	}
+	if c := matchFor(base, client.MenuJoin, s); c.remember {
+		t.Errorf("a typed address is remembered as a match found on the local network: %+v", c)
+	}
+	lan := s
+	lan.Last.JoinAddr, lan.Last.JoinVia = "10.0.0.2:7777#"+strings.Repeat("ab", 32), "lan"
+	if c := matchFor(base, client.MenuJoin, lan); !c.remember || c.join != lan.Last.JoinAddr {
+		t.Errorf("a match found on the local network: %+v, want its fingerprint pinned and remembered", c)
+	}
 	if c := matchFor(base, client.MenuPractice, s); c.host != "" || c.join != "" {
 		t.Errorf("practice: %+v", c)
 	}

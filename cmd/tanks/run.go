@@ -55,6 +55,8 @@ type config struct {
 	find          *cli.Findable    // -lan
 	list          listFlag         // -list [URL]
 	lists         string           // -lists URL,…
+	listsSet      bool             // -lists was given (it replaces the remembered lists)
+	remember      bool             // with join: the match was found on the local network
 	// record is the file to record the match into; replay a recording to watch.
 	record, replay string
 	// seek, speed, ab and killcam set up the replay viewer at start.
@@ -96,7 +98,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.BoolVar(&c.mute, "mute", false, "play without sound")
 	c.find = cli.FindableFlags(fs, "all", os.Getenv)
 	fs.Var(&c.list, "list", "alone: print the matches found (local network and -lists) and exit; with -host and a `URL`: register the match with that list server")
-	fs.StringVar(&c.lists, "lists", "", "with -list: list servers to read matches from, `URL[,URL…]`")
+	fs.StringVar(&c.lists, "lists", "", "list servers the Join menu and -list read matches from, `URL[,URL…]` (remembered in the settings)")
 	fs.StringVar(&c.record, "record", "", "record the match into `FILE` (tanks -replay FILE watches it; drlab -replay FILE measures it)")
 	fs.StringVar(&c.replay, "replay", "", "watch the recorded match in `FILE`: play, pause, seek, speed, re-reckon with any algorithm (F1 lists the keys)")
 	fs.DurationVar(&c.seek, "seek", 0, "with -replay: start this far into the recording")
@@ -109,7 +111,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 		return c, err
 	}
 	set := cli.Set(fs)
-	c.botsSet = set["bots"]
+	c.botsSet, c.listsSet = set["bots"], set["lists"]
 	c.impairSet = set["lag"] || set["jitter"] || set["loss"] || set["loss-burst"]
 	var err error
 	if c.width, c.height, err = parseSize(size); err != nil {
@@ -351,8 +353,8 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 			Limits: c.defences.Limits(), Certificate: cert, Logger: logger, Record: rec})
 		mode = "host"
 	case c.join != "":
-		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Impairment: link, Match: mc, MapDir: c.mapDir,
-			Logger: logger, Record: rec})
+		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Remember: c.remember, Impairment: link,
+			Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec})
 		mode = "join"
 	default:
 		pc := practiceConfig(c, mc, link, logger)

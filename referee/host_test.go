@@ -1,0 +1,220 @@
+package referee
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/terrain"
+)
+
+// hostFight is a referee on the real host in process (gametest's rig), on the fight's
+// map, with a shooter and a bystander joined, each with one tank where the fight puts
+// its shooter and its target.
+type hostFight struct {
+	f                   *fight
+	ref                 *Referee
+	rig                 *gametest.Rig
+	shooter, bystander  *gametest.Link
+	shooterID, targetID uint32
+}
+
+func newHostFight(t *testing.T, rules combat.Rules) *hostFight {
+	t.Helper()
+	f := newFight(t)
+	ref, err := New(f.m, rules, f.reckon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig, err := gametest.New(gametest.Config{Judge: ref, Extent: extentOf(f.m)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rig.Close() })
+	h := &hostFight{f: f, ref: ref, rig: rig}
+	if h.shooter, err = rig.Join(); err != nil {
+		t.Fatal(err)
+	}
+	if h.bystander, err = rig.Join(); err != nil {
+		t.Fatal(err)
+	}
+	rig.SetNow(1)
+	if h.shooterID, err = h.shooter.Spawn("shooter", 1, stateAt(f.shooter, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if h.targetID, err = h.bystander.Spawn("target", 2, stateAt(f.target, 1)); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// extentOf is the half-width of the square around the origin that holds m, m.
+func extentOf(m *terrain.Map) float64 {
+	lo, hi := m.Min(), m.Max()
+	return math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
+}
+
+// stateAt is s at host time at, standing still.
+func stateAt(s deadreckon.State, at float64) deadreckon.State {
+	s.Time, s.Velocity = at, mgl64.Vec3{}
+	s.NumArticulations = 2
+	return s
+}
+
+// verdicts returns the verdicts (HitResult messages) that reached l since the last
+// poll.
+func verdicts(l *gametest.Link) []*wire.HitResult {
+	var out []*wire.HitResult
+	for _, ev := range l.Poll(nil) {
+		if hr, ok := ev.Message.(*wire.HitResult); ok {
+			out = append(out, hr)
+		}
+	}
+	return out
+}
+
+// TestRefusalGoesToTheShooterOnly: a refused claim's verdict reaches its shooter and
+// nobody else, so a flood of forged claims is not relayed to every player (about 20
+// a second reached everyone).
+func TestRefusalGoesToTheShooterOnly(t *testing.T) {
+	h := newHostFight(t, combat.Rules{Reload: 0.5})
+	f := h.f
+	h.rig.SetNow(2)
+	verdicts(h.shooter)
+	verdicts(h.bystander)
+	// Forged claims: shells fired the other way, claimed as hits on the target.
+	const forged = 3
+	for i := range forged {
+		at := 2 + float64(i)
+		h.rig.SetNow(at)
+		s := combat.Shot{ID: uint32(i + 1), Shooter: h.shooterID, Time: at,
+			Origin: f.shooter.Position.Add(mgl64.Vec3{-4.9, 1.9, 0}), Direction: mgl64.Vec3{-1, 0.05, 0}.Normalize()}
+		fire, err := combat.FireMessage(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.shooter.Send(fire); err != nil {
+			t.Fatal(err)
+		}
+		c := combat.Claim{Shooter: h.shooterID, Shot: s.ID, Target: h.targetID, Time: at + 0.3, Impact: at + 0.25,
+			Local: mgl64.Vec3{0, 1, 0}, Fired: s, Observer: f.shooter.Position, Reckon: combat.ModeOf(f.reckon)}
+		c.Applied[0] = combat.Applied{Update: 1, At: 1.1}
+		claim, err := combat.ClaimMessage(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.rig.SetNow(at + 0.3)
+		if err := h.shooter.Send(claim); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.rig.SetNow(6)
+	mine, theirs := verdicts(h.shooter), verdicts(h.bystander)
+	if len(mine) != forged {
+		t.Errorf("the shooter heard %d verdicts on its %d forged claims, want each", len(mine), forged)
+	}
+	for _, hr := range mine {
+		if hr.Verdict == uint8(combat.Accepted) {
+			t.Errorf("a forged claim accepted: %+v", hr)
+		}
+	}
+	if len(theirs) != 0 {
+		t.Errorf("a bystander heard %d verdicts on another player's refused claims, want none: %+v", len(theirs), theirs[0])
+	}
+	if n := h.ref.Counts().Verdicts[combat.Accepted]; n != 0 {
+		t.Errorf("%d claims accepted", n)
+	}
+}
+
+// TestRespawnPlacedByTheHost: a respawn asked for far from the spawn area (a tank
+// that jumped 566 m at once) or beside an enemy enters where the host's spawn rule
+// puts it, as everyone sees it; one asked for on a safe pad enters where asked.
+func TestRespawnPlacedByTheHost(t *testing.T) {
+	h := newHostFight(t, combat.Rules{})
+	m := h.f.m
+	pads := combat.SpawnPads(m)
+	enemy, _ := h.ref.check.lastPosition(h.targetID)
+	far := pads[0]
+	for _, p := range pads {
+		if p.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() > far.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() {
+			far = p
+		}
+	}
+	lo := m.Min()
+	for i, c := range []struct {
+		what  string
+		asked mgl64.Vec2
+		moved bool
+	}{
+		{"off every pad, in a corner", mgl64.Vec2{lo[0] + 20, lo[1] + 20}, true},
+		{"beside the enemy", mgl64.Vec2{enemy[0] + 5, enemy[2]}, true},
+		{"on the pad farthest from the enemy", far, false},
+	} {
+		now := 2 + float64(i)
+		h.rig.SetNow(now)
+		if err := h.shooter.Despawn(h.shooterID); err != nil {
+			t.Fatal(err)
+		}
+		y, _ := m.HeightAt(c.asked[0], c.asked[1])
+		s := deadreckon.NewState(mgl64.Vec3{c.asked[0], y, c.asked[1]})
+		id, err := h.shooter.Spawn("shooter", 1, stateAt(s, now))
+		if err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		h.shooterID = id
+		var seen *deadreckon.State
+		for _, ev := range h.bystander.Poll(nil) {
+			if ev.Kind == net.EventSpawn && ev.Actor == id {
+				seen = &ev.State
+			}
+		}
+		if seen == nil {
+			t.Fatalf("%s: the bystander never saw the respawn", c.what)
+		}
+		at := mgl64.Vec2{seen.Position[0], seen.Position[2]}
+		off := at.Sub(c.asked).Len()
+		switch {
+		case c.moved && off < 1:
+			t.Errorf("%s: entered where it asked, %v", c.what, at)
+		case c.moved && !combat.InSpawnArea(m, at, 0):
+			t.Errorf("%s: moved to %v, outside the spawn area", c.what, at)
+		case c.moved && at.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() < 2*combat.SpawnClearance:
+			t.Errorf("%s: moved to %v, %.0f m from the enemy", c.what, at, at.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len())
+		case !c.moved && off > 0.1:
+			t.Errorf("%s: moved %.1f m to %v, want where it asked", c.what, off, at)
+		}
+	}
+}
+
+// TestRespawnWaitsForTheWreck: a destroyed player's respawn is refused until its
+// wreck time is over.
+func TestRespawnWaitsForTheWreck(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 100, WreckTime: 5})
+	s, c := f.shoot(t, 1, 3)
+	r.fire(s, 3.1)
+	if v := r.claim(c, c.Time+0.1, f.link); v.Reason != combat.Accepted {
+		t.Fatal(v.Reason)
+	}
+	if _, alive := r.health(2); alive {
+		t.Fatal("the target survived")
+	}
+	wreck := c.Time + 0.1
+	r.Despawned(2, wreck+0.5)
+	pad := combat.SpawnPads(f.m)[0]
+	y, _ := f.m.HeightAt(pad[0], pad[1])
+	asked := deadreckon.NewState(mgl64.Vec3{pad[0], y, pad[1]})
+	for _, c := range []struct {
+		after float64
+		ok    bool
+	}{{0.5, false}, {4.9, false}, {5.1, true}} {
+		_, err := r.Place(2, "target", 2, asked, wreck+c.after)
+		if (err == nil) != c.ok {
+			t.Errorf("a respawn %.1f s after its destruction: %v, want allowed %v", c.after, err, c.ok)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package referee
+
+import (
+	"errors"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net"
+)
+
+// The referee places respawns.
+var _ net.Placer = (*Referee)(nil)
+
+// ErrWreck refuses the respawn of a player whose wreck time is not over.
+var ErrWreck = errors.New("referee: a wreck respawns when its wreck time is over")
+
+// spawnSlack is how far beyond combat.SpawnReach of a pad a respawn may ask to be,
+// m: the wire's quantization and a tank settling on its suspension.
+const spawnSlack = 2.0
+
+// Place implements net.Placer. A player's first tank enters where it asks (within
+// the map, as net checks). A respawn (a player the referee knows) waits for the
+// player's wreck time, and enters where the match's spawn rule allows: in the spawn
+// area (combat.InSpawnArea) with at least combat.SpawnFairShare of the room from
+// enemies the best pad has (combat.SpawnRoom). Anywhere else, the referee puts it on
+// the pad with the most room, or the first free place on the rings around it, facing
+// the map's middle.
+func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State, at float64) (deadreckon.State, error) {
+	k := playerKey{owner, name}
+	p := r.players[k]
+	if p == nil {
+		return s, nil
+	}
+	if !p.alive && at-p.wreckAt < r.rules.WreckTime {
+		return s, ErrWreck
+	}
+	r.enemyAt = r.enemyAt[:0]
+	r.tankAt = r.tankAt[:0]
+	for id, t := range r.tanks {
+		pos, ok := r.check.lastPosition(id)
+		if !ok {
+			continue
+		}
+		r.tankAt = append(r.tankAt, pos)
+		if t.key != k && combat.Enemies(team, t.team) {
+			r.enemyAt = append(r.enemyAt, pos)
+		}
+	}
+	pads := combat.SpawnPads(r.check.terr)
+	best, bestRoom := pads[0], -1.0
+	for _, c := range pads {
+		if room := combat.SpawnRoom(c, r.enemyAt, p.lastAt, p.hasLast); room > bestRoom {
+			best, bestRoom = c, room
+		}
+	}
+	asked := mgl64.Vec2{s.Position[0], s.Position[2]}
+	if combat.InSpawnArea(r.check.terr, asked, spawnSlack) &&
+		combat.SpawnRoom(asked, r.enemyAt, p.lastAt, p.hasLast) >= combat.SpawnFairShare*bestRoom {
+		return s, nil
+	}
+	return r.placeNear(best, s), nil
+}
+
+// placeNear returns s moved to pad, or to the first place on the rings around it
+// clear of every tank by combat.SpawnClearance, standing on the ground facing the
+// map's middle, at rest.
+func (r *Referee) placeNear(pad mgl64.Vec2, s deadreckon.State) deadreckon.State {
+	m := r.check.terr
+	free := func(c mgl64.Vec2) bool {
+		for _, t := range r.tankAt {
+			if (mgl64.Vec2{t[0] - c[0], t[2] - c[1]}).Len() < combat.SpawnClearance {
+				return false
+			}
+		}
+		for _, o := range m.Obstacles() {
+			if (mgl64.Vec2{o.X - c[0], o.Z - c[1]}).Len()-o.Radius < combat.SpawnClearance/2 {
+				return false
+			}
+		}
+		return true
+	}
+	c := pad
+search:
+	for ring := 1; !free(c) && ring <= combat.SpawnRings; ring++ {
+		for i := range 6 * ring {
+			a := 2 * math.Pi * float64(i) / float64(6*ring)
+			q := mgl64.Vec2{pad[0] + combat.SpawnClearance*float64(ring)*math.Cos(a),
+				pad[1] + combat.SpawnClearance*float64(ring)*math.Sin(a)}
+			if combat.InSpawnArea(m, q, 0) && free(q) {
+				c = q
+				break search
+			}
+		}
+	}
+	lo, hi := m.Min(), m.Max()
+	mid := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+	h, _ := m.HeightAt(c[0], c[1])
+	out := deadreckon.NewState(mgl64.Vec3{c[0], h, c[1]})
+	out.Time = s.Time
+	out.Orientation = geom.YawQuat(geom.Heading(mgl64.Vec3{mid[0] - c[0], 0, mid[1] - c[1]}))
+	out.NumArticulations = s.NumArticulations
+	return out
+}
+
+// lastPosition returns where actor was last reported, and whether the checker knows
+// it.
+func (h *Checker) lastPosition(actor uint32) (mgl64.Vec3, bool) {
+	r := h.actors[actor]
+	if r == nil || r.n == 0 {
+		return mgl64.Vec3{}, false
+	}
+	return r.at(r.n - 1).s.Position, true
+}
