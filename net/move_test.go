@@ -50,7 +50,7 @@ func TestCheckMove(t *testing.T) {
 		{"gun past its limit", func(s *deadreckon.State) { s.Articulations[1].Angle = tank.DefaultGunMax + 0.05 }, moveArticulation, false},
 	} {
 		tr := moveTrack{}
-		tr.start(&prev, 50)
+		tr.start(&prev, &prev, 50)
 		pin := anchor{pos: prev.Position, orient: prev.Orientation, at: 50, stamp: prev.Time, speed: 15}
 		next := prev
 		next.Time += dt
@@ -79,7 +79,7 @@ func TestCheckMoveFall(t *testing.T) {
 	s := tankAt(-1, 0)
 	s.Position[1], s.Time, s.Velocity = cliffHeight, 0, mgl64.Vec3{10, 0, 0}
 	tr := moveTrack{}
-	tr.start(&s, 0)
+	tr.start(&s, &s, 0)
 	pin := anchor{pos: s.Position, orient: s.Orientation, speed: 10}
 	step := func(t0, y float64) error {
 		n := s

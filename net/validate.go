@@ -262,9 +262,12 @@ type moveTrack struct {
 	airRecv float64          // its host receive time, s
 }
 
-// start begins the track at the actor's spawn state s, received at host time now.
-func (t *moveTrack) start(s *deadreckon.State, now float64) {
+// start begins the track at the actor's spawn state s, received at host time now. A
+// spawn the judge placed (s) keeps the turret and gun of the state its owner asked
+// for (asked): the judge moves the hull, and the owner's turret stays where it was.
+func (t *moveTrack) start(s, asked *deadreckon.State, now float64) {
 	*t = moveTrack{last: *s, lastAt: now}
+	t.last.Articulations, t.last.NumArticulations = asked.Articulations, asked.NumArticulations
 }
 
 // checkMove holds next, arriving at host time now, to what the tank can do after its
