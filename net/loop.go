@@ -463,6 +463,7 @@ func (m *match) statsNow() HostStats {
 	s.RelayRate = m.relayRate.Value(m.h.now())
 	g := m.h.gate.Snapshot()
 	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.InFlight, g.Retries, g.RefusedTotal+g.RefusedPrefix
+	s.HandshakesEvicted, s.HandshakesShed = g.Evicted, g.Shed
 	s.Joining, s.JoinsEvicted = m.h.joinQ.Counts()
 	if c, ok := m.h.cfg.Judge.(JudgeCounter); ok {
 		s.Judged = c.JudgeCounts(nil)

@@ -245,6 +245,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	}
 	counter(d.refused, hs.HandshakesRefused, "handshake")
 	counter(d.refused, hs.JoinsEvicted, "evicted")
+	counter(d.refused, hs.HandshakesEvicted, "handshake_evicted")
 	counter(d.kicked, hs.IdleKicked, "idle")
 	counter(d.kicked, hs.FloodKicked, "flood")
 	counter(d.accepted, hs.Accepted)
