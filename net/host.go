@@ -51,6 +51,9 @@ type HostStats struct {
 	// Invalid counts updates and spawns refused by validation (non-finite, off the
 	// map, implausible speed, acceleration, turn rate or step, bad timestamp).
 	Invalid uint64
+	// Moves splits the updates refused by the movement checks (counted in Invalid
+	// too) by what their tank could not have done.
+	Moves MoveRefusals
 	// Unauthorized counts updates and despawns for actors the sender does not own
 	// (or that do not exist).
 	Unauthorized uint64
@@ -126,6 +129,7 @@ type HostStats struct {
 type Host struct {
 	cfg   HostConfig
 	lim   Limits
+	move  motion // what a tank can do, for the movement checks
 	match MatchSettings
 	log   *slog.Logger
 	clock Clock
@@ -210,6 +214,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{
 		cfg:      cfg,
 		lim:      lim,
+		move:     newMotion(cfg.Tank, cfg.Ground),
 		match:    match,
 		log:      log,
 		clock:    cfg.Clock,
@@ -270,6 +275,10 @@ func populateHostConfig(cfg HostConfig) (HostConfig, Limits, MatchSettings, erro
 	if cfg.Coalesce == 0 {
 		cfg.Coalesce = DefaultCoalesce
 	}
+	if err := cfg.Tank.Validate(); err != nil {
+		return cfg, Limits{}, MatchSettings{}, err
+	}
+	cfg.Tank = cfg.Tank.WithDefaults()
 	lim := cfg.Limits.withDefaults()
 	if err := lim.validate(); err != nil {
 		return cfg, lim, MatchSettings{}, err

@@ -73,6 +73,7 @@ type hostActor struct {
 	seq   wire.SeqFilter
 	state deadreckon.State // last accepted, host-clock time
 	pin   anchor           // for the plausibility check of the next updates
+	move  moveTrack        // for the movement checks of the next updates
 }
 
 func (a *hostActor) spawnMsg() *wire.Spawn {
@@ -265,6 +266,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
+	asked := s
 	if pl, ok := m.h.cfg.Judge.(Placer); ok {
 		placed, err := pl.Place(uint32(owner.id), name, int(team), s, now)
 		if err != nil {
@@ -284,6 +286,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	}
 	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
 		pin: anchor{pos: s.Position, orient: s.Orientation, at: now, stamp: s.Time, speed: s.Velocity.Len()}}
+	a.move.start(&s, &asked, now)
 	a.seq.Set(seq)
 	m.actors[id] = a
 	owner.owned = append(owner.owned, a)

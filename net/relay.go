@@ -138,6 +138,10 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	if err == nil {
 		err = validateStep(&a.pin, &next, now, &m.h.lim)
 	}
+	if err == nil {
+		err = checkMove(&a.move, &a.pin, &next, now, &m.h.move, &m.h.lim)
+		m.stats.Moves.count(err)
+	}
 	if err != nil {
 		m.stats.Invalid++
 		p.logReject("update rejected", fmt.Errorf("actor %d: %w", u.Actor, err))

@@ -613,7 +613,7 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, limits net.Limits, 
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
-		Judge: ref,
+		Judge: ref, Ground: mp.SurfaceAt,
 	}, ref, nil
 }
 
