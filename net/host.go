@@ -46,6 +46,9 @@ type HostStats struct {
 	Thinned uint64
 	// Late counts updates dropped as late or duplicated (sequence number not newer).
 	Late uint64
+	// Superseded counts updates dropped because they came from where their owner asked
+	// to spawn, before it learned that the judge placed the tank elsewhere.
+	Superseded uint64
 	// RateLimited counts updates dropped by a client's token bucket.
 	RateLimited uint64
 	// Invalid counts updates and spawns refused by validation (non-finite, off the

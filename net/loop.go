@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/internal/admission"
 	"github.com/treadline/treadline/net/internal/rate"
@@ -74,7 +75,23 @@ type hostActor struct {
 	state deadreckon.State // last accepted, host-clock time
 	pin   anchor           // for the plausibility check of the next updates
 	move  moveTrack        // for the movement checks of the next updates
+	// moved is set while the owner may still publish from where it asked to spawn,
+	// not yet knowing that the judge placed the tank elsewhere.
+	moved *placement
 }
+
+// placement is where the owner asked a spawn the judge placed elsewhere, and until
+// when its updates from there are expected (host-clock seconds).
+type placement struct {
+	asked anchor
+	until float64
+}
+
+// placementGrace is how long after a placed spawn the owner's updates from where it
+// asked are dropped as superseded rather than refused as invalid, s: the owner
+// publishes from its own spawn until the host's answer reaches it, one round trip
+// later, and the client's links reach a 1 s round trip with jitter and loss.
+const placementGrace = 3.0
 
 func (a *hostActor) spawnMsg() *wire.Spawn {
 	seq, _ := a.seq.Last()
@@ -287,6 +304,9 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
 		pin: anchor{pos: s.Position, orient: s.Orientation, at: now, stamp: s.Time, speed: s.Velocity.Len()}}
 	a.move.start(&s, &asked, now)
+	if d := (mgl64.Vec2{s.Position[0] - asked.Position[0], s.Position[2] - asked.Position[2]}).Len(); d > m.h.lim.PositionSlack {
+		a.moved = &placement{asked: anchor{pos: asked.Position, orient: asked.Orientation, at: now, stamp: asked.Time, speed: asked.Velocity.Len()}, until: now + placementGrace}
+	}
 	a.seq.Set(seq)
 	m.actors[id] = a
 	owner.owned = append(owner.owned, a)
