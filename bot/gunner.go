@@ -62,15 +62,20 @@ type skill struct {
 	settle   float64 // time constant of the aim settling onto the target, s
 	residual float64 // standard deviation of the error left after settling, rad
 	lead     float64 // share of the target's motion over the shell's flight led
+	rangeM   float64 // how far it engages a tank, m
 }
 
 // Human gunners react in a quarter to a whole second and settle their aim in about a
-// second; the easy bot, for a newcomer, reacts in two seconds, settles slowly, leads
-// too little and stays off by 1.6° (a tank's width at 130 m): it misses often.
+// second. The hard bot does that and takes every shot out to DefaultGunnerRange. The
+// normal bot reacts in 0.9 s, stays 0.8° off (a tank's width at 250 m), leads a
+// little short and takes only the shots it can make, within 120 m. The easy bot, for
+// a newcomer, reacts in two seconds, settles slowly, leads too little, stays off by
+// 1.6° (a tank's width at 130 m) and engages within 100 m: it misses often, and a
+// newcomer who sees it first has time to aim.
 var skills = [...]skill{
-	Normal: {reaction: 0.7, aimError: 2.0 * math.Pi / 180, settle: 0.9, residual: 0.35 * math.Pi / 180, lead: 0.9},
-	Easy:   {reaction: 2.0, aimError: 5 * math.Pi / 180, settle: 2.0, residual: 1.6 * math.Pi / 180, lead: 0.4},
-	Hard:   {reaction: 0.35, aimError: 1.2 * math.Pi / 180, settle: 0.6, residual: 0.15 * math.Pi / 180, lead: 1},
+	Normal: {reaction: 0.9, aimError: 3 * math.Pi / 180, settle: 1.2, residual: 0.8 * math.Pi / 180, lead: 0.7, rangeM: 120},
+	Easy:   {reaction: 2.0, aimError: 5 * math.Pi / 180, settle: 2.0, residual: 1.6 * math.Pi / 180, lead: 0.4, rangeM: 100},
+	Hard:   {reaction: 0.35, aimError: 1.2 * math.Pi / 180, settle: 0.6, residual: 0.15 * math.Pi / 180, lead: 1, rangeM: DefaultGunnerRange},
 }
 
 // Target is a tank a gunner may shoot at, as its peer displays it.
@@ -87,7 +92,8 @@ type Target struct {
 	Engaged int
 }
 
-// DefaultGunnerRange is how far a bot engages a tank, m.
+// DefaultGunnerRange is how far the best (hard) bot engages a tank, m; easier bots
+// engage nearer. It is the range within which a tank counts as in a gunner's sight.
 const DefaultGunnerRange = 220.0
 
 // aimTolerance is how close the barrel must point to the aim before a bot fires, rad.
@@ -119,7 +125,7 @@ func NewGunner(m *terrain.Map, d Difficulty, seed uint64) *Gunner {
 	if int(d) >= len(skills) {
 		d = Normal
 	}
-	return &Gunner{terr: m, skill: skills[d], rng: rand.New(rand.NewPCG(seed, 0x6a7e_f13e)), rangeM: DefaultGunnerRange}
+	return &Gunner{terr: m, skill: skills[d], rng: rand.New(rand.NewPCG(seed, 0x6a7e_f13e)), rangeM: skills[d].rangeM}
 }
 
 // Target returns the actor the gunner aims at, and false when it has none.

@@ -7,26 +7,18 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
 )
 
 func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
-	m := testmaps.Valley(t)
-	floor, _ := m.Landmark("floor")
-	h, _ := m.HeightAt(floor.X, floor.Z)
-	w, err := physics.NewWorld(physics.MapConfig(m))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, w, tank, at := gunnerStand(t)
 	for _, d := range []Difficulty{Hard, Normal, Easy} {
 		g := NewGunner(m, d, 5)
 		hits, shots := 0, 0
-		// A target crossing at 8 m/s, 120 m ahead; the gunner's tank stands still.
-		start := mgl64.Vec3{floor.X + 120, h, floor.Z - 40}
-		vel := mgl64.Vec3{0, 0, 8}
+		// A target crossing at 6 m/s, 80 m ahead (within every difficulty's range);
+		// the gunner's tank stands still.
+		start := at(80, -30)
+		vel := mgl64.Vec3{0, 0, 6}
 		loaded := 0.0
 		for frame := 0; frame < 600; frame++ {
 			now := float64(frame) / 60
@@ -77,23 +69,31 @@ func TestGunnerLeadsAndHitsAMovingTank(t *testing.T) {
 	}
 }
 
+// TestGunnersEngageWithinTheirRange: the easier the bot, the nearer it must be to an
+// enemy in plain sight to engage it.
+func TestGunnersEngageWithinTheirRange(t *testing.T) {
+	m, _, tank, at := gunnerStand(t)
+	for _, c := range []struct {
+		d       Difficulty
+		dist    float64 // m
+		engages bool
+	}{
+		{Easy, 90, true}, {Easy, 110, false},
+		{Normal, 110, true}, {Normal, 130, false},
+		{Hard, 130, true}, {Hard, DefaultGunnerRange + 10, false},
+	} {
+		g := NewGunner(m, c.d, 5)
+		aim := g.Aim(0, tank.Pose(), []Target{{ID: 2, Position: at(c.dist, 0), Enemy: true}}, false)
+		if aim.Engaged != c.engages {
+			t.Errorf("%v gunner, enemy %v m away: engaged %v, want %v", c.d, c.dist, aim.Engaged, c.engages)
+		}
+	}
+}
+
 // TestGunnersSpreadTheirFire: of two enemies in sight, a gunner takes the nearer,
 // unless another of its peer's gunners already aims at it (80 m then counts as 120).
 func TestGunnersSpreadTheirFire(t *testing.T) {
-	m := testmaps.Valley(t)
-	floor, _ := m.Landmark("floor")
-	w, err := physics.NewWorld(physics.MapConfig(m))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := func(dx, dz float64) mgl64.Vec3 {
-		h, _ := m.HeightAt(floor.X+dx, floor.Z+dz)
-		return mgl64.Vec3{floor.X + dx, h, floor.Z + dz}
-	}
+	m, _, tank, at := gunnerStand(t)
 	for _, c := range []struct {
 		engaged int
 		want    uint32
@@ -106,5 +106,25 @@ func TestGunnersSpreadTheirFire(t *testing.T) {
 		if aim.Target != c.want {
 			t.Errorf("nearer enemy engaged by %d others: aims at %d, want %d", c.engaged, aim.Target, c.want)
 		}
+	}
+}
+
+// gunnerStand puts a gunner's tank on the valley's floor and returns the map, its
+// world, the tank and where a point dx, dz m from the tank lies on the ground.
+func gunnerStand(t *testing.T) (*terrain.Map, *physics.World, *physics.Tank, func(dx, dz float64) mgl64.Vec3) {
+	t.Helper()
+	m := testmaps.Valley(t)
+	floor, _ := m.Landmark("floor")
+	w, err := physics.NewWorld(physics.MapConfig(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tank, err := w.AddTank(physics.TankSpec{}, floor.X, floor.Z, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, w, tank, func(dx, dz float64) mgl64.Vec3 {
+		h, _ := m.HeightAt(floor.X+dx, floor.Z+dz)
+		return mgl64.Vec3{floor.X + dx, h, floor.Z + dz}
 	}
 }

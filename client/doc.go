@@ -1,11 +1,12 @@
 // Package client is the Treadline desktop client: the main menu and its settings
 // (kept as JSON in the user's config directory), the Join menu's live search for
 // matches (the local network and list servers, with pings it measures; FindConfig),
-// the window loop that plays a match,
-// the player's keys and mouse turned into a physics.Input, the pause menu, chat and
-// the sound. It alone advances the match: Run steps the Session once a frame with
-// the player's input, takes its snapshot and hands it to a render.Scene, which only
-// draws.
+// the window loop that plays a match, the player's keys and mouse turned into a
+// physics.Input, the pause menu, chat, the sound, the replay viewer and the kill
+// camera after a death (RunConfig.KillCam: the last seconds the session kept in
+// memory, replayed from the shooter's side while the wreck waits). It alone advances
+// the match: Run steps the Session once a frame with the player's input, takes its
+// snapshot and hands it to a render.Scene, which only draws.
 //
 // GLFW and OpenGL must be used from the main OS thread, which package render locks
 // the main goroutine to, so a program calls RunMenu and Run straight from main:

@@ -48,7 +48,7 @@ var bindings = []binding{
 	{key: window.KeyA, name: "A / D", what: "steer left / right", pair: [2]string{"left", "right"}},
 	{key: window.KeyQ, name: "Q / E", what: "turret left / right", pair: [2]string{"turret_left", "turret_right"}},
 	{key: window.KeyR, name: "R / F", what: "gun up / down", pair: [2]string{"gun_up", "gun_down"}},
-	{key: window.KeySpace, name: "Space", what: "fire (when the gun is loaded)", act: actFire},
+	{key: window.KeySpace, name: "Space", what: "fire (when the gun is loaded); skip the kill camera", act: actFire},
 	{key: -1, name: "left drag", what: "orbit the camera; the turret follows it"},
 	{key: -1, name: "right drag", what: "orbit the camera only"},
 	{key: -1, name: "wheel", what: "zoom"},

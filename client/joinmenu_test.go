@@ -22,7 +22,7 @@ import (
 	"github.com/treadline/treadline/session"
 )
 
-var docs = flag.Bool("docs", false, "write the Join menu's screenshot to assets/docs/tanks-join-menu.png")
+var docs = flag.Bool("docs", false, "write the screenshots of the Join menu and the kill camera to assets/docs/ (tanks-join-menu.png, killcam-live.png)")
 
 // program is a started command whose stderr lines are collected.
 type program struct {

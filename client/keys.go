@@ -138,7 +138,9 @@ func (l *loop) act(b binding) {
 	case actWatchNext:
 		l.watchNext()
 	case actFire:
-		l.s.Fire()
+		if !l.cam.skip(l) {
+			l.s.Fire()
+		}
 	case actRespawn:
 		l.s.Respawn()
 		l.respawned = true

@@ -94,12 +94,6 @@ const (
 	freeSpeed           = 30.0       // m/s of the free camera
 	freeTurn            = 1.2        // rad/s of the free camera
 	replayFrame         = 1.0 / 60.0 // s, a step back
-	// killCamHeight and killCamBack place the kill camera over the shooter's
-	// turret and a little behind it, m.
-	killCamHeight, killCamBack = 4.0, 3.0
-	// killCamFrame is the half-height of the kill camera's view at its target, m,
-	// and killCamMinFOV its narrowest field of view, rad.
-	killCamFrame, killCamMinFOV = 10.0, 8 * math.Pi / 180
 )
 
 // RunReplay opens the window and plays p until the window is closed or the viewer
@@ -509,30 +503,13 @@ func (l *replayLoop) aimKillCam() {
 		}
 		return
 	}
-	var shooter, target *game.TankView
-	for i := range l.snap.Tanks {
-		switch tv := &l.snap.Tanks[i]; tv.ID {
-		case k.Shooter:
-			shooter = tv
-		case k.Target:
-			target = tv
-		}
-	}
-	if shooter == nil || target == nil {
+	eye, look, fov, ok := killCamShot(&l.snap, k, fovRadians(l.set.FOV))
+	if !ok {
 		return
 	}
 	l.scene.WatchID(k.Shooter)
-	up := mgl64.Vec3{0, killCamHeight, 0}
-	d := target.Position.Sub(shooter.Position)
-	d[1] = 0
-	if n := d.Len(); n > 1e-6 {
-		d = d.Mul(killCamBack / n)
-	}
-	eye, look := shooter.Position.Add(up).Sub(d), target.Position.Add(mgl64.Vec3{0, 1.5, 0})
 	l.scene.LookFrom(eye, look, true)
-	// Zoom in as a gunner's sight does: the target fills a good part of the picture.
-	fov := 2 * math.Atan(killCamFrame/math.Max(1, look.Sub(eye).Len()))
-	l.scene.SetFOV(math.Max(killCamMinFOV, math.Min(fovRadians(l.set.FOV), fov)))
+	l.scene.SetFOV(fov)
 	l.zoomed = true
 }
 

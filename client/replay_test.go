@@ -60,25 +60,15 @@ func TestReplayViewer(t *testing.T) {
 		t.Errorf("replay at %.3f s after 20 frames from 6 s, want %.3f s", got, want)
 	}
 	img := readPNG(t, shot)
-	w, h := img.Bounds().Dx(), img.Bounds().Dy()
 	// The timeline's bar spans the middle 60% near the bottom; half of the recording is
 	// played, so its left part is filled and its right part not.
-	filled, empty := 0, 0
-	for y := h * 3 / 4; y < h; y++ {
-		for x := w / 5; x < w*4/5; x++ {
-			switch c := rgb(img, x, y); {
-			case near(c, [3]int{217, 140, 38}, 12):
-				filled++
-			case near(c, [3]int{26, 28, 33}, 12):
-				empty++
-			}
-		}
-	}
+	filled, empty := timelinePixels(img)
 	if filled < 50 || empty < 50 {
 		t.Errorf("timeline: %d filled and %d empty pixels", filled, empty)
 	}
 	// The ghosts are drawn unlit: white (A/B) and magenta (truth) pixels in the world.
 	white, magenta := 0, 0
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
 	for y := h / 6; y < h*3/4; y++ {
 		for x := w / 4; x < w*3/4; x++ {
 			switch c := rgb(img, x, y); {
@@ -93,6 +83,23 @@ func TestReplayViewer(t *testing.T) {
 	if white < 20 || magenta < 20 {
 		t.Errorf("%d white (A/B ghost) and %d magenta (truth) pixels in the middle of the picture", white, magenta)
 	}
+}
+
+// timelinePixels counts the pixels of the timeline's played (filled) and unplayed
+// (empty) bar in the middle 60% of the bottom quarter of img.
+func timelinePixels(img image.Image) (filled, empty int) {
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	for y := h * 3 / 4; y < h; y++ {
+		for x := w / 5; x < w*4/5; x++ {
+			switch c := rgb(img, x, y); {
+			case near(c, [3]int{217, 140, 38}, 12):
+				filled++
+			case near(c, [3]int{26, 28, 33}, 12):
+				empty++
+			}
+		}
+	}
+	return filled, empty
 }
 
 func readPNG(t *testing.T, path string) image.Image {

@@ -18,6 +18,8 @@ import (
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/replay"
+	"github.com/treadline/treadline/terrain"
 )
 
 // Session is the match the client plays: *game.Match implements it. Every method is
@@ -115,6 +117,13 @@ type RunConfig struct {
 	// pauses for real. Otherwise the match goes on behind the menu, the player's tank
 	// stopped with its aim held.
 	Pause func(on bool) bool
+	// KillCam, if set, returns the last seconds of the player's view of the match
+	// (replay.ReadRing of the session's Recent): after each death of the player's
+	// tank, while the wreck waits, the kill camera replays the seconds before it from
+	// the shooter's side. Map is the map the match is played on; the kill camera
+	// needs both.
+	KillCam func() (*replay.Recording, error)
+	Map     *terrain.Map
 }
 
 // ErrLeft reports that the player left the match from the menu.
@@ -206,6 +215,7 @@ type loop struct {
 	pause               *menu
 	bench               *bench
 	watch               watchReport
+	cam                 deathCam
 }
 
 func newLoop(cfg RunConfig, s Session, scene *render.Scene, v *render.Viewer, log *slog.Logger) *loop {
@@ -214,6 +224,7 @@ func newLoop(cfg RunConfig, s Session, scene *render.Scene, v *render.Viewer, lo
 		cfg.Settings = &def
 	}
 	l := &loop{cfg: cfg, s: s, scene: scene, v: v, log: log, ctl: controlsOf(*cfg.Settings)}
+	l.cam.recent, l.cam.mp = cfg.KillCam, cfg.Map
 	w := v.Window()
 	l.keys = window.NewKeyState(w)
 	l.taps = newKeyLatch(w)
@@ -292,9 +303,10 @@ func (l *loop) frame(ctx context.Context, frame int, elapsed, now, dt float64) (
 	l.s.Snapshot(&l.snap)
 	l.afterRespawn()
 	l.watch.check(l, elapsed)
+	shown := l.cam.frame(l, dt)
 	t[1] = time.Now()
 	l.scene.SetPanels(l.panels)
-	l.scene.Update(&l.snap, dt)
+	l.scene.Update(shown, dt)
 	l.cfg.Sound.Update(&l.snap, l.scene.View(), in.Throttle, dt)
 	l.cfg.Sound.Effects(l.snap.Combat.Effects, dt)
 	l.drawPause()

@@ -60,26 +60,6 @@ func InSpawnArea(m *terrain.Map, c mgl64.Vec2, slack float64) bool {
 	return false
 }
 
-// SpawnPlaces appends to buf the places the spawn rule offers on m: every pad, then
-// the rings around each, inside the border.
-func SpawnPlaces(buf []mgl64.Vec2, m *terrain.Map) []mgl64.Vec2 {
-	pads := SpawnPads(m)
-	buf = append(buf, pads...)
-	for ring := 1; ring <= SpawnRings; ring++ {
-		for _, pad := range pads {
-			for i := range 6 * ring {
-				a := 2 * math.Pi * float64(i) / float64(6*ring)
-				r := SpawnClearance * float64(ring)
-				c := mgl64.Vec2{pad[0] + r*math.Cos(a), pad[1] + r*math.Sin(a)}
-				if InSpawnArea(m, c, 0) {
-					buf = append(buf, c)
-				}
-			}
-		}
-	}
-	return buf
-}
-
 // SpawnRoom weighs place c for a respawn by distance alone: the distance to the
 // nearest of enemies (positions), m (1e6 with none), times SpawnDiedPenalty when c is
 // within SpawnDiedNear of died (if hasDied). Higher is safer. It costs no ray casts,

@@ -190,21 +190,43 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	return m, nil
 }
 
-// spawnAll spawns the player's tank and the bots.
+// spawnAll spawns the player's tank and the bots. A joining player learns of the
+// tanks already in the match only with the host's answer to its first spawn, so that
+// tank is moved clear of them once they are known.
 func (m *Match) spawnAll() error {
+	first := true
+	settle := func(t *tank) error {
+		if !first {
+			return nil
+		}
+		first = false
+		m.receive(m.last)
+		if m.err != nil {
+			return m.err
+		}
+		m.keepClear(t)
+		return nil
+	}
 	if !m.cfg.NoPlayer {
 		t, err := m.spawnLocal(m.cfg.Name, m.cfg.Team, nil)
 		if err != nil {
 			return fmt.Errorf("game: spawn player: %w", err)
 		}
 		m.self = t
+		if err := settle(t); err != nil {
+			return err
+		}
 	}
 	id := uint64(m.link.ID())
 	for i := range m.cfg.Bots {
 		seed := m.cfg.Seed ^ (id<<32+uint64(i)+1)*0x632be59bd9b4e019
 		bot := bot.NewDriver(bot.Config{Map: m.terr, Seed: seed})
-		if _, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot); err != nil {
+		t, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot)
+		if err != nil {
 			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
+		}
+		if err := settle(t); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -515,6 +537,9 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 	}
 	t.id, t.owner, t.name, t.team = ev.Actor, ev.Owner, ev.Name, ev.Team
 	t.actor, t.proxy, t.lastHeard = a, proxy, now
+	// Where its owner last said it is, until the next refresh: a spawn chosen before
+	// then keeps clear of it.
+	t.view.Position, t.view.Orientation = ev.State.Position, ev.State.Orientation
 	m.tanks = append(m.tanks, t)
 	m.byID[t.id] = t
 	m.log.Debug("remote tank", "actor", t.id, "owner", t.owner, "name", t.name)

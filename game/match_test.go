@@ -274,7 +274,7 @@ func TestSnapshotReuseAllocatesNothing(t *testing.T) {
 			b := mustMatch(t, Config{Map: mp, Bots: 2, Seed: 2}, join(t, rig))
 			var snap Snapshot
 			now := 0.0
-			for range 300 {
+			for range 900 {
 				now += tick
 				rig.SetNow(now)
 				mustStep(t, a, now, physics.Input{Throttle: 1})
@@ -285,7 +285,7 @@ func TestSnapshotReuseAllocatesNothing(t *testing.T) {
 				t.Fatalf("snapshot has %d tanks, want 7", len(snap.Tanks))
 			}
 			if c.judge != nil && len(snap.Combat.Effects) == 0 {
-				t.Fatal("no combat effect to snapshot after 5 s of a refereed battle")
+				t.Fatal("no combat effect to snapshot after 15 s of a refereed battle")
 			}
 			if allocs := testing.AllocsPerRun(100, func() { b.Snapshot(&snap) }); allocs != 0 {
 				t.Errorf("Snapshot allocates %.1f times per call, want 0", allocs)

@@ -20,45 +20,49 @@ const (
 	spawnRings     = combat.SpawnRings
 )
 
-// spawnSpot picks where a local tank (re)appears, facing the map's middle: the spawn
-// pad farthest from every other tank (from every enemy, when a tank respawns in a match
-// with combat) when it is well clear of them and free; otherwise the first free place
-// on the rings around the pads, searched from a random pad outwards. A place is free
+// spawnSpot picks where a local tank of team (re)appears, facing the map's middle.
+// Without combat it takes the spawn pad farthest from every other tank. In a match
+// with combat, teams matter: it takes the pad farthest from the tank's enemies,
+// weighted against pads an enemy can see (respawnScore), so a tank never starts in
+// an enemy's sight when a pad out of it is free. died, when not nil, is where the tank
+// was destroyed, and pads near it are avoided too. skip is the tank itself once it is
+// in the match (nil before). When the chosen pad is not free, it takes the first free
+// place on the rings around it (around a random pad without combat). A place is free
 // when no tank this peer knows of, friend or foe, is within spawnClearance and no rock
 // covers it. Only when nowhere is free (never with MaxBots tanks on a map with pads)
 // does it take the place with the most room.
-func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
+func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw float64) {
 	pads := m.terr.Spawns()
 	lo, hi := m.terr.Min(), m.terr.Max()
 	mid := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
 	if len(pads) == 0 {
 		pads = []mgl64.Vec2{mid}
 	}
-	enemiesOnly := skip != nil && m.combat != nil
+	enemiesOnly := m.combat != nil
 	best, bestD, bestScore := pads[0], -1.0, -1.0
 	start := m.rng.IntN(len(pads))
 	ringFrom := start
 	for k := range pads {
 		c := pads[(start+k)%len(pads)]
-		d := m.tankRoom(c, skip, enemiesOnly)
+		d := m.tankRoom(c, skip, team, enemiesOnly)
 		score := d
 		if enemiesOnly {
-			score = m.respawnScore(c, skip)
+			score = m.respawnScore(c, team, skip, died)
 		}
 		if score > bestScore {
 			best, bestD, bestScore, ringFrom = c, d, score, (start+k)%len(pads)
 		}
-		if math.IsInf(d, 1) {
+		if math.IsInf(score, 1) {
 			break
 		}
 	}
-	// A respawn keeps the pad it chose for its safety unless the pad is taken; then it
-	// searches the rings around that pad first.
+	// With combat, a tank keeps the pad it chose for its safety unless the pad is
+	// taken; then it searches the rings around that pad first.
 	crowded := bestD < spawnClearance*4 && !enemiesOnly
 	if !enemiesOnly {
 		ringFrom = start
 	}
-	if bestRoom := math.Min(m.tankRoom(best, skip, false), m.rockRoom(best)); crowded || bestRoom < spawnClearance {
+	if bestRoom := math.Min(m.tankRoom(best, skip, team, false), m.rockRoom(best)); crowded || bestRoom < spawnClearance {
 		turn := m.rng.Float64() * 2 * math.Pi
 	search:
 		for ring := 1; ring <= spawnRings; ring++ {
@@ -71,7 +75,7 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 					if !m.insideSpawnArea(c) {
 						continue
 					}
-					if rc := math.Min(m.tankRoom(c, skip, false), m.rockRoom(c)); rc > bestRoom {
+					if rc := math.Min(m.tankRoom(c, skip, team, false), m.rockRoom(c)); rc > bestRoom {
 						best, bestRoom = c, rc
 						if rc >= spawnClearance {
 							break search
@@ -86,14 +90,31 @@ func (m *Match) spawnSpot(skip *tank) (x, z, yaw float64) {
 	return x, z, yaw
 }
 
-// respawnScore weighs pad c for tank skip's respawn by the match's spawn rule
+// respawnScore weighs pad c for a tank of team by the match's spawn rule
 // (combat.SpawnScore), from its distance to the nearest enemy: a pad in an enemy's line
-// of sight, or near where skip died (the same spot and view again), scores lower, so
-// another pad is taken when there is one.
-func (m *Match) respawnScore(c mgl64.Vec2, skip *tank) float64 {
+// of sight, or near died (where the tank was destroyed: the same spot and view again),
+// scores lower, so another pad is taken when there is one.
+func (m *Match) respawnScore(c mgl64.Vec2, team int, skip *tank, died *mgl64.Vec3) float64 {
+	var at mgl64.Vec3
+	if died != nil {
+		at = *died
+	}
+	return combat.SpawnScore(m.terr, c, m.enemiesOf(team, skip), at, died != nil)
+}
+
+// seenFrom reports whether an enemy of team (other than skip), as this peer shows it,
+// sees a tank at c within the spawn rule's sight range.
+func (m *Match) seenFrom(c mgl64.Vec2, team int, skip *tank) bool {
+	enemies := m.enemiesOf(team, skip)
+	return combat.SpawnScore(m.terr, c, enemies, mgl64.Vec3{}, false) < combat.SpawnRoom(c, enemies, mgl64.Vec3{}, false)
+}
+
+// enemiesOf returns where this peer shows the enemies of team other than skip, in a
+// buffer the next call reuses.
+func (m *Match) enemiesOf(team int, skip *tank) []mgl64.Vec3 {
 	m.enemyAt = m.enemyAt[:0]
 	for _, t := range m.tanks {
-		if t == skip || !combat.Enemies(skip.team, t.team) {
+		if t == skip || !combat.Enemies(team, t.team) {
 			continue
 		}
 		p := t.view.Position
@@ -102,19 +123,15 @@ func (m *Match) respawnScore(c mgl64.Vec2, skip *tank) float64 {
 		}
 		m.enemyAt = append(m.enemyAt, p)
 	}
-	var died mgl64.Vec3
-	if skip.body != nil {
-		died = skip.body.Pose().Position
-	}
-	return combat.SpawnScore(m.terr, c, m.enemyAt, died, skip.body != nil)
+	return m.enemyAt
 }
 
-// tankRoom returns the distance from c to the nearest tank other than skip (only
-// skip's enemies when enemiesOnly), m; +Inf when there is none.
-func (m *Match) tankRoom(c mgl64.Vec2, skip *tank, enemiesOnly bool) float64 {
+// tankRoom returns the distance from c to the nearest tank other than skip (only the
+// enemies of team when enemiesOnly), m; +Inf when there is none.
+func (m *Match) tankRoom(c mgl64.Vec2, skip *tank, team int, enemiesOnly bool) float64 {
 	d := math.Inf(1)
 	for _, t := range m.tanks {
-		if t == skip || enemiesOnly && !combat.Enemies(skip.team, t.team) {
+		if t == skip || enemiesOnly && !combat.Enemies(team, t.team) {
 			continue
 		}
 		p := t.view.Position
@@ -145,7 +162,7 @@ func (m *Match) insideSpawnArea(c mgl64.Vec2) bool {
 
 // spawnLocal adds a local tank to the physics world and announces it on the link.
 func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error) {
-	x, z, yaw := m.spawnSpot(nil)
+	x, z, yaw := m.spawnSpot(team, nil, nil)
 	body, err := m.world.AddTank(physics.TankSpec{}, x, z, yaw)
 	if err != nil {
 		return nil, fmt.Errorf("add tank: %w", err)
@@ -188,7 +205,28 @@ func spawnState(g *terrain.Map, body *physics.Tank, x, z, yaw float64) deadrecko
 // continuity break (and the host does not refuse it as an impossible move). On a
 // network link this waits for the host's answer to the spawn.
 func (m *Match) respawnLocal(t *tank) {
-	x, z, yaw := m.spawnSpot(t)
+	died := t.body.Pose().Position
+	x, z, yaw := m.spawnSpot(t.team, t, &died)
+	m.moveLocal(t, x, z, yaw)
+}
+
+// keepClear moves local tank t, just spawned, when what the match has learned since
+// shows its place taken or in an enemy's sight and a better one is free.
+func (m *Match) keepClear(t *tank) {
+	p := t.body.Pose().Position
+	c := mgl64.Vec2{p[0], p[2]}
+	if math.Min(m.tankRoom(c, t, t.team, false), m.rockRoom(c)) >= spawnClearance &&
+		(m.combat == nil || !m.seenFrom(c, t.team, t)) {
+		return
+	}
+	if x, z, yaw := m.spawnSpot(t.team, t, nil); x != c[0] || z != c[1] {
+		m.moveLocal(t, x, z, yaw)
+	}
+}
+
+// moveLocal puts local tank t at (x, z) facing yaw, through the continuity break of a
+// respawn.
+func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	t.body.Teleport(x, z, yaw)
 	t.upsideFor = 0
 	t.trail.reset()

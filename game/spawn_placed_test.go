@@ -2,6 +2,7 @@ package game
 
 import (
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
@@ -9,6 +10,7 @@ import (
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 )
@@ -49,7 +51,9 @@ func TestRespawnWhereTheHostPuts(t *testing.T) {
 	x, z := pads[len(pads)-1][0]+7, pads[len(pads)-1][1]-5
 	y, _ := mp.HeightAt(x, z)
 	j := &placingJudge{at: mgl64.Vec3{x, y, z}}
-	rig := newRig(t, gametest.Config{Judge: j})
+	// Over a link with latency the player publishes from where it asked for a round
+	// trip before it learns the place: those updates are superseded, not refused.
+	rig := newRig(t, gametest.Config{Judge: j, Link: impair.Link{Latency: 100 * time.Millisecond}})
 	m := mustMatch(t, Config{Map: mp, Name: "ada"}, join(t, rig))
 	other := mustMatch(t, Config{Map: mp, NoPlayer: true}, join(t, rig))
 	step := func(now float64) {
@@ -78,5 +82,8 @@ func TestRespawnWhereTheHostPuts(t *testing.T) {
 	}
 	if j.spawns < 2 {
 		t.Errorf("%d spawns asked for, want the respawn", j.spawns)
+	}
+	if st := rig.Host().Stats(); st.Invalid != 0 || st.Superseded == 0 {
+		t.Errorf("%d updates refused as invalid and %d superseded, want none refused and the ones sent before the answer superseded", st.Invalid, st.Superseded)
 	}
 }

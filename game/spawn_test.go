@@ -2,6 +2,7 @@ package game
 
 import (
 	"testing"
+	"time"
 
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
@@ -11,6 +12,7 @@ import (
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
 )
@@ -110,5 +112,42 @@ func TestRespawnsFairly(t *testing.T) {
 	t.Logf("%d of %d respawns in an enemy's sight", seen, n)
 	if seen > n/10 {
 		t.Errorf("%d of %d respawns in an enemy's sight within %v m, want at most %d", seen, n, bot.DefaultGunnerRange, n/10)
+	}
+}
+
+// TestJoinerSpawnsClearOfTheMatch: a player joining a match of bots over a lagged link
+// knows nothing of them when it picks its spawn; once the host's answer brings them,
+// its tank stands clear of every tank and out of every enemy's sight.
+func TestJoinerSpawnsClearOfTheMatch(t *testing.T) {
+	valley, err := terrain.Load("../assets/maps/valley.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 10; seed++ {
+		judge, err := referee.New(valley, combat.Rules{}, DeadReckoning().Reckon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rig := newRig(t, gametest.Config{Judge: judge, Seed: seed, Link: impair.Link{Latency: 100 * time.Millisecond}})
+		bots := mustMatch(t, Config{Map: valley, NoPlayer: true, Bots: 7, Seed: seed + 1}, join(t, rig))
+		me := mustMatch(t, Config{Map: valley, Name: "me", Team: 2, Seed: seed}, join(t, rig))
+		p := me.self.body.Pose().Position
+		at := mgl64.Vec2{p[0], p[2]}
+		for _, b := range bots.tanks {
+			bp := b.body.Pose().Position
+			if d := at.Sub(mgl64.Vec2{bp[0], bp[2]}).Len(); d < spawnClearance {
+				t.Errorf("seed %d: the player spawned %.1f m from %s, want at least %v", seed, d, b.name, spawnClearance)
+			}
+			if !combat.Enemies(2, b.team) {
+				continue
+			}
+			eye := bp.Add(mgl64.Vec3{0, 2.4, 0})
+			to := p.Add(mgl64.Vec3{0, 1.8, 0}).Sub(eye)
+			if l := to.Len(); l < bot.DefaultGunnerRange {
+				if _, hit := valley.Raycast(eye, to, l); !hit {
+					t.Errorf("seed %d: the player spawned in the sight of %s, %.0f m away", seed, b.name, l)
+				}
+			}
+		}
 	}
 }

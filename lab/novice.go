@@ -26,8 +26,10 @@ import (
 
 // Defaults of NoviceOptions.
 const (
-	// DefaultNoviceDuration is the length of one novice run.
-	DefaultNoviceDuration = 5 * time.Minute
+	// DefaultNoviceDuration is the length of one novice run: long enough for several
+	// matches and a few dozen of the novice's kills and deaths over -runs 5, so the
+	// K/D is known to about ±20% (a 5-minute run holds one or two of each).
+	DefaultNoviceDuration = 30 * time.Minute
 	// noviceFPS is the novice's frame rate, frames/s.
 	noviceFPS = 30
 )
@@ -43,6 +45,7 @@ const (
 	noviceSight    = bot.DefaultGunnerRange
 	noviceThrottle = 0.6
 	spawnHitWindow = 5.0 // s after a spawn in which a hit counts for HitWithin5sOfSpawn
+	noviceName     = "novice"
 )
 
 // NoviceOptions configure RunNovice: a practice match as a newcomer plays it.
@@ -78,6 +81,13 @@ type NoviceResult struct {
 	// FeedbackEvents is the hit markers and damage indicators the novice's screen
 	// showed, per hit the novice made or took (as the host counted them).
 	FeedbackEvents float64 `json:"feedback_events"`
+	// Kills, Deaths and Spawns are the counts the rates and shares come from, over
+	// Minutes of play: a K/D of k kills and d deaths is known to about
+	// ±K/D·√(1/k + 1/d).
+	Kills   int     `json:"kills"`
+	Deaths  int     `json:"deaths"`
+	Spawns  int     `json:"spawns"`
+	Minutes float64 `json:"minutes"`
 }
 
 // noviceTally adds up runs.
@@ -92,6 +102,25 @@ type noviceTally struct {
 // RunNovice plays the practice match opts describes with a scripted novice as the
 // player, headless in simulated time, and writes what the novice met to w.
 func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
+	res, opts, err := runNovice(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return json.NewEncoder(w).Encode(res)
+	}
+	_, err = fmt.Fprintf(w, "novice in practice: %d bots, %v, %d runs of %v\n"+
+		"median survival        %6.1f s\nhit within 5 s of spawn %5.1f%%\nkills per minute       %6.2f\n"+
+		"deaths per minute      %6.2f\nK/D                    %6.2f\nfeedback per hit       %6.2f\n"+
+		"kills, deaths, spawns  %d, %d, %d in %.0f min\n",
+		opts.Bots, opts.Difficulty, opts.Runs, opts.Duration, res.MedianSurvivalS, 100*res.HitWithin5sOfSpawn,
+		res.KillsPerMin, res.DeathsPerMin, res.KD, res.FeedbackEvents, res.Kills, res.Deaths, res.Spawns, res.Minutes)
+	return err
+}
+
+// runNovice plays opts' runs and returns what the novice met, and opts with its
+// defaults filled in.
+func runNovice(ctx context.Context, opts NoviceOptions) (NoviceResult, NoviceOptions, error) {
 	if opts.Bots == 0 {
 		opts.Bots = session.DefaultPracticeBots
 	}
@@ -103,27 +132,18 @@ func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
 	}
 	mp, err := maps.Library{Dirs: []string{opts.MapDir}}.Load(session.DefaultMapName)
 	if err != nil {
-		return fmt.Errorf("lab: novice: %w", err)
+		return NoviceResult{}, opts, fmt.Errorf("lab: novice: %w", err)
 	}
 	var tl noviceTally
 	for r := range opts.Runs {
 		if err := ctx.Err(); err != nil {
-			return err
+			return NoviceResult{}, opts, err
 		}
 		if err := noviceRun(mp, opts, opts.Seed+uint64(r), &tl); err != nil {
-			return err
+			return NoviceResult{}, opts, err
 		}
 	}
-	res := tl.result()
-	if opts.JSON {
-		return json.NewEncoder(w).Encode(res)
-	}
-	_, err = fmt.Fprintf(w, "novice in practice: %d bots, %v, %d runs of %v\n"+
-		"median survival        %6.1f s\nhit within 5 s of spawn %5.1f%%\nkills per minute       %6.2f\n"+
-		"deaths per minute      %6.2f\nK/D                    %6.2f\nfeedback per hit       %6.2f\n",
-		opts.Bots, opts.Difficulty, opts.Runs, opts.Duration, res.MedianSurvivalS, 100*res.HitWithin5sOfSpawn,
-		res.KillsPerMin, res.DeathsPerMin, res.KD, res.FeedbackEvents)
-	return err
+	return tl.result(), opts, nil
 }
 
 func (tl *noviceTally) result() NoviceResult {
@@ -146,6 +166,7 @@ func (tl *noviceTally) result() NoviceResult {
 	if tl.hostHits > 0 {
 		r.FeedbackEvents = float64(tl.feedback) / float64(tl.hostHits)
 	}
+	r.Kills, r.Deaths, r.Spawns, r.Minutes = tl.kills, tl.deaths, tl.spawns, tl.minutes
 	return r
 }
 
@@ -180,7 +201,7 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 		life.frame(now, &snap, me, ref)
 	}
 	life.finish(end)
-	tl.countScores(ref)
+	life.bankScores(ref)
 	tl.minutes += end / 60
 	return nil
 }
@@ -212,7 +233,7 @@ func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (ref *referee.
 		return nil
 	}
 	bots = join(game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}, "bots")
-	me = join(game.Config{Map: mp, Name: "novice", Team: session.PracticeTeam, Seed: seed}, "novice")
+	me = join(game.Config{Map: mp, Name: noviceName, Team: session.PracticeTeam, Seed: seed}, "novice")
 	if err != nil {
 		rig.Close()
 		return nil, nil, nil, nil, err
@@ -221,13 +242,16 @@ func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (ref *referee.
 }
 
 // noviceLife follows the novice through one run's lives, counting into tl what the
-// player sees (feedback) and what the host counts (hits taken).
+// player sees (feedback) and what the host counts (hits taken, and the scores of each
+// match: a match's scores start again from zero when the next match starts).
 type noviceLife struct {
 	tl         *noviceTally
 	alive      bool
 	spawnAt    float64 // s, when the current life began
 	hitEarly   bool    // hit within spawnHitWindow of spawnAt
 	lastHealth float64 // the host's health of the novice last frame; -1 when unknown
+	score      combat.Score
+	scores     []combat.Score
 }
 
 // frame counts the frame at now, once snap holds it.
@@ -236,8 +260,9 @@ func (l *noviceLife) frame(now float64, snap *game.Snapshot, me *game.Match, ref
 	if id, ok := me.Self(); ok {
 		l.countHostHit(ref, id)
 	}
+	l.countScores(ref)
 	selfOK := snap.Self >= 0 && snap.Self < len(snap.Tanks)
-	l.track(now, selfOK, snap.Combat.Wreck)
+	l.track(now, selfOK, snap.Combat.Wreck, snap.Combat.Over)
 }
 
 // countFeedback counts the hit markers and hurts that appear this frame (age zero):
@@ -272,13 +297,15 @@ func (l *noviceLife) countHostHit(ref *referee.Referee, id uint32) {
 	l.lastHealth = h
 }
 
-// track starts a life when the novice's tank appears and ends it when it is wrecked.
-func (l *noviceLife) track(now float64, selfOK, wreck bool) {
+// track starts a life when the novice's tank appears in a running match and ends it
+// when the tank is wrecked or the match ends (then the tank is born again for the
+// next match: a new life, as after a respawn).
+func (l *noviceLife) track(now float64, selfOK, wreck, over bool) {
 	switch {
-	case !l.alive && selfOK && !wreck:
+	case !l.alive && selfOK && !wreck && !over:
 		l.alive, l.spawnAt, l.hitEarly = true, now, false
 		l.tl.spawns++
-	case l.alive && wreck:
+	case l.alive && (wreck || over):
 		l.alive = false
 		l.endLife(now)
 	}
@@ -300,15 +327,39 @@ func (l *noviceLife) endLife(t float64) {
 	}
 }
 
-// countScores adds the novice's kills, deaths and hits from the referee's scores.
-func (tl *noviceTally) countScores(ref *referee.Referee) {
-	for _, s := range ref.Scores(nil) {
-		if s.Name == "novice" {
-			tl.kills += s.Kills
-			tl.deaths += s.Deaths
-			tl.hostHits += s.Hits
+// scoreBoard is where a match's scores are read: the referee.
+type scoreBoard interface {
+	Scores(buf []combat.Score) []combat.Score
+}
+
+// countScores follows the novice's line of the match's scores; when it goes back
+// (the next match started) the last match's is added to the tally.
+func (l *noviceLife) countScores(ref scoreBoard) {
+	l.scores = ref.Scores(l.scores[:0])
+	var now combat.Score
+	for _, s := range l.scores {
+		if s.Name == noviceName {
+			now = s
 		}
 	}
+	if now.Kills < l.score.Kills || now.Deaths < l.score.Deaths || now.Hits < l.score.Hits {
+		l.bank()
+	}
+	l.score = now
+}
+
+// bankScores adds the scores of the match going on at the run's end to the tally.
+func (l *noviceLife) bankScores(ref scoreBoard) {
+	l.countScores(ref)
+	l.bank()
+}
+
+// bank adds the novice's scores of one match to the tally.
+func (l *noviceLife) bank() {
+	l.tl.kills += l.score.Kills
+	l.tl.deaths += l.score.Deaths
+	l.tl.hostHits += l.score.Hits
+	l.score = combat.Score{}
 }
 
 // novice is a player with human limits: it reacts to a new enemy in about 0.4 s,

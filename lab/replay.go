@@ -222,7 +222,13 @@ func recordedLink(rec *replay.Recording, t *replay.Tank, t0 float64) *RecordedLi
 	}
 	for _, it := range rec.Events {
 		if ev := &it.Event; ev.Kind == net.EventSpawn && ev.Actor == t.ID {
-			l.Deliveries = append(l.Deliveries, Delivery{State: ev.State, Break: true, Arrival: it.Time - t0})
+			at := it.Time
+			if len(t.Received) > 0 {
+				// The recorder's own tank's updates reached the host before its
+				// spawn came back to the recorder.
+				at = math.Min(at, t.Received[0].Arrival)
+			}
+			l.Deliveries = append(l.Deliveries, Delivery{State: ev.State, Break: true, Arrival: at - t0})
 			break
 		}
 	}
@@ -233,8 +239,8 @@ func recordedLink(rec *replay.Recording, t *replay.Tank, t0 float64) *RecordedLi
 		l.Sends = append(l.Sends, at-t0)
 	}
 	if len(t.Received) == 0 {
-		// Nobody recorded the tank's arrival anywhere: the recorder's own tank
-		// reaches others a one-way delay after it publishes.
+		// The recorder's own tank, whose arrivals only an in-process host records:
+		// without them, it reaches others a one-way delay after it publishes.
 		lat := rec.Latency()
 		for _, s := range t.Sent {
 			at := s.Time

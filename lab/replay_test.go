@@ -244,3 +244,66 @@ func ownTankPrefix(t *testing.T, path string) string {
 	t.Fatal("the recording holds none of the recorder's own tanks")
 	return ""
 }
+
+// TestReplayCoversTheRecordersTank checks that over the recorded link the lab plays
+// the recorder's own tank as its updates arrived at the host, as the recording holds
+// them (the practice's in-process host records them), not a modelled delay after
+// they were sent: every arrival as recorded, every send counted.
+func TestReplayCoversTheRecordersTank(t *testing.T) {
+	live := recordedPractice(t)
+	rec, err := replay.Load(live.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own *replay.Tank
+	for _, id := range rec.TankIDs() {
+		if tk := rec.Tanks[id]; tk.Own && len(tk.Truth) > 1 {
+			own = tk
+			break
+		}
+	}
+	if own == nil {
+		t.Fatal("the recording holds no own tank with truth")
+	}
+	if len(own.Received) == 0 || len(own.SentAt) < len(own.Received) {
+		t.Fatalf("own tank: %d arrivals at the host for %d sends", len(own.Received), len(own.SentAt))
+	}
+	t0 := own.Truth[0].Time
+	l := recordedLink(rec, own, t0)
+	if len(l.Deliveries) != 1+len(own.Received) || !l.Deliveries[0].Break || len(l.Sends) != len(own.SentAt) {
+		t.Fatalf("the recorded link delivers %d updates and counts %d sends; the recording holds a spawn, %d arrivals and %d sends",
+			len(l.Deliveries), len(l.Sends), len(own.Received), len(own.SentAt))
+	}
+	delay := 0.0
+	for i, u := range own.Received {
+		d := l.Deliveries[i+1]
+		if math.Abs(d.Arrival-(u.Arrival-t0)) > 1e-9 || d.State.Time != u.State.Time {
+			t.Fatalf("delivery %d at %.6f s of stamp %.6f, recorded %.6f s of stamp %.6f", i, d.Arrival, d.State.Time,
+				u.Arrival-t0, u.State.Time)
+		}
+		delay += u.Arrival + rec.ClockOffset(u.Arrival) - u.State.Time
+	}
+	// The test rig's way to the host is not impaired: the recorder's updates arrive
+	// as they are sent, not the other way's delay later.
+	delay /= float64(len(own.Received))
+	t.Logf("own tank: %d sends, %d arrivals at the host, %.1f ms after their stamps on average; the way back: %.1f ms",
+		len(own.SentAt), len(own.Received), 1e3*delay, 1e3*rec.Latency())
+	if math.Abs(delay) > 0.01 || rec.Latency() < 0.05 {
+		t.Errorf("own updates arrive %.1f ms after their stamps, the others' %.1f ms", 1e3*delay, 1e3*rec.Latency())
+	}
+	checkOwnRow(t, live.Path)
+}
+
+// checkOwnRow checks that drlab -replay over the recorded link of the recording at
+// path has a row of the recorder's own tank, with the updates it sent.
+func checkOwnRow(t *testing.T, path string) {
+	t.Helper()
+	algos, _ := ParseAlgos("game")
+	prefix := ownTankPrefix(t, path)
+	for _, r := range runJSON(t, Options{Replay: path, Algos: algos, ReplayMaps: practiceMaps}) {
+		if strings.HasPrefix(r.Scenario, prefix) && r.Publish == "recorded" && r.Sent > 0 {
+			return
+		}
+	}
+	t.Errorf("no row of the recorder's tank (%s…) over the recorded link", prefix)
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/tank"
 )
 
 // Defaults for HostConfig, ClientConfig and Limits.
@@ -32,16 +33,22 @@ const (
 	// DefaultMaxJoining is how many connections may be in the join handshake at once.
 	DefaultMaxJoining = 64
 	// DefaultMaxJoiningPerPrefix is how many of those may come from one address
-	// prefix (/24 or /64).
-	DefaultMaxJoiningPerPrefix = 8
-	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once.
-	DefaultMaxHandshakes = 128
-	// DefaultMaxHandshakesPerPrefix is how many of those may come from one address
-	// prefix.
+	// prefix (/24 or /64): a whole match's worth, so that a LAN party behind one
+	// prefix can join at once. A newcomer to a full queue evicts from the prefix
+	// holding the most, so one prefix's flood of half-open joins evicts its own.
+	DefaultMaxJoiningPerPrefix = 32
+	// DefaultMaxHandshakes is how many QUIC handshakes may be in flight at once
+	// (about 60 KB each). Under a flood a handshake keeps its place for this many
+	// newer ones, a second at 256 a second, long enough for an honest one.
+	DefaultMaxHandshakes = 256
+	// DefaultMaxHandshakesPerPrefix is one address prefix's fair share of those
+	// while the gate is contended; a prefix may hold up to twice that while at least
+	// as many places are free, so that a LAN party of a whole match behind one
+	// prefix can join at once.
 	DefaultMaxHandshakesPerPrefix = 16
 	// DefaultHandshakeRate is how many QUIC handshakes per second one address
-	// prefix may start, in bursts of twice that.
-	DefaultHandshakeRate = 8.0
+	// prefix may start, in bursts of twice that: a whole match's worth at once.
+	DefaultHandshakeRate = 16.0
 	// DefaultRetryAbove is the number of handshakes in flight from which every new
 	// connection attempt must first prove its source address with a QUIC Retry.
 	DefaultRetryAbove = 8
@@ -150,12 +157,16 @@ type Limits struct {
 	// MaxJoining and MaxJoiningPerPrefix cap the connections that finished the QUIC
 	// handshake but have not joined yet, in all and from one address prefix (/24 or
 	// /64). A newcomer past a cap evicts the oldest such half-open connection (of its
-	// prefix, or of all), so a flood of half-open joins cannot shut honest players
-	// out. If zero, default to DefaultMaxJoining and DefaultMaxJoiningPerPrefix.
+	// prefix, or of the prefix holding the most), so a flood of half-open joins cannot
+	// shut honest players out. If zero, default to DefaultMaxJoining and
+	// DefaultMaxJoiningPerPrefix.
 	MaxJoining, MaxJoiningPerPrefix int
 	// MaxHandshakes and MaxHandshakesPerPrefix cap the QUIC handshakes in flight, in
-	// all and from one address prefix; past either, new ones are refused
-	// (CONNECTION_REFUSED). If zero, default to DefaultMaxHandshakes and
+	// all and from one address prefix. A prefix may hold up to twice its share while
+	// at least as many places are free; past its share new ones are refused
+	// (CONNECTION_REFUSED). A newcomer to a full gate takes the place of a stalled or
+	// older handshake (see docs/security.md for the order), and is refused only when
+	// none may be evicted. If zero, default to DefaultMaxHandshakes and
 	// DefaultMaxHandshakesPerPrefix.
 	MaxHandshakes, MaxHandshakesPerPrefix int
 	// HandshakeRate is how many QUIC handshakes per second one address prefix may
@@ -342,6 +353,16 @@ type HostConfig struct {
 	Name string
 	// Match describes the match; its zero fields take their defaults.
 	Match MatchSettings
+	// Tank is the one tank every actor is: the host holds each update to what it can
+	// do (its governed speed and acceleration, its turret and gun rates and gun
+	// limits; see docs/security.md). Zero fields take tank.Default()'s.
+	Tank tank.Spec
+	// Ground, when set, is the height of the ground a tank rests on at (x, z), m (for
+	// a map, terrain.Map.SurfaceAt, the surface the tanks' ground clamp hits); ok is
+	// false off the ground. The host then holds every update on the ground, or
+	// falling from it no slower than gravity. If nil, heights are held only to
+	// Limits.HeightRange.
+	Ground func(x, z float64) (h float64, ok bool)
 	// Wrap, if set, wraps the UDP socket under QUIC (impairment for tests and labs).
 	Wrap WrapConn
 	// Logger receives session events. If nil, nothing is logged.

@@ -157,9 +157,22 @@ func TestAttackClientHellos(t *testing.T) {
 	checkFlood(t, func(ctx context.Context, r *rigHost) *attackSocket {
 		s := newAttackSocket(t, "127.0.0.9", r.addr, true) // follows Retry, never finishes
 		floodClientHellos(t, ctx, s, 1000, time.Second)
-		if st := r.h.Stats(); st.Retries == 0 || st.HandshakesRefused == 0 {
-			t.Errorf("ClientHello flood: %d Retries, %d handshakes refused; want both", st.Retries, st.HandshakesRefused)
-		}
+		// The prefix's rate refuses past its burst of 32, which a host slowed by the
+		// race detector may still be working through when the flood ends: checked
+		// while the honest players' delay after the flood is not counted.
+		refused := make(chan bool, 1)
+		go func() {
+			refused <- poll.Within(3*time.Second, func() bool {
+				st := r.h.Stats()
+				return st.Retries > 0 && st.HandshakesRefused > 0
+			})
+		}()
+		t.Cleanup(func() {
+			if !<-refused {
+				st := r.h.Stats()
+				t.Errorf("ClientHello flood: %d Retries, %d handshakes refused; want both", st.Retries, st.HandshakesRefused)
+			}
+		})
 		return s
 	})
 }
@@ -320,8 +333,10 @@ func TestAttackIdleSquatters(t *testing.T) {
 			c.Close()
 		}
 	}()
-	if admitted != DefaultMaxPlayersPerAddr {
-		t.Errorf("%d players admitted from one address, want the cap %d", admitted, DefaultMaxPlayersPerAddr)
+	// On a loaded machine the 29 dials can outlast the idle kick: a kicked squatter
+	// frees its place for the next, so the cap bounds those admitted beyond the kicked.
+	if kicked := int(h.Stats().IdleKicked); admitted < DefaultMaxPlayersPerAddr || admitted > DefaultMaxPlayersPerAddr+kicked {
+		t.Errorf("%d players admitted from one address (%d idle-kicked meanwhile), want the cap %d", admitted, kicked, DefaultMaxPlayersPerAddr)
 	}
 	hp := startHonest(t, r, "127.0.1.1", "") // another address still gets in
 	// Connected but publishing nothing: the squatters are kicked; the honest

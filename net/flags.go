@@ -21,7 +21,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	l := &d.lim
 	fs.IntVar(&l.MaxHandshakes, "max-handshakes", DefaultMaxHandshakes, "QUIC handshakes in flight at once, in all")
 	fs.IntVar(&l.MaxHandshakesPerPrefix, "max-handshakes-per-prefix", DefaultMaxHandshakesPerPrefix,
-		"QUIC handshakes in flight at once from one /24 (IPv4) or /64 (IPv6)")
+		"fair share of QUIC handshakes in flight from one /24 (IPv4) or /64 (IPv6); twice that while as many are free")
 	fs.Float64Var(&l.HandshakeRate, "handshake-rate", DefaultHandshakeRate,
 		"QUIC handshakes per second one /24 or /64 may start (in bursts of twice that)")
 	fs.IntVar(&l.RetryAbove, "retry-above", DefaultRetryAbove,
@@ -30,7 +30,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.JoinTimeout, "join-timeout", DefaultHostJoinTimeout,
 		"time a new connection has after its handshake to send its join request")
 	fs.IntVar(&l.MaxJoining, "max-joining", DefaultMaxJoining,
-		"connections past the handshake not yet joined, in all (past it the oldest is evicted)")
+		"connections past the handshake not yet joined, in all (past it the most crowded prefix's oldest is evicted)")
 	fs.IntVar(&l.MaxJoiningPerPrefix, "max-joining-per-prefix", DefaultMaxJoiningPerPrefix,
 		"connections not yet joined from one /24 or /64 (past it that prefix's oldest is evicted)")
 	fs.IntVar(&l.MaxPlayersPerAddr, "max-players-per-addr", DefaultMaxPlayersPerAddr, "players joined from one IP address")

@@ -50,23 +50,25 @@ func gateListener(t *testing.T, g *admission.Gate, idle time.Duration) stdnet.Ad
 func TestGateOverQUIC(t *testing.T) {
 	t.Parallel() // real time, over QUIC: runs beside the others
 	for _, tc := range []struct {
-		name                     string
-		retryAbove, total, per   int
-		hellos                   int
-		followRetry, forged      bool
-		wantInFlight             int
-		wantRetries, wantRefused uint64
+		name                         string
+		retryAbove, total, per, shed int
+		hellos                       int
+		followRetry, forged          bool
+		wantInFlight                 int
+		wantRetries, wantRefused     uint64
 	}{
-		{"hellos below the Retry threshold start handshakes", 100, 100, 100, 3, false, false, 3, 0, 0},
-		{"forged Initials below the threshold cost a handshake each", 100, 100, 100, 3, false, true, 3, 0, 0},
-		{"past the threshold, hellos get a Retry and no state", 2, 100, 100, 5, false, false, 2, 3, 0},
-		{"forged Initials past the threshold get a Retry", 1, 100, 100, 4, false, true, 1, 3, 0},
-		{"Retry always: a client that follows it gets in", 0, 100, 100, 3, true, false, 3, 3, 0},
-		{"per-prefix cap refuses past it", 100, 100, 2, 5, false, false, 2, 0, 3},
-		{"global cap refuses past it", 100, 3, 100, 5, false, false, 3, 0, 2},
+		{"hellos below the Retry threshold start handshakes", 100, 100, 100, 0, 3, false, false, 3, 0, 0},
+		{"forged Initials below the threshold cost a handshake each", 100, 100, 100, 0, 3, false, true, 3, 0, 0},
+		{"past the threshold, hellos get a Retry and no state", 2, 100, 100, 0, 5, false, false, 2, 3, 0},
+		{"forged Initials past the threshold get a Retry", 1, 100, 100, 0, 4, false, true, 1, 3, 0},
+		{"Retry always: a client that follows it gets in", 0, 100, 100, 0, 3, true, false, 3, 3, 0},
+		{"per-prefix share refuses past it when nothing more is free", 100, 4, 2, 0, 5, false, false, 2, 0, 3},
+		{"global cap refuses when nothing may be evicted", 100, 3, 100, 0, 5, false, false, 3, 0, 2},
+		{"global cap sheds stalled handshakes for newcomers", 100, 3, 100, 10, 5, false, true, 3, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := admission.NewGate(tc.retryAbove, tc.total, tc.per, 1000, func() float64 { return 0 })
+			g := admission.NewGate(admission.GateLimits{RetryAbove: tc.retryAbove, MaxTotal: tc.total, MaxPer: tc.per,
+				MaxShed: tc.shed, Rate: 1000, Burst: 1000}, func() float64 { return 0 }, func(c *quic.Conn) { c.CloseWithError(0, "") })
 			addr := gateListener(t, g, 3*time.Second)
 			s := newAttackSocket(t, "127.0.0.1", addr, tc.followRetry)
 			if tc.forged {

@@ -46,11 +46,17 @@ type HostStats struct {
 	Thinned uint64
 	// Late counts updates dropped as late or duplicated (sequence number not newer).
 	Late uint64
+	// Superseded counts updates dropped because they came from where their owner asked
+	// to spawn, before it learned that the judge placed the tank elsewhere.
+	Superseded uint64
 	// RateLimited counts updates dropped by a client's token bucket.
 	RateLimited uint64
 	// Invalid counts updates and spawns refused by validation (non-finite, off the
 	// map, implausible speed, acceleration, turn rate or step, bad timestamp).
 	Invalid uint64
+	// Moves splits the updates refused by the movement checks (counted in Invalid
+	// too) by what their tank could not have done.
+	Moves MoveRefusals
 	// Unauthorized counts updates and despawns for actors the sender does not own
 	// (or that do not exist).
 	Unauthorized uint64
@@ -79,10 +85,17 @@ type HostStats struct {
 	// Retries counts connection attempts sent a QUIC Retry to prove their source
 	// address (Limits.RetryAbove).
 	Retries uint64
-	// HandshakesRefused counts handshakes refused by the global or per-prefix cap or
-	// the per-prefix rate (Limits.MaxHandshakes, MaxHandshakesPerPrefix,
-	// HandshakeRate).
+	// HandshakesRefused counts handshakes refused by the per-prefix share or rate
+	// (Limits.MaxHandshakesPerPrefix, HandshakeRate), or by a gate full of
+	// handshakes it could not evict (Limits.MaxHandshakes).
 	HandshakesRefused uint64
+	// HandshakesEvicted counts handshakes in flight evicted to make room for newer
+	// ones when Limits.MaxHandshakes were in flight.
+	HandshakesEvicted uint64
+	// HandshakesShed is the number of handshakes evicted before their ClientHello
+	// arrived that are still alive until their handshake idle timeout, at most
+	// four times Limits.MaxHandshakes.
+	HandshakesShed int
 	// Joining is the number of connections past the QUIC handshake that have not
 	// joined or been refused yet.
 	Joining int
@@ -119,6 +132,7 @@ type HostStats struct {
 type Host struct {
 	cfg   HostConfig
 	lim   Limits
+	move  motion // what a tank can do, for the movement checks
 	match MatchSettings
 	log   *slog.Logger
 	clock Clock
@@ -174,8 +188,10 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	tr := &quic.Transport{Conn: pc}
 	// Handshakes run in real time, whatever cfg.Clock says.
 	realTime := newSystemClock()
-	gate := admission.NewGate(lim.RetryAbove, lim.MaxHandshakes, lim.MaxHandshakesPerPrefix, lim.HandshakeRate,
-		func() float64 { return units.Seconds(realTime.Now()) })
+	gate := admission.NewGate(admission.GateLimits{RetryAbove: lim.RetryAbove, MaxTotal: lim.MaxHandshakes,
+		MaxPer: lim.MaxHandshakesPerPrefix, MaxShed: shedPerHandshake * lim.MaxHandshakes, Rate: lim.HandshakeRate,
+		Burst: 2 * lim.HandshakeRate},
+		func() float64 { return units.Seconds(realTime.Now()) }, evictHandshake)
 	gate.Install(tr)
 	qcfg := &quic.Config{
 		EnableDatagrams: true,
@@ -187,6 +203,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		InitialStreamReceiveWindow: 64 << 10,
 		MaxStreamReceiveWindow:     256 << 10,
 	}
+	qcfg.GetConfigForClient = gate.ConfigFor(qcfg.Clone(), pressedHandshakeIdle)
 	// Connections come out of the listener as soon as the host has sent its part of
 	// the handshake, so that the challenge travels with it (0.5-RTT data): a join
 	// takes one round trip less. Each stays a handshake in flight, for the gate,
@@ -200,6 +217,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{
 		cfg:      cfg,
 		lim:      lim,
+		move:     newMotion(cfg.Tank, cfg.Ground),
 		match:    match,
 		log:      log,
 		clock:    cfg.Clock,
@@ -260,6 +278,10 @@ func populateHostConfig(cfg HostConfig) (HostConfig, Limits, MatchSettings, erro
 	if cfg.Coalesce == 0 {
 		cfg.Coalesce = DefaultCoalesce
 	}
+	if err := cfg.Tank.Validate(); err != nil {
+		return cfg, Limits{}, MatchSettings{}, err
+	}
+	cfg.Tank = cfg.Tank.WithDefaults()
 	lim := cfg.Limits.withDefaults()
 	if err := lim.validate(); err != nil {
 		return cfg, lim, MatchSettings{}, err
@@ -410,10 +432,28 @@ func (h *Host) acceptLoop() {
 		if err != nil {
 			return
 		}
-		h.joinQ.Add(conn) // may evict the oldest half-open join
+		h.gate.Started(conn) // an eviction can close it from now on
 		h.wg.Add(1)
 		go h.serve(conn)
 	}
+}
+
+// shedPerHandshake is how many handshakes evicted before their ClientHello (which
+// quic-go keeps until their handshake idle timeout) may be alive per handshake in
+// flight: what bounds the memory a spread-out flood of stalled handshakes holds.
+const shedPerHandshake = 4
+
+// pressedHandshakeIdle is the handshake idle timeout of handshakes that start while
+// the gate is full (quic-go ends a handshake after twice it): a handshake it sheds
+// before its ClientHello arrived lives that long. The host hears from an honest
+// client a round trip after its first Initial and each round trip after, so a link
+// of up to 1.5 s round trip still joins; one that also loses packets may need to try
+// again once the flood ends.
+const pressedHandshakeIdle = 1500 * time.Millisecond
+
+// evictHandshake closes a handshake evicted to make room for a newer one.
+func evictHandshake(conn *quic.Conn) {
+	conn.CloseWithError(codeRefused, "host busy: too many handshakes at once; try again")
 }
 
 // evictJoin closes a half-open join evicted to make room for a newer one.
@@ -491,8 +531,9 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 		return nil, nil
 	}
 	if !h.handshakeDone(conn) {
-		return nil, nil // the handshake failed or timed out: quic-go closed the connection
+		return nil, nil // the handshake failed, timed out or was evicted: the connection is closed
 	}
+	h.joinQ.Add(conn) // a half-open join until its request comes; may evict the oldest
 	defer answerEarly(conn, h.now)()
 	// The join request's deadline follows the link: a few round trips as the
 	// handshake measured them (from the host's flight to the client's last, one

@@ -46,6 +46,9 @@ func FuzzHostDatagram(f *testing.F) {
 			if err := validateState(&st, h.match, &h.lim, st.Time); err != nil {
 				t.Fatalf("host holds an invalid state for actor %d: %v", a.id, err)
 			}
+			if v := horizontal(st.Velocity); v > h.move.shove {
+				t.Fatalf("host holds actor %d at %.1f m/s, beyond the tank's %.1f m/s", a.id, v, h.move.shove)
+			}
 		}
 	})
 }

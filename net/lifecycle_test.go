@@ -316,3 +316,27 @@ func TestRemoteTanksBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestChatUnderTheHostsName: chat shows under the name the host admitted its sender
+// under, not a name the sender gave its tank (eve chatted as bob).
+func TestChatUnderTheHostsName(t *testing.T) {
+	checkNoLeaks(t)
+	h := testHost(t, HostConfig{})
+	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
+	eve := testClient(t, h, ClientConfig{Name: "eve", KnownHosts: "-"})
+	if _, err := eve.Spawn("bob", 1, tankAt(3, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := eve.Chat("surrender"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, bob, 3*time.Second, func(ev Event) bool {
+		if ev.Kind != EventChat {
+			return false
+		}
+		if ev.Name != "eve" {
+			t.Errorf("eve's chat shows under %q, want eve", ev.Name)
+		}
+		return true
+	})
+}

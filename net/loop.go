@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/internal/admission"
 	"github.com/treadline/treadline/net/internal/rate"
@@ -73,7 +74,24 @@ type hostActor struct {
 	seq   wire.SeqFilter
 	state deadreckon.State // last accepted, host-clock time
 	pin   anchor           // for the plausibility check of the next updates
+	move  moveTrack        // for the movement checks of the next updates
+	// moved is set while the owner may still publish from where it asked to spawn,
+	// not yet knowing that the judge placed the tank elsewhere.
+	moved *placement
 }
+
+// placement is where the owner asked a spawn the judge placed elsewhere, and until
+// when its updates from there are expected (host-clock seconds).
+type placement struct {
+	asked anchor
+	until float64
+}
+
+// placementGrace is how long after a placed spawn the owner's updates from where it
+// asked are dropped as superseded rather than refused as invalid, s: the owner
+// publishes from its own spawn until the host's answer reaches it, one round trip
+// later, and the client's links reach a 1 s round trip with jitter and loss.
+const placementGrace = 3.0
 
 func (a *hostActor) spawnMsg() *wire.Spawn {
 	seq, _ := a.seq.Last()
@@ -265,6 +283,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
+	asked := s
 	if pl, ok := m.h.cfg.Judge.(Placer); ok {
 		placed, err := pl.Place(uint32(owner.id), name, int(team), s, now)
 		if err != nil {
@@ -284,6 +303,10 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	}
 	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
 		pin: anchor{pos: s.Position, orient: s.Orientation, at: now, stamp: s.Time, speed: s.Velocity.Len()}}
+	a.move.start(&s, &asked, now)
+	if d := (mgl64.Vec2{s.Position[0] - asked.Position[0], s.Position[2] - asked.Position[2]}).Len(); d > m.h.lim.PositionSlack {
+		a.moved = &placement{asked: anchor{pos: asked.Position, orient: asked.Orientation, at: now, stamp: asked.Time, speed: asked.Velocity.Len()}, until: now + placementGrace}
+	}
 	a.seq.Set(seq)
 	m.actors[id] = a
 	owner.owned = append(owner.owned, a)
@@ -460,6 +483,7 @@ func (m *match) statsNow() HostStats {
 	s.RelayRate = m.relayRate.Value(m.h.now())
 	g := m.h.gate.Snapshot()
 	s.HandshakesInFlight, s.Retries, s.HandshakesRefused = g.InFlight, g.Retries, g.RefusedTotal+g.RefusedPrefix
+	s.HandshakesEvicted, s.HandshakesShed = g.Evicted, g.Shed
 	s.Joining, s.JoinsEvicted = m.h.joinQ.Counts()
 	if c, ok := m.h.cfg.Judge.(JudgeCounter); ok {
 		s.Judged = c.JudgeCounts(nil)

@@ -196,7 +196,7 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 		t.Logf("client %d: rtt %v, offset %+v, in %.1f upd/s %.0f B/s, out %.1f upd/s %.0f B/s, dropped %d",
 			i, s.RTT.Round(time.Millisecond), s.ClockOffset.Round(100*time.Microsecond), s.UpdatesIn, s.BytesIn, s.UpdatesOut, s.BytesOut, s.Dropped)
 	}
-	t.Logf("host: accepted %d, relayed %d, late %d, invalid %d", st.Accepted, st.Relayed, st.Late, st.Invalid)
+	t.Logf("host: accepted %d, relayed %d, late %d, invalid %d (movement %+v)", st.Accepted, st.Relayed, st.Late, st.Invalid, st.Moves)
 	if p50 > p50Bound || p95 > p95Bound {
 		t.Errorf("reckoning error p50 %.3f m (bound %v), p95 %.3f m (bound %v)", p50, p50Bound, p95, p95Bound)
 	}

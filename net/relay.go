@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/wire"
 )
 
@@ -16,6 +17,9 @@ var (
 	ErrRateLimited = errors.New("update rate limit exceeded")
 	// ErrLate reports an update whose sequence number is not newer than the last.
 	ErrLate = errors.New("late or duplicated update")
+	// ErrSuperseded reports an update from where its owner asked to spawn, sent before
+	// the owner learned that the host placed the tank elsewhere.
+	ErrSuperseded = errors.New("update from before the host's placement")
 )
 
 // onDatagram applies one datagram from p: a state batch or a clock request.
@@ -138,17 +142,41 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	if err == nil {
 		err = validateStep(&a.pin, &next, now, &m.h.lim)
 	}
+	if err == nil {
+		err = checkMove(&a.move, &a.pin, &next, now, &m.h.move, &m.h.lim)
+		m.stats.Moves.count(err)
+	}
+	if err != nil && a.supersededByPlacement(&u.State, now, &m.h.lim) {
+		m.stats.Superseded++
+		return nil, fmt.Errorf("actor %d: %w", u.Actor, ErrSuperseded)
+	}
 	if err != nil {
 		m.stats.Invalid++
 		p.logReject("update rejected", fmt.Errorf("actor %d: %w", u.Actor, err))
 		return nil, err
 	}
+	a.moved = nil // the owner publishes from where the host put it
 	a.seq.Set(u.Seq)
 	a.state = next
 	a.pin.advance(&next, now)
 	m.stats.Accepted++
 	p.lastPublish, p.published = now, true
 	return a, nil
+}
+
+// supersededByPlacement reports whether next, refused against where the host placed
+// a, follows instead from where its owner asked to spawn, within the grace after the
+// placement: an honest owner's updates until the host's answer reaches it.
+func (a *hostActor) supersededByPlacement(next *deadreckon.State, now float64, l *Limits) bool {
+	if a.moved == nil {
+		return false
+	}
+	if now > a.moved.until {
+		a.moved = nil
+		return false
+	}
+	from := a.moved.asked // a copy: the asked anchor stays where it was asked
+	return validateStep(&from, next, now, l) == nil
 }
 
 // relay queues the accepted update record rec of actor a for every member but its

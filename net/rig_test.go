@@ -134,6 +134,7 @@ type rigHost struct {
 	addr stdnet.Addr
 	fp   string
 	h    *Host // in process; nil for a child process
+	pid  int   // the child process; 0 in process
 	fp0  *footprint
 	stop func()
 }
@@ -175,7 +176,7 @@ func childHost(t testing.TB, pass string) *rigHost {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	r := &rigHost{fp0: &footprint{}}
+	r := &rigHost{fp0: &footprint{}, pid: cmd.Process.Pid}
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		var a string

@@ -107,7 +107,7 @@ func TestJoinSpawnPublish(t *testing.T) {
 
 	s := tankAt(-9, 5)
 	s.Velocity = mgl64.Vec3{2, 0, 0}
-	s.Articulations[0].Angle = 0.5
+	s.Articulations[0].Angle = 0.05
 	if err := c.Publish(clientTank, s); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestJoinSpawnPublish(t *testing.T) {
 	if d := got.Position.Sub(s.Position).Len(); d > posTol {
 		t.Errorf("host got position %v, sent %v (|Δ| %.4f > %v)", got.Position, s.Position, d, posTol)
 	}
-	if got.NumArticulations != 2 || got.Articulations[0].Angle < 0.499 || got.Articulations[0].Angle > 0.501 {
+	if got.NumArticulations != 2 || got.Articulations[0].Angle < 0.049 || got.Articulations[0].Angle > 0.051 {
 		t.Errorf("host got articulations %+v", got.Articulations)
 	}
 	if d := got.Time - h.Now(); d > 0.5 || d < -0.5 {

@@ -1,6 +1,7 @@
 package net
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/tank"
 )
 
 // quantSlack is the length of a vector of half-steps on three axes, in steps.
@@ -104,4 +106,325 @@ func (a *anchor) advance(s *deadreckon.State, now float64) {
 	if now-a.at >= anchorPeriod {
 		a.pos, a.orient, a.at, a.speed = s.Position, s.Orientation, now, s.Velocity.Len()
 	}
+}
+
+// Tolerances of the movement checks (checkMove). Each is what honest play needs beyond
+// the tank's limits; docs/security.md gives the measurements behind them.
+const (
+	// speedFactor times the governed top speed is how fast, m/s, a tank may travel
+	// over an anchor period (the travel check): a tank shoved by another, or running
+	// down the steepest slope it holds, overruns its governor for a moment. 64 honest
+	// bots travelled at most 90% of 20 m/s over an anchor period (with its 3 m
+	// slack); 22.5 m/s leaves room, and a sustained 30 m/s is refused within a
+	// second.
+	speedFactor = 1.5
+	// shoveFactor times the governed top speed is the fastest horizontal velocity
+	// one update may carry, m/s: a tank shoved by another's physics proxy moves at
+	// the speed the other is shown at, its top speed plus its dead reckoning's
+	// catch-up (the game's 7.5 m/s). 64 honest bots were seen shoved at 25.7 m/s.
+	shoveFactor = 2.0
+	// stampError is how far apart two honest updates' timestamps may be from the
+	// time between their samples, s: the clock filter's slew between them. A larger
+	// correction of the owner's clock shows as a difference between the stamps' and
+	// the arrivals' intervals, which the checks allow for where they time anything.
+	stampError = 0.05
+	// driftShare is the share of Limits.PositionSlack (the tolerance for
+	// quantization and clamping corrections between updates; 3 m by default) that an
+	// honest update's displacement may differ from its velocities' by beyond what the
+	// acceleration allows: a velocity measured over the last two frames lags the true
+	// one by up to two frames of motion (0.5 m at a shove's 30 m/s), and positions are
+	// quantized to a millimetre. 64 honest bots were seen 1.01 m off beyond the
+	// acceleration's share, against 2.1 m allowed with the stamps' error.
+	driftShare = 1.0 / 3
+	// clampAbove is how far above the ground under its middle an honest tank's
+	// height may be, m: its three-point clamp rests it on the plane of its footprint,
+	// at most supportStep (0.3 m) above that point before the clamp takes it to be on
+	// a step, plus the quantization of a height and a margin for the clamp's rays
+	// hitting a cell's other triangle.
+	clampAbove = 0.35
+	// clampBelow is how far below that ground an honest tank's height may be, m: the
+	// clamp never rests it below the ground under its middle, so only the quantization
+	// and the arithmetic of the height.
+	clampBelow = 0.05
+	// fallSlack is how far above a fall under gravity from where it left the ground
+	// an airborne tank may be, m: its clamp's tolerance and the fall's one-step
+	// allowance (fallStep, 5 cm).
+	fallSlack = clampAbove + 0.05
+	// articulationSlack is the turret or gun angle, rad, an honest update may have
+	// turned beyond its rate over the time since the last: an angle's quantization and
+	// the rate's integration by whole frames.
+	articulationSlack = 0.02
+)
+
+// Articulations of a tank's state, as package physics publishes them
+// (physics.ArticulationTurret and ArticulationGun; a test holds them equal).
+const (
+	turretArticulation = 0
+	gunArticulation    = 1
+)
+
+// motion is what a tank can do, from the one tank.Spec, and the ground it drives on:
+// the bounds of the movement checks.
+type motion struct {
+	speed      float64 // horizontal speed bound over the anchor period, m/s
+	shove      float64 // horizontal speed bound of one update, m/s
+	accel      float64 // acceleration bound, m/s²
+	turret     float64 // turret traverse rate, rad/s
+	gun        float64 // gun elevation rate, rad/s
+	gunLo      float64 // gun elevation limits, rad
+	gunHi      float64
+	ground     func(x, z float64) (float64, bool) // nil: heights not held to the ground
+	rateSlack  float64                            // a published rate's quantization, rad/s
+	accelSlack float64                            // a published acceleration's quantization, m/s²
+}
+
+// newMotion returns the movement bounds of tank s (defaults filled in) on ground.
+func newMotion(s tank.Spec, ground func(x, z float64) (float64, bool)) motion {
+	s = s.WithDefaults()
+	return motion{
+		speed: speedFactor * s.TopSpeed, shove: shoveFactor*s.TopSpeed + quantSlack*wire.VelocityStep,
+		accel:  s.Acceleration,
+		turret: s.TurretRate, gun: s.GunRate, gunLo: s.GunMin, gunHi: s.GunMax,
+		ground: ground, rateSlack: wire.ArticulationRateStep, accelSlack: quantSlack * wire.AccelerationStep,
+	}
+}
+
+// moveReason is what a refused update's tank could not have done.
+type moveReason uint8
+
+const (
+	moveSpeed        moveReason = iota // faster than the governed speed
+	moveVelocity                       // a velocity that does not match the displacement
+	moveAcceleration                   // harder than the tank accelerates
+	moveHeight                         // off the ground: flying, or inside it
+	moveArticulation                   // turret or gun beyond its rates or limits
+)
+
+// moveError is a refusal by the movement checks; it wraps deadreckon.ErrInvalidState.
+type moveError struct {
+	reason moveReason
+	msg    string
+}
+
+func (e *moveError) Error() string { return deadreckon.ErrInvalidState.Error() + ": " + e.msg }
+
+func (e *moveError) Unwrap() error { return deadreckon.ErrInvalidState }
+
+func refuse(r moveReason, format string, args ...any) error {
+	return &moveError{reason: r, msg: fmt.Sprintf(format, args...)}
+}
+
+// MoveRefusals counts the updates refused because their tank could not have moved
+// so, by what it could not have done. Each is also counted in HostStats.Invalid.
+type MoveRefusals struct {
+	// Speed: a horizontal velocity or a travel faster than the tank's governed top
+	// speed allows.
+	Speed uint64
+	// Velocity: a velocity that does not match the update's displacement.
+	Velocity uint64
+	// Acceleration: an acceleration beyond the tank's.
+	Acceleration uint64
+	// Height: above the ground when not falling from it under gravity, or inside it.
+	Height uint64
+	// Articulation: a turret or gun turned faster than its rate, a rate beyond it, or
+	// a gun beyond its limits.
+	Articulation uint64
+}
+
+// count adds err to the counts if it is a movement refusal.
+func (c *MoveRefusals) count(err error) {
+	var me *moveError
+	if !errors.As(err, &me) {
+		return
+	}
+	switch me.reason {
+	case moveSpeed:
+		c.Speed++
+	case moveVelocity:
+		c.Velocity++
+	case moveAcceleration:
+		c.Acceleration++
+	case moveHeight:
+		c.Height++
+	case moveArticulation:
+		c.Articulation++
+	}
+}
+
+// moveTrack is what the movement checks remember of an actor: its last accepted
+// state and, while it is airborne, where its fall began.
+type moveTrack struct {
+	last    deadreckon.State // last accepted, host-clock time
+	lastAt  float64          // its host receive time, s
+	air     bool             // the last accepted state was off the ground
+	airY    float64          // height of the first accepted airborne state, m
+	airAt   float64          // its timestamp, host-clock s
+	airRecv float64          // its host receive time, s
+}
+
+// start begins the track at the actor's spawn state s, received at host time now. A
+// spawn the judge placed (s) keeps the turret and gun of the state its owner asked
+// for (asked): the judge moves the hull, and the owner's turret stays where it was.
+func (t *moveTrack) start(s, asked *deadreckon.State, now float64) {
+	*t = moveTrack{last: *s, lastAt: now}
+	t.last.Articulations, t.last.NumArticulations = asked.Articulations, asked.NumArticulations
+}
+
+// checkMove holds next, arriving at host time now, to what the tank can do after its
+// last accepted state (t.last) and its anchor a: the governed speed, on the velocity
+// field and on the travel since the anchor; a velocity that matches the
+// displacement; the acceleration; the height on the ground, or falling from it; and
+// the turret and gun within their rates and limits. It returns a *moveError, or nil
+// and records next as accepted in t.
+func checkMove(t *moveTrack, a *anchor, next *deadreckon.State, now float64, mo *motion, l *Limits) error {
+	if err := checkSpeed(a, next, now, mo, l); err != nil {
+		return err
+	}
+	if err := checkVelocity(&t.last, next, math.Max(0, now-t.lastAt), mo, l.PositionSlack*driftShare); err != nil {
+		return err
+	}
+	air, err := t.checkHeight(next, now, mo)
+	if err != nil {
+		return err
+	}
+	if err := checkArticulations(&t.last, next, math.Max(0, now-t.lastAt), mo); err != nil {
+		return err
+	}
+	if air && !t.air {
+		t.airY, t.airAt, t.airRecv = next.Position[1], next.Time, now
+	}
+	t.air, t.last, t.lastAt = air, *next, now
+	return nil
+}
+
+// horizontal returns v's length in the ground plane.
+func horizontal(v mgl64.Vec3) float64 { return math.Hypot(v[0], v[2]) }
+
+// checkSpeed holds the velocity field to what a shove gives at most and the
+// acceleration field to the tank's, and the horizontal travel since the anchor to
+// what the governed speed and acceleration reach (maxTravel, with the anchor's
+// slack): a tank may be shoved faster for a moment, never for long.
+func checkSpeed(a *anchor, next *deadreckon.State, now float64, mo *motion, l *Limits) error {
+	if v := horizontal(next.Velocity); v > mo.shove {
+		return refuse(moveSpeed, "speed %.1f m/s over %.1f", v, mo.shove)
+	}
+	if acc := next.Acceleration.Len(); acc > mo.accel+mo.accelSlack {
+		return refuse(moveAcceleration, "acceleration %.1f m/s² over %.1f", acc, mo.accel)
+	}
+	gov := *l
+	gov.MaxSpeed, gov.MaxAcceleration = mo.speed, mo.accel
+	dt := math.Max(0, now-a.at)
+	if d := horizontal(next.Position.Sub(a.pos)); d > maxTravel(a.speed, dt, &gov) {
+		return refuse(moveSpeed, "travelled %.1f m in %.3f s", d, dt)
+	}
+	return nil
+}
+
+// checkVelocity holds the horizontal displacement from prev to next to what their
+// velocities allow. Over τ seconds between their stamps, a velocity that changes at
+// most at the tank's acceleration a, and at once by the difference of the two
+// velocities at most (a collision), moves the tank within (|v₁−v₀|/2 + a·τ)·τ of the
+// mean v̄ of the two velocities times τ. τ itself may be off: by stampError, or,
+// while the owner's clock sync corrects itself, by as much as the stamps' interval
+// differs from the arrivals' (dt, s); that moves the tank |v̄| times the error, and at
+// least the governed speed times stampError is allowed for it. The velocities lag by
+// up to slack metres. A velocity of zero while the position moves at speed is
+// refused: its mean times any τ is zero.
+func checkVelocity(prev, next *deadreckon.State, dt float64, mo *motion, slack float64) error {
+	tau := math.Max(0, next.Time-prev.Time)
+	v0 := mgl64.Vec3{prev.Velocity[0], 0, prev.Velocity[2]}
+	v1 := mgl64.Vec3{next.Velocity[0], 0, next.Velocity[2]}
+	mean := v0.Add(v1).Mul(0.5)
+	d := next.Position.Sub(prev.Position)
+	d[1] = 0
+	drift := d.Sub(mean.Mul(tau)).Len()
+	timing := math.Max(mo.speed*stampError, mean.Len()*(math.Abs(tau-dt)+stampError))
+	if allow := (v1.Sub(v0).Len()/2+mo.accel*tau)*tau + timing + slack; drift > allow {
+		return refuse(moveVelocity, "moved %.1f m in %.3f s, %.1f m off its velocities", d.Len(), tau, drift)
+	}
+	return nil
+}
+
+// checkHeight holds next on the ground, within the clamp's tolerance, or falling from
+// where it left it no slower than gravity. It reports whether next is airborne.
+func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion) (bool, error) {
+	if mo.ground == nil {
+		return false, nil
+	}
+	p := next.Position
+	g, ok := mo.ground(p[0], p[2])
+	if !ok {
+		return false, refuse(moveHeight, "off the ground at (%.1f, %.1f)", p[0], p[2])
+	}
+	above := p[1] - g
+	switch {
+	case above < -clampBelow:
+		return false, refuse(moveHeight, "%.2f m inside the ground", -above)
+	case above <= clampAbove:
+		return false, nil
+	}
+	// Airborne: off a ledge, the tank falls from its edge under gravity. The edge is
+	// on its way since the last update, no higher than the ground there; once in the
+	// air, it falls from the first airborne height at least as fast as gravity pulls.
+	top, fell := t.launch(p, mo), 0.0
+	if t.air {
+		// Timed by the shorter of the stamps' and the arrivals' intervals: honest
+		// stamps are right to within stampError however late an update arrives,
+		// unless the owner's clock sync corrects itself meanwhile, when the arrivals
+		// are right. A cheat cannot shorten the arrivals' interval, and its stamps
+		// stay within their window (stampWindow), so it gains a fraction of a second
+		// of hover at most.
+		top = t.airY
+		fall := math.Max(0, math.Min(next.Time-t.airAt, now-t.airRecv)-stampError)
+		fell = 0.5 * deadreckon.Gravity * fall * fall
+	}
+	if p[1] > top-fell+fallSlack {
+		return true, refuse(moveHeight, "%.1f m above the ground, %.1f m above a fall", above, p[1]-(top-fell))
+	}
+	return true, nil
+}
+
+// launchSamples is how many points of the way from the last update to the next the
+// ground is sampled at, for the highest edge a fall may have begun from.
+const launchSamples = 8
+
+// launch returns the highest ground on the straight way from the last accepted
+// position to p, m: where a tank that is now in the air can have left the ground.
+func (t *moveTrack) launch(p mgl64.Vec3, mo *motion) float64 {
+	top := math.Inf(-1)
+	q := t.last.Position
+	for i := range launchSamples + 1 {
+		f := float64(i) / launchSamples
+		if g, ok := mo.ground(q[0]+f*(p[0]-q[0]), q[2]+f*(p[2]-q[2])); ok {
+			top = math.Max(top, g)
+		}
+	}
+	return math.Max(top, q[1])
+}
+
+// checkArticulations holds a tank's turret and gun to their rates over dt seconds of
+// arrival since prev (with the stamps' interval if longer, and arrivalJitter), their
+// published rates to the same limits, and the gun to its elevation limits.
+func checkArticulations(prev, next *deadreckon.State, dt float64, mo *motion) error {
+	if next.NumArticulations <= gunArticulation || prev.NumArticulations <= gunArticulation {
+		return nil
+	}
+	span := math.Max(dt, next.Time-prev.Time) + arrivalJitter
+	for _, j := range []struct {
+		name string
+		i    int
+		rate float64
+	}{{"turret", turretArticulation, mo.turret}, {"gun", gunArticulation, mo.gun}} {
+		a0, a1 := prev.Articulations[j.i], next.Articulations[j.i]
+		if r := math.Abs(a1.Rate); r > j.rate+mo.rateSlack {
+			return refuse(moveArticulation, "%s rate %.2f rad/s over %.2f", j.name, r, j.rate)
+		}
+		if d := math.Abs(geom.WrapAngle(a1.Angle - a0.Angle)); d > j.rate*span+articulationSlack {
+			return refuse(moveArticulation, "%s turned %.2f rad in %.3f s", j.name, d, dt)
+		}
+	}
+	if g := next.Articulations[gunArticulation].Angle; g < mo.gunLo-articulationSlack || g > mo.gunHi+articulationSlack {
+		return refuse(moveArticulation, "gun at %.3f rad outside %.3f…%.3f", g, mo.gunLo, mo.gunHi)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package record
 import (
 	"io"
 	"testing"
+	"time"
 
 	"github.com/treadline/treadline/net/wire"
 )
@@ -70,6 +71,25 @@ func BenchmarkWriterFrame(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		w.Frame(float64(i)/60, 0.01)
+	}
+}
+
+// BenchmarkRingTick is a client's tick kept in memory for the kill camera: a frame,
+// an update received and its own tank's true pose, into a ring of ten seconds.
+func BenchmarkRingTick(b *testing.B) {
+	r, err := NewRing(Meta{}, 10*time.Second, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close() })
+	w := r.Writer()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		now := float64(i) / 60
+		w.Frame(now, 0)
+		u := wire.Update{Actor: 3, Seq: uint16(i), State: tankState(now)}
+		_ = w.Update(now, now-0.1, &u)
+		w.Truth(truePose(1, now))
 	}
 }
 

@@ -46,7 +46,12 @@
 //	if err := r.Err(); err != nil { fmt.Println(err) } // where a damaged file stopped
 //
 // MatchTap and HostTap connect a Writer to a game.Match (its game.Observer hook) and to
-// a net.Host (its net.Tap hook).
+// a net.Host (its net.Tap hook); Taps puts several MatchTaps on one match; UplinkTap,
+// on a practice's in-process host, records the player's own updates as they arrive
+// there, which the player's client cannot see.
+//
+// A Ring is a recording kept in memory, of which only the last seconds are kept,
+// bounded and reusing its buffers: what the kill camera replays after a death.
 //
 // A Writer is safe for concurrent use; a Reader is not.
 package record

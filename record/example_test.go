@@ -3,6 +3,7 @@ package record_test
 import (
 	"bytes"
 	"fmt"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
@@ -54,4 +55,45 @@ func Example() {
 	// state at 42.000 s: actor 7 at [10 2 -4], arrived 41.990 s
 	// truth-key at 42.000 s: actor 2 truly at [1 2 3]
 	// stopped early: false
+}
+
+// A match keeps its last two seconds in memory: after ten seconds of ticks, the ring
+// reads back from a block before eight seconds on, opened by the spawn of the tank that came before.
+func ExampleRing() {
+	ring, err := record.NewRing(record.Meta{Perspective: record.Client}, 2*time.Second, record.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ring.Close()
+	w := ring.Writer()
+	_ = w.Message(0, &wire.Spawn{Actor: 7, Owner: 1, Name: "ann", State: deadreckon.NewState(mgl64.Vec3{})})
+	for tick := 1; tick <= 600; tick++ {
+		w.Frame(float64(tick)/60, 0)
+		if tick%60 == 0 {
+			_ = w.Sync() // a second a second: the ring's writer keeps up
+		}
+	}
+	r, err := ring.Reader()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var rec record.Record
+	frames, first := 0, -1.0
+	for r.Next(&rec) {
+		switch {
+		case rec.Kind == record.KindMessage:
+			fmt.Printf("%v at %.2f s: %v\n", rec.Kind, rec.Time, rec.Message.Type())
+		case rec.Kind == record.KindFrame && frames == 0:
+			first = rec.Time
+			fallthrough
+		default:
+			frames++
+		}
+	}
+	fmt.Printf("%d frames from %.2f s to %.2f s\n", frames, first, rec.Time)
+	// Output:
+	// message at 7.77 s: spawn
+	// 135 frames from 7.77 s to 10.00 s
 }

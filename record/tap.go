@@ -153,6 +153,31 @@ func (t *MatchTap) Truth(actor uint32, s *deadreckon.Sample) {
 	w.Truth(p)
 }
 
+// Taps are several MatchTaps on one match (a file's and a Ring's): a game.Observer
+// that passes everything to each in turn.
+type Taps []*MatchTap
+
+// Polled passes a tick to every tap.
+func (ts Taps) Polled(now float64, events []net.Event, clockOffset time.Duration) {
+	for _, t := range ts {
+		t.Polled(now, events, clockOffset)
+	}
+}
+
+// Published passes a published update to every tap.
+func (ts Taps) Published(actor uint32, s deadreckon.State, now float64) {
+	for _, t := range ts {
+		t.Published(actor, s, now)
+	}
+}
+
+// Truth passes a true pose to every tap.
+func (ts Taps) Truth(actor uint32, s *deadreckon.Sample) {
+	for _, t := range ts {
+		t.Truth(actor, s)
+	}
+}
+
 // HostTap records a net.Host through its Tap hook (net.HostConfig.Tap): every update
 // the host accepts and relays, with its arrival time, every message it sends every
 // player, every join and every leave. Given a Next function it starts a new recording
@@ -255,6 +280,63 @@ func (t *HostTap) rotate(at float64) {
 	}
 	t.sink.Swap(w)
 }
+
+// UplinkTap records, through a host's Tap hook (net.HostConfig.Tap), the updates of
+// one player's tanks as the host accepted them, each at its arrival at the host:
+// state records of the recorder's own tanks. A client cannot see when its updates
+// arrive; in a practice the host runs in the recorder's own process and can, so the
+// recording holds the recorder's own link as it was, its losses included. The
+// host's run loop calls its methods; SetPlayer may be called from any goroutine.
+type UplinkTap struct {
+	sink   *Sink
+	shift  func() float64
+	player atomic.Uint32 // the recorder's player id; 0 until set (the host's own is never one)
+	set    atomic.Bool
+	own    map[wire.ActorID]bool
+}
+
+// NewUplinkTap returns a tap writing to sink. shift, if set, is added to the host's
+// times to put them on the recording's clock.
+func NewUplinkTap(sink *Sink, shift func() float64) *UplinkTap {
+	return &UplinkTap{sink: sink, shift: shift, own: make(map[wire.ActorID]bool)}
+}
+
+// SetPlayer names the recorder's player: the tanks it spawns from then on are its own.
+func (t *UplinkTap) SetPlayer(id uint32) {
+	t.player.Store(id)
+	t.set.Store(true)
+}
+
+// Relayed records an update of one of the recorder's tanks as it arrived at the host.
+func (t *UplinkTap) Relayed(rec []byte, at float64) {
+	if len(rec) < 2 || !t.own[wire.ActorID(uint16(rec[0])<<8|uint16(rec[1]))] {
+		return
+	}
+	if w := t.sink.Writer(); w != nil {
+		if t.shift != nil {
+			at += t.shift()
+		}
+		_ = w.State(at, at, rec) // the host checked the record
+	}
+}
+
+// Broadcast learns which tanks are the recorder's from their spawns.
+func (t *UplinkTap) Broadcast(m wire.Message, _ float64) {
+	switch m := m.(type) {
+	case *wire.Spawn:
+		if t.set.Load() && uint32(m.Owner) == t.player.Load() {
+			t.own[m.Actor] = true
+		}
+	case *wire.Despawn:
+		delete(t.own, m.Actor)
+	}
+}
+
+// Joined does nothing: the recorder's view records the players.
+func (t *UplinkTap) Joined(uint32, string, float64) {}
+
+// Left does nothing.
+func (t *UplinkTap) Left(uint32, wire.LeaveReason, float64) {}
 
 // sortedKeys returns m's keys in increasing order, so that recordings repeat.
 func sortedKeys[K ~uint16, V any](m map[K]V) []K {

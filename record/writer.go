@@ -72,8 +72,9 @@ type Writer struct {
 	closed bool
 	stats  Stats // Records, RawBytes, Dropped; the rest are atomics below
 
-	free chan *block // spare blocks
-	full chan *block // sealed blocks for the disk
+	free chan *block        // spare blocks
+	full chan *block        // sealed blocks for the disk
+	sync chan chan struct{} // Sync's requests: closed once what was sealed before is written
 	done chan struct{}
 
 	blocks, bytes atomic.Uint64
@@ -141,6 +142,7 @@ func newWriter(out io.Writer, meta Meta, cfg Config) (*Writer, error) {
 		tracks: make(map[uint32]*truthTrack),
 		free:   make(chan *block, cfg.Queue),
 		full:   make(chan *block, cfg.Queue+1),
+		sync:   make(chan chan struct{}),
 		done:   make(chan struct{}),
 		cur:    &block{raw: make([]byte, 0, 32<<10)},
 	}
@@ -413,6 +415,43 @@ func (w *Writer) Flush() {
 	}
 }
 
+// Sync seals the open block and waits until every block sealed so far is written
+// (or dropped), and returns the first write error. Unlike Flush it waits for the
+// writer's goroutine: it is for a reader of what was written (a Ring), not for the
+// match's hot path.
+func (w *Writer) Sync() error {
+	if !w.sealOpen(false) {
+		return w.Err()
+	}
+	ack := make(chan struct{})
+	select {
+	case w.sync <- ack:
+		<-ack
+	case <-w.done:
+	}
+	return w.Err()
+}
+
+// sealOpen seals the open block and, closing, takes no record after it. Once the
+// Writer is closed it waits for the writer's goroutine to finish instead, and
+// reports false.
+func (w *Writer) sealOpen(closing bool) bool {
+	w.mu.Lock()
+	was := w.closed
+	if !was {
+		w.seal()
+		if closing {
+			w.closed = true
+			close(w.full)
+		}
+	}
+	w.mu.Unlock()
+	if was {
+		<-w.done
+	}
+	return !was
+}
+
 // Stats returns the writer's counters.
 func (w *Writer) Stats() Stats {
 	w.mu.Lock()
@@ -434,16 +473,9 @@ func (w *Writer) Err() error {
 // file the Writer created. It returns the first write error. It is safe to call
 // more than once.
 func (w *Writer) Close() error {
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		<-w.done
+	if !w.sealOpen(true) {
 		return w.Err()
 	}
-	w.seal()
-	w.closed = true
-	close(w.full)
-	w.mu.Unlock()
 	<-w.done
 	if w.file != nil {
 		err := w.file.Sync()
@@ -457,37 +489,67 @@ func (w *Writer) Close() error {
 	return w.Err()
 }
 
-// run compresses and writes sealed blocks until Close.
+// run compresses and writes sealed blocks until Close, and answers Sync once every
+// block sealed before it asked is written.
 func (w *Writer) run() {
 	defer close(w.done)
-	var (
-		buf bytes.Buffer
-		zw  *flate.Writer
-	)
-	for b := range w.full {
-		if !w.failed.Load() {
-			if zw == nil {
-				zw, _ = flate.NewWriter(&buf, flate.DefaultCompression) // the level is valid
+	var out blockOut
+	for {
+		select {
+		case b, ok := <-w.full:
+			if !ok {
+				return
 			}
-			frame, err := encodeBlock(&buf, zw, b)
-			if err == nil {
-				_, err = w.out.Write(frame)
+			w.write(&out, b)
+		case ack := <-w.sync:
+			// Sync sealed before it asked: its blocks are in full already.
+			for drained := false; !drained; {
+				select {
+				case b, ok := <-w.full:
+					if !ok {
+						close(ack)
+						return
+					}
+					w.write(&out, b)
+				default:
+					drained = true
+				}
 			}
-			if err != nil {
-				w.fail(fmt.Errorf("record: write %s: %w", w.cfg.Name, err))
-			} else {
-				w.blocks.Add(1)
-				w.bytes.Add(uint64(len(frame)))
-			}
+			close(ack)
 		}
-		if w.failed.Load() {
-			w.mu.Lock()
-			w.stats.Dropped += uint64(countRecords(b.raw))
-			w.mu.Unlock()
-		}
-		b.raw = b.raw[:0]
-		w.free <- b
 	}
+}
+
+// blockOut is the writer goroutine's compression state, reused block after block.
+type blockOut struct {
+	buf bytes.Buffer
+	zw  *flate.Writer
+}
+
+// write compresses and writes one sealed block, then hands it back to the spares.
+func (w *Writer) write(out *blockOut, b *block) {
+	if !w.failed.Load() {
+		if out.zw == nil {
+			out.zw, _ = flate.NewWriter(&out.buf, flate.DefaultCompression) // the level is valid
+		}
+		frame, err := encodeBlock(&out.buf, out.zw, b)
+		if err == nil {
+			_, err = w.out.Write(frame)
+		}
+		if err != nil {
+			w.fail(fmt.Errorf("record: write %s: %w", w.cfg.Name, err))
+		} else {
+			w.blocks.Add(1)
+			w.bytes.Add(uint64(len(frame)))
+		}
+	}
+	if w.failed.Load() {
+		w.mu.Lock()
+		w.stats.Dropped += uint64(countRecords(b.raw))
+		w.mu.Unlock()
+	}
+	b.raw = b.raw[:0]
+	w.free <- b
 }
 
 // fail records the first write error and reports it once.

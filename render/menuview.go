@@ -66,27 +66,25 @@ func (v *MenuView) label(size float64, c math32.Color) *gui.Label {
 // Size returns the picture size the view is laid out for, pixels.
 func (v *MenuView) Size() (w, h int) { return v.w, v.h }
 
+// Menu fonts and spacing at full size, pixels: the layout scales them all by one
+// factor when the panel would not fit the window.
+const (
+	menuTitleFont = 30.0
+	menuHintFont  = 15.0
+	menuRowFont   = 21.0 // the rows' largest font
+	menuRowMin    = 11.0 // the rows' smallest font before they scroll
+	menuMinFont   = 1.0  // the smallest font of all, in a tiny window (unreadable, but inside it)
+	menuMinWidth  = 360.0
+)
+
 // Show draws page p from now on, rebuilding the texts.
 func (v *MenuView) Show(p MenuPage) {
 	v.page = MenuPage{Title: p.Title, Items: slices.Clone(p.Items), Selected: p.Selected, Hint: p.Hint}
 	items := v.page.Items
-	v.title.SetText(p.Title)
 	v.hint.SetText(p.Hint)
 	for len(v.names) < len(items) {
-		v.names = append(v.names, v.label(21, menuText))
-		v.vals = append(v.vals, v.label(21, menuText))
-	}
-	// Rows shrink to fit a small window: what is left after the title and hint,
-	// shared by the rows (a label is about 1.25 font sizes tall plus its padding).
-	if n := len(items); n > 0 {
-		perRow := (float64(v.h)-160)/float64(n) - 4
-		size := math.Max(11, math.Min(21, (perRow-8)/1.25))
-		for i := range v.names {
-			if v.names[i].FontSize() != size {
-				v.names[i].SetFontSize(size)
-				v.vals[i].SetFontSize(size)
-			}
-		}
+		v.names = append(v.names, v.label(menuRowFont, menuText))
+		v.vals = append(v.vals, v.label(menuRowFont, menuText))
 	}
 	for i := range v.names {
 		on := i < len(items)
@@ -98,7 +96,7 @@ func (v *MenuView) Show(p MenuPage) {
 		v.names[i].SetText(items[i][0])
 		v.vals[i].SetText(items[i][1])
 	}
-	v.layout(len(items), p.Selected)
+	v.fit(len(items), p.Selected)
 }
 
 // Resize lays the page out again for a w×h picture (pixels); sizes below one pixel
@@ -111,39 +109,130 @@ func (v *MenuView) Resize(w, h int) {
 	v.Show(v.page)
 }
 
-// layout places the labels, the two item columns side by side, all centred, and the
-// highlight behind row sel.
-func (v *MenuView) layout(n, sel int) {
-	var nameW, valW, rowH float32
+// menuFit is one way to lay a page out: a scale of every font and gap, and the rows
+// shown (first, first+1, … first+shown-1) when not all fit.
+type menuFit struct {
+	scale, rowFont float64
+	first, shown   int
+}
+
+// fit lays out n rows with row sel selected so that the panel fits the picture. Rows
+// shrink first (to menuRowMin), then show only as many as fit around the selected
+// one (the title says which), and only then does everything shrink by one scale.
+func (v *MenuView) fit(n, sel int) {
+	f := menuFit{scale: 1, shown: n}
+	if n > 0 {
+		// What is left after the title and hint, shared by the rows (a label is about
+		// 1.25 font sizes tall plus its padding).
+		perRow := (float64(v.h)-160)/float64(n) - 4
+		f.rowFont = math.Max(menuRowMin, math.Min(menuRowFont, (perRow-8)/1.25))
+	}
+	for range 16 {
+		v.apply(f, n)
+		width, chrome, rowH := v.measure(n, f.scale)
+		availW, availH := float32(v.w)-2*v.margin(), float32(v.h)-2*v.margin()
+		shown := n
+		if n > 0 && chrome+float32(n)*rowH > availH {
+			shown = max(1, int((availH-chrome)/rowH))
+		}
+		if shown != f.shown { // the title says which rows show: measure it again
+			f.shown = shown
+			f.first = max(0, min(n-shown, sel-shown/2))
+			continue
+		}
+		height := chrome + float32(shown)*rowH
+		if width <= availW+0.5 && height <= availH+0.5 || f.scale*menuTitleFont <= menuMinFont {
+			break
+		}
+		f.scale *= 0.97 * math.Min(1, float64(min(availW/width, availH/height)))
+	}
+	v.layout(n, sel, f)
+}
+
+// apply sets the fonts and paddings of f, and the title (with the rows it shows when
+// they scroll).
+func (v *MenuView) apply(f menuFit, n int) {
+	title := v.page.Title
+	if f.shown < n {
+		title = fmt.Sprintf("%s (%d–%d of %d)", title, f.first+1, f.first+f.shown, n)
+	}
+	v.title.SetText(title)
+	font := func(l *gui.Label, size float64) {
+		size = math.Max(menuMinFont, size*f.scale)
+		if l.FontSize() != size {
+			l.SetFontSize(size)
+		}
+		p := float32(f.scale)
+		l.SetPaddings(4*p, 10*p, 4*p, 10*p)
+	}
+	font(v.title, menuTitleFont)
+	font(v.hint, menuHintFont)
+	for i := 0; i < n; i++ {
+		font(v.names[i], f.rowFont)
+		font(v.vals[i], f.rowFont)
+	}
+}
+
+// margin is the room kept between the panel and the picture's edge, pixels.
+func (v *MenuView) margin() float32 { return min(10, float32(min(v.w, v.h))/20) }
+
+// measure returns the panel's width, its height without the rows, and a row's
+// height with its gap, at scale s, pixels.
+func (v *MenuView) measure(n int, s float64) (width, chrome, rowH float32) {
+	var nameW, valW float32
 	for i := 0; i < n; i++ {
 		w, h := v.names[i].Size()
 		nameW, rowH = max(nameW, w), max(rowH, h)
 		w, _ = v.vals[i].Size()
 		valW = max(valW, w)
 	}
+	k := float32(s)
 	tw, th := v.title.Size()
 	hw, hh := v.hint.Size()
-	width := max(nameW+24+valW, tw, hw, 360) + 40
-	height := th + 16 + float32(n)*(rowH+4) + 16 + hh + 40
+	width = max(nameW+24*k+valW, tw, hw, min(menuMinWidth*k, float32(v.w)-2*v.margin()-40*k)) + 40*k
+	chrome = th + 16*k + 16*k + hh + 40*k
+	return width, chrome, rowH + 4*k
+}
+
+// layout places the labels of the rows f shows, the two item columns side by side,
+// all centred, and the highlight behind row sel.
+func (v *MenuView) layout(n, sel int, f menuFit) {
+	width, chrome, rowH := v.measure(n, f.scale)
+	k := float32(f.scale)
+	var nameW float32
+	for i := 0; i < n; i++ {
+		w, _ := v.names[i].Size()
+		nameW = max(nameW, w)
+	}
+	tw, th := v.title.Size()
+	hw, _ := v.hint.Size()
+	height := chrome + float32(f.shown)*rowH
 	x0 := (float32(v.w) - width) / 2
-	y0 := max(10, (float32(v.h)-height)/2)
+	y0 := max(v.margin(), (float32(v.h)-height)/2)
 	v.back.SetPosition(x0, y0)
 	v.back.SetSize(width, height)
-	y := y0 + 20
+	y := y0 + 20*k
 	v.title.SetPosition((float32(v.w)-tw)/2, y)
-	y += th + 16
-	left := x0 + 20
-	v.bar.SetVisible(sel >= 0 && sel < n)
+	y += th + 16*k
+	left := x0 + 20*k
+	v.bar.SetVisible(false)
 	for i := 0; i < n; i++ {
-		v.names[i].SetPosition(left, y)
-		v.vals[i].SetPosition(left+nameW+24, y)
-		if i == sel {
-			v.bar.SetPosition(left-6, y)
-			v.bar.SetSize(width-28, rowH)
+		on := i >= f.first && i < f.first+f.shown
+		v.names[i].SetVisible(on)
+		v.vals[i].SetVisible(on)
+		if !on {
+			continue
 		}
-		y += rowH + 4
+		v.names[i].SetPosition(left, y)
+		v.vals[i].SetPosition(left+nameW+24*k, y)
+		if i == sel {
+			v.bar.SetVisible(true)
+			v.bar.SetPosition(left-6*k, y)
+			v.bar.SetSize(width-28*k, rowH-4*k)
+		}
+		y += rowH
 	}
-	v.hint.SetPosition((float32(v.w)-hw)/2, y+16)
+	v.hint.SetPosition((float32(v.w)-hw)/2, y+16*k)
 }
 
 // DrawMenu clears the framebuffer to the menu's backdrop and draws m alone into it,

@@ -167,7 +167,7 @@ func TestHelpRows(t *testing.T) {
 }
 
 // TestMenuViewLayout: the highlight sits behind the selected row and only there, the
-// rows are centred, and they shrink to fit a small window.
+// rows are centred, and they shrink, then scroll, to fit a small window.
 func TestMenuViewLayout(t *testing.T) {
 	v := NewMenuView(DefaultWidth, DefaultHeight)
 	page := MenuPage{Title: "Treadline", Items: [][2]string{{"Practice", ""}, {"Volume", "80%"}, {"Quit", ""}},
@@ -197,8 +197,11 @@ func TestMenuViewLayout(t *testing.T) {
 	if small := v.names[0].FontSize(); small >= big {
 		t.Errorf("15 rows in a 400×240 window: font size %v, not below the %v of 3 rows at 1280×720", small, big)
 	}
-	if n := len(v.names); !v.names[n-1].Visible() {
-		t.Error("the last row is hidden")
+	page.Selected = len(page.Items) - 1
+	v.Show(page)
+	if n := len(page.Items); !v.names[n-1].Visible() || v.names[0].Visible() {
+		t.Errorf("15 rows in a 400×240 window, the last selected: last shown %v, first shown %v; want the rows scrolled",
+			v.names[n-1].Visible(), v.names[0].Visible())
 	}
 }
 

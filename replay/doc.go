@@ -12,7 +12,8 @@
 // game.Ghost values, a second algorithm's view of every tank (SetAlt, the A/B
 // comparison), the true pose of every tank whose truth the recording holds with its
 // error, and the kill camera's view (KillCam): the seconds before a kill with the
-// target as the shooter saw it.
+// target as the shooter saw it. ReadRing reads what a record.Ring holds, the last
+// seconds of a match still being played, for the kill camera after a death.
 //
 // Delayed dead reckoning is the Player's default, and the right one for watching: a
 // recording already holds every update's future, so the delayed reckoner is handed

@@ -58,15 +58,19 @@ func (p *Player) KillBefore(t float64) (Kill, bool) {
 // KillCam plays the KillCamLead seconds before kill k from the shooter's side: the
 // replay seeks there, and until just after the kill its snapshots show the target as
 // the shooter saw it, with the host's rebuild of that view at the hit.
-func (p *Player) KillCam(k Kill) error {
+func (p *Player) KillCam(k Kill) error { return p.KillCamFor(k, KillCamLead) }
+
+// KillCamFor is KillCam starting lead seconds before the kill (a live match's kill
+// camera fits between the death and the respawn).
+func (p *Player) KillCamFor(k Kill, lead float64) error {
 	target := p.rec.Tanks[k.Target]
 	if target == nil {
 		return ErrNoKill
 	}
-	if err := p.Seek(k.Time - KillCamLead); err != nil {
+	if err := p.Seek(k.Time - lead); err != nil {
 		return err
 	}
-	kc := &killCam{kill: k, until: k.Time + killCamTail}
+	kc := &killCam{kill: k, until: k.Time + KillCamTail}
 	kc.stream = p.shooterView(target)
 	cfg := p.rec.Meta.DeadReckoning.Reckon
 	if p.rec.Meta.DeadReckoning == (deadreckon.PublisherConfig{}) {
@@ -78,6 +82,27 @@ func (p *Player) KillCam(k Kill) error {
 	kc.feed(p.t, p.rec.ClockOffset(p.t), p.cfg.Map, p.camera)
 	p.kill = kc
 	return nil
+}
+
+// LastDeath returns the last kill of one of the recorder's own tanks, and false
+// when the recording holds none: what a live kill camera replays.
+func (p *Player) LastDeath() (Kill, bool) {
+	for i := len(p.rec.Kills) - 1; i >= 0; i-- {
+		if k := p.rec.Kills[i]; p.rec.Tanks[k.Target] != nil && p.rec.Tanks[k.Target].Own {
+			return k, true
+		}
+	}
+	return Kill{}, false
+}
+
+// KillOf returns the last kill of tank id, and false when it was never destroyed.
+func (p *Player) KillOf(id uint32) (Kill, bool) {
+	for i := len(p.rec.Kills) - 1; i >= 0; i-- {
+		if k := p.rec.Kills[i]; k.Target == id {
+			return k, true
+		}
+	}
+	return Kill{}, false
 }
 
 // KillCamOn returns the kill the kill camera is showing, and whether it is on.

@@ -29,8 +29,8 @@ const (
 	truthGap = 0.5
 	// KillCamLead is how long before a kill the kill camera starts, s.
 	KillCamLead = 5.0
-	// killCamTail is how long after the kill it keeps playing, s.
-	killCamTail = 1.5
+	// KillCamTail is how long after the kill it keeps playing, s.
+	KillCamTail = 1.5
 	// replayLookahead is how far past the present, beyond the link's latency, the
 	// replay hands the Delayed algorithm its updates, s: a heartbeat, the longest
 	// gap between two updates of a tank.
@@ -225,7 +225,7 @@ func (p *Player) Seek(t float64) error {
 
 // stepTo steps the match to t, at most game.DefaultMaxStep at a time.
 func (p *Player) stepTo(t float64) error {
-	t = math.Min(t, p.rec.End+killCamTail)
+	t = math.Min(t, p.rec.End+KillCamTail)
 	for p.t < t {
 		p.t = math.Min(t, p.t+game.DefaultMaxStep)
 		if err := p.step(p.t); err != nil {

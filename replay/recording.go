@@ -79,7 +79,9 @@ type Tank struct {
 	// its owner (its own tanks, practice's bots), s on the recorder's clock.
 	SentAt []float64
 	// Received holds the updates of it the recorder received (or, for a host,
-	// accepted), in order; Arrival their arrival times.
+	// accepted), in order; Arrival their arrival times. For the recorder's own tanks
+	// these are its updates as the host took them in, when the recording knows it
+	// (a practice's in-process host): the recorder's own link as it was.
 	Received []Received
 	// Own reports one of the recorder's own tanks (its player owns it).
 	Own bool
@@ -133,7 +135,11 @@ func Read(r *record.Reader) (*Recording, error) {
 
 // builder turns records into a Recording.
 type builder struct {
-	rec    *Recording
+	rec *Recording
+	// uplink holds the indices of the events of received updates: those of the
+	// recorder's own tanks (its updates as the host took them in) are dropped once
+	// every spawn is known, for its own tanks replay from what they published.
+	uplink []int
 	names  map[uint32]string // player names, from joins and spawns
 	offset float64           // the last frame's clock offset
 	first  bool
@@ -207,7 +213,31 @@ func (b *builder) state(r *record.Record) {
 	// The wire carries the host clock modulo 2³² ms; recordings are far shorter.
 	s.Time = unwrap(s.Time, r.Time+b.offset)
 	t.Received = append(t.Received, Received{State: s, Arrival: r.Arrival, Handled: r.Time})
+	if b.rec.Meta.Perspective == record.Client {
+		b.uplink = append(b.uplink, len(b.rec.Events))
+	}
 	b.push(r.Time, net.Event{Kind: net.EventState, Actor: t.ID, Owner: t.Owner, State: s, Arrival: r.Arrival})
+}
+
+// dropUplink drops the events of the recorder's own updates as the host took them
+// in: a spawn may come after them, so this waits for the end.
+func (b *builder) dropUplink() {
+	drop := make(map[int]bool)
+	for _, i := range b.uplink {
+		if t := b.rec.Tanks[b.rec.Events[i].Event.Actor]; t != nil && t.Own {
+			drop[i] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	kept := b.rec.Events[:0]
+	for i, it := range b.rec.Events {
+		if !drop[i] {
+			kept = append(kept, it)
+		}
+	}
+	b.rec.Events = kept
 }
 
 // unwrap maps a wire timestamp to the host time nearest near.
@@ -266,6 +296,7 @@ func (b *builder) push(t float64, ev net.Event) {
 // finish sorts what needs sorting once every record is in.
 func (b *builder) finish() {
 	rec := b.rec
+	b.dropUplink()
 	// Records are written in the order the recorder took them in; times from two
 	// goroutines (practice's player and host) may interleave slightly out of order.
 	sort.SliceStable(rec.Events, func(i, j int) bool { return rec.Events[i].Time < rec.Events[j].Time })
@@ -414,4 +445,14 @@ func (r *Recording) medianLatency() float64 {
 	}
 	slices.Sort(lat)
 	return lat[len(lat)/2]
+}
+
+// ReadRing reads what a record.Ring holds now: the last seconds of a match, opened by
+// the tanks in it before them. Recording goes on into the ring.
+func ReadRing(ring *record.Ring) (*Recording, error) {
+	r, err := ring.Reader()
+	if err != nil {
+		return nil, err
+	}
+	return Read(r)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -346,4 +347,126 @@ func TestSixteenTanksPerMinute(t *testing.T) {
 	if perMin > 0.5 || s.Dropped != 0 {
 		t.Errorf("a minute of sixteen tanks takes %.3f MB (%d records dropped), budget 0.5 MB", perMin, s.Dropped)
 	}
+}
+
+// deathMatch records a practice match until the player's tank is destroyed, keeping
+// the last ten seconds of the player's view in memory as a live match does.
+func deathMatch(t *testing.T) *recordtest.Live {
+	t.Helper()
+	live, err := recordtest.Practice(recordtest.Config{Map: testMap, Bots: 7, Seconds: 40, Seed: 1, Dir: t.TempDir(),
+		Camera: camera, Ring: 10 * time.Second, UntilDeath: true,
+		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !live.Died {
+		t.Fatal("the player's tank was not destroyed in the test match")
+	}
+	return live
+}
+
+// TestLiveKillCam replays a death from what the player's match kept in memory: the
+// last ten seconds, no more, up to the death; the kill camera shows the player's tank
+// where the shooter's match showed it, frame by frame, up to the kill.
+func TestLiveKillCam(t *testing.T) {
+	const (
+		span = 10.0
+		// meanTol and maxTol bound how far the kill camera's victim may lie from where
+		// the shooter's match drew it, m: the shooter's link is taken to be like the
+		// recorder's, and its ticks fall between the replay's.
+		meanTol, maxTol = 0.15, 0.75
+	)
+	live := deathMatch(t)
+	death := live.Frames[len(live.Frames)-1].Time
+	rec, err := replay.ReadRing(live.Ring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Start < death-span-record.DefaultRingFlush-0.02 || rec.Start > death-span+0.02 || math.Abs(rec.End-death) > 1e-6 {
+		t.Errorf("memory holds %.3f s to %.3f s, want the last %.0f s to the death at %.3f s", rec.Start, rec.End, span, death)
+	}
+	p, err := replay.NewPlayer(rec, replay.PlayerConfig{Map: testMap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, ok := p.LastDeath()
+	if !ok || k.Target != testSelf(t, rec) || math.Abs(k.Time-death) > 1e-6 {
+		t.Fatalf("last death %+v (%v): want the player's tank at %.3f s", k, ok, death)
+	}
+	if byID, ok := p.KillOf(k.Target); !ok || byID != k {
+		t.Errorf("the kill of tank %d is %+v (%v), want %+v", k.Target, byID, ok, k)
+	}
+	if _, ok := p.KillOf(k.Shooter); ok {
+		t.Errorf("the shooter %d was destroyed too, in a match that ended at the player's death", k.Shooter)
+	}
+	const lead = 3.5
+	if err := p.KillCamFor(k, lead); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(p.Time()-(k.Time-lead)) > 0.02 {
+		t.Errorf("kill camera starts at %.3f s, want %.3f s", p.Time(), k.Time-lead)
+	}
+	sum, worst, n := killCamOffsets(t, p, k, live.HostShown)
+	if n < 100 {
+		t.Fatalf("only %d kill camera frames to compare", n)
+	}
+	t.Logf("%d frames: the victim %.3f m from where the shooter's match drew it on average, %.3f m at most", n, sum/float64(n), worst)
+	if sum/float64(n) > meanTol || worst > maxTol {
+		t.Errorf("the kill camera's victim lies %.3f m (mean) and %.3f m (max) from the shooter's view, want under %.2f and %.2f",
+			sum/float64(n), worst, meanTol, maxTol)
+	}
+	// A frame of the kill camera allocates nothing: it plays in a live match's loop.
+	var snap game.Snapshot
+	allocs := testing.AllocsPerRun(60, func() {
+		_ = p.Advance(1.0 / 120)
+		p.Snapshot(&snap)
+	})
+	if _, on := p.KillCamOn(); !on || allocs > 0.1 {
+		t.Errorf("a kill camera frame allocates %.2f times (on %v)", allocs, on)
+	}
+}
+
+// killCamOffsets plays the kill camera to the kill and returns how far it shows the
+// target from where the shooter's match drew it, frame by frame (hs): summed, at
+// most, and over how many frames.
+func killCamOffsets(t *testing.T, p *replay.Player, k replay.Kill, hs []recordtest.Frame) (sum, worst float64, n int) {
+	t.Helper()
+	var snap game.Snapshot
+	for p.Time() < k.Time-1e-9 {
+		if err := p.StepFrame(); err != nil {
+			t.Fatal(err)
+		}
+		p.Snapshot(&snap)
+		i := sort.Search(len(hs), func(i int) bool { return hs[i].Time >= p.Time()-1e-9 })
+		if i == len(hs) || hs[i].Time-p.Time() > 0.02 {
+			continue
+		}
+		seen, ok := hs[i].Shown[k.Target]
+		if !ok {
+			continue
+		}
+		found := false
+		for _, tv := range snap.Tanks {
+			if tv.ID == k.Target {
+				e := tv.Position.Sub(seen).Len()
+				sum, worst, n, found = sum+e, math.Max(worst, e), n+1, true
+			}
+		}
+		if !found {
+			t.Fatalf("at %.3f s the kill camera does not show the player's tank", p.Time())
+		}
+	}
+	return sum, worst, n
+}
+
+// testSelf returns the recorder's own tank destroyed in rec: its only own tank.
+func testSelf(t *testing.T, rec *replay.Recording) uint32 {
+	t.Helper()
+	for id, tk := range rec.Tanks {
+		if tk.Own {
+			return id
+		}
+	}
+	t.Fatal("the recording holds no tank of the recorder")
+	return 0
 }

@@ -37,9 +37,13 @@ type Recording struct {
 	// unwritable path, a full disk). The match goes on without recording. If nil,
 	// the session's logger hears it.
 	Report func(error)
+	// Recent, when positive, keeps this long of the player's view of the match in
+	// memory besides (Session.Recent, a record.Ring): what the kill camera replays
+	// after a death. Zero keeps nothing in memory.
+	Recent time.Duration
 }
 
-// On reports whether r asks for a recording.
+// On reports whether r asks for a recording into a file.
 func (r Recording) On() bool { return r.Path != "" || r.Dir != "" }
 
 // recorder is a session's recording: the sink its taps write to and how it makes
@@ -50,12 +54,19 @@ type recorder struct {
 	sink *record.Sink
 	mu   sync.Mutex
 	n    int // files made in Dir
+	// ring keeps the last cfg.Recent of the player's view in memory; ringSink
+	// writes to it. Both are nil without.
+	ring     *record.Ring
+	ringSink *record.Sink
+	// uplink records the player's own updates as an in-process host took them in.
+	uplink *record.UplinkTap
 }
 
 // newRecorder returns the recorder of cfg with meta, whose sink has no writer yet,
-// or nil when cfg asks for no recording. report hears failures when cfg.Report is nil.
+// or nil when cfg asks for no recording, to a file or in memory. report hears
+// failures when cfg.Report is nil.
 func newRecorder(cfg Recording, meta record.Meta, report func(error)) *recorder {
-	if !cfg.On() {
+	if !cfg.On() && cfg.Recent <= 0 {
 		return nil
 	}
 	if cfg.Report == nil {
@@ -65,10 +76,24 @@ func newRecorder(cfg Recording, meta record.Meta, report func(error)) *recorder 
 	return &recorder{cfg: cfg, meta: meta, sink: &record.Sink{}}
 }
 
-// start opens the first file and makes the sink write to it. A failure is reported
-// and leaves the match unrecorded.
+// start opens the first file and makes the sink write to it, and starts the ring. A
+// failure is reported and leaves the match unrecorded.
 func (r *recorder) start() {
 	if r == nil {
+		return
+	}
+	if r.cfg.Recent > 0 {
+		// The ring is the player's view whoever hosts: a client's, owned by the player.
+		meta := r.meta
+		meta.Perspective = record.Client
+		ring, err := record.NewRing(meta, r.cfg.Recent, record.Config{OnError: r.cfg.Report})
+		if err != nil {
+			r.cfg.Report(err)
+		} else {
+			r.ring, r.ringSink = ring, record.NewSink(ring.Writer())
+		}
+	}
+	if !r.cfg.On() {
 		return
 	}
 	w, err := r.open()
@@ -104,15 +129,39 @@ func (r *recorder) open() (*record.Writer, error) {
 	return record.Create(path, meta, record.Config{OnError: r.cfg.Report})
 }
 
-// close ends the recording in progress.
+// close ends the recording in progress and stops the ring's.
 func (r *recorder) close() error {
 	if r == nil {
 		return nil
+	}
+	if r.ring != nil {
+		r.ringSink.Swap(nil)
+		_ = r.ring.Close() // memory: its errors were reported as they came
 	}
 	if w := r.sink.Swap(nil); w != nil {
 		return w.Close()
 	}
 	return nil
+}
+
+// setPlayer names the recording player once it has joined: its id goes in the
+// metadata, and the uplink tap learns which tanks are its own.
+func (r *recorder) setPlayer(id uint32) {
+	if r == nil {
+		return
+	}
+	r.meta.Player = id
+	if r.uplink != nil {
+		r.uplink.SetPlayer(id)
+	}
+}
+
+// recent returns the ring the player's view is kept in, or nil.
+func (r *recorder) recent() *record.Ring {
+	if r == nil {
+		return nil
+	}
+	return r.ring
 }
 
 // recordMeta is the metadata of a recording of a match on mp with dead reckoning dr
@@ -135,29 +184,69 @@ func recordMeta(p record.Perspective, mp *terrain.Map, dr deadreckon.PublisherCo
 	return m
 }
 
-// viewTap is the Observer that records a player's own view of the match; nil
-// without a recorder.
+// viewTap is the Observer that records a player's own view of the match into the
+// file and the ring; nil without either.
 func (r *recorder) viewTap() game.Observer {
 	if r == nil {
 		return nil
 	}
-	return record.NewMatchTap(r.sink, record.TapOptions{View: true})
+	var file *record.MatchTap
+	if r.cfg.On() {
+		file = record.NewMatchTap(r.sink, record.TapOptions{View: true})
+	}
+	return observer(file, r.ringTap())
 }
 
-// truthTap is the Observer that records the true poses of a host's tanks (and with
-// sent, their updates); shift, if set, puts the host's times on the recording's
-// clock. It is nil without a recorder.
-func (r *recorder) truthTap(sent bool, shift func() float64) game.Observer {
-	if r == nil {
+// ringTap is the tap that keeps the player's view in the ring; nil without one.
+func (r *recorder) ringTap() *record.MatchTap {
+	if r == nil || r.ring == nil {
+		return nil
+	}
+	return record.NewMatchTap(r.ringSink, record.TapOptions{View: true})
+}
+
+// truthTap is the tap that records the true poses of a host's tanks (and with sent,
+// their updates) into the file; shift, if set, puts the host's times on the
+// recording's clock. It is nil without a file.
+func (r *recorder) truthTap(sent bool, shift func() float64) *record.MatchTap {
+	if r == nil || !r.cfg.On() {
 		return nil
 	}
 	return record.NewMatchTap(r.sink, record.TapOptions{Sent: sent, Shift: shift})
 }
 
+// observer is the Observer of the taps that are not nil: nil when none is.
+func observer(taps ...*record.MatchTap) game.Observer {
+	var ts record.Taps
+	for _, t := range taps {
+		if t != nil {
+			ts = append(ts, t)
+		}
+	}
+	switch len(ts) {
+	case 0:
+		return nil
+	case 1:
+		return ts[0]
+	}
+	return ts
+}
+
+// uplinkTap is the net.Tap of a practice's in-process host that records the
+// player's own updates as they arrive there (see record.UplinkTap); shift puts the
+// host's times on the recording's clock. It is nil without a file.
+func (r *recorder) uplinkTap(shift func() float64) net.Tap {
+	if r == nil || !r.cfg.On() {
+		return nil
+	}
+	r.uplink = record.NewUplinkTap(r.sink, shift)
+	return r.uplink
+}
+
 // hostTap is the net.Tap that records what a host accepts and sends; with a
 // directory, a new file starts at each match's end. It is nil without a recorder.
 func (r *recorder) hostTap() net.Tap {
-	if r == nil {
+	if r == nil || !r.cfg.On() {
 		return nil
 	}
 	var next func() (*record.Writer, error)

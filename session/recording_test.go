@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/record"
 )
@@ -40,23 +43,9 @@ func TestPracticeRecords(t *testing.T) {
 	if meta.Perspective != record.Client || meta.Player == 0 || meta.Program != "test" || meta.Started == "" || meta.Link == nil {
 		t.Errorf("meta %+v", meta)
 	}
-	count := map[record.Kind]int{}
-	truths := map[uint32]int{}
-	var lastFrame, maxTruth float64
-	var rec record.Record
-	for r.Next(&rec) {
-		count[rec.Kind]++
-		switch rec.Kind {
-		case record.KindFrame:
-			lastFrame = rec.Time
-		case record.KindTruth, record.KindTruthKey:
-			truths[rec.Truth.Actor]++
-			maxTruth = max(maxTruth, rec.Time)
-		}
-	}
-	if err := r.Err(); err != nil {
-		t.Fatal(err)
-	}
+	sum := readPractice(t, r, self)
+	count, truths, lastFrame, maxTruth := sum.count, sum.truths, sum.lastFrame, sum.maxTruth
+	checkUplink(t, sum.uplink)
 	if count[record.KindFrame] < 60 || count[record.KindState] < 10 || count[record.KindSent] < 3 || count[record.KindMessage] < 4 {
 		t.Errorf("records by kind: %v", count)
 	}
@@ -67,6 +56,53 @@ func TestPracticeRecords(t *testing.T) {
 	if d := maxTruth - lastFrame; d > 0.5 || d < -0.5 {
 		t.Errorf("the last true pose at %.3f s, the last frame at %.3f s: not one clock", maxTruth, lastFrame)
 	}
+}
+
+// checkUplink checks the player's own updates as the practice's in-process host
+// recorded them, each arriving after its stamp by uplink[i] s: over the practice's
+// impaired link, a practice's lag later.
+func checkUplink(t *testing.T, uplink []float64) {
+	t.Helper()
+	slices.Sort(uplink)
+	if len(uplink) < 3 {
+		t.Errorf("%d of the player's own updates recorded as they reached the host", len(uplink))
+	} else if lag, want := uplink[len(uplink)/2], DefaultPracticeLag.Seconds(); lag < want/2 || lag > 2*want {
+		t.Errorf("the player's updates reach the host %.1f ms after their stamps (median), want about %.0f ms", 1e3*lag, 1e3*want)
+	}
+}
+
+// practiceSummary is what TestPracticeRecords reads of a recording.
+type practiceSummary struct {
+	count               map[record.Kind]int
+	truths              map[uint32]int // true poses by tank
+	lastFrame, maxTruth float64
+	uplink              []float64 // the player's own updates: arrival at the host after their stamp, s
+}
+
+// readPractice reads a practice's recording whose player's tank is self.
+func readPractice(t *testing.T, r *record.Reader, self uint32) practiceSummary {
+	t.Helper()
+	sum := practiceSummary{count: map[record.Kind]int{}, truths: map[uint32]int{}}
+	var offset float64
+	var rec record.Record
+	for r.Next(&rec) {
+		sum.count[rec.Kind]++
+		switch rec.Kind {
+		case record.KindFrame:
+			sum.lastFrame, offset = rec.Time, rec.ClockOffset
+		case record.KindTruth, record.KindTruthKey:
+			sum.truths[rec.Truth.Actor]++
+			sum.maxTruth = max(sum.maxTruth, rec.Time)
+		case record.KindState:
+			if uint32(rec.Update.Actor) == self {
+				sum.uplink = append(sum.uplink, rec.Arrival+offset-rec.Update.State.Time)
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return sum
 }
 
 // TestRecordingUnwritable starts a match whose recording cannot be written: it says so
@@ -96,5 +132,55 @@ func TestRecordingUnwritable(t *testing.T) {
 	defer mu.Unlock()
 	if len(reports) != 1 || strings.Contains(reports[0], "\n") || !strings.Contains(reports[0], "x"+RecordExt) {
 		t.Errorf("reports %q: want one line naming the file", reports)
+	}
+}
+
+// TestPracticeKeepsRecentInMemory plays a practice that keeps its last second in
+// memory and no file: Session.Recent holds the player's own view of that second,
+// opened by its own tank's spawn from before it.
+func TestPracticeKeepsRecentInMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t), Name: "tester"}, Bots: 2,
+		Record: Recording{Recent: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if sess.Recent == nil {
+		t.Fatal("no memory of the match")
+	}
+	runFor(t, 2500*time.Millisecond, physics.Input{Throttle: 1}, m)
+	self, _ := m.Self()
+	r, err := sess.Recent.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta := r.Meta(); meta.Perspective != record.Client || meta.Player == 0 {
+		t.Errorf("memory's meta %+v: want the player's view", meta)
+	}
+	first, last := math.Inf(1), 0.0
+	spawned, sent := false, 0
+	var rec record.Record
+	for r.Next(&rec) {
+		first, last = math.Min(first, rec.Time), math.Max(last, rec.Time)
+		switch rec.Kind {
+		case record.KindMessage:
+			if s, ok := rec.Message.(*wire.Spawn); ok && uint32(s.Actor) == self {
+				spawned = true
+			}
+		case record.KindSent:
+			sent++
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if span := last - first; span < 1 || span > 1+2*record.DefaultRingFlush {
+		t.Errorf("memory spans %.3f s (%.3f to %.3f), want a second and at most a block more", span, first, last)
+	}
+	if !spawned || sent == 0 {
+		t.Errorf("memory holds the player's tank's spawn %v and %d of its updates", spawned, sent)
 	}
 }

@@ -56,6 +56,9 @@ type Session struct {
 	Fingerprint string
 	// Host is the host a hosted match runs on (Host only), for its counters.
 	Host *net.Host
+	// Recent keeps the last seconds of the player's view of the match in memory, for
+	// the kill camera (package replay's ReadRing); nil unless Recording.Recent asked.
+	Recent *record.Ring
 
 	once    sync.Once
 	closers []func() error
@@ -190,6 +193,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	}
 	hc.Limits.Timeout = inProcessTimeout
 	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
+	hc.Tap = rc.uplinkTap(func() float64 { return shift })
 	if cfg.Clock != nil {
 		hc.Clock = cfg.Clock
 		sess.clock = cfg.Clock
@@ -205,7 +209,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	botCfg.Map, botCfg.NoPlayer, botCfg.Bots = mp, true, bots
 	botCfg.Seed = cfg.Match.Seed + 1
 	botCfg.Logger = log.With("match", "host")
-	botCfg.Observer = rc.truthTap(true, func() float64 { return shift })
+	botCfg.Observer = observer(rc.truthTap(true, func() float64 { return shift }))
 	if err := startLoop(sess, botCfg, host.Local(), cfg.TickRate, log); err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("practice: %w", err)
@@ -223,13 +227,14 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	sess.add(client.Close)
 	if rc != nil {
 		shift = client.Now() - host.Now() // both count from this process's clock
-		rc.meta.Player = client.ID()
+		rc.setPlayer(client.ID())
 		rc.start()
 	}
 	pc := cfg.Match
 	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp
 	pc.Team = PracticeTeam
 	pc.Observer = rc.viewTap()
+	sess.Recent = rc.recent()
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
@@ -298,7 +303,8 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	sess.add(host.Close)
 	mc := cfg.Match
 	mc.Map = mp
-	mc.Observer = rc.truthTap(false, nil)
+	mc.Observer = observer(rc.truthTap(false, nil), rc.ringTap())
+	sess.Recent = rc.recent()
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
@@ -380,6 +386,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	rc.start()
 	sess.add(rc.close)
 	mc.Observer = rc.viewTap()
+	sess.Recent = rc.recent()
 	m, err := game.NewMatch(mc, client)
 	if err != nil {
 		sess.Close()
@@ -483,7 +490,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
 	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log,
-		Observer: rc.truthTap(false, nil)}, host.Local())
+		Observer: observer(rc.truthTap(false, nil))}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -606,7 +613,7 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, limits net.Limits, 
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
-		Judge: ref,
+		Judge: ref, Ground: mp.SurfaceAt,
 	}, ref, nil
 }
 

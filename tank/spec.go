@@ -31,6 +31,11 @@ const (
 	DefaultGunMin = -8 * math.Pi / 180
 	// DefaultGunMax is the highest gun elevation, rad (+20°).
 	DefaultGunMax = 20 * math.Pi / 180
+	// DefaultAcceleration is the largest acceleration the hull's motion shows, m/s²
+	// (about 1.6 g): above its hardest turn at speed (the tracks' sideways grip,
+	// 0.8 g), its hardest stop (their traction, 0.6 g) and gravity's pull down the
+	// steepest slope it rests on (45°, 0.7 g), below a collision's one-frame spike.
+	DefaultAcceleration = 16.0
 )
 
 // Spec is a tank's shape and the limits of its motion. Default returns the game's
@@ -57,6 +62,10 @@ type Spec struct {
 	// TurretRate and GunRate are the turret traverse and gun elevation rates, rad/s.
 	// If zero, DefaultTurretRate and DefaultGunRate.
 	TurretRate, GunRate float64
+	// Acceleration bounds the hull's acceleration, m/s², collisions apart: what its
+	// published motion may show and what a host accepts. If zero,
+	// DefaultAcceleration.
+	Acceleration float64
 	// GunMin and GunMax limit the gun elevation, rad. If both are zero,
 	// DefaultGunMin and DefaultGunMax.
 	GunMin, GunMax float64
@@ -75,6 +84,7 @@ func Default() Spec {
 		TurnRate:   DefaultTurnRate,
 		TurretRate: DefaultTurretRate, GunRate: DefaultGunRate,
 		GunMin: DefaultGunMin, GunMax: DefaultGunMax,
+		Acceleration: DefaultAcceleration,
 	}
 }
 
@@ -95,6 +105,7 @@ func (s Spec) WithDefaults() Spec {
 	def(&s.TurnRate, d.TurnRate)
 	def(&s.TurretRate, d.TurretRate)
 	def(&s.GunRate, d.GunRate)
+	def(&s.Acceleration, d.Acceleration)
 	if s.TurretPivot == (mgl64.Vec3{}) {
 		s.TurretPivot = d.TurretPivot
 	}
@@ -108,7 +119,7 @@ func (s Spec) WithDefaults() Spec {
 }
 
 // Validate reports what is wrong with s (defaults filled in): a size, length, speed
-// or rate that is not a positive finite number, gun limits out of order or beyond
+// rate or acceleration that is not a positive finite number, gun limits out of order or beyond
 // ±90°, a pivot that is not finite, or a turret pivot off the hull.
 func (s Spec) Validate() error {
 	s = s.WithDefaults()
@@ -118,7 +129,7 @@ func (s Spec) Validate() error {
 	}{
 		{"length", s.Length}, {"width", s.Width}, {"height", s.Height}, {"barrel length", s.BarrelLength},
 		{"top speed", s.TopSpeed}, {"reverse speed", s.ReverseSpeed}, {"turn rate", s.TurnRate},
-		{"turret rate", s.TurretRate}, {"gun rate", s.GunRate},
+		{"turret rate", s.TurretRate}, {"gun rate", s.GunRate}, {"acceleration", s.Acceleration},
 	} {
 		if !(f.v > 0) || math.IsInf(f.v, 1) {
 			return fmt.Errorf("tank: %s %g, want a positive finite number", f.name, f.v)

@@ -62,7 +62,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 		duel       = fs.Bool("duel", false, "measure who-hit-whom: a bot fires at another over the impaired link (-latency -jitter -loss each hop; -seed -runs -json -shots -difficulty)")
 		shots      = fs.Int("shots", lab.DefaultDuelShots, "-duel: shots fired per run at least")
 		difficulty = fs.String("difficulty", "normal", "-duel, -novice: the bots' skill: easy, normal or hard")
-		novice     = fs.Bool("novice", false, "measure a newcomer's practice match: a scripted novice (0.4 s reactions, a few degrees off, poor lead, turret at key speed) plays the practice headless in simulated time (-difficulty -bots -duration -seed -runs -json)")
+		novice     = fs.Bool("novice", false, "measure a newcomer's practice match: a scripted novice (0.4 s reactions, a few degrees off, poor lead, turret at key speed) plays the practice headless in simulated time (-difficulty -bots -duration, 30m unless given, -seed -runs -json)")
 		bots       = fs.Int("bots", 0, fmt.Sprintf("-novice: bots in the practice (0: %d)", session.DefaultPracticeBots))
 	)
 	o, err := parseLabOptions(fs, args)

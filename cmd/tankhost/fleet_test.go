@@ -23,6 +23,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/session"
+	"github.com/treadline/treadline/terrain"
 )
 
 // wait bounds every poll in these tests; each ends as soon as its condition holds.
@@ -231,7 +232,8 @@ func TestMetricsAfterMatch(t *testing.T) {
 		c.Close()
 		t.Fatal("wrong passphrase admitted")
 	}
-	tank, err := ann.Spawn("ann", 1, tankState(0.5))
+	mp := testGround(t)
+	tank, err := ann.Spawn("ann", 1, tankState(mp, 0.5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +241,7 @@ func TestMetricsAfterMatch(t *testing.T) {
 	got := 0
 	var evs []net.Event
 	for i := range updates {
-		if err := ann.Publish(tank, tankState(0.5+0.2*float64(i+1))); err != nil {
+		if err := ann.Publish(tank, tankState(mp, 0.5+0.2*float64(i+1))); err != nil {
 			t.Fatal(err)
 		}
 		poll(t, "bob receives the update", func() bool {
@@ -272,6 +274,8 @@ func TestMetricsAfterMatch(t *testing.T) {
 		`treadline_drops_total{reason="late"}`:               0,
 		`treadline_drops_total{reason="invalid"}`:            0,
 		`treadline_drops_total{reason="unauthorized"}`:       0,
+		`treadline_updates_refused_total{reason="speed"}`:    0,
+		`treadline_updates_refused_total{reason="height"}`:   0,
 		`treadline_match_state{state="playing"}`:             1,
 		`treadline_match_state{state="waiting"}`:             0,
 	} {
@@ -308,8 +312,21 @@ func TestMetricsAfterMatch(t *testing.T) {
 }
 
 // tankState is a tank at rest at x along the X axis.
-func tankState(x float64) deadreckon.State {
-	s := deadreckon.NewState(mgl64.Vec3{x, 0, 0})
+// testGround returns the map testMap hosts, for the height of its ground.
+func testGround(t *testing.T) *terrain.Map {
+	t.Helper()
+	mp, err := terrain.Generate(testMapConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mp
+}
+
+// tankState is a tank at (x, 0) on the ground of mp (the host holds tanks to its
+// ground).
+func tankState(mp *terrain.Map, x float64) deadreckon.State {
+	y, _ := mp.SurfaceAt(x, 0)
+	s := deadreckon.NewState(mgl64.Vec3{x, y, 0})
 	s.NumArticulations = 2
 	return s
 }

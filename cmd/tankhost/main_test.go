@@ -40,9 +40,12 @@ func (s *syncBuffer) String() string {
 }
 
 // testMap writes a small generated map and returns its sidecar path.
+// testMapConfig generates the map the tests host (testMap).
+var testMapConfig = terrain.GenerateConfig{Seed: 3, Size: 256, Samples: 129, Name: "test"}
+
 func testMap(t *testing.T) string {
 	t.Helper()
-	m, err := terrain.Generate(terrain.GenerateConfig{Seed: 3, Size: 256, Samples: 129, Name: "test"})
+	m, err := terrain.Generate(testMapConfig)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,6 +121,7 @@ type monitor struct {
 }
 
 type descs struct {
+	moves *prometheus.Desc // updates refused by the movement checks, by reason
 	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
 	timedOut, kicked, judged, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
@@ -142,7 +143,9 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		relayed:    d("updates_relayed_total", "State updates sent on to observers, one per observer."),
 		thinned:    d("updates_thinned_total", "Relays skipped by distance thinning."),
 		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
-		timedOut:   d("players_timed_out_total", "Players dropped for silence."),
+		moves: d("updates_refused_total", "Updates refused because their tank could not have moved so (also counted in "+
+			"drops_total's invalid), by what it could not have done.", "reason"),
+		timedOut: d("players_timed_out_total", "Players dropped for silence."),
 		judged: d("claims_judged_total", "The referee's decisions by verdict: each hit claim's (accepted, or the reason it "+
 			"was refused) and refused_message for game messages refused unread.", "verdict"),
 		kicked: d("players_kicked_total", "Players kicked by the host's defences, by reason (idle: published nothing; flood: bad traffic).", "reason"),
@@ -242,6 +245,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	}
 	counter(d.refused, hs.HandshakesRefused, "handshake")
 	counter(d.refused, hs.JoinsEvicted, "evicted")
+	counter(d.refused, hs.HandshakesEvicted, "handshake_evicted")
 	counter(d.kicked, hs.IdleKicked, "idle")
 	counter(d.kicked, hs.FloodKicked, "flood")
 	counter(d.accepted, hs.Accepted)
@@ -251,10 +255,19 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		reason string
 		n      uint64
 	}{
-		{"late", hs.Late}, {"rate_limited", hs.RateLimited}, {"invalid", hs.Invalid},
+		{"late", hs.Late}, {"superseded", hs.Superseded}, {"rate_limited", hs.RateLimited}, {"invalid", hs.Invalid},
 		{"unauthorized", hs.Unauthorized}, {"malformed", hs.Malformed}, {"overflow", hs.Overflow},
 	} {
 		counter(d.drops, r.n, r.reason)
+	}
+	for _, r := range []struct {
+		reason string
+		n      uint64
+	}{
+		{"speed", hs.Moves.Speed}, {"velocity", hs.Moves.Velocity}, {"acceleration", hs.Moves.Acceleration},
+		{"height", hs.Moves.Height}, {"articulation", hs.Moves.Articulation},
+	} {
+		counter(d.moves, r.n, r.reason)
 	}
 	counter(d.timedOut, hs.TimedOut)
 	for _, j := range hs.Judged {

@@ -17,10 +17,11 @@ import (
 )
 
 // recording is what the match is recorded into: -record's file, or, with the
-// "Record matches" setting, a file per match in the recordings directory. Failures
-// are told in one line and the match plays on.
+// "Record matches" setting, a file per match in the recordings directory; and, for
+// the kill camera, its last seconds in memory. Failures are told in one line and the
+// match plays on.
 func recording(c config, set client.Settings, stderr io.Writer) session.Recording {
-	r := session.Recording{Path: c.record, Program: "tanks", Now: time.Now,
+	r := session.Recording{Path: c.record, Program: "tanks", Now: time.Now, Recent: client.KillCamMemory,
 		Report: func(err error) { fmt.Fprintf(stderr, "tanks: %v; playing on without recording\n", err) }}
 	if r.Path == "" && set.Record {
 		r.Dir = client.DefaultRecordDir()

@@ -22,6 +22,7 @@ import (
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/replay"
 	"github.com/treadline/treadline/session"
 	"github.com/treadline/treadline/terrain"
 )
@@ -318,6 +319,10 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	}
 	if mode == "join" {
 		rc.Host, _, _ = strings.Cut(c.join, "#")
+	}
+	if sess.Recent != nil {
+		rc.KillCam = func() (*replay.Recording, error) { return replay.ReadRing(sess.Recent) }
+		rc.Map = mp
 	}
 	rc.Sound = scr.sound
 	if scr.viewer == nil && c.screenshot == "" && c.benchFrames == 0 {

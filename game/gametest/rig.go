@@ -49,6 +49,11 @@ type Config struct {
 	// Extent is the half-width of the square the host accepts positions in, m. If
 	// zero, defaults to net.DefaultExtent.
 	Extent float64
+	// Ground, if set, is the ground the host holds tanks on (net.HostConfig.Ground):
+	// for a map, its SurfaceAt.
+	Ground func(x, z float64) (h float64, ok bool)
+	// Tap, if set, sees what the host relays and sends (net.HostConfig.Tap).
+	Tap net.Tap
 }
 
 // Rig is a host in process and the clock it runs on. Its methods must be called from
@@ -71,7 +76,7 @@ func New(cfg Config) (*Rig, error) {
 	}
 	clk := &Clock{}
 	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
-		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}})
+		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}, Ground: cfg.Ground, Tap: cfg.Tap})
 	if err != nil {
 		return nil, fmt.Errorf("gametest: %w", err)
 	}

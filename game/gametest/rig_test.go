@@ -53,8 +53,8 @@ func TestRigDelivery(t *testing.T) {
 	if evs = a.Poll(evs[:0]); len(evs) != 1 || evs[0].Kind != net.EventSpawn {
 		t.Fatalf("owner got %+v, want its own spawn confirmed", evs)
 	}
-	s := deadreckon.NewState(mgl64.Vec3{4, 5, 6})
-	s.Time = -99 // the link stamps the time
+	s := deadreckon.NewState(mgl64.Vec3{1.5, 2, 3.5}) // within what a tank moves in 0.1 s
+	s.Time = -99                                      // the link stamps the time
 	if err := a.Publish(id, s); err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,12 @@ type Config struct {
 	Camera mgl64.Vec3
 	// Writer tunes the recording.
 	Writer record.Config
+	// Ring, when positive, also keeps the last Ring of the player's view in memory
+	// (Live.Ring), as a live match does for its kill camera.
+	Ring time.Duration
+	// UntilDeath ends the match at the tick the player's tank is destroyed, as the
+	// player's kill camera starts, when that comes before Seconds.
+	UntilDeath bool
 }
 
 // Live is what the player's match showed while it was recorded.
@@ -63,6 +69,13 @@ type Live struct {
 	Received map[uint32][]deadreckon.State
 	// Stats are the writer's counters at the end.
 	Stats record.Stats
+	// Ring keeps the last seconds of the player's view (Config.Ring); nil without.
+	Ring *record.Ring
+	// HostShown are the host's ticks: where its match (the bots') showed every tank
+	// it reckoned, the player's among them, as the shooters saw them.
+	HostShown []Frame
+	// Died reports the player's tank destroyed (with UntilDeath, at the last tick).
+	Died bool
 }
 
 // Frame is one tick of the player's match.
@@ -113,7 +126,11 @@ func Practice(cfg Config) (*Live, error) {
 		return nil, err
 	}
 	// The host's own bots are one player's actors: let it have them all.
-	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge,
+	// The host records the player's own updates as they reach it, as a practice's
+	// in-process host does; the sink gets its writer once the file is made.
+	sink := &record.Sink{}
+	uplink := record.NewUplinkTap(sink, nil)
+	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge, Tap: uplink,
 		Limits: net.Limits{MaxActorsPerPlayer: max(cfg.Bots, net.DefaultMaxActorsPerPlayer)}})
 	if err != nil {
 		return nil, err
@@ -137,7 +154,16 @@ func Practice(cfg Config) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	sink := record.NewSink(w)
+	sink.Swap(w)
+	uplink.SetPlayer(playerLink.ID())
+	var view game.Observer = record.NewMatchTap(sink, record.TapOptions{View: true})
+	if cfg.Ring > 0 {
+		if live.Ring, err = record.NewRing(meta, cfg.Ring, record.Config{}); err != nil {
+			w.Close()
+			return nil, err
+		}
+		view = record.Taps{view.(*record.MatchTap), record.NewMatchTap(record.NewSink(live.Ring.Writer()), record.TapOptions{View: true})}
+	}
 	host, err := game.NewMatch(game.Config{Map: cfg.Map, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed + 1,
 		Observer: &capture{next: record.NewMatchTap(sink, record.TapOptions{Sent: true}), live: live}}, hostLink)
 	if err != nil {
@@ -145,7 +171,7 @@ func Practice(cfg Config) (*Live, error) {
 		return nil, fmt.Errorf("host match: %w", err)
 	}
 	player, err := game.NewMatch(game.Config{Map: cfg.Map, Name: "ann", Seed: cfg.Seed,
-		Observer: &capture{next: record.NewMatchTap(sink, record.TapOptions{View: true}), live: live, events: true}},
+		Observer: &capture{next: view, live: live, events: true}},
 		playerLink)
 	if err != nil {
 		w.Close()
@@ -153,7 +179,7 @@ func Practice(cfg Config) (*Live, error) {
 	}
 	live.Self, _ = player.Self()
 	player.SetCamera(cfg.Camera)
-	var snap game.Snapshot
+	var snap, hostSnap game.Snapshot
 	ticks := int(math.Round(cfg.Seconds * cfg.FPS))
 	for tick := 1; tick <= ticks; tick++ {
 		now := float64(tick) / cfg.FPS
@@ -162,6 +188,8 @@ func Practice(cfg Config) (*Live, error) {
 			if err := host.Step(now, physics.Input{}); err != nil {
 				return nil, err
 			}
+			host.Snapshot(&hostSnap)
+			live.HostShown = append(live.HostShown, shown(now, &hostSnap))
 		}
 		in := physics.Input{Throttle: 1, Steer: math.Sin(now / 2), AimYaw: now / 3}
 		if tick%int(2*cfg.FPS) == 0 {
@@ -171,19 +199,30 @@ func Practice(cfg Config) (*Live, error) {
 			return nil, err
 		}
 		player.Snapshot(&snap)
-		f := Frame{Time: now, Shown: make(map[uint32]mgl64.Vec3, len(snap.Tanks))}
-		for _, tv := range snap.Tanks {
-			if !tv.Local {
-				f.Shown[tv.ID] = tv.Position
+		live.Frames = append(live.Frames, shown(now, &snap))
+		if snap.Combat.Wreck {
+			live.Died = true
+			if cfg.UntilDeath {
+				break
 			}
 		}
-		live.Frames = append(live.Frames, f)
 	}
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
 	live.Stats = w.Stats()
 	return live, nil
+}
+
+// shown is where snap shows every remote tank at time now.
+func shown(now float64, snap *game.Snapshot) Frame {
+	f := Frame{Time: now, Shown: make(map[uint32]mgl64.Vec3, len(snap.Tanks))}
+	for _, tv := range snap.Tanks {
+		if !tv.Local {
+			f.Shown[tv.ID] = tv.Position
+		}
+	}
+	return f
 }
 
 // mustJSON encodes the game's rules for the metadata.

@@ -44,11 +44,13 @@ func TestGateRetryAndCaps(t *testing.T) {
 		{"below the Retry threshold every attempt starts", 100, 100, 100, 3, 0, 3, 0, 0, 0},
 		{"past the threshold the rest get a Retry", 2, 100, 100, 5, 0, 2, 3, 0, 0},
 		{"Retry always", 0, 100, 100, 3, 0, 0, 3, 0, 0},
-		{"per-prefix cap", 100, 100, 2, 5, 1, 3, 0, 0, 3},
-		{"global cap", 100, 3, 100, 5, 1, 3, 0, 3, 0},
+		{"per-prefix share, nothing more free", 100, 4, 2, 5, 1, 3, 0, 0, 3},
+		{"a prefix takes up to twice its share while as many are free", 100, 10, 2, 5, 1, 5, 0, 0, 1},
+		{"global cap, nothing it may evict", 100, 3, 100, 5, 1, 3, 0, 3, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := NewGate(tc.retryAbove, tc.total, tc.per, 1000, func() float64 { return 0 })
+			g := NewGate(GateLimits{RetryAbove: tc.retryAbove, MaxTotal: tc.total, MaxPer: tc.per, Rate: 1000, Burst: 1000},
+				func() float64 { return 0 }, func(*quic.Conn) {})
 			for i := range tc.attempts + tc.other {
 				ip := "10.0.0.9"
 				if i >= tc.attempts {
@@ -71,7 +73,8 @@ func TestGateRetryAndCaps(t *testing.T) {
 // TestGateReleases: a handshake's place is released once, when it completes
 // (Accepted) or when its connection ends, whichever comes first.
 func TestGateReleases(t *testing.T) {
-	g := NewGate(100, 100, 100, 1000, func() float64 { return 0 })
+	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 100, MaxPer: 100, Rate: 1000, Burst: 1000},
+		func() float64 { return 0 }, func(*quic.Conn) {})
 	var ctxs []context.Context
 	var cancels []func()
 	for range 5 {
@@ -102,11 +105,12 @@ func TestGateReleases(t *testing.T) {
 	}
 }
 
-// TestGateRate: each prefix starts at most rate handshakes a second, in bursts of
-// twice that, on the gate's clock.
+// TestGateRate: each prefix starts at most rate handshakes a second, in bursts, on
+// the gate's clock.
 func TestGateRate(t *testing.T) {
 	now := 0.0
-	g := NewGate(100, 100, 100, 2, func() float64 { return now }) // 2 per second, 4 deep
+	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 100, MaxPer: 100, Rate: 2, Burst: 4},
+		func() float64 { return now }, func(*quic.Conn) {})
 	started := func(ip string, n int) (ok int) {
 		for range n {
 			if _, _, _, err := attempt(t, g, ip, true); err == nil {
@@ -134,5 +138,143 @@ func TestGateRate(t *testing.T) {
 	}
 	if st := g.Snapshot(); st.InFlight != 8 || st.RefusedPrefix != 3 {
 		t.Errorf("gate %+v, want 8 in flight and 3 refused", st)
+	}
+}
+
+// started marks the handshake of ctx as answered by the host, with conn standing for
+// its connection (Started reads the connection's context, which a bare Conn has not).
+func started(g *Gate, ctx context.Context, conn *quic.Conn) {
+	t, _ := ticketOf(ctx)
+	g.mu.Lock()
+	t.conn = conn
+	g.mu.Unlock()
+}
+
+// TestGateEvicts: a full gate makes room for a newcomer, evicting stalled handshakes
+// (no ClientHello a while after their first Initial: shed, up to the cap on those),
+// then answered ones (closed), then those just arrived, the oldest first.
+func TestGateEvicts(t *testing.T) {
+	var closed []*quic.Conn
+	now := 0.0
+	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 3, MaxPer: 100, MaxShed: 1, Rate: 1000, Burst: 1000},
+		func() float64 { return now }, func(c *quic.Conn) { closed = append(closed, c) })
+	state := func(ctx context.Context) ticketState {
+		tk, _ := ticketOf(ctx)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return tk.state
+	}
+	admit := func(ip string) (context.Context, func()) {
+		t.Helper()
+		ctx, cancel, _, err := attempt(t, g, ip, true)
+		if err != nil {
+			t.Fatalf("newcomer from %s: %v", ip, err)
+		}
+		return ctx, cancel
+	}
+	connA, connC := new(quic.Conn), new(quic.Conn)
+	a, _ := admit("10.0.0.1")
+	started(g, a, connA)
+	b, cancelB := admit("10.0.1.1") // stalled
+	c, _ := admit("10.0.1.2")
+	started(g, c, connC)
+	now += 2 * stallGrace
+	d, _ := admit("10.0.2.1") // b is shed: stalled goes first
+	if state(b) != ticketShed || len(closed) != 0 {
+		t.Fatalf("after d: b %v, closed %v; want b shed, none closed", state(b), closed)
+	}
+	admit("10.0.3.1") // the shed cap is reached: the oldest answered one, a, is closed, not d, just arrived
+	if state(a) != ticketGone || len(closed) != 1 || closed[0] != connA {
+		t.Fatalf("after e: a %v, closed %v; want a closed", state(a), closed)
+	}
+	admit("10.0.4.1") // c, the only answered one left
+	if state(c) != ticketGone || len(closed) != 2 || closed[1] != connC {
+		t.Fatalf("after f: c %v, closed %v; want c closed", state(c), closed)
+	}
+	if _, _, _, err := attempt(t, g, "10.0.5.1", true); !errors.Is(err, errHandshakesFull) {
+		t.Fatalf("all stalled and the shed cap reached: %v, want refused", err)
+	}
+	cancelB() // the shed handshake times out: room to shed again
+	poll.Until(t, 5*time.Second, "the shed handshake ending", func() bool { return g.Snapshot().Shed == 0 })
+	admit("10.0.5.1")
+	if state(d) != ticketShed {
+		t.Errorf("d %v, want shed: the oldest stalled one", state(d))
+	}
+	if st := g.Snapshot(); st.InFlight != 3 || st.Shed != 1 || st.Evicted != 4 || st.RefusedTotal != 1 {
+		t.Errorf("gate %+v, want 3 in flight, 1 shed, 4 evicted, 1 refused", st)
+	}
+}
+
+// TestGateEvictsFairly: within a class, the crowded prefix's handshakes go before an
+// older one from a prefix holding one, and a proven address's go last.
+func TestGateEvictsFairly(t *testing.T) {
+	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 3, MaxPer: 100, MaxShed: 100, Rate: 1000, Burst: 1000},
+		func() float64 { return 0 }, func(*quic.Conn) {})
+	ctxs := map[string]context.Context{}
+	for _, ip := range []string{"10.0.0.1", "10.0.1.1", "10.0.1.2", "10.0.2.1"} {
+		ctx, _, _, err := attempt(t, g, ip, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctxs[ip] = ctx
+	}
+	shed := func(ip string) bool {
+		tk, _ := ticketOf(ctxs[ip])
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return tk.state == ticketShed
+	}
+	if !shed("10.0.1.1") || shed("10.0.0.1") {
+		t.Error("the newcomer shed another than the crowded prefix's oldest")
+	}
+	// 10.0.3.1 completes a handshake: its next one is proven.
+	ctx, _, _, err := attempt(t, g, "10.0.3.1", true) // sheds 10.0.0.1, the oldest
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Accepted(ctx)
+	if ctxs["10.0.3.1"], _, _, err = attempt(t, g, "10.0.3.1", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, ip := range []string{"10.0.4.1", "10.0.5.1"} {
+		if _, _, _, err := attempt(t, g, ip, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if shed("10.0.3.1") {
+		t.Error("a proven address's handshake was shed before unproven ones")
+	}
+}
+
+// TestGateConfigFor: handshakes that start while the gate is full get the shorter
+// idle timeout, the others the listener's own configuration.
+func TestGateConfigFor(t *testing.T) {
+	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 1, MaxPer: 100, MaxShed: 1, Rate: 1000, Burst: 1000},
+		func() float64 { return 0 }, func(*quic.Conn) {})
+	base := &quic.Config{HandshakeIdleTimeout: 3 * time.Second}
+	hook := g.ConfigFor(base, time.Second)
+	idle := func() time.Duration {
+		c, err := hook(&quic.ClientInfo{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.GetConfigForClient != nil {
+			t.Error("the configuration handed out has the hook in turn")
+		}
+		return c.HandshakeIdleTimeout
+	}
+	if got := idle(); got != 3*time.Second {
+		t.Errorf("room in the gate: idle timeout %v, want 3s", got)
+	}
+	if _, _, _, err := attempt(t, g, "10.0.0.1", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := idle(); got != time.Second {
+		t.Errorf("gate full: idle timeout %v, want 1s", got)
+	}
+	if got := g.ConfigFor(&quic.Config{HandshakeIdleTimeout: 500 * time.Millisecond}, time.Second); got == nil {
+		t.Fatal("no hook")
+	} else if c, _ := got(&quic.ClientInfo{}); c.HandshakeIdleTimeout != 500*time.Millisecond {
+		t.Errorf("a base timeout shorter than the pressed one: %v, want it kept", c.HandshakeIdleTimeout)
 	}
 }

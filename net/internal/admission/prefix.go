@@ -54,71 +54,13 @@ func Host(a stdnet.Addr) netip.Prefix {
 	return netip.PrefixFrom(ip, ip.BitLen())
 }
 
-// Caps counts holders of a resource per prefix and in total and refuses a new holder
-// past either cap: handshakes in flight, players per address. Zero caps admit no
-// holder. Not safe for concurrent use; the owner locks.
-type Caps struct {
-	maxTotal, maxPer int
-	total            int
-	per              map[netip.Prefix]int
-}
-
-// NewCaps returns caps of maxTotal holders in all and maxPer per prefix.
-func NewCaps(maxTotal, maxPer int) Caps {
-	return Caps{maxTotal: maxTotal, maxPer: maxPer, per: map[netip.Prefix]int{}}
-}
-
-// Hit says which cap refused a holder.
-type Hit uint8
-
-const (
-	// HitNone: no cap refused; the holder is counted.
-	HitNone Hit = iota
-	// HitTotal: the cap in all refused.
-	HitTotal
-	// HitPrefix: the cap per prefix (or, at the Gate, the prefix's rate) refused.
-	HitPrefix
-)
-
-// Acquire counts one more holder in p, or reports which cap refuses it.
-func (c *Caps) Acquire(p netip.Prefix) Hit {
-	switch {
-	case c.total >= c.maxTotal:
-		return HitTotal
-	case c.per[p] >= c.maxPer:
-		return HitPrefix
-	}
-	c.total++
-	c.per[p]++
-	return HitNone
-}
-
-// Release counts one holder in p less; a prefix holding none is left alone. The map
-// never keeps a zero count, so it holds at most maxTotal prefixes.
-func (c *Caps) Release(p netip.Prefix) {
-	n := c.per[p]
-	if n == 0 {
-		return
-	}
-	c.total--
-	if n == 1 {
-		delete(c.per, p)
-	} else {
-		c.per[p] = n - 1
-	}
-}
-
-// Total returns the holders in all.
-func (c *Caps) Total() int { return c.total }
-
-// Count returns the holders in p.
-func (c *Caps) Count(p netip.Prefix) int { return c.per[p] }
-
-// EvictingSet holds items under a total cap and a per-prefix cap like Caps, but
-// makes room for a newcomer by evicting the oldest item (of its prefix when the
-// prefix is full, of all prefixes when the set is full) instead of refusing it: what
-// the host does with half-open joins, so that an attacker who keeps reopening them
-// can never shut newer, honest joins out. Not safe for concurrent use.
+// EvictingSet holds items under a total cap and a per-prefix cap, and makes room for
+// a newcomer by evicting an item instead of refusing it: the oldest of the
+// newcomer's prefix when that prefix is full, and when the set is full the oldest of
+// the prefix holding the most. That is what the host does with half-open joins, so
+// that an attacker who keeps reopening them can never shut newer, honest joins out,
+// and one who holds many from one prefix evicts its own first. Not safe for
+// concurrent use.
 type EvictingSet[T comparable] struct {
 	maxTotal, maxPer int
 	seq              uint64
@@ -148,7 +90,7 @@ func (s *EvictingSet[T]) Add(x T, p netip.Prefix) (evicted T, ok bool) {
 	case s.per[p] >= s.maxPer:
 		evicted, ok = s.oldest(p, true)
 	case len(s.items) >= s.maxTotal:
-		evicted, ok = s.oldest(p, false)
+		evicted, ok = s.crowded()
 	}
 	if ok {
 		s.Remove(evicted)
@@ -157,6 +99,22 @@ func (s *EvictingSet[T]) Add(x T, p netip.Prefix) (evicted T, ok bool) {
 	s.items[x] = evictEntry{prefix: p, seq: s.seq}
 	s.per[p]++
 	return evicted, ok
+}
+
+// crowded returns the oldest item of the prefix holding the most (of those prefixes,
+// the one with the oldest item).
+func (s *EvictingSet[T]) crowded() (T, bool) {
+	var (
+		best  T
+		found bool
+		be    evictEntry
+	)
+	for x, e := range s.items {
+		if n, bn := s.per[e.prefix], s.per[be.prefix]; !found || n > bn || n == bn && e.seq < be.seq {
+			best, be, found = x, e, true
+		}
+	}
+	return best, found
 }
 
 // oldest returns the earliest item, in prefix p only when inPrefix. The sets are

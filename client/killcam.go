@@ -1,0 +1,186 @@
+package client
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/replay"
+	"github.com/treadline/treadline/terrain"
+)
+
+// KillCamMemory is how much of the player's view a match keeps in memory for the
+// kill camera (session.Recording.Recent): the longest replay, the seconds before it
+// that settle its reckoning, and a margin.
+const KillCamMemory = 10 * time.Second
+
+// The kill camera's framing and timing.
+const (
+	// killCamHeight and killCamBack place the kill camera over the shooter's
+	// turret and a little behind it, m.
+	killCamHeight, killCamBack = 4.0, 3.0
+	// killCamFrame is the half-height of the kill camera's view at its target, m,
+	// and killCamMinFOV its narrowest field of view, rad.
+	killCamFrame, killCamMinFOV = 10.0, 8 * math.Pi / 180
+	// deathCamMinLead and deathCamMaxLead bound how long before the kill a live
+	// kill camera starts, s: it fits between the death and the respawn.
+	deathCamMinLead, deathCamMaxLead = 2.0, replay.KillCamLead
+	// deathCamStale is how long before the end of what the match kept the kill may
+	// lie and still be this death's, s.
+	deathCamStale = 2.0
+)
+
+// killCamShot is where the kill camera stands and looks for kill k in snap: over the
+// shooter's turret and a little behind it, looking at the target, with the narrow
+// field of view of a gunner's sight (no wider than fov, rad). ok is false when either
+// tank is missing from snap.
+func killCamShot(snap *game.Snapshot, k replay.Kill, fov float64) (eye, look mgl64.Vec3, fovY float64, ok bool) {
+	var shooter, target *game.TankView
+	for i := range snap.Tanks {
+		switch tv := &snap.Tanks[i]; tv.ID {
+		case k.Shooter:
+			shooter = tv
+		case k.Target:
+			target = tv
+		}
+	}
+	if shooter == nil || target == nil {
+		return eye, look, fov, false
+	}
+	d := target.Position.Sub(shooter.Position)
+	d[1] = 0
+	if n := d.Len(); n > 1e-6 {
+		d = d.Mul(killCamBack / n)
+	}
+	eye = shooter.Position.Add(mgl64.Vec3{0, killCamHeight, 0}).Sub(d)
+	look = target.Position.Add(mgl64.Vec3{0, 1.5, 0})
+	// Zoom in as a gunner's sight does: the target fills a good part of the picture.
+	fovY = 2 * math.Atan(killCamFrame/math.Max(1, look.Sub(eye).Len()))
+	return eye, look, math.Max(killCamMinFOV, math.Min(fov, fovY)), true
+}
+
+// deathCam is the kill camera of a live match: when the player's tank is destroyed,
+// it replays, while the wreck waits, the seconds before the kill from the shooter's
+// side (replay.Player's kill camera) out of what the match kept in memory, and shows
+// that instead of the match. The match itself goes on untouched. It ends at the
+// respawn, at the end of the replay, or when the player skips it (Fire).
+type deathCam struct {
+	recent func() (*replay.Recording, error)
+	mp     *terrain.Map
+
+	p      *replay.Player
+	kill   replay.Kill
+	snap   game.Snapshot
+	tl     render.Timeline
+	on     bool
+	spent  bool // this death's kill camera ran, was skipped or could not run
+	killer string
+	shown  int // the respawn countdown in the status, s
+}
+
+// frame runs the kill camera for one frame of the live match, whose snapshot is
+// l.snap, and returns the snapshot to draw: the kill camera's while it plays.
+func (c *deathCam) frame(l *loop, dt float64) *game.Snapshot {
+	live := &l.snap
+	if c.recent == nil || c.mp == nil {
+		return live
+	}
+	if !live.Combat.Wreck {
+		c.stop(l)
+		c.spent = false
+		return live
+	}
+	if !c.on && !c.spent {
+		c.spent = true
+		if err := c.start(l); err != nil {
+			l.log.Info("no kill camera", "err", err)
+			return live
+		}
+	}
+	if !c.on {
+		return live
+	}
+	if err := c.p.Advance(dt); err != nil {
+		l.log.Info("kill camera", "err", err)
+		c.stop(l)
+		return live
+	}
+	if _, on := c.p.KillCamOn(); !on {
+		c.stop(l)
+		return live
+	}
+	c.p.Snapshot(&c.snap)
+	// The figures and the link warning go on telling the live match's link.
+	c.snap.Net, c.snap.Algorithm, c.snap.Clamp = live.Net, live.Algorithm, live.Clamp
+	c.snap.LatencyCompensation = live.LatencyCompensation
+	if eye, look, fov, ok := killCamShot(&c.snap, c.kill, fovRadians(l.cfg.Settings.FOV)); ok {
+		l.scene.WatchID(c.kill.Shooter)
+		l.scene.LookFrom(eye, look, true)
+		l.scene.SetFOV(fov)
+	}
+	c.tl.Now = c.p.Time()
+	if s := int(math.Ceil(live.Combat.RespawnIn)); s != c.shown || c.tl.Status == "" {
+		c.shown = s
+		c.tl.Status = fmt.Sprintf("KILL CAMERA: %s destroyed you, as %s saw it · magenta: where you were · cyan: the host's check of the hit · respawn in %d s · Space skips",
+			c.killer, c.killer, s)
+	}
+	l.panels.Timeline = &c.tl
+	return &c.snap
+}
+
+// start builds the replay of this death from what the match kept.
+func (c *deathCam) start(l *loop) error {
+	rec, err := c.recent()
+	if err != nil {
+		return err
+	}
+	p, err := replay.NewPlayer(rec, replay.PlayerConfig{Map: c.mp})
+	if err != nil {
+		return err
+	}
+	// The kill of the player's tank; the last of the player's tanks without one (a
+	// host's bots are the player's too).
+	k, ok := p.LastDeath()
+	if self := l.snap.Self; self >= 0 && self < len(l.snap.Tanks) {
+		k, ok = p.KillOf(l.snap.Tanks[self].ID)
+	}
+	if !ok || rec.End-k.Time > deathCamStale {
+		return replay.ErrNoKill
+	}
+	lead := math.Max(deathCamMinLead, math.Min(deathCamMaxLead, l.snap.Combat.RespawnIn-replay.KillCamTail))
+	if err := p.KillCamFor(k, lead); err != nil {
+		return err
+	}
+	c.p, c.kill, c.on, c.shown = p, k, true, -1
+	c.killer = l.snap.Combat.KilledBy
+	if t := rec.Tanks[k.Shooter]; t != nil && t.Name != "" {
+		c.killer = t.Name
+	}
+	c.tl = render.Timeline{Start: p.Time(), End: k.Time + replay.KillCamTail, Now: p.Time(), Marks: []float64{k.Time}}
+	return nil
+}
+
+// stop ends the kill camera, if it plays, and gives the camera back to the match.
+func (c *deathCam) stop(l *loop) {
+	if !c.on {
+		return
+	}
+	c.on, c.p = false, nil
+	l.scene.LookFrom(mgl64.Vec3{}, mgl64.Vec3{}, false)
+	l.scene.SetFOV(fovRadians(l.cfg.Settings.FOV))
+	l.scene.Watch(l.cfg.Watch)
+	l.panels.Timeline = nil
+}
+
+// skip ends the kill camera at the player's word; it reports whether one played.
+func (c *deathCam) skip(l *loop) bool {
+	if !c.on {
+		return false
+	}
+	c.stop(l)
+	l.scene.Flash("kill camera skipped")
+	return true
+}
