@@ -94,7 +94,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 		Link: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}})
 	rec := &recordLink{Link: join(t, rig), fired: map[uint32]combat.Shot{}, claimed: map[uint32]combat.Claim{},
 		answer: map[uint32]combat.Reason{}, forged: map[uint32]float64{}, local: map[uint32]bool{}}
-	shooter := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 21, Difficulty: bot.Normal}, rec) // teams 1, 2, 1; hits and misses
+	shooter := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 21, Difficulty: bot.Easy}, rec) // teams 1, 2, 1; easy: hits and misses
 	rec.match = shooter
 	target := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 2, Seed: 22}, join(t, rig)) // teams 1, 2
 	var snap Snapshot

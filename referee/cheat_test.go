@@ -221,3 +221,24 @@ func TestJudgeCountsEachVerdict(t *testing.T) {
 		t.Errorf("counts %v, want one accepted, one impossible, one refused message and every verdict named", got)
 	}
 }
+
+// TestStaleBasisAllowsLostUpdates: a basis is stale only when several newer updates
+// were due at the shooter before the rewind cap. An honest shooter on a lossy link
+// may have missed one or a few and claims on the last it got; a claim naming an
+// update five behind is the cheat of TestOldNamedBasisRefused.
+func TestStaleBasisAllowsLostUpdates(t *testing.T) {
+	f := newFight(t)
+	const claimAfter = 8 // the claim is made when update 8 (t = 4 s) is due plus the cap
+	due := f.updates[claimAfter].at + f.link.Latency
+	for _, tc := range []struct {
+		behind int // how many updates the named basis is behind update 8
+		stale  bool
+	}{{0, false}, {1, false}, {4, false}, {staleBasisUpdates, true}, {7, true}} {
+		basis := f.updates[claimAfter-tc.behind]
+		c := combat.Claim{Shooter: 1, Target: 2, Time: due + DefaultMaxRewind + 0.01}
+		c.Applied[0] = combat.Applied{Update: basis.s.Time, At: basis.at + f.link.Latency}
+		if got := f.check.staleBasis(c, f.check.actors[2], f.link); got != tc.stale {
+			t.Errorf("a basis %d updates behind: stale %v, want %v", tc.behind, got, tc.stale)
+		}
+	}
+}

@@ -205,8 +205,6 @@ func TestCombatIsDrawn(t *testing.T) {
 	}
 }
 
-// aimAtNearest returns the world yaw and the elevation that put the player's shell on
-// the nearest other tank, or straight ahead when there is none.
 // nearestEnemy returns the distance from the player's tank to the nearest enemy, m
 // (+Inf with none).
 func nearestEnemy(snap *game.Snapshot) float64 {
@@ -221,6 +219,8 @@ func nearestEnemy(snap *game.Snapshot) float64 {
 	return best
 }
 
+// aimAtNearest returns the world yaw and the elevation that put the player's shell on
+// the nearest enemy tank, or straight ahead when there is none.
 func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
 	if snap.Self < 0 {
 		return 0, 0

@@ -2,9 +2,11 @@ package session
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
@@ -54,7 +56,13 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			a := gunner.Aim(snap.Time, pose, targets, snap.Combat.Loaded >= 1)
 			in = physics.Input{AimYaw: a.AimYaw, GunElevation: a.GunElevation}
 			if !a.Engaged {
+				// The player starts out of the enemies' sight: it drives at the
+				// nearest enemy until one is in its gunner's range.
 				in.AimYaw = geom.Yaw(me.Orientation)
+				if to, ok := nearestEnemy(me, targets, snap.Tanks); ok {
+					in.Steer = -math.Max(-1, math.Min(1, 2*geom.WrapAngle(math.Atan2(-to[2], to[0])-geom.Yaw(me.Orientation))))
+					in.Throttle = 0.7
+				}
 			}
 			if a.Fire {
 				m.Fire()
@@ -83,4 +91,17 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 	if !sawVerdict {
 		t.Error("the host never answered a hit claim of the player's")
 	}
+}
+
+// nearestEnemy returns the way from me to the nearest enemy among targets (the
+// tanks of the snapshot, in order), and whether there is one.
+func nearestEnemy(me *game.TankView, targets []bot.Target, tanks []game.TankView) (mgl64.Vec3, bool) {
+	var to mgl64.Vec3
+	best := math.Inf(1)
+	for i := range targets {
+		if d := tanks[i].Position.Sub(me.Position); targets[i].Enemy && d.Len() < best {
+			to, best = d, d.Len()
+		}
+	}
+	return to, !math.IsInf(best, 1)
 }
