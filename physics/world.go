@@ -98,8 +98,8 @@ func (c WorldConfig) Walls() *deadreckon.Walls {
 }
 
 // Collide returns what keeps a reckoned tank out of m's obstacles: its border and
-// rocks, with the default tank's hull. The lab reckons its scenarios on generated
-// maps with it; matches and the referee do not yet.
+// rocks, with the default tank's hull. Every peer and the referee's rebuild reckon
+// remote tanks with it, so that they are all stopped where the truth is.
 func Collide(m *terrain.Map) deadreckon.Collide {
 	return deadreckon.Collide{Obstacles: MapConfig(m).Walls(), Hull: Hull(tank.Spec{})}
 }
