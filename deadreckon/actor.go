@@ -60,6 +60,7 @@ type actorState struct {
 	clamped  bool  // ClampTo ran since the last Advance
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
+	collide  bool  // Config.Collide has obstacles
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
@@ -99,7 +100,7 @@ type actorState struct {
 	clamp      ClampResult
 
 	c *actorCold
-	_ [40]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [32]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -120,6 +121,12 @@ type actorCold struct {
 	hasOffset   bool
 	lat         float64 // latency compensated for lk, s (0 unless compensating)
 	gap         float64 // distance from the display to lk's projection at the blend start, m
+
+	// Collision (Config.Collide): the blend's path is swept on a grid of sweepStep
+	// from the blend start, so the shown pose is a function of the blend and its
+	// time alone, however the frames step it (see collideShown).
+	sweepK  int        // grid samples swept since the blend start
+	sweepAt mgl64.Vec3 // the hull's collided position at sample sweepK
 
 	// Delayed algorithm.
 	buf      *[delayedBufferLen]State // allocated by the first Delayed update
@@ -169,6 +176,7 @@ func (a *Actor) setConfig(cfg Config) {
 	a.stop = a.hz.stopAge(a.lk.Velocity, a.lk.Acceleration)
 	a.linear = a.c.cfg.LinearBlend
 	a.clampCfg = a.c.cfg.Clamp
+	a.collide = a.c.cfg.Collide.Obstacles != nil
 	a.limited = 0
 	for i, l := range a.c.cfg.ArticulationLimits {
 		if l.Limited() {
@@ -445,6 +453,7 @@ func (a *Actor) snap() {
 	}
 	a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
 	a.c.gap = 0
+	a.c.sweepK, a.c.sweepAt = 0, a.p0
 	a.setBlendTimes()
 	a.prepareBlend()
 }
@@ -456,6 +465,7 @@ func (a *Actor) restartBlend() {
 	a.tt = 0
 	a.p0, a.v0, a.r0 = a.rk.pos, a.vel, a.rk.rot
 	a.art0 = a.rk.art
+	a.c.sweepK, a.c.sweepAt = 0, a.p0
 	a.setBlendTimes()
 	a.prepareBlend()
 	if a.alg == CubicBezier {
@@ -557,10 +567,9 @@ func (a *Actor) Advance(now float64) {
 	a.fresh = false
 	a.tt += dt
 	prev := a.rk.pos
-	if a.alg == ProjectiveVelocityBlend {
-		a.reckonBlend()
-	} else {
-		a.reckon()
+	a.reckonNow()
+	if a.collide {
+		a.collideShown(prev)
 	}
 	if dt > minFrameTime {
 		k := 1 / dt
@@ -570,6 +579,15 @@ func (a *Actor) Advance(now float64) {
 		}
 	}
 	a.clamped = false
+}
+
+// reckonNow computes a.rk for the current a.tt, the blend's hot path first.
+func (a *Actor) reckonNow() {
+	if a.alg == ProjectiveVelocityBlend {
+		a.reckonBlend()
+	} else {
+		a.reckon()
+	}
 }
 
 // reckon computes a.rk for the current a.tt.

@@ -185,6 +185,9 @@ type Config struct {
 	MaxLatency float64
 	// Clamp is the ground clamp applied by ClampTo.
 	Clamp Clamp
+	// Collide keeps the reckoned hull out of the obstacles the receiver knows
+	// (Advance applies it); the zero value keeps it out of none.
+	Collide Collide
 	// Limits bounds accepted input.
 	Limits Limits
 	// ArticulationLimits optionally restricts each articulation's displayed angle.

@@ -126,8 +126,8 @@ func TestStartFollowUps(t *testing.T) {
 }
 
 // TestBudget: a path far busier than the budget is held to it on average, at most a
-// bucket over; heartbeats still go; a path within it publishes exactly as with no
-// budget; Off keeps none.
+// bucket over; heartbeats still go; an actor that stood still spends what it banked;
+// a path within it publishes exactly as with no budget; Off keeps none.
 func TestBudget(t *testing.T) {
 	wild := func(t float64) mgl64.Vec3 { return mgl64.Vec3{10 * t, 0, 2 * math.Sin(4*t)} }
 	calm := func(t float64) mgl64.Vec3 { return mgl64.Vec3{10 * t, 0, 0.5 * math.Sin(0.3*t)} }
@@ -150,6 +150,24 @@ func TestBudget(t *testing.T) {
 	parked := publishTimes(PublisherConfig{Heartbeat: 1, HeartbeatJitter: Off, Budget: 0.01}, 10, func(float64) mgl64.Vec3 { return mgl64.Vec3{} })
 	if len(parked) < 10 {
 		t.Errorf("parked actor with a tiny budget: %d updates in 10 s, want a heartbeat a second", len(parked))
+	}
+	// Standing for 10 s banks tokens (up to budgetBank seconds' worth), which the
+	// wild driving after it spends: more than a bucket of budgetWindow seconds
+	// would give it, never more than the bank.
+	later := func(t float64) mgl64.Vec3 {
+		if t < 10 {
+			return mgl64.Vec3{}
+		}
+		return wild(t - 10)
+	}
+	n := 0
+	for _, at := range publishTimes(held, 15, later) {
+		if at >= 10 {
+			n++
+		}
+	}
+	if lo, hi := 3*5+3*budgetWindow+2, 3*5+3*budgetBank+1; float64(n) < lo || float64(n) > hi {
+		t.Errorf("wild for 5 s after 10 s standing: %d updates with a budget of 3, want %v to %v", n, lo, hi)
 	}
 	if c := NewPublisher(PublisherConfig{MinInterval: 0.25}, 1).Config(); c.Budget != 8 {
 		t.Errorf("default budget %v updates/s, want 2/MinInterval = 8", c.Budget)

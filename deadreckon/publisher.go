@@ -180,10 +180,12 @@ type PublisherConfig struct {
 	// other change.
 	StartSpeed float64
 	// Budget is how many updates per second the actor may send on average: a token
-	// bucket holding budgetWindow seconds' worth, which every update draws on.
+	// bucket, which every update draws on, that starts with two seconds' worth and
+	// banks up to five while the actor needs few updates (standing, cruising
+	// straight), for the turns that follow.
 	// Heartbeats, breaks and requested full updates always go (the bucket may run a
 	// token into debt); any other update waits for a token, and as the bucket runs
-	// below half full the position, orientation, articulation and loss-repair
+	// below one second's worth the position, orientation, articulation and loss-repair
 	// thresholds grow (up to budgetStretch times), so the updates left go to the
 	// largest errors. A tank is then held to its budget on any path it drives,
 	// instead of spending what its driving asks for. If zero, 2/MinInterval: twice
@@ -420,7 +422,7 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 	p := &Publisher{config: cfg.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 	p.cfg = p.config.effective()
 	p.early = bucket{rate: 1 / p.cfg.MinInterval, size: urgentBurst}
-	p.budget = bucket{rate: p.cfg.Budget, size: math.Max(1, p.cfg.Budget*budgetWindow)}
+	p.budget = bucket{rate: p.cfg.Budget, size: math.Max(1, p.cfg.Budget*budgetBank)}
 	p.self.init(p.cfg.Reckon)
 	p.lost.init(p.cfg.Reckon)
 	if p.cfg.Reckon.Algorithm == Delayed && !math.IsInf(p.cfg.LostThreshold, 1) {
@@ -668,18 +670,27 @@ const urgentBurst = 2
 // follows.
 const budgetWindow = 2.0
 
+// budgetBank is how many seconds of Budget the bucket banks while the actor needs
+// few updates (standing, cruising straight), s, for the turns that follow. It holds
+// budgetWindow seconds' worth at the first update, and the thresholds stretch only
+// once it holds less than half that. Two seconds' worth (no bank) let a run of
+// losses on an unseen drive overshoot a stop by metres at 300 ms; eight held those
+// lower still, but the referee's duel confirmed fewer hits (0.977 against 0.989 at
+// five, 150 ms, seed 1).
+const budgetBank = 5.0
+
 // budgetStretch is how many times the thresholds grow when the budget's bucket is
 // empty: from 1 at half full, linearly.
 const budgetStretch = 4.0
 
 // stretch returns the factor the thresholds are multiplied by at the budget's fill:
-// 1 at half full or more, budgetStretch when empty.
+// 1 with budgetWindow/2 seconds' worth of tokens or more, budgetStretch when empty.
 func (p *Publisher) stretch() float64 {
 	b := &p.budget
 	if math.IsInf(b.rate, 1) {
 		return 1
 	}
-	f := math.Max(0, math.Min(1, b.tokens/b.size))
+	f := math.Max(0, math.Min(1, b.tokens/math.Max(1, b.rate*budgetWindow)))
 	if f >= 0.5 {
 		return 1
 	}
@@ -711,7 +722,10 @@ func (b *bucket) take(now float64) bool {
 }
 
 // fill fills the bucket at time now, s.
-func (b *bucket) fill(now float64) { b.tokens, b.at = b.size, now }
+func (b *bucket) fill(now float64) { b.fillTo(now, b.size) }
+
+// fillTo puts n tokens (at most its size) in the bucket at time now, s.
+func (b *bucket) fillTo(now, n float64) { b.tokens, b.at = math.Min(n, b.size), now }
 
 func (p *Publisher) exceeded(s *Sample) bool {
 	k := p.stretch()
@@ -783,7 +797,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	p.markRepeat(s, surprise)
 	if first {
 		p.early.fill(s.Time)
-		p.budget.fill(s.Time)
+		p.budget.fillTo(s.Time, math.Max(1, p.cfg.Budget*budgetWindow))
 	}
 	p.budget.refill(s.Time)
 	p.budget.tokens-- // heartbeats and breaks may run it into debt

@@ -41,6 +41,9 @@ type Match struct {
 	// how remote tanks are reckoned (SetAlgorithm, SetClamp and
 	// SetLatencyCompensation change it).
 	dr deadreckon.PublisherConfig
+	// collide keeps remote tanks, and local tanks' reckoning of their own updates,
+	// out of the map's rocks and border (physics.Collide).
+	collide deadreckon.Collide
 	// camera is where the viewer stands, for the clamp's level of detail; hasCamera
 	// is false until SetCamera, and the player's tank stands in.
 	camera    mgl64.Vec3
@@ -167,6 +170,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		return nil, fmt.Errorf("game: physics world: %w", err)
 	}
 	m.world = w
+	m.collide = physics.Collide(m.terr)
 	m.last = link.Now()
 	m.stats = link.Stats()
 	// Learn of the tanks already in the match, so spawns keep clear of them.
@@ -303,11 +307,27 @@ func (m *Match) SetCamera(p mgl64.Vec3) {
 	}
 }
 
+// remoteReckoning returns how remote tanks are reckoned: the reckoning in force, kept out
+// of the map's rocks and border.
+func (m *Match) remoteReckoning() deadreckon.Config {
+	c := m.dr.Reckon
+	c.Collide = m.collide
+	return c
+}
+
+// publishing returns how local tanks publish: reckoning their own updates as remotes
+// do (remoteReckoning).
+func (m *Match) publishing() deadreckon.PublisherConfig {
+	c := m.dr
+	c.Reckon = m.remoteReckoning()
+	return c
+}
+
 // reconfigure applies the reckoning in force to every remote tank.
 func (m *Match) reconfigure() {
 	for _, t := range m.tanks {
 		if t.actor != nil {
-			t.actor.SetConfig(m.dr.Reckon)
+			t.actor.SetConfig(m.remoteReckoning())
 		}
 	}
 }
@@ -491,7 +511,7 @@ func (m *Match) chatHeard(ev *net.Event) {
 // refuses (non-finite, absurd) is dropped and counted: the tank would have nowhere to
 // be drawn.
 func (m *Match) addRemote(ev *net.Event, now float64) {
-	a := deadreckon.NewActor(m.dr.Reckon)
+	a := deadreckon.NewActor(m.remoteReckoning())
 	if err := a.Break(ev.State, now); err != nil {
 		m.counters.rejected++
 		m.log.Debug("spawn refused", "actor", ev.Actor, "err", err)

@@ -15,17 +15,37 @@ import (
 
 // TestOneDeadReckoning: a match configured with nothing runs game.DeadReckoning(), the
 // value cmd/tanks passes and drlab's "game" algorithm runs (their tests check the same
-// value), and local tanks publish with it.
+// value), and local tanks publish with it, reckoning their own updates as remotes do:
+// kept out of the map's rocks and border.
 func TestOneDeadReckoning(t *testing.T) {
 	rig := newRig(t, gametest.Config{})
-	m := mustMatch(t, Config{Map: testmaps.Small(t), NoPlayer: true, Bots: 1}, join(t, rig))
+	mp := testmaps.Small(t)
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 1}, join(t, rig))
 	if m.DeadReckoning() != DeadReckoning() {
 		t.Errorf("match reckons with %+v\nwant the game's %+v", m.DeadReckoning(), DeadReckoning())
 	}
+	want := DeadReckoning()
+	want.Reckon.Collide = physics.Collide(mp)
+	walls := want.Reckon.Collide.Obstacles.(*deadreckon.Walls)
+	bots := 0
 	for _, tk := range m.tanks {
-		if tk.local && tk.pub.Config() != deadreckon.NewPublisher(DeadReckoning(), 0).Config() {
-			t.Errorf("bot publishes with %+v", tk.pub.Config())
+		if !tk.local {
+			continue
 		}
+		bots++
+		got := tk.pub.Config()
+		w, ok := got.Reckon.Collide.Obstacles.(*deadreckon.Walls)
+		if !ok || len(w.Rocks) != len(walls.Rocks) || w.Min != walls.Min || w.Max != walls.Max {
+			t.Errorf("bot publishes with obstacles %+v, want the map's %+v", got.Reckon.Collide.Obstacles, walls)
+			continue
+		}
+		got.Reckon.Collide.Obstacles = want.Reckon.Collide.Obstacles
+		if got != deadreckon.NewPublisher(want, 0).Config() {
+			t.Errorf("bot publishes with %+v", got)
+		}
+	}
+	if bots != 1 {
+		t.Errorf("%d local tanks, want the bot", bots)
 	}
 }
 

@@ -176,7 +176,7 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 	t := &tank{
 		id: id, owner: m.link.ID(), name: name, team: team, local: true,
 		body: body, bot: bot,
-		pub:       deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
+		pub:       deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
 		trail:     newRing(m.cfg.TrailLength),
 	}
@@ -246,7 +246,7 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	}
 	t.id, t.spawnFailed = id, false
 	m.byID[id] = t
-	t.pub = deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
+	t.pub = deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
 }

@@ -275,7 +275,8 @@ func newDuel(m *terrain.Map, o DuelOptions, seed uint64) (*duel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("duel: %w", err)
 	}
-	dr := game.DeadReckoning() // what players run: publisher thresholds and remote reckoning
+	dr := game.DeadReckoning()             // what players run: publisher thresholds and remote reckoning
+	dr.Reckon.Collide = physics.Collide(m) // as a match reckons its tanks on m
 	reckon := dr.Reckon
 	d := &duel{o: o, m: m, w: w, a: a, b: b, reckon: reckon,
 		rng:   rand.New(rand.NewPCG(seed, 0xd0e1)),

@@ -323,6 +323,7 @@ func (r *simRun) buildPeers() {
 		cfg.Clamp = groundClamp(p.Clamp, p.Footprint)
 	}
 	if s.Algo.Game {
+		r.dr.Reckon.Collide = p.Collide
 		cfg = r.dr.Reckon
 		r.own = &owner{pub: deadreckon.NewPublisher(r.dr, s.Seed)}
 	} else {
@@ -331,6 +332,7 @@ func (r *simRun) buildPeers() {
 	if s.Recorded != nil {
 		cfg = s.Recorded.reckon(s.Algo, p.Ground != nil)
 	}
+	cfg.Collide = p.Collide
 	r.actor = deadreckon.NewActor(cfg)
 	r.staleAfter = r.actor.Config().StaleAfter()
 	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {

@@ -9,6 +9,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/tank"
 )
 
 // Pose is the true placement of the vehicle at one instant: where it is and which way
@@ -44,6 +46,11 @@ type Path struct {
 	// Footprint is the remote clamp's three footprint points in the vehicle's frame,
 	// m; if all zero, the default tank's (tank.Default().Footprint()).
 	Footprint [3]mgl64.Vec3
+	// Collide is what the truth drives into that every receiver knows too (a map's
+	// rocks and border, the collision scenario's obstacles), with the hull that hits
+	// them; the zero value has none. Every algorithm's remote view is kept out of
+	// them, as the game keeps its remote tanks.
+	Collide deadreckon.Collide
 }
 
 // Duration returns the time covered by the path in seconds: its frame count times the
@@ -364,7 +371,36 @@ func buildCollision(fps, duration float64) *Path {
 		return 0
 	}
 	leg := 0.5*collisionAccel*accel*accel + collisionSpeed*collisionRun
-	return integrate("collision", fps, duration, mgl64.Vec3{-leg / 2, 0, leg / 2}, 0, speed, yawRate)
+	p := integrate("collision", fps, duration, mgl64.Vec3{-leg / 2, 0, leg / 2}, 0, speed, yawRate)
+	p.Collide = collisionRocks(p)
+	return p
+}
+
+// collisionRock is the radius of the rocks the collision scenario's tank hits, m.
+const collisionRock = 1.5
+
+// collisionRocks returns the obstacles of collision path p: a rock against the
+// middle of the hull's front at every place the truth stops dead, touching it, and
+// the default tank's hull. The truth then turns in place with the rock at its nose,
+// as a tank turns off an obstacle it has driven into.
+func collisionRocks(p *Path) deadreckon.Collide {
+	hull := physics.Hull(tank.Spec{})
+	w := &deadreckon.Walls{}
+	for i := 1; i+1 < len(p.Poses); i++ {
+		a, b, c := p.Poses[i-1].Position, p.Poses[i].Position, p.Poses[i+1].Position
+		if b.Sub(a).Len() < collisionSpeed*p.FrameInterval/2 || c.Sub(b).Len() > 1e-9 {
+			continue // not the frame of a hit
+		}
+		at := b.Add(geom.Rotate(p.Poses[i].Orientation, mgl64.Vec3{1, 0, 0}).Mul(hull.HalfLength + collisionRock))
+		known := false
+		for _, r := range w.Rocks {
+			known = known || math.Hypot(r.X-at[0], r.Z-at[2]) < collisionRock
+		}
+		if !known {
+			w.Rocks = append(w.Rocks, deadreckon.Rock{X: at[0], Z: at[2], Radius: collisionRock})
+		}
+	}
+	return deadreckon.Collide{Obstacles: w, Hull: hull}
 }
 
 // Respawn scenario: circling, teleported away every respawnEvery seconds.

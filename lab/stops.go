@@ -126,7 +126,8 @@ func buildWander(name string, seed uint64) func(fps, duration float64) (*Path, e
 		if err != nil {
 			return nil, fmt.Errorf("%s scenario map: %w", name, err)
 		}
-		w, err := physics.NewWorld(physics.MapConfig(m))
+		wc := physics.MapConfig(m)
+		w, err := physics.NewWorld(wc)
 		if err != nil {
 			return nil, fmt.Errorf("%s scenario world: %w", name, err)
 		}
@@ -141,7 +142,8 @@ func buildWander(name string, seed uint64) func(fps, duration float64) (*Path, e
 		}
 		n := frames(fps, duration)
 		p := &Path{Name: name, FrameInterval: 1 / fps, Poses: make([]Pose, n), Ground: m,
-			Clamp: deadreckon.ClampAlways, Footprint: tank.Spec().Footprint()}
+			Clamp: deadreckon.ClampAlways, Footprint: tank.Spec().Footprint(),
+			Collide: deadreckon.Collide{Obstacles: wc.Walls(), Hull: physics.Hull(tank.Spec().Spec)}}
 		var in physics.Input
 		next := 0.0
 		for i := range p.Poses {

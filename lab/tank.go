@@ -56,7 +56,8 @@ func buildTank(fps, duration float64) (*Path, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tank scenario map: %w", err)
 	}
-	w, err := physics.NewWorld(physics.MapConfig(m))
+	wc := physics.MapConfig(m)
+	w, err := physics.NewWorld(wc)
 	if err != nil {
 		return nil, fmt.Errorf("tank scenario world: %w", err)
 	}
@@ -70,7 +71,8 @@ func buildTank(fps, duration float64) (*Path, error) {
 	}
 	n := frames(fps, duration)
 	p := &Path{Name: "tank", FrameInterval: 1 / fps, Poses: make([]Pose, n), Ground: m,
-		Clamp: deadreckon.ClampAlways, Footprint: tank.Spec().Footprint()}
+		Clamp: deadreckon.ClampAlways, Footprint: tank.Spec().Footprint(),
+		Collide: deadreckon.Collide{Obstacles: wc.Walls(), Hull: physics.Hull(tank.Spec().Spec)}}
 	for i := range p.Poses {
 		t := float64(i) / fps
 		if i > 0 {

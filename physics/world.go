@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -83,6 +84,31 @@ func MapConfig(m *terrain.Map) WorldConfig {
 		cfg.Obstacles = append(cfg.Obstacles, Obstacle{X: o.X, Z: o.Z, Radius: o.Radius})
 	}
 	return cfg
+}
+
+// Walls returns the config's border and rocks as the obstacles a receiver keeps a
+// reckoned tank out of (deadreckon.Collide): the same shapes its physics collides
+// with.
+func (c WorldConfig) Walls() *deadreckon.Walls {
+	w := &deadreckon.Walls{Min: c.Min, Max: c.Max}
+	for _, o := range c.Obstacles {
+		w.Rocks = append(w.Rocks, deadreckon.Rock{X: o.X, Z: o.Z, Radius: o.Radius})
+	}
+	return w
+}
+
+// Collide returns what keeps a reckoned tank out of m's obstacles: its border and
+// rocks, with the default tank's hull. Every peer and the referee's rebuild reckon
+// remote tanks with it, so that they are all stopped where the truth is.
+func Collide(m *terrain.Map) deadreckon.Collide {
+	return deadreckon.Collide{Obstacles: MapConfig(m).Walls(), Hull: Hull(tank.Spec{})}
+}
+
+// Hull returns the hull box of a tank of spec s (zero fields the defaults'), as
+// deadreckon.Collide takes it.
+func Hull(s tank.Spec) deadreckon.Hull {
+	s = s.WithDefaults()
+	return deadreckon.Hull{HalfLength: s.Length / 2, HalfWidth: s.Width / 2}
 }
 
 func (c WorldConfig) withDefaults() WorldConfig {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
@@ -417,5 +418,34 @@ func TestHostileInputs(t *testing.T) {
 				t.Fatalf("tank %d at t = %.2f: pose out of bounds: %+v", i, w.Time(), p)
 			}
 		}
+	}
+}
+
+// TestCollideHoldsTheMapsObstacles: what keeps a reckoned tank out of a map's
+// obstacles holds its rocks and border, with the tank's hull.
+func TestCollideHoldsTheMapsObstacles(t *testing.T) {
+	m, err := terrain.Load("../assets/maps/valley.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Collide(m)
+	w, ok := c.Obstacles.(*deadreckon.Walls)
+	if !ok {
+		t.Fatalf("obstacles %T, want *deadreckon.Walls", c.Obstacles)
+	}
+	if len(w.Rocks) != len(m.Obstacles()) || len(w.Rocks) == 0 {
+		t.Errorf("%d rocks, want the map's %d", len(w.Rocks), len(m.Obstacles()))
+	}
+	for i, o := range m.Obstacles() {
+		if r := w.Rocks[i]; r.X != o.X || r.Z != o.Z || r.Radius != o.Radius {
+			t.Errorf("rock %d: %+v, want %+v", i, r, o)
+		}
+	}
+	if w.Min != m.Min() || w.Max != m.Max() {
+		t.Errorf("border %v…%v, want the map's %v…%v", w.Min, w.Max, m.Min(), m.Max())
+	}
+	s := tank.Spec{}.WithDefaults()
+	if c.Hull.HalfLength != s.Length/2 || c.Hull.HalfWidth != s.Width/2 {
+		t.Errorf("hull %+v, want half of %v × %v m", c.Hull, s.Length, s.Width)
 	}
 }

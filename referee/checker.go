@@ -8,6 +8,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
@@ -73,7 +74,9 @@ const (
 // CheckerConfig sets up a Checker. The zero value takes every default.
 type CheckerConfig struct {
 	// Reckon is how shooters reckon remote tanks: the host rebuilds their view with it.
-	// It must be the configuration the shooters' matches use (Match.ActorConfig).
+	// It must be the configuration the shooters' matches use (Match.ActorConfig); if
+	// its Collide has no obstacles, the map's (physics.Collide), as matches keep
+	// remote tanks out of them.
 	Reckon deadreckon.Config
 	// MaxRewind caps the rewind, s. If zero, defaults to DefaultMaxRewind.
 	MaxRewind float64
@@ -196,6 +199,10 @@ func NewChecker(m *terrain.Map, cfg CheckerConfig) *Checker {
 		panic("referee: NewChecker without a map")
 	}
 	cfg = cfg.withDefaults()
+	if cfg.Reckon.Collide.Obstacles == nil {
+		// Shooters' matches keep remote tanks out of the map's obstacles.
+		cfg.Reckon.Collide = physics.Collide(m)
+	}
 	return &Checker{cfg: cfg, terr: m, actors: make(map[uint32]*actorRecord),
 		shots: make(map[shotKey]*shotRecord)}
 }

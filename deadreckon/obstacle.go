@@ -1,0 +1,235 @@
+package deadreckon
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
+)
+
+// Obstacles are what a reckoned actor's hull cannot drive into: static obstacles that
+// the receiver knows as well as the owner, such as a map's rocks and border walls. A
+// stop against one is a stop no projection of the owner's motion foresees, yet a
+// receiver that knows the obstacle shows it in the frame the truth makes it: the
+// projection never carries the hull into what the truth would hit. Implementations
+// must be safe for concurrent reads, because a Reckoner may advance actors from
+// several goroutines at once.
+type Obstacles interface {
+	// Push returns the horizontal displacement, m, that moves hull h, centred at pos
+	// with unit horizontal forward fwd, out of every obstacle it overlaps; zero when
+	// it overlaps none.
+	Push(pos, fwd mgl64.Vec3, h Hull) mgl64.Vec3
+}
+
+// Hull is the horizontal box of a vehicle's hull about its origin: HalfLength along
+// its forward (+X) axis and HalfWidth across (Z), m. The zero value is a point.
+type Hull struct {
+	HalfLength, HalfWidth float64
+}
+
+// Collide says how a reckoned actor is kept out of obstacles. The zero value keeps it
+// out of none.
+type Collide struct {
+	// Obstacles is what the hull cannot be shown driving into; nil for none.
+	Obstacles Obstacles
+	// Hull is the actor's hull; the zero value is a point.
+	Hull Hull
+}
+
+// Rock is a static vertical round obstacle: centre (X, Z) and Radius, world m.
+type Rock struct {
+	X, Z, Radius float64
+}
+
+// Walls are Obstacles of round rocks and an optional rectangular border a hull stays
+// inside. The zero value holds nothing. Push does not allocate and is safe for
+// concurrent use.
+type Walls struct {
+	// Rocks are the round obstacles.
+	Rocks []Rock
+	// Min and Max are the (x, z) corners of the border, m; if both are zero, there
+	// is no border.
+	Min, Max mgl64.Vec2
+}
+
+// Push implements Obstacles: the sum of the pushes out of each rock the hull overlaps
+// and back inside the border.
+func (w *Walls) Push(pos, fwd mgl64.Vec3, h Hull) mgl64.Vec3 {
+	side := mgl64.Vec3{-fwd[2], 0, fwd[0]}
+	reach := math.Hypot(h.HalfLength, h.HalfWidth)
+	var push mgl64.Vec3
+	for _, r := range w.Rocks {
+		dx, dz := r.X-pos[0], r.Z-pos[2]
+		if lim := reach + r.Radius; dx*dx+dz*dz >= lim*lim {
+			continue
+		}
+		push = push.Add(rockPush(dx, dz, fwd, side, h, r.Radius))
+	}
+	if w.Min != (mgl64.Vec2{}) || w.Max != (mgl64.Vec2{}) {
+		for axis, k := range [2]int{0, 2} {
+			ext := h.HalfLength*math.Abs(fwd[k]) + h.HalfWidth*math.Abs(side[k])
+			if lo := w.Min[axis] - (pos[k] - ext); lo > 0 {
+				push[k] += lo
+			} else if hi := pos[k] + ext - w.Max[axis]; hi > 0 {
+				push[k] -= hi
+			}
+		}
+	}
+	return push
+}
+
+// rockPush returns the push of a hull (forward fwd, side side, both unit and
+// horizontal) out of a rock of radius r whose centre is (dx, dz) from the hull's.
+func rockPush(dx, dz float64, fwd, side mgl64.Vec3, h Hull, r float64) mgl64.Vec3 {
+	lx := dx*fwd[0] + dz*fwd[2] // the rock's centre in the hull's frame
+	lz := dx*side[0] + dz*side[2]
+	qx := math.Max(-h.HalfLength, math.Min(h.HalfLength, lx))
+	qz := math.Max(-h.HalfWidth, math.Min(h.HalfWidth, lz))
+	ex, ez := lx-qx, lz-qz
+	if d2 := ex*ex + ez*ez; d2 > 0 {
+		d := math.Sqrt(d2)
+		if d >= r {
+			return mgl64.Vec3{}
+		}
+		k := (r - d) / d // away from the rock: against (ex, ez)
+		return fwd.Mul(-ex * k).Add(side.Mul(-ez * k))
+	}
+	// The rock's centre is inside the hull: out along the shallower axis.
+	px, pz := h.HalfLength-math.Abs(lx)+r, h.HalfWidth-math.Abs(lz)+r
+	if px < pz {
+		return fwd.Mul(-math.Copysign(px, lx))
+	}
+	return side.Mul(-math.Copysign(pz, lz))
+}
+
+// Blocking's resolution: a move is walked in steps of at most blockStep (m, under
+// the narrowest rock a tank meets, so none is stepped over) and in at most
+// blockMaxStep steps, a contact is found to within 2^-blockBisect of a step by
+// bisection, and a depth of blockSlop (m) is let through as rounding (never added to
+// a depth the hull had where the move starts, so the display does not creep in); a
+// slide backed out of an obstacle (see sweep) may end slideSlop (m) deeper. A
+// blend's path is swept at grid samples sweepStep (s) apart, the first sweepPhase of
+// a step after the blend start, at most sweepMaxSamples of them in one Advance. The
+// phase keeps frames at the usual rates (30, 60, 120, 144 Hz), which start blends,
+// well clear of the samples: a frame whose time rounds a microsecond either way (a
+// replay's recorded times) is on the same side of a sample either way.
+const (
+	blockStep       = 0.5
+	blockMaxStep    = 64
+	blockBisect     = 12
+	blockSlop       = 1e-4
+	slideSlop       = 1e-6
+	sweepStep       = 1.0 / 30
+	sweepPhase      = 0.318
+	sweepMaxSamples = 1 << 10
+)
+
+// collideShown keeps this frame's reckoned hull (a.rk, just reckoned) out of the
+// obstacles. The blending algorithms' shown pose depends on the blend and the time
+// since its start alone, not on how frames stepped there, so that a referee's
+// rebuild of a view and a replay stepping other frames show what the live view
+// showed: the unconstrained path is swept from the blend's start (the shown pose
+// there, itself kept out) through samples on a fixed grid of sweepStep, and this
+// frame's pose is swept on from the last sample. Delayed reckons from the frame's
+// time, not the blend's, and Static never moves: both are swept from the frame
+// before (prev).
+func (a *Actor) collideShown(prev mgl64.Vec3) {
+	if a.alg == Delayed || a.alg == Static {
+		at := a.sweep(prev, a.rk.pos, a.rk.rot)
+		a.rk.pos[0], a.rk.pos[2] = at[0], at[2]
+		return
+	}
+	c := a.c
+	tt, cur := a.tt, a.rk
+	n := int(math.Min(math.Max(0, math.Floor(tt/sweepStep-sweepPhase)+1), math.MaxInt32))
+	if n-c.sweepK > sweepMaxSamples {
+		// Only after a long pause between frames: the display is held where it
+		// was, and the path is swept on from there.
+		c.sweepK = n - sweepMaxSamples
+	}
+	for c.sweepK < n {
+		c.sweepK++
+		a.tt = (float64(c.sweepK) - 1 + sweepPhase) * sweepStep
+		a.reckonNow()
+		c.sweepAt = a.sweep(c.sweepAt, a.rk.pos, a.rk.rot)
+	}
+	a.tt, a.rk = tt, cur
+	at := a.sweep(c.sweepAt, cur.pos, cur.rot)
+	a.rk.pos[0], a.rk.pos[2] = at[0], at[2]
+}
+
+// sweep returns where the hull, oriented by rot, gets to moving horizontally from
+// from toward to without going deeper into the obstacles than it was at from: the
+// move stops where the hull meets an obstacle, and what is left of it slides along
+// the obstacle's surface. A turn in place against an obstacle, or a last-known state
+// that reports the hull a little inside one (shapes differ by centimetres between
+// the owner's physics and the receiver), is not pushed away. A snap has already
+// moved the display (the blend starts where it snapped to), so it is never blocked.
+// The result has from's height.
+func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
+	c := &a.c.cfg.Collide
+	fwd := geom.Rotate(rot, mgl64.Vec3{1, 0, 0})
+	fwd[1] = 0
+	if l := fwd.Len(); l > 1e-9 {
+		fwd = fwd.Mul(1 / l)
+	} else {
+		// Pointing straight up or down: no heading to place the hull by.
+		return mgl64.Vec3{to[0], from[1], to[2]}
+	}
+	depth := func(p mgl64.Vec3) float64 { return c.Obstacles.Push(p, fwd, c.Hull).Len() }
+	to = mgl64.Vec3{to[0], from[1], to[2]}
+	move := to.Sub(from)
+	n := math.Ceil(move.Len() / blockStep)
+	if !(n >= 1) || math.IsInf(n, 1) {
+		return from // no move, or a non-finite one
+	}
+	limit := math.Max(depth(from), blockSlop)
+	// A display held at an obstacle while its projection runs on (the stop lost)
+	// is a long way from where that projection has got to: it is still held (it
+	// slides along the obstacle at most blockStep in a sweep).
+	n = math.Min(n, blockMaxStep)
+	at := from
+	for i := 1.0; i <= n; i++ {
+		next := from.Add(move.Mul(i / n))
+		if depth(next) <= limit {
+			at = next
+			continue
+		}
+		lo, hi := at, next
+		for k := 0; k < blockBisect; k++ {
+			if mid := lo.Add(hi).Mul(0.5); depth(mid) <= limit {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		at = lo
+		// Slide: what is left of the move, less its part into the obstacle.
+		if nrm := c.Obstacles.Push(hi, fwd, c.Hull); nrm.Len() > 0 {
+			nrm = nrm.Normalize()
+			rest := to.Sub(at)
+			if into := rest.Dot(nrm); into < 0 {
+				rest = rest.Sub(nrm.Mul(into))
+			}
+			// At most blockStep of it: a display held at an obstacle while its
+			// projection runs on far past it (the stop lost) creeps along it no
+			// further than that in a sweep.
+			if l := rest.Len(); l > blockStep {
+				rest = rest.Mul(blockStep / l)
+			}
+			// Back out along the push by what the slide went deeper than the
+			// limit (on a rock's curve, or by rounding): the slid pose then
+			// depends smoothly on the move, instead of on which side of the
+			// limit rounding left it.
+			slid := at.Add(rest)
+			if push := c.Obstacles.Push(slid, fwd, c.Hull); push.Len() > limit {
+				slid = slid.Add(push.Mul(1 - limit/push.Len()))
+			}
+			if depth(slid) <= limit+slideSlop {
+				at = slid
+			}
+		}
+		break
+	}
+	return at
+}

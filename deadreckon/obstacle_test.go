@@ -1,0 +1,217 @@
+package deadreckon
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
+)
+
+// testHull is a 6.9 m × 3.6 m tank hull.
+var testHull = Hull{HalfLength: 3.45, HalfWidth: 1.8}
+
+// TestWallsPush: a hull overlapping a rock or the border is pushed out of it by its
+// depth, away from it; one clear of them is not pushed.
+func TestWallsPush(t *testing.T) {
+	east := mgl64.Vec3{1, 0, 0}
+	north := mgl64.Vec3{0, 0, -1}
+	rock := &Walls{Rocks: []Rock{{X: 5, Z: 0, Radius: 1.5}}}
+	border := &Walls{Min: mgl64.Vec2{-10, -10}, Max: mgl64.Vec2{10, 10}}
+	for _, c := range []struct {
+		name     string
+		w        *Walls
+		pos, fwd mgl64.Vec3
+		want     mgl64.Vec3
+	}{
+		{"clear ahead", rock, mgl64.Vec3{0, 0, 0}, east, mgl64.Vec3{}},
+		{"touching", rock, mgl64.Vec3{0.05, 0, 0}, east, mgl64.Vec3{}},
+		{"nose 0.2 m in", rock, mgl64.Vec3{0.25, 0, 0}, east, mgl64.Vec3{-0.2, 0, 0}},
+		{"side 0.3 m in", rock, mgl64.Vec3{5, 0, 3}, east, mgl64.Vec3{0, 0, 0.3}},
+		{"turned, side in", rock, mgl64.Vec3{2, 0, 0}, north, mgl64.Vec3{-0.3, 0, 0}},
+		{"centre inside, nose side", rock, mgl64.Vec3{3, 0, 0}, east, mgl64.Vec3{-2.95, 0, 0}},
+		{"inside the border", border, mgl64.Vec3{0, 0, 0}, east, mgl64.Vec3{}},
+		{"nose over the east wall", border, mgl64.Vec3{7, 0, 0}, east, mgl64.Vec3{-0.45, 0, 0}},
+		{"side over the south wall", border, mgl64.Vec3{0, 0, 9}, east, mgl64.Vec3{0, 0, -0.8}},
+		{"empty", &Walls{}, mgl64.Vec3{}, east, mgl64.Vec3{}},
+	} {
+		if got := c.w.Push(c.pos, c.fwd, testHull); !vecNear(got, c.want, 1e-9) {
+			t.Errorf("%s: hull at %v facing %v pushed %v, want %v", c.name, c.pos, c.fwd, got, c.want)
+		}
+	}
+}
+
+// stopDead drives east at 15 m/s from x = −30 and stops dead against a rock at
+// x = 0, the hull's nose touching it at x = −1.5, the hull's centre then at
+// x = −4.95.
+func stopDead(t float64) State {
+	const v, hit = 15.0, 2.0
+	s := State{Time: t, Orientation: geom.YawQuat(0)}
+	if t < hit {
+		s.Position = mgl64.Vec3{-4.95 - v*(hit-t), 0, 0}
+		s.Velocity = mgl64.Vec3{v, 0, 0}
+	} else {
+		s.Position = mgl64.Vec3{-4.95, 0, 0}
+	}
+	return s
+}
+
+// TestCollideStopsAtTheObstacle: a tank that stops dead against a rock the receiver
+// knows is shown stopping at it, however late the stop arrives; without the rock it
+// drives on by the speed times the delay.
+func TestCollideStopsAtTheObstacle(t *testing.T) {
+	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0, Radius: 1.5}}}, Hull: testHull}
+	for _, c := range []struct {
+		collide  Collide
+		latency  float64
+		overMin  float64 // overshoot at least, m
+		overMax  float64 // and at most
+		lost     float64 // updates sent from the stop on are lost for this long, s
+		describe string
+	}{
+		{rock, 0.15, 0, 0.001, 0, "rock known, 150 ms"},
+		{rock, 0.45, 0, 0.001, 0, "rock known, 450 ms"},
+		// The projection runs on 37 m past the rock, and the display is held.
+		{rock, 0.15, 0, 0.001, 2.5, "rock known, the stop lost for 2.5 s"},
+		{Collide{}, 0.15, 1, math.Inf(1), 0, "no rock, 150 ms"},
+	} {
+		t.Run(c.describe, func(t *testing.T) {
+			a := NewActor(Config{UpdateInterval: 0.2, CompensateLatency: true, Collide: c.collide})
+			a.SetClockOffset(0)
+			over, maxStep := math.Inf(-1), 0.0
+			var prev mgl64.Vec3
+			for i := 0; i <= 5*60; i++ {
+				now := float64(i) * frame
+				// Updates every 0.2 s, each arriving latency late.
+				k := math.Floor((now - c.latency) / 0.2)
+				if sent := 0.2 * k; sent >= 2 && sent < 2+c.lost {
+					k = -1
+				}
+				if k >= 0 && math.Abs(now-c.latency-0.2*k) < frame/2 {
+					if err := a.Receive(stopDead(0.2*k), now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				a.Advance(now)
+				if !a.HasState() {
+					continue
+				}
+				p := a.Reckoned().Position
+				over = math.Max(over, p[0]+4.95)
+				if i > 0 && prev != (mgl64.Vec3{}) {
+					maxStep = math.Max(maxStep, p.Sub(prev).Len())
+				}
+				prev = p
+			}
+			if over < c.overMin || over > c.overMax {
+				t.Errorf("overshoot %.4f m, want %g…%g", over, c.overMin, c.overMax)
+			}
+			if maxStep > 15*frame*1.5 {
+				t.Errorf("largest step %.3f m a frame, want a drive's, not a pop", maxStep)
+			}
+		})
+	}
+}
+
+// TestCollideTurnsAndSlides: a tank turning in place with its nose against a rock is
+// not pushed off it, and one driving at a rock at an angle slides along it instead of
+// stopping.
+func TestCollideTurnsAndSlides(t *testing.T) {
+	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0, Radius: 1.5}}}, Hull: testHull}
+	a := NewActor(Config{Collide: rock})
+	at := mgl64.Vec3{-4.95, 0, 0}
+	if err := a.Break(State{Position: at, Orientation: geom.YawQuat(0), AngularVelocity: mgl64.Vec3{0, 1, 0}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i <= 60; i++ {
+		a.Advance(float64(i) * frame)
+		if p := a.Reckoned().Position; !vecNear(p, at, 1e-9) {
+			t.Fatalf("turning in place at the rock, frame %d: shown at %v, want %v", i, p, at)
+		}
+	}
+	// Driving at 45° into a wall on the east: it slides north along it.
+	wall := Collide{Obstacles: &Walls{Min: mgl64.Vec2{-100, -100}, Max: mgl64.Vec2{0, 100}}, Hull: Hull{}}
+	b := NewActor(Config{Collide: wall})
+	v := mgl64.Vec3{5, 0, -5}
+	if err := b.Break(State{Position: mgl64.Vec3{-1, 0, 0}, Velocity: v, Orientation: geom.YawQuat(math.Pi / 4)}, 0); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i <= 60; i++ {
+		b.Advance(float64(i) * frame)
+	}
+	if p := b.Reckoned().Position; p[0] > blockSlop || p[2] > -4 {
+		t.Errorf("after 1 s at 45° into the wall: shown at %v, want against it (x ≤ 0) and slid north (z < −4)", p)
+	}
+}
+
+// TestCollideIgnoresFrameSteps: the shown pose of a hull kept out of obstacles
+// depends on the updates and the time, not on how frames stepped there: an actor
+// advanced every frame and one advanced only now and then (and in the frame before
+// each update, whose blend starts there with the velocity shown over it) show the
+// same place whenever both are advanced.
+func TestCollideIgnoresFrameSteps(t *testing.T) {
+	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0, Radius: 1.5}}}, Hull: testHull}
+	wall := Collide{Obstacles: &Walls{Min: mgl64.Vec2{-100, -100}, Max: mgl64.Vec2{20, 100}}, Hull: testHull}
+	// At 45° into the east wall from x = 10 m, the updates telling of a drive
+	// through it: the hull slides north along it.
+	slide := func(t float64) State {
+		v := mgl64.Vec3{5, 0, -5}
+		return State{Time: t, Position: mgl64.Vec3{10, 0, 0}.Add(v.Mul(t)), Velocity: v, Orientation: geom.YawQuat(math.Pi / 4)}
+	}
+	for _, c := range []struct {
+		name    string
+		collide Collide
+		drive   func(t float64) State
+		latency float64
+		end     func(p mgl64.Vec3) bool
+	}{
+		{"stop at the rock, 150 ms", rock, stopDead, 0.15, func(p mgl64.Vec3) bool { return math.Abs(p[0]+4.95) < 0.01 }},
+		{"stop at the rock, 300 ms", rock, stopDead, 0.3, func(p mgl64.Vec3) bool { return math.Abs(p[0]+4.95) < 0.01 }},
+		{"slide along the wall, 150 ms", wall, slide, 0.15, func(p mgl64.Vec3) bool { return p[0] < 20 && p[2] < -20 }},
+		{"slide along the wall, 300 ms", wall, slide, 0.3, func(p mgl64.Vec3) bool { return p[0] < 20 && p[2] < -20 }},
+	} {
+		every := NewActor(Config{UpdateInterval: 0.2, Collide: c.collide})
+		sparse := NewActor(Config{UpdateInterval: 0.2, Collide: c.collide})
+		arrives := func(i int) (float64, bool) {
+			now := float64(i) * frame
+			k := math.Floor((now - c.latency) / 0.2)
+			return 0.2 * k, k >= 0 && math.Abs(now-c.latency-0.2*k) < frame/2
+		}
+		worst, compared := 0.0, 0
+		for i := 0; i <= 6*60; i++ {
+			now := float64(i) * frame
+			sent, ok := arrives(i)
+			_, next := arrives(i + 1)
+			for _, a := range []*Actor{every, sparse} {
+				if a == sparse && !ok && !next && i%7 != 0 {
+					continue
+				}
+				if ok {
+					if err := a.Receive(c.drive(sent), now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				a.Advance(now)
+			}
+			if ok || next || i%7 == 0 {
+				compared++
+				worst = math.Max(worst, every.Reckoned().Position.Sub(sparse.Reckoned().Position).Len())
+			}
+		}
+		if worst > 1e-9 || compared < 60 {
+			t.Errorf("%s: every frame and some frames differ by up to %.3g m over %d frames, want the same", c.name, worst, compared)
+		}
+		if p := every.Reckoned().Position; !c.end(p) {
+			t.Errorf("%s: ended at %v", c.name, p)
+		}
+	}
+}
+
+// ExampleWalls: a hull whose nose is 0.2 m into a rock is pushed 0.2 m back.
+func ExampleWalls() {
+	w := &Walls{Rocks: []Rock{{X: 5, Z: 0, Radius: 1.5}}}
+	push := w.Push(mgl64.Vec3{0.25, 0, 0}, mgl64.Vec3{1, 0, 0}, Hull{HalfLength: 3.45, HalfWidth: 1.8})
+	fmt.Printf("%.2f %.2f\n", push[0], push[2])
+	// Output: -0.20 0.00
+}
