@@ -36,6 +36,15 @@ const (
 	SpawnDiedPenalty = 0.02
 )
 
+// SpawnRingPlace returns place i of ring (1 to SpawnRings) around pad, x and z in
+// meters: ring k holds 6k places SpawnClearance × k from the pad, evenly spaced from
+// angle turn (rad). The players' matches and the host's referee search the same rings.
+func SpawnRingPlace(pad mgl64.Vec2, ring, i int, turn float64) mgl64.Vec2 {
+	a := turn + 2*math.Pi*float64(i)/float64(6*ring)
+	r := SpawnClearance * float64(ring)
+	return mgl64.Vec2{pad[0] + r*math.Cos(a), pad[1] + r*math.Sin(a)}
+}
+
 // SpawnPads returns the map's spawn pads, or its middle when it has none.
 func SpawnPads(m *terrain.Map) []mgl64.Vec2 {
 	if p := m.Spawns(); len(p) > 0 {

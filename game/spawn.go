@@ -69,9 +69,7 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 			for k := range pads {
 				pad := pads[(ringFrom+k)%len(pads)]
 				for i := range 6 * ring {
-					a := turn + 2*math.Pi*float64(i)/float64(6*ring)
-					r := spawnClearance * float64(ring)
-					c := mgl64.Vec2{pad[0] + r*math.Cos(a), pad[1] + r*math.Sin(a)}
+					c := combat.SpawnRingPlace(pad, ring, i, turn)
 					if !m.insideSpawnArea(c) {
 						continue
 					}

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"errors"
-	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
@@ -86,9 +85,7 @@ func (r *Referee) placeNear(pad mgl64.Vec2, s deadreckon.State) deadreckon.State
 search:
 	for ring := 1; !free(c) && ring <= combat.SpawnRings; ring++ {
 		for i := range 6 * ring {
-			a := 2 * math.Pi * float64(i) / float64(6*ring)
-			q := mgl64.Vec2{pad[0] + combat.SpawnClearance*float64(ring)*math.Cos(a),
-				pad[1] + combat.SpawnClearance*float64(ring)*math.Sin(a)}
+			q := combat.SpawnRingPlace(pad, ring, i, 0)
 			if combat.InSpawnArea(m, q, 0) && free(q) {
 				c = q
 				break search
