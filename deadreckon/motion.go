@@ -51,20 +51,21 @@ func (hz *horizon) terms(age float64) (g, h, gv, hv float64) {
 }
 
 // brakeCos2 is the square of the cosine of the largest angle between an acceleration
-// and the reverse of the velocity for which it counts as braking (45°).
+// and the reverse of the velocity for which it counts as braking (45°): a tank that
+// coasts or brakes through a turn, whose acceleration leans across its velocity,
+// brakes; a turn at speed, which sheds a little, does not.
 const brakeCos2 = 0.5
 
 // stopAge returns the age, s, at which a projection of velocity v under acceleration
-// acc comes to rest: when acc brakes v (against it, within 45°), the time the velocity along v
-// takes to reach zero, if that is within the coasting horizon; +Inf otherwise. A
-// braking projection is integrated to that rest, past the acceleration horizon, and
-// holds there: a braking vehicle stops where its braking brings it, instead of
-// rolling on at the speed the horizon reached, past that place, or reversing. The
-// lateral part of the acceleration stops with it.
+// acc comes to rest: when acc brakes v (against it, within 45°), the time the speed
+// takes to run out at acc's rate along v, |v|/(−acc·v̂), if that is within the
+// coasting horizon; +Inf otherwise. A braking projection comes to rest there (see
+// motion) and holds, instead of rolling on at the speed the acceleration horizon
+// reached, past that place, or reversing.
 func (hz *horizon) stopAge(v, acc mgl64.Vec3) float64 {
 	av := acc.Dot(v)
 	if !(av < 0) || av*av < brakeCos2*acc.Dot(acc)*v.Dot(v) {
-		return math.Inf(1) // a turn that sheds some speed is not a stop
+		return math.Inf(1)
 	}
 	t := v.Dot(v) / -av
 	if !(t < hz.coast) {
@@ -75,14 +76,25 @@ func (hz *horizon) stopAge(v, acc mgl64.Vec3) float64 {
 
 // motion returns the position and velocity terms of a projection over age seconds,
 // as terms does, of a state that comes to rest at age stop (stopAge; +Inf when it
-// does not): up to stop the plain quadratic, past it the position holds and the
-// velocity is zero. Rotations and joints keep turning: they take terms' g.
+// does not). Up to the acceleration horizon (or to stop, if sooner) it is the plain
+// quadratic; past the horizon the velocity reached, V + A·accel, slows at an even
+// rate to rest at stop, along its own direction, so that a turn's lateral
+// acceleration is not integrated on for as long as the braking lasts; past stop the
+// position holds and the velocity is zero. For an acceleration straight against the
+// velocity this is the quadratic to rest. Rotations and joints keep turning: they
+// take terms' g.
 func (hz *horizon) motion(age, stop float64) (g, h, gv, hv float64) {
 	switch {
 	case math.IsInf(stop, 1):
 		return hz.terms(age)
-	case age > stop:
+	case stop <= hz.accel && age > stop:
 		return stop, 0.5 * stop * stop, 0, 0
+	case age <= hz.accel || stop <= hz.accel:
+		return age, 0.5 * age * age, 1, age
 	}
-	return age, 0.5 * age * age, 1, age
+	a, rest := hz.accel, stop-hz.accel
+	u := math.Min(age, stop) - a // time slowing past the horizon
+	w := u - u*u/(2*rest)        // distance covered then, per m/s at the horizon
+	f := 1 - u/rest              // share of the horizon's velocity left
+	return a + w, 0.5*a*a + a*w, f, a * f
 }

@@ -66,22 +66,32 @@ func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
 		thv = math.Min(1, tt/a.dtVel)
 	}
 	// A braking last-known state (its acceleration within 45° of against its
-	// velocity) comes to rest when its speed runs out, if within the coasting
-	// horizon, and stays there.
+	// velocity) comes to rest when its speed runs out at its rate along the
+	// velocity, if within the coasting horizon, and stays there: the quadratic up
+	// to the acceleration horizon, then the velocity reached slowing evenly to rest.
 	v, acc := lk.Velocity, lk.Acceleration
 	stop := math.Inf(1)
 	if av := acc.Dot(v); av < 0 && av*av >= 0.5*acc.Dot(acc)*v.Dot(v) && v.Dot(v)/-av < a.hz.coast {
 		stop = v.Dot(v) / -av
 	}
+	h0 := math.Min(a.hz.accel, stop)
+	quad := func(t float64) (mgl64.Vec3, mgl64.Vec3) {
+		return lk.Position.Add(v.Mul(t)).Add(acc.Mul(0.5 * t * t)), v.Add(acc.Mul(t))
+	}
 	moved := func(age float64) (mgl64.Vec3, mgl64.Vec3) {
-		if age > stop {
-			return lk.Position.Add(v.Mul(stop)).Add(acc.Mul(0.5 * stop * stop)), mgl64.Vec3{}
+		if math.IsInf(stop, 1) {
+			g, h, gv, hv := a.hz.terms(age)
+			return lk.Position.Add(v.Mul(g)).Add(acc.Mul(h)), v.Mul(gv).Add(acc.Mul(hv))
 		}
-		if !math.IsInf(stop, 1) {
-			return lk.Position.Add(v.Mul(age)).Add(acc.Mul(0.5 * age * age)), v.Add(acc.Mul(age))
+		if age <= h0 {
+			return quad(age)
 		}
-		g, h, gv, hv := a.hz.terms(age)
-		return lk.Position.Add(v.Mul(g)).Add(acc.Mul(h)), v.Mul(gv).Add(acc.Mul(hv))
+		ph, vh := quad(h0)
+		if stop <= h0 {
+			return ph, mgl64.Vec3{}
+		}
+		u, rest := math.Min(age, stop)-h0, stop-h0
+		return ph.Add(vh.Mul(u - u*u/(2*rest))), vh.Mul(1 - u/rest)
 	}
 	g, _, _, _ := a.hz.terms(age)
 	pl, _ := moved(age)
