@@ -9,9 +9,8 @@ import (
 
 // TestBrakingComesToRest: a last-known state braking straight comes to rest where its
 // braking brings it, v²/2a on, and stays (a remote shows no overshoot and no
-// reversal); one braking through a turn takes its acceleration for the horizon,
-// then slows to rest along the velocity it reached by the time its speed runs out;
-// one speeding up, or turning and shedding a little speed, is projected as before:
+// reversal); one braking through a turn comes to rest as its speed runs out, on
+// the curve its turn draws as it slows; one speeding up, or turning and shedding a little speed, is projected as before:
 // its acceleration for the horizon, then its velocity held.
 func TestBrakingComesToRest(t *testing.T) {
 	cfg := Config{MaxExtrapolation: math.Inf(1)}
@@ -23,10 +22,9 @@ func TestBrakingComesToRest(t *testing.T) {
 		wantRest bool
 	}{
 		{"brake", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-5, 0, 0}, 5, mgl64.Vec3{10, 0, 0}, true},
-		// At rest after 10/4 = 2.5 s: (5 − 0.5, 0, 0.375) by the 0.5 s horizon, then
-		// (8, 0, 1.5) m/s slowing evenly to rest over 2 s.
+		// At rest after 10/4 = 2.5 s, 10·2.5/2 on and a⊥·T²/6 = 3·6.25/6 across.
 		{"brake in a turn", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-4, 0, 3}, 5,
-			mgl64.Vec3{4.5 + 8, 0, 0.375 + 1.5}, true},
+			mgl64.Vec3{12.5, 0, 3.125}, true},
 		// Speeding up: ½·a·h² + (v + a·h)·(age − h) with the 0.5 s horizon.
 		{"speed up", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{2, 0, 0}, 2, mgl64.Vec3{0.25 + 10*2 + 1*1.5, 0, 0}, false},
 		// A turn: the acceleration is across the velocity, 60° from braking.
@@ -224,10 +222,9 @@ func TestStaleHeartbeats(t *testing.T) {
 // a turn coasts to rest along an arc (4.2 m/s² of braking, turning at 0.6 rad/s:
 // its acceleration leans 35° across its velocity). A remote that receives its first
 // braking update and loses every update after it, the one that says it stopped
-// included, shows it coming to rest within 0.35 m of where it truly stopped. Braking
-// is projected to rest along the velocity the acceleration horizon reached, not by
-// integrating the turn's sideways acceleration for as long as the braking lasts,
-// which drifts it over a metre sideways off the arc.
+// included, shows it coming to rest within 0.25 m of where it truly stopped: its
+// projection slows evenly while it goes on turning as it did. Integrating the turn's
+// whole sideways acceleration for as long as the braking lasts puts it 1.3 m off.
 func TestCoastingTurnStopsNearTheTruth(t *testing.T) {
 	const (
 		fps          = 60.0
@@ -265,8 +262,8 @@ func TestCoastingTurnStopsNearTheTruth(t *testing.T) {
 		t.Fatal("no braking update was published")
 	}
 	shown := remote.Reckoned()
-	if d := shown.Position.Sub(pos).Len(); d > 0.35 || shown.Velocity != (mgl64.Vec3{}) {
-		t.Errorf("shown at rest at %.3f moving at %.3f m/s, %.3f m from where the truth stopped (%.3f), want within 0.35 m and still",
+	if d := shown.Position.Sub(pos).Len(); d > 0.25 || shown.Velocity != (mgl64.Vec3{}) {
+		t.Errorf("shown at rest at %.3f moving at %.3f m/s, %.3f m from where the truth stopped (%.3f), want within 0.25 m and still",
 			shown.Position, shown.Velocity, d, pos)
 	}
 }

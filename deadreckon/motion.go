@@ -76,25 +76,20 @@ func (hz *horizon) stopAge(v, acc mgl64.Vec3) float64 {
 
 // motion returns the position and velocity terms of a projection over age seconds,
 // as terms does, of a state that comes to rest at age stop (stopAge; +Inf when it
-// does not). Up to the acceleration horizon (or to stop, if sooner) it is the plain
-// quadratic; past the horizon the velocity reached, V + A·accel, slows at an even
-// rate to rest at stop, along its own direction, so that a turn's lateral
-// acceleration is not integrated on for as long as the braking lasts; past stop the
-// position holds and the velocity is zero. For an acceleration straight against the
-// velocity this is the quadratic to rest. Rotations and joints keep turning: they
-// take terms' g.
+// does not). A braking projection models a vehicle whose speed runs out evenly while
+// it goes on turning as it did: with T = stop and t = min(age, T), its velocity is
+// (1 − t/T)(V + A⊥·t), A⊥ = A + V/T the part of A across V, that is
+// V·(1 − t²/T²) + A·t(1 − t/T), which starts as V + A·t and is zero at T. A turn's
+// sideways acceleration shrinks with the speed, as a vehicle's does, instead of being
+// integrated whole until the speed runs out, which carries a tank that coasts
+// through a turn three times too far sideways. For A straight against V it is the
+// quadratic to rest. Past stop the position holds and the velocity is zero.
+// Rotations and joints keep turning: they take terms' g.
 func (hz *horizon) motion(age, stop float64) (g, h, gv, hv float64) {
-	switch {
-	case math.IsInf(stop, 1):
+	if math.IsInf(stop, 1) {
 		return hz.terms(age)
-	case stop <= hz.accel && age > stop:
-		return stop, 0.5 * stop * stop, 0, 0
-	case age <= hz.accel || stop <= hz.accel:
-		return age, 0.5 * age * age, 1, age
 	}
-	a, rest := hz.accel, stop-hz.accel
-	u := math.Min(age, stop) - a // time slowing past the horizon
-	w := u - u*u/(2*rest)        // distance covered then, per m/s at the horizon
-	f := 1 - u/rest              // share of the horizon's velocity left
-	return a + w, 0.5*a*a + a*w, f, a * f
+	t := math.Min(age, stop)
+	u := t / stop
+	return t * (1 - u*u/3), t * t * (0.5 - u/3), 1 - u*u, t * (1 - u)
 }

@@ -67,31 +67,24 @@ func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
 	}
 	// A braking last-known state (its acceleration within 45° of against its
 	// velocity) comes to rest when its speed runs out at its rate along the
-	// velocity, if within the coasting horizon, and stays there: the quadratic up
-	// to the acceleration horizon, then the velocity reached slowing evenly to rest.
+	// velocity, T = |v|²/(−a·v), if within the coasting horizon, and stays there. Its
+	// speed runs out evenly as it goes on turning: velocity (1 − t/T)(v + a⊥·t) with
+	// a⊥ = a + v/T, integrated in closed form.
 	v, acc := lk.Velocity, lk.Acceleration
 	stop := math.Inf(1)
 	if av := acc.Dot(v); av < 0 && av*av >= 0.5*acc.Dot(acc)*v.Dot(v) && v.Dot(v)/-av < a.hz.coast {
 		stop = v.Dot(v) / -av
-	}
-	h0 := math.Min(a.hz.accel, stop)
-	quad := func(t float64) (mgl64.Vec3, mgl64.Vec3) {
-		return lk.Position.Add(v.Mul(t)).Add(acc.Mul(0.5 * t * t)), v.Add(acc.Mul(t))
 	}
 	moved := func(age float64) (mgl64.Vec3, mgl64.Vec3) {
 		if math.IsInf(stop, 1) {
 			g, h, gv, hv := a.hz.terms(age)
 			return lk.Position.Add(v.Mul(g)).Add(acc.Mul(h)), v.Mul(gv).Add(acc.Mul(hv))
 		}
-		if age <= h0 {
-			return quad(age)
-		}
-		ph, vh := quad(h0)
-		if stop <= h0 {
-			return ph, mgl64.Vec3{}
-		}
-		u, rest := math.Min(age, stop)-h0, stop-h0
-		return ph.Add(vh.Mul(u - u*u/(2*rest))), vh.Mul(1 - u/rest)
+		t := math.Min(age, stop)
+		across := acc.Add(v.Mul(1 / stop))
+		// ∫(1 − s/T)(v + a⊥·s) ds from 0 to t.
+		pos := lk.Position.Add(v.Mul(t - t*t/(2*stop))).Add(across.Mul(t*t/2 - t*t*t/(3*stop)))
+		return pos, v.Add(across.Mul(t)).Mul(1 - t/stop)
 	}
 	g, _, _, _ := a.hz.terms(age)
 	pl, _ := moved(age)
