@@ -113,18 +113,23 @@ func TestGameTargets(t *testing.T) {
 		}
 		worseTargets(t, sc, worse)
 	}
-	// wander2 coasts to rest through a turn (its acceleration leans 37° across its
-	// velocity): over the whole drive the shown tank stops within the goals on
-	// every seed. Integrating the turn's sideways acceleration until the braking
-	// ran out carried it 0.35 m past the stop at 150 ms (seed 2) and 0.90 m at
-	// 300 ms (seed 1).
+	// The wander drives over their whole 60 s, on every seed: wander2 coasts to rest
+	// through a turn (its acceleration leans 37° across its velocity), where
+	// integrating the turn's whole sideways acceleration until the braking ran out
+	// carried the shown tank 0.35 m past the stop at 150 ms (seed 2) and 0.90 m at
+	// 300 ms (seed 1). wander1 at 300 ms is left out: it brakes from 2.4 m/s to rest
+	// in 0.45 s, and its first braking update arrives as the truth stops, so it
+	// overshoots 0.6–0.8 m even without loss (docs/lab.md).
 	for _, tc := range []struct {
-		link impair.Link
-		over float64
-	}{{bad, 0.25}, {worse, 0.6}} {
-		for seed := uint64(1); seed <= 3; seed++ {
-			if r := gameRunFor(t, "wander2", tc.link, seed, DefaultDuration); r.MaxOvershootM > tc.over {
-				t.Errorf("wander2 over %v, seed %d, %v s: overshoot %.3f m, want ≤ %.2f", tc.link, seed, DefaultDuration, r.MaxOvershootM, tc.over)
+		link   impair.Link
+		over   float64
+		drives []string
+	}{{bad, 0.25, []string{"wander1", "wander2", "wander3"}}, {worse, 0.6, []string{"wander2", "wander3"}}} {
+		for _, sc := range tc.drives {
+			for seed := uint64(1); seed <= 3; seed++ {
+				if r := gameRunFor(t, sc, tc.link, seed, DefaultDuration); r.MaxOvershootM > tc.over {
+					t.Errorf("%s over %v, seed %d, %v s: overshoot %.3f m, want ≤ %.2f", sc, tc.link, seed, DefaultDuration, r.MaxOvershootM, tc.over)
+				}
 			}
 		}
 	}
@@ -244,7 +249,8 @@ func TestInvalidDeadReckoningIsReported(t *testing.T) {
 // TestBudgetCostsLittle: on the wander drives, paths no tuning has seen, the game's
 // budget holds a tank under 4 updates/s and costs the p95 error at most 10% over
 // the same publisher without a budget, which spends what the driving asks for (up to
-// 4.1 updates/s on wander2), over 20 seeds at 150 ± 30 ms with 10% loss.
+// 4.3 updates/s on tank, 4.0 on wander2), over 20 seeds at 150 ± 30 ms with 10%
+// loss: 5.6% on wander2, 5.1% on wander3.
 func TestBudgetCostsLittle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("60 runs of 60 s")
