@@ -143,6 +143,7 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 		err = validateStep(&a.pin, &next, now, &m.h.lim)
 	}
 	if err == nil {
+		m.meet(a, &next, now)
 		err = checkMove(&a.move, &a.pin, &next, now, &m.h.move, &m.h.lim)
 		m.stats.Moves.count(err)
 	}
@@ -151,6 +152,7 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 		return nil, fmt.Errorf("actor %d: %w", u.Actor, ErrSuperseded)
 	}
 	if err != nil {
+		a.move.refused(&a.pin, &next, now, err, &m.h.move, &m.h.lim)
 		m.stats.Invalid++
 		p.logReject("update rejected", fmt.Errorf("actor %d: %w", u.Actor, err))
 		return nil, err
@@ -162,6 +164,24 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	m.stats.Accepted++
 	p.lastPublish, p.published = now, true
 	return a, nil
+}
+
+// meet records in a's track whether next, arriving at host time now, or a's last
+// accepted state is next to another actor's last accepted state: within the distance
+// at which two hulls touch, plus the position slack and how far the other can have
+// moved since (at the shove bound, for at most an anchor period).
+func (m *match) meet(a *hostActor, next *deadreckon.State, now float64) {
+	mo := &m.h.move
+	for _, o := range m.actors {
+		if o == a {
+			continue
+		}
+		r := mo.contact + m.h.lim.PositionSlack + mo.shove*math.Min(math.Max(0, now-o.move.lastAt), anchorPeriod)
+		p := o.state.Position
+		if horizontal(next.Position.Sub(p)) <= r || horizontal(a.move.last.Position.Sub(p)) <= r {
+			a.move.met(now, o.owner != a.owner)
+		}
+	}
 }
 
 // supersededByPlacement reports whether next, refused against where the host placed
