@@ -205,34 +205,8 @@ func TestRespawnPlacedByTheHost(t *testing.T) {
 func TestFirstSpawnPlacedByTheHost(t *testing.T) {
 	h := newHostFight(t, combat.Rules{})
 	m := h.f.m
-	hill, top := mgl64.Vec2{}, math.Inf(-1)
-	lo, hi := m.Min(), m.Max()
-	for x := lo[0] + combat.SpawnMargin; x <= hi[0]-combat.SpawnMargin; x += 4 {
-		for z := lo[1] + combat.SpawnMargin; z <= hi[1]-combat.SpawnMargin; z += 4 {
-			if y, _ := m.HeightAt(x, z); y > top && !combat.InSpawnArea(m, mgl64.Vec2{x, z}, spawnSlack) {
-				hill, top = mgl64.Vec2{x, z}, y
-			}
-		}
-	}
-	// The enemy drives out of the spawn area towards the hill at 12 m/s.
-	start, _ := h.ref.check.lastPosition(h.targetID)
-	dir := mgl64.Vec3{hill[0] - start[0], 0, hill[1] - start[2]}.Normalize()
-	now := 1.0
-	for k := 1; ; k++ {
-		now = 1 + 0.25*float64(k)
-		h.rig.SetNow(now)
-		s := stateAt(deadreckon.NewState(start.Add(dir.Mul(12*(now-1)))), now)
-		s.Velocity = dir.Mul(12)
-		if err := h.bystander.Publish(h.targetID, s); err != nil {
-			t.Fatal(err)
-		}
-		if !combat.InSpawnArea(m, mgl64.Vec2{s.Position[0], s.Position[2]}, 20) {
-			break
-		}
-		if k > 400 {
-			t.Fatal("the enemy never left the spawn area")
-		}
-	}
+	hill := highestOutsideSpawnArea(m)
+	now, dir := h.driveOut(t, hill)
 	enemy, _ := h.ref.check.lastPosition(h.targetID)
 	if combat.InSpawnArea(m, mgl64.Vec2{enemy[0], enemy[2]}, 20) {
 		t.Fatalf("the host shows the enemy at %v, in the spawn area", enemy)
@@ -255,6 +229,7 @@ func TestFirstSpawnPlacedByTheHost(t *testing.T) {
 		h.rig.SetNow(now)
 		y, _ := m.HeightAt(c.asked[0], c.asked[1])
 		s := stateAt(deadreckon.NewState(mgl64.Vec3{c.asked[0], y, c.asked[1]}), now)
+		// A provisional actor id, as a client's own spawns carry (0xF000 up).
 		if err := attacker.Send(&wire.Spawn{Actor: wire.ActorID(0xF000 + i), Owner: wire.PlayerID(attacker.ID()), Team: 1, Name: c.name, State: s}); err != nil {
 			t.Fatal(err)
 		}
@@ -278,6 +253,44 @@ func TestFirstSpawnPlacedByTheHost(t *testing.T) {
 			t.Errorf("%s: moved %.1f m to %v, want where it asked", c.name, off, at)
 		}
 	}
+}
+
+// highestOutsideSpawnArea returns the highest ground of m outside the spawn area
+// (sampled every 4 m), a sniper's hill.
+func highestOutsideSpawnArea(m *terrain.Map) mgl64.Vec2 {
+	hill, top := mgl64.Vec2{}, math.Inf(-1)
+	lo, hi := m.Min(), m.Max()
+	for x := lo[0] + combat.SpawnMargin; x <= hi[0]-combat.SpawnMargin; x += 4 {
+		for z := lo[1] + combat.SpawnMargin; z <= hi[1]-combat.SpawnMargin; z += 4 {
+			if y, _ := m.HeightAt(x, z); y > top && !combat.InSpawnArea(m, mgl64.Vec2{x, z}, spawnSlack) {
+				hill, top = mgl64.Vec2{x, z}, y
+			}
+		}
+	}
+	return hill
+}
+
+// driveOut drives the fight's target from where it is towards c at 12 m/s, an update
+// every 0.25 s, until it is 20 m beyond the spawn area, and returns the host time then
+// and the direction it drove.
+func (h *hostFight) driveOut(t *testing.T, c mgl64.Vec2) (float64, mgl64.Vec3) {
+	t.Helper()
+	start, _ := h.ref.check.lastPosition(h.targetID)
+	dir := mgl64.Vec3{c[0] - start[0], 0, c[1] - start[2]}.Normalize()
+	for k := 1; k <= 400; k++ {
+		now := 1 + 0.25*float64(k)
+		h.rig.SetNow(now)
+		s := stateAt(deadreckon.NewState(start.Add(dir.Mul(12*(now-1)))), now)
+		s.Velocity = dir.Mul(12)
+		if err := h.bystander.Publish(h.targetID, s); err != nil {
+			t.Fatal(err)
+		}
+		if !combat.InSpawnArea(h.f.m, mgl64.Vec2{s.Position[0], s.Position[2]}, 20) {
+			return now, dir
+		}
+	}
+	t.Fatal("the target never left the spawn area")
+	return 0, dir
 }
 
 // TestRespawnWaitsForTheWreck: a destroyed player's respawn is refused until its
