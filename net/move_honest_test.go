@@ -2,10 +2,13 @@ package net
 
 import (
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/poll"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/tank"
 )
 
@@ -174,5 +177,54 @@ func TestYieldGainsNothing(t *testing.T) {
 	}
 	if want := 22.5*10 + l.PositionSlack; pin.pos[0] > want {
 		t.Errorf("after 10 s at 30 m/s the anchor is at %.1f m, beyond %.1f m", pin.pos[0], want)
+	}
+}
+
+// TestShoveSeenByTheHost replays shovedAtRest on the host, from a client writing raw
+// updates: next to another player's tank (the one that shoved it) every update is
+// accepted; alone, only the marginal one is refused, and none after it.
+func TestShoveSeenByTheHost(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		shover  bool
+		invalid uint64
+	}{{"next to another player's tank", true, 0}, {"alone", false, 1}} {
+		t.Run(c.name, func(t *testing.T) {
+			clk := &manualClock{}
+			h := testHost(t, HostConfig{Clock: clk, Ground: flatGround})
+			victim := pipeJoin(t, h, ClientConfig{Name: "victim", Clock: clk})
+			u0 := shovedAtRest[0]
+			if c.shover {
+				other := pipeJoin(t, h, ClientConfig{Name: "other", Clock: clk})
+				if _, err := other.Spawn("other", 2, tankAt(u0.x-5, u0.z)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s0 := tankAt(u0.x, u0.z)
+			s0.Orientation = geom.YawQuat(u0.yaw)
+			actor, err := victim.Spawn("victim", 1, s0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, at := victim.HostNow(), u0.at
+			for i, u := range shovedAtRest[1:] {
+				clk.Advance(time.Duration((u.at - at) * float64(time.Second)))
+				at = u.at
+				s := tankAt(u.x, u.z)
+				s.Time = start + u.at - u0.at
+				s.Velocity, s.Orientation = mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
+				st := h.Stats()
+				if err := victim.sendRaw(rawBatch(t, wire.Update{Actor: wire.ActorID(actor), Seq: uint16(i + 1), State: s}), false); err != nil {
+					t.Fatal(err)
+				}
+				poll.Until(t, 2*time.Second, "update judged", func() bool {
+					now := h.Stats()
+					return now.Accepted+now.Invalid > st.Accepted+st.Invalid
+				})
+			}
+			if st := h.Stats(); st.Invalid != c.invalid {
+				t.Errorf("%d of %d updates refused (movement %+v), want %d", st.Invalid, len(shovedAtRest)-1, st.Moves, c.invalid)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -178,10 +179,16 @@ func (m *match) meet(a *hostActor, next *deadreckon.State, now float64) {
 		}
 		r := mo.contact + m.h.lim.PositionSlack + mo.shove*math.Min(math.Max(0, now-o.move.lastAt), anchorPeriod)
 		p := o.state.Position
-		if horizontal(next.Position.Sub(p)) <= r || horizontal(a.move.last.Position.Sub(p)) <= r {
+		if within(next.Position, p, r) || within(a.move.last.Position, p, r) {
 			a.move.met(now, o.owner != a.owner)
 		}
 	}
+}
+
+// within reports whether p and q are at most r apart in the ground plane.
+func within(p, q mgl64.Vec3, r float64) bool {
+	dx, dz := p[0]-q[0], p[2]-q[2]
+	return dx*dx+dz*dz <= r*r
 }
 
 // supersededByPlacement reports whether next, refused against where the host placed
