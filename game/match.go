@@ -99,6 +99,8 @@ type tank struct {
 	published   deadreckon.State // last state handed to the link
 	pubAt       float64          // local time it was handed over
 	spawnFailed bool             // a respawn could not re-enter the match; retry
+	retryAt     float64          // local time of the next retry of a failed respawn
+	retryWait   float64          // the wait before that retry, s: doubles per refusal
 	sampledAt   float64          // local time of the last pose given to the publisher
 	upsideFor   float64          // time spent upside down or stuck below the world, s
 
@@ -624,7 +626,11 @@ func (m *Match) behave(now, dt float64) {
 		if m.combat != nil {
 			t.body.SetInput(m.aim(t, now, pose, t.body.Input()))
 		}
-		if t.spawnFailed || m.needsRespawn(t, pose, dt) || (t == m.self && m.respawn) {
+		switch {
+		case t.spawnFailed && now < t.retryAt:
+			// A refused respawn waits before asking again (spawnRetry): the host
+			// paces spawns, and a retry every frame would be refused every frame.
+		case t.spawnFailed || m.needsRespawn(t, pose, dt) || (t == m.self && m.respawn):
 			m.respawnLocal(t)
 		}
 	}

@@ -237,17 +237,30 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	s := spawnState(m.terr, t.body, x, z, yaw)
 	id, err := m.link.Spawn(t.name, t.team, s)
 	if err != nil {
-		// Keep simulating; the next respawn check tries again.
-		m.log.Warn("respawn failed", "name", t.name, "err", err)
+		// Keep simulating; a respawn check after the wait tries again.
+		t.retryWait = min(max(2*t.retryWait, spawnRetry), spawnRetryMax)
+		t.retryAt = m.last + t.retryWait
+		m.log.Warn("respawn failed", "name", t.name, "err", err, "retry_in", t.retryWait)
 		t.id, t.spawnFailed = 0, true
 		return
 	}
-	t.id, t.spawnFailed = id, false
+	t.id, t.spawnFailed, t.retryWait = id, false, 0
 	m.byID[id] = t
 	t.pub = deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
 }
+
+// A respawn the host refused is asked again after spawnRetry, then after twice as
+// long for each refusal in a row, up to spawnRetryMax, s. The host refuses a wreck
+// that asks before its time (a clock-sync error, a few milliseconds, so the first
+// retry comes soon) and a player over its spawn budget (net.Limits.RespawnInterval,
+// which earns a spawn in seconds): asking every frame would be refused every frame,
+// each refusal a round trip.
+const (
+	spawnRetry    = 0.05
+	spawnRetryMax = 2.0
+)
 
 // spawnMoved is how far the host may put a local tank from where it asked to spawn
 // before the tank moves there, m: well above the wire's quantization (millimetres)

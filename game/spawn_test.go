@@ -1,11 +1,13 @@
 package game
 
 import (
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/referee"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -149,5 +151,72 @@ func TestJoinerSpawnsClearOfTheMatch(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// refusingLink is a scriptLink whose host refuses spawns while refuse is set; it
+// counts the spawns asked for.
+type refusingLink struct {
+	scriptLink
+	refuse bool
+	asked  int
+}
+
+func (l *refusingLink) Spawn(name string, team int, s deadreckon.State) (uint32, error) {
+	l.asked++
+	if l.refuse {
+		return 0, errors.New("spawn: refused by the host")
+	}
+	return l.scriptLink.Spawn(name, team, s)
+}
+
+// TestRefusedRespawnBacksOff: a respawn the host takes is asked on the Step that
+// wants it; one the host refuses is asked again after 0.05 s, then twice as long
+// each time up to 2 s, not on every frame; once taken, the wait starts over.
+func TestRefusedRespawnBacksOff(t *testing.T) {
+	link := &refusingLink{}
+	m := mustMatch(t, Config{Map: testmaps.Small(t)}, link)
+	run := func(d float64) {
+		for end := link.now + d; link.now < end; {
+			link.now += tick
+			mustStep(t, m, link.now, physics.Input{})
+		}
+	}
+	run(0.5)
+	respawn := func() (asked int) {
+		from := link.asked
+		m.Respawn()
+		run(tick)
+		return link.asked - from
+	}
+	if n := respawn(); n != 1 {
+		t.Fatalf("a respawn the host takes asked %d times on its Step, want 1", n)
+	}
+
+	link.refuse = true
+	from := link.asked
+	respawn()
+	run(5)
+	// Asked at 0, then 0.05, 0.15, 0.35, 0.75, 1.55 and 3.15 s: 7 in 5 s (300 frames).
+	if n := link.asked - from; n != 7 {
+		t.Errorf("a refused respawn was asked %d times in 5 s, want 7", n)
+	}
+	m.Respawn() // pressing respawn does not skip the wait
+	run(tick)
+	if n := link.asked - from; n != 7 {
+		t.Errorf("pressing respawn while refused asked at once (%d asks)", n)
+	}
+
+	link.refuse = false
+	run(2)
+	if m.self.spawnFailed {
+		t.Fatal("the tank is still out of the match 2 s after the host takes spawns again")
+	}
+	link.refuse = true
+	from = link.asked
+	respawn()
+	run(0.1)
+	if n := link.asked - from; n != 2 {
+		t.Errorf("after a respawn the host took, a refused one was asked %d times in 0.1 s, want 2 (the wait starts over)", n)
 	}
 }

@@ -30,6 +30,10 @@ const (
 	// once: a player drives one tank, and a respawn (a despawn, then a spawn) never
 	// needs a second, but one more leaves room for a client that spawns first.
 	DefaultMaxActorsPerPlayer = 2
+	// DefaultRespawnInterval paces a remote player's spawns (Limits.RespawnInterval):
+	// combat's default wreck time, the shortest time between the deaths and so the
+	// respawns of one tank in honest play.
+	DefaultRespawnInterval = 5 * time.Second
 	// DefaultMaxJoining is how many connections may be in the join handshake at once.
 	DefaultMaxJoining = 64
 	// DefaultMaxJoiningPerPrefix is how many of those may come from one address
@@ -155,6 +159,15 @@ type Limits struct {
 	// own, and those joined with Host.JoinLocal) run the host's bots: only the actor
 	// ids bound theirs.
 	MaxActorsPerPlayer int
+	// RespawnInterval paces the spawns of a player joined over the network: it may
+	// spawn MaxActorsPerPlayer tanks per RespawnInterval, in bursts of twice
+	// MaxActorsPerPlayer and two (every tank at a join and again at a round restart);
+	// a spawn beyond that is refused and counted in HostStats.SpawnsThrottled. Honest play
+	// respawns a tank once per wreck time at most, so a host whose rules set another
+	// wreck time sets this to it. Each spawn costs the host a message to every
+	// player, and a despawn another. If zero, defaults to DefaultRespawnInterval;
+	// negative: unpaced. Players in the host's process are not paced.
+	RespawnInterval time.Duration
 	// MaxJoining and MaxJoiningPerPrefix cap the connections that finished the QUIC
 	// handshake but have not joined yet, in all and from one address prefix (/24 or
 	// /64). A newcomer past a cap evicts the oldest such half-open connection (of its
@@ -239,6 +252,7 @@ type Limits struct {
 func (l Limits) withDefaults() Limits {
 	orDefault(&l.MaxPlayers, DefaultMaxPlayers)
 	orDefault(&l.MaxActorsPerPlayer, DefaultMaxActorsPerPlayer)
+	orDefault(&l.RespawnInterval, DefaultRespawnInterval)
 	orDefault(&l.MaxJoining, DefaultMaxJoining)
 	orDefault(&l.MaxJoiningPerPrefix, DefaultMaxJoiningPerPrefix)
 	orDefault(&l.MaxHandshakes, DefaultMaxHandshakes)

@@ -54,6 +54,9 @@ type HostStats struct {
 	// Invalid counts updates and spawns refused by validation (non-finite, off the
 	// map, implausible speed, acceleration, turn rate or step, bad timestamp).
 	Invalid uint64
+	// SpawnsThrottled counts spawns refused because their remote player had spent
+	// its spawn budget (Limits.RespawnInterval).
+	SpawnsThrottled uint64
 	// Moves splits the updates refused by the movement checks (counted in Invalid
 	// too) by what their tank could not have done.
 	Moves MoveRefusals

@@ -263,8 +263,16 @@ func (m *match) onSpawn(p *member, msg *wire.Spawn, now float64) {
 // spawn validates and registers a new actor for owner and announces it to everyone
 // (the owner included).
 func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s deadreckon.State, now float64) error {
+	paced := !owner.inProcess && m.h.lim.RespawnInterval > 0
 	if n := len(owner.owned); n >= m.h.lim.MaxActorsPerPlayer && !owner.inProcess {
 		return fmt.Errorf("spawn: player %d already has %d actors", owner.id, n)
+	}
+	if paced && owner.spawns.Wait(now) > 0 {
+		// Checked here, taken once the spawn enters: a spawn refused for another
+		// reason (a wreck that asks too early, and asks again) costs no budget.
+		m.stats.SpawnsThrottled++
+		return fmt.Errorf("spawn: player %d spawns more than %d tanks per %v", owner.id,
+			m.h.lim.MaxActorsPerPlayer, m.h.lim.RespawnInterval)
 	}
 	if err := wire.CheckName(name); err != nil {
 		m.stats.Invalid++
@@ -311,6 +319,9 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	m.actors[id] = a
 	owner.owned = append(owner.owned, a)
 	owner.lastPublish, owner.published = now, true
+	if paced {
+		owner.spawns.Take(now)
+	}
 	m.broadcast(a.spawnMsg())
 	m.judged(func(j Judge) { j.Spawned(uint32(id), uint32(owner.id), name, int(team), s, now) })
 	return nil

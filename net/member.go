@@ -68,6 +68,7 @@ type member struct {
 	flood       admission.FloodGuard
 	updates     rate.Bucket
 	control     rate.Bucket
+	spawns      rate.Bucket              // the spawn budget (Limits.RespawnInterval)
 	owned       []*hostActor             // the member's actors
 	lastRelay   map[wire.ActorID]float64 // thinning: last relay time per actor
 	open        *wire.BatchWriter        // the batch being filled for this member
@@ -90,9 +91,22 @@ func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now floa
 		flood:       admission.NewFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
 		updates:     rate.NewBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
 		control:     rate.NewBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
+		spawns:      spawnBudget(&h.lim, now),
 		lastRelay:   map[wire.ActorID]float64{},
 		out:         outbox{signal: make(chan struct{}, 1)},
 	}
+}
+
+// spawnBudget returns a remote player's spawn budget, full at now: n =
+// l.MaxActorsPerPlayer spawns per l.RespawnInterval, in bursts of 2n+2. A player that
+// joins spawns every tank it may own, and a round restart respawns them all at once:
+// the burst holds both, and two more (a joining player moves its tank clear of the
+// tanks it learns of with its first spawn, and may press respawn). A tank respawns at
+// most once per wreck time in honest play: the rate earns a spawn for every tank in
+// that time. (An unpaced host never asks it.)
+func spawnBudget(l *Limits, now float64) rate.Bucket {
+	n := float64(l.MaxActorsPerPlayer)
+	return rate.NewBucket(n/max(l.RespawnInterval.Seconds(), 1e-9), 2*n+2, now)
 }
 
 // queueControl encodes msg for p's control stream.

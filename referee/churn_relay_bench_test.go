@@ -6,6 +6,7 @@ import (
 	"math"
 	stdnet "net"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -34,32 +35,52 @@ const (
 
 // BenchmarkSpawnChurnRelay measures the spawn-churn attack end to end: a refereed
 // host over QUIC on loopback, an honest pair (one publishes at 20 Hz, the other
-// receives) from 127.0.4.0/24, and 16 connections from 127.0.3.0/24 that spawn and
-// despawn a tank under a fresh name as fast as the host's control rate lets them
-// (9 a second each: the issue saw 134 a second from 16). It reports the
-// honest relay delay's p99 before the churn and over the 10 s after 20 s of it
-// (honest-p99-ms; the goal is under 20 ms), and the spawns churned. Each iteration is
-// one whole attack: run it with -benchtime=1x.
+// receives) from 127.0.4.0/24, and 16 connections from 127.0.3.0/24 that ask to spawn
+// and despawn a tank under a fresh name as fast as the host's control rate lets them
+// (9 a second each: the issue saw 134 a second from 16); the host's spawn budget
+// (net.Limits.RespawnInterval) takes what it allows. It reports the honest relay
+// delay's p99 before the churn and over the 10 s after 20 s of it (honest-p99-ms; the
+// goal is under 20 ms), the spawns churned and those the host refused. Each iteration
+// is one whole attack: run it with -benchtime=1x. It fails when the goal is missed on
+// a machine quiet enough to judge it: a load average under the number of CPUs at the
+// start and the end, and a p99 before the churn under half the goal. A loaded
+// machine delays every relay, churn or none: at load averages of 2 to 5 on 2 CPUs, an
+// honest pair beside 16 players that never spawn saw p99s from 7 to 162 ms.
 func BenchmarkSpawnChurnRelay(b *testing.B) {
 	for range b.N {
 		r := runSpawnChurn(b)
 		b.ReportMetric(r.before.Seconds()*1000, "honest-p99-before-ms")
 		b.ReportMetric(r.during.Seconds()*1000, "honest-p99-ms")
 		b.ReportMetric(float64(r.spawns), "churned-spawns")
+		b.ReportMetric(float64(r.refused), "refused-spawns")
 		b.ReportMetric(float64(r.lines), "scoreboard-lines")
 		b.ReportMetric(r.load, "load-avg")
+		cpus := float64(runtime.NumCPU())
+		switch {
+		case r.before >= churnGoal/2 || r.loadFrom >= cpus || r.load >= cpus:
+			b.Logf("honest p99 %v before the churn, load average %.2f then %.2f on %.0f CPUs: too loaded to judge the goal",
+				r.before, r.loadFrom, r.load, cpus)
+		case r.during >= churnGoal:
+			b.Errorf("honest p99 %v during the churn (%v before it; load average %.2f then %.2f), want under %v",
+				r.during, r.before, r.loadFrom, r.load, churnGoal)
+		}
 	}
 }
+
+// churnGoal is the honest relay delay's p99 the churn must stay under.
+const churnGoal = 20 * time.Millisecond
 
 // churnResult is one spawn-churn attack's figures.
 type churnResult struct {
 	before, during time.Duration
-	spawns         int64
+	spawns         int64  // spawns the churners made
+	refused        uint64 // spawns the host refused for the spawn budget
 	lines          int
-	load           float64 // the machine's load average at the end
+	loadFrom, load float64 // the machine's load average at the start and at the end
 }
 
 func runSpawnChurn(b *testing.B) churnResult {
+	loadFrom := loadAvg()
 	m := testmaps.Valley(b)
 	ref, err := New(m, combat.Rules{}, game.DeadReckoning().Reckon)
 	if err != nil {
@@ -121,22 +142,9 @@ func runSpawnChurn(b *testing.B) churnResult {
 			}
 		}
 	}()
-	go func() { // the honest observer
+	go func() {
 		defer wg.Done()
-		var evs []net.Event
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(time.Millisecond):
-			}
-			evs = obs.Poll(evs[:0])
-			for _, ev := range evs {
-				if ev.Kind == net.EventState && ev.Actor == tank {
-					delays.add(time.Now(), time.Duration((obs.HostNow()-ev.State.Time)*float64(time.Second)))
-				}
-			}
-		}
+		observeDelays(obs, tank, delays, stop)
 	}()
 	time.Sleep(5 * time.Second)
 	before := delays.p99(time.Now().Add(-4*time.Second), time.Now())
@@ -175,7 +183,27 @@ func runSpawnChurn(b *testing.B) churnResult {
 	during := delays.p99(from, time.Now())
 	close(stop)
 	wg.Wait()
-	return churnResult{before: before, during: during, spawns: spawns.Load(), lines: len(ref.Scores(nil)), load: loadAvg()}
+	return churnResult{before: before, during: during, spawns: spawns.Load(), refused: h.Stats().SpawnsThrottled,
+		lines: len(ref.Scores(nil)), loadFrom: loadFrom, load: loadAvg()}
+}
+
+// observeDelays is the honest observer: until stop closes, it logs in delays how old
+// each update of actor is when obs polls it.
+func observeDelays(obs *net.Client, actor uint32, delays *delayLog, stop <-chan struct{}) {
+	var evs []net.Event
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Millisecond):
+		}
+		evs = obs.Poll(evs[:0])
+		for _, ev := range evs {
+			if ev.Kind == net.EventState && ev.Actor == actor {
+				delays.add(time.Now(), time.Duration((obs.HostNow()-ev.State.Time)*float64(time.Second)))
+			}
+		}
+	}
 }
 
 // churnExtent is the half-width of the square around the origin that holds m, m.

@@ -15,6 +15,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
@@ -609,6 +610,15 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, limits net.Limits, 
 	ref, err := referee.New(mp, rules, game.DeadReckoning().Reckon)
 	if err != nil {
 		return net.HostConfig{}, nil, err
+	}
+	if limits.RespawnInterval == 0 {
+		// An honest tank respawns at most once per wreck time: the host paces remote
+		// players' spawns by the rules it referees.
+		r, err := rules.WithDefaults()
+		if err != nil {
+			return net.HostConfig{}, nil, err
+		}
+		limits.RespawnInterval = units.Duration(r.WreckTime)
 	}
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,

@@ -255,7 +255,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		reason string
 		n      uint64
 	}{
-		{"late", hs.Late}, {"superseded", hs.Superseded}, {"rate_limited", hs.RateLimited}, {"invalid", hs.Invalid},
+		{"late", hs.Late}, {"superseded", hs.Superseded}, {"rate_limited", hs.RateLimited}, {"spawn_rate", hs.SpawnsThrottled}, {"invalid", hs.Invalid},
 		{"unauthorized", hs.Unauthorized}, {"malformed", hs.Malformed}, {"overflow", hs.Overflow},
 	} {
 		counter(d.drops, r.n, r.reason)
