@@ -1,6 +1,7 @@
 package net
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -14,9 +15,10 @@ import (
 
 // honestUpdate is one update of an honest bot as the host received it in a 64-tank
 // match (TestHonestBotsNeverRefused): host time, horizontal position and velocity,
-// heading.
+// heading, and its height (0: on level ground).
 type honestUpdate struct {
 	at, x, z, vx, vz, yaw float64
+	y                     float64
 }
 
 // shovedAtRest is a bot at rest struck by the spinning proxy of another player's
@@ -24,43 +26,71 @@ type honestUpdate struct {
 // Main's host refused its update at 37.5 s ("travelled 26.7 m in 1.050 s" against
 // 26.6 m) and, measuring every later one from the same anchor, the next 8 as well.
 var shovedAtRest = []honestUpdate{
-	{36.450, -153.23, 159.25, 2.06, 2.08, 1.993},
-	{36.717, -150.55, 157.79, 20.52, -15.67, 1.529},
-	{36.883, -146.28, 154.41, 17.19, -13.94, 0.651},
-	{37.233, -137.78, 147.80, 22.19, -16.94, -1.041},
-	{37.500, -131.96, 143.18, 20.69, -17.28, -2.148},
-	{37.767, -126.64, 138.65, 19.67, -16.16, -3.114},
-	{37.950, -123.13, 135.85, 18.77, -14.78, 2.588},
-	{38.300, -117.41, 131.28, 15.78, -13.09, 1.717},
-	{38.567, -113.60, 127.83, 13.11, -12.98, 1.194},
-	{38.883, -109.70, 123.39, 11.33, -13.11, 0.749},
-	{39.083, -107.39, 120.90, 11.75, -12.03, 0.593},
-	{39.367, -103.97, 117.77, 12.27, -10.34, 0.505},
-	{39.667, -100.42, 115.09, 12.75, -8.78, 0.547},
-	{39.867, -97.67, 113.20, 12.30, -9.12, 0.653},
+	{36.450, -153.23, 159.25, 2.06, 2.08, 1.993, 0},
+	{36.717, -150.55, 157.79, 20.52, -15.67, 1.529, 0},
+	{36.883, -146.28, 154.41, 17.19, -13.94, 0.651, 0},
+	{37.233, -137.78, 147.80, 22.19, -16.94, -1.041, 0},
+	{37.500, -131.96, 143.18, 20.69, -17.28, -2.148, 0},
+	{37.767, -126.64, 138.65, 19.67, -16.16, -3.114, 0},
+	{37.950, -123.13, 135.85, 18.77, -14.78, 2.588, 0},
+	{38.300, -117.41, 131.28, 15.78, -13.09, 1.717, 0},
+	{38.567, -113.60, 127.83, 13.11, -12.98, 1.194, 0},
+	{38.883, -109.70, 123.39, 11.33, -13.11, 0.749, 0},
+	{39.083, -107.39, 120.90, 11.75, -12.03, 0.593, 0},
+	{39.367, -103.97, 117.77, 12.27, -10.34, 0.505, 0},
+	{39.667, -100.42, 115.09, 12.75, -8.78, 0.547, 0},
+	{39.867, -97.67, 113.20, 12.30, -9.12, 0.653, 0},
 }
 
 // spunByACollision is a bot shoved to 30 m/s and spun at 6 rad/s by a collision.
 // Main's host refused its update at 86.167 s ("turned 2.36 rad in 0.517 s" against
 // its generic 3 rad/s).
 var spunByACollision = []honestUpdate{
-	{85.650, 182.69, -194.50, 0.27, -27.03, -0.516},
-	{85.900, 182.59, -201.00, -0.81, -25.56, -1.733},
-	{86.167, 182.66, -207.62, 0.81, -24.09, -2.874},
-	{86.433, 182.90, -213.69, 0.64, -21.78, 2.439},
-	{86.683, 182.86, -218.92, -0.83, -20.44, 1.686},
-	{86.950, 182.79, -224.23, 0.56, -19.38, 1.034},
+	{85.650, 182.69, -194.50, 0.27, -27.03, -0.516, 0},
+	{85.900, 182.59, -201.00, -0.81, -25.56, -1.733, 0},
+	{86.167, 182.66, -207.62, 0.81, -24.09, -2.874, 0},
+	{86.433, 182.90, -213.69, 0.64, -21.78, 2.439, 0},
+	{86.683, 182.86, -218.92, -0.83, -20.44, 1.686, 0},
+	{86.950, 182.79, -224.23, 0.56, -19.38, 1.034, 0},
 }
 
-// replayHonest runs the host's checks of one actor (validateStep and checkMove, as
-// match.accept does) over updates on level ground, the first being where the track
-// and anchor start; metAt, if not nil, says whether the host saw the tank next to
-// another player's tank at an update. It returns the refusals.
+// climbedAtSpeed is a bot shoved up a slope at 28 m/s (35 m/s over the ground between
+// two updates) by another player's tank. A host that held its travel in three
+// dimensions to a generic 30 m/s refused its next three updates ("moved 11.5 m in
+// 0.283 s").
+var climbedAtSpeed = []honestUpdate{
+	{24.867, -155.99, 152.24, 28.61, 4.08, 0, -0.92},
+	{25.150, -146.24, 154.12, 23.58, 5.05, 0, 4.90},
+	{25.417, -136.55, 156.38, 27.86, 6.78, 0, 9.75},
+	{25.667, -129.02, 158.35, 23.09, 7.86, 0, 12.03},
+}
+
+// traceGround returns the ground under updates: their heights, linearly between
+// them along x.
+func traceGround(updates []honestUpdate) func(x, z float64) (float64, bool) {
+	return func(x, z float64) (float64, bool) {
+		for i := 1; i < len(updates); i++ {
+			a, b := updates[i-1], updates[i]
+			if lo, hi := math.Min(a.x, b.x), math.Max(a.x, b.x); x >= lo && x <= hi {
+				return a.y + (b.y-a.y)*(x-a.x)/(b.x-a.x), true
+			}
+		}
+		if x < updates[0].x {
+			return updates[0].y, true
+		}
+		return updates[len(updates)-1].y, true
+	}
+}
+
+// replayHonest runs the host's checks of one actor on the map's ground (the stamp,
+// then checkMove, as match.accept does) over updates on traceGround, the first being
+// where the track and anchor start; metAt, if not nil, says whether the host saw the
+// tank next to another player's tank at an update. It returns the refusals.
 func replayHonest(updates []honestUpdate, metAt func(i int) bool) []error {
 	l := Limits{}.withDefaults()
-	mo := newMotion(tank.Spec{}, flatGround)
+	mo := newMotion(tank.Spec{}, traceGround(updates))
 	state := func(u honestUpdate) deadreckon.State {
-		s := deadreckon.NewState(mgl64.Vec3{u.x, 0, u.z})
+		s := deadreckon.NewState(mgl64.Vec3{u.x, u.y, u.z})
 		s.Time, s.Velocity, s.Orientation = u.at, mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
 		return s
 	}
@@ -74,7 +104,7 @@ func replayHonest(updates []honestUpdate, metAt func(i int) bool) []error {
 		if metAt != nil && metAt(i+1) {
 			tr.met(u.at, true)
 		}
-		err := validateStep(&pin, &next, u.at, &l)
+		err := pin.checkStamp(&next)
 		if err == nil {
 			err = checkMove(&tr, &pin, &next, u.at, &mo, &l)
 		}
@@ -103,6 +133,15 @@ func TestShovedTankNotRefused(t *testing.T) {
 	}
 }
 
+// TestClimbedAtSpeedNotRefused: a bot shoved up a slope, seen next to the tank that
+// shoved it, is held to the shove bound in the ground plane, and its height to the
+// ground, not to a generic bound in three dimensions.
+func TestClimbedAtSpeedNotRefused(t *testing.T) {
+	if errs := replayHonest(climbedAtSpeed, func(i int) bool { return i == 1 }); len(errs) != 0 {
+		t.Errorf("%d refused, first %v", len(errs), errs[0])
+	}
+}
+
 // TestSpunTankNotRefused: a bot spun by a collision turns faster than its tracks
 // turn it; the host bounds the spin by physics (newMotion), not by the tracks' rate.
 func TestSpunTankNotRefused(t *testing.T) {
@@ -112,7 +151,7 @@ func TestSpunTankNotRefused(t *testing.T) {
 }
 
 // TestCheckMoveTurn holds a hull's heading since its anchor to what a tank can turn:
-// its tracks, or a collision's spin (newMotion: 3.3 rad/s alone, 6.7 rad/s next to
+// its tracks, or a collision's spin (newMotion: 3.3 rad/s alone, 8.9 rad/s next to
 // another tank, with arrivalJitter and the turn slack). Pitch and roll are free.
 func TestCheckMoveTurn(t *testing.T) {
 	l := Limits{}.withDefaults()
@@ -130,7 +169,7 @@ func TestCheckMoveTurn(t *testing.T) {
 		{"turn", 0.5, 1.5, 0, false, true},
 		{"spin", 0.1, 1.5, 0, false, false},
 		{"spun by a tank", 0.1, 1.5, 0, true, true},
-		{"spun past what a tank can spin it", 0.1, 2, 0, true, false},
+		{"spun past what a tank can spin it", 0.1, 2.5, 0, true, false},
 		// Updates sent frames apart may arrive together: an honest bot's was once
 		// refused as "turned 0.68 rad in 0.034 s".
 		{"bunched arrivals", 0.034, 0.68, 0, false, true},

@@ -141,7 +141,14 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	next := u.State
 	err := validateState(&next, m.h.match, &m.h.lim, now)
 	if err == nil {
-		err = validateStep(&a.pin, &next, now, &m.h.lim)
+		// On the map's ground the movement checks hold the travel (the tank's, in
+		// the ground plane) and the height; without it, the generic bound holds
+		// the travel in three dimensions.
+		if m.h.move.ground != nil {
+			err = a.pin.checkStamp(&next)
+		} else {
+			err = validateStep(&a.pin, &next, now, &m.h.lim)
+		}
 	}
 	if err == nil {
 		m.meet(a, &next, now)

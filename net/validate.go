@@ -78,17 +78,28 @@ const arrivalJitter = 0.1
 const maxStampRegress = 0.3
 
 // validateStep checks that next, arriving at host time now, follows plausibly from
-// the actor's anchor: the travel since the anchor fits maxTravel (top speed, or after
-// silence what the tank can reach from its anchored speed) with slack for
-// quantization and corrections, and the owner's timestamp does not run backwards. The
-// tank's own limits (its governed speed, its turn) are checkMove's.
+// the actor's anchor: the travel since the anchor, in three dimensions, fits
+// maxTravel (Limits.MaxSpeed, or after silence what a vehicle can reach from its
+// anchored speed) with slack for quantization and corrections, and the owner's
+// timestamp does not run backwards. It is the bound where the host knows no ground,
+// and for an update from where its owner asked to spawn; on the ground, the tank's
+// own limits are checkMove's.
 func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) error {
-	if next.Time < a.stamp-maxStampRegress {
-		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", deadreckon.ErrInvalidState, next.Time, a.stamp)
+	if err := a.checkStamp(next); err != nil {
+		return err
 	}
 	dt := math.Max(0, now-a.at)
 	if d := next.Position.Sub(a.pos).Len(); d > maxTravel(a.speed, dt, l) {
 		return fmt.Errorf("%w: moved %.1f m in %.3f s", deadreckon.ErrInvalidState, d, dt)
+	}
+	return nil
+}
+
+// checkStamp refuses next when its owner's timestamp runs more than maxStampRegress
+// behind the last accepted one.
+func (a *anchor) checkStamp(next *deadreckon.State) error {
+	if next.Time < a.stamp-maxStampRegress {
+		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", deadreckon.ErrInvalidState, next.Time, a.stamp)
 	}
 	return nil
 }
@@ -180,6 +191,11 @@ const (
 	articulationSlack = 0.02
 )
 
+// proxyCatchUp is how much faster than the path its owner's updates give it a proxy
+// of a remote tank moves to regain that path, m/s (physics.DefaultProxyCatchUp; a
+// test holds them equal).
+const proxyCatchUp = 10.0
+
 // Articulations of a tank's state, as package physics publishes them
 // (physics.ArticulationTurret and ArticulationGun; a test holds them equal).
 const (
@@ -191,7 +207,8 @@ const (
 // the bounds of the movement checks.
 type motion struct {
 	speed      float64 // horizontal speed bound over the anchor period, m/s
-	shove      float64 // horizontal speed bound of one update, and over the anchor period after a shove, m/s
+	shove      float64 // horizontal speed bound of one update's velocity field, m/s
+	contactV   float64 // a shove's contact speed: the speed bound over the anchor period after one, m/s
 	turn       float64 // heading rate bound, rad/s: the tracks' turn, or a hull's spin off a rock
 	spin       float64 // heading rate bound after meeting another tank, rad/s
 	contact    float64 // centre distance within which two hulls can touch, m
@@ -215,16 +232,19 @@ type motion struct {
 // about its vertical axis, √((L² + W²)/12) for a uniform box (2.25 m for the default
 // tank); two tanks that both give way spin less, v/(2√2·k). Alone, the fastest a
 // tank meets anything is its governed top speed: 3.3 rad/s for the default tank,
-// above its tracks' turn. Next to another tank, the contact speed is at most that
-// tank's shown speed, which the shove bound holds: 6.7 rad/s. 64 honest bots were
-// seen spun at 6.1 rad/s.
+// above its tracks' turn. Next to another tank, the contact speed is at most a
+// proxy's: the speed its owner shows (the shove bound, 30 m/s) plus the catch-up
+// at which it regains its path (proxyCatchUp, 10 m/s), 40 m/s: 8.9 rad/s. The same
+// contact speed bounds how fast a shoved tank travels. 64 honest bots were seen spun
+// at 6.1 rad/s, and shoved to 36 m/s over the ground between two updates.
 func newMotion(s tank.Spec, ground func(x, z float64) (float64, bool)) motion {
 	s = s.WithDefaults()
 	gyration := math.Sqrt((s.Length*s.Length + s.Width*s.Width) / 12)
 	shove := shoveFactor*s.TopSpeed + quantSlack*wire.VelocityStep
+	contact := shove + proxyCatchUp
 	return motion{
-		speed: speedFactor * s.TopSpeed, shove: shove,
-		turn: math.Max(s.TurnRate, s.TopSpeed/(2*gyration)), spin: shove / (2 * gyration),
+		speed: speedFactor * s.TopSpeed, shove: shove, contactV: contact,
+		turn: math.Max(s.TurnRate, s.TopSpeed/(2*gyration)), spin: contact / (2 * gyration),
 		contact: math.Hypot(s.Length, s.Width),
 		accel:   s.Acceleration,
 		turret:  s.TurretRate, gun: s.GunRate, gunLo: s.GunMin, gunHi: s.GunMax,
@@ -343,14 +363,14 @@ type span struct {
 // reach returns how far the tank of t can have got from anchor a by host time now.
 // Only a tank shoved by another player's tank overruns its governor for long: its
 // own tanks are bodies in the same world and give way, the others' proxies do not
-// (package physics), and they carry it at their shown speed (the shove bound) until
-// the tracks' grip slows it. Any collision may spin its hull (newMotion).
+// (package physics), and they carry it at their contact speed (newMotion) until the
+// tracks' grip slows it. Any collision may spin its hull.
 func (t *moveTrack) reach(a *anchor, now float64, mo *motion, l *Limits) span {
 	dt := math.Max(0, now-a.at)
 	gov := *l
 	gov.MaxSpeed, gov.MaxAcceleration = mo.speed, mo.accel
 	if t.shoveAt >= a.at-collisionMemory {
-		gov.MaxSpeed = mo.shove
+		gov.MaxSpeed = mo.contactV
 	}
 	turn := mo.turn
 	if t.metAt >= a.at-collisionMemory {
