@@ -153,7 +153,6 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	if err == nil {
 		m.meet(a, &next, now)
 		err = checkMove(&a.move, &a.pin, &next, now, &m.h.move, &m.h.lim)
-		m.stats.Moves.count(err)
 	}
 	if err != nil && a.supersededByPlacement(&u.State, now, &m.h.lim) {
 		m.stats.Superseded++
@@ -161,6 +160,7 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	}
 	if err != nil {
 		a.move.refused(&a.pin, &next, now, err, &m.h.move, &m.h.lim)
+		m.stats.Moves.count(err) // an update superseded by a placement is no refusal
 		m.stats.Invalid++
 		p.logReject("update rejected", fmt.Errorf("actor %d: %w", u.Actor, err))
 		return nil, err
