@@ -69,8 +69,8 @@ const anchorPeriod = 1.0
 // arrivalJitter is how much longer than the time between their arrivals two updates
 // may be apart on the owner's clock, s: updates sent frames apart may arrive together
 // (an honest bot's update was refused as "turned 0.68 rad in 0.034 s": a collision's
-// spin, its updates bunched on arrival). It widens the turn budget by 0.3 rad at the
-// default turn rate.
+// spin, its updates bunched on arrival). It widens the heading's turn budget by a
+// tenth of a second at its rate (0.33 rad alone, 0.89 rad after a collision).
 const arrivalJitter = 0.1
 
 // maxStampRegress is how far in seconds an owner's timestamps may run backwards
