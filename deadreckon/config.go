@@ -152,8 +152,9 @@ type Config struct {
 	// the actor should be trusted over.
 	StaleHeartbeats float64
 	// AccelerationHorizon is how long projections integrate the last-known
-	// acceleration, in seconds; past it the velocity reached is held. If zero,
-	// DefaultAccelerationHorizon; +Inf integrates it forever (the paper's ½A·T²).
+	// acceleration, in seconds; past it the velocity reached is held (a braking
+	// projection goes on to rest). If zero, DefaultAccelerationHorizon; +Inf
+	// integrates it forever (the paper's ½A·T²).
 	AccelerationHorizon float64
 	// CatchUpSpeed bounds how fast a blend closes the gap it starts with, m/s: a
 	// blend lasts at least gap/CatchUpSpeed (up to MaxBlendTime), so a wide gap after

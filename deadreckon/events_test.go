@@ -9,8 +9,9 @@ import (
 
 // TestBrakingComesToRest: a last-known state braking straight comes to rest where its
 // braking brings it, v²/2a on, and stays (a remote shows no overshoot and no
-// reversal); one speeding up, or turning and shedding a little speed, is projected
-// as before: its acceleration for the horizon, then its velocity held.
+// reversal); one braking through a turn comes to rest as its speed runs out, on
+// the curve its turn draws as it slows; one speeding up, or turning and shedding a little speed, is projected as before:
+// its acceleration for the horizon, then its velocity held.
 func TestBrakingComesToRest(t *testing.T) {
 	cfg := Config{MaxExtrapolation: math.Inf(1)}
 	for _, tc := range []struct {
@@ -21,8 +22,9 @@ func TestBrakingComesToRest(t *testing.T) {
 		wantRest bool
 	}{
 		{"brake", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-5, 0, 0}, 5, mgl64.Vec3{10, 0, 0}, true},
-		{"brake within 45°", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-4, 0, 3}, 5,
-			mgl64.Vec3{10*2.5 - 2*2.5*2.5, 0, 1.5 * 2.5 * 2.5}, true},
+		// At rest after 10/4 = 2.5 s, 10·2.5/2 on and a⊥·T²/6 = 3·6.25/6 across.
+		{"brake in a turn", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{-4, 0, 3}, 5,
+			mgl64.Vec3{12.5, 0, 3.125}, true},
 		// Speeding up: ½·a·h² + (v + a·h)·(age − h) with the 0.5 s horizon.
 		{"speed up", mgl64.Vec3{10, 0, 0}, mgl64.Vec3{2, 0, 0}, 2, mgl64.Vec3{0.25 + 10*2 + 1*1.5, 0, 0}, false},
 		// A turn: the acceleration is across the velocity, 60° from braking.
@@ -213,5 +215,55 @@ func TestStaleHeartbeats(t *testing.T) {
 		if a.Stale(10+tc.after-0.01) || !a.Stale(10+tc.after+0.01) || tc.cfg.StaleAfter() != tc.after {
 			t.Errorf("%+v: stale from %v s (StaleAfter %v), want %v", tc.cfg, tc.after, tc.cfg.StaleAfter(), tc.after)
 		}
+	}
+}
+
+// TestCoastingTurnStopsNearTheTruth: a tank at 5 m/s that lets go of the throttle in
+// a turn coasts to rest along an arc (4.2 m/s² of braking, turning at 0.6 rad/s:
+// its acceleration leans 35° across its velocity). A remote that receives its first
+// braking update and loses every update after it, the one that says it stopped
+// included, shows it coming to rest within 0.25 m of where it truly stopped: its
+// projection slows evenly while it goes on turning as it did. Integrating the turn's
+// whole sideways acceleration for as long as the braking lasts puts it 1.3 m off.
+func TestCoastingTurnStopsNearTheTruth(t *testing.T) {
+	const (
+		fps          = 60.0
+		cruise       = 1.0 // s at 5 m/s before the throttle is let go
+		speed, brake = 5.0, 4.2
+		turn         = 0.6 // rad/s while coasting
+	)
+	pub := NewPublisher(PublisherConfig{PositionThreshold: 0.03, MinInterval: 0.16, VelocityFrames: 2,
+		Heartbeat: 1000, HeartbeatJitter: Off, UrgentChange: 3}, 1)
+	remote := NewActor(Config{UpdateInterval: 0.1})
+	var pos mgl64.Vec3
+	yaw, braked := 0.0, false
+	for i := 0; i <= int(4*fps); i++ {
+		now := float64(i) / fps
+		if i > 0 {
+			s := speed
+			if now > cruise {
+				s = math.Max(0, speed-brake*(now-cruise))
+				if s > 0 {
+					yaw += turn / fps
+				}
+			}
+			pos = pos.Add(mgl64.Vec3{math.Cos(yaw), 0, -math.Sin(yaw)}.Mul(s / fps))
+		}
+		d, st := pub.Update(Sample{Time: now, Position: pos, Orientation: mgl64.QuatRotate(yaw, mgl64.Vec3{0, 1, 0})})
+		if d != NoUpdate && !braked {
+			if err := remote.Receive(st, now); err != nil {
+				t.Fatal(err)
+			}
+			braked = now > cruise && st.Acceleration.Dot(st.Velocity) < 0
+		}
+		remote.Advance(now)
+	}
+	if !braked {
+		t.Fatal("no braking update was published")
+	}
+	shown := remote.Reckoned()
+	if d := shown.Position.Sub(pos).Len(); d > 0.25 || shown.Velocity != (mgl64.Vec3{}) {
+		t.Errorf("shown at rest at %.3f moving at %.3f m/s, %.3f m from where the truth stopped (%.3f), want within 0.25 m and still",
+			shown.Position, shown.Velocity, d, pos)
 	}
 }

@@ -51,20 +51,21 @@ func (hz *horizon) terms(age float64) (g, h, gv, hv float64) {
 }
 
 // brakeCos2 is the square of the cosine of the largest angle between an acceleration
-// and the reverse of the velocity for which it counts as braking (45°).
+// and the reverse of the velocity for which it counts as braking (45°): a tank that
+// coasts or brakes through a turn, whose acceleration leans across its velocity,
+// brakes; a turn at speed, which sheds a little, does not.
 const brakeCos2 = 0.5
 
 // stopAge returns the age, s, at which a projection of velocity v under acceleration
-// acc comes to rest: when acc brakes v (against it, within 45°), the time the velocity along v
-// takes to reach zero, if that is within the coasting horizon; +Inf otherwise. A
-// braking projection is integrated to that rest, past the acceleration horizon, and
-// holds there: a braking vehicle stops where its braking brings it, instead of
-// rolling on at the speed the horizon reached, past that place, or reversing. The
-// lateral part of the acceleration stops with it.
+// acc comes to rest: when acc brakes v (against it, within 45°), the time the speed
+// takes to run out at acc's rate along v, |v|/(−acc·v̂), if that is within the
+// coasting horizon; +Inf otherwise. A braking projection comes to rest there (see
+// motion) and holds, instead of rolling on at the speed the acceleration horizon
+// reached, past that place, or reversing.
 func (hz *horizon) stopAge(v, acc mgl64.Vec3) float64 {
 	av := acc.Dot(v)
 	if !(av < 0) || av*av < brakeCos2*acc.Dot(acc)*v.Dot(v) {
-		return math.Inf(1) // a turn that sheds some speed is not a stop
+		return math.Inf(1)
 	}
 	t := v.Dot(v) / -av
 	if !(t < hz.coast) {
@@ -75,14 +76,20 @@ func (hz *horizon) stopAge(v, acc mgl64.Vec3) float64 {
 
 // motion returns the position and velocity terms of a projection over age seconds,
 // as terms does, of a state that comes to rest at age stop (stopAge; +Inf when it
-// does not): up to stop the plain quadratic, past it the position holds and the
-// velocity is zero. Rotations and joints keep turning: they take terms' g.
+// does not). A braking projection models a vehicle whose speed runs out evenly while
+// it goes on turning as it did: with T = stop and t = min(age, T), its velocity is
+// (1 − t/T)(V + A⊥·t), A⊥ = A + V/T the part of A across V, that is
+// V·(1 − t²/T²) + A·t(1 − t/T), which starts as V + A·t and is zero at T. A turn's
+// sideways acceleration shrinks with the speed, as a vehicle's does, instead of being
+// integrated whole until the speed runs out, which carries a tank that coasts
+// through a turn three times too far sideways. For A straight against V it is the
+// quadratic to rest. Past stop the position holds and the velocity is zero.
+// Rotations and joints keep turning: they take terms' g.
 func (hz *horizon) motion(age, stop float64) (g, h, gv, hv float64) {
-	switch {
-	case math.IsInf(stop, 1):
+	if math.IsInf(stop, 1) {
 		return hz.terms(age)
-	case age > stop:
-		return stop, 0.5 * stop * stop, 0, 0
 	}
-	return age, 0.5 * age * age, 1, age
+	t := math.Min(age, stop)
+	u := t / stop
+	return t * (1 - u*u/3), t * t * (0.5 - u/3), 1 - u*u, t * (1 - u)
 }

@@ -674,9 +674,11 @@ const budgetWindow = 2.0
 // few updates (standing, cruising straight), s, for the turns that follow. It holds
 // budgetWindow seconds' worth at the first update, and the thresholds stretch only
 // once it holds less than half that. Two seconds' worth (no bank) let a run of
-// losses on an unseen drive overshoot a stop by metres at 300 ms; eight held those
-// lower still, but the referee's duel confirmed fewer hits (0.977 against 0.989 at
-// five, 150 ms, seed 1).
+// losses on an unseen drive overshoot a stop by metres at 300 ms; eight hold those
+// lower still (wander2: 0.29 m against 0.36 m at five), and the referee's duel
+// confirms as many hits (0.982 against 0.983 at five, 150 ms, seed 1; eight cost it
+// 0.977 against 0.989 when a braking projection carried a turn's whole sideways
+// acceleration to rest).
 const budgetBank = 5.0
 
 // budgetStretch is how many times the thresholds grow when the budget's bucket is

@@ -66,22 +66,25 @@ func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
 		thv = math.Min(1, tt/a.dtVel)
 	}
 	// A braking last-known state (its acceleration within 45° of against its
-	// velocity) comes to rest when its speed runs out, if within the coasting
-	// horizon, and stays there.
+	// velocity) comes to rest when its speed runs out at its rate along the
+	// velocity, T = |v|²/(−a·v), if within the coasting horizon, and stays there. Its
+	// speed runs out evenly as it goes on turning: velocity (1 − t/T)(v + a⊥·t) with
+	// a⊥ = a + v/T, integrated in closed form.
 	v, acc := lk.Velocity, lk.Acceleration
 	stop := math.Inf(1)
 	if av := acc.Dot(v); av < 0 && av*av >= 0.5*acc.Dot(acc)*v.Dot(v) && v.Dot(v)/-av < a.hz.coast {
 		stop = v.Dot(v) / -av
 	}
 	moved := func(age float64) (mgl64.Vec3, mgl64.Vec3) {
-		if age > stop {
-			return lk.Position.Add(v.Mul(stop)).Add(acc.Mul(0.5 * stop * stop)), mgl64.Vec3{}
+		if math.IsInf(stop, 1) {
+			g, h, gv, hv := a.hz.terms(age)
+			return lk.Position.Add(v.Mul(g)).Add(acc.Mul(h)), v.Mul(gv).Add(acc.Mul(hv))
 		}
-		if !math.IsInf(stop, 1) {
-			return lk.Position.Add(v.Mul(age)).Add(acc.Mul(0.5 * age * age)), v.Add(acc.Mul(age))
-		}
-		g, h, gv, hv := a.hz.terms(age)
-		return lk.Position.Add(v.Mul(g)).Add(acc.Mul(h)), v.Mul(gv).Add(acc.Mul(hv))
+		t := math.Min(age, stop)
+		across := acc.Add(v.Mul(1 / stop))
+		// ∫(1 − s/T)(v + a⊥·s) ds from 0 to t.
+		pos := lk.Position.Add(v.Mul(t - t*t/(2*stop))).Add(across.Mul(t*t/2 - t*t*t/(3*stop)))
+		return pos, v.Add(across.Mul(t)).Mul(1 - t/stop)
 	}
 	g, _, _, _ := a.hz.terms(age)
 	pl, _ := moved(age)

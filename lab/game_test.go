@@ -63,7 +63,14 @@ func gameRuns(t *testing.T, sc string, l impair.Link) Result {
 // seed, in a short run.
 func gameRun(t *testing.T, sc string, l impair.Link, seed uint64) Result {
 	t.Helper()
-	p, err := BuildScenario(sc, DefaultFPS, 30)
+	return gameRunFor(t, sc, l, seed, 30)
+}
+
+// gameRunFor returns the game algorithm's figures on scenario sc over a link with
+// one seed, in a run of the given length, s.
+func gameRunFor(t *testing.T, sc string, l impair.Link, seed uint64, duration float64) Result {
+	t.Helper()
+	p, err := BuildScenario(sc, DefaultFPS, duration)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +86,7 @@ func gameRun(t *testing.T, sc string, l impair.Link, seed uint64) Result {
 // with drlab -algos game over three seeds, in short runs: the distance to the truth,
 // the smoothness and the update rate at 150 ± 30 ms with 10% loss; and what a player
 // watching sees, there and at 300 ± 60 ms with 20% loss: no overshoot at a stop, no
-// late start, no false stale mark.
+// late start, no false stale mark; and the wander drives' stops over their whole run.
 func TestGameTargets(t *testing.T) {
 	bad := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.1}
 	worse := impair.Link{Latency: units.Duration(0.3), Jitter: units.Duration(0.06), Loss: 0.2}
@@ -106,6 +113,7 @@ func TestGameTargets(t *testing.T) {
 		}
 		worseTargets(t, sc, worse)
 	}
+	wholeWanderTargets(t, bad, worse)
 	// Stop and go at 50 ms: no overshoot and snap back at the stops (12 m before).
 	if r := gameRuns(t, "stopgo", impair.Link{Latency: units.Duration(0.05)}); r.MaxJumpM > 0.3 {
 		t.Errorf("stopgo at 50 ms: largest jump %.3f m, want ≤ 0.3 m", r.MaxJumpM)
@@ -216,5 +224,63 @@ func TestInvalidDeadReckoningIsReported(t *testing.T) {
 	dr.HeartbeatJitter = 2
 	if _, err := Simulate(Setup{Path: p, Algo: a, DeadReckoning: dr}); !errors.Is(err, deadreckon.ErrInvalidConfig) {
 		t.Errorf("heartbeat jitter 2: error %v, want one wrapping deadreckon.ErrInvalidConfig", err)
+	}
+}
+
+// TestBudgetCostsLittle: on the wander drives, paths no tuning has seen, the game's
+// budget holds a tank under 4 updates/s and costs the p95 error at most 10% over
+// the same publisher without a budget, which spends what the driving asks for (4.0
+// updates/s on wander2), over 20 seeds at 150 ± 30 ms with 10% loss: it costs 5.6%
+// on wander2 and 5.1% on wander3.
+func TestBudgetCostsLittle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("60 runs of 60 s")
+	}
+	l := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.1}
+	a, _ := ParseAlgo("game")
+	unbudgeted := game.DeadReckoning()
+	unbudgeted.Budget = deadreckon.Off
+	for _, sc := range []string{"wander1", "wander2", "wander3"} {
+		p, err := BuildScenario(sc, DefaultFPS, DefaultDuration)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, err := simulateRuns(Setup{Path: p, Algo: a, Network: l, Seed: 1}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := simulateRuns(Setup{Path: p, Algo: a, Network: l, Seed: 1, DeadReckoning: unbudgeted}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if with.UpdatesPerS > 4 || with.P95ErrM > 1.1*without.P95ErrM {
+			t.Errorf("%s: with the budget %.2f updates/s, p95 %.3f m; without %.2f updates/s, p95 %.3f m: want ≤ 4 updates/s and p95 within 10%%",
+				sc, with.UpdatesPerS, with.P95ErrM, without.UpdatesPerS, without.P95ErrM)
+		}
+	}
+}
+
+// wholeWanderTargets holds the wander drives over their whole 60 s to the overshoot
+// goals on every seed, over bad (150 ± 30 ms, 10% loss) and worse (300 ± 60 ms,
+// 20%). wander2 coasts to rest through a turn (its acceleration leans 37° across its
+// velocity), where integrating the turn's whole sideways acceleration until the
+// braking ran out carried the shown tank 0.35 m past the stop at 150 ms (seed 2) and
+// 0.90 m at 300 ms (seed 1). wander1 at 300 ms is left out: it brakes from 2.4 m/s
+// to rest in 0.45 s, and its first braking update arrives as the truth stops, so it
+// overshoots 0.6–0.8 m even without loss (docs/lab.md).
+func wholeWanderTargets(t *testing.T, bad, worse impair.Link) {
+	t.Helper()
+	for _, tc := range []struct {
+		link   impair.Link
+		over   float64
+		drives []string
+	}{{bad, 0.25, []string{"wander1", "wander2", "wander3"}}, {worse, 0.6, []string{"wander2", "wander3"}}} {
+		for _, sc := range tc.drives {
+			for seed := uint64(1); seed <= 3; seed++ {
+				if r := gameRunFor(t, sc, tc.link, seed, DefaultDuration); r.MaxOvershootM > tc.over {
+					t.Errorf("%s over %v, seed %d, %v s: overshoot %.3f m, want ≤ %.2f", sc, tc.link, seed, DefaultDuration, r.MaxOvershootM, tc.over)
+				}
+			}
+		}
 	}
 }

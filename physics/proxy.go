@@ -352,8 +352,12 @@ func (p *Proxy) dropGhosts(t *Tank, keep bool) {
 	p.ghosts = p.ghosts[:n]
 }
 
-// ghostTank makes t a ghost of every proxy it overlaps now (it was just placed).
+// ghostTank makes t a ghost of every proxy it overlaps now (it was just placed). Its
+// overlap tests count into box2d's package-level statistics, hence the lock: a client
+// places tanks while the host it runs in-process ticks its own world.
 func (w *World) ghostTank(t *Tank) {
+	box2dGlobals.Lock()
+	defer box2dGlobals.Unlock()
 	for _, p := range w.proxies {
 		if !p.haunts(t) && p.overlaps(t) {
 			p.ghosts = append(p.ghosts, t)

@@ -425,3 +425,29 @@ func TestProxyGhostsUntilApart(t *testing.T) {
 		t.Error("a removed tank is still a ghost")
 	}
 }
+
+// TestWorldsOnTwoGoroutines adds tanks on and off a proxy in one world while another
+// world ticks on another goroutine, as a client does beside the host it runs
+// in-process. box2d counts its distance queries in package-level variables, so under
+// the race detector this fails unless every such query is serialized.
+func TestWorldsOnTwoGoroutines(t *testing.T) {
+	a, b := newWorld(t, WorldConfig{}), newWorld(t, WorldConfig{})
+	addProxy(t, a, 0, 0, 0)
+	tb := addTank(t, b, 0, 0, 0)
+	addProxy(t, b, 9, 0, math.Pi)
+	tb.SetInput(Input{Throttle: 1})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 300 {
+			b.Tick()
+		}
+	}()
+	for i := range 200 {
+		a.RemoveTank(addTank(t, a, float64(i%2)*20, 0, 0)) // on the proxy and off it
+	}
+	<-done
+	if tb.Contacts().Tanks == 0 {
+		t.Errorf("the ticking world's tank never touched its proxy: %+v", tb.Contacts())
+	}
+}
