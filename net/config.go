@@ -122,10 +122,10 @@ const (
 	DefaultMaxSpeed = 30.0
 	// DefaultMaxAcceleration is the largest plausible acceleration magnitude, m/s².
 	DefaultMaxAcceleration = 40.0
-	// DefaultMaxTurnRate is the fastest plausible turn of a tank's heading, rad/s: its
-	// tracks turn it at 35°/s, a collision spins it faster; pitch and roll follow the
-	// ground and are not rate-limited. (The wire
-	// saturates each angular-velocity component at 4 rad/s.)
+	// DefaultMaxTurnRate is the largest angular velocity an update may carry, rad/s:
+	// what observers extrapolate a hull's turn with. (The wire saturates each
+	// component at 4 rad/s.) How far the heading itself may turn is the tank's
+	// (its tracks', or a collision's spin: the movement checks, from tank.Spec).
 	DefaultMaxTurnRate = 3.0
 	// DefaultMaxArticulationRate is the fastest plausible turret or gun rate, rad/s.
 	DefaultMaxArticulationRate = 8.0
@@ -135,8 +135,9 @@ const (
 	// two consecutive updates (speed × elapsed time + slack), covering quantization and
 	// clamping corrections.
 	DefaultPositionSlack = 3.0
-	// DefaultTurnSlack is the tolerance in radians on the rotation implied between two
-	// consecutive updates.
+	// DefaultTurnSlack is the tolerance in radians on a heading's turn since the
+	// actor's anchor, granted once per anchor period: the orientation's quantization
+	// and the turn between a physics step and the update's sample.
 	DefaultTurnSlack = 0.5
 	// DefaultTimeSlack bounds how far an update's host-clock timestamp may lie ahead
 	// of the host's clock (clock-sync error) or behind it (lateness).
@@ -239,9 +240,9 @@ type Limits struct {
 	MaxSpeed, MaxAcceleration, MaxTurnRate, MaxArticulationRate float64
 	// HeightRange bounds |y| in meters. If zero, defaults to DefaultHeightRange.
 	HeightRange float64
-	// PositionSlack (m) and TurnSlack (rad) are the tolerances of the consistency
-	// check between consecutive updates. If zero, default to DefaultPositionSlack and
-	// DefaultTurnSlack.
+	// PositionSlack (m) and TurnSlack (rad) are the tolerances of the travel and the
+	// heading's turn since an actor's anchor. If zero, default to DefaultPositionSlack
+	// and DefaultTurnSlack.
 	PositionSlack, TurnSlack float64
 	// TimeSlack bounds how far an update's timestamp may stray from the host's
 	// clock. If zero, defaults to DefaultTimeSlack.

@@ -18,6 +18,13 @@ func TestArticulationIndices(t *testing.T) {
 	}
 }
 
+// A shoved tank travels at most at a proxy's contact speed, which physics bounds.
+func TestProxyCatchUp(t *testing.T) {
+	if proxyCatchUp != physics.DefaultProxyCatchUp {
+		t.Errorf("the movement checks allow a proxy's catch-up of %g m/s; physics moves it at up to %g m/s", proxyCatchUp, physics.DefaultProxyCatchUp)
+	}
+}
+
 // TestCheckMove holds one update after a tank driving east at 15 m/s on level ground
 // to what the default tank can do.
 func TestCheckMove(t *testing.T) {

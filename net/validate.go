@@ -69,8 +69,8 @@ const anchorPeriod = 1.0
 // arrivalJitter is how much longer than the time between their arrivals two updates
 // may be apart on the owner's clock, s: updates sent frames apart may arrive together
 // (an honest bot's update was refused as "turned 0.68 rad in 0.034 s": a collision's
-// spin, its updates bunched on arrival). It widens the turn budget by 0.3 rad at the
-// default turn rate.
+// spin, its updates bunched on arrival). It widens the heading's turn budget by a
+// tenth of a second at its rate (0.33 rad alone, 0.89 rad after a collision).
 const arrivalJitter = 0.1
 
 // maxStampRegress is how far in seconds an owner's timestamps may run backwards
@@ -78,24 +78,28 @@ const arrivalJitter = 0.1
 const maxStampRegress = 0.3
 
 // validateStep checks that next, arriving at host time now, follows plausibly from
-// the actor's anchor: the travel (maxTravel: top speed, or after silence what the
-// tank can reach from its anchored speed) and rotation since the anchor fit the
-// limits over the time since it arrived (the rotation by its heading alone), with slack for quantization, corrections
-// and arrival jitter; and the owner's timestamp does not run backwards.
+// the actor's anchor: the travel since the anchor, in three dimensions, fits
+// maxTravel (Limits.MaxSpeed, or after silence what a vehicle can reach from its
+// anchored speed) with slack for quantization and corrections, and the owner's
+// timestamp does not run backwards. It is the bound where the host knows no ground,
+// and for an update from where its owner asked to spawn; on the ground, the tank's
+// own limits are checkMove's.
 func validateStep(a *anchor, next *deadreckon.State, now float64, l *Limits) error {
-	if next.Time < a.stamp-maxStampRegress {
-		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", deadreckon.ErrInvalidState, next.Time, a.stamp)
+	if err := a.checkStamp(next); err != nil {
+		return err
 	}
 	dt := math.Max(0, now-a.at)
 	if d := next.Position.Sub(a.pos).Len(); d > maxTravel(a.speed, dt, l) {
 		return fmt.Errorf("%w: moved %.1f m in %.3f s", deadreckon.ErrInvalidState, d, dt)
 	}
-	// Only the heading is rate-limited: a tank turns about its vertical axis with its
-	// tracks, at most MaxTurnRate. Its pitch and roll are the ground's under its three
-	// clamp points, and change at once where it rolls over a crest or a rock's edge,
-	// or lands from a ledge, so a tilt taken in one tick is honest.
-	if r := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.orient))); r > l.MaxTurnRate*(dt+arrivalJitter)+l.TurnSlack {
-		return fmt.Errorf("%w: turned %.2f rad in %.3f s", deadreckon.ErrInvalidState, r, dt)
+	return nil
+}
+
+// checkStamp refuses next when its owner's timestamp runs more than maxStampRegress
+// behind the last accepted one.
+func (a *anchor) checkStamp(next *deadreckon.State) error {
+	if next.Time < a.stamp-maxStampRegress {
+		return fmt.Errorf("%w: timestamp %.3f s before the previous %.3f s", deadreckon.ErrInvalidState, next.Time, a.stamp)
 	}
 	return nil
 }
@@ -106,6 +110,32 @@ func (a *anchor) advance(s *deadreckon.State, now float64) {
 	if now-a.at >= anchorPeriod {
 		a.pos, a.orient, a.at, a.speed = s.Position, s.Orientation, now, s.Velocity.Len()
 	}
+}
+
+// yield moves the anchor after next, arriving at host time now, was refused for its
+// travel or its turn (a *moveError of reason moveSpeed or moveTurn): to the farthest
+// the tank can have got towards next by now (b), as if an update at the bound had
+// come. So a single marginal refusal of an honest tank (a shove that carried it a
+// few decimetres past the bound) does not refuse its every update after it, all
+// measured from an anchor it left for good; and a cheat gains nothing by it, since
+// an update at the bound would have been accepted and moved the anchor as far. Like
+// an accepted update, it takes the slack only once per anchorPeriod.
+func (a *anchor) yield(next *deadreckon.State, now float64, b span) {
+	if now-a.at < anchorPeriod {
+		b.travelSlack, b.turnSlack = 0, 0
+	}
+	travel, turn := b.travel+b.travelSlack, b.turn+b.turnSlack
+	d := next.Position.Sub(a.pos)
+	d[1] = 0
+	if l := d.Len(); l > travel {
+		d = d.Mul(travel / l)
+	}
+	dy := math.Max(-travel, math.Min(travel, next.Position[1]-a.pos[1]))
+	yaw := geom.Yaw(a.orient)
+	a.pos = a.pos.Add(mgl64.Vec3{d[0], dy, d[2]})
+	a.orient = geom.YawQuat(yaw + math.Max(-turn, math.Min(turn, geom.WrapAngle(geom.Yaw(next.Orientation)-yaw))))
+	a.at = now
+	a.speed = math.Min(horizontal(next.Velocity), b.speed)
 }
 
 // Tolerances of the movement checks (checkMove). Each is what honest play needs beyond
@@ -123,6 +153,11 @@ const (
 	// the speed the other is shown at, its top speed plus its dead reckoning's
 	// catch-up (the game's 7.5 m/s). 64 honest bots were seen shoved at 25.7 m/s.
 	shoveFactor = 2.0
+	// collisionMemory is how long after a tank last met another, s, its motion may
+	// still show the collision: a shove's speed over the governor, a hull's spin. 64
+	// honest bots shoved to 28 m/s were back under their top speed 2.6 s later, and a
+	// hull spun at 6 rad/s slowed below 1 rad/s in 2.4 s.
+	collisionMemory = 3.0
 	// stampError is how far apart two honest updates' timestamps may be from the
 	// time between their samples, s: the clock filter's slew between them. A larger
 	// correction of the owner's clock shows as a difference between the stamps' and
@@ -156,6 +191,11 @@ const (
 	articulationSlack = 0.02
 )
 
+// proxyCatchUp is how much faster than the path its owner's updates give it a proxy
+// of a remote tank moves to regain that path, m/s (physics.DefaultProxyCatchUp; a
+// test holds them equal).
+const proxyCatchUp = 10.0
+
 // Articulations of a tank's state, as package physics publishes them
 // (physics.ArticulationTurret and ArticulationGun; a test holds them equal).
 const (
@@ -167,7 +207,11 @@ const (
 // the bounds of the movement checks.
 type motion struct {
 	speed      float64 // horizontal speed bound over the anchor period, m/s
-	shove      float64 // horizontal speed bound of one update, m/s
+	shove      float64 // horizontal speed bound of one update's velocity field, m/s
+	contactV   float64 // a shove's contact speed: the speed bound over the anchor period after one, m/s
+	turn       float64 // heading rate bound, rad/s: the tracks' turn, or a hull's spin off a rock
+	spin       float64 // heading rate bound after meeting another tank, rad/s
+	contact    float64 // centre distance within which two hulls can touch, m
 	accel      float64 // acceleration bound, m/s²
 	turret     float64 // turret traverse rate, rad/s
 	gun        float64 // gun elevation rate, rad/s
@@ -179,12 +223,31 @@ type motion struct {
 }
 
 // newMotion returns the movement bounds of tank s (defaults filled in) on ground.
+//
+// The heading's bounds are physics: a hull struck at a contact speed v by a body that
+// does not give way (a rock, the border, or a proxy of a tank owned elsewhere, which
+// is kinematic) takes an impulse J at some lever r from its middle, and leaves
+// spinning at ω = r·J/I with J at most what stops the contact point, v/(1/m + r²/I);
+// that is ω = r·v/(k² + r²), at most v/(2k) at r = k, the hull's radius of gyration
+// about its vertical axis, √((L² + W²)/12) for a uniform box (2.25 m for the default
+// tank); two tanks that both give way spin less, v/(2√2·k). Alone, the fastest a
+// tank meets anything is its governed top speed: 3.3 rad/s for the default tank,
+// above its tracks' turn. Next to another tank, the contact speed is at most a
+// proxy's: the speed its owner shows (the shove bound, 30 m/s) plus the catch-up
+// at which it regains its path (proxyCatchUp, 10 m/s), 40 m/s: 8.9 rad/s. The same
+// contact speed bounds how fast a shoved tank travels. 64 honest bots were seen spun
+// at 6.1 rad/s, and shoved to 36 m/s over the ground between two updates.
 func newMotion(s tank.Spec, ground func(x, z float64) (float64, bool)) motion {
 	s = s.WithDefaults()
+	gyration := math.Sqrt((s.Length*s.Length + s.Width*s.Width) / 12)
+	shove := shoveFactor*s.TopSpeed + quantSlack*wire.VelocityStep
+	contact := shove + proxyCatchUp
 	return motion{
-		speed: speedFactor * s.TopSpeed, shove: shoveFactor*s.TopSpeed + quantSlack*wire.VelocityStep,
-		accel:  s.Acceleration,
-		turret: s.TurretRate, gun: s.GunRate, gunLo: s.GunMin, gunHi: s.GunMax,
+		speed: speedFactor * s.TopSpeed, shove: shove, contactV: contact,
+		turn: math.Max(s.TurnRate, s.TopSpeed/(2*gyration)), spin: contact / (2 * gyration),
+		contact: math.Hypot(s.Length, s.Width),
+		accel:   s.Acceleration,
+		turret:  s.TurretRate, gun: s.GunRate, gunLo: s.GunMin, gunHi: s.GunMax,
 		ground: ground, rateSlack: wire.ArticulationRateStep, accelSlack: quantSlack * wire.AccelerationStep,
 	}
 }
@@ -198,6 +261,7 @@ const (
 	moveAcceleration                   // harder than the tank accelerates
 	moveHeight                         // off the ground: flying, or inside it
 	moveArticulation                   // turret or gun beyond its rates or limits
+	moveTurn                           // the hull turned faster than its tracks or a collision turn it
 )
 
 // moveError is a refusal by the movement checks; it wraps deadreckon.ErrInvalidState.
@@ -229,6 +293,9 @@ type MoveRefusals struct {
 	// Articulation: a turret or gun turned faster than its rate, a rate beyond it, or
 	// a gun beyond its limits.
 	Articulation uint64
+	// Turn: a heading turned faster than the tank's tracks turn it, or a collision
+	// spins it.
+	Turn uint64
 }
 
 // count adds err to the counts if it is a movement refusal.
@@ -248,14 +315,19 @@ func (c *MoveRefusals) count(err error) {
 		c.Height++
 	case moveArticulation:
 		c.Articulation++
+	case moveTurn:
+		c.Turn++
 	}
 }
 
 // moveTrack is what the movement checks remember of an actor: its last accepted
-// state and, while it is airborne, where its fall began.
+// state, while it is airborne where its fall began, and when it last met another
+// tank.
 type moveTrack struct {
 	last    deadreckon.State // last accepted, host-clock time
 	lastAt  float64          // its host receive time, s
+	metAt   float64          // host time it was last seen next to another tank, s
+	shoveAt float64          // the same, another player's tank, s
 	air     bool             // the last accepted state was off the ground
 	airY    float64          // height of the first accepted airborne state, m
 	airAt   float64          // its timestamp, host-clock s
@@ -266,19 +338,65 @@ type moveTrack struct {
 // spawn the judge placed (s) keeps the turret and gun of the state its owner asked
 // for (asked): the judge moves the hull, and the owner's turret stays where it was.
 func (t *moveTrack) start(s, asked *deadreckon.State, now float64) {
-	*t = moveTrack{last: *s, lastAt: now}
+	*t = moveTrack{last: *s, lastAt: now, metAt: math.Inf(-1), shoveAt: math.Inf(-1)}
 	t.last.Articulations, t.last.NumArticulations = asked.Articulations, asked.NumArticulations
+}
+
+// met records that the tank was seen next to another tank at host time now
+// (another player's, if foreign): for collisionMemory its travel may show a shove by
+// a foreign tank, and its heading a collision's spin.
+func (t *moveTrack) met(now float64, foreign bool) {
+	t.metAt = math.Max(t.metAt, now)
+	if foreign {
+		t.shoveAt = math.Max(t.shoveAt, now)
+	}
+}
+
+// span is how far a tank can have got from its anchor: its travel, m, and turn,
+// rad, each without and with its slack, and the speed, m/s, that bounds them.
+type span struct {
+	travel, travelSlack float64
+	turn, turnSlack     float64
+	speed               float64
+}
+
+// reach returns how far the tank of t can have got from anchor a by host time now.
+// Only a tank shoved by another player's tank overruns its governor for long: its
+// own tanks are bodies in the same world and give way, the others' proxies do not
+// (package physics), and they carry it at their contact speed (newMotion) until the
+// tracks' grip slows it. Any collision may spin its hull.
+func (t *moveTrack) reach(a *anchor, now float64, mo *motion, l *Limits) span {
+	dt := math.Max(0, now-a.at)
+	gov := *l
+	gov.MaxSpeed, gov.MaxAcceleration = mo.speed, mo.accel
+	if t.shoveAt >= a.at-collisionMemory {
+		gov.MaxSpeed = mo.contactV
+	}
+	turn := mo.turn
+	if t.metAt >= a.at-collisionMemory {
+		turn = mo.spin
+	}
+	return span{travel: maxTravel(a.speed, dt, &gov) - l.PositionSlack, travelSlack: l.PositionSlack,
+		turn: turn * (dt + arrivalJitter), turnSlack: l.TurnSlack, speed: gov.MaxSpeed}
 }
 
 // checkMove holds next, arriving at host time now, to what the tank can do after its
 // last accepted state (t.last) and its anchor a: the governed speed, on the velocity
-// field and on the travel since the anchor; a velocity that matches the
-// displacement; the acceleration; the height on the ground, or falling from it; and
-// the turret and gun within their rates and limits. It returns a *moveError, or nil
-// and records next as accepted in t.
+// field and on the travel since the anchor; its heading's turn since the anchor; a
+// velocity that matches the displacement; the acceleration; the height on the ground,
+// or falling from it; and the turret and gun within their rates and limits. It returns
+// a *moveError, or nil and records next as accepted in t.
 func checkMove(t *moveTrack, a *anchor, next *deadreckon.State, now float64, mo *motion, l *Limits) error {
-	if err := checkSpeed(a, next, now, mo, l); err != nil {
+	r := t.reach(a, now, mo, l)
+	if err := checkSpeed(a, next, now, mo, r, l); err != nil {
 		return err
+	}
+	// Only the heading is rate-limited: a tank turns about its vertical axis. Its
+	// pitch and roll are the ground's under its three clamp points, and change at once
+	// where it rolls over a crest or a rock's edge, or lands from a ledge, so a tilt
+	// taken in one tick is honest.
+	if d := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.orient))); d > r.turn+r.turnSlack {
+		return refuse(moveTurn, "turned %.2f rad in %.3f s", d, math.Max(0, now-a.at))
 	}
 	if err := checkVelocity(&t.last, next, math.Max(0, now-t.lastAt), mo, l.PositionSlack*driftShare); err != nil {
 		return err
@@ -297,25 +415,31 @@ func checkMove(t *moveTrack, a *anchor, next *deadreckon.State, now float64, mo 
 	return nil
 }
 
+// refused moves anchor a after next, arriving at host time now, was refused by
+// checkMove with err: a refusal of its travel or turn yields the anchor (anchor.yield).
+func (t *moveTrack) refused(a *anchor, next *deadreckon.State, now float64, err error, mo *motion, l *Limits) {
+	var me *moveError
+	if errors.As(err, &me) && (me.reason == moveSpeed || me.reason == moveTurn) {
+		a.yield(next, now, t.reach(a, now, mo, l))
+	}
+}
+
 // horizontal returns v's length in the ground plane.
 func horizontal(v mgl64.Vec3) float64 { return math.Hypot(v[0], v[2]) }
 
 // checkSpeed holds the velocity field to what a shove gives at most and the
 // acceleration field to the tank's, and the horizontal travel since the anchor to
-// what the governed speed and acceleration reach (maxTravel, with the anchor's
-// slack): a tank may be shoved faster for a moment, never for long.
-func checkSpeed(a *anchor, next *deadreckon.State, now float64, mo *motion, l *Limits) error {
+// what the tank can reach (r, with the anchor's slack): a tank may be shoved faster
+// for a moment, never for long.
+func checkSpeed(a *anchor, next *deadreckon.State, now float64, mo *motion, r span, l *Limits) error {
 	if v := horizontal(next.Velocity); v > mo.shove {
 		return refuse(moveSpeed, "speed %.1f m/s over %.1f", v, mo.shove)
 	}
 	if acc := next.Acceleration.Len(); acc > mo.accel+mo.accelSlack {
 		return refuse(moveAcceleration, "acceleration %.1f m/s² over %.1f", acc, mo.accel)
 	}
-	gov := *l
-	gov.MaxSpeed, gov.MaxAcceleration = mo.speed, mo.accel
-	dt := math.Max(0, now-a.at)
-	if d := horizontal(next.Position.Sub(a.pos)); d > maxTravel(a.speed, dt, &gov) {
-		return refuse(moveSpeed, "travelled %.1f m in %.3f s", d, dt)
+	if d := horizontal(next.Position.Sub(a.pos)); d > r.travel+r.travelSlack {
+		return refuse(moveSpeed, "travelled %.1f m in %.3f s", d, math.Max(0, now-a.at))
 	}
 	return nil
 }

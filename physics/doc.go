@@ -42,7 +42,7 @@
 // tanks collide with it where it is drawn. Local tanks stop against a proxy; a proxy
 // moves by velocity (never by teleporting), passes through rocks, the border and other
 // proxies, and advances into a local tank no faster than ProxyPushSpeed (0.5 m/s),
-// trailing its path meanwhile. Its owner meets this peer's tank as an immovable proxy
+// measured where the hulls touch so that a spin counts too, trailing its path meanwhile. Its owner meets this peer's tank as an immovable proxy
 // too, so what a proxy pushes here is only the reckoning's overshoot over the
 // latency: kept gentle, it nudges rather than flings, and the two peers settle
 // instead of shoving each other along. A proxy that appears on a tank (or a tank on a

@@ -238,7 +238,8 @@ func (p *Proxy) drive(h, end float64) {
 	}
 	cyaw := math.Max(-catch/radius, math.Min(catch/radius, eyaw/h-p.yawRate))
 	u := box2d.MakeB2Vec2(p.vx+cx, -(p.vz + cz))
-	p.held = p.limitPush(&u, h)
+	spin := p.yawRate + cyaw
+	p.held = p.limitPush(&u, &spin, h)
 	if !p.held && (math.Hypot(ex, ez) > p.w.cfg.ProxyJump || math.Abs(eyaw) > proxyJumpYaw) {
 		// Placed one step back along the path, so the step's own motion lands on it.
 		p.body.SetTransform(box2d.MakeB2Vec2(tx-p.vx*h, -(tz-p.vz*h)), ang+eyaw-p.yawRate*h)
@@ -249,18 +250,21 @@ func (p *Proxy) drive(h, end float64) {
 		return
 	}
 	p.body.SetLinearVelocity(u)
-	p.body.SetAngularVelocity(p.yawRate + cyaw)
+	p.body.SetAngularVelocity(spin)
 }
 
 // pushMargin is how close, m, beyond what a step can close, a tank must be for the
 // proxy's advance toward it to be limited.
 const pushMargin = 0.05
 
-// limitPush slows the velocity u (box2d's frame) of the coming step of h seconds so
-// that the proxy advances into no tank it meets (within reach this step) faster than
-// the push speed, or half its own advance below that, unless the tank moves away
-// faster by itself. It reports whether any tank limited it. Ghosts do not count.
-func (p *Proxy) limitPush(u *box2d.B2Vec2, h float64) bool {
+// limitPush slows the velocity u (box2d's frame) and the spin, rad/s, of the coming
+// step of h seconds so that the proxy advances into no tank it meets (within reach
+// this step) faster than the push speed, or half its own advance below that, unless
+// the tank moves away faster by itself. The advance is the hull's at the point of
+// contact, so a spin counts: a corner sweeping at spin × 3.9 m would otherwise fling a
+// resting tank at that speed (a remote tank spun by a collision is reckoned spinning
+// at up to 6 rad/s). It reports whether any tank limited it. Ghosts do not count.
+func (p *Proxy) limitPush(u *box2d.B2Vec2, spin *float64, h float64) bool {
 	push := p.w.cfg.ProxyPushSpeed
 	pc := p.body.GetPosition()
 	pr := math.Hypot(p.spec.Length, p.spec.Width) / 2
@@ -268,7 +272,7 @@ func (p *Proxy) limitPush(u *box2d.B2Vec2, h float64) bool {
 	for _, t := range p.w.tanks {
 		tc := t.body.GetPosition()
 		tv := t.body.GetLinearVelocity()
-		reach := (math.Hypot(u.X, u.Y)+math.Hypot(tv.X, tv.Y))*h + pushMargin
+		reach := (math.Hypot(u.X, u.Y)+math.Abs(*spin)*pr+math.Hypot(tv.X, tv.Y))*h + pushMargin
 		tr := math.Hypot(t.spec.Length, t.spec.Width) / 2
 		if math.Hypot(tc.X-pc.X, tc.Y-pc.Y) > pr+tr+reach || p.haunts(t) {
 			continue
@@ -286,15 +290,27 @@ func (p *Proxy) limitPush(u *box2d.B2Vec2, h float64) bool {
 		} else {
 			continue
 		}
-		// Equal masses share the advance (the tank takes m_p / (m_p + m_t) of it);
-		// the push speed caps it; a tank driving away faster is not held back.
+		// The advance at the contact point: the linear one and the spin's (ω × r, r
+		// from the proxy's middle). Equal masses share it (the tank takes
+		// m_p / (m_p + m_t) of it); the push speed caps it; a tank driving away faster is
+		// not held back. The linear advance gives way first, then the spin.
 		into := u.X*nx + u.Y*ny
+		rx, ry := out.PointA.X-pc.X, out.PointA.Y-pc.Y
+		turn := *spin * (rx*ny - ry*nx)
 		share := p.spec.Mass / (p.spec.Mass + t.spec.Mass)
-		limit := math.Max(math.Min(share*into, push), tv.X*nx+tv.Y*ny)
-		if into > limit {
-			u.X -= (into - limit) * nx
-			u.Y -= (into - limit) * ny
-			held = true
+		limit := math.Max(math.Min(share*(into+turn), push), tv.X*nx+tv.Y*ny)
+		excess := into + turn - limit
+		if excess <= 0 {
+			continue
+		}
+		held = true
+		if cut := math.Min(excess, math.Max(into, 0)); cut > 0 {
+			u.X -= cut * nx
+			u.Y -= cut * ny
+			excess -= cut
+		}
+		if excess > 0 && turn > 0 {
+			*spin *= math.Max(0, turn-excess) / turn
 		}
 	}
 	return held

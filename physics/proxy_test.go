@@ -451,3 +451,32 @@ func TestWorldsOnTwoGoroutines(t *testing.T) {
 		t.Errorf("the ticking world's tank never touched its proxy: %+v", tb.Contacts())
 	}
 }
+
+// TestSpinningProxyPushesGently spins a proxy in place beside a resting tank, its
+// corner sweeping through the tank's side, as a remote tank spun by a collision is
+// reckoned: the tank is pushed aside no faster than a proxy's push allows, not flung
+// (before the spin counted, a proxy spinning at 6 rad/s flung it at 8.5 m/s, at 10 rad/s 14 m/s).
+func TestSpinningProxyPushesGently(t *testing.T) {
+	for _, rate := range []float64{2, 6, 10} {
+		w := newWorld(t, WorldConfig{})
+		tk := addTank(t, w, 0, 5, 0) // side by side, 5 m apart: the proxy's corners reach 3.9 m
+		px := addProxy(t, w, 0, 0, 0)
+		worst := 0.0
+		for w.Time() < 2 {
+			if err := px.MoveTo(0, 0, rate*w.Time(), 0, 0, rate); err != nil {
+				t.Fatal(err)
+			}
+			w.Tick()
+			worst = math.Max(worst, speed(tk))
+		}
+		t.Logf("spin %g rad/s: tank's fastest %.2f m/s, %d contacts", rate, worst, px.Contacts())
+		if px.Contacts() == 0 {
+			t.Errorf("spin %g rad/s: the proxy never touched the tank", rate)
+		}
+		// Three times a straight push's: beside the push, the turning hull drags the
+		// tank sideways by friction while they touch (1.2 m/s after 2 s at any rate).
+		if bound := 3 * DefaultProxyPushSpeed; worst > bound {
+			t.Errorf("spin %g rad/s: tank flung at %.2f m/s, bound %.2f", rate, worst, bound)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/tank"
 )
 
 // TestRespawnKeepsCombatState: a despawn and a spawn (a new actor id) of one player
@@ -172,14 +173,18 @@ func TestShotFromBeyondTheMapRefused(t *testing.T) {
 }
 
 // TestShotFromAboveTheHullRefused: a shot's origin is the muzzle of a tank on the
-// ground: one 16.5 m above the hull (within the old reach-plus-slack sphere) or
-// from a tank published 40 m up is refused; the honest muzzle is not.
+// ground. The cheat of issue 20: a tank behind a crest that blocks its muzzle fires
+// from 16.5 m above its hull (within the muzzle's reach plus the origin's slack of
+// where the host shows it, 16.96 m) over the crest at a tank beyond, and scored
+// 38.7 damage. Its shot is refused and the claim scores nothing; the honest muzzle
+// and a shot from inside the ground are judged as they should be, and so is a tank
+// published 40 m up.
 func TestShotFromAboveTheHullRefused(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		up   float64 // above the honest muzzle, m
 		want combat.Reason
-	}{{"honest muzzle", 0, combat.Accepted}, {"16.5 m above", 16.5, combat.RejectImpossible}, {"inside the ground", -5, combat.RejectImpossible}} {
+	}{{"honest muzzle", 0, combat.Accepted}, {"inside the ground", -5, combat.RejectImpossible}} {
 		t.Run(c.name, func(t *testing.T) {
 			f, r := refereeFight(t, combat.Rules{})
 			s, _ := f.shoot(t, 1, 5)
@@ -189,6 +194,63 @@ func TestShotFromAboveTheHullRefused(t *testing.T) {
 			}
 		})
 	}
+	t.Run("16.5 m above the hull, over a crest", func(t *testing.T) {
+		f := newFight(t)
+		r, err := New(f.m, combat.Rules{}, f.reckon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A shooter in a hollow on the valley's northern slope, its muzzle blocked
+		// by the lip in front of it, and a target 50 m west, 25 m below.
+		place := func(x, z float64) deadreckon.State {
+			h, _ := f.m.HeightAt(x, z)
+			return deadreckon.NewState(mgl64.Vec3{x, h, z})
+		}
+		shooter, target := place(-107, 161), place(-157, 161)
+		r.Spawned(1, 1, "shooter", 1, shooter, 0)
+		r.Spawned(2, 2, "target", 2, target, 0)
+		for k := 1; k <= 20; k++ {
+			a, b := shooter, target
+			a.Time, b.Time = 0.5*float64(k), 0.5*float64(k)
+			r.Relayed(1, a, a.Time+0.02)
+			r.Relayed(2, b, b.Time+0.02)
+		}
+		const fired = 5.0
+		hp, _ := r.check.rebuild(2, r.check.actors[2], view{time: fired + 0.1, link: f.link}, shooter.Position, true)
+		aim := func(origin mgl64.Vec3) combat.Shot {
+			dir := hp.Position.Add(mgl64.Vec3{0, 1.2, 0}).Sub(origin)
+			el, _ := combat.BallisticElevation(math.Hypot(dir[0], dir[2]), dir[1])
+			yaw := math.Atan2(dir[2], dir[0])
+			return combat.Shot{ID: 1, Shooter: 1, Origin: origin, Time: fired,
+				Direction: mgl64.Vec3{math.Cos(el) * math.Cos(yaw), math.Sin(el), math.Cos(el) * math.Sin(yaw)}}
+		}
+		// The honest muzzle, 4.9 m ahead and 1.9 m up, hits the crest.
+		if imp := combat.Sweep(f.m, aim(shooter.Position.Add(mgl64.Vec3{-4.9, 1.9, 0})), fired, fired+2, []combat.HullPose{hp}); imp.Kind != combat.ImpactGround {
+			t.Fatalf("the honest muzzle's shot struck %+v, want the crest", imp)
+		}
+		s := aim(shooter.Position.Add(mgl64.Vec3{0, 16.5, 0}))
+		var imp combat.Impact
+		for frame := fired + 1.0/60; frame < fired+2 && imp.Kind == combat.ImpactNone; frame += 1.0 / 60 {
+			imp = combat.Sweep(f.m, s, frame-1.0/60, frame, []combat.HullPose{hp})
+		}
+		if imp.Kind != combat.ImpactTank {
+			t.Fatalf("the shot from above the hull struck %+v, want the target over the crest", imp)
+		}
+		if d := s.Origin.Sub(shooter.Position).Len(); d > tank.Default().MuzzleReach()+DefaultOriginSlack {
+			t.Fatalf("the origin is %.2f m from the hull, beyond the reach and slack: not the cheat", d)
+		}
+		c := combat.Claim{Shooter: 1, Shot: 1, Target: 2, Time: imp.Time + 0.005, Impact: imp.Time, Local: imp.Local,
+			Fired: s, Observer: shooter.Position, Reckon: combat.ModeOf(f.reckon)}
+		if v := r.fire(s, fired+0.1); v != combat.RejectImpossible {
+			t.Errorf("fire from 16.5 m above the hull: %v, want %v", v, combat.RejectImpossible)
+		}
+		if v := r.claim(c, c.Time+0.1, f.link); v.Reason == combat.Accepted {
+			t.Errorf("its claim over the crest: %v", v.Reason)
+		}
+		if h, _ := r.health(2); h != r.Rules().MaxHealth {
+			t.Errorf("the target behind the crest at %v health, want %v", h, r.Rules().MaxHealth)
+		}
+	})
 	// A tank published 40 m up: its muzzle there is refused, whatever it says.
 	f := newFight(t)
 	up := f.shooter

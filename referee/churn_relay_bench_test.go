@@ -100,10 +100,13 @@ func runSpawnChurn(b *testing.B) churnResult {
 		}
 		return c
 	}
-	floor, _ := m.Landmark("floor")
+	// On a spawn pad: a first spawn asked for elsewhere is placed by the host, and the
+	// honest pair's updates from where they asked would be superseded meanwhile. The
+	// churners' tanks ask 40 m and more away, and the host places them.
+	pad := combat.SpawnPads(m)[0]
 	place := func(dx float64) deadreckon.State {
-		y, _ := m.HeightAt(floor.X+dx, floor.Z)
-		s := deadreckon.NewState(mgl64.Vec3{floor.X + dx, y, floor.Z})
+		y, _ := m.HeightAt(pad[0]+dx, pad[1])
+		s := deadreckon.NewState(mgl64.Vec3{pad[0] + dx, y, pad[1]})
 		s.NumArticulations = 2
 		return s
 	}

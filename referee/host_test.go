@@ -133,35 +133,41 @@ func TestRefusalGoesToTheShooterOnly(t *testing.T) {
 
 // TestRespawnPlacedByTheHost: a respawn asked for far from the spawn area (a tank
 // that jumped 566 m at once) or beside an enemy enters where the host's spawn rule
-// puts it, as everyone sees it; one asked for on a safe pad enters where asked.
+// puts it, as everyone sees it; one asked for on the pad with the most room (away
+// from the enemy and from where the tank left) enters where asked.
 func TestRespawnPlacedByTheHost(t *testing.T) {
 	h := newHostFight(t, combat.Rules{})
 	m := h.f.m
 	pads := combat.SpawnPads(m)
 	enemy, _ := h.ref.check.lastPosition(h.targetID)
-	far := pads[0]
-	for _, p := range pads {
-		if p.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() > far.Sub(mgl64.Vec2{enemy[0], enemy[2]}).Len() {
-			far = p
+	roomiest := func() mgl64.Vec2 {
+		left, _ := h.ref.check.lastPosition(h.shooterID)
+		best := pads[0]
+		for _, p := range pads {
+			if combat.SpawnRoom(p, []mgl64.Vec3{enemy}, left, true) > combat.SpawnRoom(best, []mgl64.Vec3{enemy}, left, true) {
+				best = p
+			}
 		}
+		return best
 	}
 	lo := m.Min()
 	for i, c := range []struct {
 		what  string
-		asked mgl64.Vec2
+		asked func() mgl64.Vec2
 		moved bool
 	}{
-		{"off every pad, in a corner", mgl64.Vec2{lo[0] + 20, lo[1] + 20}, true},
-		{"beside the enemy", mgl64.Vec2{enemy[0] + 5, enemy[2]}, true},
-		{"on the pad farthest from the enemy", far, false},
+		{"off every pad, in a corner", func() mgl64.Vec2 { return mgl64.Vec2{lo[0] + 20, lo[1] + 20} }, true},
+		{"beside the enemy", func() mgl64.Vec2 { return mgl64.Vec2{enemy[0] + 5, enemy[2]} }, true},
+		{"on the pad with the most room", roomiest, false},
 	} {
+		asked := c.asked()
 		now := 2 + float64(i)
 		h.rig.SetNow(now)
 		if err := h.shooter.Despawn(h.shooterID); err != nil {
 			t.Fatal(err)
 		}
-		y, _ := m.HeightAt(c.asked[0], c.asked[1])
-		s := deadreckon.NewState(mgl64.Vec3{c.asked[0], y, c.asked[1]})
+		y, _ := m.HeightAt(asked[0], asked[1])
+		s := deadreckon.NewState(mgl64.Vec3{asked[0], y, asked[1]})
 		id, err := h.shooter.Spawn("shooter", 1, stateAt(s, now))
 		if err != nil {
 			t.Fatalf("%s: %v", c.what, err)
@@ -177,7 +183,7 @@ func TestRespawnPlacedByTheHost(t *testing.T) {
 			t.Fatalf("%s: the bystander never saw the respawn", c.what)
 		}
 		at := mgl64.Vec2{seen.Position[0], seen.Position[2]}
-		off := at.Sub(c.asked).Len()
+		off := at.Sub(asked).Len()
 		switch {
 		case c.moved && off < 1:
 			t.Errorf("%s: entered where it asked, %v", c.what, at)
@@ -189,6 +195,102 @@ func TestRespawnPlacedByTheHost(t *testing.T) {
 			t.Errorf("%s: moved %.1f m to %v, want where it asked", c.what, off, at)
 		}
 	}
+}
+
+// TestFirstSpawnPlacedByTheHost: an attack client writing raw wire.Spawn messages
+// asks for its tanks' first spawns where a cheat would start: right behind an enemy
+// out in the field, and on the map's highest ground outside the spawn area,
+// overlooking it. Each enters where the host's spawn rule puts it, in the spawn area,
+// as everyone sees it; one asked for in the spawn area enters where asked.
+func TestFirstSpawnPlacedByTheHost(t *testing.T) {
+	h := newHostFight(t, combat.Rules{})
+	m := h.f.m
+	hill := highestOutsideSpawnArea(m)
+	now, dir := h.driveOut(t, hill)
+	enemy, _ := h.ref.check.lastPosition(h.targetID)
+	if combat.InSpawnArea(m, mgl64.Vec2{enemy[0], enemy[2]}, 20) {
+		t.Fatalf("the host shows the enemy at %v, in the spawn area", enemy)
+	}
+	pad := combat.SpawnPads(m)[0]
+	attacker, err := h.rig.Join()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		name  string
+		asked mgl64.Vec2
+		moved bool
+	}{
+		{"behind", mgl64.Vec2{enemy[0], enemy[2]}.Sub(mgl64.Vec2{dir[0], dir[2]}.Mul(8)), true},
+		{"hill", hill, true},
+		{"pad", pad, false},
+	} {
+		now := now + 1 + float64(i)
+		h.rig.SetNow(now)
+		y, _ := m.HeightAt(c.asked[0], c.asked[1])
+		s := stateAt(deadreckon.NewState(mgl64.Vec3{c.asked[0], y, c.asked[1]}), now)
+		// A provisional actor id, as a client's own spawns carry (0xF000 up).
+		if err := attacker.Send(&wire.Spawn{Actor: wire.ActorID(0xF000 + i), Owner: wire.PlayerID(attacker.ID()), Team: 1, Name: c.name, State: s}); err != nil {
+			t.Fatal(err)
+		}
+		var seen *deadreckon.State
+		h.rig.SetNow(now + 0.5)
+		for _, ev := range h.bystander.Poll(nil) {
+			if ev.Kind == net.EventSpawn && ev.Owner == attacker.ID() && ev.Name == c.name {
+				seen = &ev.State
+			}
+		}
+		if seen == nil {
+			t.Fatalf("%s: the bystander never saw the spawn", c.name)
+		}
+		at := mgl64.Vec2{seen.Position[0], seen.Position[2]}
+		switch off := at.Sub(c.asked).Len(); {
+		case c.moved && off < 1:
+			t.Errorf("%s: entered where it asked, %v", c.name, at)
+		case c.moved && !combat.InSpawnArea(m, at, 0):
+			t.Errorf("%s: placed at %v, outside the spawn area", c.name, at)
+		case !c.moved && off > 0.1:
+			t.Errorf("%s: moved %.1f m to %v, want where it asked", c.name, off, at)
+		}
+	}
+}
+
+// highestOutsideSpawnArea returns the highest ground of m outside the spawn area
+// (sampled every 4 m), a sniper's hill.
+func highestOutsideSpawnArea(m *terrain.Map) mgl64.Vec2 {
+	hill, top := mgl64.Vec2{}, math.Inf(-1)
+	lo, hi := m.Min(), m.Max()
+	for x := lo[0] + combat.SpawnMargin; x <= hi[0]-combat.SpawnMargin; x += 4 {
+		for z := lo[1] + combat.SpawnMargin; z <= hi[1]-combat.SpawnMargin; z += 4 {
+			if y, _ := m.HeightAt(x, z); y > top && !combat.InSpawnArea(m, mgl64.Vec2{x, z}, spawnSlack) {
+				hill, top = mgl64.Vec2{x, z}, y
+			}
+		}
+	}
+	return hill
+}
+
+// driveOut drives the fight's target from where it is towards c at 12 m/s, an update
+// every 0.25 s, until it is 20 m beyond the spawn area, and returns the host time then
+// and the direction it drove.
+func (h *hostFight) driveOut(t *testing.T, c mgl64.Vec2) (float64, mgl64.Vec3) {
+	t.Helper()
+	start, _ := h.ref.check.lastPosition(h.targetID)
+	dir := mgl64.Vec3{c[0] - start[0], 0, c[1] - start[2]}.Normalize()
+	for k := 1; k <= 400; k++ {
+		now := 1 + 0.25*float64(k)
+		h.rig.SetNow(now)
+		s := stateAt(deadreckon.NewState(start.Add(dir.Mul(12*(now-1)))), now)
+		s.Velocity = dir.Mul(12)
+		if err := h.bystander.Publish(h.targetID, s); err != nil {
+			t.Fatal(err)
+		}
+		if !combat.InSpawnArea(h.f.m, mgl64.Vec2{s.Position[0], s.Position[2]}, 20) {
+			return now, dir
+		}
+	}
+	t.Fatal("the target never left the spawn area")
+	return 0, dir
 }
 
 // TestRespawnWaitsForTheWreck: a destroyed player's respawn is refused until its

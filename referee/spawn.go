@@ -20,21 +20,28 @@ var ErrWreck = errors.New("referee: a wreck respawns when its wreck time is over
 // m: the wire's quantization and a tank settling on its suspension.
 const spawnSlack = 2.0
 
-// Place implements net.Placer. A player's first tank enters where it asks (within
-// the map, as net checks). A respawn (a player the referee knows) waits for the
-// player's wreck time, and enters where the match's spawn rule allows: in the spawn
-// area (combat.InSpawnArea) with at least combat.SpawnFairShare of the room from
-// enemies the best pad has (combat.SpawnRoom). Anywhere else, the referee puts it on
-// the pad with the most room, or the first free place on the rings around it, facing
-// the map's middle.
+// Place implements net.Placer. Every tank enters where the match's spawn rule allows,
+// its player's first as much as a respawn, so that no client picks where it starts
+// (behind an enemy out in the field, or on a hill over the pads): in the spawn area
+// (combat.InSpawnArea). A respawn (a player the referee knows) must also have at
+// least combat.SpawnFairShare of the room from enemies the best pad has
+// (combat.SpawnRoom, which counts where it was destroyed), and waits for the player's
+// wreck time. Anywhere else, the referee puts it on the pad with the most room, or
+// the first free place on the rings around it, facing the map's middle. A first
+// spawn in the spawn area stays where asked: the players' matches pick a pad for it
+// before they know where every enemy is, then move it by the full rule once they do
+// (a respawn), so the host holding it to the room would move honest tanks at every
+// match's start.
 func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State, at float64) (deadreckon.State, error) {
 	k := playerKey{owner, name}
 	p := r.players[k]
-	if p == nil {
-		return s, nil
-	}
-	if !p.alive && at-p.wreckAt < r.rules.WreckTime {
-		return s, ErrWreck
+	var died mgl64.Vec3
+	hasDied := false
+	if p != nil {
+		if !p.alive && at-p.wreckAt < r.rules.WreckTime {
+			return s, ErrWreck
+		}
+		died, hasDied = p.lastAt, p.hasLast
 	}
 	r.enemyAt = r.enemyAt[:0]
 	r.tankAt = r.tankAt[:0]
@@ -51,13 +58,13 @@ func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State,
 	pads := combat.SpawnPads(r.check.terr)
 	best, bestRoom := pads[0], -1.0
 	for _, c := range pads {
-		if room := combat.SpawnRoom(c, r.enemyAt, p.lastAt, p.hasLast); room > bestRoom {
+		if room := combat.SpawnRoom(c, r.enemyAt, died, hasDied); room > bestRoom {
 			best, bestRoom = c, room
 		}
 	}
 	asked := mgl64.Vec2{s.Position[0], s.Position[2]}
 	if combat.InSpawnArea(r.check.terr, asked, spawnSlack) &&
-		combat.SpawnRoom(asked, r.enemyAt, p.lastAt, p.hasLast) >= combat.SpawnFairShare*bestRoom {
+		(p == nil || combat.SpawnRoom(asked, r.enemyAt, died, hasDied) >= combat.SpawnFairShare*bestRoom) {
 		return s, nil
 	}
 	return r.placeNear(best, s), nil

@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones/agonestest"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/session"
@@ -322,11 +323,12 @@ func testGround(t *testing.T) *terrain.Map {
 	return mp
 }
 
-// tankState is a tank at (x, 0) on the ground of mp (the host holds tanks to its
-// ground).
+// tankState is a tank x metres east of mp's first spawn pad, on its ground (the host
+// holds tanks to its ground, and a first spawn to the spawn area).
 func tankState(mp *terrain.Map, x float64) deadreckon.State {
-	y, _ := mp.SurfaceAt(x, 0)
-	s := deadreckon.NewState(mgl64.Vec3{x, y, 0})
+	pad := combat.SpawnPads(mp)[0]
+	y, _ := mp.SurfaceAt(pad[0]+x, pad[1])
+	s := deadreckon.NewState(mgl64.Vec3{pad[0] + x, y, pad[1]})
 	s.NumArticulations = 2
 	return s
 }

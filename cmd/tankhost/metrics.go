@@ -265,7 +265,7 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 		n      uint64
 	}{
 		{"speed", hs.Moves.Speed}, {"velocity", hs.Moves.Velocity}, {"acceleration", hs.Moves.Acceleration},
-		{"height", hs.Moves.Height}, {"articulation", hs.Moves.Articulation},
+		{"height", hs.Moves.Height}, {"articulation", hs.Moves.Articulation}, {"turn", hs.Moves.Turn},
 	} {
 		counter(d.moves, r.n, r.reason)
 	}

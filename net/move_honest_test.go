@@ -1,0 +1,269 @@
+package net
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/poll"
+	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/tank"
+)
+
+// honestUpdate is one update of an honest bot as the host received it in a 64-tank
+// match (TestHonestBotsNeverRefused): host time, horizontal position and velocity,
+// heading, and its height (0: on level ground).
+type honestUpdate struct {
+	at, x, z, vx, vz, yaw float64
+	y                     float64
+}
+
+// shovedAtRest is a bot at rest struck by the spinning proxy of another player's
+// tank: flung to 28 m/s (box2d showed 34 m/s), it overran its governor for 3 s.
+// Main's host refused its update at 37.5 s ("travelled 26.7 m in 1.050 s" against
+// 26.6 m) and, measuring every later one from the same anchor, the next 8 as well.
+var shovedAtRest = []honestUpdate{
+	{36.450, -153.23, 159.25, 2.06, 2.08, 1.993, 0},
+	{36.717, -150.55, 157.79, 20.52, -15.67, 1.529, 0},
+	{36.883, -146.28, 154.41, 17.19, -13.94, 0.651, 0},
+	{37.233, -137.78, 147.80, 22.19, -16.94, -1.041, 0},
+	{37.500, -131.96, 143.18, 20.69, -17.28, -2.148, 0},
+	{37.767, -126.64, 138.65, 19.67, -16.16, -3.114, 0},
+	{37.950, -123.13, 135.85, 18.77, -14.78, 2.588, 0},
+	{38.300, -117.41, 131.28, 15.78, -13.09, 1.717, 0},
+	{38.567, -113.60, 127.83, 13.11, -12.98, 1.194, 0},
+	{38.883, -109.70, 123.39, 11.33, -13.11, 0.749, 0},
+	{39.083, -107.39, 120.90, 11.75, -12.03, 0.593, 0},
+	{39.367, -103.97, 117.77, 12.27, -10.34, 0.505, 0},
+	{39.667, -100.42, 115.09, 12.75, -8.78, 0.547, 0},
+	{39.867, -97.67, 113.20, 12.30, -9.12, 0.653, 0},
+}
+
+// spunByACollision is a bot shoved to 30 m/s and spun at 6 rad/s by a collision.
+// Main's host refused its update at 86.167 s ("turned 2.36 rad in 0.517 s" against
+// its generic 3 rad/s).
+var spunByACollision = []honestUpdate{
+	{85.650, 182.69, -194.50, 0.27, -27.03, -0.516, 0},
+	{85.900, 182.59, -201.00, -0.81, -25.56, -1.733, 0},
+	{86.167, 182.66, -207.62, 0.81, -24.09, -2.874, 0},
+	{86.433, 182.90, -213.69, 0.64, -21.78, 2.439, 0},
+	{86.683, 182.86, -218.92, -0.83, -20.44, 1.686, 0},
+	{86.950, 182.79, -224.23, 0.56, -19.38, 1.034, 0},
+}
+
+// climbedAtSpeed is a bot shoved up a slope at 28 m/s (35 m/s over the ground between
+// two updates) by another player's tank. A host that held its travel in three
+// dimensions to a generic 30 m/s refused its next three updates ("moved 11.5 m in
+// 0.283 s").
+var climbedAtSpeed = []honestUpdate{
+	{24.867, -155.99, 152.24, 28.61, 4.08, 0, -0.92},
+	{25.150, -146.24, 154.12, 23.58, 5.05, 0, 4.90},
+	{25.417, -136.55, 156.38, 27.86, 6.78, 0, 9.75},
+	{25.667, -129.02, 158.35, 23.09, 7.86, 0, 12.03},
+}
+
+// traceGround returns the ground under updates: their heights, linearly between
+// them along x.
+func traceGround(updates []honestUpdate) func(x, z float64) (float64, bool) {
+	return func(x, z float64) (float64, bool) {
+		for i := 1; i < len(updates); i++ {
+			a, b := updates[i-1], updates[i]
+			if lo, hi := math.Min(a.x, b.x), math.Max(a.x, b.x); x >= lo && x <= hi {
+				return a.y + (b.y-a.y)*(x-a.x)/(b.x-a.x), true
+			}
+		}
+		if x < updates[0].x {
+			return updates[0].y, true
+		}
+		return updates[len(updates)-1].y, true
+	}
+}
+
+// replayHonest runs the host's checks of one actor on the map's ground (the stamp,
+// then checkMove, as match.accept does) over updates on traceGround, the first being
+// where the track and anchor start; metAt, if not nil, says whether the host saw the
+// tank next to another player's tank at an update. It returns the refusals.
+func replayHonest(updates []honestUpdate, metAt func(i int) bool) []error {
+	l := Limits{}.withDefaults()
+	mo := newMotion(tank.Spec{}, traceGround(updates))
+	state := func(u honestUpdate) deadreckon.State {
+		s := deadreckon.NewState(mgl64.Vec3{u.x, u.y, u.z})
+		s.Time, s.Velocity, s.Orientation = u.at, mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
+		return s
+	}
+	s0 := state(updates[0])
+	var tr moveTrack
+	tr.start(&s0, &s0, s0.Time)
+	pin := anchor{pos: s0.Position, orient: s0.Orientation, at: s0.Time, stamp: s0.Time, speed: s0.Velocity.Len()}
+	var refused []error
+	for i, u := range updates[1:] {
+		next := state(u)
+		if metAt != nil && metAt(i+1) {
+			tr.met(u.at, true)
+		}
+		err := pin.checkStamp(&next)
+		if err == nil {
+			err = checkMove(&tr, &pin, &next, u.at, &mo, &l)
+		}
+		if err != nil {
+			tr.refused(&pin, &next, u.at, err, &mo, &l)
+			refused = append(refused, err)
+			continue
+		}
+		pin.advance(&next, u.at)
+	}
+	return refused
+}
+
+// TestShovedTankNotRefused: a bot flung by another player's tank overruns its
+// governor for seconds. Seen next to that tank, it is held to the shove bound and
+// not refused; and even unseen, a refusal yields its anchor, so a marginal one does
+// not refuse every update after it until the tank slows down.
+func TestShovedTankNotRefused(t *testing.T) {
+	if errs := replayHonest(shovedAtRest, func(i int) bool { return i == 1 }); len(errs) != 0 {
+		t.Errorf("seen shoved: %d refused, first %v", len(errs), errs[0])
+	}
+	errs := replayHonest(shovedAtRest, nil)
+	t.Logf("unseen: %d of %d refused: %v", len(errs), len(shovedAtRest)-1, errs)
+	if len(errs) > 1 {
+		t.Errorf("unseen: %d of %d updates refused after a marginal refusal, want the refusal not to cascade: %v", len(errs), len(shovedAtRest)-1, errs)
+	}
+}
+
+// TestClimbedAtSpeedNotRefused: a bot shoved up a slope, seen next to the tank that
+// shoved it, is held to the shove bound in the ground plane, and its height to the
+// ground, not to a generic bound in three dimensions.
+func TestClimbedAtSpeedNotRefused(t *testing.T) {
+	if errs := replayHonest(climbedAtSpeed, func(i int) bool { return i == 1 }); len(errs) != 0 {
+		t.Errorf("%d refused, first %v", len(errs), errs[0])
+	}
+}
+
+// TestSpunTankNotRefused: a bot spun by a collision turns faster than its tracks
+// turn it; the host bounds the spin by physics (newMotion), not by the tracks' rate.
+func TestSpunTankNotRefused(t *testing.T) {
+	if errs := replayHonest(spunByACollision, nil); len(errs) != 0 {
+		t.Errorf("%d refused, first %v", len(errs), errs[0])
+	}
+}
+
+// TestCheckMoveTurn holds a hull's heading since its anchor to what a tank can turn:
+// its tracks, or a collision's spin (newMotion: 3.3 rad/s alone, 8.9 rad/s next to
+// another tank, with arrivalJitter and the turn slack). Pitch and roll are free.
+func TestCheckMoveTurn(t *testing.T) {
+	l := Limits{}.withDefaults()
+	mo := newMotion(tank.Spec{}, flatGround)
+	for _, c := range []struct {
+		name      string
+		dt        float64 // since the anchor, s
+		yaw, tilt float64 // heading and pitch, rad
+		met       bool    // next to another tank
+		ok        bool
+	}{
+		{"tilt over a crest", 0.034, 0, 0.68, false, true},
+		{"tilt and turn", 0.5, 1.5, -0.6, false, true},
+		{"spin while tilted", 0.1, 1.5, 0.3, false, false},
+		{"turn", 0.5, 1.5, 0, false, true},
+		{"spin", 0.1, 1.5, 0, false, false},
+		{"spun by a tank", 0.1, 1.5, 0, true, true},
+		{"spun past what a tank can spin it", 0.1, 2.5, 0, true, false},
+		// Updates sent frames apart may arrive together: an honest bot's was once
+		// refused as "turned 0.68 rad in 0.034 s".
+		{"bunched arrivals", 0.034, 0.68, 0, false, true},
+		{"snap", 0.034, 1.5, 0, false, false},
+	} {
+		s := tankAt(0, 0)
+		s.Time = 10
+		var tr moveTrack
+		tr.start(&s, &s, 10)
+		pin := anchor{pos: s.Position, orient: s.Orientation, at: 10, stamp: 10}
+		if c.met {
+			tr.met(10, false)
+		}
+		next := s
+		next.Time = 10 + c.dt
+		next.Orientation = geom.YawQuat(c.yaw).Mul(mgl64.QuatRotate(c.tilt, mgl64.Vec3{0, 0, 1}))
+		err := checkMove(&tr, &pin, &next, 10+c.dt, &mo, &l)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+}
+
+// TestYieldGainsNothing: a cheat's refused updates move its anchor no farther than
+// updates at the bound would have: 30 m/s sent as one update every 0.1 s leaves the
+// anchor at 22.5 m/s (the governed bound over an anchor period), with one slack at
+// most.
+func TestYieldGainsNothing(t *testing.T) {
+	l := Limits{}.withDefaults()
+	mo := newMotion(tank.Spec{}, flatGround)
+	s := tankAt(0, 0)
+	var tr moveTrack
+	tr.start(&s, &s, 0)
+	pin := anchor{pos: s.Position, orient: s.Orientation}
+	for i := 1; i <= 100; i++ {
+		now := 0.1 * float64(i)
+		next := s
+		next.Time, next.Position[0], next.Velocity[0] = now, 30*now, 30
+		if err := checkMove(&tr, &pin, &next, now, &mo, &l); err != nil {
+			tr.refused(&pin, &next, now, err, &mo, &l)
+		} else {
+			pin.advance(&next, now)
+		}
+	}
+	if want := 22.5*10 + l.PositionSlack; pin.pos[0] > want {
+		t.Errorf("after 10 s at 30 m/s the anchor is at %.1f m, beyond %.1f m", pin.pos[0], want)
+	}
+}
+
+// TestShoveSeenByTheHost replays shovedAtRest on the host, from a client writing raw
+// updates: next to another player's tank (the one that shoved it) every update is
+// accepted; alone, only the marginal one is refused, and none after it.
+func TestShoveSeenByTheHost(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		shover  bool
+		invalid uint64
+	}{{"next to another player's tank", true, 0}, {"alone", false, 1}} {
+		t.Run(c.name, func(t *testing.T) {
+			clk := &manualClock{}
+			h := testHost(t, HostConfig{Clock: clk, Ground: flatGround})
+			victim := pipeJoin(t, h, ClientConfig{Name: "victim", Clock: clk})
+			u0 := shovedAtRest[0]
+			if c.shover {
+				other := pipeJoin(t, h, ClientConfig{Name: "other", Clock: clk})
+				if _, err := other.Spawn("other", 2, tankAt(u0.x-5, u0.z)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s0 := tankAt(u0.x, u0.z)
+			s0.Orientation = geom.YawQuat(u0.yaw)
+			actor, err := victim.Spawn("victim", 1, s0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, at := victim.HostNow(), u0.at
+			for i, u := range shovedAtRest[1:] {
+				clk.Advance(time.Duration((u.at - at) * float64(time.Second)))
+				at = u.at
+				s := tankAt(u.x, u.z)
+				s.Time = start + u.at - u0.at
+				s.Velocity, s.Orientation = mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
+				st := h.Stats()
+				if err := victim.sendRaw(rawBatch(t, wire.Update{Actor: wire.ActorID(actor), Seq: uint16(i + 1), State: s}), false); err != nil {
+					t.Fatal(err)
+				}
+				poll.Until(t, 2*time.Second, "update judged", func() bool {
+					now := h.Stats()
+					return now.Accepted+now.Invalid > st.Accepted+st.Invalid
+				})
+			}
+			if st := h.Stats(); st.Invalid != c.invalid {
+				t.Errorf("%d of %d updates refused (movement %+v), want %d", st.Invalid, len(shovedAtRest)-1, st.Moves, c.invalid)
+			}
+		})
+	}
+}
