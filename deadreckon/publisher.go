@@ -179,6 +179,18 @@ type PublisherConfig struct {
 	// hurries: a start is published when its error passes the thresholds, like any
 	// other change.
 	StartSpeed float64
+	// BrakeOnset is how far, in m/s², the acceleration along the actor's velocity may
+	// fall below the last update's (along that update's velocity) while the last
+	// update projects no stop, before the change goes out at once: a brake, or the
+	// end of a burst of throttle. It goes out, even within MinInterval (from the
+	// urgent updates' allowance), once the measured acceleration has settled
+	// (brakeSettled), and is followed up as a start is. A tank that brakes from
+	// walking pace is at rest within half a second, about as long as its braking
+	// takes to trip a position threshold; every frame of that wait a remote shows
+	// as distance driven past the stop. A steady turn's sideways acceleration,
+	// measured along each velocity, changes nothing. If zero, the default, Off: the
+	// change is published when its error passes the thresholds, like any other.
+	BrakeOnset float64
 	// Budget is how many updates per second the actor may send on average: a token
 	// bucket, which every update draws on, that starts with two seconds' worth and
 	// banks up to five while the actor needs few updates (standing, cruising
@@ -224,6 +236,7 @@ func (c PublisherConfig) Validate() error {
 		{name: "urgent change", v: c.UrgentChange, offOK: true},
 		{name: "lost threshold", v: c.LostThreshold, offOK: true},
 		{name: "start speed", v: c.StartSpeed, offOK: true},
+		{name: "brake onset", v: c.BrakeOnset, offOK: true},
 		{name: "budget", v: c.Budget, offOK: true},
 		{name: "tiny speed", v: c.TinySpeed},
 		{name: "tiny acceleration", v: c.TinyAcceleration},
@@ -272,6 +285,7 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		{&c.UrgentChange, Off},
 		{&c.LostThreshold, Off},
 		{&c.StartSpeed, DefaultStartSpeed},
+		{&c.BrakeOnset, Off},
 		{&c.TinySpeed, DefaultTinySpeed},
 		{&c.TinyAcceleration, DefaultTinyAcceleration},
 		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
@@ -304,6 +318,7 @@ func (c PublisherConfig) effective() PublisherConfig {
 		{&c.UrgentChange, math.Inf(1)},
 		{&c.LostThreshold, math.Inf(1)},
 		{&c.StartSpeed, math.Inf(1)},
+		{&c.BrakeOnset, math.Inf(1)},
 		{&c.Budget, math.Inf(1)},
 	} {
 		if *f.v == Off {
@@ -390,6 +405,7 @@ type Publisher struct {
 	prevT float64
 
 	vel, acc, omega mgl64.Vec3
+	prevAcc         mgl64.Vec3 // acc at the sample before, m/s²
 	rates           [MaxArticulations]float64
 	velValid        bool
 
@@ -461,7 +477,7 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	// An urgent change or a start goes out at once; within MinInterval only they do,
 	// from the allowance of early updates. Only heartbeats, breaks and requested full
 	// updates go out without a token from the budget.
-	urgent := p.urgent() || p.starting(s.Time)
+	urgent := p.urgent() || p.starting(s.Time) || p.braking()
 	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
 		!(urgent && p.budget.tokens >= 1 && p.early.take(p.prevT)) {
 		return NoUpdate, State{}
@@ -511,7 +527,7 @@ func (p *Publisher) validSample(s *Sample) bool {
 func (p *Publisher) observe(s *Sample) {
 	if s.Break {
 		p.n, p.velValid = 0, false
-		p.vel, p.acc, p.omega = mgl64.Vec3{}, mgl64.Vec3{}, mgl64.Vec3{}
+		p.vel, p.acc, p.prevAcc, p.omega = mgl64.Vec3{}, mgl64.Vec3{}, mgl64.Vec3{}, mgl64.Vec3{}
 		p.rates = [MaxArticulations]float64{}
 		p.lastAccelUnit = mgl64.Vec3{}
 	}
@@ -526,7 +542,7 @@ func (p *Publisher) observe(s *Sample) {
 			if p.velValid {
 				a := v.Sub(p.vel).Mul(1 / dt)
 				a[1] = 0 // vertical acceleration causes floating and sinking
-				p.acc = a
+				p.prevAcc, p.acc = p.acc, a
 			}
 			p.vel = v
 			p.velValid = true
@@ -617,6 +633,29 @@ func (p *Publisher) starting(now float64) bool {
 	}
 	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel)
 }
+
+// braking reports whether the actor's braking has set in while remotes do not show it
+// braking to rest: it moves faster than StartSpeed, its last update (with a measured
+// velocity) projects no stop, its acceleration along its velocity has fallen more
+// than BrakeOnset below the last update's, and has settled.
+func (p *Publisher) braking() bool {
+	if math.IsInf(p.cfg.BrakeOnset, 1) || !p.velValid || !p.lastVelValid || p.still(p.vel) ||
+		p.still(p.last.Velocity) || !math.IsInf(p.self.stop, 1) {
+		return false
+	}
+	// Each along its own velocity: a steady turn's sideways acceleration turns with
+	// the velocity and changes neither.
+	u := p.vel.Normalize()
+	// Once the braking has settled (the measured acceleration lags it by a frame or
+	// two): an onset published with half its braking projects a stop far past the
+	// real one to a peer that loses the follow-ups.
+	return p.acc.Dot(u)-p.last.Acceleration.Dot(p.last.Velocity.Normalize()) < -p.cfg.BrakeOnset &&
+		math.Abs(p.acc.Sub(p.prevAcc).Dot(u)) < brakeSettled
+}
+
+// brakeSettled is how little the measured acceleration along the velocity may change
+// from one sample to the next for a braking onset to be published, m/s².
+const brakeSettled = 0.5
 
 // A start is followed by startFollowUps more updates, startFollowUp seconds apart: a
 // frame apart at 60 Hz, so that a start whose first update or two were lost still

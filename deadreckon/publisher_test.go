@@ -440,6 +440,70 @@ func TestUrgentChange(t *testing.T) {
 	}
 }
 
+// TestBrakeOnset: a tank cruising at 2.4 m/s brakes at 6 m/s² to rest, 0.2 s after
+// its last update. Without BrakeOnset the braking is published when its error passes
+// the threshold; with it, as soon as the measured braking (a two-frame velocity)
+// settles, four frames in, although MinInterval has not passed. A braking gentler than
+// BrakeOnset, and a steady turn whose sideways acceleration turns with it, publish
+// nothing early.
+func TestBrakeOnset(t *testing.T) {
+	const (
+		brakeAt = 1.2  // s
+		v0      = 2.4  // m/s
+		turn    = 0.25 // rad/s in the turning case
+	)
+	for _, tc := range []struct {
+		name    string
+		onset   float64
+		brake   float64 // m/s²
+		turning bool
+		within  float64 // the first update after brakeAt comes within this, s; NaN: none before brakeAt+0.08
+	}{
+		{"off", Off, 6, false, math.NaN()},
+		{"zero is off", 0, 6, false, math.NaN()},
+		{"hard brake", 3, 6, false, 4 * frame},
+		{"gentle brake", 3, 2, false, math.NaN()},
+		{"turn", 3, 0, true, math.NaN()},
+	} {
+		// Distance along the path at time t: cruise, then brake to rest.
+		dist := func(t float64) float64 {
+			if t <= brakeAt || tc.brake == 0 {
+				return v0 * t
+			}
+			u := math.Min(t-brakeAt, v0/tc.brake)
+			return v0*brakeAt + v0*u - 0.5*tc.brake*u*u
+		}
+		at := func(t float64) mgl64.Vec3 {
+			d := dist(t)
+			if !tc.turning {
+				return mgl64.Vec3{d, 0, 0}
+			}
+			r := v0 / turn
+			return mgl64.Vec3{r * math.Sin(d/r), 0, r * (1 - math.Cos(d/r))}
+		}
+		c := PublisherConfig{PositionThreshold: 0.03, ToleranceLinear: Off, Heartbeat: 1000, HeartbeatJitter: Off,
+			MinInterval: 0.16, VelocityFrames: 2, Budget: Off, BrakeOnset: tc.onset}
+		p := NewPublisher(c, 1)
+		got := math.NaN()
+		for f := 0; f <= 120; f++ {
+			tm := float64(f) * frame
+			// An update 0.2 s before the braking, so the onset is not held by
+			// MinInterval but the threshold has not yet tripped.
+			full := math.Abs(tm-(brakeAt-0.2)) < frame/2
+			d, _ := p.Update(Sample{Time: tm, Position: at(tm), Orientation: mgl64.QuatIdent(), Full: full})
+			if d != NoUpdate && tm > brakeAt+frame/2 && math.IsNaN(got) {
+				got = tm - brakeAt
+			}
+		}
+		switch {
+		case math.IsNaN(tc.within) && got < 0.08:
+			t.Errorf("%s: first update %.3f s after the braking began, want none before 0.08 s", tc.name, got)
+		case !math.IsNaN(tc.within) && !(got <= tc.within+frame/2):
+			t.Errorf("%s: first update %.3f s after the braking began, want within %.3f s", tc.name, got, tc.within)
+		}
+	}
+}
+
 // TestUrgentChangeBounded: velocity noise far beyond UrgentChange (±5 m/s from frame
 // to frame around a steady 10 m/s) sends at most twice the MinInterval rate, never more
 // than three updates within one MinInterval.
@@ -513,7 +577,8 @@ func TestPublisherConfigValidate(t *testing.T) {
 	}{
 		{"zero", PublisherConfig{}, ""},
 		{"all off", PublisherConfig{ToleranceLinear: Off, ToleranceQuadratic: Off, HeartbeatJitter: Off,
-			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, StartSpeed: Off, Budget: Off}, ""},
+			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, StartSpeed: Off, BrakeOnset: Off,
+			Budget: Off}, ""},
 		{"in range", PublisherConfig{PositionThreshold: 1e12, HeartbeatJitter: MaxHeartbeatJitter,
 			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, TinySpeed: 1e-9}, ""},
 		{"negative threshold", PublisherConfig{PositionThreshold: -0.5}, "position threshold"},
@@ -525,6 +590,7 @@ func TestPublisherConfigValidate(t *testing.T) {
 		{"infinite cap", PublisherConfig{AccelerationCap: math.Inf(1)}, "acceleration cap"},
 		{"negative urgency", PublisherConfig{UrgentChange: -2}, "urgent change"},
 		{"negative start", PublisherConfig{StartSpeed: -0.5}, "start speed"},
+		{"infinite brake", PublisherConfig{BrakeOnset: math.Inf(1)}, "brake onset"},
 		{"NaN budget", PublisherConfig{Budget: math.NaN()}, "budget"},
 		{"too many frames", PublisherConfig{VelocityFrames: 4}, "velocity frames"},
 		{"negative frames", PublisherConfig{VelocityFrames: -1}, "velocity frames"},
@@ -551,7 +617,7 @@ func TestPublisherConfigDefaults(t *testing.T) {
 		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
 		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, VelocityFrames: 1,
 		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off,
-		StartSpeed: DefaultStartSpeed, Budget: 2 / DefaultMinInterval,
+		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, Budget: 2 / DefaultMinInterval,
 		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,
 	}
 	if got != want {
