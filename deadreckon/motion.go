@@ -89,6 +89,10 @@ func (hz *horizon) motion(age, stop float64) (g, h, gv, hv float64) {
 	if math.IsInf(stop, 1) {
 		return hz.terms(age)
 	}
+	if !(stop > 0) {
+		// At rest already: a speed so small that its square underflows to 0.
+		return 0, 0, 0, 0
+	}
 	t := math.Min(age, stop)
 	u := t / stop
 	return t * (1 - u*u/3), t * t * (0.5 - u/3), 1 - u*u, t * (1 - u)
