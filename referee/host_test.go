@@ -320,3 +320,35 @@ func TestRespawnWaitsForTheWreck(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamFixedForTheMatch: a player's spawns keep the team its first spawn of the
+// match chose, however it leaves and comes back, and the next match lets it choose
+// again, its scoreboard line following.
+func TestTeamFixedForTheMatch(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{WreckTime: 5, TimeLimit: 60, ScoreboardTime: 5})
+	pad := combat.SpawnPads(f.m)[0]
+	y, _ := f.m.HeightAt(pad[0], pad[1])
+	asked := deadreckon.NewState(mgl64.Vec3{pad[0], y, pad[1]})
+	r.Despawned(2, 1) // the target leaves, on team 2
+	if _, err := r.Place(2, "target", 1, asked, 2); err == nil {
+		t.Error("the target came back on the shooter's team")
+	}
+	if _, err := r.Place(2, "target", 2, asked, 2); err != nil {
+		t.Errorf("the target came back on its own team: %v", err)
+	}
+	// The match ends by its clock; the next begins after the scoreboard's time.
+	r.Tick(61)
+	r.Tick(67)
+	if _, err := r.Place(2, "target", 1, asked, 68); err != nil {
+		t.Fatalf("at the next match the target chose another team: %v", err)
+	}
+	r.Spawned(9, 2, "target", 1, asked, 68)
+	for _, sc := range r.Scores(nil) {
+		if sc.Name == "target" && sc.Team != 1 {
+			t.Errorf("the target's scoreboard line is on team %d, want 1", sc.Team)
+		}
+	}
+	if _, err := r.Place(2, "target", 2, asked, 69); err == nil {
+		t.Error("the target hopped back within the new match")
+	}
+}

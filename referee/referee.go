@@ -40,6 +40,10 @@ type player struct {
 	// away from it, as from where it died.
 	lastAt  mgl64.Vec3
 	hasLast bool
+	// team is the team the player's first spawn of this match chose (teamSet): its
+	// later spawns keep it until the next match (see ErrTeam).
+	team    int
+	teamSet bool
 }
 
 // refTank is the referee's record of one tank.
@@ -156,6 +160,13 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 		r.players[k] = p
 	}
 	p.tanks++
+	if !p.teamSet {
+		p.team, p.teamSet = team, true
+		if sc := r.scores[k]; sc != nil && sc.Team != team {
+			sc.Team = team // another team than last match's
+			r.announceScores(at)
+		}
+	}
 	r.tanks[actor] = &refTank{key: k, team: team, p: p, spawned: at}
 	r.check.shareGun(actor, p.gun)
 	if !p.alive {
@@ -442,6 +453,9 @@ func (r *Referee) restart(at float64) {
 	}
 	for _, p := range r.players {
 		p.health, p.alive = r.rules.MaxHealth, true
+		// Teams are chosen afresh at each match: a player with tanks in the
+		// match keeps theirs (pinned again by its next spawn).
+		p.teamSet = p.tanks > 0
 	}
 	for id := range r.tanks {
 		r.check.Revived(id, at)

@@ -16,6 +16,12 @@ var _ net.Placer = (*Referee)(nil)
 // ErrWreck refuses the respawn of a player whose wreck time is not over.
 var ErrWreck = errors.New("referee: a wreck respawns when its wreck time is over")
 
+// ErrTeam refuses a spawn on another team than the one the player's first spawn of
+// the match chose. A player who hopped teams by respawning could fight the team it
+// had joined while its kills counted toward that team's score limit, and could spy
+// for one side from the other.
+var ErrTeam = errors.New("referee: a player's team is fixed until the next match")
+
 // spawnSlack is how far beyond combat.SpawnReach of a pad a respawn may ask to be,
 // m: the wire's quantization and a tank settling on its suspension.
 const spawnSlack = 2.0
@@ -40,6 +46,9 @@ func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State,
 	if p != nil {
 		if !p.alive && at-p.wreckAt < r.rules.WreckTime {
 			return s, ErrWreck
+		}
+		if p.teamSet && p.team != team {
+			return s, ErrTeam
 		}
 		died, hasDied = p.lastAt, p.hasLast
 	}
