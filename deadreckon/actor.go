@@ -78,6 +78,7 @@ type actorState struct {
 	// Per-update constants of the blend.
 	vl     mgl64.Vec3 // V'0: lk's velocity projected to the blend start
 	p0, v0 mgl64.Vec3 // displayed position and velocity at the blend start
+	brake  float64    // time the display sheds v0 over in a blend toward a stop (stopBlend), s; 0 if none
 	qLead  mgl64.Quat // lk's orientation projected to the blend start
 	wAxis  mgl64.Vec3 // unit axis of lk's angular velocity (zero when none)
 	wRate  float64    // lk's angular speed, rad/s
@@ -100,7 +101,7 @@ type actorState struct {
 	clamp      ClampResult
 
 	c *actorCold
-	_ [32]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [24]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -125,8 +126,9 @@ type actorCold struct {
 	// Collision (Config.Collide): the blend's path is swept on a grid of sweepStep
 	// from the blend start, so the shown pose is a function of the blend and its
 	// time alone, however the frames step it (see collideShown).
-	sweepK  int        // grid samples swept since the blend start
-	sweepAt mgl64.Vec3 // the hull's collided position at sample sweepK
+	sweepK    int        // grid samples swept since the blend start
+	sweepAt   mgl64.Vec3 // the hull's collided position at sample sweepK
+	sweepPath mgl64.Vec3 // the unconstrained path's position at sample sweepK
 
 	// Delayed algorithm.
 	buf      *[delayedBufferLen]State // allocated by the first Delayed update
@@ -453,7 +455,7 @@ func (a *Actor) snap() {
 	}
 	a.c.corr, a.c.corrLeft = mgl64.Vec3{}, 0
 	a.c.gap = 0
-	a.c.sweepK, a.c.sweepAt = 0, a.p0
+	a.c.sweepK, a.c.sweepAt, a.c.sweepPath = 0, a.p0, a.p0
 	a.setBlendTimes()
 	a.prepareBlend()
 }
@@ -465,7 +467,7 @@ func (a *Actor) restartBlend() {
 	a.tt = 0
 	a.p0, a.v0, a.r0 = a.rk.pos, a.vel, a.rk.rot
 	a.art0 = a.rk.art
-	a.c.sweepK, a.c.sweepAt = 0, a.p0
+	a.c.sweepK, a.c.sweepAt, a.c.sweepPath = 0, a.p0, a.p0
 	a.setBlendTimes()
 	a.prepareBlend()
 	if a.alg == CubicBezier {
@@ -524,7 +526,47 @@ func (a *Actor) setBlendTimes() {
 	if t := a.c.gap / a.c.cfg.CatchUpSpeed; t > a.dtPos {
 		a.dtPos = math.Min(t, a.c.cfg.MaxBlendTime)
 	}
+	a.brake = 0
+	if a.alg == ProjectiveVelocityBlend && a.blending {
+		a.brake = a.stopBlend()
+	}
 }
+
+// minStopBlend is the shortest time, s, over which a display told of a stop it has
+// already reached or passed sheds its speed: three frames at 60 Hz, a hard stop
+// rather than a jump, that carries a display at 2.4 m/s 6 cm on.
+const minStopBlend = 0.05
+
+// stopBlend returns how long the display, moving at v0 from p0 at the blend start,
+// takes to shed its speed evenly in a blend toward a last-known state that comes to
+// rest, s: so that it comes to rest abreast of the rest point, or within minStopBlend
+// when it is there already or past it. It returns 0, a plain blend, when the
+// last-known state does not come to rest or the display stands.
+//
+// The plain blend carries the display's velocity on, fading over ΔT plus the latency
+// (0.46 s at 360 ms): told of a stop late, a display at walking pace runs another
+// 0.1 m past the place the stop rests at before it turns back, where the truth
+// neither overshot nor reversed. Shedding the speed evenly toward the stop is how a
+// braking vehicle moves, and the blend toward the last-known projection still lands
+// the display on it.
+func (a *Actor) stopBlend() float64 {
+	if !(a.stop < math.MaxFloat64) {
+		return 0
+	}
+	speed := a.v0.Len()
+	if speed < minStopSpeed {
+		return 0
+	}
+	g, h, _, _ := a.hz.motion(a.stop, a.stop)
+	rest := a.lk.Position.Add(a.lk.Velocity.Mul(g)).Add(a.lk.Acceleration.Mul(h))
+	ahead := rest.Sub(a.p0).Dot(a.v0) / speed
+	// Shed evenly over t, the speed carries the display speed·t/2.
+	return math.Max(minStopBlend, 2*ahead/speed)
+}
+
+// minStopSpeed is the displayed speed below which a blend toward a stop is a plain
+// one, m/s: a display that stands has nothing to shed.
+const minStopSpeed = 1e-3
 
 // project returns the last-known state projected to tt seconds after the blend start:
 // position with velocity and acceleration, orientation with angular velocity,
@@ -689,6 +731,17 @@ func (a *Actor) reckonBlend() {
 		sp := th * th * (3 - 2*th)
 		if a.linear {
 			sp = th
+		}
+		if a.brake > 0 {
+			// Toward a stop (stopBlend): Pt sheds the displayed speed evenly and
+			// rests abreast of the stop, instead of carrying it on past.
+			u := math.Min(tt, a.brake)
+			k := u - u*u/(2*a.brake)
+			for i := 0; i < 3; i++ {
+				p := a.p0[i] + a.v0[i]*k
+				out.pos[i] = p + (pl[i]-p)*sp
+			}
+			break
 		}
 		for i := 0; i < 3; i++ {
 			vb := a.v0[i] + (a.vl[i]-a.v0[i])*thv

@@ -48,9 +48,9 @@ func TestBrakingComesToRest(t *testing.T) {
 }
 
 // TestStartFollowUps: a tank that sets off from rest publishes in the frame its speed
-// passes StartSpeed, and twice more a frame apart; the start, the stop dead that
-// brings it to rest and the first braking update are each followed up. With Off
-// the start waits for the position threshold and MinInterval.
+// passes StartSpeed, and three times more a frame apart; the stop dead that brings it
+// to rest and the first braking update are each followed up twice. With Off the start
+// waits for the position threshold and MinInterval.
 func TestStartFollowUps(t *testing.T) {
 	// Rest until t = 1, 4 m/s² up to 8 m/s (t = 3), stop dead at t = 4, rest, then go
 	// again and brake at 4 m/s² from t = 7.
@@ -105,13 +105,15 @@ func TestStartFollowUps(t *testing.T) {
 	for _, ev := range []struct {
 		name     string
 		from, to float64
-	}{{"start", 1, 1.1}, {"stop dead", 4, 4.1}, {"second start", 5, 5.1}, {"braking", 7, 7.3}} {
+		copies   int
+	}{{"start", 1, 1.1, startFollowUps}, {"stop dead", 4, 4.1, stopFollowUps}, {"second start", 5, 5.1, startFollowUps},
+		{"braking", 7, 7.3, stopFollowUps}} {
 		got := within(on, ev.from, ev.to)
-		if len(got) < 1+startFollowUps {
-			t.Errorf("%s: updates at %v, want %d within %v s", ev.name, got, 1+startFollowUps, ev.to-ev.from)
+		if len(got) != 1+ev.copies {
+			t.Errorf("%s: updates at %v, want %d within %v s", ev.name, got, 1+ev.copies, ev.to-ev.from)
 			continue
 		}
-		for i := 1; i <= startFollowUps; i++ {
+		for i := 1; i <= ev.copies; i++ {
 			if gap := got[i] - got[i-1]; math.Abs(gap-startFollowUp) > frame/2 {
 				t.Errorf("%s: follow-up %d %.3f s after the update before, want %.3f s", ev.name, i, gap, startFollowUp)
 			}
@@ -265,5 +267,87 @@ func TestCoastingTurnStopsNearTheTruth(t *testing.T) {
 	if d := shown.Position.Sub(pos).Len(); d > 0.25 || shown.Velocity != (mgl64.Vec3{}) {
 		t.Errorf("shown at rest at %.3f moving at %.3f m/s, %.3f m from where the truth stopped (%.3f), want within 0.25 m and still",
 			shown.Position, shown.Velocity, d, pos)
+	}
+}
+
+// TestEventCopies: the copies that follow a start or a stop go out when they should.
+// A heartbeat in the frame a start begins (the tank still slower than StartSpeed, but
+// accelerating) is the start, copied three times; a start right after a heartbeat
+// gets every copy out, without the urgent allowance; a coast that ends in a hard
+// brake is copied as a stop, as far as the urgent allowance lets; and a copy that
+// finds no token in the budget is dropped, not sent later.
+func TestEventCopies(t *testing.T) {
+	base := PublisherConfig{PositionThreshold: 0.03, ToleranceLinear: Off, Heartbeat: 1000, HeartbeatJitter: Off,
+		MinInterval: 0.16, VelocityFrames: 2, UrgentChange: 3, BrakeOnset: 2, Budget: Off, RepeatChange: Off,
+		Reckon: Config{MaxExtrapolation: 4.5}}
+	// fromRest stands until 1 s, then speeds up at 2 m/s² to 3 m/s.
+	fromRest := func(t float64) float64 {
+		u := math.Max(0, t-1)
+		if u < 1.5 {
+			return u * u
+		}
+		return 2.25 + 3*(u-1.5)
+	}
+	// coastThenBrake cruises at 2.4 m/s, coasts at 1.2 m/s² from 1 s (a braking
+	// projection rests 2.4 m on) and brakes at 6 m/s² from 1.4 s to rest.
+	coastThenBrake := func(t float64) float64 {
+		switch {
+		case t < 1:
+			return 2.4 * t
+		case t < 1.4:
+			u := t - 1
+			return 2.4 + 2.4*u - 0.6*u*u
+		}
+		v := 2.4 - 1.2*0.4
+		u := math.Min(t-1.4, v/6)
+		return 2.4 + 2.4*0.4 - 0.6*0.16 + v*u - 3*u*u
+	}
+	run := func(c PublisherConfig, dist func(float64) float64, full func(f int) bool) (*Publisher, []float64) {
+		p := NewPublisher(c, 1)
+		var out []float64
+		for f := 0; f <= 150; f++ {
+			tm := float64(f) * frame
+			if d, _ := p.Update(Sample{Time: tm, Position: mgl64.Vec3{dist(tm), 0, 0}, Orientation: mgl64.QuatIdent(), Full: full(f)}); d != NoUpdate {
+				out = append(out, tm)
+			}
+		}
+		return p, out
+	}
+	between := func(times []float64, from, to float64) int {
+		n := 0
+		for _, at := range times {
+			if at > from-1e-9 && at < to {
+				n++
+			}
+		}
+		return n
+	}
+	// The first frame at which the measured speed is over 0, still under StartSpeed.
+	startFrame := 62
+	if v := (fromRest(float64(startFrame)*frame) - fromRest(float64(startFrame-2)*frame)) / (2 * frame); !(v > 0 && v < DefaultStartSpeed) {
+		t.Fatalf("the heartbeat's frame has speed %.3f m/s, want under %v", v, DefaultStartSpeed)
+	}
+	// A heartbeat at 0.5 s: the first update's velocity is unknown, a start needs a
+	// rest that was measured.
+	_, got := run(base, fromRest, func(f int) bool { return f == 30 || f == startFrame })
+	if n := between(got, float64(startFrame)*frame, float64(startFrame+4)*frame); n != 1+startFollowUps {
+		t.Errorf("a heartbeat that starts the tank: %d updates in its frame and the three after (%v), want %d", n, got, 1+startFollowUps)
+	}
+	_, got = run(base, fromRest, func(f int) bool { return f == 30 || f == 55 })
+	if n := between(got, 1, 1.15); n != 1+startFollowUps {
+		t.Errorf("a start 0.1 s after a heartbeat: %d updates in its first 0.15 s (%v), want %d", n, got, 1+startFollowUps)
+	}
+	_, got = run(base, coastThenBrake, func(int) bool { return false })
+	// The coast's own copies spent the urgent allowance 0.2 s before: the brake gets
+	// one copy of its two.
+	if n := between(got, 1.4, 1.4+7*frame); n != 2 {
+		t.Errorf("a coast that ends in a hard brake: %d updates in the brake's first 7 frames (%v), want the brake and a copy", n, got)
+	}
+	// One token a second: the start spends the last whole one, its copies find none.
+	poor := base
+	poor.Budget = 1
+	p, got := run(poor, fromRest, func(f int) bool { return f == 30 })
+	if n := between(got, 1, 1.5); n != 1 || p.follows != 0 {
+		t.Errorf("a start with one token: %d updates in its first 0.5 s (%v), %d copies still owed; want the start alone, none owed", n, got, p.follows)
 	}
 }

@@ -215,3 +215,45 @@ func ExampleWalls() {
 	fmt.Printf("%.2f %.2f\n", push[0], push[2])
 	// Output: -0.20 0.00
 }
+
+// TestHeldDisplayRejoinsItsPath: a tank told it drives at 8 m/s while turning
+// toward a rock's edge is held at the rock while its projection turns on past it
+// (the stop it made there lost), and rejoins the projection once the way is clear as
+// a catch-up: in no frame more than its path's own motion plus the catch-up over a
+// grid step. The whole gap (here 3.9 m) used to be closed in one frame.
+func TestHeldDisplayRejoinsItsPath(t *testing.T) {
+	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0, Radius: 1.5}}}, Hull: testHull}
+	cfg := Config{UpdateInterval: 0.2, Collide: rock, CatchUpSpeed: 7.5}
+	a := NewActor(cfg)
+	s := State{Position: mgl64.Vec3{-12, 0, 0}, Velocity: mgl64.Vec3{8, 0, 0}, Acceleration: mgl64.Vec3{0, 0, 2},
+		Orientation: geom.YawQuat(0)}
+	if err := a.Receive(s, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The next update, on the same course: its blend starts from the display.
+	s.Time, s.Position, s.Velocity = 0.1, mgl64.Vec3{-11.2, 0, 0.01}, mgl64.Vec3{8, 0, 0.2}
+	var prev mgl64.Vec3
+	worst, held := 0.0, 0.0
+	for i := 0; i <= 4*60; i++ {
+		now := float64(i) * frame
+		if i == 6 {
+			if err := a.Receive(s, now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a.Advance(now)
+		p := a.Reckoned().Position
+		if i > 0 {
+			worst = math.Max(worst, p.Sub(prev).Len())
+		}
+		held = math.Max(held, a.LastKnownProjected().Position.Sub(p).Len())
+		prev = p
+	}
+	// The path moves at most 8.1 m/s; a grid step is 1/30 s.
+	if limit := (8.1 + cfg.CatchUpSpeed) / 30; worst > limit || held < 5 {
+		t.Errorf("largest step between frames %.3f m (want ≤ %.3f), held up to %.3f m behind the path (want over 5)", worst, limit, held)
+	}
+	if gap := a.LastKnownProjected().Position.Sub(prev).Len(); gap > 0.01 {
+		t.Errorf("after 4 s the display is %.3f m from its path, want it rejoined", gap)
+	}
+}

@@ -171,20 +171,24 @@ type PublisherConfig struct {
 	// but zeroes the first acceleration of every manoeuvre that starts from cruise.
 	DampAcceleration bool
 	// StartSpeed is the speed, m/s, above which an actor whose last update held it at
-	// rest has started: the start goes out at once, even within MinInterval (from the
-	// urgent updates' allowance), and a second update follows startFollowUp later,
-	// so that one lost update does not hold the start back by an interval. Starts
-	// are what a watcher notices first, and from rest the position error grows too
-	// slowly to trip a threshold soon. If zero, DefaultStartSpeed; Off never
-	// hurries: a start is published when its error passes the thresholds, like any
-	// other change.
+	// rest has started: the start goes out at once, even within MinInterval and
+	// without drawing on the urgent updates' allowance (a standing actor has banked
+	// its budget), and startFollowUps more copies follow a frame apart, so that lost
+	// updates do not hold the start back by an interval. Stops and brakes to rest are
+	// followed up too (stopFollowUps copies). Starts are what a watcher notices
+	// first, and from rest the position error grows too slowly to trip a threshold
+	// soon. If zero, DefaultStartSpeed; Off never hurries: a start is published when
+	// its error passes the thresholds, like any other change, and nothing is
+	// followed up.
 	StartSpeed float64
 	// BrakeOnset is how far, in m/s², the acceleration along the actor's velocity may
-	// fall below the last update's (along that update's velocity) while the last
-	// update projects no stop, before the change goes out at once: a brake, or the
-	// end of a burst of throttle. It goes out, even within MinInterval (from the
-	// urgent updates' allowance), once the measured acceleration has settled
-	// (brakeSettled), and is followed up as a start is. A tank that brakes from
+	// fall below the last update's (along that update's velocity) before the change
+	// goes out at once: a brake, a harder brake than the last update projects (a
+	// coast that ends in a brake), or the end of a burst of throttle. It goes out,
+	// even within MinInterval (from the urgent updates' allowance), once the measured
+	// acceleration has settled (brakeSettled); an update that brakes the actor to rest
+	// harder than the last by this much, whatever sent it, is copied as a stop is. A
+	// tank that brakes from
 	// walking pace is at rest within half a second, about as long as its braking
 	// takes to trip a position threshold; every frame of that wait a remote shows
 	// as distance driven past the stop. A steady turn's sideways acceleration,
@@ -412,7 +416,8 @@ type Publisher struct {
 	published     bool
 	lastVelValid  bool    // the last update's velocity was measured, not unknown (zero)
 	repeat        bool    // the last update is to be followed by another
-	follows       int     // follow-ups of a start still to send
+	follows       int     // follow-ups of a start or stop still to send
+	startCopies   bool    // the follow-ups to send are a start's
 	followAt      float64 // when the next is due, s
 	early         bucket  // updates allowed within MinInterval (see UrgentChange)
 	budget        bucket  // updates allowed (see Budget)
@@ -458,6 +463,18 @@ func (p *Publisher) Config() PublisherConfig { return p.config }
 // ignored (NoUpdate) and counted by Rejected.
 // Update does not allocate.
 func (p *Publisher) Update(s Sample) (Decision, State) {
+	due := p.follows > 0 && s.Time >= p.followAt-sampleSlack
+	d, st := p.decide(s)
+	if d == NoUpdate && due {
+		// A copy that cannot go in its frame (no token left) is no copy: sent
+		// later, it only spends what the thresholds need; they take over.
+		p.follows = 0
+	}
+	return d, st
+}
+
+// decide is Update but for dropping follow-ups that could not go.
+func (p *Publisher) decide(s Sample) (Decision, State) {
 	if !p.validSample(&s) {
 		p.rejected++
 		return NoUpdate, State{}
@@ -474,12 +491,15 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	}
 	p.measure(&s)
 	p.budget.refill(s.Time)
-	// An urgent change or a start goes out at once; within MinInterval only they do,
-	// from the allowance of early updates. Only heartbeats, breaks and requested full
-	// updates go out without a token from the budget.
-	urgent := p.urgent() || p.starting(s.Time) || p.braking()
+	// An urgent change, a braking onset or a start goes out at once; within
+	// MinInterval only they do, from the allowance of early updates but for a start
+	// and its copies, which a standing actor has saved for. Only heartbeats, breaks
+	// and requested full updates go out without a token from the budget.
+	start := p.starting(s.Time)
+	urgent := p.urgent() || start || p.braking()
+	freeStart := start && (p.follows == 0 || p.startCopies)
 	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
-		!(urgent && p.budget.tokens >= 1 && p.early.take(p.prevT)) {
+		!(urgent && p.budget.tokens >= 1 && (freeStart || p.early.take(p.prevT))) {
 		return NoUpdate, State{}
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
@@ -634,13 +654,14 @@ func (p *Publisher) starting(now float64) bool {
 	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel)
 }
 
-// braking reports whether the actor's braking has set in while remotes do not show it
-// braking to rest: it moves faster than StartSpeed, its last update (with a measured
-// velocity) projects no stop, its acceleration along its velocity has fallen more
-// than BrakeOnset below the last update's, and has settled.
+// braking reports whether the actor brakes harder than remotes show it: it moves
+// faster than StartSpeed, its acceleration along its velocity has fallen more than
+// BrakeOnset below the last update's (with a measured velocity), and has settled.
+// The last update may project a stop already: a coast that ends in a hard brake
+// stops far short of where the coast would have.
 func (p *Publisher) braking() bool {
 	if math.IsInf(p.cfg.BrakeOnset, 1) || !p.velValid || !p.lastVelValid || p.still(p.vel) ||
-		p.still(p.last.Velocity) || !math.IsInf(p.self.stop, 1) {
+		p.still(p.last.Velocity) {
 		return false
 	}
 	// Each along its own velocity: a steady turn's sideways acceleration turns with
@@ -657,12 +678,16 @@ func (p *Publisher) braking() bool {
 // from one sample to the next for a braking onset to be published, m/s².
 const brakeSettled = 0.5
 
-// A start is followed by startFollowUps more updates, startFollowUp seconds apart: a
-// frame apart at 60 Hz, so that a start whose first update or two were lost still
-// shows within a frame or two of one that was not. Three updates in a row are all
-// lost one start in 125 at 20% loss.
+// A start is followed by startFollowUps more updates and a stop by stopFollowUps,
+// startFollowUp seconds apart: a frame apart at 60 Hz, so that a start or stop whose
+// first copies were lost still shows within a frame or two of one that was not. At
+// 20% loss all four copies of a start are lost one start in 625, all three of a stop
+// one stop in 125. A start costs its extra copy little: a standing actor has banked
+// its budget; a stop comes when the budget may be spent. A copy that cannot go in
+// its frame is dropped (Update).
 const (
-	startFollowUps = 2
+	startFollowUps = 3
+	stopFollowUps  = 2
 	startFollowUp  = 1.0 / 60
 )
 
@@ -671,22 +696,46 @@ const sampleSlack = 1e-6
 
 // scheduleFollowUps counts a follow-up just published at sample time now, or starts
 // counting them when st, not a first update, a break or one after an update whose
-// velocity was not measured yet (brk), starts the actor from
-// rest, brings it to rest (still) or is the first to brake it toward rest (wasRest
-// and wasBraking say what remotes showed before st): a start or a stop that a peer misses
-// shows as a tank standing while it drives off, or driving on through the place it
-// stopped at.
+// velocity was not measured yet (brk), starts the actor from rest, brings it to rest
+// (resting), is the first to brake it toward rest, or brakes it to rest harder than
+// the last update did by more than BrakeOnset, whatever sent it (wasRest and
+// wasBraking say what remotes showed before st): a start
+// or a stop that a peer misses shows as a tank standing while it drives off, or
+// driving on through the place it stopped at.
 func (p *Publisher) scheduleFollowUps(brk, wasRest, wasBraking bool, st *State, now float64) {
 	braking := !math.IsInf(p.self.hz.stopAge(st.Velocity, st.Acceleration), 1)
+	rests := p.resting(st)
 	switch {
-	case !brk && (wasRest != p.still(st.Velocity) || braking && !wasBraking) && !math.IsInf(p.cfg.StartSpeed, 1):
-		p.follows = startFollowUps
+	case !brk && (wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
+		p.follows, p.startCopies = stopFollowUps, wasRest && !rests
+		if p.startCopies {
+			p.follows = startFollowUps
+		}
 	case p.follows > 0 && now >= p.followAt-sampleSlack:
 		p.follows--
 	default:
 		return
 	}
 	p.followAt = now + startFollowUp
+}
+
+// harder reports whether st brakes harder than the last update by more than
+// BrakeOnset, each along its own velocity: a coast that ends in a brake, published as
+// an onset or by a threshold.
+func (p *Publisher) harder(st *State) bool {
+	if math.IsInf(p.cfg.BrakeOnset, 1) || p.still(st.Velocity) || p.still(p.last.Velocity) {
+		return false
+	}
+	return st.Acceleration.Dot(st.Velocity.Normalize())-p.last.Acceleration.Dot(p.last.Velocity.Normalize()) < -p.cfg.BrakeOnset
+}
+
+// resting reports whether st holds the actor at rest: still, and still once its
+// acceleration has acted for MinInterval (it brakes to rest by then, or does not
+// accelerate). An update that holds a tank still but accelerates it from rest (a
+// heartbeat in the frame a start begins) starts it: if it were not followed up as a
+// start, a peer that lost it would show the tank standing until a repair.
+func (p *Publisher) resting(st *State) bool {
+	return p.still(st.Velocity) && p.still(projectState(st, p.cfg.MinInterval, &p.self.hz).Velocity)
 }
 
 // still reports whether velocity v is below StartSpeed: a tank creeping slower is at

@@ -94,6 +94,15 @@ func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
 		vb := a.v0.Add(vl.Sub(a.v0).Mul(thv))
 		_, ht, _, _ := a.hz.terms(tt)
 		pt := a.p0.Add(vb.Mul(tt)).Add(lk.Acceleration.Mul(ht))
+		// Toward a stop, the display's own motion brakes evenly to rest abreast of
+		// where the last-known state rests (at least minStopBlend to shed it).
+		if speed := a.v0.Len(); !math.IsInf(stop, 1) && speed >= minStopSpeed {
+			rest, _ := moved(stop)
+			ahead := rest.Sub(a.p0).Dot(a.v0.Mul(1 / speed))
+			brake := math.Max(minStopBlend, 2*ahead/speed)
+			u := math.Min(tt, brake)
+			pt = a.p0.Add(a.v0.Mul(u - u*u/(2*brake)))
+		}
 		pos = pt.Add(pl.Sub(pt).Mul(th * th * (3 - 2*th)))
 	}
 	w := lk.AngularVelocity

@@ -165,12 +165,14 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// again: a lost update is repaired within an interval or two, not at the
 		// next heartbeat.
 		LostThreshold: 0.25,
-		// A brake, or a burst of throttle ending (the acceleration along the
-		// velocity 3 m/s² below the last update's), goes out at once: from
-		// walking pace a tank is at rest within half a second, before its
-		// braking trips the position threshold, and a remote 300 ms away shows
-		// every frame of the wait as distance driven past the stop.
-		BrakeOnset: 3,
+		// A brake, a coast that ends in a hard brake, or a burst of throttle
+		// ending (the acceleration along the velocity 2 m/s² below the last
+		// update's) goes out at once: from walking pace a tank is at rest within
+		// half a second, before its braking trips the position threshold, and a
+		// remote 300 ms away shows every frame of the wait as distance driven past
+		// the stop. At 3 m/s² the end of a 2 m/s² burst of throttle was not an
+		// onset, and a remote projected the burst on past the stop that followed.
+		BrakeOnset: 2,
 		// Updates per second on average, whatever the driving: the thresholds
 		// stretch as the budget runs low.
 		Budget: PublishBudget,

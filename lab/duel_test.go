@@ -14,12 +14,12 @@ import (
 
 func TestDuelMeetsTheGoalAt150ms(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a 15-minute simulated duel")
+		t.Skip("three simulated duels")
 	}
 	// Hard gunners, who take every shot out to 220 m and hit most: the duel measures
 	// the referee's verdicts, not the easier bots a newcomer's practice needs.
 	r, err := Duel(context.Background(), DuelOptions{
-		Network: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}, Seed: 1, Difficulty: bot.Hard,
+		Network: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.05}, Seed: 1, Runs: 3, Difficulty: bot.Hard,
 	})
 	if err != nil {
 		t.Fatal(err)

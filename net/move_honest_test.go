@@ -1,6 +1,7 @@
 package net
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -87,33 +88,39 @@ func traceGround(updates []honestUpdate) func(x, z float64) (float64, bool) {
 // where the track and anchor start; metAt, if not nil, says whether the host saw the
 // tank next to another player's tank at an update. It returns the refusals.
 func replayHonest(updates []honestUpdate, metAt func(i int) bool) []error {
-	l := Limits{}.withDefaults()
-	mo := newMotion(tank.Spec{}, traceGround(updates))
-	state := func(u honestUpdate) deadreckon.State {
-		s := deadreckon.NewState(mgl64.Vec3{u.x, u.y, u.z})
-		s.Time, s.Velocity, s.Orientation = u.at, mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
-		return s
+	states := make([]deadreckon.State, len(updates))
+	for i, u := range updates {
+		states[i] = deadreckon.NewState(mgl64.Vec3{u.x, u.y, u.z})
+		states[i].Time, states[i].Velocity, states[i].Orientation = u.at, mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
 	}
-	s0 := state(updates[0])
+	return replayStates(states, traceGround(updates), metAt)
+}
+
+// replayStates runs the host's checks of one actor on ground over states received at
+// their timestamps, as replayHonest does, and returns the refusals.
+func replayStates(states []deadreckon.State, ground func(x, z float64) (float64, bool), metAt func(i int) bool) []error {
+	l := Limits{}.withDefaults()
+	mo := newMotion(tank.Spec{}, ground)
+	s0 := states[0]
 	var tr moveTrack
 	tr.start(&s0, &s0, s0.Time)
 	pin := anchor{pos: s0.Position, orient: s0.Orientation, at: s0.Time, stamp: s0.Time, speed: s0.Velocity.Len()}
 	var refused []error
-	for i, u := range updates[1:] {
-		next := state(u)
+	for i, next := range states[1:] {
+		at := next.Time
 		if metAt != nil && metAt(i+1) {
-			tr.met(u.at, true)
+			tr.met(at, true)
 		}
 		err := pin.checkStamp(&next)
 		if err == nil {
-			err = checkMove(&tr, &pin, &next, u.at, &mo, &l)
+			err = checkMove(&tr, &pin, &next, at, &mo, &l)
 		}
 		if err != nil {
-			tr.refused(&pin, &next, u.at, err, &mo, &l)
+			tr.refused(&pin, &next, at, err, &mo, &l)
 			refused = append(refused, err)
 			continue
 		}
-		pin.advance(&next, u.at)
+		pin.advance(&next, at)
 	}
 	return refused
 }
@@ -294,5 +301,56 @@ func TestShovedPastItsVelocity(t *testing.T) {
 		if (err == nil) != shoved {
 			t.Errorf("shoved %v: %v, want accepted %v", shoved, err, shoved)
 		}
+	}
+}
+
+// TestLandedBetweenUpdatesNotRefused: an honest bot (TestHonestBotsNeverRefused,
+// valley) leapt off a plateau, landed on a bump 0.36 m above where the host puts the
+// ground under its middle (just over the clamp's tolerance, so still "in the air")
+// and drove off the next drop. Timed from its first fall, its next update was refused
+// "0.9 m above a fall"; it may have left the ground on the way, so its fall is timed
+// from there. One that hovers a metre above the highest ground on its way is still
+// refused.
+func TestLandedBetweenUpdatesNotRefused(t *testing.T) {
+	// The valley's ground along the way (x, height), and a plateau before it.
+	samples := [][2]float64{{-35.819, 5.994}, {-34.272, 6.398}, {-33.272, 6.417}, {-32.113, 6.331}, {-30.954, 7.370},
+		{-29.796, 8.592}, {-28.637, 8.495}, {-28.026, 8.849}, {-27.414, 8.574}, {-26.802, 8.271}, {-26.191, 8.708}, {-26.0, 9.9}}
+	ground := func(x, z float64) (float64, bool) {
+		if x >= samples[len(samples)-1][0] {
+			return samples[len(samples)-1][1], true
+		}
+		for i := 1; i < len(samples); i++ {
+			if a, b := samples[i-1], samples[i]; x <= b[0] {
+				return a[1] + (b[1]-a[1])*(math.Max(x, a[0])-a[0])/(b[0]-a[0]), true
+			}
+		}
+		return samples[0][1], true
+	}
+	type up struct{ at, x, y, z, vx, vy, vz float64 }
+	trace := []up{
+		{63.6, -23.915, 9.9, -125.060, -9.77, 0, -3.17},
+		{63.833, -26.191, 9.610, -125.799, -9.77, -5.03, -3.17},
+		{64.1, -28.637, 8.854, -126.671, -9.78, -0.48, -3.72},
+		{64.566, -33.272, 8.188, -128.669, -10.14, -3.11, -4.77},
+		{64.65, -34.272, 7.812, -129.154, -9.89, -4.0, -4.88},
+		{64.833, -35.819, 6.968, -129.949, -8.88, -5.72, -4.55},
+	}
+	run := func(tr []up) []error {
+		states := make([]deadreckon.State, len(tr))
+		for i, u := range tr {
+			states[i] = deadreckon.NewState(mgl64.Vec3{u.x, u.y, u.z})
+			states[i].Time, states[i].Velocity = u.at, mgl64.Vec3{u.vx, u.vy, u.vz}
+			states[i].Orientation = geom.YawQuat(geom.Heading(mgl64.Vec3{u.vx, 0, u.vz}))
+		}
+		return replayStates(states, ground, nil)
+	}
+	if errs := run(trace); len(errs) != 0 {
+		t.Errorf("honest leap: %d refused, first %v", len(errs), errs[0])
+	}
+	hover := append([]up(nil), trace[:4]...)
+	hover[3].y = 9.7 // 1.1 m above the highest ground on the way, 2.4 m above the fall
+	var me *moveError
+	if errs := run(hover); len(errs) != 1 || !errors.As(errs[0], &me) || me.reason != moveHeight {
+		t.Errorf("hovering: refusals %v, want one for its height", errs)
 	}
 }

@@ -405,14 +405,14 @@ func checkMove(t *moveTrack, a *anchor, next *deadreckon.State, now float64, mo 
 	if err := checkVelocity(&t.last, next, math.Max(0, now-t.lastAt), mo, over, l.PositionSlack*driftShare); err != nil {
 		return err
 	}
-	air, err := t.checkHeight(next, now, mo)
+	air, launched, err := t.checkHeight(next, now, mo)
 	if err != nil {
 		return err
 	}
 	if err := checkArticulations(&t.last, next, math.Max(0, now-t.lastAt), mo); err != nil {
 		return err
 	}
-	if air && !t.air {
+	if launched {
 		t.airY, t.airAt, t.airRecv = next.Position[1], next.Time, now
 	}
 	t.air, t.last, t.lastAt = air, *next, now
@@ -475,28 +475,38 @@ func checkVelocity(prev, next *deadreckon.State, dt float64, mo *motion, over, s
 }
 
 // checkHeight holds next on the ground, within the clamp's tolerance, or falling from
-// where it left it no slower than gravity. It reports whether next is airborne.
-func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion) (bool, error) {
+// where it left it no slower than gravity. It reports whether next is airborne, and
+// whether its fall is timed from it (launched): the first airborne state, or one
+// within reach of the ground on its way from the last, where the tank may have
+// landed and left the ground again between updates.
+func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion) (air, launched bool, err error) {
 	if mo.ground == nil {
-		return false, nil
+		return false, false, nil
 	}
 	p := next.Position
 	g, ok := mo.ground(p[0], p[2])
 	if !ok {
-		return false, refuse(moveHeight, "off the ground at (%.1f, %.1f)", p[0], p[2])
+		return false, false, refuse(moveHeight, "off the ground at (%.1f, %.1f)", p[0], p[2])
 	}
 	above := p[1] - g
 	switch {
 	case above < -clampBelow:
-		return false, refuse(moveHeight, "%.2f m inside the ground", -above)
+		return false, false, refuse(moveHeight, "%.2f m inside the ground", -above)
 	case above <= clampAbove:
-		return false, nil
+		return false, false, nil
 	}
 	// Airborne: off a ledge, the tank falls from its edge under gravity. The edge is
 	// on its way since the last update, no higher than the ground there; once in the
 	// air, it falls from the first airborne height at least as fast as gravity pulls.
-	top, fell := t.launch(p, mo), 0.0
-	if t.air {
+	edge := t.launch(p, mo)
+	top, fell := edge, 0.0
+	// In the air before, and now within reach of the highest ground on the way: the
+	// tank may have landed there and left the ground again between the updates (an
+	// honest bot landed 0.36 m above where the host placed the ground, just over the
+	// clamp's tolerance, and drove off the next drop: timed from the first fall, it
+	// was refused 0.9 m above it). A fall is timed from here on.
+	relaunch := t.air && p[1] <= t.groundOnTheWay(p, mo)+fallSlack
+	if t.air && !relaunch {
 		// Timed by the shorter of the stamps' and the arrivals' intervals: honest
 		// stamps are right to within stampError however late an update arrives,
 		// unless the owner's clock sync corrects itself meanwhile, when the arrivals
@@ -508,9 +518,9 @@ func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion)
 		fell = 0.5 * deadreckon.Gravity * fall * fall
 	}
 	if p[1] > top-fell+fallSlack {
-		return true, refuse(moveHeight, "%.1f m above the ground, %.1f m above a fall", above, p[1]-(top-fell))
+		return true, false, refuse(moveHeight, "%.1f m above the ground, %.1f m above a fall", above, p[1]-(top-fell))
 	}
-	return true, nil
+	return true, !t.air || relaunch, nil
 }
 
 // launchSamples is how many points of the way from the last update to the next the
@@ -518,8 +528,15 @@ func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion)
 const launchSamples = 8
 
 // launch returns the highest ground on the straight way from the last accepted
-// position to p, m: where a tank that is now in the air can have left the ground.
+// position to p, or the last accepted height if higher, m: where a tank that is now
+// in the air can have left the ground.
 func (t *moveTrack) launch(p mgl64.Vec3, mo *motion) float64 {
+	return math.Max(t.groundOnTheWay(p, mo), t.last.Position[1])
+}
+
+// groundOnTheWay returns the highest ground on the straight way from the last
+// accepted position to p, m (−Inf when none of it is on the ground).
+func (t *moveTrack) groundOnTheWay(p mgl64.Vec3, mo *motion) float64 {
 	top := math.Inf(-1)
 	q := t.last.Position
 	for i := range launchSamples + 1 {
@@ -528,7 +545,7 @@ func (t *moveTrack) launch(p mgl64.Vec3, mo *motion) float64 {
 			top = math.Max(top, g)
 		}
 	}
-	return math.Max(top, q[1])
+	return top
 }
 
 // checkArticulations holds a tank's turret and gun to their rates over dt seconds of
