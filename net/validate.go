@@ -496,16 +496,17 @@ func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion)
 		return false, false, nil
 	}
 	// Airborne: off a ledge, the tank falls from its edge under gravity. The edge is
-	// on its way since the last update, no higher than the ground there; once in the
-	// air, it falls from the first airborne height at least as fast as gravity pulls.
-	edge := t.launch(p, mo)
-	top, fell := edge, 0.0
+	// on its way since the last update, no higher than the ground there or the last
+	// accepted height; once in the air, it falls from the first airborne height at
+	// least as fast as gravity pulls.
+	way := t.groundOnTheWay(p, mo)
+	top, fell := math.Max(way, t.last.Position[1]), 0.0
 	// In the air before, and now within reach of the highest ground on the way: the
 	// tank may have landed there and left the ground again between the updates (an
 	// honest bot landed 0.36 m above where the host placed the ground, just over the
 	// clamp's tolerance, and drove off the next drop: timed from the first fall, it
 	// was refused 0.9 m above it). A fall is timed from here on.
-	relaunch := t.air && p[1] <= t.groundOnTheWay(p, mo)+fallSlack
+	relaunch := t.air && p[1] <= way+fallSlack
 	if t.air && !relaunch {
 		// Timed by the shorter of the stamps' and the arrivals' intervals: honest
 		// stamps are right to within stampError however late an update arrives,
@@ -527,15 +528,10 @@ func (t *moveTrack) checkHeight(next *deadreckon.State, now float64, mo *motion)
 // ground is sampled at, for the highest edge a fall may have begun from.
 const launchSamples = 8
 
-// launch returns the highest ground on the straight way from the last accepted
-// position to p, or the last accepted height if higher, m: where a tank that is now
-// in the air can have left the ground.
-func (t *moveTrack) launch(p mgl64.Vec3, mo *motion) float64 {
-	return math.Max(t.groundOnTheWay(p, mo), t.last.Position[1])
-}
-
 // groundOnTheWay returns the highest ground on the straight way from the last
-// accepted position to p, m (−Inf when none of it is on the ground).
+// accepted position to p, m (−Inf when none of it is on the ground): where a tank
+// that is now in the air can have left the ground, unless the last accepted height
+// is higher.
 func (t *moveTrack) groundOnTheWay(p mgl64.Vec3, mo *motion) float64 {
 	top := math.Inf(-1)
 	q := t.last.Position
