@@ -38,7 +38,7 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rig := newRig(t, gametest.Config{Seed: 5, Judge: ref, Ground: mp.SurfaceAt,
+			rig := newRig(t, gametest.Config{Seed: 5, Judge: ref, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
 				Link: impair.Link{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
 			var ms []*Match
 			for i := range peers {

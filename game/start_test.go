@@ -12,6 +12,8 @@ import (
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	tankspec "github.com/treadline/treadline/tank"
 )
 
 // startLink is the bad link of the report of a late start: 300 ± 60 ms each way,
@@ -38,7 +40,7 @@ func TestRemoteStartsOverBadLink(t *testing.T) {
 	ctx := context.Background()
 	lo, hi := mp.Min(), mp.Max()
 	extent := math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
-	h, err := net.Listen(ctx, net.HostConfig{Addr: "127.0.0.1:0", Name: "host",
+	h, err := net.Listen(ctx, net.HostConfig{Addr: "127.0.0.1:0", Name: "host", Mover: referee.NewMover(tankspec.Spec{}, nil),
 		Match: net.MatchSettings{Map: mp.Name(), Extent: extent}})
 	if err != nil {
 		t.Fatal(err)

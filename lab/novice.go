@@ -21,6 +21,7 @@ import (
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/session"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -213,7 +214,7 @@ func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (ref *referee.
 	if ref, err = referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	rig, err = gametest.New(gametest.Config{Judge: ref, Seed: seed,
+	rig, err = gametest.New(gametest.Config{Judge: ref, Mover: referee.NewMover(tank.Spec{}, nil), Seed: seed,
 		Link: impair.Link{Latency: session.DefaultPracticeLag, Jitter: session.DefaultPracticeJitter, Loss: session.DefaultPracticeLoss}})
 	if err != nil {
 		return nil, nil, nil, nil, err

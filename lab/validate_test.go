@@ -8,6 +8,8 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/tank"
 )
 
 // groundOf returns the height the host holds path's vehicle to: the first surface a
@@ -53,7 +55,7 @@ func publishToHost(t *testing.T, name string, fps, duration, jitter float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rig, err := gametest.New(gametest.Config{Ground: groundOf(path), Extent: 1000})
+	rig, err := gametest.New(gametest.Config{Mover: referee.NewMover(tank.Spec{}, groundOf(path)), Extent: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

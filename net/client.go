@@ -82,11 +82,12 @@ type Client struct {
 	wg       sync.WaitGroup
 	once     sync.Once
 
-	s session // owned by the run loop
+	s joined // owned by the run loop
 }
 
-// session is the state of a joined player. Only the client's run loop touches it.
-type session struct {
+// joined is the client's state of its membership in a match, from the join to
+// the end. Only the client's run loop touches it.
+type joined struct {
 	c          *Client
 	own        map[wire.ActorID]uint16 // own actors: last sequence number sent
 	remote     map[wire.ActorID]*remoteActor
@@ -194,7 +195,7 @@ func newClient(cfg ClientConfig, conn clientConn, id wire.PlayerID, match MatchS
 		loopDone: make(chan struct{}),
 		rest:     make(chan []Event, 1),
 	}
-	c.s = session{
+	c.s = joined{
 		c:          c,
 		own:        map[wire.ActorID]uint16{},
 		remote:     map[wire.ActorID]*remoteActor{},
@@ -552,7 +553,7 @@ func (c *Client) readDatagrams(ctx context.Context) {
 }
 
 // handle applies one input.
-func (s *session) handle(in clientInput) {
+func (s *joined) handle(in clientInput) {
 	switch in.kind {
 	case fromDatagram:
 		s.handleDatagram(in.data, in.at)
@@ -573,7 +574,7 @@ func (s *session) handle(in clientInput) {
 
 // queue hands o to the sender; with reply, the caller waits for the result. It fails
 // at once when the session has ended or the sender is that far behind.
-func (s *session) queue(o *outgoing, reply bool) (*outgoing, error) {
+func (s *joined) queue(o *outgoing, reply bool) (*outgoing, error) {
 	if s.q.closed {
 		return nil, fmt.Errorf("send %v: %w", o.what, ErrClosed)
 	}
@@ -589,7 +590,7 @@ func (s *session) queue(o *outgoing, reply bool) (*outgoing, error) {
 }
 
 // queueControl frames m and queues it for the control stream.
-func (s *session) queueControl(m wire.Message, reply bool) (*outgoing, error) {
+func (s *joined) queueControl(m wire.Message, reply bool) (*outgoing, error) {
 	b, err := wire.AppendFrame(nil, m)
 	if err != nil {
 		return nil, err
@@ -598,7 +599,7 @@ func (s *session) queueControl(m wire.Message, reply bool) (*outgoing, error) {
 }
 
 // sent applies the result of a send and passes it to whoever waits for it.
-func (s *session) sent(o *outgoing) {
+func (s *joined) sent(o *outgoing) {
 	now := s.c.Now()
 	switch {
 	case o.err == nil:
@@ -618,7 +619,7 @@ func (s *session) sent(o *outgoing) {
 
 // spawn registers a spawn request and queues it. The host answers spawns in the
 // order it reads them, the order they are queued in here.
-func (s *session) spawn(name string, team uint8, st deadreckon.State) (*spawnWait, *outgoing, error) {
+func (s *joined) spawn(name string, team uint8, st deadreckon.State) (*spawnWait, *outgoing, error) {
 	if s.left || s.q.closed {
 		return nil, nil, ErrClosed
 	}
@@ -641,7 +642,7 @@ func (s *session) spawn(name string, team uint8, st deadreckon.State) (*spawnWai
 }
 
 // despawn forgets one of this player's actors and queues its despawn.
-func (s *session) despawn(id wire.ActorID) (*outgoing, error) {
+func (s *joined) despawn(id wire.ActorID) (*outgoing, error) {
 	_, ok := s.own[id]
 	delete(s.own, id)
 	if id > maxAssignedActor || !ok {
@@ -651,7 +652,7 @@ func (s *session) despawn(id wire.ActorID) (*outgoing, error) {
 }
 
 // publish stamps and encodes an update of an own actor and queues it.
-func (s *session) publish(id wire.ActorID, st deadreckon.State) (*outgoing, error) {
+func (s *joined) publish(id wire.ActorID, st deadreckon.State) (*outgoing, error) {
 	if s.left || s.q.closed {
 		return nil, ErrClosed
 	}
@@ -676,7 +677,7 @@ func (s *session) publish(id wire.ActorID, st deadreckon.State) (*outgoing, erro
 }
 
 // stats returns the connection figures now.
-func (s *session) stats() Stats {
+func (s *joined) stats() Stats {
 	now := s.c.Now()
 	sy := s.c.sync
 	sy.Advance(now)
@@ -700,7 +701,7 @@ func (s *session) stats() Stats {
 
 // finish ends the session after the control stream broke or the host fell silent;
 // why classifies it (kicked wins when the host said so). Only the first call counts.
-func (s *session) finish(cause error, why Ending) {
+func (s *joined) finish(cause error, why Ending) {
 	if s.q.closed {
 		return
 	}
@@ -729,7 +730,7 @@ func (s *session) finish(cause error, why Ending) {
 
 // end closes the session as the loop ends (Close), and leaves the figures and the
 // events still waiting for the calls that come after.
-func (s *session) end() {
+func (s *joined) end() {
 	s.left = true
 	s.finish(nil, EndLeft)
 	s.c.final = s.stats()
@@ -739,7 +740,7 @@ func (s *session) end() {
 // handleControl applies one control message that arrived at local time now. It
 // returns the id of an actor the host confirmed after Spawn gave up waiting, which
 // the caller then despawns.
-func (s *session) handleControl(m wire.Message, now float64) (abandoned wire.ActorID) {
+func (s *joined) handleControl(m wire.Message, now float64) (abandoned wire.ActorID) {
 	hostNow := s.c.sync.ToRemote(now)
 	s.bytesIn.Add(float64(m.Length()+wire.FrameHeaderSize), now)
 	switch m := m.(type) {
@@ -761,7 +762,7 @@ func (s *session) handleControl(m wire.Message, now float64) (abandoned wire.Act
 
 // onSpawn records a spawn (an answer to this player's own request, or another
 // player's actor) and reports it.
-func (s *session) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorID) {
+func (s *joined) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorID) {
 	st := m.State
 	st.Time = unwrapTime(st.Time, hostNow)
 	switch {
@@ -792,7 +793,7 @@ func (s *session) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorI
 }
 
 // onDespawn removes an actor, or fails this player's pending spawn the host refused.
-func (s *session) onDespawn(m *wire.Despawn) {
+func (s *joined) onDespawn(m *wire.Despawn) {
 	if m.Actor >= provisionalBase {
 		if len(s.pending) > 0 && s.pending[0].prov == m.Actor {
 			w := s.pending[0]
@@ -814,7 +815,7 @@ func (s *session) onDespawn(m *wire.Despawn) {
 
 // handleDatagram applies one datagram that arrived at local time now: a clock answer
 // or a state batch.
-func (s *session) handleDatagram(b []byte, now float64) {
+func (s *joined) handleDatagram(b []byte, now float64) {
 	_, t, err := wire.PeekHeader(b)
 	switch {
 	case err != nil:
@@ -848,7 +849,7 @@ func (s *session) handleDatagram(b []byte, now float64) {
 }
 
 // onClockAnswer feeds a clock answer to the clock filter.
-func (s *session) onClockAnswer(b []byte, now float64) {
+func (s *joined) onClockAnswer(b []byte, now float64) {
 	m, _, err := wire.Parse(b)
 	ans, ok := m.(*wire.ClockAnswer)
 	if err != nil || !ok {
@@ -868,7 +869,7 @@ func (s *session) onClockAnswer(b []byte, now float64) {
 
 // probe sends a clock request. The probes also keep the host from timing the client
 // out.
-func (s *session) probe() {
+func (s *joined) probe() {
 	m := wire.ClockRequest{ClientSend: s.c.Now()}
 	b, err := m.Append(s.probeBuf[:0])
 	if err != nil {
@@ -881,7 +882,7 @@ func (s *session) probe() {
 
 // tick probes the host clock, quickly at first, then every SyncInterval, and ends
 // the session when the host has been silent for longer than the timeout.
-func (s *session) tick(t *time.Ticker) {
+func (s *joined) tick(t *time.Ticker) {
 	cfg := &s.c.cfg
 	now := s.c.Now()
 	if gap, ok := s.stall.tick(now, cfg.SyncInterval); ok {

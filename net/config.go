@@ -12,7 +12,6 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/wire"
-	"github.com/treadline/treadline/tank"
 )
 
 // Defaults for HostConfig, ClientConfig and Limits.
@@ -368,16 +367,12 @@ type HostConfig struct {
 	Name string
 	// Match describes the match; its zero fields take their defaults.
 	Match MatchSettings
-	// Tank is the one tank every actor is: the host holds each update to what it can
-	// do (its governed speed and acceleration, its turret and gun rates and gun
-	// limits; see docs/security.md). Zero fields take tank.Default()'s.
-	Tank tank.Spec
-	// Ground, when set, is the height of the ground a tank rests on at (x, z), m (for
-	// a map, terrain.Map.SurfaceAt, the surface the tanks' ground clamp hits); ok is
-	// false off the ground. The host then holds every update on the ground, or
-	// falling from it no slower than gravity. If nil, heights are held only to
-	// Limits.HeightRange.
-	Ground func(x, z float64) (h float64, ok bool)
+	// Mover, when set, holds each update to what its actor can do (for tanks,
+	// referee.NewMover: the tank's speed, turn, acceleration, turret and gun, and on
+	// a map's ground its height; see docs/security.md). If nil, updates are held
+	// only to Limits, and the travel since the anchor to Limits.MaxSpeed in three
+	// dimensions.
+	Mover Mover
 	// Wrap, if set, wraps the UDP socket under QUIC (impairment for tests and labs).
 	Wrap WrapConn
 	// Logger receives session events. If nil, nothing is logged.

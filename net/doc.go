@@ -33,8 +33,10 @@
 // ownership, sequence (late and duplicated updates are dropped), plausibility
 // (finite, on the map, tank-like speed, acceleration and turn rate, and travel
 // consistent with the time since the last check; owner timestamps are held to what
-// their arrival and round trip allow) and a per-client token bucket. Whatever it drops
-// it counts (HostStats). A client that falls silent is dropped after Limits.Timeout
+// their arrival and round trip allow) and a per-client token bucket. Match rules
+// are not net's: HostConfig.Judge referees the game, and HostConfig.Mover holds each
+// update that passed these checks to what its actor can do (package referee
+// implements both). Whatever the host drops it counts (HostStats). A client that falls silent is dropped after Limits.Timeout
 // and its actors are despawned for everyone; it may join again, at once with its
 // reconnect token if its old connection died. Optional Thinning relays far actors'
 // updates less often per observer, after seed 004's distance-based tolerance.

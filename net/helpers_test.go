@@ -34,7 +34,7 @@ func offlineHost(t testing.TB, cfg HostConfig) *Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &Host{cfg: cfg, lim: lim, move: newMotion(cfg.Tank, cfg.Ground), match: match, log: slog.New(slog.DiscardHandler),
+	h := &Host{cfg: cfg, lim: lim, grounded: cfg.Mover != nil && cfg.Mover.Grounded(), match: match, log: slog.New(slog.DiscardHandler),
 		clock: cfg.Clock, start: cfg.Clock.Now()}
 	h.m = newMatch(h)
 	return h

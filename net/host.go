@@ -133,13 +133,14 @@ type HostStats struct {
 // connection's goroutines only read from the network and feed the loop, and write
 // what the loop queued for them. Host's methods are safe for concurrent use.
 type Host struct {
-	cfg   HostConfig
-	lim   Limits
-	move  motion // what a tank can do, for the movement checks
-	match MatchSettings
-	log   *slog.Logger
-	clock Clock
-	start time.Duration // clock reading at Listen
+	cfg HostConfig
+	lim Limits
+	// grounded: cfg.Mover holds the travel in the ground plane (Mover.Grounded)
+	grounded bool
+	match    MatchSettings
+	log      *slog.Logger
+	clock    Clock
+	start    time.Duration // clock reading at Listen
 
 	pc    stdnet.PacketConn
 	tr    *quic.Transport
@@ -220,7 +221,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{
 		cfg:      cfg,
 		lim:      lim,
-		move:     newMotion(cfg.Tank, cfg.Ground),
+		grounded: cfg.Mover != nil && cfg.Mover.Grounded(),
 		match:    match,
 		log:      log,
 		clock:    cfg.Clock,
@@ -281,10 +282,6 @@ func populateHostConfig(cfg HostConfig) (HostConfig, Limits, MatchSettings, erro
 	if cfg.Coalesce == 0 {
 		cfg.Coalesce = DefaultCoalesce
 	}
-	if err := cfg.Tank.Validate(); err != nil {
-		return cfg, Limits{}, MatchSettings{}, err
-	}
-	cfg.Tank = cfg.Tank.WithDefaults()
 	lim := cfg.Limits.withDefaults()
 	if err := lim.validate(); err != nil {
 		return cfg, lim, MatchSettings{}, err

@@ -46,9 +46,6 @@ func FuzzHostDatagram(f *testing.F) {
 			if err := validateState(&st, h.match, &h.lim, st.Time); err != nil {
 				t.Fatalf("host holds an invalid state for actor %d: %v", a.id, err)
 			}
-			if v := horizontal(st.Velocity); v > h.move.shove {
-				t.Fatalf("host holds actor %d at %.1f m/s, beyond the tank's %.1f m/s", a.id, v, h.move.shove)
-			}
 		}
 	})
 }
@@ -98,13 +95,13 @@ func TestValidateState(t *testing.T) {
 func TestValidateStep(t *testing.T) {
 	l := Limits{}.withDefaults()
 	prev := tankAt(0, 0)
-	pin := anchor{pos: prev.Position, orient: prev.Orientation, at: 50, stamp: 10}
+	pin := Anchor{Pos: prev.Position, Orient: prev.Orientation, At: 50, Stamp: 10}
 	for _, tc := range []struct {
 		name      string
 		dt, dx    float64 // since the anchor: host time, travel
 		stamp     float64 // owner timestamp
 		ok        bool
-		yaw, tilt float64 // heading and pitch, rad: checkMove's, not checked here
+		yaw, tilt float64 // heading and pitch, rad: the Mover's, not checked here
 	}{
 		{name: "tilt over a crest", dt: 0.034, stamp: 10.034, tilt: 0.68, ok: true},
 		{name: "drive", dt: 0.1, dx: 2, stamp: 10.1, ok: true},
@@ -120,18 +117,18 @@ func TestValidateStep(t *testing.T) {
 		next.Time = tc.stamp
 		next.Position[0] += tc.dx
 		next.Orientation = geom.YawQuat(tc.yaw).Mul(mgl64.QuatRotate(tc.tilt, mgl64.Vec3{0, 0, 1}))
-		if err := validateStep(&pin, &next, pin.at+tc.dt, &l); (err == nil) != tc.ok {
+		if err := validateStep(&pin, &next, pin.At+tc.dt, &l); (err == nil) != tc.ok {
 			t.Errorf("%s: validateStep = %v, want ok=%v", tc.name, err, tc.ok)
 		}
 	}
 }
 
 // TestSlackDoesNotAccumulate checks that many small jumps, each within the slack,
-// cannot add up: the anchor grants the slack once per anchorPeriod.
+// cannot add up: the anchor grants the slack once per AnchorPeriod.
 func TestSlackDoesNotAccumulate(t *testing.T) {
 	l := Limits{}.withDefaults()
 	s := tankAt(0, 0)
-	pin := anchor{pos: s.Position, orient: s.Orientation, at: 0}
+	pin := Anchor{Pos: s.Position, Orient: s.Orientation, At: 0}
 	accepted := 0.0
 	for i := 1; i <= 100; i++ { // 100 updates in 0.1 s, each 2 m further
 		now := float64(i) * 0.001
@@ -139,7 +136,7 @@ func TestSlackDoesNotAccumulate(t *testing.T) {
 		next.Time = now
 		next.Position[0] += 2
 		if validateStep(&pin, &next, now, &l) == nil {
-			pin.advance(&next, now)
+			pin.Advance(&next, now)
 			s = next
 			accepted = s.Position[0]
 		}

@@ -73,8 +73,7 @@ type hostActor struct {
 	team  uint8
 	seq   wire.SeqFilter
 	state deadreckon.State // last accepted, host-clock time
-	pin   anchor           // for the plausibility check of the next updates
-	move  moveTrack        // for the movement checks of the next updates
+	pin   Anchor           // for the plausibility checks of the next updates
 	// moved is set while the owner may still publish from where it asked to spawn,
 	// not yet knowing that the judge placed the tank elsewhere.
 	moved *placement
@@ -83,7 +82,7 @@ type hostActor struct {
 // placement is where the owner asked a spawn the judge placed elsewhere, and until
 // when its updates from there are expected (host-clock seconds).
 type placement struct {
-	asked anchor
+	asked Anchor
 	until float64
 }
 
@@ -309,11 +308,12 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	if !ok {
 		return errors.New("spawn: no free actor id")
 	}
-	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s,
-		pin: anchor{pos: s.Position, orient: s.Orientation, at: now, stamp: s.Time, speed: s.Velocity.Len()}}
-	a.move.start(&s, &asked, now)
+	a := &hostActor{id: id, owner: owner.id, name: name, team: team, state: s, pin: anchorAt(&s, now)}
+	if mv := m.h.cfg.Mover; mv != nil {
+		mv.Spawned(uint32(id), uint32(owner.id), s, asked, now)
+	}
 	if d := (mgl64.Vec2{s.Position[0] - asked.Position[0], s.Position[2] - asked.Position[2]}).Len(); d > m.h.lim.PositionSlack {
-		a.moved = &placement{asked: anchor{pos: asked.Position, orient: asked.Orientation, at: now, stamp: asked.Time, speed: asked.Velocity.Len()}, until: now + placementGrace}
+		a.moved = &placement{asked: anchorAt(&asked, now), until: now + placementGrace}
 	}
 	a.seq.Set(seq)
 	m.actors[id] = a
@@ -335,6 +335,9 @@ func (m *match) despawn(a *hostActor, reason wire.DespawnReason) {
 	}
 	for _, q := range m.order {
 		delete(q.lastRelay, a.id)
+	}
+	if mv := m.h.cfg.Mover; mv != nil {
+		mv.Despawned(uint32(a.id), m.h.now())
 	}
 	m.broadcast(&wire.Despawn{Actor: a.id, Reason: reason})
 	m.judged(func(j Judge) { j.Despawned(uint32(a.id), m.h.now()) })

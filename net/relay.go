@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -140,26 +139,28 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	}
 	next := u.State
 	err := validateState(&next, m.h.match, &m.h.lim, now)
+	mover := m.h.cfg.Mover
 	if err == nil {
-		// On the map's ground the movement checks hold the travel (the tank's, in
-		// the ground plane) and the height; without it, the generic bound holds
-		// the travel in three dimensions.
-		if m.h.move.ground != nil {
-			err = a.pin.checkStamp(&next)
+		// A grounded mover holds the travel (the tank's, in the ground plane) and
+		// the height; without one, the generic bound holds the travel in three
+		// dimensions.
+		if mover != nil && m.h.grounded {
+			err = a.pin.CheckStamp(&next)
 		} else {
 			err = validateStep(&a.pin, &next, now, &m.h.lim)
 		}
 	}
-	if err == nil {
-		m.meet(a, &next, now)
-		err = checkMove(&a.move, &a.pin, &next, now, &m.h.move, &m.h.lim)
+	if err == nil && mover != nil {
+		err = mover.Move(uint32(a.id), &next, &a.pin, now, &m.h.lim)
 	}
 	if err != nil && a.supersededByPlacement(&u.State, now, &m.h.lim) {
 		m.stats.Superseded++
 		return nil, fmt.Errorf("actor %d: %w", u.Actor, ErrSuperseded)
 	}
 	if err != nil {
-		a.move.refused(&a.pin, &next, now, err, &m.h.move, &m.h.lim)
+		if mover != nil {
+			mover.Refused(uint32(a.id), &next, &a.pin, now, err, &m.h.lim)
+		}
 		m.stats.Moves.count(err) // an update superseded by a placement is no refusal
 		m.stats.Invalid++
 		p.logReject("update rejected", fmt.Errorf("actor %d: %w", u.Actor, err))
@@ -168,34 +169,10 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	a.moved = nil // the owner publishes from where the host put it
 	a.seq.Set(u.Seq)
 	a.state = next
-	a.pin.advance(&next, now)
+	a.pin.Advance(&next, now)
 	m.stats.Accepted++
 	p.lastPublish, p.published = now, true
 	return a, nil
-}
-
-// meet records in a's track whether next, arriving at host time now, or a's last
-// accepted state is next to another actor's last accepted state: within the distance
-// at which two hulls touch, plus the position slack and how far the other can have
-// moved since (at the shove bound, for at most an anchor period).
-func (m *match) meet(a *hostActor, next *deadreckon.State, now float64) {
-	mo := &m.h.move
-	for _, o := range m.actors {
-		if o == a {
-			continue
-		}
-		r := mo.contact + m.h.lim.PositionSlack + mo.shove*math.Min(math.Max(0, now-o.move.lastAt), anchorPeriod)
-		p := o.state.Position
-		if within(next.Position, p, r) || within(a.move.last.Position, p, r) {
-			a.move.met(now, o.owner != a.owner)
-		}
-	}
-}
-
-// within reports whether p and q are at most r apart in the ground plane.
-func within(p, q mgl64.Vec3, r float64) bool {
-	dx, dz := p[0]-q[0], p[2]-q[2]
-	return dx*dx+dz*dz <= r*r
 }
 
 // supersededByPlacement reports whether next, refused against where the host placed

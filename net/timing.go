@@ -42,10 +42,10 @@ func clampStamp(stamp, received, rtt float64) (float64, bool) {
 }
 
 // silentGap is how old, in seconds, an actor's anchor must be for the next update to
-// count as coming after silence. Anchors move every anchorPeriod while updates flow,
+// count as coming after silence. Anchors move every AnchorPeriod while updates flow,
 // so only an actor that went quiet (a parked tank publishing only heartbeats, a lost
 // link, or a cheat who waits to jump) has an older one.
-const silentGap = 1.5 * anchorPeriod
+const silentGap = 1.5 * AnchorPeriod
 
 // speedSlack is the speed in m/s added to an anchor's reported speed before its
 // reach is computed: collisions change a tank's velocity faster than its engine.
@@ -69,15 +69,16 @@ func reach(v0, dt, vmax, accel float64) float64 {
 	return v0*t1 + 0.5*accel*t1*t1 + vmax*(dt-t1)
 }
 
-// maxTravel returns how far in meters an actor may honestly have moved dt seconds
-// after its anchor, at which it was moving at speed v0. Up to silentGap the bound is
+// MaxTravel returns how far in meters an actor may honestly have moved dt seconds
+// after its anchor, at which it was moving at speed v0, under l's MaxSpeed,
+// MaxAcceleration and PositionSlack. Up to silentGap the bound is
 // the top speed times the time (what the anchor period has always allowed, loose
 // enough for collisions). After silence it is what the tank can reach from its
 // anchored speed under the speed and acceleration limits, so that a cheat cannot go
 // quiet and then jump as far as top speed over the whole silence would allow (a
 // tank at rest covers at most 139 m in 5 s, 145 m with the slacks, not 150).
 // PositionSlack is added either way.
-func maxTravel(v0, dt float64, l *Limits) float64 {
+func (l *Limits) MaxTravel(v0, dt float64) float64 {
 	if dt <= 0 {
 		return l.PositionSlack
 	}

@@ -71,15 +71,15 @@ func TestMaxTravel(t *testing.T) {
 		{"60 s parked, then 30 m", 0, 60, 30, true},
 		{"60 s parked, then farther than top speed allows", 0, 60, 1800, false},
 	} {
-		if got := tc.d <= maxTravel(tc.v0, tc.dt, &l); got != tc.ok {
+		if got := tc.d <= l.MaxTravel(tc.v0, tc.dt); got != tc.ok {
 			t.Errorf("%s: %v m in %v s from %v m/s allowed = %v (bound %.2f m), want %v", tc.name, tc.d, tc.dt, tc.v0,
-				got, maxTravel(tc.v0, tc.dt, &l), tc.ok)
+				got, l.MaxTravel(tc.v0, tc.dt), tc.ok)
 		}
 	}
 	// The bound never shrinks as time passes, across the switch at silentGap too.
 	for _, v0 := range []float64{0, 10, 30} {
 		for dt := 0.0; dt < 10; dt += 0.01 {
-			if a, b := maxTravel(v0, dt, &l), maxTravel(v0, dt+0.01, &l); b < a-1e-9 {
+			if a, b := l.MaxTravel(v0, dt), l.MaxTravel(v0, dt+0.01); b < a-1e-9 {
 				t.Fatalf("maxTravel(%v, %v) = %v, then %v at %v s", v0, dt, a, b, dt+0.01)
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -86,7 +87,7 @@ func runSpawnChurn(b *testing.B) churnResult {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Judge: ref,
+	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Judge: ref, Mover: NewMover(tank.Spec{}, nil),
 		Match: net.MatchSettings{Extent: churnExtent(m)}})
 	if err != nil {
 		b.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/record"
 	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -623,7 +624,7 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, limits net.Limits, 
 	return net.HostConfig{
 		Addr: addr, Passphrase: pass, Name: name, Logger: log, Limits: limits,
 		Match: net.MatchSettings{Map: mp.Name(), Extent: mapExtent(mp)},
-		Judge: ref, Ground: mp.SurfaceAt,
+		Judge: ref, Mover: referee.NewMover(tank.Spec{}, mp.SurfaceAt),
 	}, ref, nil
 }
 

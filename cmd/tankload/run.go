@@ -23,6 +23,8 @@ import (
 	"github.com/treadline/treadline/internal/geom"
 	tlnet "github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/tank"
 )
 
 // botResult is what the bots measured; the child process prints it as JSON.
@@ -67,6 +69,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 			Timeout: 10 * time.Second,
 		},
 		Thinning: thinning(cfg.thin),
+		Mover:    referee.NewMover(tank.Spec{}, nil),
 		Logger:   slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {

@@ -49,9 +49,9 @@ type Config struct {
 	// Extent is the half-width of the square the host accepts positions in, m. If
 	// zero, defaults to net.DefaultExtent.
 	Extent float64
-	// Ground, if set, is the ground the host holds tanks on (net.HostConfig.Ground):
-	// for a map, its SurfaceAt.
-	Ground func(x, z float64) (h float64, ok bool)
+	// Mover, if set, holds each update to what its tank can do
+	// (net.HostConfig.Mover): referee.NewMover, on a map's SurfaceAt.
+	Mover net.Mover
 	// Tap, if set, sees what the host relays and sends (net.HostConfig.Tap).
 	Tap net.Tap
 }
@@ -76,7 +76,7 @@ func New(cfg Config) (*Rig, error) {
 	}
 	clk := &Clock{}
 	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
-		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}, Ground: cfg.Ground, Tap: cfg.Tap})
+		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}, Mover: cfg.Mover, Tap: cfg.Tap})
 	if err != nil {
 		return nil, fmt.Errorf("gametest: %w", err)
 	}

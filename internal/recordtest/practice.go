@@ -23,6 +23,7 @@ import (
 	"github.com/treadline/treadline/record"
 	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/session"
+	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -130,7 +131,7 @@ func Practice(cfg Config) (*Live, error) {
 	// in-process host does; the sink gets its writer once the file is made.
 	sink := &record.Sink{}
 	uplink := record.NewUplinkTap(sink, nil)
-	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge, Tap: uplink,
+	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge, Mover: referee.NewMover(tank.Spec{}, nil), Tap: uplink,
 		Limits: net.Limits{MaxActorsPerPlayer: max(cfg.Bots, net.DefaultMaxActorsPerPlayer)}})
 	if err != nil {
 		return nil, err

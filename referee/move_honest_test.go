@@ -1,16 +1,14 @@
-package net
+package referee
 
 import (
 	"errors"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
-	"github.com/treadline/treadline/internal/poll"
-	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/tank"
 )
 
@@ -84,7 +82,7 @@ func traceGround(updates []honestUpdate) func(x, z float64) (float64, bool) {
 }
 
 // replayHonest runs the host's checks of one actor on the map's ground (the stamp,
-// then checkMove, as match.accept does) over updates on traceGround, the first being
+// then checkMove, as the host and Mover.Move do) over updates on traceGround, the first being
 // where the track and anchor start; metAt, if not nil, says whether the host saw the
 // tank next to another player's tank at an update. It returns the refusals.
 func replayHonest(updates []honestUpdate, metAt func(i int) bool) []error {
@@ -99,19 +97,19 @@ func replayHonest(updates []honestUpdate, metAt func(i int) bool) []error {
 // replayStates runs the host's checks of one actor on ground over states received at
 // their timestamps, as replayHonest does, and returns the refusals.
 func replayStates(states []deadreckon.State, ground func(x, z float64) (float64, bool), metAt func(i int) bool) []error {
-	l := Limits{}.withDefaults()
+	l := defaultLimits()
 	mo := newMotion(tank.Spec{}, ground)
 	s0 := states[0]
 	var tr moveTrack
 	tr.start(&s0, &s0, s0.Time)
-	pin := anchor{pos: s0.Position, orient: s0.Orientation, at: s0.Time, stamp: s0.Time, speed: s0.Velocity.Len()}
+	pin := net.Anchor{Pos: s0.Position, Orient: s0.Orientation, At: s0.Time, Stamp: s0.Time, Speed: s0.Velocity.Len()}
 	var refused []error
 	for i, next := range states[1:] {
 		at := next.Time
 		if metAt != nil && metAt(i+1) {
 			tr.met(at, true)
 		}
-		err := pin.checkStamp(&next)
+		err := pin.CheckStamp(&next)
 		if err == nil {
 			err = checkMove(&tr, &pin, &next, at, &mo, &l)
 		}
@@ -120,7 +118,7 @@ func replayStates(states []deadreckon.State, ground func(x, z float64) (float64,
 			refused = append(refused, err)
 			continue
 		}
-		pin.advance(&next, at)
+		pin.Advance(&next, at)
 	}
 	return refused
 }
@@ -161,7 +159,7 @@ func TestSpunTankNotRefused(t *testing.T) {
 // its tracks, or a collision's spin (newMotion: 3.3 rad/s alone, 8.9 rad/s next to
 // another tank, with arrivalJitter and the turn slack). Pitch and roll are free.
 func TestCheckMoveTurn(t *testing.T) {
-	l := Limits{}.withDefaults()
+	l := defaultLimits()
 	mo := newMotion(tank.Spec{}, flatGround)
 	for _, c := range []struct {
 		name      string
@@ -186,7 +184,7 @@ func TestCheckMoveTurn(t *testing.T) {
 		s.Time = 10
 		var tr moveTrack
 		tr.start(&s, &s, 10)
-		pin := anchor{pos: s.Position, orient: s.Orientation, at: 10, stamp: 10}
+		pin := net.Anchor{Pos: s.Position, Orient: s.Orientation, At: 10, Stamp: 10}
 		if c.met {
 			tr.met(10, false)
 		}
@@ -205,12 +203,12 @@ func TestCheckMoveTurn(t *testing.T) {
 // anchor at 22.5 m/s (the governed bound over an anchor period), with one slack at
 // most.
 func TestYieldGainsNothing(t *testing.T) {
-	l := Limits{}.withDefaults()
+	l := defaultLimits()
 	mo := newMotion(tank.Spec{}, flatGround)
 	s := tankAt(0, 0)
 	var tr moveTrack
 	tr.start(&s, &s, 0)
-	pin := anchor{pos: s.Position, orient: s.Orientation}
+	pin := net.Anchor{Pos: s.Position, Orient: s.Orientation}
 	for i := 1; i <= 100; i++ {
 		now := 0.1 * float64(i)
 		next := s
@@ -218,60 +216,11 @@ func TestYieldGainsNothing(t *testing.T) {
 		if err := checkMove(&tr, &pin, &next, now, &mo, &l); err != nil {
 			tr.refused(&pin, &next, now, err, &mo, &l)
 		} else {
-			pin.advance(&next, now)
+			pin.Advance(&next, now)
 		}
 	}
-	if want := 22.5*10 + l.PositionSlack; pin.pos[0] > want {
-		t.Errorf("after 10 s at 30 m/s the anchor is at %.1f m, beyond %.1f m", pin.pos[0], want)
-	}
-}
-
-// TestShoveSeenByTheHost replays shovedAtRest on the host, from a client writing raw
-// updates: next to another player's tank (the one that shoved it) every update is
-// accepted; alone, only the marginal one is refused, and none after it.
-func TestShoveSeenByTheHost(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		shover  bool
-		invalid uint64
-	}{{"next to another player's tank", true, 0}, {"alone", false, 1}} {
-		t.Run(c.name, func(t *testing.T) {
-			clk := &manualClock{}
-			h := testHost(t, HostConfig{Clock: clk, Ground: flatGround})
-			victim := pipeJoin(t, h, ClientConfig{Name: "victim", Clock: clk})
-			u0 := shovedAtRest[0]
-			if c.shover {
-				other := pipeJoin(t, h, ClientConfig{Name: "other", Clock: clk})
-				if _, err := other.Spawn("other", 2, tankAt(u0.x-5, u0.z)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			s0 := tankAt(u0.x, u0.z)
-			s0.Orientation = geom.YawQuat(u0.yaw)
-			actor, err := victim.Spawn("victim", 1, s0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			start, at := victim.HostNow(), u0.at
-			for i, u := range shovedAtRest[1:] {
-				clk.Advance(time.Duration((u.at - at) * float64(time.Second)))
-				at = u.at
-				s := tankAt(u.x, u.z)
-				s.Time = start + u.at - u0.at
-				s.Velocity, s.Orientation = mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
-				st := h.Stats()
-				if err := victim.sendRaw(rawBatch(t, wire.Update{Actor: wire.ActorID(actor), Seq: uint16(i + 1), State: s}), false); err != nil {
-					t.Fatal(err)
-				}
-				poll.Until(t, 2*time.Second, "update judged", func() bool {
-					now := h.Stats()
-					return now.Accepted+now.Invalid > st.Accepted+st.Invalid
-				})
-			}
-			if st := h.Stats(); st.Invalid != c.invalid {
-				t.Errorf("%d of %d updates refused (movement %+v), want %d", st.Invalid, len(shovedAtRest)-1, st.Moves, c.invalid)
-			}
-		})
+	if want := 22.5*10 + l.PositionSlack; pin.Pos[0] > want {
+		t.Errorf("after 10 s at 30 m/s the anchor is at %.1f m, beyond %.1f m", pin.Pos[0], want)
 	}
 }
 
@@ -281,7 +230,7 @@ func TestShoveSeenByTheHost(t *testing.T) {
 // its velocities explain, 4.9 m allowed without the shove). Next to a foreign tank
 // that is a shove; away from every tank it is refused.
 func TestShovedPastItsVelocity(t *testing.T) {
-	l := Limits{}.withDefaults()
+	l := defaultLimits()
 	mo := newMotion(tank.Spec{}, flatGround)
 	for _, shoved := range []bool{true, false} {
 		s := tankAt(0, 0)
@@ -289,7 +238,7 @@ func TestShovedPastItsVelocity(t *testing.T) {
 		var tr moveTrack
 		tr.start(&s, &s, 10)
 		// Anchored a second before, 0.75 s of driving behind.
-		pin := anchor{pos: s.Position.Sub(mgl64.Vec3{12.28, 0, 0}), orient: s.Orientation, at: 9.25, stamp: 9.25, speed: 16.37}
+		pin := net.Anchor{Pos: s.Position.Sub(mgl64.Vec3{12.28, 0, 0}), Orient: s.Orientation, At: 9.25, Stamp: 9.25, Speed: 16.37}
 		if shoved {
 			tr.met(10.25, true)
 		}
@@ -349,8 +298,8 @@ func TestLandedBetweenUpdatesNotRefused(t *testing.T) {
 	}
 	hover := append([]up(nil), trace[:4]...)
 	hover[3].y = 9.7 // 1.1 m above the highest ground on the way, 2.4 m above the fall
-	var me *moveError
-	if errs := run(hover); len(errs) != 1 || !errors.As(errs[0], &me) || me.reason != moveHeight {
+	var me *net.MoveError
+	if errs := run(hover); len(errs) != 1 || !errors.As(errs[0], &me) || me.Reason != net.MoveHeight {
 		t.Errorf("hovering: refusals %v, want one for its height", errs)
 	}
 }
