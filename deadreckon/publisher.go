@@ -167,6 +167,16 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 	}
 	p.measure(&s)
 	p.budget.refill(s.Time)
+	d := p.due(&s)
+	if d == NoUpdate {
+		return NoUpdate, State{}
+	}
+	return d, p.publish(&s, d == FullUpdate)
+}
+
+// due says which update, if any, sample s calls for once its errors are measured
+// and the budget refilled; the first update and breaks are decided before.
+func (p *Publisher) due(s *Sample) Decision {
 	// An urgent change, a braking onset or a start goes out at once; within
 	// MinInterval only they do, from the allowance of early updates but for a start
 	// and its copies, which a standing actor has saved for. Only heartbeats, breaks
@@ -176,19 +186,19 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 	freeStart := start && (p.follows == 0 || p.startCopies)
 	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
 		!(urgent && p.budget.tokens >= 1 && (freeStart || p.early.take(p.prevT))) {
-		return NoUpdate, State{}
+		return NoUpdate
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
-		return FullUpdate, p.publish(&s, true)
+		return FullUpdate
 	}
-	if !urgent && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold*p.stretch()) ||
+	if !urgent && !p.exceeded(s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold*p.stretch()) ||
 		p.budget.tokens < 1 {
-		return NoUpdate, State{}
+		return NoUpdate
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
-		return FullUpdate, p.publish(&s, true)
+		return FullUpdate
 	}
-	return PartialUpdate, p.publish(&s, false)
+	return PartialUpdate
 }
 
 func (p *Publisher) validSample(s *Sample) bool {
