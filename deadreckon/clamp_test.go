@@ -111,9 +111,7 @@ func TestClampLedge(t *testing.T) {
 	for _, mode := range []ClampMode{ClampNone, ClampUp, ClampAlways} {
 		a := NewActor(Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: mode, Offset: offset}})
 		_ = a.Receive(State{Time: 0, Position: mgl64.Vec3{0, 5 + offset, 0}, Velocity: mgl64.Vec3{8, 0, 0}, Orientation: mgl64.QuatIdent()}, 0)
-		fell := false
-		below := false
-		prevY := 0.0
+		run := ledgeRun{g: g, mode: mode, offset: offset}
 		for f := 1; f <= 180; f++ {
 			now := float64(f) * frame
 			if f == 75 { // just past the edge: the tank starts to fall
@@ -123,61 +121,86 @@ func TestClampLedge(t *testing.T) {
 			a.Advance(now)
 			reck := a.Reckoned()
 			a.ClampTo(g, mgl64.Vec3{})
-			got := a.Reckoned()
-			c := a.LastClamp()
-			switch mode {
-			case ClampNone:
-				if got != reck || c.Clamped {
-					t.Fatalf("none: clamping changed the state at frame %d", f)
-				}
-				if h, _ := g.HeightAt(got.Position[0], 0); got.Position[1] < h+offset-0.5 {
-					below = true
-				}
-			case ClampUp:
-				if got.Position[1] < c.Ground-1e-12 {
-					t.Fatalf("up: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
-				}
-				if got.Position[1] > c.Ground+0.1 {
-					fell = true
-				}
-			case ClampAlways:
-				// On the ground, or above it while falling no faster than gravity.
-				if got.Position[1] < c.Ground-1e-12 {
-					t.Fatalf("always: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
-				}
-				if drop := prevY - got.Position[1]; f > 1 && drop > Gravity*now*frame+1e-9 {
-					t.Fatalf("always: dropped %v m in one frame at frame %d", drop, f)
-				}
-				if got.Position[1] > c.Ground+1e-12 {
-					fell = true
-				}
-				prevY = got.Position[1]
-			}
-			if mode != ClampNone {
-				// Never below the ground under the origin, never tilted into the drop:
-				// the hull rests level on the plateau or on the plain.
-				h, _ := g.HeightAt(got.Position[0], got.Position[2])
-				if c.NumHits != 3 || math.Abs(c.Ground-(h+offset)) > 1e-12 {
-					t.Fatalf("frame %d: ground %v with hits %v, height %v under the origin", f, c.Ground, c.Hits, h)
-				}
-				if c.Normal[1] < 1-1e-9 {
-					t.Fatalf("frame %d: tilted by the clamp, normal %v", f, c.Normal)
-				}
-			}
+			run.frame(t, f, now, reck, a.Reckoned(), a.LastClamp())
 		}
-		if mode == ClampNone && !below {
+		run.finish(t, a.Reckoned())
+	}
+}
+
+// ledgeRun checks the frames of TestClampLedge's tank in one clamp mode and keeps
+// what the run has shown so far.
+type ledgeRun struct {
+	g      groundtest.Ledge
+	mode   ClampMode
+	offset float64
+	fell   bool    // above the ground (ClampUp, ClampAlways) at some frame
+	below  bool    // sunk half a meter into the ground (ClampNone) at some frame
+	prevY  float64 // the height shown at the last frame, m
+}
+
+// frame checks frame f at time now: reck reckoned, got shown after ClampTo, c the
+// clamp's details.
+func (r *ledgeRun) frame(t *testing.T, f int, now float64, reck, got State, c ClampResult) {
+	t.Helper()
+	switch r.mode {
+	case ClampNone:
+		if got != reck || c.Clamped {
+			t.Fatalf("none: clamping changed the state at frame %d", f)
+		}
+		if h, _ := r.g.HeightAt(got.Position[0], 0); got.Position[1] < h+r.offset-0.5 {
+			r.below = true
+		}
+		return
+	case ClampUp:
+		if got.Position[1] < c.Ground-1e-12 {
+			t.Fatalf("up: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
+		}
+		if got.Position[1] > c.Ground+0.1 {
+			r.fell = true
+		}
+	case ClampAlways:
+		// On the ground, or above it while falling no faster than gravity.
+		if got.Position[1] < c.Ground-1e-12 {
+			t.Fatalf("always: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
+		}
+		if drop := r.prevY - got.Position[1]; f > 1 && drop > Gravity*now*frame+1e-9 {
+			t.Fatalf("always: dropped %v m in one frame at frame %d", drop, f)
+		}
+		if got.Position[1] > c.Ground+1e-12 {
+			r.fell = true
+		}
+		r.prevY = got.Position[1]
+	}
+	// Never below the ground under the origin, never tilted into the drop: the hull
+	// rests level on the plateau or on the plain.
+	h, _ := r.g.HeightAt(got.Position[0], got.Position[2])
+	if c.NumHits != 3 || math.Abs(c.Ground-(h+r.offset)) > 1e-12 {
+		t.Fatalf("frame %d: ground %v with hits %v, height %v under the origin", f, c.Ground, c.Hits, h)
+	}
+	if c.Normal[1] < 1-1e-9 {
+		t.Fatalf("frame %d: tilted by the clamp, normal %v", f, c.Normal)
+	}
+}
+
+// finish checks that the run tested what it is for, last the state shown at its
+// end.
+func (r *ledgeRun) finish(t *testing.T, last State) {
+	t.Helper()
+	switch r.mode {
+	case ClampNone:
+		if !r.below {
 			t.Error("none: the unclamped tank never sank: the scenario does not test anything")
 		}
-		if mode == ClampAlways && !fell {
-			t.Error("always: the tank never fell: the drop was not limited")
-		}
-		if mode == ClampUp && !fell {
+	case ClampUp:
+		if !r.fell {
 			t.Error("up: the tank was never free above the ground")
 		}
-		if mode == ClampAlways {
-			if y := a.Reckoned().Position[1]; math.Abs(y-offset) > 1e-9 {
-				t.Errorf("always: final y %v, want %v", y, offset)
-			}
+	case ClampAlways:
+		if !r.fell {
+			t.Error("always: the tank never fell: the drop was not limited")
+		}
+		if y := last.Position[1]; math.Abs(y-r.offset) > 1e-9 {
+			t.Errorf("always: final y %v, want %v", y, r.offset)
 		}
 	}
 }
