@@ -205,8 +205,13 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 		if d := hc - base; d > supportStep || d < -supportStep {
 			h.onStep(g, pos, hc)
 			base = hc
+		} else if d == d {
+			// Never below the ground under the origin. Both are finite here, where
+			// the builtin max is math.Max without its call (an assembly routine on
+			// amd64, which the hot path cannot afford).
+			base = max(base, hc)
 		} else {
-			base = math.Max(base, hc) // never below the ground under the origin
+			base = math.Max(base, hc) // NaN, or both infinite: math.Max's answer
 		}
 	}
 	// The hit triangle's upward normal c, unnormalized, and n, its unit vector; a
@@ -440,7 +445,7 @@ func (f *Fall) Limit(y, now float64) float64 {
 		if low := f.y + f.vy*dt - 0.5*Gravity*dt*dt; y < low-fallStep {
 			y, f.vy = low, f.vy-Gravity*dt
 		} else {
-			f.vy = math.Min(0, (y-f.y)/dt)
+			f.vy = min(0, (y-f.y)/dt) // math.Min(0, …) to the bit, without its call
 		}
 	case y < f.y:
 		y = f.y // a second call at one instant does not fall further
