@@ -258,7 +258,17 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	tx, ty, tz = tx*k, ty*k, tz*k
 	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
 	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
-	r.Orientation = geom.UprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz)
+	// geom.UprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: too large
+	// to inline, and a call here spills the whole frame (TestClampMatchesUprightQuat
+	// holds the two to the bit).
+	wy := sx - tz
+	sg := math.Copysign(1, wy)
+	qw := 1 + tx + ny + sz + math.Abs(wy)
+	qx := nz - sy + sg*(nx+ty)
+	qy := wy + sg*(1+ny-tx-sz)
+	qz := ty - nx + sg*(sy+nz)
+	k = 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
+	r.Orientation = mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
 }
 
 // footprintHits is the triangle a three-ray clamp rests on: x and z where each ray

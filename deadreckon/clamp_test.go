@@ -2,6 +2,7 @@ package deadreckon
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -297,5 +298,45 @@ func TestClampMaxTilt(t *testing.T) {
 	up := geom.Rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
 	if tilt := math.Acos(up[1]); math.Abs(tilt-DefaultMaxTilt) > 1e-9 || up[0] >= 0 {
 		t.Errorf("on a 63° slope rising along +X: tilt %.2f°, up %v; want %.0f° leaning back", tilt/deg, up, DefaultMaxTilt/deg)
+	}
+}
+
+// TestClampMatchesUprightQuat checks that the three-ray clamp's written-out conversion
+// of its ground frame to a quaternion is geom.UprightQuat to the bit, on tilted
+// planes under poses facing every way: the frame is rebuilt from the clamp's hits
+// with the clamp's own arithmetic.
+func TestClampMatchesUprightQuat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	c := Clamp{Footprint: tankFootprint(), Mode: ClampAlways, Offset: 1}
+	for i := 0; i < 2000; i++ {
+		g := groundtest.Plane{Height: rng.Float64(), SlopeX: 0.6*rng.Float64() - 0.3, SlopeZ: 0.6*rng.Float64() - 0.3}
+		pos := mgl64.Vec3{rng.Float64()*200 - 100, 0, rng.Float64()*200 - 100}
+		pos[1], _ = g.HeightAt(pos[0], pos[2])
+		q := geom.QuatMul(geom.YawQuat(rng.Float64()*2*math.Pi),
+			geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.2 * rng.NormFloat64(), 0, 0.2 * rng.NormFloat64()}}))
+		r := ClampPose(g, pos, q, c)
+		if !r.Clamped || r.NumHits != 3 {
+			t.Fatalf("pose %d: no three-ray clamp: %+v", i, r)
+		}
+		// The hits' upward normal, unnormalized (cx, cy, cz) and unit (r.Normal), and
+		// the pose's heading lifted into the ground plane, as clamp3 computes them.
+		h := r.Hits
+		ax, ay, az := h[1][0]-h[0][0], h[1][1]-h[0][1], h[1][2]-h[0][2]
+		bx, by, bz := h[2][0]-h[0][0], h[2][1]-h[0][1], h[2][2]-h[0][2]
+		cx, cy, cz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
+		if cy < 0 {
+			cx, cy, cz = -cx, -cy, -cz
+		}
+		nx, ny, nz := r.Normal[0], r.Normal[1], r.Normal[2]
+		qn := geom.QuatNormalize(q)
+		w, x, y, z := qn.W, qn.V[0], qn.V[1], qn.V[2]
+		fx, fz := 1-2*(y*y+z*z), 2*(x*z-w*y)
+		tx, ty, tz := fx*cy, -(fx*cx + fz*cz), fz*cy
+		k := 1 / math.Sqrt(tx*tx+ty*ty+tz*tz)
+		tx, ty, tz = tx*k, ty*k, tz*k
+		sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
+		if want := geom.UprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz); r.Orientation != want {
+			t.Fatalf("pose %d: clamp orientation %v, geom.UprightQuat %v", i, r.Orientation, want)
+		}
 	}
 }
