@@ -1,9 +1,18 @@
 package deadreckon
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/treadline/treadline/internal/geom"
+)
 
 // Algorithm selects how a remote actor's displayed state follows its updates.
 // The zero value is ProjectiveVelocityBlend, the default.
+//
+// An algorithm is its constant below, its name in algorithmNames and its case in
+// (*Actor).reckon, which calls the method that reckons it: Static, Linear and
+// Quadratic are here, projective velocity blending and CubicBezier in pvb.go,
+// TwoPath in twopath.go, Delayed in delayed.go.
 type Algorithm uint8
 
 const (
@@ -54,4 +63,48 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 		}
 	}
 	return 0, fmt.Errorf("deadreckon: unknown algorithm %q", s)
+}
+
+// reckonNow computes a.rk for the current a.tt, the blend's hot path first.
+func (a *Actor) reckonNow() {
+	if a.alg == ProjectiveVelocityBlend {
+		a.reckonBlend()
+	} else {
+		a.reckon()
+	}
+}
+
+// reckon computes a.rk for the current a.tt with the actor's algorithm.
+func (a *Actor) reckon() {
+	switch a.alg {
+	case Static:
+		return // set once by the update (snap)
+	case Linear, Quadratic:
+		a.reckonProjected()
+	case TwoPath:
+		a.reckonTwoPath()
+	case Delayed:
+		a.reckonDelayed()
+	default:
+		a.reckonBlend()
+	}
+}
+
+// reckonProjected computes a.rk for Linear and Quadratic: the last-known state
+// projected with its velocity (and, for Quadratic, its acceleration), snapped to at
+// each update.
+func (a *Actor) reckonProjected() {
+	lk := &a.lk
+	tt := a.tt
+	age := a.lead + tt
+	out := &a.rk
+	k := 0.0
+	if a.alg == Quadratic {
+		k = 0.5 * age * age
+	}
+	out.pos = lk.Position.Add(lk.Velocity.Mul(age)).Add(lk.Acceleration.Mul(k))
+	// Unit quaternions multiply to a unit quaternion; the rounding does not
+	// accumulate because qLead is recomputed at each update.
+	out.rot = geom.QuatMul(geom.AxisRotation(a.wAxis, a.wRate*(age-a.gLead)), a.qLead)
+	a.reckonArticulations(age-a.gLead, age, 1)
 }

@@ -205,8 +205,13 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 		if d := hc - base; d > supportStep || d < -supportStep {
 			h.onStep(g, pos, hc)
 			base = hc
+		} else if d == d {
+			// Never below the ground under the origin. Both are finite here, where
+			// the builtin max is math.Max without its call (an assembly routine on
+			// amd64, which the hot path cannot afford).
+			base = max(base, hc)
 		} else {
-			base = math.Max(base, hc) // never below the ground under the origin
+			base = math.Max(base, hc) // NaN, or both infinite: math.Max's answer
 		}
 	}
 	// The hit triangle's upward normal c, unnormalized, and n, its unit vector; a
@@ -253,7 +258,17 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	tx, ty, tz = tx*k, ty*k, tz*k
 	// Right axis s = t × n; t ⊥ n, both unit, so (t, n, s) is orthonormal.
 	sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
-	r.Orientation = geom.UprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz)
+	// geom.UprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz), written out: too large
+	// to inline, and a call here spills the whole frame (TestClampMatchesUprightQuat
+	// holds the two to the bit).
+	wy := sx - tz
+	sg := math.Copysign(1, wy)
+	qw := 1 + tx + ny + sz + math.Abs(wy)
+	qx := nz - sy + sg*(nx+ty)
+	qy := wy + sg*(1+ny-tx-sz)
+	qz := ty - nx + sg*(sy+nz)
+	k = 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
+	r.Orientation = mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
 }
 
 // footprintHits is the triangle a three-ray clamp rests on: x and z where each ray
@@ -440,7 +455,7 @@ func (f *Fall) Limit(y, now float64) float64 {
 		if low := f.y + f.vy*dt - 0.5*Gravity*dt*dt; y < low-fallStep {
 			y, f.vy = low, f.vy-Gravity*dt
 		} else {
-			f.vy = math.Min(0, (y-f.y)/dt)
+			f.vy = min(0, (y-f.y)/dt) // math.Min(0, …) to the bit, without its call
 		}
 	case y < f.y:
 		y = f.y // a second call at one instant does not fall further

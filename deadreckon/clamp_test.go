@@ -2,6 +2,7 @@ package deadreckon
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -111,9 +112,7 @@ func TestClampLedge(t *testing.T) {
 	for _, mode := range []ClampMode{ClampNone, ClampUp, ClampAlways} {
 		a := NewActor(Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: mode, Offset: offset}})
 		_ = a.Receive(State{Time: 0, Position: mgl64.Vec3{0, 5 + offset, 0}, Velocity: mgl64.Vec3{8, 0, 0}, Orientation: mgl64.QuatIdent()}, 0)
-		fell := false
-		below := false
-		prevY := 0.0
+		run := ledgeRun{g: g, mode: mode, offset: offset}
 		for f := 1; f <= 180; f++ {
 			now := float64(f) * frame
 			if f == 75 { // just past the edge: the tank starts to fall
@@ -123,61 +122,86 @@ func TestClampLedge(t *testing.T) {
 			a.Advance(now)
 			reck := a.Reckoned()
 			a.ClampTo(g, mgl64.Vec3{})
-			got := a.Reckoned()
-			c := a.LastClamp()
-			switch mode {
-			case ClampNone:
-				if got != reck || c.Clamped {
-					t.Fatalf("none: clamping changed the state at frame %d", f)
-				}
-				if h, _ := g.HeightAt(got.Position[0], 0); got.Position[1] < h+offset-0.5 {
-					below = true
-				}
-			case ClampUp:
-				if got.Position[1] < c.Ground-1e-12 {
-					t.Fatalf("up: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
-				}
-				if got.Position[1] > c.Ground+0.1 {
-					fell = true
-				}
-			case ClampAlways:
-				// On the ground, or above it while falling no faster than gravity.
-				if got.Position[1] < c.Ground-1e-12 {
-					t.Fatalf("always: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
-				}
-				if drop := prevY - got.Position[1]; f > 1 && drop > Gravity*now*frame+1e-9 {
-					t.Fatalf("always: dropped %v m in one frame at frame %d", drop, f)
-				}
-				if got.Position[1] > c.Ground+1e-12 {
-					fell = true
-				}
-				prevY = got.Position[1]
-			}
-			if mode != ClampNone {
-				// Never below the ground under the origin, never tilted into the drop:
-				// the hull rests level on the plateau or on the plain.
-				h, _ := g.HeightAt(got.Position[0], got.Position[2])
-				if c.NumHits != 3 || math.Abs(c.Ground-(h+offset)) > 1e-12 {
-					t.Fatalf("frame %d: ground %v with hits %v, height %v under the origin", f, c.Ground, c.Hits, h)
-				}
-				if c.Normal[1] < 1-1e-9 {
-					t.Fatalf("frame %d: tilted by the clamp, normal %v", f, c.Normal)
-				}
-			}
+			run.frame(t, f, now, reck, a.Reckoned(), a.LastClamp())
 		}
-		if mode == ClampNone && !below {
+		run.finish(t, a.Reckoned())
+	}
+}
+
+// ledgeRun checks the frames of TestClampLedge's tank in one clamp mode and keeps
+// what the run has shown so far.
+type ledgeRun struct {
+	g      groundtest.Ledge
+	mode   ClampMode
+	offset float64
+	fell   bool    // above the ground (ClampUp, ClampAlways) at some frame
+	below  bool    // sunk half a meter into the ground (ClampNone) at some frame
+	prevY  float64 // the height shown at the last frame, m
+}
+
+// frame checks frame f at time now: reck reckoned, got shown after ClampTo, c the
+// clamp's details.
+func (r *ledgeRun) frame(t *testing.T, f int, now float64, reck, got State, c ClampResult) {
+	t.Helper()
+	switch r.mode {
+	case ClampNone:
+		if got != reck || c.Clamped {
+			t.Fatalf("none: clamping changed the state at frame %d", f)
+		}
+		if h, _ := r.g.HeightAt(got.Position[0], 0); got.Position[1] < h+r.offset-0.5 {
+			r.below = true
+		}
+		return
+	case ClampUp:
+		if got.Position[1] < c.Ground-1e-12 {
+			t.Fatalf("up: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
+		}
+		if got.Position[1] > c.Ground+0.1 {
+			r.fell = true
+		}
+	case ClampAlways:
+		// On the ground, or above it while falling no faster than gravity.
+		if got.Position[1] < c.Ground-1e-12 {
+			t.Fatalf("always: y %v below ground %v at frame %d", got.Position[1], c.Ground, f)
+		}
+		if drop := r.prevY - got.Position[1]; f > 1 && drop > Gravity*now*frame+1e-9 {
+			t.Fatalf("always: dropped %v m in one frame at frame %d", drop, f)
+		}
+		if got.Position[1] > c.Ground+1e-12 {
+			r.fell = true
+		}
+		r.prevY = got.Position[1]
+	}
+	// Never below the ground under the origin, never tilted into the drop: the hull
+	// rests level on the plateau or on the plain.
+	h, _ := r.g.HeightAt(got.Position[0], got.Position[2])
+	if c.NumHits != 3 || math.Abs(c.Ground-(h+r.offset)) > 1e-12 {
+		t.Fatalf("frame %d: ground %v with hits %v, height %v under the origin", f, c.Ground, c.Hits, h)
+	}
+	if c.Normal[1] < 1-1e-9 {
+		t.Fatalf("frame %d: tilted by the clamp, normal %v", f, c.Normal)
+	}
+}
+
+// finish checks that the run tested what it is for, last the state shown at its
+// end.
+func (r *ledgeRun) finish(t *testing.T, last State) {
+	t.Helper()
+	switch r.mode {
+	case ClampNone:
+		if !r.below {
 			t.Error("none: the unclamped tank never sank: the scenario does not test anything")
 		}
-		if mode == ClampAlways && !fell {
-			t.Error("always: the tank never fell: the drop was not limited")
-		}
-		if mode == ClampUp && !fell {
+	case ClampUp:
+		if !r.fell {
 			t.Error("up: the tank was never free above the ground")
 		}
-		if mode == ClampAlways {
-			if y := a.Reckoned().Position[1]; math.Abs(y-offset) > 1e-9 {
-				t.Errorf("always: final y %v, want %v", y, offset)
-			}
+	case ClampAlways:
+		if !r.fell {
+			t.Error("always: the tank never fell: the drop was not limited")
+		}
+		if y := last.Position[1]; math.Abs(y-r.offset) > 1e-9 {
+			t.Errorf("always: final y %v, want %v", y, r.offset)
 		}
 	}
 }
@@ -274,5 +298,45 @@ func TestClampMaxTilt(t *testing.T) {
 	up := geom.Rotate(r.Orientation, mgl64.Vec3{0, 1, 0})
 	if tilt := math.Acos(up[1]); math.Abs(tilt-DefaultMaxTilt) > 1e-9 || up[0] >= 0 {
 		t.Errorf("on a 63° slope rising along +X: tilt %.2f°, up %v; want %.0f° leaning back", tilt/deg, up, DefaultMaxTilt/deg)
+	}
+}
+
+// TestClampMatchesUprightQuat checks that the three-ray clamp's written-out conversion
+// of its ground frame to a quaternion is geom.UprightQuat to the bit, on tilted
+// planes under poses facing every way: the frame is rebuilt from the clamp's hits
+// with the clamp's own arithmetic.
+func TestClampMatchesUprightQuat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	c := Clamp{Footprint: tankFootprint(), Mode: ClampAlways, Offset: 1}
+	for i := 0; i < 2000; i++ {
+		g := groundtest.Plane{Height: rng.Float64(), SlopeX: 0.6*rng.Float64() - 0.3, SlopeZ: 0.6*rng.Float64() - 0.3}
+		pos := mgl64.Vec3{rng.Float64()*200 - 100, 0, rng.Float64()*200 - 100}
+		pos[1], _ = g.HeightAt(pos[0], pos[2])
+		q := geom.QuatMul(geom.YawQuat(rng.Float64()*2*math.Pi),
+			geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.2 * rng.NormFloat64(), 0, 0.2 * rng.NormFloat64()}}))
+		r := ClampPose(g, pos, q, c)
+		if !r.Clamped || r.NumHits != 3 {
+			t.Fatalf("pose %d: no three-ray clamp: %+v", i, r)
+		}
+		// The hits' upward normal, unnormalized (cx, cy, cz) and unit (r.Normal), and
+		// the pose's heading lifted into the ground plane, as clamp3 computes them.
+		h := r.Hits
+		ax, ay, az := h[1][0]-h[0][0], h[1][1]-h[0][1], h[1][2]-h[0][2]
+		bx, by, bz := h[2][0]-h[0][0], h[2][1]-h[0][1], h[2][2]-h[0][2]
+		cx, cy, cz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
+		if cy < 0 {
+			cx, cy, cz = -cx, -cy, -cz
+		}
+		nx, ny, nz := r.Normal[0], r.Normal[1], r.Normal[2]
+		qn := geom.QuatNormalize(q)
+		w, x, y, z := qn.W, qn.V[0], qn.V[1], qn.V[2]
+		fx, fz := 1-2*(y*y+z*z), 2*(x*z-w*y)
+		tx, ty, tz := fx*cy, -(fx*cx + fz*cz), fz*cy
+		k := 1 / math.Sqrt(tx*tx+ty*ty+tz*tz)
+		tx, ty, tz = tx*k, ty*k, tz*k
+		sx, sy, sz := ty*nz-tz*ny, tz*nx-tx*nz, tx*ny-ty*nx
+		if want := geom.UprightQuat(tx, ty, tz, nx, ny, nz, sx, sy, sz); r.Orientation != want {
+			t.Fatalf("pose %d: clamp orientation %v, geom.UprightQuat %v", i, r.Orientation, want)
+		}
 	}
 }

@@ -1,336 +1,12 @@
 package deadreckon
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
 )
-
-// Publisher defaults, chosen for a tank game. A zero field in PublisherConfig takes the
-// matching default.
-//
-// The two anchors disagree by two orders of magnitude: DIS (military simulation over
-// wide-area links) publishes on 1 m or 3° of error with a 5 s (±10%) heartbeat;
-// Delta3D (the reference engine of the projective-velocity-blending work) on 0.02 m or
-// 1°, at most 5 updates per second, with a 10 s heartbeat. A 6.9 m tank is aimed at
-// across a few hundred meters: DIS's 1 m is a quarter of its width, a visible miss,
-// while Delta3D's 2 cm is below track jitter and makes every bump an update. The
-// defaults sit between: 0.25 m (under 4% of the hull, just below NetZ's 5–10%-of-size
-// starting point, because tanks are aimed at) and 2° for the hull; 1° for turret and gun, because a degree of gun error is
-// 1.7 m at 100 m; at most 5 updates per second as Delta3D, since three per second
-// already blends well; DIS's 5 s heartbeat with ±10% stagger, so a silent tank is
-// stale after 2.4 × 5 = 12 s; and a tolerance that grows by 5 mm per meter of observer
-// distance up to 2 m, because far tanks are a few pixels.
-const (
-	// DefaultPositionThreshold is the position error that triggers an update, meters.
-	DefaultPositionThreshold = 0.25
-	// DefaultOrientationThreshold is the orientation error (quaternion angle) that
-	// triggers an update, radians (2°).
-	DefaultOrientationThreshold = 2 * math.Pi / 180
-	// DefaultArticulationThreshold is the articulation angle error that triggers an
-	// update, radians (1°).
-	DefaultArticulationThreshold = 1 * math.Pi / 180
-	// DefaultMinInterval is the shortest time between updates, seconds (5 per second).
-	DefaultMinInterval = 0.2
-	// DefaultPublishHeartbeat is the longest time between full updates, seconds.
-	DefaultPublishHeartbeat = DefaultHeartbeat
-	// DefaultHeartbeatJitter is the heartbeat's random stagger as a fraction (±10%).
-	DefaultHeartbeatJitter = 0.1
-	// DefaultToleranceLinear is how much the position threshold grows per meter of
-	// observer distance (meters per meter).
-	DefaultToleranceLinear = 0.005
-	// DefaultMaxTolerance caps the distance-grown position threshold, meters.
-	DefaultMaxTolerance = 2.0
-	// DefaultTinySpeed is the speed below which published velocity is zero, m/s.
-	DefaultTinySpeed = 0.02
-	// DefaultTinyAcceleration is the acceleration below which published acceleration
-	// is zero, m/s².
-	DefaultTinyAcceleration = 0.1
-	// DefaultAccelerationCap bounds the length of a published acceleration, m/s²: a
-	// few times what a vehicle's engine or brakes give, so a manoeuvre's acceleration
-	// is sent whole while a collision's one-frame spike is not projected into a pop.
-	DefaultAccelerationCap = 40.0
-	// DefaultRepeatChange is the unforeseen change of velocity, m/s, beyond which an
-	// update is followed by another one MinInterval later (see
-	// PublisherConfig.RepeatChange).
-	DefaultRepeatChange = 3.0
-	// DefaultTinyAngularSpeed is the angular speed (and articulation rate) below which
-	// the published value is zero, rad/s.
-	DefaultTinyAngularSpeed = 0.002
-	// DefaultStartSpeed is the speed above which an actor last published at rest has
-	// started, m/s: five times DefaultTinySpeed, and half the 0.2 m/s at which a
-	// watcher sees a tank move, so the start is on its way before it shows.
-	DefaultStartSpeed = 0.1
-	// heartbeatSync is the fraction of the heartbeat before it is due within which a
-	// threshold update is sent as a full one, keeping heartbeats in step with updates.
-	heartbeatSync = 0.1
-)
-
-// Off turns off the PublisherConfig features whose fields say they may be Off: the
-// distance-grown tolerance, the heartbeat's stagger, the acceleration cap, repeats,
-// urgent updates, loss repair, hurried starts and the budget. Zero never means off:
-// a zero field takes its default.
-const Off = -1
-
-// Limits of PublisherConfig fields.
-const (
-	// MaxHeartbeatJitter is the largest HeartbeatJitter, a fraction of Heartbeat.
-	MaxHeartbeatJitter = 0.9
-	// MaxVelocityFrames is the largest VelocityFrames.
-	MaxVelocityFrames = 3
-)
-
-// ErrInvalidConfig is returned (wrapped) by PublisherConfig.Validate for a field out
-// of its range.
-var ErrInvalidConfig = errors.New("invalid config")
-
-// PublisherConfig says when a locally owned actor publishes. Every field's zero value
-// means its default, so the zero value is ready and uses the defaults above; Off
-// turns off the features that say they may be Off. Validate reports a field out of
-// its range.
-type PublisherConfig struct {
-	// Reckon is how remote peers reckon this actor; the publisher reckons its own last
-	// published state the same way, with no latency, to measure their error. Use the
-	// algorithm whose error should trigger updates: with Delayed, remotes show the
-	// past by design and the error never falls below the threshold.
-	Reckon Config
-	// PositionThreshold is the position error that triggers an update at zero observer
-	// distance, meters; if zero, DefaultPositionThreshold.
-	PositionThreshold float64
-	// ToleranceLinear and ToleranceQuadratic grow the position threshold with the
-	// observer distance d: threshold + linear·d + quadratic·d², capped at MaxTolerance.
-	// If ToleranceLinear is zero, DefaultToleranceLinear (meters per meter); if
-	// ToleranceQuadratic is zero, none (per meter). Off grows by neither term.
-	ToleranceLinear, ToleranceQuadratic float64
-	// MaxTolerance caps the grown position threshold, meters; if zero,
-	// DefaultMaxTolerance.
-	MaxTolerance float64
-	// OrientationThreshold is the orientation error, the angle of the rotation between
-	// the sampled and the reckoned orientation, that triggers an update, radians; if
-	// zero, DefaultOrientationThreshold.
-	OrientationThreshold float64
-	// ArticulationThreshold is the articulation angle error that triggers an update,
-	// radians; if zero, DefaultArticulationThreshold.
-	ArticulationThreshold float64
-	// MinInterval is the shortest time between updates, seconds; if zero,
-	// DefaultMinInterval. Continuity breaks ignore it, and so do urgent updates (see
-	// UrgentChange).
-	MinInterval float64
-	// Heartbeat is the longest time between full updates, seconds; if zero,
-	// DefaultPublishHeartbeat.
-	Heartbeat float64
-	// HeartbeatJitter is the random stagger of each heartbeat period as a fraction of
-	// Heartbeat, at most MaxHeartbeatJitter; if zero, DefaultHeartbeatJitter; Off
-	// staggers none.
-	HeartbeatJitter float64
-	// VelocityFrames is how many frames the published velocity averages over, 1 to
-	// MaxVelocityFrames; if zero, 1: the instantaneous velocity between the last two
-	// samples.
-	VelocityFrames int
-	// NoAcceleration publishes zero acceleration, for actors whose acceleration is
-	// too spiky to help.
-	NoAcceleration bool
-	// AccelerationCap bounds the length of the published acceleration, m/s²; if zero,
-	// DefaultAccelerationCap; Off does not cap. One measured beyond twice the cap is
-	// the spike of an impact (a stop dead, a bounce), which no engine sustains: it is
-	// published as zero, instead of capped and projected for the horizon in the
-	// impulse's direction.
-	AccelerationCap float64
-	// RepeatChange is how far, in m/s, an update's velocity may differ from the one
-	// the last update projected (a manoeuvre remotes could not foresee: a stop dead,
-	// a collision) before it is followed by another one MinInterval later. The
-	// publisher cannot know that an update was lost, and once a stopped tank's
-	// update is out its own reckoning agrees with the truth, so a lost one would leave
-	// remotes driving on until the next heartbeat; the repeat bounds that to one
-	// interval for the updates that matter. If zero, DefaultRepeatChange; Off never
-	// repeats.
-	RepeatChange float64
-	// UrgentChange is how far, in m/s, the actor's velocity may depart from the
-	// velocity its last update projects before an update goes out at once, without
-	// waiting for MinInterval: a stop dead against an obstacle, whose every frame of
-	// delay remotes show as distance driven on. Early updates draw on a budget of
-	// urgentBurst that refills by one per MinInterval, so velocity noise cannot flood:
-	// at most twice the MinInterval rate, in bursts of urgentBurst more. If zero, the
-	// default, Off: updates never hurry.
-	UrgentChange float64
-	// LostThreshold is the position error, m, that triggers an update when a peer
-	// that lost the last update would show it: the publisher also reckons the update
-	// before the last one, as such a peer does, and publishes again (after
-	// MinInterval) once that drifts this far from the sample. The publisher cannot
-	// know which updates were lost; this bounds how long a lost one goes unrepaired
-	// by how fast the actor departs from the update before it, not by the heartbeat.
-	// If zero, the default, Off: the publisher never publishes for it.
-	LostThreshold float64
-	// DampAcceleration scales the published acceleration by the cosine between its
-	// direction and the last published one (zero when they disagree by more than
-	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
-	// but zeroes the first acceleration of every manoeuvre that starts from cruise.
-	DampAcceleration bool
-	// StartSpeed is the speed, m/s, above which an actor whose last update held it at
-	// rest has started: the start goes out at once, even within MinInterval and
-	// without drawing on the urgent updates' allowance (a standing actor has banked
-	// its budget), and startFollowUps more copies follow a frame apart, so that lost
-	// updates do not hold the start back by an interval. Stops and brakes to rest are
-	// followed up too (stopFollowUps copies). Starts are what a watcher notices
-	// first, and from rest the position error grows too slowly to trip a threshold
-	// soon. If zero, DefaultStartSpeed; Off never hurries: a start is published when
-	// its error passes the thresholds, like any other change, and nothing is
-	// followed up.
-	StartSpeed float64
-	// BrakeOnset is how far, in m/s², the acceleration along the actor's velocity may
-	// fall below the last update's (along that update's velocity) before the change
-	// goes out at once: a brake, a harder brake than the last update projects (a
-	// coast that ends in a brake), or the end of a burst of throttle. It goes out,
-	// even within MinInterval (from the urgent updates' allowance), once the measured
-	// acceleration has settled (brakeSettled); an update that brakes the actor to rest
-	// harder than the last by this much, whatever sent it, is copied as a stop is. A
-	// tank that brakes from
-	// walking pace is at rest within half a second, about as long as its braking
-	// takes to trip a position threshold; every frame of that wait a remote shows
-	// as distance driven past the stop. A steady turn's sideways acceleration,
-	// measured along each velocity, changes nothing. If zero, the default, Off: the
-	// change is published when its error passes the thresholds, like any other.
-	BrakeOnset float64
-	// Budget is how many updates per second the actor may send on average: a token
-	// bucket, which every update draws on, that starts with two seconds' worth and
-	// banks up to five while the actor needs few updates (standing, cruising
-	// straight), for the turns that follow.
-	// Heartbeats, breaks and requested full updates always go (the bucket may run a
-	// token into debt); any other update waits for a token, and as the bucket runs
-	// below one second's worth the position, orientation, articulation and loss-repair
-	// thresholds grow (up to budgetStretch times), so the updates left go to the
-	// largest errors. A tank is then held to its budget on any path it drives,
-	// instead of spending what its driving asks for. If zero, 2/MinInterval: twice
-	// the rate MinInterval allows, the most UrgentChange lets through, so that only a
-	// flood of urgent updates feels it; Off keeps none: the updates the thresholds
-	// ask for go out, at most one per MinInterval but for urgent ones.
-	Budget float64
-	// TinySpeed, TinyAcceleration and TinyAngularSpeed are the magnitudes below which
-	// published velocity, acceleration, angular velocity and articulation rates are
-	// zero; if zero, the Default values.
-	TinySpeed, TinyAcceleration, TinyAngularSpeed float64
-}
-
-// Validate reports the first field of c that is neither zero (its default), nor Off
-// where the field allows it, nor a finite value in its range (positive, and at most
-// MaxHeartbeatJitter or MaxVelocityFrames for those two), as an error wrapping
-// ErrInvalidConfig. It does not check c.Reckon, whose fields take their defaults.
-func (c PublisherConfig) Validate() error {
-	for _, f := range []struct {
-		name  string
-		v     float64
-		offOK bool
-		max   float64
-	}{
-		{name: "position threshold", v: c.PositionThreshold},
-		{name: "linear tolerance", v: c.ToleranceLinear, offOK: true},
-		{name: "quadratic tolerance", v: c.ToleranceQuadratic, offOK: true},
-		{name: "maximum tolerance", v: c.MaxTolerance},
-		{name: "orientation threshold", v: c.OrientationThreshold},
-		{name: "articulation threshold", v: c.ArticulationThreshold},
-		{name: "minimum interval", v: c.MinInterval},
-		{name: "heartbeat", v: c.Heartbeat},
-		{name: "heartbeat jitter", v: c.HeartbeatJitter, offOK: true, max: MaxHeartbeatJitter},
-		{name: "acceleration cap", v: c.AccelerationCap, offOK: true},
-		{name: "repeat change", v: c.RepeatChange, offOK: true},
-		{name: "urgent change", v: c.UrgentChange, offOK: true},
-		{name: "lost threshold", v: c.LostThreshold, offOK: true},
-		{name: "start speed", v: c.StartSpeed, offOK: true},
-		{name: "brake onset", v: c.BrakeOnset, offOK: true},
-		{name: "budget", v: c.Budget, offOK: true},
-		{name: "tiny speed", v: c.TinySpeed},
-		{name: "tiny acceleration", v: c.TinyAcceleration},
-		{name: "tiny angular speed", v: c.TinyAngularSpeed},
-	} {
-		if f.max == 0 {
-			f.max = math.MaxFloat64 // finite: +Inf is not a setting, Off is
-		}
-		if f.v == 0 || f.offOK && f.v == Off || f.v > 0 && f.v <= f.max {
-			continue
-		}
-		want := "zero or positive and finite"
-		if f.offOK {
-			want = "zero, Off or positive and finite"
-		}
-		if f.max != math.MaxFloat64 {
-			want += fmt.Sprintf(" up to %g", f.max)
-		}
-		return fmt.Errorf("%w: publisher %s %v: want %s", ErrInvalidConfig, f.name, f.v, want)
-	}
-	if c.VelocityFrames < 0 || c.VelocityFrames > MaxVelocityFrames {
-		return fmt.Errorf("%w: publisher velocity frames %d: want 0 to %d", ErrInvalidConfig, c.VelocityFrames, MaxVelocityFrames)
-	}
-	return nil
-}
-
-// withDefaults returns valid c with every zero field replaced by its default, Off
-// included where Off is the default: the configuration Publisher.Config reports.
-func (c PublisherConfig) withDefaults() PublisherConfig {
-	c.Reckon = c.Reckon.withDefaults()
-	for _, f := range []struct {
-		v   *float64
-		def float64
-	}{
-		{&c.PositionThreshold, DefaultPositionThreshold},
-		{&c.ToleranceLinear, DefaultToleranceLinear},
-		{&c.ToleranceQuadratic, Off},
-		{&c.MaxTolerance, DefaultMaxTolerance},
-		{&c.OrientationThreshold, DefaultOrientationThreshold},
-		{&c.ArticulationThreshold, DefaultArticulationThreshold},
-		{&c.MinInterval, DefaultMinInterval},
-		{&c.Heartbeat, DefaultPublishHeartbeat},
-		{&c.HeartbeatJitter, DefaultHeartbeatJitter},
-		{&c.AccelerationCap, DefaultAccelerationCap},
-		{&c.RepeatChange, DefaultRepeatChange},
-		{&c.UrgentChange, Off},
-		{&c.LostThreshold, Off},
-		{&c.StartSpeed, DefaultStartSpeed},
-		{&c.BrakeOnset, Off},
-		{&c.TinySpeed, DefaultTinySpeed},
-		{&c.TinyAcceleration, DefaultTinyAcceleration},
-		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
-	} {
-		if *f.v == 0 {
-			*f.v = f.def
-		}
-	}
-	if c.VelocityFrames == 0 {
-		c.VelocityFrames = 1
-	}
-	if c.Budget == 0 {
-		c.Budget = 2 / c.MinInterval // twice what MinInterval, now filled in, allows
-	}
-	return c
-}
-
-// effective returns c, with its defaults filled in, in the form the publisher
-// computes with: a term that is Off adds zero, a limit that is Off is +Inf.
-func (c PublisherConfig) effective() PublisherConfig {
-	for _, f := range []struct {
-		v   *float64
-		off float64
-	}{
-		{&c.ToleranceLinear, 0},
-		{&c.ToleranceQuadratic, 0},
-		{&c.HeartbeatJitter, 0},
-		{&c.AccelerationCap, math.Inf(1)},
-		{&c.RepeatChange, math.Inf(1)},
-		{&c.UrgentChange, math.Inf(1)},
-		{&c.LostThreshold, math.Inf(1)},
-		{&c.StartSpeed, math.Inf(1)},
-		{&c.BrakeOnset, math.Inf(1)},
-		{&c.Budget, math.Inf(1)},
-	} {
-		if *f.v == Off {
-			*f.v = f.off
-		}
-	}
-	return c
-}
 
 // Sample is a locally owned actor's pose as rendered this frame.
 type Sample struct {
@@ -491,6 +167,16 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 	}
 	p.measure(&s)
 	p.budget.refill(s.Time)
+	d := p.due(&s)
+	if d == NoUpdate {
+		return NoUpdate, State{}
+	}
+	return d, p.publish(&s, d == FullUpdate)
+}
+
+// due says which update, if any, sample s calls for once its errors are measured
+// and the budget refilled; the first update and breaks are decided before.
+func (p *Publisher) due(s *Sample) Decision {
 	// An urgent change, a braking onset or a start goes out at once; within
 	// MinInterval only they do, from the allowance of early updates but for a start
 	// and its copies, which a standing actor has saved for. Only heartbeats, breaks
@@ -500,19 +186,19 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 	freeStart := start && (p.follows == 0 || p.startCopies)
 	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
 		!(urgent && p.budget.tokens >= 1 && (freeStart || p.early.take(p.prevT))) {
-		return NoUpdate, State{}
+		return NoUpdate
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
-		return FullUpdate, p.publish(&s, true)
+		return FullUpdate
 	}
-	if !urgent && !p.exceeded(&s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold*p.stretch()) ||
+	if !urgent && !p.exceeded(s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold*p.stretch()) ||
 		p.budget.tokens < 1 {
-		return NoUpdate, State{}
+		return NoUpdate
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
-		return FullUpdate, p.publish(&s, true)
+		return FullUpdate
 	}
-	return PartialUpdate, p.publish(&s, false)
+	return PartialUpdate
 }
 
 func (p *Publisher) validSample(s *Sample) bool {

@@ -164,9 +164,9 @@ func TestPublisherHeartbeat(t *testing.T) {
 	}
 }
 
-// TestPublisherKinematics checks the published velocity (instantaneous and averaged),
-// the acceleration (vertical part zeroed; with DampAcceleration, damped by the
-// agreement with the last published direction) and the clamping of tiny values.
+// TestPublisherKinematics checks the published velocity (instantaneous and averaged)
+// and acceleration (vertical part zeroed; with DampAcceleration, zero at first and
+// undamped once it agrees with the last published direction).
 func TestPublisherKinematics(t *testing.T) {
 	// Constant acceleration (1, 2, 0.5) m/s² from rest: v(t) = a·t.
 	acc := mgl64.Vec3{1, 2, 0.5}
@@ -210,9 +210,12 @@ func TestPublisherKinematics(t *testing.T) {
 			t.Errorf("second published acceleration %v (%v), want %v", st.Acceleration, d, wantAcc)
 		}
 	}
+}
 
-	// Damping: the published acceleration is scaled by max(0, â·â_last), with â the
-	// unit horizontal acceleration and â_last the one of the last publish.
+// TestPublisherDamping checks DampAcceleration: the published acceleration is scaled
+// by max(0, â·â_last), with â the unit horizontal acceleration and â_last the one of
+// the last publish.
+func TestPublisherDamping(t *testing.T) {
 	c60, s60 := math.Cos(60*deg), math.Sin(60*deg)
 	segments := []struct {
 		acc, want mgl64.Vec3
@@ -244,9 +247,12 @@ func TestPublisherKinematics(t *testing.T) {
 			}
 		}
 	}
+}
 
-	// Tiny values clamp to zero.
-	p = NewPublisher(PublisherConfig{}, 1)
+// TestPublisherTinyValues checks that a creeping actor's tiny velocity and angular
+// velocity are published as zero.
+func TestPublisherTinyValues(t *testing.T) {
+	p := NewPublisher(PublisherConfig{}, 1)
 	var st State
 	for f := 0; f <= 20; f++ {
 		tm := float64(f) * frame

@@ -170,73 +170,95 @@ func TestOptimizedMatchesReference(t *testing.T) {
 			actors[i] = NewActor(cfg)
 			actors[i].SetClockOffset(0)
 		}
-		var worstPos, worstRot, worstClamp float64
-		blends := [2]int{} // frames mid-blend on the lerp and the trigonometric branch
+		var worst refWorst
 		for f := 0; f < 240; f++ {
 			now := float64(f) * frame
 			for i, a := range actors {
 				if f%20 != i%20 {
 					continue
 				}
-				yaw := rng.Float64()*2*math.Pi - math.Pi
-				s := NewState(mgl64.Vec3{rng.Float64()*400 - 200, rng.Float64() * 3, rng.Float64()*400 - 200})
-				if a.HasState() {
-					// Near the shown position, turned by up to ±1.5 rad.
-					s.Position = a.Reckoned().Position.Add(mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()})
-					yaw = geom.Yaw(a.Reckoned().Orientation) + 3*(rng.Float64()-0.5)
-				}
-				s.Time = now - 0.1*rng.Float64()
-				s.Velocity = mgl64.Vec3{rng.NormFloat64() * 5, rng.NormFloat64(), rng.NormFloat64() * 5}
-				s.Acceleration = mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}
-				s.Orientation = geom.QuatMul(geom.YawQuat(yaw), geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1 * rng.NormFloat64(), 0, 0.1 * rng.NormFloat64()}}))
-				s.AngularVelocity = mgl64.Vec3{0.2 * rng.NormFloat64(), 12 * rng.NormFloat64(), 0.2 * rng.NormFloat64()}
-				if err := a.Receive(s, now); err != nil {
+				if err := a.Receive(noisyUpdate(rng, a, now), now); err != nil {
 					t.Fatal(err)
 				}
 			}
 			for _, a := range actors {
 				a.Advance(now)
-				if !a.HasState() {
-					continue
-				}
-				wantPos, wantRot := referencePVB(a)
-				worstPos = math.Max(worstPos, a.rk.pos.Sub(wantPos).Len())
-				worstRot = math.Max(worstRot, rotationAngle(a.rk.rot, wantRot))
-				if l := geom.QuatDot(a.rk.rot, a.rk.rot); math.Abs(l-1) > 1e-12 {
-					t.Fatalf("frame %d: reckoned orientation length² %v", f, l)
-				}
-				if a.blending && a.tt < a.dtRot {
-					if a.slOm == 0 {
-						blends[0]++
-					} else {
-						blends[1]++
-					}
-				}
-				a.ClampTo(ground, mgl64.Vec3{})
-				cp, cq, ok := referenceClamp3(ground, a.rk.pos, a.rk.rot, cfg.Clamp)
-				got := a.Reckoned()
-				// The displayed height may lag a drop (limitFall); the clamp itself
-				// is compared through ClampPose.
-				got.Position = ClampPose(ground, a.rk.pos, a.rk.rot, cfg.Clamp).Position
-				if !ok || !a.LastClamp().Clamped {
-					t.Fatalf("frame %d: clamp found no ground", f)
-				}
-				worstClamp = math.Max(worstClamp, rotationAngle(got.Orientation, cq))
-				worstPos = math.Max(worstPos, got.Position.Sub(cp).Len())
-				if l := geom.QuatDot(got.Orientation, got.Orientation); math.Abs(l-1) > 1e-12 {
-					t.Fatalf("frame %d: clamped orientation length² %v", f, l)
+				if a.HasState() {
+					worst.check(t, f, a, ground, cfg.Clamp)
 				}
 			}
 		}
-		if worstPos > refPosTol || worstRot > refRotTol || worstClamp > refClampRotTol {
+		if worst.pos > refPosTol || worst.rot > refRotTol || worst.clamp > refClampRotTol {
 			t.Errorf("config %d: worst position %.3g m (want ≤ %g), orientation %.3g rad (want ≤ %g), clamp %.3g rad (want ≤ %g)",
-				k, worstPos, refPosTol, worstRot, refRotTol, worstClamp, refClampRotTol)
+				k, worst.pos, refPosTol, worst.rot, refRotTol, worst.clamp, refClampRotTol)
 		}
-		if blends[0] == 0 || blends[1] == 0 {
-			t.Errorf("config %d: blends on the lerp and trigonometric branches: %v, want both", k, blends)
+		if worst.blends[0] == 0 || worst.blends[1] == 0 {
+			t.Errorf("config %d: blends on the lerp and trigonometric branches: %v, want both", k, worst.blends)
 		}
 		t.Logf("worst position %.2g m, orientation %.2g rad, clamp orientation %.2g rad; blend frames %v",
-			worstPos, worstRot, worstClamp, blends)
+			worst.pos, worst.rot, worst.clamp, worst.blends)
+	}
+}
+
+// noisyUpdate returns a random update for actor a at time now: anywhere on a
+// 400 m square at first, then within a few meters of the shown position and turned
+// by up to ±1.5 rad from its heading; fast, accelerating, slightly tilted and
+// spinning at up to tens of rad/s.
+func noisyUpdate(rng *rand.Rand, a *Actor, now float64) State {
+	yaw := rng.Float64()*2*math.Pi - math.Pi
+	s := NewState(mgl64.Vec3{rng.Float64()*400 - 200, rng.Float64() * 3, rng.Float64()*400 - 200})
+	if a.HasState() {
+		// Near the shown position, turned by up to ±1.5 rad.
+		s.Position = a.Reckoned().Position.Add(mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()})
+		yaw = geom.Yaw(a.Reckoned().Orientation) + 3*(rng.Float64()-0.5)
+	}
+	s.Time = now - 0.1*rng.Float64()
+	s.Velocity = mgl64.Vec3{rng.NormFloat64() * 5, rng.NormFloat64(), rng.NormFloat64() * 5}
+	s.Acceleration = mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}
+	s.Orientation = geom.QuatMul(geom.YawQuat(yaw), geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1 * rng.NormFloat64(), 0, 0.1 * rng.NormFloat64()}}))
+	s.AngularVelocity = mgl64.Vec3{0.2 * rng.NormFloat64(), 12 * rng.NormFloat64(), 0.2 * rng.NormFloat64()}
+	return s
+}
+
+// refWorst holds the largest differences TestOptimizedMatchesReference has seen
+// between the fast path and the reference: position (m), orientation (rad) and the
+// clamp's orientation (rad); and how many frames were mid-blend on the slerp's lerp
+// and trigonometric branches.
+type refWorst struct {
+	pos, rot, clamp float64
+	blends          [2]int
+}
+
+// check compares frame f of actor a, just advanced, with the reference, then clamps
+// it to ground with clamp c and compares the clamp too.
+func (w *refWorst) check(t *testing.T, f int, a *Actor, ground Ground, c Clamp) {
+	t.Helper()
+	wantPos, wantRot := referencePVB(a)
+	w.pos = math.Max(w.pos, a.rk.pos.Sub(wantPos).Len())
+	w.rot = math.Max(w.rot, rotationAngle(a.rk.rot, wantRot))
+	if l := geom.QuatDot(a.rk.rot, a.rk.rot); math.Abs(l-1) > 1e-12 {
+		t.Fatalf("frame %d: reckoned orientation length² %v", f, l)
+	}
+	if a.blending && a.tt < a.dtRot {
+		if a.slOm == 0 {
+			w.blends[0]++
+		} else {
+			w.blends[1]++
+		}
+	}
+	a.ClampTo(ground, mgl64.Vec3{})
+	cp, cq, ok := referenceClamp3(ground, a.rk.pos, a.rk.rot, c)
+	got := a.Reckoned()
+	// The displayed height may lag a drop (limitFall); the clamp itself is compared
+	// through ClampPose.
+	got.Position = ClampPose(ground, a.rk.pos, a.rk.rot, c).Position
+	if !ok || !a.LastClamp().Clamped {
+		t.Fatalf("frame %d: clamp found no ground", f)
+	}
+	w.clamp = math.Max(w.clamp, rotationAngle(got.Orientation, cq))
+	w.pos = math.Max(w.pos, got.Position.Sub(cp).Len())
+	if l := geom.QuatDot(got.Orientation, got.Orientation); math.Abs(l-1) > 1e-12 {
+		t.Fatalf("frame %d: clamped orientation length² %v", f, l)
 	}
 }
 
