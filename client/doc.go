@@ -3,9 +3,9 @@
 // matches (the local network and list servers, with pings it measures; FindConfig),
 // the window loop that plays a match, the player's keys and mouse turned into a
 // physics.Input, the pause menu, chat, the sound, the replay viewer and the kill
-// camera after a death (RunConfig.KillCam: the last seconds the session kept in
+// camera after a death (RunConfig.KillCam: the last seconds the match kept in
 // memory, replayed from the shooter's side while the wreck waits). It alone advances
-// the match: Run steps the Session once a frame with the player's input, takes its
+// the match: Run steps the Match once a frame with the player's input, takes its
 // snapshot and hands it to a render.Scene, which only draws.
 //
 // GLFW and OpenGL must be used from the main OS thread, which package render locks
@@ -24,7 +24,7 @@
 //			Clock:    m.Now,
 //			Overlays: render.OverlayGhost | render.OverlayTrail,
 //		}
-//		if err := client.Run(ctx, cfg, m); err != nil { // *game.Match is a Session
+//		if err := client.Run(ctx, cfg, m); err != nil { // *game.Match is a client.Match
 //			log.Fatal(err)
 //		}
 //	}

@@ -71,7 +71,7 @@ func TestDeathKillCam(t *testing.T) {
 	}
 	wreck := &game.Snapshot{Self: -1, Combat: game.CombatView{Wreck: true, RespawnIn: 5, KilledBy: "a bot"},
 		Net: game.NetStats{RTT: 0.2, Silence: 0.1}}
-	sess := &stepSession{snap: wreck}
+	sess := &stepMatch{snap: wreck}
 	shot := filepath.Join(t.TempDir(), "killcam.png")
 	if *docs {
 		shot, _ = filepath.Abs("../assets/docs/killcam-live.png")
@@ -144,7 +144,7 @@ func tankByID(snap *game.Snapshot, id uint32) *game.TankView {
 
 // checkKillCamEnds presses Space, which skips the kill camera without firing, then
 // plays a respawn and the next death, whose kill camera the respawn ends.
-func checkKillCamEnds(t *testing.T, l *loop, sess *stepSession, wreck *game.Snapshot) {
+func checkKillCamEnds(t *testing.T, l *loop, sess *stepMatch, wreck *game.Snapshot) {
 	t.Helper()
 	gl.Do(func() { l.onKey(window.KeySpace) })
 	if l.cam.on || sess.fired != 0 || l.panels.Timeline != nil {

@@ -179,7 +179,7 @@ func TestPauseMenu(t *testing.T) {
 	s, mp := newTestScene(t)
 	var img *image.RGBA
 	gl.Do(func() {
-		l := newLoop(RunConfig{}, &fakeSession{}, s, v, nil)
+		l := newLoop(RunConfig{}, &fakeMatch{}, s, v, nil)
 		defer v.Window().UnsubscribeAllID(l)
 		s.Update(tanksOn(mp, 3), 1.0/60)
 		l.onKey(window.KeyEscape)
@@ -209,7 +209,7 @@ func TestRunInMenuWindow(t *testing.T) {
 	shot := filepath.Join(t.TempDir(), "match.png")
 	mp := testMap(t)
 	for i := range 2 {
-		sess := &stepSession{snap: tanksOn(mp, 2)}
+		sess := &stepMatch{snap: tanksOn(mp, 2)}
 		var err error
 		gl.Do(func() {
 			err = Run(context.Background(), RunConfig{Viewer: v, Terrain: render.TerrainFromMap(mp, 0),

@@ -22,11 +22,11 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// Session is the match the client plays: *game.Match implements it. Every method is
-// required, so a session type that lacks one fails to compile instead of losing a
+// Match is the match the client steps and draws: *game.Match implements it. Every
+// method is required, so a match type that lacks one fails to compile instead of losing a
 // key's action unnoticed. Run calls it from the window's thread only.
-type Session interface {
-	// Step advances the match to now (seconds on the session's clock) with the
+type Match interface {
+	// Step advances the match to now (seconds on the match's clock) with the
 	// player's input. An error ends Run (for example, the host was lost).
 	Step(now float64, in physics.Input) error
 	// Snapshot fills dst with what to draw.
@@ -51,8 +51,8 @@ type Session interface {
 	SetCamera(p mgl64.Vec3)
 }
 
-// *game.Match is the session the client plays.
-var _ Session = (*game.Match)(nil)
+// *game.Match is the match the client plays.
+var _ Match = (*game.Match)(nil)
 
 // RunConfig configures Run. The zero value opens a DefaultWidth×DefaultHeight window
 // and plays until the window closes or the player leaves.
@@ -77,14 +77,14 @@ type RunConfig struct {
 	// Orbit is the chase camera's start angle around the tank it follows, radians
 	// (render.Chase.Yaw): 0 looks from behind, π/2 from its right.
 	Orbit float64
-	// Clock returns the session's time in seconds. If nil, Run uses seconds of wall
+	// Clock returns the match's time in seconds. If nil, Run uses seconds of wall
 	// time since it started.
 	Clock func() float64
-	// FixedStep, when positive, makes every frame advance the session by exactly this
+	// FixedStep, when positive, makes every frame advance the match by exactly this
 	// much whatever the wall clock says: screenshots and benchmarks repeat.
 	FixedStep time.Duration
 	// Screenshot, when set, is a PNG file written from the last frame, after which Run
-	// returns: after Frames frames, or after Duration of session time when Frames is
+	// returns: after Frames frames, or after Duration of match time when Frames is
 	// zero (one frame when both are zero).
 	Screenshot string
 	Frames     int
@@ -118,7 +118,7 @@ type RunConfig struct {
 	// stopped with its aim held.
 	Pause func(on bool) bool
 	// KillCam, if set, returns the last seconds of the player's view of the match
-	// (replay.ReadRing of the session's Recent): after each death of the player's
+	// (replay.ReadRing of session.Session.Recent): after each death of the player's
 	// tank, while the wreck waits, the kill camera replays the seconds before it from
 	// the shooter's side. Map is the map the match is played on; the kill camera
 	// needs both.
@@ -132,14 +132,14 @@ var ErrLeft = errors.New("client: player left the match")
 // noticeDuration is how long RunConfig.Notice stays on screen.
 const noticeDuration = 20 * time.Second
 
-// timeEpsilon absorbs rounding when session times are compared, seconds.
+// timeEpsilon absorbs rounding when match times are compared, seconds.
 const timeEpsilon = 1e-9
 
 // Run opens the window and plays s until the window is closed (nil), the player
 // leaves (ErrLeft), ctx ends (ctx's error), s fails (its error, wrapped), or a
 // screenshot or benchmark run completes (nil). It alone steps s, once a frame. It
 // must be called from the main goroutine.
-func Run(ctx context.Context, cfg RunConfig, s Session) error {
+func Run(ctx context.Context, cfg RunConfig, s Match) error {
 	if cfg.Width <= 0 {
 		cfg.Width = render.DefaultWidth
 	}
@@ -196,7 +196,7 @@ func Run(ctx context.Context, cfg RunConfig, s Session) error {
 // loop is Run's state: input, what the HUD shows, timing and the benchmark record.
 type loop struct {
 	cfg   RunConfig
-	s     Session
+	s     Match
 	scene *render.Scene
 	v     *render.Viewer
 	log   *slog.Logger
@@ -218,7 +218,7 @@ type loop struct {
 	cam                 deathCam
 }
 
-func newLoop(cfg RunConfig, s Session, scene *render.Scene, v *render.Viewer, log *slog.Logger) *loop {
+func newLoop(cfg RunConfig, s Match, scene *render.Scene, v *render.Viewer, log *slog.Logger) *loop {
 	if cfg.Settings == nil {
 		def := DefaultSettings()
 		cfg.Settings = &def
@@ -284,9 +284,9 @@ func (l *loop) run(ctx context.Context) error {
 	}
 }
 
-// frame steps the session to now, draws the frame and shows it (or writes the
+// frame steps the match to now, draws the frame and shows it (or writes the
 // screenshot, or the benchmark report, when this is the last frame); done reports
-// that Run is over. elapsed is the session time since Run started, seconds; dt the
+// that Run is over. elapsed is the match time since Run started, seconds; dt the
 // wall time since the last frame, seconds.
 func (l *loop) frame(ctx context.Context, frame int, elapsed, now, dt float64) (done bool, err error) {
 	var t [numPhases + 1]time.Time
@@ -349,7 +349,7 @@ func (l *loop) afterRespawn() {
 }
 
 // shotDue reports whether the screenshot is taken at this frame, elapsed seconds of
-// session time after the first.
+// match time after the first.
 func (l *loop) shotDue(frame int, elapsed float64) bool {
 	if l.cfg.Screenshot == "" {
 		return false
@@ -360,7 +360,7 @@ func (l *loop) shotDue(frame int, elapsed float64) bool {
 	return elapsed >= l.cfg.Duration.Seconds()-timeEpsilon
 }
 
-// tellCamera passes the camera position of the last drawn frame to the session, for
+// tellCamera passes the camera position of the last drawn frame to the match, for
 // the next Step.
 func (l *loop) tellCamera() {
 	if eye, placed := l.scene.Eye(); placed {
