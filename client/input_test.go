@@ -50,7 +50,7 @@ func TestKeys(t *testing.T) {
 	s, _ := newTestScene(t)
 	f := &fakeMatch{clamp: deadreckon.ClampAlways}
 	set := DefaultSettings()
-	l := &loop{s: f, scene: s, cfg: RunConfig{Settings: &set}, ctl: controlsOf(set)}
+	l := &matchScreen{s: f, scene: s, cfg: RunConfig{Display: Display{Settings: &set}}, ctl: controlsOf(set)}
 	press := func(keys ...window.Key) {
 		for _, k := range keys {
 			l.onKey(k)
@@ -145,7 +145,7 @@ func TestHeldKeys(t *testing.T) {
 	s.Update(tanksOn(mp, 1), 1.0/60) // the player's tank faces +X: heading 0
 	d := core.NewDispatcher()
 	set := DefaultSettings()
-	l := &loop{s: &fakeMatch{}, scene: s, keys: window.NewKeyState(d), cfg: RunConfig{Settings: &set}, ctl: controlsOf(set)}
+	l := &matchScreen{s: &fakeMatch{}, scene: s, keys: window.NewKeyState(d), cfg: RunConfig{Display: Display{Settings: &set}}, ctl: controlsOf(set)}
 	down := func(k window.Key) { d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k}) }
 	up := func(k window.Key) { d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: k}) }
 
@@ -210,7 +210,7 @@ func TestHeldKeys(t *testing.T) {
 func TestChatBox(t *testing.T) {
 	s, _ := newTestScene(t)
 	f := &fakeMatch{}
-	l := &loop{s: f, scene: s}
+	l := &matchScreen{s: f, scene: s}
 	typeText := func(text string) {
 		for _, r := range text {
 			l.onChar(r)

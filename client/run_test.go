@@ -53,7 +53,7 @@ func TestLoop(t *testing.T) {
 			if before != nil {
 				before()
 			}
-			err = newLoop(cfg, sess, s, v, logger).run(ctx)
+			err = newMatchScreen(cfg, sess, s, v, logger).run(ctx)
 			v.Window().SetShouldClose(false)
 		})
 		return err
@@ -62,7 +62,7 @@ func TestLoop(t *testing.T) {
 
 	shot := filepath.Join(t.TempDir(), "shot.png")
 	sess := &stepMatch{snap: snap}
-	if err := run(bg, RunConfig{Screenshot: shot, Duration: 500 * time.Millisecond, FixedStep: 100 * time.Millisecond}, sess, nil); err != nil {
+	if err := run(bg, RunConfig{Display: Display{Screenshot: shot, Duration: 500 * time.Millisecond, FixedStep: 100 * time.Millisecond}}, sess, nil); err != nil {
 		t.Fatalf("screenshot run: %v", err)
 	}
 	if sess.steps != 5 || math.Abs(sess.times[4]-sess.times[0]-0.4) > 1e-9 {
@@ -77,7 +77,7 @@ func TestLoop(t *testing.T) {
 
 	var out strings.Builder
 	sess = &stepMatch{snap: snap}
-	if err := run(bg, RunConfig{BenchFrames: 4, BenchOut: &out}, sess, nil); err != nil {
+	if err := run(bg, RunConfig{Display: Display{BenchFrames: 4, BenchOut: &out}}, sess, nil); err != nil {
 		t.Fatalf("bench run: %v", err)
 	}
 	if sess.steps != 4 || !strings.Contains(out.String(), "frame-time split: 4 frames, 4 tanks") {
@@ -96,8 +96,13 @@ func TestLoop(t *testing.T) {
 	}
 
 	lost := errors.New("host stopped responding")
-	err := run(bg, RunConfig{BenchFrames: 10, BenchOut: io.Discard}, &stepMatch{snap: snap, fail: lost}, nil)
+	err := run(bg, RunConfig{Display: Display{BenchFrames: 10, BenchOut: io.Discard}}, &stepMatch{snap: snap, fail: lost}, nil)
 	if !errors.Is(err, lost) || !strings.Contains(err.Error(), "match: host stopped responding") {
 		t.Errorf("failing match: err %v", err)
 	}
+}
+
+// run plays the match screen l alone in its window, as Run does after building it.
+func (l *matchScreen) run(ctx context.Context) error {
+	return runWindow(ctx, l.v, l, l.cfg.window())
 }

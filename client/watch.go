@@ -19,7 +19,7 @@ type watchReport struct {
 }
 
 // check runs each frame with the match time since start.
-func (w *watchReport) check(l *loop, elapsed float64) {
+func (w *watchReport) check(l *matchScreen, elapsed float64) {
 	name := l.cfg.Watch
 	if w.done || name == "" || elapsed < watchGrace {
 		return
