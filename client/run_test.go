@@ -24,18 +24,22 @@ type stepMatch struct {
 	steps int
 	fail  error
 	times []float64
+	then  func() // if set, runs after every Step
 }
 
 func (s *stepMatch) Step(now float64, in physics.Input) error {
 	s.steps++
 	s.times = append(s.times, now)
+	if s.then != nil {
+		s.then()
+	}
 	return s.fail
 }
 func (s *stepMatch) Snapshot(dst *game.Snapshot) { *dst = *s.snap }
 
-// TestLoop runs the client loop in the test window: a screenshot run, a benchmark
-// run, a closed window, a cancelled context and a failing match each end it the way
-// Run documents; every frame steps the match once, after telling it where the
+// TestLoop runs a match in the test window: a screenshot run, a benchmark run, a
+// closed window, a cancelled context and a failing match each end it the way Run
+// documents; every frame steps the match once, after telling it where the
 // camera stands.
 func TestLoop(t *testing.T) {
 	v := needViewer(t)
@@ -99,6 +103,15 @@ func TestLoop(t *testing.T) {
 	err := run(bg, RunConfig{Display: Display{BenchFrames: 10, BenchOut: io.Discard}}, &stepMatch{snap: snap, fail: lost}, nil)
 	if !errors.Is(err, lost) || !strings.Contains(err.Error(), "match: host stopped responding") {
 		t.Errorf("failing match: err %v", err)
+	}
+
+	// Outside a screenshot or benchmark run a failing match hands the window over
+	// to the panel saying how it ended, which returns the match's error however it
+	// ends (here the context ends while it shows).
+	ctx, cancel = context.WithCancel(bg)
+	err = run(ctx, RunConfig{}, &stepMatch{snap: snap, fail: lost, then: cancel}, nil)
+	if !errors.Is(err, lost) {
+		t.Errorf("failing match, then the context ends on the panel: err %v, want the match's", err)
 	}
 }
 
