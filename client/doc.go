@@ -1,11 +1,18 @@
 // Package client is the Treadline desktop client: the main menu and its settings
 // (kept as JSON in the user's config directory), the Join menu's live search for
 // matches (the local network and list servers, with pings it measures; FindConfig),
-// the window loop that plays a match, the player's keys and mouse turned into a
-// physics.Input, the pause menu, chat, the sound, the replay viewer and the kill
-// camera after a death (RunConfig.KillCam: the last seconds the session kept in
-// memory, replayed from the shooter's side while the wreck waits). It alone advances
-// the match: Run steps the Session once a frame with the player's input, takes its
+// the player's keys and mouse turned into a physics.Input, the pause menu, chat, the
+// sound, the replay viewer and the kill camera after a death (Display.KillCam: the
+// last seconds the match kept in memory, replayed from the shooter's side while the
+// wreck waits).
+//
+// One window loop shows every screen (the menu, a match, the panel saying how a
+// match ended, a replay), as Ebitengine's RunGame does: each screen lays itself
+// out, updates and draws once a frame, and can hand the window to the next screen;
+// frame pacing, screenshots, -bench-frames, resizing and closing the window are the
+// loop's. RunMenu, Run and RunReplay each start it on their screen. The match and
+// the replay viewer share one Display configuration. The client alone advances the
+// match: Run steps the Match once a frame with the player's input, takes its
 // snapshot and hands it to a render.Scene, which only draws.
 //
 // GLFW and OpenGL must be used from the main OS thread, which package render locks
@@ -17,14 +24,13 @@
 //			log.Fatal(err)
 //		}
 //		defer sess.Close()
-//		cfg := client.RunConfig{
+//		cfg := client.RunConfig{Clock: m.Now, Display: client.Display{
 //			Terrain:  render.TerrainFromMap(m.Terrain(), 0),
 //			Ground:   m.Terrain().HeightAt,
 //			Raycast:  m.Terrain().Raycast,
-//			Clock:    m.Now,
 //			Overlays: render.OverlayGhost | render.OverlayTrail,
-//		}
-//		if err := client.Run(ctx, cfg, m); err != nil { // *game.Match is a Session
+//		}}
+//		if err := client.Run(ctx, cfg, m); err != nil { // *game.Match is a client.Match
 //			log.Fatal(err)
 //		}
 //	}

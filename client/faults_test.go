@@ -13,14 +13,14 @@ import (
 
 // heldKeysLoop is a loop over a fresh test scene holding the player's tank (heading
 // 0), with keys and taps fed by d.
-func heldKeysLoop(t *testing.T) (*loop, *core.Dispatcher, *fakeSession) {
+func heldKeysLoop(t *testing.T) (*matchScreen, *core.Dispatcher, *fakeMatch) {
 	t.Helper()
 	s, mp := newTestScene(t)
 	s.Update(tanksOn(mp, 1), 1.0/60)
 	d := core.NewDispatcher()
 	set := DefaultSettings()
-	f := &fakeSession{}
-	l := &loop{s: f, scene: s, keys: window.NewKeyState(d), taps: newKeyLatch(d), cfg: RunConfig{Settings: &set},
+	f := &fakeMatch{}
+	l := &matchScreen{s: f, scene: s, keys: window.NewKeyState(d), taps: newKeyLatch(d), cfg: RunConfig{Display: Display{Settings: &set}},
 		ctl: controlsOf(set)}
 	return l, d, f
 }

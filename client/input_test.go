@@ -14,8 +14,8 @@ import (
 	"github.com/treadline/treadline/render"
 )
 
-// fakeSession records what the client asks of the match.
-type fakeSession struct {
+// fakeMatch records what the client asks of the match.
+type fakeMatch struct {
 	algo      deadreckon.Algorithm
 	clamp     deadreckon.ClampMode
 	respawns  int
@@ -26,16 +26,16 @@ type fakeSession struct {
 	camera    mgl64.Vec3
 }
 
-func (f *fakeSession) Step(now float64, in physics.Input) error { f.lastInput = in; return nil }
-func (f *fakeSession) Snapshot(dst *game.Snapshot)              {}
-func (f *fakeSession) Algorithm() deadreckon.Algorithm          { return f.algo }
-func (f *fakeSession) SetAlgorithm(a deadreckon.Algorithm)      { f.algo = a }
-func (f *fakeSession) Clamp() deadreckon.ClampMode              { return f.clamp }
-func (f *fakeSession) SetClamp(c deadreckon.ClampMode)          { f.clamp = c }
-func (f *fakeSession) Fire()                                    { f.fired++ }
-func (f *fakeSession) Respawn()                                 { f.respawns++ }
-func (f *fakeSession) SetCamera(p mgl64.Vec3)                   { f.camera = p }
-func (f *fakeSession) Chat(text string) error {
+func (f *fakeMatch) Step(now float64, in physics.Input) error { f.lastInput = in; return nil }
+func (f *fakeMatch) Snapshot(dst *game.Snapshot)              {}
+func (f *fakeMatch) Algorithm() deadreckon.Algorithm          { return f.algo }
+func (f *fakeMatch) SetAlgorithm(a deadreckon.Algorithm)      { f.algo = a }
+func (f *fakeMatch) Clamp() deadreckon.ClampMode              { return f.clamp }
+func (f *fakeMatch) SetClamp(c deadreckon.ClampMode)          { f.clamp = c }
+func (f *fakeMatch) Fire()                                    { f.fired++ }
+func (f *fakeMatch) Respawn()                                 { f.respawns++ }
+func (f *fakeMatch) SetCamera(p mgl64.Vec3)                   { f.camera = p }
+func (f *fakeMatch) Chat(text string) error {
 	if f.chatErr != nil {
 		return f.chatErr
 	}
@@ -44,13 +44,13 @@ func (f *fakeSession) Chat(text string) error {
 }
 
 // TestKeys presses the action keys and checks what they change: the algorithm and
-// clamp mode of every remote (through the session), the overlays, the panels,
+// clamp mode of every remote (through the match), the overlays, the panels,
 // firing, and leaving from the menu.
 func TestKeys(t *testing.T) {
 	s, _ := newTestScene(t)
-	f := &fakeSession{clamp: deadreckon.ClampAlways}
+	f := &fakeMatch{clamp: deadreckon.ClampAlways}
 	set := DefaultSettings()
-	l := &loop{s: f, scene: s, cfg: RunConfig{Settings: &set}, ctl: controlsOf(set)}
+	l := &matchScreen{s: f, scene: s, cfg: RunConfig{Display: Display{Settings: &set}}, ctl: controlsOf(set)}
 	press := func(keys ...window.Key) {
 		for _, k := range keys {
 			l.onKey(k)
@@ -145,7 +145,7 @@ func TestHeldKeys(t *testing.T) {
 	s.Update(tanksOn(mp, 1), 1.0/60) // the player's tank faces +X: heading 0
 	d := core.NewDispatcher()
 	set := DefaultSettings()
-	l := &loop{s: &fakeSession{}, scene: s, keys: window.NewKeyState(d), cfg: RunConfig{Settings: &set}, ctl: controlsOf(set)}
+	l := &matchScreen{s: &fakeMatch{}, scene: s, keys: window.NewKeyState(d), cfg: RunConfig{Display: Display{Settings: &set}}, ctl: controlsOf(set)}
 	down := func(k window.Key) { d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k}) }
 	up := func(k window.Key) { d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: k}) }
 
@@ -209,8 +209,8 @@ func TestHeldKeys(t *testing.T) {
 // was not sent.
 func TestChatBox(t *testing.T) {
 	s, _ := newTestScene(t)
-	f := &fakeSession{}
-	l := &loop{s: f, scene: s}
+	f := &fakeMatch{}
+	l := &matchScreen{s: f, scene: s}
 	typeText := func(text string) {
 		for _, r := range text {
 			l.onChar(r)

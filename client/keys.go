@@ -17,7 +17,7 @@ import (
 const chatMaxRunes = game.MaxChatBytes / 2
 
 // input reads the held keys into the player's input and moves the aim.
-func (l *loop) input(dt float64) physics.Input {
+func (l *matchScreen) input(dt float64) physics.Input {
 	defer l.taps.clear()
 	if l.panels.Message != "" || l.pause != nil || l.panels.Chat {
 		// The tank stops but holds its aim: nothing the player did not steer moves.
@@ -65,7 +65,7 @@ func (l *loop) input(dt float64) physics.Input {
 
 // initAim points the aim where the player's tank faces when there is no aim yet (at
 // the start, and after a respawn), and returns the tank's heading, rad.
-func (l *loop) initAim() float64 {
+func (l *matchScreen) initAim() float64 {
 	heading, haveSelf := l.scene.SelfHeading()
 	if !l.aimInit && haveSelf {
 		l.aimYaw, l.aimGun, l.aimInit = heading, 0, true
@@ -75,7 +75,7 @@ func (l *loop) initAim() float64 {
 
 // heldAim is the input while a panel takes the keys (pause menu, chat, a message):
 // no throttle or steer, the turret and gun held where they were aimed.
-func (l *loop) heldAim() physics.Input {
+func (l *matchScreen) heldAim() physics.Input {
 	l.initAim()
 	if !l.aimInit {
 		return physics.Input{}
@@ -85,7 +85,7 @@ func (l *loop) heldAim() physics.Input {
 
 // onKey handles a key press: the pause menu, the chat box or the message over the
 // match take it when open; otherwise its binding acts.
-func (l *loop) onKey(key window.Key) {
+func (l *matchScreen) onKey(key window.Key) {
 	switch {
 	case l.pause != nil:
 		l.pauseKey(key)
@@ -102,7 +102,7 @@ func (l *loop) onKey(key window.Key) {
 
 // messageKey handles a key press while a message shows over the match: Enter leaves,
 // Esc hides it.
-func (l *loop) messageKey(key window.Key) {
+func (l *matchScreen) messageKey(key window.Key) {
 	switch key {
 	case window.KeyEnter, window.KeyKPEnter:
 		l.leave = true
@@ -112,7 +112,7 @@ func (l *loop) messageKey(key window.Key) {
 }
 
 // act does what binding b is for.
-func (l *loop) act(b binding) {
+func (l *matchScreen) act(b binding) {
 	switch b.act {
 	case actChat:
 		l.panels.Chat, l.panels.ChatLine = true, ""
@@ -149,7 +149,7 @@ func (l *loop) act(b binding) {
 }
 
 // closeHelpOrPause closes the help when it shows, and otherwise opens the pause menu.
-func (l *loop) closeHelpOrPause() {
+func (l *matchScreen) closeHelpOrPause() {
 	if l.panels.Help {
 		l.panels.Help = false
 		return
@@ -158,7 +158,7 @@ func (l *loop) closeHelpOrPause() {
 }
 
 // toggleOverlay turns overlay o on or off and says which.
-func (l *loop) toggleOverlay(o render.Overlay) {
+func (l *matchScreen) toggleOverlay(o render.Overlay) {
 	on := l.scene.Overlays() ^ o
 	l.scene.SetOverlays(on)
 	state := "off"
@@ -169,7 +169,7 @@ func (l *loop) toggleOverlay(o render.Overlay) {
 }
 
 // toggleAllOverlays turns every overlay on, or all off when all are on.
-func (l *loop) toggleAllOverlays() {
+func (l *matchScreen) toggleAllOverlays() {
 	o := render.OverlayAll
 	if l.scene.Overlays() == render.OverlayAll {
 		o = 0
@@ -179,7 +179,7 @@ func (l *loop) toggleAllOverlays() {
 }
 
 // watchNext moves the camera on to the next tank, and says whose.
-func (l *loop) watchNext() {
+func (l *matchScreen) watchNext() {
 	if name := l.scene.WatchNext(&l.snap); name != "" {
 		l.scene.Flash("watching " + name)
 	} else {
@@ -189,7 +189,7 @@ func (l *loop) watchNext() {
 
 // chatKey handles a key press while the chat box is open: Enter sends the line, Esc
 // drops it, Backspace deletes; characters arrive through OnChar.
-func (l *loop) chatKey(key window.Key) {
+func (l *matchScreen) chatKey(key window.Key) {
 	switch key {
 	case window.KeyEnter, window.KeyKPEnter:
 		text := l.panels.ChatLine
@@ -208,7 +208,7 @@ func (l *loop) chatKey(key window.Key) {
 }
 
 // typeRune adds r to the chat line, when the chat box is open and the line has room.
-func (l *loop) typeRune(r rune) {
+func (l *matchScreen) typeRune(r rune) {
 	p := &l.panels
 	if !p.Chat || r < ' ' || utf8.RuneCountInString(p.ChatLine) >= chatMaxRunes {
 		return
@@ -217,7 +217,7 @@ func (l *loop) typeRune(r rune) {
 }
 
 // backspace removes the chat line's last character.
-func (l *loop) backspace() {
+func (l *matchScreen) backspace() {
 	p := &l.panels
 	if p.Chat && p.ChatLine != "" {
 		_, n := utf8.DecodeLastRuneInString(p.ChatLine)
@@ -225,7 +225,7 @@ func (l *loop) backspace() {
 	}
 }
 
-func (l *loop) setAlgorithm(a deadreckon.Algorithm) {
+func (l *matchScreen) setAlgorithm(a deadreckon.Algorithm) {
 	l.s.SetAlgorithm(a)
 	l.scene.Flash("algorithm: " + a.String())
 }
@@ -237,7 +237,7 @@ func overlayOrNone(o render.Overlay) string {
 	return o.String()
 }
 
-func (l *loop) onMouse(ev *window.MouseEvent, down bool) {
+func (l *matchScreen) onMouse(ev *window.MouseEvent, down bool) {
 	switch ev.Button {
 	case window.MouseButtonLeft:
 		l.dragLeft = down
@@ -247,7 +247,7 @@ func (l *loop) onMouse(ev *window.MouseEvent, down bool) {
 	l.lastX, l.lastY = ev.Xpos, ev.Ypos
 }
 
-func (l *loop) onCursor(ev *window.CursorEvent) {
+func (l *matchScreen) onCursor(ev *window.CursorEvent) {
 	dx, dy := ev.Xpos-l.lastX, ev.Ypos-l.lastY
 	l.lastX, l.lastY = ev.Xpos, ev.Ypos
 	if l.dragLeft || l.dragRight {

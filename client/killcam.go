@@ -83,7 +83,7 @@ type deathCam struct {
 
 // frame runs the kill camera for one frame of the live match, whose snapshot is
 // l.snap, and returns the snapshot to draw: the kill camera's while it plays.
-func (c *deathCam) frame(l *loop, dt float64) *game.Snapshot {
+func (c *deathCam) frame(l *matchScreen, dt float64) *game.Snapshot {
 	live := &l.snap
 	if c.recent == nil || c.mp == nil {
 		return live
@@ -132,7 +132,7 @@ func (c *deathCam) frame(l *loop, dt float64) *game.Snapshot {
 }
 
 // start builds the replay of this death from what the match kept.
-func (c *deathCam) start(l *loop) error {
+func (c *deathCam) start(l *matchScreen) error {
 	rec, err := c.recent()
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (c *deathCam) start(l *loop) error {
 }
 
 // stop ends the kill camera, if it plays, and gives the camera back to the match.
-func (c *deathCam) stop(l *loop) {
+func (c *deathCam) stop(l *matchScreen) {
 	if !c.on {
 		return
 	}
@@ -176,7 +176,7 @@ func (c *deathCam) stop(l *loop) {
 }
 
 // skip ends the kill camera at the player's word; it reports whether one played.
-func (c *deathCam) skip(l *loop) bool {
+func (c *deathCam) skip(l *matchScreen) bool {
 	if !c.on {
 		return false
 	}

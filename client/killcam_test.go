@@ -71,22 +71,22 @@ func TestDeathKillCam(t *testing.T) {
 	}
 	wreck := &game.Snapshot{Self: -1, Combat: game.CombatView{Wreck: true, RespawnIn: 5, KilledBy: "a bot"},
 		Net: game.NetStats{RTT: 0.2, Silence: 0.1}}
-	sess := &stepSession{snap: wreck}
+	sess := &stepMatch{snap: wreck}
 	shot := filepath.Join(t.TempDir(), "killcam.png")
 	if *docs {
 		shot, _ = filepath.Abs("../assets/docs/killcam-live.png")
 	}
-	cfg := RunConfig{KillCam: func() (*replay.Recording, error) { return replay.ReadRing(live.Ring) }, Map: mp,
-		Screenshot: shot, Frames: 45, FixedStep: time.Second / 30}
+	cfg := RunConfig{Recent: func() (*replay.Recording, error) { return replay.ReadRing(live.Ring) }, Map: mp,
+		Display: Display{KillCam: true, Screenshot: shot, Frames: 45, FixedStep: time.Second / 30}}
 	scene, err := render.NewScene(render.TerrainFromMap(mp, 0), render.SceneConfig{Width: testW, Height: testH,
 		Ground: mp.HeightAt, Help: helpLines(DefaultSettings())})
 	if err != nil {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	var l *loop
+	var l *matchScreen
 	gl.Do(func() {
-		l = newLoop(cfg, sess, scene, v, logger)
+		l = newMatchScreen(cfg, sess, scene, v, logger)
 		err = l.run(context.Background())
 		v.Window().SetShouldClose(false)
 	})
@@ -103,7 +103,7 @@ func TestDeathKillCam(t *testing.T) {
 // checkKillCamPicture checks the kill camera 45 frames after the death: where it is
 // in the replay, the camera over the shooter, the player's tank in the middle of the
 // picture and the timeline under it.
-func checkKillCamPicture(t *testing.T, l *loop, shot string) {
+func checkKillCamPicture(t *testing.T, l *matchScreen, shot string) {
 	t.Helper()
 	k := l.cam.kill
 	if want := k.Time - (5 - replay.KillCamTail) + 44.0/30; math.Abs(l.cam.p.Time()-want) > 0.05 {
@@ -144,7 +144,7 @@ func tankByID(snap *game.Snapshot, id uint32) *game.TankView {
 
 // checkKillCamEnds presses Space, which skips the kill camera without firing, then
 // plays a respawn and the next death, whose kill camera the respawn ends.
-func checkKillCamEnds(t *testing.T, l *loop, sess *stepSession, wreck *game.Snapshot) {
+func checkKillCamEnds(t *testing.T, l *matchScreen, sess *stepMatch, wreck *game.Snapshot) {
 	t.Helper()
 	gl.Do(func() { l.onKey(window.KeySpace) })
 	if l.cam.on || sess.fired != 0 || l.panels.Timeline != nil {
@@ -153,7 +153,11 @@ func checkKillCamEnds(t *testing.T, l *loop, sess *stepSession, wreck *game.Snap
 	var err error
 	frames := func(from, to int) {
 		for i := from; i < to && err == nil; i++ {
-			_, err = l.frame(context.Background(), i, 0, 0, 1.0/30)
+			f := &frame{n: i, dt: 1.0 / 30, fixed: true}
+			if _, err = l.Update(f); err == nil {
+				err = l.Draw(l.v, f)
+				l.v.Swap()
+			}
 		}
 	}
 	sess.snap = &game.Snapshot{Self: -1}

@@ -179,7 +179,7 @@ func TestPauseMenu(t *testing.T) {
 	s, mp := newTestScene(t)
 	var img *image.RGBA
 	gl.Do(func() {
-		l := newLoop(RunConfig{}, &fakeSession{}, s, v, nil)
+		l := newMatchScreen(RunConfig{}, &fakeMatch{}, s, v, nil)
 		defer v.Window().UnsubscribeAllID(l)
 		s.Update(tanksOn(mp, 3), 1.0/60)
 		l.onKey(window.KeyEscape)
@@ -209,11 +209,11 @@ func TestRunInMenuWindow(t *testing.T) {
 	shot := filepath.Join(t.TempDir(), "match.png")
 	mp := testMap(t)
 	for i := range 2 {
-		sess := &stepSession{snap: tanksOn(mp, 2)}
+		sess := &stepMatch{snap: tanksOn(mp, 2)}
 		var err error
 		gl.Do(func() {
-			err = Run(context.Background(), RunConfig{Viewer: v, Terrain: render.TerrainFromMap(mp, 0),
-				Screenshot: shot, Frames: 2, FixedStep: 50 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}, sess)
+			err = Run(context.Background(), RunConfig{Display: Display{Viewer: v, Terrain: render.TerrainFromMap(mp, 0),
+				Screenshot: shot, Frames: 2, FixedStep: 50 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}}, sess)
 		})
 		if err != nil {
 			t.Fatalf("match %d in the menu's window: %v", i+1, err)
@@ -232,4 +232,11 @@ func TestRunInMenuWindow(t *testing.T) {
 	if sel := after.m.page().Selected; sel != 1 {
 		t.Errorf("after two matches, Down moved the menu to row %d, want 1", sel)
 	}
+}
+
+// frame draws the menu once into the framebuffer (without swapping), as the window
+// loop does.
+func (r *menuRunner) frame() error {
+	r.refresh()
+	return r.Draw(r.v, nil)
 }

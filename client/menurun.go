@@ -70,15 +70,35 @@ func (r *menuRunner) choose(mode MenuMode) {
 	r.mode, r.done = mode, true
 }
 
-// frame draws the menu once into the framebuffer (without swapping).
-func (r *menuRunner) frame() error {
+// menuFrame is how often the menu draws: it needs no more than ~60 frames a second.
+const menuFrame = 15 * time.Millisecond
+
+// Layout lays the menu out for the framebuffer.
+func (r *menuRunner) Layout(w, h int) { r.view.Resize(w, h) }
+
+// Update ends the menu once the player chose or left it, and otherwise brings the
+// page up to date (the Join menu's search changes it).
+func (r *menuRunner) Update(*frame) (screen, error) {
+	if r.done || r.m.closed {
+		return nil, nil
+	}
+	r.refresh()
+	return r, nil
+}
+
+// refresh runs the menu's timers and shows its page when it changed.
+func (r *menuRunner) refresh() {
 	r.m.tick()
 	if r.m.changed {
 		r.m.changed = false
 		r.view.Show(r.m.page())
 	}
-	return r.v.DrawMenu(r.view)
 }
+
+// Draw draws the menu.
+func (r *menuRunner) Draw(v *render.Viewer, _ *frame) error { return v.DrawMenu(r.view) }
+
+func (r *menuRunner) rest() time.Duration { return menuFrame }
 
 // close ends the menu's screens (the Join menu's search) and removes its event
 // subscriptions.
@@ -94,18 +114,8 @@ func (r *menuRunner) close() {
 func RunMenu(ctx context.Context, v *render.Viewer, cfg MenuConfig) (MenuMode, Settings, error) {
 	r := newMenuRunner(v, cfg)
 	defer r.close()
-	for !r.done {
-		if err := ctx.Err(); err != nil {
-			return MenuQuit, r.s, err
-		}
-		if v.ShouldClose() || r.m.closed {
-			return MenuQuit, r.s, nil
-		}
-		if err := r.frame(); err != nil {
-			return MenuQuit, r.s, err
-		}
-		v.Swap()
-		time.Sleep(15 * time.Millisecond) // a menu needs no more than ~60 frames a second
+	if err := runWindow(ctx, v, r, windowConfig{}); err != nil || !r.done {
+		return MenuQuit, r.s, err
 	}
 	return r.mode, r.s, nil
 }

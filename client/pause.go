@@ -5,7 +5,7 @@ import "github.com/g3n/engine/window"
 // openPause shows the pause menu (Esc in a match): resume, settings, leave. A match
 // that can pause (RunConfig.Pause) stops; any other goes on behind it, the player's
 // tank stopped with its aim held.
-func (l *loop) openPause() {
+func (l *matchScreen) openPause() {
 	set := l.cfg.Settings
 	apply := func() {
 		l.applySettings()
@@ -22,7 +22,7 @@ func (l *loop) openPause() {
 }
 
 // closePause hides the pause menu, and lets a paused match go on.
-func (l *loop) closePause() {
+func (l *matchScreen) closePause() {
 	l.pause = nil
 	l.scene.HideMenu()
 	if l.cfg.Pause != nil {
@@ -31,7 +31,7 @@ func (l *loop) closePause() {
 }
 
 // pauseKey passes a key to the pause menu; Esc on its first screen resumes.
-func (l *loop) pauseKey(k window.Key) {
+func (l *matchScreen) pauseKey(k window.Key) {
 	l.pause.key(k)
 	if l.pause != nil && l.pause.closed {
 		l.closePause()
@@ -40,7 +40,7 @@ func (l *loop) pauseKey(k window.Key) {
 
 // onChar passes a typed character to the pause menu (the name field), or else to the
 // chat line.
-func (l *loop) onChar(r rune) {
+func (l *matchScreen) onChar(r rune) {
 	if l.pause != nil {
 		l.pause.char(r)
 		return
@@ -50,7 +50,7 @@ func (l *loop) onChar(r rune) {
 
 // applySettings puts the settings into effect at once: controls, field of view and
 // volume (mouse sensitivity and inversion are read as the mouse moves).
-func (l *loop) applySettings() {
+func (l *matchScreen) applySettings() {
 	set := l.cfg.Settings
 	l.ctl = controlsOf(*set)
 	l.scene.SetHelp(helpLines(*set))
@@ -64,7 +64,7 @@ func (l *loop) applySettings() {
 
 // drawPause passes the pause menu's page to the scene when it changed, before a frame
 // is drawn.
-func (l *loop) drawPause() {
+func (l *matchScreen) drawPause() {
 	if l.pause == nil || !l.pause.changed {
 		return
 	}

@@ -24,19 +24,9 @@ import (
 // ReplayConfig configures RunReplay. The zero value opens a default window, follows
 // the recorder's own tank and plays from the start at normal speed.
 type ReplayConfig struct {
-	// Width and Height are the window size in pixels; if zero, the defaults.
-	Width, Height int
-	// Terrain is the ground to draw; Ground and Raycast as in RunConfig.
-	Terrain render.Terrain
-	Ground  func(x, z float64) (float64, bool)
-	Raycast func(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool)
-	// Overlays are the debug overlays shown at start.
-	Overlays render.Overlay
-	// Watch names the tank the camera follows at start; if empty, the recorder's.
-	Watch string
-	// Orbit is the chase camera's start angle around the tank it follows, radians
-	// (0: behind, π/2: from its right), as in RunConfig.
-	Orbit float64
+	// Display is the window and what it shows at start, as in a match; the replay
+	// viewer takes no benchmark (BenchFrames).
+	Display
 	// Seek is where playback starts, from the recording's start.
 	Seek time.Duration
 	// Speed is the playback speed at start; if zero, 1.
@@ -44,22 +34,6 @@ type ReplayConfig struct {
 	// Alt, when set, shows every tank as a second algorithm shows it from the start
 	// (the A/B ghost).
 	Alt *deadreckon.Algorithm
-	// KillCam starts on the kill camera of the recorder's last death before Seek (or
-	// the last kill before it).
-	KillCam bool
-	// FixedStep, Screenshot, Frames and Duration are as in RunConfig: for pictures
-	// that repeat.
-	FixedStep  time.Duration
-	Screenshot string
-	Frames     int
-	Duration   time.Duration
-	// Logger receives status messages; if nil, slog.Default().
-	Logger *slog.Logger
-	// Viewer, if set, is the window to play in; if nil, RunReplay opens one.
-	Viewer *render.Viewer
-	// Settings are the player's settings (field of view, quality, mouse); if nil,
-	// the defaults.
-	Settings *Settings
 }
 
 // replayBindings are the replay viewer's keys, in help-panel order.
@@ -100,23 +74,9 @@ const (
 // leaves (nil), ctx ends (its error), or a screenshot is written (nil). It must be
 // called from the main goroutine.
 func RunReplay(ctx context.Context, cfg ReplayConfig, p *replay.Player) error {
-	if cfg.Width <= 0 {
-		cfg.Width = render.DefaultWidth
-	}
-	if cfg.Height <= 0 {
-		cfg.Height = render.DefaultHeight
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.Screenshot != "" && cfg.Frames <= 0 && cfg.Duration <= 0 {
-		cfg.Frames = 1
-	}
-	set := settingsOr(cfg.Settings)
-	v := cfg.Viewer
-	if v != nil {
-		cfg.Width, cfg.Height = v.FramebufferSize()
-	}
+	cfg.Display = cfg.withDefaults("Treadline — replay")
+	cfg.BenchFrames = 0
+	set := *cfg.Settings
 	scene, err := render.NewScene(cfg.Terrain, render.SceneConfig{Width: cfg.Width, Height: cfg.Height,
 		Overlays: cfg.Overlays, Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(),
 		NoShadows: !set.Shadows(), Help: replayBindings, Hint: replayHint})
@@ -125,25 +85,21 @@ func RunReplay(ctx context.Context, cfg ReplayConfig, p *replay.Player) error {
 	}
 	scene.SetFOV(fovRadians(set.FOV))
 	scene.Chase().Yaw = cfg.Orbit
-	if v == nil {
-		if v, err = render.OpenViewer(cfg.Width, cfg.Height, "Treadline — replay"); err != nil {
-			return err
-		}
-		defer v.Close()
-	} else {
-		v.Window().SetTitle("Treadline — replay")
-		defer scene.Dispose()
+	v, done, err := cfg.open(scene)
+	if err != nil {
+		return err
 	}
-	l, err := newReplayLoop(cfg, set, p, scene, v)
+	defer done()
+	l, err := newReplayScreen(cfg, set, p, scene, v)
 	if err != nil {
 		return err
 	}
 	defer v.Window().UnsubscribeAllID(l)
-	return l.run(ctx)
+	return runWindow(ctx, v, l, cfg.window())
 }
 
-// replayLoop is RunReplay's state.
-type replayLoop struct {
+// replayScreen is RunReplay's state.
+type replayScreen struct {
 	cfg   ReplayConfig
 	set   Settings
 	p     *replay.Player
@@ -163,12 +119,13 @@ type replayLoop struct {
 	moved       bool // the mouse moved since the button went down
 	lastX       float32
 	lastY       float32
-	err         error // a failed seek or re-reckoning, to end the loop with
-	zoomed      bool  // the kill camera has the camera
+	err         error   // a failed seek or re-reckoning, to end the loop with
+	zoomed      bool    // the kill camera has the camera
+	start       float64 // the replay's time at the first frame, s
 }
 
-func newReplayLoop(cfg ReplayConfig, set Settings, p *replay.Player, scene *render.Scene, v *render.Viewer) (*replayLoop, error) {
-	l := &replayLoop{cfg: cfg, set: set, p: p, scene: scene, v: v, log: cfg.Logger}
+func newReplayScreen(cfg ReplayConfig, set Settings, p *replay.Player, scene *render.Scene, v *render.Viewer) (*replayScreen, error) {
+	l := &replayScreen{cfg: cfg, set: set, p: p, scene: scene, v: v, log: cfg.Logger}
 	rec := p.Recording()
 	for _, k := range rec.Kills {
 		l.tl.Marks = append(l.tl.Marks, k.Time)
@@ -207,77 +164,64 @@ func newReplayLoop(cfg ReplayConfig, set Settings, p *replay.Player, scene *rend
 	return l, nil
 }
 
-func (l *replayLoop) run(ctx context.Context) error {
-	step := l.cfg.FixedStep.Seconds()
-	start := l.p.Time()
-	last := time.Now()
-	for frame := 1; ; frame++ {
-		switch {
-		case ctx.Err() != nil:
-			return ctx.Err()
-		case l.v.ShouldClose(), l.leave:
-			return nil
-		case l.err != nil:
-			return l.err
-		}
-		now := time.Now()
-		dt := now.Sub(last).Seconds()
-		last = now
-		if step > 0 {
-			dt = step
-		}
-		dt = math.Min(dt, 0.25)
-		done, err := l.frame(frame, dt, start)
-		if done || err != nil {
-			return err
-		}
+// Layout sizes the scene to the framebuffer.
+func (l *replayScreen) Layout(w, h int) {
+	if sw, sh := l.scene.Size(); sw != w || sh != h {
+		l.scene.Resize(w, h)
 	}
 }
 
-// frame plays dt seconds of wall time, draws and shows the frame; done reports that
-// the screenshot was written.
-func (l *replayLoop) frame(frame int, dt, start float64) (done bool, err error) {
+// Update plays the frame's dt of wall time (at most a quarter of a second) and takes
+// the snapshot; the viewer's leaving or a failed seek ends it.
+func (l *replayScreen) Update(f *frame) (screen, error) {
+	switch {
+	case l.leave:
+		return nil, nil
+	case l.err != nil:
+		return nil, l.err
+	}
+	if f.n == 1 {
+		l.start = l.p.Time()
+	}
+	dt := math.Min(f.dt, 0.25)
 	l.moveFree(dt)
 	if eye, ok := l.scene.Eye(); ok {
 		l.p.SetCamera(eye)
 	}
 	if err := l.p.Advance(dt); err != nil {
-		return true, err
+		return nil, err
 	}
 	l.p.Snapshot(&l.snap)
 	l.aimKillCam()
 	l.tl.Now, l.tl.Status = l.p.Time(), l.status()
 	l.panels.Timeline = &l.tl
-	l.scene.SetPanels(l.panels)
-	l.scene.Update(&l.snap, dt)
-	if err := l.v.Draw(l.scene); err != nil {
-		return true, err
-	}
-	if l.shotDue(frame, l.p.Time()-start) {
-		if err := writePNG(l.cfg.Screenshot, l.v.Capture()); err != nil {
-			return true, err
-		}
-		l.log.Info("screenshot written", "file", l.cfg.Screenshot, "frames", frame, "time", l.p.Time())
-		return true, nil
-	}
-	l.v.Swap()
-	return false, nil
+	return l, nil
 }
 
-// shotDue reports whether the screenshot is taken at this frame, played seconds
-// after the first.
-func (l *replayLoop) shotDue(frame int, played float64) bool {
-	switch {
-	case l.cfg.Screenshot == "":
-		return false
-	case l.cfg.Frames > 0:
-		return frame >= l.cfg.Frames
-	}
-	return played >= l.cfg.Duration.Seconds()*l.p.Speed()-timeEpsilon || l.p.Time() >= l.p.Recording().End
+// Draw draws the frame.
+func (l *replayScreen) Draw(v *render.Viewer, f *frame) error {
+	l.scene.SetPanels(l.panels)
+	l.scene.Update(&l.snap, math.Min(f.dt, 0.25))
+	f.mark(phaseRender)
+	return v.Draw(l.scene)
 }
+
+// played reports whether d of the viewer's time has passed since the first frame
+// (d times the speed of the recording), or the recording is over.
+func (l *replayScreen) played(d time.Duration) bool {
+	return l.p.Time()-l.start >= d.Seconds()*l.p.Speed()-timeEpsilon || l.p.Time() >= l.p.Recording().End
+}
+
+// shot logs the screenshot.
+func (l *replayScreen) shot(file string, n int) {
+	l.log.Info("screenshot written", "file", file, "frames", n, "time", l.p.Time())
+}
+
+// tanks is how many tanks the last frame showed.
+func (l *replayScreen) tanks() int { return len(l.snap.Tanks) }
 
 // status is the line above the timeline.
-func (l *replayLoop) status() string {
+func (l *replayScreen) status() string {
 	p := l.p
 	var b strings.Builder
 	if p.Paused() {
@@ -311,7 +255,7 @@ func (l *replayLoop) status() string {
 
 // ghostErrors writes how far tank id is shown from its truth ghost (truth names it)
 // and, if rebuilt names it, from the host's rebuild.
-func (l *replayLoop) ghostErrors(b *strings.Builder, id uint32, truth, rebuilt string) {
+func (l *replayScreen) ghostErrors(b *strings.Builder, id uint32, truth, rebuilt string) {
 	for _, g := range l.snap.Ghosts {
 		switch {
 		case g.Of != id:
@@ -324,7 +268,7 @@ func (l *replayLoop) ghostErrors(b *strings.Builder, id uint32, truth, rebuilt s
 }
 
 // tankName names the tank with actor id.
-func (l *replayLoop) tankName(id uint32) string {
+func (l *replayScreen) tankName(id uint32) string {
 	if t := l.p.Recording().Tanks[id]; t != nil && t.Name != "" {
 		return t.Name
 	}
@@ -332,7 +276,7 @@ func (l *replayLoop) tankName(id uint32) string {
 }
 
 // onKey handles a key press.
-func (l *replayLoop) onKey(ev *window.KeyEvent) {
+func (l *replayScreen) onKey(ev *window.KeyEvent) {
 	if l.panels.Help && ev.Key != window.KeyF1 {
 		l.panels.Help = false
 		return
@@ -347,7 +291,7 @@ func (l *replayLoop) onKey(ev *window.KeyEvent) {
 }
 
 // onRepeat steps on while an arrow or a frame key is held.
-func (l *replayLoop) onRepeat(k window.Key) {
+func (l *replayScreen) onRepeat(k window.Key) {
 	switch k {
 	case window.KeyLeft, window.KeyRight, window.KeyPeriod, window.KeyComma:
 		l.seekKey(k)
@@ -355,14 +299,14 @@ func (l *replayLoop) onRepeat(k window.Key) {
 }
 
 // try keeps the first error of a seek or re-reckoning, which ends the viewer.
-func (l *replayLoop) try(err error) {
+func (l *replayScreen) try(err error) {
 	if err != nil && l.err == nil {
 		l.err = err
 	}
 }
 
 // seekKey handles the playback keys; it reports whether k was one.
-func (l *replayLoop) seekKey(k window.Key) bool {
+func (l *replayScreen) seekKey(k window.Key) bool {
 	p := l.p
 	switch k {
 	case window.KeySpace:
@@ -397,14 +341,14 @@ func (l *replayLoop) seekKey(k window.Key) bool {
 }
 
 // seek moves the replay to t, leaving the kill camera.
-func (l *replayLoop) seek(t float64) {
+func (l *replayScreen) seek(t float64) {
 	l.p.StopKillCam()
 	l.try(l.p.Seek(t))
 }
 
 // viewKey handles the camera, comparison and kill camera keys; it reports whether k
 // was one.
-func (l *replayLoop) viewKey(k window.Key) bool {
+func (l *replayScreen) viewKey(k window.Key) bool {
 	p := l.p
 	switch k {
 	case window.KeyEscape:
@@ -445,7 +389,7 @@ func (l *replayLoop) viewKey(k window.Key) bool {
 
 // overlayKey toggles the overlay bound to k (as in a match); it reports whether k
 // was one.
-func (l *replayLoop) overlayKey(k window.Key) bool {
+func (l *replayScreen) overlayKey(k window.Key) bool {
 	b, ok := bindingFor(k)
 	switch {
 	case !ok:
@@ -476,7 +420,7 @@ func algorithmKey(k window.Key) (deadreckon.Algorithm, bool) {
 
 // killCam starts the kill camera on the recorder's last death so far (or the last
 // kill), or stops it when it is on.
-func (l *replayLoop) killCam() {
+func (l *replayScreen) killCam() {
 	if _, on := l.p.KillCamOn(); on {
 		l.p.StopKillCam()
 		l.scene.Watch(l.p.Recording().Meta.Recorder)
@@ -493,7 +437,7 @@ func (l *replayLoop) killCam() {
 }
 
 // aimKillCam puts the kill camera on the shooter's turret, looking at its target.
-func (l *replayLoop) aimKillCam() {
+func (l *replayScreen) aimKillCam() {
 	k, on := l.p.KillCamOn()
 	if !on {
 		if l.zoomed {
@@ -514,7 +458,7 @@ func (l *replayLoop) aimKillCam() {
 }
 
 // toggleFree switches between the free camera and following a tank.
-func (l *replayLoop) toggleFree() {
+func (l *replayScreen) toggleFree() {
 	l.free = !l.free
 	if !l.free {
 		l.scene.Watch(l.p.Recording().Meta.Recorder)
@@ -531,7 +475,7 @@ func (l *replayLoop) toggleFree() {
 }
 
 // moveFree moves the free camera by the held keys over dt seconds.
-func (l *replayLoop) moveFree(dt float64) {
+func (l *replayScreen) moveFree(dt float64) {
 	if !l.free {
 		return
 	}
@@ -567,7 +511,7 @@ func (l *replayLoop) moveFree(dt float64) {
 }
 
 // onMouse starts and ends a drag; a click on the timeline seeks there.
-func (l *replayLoop) onMouse(ev *window.MouseEvent, down bool) {
+func (l *replayScreen) onMouse(ev *window.MouseEvent, down bool) {
 	if ev.Button != window.MouseButtonLeft && ev.Button != window.MouseButtonRight {
 		return
 	}
@@ -585,7 +529,7 @@ func (l *replayLoop) onMouse(ev *window.MouseEvent, down bool) {
 }
 
 // pixels turns window coordinates into picture pixels.
-func (l *replayLoop) pixels(x, y float32) (float32, float32) {
+func (l *replayScreen) pixels(x, y float32) (float32, float32) {
 	ww, wh := l.v.Window().GetSize()
 	fw, fh := l.v.FramebufferSize()
 	if ww <= 0 || wh <= 0 {
@@ -595,7 +539,7 @@ func (l *replayLoop) pixels(x, y float32) (float32, float32) {
 }
 
 // onCursor orbits the camera while a button is held.
-func (l *replayLoop) onCursor(ev *window.CursorEvent) {
+func (l *replayScreen) onCursor(ev *window.CursorEvent) {
 	dx, dy := ev.Xpos-l.lastX, ev.Ypos-l.lastY
 	l.lastX, l.lastY = ev.Xpos, ev.Ypos
 	if !l.drag || (math.Abs(float64(dx)) < 1 && math.Abs(float64(dy)) < 1) {

@@ -46,9 +46,9 @@ func TestReplayViewer(t *testing.T) {
 	}
 	shot := filepath.Join(t.TempDir(), "replay.png")
 	pvb := deadreckon.ProjectiveVelocityBlend
-	cfg := ReplayConfig{Terrain: render.TerrainFromMap(mp, 0), Ground: mp.HeightAt, Viewer: v, Seek: 6 * time.Second,
-		Alt: &pvb, Orbit: math.Pi / 2, FixedStep: time.Second / 30, Screenshot: shot, Frames: 20,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg := ReplayConfig{Display: Display{Terrain: render.TerrainFromMap(mp, 0), Ground: mp.HeightAt, Viewer: v,
+		Orbit: math.Pi / 2, FixedStep: time.Second / 30, Screenshot: shot, Frames: 20,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, Seek: 6 * time.Second, Alt: &pvb}
 	gl.Do(func() {
 		err = RunReplay(context.Background(), cfg, p)
 		v.Window().SetShouldClose(false)

@@ -22,11 +22,11 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// Session is the match the client plays: *game.Match implements it. Every method is
-// required, so a session type that lacks one fails to compile instead of losing a
+// Match is the match the client steps and draws: *game.Match implements it. Every
+// method is required, so a match type that lacks one fails to compile instead of losing a
 // key's action unnoticed. Run calls it from the window's thread only.
-type Session interface {
-	// Step advances the match to now (seconds on the session's clock) with the
+type Match interface {
+	// Step advances the match to now (seconds on the match's clock) with the
 	// player's input. An error ends Run (for example, the host was lost).
 	Step(now float64, in physics.Input) error
 	// Snapshot fills dst with what to draw.
@@ -51,16 +51,19 @@ type Session interface {
 	SetCamera(p mgl64.Vec3)
 }
 
-// *game.Match is the session the client plays.
-var _ Session = (*game.Match)(nil)
+// *game.Match is the match the client plays.
+var _ Match = (*game.Match)(nil)
 
-// RunConfig configures Run. The zero value opens a DefaultWidth×DefaultHeight window
-// and plays until the window closes or the player leaves.
-type RunConfig struct {
+// Display is what the live match (RunConfig) and the replay viewer (ReplayConfig)
+// share: the window, the ground, the camera and overlays at start, the kill camera,
+// and the pictures and benchmarks that end a run. Its zero value opens a
+// render.DefaultWidth×render.DefaultHeight window and runs until it is closed.
+type Display struct {
 	// Width and Height are the window size in pixels; if zero, render.DefaultWidth
 	// and render.DefaultHeight.
 	Width, Height int
-	// Title is the window title; if empty, "Treadline".
+	// Title is the window title; if empty, "Treadline" for a match and "Treadline —
+	// replay" for the replay viewer.
 	Title string
 	// Terrain is the ground to draw.
 	Terrain render.Terrain
@@ -71,43 +74,106 @@ type RunConfig struct {
 	Raycast func(origin, dir mgl64.Vec3, maxDist float64) (hit mgl64.Vec3, ok bool)
 	// Overlays are the debug overlays shown at start.
 	Overlays render.Overlay
-	// Watch names the tank the camera follows at start instead of the player's ("*":
-	// the first remote tank); see render.Scene.Watch.
+	// Watch names the tank the camera follows at start (see render.Scene.Watch; "*":
+	// the first remote tank); if empty, the player's own in a match and the
+	// recorder's in a replay.
 	Watch string
 	// Orbit is the chase camera's start angle around the tank it follows, radians
 	// (render.Chase.Yaw): 0 looks from behind, π/2 from its right.
 	Orbit float64
-	// Clock returns the session's time in seconds. If nil, Run uses seconds of wall
-	// time since it started.
-	Clock func() float64
-	// FixedStep, when positive, makes every frame advance the session by exactly this
-	// much whatever the wall clock says: screenshots and benchmarks repeat.
+	// KillCam turns the kill camera on: in a match, after each death of the
+	// player's tank, while the wreck waits, it replays the seconds before it from
+	// the shooter's side (it needs RunConfig.Recent and Map); in the replay viewer it
+	// starts on the kill camera of the recorder's last death before Seek (or the
+	// last kill before it).
+	KillCam bool
+	// FixedStep, when positive, makes every frame advance the match or the replay by
+	// exactly this much whatever the wall clock says: screenshots and benchmarks
+	// repeat.
 	FixedStep time.Duration
-	// Screenshot, when set, is a PNG file written from the last frame, after which Run
-	// returns: after Frames frames, or after Duration of session time when Frames is
-	// zero (one frame when both are zero).
+	// Screenshot, when set, is a PNG file written from the last frame, after which
+	// the run ends: after Frames frames, or after Duration of match (or replay)
+	// time when Frames is zero (one frame when both are zero).
 	Screenshot string
 	Frames     int
 	Duration   time.Duration
-	// BenchFrames, when positive, makes Run draw that many frames, write the split of
-	// frame time to BenchOut and return.
+	// BenchFrames, when positive, makes the run draw that many frames, write the
+	// split of frame time to BenchOut and end.
 	BenchFrames int
 	// BenchOut receives the benchmark report; if nil, os.Stdout.
 	BenchOut io.Writer
 	// Logger receives status messages; if nil, slog.Default().
 	Logger *slog.Logger
+	// Viewer, if set, is the window to play in (for example the main menu's); it is
+	// then not closed. If nil, a window is opened and closed at the end.
+	Viewer *render.Viewer
+	// Settings are the player's settings (controls, mouse, field of view, quality,
+	// volume); if nil, the defaults.
+	Settings *Settings
+}
+
+// withDefaults fills in d's defaults, title being the window's.
+func (d Display) withDefaults(title string) Display {
+	if d.Width <= 0 {
+		d.Width = render.DefaultWidth
+	}
+	if d.Height <= 0 {
+		d.Height = render.DefaultHeight
+	}
+	if d.Title == "" {
+		d.Title = title
+	}
+	if d.BenchOut == nil {
+		d.BenchOut = os.Stdout
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Screenshot != "" && d.Frames <= 0 && d.Duration <= 0 {
+		d.Frames = 1
+	}
+	set := settingsOr(d.Settings)
+	d.Settings = &set
+	if d.Viewer != nil {
+		d.Width, d.Height = d.Viewer.FramebufferSize()
+	}
+	return d
+}
+
+// window is the loop's share of d: pacing, screenshots and benchmarks.
+func (d Display) window() windowConfig {
+	return windowConfig{FixedStep: d.FixedStep, Screenshot: d.Screenshot, Frames: d.Frames, Duration: d.Duration,
+		BenchFrames: d.BenchFrames, BenchOut: d.BenchOut}
+}
+
+// open returns d's window, opening one when d has none, and a function that closes
+// what open opened (the window, or else scene, which the window outlives).
+func (d Display) open(scene *render.Scene) (*render.Viewer, func(), error) {
+	if d.Viewer != nil {
+		d.Viewer.Window().SetTitle(d.Title)
+		return d.Viewer, scene.Dispose, nil
+	}
+	v, err := render.OpenViewer(d.Width, d.Height, d.Title)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, v.Close, nil
+}
+
+// RunConfig configures Run. The zero value opens a DefaultWidth×DefaultHeight window
+// and plays until the window closes or the player leaves.
+type RunConfig struct {
+	Display
+	// Clock returns the match's time in seconds. If nil, Run uses seconds of wall
+	// time since it started.
+	Clock func() float64
 	// Host is the address of the match's host, named when the match ends badly; if
 	// empty, messages say "the host".
 	Host string
 	// Sound, if not nil, plays the match (see OpenSound); Run does not close it.
 	Sound *Sound
-	// Viewer, if set, is the window to play in (for example the main menu's); Run
-	// then does not close it. If nil, Run opens a window and closes it at the end.
-	Viewer *render.Viewer
-	// Settings are the player's settings (controls, mouse, field of view, quality,
-	// volume); if nil, the defaults. The pause menu edits them and calls
-	// OnSettings after every change.
-	Settings   *Settings
+	// OnSettings, if set, runs after every change the pause menu makes to the
+	// settings.
 	OnSettings func(Settings)
 	// Notice, if set, is shown over the match for its first seconds (where others
 	// join a hosted match).
@@ -117,13 +183,11 @@ type RunConfig struct {
 	// pauses for real. Otherwise the match goes on behind the menu, the player's tank
 	// stopped with its aim held.
 	Pause func(on bool) bool
-	// KillCam, if set, returns the last seconds of the player's view of the match
-	// (replay.ReadRing of the session's Recent): after each death of the player's
-	// tank, while the wreck waits, the kill camera replays the seconds before it from
-	// the shooter's side. Map is the map the match is played on; the kill camera
-	// needs both.
-	KillCam func() (*replay.Recording, error)
-	Map     *terrain.Map
+	// Recent returns the last seconds of the player's view of the match
+	// (replay.ReadRing of session.Session.Recent), and Map is the map the match is
+	// played on: the kill camera (Display.KillCam) needs both.
+	Recent func() (*replay.Recording, error)
+	Map    *terrain.Map
 }
 
 // ErrLeft reports that the player left the match from the menu.
@@ -132,71 +196,44 @@ var ErrLeft = errors.New("client: player left the match")
 // noticeDuration is how long RunConfig.Notice stays on screen.
 const noticeDuration = 20 * time.Second
 
-// timeEpsilon absorbs rounding when session times are compared, seconds.
+// timeEpsilon absorbs rounding when match times are compared, seconds.
 const timeEpsilon = 1e-9
 
 // Run opens the window and plays s until the window is closed (nil), the player
-// leaves (ErrLeft), ctx ends (ctx's error), s fails (its error, wrapped), or a
-// screenshot or benchmark run completes (nil). It alone steps s, once a frame. It
-// must be called from the main goroutine.
-func Run(ctx context.Context, cfg RunConfig, s Session) error {
-	if cfg.Width <= 0 {
-		cfg.Width = render.DefaultWidth
-	}
-	if cfg.Height <= 0 {
-		cfg.Height = render.DefaultHeight
-	}
-	if cfg.Title == "" {
-		cfg.Title = "Treadline"
-	}
-	if cfg.BenchOut == nil {
-		cfg.BenchOut = os.Stdout
-	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	if cfg.Screenshot != "" && cfg.Frames <= 0 && cfg.Duration <= 0 {
-		cfg.Frames = 1
-	}
-	set := settingsOr(cfg.Settings)
-	cfg.Settings = &set
-	v := cfg.Viewer
-	if v != nil {
-		cfg.Width, cfg.Height = v.FramebufferSize()
-	}
+// leaves (ErrLeft), ctx ends (ctx's error), s fails (its error, wrapped, after a
+// panel has said so and a key was pressed), or a screenshot or benchmark run
+// completes (nil). It alone steps s, once a frame. It must be called from the main
+// goroutine.
+func Run(ctx context.Context, cfg RunConfig, s Match) error {
+	cfg.Display = cfg.withDefaults("Treadline")
+	set := cfg.Settings
 	scene, err := render.NewScene(cfg.Terrain, render.SceneConfig{Width: cfg.Width, Height: cfg.Height,
 		Overlays: cfg.Overlays, Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(),
-		NoShadows: !set.Shadows(), Help: helpLines(set)})
+		NoShadows: !set.Shadows(), Help: helpLines(*set)})
 	if err != nil {
 		return err
 	}
 	scene.Watch(cfg.Watch)
 	scene.Chase().Yaw = cfg.Orbit
 	scene.SetFOV(fovRadians(set.FOV))
-	if v == nil {
-		if v, err = render.OpenViewer(cfg.Width, cfg.Height, cfg.Title); err != nil {
-			return err
-		}
-		defer v.Close()
-	} else {
-		v.Window().SetTitle(cfg.Title)
-		// The window outlives this match (the menu comes back): free the scene's
-		// meshes and textures with it.
-		defer scene.Dispose()
+	v, done, err := cfg.open(scene)
+	if err != nil {
+		return err
 	}
-	l := newLoop(cfg, s, scene, v, log)
+	defer done()
+	l := newMatchScreen(cfg, s, scene, v, cfg.Logger)
 	defer v.Window().UnsubscribeAllID(l)
 	if cfg.Notice != "" {
 		scene.FlashFor(cfg.Notice, noticeDuration)
 	}
-	return l.run(ctx)
+	return runWindow(ctx, v, l, cfg.window())
 }
 
-// loop is Run's state: input, what the HUD shows, timing and the benchmark record.
-type loop struct {
+// matchScreen is the screen that plays a match: input, what the HUD shows and the
+// match's clock.
+type matchScreen struct {
 	cfg   RunConfig
-	s     Session
+	s     Match
 	scene *render.Scene
 	v     *render.Viewer
 	log   *slog.Logger
@@ -213,18 +250,23 @@ type loop struct {
 	ctl                 controls
 	panels              render.Panels
 	pause               *menu
-	bench               *bench
 	watch               watchReport
 	cam                 deathCam
+	clock               func() float64 // the match's time, s
+	t0, elapsed         float64        // the match's time at the first frame, and since then, s
+	in                  physics.Input  // the last frame's input
+	shown               *game.Snapshot // the last frame's picture: the match's or the kill camera's
 }
 
-func newLoop(cfg RunConfig, s Session, scene *render.Scene, v *render.Viewer, log *slog.Logger) *loop {
+func newMatchScreen(cfg RunConfig, s Match, scene *render.Scene, v *render.Viewer, log *slog.Logger) *matchScreen {
 	if cfg.Settings == nil {
 		def := DefaultSettings()
 		cfg.Settings = &def
 	}
-	l := &loop{cfg: cfg, s: s, scene: scene, v: v, log: log, ctl: controlsOf(*cfg.Settings)}
-	l.cam.recent, l.cam.mp = cfg.KillCam, cfg.Map
+	l := &matchScreen{cfg: cfg, s: s, scene: scene, v: v, log: log, ctl: controlsOf(*cfg.Settings)}
+	if cfg.KillCam {
+		l.cam.recent, l.cam.mp = cfg.Recent, cfg.Map
+	}
 	w := v.Window()
 	l.keys = window.NewKeyState(w)
 	l.taps = newKeyLatch(w)
@@ -241,106 +283,88 @@ func newLoop(cfg RunConfig, s Session, scene *render.Scene, v *render.Viewer, lo
 	w.SubscribeID(window.OnScroll, l, func(_ string, ev interface{}) {
 		l.scene.Chase().Zoom(math.Pow(zoomPerNotch, float64(ev.(*window.ScrollEvent).Yoffset)))
 	})
-	if cfg.BenchFrames > 0 {
-		l.bench = newBench(cfg.BenchFrames)
-	}
 	return l
 }
 
-func (l *loop) run(ctx context.Context) error {
-	start := time.Now()
-	clock := l.cfg.Clock
-	if clock == nil {
-		clock = func() float64 { return time.Since(start).Seconds() }
-	}
-	step := l.cfg.FixedStep.Seconds()
-	t0 := clock()
-	lastWall := time.Now()
-	for frame := 1; ; frame++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if l.v.ShouldClose() {
-			l.log.Info("window closed")
-			return nil
-		}
-		if l.leave {
-			return ErrLeft
-		}
-		wall := time.Now()
-		dt := wall.Sub(lastWall).Seconds()
-		lastWall = wall
-		var now float64
-		if step > 0 {
-			now = t0 + float64(frame)*step
-			dt = step
-		} else {
-			now = clock()
-		}
-		done, err := l.frame(ctx, frame, now-t0, now, dt)
-		if done || err != nil {
-			return err
-		}
+// Layout sizes the scene to the framebuffer.
+func (l *matchScreen) Layout(w, h int) {
+	if sw, sh := l.scene.Size(); sw != w || sh != h {
+		l.scene.Resize(w, h)
 	}
 }
 
-// frame steps the session to now, draws the frame and shows it (or writes the
-// screenshot, or the benchmark report, when this is the last frame); done reports
-// that Run is over. elapsed is the session time since Run started, seconds; dt the
-// wall time since the last frame, seconds.
-func (l *loop) frame(ctx context.Context, frame int, elapsed, now, dt float64) (done bool, err error) {
-	var t [numPhases + 1]time.Time
-	t[0] = time.Now()
+// Update steps the match to the frame's time with the player's input and takes its
+// snapshot. When the match fails it hands over to the panel saying how it ended
+// (lostScreen), except in a screenshot or benchmark run.
+func (l *matchScreen) Update(f *frame) (screen, error) {
+	if l.leave {
+		return nil, ErrLeft
+	}
+	if f.n == 1 {
+		start := time.Now()
+		if l.clock = l.cfg.Clock; l.clock == nil {
+			l.clock = func() float64 { return time.Since(start).Seconds() }
+		}
+		l.t0 = l.clock()
+	}
+	now := l.clock()
+	if f.fixed {
+		now = l.t0 + float64(f.n)*f.dt
+	}
+	l.elapsed = now - l.t0
 	l.tellCamera()
-	in := l.input(dt)
-	if err := l.s.Step(now, in); err != nil {
+	l.in = l.input(f.dt)
+	if err := l.s.Step(now, l.in); err != nil {
 		err = fmt.Errorf("match: %w", err)
 		if l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0 {
-			l.showLost(ctx, err)
+			return newLostScreen(l, err), nil
 		}
-		return true, err
+		return nil, err
 	}
 	l.s.Snapshot(&l.snap)
 	l.afterRespawn()
-	l.watch.check(l, elapsed)
-	shown := l.cam.frame(l, dt)
-	t[1] = time.Now()
-	l.scene.SetPanels(l.panels)
-	l.scene.Update(shown, dt)
-	l.cfg.Sound.Update(&l.snap, l.scene.View(), in.Throttle, dt)
-	l.cfg.Sound.Effects(l.snap.Combat.Effects, dt)
-	l.drawPause()
-	t[2] = time.Now()
-	if err := l.v.Draw(l.scene); err != nil {
-		return true, err
-	}
-	t[3] = time.Now()
-	if l.shotDue(frame, elapsed) {
-		if err := writePNG(l.cfg.Screenshot, l.v.Capture()); err != nil {
-			return true, err
-		}
-		l.log.Info("screenshot written", "file", l.cfg.Screenshot, "frames", frame, "tanks", len(l.snap.Tanks))
-		l.logTanks()
-		return true, nil
-	}
-	l.v.Swap()
-	t[4] = time.Now()
-	if l.bench == nil {
-		return false, nil
-	}
-	l.bench.add(t, l.v.DrawCalls())
-	if frame >= l.cfg.BenchFrames {
-		w, h := l.v.FramebufferSize()
-		l.bench.report(l.cfg.BenchOut, len(l.snap.Tanks), w, h)
-		return true, nil
-	}
-	return false, nil
+	l.watch.check(l, l.elapsed)
+	l.shown = l.cam.frame(l, f.dt)
+	return l, nil
 }
+
+// Draw brings the scene, the sound and the pause menu up to the frame and draws it.
+func (l *matchScreen) Draw(v *render.Viewer, f *frame) error {
+	l.scene.SetPanels(l.panels)
+	l.scene.Update(l.shown, f.dt)
+	l.cfg.Sound.Update(&l.snap, l.scene.View(), l.in.Throttle, f.dt)
+	l.cfg.Sound.Effects(l.snap.Combat.Effects, f.dt)
+	l.drawPause()
+	f.mark(phaseRender)
+	return v.Draw(l.scene)
+}
+
+// end logs a closed window; the match ends with cause.
+func (l *matchScreen) end(cause error) error {
+	if cause == nil {
+		l.log.Info("window closed")
+	}
+	return cause
+}
+
+// played reports whether d of match time has passed since the first frame.
+func (l *matchScreen) played(d time.Duration) bool {
+	return l.elapsed >= d.Seconds()-timeEpsilon
+}
+
+// shot logs the screenshot and where each tank is on it.
+func (l *matchScreen) shot(file string, n int) {
+	l.log.Info("screenshot written", "file", file, "frames", n, "tanks", len(l.snap.Tanks))
+	l.logTanks()
+}
+
+// tanks is how many tanks the match's last snapshot holds.
+func (l *matchScreen) tanks() int { return len(l.snap.Tanks) }
 
 // afterRespawn drops the aim once the player's tank is back from a wreck or a
 // respawn was asked for, so the next frame aims where the new tank faces instead of
 // swinging the turret to the old aim.
-func (l *loop) afterRespawn() {
+func (l *matchScreen) afterRespawn() {
 	was := l.wreck
 	l.wreck = l.snap.Combat.Wreck
 	if (was && !l.wreck) || l.respawned {
@@ -348,30 +372,28 @@ func (l *loop) afterRespawn() {
 	}
 }
 
-// shotDue reports whether the screenshot is taken at this frame, elapsed seconds of
-// session time after the first.
-func (l *loop) shotDue(frame int, elapsed float64) bool {
-	if l.cfg.Screenshot == "" {
-		return false
-	}
-	if l.cfg.Frames > 0 {
-		return frame >= l.cfg.Frames
-	}
-	return elapsed >= l.cfg.Duration.Seconds()-timeEpsilon
-}
-
-// tellCamera passes the camera position of the last drawn frame to the session, for
+// tellCamera passes the camera position of the last drawn frame to the match, for
 // the next Step.
-func (l *loop) tellCamera() {
+func (l *matchScreen) tellCamera() {
 	if eye, placed := l.scene.Eye(); placed {
 		l.s.SetCamera(eye)
 	}
 }
 
-// showLost keeps drawing the last frame with a person's account of how the match
-// ended over it until a key is pressed, the window is closed or ctx ends. The error
-// chain goes to the log.
-func (l *loop) showLost(ctx context.Context, err error) {
+// lostScreen keeps drawing the match's last frame with a person's account of how
+// the match ended over it until a key is pressed, the window is closed or the
+// context ends; each ends Run with the match's error. The error chain goes to the
+// log.
+type lostScreen struct {
+	l       *matchScreen
+	err     error
+	pressed bool
+}
+
+// lostFrame is how often lostScreen draws.
+const lostFrame = 30 * time.Millisecond
+
+func newLostScreen(l *matchScreen, err error) *lostScreen {
 	words, normal := game.Explain(err, l.cfg.Host)
 	if normal {
 		l.log.Info("match ended", "err", err)
@@ -382,17 +404,30 @@ func (l *loop) showLost(ctx context.Context, err error) {
 	l.panels = render.Panels{Message: words + "\n\nPress any key to quit"}
 	l.scene.SetPanels(l.panels)
 	l.leave = false
-	pressed := false
-	l.v.Window().SubscribeID(window.OnKeyDown, l, func(string, interface{}) { pressed = true })
-	for !pressed && !l.v.ShouldClose() && ctx.Err() == nil {
-		l.scene.Update(&l.snap, 1.0/30)
-		if l.v.Draw(l.scene) != nil {
-			return
-		}
-		l.v.Swap()
-		time.Sleep(30 * time.Millisecond)
-	}
+	ls := &lostScreen{l: l, err: err}
+	l.v.Window().SubscribeID(window.OnKeyDown, l, func(string, interface{}) { ls.pressed = true })
+	return ls
 }
+
+func (s *lostScreen) Layout(w, h int) { s.l.Layout(w, h) }
+
+func (s *lostScreen) Update(*frame) (screen, error) {
+	if s.pressed {
+		return nil, s.err
+	}
+	return s, nil
+}
+
+func (s *lostScreen) Draw(v *render.Viewer, _ *frame) error {
+	s.l.scene.Update(&s.l.snap, lostFrame.Seconds())
+	if v.Draw(s.l.scene) != nil {
+		return s.err
+	}
+	return nil
+}
+
+func (s *lostScreen) rest() time.Duration { return lostFrame }
+func (s *lostScreen) end(error) error     { return s.err }
 
 // writePNG writes img to path.
 func writePNG(path string, img image.Image) error {
@@ -412,7 +447,7 @@ func writePNG(path string, img image.Image) error {
 
 // logTanks logs where each tank of the last frame is on the picture (the turret roof),
 // so tests and bug reports can match the screenshot against the world.
-func (l *loop) logTanks() {
+func (l *matchScreen) logTanks() {
 	view := l.scene.View()
 	for i := range l.snap.Tanks {
 		tv := &l.snap.Tanks[i]

@@ -8,7 +8,7 @@ import (
 )
 
 // watchGrace is how long a named -watch tank may be missing from the match before the
-// player is told, seconds of session time: remote tanks appear over the first
+// player is told, seconds of match time: remote tanks appear over the first
 // updates after joining.
 const watchGrace = 3.0
 
@@ -18,8 +18,8 @@ type watchReport struct {
 	done bool
 }
 
-// check runs each frame with the session time since start.
-func (w *watchReport) check(l *loop, elapsed float64) {
+// check runs each frame with the match time since start.
+func (w *watchReport) check(l *matchScreen, elapsed float64) {
 	name := l.cfg.Watch
 	if w.done || name == "" || elapsed < watchGrace {
 		return

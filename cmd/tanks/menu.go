@@ -94,10 +94,9 @@ func menu(ctx context.Context, c config, stderr io.Writer) error {
 			return ignoreCanceled(err)
 		}
 		mc := matchFor(c, mode, set)
+		// A window closed or a context ended during the match ends the next menu at
+		// once, with MenuQuit.
 		err = play(ctx, mc, screen{viewer: v, sound: snd, settings: &set, save: save}, stderr)
-		if v.ShouldClose() || ctx.Err() != nil {
-			return nil
-		}
 		note = ""
 		if err != nil {
 			note = err.Error()

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"time"
 
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
-	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
 	"github.com/treadline/treadline/session"
 )
@@ -73,12 +71,8 @@ func watchReplay(ctx context.Context, c config, scr screen, stderr io.Writer) er
 		fmt.Fprintf(stderr, "tanks: %s; playing what is readable\n", stopped)
 	}
 	mp := p.Map()
-	rc := client.ReplayConfig{
-		Width: c.width, Height: c.height, Terrain: render.TerrainFromMap(mp, 0), Ground: mp.HeightAt, Raycast: mp.Raycast,
-		Overlays: c.overlays, Watch: c.watch, Orbit: c.orbit * math.Pi / 180, Seek: c.seek, Speed: c.speed, KillCam: c.killcam,
-		Screenshot: c.screenshot, Frames: c.frames, Duration: c.duration, Logger: logger,
-		Viewer: scr.viewer, Settings: scr.settings,
-	}
+	rc := client.ReplayConfig{Display: display(c, mp, scr, logger), Seek: c.seek, Speed: c.speed}
+	rc.KillCam = c.killcam
 	if c.ab != "" {
 		a, _ := deadreckon.ParseAlgorithm(c.ab) // checked with the flags
 		rc.Alt = &a

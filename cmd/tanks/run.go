@@ -298,30 +298,20 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	}
 	mp := m.Terrain()
 	rc := client.RunConfig{
-		Width: c.width, Height: c.height, Title: "Treadline — " + mode,
-		Terrain:     render.TerrainFromMap(mp, 0),
-		Ground:      mp.HeightAt,
-		Raycast:     mp.Raycast,
-		Overlays:    c.overlays,
-		Watch:       c.watch,
-		Orbit:       c.orbit * math.Pi / 180,
-		Clock:       m.Now,
-		Screenshot:  c.screenshot,
-		Frames:      c.frames,
-		Duration:    c.duration,
-		BenchFrames: c.benchFrames,
-		Logger:      logger,
-		Viewer:      scr.viewer,
-		Settings:    scr.settings,
-		OnSettings:  scr.save,
-		Notice:      notice,
-		Pause:       sess.Pause,
+		Display:    display(c, mp, scr, logger),
+		Clock:      m.Now,
+		OnSettings: scr.save,
+		Notice:     notice,
+		Pause:      sess.Pause,
 	}
+	rc.Title = "Treadline — " + mode
+	rc.BenchFrames = c.benchFrames
 	if mode == "join" {
 		rc.Host, _, _ = strings.Cut(c.join, "#")
 	}
 	if sess.Recent != nil {
-		rc.KillCam = func() (*replay.Recording, error) { return replay.ReadRing(sess.Recent) }
+		rc.KillCam = true
+		rc.Recent = func() (*replay.Recording, error) { return replay.ReadRing(sess.Recent) }
 		rc.Map = mp
 	}
 	rc.Sound = scr.sound
@@ -333,6 +323,26 @@ func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
 	err = client.Run(ctx, rc, m)
 	sess.Close() // its log lines come before the verdict
 	return outcome(err, rc.Host, stderr)
+}
+
+// display is what a match and a replay of the map mp show in the window, as c's
+// display flags and scr say.
+func display(c config, mp *terrain.Map, scr screen, logger *slog.Logger) client.Display {
+	return client.Display{
+		Width: c.width, Height: c.height,
+		Terrain:    render.TerrainFromMap(mp, 0),
+		Ground:     mp.HeightAt,
+		Raycast:    mp.Raycast,
+		Overlays:   c.overlays,
+		Watch:      c.watch,
+		Orbit:      c.orbit * math.Pi / 180,
+		Screenshot: c.screenshot,
+		Frames:     c.frames,
+		Duration:   c.duration,
+		Logger:     logger,
+		Viewer:     scr.viewer,
+		Settings:   scr.settings,
+	}
 }
 
 // startMatch hosts, joins or starts the practice match c asks for, with mc as the

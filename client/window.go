@@ -1,0 +1,172 @@
+package client
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/treadline/treadline/render"
+)
+
+// screen is one thing the window shows: the main menu, a match, how a match ended, a
+// replay. runWindow drives every screen the same way, as Ebitengine's RunGame drives
+// a Game: Layout when the framebuffer's size changes, then Update and Draw once a
+// frame, then the swap. A screen hands the window over to the next one by returning
+// it from Update.
+type screen interface {
+	// Layout sizes the screen's pictures for a w×h framebuffer, pixels. runWindow
+	// calls it before the screen's first frame and whenever the size changes.
+	Layout(w, h int)
+	// Update advances the screen by one frame. It returns the screen to show from
+	// the next frame on: itself to stay, another to hand over to (this frame is
+	// then not drawn), or nil to end runWindow with err.
+	Update(f *frame) (next screen, err error)
+	// Draw draws the frame into the framebuffer, without swapping.
+	Draw(v *render.Viewer, f *frame) error
+}
+
+// A gauged screen is one a screenshot or a benchmark can end: a match or a replay.
+type gauged interface {
+	// played reports whether d of play has passed since the screen's first frame.
+	played(d time.Duration) bool
+	// shot logs what the picture written to file at frame n shows.
+	shot(file string, n int)
+	// tanks is how many tanks the last frame showed.
+	tanks() int
+}
+
+// A paced screen rests between frames: it needs fewer frames than the window can
+// draw (a menu, a still message).
+type paced interface {
+	rest() time.Duration
+}
+
+// An ender says what runWindow returns when the window is closed (cause nil) or the
+// context ends (cause its error) while it shows. Without one, runWindow returns
+// cause.
+type ender interface {
+	end(cause error) error
+}
+
+// frame is what runWindow tells a screen about the frame it runs.
+type frame struct {
+	// n counts the screen's frames, from 1.
+	n int
+	// dt is the time since the screen's last frame, seconds: the wall clock's, or
+	// windowConfig.FixedStep when fixed.
+	dt    float64
+	fixed bool
+	// t holds when each phase of the frame began, and when the last ended, for
+	// -bench-frames; Draw marks the end of its scene update with mark.
+	t [numPhases + 1]time.Time
+}
+
+// mark records that phase p begins now.
+func (f *frame) mark(p int) { f.t[p] = time.Now() }
+
+// windowConfig is what runWindow does for every screen: frame pacing, screenshots
+// and benchmarks. The zero value draws frames as fast as the window swaps until a
+// screen ends.
+type windowConfig struct {
+	// FixedStep, when positive, is every frame's dt, whatever the wall clock says.
+	FixedStep time.Duration
+	// Screenshot, when set, is a PNG file written from the last frame of a gauged
+	// screen, after which runWindow returns nil: after Frames frames, or after
+	// Duration of play when Frames is zero.
+	Screenshot string
+	Frames     int
+	Duration   time.Duration
+	// BenchFrames, when positive, makes runWindow draw that many frames of a
+	// gauged screen, write the split of frame time to BenchOut and return nil.
+	BenchFrames int
+	BenchOut    io.Writer
+}
+
+// runWindow shows sc, and the screens it hands over to, in v until a screen ends,
+// the window is closed (nil, or what the screen's end says), ctx ends (its error,
+// or what end says), or a screenshot or benchmark is done (nil). It is the
+// client's one window loop, and must be called from the main goroutine.
+func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfig) error {
+	var b *bench
+	if cfg.BenchFrames > 0 {
+		b = newBench(cfg.BenchFrames)
+	}
+	step := cfg.FixedStep.Seconds()
+	f := frame{}
+	lastW, lastH := -1, -1
+	last := time.Now()
+	for {
+		if err := ctx.Err(); err != nil {
+			return endWith(sc, err)
+		}
+		if v.ShouldClose() {
+			return endWith(sc, nil)
+		}
+		if w, h := v.FramebufferSize(); w != lastW || h != lastH {
+			sc.Layout(w, h)
+			lastW, lastH = w, h
+		}
+		now := time.Now()
+		f.n++
+		f.dt, f.fixed = now.Sub(last).Seconds(), step > 0
+		last = now
+		if f.fixed {
+			f.dt = step
+		}
+		f.t = [numPhases + 1]time.Time{}
+		f.t[0] = time.Now()
+		next, err := sc.Update(&f)
+		if next == nil || err != nil {
+			return err
+		}
+		if next != sc {
+			sc, f, lastW, lastH, last = next, frame{}, -1, -1, time.Now()
+			continue
+		}
+		f.t[phaseScene] = time.Now()
+		if err := sc.Draw(v, &f); err != nil {
+			return err
+		}
+		if f.t[phaseRender].IsZero() {
+			f.t[phaseRender] = f.t[phaseScene]
+		}
+		f.t[phaseSwap] = time.Now()
+		m, isGauged := sc.(gauged)
+		if isGauged && cfg.Screenshot != "" && shotDue(cfg, m, f.n) {
+			if err := writePNG(cfg.Screenshot, v.Capture()); err != nil {
+				return err
+			}
+			m.shot(cfg.Screenshot, f.n)
+			return nil
+		}
+		v.Swap()
+		f.t[numPhases] = time.Now()
+		if isGauged && b != nil {
+			b.add(f.t, v.DrawCalls())
+			if f.n >= cfg.BenchFrames {
+				w, h := v.FramebufferSize()
+				b.report(cfg.BenchOut, m.tanks(), w, h)
+				return nil
+			}
+		}
+		if p, ok := sc.(paced); ok {
+			time.Sleep(p.rest())
+		}
+	}
+}
+
+// shotDue reports whether the screenshot is taken at frame n of m.
+func shotDue(cfg windowConfig, m gauged, n int) bool {
+	if cfg.Frames > 0 {
+		return n >= cfg.Frames
+	}
+	return m.played(cfg.Duration)
+}
+
+// endWith is what runWindow returns when sc ends for cause.
+func endWith(sc screen, cause error) error {
+	if e, ok := sc.(ender); ok {
+		return e.end(cause)
+	}
+	return cause
+}
