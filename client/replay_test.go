@@ -14,8 +14,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
-	"github.com/treadline/treadline/internal/recordtest"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/record/recordtest"
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
 )

@@ -13,6 +13,7 @@ import (
 // TestBotsPatrol: bots drive, turn, stop now and then, swing their turrets and stay
 // on the map.
 func TestBotsPatrol(t *testing.T) {
+	t.Parallel()
 	mp := testmaps.Small(t)
 	rig := newRig(t, gametest.Config{})
 	const bots = 4

@@ -82,6 +82,7 @@ func TestTwoClientsOverAnImpairedLoopback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("minutes of simulated battle")
 	}
+	t.Parallel()
 	mp, err := terrain.Generate(terrain.GenerateConfig{Seed: 7, Size: 256, Samples: 129}) // a small valley: they meet
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few simulated minutes of battle")
 	}
+	t.Parallel()
 	mp := testmaps.Valley(t)
 	ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {
@@ -106,6 +107,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 // match on every peer (the scoreboard says so), and when the scoreboard's time is up
 // every peer's tanks respawn for the next match with clean scores.
 func TestMatchEndsAndRestarts(t *testing.T) {
+	t.Parallel()
 	mp := testmaps.Valley(t)
 	ref, err := referee.New(mp, combat.Rules{ScoreLimit: 1, ScoreboardTime: 3, WreckTime: 2}, DeadReckoning().Reckon)
 	if err != nil {

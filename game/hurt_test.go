@@ -22,6 +22,7 @@ func TestPlayerSeesWhoHitAndKilledThem(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a simulated minute of battle")
 	}
+	t.Parallel()
 	mp := testmaps.Valley(t)
 	judge, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
 	if err != nil {

@@ -241,6 +241,7 @@ func twoMatchErrors(t *testing.T, noCompensation bool) (errs, horiz []float64) {
 // TestLatencyCompensationHelps: projecting from owner timestamps beats projecting
 // from arrival times at 50–70 ms of latency.
 func TestLatencyCompensationHelps(t *testing.T) {
+	t.Parallel()
 	mean := func(x []float64) float64 {
 		s := 0.0
 		for _, v := range x {

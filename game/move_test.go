@@ -23,6 +23,7 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two simulated minutes of 64 tanks on each map")
 	}
+	t.Parallel()
 	const peers, bots = 8, 8
 	seconds := 120
 	if raceEnabled {
@@ -30,6 +31,7 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 	}
 	for _, name := range []string{"valley", "dunes"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			mp, err := maps.Library{}.Load(name)
 			if err != nil {
 				t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 // the two settle: a nudge does not feed back into an endless shove. Head-on, both
 // tanks push against each other and stay put.
 func TestLocalTankStoppedByRemoteTank(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		link gametest.Config

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	stdnet "net"
 	"net/netip"
+	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -187,15 +188,35 @@ func loopback(t *testing.T) []*stdnet.Interface {
 	return ifs
 }
 
+// ephemeralPort reserves a UDP port on the loopback interface for the test's life: the
+// port a host the test announces listens on, apart from every other test's.
+func ephemeralPort(t *testing.T) int {
+	t.Helper()
+	c, err := stdnet.ListenUDP("udp4", &stdnet.UDPAddr{IP: stdnet.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c.LocalAddr().(*stdnet.UDPAddr).Port
+}
+
+// fingerprintFor is a fingerprint no other test's host has, even one announced by
+// another test binary on the same machine: the process's id and the host's port.
+func fingerprintFor(port int) string {
+	return fmt.Sprintf("%064x", os.Getpid()<<16|port)
+}
+
 // TestAnnounceAndFind: a host announced on the loopback interface is found there, by
 // real multicast, with its live player count.
 func TestAnnounceAndFind(t *testing.T) {
 	lo := loopback(t)
 	var players atomic.Int64
 	players.Store(1)
+	port := ephemeralPort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	e := testEntry()
-	e.Fingerprint = fmt.Sprintf("%064x", time.Now().UnixNano()) // apart from other tests' hosts
-	a, err := Announce(AnnounceConfig{Port: 40123, Interfaces: lo, Status: func() Entry {
+	e.Fingerprint = fingerprintFor(port)
+	a, err := Announce(AnnounceConfig{Port: port, Interfaces: lo, Status: func() Entry {
 		s := e
 		s.Players = int(players.Load())
 		return s
@@ -219,10 +240,10 @@ func TestAnnounceAndFind(t *testing.T) {
 		if got == nil {
 			t.Fatalf("the announced host not found; found %v, %+v", entries, st)
 		}
-		if got.Addr != "127.0.0.1:40123" || got.Players != want || got.Name != "ann" || got.Source != "lan" || got.Ping <= 0 {
-			t.Errorf("found %+v (ping %v), want ann at 127.0.0.1:40123 with %d players", *got, got.Ping, want)
+		if got.Addr != addr || got.Players != want || got.Name != "ann" || got.Source != "lan" || got.Ping <= 0 {
+			t.Errorf("found %+v (ping %v), want ann at %s with %d players", *got, got.Ping, addr, want)
 		}
-		if !strings.HasSuffix(got.Line(), "tanks -join 127.0.0.1:40123#"+e.Fingerprint) {
+		if !strings.HasSuffix(got.Line(), "tanks -join "+addr+"#"+e.Fingerprint) {
 			t.Errorf("line %q lacks the join line", got.Line())
 		}
 	}
@@ -236,9 +257,11 @@ func TestAnnounceAndFind(t *testing.T) {
 // stays bounded, and the honest host is still found.
 func TestBrowserHostile(t *testing.T) {
 	lo := loopback(t)
+	port := ephemeralPort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	honest := testEntry()
-	honest.Fingerprint = fmt.Sprintf("%064x", time.Now().UnixNano()+1)
-	a, err := Announce(AnnounceConfig{Port: 40124, Interfaces: lo, Status: func() Entry { return honest }})
+	honest.Fingerprint = fingerprintFor(port)
+	a, err := Announce(AnnounceConfig{Port: port, Interfaces: lo, Status: func() Entry { return honest }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,14 +305,14 @@ func TestBrowserHostile(t *testing.T) {
 	poll.Within(5*time.Second, func() bool {
 		entries = b.Entries(entries[:0])
 		st := b.Stats()
-		return slicesContain(entries, honest.Fingerprint, "127.0.0.1:40124") && st.Malformed > 0 && st.Oversized > 0
+		return slicesContain(entries, honest.Fingerprint, addr) && st.Malformed > 0 && st.Oversized > 0
 	})
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	st := b.Stats()
 	t.Logf("sent %d hostile messages; %+v; %d entries; heap %.1f → %.1f MB", sent, st, len(entries),
 		float64(before.HeapAlloc)/(1<<20), float64(after.HeapAlloc)/(1<<20))
-	if !slicesContain(entries, honest.Fingerprint, "127.0.0.1:40124") {
+	if !slicesContain(entries, honest.Fingerprint, addr) {
 		t.Errorf("the honest host is not found at its address: %v", entries)
 	}
 	if st.Malformed == 0 || st.Oversized == 0 || st.RateLimited == 0 || st.Full+st.Conflicts == 0 {

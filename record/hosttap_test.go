@@ -5,28 +5,16 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/poll"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 )
-
-// pollUntil polls cond until it holds, failing after a generous wait.
-func pollUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never happened", what)
-		}
-		runtime.Gosched()
-	}
-}
 
 // rawPayload returns every block's records of the recording b, decompressed.
 func rawPayload(t *testing.T, b []byte) []byte {
@@ -79,14 +67,14 @@ func TestHostTapRecordsAMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := uint64(i + 1)
-		pollUntil(t, "the update's relay", func() bool { return host.Stats().Accepted >= want })
+		poll.Until(t, 10*time.Second, "the update's relay", func() bool { return host.Stats().Accepted >= want })
 	}
 	if err := c.Chat("gg"); err != nil {
 		t.Fatal(err)
 	}
-	pollUntil(t, "the chat", func() bool { return w.Stats().Records >= 8 })
+	poll.Until(t, 10*time.Second, "the chat", func() bool { return w.Stats().Records >= 8 })
 	c.Close()
-	pollUntil(t, "the leave", func() bool { return host.Stats().Players == 1 })
+	poll.Until(t, 10*time.Second, "the leave", func() bool { return host.Stats().Players == 1 })
 	host.Close()
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
@@ -192,36 +191,31 @@ func TestRoundTrip(t *testing.T) {
 
 // TestBlocksEverySecond checks that a block is sealed per second of recording time,
 // so that a killed process loses at most a second.
+// The writer's goroutine runs in a synctest bubble: once every goroutine of the bubble
+// waits, the sealed blocks are written, with no polling.
 func TestBlocksEverySecond(t *testing.T) {
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, Meta{}, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 301 { // 5 s at 60 Hz
-		w.Frame(float64(i)/60, 0)
-	}
-	w.Flush()
-	// What the disk has is exactly what a killed process would leave.
-	waitFor(t, func() bool { return w.Stats().Blocks == 6 })
-	killed := bytes.Clone(buf.Bytes())
-	recs, err := readAll(t, killed)
-	if err != nil || len(recs) != 301 {
-		t.Errorf("a killed writer's file reads %d records (err %v), want 301", len(recs), err)
-	}
-	w.Close()
-}
-
-// waitFor polls cond until it holds, failing after a generous wait.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() && time.Now().Before(deadline) {
-		runtime.Gosched()
-	}
-	if !cond() {
-		t.Fatal("condition never held")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, Meta{}, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		for i := range 301 { // 5 s at 60 Hz
+			w.Frame(float64(i)/60, 0)
+		}
+		w.Flush()
+		synctest.Wait()
+		// What the disk has is exactly what a killed process would leave.
+		if blocks := w.Stats().Blocks; blocks != 6 {
+			t.Fatalf("%d blocks written, want 6", blocks)
+		}
+		killed := bytes.Clone(buf.Bytes())
+		recs, err := readAll(t, killed)
+		if err != nil || len(recs) != 301 {
+			t.Errorf("a killed writer's file reads %d records (err %v), want 301", len(recs), err)
+		}
+	})
 }
 
 func TestTruncatedReadsWhatIsThere(t *testing.T) {

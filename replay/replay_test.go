@@ -15,9 +15,9 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
-	"github.com/treadline/treadline/internal/recordtest"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/record"
+	"github.com/treadline/treadline/record/recordtest"
 	"github.com/treadline/treadline/replay"
 	"github.com/treadline/treadline/terrain"
 )

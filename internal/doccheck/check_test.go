@@ -2,6 +2,7 @@ package doccheck
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -51,6 +52,10 @@ type facts struct {
 	// funcsIn holds the same names by package directory (slash-separated from the
 	// module root, "." for the root).
 	funcsIn map[string][]string
+	// imports holds what each package of the module imports of the module (its
+	// non-test files, slash-separated paths from the module root), by package
+	// directory.
+	imports map[string][]string
 }
 
 // funcsUnder returns the test functions of the packages a go command's argument
@@ -343,4 +348,80 @@ func checkSpans(pg page, f facts) []string {
 		}
 	}
 	return bad
+}
+
+// layoutHeader is the header row of README.md's Layout table.
+const layoutHeader = "| package | what it is | imports (of this module) |"
+
+// parenRE matches a parenthetical remark in a table cell ("none (mathgl)").
+var parenRE = regexp.MustCompile(`\s*\([^)]*\)`)
+
+// checkLayout reports where the README's Layout table drifts from the module's
+// packages: a package of the module that no row names, a row naming a package that
+// does not exist, a row whose imports column differs from what its packages import
+// of this module (the union over the row's packages, the row's own left out; "none"
+// for nothing; a parenthetical remark is ignored), and an import named on no earlier
+// row (the table runs from the bottom of the import graph up).
+func checkLayout(pg page, f facts) []string {
+	if pg.path != "README.md" {
+		return nil
+	}
+	start := slices.Index(pg.lines, layoutHeader)
+	if start < 0 {
+		return []string{"README.md: no Layout table (" + layoutHeader + ")"}
+	}
+	var bad []string
+	named := map[string]bool{}
+	for i := start + 2; i < len(pg.lines) && strings.HasPrefix(pg.lines[i], "|"); i++ {
+		where := fmt.Sprintf("%s:%d", pg.path, i+1)
+		cells := strings.Split(strings.Trim(pg.lines[i], "|"), "|")
+		if len(cells) != 3 {
+			bad = append(bad, where+": a Layout row needs three cells")
+			continue
+		}
+		var row []string
+		for _, m := range spanRE.FindAllStringSubmatch(cells[0], -1) {
+			if _, ok := f.imports[m[1]]; !ok {
+				bad = append(bad, fmt.Sprintf("%s: %s is no package of this module", where, m[1]))
+			}
+			row = append(row, m[1])
+		}
+		want := map[string]bool{}
+		for _, p := range row {
+			for _, imp := range f.imports[p] {
+				if !slices.Contains(row, imp) {
+					want[imp] = true
+				}
+			}
+		}
+		got := map[string]bool{}
+		if list := strings.TrimSpace(parenRE.ReplaceAllString(cells[2], "")); list != "none" {
+			for _, p := range strings.Split(list, ",") {
+				got[strings.TrimSpace(p)] = true
+			}
+		}
+		for _, p := range slices.Sorted(maps.Keys(want)) {
+			if !got[p] {
+				bad = append(bad, fmt.Sprintf("%s: %s imports %s, not listed", where, strings.Join(row, ", "), p))
+			} else if !named[p] {
+				bad = append(bad, fmt.Sprintf("%s: %s imports %s, which no earlier row names", where, strings.Join(row, ", "), p))
+			}
+		}
+		for _, p := range slices.Sorted(maps.Keys(got)) {
+			if !want[p] {
+				bad = append(bad, fmt.Sprintf("%s: %s does not import %s, listed", where, strings.Join(row, ", "), p))
+			}
+		}
+		for _, p := range row {
+			named[p] = true
+		}
+	}
+	var missing []string
+	for p := range f.imports {
+		if !named[p] {
+			missing = append(missing, fmt.Sprintf("README.md: package %s is in no row of the Layout table", p))
+		}
+	}
+	slices.Sort(missing)
+	return append(bad, missing...)
 }

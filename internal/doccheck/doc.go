@@ -5,7 +5,10 @@
 // `go run ./cmd/NAME` names a command of this module with flags that command
 // defines, that every flag shown alone in code is some command's flag, that every
 // test, benchmark, fuzz target and example named exists, and that every package
-// directory and repository file named in a command or code span exists.
+// directory and repository file named in a command or code span exists. They hold the
+// README's Layout table to the module: every package on a row, and each row's
+// imports column what its packages import of this module (parsed from their files),
+// each named on an earlier row.
 //
 // Run them with
 //

@@ -194,6 +194,7 @@ func moduleFacts(t *testing.T, root string, pgs []page) facts {
 		anchors:  map[string]map[string]bool{},
 		commands: map[string]map[string]bool{},
 		funcsIn:  map[string][]string{},
+		imports:  map[string][]string{},
 	}
 	for _, pg := range pgs {
 		f.anchors[pg.path] = headingAnchors(pg)
@@ -201,6 +202,15 @@ func moduleFacts(t *testing.T, root string, pgs []page) facts {
 	for dir, pkg := range pkgs {
 		f.funcs = append(f.funcs, pkg.funcs...)
 		f.funcsIn[dir] = pkg.funcs
+		if pkg.name != "" {
+			var imps []string
+			for _, imp := range pkg.imports {
+				if rel, ok := strings.CutPrefix(imp, mod+"/"); ok && !slices.Contains(imps, rel) {
+					imps = append(imps, rel)
+				}
+			}
+			f.imports[dir] = imps
+		}
 		name, ok := strings.CutPrefix(dir, "cmd/")
 		if !ok || strings.Contains(name, "/") || pkg.name != "main" {
 			continue
@@ -254,7 +264,7 @@ func TestMarkdownNamesWhatExists(t *testing.T) {
 		}
 	}
 	for _, pg := range pgs {
-		for _, check := range []func(page, facts) []string{checkLinks, checkCommands, checkSpans} {
+		for _, check := range []func(page, facts) []string{checkLinks, checkCommands, checkSpans, checkLayout} {
 			for _, msg := range check(pg, f) {
 				t.Error(msg)
 			}

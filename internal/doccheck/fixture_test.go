@@ -105,3 +105,32 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutCatchesDrift: the Layout table's imports column holds what each row's
+// packages import, named on earlier rows, and every package has a row.
+func TestLayoutCatchesDrift(t *testing.T) {
+	imports := map[string][]string{"tank": nil, "net/wire": {"tank"}, "net": {"net/wire", "net/internal/rate"}, "net/internal/rate": nil}
+	head := layoutHeader + "\n|---|---|---|\n"
+	for _, c := range []struct {
+		name, rows string
+		bad        bool
+	}{
+		{"true", "| `tank` | t | none (mathgl) |\n| `net/wire` | w | tank |\n| `net`, `net/internal/rate` | n | net/wire |\n", false},
+		{"import not listed", "| `tank` | t | none |\n| `net/wire` | w | none |\n| `net`, `net/internal/rate` | n | net/wire |\n", true},
+		{"import not real", "| `tank` | t | none |\n| `net/wire` | w | tank |\n| `net`, `net/internal/rate` | n | net/wire, tank |\n", true},
+		{"import below", "| `net/wire` | w | tank |\n| `tank` | t | none |\n| `net`, `net/internal/rate` | n | net/wire |\n", true},
+		{"package missing", "| `tank` | t | none |\n| `net/wire` | w | tank |\n| `net` | n | net/wire, net/internal/rate |\n", true},
+		{"no such package", "| `tank`, `nope` | t | none |\n| `net/wire` | w | tank |\n| `net`, `net/internal/rate` | n | net/wire |\n", true},
+	} {
+		pg := newPage("README.md", "## Layout\n\n"+head+c.rows+"\nafter\n")
+		f := fixtureFacts(pg)
+		f.imports = imports
+		got := checkLayout(pg, f)
+		if c.bad && len(got) == 0 {
+			t.Errorf("%s: no finding, want one", c.name)
+		}
+		if !c.bad && len(got) > 0 {
+			t.Errorf("%s: findings %s, want none", c.name, strings.Join(got, "; "))
+		}
+	}
+}
