@@ -150,7 +150,7 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// update of a start or a stop until the tank is that far off (0.78 m for
 		// a tank 150 m from the next one). The host thins relays to far
 		// observers instead (net.Thinning), and Budget bounds the rate.
-		ToleranceLinear:      -1,
+		ToleranceLinear:      deadreckon.Off,
 		OrientationThreshold: 4 * math.Pi / 180,
 		MinInterval:          0.16,
 		// Velocity over the last two frames: a physics contact's one-frame

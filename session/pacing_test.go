@@ -23,7 +23,7 @@ func TestHostPacesSpawnsByTheWreckTime(t *testing.T) {
 		{"default rules", net.Limits{}, combat.Rules{}, time.Duration(combat.DefaultWreckTime * float64(time.Second))},
 		{"a short wreck time", net.Limits{}, combat.Rules{WreckTime: 1.5}, 1500 * time.Millisecond},
 		{"the limits' own pace", net.Limits{RespawnInterval: 9 * time.Second}, combat.Rules{WreckTime: 1.5}, 9 * time.Second},
-		{"unpaced", net.Limits{RespawnInterval: -1}, combat.Rules{}, -1},
+		{"unpaced", net.Limits{RespawnInterval: net.Off}, combat.Rules{}, -1},
 	} {
 		hc, _, err := hostNetConfig("127.0.0.1:0", "", "host", mp, c.limits, c.rules, nil)
 		if err != nil {

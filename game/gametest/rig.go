@@ -72,10 +72,10 @@ func New(cfg Config) (*Rig, error) {
 		lim.Timeout = inProcessTimeout
 	}
 	if lim.IdleKick == 0 {
-		lim.IdleKick = -1
+		lim.IdleKick = net.Off
 	}
 	clk := &Clock{}
-	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
+	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: net.Off,
 		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}, Ground: cfg.Ground, Tap: cfg.Tap})
 	if err != nil {
 		return nil, fmt.Errorf("gametest: %w", err)
