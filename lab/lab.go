@@ -99,10 +99,11 @@ type Options struct {
 	// ExportTrace, if set, is a directory to write each recorded truth into as the
 	// CSV trace that Trace reads (with Replay).
 	ExportTrace string
-	// ReplayMaps, if set, is the directory the recording's map is looked up in
-	// (NAME.json): over the recorded link, every tank is then clamped to the ground
-	// as the game clamps it, and its depth below the ground measured.
-	ReplayMaps string
+	// MapDir, if set, is searched for the recording's map (NAME.json) before the
+	// maps built into the program (package assets/maps). Over the recorded link,
+	// every tank is clamped to the ground of the map found as the game clamps it,
+	// and its depth below the ground measured.
+	MapDir string
 }
 
 // Run does what opts says and writes the report to w. It stops early with ctx's error

@@ -254,7 +254,7 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 	if (a.trace != "" || a.replay != "") && !set["duration"] {
 		o.Duration = 0 // the whole trace
 	}
-	o.Replay, o.ExportTrace, o.ReplayMaps = a.replay, a.exportTrace, a.maps
+	o.Replay, o.ExportTrace, o.MapDir = a.replay, a.exportTrace, a.maps
 	o.ReplayModelled = set["latency"] || set["jitter"] || set["loss"] || set["loss-burst"] || set["reorder"] || set["duplicate"]
 	if a.warmup == 0 {
 		o.Warmup = -1 // an explicit zero means no warm-up
