@@ -539,7 +539,7 @@ func loop(ctx context.Context, m *game.Match, rate float64, afterStep func(time.
 	if !(rate > 0) {
 		rate = DefaultHostTickRate
 	}
-	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
+	tick := time.NewTicker(units.Duration(1 / rate))
 	defer tick.Stop()
 	for {
 		select {

@@ -80,7 +80,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 		}
 		no := lab.NoviceOptions{Difficulty: d, Bots: *bots, Seed: o.Seed, Runs: o.Runs, JSON: o.JSON}
 		if cli.Set(fs)["duration"] {
-			no.Duration = time.Duration(o.Duration * float64(time.Second))
+			no.Duration = units.Duration(o.Duration)
 		}
 		lf.noviceOptions = &no
 		return lf, nil

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
@@ -102,7 +103,7 @@ func (r *Rig) Join() (*Link, error) {
 // SetNow moves the clock to t seconds and settles the match there: what the links
 // have made due by then is delivered. A t earlier than the clock is ignored.
 func (r *Rig) SetNow(t float64) {
-	r.clock.Set(time.Duration(t * float64(time.Second)))
+	r.clock.Set(units.Duration(t))
 	r.host.Settle()
 }
 
