@@ -69,8 +69,8 @@ type Options struct {
 	// Duration is how long each scenario runs, s; if zero, DefaultDuration. A trace
 	// runs to its end, or for Duration if that is shorter and not zero.
 	Duration float64
-	// Warmup is the unmeasured start of each run, s; if zero, DefaultWarmup; negative
-	// means none.
+	// Warmup is the unmeasured start of each run, s; if zero, DefaultWarmup; Off (or
+	// any negative) means none.
 	Warmup float64
 	// Seed drives every random draw; the same seed gives the same output.
 	Seed uint64

@@ -257,7 +257,7 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 	o.Replay, o.ExportTrace, o.MapDir = a.replay, a.exportTrace, a.maps
 	o.ReplayModelled = set["latency"] || set["jitter"] || set["loss"] || set["loss-burst"] || set["reorder"] || set["duplicate"]
 	if a.warmup == 0 {
-		o.Warmup = -1 // an explicit zero means no warm-up
+		o.Warmup = lab.Off // an explicit zero means no warm-up
 	}
 	if (a.trace == "" && a.replay == "") || set["scenario"] {
 		o.Scenarios = strings.Split(a.scenario, ",")
