@@ -23,6 +23,10 @@ const (
 	DefaultPauseChance = 0.4
 )
 
+// Off turns off the Config features whose fields say they may be Off: the stops at
+// waypoints. Zero never means off: a zero field takes its default.
+const Off = -1
+
 // Config sets up a bot.
 type Config struct {
 	// Map is the battlefield the bot patrols. Required.
@@ -39,7 +43,7 @@ type Config struct {
 	// DefaultSight.
 	Sight float64
 	// PauseChance is the chance (0..1) of a stop at each reached waypoint. If zero,
-	// defaults to DefaultPauseChance; negative never stops.
+	// defaults to DefaultPauseChance; Off (or any negative) never stops.
 	PauseChance float64
 }
 

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
@@ -18,7 +18,6 @@ import (
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
 	"github.com/treadline/treadline/session"
-	"github.com/treadline/treadline/terrain"
 )
 
 // ReplayConfig configures RunReplay. The zero value opens a default window, follows
@@ -554,17 +553,22 @@ func (l *replayScreen) onCursor(ev *window.CursorEvent) {
 	l.scene.Chase().Orbit(-float64(dx)*k, pitch)
 }
 
-// LoadReplay loads the recording at path and the map it was made on (from mapDir, by
-// the name in its metadata) and returns a player for it, with a line saying where a
-// damaged file stopped (empty for a whole one).
+// LoadReplay loads the recording at path and the map it was made on, by the name in
+// its metadata (if none, session.DefaultMapName), from mapDir, if set, or the maps
+// built into the program (maps.Library), and returns a player for it, with a line
+// saying where a damaged file stopped (empty for a whole one).
 func LoadReplay(path, mapDir string, log *slog.Logger) (*replay.Player, string, error) {
 	rec, err := replay.Load(path)
 	if err != nil {
 		return nil, "", err
 	}
-	mp, err := loadReplayMap(rec, mapDir)
+	name := rec.Meta.Map
+	if name == "" {
+		name = session.DefaultMapName
+	}
+	mp, err := maps.Library{Dirs: []string{mapDir}}.Load(name)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("replay: the recording was made on map %q: %w", name, err)
 	}
 	p, err := replay.NewPlayer(rec, replay.PlayerConfig{Map: mp, Logger: log})
 	if err != nil {
@@ -575,17 +579,4 @@ func LoadReplay(path, mapDir string, log *slog.Logger) (*replay.Player, string, 
 		stopped = rec.Stopped.Error()
 	}
 	return p, stopped, nil
-}
-
-// loadReplayMap loads the map a recording names from dir.
-func loadReplayMap(rec *replay.Recording, dir string) (*terrain.Map, error) {
-	name := rec.Meta.Map
-	if name == "" {
-		name = session.DefaultMapName
-	}
-	mp, err := terrain.Load(filepath.Join(dir, filepath.Base(name)+".json"))
-	if err != nil {
-		return nil, fmt.Errorf("replay: the recording was made on map %q: %w", name, err)
-	}
-	return mp, nil
 }

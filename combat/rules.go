@@ -28,6 +28,10 @@ const (
 	DefaultSpawnProtection = 3.0
 )
 
+// Off turns off the Rules whose fields say they may be Off: the time limit, the score
+// limit and spawn protection. Zero never means off: a zero field takes its default.
+const Off = -1
+
 // Rules are a match's rules of combat. The zero value takes every default.
 type Rules struct {
 	// MaxHealth is a tank's hit points. If zero, defaults to DefaultMaxHealth.
@@ -44,16 +48,17 @@ type Rules struct {
 	// defaults to DefaultWreckTime.
 	WreckTime float64
 	// TimeLimit is the length of a match, s. If zero, defaults to DefaultTimeLimit;
-	// negative means no limit.
+	// Off (or any negative) means no limit.
 	TimeLimit float64
 	// ScoreLimit is the team score that ends a match. If zero, defaults to
-	// DefaultScoreLimit; negative means no limit.
+	// DefaultScoreLimit; Off (or any negative) means no limit.
 	ScoreLimit int
 	// ScoreboardTime is how long the final scoreboard shows before the next match, s.
 	// If zero, defaults to DefaultScoreboardTime.
 	ScoreboardTime float64
 	// SpawnProtection is how long a tank takes no damage after it spawns, unless it
-	// fires first, s. If zero, defaults to DefaultSpawnProtection; negative means none.
+	// fires first, s. If zero, defaults to DefaultSpawnProtection; Off (or any
+	// negative) means none.
 	SpawnProtection float64
 }
 

@@ -43,6 +43,11 @@ const RespawnBelow = 20.0
 // before it is respawned, s.
 const RespawnUpsideDown = 3.0
 
+// Off turns off the Config features whose fields say they may be Off: the trail. It
+// is deadreckon.Off, which turns off the DeadReckoning features that may be off.
+// Zero never means off: a zero field takes its default.
+const Off = deadreckon.Off
+
 // Config sets up a Match. The zero value is a match with a player tank, no bots, on a
 // generated map, with default dead-reckoning settings.
 type Config struct {
@@ -73,7 +78,7 @@ type Config struct {
 	// MaxStep caps the time one Step simulates, s. If zero, defaults to DefaultMaxStep.
 	MaxStep float64
 	// TrailLength is how many displayed positions each tank's trail keeps. If zero,
-	// defaults to DefaultTrailLength; negative keeps no trail.
+	// defaults to DefaultTrailLength; Off (or any negative) keeps no trail.
 	TrailLength int
 	// TrailInterval is the time between trail samples, s. If zero, defaults to
 	// DefaultTrailInterval.
@@ -150,7 +155,7 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// update of a start or a stop until the tank is that far off (0.78 m for
 		// a tank 150 m from the next one). The host thins relays to far
 		// observers instead (net.Thinning), and Budget bounds the rate.
-		ToleranceLinear:      -1,
+		ToleranceLinear:      deadreckon.Off,
 		OrientationThreshold: 4 * math.Pi / 180,
 		MinInterval:          0.16,
 		// Velocity over the last two frames: a physics contact's one-frame

@@ -69,8 +69,8 @@ type Options struct {
 	// Duration is how long each scenario runs, s; if zero, DefaultDuration. A trace
 	// runs to its end, or for Duration if that is shorter and not zero.
 	Duration float64
-	// Warmup is the unmeasured start of each run, s; if zero, DefaultWarmup; negative
-	// means none.
+	// Warmup is the unmeasured start of each run, s; if zero, DefaultWarmup; Off (or
+	// any negative) means none.
 	Warmup float64
 	// Seed drives every random draw; the same seed gives the same output.
 	Seed uint64
@@ -99,10 +99,11 @@ type Options struct {
 	// ExportTrace, if set, is a directory to write each recorded truth into as the
 	// CSV trace that Trace reads (with Replay).
 	ExportTrace string
-	// ReplayMaps, if set, is the directory the recording's map is looked up in
-	// (NAME.json): over the recorded link, every tank is then clamped to the ground
-	// as the game clamps it, and its depth below the ground measured.
-	ReplayMaps string
+	// MapDir, if set, is searched for the recording's map (NAME.json) before the
+	// maps built into the program (package assets/maps). Over the recorded link,
+	// every tank is clamped to the ground of the map found as the game clamps it,
+	// and its depth below the ground measured.
+	MapDir string
 }
 
 // Run does what opts says and writes the report to w. It stops early with ctx's error

@@ -113,8 +113,8 @@ type replayGroundOf struct {
 	note string
 }
 
-// replayGround loads the recording's map for the recorded link, when the options name
-// a map directory and the map is there.
+// replayGround loads the recording's map for the recorded link, by its name, from
+// the options' MapDir or the built-in maps.
 func replayGround(rec *replay.Recording, o Options) replayGroundOf {
 	switch {
 	case o.ReplayModelled:
@@ -122,17 +122,11 @@ func replayGround(rec *replay.Recording, o Options) replayGroundOf {
 	case rec.Meta.Map == "":
 		return replayGroundOf{note: "no ground clamp (no map)"}
 	}
-	// The shipped maps are built in; ReplayMaps adds a directory searched first.
-	lib := maps.Library{}
-	if o.ReplayMaps != "" {
-		lib.Dirs = []string{o.ReplayMaps}
-	}
-	name := strings.TrimSuffix(filepath.Base(rec.Meta.Map), ".json")
-	mp, err := lib.Load(name)
+	mp, err := maps.Library{Dirs: []string{o.MapDir}}.Load(rec.Meta.Map)
 	if err != nil {
 		return replayGroundOf{note: fmt.Sprintf("no ground clamp (map %q not loaded: %v)", rec.Meta.Map, err)}
 	}
-	return replayGroundOf{mp: mp, note: fmt.Sprintf("clamped to the ground of map %s as the game clamps", name)}
+	return replayGroundOf{mp: mp, note: fmt.Sprintf("clamped to the ground of map %s as the game clamps", rec.Meta.Map)}
 }
 
 // markRecorded describes the recorded link in a result.

@@ -128,7 +128,7 @@ func TestReplayRecordedLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := runJSON(t, Options{Replay: live.Path, Algos: algos, ReplayMaps: practiceMaps})
+	rs := runJSON(t, Options{Replay: live.Path, Algos: algos, MapDir: practiceMaps})
 	own := ownTankPrefix(t, live.Path)
 	sums := map[string]Result{}
 	var bots []Result // the game's view of the bots: what the live match showed
@@ -300,7 +300,7 @@ func checkOwnRow(t *testing.T, path string) {
 	t.Helper()
 	algos, _ := ParseAlgos("game")
 	prefix := ownTankPrefix(t, path)
-	for _, r := range runJSON(t, Options{Replay: path, Algos: algos, ReplayMaps: practiceMaps}) {
+	for _, r := range runJSON(t, Options{Replay: path, Algos: algos, MapDir: practiceMaps}) {
 		if strings.HasPrefix(r.Scenario, prefix) && r.Publish == "recorded" && r.Sent > 0 {
 			return
 		}

@@ -22,6 +22,10 @@ const ownerClockOffset = 1000.0
 // updates to arrive and the first blends to settle.
 const DefaultWarmup = 2.0
 
+// Off turns off the features of this package's options whose fields say they may be
+// Off: the warm-up. Zero never means off: a zero field takes its default.
+const Off = -1
+
 // Setup is one lab run: a true path, how the owner publishes it, the link, and how the
 // remote peer shows it.
 type Setup struct {
@@ -45,7 +49,7 @@ type Setup struct {
 	// (pvb-ts and delayed), s.
 	ClockError float64
 	// Warmup is the time at the start that is not measured, s; if zero, DefaultWarmup;
-	// negative means none.
+	// Off (or any negative) means none.
 	Warmup float64
 	// Exact sends each published state to the remote as it is, in float64, instead of
 	// through the wire encoding (package net/wire) with its quantization.

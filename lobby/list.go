@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/treadline/treadline/internal/units"
 )
 
 // The list server's HTTP API (cmd/tanklist), version 1.
@@ -160,7 +162,7 @@ func decodeList(r io.Reader, source string) ([]Entry, error) {
 			continue
 		}
 		e := l.Entry
-		e.Ping, e.Source = time.Duration(l.PingMS*float64(time.Millisecond)), source
+		e.Ping, e.Source = units.Duration(l.PingMS/1000), source
 		out = append(out, e)
 	}
 	return out, nil

@@ -148,6 +148,12 @@ const (
 	DefaultSyncInterval = 500 * time.Millisecond
 )
 
+// Off turns off the Limits and HostConfig features whose fields say they may be Off
+// (as any negative value does): spawn pacing, the handshake count below which no
+// Retry is asked, the idle kick, the spawn grace and coalescing. Zero never means
+// off: a zero field takes its default.
+const Off = -1
+
 // Limits are the host's defences. The zero value means all defaults.
 type Limits struct {
 	// MaxPlayers caps the players in the match, the host's own player included. If
@@ -165,7 +171,7 @@ type Limits struct {
 	// respawns a tank once per wreck time at most, so a host whose rules set another
 	// wreck time sets this to it. Each spawn costs the host a message to every
 	// player, and a despawn another. If zero, defaults to DefaultRespawnInterval;
-	// negative: unpaced. Players in the host's process are not paced.
+	// Off: unpaced. Players in the host's process are not paced.
 	RespawnInterval time.Duration
 	// MaxJoining and MaxJoiningPerPrefix cap the connections that finished the QUIC
 	// handshake but have not joined yet, in all and from one address prefix (/24 or
@@ -189,7 +195,7 @@ type Limits struct {
 	// RetryAbove is the number of handshakes in flight from which a new connection
 	// attempt must first prove its source address with a stateless QUIC Retry (one
 	// more round trip), so that forged Initials cost the host nothing. If zero,
-	// defaults to DefaultRetryAbove; negative: always.
+	// defaults to DefaultRetryAbove; Off: always.
 	RetryAbove int
 	// HandshakeTimeout bounds the whole QUIC handshake (quic-go's
 	// HandshakeIdleTimeout is half of it). If zero, defaults to
@@ -200,11 +206,11 @@ type Limits struct {
 	MaxPlayersPerAddr int
 	// IdleKick is how long a remote player may stay without publishing (no accepted
 	// update or spawn) before it is kicked. If zero, defaults to DefaultIdleKick;
-	// negative: never.
+	// Off: never.
 	IdleKick time.Duration
 	// SpawnGrace is how long a remote player may stay joined without ever spawning or
 	// publishing before it is dropped (counted as IdleKicked). If zero, defaults to
-	// DefaultSpawnGrace; negative: never.
+	// DefaultSpawnGrace; Off: never.
 	SpawnGrace time.Duration
 	// FloodRate and FloodFor disconnect a client whose bad traffic (invalid,
 	// unauthorized, malformed or over its token bucket) exceeds FloodRate items per
@@ -382,7 +388,7 @@ type HostConfig struct {
 	// Thinning, when enabled, thins far actors' updates per observer.
 	Thinning Thinning
 	// Coalesce is how long relayed updates for one recipient are gathered into one
-	// datagram. If zero, defaults to DefaultCoalesce; negative sends at once.
+	// datagram. If zero, defaults to DefaultCoalesce; Off sends at once.
 	Coalesce time.Duration
 	// Clock is the host clock, the time base of every state timestamp in the match,
 	// of timeouts and of rate limits. If nil, the system's monotonic clock.

@@ -232,7 +232,7 @@ func TestSpawnProtection(t *testing.T) {
 	}{
 		{"protected", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, false, 100},
 		{"fired first", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, true, 40},
-		{"no protection", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: -1}, false, 40},
+		{"no protection", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: combat.Off}, false, 40},
 		{"protection over", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 1}, false, 40},
 	} {
 		f, r := refereeFight(t, c.rules)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
 )
 
@@ -20,10 +21,10 @@ func TestHostPacesSpawnsByTheWreckTime(t *testing.T) {
 		rules  combat.Rules
 		want   time.Duration
 	}{
-		{"default rules", net.Limits{}, combat.Rules{}, time.Duration(combat.DefaultWreckTime * float64(time.Second))},
+		{"default rules", net.Limits{}, combat.Rules{}, units.Duration(combat.DefaultWreckTime)},
 		{"a short wreck time", net.Limits{}, combat.Rules{WreckTime: 1.5}, 1500 * time.Millisecond},
 		{"the limits' own pace", net.Limits{RespawnInterval: 9 * time.Second}, combat.Rules{WreckTime: 1.5}, 9 * time.Second},
-		{"unpaced", net.Limits{RespawnInterval: -1}, combat.Rules{}, -1},
+		{"unpaced", net.Limits{RespawnInterval: net.Off}, combat.Rules{}, -1},
 	} {
 		hc, _, err := hostNetConfig("127.0.0.1:0", "", "host", mp, c.limits, c.rules, nil)
 		if err != nil {

@@ -3,6 +3,8 @@ package session
 import (
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/internal/units"
 )
 
 // TestMatchRulesIdle walks a served match through its states with a made-up clock:
@@ -10,7 +12,7 @@ import (
 // last player leaves, comes back when one returns, and ends after the idle timeout.
 func TestMatchRulesIdle(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	at := func(s float64) time.Time { return t0.Add(units.Duration(s)) }
 	r := matchRules{idleTimeout: 60 * time.Second}
 	for _, step := range []struct {
 		at      float64
@@ -89,7 +91,7 @@ func TestMatchStateString(t *testing.T) {
 // count and the limit ends the match.
 func TestMatchRulesHeldRoundClock(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	at := func(s float64) time.Time { return t0.Add(units.Duration(s)) }
 	for _, tc := range []struct {
 		name    string
 		players int  // at the start

@@ -105,16 +105,10 @@ func wrapFor(link impair.Link, seed uint64) net.WrapConn {
 	return net.Impaired(link, seed)
 }
 
-// NoBots is the PracticeConfig.Bots of a practice without bots: zero there means
-// DefaultPracticeBots.
-const NoBots = -1
-
-// Unimpaired returns the PracticeConfig.Impairment of a practice whose link is left
-// unimpaired: a zero Impairment there means the default impairment.
-func Unimpaired() impair.Link { return impair.Link{Latency: unimpaired} }
-
-// unimpaired is the latency that marks Unimpaired: no link has a negative delay.
-const unimpaired = -1
+// Off turns off the features of this package's configs whose fields say they may be
+// Off: a practice's bots, a headless host's figures in the log. Zero never means off:
+// a zero field takes its default.
+const Off = -1
 
 // PracticeConfig sets up a practice match. The zero value is the default practice:
 // DefaultPracticeBots bots on the valley map behind a link impaired by
@@ -122,18 +116,18 @@ const unimpaired = -1
 type PracticeConfig struct {
 	// Match configures the player's match (name, team, algorithm, clamp, seed…).
 	// Match.Bots is ignored: the bots run on the in-process host. If Match.Map is nil,
-	// the map is loaded from MapDir.
+	// DefaultMapName is loaded from MapDir or the built-in maps.
 	Match game.Config
-	// MapDir, if set, is searched for the map before the maps built into the
-	// program (package assets/maps).
+	// MapDir, if set, is searched for maps before the maps built into the program
+	// (package assets/maps).
 	MapDir string
 	// Bots is how many bots the host runs. If zero, defaults to DefaultPracticeBots;
-	// NoBots means none.
+	// Off runs none.
 	Bots int
-	// Impairment is added to the player's link each way. If zero, defaults to
-	// DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss; Unimpaired()
+	// Impairment is added to the player's link each way. If nil, defaults to
+	// DefaultPracticeLag, DefaultPracticeJitter and DefaultPracticeLoss; a zero Link
 	// leaves the link unimpaired.
-	Impairment impair.Link
+	Impairment *impair.Link
 	// TickRate is the host's bot loop rate, ticks per second. If zero, defaults to
 	// DefaultHostTickRate.
 	TickRate float64
@@ -163,25 +157,22 @@ func PracticeTeams(bots int) (friends, enemies int) { return bots / 2, bots - bo
 // the session when done.
 func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
-	mp, err := mapFor(cfg.Match.Map, cfg.MapDir, DefaultMapName)
+	mp, err := mapFor(cfg.Match.Map, maps.Library.Load, cfg.MapDir, DefaultMapName)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("practice: %w", err)
 	}
 	bots := cfg.Bots
 	switch {
 	case bots == 0:
 		bots = DefaultPracticeBots
-	case bots == NoBots:
+	case bots == Off:
 		bots = 0
 	case bots < 0:
-		return nil, nil, fmt.Errorf("practice: bot count %d: want NoBots, zero (the default) or a positive count", bots)
+		return nil, nil, fmt.Errorf("practice: bot count %d: want Off, zero (the default) or a positive count", bots)
 	}
-	imp := cfg.Impairment
-	switch {
-	case imp == Unimpaired():
-		imp = impair.Link{}
-	case !imp.Active():
-		imp = impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
+	imp := impair.Link{Latency: DefaultPracticeLag, Jitter: DefaultPracticeJitter, Loss: DefaultPracticeLoss}
+	if cfg.Impairment != nil {
+		imp = *cfg.Impairment
 	}
 
 	sess := &Session{}
@@ -194,7 +185,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 		return nil, nil, fmt.Errorf("practice: %w", err)
 	}
 	hc.Limits.Timeout = inProcessTimeout
-	hc.Limits.IdleKick = -1 // the player is never kicked from their own practice
+	hc.Limits.IdleKick = net.Off // the player is never kicked from their own practice
 	hc.Tap = rc.uplinkTap(func() float64 { return shift })
 	if cfg.Clock != nil {
 		hc.Clock = cfg.Clock
@@ -255,13 +246,14 @@ type HostConfig struct {
 	// Passphrase, when set, must be proven by joining players.
 	Passphrase string
 	// Match configures the host player's match; Match.Bots bots run beside the
-	// player. If Match.Map is nil, the map MapName is loaded from MapDir.
+	// player. If Match.Map is nil, MapName is loaded.
 	Match game.Config
-	// MapDir, if set, is searched for maps before the maps built into the program
-	// (package assets/maps).
-	MapDir string
-	// MapName names the map. If empty, defaults to DefaultMapName.
+	// MapName names the map: a name, found in MapDir or among the maps built into the
+	// program (package assets/maps), or a path to a sidecar file NAME.json
+	// (maps.Library.Open). If empty, defaults to DefaultMapName.
 	MapName string
+	// MapDir, if set, is searched for maps before the built-in ones.
+	MapDir string
 	// Limits are the host's defences; zero fields take their defaults.
 	Limits net.Limits
 	// Certificate is the host's identity (net.LoadIdentity). If nil, a fresh one is
@@ -278,13 +270,9 @@ type HostConfig struct {
 // Match.Bots bots, all local to this peer and published to the joiners.
 func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	log := orDiscard(cfg.Logger)
-	name := cfg.MapName
-	if name == "" {
-		name = DefaultMapName
-	}
-	mp, err := mapFor(cfg.Match.Map, cfg.MapDir, name)
+	mp, err := mapFor(cfg.Match.Map, maps.Library.Open, cfg.MapDir, cfg.MapName)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("host: %w", err)
 	}
 	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Limits, combat.Rules{}, log)
 	if err != nil {
@@ -335,7 +323,7 @@ type JoinConfig struct {
 	// Impairment is added to this client's link each way (-lag, -jitter, -loss).
 	Impairment impair.Link
 	// Match configures the player's match. If Match.Map is nil, the map the host
-	// names is loaded from MapDir.
+	// names is loaded from MapDir or the built-in maps, by name only.
 	Match game.Config
 	// MapDir, if set, is searched for maps before the maps built into the program
 	// (package assets/maps).
@@ -365,14 +353,10 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	sess := &Session{Addr: addr, Fingerprint: client.Fingerprint()}
 	sess.add(client.Close)
 	settings := client.Match()
-	name := settings.Map
-	if name == "" {
-		name = DefaultMapName
-	}
-	mp, err := mapFor(cfg.Match.Map, cfg.MapDir, name)
+	mp, err := mapFor(cfg.Match.Map, maps.Library.Load, cfg.MapDir, settings.Map)
 	if err != nil {
 		sess.Close()
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("join: %w", err)
 	}
 	if e := mapExtent(mp); math.Abs(e-settings.Extent) > 1 {
 		sess.Close()
@@ -405,10 +389,14 @@ type ServeConfig struct {
 	Passphrase string
 	// Bots is how many bots the host runs.
 	Bots int
-	// Map is the battlefield. If nil, MapPath is loaded.
+	// Map is the battlefield. If nil, MapName is loaded.
 	Map *terrain.Map
-	// MapPath is the map sidecar to load. If empty, the built-in DefaultMapName.
-	MapPath string
+	// MapName names the map: a name, found in MapDir or among the maps built into the
+	// program (package assets/maps), or a path to a sidecar file NAME.json
+	// (maps.Library.Open). If empty, defaults to DefaultMapName.
+	MapName string
+	// MapDir, if set, is searched for maps before the built-in ones.
+	MapDir string
 	// Seed makes the bots deterministic.
 	Seed uint64
 	// Difficulty is how well the bots shoot.
@@ -417,7 +405,7 @@ type ServeConfig struct {
 	// DefaultHostTickRate.
 	TickRate float64
 	// StatsEvery is how often the host logs its figures. If zero, defaults to
-	// DefaultStatsEvery; negative never.
+	// DefaultStatsEvery; Off (or any negative): never.
 	StatsEvery time.Duration
 	// Certificate is the host's identity (net.LoadIdentity). If nil, a fresh one is
 	// made, and the fingerprint changes at every start.
@@ -461,17 +449,9 @@ type ServeConfig struct {
 // figures. It returns nil after a clean stop on cancellation.
 func Serve(ctx context.Context, cfg ServeConfig) error {
 	log := orDiscard(cfg.Logger)
-	mp := cfg.Map
-	if mp == nil {
-		var err error
-		if cfg.MapPath == "" {
-			mp, err = maps.Library{}.Load(DefaultMapName)
-		} else {
-			mp, err = terrain.Load(cfg.MapPath)
-		}
-		if err != nil {
-			return fmt.Errorf("serve: load map: %w", err)
-		}
+	mp, err := mapFor(cfg.Map, maps.Library.Open, cfg.MapDir, cfg.MapName)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	hcfg, judge, err := hostNetConfig(cfg.Addr, cfg.Passphrase, "host", mp, cfg.Limits, cfg.Rules, log)
 	if err != nil {
@@ -560,7 +540,7 @@ func loop(ctx context.Context, m *game.Match, rate float64, afterStep func(time.
 	if !(rate > 0) {
 		rate = DefaultHostTickRate
 	}
-	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
+	tick := time.NewTicker(units.Duration(1 / rate))
 	defer tick.Stop()
 	for {
 		select {
@@ -634,17 +614,17 @@ func mapExtent(mp *terrain.Map) float64 {
 	return math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
 }
 
-// mapFor returns m, or the map called name from dir, if set, or built into the
-// program.
-func mapFor(m *terrain.Map, dir, name string) (*terrain.Map, error) {
+// mapFor returns m, if set, or the map name names (if empty, DefaultMapName), loaded
+// by load (maps.Library's Load, for a name only, or Open, for a name or a path) from
+// dir, if set, or the built-in maps.
+func mapFor(m *terrain.Map, load func(maps.Library, string) (*terrain.Map, error), dir, name string) (*terrain.Map, error) {
 	if m != nil {
 		return m, nil
 	}
-	mp, err := maps.Library{Dirs: []string{dir}}.Load(name)
-	if err != nil {
-		return nil, fmt.Errorf("game: %w", err)
+	if name == "" {
+		name = DefaultMapName
 	}
-	return mp, nil
+	return load(maps.Library{Dirs: []string{dir}}, name)
 }
 
 func orDiscard(l *slog.Logger) *slog.Logger {

@@ -1,6 +1,7 @@
 // Package maps holds the maps Treadline ships, embedded in every program that imports
-// it, so that the client and the host run from any directory; and it finds a map by
-// name among them and in directories a player or an operator adds (-maps DIR).
+// it, so that the client and the host run from any directory; and it is the one
+// loader of a map by name, among them and in directories a player or an operator adds
+// (-maps DIR). Every program and package loads its maps through Library.
 //
 // A map is a sidecar NAME.json beside the heightmap PNG it names (package terrain,
 // Sidecar). The shipped maps:
@@ -39,10 +40,11 @@ var ErrNoMap = errors.New("no such map")
 func Shipped() fs.FS { return shipped }
 
 // Library finds maps by name: in Dirs, in order, then among the shipped maps, so that
-// a directory can add maps and replace shipped ones. The zero value finds the shipped
-// maps only. Safe for concurrent use.
+// a directory can add maps and replace shipped ones of the same name. The zero value
+// finds the shipped maps only. Safe for concurrent use.
 type Library struct {
-	// Dirs are directories searched before the shipped maps.
+	// Dirs are directories searched before the shipped maps; empty ones are skipped,
+	// so Library{Dirs: []string{dir}} with an optional dir reads well.
 	Dirs []string
 }
 
@@ -55,7 +57,9 @@ func CheckName(name string) error {
 	return nil
 }
 
-// Load loads the map called name.
+// Load loads the map called name, the file NAME.json and the heightmap it names: from
+// the first of Dirs that holds it, else from the shipped maps. A name no place holds
+// is an ErrNoMap naming the places searched and the maps there are.
 func (l Library) Load(name string) (*terrain.Map, error) {
 	if err := CheckName(name); err != nil {
 		return nil, err
@@ -70,11 +74,28 @@ func (l Library) Load(name string) (*terrain.Map, error) {
 		}
 		return mp, nil
 	}
-	return nil, fmt.Errorf("load map %q: %w (the maps here: %s)", name, ErrNoMap, strings.Join(l.Names(), ", "))
+	return nil, fmt.Errorf("load map %q: %w in %s (the maps there: %s)", name, ErrNoMap, l.places(), strings.Join(l.Names(), ", "))
+}
+
+// places names where the library looks, in order: "dir1, dir2 or the built-in maps".
+func (l Library) places() string {
+	var ps []string
+	for _, d := range l.Dirs {
+		if d != "" {
+			ps = append(ps, fmt.Sprintf("%q", d))
+		}
+	}
+	ps = append(ps, "the built-in maps")
+	if len(ps) == 1 {
+		return ps[0]
+	}
+	return strings.Join(ps[:len(ps)-1], ", ") + " or " + ps[len(ps)-1]
 }
 
 // Open loads the map arg names: a path to a sidecar file when it holds a directory
-// separator or ends in ".json", else a name Load finds.
+// separator or ends in ".json", else a name Load finds. Use it for a map a player or
+// an operator names (a flag); a name read from elsewhere (a host, a recording) goes
+// to Load, which never reads a path.
 func (l Library) Open(arg string) (*terrain.Map, error) {
 	if strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".json") {
 		return terrain.Load(arg)

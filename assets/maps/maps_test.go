@@ -25,7 +25,8 @@ func TestShippedMaps(t *testing.T) {
 	}
 }
 
-// TestLibraryDirs: a directory adds maps and replaces shipped ones of the same name.
+// TestLibraryDirs: a directory adds maps and replaces shipped ones of the same name
+// (the directory is searched first); the shipped maps are found beside it.
 func TestLibraryDirs(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -70,6 +71,26 @@ func TestLibraryDirs(t *testing.T) {
 	_, err := lib.Load("nowhere")
 	if !errors.Is(err, ErrNoMap) || !strings.Contains(err.Error(), "dunes, hills, valley") {
 		t.Errorf("a missing map: %v, want ErrNoMap naming the maps there are", err)
+	}
+}
+
+// TestLoadMissing: a name no place holds is an ErrNoMap that names every place
+// searched, in the order searched.
+func TestLoadMissing(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		lib  Library
+		want string
+	}{
+		{Library{}, `load map "atlantis": no such map in the built-in maps (the maps there: dunes, valley)`},
+		{Library{Dirs: []string{""}}, `load map "atlantis": no such map in the built-in maps (the maps there: dunes, valley)`},
+		{Library{Dirs: []string{dir}}, fmt.Sprintf(`load map "atlantis": no such map in %q or the built-in maps (the maps there: dunes, valley)`, dir)},
+		{Library{Dirs: []string{dir, "/nonexistent"}}, fmt.Sprintf(`load map "atlantis": no such map in %q, "/nonexistent" or the built-in maps (the maps there: dunes, valley)`, dir)},
+	} {
+		_, err := c.lib.Load("atlantis")
+		if !errors.Is(err, ErrNoMap) || err.Error() != c.want {
+			t.Errorf("Library%v.Load(atlantis): %v, want ErrNoMap: %s", c.lib.Dirs, err, c.want)
+		}
 	}
 }
 

@@ -80,7 +80,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 		}
 		no := lab.NoviceOptions{Difficulty: d, Bots: *bots, Seed: o.Seed, Runs: o.Runs, JSON: o.JSON}
 		if cli.Set(fs)["duration"] {
-			no.Duration = time.Duration(o.Duration * float64(time.Second))
+			no.Duration = units.Duration(o.Duration)
 		}
 		lf.noviceOptions = &no
 		return lf, nil
@@ -254,10 +254,10 @@ func (a *labArgs) options(set map[string]bool) lab.Options {
 	if (a.trace != "" || a.replay != "") && !set["duration"] {
 		o.Duration = 0 // the whole trace
 	}
-	o.Replay, o.ExportTrace, o.ReplayMaps = a.replay, a.exportTrace, a.maps
+	o.Replay, o.ExportTrace, o.MapDir = a.replay, a.exportTrace, a.maps
 	o.ReplayModelled = set["latency"] || set["jitter"] || set["loss"] || set["loss-burst"] || set["reorder"] || set["duplicate"]
 	if a.warmup == 0 {
-		o.Warmup = -1 // an explicit zero means no warm-up
+		o.Warmup = lab.Off // an explicit zero means no warm-up
 	}
 	if (a.trace == "" && a.replay == "") || set["scenario"] {
 		o.Scenarios = strings.Split(a.scenario, ",")

@@ -52,6 +52,7 @@ import (
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/session"
 )
@@ -113,7 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&cfg.StatsEvery, "stats", session.DefaultStatsEvery, "how often to log figures (negative: never)")
 	fs.DurationVar(&cfg.IdleTimeout, "idle", 0, "end the match after this long with no players, once someone has played (0: never; with -agones "+DefaultFleetIdle.String()+")")
 	fs.IntVar(&cfg.Rounds, "rounds", 0, "end the match after this many combat rounds, each ended by the score or time limit (0: play on; with -agones 1)")
-	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+time.Duration(combat.DefaultTimeLimit*float64(time.Second)).String()+"); the first starts at the first join or allocation")
+	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+units.Duration(combat.DefaultTimeLimit).String()+"); the first starts at the first join or allocation")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&cfg.Record.Dir, "record", "", "record every match into `DIR`, one file each (tanks -replay FILE watches one, drlab -replay FILE measures it)")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")

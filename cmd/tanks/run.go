@@ -402,14 +402,14 @@ func practiceConfig(c config, mc game.Config, link impair.Link, logger *slog.Log
 	if c.botsSet {
 		pc.Bots = c.bots
 		if c.bots == 0 {
-			pc.Bots = session.NoBots
+			pc.Bots = session.Off
 		}
 	}
 	if c.impairSet {
-		pc.Impairment = link
 		if !link.Active() {
-			pc.Impairment = session.Unimpaired()
+			link = impair.Link{}
 		}
+		pc.Impairment = &link
 	}
 	return pc
 }

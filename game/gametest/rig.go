@@ -72,10 +72,10 @@ func New(cfg Config) (*Rig, error) {
 		lim.Timeout = inProcessTimeout
 	}
 	if lim.IdleKick == 0 {
-		lim.IdleKick = -1
+		lim.IdleKick = net.Off
 	}
 	clk := &Clock{}
-	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
+	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: net.Off,
 		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}, Mover: cfg.Mover, Tap: cfg.Tap})
 	if err != nil {
 		return nil, fmt.Errorf("gametest: %w", err)
@@ -102,6 +102,8 @@ func (r *Rig) Join() (*Link, error) {
 // SetNow moves the clock to t seconds and settles the match there: what the links
 // have made due by then is delivered. A t earlier than the clock is ignored.
 func (r *Rig) SetNow(t float64) {
+	// Truncated to the nanosecond below, where units.Duration rounds: the lab's
+	// figures measured on a rig (drlab -novice) are pinned to this clock.
 	r.clock.Set(time.Duration(t * float64(time.Second)))
 	r.host.Settle()
 }
