@@ -7,7 +7,6 @@ require (
 	github.com/g3n/engine v0.2.0
 	github.com/go-gl/mathgl v1.2.0
 	github.com/google/go-containerregistry v0.22.1
-	github.com/hashicorp/mdns v1.0.7
 	github.com/miekg/dns v1.1.72
 	github.com/prometheus/client_golang v1.23.2
 	github.com/prometheus/client_model v0.6.2

@@ -159,8 +159,13 @@ func replayTanks(rec *replay.Recording, o Options) (tanks []replayTank, skipped 
 		tanks = append(tanks, replayTank{tank: t, path: p, link: recordedLink(rec, t, tr.Samples[0].Time)})
 	}
 	if len(tanks) == 0 {
-		return nil, skipped, fmt.Errorf("replay %s: no tank's truth lasts longer than the %.1f s warm-up and a second (%d too short)",
+		err := fmt.Errorf("replay %s: no tank's truth lasts longer than the %.1f s warm-up and a second (%d too short)",
 			o.Replay, warmupOf(o.Warmup), skipped)
+		if rec.Stopped != nil { // the reason, when the file is damaged
+			err = fmt.Errorf("replay %s: %w (and so no tank's truth lasts longer than the %.1f s warm-up and a second)",
+				o.Replay, rec.Stopped, warmupOf(o.Warmup))
+		}
+		return nil, skipped, err
 	}
 	return tanks, skipped, nil
 }

@@ -74,9 +74,10 @@ type BrowseStats struct {
 	Oversized uint64
 	// RateLimited counts messages dropped past the per-source or total rate.
 	RateLimited uint64
-	// Conflicts counts announcements of a fingerprint already announced from
+	// Conflicts counts new announcements of a fingerprint already announced from
 	// another address, or of an address already announced with another
-	// fingerprint: spoofs, or a host seen on two networks; the first one stands.
+	// fingerprint: spoofs, or a host seen on two networks. Every one is kept and
+	// flagged (Entry.Conflict).
 	Conflicts uint64
 	// Full counts new matches dropped because MaxEntries were kept, or
 	// MaxPerSource from their source address.
@@ -93,8 +94,10 @@ type Browser struct {
 	conns []*stdnet.UDPConn // one per interface, bound to its address
 
 	mu      sync.Mutex
-	found   map[string]*found // by fingerprint
-	byAddr  map[string]string // address → fingerprint
+	found   map[string]*found  // by Entry.Key: address and fingerprint
+	addrs   map[string]int     // matches kept by address
+	fps     map[string]int     // matches kept by fingerprint
+	perIP   map[netip.Addr]int // matches kept by source IP
 	sent    map[uint16]time.Time
 	sources map[netip.Addr]*rateLimit
 	total   *rateLimit
@@ -107,6 +110,7 @@ type Browser struct {
 
 type found struct {
 	e    Entry
+	ip   netip.Addr
 	seen time.Time
 }
 
@@ -145,7 +149,8 @@ func NewBrowser(cfg BrowseConfig) (*Browser, error) {
 	}
 	b := &Browser{
 		cfg: cfg, log: cfg.Logger, conns: conns,
-		found: map[string]*found{}, byAddr: map[string]string{}, sent: map[uint16]time.Time{},
+		found: map[string]*found{}, addrs: map[string]int{}, fps: map[string]int{}, perIP: map[netip.Addr]int{},
+		sent:    map[uint16]time.Time{},
 		sources: map[netip.Addr]*rateLimit{},
 		total:   &rateLimit{rate: cfg.TotalRate, burst: 2 * cfg.TotalRate, now: cfg.Now},
 	}
@@ -211,21 +216,28 @@ func (b *Browser) Close() error {
 	return nil
 }
 
-// Entries appends the matches found and still answering to buf, sorted by name and
-// address, and returns the extended slice.
+// Entries appends the matches found and still answering to buf, sorted by name,
+// address and fingerprint, and returns the extended slice. Every distinct address
+// and fingerprint heard is there; those that share either with another are flagged
+// Conflict.
 func (b *Browser) Entries(buf []Entry) []Entry {
 	b.mu.Lock()
 	b.expire(b.cfg.Now())
 	n := len(buf)
 	for _, f := range b.found {
-		buf = append(buf, f.e)
+		e := f.e
+		e.Conflict = b.addrs[e.Addr] > 1 || b.fps[e.Fingerprint] > 1
+		buf = append(buf, e)
 	}
 	b.mu.Unlock()
 	slices.SortFunc(buf[n:], func(x, y Entry) int {
 		if c := strings.Compare(x.Name, y.Name); c != 0 {
 			return c
 		}
-		return strings.Compare(x.Addr, y.Addr)
+		if c := strings.Compare(x.Addr, y.Addr); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Fingerprint, y.Fingerprint)
 	})
 	return buf
 }
@@ -321,7 +333,7 @@ func (b *Browser) handle(msg []byte, src netip.Addr) {
 	b.expire(now)
 	for _, e := range entries {
 		e.Source, e.Ping = "lan", ping
-		b.keep(e, now)
+		b.keep(e, src, now)
 	}
 }
 
@@ -345,50 +357,48 @@ func (b *Browser) allow(src netip.Addr) bool {
 	return r.take() && b.total.take()
 }
 
-// keep records an announced entry; b.mu held.
-func (b *Browser) keep(e Entry, now time.Time) {
-	if fp, ok := b.byAddr[e.Addr]; ok && fp != e.Fingerprint {
-		b.stats.Conflicts++
-		return
-	}
-	f, ok := b.found[e.Fingerprint]
-	switch {
-	case ok && f.e.Addr != e.Addr:
-		b.stats.Conflicts++
-		return
-	case ok:
+// keep records an announced entry from src; b.mu held. Each distinct address and
+// fingerprint is a match of its own: a spoof beside a real host, at its address or
+// with its fingerprint, hides neither.
+func (b *Browser) keep(e Entry, src netip.Addr, now time.Time) {
+	key := e.Key()
+	if f, ok := b.found[key]; ok {
 		if e.Ping == 0 {
 			e.Ping = f.e.Ping
 		}
 		f.e, f.seen = e, now
 		return
-	case len(b.found) >= b.cfg.MaxEntries || b.fromSource(e.Addr) >= MaxPerSource:
+	}
+	if len(b.found) >= b.cfg.MaxEntries || b.perIP[src] >= MaxPerSource {
 		b.stats.Full++
 		return
 	}
-	b.found[e.Fingerprint] = &found{e: e, seen: now}
-	b.byAddr[e.Addr] = e.Fingerprint
-}
-
-// fromSource counts the matches kept at addr's IP; b.mu held.
-func (b *Browser) fromSource(addr string) int {
-	ap, err := netip.ParseAddrPort(addr)
-	n := 0
-	for a := range b.byAddr {
-		if other, oerr := netip.ParseAddrPort(a); err == nil && oerr == nil && other.Addr() == ap.Addr() {
-			n++
-		}
+	if b.addrs[e.Addr] > 0 || b.fps[e.Fingerprint] > 0 {
+		b.stats.Conflicts++
+		b.log.Debug("browse: conflicting announcement", "addr", e.Addr, "fingerprint", e.Fingerprint)
 	}
-	return n
+	b.found[key] = &found{e: e, ip: src, seen: now}
+	b.addrs[e.Addr]++
+	b.fps[e.Fingerprint]++
+	b.perIP[src]++
 }
 
 // expire drops the matches not heard from for MaxAge; b.mu held.
 func (b *Browser) expire(now time.Time) {
-	for fp, f := range b.found {
+	for key, f := range b.found {
 		if now.Sub(f.seen) > b.cfg.MaxAge {
-			delete(b.found, fp)
-			delete(b.byAddr, f.e.Addr)
+			delete(b.found, key)
+			dec(b.addrs, f.e.Addr)
+			dec(b.fps, f.e.Fingerprint)
+			dec(b.perIP, f.ip)
 		}
+	}
+}
+
+// dec counts one fewer of k in m, forgetting it at zero.
+func dec[K comparable](m map[K]int, k K) {
+	if m[k]--; m[k] <= 0 {
+		delete(m, k)
 	}
 }
 

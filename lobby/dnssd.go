@@ -44,7 +44,7 @@ func records(q dns.Question, e Entry, port int, ips []stdnet.IP) []dns.RR {
 	}
 	ptr := &dns.PTR{Hdr: hdr(serviceName, dns.TypePTR), Ptr: instance}
 	srv := &dns.SRV{Hdr: hdr(instance, dns.TypeSRV), Port: uint16(port), Target: target}
-	txt := &dns.TXT{Hdr: hdr(instance, dns.TypeTXT), Txt: txtOf(e)}
+	txt := &dns.TXT{Hdr: hdr(instance, dns.TypeTXT), Txt: escapeAll(txtOf(e))}
 	var as []dns.RR
 	for _, ip := range ips {
 		if ip4 := ip.To4(); ip4 != nil {
@@ -103,7 +103,9 @@ func parseAnswer(b []byte, src netip.Addr) (entries []Entry, id uint16, bad int,
 }
 
 // answerRecords holds what an mDNS answer says of the service: the instances its PTR
-// records name, and the first SRV port and TXT strings given for each name.
+// records name, and the first SRV port and TXT strings given for each name, the
+// strings decoded from miekg/dns's presentation format (nil when one does not
+// decode).
 type answerRecords struct {
 	instances []string
 	ports     map[string]int
@@ -127,7 +129,7 @@ func collectRecords(m *dns.Msg) answerRecords {
 				}
 			case *dns.TXT:
 				if _, ok := rs.txts[name]; !ok {
-					rs.txts[name] = rr.Txt
+					rs.txts[name] = unescapeAll(rr.Txt)
 				}
 			}
 		}
@@ -151,7 +153,7 @@ func (rs answerRecords) entries(src netip.Addr) (entries []Entry, bad int) {
 		}
 		port, ok := rs.ports[inst]
 		txt, tok := rs.txts[inst]
-		if !ok || !tok || port == 0 {
+		if !ok || !tok || txt == nil || port == 0 {
 			bad++
 			continue
 		}
@@ -164,4 +166,26 @@ func (rs answerRecords) entries(src netip.Addr) (entries []Entry, bad int) {
 		entries = append(entries, e)
 	}
 	return entries, bad
+}
+
+// escapeAll returns the TXT strings txt in presentation format, for miekg/dns to pack.
+func escapeAll(txt []string) []string {
+	out := make([]string, len(txt))
+	for i, s := range txt {
+		out[i] = escapeTXT(s)
+	}
+	return out
+}
+
+// unescapeAll returns the TXT strings miekg/dns unpacked as the bytes they hold; nil
+// when one does not decode.
+func unescapeAll(txt []string) []string {
+	out := make([]string, len(txt))
+	for i, s := range txt {
+		var err error
+		if out[i], err = unescapeTXT(s); err != nil {
+			return nil
+		}
+	}
+	return out
 }

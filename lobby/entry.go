@@ -54,6 +54,11 @@ type Entry struct {
 	Ping time.Duration `json:"-"`
 	// Source is where the entry was found: "lan", or the list server's URL.
 	Source string `json:"-"`
+	// Conflict reports a match found on the local network that shares its
+	// address or its fingerprint with another one found there: one of them is a
+	// spoof, or a host seen on two networks. Both are shown; the join pins the
+	// fingerprint, so the certificate check tells them apart.
+	Conflict bool `json:"-"`
 }
 
 // Join returns the "-join" argument for the entry, ADDR#FINGERPRINT.
@@ -78,6 +83,9 @@ func (e Entry) Line() string {
 	}
 	if e.Source != "" {
 		b.WriteString("  via " + e.Source)
+	}
+	if e.Conflict {
+		b.WriteString("  conflict: another announcement shares its address or fingerprint")
 	}
 	b.WriteString("  tanks -join " + e.Join())
 	return b.String()

@@ -27,7 +27,8 @@ const (
 	maxTXTBytes   = 1024
 )
 
-// txtOf returns the TXT strings announcing e (its address and ping aside).
+// txtOf returns the TXT strings announcing e (its address and ping aside), as
+// they read once decoded; records escapes them for the wire.
 func txtOf(e Entry) []string {
 	flag := func(b bool) string {
 		if b {
@@ -107,3 +108,67 @@ func parseTXT(txt []string) (Entry, error) {
 	}
 	return e, nil
 }
+
+// escapeTXT writes a TXT string in DNS presentation format (RFC 1035, section 5.1),
+// the form miekg/dns packs from: '"' and '\' as \X, bytes outside printable ASCII as
+// \DDD, so that every byte of s reaches the wire as it is.
+func escapeTXT(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < ' ' || c > '~':
+			b.WriteByte('\\')
+			b.WriteByte('0' + c/100)
+			b.WriteByte('0' + c/10%10)
+			b.WriteByte('0' + c%10)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// unescapeTXT reads a TXT string in DNS presentation format, as miekg/dns unpacks it,
+// back into its bytes: \DDD (three decimal digits, at most 255) is that byte and \X
+// is X (RFC 1035, section 5.1; RFC 6763, section 4.3). A dangling '\' or a bad \DDD
+// is an error wrapping ErrBadEntry.
+func unescapeTXT(s string) (string, error) {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return s, nil
+	}
+	b := make([]byte, 0, len(s))
+	b = append(b, s[:i]...)
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b = append(b, c)
+			continue
+		}
+		rest := s[i+1:]
+		switch {
+		case rest == "":
+			return "", fmt.Errorf("%w: TXT string ends in an escape", ErrBadEntry)
+		case isDigit(rest[0]):
+			if len(rest) < 3 || !isDigit(rest[1]) || !isDigit(rest[2]) {
+				return "", fmt.Errorf("%w: TXT escape %q is not \\DDD", ErrBadEntry, clip(rest[:min(3, len(rest))]))
+			}
+			v := int(rest[0]-'0')*100 + int(rest[1]-'0')*10 + int(rest[2]-'0')
+			if v > 255 {
+				return "", fmt.Errorf("%w: TXT escape \\%s is past 255", ErrBadEntry, rest[:3])
+			}
+			b = append(b, byte(v))
+			i += 3
+		default:
+			b = append(b, rest[0])
+			i++
+		}
+	}
+	return string(b), nil
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

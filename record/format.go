@@ -33,7 +33,18 @@ const (
 	MaxBlockSize = 4 << 20
 	// maxBody is the largest body of one record.
 	maxBody = 64 << 10
+	// MaxExpansion bounds what a block may inflate to: its raw size is at most
+	// MaxExpansion times its stored size plus expansionSlack. Recordings compress
+	// about 2 to 1, and the writer stores a block that would compress further, so
+	// a file holds at most about MaxExpansion times its size in records, whatever
+	// its blocks claim.
+	MaxExpansion = 16
+	// expansionSlack lets a small block compress further than MaxExpansion.
+	expansionSlack = 4 << 10
 )
+
+// maxRaw is the largest raw size a block of stored bytes may claim.
+func maxRaw(stored int) int { return MaxExpansion*stored + expansionSlack }
 
 // blockSync starts every block: "TRB" and the format version, so that a reader
 // meeting anything else knows the file is damaged there.

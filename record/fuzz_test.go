@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"testing"
@@ -18,15 +19,28 @@ func FuzzReader(f *testing.F) {
 	f.Add(b[:len(b)/2])
 	f.Add(b[:headerFixed+3])
 	f.Add([]byte(Magic))
+	// Blocks at the size limits: one past MaxExpansion, one at it, one claiming
+	// MaxBlockSize raw and stored with a few bytes of it.
+	f.Add(bomb(&t, 1))
+	if at := atExpansionLimit(&t); at != nil {
+		f.Add(at)
+	}
+	f.Add(appendBlock(header(&t), 0, make([]byte, 64), MaxBlockSize)[:len(header(&t))+blockHeaderSize+64])
+	big := appendBlock(header(&t), 0, make([]byte, 64), MaxBlockSize)
+	binary.BigEndian.PutUint32(big[len(header(&t))+20:], MaxBlockSize)
+	f.Add(big)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
 		var rec Record
+		// Every record takes 3 bytes at least, and a block inflates to at most
+		// maxRaw of its stored size.
+		limit := (MaxExpansion*len(data) + expansionSlack*(len(data)/blockHeaderSize+1)) / 3
 		for n := 0; r.Next(&rec); n++ {
-			if n > 1<<20 {
-				t.Fatal("no end")
+			if n > limit {
+				t.Fatalf("%d records from %d bytes, past the expansion bound", n, len(data))
 			}
 			if math.IsNaN(rec.Time) || math.IsInf(rec.Time, 0) {
 				t.Fatalf("record time %v", rec.Time)

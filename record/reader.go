@@ -131,6 +131,9 @@ func (r *Reader) Meta() Meta { return r.meta }
 // end), and otherwise a *StopError saying in one line where and why reading stopped.
 func (r *Reader) Err() error { return r.err }
 
+// Block returns the index of the block being read (or that stopped reading).
+func (r *Reader) Block() int { return r.block }
+
 // Offset returns the file offset reading has reached: the end of the last block read.
 func (r *Reader) Offset() int64 { return r.off }
 
@@ -203,6 +206,11 @@ func (r *Reader) nextBlock() bool {
 		return false
 	}
 	r.block = index
+	if int(rawLen) > maxRaw(int(size)) {
+		r.stop(start, fmt.Errorf("block %d claims to expand %d stored bytes to %d, past %d× and %d bytes: %w",
+			index, size, rawLen, MaxExpansion, expansionSlack, ErrDamaged))
+		return false
+	}
 	r.stored = grow(r.stored, int(size))
 	if n, err := io.ReadFull(r.in, r.stored); err != nil {
 		r.stop(start, fmt.Errorf("truncated block: %d of %d bytes: %w", n, size, io.ErrUnexpectedEOF))

@@ -363,10 +363,12 @@ func (w *Writer) undo(mark int) {
 }
 
 // sealIfDue seals the open block when a record at us would fall FlushEvery or more
-// after its first, or when it is full. w.mu is held.
+// after its first, or when it is full: a record more could take it past
+// MaxBlockSize once stored uncompressed (5 bytes of framing per 64 KiB). w.mu is
+// held.
 func (w *Writer) sealIfDue(us int64) {
 	c := w.cur
-	if len(c.raw) > 0 && (us-c.start >= w.flushN || us < c.start-w.flushN || len(c.raw) >= MaxBlockSize-maxBody) {
+	if len(c.raw) > 0 && (us-c.start >= w.flushN || us < c.start-w.flushN || len(c.raw) >= MaxBlockSize-2*maxBody) {
 		w.seal()
 	}
 }
@@ -577,6 +579,19 @@ func encodeBlock(buf *bytes.Buffer, zw *flate.Writer, b *block) ([]byte, error) 
 	}
 	out := buf.Bytes()
 	size := len(out) - blockHeaderSize
+	if len(b.raw) > maxRaw(size) {
+		// Readers refuse a block that inflates past MaxExpansion: store it.
+		buf.Truncate(blockHeaderSize)
+		sw, _ := flate.NewWriter(buf, flate.NoCompression) // the level is valid
+		if _, err := sw.Write(b.raw); err != nil {
+			return nil, err
+		}
+		if err := sw.Close(); err != nil {
+			return nil, err
+		}
+		out = buf.Bytes()
+		size = len(out) - blockHeaderSize
+	}
 	if size > MaxBlockSize || b.index < 0 {
 		return nil, errors.New("block too large")
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
@@ -118,19 +119,69 @@ func Load(path string) (*Recording, error) {
 	return Read(r)
 }
 
-// Read reads the rest of r's recording.
-func Read(r *record.Reader) (*Recording, error) {
+// DefaultMaxHeld is how much memory, in bytes, Read lets a recording's events take:
+// about three hours of a sixteen-tank match.
+const DefaultMaxHeld = 1 << 30
+
+// ErrTooLarge reports a recording that holds more than a replay keeps in memory.
+var ErrTooLarge = errors.New("replay: recording too large to hold")
+
+// Read reads the rest of r's recording, within DefaultMaxHeld.
+func Read(r *record.Reader) (*Recording, error) { return ReadWithin(r, DefaultMaxHeld) }
+
+// ReadWithin reads the rest of r's recording while what it holds takes at most
+// maxHeld bytes; past that it stops, keeps what it read and says in Stopped at which
+// block (an error wrapping ErrTooLarge). Together with the reader's bound on what a
+// block may inflate to, memory stays within maxHeld whatever the file claims.
+func ReadWithin(r *record.Reader, maxHeld int64) (*Recording, error) {
 	b := newBuilder(r.Meta())
 	var rec record.Record
+	var held int64
 	for r.Next(&rec) {
+		if held += recordCost(&rec); held > maxHeld {
+			b.rec.Stopped = fmt.Errorf("recording stopped at block %d (byte %d, %s into the match): its events take over %d MiB, what a replay holds: %w",
+				r.Block(), r.Offset(), record.Clock(rec.Time), maxHeld>>20, ErrTooLarge)
+			break
+		}
 		b.add(&rec)
 	}
-	b.rec.Stopped = r.Err()
+	if b.rec.Stopped == nil {
+		b.rec.Stopped = r.Err()
+	}
 	b.finish()
 	if b.rec.Records == 0 && b.rec.Stopped != nil {
 		return nil, b.rec.Stopped
 	}
 	return b.rec, nil
+}
+
+// Memory a record takes once added, bytes, as appended to its slices (and twice
+// that while a slice grows).
+var (
+	costEvent = int64(unsafe.Sizeof(Item{}))
+	costState = costEvent + int64(unsafe.Sizeof(Received{}))
+	costSent  = costEvent + int64(unsafe.Sizeof(deadreckon.State{})) + 8
+	costTruth = int64(unsafe.Sizeof(record.Pose{}))
+	costFrame = int64(unsafe.Sizeof(Frame{}))
+)
+
+// recordCost is what rec takes in a Recording, bytes.
+func recordCost(rec *record.Record) int64 {
+	switch rec.Kind {
+	case record.KindState:
+		return 2 * costState
+	case record.KindSent:
+		return 2 * costSent
+	case record.KindTruth, record.KindTruthKey:
+		return 2 * costTruth
+	case record.KindFrame:
+		return 2 * costFrame
+	case record.KindSentMark:
+		return 16
+	case record.KindJoin:
+		return 64 + int64(len(rec.Name))
+	}
+	return 2*costEvent + 256 // a message: its event, and the message it points to
 }
 
 // builder turns records into a Recording.

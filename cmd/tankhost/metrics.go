@@ -31,61 +31,141 @@ const rttSampleEvery = time.Second
 // reports it stalled.
 const healthzStale = 2 * time.Second
 
-// The metrics server's limits: a scrape is one small GET every few seconds, and
-// Prometheus keeps one connection alive between scrapes (its default interval is
-// 15 s to 1 min, hence the idle timeout above a minute).
+// The metrics server's limits: a scrape is one small GET every 15 s to a minute,
+// on a connection Prometheus keeps alive between scrapes, and a health probe is one
+// GET every few seconds. Requests' headers come in milliseconds on the networks that
+// scrape, so seconds are plenty.
 const (
-	metricsHeaderTimeout = 5 * time.Second
-	metricsReadTimeout   = 10 * time.Second
+	metricsHeaderTimeout = 3 * time.Second
+	metricsReadTimeout   = 5 * time.Second
 	metricsWriteTimeout  = 30 * time.Second
-	metricsIdleTimeout   = 90 * time.Second
-	// metricsMaxConns caps the connections served at once; more wait in the kernel's
-	// backlog until one closes. A few scrapers and a health probe need a handful.
-	metricsMaxConns = 32
+	// metricsIdleTimeout outlasts a one-minute scrape interval, so that a scraper
+	// keeps its connection.
+	metricsIdleTimeout = 75 * time.Second
+	// metricsMaxConns caps the connections held at once, metricsMaxPerSource those
+	// from one IP address. A newcomer past either takes the place of the
+	// connection idle (or silent since it opened) the longest, from its own
+	// address first: idle connections cannot keep a probe out, since a probe's
+	// request needs a moment and theirs never comes. With none idle, the newcomer
+	// is closed at once.
+	metricsMaxConns     = 32
+	metricsMaxPerSource = 8
+	// metricsMaxScrapes caps the /metrics requests served at once (503 past it), so
+	// that scrapes cannot crowd out /healthz, which is never limited.
+	metricsMaxScrapes = 4
 )
 
-// capListener accepts at most cap(slots) connections at a time: Accept waits for a
-// slot, and closing a connection frees its slot.
-type capListener struct {
+// connGate tracks the metrics server's connections and keeps them within
+// metricsMaxConns and metricsMaxPerSource, evicting the longest idle for a
+// newcomer. Safe for concurrent use.
+type connGate struct {
+	max, perSource int
+
+	mu      sync.Mutex
+	conns   map[stdnet.Conn]*gateConn
+	sources map[string]int
+	stats   gateStats
+}
+
+// gateStats count what the gate did.
+type gateStats struct {
+	evicted, refused uint64
+}
+
+type gateConn struct {
+	source string
+	idle   bool      // new and silent, or idle between requests
+	since  time.Time // when it last went idle
+}
+
+func newConnGate(max, perSource int) *connGate {
+	return &connGate{max: max, perSource: perSource, conns: map[stdnet.Conn]*gateConn{}, sources: map[string]int{}}
+}
+
+// source is the IP address of c's peer.
+func source(c stdnet.Conn) string {
+	if a, ok := c.RemoteAddr().(*stdnet.TCPAddr); ok {
+		return a.IP.String()
+	}
+	return c.RemoteAddr().String()
+}
+
+// admit takes in a newly accepted connection: past a limit it closes the
+// connection idle longest (of the newcomer's source when that is full), or, with
+// none idle, reports false and the newcomer is to be closed.
+func (g *connGate) admit(c stdnet.Conn, now time.Time) bool {
+	src := source(c)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.sources[src] >= g.perSource || len(g.conns) >= g.max {
+		own := g.sources[src] >= g.perSource
+		var victim stdnet.Conn
+		var at time.Time
+		for vc, gc := range g.conns {
+			if gc.idle && (!own || gc.source == src) && (victim == nil || gc.since.Before(at)) {
+				victim, at = vc, gc.since
+			}
+		}
+		if victim == nil {
+			g.stats.refused++
+			return false
+		}
+		g.stats.evicted++
+		g.forget(victim)
+		victim.Close() // http.Server sees the close and ends the connection
+	}
+	g.conns[c] = &gateConn{source: src, idle: true, since: now}
+	g.sources[src]++
+	return true
+}
+
+// state follows http.Server's view of c.
+func (g *connGate) state(c stdnet.Conn, st http.ConnState, now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	gc, ok := g.conns[c]
+	switch {
+	case !ok:
+	case st == http.StateClosed || st == http.StateHijacked:
+		g.forget(c)
+	case st == http.StateIdle:
+		gc.idle, gc.since = true, now
+	case st == http.StateActive:
+		gc.idle = false
+	}
+}
+
+// forget drops c from the gate; g.mu held.
+func (g *connGate) forget(c stdnet.Conn) {
+	gc, ok := g.conns[c]
+	if !ok {
+		return
+	}
+	delete(g.conns, c)
+	if g.sources[gc.source]--; g.sources[gc.source] <= 0 {
+		delete(g.sources, gc.source)
+	}
+}
+
+// gateListener passes the gate's admitted connections on and closes the rest at
+// once: Accept never waits for a place, so the backlog never holds a probe.
+type gateListener struct {
 	stdnet.Listener
-	slots  chan struct{}
-	once   sync.Once
-	closed chan struct{}
+	gate *connGate
 }
 
 // Accept implements net.Listener.
-func (l *capListener) Accept() (stdnet.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.closed:
-		return nil, stdnet.ErrClosed
+func (l *gateListener) Accept() (stdnet.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.gate.admit(c, time.Now()) {
+			return c, nil
+		}
+		c.Close()
 	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.slots
-		return nil, err
-	}
-	return &slotConn{Conn: c, release: func() { <-l.slots }}, nil
-}
-
-// Close implements net.Listener; it also ends an Accept waiting for a slot.
-func (l *capListener) Close() error {
-	l.once.Do(func() { close(l.closed) })
-	return l.Listener.Close()
-}
-
-// slotConn frees its listener slot once, when first closed.
-type slotConn struct {
-	stdnet.Conn
-	once    sync.Once
-	release func()
-}
-
-// Close implements net.Conn.
-func (c *slotConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
 }
 
 // rttBuckets are treadline_rtt_seconds' upper bounds, seconds.
@@ -314,15 +394,18 @@ func serveMetrics(ctx context.Context, addr string, m *monitor, log *slog.Logger
 	if err != nil {
 		return nil, nil, fmt.Errorf("-metrics %s: %w", addr, err)
 	}
-	ln = &capListener{Listener: ln, slots: make(chan struct{}, metricsMaxConns), closed: make(chan struct{})}
+	gate := newConnGate(metricsMaxConns, metricsMaxPerSource)
+	ln = &gateListener{Listener: ln, gate: gate}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn), MaxRequestsInFlight: metricsMaxScrapes}))
 	mux.HandleFunc("GET /healthz", m.healthz)
-	// A scrape is one short request every few seconds: whoever holds a connection
-	// open longer, idle or dribbling its request, is cut off (5,000 idle keep-alive
-	// connections once held 107 MB and a goroutine each).
+	// Whoever holds a connection open, idle or dribbling its request, is cut off by
+	// the timeouts, and sooner by the gate when a newcomer needs the place.
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: metricsHeaderTimeout, ReadTimeout: metricsReadTimeout,
-		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 8 << 10}
+		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 8 << 10,
+		ConnState: func(c stdnet.Conn, st http.ConnState) { gate.state(c, st, time.Now()) },
+		ErrorLog:  slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
