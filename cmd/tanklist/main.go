@@ -20,8 +20,10 @@
 // checked like every announcement; each source address may register every two
 // seconds (in bursts of 10) and read ten times a second; at most 16 checks run at
 // once and an address that failed one is not checked again for a minute; the list
-// holds at most -max-matches; loopback, private and link-local addresses are refused
-// unless -allow-private (a list for one site, or tests). Its state is in memory,
+// holds at most -max-matches; only global unicast addresses are probed, private
+// ones too with -allow-private (a list for one site, or tests), each probe a few
+// datagrams, each IP that did not register itself a few times a minute, and a
+// failed check is answered with one generic sentence. Its state is in memory,
 // behind an interface that a shared store could implement (docs/finding-matches.md).
 //
 // Endpoints: POST /v1/register, GET /v1/matches (JSON), GET / (the page), GET

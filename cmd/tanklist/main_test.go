@@ -183,7 +183,7 @@ func TestPublicListRefusesPrivate(t *testing.T) {
 			t.Errorf("%s accepted by a public list", a)
 		}
 	}
-	if got, err := s.listAddr(lobby.Registration{Port: 7777}, mustAddr("203.0.113.9")); err != nil || got != "203.0.113.9:7777" {
+	if got, err := s.listAddr(lobby.Registration{Port: 7777}, mustAddr("8.8.4.4")); err != nil || got != "8.8.4.4:7777" {
 		t.Errorf("the source's own address: %q, %v", got, err)
 	}
 }

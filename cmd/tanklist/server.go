@@ -11,6 +11,7 @@ import (
 	"html/template"
 	"io"
 	"log/slog"
+	stdnet "net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -45,6 +46,17 @@ const (
 	// checked again sooner, so that registrations cannot make the list server
 	// knock on an address over and over.
 	failedFor = time.Minute
+	// probesPerTargetRate is how many probes per second the list sends one IP
+	// address that did not register itself, in bursts of probesPerTargetBurst: a
+	// flood of registrations naming a third party's address knocks there a few
+	// times a minute at most.
+	probesPerTargetRate  = 3.0 / 60
+	probesPerTargetBurst = 3
+	// maxProbeDatagrams and maxProbeBytes bound what one probe sends: the QUIC
+	// handshake's first flight and its retransmissions, the rest of the handshake
+	// and the close; past them it sends nothing more.
+	maxProbeDatagrams = 10
+	maxProbeBytes     = 8 << 10
 	// maxTracked bounds the source addresses and failed addresses remembered.
 	maxTracked = 65536
 )
@@ -71,6 +83,7 @@ type server struct {
 	store     Store
 	register  *limiter
 	read      *limiter
+	targets   *limiter // probes of addresses that did not register themselves, by IP
 	verifying chan struct{}
 
 	mu     sync.Mutex
@@ -80,13 +93,14 @@ type server struct {
 func newServer(cfg config, store Store) *server {
 	if cfg.probe == nil {
 		cfg.probe = func(ctx context.Context, addr, fp string) (time.Duration, error) {
-			r, err := net.Probe(ctx, addr, fp, nil)
+			r, err := net.Probe(ctx, addr, fp, budgetWrap)
 			return r.RTT, err
 		}
 	}
 	return &server{cfg: cfg, store: store,
 		register:  newLimiter(cfg.registerRate, cfg.registerBurst, maxTracked),
 		read:      newLimiter(cfg.readRate, 2*cfg.readRate, maxTracked),
+		targets:   newLimiter(probesPerTargetRate, probesPerTargetBurst, maxTracked),
 		verifying: make(chan struct{}, maxVerifying),
 		failed:    map[string]time.Time{},
 	}
@@ -177,9 +191,8 @@ func (s *server) listAddr(reg lobby.Registration, src netip.Addr) (string, error
 		}
 		ap = netip.AddrPortFrom(src, uint16(reg.Port))
 	}
-	a := ap.Addr()
-	if !s.cfg.allowPrivate && (a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || !a.IsGlobalUnicast()) {
-		return "", fmt.Errorf("address %s is not public: this list only lists matches the internet can join", a)
+	if err := probeable(ap.Addr(), s.cfg.allowPrivate); err != nil {
+		return "", err
 	}
 	return ap.String(), nil
 }
@@ -207,10 +220,18 @@ func (s *server) handleRegister(w http.ResponseWriter, r *http.Request, src neti
 		Verified: old.Verified}
 	rec.PingMS = old.PingMS
 	if !listed || old.Fingerprint != reg.Fingerprint || now.Sub(old.Verified) >= s.cfg.reverify {
-		rtt, status, err := s.verify(r.Context(), reg.Addr, reg.Fingerprint)
+		// A host registering its own IP is not a third party: only the
+		// registration rate bounds its probes; a listed host's check again is
+		// not one either.
+		third := netip.MustParseAddrPort(reg.Addr).Addr() != src && !(listed && old.Fingerprint == reg.Fingerprint)
+		rtt, status, err := s.verify(r.Context(), reg.Addr, reg.Fingerprint, third)
 		if err != nil {
 			s.cfg.log.Info("registration refused", "source", src, "addr", reg.Addr, "err", err)
-			http.Error(w, err.Error(), status)
+			msg := errCheckFailed.Error()
+			if status != http.StatusUnprocessableEntity {
+				msg = err.Error()
+			}
+			http.Error(w, msg, status)
 			return
 		}
 		rec.Verified, rec.PingMS = now, float64(rtt.Microseconds())/1000
@@ -231,16 +252,26 @@ func (s *server) handleRegister(w http.ResponseWriter, r *http.Request, src neti
 		RenewSeconds: int(s.cfg.ttl.Seconds() / 3), TTLSeconds: int(s.cfg.ttl.Seconds())})
 }
 
+// errCheckFailed is the answer to a registration whose check failed, whatever
+// the reason: the log has it, the registrant does not, so that the list tells
+// nobody what answers where.
+var errCheckFailed = errors.New("no Treadline host with that fingerprint answered at that address (checked at most once a minute; see docs/finding-matches.md)")
+
 // verify checks that a Treadline host answers at addr with fingerprint fp, and
-// returns its round trip; on failure, the HTTP status to answer with.
-func (s *server) verify(ctx context.Context, addr, fp string) (time.Duration, int, error) {
+// returns its round trip; on failure, the HTTP status to answer with. third
+// reports a probe of an address that did not register itself, which spends
+// from that IP's budget.
+func (s *server) verify(ctx context.Context, addr, fp string, third bool) (time.Duration, int, error) {
 	now := s.cfg.now()
 	s.mu.Lock()
 	if at, ok := s.failed[addr]; ok && now.Sub(at) < failedFor {
 		s.mu.Unlock()
-		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s did not answer as a Treadline host with that fingerprint a moment ago; try again in a minute", addr)
+		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s failed its check %v ago", addr, now.Sub(at).Round(time.Second))
 	}
 	s.mu.Unlock()
+	if third && !s.targets.allow(netip.MustParseAddrPort(addr).Addr(), now) {
+		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s: its IP's probe budget is spent", addr)
+	}
 	select {
 	case s.verifying <- struct{}{}:
 		defer func() { <-s.verifying }()
@@ -264,9 +295,50 @@ func (s *server) verify(ctx context.Context, addr, fp string) (time.Duration, in
 		}
 		s.failed[addr] = now
 		s.mu.Unlock()
-		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s does not answer as a Treadline host with that fingerprint: %v", addr, err)
+		return 0, http.StatusUnprocessableEntity, fmt.Errorf("probe %s: %w", addr, err)
 	}
 	return rtt, 0, nil
+}
+
+// budgetWrap bounds what a probe's socket sends to maxProbeDatagrams and
+// maxProbeBytes; writes past them are dropped.
+func budgetWrap(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
+	return &budgetConn{PacketConn: pc, datagrams: maxProbeDatagrams, bytes: maxProbeBytes}, nil
+}
+
+type budgetConn struct {
+	stdnet.PacketConn
+	mu               sync.Mutex
+	datagrams, bytes int
+}
+
+// SetReadBuffer and SetWriteBuffer size the socket's buffers, as QUIC asks.
+func (c *budgetConn) SetReadBuffer(n int) error {
+	if b, ok := c.PacketConn.(interface{ SetReadBuffer(int) error }); ok {
+		return b.SetReadBuffer(n)
+	}
+	return nil
+}
+
+func (c *budgetConn) SetWriteBuffer(n int) error {
+	if b, ok := c.PacketConn.(interface{ SetWriteBuffer(int) error }); ok {
+		return b.SetWriteBuffer(n)
+	}
+	return nil
+}
+
+func (c *budgetConn) WriteTo(b []byte, addr stdnet.Addr) (int, error) {
+	c.mu.Lock()
+	ok := c.datagrams > 0 && c.bytes >= len(b)
+	if ok {
+		c.datagrams--
+		c.bytes -= len(b)
+	}
+	c.mu.Unlock()
+	if !ok {
+		return len(b), nil
+	}
+	return c.PacketConn.WriteTo(b, addr)
 }
 
 // page returns the list as clients read it.
