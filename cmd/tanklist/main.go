@@ -5,7 +5,9 @@
 // registered certificate fingerprint (a QUIC handshake with the fingerprint pinned,
 // up to the host's challenge), so that the list cannot point players at someone
 // else's address; it checks again every 10 minutes, and whenever the fingerprint
-// changes. Players read the list as JSON (tanks -lists URL) or as a web page.
+// changes. A listing belongs to the host: each registration is signed by the key
+// of the certificate the fingerprint names, so nobody else can list, rename, take
+// over or keep off the list a host's address. Players read the list as JSON (tanks -lists URL) or as a web page.
 //
 //	tanklist -listen :8443 [-cert FILE -key FILE | -identity FILE] [-ttl 60s]
 //	         [-max-matches 10000] [-verify-timeout 8s] [-allow-private] [-log-level info]

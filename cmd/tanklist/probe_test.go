@@ -3,19 +3,27 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math/big"
 	stdnet "net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/treadline/treadline/lobby"
+	"github.com/treadline/treadline/net"
 )
 
 // testConfig is a list server's configuration for tests that call it in-process.
@@ -158,17 +166,43 @@ func TestProbeSmall(t *testing.T) {
 // (an IP, or an IP and port), else at the source's IP.
 func registrationBody(t testing.TB, port int, addr ...string) string {
 	t.Helper()
+	cert := testCertificate(t)
 	reg := lobby.Registration{Entry: lobby.Entry{Name: "m", Map: "valley", Players: 1, Capacity: 4, Version: 2,
-		Fingerprint: strings.Repeat("cd", 32)}, Port: port}
+		Fingerprint: net.Fingerprint(cert.Certificate[0])}, Port: port}
 	if len(addr) > 0 {
 		reg.Addr = addr[0]
 		if ip, err := netip.ParseAddr(addr[0]); err == nil {
 			reg.Addr = netip.AddrPortFrom(ip, uint16(port)).String()
 		}
 	}
+	if err := lobby.SignRegistration(&reg, cert, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	b, err := json.Marshal(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+var (
+	certOnce sync.Once
+	certTest tls.Certificate
+)
+
+// testCertificate is a host's certificate and key for tests, made once.
+func testCertificate(t testing.TB) tls.Certificate {
+	certOnce.Do(func() {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			panic(err)
+		}
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+		if err != nil {
+			panic(err)
+		}
+		certTest = tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	})
+	return certTest
 }

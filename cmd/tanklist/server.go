@@ -87,7 +87,7 @@ type server struct {
 	verifying chan struct{}
 
 	mu     sync.Mutex
-	failed map[string]time.Time // address → when its check failed
+	failed map[string]time.Time // join line (address#fingerprint) → when its check failed
 }
 
 func newServer(cfg config, store Store) *server {
@@ -197,33 +197,49 @@ func (s *server) listAddr(reg lobby.Registration, src netip.Addr) (string, error
 	return ap.String(), nil
 }
 
-// handleRegister lists a match, or renews its listing.
+// handleRegister lists a match, or renews its listing. A listing belongs to the
+// key of the certificate at its address: a registration must be signed by the
+// key of the certificate its fingerprint names (lobby.Registration.Verify), and
+// the probe must find that certificate served at the address. Renewals need no
+// probe (but every cfg.reverify); one for the same address with another
+// fingerprint takes the listing over only once the probe finds the new
+// certificate there (the host restarted with a new identity).
 func (s *server) handleRegister(w http.ResponseWriter, r *http.Request, src netip.Addr) {
 	reg, err := decodeRegistration(r.Body)
 	if err == nil {
-		reg.Addr, err = s.listAddr(reg, src)
-	}
-	if err == nil {
 		err = reg.Entry.Check()
+	}
+	signed := reg // as the host signed it, before the address is filled in
+	if err == nil {
+		reg.Addr, err = s.listAddr(reg, src)
 	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	now := s.cfg.now()
-	old, listed := s.store.Get(reg.Addr, now)
-	if listed && (reg.Token == "" || reg.Token != old.Token) {
-		http.Error(w, "this address is listed by another registration; wait for it to expire", http.StatusForbidden)
+	if err := signed.Verify(now); err != nil {
+		s.cfg.log.Info("registration refused", "source", src, "addr", reg.Addr, "err", err)
+		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
-	rec := record{Listing: lobby.Listing{Entry: reg.Entry, Join: reg.Entry.Join()}, Token: old.Token,
-		Verified: old.Verified}
-	rec.PingMS = old.PingMS
-	if !listed || old.Fingerprint != reg.Fingerprint || now.Sub(old.Verified) >= s.cfg.reverify {
+	old, listed := s.store.Get(reg.Addr, now)
+	renewal := listed && old.Fingerprint == reg.Fingerprint
+	if renewal && reg.SignedAt <= old.SignedAt {
+		http.Error(w, "this registration is not newer than the one listed: sign each registration afresh", http.StatusForbidden)
+		return
+	}
+	rec := record{Listing: lobby.Listing{Entry: reg.Entry, Join: reg.Entry.Join()}, Token: old.Token, SignedAt: reg.SignedAt}
+	if renewal {
+		rec.Verified, rec.PingMS = old.Verified, old.PingMS
+	} else {
+		rec.Token = ""
+	}
+	if !renewal || now.Sub(old.Verified) >= s.cfg.reverify {
 		// A host registering its own IP is not a third party: only the
 		// registration rate bounds its probes; a listed host's check again is
 		// not one either.
-		third := netip.MustParseAddrPort(reg.Addr).Addr() != src && !(listed && old.Fingerprint == reg.Fingerprint)
+		third := netip.MustParseAddrPort(reg.Addr).Addr() != src && !renewal
 		rtt, status, err := s.verify(r.Context(), reg.Addr, reg.Fingerprint, third)
 		if err != nil {
 			s.cfg.log.Info("registration refused", "source", src, "addr", reg.Addr, "err", err)
@@ -244,7 +260,7 @@ func (s *server) handleRegister(w http.ResponseWriter, r *http.Request, src neti
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
-	if !listed {
+	if !renewal {
 		s.cfg.log.Info("listed", "addr", reg.Addr, "name", reg.Name, "map", reg.Map, "fleet", reg.Fleet)
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -264,7 +280,8 @@ var errCheckFailed = errors.New("no Treadline host with that fingerprint answere
 func (s *server) verify(ctx context.Context, addr, fp string, third bool) (time.Duration, int, error) {
 	now := s.cfg.now()
 	s.mu.Lock()
-	if at, ok := s.failed[addr]; ok && now.Sub(at) < failedFor {
+	key := addr + "#" + fp // a failure with one fingerprint says nothing of another's
+	if at, ok := s.failed[key]; ok && now.Sub(at) < failedFor {
 		s.mu.Unlock()
 		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s failed its check %v ago", addr, now.Sub(at).Round(time.Second))
 	}
@@ -293,7 +310,7 @@ func (s *server) verify(ctx context.Context, addr, fp string, third bool) (time.
 				clear(s.failed) // under attack: forget, and check again at most once more each
 			}
 		}
-		s.failed[addr] = now
+		s.failed[key] = now
 		s.mu.Unlock()
 		return 0, http.StatusUnprocessableEntity, fmt.Errorf("probe %s: %w", addr, err)
 	}
