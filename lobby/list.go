@@ -136,7 +136,9 @@ func FetchList(ctx context.Context, listURL string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := ListClient(pin).Do(req)
+	client := ListClient(pin)
+	defer client.CloseIdleConnections() // a client per call: keep no connection open at the server
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", base.Host, err)
 	}
@@ -305,7 +307,9 @@ func registerOnce(ctx context.Context, listURL string, reg Registration) (Regist
 		return Registered{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := ListClient(pin).Do(req)
+	client := ListClient(pin)
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
 	if err != nil {
 		return Registered{}, err
 	}

@@ -25,7 +25,8 @@
 // holds at most -max-matches; only global unicast addresses are probed, private
 // ones too with -allow-private (a list for one site, or tests), each probe a few
 // datagrams, each IP that did not register itself a few times a minute, and a
-// failed check is answered with one generic sentence. Its state is in memory,
+// failed check is answered with one generic sentence; it holds at most 1024
+// connections, 32 per IP, each with 5 s for its TLS handshake and 30 s idle. Its state is in memory,
 // behind an interface that a shared store could implement (docs/finding-matches.md).
 //
 // Endpoints: POST /v1/register, GET /v1/matches (JSON), GET / (the page), GET
@@ -147,20 +148,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(url st
 		return err
 	}
 	f.cfg.now, f.cfg.log = time.Now, log
-	srv := newServer(f.cfg, newMemStore(f.cfg.maxMatches))
 	ln, err := stdnet.Listen("tcp", f.listen)
 	if err != nil {
 		return cli.ListenError("listen", f.listen, err)
-	}
-	hs := &http.Server{
-		Handler:           srv,
-		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      20 * time.Second, // a registration waits for its check
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    8 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	url := "https://" + ln.Addr().String() + "/"
 	if pin != "" {
@@ -170,8 +160,29 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(url st
 	if ready != nil {
 		ready(url)
 	}
+	return serve(ctx, ln, f.cfg, cert, log)
+}
+
+// serve serves the list on ln until ctx ends: at most cfg.maxConns connections,
+// cfg.maxConnsPerSource from one IP (the others closed as they come), HTTP/1.1
+// only, each connection's TLS handshake and headers within cfg.handshakeTimeout
+// and its idle time within cfg.idleTimeout.
+func serve(ctx context.Context, ln stdnet.Listener, cfg config, cert tls.Certificate, log *slog.Logger) error {
+	cfg = cfg.withDefaults()
+	srv := newServer(cfg, newMemStore(cfg.maxMatches))
+	hs := &http.Server{
+		Handler:           srv,
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		TLSNextProto:      map[string]func(*http.Server, *tls.Conn, http.Handler){}, // no HTTP/2: a smaller connection
+		ReadHeaderTimeout: cfg.handshakeTimeout,                                     // bounds the TLS handshake too
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      20 * time.Second, // a registration waits for its check
+		IdleTimeout:       cfg.idleTimeout,
+		MaxHeaderBytes:    8 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
 	done := make(chan error, 1)
-	go func() { done <- hs.ServeTLS(ln, "", "") }()
+	go func() { done <- hs.ServeTLS(limitListener(ln, cfg.maxConns, cfg.maxConnsPerSource), "", "") }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("serve: %w", err)
@@ -179,7 +190,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(url st
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err = hs.Shutdown(sctx)
+	err := hs.Shutdown(sctx)
 	<-done
 	log.Info("stopped")
 	if errors.Is(err, context.DeadlineExceeded) {

@@ -71,6 +71,13 @@ type config struct {
 	// list for one network, and tests); a public list refuses them, so that it
 	// cannot be made to probe the networks around it.
 	allowPrivate bool
+	// maxConns and maxConnsPerSource bound the connections held, in all and from
+	// one IP; if zero, DefaultMaxConns and DefaultMaxConnsPerSource.
+	maxConns, maxConnsPerSource int
+	// handshakeTimeout and idleTimeout bound a connection's TLS handshake (and
+	// each request's headers) and its idle time; if zero,
+	// DefaultHandshakeTimeout and DefaultIdleTimeout.
+	handshakeTimeout, idleTimeout time.Duration
 	// probe checks that a host answers at addr with fp; net.Probe by default.
 	probe func(ctx context.Context, addr, fp string) (time.Duration, error)
 	now   func() time.Time
