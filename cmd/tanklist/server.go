@@ -58,7 +58,7 @@ const (
 	maxProbeDatagrams = 10
 	maxProbeBytes     = 8 << 10
 	// maxTracked bounds the source addresses and failed addresses remembered.
-	maxTracked = 65536
+	maxTracked = 16384
 )
 
 // config is the list server's configuration.
