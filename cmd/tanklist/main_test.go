@@ -299,6 +299,9 @@ func FuzzDecodeRegistration(f *testing.F) {
 		}
 		if reg.Entry.Check() == nil {
 			reg.Verify(time.Now()) // must not panic
+			if ap, err := lobby.ParseAddr(reg.Addr); err == nil && probeable(ap.Addr(), false) == nil && !ap.Addr().IsGlobalUnicast() {
+				t.Fatalf("would probe %s", ap.Addr())
+			}
 			if again, err := decodeRegistration(strings.NewReader(mustJSON(reg))); err != nil || !reflect.DeepEqual(again, reg) {
 				t.Fatalf("re-encoded %+v: %+v, %v", reg, again, err)
 			}
