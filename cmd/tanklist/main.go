@@ -78,7 +78,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.cfg.ttl, "ttl", DefaultTTL, "how long a listing lasts without a renewal (hosts renew every third of it)")
 	fs.IntVar(&f.cfg.maxMatches, "max-matches", DefaultMaxMatches, "most matches listed at once")
 	fs.DurationVar(&f.cfg.verifyTimeout, "verify-timeout", DefaultVerifyTimeout, "how long the check of a registered host may take")
-	fs.BoolVar(&f.cfg.allowPrivate, "allow-private", false, "list loopback, private and link-local addresses too (a list for one site)")
+	fs.BoolVar(&f.cfg.allowPrivate, "allow-private", false, "probe and list private addresses too: loopback, RFC 1918, carrier NAT, link-local, unique local, documentation, benchmarking (a list for one site)")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	if err := cli.Parse(fs, args); err != nil {
 		return f, err
