@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/treadline/treadline/net/wire"
 )
@@ -98,7 +96,7 @@ func (e Entry) Check() error {
 	switch {
 	case wire.CheckName(e.Name) != nil:
 		return fmt.Errorf("%w: name %q", ErrBadEntry, clip(e.Name))
-	case e.Map == "" || len(e.Map) > wire.MaxMapNameLen || !printable(e.Map):
+	case wire.CheckMapName(e.Map) != nil:
 		return fmt.Errorf("%w: map %q", ErrBadEntry, clip(e.Map))
 	case e.Capacity < 1 || e.Capacity > MaxCapacity || e.Players < 0 || e.Players > e.Capacity:
 		return fmt.Errorf("%w: %d of %d players", ErrBadEntry, e.Players, e.Capacity)
@@ -136,19 +134,6 @@ func isFingerprint(s string) bool {
 	}
 	_, err := hex.DecodeString(s)
 	return err == nil
-}
-
-// printable reports whether s is valid UTF-8 without control characters.
-func printable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // clip shortens hostile text for an error message.

@@ -43,9 +43,18 @@ type Registration struct {
 	// Port is the host's UDP port, used with the registration's source IP when
 	// Entry.Addr is empty.
 	Port int `json:"port,omitempty"`
-	// Token is the token the list server gave the first registration; renewals
-	// carry it, so that nobody else can change the listing.
+	// Token is the token the list server gave the first registration. List
+	// servers that take signed registrations ignore it; it is kept for older ones.
 	Token string `json:"token,omitempty"`
+	// Cert is the host's certificate (DER; base64 in JSON): the one whose SHA-256
+	// is Entry.Fingerprint, which the host serves at its address.
+	Cert []byte `json:"cert,omitempty"`
+	// SignedAt is when the host signed the registration, ms since 1970 UTC.
+	SignedAt int64 `json:"signed_at,omitempty"`
+	// Sig is the signature, by Cert's key, of every field above but Token and
+	// Cert (see SignRegistration): it proves that the registration comes from
+	// the host, so that nobody else can list, rename or take over its listing.
+	Sig []byte `json:"sig,omitempty"`
 }
 
 // Registered is the list server's answer to a registration.
@@ -129,7 +138,9 @@ func FetchList(ctx context.Context, listURL string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := ListClient(pin).Do(req)
+	client := ListClient(pin)
+	defer client.CloseIdleConnections() // a client per call: keep no connection open at the server
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", base.Host, err)
 	}
@@ -178,6 +189,10 @@ type RegisterConfig struct {
 	Status func() Entry
 	// Port is the host's UDP port.
 	Port int
+	// Certificate is the host's certificate and key (net.Host.Certificate):
+	// registrations are signed with its key, which list servers check against
+	// the certificate their probe finds at the address. Required.
+	Certificate tls.Certificate
 	// Logger receives what happens. If nil, nothing is logged.
 	Logger *slog.Logger
 }
@@ -242,7 +257,12 @@ func (r *Registrar) keep(ctx context.Context, cfg RegisterConfig, listURL string
 			return
 		case <-time.After(wait):
 		}
-		reg, err := registerOnce(ctx, listURL, Registration{Entry: cfg.Status(), Port: cfg.Port, Token: token})
+		req := Registration{Entry: cfg.Status(), Port: cfg.Port, Token: token}
+		err := SignRegistration(&req, cfg.Certificate, time.Now())
+		var reg Registered
+		if err == nil {
+			reg, err = registerOnce(ctx, listURL, req)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -250,8 +270,8 @@ func (r *Registrar) keep(ctx context.Context, cfg RegisterConfig, listURL string
 			failures++
 			wait = min(time.Duration(failures)*5*time.Second, time.Minute)
 			log.Warn("list server registration failed", "list", listURL, "err", err, "retry_in", wait)
-			if errors.Is(err, errBadToken) {
-				token = "" // the listing expired: register afresh
+			if errors.Is(err, errRefused) {
+				token = "" // register afresh
 			}
 			continue
 		}
@@ -269,8 +289,8 @@ func (r *Registrar) keep(ctx context.Context, cfg RegisterConfig, listURL string
 	}
 }
 
-// errBadToken is a renewal whose token the list server does not know (any more).
-var errBadToken = errors.New("the list server does not know this registration's token")
+// errRefused is a registration the list server refused as not the host's (403).
+var errRefused = errors.New("the list server refused the registration as not this host's")
 
 // registerOnce posts reg to the list server at listURL.
 func registerOnce(ctx context.Context, listURL string, reg Registration) (Registered, error) {
@@ -289,7 +309,9 @@ func registerOnce(ctx context.Context, listURL string, reg Registration) (Regist
 		return Registered{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := ListClient(pin).Do(req)
+	client := ListClient(pin)
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
 	if err != nil {
 		return Registered{}, err
 	}
@@ -297,7 +319,7 @@ func registerOnce(ctx context.Context, listURL string, reg Registration) (Regist
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	switch {
 	case resp.StatusCode == http.StatusForbidden:
-		return Registered{}, errBadToken
+		return Registered{}, fmt.Errorf("%w: %s", errRefused, strings.TrimSpace(string(b)))
 	case resp.StatusCode != http.StatusOK:
 		return Registered{}, fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(b)))
 	}

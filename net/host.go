@@ -2,6 +2,7 @@ package net
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -148,6 +149,7 @@ type Host struct {
 	gate  *admission.Gate
 	joinQ *admission.JoinQueue
 	fp    string
+	cert  tls.Certificate // served, and signs list registrations
 	salt  [wire.SaltSize]byte
 	key   [wire.KeySize]byte
 
@@ -232,6 +234,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 		gate:     gate,
 		joinQ:    admission.NewJoinQueue(lim.MaxJoining, lim.MaxJoiningPerPrefix, evictJoin),
 		fp:       Fingerprint(cert.Certificate[0]),
+		cert:     cert,
 		salt:     wire.NewSalt(),
 		in:       make(chan input, inputQueue),
 		calls:    make(chan func()),
@@ -299,6 +302,10 @@ func (h *Host) Addr() stdnet.Addr { return h.pc.LocalAddr() }
 
 // Fingerprint returns the hex SHA-256 of the host's certificate, for clients to pin.
 func (h *Host) Fingerprint() string { return h.fp }
+
+// Certificate returns the host's certificate and key: what it serves, and what
+// signs its registrations with list servers (lobby.RegisterConfig).
+func (h *Host) Certificate() tls.Certificate { return h.cert }
 
 // JoinAddress returns the address and fingerprint in the "-join" form,
 // host:port#fingerprint.

@@ -5,7 +5,9 @@
 // registered certificate fingerprint (a QUIC handshake with the fingerprint pinned,
 // up to the host's challenge), so that the list cannot point players at someone
 // else's address; it checks again every 10 minutes, and whenever the fingerprint
-// changes. Players read the list as JSON (tanks -lists URL) or as a web page.
+// changes. A listing belongs to the host: each registration is signed by the key
+// of the certificate the fingerprint names, so nobody else can list, rename, take
+// over or keep off the list a host's address. Players read the list as JSON (tanks -lists URL) or as a web page.
 //
 //	tanklist -listen :8443 [-cert FILE -key FILE | -identity FILE] [-ttl 60s]
 //	         [-max-matches 10000] [-verify-timeout 8s] [-allow-private] [-log-level info]
@@ -20,8 +22,11 @@
 // checked like every announcement; each source address may register every two
 // seconds (in bursts of 10) and read ten times a second; at most 16 checks run at
 // once and an address that failed one is not checked again for a minute; the list
-// holds at most -max-matches; loopback, private and link-local addresses are refused
-// unless -allow-private (a list for one site, or tests). Its state is in memory,
+// holds at most -max-matches; only global unicast addresses are probed, private
+// ones too with -allow-private (a list for one site, or tests), each probe a few
+// datagrams, each IP that did not register itself a few times a minute, and a
+// failed check is answered with one generic sentence; it holds at most 1024
+// connections, 32 per IP, each with 5 s for its TLS handshake and 30 s idle. Its state is in memory,
 // behind an interface that a shared store could implement (docs/finding-matches.md).
 //
 // Endpoints: POST /v1/register, GET /v1/matches (JSON), GET / (the page), GET
@@ -73,7 +78,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.cfg.ttl, "ttl", DefaultTTL, "how long a listing lasts without a renewal (hosts renew every third of it)")
 	fs.IntVar(&f.cfg.maxMatches, "max-matches", DefaultMaxMatches, "most matches listed at once")
 	fs.DurationVar(&f.cfg.verifyTimeout, "verify-timeout", DefaultVerifyTimeout, "how long the check of a registered host may take")
-	fs.BoolVar(&f.cfg.allowPrivate, "allow-private", false, "list loopback, private and link-local addresses too (a list for one site)")
+	fs.BoolVar(&f.cfg.allowPrivate, "allow-private", false, "probe and list private addresses too: loopback, RFC 1918, carrier NAT, link-local, unique local, documentation, benchmarking (a list for one site)")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	if err := cli.Parse(fs, args); err != nil {
 		return f, err
@@ -143,20 +148,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(url st
 		return err
 	}
 	f.cfg.now, f.cfg.log = time.Now, log
-	srv := newServer(f.cfg, newMemStore(f.cfg.maxMatches))
 	ln, err := stdnet.Listen("tcp", f.listen)
 	if err != nil {
 		return cli.ListenError("listen", f.listen, err)
-	}
-	hs := &http.Server{
-		Handler:           srv,
-		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      20 * time.Second, // a registration waits for its check
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    8 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	url := "https://" + ln.Addr().String() + "/"
 	if pin != "" {
@@ -166,8 +160,29 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(url st
 	if ready != nil {
 		ready(url)
 	}
+	return serve(ctx, ln, f.cfg, cert, log)
+}
+
+// serve serves the list on ln until ctx ends: at most cfg.maxConns connections,
+// cfg.maxConnsPerSource from one IP (the others closed as they come), HTTP/1.1
+// only, each connection's TLS handshake and headers within cfg.handshakeTimeout
+// and its idle time within cfg.idleTimeout.
+func serve(ctx context.Context, ln stdnet.Listener, cfg config, cert tls.Certificate, log *slog.Logger) error {
+	cfg = cfg.withDefaults()
+	srv := newServer(cfg, newMemStore(cfg.maxMatches))
+	hs := &http.Server{
+		Handler:           srv,
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		TLSNextProto:      map[string]func(*http.Server, *tls.Conn, http.Handler){}, // no HTTP/2: a smaller connection
+		ReadHeaderTimeout: cfg.handshakeTimeout,                                     // bounds the TLS handshake too
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      20 * time.Second, // a registration waits for its check
+		IdleTimeout:       cfg.idleTimeout,
+		MaxHeaderBytes:    8 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
 	done := make(chan error, 1)
-	go func() { done <- hs.ServeTLS(ln, "", "") }()
+	go func() { done <- hs.ServeTLS(limitListener(ln, cfg.maxConns, cfg.maxConnsPerSource), "", "") }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("serve: %w", err)
@@ -175,7 +190,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(url st
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err = hs.Shutdown(sctx)
+	err := hs.Shutdown(sctx)
 	<-done
 	log.Info("stopped")
 	if errors.Is(err, context.DeadlineExceeded) {

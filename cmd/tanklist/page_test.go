@@ -38,7 +38,7 @@ func TestPageInBrowser(t *testing.T) {
 		defer h.Close()
 		e := lobby.Entry{Name: m.name, Map: m.mapName, Players: len(m.name) % 5, Capacity: 8, Passphrase: m.pass,
 			Version: int(wire.Version), Fingerprint: h.Fingerprint(), Fleet: m.fleet}
-		r := lobby.Register(lobby.RegisterConfig{URLs: []string{listURL}, Port: udpPort(h), Status: func() lobby.Entry { return e }})
+		r := lobby.Register(lobby.RegisterConfig{URLs: []string{listURL}, Port: udpPort(h), Certificate: h.Certificate(), Status: func() lobby.Entry { return e }})
 		defer r.Close()
 		waitListed(t, listURL, func(l lobby.Entry) bool { return l.Fingerprint == h.Fingerprint() })
 	}

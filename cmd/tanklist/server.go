@@ -11,6 +11,7 @@ import (
 	"html/template"
 	"io"
 	"log/slog"
+	stdnet "net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -45,8 +46,19 @@ const (
 	// checked again sooner, so that registrations cannot make the list server
 	// knock on an address over and over.
 	failedFor = time.Minute
+	// probesPerTargetRate is how many probes per second the list sends one IP
+	// address that did not register itself, in bursts of probesPerTargetBurst: a
+	// flood of registrations naming a third party's address knocks there a few
+	// times a minute at most.
+	probesPerTargetRate  = 3.0 / 60
+	probesPerTargetBurst = 3
+	// maxProbeDatagrams and maxProbeBytes bound what one probe sends: the QUIC
+	// handshake's first flight and its retransmissions, the rest of the handshake
+	// and the close; past them it sends nothing more.
+	maxProbeDatagrams = 10
+	maxProbeBytes     = 8 << 10
 	// maxTracked bounds the source addresses and failed addresses remembered.
-	maxTracked = 65536
+	maxTracked = 16384
 )
 
 // config is the list server's configuration.
@@ -59,6 +71,13 @@ type config struct {
 	// list for one network, and tests); a public list refuses them, so that it
 	// cannot be made to probe the networks around it.
 	allowPrivate bool
+	// maxConns and maxConnsPerSource bound the connections held, in all and from
+	// one IP; if zero, DefaultMaxConns and DefaultMaxConnsPerSource.
+	maxConns, maxConnsPerSource int
+	// handshakeTimeout and idleTimeout bound a connection's TLS handshake (and
+	// each request's headers) and its idle time; if zero,
+	// DefaultHandshakeTimeout and DefaultIdleTimeout.
+	handshakeTimeout, idleTimeout time.Duration
 	// probe checks that a host answers at addr with fp; net.Probe by default.
 	probe func(ctx context.Context, addr, fp string) (time.Duration, error)
 	now   func() time.Time
@@ -71,22 +90,24 @@ type server struct {
 	store     Store
 	register  *limiter
 	read      *limiter
+	targets   *limiter // probes of addresses that did not register themselves, by IP
 	verifying chan struct{}
 
 	mu     sync.Mutex
-	failed map[string]time.Time // address → when its check failed
+	failed map[string]time.Time // join line (address#fingerprint) → when its check failed
 }
 
 func newServer(cfg config, store Store) *server {
 	if cfg.probe == nil {
 		cfg.probe = func(ctx context.Context, addr, fp string) (time.Duration, error) {
-			r, err := net.Probe(ctx, addr, fp, nil)
+			r, err := net.Probe(ctx, addr, fp, budgetWrap)
 			return r.RTT, err
 		}
 	}
 	return &server{cfg: cfg, store: store,
 		register:  newLimiter(cfg.registerRate, cfg.registerBurst, maxTracked),
 		read:      newLimiter(cfg.readRate, 2*cfg.readRate, maxTracked),
+		targets:   newLimiter(probesPerTargetRate, probesPerTargetBurst, maxTracked),
 		verifying: make(chan struct{}, maxVerifying),
 		failed:    map[string]time.Time{},
 	}
@@ -177,40 +198,63 @@ func (s *server) listAddr(reg lobby.Registration, src netip.Addr) (string, error
 		}
 		ap = netip.AddrPortFrom(src, uint16(reg.Port))
 	}
-	a := ap.Addr()
-	if !s.cfg.allowPrivate && (a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || !a.IsGlobalUnicast()) {
-		return "", fmt.Errorf("address %s is not public: this list only lists matches the internet can join", a)
+	if err := probeable(ap.Addr(), s.cfg.allowPrivate); err != nil {
+		return "", err
 	}
 	return ap.String(), nil
 }
 
-// handleRegister lists a match, or renews its listing.
+// handleRegister lists a match, or renews its listing. A listing belongs to the
+// key of the certificate at its address: a registration must be signed by the
+// key of the certificate its fingerprint names (lobby.Registration.Verify), and
+// the probe must find that certificate served at the address. Renewals need no
+// probe (but every cfg.reverify); one for the same address with another
+// fingerprint takes the listing over only once the probe finds the new
+// certificate there (the host restarted with a new identity).
 func (s *server) handleRegister(w http.ResponseWriter, r *http.Request, src netip.Addr) {
 	reg, err := decodeRegistration(r.Body)
 	if err == nil {
-		reg.Addr, err = s.listAddr(reg, src)
-	}
-	if err == nil {
 		err = reg.Entry.Check()
+	}
+	signed := reg // as the host signed it, before the address is filled in
+	if err == nil {
+		reg.Addr, err = s.listAddr(reg, src)
 	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	now := s.cfg.now()
-	old, listed := s.store.Get(reg.Addr, now)
-	if listed && (reg.Token == "" || reg.Token != old.Token) {
-		http.Error(w, "this address is listed by another registration; wait for it to expire", http.StatusForbidden)
+	if err := signed.Verify(now); err != nil {
+		s.cfg.log.Info("registration refused", "source", src, "addr", reg.Addr, "err", err)
+		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
-	rec := record{Listing: lobby.Listing{Entry: reg.Entry, Join: reg.Entry.Join()}, Token: old.Token,
-		Verified: old.Verified}
-	rec.PingMS = old.PingMS
-	if !listed || old.Fingerprint != reg.Fingerprint || now.Sub(old.Verified) >= s.cfg.reverify {
-		rtt, status, err := s.verify(r.Context(), reg.Addr, reg.Fingerprint)
+	old, listed := s.store.Get(reg.Addr, now)
+	renewal := listed && old.Fingerprint == reg.Fingerprint
+	if renewal && reg.SignedAt <= old.SignedAt {
+		http.Error(w, "this registration is not newer than the one listed: sign each registration afresh", http.StatusForbidden)
+		return
+	}
+	rec := record{Listing: lobby.Listing{Entry: reg.Entry, Join: reg.Entry.Join()}, Token: old.Token, SignedAt: reg.SignedAt}
+	if renewal {
+		rec.Verified, rec.PingMS = old.Verified, old.PingMS
+	} else {
+		rec.Token = ""
+	}
+	if !renewal || now.Sub(old.Verified) >= s.cfg.reverify {
+		// A host registering its own IP is not a third party: only the
+		// registration rate bounds its probes; a listed host's check again is
+		// not one either.
+		third := netip.MustParseAddrPort(reg.Addr).Addr() != src && !renewal
+		rtt, status, err := s.verify(r.Context(), reg.Addr, reg.Fingerprint, third)
 		if err != nil {
 			s.cfg.log.Info("registration refused", "source", src, "addr", reg.Addr, "err", err)
-			http.Error(w, err.Error(), status)
+			msg := errCheckFailed.Error()
+			if status != http.StatusUnprocessableEntity {
+				msg = err.Error()
+			}
+			http.Error(w, msg, status)
 			return
 		}
 		rec.Verified, rec.PingMS = now, float64(rtt.Microseconds())/1000
@@ -223,7 +267,7 @@ func (s *server) handleRegister(w http.ResponseWriter, r *http.Request, src neti
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
-	if !listed {
+	if !renewal {
 		s.cfg.log.Info("listed", "addr", reg.Addr, "name", reg.Name, "map", reg.Map, "fleet", reg.Fleet)
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -231,16 +275,27 @@ func (s *server) handleRegister(w http.ResponseWriter, r *http.Request, src neti
 		RenewSeconds: int(s.cfg.ttl.Seconds() / 3), TTLSeconds: int(s.cfg.ttl.Seconds())})
 }
 
+// errCheckFailed is the answer to a registration whose check failed, whatever
+// the reason: the log has it, the registrant does not, so that the list tells
+// nobody what answers where.
+var errCheckFailed = errors.New("no Treadline host with that fingerprint answered at that address (checked at most once a minute; see docs/finding-matches.md)")
+
 // verify checks that a Treadline host answers at addr with fingerprint fp, and
-// returns its round trip; on failure, the HTTP status to answer with.
-func (s *server) verify(ctx context.Context, addr, fp string) (time.Duration, int, error) {
+// returns its round trip; on failure, the HTTP status to answer with. third
+// reports a probe of an address that did not register itself, which spends
+// from that IP's budget.
+func (s *server) verify(ctx context.Context, addr, fp string, third bool) (time.Duration, int, error) {
 	now := s.cfg.now()
 	s.mu.Lock()
-	if at, ok := s.failed[addr]; ok && now.Sub(at) < failedFor {
+	key := addr + "#" + fp // a failure with one fingerprint says nothing of another's
+	if at, ok := s.failed[key]; ok && now.Sub(at) < failedFor {
 		s.mu.Unlock()
-		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s did not answer as a Treadline host with that fingerprint a moment ago; try again in a minute", addr)
+		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s failed its check %v ago", addr, now.Sub(at).Round(time.Second))
 	}
 	s.mu.Unlock()
+	if third && !s.targets.allow(netip.MustParseAddrPort(addr).Addr(), now) {
+		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s: its IP's probe budget is spent", addr)
+	}
 	select {
 	case s.verifying <- struct{}{}:
 		defer func() { <-s.verifying }()
@@ -262,11 +317,52 @@ func (s *server) verify(ctx context.Context, addr, fp string) (time.Duration, in
 				clear(s.failed) // under attack: forget, and check again at most once more each
 			}
 		}
-		s.failed[addr] = now
+		s.failed[key] = now
 		s.mu.Unlock()
-		return 0, http.StatusUnprocessableEntity, fmt.Errorf("%s does not answer as a Treadline host with that fingerprint: %v", addr, err)
+		return 0, http.StatusUnprocessableEntity, fmt.Errorf("probe %s: %w", addr, err)
 	}
 	return rtt, 0, nil
+}
+
+// budgetWrap bounds what a probe's socket sends to maxProbeDatagrams and
+// maxProbeBytes; writes past them are dropped.
+func budgetWrap(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
+	return &budgetConn{PacketConn: pc, datagrams: maxProbeDatagrams, bytes: maxProbeBytes}, nil
+}
+
+type budgetConn struct {
+	stdnet.PacketConn
+	mu               sync.Mutex
+	datagrams, bytes int
+}
+
+// SetReadBuffer and SetWriteBuffer size the socket's buffers, as QUIC asks.
+func (c *budgetConn) SetReadBuffer(n int) error {
+	if b, ok := c.PacketConn.(interface{ SetReadBuffer(int) error }); ok {
+		return b.SetReadBuffer(n)
+	}
+	return nil
+}
+
+func (c *budgetConn) SetWriteBuffer(n int) error {
+	if b, ok := c.PacketConn.(interface{ SetWriteBuffer(int) error }); ok {
+		return b.SetWriteBuffer(n)
+	}
+	return nil
+}
+
+func (c *budgetConn) WriteTo(b []byte, addr stdnet.Addr) (int, error) {
+	c.mu.Lock()
+	ok := c.datagrams > 0 && c.bytes >= len(b)
+	if ok {
+		c.datagrams--
+		c.bytes -= len(b)
+	}
+	c.mu.Unlock()
+	if !ok {
+		return len(b), nil
+	}
+	return c.PacketConn.WriteTo(b, addr)
 }
 
 // page returns the list as clients read it.

@@ -16,8 +16,12 @@ var errFull = errors.New("the list is full")
 // record is one listed match with what the list server keeps about it.
 type record struct {
 	lobby.Listing
-	// Token must be presented by the match's renewals.
+	// Token is what the first registration was answered with (kept for older
+	// hosts; ownership is the signature's).
 	Token string
+	// SignedAt is when the host signed the listed registration, ms since 1970:
+	// a renewal must be newer.
+	SignedAt int64
 	// Expires is when the listing lapses unless renewed.
 	Expires time.Time
 	// Verified is when the list server last found the host answering at the

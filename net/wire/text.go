@@ -95,13 +95,32 @@ var confusables = map[rune]rune{
 	'Τ': 't', 'υ': 'u', 'Υ': 'y', 'χ': 'x', 'Χ': 'x', 'ω': 'w', 'Ζ': 'z', 'γ': 'y', 'μ': 'u',
 }
 
-// CheckName reports whether s can be sent as a player or actor name: non-empty, at
-// most MaxNameLen bytes, valid UTF-8 without control characters.
-func CheckName(s string) error {
-	if s == "" {
-		return fmt.Errorf("wire: empty name: %w", ErrInvalid)
+// CheckName reports whether s can be sent as a player or actor name: at most
+// MaxNameLen bytes of text that shows what it says (see checkText), and shows
+// something: not empty, blank or all fillers.
+func CheckName(s string) error { return checkLabel("name", s, MaxNameLen) }
+
+// CheckMapName reports whether s can be shown as a map's name: the rules of
+// CheckName, at most MaxMapNameLen bytes.
+func CheckMapName(s string) error { return checkLabel("map name", s, MaxMapNameLen) }
+
+// checkLabel checks a name: a text field that must show at least one character.
+func checkLabel(field, s string, max int) error {
+	if err := checkField(field, s, max); err != nil {
+		return err
 	}
-	return checkField("name", s, MaxNameLen)
+	for _, r := range s {
+		if !unicode.IsSpace(r) && !unicode.Is(unicode.Zs, r) && !blanks[r] && !unicode.In(r, unicode.Mn, unicode.Me) {
+			return nil
+		}
+	}
+	return fmt.Errorf("wire: %s shows nothing: %w", field, ErrInvalid)
+}
+
+// blanks are letters and symbols that show as blank space.
+var blanks = map[rune]bool{
+	'\u115F': true, '\u1160': true, '\u3164': true, '\uFFA0': true, // Hangul fillers
+	'\u2800': true, // braille pattern blank
 }
 
 // checkField checks a text field against its limit and content rules.

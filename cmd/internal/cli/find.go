@@ -153,7 +153,7 @@ func Publish(h *net.Host, info HostInfo, ifaces []*stdnet.Interface, lists []str
 				public = addr
 				mu.Unlock()
 			}
-			r := lobby.Register(lobby.RegisterConfig{URLs: lists, Status: status, Port: port, Logger: log})
+			r := lobby.Register(lobby.RegisterConfig{URLs: lists, Status: status, Port: port, Certificate: h.Certificate(), Logger: log})
 			<-ctx.Done()
 			r.Close()
 		}()
