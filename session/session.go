@@ -14,6 +14,7 @@ import (
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/disgate"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
@@ -453,6 +454,10 @@ type ServeConfig struct {
 	// Record, when set, records every match the host serves (tankhost -record DIR:
 	// one file per match), with the truth of its bots.
 	Record Recording
+	// DIS, when set, is the DIS gateway (tankhost -dis): every tank the host hears of
+	// goes out through it as DIS PDUs, and the entities of other DIS simulations come
+	// into the match through it as an in-process player's tanks. Serve closes it.
+	DIS *disgate.Gateway
 }
 
 // Serve runs a headless host until ctx is canceled: it listens, runs cfg.Bots bots
@@ -477,6 +482,10 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	hcfg.Certificate = cfg.Certificate
+	if cfg.DIS != nil {
+		defer cfg.DIS.Close()
+		hcfg.Judge = disJudge{Referee: judge, gw: cfg.DIS}
+	}
 	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, deadreckon.PublisherConfig{}, cfg.Rules, "host", 0, impair.Link{}),
 		warnRecording(log))
 	hcfg.Tap = rc.hostTap()
@@ -494,6 +503,12 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		Observer: observer(rc.truthTap(false, nil))}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	if cfg.DIS != nil {
+		if err := startDIS(ctx, cfg.DIS, host, mp, func(err error) { log.Warn("dis gateway", "err", err) }); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		log.Info("dis gateway", "addr", cfg.DIS.Addr())
 	}
 	if cfg.Listening != nil {
 		cfg.Listening(host)
