@@ -272,6 +272,9 @@ type HostConfig struct {
 	// Record, when set, records the match as the host sees it, with the truth of the
 	// host player's tank and bots.
 	Record Recording
+	// DIS, when set, is the DIS gateway (tanks -host ADDR -dis ADDR:PORT), as
+	// ServeConfig.DIS. The session closes it.
+	DIS *disgate.Gateway
 }
 
 // Host listens for players and returns the host player's match: the player's tank and
@@ -286,11 +289,14 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Limits, combat.Rules{}, log)
+	hc, ref, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Limits, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
 	hc.Certificate = cfg.Certificate
+	if cfg.DIS != nil {
+		hc.Judge = disJudge{Referee: ref, gw: cfg.DIS}
+	}
 	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, cfg.Match.DeadReckoning, combat.Rules{}, orName(cfg.Match.Name), 0, impair.Link{}),
 		warnRecording(log))
 	hc.Tap = rc.hostTap()
@@ -303,6 +309,16 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint(), Host: host}
 	sess.add(rc.close)
 	sess.add(host.Close)
+	if cfg.DIS != nil {
+		sess.add(cfg.DIS.Close)
+		dctx, stop := context.WithCancel(ctx)
+		sess.add(func() error { stop(); return nil })
+		if err := startDIS(dctx, cfg.DIS, host, mp, func(err error) { log.Warn("dis gateway", "err", err) }); err != nil {
+			sess.Close()
+			return nil, nil, fmt.Errorf("host: %w", err)
+		}
+		log.Info("dis gateway", "addr", cfg.DIS.Addr())
+	}
 	mc := cfg.Match
 	mc.Map = mp
 	mc.Observer = observer(rc.truthTap(false, nil), rc.ringTap())
