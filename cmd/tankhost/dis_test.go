@@ -7,6 +7,9 @@ import (
 	"math"
 	stdnet "net"
 	stdhttp "net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -142,11 +145,136 @@ func TestDISGateway(t *testing.T) {
 			t.Errorf("/metrics lacks %q", want)
 		}
 	}
-	_ = dis.Version7
 	cancel()
 	select {
 	case <-errc:
 	case <-time.After(10 * time.Second):
 		t.Fatal("host did not stop")
 	}
+}
+
+// openDISDir returns a directory whose node_modules holds npm's open-dis (in the
+// user's cache, installed there on first use), or skips.
+func openDISDir(t *testing.T) (node, dir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed: no Open-DIS entity sent into a match")
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir = filepath.Join(cache, "treadline", "open-dis")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "open-dis")); err == nil {
+		return node, dir
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm not installed: no Open-DIS entity sent into a match")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "open-dis@1").CombinedOutput(); err != nil {
+		t.Skipf("npm install open-dis failed (offline?): %v\n%s", err, out)
+	}
+	return node, dir
+}
+
+// openDISCircler is a node script that sends, with Open-DIS, an entity "circler"
+// (site 42, application 43, force 2) circling 20 m round the world origin at the
+// default origin, ten PDUs a second for the seconds given, to 127.0.0.1 at the port
+// given. It places the entity itself, on the plane tangent at the origin.
+const openDISCircler = `
+globalThis.dis = {};
+const D = require("open-dis");
+const dgram = require("dgram");
+const [port, seconds] = process.argv.slice(-2).map(Number);
+const lat = %g * Math.PI / 180, lon = %g * Math.PI / 180;
+const a = 6378137, f = 1 / 298.257223563, e2 = f * (2 - f);
+const N = a / Math.sqrt(1 - e2 * Math.sin(lat) ** 2);
+const o = [N * Math.cos(lat) * Math.cos(lon), N * Math.cos(lat) * Math.sin(lon), N * (1 - e2) * Math.sin(lat)];
+const E = [-Math.sin(lon), Math.cos(lon), 0];
+const Nn = [-Math.sin(lat) * Math.cos(lon), -Math.sin(lat) * Math.sin(lon), Math.cos(lat)];
+const sock = dgram.createSocket("udp4");
+let k = 0;
+const send = () => {
+  const t = k * 0.1, w = 0.25, r = 20;
+  const e = r * Math.cos(w * t), n = r * Math.sin(w * t);
+  const ve = -r * w * Math.sin(w * t), vn = r * w * Math.cos(w * t);
+  const p = new D.EntityStatePdu();
+  p.protocolVersion = 6; p.exerciseID = 1; p.pduLength = 144;
+  p.entityID.site = 42; p.entityID.application = 43; p.entityID.entity = 1;
+  p.forceId = 2;
+  p.entityType.entityKind = 1; p.entityType.domain = 1; p.entityType.category = 1;
+  for (const [i, c] of ["x", "y", "z"].entries()) {
+    p.entityLocation[c] = o[i] + e * E[i] + n * Nn[i];
+    p.entityLinearVelocity[c] = ve * E[i] + vn * Nn[i];
+  }
+  p.deadReckoningParameters.deadReckoningAlgorithm = 2;
+  p.marking.characterSet = 1;
+  p.marking.characters = [..."circler"].map(c => c.charCodeAt(0)).concat(Array(4).fill(0));
+  const out = new D.OutputStream(new ArrayBuffer(1500));
+  p.encodeToBinary(out);
+  sock.send(Buffer.from(out.toByteArray()), port, "127.0.0.1");
+  if (++k >= seconds * 10) setTimeout(() => sock.close(), 100); else setTimeout(send, 100);
+};
+send();
+`
+
+// TestOpenDISCirclerInMatch: an entity Open-DIS sends to tankhost -dis circles in
+// the match a player joins, named by its marking, on its circle.
+func TestOpenDISCirclerInMatch(t *testing.T) {
+	node, dir := openDISDir(t)
+	port := freeDISPort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs, r, errc := startRun(t, ctx, "-listen", "127.0.0.1:0", "-bots", "0", "-map", testMap(t), "-dis", fmt.Sprintf("127.0.0.1:%d", port))
+	o := dis.DefaultOrigin
+	cmd := exec.CommandContext(ctx, node, "-e", fmt.Sprintf(openDISCircler, o.Lat, o.Lon), fmt.Sprint(port), "15")
+	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(dir, "node_modules"))
+	var nodeOut syncBuffer
+	cmd.Stdout, cmd.Stderr = &nodeOut, &nodeOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Wait() }()
+
+	client, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, KnownHosts: "-", Name: "watcher"})
+	if err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	defer client.Close()
+	var actor uint32
+	states := 0
+	var evs []net.Event
+	for deadline := time.Now().Add(12 * time.Second); time.Now().Before(deadline) && states < 5; {
+		time.Sleep(100 * time.Millisecond)
+		for _, ev := range client.Poll(evs[:0]) {
+			switch {
+			case ev.Kind == net.EventSpawn && ev.Name == "circler"+disgate.EntityTag:
+				actor = ev.Actor
+			case ev.Kind == net.EventState && actor != 0 && ev.Actor == actor:
+				states++
+				p := ev.State.Position
+				if d := math.Hypot(p[0], p[2]); math.Abs(d-20) > 2 {
+					t.Errorf("the circler is %.2f m from the origin, want 20", d)
+				}
+			}
+		}
+	}
+	if actor == 0 || states < 5 {
+		t.Fatalf("Open-DIS's circler in the match: spawned %v, %d states\nnode: %s\n%s", actor != 0, states, tail(nodeOut.String()), logs.String())
+	}
+	cancel()
+	<-errc
+}
+
+// tail returns the end of s: a minified library's stack trace quotes all of it.
+func tail(s string) string {
+	if len(s) > 1500 {
+		return s[len(s)-1500:]
+	}
+	return s
 }
