@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	stdnet "net"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,12 @@ func (f disFlags) gateway() (*disgate.Gateway, error) {
 
 // check refuses DIS flags out of range.
 func (f disFlags) check() error {
+	if f.addr != "" {
+		_, port, err := stdnet.SplitHostPort(f.addr)
+		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 1 || n > 65535 {
+			return cli.Usagef("dis", "%q: give ADDR:PORT (unicast, broadcast or a multicast group)", f.addr)
+		}
+	}
 	switch {
 	case f.exercise < 1 || f.exercise > 255:
 		return cli.Usagef("dis-exercise", "%d: give 1 to 255", f.exercise)
