@@ -292,7 +292,7 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		a.delayedReceive(s, now, brk || first)
 	}
 
-	if brk || first || a.alg == Static {
+	if brk || first || a.alg == Static || a.alg.IsDIS() {
 		a.snap()
 		return nil
 	}
@@ -441,6 +441,9 @@ func (a *Actor) snap() {
 	if a.alg == Static {
 		p = a.lk
 		p.Velocity = mgl64.Vec3{}
+	}
+	if a.alg.IsDIS() {
+		p = ProjectDIS(a.alg, a.lk, a.lead)
 	}
 	a.rk = pose{pos: p.Position, rot: p.Orientation}
 	for i := range a.rk.art {

@@ -33,6 +33,25 @@ const (
 	// Delayed shows the actor a fixed delay in the past, interpolating between
 	// buffered updates and extrapolating only when the buffer runs dry.
 	Delayed
+	// DISStatic is DIS dead-reckoning model 1 (static): the last-known pose, unprojected.
+	// It and the eight models after it snap to each update (dis.go, ProjectDIS).
+	DISStatic
+	// DISFPW is DIS model 2, DRM(F,P,W): constant world velocity, fixed orientation.
+	DISFPW
+	// DISRPW is DIS model 3, DRM(R,P,W): constant world velocity, rotating orientation.
+	DISRPW
+	// DISRVW is DIS model 4, DRM(R,V,W): constant world acceleration, rotating orientation.
+	DISRVW
+	// DISFVW is DIS model 5, DRM(F,V,W): constant world acceleration, fixed orientation.
+	DISFVW
+	// DISFPB is DIS model 6, DRM(F,P,B): constant body velocity, fixed orientation.
+	DISFPB
+	// DISRPB is DIS model 7, DRM(R,P,B): constant body velocity, rotating orientation.
+	DISRPB
+	// DISRVB is DIS model 8, DRM(R,V,B): constant body acceleration, rotating orientation.
+	DISRVB
+	// DISFVB is DIS model 9, DRM(F,V,B): constant body acceleration, fixed orientation.
+	DISFVB
 	numAlgorithms
 )
 
@@ -44,6 +63,15 @@ var algorithmNames = [numAlgorithms]string{
 	CubicBezier:             "bezier",
 	TwoPath:                 "twopath",
 	Delayed:                 "delayed",
+	DISStatic:               "dis-static",
+	DISFPW:                  "dis-fpw",
+	DISRPW:                  "dis-rpw",
+	DISRVW:                  "dis-rvw",
+	DISFVW:                  "dis-fvw",
+	DISFPB:                  "dis-fpb",
+	DISRPB:                  "dis-rpb",
+	DISRVB:                  "dis-rvb",
+	DISFVB:                  "dis-fvb",
 }
 
 // String returns the algorithm's short name, as ParseAlgorithm accepts it.
@@ -55,7 +83,9 @@ func (a Algorithm) String() string {
 }
 
 // ParseAlgorithm returns the algorithm with the short name s
-// ("static", "linear", "quadratic", "pvb", "bezier", "twopath", "delayed").
+// ("static", "linear", "quadratic", "pvb", "bezier", "twopath", "delayed", or one of
+// the DIS models "dis-static", "dis-fpw", "dis-rpw", "dis-rvw", "dis-fvw", "dis-fpb",
+// "dis-rpb", "dis-rvb", "dis-fvb").
 func ParseAlgorithm(s string) (Algorithm, error) {
 	for a, name := range algorithmNames {
 		if name == s {
@@ -86,6 +116,10 @@ func (a *Actor) reckon() {
 	case Delayed:
 		a.reckonDelayed()
 	default:
+		if a.alg.IsDIS() {
+			a.reckonDIS(a.lead + a.tt)
+			return
+		}
 		a.reckonBlend()
 	}
 }

@@ -10,7 +10,9 @@
 // T̂ = Tt/ΔT goes from 0 to 1. Past T̂ = 1 the actor follows the last-known projection.
 // Orientation is blended the same way with a short-path slerp, articulations with
 // wrapped angles. Static, Linear, Quadratic (DIS), CubicBezier, TwoPath and Delayed
-// (buffered snapshot interpolation) are there for comparison and special cases.
+// (buffered snapshot interpolation) are there for comparison and special cases, and
+// so are the nine DIS models, DISStatic to DISFVB (ProjectDIS), which snap to each
+// update as DIS entities do.
 //
 // Units are meters, seconds and radians in a right-handed, Y-up world; an actor faces
 // +X with +Y up and +Z to its right. Time is always a parameter: nothing here reads a

@@ -7,8 +7,10 @@ need_go="1.26"
 debs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libopenal-dev libvorbis-dev xvfb xauth)
 # What the fleet tests run the image and the metrics through where they can (scripts/test
 # asks for them with TREADLINE_TEST=1): runc and umoci run the image as a pod would,
-# Prometheus' promtool lints /metrics. Without them those tests skip, saying so.
-test_debs=(runc umoci prometheus)
+# Prometheus' promtool lints /metrics; tshark (Wireshark's DIS dissector) and node with npm
+# (which fetches Open-DIS into the user's cache on first use) check the DIS gateway's PDUs.
+# Without them those tests skip, saying so.
+test_debs=(runc umoci prometheus tshark nodejs npm)
 staticcheck_version="v0.7.0"
 
 die() { echo "treadline: $*" >&2; exit 1; }

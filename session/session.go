@@ -14,6 +14,7 @@ import (
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/disgate"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
@@ -264,6 +265,9 @@ type HostConfig struct {
 	// Record, when set, records the match as the host sees it, with the truth of the
 	// host player's tank and bots.
 	Record Recording
+	// DIS, when set, is the DIS gateway (tanks -host ADDR -dis ADDR:PORT), as
+	// ServeConfig.DIS. The session closes it.
+	DIS *disgate.Gateway
 }
 
 // Host listens for players and returns the host player's match: the player's tank and
@@ -274,11 +278,14 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
-	hc, _, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Limits, combat.Rules{}, log)
+	hc, ref, err := hostNetConfig(cfg.Addr, cfg.Passphrase, orName(cfg.Match.Name), mp, cfg.Limits, combat.Rules{}, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
 	hc.Certificate = cfg.Certificate
+	if cfg.DIS != nil {
+		hc.Judge = disJudge{Referee: ref, gw: cfg.DIS}
+	}
 	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, cfg.Match.DeadReckoning, combat.Rules{}, orName(cfg.Match.Name), 0, impair.Link{}),
 		warnRecording(log))
 	hc.Tap = rc.hostTap()
@@ -291,6 +298,16 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	sess := &Session{Addr: host.Addr().String(), Fingerprint: host.Fingerprint(), Host: host}
 	sess.add(rc.close)
 	sess.add(host.Close)
+	if cfg.DIS != nil {
+		sess.add(cfg.DIS.Close)
+		dctx, stop := context.WithCancel(ctx)
+		sess.add(func() error { stop(); return nil })
+		if err := startDIS(dctx, cfg.DIS, host, mp, func(err error) { log.Warn("dis gateway", "err", err) }); err != nil {
+			sess.Close()
+			return nil, nil, fmt.Errorf("host: %w", err)
+		}
+		log.Info("dis gateway", "addr", cfg.DIS.Addr())
+	}
 	mc := cfg.Match
 	mc.Map = mp
 	mc.Observer = observer(rc.truthTap(false, nil), rc.ringTap())
@@ -442,6 +459,10 @@ type ServeConfig struct {
 	// Record, when set, records every match the host serves (tankhost -record DIR:
 	// one file per match), with the truth of its bots.
 	Record Recording
+	// DIS, when set, is the DIS gateway (tankhost -dis): every tank the host hears of
+	// goes out through it as DIS PDUs, and the entities of other DIS simulations come
+	// into the match through it as an in-process player's tanks. Serve closes it.
+	DIS *disgate.Gateway
 }
 
 // Serve runs a headless host until ctx is canceled: it listens, runs cfg.Bots bots
@@ -458,6 +479,10 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	hcfg.Certificate = cfg.Certificate
+	if cfg.DIS != nil {
+		defer cfg.DIS.Close()
+		hcfg.Judge = disJudge{Referee: judge, gw: cfg.DIS}
+	}
 	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, deadreckon.PublisherConfig{}, cfg.Rules, "host", 0, impair.Link{}),
 		warnRecording(log))
 	hcfg.Tap = rc.hostTap()
@@ -475,6 +500,12 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 		Observer: observer(rc.truthTap(false, nil))}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	if cfg.DIS != nil {
+		if err := startDIS(ctx, cfg.DIS, host, mp, func(err error) { log.Warn("dis gateway", "err", err) }); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		log.Info("dis gateway", "addr", cfg.DIS.Addr())
 	}
 	if cfg.Listening != nil {
 		cfg.Listening(host)

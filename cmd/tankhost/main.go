@@ -6,6 +6,15 @@
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
 //	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity] [-record DIR]
 //	         [-lan all|off|IFACE,…] [-list URL[,URL…]]
+//	         [-dis ADDR:PORT [-dis-origin LAT,LON[,ALT]] [-dis-exercise 1] [-dis-site 1] [-dis-app 1]]
+//
+// With -dis it is a DIS (IEEE 1278.1) gateway (docs/dis.md): every tank goes out as
+// Entity State PDUs to ADDR:PORT (unicast, broadcast or a multicast group, joined on
+// loopback too), one per accepted update and a heartbeat every 5 s, dead reckoned
+// with DRM(R,V,W), and the entities of other DIS simulations in the exercise come
+// into the match as tanks named by their marking and tagged [DIS], until 12 s of
+// silence or a Remove Entity PDU. The map's origin lies at -dis-origin (default
+// 36.6° N, 121.9° W), X east, −Z north.
 //
 // The host announces its match on the local network (DNS-SD, _treadline._udp; -lan
 // picks the interfaces, off for none; a fleet's game server does not announce unless
@@ -51,6 +60,7 @@ import (
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/disgate"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
@@ -96,6 +106,7 @@ type flags struct {
 	lists        string // -list URL[,URL…]
 	defences     net.DefenceFlags
 	identity     *cli.Identity
+	dis          disFlags
 }
 
 func parseFlags(args []string, stderr io.Writer) (flags, error) {
@@ -117,6 +128,11 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.roundTime, "round-time", 0, "length of a combat round (0: "+units.Duration(combat.DefaultTimeLimit).String()+"); the first starts at the first join or allocation")
 	fs.TextVar(&f.level, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&cfg.Record.Dir, "record", "", "record every match into `DIR`, one file each (tanks -replay FILE watches one, drlab -replay FILE measures it)")
+	fs.StringVar(&f.dis.addr, "dis", "", "be a DIS gateway: send the match's tanks as DIS PDUs to UDP `ADDR:PORT` (unicast, broadcast or multicast) and bring DIS entities in from it")
+	fs.StringVar(&f.dis.origin, "dis-origin", defaultOrigin, "with -dis: where the map's origin lies, `LAT,LON[,ALT]` (degrees, metres above WGS84)")
+	fs.UintVar(&f.dis.exercise, "dis-exercise", disgate.DefaultExercise, "with -dis: the DIS exercise `id`")
+	fs.UintVar(&f.dis.site, "dis-site", disgate.DefaultSite, "with -dis: the DIS site `number` of the match's tanks")
+	fs.UintVar(&f.dis.app, "dis-app", disgate.DefaultApplication, "with -dis: the DIS application `number` of the match's tanks")
 	fs.StringVar(&f.metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics and a liveness check at /healthz")
 	fs.BoolVar(&f.agones, "agones", false, "run as an Agones game server, talking to the SDK sidecar on "+agones.Host+":$"+agones.PortEnv)
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
@@ -189,6 +205,9 @@ func checkFlags(f flags) error {
 			return err
 		}
 	}
+	if err := f.dis.check(); err != nil {
+		return err
+	}
 	if f.mapsDir != "" {
 		return cli.MapsDir("maps", f.mapsDir)
 	}
@@ -257,8 +276,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 		logger.Info("agones", "sdk", addr, "health_every", f.healthEvery, "self_allocate", f.selfAllocate, "idle", cfg.IdleTimeout,
 			"rounds", cfg.Rounds)
 	}
+	gw, err := f.dis.gateway()
+	if err != nil {
+		return cli.ListenError("dis", f.dis.addr, err)
+	}
+	cfg.DIS = gw
 	if f.metrics != "" {
 		mon := newMonitor(sdk, time.Now)
+		if gw != nil {
+			mon.registry.MustRegister(newDISCollector(gw))
+		}
 		addr, stop, err := serveMetrics(ctx, f.metrics, mon, logger)
 		if err != nil {
 			return err

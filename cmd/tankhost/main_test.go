@@ -168,6 +168,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-rounds", "-1"}, "tankhost: -rounds -1: give 0 (play on) or more"},
 		{[]string{"-round-time", "-1s"}, "tankhost: -round-time -1s: give 0 (the default) or a positive duration"},
 		{[]string{"-metrics", "9100"}, `tankhost: -metrics "9100": give [HOST]:PORT`},
+		{[]string{"-dis", "3000"}, `tankhost: -dis "3000": give ADDR:PORT`},
+		{[]string{"-dis", "239.1.2.3:3000", "-dis-origin", "95,0"}, `tankhost: -dis-origin "95,0": latitude`},
+		{[]string{"-dis", "239.1.2.3:3000", "-dis-origin", "north"}, `tankhost: -dis-origin "north": give LAT,LON[,ALT]`},
+		{[]string{"-dis-exercise", "0"}, "tankhost: -dis-exercise 0: give 1 to 255"},
+		{[]string{"-dis-site", "65535"}, "tankhost: -dis-site 65535: give 1 to 65534"},
 		{[]string{"-nonsense"}, "tankhost: flag provided but not defined: -nonsense"},
 		{[]string{"extra"}, `tankhost: unexpected argument "extra"`},
 	} {

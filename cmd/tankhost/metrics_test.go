@@ -81,7 +81,8 @@ func TestMetricsDocumented(t *testing.T) {
 	t.Parallel()
 	doc, documented := metricsTable(t)
 	side := fakeSidecar(t)
-	h := startAgonesHost(t, side, []string{"-bots", "1", "-agones", "-metrics", "127.0.0.1:0"}, nil)
+	h := startAgonesHost(t, side, []string{"-bots", "1", "-agones", "-metrics", "127.0.0.1:0",
+		"-dis", freeUDPPort(t)}, nil)
 	playing(t, h, "ann") // a player, so that every family has been through a step
 	resp, err := stdhttp.Get("http://" + h.metrics + "/metrics")
 	if err != nil {

@@ -127,6 +127,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-host", ":1", "-map", "atlantis"}, `tanks: -map "atlantis": give one of dunes, valley, or a map file NAME.json`},
 		{[]string{"-host", ":1", "-map", "/nonexistent/x.json"}, "tanks: -map /nonexistent/x.json: no such file"},
 		{[]string{"-map", "dunes"}, "tanks: -map applies to -host only"},
+		{[]string{"-dis", "239.1.2.3:3000"}, "tanks: -dis needs -host: the DIS gateway runs in the host"},
 		{[]string{"-list", "https://list.example"}, "tanks: -list https://list.example: registering with a list server needs -host"},
 		{[]string{"-host", ":1", "-list"}, "tanks: -list alone lists the matches found and exits"},
 		{[]string{"-host", ":1", "-list", "ftp://x"}, `tanks: unexpected argument "ftp://x"`},

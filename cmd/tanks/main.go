@@ -4,7 +4,7 @@
 // A match flag starts that match directly:
 //
 //	tanks -bots N [-lag D -jitter D -loss F -loss-burst N]   practice
-//	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity]
+//	tanks -host :7777 [-pass P] [-bots N] [-identity FILE] [-new-identity] [-dis ADDR:PORT]
 //	tanks -join ADDR[#fingerprint] [-name N] [-pass P] [-lag D -jitter D -loss F -loss-burst N]
 //	tanks -list [-lists URL,…] [-lan all|off|IFACE,…]   print the matches found, then exit
 //	tanks -replay FILE [-seek D] [-speed X] [-ab ALGORITHM] [-killcam]

@@ -18,6 +18,7 @@ import (
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/disgate"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
@@ -30,6 +31,7 @@ import (
 // config is everything the flags say.
 type config struct {
 	host, join, pass, name string
+	dis                    string // -dis: the DIS gateway's address, with -host
 	bots                   int
 	botsSet                bool
 	lag, jitter            time.Duration
@@ -72,6 +74,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	c := config{deadReckoning: game.DeadReckoning()}
 	var size, overlays, algo, clamp string
 	fs.StringVar(&c.host, "host", "", "host a match on `ADDR` (for example :7777) and play in it")
+	fs.StringVar(&c.dis, "dis", "", "with -host: be a DIS gateway on UDP `ADDR:PORT` (unicast, broadcast or multicast; docs/dis.md)")
 	fs.StringVar(&c.join, "join", "", "join the match at `ADDR[#fingerprint]`")
 	fs.StringVar(&c.pass, "pass", "", "match passphrase (host: required of joiners; join: proves it)")
 	fs.StringVar(&c.name, "name", "", "player name (default \""+game.DefaultName+"\")")
@@ -160,6 +163,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return err
 	}
 	switch {
+	case set["dis"] && !set["host"]:
+		return cli.Usagef("dis", "needs -host: the DIS gateway runs in the host")
 	case set["host"] && set["join"]:
 		return cli.Usagef("host", "and -join cannot be used together: host a match or join one")
 	case set["host"] && c.impairSet:
@@ -364,8 +369,17 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 		}
 		logger.Info("identity", "file", path, "new", created)
 		mc.Map = c.hostMap // nil: the default map
+		var gw *disgate.Gateway
+		if c.dis != "" {
+			if gw, err = disgate.New(disgate.Config{Addr: c.dis, Logger: logger}); err != nil {
+				return nil, nil, "host", cli.ListenError("dis", c.dis, err)
+			}
+		}
 		m, sess, err = session.Host(ctx, session.HostConfig{Addr: c.host, Passphrase: c.pass, Match: mc, MapDir: c.mapDir,
-			Limits: c.defences.Limits(), Certificate: cert, Logger: logger, Record: rec})
+			Limits: c.defences.Limits(), Certificate: cert, Logger: logger, Record: rec, DIS: gw})
+		if err != nil && gw != nil {
+			gw.Close()
+		}
 		mode = "host"
 	case c.join != "":
 		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Remember: c.remember, Impairment: link,
