@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -350,5 +351,47 @@ func TestTeamFixedForTheMatch(t *testing.T) {
 	}
 	if _, err := r.Place(2, "target", 2, asked, 69); err == nil {
 		t.Error("the target hopped back within the new match")
+	}
+}
+
+// TestSpawnHeldToTheGround asks for first spawns on a spawn pad high above and far
+// below its ground: every observer sees each tank enter on the ground under the pad,
+// as its later updates must be, and one asked for on the ground enters as asked.
+func TestSpawnHeldToTheGround(t *testing.T) {
+	h := newHostFight(t, combat.Rules{})
+	m := h.f.m
+	attacker, err := h.rig.Join()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pads := combat.SpawnPads(m)
+	for i, up := range []float64{150, -150, 60, 195, 0.2} {
+		now := 2 + float64(i)
+		h.rig.SetNow(now)
+		pad := pads[i%len(pads)]
+		ground, _ := m.HeightAt(pad[0], pad[1])
+		s := stateAt(deadreckon.NewState(mgl64.Vec3{pad[0], ground + up, pad[1]}), now)
+		name := fmt.Sprintf("up%d", i)
+		if err := attacker.Send(&wire.Spawn{Actor: wire.ActorID(0xF100 + i), Owner: wire.PlayerID(attacker.ID()), Team: 1, Name: name, State: s}); err != nil {
+			t.Fatal(err)
+		}
+		h.rig.SetNow(now + 0.5)
+		var seen *deadreckon.State
+		for _, ev := range h.bystander.Poll(nil) {
+			if ev.Kind == net.EventSpawn && ev.Owner == attacker.ID() && ev.Name == name {
+				seen = &ev.State
+			}
+		}
+		if seen == nil {
+			t.Fatalf("asked %+.0f m over the ground: the bystander never saw the spawn", up)
+		}
+		got, _ := m.HeightAt(seen.Position[0], seen.Position[2])
+		want := got
+		if up >= -clampBelow && up <= clampAbove {
+			want = ground + up
+		}
+		if d := seen.Position[1] - want; math.Abs(d) > 0.05 {
+			t.Errorf("asked %+.1f m over the ground: entered at y = %.2f, %.2f m from %.2f", up, seen.Position[1], d, want)
+		}
 	}
 }

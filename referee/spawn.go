@@ -74,9 +74,24 @@ func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State,
 	asked := mgl64.Vec2{s.Position[0], s.Position[2]}
 	if combat.InSpawnArea(r.check.terr, asked, spawnSlack) &&
 		(p == nil || combat.SpawnRoom(asked, r.enemyAt, died, hasDied) >= combat.SpawnFairShare*bestRoom) {
-		return s, nil
+		return r.onTheGround(s), nil
 	}
 	return r.placeNear(best, s), nil
+}
+
+// onTheGround returns s held to the ground under it as every later update is (within
+// clampBelow under and clampAbove over it): a spawn asked for above or below the
+// ground enters on it, so that no tank hangs in the air, or under the map, for
+// every observer to see.
+func (r *Referee) onTheGround(s deadreckon.State) deadreckon.State {
+	h, ok := r.check.terr.HeightAt(s.Position[0], s.Position[2])
+	if !ok {
+		return s
+	}
+	if y := s.Position[1]; !(y >= h-clampBelow && y <= h+clampAbove) {
+		s.Position[1] = h
+	}
+	return s
 }
 
 // placeNear returns s moved to pad, or to the first place on the rings around it
