@@ -563,3 +563,42 @@ func TestDeceptiveTextRefused(t *testing.T) {
 		t.Errorf("the log shows the Cyrillic name raw, or not at all:\n%s", s)
 	}
 }
+
+// TestUplinkFitsThePublisher floods the default limits with 200 updates a second of
+// one tank for two seconds: the host takes no more than a second's burst and the
+// default rate for a client's actors, a small multiple of what an honest publisher
+// sends, so it relays no more than that to every observer.
+func TestUplinkFitsThePublisher(t *testing.T) {
+	checkNoLeaks(t)
+	clk := &manualClock{}
+	h := testHost(t, HostConfig{Clock: clk})
+	c := pipeJoin(t, h, ClientConfig{Name: "flood", Clock: clk})
+	tank, err := c.Spawn("flood", 1, tankAt(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := func() uint64 { st := h.Stats(); return st.Accepted + st.RateLimited }
+	sent := 0
+	for step := 0; step < 40; step++ { // 2 s in steps of 50 ms, 10 updates a step
+		want := counted() + 10
+		for i := 0; i < 10; i++ {
+			s := tankAt(0, 0)
+			s.Time = float64(step) * 0.05
+			if err := c.Publish(tank, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sent += 10
+		poll.Until(t, 3*time.Second, "updates counted", func() bool { return counted() == want })
+		clk.Advance(50 * time.Millisecond)
+	}
+	actors := float64(DefaultMaxActorsPerPlayer)
+	most := uint64(DefaultUpdateBurstPerActor*actors + DefaultUpdateRatePerActor*actors*2)
+	st := h.Stats()
+	if st.Accepted > most || st.Accepted < most/2 {
+		t.Errorf("%d updates in 2 s: accepted %d, want at most %d (burst and rate) and at least half that", sent, st.Accepted, most)
+	}
+	if honest := 2 * 2 / deadreckon.DefaultMinInterval * actors; DefaultUpdateRatePerActor*actors < honest {
+		t.Errorf("the default rate %.0f/s is under an honest client's most, %.0f/s", DefaultUpdateRatePerActor*actors, honest)
+	}
+}

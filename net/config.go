@@ -97,11 +97,16 @@ const (
 	// -host" set for the Go runtime (runtime/debug.SetMemoryLimit) unless told
 	// otherwise: far above a host's needs, far below what a flood used to take.
 	DefaultMemoryLimit = 512 << 20
-	// DefaultUpdateRate is the sustained state updates per second a client may send
-	// (summed over its actors) before the excess is dropped.
-	DefaultUpdateRate = 240.0
-	// DefaultUpdateBurst is the token bucket depth for state updates.
-	DefaultUpdateBurst = 120.0
+	// DefaultUpdateRatePerActor is the sustained state updates per second a client
+	// may send for each actor it may own (MaxActorsPerPlayer) before the excess is
+	// dropped: twice what an honest publisher's budget lets one tank send on average
+	// (deadreckon's default budget is 2/MinInterval, 10 a second), so that the host
+	// relays to every observer no more than a small multiple of honest play.
+	DefaultUpdateRatePerActor = 20.0
+	// DefaultUpdateBurstPerActor is the token bucket depth for state updates, per
+	// actor a client may own: a second's worth, which holds a start's copies, an
+	// urgent correction and a heartbeat falling together.
+	DefaultUpdateBurstPerActor = 20.0
 	// DefaultControlRate is the sustained control messages per second per client.
 	DefaultControlRate = 20.0
 	// DefaultControlBurst is the token bucket depth for control messages.
@@ -225,8 +230,8 @@ type Limits struct {
 	GuessInterval   time.Duration
 	GlobalGuessRate float64
 	// UpdateRate and UpdateBurst set each client's state-update token bucket, updates
-	// per second and bucket depth. If zero, default to DefaultUpdateRate and
-	// DefaultUpdateBurst.
+	// per second and bucket depth. If zero, default to DefaultUpdateRatePerActor and
+	// DefaultUpdateBurstPerActor times MaxActorsPerPlayer (40 and 40 by default).
 	UpdateRate, UpdateBurst float64
 	// ControlRate and ControlBurst set each client's control-message token bucket. If
 	// zero, default to DefaultControlRate and DefaultControlBurst. A client that
@@ -268,8 +273,8 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.FloodRate, DefaultFloodRate)
 	orDefault(&l.HandshakeRate, DefaultHandshakeRate)
 	orDefault(&l.GlobalGuessRate, DefaultGlobalGuessRate)
-	orDefault(&l.UpdateRate, DefaultUpdateRate)
-	orDefault(&l.UpdateBurst, DefaultUpdateBurst)
+	orDefault(&l.UpdateRate, DefaultUpdateRatePerActor*float64(l.MaxActorsPerPlayer))
+	orDefault(&l.UpdateBurst, DefaultUpdateBurstPerActor*float64(l.MaxActorsPerPlayer))
 	orDefault(&l.ControlRate, DefaultControlRate)
 	orDefault(&l.ControlBurst, DefaultControlBurst)
 	orDefault(&l.MaxSpeed, DefaultMaxSpeed)
