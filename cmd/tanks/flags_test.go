@@ -124,7 +124,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-loss-burst", "Inf"}, "tanks: -loss-burst +Inf: give a mean run length of 0 or more packets"},
 		{[]string{"-loss", "1", "-loss-burst", "3"}, "tanks: -loss-burst 3 with -loss 1: every packet is lost already"},
 		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent: no such directory"},
-		{[]string{"-host", ":1", "-map", "atlantis"}, `tanks: -map "atlantis": give one of dunes, valley, or a map file NAME.json`},
+		{[]string{"-host", ":1", "-map", "atlantis"}, `tanks: -map "atlantis": give one of dunes, expanse, valley, or a map file NAME.json`},
 		{[]string{"-host", ":1", "-map", "/nonexistent/x.json"}, "tanks: -map /nonexistent/x.json: no such file"},
 		{[]string{"-map", "dunes"}, "tanks: -map applies to -host only"},
 		{[]string{"-list", "https://list.example"}, "tanks: -list https://list.example: registering with a list server needs -host"},
