@@ -97,9 +97,9 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string // the whole line "tanks: …" starts with this
 	}{
-		{[]string{"-bots", "1000"}, "tanks: -bots 1000: give 0 to 63 bots"},
-		{[]string{"-host", ":7777", "-bots", "100000"}, "tanks: -bots 100000: give 0 to 63 bots"},
-		{[]string{"-bots", "-1"}, "tanks: -bots -1: give 0 to 63 bots"},
+		{[]string{"-bots", "1000"}, "tanks: -bots 1000: give 0 to 511 bots"},
+		{[]string{"-host", ":7777", "-bots", "100000"}, "tanks: -bots 100000: give 0 to 511 bots"},
+		{[]string{"-bots", "-1"}, "tanks: -bots -1: give 0 to 511 bots"},
 		{[]string{"-loss", "NaN"}, "tanks: -loss NaN: give a fraction from 0 to 1"},
 		{[]string{"-loss", "1.5"}, "tanks: -loss 1.5: give a fraction from 0 to 1"},
 		{[]string{"-jitter", "500ms", "-lag", "10ms"}, "tanks: -jitter 500ms is larger than -lag 10ms"},

@@ -1,0 +1,93 @@
+package game
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
+)
+
+// largeMatch starts a match of n tanks (the player and n-1 bots) on the map for
+// large matches, every tank one peer's, spawned at once, on simulated time.
+func largeMatch(tb testing.TB, n int) (*gametest.Rig, *Match, *terrain.Map) {
+	tb.Helper()
+	mp, err := terrain.Load("../assets/maps/expanse.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rig := newRig(tb, gametest.Config{Seed: 1, Extent: mp.Size()[0] / 2,
+		Limits: net.Limits{MaxActorsPerPlayer: n, ControlBurst: float64(2 * n)}})
+	return rig, mustMatch(tb, Config{Map: mp, Bots: n - 1, Seed: 3}, join(tb, rig)), mp
+}
+
+// TestLargeMatch: a full match of MaxBots+1 tanks on expanse puts every tank on the
+// map, at least spawnClearance from every other and clear of every rock, and steps a
+// simulated second with all of them in it.
+func TestLargeMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("512 tanks")
+	}
+	const n = MaxBots + 1
+	rig, m, mp := largeMatch(t, n)
+	var snap Snapshot
+	m.Snapshot(&snap)
+	if len(snap.Tanks) != n {
+		t.Fatalf("%d tanks, want %d", len(snap.Tanks), n)
+	}
+	const slack = 1e-6
+	for i, a := range snap.Tanks {
+		pa := mgl64.Vec2{a.Position[0], a.Position[2]}
+		if !mp.Contains(pa[0], pa[1]) {
+			t.Errorf("%s spawned off the map at %v", a.Name, pa)
+		}
+		for _, o := range mp.Obstacles() {
+			if d := pa.Sub(mgl64.Vec2{o.X, o.Z}).Len(); d < o.Radius+spawnClearance/2-slack {
+				t.Errorf("%s spawned %.1f m from a rock of radius %.1f", a.Name, d, o.Radius)
+			}
+		}
+		for _, b := range snap.Tanks[i+1:] {
+			if d := pa.Sub(mgl64.Vec2{b.Position[0], b.Position[2]}).Len(); d < spawnClearance-slack {
+				t.Errorf("%s and %s spawned %.1f m apart, want at least %v", a.Name, b.Name, d, spawnClearance)
+			}
+		}
+	}
+	now := 0.0
+	for range 30 {
+		now += tick
+		rig.SetNow(now)
+		mustStep(t, m, now, physics.Input{Throttle: 1})
+	}
+	m.Snapshot(&snap)
+	if len(snap.Tanks) != n {
+		t.Errorf("%d tanks after a second, want %d", len(snap.Tanks), n)
+	}
+}
+
+// BenchmarkLargeMatch measures one tick of a peer that simulates and publishes every
+// tank of a match on expanse, the player's and the bots'.
+func BenchmarkLargeMatch(b *testing.B) {
+	for _, n := range []int{64, MaxBots + 1} {
+		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
+			rig, m, _ := largeMatch(b, n)
+			now := 0.0
+			for range 30 {
+				now += tick
+				rig.SetNow(now)
+				mustStep(b, m, now, physics.Input{Throttle: 1})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				now += tick
+				rig.SetNow(now)
+				mustStep(b, m, now, physics.Input{Throttle: 1})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/tick")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tank")
+		})
+	}
+}
