@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -11,9 +12,9 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// largeMatch starts a match of n tanks (the player and n-1 bots) on the map for
+// startLargeMatch starts a match of n tanks (the player and n-1 bots) on the map for
 // large matches, every tank one peer's, spawned at once, on simulated time.
-func largeMatch(tb testing.TB, n int) (*gametest.Rig, *Match, *terrain.Map) {
+func startLargeMatch(tb testing.TB, n int) (*gametest.Rig, *Match, *terrain.Map) {
 	tb.Helper()
 	mp, err := terrain.Load("../assets/maps/expanse.json")
 	if err != nil {
@@ -32,7 +33,7 @@ func TestLargeMatch(t *testing.T) {
 		t.Skip("512 tanks")
 	}
 	const n = MaxBots + 1
-	rig, m, mp := largeMatch(t, n)
+	rig, m, mp := startLargeMatch(t, n)
 	var snap Snapshot
 	m.Snapshot(&snap)
 	if len(snap.Tanks) != n {
@@ -65,6 +66,38 @@ func TestLargeMatch(t *testing.T) {
 	if len(snap.Tanks) != n {
 		t.Errorf("%d tanks after a second, want %d", len(snap.Tanks), n)
 	}
+
+	// The grid's answers are the scans': every tank's nearest other, and the tanks
+	// within a bot's sight, in order.
+	m.aims = m.aims[:0]
+	for _, tk := range m.tanks {
+		m.aims = append(m.aims, tk.view.Position)
+	}
+	if !m.near.index(m.tanks) {
+		t.Fatal("a match of 512 tanks is not indexed")
+	}
+	for _, tk := range m.tanks {
+		p := tk.view.Position
+		if got, want := m.nearestIndexed(tk, p), m.nearestScan(tk, p); got != want {
+			t.Errorf("tank %d: nearest other %v in the grid, %v by a scan", tk.id, got, want)
+		}
+		const sight = 140.0
+		var want []mgl64.Vec3
+		for _, q := range m.aims {
+			if q.Sub(p).Len() < sight {
+				want = append(want, q)
+			}
+		}
+		var got []mgl64.Vec3
+		for _, q := range m.appendNear(nil, true, p, sight) {
+			if q.Sub(p).Len() < sight {
+				got = append(got, q)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tank %d: %d tanks in sight in the grid, %d by a scan", tk.id, len(got), len(want))
+		}
+	}
 }
 
 // BenchmarkLargeMatch measures one tick of a peer that simulates and publishes every
@@ -72,7 +105,7 @@ func TestLargeMatch(t *testing.T) {
 func BenchmarkLargeMatch(b *testing.B) {
 	for _, n := range []int{64, MaxBots + 1} {
 		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
-			rig, m, _ := largeMatch(b, n)
+			rig, m, _ := startLargeMatch(b, n)
 			now := 0.0
 			for range 30 {
 				now += tick
