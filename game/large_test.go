@@ -6,34 +6,49 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
 	"github.com/treadline/treadline/terrain"
 )
 
 // startLargeMatch starts a match of n tanks (the player and n-1 bots) on the map for
-// large matches, every tank one peer's, spawned at once, on simulated time.
-func startLargeMatch(tb testing.TB, n int) (*gametest.Rig, *Match, *terrain.Map) {
+// large matches, every tank one peer's, spawned at once, on simulated time; with
+// combat, the host's referee places the spawns and the bots take teams 1 and 2.
+func startLargeMatch(tb testing.TB, n int, withCombat bool) (*gametest.Rig, *Match, *terrain.Map) {
 	tb.Helper()
 	mp, err := terrain.Load("../assets/maps/expanse.json")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rig := newRig(tb, gametest.Config{Seed: 1, Extent: mp.Size()[0] / 2,
-		Limits: net.Limits{MaxActorsPerPlayer: n, ControlBurst: float64(2 * n)}})
+	cfg := gametest.Config{Seed: 1, Extent: mp.Size()[0] / 2,
+		Limits: net.Limits{MaxActorsPerPlayer: n, ControlBurst: float64(2 * n)}}
+	if withCombat {
+		if cfg.Judge, err = referee.New(mp, combat.Rules{}, DeadReckoning().Reckon); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	rig := newRig(tb, cfg)
 	return rig, mustMatch(tb, Config{Map: mp, Bots: n - 1, Seed: 3}, join(tb, rig)), mp
 }
 
-// TestLargeMatch: a full match of MaxBots+1 tanks on expanse puts every tank on the
-// map, at least spawnClearance from every other and clear of every rock, and steps a
-// simulated second with all of them in it.
+// TestLargeMatch: a full match of MaxBots+1 tanks on expanse, with and without the
+// referee's spawn rule, puts every tank on the map, at least spawnClearance from every
+// other and clear of every rock, and steps a simulated second with all of them in it.
 func TestLargeMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("512 tanks")
 	}
+	for _, withCombat := range []bool{false, true} {
+		t.Run(fmt.Sprintf("combat=%v", withCombat), func(t *testing.T) { testLargeMatch(t, withCombat) })
+	}
+}
+
+func testLargeMatch(t *testing.T, withCombat bool) {
 	const n = MaxBots + 1
-	rig, m, mp := startLargeMatch(t, n)
+	rig, m, mp := startLargeMatch(t, n, withCombat)
 	var snap Snapshot
 	m.Snapshot(&snap)
 	if len(snap.Tanks) != n {
@@ -105,7 +120,7 @@ func TestLargeMatch(t *testing.T) {
 func BenchmarkLargeMatch(b *testing.B) {
 	for _, n := range []int{64, MaxBots + 1} {
 		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
-			rig, m, _ := startLargeMatch(b, n)
+			rig, m, _ := startLargeMatch(b, n, false)
 			now := 0.0
 			for range 30 {
 				now += tick
