@@ -185,6 +185,9 @@ func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics
 	return in
 }
 
+// Sight returns how far the bot notices other tanks, m: Drive looks at none farther.
+func (b *Driver) Sight() float64 { return b.cfg.Sight }
+
 // aim returns the world yaw the turret should turn to.
 func (b *Driver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3) float64 {
 	best, bestD := -1, b.cfg.Sight

@@ -113,7 +113,7 @@ func mainMenu(s *Settings, choose func(MenuMode), apply func(), find *FindConfig
 			commit: func() { s.Last.HostPort = atoiOr(port, -1); apply() }},
 		{label: "Passphrase", kind: itemText, text: &s.Last.HostPass, secret: true, commit: apply},
 		{label: "Bots", kind: itemChoice, value: func() string { return strconv.Itoa(s.Last.HostBots) },
-			change: func(st int) { s.Last.HostBots = stepInt(s.Last.HostBots, st, 0, 63); apply() }},
+			change: func(st int) { s.Last.HostBots = stepInt(s.Last.HostBots, st, 0, game.MaxBots); apply() }},
 		{label: "Start hosting", act: func() {
 			s.Last.HostPort = atoiOr(port, -1)
 			choose(MenuHost)

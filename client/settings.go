@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/render"
 )
@@ -165,7 +166,7 @@ func (s *Settings) Normalize() {
 	if s.Last.HostPort <= 0 || s.Last.HostPort > 65535 {
 		s.Last.HostPort = DefaultHostPort
 	}
-	if s.Last.HostBots < 0 || s.Last.HostBots > 63 {
+	if s.Last.HostBots < 0 || s.Last.HostBots > game.MaxBots {
 		s.Last.HostBots = DefaultHostBots
 	}
 }

@@ -1,6 +1,7 @@
 package game
 
-// MaxBots is the most bots one match runs. With the player's tank that makes 64
-// tanks: more crowd the map's spawn pads so that tanks appear inside each other, and
-// the host's per-player actor limit and the relay's fan-out grow with every one.
-const MaxBots = 63
+// MaxBots is the most bots one match runs. With the player's tank that makes 512
+// tanks, the scoreboard's limit (wire.MaxScoreLines): a map made for that many
+// (assets/maps/expanse: 2 km, 32 spawn places) gives every one of them a place;
+// on a small map the later ones spawn on the rings around the pads and crowd it.
+const MaxBots = 511

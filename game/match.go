@@ -54,6 +54,10 @@ type Match struct {
 	self   *tank            // the player's tank, or nil
 	events []net.Event      // reused Poll buffer
 	aims   []mgl64.Vec3     // reused: displayed positions, for bots' turrets
+	seen   []mgl64.Vec3     // reused: the positions one bot may notice
+	near   tankIndex        // the tanks by shown position, in a large match
+	// indexed reports whether near holds this tick's positions (for publish).
+	indexed bool
 	// enemyAt is reused: the enemies' positions, for a respawn's choice of pad.
 	enemyAt []mgl64.Vec3
 	free    []*tank     // removed remote tanks, reused for new ones
@@ -615,13 +619,15 @@ func (m *Match) behave(now, dt float64) {
 	for _, t := range m.tanks {
 		m.aims = append(m.aims, t.view.Position)
 	}
+	large := m.near.index(m.tanks)
 	for _, t := range m.tanks {
 		if !t.local {
 			continue
 		}
 		pose := t.body.Pose()
 		if t.bot != nil {
-			t.body.SetInput(t.bot.Drive(now, pose, m.aims))
+			m.seen = m.appendNear(m.seen[:0], large, pose.Position, t.bot.Sight())
+			t.body.SetInput(t.bot.Drive(now, pose, m.seen))
 		}
 		if m.combat != nil {
 			t.body.SetInput(m.aim(t, now, pose, t.body.Input()))
@@ -657,6 +663,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 
 // publish runs every local tank's publisher on this tick's pose.
 func (m *Match) publish(now float64) {
+	m.indexed = m.near.index(m.tanks)
 	for _, t := range m.tanks {
 		if !t.local || t.spawnFailed {
 			continue
@@ -689,6 +696,7 @@ func (m *Match) publish(now float64) {
 			m.log.Debug("publish", "actor", t.id, "err", err)
 		}
 	}
+	m.indexed = false
 }
 
 // capLen returns v scaled down to length max when it is longer.
@@ -700,8 +708,16 @@ func capLen(v mgl64.Vec3, max float64) mgl64.Vec3 {
 }
 
 // nearestOther returns the distance from p to the nearest tank other than t, m, or 0
-// (unknown) when t is alone.
+// (unknown) when t is alone. In a large match it looks in the index publish built.
 func (m *Match) nearestOther(t *tank, p mgl64.Vec3) float64 {
+	if m.indexed {
+		return m.nearestIndexed(t, p)
+	}
+	return m.nearestScan(t, p)
+}
+
+// nearestScan is nearestOther by a scan of every tank.
+func (m *Match) nearestScan(t *tank, p mgl64.Vec3) float64 {
 	best := math.Inf(1)
 	for _, u := range m.tanks {
 		if u != t {

@@ -29,7 +29,7 @@ const (
 // in the match (nil before). When the chosen pad is not free, it takes the first free
 // place on the rings around it (around a random pad without combat). A place is free
 // when no tank this peer knows of, friend or foe, is within spawnClearance and no rock
-// covers it. Only when nowhere is free (never with MaxBots tanks on a map with pads)
+// covers it. Only when nowhere is free (never with 64 tanks on a map with pads, nor with 512 on expanse)
 // does it take the place with the most room.
 func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw float64) {
 	pads := m.terr.Spawns()

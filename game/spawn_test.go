@@ -19,9 +19,10 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// TestSpawnsNeverOverlap: a full match (the player and MaxBots bots) on the shipped
-// map, and on a small generated one, puts every tank at least spawnClearance from
-// every other, none inside a rock, all on the map; a respawn keeps the rule.
+// TestSpawnsNeverOverlap: a match of 64 tanks (the player and 63 bots) on the shipped
+// valley, and on a small generated map, puts every tank at least spawnClearance from
+// every other, none inside a rock, all on the map; a respawn keeps the rule. A full
+// match of 512 is expanse's (TestLargeMatch).
 func TestSpawnsNeverOverlap(t *testing.T) {
 	valley, err := terrain.Load("../assets/maps/valley.json")
 	if err != nil {
@@ -30,14 +31,15 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 	for name, mp := range map[string]*terrain.Map{"valley": valley, "small": testmaps.Small(t)} {
 		t.Run(name, func(t *testing.T) {
 			// One peer owns every tank of a full match, and spawns them all at once.
-			rig := newRig(t, gametest.Config{Limits: net.Limits{MaxActorsPerPlayer: MaxBots + 1,
-				ControlBurst: 2 * (MaxBots + 1)}})
-			m := mustMatch(t, Config{Map: mp, Bots: MaxBots, Seed: 3}, join(t, rig))
+			const bots = 63
+			rig := newRig(t, gametest.Config{Limits: net.Limits{MaxActorsPerPlayer: bots + 1,
+				ControlBurst: 2 * (bots + 1)}})
+			m := mustMatch(t, Config{Map: mp, Bots: bots, Seed: 3}, join(t, rig))
 			m.Respawn()
 			var snap Snapshot
 			m.Snapshot(&snap)
-			if len(snap.Tanks) != MaxBots+1 {
-				t.Fatalf("%d tanks, want %d", len(snap.Tanks), MaxBots+1)
+			if len(snap.Tanks) != bots+1 {
+				t.Fatalf("%d tanks, want %d", len(snap.Tanks), bots+1)
 			}
 			const slack = 1e-6
 			for i, a := range snap.Tanks {

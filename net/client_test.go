@@ -91,9 +91,9 @@ func TestClientCallsAfterClose(t *testing.T) {
 func TestClientConcurrentCalls(t *testing.T) {
 	checkNoLeaks(t)
 	clk := &manualClock{}
-	// A bucket deep enough that no update of the test is rate-limited, and a tank for
-	// each worker.
-	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{UpdateBurst: 1e6, ControlBurst: 1e6, MaxActorsPerPlayer: 8}})
+	// Buckets deep enough that no update or chat line of the test is rate-limited, and
+	// a tank for each worker.
+	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{UpdateBurst: 1e6, ControlBurst: 1e6, ChatBurst: 1e6, MaxActorsPerPlayer: 8}})
 	watcher := h.Local()
 	// Over the pipe, which loses no datagram, so that every update is counted.
 	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})

@@ -111,6 +111,11 @@ const (
 	DefaultControlRate = 20.0
 	// DefaultControlBurst is the token bucket depth for control messages.
 	DefaultControlBurst = 40.0
+	// DefaultChatRate is the sustained chat lines per second per player: the host
+	// sends each line to every player, so in a match of 512 one line costs 512 frames.
+	DefaultChatRate = 1.0
+	// DefaultChatBurst is the token bucket depth for chat lines.
+	DefaultChatBurst = 5.0
 	// DefaultTimeout is how long a client may stay silent before the host drops it.
 	// Clients send a clock probe every DefaultSyncInterval, so only a dead or cut-off
 	// client stays silent this long.
@@ -237,6 +242,10 @@ type Limits struct {
 	// zero, default to DefaultControlRate and DefaultControlBurst. A client that
 	// overruns it is disconnected.
 	ControlRate, ControlBurst float64
+	// ChatRate and ChatBurst set each player's chat token bucket: a line past it is
+	// dropped (and counted in HostStats.RateLimited), not passed on. If zero, default
+	// to DefaultChatRate and DefaultChatBurst.
+	ChatRate, ChatBurst float64
 	// Timeout is the silence, on the host's Clock, after which a client is dropped.
 	// If zero, defaults to DefaultTimeout.
 	Timeout time.Duration
@@ -277,6 +286,8 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.UpdateBurst, DefaultUpdateBurstPerActor*float64(l.MaxActorsPerPlayer))
 	orDefault(&l.ControlRate, DefaultControlRate)
 	orDefault(&l.ControlBurst, DefaultControlBurst)
+	orDefault(&l.ChatRate, DefaultChatRate)
+	orDefault(&l.ChatBurst, DefaultChatBurst)
 	orDefault(&l.MaxSpeed, DefaultMaxSpeed)
 	orDefault(&l.MaxAcceleration, DefaultMaxAcceleration)
 	orDefault(&l.MaxTurnRate, DefaultMaxTurnRate)
@@ -314,6 +325,7 @@ func (l Limits) validate() error {
 		return errors.New("limits: HandshakeTimeout under 10 ms, FloodFor under 1 s or GuessInterval not positive")
 	}
 	for _, v := range []float64{l.FloodRate, l.HandshakeRate, l.GlobalGuessRate, l.UpdateRate, l.UpdateBurst, l.ControlRate, l.ControlBurst,
+		l.ChatRate, l.ChatBurst,
 		l.MaxSpeed, l.MaxAcceleration, l.MaxTurnRate,
 		l.MaxArticulationRate, l.HeightRange, l.PositionSlack, l.TurnSlack} {
 		if !(v > 0) || math.IsInf(v, 0) {

@@ -50,7 +50,7 @@ type HostStats struct {
 	// Superseded counts updates dropped because they came from where their owner asked
 	// to spawn, before it learned that the judge placed the tank elsewhere.
 	Superseded uint64
-	// RateLimited counts updates dropped by a client's token bucket.
+	// RateLimited counts updates and chat lines dropped by a client's token buckets.
 	RateLimited uint64
 	// Invalid counts updates and spawns refused by validation (non-finite, off the
 	// map, implausible speed, acceleration, turn rate or step, bad timestamp).

@@ -125,3 +125,45 @@ func TestJoinLocalIsDeterministic(t *testing.T) {
 		t.Errorf("two runs delivered differently:\n%v\n%v", first, second)
 	}
 }
+
+// TestChatRate: the host passes on a player's chat lines up to its chat bucket,
+// ChatBurst at once and ChatRate a second after, and drops the rest.
+func TestChatRate(t *testing.T) {
+	clk := &manualClock{}
+	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
+		Limits: Limits{IdleKick: -1, ChatRate: 1, ChatBurst: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	a := joinLocal(t, h, LocalConfig{Name: "a"})
+	b := joinLocal(t, h, LocalConfig{Name: "b"})
+	chats := func() int {
+		h.Settle()
+		n := 0
+		for _, ev := range b.Poll(nil) {
+			if ev.Kind == EventChat {
+				n++
+			}
+		}
+		return n
+	}
+	for range 10 {
+		if err := a.Chat("gg"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := chats(); n != 3 {
+		t.Errorf("10 lines at once: %d passed on, want ChatBurst 3", n)
+	}
+	clk.Advance(time.Second)
+	for range 10 {
+		a.Chat("gg")
+	}
+	if n := chats(); n != 1 {
+		t.Errorf("10 lines a second later: %d passed on, want ChatRate 1", n)
+	}
+	if st := h.Stats(); st.RateLimited != 16 {
+		t.Errorf("%d rate limited, want 16", st.RateLimited)
+	}
+}

@@ -232,6 +232,10 @@ func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
 		}
 		m.despawn(a, wire.DespawnRemoved)
 	case *wire.Chat:
+		if !p.chat.Take(now) {
+			m.stats.RateLimited++
+			return
+		}
 		m.broadcast(&wire.Chat{From: p.id, Text: msg.Text})
 	case *wire.Leave:
 		m.drop(p, codeNormal, "left", wire.LeaveQuit)

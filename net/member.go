@@ -68,6 +68,7 @@ type member struct {
 	flood       admission.FloodGuard
 	updates     rate.Bucket
 	control     rate.Bucket
+	chat        rate.Bucket              // chat lines passed on (Limits.ChatRate)
 	spawns      rate.Bucket              // the spawn budget (Limits.RespawnInterval)
 	owned       []*hostActor             // the member's actors
 	lastRelay   map[wire.ActorID]float64 // thinning: last relay time per actor
@@ -91,6 +92,7 @@ func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now floa
 		flood:       admission.NewFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
 		updates:     rate.NewBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
 		control:     rate.NewBucket(h.lim.ControlRate, h.lim.ControlBurst, now),
+		chat:        rate.NewBucket(h.lim.ChatRate, h.lim.ChatBurst, now),
 		spawns:      spawnBudget(&h.lim, now),
 		lastRelay:   map[wire.ActorID]float64{},
 		out:         outbox{signal: make(chan struct{}, 1)},

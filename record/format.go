@@ -18,6 +18,12 @@ const Magic = "TREADREC"
 // inside the records is wire.Version, stored beside it.
 const FormatVersion uint8 = 1
 
+// MinProtocol is the oldest wire protocol version whose recordings this package
+// reads. Version 3 reads every message of version 2 as it was (it only adds u16
+// counts to a scoreboard of more than 255 lines), so a recording of version 2 reads
+// as if written with version 3.
+const MinProtocol uint8 = 2
+
 // Sizes and limits of the layout, in bytes.
 const (
 	// headerFixed is the header before the metadata: magic, format, protocol and the

@@ -62,6 +62,8 @@ type Reader struct {
 	zr     io.ReadCloser
 	stored []byte
 	state  []wire.Update
+	proto  uint8  // the recording's protocol version
+	msg    []byte // reused: a message of an older protocol, restamped
 }
 
 // Open opens the recording at path and reads its header. It refuses a file that is
@@ -101,9 +103,10 @@ func (r *Reader) readHeader() error {
 		return fmt.Errorf("record: header: %w", io.ErrUnexpectedEOF)
 	}
 	format, proto := fixed[len(Magic)], fixed[len(Magic)+1]
-	if format != FormatVersion || proto != wire.Version {
+	if format != FormatVersion || proto < MinProtocol || proto > wire.Version {
 		return &VersionError{Format: format, Protocol: proto}
 	}
+	r.proto = proto
 	size := binary.BigEndian.Uint32(fixed[len(Magic)+2:])
 	if size > MaxMetaSize {
 		return fmt.Errorf("record: metadata of %d bytes, limit %d: %w", size, MaxMetaSize, ErrDamaged)
@@ -267,7 +270,7 @@ func (r *Reader) decode(rec *Record, raw rawRecord) error {
 	b := raw.body
 	switch raw.kind {
 	case KindMessage:
-		return decodeMessage(rec, b)
+		return decodeMessage(rec, r.restamp(b))
 	case KindState, KindSent:
 		return r.decodeState(rec, raw.kind, b)
 	case KindTruthKey:
@@ -282,6 +285,17 @@ func (r *Reader) decode(rec *Record, raw rawRecord) error {
 		return decodeJoin(rec, b)
 	}
 	return fmt.Errorf("unknown record kind %v: %w", raw.kind, ErrDamaged)
+}
+
+// restamp returns wire message b of a recording of an older protocol (MinProtocol and
+// on) with this program's version byte, in a buffer the next call reuses; b itself
+// when it is of this version.
+func (r *Reader) restamp(b []byte) []byte {
+	if r.proto == wire.Version || len(b) == 0 || b[0] != r.proto {
+		return b
+	}
+	r.msg = append(append(r.msg[:0], wire.Version), b[1:]...)
+	return r.msg
 }
 
 // decodeMessage decodes a recorded wire message, which must fill the record.
@@ -374,7 +388,7 @@ func decodeJoin(rec *Record, b []byte) error {
 
 // decodeUpdate decodes a one-update StateBatch into rec.Update.
 func (r *Reader) decodeUpdate(rec *Record, b []byte) error {
-	out, rejected, err := wire.DecodeBatch(r.state[:0], b)
+	out, rejected, err := wire.DecodeBatch(r.state[:0], r.restamp(b))
 	r.state = out
 	if err != nil {
 		return err

@@ -438,3 +438,32 @@ func TestClock(t *testing.T) {
 		}
 	}
 }
+
+// TestReadsOlderProtocol reads the shipped recording, written with protocol
+// MinProtocol (its header and every message's header say so), to its end.
+func TestReadsOlderProtocol(t *testing.T) {
+	r, err := Open("../assets/recordings/practice-7-bots.tread")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if p := r.Meta().Protocol; p != MinProtocol {
+		t.Skipf("the shipped recording speaks protocol %d, not MinProtocol %d", p, MinProtocol)
+	}
+	var rec Record
+	messages, scores := 0, 0
+	for r.Next(&rec) {
+		if rec.Kind == KindMessage {
+			messages++
+			if _, ok := rec.Message.(*wire.Scores); ok {
+				scores++
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatalf("after %d messages: %v", messages, err)
+	}
+	if scores == 0 {
+		t.Errorf("%d messages, no scores among them", messages)
+	}
+}

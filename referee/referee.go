@@ -56,9 +56,11 @@ type refTank struct {
 }
 
 // DefaultMaxPlayers bounds the players the referee remembers (and the scoreboard's
-// lines): beyond it, the players who left longest ago are forgotten. It is above any
-// match's capacity (net's MaxPlayers, plus the host's bots).
-const DefaultMaxPlayers = 256
+// lines, of which the best wire.MaxScoreLines travel): beyond it, the players who
+// left longest ago are forgotten. It is twice the largest match, 512 tanks (net's
+// MaxPlayers plus the host's bots), so that the players of one match are never
+// forgotten for those who left.
+const DefaultMaxPlayers = 2 * wire.MaxScoreLines
 
 // Referee applies a match's rules of combat on the host: the only place damage is
 // done. It implements net.Judge, the one way the host's run loop reaches it: it hears

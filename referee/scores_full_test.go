@@ -10,13 +10,13 @@ import (
 	"github.com/treadline/treadline/net/wire"
 )
 
-// TestFullMatchScoreboard fills a match to the 64-tank maximum with names of the
+// TestFullMatchScoreboard fills a match to the 512-tank maximum with names of the
 // longest allowed length: the referee's scoreboard goes out in frames that all fit
-// the stream's limit, and a peer puts the 64 lines back together.
+// the stream's limit, and a peer puts the 512 lines back together.
 func TestFullMatchScoreboard(t *testing.T) {
 	f, r := refereeFight(t, combat.Rules{NoArmour: true, Damage: 60, ScoreLimit: 5})
 	for id := uint32(3); id <= wire.MaxScoreLines; id++ {
-		name := fmt.Sprintf("%02d", id) + strings.Repeat("ж", (wire.MaxNameLen-2)/2)
+		name := fmt.Sprintf("%04d", id) + strings.Repeat("ж", (wire.MaxNameLen-4)/2)
 		r.Spawned(id, id, name, int(id%4), f.target, 0)
 	}
 	var stream []byte

@@ -517,10 +517,12 @@ func combatScoreRows(snap *game.Snapshot) [][]string {
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		self = snap.Tanks[snap.Self].Name
 	}
+	mine := -1
 	for _, s := range cv.Scores {
 		name := s.Name
 		if name == self {
 			name += " (you)"
+			mine = len(rows)
 		}
 		team := "-"
 		if s.Team != 0 {
@@ -528,5 +530,6 @@ func combatScoreRows(snap *game.Snapshot) [][]string {
 		}
 		rows = append(rows, []string{name, team, fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths)})
 	}
+	rows, _ = clipRows(rows, mine)
 	return rows
 }

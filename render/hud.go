@@ -499,6 +499,7 @@ func scoresRows(snap *game.Snapshot) [][]string {
 		return ta.Name < tb.Name
 	})
 	rows := [][]string{{fmt.Sprintf("Players (%d)", len(snap.Tanks)), "team", "tank", "last update"}, {"", "", "", ""}}
+	mine := -1
 	for _, i := range idx {
 		t := &snap.Tanks[i]
 		where, age := "remote", fmt.Sprintf("%.2f s ago", t.UpdateAge)
@@ -511,9 +512,11 @@ func scoresRows(snap *game.Snapshot) [][]string {
 		name := t.Name
 		if i == snap.Self {
 			name += " (you)"
+			mine = len(rows)
 		}
 		rows = append(rows, []string{name, fmt.Sprint(t.Team), where, age})
 	}
+	rows, _ = clipRows(rows, mine)
 	return rows
 }
 

@@ -120,7 +120,28 @@ func resultsRows(scores []combat.Score, self string) (rows [][]string, mine int)
 		}
 		rows = append(rows, []string{name, team, fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths), fmt.Sprint(s.Hits), accuracy(s)})
 	}
-	return rows, mine
+	return clipRows(rows, mine)
+}
+
+// maxTableLines is the most player lines a table of players shows: a match of up to
+// 512 tanks would run off the screen.
+const maxTableLines = 24
+
+// clipRows cuts rows (a header, a gap, then one line per player) to maxTableLines
+// player lines, keeps line mine (−1: none) below them when it falls past them, and
+// ends with a line counting the players left out. It returns the rows and mine's index
+// among them.
+func clipRows(rows [][]string, mine int) ([][]string, int) {
+	const head = 2
+	if len(rows)-head <= maxTableLines {
+		return rows, mine
+	}
+	out := rows[: head+maxTableLines : head+maxTableLines]
+	if mine >= len(out) {
+		out = append(out, rows[mine])
+		mine = len(out) - 1
+	}
+	return append(out, []string{fmt.Sprintf("and %d more", len(rows)-len(out))}), mine
 }
 
 // update shows the results over a w×h picture while snap's round is over.

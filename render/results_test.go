@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,5 +74,25 @@ func TestResultsScreenDrawn(t *testing.T) {
 	}
 	if diffPixels(with, without) < 5000 {
 		t.Errorf("the results changed only %d pixels", diffPixels(with, without))
+	}
+}
+
+// TestClipRows: a full match's table shows maxTableLines players, the player's own
+// line below them when it ranks lower, and how many more there are.
+func TestClipRows(t *testing.T) {
+	var scores []combat.Score
+	for i := range 512 {
+		scores = append(scores, combat.Score{Name: fmt.Sprintf("tank-%d", i), Kills: 512 - i})
+	}
+	rows, mine := resultsRows(scores, "tank-300")
+	if len(rows) != 2+maxTableLines+2 || mine != 2+maxTableLines || rows[mine][0] != "tank-300 (you)" {
+		t.Fatalf("%d rows, own line %d %q; want %d rows, own line %d", len(rows), mine, rows[mine][0], 2+maxTableLines+2, 2+maxTableLines)
+	}
+	if last := rows[len(rows)-1][0]; last != fmt.Sprintf("and %d more", 512-maxTableLines-1) {
+		t.Errorf("last row %q", last)
+	}
+	rows, mine = resultsRows(scores, "tank-3")
+	if len(rows) != 2+maxTableLines+1 || mine != 5 {
+		t.Errorf("a player among the best: %d rows, own line %d; want %d and 5", len(rows), mine, 2+maxTableLines+1)
 	}
 }

@@ -82,6 +82,7 @@ func newDunes(cfg GenerateConfig) *dunes {
 		p := pad{x: c[0]*s + (d.rng.Float64()*2-1)*0.015*s, z: c[1]*s + (d.rng.Float64()*2-1)*0.015*s, r: dunePadRadius * k}
 		d.pads = append(d.pads, p)
 	}
+	d.pads = morePads(d.pads, cfg, dunePadRadius*k, func(float64, float64) bool { return false })
 	for i := range d.pads {
 		d.pads[i].level = d.unpadded(d.pads[i].x, d.pads[i].z)
 	}

@@ -17,6 +17,10 @@ const (
 	DefaultSamples = 257
 	// DefaultName is the name recorded for a generated map.
 	DefaultName = "valley"
+	// DefaultPads is the number of spawn pads of a generated map: one near each corner.
+	DefaultPads = 4
+	// MaxPads is the most spawn pads Generate places.
+	MaxPads = 64
 	// MinGenerateSamples is the fewest samples per side Generate accepts.
 	MinGenerateSamples = 9
 	// MaxSize is the largest map side Generate accepts, m.
@@ -41,6 +45,11 @@ type GenerateConfig struct {
 	ChunkCells int
 	// Style is the map's character. The zero value is StyleValley.
 	Style Style
+	// Pads is the number of flat spawn pads, with two spawn points each, from
+	// DefaultPads to MaxPads: one near each corner, and the rest spread over the map
+	// (clear of a valley's ridge) as far from one another as they fit. If zero,
+	// defaults to DefaultPads.
+	Pads int
 }
 
 // field is one style of generated map: its heights and what stands on it.
@@ -56,9 +65,10 @@ type field interface {
 // Generate builds a map procedurally and deterministically, in the style cfg.Style
 // names. A valley (StyleValley) has rolling hills over fractal noise; a ridge across
 // the north with a long even climb (about 16°) on its south face and a cliff of about
-// 12 m on its north face (a ledge for clamping tests); a wide flat valley floor; four
-// flat spawn pads with two spawn points each; a low rim along the border; and rocks on
-// gentle ground away from the pads. Dunes (StyleDunes) are described at StyleDunes.
+// 12 m on its north face (a ledge for clamping tests); a wide flat valley floor;
+// cfg.Pads flat spawn pads (four near the corners, any more spread between them) with
+// two spawn points each; a low rim along the border; and rocks on gentle ground away
+// from the pads. Dunes (StyleDunes) are described at StyleDunes.
 // Horizontal features scale with Size. Heights are quantized to 16 bits exactly as the PNG
 // stores them, so saving and loading the result gives the same map. The result is a
 // pure function of cfg (on a given architecture: Go may fuse floating-point
@@ -75,6 +85,12 @@ func Generate(cfg GenerateConfig) (*Map, error) {
 	}
 	if cfg.ChunkCells == 0 {
 		cfg.ChunkCells = DefaultChunkCells
+	}
+	if cfg.Pads == 0 {
+		cfg.Pads = DefaultPads
+	}
+	if cfg.Pads < DefaultPads || cfg.Pads > MaxPads {
+		return nil, fmt.Errorf("generate: %w: %d spawn pads, want %d…%d", ErrInvalidMap, cfg.Pads, DefaultPads, MaxPads)
 	}
 	if !(cfg.Size > 0) || cfg.Size > MaxSize {
 		return nil, fmt.Errorf("generate: %w: size %g m, want 0 < size ≤ %g", ErrInvalidMap, cfg.Size, MaxSize)
@@ -221,10 +237,47 @@ func newGenerator(cfg GenerateConfig) *generator {
 		x, z := c[0]*s+jit(0.015), c[1]*s+jit(0.015)
 		g.pads = append(g.pads, pad{x: x, z: z, r: padRadius * k})
 	}
+	// More pads stay off the ridge, its climb and its run-out, with a pad's blend.
+	keep := (padRadius + padBlend) * k
+	g.pads = morePads(g.pads, cfg, padRadius*k, func(x, z float64) bool {
+		if x < g.ridgeX0-keep || x > g.ridgeX1+keep {
+			return false
+		}
+		d := z - g.ridgeLine(x)
+		return d > -(cliffWidth+ridgeBackRun*k+keep) && d < ridgeClimb*k+keep
+	})
 	for i := range g.pads {
 		g.pads[i].level = g.unpadded(g.pads[i].x, g.pads[i].z)
 	}
 	return g
+}
+
+// morePads adds pads of radius r to pads until there are cfg.Pads, each at a random
+// place within 0.4 × Size of the middle where avoid does not hold, as far from the
+// other pads as the map leaves room for: the distance a pad keeps starts at
+// 0.9 × Size / √Pads and shrinks by 5% every 200 places refused. Its random numbers
+// are its own, so a map of DefaultPads is the same as before pads could be added.
+func morePads(pads []pad, cfg GenerateConfig, r float64, avoid func(x, z float64) bool) []pad {
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x70616473))
+	s := cfg.Size
+	sep := 0.9 * s / math.Sqrt(float64(cfg.Pads))
+	for tries := 1; len(pads) < cfg.Pads; tries++ {
+		if tries%200 == 0 {
+			sep *= 0.95
+		}
+		x, z := (rng.Float64()*2-1)*0.4*s, (rng.Float64()*2-1)*0.4*s
+		if avoid(x, z) {
+			continue
+		}
+		free := true
+		for _, p := range pads {
+			free = free && math.Hypot(x-p.x, z-p.z) >= sep
+		}
+		if free {
+			pads = append(pads, pad{x: x, z: z, r: r})
+		}
+	}
+	return pads
 }
 
 // height is the final height at (x, z), m.

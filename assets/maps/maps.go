@@ -8,8 +8,10 @@
 //
 //   - valley: hills, a ridge with a long climb and a ledge, a wide valley floor.
 //   - dunes: open desert, rows of dunes with saddles and flat pans between them.
+//   - expanse: a valley of 2 × 2 km with sixteen spawn pads, for matches of up to
+//     512 tanks.
 //
-// Both were made by cmd/mapgen; its doc gives the command lines.
+// All were made by cmd/mapgen; its doc gives the command lines.
 //
 //	mp, err := maps.Library{Dirs: []string{"mymaps"}}.Load("dunes")
 package maps

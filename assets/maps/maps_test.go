@@ -14,7 +14,7 @@ import (
 // TestShippedMaps: the shipped maps load from the program itself, wherever it runs.
 func TestShippedMaps(t *testing.T) {
 	t.Chdir(t.TempDir()) // nothing of the repository around
-	for _, name := range []string{"valley", "dunes"} {
+	for _, name := range []string{"valley", "dunes", "expanse"} {
 		mp, err := Library{}.Load(name)
 		if err != nil {
 			t.Fatalf("shipped map %q: %v", name, err)
@@ -42,8 +42,8 @@ func TestLibraryDirs(t *testing.T) {
 		}
 	}
 	lib := Library{Dirs: []string{dir}}
-	if got := fmt.Sprint(lib.Names()); got != "[dunes hills valley]" {
-		t.Errorf("names %s, want [dunes hills valley]", got)
+	if got := fmt.Sprint(lib.Names()); got != "[dunes expanse hills valley]" {
+		t.Errorf("names %s, want [dunes expanse hills valley]", got)
 	}
 	for _, c := range []struct {
 		arg  string
@@ -69,7 +69,7 @@ func TestLibraryDirs(t *testing.T) {
 		}
 	}
 	_, err := lib.Load("nowhere")
-	if !errors.Is(err, ErrNoMap) || !strings.Contains(err.Error(), "dunes, hills, valley") {
+	if !errors.Is(err, ErrNoMap) || !strings.Contains(err.Error(), "dunes, expanse, hills, valley") {
 		t.Errorf("a missing map: %v, want ErrNoMap naming the maps there are", err)
 	}
 }
@@ -96,5 +96,5 @@ func TestLoadMissing(t *testing.T) {
 
 func ExampleLibrary_Names() {
 	fmt.Println(Library{}.Names())
-	// Output: [dunes valley]
+	// Output: [dunes expanse valley]
 }

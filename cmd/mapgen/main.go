@@ -4,6 +4,7 @@
 //
 //	go run ./cmd/mapgen -seed 7 -size 512 -samples 257 -out assets/maps/valley
 //	go run ./cmd/mapgen -style dunes -seed 11 -size 512 -samples 257 -out assets/maps/dunes
+//	go run ./cmd/mapgen -seed 23 -size 2048 -samples 513 -pads 16 -out assets/maps/expanse
 //
 // which write assets/maps/NAME.png (16-bit grayscale) and assets/maps/NAME.json.
 package main
@@ -32,6 +33,7 @@ func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Samples, "samples", terrain.DefaultSamples, fmt.Sprintf("height samples per side, %d..%d", terrain.MinGenerateSamples, terrain.MaxSamples))
 	fs.StringVar(&cfg.Name, "name", "", "map name recorded in the sidecar (default: the base name of -out)")
 	fs.TextVar(&cfg.Style, "style", terrain.StyleValley, "the map's character: valley (hills, a ridge, a valley floor) or dunes (open desert)")
+	fs.IntVar(&cfg.Pads, "pads", terrain.DefaultPads, fmt.Sprintf("spawn pads, two spawn points each, %d..%d", terrain.DefaultPads, terrain.MaxPads))
 	fs.StringVar(&out, "out", "", "output path without extension; writes OUT.png and OUT.json")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
@@ -41,6 +43,8 @@ func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("out", "is required: give the output path without extension, for example -out assets/maps/hills")
 	case !(cfg.Size > 0) || cfg.Size > terrain.MaxSize || math.IsInf(cfg.Size, 0):
 		return cli.Usagef("size", "%v: give a side above 0 and at most %g m", cfg.Size, terrain.MaxSize)
+	case cfg.Pads < terrain.DefaultPads || cfg.Pads > terrain.MaxPads:
+		return cli.Usagef("pads", "%d: give %d to %d spawn pads", cfg.Pads, terrain.DefaultPads, terrain.MaxPads)
 	case cfg.Samples < terrain.MinGenerateSamples || cfg.Samples > terrain.MaxSamples:
 		return cli.Usagef("samples", "%d: give %d to %d samples per side", cfg.Samples, terrain.MinGenerateSamples, terrain.MaxSamples)
 	}

@@ -57,6 +57,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-out", "/nonexistent/m"}, "mapgen: -out /nonexistent/m.png: directory /nonexistent does not exist"},
 		{[]string{"-out", "m", "-size", "NaN"}, "mapgen: -size NaN: give a side above 0"},
 		{[]string{"-out", "m", "-samples", "3"}, "mapgen: -samples 3: give 9 to 4097"},
+		{[]string{"-out", "m", "-pads", "3"}, "mapgen: -pads 3: give 4 to 64 spawn pads"},
 		{[]string{"-out", "m", "stray"}, `mapgen: unexpected argument "stray"`},
 	} {
 		err := run(context.Background(), c.args, io.Discard, io.Discard)

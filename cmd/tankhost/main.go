@@ -2,7 +2,7 @@
 // through a match on the host's own peer, relays every player's tanks, logs with slog,
 // and stops cleanly on SIGINT or SIGTERM. It needs no display and no cgo.
 //
-//	tankhost -listen :7777 [-pass secret] [-bots 4] [-map valley|dunes|FILE.json] [-maps DIR]
+//	tankhost -listen :7777 [-pass secret] [-bots 4] [-map valley|dunes|expanse|FILE.json] [-maps DIR]
 //	         [-metrics :9100] [-agones [-self-allocate] [-agones-health 2s]] [-idle 2m]
 //	         [-rounds 1] [-round-time 10m] [-identity FILE] [-new-identity] [-record DIR]
 //	         [-lan all|off|IFACE,…] [-list URL[,URL…]]

@@ -154,8 +154,8 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string // the line "tankhost: …" starts with this
 	}{
-		{[]string{"-bots", "100000"}, "tankhost: -bots 100000: give 0 to 63 bots"},
-		{[]string{"-bots", "-1"}, "tankhost: -bots -1: give 0 to 63 bots"},
+		{[]string{"-bots", "100000"}, "tankhost: -bots 100000: give 0 to 511 bots"},
+		{[]string{"-bots", "-1"}, "tankhost: -bots -1: give 0 to 511 bots"},
 		{[]string{"-tick", "0"}, "tankhost: -tick 0: give a rate above 0 and at most 240"},
 		{[]string{"-tick", "NaN"}, "tankhost: -tick NaN: give a rate above 0 and at most 240"},
 		{[]string{"-map", "/nonexistent.json"}, "tankhost: -map /nonexistent.json: no such file"},
@@ -228,7 +228,7 @@ func TestSignalStops(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
 			t.Errorf("tankhost -bots 100000: %v, want exit status 2", err)
 		}
-		if want := "tankhost: -bots 100000: give 0 to 63 bots (a match holds at most 64 tanks)\n"; stderr.String() != want {
+		if want := "tankhost: -bots 100000: give 0 to 511 bots (a match holds at most 512 tanks)\n"; stderr.String() != want {
 			t.Errorf("stderr %q, want %q", stderr.String(), want)
 		}
 	})

@@ -97,9 +97,9 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string // the whole line "tanks: …" starts with this
 	}{
-		{[]string{"-bots", "1000"}, "tanks: -bots 1000: give 0 to 63 bots"},
-		{[]string{"-host", ":7777", "-bots", "100000"}, "tanks: -bots 100000: give 0 to 63 bots"},
-		{[]string{"-bots", "-1"}, "tanks: -bots -1: give 0 to 63 bots"},
+		{[]string{"-bots", "1000"}, "tanks: -bots 1000: give 0 to 511 bots"},
+		{[]string{"-host", ":7777", "-bots", "100000"}, "tanks: -bots 100000: give 0 to 511 bots"},
+		{[]string{"-bots", "-1"}, "tanks: -bots -1: give 0 to 511 bots"},
 		{[]string{"-loss", "NaN"}, "tanks: -loss NaN: give a fraction from 0 to 1"},
 		{[]string{"-loss", "1.5"}, "tanks: -loss 1.5: give a fraction from 0 to 1"},
 		{[]string{"-jitter", "500ms", "-lag", "10ms"}, "tanks: -jitter 500ms is larger than -lag 10ms"},
@@ -124,7 +124,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-loss-burst", "Inf"}, "tanks: -loss-burst +Inf: give a mean run length of 0 or more packets"},
 		{[]string{"-loss", "1", "-loss-burst", "3"}, "tanks: -loss-burst 3 with -loss 1: every packet is lost already"},
 		{[]string{"-maps", "/nonexistent"}, "tanks: -maps /nonexistent: no such directory"},
-		{[]string{"-host", ":1", "-map", "atlantis"}, `tanks: -map "atlantis": give one of dunes, valley, or a map file NAME.json`},
+		{[]string{"-host", ":1", "-map", "atlantis"}, `tanks: -map "atlantis": give one of dunes, expanse, valley, or a map file NAME.json`},
 		{[]string{"-host", ":1", "-map", "/nonexistent/x.json"}, "tanks: -map /nonexistent/x.json: no such file"},
 		{[]string{"-map", "dunes"}, "tanks: -map applies to -host only"},
 		{[]string{"-dis", "239.1.2.3:3000"}, "tanks: -dis needs -host: the DIS gateway runs in the host"},

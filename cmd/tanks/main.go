@@ -16,7 +16,7 @@
 // list servers of -lists, or the remembered ones), each ending with the "tanks -join"
 // line that joins it. A hosted match (-host, not practice) is announced on the local
 // network (-lan picks the interfaces) and, with -list URL, registered with that list
-// server (cmd/tanklist). -map picks the hosted map (built in: valley, dunes), -maps
+// server (cmd/tanklist). -map picks the hosted map (built in: valley, dunes, expanse), -maps
 // DIR adds maps; the maps are built in, so tanks runs from any directory.
 //
 // -lag, -jitter, -loss and -loss-burst impair this player's own link both ways, as

@@ -68,7 +68,7 @@ func TestMenuChoices(t *testing.T) {
 		{client.MenuJoin, func(s *client.Settings) { s.Last.JoinAddr = "" }, `"": give the host's address`},
 		{client.MenuJoin, func(s *client.Settings) { s.Last.JoinAddr = "nohost" }, `"nohost": give the host's address`},
 		{client.MenuHost, func(s *client.Settings) { s.Last.HostPort = -1 }, "port -1: give a port from 1 to 65535"},
-		{client.MenuHost, func(s *client.Settings) { s.Last.HostBots = 100 }, "100: give 0 to 63 bots"},
+		{client.MenuHost, func(s *client.Settings) { s.Last.HostBots = 1000 }, "1000: give 0 to 511 bots"},
 	} {
 		bad := s
 		c.edit(&bad)

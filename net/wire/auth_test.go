@@ -9,7 +9,7 @@ import (
 // and hmac) from the documented construction.
 const (
 	katKey   = "cb703162af94d094d822951f2b60604a63b5b3da19d879f0c91324efb0ac2cbd"
-	katProof = "6e24c27518d1a2157ca91d441f2894bd45922db678eca0a563c6ffcf698edb63"
+	katProof = "5fb8c359cca98bfb2570dd820d4372d14b63a13756ccbea99aa5ce942b8aedea"
 )
 
 func TestJoinProofKnownAnswer(t *testing.T) {

@@ -5,8 +5,12 @@ import (
 	"fmt"
 )
 
-// MaxScoreLines is the most lines a Scores message carries.
-const MaxScoreLines = 64
+// MaxScoreLines is the most lines a scoreboard holds: one per tank of a full match.
+const MaxScoreLines = 512
+
+// maxNarrowLines is the most lines a Scores message counts in a byte; a longer board
+// (or a page of one) counts them in u16s (flag bit 4).
+const maxNarrowLines = 255
 
 // ScoreLine is one player's line on the scoreboard.
 type ScoreLine struct {
@@ -24,12 +28,14 @@ type ScoreLine struct {
 // Scores is the host's scoreboard and match clock, sent to every peer on the reliable
 // stream when it changes. Layout: header, host time i64 µs, flags u8 (bit 0: the match
 // is over; bit 1: it has a time limit; bit 2: a page of a longer board; bit 3: the
-// lines carry hits and shots), next match i64 µs, end of the match i64 µs, line
-// count u8 (≤ 64), with bit 2 the index of the page's first line u8 and the board's
-// line count u8, then per line owner u16, team u8, kills u16, deaths u16, with bit 3
-// hits u16 and shots u16, name (u8 length, UTF-8): 28 (30 paged) + Σ(8 (12) +
-// len(name)) bytes. A board longer than one frame travels as pages (SplitScores),
-// in order, each with the same Time; ScoresAssembler puts them back together.
+// lines carry hits and shots; bit 4: the counts are u16), next match i64 µs, end of
+// the match i64 µs, line count u8 (≤ 255), with bit 2 the index of the page's first
+// line u8 and the board's line count u8, then per line owner u16, team u8, kills u16,
+// deaths u16, with bit 3 hits u16 and shots u16, name (u8 length, UTF-8): 28 (30
+// paged) + Σ(8 (12) + len(name)) bytes. A board of more than 255 lines (at most
+// MaxScoreLines) counts, indexes and totals in u16s (bit 4): 29 (33 paged) bytes
+// before the lines. A board longer than one frame travels as pages (SplitScores), in
+// order, each with the same Time; ScoresAssembler puts them back together.
 type Scores struct {
 	// Time is when the host sent it, host clock, s.
 	Time float64
@@ -42,11 +48,15 @@ type Scores struct {
 	// Lines is the scoreboard, best first: on a page, lines First to First+len(Lines)
 	// of a board of Total lines. Total zero: the whole board is Lines.
 	Lines        []ScoreLine
-	First, Total uint8
+	First, Total uint16
 }
 
 // paged reports whether m is a page of a longer board.
 func (m *Scores) paged() bool { return m.Total != 0 }
+
+// wide reports whether m counts its lines in u16s: whether its board has more lines
+// than a byte counts.
+func (m *Scores) wide() bool { return len(m.Lines) > maxNarrowLines || m.Total > maxNarrowLines }
 
 // accuracy reports whether m's lines carry hits and shots: whether any is counted.
 func (m *Scores) accuracy() bool {
@@ -74,6 +84,12 @@ func (m *Scores) Length() int {
 	n := HeaderSize + 8 + 1 + 8 + 8 + 1
 	if m.paged() {
 		n += 2
+	}
+	if m.wide() {
+		n++
+		if m.paged() {
+			n += 2
+		}
 	}
 	acc := m.accuracy()
 	for _, l := range m.Lines {
@@ -116,6 +132,10 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 	if acc {
 		flags |= 8
 	}
+	wide := m.wide()
+	if wide {
+		flags |= 16
+	}
 	b = append(b, flags)
 	if b, err = appendClock(b, "next match", m.Until); err != nil {
 		return b, err
@@ -123,9 +143,10 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 	if b, err = appendClock(b, "match end", m.Ends); err != nil {
 		return b, err
 	}
-	b = append(b, byte(len(m.Lines)))
+	b = appendCount(b, len(m.Lines), wide)
 	if m.paged() {
-		b = append(b, m.First, m.Total)
+		b = appendCount(b, int(m.First), wide)
+		b = appendCount(b, int(m.Total), wide)
 	}
 	for _, l := range m.Lines {
 		if err := CheckName(l.Name); err != nil {
@@ -155,15 +176,19 @@ func parseScores(b []byte) (*Scores, int, error) {
 	m.Over, m.Limited = flags&1 != 0, flags&2 != 0
 	m.Until = decodeClock(&r, "next match")
 	m.Ends = decodeClock(&r, "match end")
-	n := int(r.u8())
-	if r.err == nil && (flags > 15 || n > MaxScoreLines) {
+	wide := flags&16 != 0
+	n := readCount(&r, wide)
+	if r.err == nil && (flags > 31 || n > MaxScoreLines) {
 		r.fail(fmt.Errorf("flags %#x, %d lines: %w", flags, n, ErrInvalid))
 	}
 	if flags&4 != 0 {
-		m.First, m.Total = r.u8(), r.u8()
+		m.First, m.Total = uint16(readCount(&r, wide)), uint16(readCount(&r, wide))
 		if r.err == nil && (m.Total == 0 || m.Total > MaxScoreLines || int(m.First)+n > int(m.Total)) {
 			r.fail(fmt.Errorf("page of lines %d+%d of %d: %w", m.First, n, m.Total, ErrInvalid))
 		}
+	}
+	if r.err == nil && wide && n <= maxNarrowLines && m.Total <= maxNarrowLines {
+		r.fail(fmt.Errorf("u16 counts for %d lines of %d: %w", n, m.Total, ErrInvalid)) // one encoding per board
 	}
 	for i := 0; i < n && r.err == nil; i++ {
 		var l ScoreLine
@@ -190,8 +215,25 @@ func parseScores(b []byte) (*Scores, int, error) {
 }
 
 // MaxScoresPage is the most lines SplitScores puts on one page: with hits, shots and
-// names of MaxNameLen bytes, 30 + 22 × 44 = 998 bytes fit a MaxFrameSize frame.
-const MaxScoresPage = (MaxFrameSize - (HeaderSize + 8 + 1 + 8 + 8 + 1 + 2)) / (12 + MaxNameLen)
+// names of MaxNameLen bytes and u16 counts, 33 + 22 × 44 = 1001 bytes fit a
+// MaxFrameSize frame.
+const MaxScoresPage = (MaxFrameSize - (HeaderSize + 8 + 1 + 8 + 8 + 2 + 4)) / (12 + MaxNameLen)
+
+// appendCount appends a line count or index: u16 when wide, else u8.
+func appendCount(b []byte, n int, wide bool) []byte {
+	if wide {
+		return binary.BigEndian.AppendUint16(b, uint16(n))
+	}
+	return append(b, byte(n))
+}
+
+// readCount reads a line count or index: u16 when wide, else u8.
+func readCount(r *reader, wide bool) int {
+	if wide {
+		return int(r.u16())
+	}
+	return int(r.u8())
+}
 
 // SplitScores appends m to dst as it travels: m itself when it fits one frame,
 // otherwise pages of at most MaxScoresPage lines, in order, each carrying m's clock.
@@ -203,7 +245,7 @@ func SplitScores(dst []*Scores, m *Scores) []*Scores {
 	for first := 0; first < len(m.Lines); first += MaxScoresPage {
 		p := *m
 		p.Lines = m.Lines[first:min(first+MaxScoresPage, len(m.Lines))]
-		p.First, p.Total = uint8(first), uint8(len(m.Lines))
+		p.First, p.Total = uint16(first), uint16(len(m.Lines))
 		dst = append(dst, &p)
 	}
 	return dst

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -12,18 +13,18 @@ import (
 func fullBoard(n int) *Scores {
 	m := &Scores{Time: 12.5, Limited: true, Ends: 300}
 	for i := range n {
-		name := fmt.Sprintf("%02d", i) + strings.Repeat("é", (MaxNameLen-2)/2)
+		name := fmt.Sprintf("%04d", i) + strings.Repeat("é", (MaxNameLen-4)/2)
 		m.Lines = append(m.Lines, ScoreLine{Owner: PlayerID(i + 1), Name: name, Team: uint8(i % 4), Kills: uint16(i), Deaths: 1,
 			Hits: uint16(2 * i), Shots: uint16(3*i + 1)})
 	}
 	return m
 }
 
-// TestScoresOfAFullMatch sends the scoreboard of a full match, 64 tanks with names
-// of the longest allowed length, over a stream: every page fits a frame, and the
+// TestScoresOfAFullMatch sends the scoreboard of a full match, MaxScoreLines tanks
+// with names of the longest allowed length, over a stream: every page fits a frame, and the
 // pages read back give the board sent.
 func TestScoresOfAFullMatch(t *testing.T) {
-	for _, n := range []int{0, 1, MaxScoresPage, MaxScoresPage + 1, 25, MaxScoreLines} {
+	for _, n := range []int{0, 1, MaxScoresPage, MaxScoresPage + 1, 25, 64, 255, 256, MaxScoreLines} {
 		board := fullBoard(n)
 		var stream []byte
 		for _, p := range SplitScores(nil, board) {
@@ -53,8 +54,8 @@ func TestScoresOfAFullMatch(t *testing.T) {
 			got.Time != board.Time || got.Ends != board.Ends || got.Total != 0 {
 			t.Errorf("%d lines in %d pages: came back as %d lines, time %v, total %d", n, pages, len(got.Lines), got.Time, got.Total)
 		}
-		if n == MaxScoreLines && pages != 3 {
-			t.Errorf("64 lines: %d pages, want 3", pages)
+		if want := max(1, (n+MaxScoresPage-1)/MaxScoresPage); pages != want {
+			t.Errorf("%d lines: %d pages, want %d", n, pages, want)
 		}
 	}
 }
@@ -129,4 +130,21 @@ func FuzzScoresPages(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScoresOneEncoding: a board of at most 255 lines counts them in bytes; the same
+// board with u16 counts (flag bit 4) is refused, so every board has one encoding.
+func TestScoresOneEncoding(t *testing.T) {
+	narrow := unhex(t, "03 10 000000000016e360 00 0000000000000000 0000000000000000 01 0001 02 0003 0001 03 416461")
+	if _, _, err := Parse(narrow); err != nil {
+		t.Fatalf("narrow board: %v", err)
+	}
+	wide := unhex(t, "03 10 000000000016e360 10 0000000000000000 0000000000000000 0001 0001 02 0003 0001 03 416461")
+	if _, _, err := Parse(wide); !errors.Is(err, ErrInvalid) {
+		t.Errorf("one line counted in a u16: %v, want ErrInvalid", err)
+	}
+	over := unhex(t, "03 10 000000000016e360 14 0000000000000000 0000000000000000 0001 0000 0201 0001 02 0003 0001 03 416461")
+	if _, _, err := Parse(over); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a page of a board of %d lines: %v, want ErrInvalid", MaxScoreLines+1, err)
+	}
 }

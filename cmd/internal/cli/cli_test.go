@@ -23,7 +23,7 @@ func TestCodeAndLine(t *testing.T) {
 		{nil, ExitOK, ""},
 		{flag.ErrHelp, ExitOK, ""},
 		{fmt.Errorf("play: %w", context.Canceled), ExitOK, ""},
-		{Usagef("bots", "%d: give 0 to 63 bots", 99), ExitUsage, "x: -bots 99: give 0 to 63 bots"},
+		{Usagef("bots", "%d: give 0 to 511 bots", 999), ExitUsage, "x: -bots 999: give 0 to 511 bots"},
 		{fmt.Errorf("wrapped: %w", &UsageError{Msg: "stray"}), ExitUsage, "x: wrapped: stray"},
 		{errors.New("host lost"), ExitFailure, "x: host lost"},
 	} {

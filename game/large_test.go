@@ -1,0 +1,144 @@
+package game
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/terrain"
+)
+
+// startLargeMatch starts a match of n tanks (the player and n-1 bots) on the map for
+// large matches, every tank one peer's, spawned at once, on simulated time; with
+// combat, the host's referee places the spawns and the bots take teams 1 and 2.
+func startLargeMatch(tb testing.TB, n int, withCombat bool) (*gametest.Rig, *Match, *terrain.Map) {
+	tb.Helper()
+	mp, err := terrain.Load("../assets/maps/expanse.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg := gametest.Config{Seed: 1, Extent: mp.Size()[0] / 2,
+		Limits: net.Limits{MaxActorsPerPlayer: n, ControlBurst: float64(2 * n)}}
+	if withCombat {
+		if cfg.Judge, err = referee.New(mp, combat.Rules{}, DeadReckoning().Reckon); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	rig := newRig(tb, cfg)
+	return rig, mustMatch(tb, Config{Map: mp, Bots: n - 1, Seed: 3}, join(tb, rig)), mp
+}
+
+// TestLargeMatch: a full match of MaxBots+1 tanks on expanse, with and without the
+// referee's spawn rule, puts every tank on the map, at least spawnClearance from every
+// other and clear of every rock, and steps a simulated second with all of them in it.
+func TestLargeMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("512 tanks")
+	}
+	for _, withCombat := range []bool{false, true} {
+		if raceEnabled && !withCombat {
+			continue // several times slower: the referee's way, where host and peer meet, is the one to race
+		}
+		t.Run(fmt.Sprintf("combat=%v", withCombat), func(t *testing.T) { testLargeMatch(t, withCombat) })
+	}
+}
+
+func testLargeMatch(t *testing.T, withCombat bool) {
+	const n = MaxBots + 1
+	rig, m, mp := startLargeMatch(t, n, withCombat)
+	var snap Snapshot
+	m.Snapshot(&snap)
+	if len(snap.Tanks) != n {
+		t.Fatalf("%d tanks, want %d", len(snap.Tanks), n)
+	}
+	const slack = 1e-6
+	for i, a := range snap.Tanks {
+		pa := mgl64.Vec2{a.Position[0], a.Position[2]}
+		if !mp.Contains(pa[0], pa[1]) {
+			t.Errorf("%s spawned off the map at %v", a.Name, pa)
+		}
+		for _, o := range mp.Obstacles() {
+			if d := pa.Sub(mgl64.Vec2{o.X, o.Z}).Len(); d < o.Radius+spawnClearance/2-slack {
+				t.Errorf("%s spawned %.1f m from a rock of radius %.1f", a.Name, d, o.Radius)
+			}
+		}
+		for _, b := range snap.Tanks[i+1:] {
+			if d := pa.Sub(mgl64.Vec2{b.Position[0], b.Position[2]}).Len(); d < spawnClearance-slack {
+				t.Errorf("%s and %s spawned %.1f m apart, want at least %v", a.Name, b.Name, d, spawnClearance)
+			}
+		}
+	}
+	now := 0.0
+	for range 30 {
+		now += tick
+		rig.SetNow(now)
+		mustStep(t, m, now, physics.Input{Throttle: 1})
+	}
+	m.Snapshot(&snap)
+	if len(snap.Tanks) != n {
+		t.Errorf("%d tanks after a second, want %d", len(snap.Tanks), n)
+	}
+
+	// The grid's answers are the scans': every tank's nearest other, and the tanks
+	// within a bot's sight, in order.
+	m.aims = m.aims[:0]
+	for _, tk := range m.tanks {
+		m.aims = append(m.aims, tk.view.Position)
+	}
+	if !m.near.index(m.tanks) {
+		t.Fatal("a match of 512 tanks is not indexed")
+	}
+	for _, tk := range m.tanks {
+		p := tk.view.Position
+		if got, want := m.nearestIndexed(tk, p), m.nearestScan(tk, p); got != want {
+			t.Errorf("tank %d: nearest other %v in the grid, %v by a scan", tk.id, got, want)
+		}
+		const sight = 140.0
+		var want []mgl64.Vec3
+		for _, q := range m.aims {
+			if q.Sub(p).Len() < sight {
+				want = append(want, q)
+			}
+		}
+		var got []mgl64.Vec3
+		for _, q := range m.appendNear(nil, true, p, sight) {
+			if q.Sub(p).Len() < sight {
+				got = append(got, q)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tank %d: %d tanks in sight in the grid, %d by a scan", tk.id, len(got), len(want))
+		}
+	}
+}
+
+// BenchmarkLargeMatch measures one tick of a peer that simulates and publishes every
+// tank of a match on expanse, the player's and the bots'.
+func BenchmarkLargeMatch(b *testing.B) {
+	for _, n := range []int{64, MaxBots + 1} {
+		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
+			rig, m, _ := startLargeMatch(b, n, false)
+			now := 0.0
+			for range 30 {
+				now += tick
+				rig.SetNow(now)
+				mustStep(b, m, now, physics.Input{Throttle: 1})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				now += tick
+				rig.SetNow(now)
+				mustStep(b, m, now, physics.Input{Throttle: 1})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/tick")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tank")
+		})
+	}
+}
