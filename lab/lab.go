@@ -223,7 +223,7 @@ func (o Options) scenarioNames() ([]string, error) {
 			continue
 		}
 		if describeScenario(s) == "" {
-			return nil, fmt.Errorf("unknown scenario %q (have %s, all)", s, strings.Join(ScenarioNames(), ", "))
+			return nil, fmt.Errorf("unknown scenario %q (have %s, %sSEED, all)", s, strings.Join(ScenarioNames(), ", "), WanderPrefix)
 		}
 		names = append(names, s)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -138,12 +139,35 @@ func ScenarioNames() []string {
 // describeScenario returns a one-line description of a built-in scenario, or "" if
 // there is none by that name.
 func describeScenario(name string) string {
-	for _, s := range scenarios() {
-		if s.name == name {
-			return s.about
-		}
+	if s, ok := findScenario(name); ok {
+		return s.about
 	}
 	return ""
+}
+
+// WanderPrefix names a wander drive of any seed: "wander:N" is the drive the wander
+// scenarios make, with seed N (a decimal uint64). Drives of seeds no tuning has run
+// check a tuning on paths it has not seen.
+const WanderPrefix = "wander:"
+
+// findScenario returns the built-in scenario called name, or the wander drive a
+// WanderPrefix name gives, and whether there is one.
+func findScenario(name string) (scenarioInfo, bool) {
+	for _, s := range scenarios() {
+		if s.name == name {
+			return s, true
+		}
+	}
+	if rest, ok := strings.CutPrefix(name, WanderPrefix); ok {
+		seed, err := strconv.ParseUint(rest, 10, 64)
+		if err != nil {
+			return scenarioInfo{}, false
+		}
+		return scenarioInfo{name,
+			fmt.Sprintf("a random keyboard drive through package physics over the generated map's hills, seed %d", seed),
+			buildWander(name, seed)}, true
+	}
+	return scenarioInfo{}, false
 }
 
 // BuildScenario returns the named built-in scenario sampled at fps frames per second
@@ -155,14 +179,12 @@ func BuildScenario(name string, fps, duration float64) (*Path, error) {
 	if !(duration > 0) || math.IsInf(duration, 0) {
 		return nil, fmt.Errorf("build scenario %q: duration %v is not positive", name, duration)
 	}
-	for _, s := range scenarios() {
-		if s.name == name {
-			return s.build(fps, duration)
-		}
+	if s, ok := findScenario(name); ok {
+		return s.build(fps, duration)
 	}
 	names := ScenarioNames()
 	sort.Strings(names)
-	return nil, fmt.Errorf("unknown scenario %q (have %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("unknown scenario %q (have %s, %sSEED)", name, strings.Join(names, ", "), WanderPrefix)
 }
 
 // forward returns the unit forward vector of heading psi on level ground.

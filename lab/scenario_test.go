@@ -141,6 +141,8 @@ func TestBuildScenarioRejects(t *testing.T) {
 		want          string
 	}{
 		{"square", 60, 10, "unknown scenario"},
+		{"wander:", 60, 10, "unknown scenario"},
+		{"wander:-1", 60, 10, "unknown scenario"},
 		{"circle", 0, 10, "frame rate"},
 		{"circle", 60, -1, "duration"},
 		{"circle", math.NaN(), 10, "frame rate"},
@@ -148,6 +150,30 @@ func TestBuildScenarioRejects(t *testing.T) {
 		if _, err := BuildScenario(c.name, c.fps, c.duration); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("BuildScenario(%q, %v, %v) error %v, want %q", c.name, c.fps, c.duration, err, c.want)
 		}
+	}
+}
+
+// TestWanderOfAnySeed: "wander:N" is the drive wander scenario N's builder makes with
+// seed N, so wander:1 is wander1 frame for frame.
+func TestWanderOfAnySeed(t *testing.T) {
+	a, err := BuildScenario("wander1", 60, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := BuildScenario(WanderPrefix+"1", 60, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Poses) != len(b.Poses) || b.Ground == nil || b.Collide.Obstacles == nil {
+		t.Fatalf("wander:1 has %d frames, ground %v, obstacles %v; want wander1's %d on its ground", len(b.Poses), b.Ground != nil, b.Collide.Obstacles != nil, len(a.Poses))
+	}
+	for i := range a.Poses {
+		if a.Poses[i] != b.Poses[i] {
+			t.Fatalf("frame %d: wander:1 at %+v, wander1 at %+v", i, b.Poses[i], a.Poses[i])
+		}
+	}
+	if describeScenario(WanderPrefix+"77") == "" {
+		t.Errorf("wander:77 has no description")
 	}
 }
 
