@@ -52,8 +52,9 @@ type ender interface {
 type frame struct {
 	// n counts the screen's frames, from 1.
 	n int
-	// dt is the time since the screen's last frame, seconds: the wall clock's, or
-	// windowConfig.FixedStep when fixed.
+	// dt is the time since the screen's last frame, seconds: the wall clock's (0
+	// for its first frame, which none precedes), or windowConfig.FixedStep when
+	// fixed.
 	dt    float64
 	fixed bool
 	// t holds when each phase of the frame began, and when the last ended, for
@@ -110,8 +111,11 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 		f.n++
 		f.dt, f.fixed = now.Sub(last).Seconds(), step > 0
 		last = now
-		if f.fixed {
+		switch {
+		case f.fixed:
 			f.dt = step
+		case f.n == 1:
+			f.dt = 0 // no frame before it to time it from
 		}
 		f.t = [numPhases + 1]time.Time{}
 		f.t[0] = time.Now()
