@@ -79,6 +79,7 @@ type connectScreen struct {
 	words        string // the failure's sentence
 	released     bool
 	handed       bool // the match started and plays on
+	drawing      bool // the match started and its scene is built next
 }
 
 func newConnectScreen(a *app, c *Connecting) *connectScreen {
@@ -138,6 +139,12 @@ func (s *connectScreen) Update(*frame) (screen, error) {
 // finished hands over once Start returned: to the match, or after a failure to the
 // menu (or to the failure's sentence, shown until a key is pressed).
 func (s *connectScreen) finished() (screen, error) {
+	if s.err == nil && !s.drawing {
+		// Building the match's scene holds the window for a moment: say so first.
+		s.drawing = true
+		s.step("Drawing the map")
+		return s, nil
+	}
 	if s.err == nil {
 		next, err := s.a.play(s.started)
 		if err == nil {
