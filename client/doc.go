@@ -6,11 +6,15 @@
 // last seconds the match kept in memory, replayed from the shooter's side while the
 // wreck waits).
 //
-// One window loop shows every screen (the menu, a match, the panel saying how a
-// match ended, a replay), as Ebitengine's RunGame does: each screen lays itself
-// out, updates and draws once a frame, and can hand the window to the next screen;
-// frame pacing, screenshots, -bench-frames, resizing and closing the window are the
-// loop's. RunMenu, Run and RunReplay each start it on their screen. The match and
+// One window loop shows every screen (the menu, a match's connecting screen, a
+// match, the panel saying how a match ended, a replay), as Ebitengine's RunGame does:
+// each screen lays itself out, updates and draws once a frame, and can hand the
+// window to the next screen; frame pacing, screenshots, -bench-frames, resizing and
+// closing the window are the loop's. RunGame runs the whole game in it: the menu
+// hands over to a Connecting screen, which starts the match on a goroutine, shows
+// its steps as they pass (Esc cancels) and hands over to the match, or back to the
+// menu with the failure in one sentence; the match's end brings the menu back.
+// RunMenu, Run and RunReplay each start it on one screen. The match and
 // the replay viewer share one Display configuration. The client alone advances the
 // match: Run steps the Match once a frame with the player's input, takes its
 // snapshot and hands it to a render.Scene, which only draws.

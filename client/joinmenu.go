@@ -140,7 +140,7 @@ func (j *joinMenu) pick(fm foundMatch) {
 		return
 	}
 	join := func() {
-		j.s.Last.JoinAddr, j.s.Last.JoinVia = fm.Join(), fm.Source
+		j.s.Last.JoinAddr, j.s.Last.JoinVia, j.s.Last.JoinName = fm.Join(), fm.Source, fm.Name
 		j.choose(MenuJoin)
 	}
 	if !fm.Passphrase {
@@ -148,13 +148,7 @@ func (j *joinMenu) pick(fm foundMatch) {
 		join()
 		return
 	}
-	j.s.Last.JoinPass = ""
-	j.m.push(&menuScreen{title: "Passphrase for " + fm.Name, hint: "type the match's passphrase, then Enter · Esc back", items: []menuItem{
-		{label: "Passphrase", kind: itemText, text: &j.s.Last.JoinPass, secret: true, submit: join},
-		{label: "Join", act: join},
-		{label: "Back", act: func() { j.m.pop() }},
-	}})
-	j.m.editing = true
+	askPassphrase(j.m, j.s, fm.Name, join)
 }
 
 // matchSummary is a found match's row: map, players, passphrase, ping, where found.

@@ -13,10 +13,11 @@ type keyLatch struct {
 	down map[window.Key]bool
 }
 
-// newKeyLatch returns a latch fed by d's key-down events.
+// newKeyLatch returns a latch fed by d's key-down events, subscribed with the
+// latch as its id.
 func newKeyLatch(d core.IDispatcher) *keyLatch {
 	l := &keyLatch{down: make(map[window.Key]bool)}
-	d.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) {
+	d.SubscribeID(window.OnKeyDown, l, func(_ string, ev interface{}) {
 		if e, ok := ev.(*window.KeyEvent); ok {
 			l.down[e.Key] = true
 		}

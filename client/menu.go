@@ -244,7 +244,7 @@ func (m *menu) page() render.MenuPage {
 	hint := s.hint
 	switch {
 	case m.note != "":
-		hint = m.note
+		hint = wrapText(m.note, noteWidth) // a failure's sentence can be long
 	case m.editing:
 		hint = "type, then Enter"
 	case m.binding:

@@ -36,6 +36,11 @@ type menuRunner struct {
 	view *render.MenuView
 	mode MenuMode
 	done bool
+	// then, if set, is the screen a choice hands the window to (nil for Quit and a
+	// closed menu); otherwise the choice ends the window loop.
+	then func(MenuMode, Settings) (screen, error)
+	// open opens a page of the menu (see mainMenu).
+	openAt func(mode MenuMode, askPass bool)
 }
 
 func newMenuRunner(v *render.Viewer, cfg MenuConfig) *menuRunner {
@@ -46,7 +51,7 @@ func newMenuRunner(v *render.Viewer, cfg MenuConfig) *menuRunner {
 			r.cfg.Apply(r.s)
 		}
 	}
-	r.m = mainMenu(&r.s, r.choose, apply, cfg.Find)
+	r.m, r.openAt = mainMenu(&r.s, r.choose, apply, cfg.Find)
 	r.m.note = cfg.Note
 	r.view = render.NewMenuView(v.FramebufferSize())
 	win := v.Window()
@@ -80,7 +85,15 @@ func (r *menuRunner) Layout(w, h int) { r.view.Resize(w, h) }
 // page up to date (the Join menu's search changes it).
 func (r *menuRunner) Update(*frame) (screen, error) {
 	if r.done || r.m.closed {
-		return nil, nil
+		if r.then == nil {
+			return nil, nil
+		}
+		r.close()
+		mode := r.mode
+		if !r.done {
+			mode = MenuQuit
+		}
+		return r.then(mode, r.s)
 	}
 	r.refresh()
 	return r, nil
@@ -99,6 +112,14 @@ func (r *menuRunner) refresh() {
 func (r *menuRunner) Draw(v *render.Viewer, _ *frame) error { return v.DrawMenu(r.view) }
 
 func (r *menuRunner) rest() time.Duration { return menuFrame }
+
+// open shows the page of mode over the main page: Host a match, or Join a match
+// (and Join by address when the match joined last was typed in); askPass asks for
+// the passphrase of the match joined last again.
+func (r *menuRunner) open(mode MenuMode, askPass bool) { r.openAt(mode, askPass) }
+
+// release lets go of the menu when the window loop ends.
+func (r *menuRunner) release() { r.close() }
 
 // close ends the menu's screens (the Join menu's search) and removes its event
 // subscriptions.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/net/wire"
@@ -104,9 +105,10 @@ const (
 
 // mainMenu builds the main menu over s. choose ends the menu with a mode (after check
 // accepts it); apply runs after every settings change; find, if set, is how the Join
-// menu looks for matches.
-func mainMenu(s *Settings, choose func(MenuMode), apply func(), find *FindConfig) *menu {
-	m := &menu{}
+// menu looks for matches. open shows the page of a mode over the main page (see
+// menuRunner.open).
+func mainMenu(s *Settings, choose func(MenuMode), apply func(), find *FindConfig) (m *menu, open func(MenuMode, bool)) {
+	m = &menu{}
 	port := strconv.Itoa(s.Last.HostPort)
 	host := &menuScreen{title: "Host a match", hint: "others join with your address and the fingerprint shown", items: []menuItem{
 		{label: "Port", kind: itemText, text: &port, accept: digits, maxLen: 5,
@@ -125,7 +127,7 @@ func mainMenu(s *Settings, choose func(MenuMode), apply func(), find *FindConfig
 		{label: "Name", kind: itemText, text: &s.Name, maxLen: wire.MaxNameLen, commit: apply, empty: game.DefaultName},
 		{label: "Passphrase", kind: itemText, text: &s.Last.JoinPass, secret: true, commit: apply},
 		{label: "Join", act: func() {
-			s.Last.JoinVia = "" // typed: trusted as typed
+			s.Last.JoinVia, s.Last.JoinName = "", "" // typed: trusted as typed
 			choose(MenuJoin)
 		}},
 		{label: "Back", act: func() { m.pop() }},
@@ -137,7 +139,39 @@ func mainMenu(s *Settings, choose func(MenuMode), apply func(), find *FindConfig
 		{label: "Settings…", act: func() { m.push(settingsScreen(m, s, apply)) }},
 		{label: "Quit", act: func() { choose(MenuQuit) }},
 	}})
-	return m
+	open = func(mode MenuMode, askPass bool) {
+		switch mode {
+		case MenuHost:
+			m.top().sel = 1
+			m.push(host)
+		case MenuJoin:
+			m.top().sel = 2
+			m.push(joinScreen(m, s, typed, choose, apply, find))
+			if s.Last.JoinVia == "" {
+				m.push(typed)
+			}
+			if askPass {
+				name := s.Last.JoinName
+				if name == "" {
+					name, _, _ = strings.Cut(s.Last.JoinAddr, "#")
+				}
+				askPassphrase(m, s, name, func() { choose(MenuJoin) })
+			}
+		}
+	}
+	return m, open
+}
+
+// askPassphrase pushes the screen that asks for the passphrase of the match called
+// name, and join joins it.
+func askPassphrase(m *menu, s *Settings, name string, join func()) {
+	s.Last.JoinPass = ""
+	m.push(&menuScreen{title: "Passphrase for " + name, hint: "type the match's passphrase, then Enter · Esc back", items: []menuItem{
+		{label: "Passphrase", kind: itemText, text: &s.Last.JoinPass, secret: true, submit: join},
+		{label: "Join", act: join},
+		{label: "Back", act: func() { m.pop() }},
+	}})
+	m.editing = true
 }
 
 // pauseMenu builds the menu Esc opens in a match.

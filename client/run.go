@@ -205,28 +205,42 @@ const timeEpsilon = 1e-9
 // completes (nil). It alone steps s, once a frame. It must be called from the main
 // goroutine.
 func Run(ctx context.Context, cfg RunConfig, s Match) error {
+	l, release, err := newMatch(cfg, s)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return runWindow(ctx, l.v, l, l.cfg.window())
+}
+
+// newMatch makes the screen that plays s as cfg says, on cfg.Viewer or a window it
+// opens, and returns it with the function that lets go of what it made.
+func newMatch(cfg RunConfig, s Match) (*matchScreen, func(), error) {
 	cfg.Display = cfg.withDefaults("Treadline")
 	set := cfg.Settings
 	scene, err := render.NewScene(cfg.Terrain, render.SceneConfig{Width: cfg.Width, Height: cfg.Height,
 		Overlays: cfg.Overlays, Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(),
 		NoShadows: !set.Shadows(), Help: helpLines(*set)})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	scene.Watch(cfg.Watch)
 	scene.Chase().Yaw = cfg.Orbit
 	scene.SetFOV(fovRadians(set.FOV))
 	v, done, err := cfg.open(scene)
 	if err != nil {
-		return err
+		scene.Dispose()
+		return nil, nil, err
 	}
-	defer done()
 	l := newMatchScreen(cfg, s, scene, v, cfg.Logger)
-	defer v.Window().UnsubscribeAllID(l)
 	if cfg.Notice != "" {
 		scene.FlashFor(cfg.Notice, noticeDuration)
 	}
-	return runWindow(ctx, v, l, cfg.window())
+	return l, func() {
+		v.Window().UnsubscribeAllID(l)
+		v.Window().UnsubscribeAllID(l.taps)
+		done()
+	}, nil
 }
 
 // matchScreen is the screen that plays a match: input, what the HUD shows and the
@@ -256,6 +270,11 @@ type matchScreen struct {
 	t0, elapsed         float64        // the match's time at the first frame, and since then, s
 	in                  physics.Input  // the last frame's input
 	shown               *game.Snapshot // the last frame's picture: the match's or the kill camera's
+	// after, if set, runs when the match ends, with how it ended: it returns the
+	// screen to show next (nil: none) and the run's error. closing says the window
+	// loop ends anyway (a closed window, a cancelled context, a finished screenshot).
+	// Without it the match's end ends the window loop with that error.
+	after func(err error, closing bool) (screen, error)
 }
 
 func newMatchScreen(cfg RunConfig, s Match, scene *render.Scene, v *render.Viewer, log *slog.Logger) *matchScreen {
@@ -298,7 +317,7 @@ func (l *matchScreen) Layout(w, h int) {
 // (lostScreen), except in a screenshot or benchmark run.
 func (l *matchScreen) Update(f *frame) (screen, error) {
 	if l.leave {
-		return nil, ErrLeft
+		return l.finish(ErrLeft)
 	}
 	if f.n == 1 {
 		start := time.Now()
@@ -319,7 +338,7 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 		if l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0 {
 			return newLostScreen(l, err), nil
 		}
-		return nil, err
+		return l.finish(err)
 	}
 	l.s.Snapshot(&l.snap)
 	l.afterRespawn()
@@ -344,8 +363,29 @@ func (l *matchScreen) end(cause error) error {
 	if cause == nil {
 		l.log.Info("window closed")
 	}
-	return cause
+	return l.closing(cause)
 }
+
+// finish ends the match with err and returns what comes next: see after.
+func (l *matchScreen) finish(err error) (screen, error) {
+	if l.after == nil {
+		return nil, err
+	}
+	return l.after(err, false)
+}
+
+// closing ends the match with err as the window loop ends, and returns the run's
+// error.
+func (l *matchScreen) closing(err error) error {
+	if l.after == nil {
+		return err
+	}
+	_, err = l.after(err, true)
+	return err
+}
+
+// release ends the match, if it has not ended, when the window loop ends.
+func (l *matchScreen) release() { l.closing(nil) }
 
 // played reports whether d of match time has passed since the first frame.
 func (l *matchScreen) played(d time.Duration) bool {
@@ -401,7 +441,11 @@ func newLostScreen(l *matchScreen, err error) *lostScreen {
 		l.log.Error("match ended", "err", err)
 	}
 	l.cfg.Sound.Update(&game.Snapshot{Self: -1}, l.scene.View(), 0, 0) // the engines fall silent
-	l.panels = render.Panels{Message: words + "\n\nPress any key to quit"}
+	then := "quit"
+	if l.after != nil {
+		then = "go on"
+	}
+	l.panels = render.Panels{Message: words + "\n\nPress any key to " + then}
 	l.scene.SetPanels(l.panels)
 	l.leave = false
 	ls := &lostScreen{l: l, err: err}
@@ -413,7 +457,7 @@ func (s *lostScreen) Layout(w, h int) { s.l.Layout(w, h) }
 
 func (s *lostScreen) Update(*frame) (screen, error) {
 	if s.pressed {
-		return nil, s.err
+		return s.l.finish(s.err)
 	}
 	return s, nil
 }
@@ -427,7 +471,8 @@ func (s *lostScreen) Draw(v *render.Viewer, _ *frame) error {
 }
 
 func (s *lostScreen) rest() time.Duration { return lostFrame }
-func (s *lostScreen) end(error) error     { return s.err }
+func (s *lostScreen) end(error) error     { return s.l.closing(s.err) }
+func (s *lostScreen) release()            { s.l.release() }
 
 // writePNG writes img to path.
 func writePNG(path string, img image.Image) error {

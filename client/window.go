@@ -41,6 +41,19 @@ type paced interface {
 	rest() time.Duration
 }
 
+// A waiting screen is shown while a match starts: a screenshot is taken of it only
+// after Duration of wall time (never after Frames, which count a match's frames),
+// and a benchmark does not count it.
+type waiting interface {
+	waiting()
+}
+
+// A releaser holds what it lets go of when runWindow returns while it shows, however
+// the loop ends (a screen lets go of its own before it hands over).
+type releaser interface {
+	release()
+}
+
 // An ender says what runWindow returns when the window is closed (cause nil) or the
 // context ends (cause its error) while it shows. Without one, runWindow returns
 // cause.
@@ -52,8 +65,9 @@ type ender interface {
 type frame struct {
 	// n counts the screen's frames, from 1.
 	n int
-	// dt is the time since the screen's last frame, seconds: the wall clock's, or
-	// windowConfig.FixedStep when fixed.
+	// dt is the time since the screen's last frame, seconds: the wall clock's (0
+	// for its first frame, which none precedes), or windowConfig.FixedStep when
+	// fixed.
 	dt    float64
 	fixed bool
 	// t holds when each phase of the frame began, and when the last ended, for
@@ -91,6 +105,11 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 	if cfg.BenchFrames > 0 {
 		b = newBench(cfg.BenchFrames)
 	}
+	defer func() {
+		if r, ok := sc.(releaser); ok {
+			r.release()
+		}
+	}()
 	step := cfg.FixedStep.Seconds()
 	f := frame{}
 	lastW, lastH := -1, -1
@@ -110,8 +129,11 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 		f.n++
 		f.dt, f.fixed = now.Sub(last).Seconds(), step > 0
 		last = now
-		if f.fixed {
+		switch {
+		case f.fixed:
 			f.dt = step
+		case f.n == 1:
+			f.dt = 0 // no frame before it to time it from
 		}
 		f.t = [numPhases + 1]time.Time{}
 		f.t[0] = time.Now()
@@ -132,7 +154,8 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 		}
 		f.t[phaseSwap] = time.Now()
 		m, isGauged := sc.(gauged)
-		if isGauged && cfg.Screenshot != "" && shotDue(cfg, m, f.n) {
+		_, isWaiting := sc.(waiting)
+		if isGauged && cfg.Screenshot != "" && shotDue(cfg, m, f.n, isWaiting) {
 			if err := writePNG(cfg.Screenshot, v.Capture()); err != nil {
 				return err
 			}
@@ -141,7 +164,7 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 		}
 		v.Swap()
 		f.t[numPhases] = time.Now()
-		if isGauged && b != nil {
+		if isGauged && !isWaiting && b != nil {
 			b.add(f.t, v.DrawCalls())
 			if f.n >= cfg.BenchFrames {
 				w, h := v.FramebufferSize()
@@ -155,10 +178,11 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 	}
 }
 
-// shotDue reports whether the screenshot is taken at frame n of m.
-func shotDue(cfg windowConfig, m gauged, n int) bool {
+// shotDue reports whether the screenshot is taken at frame n of m; a waiting m only
+// counts its Duration.
+func shotDue(cfg windowConfig, m gauged, n int, waiting bool) bool {
 	if cfg.Frames > 0 {
-		return n >= cfg.Frames
+		return !waiting && n >= cfg.Frames
 	}
 	return m.played(cfg.Duration)
 }

@@ -235,6 +235,11 @@ func (c *Client) ReconnectToken() ReconnectToken { return c.token }
 // Fingerprint returns the SHA-256 fingerprint of the host's certificate.
 func (c *Client) Fingerprint() string { return c.fp }
 
+// ErrSpawnUnanswered reports a spawn the host did not answer within
+// ClientConfig.RequestTimeout: over a bad link, the request or its answer was lost
+// too often.
+var ErrSpawnUnanswered = errors.New("spawn: no answer from the host")
+
 // Spawn asks the host for a new actor owned by this player, with the given display
 // name, team and initial state, and returns the id the host assigned. It waits for
 // the host's answer (up to the configured request timeout). The spawn is also
@@ -277,7 +282,7 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 			}
 		})
 		if gaveUp {
-			return 0, errors.New("spawn: no answer from the host")
+			return 0, ErrSpawnUnanswered
 		}
 		<-w.done // answered meanwhile, or failed as the loop ended
 	}

@@ -470,6 +470,11 @@ type ClientConfig struct {
 	Timeout time.Duration
 	// Clock is the client's local clock. If nil, the system's monotonic clock.
 	Clock Clock
+	// OnHandshake, if set, is called (on Dial's goroutine) each time the QUIC
+	// handshake with the host completes, before the join exchange: the host
+	// answered, and the passphrase and admission come next. It is for showing a
+	// join's progress.
+	OnHandshake func()
 }
 
 func (m MatchSettings) withDefaults() MatchSettings {

@@ -167,6 +167,9 @@ func (q *quicClient) join(ctx context.Context, cfg ClientConfig, raddr *stdnet.U
 			return 0, MatchSettings{}, err
 		}
 		q.conn = conn
+		if cfg.OnHandshake != nil {
+			cfg.OnHandshake()
+		}
 		// The exchange waits in measured round trips: the handshake gave the first.
 		rtt := linkRTT(conn, took)
 		wait := stretch(cfg.RequestTimeout, rtt)

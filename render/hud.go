@@ -356,10 +356,13 @@ func (u *hud) setPanels(p Panels) {
 }
 
 // tick advances the HUD's clocks by dt seconds and decides whether texts are
-// rebuilt this frame (every hudInterval seconds, so text rendering stays rare).
+// rebuilt this frame (every hudInterval seconds, so text rendering stays rare). A
+// frame of dt 0 was not timed (a screen's first), so the frame rate leaves it out.
 func (u *hud) tick(dt float64) {
-	u.frames++
-	u.frameTime += dt
+	if dt > 0 {
+		u.frames++
+		u.frameTime += dt
+	}
 	u.sinceText += dt
 	u.textDue = u.sinceText >= hudInterval || u.stats.Text() == ""
 }
@@ -426,7 +429,7 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 }
 
 // statsText formats the HUD's figures; focus is the tank the camera follows (for
-// speed and heading), or nil. compact keeps only the essentials, for small windows.
+// speed and heading), or nil; fps is 0 until a frame has been timed. compact keeps only the essentials, for small windows.
 func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay, compact bool) string {
 	n := snap.Net
 	var b strings.Builder
@@ -435,12 +438,16 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 		speed = math.Hypot(focus.Velocity[0], focus.Velocity[2]) * 3.6
 		bearing = compassBearing(focus.Orientation)
 	}
+	rate := "-- fps" // until a frame has been timed
+	if fps > 0 {
+		rate = fmt.Sprintf("%.0f fps", fps)
+	}
 	if compact {
-		fmt.Fprintf(&b, "%.0f fps  %.0f ms  ±%.1f ms\n", fps, n.RTT*1000, n.ClockError*1000)
+		fmt.Fprintf(&b, "%s  %.0f ms  ±%.1f ms\n", rate, n.RTT*1000, n.ClockError*1000)
 		fmt.Fprintf(&b, "%.0f km/h  %03.0f° %s", speed, bearing, compassPoint(bearing))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%.0f fps   %d tanks   t %.1f s\n", fps, len(snap.Tanks), snap.Time)
+	fmt.Fprintf(&b, "%s   %d tanks   t %.1f s\n", rate, len(snap.Tanks), snap.Time)
 	fmt.Fprintf(&b, "speed %.0f km/h   heading %03.0f° %s\n", speed, bearing, compassPoint(bearing))
 	fmt.Fprintf(&b, "round trip %.0f ms   clock sync ±%.1f ms\n", n.RTT*1000, n.ClockError*1000)
 	fmt.Fprintf(&b, "in  %6.1f kB/s %5.1f upd/s\n", n.BytesIn/1000, n.UpdatesIn)

@@ -226,6 +226,11 @@ func TestStatsText(t *testing.T) {
 	if strings.Contains(got, "5039") || strings.Contains(got, "offset") {
 		t.Errorf("stats text shows the raw clock offset:\n%s", got)
 	}
+	for _, compact := range []bool{false, true} {
+		if untimed := statsText(snap, me, 0, 0, compact); !strings.HasPrefix(untimed, "-- fps") {
+			t.Errorf("stats before a frame was timed (compact %v) start %q, want \"-- fps\"", compact, strings.SplitN(untimed, "\n", 2)[0])
+		}
+	}
 	compact := statsText(snap, me, 59.6, 0, true)
 	if n := strings.Count(compact, "\n"); n != 1 || !strings.Contains(compact, "36 km/h") {
 		t.Errorf("compact stats %q, want two lines with the speed", compact)

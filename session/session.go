@@ -350,7 +350,24 @@ type JoinConfig struct {
 	// Record, when set, records the player's view of the match with the truth of the
 	// player's tank.
 	Record Recording
+	// Progress, if set, is told each step of the join as it begins, on Join's
+	// goroutine: for a window that shows the join while it runs.
+	Progress func(JoinStep)
 }
+
+// JoinStep is a step of Join, as JoinConfig.Progress tells it.
+type JoinStep uint8
+
+// The steps of a join, in order.
+const (
+	// JoinHandshake: the QUIC handshake with the host (the host's certificate is
+	// checked).
+	JoinHandshake JoinStep = iota
+	// JoinAdmission: the host's challenge, the passphrase and the admission.
+	JoinAdmission
+	// JoinSpawn: the host's map is loaded and the host places the player's tank.
+	JoinSpawn
+)
 
 // Join connects to a host and returns the player's match.
 func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
@@ -359,10 +376,16 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	progress := func(JoinStep) {}
+	if cfg.Progress != nil {
+		progress = cfg.Progress
+	}
+	progress(JoinHandshake)
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts, Remember: cfg.Remember,
 		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase,
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
+		OnHandshake: func() { progress(JoinAdmission) },
 	})
 	if err != nil {
 		return nil, nil, err // a *net.JoinError, which names the address
@@ -390,6 +413,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	sess.add(rc.close)
 	mc.Observer = rc.viewTap()
 	sess.Recent = rc.recent()
+	progress(JoinSpawn)
 	m, err := game.NewMatch(mc, client)
 	if err != nil {
 		sess.Close()

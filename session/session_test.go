@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,9 +136,13 @@ func TestHostAndJoin(t *testing.T) {
 		t.Fatalf("Host: %v", err)
 	}
 	defer hsess.Close()
+	var steps []JoinStep
 	if _, _, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "wrong",
-		KnownHosts: "-", Match: game.Config{Map: mp}}); err == nil {
+		KnownHosts: "-", Match: game.Config{Map: mp}, Progress: func(s JoinStep) { steps = append(steps, s) }}); err == nil {
 		t.Error("joined with the wrong passphrase")
+	}
+	if want := []JoinStep{JoinHandshake, JoinAdmission}; !slices.Equal(steps, want) {
+		t.Errorf("a join refused for its passphrase told the steps %v, want %v", steps, want)
 	}
 	other, err := terrain.Generate(terrain.GenerateConfig{Seed: 1, Size: 128, Samples: 65})
 	if err != nil {
@@ -147,10 +152,14 @@ func TestHostAndJoin(t *testing.T) {
 		KnownHosts: "-", Match: game.Config{Map: other}}); err == nil || !strings.Contains(err.Error(), "not the same map") {
 		t.Errorf("joined with a different map: %v", err)
 	}
+	steps = nil
 	guest, gsess, err := Join(ctx, JoinConfig{Addr: hsess.Addr + "#" + hsess.Fingerprint, Passphrase: "tread",
-		KnownHosts: "-", Match: game.Config{Map: mp, Name: "guest", Seed: 2}})
+		KnownHosts: "-", Match: game.Config{Map: mp, Name: "guest", Seed: 2}, Progress: func(s JoinStep) { steps = append(steps, s) }})
 	if err != nil {
 		t.Fatalf("Join: %v", err)
+	}
+	if want := []JoinStep{JoinHandshake, JoinAdmission, JoinSpawn}; !slices.Equal(steps, want) {
+		t.Errorf("a join told the steps %v, want %v", steps, want)
 	}
 	defer gsess.Close()
 	var hs, gs game.Snapshot

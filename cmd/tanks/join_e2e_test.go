@@ -3,14 +3,17 @@ package main
 import (
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
 
-// TestJoinFailureSentence: a join that fails ends the client with exit code 1 and one
-// sentence that names the address once and says what to try; the chain is in the log
-// (-v), not in that sentence.
+// TestJoinFailureSentence: a join that fails shows one sentence in the window until a
+// key is pressed (SIGINT stands in for it here), then ends the client with exit code 1
+// and that sentence, which names the address once and says what to try; the chain is
+// in the log (-v), not in that sentence.
 func TestJoinFailureSentence(t *testing.T) {
 	tanks, tankhost := buildTools(t)
 	host := start(t, tankhost, "-listen", "127.0.0.1:0", "-bots", "0", "-pass", "secret",
@@ -31,6 +34,16 @@ func TestJoinFailureSentence(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			began := time.Now()
 			client := start(t, tanks, append(c.args, "-size", "320x200", "-v")...)
+			client.waitLine(t, regexp.MustCompile(`msg="match could not start"`), 30*time.Second)
+			if took := time.Since(began); took > 15*time.Second {
+				t.Errorf("the client took %v to give up", took)
+			}
+			select {
+			case <-client.done:
+				t.Fatalf("the client quit without showing the sentence until a key")
+			case <-time.After(time.Second):
+			}
+			client.cmd.Process.Signal(syscall.SIGINT) // stands in for the key press
 			if code := client.wait(t, 30*time.Second); code != 1 {
 				t.Errorf("exit code %d, want 1", code)
 			}
@@ -45,9 +58,53 @@ func TestJoinFailureSentence(t *testing.T) {
 			if !regexp.MustCompile(`msg="join failed"`).MatchString(client.output()) {
 				t.Errorf("the log lacks the failure's chain:\n%s", client.output())
 			}
-			if took := time.Since(began); took > 15*time.Second {
-				t.Errorf("the client took %v to give up", took)
-			}
 		})
+	}
+}
+
+// TestJoinShowsConnecting: the window opens at once on the connecting screen, drawn
+// within a second of the window's opening, while a join to an address that never
+// answers (which gives up after 8 s) runs; the screenshot at 1 s shows it.
+func TestJoinShowsConnecting(t *testing.T) {
+	tanks, _ := buildTools(t)
+	shot := filepath.Join(t.TempDir(), "connecting.png")
+	began := time.Now()
+	client := start(t, tanks, "-join", "127.0.0.1:9", "-screenshot", shot, "-duration", "1s", "-size", "320x200", "-v")
+	if code := client.wait(t, 60*time.Second); code != 0 {
+		t.Fatalf("exit code %d, want 0", code)
+	}
+	at := func(msg string) time.Time {
+		m := regexp.MustCompile(`time=(\S+) level=INFO msg=` + msg).FindStringSubmatch(client.output())
+		if m == nil {
+			t.Fatalf("no %s in the log:\n%s", msg, client.output())
+		}
+		when, err := time.Parse(time.RFC3339Nano, m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return when
+	}
+	opened, drawn := at(`"window open"`), at(`connecting`)
+	if d := drawn.Sub(opened); d > time.Second {
+		t.Errorf("the connecting screen was drawn %v after the window opened, want within 1 s", d)
+	}
+	t.Logf("window open %v after the start, connecting screen drawn %v later", opened.Sub(began).Round(time.Millisecond),
+		drawn.Sub(opened).Round(time.Millisecond))
+	m := regexp.MustCompile(`msg="screenshot written".* frames=(\d+) screen=connecting`).FindStringSubmatch(client.output())
+	if m == nil {
+		t.Fatalf("no screenshot of the connecting screen in the log:\n%s", client.output())
+	}
+	if n, _ := strconv.Atoi(m[1]); n < 1 {
+		t.Errorf("the connecting screen drew %s frames in its first second", m[1])
+	}
+	img := readPNG(t, shot)
+	lit := 0
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		if img.Pix[i] > 170 && img.Pix[i+1] > 170 && img.Pix[i+2] > 170 {
+			lit++
+		}
+	}
+	if lit < 100 {
+		t.Errorf("the connecting screenshot has %d lit pixels: no text drawn", lit)
 	}
 }

@@ -21,9 +21,13 @@
 //
 // -lag, -jitter, -loss and -loss-burst impair this player's own link both ways, as
 // drlab's flags do: up to 500 ms of delay each way, losses in runs of -loss-burst
-// packets on average. A join holds on any such link; one that fails says why in one
-// sentence ("tanks: No answer from 203.0.113.5:7777: check the address and port, …"),
-// the error chain going to the log (-v).
+// packets on average. A join holds on any such link. The window opens at once on the
+// connecting screen ("Connecting to 203.0.113.5:7777…" and each step as it passes;
+// Esc cancels); a join that fails says why in one sentence there until a key is
+// pressed, then exits with it ("tanks: No answer from 203.0.113.5:7777: check the
+// address and port, …"), the error chain going to the log (-v). From the menu, a
+// failure goes back to the Join menu with the sentence (a wrong passphrase is asked
+// for again).
 //
 // -record FILE records the match (the "Record matches" setting records every match
 // into the recordings folder beside the settings); -replay FILE watches a recording:
@@ -41,8 +45,9 @@
 // -clamp none|up|always, -watch NAME ("*": the first remote tank), -orbit DEG (the
 // camera's angle around the tank it follows: 90 looks from its right). For tests, docs
 // and bug reports, -screenshot FILE.png -frames N (or -duration D) renders, writes the
-// picture and exits, and -bench-frames N prints the split of frame time (simulation,
-// scene update, render, swap). F1 in the game lists every key.
+// picture and exits (-duration also pictures the connecting screen when the match
+// has not started by then), and -bench-frames N prints the split of frame time
+// (simulation, scene update, render, swap). F1 in the game lists every key.
 //
 // It exits 0 when the window is closed, the player quits or leaves, the host ends
 // the match or SIGINT/SIGTERM stops it; 1 with a sentence ("tanks: Lost the connection
@@ -71,8 +76,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.list.set && c.list.urls == "" {
 		return listMatches(ctx, c, stdout, stderr)
 	}
-	if wantsMenu(cli.Set(fs)) {
-		return menu(ctx, c, stderr)
-	}
-	return play(ctx, c, screen{}, stderr)
+	return play(ctx, c, wantsMenu(cli.Set(fs)), stderr)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/treadline/treadline/client"
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/game"
-	"github.com/treadline/treadline/render"
 )
 
 // matchFlags are the flags that start a match directly, without the main menu.
@@ -64,48 +63,6 @@ func openSound(c config, s client.Settings, stderr io.Writer) *client.Sound {
 		fmt.Fprintln(stderr, "tanks: sound off:", err)
 	}
 	return snd
-}
-
-// menu runs the main menu and the matches it starts, in one window, until the player
-// quits or closes the window. How each match ended is shown on the menu.
-func menu(ctx context.Context, c config, stderr io.Writer) error {
-	if err := render.CheckDisplay(); err != nil {
-		return err
-	}
-	set := loadSettings(stderr)
-	if c.listsSet {
-		set.Lists = c.lists
-		saveSettings(set, stderr)
-	}
-	v, err := render.OpenViewer(c.width, c.height, "Treadline")
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	snd := openSound(c, set, stderr)
-	defer snd.Close()
-	save := func(s client.Settings) { saveSettings(s, stderr) }
-	note := ""
-	for {
-		mode, s, err := client.RunMenu(ctx, v, client.MenuConfig{Settings: set, Check: checkChoice, Apply: save, Note: note,
-			Find: &client.FindConfig{LAN: c.find.LAN}})
-		set = s
-		if err != nil || mode == client.MenuQuit {
-			return ignoreCanceled(err)
-		}
-		mc := matchFor(c, mode, set)
-		// A window closed or a context ended during the match ends the next menu at
-		// once, with MenuQuit.
-		err = play(ctx, mc, screen{viewer: v, sound: snd, settings: &set, save: save}, stderr)
-		note = ""
-		if err != nil {
-			note = err.Error()
-			var ex *explained
-			if !errors.As(err, &ex) {
-				note = "The match could not start: " + note
-			}
-		}
-	}
 }
 
 // ignoreCanceled returns nil for a cancellation (SIGINT, SIGTERM), err otherwise.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"time"
 
 	"github.com/treadline/treadline/client"
@@ -57,12 +56,8 @@ func checkReplay(c config, set map[string]bool) error {
 }
 
 // watchReplay plays the recording c.replay in the viewer.
-func watchReplay(ctx context.Context, c config, scr screen, stderr io.Writer) error {
-	level := slog.LevelWarn
-	if c.verbose {
-		level = slog.LevelInfo
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+func watchReplay(ctx context.Context, c config, set *client.Settings, stderr io.Writer) error {
+	logger := newLogger(c, stderr)
 	p, stopped, err := client.LoadReplay(c.replay, c.mapDir, logger)
 	if err != nil {
 		return err
@@ -71,7 +66,7 @@ func watchReplay(ctx context.Context, c config, scr screen, stderr io.Writer) er
 		fmt.Fprintf(stderr, "tanks: %s; playing what is readable\n", stopped)
 	}
 	mp := p.Map()
-	rc := client.ReplayConfig{Display: display(c, mp, scr, logger), Seek: c.seek, Speed: c.speed}
+	rc := client.ReplayConfig{Display: display(c, mp, set, logger), Seek: c.seek, Speed: c.speed}
 	rc.KillCam = c.killcam
 	if c.ab != "" {
 		a, _ := deadreckon.ParseAlgorithm(c.ab) // checked with the flags

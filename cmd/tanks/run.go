@@ -252,87 +252,117 @@ func parseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// screen is what a match is played with when the main menu started it: the menu's
-// window, sound and settings. The zero value means a match started by flags, which
-// opens its own window and sound.
-type screen struct {
-	viewer   *render.Viewer
-	sound    *client.Sound
-	settings *client.Settings
-	save     func(client.Settings)
-}
-
-// play starts the match c asks for and plays it in the window.
-func play(ctx context.Context, c config, scr screen, stderr io.Writer) error {
+// play runs the game in one window loop: the main menu and the matches it starts
+// (withMenu), or the match c asks for, each shown connecting at once.
+func play(ctx context.Context, c config, withMenu bool, stderr io.Writer) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
-	if scr.settings == nil {
-		set := loadSettings(stderr)
-		scr.settings = &set
-		scr.save = func(s client.Settings) { saveSettings(s, stderr) }
-	}
+	set := loadSettings(stderr)
+	save := func(s client.Settings) { saveSettings(s, stderr) }
 	if c.replay != "" {
-		return watchReplay(ctx, c, scr, stderr)
+		return watchReplay(ctx, c, &set, stderr)
 	}
-	if c.name == "" {
-		c.name = scr.settings.Name
+	if withMenu && c.listsSet {
+		set.Lists = c.lists
+		save(set)
 	}
+	logger := newLogger(c, stderr)
+	var snd *client.Sound
+	if c.screenshot == "" && c.benchFrames == 0 {
+		snd = openSound(c, set, stderr)
+		defer snd.Close()
+	}
+	g := client.GameConfig{
+		Display: client.Display{Width: c.width, Height: c.height, Screenshot: c.screenshot, Frames: c.frames,
+			Duration: c.duration, BenchFrames: c.benchFrames, Logger: logger},
+		Menu: client.MenuConfig{Settings: set, Check: checkChoice, Apply: save, Find: &client.FindConfig{LAN: c.find.LAN}},
+		Choose: func(mode client.MenuMode, s *client.Settings) *client.Connecting {
+			return connecting(matchFor(c, mode, *s), s, snd, save, logger, stderr)
+		},
+		Say: func(line string) { fmt.Fprintln(stderr, "tanks:", line) },
+	}
+	if !withMenu {
+		g.First = connecting(c, &set, snd, save, logger, stderr)
+	}
+	return ignoreCanceled(client.RunGame(ctx, g))
+}
+
+// newLogger is the log c asks for: warnings, or with -v what the match and the
+// network do.
+func newLogger(c config, stderr io.Writer) *slog.Logger {
 	level := slog.LevelWarn
 	if c.verbose {
 		level = slog.LevelInfo
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	mc := game.Config{Name: c.name, Team: scr.settings.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// connecting is the match c asks for as the connecting screen starts it, played with
+// the settings *set (which its pause menu edits) and the sound snd. Its end lets go
+// of the session, stops announcing a hosted match and says how it ended.
+func connecting(c config, set *client.Settings, snd *client.Sound, save func(client.Settings), logger *slog.Logger,
+	stderr io.Writer) *client.Connecting {
+	if c.name == "" {
+		c.name = set.Name
+	}
+	mc := game.Config{Name: c.name, Team: set.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
 		Difficulty: c.difficulty, Logger: logger}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss, LossBurst: c.lossBurst}
-	rec := recording(c, *scr.settings, stderr)
-
-	m, sess, mode, err := startMatch(ctx, c, mc, link, rec, logger)
-	if err != nil {
-		return err
+	rec := recording(c, *set, stderr)
+	cc := &client.Connecting{Mode: client.MenuPractice, Title: "Starting a practice match…"}
+	switch {
+	case c.host != "":
+		cc.Mode, cc.Title = client.MenuHost, "Hosting a match on "+c.host+"…"
+	case c.join != "":
+		addr, _, _ := strings.Cut(c.join, "#")
+		cc.Mode, cc.Addr, cc.Title = client.MenuJoin, addr, "Connecting to "+addr+"…"
+		if set.Last.JoinName != "" && set.Last.JoinAddr == c.join {
+			cc.Title = "Connecting to " + set.Last.JoinName + " (" + addr + ")…"
+		}
 	}
-	defer sess.Close()
-	logger.Info("match started", "mode", mode)
-	notice := matchNotice(c, mode, sess, stderr)
-	if mode == "host" {
-		ifaces, _ := c.find.Interfaces("lan", c.host) // checked with the flags
-		stop := cli.Publish(sess.Host, cli.HostInfo{Name: c.name, Passphrase: c.pass != "",
-			Capacity: c.defences.Limits().MaxPlayers, HostPlays: true}, ifaces, splitURLs(c.list.urls), logger)
-		defer stop()
+	cc.Start = func(ctx context.Context, step func(string)) (*client.Started, error) {
+		m, sess, mode, err := startMatch(ctx, c, mc, link, rec, logger, step)
+		if err != nil {
+			return nil, err
+		}
+		logger.Info("match started", "mode", mode)
+		notice := matchNotice(c, mode, sess, stderr)
+		stop := func() {}
+		if mode == "host" {
+			ifaces, _ := c.find.Interfaces("lan", c.host) // checked with the flags
+			stop = cli.Publish(sess.Host, cli.HostInfo{Name: c.name, Passphrase: c.pass != "",
+				Capacity: c.defences.Limits().MaxPlayers, HostPlays: true}, ifaces, splitURLs(c.list.urls), logger)
+		}
+		mp := m.Terrain()
+		rc := client.RunConfig{
+			Display:    display(c, mp, set, logger),
+			Clock:      m.Now,
+			OnSettings: save,
+			Notice:     notice,
+			Pause:      sess.Pause,
+			Sound:      snd,
+		}
+		rc.Title = "Treadline — " + mode
+		rc.BenchFrames = c.benchFrames
+		rc.Host = cc.Addr
+		if sess.Recent != nil {
+			rc.KillCam = true
+			rc.Recent = func() (*replay.Recording, error) { return replay.ReadRing(sess.Recent) }
+			rc.Map = mp
+		}
+		return &client.Started{Match: m, Config: rc, End: func(err error) error {
+			stop()
+			sess.Close() // its log lines come before the verdict
+			return outcome(err, rc.Host, stderr)
+		}}, nil
 	}
-	mp := m.Terrain()
-	rc := client.RunConfig{
-		Display:    display(c, mp, scr, logger),
-		Clock:      m.Now,
-		OnSettings: scr.save,
-		Notice:     notice,
-		Pause:      sess.Pause,
-	}
-	rc.Title = "Treadline — " + mode
-	rc.BenchFrames = c.benchFrames
-	if mode == "join" {
-		rc.Host, _, _ = strings.Cut(c.join, "#")
-	}
-	if sess.Recent != nil {
-		rc.KillCam = true
-		rc.Recent = func() (*replay.Recording, error) { return replay.ReadRing(sess.Recent) }
-		rc.Map = mp
-	}
-	rc.Sound = scr.sound
-	if scr.viewer == nil && c.screenshot == "" && c.benchFrames == 0 {
-		snd := openSound(c, *scr.settings, stderr)
-		defer snd.Close()
-		rc.Sound = snd
-	}
-	err = client.Run(ctx, rc, m)
-	sess.Close() // its log lines come before the verdict
-	return outcome(err, rc.Host, stderr)
+	return cc
 }
 
 // display is what a match and a replay of the map mp show in the window, as c's
-// display flags and scr say.
-func display(c config, mp *terrain.Map, scr screen, logger *slog.Logger) client.Display {
+// display flags and the settings set say.
+func display(c config, mp *terrain.Map, set *client.Settings, logger *slog.Logger) client.Display {
 	return client.Display{
 		Width: c.width, Height: c.height,
 		Terrain:    render.TerrainFromMap(mp, 0),
@@ -345,14 +375,15 @@ func display(c config, mp *terrain.Map, scr screen, logger *slog.Logger) client.
 		Frames:     c.frames,
 		Duration:   c.duration,
 		Logger:     logger,
-		Viewer:     scr.viewer,
-		Settings:   scr.settings,
+		Settings:   set,
 	}
 }
 
 // startMatch hosts, joins or starts the practice match c asks for, with mc as the
-// player's match; mode names which ("host", "join" or "practice").
-func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link, rec session.Recording, logger *slog.Logger) (*game.Match, *session.Session, string, error) {
+// player's match, telling each step through step; mode names which ("host", "join"
+// or "practice").
+func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link, rec session.Recording, logger *slog.Logger,
+	step func(string)) (*game.Match, *session.Session, string, error) {
 	var (
 		m    *game.Match
 		sess *session.Session
@@ -368,6 +399,7 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 			return nil, nil, "", ierr
 		}
 		logger.Info("identity", "file", path, "new", created)
+		step("Opening the match to players")
 		mc.Map = c.hostMap // nil: the default map
 		var gw *disgate.Gateway
 		if c.dis != "" {
@@ -383,9 +415,10 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 		mode = "host"
 	case c.join != "":
 		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Remember: c.remember, Impairment: link,
-			Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec})
+			Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec, Progress: func(s session.JoinStep) { step(joinSteps[s]) }})
 		mode = "join"
 	default:
+		step("Starting the host and its bots, joining it")
 		pc := practiceConfig(c, mc, link, logger)
 		pc.Record = rec
 		m, sess, err = session.Practice(ctx, pc)
@@ -404,6 +437,13 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 		return nil, nil, mode, fmt.Errorf("start %s match: %w", mode, err)
 	}
 	return m, sess, mode, nil
+}
+
+// joinSteps name the steps of a join on the connecting screen.
+var joinSteps = [...]string{
+	session.JoinHandshake: "Reaching the host (handshake)",
+	session.JoinAdmission: "Joining (passphrase, admission)",
+	session.JoinSpawn:     "Placing your tank (spawn)",
 }
 
 // practiceConfig is the practice match c asks for: the flags' bots and impairment
@@ -472,8 +512,9 @@ type explained struct {
 	err   error
 }
 
-func (e *explained) Error() string { return e.words }
-func (e *explained) Unwrap() error { return e.err }
+func (e *explained) Error() string    { return e.words }
+func (e *explained) Unwrap() error    { return e.err }
+func (e *explained) Sentence() string { return e.words }
 
 // wallClock is the process's monotonic clock, for the practice's PauseClock.
 type wallClock struct{ start time.Time }
