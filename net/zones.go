@@ -1,0 +1,517 @@
+package net
+
+import (
+	"math"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/grid"
+	"github.com/treadline/treadline/net/internal/rate"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Subscription zones and the downlink budget. Once a match holds more than
+// Limits.ZonesAbove tanks, the host no longer relays every update to every player.
+// Tanks sit in a grid of zoneCell-wide cells; an accepted update is offered at once
+// to the players with a tank (or, tankless, their last place) in the tank's cell and
+// its neighbours, and every player's tick offers it a few tanks from anywhere in
+// turn, so that each tank is looked at for each player once per coarseCycle. An
+// offer only marks the tank's latest record as owed to that player; what is owed
+// goes out by priority within the player's budget of Limits.Downlink bytes a second,
+// and a newer record replaces an owed one before it goes. The host's work per
+// accepted update is the players near the tank; its work per tick is a fixed share of
+// the match per player.
+const (
+	// zoneCell is the width of the grid's cells, m, and the radius within which an
+	// update is offered to players at once.
+	zoneCell = 100.0
+	// interestRadius is the distance within which a tank is of interest to a
+	// player, m: its first record inside goes out whatever the budget, and it
+	// reaches the player at least every floorAge.
+	interestRadius = 300.0
+	// floorAge is how long, s, a tank of interest may go unsent to a player while
+	// it has something new: past it, it goes before everything but the first
+	// records of tanks entering interest.
+	floorAge = 4.0
+	// coarseCycle is how long, s, a player's tick takes to offer it every tank of
+	// the match.
+	coarseCycle = 1.0
+	// downlinkTick is how often, s, the host schedules every player's downlink,
+	// besides the coalescing window after each update offered at once.
+	downlinkTick = 0.05
+	// downlinkBurst is how many seconds of budget a player's bucket holds.
+	downlinkBurst = 0.25
+	// engageTime is how long, s, firing on or a hit between two tanks makes each
+	// more relevant to the other's owner.
+	engageTime = 3.0
+)
+
+// Relevance weights: a tank's priority for a player grows by its weight each second
+// it has something new that the player has not been sent.
+const (
+	weightViewCone = 2.0 // in front of the player's turret
+	viewConeCos    = 0.82
+	weightAimed    = 2.0 // its turret points at the player's tank
+	aimedCos       = 0.985
+	weightEngaged  = 4.0 // fired on, hit or hit by the player within engageTime
+	weightTeammate = 1.5
+	// A start, stop, braking or turning onset, or a path that has strayed: the
+	// record's news against what the player was last sent, up to newsCap.
+	newsPerSpeed = 0.5 // per m/s of velocity change
+	newsPerAccel = 0.1 // per m/s² of acceleration change
+	newsPerTurn  = 1.0 // per rad/s of turn-rate change
+	newsPerMeter = 0.5 // per meter between the sent state projected to now and the record
+	newsCap      = 4.0
+)
+
+// zones is the match's downlink scheduler; nil while the budget is off.
+type zones struct {
+	on     bool // the match holds more than ZonesAbove tanks
+	rate   float64
+	above  int
+	tanks  *grid.Grid[*hostActor]
+	ghosts *grid.Grid[*member] // tankless players, at their last tank's place
+	list   []*hostActor        // every tank, by id: the order of the coarse offers
+	dirty  []*member           // players offered something since their last schedule
+	stamp  uint64              // dedupes the players an update is offered to
+	near   []*hostActor        // reused
+	nearP  []*member           // reused
+}
+
+// slot is what one player has been sent of one tank.
+type slot struct {
+	a        *hostActor
+	sentN    uint64  // the tank's update count when it was last sent (0: its spawn)
+	sentAt   float64 // host time it was last sent, or the slot made
+	sent     sentState
+	owed     bool // a newer record than sentN waits in the player's pending list
+	must     bool // the tank entered the player's interest: its next record bypasses the budget
+	inside   bool // within interestRadius when last looked at
+	engaged  float64
+	priority float64 // computed by schedule
+}
+
+// sentState is what the player knows of the tank's motion, for the size of news.
+type sentState struct {
+	time                  float64
+	pos, vel, acc, angVel mgl64.Vec3
+	known                 bool
+}
+
+func newZones(l *Limits) *zones {
+	if l.Downlink <= 0 {
+		return nil
+	}
+	return &zones{rate: float64(l.Downlink), above: l.ZonesAbove,
+		tanks: grid.New[*hostActor](zoneCell), ghosts: grid.New[*member](zoneCell)}
+}
+
+// budget returns a fresh downlink bucket for a player joining at now.
+func (z *zones) budget(now float64) rate.Bucket {
+	return rate.NewBucket(z.rate, math.Max(z.rate*downlinkBurst, wire.MaxBatchSize), now)
+}
+
+// engage turns the scheduler on or off as the match's size crosses ZonesAbove. Going
+// off, what is owed goes out at once and the relay takes over.
+func (m *match) engage(now float64) {
+	z := m.zones
+	if z == nil {
+		return
+	}
+	n := len(m.actors)
+	switch {
+	case !z.on && (z.above < 0 || n > z.above):
+		z.on = true
+	case z.on && z.above >= 0 && n <= z.above*3/4:
+		z.on = false
+		for _, q := range m.order {
+			for _, s := range q.pending {
+				m.sendSlot(q, s, now, true)
+			}
+			q.pending = q.pending[:0]
+			clear(q.slots)
+		}
+		z.dirty = z.dirty[:0]
+		m.flushAll()
+	}
+}
+
+// zonesSpawned places a new tank.
+func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
+	z := m.zones
+	if z == nil {
+		return
+	}
+	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
+	i, _ := slices.BinarySearchFunc(z.list, a.id, func(b *hostActor, id wire.ActorID) int { return int(b.id) - int(id) })
+	z.list = slices.Insert(z.list, i, a)
+	z.ghosts.Remove(owner)
+	owner.place = a.state.Position
+	m.engage(now)
+}
+
+// zonesDespawned removes a tank; its owner, left without one, watches from its place.
+func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
+	z := m.zones
+	if z == nil {
+		return
+	}
+	z.tanks.Remove(a)
+	if i, ok := slices.BinarySearchFunc(z.list, a.id, func(b *hostActor, id wire.ActorID) int { return int(b.id) - int(id) }); ok {
+		z.list = slices.Delete(z.list, i, i+1)
+	}
+	for _, q := range m.order {
+		if s := q.slots[a.id]; s != nil {
+			delete(q.slots, a.id)
+			if s.owed {
+				q.pending = slices.DeleteFunc(q.pending, func(x *slot) bool { return x == s })
+			}
+		}
+	}
+	if owner != nil && !owner.removed && len(owner.owned) == 0 {
+		z.ghosts.Move(owner, owner.place[0], owner.place[2])
+	}
+	m.engage(now)
+}
+
+// zonesJoined and zonesLeft keep a tankless player's place: the map's centre until
+// it has had a tank.
+func (m *match) zonesJoined(p *member) {
+	if z := m.zones; z != nil {
+		z.ghosts.Move(p, 0, 0)
+		p.budget = z.budget(p.joinedAt)
+	}
+}
+
+func (m *match) zonesLeft(p *member) {
+	if z := m.zones; z != nil {
+		z.ghosts.Remove(p)
+		z.dirty = slices.DeleteFunc(z.dirty, func(q *member) bool { return q == p })
+	}
+}
+
+// zonesRelay offers a's accepted record to the players near it; it reports false,
+// doing nothing, while the scheduler is off (the relay sends to everyone).
+func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
+	z := m.zones
+	if z == nil {
+		return false
+	}
+	a.count++
+	a.recLen = copy(a.rec[:], rec)
+	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
+	if o := m.members[a.owner]; o != nil {
+		o.place = a.state.Position
+	}
+	if !z.on {
+		return false
+	}
+	z.stamp++
+	x, y := a.state.Position[0], a.state.Position[2]
+	z.near = z.tanks.AppendNear(z.near[:0], x, y, zoneCell)
+	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, zoneCell)
+	for _, b := range z.near {
+		if q := m.members[b.owner]; q != nil {
+			z.nearP = append(z.nearP, q)
+		}
+	}
+	// The players in the order of their ids, whatever order the grid's cells held
+	// them in: the schedule depends on the order slots are offered in.
+	slices.SortFunc(z.nearP, func(p, q *member) int { return int(p.id) - int(q.id) })
+	for _, q := range z.nearP {
+		if q.seen == z.stamp || q.id == a.owner || q.passive || q.removed {
+			continue
+		}
+		q.seen = z.stamp
+		m.offer(q, a, now)
+	}
+	clear(z.near)
+	clear(z.nearP)
+	return true
+}
+
+// offer marks a's latest record as owed to q, if q has not been sent it.
+func (m *match) offer(q *member, a *hostActor, now float64) {
+	s := q.slots[a.id]
+	if s == nil {
+		// The spawn told q of a, and until the scheduler engaged the relay sent it
+		// everything: what q holds is no older than the record before this one.
+		s = &slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now}
+		if q.slots == nil {
+			q.slots = map[wire.ActorID]*slot{}
+		}
+		q.slots[a.id] = s
+		_, d := q.observer(a.state.Position)
+		s.inside = d <= interestRadius
+	}
+	_, d := q.observer(a.state.Position)
+	inside := d <= interestRadius
+	if inside && !s.inside {
+		s.must = true // sent with its next record, or at once if it has one
+	}
+	s.inside = inside
+	if s.sentN == a.count {
+		s.must = false // q has the latest already
+		return
+	}
+	if s.owed {
+		m.stats.Overwritten++ // the owed record is replaced by this newer one
+		return
+	}
+	s.owed = true
+	q.pending = append(q.pending, s)
+	if !q.zdirty {
+		q.zdirty = true
+		m.zones.dirty = append(m.zones.dirty, q)
+	}
+}
+
+// observer returns where q watches a point p from: its tank nearest p (nil when it
+// has none, and then its last tank's place or the map's centre), and the distance.
+// It is the host's own view: a client's say never enters it.
+func (q *member) observer(p mgl64.Vec3) (*hostActor, float64) {
+	var best *hostActor
+	d := math.Inf(1)
+	for _, a := range q.owned {
+		if e := planar(a.state.Position.Sub(p)); e < d {
+			best, d = a, e
+		}
+	}
+	if best == nil {
+		d = planar(q.place.Sub(p))
+	}
+	return best, d
+}
+
+func planar(v mgl64.Vec3) float64 { return math.Hypot(v[0], v[2]) }
+
+// scheduleDirty schedules the players offered updates since their last schedule.
+func (m *match) scheduleDirty(now float64) {
+	z := m.zones
+	if z == nil || !z.on {
+		return
+	}
+	for _, q := range z.dirty {
+		q.zdirty = false
+		m.schedule(q, now)
+	}
+	clear(z.dirty)
+	z.dirty = z.dirty[:0]
+}
+
+// zonesTick is every player's downlink tick: it offers each its share of the match's
+// tanks in turn, then schedules what it is owed.
+func (m *match) zonesTick(now float64) {
+	z := m.zones
+	if z == nil || !z.on || len(z.list) == 0 {
+		return
+	}
+	n := len(z.list)
+	k := min(n, int(math.Ceil(float64(n)*downlinkTick/coarseCycle)))
+	for _, q := range m.order {
+		if q.passive {
+			continue
+		}
+		for range k {
+			q.cursor %= n
+			if a := z.list[q.cursor]; a.owner != q.id {
+				m.offer(q, a, now)
+			}
+			q.cursor++
+		}
+	}
+	m.scheduleDirty(now)
+	for _, q := range m.order {
+		if len(q.pending) > 0 && !q.passive {
+			m.schedule(q, now)
+		}
+	}
+}
+
+// schedule sends q the latest records it is owed, highest priority first, as far as
+// its budget goes: a tank's priority is its relevance to q times how long since q
+// was last sent it; a tank of interest unsent for floorAge goes before the rest, and
+// the first record of a tank entering q's interest goes whatever the budget.
+func (m *match) schedule(q *member, now float64) {
+	if len(q.pending) == 0 || q.removed {
+		return
+	}
+	for _, s := range q.pending {
+		s.priority = m.priority(q, s, now)
+	}
+	// Ties by actor id: the order is the same for the same inputs.
+	slices.SortFunc(q.pending, func(x, y *slot) int {
+		switch {
+		case x.priority > y.priority:
+			return -1
+		case x.priority < y.priority:
+			return 1
+		}
+		return int(x.a.id) - int(y.a.id)
+	})
+	kept := q.pending[:0]
+	full := false
+	for _, s := range q.pending {
+		switch {
+		case s.must:
+			m.sendSlot(q, s, now, true)
+		case !full && q.budget.TakeN(m.cost(q, s), now):
+			m.sendSlot(q, s, now, false)
+		default:
+			full = true
+			kept = append(kept, s)
+		}
+	}
+	clear(q.pending[len(kept):])
+	q.pending = kept
+}
+
+// cost returns the bytes sending s's record to q takes: the record, and a batch's
+// header when it opens a datagram.
+func (m *match) cost(q *member, s *slot) float64 {
+	n := s.a.recLen
+	if q.open == nil || !q.open.Fits(n) {
+		n += wire.BatchHeaderSize
+	}
+	return float64(n)
+}
+
+// sendSlot queues s's tank's latest record for q; bypass: outside the budget (which
+// is charged all the same, into debt).
+func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
+	a := s.a
+	n := m.cost(q, s)
+	if bypass {
+		q.budget.Spend(n, now)
+		m.stats.DownlinkBypass += uint64(n)
+		q.bypassed += uint64(n)
+	}
+	m.stats.DownlinkBytes += uint64(n)
+	q.downBytes += uint64(n)
+	if dropped := m.queueRecord(q, a.rec[:a.recLen]); dropped > 0 {
+		m.stats.Overflow += uint64(dropped)
+	}
+	st := &a.state
+	s.sent = sentState{time: st.Time, pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity, known: true}
+	s.sentN, s.sentAt, s.owed, s.must = a.count, now, false, false
+	m.stats.Relayed++
+	m.stats.Scheduled++
+	m.relayRate.Add(1, now)
+	m.stats.RelayAge.observe(now-st.Time, 1)
+}
+
+// priority returns s's priority for q at now.
+func (m *match) priority(q *member, s *slot, now float64) float64 {
+	if s.must {
+		return math.Inf(1)
+	}
+	a := s.a
+	age := now - s.sentAt
+	me, d := q.observer(a.state.Position)
+	w := relevance(d)
+	if me != nil {
+		to := a.state.Position.Sub(me.state.Position)
+		if facing(aim(&me.state), to) >= viewConeCos {
+			w *= weightViewCone
+		}
+		if facing(aim(&a.state), to.Mul(-1)) >= aimedCos {
+			w *= weightAimed
+		}
+		if me.team == a.team {
+			w *= weightTeammate
+		}
+	}
+	if now-s.engaged < engageTime {
+		w *= weightEngaged
+	}
+	w *= 1 + news(&s.sent, &a.state)
+	p := w * (age + downlinkTick)
+	if d <= interestRadius && age >= floorAge {
+		p += 1e6 * age
+	}
+	return p
+}
+
+// relevance is a tank's weight by its distance d from the player, m: 1 within a
+// cell, falling with the square of the distance beyond, never below 1/64.
+func relevance(d float64) float64 {
+	if d <= zoneCell {
+		return 1
+	}
+	r := zoneCell / d
+	return math.Max(r*r, 1.0/64)
+}
+
+// aim returns the direction a tank's gun points in the ground plane: its heading
+// turned by its turret (articulation 0) when it has one.
+func aim(s *deadreckon.State) mgl64.Vec3 {
+	yaw := geom.Yaw(s.Orientation)
+	if s.NumArticulations > 0 {
+		yaw += s.Articulations[0].Angle
+	}
+	return mgl64.Vec3{math.Cos(yaw), 0, -math.Sin(yaw)}
+}
+
+// facing returns the cosine between direction dir and the ground-plane vector to; 0
+// when to is too short to say.
+func facing(dir, to mgl64.Vec3) float64 {
+	l := planar(to)
+	if l < 1e-6 {
+		return 0
+	}
+	return (dir[0]*to[0] + dir[2]*to[2]) / l
+}
+
+// news returns how much an update tells a player that was last sent sent: a start,
+// stop, braking or turning onset, or a path that has strayed from the one sent, up to
+// newsCap; newsCap for a player that was sent nothing yet.
+func news(sent *sentState, now *deadreckon.State) float64 {
+	if !sent.known {
+		return newsCap
+	}
+	dt := math.Max(0, now.Time-sent.time)
+	proj := sent.pos.Add(sent.vel.Mul(dt)).Add(sent.acc.Mul(0.5 * dt * dt))
+	n := newsPerSpeed*now.Velocity.Sub(sent.vel).Len() +
+		newsPerAccel*now.Acceleration.Sub(sent.acc).Len() +
+		newsPerTurn*now.AngularVelocity.Sub(sent.angVel).Len() +
+		newsPerMeter*now.Position.Sub(proj).Len()
+	return math.Min(n, newsCap)
+}
+
+// engaged marks a and b as engaged with each other's owners at now: a shot fired by
+// one on the other, or a hit.
+func (m *match) engaged(a, b *hostActor, now float64) {
+	if m.zones == nil || a == nil || b == nil {
+		return
+	}
+	if q := m.members[b.owner]; q != nil {
+		if s := q.slots[a.id]; s != nil {
+			s.engaged = now
+		}
+	}
+	if q := m.members[a.owner]; q != nil {
+		if s := q.slots[b.id]; s != nil {
+			s.engaged = now
+		}
+	}
+}
+
+// fired marks a shot of shooter along dir from origin as engaging the tanks near its
+// line, within zoneCell of the shooter: the host knows the shots net carries.
+func (m *match) fired(shooter *hostActor, origin, dir mgl64.Vec3, now float64) {
+	z := m.zones
+	if z == nil || shooter == nil || planar(dir) < 1e-6 {
+		return
+	}
+	z.near = z.tanks.AppendNear(z.near[:0], origin[0], origin[2], interestRadius)
+	l := planar(dir)
+	d := mgl64.Vec3{dir[0] / l, 0, dir[2] / l}
+	for _, b := range z.near {
+		if b != shooter && facing(d, b.state.Position.Sub(origin)) >= aimedCos {
+			m.engaged(shooter, b, now)
+		}
+	}
+	clear(z.near)
+}
