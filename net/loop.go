@@ -83,6 +83,8 @@ type hostActor struct {
 	count  uint64
 	rec    [wire.MaxUpdateSize]byte
 	recLen int
+	aim    mgl64.Vec3 // where its gun points in the ground plane
+	zi     int        // its index in every member's slots
 }
 
 // placement is where the owner asked a spawn the judge placed elsewhere, and until

@@ -77,7 +77,7 @@ type member struct {
 
 	// The downlink scheduler's (zones.go): what the member was sent of each tank,
 	// what it is owed, its budget, and where it watches from while tankless.
-	slots     map[wire.ActorID]*slot
+	slots     []*slot // by hostActor.zi
 	pending   []*slot
 	budget    rate.Bucket
 	place     mgl64.Vec3 // its last tank's place, the map's centre before it had one

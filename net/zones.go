@@ -35,9 +35,11 @@ const (
 	// it has something new: past it, it goes before everything but the first
 	// records of tanks entering interest.
 	floorAge = 4.0
-	// coarseCycle is how long, s, a player's tick takes to offer it every tank of
-	// the match.
+	// coarseCycle is how often, s, a player's tick offers it every tank within
+	// interestRadius of it, and farCycle how long it takes to offer it every tank
+	// of the match.
 	coarseCycle = 1.0
+	farCycle    = 4.0
 	// downlinkTick is how often, s, the host schedules every player's downlink,
 	// besides the coalescing window after each update offered at once.
 	downlinkTick = 0.05
@@ -76,6 +78,9 @@ type zones struct {
 	list   []*hostActor        // every tank, by id: the order of the coarse offers
 	dirty  []*member           // players offered something since their last schedule
 	stamp  uint64              // dedupes the players an update is offered to
+	ticks  int                 // downlink ticks so far
+	slots  int                 // slot indices handed out (hostActor.zi)
+	free   []int               // slot indices of despawned tanks, for reuse
 	near   []*hostActor        // reused
 	nearP  []*member           // reused
 }
@@ -86,9 +91,11 @@ type slot struct {
 	sentN    uint64  // the tank's update count when it was last sent (0: its spawn)
 	sentAt   float64 // host time it was last sent, or the slot made
 	sent     sentState
-	owed     bool // a newer record than sentN waits in the player's pending list
-	must     bool // the tank entered the player's interest: its next record bypasses the budget
-	inside   bool // within interestRadius when last looked at
+	owed     bool    // a newer record than sentN waits in the player's pending list
+	must     bool    // the tank entered the player's interest: its next record bypasses the budget
+	inside   bool    // within interestRadius when last looked at
+	dist     float64 // from the player, m, when last offered
+	weight   float64 // relevance to the player when last offered
 	engaged  float64
 	priority float64 // computed by schedule
 }
@@ -132,6 +139,7 @@ func (m *match) engage(now float64) {
 			}
 			q.pending = q.pending[:0]
 			clear(q.slots)
+			q.slots = q.slots[:0]
 		}
 		z.dirty = z.dirty[:0]
 		m.flushAll()
@@ -145,6 +153,13 @@ func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
 		return
 	}
 	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
+	a.aim = aimOf(&a.state)
+	if n := len(z.free); n > 0 {
+		a.zi, z.free = z.free[n-1], z.free[:n-1]
+	} else {
+		a.zi = z.slots
+		z.slots++
+	}
 	i, _ := slices.BinarySearchFunc(z.list, a.id, func(b *hostActor, id wire.ActorID) int { return int(b.id) - int(id) })
 	z.list = slices.Insert(z.list, i, a)
 	z.ghosts.Remove(owner)
@@ -163,13 +178,14 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 		z.list = slices.Delete(z.list, i, i+1)
 	}
 	for _, q := range m.order {
-		if s := q.slots[a.id]; s != nil {
-			delete(q.slots, a.id)
+		if s := q.slot(a); s != nil {
+			q.slots[a.zi] = nil
 			if s.owed {
 				q.pending = slices.DeleteFunc(q.pending, func(x *slot) bool { return x == s })
 			}
 		}
 	}
+	z.free = append(z.free, a.zi)
 	if owner != nil && !owner.removed && len(owner.owned) == 0 {
 		z.ghosts.Move(owner, owner.place[0], owner.place[2])
 	}
@@ -201,6 +217,7 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	}
 	a.count++
 	a.recLen = copy(a.rec[:], rec)
+	a.aim = aimOf(&a.state)
 	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
 	if o := m.members[a.owner]; o != nil {
 		o.place = a.state.Position
@@ -234,19 +251,19 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 
 // offer marks a's latest record as owed to q, if q has not been sent it.
 func (m *match) offer(q *member, a *hostActor, now float64) {
-	s := q.slots[a.id]
+	s := q.slot(a)
 	if s == nil {
 		// The spawn told q of a, and until the scheduler engaged the relay sent it
 		// everything: what q holds is no older than the record before this one.
 		s = &slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now}
-		if q.slots == nil {
-			q.slots = map[wire.ActorID]*slot{}
+		if a.zi >= len(q.slots) {
+			q.slots = append(q.slots, make([]*slot, a.zi+1-len(q.slots))...)
 		}
-		q.slots[a.id] = s
+		q.slots[a.zi] = s
 		_, d := q.observer(a.state.Position)
 		s.inside = d <= interestRadius
 	}
-	_, d := q.observer(a.state.Position)
+	me, d := q.observer(a.state.Position)
 	inside := d <= interestRadius
 	if inside && !s.inside {
 		s.must = true // sent with its next record, or at once if it has one
@@ -256,16 +273,28 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		s.must = false // q has the latest already
 		return
 	}
+	s.dist = d
 	if s.owed {
-		m.stats.Overwritten++ // the owed record is replaced by this newer one
+		// Owed already: the newer record takes the older one's place, and the
+		// priority its weight earned goes on growing.
+		m.stats.Overwritten++
 		return
 	}
+	s.weight = weight(me, a, d, &s.sent)
 	s.owed = true
 	q.pending = append(q.pending, s)
 	if !q.zdirty {
 		q.zdirty = true
 		m.zones.dirty = append(m.zones.dirty, q)
 	}
+}
+
+// slot returns what q was sent of a, or nil.
+func (q *member) slot(a *hostActor) *slot {
+	if a.zi < len(q.slots) {
+		return q.slots[a.zi]
+	}
+	return nil
 }
 
 // observer returns where q watches a point p from: its tank nearest p (nil when it
@@ -301,18 +330,25 @@ func (m *match) scheduleDirty(now float64) {
 	z.dirty = z.dirty[:0]
 }
 
-// zonesTick is every player's downlink tick: it offers each its share of the match's
-// tanks in turn, then schedules what it is owed.
+// zonesTick is every player's downlink tick: once per coarseCycle (each player on
+// its own tick of the cycle) it offers a player the tanks within interestRadius of
+// it, and at every tick its share of all the match's tanks in turn, so that every
+// tank is offered to it once per farCycle; then it schedules what each is owed.
 func (m *match) zonesTick(now float64) {
 	z := m.zones
 	if z == nil || !z.on || len(z.list) == 0 {
 		return
 	}
 	n := len(z.list)
-	k := min(n, int(math.Ceil(float64(n)*downlinkTick/coarseCycle)))
+	k := min(n, int(math.Ceil(float64(n)*downlinkTick/farCycle)))
+	cycle := int(math.Round(coarseCycle / downlinkTick))
+	z.ticks++
 	for _, q := range m.order {
 		if q.passive {
 			continue
+		}
+		if (z.ticks+int(q.id))%cycle == 0 {
+			m.offerNear(q, now)
 		}
 		for range k {
 			q.cursor %= n
@@ -330,6 +366,27 @@ func (m *match) zonesTick(now float64) {
 	}
 }
 
+// offerNear offers q every tank within interestRadius of its tanks, or of its place
+// when it has none.
+func (m *match) offerNear(q *member, now float64) {
+	z := m.zones
+	z.near = z.near[:0]
+	if len(q.owned) == 0 {
+		z.near = z.tanks.AppendNear(z.near, q.place[0], q.place[2], interestRadius)
+	}
+	for _, a := range q.owned {
+		z.near = z.tanks.AppendNear(z.near, a.state.Position[0], a.state.Position[2], interestRadius)
+	}
+	// By id: the grid's cells hold their tanks in no set order.
+	slices.SortFunc(z.near, func(a, b *hostActor) int { return int(a.id) - int(b.id) })
+	for i, a := range z.near {
+		if a.owner != q.id && (i == 0 || z.near[i-1] != a) {
+			m.offer(q, a, now)
+		}
+	}
+	clear(z.near)
+}
+
 // schedule sends q the latest records it is owed, highest priority first, as far as
 // its budget goes: a tank's priority is its relevance to q times how long since q
 // was last sent it; a tank of interest unsent for floorAge goes before the rest, and
@@ -337,6 +394,13 @@ func (m *match) zonesTick(now float64) {
 func (m *match) schedule(q *member, now float64) {
 	if len(q.pending) == 0 || q.removed {
 		return
+	}
+	must := false
+	for _, s := range q.pending {
+		must = must || s.must
+	}
+	if !must && q.budget.Tokens(now) < minRecordCost {
+		return // nothing can go: the sort waits for the budget
 	}
 	for _, s := range q.pending {
 		s.priority = m.priority(q, s, now)
@@ -367,6 +431,9 @@ func (m *match) schedule(q *member, now float64) {
 	clear(q.pending[len(kept):])
 	q.pending = kept
 }
+
+// minRecordCost is the smallest record, bytes: a tank without articulations.
+const minRecordCost = 33
 
 // cost returns the bytes sending s's record to q takes: the record, and a batch's
 // header when it opens a datagram.
@@ -402,36 +469,41 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 	m.stats.RelayAge.observe(now-st.Time, 1)
 }
 
-// priority returns s's priority for q at now.
+// priority returns s's priority for q at now: its weight when last offered, for
+// each second since q was last sent it.
 func (m *match) priority(q *member, s *slot, now float64) float64 {
 	if s.must {
 		return math.Inf(1)
 	}
-	a := s.a
 	age := now - s.sentAt
-	me, d := q.observer(a.state.Position)
+	w := s.weight
+	if now-s.engaged < engageTime {
+		w *= weightEngaged
+	}
+	p := w * (age + downlinkTick)
+	if s.dist <= interestRadius && age >= floorAge {
+		p += 1e6 * age
+	}
+	return p
+}
+
+// weight returns tank a's relevance to a player whose tank nearest a is me (nil:
+// none), d away, and that was last sent sent of a.
+func weight(me, a *hostActor, d float64, sent *sentState) float64 {
 	w := relevance(d)
 	if me != nil {
 		to := a.state.Position.Sub(me.state.Position)
-		if facing(aim(&me.state), to) >= viewConeCos {
+		if facing(me.aim, to) >= viewConeCos {
 			w *= weightViewCone
 		}
-		if facing(aim(&a.state), to.Mul(-1)) >= aimedCos {
+		if facing(a.aim, to.Mul(-1)) >= aimedCos {
 			w *= weightAimed
 		}
 		if me.team == a.team {
 			w *= weightTeammate
 		}
 	}
-	if now-s.engaged < engageTime {
-		w *= weightEngaged
-	}
-	w *= 1 + news(&s.sent, &a.state)
-	p := w * (age + downlinkTick)
-	if d <= interestRadius && age >= floorAge {
-		p += 1e6 * age
-	}
-	return p
+	return w * (1 + news(sent, &a.state))
 }
 
 // relevance is a tank's weight by its distance d from the player, m: 1 within a
@@ -444,9 +516,9 @@ func relevance(d float64) float64 {
 	return math.Max(r*r, 1.0/64)
 }
 
-// aim returns the direction a tank's gun points in the ground plane: its heading
+// aimOf returns the direction a tank's gun points in the ground plane: its heading
 // turned by its turret (articulation 0) when it has one.
-func aim(s *deadreckon.State) mgl64.Vec3 {
+func aimOf(s *deadreckon.State) mgl64.Vec3 {
 	yaw := geom.Yaw(s.Orientation)
 	if s.NumArticulations > 0 {
 		yaw += s.Articulations[0].Angle
@@ -487,12 +559,12 @@ func (m *match) engaged(a, b *hostActor, now float64) {
 		return
 	}
 	if q := m.members[b.owner]; q != nil {
-		if s := q.slots[a.id]; s != nil {
+		if s := q.slot(a); s != nil {
 			s.engaged = now
 		}
 	}
 	if q := m.members[a.owner]; q != nil {
-		if s := q.slots[b.id]; s != nil {
+		if s := q.slot(b); s != nil {
 			s.engaged = now
 		}
 	}

@@ -36,6 +36,10 @@ type zoneSim struct {
 	log   []uint64 // hash input: (observer, actor, seq) of every record sent, in order
 	spawn []int    // spawn messages each player received
 	w     *wire.BatchWriter
+	// host is the time spent in the host's code (relay, scheduling, flush), when
+	// timed is set.
+	host  time.Duration
+	timed bool
 }
 
 // simTank is one player's tank as the simulation drives it.
@@ -121,16 +125,43 @@ func (s *zoneSim) step(dt float64) {
 			if err := s.w.Add(&wire.Update{Actor: st.a.id, Seq: st.seq, State: state}); err != nil {
 				s.t.Fatal(err)
 			}
+			t0 := s.clock()
 			s.h.m.onDatagram(st.p, s.w.Bytes(), s.now)
+			s.host += s.since(t0)
 		}
 	}
+	t0 := s.clock()
 	if s.now >= s.nextTk {
 		s.nextTk = s.now + downlinkTick
 		s.h.m.zonesTick(s.now)
 	}
 	s.h.m.scheduleDirty(s.now)
 	s.h.m.flushAll()
-	s.drain()
+	s.host += s.since(t0)
+	if !s.timed {
+		s.drain()
+		return
+	}
+	for _, q := range s.h.m.order { // what the send loops would do
+		_, batches, _ := q.out.take(nil, nil, nil)
+		q.out.recycle(batches)
+		clear(q.out.ctrl)
+		q.out.ctrl = q.out.ctrl[:0]
+	}
+}
+
+func (s *zoneSim) clock() time.Time {
+	if !s.timed {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+func (s *zoneSim) since(t0 time.Time) time.Duration {
+	if !s.timed {
+		return 0
+	}
+	return time.Since(t0)
 }
 
 // drain reads every player's outbox.

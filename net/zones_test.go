@@ -127,10 +127,12 @@ func TestZonesEventsNotDropped(t *testing.T) {
 			t.Errorf("player %d heard of %d spawns, want 22", i, got)
 		}
 	}
-	// Over the budget, a tank that comes within interestRadius (from beyond it by a
-	// margin) still goes out at once: within a coarse cycle and a tick of its coming.
+	// Over the budget, a tank that comes well within interestRadius (from well beyond
+	// it) still goes out at once: within a coarse cycle and a tick of its coming.
+	// armed[k]: the last time the pair was seen beyond interestRadius+30; from
+	// there to within interestRadius-10 the host must see it come in.
+	armed := map[[2]wire.ActorID]float64{}
 	entered := map[[2]wire.ActorID]float64{}
-	outside := map[[2]wire.ActorID]bool{} // beyond interestRadius when last looked at
 	late, came := 0, 0
 	for first := true; s.now < 20; first = false {
 		s.step(0.002)
@@ -143,19 +145,20 @@ func TestZonesEventsNotDropped(t *testing.T) {
 					continue
 				}
 				k := [2]wire.ActorID{o.a.id, a.a.id}
-				switch d := distance(o.a, a.a); {
+				d := distance(o.a, a.a)
+				t0, in := entered[k]
+				switch {
 				case d > interestRadius+30:
-					outside[k] = true
-				case d <= interestRadius && outside[k]:
-					outside[k] = false
+					armed[k] = s.now
+					delete(entered, k)
+				case d <= interestRadius-10 && !in && armed[k] > 0:
 					entered[k] = s.now
 					came++
-				}
-				if t0, ok := entered[k]; ok && s.now-t0 > coarseCycle+2*downlinkTick+0.1 {
-					if s.recv[o.p.id][a.a.id] < t0-0.25 { // sent as it crossed, between samples: fine
+				case in && t0 > 0 && s.now-t0 > coarseCycle+2*downlinkTick+0.1:
+					if s.recv[o.p.id][a.a.id] < armed[k] {
 						late++
 					}
-					delete(entered, k)
+					entered[k] = -1 // checked
 				}
 			}
 		}
