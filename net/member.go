@@ -79,6 +79,7 @@ type member struct {
 	// what it is owed, its budget, and where it watches from while tankless.
 	slots     []*slot // by hostActor.zi
 	pending   []*slot
+	musts     int // owed slots with must set
 	budget    rate.Bucket
 	place     mgl64.Vec3 // its last tank's place, the map's centre before it had one
 	seen      uint64     // zones.stamp of the last update offered to it

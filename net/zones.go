@@ -15,14 +15,14 @@ import (
 // Subscription zones and the downlink budget. Once a match holds more than
 // Limits.ZonesAbove tanks, the host no longer relays every update to every player.
 // Tanks sit in a grid of zoneCell-wide cells; an accepted update is offered at once
-// to the players with a tank (or, tankless, their last place) in the tank's cell and
-// its neighbours, and every player's tick offers it a few tanks from anywhere in
-// turn, so that each tank is looked at for each player once per coarseCycle. An
-// offer only marks the tank's latest record as owed to that player; what is owed
-// goes out by priority within the player's budget of Limits.Downlink bytes a second,
-// and a newer record replaces an owed one before it goes. The host's work per
-// accepted update is the players near the tank; its work per tick is a fixed share of
-// the match per player.
+// to the players with a tank within zoneCell of it (found in its cell and the cells
+// around), or, tankless, their last place there. Every player's tick offers it the
+// tanks within interestRadius of it once per coarseCycle, and a few tanks from
+// anywhere in turn, each once per farCycle. An offer only marks the tank's latest
+// record as owed to that player; what is owed goes out by priority within the
+// player's budget of Limits.Downlink bytes a second, and a newer record replaces an
+// owed one before it goes. The host's work per accepted update is the players near
+// the tank; its work per tick is a fixed share of the match per player.
 const (
 	// zoneCell is the width of the grid's cells, m, and the radius within which an
 	// update is offered to players at once.
@@ -138,6 +138,7 @@ func (m *match) engage(now float64) {
 				m.sendSlot(q, s, now, true)
 			}
 			q.pending = q.pending[:0]
+			q.musts = 0
 			clear(q.slots)
 			q.slots = q.slots[:0]
 		}
@@ -182,6 +183,9 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 			q.slots[a.zi] = nil
 			if s.owed {
 				q.pending = slices.DeleteFunc(q.pending, func(x *slot) bool { return x == s })
+				if s.must {
+					q.musts--
+				}
 			}
 		}
 	}
@@ -230,6 +234,9 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	z.near = z.tanks.AppendNear(z.near[:0], x, y, zoneCell)
 	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, zoneCell)
 	for _, b := range z.near {
+		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > zoneCell*zoneCell {
+			continue // the interest pass brings it within the second
+		}
 		if q := m.members[b.owner]; q != nil {
 			z.nearP = append(z.nearP, q)
 		}
@@ -265,12 +272,15 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	me, d := q.observer(a.state.Position)
 	inside := d <= interestRadius
-	if inside && !s.inside {
+	if inside && !s.inside && !s.must {
 		s.must = true // sent with its next record, or at once if it has one
+		if s.owed {
+			q.musts++
+		}
 	}
 	s.inside = inside
 	if s.sentN == a.count {
-		s.must = false // q has the latest already
+		s.must = false // q has the latest already (and nothing is owed)
 		return
 	}
 	s.dist = d
@@ -282,6 +292,9 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	s.weight = weight(me, a, d, &s.sent)
 	s.owed = true
+	if s.must {
+		q.musts++
+	}
 	q.pending = append(q.pending, s)
 	if !q.zdirty {
 		q.zdirty = true
@@ -314,7 +327,7 @@ func (q *member) observer(p mgl64.Vec3) (*hostActor, float64) {
 	return best, d
 }
 
-func planar(v mgl64.Vec3) float64 { return math.Hypot(v[0], v[2]) }
+func planar(v mgl64.Vec3) float64 { return math.Sqrt(v[0]*v[0] + v[2]*v[2]) }
 
 // scheduleDirty schedules the players offered updates since their last schedule.
 func (m *match) scheduleDirty(now float64) {
@@ -390,38 +403,38 @@ func (m *match) offerNear(q *member, now float64) {
 // schedule sends q the latest records it is owed, highest priority first, as far as
 // its budget goes: a tank's priority is its relevance to q times how long since q
 // was last sent it; a tank of interest unsent for floorAge goes before the rest, and
-// the first record of a tank entering q's interest goes whatever the budget.
+// the first record of a tank entering q's interest goes whatever the budget. While
+// the budget is short, what is owed waits until the bucket holds a datagram's worth
+// (or all of it), so that a full datagram goes and the choice is made once for it.
 func (m *match) schedule(q *member, now float64) {
 	if len(q.pending) == 0 || q.removed {
 		return
 	}
-	must := false
-	for _, s := range q.pending {
-		must = must || s.must
-	}
-	if !must && q.budget.Tokens(now) < minRecordCost {
-		return // nothing can go: the sort waits for the budget
+	tokens := q.budget.Tokens(now)
+	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
+	if tokens < need {
+		if q.musts > 0 {
+			m.sendMusts(q, now)
+		}
+		return
 	}
 	for _, s := range q.pending {
 		s.priority = m.priority(q, s, now)
 	}
-	// Ties by actor id: the order is the same for the same inputs.
-	slices.SortFunc(q.pending, func(x, y *slot) int {
-		switch {
-		case x.priority > y.priority:
-			return -1
-		case x.priority < y.priority:
-			return 1
-		}
-		return int(x.a.id) - int(y.a.id)
-	})
+	// The records the bucket may pay for, and one more: chosen by priority (ties by
+	// actor id, so that the same inputs give the same datagrams), sorted among
+	// themselves; the rest wait.
+	k := min(len(q.pending), int(tokens/minRecordCost)+1)
+	selectTop(q.pending, k)
+	top := q.pending[:k]
+	slices.SortFunc(top, before)
 	kept := q.pending[:0]
 	full := false
-	for _, s := range q.pending {
+	for i, s := range q.pending {
 		switch {
 		case s.must:
 			m.sendSlot(q, s, now, true)
-		case !full && q.budget.TakeN(m.cost(q, s), now):
+		case i < k && !full && q.budget.TakeN(m.cost(q, s), now):
 			m.sendSlot(q, s, now, false)
 		default:
 			full = true
@@ -430,6 +443,63 @@ func (m *match) schedule(q *member, now float64) {
 	}
 	clear(q.pending[len(kept):])
 	q.pending = kept
+}
+
+// sendMusts sends q the first records of the tanks entering its interest, outside
+// its budget.
+func (m *match) sendMusts(q *member, now float64) {
+	kept := q.pending[:0]
+	for _, s := range q.pending {
+		if s.must {
+			m.sendSlot(q, s, now, true)
+		} else {
+			kept = append(kept, s)
+		}
+	}
+	clear(q.pending[len(kept):])
+	q.pending = kept
+}
+
+// before orders slots by priority, highest first, then by actor id.
+func before(x, y *slot) int {
+	switch {
+	case x.priority > y.priority:
+		return -1
+	case x.priority < y.priority:
+		return 1
+	}
+	return int(x.a.id) - int(y.a.id)
+}
+
+// selectTop moves the k first slots in before's order to the front of l, in no
+// particular order among themselves (quickselect, the middle as pivot).
+func selectTop(l []*slot, k int) {
+	lo, hi := 0, len(l)-1
+	for lo < hi {
+		pivot := l[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for before(l[i], pivot) < 0 {
+				i++
+			}
+			for before(l[j], pivot) > 0 {
+				j--
+			}
+			if i <= j {
+				l[i], l[j] = l[j], l[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
 
 // minRecordCost is the smallest record, bytes: a tank without articulations.
@@ -462,6 +532,9 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 	}
 	st := &a.state
 	s.sent = sentState{time: st.Time, pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity, known: true}
+	if s.must {
+		q.musts--
+	}
 	s.sentN, s.sentAt, s.owed, s.must = a.count, now, false, false
 	m.stats.Relayed++
 	m.stats.Scheduled++
