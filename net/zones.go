@@ -35,6 +35,11 @@ const (
 	// it has something new: past it, it goes before everything but the first
 	// records of tanks entering interest.
 	floorAge = 4.0
+	// farFloorAge is how long, s, any tank may go unsent to a player while it has
+	// something new before it goes ahead of the tanks merely relevant: well inside
+	// the time after which a game shows a silent tank stale and then drops it
+	// (game.DefaultRemoveAfter, 15 s).
+	farFloorAge = 10.0
 	// coarseCycle is how often, s, a player's tick offers it every tank within
 	// interestRadius of it, and farCycle how long it takes to offer it every tank
 	// of the match.
@@ -554,8 +559,11 @@ func (m *match) priority(q *member, s *slot, now float64) float64 {
 		w *= weightEngaged
 	}
 	p := w * (age + downlinkTick)
-	if s.dist <= interestRadius && age >= floorAge {
+	switch {
+	case s.dist <= interestRadius && age >= floorAge:
 		p += 1e6 * age
+	case age >= farFloorAge:
+		p += 1e3 * age
 	}
 	return p
 }

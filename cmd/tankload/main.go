@@ -1,7 +1,10 @@
 // Command tankload measures what one Treadline host sustains: it starts a host on
 // loopback and drives N bot clients against it for a while, then prints the relayed
-// messages per second, the host's CPU use, the owner-to-observer relay delay and the
-// drops.
+// messages per second, the host's CPU use, the owner-to-observer relay delay, what
+// each client received per second, the delay of the updates about the tanks within
+// 100 m of each bot, and the drops. The bots drive wide circles spread over the whole
+// map, so that the tanks near each change as they drive; -downlink and -zones-above
+// set the host's budget per client (docs/network.md).
 //
 // Usage:
 //
