@@ -143,7 +143,7 @@ func (m *match) engage(now float64) {
 				m.sendSlot(q, s, now, true)
 			}
 			q.pending = q.pending[:0]
-			q.musts = 0
+			q.musts, q.zdirty = 0, false
 			clear(q.slots)
 			q.slots = q.slots[:0]
 		}

@@ -268,3 +268,30 @@ func TestZonesObserverIsHostsView(t *testing.T) {
 		t.Errorf("two tanks: nearest %v at %v, want the one at 200 at 20", a.state.Position, d)
 	}
 }
+
+// TestZonesEngage checks that the scheduler takes over past ZonesAbove tanks and
+// hands back to the relay to everyone once the match shrinks to three quarters of it.
+func TestZonesEngage(t *testing.T) {
+	s := newZoneSim(t, 24, 256, Limits{ZonesAbove: 20}, 8)
+	for s.now < 1 {
+		s.step(0.002)
+	}
+	if s.h.m.stats.Scheduled == 0 || !s.h.m.zones.on {
+		t.Fatal("24 tanks, above 20: the scheduler did not take over")
+	}
+	for _, st := range s.tanks[14:] {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.a = nil
+	}
+	if s.h.m.zones.on {
+		t.Fatal("14 tanks, 20 × 3/4 = 15 or fewer: the scheduler is still on")
+	}
+	st0 := s.h.m.stats
+	for s.now < 2 {
+		s.step(0.002)
+	}
+	st := s.h.m.stats
+	if acc, rel := st.Accepted-st0.Accepted, st.Relayed-st0.Relayed; rel != 23*acc || st.Scheduled != st0.Scheduled {
+		t.Errorf("after handing back: %d accepted, %d relayed (want 23 each: the tankless players watch too), %d scheduled", acc, rel, st.Scheduled-st0.Scheduled)
+	}
+}
