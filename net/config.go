@@ -154,6 +154,16 @@ const (
 	// DefaultCoalesce is how long the host gathers relayed updates for one recipient
 	// before sending them as one datagram.
 	DefaultCoalesce = 2 * time.Millisecond
+	// DefaultDownlink is each player's budget of state updates from the host, in
+	// bytes of datagram payload per second (Limits.Downlink): 780 tank records a
+	// second, every other tank's ten updates a second up to 64 tanks.
+	DefaultDownlink = 32000
+	// DefaultZonesAbove is the number of tanks in a match above which the host
+	// schedules each player's updates by relevance within its downlink budget
+	// (Limits.ZonesAbove). Up to it, every update goes to every player as it comes:
+	// 63 tanks at ten updates a second are 26 kB/s of records, within the default
+	// budget, and the whole relay costs one host under half a core.
+	DefaultZonesAbove = 64
 	// DefaultSyncInterval is how often a client probes the host clock.
 	DefaultSyncInterval = 500 * time.Millisecond
 )
@@ -266,6 +276,16 @@ type Limits struct {
 	// TimeSlack bounds how far an update's timestamp may stray from the host's
 	// clock. If zero, defaults to DefaultTimeSlack.
 	TimeSlack time.Duration
+	// Downlink is each player's budget of relayed state updates, in bytes of
+	// datagram payload per second, once the match holds more than ZonesAbove tanks:
+	// the host then sends each player the latest state of the tanks most relevant
+	// to it first (docs/network.md). Spawns, despawns and combat events travel on
+	// the reliable stream outside it. If zero, defaults to DefaultDownlink;
+	// negative: no budget, every update to every player.
+	Downlink int
+	// ZonesAbove is the number of tanks above which the Downlink budget applies. If
+	// zero, defaults to DefaultZonesAbove; negative: always.
+	ZonesAbove int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -303,6 +323,8 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.FloodFor, DefaultFloodFor)
 	orDefault(&l.GuessInterval, DefaultGuessInterval)
 	orDefault(&l.TimeSlack, DefaultTimeSlack)
+	orDefault(&l.Downlink, DefaultDownlink)
+	orDefault(&l.ZonesAbove, DefaultZonesAbove)
 	return l
 }
 

@@ -39,7 +39,9 @@
 // implements both). Whatever the host drops it counts (HostStats). A client that falls silent is dropped after Limits.Timeout
 // and its actors are despawned for everyone; it may join again, at once with its
 // reconnect token if its old connection died. Optional Thinning relays far actors'
-// updates less often per observer, after seed 004's distance-based tolerance.
+// updates less often per observer, after seed 004's distance-based tolerance. Past
+// Limits.ZonesAbove tanks, each player is sent the latest state of the tanks most
+// relevant to it first, within Limits.Downlink bytes a second (zones.go).
 //
 // Inside, the host is shaped like quic-go's connection: one run loop owns the match
 // (players, actors, counters) and applies, one at a time, what the connections feed

@@ -3,7 +3,10 @@ package net
 import (
 	"flag"
 	"fmt"
+	"math"
 	"runtime/debug"
+	"strconv"
+	"strings"
 )
 
 // DefenceFlags are the command-line flags that tune a host's defences, shared by
@@ -44,6 +47,20 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 		"after the burst, one more passphrase check per prefix this often")
 	fs.Float64Var(&l.GlobalGuessRate, "global-guess-rate", DefaultGlobalGuessRate,
 		"wrong passphrases per second checked over all prefixes that already failed one")
+	fs.Func("downlink", fmt.Sprintf("each player's budget of state updates from the host, bytes per second with a unit "+
+		"(32kB, 1MB; 0: none, every update to every player), once the match holds more than -zones-above tanks (default %s)",
+		FormatByteRate(DefaultDownlink)), func(s string) error {
+		n, err := ParseByteRate(s)
+		if err != nil {
+			return err
+		}
+		if l.Downlink = n; n == 0 {
+			l.Downlink = -1
+		}
+		return nil
+	})
+	fs.IntVar(&l.ZonesAbove, "zones-above", DefaultZonesAbove,
+		"tanks in the match above which each player's updates are scheduled within -downlink (negative: always)")
 	fs.Func("mem-limit", fmt.Sprintf("soft memory limit of the process in MiB (0: none; default %d, or GOMEMLIMIT when set)",
 		DefaultMemoryLimit>>20), func(s string) error {
 		var mib int64
@@ -73,4 +90,47 @@ func (d *DefenceFlags) ApplyMemoryLimit(getenv func(string) string) int64 {
 		debug.SetMemoryLimit(DefaultMemoryLimit)
 	}
 	return debug.SetMemoryLimit(-1)
+}
+
+// byteUnits are the units ParseByteRate takes, longest first.
+var byteUnits = []struct {
+	name string
+	n    float64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"B", 1}}
+
+// ParseByteRate parses a rate in bytes per second with a unit, as -downlink takes
+// it: "32kB" (32 000), "1MB", "64KiB", "500B"; "0" needs none. An optional "/s"
+// may follow the unit.
+func ParseByteRate(s string) (int, error) {
+	t := strings.TrimSuffix(strings.TrimSpace(s), "/s")
+	mul := 0.0
+	for _, u := range byteUnits {
+		if strings.HasSuffix(t, u.name) {
+			t, mul = strings.TrimSpace(strings.TrimSuffix(t, u.name)), u.n
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	switch {
+	case err != nil || v < 0 || math.IsInf(v, 0) || v != v:
+		return 0, fmt.Errorf("want bytes per second with a unit (32kB, 1MB, 0), got %q", s)
+	case mul == 0 && v != 0:
+		return 0, fmt.Errorf("%q: give a unit (B, kB, MB, KiB, MiB)", s)
+	case v*mul > math.MaxInt32:
+		return 0, fmt.Errorf("%q: over 2 GB/s", s)
+	}
+	return int(math.Round(v * mul)), nil
+}
+
+// FormatByteRate writes n bytes per second as ParseByteRate reads it back.
+func FormatByteRate(n int) string {
+	switch {
+	case n == 0:
+		return "0"
+	case n%1000000 == 0:
+		return strconv.Itoa(n/1000000) + "MB"
+	case n%1000 == 0:
+		return strconv.Itoa(n/1000) + "kB"
+	}
+	return strconv.Itoa(n) + "B"
 }

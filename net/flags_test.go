@@ -32,6 +32,12 @@ func TestDefenceFlags(t *testing.T) {
 		l.GuessInterval != 10*time.Second || l.FloodFor != 5*time.Second || l.Timeout != 2*time.Second {
 		t.Errorf("limits from flags: %+v", l)
 	}
+	if l := parse("-downlink", "0").Limits(); l.Downlink != -1 {
+		t.Errorf("-downlink 0: Downlink %d, want -1 (no budget)", l.Downlink)
+	}
+	if l := parse("-downlink", "1MB", "-zones-above", "-1").Limits(); l.Downlink != 1000000 || l.ZonesAbove != -1 {
+		t.Errorf("-downlink 1MB -zones-above -1: %d, %d", l.Downlink, l.ZonesAbove)
+	}
 	noEnv := func(string) string { return "" }
 	if got := d.ApplyMemoryLimit(noEnv); got != 256<<20 {
 		t.Errorf("-mem-limit 256 set %d bytes", got)
@@ -69,4 +75,26 @@ func ExampleDefenceFlags() {
 	l := d.Limits()
 	fmt.Println(l.MaxPlayersPerAddr, l.IdleKick, l.RetryAbove, l.JoinTimeout)
 	// Output: 8 5m0s 8 2s
+}
+
+func TestParseByteRate(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"32kB", 32000, true}, {"1MB", 1000000, true}, {"64KiB", 65536, true}, {"500B", 500, true},
+		{"0", 0, true}, {"1.5kB/s", 1500, true}, {"32", 0, false}, {"-1kB", 0, false}, {"kB", 0, false},
+		{"NaNkB", 0, false}, {"9GB", 0, false},
+	} {
+		got, err := ParseByteRate(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseByteRate(%q) = %d, %v; want %d, ok %v", c.in, got, err, c.want, c.ok)
+		}
+		if c.ok {
+			if back, _ := ParseByteRate(FormatByteRate(got)); back != got {
+				t.Errorf("FormatByteRate(%d) = %q reads back as %d", got, FormatByteRate(got), back)
+			}
+		}
+	}
 }

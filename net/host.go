@@ -43,6 +43,14 @@ type HostStats struct {
 	// RelayRate is Relayed per second of the host's clock, smoothed over about a
 	// second.
 	RelayRate float64
+	// Scheduled counts the relays the downlink scheduler sent (counted in Relayed
+	// too), and Overwritten the records it replaced by a newer one of the same tank
+	// before they went out (Limits.Downlink).
+	Scheduled, Overwritten uint64
+	// DownlinkBytes counts the bytes of state the scheduler sent, batch headers
+	// included, and DownlinkBypass those of them outside the budget: the first
+	// records of tanks entering a player's interest.
+	DownlinkBytes, DownlinkBypass uint64
 	// Thinned counts relays skipped by distance-based thinning.
 	Thinned uint64
 	// Late counts updates dropped as late or duplicated (sequence number not newer).

@@ -95,6 +95,11 @@ func (m *match) onGame(p *member, msg wire.Message, now float64) (bad int) {
 		m.stats.Unauthorized++ // verdicts come from the host only
 		return 1
 	}
+	if f, ok := msg.(*wire.Fire); ok {
+		if a := m.actors[f.Shooter]; a != nil && a.owner == p.id {
+			m.fired(a, f.Origin, f.Direction, now)
+		}
+	}
 	j.Message(uint32(p.id), msg, now, JudgeLink{Latency: p.conn.rtt().Seconds() / 2})
 	m.flushJudge()
 	return 0
@@ -129,6 +134,9 @@ func (m *match) flushJudge() {
 	j := m.h.cfg.Judge
 	m.judgeOut = j.Outbox(m.judgeOut[:0])
 	for _, jm := range m.judgeOut {
+		if hr, ok := jm.Message.(*wire.HitResult); ok && hr.Verdict == 0 {
+			m.engaged(m.actors[hr.Shooter], m.actors[hr.Target], m.h.now())
+		}
 		switch {
 		case !jm.Private:
 			m.broadcast(jm.Message)

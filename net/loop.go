@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/internal/admission"
 	"github.com/treadline/treadline/net/internal/rate"
 	"github.com/treadline/treadline/net/wire"
@@ -77,6 +78,13 @@ type hostActor struct {
 	// moved is set while the owner may still publish from where it asked to spawn,
 	// not yet knowing that the judge placed the tank elsewhere.
 	moved *placement
+	// With the downlink budget (zones.go): the accepted updates so far, and the
+	// last one's record as its owner sent it.
+	count  uint64
+	rec    [wire.MaxUpdateSize]byte
+	recLen int
+	aim    mgl64.Vec3 // where its gun points in the ground plane
+	zi     int        // its index in every member's slots
 }
 
 // placement is where the owner asked a spawn the judge placed elsewhere, and until
@@ -111,6 +119,7 @@ type match struct {
 	tokens     tokenMemory             // reconnect tokens given, by name, for the guess limiter
 	dirty      []*member               // members with a batch waiting for the coalescing window
 	judgeOut   []JudgeMessage          // reused: the judge's answers
+	zones      *zones                  // the downlink scheduler; nil without a budget
 }
 
 func newMatch(h *Host) match {
@@ -123,6 +132,7 @@ func newMatch(h *Host) match {
 		tokens:     newTokenMemory(tokenMemoryTTL.Seconds(), tokenMemoryNames),
 		nextPlayer: 1,
 		nextActor:  1,
+		zones:      newZones(&h.lim),
 	}
 }
 
@@ -138,6 +148,12 @@ func (h *Host) run() {
 	defer flush.Stop()
 	armed := false
 	m := &h.m
+	var tick <-chan time.Time
+	if m.zones != nil {
+		t := time.NewTicker(units.Duration(downlinkTick))
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		var fed *pipe
 		select {
@@ -157,10 +173,15 @@ func (h *Host) run() {
 			m.judged(func(j Judge) { j.Tick(h.now()) })
 		case <-flush.C:
 			armed = false
+			m.scheduleDirty(h.now())
+			m.flushAll()
+		case <-tick:
+			m.zonesTick(h.now())
 			m.flushAll()
 		}
-		if len(m.dirty) > 0 && !armed {
+		if (len(m.dirty) > 0 || m.zones != nil && len(m.zones.dirty) > 0) && !armed {
 			if h.cfg.Coalesce <= 0 {
+				m.scheduleDirty(h.now())
 				m.flushAll()
 			} else {
 				flush.Reset(h.cfg.Coalesce)
@@ -326,6 +347,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	if paced {
 		owner.spawns.Take(now)
 	}
+	m.zonesSpawned(a, owner, now)
 	m.broadcast(a.spawnMsg())
 	m.judged(func(j Judge) { j.Spawned(uint32(id), uint32(owner.id), name, int(team), s, now) })
 	return nil
@@ -334,9 +356,11 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 // despawn removes an actor and tells everyone.
 func (m *match) despawn(a *hostActor, reason wire.DespawnReason) {
 	delete(m.actors, a.id)
-	if o := m.members[a.owner]; o != nil {
+	o := m.members[a.owner]
+	if o != nil {
 		o.owned = slices.DeleteFunc(o.owned, func(x *hostActor) bool { return x == a })
 	}
+	m.zonesDespawned(a, o, m.h.now())
 	for _, q := range m.order {
 		delete(q.lastRelay, a.id)
 	}
@@ -438,6 +462,7 @@ func (m *match) addMember(id wire.PlayerID, name string, conn memberConn, now fl
 	m.members[id] = p
 	i, _ := slices.BinarySearchFunc(m.order, id, func(q *member, id wire.PlayerID) int { return int(q.id) - int(id) })
 	m.order = slices.Insert(m.order, i, p)
+	m.zonesJoined(p)
 	return p
 }
 
@@ -450,6 +475,7 @@ func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReas
 	p.removed = true
 	delete(m.members, p.id)
 	m.order = slices.DeleteFunc(m.order, func(q *member) bool { return q == p })
+	m.zonesLeft(p)
 	owned := p.owned
 	p.owned = nil
 	for _, a := range owned {

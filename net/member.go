@@ -76,6 +76,19 @@ type member struct {
 	dirty       bool                     // open is in match.dirty
 	logged      int                      // rejections logged, to keep floods out of the log
 
+	// The downlink scheduler's (zones.go): what the member was sent of each tank,
+	// what it is owed, its budget, and where it watches from while tankless.
+	slots     []*slot // by hostActor.zi
+	pending   []*slot
+	musts     int // owed slots with must set
+	budget    rate.Bucket
+	place     mgl64.Vec3 // its last tank's place, the map's centre before it had one
+	seen      uint64     // zones.stamp of the last update offered to it
+	zdirty    bool       // in zones.dirty
+	cursor    int        // next tank of zones.list to offer it
+	downBytes uint64     // state bytes the scheduler sent it
+	bypassed  uint64     // of which outside the budget
+
 	out outbox // shared with the send loop
 }
 

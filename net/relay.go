@@ -193,6 +193,9 @@ func (a *hostActor) supersededByPlacement(next *deadreckon.State, now float64, l
 // relay queues the accepted update record rec of actor a for every member but its
 // owner, thinning by distance when configured.
 func (m *match) relay(a *hostActor, rec []byte, now float64) {
+	if m.zonesRelay(a, rec, now) {
+		return
+	}
 	th := m.h.cfg.Thinning
 	n := 0
 	for _, q := range m.order {

@@ -202,7 +202,7 @@ type monitor struct {
 
 type descs struct {
 	moves *prometheus.Desc // updates refused by the movement checks, by reason
-	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, drops,
+	players, actors, joins, refused, handshakes, joining, accepted, relayed, thinned, overwritten, downlink, drops,
 	timedOut, kicked, judged, relayDelay, relayAhead, matchState, sdkCalls, sdkFailures, health, withheld *prometheus.Desc
 }
 
@@ -222,7 +222,11 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 		accepted:   d("updates_accepted_total", "State updates accepted from their owners."),
 		relayed:    d("updates_relayed_total", "State updates sent on to observers, one per observer."),
 		thinned:    d("updates_thinned_total", "Relays skipped by distance thinning."),
-		drops:      d("drops_total", "Updates and messages dropped, by reason.", "reason"),
+		overwritten: d("updates_overwritten_total", "Records owed to a player and replaced by a newer one of the same tank "+
+			"before they went out (past -zones-above tanks)."),
+		downlink: d("downlink_bytes_total", "State bytes the scheduler sent players past -zones-above tanks, by budget: "+
+			"within, or outside (the first records of tanks entering a player's interest).", "budget"),
+		drops: d("drops_total", "Updates and messages dropped, by reason.", "reason"),
 		moves: d("updates_refused_total", "Updates refused because their tank could not have moved so (also counted in "+
 			"drops_total's invalid), by what it could not have done.", "reason"),
 		timedOut: d("players_timed_out_total", "Players dropped for silence."),
@@ -331,6 +335,9 @@ func (m *monitor) Collect(ch chan<- prometheus.Metric) {
 	counter(d.accepted, hs.Accepted)
 	counter(d.relayed, hs.Relayed)
 	counter(d.thinned, hs.Thinned)
+	counter(d.overwritten, hs.Overwritten)
+	counter(d.downlink, hs.DownlinkBytes-hs.DownlinkBypass, "within")
+	counter(d.downlink, hs.DownlinkBypass, "outside")
 	for _, r := range []struct {
 		reason string
 		n      uint64

@@ -98,6 +98,7 @@ func runExternal(ctx context.Context, cfg config, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "delay:    p50 %.1f ms, p99 %.1f ms, max %.1f ms (owner → host → observer)\n",
 		res.DelayP50*1000, res.DelayP99*1000, res.DelayMax*1000)
+	printDownlink(out, res)
 	fmt.Fprintf(out, "received: %d updates, %d sent; bots dropped %d, publish errors %d\n",
 		res.Received, res.Sent, res.Dropped, res.PublishEr)
 	return nil

@@ -1,11 +1,14 @@
 // Command tankload measures what one Treadline host sustains: it starts a host on
 // loopback and drives N bot clients against it for a while, then prints the relayed
-// messages per second, the host's CPU use, the owner-to-observer relay delay and the
-// drops.
+// messages per second, the host's CPU use, the owner-to-observer relay delay, what
+// each client received per second, the delay of the updates about the tanks within
+// 100 m of each bot, and the drops. The bots drive wide circles spread over the whole
+// map, so that the tanks near each change as they drive; -downlink and -zones-above
+// set the host's budget per client (docs/network.md).
 //
 // Usage:
 //
-//	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin]
+//	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin] [-downlink 32kB] [-zones-above 64]
 //	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof]
 //	tankload -capacity [-p99 20ms] [-from 16] [-max 256] [-repeat 1] [-duration 5s] [-hz 10]
 //	tankload -join host:port#fingerprint [-host-metrics 127.0.0.1:9100] [-bots 16]
@@ -26,12 +29,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
+	tlnet "github.com/treadline/treadline/net"
 )
 
 // config is what the flags set.
@@ -46,8 +51,10 @@ type config struct {
 	lossBurst float64
 	inprocess bool
 	thin      bool
-	seed      uint64
-	profile   string // host CPU profile file, written over the measured window
+	// downlink and zonesAbove are the host's Limits.Downlink and ZonesAbove.
+	downlink, zonesAbove int
+	seed                 uint64
+	profile              string // host CPU profile file, written over the measured window
 	// role "bots" runs only the bots against join (the child process).
 	role string
 	join string
@@ -72,6 +79,15 @@ func parseFlags(args []string) (config, error) {
 	fs.Float64Var(&c.lossBurst, "lossburst", 0, "mean length in packets of a loss burst (0: independent losses)")
 	fs.BoolVar(&c.inprocess, "inprocess", false, "run the bots in the host's process")
 	fs.BoolVar(&c.thin, "thin", false, "thin far updates per observer by distance")
+	fs.Func("downlink", fmt.Sprintf("each bot's budget of state updates from the host, bytes per second with a unit (32kB, 1MB; 0: none, every update to every bot; default %s)",
+		tlnet.FormatByteRate(tlnet.DefaultDownlink)), func(v string) error {
+		n, err := tlnet.ParseByteRate(v)
+		if c.downlink = n; n == 0 {
+			c.downlink = -1
+		}
+		return err
+	})
+	fs.IntVar(&c.zonesAbove, "zones-above", tlnet.DefaultZonesAbove, "tanks above which the host schedules within -downlink (negative: always)")
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed for the impairment")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write the host's CPU profile over the measured window to this file")
 	fs.StringVar(&c.role, "role", "", "internal: \"bots\" runs only the bots")

@@ -73,6 +73,12 @@ func TestRunInProcess(t *testing.T) {
 	if d := num(`p99 ([0-9.]+) ms`); d <= 0 {
 		t.Errorf("p99 delay %v ms", d)
 	}
+	// The report's downlink and near-delay lines (a 1 s run has at most one
+	// downlink sample per bot; the near delay may have none).
+	if down := num(`downlink: mean ([0-9.]+) kB/s, p95 [0-9.]+ kB/s, max [0-9.]+ kB/s per client`); down <= 0 {
+		t.Errorf("downlink %v kB/s", down)
+	}
+	num(`delay near: p50 ([0-9.]+) ms, p99 [0-9.]+ ms \(tanks within 100 m\)`)
 	if n := num(`late ([0-9]+), rate-limited`) + num(`rate-limited ([0-9]+),`) + num(`invalid ([0-9]+),`) + num(`overflow ([0-9]+),`); n != 0 {
 		t.Errorf("host dropped %v updates", n)
 	}

@@ -38,7 +38,19 @@ type botResult struct {
 	DelayP99  float64 `json:"delay_p99"`
 	DelayMax  float64 `json:"delay_max"`
 	PublishEr uint64  `json:"publish_errors"`
+	// What each bot received, bytes per second, sampled once a second: the mean,
+	// 95th percentile and largest sample over every bot.
+	DownMean float64 `json:"down_mean"`
+	DownP95  float64 `json:"down_p95"`
+	DownMax  float64 `json:"down_max"`
+	// The delay of updates about tanks within nearRange of the receiving bot's.
+	NearP50 float64 `json:"near_p50"`
+	NearP99 float64 `json:"near_p99"`
+	NearN   int     `json:"near_n"`
 }
+
+// nearRange is the distance within which a tank counts as near for the delay near, m.
+const nearRange = 100.0
 
 // Lines the bots print: once every bot has joined and spawned, and when they stop
 // publishing.
@@ -62,6 +74,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		Addr:     "127.0.0.1:0",
 		Coalesce: cfg.coalesce,
 		Limits: tlnet.Limits{
+			Downlink: cfg.downlink, ZonesAbove: cfg.zonesAbove,
 			MaxPlayers: cfg.bots + 1,
 			// Every bot joins from this machine's one address.
 			MaxPlayersPerAddr: cfg.bots + 1, HandshakeRate: float64(cfg.bots),
@@ -181,16 +194,21 @@ func runChild(ctx context.Context, cfg config, join string, ready, stopped func(
 // seconds to get through the handshakes.
 const joinWait = 15 * time.Second
 
-// bot is one simulated player: a client driving one tank in a circle.
+// bot is one simulated player: a client driving one tank round a wide circle of its
+// own, the circles spread over the whole map, so that the tanks near each bot change
+// as they drive.
 type bot struct {
 	c        *tlnet.Client
 	tank     uint32
 	center   mgl64.Vec3
+	radius   float64
 	phase    float64
 	sent     uint64
 	received uint64
 	pubErr   uint64
 	delays   []float64
+	near     []float64 // delays of updates about tanks within nearRange
+	down     []float64 // bytes per second received, sampled once a second
 }
 
 // runBots joins cfg.bots clients to the host at join, spawns a tank for each, calls
@@ -219,10 +237,7 @@ func runBots(ctx context.Context, cfg config, join string, ready, stopped func()
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			b := &bot{
-				center: mgl64.Vec3{float64(i%8)*60 - 210, 0, float64(i/8%8)*60 - 210},
-				phase:  float64(i),
-			}
+			b := newBot(i)
 			bots[i] = b
 			ccfg := tlnet.ClientConfig{Addr: addr, Fingerprint: fp, Name: fmt.Sprintf("bot%03d", i), Timeout: 10 * time.Second, RequestTimeout: joinWait}
 			if cfg.lag > 0 || cfg.jitter > 0 || cfg.loss > 0 {
@@ -280,13 +295,15 @@ func runBots(ctx context.Context, cfg config, join string, ready, stopped func()
 	}
 	wg.Wait()
 	res := botResult{Bots: cfg.bots, Seconds: seconds}
-	var all []float64
+	var all, near, down []float64
 	for _, b := range bots {
 		res.Sent += b.sent
 		res.Received += b.received
 		res.PublishEr += b.pubErr
 		res.Dropped += b.c.Stats().Dropped
 		all = append(all, b.delays...)
+		near = append(near, b.near...)
+		down = append(down, b.down...)
 	}
 	slices.Sort(all)
 	if n := len(all); n > 0 {
@@ -294,14 +311,48 @@ func runBots(ctx context.Context, cfg config, join string, ready, stopped func()
 		res.DelayP99 = all[min(n-1, n*99/100)]
 		res.DelayMax = all[n-1]
 	}
+	slices.Sort(near)
+	if n := len(near); n > 0 {
+		res.NearP50, res.NearP99, res.NearN = near[n/2], near[min(n-1, n*99/100)], n
+	}
+	slices.Sort(down)
+	if n := len(down); n > 0 {
+		sum := 0.0
+		for _, v := range down {
+			sum += v
+		}
+		res.DownMean, res.DownP95, res.DownMax = sum/float64(n), down[min(n-1, n*95/100)], down[n-1]
+	}
 	return res, nil
 }
 
-// at returns the bot's tank pose at host time t: a 25 m circle at 5 m/s.
+// newBot returns bot i: its circle's centre on a spiral over the map (the golden
+// angle apart, so that any number of bots covers the map evenly), its radius from
+// 40 to 150 m, all within ±240 m.
+func newBot(i int) *bot {
+	const golden = 2.399963229728653 // radians
+	r := 200 * math.Sqrt((float64(i)+0.5)/256)
+	if i >= 256 {
+		r = 200 * math.Sqrt(math.Mod(float64(i)*0.618034, 1))
+	}
+	radius := 40 + math.Mod(float64(i)*37, 110)
+	c := mgl64.Vec3{r * math.Cos(float64(i)*golden), 0, r * math.Sin(float64(i)*golden)}
+	for k := 0; k <= 2; k += 2 { // the circle inside ±240 m
+		c[k] = math.Max(-240+radius, math.Min(240-radius, c[k]))
+	}
+	return &bot{center: c, radius: radius, phase: float64(i)}
+}
+
+// botSpeed is how fast the bots drive, m/s.
+const botSpeed = 6.0
+
+// rate returns the bot's turn rate, rad/s: botSpeed round its circle.
+func (b *bot) rate() float64 { return botSpeed / b.radius }
+
+// at returns the bot's tank pose at host time t, round its circle at botSpeed.
 func (b *bot) at(t float64) (mgl64.Vec3, mgl64.Quat) {
-	const radius, rate = 25.0, 0.2
-	th := rate*t + b.phase
-	pos := b.center.Add(mgl64.Vec3{radius * math.Cos(th), 0, radius * math.Sin(th)})
+	th := b.rate()*t + b.phase
+	pos := b.center.Add(mgl64.Vec3{b.radius * math.Cos(th), 0, b.radius * math.Sin(th)})
 	return pos, geom.YawQuat(-(th + math.Pi/2))
 }
 
@@ -316,7 +367,8 @@ func (b *bot) drive(ctx context.Context, hz float64) {
 	if hz > 0 {
 		period = 1 / hz
 	}
-	next := b.c.Now() + period*b.phase/64
+	next := b.c.Now() + period*math.Mod(b.phase, 64)/64
+	nextDown := b.c.Now() + 1
 	var events []tlnet.Event
 	for {
 		select {
@@ -327,13 +379,22 @@ func (b *bot) drive(ctx context.Context, hz float64) {
 		now := b.c.Now()
 		hostNow := b.c.HostNow()
 		events = b.c.Poll(events[:0])
+		me, _ := b.at(hostNow)
 		for _, ev := range events {
 			if ev.Kind == tlnet.EventState {
 				// The delay to the update's arrival, not to this poll: the poll
 				// interval is the bot's, not the relay's.
 				b.received++
-				b.delays = append(b.delays, ev.Arrival+(hostNow-now)-ev.State.Time)
+				d := ev.Arrival + (hostNow - now) - ev.State.Time
+				b.delays = append(b.delays, d)
+				if p := ev.State.Position; math.Hypot(p[0]-me[0], p[2]-me[2]) <= nearRange {
+					b.near = append(b.near, d)
+				}
 			}
+		}
+		if hz > 0 && now >= nextDown {
+			nextDown++
+			b.down = append(b.down, b.c.Stats().BytesIn)
 		}
 		if hz > 0 && now >= next {
 			next += period
@@ -343,10 +404,9 @@ func (b *bot) drive(ctx context.Context, hz float64) {
 			pos, q := b.at(hostNow)
 			s := deadreckon.NewState(pos)
 			s.Orientation = q
-			const speed = 25.0 * 0.2
 			fwd := q.Rotate(mgl64.Vec3{1, 0, 0})
-			s.Velocity = fwd.Mul(speed)
-			s.AngularVelocity = mgl64.Vec3{0, -0.2, 0}
+			s.Velocity = fwd.Mul(botSpeed)
+			s.AngularVelocity = mgl64.Vec3{0, -b.rate(), 0}
 			if err := b.c.Publish(b.tank, s); err != nil {
 				b.pubErr++
 			} else {
@@ -400,6 +460,12 @@ func report(out io.Writer, cfg config, res botResult, st, st0 tlnet.HostStats, b
 	fmt.Fprintf(out, "host CPU: %.1f%% of one core (user %.1f%%, sys %.1f%%; %s)\n", user+sys, user, sys, who)
 	fmt.Fprintf(out, "delay:    p50 %.1f ms, p99 %.1f ms, max %.1f ms (owner → host → observer)\n",
 		res.DelayP50*1000, res.DelayP99*1000, res.DelayMax*1000)
+	printDownlink(out, res)
+	if st.Scheduled > st0.Scheduled {
+		fmt.Fprintf(out, "zones:    %.0f%% of the updates to everyone sent, %d replaced by newer before they went, %.1f kB outside the budget\n",
+			float64(st.Scheduled-st0.Scheduled)/math.Max(1, float64(st.Accepted-st0.Accepted)*float64(cfg.bots-1))*100,
+			st.Overwritten-st0.Overwritten, float64(st.DownlinkBypass-st0.DownlinkBypass)/1000)
+	}
 	delivered := 0.0
 	if expected > 0 {
 		delivered = float64(res.Received) / expected * 100
@@ -407,4 +473,13 @@ func report(out io.Writer, cfg config, res botResult, st, st0 tlnet.HostStats, b
 	fmt.Fprintf(out, "drops:    host late %d, rate-limited %d, invalid %d, overflow %d, thinned %d; bots dropped %d, publish errors %d; delivered %.1f%% of %0.f expected\n",
 		st.Late-st0.Late, st.RateLimited-st0.RateLimited, st.Invalid-st0.Invalid, st.Overflow-st0.Overflow,
 		st.Thinned-st0.Thinned, res.Dropped, res.PublishEr, delivered, expected)
+}
+
+// printDownlink prints what each bot received and the delay of the updates about
+// the tanks near it.
+func printDownlink(out io.Writer, res botResult) {
+	fmt.Fprintf(out, "downlink: mean %.1f kB/s, p95 %.1f kB/s, max %.1f kB/s per client\n",
+		res.DownMean/1000, res.DownP95/1000, res.DownMax/1000)
+	fmt.Fprintf(out, "delay near: p50 %.1f ms, p99 %.1f ms (tanks within %.0f m)\n",
+		res.NearP50*1000, res.NearP99*1000, nearRange)
 }

@@ -38,6 +38,30 @@ func (b *Bucket) Take(now float64) bool {
 	return false
 }
 
+// TakeN removes n tokens at now if the bucket holds that many, and reports whether
+// it did: a bucket of bytes pays for a message of n bytes.
+func (b *Bucket) TakeN(n, now float64) bool {
+	b.refill(now)
+	if b.tokens >= n {
+		b.tokens -= n
+		return true
+	}
+	return false
+}
+
+// Spend removes n tokens at now whether or not the bucket holds them: what must go
+// out goes, and the debt delays what may wait.
+func (b *Bucket) Spend(n, now float64) {
+	b.refill(now)
+	b.tokens -= n
+}
+
+// Tokens returns the tokens the bucket holds at now (negative: in debt).
+func (b *Bucket) Tokens(now float64) float64 {
+	b.refill(now)
+	return b.tokens
+}
+
 // Wait returns how long, in seconds from now, until the bucket holds a token: 0 when
 // it holds one now, +Inf when it earns none.
 func (b *Bucket) Wait(now float64) float64 {

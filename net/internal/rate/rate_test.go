@@ -85,3 +85,20 @@ func ExampleBucket() {
 	fmt.Println(admitted, "at once;", b.Wait(0), "s to the next")
 	// Output: 10 at once; 0.05 s to the next
 }
+
+func TestBucketBytes(t *testing.T) {
+	b := NewBucket(1000, 250, 0) // 1000 bytes/s, a quarter second deep
+	if !b.TakeN(200, 0) || b.TakeN(100, 0) {
+		t.Fatalf("a 250-byte bucket: 200 then 100 bytes: tokens %v", b.Tokens(0))
+	}
+	b.Spend(100, 0) // 50 - 100
+	if got := b.Tokens(0); got != -50 {
+		t.Errorf("spent into debt: %v tokens, want -50", got)
+	}
+	if got := b.Tokens(0.1); got != 50 {
+		t.Errorf("0.1 s later: %v tokens, want 50", got)
+	}
+	if got := b.Tokens(10); got != 250 {
+		t.Errorf("refilled: %v tokens, want the burst 250", got)
+	}
+}

@@ -1,0 +1,670 @@
+package net
+
+import (
+	"math"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/grid"
+	"github.com/treadline/treadline/net/internal/rate"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// Subscription zones and the downlink budget. Once a match holds more than
+// Limits.ZonesAbove tanks, the host no longer relays every update to every player.
+// Tanks sit in a grid of zoneCell-wide cells; an accepted update is offered at once
+// to the players with a tank within zoneCell of it (found in its cell and the cells
+// around), or, tankless, their last place there. Every player's tick offers it the
+// tanks within interestRadius of it once per coarseCycle, and a few tanks from
+// anywhere in turn, each once per farCycle. An offer only marks the tank's latest
+// record as owed to that player; what is owed goes out by priority within the
+// player's budget of Limits.Downlink bytes a second, and a newer record replaces an
+// owed one before it goes. The host's work per accepted update is the players near
+// the tank; its work per tick is a fixed share of the match per player.
+const (
+	// zoneCell is the width of the grid's cells, m, and the radius within which an
+	// update is offered to players at once.
+	zoneCell = 100.0
+	// interestRadius is the distance within which a tank is of interest to a
+	// player, m: its first record inside goes out whatever the budget, and it
+	// reaches the player at least every floorAge.
+	interestRadius = 300.0
+	// floorAge is how long, s, a tank of interest may go unsent to a player while
+	// it has something new: past it, it goes before everything but the first
+	// records of tanks entering interest.
+	floorAge = 4.0
+	// farFloorAge is how long, s, any tank may go unsent to a player while it has
+	// something new before it goes ahead of the tanks merely relevant: well inside
+	// the time after which a game shows a silent tank stale and then drops it
+	// (game.DefaultRemoveAfter, 15 s).
+	farFloorAge = 10.0
+	// coarseCycle is how often, s, a player's tick offers it every tank within
+	// interestRadius of it, and farCycle how long it takes to offer it every tank
+	// of the match.
+	coarseCycle = 1.0
+	farCycle    = 4.0
+	// downlinkTick is how often, s, the host schedules every player's downlink,
+	// besides the coalescing window after each update offered at once.
+	downlinkTick = 0.05
+	// downlinkBurst is how many seconds of budget a player's bucket holds.
+	downlinkBurst = 0.25
+	// engageTime is how long, s, firing on or a hit between two tanks makes each
+	// more relevant to the other's owner.
+	engageTime = 3.0
+)
+
+// Relevance weights: a tank's priority for a player grows by its weight each second
+// it has something new that the player has not been sent.
+const (
+	weightViewCone = 2.0 // in front of the player's turret
+	viewConeCos    = 0.82
+	weightAimed    = 2.0 // its turret points at the player's tank
+	aimedCos       = 0.985
+	weightEngaged  = 4.0 // fired on, hit or hit by the player within engageTime
+	weightTeammate = 1.5
+	// A start, stop, braking or turning onset, or a path that has strayed: the
+	// record's news against what the player was last sent, up to newsCap.
+	newsPerSpeed = 0.5 // per m/s of velocity change
+	newsPerAccel = 0.1 // per m/s² of acceleration change
+	newsPerTurn  = 1.0 // per rad/s of turn-rate change
+	newsPerMeter = 0.5 // per meter between the sent state projected to now and the record
+	newsCap      = 4.0
+)
+
+// zones is the match's downlink scheduler; nil while the budget is off.
+type zones struct {
+	on     bool // the match holds more than ZonesAbove tanks
+	rate   float64
+	above  int
+	tanks  *grid.Grid[*hostActor]
+	ghosts *grid.Grid[*member] // tankless players, at their last tank's place
+	list   []*hostActor        // every tank, by id: the order of the coarse offers
+	dirty  []*member           // players offered something since their last schedule
+	stamp  uint64              // dedupes the players an update is offered to
+	ticks  int                 // downlink ticks so far
+	slots  int                 // slot indices handed out (hostActor.zi)
+	free   []int               // slot indices of despawned tanks, for reuse
+	near   []*hostActor        // reused
+	nearP  []*member           // reused
+}
+
+// slot is what one player has been sent of one tank.
+type slot struct {
+	a        *hostActor
+	sentN    uint64  // the tank's update count when it was last sent (0: its spawn)
+	sentAt   float64 // host time it was last sent, or the slot made
+	sent     sentState
+	owed     bool    // a newer record than sentN waits in the player's pending list
+	must     bool    // the tank entered the player's interest: its next record bypasses the budget
+	inside   bool    // within interestRadius when last looked at
+	dist     float64 // from the player, m, when last offered
+	weight   float64 // relevance to the player when last offered
+	engaged  float64
+	priority float64 // computed by schedule
+}
+
+// sentState is what the player knows of the tank's motion, for the size of news.
+type sentState struct {
+	time                  float64
+	pos, vel, acc, angVel mgl64.Vec3
+	known                 bool
+}
+
+func newZones(l *Limits) *zones {
+	if l.Downlink <= 0 {
+		return nil
+	}
+	return &zones{rate: float64(l.Downlink), above: l.ZonesAbove,
+		tanks: grid.New[*hostActor](zoneCell), ghosts: grid.New[*member](zoneCell)}
+}
+
+// budget returns a fresh downlink bucket for a player joining at now.
+func (z *zones) budget(now float64) rate.Bucket {
+	return rate.NewBucket(z.rate, math.Max(z.rate*downlinkBurst, wire.MaxBatchSize), now)
+}
+
+// engage turns the scheduler on or off as the match's size crosses ZonesAbove. Going
+// off, what is owed goes out at once and the relay takes over.
+func (m *match) engage(now float64) {
+	z := m.zones
+	if z == nil {
+		return
+	}
+	n := len(m.actors)
+	switch {
+	case !z.on && (z.above < 0 || n > z.above):
+		z.on = true
+	case z.on && z.above >= 0 && n <= z.above*3/4:
+		z.on = false
+		for _, q := range m.order {
+			for _, s := range q.pending {
+				m.sendSlot(q, s, now, true)
+			}
+			q.pending = q.pending[:0]
+			q.musts, q.zdirty = 0, false
+			clear(q.slots)
+			q.slots = q.slots[:0]
+		}
+		z.dirty = z.dirty[:0]
+		m.flushAll()
+	}
+}
+
+// zonesSpawned places a new tank.
+func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
+	z := m.zones
+	if z == nil {
+		return
+	}
+	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
+	a.aim = aimOf(&a.state)
+	if n := len(z.free); n > 0 {
+		a.zi, z.free = z.free[n-1], z.free[:n-1]
+	} else {
+		a.zi = z.slots
+		z.slots++
+	}
+	i, _ := slices.BinarySearchFunc(z.list, a.id, func(b *hostActor, id wire.ActorID) int { return int(b.id) - int(id) })
+	z.list = slices.Insert(z.list, i, a)
+	z.ghosts.Remove(owner)
+	owner.place = a.state.Position
+	m.engage(now)
+}
+
+// zonesDespawned removes a tank; its owner, left without one, watches from its place.
+func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
+	z := m.zones
+	if z == nil {
+		return
+	}
+	z.tanks.Remove(a)
+	if i, ok := slices.BinarySearchFunc(z.list, a.id, func(b *hostActor, id wire.ActorID) int { return int(b.id) - int(id) }); ok {
+		z.list = slices.Delete(z.list, i, i+1)
+	}
+	for _, q := range m.order {
+		if s := q.slot(a); s != nil {
+			q.slots[a.zi] = nil
+			if s.owed {
+				q.pending = slices.DeleteFunc(q.pending, func(x *slot) bool { return x == s })
+				if s.must {
+					q.musts--
+				}
+			}
+		}
+	}
+	z.free = append(z.free, a.zi)
+	if owner != nil && !owner.removed && len(owner.owned) == 0 {
+		z.ghosts.Move(owner, owner.place[0], owner.place[2])
+	}
+	m.engage(now)
+}
+
+// zonesJoined and zonesLeft keep a tankless player's place: the map's centre until
+// it has had a tank.
+func (m *match) zonesJoined(p *member) {
+	if z := m.zones; z != nil {
+		z.ghosts.Move(p, 0, 0)
+		p.budget = z.budget(p.joinedAt)
+	}
+}
+
+func (m *match) zonesLeft(p *member) {
+	if z := m.zones; z != nil {
+		z.ghosts.Remove(p)
+		z.dirty = slices.DeleteFunc(z.dirty, func(q *member) bool { return q == p })
+	}
+}
+
+// zonesRelay offers a's accepted record to the players near it; it reports false,
+// doing nothing, while the scheduler is off (the relay sends to everyone).
+func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
+	z := m.zones
+	if z == nil {
+		return false
+	}
+	a.count++
+	a.recLen = copy(a.rec[:], rec)
+	a.aim = aimOf(&a.state)
+	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
+	if o := m.members[a.owner]; o != nil {
+		o.place = a.state.Position
+	}
+	if !z.on {
+		return false
+	}
+	z.stamp++
+	x, y := a.state.Position[0], a.state.Position[2]
+	z.near = z.tanks.AppendNear(z.near[:0], x, y, zoneCell)
+	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, zoneCell)
+	for _, b := range z.near {
+		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > zoneCell*zoneCell {
+			continue // the interest pass brings it within the second
+		}
+		if q := m.members[b.owner]; q != nil {
+			z.nearP = append(z.nearP, q)
+		}
+	}
+	// The players in the order of their ids, whatever order the grid's cells held
+	// them in: the schedule depends on the order slots are offered in.
+	slices.SortFunc(z.nearP, func(p, q *member) int { return int(p.id) - int(q.id) })
+	for _, q := range z.nearP {
+		if q.seen == z.stamp || q.id == a.owner || q.passive || q.removed {
+			continue
+		}
+		q.seen = z.stamp
+		m.offer(q, a, now)
+	}
+	clear(z.near)
+	clear(z.nearP)
+	return true
+}
+
+// offer marks a's latest record as owed to q, if q has not been sent it.
+func (m *match) offer(q *member, a *hostActor, now float64) {
+	s := q.slot(a)
+	if s == nil {
+		// The spawn told q of a, and until the scheduler engaged the relay sent it
+		// everything: what q holds is no older than the record before this one.
+		s = &slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now}
+		if a.zi >= len(q.slots) {
+			q.slots = append(q.slots, make([]*slot, a.zi+1-len(q.slots))...)
+		}
+		q.slots[a.zi] = s
+		_, d := q.observer(a.state.Position)
+		s.inside = d <= interestRadius
+	}
+	me, d := q.observer(a.state.Position)
+	inside := d <= interestRadius
+	if inside && !s.inside && !s.must {
+		s.must = true // sent with its next record, or at once if it has one
+		if s.owed {
+			q.musts++
+		}
+	}
+	s.inside = inside
+	if s.sentN == a.count {
+		s.must = false // q has the latest already (and nothing is owed)
+		return
+	}
+	s.dist = d
+	if s.owed {
+		// Owed already: the newer record takes the older one's place, and the
+		// priority its weight earned goes on growing.
+		m.stats.Overwritten++
+		return
+	}
+	s.weight = weight(me, a, d, &s.sent)
+	s.owed = true
+	if s.must {
+		q.musts++
+	}
+	q.pending = append(q.pending, s)
+	if !q.zdirty {
+		q.zdirty = true
+		m.zones.dirty = append(m.zones.dirty, q)
+	}
+}
+
+// slot returns what q was sent of a, or nil.
+func (q *member) slot(a *hostActor) *slot {
+	if a.zi < len(q.slots) {
+		return q.slots[a.zi]
+	}
+	return nil
+}
+
+// observer returns where q watches a point p from: its tank nearest p (nil when it
+// has none, and then its last tank's place or the map's centre), and the distance.
+// It is the host's own view: a client's say never enters it.
+func (q *member) observer(p mgl64.Vec3) (*hostActor, float64) {
+	var best *hostActor
+	d := math.Inf(1)
+	for _, a := range q.owned {
+		if e := planar(a.state.Position.Sub(p)); e < d {
+			best, d = a, e
+		}
+	}
+	if best == nil {
+		d = planar(q.place.Sub(p))
+	}
+	return best, d
+}
+
+func planar(v mgl64.Vec3) float64 { return math.Sqrt(v[0]*v[0] + v[2]*v[2]) }
+
+// scheduleDirty schedules the players offered updates since their last schedule.
+func (m *match) scheduleDirty(now float64) {
+	z := m.zones
+	if z == nil || !z.on {
+		return
+	}
+	for _, q := range z.dirty {
+		q.zdirty = false
+		m.schedule(q, now)
+	}
+	clear(z.dirty)
+	z.dirty = z.dirty[:0]
+}
+
+// zonesTick is every player's downlink tick: once per coarseCycle (each player on
+// its own tick of the cycle) it offers a player the tanks within interestRadius of
+// it, and at every tick its share of all the match's tanks in turn, so that every
+// tank is offered to it once per farCycle; then it schedules what each is owed.
+func (m *match) zonesTick(now float64) {
+	z := m.zones
+	if z == nil || !z.on || len(z.list) == 0 {
+		return
+	}
+	n := len(z.list)
+	k := min(n, int(math.Ceil(float64(n)*downlinkTick/farCycle)))
+	cycle := int(math.Round(coarseCycle / downlinkTick))
+	z.ticks++
+	for _, q := range m.order {
+		if q.passive {
+			continue
+		}
+		if (z.ticks+int(q.id))%cycle == 0 {
+			m.offerNear(q, now)
+		}
+		for range k {
+			q.cursor %= n
+			if a := z.list[q.cursor]; a.owner != q.id {
+				m.offer(q, a, now)
+			}
+			q.cursor++
+		}
+	}
+	m.scheduleDirty(now)
+	for _, q := range m.order {
+		if len(q.pending) > 0 && !q.passive {
+			m.schedule(q, now)
+		}
+	}
+}
+
+// offerNear offers q every tank within interestRadius of its tanks, or of its place
+// when it has none.
+func (m *match) offerNear(q *member, now float64) {
+	z := m.zones
+	z.near = z.near[:0]
+	if len(q.owned) == 0 {
+		z.near = z.tanks.AppendNear(z.near, q.place[0], q.place[2], interestRadius)
+	}
+	for _, a := range q.owned {
+		z.near = z.tanks.AppendNear(z.near, a.state.Position[0], a.state.Position[2], interestRadius)
+	}
+	// By id: the grid's cells hold their tanks in no set order.
+	slices.SortFunc(z.near, func(a, b *hostActor) int { return int(a.id) - int(b.id) })
+	for i, a := range z.near {
+		if a.owner != q.id && (i == 0 || z.near[i-1] != a) {
+			m.offer(q, a, now)
+		}
+	}
+	clear(z.near)
+}
+
+// schedule sends q the latest records it is owed, highest priority first, as far as
+// its budget goes: a tank's priority is its relevance to q times how long since q
+// was last sent it; a tank of interest unsent for floorAge goes before the rest, and
+// the first record of a tank entering q's interest goes whatever the budget. While
+// the budget is short, what is owed waits until the bucket holds a datagram's worth
+// (or all of it), so that a full datagram goes and the choice is made once for it.
+func (m *match) schedule(q *member, now float64) {
+	if len(q.pending) == 0 || q.removed {
+		return
+	}
+	tokens := q.budget.Tokens(now)
+	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
+	if tokens < need {
+		if q.musts > 0 {
+			m.sendMusts(q, now)
+		}
+		return
+	}
+	for _, s := range q.pending {
+		s.priority = m.priority(q, s, now)
+	}
+	// The records the bucket may pay for, and one more: chosen by priority (ties by
+	// actor id, so that the same inputs give the same datagrams), sorted among
+	// themselves; the rest wait.
+	k := min(len(q.pending), int(tokens/minRecordCost)+1)
+	selectTop(q.pending, k)
+	top := q.pending[:k]
+	slices.SortFunc(top, before)
+	kept := q.pending[:0]
+	full := false
+	for i, s := range q.pending {
+		switch {
+		case s.must:
+			m.sendSlot(q, s, now, true)
+		case i < k && !full && q.budget.TakeN(m.cost(q, s), now):
+			m.sendSlot(q, s, now, false)
+		default:
+			full = true
+			kept = append(kept, s)
+		}
+	}
+	clear(q.pending[len(kept):])
+	q.pending = kept
+}
+
+// sendMusts sends q the first records of the tanks entering its interest, outside
+// its budget.
+func (m *match) sendMusts(q *member, now float64) {
+	kept := q.pending[:0]
+	for _, s := range q.pending {
+		if s.must {
+			m.sendSlot(q, s, now, true)
+		} else {
+			kept = append(kept, s)
+		}
+	}
+	clear(q.pending[len(kept):])
+	q.pending = kept
+}
+
+// before orders slots by priority, highest first, then by actor id.
+func before(x, y *slot) int {
+	switch {
+	case x.priority > y.priority:
+		return -1
+	case x.priority < y.priority:
+		return 1
+	}
+	return int(x.a.id) - int(y.a.id)
+}
+
+// selectTop moves the k first slots in before's order to the front of l, in no
+// particular order among themselves (quickselect, the middle as pivot).
+func selectTop(l []*slot, k int) {
+	lo, hi := 0, len(l)-1
+	for lo < hi {
+		pivot := l[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for before(l[i], pivot) < 0 {
+				i++
+			}
+			for before(l[j], pivot) > 0 {
+				j--
+			}
+			if i <= j {
+				l[i], l[j] = l[j], l[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// minRecordCost is the smallest record, bytes: a tank without articulations.
+const minRecordCost = 33
+
+// cost returns the bytes sending s's record to q takes: the record, and a batch's
+// header when it opens a datagram.
+func (m *match) cost(q *member, s *slot) float64 {
+	n := s.a.recLen
+	if q.open == nil || !q.open.Fits(n) {
+		n += wire.BatchHeaderSize
+	}
+	return float64(n)
+}
+
+// sendSlot queues s's tank's latest record for q; bypass: outside the budget (which
+// is charged all the same, into debt).
+func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
+	a := s.a
+	n := m.cost(q, s)
+	if bypass {
+		q.budget.Spend(n, now)
+		m.stats.DownlinkBypass += uint64(n)
+		q.bypassed += uint64(n)
+	}
+	m.stats.DownlinkBytes += uint64(n)
+	q.downBytes += uint64(n)
+	if dropped := m.queueRecord(q, a.rec[:a.recLen]); dropped > 0 {
+		m.stats.Overflow += uint64(dropped)
+	}
+	st := &a.state
+	s.sent = sentState{time: st.Time, pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity, known: true}
+	if s.must {
+		q.musts--
+	}
+	s.sentN, s.sentAt, s.owed, s.must = a.count, now, false, false
+	m.stats.Relayed++
+	m.stats.Scheduled++
+	m.relayRate.Add(1, now)
+	m.stats.RelayAge.observe(now-st.Time, 1)
+}
+
+// priority returns s's priority for q at now: its weight when last offered, for
+// each second since q was last sent it.
+func (m *match) priority(q *member, s *slot, now float64) float64 {
+	if s.must {
+		return math.Inf(1)
+	}
+	age := now - s.sentAt
+	w := s.weight
+	if now-s.engaged < engageTime {
+		w *= weightEngaged
+	}
+	p := w * (age + downlinkTick)
+	switch {
+	case s.dist <= interestRadius && age >= floorAge:
+		p += 1e6 * age
+	case age >= farFloorAge:
+		p += 1e3 * age
+	}
+	return p
+}
+
+// weight returns tank a's relevance to a player whose tank nearest a is me (nil:
+// none), d away, and that was last sent sent of a.
+func weight(me, a *hostActor, d float64, sent *sentState) float64 {
+	w := relevance(d)
+	if me != nil {
+		to := a.state.Position.Sub(me.state.Position)
+		if facing(me.aim, to) >= viewConeCos {
+			w *= weightViewCone
+		}
+		if facing(a.aim, to.Mul(-1)) >= aimedCos {
+			w *= weightAimed
+		}
+		if me.team == a.team {
+			w *= weightTeammate
+		}
+	}
+	return w * (1 + news(sent, &a.state))
+}
+
+// relevance is a tank's weight by its distance d from the player, m: 1 within a
+// cell, falling with the square of the distance beyond, never below 1/64.
+func relevance(d float64) float64 {
+	if d <= zoneCell {
+		return 1
+	}
+	r := zoneCell / d
+	return math.Max(r*r, 1.0/64)
+}
+
+// aimOf returns the direction a tank's gun points in the ground plane: its heading
+// turned by its turret (articulation 0) when it has one.
+func aimOf(s *deadreckon.State) mgl64.Vec3 {
+	yaw := geom.Yaw(s.Orientation)
+	if s.NumArticulations > 0 {
+		yaw += s.Articulations[0].Angle
+	}
+	return mgl64.Vec3{math.Cos(yaw), 0, -math.Sin(yaw)}
+}
+
+// facing returns the cosine between direction dir and the ground-plane vector to; 0
+// when to is too short to say.
+func facing(dir, to mgl64.Vec3) float64 {
+	l := planar(to)
+	if l < 1e-6 {
+		return 0
+	}
+	return (dir[0]*to[0] + dir[2]*to[2]) / l
+}
+
+// news returns how much an update tells a player that was last sent sent: a start,
+// stop, braking or turning onset, or a path that has strayed from the one sent, up to
+// newsCap; newsCap for a player that was sent nothing yet.
+func news(sent *sentState, now *deadreckon.State) float64 {
+	if !sent.known {
+		return newsCap
+	}
+	dt := math.Max(0, now.Time-sent.time)
+	proj := sent.pos.Add(sent.vel.Mul(dt)).Add(sent.acc.Mul(0.5 * dt * dt))
+	n := newsPerSpeed*now.Velocity.Sub(sent.vel).Len() +
+		newsPerAccel*now.Acceleration.Sub(sent.acc).Len() +
+		newsPerTurn*now.AngularVelocity.Sub(sent.angVel).Len() +
+		newsPerMeter*now.Position.Sub(proj).Len()
+	return math.Min(n, newsCap)
+}
+
+// engaged marks a and b as engaged with each other's owners at now: a shot fired by
+// one on the other, or a hit.
+func (m *match) engaged(a, b *hostActor, now float64) {
+	if m.zones == nil || a == nil || b == nil {
+		return
+	}
+	if q := m.members[b.owner]; q != nil {
+		if s := q.slot(a); s != nil {
+			s.engaged = now
+		}
+	}
+	if q := m.members[a.owner]; q != nil {
+		if s := q.slot(b); s != nil {
+			s.engaged = now
+		}
+	}
+}
+
+// fired marks a shot of shooter along dir from origin as engaging the tanks near its
+// line, within zoneCell of the shooter: the host knows the shots net carries.
+func (m *match) fired(shooter *hostActor, origin, dir mgl64.Vec3, now float64) {
+	z := m.zones
+	if z == nil || shooter == nil || planar(dir) < 1e-6 {
+		return
+	}
+	z.near = z.tanks.AppendNear(z.near[:0], origin[0], origin[2], interestRadius)
+	l := planar(dir)
+	d := mgl64.Vec3{dir[0] / l, 0, dir[2] / l}
+	for _, b := range z.near {
+		if b != shooter && facing(d, b.state.Position.Sub(origin)) >= aimedCos {
+			m.engaged(shooter, b, now)
+		}
+	}
+	clear(z.near)
+}

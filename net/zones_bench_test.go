@@ -1,0 +1,57 @@
+package net
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// BenchmarkHostPerUpdate measures the host's cost per accepted update, from the
+// datagram's arrival to the relayed records in their batches (checks, relay or
+// scheduling, the scheduler's ticks, the flushes), with n tanks driving at random
+// and publishing 10 updates a second, one player each: on the shipped 512 m map
+// and on a map that grows with the match (as many tanks per km² as 64 on 512 m),
+// with the relay to everyone (Downlink -1) and with the default budget scheduled
+// whatever the size (ZonesAbove -1). The tanks are more than the match limits allow
+// a real host: the benchmark drives the match directly.
+func BenchmarkHostPerUpdate(b *testing.B) {
+	for _, n := range []int{64, 256, 512} {
+		for _, spread := range []string{"512m", "dense64"} {
+			extent := 256.0
+			if spread == "dense64" {
+				extent = 256 * math.Sqrt(float64(n)/64)
+			}
+			for _, mode := range []string{"relay", "zones"} {
+				lim := Limits{Downlink: -1}
+				if mode == "zones" {
+					lim = zonedLimits(0)
+				}
+				b.Run(fmt.Sprintf("tanks=%d/map=%s/%s", n, spread, mode), func(b *testing.B) {
+					s := newZoneSim(b, n, extent, lim, 1)
+					for s.now < 2 {
+						s.step(0.002)
+					}
+					s.timed = true
+					acc0, rel0, bytes0 := s.h.m.stats.Accepted, s.h.m.stats.Relayed, s.h.m.stats.DownlinkBytes
+					steps := 0
+					b.ResetTimer()
+					for b.Loop() {
+						s.step(0.002)
+						steps++
+					}
+					st := s.h.m.stats
+					acc := float64(st.Accepted - acc0)
+					if acc == 0 {
+						b.Fatal("no update accepted")
+					}
+					secs := float64(steps) * 0.002
+					b.ReportMetric(float64(s.host.Nanoseconds())/acc, "host-ns/update")
+					b.ReportMetric(float64(st.Relayed-rel0)/acc, "records/update")
+					if mode == "zones" {
+						b.ReportMetric(float64(st.DownlinkBytes-bytes0)/secs/float64(n)/1000, "kB/s/player")
+					}
+				})
+			}
+		}
+	}
+}

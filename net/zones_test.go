@@ -1,0 +1,297 @@
+package net
+
+import (
+	"hash/fnv"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
+)
+
+// zonedLimits are limits with the scheduler on whatever the match's size.
+func zonedLimits(downlink int) Limits { return Limits{Downlink: downlink, ZonesAbove: -1} }
+
+// TestZonesBudgetAndFloor runs random matches and checks, for every player, that the
+// state bytes it was sent stay within its budget (its burst, the rate over the run,
+// and what had to go outside it), and that no tank within interestRadius of its tank
+// goes unsent for more than 5 s.
+func TestZonesBudgetAndFloor(t *testing.T) {
+	const (
+		dt        = 0.002
+		seconds   = 20.0
+		maxSilent = 5.0
+	)
+	for _, c := range []struct {
+		n        int
+		extent   float64
+		downlink int
+		seed     uint64
+	}{
+		{48, 256, 8000, 1},
+		{128, 512, 16000, 3},
+		{96, 384, 4000, 4},
+	} {
+		s := newZoneSim(t, c.n, c.extent, zonedLimits(c.downlink), c.seed)
+		// entered[o][a]: when tank a last came within interestRadius of o's tank.
+		entered := make([]map[wire.ActorID]float64, c.n+1)
+		for i := range entered {
+			entered[i] = map[wire.ActorID]float64{}
+		}
+		worst := 0.0
+		for s.now < seconds {
+			s.step(dt)
+			if math.Mod(s.now, 0.1) >= dt {
+				continue // the pairs every 0.1 s: enough to see a 5 s gap
+			}
+			for _, o := range s.tanks {
+				for _, a := range s.tanks {
+					if o == a {
+						continue
+					}
+					i := int(o.p.id)
+					if distance(o.a, a.a) > interestRadius {
+						delete(entered[i], a.a.id)
+						continue
+					}
+					if _, ok := entered[i][a.a.id]; !ok {
+						entered[i][a.a.id] = s.now
+					}
+					since := math.Max(entered[i][a.a.id], s.recv[i][a.a.id])
+					worst = math.Max(worst, s.now-since)
+					if s.now-since > maxSilent {
+						t.Fatalf("n %d budget %d: tank %d %.0f m from player %d's tank unsent for %.2f s at %.2f s",
+							c.n, c.downlink, a.a.id, distance(o.a, a.a), i, s.now-since, s.now)
+					}
+				}
+			}
+		}
+		st := s.h.m.stats
+		burst := math.Max(float64(c.downlink)*downlinkBurst, wire.MaxBatchSize)
+		most := 0.0
+		for _, q := range s.h.m.order {
+			i := int(q.id)
+			bound := float64(c.downlink)*s.now + burst + float64(q.bypassed)
+			if float64(s.bytes[i]) > bound {
+				t.Errorf("n %d budget %d: player %d sent %d bytes in %.0f s, over %.0f (%d outside the budget)",
+					c.n, c.downlink, i, s.bytes[i], s.now, bound, q.bypassed)
+			}
+			if uint64(s.bytes[i]) != q.downBytes {
+				t.Errorf("player %d: the scheduler counted %d bytes, its datagrams hold %d", i, q.downBytes, s.bytes[i])
+			}
+			most = math.Max(most, float64(s.bytes[i])/s.now)
+		}
+		t.Logf("n %d on ±%.0f m, budget %d B/s: the busiest player %.0f B/s; %d records sent, %d overwritten, %d bytes outside the budget; longest silence within %.0f m %.2f s",
+			c.n, c.extent, c.downlink, most, st.Scheduled, st.Overwritten, st.DownlinkBypass, interestRadius, worst)
+	}
+}
+
+// TestZonesOffIsRelay checks that with the budget off, or a match no larger than
+// ZonesAbove, every update goes to every other player.
+func TestZonesOffIsRelay(t *testing.T) {
+	for _, lim := range []Limits{{Downlink: -1}, {}} {
+		s := newZoneSim(t, 16, 256, lim, 5)
+		for s.now < 2 {
+			s.step(0.002)
+		}
+		st := s.h.m.stats
+		if st.Relayed != st.Accepted*15 || st.Scheduled != 0 {
+			t.Errorf("downlink %d: %d accepted, %d relayed (want 15 each), %d scheduled", lim.Downlink, st.Accepted, st.Relayed, st.Scheduled)
+		}
+	}
+}
+
+// TestZonesEventsNotDropped checks that spawns go to every player whatever the
+// budget, and that a tank entering a player's interest reaches it though the budget
+// is spent.
+func TestZonesEventsNotDropped(t *testing.T) {
+	s := newZoneSim(t, 64, 512, zonedLimits(500), 6) // 12 records a second: far too few
+	for s.now < 3 {
+		s.step(0.002)
+	}
+	// Respawn a third of the tanks elsewhere: everyone hears of every spawn.
+	before := append([]int(nil), s.spawn...)
+	for i, st := range s.tanks {
+		if i%3 != 0 {
+			continue
+		}
+		s.h.m.despawn(st.a, 0)
+		st.pos = mgl64.Vec3{(s.rng.Float64()*2 - 1) * 400, 0, (s.rng.Float64()*2 - 1) * 400}
+		st.seq++
+		s.spawnTank(st)
+	}
+	s.drain()
+	for i := 1; i < len(s.spawn); i++ {
+		if got := s.spawn[i] - before[i]; got != 22 {
+			t.Errorf("player %d heard of %d spawns, want 22", i, got)
+		}
+	}
+	// Over the budget, a tank that comes well within interestRadius (from well beyond
+	// it) still goes out at once: within a coarse cycle and a tick of its coming.
+	// armed[k]: the last time the pair was seen beyond interestRadius+30; from
+	// there to within interestRadius-10 the host must see it come in.
+	armed := map[[2]wire.ActorID]float64{}
+	entered := map[[2]wire.ActorID]float64{}
+	late, came := 0, 0
+	for first := true; s.now < 20; first = false {
+		s.step(0.002)
+		if !first && math.Mod(s.now, 0.05) >= 0.002 {
+			continue
+		}
+		for _, o := range s.tanks {
+			for _, a := range s.tanks {
+				if o == a {
+					continue
+				}
+				k := [2]wire.ActorID{o.a.id, a.a.id}
+				d := distance(o.a, a.a)
+				t0, in := entered[k]
+				switch {
+				case d > interestRadius+30:
+					armed[k] = s.now
+					delete(entered, k)
+				case d <= interestRadius-10 && !in && armed[k] > 0:
+					entered[k] = s.now
+					came++
+				case in && t0 > 0 && s.now-t0 > coarseCycle+2*downlinkTick+0.1:
+					if s.recv[o.p.id][a.a.id] < armed[k] {
+						late++
+					}
+					entered[k] = -1 // checked
+				}
+			}
+		}
+	}
+	t.Logf("%d tanks came within %.0f m of a player's tank", came, interestRadius)
+	if late > 0 {
+		t.Errorf("%d tanks entering a player's interest did not reach it within %.2f s", late, coarseCycle+2*downlinkTick+0.1)
+	}
+	if s.h.m.stats.DownlinkBypass == 0 {
+		t.Error("nothing went outside the budget")
+	}
+}
+
+// TestZonesFollowObserver checks that what a player is sent follows its tank: near
+// one group of tanks it hears from them more than from a group across the map, and
+// after its tank respawns by the other group, the other way round.
+func TestZonesFollowObserver(t *testing.T) {
+	s := newZoneSim(t, 41, 512, zonedLimits(8000), 7)
+	// Twenty tanks about (-350, 0), twenty about (350, 0), all driving; the
+	// observer, tank 0, parked among the first group.
+	for i, st := range s.tanks {
+		x := -350.0
+		if i > 20 {
+			x = 350
+		}
+		s.h.m.despawn(st.a, 0)
+		st.pos = mgl64.Vec3{x + float64(i%5)*10, 0, float64(i%7) * 10}
+		st.speed, st.turn = 4, 0.3
+		if i == 0 {
+			st.speed, st.turn = 0, 0
+		}
+		s.spawnTank(st)
+	}
+	count := func() (west, east int) {
+		seen := map[wire.ActorID]int{}
+		o := s.tanks[0].p.id
+		start := len(s.log)
+		t0 := s.now
+		for s.now < t0+5 {
+			s.step(0.002)
+		}
+		for _, e := range s.log[start:] {
+			if wire.PlayerID(e>>32) == o {
+				seen[wire.ActorID(e>>16)]++
+			}
+		}
+		for i, st := range s.tanks[1:] {
+			if i+1 <= 20 {
+				west += seen[st.a.id]
+			} else {
+				east += seen[st.a.id]
+			}
+		}
+		return west, east
+	}
+	s.step(0.002)
+	w, e := count()
+	if w < 4*e {
+		t.Errorf("parked in the west: %d records from the west, %d from the east", w, e)
+	}
+	obs := s.tanks[0]
+	s.h.m.despawn(obs.a, 0)
+	obs.pos = mgl64.Vec3{350, 0, 20}
+	s.spawnTank(obs)
+	count() // settle
+	w2, e2 := count()
+	if e2 < 4*w2 {
+		t.Errorf("moved east: %d records from the west, %d from the east", w2, e2)
+	}
+	t.Logf("west %d/east %d, then west %d/east %d", w, e, w2, e2)
+}
+
+// TestZonesDeterministic checks that the same seed and inputs give the same records
+// in the same order.
+func TestZonesDeterministic(t *testing.T) {
+	run := func() uint64 {
+		s := newZoneSim(t, 80, 384, zonedLimits(6000), 9)
+		for s.now < 5 {
+			s.step(0.002)
+		}
+		h := fnv.New64a()
+		for _, e := range s.log {
+			var b [8]byte
+			for i := range b {
+				b[i] = byte(e >> (8 * i))
+			}
+			h.Write(b[:])
+		}
+		return h.Sum64()
+	}
+	if a, b := run(), run(); a != b {
+		t.Errorf("two runs of one seed sent different records: %x, %x", a, b)
+	}
+}
+
+// TestZonesObserverIsHostsView checks that a player's place is its tank's accepted
+// state (the nearest of its tanks), or its last tank's place when it has none.
+func TestZonesObserverIsHostsView(t *testing.T) {
+	p := &member{place: mgl64.Vec3{50, 0, 0}}
+	if _, d := p.observer(mgl64.Vec3{50, 0, 40}); d != 40 {
+		t.Errorf("tankless: distance %v, want 40 from its last place", d)
+	}
+	for _, x := range []float64{-100, 200} {
+		p.owned = append(p.owned, &hostActor{state: deadreckon.State{Position: mgl64.Vec3{x, 0, 0}}})
+	}
+	if a, d := p.observer(mgl64.Vec3{180, 3, 0}); a != p.owned[1] || d != 20 {
+		t.Errorf("two tanks: nearest %v at %v, want the one at 200 at 20", a.state.Position, d)
+	}
+}
+
+// TestZonesEngage checks that the scheduler takes over past ZonesAbove tanks and
+// hands back to the relay to everyone once the match shrinks to three quarters of it.
+func TestZonesEngage(t *testing.T) {
+	s := newZoneSim(t, 24, 256, Limits{ZonesAbove: 20}, 8)
+	for s.now < 1 {
+		s.step(0.002)
+	}
+	if s.h.m.stats.Scheduled == 0 || !s.h.m.zones.on {
+		t.Fatal("24 tanks, above 20: the scheduler did not take over")
+	}
+	for _, st := range s.tanks[14:] {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.a = nil
+	}
+	if s.h.m.zones.on {
+		t.Fatal("14 tanks, 20 × 3/4 = 15 or fewer: the scheduler is still on")
+	}
+	st0 := s.h.m.stats
+	for s.now < 2 {
+		s.step(0.002)
+	}
+	st := s.h.m.stats
+	if acc, rel := st.Accepted-st0.Accepted, st.Relayed-st0.Relayed; rel != 23*acc || st.Scheduled != st0.Scheduled {
+		t.Errorf("after handing back: %d accepted, %d relayed (want 23 each: the tankless players watch too), %d scheduled", acc, rel, st.Scheduled-st0.Scheduled)
+	}
+}
