@@ -126,17 +126,8 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 			lastW, lastH = w, h
 		}
 		now := time.Now()
-		f.n++
-		f.dt, f.fixed = now.Sub(last).Seconds(), step > 0
+		f.tick(now.Sub(last).Seconds(), step)
 		last = now
-		switch {
-		case f.fixed:
-			f.dt = step
-		case f.n == 1:
-			f.dt = 0 // no frame before it to time it from
-		}
-		f.t = [numPhases + 1]time.Time{}
-		f.t[0] = time.Now()
 		next, err := sc.Update(&f)
 		if next == nil || err != nil {
 			return err
@@ -153,29 +144,55 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 			f.t[phaseRender] = f.t[phaseScene]
 		}
 		f.t[phaseSwap] = time.Now()
-		m, isGauged := sc.(gauged)
-		_, isWaiting := sc.(waiting)
-		if isGauged && cfg.Screenshot != "" && shotDue(cfg, m, f.n, isWaiting) {
-			if err := writePNG(cfg.Screenshot, v.Capture()); err != nil {
-				return err
-			}
-			m.shot(cfg.Screenshot, f.n)
-			return nil
-		}
-		v.Swap()
-		f.t[numPhases] = time.Now()
-		if isGauged && !isWaiting && b != nil {
-			b.add(f.t, v.DrawCalls())
-			if f.n >= cfg.BenchFrames {
-				w, h := v.FramebufferSize()
-				b.report(cfg.BenchOut, m.tanks(), w, h)
-				return nil
-			}
+		if done, err := present(v, sc, &f, cfg, b); done || err != nil {
+			return err
 		}
 		if p, ok := sc.(paced); ok {
 			time.Sleep(p.rest())
 		}
 	}
+}
+
+// tick starts the next frame of a screen, elapsed seconds after the last: its number,
+// and its time step, the fixed step when there is one and none on a screen's first
+// frame, which has no frame before it to time it from.
+func (f *frame) tick(elapsed, step float64) {
+	f.n++
+	f.dt, f.fixed = elapsed, step > 0
+	switch {
+	case f.fixed:
+		f.dt = step
+	case f.n == 1:
+		f.dt = 0
+	}
+	f.t = [numPhases + 1]time.Time{}
+	f.t[0] = time.Now()
+}
+
+// present shows the frame sc drew: it saves the screenshot instead when one is due,
+// and times the frame for the benchmark. It reports whether the run is done (a
+// screenshot taken or the benchmark's frames counted).
+func present(v *render.Viewer, sc screen, f *frame, cfg windowConfig, b *bench) (bool, error) {
+	m, isGauged := sc.(gauged)
+	_, isWaiting := sc.(waiting)
+	if isGauged && cfg.Screenshot != "" && shotDue(cfg, m, f.n, isWaiting) {
+		if err := writePNG(cfg.Screenshot, v.Capture()); err != nil {
+			return true, err
+		}
+		m.shot(cfg.Screenshot, f.n)
+		return true, nil
+	}
+	v.Swap()
+	f.t[numPhases] = time.Now()
+	if isGauged && !isWaiting && b != nil {
+		b.add(f.t, v.DrawCalls())
+		if f.n >= cfg.BenchFrames {
+			w, h := v.FramebufferSize()
+			b.report(cfg.BenchOut, m.tanks(), w, h)
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // shotDue reports whether the screenshot is taken at frame n of m; a waiting m only
