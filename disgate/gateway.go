@@ -301,11 +301,17 @@ func (g *Gateway) entityID(actor uint32) dis.EntityID {
 	return dis.EntityID{Site: g.cfg.Site, Application: g.cfg.Application, Entity: uint16(actor)}
 }
 
-// send sends t's Entity State PDU; g.mu held.
+// send sends t's Entity State PDU at host time at; g.mu held. The PDU is stamped
+// with the time its state holds for (the owner's, on the host clock), which a
+// receiver reckons from; at only when the state has none.
 func (g *Gateway) send(actor uint32, t *tank, at float64) {
 	t.sentAt = at
 	p := EntityState(g.frame, t.s)
-	p.Version, p.Exercise, p.Timestamp = g.cfg.Version, g.cfg.Exercise, dis.Timestamp(at, false)
+	stamp := at
+	if ts := t.s.Time; ts > 0 && ts <= at && !math.IsInf(ts, 0) {
+		stamp = ts
+	}
+	p.Version, p.Exercise, p.Timestamp = g.cfg.Version, g.cfg.Exercise, dis.Timestamp(stamp, false)
 	p.ID = g.entityID(actor)
 	p.Force = force(t.team)
 	p.Marking = t.name

@@ -9,6 +9,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/dis"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // maxDatagram is the largest datagram read, bytes.
@@ -174,8 +175,8 @@ const DefaultPublishEvery = 200 * time.Millisecond
 // Run brings the DIS entities into the match as m's tanks until ctx ends: every
 // every (DefaultPublishEvery if zero) each kept entity is reckoned to now with its
 // DIS model, set on the ground (ground(x, z) the height at world x, z; nil keeps
-// its height) and published; a new one is spawned, a removed or silent one
-// despawned. It returns ctx's error.
+// its height) and published; a new one is spawned, on team wire.TeamDIS (m joined
+// as a net.LocalConfig.Service), a removed or silent one despawned. It returns ctx's error.
 func (g *Gateway) Run(ctx context.Context, m Member, ground func(x, z float64) float64, every time.Duration) error {
 	if every <= 0 {
 		every = DefaultPublishEvery
@@ -201,7 +202,6 @@ func (g *Gateway) step(m Member, ground func(x, z float64) float64, now time.Tim
 		e     *entity
 		id    dis.EntityID
 		name  string
-		force uint8
 		actor uint32
 		gone  bool
 		state deadreckon.State
@@ -218,7 +218,7 @@ func (g *Gateway) step(m Member, ground func(x, z float64) float64, now time.Tim
 			continue
 		}
 		s := deadreckon.ProjectDIS(e.alg, e.s, now.Sub(e.arrival).Seconds())
-		jobs = append(jobs, job{e: e, id: e.id, name: e.name, force: e.force, actor: e.actor, state: s})
+		jobs = append(jobs, job{e: e, id: e.id, name: e.name, actor: e.actor, state: s})
 	}
 	g.mu.Unlock()
 	t := m.HostNow()
@@ -237,7 +237,7 @@ func (g *Gateway) step(m Member, ground func(x, z float64) float64, now time.Tim
 			s.Velocity[1], s.Acceleration[1] = 0, 0
 		}
 		if j.actor == 0 {
-			a, err := m.Spawn(j.name, int(j.force), s)
+			a, err := m.Spawn(j.name, wire.TeamDIS, s)
 			if err != nil {
 				g.cfg.Logger.Warn("dis: spawn refused", "entity", j.id.String(), "err", err)
 				continue

@@ -5,6 +5,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // Snapshot is everything the renderer needs to draw one frame. Match.Snapshot fills
@@ -80,7 +81,7 @@ type TankView struct {
 	ID uint32
 	// Name is the owning player's (or bot's) name, drawn above the tank.
 	Name string
-	// Team picks the tank's colour.
+	// Team picks the tank's colour; TeamDIS marks an entity of another simulation.
 	Team int
 	// Local reports whether this peer simulates the tank (player or own bot).
 	Local bool
@@ -124,6 +125,13 @@ type TankView struct {
 	Health, MaxHealth float64
 	Wreck             bool
 }
+
+// TeamDIS is the team of a DIS entity: another simulation's, brought into the match
+// by the host's DIS gateway, shown apart and not refereed (net/wire.TeamDIS).
+const TeamDIS = wire.TeamDIS
+
+// DIS reports whether the tank is a DIS entity (TeamDIS).
+func (t *TankView) DIS() bool { return t.Team == TeamDIS }
 
 // NetStats are one peer's connection figures, for the HUD, in seconds: net.Stats
 // (netStatsOf) plus what the match itself counts.

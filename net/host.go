@@ -32,8 +32,11 @@ const (
 
 // HostStats are a host's counters since it started, and its current relay rate.
 type HostStats struct {
-	// Players is the number of players in the match, the host's own included.
+	// Players is the number of players in the match, the host's own included and
+	// services (LocalConfig.Service) not.
 	Players int
+	// Services is the number of services in the match (LocalConfig.Service).
+	Services int
 	// Actors is the number of actors in the match.
 	Actors int
 	// Accepted counts state updates accepted from owners.
@@ -362,6 +365,8 @@ type PlayerInfo struct {
 	Addr string
 	// Actors is how many actors the player owns.
 	Actors int
+	// Service reports a service, not a player (LocalConfig.Service).
+	Service bool
 	// RTT is QUIC's smoothed round trip to the player; 0 for the host's own.
 	RTT time.Duration
 	// Silence is how long, on the host's clock, since the host last heard from the
@@ -377,7 +382,7 @@ func (h *Host) Players() []PlayerInfo {
 		now := h.now()
 		for _, p := range h.m.order {
 			out = append(out, PlayerInfo{ID: uint32(p.id), Name: p.name, Addr: p.conn.remoteAddr(),
-				Actors: len(p.owned), Silence: units.Duration(now - p.lastHeard)})
+				Actors: len(p.owned), Service: p.service, Silence: units.Duration(now - p.lastHeard)})
 			conns = append(conns, p.conn)
 		}
 	})

@@ -31,6 +31,12 @@ type LocalConfig struct {
 	Seed uint64
 	// Logger receives the player's session events. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Service joins the host's own code as a service, not a player: a DIS gateway
+	// bringing in another simulation's entities. A service is not counted in
+	// HostStats.Players (nor, through it, by a round clock, the metrics or a
+	// listing), is never dropped for silence or idleness, and is the only member
+	// that may spawn tanks of wire.TeamDIS.
+	Service bool
 }
 
 // JoinLocal joins another player to the match in process, through a pipe like the
@@ -52,7 +58,7 @@ func (h *Host) JoinLocal(cfg LocalConfig) (*Client, error) {
 		p   *pipe
 		err error
 	)
-	ok := h.call(func() { p, err = h.m.joinLocal(cfg.Name, path, cfg.Link.Latency.Seconds()) })
+	ok := h.call(func() { p, err = h.m.joinLocal(cfg.Name, path, cfg.Link.Latency.Seconds(), cfg.Service) })
 	if !ok {
 		return nil, fmt.Errorf("join local: %w", ErrClosed)
 	}
@@ -83,9 +89,9 @@ func (h *Host) JoinLocal(cfg LocalConfig) (*Client, error) {
 }
 
 // joinLocal admits an in-process player; it runs on the loop.
-func (m *match) joinLocal(name string, path *impair.Path, delay float64) (*pipe, error) {
-	if len(m.members) >= m.h.lim.MaxPlayers {
-		return nil, fmt.Errorf("match full (%d players)", len(m.members))
+func (m *match) joinLocal(name string, path *impair.Path, delay float64, service bool) (*pipe, error) {
+	if !service && m.players() >= m.h.lim.MaxPlayers {
+		return nil, fmt.Errorf("match full (%d players)", m.players())
 	}
 	id, ok := m.allocPlayer()
 	if !ok {
@@ -104,7 +110,10 @@ func (m *match) joinLocal(name string, path *impair.Path, delay float64) (*pipe,
 	}
 	now := m.h.now()
 	p := m.addMember(id, name, nil, now)
-	p.inProcess = true
+	p.inProcess, p.service = true, service
+	if service {
+		m.services++
+	}
 	pp := newPipe(m.h, p)
 	pp.link, pp.delay = path, delay
 	p.conn = pp

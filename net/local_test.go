@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // localHost starts a host on a manual clock that relays at once, for JoinLocal.
@@ -165,5 +166,42 @@ func TestChatRate(t *testing.T) {
 	}
 	if st := h.Stats(); st.RateLimited != 16 {
 		t.Errorf("%d rate limited, want 16", st.RateLimited)
+	}
+}
+
+// TestServiceIsNoPlayer: a service joined in process is not counted among the
+// players, is listed as a service, takes no player's place, is not dropped for
+// silence, and is the only member that may spawn a tank of wire.TeamDIS.
+func TestServiceIsNoPlayer(t *testing.T) {
+	clk := &manualClock{}
+	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
+		Limits: Limits{MaxPlayers: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	svc := joinLocal(t, h, LocalConfig{Name: "DIS", Service: true})
+	if st := h.Stats(); st.Players != 1 || st.Services != 1 {
+		t.Fatalf("with the host's player and a service: %d players, %d services, want 1 and 1", st.Players, st.Services)
+	}
+	ps := h.Players()
+	if i := slices.IndexFunc(ps, func(p PlayerInfo) bool { return p.Name == "DIS" }); i < 0 || !ps[i].Service {
+		t.Errorf("Players lists %+v, want DIS as a service", ps)
+	}
+	player := joinLocal(t, h, LocalConfig{Name: "p"}) // the second of MaxPlayers 2
+	if st := h.Stats(); st.Players != 2 || st.Services != 1 {
+		t.Fatalf("with a player joined: %d players, %d services, want 2 and 1", st.Players, st.Services)
+	}
+	if _, err := player.Spawn("p", wire.TeamDIS, deadreckon.NewState(mgl64.Vec3{1, 0, 1})); err == nil {
+		t.Error("a player spawned a tank of team DIS")
+	}
+	if _, err := svc.Spawn("e [DIS]", wire.TeamDIS, deadreckon.NewState(mgl64.Vec3{2, 0, 1})); err != nil {
+		t.Errorf("the service's DIS tank: %v", err)
+	}
+	clk.Advance(DefaultTimeout + DefaultSpawnGrace + time.Second)
+	h.Settle()
+	if st := h.Stats(); st.Services != 1 || st.TimedOut != 1 {
+		t.Errorf("after %v of silence: %d services, %d timed out, want the service kept and the player dropped",
+			DefaultTimeout+DefaultSpawnGrace, st.Services, st.TimedOut)
 	}
 }

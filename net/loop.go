@@ -110,6 +110,7 @@ type match struct {
 	h          *Host
 	members    map[wire.PlayerID]*member
 	order      []*member // members by id, for deterministic fan-out
+	services   int       // members that are services (member.service)
 	actors     map[wire.ActorID]*hostActor
 	nextPlayer wire.PlayerID
 	nextActor  wire.ActorID
@@ -302,6 +303,10 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
+	if team == wire.TeamDIS && !owner.service {
+		m.stats.Invalid++
+		return fmt.Errorf("spawn: team %d is kept for DIS entities", team)
+	}
 	if !owner.inProcess {
 		// The host names a remote player's tanks after the player it admitted: the
 		// scoreboard, the chat and the judge know a player by that name, not by one it
@@ -420,7 +425,7 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 		m.stats.AddressFull++
 		return nil, wire.RefuseFull, fmt.Sprintf("%d players already joined from your address", fromAddr)
 	}
-	if replaced == nil && len(m.members) >= m.h.lim.MaxPlayers {
+	if replaced == nil && m.players() >= m.h.lim.MaxPlayers {
 		return nil, wire.RefuseFull, ""
 	}
 	id, ok := m.allocPlayer()
@@ -474,6 +479,9 @@ func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReas
 	}
 	p.removed = true
 	delete(m.members, p.id)
+	if p.service {
+		m.services--
+	}
 	m.order = slices.DeleteFunc(m.order, func(q *member) bool { return q == p })
 	m.zonesLeft(p)
 	owned := p.owned
@@ -502,7 +510,7 @@ func (m *match) dropSilent(now float64) {
 	limit, idle, grace := m.h.lim.Timeout.Seconds(), m.h.lim.IdleKick.Seconds(), m.h.lim.SpawnGrace.Seconds()
 	for _, p := range slices.Clone(m.order) {
 		switch {
-		case p.trusted:
+		case p.trusted, p.service:
 		case now-p.lastHeard > limit:
 			m.stats.TimedOut++
 			m.h.log.Info("player timed out", "player", p.id, "name", logText(p.name))
@@ -519,10 +527,13 @@ func (m *match) dropSilent(now float64) {
 	}
 }
 
+// players returns how many members are players: the services not counted.
+func (m *match) players() int { return len(m.members) - m.services }
+
 // statsNow returns the counters with the current sizes and rate.
 func (m *match) statsNow() HostStats {
 	s := m.stats
-	s.Players = len(m.members)
+	s.Players, s.Services = m.players(), m.services
 	s.Actors = len(m.actors)
 	s.RelayRate = m.relayRate.Value(m.h.now())
 	g := m.h.gate.Snapshot()

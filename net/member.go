@@ -54,9 +54,13 @@ type member struct {
 	// (its bots) keep the names it gives them. A remote player's tanks are named by
 	// the host after the player.
 	inProcess bool
-	passive   bool // receives no state updates (the host's player before Local)
-	removed   bool
-	done      chan struct{} // closed when the member is removed
+	// service is whether the member is a service in the host's process, not a
+	// player (LocalConfig.Service): not counted, never dropped for silence, the only
+	// one who may spawn tanks of wire.TeamDIS.
+	service bool
+	passive bool // receives no state updates (the host's player before Local)
+	removed bool
+	done    chan struct{} // closed when the member is removed
 
 	addr        netip.Prefix   // the member's IP address, for the per-address cap
 	token       ReconnectToken // hands the member's name to a new connection

@@ -505,7 +505,7 @@ func ring(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
 }
 
 // combatScoreRows is the Tab scoreboard of a match with combat: the host's lines,
-// best first, by team.
+// best first, by team, then the DIS entities on team "DIS", unscored.
 func combatScoreRows(snap *game.Snapshot) [][]string {
 	cv := &snap.Combat
 	title := "Scoreboard"
@@ -529,6 +529,11 @@ func combatScoreRows(snap *game.Snapshot) [][]string {
 			team = fmt.Sprint(s.Team)
 		}
 		rows = append(rows, []string{name, team, fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths)})
+	}
+	for i := range snap.Tanks { // shown, not refereed: no score
+		if t := &snap.Tanks[i]; t.DIS() {
+			rows = append(rows, []string{t.Name, "DIS", "-", "-"})
+		}
 	}
 	rows, _ = clipRows(rows, mine)
 	return rows

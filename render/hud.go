@@ -489,7 +489,8 @@ func compassPoint(b float64) string {
 	return points[int(math.Floor((b+22.5)/45))%8]
 }
 
-// scoresRows lists the players by team: a header and one row per tank.
+// scoresRows lists the players by team: a header and one row per tank, DIS
+// entities last, on team "DIS", not counted as players.
 func scoresRows(snap *game.Snapshot) [][]string {
 	if snap.Combat.Enabled {
 		return combatScoreRows(snap)
@@ -505,7 +506,13 @@ func scoresRows(snap *game.Snapshot) [][]string {
 		}
 		return ta.Name < tb.Name
 	})
-	rows := [][]string{{fmt.Sprintf("Players (%d)", len(snap.Tanks)), "team", "tank", "last update"}, {"", "", "", ""}}
+	players := 0
+	for i := range snap.Tanks {
+		if !snap.Tanks[i].DIS() {
+			players++
+		}
+	}
+	rows := [][]string{{fmt.Sprintf("Players (%d)", players), "team", "tank", "last update"}, {"", "", "", ""}}
 	mine := -1
 	for _, i := range idx {
 		t := &snap.Tanks[i]
@@ -521,7 +528,11 @@ func scoresRows(snap *game.Snapshot) [][]string {
 			name += " (you)"
 			mine = len(rows)
 		}
-		rows = append(rows, []string{name, fmt.Sprint(t.Team), where, age})
+		team := fmt.Sprint(t.Team)
+		if t.DIS() {
+			team = "DIS"
+		}
+		rows = append(rows, []string{name, team, where, age})
 	}
 	rows, _ = clipRows(rows, mine)
 	return rows

@@ -7,6 +7,7 @@ import (
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/tank"
 )
 
@@ -96,20 +97,38 @@ var teamColors = [...]math32.Color{
 	{R: 0.25, G: 0.70, B: 0.30}, // green
 }
 
+// disColor is a DIS entity's colour (game.TeamDIS): another simulation's, on no
+// team, so not a team colour.
+var disColor = math32.Color{R: 0.62, G: 0.42, B: 0.88}
+
 // teamIndex returns the index in teamColors of team t; negative teams wrap too.
 func teamIndex(t int) int {
 	n := len(teamColors)
 	return ((t % n) + n) % n
 }
 
-// teamColor returns the colour of team t.
-func teamColor(t int) math32.Color { return teamColors[teamIndex(t)] }
+// colorIndex returns the index of team t's colour among the tank models' colours:
+// teamColors, then disColor for game.TeamDIS.
+func colorIndex(t int) int {
+	if t == game.TeamDIS {
+		return len(teamColors)
+	}
+	return teamIndex(t)
+}
+
+// teamColor returns the colour of team t (disColor for game.TeamDIS).
+func teamColor(t int) math32.Color {
+	if t == game.TeamDIS {
+		return disColor
+	}
+	return teamColors[teamIndex(t)]
+}
 
 // tankParts holds the geometries and materials every tank model shares. Each tank is
 // three vertex-coloured meshes (hull with tracks, turret, gun) and a shadow: four draw
 // calls, which matters with software rendering.
 type tankParts struct {
-	hull, turret, gun []*geometry.Geometry // per team colour
+	hull, turret, gun []*geometry.Geometry // per colour (colorIndex)
 	shadow            *geometry.Geometry
 	solidMat          *material.Standard
 	shadowMat         *material.Standard
@@ -125,7 +144,7 @@ var (
 func newTankParts(shadows bool) *tankParts {
 	p := &tankParts{shadows: shadows, shape: defaultShape()}
 	sh := p.shape
-	for _, c := range teamColors {
+	for _, c := range append(teamColors[:], disColor) {
 		var hull, turret, gun meshBuilder
 		addBox(&hull, sh.hull, c)
 		addBox(&hull, sh.glacis, c)
@@ -176,7 +195,7 @@ func newTankModel(p *tankParts, team int, over *material.Standard) *tankModel {
 	if over != nil {
 		mat = over
 	}
-	k := teamIndex(team)
+	k := colorIndex(team)
 	t.hullMesh = sharedMesh(p.hull[k], mat)
 	t.turMesh = sharedMesh(p.turret[k], mat)
 	t.gunMesh = sharedMesh(p.gun[k], mat)
@@ -198,9 +217,9 @@ func newTankModel(p *tankParts, team int, over *material.Standard) *tankModel {
 
 // setTeam recolours the model for team (a rare event: the meshes are replaced).
 func (t *tankModel) setTeam(p *tankParts, team int) {
-	old := teamIndex(t.team)
+	old := colorIndex(t.team)
 	t.team = team
-	k := teamIndex(team)
+	k := colorIndex(team)
 	if k == old {
 		return
 	}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 )
@@ -662,5 +664,35 @@ func TestLabelInfoFollowsTheStaleRule(t *testing.T) {
 		if got := labelInfo(&tv, c.heartbeat); got != c.want {
 			t.Errorf("age %v s, stale %v, heartbeat %v s: %q, want %q", c.age, c.stale, c.heartbeat, got, c.want)
 		}
+	}
+}
+
+// TestDISEntitiesApart: a DIS entity wears a colour no team wears, and the
+// scoreboards list it on team "DIS", unscored and not counted among the players.
+func TestDISEntitiesApart(t *testing.T) {
+	for team := range len(teamColors) {
+		if teamColor(team) == teamColor(game.TeamDIS) {
+			t.Errorf("team %d wears the DIS colour", team)
+		}
+	}
+	if k := colorIndex(game.TeamDIS); k != len(teamColors) {
+		t.Errorf("the DIS colour's model index is %d, want %d", k, len(teamColors))
+	}
+	snap := &game.Snapshot{Self: 0, Tanks: []game.TankView{
+		{Name: "me", Team: 1, Local: true},
+		{Name: "circler [DIS]", Team: game.TeamDIS},
+	}}
+	rows := scoresRows(snap)
+	if rows[0][0] != "Players (1)" {
+		t.Errorf("scoreboard title %q, want %q", rows[0][0], "Players (1)")
+	}
+	if last := rows[len(rows)-1]; last[0] != "circler [DIS]" || last[1] != "DIS" {
+		t.Errorf("scoreboard's last row %q, want the circler on team DIS", last)
+	}
+	snap.Combat.Enabled = true
+	snap.Combat.Scores = []combat.Score{{Name: "me", Team: 1, Kills: 2}}
+	rows = scoresRows(snap)
+	if len(rows) != 4 || !slices.Equal(rows[3], []string{"circler [DIS]", "DIS", "-", "-"}) {
+		t.Errorf("combat scoreboard %q, want the circler last on team DIS, unscored", rows)
 	}
 }

@@ -284,7 +284,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	}
 	hc.Certificate = cfg.Certificate
 	if cfg.DIS != nil {
-		hc.Judge = disJudge{Referee: ref, gw: cfg.DIS}
+		hc.Judge = newDISJudge(ref, cfg.DIS)
 	}
 	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, cfg.Match.DeadReckoning, combat.Rules{}, orName(cfg.Match.Name), 0, impair.Link{}),
 		warnRecording(log))
@@ -505,7 +505,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	hcfg.Certificate = cfg.Certificate
 	if cfg.DIS != nil {
 		defer cfg.DIS.Close()
-		hcfg.Judge = disJudge{Referee: judge, gw: cfg.DIS}
+		hcfg.Judge = newDISJudge(judge, cfg.DIS)
 	}
 	rc := newRecorder(cfg.Record, recordMeta(record.Host, mp, deadreckon.PublisherConfig{}, cfg.Rules, "host", 0, impair.Link{}),
 		warnRecording(log))

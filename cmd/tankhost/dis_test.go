@@ -20,6 +20,7 @@ import (
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/dis"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // freeDISPort returns a UDP port free on the loopback address now.
@@ -49,7 +50,9 @@ func circling(cx, cz, at float64) deadreckon.State {
 
 // TestDISGateway: tankhost -dis sends its bot as Entity State PDUs on a loopback
 // multicast group, a circling entity another DIS program sends there appears in the
-// match, named by its marking, and the gateway's metrics count both ways.
+// match, named by its marking, on team DIS, and the gateway's metrics count both
+// ways. The gateway's in-process member is no player: the round waits for one, and
+// treadline_players counts the one who joins.
 func TestDISGateway(t *testing.T) {
 	group := fmt.Sprintf("239.255.84.%d:%d", 1+time.Now().Nanosecond()%200, freeDISPort(t))
 	peer, err := disgate.New(disgate.Config{Addr: group, Application: 9})
@@ -97,6 +100,14 @@ func TestDISGateway(t *testing.T) {
 	if e := ents[0]; e.ID.Site != disgate.DefaultSite || e.ID.Application != disgate.DefaultApplication || !strings.HasSuffix(e.Name, disgate.EntityTag) {
 		t.Errorf("the bot went out as %+v", e)
 	}
+	for _, want := range []string{"treadline_players 0\n", `treadline_match_state{state="waiting"} 1` + "\n"} {
+		if body := scrape(t, maddr); !strings.Contains(body, want) {
+			t.Errorf("with no player joined, /metrics lacks %q: the DIS gateway counts as a player", want)
+		}
+	}
+	if strings.Contains(logs.String(), "round started") {
+		t.Error("the round started with no player joined")
+	}
 
 	// A circling entity from the peer appears in the match.
 	client, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, KnownHosts: "-", Name: "watcher"})
@@ -130,18 +141,14 @@ func TestDISGateway(t *testing.T) {
 	if seen == nil || states < 5 {
 		t.Fatalf("the circling DIS entity: spawn %v, %d states\n%s", seen != nil, states, logs.String())
 	}
-	if seen.Team != 2 {
-		t.Errorf("the circler is on team %d, want its force id 2", seen.Team)
+	if seen.Team != wire.TeamDIS {
+		t.Errorf("the circler is on team %d, want team DIS (%d)", seen.Team, wire.TeamDIS)
 	}
 
-	resp, err := stdhttp.Get("http://" + maddr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	for _, want := range []string{"treadline_dis_entities 1", "treadline_dis_pdus_sent_total", "treadline_dis_pdus_received_total", `treadline_dis_dropped_total{reason="own"}`} {
-		if !strings.Contains(string(body), want) {
+	body := scrape(t, maddr)
+	for _, want := range []string{"treadline_dis_entities 1", "treadline_dis_pdus_sent_total", "treadline_dis_pdus_received_total",
+		`treadline_dis_dropped_total{reason="own"}`, "treadline_players 1\n"} {
+		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q", want)
 		}
 	}
@@ -151,6 +158,21 @@ func TestDISGateway(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("host did not stop")
 	}
+}
+
+// scrape returns the host's /metrics page at addr.
+func scrape(t *testing.T, addr string) string {
+	t.Helper()
+	resp, err := stdhttp.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
 }
 
 // openDISDir returns a directory whose node_modules holds npm's open-dis (in the

@@ -212,7 +212,7 @@ func newMonitor(sdk *agones.SDK, wallNow func() time.Time) *monitor {
 	}
 	m := &monitor{sdk: sdk, wallNow: wallNow, registry: prometheus.NewRegistry()}
 	m.descs = descs{
-		players: d("players", "Players connected, the host's own bots not counted."),
+		players: d("players", "Players connected, the host's own bots and a DIS gateway's entities not counted."),
 		actors:  d("actors", "Actors (tanks) in the match, bots included."),
 		joins:   d("joins_total", "Players admitted to the match."),
 		refused: d("joins_refused_total", "Connections turned away, by reason: what the player was told, or handshake "+

@@ -16,7 +16,7 @@ type Spawn struct {
 	Actor ActorID
 	// Owner is the player that simulates and publishes the actor (0: the host).
 	Owner PlayerID
-	// Team picks the actor's side.
+	// Team picks the actor's side; TeamDIS marks an entity of another simulation.
 	Team uint8
 	// Name is drawn above the actor.
 	Name string
@@ -25,6 +25,11 @@ type Spawn struct {
 	// State is the actor's full state at spawn time, quantized as an update record.
 	State deadreckon.State
 }
+
+// TeamDIS is the team of an entity another simulation owns, brought into the match
+// by a DIS gateway: no side, drawn apart. The host spawns it only for a service
+// member (net.LocalConfig.Service).
+const TeamDIS = 255
 
 // Type returns MsgSpawn.
 func (m *Spawn) Type() MsgType { return MsgSpawn }
