@@ -14,6 +14,7 @@ import (
 
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
@@ -241,9 +242,10 @@ type matchScreen struct {
 	taps  *keyLatch
 	snap  game.Snapshot
 
-	aimYaw, aimGun      float64
-	aimInit             bool
-	wreck, respawned    bool // the player's tank was a wreck at the last frame; a respawn was asked for
+	aim                 aimer
+	hullBuf             []combat.HullPose // reused by hulls
+	cursorSeen          bool              // lastX and lastY hold the cursor
+	wreck, respawned    bool              // the player's tank was a wreck at the last frame; a respawn was asked for
 	dragLeft, dragRight bool
 	lastX, lastY        float32
 	leave               bool
@@ -264,6 +266,7 @@ func newMatchScreen(cfg RunConfig, s Match, scene *render.Scene, v *render.Viewe
 		cfg.Settings = &def
 	}
 	l := &matchScreen{cfg: cfg, s: s, scene: scene, v: v, log: log, ctl: controlsOf(*cfg.Settings)}
+	l.aim.keys = cfg.Settings.KeyAim
 	if cfg.KillCam {
 		l.cam.recent, l.cam.mp = cfg.Recent, cfg.Map
 	}
@@ -322,6 +325,7 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 		return nil, err
 	}
 	l.s.Snapshot(&l.snap)
+	l.markGun()
 	l.afterRespawn()
 	l.watch.check(l, l.elapsed)
 	l.shown = l.cam.frame(l, f.dt)
@@ -368,7 +372,7 @@ func (l *matchScreen) afterRespawn() {
 	was := l.wreck
 	l.wreck = l.snap.Combat.Wreck
 	if (was && !l.wreck) || l.respawned {
-		l.aimInit, l.respawned = false, false
+		l.aim.ready, l.respawned = false, false
 	}
 }
 
