@@ -199,6 +199,7 @@ const (
 	settleFrames = 3    // frames the gun marker holds still before a click…
 	stillPx      = 1.5  // …moving less than this a frame, pixels
 	aimFrame     = 1.0 / 30
+	cruiseAfter  = 3.0  // s a moving target drives before the trial, to reach its cruising speed
 	aimTimeout   = 10.0 // s to fire before the trial counts as a miss
 	shellWait    = 3.0  // s a shell is followed
 )
@@ -220,7 +221,7 @@ type aimTrial struct {
 
 // newAimTrial places the player's tank and a target 50 to 200 m off in its sight over
 // mp's ground, the player's hull turned anywhere; a moving target drives at 70 %
-// throttle on a gentle curve.
+// throttle on a gentle curve, already at its cruising speed.
 func newAimTrial(tb testing.TB, mp *terrain.Map, rng *rand.Rand, moving bool) *aimTrial {
 	lo, hi := mp.Min(), mp.Max()
 	for range 1000 {
@@ -248,10 +249,15 @@ func newAimTrial(tb testing.TB, mp *terrain.Map, rng *rand.Rand, moving bool) *a
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if moving {
+		if moving { // up to its cruising speed, and still in sight
 			tgt.SetInput(physics.Input{Throttle: 0.7, Steer: 0.3 * (rng.Float64() - 0.5)})
+			w.Step(cruiseAfter)
+			at := tgt.Pose().Position.Add(mgl64.Vec3{0, 1.2, 0})
+			if _, blocked := mp.Raycast(eye, at.Sub(eye), at.Sub(eye).Len()); blocked {
+				continue
+			}
 		}
-		w.Step(0.5) // settle on the ground (a moving target gets going)
+		w.Step(0.5) // settle on the ground
 		tr := &aimTrial{mp: mp, w: w, me: me, tgt: tgt, rng: rng, moving: moving}
 		tr.aim.reset(tr.pose())
 		tr.follow()
