@@ -97,6 +97,18 @@ func (l *matchScreen) hulls() []combat.HullPose {
 	return l.hullBuf
 }
 
+// captureCursor keeps the cursor in the window, hidden, while the mouse aims (a
+// match in play, no panel taking the keys, aiming with the mouse, a person playing
+// rather than a screenshot or benchmark), and gives it back otherwise.
+func (l *matchScreen) captureCursor(on bool) {
+	on = on && !l.aim.keys && l.pause == nil && !l.panels.Chat && l.panels.Message == "" &&
+		l.cfg.FixedStep == 0 && l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0
+	if on != l.captured && l.v != nil {
+		l.v.CaptureCursor(on)
+		l.captured, l.cursorSeen = on, false // the next position is a new origin
+	}
+}
+
 // markGun puts the gun marker of the match's last snapshot where gunMark says for
 // this frame's aim: where the gun lies now, at the aim point's range when its shell
 // would meet nothing nearer.

@@ -245,6 +245,7 @@ type matchScreen struct {
 	aim                 aimer
 	hullBuf             []combat.HullPose // reused by hulls
 	cursorSeen          bool              // lastX and lastY hold the cursor
+	captured            bool              // the cursor is kept in the window (captureCursor)
 	wreck, respawned    bool              // the player's tank was a wreck at the last frame; a respawn was asked for
 	dragLeft, dragRight bool
 	lastX, lastY        float32
@@ -301,8 +302,10 @@ func (l *matchScreen) Layout(w, h int) {
 // (lostScreen), except in a screenshot or benchmark run.
 func (l *matchScreen) Update(f *frame) (screen, error) {
 	if l.leave {
+		l.captureCursor(false)
 		return nil, ErrLeft
 	}
+	l.captureCursor(true)
 	if f.n == 1 {
 		start := time.Now()
 		if l.clock = l.cfg.Clock; l.clock == nil {
@@ -345,6 +348,7 @@ func (l *matchScreen) Draw(v *render.Viewer, f *frame) error {
 
 // end logs a closed window; the match ends with cause.
 func (l *matchScreen) end(cause error) error {
+	l.captureCursor(false)
 	if cause == nil {
 		l.log.Info("window closed")
 	}
@@ -404,6 +408,7 @@ func newLostScreen(l *matchScreen, err error) *lostScreen {
 	} else {
 		l.log.Error("match ended", "err", err)
 	}
+	l.captureCursor(false)
 	l.cfg.Sound.Update(&game.Snapshot{Self: -1}, l.scene.View(), 0, 0) // the engines fall silent
 	l.panels = render.Panels{Message: words + "\n\nPress any key to quit"}
 	l.scene.SetPanels(l.panels)
