@@ -8,20 +8,33 @@ import (
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/tank"
 )
 
+// follow turns the player's tank of l's snapshot to the aim in, as a turret and gun
+// that keep up would.
+func follow(l *matchScreen, in physics.Input) {
+	me := &l.snap.Tanks[l.snap.Self]
+	me.Turret = geom.WrapAngle(in.AimYaw - geom.Yaw(me.Orientation))
+	me.Gun = in.GunElevation
+}
+
 // heldKeysLoop is a loop over a fresh test scene holding the player's tank (heading
-// 0), with keys and taps fed by d.
+// 0) aiming with the keys, with keys and taps fed by d.
 func heldKeysLoop(t *testing.T) (*matchScreen, *core.Dispatcher, *fakeMatch) {
 	t.Helper()
 	s, mp := newTestScene(t)
 	s.Update(tanksOn(mp, 1), 1.0/60)
 	d := core.NewDispatcher()
 	set := DefaultSettings()
+	set.KeyAim = true
 	f := &fakeMatch{}
 	l := &matchScreen{s: f, scene: s, keys: window.NewKeyState(d), taps: newKeyLatch(d), cfg: RunConfig{Display: Display{Settings: &set}},
-		ctl: controlsOf(set)}
+		ctl: controlsOf(set), snap: *tanksOn(mp, 1)}
+	l.aim.keys = true
 	return l, d, f
 }
 
@@ -37,8 +50,8 @@ func TestTapShorterThanFrame(t *testing.T) {
 	tap(window.KeyW)
 	tap(window.KeyQ)
 	in := l.input(0.1)
-	if in.Throttle != 1 || math.Abs(in.AimYaw-aimYawRate*0.1) > 1e-12 {
-		t.Errorf("W and Q tapped between frames: throttle %v aim %v, want 1 %v", in.Throttle, in.AimYaw, aimYawRate*0.1)
+	if in.Throttle != 1 || math.Abs(in.AimYaw-tank.DefaultTurretRate*0.1) > 1e-12 {
+		t.Errorf("W and Q tapped between frames: throttle %v aim %v, want 1 %v", in.Throttle, in.AimYaw, tank.DefaultTurretRate*0.1)
 	}
 	if in = l.input(0.1); in.Throttle != 0 {
 		t.Errorf("the frame after the tap: throttle %v, want 0", in.Throttle)
@@ -53,11 +66,11 @@ func TestPanelsHoldAim(t *testing.T) {
 	d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyQ})
 	d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyW})
 	for range 10 {
-		l.input(0.1)
+		follow(l, l.input(0.1))
 	}
 	aimed := l.input(0.1)
-	if aimed.AimYaw < 1 {
-		t.Fatalf("Q held 1.1 s: aim %v, want over 1 rad", aimed.AimYaw)
+	if aimed.AimYaw < 0.7 {
+		t.Fatalf("Q held 1.1 s: aim %v, want over 0.7 rad", aimed.AimYaw)
 	}
 	for _, c := range []struct {
 		name string
@@ -84,8 +97,8 @@ func TestRespawnAimsAhead(t *testing.T) {
 	for _, byKey := range []bool{false, true} {
 		l, d, _ := heldKeysLoop(t)
 		d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyQ})
-		for range 13 {
-			l.input(0.1) // about +90° from the hull
+		for range 23 {
+			follow(l, l.input(0.1)) // about +90° from the hull
 		}
 		d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: window.KeyQ})
 		if byKey {
@@ -100,6 +113,7 @@ func TestRespawnAimsAhead(t *testing.T) {
 		snap := &game.Snapshot{Self: 0, Tanks: []game.TankView{{ID: 1, Name: "me", Local: true,
 			Orientation: mgl64.QuatRotate(2, mgl64.Vec3{0, 1, 0})}}}
 		l.scene.Update(snap, 1.0/60)
+		l.snap = *snap
 		heading, _ := l.scene.SelfHeading()
 		if in := l.input(0.1); math.Abs(in.AimYaw-heading) > 1e-9 {
 			t.Errorf("respawn (by key %v): aim %v, want the new heading %v", byKey, in.AimYaw, heading)

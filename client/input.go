@@ -1,8 +1,6 @@
 package client
 
 import (
-	"math"
-
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/render"
@@ -46,11 +44,12 @@ type binding struct {
 var bindings = []binding{
 	{key: window.KeyW, name: "W / S", what: "throttle ahead / reverse", pair: [2]string{"forward", "back"}},
 	{key: window.KeyA, name: "A / D", what: "steer left / right", pair: [2]string{"left", "right"}},
-	{key: window.KeyQ, name: "Q / E", what: "turret left / right", pair: [2]string{"turret_left", "turret_right"}},
-	{key: window.KeyR, name: "R / F", what: "gun up / down", pair: [2]string{"gun_up", "gun_down"}},
+	{key: window.KeyQ, name: "Q / E", what: "turret left / right (aim with keys, Settings)", pair: [2]string{"turret_left", "turret_right"}},
+	{key: window.KeyR, name: "R / F", what: "gun up / down (aim with keys, Settings)", pair: [2]string{"gun_up", "gun_down"}},
 	{key: window.KeySpace, name: "Space", what: "fire (when the gun is loaded); skip the kill camera", act: actFire},
-	{key: -1, name: "left drag", what: "orbit the camera; the turret follows it"},
-	{key: -1, name: "right drag", what: "orbit the camera only"},
+	{key: -1, name: "mouse", what: "aim: the camera turns, the turret and gun follow"},
+	{key: -1, name: "left button", what: "fire"},
+	{key: -1, name: "right button (hold)", what: "look around, the aim held"},
 	{key: -1, name: "wheel", what: "zoom"},
 	{key: window.KeyHome, name: "Home", what: "camera back behind the tank", act: actResetCamera},
 	{key: window.KeyTab, name: "Tab (hold)", what: "scoreboard (players list without combat)"},
@@ -101,13 +100,9 @@ func bindingFor(k window.Key) (binding, bool) {
 	return binding{}, false
 }
 
-// Aim limits and rates for the keyboard.
+// Camera rates for the mouse.
 const (
-	aimYawRate   = 1.2  // rad/s while Q or E is held
-	aimGunRate   = 0.35 // rad/s while R or F is held
-	aimGunMin    = -8 * math.Pi / 180
-	aimGunMax    = 20 * math.Pi / 180
-	orbitPerPx   = 0.006 // rad of orbit per pixel of mouse drag
+	orbitPerPx   = 0.006 // rad of orbit per pixel of mouse move
 	zoomPerNotch = 0.9   // distance factor per wheel notch toward the tank
 )
 

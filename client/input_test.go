@@ -12,6 +12,7 @@ import (
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/tank"
 )
 
 // fakeMatch records what the client asks of the match.
@@ -139,13 +140,17 @@ func TestKeys(t *testing.T) {
 }
 
 // TestHeldKeys drives with held keys: W/S throttle, A/D steer, Q/E turret, R/F gun
-// (within limits), Tab for the players list; a message over the match stops the tank.
+// (at the tank's rates, within limits, under key aim), Tab for the players list; a
+// message over the match stops the tank.
 func TestHeldKeys(t *testing.T) {
 	s, mp := newTestScene(t)
 	s.Update(tanksOn(mp, 1), 1.0/60) // the player's tank faces +X: heading 0
 	d := core.NewDispatcher()
 	set := DefaultSettings()
-	l := &matchScreen{s: &fakeMatch{}, scene: s, keys: window.NewKeyState(d), cfg: RunConfig{Display: Display{Settings: &set}}, ctl: controlsOf(set)}
+	set.KeyAim = true
+	l := &matchScreen{s: &fakeMatch{}, scene: s, keys: window.NewKeyState(d), cfg: RunConfig{Display: Display{Settings: &set}}, ctl: controlsOf(set),
+		snap: *tanksOn(mp, 1)}
+	l.aim.keys = true
 	down := func(k window.Key) { d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: k}) }
 	up := func(k window.Key) { d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: k}) }
 
@@ -162,17 +167,18 @@ func TestHeldKeys(t *testing.T) {
 	if in.Throttle != 1 || in.Steer != -1 {
 		t.Errorf("W A: throttle %v steer %v, want 1 -1", in.Throttle, in.Steer)
 	}
-	if math.Abs(in.AimYaw-aimYawRate*0.1) > 1e-12 || math.Abs(in.GunElevation-aimGunRate*0.1) > 1e-12 {
-		t.Errorf("Q R for 0.1 s: aim %v gun %v, want %v %v", in.AimYaw, in.GunElevation, aimYawRate*0.1, aimGunRate*0.1)
+	if math.Abs(in.AimYaw-tank.DefaultTurretRate*0.1) > 1e-12 || math.Abs(in.GunElevation-tank.DefaultGunRate*0.1) > 1e-12 {
+		t.Errorf("Q R for 0.1 s: aim %v gun %v, want %v %v", in.AimYaw, in.GunElevation, tank.DefaultTurretRate*0.1, tank.DefaultGunRate*0.1)
 	}
 	if !l.panels.Scores {
 		t.Errorf("Tab held: players list hidden")
 	}
 	for i := 0; i < 50; i++ {
+		follow(l, in)
 		in = l.input(0.1)
 	}
-	if in.GunElevation != aimGunMax {
-		t.Errorf("R held 5 s: gun %v, want the limit %v", in.GunElevation, aimGunMax)
+	if in.GunElevation != tank.DefaultGunMax {
+		t.Errorf("R held 5 s: gun %v, want the limit %v", in.GunElevation, tank.DefaultGunMax)
 	}
 	up(window.KeyW)
 	up(window.KeyA)

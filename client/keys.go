@@ -7,10 +7,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/render"
+	"github.com/treadline/treadline/terrain"
 )
 
 // chatMaxRunes is the longest line the chat box takes.
@@ -39,48 +43,98 @@ func (l *matchScreen) input(dt float64) physics.Input {
 	if k(c.right) || k(window.KeyRight) {
 		in.Steer++
 	}
-	heading := l.initAim()
-	dt = math.Min(math.Max(dt, 0), 0.1)
-	if k(c.turretLeft) {
-		l.aimYaw += aimYawRate * dt
-	}
-	if k(c.turretRight) {
-		l.aimYaw -= aimYawRate * dt
-	}
-	if k(c.gunUp) {
-		l.aimGun += aimGunRate * dt
-	}
-	if k(c.gunDown) {
-		l.aimGun -= aimGunRate * dt
-	}
-	if l.dragLeft {
-		l.aimYaw = heading + l.scene.Chase().Yaw
-	}
-	l.aimYaw = math.Remainder(l.aimYaw, 2*math.Pi)
-	l.aimGun = math.Max(aimGunMin, math.Min(aimGunMax, l.aimGun))
-	in.AimYaw, in.GunElevation = l.aimYaw, l.aimGun
+	held := aimKeys{left: k(c.turretLeft), right: k(c.turretRight), up: k(c.gunUp), down: k(c.gunDown)}
+	aim := l.aimFrame(held, dt)
+	in.AimYaw, in.GunElevation = aim.AimYaw, aim.GunElevation
 	l.panels.Scores = k(window.KeyTab)
 	return in
 }
 
-// initAim points the aim where the player's tank faces when there is no aim yet (at
-// the start, and after a respawn), and returns the tank's heading, rad.
-func (l *matchScreen) initAim() float64 {
-	heading, haveSelf := l.scene.SelfHeading()
-	if !l.aimInit && haveSelf {
-		l.aimYaw, l.aimGun, l.aimInit = heading, 0, true
+// aimFrame runs the aimer for this frame: the chase camera's orbit, the line of
+// sight from the last frame's camera, and the turret's and gun's aim. Without a
+// tank of the player's, the aim is held.
+func (l *matchScreen) aimFrame(held aimKeys, dt float64) physics.Input {
+	me, ok := l.self()
+	if !ok {
+		return l.aim.in
 	}
-	return heading
+	if !l.aim.ready {
+		l.aim.reset(me)
+	}
+	view := l.scene.View()
+	var sight mgl64.Vec3
+	if _, placed := l.scene.Eye(); placed {
+		sight = sightPoint(view.Eye, view.Forward(), l.cfg.Raycast, l.hulls(), l.snap.Tanks[l.snap.Self].ID)
+	} else {
+		sight = mgl64.Vec3{math.NaN()}
+	}
+	in := l.aim.update(me, sight, l.dragRight, held, dt)
+	l.scene.Chase().Yaw = l.aim.orbit(me)
+	return in
+}
+
+// self returns the pose of the player's tank in the match's last snapshot, and
+// false when there is none.
+func (l *matchScreen) self() (gunPose, bool) {
+	i := l.snap.Self
+	if i < 0 || i >= len(l.snap.Tanks) || !geom.FiniteVec(l.snap.Tanks[i].Position) {
+		return gunPose{}, false
+	}
+	t := &l.snap.Tanks[i]
+	return gunPose{Position: t.Position, Orientation: t.Orientation, Turret: t.Turret, Gun: t.Gun}, true
+}
+
+// hulls returns the hulls of the match's last snapshot that stop a line of sight:
+// every tank but the wrecks.
+func (l *matchScreen) hulls() []combat.HullPose {
+	l.hullBuf = l.hullBuf[:0]
+	for i := range l.snap.Tanks {
+		t := &l.snap.Tanks[i]
+		if !t.Wreck && geom.FiniteVec(t.Position) {
+			l.hullBuf = append(l.hullBuf, combat.HullPose{Actor: t.ID, Position: t.Position, Orientation: t.Orientation})
+		}
+	}
+	return l.hullBuf
+}
+
+// captureCursor keeps the cursor in the window, hidden, while the mouse aims (a
+// match in play, no panel taking the keys, aiming with the mouse, a person playing
+// rather than a screenshot or benchmark), and gives it back otherwise.
+func (l *matchScreen) captureCursor(on bool) {
+	on = on && !l.aim.keys && l.pause == nil && !l.panels.Chat && l.panels.Message == "" &&
+		l.cfg.FixedStep == 0 && l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0
+	if on != l.captured && l.v != nil {
+		l.v.CaptureCursor(on)
+		l.captured, l.cursorSeen = on, false // the next position is a new origin
+	}
+}
+
+// markGun puts the gun marker of the match's last snapshot where gunMark says for
+// this frame's aim: where the gun lies now, at the aim point's range when its shell
+// would meet nothing nearer.
+func (l *matchScreen) markGun() {
+	me, ok := l.self()
+	if !ok || !l.aim.ready {
+		return
+	}
+	cv := &l.snap.Combat
+	var mp *terrain.Map
+	if m, ok := l.s.(interface{ Terrain() *terrain.Map }); ok {
+		mp = m.Terrain()
+	}
+	cv.Aim, _ = gunMark(me, l.aim.point, mp, l.cfg.Raycast, l.hulls(), l.snap.Tanks[l.snap.Self].ID)
+	cv.HasAim = true
 }
 
 // heldAim is the input while a panel takes the keys (pause menu, chat, a message):
 // no throttle or steer, the turret and gun held where they were aimed.
 func (l *matchScreen) heldAim() physics.Input {
-	l.initAim()
-	if !l.aimInit {
-		return physics.Input{}
+	if !l.aim.ready {
+		if me, ok := l.self(); ok {
+			l.aim.reset(me)
+		}
 	}
-	return physics.Input{AimYaw: l.aimYaw, GunElevation: l.aimGun}
+	return l.aim.in
 }
 
 // onKey handles a key press: the pause menu, the chat box or the message over the
@@ -135,6 +189,9 @@ func (l *matchScreen) act(b binding) {
 	case actResetCamera:
 		c := l.scene.Chase()
 		c.Yaw, c.Pitch, c.Distance = 0, 0, 0
+		if me, ok := l.self(); ok {
+			l.aim.camYaw = geom.Yaw(me.Orientation)
+		}
 	case actWatchNext:
 		l.watchNext()
 	case actFire:
@@ -237,25 +294,44 @@ func overlayOrNone(o render.Overlay) string {
 	return o.String()
 }
 
+// onMouse handles a mouse button: the left fires (or skips the kill camera), the
+// right held looks around without moving the aim; under key aim, either held lets
+// the mouse tilt the camera.
 func (l *matchScreen) onMouse(ev *window.MouseEvent, down bool) {
 	switch ev.Button {
 	case window.MouseButtonLeft:
 		l.dragLeft = down
+		if down && l.pause == nil && !l.panels.Chat && l.panels.Message == "" {
+			l.act(binding{act: actFire})
+		}
 	case window.MouseButtonRight:
 		l.dragRight = down
 	}
 	l.lastX, l.lastY = ev.Xpos, ev.Ypos
 }
 
+// onCursor turns the camera with the mouse: always under mouse aim (the turret
+// follows where it looks), while a button is held under key aim (the camera only
+// tilts there: it looks along the turret). It does nothing while a panel takes the
+// keys.
 func (l *matchScreen) onCursor(ev *window.CursorEvent) {
-	dx, dy := ev.Xpos-l.lastX, ev.Ypos-l.lastY
+	dx, dy := float64(ev.Xpos-l.lastX), float64(ev.Ypos-l.lastY)
 	l.lastX, l.lastY = ev.Xpos, ev.Ypos
-	if l.dragLeft || l.dragRight {
-		k := orbitPerPx * l.cfg.Settings.MouseSensitivity
-		pitch := float64(dy) * k
-		if l.cfg.Settings.InvertMouse {
-			pitch = -pitch
-		}
-		l.scene.Chase().Orbit(-float64(dx)*k, pitch)
+	if !l.cursorSeen {
+		l.cursorSeen = true
+		return
 	}
+	if l.pause != nil || l.panels.Chat || l.panels.Message != "" {
+		return
+	}
+	if l.aim.keys && !l.dragLeft && !l.dragRight {
+		return
+	}
+	k := orbitPerPx * l.cfg.Settings.MouseSensitivity
+	pitch := dy * k
+	if l.cfg.Settings.InvertMouse {
+		pitch = -pitch
+	}
+	l.aim.look(dx, k)
+	l.scene.Chase().Orbit(0, pitch)
 }

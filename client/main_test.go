@@ -19,7 +19,7 @@ var gl gltest.Harness
 var testViewer *render.Viewer
 
 // drawingTests matches the tests that need a window.
-const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestRunInMenuWindow|TestLoop|TestReplayViewer|TestJoinMenuFindsAndJoins|TestDeathKillCam|TestWindowLoop|TestConnectingScreen)$"
+const drawingTests = "^(TestMenuFlow|TestPauseMenu|TestRunInMenuWindow|TestLoop|TestReplayViewer|TestJoinMenuFindsAndJoins|TestDeathKillCam|TestWindowLoop|TestConnectingScreen|TestAimMarkerEveryFrame)$"
 
 const testW, testH = 640, 360
 

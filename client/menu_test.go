@@ -112,6 +112,7 @@ func TestMenuFlow(t *testing.T) {
 		press(window.KeyDown, window.KeyRight)                  // team: blue
 		press(window.KeyDown, window.KeyRight, window.KeyRight) // sensitivity 1.2
 		press(window.KeyDown, window.KeyEnter)                  // invert on
+		press(window.KeyDown, window.KeyRight)                  // aim with: keys
 		press(window.KeyDown, window.KeyRight)                  // FOV 65
 		press(window.KeyDown, window.KeyRight)                  // quality high
 		press(window.KeyDown, window.KeyLeft, window.KeyLeft)   // volume 60 %
@@ -135,7 +136,7 @@ func TestMenuFlow(t *testing.T) {
 	if s.Last.JoinAddr != "127.0.0.1:7777" || s.Name != "ann" {
 		t.Errorf("join fields: address %q name %q", s.Last.JoinAddr, s.Name)
 	}
-	if s.Team != 1 || s.MouseSensitivity != 1.2 || !s.InvertMouse || s.FOV != 65 || s.Quality != "high" || s.Volume != 0.6 || !s.Record {
+	if s.Team != 1 || s.MouseSensitivity != 1.2 || !s.InvertMouse || !s.KeyAim || s.FOV != 65 || s.Quality != "high" || s.Volume != 0.6 || !s.Record {
 		t.Errorf("settings: %+v", s)
 	}
 	if s.Keys["forward"] != "I" || s.Keys["back"] != "S" {

@@ -35,6 +35,8 @@ func settingsScreen(m *menu, s *Settings, apply func()) *menuScreen {
 			change: changed(func(st int) { s.MouseSensitivity = math.Round(10*s.MouseSensitivity+float64(st)) / 10 })},
 		{label: "Invert mouse", kind: itemChoice, value: func() string { return onOff(s.InvertMouse) },
 			change: changed(func(int) { s.InvertMouse = !s.InvertMouse })},
+		{label: "Aim with", kind: itemChoice, value: func() string { return aimWith(s.KeyAim) },
+			change: changed(func(int) { s.KeyAim = !s.KeyAim })},
 		{label: "Field of view", kind: itemChoice, value: func() string { return fmt.Sprintf("%.0f°", s.FOV) },
 			change: changed(func(st int) { s.FOV += 5 * float64(st) })},
 		{label: "Graphics quality", kind: itemChoice, value: func() string { return s.Quality },
@@ -183,4 +185,12 @@ func pauseMenu(s *Settings, resume, leave, apply func()) *menu {
 		{label: "Leave the match", act: leave},
 	}})
 	return m
+}
+
+// aimWith names the aiming of Settings.KeyAim.
+func aimWith(keys bool) string {
+	if keys {
+		return "keys (Q/E, R/F)"
+	}
+	return "mouse"
 }

@@ -53,6 +53,9 @@ func (l *matchScreen) onChar(r rune) {
 func (l *matchScreen) applySettings() {
 	set := l.cfg.Settings
 	l.ctl = controlsOf(*set)
+	if l.aim.keys != set.KeyAim {
+		l.aim.keys, l.aim.ready = set.KeyAim, false
+	}
 	l.scene.SetHelp(helpLines(*set))
 	l.scene.SetFOV(fovRadians(set.FOV))
 	vol := set.Volume

@@ -14,6 +14,7 @@ import (
 
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
@@ -255,9 +256,11 @@ type matchScreen struct {
 	taps  *keyLatch
 	snap  game.Snapshot
 
-	aimYaw, aimGun      float64
-	aimInit             bool
-	wreck, respawned    bool // the player's tank was a wreck at the last frame; a respawn was asked for
+	aim                 aimer
+	hullBuf             []combat.HullPose // reused by hulls
+	cursorSeen          bool              // lastX and lastY hold the cursor
+	captured            bool              // the cursor is kept in the window (captureCursor)
+	wreck, respawned    bool              // the player's tank was a wreck at the last frame; a respawn was asked for
 	dragLeft, dragRight bool
 	lastX, lastY        float32
 	leave               bool
@@ -283,6 +286,7 @@ func newMatchScreen(cfg RunConfig, s Match, scene *render.Scene, v *render.Viewe
 		cfg.Settings = &def
 	}
 	l := &matchScreen{cfg: cfg, s: s, scene: scene, v: v, log: log, ctl: controlsOf(*cfg.Settings)}
+	l.aim.keys = cfg.Settings.KeyAim
 	if cfg.KillCam {
 		l.cam.recent, l.cam.mp = cfg.Recent, cfg.Map
 	}
@@ -319,6 +323,7 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 	if l.leave {
 		return l.finish(ErrLeft)
 	}
+	l.captureCursor(true)
 	if f.n == 1 {
 		start := time.Now()
 		if l.clock = l.cfg.Clock; l.clock == nil {
@@ -341,6 +346,7 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 		return l.finish(err)
 	}
 	l.s.Snapshot(&l.snap)
+	l.markGun()
 	l.afterRespawn()
 	l.watch.check(l, l.elapsed)
 	l.shown = l.cam.frame(l, f.dt)
@@ -360,6 +366,7 @@ func (l *matchScreen) Draw(v *render.Viewer, f *frame) error {
 
 // end logs a closed window; the match ends with cause.
 func (l *matchScreen) end(cause error) error {
+	l.captureCursor(false)
 	if cause == nil {
 		l.log.Info("window closed")
 	}
@@ -368,6 +375,7 @@ func (l *matchScreen) end(cause error) error {
 
 // finish ends the match with err and returns what comes next: see after.
 func (l *matchScreen) finish(err error) (screen, error) {
+	l.captureCursor(false)
 	if l.after == nil {
 		return nil, err
 	}
@@ -408,7 +416,7 @@ func (l *matchScreen) afterRespawn() {
 	was := l.wreck
 	l.wreck = l.snap.Combat.Wreck
 	if (was && !l.wreck) || l.respawned {
-		l.aimInit, l.respawned = false, false
+		l.aim.ready, l.respawned = false, false
 	}
 }
 
@@ -440,6 +448,7 @@ func newLostScreen(l *matchScreen, err error) *lostScreen {
 	} else {
 		l.log.Error("match ended", "err", err)
 	}
+	l.captureCursor(false)
 	l.cfg.Sound.Update(&game.Snapshot{Self: -1}, l.scene.View(), 0, 0) // the engines fall silent
 	then := "quit"
 	if l.after != nil {

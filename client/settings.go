@@ -23,8 +23,12 @@ type Settings struct {
 	// MouseSensitivity scales camera orbiting by mouse drag, 0.1..5 (1: 0.006 rad per
 	// pixel).
 	MouseSensitivity float64 `json:"mouse_sensitivity"`
-	// InvertMouse makes dragging up tilt the camera down.
+	// InvertMouse makes moving the mouse up tilt the camera down.
 	InvertMouse bool `json:"invert_mouse"`
+	// KeyAim aims with the keys (turret left and right, gun up and down, each
+	// moving only while held) instead of the mouse (the camera turns with the
+	// mouse, the turret and gun follow where it looks).
+	KeyAim bool `json:"key_aim"`
 	// FOV is the vertical field of view, degrees, 40..100.
 	FOV float64 `json:"fov_degrees"`
 	// Quality is the graphics quality: "low", "medium" or "high": the terrain's level of

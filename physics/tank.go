@@ -353,8 +353,10 @@ func (t *Tank) SetInput(in Input) {
 // Pose returns the tank's pose after the last physics step.
 func (t *Tank) Pose() Pose { return t.pose }
 
-// Teleport moves the tank to (x, z), m, facing yaw, rad, at rest, for a respawn; the
-// turret and gun keep their angles relative to the hull. A place outside the border
+// Teleport moves the tank to (x, z), m, facing yaw, rad, at rest, for a respawn,
+// with its turret forward and its gun level, aimed there until the next SetInput
+// (a tank comes back ready to fight ahead of it, not looking where its wreck did). A
+// place outside the border
 // is moved inside it, far enough for the hull to clear the wall at any heading.
 // Non-finite arguments are ignored. Call it between steps, never from inside one.
 func (t *Tank) Teleport(x, z, yaw float64) {
@@ -376,7 +378,8 @@ func (t *Tank) Teleport(x, z, yaw float64) {
 	t.body.SetTransform(box2d.MakeB2Vec2(x, -z), yaw)
 	t.body.SetLinearVelocity(box2d.MakeB2Vec2(0, 0))
 	t.body.SetAngularVelocity(0)
-	t.pose.TurretRate, t.pose.GunRate = 0, 0
+	t.pose.Turret, t.pose.Gun, t.pose.TurretRate, t.pose.GunRate = 0, 0, 0, 0
+	t.in.AimYaw, t.in.GunElevation = yaw, 0
 	t.place(t.w.Time(), 0)
 	t.prev = t.pose
 	t.w.ghostTank(t)

@@ -25,6 +25,10 @@ const (
 	chaseLookAhead = 8.0
 	// chaseClearance is how far above the ground the eye stays, meters.
 	chaseClearance = 1.5
+	// MinChasePitch and MaxChasePitch bound Orbit's pitch, radians: below 0 the eye
+	// stays level with the point it orbits and the camera looks up instead, by as
+	// much, so a player can aim at a tank up a hill.
+	MinChasePitch, MaxChasePitch = -0.45, 1.4
 )
 
 // Chase is a camera that follows a target from behind and smoothly catches up with it.
@@ -45,14 +49,14 @@ type Chase struct {
 }
 
 // Orbit turns the camera around the target by dyaw and tilts it by dpitch, radians;
-// the pitch stays between −0.2 and 1.4 rad.
+// the pitch stays between MinChasePitch and MaxChasePitch.
 func (c *Chase) Orbit(dyaw, dpitch float64) {
 	c.Yaw = math.Remainder(c.Yaw+dyaw, 2*math.Pi)
 	p := c.Pitch
 	if p == 0 {
 		p = DefaultChasePitch
 	}
-	c.Pitch = math.Max(-0.2, math.Min(1.4, p+dpitch))
+	c.Pitch = math.Max(MinChasePitch, math.Min(MaxChasePitch, p+dpitch))
 	if c.Pitch == 0 {
 		c.Pitch = 1e-9 // keep an explicit level view distinct from "use the default"
 	}
@@ -88,6 +92,10 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 	fwd := mgl64.Vec3{math.Cos(yaw), 0, -math.Sin(yaw)}
 	pivot := pos.Add(mgl64.Vec3{0, chaseLookHeight, 0})
 	wantLook := pivot.Add(fwd.Mul(chaseLookAhead))
+	if pitch < 0 { // looking up: the eye stays level with the pivot
+		wantLook[1] += (chaseLookAhead + dist) * math.Tan(-pitch)
+		pitch = 0
+	}
 	wantEye := pivot.Sub(fwd.Mul(dist * math.Cos(pitch))).Add(mgl64.Vec3{0, dist * math.Sin(pitch), 0})
 	if !c.started || dt <= 0 || dt > 1 || !geom.FiniteVec(c.eye) {
 		c.eye, c.look, c.started = wantEye, wantLook, true

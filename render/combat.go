@@ -42,6 +42,7 @@ type combatLayer struct {
 
 	hud                    *core.Node
 	cross, marker, clock   *gui.Label
+	sight                  [4]*gui.Panel // the aim marker's ticks around the middle
 	banner                 *gui.Label
 	healthBg, healthBar    *gui.Panel
 	reloadBg, reloadBar    *gui.Panel
@@ -89,6 +90,15 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.reloadBar = bar(math32.Color4{R: 1, G: 0.85, B: 0.35, A: 0.95})
 	c.cross = label(26, aimColor, 0)
 	c.cross.SetText("⊕")
+	for i := range c.sight {
+		p := gui.NewPanel(10, 10)
+		p.SetBorders(1, 1, 1, 1)
+		p.SetBordersColor4(&math32.Color4{A: 0.9})
+		p.SetColor4(&sightColor)
+		p.SetVisible(false)
+		c.hud.Add(p)
+		c.sight[i] = p
+	}
 	c.marker = label(20, math32.Color{R: 1, G: 1, B: 1}, 0.45)
 	c.clock = label(15, math32.Color{R: 1, G: 1, B: 1}, 0.5)
 	c.banner = label(26, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
@@ -315,7 +325,14 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	w, h := float32(s.view.Width), float32(s.view.Height)
 	self := snap.Self >= 0 && snap.Self < len(snap.Tanks)
 	c.cross.SetVisible(false)
-	if self && cv.HasAim && !cv.Wreck && !cv.Over && !s.centreCovered() {
+	// The markers are the player's gun's: shown while the camera follows the
+	// player's tank (not another tank, not the kill camera).
+	aiming := self && !cv.Wreck && !cv.Over && !s.centreCovered() && !s.hasFixed
+	if wt := s.Watched(snap); wt != nil && aiming {
+		aiming = wt == &snap.Tanks[snap.Self]
+	}
+	c.placeSight(aiming, w, h)
+	if aiming {
 		c.placeCrosshair(s, &snap.Tanks[snap.Self], cv)
 	}
 	cx, cy := c.cross.Position().X, c.cross.Position().Y
@@ -330,22 +347,88 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	c.res.update(snap, s.view.Width, s.view.Height)
 }
 
-// placeCrosshair puts the crosshair at the ballistic impact point, with a ring on the
-// ground there and the barrel's line of sight from the player's tank me.
+// placeCrosshair puts the gun marker (the crosshair) where a shell fired now would
+// strike, with a ring on the ground there and the barrel's line of sight from the
+// player's tank me; where it would strike nothing within combat.AimRange, at the
+// point of its flight that far out. A point off the picture is shown at its edge,
+// toward it.
 func (c *combatLayer) placeCrosshair(s *Scene, me *game.TankView, cv *game.CombatView) {
 	muzzle, dir := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
 	col := aimColor
 	if cv.Loaded < 1 {
 		col = aimLoadColor
 	}
-	s.lines.segment(muzzle, muzzle.Add(dir.Mul(math.Min(60, cv.Aim.Sub(muzzle).Len()))), col)
-	ring(s.lines, cv.Aim, 1.5, col)
-	if x, y, ok := s.view.Project(cv.Aim); ok {
-		c.cross.SetColor(&col)
-		cw, ch := c.cross.Size()
-		c.cross.SetPosition(float32(math.Round(x))-cw/2, float32(math.Round(y))-ch/2)
-		c.cross.SetVisible(true)
+	at := cv.Aim
+	if !cv.HasAim || !geom.FiniteVec(at) {
+		at = combat.Shot{Origin: muzzle, Direction: dir}.Beyond()
 	}
+	s.lines.segment(muzzle, muzzle.Add(dir.Mul(math.Min(60, at.Sub(muzzle).Len()))), col)
+	if cv.HasAim {
+		ring(s.lines, at, 1.5, col)
+	}
+	cw, ch := c.cross.Size()
+	x, y := projectOnto(s.view, at, float64(cw)/2, float64(ch)/2)
+	c.cross.SetColor(&col)
+	c.cross.SetPosition(float32(math.Round(x))-cw/2, float32(math.Round(y))-ch/2)
+	c.cross.SetVisible(true)
+}
+
+// Sight ticks' size and their gap from the middle, pixels at HUD scale 1.
+const sightLen, sightThick, sightGap = 12, 4, 7
+
+// placeSight shows the aim marker, four ticks around the middle of a w×h picture
+// (where the camera looks, which the turret and gun follow), when on.
+func (c *combatLayer) placeSight(on bool, w, h float32) {
+	cx, cy := float32(math.Round(float64(w/2))), float32(math.Round(float64(h/2)))
+	for i, p := range c.sight {
+		p.SetVisible(on)
+		if !on {
+			continue
+		}
+		switch i {
+		case 0: // left
+			p.SetSize(sightLen, sightThick)
+			p.SetPosition(cx-sightGap-sightLen, cy-sightThick/2)
+		case 1: // right
+			p.SetSize(sightLen, sightThick)
+			p.SetPosition(cx+sightGap, cy-sightThick/2)
+		case 2: // up
+			p.SetSize(sightThick, sightLen)
+			p.SetPosition(cx-sightThick/2, cy-sightGap-sightLen)
+		default: // down
+			p.SetSize(sightThick, sightLen)
+			p.SetPosition(cx-sightThick/2, cy+sightGap)
+		}
+	}
+}
+
+// projectOnto returns where world point p lies on v's picture, pixels; a point off
+// the picture, or behind the eye, is brought to its edge (less a margin mx, my)
+// along the line from the middle toward it.
+func projectOnto(v View, p mgl64.Vec3, mx, my float64) (x, y float64) {
+	w, h := float64(v.Width), float64(v.Height)
+	cx, cy := w/2, h/2
+	x, y, ok := v.Project(p)
+	if !ok || !geom.Finite(x, y) {
+		local := v.Orientation.Conjugate().Rotate(p.Sub(v.Eye))
+		x, y = cx+local[0], cy-local[1]
+		if local[0] == 0 && local[1] == 0 {
+			y = h // straight behind: at the bottom
+		}
+		ok = false
+	}
+	dx, dy := x-cx, y-cy
+	k := 1.0
+	if hx := cx - mx; math.Abs(dx) > hx {
+		k = hx / math.Abs(dx)
+	}
+	if hy := cy - my; math.Abs(dy)*k > hy {
+		k = hy / math.Abs(dy)
+	}
+	if !ok && k == 1 { // behind the eye: all the way to the edge
+		k = math.Min((cx-mx)/math.Max(math.Abs(dx), 1e-9), (cy-my)/math.Max(math.Abs(dy), 1e-9))
+	}
+	return cx + dx*k, cy + dy*k
 }
 
 // Health and reload bars' size, in pixels.

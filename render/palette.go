@@ -36,6 +36,8 @@ var (
 	tracerColor  = math32.Color{R: 1, G: 0.85, B: 0.35}
 	aimColor     = math32.Color{R: 0.3, G: 1, B: 0.4}
 	aimLoadColor = math32.Color{R: 0.75, G: 0.75, B: 0.75}
+	// sightColor is the aim marker's: where the camera, and so the player, aims.
+	sightColor = math32.Color4{R: 1, G: 1, B: 1, A: 0.95}
 	// The hits overlay: the hull as the shooter saw it, as the host rebuilt it
 	// (projectionColor) and where it truly was.
 	shownColor     = math32.Color{R: 1, G: 0.9, B: 0.2}

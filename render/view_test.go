@@ -131,7 +131,7 @@ func TestChaseZoomOrbitLimits(t *testing.T) {
 		t.Errorf("pitch = %v, want 1.4", c.Pitch)
 	}
 	c.Orbit(7, -10)
-	if c.Pitch != -0.2 || math.Abs(c.Yaw-(7-2*math.Pi)) > 1e-12 {
-		t.Errorf("orbit = yaw %v pitch %v, want %v, -0.2", c.Yaw, c.Pitch, 7-2*math.Pi)
+	if c.Pitch != MinChasePitch || math.Abs(c.Yaw-(7-2*math.Pi)) > 1e-12 {
+		t.Errorf("orbit = yaw %v pitch %v, want %v, %v", c.Yaw, c.Pitch, 7-2*math.Pi, MinChasePitch)
 	}
 }

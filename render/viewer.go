@@ -86,6 +86,24 @@ func windowOpen() (open bool) {
 // Window returns the underlying g3n window, for subscribing to input events.
 func (v *Viewer) Window() *window.GlfwWindow { return v.win }
 
+// GLFW's cursor input mode and its values (glfw.CursorMode, glfw.CursorNormal,
+// glfw.CursorDisabled), written out so that render does not import GLFW itself.
+const (
+	glfwCursorMode     = 0x00033001
+	glfwCursorNormal   = 0x00034001
+	glfwCursorDisabled = 0x00034003
+)
+
+// CaptureCursor hides the cursor and keeps it in the window, reporting unbounded
+// motion (for mouse aim), when on; off gives it back.
+func (v *Viewer) CaptureCursor(on bool) {
+	mode := glfwCursorNormal
+	if on {
+		mode = glfwCursorDisabled
+	}
+	v.win.SetInputMode(glfwCursorMode, mode)
+}
+
 // FramebufferSize returns the drawable size in pixels.
 func (v *Viewer) FramebufferSize() (w, h int) { return v.win.GetFramebufferSize() }
 
