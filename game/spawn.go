@@ -267,7 +267,8 @@ const (
 // and below any real choice of another place.
 const spawnMoved = 1.0
 
-// spawnConfirmed applies the host's answer to a spawn of a local tank: the host's
+// spawnConfirmed applies the host's answer to a spawn of a local tank: the tank takes
+// the team the host announced (a player's own tank says so in a notice), and the host's
 // referee places a respawn by the match's spawn rule, and a tank it put elsewhere
 // than asked moves there (a practice's fair pad is the host's choice too; a wreck is
 // refused until its time is up, and the next respawn check asks again).
@@ -275,6 +276,13 @@ func (m *Match) spawnConfirmed(ev *net.Event) {
 	t := m.byID[ev.Actor]
 	if t == nil || !t.local || t.body == nil {
 		return
+	}
+	if ev.Team != t.team {
+		// The host put it on a team (a player who asked for none): it plays there.
+		t.team = ev.Team
+		if t.bot == nil {
+			m.notify(Notice{Kind: NoticeTeam, Who: t.name, Team: t.team})
+		}
 	}
 	at := ev.State.Position
 	if (mgl64.Vec2{at[0] - t.published.Position[0], at[2] - t.published.Position[2]}).Len() <= spawnMoved {

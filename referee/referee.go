@@ -103,6 +103,8 @@ type Referee struct {
 	refused atomic.Uint64
 	// board is the scoreboard last announced, best first.
 	board atomic.Pointer[[]combat.Score]
+	// assign places players who ask for no team on a team (AssignTeams).
+	assign bool
 }
 
 // Counts are a referee's tallies, as Referee.Counts reports them.
@@ -138,6 +140,7 @@ func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee
 var (
 	_ net.Judge        = (*Referee)(nil)
 	_ net.JudgeCounter = (*Referee)(nil)
+	_ net.Teamer       = (*Referee)(nil)
 )
 
 // Rules returns the rules in force, defaults filled in.

@@ -22,6 +22,43 @@ var ErrWreck = errors.New("referee: a wreck respawns when its wreck time is over
 // for one side from the other.
 var ErrTeam = errors.New("referee: a player's team is fixed until the next match")
 
+// Teams is how many teams AssignTeams places players on: teams 1 to Teams, the ones
+// a hosted match's bots take in turn.
+const Teams = 2
+
+// AssignTeams makes the referee place every player who asks for no team (team 0) on
+// a team at its first spawn of a match (see Team). A hosted match calls it, so that
+// a joining player has teammates and a side instead of being everyone's enemy; a
+// referee without it keeps the teams players ask for. Call it before the host starts.
+func (r *Referee) AssignTeams() { r.assign = true }
+
+// Team implements net.Teamer. A player whose team is fixed for this match stays on
+// it, whatever it asks (a respawn sent before it heard its team); a player who asks
+// for no team, under AssignTeams, goes to the team of 1 to Teams with the fewest
+// players in the match now (the lowest on a tie); any other ask stands (and Place
+// refuses a team other than the fixed one, ErrTeam).
+func (r *Referee) Team(owner uint32, name string, asked int) int {
+	if p := r.players[playerKey{owner, name}]; p != nil && p.teamSet && asked == 0 {
+		return p.team
+	}
+	if asked != 0 || !r.assign {
+		return asked
+	}
+	var count [Teams + 1]int
+	for _, p := range r.players {
+		if p.teamSet && p.tanks > 0 && p.team >= 1 && p.team <= Teams {
+			count[p.team]++
+		}
+	}
+	best := 1
+	for t := 2; t <= Teams; t++ {
+		if count[t] < count[best] {
+			best = t
+		}
+	}
+	return best
+}
+
 // spawnSlack is how far beyond combat.SpawnReach of a pad a respawn may ask to be,
 // m: the wire's quantization and a tank settling on its suspension.
 const spawnSlack = 2.0
