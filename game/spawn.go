@@ -20,7 +20,8 @@ const (
 	spawnRings     = combat.SpawnRings
 )
 
-// spawnSpot picks where a local tank of team (re)appears, facing the map's middle.
+// spawnSpot picks where a local tank of team (re)appears, facing its nearest enemy or
+// the map's middle (combat.SpawnFacing).
 // Without combat it takes the spawn pad farthest from every other tank. In a match
 // with combat, teams matter: it takes the pad farthest from the tank's enemies,
 // weighted against pads an enemy can see (respawnScore), so a tank never starts in
@@ -83,9 +84,7 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 			}
 		}
 	}
-	x, z = best[0], best[1]
-	yaw = geom.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
-	return x, z, yaw
+	return best[0], best[1], combat.SpawnFacing(m.terr, best, m.enemiesOf(team, skip))
 }
 
 // respawnScore weighs pad c for a tank of team by the match's spawn rule
@@ -290,6 +289,9 @@ func (m *Match) spawnConfirmed(ev *net.Event) {
 	}
 	yaw := geom.Yaw(ev.State.Orientation)
 	t.body.Teleport(at[0], at[2], yaw)
+	if tc := m.combatOf(t); tc != nil {
+		tc.from, tc.far = at, 0 // its spawn protection counts from the host's place
+	}
 	t.upsideFor = 0
 	t.trail.reset()
 	s := spawnState(m.terr, t.body, at[0], at[2], yaw)

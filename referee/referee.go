@@ -53,6 +53,10 @@ type refTank struct {
 	p       *player
 	spawned float64 // host time it spawned
 	fired   bool    // it has fired since: its spawn protection is over
+	// from is where it spawned; far the farthest on the ground plane it has been
+	// reported from there, m (combat.Rules.Protected).
+	from mgl64.Vec3
+	far  float64
 }
 
 // DefaultMaxPlayers bounds the players the referee remembers (and the scoreboard's
@@ -170,7 +174,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 			r.announceScores(at)
 		}
 	}
-	r.tanks[actor] = &refTank{key: k, team: team, p: p, spawned: at}
+	r.tanks[actor] = &refTank{key: k, team: team, p: p, spawned: at, from: s.Position}
 	r.check.shareGun(actor, p.gun)
 	if !p.alive {
 		// A wreck that respawns before its time is a wreck still; revive brings it
@@ -221,6 +225,9 @@ func (r *Referee) revive(at float64) {
 // Relayed implements net.Judge: it records an update the host relayed.
 func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 	r.check.Relayed(actor, s, at)
+	if t := r.tanks[actor]; t != nil {
+		t.far = math.Max(t.far, math.Hypot(s.Position[0]-t.from[0], s.Position[2]-t.from[2]))
+	}
 }
 
 // Despawned implements net.Judge: it records that actor left the match.
@@ -310,9 +317,10 @@ func (r *Referee) dropEarly(at float64) {
 }
 
 // protected reports whether tank t is under spawn protection at host time at: it
-// spawned less than Rules.SpawnProtection ago and has not fired since.
+// spawned less than Rules.SpawnProtection ago, has not fired since, and has not
+// driven combat.SpawnProtectionReach away.
 func (r *Referee) protected(t *refTank, at float64) bool {
-	return !t.fired && at-t.spawned < r.rules.SpawnProtection
+	return r.rules.Protected(at-t.spawned, t.fired, t.far)
 }
 
 // claim judges claim c, arrived at host time at from a shooter whose link is link, and

@@ -70,7 +70,7 @@ const spawnSlack = 2.0
 // least combat.SpawnFairShare of the room from enemies the best pad has
 // (combat.SpawnRoom, which counts where it was destroyed), and waits for the player's
 // wreck time. Anywhere else, the referee puts it on the pad with the most room, or
-// the first free place on the rings around it, facing the map's middle. A first
+// the first free place on the rings around it, facing the nearest enemy. A first
 // spawn in the spawn area stays where asked: the players' matches pick a pad for it
 // before they know where every enemy is, then move it by the full rule once they do
 // (a respawn), so the host holding it to the room would move honest tanks at every
@@ -118,7 +118,7 @@ func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State,
 
 // placeNear returns s moved to pad, or to the first place on the rings around it
 // clear of every tank by combat.SpawnClearance, standing on the ground facing the
-// map's middle, at rest.
+// nearest enemy or the map's middle (combat.SpawnFacing), at rest.
 func (r *Referee) placeNear(pad mgl64.Vec2, s deadreckon.State) deadreckon.State {
 	m := r.check.terr
 	free := func(c mgl64.Vec2) bool {
@@ -145,12 +145,10 @@ search:
 			}
 		}
 	}
-	lo, hi := m.Min(), m.Max()
-	mid := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
 	h, _ := m.HeightAt(c[0], c[1])
 	out := deadreckon.NewState(mgl64.Vec3{c[0], h, c[1]})
 	out.Time = s.Time
-	out.Orientation = geom.YawQuat(geom.Heading(mgl64.Vec3{mid[0] - c[0], 0, mid[1] - c[1]}))
+	out.Orientation = geom.YawQuat(combat.SpawnFacing(m, c, r.enemyAt))
 	out.NumArticulations = s.NumArticulations
 	return out
 }
