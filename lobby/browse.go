@@ -75,8 +75,10 @@ type BrowseStats struct {
 	// RateLimited counts messages dropped past the per-source or total rate.
 	RateLimited uint64
 	// Conflicts counts announcements of a fingerprint already announced from
-	// another address, or of an address already announced with another
+	// another IP address, or of an address already announced with another
 	// fingerprint: spoofs, or a host seen on two networks; the first one stands.
+	// Hosts that share an identity on one machine (one IP, several ports) are
+	// kept apart, each at its address.
 	Conflicts uint64
 	// Full counts new matches dropped because MaxEntries were kept, or
 	// MaxPerSource from their source address.
@@ -93,8 +95,9 @@ type Browser struct {
 	conns []*stdnet.UDPConn // one per interface, bound to its address
 
 	mu      sync.Mutex
-	found   map[string]*found // by fingerprint
-	byAddr  map[string]string // address → fingerprint
+	found   map[string]*found    // by Entry.Key: address and fingerprint
+	byAddr  map[string]string    // address → fingerprint
+	homes   map[string]homeOfKey // fingerprint → the IP it is kept at
 	sent    map[uint16]time.Time
 	sources map[netip.Addr]*rateLimit
 	total   *rateLimit
@@ -108,6 +111,13 @@ type Browser struct {
 type found struct {
 	e    Entry
 	seen time.Time
+}
+
+// homeOfKey is where the browser keeps a fingerprint: the IP address of its
+// matches, and how many are kept there (one per port).
+type homeOfKey struct {
+	ip netip.Addr
+	n  int
 }
 
 // NewBrowser opens the browser's socket and starts querying.
@@ -145,7 +155,7 @@ func NewBrowser(cfg BrowseConfig) (*Browser, error) {
 	}
 	b := &Browser{
 		cfg: cfg, log: cfg.Logger, conns: conns,
-		found: map[string]*found{}, byAddr: map[string]string{}, sent: map[uint16]time.Time{},
+		found: map[string]*found{}, byAddr: map[string]string{}, homes: map[string]homeOfKey{}, sent: map[uint16]time.Time{},
 		sources: map[netip.Addr]*rateLimit{},
 		total:   &rateLimit{rate: cfg.TotalRate, burst: 2 * cfg.TotalRate, now: cfg.Now},
 	}
@@ -351,9 +361,10 @@ func (b *Browser) keep(e Entry, now time.Time) {
 		b.stats.Conflicts++
 		return
 	}
-	f, ok := b.found[e.Fingerprint]
+	ip := addrIP(e.Addr)
+	f, ok := b.found[e.Key()]
 	switch {
-	case ok && f.e.Addr != e.Addr:
+	case !ok && b.homes[e.Fingerprint].n > 0 && b.homes[e.Fingerprint].ip != ip:
 		b.stats.Conflicts++
 		return
 	case ok:
@@ -366,8 +377,18 @@ func (b *Browser) keep(e Entry, now time.Time) {
 		b.stats.Full++
 		return
 	}
-	b.found[e.Fingerprint] = &found{e: e, seen: now}
+	b.found[e.Key()] = &found{e: e, seen: now}
 	b.byAddr[e.Addr] = e.Fingerprint
+	b.homes[e.Fingerprint] = homeOfKey{ip: ip, n: b.homes[e.Fingerprint].n + 1}
+}
+
+// addrIP returns the IP address of addr (host:port), or the zero Addr.
+func addrIP(addr string) netip.Addr {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ap.Addr()
 }
 
 // fromSource counts the matches kept at addr's IP; b.mu held.
@@ -384,10 +405,15 @@ func (b *Browser) fromSource(addr string) int {
 
 // expire drops the matches not heard from for MaxAge; b.mu held.
 func (b *Browser) expire(now time.Time) {
-	for fp, f := range b.found {
+	for k, f := range b.found {
 		if now.Sub(f.seen) > b.cfg.MaxAge {
-			delete(b.found, fp)
+			delete(b.found, k)
 			delete(b.byAddr, f.e.Addr)
+			if h := b.homes[f.e.Fingerprint]; h.n > 1 {
+				b.homes[f.e.Fingerprint] = homeOfKey{ip: h.ip, n: h.n - 1}
+			} else {
+				delete(b.homes, f.e.Fingerprint)
+			}
 		}
 	}
 }

@@ -179,7 +179,7 @@ func (s *server) listAddr(reg lobby.Registration, src netip.Addr) (string, error
 	}
 	a := ap.Addr()
 	if !s.cfg.allowPrivate && (a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || !a.IsGlobalUnicast()) {
-		return "", fmt.Errorf("address %s is not public: this list only lists matches the internet can join", a)
+		return "", fmt.Errorf("address %s is not public: this list only lists matches the internet can join (a list for one site runs with -allow-private)", a)
 	}
 	return ap.String(), nil
 }
