@@ -156,10 +156,9 @@ type tankCombat struct {
 	applied  [combat.ClaimApplied]combat.Applied // the newest updates of a remote tank applied here
 	lastLK   float64                             // owner timestamp of the newest applied update
 	seen     bool                                // lastLK is valid
-	// Spawn protection (combat.Rules.Protected): born is the local time this peer
-	// first showed the tank (-Inf for one already in the match when this peer
-	// joined), from where, far the farthest it has been shown from there, m; fired
-	// whether it has fired since.
+	// Spawn protection (combat.Rules.Protected): born is the host time the tank
+	// spawned (tank.spawnAt), from where, far the farthest it has been shown from
+	// there, m; fired whether it has fired since.
 	born  float64
 	from  mgl64.Vec3
 	far   float64
@@ -234,10 +233,7 @@ func (m *Match) combatOf(t *tank) *tankCombat {
 func (c *matchCombat) of(t *tank, seed uint64, m *Match) *tankCombat {
 	tc := c.tanks[t.id]
 	if tc == nil {
-		tc = &tankCombat{health: c.rules.MaxHealth, born: m.last, from: t.view.Position}
-		if !t.local && (!m.started || m.last-m.startedAt < rosterGrace) {
-			tc.born = math.Inf(-1) // in the match before this peer: spawned when, unknown
-		}
+		tc = &tankCombat{health: c.rules.MaxHealth, born: t.spawnAt, from: t.view.Position}
 		if t.bot != nil {
 			tc.gunner = bot.NewGunner(m.terr, c.level, seed^uint64(t.id)*0x9e3779b97f4a7c15)
 		}
@@ -670,7 +666,8 @@ func (m *Match) viewCombat(t *tank, v *TankView) {
 	v.MaxHealth = m.combat.rules.MaxHealth
 	if tc := m.combat.tanks[t.id]; tc != nil {
 		v.Health, v.Wreck = tc.health, tc.wreck
-		v.Protected = !tc.wreck && !m.combat.over && m.combat.rules.Protected(m.last-tc.born, tc.fired, tc.far)
+		host := m.last + m.clockOffset()
+		v.Protected = !tc.wreck && !m.combat.over && m.combat.rules.Protected(host-tc.born, tc.fired, tc.far)
 	} else {
 		v.Health = v.MaxHealth
 	}

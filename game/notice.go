@@ -130,6 +130,13 @@ func (l *noticeLog) add(n Notice) {
 	l.n = min(l.n+1, MaxNotices)
 }
 
+// restamp dates every held notice at match time t.
+func (l *noticeLog) restamp(t float64) {
+	for i := range l.buf {
+		l.buf[i].Time = t
+	}
+}
+
 // appendTo appends the held notices to dst, oldest first.
 func (l *noticeLog) appendTo(dst []Notice) []Notice {
 	for k := 0; k < l.n; k++ {

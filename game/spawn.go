@@ -171,7 +171,7 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 		return nil, err
 	}
 	t := &tank{
-		id: id, owner: m.link.ID(), name: name, team: team, local: true,
+		id: id, owner: m.link.ID(), name: name, team: team, local: true, spawnAt: s.Time,
 		body: body, bot: bot,
 		pub:       deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
@@ -182,6 +182,16 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 	m.byID[id] = t
 	m.log.Debug("local tank", "actor", id, "name", name, "x", x, "z", z)
 	return t, nil
+}
+
+// spawnedAt is the host time the tank of spawn event ev (arrived at local time now)
+// spawned: its state's stamp, or -Inf for a tank that was in the match before this
+// peer joined (its spawn is long past; the welcome carries its state of now).
+func (m *Match) spawnedAt(ev *net.Event, now float64) float64 {
+	if !m.started || now-m.startedAt < rosterGrace {
+		return math.Inf(-1)
+	}
+	return ev.State.Time
 }
 
 // spawnState is the state a freshly placed tank announces.
@@ -243,7 +253,7 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 		t.id, t.spawnFailed = 0, true
 		return
 	}
-	t.id, t.spawnFailed, t.retryWait = id, false, 0
+	t.id, t.spawnFailed, t.retryWait, t.spawnAt = id, false, 0, s.Time
 	m.byID[id] = t
 	t.pub = deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
@@ -275,6 +285,10 @@ func (m *Match) spawnConfirmed(ev *net.Event) {
 	t := m.byID[ev.Actor]
 	if t == nil || !t.local || t.body == nil {
 		return
+	}
+	t.spawnAt = ev.State.Time // the host's stamp, as the referee counts protection from
+	if tc := m.combatOf(t); tc != nil {
+		tc.born = t.spawnAt
 	}
 	if ev.Team != t.team {
 		// The host put it on a team (a player who asked for none): it plays there.

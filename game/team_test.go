@@ -30,7 +30,9 @@ func TestJoinerPlacedOnTheSmallerTeam(t *testing.T) {
 	// Seven bots: four on team 1, three on team 2.
 	bots := mustMatch(t, Config{Map: valley, NoPlayer: true, Bots: 7, Seed: 5}, join(t, rig))
 	me := mustMatch(t, Config{Map: valley, Name: "me", Seed: 6}, join(t, rig))
-	for now := 0.0; now < 1; now += 1.0 / 30 {
+	// The first step comes a while after the join (a window opening, a clock
+	// settling): what the match was told while joining shows from then.
+	for now := 5.0; now < 6; now += 1.0 / 30 {
 		rig.SetNow(now)
 		mustStep(t, bots, now, physics.Input{})
 		mustStep(t, me, now, physics.Input{})
@@ -49,6 +51,9 @@ func TestJoinerPlacedOnTheSmallerTeam(t *testing.T) {
 			told++
 			if s := n.String(); s != "You are on team Yellow" {
 				t.Errorf("the team notice reads %q, want %q", s, "You are on team Yellow")
+			}
+			if n.Time < 5 {
+				t.Errorf("the team notice is dated %.1f s, before the match's first step at 5 s", n.Time)
 			}
 		}
 	}
