@@ -43,7 +43,9 @@ func TestListFindsHost(t *testing.T) {
 	if line == "" {
 		t.Fatalf("tanks -list printed no line ending %q:\n%s", want, out)
 	}
-	for _, w := range []string{"tankhost", "map dunes", "players 0/", "passphrase", "via lan"} {
+	// tankhost names its match by the machine and the port; its address follows.
+	port := m[1][strings.LastIndex(m[1], ":"):]
+	for _, w := range []string{port + "  " + m[1] + "  map dunes", "players 0/", "passphrase", "via lan"} {
 		if !strings.Contains(line, w) {
 			t.Errorf("line %q lacks %q", line, w)
 		}
