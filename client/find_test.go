@@ -102,12 +102,13 @@ func TestFinderProbesPaced(t *testing.T) {
 		fm   foundMatch
 		want string
 	}{
-		{found[0], "valley · 1/8 · ping 3 ms · 127.0.0.1"},
-		{found[1], "valley · 1/8 · passphrase · ping 12 ms · 127.0.0.1"},
-		{found[2], "valley · 1/8 · certificate differs · 127.0.0.1"},
+		{found[0], " · valley · 1/8 · ping 3 ms · 127.0.0.1"},
+		{found[1], " · valley · 1/8 · passphrase · ping 12 ms · 127.0.0.1"},
+		{found[2], " · valley · 1/8 · certificate differs · 127.0.0.1"},
 	} {
-		if got := matchSummary(tc.fm); !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%s: %q, want %q…", tc.fm.Name, got, tc.want)
+		// Each row starts with the match's address.
+		if got := matchSummary(tc.fm); !strings.HasPrefix(got, tc.fm.Addr+tc.want) {
+			t.Errorf("%s: %q, want %q…", tc.fm.Name, got, tc.fm.Addr+tc.want)
 		}
 	}
 	if all := strings.Join(errs, "\n"); !strings.Contains(all, "list 127.0.0.1:1: ") || !strings.Contains(all, "ftp://nonsense") {

@@ -151,9 +151,10 @@ func (j *joinMenu) pick(fm foundMatch) {
 	askPassphrase(j.m, j.s, fm.Name, join)
 }
 
-// matchSummary is a found match's row: map, players, passphrase, ping, where found.
+// matchSummary is a found match's row: address, map, players, passphrase, ping, where
+// found. The address tells apart matches of one name (two hosts on one machine).
 func matchSummary(fm foundMatch) string {
-	parts := []string{fm.Map, fmt.Sprintf("%d/%d", fm.Players, fm.Capacity)}
+	parts := []string{fm.Addr, fm.Map, fmt.Sprintf("%d/%d", fm.Players, fm.Capacity)}
 	if fm.Passphrase {
 		parts = append(parts, "passphrase")
 	}

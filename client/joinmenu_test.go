@@ -235,10 +235,12 @@ func (f *finding) join(s Settings) {
 // the documentation's screenshot).
 func (f *finding) checkPicture(page render.MenuPage, img *image.RGBA) {
 	t := f.t
-	// tankhost names its match "tankhost": the two rows differ by what they say.
+	// tankhost names its match by the machine and the port, and each row says the
+	// match's address.
+	port := func(addr string) string { return addr[strings.LastIndex(addr, ":"):] }
 	for _, want := range [][]string{
-		{"tankhost", "dunes · 0/", "this network"},
-		{"tankhost", "valley · 0/", "passphrase", f.listHost},
+		{port(f.lan[0]) + " ", f.lan[0] + " · dunes · 0/", "this network"},
+		{port(f.far[0]) + " ", f.far[0] + " · valley · 0/", "passphrase", f.listHost},
 	} {
 		i := rowOf(page.Items, want[len(want)-1])
 		if i < 0 {

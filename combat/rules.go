@@ -24,8 +24,13 @@ const (
 	// DefaultScoreboardTime is how long the scoreboard shows between matches, s.
 	DefaultScoreboardTime = 10.0
 	// DefaultSpawnProtection is how long a freshly spawned tank takes no damage, s,
-	// unless it fires first: time to see where it is.
+	// unless it fires first or drives SpawnProtectionReach away: time to see where it
+	// is.
 	DefaultSpawnProtection = 3.0
+	// SpawnProtectionReach is how far a tank drives from where it spawned, m, before
+	// its spawn protection ends: a tank that turns and settles on its place keeps it,
+	// one that drove off toward the fight (1.5 s at top speed) has left it.
+	SpawnProtectionReach = 20.0
 )
 
 // Off turns off the Rules whose fields say they may be Off: the time limit, the score
@@ -57,7 +62,7 @@ type Rules struct {
 	// If zero, defaults to DefaultScoreboardTime.
 	ScoreboardTime float64
 	// SpawnProtection is how long a tank takes no damage after it spawns, unless it
-	// fires first, s. If zero, defaults to DefaultSpawnProtection; Off (or any
+	// fires first or drives SpawnProtectionReach away (Protected), s. If zero, defaults to DefaultSpawnProtection; Off (or any
 	// negative) means none.
 	SpawnProtection float64
 }
@@ -122,3 +127,12 @@ func (r Rules) DamageOf(dir mgl64.Vec3, n mgl64.Vec3, q mgl64.Quat) float64 {
 // (everyone's enemy); tanks of one other team are friends, and their shells do them
 // no harm.
 func Enemies(a, b int) bool { return a == 0 || b == 0 || a != b }
+
+// Protected reports whether a tank is under spawn protection by rules r (defaults
+// filled in, see WithDefaults): it spawned less than r.SpawnProtection seconds ago
+// (age), has not fired since, and has driven less than SpawnProtectionReach from
+// where it spawned (far, the farthest it has been, m). The host's referee decides
+// by it; every peer shows it.
+func (r Rules) Protected(age float64, fired bool, far float64) bool {
+	return !fired && age < r.SpawnProtection && far < SpawnProtectionReach
+}

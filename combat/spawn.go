@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -52,6 +53,21 @@ func SpawnPads(m *terrain.Map) []mgl64.Vec2 {
 	}
 	lo, hi := m.Min(), m.Max()
 	return []mgl64.Vec2{{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}}
+}
+
+// SpawnFacing returns the yaw a tank spawning at c (x, z) on m faces, rad: toward the
+// nearest of enemies, where the fight is, or toward the map's middle when there are
+// none. The players' matches and the host's referee face spawns the same way.
+func SpawnFacing(m *terrain.Map, c mgl64.Vec2, enemies []mgl64.Vec3) float64 {
+	lo, hi := m.Min(), m.Max()
+	to, best := mgl64.Vec2{(lo[0]+hi[0])/2 - c[0], (lo[1]+hi[1])/2 - c[1]}, math.Inf(1)
+	for _, e := range enemies {
+		d := mgl64.Vec2{e[0] - c[0], e[2] - c[1]}
+		if l := d.Len(); l < best && l > 0 {
+			to, best = d, l
+		}
+	}
+	return geom.Heading(mgl64.Vec3{to[0], 0, to[1]})
 }
 
 // InSpawnArea reports whether c (x, z) is where the spawn rule may put a tank on m:

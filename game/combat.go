@@ -156,6 +156,13 @@ type tankCombat struct {
 	applied  [combat.ClaimApplied]combat.Applied // the newest updates of a remote tank applied here
 	lastLK   float64                             // owner timestamp of the newest applied update
 	seen     bool                                // lastLK is valid
+	// Spawn protection (combat.Rules.Protected): born is the host time the tank
+	// spawned (tank.spawnAt), from where, far the farthest it has been shown from
+	// there, m; fired whether it has fired since.
+	born  float64
+	from  mgl64.Vec3
+	far   float64
+	fired bool
 }
 
 // liveShell is a shell in flight on this peer's screen.
@@ -214,11 +221,19 @@ func (m *Match) Fire() {
 	}
 }
 
+// combatOf returns combat's record of t, or nil when there is none yet.
+func (m *Match) combatOf(t *tank) *tankCombat {
+	if m.combat == nil {
+		return nil
+	}
+	return m.combat.tanks[t.id]
+}
+
 // tankCombatOf returns combat's record of t, creating it.
 func (c *matchCombat) of(t *tank, seed uint64, m *Match) *tankCombat {
 	tc := c.tanks[t.id]
 	if tc == nil {
-		tc = &tankCombat{health: c.rules.MaxHealth}
+		tc = &tankCombat{health: c.rules.MaxHealth, born: t.spawnAt, from: t.view.Position}
 		if t.bot != nil {
 			tc.gunner = bot.NewGunner(m.terr, c.level, seed^uint64(t.id)*0x9e3779b97f4a7c15)
 		}
@@ -282,6 +297,7 @@ func (m *Match) fight(now float64) {
 	c.hulls = c.hulls[:0]
 	for _, t := range m.tanks {
 		tc := c.of(t, m.cfg.Seed, m)
+		tc.far = math.Max(tc.far, math.Hypot(t.view.Position[0]-tc.from[0], t.view.Position[2]-tc.from[2]))
 		c.hulls = append(c.hulls, combat.HullPose{Actor: t.id, Position: t.view.Position, Orientation: t.view.Orientation})
 		if !t.local {
 			if lk := t.actor.LastKnown(); !tc.seen || lk.Time != tc.lastLK {
@@ -331,7 +347,7 @@ func (m *Match) shoot(t *tank, tc *tankCombat, now, host float64) {
 		m.log.Debug("fire", "actor", t.id, "err", err)
 		return
 	}
-	tc.loadedAt = host + c.rules.Reload
+	tc.loadedAt, tc.fired = host+c.rules.Reload, true
 	c.shells = append(c.shells, liveShell{shot: s, last: s.Time, own: true})
 	c.effects = append(c.effects, Effect{Kind: EffectMuzzle, Point: origin, Direction: dir, at: now})
 }
@@ -452,6 +468,9 @@ func (m *Match) hurt(ev *combat.Event, now float64) {
 // muzzle; the player's own shells are already flying.
 func (m *Match) shellFired(ev *combat.Event, now float64) {
 	c := m.combat
+	if tc := c.tanks[ev.Shot.Shooter]; tc != nil {
+		tc.fired = true
+	}
 	if t := m.byID[ev.Shot.Shooter]; t != nil && t.local {
 		return // our own, already flying
 	}
@@ -638,15 +657,17 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 // within 3 mm of its chords.
 const aimStep = 0.05
 
-// viewCombat sets a tank view's health and wreck flag.
+// viewCombat sets a tank view's health, wreck and spawn protection flags.
 func (m *Match) viewCombat(t *tank, v *TankView) {
-	v.Health, v.Wreck = 0, false
+	v.Health, v.Wreck, v.Protected = 0, false, false
 	if m.combat == nil {
 		return
 	}
 	v.MaxHealth = m.combat.rules.MaxHealth
 	if tc := m.combat.tanks[t.id]; tc != nil {
 		v.Health, v.Wreck = tc.health, tc.wreck
+		host := m.last + m.clockOffset()
+		v.Protected = !tc.wreck && !m.combat.over && m.combat.rules.Protected(host-tc.born, tc.fired, tc.far)
 	} else {
 		v.Health = v.MaxHealth
 	}

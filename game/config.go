@@ -57,7 +57,9 @@ type Config struct {
 	NoPlayer bool
 	// Name is the player's name. If empty, defaults to DefaultName.
 	Name string
-	// Team is the player's team (it picks the colour). Bots take teams 1 and 2 in turn.
+	// Team is the player's team (it picks the colour); 0 asks for none, and a host
+	// that assigns teams (referee.AssignTeams) puts the player on one, which the match
+	// then plays on and announces (NoticeTeam). Bots take teams 1 and 2 in turn.
 	Team int
 	// Bots is how many computer-driven tanks this match owns and publishes.
 	Bots int

@@ -103,6 +103,7 @@ type tank struct {
 	published   deadreckon.State // last state handed to the link
 	pubAt       float64          // local time it was handed over
 	spawnFailed bool             // a respawn could not re-enter the match; retry
+	spawnAt     float64          // host time it spawned, as its spawn says (-Inf: unknown)
 	retryAt     float64          // local time of the next retry of a failed respawn
 	retryWait   float64          // the wait before that retry, s: doubles per refusal
 	sampledAt   float64          // local time of the last pose given to the publisher
@@ -382,6 +383,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	}
 	if !m.started {
 		m.startedAt = now
+		m.notices.restamp(now) // told while joining (the team): shown from the first step
 	}
 	m.started = true
 	now = m.last
@@ -542,6 +544,7 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 		t = &tank{trail: newRing(m.cfg.TrailLength)}
 	}
 	t.id, t.owner, t.name, t.team = ev.Actor, ev.Owner, ev.Name, ev.Team
+	t.spawnAt = m.spawnedAt(ev, now)
 	t.actor, t.proxy, t.lastHeard = a, proxy, now
 	// Where its owner last said it is, until the next refresh: a spawn chosen before
 	// then keeps clear of it.

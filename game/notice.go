@@ -24,6 +24,8 @@ const (
 	NoticeTimeout
 	// NoticeKill reports that Who destroyed Other's tank; Text may name the weapon.
 	NoticeKill
+	// NoticeTeam tells the player (Who) the team the host put them on: Team.
+	NoticeTeam
 )
 
 // String returns the kind's lower-case name.
@@ -39,6 +41,8 @@ func (k NoticeKind) String() string {
 		return "timeout"
 	case NoticeKill:
 		return "kill"
+	case NoticeTeam:
+		return "team"
 	}
 	return fmt.Sprintf("NoticeKind(%d)", uint8(k))
 }
@@ -81,8 +85,21 @@ func (n Notice) String() string {
 			return n.Who + " destroyed " + n.Other + " (" + n.Text + ")"
 		}
 		return n.Who + " destroyed " + n.Other
+	case NoticeTeam:
+		return "You are on team " + TeamName(n.Team)
 	}
 	return n.Who + " " + n.Text
+}
+
+// teamNames names the teams by the colour their tanks wear: team t wears colour t
+// modulo their number (0 red, 1 blue, 2 yellow, 3 green).
+var teamNames = [...]string{"Red", "Blue", "Yellow", "Green"}
+
+// TeamName returns the name of team t, the colour its tanks wear ("Red", "Blue",
+// "Yellow", "Green"); teams wrap, negative ones too.
+func TeamName(t int) string {
+	n := len(teamNames)
+	return teamNames[((t%n)+n)%n]
 }
 
 // Feed limits.
@@ -111,6 +128,13 @@ func (l *noticeLog) add(n Notice) {
 	l.buf[l.next] = n
 	l.next = (l.next + 1) % MaxNotices
 	l.n = min(l.n+1, MaxNotices)
+}
+
+// restamp dates every held notice at match time t.
+func (l *noticeLog) restamp(t float64) {
+	for i := range l.buf {
+		l.buf[i].Time = t
+	}
 }
 
 // appendTo appends the held notices to dst, oldest first.

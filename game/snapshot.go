@@ -124,6 +124,9 @@ type TankView struct {
 	// without combat); Wreck reports a destroyed tank waiting to respawn.
 	Health, MaxHealth float64
 	Wreck             bool
+	// Protected reports a tank under spawn protection, as the host's referee decides
+	// it (combat.Rules.Protected): shells do it no harm, and every peer shows it.
+	Protected bool
 }
 
 // TeamDIS is the team of a DIS entity: another simulation's, brought into the match

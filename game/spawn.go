@@ -20,7 +20,8 @@ const (
 	spawnRings     = combat.SpawnRings
 )
 
-// spawnSpot picks where a local tank of team (re)appears, facing the map's middle.
+// spawnSpot picks where a local tank of team (re)appears, facing its nearest enemy or
+// the map's middle (combat.SpawnFacing).
 // Without combat it takes the spawn pad farthest from every other tank. In a match
 // with combat, teams matter: it takes the pad farthest from the tank's enemies,
 // weighted against pads an enemy can see (respawnScore), so a tank never starts in
@@ -83,9 +84,7 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 			}
 		}
 	}
-	x, z = best[0], best[1]
-	yaw = geom.Heading(mgl64.Vec3{mid[0] - x, 0, mid[1] - z})
-	return x, z, yaw
+	return best[0], best[1], combat.SpawnFacing(m.terr, best, m.enemiesOf(team, skip))
 }
 
 // respawnScore weighs pad c for a tank of team by the match's spawn rule
@@ -172,7 +171,7 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 		return nil, err
 	}
 	t := &tank{
-		id: id, owner: m.link.ID(), name: name, team: team, local: true,
+		id: id, owner: m.link.ID(), name: name, team: team, local: true, spawnAt: s.Time,
 		body: body, bot: bot,
 		pub:       deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
@@ -183,6 +182,16 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 	m.byID[id] = t
 	m.log.Debug("local tank", "actor", id, "name", name, "x", x, "z", z)
 	return t, nil
+}
+
+// spawnedAt is the host time the tank of spawn event ev (arrived at local time now)
+// spawned: its state's stamp, or -Inf for a tank that was in the match before this
+// peer joined (its spawn is long past; the welcome carries its state of now).
+func (m *Match) spawnedAt(ev *net.Event, now float64) float64 {
+	if !m.started || now-m.startedAt < rosterGrace {
+		return math.Inf(-1)
+	}
+	return ev.State.Time
 }
 
 // spawnState is the state a freshly placed tank announces.
@@ -244,7 +253,7 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 		t.id, t.spawnFailed = 0, true
 		return
 	}
-	t.id, t.spawnFailed, t.retryWait = id, false, 0
+	t.id, t.spawnFailed, t.retryWait, t.spawnAt = id, false, 0, s.Time
 	m.byID[id] = t
 	t.pub = deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
 	t.published, t.pubAt = s, m.last
@@ -267,7 +276,8 @@ const (
 // and below any real choice of another place.
 const spawnMoved = 1.0
 
-// spawnConfirmed applies the host's answer to a spawn of a local tank: the host's
+// spawnConfirmed applies the host's answer to a spawn of a local tank: the tank takes
+// the team the host announced (a player's own tank says so in a notice), and the host's
 // referee places a respawn by the match's spawn rule, and a tank it put elsewhere
 // than asked moves there (a practice's fair pad is the host's choice too; a wreck is
 // refused until its time is up, and the next respawn check asks again).
@@ -276,12 +286,26 @@ func (m *Match) spawnConfirmed(ev *net.Event) {
 	if t == nil || !t.local || t.body == nil {
 		return
 	}
+	t.spawnAt = ev.State.Time // the host's stamp, as the referee counts protection from
+	if tc := m.combatOf(t); tc != nil {
+		tc.born = t.spawnAt
+	}
+	if ev.Team != t.team {
+		// The host put it on a team (a player who asked for none): it plays there.
+		t.team = ev.Team
+		if t.bot == nil {
+			m.notify(Notice{Kind: NoticeTeam, Who: t.name, Team: t.team})
+		}
+	}
 	at := ev.State.Position
 	if (mgl64.Vec2{at[0] - t.published.Position[0], at[2] - t.published.Position[2]}).Len() <= spawnMoved {
 		return
 	}
 	yaw := geom.Yaw(ev.State.Orientation)
 	t.body.Teleport(at[0], at[2], yaw)
+	if tc := m.combatOf(t); tc != nil {
+		tc.from, tc.far = at, 0 // its spawn protection counts from the host's place
+	}
 	t.upsideFor = 0
 	t.trail.reset()
 	s := spawnState(m.terr, t.body, at[0], at[2], yaw)

@@ -47,6 +47,9 @@ const (
 	noviceThrottle = 0.6
 	spawnHitWindow = 5.0 // s after a spawn in which a hit counts for HitWithin5sOfSpawn
 	noviceName     = "novice"
+	// hostedJoin is when the novice joins a hosted match, s after the bots began it:
+	// mid-round, the bots spread over the map and fighting.
+	hostedJoin = 60.0
 )
 
 // NoviceOptions configure RunNovice: a practice match as a newcomer plays it.
@@ -65,6 +68,10 @@ type NoviceOptions struct {
 	MapDir string
 	// JSON prints one JSON object instead of a table.
 	JSON bool
+	// Hosted plays a hosted match instead of the practice: the novice joins a host's
+	// match of bots mid-round, asking for no team as a joining player does, and the
+	// host's referee puts it on a team (referee.AssignTeams), as tankhost's does.
+	Hosted bool
 }
 
 // NoviceResult is what a newcomer meets in practice, over every run.
@@ -89,6 +96,9 @@ type NoviceResult struct {
 	Deaths  int     `json:"deaths"`
 	Spawns  int     `json:"spawns"`
 	Minutes float64 `json:"minutes"`
+	// Team is the novice's team in the last run: the practice's, or the one the host
+	// put it on (0: none, everyone's enemy).
+	Team int `json:"team"`
 }
 
 // noviceTally adds up runs.
@@ -98,6 +108,7 @@ type noviceTally struct {
 	kills, deaths      int
 	minutes            float64
 	feedback, hostHits int
+	team               int
 }
 
 // RunNovice plays the practice match opts describes with a scripted novice as the
@@ -110,12 +121,16 @@ func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
 	if opts.JSON {
 		return json.NewEncoder(w).Encode(res)
 	}
-	_, err = fmt.Fprintf(w, "novice in practice: %d bots, %v, %d runs of %v\n"+
+	where := "practice"
+	if opts.Hosted {
+		where = "a hosted match, joined mid-round"
+	}
+	_, err = fmt.Fprintf(w, "novice in %s: %d bots, %v, %d runs of %v\n"+
 		"median survival        %6.1f s\nhit within 5 s of spawn %5.1f%%\nkills per minute       %6.2f\n"+
 		"deaths per minute      %6.2f\nK/D                    %6.2f\nfeedback per hit       %6.2f\n"+
-		"kills, deaths, spawns  %d, %d, %d in %.0f min\n",
-		opts.Bots, opts.Difficulty, opts.Runs, opts.Duration, res.MedianSurvivalS, 100*res.HitWithin5sOfSpawn,
-		res.KillsPerMin, res.DeathsPerMin, res.KD, res.FeedbackEvents, res.Kills, res.Deaths, res.Spawns, res.Minutes)
+		"kills, deaths, spawns  %d, %d, %d in %.0f min\nteam                   %d\n",
+		where, opts.Bots, opts.Difficulty, opts.Runs, opts.Duration, res.MedianSurvivalS, 100*res.HitWithin5sOfSpawn,
+		res.KillsPerMin, res.DeathsPerMin, res.KD, res.FeedbackEvents, res.Kills, res.Deaths, res.Spawns, res.Minutes, res.Team)
 	return err
 }
 
@@ -168,6 +183,7 @@ func (tl *noviceTally) result() NoviceResult {
 		r.FeedbackEvents = float64(tl.feedback) / float64(tl.hostHits)
 	}
 	r.Kills, r.Deaths, r.Spawns, r.Minutes = tl.kills, tl.deaths, tl.spawns, tl.minutes
+	r.Team = tl.team
 	return r
 }
 
@@ -175,7 +191,7 @@ func (tl *noviceTally) result() NoviceResult {
 // by the host's referee, on the real host in process (gametest) behind the
 // practice's impaired link.
 func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) error {
-	ref, rig, bots, me, err := noviceMatches(mp, o, seed)
+	ref, rig, bots, err := noviceMatches(mp, o, seed)
 	if err != nil {
 		return err
 	}
@@ -184,8 +200,23 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 	life := noviceLife{tl: tl, lastHealth: -1}
 	var snap game.Snapshot
 	const dt = 1.0 / noviceFPS
-	end := o.Duration.Seconds()
-	for tick := 1; float64(tick)*dt <= end; tick++ {
+	tick := 1
+	if o.Hosted {
+		// The bots play alone until the novice joins.
+		for ; float64(tick)*dt < hostedJoin; tick++ {
+			rig.SetNow(float64(tick) * dt)
+			if err := bots.Step(float64(tick)*dt, physics.Input{}); err != nil {
+				return err
+			}
+		}
+	}
+	begin := float64(tick-1) * dt
+	me, err := joinNovice(rig, mp, seed, o.Hosted)
+	if err != nil {
+		return err
+	}
+	end := begin + o.Duration.Seconds()
+	for ; float64(tick)*dt <= end; tick++ {
 		now := float64(tick) * dt
 		rig.SetNow(now)
 		if err := bots.Step(now, physics.Input{}); err != nil {
@@ -201,45 +232,59 @@ func noviceRun(mp *terrain.Map, o NoviceOptions, seed uint64, tl *noviceTally) e
 		me.Snapshot(&snap)
 		life.frame(now, &snap, me, ref)
 	}
+	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
+		tl.team = snap.Tanks[snap.Self].Team
+	}
 	life.finish(end)
 	life.bankScores(ref)
-	tl.minutes += end / 60
+	tl.minutes += (end - begin) / 60
 	return nil
 }
 
-// noviceMatches sets up one run: the referee judging with the game's dead reckoning,
-// a host in process behind the practice's impaired link, the bots' match and the
-// novice's own, each a player of that host. The caller closes the rig.
-func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (ref *referee.Referee, rig *gametest.Rig, bots, me *game.Match, err error) {
+// noviceMatches sets up one run: the referee judging with the game's dead reckoning
+// (placing players who ask for no team on one, in a hosted match), a host in process
+// behind the practice's impaired link, and the bots' match, a player of that host.
+// The caller closes the rig.
+func noviceMatches(mp *terrain.Map, o NoviceOptions, seed uint64) (ref *referee.Referee, rig *gametest.Rig, bots *game.Match, err error) {
 	if ref, err = referee.New(mp, combat.Rules{}, game.DeadReckoning().Reckon); err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, err
+	}
+	if o.Hosted {
+		ref.AssignTeams()
 	}
 	rig, err = gametest.New(gametest.Config{Judge: ref, Mover: referee.NewMover(tank.Spec{}, nil), Seed: seed,
 		Link: impair.Link{Latency: session.DefaultPracticeLag, Jitter: session.DefaultPracticeJitter, Loss: session.DefaultPracticeLoss}})
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, err
 	}
-	join := func(cfg game.Config, what string) *game.Match {
-		if err != nil {
-			return nil
-		}
-		var l *gametest.Link
-		if l, err = rig.Join(); err == nil {
-			var m *game.Match
-			if m, err = game.NewMatch(cfg, l); err == nil {
-				return m
-			}
-		}
-		err = fmt.Errorf("lab: novice: %s: %w", what, err)
-		return nil
-	}
-	bots = join(game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}, "bots")
-	me = join(game.Config{Map: mp, Name: noviceName, Team: session.PracticeTeam, Seed: seed}, "novice")
-	if err != nil {
+	if bots, err = joinMatch(rig, game.Config{Map: mp, NoPlayer: true, Bots: o.Bots, Seed: seed + 1, Difficulty: o.Difficulty}); err != nil {
 		rig.Close()
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, fmt.Errorf("lab: novice: bots: %w", err)
 	}
-	return ref, rig, bots, me, nil
+	return ref, rig, bots, nil
+}
+
+// joinNovice joins the novice's match to rig: on the practice's team, or, hosted,
+// asking for none.
+func joinNovice(rig *gametest.Rig, mp *terrain.Map, seed uint64, hosted bool) (*game.Match, error) {
+	team := session.PracticeTeam
+	if hosted {
+		team = 0
+	}
+	m, err := joinMatch(rig, game.Config{Map: mp, Name: noviceName, Team: team, Seed: seed})
+	if err != nil {
+		return nil, fmt.Errorf("lab: novice: %w", err)
+	}
+	return m, nil
+}
+
+// joinMatch joins a player of match cfg to rig.
+func joinMatch(rig *gametest.Rig, cfg game.Config) (*game.Match, error) {
+	l, err := rig.Join()
+	if err != nil {
+		return nil, err
+	}
+	return game.NewMatch(cfg, l)
 }
 
 // noviceLife follows the novice through one run's lives, counting into tl what the
@@ -397,7 +442,7 @@ func (n *novice) input(now float64, snap *game.Snapshot) (physics.Input, bool) {
 	best := noviceSight
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
-		if i == snap.Self || tv.Wreck || !combat.Enemies(session.PracticeTeam, tv.Team) {
+		if i == snap.Self || tv.Wreck || !combat.Enemies(me.Team, tv.Team) {
 			continue
 		}
 		to := tv.Position.Add(mgl64.Vec3{0, 1.8, 0}).Sub(eye)

@@ -82,6 +82,27 @@ func TestNovicePlaysPractice(t *testing.T) {
 	}
 }
 
+// TestNovicePlaysHosted plays a short hosted match with the novice, joined mid-round
+// asking for no team: the host puts it on a team, and it lives and fights there.
+func TestNovicePlaysHosted(t *testing.T) {
+	var out bytes.Buffer
+	err := RunNovice(context.Background(), &out, NoviceOptions{Difficulty: bot.Easy, Duration: 20 * time.Second, Seed: 3, JSON: true, Hosted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r NoviceResult
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v in %s", err, out.Bytes())
+	}
+	const eps = 1e-9
+	if r.Team < 1 || r.Team > 2 {
+		t.Errorf("the novice joined on team %d, want the host to put it on team 1 or 2", r.Team)
+	}
+	if r.Spawns < 1 || r.Minutes < 20.0/60-eps || r.Minutes > 20.0/60+eps {
+		t.Errorf("%d spawns in %.2f min, want at least 1 in 0.33", r.Spawns, r.Minutes)
+	}
+}
+
 // BenchmarkNovice measures the novice of `drlab -novice -runs 5` (each run
 // DefaultNoviceDuration long) on easy and normal, reports its figures as metrics and
 // fails when they miss the goals: on easy a median survival of at least 45 s, at most

@@ -96,7 +96,8 @@ type Browser struct {
 	mu      sync.Mutex
 	found   map[string]*found  // by Entry.Key: address and fingerprint
 	addrs   map[string]int     // matches kept by address
-	fps     map[string]int     // matches kept by fingerprint
+	fps     map[string]int     // IP addresses a fingerprint is kept at
+	fpAt    map[fpAt]int       // matches kept by fingerprint and IP address
 	perIP   map[netip.Addr]int // matches kept by source IP
 	sent    map[uint16]time.Time
 	sources map[netip.Addr]*rateLimit
@@ -149,7 +150,7 @@ func NewBrowser(cfg BrowseConfig) (*Browser, error) {
 	}
 	b := &Browser{
 		cfg: cfg, log: cfg.Logger, conns: conns,
-		found: map[string]*found{}, addrs: map[string]int{}, fps: map[string]int{}, perIP: map[netip.Addr]int{},
+		found: map[string]*found{}, addrs: map[string]int{}, fps: map[string]int{}, fpAt: map[fpAt]int{}, perIP: map[netip.Addr]int{},
 		sent:    map[uint16]time.Time{},
 		sources: map[netip.Addr]*rateLimit{},
 		total:   &rateLimit{rate: cfg.TotalRate, burst: 2 * cfg.TotalRate, now: cfg.Now},
@@ -373,13 +374,16 @@ func (b *Browser) keep(e Entry, src netip.Addr, now time.Time) {
 		b.stats.Full++
 		return
 	}
-	if b.addrs[e.Addr] > 0 || b.fps[e.Fingerprint] > 0 {
+	at := fpAt{e.Fingerprint, addrIP(e.Addr)}
+	if b.addrs[e.Addr] > 0 || (b.fps[e.Fingerprint] > 0 && b.fpAt[at] == 0) {
 		b.stats.Conflicts++
 		b.log.Debug("browse: conflicting announcement", "addr", e.Addr, "fingerprint", e.Fingerprint)
 	}
 	b.found[key] = &found{e: e, ip: src, seen: now}
 	b.addrs[e.Addr]++
-	b.fps[e.Fingerprint]++
+	if b.fpAt[at]++; b.fpAt[at] == 1 {
+		b.fps[e.Fingerprint]++
+	}
 	b.perIP[src]++
 }
 
@@ -389,10 +393,29 @@ func (b *Browser) expire(now time.Time) {
 		if now.Sub(f.seen) > b.cfg.MaxAge {
 			delete(b.found, key)
 			dec(b.addrs, f.e.Addr)
-			dec(b.fps, f.e.Fingerprint)
+			at := fpAt{f.e.Fingerprint, addrIP(f.e.Addr)}
+			if dec(b.fpAt, at); b.fpAt[at] == 0 {
+				dec(b.fps, f.e.Fingerprint)
+			}
 			dec(b.perIP, f.ip)
 		}
 	}
+}
+
+// fpAt is a fingerprint announced at one IP address: hosts that share an identity on
+// one machine (one IP, several ports) are one home of it, not a conflict.
+type fpAt struct {
+	fp string
+	ip netip.Addr
+}
+
+// addrIP returns the IP address of addr (host:port), or the zero Addr.
+func addrIP(addr string) netip.Addr {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ap.Addr()
 }
 
 // dec counts one fewer of k in m, forgetting it at zero.

@@ -23,7 +23,7 @@
 //
 //	entries, stats, err := lobby.Find(ctx, lobby.BrowseConfig{}, time.Second)
 //	for _, e := range entries {
-//		fmt.Println(e.Line()) // ann  map dunes  players 2/8  ping 1 ms  via lan  tanks -join 192.0.2.7:7777#…
+//		fmt.Println(e.Line()) // ann  192.0.2.7:7777  map dunes  players 2/8  ping 1 ms  via lan  tanks -join 192.0.2.7:7777#…
 //	}
 //
 // Time: the announcer's answer rate and the browser's ages, pings and rates run on

@@ -65,11 +65,16 @@ func (e Entry) Join() string { return e.Addr + "#" + e.Fingerprint }
 // Key identifies the match: its address and fingerprint.
 func (e Entry) Key() string { return e.Join() }
 
-// Line describes the entry in one line for a terminal, ending with the command that
-// joins it.
+// Line describes the entry in one line for a terminal: its name and address first,
+// so that two matches of one name (two hosts on one machine) read apart, and last the
+// command that joins it.
 func (e Entry) Line() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  map %s  players %d/%d", e.Name, e.Map, e.Players, e.Capacity)
+	b.WriteString(e.Name)
+	if e.Addr != "" {
+		b.WriteString("  " + e.Addr)
+	}
+	fmt.Fprintf(&b, "  map %s  players %d/%d", e.Map, e.Players, e.Capacity)
 	if e.Passphrase {
 		b.WriteString("  passphrase")
 	}

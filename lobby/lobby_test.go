@@ -326,18 +326,56 @@ func TestBrowserHostile(t *testing.T) {
 	}
 }
 
+// slicesContain reports whether es holds a match of fingerprint fp at addr.
 func slicesContain(es []Entry, fp, addr string) bool {
 	for _, e := range es {
-		if e.Fingerprint == fp {
-			return e.Addr == addr
+		if e.Fingerprint == fp && e.Addr == addr {
+			return true
 		}
 	}
 	return false
+}
+
+// TestBrowserKeepsHostsOfOneIdentityApart: two hosts sharing an identity on one
+// machine (one IP, two ports) are both kept, each at its address, neither flagged; the
+// same identity announced from another IP is a conflict, kept and flagged, so that a
+// clone heard first hides no host.
+func TestBrowserKeepsHostsOfOneIdentityApart(t *testing.T) {
+	b, err := NewBrowser(BrowseConfig{Interfaces: loopback(t), Every: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	e := testEntry()
+	here, there := netip.MustParseAddr("192.0.2.7"), netip.MustParseAddr("192.0.2.8")
+	b.handle(answerFor(t, 0, []Entry{e}, []int{7777}), here)
+	b.handle(answerFor(t, 0, []Entry{e}, []int{7778}), here)
+	b.handle(answerFor(t, 0, []Entry{e}, []int{7777}), there)
+	got := b.Entries(nil)
+	if len(got) != 3 || !slicesContain(got, e.Fingerprint, "192.0.2.7:7777") || !slicesContain(got, e.Fingerprint, "192.0.2.7:7778") {
+		t.Errorf("found %v, want the two hosts of 192.0.2.7, ports 7777 and 7778, and the clone", got)
+	}
+	b.handle(answerFor(t, 0, []Entry{e}, []int{7777}), here) // heard again: still no conflict of its own
+	b2, err := NewBrowser(BrowseConfig{Interfaces: loopback(t), Every: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b2.Close()
+	b2.handle(answerFor(t, 0, []Entry{e}, []int{7777}), here)
+	b2.handle(answerFor(t, 0, []Entry{e}, []int{7778}), here)
+	for _, x := range b2.Entries(nil) {
+		if x.Conflict {
+			t.Errorf("%s flagged as a conflict, sharing an identity on one machine only", x.Addr)
+		}
+	}
+	if c := b.Stats().Conflicts; c != 1 {
+		t.Errorf("%d conflicts, want 1 (the identity announced from another IP)", c)
+	}
 }
 
 func ExampleEntry_Line() {
 	e := Entry{Name: "ann", Map: "dunes", Players: 2, Capacity: 8, Passphrase: true, Version: int(wire.Version),
 		Fingerprint: strings.Repeat("ab", 32), Addr: "192.0.2.7:7777", Ping: 3 * time.Millisecond, Source: "lan"}
 	fmt.Println(e.Line())
-	// Output: ann  map dunes  players 2/8  passphrase  ping 3 ms  via lan  tanks -join 192.0.2.7:7777#abababababababababababababababababababababababababababababababab
+	// Output: ann  192.0.2.7:7777  map dunes  players 2/8  passphrase  ping 3 ms  via lan  tanks -join 192.0.2.7:7777#abababababababababababababababababababababababababababababababab
 }

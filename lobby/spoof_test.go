@@ -71,5 +71,5 @@ func ExampleEntry_Line_conflict() {
 	e := Entry{Name: "ann", Map: "dunes", Players: 2, Capacity: 8, Version: int(wire.Version),
 		Fingerprint: strings.Repeat("ab", 32), Addr: "192.0.2.7:7777", Source: "lan", Conflict: true}
 	fmt.Println(e.Line())
-	// Output: ann  map dunes  players 2/8  via lan  conflict: another announcement shares its address or fingerprint  tanks -join 192.0.2.7:7777#abababababababababababababababababababababababababababababababab
+	// Output: ann  192.0.2.7:7777  map dunes  players 2/8  via lan  conflict: another announcement shares its address or fingerprint  tanks -join 192.0.2.7:7777#abababababababababababababababababababababababababababababababab
 }

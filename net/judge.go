@@ -47,6 +47,15 @@ type Placer interface {
 	Place(owner uint32, name string, team int, s deadreckon.State, at float64) (deadreckon.State, error)
 }
 
+// Teamer is a Judge that picks teams: before an actor enters the match, and before a
+// Placer places it, the host asks it which team the actor is on, and announces that
+// team to everyone, the owner included. The run loop calls it, as it calls the Judge.
+type Teamer interface {
+	// Team returns the team an actor of player owner (its tanks called name) enters
+	// the match on, given the team its owner asked for.
+	Team(owner uint32, name string, asked int) int
+}
+
 // JudgeCounter is a Judge that tallies its decisions, for HostStats.Judged.
 type JudgeCounter interface {
 	// JudgeCounts appends the tallies to buf, one per verdict, always in the same

@@ -320,6 +320,9 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: %w", err)
 	}
+	if tm, ok := m.h.cfg.Judge.(Teamer); ok {
+		team = uint8(min(max(tm.Team(uint32(owner.id), name, int(team)), 0), math.MaxUint8))
+	}
 	asked := s
 	if pl, ok := m.h.cfg.Judge.(Placer); ok {
 		placed, err := pl.Place(uint32(owner.id), name, int(team), s, now)

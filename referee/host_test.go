@@ -395,3 +395,28 @@ func TestSpawnHeldToTheGround(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamAssigned: under AssignTeams, a player asking for no team goes to the team
+// with fewer players in the match (the lower on a tie) and stays there for the
+// match; a team asked for stands; without AssignTeams no team stays no team.
+func TestTeamAssigned(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{})
+	if got := r.Team(7, "ann", 0); got != 0 {
+		t.Errorf("without AssignTeams, a player asking for no team got team %d", got)
+	}
+	r.AssignTeams()
+	// The fight's shooter is on team 1, its target on team 2: a tie.
+	if got := r.Team(7, "ann", 0); got != 1 {
+		t.Errorf("on a tie, ann got team %d, want 1", got)
+	}
+	r.Spawned(10, 7, "ann", 1, f.shooter, 1)
+	if got := r.Team(8, "bob", 0); got != 2 {
+		t.Errorf("against two on team 1 and one on team 2, bob got team %d, want 2", got)
+	}
+	if got := r.Team(8, "bob", 1); got != 1 {
+		t.Errorf("bob asking for team 1 got team %d", got)
+	}
+	if got := r.Team(7, "ann", 0); got != 1 {
+		t.Errorf("ann, on team 1 for this match, got team %d asking for none", got)
+	}
+}

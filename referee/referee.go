@@ -53,6 +53,10 @@ type refTank struct {
 	p       *player
 	spawned float64 // host time it spawned
 	fired   bool    // it has fired since: its spawn protection is over
+	// from is where it spawned; far the farthest on the ground plane it has been
+	// reported from there, m (combat.Rules.Protected).
+	from mgl64.Vec3
+	far  float64
 }
 
 // DefaultMaxPlayers bounds the players the referee remembers (and the scoreboard's
@@ -105,6 +109,8 @@ type Referee struct {
 	refused atomic.Uint64
 	// board is the scoreboard last announced, best first.
 	board atomic.Pointer[[]combat.Score]
+	// assign places players who ask for no team on a team (AssignTeams).
+	assign bool
 }
 
 // Counts are a referee's tallies, as Referee.Counts reports them.
@@ -140,6 +146,7 @@ func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee
 var (
 	_ net.Judge        = (*Referee)(nil)
 	_ net.JudgeCounter = (*Referee)(nil)
+	_ net.Teamer       = (*Referee)(nil)
 )
 
 // Rules returns the rules in force, defaults filled in.
@@ -169,7 +176,7 @@ func (r *Referee) Spawned(actor, owner uint32, name string, team int, s deadreck
 			r.announceScores(at)
 		}
 	}
-	r.tanks[actor] = &refTank{key: k, team: team, p: p, spawned: at}
+	r.tanks[actor] = &refTank{key: k, team: team, p: p, spawned: at, from: s.Position}
 	r.check.shareGun(actor, p.gun)
 	if !p.alive {
 		// A wreck that respawns before its time is a wreck still; revive brings it
@@ -220,6 +227,9 @@ func (r *Referee) revive(at float64) {
 // Relayed implements net.Judge: it records an update the host relayed.
 func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 	r.check.Relayed(actor, s, at)
+	if t := r.tanks[actor]; t != nil {
+		t.far = math.Max(t.far, math.Hypot(s.Position[0]-t.from[0], s.Position[2]-t.from[2]))
+	}
 }
 
 // Despawned implements net.Judge: it records that actor left the match.
@@ -309,9 +319,10 @@ func (r *Referee) dropEarly(at float64) {
 }
 
 // protected reports whether tank t is under spawn protection at host time at: it
-// spawned less than Rules.SpawnProtection ago and has not fired since.
+// spawned less than Rules.SpawnProtection ago, has not fired since, and has not
+// driven combat.SpawnProtectionReach away.
 func (r *Referee) protected(t *refTank, at float64) bool {
-	return !t.fired && at-t.spawned < r.rules.SpawnProtection
+	return r.rules.Protected(at-t.spawned, t.fired, t.far)
 }
 
 // claim judges claim c, arrived at host time at from a shooter whose link is link, and

@@ -3,6 +3,7 @@ package referee
 import (
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 )
 
@@ -222,21 +223,26 @@ func TestJudgeStartRound(t *testing.T) {
 }
 
 // TestSpawnProtection: a hit on a tank that spawned less than SpawnProtection ago
-// does no damage, unless the tank has fired since; without protection it does.
+// does no damage, unless the tank has fired since or driven away; without protection
+// it does.
 func TestSpawnProtection(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		rules  combat.Rules
 		fired  bool
+		far    float64 // how far the target has been from its spawn, m
 		health float64
 	}{
-		{"protected", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, false, 100},
-		{"fired first", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, true, 40},
-		{"no protection", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: combat.Off}, false, 40},
-		{"protection over", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 1}, false, 40},
+		{"protected", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, false, 0, 100},
+		{"fired first", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, true, 0, 40},
+		{"drove away", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 10}, false, combat.SpawnProtectionReach, 40},
+		{"no protection", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: combat.Off}, false, 0, 40},
+		{"protection over", combat.Rules{NoArmour: true, Damage: 60, SpawnProtection: 1}, false, 0, 40},
 	} {
 		f, r := refereeFight(t, c.rules)
-		r.tanks[2].fired = c.fired
+		// The fight's target drives across the field; its distance from its spawn is
+		// the case's.
+		r.tanks[2].fired, r.tanks[2].far = c.fired, c.far
 		s, cl := f.shoot(t, 1, 3)
 		r.fire(s, 3.1)
 		if v := r.claim(cl, cl.Time+0.1, f.link); v.Reason != combat.Accepted {
@@ -244,6 +250,58 @@ func TestSpawnProtection(t *testing.T) {
 		}
 		if h, _ := r.Health(2); h != c.health {
 			t.Errorf("%s: target health %v after a 60-point hit, want %v", c.name, h, c.health)
+		}
+	}
+}
+
+// TestSpawnProtectionEndsAfterADrive: a tank under spawn protection keeps it while it
+// turns and settles on its place, and loses it once it has driven
+// combat.SpawnProtectionReach away, even if it comes back.
+func TestSpawnProtectionEndsAfterADrive(t *testing.T) {
+	f, r := refereeFight(t, combat.Rules{SpawnProtection: 10})
+	s := f.shooter
+	r.Spawned(7, 9, "newcomer", 1, s, 1)
+	step := func(dx, at float64) {
+		u := s
+		u.Position = s.Position.Add(mgl64.Vec3{dx, 0, 0})
+		u.Time = at
+		r.Relayed(7, u, at)
+	}
+	step(5, 1.5)
+	if !r.protected(r.tanks[7], 2) {
+		t.Error("5 m from its spawn, the tank lost its protection")
+	}
+	step(combat.SpawnProtectionReach+1, 2.5)
+	step(0, 3)
+	if r.protected(r.tanks[7], 3) {
+		t.Errorf("after a drive %v m away and back, the tank is still protected", combat.SpawnProtectionReach+1)
+	}
+}
+
+// TestProtected: spawn protection lasts its time, and ends when the tank fires or
+// drives combat.SpawnProtectionReach away.
+func TestProtected(t *testing.T) {
+	r, err := combat.Rules{SpawnProtection: 3}.WithDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, _ := combat.Rules{SpawnProtection: combat.Off}.WithDefaults()
+	for _, c := range []struct {
+		rules combat.Rules
+		age   float64
+		fired bool
+		far   float64
+		want  bool
+	}{
+		{r, 0, false, 0, true},
+		{r, 2.9, false, combat.SpawnProtectionReach - 1, true},
+		{r, 3, false, 0, false},
+		{r, 1, true, 0, false},
+		{r, 1, false, combat.SpawnProtectionReach, false},
+		{off, 0, false, 0, false},
+	} {
+		if got := c.rules.Protected(c.age, c.fired, c.far); got != c.want {
+			t.Errorf("Protected(%v s, fired %v, %v m) under %v s = %v, want %v", c.age, c.fired, c.far, c.rules.SpawnProtection, got, c.want)
 		}
 	}
 }

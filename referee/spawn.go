@@ -22,6 +22,43 @@ var ErrWreck = errors.New("referee: a wreck respawns when its wreck time is over
 // for one side from the other.
 var ErrTeam = errors.New("referee: a player's team is fixed until the next match")
 
+// Teams is how many teams AssignTeams places players on: teams 1 to Teams, the ones
+// a hosted match's bots take in turn.
+const Teams = 2
+
+// AssignTeams makes the referee place every player who asks for no team (team 0) on
+// a team at its first spawn of a match (see Team). A hosted match calls it, so that
+// a joining player has teammates and a side instead of being everyone's enemy; a
+// referee without it keeps the teams players ask for. Call it before the host starts.
+func (r *Referee) AssignTeams() { r.assign = true }
+
+// Team implements net.Teamer. A player whose team is fixed for this match stays on
+// it, whatever it asks (a respawn sent before it heard its team); a player who asks
+// for no team, under AssignTeams, goes to the team of 1 to Teams with the fewest
+// players in the match now (the lowest on a tie); any other ask stands (and Place
+// refuses a team other than the fixed one, ErrTeam).
+func (r *Referee) Team(owner uint32, name string, asked int) int {
+	if p := r.players[playerKey{owner, name}]; p != nil && p.teamSet && asked == 0 {
+		return p.team
+	}
+	if asked != 0 || !r.assign {
+		return asked
+	}
+	var count [Teams + 1]int
+	for _, p := range r.players {
+		if p.teamSet && p.tanks > 0 && p.team >= 1 && p.team <= Teams {
+			count[p.team]++
+		}
+	}
+	best := 1
+	for t := 2; t <= Teams; t++ {
+		if count[t] < count[best] {
+			best = t
+		}
+	}
+	return best
+}
+
 // spawnSlack is how far beyond combat.SpawnReach of a pad a respawn may ask to be,
 // m: the wire's quantization and a tank settling on its suspension.
 const spawnSlack = 2.0
@@ -33,7 +70,7 @@ const spawnSlack = 2.0
 // least combat.SpawnFairShare of the room from enemies the best pad has
 // (combat.SpawnRoom, which counts where it was destroyed), and waits for the player's
 // wreck time. Anywhere else, the referee puts it on the pad with the most room, or
-// the first free place on the rings around it, facing the map's middle. A first
+// the first free place on the rings around it, facing the nearest enemy. A first
 // spawn in the spawn area stays where asked: the players' matches pick a pad for it
 // before they know where every enemy is, then move it by the full rule once they do
 // (a respawn), so the host holding it to the room would move honest tanks at every
@@ -96,7 +133,7 @@ func (r *Referee) onTheGround(s deadreckon.State) deadreckon.State {
 
 // placeNear returns s moved to pad, or to the first place on the rings around it
 // clear of every tank by combat.SpawnClearance, standing on the ground facing the
-// map's middle, at rest.
+// nearest enemy or the map's middle (combat.SpawnFacing), at rest.
 func (r *Referee) placeNear(pad mgl64.Vec2, s deadreckon.State) deadreckon.State {
 	m := r.check.terr
 	free := func(c mgl64.Vec2) bool {
@@ -123,12 +160,10 @@ search:
 			}
 		}
 	}
-	lo, hi := m.Min(), m.Max()
-	mid := mgl64.Vec2{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
 	h, _ := m.HeightAt(c[0], c[1])
 	out := deadreckon.NewState(mgl64.Vec3{c[0], h, c[1]})
 	out.Time = s.Time
-	out.Orientation = geom.YawQuat(geom.Heading(mgl64.Vec3{mid[0] - c[0], 0, mid[1] - c[1]}))
+	out.Orientation = geom.YawQuat(combat.SpawnFacing(m, c, r.enemyAt))
 	out.NumArticulations = s.NumArticulations
 	return out
 }

@@ -120,6 +120,7 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 		return
 	}
 	c.drawShells(s, cv.Shells)
+	drawProtected(s.lines, snap.Tanks)
 	for _, e := range cv.Effects {
 		c.drawEffect(e)
 	}
@@ -570,11 +571,36 @@ func matchClock(cv *game.CombatView) string {
 			if b.Len() > 0 {
 				b.WriteString("   ")
 			}
-			fmt.Fprintf(&b, "team %d: %d", t, k)
+			fmt.Fprintf(&b, "%s: %d", game.TeamName(t), k)
 		}
 	}
 	return b.String()
 }
+
+// teamLabel is the scoreboard's name of team t: its colour, or "-" for no team.
+func teamLabel(t int) string {
+	if t == 0 {
+		return "-"
+	}
+	return game.TeamName(t)
+}
+
+// drawProtected rings every tank under spawn protection at the height of its hull,
+// twice, so that every player sees which tanks shells cannot harm yet.
+func drawProtected(b *lineBatch, tanks []game.TankView) {
+	for i := range tanks {
+		tv := &tanks[i]
+		if !tv.Protected || !geom.FiniteVec(tv.Position) {
+			continue
+		}
+		ring(b, tv.Position.Add(mgl64.Vec3{0, 0.8, 0}), protectRadius, protectColor)
+		ring(b, tv.Position.Add(mgl64.Vec3{0, 1.6, 0}), protectRadius, protectColor)
+	}
+}
+
+// protectRadius is the radius of the rings around a tank under spawn protection, m:
+// clear of the hull (6.9 m long) whatever its heading.
+const protectRadius = 4.5
 
 // ring draws a flat circle of radius r around p.
 func ring(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
@@ -607,11 +633,7 @@ func combatScoreRows(snap *game.Snapshot) [][]string {
 			name += " (you)"
 			mine = len(rows)
 		}
-		team := "-"
-		if s.Team != 0 {
-			team = fmt.Sprint(s.Team)
-		}
-		rows = append(rows, []string{name, team, fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths)})
+		rows = append(rows, []string{name, teamLabel(s.Team), fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths)})
 	}
 	for i := range snap.Tanks { // shown, not refereed: no score
 		if t := &snap.Tanks[i]; t.DIS() {

@@ -65,9 +65,12 @@ func (f *feed) setScale(sc float32) {
 	f.chat.SetFontSize(feedFontSize * float64(sc))
 }
 
-// noticeColor is the text colour of a notice of kind k.
-func noticeColor(k game.NoticeKind) math32.Color {
-	switch k {
+// noticeColor is the text colour of notice n: by its kind, and the team's colour for
+// the team the player was put on.
+func noticeColor(n *game.Notice) math32.Color {
+	switch n.Kind {
+	case game.NoticeTeam:
+		return teamColor(n.Team)
 	case game.NoticeJoin:
 		return math32.Color{R: 0.6, G: 1, B: 0.6}
 	case game.NoticeLeave, game.NoticeTimeout:
@@ -98,7 +101,7 @@ func (f *feed) update(snap *game.Snapshot) {
 		a = float32(int(a*4+0.999)) / 4 // four steps, so fading redraws a line four times
 		if k != f.shown[i] || a != f.alpha[i] {
 			f.shown[i], f.alpha[i] = k, a
-			c := noticeColor(n.Kind)
+			c := noticeColor(n)
 			l.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
 			l.SetBgColor4(ptr(backdrop(0.7 * a)))
 			l.SetText(n.String())

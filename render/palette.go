@@ -49,6 +49,8 @@ var (
 	smokeColor     = math32.Color{R: 0.22, G: 0.22, B: 0.22}
 	hitSparkColor  = math32.Color{R: 1, G: 0.65, B: 0.2}
 	shellHeadColor = math32.Color{R: 1, G: 0.95, B: 0.6}
+	// protectColor rings a tank under spawn protection.
+	protectColor = math32.Color{R: 0.75, G: 0.95, B: 1}
 )
 
 // Menu colours.

@@ -110,10 +110,7 @@ func resultsRows(scores []combat.Score, self string) (rows [][]string, mine int)
 	rows = [][]string{{"player", "team", "kills", "deaths", "hits", "accuracy"}, {"", "", "", "", "", ""}}
 	mine = -1
 	for _, s := range scores {
-		name, team := s.Name, "-"
-		if s.Team != 0 {
-			team = fmt.Sprint(s.Team)
-		}
+		name, team := s.Name, teamLabel(s.Team)
 		if s.Name == self && mine < 0 {
 			name += " (you)"
 			mine = len(rows)

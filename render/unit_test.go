@@ -696,3 +696,28 @@ func TestDISEntitiesApart(t *testing.T) {
 		t.Errorf("combat scoreboard %q, want the circler last on team DIS, unscored", rows)
 	}
 }
+
+// TestProtectedRinged: a tank under spawn protection gets two rings, one without it
+// none.
+func TestProtectedRinged(t *testing.T) {
+	b := &lineBatch{}
+	drawProtected(b, []game.TankView{{ID: 1, Protected: true}, {ID: 2, Position: mgl64.Vec3{20, 0, 0}}})
+	const perRing, rings, floats = 16, 2, 12 // segments, rings, floats per segment
+	if got := len(b.buf) / floats; got != perRing*rings {
+		t.Errorf("%d segments drawn for one protected tank and one not, want %d", got, perRing*rings)
+	}
+}
+
+// TestTeamLabels: the scoreboard, the results and the clock name teams by colour.
+func TestTeamLabels(t *testing.T) {
+	if got := teamLabel(0); got != "-" {
+		t.Errorf("teamLabel(0) = %q, want -", got)
+	}
+	if got := teamLabel(2); got != "Yellow" {
+		t.Errorf("teamLabel(2) = %q, want Yellow", got)
+	}
+	cv := &game.CombatView{Remaining: math.Inf(1), Scores: []combat.Score{{Name: "a", Team: 1, Kills: 3}, {Name: "b", Team: 2, Kills: 1}}}
+	if got, want := matchClock(cv), "Blue: 3   Yellow: 1"; got != want {
+		t.Errorf("matchClock = %q, want %q", got, want)
+	}
+}

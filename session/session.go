@@ -647,6 +647,8 @@ func hostNetConfig(addr, pass, name string, mp *terrain.Map, limits net.Limits, 
 	if err != nil {
 		return net.HostConfig{}, nil, err
 	}
+	// A player who asks for no team (a joiner's default) plays on the smaller one.
+	ref.AssignTeams()
 	if limits.RespawnInterval == 0 {
 		// An honest tank respawns at most once per wreck time: the host paces remote
 		// players' spawns by the rules it referees.

@@ -64,6 +64,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 		difficulty = fs.String("difficulty", "normal", "-duel, -novice: the bots' skill: easy, normal or hard")
 		novice     = fs.Bool("novice", false, "measure a newcomer's practice match: a scripted novice (0.4 s reactions, a few degrees off, poor lead, turret at key speed) plays the practice headless in simulated time (-difficulty -bots -duration, 30m unless given, -seed -runs -json)")
 		bots       = fs.Int("bots", 0, fmt.Sprintf("-novice: bots in the practice (0: %d)", session.DefaultPracticeBots))
+		hosted     = fs.Bool("hosted", false, "-novice: a hosted match instead of the practice: the novice joins mid-round asking for no team, as a player joining a tankhost does")
 	)
 	o, err := parseLabOptions(fs, args)
 	lf := labFlags{Options: o}
@@ -78,7 +79,7 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 		if *bots < 0 || *bots > game.MaxBots {
 			return lf, cli.Usagef("bots", "%d: give 0 to %d", *bots, game.MaxBots)
 		}
-		no := lab.NoviceOptions{Difficulty: d, Bots: *bots, Seed: o.Seed, Runs: o.Runs, JSON: o.JSON}
+		no := lab.NoviceOptions{Difficulty: d, Bots: *bots, Seed: o.Seed, Runs: o.Runs, JSON: o.JSON, Hosted: *hosted}
 		if cli.Set(fs)["duration"] {
 			no.Duration = units.Duration(o.Duration)
 		}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"log/slog"
 	stdnet "net"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // checkFindable checks -lan and -list.
@@ -35,7 +38,8 @@ func findable(f flags, sdk *agones.SDK, log *slog.Logger) (publish func(*net.Hos
 	)
 	publish = func(h *net.Host) {
 		ifaces, _ := f.find.Interfaces("lan", f.serve.Addr) // checked at parse time
-		info := cli.HostInfo{Name: "tankhost", Passphrase: f.serve.Passphrase != "", Capacity: f.defences.Limits().MaxPlayers,
+		hostname, _ := os.Hostname()
+		info := cli.HostInfo{Name: matchName(f.name, hostname, h.Addr().(*stdnet.UDPAddr).Port), Passphrase: f.serve.Passphrase != "", Capacity: f.defences.Limits().MaxPlayers,
 			Fleet: sdk != nil}
 		if sdk != nil {
 			info.PublicAddr = func(ctx context.Context) (string, error) {
@@ -62,4 +66,24 @@ func findable(f flags, sdk *agones.SDK, log *slog.Logger) (publish func(*net.Hos
 			s()
 		}
 	}
+}
+
+// matchName is the name a host announces its match by: name (-name) when given,
+// otherwise the first label of the machine's host name and the port, as
+// "mybox:7777", so that the hosts of one machine read apart; the host name is cut
+// to fit wire.MaxNameLen, and "tankhost" stands in for one that is empty or not
+// printable.
+func matchName(name, hostname string, port int) string {
+	if name != "" {
+		return name
+	}
+	p := ":" + strconv.Itoa(port)
+	host, _, _ := strings.Cut(hostname, ".")
+	if len(host) > wire.MaxNameLen-len(p) {
+		host = host[:wire.MaxNameLen-len(p)]
+	}
+	if n := host + p; host != "" && wire.CheckName(n) == nil {
+		return n
+	}
+	return "tankhost" + p
 }

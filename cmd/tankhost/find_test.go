@@ -85,3 +85,25 @@ func TestListRegistration(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestMatchName: a host names its match by -name, or by the machine's host name and
+// its port, so that two hosts of one machine read apart in the lists.
+func TestMatchName(t *testing.T) {
+	for _, c := range []struct {
+		name, hostname string
+		port           int
+		want           string
+	}{
+		{"", "mybox", 7777, "mybox:7777"},
+		{"", "mybox", 7778, "mybox:7778"},
+		{"", "mybox.example.org", 7777, "mybox:7777"},
+		{"", strings.Repeat("a", 40), 7777, strings.Repeat("a", 27) + ":7777"},
+		{"", "", 7777, "tankhost:7777"},
+		{"", "bad\x00host", 7777, "tankhost:7777"},
+		{"arena", "mybox", 7777, "arena"},
+	} {
+		if got := matchName(c.name, c.hostname, c.port); got != c.want {
+			t.Errorf("matchName(%q, %q, %d) = %q, want %q", c.name, c.hostname, c.port, got, c.want)
+		}
+	}
+}

@@ -64,6 +64,7 @@ import (
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/session"
 )
 
@@ -104,6 +105,7 @@ type flags struct {
 	mapsDir      string // -maps
 	find         *cli.Findable
 	lists        string // -list URL[,URL…]
+	name         string // -name: the match's name in the lists; "": matchName's
 	defences     net.DefenceFlags
 	identity     *cli.Identity
 	dis          disFlags
@@ -138,6 +140,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.BoolVar(&f.selfAllocate, "self-allocate", false, "with -agones: mark the server Allocated when the first player joins (for fleets no allocator hands out)")
 	fs.DurationVar(&f.healthEvery, "agones-health", DefaultHealthEvery, "with -agones: health ping `period`; the GameServer's health.periodSeconds must not be shorter")
 	f.find = cli.FindableFlags(fs, "all", os.Getenv)
+	fs.StringVar(&f.name, "name", "", "the match's `name` in the Join menu and the lists, up to 32 bytes (default: this machine's host name and the port, as mybox:7777)")
 	fs.StringVar(&f.lists, "list", "", "register the match with list servers at `URL[,URL…]` (tanklist), renewing until the host stops")
 	f.defences.Register(fs)
 	f.identity = cli.IdentityFlags(fs)
@@ -193,6 +196,11 @@ func checkFlags(f flags) error {
 		return cli.Usagef("agones-health", "%v: give a positive period", f.healthEvery)
 	case f.selfAllocate && !f.agones:
 		return cli.Usagef("self-allocate", "needs -agones")
+	}
+	if f.name != "" {
+		if err := wire.CheckName(f.name); err != nil {
+			return cli.Usagef("name", "%q: give up to %d bytes of printable text", f.name, wire.MaxNameLen)
+		}
 	}
 	if err := cli.ListenAddr("listen", cfg.Addr); err != nil {
 		return err

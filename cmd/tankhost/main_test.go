@@ -165,6 +165,7 @@ func TestBadInput(t *testing.T) {
 			"tankhost: -listen " + busy.LocalAddr().String() + ": that UDP port is already in use"},
 		{[]string{"-log-level", "loud"}, `tankhost: invalid value "loud" for flag -log-level`},
 		{[]string{"-self-allocate"}, "tankhost: -self-allocate needs -agones"},
+		{[]string{"-name", strings.Repeat("n", 33)}, `tankhost: -name "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn": give up to 32 bytes of printable text`},
 		{[]string{"-rounds", "-1"}, "tankhost: -rounds -1: give 0 (play on) or more"},
 		{[]string{"-round-time", "-1s"}, "tankhost: -round-time -1s: give 0 (the default) or a positive duration"},
 		{[]string{"-metrics", "9100"}, `tankhost: -metrics "9100": give [HOST]:PORT`},

@@ -189,6 +189,8 @@ func TestPublicListRefusesPrivate(t *testing.T) {
 		reg := lobby.Registration{Entry: lobby.Entry{Addr: a}}
 		if _, err := s.listAddr(reg, mustAddr("203.0.113.9")); err == nil {
 			t.Errorf("%s accepted by a public list", a)
+		} else if !strings.Contains(err.Error(), "-allow-private") {
+			t.Errorf("%s refused with %q, which does not name -allow-private", a, err)
 		}
 	}
 	if got, err := s.listAddr(lobby.Registration{Port: 7777}, mustAddr("8.8.4.4")); err != nil || got != "8.8.4.4:7777" {

@@ -118,8 +118,15 @@ func listMatches(ctx context.Context, c config, stdout, stderr io.Writer) error 
 		lists = loadSettings(stderr).Lists // the lists the menu remembers
 	}
 	urls, err := cli.ListURLs("lists", lists)
-	if lists != "" && err != nil {
+	switch {
+	case lists != "" && err != nil:
 		fmt.Fprintln(stderr, "tanks: the remembered list servers:", err)
+	case c.listsSet:
+		// -lists is remembered, as the menu's List servers row is: the next -list and
+		// the Join menu read them too.
+		s := loadSettings(stderr)
+		s.Lists = lists
+		saveSettings(s, stderr)
 	}
 	for _, u := range urls {
 		wg.Add(1)

@@ -43,7 +43,9 @@ func TestListFindsHost(t *testing.T) {
 	if line == "" {
 		t.Fatalf("tanks -list printed no line ending %q:\n%s", want, out)
 	}
-	for _, w := range []string{"tankhost", "map dunes", "players 0/", "passphrase", "via lan"} {
+	// tankhost names its match by the machine and the port; its address follows.
+	port := m[1][strings.LastIndex(m[1], ":"):]
+	for _, w := range []string{port + "  " + m[1] + "  map dunes", "players 0/", "passphrase", "via lan"} {
 		if !strings.Contains(line, w) {
 			t.Errorf("line %q lacks %q", line, w)
 		}
@@ -69,18 +71,19 @@ func TestFindThroughTanklistAndJoin(t *testing.T) {
 		"-identity", filepath.Join(dir, "identity.pem"))
 	m := host.waitLine(t, listenRE, 30*time.Second)
 	host.waitLine(t, regexp.MustCompile(`msg=listed`), 30*time.Second)
-	out, _ := runOut(t, "/", tanks, "-list", "-lan", "off", "-lists", listURL)
-	join := regexp.MustCompile(`tanks -join (\S+)`).FindStringSubmatch(out)
-	if join == nil || join[1] != m[1]+"#"+m[2] || !strings.Contains(out, "via "+strings.TrimSuffix(strings.Split(listURL, "#")[0], "/")) {
-		t.Fatalf("tanks -list -lists printed %q, want the host %s#%s via the list", out, m[1], m[2])
-	}
-	// The list servers the settings remember (the menu's, or an earlier -lists) serve
-	// -list without -lists.
 	cfg := t.TempDir()
-	set := client.DefaultSettings()
-	set.Lists = listURL
-	if err := set.Save(filepath.Join(cfg, "treadline", "settings.json")); err != nil {
-		t.Fatal(err)
+	listed := exec.Command(tanks, "-list", "-lan", "off", "-lists", listURL)
+	listed.Dir, listed.Env = "/", append(os.Environ(), "XDG_CONFIG_HOME="+cfg)
+	b, err := listed.Output()
+	out := string(b)
+	join := regexp.MustCompile(`tanks -join (\S+)`).FindStringSubmatch(out)
+	if err != nil || join == nil || join[1] != m[1]+"#"+m[2] || !strings.Contains(out, "via "+strings.TrimSuffix(strings.Split(listURL, "#")[0], "/")) {
+		t.Fatalf("tanks -list -lists printed %q (%v), want the host %s#%s via the list", out, err, m[1], m[2])
+	}
+	// -lists is remembered in the settings, and the list servers the settings
+	// remember serve -list without -lists.
+	if set, err := client.LoadSettings(filepath.Join(cfg, "treadline", "settings.json")); err != nil || set.Lists != listURL {
+		t.Errorf("after tanks -list -lists, the settings remember lists %q (%v), want %q", set.Lists, err, listURL)
 	}
 	cmd := exec.Command(tanks, "-list", "-lan", "off")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+cfg)
@@ -105,7 +108,8 @@ func TestListFindsTanksHost(t *testing.T) {
 	start(t, tanks, "-bots", "1", "-name", "practising", "-screenshot", filepath.Join(dir, "p.png"),
 		"-duration", "20s", "-size", "320x200")
 	out, _ := runOut(t, "/", tanks, "-list")
-	if !strings.Contains(out, "hosty  map valley  players 1/32") || !strings.Contains(out, "tanks -join "+m[1]) {
+	addr, _, _ := strings.Cut(m[1], "#")
+	if !strings.Contains(out, "hosty  "+addr+"  map valley  players 1/32") || !strings.Contains(out, "tanks -join "+m[1]) {
 		t.Errorf("tanks -list printed %q, want hosty's match joined with %s", out, m[1])
 	}
 	if strings.Contains(out, "practis") {
