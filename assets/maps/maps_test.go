@@ -82,10 +82,10 @@ func TestLoadMissing(t *testing.T) {
 		lib  Library
 		want string
 	}{
-		{Library{}, `load map "atlantis": no such map in the built-in maps (the maps there: dunes, valley)`},
-		{Library{Dirs: []string{""}}, `load map "atlantis": no such map in the built-in maps (the maps there: dunes, valley)`},
-		{Library{Dirs: []string{dir}}, fmt.Sprintf(`load map "atlantis": no such map in %q or the built-in maps (the maps there: dunes, valley)`, dir)},
-		{Library{Dirs: []string{dir, "/nonexistent"}}, fmt.Sprintf(`load map "atlantis": no such map in %q, "/nonexistent" or the built-in maps (the maps there: dunes, valley)`, dir)},
+		{Library{}, `load map "atlantis": no such map in the built-in maps (the maps there: dunes, expanse, valley)`},
+		{Library{Dirs: []string{""}}, `load map "atlantis": no such map in the built-in maps (the maps there: dunes, expanse, valley)`},
+		{Library{Dirs: []string{dir}}, fmt.Sprintf(`load map "atlantis": no such map in %q or the built-in maps (the maps there: dunes, expanse, valley)`, dir)},
+		{Library{Dirs: []string{dir, "/nonexistent"}}, fmt.Sprintf(`load map "atlantis": no such map in %q, "/nonexistent" or the built-in maps (the maps there: dunes, expanse, valley)`, dir)},
 	} {
 		_, err := c.lib.Load("atlantis")
 		if !errors.Is(err, ErrNoMap) || err.Error() != c.want {

@@ -93,8 +93,10 @@ func TestRigDelivery(t *testing.T) {
 
 func TestRigLossJitterAndOrder(t *testing.T) {
 	const n = 2000
+	// 100 updates a second of one tank, past the uplink a player's publisher needs:
+	// the test is of the link's loss, jitter and order, not of the host's rate limit.
 	rig := newRig(t, Config{Link: impair.Link{Latency: 70 * time.Millisecond, Jitter: 20 * time.Millisecond,
-		Loss: 0.1, Reorder: 0.05}, Seed: 3})
+		Loss: 0.1, Reorder: 0.05}, Seed: 3, Limits: net.Limits{UpdateRate: 200, UpdateBurst: 200}})
 	a, b := join(t, rig), join(t, rig)
 	id, _ := a.Spawn("a", 1, deadreckon.NewState(mgl64.Vec3{}))
 	var evs []net.Event
