@@ -60,7 +60,7 @@ func TestKillCamShot(t *testing.T) {
 func TestDeathKillCam(t *testing.T) {
 	v := needViewer(t)
 	mp := testMap(t)
-	live, err := recordtest.Practice(recordtest.Config{Map: mp, Bots: 7, Seconds: 40, Seed: 1, Dir: t.TempDir(),
+	live, err := recordtest.Practice(recordtest.Config{Map: mp, Bots: 7, Seconds: 120, Seed: 1, Dir: t.TempDir(),
 		Camera: mgl64.Vec3{0, 40, 0}, Ring: KillCamMemory, UntilDeath: true,
 		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
 	if err != nil {

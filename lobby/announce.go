@@ -233,10 +233,11 @@ type zone struct {
 	cache map[dns.Question]cached
 }
 
-// cached is the answer to a question as built at a time.
+// cached is the answer to a question as built at a time from an entry.
 type cached struct {
 	rrs []dns.RR
 	at  time.Time
+	e   Entry
 }
 
 // answer returns the packed answer to the query msg from src, or nil for none.
@@ -276,23 +277,25 @@ func (z *zone) answer(msg []byte, from netip.AddrPort) []byte {
 }
 
 // records answers q from the cache, building the answer afresh once cacheFor has
-// passed.
+// passed or the match's entry has changed (a player joined): reading the entry is
+// cheap, building and checking the records is what a flood must not repeat.
 func (z *zone) records(q dns.Question) []dns.RR {
 	q.Name, q.Qclass = strings.ToLower(q.Name), q.Qclass&^(1<<15)
 	now := z.cfg.Now()
+	e := z.cfg.Status()
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	if c, ok := z.cache[q]; ok && now.Sub(c.at) < cacheFor && !now.Before(c.at) {
+	if c, ok := z.cache[q]; ok && c.e == e && now.Sub(c.at) < cacheFor && !now.Before(c.at) {
 		return c.rrs
 	}
 	var rrs []dns.RR
-	if e := z.cfg.Status(); e.Check() == nil { // nothing sound to announce yet
+	if e.Check() == nil { // nothing sound to announce yet
 		rrs = records(q, e, z.cfg.Port, z.ips)
 	}
 	if len(z.cache) >= 64 {
 		clear(z.cache) // questions are few; a flood of odd ones starts it afresh
 	}
-	z.cache[q] = cached{rrs: rrs, at: now}
+	z.cache[q] = cached{rrs: rrs, at: now, e: e}
 	return rrs
 }
 

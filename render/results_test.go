@@ -32,8 +32,8 @@ func TestResultsRows(t *testing.T) {
 	if mine != 3 || !strings.HasSuffix(rows[3][0], "(you)") {
 		t.Errorf("own line at %d: %q, want row 3 marked (you)", mine, rows[mine][0])
 	}
-	if got := strings.Join(rows[2], " "); got != "ada 1 3 1 4 50%" {
-		t.Errorf("best line %q, want ada 1 3 1 4 50%%", got)
+	if got := strings.Join(rows[2], " "); got != "ada Blue 3 1 4 50%" {
+		t.Errorf("best line %q, want ada Blue 3 1 4 50%%", got)
 	}
 	if rows[3][5] != "-" {
 		t.Errorf("accuracy without shots %q, want -", rows[3][5])

@@ -353,7 +353,7 @@ func TestSixteenTanksPerMinute(t *testing.T) {
 // the last ten seconds of the player's view in memory as a live match does.
 func deathMatch(t *testing.T) *recordtest.Live {
 	t.Helper()
-	live, err := recordtest.Practice(recordtest.Config{Map: testMap, Bots: 7, Seconds: 40, Seed: 1, Dir: t.TempDir(),
+	live, err := recordtest.Practice(recordtest.Config{Map: testMap, Bots: 7, Seconds: 60, Seed: 3, Dir: t.TempDir(),
 		Camera: camera, Ring: 10 * time.Second, UntilDeath: true,
 		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
 	if err != nil {
