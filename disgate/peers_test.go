@@ -1,8 +1,6 @@
 package disgate
 
 import (
-	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/disgate/distest"
 	"github.com/treadline/treadline/net/dis"
 )
 
@@ -51,40 +50,6 @@ func capture(t *testing.T, version uint8) ([][]byte, int) {
 	return out, port
 }
 
-// writePcap writes datagrams to port as a pcap file of raw IPv4 packets
-// (LINKTYPE_RAW) from 127.0.0.1:40000 to 127.0.0.1:port.
-func writePcap(t *testing.T, path string, port int, dgrams [][]byte) {
-	t.Helper()
-	var b bytes.Buffer
-	le := binary.LittleEndian
-	for _, v := range []uint32{0xa1b2c3d4, 2 | 4<<16, 0, 0, 65535, 101} {
-		_ = binary.Write(&b, le, v)
-	}
-	for i, d := range dgrams {
-		n := 28 + len(d)
-		_ = binary.Write(&b, le, []uint32{uint32(1000 + i), 0, uint32(n), uint32(n)})
-		ip := []byte{0x45, 0, byte(n >> 8), byte(n), 0, 0, 0x40, 0, 64, 17, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1}
-		var sum uint32
-		for j := 0; j < 20; j += 2 {
-			sum += uint32(ip[j])<<8 | uint32(ip[j+1])
-		}
-		for sum > 0xffff {
-			sum = sum&0xffff + sum>>16
-		}
-		binary.BigEndian.PutUint16(ip[10:], ^uint16(sum))
-		b.Write(ip)
-		udp := make([]byte, 8)
-		binary.BigEndian.PutUint16(udp, 40000)
-		binary.BigEndian.PutUint16(udp[2:], uint16(port))
-		binary.BigEndian.PutUint16(udp[4:], uint16(8+len(d)))
-		b.Write(udp)
-		b.Write(d)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestTsharkDecodesPDUs: Wireshark's DIS dissector reads the gateway's Entity State
 // and Remove Entity PDUs as they are meant: type, ids, marking and location.
 func TestTsharkDecodesPDUs(t *testing.T) {
@@ -94,7 +59,9 @@ func TestTsharkDecodesPDUs(t *testing.T) {
 	}
 	dgrams, port := capture(t, dis.Version7)
 	pcap := filepath.Join(t.TempDir(), "dis.pcap")
-	writePcap(t, pcap, port, dgrams)
+	if err := os.WriteFile(pcap, distest.Pcap(port, dgrams), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := exec.Command(tshark, "-r", pcap, "-V", "-d", fmt.Sprintf("udp.port==%d,dis", port)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tshark: %v\n%s", err, out)
@@ -131,40 +98,10 @@ func TestTsharkDecodesPDUs(t *testing.T) {
 	}
 }
 
-// openDIS returns a directory with npm's open-dis installed (in the user's cache,
-// installed there on first use), or skips.
-func openDIS(t *testing.T) (node, dir string) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed: the PDUs not checked against Open-DIS")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir = filepath.Join(cache, "treadline", "open-dis")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "open-dis")); err == nil {
-		return node, dir
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm not installed: the PDUs not checked against Open-DIS")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "open-dis@1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("npm install open-dis failed (offline?): %v\n%s", err, out)
-	}
-	return node, dir
-}
-
 // TestOpenDISDecodes: Open-DIS (JavaScript, 1278.1a-1998) reads a version 6 Entity
 // State PDU of the gateway as the gateway meant it.
 func TestOpenDISDecodes(t *testing.T) {
-	node, dir := openDIS(t)
+	node, dir := distest.OpenDIS(t)
 	dgrams, _ := capture(t, dis.Version6)
 	bin := filepath.Join(t.TempDir(), "es.bin")
 	if err := os.WriteFile(bin, dgrams[0], 0o644); err != nil {
@@ -216,7 +153,7 @@ console.log(JSON.stringify({type: p.pduType, site: p.entityID.site, app: p.entit
 // TestOpenDISCircler: an entity Open-DIS sends, circling 20 m round the map's
 // origin, is kept by the gateway under its marking, on its circle.
 func TestOpenDISCircler(t *testing.T) {
-	node, dir := openDIS(t)
+	node, dir := distest.OpenDIS(t)
 	g, err := New(Config{Addr: fmt.Sprintf("127.0.0.1:%d", freePort(t))})
 	if err != nil {
 		t.Fatal(err)

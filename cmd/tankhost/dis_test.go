@@ -17,6 +17,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/disgate"
+	"github.com/treadline/treadline/disgate/distest"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/dis"
@@ -175,35 +176,6 @@ func scrape(t *testing.T, addr string) string {
 	return string(body)
 }
 
-// openDISDir returns a directory whose node_modules holds npm's open-dis (in the
-// user's cache, installed there on first use), or skips.
-func openDISDir(t *testing.T) (node, dir string) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed: no Open-DIS entity sent into a match")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir = filepath.Join(cache, "treadline", "open-dis")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "open-dis")); err == nil {
-		return node, dir
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm not installed: no Open-DIS entity sent into a match")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "open-dis@1").CombinedOutput(); err != nil {
-		t.Skipf("npm install open-dis failed (offline?): %v\n%s", err, out)
-	}
-	return node, dir
-}
-
 // openDISCircler is a node script that sends, with Open-DIS, an entity "circler"
 // (site 42, application 43, force 2) circling 20 m round the world origin at the
 // default origin, ten PDUs a second for the seconds given, to 127.0.0.1 at the port
@@ -248,7 +220,7 @@ send();
 // TestOpenDISCirclerInMatch: an entity Open-DIS sends to tankhost -dis circles in
 // the match a player joins, named by its marking, on its circle.
 func TestOpenDISCirclerInMatch(t *testing.T) {
-	node, dir := openDISDir(t)
+	node, dir := distest.OpenDIS(t)
 	port := freeDISPort(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

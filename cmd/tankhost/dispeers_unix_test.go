@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	stdnet "net"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/disgate/distest"
 	"github.com/treadline/treadline/net/dis"
 	"golang.org/x/net/ipv4"
 )
@@ -55,37 +55,6 @@ func multicastSink(t *testing.T, group *stdnet.UDPAddr) *stdnet.UDPConn {
 		t.Skip("no interface joins a multicast group here")
 	}
 	return conn
-}
-
-// pcapOf returns datagrams to port as a pcap file of raw IPv4 packets
-// (LINKTYPE_RAW) from 127.0.0.1:40000 to 127.0.0.1:port.
-func pcapOf(port int, dgrams [][]byte) []byte {
-	var b bytes.Buffer
-	le := binary.LittleEndian
-	for _, v := range []uint32{0xa1b2c3d4, 2 | 4<<16, 0, 0, 65535, 101} {
-		_ = binary.Write(&b, le, v)
-	}
-	for i, d := range dgrams {
-		n := 28 + len(d)
-		_ = binary.Write(&b, le, []uint32{uint32(1000 + i), 0, uint32(n), uint32(n)})
-		ip := []byte{0x45, 0, byte(n >> 8), byte(n), 0, 0, 0x40, 0, 64, 17, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1}
-		var sum uint32
-		for j := 0; j < 20; j += 2 {
-			sum += uint32(ip[j])<<8 | uint32(ip[j+1])
-		}
-		for sum > 0xffff {
-			sum = sum&0xffff + sum>>16
-		}
-		binary.BigEndian.PutUint16(ip[10:], ^uint16(sum))
-		b.Write(ip)
-		udp := make([]byte, 8)
-		binary.BigEndian.PutUint16(udp, 40000)
-		binary.BigEndian.PutUint16(udp[2:], uint16(port))
-		binary.BigEndian.PutUint16(udp[4:], uint16(8+len(d)))
-		b.Write(udp)
-		b.Write(d)
-	}
-	return b.Bytes()
 }
 
 // pdu is one Entity State PDU as a peer decoded it: entity number, timestamp
@@ -125,7 +94,7 @@ func TestDISMatchCheckedByPeers(t *testing.T) {
 	if err != nil {
 		t.Skip("tshark not installed: the match's PDUs not checked against Wireshark")
 	}
-	node, dir := openDISDir(t)
+	node, dir := distest.OpenDIS(t)
 	port := freeDISPort(t)
 	group := &stdnet.UDPAddr{IP: stdnet.IPv4(239, 255, 86, byte(1+time.Now().Nanosecond()%200)), Port: port}
 	sink := multicastSink(t, group)
@@ -158,7 +127,7 @@ func TestDISMatchCheckedByPeers(t *testing.T) {
 
 	// Wireshark.
 	pcap := filepath.Join(t.TempDir(), "match.pcap")
-	if err := os.WriteFile(pcap, pcapOf(port, dgrams), 0o644); err != nil {
+	if err := os.WriteFile(pcap, distest.Pcap(port, dgrams), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fields := []string{"dis.pdu_type", "dis.entity_id_site", "dis.entity_id_application", "dis.entity_id_entity", "dis.force_id",
