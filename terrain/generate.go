@@ -74,34 +74,10 @@ type field interface {
 // pure function of cfg (on a given architecture: Go may fuse floating-point
 // multiply-adds on some, such as arm64).
 func Generate(cfg GenerateConfig) (*Map, error) {
-	if cfg.Size == 0 {
-		cfg.Size = DefaultSize
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
 	}
-	if cfg.Samples == 0 {
-		cfg.Samples = DefaultSamples
-	}
-	if cfg.Name == "" {
-		cfg.Name = cfg.Style.String()
-	}
-	if cfg.ChunkCells == 0 {
-		cfg.ChunkCells = DefaultChunkCells
-	}
-	if cfg.Pads == 0 {
-		cfg.Pads = DefaultPads
-	}
-	if cfg.Pads < DefaultPads || cfg.Pads > MaxPads {
-		return nil, fmt.Errorf("generate: %w: %d spawn pads, want %d…%d", ErrInvalidMap, cfg.Pads, DefaultPads, MaxPads)
-	}
-	if !(cfg.Size > 0) || cfg.Size > MaxSize {
-		return nil, fmt.Errorf("generate: %w: size %g m, want 0 < size ≤ %g", ErrInvalidMap, cfg.Size, MaxSize)
-	}
-	if cfg.Samples < MinGenerateSamples || cfg.Samples > MaxSamples {
-		return nil, fmt.Errorf("generate: %w: %d samples, want %d…%d", ErrInvalidMap, cfg.Samples, MinGenerateSamples, MaxSamples)
-	}
-	if cfg.ChunkCells < 1 {
-		return nil, fmt.Errorf("generate: %w: chunk of %d cells", ErrInvalidMap, cfg.ChunkCells)
-	}
-
 	var g field
 	switch cfg.Style {
 	case StyleValley:
@@ -112,28 +88,8 @@ func Generate(cfg GenerateConfig) (*Map, error) {
 		return nil, fmt.Errorf("generate: %w: style %d", ErrInvalidMap, cfg.Style)
 	}
 	n := cfg.Samples
-	heights := make([]float64, n*n)
 	half := cfg.Size / 2
-	cell := cfg.Size / float64(n-1)
-	for j := 0; j < n; j++ {
-		z := -half + float64(j)*cell
-		for i := 0; i < n; i++ {
-			x := -half + float64(i)*cell
-			heights[j*n+i] = g.height(x, z)
-		}
-	}
-
-	// Quantize to the 16-bit range the PNG stores.
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, h := range heights {
-		lo, hi = math.Min(lo, h), math.Max(hi, h)
-	}
-	base := math.Floor(lo) - 1
-	scale := math.Ceil(hi-base) + 1
-	raw := make([]uint16, len(heights))
-	for k, h := range heights {
-		raw[k] = uint16(math.Round((h - base) / scale * 65535))
-	}
+	raw, base, scale := quantize(sample(g, n, cfg.Size))
 	l := layout{
 		name: cfg.Name, nx: n, nz: n,
 		minX: -half, minZ: -half, maxX: half, maxZ: half,
@@ -153,6 +109,69 @@ func Generate(cfg GenerateConfig) (*Map, error) {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	return m, nil
+}
+
+// withDefaults returns cfg with its zero fields set to the defaults, or an error
+// wrapping ErrInvalidMap when a field is out of range.
+func (cfg GenerateConfig) withDefaults() (GenerateConfig, error) {
+	if cfg.Size == 0 {
+		cfg.Size = DefaultSize
+	}
+	if cfg.Samples == 0 {
+		cfg.Samples = DefaultSamples
+	}
+	if cfg.Name == "" {
+		cfg.Name = cfg.Style.String()
+	}
+	if cfg.ChunkCells == 0 {
+		cfg.ChunkCells = DefaultChunkCells
+	}
+	if cfg.Pads == 0 {
+		cfg.Pads = DefaultPads
+	}
+	switch {
+	case cfg.Pads < DefaultPads || cfg.Pads > MaxPads:
+		return cfg, fmt.Errorf("%w: %d spawn pads, want %d…%d", ErrInvalidMap, cfg.Pads, DefaultPads, MaxPads)
+	case !(cfg.Size > 0) || cfg.Size > MaxSize:
+		return cfg, fmt.Errorf("%w: size %g m, want 0 < size ≤ %g", ErrInvalidMap, cfg.Size, MaxSize)
+	case cfg.Samples < MinGenerateSamples || cfg.Samples > MaxSamples:
+		return cfg, fmt.Errorf("%w: %d samples, want %d…%d", ErrInvalidMap, cfg.Samples, MinGenerateSamples, MaxSamples)
+	case cfg.ChunkCells < 1:
+		return cfg, fmt.Errorf("%w: chunk of %d cells", ErrInvalidMap, cfg.ChunkCells)
+	}
+	return cfg, nil
+}
+
+// sample evaluates g on an n × n grid spanning size meters centred on the origin,
+// row by row from the north-west corner.
+func sample(g field, n int, size float64) []float64 {
+	heights := make([]float64, n*n)
+	half := size / 2
+	cell := size / float64(n-1)
+	for j := 0; j < n; j++ {
+		z := -half + float64(j)*cell
+		for i := 0; i < n; i++ {
+			x := -half + float64(i)*cell
+			heights[j*n+i] = g.height(x, z)
+		}
+	}
+	return heights
+}
+
+// quantize maps heights onto the 16-bit range the PNG stores, returning the raw
+// samples and the base and scale (m) that turn them back into heights.
+func quantize(heights []float64) (raw []uint16, base, scale float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, h := range heights {
+		lo, hi = math.Min(lo, h), math.Max(hi, h)
+	}
+	base = math.Floor(lo) - 1
+	scale = math.Ceil(hi-base) + 1
+	raw = make([]uint16, len(heights))
+	for k, h := range heights {
+		raw[k] = uint16(math.Round((h - base) / scale * 65535))
+	}
+	return raw, base, scale
 }
 
 // generator holds the seeded layout of one procedural map.
