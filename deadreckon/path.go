@@ -64,21 +64,21 @@ func validProgress(p Progress, l *Limits) error {
 	return nil
 }
 
-// projectProgress returns p's arc length and rate age seconds on, m and m/s: the
-// acceleration held for the acceleration horizon h and the rate reached held after
-// it, or, braking (the acceleration against the rate), on to rest and held there.
-// Past hold seconds (the actor's StaleAfter) the projection stops moving.
-func projectProgress(p *Progress, age, h, hold float64) (s, rate float64) {
+// projectProgress returns p's arc length and rate age seconds on, m and m/s: with
+// its acceleration held, since along a route a speed change is sustained (a tank
+// gathers way to its cruising speed over seconds) and its owner says when it ends;
+// braking (the acceleration against the rate) on to rest and held there. An owner
+// gone silent leaves its actor driving on along the route, as its plan says, until
+// the caller drops it as stale; age is capped at hold, the actor's time limit.
+func projectProgress(p *Progress, age, hold float64) (s, rate float64) {
 	age = math.Max(0, math.Min(age, hold))
 	if p.Rate*p.Accel < 0 {
 		stop := -p.Rate / p.Accel
 		if age >= stop {
 			return p.S + 0.5*p.Rate*stop, 0
 		}
-		return p.S + p.Rate*age + 0.5*p.Accel*age*age, p.Rate + p.Accel*age
 	}
-	ha := math.Min(age, h)
-	return p.S + p.Rate*age + p.Accel*(ha*age-0.5*ha*ha), p.Rate + p.Accel*ha
+	return p.S + p.Rate*age + 0.5*p.Accel*age*age, p.Rate + p.Accel*age
 }
 
 // routeState is an actor's route: what the owner published and how the display
@@ -97,10 +97,15 @@ type routeState struct {
 	q0       mgl64.Quat
 	// s and rate are the arc length and rate shown at the last Advance.
 	s, rate float64
+	// pending is a Progress that arrived (at pendingAt) before its route.
+	pending    Progress
+	pendingAt  float64
+	hasPending bool
 }
 
 // SetRoute installs the route the owner published under number id (replacing any
-// other); progress on it follows with ReceiveProgress. A nil r forgets the route.
+// other); progress on it follows with ReceiveProgress. The last Progress on it that
+// arrived before it is applied now, as arrived then. A nil r forgets the route.
 // The display goes on as it was until the next update: a Progress on the new route,
 // or a State.
 func (a *Actor) SetRoute(id uint16, r *Route) {
@@ -110,6 +115,10 @@ func (a *Actor) SetRoute(id uint16, r *Route) {
 		a.leaveRoute()
 	}
 	rs.r, rs.id = r, id
+	if rs.hasPending && r != nil && rs.pending.Route == id {
+		rs.hasPending = false
+		_ = a.ReceiveProgress(rs.pending, rs.pendingAt) // refused as it would have been on arrival
+	}
 }
 
 // Route returns the route installed by SetRoute and its number, or nil.
@@ -139,14 +148,22 @@ func (a *Actor) leaveRoute() {
 // ReceiveProgress takes a Progress that arrived at local time now: the actor is
 // then reckoned along its route, blending from what is displayed as for any update
 // (over ΔT, plus the latency when compensating it), and is clamped to the ground as
-// others are. It needs the algorithm Path and the route p names (SetRoute), else it
-// returns ErrNoRoute; an invalid progress (ErrInvalidState) or one older than the
+// others are. It needs the algorithm Path, else it returns ErrNoRoute; a progress on
+// a route not installed yet is held until SetRoute installs it. An invalid progress (ErrInvalidState) or one older than the
 // last update (ErrOutOfOrder) is refused. Each leaves the actor untouched.
 func (a *Actor) ReceiveProgress(p Progress, now float64) error {
 	a.ready()
 	rs := &a.c.route
-	if a.c.cfg.Algorithm != Path || rs.r == nil || p.Route != rs.id {
-		return fmt.Errorf("%w: route %d", ErrNoRoute, p.Route)
+	if a.c.cfg.Algorithm != Path {
+		return fmt.Errorf("%w: route %d, algorithm %v", ErrNoRoute, p.Route, a.c.cfg.Algorithm)
+	}
+	if rs.r == nil || p.Route != rs.id {
+		// The route may be on its way (it travels reliably, the progress does not):
+		// hold the newest progress on it until it comes.
+		if geom.Finite(p.Time, now) && (!rs.hasPending || p.Time >= rs.pending.Time) {
+			rs.pending, rs.pendingAt, rs.hasPending = p, now, true
+		}
+		return nil
 	}
 	if !geom.Finite(now) || math.Abs(now) > a.maxTime {
 		return fmt.Errorf("%w: arrival time %v", ErrInvalidState, now)
@@ -181,7 +198,7 @@ func (a *Actor) ReceiveProgress(p Progress, now float64) error {
 	p.Articulations = lk.Articulations
 	a.setLastKnown(lk, now, lead, 0, false)
 
-	sNew, rNew := projectProgress(&p, lead, a.hz.accel, a.c.cfg.StaleAfter())
+	sNew, rNew := projectProgress(&p, lead, a.maxTime)
 	wasOn := a.onRoute
 	rs.p, rs.lead, rs.on = p, lead, true
 	a.onRoute = true
@@ -228,7 +245,7 @@ func (a *Actor) setRouteBlendTime(gap float64) {
 func (a *Actor) reckonRoute() {
 	rs := &a.c.route
 	r := rs.r
-	s, rate := projectProgress(&rs.p, rs.lead+a.tt, a.hz.accel, a.c.cfg.StaleAfter())
+	s, rate := projectProgress(&rs.p, rs.lead+a.tt, a.maxTime)
 	w, dw := 0.0, 0.0 // 1 − S(T̂) and its time derivative
 	if a.blending && a.dtPos > minBlendTime && a.tt < a.dtPos {
 		u := a.tt / a.dtPos

@@ -17,6 +17,9 @@ const (
 	// MinInterval later: a lost one would leave receivers on the old motion until
 	// the error grew past the threshold, which the owner cannot see.
 	DefaultPathRepeatChange = 0.5
+	// DefaultPathAccelChange is the change of acceleration, m/s², that sends a
+	// Progress: a quarter of a gentle start's 2 m/s².
+	DefaultPathAccelChange = 0.5
 	// pathStartCopies is how many fresh copies follow a start from rest, a frame
 	// apart: as for a State, a start heard late is the error players see first.
 	pathStartCopies = 2
@@ -38,6 +41,11 @@ type PathPublisherConfig struct {
 	// Heartbeat is the longest time between two, s; if zero, the Publisher's
 	// Heartbeat (DefaultPublishHeartbeat).
 	Heartbeat float64
+	// AccelChange is the change of acceleration from the last Progress, m/s²,
+	// that sends one (after MinInterval): the onset and the end of a speed change,
+	// which the projection, holding the acceleration, would otherwise miss until
+	// the error passes Threshold; if zero, DefaultPathAccelChange; Off never.
+	AccelChange float64
 	// RepeatChange is the change of rate (m/s) or acceleration (m/s²) beyond which a
 	// Progress is repeated MinInterval later; if zero, DefaultPathRepeatChange; Off
 	// never repeats.
@@ -55,6 +63,9 @@ func (c PathPublisherConfig) withDefaults() PathPublisherConfig {
 	}
 	if c.Heartbeat == 0 {
 		c.Heartbeat = positiveOr(c.Publisher.Heartbeat, DefaultPublishHeartbeat)
+	}
+	if c.AccelChange == 0 {
+		c.AccelChange = DefaultPathAccelChange
 	}
 	if c.RepeatChange == 0 {
 		c.RepeatChange = DefaultPathRepeatChange
@@ -244,7 +255,11 @@ func (p *PathPublisher) due(prog *Progress, t float64) bool {
 	case t >= p.repeatAt:
 		return true
 	}
-	return since >= p.cfg.MinInterval && math.Abs(p.r.Diff(prog.S, shownS)) > p.cfg.Threshold
+	if since < p.cfg.MinInterval {
+		return false
+	}
+	return math.Abs(p.r.Diff(prog.S, shownS)) > p.cfg.Threshold ||
+		p.cfg.AccelChange > 0 && math.Abs(prog.Accel-p.last.Accel) > p.cfg.AccelChange
 }
 
 // send records prog as published at t: the publisher reckons it as receivers will, and

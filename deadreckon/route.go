@@ -45,6 +45,7 @@ type Route struct {
 	closed    bool
 	spline    bool
 
+	wayS []float64    // arc length at each waypoint
 	pts  []mgl64.Vec3 // the table: polyline vertices, or dense spline samples
 	tan  []mgl64.Vec3 // unit horizontal tangent at each sample
 	cum  []float64    // horizontal arc length at each sample, cum[0] = 0
@@ -83,7 +84,9 @@ func NewRoute(waypoints []mgl64.Vec3, closed, spline bool) (*Route, error) {
 	}
 	r := &Route{waypoints: append([]mgl64.Vec3(nil), waypoints...), closed: closed, spline: spline}
 	r.pts = append(r.pts, waypoints[0])
+	wayIdx := make([]int, n)
 	for i := 0; i < legs; i++ {
+		wayIdx[i] = len(r.pts) - 1
 		a, b := waypoints[i], waypoints[(i+1)%n]
 		if !spline {
 			r.pts = append(r.pts, b)
@@ -102,6 +105,13 @@ func NewRoute(waypoints []mgl64.Vec3, closed, spline bool) (*Route, error) {
 		r.cum[i] = r.cum[i-1] + math.Hypot(b[0]-a[0], b[2]-a[2])
 	}
 	r.size = r.cum[len(r.cum)-1]
+	if !closed {
+		wayIdx[n-1] = len(r.pts) - 1
+	}
+	r.wayS = make([]float64, n)
+	for i, k := range wayIdx {
+		r.wayS[i] = r.cum[k]
+	}
 	if !(r.size <= MaxRouteLength) {
 		return nil, fmt.Errorf("%w: %.0f m long (at most %.0f m)", ErrInvalidRoute, r.size, float64(MaxRouteLength))
 	}
@@ -198,6 +208,9 @@ func (r *Route) Spline() bool { return r.spline }
 
 // Waypoints returns a copy of the waypoints the route was built from, m.
 func (r *Route) Waypoints() []mgl64.Vec3 { return append([]mgl64.Vec3(nil), r.waypoints...) }
+
+// WaypointS returns the arc length at waypoint i, m.
+func (r *Route) WaypointS(i int) float64 { return r.wayS[i] }
 
 // Wrap returns arc length s on the route: modulo the length on a closed route,
 // clamped to [0, Length] on an open one, m.
