@@ -198,6 +198,9 @@ func (p *PathPublisher) Update(s PathSample) PathUpdate {
 	}
 	t := s.Time
 	prog := p.measure(s.S, t)
+	if !p.sent && !p.hasPrevVel {
+		return PathUpdate{} // the rate is not measured yet: two frames on the route
+	}
 	if p.self.HasState() {
 		p.self.Advance(t)
 	}
@@ -245,7 +248,7 @@ func (p *PathPublisher) due(prog *Progress, t float64) bool {
 	case p.copies > 0:
 		p.copies--
 		return true
-	case atRest && math.Abs(prog.Rate) > positiveOr(p.cfg.Publisher.StartSpeed, DefaultStartSpeed):
+	case atRest && (math.Abs(prog.Rate) > positiveOr(p.cfg.Publisher.StartSpeed, DefaultStartSpeed) || prog.Accel != 0):
 		p.copies = pathStartCopies
 		return true
 	case prog.Rate == 0 && prog.Accel == 0 && shownRate != 0 && !atRest:
