@@ -19,9 +19,10 @@ const (
 	routeFlags        = RouteClosed | RouteSpline
 )
 
-// MaxRouteWaypoints is the most waypoints a Route message carries: the library's
-// deadreckon.MaxRouteWaypoints.
-const MaxRouteWaypoints = deadreckon.MaxRouteWaypoints
+// MaxRouteWaypoints is the most waypoints a Route message carries, 84: as many as
+// fit one control frame (MaxFrameSize), fewer than deadreckon.MaxRouteWaypoints. A
+// longer route is published as several actors' routes would be: in legs.
+const MaxRouteWaypoints = (MaxFrameSize - routeHeadSize) / waypointSize
 
 // routeHeadSize is a Route message's size before its waypoints: header, actor u16,
 // route u16, flags u8, count u16.
@@ -33,7 +34,8 @@ const waypointSize = 12
 // Route publishes the route an actor follows (path-based dead reckoning, PROTOCOL.md
 // section 4): its owner sends it on the reliable stream once, and again when it
 // changes, before any Progress on it. Layout: header, actor u16, route u16 (never 0),
-// flags u8, count u16 (2…256), count × (x, y, z i32 mm): 9 + 12n bytes.
+// flags u8, count u16 (2…84), count × (x, y, z i32 mm): 9 + 12n bytes, at most
+// MaxFrameSize.
 type Route struct {
 	// Actor is the actor that follows it (never 0).
 	Actor ActorID
