@@ -338,3 +338,26 @@ func TestPathPublisherMatchesReceiver(t *testing.T) {
 		t.Errorf("worst error along the route %.3f m (threshold %g), %d updates", worst, DefaultPathThreshold, sent)
 	}
 }
+
+// TestRouteNearest: the nearest point of a route, over the whole of it and in a
+// window round a hint, also one that wraps past the start of a closed route.
+func TestRouteNearest(t *testing.T) {
+	r := square(t, false)
+	for _, tc := range []struct {
+		pos            mgl64.Vec3
+		near, within   float64
+		wantS, wantDst float64
+	}{
+		{mgl64.Vec3{4, 7, 1}, 0, 0, 4, 1},
+		{mgl64.Vec3{11, 0, -3}, 0, 0, 13, 1},
+		{mgl64.Vec3{0.5, 0, -1}, 39, 3, 39, 0.5}, // window wraps: 36 to 42
+		{mgl64.Vec3{1, 0, 0.5}, 39, 3, 1, 0.5},
+		{mgl64.Vec3{4, 0, -9}, 5, 2, 4, 9},                // the far side, 1 m away, is outside the window
+		{mgl64.Vec3{9, 0, -1}, 5, 2, 7, math.Hypot(2, 1)}, // held to the window
+	} {
+		s, d := r.Nearest(tc.pos, tc.near, tc.within)
+		if math.Abs(s-tc.wantS) > 1e-9 || math.Abs(d-tc.wantDst) > 1e-9 {
+			t.Errorf("Nearest(%v, %v, %v) = %v, %v; want %v, %v", tc.pos, tc.near, tc.within, s, d, tc.wantS, tc.wantDst)
+		}
+	}
+}

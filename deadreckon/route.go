@@ -280,3 +280,59 @@ func (r *Route) Pose(s float64) (mgl64.Vec3, mgl64.Quat) {
 	p, d := r.At(s)
 	return p, geom.YawQuat(geom.Heading(d))
 }
+
+// Nearest returns the arc length of the route's point nearest pos over the ground, m,
+// and its horizontal distance from pos, m. With within > 0 it looks only at the part
+// of the route within that arc length of near (wrapped on a closed route), as an
+// owner tracking its actor along the route does each frame, at a cost that grows with
+// within rather than with the route; otherwise it looks at the whole route. An owner
+// whose actor's own motion (physics, steering) keeps it close to the route publishes
+// S = Nearest(...) while the distance stays within what it can afford to show, and
+// leaves the route beyond it.
+func (r *Route) Nearest(pos mgl64.Vec3, near, within float64) (s, dist float64) {
+	lo, hi := 1, len(r.pts)-1
+	if within > 0 && within < r.size/2 {
+		near = r.Wrap(near)
+		a, b := near-within, near+within
+		if r.closed && (a < 0 || b > r.size) {
+			// The window wraps past the start: search both ends.
+			s1, d1 := r.nearestIn(pos, r.Wrap(a), r.size)
+			s2, d2 := r.nearestIn(pos, 0, r.Wrap(b))
+			if d2 < d1 {
+				return s2, d2
+			}
+			return s1, d1
+		}
+		return r.nearestIn(pos, math.Max(0, a), math.Min(r.size, b))
+	}
+	return r.nearestSegments(pos, lo, hi, 0, r.size)
+}
+
+// nearestIn searches the samples whose chords overlap arc lengths [a, b].
+func (r *Route) nearestIn(pos mgl64.Vec3, a, b float64) (float64, float64) {
+	lo := max(1, sort.SearchFloat64s(r.cum, a))
+	hi := min(len(r.pts)-1, sort.SearchFloat64s(r.cum, b))
+	return r.nearestSegments(pos, lo, hi, a, b)
+}
+
+// nearestSegments searches the chords ending at samples lo to hi, within arc lengths
+// [a, b].
+func (r *Route) nearestSegments(pos mgl64.Vec3, lo, hi int, a, b float64) (float64, float64) {
+	best, bestS := math.Inf(1), 0.0
+	for i := lo; i <= hi; i++ {
+		p0, p1 := r.pts[i-1], r.pts[i]
+		dx, dz := p1[0]-p0[0], p1[2]-p0[2]
+		px, pz := pos[0]-p0[0], pos[2]-p0[2]
+		l2 := dx*dx + dz*dz
+		f := 0.0
+		if span := r.cum[i] - r.cum[i-1]; l2 > 0 && span > 0 {
+			fa, fb := math.Max(0, (a-r.cum[i-1])/span), math.Min(1, (b-r.cum[i-1])/span)
+			f = math.Max(fa, math.Min(fb, (px*dx+pz*dz)/l2))
+		}
+		ex, ez := px-f*dx, pz-f*dz
+		if d := ex*ex + ez*ez; d < best {
+			best, bestS = d, r.cum[i-1]+f*(r.cum[i]-r.cum[i-1])
+		}
+	}
+	return r.Wrap(bestS), math.Sqrt(best)
+}
