@@ -136,6 +136,8 @@ type PathPublisher struct {
 	lastAt              float64  // when, owner's clock
 	repeatAt            float64  // when to repeat the last one, or +Inf
 	copies              int      // start copies still to send
+	lastTime            float64  // the latest sample's time, owner's clock
+	hasTime             bool
 	prevS, prevT        float64
 	prevRate            float64
 	hasPrev, hasPrevVel bool
@@ -188,6 +190,13 @@ func (p *PathPublisher) Update(s PathSample) PathUpdate {
 		sample.Full = true
 	}
 	d, st := p.pub.Update(sample)
+	if onRoute && (!geom.Finite(s.Time) || math.Abs(s.Time) > p.self.maxTime || p.hasTime && s.Time <= p.lastTime) {
+		// A sample no receiver would take, or one that does not move time on: drop it.
+		return PathUpdate{}
+	}
+	if geom.Finite(s.Time) && (!p.hasTime || s.Time > p.lastTime) {
+		p.lastTime, p.hasTime = s.Time, true
+	}
 	if !onRoute {
 		p.hasPrev, p.hasPrevVel = false, false
 		if d == NoUpdate {
@@ -233,6 +242,9 @@ func (p *PathPublisher) measure(s, t float64) Progress {
 		prog.Accel = 0
 	}
 	prog.Accel = math.Max(-pc.AccelerationCap, math.Min(pc.AccelerationCap, prog.Accel))
+	if vmax := p.self.c.cfg.Limits.MaxSpeed; vmax > 0 {
+		prog.Rate = math.Max(-vmax, math.Min(vmax, prog.Rate)) // a jump, not a speed: never past what receivers take
+	}
 	return prog
 }
 
