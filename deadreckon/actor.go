@@ -61,7 +61,7 @@ type actorState struct {
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
 	collide  bool  // Config.Collide has obstacles
-	onRoute  bool  // reckoned along the route (algorithm Path, last update a Progress)
+	onRoute  bool  // reckoned along the route (alg Path: the last update a Progress)
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
@@ -178,7 +178,8 @@ func (a *Actor) setConfig(cfg Config) {
 	a.c.cfg = cfg.withDefaults()
 	a.alg = a.c.cfg.Algorithm
 	if a.alg == Path {
-		// Off its route a Path actor is reckoned by projective velocity blending.
+		// Off its route a Path actor is reckoned by projective velocity blending;
+		// a.alg is Path only while it is on the route (ReceiveProgress).
 		a.alg = ProjectiveVelocityBlend
 	}
 	a.maxTime = a.c.cfg.Limits.MaxTime
@@ -216,6 +217,7 @@ func (a *Actor) SetConfig(cfg Config) {
 	old := a.alg
 	a.setConfig(cfg)
 	if a.onRoute && a.c.cfg.Algorithm == Path {
+		a.alg = Path
 		return // the route's blend goes on
 	}
 	a.onRoute, a.c.route.on = false, false
@@ -282,7 +284,9 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	first := !a.has
 	// A State ends path reckoning: the owner has left the route.
 	wasRoute := a.onRoute
-	a.onRoute, a.c.route.on = false, false
+	if wasRoute {
+		a.onRoute, a.c.route.on, a.alg = false, false, ProjectiveVelocityBlend
+	}
 	if !brk && !first && !wasRoute && a.alg != Delayed && a.confirms(&s) {
 		a.countInterval(now)
 		a.confirm(s.Time, now)
@@ -583,12 +587,9 @@ func (a *Actor) Advance(now float64) {
 	prev := a.rk.pos
 	// reckonNow, written out: the blend is every common actor's per-frame path,
 	// and a call level less is measurable at ten thousand actors (BenchmarkReckon).
-	switch {
-	case a.onRoute:
-		a.reckonRoute()
-	case a.alg == ProjectiveVelocityBlend:
+	if a.alg == ProjectiveVelocityBlend {
 		a.reckonBlend()
-	default:
+	} else {
 		a.reckon()
 	}
 	if a.collide && !a.onRoute { // a route keeps clear of obstacles its owner knows

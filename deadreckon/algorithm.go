@@ -12,8 +12,8 @@ import (
 // An algorithm is its constant below, its name in algorithmNames and its case in
 // (*Actor).reckon, which calls the method that reckons it: Static, Linear and
 // Quadratic are here, projective velocity blending and CubicBezier in pvb.go,
-// TwoPath in twopath.go, Delayed in delayed.go. Path reckons as
-// ProjectiveVelocityBlend but while on its route (reckonRoute in path.go).
+// TwoPath in twopath.go, Delayed in delayed.go, Path in path.go (reckonRoute; an
+// actor's alg is Path only while it is on its route, ProjectiveVelocityBlend off it).
 type Algorithm uint8
 
 const (
@@ -104,9 +104,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 
 // reckonNow computes a.rk for the current a.tt, the blend's hot path first.
 func (a *Actor) reckonNow() {
-	if a.onRoute {
-		a.reckonRoute()
-	} else if a.alg == ProjectiveVelocityBlend {
+	if a.alg == ProjectiveVelocityBlend {
 		a.reckonBlend()
 	} else {
 		a.reckon()
@@ -124,6 +122,8 @@ func (a *Actor) reckon() {
 		a.reckonTwoPath()
 	case Delayed:
 		a.reckonDelayed()
+	case Path:
+		a.reckonRoute() // on the route; off it a.alg is ProjectiveVelocityBlend
 	default:
 		if a.alg.IsDIS() {
 			a.reckonDIS(a.lead + a.tt)

@@ -138,8 +138,7 @@ func (a *Actor) leaveRoute() {
 	if !a.onRoute {
 		return
 	}
-	a.onRoute = false
-	a.c.route.on = false
+	a.onRoute, a.c.route.on, a.alg = false, false, ProjectiveVelocityBlend
 	if a.has {
 		a.restartBlend()
 	}
@@ -201,7 +200,7 @@ func (a *Actor) ReceiveProgress(p Progress, now float64) error {
 	sNew, rNew := projectProgress(&p, lead, a.maxTime)
 	wasOn := a.onRoute
 	rs.p, rs.lead, rs.on = p, lead, true
-	a.onRoute = true
+	a.onRoute, a.alg = true, Path
 	a.blending = true
 	a.tt = 0
 	a.art0 = a.rk.art
