@@ -18,9 +18,9 @@ func routeMessages(t *testing.T) []knownCase {
 	return []knownCase{
 		{"route", &Route{Actor: 42, Route: 3, Flags: RouteClosed | RouteSpline,
 			Waypoints: []mgl64.Vec3{{1, 2, 3}, {-1.5, 0, 0}, {0, 0.001, -8000}}},
-			unhex(t, "03 11 002a 0003 03 0003 000003e8 000007d0 00000bb8 fffffa24 00000000 00000000 00000000 00000001 ff85ee00")},
+			unhex(t, "03 13 002a 0003 03 0003 000003e8 000007d0 00000bb8 fffffa24 00000000 00000000 00000000 00000001 ff85ee00")},
 		{"progress", &Progress{Actor: 42, Seq: 7, Progress: prog},
-			unhex(t, "03 21 002a 0007 00003039 0003 00018c7c 1100 fe00 01 4000 0100")},
+			unhex(t, "03 22 002a 0007 00003039 0003 00018c7c 1100 fe00 01 4000 0100")},
 	}
 }
 

@@ -63,11 +63,11 @@ const (
 	// MsgScores is the host's scoreboard and match clock.
 	MsgScores MsgType = 0x10
 	// MsgRoute publishes the route an actor follows (path-based dead reckoning).
-	MsgRoute MsgType = 0x11
+	MsgRoute MsgType = 0x13
 	// MsgStateBatch carries state updates of one or more actors (a datagram).
 	MsgStateBatch MsgType = 0x20
 	// MsgProgress says how far along its route an actor is (a datagram).
-	MsgProgress MsgType = 0x21
+	MsgProgress MsgType = 0x22
 )
 
 var msgTypeNames = map[MsgType]string{
