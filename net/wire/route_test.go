@@ -100,12 +100,12 @@ func TestRouteMessagesRefuse(t *testing.T) {
 		b    string
 		want error
 	}{
-		{"route count", "03 11 0001 0001 00 0101", ErrOutOfRange},
-		{"route waypoint range", "03 11 0001 0001 00 0002 80000000 00000000 00000000 00000000 00000000 00000000", ErrOutOfRange},
-		{"route truncated", "03 11 0001 0001 00 0002 00000000", io.EOF},
-		{"progress route 0", "03 21 0001 0000 00000000 0000 00000000 0000 0000 00", ErrInvalid},
-		{"progress s range", "03 21 0001 0000 00000000 0001 ffffffff 0000 0000 00", ErrOutOfRange},
-		{"progress joints", "03 21 0001 0000 00000000 0001 00000000 0000 0000 05", ErrOutOfRange},
+		{"route count", "03 13 0001 0001 00 0101", ErrOutOfRange},
+		{"route waypoint range", "03 13 0001 0001 00 0002 80000000 00000000 00000000 00000000 00000000 00000000", ErrOutOfRange},
+		{"route truncated", "03 13 0001 0001 00 0002 00000000", io.EOF},
+		{"progress route 0", "03 22 0001 0000 00000000 0000 00000000 0000 0000 00", ErrInvalid},
+		{"progress s range", "03 22 0001 0000 00000000 0001 ffffffff 0000 0000 00", ErrOutOfRange},
+		{"progress joints", "03 22 0001 0000 00000000 0001 00000000 0000 0000 05", ErrOutOfRange},
 	} {
 		if m, n, err := Parse(unhex(t, tc.b)); !errors.Is(err, tc.want) || m != nil || n != 0 {
 			t.Errorf("%s: Parse = %v, %d, %v; want %v", tc.name, m, n, err, tc.want)
