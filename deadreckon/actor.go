@@ -61,6 +61,7 @@ type actorState struct {
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
 	collide  bool  // Config.Collide has obstacles
+	onRoute  bool  // reckoned along the route (alg Path: the last update a Progress)
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
@@ -130,6 +131,9 @@ type actorCold struct {
 	sweepAt   mgl64.Vec3 // the hull's collided position at sample sweepK
 	sweepPath mgl64.Vec3 // the unconstrained path's position at sample sweepK
 
+	// Path algorithm: the route and the progress along it.
+	route routeState
+
 	// Delayed algorithm.
 	buf      *[delayedBufferLen]State // allocated by the first Delayed update
 	bufN     int
@@ -173,6 +177,11 @@ func (a *Actor) init(cfg Config) {
 func (a *Actor) setConfig(cfg Config) {
 	a.c.cfg = cfg.withDefaults()
 	a.alg = a.c.cfg.Algorithm
+	if a.alg == Path {
+		// Off its route a Path actor is reckoned by projective velocity blending;
+		// a.alg is Path only while it is on the route (ReceiveProgress).
+		a.alg = ProjectiveVelocityBlend
+	}
 	a.maxTime = a.c.cfg.Limits.MaxTime
 	a.hz = newHorizon(&a.c.cfg)
 	a.stop = a.hz.stopAge(a.lk.Velocity, a.lk.Acceleration)
@@ -207,6 +216,11 @@ func (a *Actor) SetConfig(cfg Config) {
 	a.ready()
 	old := a.alg
 	a.setConfig(cfg)
+	if a.onRoute && a.c.cfg.Algorithm == Path {
+		a.alg = Path
+		return // the route's blend goes on
+	}
+	a.onRoute, a.c.route.on = false, false
 	if !a.has {
 		return
 	}
@@ -268,7 +282,12 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 		return err
 	}
 	first := !a.has
-	if !brk && !first && a.alg != Delayed && a.confirms(&s) {
+	// A State ends path reckoning: the owner has left the route.
+	wasRoute := a.onRoute
+	if wasRoute {
+		a.onRoute, a.c.route.on, a.alg = false, false, ProjectiveVelocityBlend
+	}
+	if !brk && !first && !wasRoute && a.alg != Delayed && a.confirms(&s) {
 		a.countInterval(now)
 		a.confirm(s.Time, now)
 		return nil
@@ -573,7 +592,7 @@ func (a *Actor) Advance(now float64) {
 	} else {
 		a.reckon()
 	}
-	if a.collide {
+	if a.collide && !a.onRoute { // a route keeps clear of obstacles its owner knows
 		a.collideShown(prev)
 	}
 	if dt > minFrameTime {

@@ -12,7 +12,8 @@ import (
 // An algorithm is its constant below, its name in algorithmNames and its case in
 // (*Actor).reckon, which calls the method that reckons it: Static, Linear and
 // Quadratic are here, projective velocity blending and CubicBezier in pvb.go,
-// TwoPath in twopath.go, Delayed in delayed.go.
+// TwoPath in twopath.go, Delayed in delayed.go, Path in path.go (reckonRoute; an
+// actor's alg is Path only while it is on its route, ProjectiveVelocityBlend off it).
 type Algorithm uint8
 
 const (
@@ -52,6 +53,11 @@ const (
 	DISRVB
 	// DISFVB is DIS model 9, DRM(F,V,B): constant body acceleration, fixed orientation.
 	DISFVB
+	// Path reckons an actor along a Route its owner published, from its progress
+	// along it (Actor.SetRoute, Actor.ReceiveProgress; path.go), and with
+	// projective velocity blending whenever the owner sends a State instead: before
+	// the route, and from the moment the actor leaves it.
+	Path
 	numAlgorithms
 )
 
@@ -72,6 +78,7 @@ var algorithmNames = [numAlgorithms]string{
 	DISRPB:                  "dis-rpb",
 	DISRVB:                  "dis-rvb",
 	DISFVB:                  "dis-fvb",
+	Path:                    "path",
 }
 
 // String returns the algorithm's short name, as ParseAlgorithm accepts it.
@@ -85,7 +92,7 @@ func (a Algorithm) String() string {
 // ParseAlgorithm returns the algorithm with the short name s
 // ("static", "linear", "quadratic", "pvb", "bezier", "twopath", "delayed", or one of
 // the DIS models "dis-static", "dis-fpw", "dis-rpw", "dis-rvw", "dis-fvw", "dis-fpb",
-// "dis-rpb", "dis-rvb", "dis-fvb").
+// "dis-rpb", "dis-rvb", "dis-fvb", or "path").
 func ParseAlgorithm(s string) (Algorithm, error) {
 	for a, name := range algorithmNames {
 		if name == s {
@@ -115,6 +122,8 @@ func (a *Actor) reckon() {
 		a.reckonTwoPath()
 	case Delayed:
 		a.reckonDelayed()
+	case Path:
+		a.reckonRoute() // on the route; off it a.alg is ProjectiveVelocityBlend
 	default:
 		if a.alg.IsDIS() {
 			a.reckonDIS(a.lead + a.tt)

@@ -12,7 +12,9 @@
 // wrapped angles. Static, Linear, Quadratic (DIS), CubicBezier, TwoPath and Delayed
 // (buffered snapshot interpolation) are there for comparison and special cases, and
 // so are the nine DIS models, DISStatic to DISFVB (ProjectDIS), which snap to each
-// update as DIS entities do.
+// update as DIS entities do. Path is Murphy's path-based dead reckoning: an actor on a
+// Route both sides know is published by its Progress along it (PathPublisher,
+// Actor.SetRoute, Actor.ReceiveProgress) and reckoned along the route.
 //
 // Units are meters, seconds and radians in a right-handed, Y-up world; an actor faces
 // +X with +Y up and +Z to its right. Time is always a parameter: nothing here reads a

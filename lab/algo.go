@@ -30,10 +30,11 @@ type Algo struct {
 const gameAlgo = "game"
 
 // AlgoNames returns every algorithm name ParseAlgos accepts, in the order "all" uses:
-// the snapping ones, the blending ones, the clock-synchronised ones, the game's, then
-// the nine DIS models (deadreckon.DISStatic … DISFVB).
+// the snapping ones, the blending ones, the clock-synchronised ones, the game's, the
+// game's publishing by path where the truth follows a route ("path"), then the nine
+// DIS models (deadreckon.DISStatic … DISFVB).
 func AlgoNames() []string {
-	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed", gameAlgo,
+	return []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath", "pvb-ts", "delayed", gameAlgo, pathAlgo,
 		"dis-static", "dis-fpw", "dis-rpw", "dis-rvw", "dis-fvw", "dis-fpb", "dis-rpb", "dis-rvb", "dis-fvb"}
 }
 

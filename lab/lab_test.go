@@ -341,8 +341,8 @@ func TestParseAlgos(t *testing.T) {
 	if err != nil || len(a) != 2 || a[0].Name != "pvb" || !a[1].CompensateLatency || a[0].CompensateLatency {
 		t.Errorf("ParseAlgos(pvb, pvb-ts,pvb) = %+v, %v", a, err)
 	}
-	if all, err := ParseAlgos("all"); err != nil || len(all) != 18 {
-		t.Errorf("ParseAlgos(all) = %d algorithms, %v; want 18 (nine DIS)", len(all), err)
+	if all, err := ParseAlgos("all"); err != nil || len(all) != 19 {
+		t.Errorf("ParseAlgos(all) = %d algorithms, %v; want 19 (nine DIS, path)", len(all), err)
 	}
 	if d, err := ParseAlgos("dis-fpw,dis-rvb"); err != nil || len(d) != 2 || d[1].Algorithm != deadreckon.DISRVB {
 		t.Errorf("ParseAlgos(dis-fpw,dis-rvb) = %+v, %v", d, err)

@@ -19,6 +19,15 @@ type message struct {
 	seq    uint64  // send order, breaks ties so delivery is deterministic
 	state  deadreckon.State
 	brk    bool // a continuity break, applied with Actor.Break
+	// path is a Progress or a Route instead of a state (the path algorithm).
+	path *pathMessage
+}
+
+// pathMessage is a Progress, or a Route with its number, in flight.
+type pathMessage struct {
+	progress deadreckon.Progress
+	route    *deadreckon.Route
+	routeID  uint16
 }
 
 // queue is a binary min-heap of messages by arrival time, then send order. It is
@@ -75,6 +84,7 @@ func (q *queue) pop() message {
 // sockets. It is not safe for concurrent use.
 type Network struct {
 	path      *impair.Path
+	latency   time.Duration // the link's base latency, for the reliable route
 	q         queue
 	seq       uint64
 	sent      int
@@ -89,7 +99,7 @@ func NewNetwork(l impair.Link, seed uint64) (*Network, error) {
 	if err != nil {
 		return nil, fmt.Errorf("network: %w", err)
 	}
-	return &Network{path: p}, nil
+	return &Network{path: p, latency: l.Latency}, nil
 }
 
 // Send puts s on the link at local time now (s); brk marks a continuity break. It may
@@ -112,6 +122,34 @@ func (n *Network) push(s deadreckon.State, brk bool, at time.Duration) {
 	n.q.push(message{arrive: at.Seconds(), seq: n.seq, state: s, brk: brk})
 }
 
+// SendProgress puts p on the link at local time now (s), as Send puts a state: it
+// may be lost, delayed, held back or duplicated.
+func (n *Network) SendProgress(p deadreckon.Progress, now float64) {
+	n.sent++
+	d := n.path.Send(units.Duration(now))
+	if d.Lost {
+		n.lost++
+		return
+	}
+	pm := &pathMessage{progress: p}
+	n.pushPath(pm, d.At)
+	if d.Duplicated {
+		n.pushPath(pm, d.DuplicateAt)
+	}
+}
+
+// SendRoute sends route r, numbered id, at local time now (s) as the game sends it:
+// on the reliable stream, modelled as arriving after the link's base latency, never
+// lost, and drawing nothing from the link's random source.
+func (n *Network) SendRoute(id uint16, r *deadreckon.Route, now float64) {
+	n.pushPath(&pathMessage{route: r, routeID: id}, units.Duration(now)+n.latency)
+}
+
+func (n *Network) pushPath(pm *pathMessage, at time.Duration) {
+	n.seq++
+	n.q.push(message{arrive: at.Seconds(), seq: n.seq, path: pm})
+}
+
 // Delivery is a message handed out by Deliver.
 type Delivery struct {
 	// State is the update carried.
@@ -120,6 +158,12 @@ type Delivery struct {
 	Break bool
 	// Arrival is the local time it arrived, s.
 	Arrival float64
+	// IsProgress says the message is Progress (for Actor.ReceiveProgress), not a
+	// state; a non-nil Route says it is the route numbered RouteID (Actor.SetRoute).
+	IsProgress bool
+	Progress   deadreckon.Progress
+	Route      *deadreckon.Route
+	RouteID    uint16
 }
 
 // Deliver appends to buf, in arrival order, every message that arrived before local
@@ -129,7 +173,12 @@ type Delivery struct {
 func (n *Network) Deliver(buf []Delivery, now float64) []Delivery {
 	for len(n.q) > 0 && n.q[0].arrive < now-arrivalEpsilon {
 		m := n.q.pop()
-		buf = append(buf, Delivery{State: m.state, Break: m.brk, Arrival: m.arrive})
+		d := Delivery{State: m.state, Break: m.brk, Arrival: m.arrive}
+		if m.path != nil {
+			d.IsProgress = m.path.route == nil
+			d.Progress, d.Route, d.RouteID = m.path.progress, m.path.route, m.path.routeID
+		}
+		buf = append(buf, d)
 		n.delivered++
 	}
 	return buf

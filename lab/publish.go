@@ -152,6 +152,7 @@ type wireCodec struct {
 	w   *wire.BatchWriter
 	out []wire.Update
 	seq uint16
+	buf []byte // a Progress datagram (pathrun.go)
 }
 
 // roundTrip encodes st as a one-update StateBatch datagram, decodes it as the remote

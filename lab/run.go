@@ -228,8 +228,8 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	sc.metrics.Reset(r.dt, r.p.Ground)
 	sc.truth.Reset(r.dt, r.p.Ground)
 	sc.player.Reset(r.dt)
-	for _, truth := range r.p.Poses {
-		r.frame(sc, truth)
+	for i, truth := range r.p.Poses {
+		r.frame(sc, truth, i)
 	}
 	return r.result(sc.metrics.summary(), sc.truth.summary(), sc.player.summary())
 }
@@ -237,17 +237,19 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 // simRun is one run in progress: its setup with defaults filled in, the two peers and
 // the link between them, and the counts kept while it plays.
 type simRun struct {
-	s      Setup
-	p      *Path
-	pub    PublishConfig
-	dr     deadreckon.PublisherConfig
-	net    *Network
-	own    *owner
-	actor  *deadreckon.Actor
-	dt     float64 // frame interval, s
-	warmup float64 // time before measuring starts, s
-	delay  float64 // how far a delayed remote shows the past, s
-	rec    *Record
+	s   Setup
+	p   *Path
+	pub PublishConfig
+	dr  deadreckon.PublisherConfig
+	net *Network
+	own *owner
+	// pathOwn is the owner of a path run (pathrun.go), instead of own.
+	pathOwn *pathOwner
+	actor   *deadreckon.Actor
+	dt      float64 // frame interval, s
+	warmup  float64 // time before measuring starts, s
+	delay   float64 // how far a delayed remote shows the past, s
+	rec     *Record
 
 	sent, rejected, encodeErrs  int
 	measuredSent, measuredBytes int
@@ -330,6 +332,12 @@ func (r *simRun) buildPeers() {
 		r.dr.Reckon.Collide = p.Collide
 		cfg = r.dr.Reckon
 		r.own = &owner{pub: deadreckon.NewPublisher(r.dr, s.Seed)}
+	} else if r.usesPath() {
+		// The game's dead reckoning, publishing by path where the truth follows a route.
+		r.dr.Reckon.Algorithm = deadreckon.Path
+		r.dr.Reckon.Collide = p.Collide
+		cfg = r.dr.Reckon
+		r.pathOwn = newPathOwner(r.dr, s.Seed)
 	} else {
 		r.own = newOwner(r.pub, s.Algo, s.Seed, s.Paper)
 	}
@@ -349,11 +357,13 @@ func (r *simRun) buildPeers() {
 
 // frame plays one frame: the owner publishes, the remote takes what arrived, reckons
 // and clamps, and the frame is measured.
-func (r *simRun) frame(sc *scratch, truth Pose) {
+func (r *simRun) frame(sc *scratch, truth Pose, i int) {
 	t := truth.Time
 	measured := t >= r.warmup-1e-9
 	if r.s.Recorded != nil {
 		r.recordedFrame(t, measured)
+	} else if r.pathOwn != nil {
+		r.pathPublish(sc, truth, i, measured)
 	} else {
 		r.publish(sc, truth, measured)
 	}
@@ -410,6 +420,12 @@ func (r *simRun) receive(sc *scratch, t float64) {
 	sc.inbox = r.net.Deliver(sc.inbox[:0], t)
 	for _, d := range sc.inbox {
 		r.heardAt = d.Arrival
+		if d.IsProgress || d.Route != nil {
+			if err := r.pathReceive(d); err != nil {
+				r.rejected++
+			}
+			continue
+		}
 		apply := r.actor.Receive
 		if d.Break {
 			apply = r.actor.Break
@@ -521,7 +537,7 @@ func (r *simRun) result(sum, trueSum summary, ps playerSummary) (Result, error) 
 // thresholds (always, for the game's publisher).
 func (r *simRun) describePublisher(res *Result) {
 	pub := r.pub
-	if r.s.Algo.Game {
+	if r.s.Algo.Game || r.usesPath() {
 		pub.Rate = 0
 		pub.PosThreshold, pub.RotThreshold = r.dr.PositionThreshold, r.dr.OrientationThreshold
 		pub.MinInterval, pub.Heartbeat = r.dr.MinInterval, r.dr.Heartbeat

@@ -47,6 +47,11 @@ type Path struct {
 	// Footprint is the remote clamp's three footprint points in the vehicle's frame,
 	// m; if all zero, the default tank's (tank.Default().Footprint()).
 	Footprint [3]mgl64.Vec3
+	// Route is the route the truth follows, known to owner and receivers (the
+	// path algorithm publishes progress along it), or nil; RouteS is the truth's
+	// arc length along it at each frame, m, NaN where it is off the route.
+	Route  *deadreckon.Route
+	RouteS []float64
 	// Collide is what the truth drives into that every receiver knows too (a map's
 	// rocks and border, the collision scenario's obstacles), with the hull that hits
 	// them; the zero value has none. Every algorithm's remote view is kept out of
@@ -117,6 +122,8 @@ func scenarios() []scenarioInfo {
 		{"respawn", fmt.Sprintf("the circle, teleported %.0f m (a continuity break) every %.0f s", respawnDistance, respawnEvery), infallible(buildRespawn)},
 		{"stops", "repeated starts and stops: 4 to 15 m/s and 4 m/s in reverse, 2 to 6 m/s² up, 3 to 8 m/s² down, stands of 0.5 to 6 s", infallible(buildStops)},
 		{"parked", "a tank standing still: heartbeats only", infallible(buildParked)},
+		{"patrol", fmt.Sprintf("a tank on a looping spline route of %d to %d waypoints over the generated map's hills: %.0f to %.0f m/s legs, stops of %g to %g s at some waypoints, seed %d",
+			patrolMinWaypoints, patrolMaxWaypoints, patrolMinSpeed, patrolMaxSpeed, patrolMinStand, patrolMaxStand, patrolSeed), buildPatrol("patrol", patrolSeed)},
 	}
 	for i, seed := range wanderSeeds() {
 		name := wanderName(i)
@@ -158,6 +165,13 @@ func findScenario(name string) (scenarioInfo, bool) {
 			return s, true
 		}
 	}
+	if rest, ok := strings.CutPrefix(name, PatrolPrefix); ok {
+		seed, err := strconv.ParseUint(rest, 10, 64)
+		if err != nil {
+			return scenarioInfo{}, false
+		}
+		return scenarioInfo{name, fmt.Sprintf("a patrol route and plan drawn from seed %d", seed), buildPatrol(name, seed)}, true
+	}
 	if rest, ok := strings.CutPrefix(name, WanderPrefix); ok {
 		seed, err := strconv.ParseUint(rest, 10, 64)
 		if err != nil {
@@ -184,7 +198,7 @@ func BuildScenario(name string, fps, duration float64) (*Path, error) {
 	}
 	names := ScenarioNames()
 	sort.Strings(names)
-	return nil, fmt.Errorf("unknown scenario %q (have %s, %sSEED)", name, strings.Join(names, ", "), WanderPrefix)
+	return nil, fmt.Errorf("unknown scenario %q (have %s, %sSEED, %sSEED)", name, strings.Join(names, ", "), WanderPrefix, PatrolPrefix)
 }
 
 // forward returns the unit forward vector of heading psi on level ground.

@@ -1,7 +1,8 @@
 // Command drlab is the dead-reckoning lab: it plays a true trajectory, publishes it as
 // a local actor would, carries the updates over a modelled network and reckons them
 // on the remote side every frame with each algorithm of package deadreckon (or with
-// "game", exactly the dead reckoning the game ships: game.DeadReckoning()), then
+// "game", exactly the dead reckoning the game ships: game.DeadReckoning(); or "path",
+// the same publishing progress along a route where the truth follows one), then
 // reports how far and how smoothly the remote view follows the truth. The engine is
 // package lab; drlab turns flags into lab.Options.
 //
@@ -16,6 +17,7 @@
 //	drlab -scenario eight -algos linear,pvb,bezier -plot eight.png
 //	drlab -scenario all -algos game -latency 150ms -jitter 30ms -loss 0.1 -runs 3
 //	drlab -scenario zigzag -algos game -loss 0.3 -loss-burst 4 -reorder 0.05
+//	drlab -scenario patrol,patrol:7001 -algos game,path -latency 150ms -jitter 30ms -loss 0.1 -runs 3
 //	drlab -budget -scenario all -algos pvb,bezier  # cheapest publishing for p95 < 0.25 m
 //	drlab -trace drive.csv -json                   # a recorded t,x,y,z[,qw,qx,qy,qz] CSV
 //	drlab -replay match.tread                      # every tank of a recorded match, over its recorded link

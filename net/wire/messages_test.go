@@ -117,7 +117,7 @@ func knownMessages(t *testing.T) []knownCase {
 			unhex(t, "002b ffff 00000001"), kinematicsB(t), unhex(t, "00"),
 			unhex(t, "002c 0000 00003039"), kinematicsA(t), arts,
 		)},
-	}, combatMessages(t)...)
+	}, append(combatMessages(t), routeMessages(t)...)...)
 }
 
 // sameMessage compares messages, states within 1e-9.

@@ -62,8 +62,12 @@ const (
 	MsgDestroy MsgType = 0x0f
 	// MsgScores is the host's scoreboard and match clock.
 	MsgScores MsgType = 0x10
+	// MsgRoute publishes the route an actor follows (path-based dead reckoning).
+	MsgRoute MsgType = 0x13
 	// MsgStateBatch carries state updates of one or more actors (a datagram).
 	MsgStateBatch MsgType = 0x20
+	// MsgProgress says how far along its route an actor is (a datagram).
+	MsgProgress MsgType = 0x22
 )
 
 var msgTypeNames = map[MsgType]string{
@@ -84,6 +88,8 @@ var msgTypeNames = map[MsgType]string{
 	MsgDestroy:      "destroy",
 	MsgScores:       "scores",
 	MsgStateBatch:   "state-batch",
+	MsgRoute:        "route",
+	MsgProgress:     "progress",
 }
 
 // String returns the message type's name, such as "join-request".
@@ -185,6 +191,10 @@ func Parse(b []byte) (Message, int, error) {
 		m, n, err = parseCombat(t, b)
 	case MsgStateBatch:
 		m, n, err = parseStateBatch(b)
+	case MsgRoute:
+		m, n, err = parseRoute(b)
+	case MsgProgress:
+		m, n, err = parseProgress(b)
 	default:
 		err = unknownType(t)
 	}
