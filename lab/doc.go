@@ -9,7 +9,8 @@
 // follows the truth.
 //
 // The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
-// stopgo, ledge, tank — a tank driven through package physics — pivot, collision,
+// stopgo, ledge, tank — a tank driven through package physics — pivot, turns — turns
+// in place of 5° to 190° through package physics — collision,
 // respawn, stops — repeated starts and stops at varying speeds — parked, and wander1
 // to wander3, random keyboard drives over the hills whose seeds no tuning has seen)
 // or a recorded CSV trace (ReadTrace, Trace.Path). The algorithm "game" runs the
