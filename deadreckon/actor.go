@@ -60,6 +60,7 @@ type actorState struct {
 	clamped  bool  // ClampTo ran since the last Advance
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
+	shedTurn bool  // the rotation blend sheds the displayed turn evenly (turnShed)
 	collide  bool  // Config.Collide has obstacles
 	onRoute  bool  // reckoned along the route (alg Path: the last update a Progress)
 	lastNow  float64
@@ -71,6 +72,8 @@ type actorState struct {
 	dtVel    float64 // ΔT for the blended velocity Vb: dtPos before a catch-up stretched it
 	dtRot    float64 // ΔT for orientation and articulations
 	stop     float64 // age at which lk's projection comes to rest (horizon.stopAge), +Inf if never
+	rDelay   float64 // how far the rotation is shown behind the position (Config.LagTurns), s; 0 for none
+	gRLead   float64 // the rotation already in qLead, per rad/s: gLead, or its lagged term
 
 	lk State // last known state, validated and normalized
 
@@ -102,7 +105,7 @@ type actorState struct {
 	clamp      ClampResult
 
 	c *actorCold
-	_ [24]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
+	_ [8]byte // to a multiple of 64 bytes, so that page-aligned actors start on cache lines
 }
 
 // actorCold holds what an actor touches on updates or for some algorithms only, out
@@ -121,8 +124,9 @@ type actorCold struct {
 
 	clockOffset float64 // owner clock minus local clock
 	hasOffset   bool
-	lat         float64 // latency compensated for lk, s (0 unless compensating)
-	gap         float64 // distance from the display to lk's projection at the blend start, m
+	lat         float64    // latency compensated for lk, s (0 unless compensating)
+	wShown      mgl64.Vec3 // the displayed angular velocity at the last update's arrival, rad/s
+	gap         float64    // distance from the display to lk's projection at the blend start, m
 
 	// Collision (Config.Collide): the blend's path is swept on a grid of sweepStep
 	// from the blend start, so the shown pose is a function of the blend and its
@@ -304,6 +308,10 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	lat := a.latency(s.Time, now)
 	lead := t0 - (now - lat)
 	a.c.lat = lat
+	if a.alg == ProjectiveVelocityBlend && !first {
+		a.c.wShown = a.shownTurn()
+	}
+	a.lagTurns(lat)
 	gLead, _, _, _ := a.hz.terms(lead)
 	a.setLastKnown(s, now, lead, gLead, brk)
 
@@ -443,13 +451,41 @@ func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
 	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
 	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
 	// computed once here.
-	a.qLead = geom.QuatUnit(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, gLead), s.Orientation))
+	a.gRLead = a.rotationTerm(lead)
+	a.qLead = geom.QuatUnit(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, a.gRLead), s.Orientation))
 	a.wRate = s.AngularVelocity.Len()
 	a.wAxis = mgl64.Vec3{}
 	if a.wRate > 0 {
 		a.wAxis = s.AngularVelocity.Mul(1 / a.wRate)
 	}
 	a.has = true
+}
+
+// turnEndLate is how much later than its latency the end of a turn is heard at the
+// latest, s: its owner sees it a sample (a frame at 60 Hz) after it happened.
+const turnEndLate = 1.0 / 60
+
+// lagTurns sets how far the rotation is shown behind the position for an update of
+// latency lat: with Config.LagTurns under ProjectiveVelocityBlend, the latency and
+// turnEndLate; none otherwise. It depends on the update alone, so that a referee
+// that rebuilds what a peer showed from the updates and their latencies rebuilds
+// the rotation too.
+func (a *Actor) lagTurns(lat float64) {
+	a.rDelay = 0
+	if a.c.cfg.LagTurns && a.alg == ProjectiveVelocityBlend && lat > 0 {
+		a.rDelay = lat + turnEndLate
+	}
+}
+
+// rotationTerm returns how far the last-known rotation is projected at projection
+// age age, per rad/s: the horizon's velocity term of the age, less rDelay (not below
+// zero: a turn is never shown before it was told).
+func (a *Actor) rotationTerm(age float64) float64 {
+	if a.rDelay > 0 {
+		age = math.Max(0, age-a.rDelay)
+	}
+	g, _, _, _ := a.hz.terms(age)
+	return g
 }
 
 // snap makes the last-known projection the displayed state, with no blend.
@@ -539,8 +575,12 @@ func (a *Actor) setBlendTimes() {
 		a.dtPos = math.Min(t, a.c.cfg.MaxBlendTime)
 	}
 	a.brake = 0
+	a.shedTurn = false
 	if a.alg == ProjectiveVelocityBlend && a.blending {
 		a.brake = a.stopBlend()
+		if t := a.turnShed(); t > 0 {
+			a.dtRot, a.shedTurn = t, true
+		}
 	}
 }
 

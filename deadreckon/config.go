@@ -185,6 +185,14 @@ type Config struct {
 	// MaxLatency caps the latency compensated for, in seconds; if zero,
 	// DefaultMaxLatency.
 	MaxLatency float64
+	// LagTurns, with CompensateLatency and ProjectiveVelocityBlend, shows the
+	// rotation as of the last update's latency (and a frame) ago while the position
+	// is shown as of now: a turn is shown turning on only as far as its owner had
+	// turned when it told, so that the end of a turn, heard a latency late, is not
+	// shown passed and swung back from (but by the difference of two updates'
+	// latencies, the link's jitter). A turn starts and ends the latency late
+	// instead.
+	LagTurns bool
 	// Clamp is the ground clamp applied by ClampTo.
 	Clamp Clamp
 	// Collide keeps the reckoned hull out of the obstacles the receiver knows
@@ -447,6 +455,18 @@ type PublisherConfig struct {
 	// measured along each velocity, changes nothing. If zero, the default, Off: the
 	// change is published when its error passes the thresholds, like any other.
 	BrakeOnset float64
+	// TurnEnd is how far, in rad/s, the measured angular speed about the last
+	// update's axis of rotation may fall below that update's before the end of the
+	// turn goes out at once (even within MinInterval, from the urgent updates'
+	// allowance), copied as a stop is. Until the turn has come to rest, every update
+	// publishes no angular velocity and the orientation the turn comes to rest at,
+	// from the measured angular deceleration (at most turnEndReach seconds of the
+	// present rate ahead), so that remotes turn the actor to rest there and no
+	// further: a remote that extrapolates the turn until it hears of its end shows it
+	// turning past the rest by the latency's worth and swinging back. If zero, the
+	// default, Off: the end of a turn is published when its error passes the
+	// orientation threshold, like any other change.
+	TurnEnd float64
 	// Budget is how many updates per second the actor may send on average: a token
 	// bucket, which every update draws on, that starts with two seconds' worth and
 	// banks up to five while the actor needs few updates (standing, cruising
@@ -493,6 +513,7 @@ func (c PublisherConfig) Validate() error {
 		{name: "lost threshold", v: c.LostThreshold, offOK: true},
 		{name: "start speed", v: c.StartSpeed, offOK: true},
 		{name: "brake onset", v: c.BrakeOnset, offOK: true},
+		{name: "turn end", v: c.TurnEnd, offOK: true},
 		{name: "budget", v: c.Budget, offOK: true},
 		{name: "tiny speed", v: c.TinySpeed},
 		{name: "tiny acceleration", v: c.TinyAcceleration},
@@ -542,6 +563,7 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		{&c.LostThreshold, Off},
 		{&c.StartSpeed, DefaultStartSpeed},
 		{&c.BrakeOnset, Off},
+		{&c.TurnEnd, Off},
 		{&c.TinySpeed, DefaultTinySpeed},
 		{&c.TinyAcceleration, DefaultTinyAcceleration},
 		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
@@ -575,6 +597,7 @@ func (c PublisherConfig) effective() PublisherConfig {
 		{&c.LostThreshold, math.Inf(1)},
 		{&c.StartSpeed, math.Inf(1)},
 		{&c.BrakeOnset, math.Inf(1)},
+		{&c.TurnEnd, math.Inf(1)},
 		{&c.Budget, math.Inf(1)},
 	} {
 		if *f.v == Off {

@@ -85,6 +85,8 @@ type Publisher struct {
 	prevT float64
 
 	vel, acc, omega mgl64.Vec3
+	prevOmega       mgl64.Vec3 // omega at the sample before, rad/s
+	omegaDt         float64    // the interval omega was measured over, s
 	prevAcc         mgl64.Vec3 // acc at the sample before, m/s²
 	rates           [MaxArticulations]float64
 	velValid        bool
@@ -101,6 +103,13 @@ type Publisher struct {
 	lastTime      float64
 	nextHeartbeat float64
 	lastAccelUnit mgl64.Vec3
+	// ending says that a turn's end is being published (TurnEnd): updates carry
+	// the orientation it comes to rest at about endAxis (unit), and no rotation,
+	// until the measured rotation about endAxis stops or turns faster than endRate
+	// (rad/s) again.
+	ending  bool
+	endAxis mgl64.Vec3
+	endRate float64
 
 	posErr, rotErr, artErr float64
 	lostErr                float64 // lost's position error
@@ -182,7 +191,8 @@ func (p *Publisher) due(s *Sample) Decision {
 	// and its copies, which a standing actor has saved for. Only heartbeats, breaks
 	// and requested full updates go out without a token from the budget.
 	start := p.starting(s.Time)
-	urgent := p.urgent() || start || p.braking()
+	turnEnd := p.turnEnding(s.Time)
+	urgent := p.urgent() || start || p.braking() || turnEnd
 	freeStart := start && (p.follows == 0 || p.startCopies)
 	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
 		!(urgent && p.budget.tokens >= 1 && (freeStart || p.early.take(p.prevT))) {
@@ -234,6 +244,7 @@ func (p *Publisher) observe(s *Sample) {
 	if s.Break {
 		p.n, p.velValid = 0, false
 		p.vel, p.acc, p.prevAcc, p.omega = mgl64.Vec3{}, mgl64.Vec3{}, mgl64.Vec3{}, mgl64.Vec3{}
+		p.prevOmega, p.ending = mgl64.Vec3{}, false
 		p.rates = [MaxArticulations]float64{}
 		p.lastAccelUnit = mgl64.Vec3{}
 	}
@@ -252,7 +263,8 @@ func (p *Publisher) observe(s *Sample) {
 			}
 			p.vel = v
 			p.velValid = true
-			p.omega = geom.RotationVector(p.prevQ, s.Orientation).Mul(1 / dt)
+			p.prevOmega, p.omega = p.omega, geom.RotationVector(p.prevQ, s.Orientation).Mul(1/dt)
+			p.omegaDt = dt
 			for i := 0; i < s.NumArticulations; i++ {
 				p.rates[i] = geom.WrapAngle(s.Articulations[i]-p.prevA[i]) / dt
 			}
@@ -359,6 +371,81 @@ func (p *Publisher) braking() bool {
 	return p.acc.Dot(u)-p.last.Acceleration.Dot(p.last.Velocity.Normalize()) < -p.cfg.BrakeOnset &&
 		math.Abs(p.acc.Sub(p.prevAcc).Dot(u)) < brakeSettled
 }
+
+// turnEnding reports whether a turn's end, or the end of publishing one, goes out at
+// sample time now. A turn ends when the measured rotation about the last update's
+// axis has fallen more than TurnEnd below that update's rate. Its end is published
+// (ending) until the turn has stopped, or stops slowing down (a turn easing into a
+// wider one) or speeds up again: then the turn it goes on with goes out at once.
+func (p *Publisher) turnEnding(now float64) bool {
+	if math.IsInf(p.cfg.TurnEnd, 1) || !p.velValid {
+		return false
+	}
+	if p.ending {
+		w := p.omega.Dot(p.endAxis)
+		if w < p.cfg.TinyAngularSpeed {
+			p.ending = false
+			// The rest was a prediction: if the turn came to rest elsewhere,
+			// correct it at the next chance.
+			p.repeat = p.repeat || p.rotErr > turnEndMiss
+			return false
+		}
+		if p.slowing() > turnEndSlowing && w <= p.endRate+p.cfg.TurnEnd {
+			return false
+		}
+		p.ending = false
+		return true
+	}
+	wl := p.last.AngularVelocity
+	rate := wl.Len()
+	if rate < p.cfg.TurnEnd {
+		return false
+	}
+	axis := wl.Mul(1 / rate)
+	if p.omega.Dot(axis) < rate-p.cfg.TurnEnd && p.slowing() > turnEndSlowing {
+		p.ending, p.endAxis, p.endRate = true, axis, rate
+		if p.follows == 0 && !math.IsInf(p.cfg.StartSpeed, 1) {
+			p.follows, p.startCopies, p.followAt = turnEndFollowUps, false, now+startFollowUp
+		}
+		return true
+	}
+	return false
+}
+
+// slowing returns the measured angular deceleration about the axis of the turn
+// that ends, or of the last update's, rad/s².
+func (p *Publisher) slowing() float64 {
+	axis := p.endAxis
+	if !p.ending {
+		axis = p.last.AngularVelocity.Normalize()
+	}
+	return (p.prevOmega.Dot(axis) - p.omega.Dot(axis)) / p.omegaDt
+}
+
+// turnEndFollowUps is how many copies follow a turn's end, startFollowUp apart.
+const turnEndFollowUps = stopFollowUps
+
+// turnEndSlowing is the angular deceleration below which a turn is not ending, rad/s²
+// (a tank's own is about 2.6 rad/s²): a turn that has stopped slowing goes on.
+const turnEndSlowing = 0.3
+
+// turnRest returns orientation q, the sample's, turned on to where the turn whose
+// end is being published comes to rest: at the measured angular deceleration about
+// endAxis, at most turnEndReach seconds of the present rate ahead.
+func (p *Publisher) turnRest(q mgl64.Quat) mgl64.Quat {
+	w := math.Max(0, p.omega.Dot(p.endAxis))
+	ahead := math.Min(w*turnEndReach, w*w/(2*math.Max(turnEndSlowing, p.slowing())))
+	return geom.QuatUnit(geom.QuatMul(geom.RotationQuat(p.endAxis, ahead), q))
+}
+
+// turnEndReach is the furthest ahead a turn's end is published to come to rest, in
+// seconds of its present rate: a measured deceleration that is barely one (a turn
+// easing off) does not put the rest far beyond the turn.
+const turnEndReach = 0.5
+
+// turnEndMiss is how far, rad, a turn may come to rest from the orientation its end
+// published before an update corrects it (1°).
+const turnEndMiss = math.Pi / 180
 
 // brakeSettled is how little the measured acceleration along the velocity may change
 // from one sample to the next for a braking onset to be published, m/s².
@@ -539,6 +626,9 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 		Orientation:      s.Orientation,
 		AngularVelocity:  clampLen(clampTiny(p.omega, c.TinyAngularSpeed), lim.MaxAngularSpeed),
 		NumArticulations: s.NumArticulations,
+	}
+	if p.ending {
+		st.Orientation, st.AngularVelocity = p.turnRest(s.Orientation), mgl64.Vec3{}
 	}
 	p.publishArticulations(s, &st)
 	acc := p.publishAcceleration(st.Velocity)

@@ -623,7 +623,7 @@ func TestPublisherConfigDefaults(t *testing.T) {
 		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
 		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, VelocityFrames: 1,
 		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off,
-		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, Budget: 2 / DefaultMinInterval,
+		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, TurnEnd: Off, Budget: 2 / DefaultMinInterval,
 		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,
 	}
 	if got != want {

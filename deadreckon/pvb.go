@@ -48,8 +48,17 @@ func (a *Actor) reckonBlend() {
 		g, h, _, _ = a.hz.terms(age)
 	}
 	turn := g - a.gLead // rotation since the blend start, per rad/s (tt on the common path)
+	rturn := turn       // the same for the hull's rotation, which LagTurns holds back
+	if a.rDelay > 0 {
+		ar := max(0, age-a.rDelay)
+		gr := ar
+		if ar > a.hz.short {
+			gr, _, _, _ = a.hz.terms(ar)
+		}
+		rturn = gr - a.gRLead
+	}
 	sn, cs := 0.0, 1.0
-	if half := 0.5 * a.wRate * turn; half != 0 {
+	if half := 0.5 * a.wRate * rturn; half != 0 {
 		// geom.Sincos(half), its inlined octant for the common |half| < π/4.
 		if ax := math.Abs(half); ax*(4/math.Pi) < 1 {
 			sn, cs = geom.SincosOctant(ax)
@@ -117,6 +126,9 @@ func (a *Actor) reckonBlend() {
 	// geom.SlerpPrepared) and the product are written out: this runs for every actor every
 	// frame, and Go keeps no floating-point value in a register across a call.
 	qw, qx, qy, qz := a.qLead.W, a.qLead.V[0], a.qLead.V[1], a.qLead.V[2]
+	if thr < 1 && a.shedTurn {
+		thr *= 2 - thr // 1 − (1 − T̂)²: the displayed turn's rate falls evenly to rest
+	}
 	if thr < 1 {
 		var s, t, k float64
 		if a.slOm == 0 {
@@ -200,3 +212,64 @@ func (a *Actor) stopBlend() float64 {
 // minStopSpeed is the displayed speed below which a blend toward a stop is a plain
 // one, m/s: a display that stands has nothing to shed.
 const minStopSpeed = 1e-3
+
+// shownFrame is the interval over which shownTurn measures the displayed rotation,
+// s: a frame at 60 Hz.
+const shownFrame = 1.0 / 60
+
+// shownTurn returns the displayed angular velocity at the last Advance, rad/s,
+// measured over the last shownFrame of the running blend (ProjectiveVelocityBlend),
+// or, just after a blend started, the one measured when it started.
+func (a *Actor) shownTurn() mgl64.Vec3 {
+	h := min(shownFrame, a.tt)
+	if !a.advanced || h < minFrameTime*100 {
+		return a.c.wShown
+	}
+	rk, tt := a.rk, a.tt
+	a.tt -= h
+	a.reckonBlend()
+	before := a.rk.rot
+	a.rk, a.tt = rk, tt
+	return geom.RotationVector(before, rk.rot).Mul(1 / h)
+}
+
+// maxTurnShed is the longest a blend toward an orientation at rest sheds the
+// displayed turn over, s: a display that turns slowly toward a rest far off blends
+// there as usual instead of creeping.
+const maxTurnShed = 1.0
+
+// turnShed returns how long the display, turning at the angular velocity it showed
+// when the update arrived, takes to shed that turn evenly in a blend toward a
+// last-known orientation at rest, s: so that it comes to rest on it (and within
+// minStopBlend when it is nearly there). It returns 0, a plain blend, when the
+// last-known state turns, the display does not turn toward it, or shedding would
+// take longer than maxTurnShed.
+//
+// The plain blend rotates from the displayed orientation to the rest at a constant
+// rate over ΔT: the displayed turn's rate jumps at its start and stops dead at its
+// end. Shedding it evenly is how a turning hull comes to rest.
+func (a *Actor) turnShed() float64 {
+	if a.wRate != 0 {
+		return 0
+	}
+	w := a.c.wShown
+	speed := w.Len()
+	if speed < minTurnShedSpeed {
+		return 0
+	}
+	arc := geom.RotationVector(a.r0, a.qLead)
+	ahead := arc.Dot(w) / speed
+	// Most of the way along the displayed turn, not across it.
+	if ahead <= 0 || ahead*ahead < 0.5*arc.Dot(arc) {
+		return 0
+	}
+	t := math.Max(minStopBlend, 2*ahead/speed)
+	if t > maxTurnShed {
+		return 0
+	}
+	return t
+}
+
+// minTurnShedSpeed is the displayed angular speed below which a blend toward an
+// orientation at rest is a plain one, rad/s (about 1°/s).
+const minTurnShedSpeed = 0.02

@@ -9,13 +9,14 @@
 // follows the truth.
 //
 // The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
-// stopgo, ledge, tank — a tank driven through package physics — pivot, collision,
-// respawn, stops — repeated starts and stops at varying speeds — parked, patrol — a
-// tank on a known looping route over the hills — and wander1 to wander3, random
-// keyboard drives over the hills whose seeds no tuning has seen) or a recorded CSV
-// trace (ReadTrace, Trace.Path). The algorithm "game" runs the game's own dead
-// reckoning, game.DeadReckoning(); "path" runs it publishing progress along the route
-// where the truth follows one (Path.Route: the patrol). The figures of a run (Result) are
+// stopgo, ledge, tank — a tank driven through package physics — pivot, turns — turns
+// in place of 5° to 190° through package physics — collision, respawn, stops —
+// repeated starts and stops at varying speeds — parked, patrol — a tank on a known
+// looping route over the hills — and wander1 to wander3, random keyboard drives over
+// the hills whose seeds no tuning has seen) or a recorded CSV trace (ReadTrace,
+// Trace.Path). The algorithm "game" runs the game's own dead reckoning,
+// game.DeadReckoning(); "path" runs it publishing progress along the route where the
+// truth follows one (Path.Route: the patrol). The figures of a run (Result) are
 // the mean, 95th percentile and largest position error, the mean heading error, the
 // largest per-frame jump |displayed step − true step|, the largest pop (a step off
 // the displayed path's own course beyond the truth's, which steady lag does not make),

@@ -59,7 +59,8 @@ func runReplay(ctx context.Context, w io.Writer, o Options) error {
 	}
 	na := len(o.Algos)
 	all := make([]Result, len(tanks)*na)
-	delays := make([][]float64, len(all)) // each run's start delays, for the sums
+	delays := make([][]float64, len(all))     // each run's start delays, for the sums
+	turnDelays := make([][]float64, len(all)) // and its turn stop delays
 	err = forEach(ctx, len(all), func(sc *scratch, i int) error {
 		k := tanks[i/na]
 		s := o.setup(k.path, o.Algos[i%na])
@@ -75,9 +76,9 @@ func runReplay(ctx context.Context, w io.Writer, o Options) error {
 		}
 		all[i] = r
 		if o.Runs > 1 {
-			delays[i] = slices.Clone(sc.delays)
+			delays[i], turnDelays[i] = slices.Clone(sc.delays), slices.Clone(sc.turnDelays)
 		} else {
-			delays[i] = slices.Clone(sc.player.delays)
+			delays[i], turnDelays[i] = slices.Clone(sc.player.delays), slices.Clone(sc.turns.delays)
 		}
 		return nil
 	})
@@ -87,12 +88,13 @@ func runReplay(ctx context.Context, w io.Writer, o Options) error {
 	sums := make([]Result, na)
 	for a := range na {
 		var rs []Result
-		var ds [][]float64
+		var ds, ts [][]float64
 		for k := range tanks {
 			rs = append(rs, all[k*na+a])
 			ds = append(ds, delays[k*na+a])
+			ts = append(ts, turnDelays[k*na+a])
 		}
-		sums[a] = sumTanks(rs, ds)
+		sums[a] = sumTanks(rs, ds, ts)
 	}
 	if o.JSON {
 		return writeJSON(w, append(all, sums...))
@@ -252,9 +254,9 @@ func recordedLink(rec *replay.Recording, t *replay.Tank, t0 float64) *RecordedLi
 
 // sumTanks sums one algorithm's results over every tank: frame-weighted means of the
 // means, the 95th percentiles, the rates and the shares; the largest of the maxima;
-// sums of the counts; and the start delays' 95th percentile over all of them
-// (delays[i] are rs[i]'s).
-func sumTanks(rs []Result, delays [][]float64) Result {
+// sums of the counts; and the start delays' and the turn stop delays' 95th
+// percentiles over all of them (delays[i] and turnDelays[i] are rs[i]'s).
+func sumTanks(rs []Result, delays, turnDelays [][]float64) Result {
 	acc := rs[0]
 	acc.Scenario = AllTanks
 	acc.Record = nil
@@ -268,7 +270,7 @@ func sumTanks(rs []Result, delays [][]float64) Result {
 			r.BelowGroundShare, r.TrueBelowGroundShare}
 	}
 	maxima := func(r *Result) []*float64 {
-		return []*float64{&r.MaxErrM, &r.MaxJumpM, &r.MaxPopM, &r.MaxDVMPS, &r.MaxOvershootM, r.MaxDepthM,
+		return []*float64{&r.MaxErrM, &r.MaxJumpM, &r.MaxPopM, &r.MaxDVMPS, &r.MaxOvershootM, &r.MaxHeadingOvershootDeg, r.MaxDepthM,
 			r.TrueMaxDepthM, r.MaxUnderTruthM}
 	}
 	w := float64(acc.Frames)
@@ -297,6 +299,7 @@ func sumTanks(rs []Result, delays [][]float64) Result {
 		acc.EncodeErrors += r.EncodeErrors
 		acc.Stops += r.Stops
 		acc.Starts += r.Starts
+		acc.Turns += r.Turns
 		acc.staleHeard += r.staleHeard
 		w += f
 	}
@@ -312,6 +315,14 @@ func sumTanks(rs []Result, delays [][]float64) Result {
 	acc.StartDelayP95S = 0
 	if len(pool) > 0 {
 		acc.StartDelayP95S = percentile(pool, 0.95)
+	}
+	pool = pool[:0]
+	for _, d := range turnDelays {
+		pool = append(pool, d...)
+	}
+	acc.TurnStopDelayP95S = 0
+	if len(pool) > 0 {
+		acc.TurnStopDelayP95S = percentile(pool, 0.95)
 	}
 	if acc.Sent > 0 && acc.Publish == "recorded" {
 		acc.Loss = float64(acc.Lost) / float64(acc.Sent)

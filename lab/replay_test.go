@@ -153,7 +153,7 @@ func TestReplayRecordedLink(t *testing.T) {
 	}
 	// The live match showed the bots this far from the truth, frame by frame; the
 	// lab reckons the same updates at its own frames, clamping at the tank.
-	lab, shown := sumTanks(bots, nil).MeanErrM, liveError(t, live)
+	lab, shown := sumTanks(bots, nil, nil).MeanErrM, liveError(t, live)
 	t.Logf("the bots' mean error: %.4f m in the lab over the recorded link, %.4f m on the live screen", lab, shown)
 	if math.Abs(lab-shown) > 0.2*shown {
 		t.Errorf("the lab puts the game's mean error on the bots at %.4f m, the live match showed %.4f m", lab, shown)
@@ -209,7 +209,7 @@ func TestSumTanks(t *testing.T) {
 	past := func(v float64) *float64 { return &v }
 	a := Result{Frames: 100, MeanErrM: 1, P95ErrM: 2, MaxErrM: 5, StalePerMin: 3, Sent: 10, Lost: 1, Starts: 2, MeanErrPastM: past(1)}
 	b := Result{Frames: 300, MeanErrM: 2, P95ErrM: 4, MaxErrM: 3, StalePerMin: 1, Sent: 30, Lost: 3, Starts: 1, MeanErrPastM: past(3)}
-	s := sumTanks([]Result{a, b}, [][]float64{{0.1, 0.5}, {0.3}})
+	s := sumTanks([]Result{a, b}, [][]float64{{0.1, 0.5}, {0.3}}, nil)
 	for _, c := range []struct {
 		name      string
 		got, want float64

@@ -51,7 +51,7 @@ func writeResults(w io.Writer, results []Result) error {
 	if hasGround {
 		head = append(head, "depth m", "below %", "under truth m")
 	}
-	head = append(head, "over m", "start s", "stale/min", "rev/min", "upd/s", "B/s")
+	head = append(head, "over m", "start s", "turn over °", "turn stop s", "stale/min", "rev/min", "upd/s", "B/s")
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range results {
 		row := []string{r.Scenario, r.Algo, f4(r.MeanErrM)}
@@ -74,6 +74,7 @@ func writeResults(w io.Writer, results []Result) error {
 			}
 		}
 		row = append(row, orDash(r.Stops > 0, f3(r.MaxOvershootM)), orDash(r.Starts > 0, f3(r.StartDelayP95S)),
+			orDash(r.Turns > 0, f2(r.MaxHeadingOvershootDeg)), orDash(r.Turns > 0, f3(r.TurnStopDelayP95S)),
 			f2(r.StalePerMin), f2(r.ReversalCount), f2(r.UpdatesPerS), fmt.Sprintf("%.0f", r.BytesPerS))
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}

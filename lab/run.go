@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -167,6 +168,17 @@ type Result struct {
 	// several runs, of the starts of them all. Starts counts them.
 	StartDelayP95S float64 `json:"start_delay_p95_s"`
 	Starts         int     `json:"starts"`
+	// MaxHeadingOvershootDeg is the furthest the displayed heading went past the
+	// truth's where the truth's turn came to rest, signed along the turn, over every
+	// turn that ended, degrees (a turn of 5° or more, faster than 5°/s, whose
+	// heading then rests, slower than 1°/s, for 0.25 s or more). TurnStopDelayP95S
+	// is the nearest-rank 95th percentile, over those turns, of the time from the
+	// truth's turn coming to rest until the displayed heading last turned faster than
+	// 1°/s during that rest, s; over several runs, of the turns of them all. Turns
+	// counts them.
+	MaxHeadingOvershootDeg float64 `json:"max_heading_overshoot_deg"`
+	TurnStopDelayP95S      float64 `json:"turn_stop_delay_p95_s"`
+	Turns                  int     `json:"turns"`
 	// StalePerMin is how often the displayed tank was newly marked stale
 	// (deadreckon.Actor.Stale) while its owner kept publishing, per minute.
 	StalePerMin float64 `json:"stale_per_min"`
@@ -211,12 +223,14 @@ func Simulate(s Setup) (Result, error) {
 
 // scratch holds the buffers one goroutine reuses from run to run.
 type scratch struct {
-	wire    wireCodec
-	metrics metrics
-	truth   metrics
-	player  playerMetrics
-	inbox   []Delivery
-	delays  []float64 // start delays pooled over the runs of simulateRuns, s
+	wire       wireCodec
+	metrics    metrics
+	truth      metrics
+	player     playerMetrics
+	turns      turnMetrics
+	inbox      []Delivery
+	delays     []float64 // start delays pooled over the runs of simulateRuns, s
+	turnDelays []float64 // turn stop delays pooled over the runs of simulateRuns, s
 }
 
 // simulate plays one run: it sets the run up, steps it frame by frame, and sums it up.
@@ -228,10 +242,11 @@ func (sc *scratch) simulate(s Setup) (Result, error) {
 	sc.metrics.Reset(r.dt, r.p.Ground)
 	sc.truth.Reset(r.dt, r.p.Ground)
 	sc.player.Reset(r.dt)
+	sc.turns.Reset(r.dt)
 	for i, truth := range r.p.Poses {
 		r.frame(sc, truth, i)
 	}
-	return r.result(sc.metrics.summary(), sc.truth.summary(), sc.player.summary())
+	return r.result(sc.metrics.summary(), sc.truth.summary(), sc.player.summary(), sc.turns.summary())
 }
 
 // simRun is one run in progress: its setup with defaults filled in, the two peers and
@@ -461,11 +476,12 @@ func (r *simRun) measure(sc *scratch, truth Pose, measured bool) {
 		r.staleHeard++
 	}
 	sc.player.Add(t, truth.Position, shown.Position, stale)
+	sc.turns.Add(t, geom.Yaw(truth.Orientation), geom.Yaw(shown.Orientation))
 	sc.truth.Add(truth, deadreckon.State{Position: truth.Position, Orientation: truth.Orientation}, truth.Position)
 }
 
 // result sums the run up from the metrics of what was shown and of the truth itself.
-func (r *simRun) result(sum, trueSum summary, ps playerSummary) (Result, error) {
+func (r *simRun) result(sum, trueSum summary, ps playerSummary, ts turnSummary) (Result, error) {
 	s, p := r.s, r.p
 	if sum.Frames == 0 && r.encodeErr != nil && r.sent == 0 {
 		return Result{}, fmt.Errorf("simulate %s/%s: no update could be wire-encoded (send them exact instead): %w", p.Name, s.Algo.Name, r.encodeErr)
@@ -475,47 +491,50 @@ func (r *simRun) result(sum, trueSum summary, ps playerSummary) (Result, error) 
 	}
 	span := float64(sum.Frames) * r.dt
 	res := Result{
-		Scenario:       p.Name,
-		Algo:           s.Algo.Name,
-		Publish:        "rate",
-		RateHz:         r.pub.Rate,
-		Acceleration:   !r.pub.NoAcceleration,
-		LatencyS:       s.Network.Latency.Seconds(),
-		JitterS:        s.Network.Jitter.Seconds(),
-		Loss:           s.Network.Loss,
-		LossBurst:      s.Network.LossBurst,
-		Reorder:        s.Network.Reorder,
-		ClockErrorS:    s.ClockError,
-		FPS:            1 / r.dt,
-		DurationS:      p.Duration(),
-		WarmupS:        r.warmup,
-		Seed:           s.Seed,
-		Runs:           1,
-		Frames:         sum.Frames,
-		MeanErrM:       sum.MeanErr,
-		P95ErrM:        sum.P95Err,
-		MaxErrM:        sum.MaxErr,
-		MeanHeadingDeg: sum.MeanHeadingErr,
-		MaxJumpM:       sum.MaxJump,
-		MaxPopM:        sum.MaxPop,
-		MaxDVMPS:       sum.MaxDV,
-		RMSJerk:        sum.RMSJerk,
-		TrueRMSJerk:    trueSum.RMSJerk,
-		UpdatesPerS:    float64(r.measuredSent) / span,
-		BytesPerS:      float64(r.measuredBytes) / span,
-		Exact:          s.Exact,
-		EncodeErrors:   r.encodeErrs,
-		Sent:           r.sent,
-		Lost:           r.net.Lost(),
-		Rejected:       r.rejected,
-		Record:         r.rec,
-		MaxOvershootM:  ps.MaxOvershoot,
-		Stops:          ps.Stops,
-		StartDelayP95S: ps.StartDelayP95,
-		Starts:         ps.Starts,
-		StalePerMin:    ps.StalePerMin,
-		ReversalCount:  ps.ReversalsPerMin,
-		staleHeard:     r.staleHeard,
+		Scenario:               p.Name,
+		Algo:                   s.Algo.Name,
+		Publish:                "rate",
+		RateHz:                 r.pub.Rate,
+		Acceleration:           !r.pub.NoAcceleration,
+		LatencyS:               s.Network.Latency.Seconds(),
+		JitterS:                s.Network.Jitter.Seconds(),
+		Loss:                   s.Network.Loss,
+		LossBurst:              s.Network.LossBurst,
+		Reorder:                s.Network.Reorder,
+		ClockErrorS:            s.ClockError,
+		FPS:                    1 / r.dt,
+		DurationS:              p.Duration(),
+		WarmupS:                r.warmup,
+		Seed:                   s.Seed,
+		Runs:                   1,
+		Frames:                 sum.Frames,
+		MeanErrM:               sum.MeanErr,
+		P95ErrM:                sum.P95Err,
+		MaxErrM:                sum.MaxErr,
+		MeanHeadingDeg:         sum.MeanHeadingErr,
+		MaxJumpM:               sum.MaxJump,
+		MaxPopM:                sum.MaxPop,
+		MaxDVMPS:               sum.MaxDV,
+		RMSJerk:                sum.RMSJerk,
+		TrueRMSJerk:            trueSum.RMSJerk,
+		UpdatesPerS:            float64(r.measuredSent) / span,
+		BytesPerS:              float64(r.measuredBytes) / span,
+		Exact:                  s.Exact,
+		EncodeErrors:           r.encodeErrs,
+		Sent:                   r.sent,
+		Lost:                   r.net.Lost(),
+		Rejected:               r.rejected,
+		Record:                 r.rec,
+		MaxOvershootM:          ps.MaxOvershoot,
+		Stops:                  ps.Stops,
+		StartDelayP95S:         ps.StartDelayP95,
+		Starts:                 ps.Starts,
+		StalePerMin:            ps.StalePerMin,
+		ReversalCount:          ps.ReversalsPerMin,
+		MaxHeadingOvershootDeg: ts.MaxOvershoot,
+		TurnStopDelayP95S:      ts.StopDelayP95,
+		Turns:                  ts.Turns,
+		staleHeard:             r.staleHeard,
 	}
 	if r.measuredSent > 0 {
 		res.BytesPerUpdate = float64(r.measuredBytes) / float64(r.measuredSent)

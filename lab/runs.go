@@ -31,7 +31,7 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 	}
 	var acc Result
 	var means []float64
-	sc.delays = sc.delays[:0]
+	sc.delays, sc.turnDelays = sc.delays[:0], sc.turnDelays[:0]
 	for k := 0; k < runs; k++ {
 		run := s
 		run.Seed = s.Seed + uint64(k)
@@ -42,6 +42,7 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 		}
 		means = append(means, r.MeanErrM)
 		sc.delays = append(sc.delays, sc.player.delays...)
+		sc.turnDelays = append(sc.turnDelays, sc.turns.delays...)
 		if k == 0 {
 			acc = r
 			acc.MeanErrPastM, acc.P95ErrPastM = copyPtr(r.MeanErrPastM), copyPtr(r.P95ErrPastM)
@@ -68,6 +69,8 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 		acc.MaxOvershootM = math.Max(acc.MaxOvershootM, r.MaxOvershootM)
 		acc.Stops += r.Stops
 		acc.Starts += r.Starts
+		acc.MaxHeadingOvershootDeg = math.Max(acc.MaxHeadingOvershootDeg, r.MaxHeadingOvershootDeg)
+		acc.Turns += r.Turns
 		acc.StalePerMin += r.StalePerMin
 		acc.ReversalCount += r.ReversalCount
 		acc.staleHeard += r.staleHeard
@@ -84,6 +87,9 @@ func (sc *scratch) simulateRuns(s Setup, runs int) (Result, error) {
 	n := float64(runs)
 	if len(sc.delays) > 0 {
 		acc.StartDelayP95S = percentile(sc.delays, 0.95)
+	}
+	if len(sc.turnDelays) > 0 {
+		acc.TurnStopDelayP95S = percentile(sc.turnDelays, 0.95)
 	}
 	for _, v := range []*float64{&acc.MeanErrM, &acc.P95ErrM, &acc.MeanHeadingDeg, &acc.RMSJerk,
 		&acc.StalePerMin, &acc.ReversalCount, &acc.UpdatesPerS, &acc.BytesPerS, &acc.BytesPerUpdate, acc.MeanErrPastM, acc.P95ErrPastM, acc.BelowGroundShare} {

@@ -118,6 +118,7 @@ func scenarios() []scenarioInfo {
 		{"ledge", fmt.Sprintf("oval track at %.0f m/s: drives off a %.0f m cliff, climbs back up a ramp", ledgeSpeed, ledgeHeight), infallible(buildLedge)},
 		{"tank", "a 50 t tank driven through package physics on the generated valley floor: arcs, a dash, a brake into reverse", buildTank},
 		{"pivot", fmt.Sprintf("%.0f m/s, brake to a stop, turn 180° in place at %.0f°/s, stop dead, go", pivotSpeed, pivotRate*180/math.Pi), infallible(buildPivot)},
+		{"turns", "a tank driven through package physics on flat ground: drive, roll to rest, turn in place by 5° to 190° either way, stand, drive on", buildTurns},
 		{"collision", fmt.Sprintf("accelerate to %.0f m/s, hit an obstacle (to rest in one frame), stand, turn 90°, go", collisionSpeed), infallible(buildCollision)},
 		{"respawn", fmt.Sprintf("the circle, teleported %.0f m (a continuity break) every %.0f s", respawnDistance, respawnEvery), infallible(buildRespawn)},
 		{"stops", "repeated starts and stops: 4 to 15 m/s and 4 m/s in reverse, 2 to 6 m/s² up, 3 to 8 m/s² down, stands of 0.5 to 6 s", infallible(buildStops)},

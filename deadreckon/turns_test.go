@@ -1,0 +1,137 @@
+package deadreckon
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/geom"
+)
+
+// Turn in place of the turn tests: 0.6 rad/s (a tank's 35°/s) from 0 s, slowing
+// evenly at 2.4 rad/s² from turnSlow until it rests at turnRestYaw.
+const (
+	turnRate    = 0.6
+	turnSlow    = 1.0
+	turnDecel   = 2.4
+	turnRestYaw = turnRate*turnSlow + turnRate*turnRate/(2*turnDecel)
+)
+
+// turnYaw returns the turn's yaw at time t, rad.
+func turnYaw(t float64) float64 {
+	switch {
+	case t < 0:
+		return 0
+	case t < turnSlow:
+		return turnRate * t
+	}
+	u := math.Min(t-turnSlow, turnRate/turnDecel)
+	return turnRate*turnSlow + turnRate*u - turnDecel*u*u/2
+}
+
+// TestPublisherTurnEnd: with TurnEnd, the end of a turn goes out within a few frames
+// of the turn starting to slow, within MinInterval of the last update, with no
+// angular velocity and the heading the turn comes to rest at, and is copied;
+// without it, nothing goes out until the orientation threshold trips.
+func TestPublisherTurnEnd(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		cfg := PublisherConfig{MinInterval: 0.2, StartSpeed: 0.1}
+		if on {
+			cfg.TurnEnd = 0.1
+		}
+		p := NewPublisher(cfg, 1)
+		var ends []State
+		var endAt []float64
+		for i := 0; i <= 150; i++ {
+			now := float64(i) * frame
+			d, st := p.Update(Sample{Time: now, Orientation: geom.YawQuat(turnYaw(now))})
+			if d != NoUpdate && now > turnSlow && now < turnSlow+0.15 {
+				ends, endAt = append(ends, st), append(endAt, now)
+			}
+		}
+		if !on {
+			if len(ends) != 0 {
+				t.Errorf("TurnEnd off: %d updates within 0.15 s of the turn slowing, want none", len(ends))
+			}
+			continue
+		}
+		if len(ends) < 1+stopFollowUps {
+			t.Fatalf("%d updates within 0.15 s of the turn slowing, want the end and %d copies", len(ends), stopFollowUps)
+		}
+		if endAt[0] > turnSlow+4*frame {
+			t.Errorf("turn end published %.3f s after the turn slowed, want within 4 frames", endAt[0]-turnSlow)
+		}
+		for i, st := range ends[:1+stopFollowUps] {
+			if st.AngularVelocity != (mgl64.Vec3{}) {
+				t.Errorf("update %d of the turn's end: angular velocity %v, want none", i, st.AngularVelocity)
+			}
+			if e := math.Abs(geom.Yaw(st.Orientation) - turnRestYaw); e > 0.5*math.Pi/180 {
+				t.Errorf("update %d of the turn's end: heading %.4f rad, %.2f° from where the turn rests (%.4f)",
+					i, geom.Yaw(st.Orientation), e*180/math.Pi, turnRestYaw)
+			}
+		}
+	}
+}
+
+// TestActorLagTurnsNoOvershoot: a remote of a turn that stops dead, told of it a
+// latency late, turns past the rest and back when it shows the rotation as of now;
+// with LagTurns it comes to rest on it, and on the rest of a turn that slows (ahead
+// of what it shows as the end arrives), shedding its turn evenly.
+func TestActorLagTurnsNoOvershoot(t *testing.T) {
+	const lat = 0.15
+	for _, c := range []struct {
+		lag  bool
+		rest float64 // rad
+	}{{false, turnRate * turnSlow}, {true, turnRate * turnSlow}, {true, turnRestYaw}} {
+		lag := c.lag
+		a := NewActor(Config{CompensateLatency: true, LagTurns: lag, UpdateInterval: 0.1})
+		a.SetClockOffset(0)
+		// The owner tells every 0.1 s while it turns steadily, then the turn's end
+		// (the heading it rests at, no rotation) as it starts slowing.
+		sends := []State{}
+		for ts := 0.0; ts < turnSlow-1e-9; ts += 0.1 {
+			s := NewState(mgl64.Vec3{})
+			s.Time, s.Orientation, s.AngularVelocity = ts, geom.YawQuat(turnYaw(ts)), mgl64.Vec3{0, turnRate, 0}
+			sends = append(sends, s)
+		}
+		end := NewState(mgl64.Vec3{})
+		end.Time, end.Orientation = turnSlow+frame, geom.YawQuat(c.rest)
+		sends = append(sends, end)
+		over, prevRate, drop := 0.0, math.NaN(), 0.0
+		prevYaw := 0.0
+		next := 0
+		for i := 0; i <= 180; i++ {
+			now := float64(i) * frame
+			for next < len(sends) && sends[next].Time+lat <= now+1e-9 {
+				if err := a.Receive(sends[next], now); err != nil {
+					t.Fatal(err)
+				}
+				next++
+			}
+			a.Advance(now)
+			if !a.HasState() {
+				continue
+			}
+			yaw := geom.Yaw(a.Reckoned().Orientation)
+			over = math.Max(over, yaw-c.rest)
+			if rate := (yaw - prevYaw) / frame; now > turnSlow+frame+lat && i > 0 {
+				// The largest change of the shown turn's rate from frame to
+				// frame once the end arrived.
+				if !math.IsNaN(prevRate) {
+					drop = math.Max(drop, math.Abs(rate-prevRate))
+				}
+				prevRate = rate
+			}
+			prevYaw = yaw
+		}
+		switch {
+		case !lag && over < 3*math.Pi/180:
+			t.Errorf("without LagTurns: %.2f° past the rest, want the latency's worth (≥ 3°): the test shows nothing", over*180/math.Pi)
+		case lag && over > 0.1*math.Pi/180:
+			t.Errorf("with LagTurns, rest at %.3f rad: %.2f° past the rest, want none", c.rest, over*180/math.Pi)
+		case lag && c.rest == turnRestYaw && drop > 0.1:
+			// Shed evenly over 2·4.3°/(0.6 rad/s) = 0.25 s: 0.04 rad/s a frame.
+			t.Errorf("with LagTurns, rest at %.3f rad: the shown turn's rate changed by %.3f rad/s in a frame, want an even fall (≤ 0.1)", c.rest, drop)
+		}
+	}
+}
