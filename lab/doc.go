@@ -11,8 +11,9 @@
 // The truth is a Path: a built-in scenario (BuildScenario: circle, eight, zigzag,
 // stopgo, ledge, tank — a tank driven through package physics — pivot, collision,
 // respawn, stops — repeated starts and stops at varying speeds — parked, and wander1
-// to wander3, random keyboard drives over the hills whose seeds no tuning has seen)
-// or a recorded CSV trace (ReadTrace, Trace.Path). The algorithm "game" runs the
+// to wander3, random keyboard drives over the hills whose seeds no tuning has seen;
+// "wander:N" and "gentle:N", stop and go with gentle starts, take any seed) or a
+// recorded CSV trace (ReadTrace, Trace.Path). The algorithm "game" runs the
 // game's own dead reckoning, game.DeadReckoning(). The figures of a run (Result) are
 // the mean, 95th percentile and largest position error, the mean heading error, the
 // largest per-frame jump |displayed step − true step|, the largest pop (a step off
