@@ -351,3 +351,53 @@ func TestEventCopies(t *testing.T) {
 		t.Errorf("a start with one token: %d updates in its first 0.5 s (%v), %d copies still owed; want the start alone, none owed", n, got, p.follows)
 	}
 }
+
+// TestPullAwayFromACrawl: a tank that creeps at 0.15 m/s (remotes show it so) and
+// opens the throttle gently, at 0.5 m/s², publishes as for a start from rest: within
+// a few frames of its acceleration settling, and three times more a frame apart.
+// Without it, the position threshold (0.03 m) waits about 0.35 s. One creeping
+// faster than remotes may show as a crawl (1 m/s) is left to the thresholds.
+func TestPullAwayFromACrawl(t *testing.T) {
+	run := func(creep float64, c PublisherConfig) []float64 {
+		// Creep from 0 s, pull away at 0.5 m/s² from 2 s.
+		x := func(t float64) float64 { return creep*t + 0.25*math.Pow(math.Max(0, t-2), 2) }
+		p := NewPublisher(c, 1)
+		var out []float64
+		for f := 0; f <= 3*60; f++ {
+			t := float64(f) * frame
+			if d, _ := p.Update(Sample{Time: t, Position: mgl64.Vec3{x(t), 0, 0}, Orientation: mgl64.QuatIdent()}); d != NoUpdate && t >= 2 {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	base := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, PositionThreshold: 0.03, MinInterval: 0.16, UrgentChange: 3,
+		RepeatChange: Off, BrakeOnset: 2, VelocityFrames: 2}
+	for _, tc := range []struct {
+		name           string
+		creep          float64
+		cfg            func(c PublisherConfig) PublisherConfig
+		within, copies int // frames after 2 s to the first update; copies at once
+	}{
+		{"pull away", 0.15, func(c PublisherConfig) PublisherConfig { return c }, 5, startFollowUps},
+		{"start speed off", 0.15, func(c PublisherConfig) PublisherConfig { c.StartSpeed = Off; return c }, -15, 0},
+		{"faster than a crawl", 1, func(c PublisherConfig) PublisherConfig { return c }, -15, 0},
+	} {
+		got := run(tc.creep, tc.cfg(base))
+		if len(got) == 0 {
+			t.Errorf("%s: nothing published after 2 s", tc.name)
+			continue
+		}
+		first := (got[0] - 2) / frame
+		if tc.within > 0 && first > float64(tc.within)+1e-6 || tc.within < 0 && first < float64(-tc.within)-1e-6 {
+			t.Errorf("%s: first update %.0f frames after pulling away (%v), want within %d (negative: not before)", tc.name, first, got, tc.within)
+		}
+		n := 1
+		for n < len(got) && got[n]-got[n-1] < startFollowUp+frame/2 {
+			n++
+		}
+		if n != 1+tc.copies {
+			t.Errorf("%s: %d updates a frame apart from %.3f s (%v), want %d", tc.name, n, got[0], got, 1+tc.copies)
+		}
+	}
+}

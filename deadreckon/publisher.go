@@ -349,8 +349,42 @@ func (p *Publisher) starting(now float64) bool {
 	if p.follows > 0 && now >= p.followAt-sampleSlack {
 		return true
 	}
-	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel)
+	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel) || p.pullingAway(true)
 }
+
+// pullingAway reports whether the actor pulls away from a crawl that remotes show:
+// they show it slower than crawlFactor × StartSpeed, it moves faster than they show,
+// and its acceleration along its velocity has risen more than pullAwayAccel above the
+// last update's, and, when settled says so, has settled (an update sent for it goes
+// out at once; one sent by a threshold is copied as a start whether or not it has).
+// A tank creeping (a closed throttle on a slope, a
+// turn in place, stop-and-go traffic) that opens the throttle gently is no start
+// from rest, yet at 0.5 m/s² its position drifts past the threshold only 0.3–0.4 s
+// later; as a start it goes out at once, and copied.
+func (p *Publisher) pullingAway(settled bool) bool {
+	if math.IsInf(p.cfg.StartSpeed, 1) || !p.velValid || !p.lastVelValid || p.still(p.vel) {
+		return false
+	}
+	shown := p.self.lkVelocityNow().Len()
+	if shown >= crawlFactor*p.cfg.StartSpeed || p.vel.Len() <= shown {
+		return false
+	}
+	u := p.vel.Normalize()
+	along := 0.0 // the last update's acceleration along its own velocity, m/s²
+	if !p.still(p.last.Velocity) {
+		along = p.last.Acceleration.Dot(p.last.Velocity.Normalize())
+	}
+	return p.acc.Dot(u)-along > pullAwayAccel && (!settled || math.Abs(p.acc.Sub(p.prevAcc).Dot(u)) < brakeSettled)
+}
+
+// crawlFactor is how many times StartSpeed remotes may show an actor moving for its
+// pulling away to be published as a start (pullingAway).
+const crawlFactor = 5
+
+// pullAwayAccel is how far the acceleration along the velocity must rise above the
+// last update's for a crawl's end to be a start, m/s²: below the gentlest start a
+// driver makes (0.5 m/s²), above a crawl's own unevenness.
+const pullAwayAccel = 0.3
 
 // braking reports whether the actor brakes harder than remotes show it: it moves
 // faster than StartSpeed, its acceleration along its velocity has fallen more than
@@ -469,18 +503,20 @@ const sampleSlack = 1e-6
 
 // scheduleFollowUps counts a follow-up just published at sample time now, or starts
 // counting them when st, not a first update, a break or one after an update whose
-// velocity was not measured yet (brk), starts the actor from rest, brings it to rest
+// velocity was not measured yet (brk), starts the actor from rest or from a crawl
+// it pulls away from (pullAway), brings it to rest
 // (resting), is the first to brake it toward rest, or brakes it to rest harder than
 // the last update did by more than BrakeOnset, whatever sent it (wasRest and
 // wasBraking say what remotes showed before st): a start
 // or a stop that a peer misses shows as a tank standing while it drives off, or
 // driving on through the place it stopped at.
-func (p *Publisher) scheduleFollowUps(brk, wasRest, wasBraking bool, st *State, now float64) {
+func (p *Publisher) scheduleFollowUps(brk, wasRest, pullAway, wasBraking bool, st *State, now float64) {
 	braking := !math.IsInf(p.self.hz.stopAge(st.Velocity, st.Acceleration), 1)
 	rests := p.resting(st)
+	starts := (wasRest || pullAway) && !rests
 	switch {
-	case !brk && (wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
-		p.follows, p.startCopies = stopFollowUps, wasRest && !rests
+	case !brk && (starts || wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
+		p.follows, p.startCopies = stopFollowUps, starts
 		if p.startCopies {
 			p.follows = startFollowUps
 		}
@@ -641,6 +677,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
 	wasRest, wasBraking := p.still(p.self.lkVelocityNow()), !math.IsInf(p.self.stop, 1)
+	pullAway := !first && !s.Break && p.pullingAway(false)
 	// How much this update's velocity surprises the reckoning of the last one.
 	surprise := st.Velocity.Sub(p.self.lkVelocityNow()).Len()
 	// A peer that loses this update goes on showing what self shows now.
@@ -667,7 +704,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	}
 	p.budget.refill(s.Time)
 	p.budget.tokens-- // heartbeats and breaks may run it into debt
-	p.scheduleFollowUps(first || s.Break || !p.lastVelValid, wasRest, wasBraking, &st, s.Time)
+	p.scheduleFollowUps(first || s.Break || !p.lastVelValid, wasRest, pullAway, wasBraking, &st, s.Time)
 	p.published = true
 	p.lastVelValid = p.velValid && !s.Break
 	p.last = st

@@ -36,6 +36,61 @@ func TestRemoteStartsOverBadLink(t *testing.T) {
 		t.Skip("real-time network test; skipped with -short")
 	}
 	t.Parallel()
+	checkStarts(t, startLink, 3)
+}
+
+// TestKeyToShownMotionAt150ms measures a start as a player watching from the far
+// side sees it, from the owner's key to the remote tank shown moving, over the link
+// of the lab's goals (150 ± 30 ms one way, 10% loss), with the real host's run loop and
+// a real client over loopback QUIC. Each start is split into the owner's own
+// acceleration (key to the truth moving faster than 0.2 m/s, the lab's rest speed:
+// physics), the publisher (the truth moving to the start's update sent; negative
+// when it goes out before the truth reaches 0.2 m/s, at StartSpeed) and the link and
+// the remote's reckoning (sent to shown moving the same way). The lab's
+// start_delay_p95_s is the last two together: from the truth moving to the display
+// moving. The starts are held to the same goals as over the bad link.
+func TestKeyToShownMotionAt150ms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time network test; skipped with -short")
+	}
+	t.Parallel()
+	checkStarts(t, impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.1}, 5)
+}
+
+// startTimes are the wall-clock times of one start, s since the key was pressed.
+type startTimes struct{ moved, published, shown float64 }
+
+// checkStarts plays starts of a host's tank from rest (W held 1.5 s, then 2.5 s at
+// rest) watched by a client over link, logs each start's split and holds them to
+// the goals: published within 0.1 s of the tank moving, and shown moving within the
+// latency, its jitter and 0.15 s (plus slack for a loaded machine) at the median.
+func checkStarts(t *testing.T, link impair.Link, starts int) {
+	got := playStarts(t, link, starts)
+	if len(got) != starts {
+		t.Fatalf("%d starts seen, want %d", len(got), starts)
+	}
+	lat := link.Latency.Seconds() + link.Jitter.Seconds()
+	const slack = 0.15 // a frame or two of a loaded machine, on each match
+	var shown []float64
+	for i, s := range got {
+		t.Logf("start %d: key to truth moving %.3f s (physics), to sent %+.3f s (publisher), to shown %.3f s (link); key to shown %.3f s, truth moving to shown %.3f s",
+			i+1, s.moved, s.published-s.moved, s.shown-s.published, s.shown, s.shown-s.moved)
+		if d := s.published - s.moved; !(d <= 0.1) {
+			t.Errorf("start %d published %.3f s after the tank moved, want within 0.1 s", i+1, d)
+		}
+		if !(s.moved <= 0.2) {
+			t.Errorf("start %d: the tank moved %.3f s after the key, want within 0.2 s", i+1, s.moved)
+		}
+		shown = append(shown, s.shown-s.moved)
+	}
+	slices.Sort(shown)
+	if median := shown[len(shown)/2]; !(median <= lat+0.15+slack) {
+		t.Errorf("starts shown %.3f s after the tank moved (median of %.3f), want within %.2f s", median, shown, lat+0.15+slack)
+	}
+}
+
+// playStarts runs the host and the client and returns the times of each start.
+func playStarts(t *testing.T, link impair.Link, starts int) []startTimes {
 	mp := testmaps.Small(t)
 	ctx := context.Background()
 	lo, hi := mp.Min(), mp.Max()
@@ -48,7 +103,7 @@ func TestRemoteStartsOverBadLink(t *testing.T) {
 	defer h.Close()
 	host := mustMatch(t, Config{Map: mp, Name: "host", Seed: 1}, h.Local())
 	client, err := net.Dial(ctx, net.ClientConfig{Addr: h.Addr().String(), Fingerprint: h.Fingerprint(), KnownHosts: "-",
-		Name: "guest", Wrap: net.Impaired(startLink, 7)})
+		Name: "guest", Wrap: net.Impaired(link, 7)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,18 +113,16 @@ func TestRemoteStartsOverBadLink(t *testing.T) {
 
 	const (
 		settle, drive, stand = 2.5, 1.5, 2.5 // s
-		starts               = 3
-		moving               = 0.2 // m/s: the lab's rest speed
+		moving               = 0.2           // m/s: the lab's rest speed
 	)
 	var hs, gs Snapshot
-	type start struct{ moved, published, shown float64 } // host clock; wall clock since moved for shown
-	var got []start
-	var cur *start
-	var movedWall time.Time
+	var got []startTimes
+	var cur *startTimes
+	var key time.Time
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
 	begin := time.Now()
-	for el := 0.0; el < settle+starts*(drive+stand); el = time.Since(begin).Seconds() {
+	for el := 0.0; el < settle+float64(starts)*(drive+stand); el = time.Since(begin).Seconds() {
 		<-tick.C
 		in := physics.Input{}
 		if u := el - settle; u > 0 && math.Mod(u, drive+stand) < drive {
@@ -84,39 +137,29 @@ func TestRemoteStartsOverBadLink(t *testing.T) {
 		host.Snapshot(&hs)
 		guest.Snapshot(&gs)
 		self, seen := viewOf(t, &hs, id), viewOf(t, &gs, id)
-		speed := func(v mgl64.Vec3) float64 { return math.Hypot(v[0], v[2]) }
+		horizontal := func(v mgl64.Vec3) mgl64.Vec3 { return mgl64.Vec3{v[0], 0, v[2]} }
 		switch {
 		case in.Throttle == 0:
 			cur = nil
-		case cur == nil && speed(self.Velocity) > moving:
-			got = append(got, start{moved: host.Now(), published: math.NaN(), shown: math.NaN()})
-			cur, movedWall = &got[len(got)-1], time.Now()
+		case cur == nil:
+			// The key is read by this frame's step.
+			got = append(got, startTimes{moved: math.NaN(), published: math.NaN(), shown: math.NaN()})
+			cur, key = &got[len(got)-1], time.Now()
 		}
 		if cur == nil {
 			continue
 		}
-		if math.IsNaN(cur.published) && speed(self.LastKnown.Velocity) > 0 {
-			cur.published = host.Now()
+		since := time.Since(key).Seconds()
+		if math.IsNaN(cur.moved) && horizontal(self.Velocity).Len() > moving {
+			cur.moved = since
 		}
-		if math.IsNaN(cur.shown) && speed(seen.Velocity) > moving {
-			cur.shown = time.Since(movedWall).Seconds()
+		if math.IsNaN(cur.published) && horizontal(self.LastKnown.Velocity).Len() > 0 {
+			cur.published = since
+		}
+		// Shown moving the same way as the truth, as the lab measures it.
+		if math.IsNaN(cur.shown) && !math.IsNaN(cur.moved) && horizontal(seen.Velocity).Dot(horizontal(self.Velocity).Normalize()) > moving {
+			cur.shown = since
 		}
 	}
-	if len(got) != starts {
-		t.Fatalf("%d starts seen, want %d", len(got), starts)
-	}
-	lat := startLink.Latency.Seconds() + startLink.Jitter.Seconds()
-	const slack = 0.15 // a frame or two of a loaded machine, on each match
-	var shown []float64
-	for i, s := range got {
-		t.Logf("start %d: published %.3f s after the tank moved, shown %.3f s after", i+1, s.published-s.moved, s.shown)
-		if d := s.published - s.moved; !(d <= 0.1) {
-			t.Errorf("start %d published %.3f s after the tank moved, want within 0.1 s", i+1, d)
-		}
-		shown = append(shown, s.shown)
-	}
-	slices.Sort(shown)
-	if median := shown[1]; !(median <= lat+0.15+slack) {
-		t.Errorf("starts shown %.3f s after the tank moved (median), want within %.2f s", shown, lat+0.15+slack)
-	}
+	return got
 }

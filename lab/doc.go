@@ -13,7 +13,8 @@
 // in place of 5° to 190° through package physics — collision, respawn, stops —
 // repeated starts and stops at varying speeds — parked, patrol — a tank on a known
 // looping route over the hills — and wander1 to wander3, random keyboard drives over
-// the hills whose seeds no tuning has seen) or a recorded CSV trace (ReadTrace,
+// the hills whose seeds no tuning has seen; "wander:N", "patrol:N" and "gentle:N",
+// stop and go with gentle starts, take any seed) or a recorded CSV trace (ReadTrace,
 // Trace.Path). The algorithm "game" runs the game's own dead reckoning,
 // game.DeadReckoning(); "path" runs it publishing progress along the route where the
 // truth follows one (Path.Route: the patrol). The figures of a run (Result) are

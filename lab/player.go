@@ -98,6 +98,13 @@ func (m *playerMetrics) Add(t float64, truth, shown mgl64.Vec3, stale bool) {
 	case !moving && !m.resting:
 		m.resting, m.restAt = true, t
 		m.stopAt, m.stopDir, m.over = truth, m.travel, 0
+	case !moving && m.pending && t-m.restAt >= minRest:
+		// The truth is at rest again and the display never showed it move: the
+		// start was shown not at all, and counts as late as the truth moved. A
+		// creep that crosses restSpeed for a moment would otherwise wait for the
+		// display to move its way at the next start, whatever way that goes.
+		m.pending = false
+		m.delays = append(m.delays, m.restAt-m.startAt)
 	}
 	if m.resting && m.stopDir != (mgl64.Vec3{}) {
 		m.over = math.Max(m.over, horizontal(shown.Sub(m.stopAt)).Dot(m.stopDir))

@@ -126,3 +126,30 @@ func TestPlayerMetricsIgnoreTurnsAndJumps(t *testing.T) {
 		t.Errorf("turn round and teleport: %+v, want no stop, start, reversal or overshoot", s)
 	}
 }
+
+// TestPlayerMetricsStartNeverShown: a truth that creeps off faster than restSpeed for
+// 0.2 s and comes to rest again, a display that never moves its way, and a start
+// the other way 1 s later that the display shows 0.1 s late. The creep is a start
+// shown not at all, as late as the truth moved (0.2 s); the next start is measured
+// from its own beginning, not the creep's.
+func TestPlayerMetricsStartNeverShown(t *testing.T) {
+	const n = 240 // 4 s
+	truth := make([]mgl64.Vec3, n)
+	shown := make([]mgl64.Vec3, n)
+	for i := range truth {
+		tt := float64(i) * dt
+		// At rest, then +X at 0.5 m/s from 1 s to 1.2 s, at rest, then −Z at speed
+		// from 2.2 s; the display shows the second start from 2.3 s.
+		x := 0.5 * math.Max(0, math.Min(tt, 1.2)-1)
+		truth[i] = mgl64.Vec3{x, 0, -speed * math.Max(0, tt-2.2)}
+		shown[i] = mgl64.Vec3{0, 0, -speed * math.Max(0, tt-2.3)}
+	}
+	var m playerMetrics
+	m.Reset(dt)
+	for i := range truth {
+		m.Add(float64(i)*dt, truth[i], shown[i], false)
+	}
+	if len(m.delays) != 2 || !near(m.delays[0], 0.2, dt+1e-9) || !near(m.delays[1], 0.1, dt+1e-9) {
+		t.Errorf("start delays %.3f s, want [0.2 0.1]", m.delays)
+	}
+}

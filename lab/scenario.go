@@ -158,8 +158,8 @@ func describeScenario(name string) string {
 // check a tuning on paths it has not seen.
 const WanderPrefix = "wander:"
 
-// findScenario returns the built-in scenario called name, or the wander drive a
-// WanderPrefix name gives, and whether there is one.
+// findScenario returns the built-in scenario called name, or the wander or gentle
+// drive a WanderPrefix or GentlePrefix name gives, and whether there is one.
 func findScenario(name string) (scenarioInfo, bool) {
 	for _, s := range scenarios() {
 		if s.name == name {
@@ -182,6 +182,15 @@ func findScenario(name string) (scenarioInfo, bool) {
 			fmt.Sprintf("a random keyboard drive through package physics over the generated map's hills, seed %d", seed),
 			buildWander(name, seed)}, true
 	}
+	if rest, ok := strings.CutPrefix(name, GentlePrefix); ok {
+		seed, err := strconv.ParseUint(rest, 10, 64)
+		if err != nil {
+			return scenarioInfo{}, false
+		}
+		return scenarioInfo{name,
+			fmt.Sprintf("stop and go through package physics over the generated map's hills, the throttle opened gently (%.1f to %.0f m/s²) from a stand, seed %d", gentleMinAccel, gentleMaxAccel, seed),
+			buildGentle(name, seed)}, true
+	}
 	return scenarioInfo{}, false
 }
 
@@ -199,7 +208,7 @@ func BuildScenario(name string, fps, duration float64) (*Path, error) {
 	}
 	names := ScenarioNames()
 	sort.Strings(names)
-	return nil, fmt.Errorf("unknown scenario %q (have %s, %sSEED, %sSEED)", name, strings.Join(names, ", "), WanderPrefix, PatrolPrefix)
+	return nil, fmt.Errorf("unknown scenario %q (have %s, %sSEED, %sSEED, %sSEED)", name, strings.Join(names, ", "), WanderPrefix, PatrolPrefix, GentlePrefix)
 }
 
 // forward returns the unit forward vector of heading psi on level ground.

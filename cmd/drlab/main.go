@@ -111,7 +111,7 @@ type labArgs struct {
 
 // register defines the lab's flags on fs, each writing into a.
 func (a *labArgs) register(fs *flag.FlagSet) {
-	fs.StringVar(&a.scenario, "scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all;\n"+lab.WanderPrefix+"SEED is a wander drive with that seed, "+lab.PatrolPrefix+"SEED a patrol on that seed's route")
+	fs.StringVar(&a.scenario, "scenario", "circle", "built-in scenarios, comma-separated: "+strings.Join(lab.ScenarioNames(), ", ")+", or all;\n"+lab.WanderPrefix+"SEED is a wander drive with that seed, "+lab.PatrolPrefix+"SEED a patrol on that seed's route,\n"+lab.GentlePrefix+"SEED stop and go with gentle starts")
 	fs.StringVar(&a.trace, "trace", "", "play a CSV trajectory instead: rows t,x,y,z or t,x,y,z,qw,qx,qy,qz (s, m, Y up)")
 	fs.StringVar(&a.replay, "replay", "", "measure every tank whose truth the match recording `FILE` holds, per tank and summed,\nover the recorded link (or the modelled one when -latency, -jitter, -loss… are given)")
 	fs.StringVar(&a.exportTrace, "export-trace", "", "with -replay: write each recorded truth into `DIR` as the CSV that -trace reads")
