@@ -62,28 +62,38 @@ const (
 	MsgDestroy MsgType = 0x0f
 	// MsgScores is the host's scoreboard and match clock.
 	MsgScores MsgType = 0x10
+	// MsgObserveRequest asks to join as an observer, with no tank: a JoinRequest
+	// with Observe set.
+	MsgObserveRequest MsgType = 0x11
+	// MsgObservers is the host's count of the observers watching.
+	MsgObservers MsgType = 0x12
 	// MsgStateBatch carries state updates of one or more actors (a datagram).
 	MsgStateBatch MsgType = 0x20
+	// MsgView is an observer's camera (a datagram).
+	MsgView MsgType = 0x21
 )
 
 var msgTypeNames = map[MsgType]string{
-	MsgChallenge:    "challenge",
-	MsgJoinRequest:  "join-request",
-	MsgJoinAccepted: "join-accepted",
-	MsgJoinRefused:  "join-refused",
-	MsgSpawn:        "spawn",
-	MsgDespawn:      "despawn",
-	MsgLeave:        "leave",
-	MsgKick:         "kick",
-	MsgChat:         "chat",
-	MsgClockRequest: "clock-request",
-	MsgClockAnswer:  "clock-answer",
-	MsgFire:         "fire",
-	MsgHitClaim:     "hit-claim",
-	MsgHitResult:    "hit-result",
-	MsgDestroy:      "destroy",
-	MsgScores:       "scores",
-	MsgStateBatch:   "state-batch",
+	MsgChallenge:      "challenge",
+	MsgJoinRequest:    "join-request",
+	MsgJoinAccepted:   "join-accepted",
+	MsgJoinRefused:    "join-refused",
+	MsgSpawn:          "spawn",
+	MsgDespawn:        "despawn",
+	MsgLeave:          "leave",
+	MsgKick:           "kick",
+	MsgChat:           "chat",
+	MsgClockRequest:   "clock-request",
+	MsgClockAnswer:    "clock-answer",
+	MsgFire:           "fire",
+	MsgHitClaim:       "hit-claim",
+	MsgHitResult:      "hit-result",
+	MsgDestroy:        "destroy",
+	MsgScores:         "scores",
+	MsgStateBatch:     "state-batch",
+	MsgObserveRequest: "observe-request",
+	MsgObservers:      "observers",
+	MsgView:           "view",
 }
 
 // String returns the message type's name, such as "join-request".
@@ -179,7 +189,7 @@ func Parse(b []byte) (Message, int, error) {
 	)
 	switch t {
 	case MsgChallenge, MsgJoinRequest, MsgJoinAccepted, MsgJoinRefused, MsgSpawn, MsgDespawn,
-		MsgLeave, MsgKick, MsgChat, MsgClockRequest, MsgClockAnswer:
+		MsgLeave, MsgKick, MsgChat, MsgClockRequest, MsgClockAnswer, MsgObserveRequest, MsgObservers, MsgView:
 		m, n, err = parseSession(t, b)
 	case MsgFire, MsgHitClaim, MsgHitResult, MsgDestroy, MsgScores:
 		m, n, err = parseCombat(t, b)
@@ -200,7 +210,7 @@ func parseSession(t MsgType, b []byte) (Message, int, error) {
 	switch t {
 	case MsgChallenge:
 		return parseChallenge(b)
-	case MsgJoinRequest:
+	case MsgJoinRequest, MsgObserveRequest:
 		return parseJoinRequest(b)
 	case MsgJoinAccepted:
 		return parseJoinAccepted(b)
@@ -220,6 +230,10 @@ func parseSession(t MsgType, b []byte) (Message, int, error) {
 		return parseClockRequest(b)
 	case MsgClockAnswer:
 		return parseClockAnswer(b)
+	case MsgObservers:
+		return parseObservers(b)
+	case MsgView:
+		return parseView(b)
 	}
 	return nil, 0, unknownType(t)
 }
