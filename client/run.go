@@ -269,6 +269,7 @@ type matchScreen struct {
 	pause               *menu
 	watch               watchReport
 	cam                 deathCam
+	observe             observeCam     // an observer's camera (observe.go)
 	clock               func() float64 // the match's time, s
 	t0, elapsed         float64        // the match's time at the first frame, and since then, s
 	in                  physics.Input  // the last frame's input
@@ -346,6 +347,9 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 		return l.finish(err)
 	}
 	l.s.Snapshot(&l.snap)
+	if l.snap.Observing {
+		l.observeFrame(f.dt)
+	}
 	l.markGun()
 	l.afterRespawn()
 	l.watch.check(l, l.elapsed)

@@ -383,7 +383,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	progress(JoinHandshake)
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts, Remember: cfg.Remember,
-		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase,
+		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase, Observe: cfg.Match.Observe,
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 		OnHandshake: func() { progress(JoinAdmission) },
 	})
