@@ -26,6 +26,15 @@ type observeCam struct {
 	heading float64
 }
 
+// observeHint is the key hint in the corner for an observer's match s, "" (the
+// match's) for a player's: an observer is told all the time that it watches.
+func observeHint(s Match) string {
+	if o, ok := s.(interface{ Observing() bool }); ok && o.Observing() {
+		return "observing · P next tank · F free camera · Tab players · Esc menu"
+	}
+	return ""
+}
+
 // follower is a match that reports which tank an observer's camera follows
 // (*game.Match).
 type follower interface{ SetFollow(actor uint32) }

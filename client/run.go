@@ -221,7 +221,7 @@ func newMatch(cfg RunConfig, s Match) (*matchScreen, func(), error) {
 	set := cfg.Settings
 	scene, err := render.NewScene(cfg.Terrain, render.SceneConfig{Width: cfg.Width, Height: cfg.Height,
 		Overlays: cfg.Overlays, Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(),
-		NoShadows: !set.Shadows(), Help: helpLines(*set)})
+		NoShadows: !set.Shadows(), Help: helpLines(*set), Hint: observeHint(s)})
 	if err != nil {
 		return nil, nil, err
 	}
