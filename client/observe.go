@@ -5,6 +5,7 @@ import (
 
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
 )
 
@@ -157,4 +158,23 @@ func (l *matchScreen) observeLook(dx, pitch, k float64) {
 		l.scene.Chase().Orbit(-dx*k, 0)
 	}
 	l.scene.Chase().Orbit(0, pitch)
+}
+
+// stallHintEvery is how often the hint of a stuck tank shows again while it stays
+// stuck, s of match time.
+const stallHintEvery = 5.0
+
+// stallHint shows the hint of the player's tank stuck on a slope or against
+// something (game.Snapshot.Stall) as it begins, and again every stallHintEvery while
+// it lasts.
+func (l *matchScreen) stallHint() {
+	s := l.snap.Stall
+	if s == game.StallNone {
+		l.stall = game.StallNone
+		return
+	}
+	if s != l.stall || l.elapsed-l.stallAt >= stallHintEvery {
+		l.stall, l.stallAt = s, l.elapsed
+		l.scene.Flash(s.Hint())
+	}
 }

@@ -269,7 +269,9 @@ type matchScreen struct {
 	pause               *menu
 	watch               watchReport
 	cam                 deathCam
-	observe             observeCam     // an observer's camera (observe.go)
+	observe             observeCam // an observer's camera (observe.go)
+	stall               game.Stall // the stuck tank's hint shown last, and when (s of elapsed)
+	stallAt             float64
 	clock               func() float64 // the match's time, s
 	t0, elapsed         float64        // the match's time at the first frame, and since then, s
 	in                  physics.Input  // the last frame's input
@@ -351,6 +353,7 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 		l.observeFrame(f.dt)
 	}
 	l.markGun()
+	l.stallHint()
 	l.afterRespawn()
 	l.watch.check(l, l.elapsed)
 	l.shown = l.cam.frame(l, f.dt)

@@ -53,6 +53,8 @@ type Match struct {
 	follow    uint32
 	nextView  float64
 	observers int
+	// stall watches whether the player's tank goes where it is driven (stall.go).
+	stall stallWatch
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -413,8 +415,11 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	// 6. Publish local tanks (an observer's camera).
 	m.publish(now)
 	m.sendView(now)
-	// 7. Views for the snapshot.
+	// 7. Views for the snapshot, and whether the player's tank is stuck.
 	m.refreshViews(now)
+	if t := m.self; t != nil {
+		m.stall.step(stallCause(t.body.Pose(), t.body.Input(), t.body.Touching()), dt)
+	}
 	// 8. Combat: the host's events, shots, shells and claims on the views just shown.
 	m.fight(now)
 	return m.err
@@ -834,6 +839,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	}
 	dst.Self = -1
 	dst.Observing, dst.Observers = m.cfg.Observe, m.observers
+	dst.Stall = m.stall.shown
 	n := len(m.tanks)
 	if cap(dst.Tanks) < n {
 		grown := make([]TankView, n, n+n/2+4)
