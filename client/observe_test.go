@@ -46,3 +46,31 @@ func TestObserveFly(t *testing.T) {
 		t.Errorf("turning moved the camera to %v", o.pos)
 	}
 }
+
+// TestJoinAsRow: the Join screen's "Join as" row switches between joining as a
+// player and as an observer, in the settings, which it saves.
+func TestJoinAsRow(t *testing.T) {
+	s := DefaultSettings()
+	saved := 0
+	sc := joinScreen(nil, &s, nil, func(MenuMode) {}, func() { saved++ }, nil)
+	var row *menuItem
+	for i := range sc.items {
+		if sc.items[i].label == "Join as" {
+			row = &sc.items[i]
+		}
+	}
+	if row == nil || row.kind != itemChoice {
+		t.Fatalf("no \"Join as\" choice among the Join screen's rows")
+	}
+	if got := row.value(); got != "player" || s.Last.JoinObserve {
+		t.Fatalf("fresh settings join as %q (observe %v), want a player", got, s.Last.JoinObserve)
+	}
+	row.change(1)
+	if got := row.value(); got != "observer (no tank)" || !s.Last.JoinObserve || saved != 1 {
+		t.Errorf("after →: %q, observe %v, saved %d times; want an observer, saved once", got, s.Last.JoinObserve, saved)
+	}
+	row.change(-1)
+	if s.Last.JoinObserve {
+		t.Error("← again still joins as an observer")
+	}
+}
