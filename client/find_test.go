@@ -133,7 +133,7 @@ func TestJoinScreenRows(t *testing.T) {
 	m.push(&menuScreen{title: "main", items: []menuItem{{label: "x", act: func() {}}}})
 	sc := joinScreen(m, &s, typed, func(mode MenuMode) { chose = append(chose, mode) }, func() {}, nil)
 	m.push(sc)
-	if p := m.page(); p.Items[0][0] != "No matches found yet" || p.Items[1][1] != "nowhere (type an address)" {
+	if p := m.page(); p.Items[0][0] != "No matches found yet" || p.Items[1] != [2]string{"Join as", "player"} || p.Items[2][1] != "nowhere (type an address)" {
 		t.Fatalf("without a search the Join screen shows %q", p.Items)
 	}
 	old := entry("old", 7004)

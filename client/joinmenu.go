@@ -92,6 +92,9 @@ func (j *joinMenu) rebuild() bool {
 	}
 	status := j.status()
 	items = append(items,
+		menuItem{label: "Join as", kind: itemChoice, value: func() string { return joinAs(j.s.Last.JoinObserve) },
+			change: func(int) { j.s.Last.JoinObserve = !j.s.Last.JoinObserve; j.apply() },
+			about:  "←→ a player with a tank, or an observer: no tank, a camera that follows any tank or flies free"},
 		menuItem{label: "Looking on", value: func() string { return status }, act: func() {}},
 		menuItem{label: "List servers", kind: itemText, text: &j.s.Lists, maxLen: MaxListsLen, empty: "none",
 			commit: func() { j.s.Normalize(); j.apply(); j.restart() }},
@@ -117,6 +120,14 @@ func (j *joinMenu) rebuild() bool {
 		}
 	}
 	return true
+}
+
+// joinAs is the "Join as" row's value.
+func joinAs(observe bool) string {
+	if observe {
+		return "observer (no tank)"
+	}
+	return "player"
 }
 
 // status is the "Looking on" row: where the search looks, or its first problem.

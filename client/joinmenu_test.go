@@ -194,7 +194,7 @@ func (f *finding) openUntil(what string, until func(items [][2]string) bool) *me
 			f.v.Swap()
 			items = r.m.page().Items
 		})
-		return len(items) == 6 && until(items)
+		return len(items) == 7 && until(items) // two matches, Join as, Looking on, List servers, Type, Back
 	})
 	if !ok {
 		f.t.Fatalf("the Join menu does not list %s within 30 s: %q", what, items)

@@ -43,10 +43,13 @@ func (l *matchScreen) input(dt float64) physics.Input {
 	if k(c.right) || k(window.KeyRight) {
 		in.Steer++
 	}
+	l.panels.Scores = k(window.KeyTab)
+	if l.snap.Observing {
+		return physics.Input{} // the keys fly the camera (observe.go)
+	}
 	held := aimKeys{left: k(c.turretLeft), right: k(c.turretRight), up: k(c.gunUp), down: k(c.gunDown)}
 	aim := l.aimFrame(held, dt)
 	in.AimYaw, in.GunElevation = aim.AimYaw, aim.GunElevation
-	l.panels.Scores = k(window.KeyTab)
 	return in
 }
 
@@ -147,6 +150,7 @@ func (l *matchScreen) onKey(key window.Key) {
 		l.chatKey(key)
 	case l.panels.Message != "":
 		l.messageKey(key)
+	case l.observeKey(key):
 	default:
 		if b, ok := bindingFor(key); ok {
 			l.act(b)
@@ -331,6 +335,10 @@ func (l *matchScreen) onCursor(ev *window.CursorEvent) {
 	pitch := dy * k
 	if l.cfg.Settings.InvertMouse {
 		pitch = -pitch
+	}
+	if l.snap.Observing {
+		l.observeLook(dx, pitch, k)
+		return
 	}
 	l.aim.look(dx, k)
 	l.scene.Chase().Orbit(0, pitch)

@@ -221,7 +221,7 @@ func newMatch(cfg RunConfig, s Match) (*matchScreen, func(), error) {
 	set := cfg.Settings
 	scene, err := render.NewScene(cfg.Terrain, render.SceneConfig{Width: cfg.Width, Height: cfg.Height,
 		Overlays: cfg.Overlays, Ground: cfg.Ground, Raycast: cfg.Raycast, LODDistance: set.LODDistance(),
-		NoShadows: !set.Shadows(), Help: helpLines(*set)})
+		NoShadows: !set.Shadows(), Help: helpLines(*set), Hint: observeHint(s)})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -269,6 +269,9 @@ type matchScreen struct {
 	pause               *menu
 	watch               watchReport
 	cam                 deathCam
+	observe             observeCam // an observer's camera (observe.go)
+	stall               game.Stall // the stuck tank's hint shown last, and when (s of elapsed)
+	stallAt             float64
 	clock               func() float64 // the match's time, s
 	t0, elapsed         float64        // the match's time at the first frame, and since then, s
 	in                  physics.Input  // the last frame's input
@@ -346,7 +349,11 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 		return l.finish(err)
 	}
 	l.s.Snapshot(&l.snap)
+	if l.snap.Observing {
+		l.observeFrame(f.dt)
+	}
 	l.markGun()
+	l.stallHint()
 	l.afterRespawn()
 	l.watch.check(l, l.elapsed)
 	l.shown = l.cam.frame(l, f.dt)

@@ -70,6 +70,9 @@ type LastMatch struct {
 	// local network, a list server's URL, or "" for an address typed in. A match
 	// found on the local network has its fingerprint remembered in the known hosts.
 	JoinVia string `json:"join_via"`
+	// JoinObserve joins as an observer: no tank, a free or follow camera (the Join
+	// menu's "Join as" row, tanks -observe).
+	JoinObserve bool `json:"join_observe"`
 	// JoinName is the name of the match found and joined last, for the connecting
 	// screen; not saved.
 	JoinName string `json:"-"`

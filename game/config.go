@@ -55,6 +55,10 @@ type Config struct {
 	Map *terrain.Map
 	// NoPlayer leaves out the player's own tank (a headless host running only bots).
 	NoPlayer bool
+	// Observe makes the player an observer: no tank (as NoPlayer), its camera
+	// (SetCamera, SetFollow) reported to the host, which must have admitted it as
+	// one (net.ClientConfig.Observe).
+	Observe bool
 	// Name is the player's name. If empty, defaults to DefaultName.
 	Name string
 	// Team is the player's team (it picks the colour); 0 asks for none, and a host

@@ -48,6 +48,13 @@ type Match struct {
 	// is false until SetCamera, and the player's tank stands in.
 	camera    mgl64.Vec3
 	hasCamera bool
+	// An observer's (observe.go): the tank its camera follows, when it next reports
+	// the camera, and the host's count of observers.
+	follow    uint32
+	nextView  float64
+	observers int
+	// stall watches whether the player's tank goes where it is driven (stall.go).
+	stall stallWatch
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -214,7 +221,7 @@ func (m *Match) spawnAll() error {
 		m.keepClear(t)
 		return nil
 	}
-	if !m.cfg.NoPlayer {
+	if !m.cfg.NoPlayer && !m.cfg.Observe {
 		t, err := m.spawnLocal(m.cfg.Name, m.cfg.Team, nil)
 		if err != nil {
 			return fmt.Errorf("game: spawn player: %w", err)
@@ -405,10 +412,14 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if dt > 0 && len(m.world.Tanks()) > 0 { // proxies, rocks and border alone need no steps
 		m.world.Step(dt)
 	}
-	// 6. Publish local tanks.
+	// 6. Publish local tanks (an observer's camera).
 	m.publish(now)
-	// 7. Views for the snapshot.
+	m.sendView(now)
+	// 7. Views for the snapshot, and whether the player's tank is stuck.
 	m.refreshViews(now)
+	if t := m.self; t != nil {
+		m.stall.step(stallCause(t.body.Pose(), t.body.Input(), t.body.Touching()), dt)
+	}
 	// 8. Combat: the host's events, shots, shells and claims on the views just shown.
 	m.fight(now)
 	return m.err
@@ -827,6 +838,8 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		dst.Heartbeat = deadreckon.DefaultHeartbeat
 	}
 	dst.Self = -1
+	dst.Observing, dst.Observers = m.cfg.Observe, m.observers
+	dst.Stall = m.stall.shown
 	n := len(m.tanks)
 	if cap(dst.Tanks) < n {
 		grown := make([]TankView, n, n+n/2+4)

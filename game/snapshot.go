@@ -19,6 +19,13 @@ type Snapshot struct {
 	Tanks []TankView
 	// Self is the index in Tanks of the player's own tank, or -1 when there is none.
 	Self int
+	// Observing reports that the player watches as an observer, with no tank;
+	// Observers is the host's count of the observers watching the match.
+	Observing bool
+	Observers int
+	// Stall says why the player's tank, driven, has not moved for a while: too
+	// steep, or blocked (Stall.Hint says it to the player).
+	Stall Stall
 	// Algorithm is the dead-reckoning algorithm remote tanks use now.
 	Algorithm deadreckon.Algorithm
 	// Clamp is the ground clamp mode remote tanks use now.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/clock"
@@ -358,6 +359,24 @@ func checkChat(text string) error {
 // Refereed reports true: the host's run loop hands every game message to its Judge
 // (a host without one drops them unanswered), so a match on a Client fights.
 func (c *Client) Refereed() bool { return true }
+
+// View tells the host where this observer's camera is (ClientConfig.Observe): on
+// actor follow, or at p for a free camera (follow 0). It goes as a datagram and does
+// not wait: a lost one is replaced by the next, a few times a second.
+func (c *Client) View(follow uint32, p mgl64.Vec3) error {
+	if follow > math.MaxUint16 {
+		follow = 0
+	}
+	m := wire.View{Follow: wire.ActorID(follow), Position: p}
+	b, err := m.Append(nil)
+	if err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	if !c.call(func() { _, err = c.s.queue(&outgoing{b: b, what: wire.MsgView}, false) }) {
+		return fmt.Errorf("view: %w", ErrClosed)
+	}
+	return err
+}
 
 // Send sends a game message to the host's Judge: a wire.HitClaim as a datagram (send
 // it again on the next frames: datagrams may be lost), anything else on the control
@@ -757,7 +776,7 @@ func (s *joined) handleControl(m wire.Message, now float64) (abandoned wire.Acto
 		s.q.push(Event{Kind: EventChat, Owner: uint32(m.From), Name: s.names[m.From], Text: m.Text})
 	case *wire.Kick:
 		s.kick = m.Reason
-	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores:
+	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores, *wire.Observers:
 		s.q.push(Event{Kind: EventMessage, Message: m})
 	default:
 		s.rejected++

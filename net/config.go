@@ -286,6 +286,13 @@ type Limits struct {
 	// ZonesAbove is the number of tanks above which the Downlink budget applies. If
 	// zero, defaults to DefaultZonesAbove; negative: always.
 	ZonesAbove int
+	// MaxObservers caps the observers in the match (ClientConfig.Observe), who are
+	// not counted in MaxPlayers. If zero, defaults to DefaultMaxObservers; Off: none.
+	MaxObservers int
+	// ObserverDownlink is each observer's budget of relayed state updates, bytes
+	// of datagram payload per second, while the Downlink budget applies. If zero,
+	// defaults to DefaultObserverDownlink.
+	ObserverDownlink int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -325,6 +332,8 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.TimeSlack, DefaultTimeSlack)
 	orDefault(&l.Downlink, DefaultDownlink)
 	orDefault(&l.ZonesAbove, DefaultZonesAbove)
+	orDefault(&l.MaxObservers, DefaultMaxObservers)
+	orDefault(&l.ObserverDownlink, DefaultObserverDownlink)
 	return l
 }
 
@@ -470,6 +479,9 @@ type ClientConfig struct {
 	// (Client.ReconnectToken), to take the name back from a connection that died,
 	// and to skip the host's guess limiter. The zero value presents none.
 	ReconnectToken ReconnectToken
+	// Observe joins as an observer: no tank, a camera the client reports with
+	// Client.View (the host's Limits.MaxObservers and ObserverDownlink apply).
+	Observe bool
 	// Wrap, if set, wraps the client's UDP socket under QUIC.
 	Wrap WrapConn
 	// Logger receives session events. If nil, nothing is logged.

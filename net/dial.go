@@ -217,7 +217,7 @@ func (q *quicClient) exchange(ctx context.Context, cfg ClientConfig) (wire.Playe
 	if !ok {
 		return 0, MatchSettings{}, fmt.Errorf("host sent %v instead of a challenge", m.Type())
 	}
-	req := wire.JoinRequest{Name: cfg.Name, Token: cfg.ReconnectToken}
+	req := wire.JoinRequest{Name: cfg.Name, Token: cfg.ReconnectToken, Observe: cfg.Observe}
 	if ch.PassphraseRequired {
 		if cfg.Passphrase == "" {
 			return 0, MatchSettings{}, fmt.Errorf("%w: the match needs a passphrase", ErrWrongPassphrase)

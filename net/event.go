@@ -29,7 +29,8 @@ const (
 	// closed locally). Text says why in plain words. It is the last event a Peer yields.
 	EventClosed
 	// EventMessage carries a game message from the host's Judge (wire.Fire,
-	// wire.HitResult, wire.Destroy or wire.Scores) in Message.
+	// wire.HitResult, wire.Destroy or wire.Scores), or the host's count of
+	// observers (wire.Observers), in Message.
 	EventMessage
 )
 

@@ -37,6 +37,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxJoiningPerPrefix, "max-joining-per-prefix", DefaultMaxJoiningPerPrefix,
 		"connections not yet joined from one /24 or /64 (past it that prefix's oldest is evicted)")
 	fs.IntVar(&l.MaxPlayersPerAddr, "max-players-per-addr", DefaultMaxPlayersPerAddr, "players joined from one IP address")
+	fs.IntVar(&l.MaxObservers, "max-observers", DefaultMaxObservers, "observers (no tank) watching at once, besides the players (negative: none)")
 	fs.DurationVar(&l.Timeout, "timeout", DefaultTimeout, "drop a player the host has heard nothing from for this long")
 	fs.DurationVar(&l.IdleKick, "idle-kick", DefaultIdleKick, "kick a player who publishes nothing for this long (negative: never)")
 	fs.Float64Var(&l.FloodRate, "flood-rate", DefaultFloodRate,

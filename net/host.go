@@ -37,6 +37,9 @@ type HostStats struct {
 	Players int
 	// Services is the number of services in the match (LocalConfig.Service).
 	Services int
+	// Observers is the number of observers watching (ClientConfig.Observe), not
+	// counted in Players.
+	Observers int
 	// Actors is the number of actors in the match.
 	Actors int
 	// Accepted counts state updates accepted from owners.
@@ -367,6 +370,8 @@ type PlayerInfo struct {
 	Actors int
 	// Service reports a service, not a player (LocalConfig.Service).
 	Service bool
+	// Observer reports an observer, with no tank (ClientConfig.Observe).
+	Observer bool
 	// RTT is QUIC's smoothed round trip to the player; 0 for the host's own.
 	RTT time.Duration
 	// Silence is how long, on the host's clock, since the host last heard from the
@@ -382,7 +387,7 @@ func (h *Host) Players() []PlayerInfo {
 		now := h.now()
 		for _, p := range h.m.order {
 			out = append(out, PlayerInfo{ID: uint32(p.id), Name: p.name, Addr: p.conn.remoteAddr(),
-				Actors: len(p.owned), Service: p.service, Silence: units.Duration(now - p.lastHeard)})
+				Actors: len(p.owned), Service: p.service, Observer: p.observing, Silence: units.Duration(now - p.lastHeard)})
 			conns = append(conns, p.conn)
 		}
 	})
@@ -623,7 +628,7 @@ func (h *Host) handshake(conn *quic.Conn) (*member, *wire.FrameReader) {
 	)
 	h.call(func() {
 		p, reason, text = h.m.admit(&quicMember{conn: conn, str: str, timeout: h.lim.Timeout}, req.Name, token,
-			admission.Host(conn.RemoteAddr()))
+			admission.Host(conn.RemoteAddr()), req.Observe)
 	})
 	if p == nil {
 		h.refuse(conn, str, reason, text)

@@ -94,6 +94,10 @@ func IsGameMessage(t wire.MsgType) bool {
 // 1 for a message the host refuses (bad traffic), 0 otherwise.
 func (m *match) onGame(p *member, msg wire.Message, now float64) (bad int) {
 	j := m.h.cfg.Judge
+	if p.observing {
+		m.stats.Unauthorized++ // an observer has no gun
+		return 1
+	}
 	if j == nil {
 		m.stats.Malformed++ // nobody referees: a client that sends these is confused
 		return 1

@@ -111,6 +111,7 @@ type match struct {
 	members    map[wire.PlayerID]*member
 	order      []*member // members by id, for deterministic fan-out
 	services   int       // members that are services (member.service)
+	observers  int       // members that are observers (member.observing)
 	actors     map[wire.ActorID]*hostActor
 	nextPlayer wire.PlayerID
 	nextActor  wire.ActorID
@@ -270,6 +271,11 @@ func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
 
 // onSpawn registers the actor p asks for, or tells p it was refused.
 func (m *match) onSpawn(p *member, msg *wire.Spawn, now float64) {
+	if p.observing {
+		m.stats.Unauthorized++ // an observer has no tank
+		p.queueControl(&wire.Despawn{Actor: msg.Actor, Reason: wire.DespawnRemoved})
+		return
+	}
 	if msg.Actor < provisionalBase {
 		m.stats.Malformed++
 		return
@@ -401,7 +407,8 @@ func (m *match) broadcast(msg wire.Message) {
 // cannot.
 // A name in use is handed to the new connection only with the reconnect token of its
 // holder; addr is the new connection's IP address, for the per-address cap.
-func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr netip.Prefix) (*member, wire.RefuseReason, string) {
+// With observe the member joins as an observer, within Limits.MaxObservers.
+func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr netip.Prefix, observe bool) (*member, wire.RefuseReason, string) {
 	now := m.h.now()
 	var replaced *member
 	fromAddr := 0
@@ -428,7 +435,10 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 		m.stats.AddressFull++
 		return nil, wire.RefuseFull, fmt.Sprintf("%d players already joined from your address", fromAddr)
 	}
-	if replaced == nil && m.players() >= m.h.lim.MaxPlayers {
+	switch {
+	case observe && m.observers >= m.h.lim.MaxObservers && (replaced == nil || !replaced.observing):
+		return nil, wire.RefuseFull, fmt.Sprintf("the match has its %d observers", m.observers)
+	case !observe && replaced == nil && m.players() >= m.h.lim.MaxPlayers:
 		return nil, wire.RefuseFull, ""
 	}
 	id, ok := m.allocPlayer()
@@ -461,6 +471,11 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 			p.queueControl(a.spawnMsg())
 		}
 	}
+	if observe {
+		m.observeJoined(p)
+	} else if m.observers > 0 {
+		p.queueControl(&wire.Observers{Count: uint16(min(m.observers, math.MaxUint16))})
+	}
 	return p, 0, ""
 }
 
@@ -485,6 +500,7 @@ func (m *match) drop(p *member, code quicCode, reason string, why wire.LeaveReas
 	if p.service {
 		m.services--
 	}
+	m.observeLeft(p)
 	m.order = slices.DeleteFunc(m.order, func(q *member) bool { return q == p })
 	m.zonesLeft(p)
 	owned := p.owned
@@ -518,6 +534,8 @@ func (m *match) dropSilent(now float64) {
 			m.stats.TimedOut++
 			m.h.log.Info("player timed out", "player", p.id, "name", logText(p.name))
 			m.drop(p, codeTimeout, "timed out", wire.LeaveTimeout)
+		case p.observing:
+			// Never publishes: bounded by Limits.MaxObservers instead.
 		case !p.published && grace > 0 && now-p.joinedAt > grace:
 			m.stats.IdleKicked++
 			m.h.log.Info("player never spawned", "player", p.id, "name", logText(p.name))
@@ -530,13 +548,14 @@ func (m *match) dropSilent(now float64) {
 	}
 }
 
-// players returns how many members are players: the services not counted.
-func (m *match) players() int { return len(m.members) - m.services }
+// players returns how many members are players: the services and observers not
+// counted.
+func (m *match) players() int { return len(m.members) - m.services - m.observers }
 
 // statsNow returns the counters with the current sizes and rate.
 func (m *match) statsNow() HostStats {
 	s := m.stats
-	s.Players, s.Services = m.players(), m.services
+	s.Players, s.Services, s.Observers = m.players(), m.services, m.observers
 	s.Actors = len(m.actors)
 	s.RelayRate = m.relayRate.Value(m.h.now())
 	g := m.h.gate.Snapshot()

@@ -58,9 +58,13 @@ type member struct {
 	// player (LocalConfig.Service): not counted, never dropped for silence, the only
 	// one who may spawn tanks of wire.TeamDIS.
 	service bool
-	passive bool // receives no state updates (the host's player before Local)
-	removed bool
-	done    chan struct{} // closed when the member is removed
+	// observing is whether the member joined as an observer (observe.go): no tank,
+	// a place the host moves as its View datagrams ask, from viewAt (host time).
+	observing bool
+	viewAt    float64
+	passive   bool // receives no state updates (the host's player before Local)
+	removed   bool
+	done      chan struct{} // closed when the member is removed
 
 	addr        netip.Prefix   // the member's IP address, for the per-address cap
 	token       ReconnectToken // hands the member's name to a new connection

@@ -43,7 +43,7 @@ func pipeDial(h *Host, cfg ClientConfig) (*Client, error) {
 		text   = "host closed"
 	)
 	h.call(func() {
-		if p, reason, text = h.m.admit(nil, cfg.Name, cfg.ReconnectToken, addr); p != nil {
+		if p, reason, text = h.m.admit(nil, cfg.Name, cfg.ReconnectToken, addr, cfg.Observe); p != nil {
 			p.conn = newPipe(h, p)
 		}
 	})

@@ -37,6 +37,8 @@ func (m *match) onDatagram(p *member, b []byte, now float64) {
 		bad = m.onClockRequest(p, b, now)
 	case t == wire.MsgHitClaim:
 		bad = m.onHitClaim(p, b, now)
+	case t == wire.MsgView:
+		bad = m.onView(p, b, now)
 	default:
 		m.stats.Malformed++
 		bad = 1

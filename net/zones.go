@@ -121,8 +121,11 @@ func newZones(l *Limits) *zones {
 }
 
 // budget returns a fresh downlink bucket for a player joining at now.
-func (z *zones) budget(now float64) rate.Bucket {
-	return rate.NewBucket(z.rate, math.Max(z.rate*downlinkBurst, wire.MaxBatchSize), now)
+func (z *zones) budget(now float64) rate.Bucket { return z.budgetAt(z.rate, now) }
+
+// budgetAt returns a fresh downlink bucket of r bytes a second, full at now.
+func (z *zones) budgetAt(r, now float64) rate.Bucket {
+	return rate.NewBucket(r, math.Max(r*downlinkBurst, wire.MaxBatchSize), now)
 }
 
 // engage turns the scheduler on or off as the match's size crosses ZonesAbove. Going

@@ -29,6 +29,16 @@ const (
 	// stays level with the point it orbits and the camera looks up instead, by as
 	// much, so a player can aim at a tank up a hill.
 	MinChasePitch, MaxChasePitch = -0.45, 1.4
+	// maxChaseElevation is the steepest the eye may look down on the pivot from when
+	// the ground, not the player's orbit, lifts it, radians: past it the camera comes
+	// closer along its arm instead of climbing the hillside behind the target.
+	maxChaseElevation = 0.87
+	// chaseArmStep is the spacing of the ground samples along the camera's arm, m.
+	chaseArmStep = 1.0
+	// chaseMinBehind is the share of its wanted horizontal distance the eye keeps
+	// from the pivot while it catches up: it swings around a turning target instead
+	// of cutting across over it.
+	chaseMinBehind = 0.5
 )
 
 // Chase is a camera that follows a target from behind and smoothly catches up with it.
@@ -96,7 +106,9 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 		wantLook[1] += (chaseLookAhead + dist) * math.Tan(-pitch)
 		pitch = 0
 	}
-	wantEye := pivot.Sub(fwd.Mul(dist * math.Cos(pitch))).Add(mgl64.Vec3{0, dist * math.Sin(pitch), 0})
+	arm := mgl64.Vec3{-math.Cos(yaw) * math.Cos(pitch), math.Sin(pitch), math.Sin(yaw) * math.Cos(pitch)}
+	dist = armLength(pivot, arm, dist, ground)
+	wantEye := pivot.Add(arm.Mul(dist))
 	if !c.started || dt <= 0 || dt > 1 || !geom.FiniteVec(c.eye) {
 		c.eye, c.look, c.started = wantEye, wantLook, true
 	} else {
@@ -105,6 +117,7 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 		// The aim point follows faster than the eye so the target stays centered.
 		b := 1 - math.Exp(-3*k*dt)
 		c.look = c.look.Add(wantLook.Sub(c.look).Mul(b))
+		c.eye = keepOut(c.eye, pivot, wantEye)
 	}
 	if ground != nil {
 		if h, ok := ground(c.eye[0], c.eye[2]); ok && c.eye[1] < h+chaseClearance {
@@ -112,4 +125,50 @@ func (c *Chase) Follow(pos mgl64.Vec3, heading, dt float64, ground func(x, z flo
 		}
 	}
 	return c.eye, c.look
+}
+
+// armLength returns how long the camera's arm from pivot along unit direction arm may
+// be, up to dist: where the ground first comes within chaseClearance of it, so that
+// the eye stays behind the target, closer, rather than climbing a hillside behind it
+// to look down from overhead. It is never shorter than MinChaseDistance.
+func armLength(pivot, arm mgl64.Vec3, dist float64, ground func(x, z float64) (float64, bool)) float64 {
+	if ground == nil {
+		return dist
+	}
+	for d := chaseArmStep; d <= dist; d += chaseArmStep {
+		p := pivot.Add(arm.Mul(d))
+		h, ok := ground(p[0], p[2])
+		if !ok || p[1] >= h+chaseClearance {
+			continue
+		}
+		// The ground rises into the arm: stop short of it, unless the eye's
+		// lift over the ground there stays under maxChaseElevation anyway.
+		full := pivot.Add(arm.Mul(dist))
+		if g, ok := ground(full[0], full[2]); ok {
+			lift := g + chaseClearance - pivot[1]
+			if math.Atan2(lift, dist*math.Hypot(arm[0], arm[2])) <= maxChaseElevation {
+				return dist
+			}
+		}
+		return math.Max(MinChaseDistance, d-chaseArmStep)
+	}
+	return dist
+}
+
+// keepOut keeps eye, catching up with want, at least chaseMinBehind of want's
+// horizontal distance from pivot: a target turning about, or the orbit swinging,
+// makes the eye swing around it rather than pass over it.
+func keepOut(eye, pivot, want mgl64.Vec3) mgl64.Vec3 {
+	wx, wz := want[0]-pivot[0], want[2]-pivot[2]
+	floor := chaseMinBehind * math.Hypot(wx, wz)
+	ex, ez := eye[0]-pivot[0], eye[2]-pivot[2]
+	r := math.Hypot(ex, ez)
+	if r >= floor || floor == 0 {
+		return eye
+	}
+	if r < 1e-9 { // right over the pivot: out toward where the eye is going
+		ex, ez, r = wx, wz, math.Hypot(wx, wz)
+	}
+	eye[0], eye[2] = pivot[0]+ex*floor/r, pivot[2]+ez*floor/r
+	return eye
 }

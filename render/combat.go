@@ -613,6 +613,18 @@ func ring(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
 	}
 }
 
+// observersLine is the scoreboard's count of observers; you says the player is one.
+func observersLine(n int, you bool) string {
+	s := fmt.Sprintf("%d observers watching", n)
+	if n == 1 {
+		s = "1 observer watching"
+	}
+	if you {
+		s += " (you among them)"
+	}
+	return s
+}
+
 // combatScoreRows is the Tab scoreboard of a match with combat: the host's lines,
 // best first, by team, then the DIS entities on team "DIS", unscored.
 func combatScoreRows(snap *game.Snapshot) [][]string {
@@ -639,6 +651,9 @@ func combatScoreRows(snap *game.Snapshot) [][]string {
 		if t := &snap.Tanks[i]; t.DIS() {
 			rows = append(rows, []string{t.Name, "DIS", "-", "-"})
 		}
+	}
+	if n := snap.Observers; n > 0 { // watching, no tank: counted apart
+		rows = append(rows, []string{observersLine(n, snap.Observing), "", "", ""})
 	}
 	rows, _ = clipRows(rows, mine)
 	return rows

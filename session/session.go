@@ -383,7 +383,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	progress(JoinHandshake)
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts, Remember: cfg.Remember,
-		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase,
+		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase, Observe: cfg.Match.Observe,
 		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 		OnHandshake: func() { progress(JoinAdmission) },
 	})
@@ -566,7 +566,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	err = loop(ctx, m, cfg.TickRate, afterStep, stats, func() {
 		hs := host.Stats()
-		log.Info("host", "players", hs.Players, "actors", hs.Actors,
+		log.Info("host", "players", hs.Players, "observers", hs.Observers, "actors", hs.Actors,
 			"accepted", hs.Accepted, "relayed", hs.Relayed, "relay_per_s", round1(hs.RelayRate),
 			"late", hs.Late, "rate_limited", hs.RateLimited, "invalid", hs.Invalid,
 			"unauthorized", hs.Unauthorized, "malformed", hs.Malformed, "refused", hs.Refused,

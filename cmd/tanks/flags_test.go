@@ -64,6 +64,10 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || !c.impairSet || c.lossBurst != 3 || c.loss != 0.3 {
 		t.Errorf("-loss 0.3 -loss-burst 3 = %+v, %v", c, err)
 	}
+	c, err = parse("-join", "10.0.0.2:7777", "-observe")
+	if err != nil || !c.observe {
+		t.Errorf("-join ADDR -observe = %+v, %v", c, err)
+	}
 	c, err = parse("-host", ":7777", "-list", "https://list.example:8443#"+fp)
 	if err != nil || !c.list.set || c.list.urls != "https://list.example:8443#"+fp {
 		t.Errorf("-host -list URL = %+v, %v", c.list, err)
@@ -116,6 +120,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-join", "h:1#abc"}, `tanks: -join "h:1#abc": give the host's address`},
 		{[]string{"-join", "h:99999"}, `tanks: -join "h:99999": give the host's address`},
 		{[]string{"-join", "h:1", "-bots", "3"}, "tanks: -bots with -join: bots run on the host"},
+		{[]string{"-observe"}, "tanks: -observe needs -join: an observer watches a hosted match"},
 		{[]string{"-host", "7777"}, `tanks: -host "7777": give [HOST]:PORT`},
 		{[]string{"-host", ":1", "-join", "a:1"}, "tanks: -host and -join cannot be used together"},
 		{[]string{"-host", ":1", "-lag", "50ms"}, "tanks: -host with -lag, -jitter, -loss or -loss-burst"},

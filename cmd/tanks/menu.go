@@ -14,7 +14,7 @@ import (
 )
 
 // matchFlags are the flags that start a match directly, without the main menu.
-var matchFlags = []string{"host", "join", "pass", "name", "bots", "lag", "jitter", "loss", "loss-burst", "seed", "maps", "map",
+var matchFlags = []string{"host", "join", "observe", "pass", "name", "bots", "lag", "jitter", "loss", "loss-burst", "seed", "maps", "map",
 	"screenshot", "frames", "duration", "bench-frames", "watch", "identity", "new-identity", "record", "replay"}
 
 // wantsMenu reports whether the command line leaves the choice of match to the menu.
@@ -80,7 +80,7 @@ func matchFor(c config, mode client.MenuMode, s client.Settings) config {
 	case client.MenuHost:
 		c.host, c.pass, c.bots, c.botsSet = ":"+strconv.Itoa(s.Last.HostPort), s.Last.HostPass, s.Last.HostBots, true
 	case client.MenuJoin:
-		c.join, c.pass, c.name = s.Last.JoinAddr, s.Last.JoinPass, s.Name
+		c.join, c.pass, c.name, c.observe = s.Last.JoinAddr, s.Last.JoinPass, s.Name, s.Last.JoinObserve
 		c.remember = s.Last.JoinVia == "lan" && strings.Contains(c.join, "#")
 	}
 	return c

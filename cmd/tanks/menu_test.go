@@ -77,3 +77,17 @@ func TestMenuChoices(t *testing.T) {
 		}
 	}
 }
+
+// TestMenuJoinAsObserver: the Join menu's "Join as: observer" starts the join as an
+// observer, and a player's join as a player.
+func TestMenuJoinAsObserver(t *testing.T) {
+	s := client.DefaultSettings()
+	s.Last.JoinAddr = "10.0.0.2:7777"
+	if c := matchFor(config{}, client.MenuJoin, s); c.observe || c.join != s.Last.JoinAddr {
+		t.Errorf("a player's join: %+v", c)
+	}
+	s.Last.JoinObserve = true
+	if c := matchFor(config{}, client.MenuJoin, s); !c.observe {
+		t.Error("Join as: observer joined as a player")
+	}
+}

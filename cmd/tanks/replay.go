@@ -36,7 +36,7 @@ func checkReplay(c config, set map[string]bool) error {
 		}
 		return nil
 	}
-	for _, f := range []string{"host", "join", "bots", "record", "lag", "jitter", "loss", "pass"} {
+	for _, f := range []string{"host", "join", "observe", "bots", "record", "lag", "jitter", "loss", "pass"} {
 		if set[f] {
 			return cli.Usagef(f, "with -replay: a replay plays a recorded match; it starts none")
 		}

@@ -60,6 +60,7 @@ type config struct {
 	lists         string           // -lists URL,…
 	listsSet      bool             // -lists was given (it replaces the remembered lists)
 	remember      bool             // with join: the match was found on the local network
+	observe       bool             // with join: watch as an observer, with no tank
 	// record is the file to record the match into; replay a recording to watch.
 	record, replay string
 	// seek, speed, ab and killcam set up the replay viewer at start.
@@ -76,6 +77,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.host, "host", "", "host a match on `ADDR` (for example :7777) and play in it")
 	fs.StringVar(&c.dis, "dis", "", "with -host: be a DIS gateway on UDP `ADDR:PORT` (unicast, broadcast or multicast; docs/dis.md)")
 	fs.StringVar(&c.join, "join", "", "join the match at `ADDR[#fingerprint]`")
+	fs.BoolVar(&c.observe, "observe", false, "with -join: watch the match as an observer, with no tank (P: the next tank, F: a free camera)")
 	fs.StringVar(&c.pass, "pass", "", "match passphrase (host: required of joiners; join: proves it)")
 	fs.StringVar(&c.name, "name", "", "player name (default \""+game.DefaultName+"\")")
 	fs.IntVar(&c.bots, "bots", 0, fmt.Sprintf("number of bots (practice default %d, host default 0)", session.DefaultPracticeBots))
@@ -173,6 +175,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("map", "applies to -host only: a practice match runs %s, and a joining player plays the host's map", session.DefaultMapName)
 	case !set["host"] && (set["identity"] || set["new-identity"]):
 		return cli.Usagef("identity", "and -new-identity apply to -host only: a practising or joining player has no host identity")
+	case set["observe"] && !set["join"]:
+		return cli.Usagef("observe", "needs -join: an observer watches a hosted match")
 	case set["join"] && set["bots"]:
 		return cli.Usagef("bots", "with -join: bots run on the host; give -bots to the host")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
@@ -307,7 +311,7 @@ func connecting(c config, set *client.Settings, snd *client.Sound, save func(cli
 		c.name = set.Name
 	}
 	mc := game.Config{Name: c.name, Team: set.Team, Seed: c.seed, DeadReckoning: c.deadReckoning,
-		Difficulty: c.difficulty, Logger: logger}
+		Difficulty: c.difficulty, Logger: logger, Observe: c.join != "" && c.observe}
 	link := impair.Link{Latency: c.lag, Jitter: c.jitter, Loss: c.loss, LossBurst: c.lossBurst}
 	rec := recording(c, *set, stderr)
 	cc := &client.Connecting{Mode: client.MenuPractice, Title: "Starting a practice match…"}
@@ -414,9 +418,16 @@ func startMatch(ctx context.Context, c config, mc game.Config, link impair.Link,
 		}
 		mode = "host"
 	case c.join != "":
+		steps := joinSteps
+		if mc.Observe {
+			steps[session.JoinSpawn] = "Loading the map (observing: no tank)"
+		}
 		m, sess, err = session.Join(ctx, session.JoinConfig{Addr: c.join, Passphrase: c.pass, Remember: c.remember, Impairment: link,
-			Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec, Progress: func(s session.JoinStep) { step(joinSteps[s]) }})
+			Match: mc, MapDir: c.mapDir, Logger: logger, Record: rec, Progress: func(s session.JoinStep) { step(steps[s]) }})
 		mode = "join"
+		if mc.Observe {
+			mode = "observe"
+		}
 	default:
 		step("Starting the host and its bots, joining it")
 		pc := practiceConfig(c, mc, link, logger)

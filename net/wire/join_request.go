@@ -4,7 +4,9 @@ import "fmt"
 
 // JoinRequest asks the host to admit a player. Layout: header, name (u8 length,
 // UTF-8, 1…MaxNameLen bytes), proof [32], reconnect token [16]: 51 + len(name)
-// bytes. The protocol version is the header's version byte.
+// bytes. The protocol version is the header's version byte. With Observe set it is
+// an ObserveRequest (type MsgObserveRequest, the same layout): the player watches
+// and gets no tank.
 type JoinRequest struct {
 	// Name is the player's name, shown above its tanks.
 	Name string
@@ -16,10 +18,17 @@ type JoinRequest struct {
 	// when there is none. A name still held by a player in the match is handed to a
 	// new connection only if it presents that player's token.
 	Token [TokenSize]byte
+	// Observe asks to join as an observer: no tank, a camera of its own.
+	Observe bool
 }
 
-// Type returns MsgJoinRequest.
-func (m *JoinRequest) Type() MsgType { return MsgJoinRequest }
+// Type returns MsgJoinRequest, or MsgObserveRequest with Observe set.
+func (m *JoinRequest) Type() MsgType {
+	if m.Observe {
+		return MsgObserveRequest
+	}
+	return MsgJoinRequest
+}
 
 // Length returns the encoded size in bytes.
 func (m *JoinRequest) Length() int { return HeaderSize + 1 + len(m.Name) + ProofSize + TokenSize }
@@ -29,18 +38,22 @@ func (m *JoinRequest) Append(b []byte) ([]byte, error) {
 	if err := CheckName(m.Name); err != nil {
 		return b, fmt.Errorf("wire: join request: %w", err)
 	}
-	b = appendHeader(b, MsgJoinRequest)
+	b = appendHeader(b, m.Type())
 	b = appendString(b, m.Name)
 	b = append(b, m.Proof[:]...)
 	return append(b, m.Token[:]...), nil
 }
 
 func parseJoinRequest(b []byte) (*JoinRequest, int, error) {
-	if err := checkHeader(b, MsgJoinRequest); err != nil {
+	_, t, _ := PeekHeader(b)
+	if t != MsgObserveRequest {
+		t = MsgJoinRequest
+	}
+	if err := checkHeader(b, t); err != nil {
 		return nil, 0, err
 	}
 	r := reader{b: b, off: HeaderSize, ctx: "join request"}
-	m := &JoinRequest{}
+	m := &JoinRequest{Observe: t == MsgObserveRequest}
 	m.Name = r.str("name", MaxNameLen)
 	r.bytes(m.Proof[:])
 	r.bytes(m.Token[:])

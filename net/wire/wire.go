@@ -62,34 +62,43 @@ const (
 	MsgDestroy MsgType = 0x0f
 	// MsgScores is the host's scoreboard and match clock.
 	MsgScores MsgType = 0x10
+	// MsgObserveRequest asks to join as an observer, with no tank: a JoinRequest
+	// with Observe set.
+	MsgObserveRequest MsgType = 0x11
+	// MsgObservers is the host's count of the observers watching.
+	MsgObservers MsgType = 0x12
 	// MsgRoute publishes the route an actor follows (path-based dead reckoning).
 	MsgRoute MsgType = 0x13
 	// MsgStateBatch carries state updates of one or more actors (a datagram).
 	MsgStateBatch MsgType = 0x20
+	// MsgView is an observer's camera (a datagram).
+	MsgView MsgType = 0x21
 	// MsgProgress says how far along its route an actor is (a datagram).
 	MsgProgress MsgType = 0x22
 )
 
 var msgTypeNames = map[MsgType]string{
-	MsgChallenge:    "challenge",
-	MsgJoinRequest:  "join-request",
-	MsgJoinAccepted: "join-accepted",
-	MsgJoinRefused:  "join-refused",
-	MsgSpawn:        "spawn",
-	MsgDespawn:      "despawn",
-	MsgLeave:        "leave",
-	MsgKick:         "kick",
-	MsgChat:         "chat",
-	MsgClockRequest: "clock-request",
-	MsgClockAnswer:  "clock-answer",
-	MsgFire:         "fire",
-	MsgHitClaim:     "hit-claim",
-	MsgHitResult:    "hit-result",
-	MsgDestroy:      "destroy",
-	MsgScores:       "scores",
-	MsgStateBatch:   "state-batch",
-	MsgRoute:        "route",
-	MsgProgress:     "progress",
+	MsgChallenge:      "challenge",
+	MsgJoinRequest:    "join-request",
+	MsgJoinAccepted:   "join-accepted",
+	MsgJoinRefused:    "join-refused",
+	MsgSpawn:          "spawn",
+	MsgDespawn:        "despawn",
+	MsgLeave:          "leave",
+	MsgKick:           "kick",
+	MsgChat:           "chat",
+	MsgClockRequest:   "clock-request",
+	MsgClockAnswer:    "clock-answer",
+	MsgFire:           "fire",
+	MsgHitClaim:       "hit-claim",
+	MsgHitResult:      "hit-result",
+	MsgDestroy:        "destroy",
+	MsgScores:         "scores",
+	MsgStateBatch:     "state-batch",
+	MsgObserveRequest: "observe-request",
+	MsgObservers:      "observers",
+	MsgRoute:          "route",
+	MsgProgress:       "progress",
 }
 
 // String returns the message type's name, such as "join-request".
@@ -185,7 +194,7 @@ func Parse(b []byte) (Message, int, error) {
 	)
 	switch t {
 	case MsgChallenge, MsgJoinRequest, MsgJoinAccepted, MsgJoinRefused, MsgSpawn, MsgDespawn,
-		MsgLeave, MsgKick, MsgChat, MsgClockRequest, MsgClockAnswer:
+		MsgLeave, MsgKick, MsgChat, MsgClockRequest, MsgClockAnswer, MsgObserveRequest, MsgObservers, MsgView:
 		m, n, err = parseSession(t, b)
 	case MsgFire, MsgHitClaim, MsgHitResult, MsgDestroy, MsgScores:
 		m, n, err = parseCombat(t, b)
@@ -210,7 +219,7 @@ func parseSession(t MsgType, b []byte) (Message, int, error) {
 	switch t {
 	case MsgChallenge:
 		return parseChallenge(b)
-	case MsgJoinRequest:
+	case MsgJoinRequest, MsgObserveRequest:
 		return parseJoinRequest(b)
 	case MsgJoinAccepted:
 		return parseJoinAccepted(b)
@@ -230,6 +239,10 @@ func parseSession(t MsgType, b []byte) (Message, int, error) {
 		return parseClockRequest(b)
 	case MsgClockAnswer:
 		return parseClockAnswer(b)
+	case MsgObservers:
+		return parseObservers(b)
+	case MsgView:
+		return parseView(b)
 	}
 	return nil, 0, unknownType(t)
 }
