@@ -51,6 +51,8 @@ type combatLayer struct {
 	lastHealth, lastLoaded float64
 	fb                     *feedback
 	res                    *results
+	// barsRect is where the bars and their texts are this frame (zero: not shown).
+	barsRect rect
 	// scale is the HUD scale the labels' fonts were set for (hud.scale): the bars,
 	// the clock and every text of this layer follow it, as one layout.
 	scale float32
@@ -161,6 +163,7 @@ func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 	c.fb.markVictim(s, snap, float32(s.view.Width), float32(s.view.Height))
 	c.hud.SetVisible(cv.Enabled)
 	if !cv.Enabled {
+		s.hud.bars = rect{}
 		c.hidePool()
 		return
 	}
@@ -386,6 +389,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	c.fb.placeMark(cv.Markers, cx+cw/2, cy+ch/2, c.cross.Visible())
 	markKiller(s, snap)
 	c.placeBars(cv, self, w, h)
+	s.hud.bars = c.barsRect
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
 	c.placeBanner(cv, w, h)
@@ -505,6 +509,7 @@ func (c *combatLayer) placeBars(cv *game.CombatView, self bool, w, h float32) {
 	c.reloadBar.SetVisible(self && cv.Loaded > 0)
 	c.healthText.SetVisible(self)
 	c.reloadText.SetVisible(self)
+	c.barsRect = rect{}
 	if !self {
 		return
 	}
@@ -515,6 +520,7 @@ func (c *combatLayer) placeBars(cv *game.CombatView, self bool, w, h float32) {
 	ty := float32(math.Round(float64(y0 + bh/2 - hth/2)))
 	c.healthText.SetPosition(x0+bw+gap, ty)
 	c.reloadText.SetPosition(x0+bw+gap, ty+hth)
+	c.barsRect = rect{x0, min(y0, ty), bw + gap + tw, max(y0+bh+gap+px(bh/2), ty+2*hth) - min(y0, ty)}
 }
 
 // placeHealthBar draws the armour left at (x0, y0), green when full turning red.

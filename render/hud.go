@@ -99,6 +99,10 @@ type hud struct {
 	fps                            float64
 	panels                         Panels
 	textDue                        bool
+	// bars is the block of the combat layer's bars and their texts on the picture
+	// this frame (zero when not shown): the feed goes above it when its lines would
+	// reach under it, in a narrow window.
+	bars rect
 }
 
 // Panels are what the HUD shows over the match besides its figures, as the client
@@ -282,6 +286,9 @@ func (u *hud) layoutFeed() {
 	m := hudMargin * u.scale
 	_, hh := u.hint.Size()
 	y := u.timeline.top(float32(u.h)-m-hh-m/2) - m/2*b2f(u.timeline.shown)
+	if u.bars.w > 0 && m+u.feedWidth() > u.bars.x && u.bars.y-m/2 < y {
+		y = u.bars.y - m/2
+	}
 	if u.feed.chat.Visible() {
 		_, ch := u.feed.chat.Size()
 		y -= ch
@@ -297,6 +304,28 @@ func (u *hud) layoutFeed() {
 		y -= lh
 		u.feed.place(i, m, y)
 	}
+}
+
+// feedWidth is the width of the widest of the feed's shown lines and the chat box,
+// pixels.
+func (u *hud) feedWidth() float32 {
+	w := float32(0)
+	if u.feed.chat.Visible() {
+		w = u.feed.chat.Width()
+	}
+	for i, l := range u.feed.lines {
+		if !l.Visible() {
+			continue
+		}
+		lw := l.Width()
+		for _, k := range u.feed.more[i] {
+			if k.Visible() {
+				lw += k.Width()
+			}
+		}
+		w = max(w, lw)
+	}
+	return w
 }
 
 // appendPanelRects appends the screen rectangles of the visible HUD panels to dst.

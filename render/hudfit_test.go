@@ -34,6 +34,7 @@ func busyCombat() *game.Snapshot {
 	snap.Tanks[2].Team = 2
 	snap.Notices = []game.Notice{
 		{Kind: game.NoticeJoin, Time: 31, Who: "tank-2", Team: 0},
+		{Kind: game.NoticeChat, Time: 35, Who: "tank-1", Team: 1, Text: "two of them on the ridge, west end, coming round"},
 		{Kind: game.NoticeKill, Time: 38, Who: "tank-1", Team: 1, Other: "tank-2"},
 	}
 	return snap
@@ -121,6 +122,20 @@ func TestHUDFitsAnySize(t *testing.T) {
 				}
 			}
 		}
+		// The feed's lines keep clear of the bars and their texts.
+		for i, fl := range s.hud.feed.lines {
+			for _, l := range append([]*gui.Label{fl}, s.hud.feed.more[i][:]...) {
+				if !l.Visible() {
+					continue
+				}
+				r := rect{l.Position().X, l.Position().Y, l.Width(), l.Height()}
+				for _, b := range []gui.IPanel{c.healthText, c.reloadText, c.healthBg, c.reloadBg} {
+					if pos := b.GetPanel().Position(); r.overlaps(rect{pos.X, pos.Y, b.Width(), b.Height()}) {
+						t.Errorf("%dx%d: feed line %q %+v runs under the bars", size[0], size[1], l.Text(), r)
+					}
+				}
+			}
+		}
 		if !c.fb.hurts[0].Visible() || !c.fb.hurts[1].Visible() {
 			t.Errorf("%dx%d: the two damage notices are not both shown", size[0], size[1])
 		}
@@ -195,7 +210,7 @@ func TestKillFeedTeamColours(t *testing.T) {
 	s := newTestScene(t, 0)
 	drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 1)
 	f := s.hud.feed
-	i := 1 // the kill, the second notice
+	i := 2 // the kill, the third notice
 	if got := f.lines[i].Text(); got != "tank-1" {
 		t.Fatalf("kill line starts %q, want the shooter", got)
 	}
