@@ -46,6 +46,7 @@ type feedback struct {
 	// shooter and victim are a kill camera's tanks (Scene.MarkKill), 0 when none;
 	// victim is the label over the victim.
 	shooter, victimID uint32
+	victimName        string // the victim label's name; "" for the tank's
 	victim            *gui.Label
 	victimText        string
 }
@@ -65,10 +66,12 @@ const victimPost = 8.0
 // MarkKill marks the tanks of a kill camera from the next Update on: the shooter,
 // whose turret the camera rides, gets no name label (it would float over the
 // picture, beside the victim), and the victim, with no label of its own, is marked
-// by an orange label "▼ NAME" (or "▼ you") over its turret and orange rings and a
-// post around it. MarkKill(0, 0) ends it.
-func (s *Scene) MarkKill(shooter, victim uint32) {
-	s.combat.fb.shooter, s.combat.fb.victimID = shooter, victim
+// by an orange label "▼ NAME" over it and orange rings and a post around it. name,
+// when set, is the label's name in place of the victim's ("you" for the player's own
+// death). MarkKill(0, 0, "") ends it.
+func (s *Scene) MarkKill(shooter, victim uint32, name string) {
+	f := s.combat.fb
+	f.shooter, f.victimID, f.victimName = shooter, victim, name
 }
 
 // killCamHides reports whether the kill camera's marks replace tank id's label.
@@ -93,7 +96,10 @@ func (f *feedback) markVictim(s *Scene, snap *game.Snapshot, w, h float32) {
 	ring(s.lines, tv.Position, 5.2, victimColor)
 	s.lines.segment(tv.Position.Add(mgl64.Vec3{0, 3, 0}), tv.Position.Add(mgl64.Vec3{0, victimPost, 0}), victimColor)
 	text := "▼ " + tv.Name
-	if self || tv.Name == "" {
+	switch {
+	case f.victimName != "":
+		text = "▼ " + f.victimName
+	case self || tv.Name == "":
 		text = "▼ you"
 	}
 	if text != f.victimText {

@@ -259,7 +259,7 @@ func TestKillCamLabels(t *testing.T) {
 	s := newTestScene(t, 0)
 	s.WatchID(2)
 	s.LookFrom(eye, look, true)
-	s.MarkKill(2, 1)
+	s.MarkKill(2, 1, "")
 	img := drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 3)
 	savePNG(t, img, "killcam-labels.png")
 	if s.tanks[2].name.Visible() {
@@ -291,10 +291,10 @@ func TestKillCamLabels(t *testing.T) {
 	}
 	// The same picture without the marks: both tanks' plain labels show, and the
 	// victim's mark goes.
-	s.MarkKill(0, 0)
+	s.MarkKill(0, 0, "")
 	drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 1)
 	if l.Visible() {
-		t.Error("the victim label stays after MarkKill(0, 0)")
+		t.Error("the victim label stays after MarkKill(0, 0, \"\")")
 	}
 	if !s.tanks[2].name.Visible() || !s.tanks[1].name.Visible() {
 		t.Errorf("without the marks, shooter's label shown %v, victim's %v: want both (the test's framing shows them)",
