@@ -301,3 +301,36 @@ func TestKillCamLabels(t *testing.T) {
 			s.tanks[2].name.Visible(), s.tanks[1].name.Visible())
 	}
 }
+
+// TestResultsFitAnySize shows a practice's results (eight players) from 400×260 to
+// 4K: the title, the table and the foot lie inside the window, at the HUD's scale.
+func TestResultsFitAnySize(t *testing.T) {
+	v := needViewer(t)
+	snap := busyCombat()
+	cv := &snap.Combat
+	cv.Over, cv.NextIn = true, 17.5
+	cv.Scores = nil
+	for i := range 8 {
+		cv.Scores = append(cv.Scores, combat.Score{Name: fmt.Sprintf("Challenger-%d", i), Team: 1 + i%2, Kills: 8 - i, Deaths: i, Hits: 9, Shots: 14})
+	}
+	s := newTestScene(t, 0)
+	drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 1)
+	for _, size := range [][2]int{{400, 260}, {640, 360}, {1280, 720}, {3840, 2160}} {
+		onMain(func() {
+			s.Resize(size[0], size[1])
+			s.Update(snap, 1)
+			s.Update(snap, 0)
+		})
+		r := s.combat.res
+		for _, p := range []gui.IPanel{r.title, r.foot, r.table.bg} {
+			pos := p.GetPanel().Position()
+			if !p.GetPanel().Visible() || pos.X < -0.5 || pos.Y < -0.5 || pos.X+p.Width() > float32(size[0])+0.5 || pos.Y+p.Height() > float32(size[1])+0.5 {
+				t.Errorf("%dx%d: results panel at (%.0f, %.0f) %.0f×%.0f (shown %v) is cut by the window",
+					size[0], size[1], pos.X, pos.Y, p.Width(), p.Height(), p.GetPanel().Visible())
+			}
+		}
+		if !strings.Contains(r.foot.Text(), "Next round in 18 s") {
+			t.Errorf("%dx%d: results foot %q", size[0], size[1], r.foot.Text())
+		}
+	}
+}
