@@ -431,7 +431,9 @@ const sightLen, sightThick, sightGap = 12, 4, 7
 // (where the camera looks, which the turret and gun follow), when on.
 func (c *combatLayer) placeSight(on bool, w, h, sc float32) {
 	cx, cy := float32(math.Round(float64(w/2))), float32(math.Round(float64(h/2)))
-	ln, th, gap := px(sightLen*sc), px(sightThick*sc), px(sightGap*sc)
+	// Never smaller than 8×4 pixels 5 from the middle: a tick is a white core in a
+	// one-pixel dark border, and thinner it is all border.
+	ln, th, gap := max(8, px(sightLen*sc)), max(4, px(sightThick*sc)), max(5, px(sightGap*sc))
 	half := float32(math.Floor(float64(th / 2)))
 	for i, p := range c.sight {
 		p.SetVisible(on)
