@@ -133,7 +133,8 @@ func TestAimMarkerEveryFrame(t *testing.T) {
 				sky++
 			}
 			cx, cy := testW/2, testH/2
-			ticks := [4][2]int{{cx - sightGapPx - 6, cy}, {cx + sightGapPx + 6, cy}, {cx, cy - sightGapPx - 6}, {cx, cy + sightGapPx + 6}}
+			d := sightCentrePx
+			ticks := [4][2]int{{cx - d, cy}, {cx + d, cy}, {cx, cy - d}, {cx, cy + d}}
 			for _, p := range ticks {
 				if r, g, b := rgbAt(img, p[0], p[1]); r < 0.85 || g < 0.85 || b < 0.85 {
 					missing++
@@ -164,9 +165,10 @@ func TestAimMarkerEveryFrame(t *testing.T) {
 	}
 }
 
-// sightGapPx is the aim marker ticks' gap from the middle at HUD scale 1
-// (render's sightGap), pixels.
-const sightGapPx = 7
+// sightCentrePx is how far the aim marker ticks' centres lie from the middle of a
+// testW×testH picture, pixels: at its HUD scale (0.5) render draws its smallest
+// ticks, 8 pixels long 5 from the middle.
+const sightCentrePx = 5 + 8/2
 
 // rgbAt returns the colour of pixel (x, y) of img, 0..1.
 func rgbAt(img *image.RGBA, x, y int) (r, g, b float64) {

@@ -12,6 +12,7 @@ type action uint8
 const (
 	actNone action = iota
 	actHelp
+	actDebug
 	actMenu
 	actLeave
 	actToggleOverlay
@@ -56,6 +57,7 @@ var bindings = []binding{
 	{key: window.KeyEnter, name: "Enter", what: "chat: type a line, Enter sends, Esc drops", act: actChat},
 	{key: window.KeyEscape, name: "Esc", what: "pause menu: resume, settings, leave", act: actMenu},
 	{key: window.KeyF1, name: "F1", what: "this help", act: actHelp},
+	{key: window.KeyF3, name: "F3", what: "network figures and counters on / off (shown with any overlay too)", act: actDebug},
 	{key: window.KeyBackspace, name: "Backspace", what: "respawn", act: actRespawn},
 	{key: window.KeyP, name: "P", what: "watch the next tank (camera follows it), then yourself again", act: actWatchNext},
 	{key: window.KeyG, name: "G", what: "overlay: ghost (last known and its projection)", act: actToggleOverlay, overlay: render.OverlayGhost},

@@ -109,6 +109,15 @@ func TestKeys(t *testing.T) {
 		t.Errorf("Space: fired %d times, want 1", f.fired)
 	}
 
+	press(window.KeyF3)
+	if !l.panels.Debug {
+		t.Errorf("F3 did not show the network counters")
+	}
+	press(window.KeyF3)
+	if l.panels.Debug {
+		t.Errorf("F3 again did not hide the network counters")
+	}
+
 	press(window.KeyF1)
 	if !l.panels.Help {
 		t.Errorf("F1 did not open the help")

@@ -176,6 +176,8 @@ func (l *matchScreen) act(b binding) {
 		l.panels.Chat, l.panels.ChatLine = true, ""
 	case actHelp:
 		l.panels.Help = !l.panels.Help
+	case actDebug:
+		l.panels.Debug = !l.panels.Debug
 	case actMenu:
 		l.closeHelpOrPause()
 	case actToggleOverlay:

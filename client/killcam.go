@@ -120,6 +120,7 @@ func (c *deathCam) frame(l *matchScreen, dt float64) *game.Snapshot {
 		l.scene.WatchID(c.kill.Shooter)
 		l.scene.LookFrom(eye, look, true)
 		l.scene.SetFOV(fov)
+		l.scene.MarkKill(c.kill.Shooter, c.kill.Target, "you") // the player's own death
 	}
 	c.tl.Now = c.p.Time()
 	if s := int(math.Ceil(live.Combat.RespawnIn)); s != c.shown || c.tl.Status == "" {
@@ -170,6 +171,7 @@ func (c *deathCam) stop(l *matchScreen) {
 	}
 	c.on, c.p = false, nil
 	l.scene.LookFrom(mgl64.Vec3{}, mgl64.Vec3{}, false)
+	l.scene.MarkKill(0, 0, "")
 	l.scene.SetFOV(fovRadians(l.cfg.Settings.FOV))
 	l.scene.Watch(l.cfg.Watch)
 	l.panels.Timeline = nil

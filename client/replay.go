@@ -439,6 +439,7 @@ func (l *replayScreen) killCam() {
 func (l *replayScreen) aimKillCam() {
 	k, on := l.p.KillCamOn()
 	if !on {
+		l.scene.MarkKill(0, 0, "")
 		if l.zoomed {
 			l.scene.LookFrom(mgl64.Vec3{}, mgl64.Vec3{}, false)
 			l.scene.SetFOV(fovRadians(l.set.FOV))
@@ -453,6 +454,7 @@ func (l *replayScreen) aimKillCam() {
 	l.scene.WatchID(k.Shooter)
 	l.scene.LookFrom(eye, look, true)
 	l.scene.SetFOV(fov)
+	l.scene.MarkKill(k.Shooter, k.Target, "")
 	l.zoomed = true
 }
 

@@ -189,6 +189,9 @@ type RunConfig struct {
 	// played on: the kill camera (Display.KillCam) needs both.
 	Recent func() (*replay.Recording, error)
 	Map    *terrain.Map
+	// Recording, if set, reports whether the match is being recorded into a file
+	// (session.Session.Recording); the HUD shows "● REC" while it is.
+	Recording func() bool
 }
 
 // ErrLeft reports that the player left the match from the menu.
@@ -362,6 +365,7 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 
 // Draw brings the scene, the sound and the pause menu up to the frame and draws it.
 func (l *matchScreen) Draw(v *render.Viewer, f *frame) error {
+	l.panels.Recording = l.cfg.Recording != nil && l.cfg.Recording()
 	l.scene.SetPanels(l.panels)
 	l.scene.Update(l.shown, f.dt)
 	l.cfg.Sound.Update(&l.snap, l.scene.View(), l.in.Throttle, f.dt)

@@ -22,7 +22,7 @@ const (
 	// DefaultScoreLimit is the team score (kills) that ends a match.
 	DefaultScoreLimit = 20
 	// DefaultScoreboardTime is how long the scoreboard shows between matches, s.
-	DefaultScoreboardTime = 10.0
+	DefaultScoreboardTime = 20.0
 	// DefaultSpawnProtection is how long a freshly spawned tank takes no damage, s,
 	// unless it fires first or drives SpawnProtectionReach away: time to see where it
 	// is.

@@ -51,7 +51,21 @@ type combatLayer struct {
 	lastHealth, lastLoaded float64
 	fb                     *feedback
 	res                    *results
+	// barsRect is where the bars and their texts are this frame (zero: not shown).
+	barsRect rect
+	// scale is the HUD scale the labels' fonts were set for (hud.scale): the bars,
+	// the clock and every text of this layer follow it, as one layout.
+	scale float32
 }
+
+// Font sizes of the combat layer's labels at HUD scale 1, points.
+const (
+	crossFontSize  = 26
+	markerFontSize = 20
+	clockFontSize  = 15
+	bannerFontSize = 26
+	barFontSize    = 13
+)
 
 func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c := &combatLayer{root: core.NewNode(), hud: core.NewNode(), wrecks: make(map[uint32]*tankModel),
@@ -88,7 +102,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.healthBar = bar(math32.Color4{R: 0.2, G: 0.85, B: 0.3, A: 0.95})
 	c.reloadBg = bar(backdrop(0.7))
 	c.reloadBar = bar(math32.Color4{R: 1, G: 0.85, B: 0.35, A: 0.95})
-	c.cross = label(26, aimColor, 0)
+	c.cross = label(crossFontSize, aimColor, 0)
 	c.cross.SetText("⊕")
 	for i := range c.sight {
 		p := gui.NewPanel(10, 10)
@@ -99,23 +113,57 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 		c.hud.Add(p)
 		c.sight[i] = p
 	}
-	c.marker = label(20, math32.Color{R: 1, G: 1, B: 1}, 0.45)
-	c.clock = label(15, math32.Color{R: 1, G: 1, B: 1}, 0.5)
-	c.banner = label(26, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
-	c.healthText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
-	c.reloadText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
+	c.marker = label(markerFontSize, math32.Color{R: 1, G: 1, B: 1}, 0.45)
+	c.clock = label(clockFontSize, math32.Color{R: 1, G: 1, B: 1}, 0.5)
+	c.banner = label(bannerFontSize, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
+	// The bars' texts on a light backdrop: over bright ground they are small at a
+	// small window's scale.
+	c.healthText = label(barFontSize, math32.Color{R: 1, G: 1, B: 1}, 0.4)
+	c.reloadText = label(barFontSize, math32.Color{R: 1, G: 1, B: 1}, 0.4)
+	c.healthText.SetPaddings(0, 6, 0, 6)
+	c.reloadText.SetPaddings(0, 6, 0, 6)
 	c.fb = newFeedback(c.hud)
+	// The kill camera's victim is marked whether or not the replay heard of combat.
+	c.hud.Remove(c.fb.victim)
+	hudRoot.Add(c.fb.victim)
 	c.res = newResults(c.hud)
+	c.scale = 1
 	hudRoot.Add(c.hud)
 	return c
+}
+
+// setScale sets every font, padding and prebuilt size of the layer for HUD scale sc.
+func (c *combatLayer) setScale(sc float32) {
+	c.scale = sc
+	f := float64(sc)
+	for _, l := range []*gui.Label{c.cross, c.marker, c.clock, c.banner} {
+		l.SetPaddings(2*sc, 6*sc, 2*sc, 6*sc)
+	}
+	for _, l := range []*gui.Label{c.healthText, c.reloadText} { // stacked: no room above and below
+		l.SetPaddings(0, 6*sc, 0, 6*sc)
+	}
+	c.cross.SetFontSize(crossFontSize * f)
+	c.marker.SetFontSize(markerFontSize * f)
+	c.clock.SetFontSize(clockFontSize * f)
+	c.banner.SetFontSize(bannerFontSize * f)
+	c.healthText.SetFontSize(barFontSize * f)
+	c.reloadText.SetFontSize(barFontSize * f)
+	c.fb.setScale(sc)
+	c.res.setScale(sc)
+	c.lastHealth, c.lastLoaded, c.lastClock, c.lastMsg = -1, -1, "", "" // redo the texts
 }
 
 // update draws snap's combat into the scene s for this frame.
 func (c *combatLayer) update(s *Scene, snap *game.Snapshot) {
 	cv := &snap.Combat
 	c.used = 0
+	if sc := s.hud.scale; sc != c.scale {
+		c.setScale(sc)
+	}
+	c.fb.markVictim(s, snap, float32(s.view.Width), float32(s.view.Height))
 	c.hud.SetVisible(cv.Enabled)
 	if !cv.Enabled {
+		s.hud.bars = rect{}
 		c.hidePool()
 		return
 	}
@@ -332,19 +380,21 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	if wt := s.Watched(snap); wt != nil && aiming {
 		aiming = wt == &snap.Tanks[snap.Self]
 	}
-	c.placeSight(aiming, w, h)
+	c.placeSight(aiming, w, h, c.scale)
 	if aiming {
 		c.placeCrosshair(s, &snap.Tanks[snap.Self], cv)
 	}
 	cx, cy := c.cross.Position().X, c.cross.Position().Y
 	cw, ch := c.cross.Size()
 	c.fb.placeMark(cv.Markers, cx+cw/2, cy+ch/2, c.cross.Visible())
-	c.fb.placeHurts(s, cv.Hurts, w, h, s.hud.scale)
 	markKiller(s, snap)
 	c.placeBars(cv, self, w, h)
+	s.hud.bars = c.barsRect
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
 	c.placeBanner(cv, w, h)
+	// The damage notices keep clear of the texts placed above.
+	c.fb.placeHurts(s, cv.Hurts, w, h, c.scale, c.textRects())
 	c.res.update(snap, s.view.Width, s.view.Height)
 }
 
@@ -379,8 +429,12 @@ const sightLen, sightThick, sightGap = 12, 4, 7
 
 // placeSight shows the aim marker, four ticks around the middle of a w×h picture
 // (where the camera looks, which the turret and gun follow), when on.
-func (c *combatLayer) placeSight(on bool, w, h float32) {
+func (c *combatLayer) placeSight(on bool, w, h, sc float32) {
 	cx, cy := float32(math.Round(float64(w/2))), float32(math.Round(float64(h/2)))
+	// Never smaller than 8×4 pixels 5 from the middle: a tick is a white core in a
+	// one-pixel dark border, and thinner it is all border.
+	ln, th, gap := max(8, px(sightLen*sc)), max(4, px(sightThick*sc)), max(5, px(sightGap*sc))
+	half := float32(math.Floor(float64(th / 2)))
 	for i, p := range c.sight {
 		p.SetVisible(on)
 		if !on {
@@ -388,17 +442,17 @@ func (c *combatLayer) placeSight(on bool, w, h float32) {
 		}
 		switch i {
 		case 0: // left
-			p.SetSize(sightLen, sightThick)
-			p.SetPosition(cx-sightGap-sightLen, cy-sightThick/2)
+			p.SetSize(ln, th)
+			p.SetPosition(cx-gap-ln, cy-half)
 		case 1: // right
-			p.SetSize(sightLen, sightThick)
-			p.SetPosition(cx+sightGap, cy-sightThick/2)
+			p.SetSize(ln, th)
+			p.SetPosition(cx+gap, cy-half)
 		case 2: // up
-			p.SetSize(sightThick, sightLen)
-			p.SetPosition(cx-sightThick/2, cy-sightGap-sightLen)
+			p.SetSize(th, ln)
+			p.SetPosition(cx-half, cy-gap-ln)
 		default: // down
-			p.SetSize(sightThick, sightLen)
-			p.SetPosition(cx-sightThick/2, cy+sightGap)
+			p.SetSize(th, ln)
+			p.SetPosition(cx-half, cy+gap)
 		}
 	}
 }
@@ -432,30 +486,47 @@ func projectOnto(v View, p mgl64.Vec3, mx, my float64) (x, y float64) {
 	return cx + dx*k, cy + dy*k
 }
 
-// Health and reload bars' size, in pixels.
-const barW, barH = 220, 12
+// Health and reload bars' size, their gap, and their bottom's height over the
+// picture's bottom edge, pixels at HUD scale 1.
+const barW, barH, barGap, barsUp = 220, 12, 6, 34
+
+// px rounds a length in pixels to a whole pixel, at least one.
+func px(v float32) float32 { return float32(max(1, math.Round(float64(v)))) }
 
 // placeBars shows the health and reload bars, bottom centre of a w×h screen, when the
-// player has a tank (self).
+// player has a tank (self). They and their texts scale with the HUD as one block,
+// centred as a whole so the texts on their right stay inside a narrow picture.
 func (c *combatLayer) placeBars(cv *game.CombatView, self bool, w, h float32) {
-	x0, y0 := w/2-barW/2, h-58
+	sc := c.scale
+	bw, bh, gap := px(barW*sc), px(barH*sc), px(barGap*sc)
+	tw := max(c.healthText.Width(), c.reloadText.Width())
+	x0 := float32(math.Round(float64(w/2 - bw/2)))
+	if right := x0 + bw + gap + tw; right > w-hudMargin*sc {
+		x0 = max(hudMargin*sc, float32(math.Round(float64(w-hudMargin*sc-tw-gap-bw))))
+	}
+	y0 := float32(math.Round(float64(h - barsUp*sc - bh - gap - bh/2)))
 	c.healthBg.SetVisible(self)
 	c.healthBar.SetVisible(self && cv.Health > 0)
 	c.reloadBg.SetVisible(self)
 	c.reloadBar.SetVisible(self && cv.Loaded > 0)
 	c.healthText.SetVisible(self)
 	c.reloadText.SetVisible(self)
+	c.barsRect = rect{}
 	if !self {
 		return
 	}
-	c.placeHealthBar(cv, x0, y0)
-	c.placeReloadBar(cv, x0, y0+barH+6)
-	c.healthText.SetPosition(x0+barW+8, y0-3)
-	c.reloadText.SetPosition(x0+barW+8, y0+barH+1)
+	c.placeHealthBar(cv, x0, y0, bw, bh)
+	c.placeReloadBar(cv, x0, y0+bh+gap, bw, px(bh/2))
+	// The two texts stack beside the bars, the armour's level with its bar.
+	_, hth := c.healthText.Size()
+	ty := float32(math.Round(float64(y0 + bh/2 - hth/2)))
+	c.healthText.SetPosition(x0+bw+gap, ty)
+	c.reloadText.SetPosition(x0+bw+gap, ty+hth)
+	c.barsRect = rect{x0, min(y0, ty), bw + gap + tw, max(y0+bh+gap+px(bh/2), ty+2*hth) - min(y0, ty)}
 }
 
 // placeHealthBar draws the armour left at (x0, y0), green when full turning red.
-func (c *combatLayer) placeHealthBar(cv *game.CombatView, x0, y0 float32) {
+func (c *combatLayer) placeHealthBar(cv *game.CombatView, x0, y0, barW, barH float32) {
 	frac := 0.0
 	if cv.MaxHealth > 0 {
 		frac = math.Max(0, math.Min(1, cv.Health/cv.MaxHealth))
@@ -463,7 +534,7 @@ func (c *combatLayer) placeHealthBar(cv *game.CombatView, x0, y0 float32) {
 	c.healthBg.SetPosition(x0, y0)
 	c.healthBg.SetSize(barW, barH)
 	c.healthBar.SetPosition(x0, y0)
-	c.healthBar.SetSize(float32(barW*frac), barH)
+	c.healthBar.SetSize(float32(float64(barW)*frac), barH)
 	c.healthBar.SetColor4(&math32.Color4{R: float32(0.95 - 0.75*frac), G: float32(0.25 + 0.6*frac), B: 0.2, A: 0.95})
 	if cv.Health != c.lastHealth {
 		c.lastHealth = cv.Health
@@ -472,11 +543,11 @@ func (c *combatLayer) placeHealthBar(cv *game.CombatView, x0, y0 float32) {
 }
 
 // placeReloadBar draws how far the gun has reloaded at (x0, y0).
-func (c *combatLayer) placeReloadBar(cv *game.CombatView, x0, y0 float32) {
+func (c *combatLayer) placeReloadBar(cv *game.CombatView, x0, y0, barW, barH float32) {
 	c.reloadBg.SetPosition(x0, y0)
-	c.reloadBg.SetSize(barW, barH/2)
+	c.reloadBg.SetSize(barW, barH)
 	c.reloadBar.SetPosition(x0, y0)
-	c.reloadBar.SetSize(float32(barW*cv.Loaded), barH/2)
+	c.reloadBar.SetSize(float32(float64(barW)*math.Max(0, math.Min(1, cv.Loaded))), barH)
 	loaded := math.Floor(cv.Loaded * 10)
 	if loaded != c.lastLoaded {
 		c.lastLoaded = loaded
@@ -502,7 +573,7 @@ func (c *combatLayer) placeMarker(markers []game.HitMarker, w, h float32) {
 		c.marker.SetColor(&col)
 	}
 	mw, _ := c.marker.Size()
-	c.marker.SetPosition(w/2-mw/2, h*0.58)
+	c.marker.SetPosition(float32(math.Round(float64(w/2-mw/2))), float32(math.Round(float64(h*0.58))))
 	c.marker.SetVisible(true)
 }
 
@@ -528,7 +599,7 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 		c.clock.SetText(clock)
 	}
 	cw, _ := c.clock.Size()
-	c.clock.SetPosition(w/2-cw/2, 8)
+	c.clock.SetPosition(float32(math.Round(float64(w/2-cw/2))), float32(math.Round(float64(hudMargin*c.scale))))
 	c.clock.SetVisible(clock != "")
 }
 
@@ -549,8 +620,21 @@ func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 	if cv.Wreck && !cv.Over {
 		y = h * 0.62 // under the middle, clear of the killer's marker
 	}
-	c.banner.SetPosition(w/2-bw/2, y)
+	c.banner.SetPosition(float32(math.Round(float64(w/2-bw/2))), float32(math.Round(float64(y))))
 	c.banner.SetVisible(banner != "")
+}
+
+// textRects returns the screen rectangles of the layer's visible texts and bars the
+// damage notices must keep clear of.
+func (c *combatLayer) textRects() []rect {
+	var out []rect
+	for _, p := range []gui.IPanel{c.marker, c.clock, c.banner, c.healthText, c.reloadText, c.healthBg, c.reloadBg, c.fb.mark} {
+		if pp := p.GetPanel(); pp.Visible() {
+			pos := pp.Position()
+			out = append(out, rect{pos.X, pos.Y, p.Width(), p.Height()})
+		}
+	}
+	return out
 }
 
 // matchClock is the top line: the time left and the teams' scores.

@@ -196,12 +196,19 @@ func TestCombatIsDrawn(t *testing.T) {
 	}
 	// The HUD: the health bar's left end (green or red, never the background) and the
 	// match clock's light text at the top centre.
-	hx, hy := float64(testW)/2-110+3, float64(testH)-58+6
+	// Both where the HUD's layout (at this window's scale) put them.
+	hp := s.combat.healthBg.Position()
+	hx, hy := float64(hp.X)+3, float64(hp.Y+s.combat.healthBg.Height()/2)
 	if n := near(blastImg, hx, hy, 2, func(r, g, b float64) bool { return r+g > 0.9 && b < 0.5 }); n < 10 {
 		t.Errorf("health bar at (%.0f, %.0f): %d coloured pixels, want 10", hx, hy, n)
 	}
-	if n := near(blastImg, float64(testW)/2, 16, 30, func(r, g, b float64) bool { return r > 0.85 && g > 0.85 && b > 0.85 }); n < 5 {
-		t.Errorf("match clock: %d white text pixels at the top centre", n)
+	cp := s.combat.clock.Position()
+	cx, cy := float64(cp.X+s.combat.clock.Width()/2), float64(cp.Y+s.combat.clock.Height()/2)
+	if cy > 30 || cx < float64(testW)/2-5 || cx > float64(testW)/2+5 {
+		t.Errorf("match clock centred at (%.0f, %.0f), want the top centre", cx, cy)
+	}
+	if n := near(blastImg, cx, cy, int(s.combat.clock.Width()/2), func(r, g, b float64) bool { return min(r, g, b) > 0.6 }); n < 5 {
+		t.Errorf("match clock: %d light text pixels at the top centre", n)
 	}
 }
 

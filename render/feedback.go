@@ -42,15 +42,109 @@ type feedback struct {
 	markKind int // 0 none, 1 hit, 2 kill, 3 refused: the mark's look as last set
 	hurts    [maxHurts]*gui.Label
 	hurtText [maxHurts]string
+	scale    float32 // the HUD scale the fonts are set for
+	// shooter and victim are a kill camera's tanks (Scene.MarkKill), 0 when none;
+	// victim is the label over the victim.
+	shooter, victimID uint32
+	victimName        string // the victim label's name; "" for the tank's
+	victim            *gui.Label
+	victimText        string
+}
+
+// hurtFontSize is the damage indicator's font size at HUD scale 1, points, and
+// victimFontSize the kill camera's victim label's.
+const hurtFontSize, victimFontSize = 17, 18
+
+// victimColor marks a kill camera's victim: its label's background and the rings
+// and post around it.
+var victimColor = math32.Color{R: 1, G: 0.55, B: 0.05}
+
+// victimPost is the height of the post over a kill camera's victim, m; its label
+// sits on top.
+const victimPost = 8.0
+
+// MarkKill marks the tanks of a kill camera from the next Update on: the shooter,
+// whose turret the camera rides, gets no name label (it would float over the
+// picture, beside the victim), and the victim, with no label of its own, is marked
+// by an orange label "▼ NAME" over it and orange rings and a post around it. name,
+// when set, is the label's name in place of the victim's ("you" for the player's own
+// death). MarkKill(0, 0, "") ends it.
+func (s *Scene) MarkKill(shooter, victim uint32, name string) {
+	f := s.combat.fb
+	f.shooter, f.victimID, f.victimName = shooter, victim, name
+}
+
+// killCamHides reports whether the kill camera's marks replace tank id's label.
+func (f *feedback) killCamHides(id uint32) bool {
+	return id != 0 && (id == f.shooter || id == f.victimID)
+}
+
+// markVictim draws the kill camera's victim marks for snap (MarkKill).
+func (f *feedback) markVictim(s *Scene, snap *game.Snapshot, w, h float32) {
+	var tv *game.TankView
+	self := false
+	for i := range snap.Tanks {
+		if f.victimID != 0 && snap.Tanks[i].ID == f.victimID && geom.FiniteVec(snap.Tanks[i].Position) {
+			tv, self = &snap.Tanks[i], i == snap.Self
+		}
+	}
+	if tv == nil {
+		f.victim.SetVisible(false)
+		return
+	}
+	ring(s.lines, tv.Position, 4.5, victimColor)
+	ring(s.lines, tv.Position, 5.2, victimColor)
+	s.lines.segment(tv.Position.Add(mgl64.Vec3{0, 3, 0}), tv.Position.Add(mgl64.Vec3{0, victimPost, 0}), victimColor)
+	text := "▼ " + tv.Name
+	switch {
+	case f.victimName != "":
+		text = "▼ " + f.victimName
+	case self || tv.Name == "":
+		text = "▼ you"
+	}
+	if text != f.victimText {
+		f.victimText = text
+		f.victim.SetText(text)
+	}
+	x, y, ok := s.view.Project(tv.Position.Add(mgl64.Vec3{0, victimPost + 0.5, 0})) // on top of the post
+	if !ok || !geom.Finite(x, y) {
+		f.victim.SetVisible(false)
+		return
+	}
+	lw, lh := f.victim.Size()
+	m := hudMargin * f.scale
+	r := rect{float32(x) - lw/2, float32(y) - lh - 4*f.scale, lw, lh}
+	r.x = max(m, min(r.x, w-m-lw))
+	r.y = max(m, min(r.y, h-m-lh))
+	f.victim.SetPosition(float32(math.Round(float64(r.x))), float32(math.Round(float64(r.y))))
+	f.victim.SetVisible(true)
+}
+
+// setScale sets the labels' fonts for HUD scale sc.
+func (f *feedback) setScale(sc float32) {
+	f.scale = sc
+	f.markKind = 0 // the mark's font is set with its look: redo it
+	for _, l := range f.hurts {
+		l.SetFontSize(hurtFontSize * float64(sc))
+		l.SetPaddings(2*sc, 6*sc, 2*sc, 6*sc)
+	}
+	f.victim.SetFontSize(victimFontSize * float64(sc))
+	f.victim.SetPaddings(2*sc, 6*sc, 2*sc, 6*sc)
 }
 
 func newFeedback(parent *core.Node) *feedback {
-	f := &feedback{mark: gui.NewLabel("×")}
+	f := &feedback{mark: gui.NewLabel("×"), scale: 1, victim: gui.NewLabel("")}
 	f.mark.SetVisible(false)
 	parent.Add(f.mark)
+	f.victim.SetFontSize(victimFontSize)
+	f.victim.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+	f.victim.SetBgColor4(&math32.Color4{R: victimColor.R * 0.8, G: victimColor.G * 0.8, B: victimColor.B, A: 0.9})
+	f.victim.SetPaddings(2, 6, 2, 6)
+	f.victim.SetVisible(false)
+	parent.Add(f.victim)
 	for i := range f.hurts {
 		l := gui.NewLabel("")
-		l.SetFontSize(17)
+		l.SetFontSize(hurtFontSize)
 		l.SetColor(&hurtColor)
 		l.SetBgColor4(ptr(backdrop(0.55)))
 		l.SetPaddings(2, 6, 2, 6)
@@ -90,7 +184,7 @@ func (f *feedback) placeMark(markers []game.HitMarker, x, y float32, shown bool)
 			text, size, col = "?", 30, refusedMarkColor
 		}
 		f.mark.SetText(text)
-		f.mark.SetFontSize(size)
+		f.mark.SetFontSize(size * float64(f.scale))
 		f.mark.SetColor(&col)
 	}
 	mw, mh := f.mark.Size()
@@ -124,8 +218,10 @@ func hurtText(h game.Hurt, dx, dy float64) string {
 }
 
 // placeHurts shows the latest hits on the player around the middle of a w×h
-// picture, each toward its shooter, fading over game.HurtLife.
-func (f *feedback) placeHurts(s *Scene, hurts []game.Hurt, w, h, scale float32) {
+// picture, each toward its shooter, fading over game.HurtLife. The notices stack:
+// one that would cover another, or a text in taken, moves away from the middle by
+// its own height until it is clear, and stays inside the picture.
+func (f *feedback) placeHurts(s *Scene, hurts []game.Hurt, w, h, scale float32, taken []rect) {
 	shown := 0
 	for i := len(hurts) - 1; i >= 0 && shown < maxHurts; i-- {
 		hu := hurts[i]
@@ -144,8 +240,10 @@ func (f *feedback) placeHurts(s *Scene, hurts []game.Hurt, w, h, scale float32) 
 		lw, lh := l.Size()
 		r := hurtRadius * scale
 		x := w/2 + float32(dx)*r - lw/2
-		y := h/2 + float32(dy)*r - lh/2 + float32(shown)*lh*float32(math.Copysign(1, dy))
-		l.SetPosition(float32(math.Round(float64(x))), float32(math.Round(float64(y))))
+		y := h/2 + float32(dy)*r - lh/2
+		got := stackRect(rect{x, y, lw, lh}, float32(math.Copysign(1, dy)), w, h, hudMargin*scale, taken)
+		taken = append(taken, got)
+		l.SetPosition(got.x, got.y)
 		l.SetVisible(true)
 		shown++
 	}
@@ -171,4 +269,40 @@ func markKiller(s *Scene, snap *game.Snapshot) {
 		s.lines.segment(tv.Position.Add(mgl64.Vec3{0, 3, 0}), tv.Position.Add(mgl64.Vec3{0, 14, 0}), killerColor)
 		return
 	}
+}
+
+// stackRect moves r, a notice's rectangle, inside a w×h picture (margin pixels in
+// from its edges) and then by its own height in direction dir (+1 down, −1 up) until
+// it overlaps none of taken; when that runs off the picture it tries the other way.
+// The result is rounded to whole pixels.
+func stackRect(r rect, dir, w, h, margin float32, taken []rect) rect {
+	fit := func(r rect) rect {
+		r.x = max(margin, min(r.x, w-margin-r.w))
+		r.y = max(margin, min(r.y, h-margin-r.h))
+		r.x, r.y = float32(math.Round(float64(r.x))), float32(math.Round(float64(r.y)))
+		return r
+	}
+	start := fit(r)
+	free := func(r rect) bool {
+		for _, o := range taken {
+			if r.overlaps(o) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, d := range [2]float32{dir, -dir} {
+		c := start
+		for range 2 * maxHurts * 4 {
+			if free(c) {
+				return c
+			}
+			next := fit(rect{c.x, c.y + d*(c.h+1), c.w, c.h})
+			if next.y == c.y { // at the edge
+				break
+			}
+			c = next
+		}
+	}
+	return start
 }

@@ -73,8 +73,9 @@ func TestHitMarkerDrawn(t *testing.T) {
 		if !ok {
 			t.Fatal("the aim point is off the picture")
 		}
+		// The marker is drawn at the HUD's scale: half its full size in this window.
 		got, base := near(with, x, y, 22, c.ok), near(without, x, y, 22, c.ok)
-		if got < base+25 {
+		if got < base+int(25*s.hud.scale) {
 			t.Errorf("%s marker: %d marker-coloured pixels round the crosshair, %d without it", c.name, got, base)
 		}
 	}

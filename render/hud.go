@@ -24,7 +24,7 @@ const (
 	// scale 1.
 	hudMargin = 8
 	// minUIScale and maxUIScale bound the HUD scale.
-	minUIScale, maxUIScale = 0.5, 2.0
+	minUIScale, maxUIScale = 0.5, 3.0
 	// compactScale is the HUD scale below which the figures shrink to two lines.
 	compactScale = 0.75
 	// warnAfter is how long the host may be silent before the HUD says the connection
@@ -81,6 +81,7 @@ func anchorAt(a hudAnchor, w, h, pw, ph, margin, dx, dy float32) (x, y float32) 
 type hud struct {
 	root, labels                   *core.Node
 	stats, warn, menu, flash, hint *gui.Label
+	rec                            *gui.Label // the recording indicator
 	help                           *gui.Image
 	helpLines                      []HelpLine
 	hintFull                       string // the key hint in full
@@ -98,6 +99,10 @@ type hud struct {
 	fps                            float64
 	panels                         Panels
 	textDue                        bool
+	// bars is the block of the combat layer's bars and their texts on the picture
+	// this frame (zero when not shown): the feed goes above it when its lines would
+	// reach under it, in a narrow window.
+	bars rect
 }
 
 // Panels are what the HUD shows over the match besides its figures, as the client
@@ -115,6 +120,13 @@ type Panels struct {
 	ChatLine string
 	// Timeline, when set, shows a replay's timeline across the bottom.
 	Timeline *Timeline
+	// Debug shows the link's figures and counters (traffic, late, malformed and
+	// refused updates, clock samples refused, the algorithm, the impairment) under
+	// the HUD's figures, as any overlay does (F3 in the client).
+	Debug bool
+	// Recording shows that the match is being recorded into a file: a red "● REC"
+	// beside the minimap.
+	Recording bool
 }
 
 // HelpLine is one row of the help panel: a key and what it does.
@@ -159,6 +171,10 @@ func newHUD(w, h int, help []HelpLine, hint string) *hud {
 	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, backdrop(0.45))
 	u.hint.SetText(u.hintFull)
 	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, backdrop(0.6))
+	u.rec = mk(math32.Color{R: 1, G: 1, B: 1}, math32.Color4{R: 0.75, G: 0.05, B: 0.05, A: 1})
+	u.rec.SetText("● REC")
+	opaque(u.rec)
+	u.rec.SetVisible(false)
 	u.scores = newTable(u.root, 4)
 	u.menu = mk(white, backdrop(1))
 	opaque(u.menu)
@@ -187,6 +203,7 @@ func (u *hud) applyScale() {
 	u.warn.SetFontSize(warnFontSize * sc)
 	u.hint.SetFontSize(hintFontSize * sc)
 	u.flash.SetFontSize(flashFontSize * sc)
+	u.rec.SetFontSize(statsFontSize * sc)
 	u.menu.SetFontSize(menuFontSize * sc)
 	u.scores.setFontSize(tableFontSize * sc)
 	u.feed.setScale(u.scale)
@@ -245,9 +262,12 @@ func (u *hud) layout() {
 	}
 	put(u.stats, anchorTopLeft, 0, 0)
 	put(u.warn, anchorTop, 0, 0)
+	recDX := float32(0)
 	if u.mini != nil {
 		put(u.mini.img, anchorTopRight, 0, 0)
+		recDX = -(u.mini.img.Width() + m/2)
 	}
+	put(u.rec, anchorTopRight, recDX, 0)
 	put(u.hint, anchorBottomLeft, 0, 0)
 	if u.legend != nil {
 		put(u.legend, anchorBottomRight, 0, 0)
@@ -266,6 +286,9 @@ func (u *hud) layoutFeed() {
 	m := hudMargin * u.scale
 	_, hh := u.hint.Size()
 	y := u.timeline.top(float32(u.h)-m-hh-m/2) - m/2*b2f(u.timeline.shown)
+	if u.bars.w > 0 && m+u.feedWidth() > u.bars.x && u.bars.y-m/2 < y {
+		y = u.bars.y - m/2
+	}
 	if u.feed.chat.Visible() {
 		_, ch := u.feed.chat.Size()
 		y -= ch
@@ -279,8 +302,30 @@ func (u *hud) layoutFeed() {
 		}
 		_, lh := l.Size()
 		y -= lh
-		l.SetPosition(m, y)
+		u.feed.place(i, m, y)
 	}
+}
+
+// feedWidth is the width of the widest of the feed's shown lines and the chat box,
+// pixels.
+func (u *hud) feedWidth() float32 {
+	w := float32(0)
+	if u.feed.chat.Visible() {
+		w = u.feed.chat.Width()
+	}
+	for i, l := range u.feed.lines {
+		if !l.Visible() {
+			continue
+		}
+		lw := l.Width()
+		for _, k := range u.feed.more[i] {
+			if k.Visible() {
+				lw += k.Width()
+			}
+		}
+		w = max(w, lw)
+	}
+	return w
 }
 
 // appendPanelRects appends the screen rectangles of the visible HUD panels to dst.
@@ -292,6 +337,7 @@ func (u *hud) appendPanelRects(dst []rect) []rect {
 		}
 	}
 	add(u.stats)
+	add(u.rec)
 	add(u.warn)
 	add(u.hint)
 	add(u.flash)
@@ -301,8 +347,11 @@ func (u *hud) appendPanelRects(dst []rect) []rect {
 	add(u.feed.chat)
 	add(u.timeline.bg)
 	add(u.timeline.status)
-	for _, l := range u.feed.lines {
+	for i, l := range u.feed.lines {
 		add(l)
+		for _, k := range u.feed.more[i] {
+			add(k)
+		}
 	}
 	if u.mini != nil {
 		add(u.mini.img)
@@ -402,6 +451,9 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 	p := &u.panels
 	message := p.Message != ""
 	u.help.SetVisible(p.Help && !message)
+	if p.Recording != u.rec.Visible() {
+		u.rec.SetVisible(p.Recording)
+	}
 	u.menu.SetVisible(message)
 	u.scores.setVisible(p.Scores && !message && !p.Help)
 	u.feed.update(snap)
@@ -417,7 +469,7 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 		u.fps = float64(u.frames) / u.frameTime
 	}
 	u.frames, u.frameTime, u.sinceText = 0, 0, 0
-	u.stats.SetText(statsText(snap, s.focus(snap), u.fps, s.overlays, u.scale < compactScale))
+	u.stats.SetText(statsText(snap, s.focus(snap), u.fps, s.overlays, p.Debug, u.scale < compactScale))
 	if warn {
 		u.warn.SetText(fmt.Sprintf("Connection interrupted: no word from the host for %.0f s; giving up in %.0f s",
 			math.Floor(snap.Net.Silence), math.Max(0, math.Ceil(snap.Net.Timeout-snap.Net.Silence))))
@@ -429,8 +481,11 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 }
 
 // statsText formats the HUD's figures; focus is the tank the camera follows (for
-// speed and heading), or nil; fps is 0 until a frame has been timed. compact keeps only the essentials, for small windows.
-func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay, compact bool) string {
+// speed and heading), or nil; fps is 0 until a frame has been timed. The link's
+// counters (traffic, late, malformed and refused updates, clock samples refused),
+// the algorithm and the impairment are for finding faults: they show only with
+// debug or an overlay on (o). compact keeps only the essentials, for small windows.
+func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay, debug, compact bool) string {
 	n := snap.Net
 	var b strings.Builder
 	speed, bearing := 0.0, 0.0
@@ -442,15 +497,22 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 	if fps > 0 {
 		rate = fmt.Sprintf("%.0f fps", fps)
 	}
+	details := debug || o != 0
 	if compact {
 		fmt.Fprintf(&b, "%s  %.0f ms  ±%.1f ms\n", rate, n.RTT*1000, n.ClockError*1000)
 		fmt.Fprintf(&b, "%.0f km/h  %03.0f° %s", speed, bearing, compassPoint(bearing))
+		if details {
+			fmt.Fprintf(&b, "\nlate %d  bad %d  refused %d  clock %d", n.Dropped, n.Malformed, n.Refused, n.ClockRejected)
+		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%s   %d tanks   t %.1f s\n", rate, len(snap.Tanks), snap.Time)
 	fmt.Fprintf(&b, "speed %.0f km/h   heading %03.0f° %s\n", speed, bearing, compassPoint(bearing))
-	fmt.Fprintf(&b, "round trip %.0f ms   clock sync ±%.1f ms\n", n.RTT*1000, n.ClockError*1000)
-	fmt.Fprintf(&b, "in  %6.1f kB/s %5.1f upd/s\n", n.BytesIn/1000, n.UpdatesIn)
+	fmt.Fprintf(&b, "round trip %.0f ms   clock sync ±%.1f ms", n.RTT*1000, n.ClockError*1000)
+	if !details {
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\nin  %6.1f kB/s %5.1f upd/s\n", n.BytesIn/1000, n.UpdatesIn)
 	fmt.Fprintf(&b, "out %6.1f kB/s %5.1f upd/s\n", n.BytesOut/1000, n.UpdatesOut)
 	fmt.Fprintf(&b, "late or duplicate %d   malformed %d   refused %d\n", n.Dropped, n.Malformed, n.Refused)
 	fmt.Fprintf(&b, "send errors %d   clock samples refused %d", n.SendErrors, n.ClockRejected)

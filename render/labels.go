@@ -102,7 +102,7 @@ func (s *Scene) occluded(p mgl64.Vec3) bool {
 func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	e.name.SetVisible(false)
 	e.info.SetVisible(false)
-	if self || !geom.FiniteVec(tv.Position) {
+	if self || !geom.FiniteVec(tv.Position) || s.combat.fb.killCamHides(tv.ID) {
 		return
 	}
 	showName := tv.Name != ""

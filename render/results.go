@@ -49,10 +49,25 @@ func newResults(parent *core.Node) *results {
 		parent.Add(l)
 		return l
 	}
-	r.title = mk(28, math32.Color{R: 1, G: 0.9, B: 0.4})
-	r.foot = mk(16, math32.Color{R: 1, G: 1, B: 1})
+	r.title = mk(resultsTitleSize, math32.Color{R: 1, G: 0.9, B: 0.4})
+	r.foot = mk(resultsFootSize, math32.Color{R: 1, G: 1, B: 1})
 	r.setVisible(false)
 	return r
+}
+
+// The results' title and foot font sizes at HUD scale 1, points.
+const resultsTitleSize, resultsFootSize = 28, 16
+
+// setScale sets the results' fonts and paddings for HUD scale sc.
+func (r *results) setScale(sc float32) {
+	f := float64(sc)
+	r.title.SetFontSize(resultsTitleSize * f)
+	r.foot.SetFontSize(resultsFootSize * f)
+	for _, l := range []*gui.Label{r.title, r.foot} {
+		l.SetPaddings(6*sc, 14*sc, 6*sc, 14*sc)
+	}
+	r.table.setFontSize(tableFontSize * f)
+	r.lastTitle, r.lastFoot = "", ""
 }
 
 func (r *results) setVisible(v bool) {

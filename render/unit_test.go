@@ -217,7 +217,7 @@ func TestStatsText(t *testing.T) {
 	me := &snap.Tanks[0]
 	me.Velocity = mgl64.Vec3{0, 0, -10}                               // 36 km/h
 	me.Orientation = mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}) // facing −Z: north
-	got := statsText(snap, me, 59.6, OverlayGhost, false)
+	got := statsText(snap, me, 59.6, OverlayGhost, false, false)
 	for _, want := range []string{"60 fps", "speed 36 km/h", "heading 000° N", "round trip 104 ms", "clock sync ±12.3 ms",
 		"12.3 kB/s", "45.0 upd/s", "late or duplicate 4", "malformed 1", "refused 2", "send errors 3",
 		"clock samples refused 5", "algorithm bezier", "clamp up", "impairment 100 ms ±20 ms, 2.0% loss", "overlays ghost"} {
@@ -229,13 +229,34 @@ func TestStatsText(t *testing.T) {
 		t.Errorf("stats text shows the raw clock offset:\n%s", got)
 	}
 	for _, compact := range []bool{false, true} {
-		if untimed := statsText(snap, me, 0, 0, compact); !strings.HasPrefix(untimed, "-- fps") {
+		if untimed := statsText(snap, me, 0, 0, false, compact); !strings.HasPrefix(untimed, "-- fps") {
 			t.Errorf("stats before a frame was timed (compact %v) start %q, want \"-- fps\"", compact, strings.SplitN(untimed, "\n", 2)[0])
 		}
 	}
-	compact := statsText(snap, me, 59.6, 0, true)
+	compact := statsText(snap, me, 59.6, 0, false, true)
 	if n := strings.Count(compact, "\n"); n != 1 || !strings.Contains(compact, "36 km/h") {
 		t.Errorf("compact stats %q, want two lines with the speed", compact)
+	}
+	// The counters are for finding faults: off without an overlay or debug (F3).
+	for _, c := range []struct {
+		name             string
+		o                Overlay
+		debug, compact   bool
+		counters, detail bool // "refused" shown; the full counters' lines shown
+	}{
+		{"plain", 0, false, false, false, false},
+		{"plain compact", 0, false, true, false, false},
+		{"debug", 0, true, false, true, true},
+		{"debug compact", 0, true, true, true, false},
+		{"overlay", OverlayTrail, false, false, true, true},
+	} {
+		got := statsText(snap, me, 59.6, c.o, c.debug, c.compact)
+		if strings.Contains(got, "refused") != c.counters || strings.Contains(got, "clock samples refused") != c.detail {
+			t.Errorf("%s: stats\n%s\nwant counters %v, full counters %v", c.name, got, c.counters, c.detail)
+		}
+		if !strings.Contains(got, "km/h") {
+			t.Errorf("%s: stats lack the speed:\n%s", c.name, got)
+		}
 	}
 }
 

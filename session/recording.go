@@ -129,6 +129,17 @@ func (r *recorder) open() (*record.Writer, error) {
 	return record.Create(path, meta, record.Config{OnError: r.cfg.Report})
 }
 
+// Recording reports whether the session's match is being recorded into a file now:
+// a recording was asked for (Recording.On), its file opened, and no write to it has
+// failed. The kill camera's memory (Recording.Recent) is not a recording.
+func (s *Session) Recording() bool {
+	if s == nil || s.rec == nil {
+		return false
+	}
+	w := s.rec.sink.Writer()
+	return w != nil && w.Err() == nil
+}
+
 // close ends the recording in progress and stops the ring's.
 func (r *recorder) close() error {
 	if r == nil {

@@ -30,9 +30,15 @@ func TestPracticeRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	runFor(t, 3*time.Second, physics.Input{Throttle: 1, Steer: 0.3}, m)
+	if !sess.Recording() {
+		t.Error("Recording() false while the match is recorded")
+	}
 	self, _ := m.Self()
 	if err := sess.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if sess.Recording() {
+		t.Error("Recording() true after the session closed")
 	}
 	r, err := record.Open(path)
 	if err != nil {
@@ -128,6 +134,9 @@ func TestRecordingUnwritable(t *testing.T) {
 	}
 	defer sess.Close()
 	runFor(t, 500*time.Millisecond, physics.Input{Throttle: 1}, m)
+	if sess.Recording() {
+		t.Error("Recording() true for a file that could not be made")
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(reports) != 1 || strings.Contains(reports[0], "\n") || !strings.Contains(reports[0], "x"+RecordExt) {
@@ -150,6 +159,9 @@ func TestPracticeKeepsRecentInMemory(t *testing.T) {
 	defer sess.Close()
 	if sess.Recent == nil {
 		t.Fatal("no memory of the match")
+	}
+	if sess.Recording() {
+		t.Error("Recording() true for the kill camera's memory alone")
 	}
 	runFor(t, 2500*time.Millisecond, physics.Input{Throttle: 1}, m)
 	self, _ := m.Self()

@@ -63,6 +63,7 @@ type Session struct {
 	// the kill camera (package replay's ReadRing); nil unless Recording.Recent asked.
 	Recent *record.Ring
 
+	rec     *recorder // the match's recording, nil without
 	once    sync.Once
 	closers []func() error
 	err     error
@@ -228,7 +229,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 	pc.Map, pc.Bots, pc.Impairment = mp, 0, imp
 	pc.Team = PracticeTeam
 	pc.Observer = rc.viewTap()
-	sess.Recent = rc.recent()
+	sess.Recent, sess.rec = rc.recent(), rc
 	if pc.Logger == nil {
 		pc.Logger = log
 	}
@@ -311,7 +312,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	mc := cfg.Match
 	mc.Map = mp
 	mc.Observer = observer(rc.truthTap(false, nil), rc.ringTap())
-	sess.Recent = rc.recent()
+	sess.Recent, sess.rec = rc.recent(), rc
 	if mc.Logger == nil {
 		mc.Logger = log
 	}
@@ -412,7 +413,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	rc.start()
 	sess.add(rc.close)
 	mc.Observer = rc.viewTap()
-	sess.Recent = rc.recent()
+	sess.Recent, sess.rec = rc.recent(), rc
 	progress(JoinSpawn)
 	m, err := game.NewMatch(mc, client)
 	if err != nil {

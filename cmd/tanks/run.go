@@ -346,6 +346,7 @@ func connecting(c config, set *client.Settings, snd *client.Sound, save func(cli
 			Notice:     notice,
 			Pause:      sess.Pause,
 			Sound:      snd,
+			Recording:  sess.Recording,
 		}
 		rc.Title = "Treadline — " + mode
 		rc.BenchFrames = c.benchFrames
