@@ -687,6 +687,12 @@ func (c *crowd) receive(ob *crowdObserver) {
 			if v == nil {
 				continue // its spawn is still on the way
 			}
+			if u.State.Time <= v.newest {
+				// A copy of one it has (the host sends a record again when its first
+				// copy may have been lost), or an older one: the client's sequence
+				// window drops it.
+				continue
+			}
 			// Refused updates (older than one applied) are counted nowhere, as in a match.
 			if v.actor.Receive(u.State, c.now) == nil {
 				v.newest = math.Max(v.newest, u.State.Time)

@@ -40,11 +40,20 @@ const (
 	// the time after which a game shows a silent tank stale and then drops it
 	// (game.DefaultRemoveAfter, 15 s).
 	farFloorAge = 10.0
+	// onceRadius is the distance within which an accepted update is offered to a
+	// player at once, m: a tank that near is large on the player's screen, and every
+	// update of it counts (a meter's error at 200 m is 3.4 pixels at 1280 × 720).
+	onceRadius = interestRadius
+	// refreshAge is how long, s, a tank of interest may go unsent to a player while
+	// it has nothing new before the player is sent its latest record again: the
+	// datagram that carried it may have been lost, and a parked tank publishes only a
+	// heartbeat a second.
+	refreshAge = 1.0
 	// coarseCycle is how often, s, a player's tick offers it every tank within
 	// interestRadius of it, and farCycle how long it takes to offer it every tank
 	// of the match.
-	coarseCycle = 1.0
-	farCycle    = 4.0
+	coarseCycle = 0.5
+	farCycle    = 1.0
 	// downlinkTick is how often, s, the host schedules every player's downlink,
 	// besides the coalescing window after each update offered at once.
 	downlinkTick = 0.05
@@ -59,7 +68,7 @@ const (
 // it has something new that the player has not been sent.
 const (
 	weightViewCone = 2.0 // in front of the player's turret
-	viewConeCos    = 0.82
+	viewConeCos    = 0.6 // the client's view spans ±46° across at 16:9
 	weightAimed    = 2.0 // its turret points at the player's tank
 	aimedCos       = 0.985
 	weightEngaged  = 4.0 // fired on, hit or hit by the player within engageTime
@@ -236,10 +245,10 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	}
 	z.stamp++
 	x, y := a.state.Position[0], a.state.Position[2]
-	z.near = z.tanks.AppendNear(z.near[:0], x, y, zoneCell)
-	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, zoneCell)
+	z.near = z.tanks.AppendNear(z.near[:0], x, y, onceRadius)
+	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, onceRadius)
 	for _, b := range z.near {
-		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > zoneCell*zoneCell {
+		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > onceRadius*onceRadius {
 			continue // the interest pass brings it within the second
 		}
 		if q := m.members[b.owner]; q != nil {
@@ -284,7 +293,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		}
 	}
 	s.inside = inside
-	if s.sentN == a.count {
+	if s.sentN == a.count && !(inside && now-s.sentAt >= refreshAge) {
 		s.must = false // q has the latest already (and nothing is owed)
 		return
 	}
@@ -418,9 +427,7 @@ func (m *match) schedule(q *member, now float64) {
 	tokens := q.budget.Tokens(now)
 	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
 	if tokens < need {
-		if q.musts > 0 {
-			m.sendMusts(q, now)
-		}
+		m.sendNear(q, now)
 		return
 	}
 	for _, s := range q.pending {
@@ -450,14 +457,29 @@ func (m *match) schedule(q *member, now float64) {
 	q.pending = kept
 }
 
-// sendMusts sends q the first records of the tanks entering its interest, outside
-// its budget.
-func (m *match) sendMusts(q *member, now float64) {
+// sendNear sends q, while the rest waits for a datagram's worth of budget, the first
+// records of the tanks entering its interest (outside its budget) and the records of
+// the tanks within zoneCell of it as far as the budget goes: a near tank's update
+// waiting behind far ones for a fuller datagram is an error on the player's screen.
+//
+// A budget too short for the match keeps nothing for the near tanks ahead of the
+// others: while any owed tank nears its floor, only the first records go.
+func (m *match) sendNear(q *member, now float64) {
+	near := true
+	for _, s := range q.pending {
+		if age := now - s.sentAt; s.dist <= interestRadius && age >= floorAge/2 || age >= farFloorAge/2 {
+			near = false
+			break
+		}
+	}
 	kept := q.pending[:0]
 	for _, s := range q.pending {
-		if s.must {
+		switch {
+		case s.must:
 			m.sendSlot(q, s, now, true)
-		} else {
+		case near && s.dist <= zoneCell && q.budget.TakeN(m.cost(q, s), now):
+			m.sendSlot(q, s, now, false)
+		default:
 			kept = append(kept, s)
 		}
 	}
@@ -536,6 +558,9 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 		m.stats.Overflow += uint64(dropped)
 	}
 	st := &a.state
+	if w, ok := m.h.cfg.Judge.(Witness); ok {
+		w.Sent(uint32(q.id), uint32(a.id), *st, now)
+	}
 	s.sent = sentState{time: st.Time, pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity, known: true}
 	if s.must {
 		q.musts--
