@@ -44,6 +44,9 @@ const (
 	// player at once, m: a tank that near is large on the player's screen, and every
 	// update of it counts (a meter's error at 200 m is 3.4 pixels at 1280 × 720).
 	onceRadius = interestRadius
+	// onceMax is how many tanks the circle within which an update is offered at once
+	// holds on average, at most: in a denser match the circle shrinks.
+	onceMax = 48.0
 	// refreshAge is how long, s, a tank of interest may go unsent to a player while
 	// it has nothing new before the player is sent its latest record again: the
 	// datagram that carried it may have been lost, and a parked tank publishes only a
@@ -245,10 +248,11 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	}
 	z.stamp++
 	x, y := a.state.Position[0], a.state.Position[2]
-	z.near = z.tanks.AppendNear(z.near[:0], x, y, onceRadius)
-	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, onceRadius)
+	r := m.onceRadius()
+	z.near = z.tanks.AppendNear(z.near[:0], x, y, r)
+	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, r)
 	for _, b := range z.near {
-		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > onceRadius*onceRadius {
+		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > r*r {
 			continue // the interest pass brings it within the second
 		}
 		if q := m.members[b.owner]; q != nil {
@@ -268,6 +272,19 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	clear(z.near)
 	clear(z.nearP)
 	return true
+}
+
+// onceRadius returns the distance within which an accepted update is offered at once,
+// m: onceRadius, shrunk as the match's tanks crowd its map so that about onceMax
+// players are offered each update, never below zoneCell. The host's work per update
+// stays bounded whatever the density; the interest pass brings the rest.
+func (m *match) onceRadius() float64 {
+	n := float64(len(m.zones.list))
+	side := 2 * m.h.match.Extent
+	if n*math.Pi*onceRadius*onceRadius <= onceMax*side*side {
+		return onceRadius
+	}
+	return math.Max(zoneCell, math.Sqrt(onceMax*side*side/(math.Pi*n)))
 }
 
 // offer marks a's latest record as owed to q, if q has not been sent it.
