@@ -444,7 +444,9 @@ func (m *match) schedule(q *member, now float64) {
 	tokens := q.budget.Tokens(now)
 	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
 	if tokens < need {
-		m.sendNear(q, now)
+		if q.musts > 0 {
+			m.sendMusts(q, now)
+		}
 		return
 	}
 	for _, s := range q.pending {
@@ -474,29 +476,14 @@ func (m *match) schedule(q *member, now float64) {
 	q.pending = kept
 }
 
-// sendNear sends q, while the rest waits for a datagram's worth of budget, the first
-// records of the tanks entering its interest (outside its budget) and the records of
-// the tanks within zoneCell of it as far as the budget goes: a near tank's update
-// waiting behind far ones for a fuller datagram is an error on the player's screen.
-//
-// A budget too short for the match keeps nothing for the near tanks ahead of the
-// others: while any owed tank nears its floor, only the first records go.
-func (m *match) sendNear(q *member, now float64) {
-	near := true
-	for _, s := range q.pending {
-		if age := now - s.sentAt; s.dist <= interestRadius && age >= floorAge/2 || age >= farFloorAge/2 {
-			near = false
-			break
-		}
-	}
+// sendMusts sends q the first records of the tanks entering its interest, outside
+// its budget.
+func (m *match) sendMusts(q *member, now float64) {
 	kept := q.pending[:0]
 	for _, s := range q.pending {
-		switch {
-		case s.must:
+		if s.must {
 			m.sendSlot(q, s, now, true)
-		case near && s.dist <= zoneCell && q.budget.TakeN(m.cost(q, s), now):
-			m.sendSlot(q, s, now, false)
-		default:
+		} else {
 			kept = append(kept, s)
 		}
 	}
