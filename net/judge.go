@@ -26,6 +26,18 @@ type Judge interface {
 	Outbox(buf []JudgeMessage) []JudgeMessage
 }
 
+// Witness is a Judge that hears what each player was sent. Once the downlink
+// scheduler rations a large match (Limits.Downlink, ZonesAbove), a player receives
+// some of a tank's relayed updates, later than they were relayed; the host tells the
+// judge each one it sends, so that a claim is judged on what its shooter was shown.
+// The run loop calls it, as it calls the Judge; while the scheduler is off, every
+// relayed update goes to every player at once and Sent is not called.
+type Witness interface {
+	// Sent reports that the host sent player to actor's update s (one it reported to
+	// Relayed) at host time at.
+	Sent(to, actor uint32, s deadreckon.State, at float64)
+}
+
 // JudgeMessage is a message the judge wants sent: to every player (the zero To and
 // Private), or to player To only.
 type JudgeMessage struct {

@@ -40,11 +40,23 @@ const (
 	// the time after which a game shows a silent tank stale and then drops it
 	// (game.DefaultRemoveAfter, 15 s).
 	farFloorAge = 10.0
+	// onceRadius is the distance within which an accepted update is offered to a
+	// player at once, m: a tank that near is large on the player's screen, and every
+	// update of it counts (a meter's error at 200 m is 3.4 pixels at 1280 × 720).
+	onceRadius = interestRadius
+	// onceMax is how many tanks the circle within which an update is offered at once
+	// holds on average, at most: in a denser match the circle shrinks.
+	onceMax = 48.0
+	// refreshAge is how long, s, a tank of interest may go unsent to a player while
+	// it has nothing new before the player is sent its latest record again: the
+	// datagram that carried it may have been lost, and a parked tank publishes only a
+	// heartbeat a second.
+	refreshAge = 1.0
 	// coarseCycle is how often, s, a player's tick offers it every tank within
 	// interestRadius of it, and farCycle how long it takes to offer it every tank
 	// of the match.
-	coarseCycle = 1.0
-	farCycle    = 4.0
+	coarseCycle = 0.5
+	farCycle    = 1.0
 	// downlinkTick is how often, s, the host schedules every player's downlink,
 	// besides the coalescing window after each update offered at once.
 	downlinkTick = 0.05
@@ -59,7 +71,7 @@ const (
 // it has something new that the player has not been sent.
 const (
 	weightViewCone = 2.0 // in front of the player's turret
-	viewConeCos    = 0.82
+	viewConeCos    = 0.6 // the client's view spans ±46° across at 16:9
 	weightAimed    = 2.0 // its turret points at the player's tank
 	aimedCos       = 0.985
 	weightEngaged  = 4.0 // fired on, hit or hit by the player within engageTime
@@ -239,10 +251,11 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	}
 	z.stamp++
 	x, y := a.state.Position[0], a.state.Position[2]
-	z.near = z.tanks.AppendNear(z.near[:0], x, y, zoneCell)
-	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, zoneCell)
+	r := m.onceRadius()
+	z.near = z.tanks.AppendNear(z.near[:0], x, y, r)
+	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, r)
 	for _, b := range z.near {
-		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > zoneCell*zoneCell {
+		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > r*r {
 			continue // the interest pass brings it within the second
 		}
 		if q := m.members[b.owner]; q != nil {
@@ -262,6 +275,19 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	clear(z.near)
 	clear(z.nearP)
 	return true
+}
+
+// onceRadius returns the distance within which an accepted update is offered at once,
+// m: onceRadius, shrunk as the match's tanks crowd its map so that about onceMax
+// players are offered each update, never below zoneCell. The host's work per update
+// stays bounded whatever the density; the interest pass brings the rest.
+func (m *match) onceRadius() float64 {
+	n := float64(len(m.zones.list))
+	side := 2 * m.h.match.Extent
+	if n*math.Pi*onceRadius*onceRadius <= onceMax*side*side {
+		return onceRadius
+	}
+	return math.Max(zoneCell, math.Sqrt(onceMax*side*side/(math.Pi*n)))
 }
 
 // offer marks a's latest record as owed to q, if q has not been sent it.
@@ -287,7 +313,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		}
 	}
 	s.inside = inside
-	if s.sentN == a.count {
+	if s.sentN == a.count && !(inside && now-s.sentAt >= refreshAge) {
 		s.must = false // q has the latest already (and nothing is owed)
 		return
 	}
@@ -539,6 +565,9 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 		m.stats.Overflow += uint64(dropped)
 	}
 	st := &a.state
+	if w, ok := m.h.cfg.Judge.(Witness); ok {
+		w.Sent(uint32(q.id), uint32(a.id), *st, now)
+	}
 	s.sent = sentState{time: st.Time, pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity, known: true}
 	if s.must {
 		q.musts--

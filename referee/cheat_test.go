@@ -299,7 +299,7 @@ func TestStaleBasisAllowsLostUpdates(t *testing.T) {
 		basis := f.updates[claimAfter-tc.behind]
 		c := combat.Claim{Shooter: 1, Target: 2, Time: due + DefaultMaxRewind + 0.01}
 		c.Applied[0] = combat.Applied{Update: basis.s.Time, At: basis.at + f.link.Latency}
-		if got := f.check.staleBasis(c, f.check.actors[2], f.link); got != tc.stale {
+		if got := f.check.staleBasis(c, f.check.actors[2], f.check.shooterView(c, f.link)); got != tc.stale {
 			t.Errorf("a basis %d updates behind: stale %v, want %v", tc.behind, got, tc.stale)
 		}
 	}

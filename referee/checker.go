@@ -144,6 +144,42 @@ type actorRecord struct {
 	gone      float64 // host time it left the match; +Inf while in it
 	revived   float64 // host time it was last revived from a wreck
 	gun       *gunState
+	// sent is what the host's downlink scheduler sent each player of the actor, by
+	// player (Checker.Sent); nil while every update goes to everyone.
+	sent map[uint32]*sendLog
+}
+
+// sendLog is the newest updates of one actor the host sent one player: each update's
+// time, and the host time it was sent.
+type sendLog struct {
+	ring    [sendHistory]sendRec
+	n, head int
+}
+
+type sendRec struct{ update, at float64 }
+
+// sendHistory is how many sends per actor and player the host keeps: a rebuild
+// replays rebuildUpdates, and a few more cover the stale-basis rule's count.
+const sendHistory = rebuildUpdates + staleBasisUpdates
+
+func (l *sendLog) add(u sendRec) {
+	if l.n < sendHistory {
+		l.ring[(l.head+l.n)%sendHistory] = u
+		l.n++
+		return
+	}
+	l.ring[l.head] = u
+	l.head = (l.head + 1) % sendHistory
+}
+
+// find returns when the update stamped ts was sent, if it is in the log.
+func (l *sendLog) find(ts float64) (float64, bool) {
+	for i := l.n - 1; i >= 0; i-- {
+		if u := &l.ring[(l.head+i)%sendHistory]; u.update == ts {
+			return u.at, true
+		}
+	}
+	return 0, false
 }
 
 // gunState is a gun's reload: one per player, shared by every tank the player spawns,
@@ -191,6 +227,9 @@ type Checker struct {
 	actors map[uint32]*actorRecord
 	shots  map[shotKey]*shotRecord
 	counts [combat.NumReasons]atomic.Uint64 // atomic: Counts may be read from another goroutine
+	// scheduled is the host time of the first update the downlink scheduler sent
+	// (+Inf before): updates relayed before it went to everyone at once.
+	scheduled float64
 }
 
 // NewChecker returns a judge for matches on terrain m.
@@ -204,7 +243,7 @@ func NewChecker(m *terrain.Map, cfg CheckerConfig) *Checker {
 		cfg.Reckon.Collide = physics.Collide(m)
 	}
 	return &Checker{cfg: cfg, terr: m, actors: make(map[uint32]*actorRecord),
-		shots: make(map[shotKey]*shotRecord)}
+		shots: make(map[shotKey]*shotRecord), scheduled: math.Inf(1)}
 }
 
 // Config returns the checker's configuration with defaults filled in.
@@ -228,6 +267,42 @@ func (h *Checker) Relayed(actor uint32, s deadreckon.State, at float64) {
 	if r := h.actors[actor]; r != nil {
 		r.add(relayed{s: s, at: at})
 	}
+}
+
+// Sent records that the host's downlink scheduler sent player to actor's update s (one
+// Relayed recorded) at host time at. From the first such call, a claim is judged on
+// the updates its shooter's player was sent, as they were sent: the ones it was never
+// sent are not in its rebuilt view, and the stale-basis rule counts only the newer
+// updates it was sent.
+func (h *Checker) Sent(to, actor uint32, s deadreckon.State, at float64) {
+	r := h.actors[actor]
+	if r == nil || !geom.Finite(at) {
+		return
+	}
+	h.scheduled = math.Min(h.scheduled, at)
+	if r.sent == nil {
+		r.sent = map[uint32]*sendLog{}
+	}
+	l := r.sent[to]
+	if l == nil {
+		l = &sendLog{}
+		r.sent[to] = l
+	}
+	l.add(sendRec{update: s.Time, at: at})
+}
+
+// sentAt returns when player got update u of actor record r from the host (before the
+// link's latency): when it was relayed, for a spawn (sent to everyone, reliably), for
+// an update relayed before the scheduler ran, or for a view that names no player;
+// when it was sent, once the scheduler sends; false if it was never sent to player.
+func (h *Checker) sentAt(r *actorRecord, v *view, u *relayed) (float64, bool) {
+	if !v.hasPlayer || u.brk || u.at < h.scheduled {
+		return u.at, true
+	}
+	if l := r.sent[v.player]; l != nil {
+		return l.find(u.s.Time)
+	}
+	return 0, false
 }
 
 // Destroyed records that actor was destroyed at host time at.
@@ -404,7 +479,7 @@ func (h *Checker) check(c combat.Claim, at float64, link ShooterLink) combat.Ver
 	if r := h.targetHittable(c, s, tr, at, link); r != combat.Accepted {
 		return combat.Verdict{Reason: r}
 	}
-	if h.staleBasis(c, tr, link) {
+	if h.staleBasis(c, tr, h.shooterView(c, link)) {
 		return combat.Verdict{Reason: combat.RejectRewind}
 	}
 	return h.judge(c, s, tr, link)
@@ -458,7 +533,7 @@ func (h *Checker) targetHittable(c combat.Claim, s combat.Shot, tr *actorRecord,
 // MaxRewind before the claim's frame. The claim's own time is capped by claimPossible;
 // without this, an old named basis reckoned in the static mode would put the target
 // where it stood seconds ago, as far back as the update history reaches.
-func (h *Checker) staleBasis(c combat.Claim, tr *actorRecord, link ShooterLink) bool {
+func (h *Checker) staleBasis(c combat.Claim, tr *actorRecord, v view) bool {
 	b := c.Applied[0].Update
 	if b <= 0 || tr == nil {
 		return false
@@ -466,11 +541,24 @@ func (h *Checker) staleBasis(c combat.Claim, tr *actorRecord, link ShooterLink) 
 	missed := 0
 	for i := 0; i < tr.n; i++ {
 		u := tr.at(i)
-		if u.s.Time > b && u.at+link.Latency < c.Time-h.cfg.MaxRewind {
+		if u.s.Time <= b {
+			continue
+		}
+		if at, ok := h.sentAt(tr, &v, u); ok && at+v.link.Latency < c.Time-h.cfg.MaxRewind {
 			missed++
 		}
 	}
 	return missed >= staleBasisUpdates
+}
+
+// shooterView is the moment of the shooter's view claim c was made in: its frame, its
+// link, the updates it names, its reckoning, and the player whose downlink it was.
+func (h *Checker) shooterView(c combat.Claim, link ShooterLink) view {
+	v := view{time: c.Time, link: link, applied: c.Applied, mode: c.Reckon, hasMode: true}
+	if sr := h.actors[c.Shooter]; sr != nil {
+		v.player, v.hasPlayer = sr.owner, true
+	}
+	return v
 }
 
 // staleBasisUpdates is how many newer updates, each due at the shooter more than the
@@ -493,7 +581,7 @@ func (h *Checker) onMap(p mgl64.Vec3) bool {
 // judge rebuilds the target (record tr) as the shooter saw it when claim c was made
 // and decides whether shot s hit it there.
 func (h *Checker) judge(c combat.Claim, s combat.Shot, tr *actorRecord, link ShooterLink) combat.Verdict {
-	hp, ok := h.rebuild(c.Target, tr, view{time: c.Time, link: link, applied: c.Applied, mode: c.Reckon, hasMode: true}, c.Observer, true)
+	hp, ok := h.rebuild(c.Target, tr, h.shooterView(c, link), c.Observer, true)
 	if !ok {
 		return combat.Verdict{Reason: combat.RejectTargetDestroyed}
 	}
@@ -521,6 +609,9 @@ type view struct {
 	applied [combat.ClaimApplied]combat.Applied // the newest updates the peer applied (zero: unknown)
 	mode    combat.ReckonMode                   // the peer's reckoning, when hasMode
 	hasMode bool
+	// player is the peer's player, when hasPlayer: it had the updates the host sent it.
+	player    uint32
+	hasPlayer bool
 }
 
 // appliedAt returns when the peer applied the update stamped ts, relayed at host time
@@ -558,7 +649,11 @@ func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3
 	last := -1
 	for i := 0; i < r.n; i++ {
 		u := r.at(i)
-		if u.at+link.Latency > v.time+DefaultFutureSlack {
+		sent, ok := h.sentAt(r, &v, u)
+		if !ok {
+			continue // never sent to the peer
+		}
+		if sent+link.Latency > v.time+DefaultFutureSlack {
 			break
 		}
 		last = i
@@ -587,18 +682,30 @@ func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3
 	a.SetClockOffset(link.ClockOffset)
 	// Peer-local times: host time minus the offset.
 	local := func(t float64) float64 { return t - link.ClockOffset }
+	// The first update the peer was sent from there: the others never reached it.
+	for first < last {
+		if _, ok := h.sentAt(r, &v, r.at(first)); ok {
+			break
+		}
+		first++
+	}
 	u := r.at(first)
-	if err := a.Break(u.s, local(u.at+link.Latency)); err != nil {
+	sent, _ := h.sentAt(r, &v, u)
+	if err := a.Break(u.s, local(sent+link.Latency)); err != nil {
 		return combat.HullPose{}, false
 	}
 	for i := first + 1; i <= last; i++ {
 		u := r.at(i)
+		sent, ok := h.sentAt(r, &v, u)
+		if !ok {
+			continue
+		}
 		// The peer applies an update in its first frame after the update arrives (on
 		// average half a frame later), or exactly when the claim says, and the
 		// blend starts from its frame before, with the velocity it measured over that
 		// frame: step the actor the same way.
-		t := local(u.at + link.Latency + rebuildFrame/2)
-		at, known, skipped := v.appliedAt(u.s.Time, u.at)
+		t := local(sent + link.Latency + rebuildFrame/2)
+		at, known, skipped := v.appliedAt(u.s.Time, sent)
 		if skipped && !u.brk {
 			continue
 		}

@@ -29,6 +29,12 @@ type fight struct {
 
 func newFight(t testing.TB) *fight {
 	t.Helper()
+	return newStoppingFight(t, math.Inf(1))
+}
+
+// newStoppingFight is newFight with a target that stops dead at host time stop.
+func newStoppingFight(t testing.TB, stop float64) *fight {
+	t.Helper()
 	m := testmaps.Valley(t)
 	floor, _ := m.Landmark("floor")
 	place := func(x, z float64) deadreckon.State {
@@ -50,7 +56,10 @@ func newFight(t testing.TB) *fight {
 		at := 0.5 * float64(k)
 		s := f.target
 		s.Time = at
-		s.Position = s.Position.Add(s.Velocity.Mul(at))
+		s.Position = s.Position.Add(s.Velocity.Mul(math.Min(at, stop)))
+		if at >= stop {
+			s.Velocity = mgl64.Vec3{}
+		}
 		f.check.Relayed(2, s, at+0.02)
 		f.updates = append(f.updates, relayed{s: s, at: at + 0.02})
 		a := f.shooter

@@ -232,6 +232,12 @@ func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 	}
 }
 
+// Sent implements net.Witness: it records an update the host's downlink scheduler
+// sent a player, so that the player's claims are judged on what it was shown.
+func (r *Referee) Sent(to, actor uint32, s deadreckon.State, at float64) {
+	r.check.Sent(to, actor, s, at)
+}
+
 // Despawned implements net.Judge: it records that actor left the match.
 func (r *Referee) Despawned(actor uint32, at float64) {
 	if t := r.tanks[actor]; t != nil {

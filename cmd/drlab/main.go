@@ -40,6 +40,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if f.noviceOptions != nil {
 		return lab.RunNovice(ctx, stdout, *f.noviceOptions)
 	}
+	if f.crowdOptions != nil {
+		return lab.RunCrowd(ctx, stdout, *f.crowdOptions)
+	}
 	return lab.Run(ctx, stdout, f.Options)
 }
 
@@ -54,6 +57,7 @@ type labFlags struct {
 	lab.Options
 	duelOptions   *lab.DuelOptions   // set by -duel
 	noviceOptions *lab.NoviceOptions // set by -novice
+	crowdOptions  *lab.CrowdOptions  // set by -crowd
 }
 
 // parseLabFlags parses the command line.
@@ -64,10 +68,22 @@ func parseLabFlags(fs *flag.FlagSet, args []string) (labFlags, error) {
 		difficulty = fs.String("difficulty", "normal", "-duel, -novice: the bots' skill: easy, normal or hard")
 		novice     = fs.Bool("novice", false, "measure a newcomer's practice match: a scripted novice (0.4 s reactions, a few degrees off, poor lead, turret at key speed) plays the practice headless in simulated time (-difficulty -bots -duration, 30m unless given, -seed -runs -json)")
 		bots       = fs.Int("bots", 0, fmt.Sprintf("-novice: bots in the practice (0: %d)", session.DefaultPracticeBots))
+		crowd      = fs.Int("crowd", 0, fmt.Sprintf("measure a large match: N tanks (2..%d) driven by bots through the real host's zones and downlink scheduler, the views of 32 players over the map measured (-latency -jitter -loss -loss-burst each way; -duration, 60s unless given, -seed -runs -json)", lab.MaxCrowd))
 		hosted     = fs.Bool("hosted", false, "-novice: a hosted match instead of the practice: the novice joins mid-round asking for no team, as a player joining a tankhost does")
 	)
 	o, err := parseLabOptions(fs, args)
 	lf := labFlags{Options: o}
+	if err == nil && cli.Set(fs)["crowd"] {
+		if *crowd < 2 || *crowd > lab.MaxCrowd {
+			return lf, cli.Usagef("crowd", "%d: give 2 to %d tanks", *crowd, lab.MaxCrowd)
+		}
+		co := lab.CrowdOptions{Tanks: *crowd, Network: o.Network, Seed: o.Seed, Runs: o.Runs, FPS: o.FPS, JSON: o.JSON}
+		if cli.Set(fs)["duration"] {
+			co.Duration = o.Duration
+		}
+		lf.crowdOptions = &co
+		return lf, nil
+	}
 	if err != nil || !*duel && !*novice {
 		return lf, err
 	}

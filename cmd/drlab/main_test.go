@@ -134,6 +134,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-algos", "pvb,spline"}, `drlab: -algos "pvb,spline"`},
 		{[]string{"-table", "-budget"}, "drlab: -table and -budget: give one, not both"},
 		{[]string{"stray"}, `drlab: unexpected argument "stray"`},
+		{[]string{"-crowd", "1"}, "drlab: -crowd 1: give 2 to 512 tanks"},
+		{[]string{"-crowd", "513"}, "drlab: -crowd 513: give 2 to 512 tanks"},
 	} {
 		err := run(context.Background(), c.args, io.Discard, io.Discard)
 		if line := cli.Line("drlab", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, c.want) {
