@@ -54,7 +54,7 @@ func parseJoinRequest(b []byte) (*JoinRequest, int, error) {
 	}
 	r := reader{b: b, off: HeaderSize, ctx: "join request"}
 	m := &JoinRequest{Observe: t == MsgObserveRequest}
-	m.Name = r.str("name", MaxNameLen)
+	m.Name = r.name("name", MaxNameLen)
 	r.bytes(m.Proof[:])
 	r.bytes(m.Token[:])
 	if r.err != nil {

@@ -199,7 +199,7 @@ func parseScores(b []byte) (*Scores, int, error) {
 		if flags&8 != 0 {
 			l.Hits, l.Shots = r.u16(), r.u16()
 		}
-		l.Name = r.str("name", MaxNameLen)
+		l.Name = r.name("name", MaxNameLen)
 		if r.err == nil && l.Name == "" {
 			r.fail(fmt.Errorf("empty name: %w", ErrInvalid))
 		}

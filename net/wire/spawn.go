@@ -68,7 +68,7 @@ func parseSpawn(b []byte) (*Spawn, int, error) {
 	m := &Spawn{}
 	m.Owner = PlayerID(r.u16())
 	m.Team = r.u8()
-	m.Name = r.str("name", MaxNameLen)
+	m.Name = r.name("name", MaxNameLen)
 	var u Update
 	if r.err == nil {
 		parseUpdate(&r, &u)

@@ -357,6 +357,21 @@ func (r *reader) str(field string, max int) string {
 	return s
 }
 
+// name reads a string field that must show something (checkLabel): a name the
+// encoder would refuse to send is refused when read, so that whatever parses can be
+// encoded again.
+func (r *reader) name(field string, max int) string {
+	s := r.str(field, max)
+	if r.err != nil {
+		return ""
+	}
+	if err := checkLabel(field, s, max); err != nil {
+		r.err = fmt.Errorf("wire: %s: %w", r.ctx, err)
+		return ""
+	}
+	return s
+}
+
 // fail records err (with context) unless an error is already recorded.
 func (r *reader) fail(err error) {
 	if r.err == nil {
