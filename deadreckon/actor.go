@@ -61,6 +61,7 @@ type actorState struct {
 	limited  uint8 // bit i: articulation i has an AngleLimit
 	fresh    bool  // an update was applied since the last Advance
 	collide  bool  // Config.Collide has obstacles
+	low      bool  // ModeLow (SetMode)
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
@@ -602,7 +603,7 @@ func (a *Actor) reckonArticulations(turn, g, thr float64) {
 			target = lim.near(target)
 		}
 		var v float64
-		if thr >= 1 || !a.blending {
+		if thr >= 1 || !a.blending || a.low {
 			v = target
 		} else {
 			cur := a.art0[i] + rate*turn

@@ -157,9 +157,9 @@ func labelInfo(tv *game.TankView, heartbeat float64) string {
 		}
 	}
 	if tv.Stale {
-		return text + "  STALE"
+		return text + "  STALE  " + tv.Mode.String()
 	}
-	return text + fmt.Sprintf("  err %.2f m", tv.Error)
+	return text + fmt.Sprintf("  err %.2f m  %s", tv.Error, tv.Mode)
 }
 
 // newLabelCandidate is e's labels anchored at (x, y) for a tank dist meters away,

@@ -59,6 +59,10 @@ type SceneConfig struct {
 	// Hint is the key hint in the bottom-left corner; if empty, the match's ("F1 help
 	// · Enter chat · Tab players · Esc menu").
 	Hint string
+	// OverlayRange is how far from the focused tank (the watched one, or the
+	// player's) other tanks get the debug overlays, m; if zero,
+	// DefaultOverlayRange; OverlayRangeAll for every tank.
+	OverlayRange float64
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -94,6 +98,11 @@ type Scene struct {
 	watchName string
 	// Reused per frame: labels waiting for a place, and the rectangles taken.
 	labelQueue []labelCandidate
+	// crowd draws the tanks that are not full models; ranks is the frame's order of
+	// tanks for detail and labels; fullModels how many were drawn as full models.
+	crowd      *crowdBatch
+	ranks      []crowdRank
+	fullModels int
 	labelTaken []rect
 	minimap    *minimap
 	combat     *combatLayer
@@ -196,6 +205,7 @@ type tankEntry struct {
 	name, info *gui.Label
 	nameText   string
 	stale      bool
+	detailed   bool    // drawn as a full model this frame (else in the crowd batch)
 	alpha      float32 // the labels' opacity step; 0 before the first
 	seen       uint64
 }
@@ -209,6 +219,9 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	}
 	if cfg.Height <= 0 {
 		cfg.Height = DefaultHeight
+	}
+	if !(cfg.OverlayRange > 0) {
+		cfg.OverlayRange = DefaultOverlayRange
 	}
 	tn, err := newTerrainNode(t, cfg.LODDistance)
 	if err != nil {
@@ -242,6 +255,8 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 		s.world.Add(newRock(r))
 	}
 	s.world.Add(s.lines.lines)
+	s.crowd = newCrowdBatch(s.parts)
+	s.world.Add(s.crowd.mesh)
 	// The sun: warm directional light from the south-west, high in the sky, and a
 	// cool ambient fill so shadowed slopes keep their colour.
 	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.96, B: 0.88}, 0.85)
@@ -373,15 +388,32 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.lines.reset()
 	s.lines.clipNear(s.view.Eye, s.view.Forward(), overlayNear)
 	watched := s.Watched(snap)
-	for i := range snap.Tanks {
-		tv := &snap.Tanks[i]
-		if !geom.FiniteVec(tv.Position) {
-			continue // never draw (or crash on) a corrupt pose
-		}
+	focus := s.focus(snap)
+	s.rankTanks(snap, watched)
+	s.crowd.reset()
+	s.fullModels = 0
+	for r := range s.ranks {
+		// Ranked by distance (targets first): the nearest get full models.
+		tv := &snap.Tanks[s.ranks[r].i]
+		dist := s.ranks[r].dist
 		e := s.entry(tv)
 		e.seen = s.frame
-		e.model.setTeam(s.parts, tv.Team)
-		e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
+		e.name.SetVisible(false)
+		e.info.SetVisible(false)
+		self := s.ranks[r].i == snap.Self
+		e.detailed = self || tv == watched || (s.fullModels < DetailModels && dist <= DetailDistance)
+		e.model.root.SetVisible(e.detailed)
+		if e.detailed {
+			s.fullModels++
+			e.model.setTeam(s.parts, tv.Team)
+			e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
+		} else if s.inView(tv.Position, 4+dist*markerAngle) {
+			s.drawCrowd(tv, dist)
+		}
+		i := s.ranks[r].i
+		if focus != nil && tv != watched && tv.Position.Sub(focus.Position).Len() > s.cfg.OverlayRange {
+			continue // overlays only near the focused tank (SceneConfig.OverlayRange)
+		}
 		// The player's own tank has no overlays unless the camera watches it.
 		overlays := i != snap.Self || watched == tv
 		if overlays {
@@ -390,7 +422,12 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			}
 			s.drawOverlays(tv)
 		}
-		s.prepareLabel(e, tv, i == snap.Self)
+	}
+	// Labels: the watched and aimed-at tanks first, then the nearest, LabelCap in
+	// all; the rest are left unlabelled and cost nothing.
+	for r := 0; r < len(s.ranks) && len(s.labelQueue) < LabelCap; r++ {
+		i := s.ranks[r].i
+		s.prepareLabel(s.tanks[snap.Tanks[i].ID], &snap.Tanks[i], i == snap.Self)
 	}
 	for id, e := range s.tanks {
 		if e.seen != s.frame {
@@ -401,6 +438,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.combat.update(s, snap)
 	s.drawSnapshotGhosts(snap)
 	s.lines.commit()
+	s.crowd.commit()
 	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)
 	s.placeLabels()
