@@ -365,7 +365,7 @@ func TestModeLow(t *testing.T) {
 		_ = a.Receive(s, 0)
 		a.Advance(0.5)
 		s.Time, s.Position = 0.5, mgl64.Vec3{0.9, 3, 0.3} // off the projection: a blend starts
-		s.Articulations[0].Angle = 1 // the turret swings: a new update
+		s.Articulations[0].Angle = 1                      // the turret swings: a new update
 		if err := a.Receive(s, 0.5); err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ func TestPriorityModesHysteresis(t *testing.T) {
 	eye := mgl64.Vec3{}
 	m.SetCameraView(eye, mgl64.Vec3{1, 0, 0}, math.Pi/4) // looking along +X
 	tk := &tank{actor: deadreckon.NewActor(deadreckon.Config{})}
-	ahead := func(d float64) mgl64.Vec3 { return mgl64.Vec3{d, 0, 0} }  // in view
+	ahead := func(d float64) mgl64.Vec3 { return mgl64.Vec3{d, 0, 0} }   // in view
 	behind := func(d float64) mgl64.Vec3 { return mgl64.Vec3{-d, 0, 0} } // out of view
 	for i, step := range []struct {
 		at   mgl64.Vec3
