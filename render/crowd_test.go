@@ -123,7 +123,7 @@ func TestLabelCapKeepsTheNearest(t *testing.T) {
 	var near []box
 	for i := range snap.Tanks {
 		e := s.tanks[snap.Tanks[i].ID]
-		if !e.name.Visible() {
+		if !e.labelled() {
 			if i < 3 {
 				t.Errorf("tank %d, among the 3 nearest, has no label", i)
 			}

@@ -202,7 +202,7 @@ func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
 // tankEntry is one tank's models and labels, kept while the tank is in snapshots.
 type tankEntry struct {
 	model      *tankModel
-	name, info *gui.Label
+	name, info *gui.Label // nil until the tank is first labelled (labelsOf)
 	nameText   string
 	stale      bool
 	detailed   bool    // drawn as a full model this frame (else in the crowd batch)
@@ -308,8 +308,10 @@ func (s *Scene) Resize(w, h int) {
 	}
 	if s.hud.scale != old {
 		for _, e := range s.tanks {
-			e.name.SetFontSize(15 * float64(s.hud.scale))
-			e.info.SetFontSize(13 * float64(s.hud.scale))
+			if e.name != nil {
+				e.name.SetFontSize(15 * float64(s.hud.scale))
+				e.info.SetFontSize(13 * float64(s.hud.scale))
+			}
 		}
 	}
 }
@@ -398,8 +400,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		dist := s.ranks[r].dist
 		e := s.entry(tv)
 		e.seen = s.frame
-		e.name.SetVisible(false)
-		e.info.SetVisible(false)
+		e.hideLabels()
 		self := s.ranks[r].i == snap.Self
 		e.detailed = self || tv == watched || (s.fullModels < DetailModels && dist <= DetailDistance)
 		e.model.root.SetVisible(e.detailed)
@@ -465,31 +466,55 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 	if e, ok := s.tanks[tv.ID]; ok {
 		if e.nameText != tv.Name {
 			e.nameText = tv.Name
-			e.name.SetText(tv.Name)
+			if e.name != nil {
+				e.name.SetText(tv.Name)
+			}
 		}
 		return e
 	}
-	e := &tankEntry{
-		model:    newTankModel(s.parts, tv.Team, nil),
-		name:     gui.NewLabel(tv.Name),
-		info:     gui.NewLabel(""),
-		nameText: tv.Name,
+	e := &tankEntry{model: newTankModel(s.parts, tv.Team, nil), nameText: tv.Name}
+	s.world.Add(e.model.root)
+	s.tanks[tv.ID] = e
+	return e
+}
+
+// labelsOf makes e's name and info labels the first time the tank is to carry them:
+// a label costs a font face and an image, and of hundreds of tanks only LabelCap are
+// labelled at once.
+func (s *Scene) labelsOf(e *tankEntry) {
+	if e.name != nil {
+		return
 	}
+	e.name, e.info = gui.NewLabel(e.nameText), gui.NewLabel("")
 	e.name.SetFontSize(15 * float64(s.hud.scale))
 	e.info.SetFontSize(13 * float64(s.hud.scale))
 	e.name.SetPaddings(1, 3, 1, 3)
 	e.info.SetPaddings(1, 3, 1, 3)
+	e.name.SetVisible(false)
 	e.info.SetVisible(false)
-	s.world.Add(e.model.root)
 	s.hud.labels.Add(e.name)
 	s.hud.labels.Add(e.info)
-	s.tanks[tv.ID] = e
-	return e
+}
+
+// labelled reports whether e's name or info label is shown.
+func (e *tankEntry) labelled() bool {
+	return e.name != nil && (e.name.Visible() || e.info.Visible())
+}
+
+// hideLabels hides e's labels, if it has any.
+func (e *tankEntry) hideLabels() {
+	if e.name != nil {
+		e.name.SetVisible(false)
+		e.info.SetVisible(false)
+	}
 }
 
 func (s *Scene) removeEntry(e *tankEntry) {
 	s.world.Remove(e.model.root)
 	e.model.root.DisposeChildren(true)
+	if e.name == nil {
+		return
+	}
 	s.hud.labels.Remove(e.name)
 	s.hud.labels.Remove(e.info)
 	e.name.Dispose()
