@@ -574,7 +574,11 @@ func (a *Actor) Advance(now float64) {
 	} else {
 		a.reckon()
 	}
-	if a.collide {
+	if a.collide && !a.low {
+		// ModeLow skips the obstacle sweep: a far tank grazing a rock is not
+		// seen, and the sweep is most of a frame's cost. Back in ModeHigh the
+		// sweep resumes from its last sample and rejoins the path at the
+		// catch-up speed.
 		a.collideShown(prev)
 	}
 	if dt > minFrameTime {

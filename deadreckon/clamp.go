@@ -480,9 +480,9 @@ const (
 	// articulations, and the clamp ClampTo chooses by the observer's distance.
 	ModeHigh Mode = iota
 	// ModeLow is for actors far from the observer or out of view: articulations are
-	// shown at their projection without a blend, and ClampTo casts one ray only every
-	// Clamp.FarInterval frames, reusing the last offset and tilt in between, whatever
-	// the distance.
+	// shown at their projection without a blend, Config.Collide's obstacles are not
+	// swept, and ClampTo casts one ray only every Clamp.FarInterval frames, reusing
+	// the last offset and tilt in between, whatever the distance.
 	ModeLow
 	// NumModes is the number of modes.
 	NumModes
