@@ -22,6 +22,7 @@ var phaseNames = [numPhases]string{"simulation", "scene update", "render", "swap
 // bench records the time each phase of each frame took, and the draw calls.
 type bench struct {
 	phases    [numPhases][]time.Duration
+	cpu       [numPhases]time.Duration // the main thread's CPU time per phase, summed
 	drawCalls int
 }
 
@@ -35,10 +36,12 @@ func newBench(frames int) *bench {
 
 // add records one frame: t holds the times at which each phase began, and at which
 // the last ended; drawCalls is what the frame drew.
-func (b *bench) add(t [numPhases + 1]time.Time, drawCalls int) {
+// cpu holds the main thread's CPU time at the same instants.
+func (b *bench) add(t [numPhases + 1]time.Time, cpu [numPhases + 1]time.Duration, drawCalls int) {
 	b.drawCalls += drawCalls
 	for p := range b.phases {
 		b.phases[p] = append(b.phases[p], t[p+1].Sub(t[p]))
+		b.cpu[p] += cpu[p+1] - cpu[p]
 	}
 }
 
@@ -75,4 +78,11 @@ func (b *bench) report(out io.Writer, tanks, w, h int) {
 	}
 	fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f  (%.1f fps)\n", "total", tm, pct(total, 0.5), pct(total, 0.95), 1000/math.Max(tm, 1e-9))
 	fmt.Fprintf(out, "draw calls per frame: %.0f (meshes and HUD panels)\n", float64(b.drawCalls)/float64(max(1, n)))
+	perFrame := func(d time.Duration) float64 { return float64(d) / float64(max(1, n)) / 1e6 }
+	if own := b.cpu[phaseSim] + b.cpu[phaseScene]; own > 0 {
+		// Thread CPU time: what the client's own work costs, however busy the
+		// machine is (wall time above includes waiting for a core).
+		fmt.Fprintf(out, "client's own CPU: %.2f ms per frame (simulation %.2f + scene update %.2f, main thread CPU time)\n",
+			perFrame(own), perFrame(b.cpu[phaseSim]), perFrame(b.cpu[phaseScene]))
+	}
 }

@@ -35,7 +35,7 @@ func (f *fakeMatch) Clamp() deadreckon.ClampMode              { return f.clamp }
 func (f *fakeMatch) SetClamp(c deadreckon.ClampMode)          { f.clamp = c }
 func (f *fakeMatch) Fire()                                    { f.fired++ }
 func (f *fakeMatch) Respawn()                                 { f.respawns++ }
-func (f *fakeMatch) SetCamera(p mgl64.Vec3)                   { f.camera = p }
+func (f *fakeMatch) SetCameraView(p, _ mgl64.Vec3, _ float64) { f.camera = p }
 func (f *fakeMatch) Chat(text string) error {
 	if f.chatErr != nil {
 		return f.chatErr

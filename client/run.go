@@ -46,10 +46,12 @@ type Match interface {
 	// Chat sends a line of chat, which comes back in the snapshot's notices; an
 	// error says why it was not sent.
 	Chat(text string) error
-	// SetCamera tells the match where the camera stands, meters, world frame, for
-	// the next Step: the match chooses each remote tank's ground-clamp detail by its
-	// distance from it.
-	SetCamera(p mgl64.Vec3)
+	// SetCameraView tells the match where the camera stands, meters, world frame,
+	// where it looks (forward, any length) and the half-angle of a cone holding the
+	// picture, radians, for the next Step: the match chooses each remote tank's
+	// ground-clamp detail and priority mode by its distance from it and whether it
+	// is in view.
+	SetCameraView(eye, forward mgl64.Vec3, halfAngle float64)
 }
 
 // *game.Match is the match the client plays.
@@ -435,7 +437,8 @@ func (l *matchScreen) afterRespawn() {
 // the next Step.
 func (l *matchScreen) tellCamera() {
 	if eye, placed := l.scene.Eye(); placed {
-		l.s.SetCamera(eye)
+		v := l.scene.View()
+		l.s.SetCameraView(eye, v.Forward(), v.HalfAngle())
 	}
 }
 

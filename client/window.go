@@ -73,10 +73,13 @@ type frame struct {
 	// t holds when each phase of the frame began, and when the last ended, for
 	// -bench-frames; Draw marks the end of its scene update with mark.
 	t [numPhases + 1]time.Time
+	// cpu holds the main thread's CPU time at the same instants (threadCPU): the
+	// client's own work, which other programs on the machine do not stretch.
+	cpu [numPhases + 1]time.Duration
 }
 
 // mark records that phase p begins now.
-func (f *frame) mark(p int) { f.t[p] = time.Now() }
+func (f *frame) mark(p int) { f.t[p], f.cpu[p] = time.Now(), threadCPU() }
 
 // windowConfig is what runWindow does for every screen: frame pacing, screenshots
 // and benchmarks. The zero value draws frames as fast as the window swaps until a
@@ -136,14 +139,14 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 			sc, f, lastW, lastH, last = next, frame{}, -1, -1, time.Now()
 			continue
 		}
-		f.t[phaseScene] = time.Now()
+		f.mark(phaseScene)
 		if err := sc.Draw(v, &f); err != nil {
 			return err
 		}
 		if f.t[phaseRender].IsZero() {
-			f.t[phaseRender] = f.t[phaseScene]
+			f.t[phaseRender], f.cpu[phaseRender] = f.t[phaseScene], f.cpu[phaseScene]
 		}
-		f.t[phaseSwap] = time.Now()
+		f.mark(phaseSwap)
 		if done, err := present(v, sc, &f, cfg, b); done || err != nil {
 			return err
 		}
@@ -166,7 +169,7 @@ func (f *frame) tick(elapsed, step float64) {
 		f.dt = 0
 	}
 	f.t = [numPhases + 1]time.Time{}
-	f.t[0] = time.Now()
+	f.mark(0)
 }
 
 // present shows the frame sc drew: it saves the screenshot instead when one is due,
@@ -183,9 +186,9 @@ func present(v *render.Viewer, sc screen, f *frame, cfg windowConfig, b *bench) 
 		return true, nil
 	}
 	v.Swap()
-	f.t[numPhases] = time.Now()
+	f.mark(numPhases)
 	if isGauged && !isWaiting && b != nil {
-		b.add(f.t, v.DrawCalls())
+		b.add(f.t, f.cpu, v.DrawCalls())
 		if f.n >= cfg.BenchFrames {
 			w, h := v.FramebufferSize()
 			b.report(cfg.BenchOut, m.tanks(), w, h)

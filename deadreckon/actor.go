@@ -63,6 +63,7 @@ type actorState struct {
 	shedTurn bool  // the rotation blend sheds the displayed turn evenly (turnShed)
 	collide  bool  // Config.Collide has obstacles
 	onRoute  bool  // reckoned along the route (alg Path: the last update a Progress)
+	low      bool  // ModeLow (SetMode)
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
@@ -632,7 +633,11 @@ func (a *Actor) Advance(now float64) {
 	} else {
 		a.reckon()
 	}
-	if a.collide && !a.onRoute { // a route keeps clear of obstacles its owner knows
+	if a.collide && !a.onRoute && !a.low {
+		// A route keeps clear of obstacles its owner knows. ModeLow skips the
+		// obstacle sweep: a far tank grazing a rock is not seen, and the sweep is
+		// most of a frame's cost. Back in ModeHigh the sweep resumes from its last
+		// sample and rejoins the path at the catch-up speed.
 		a.collideShown(prev)
 	}
 	if dt > minFrameTime {
@@ -661,7 +666,7 @@ func (a *Actor) reckonArticulations(turn, g, thr float64) {
 			target = lim.near(target)
 		}
 		var v float64
-		if thr >= 1 || !a.blending {
+		if thr >= 1 || !a.blending || a.low {
 			v = target
 		} else {
 			cur := a.art0[i] + rate*turn

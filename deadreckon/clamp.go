@@ -402,11 +402,11 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	if a.clampFrame >= c.FarInterval {
 		a.clampFrame = 0
 	}
-	near := d2 <= c.NearDistance*c.NearDistance
+	near := !a.low && d2 <= c.NearDistance*c.NearDistance
 	switch {
 	case near && c.threeRay:
 		clamp3(g, pos, q, c, r)
-	case near || d2 <= c.FarDistance*c.FarDistance || a.clampFrame == 0 || !r.Clamped:
+	case near || (!a.low && d2 <= c.FarDistance*c.FarDistance) || a.clampFrame == 0 || !r.Clamped:
 		clamp1(g, pos, q, c, r)
 	default:
 		// A far frame between clamps: reuse the last offset and ground normal.
@@ -470,6 +470,44 @@ func (f *Fall) Velocity() float64 { return f.vy }
 
 // Reset forgets the last height: the next Limit starts afresh (a teleport, a respawn).
 func (f *Fall) Reset() { *f = Fall{} }
+
+// Mode is an actor's priority mode on the receiving side (Murphy's section 1.8):
+// how much of a frame it is worth. The zero value is ModeHigh.
+type Mode uint8
+
+const (
+	// ModeHigh reckons the actor in full: the blends of position, orientation and
+	// articulations, and the clamp ClampTo chooses by the observer's distance.
+	ModeHigh Mode = iota
+	// ModeLow is for actors far from the observer or out of view: articulations are
+	// shown at their projection without a blend, Config.Collide's obstacles are not
+	// swept, and ClampTo casts one ray only every Clamp.FarInterval frames, reusing
+	// the last offset and tilt in between, whatever the distance.
+	ModeLow
+	// NumModes is the number of modes.
+	NumModes
+)
+
+// String returns "high" or "low".
+func (m Mode) String() string {
+	if m == ModeLow {
+		return "low"
+	}
+	return "high"
+}
+
+// SetMode sets the actor's priority mode from the next Advance and ClampTo on.
+// Switching does not jump: position and orientation keep their blend, and the
+// clamp's last offset carries over.
+func (a *Actor) SetMode(m Mode) { a.low = m == ModeLow }
+
+// Mode returns the actor's priority mode.
+func (a *Actor) Mode() Mode {
+	if a.low {
+		return ModeLow
+	}
+	return ModeHigh
+}
 
 // SetClampPhase offsets the frame counter of intermittent clamping, so that far actors
 // given different phases clamp on different frames instead of all at once.

@@ -340,3 +340,67 @@ func TestClampMatchesUprightQuat(t *testing.T) {
 		}
 	}
 }
+
+// TestModeLow: in ModeLow an actor beside the observer is clamped as a far one (one
+// ray every FarInterval frames, the offset reused in between) and its turret is shown
+// at its projection at once instead of blending there; back in ModeHigh the
+// three-ray clamp returns.
+func TestModeLow(t *testing.T) {
+	p := groundtest.Plane{Height: 3, SlopeX: 0.1}
+	cfg := Config{Clamp: Clamp{Footprint: tankFootprint(), Mode: ClampAlways, NearDistance: 50, FarDistance: 100, FarInterval: 3}}
+	for _, tc := range []struct {
+		mode Mode
+		rays []int
+	}{
+		{ModeHigh, []int{3, 3, 3, 3, 3, 3}},
+		{ModeLow, []int{1, 0, 1, 0, 0, 1}}, // the phase counter runs from the first clamp
+	} {
+		a := NewActor(cfg)
+		a.SetMode(tc.mode)
+		if a.Mode() != tc.mode {
+			t.Fatalf("Mode() %v after SetMode(%v)", a.Mode(), tc.mode)
+		}
+		s := State{Position: mgl64.Vec3{0, 3, 0}, Velocity: mgl64.Vec3{1, 0, 0}, NumArticulations: 1}
+		s.Articulations[0].Angle = 0
+		_ = a.Receive(s, 0)
+		a.Advance(0.5)
+		s.Time, s.Position = 0.5, mgl64.Vec3{0.9, 3, 0.3} // off the projection: a blend starts
+		s.Articulations[0].Angle = 1                      // the turret swings: a new update
+		if err := a.Receive(s, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		turret := math.NaN()
+		for i, want := range tc.rays {
+			a.Advance(0.5 + float64(i+1)*frame)
+			a.ClampTo(p, mgl64.Vec3{0, 3, 5})
+			if got := a.LastClamp().Rays; got != want {
+				t.Errorf("%v frame %d: %d rays, want %d", tc.mode, i, got, want)
+			}
+			if i == 0 {
+				turret = a.Reckoned().Articulations[0].Angle
+			}
+		}
+		switch tc.mode {
+		case ModeLow:
+			if math.Abs(turret-1) > 1e-9 {
+				t.Errorf("low mode: turret at %.3f rad, want its projection 1", turret)
+			}
+		default:
+			if !(turret < 0.999) {
+				t.Errorf("high mode: turret at %.3f rad a frame after the update, want it still blending toward 1", turret)
+			}
+		}
+	}
+	a := NewActor(cfg)
+	a.SetMode(ModeLow)
+	a.SetMode(ModeHigh)
+	_ = a.Receive(State{Position: mgl64.Vec3{0, 3, 0}}, 0)
+	a.Advance(frame)
+	a.ClampTo(p, mgl64.Vec3{0, 3, 5})
+	if a.Mode() != ModeHigh || a.LastClamp().Rays != 3 {
+		t.Errorf("back in high mode: %v, %d rays, want high and 3", a.Mode(), a.LastClamp().Rays)
+	}
+	if ModeHigh.String() != "high" || ModeLow.String() != "low" {
+		t.Errorf("mode names %q and %q", ModeHigh, ModeLow)
+	}
+}

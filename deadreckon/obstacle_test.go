@@ -257,3 +257,26 @@ func TestHeldDisplayRejoinsItsPath(t *testing.T) {
 		t.Errorf("after 4 s the display is %.3f m from its path, want it rejoined", gap)
 	}
 }
+
+// TestModeLowSkipsObstacles: a tank driving east into a rock stops at it in
+// ModeHigh; in ModeLow the sweep is skipped and it is shown on its reckoned path.
+func TestModeLowSkipsObstacles(t *testing.T) {
+	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0, Radius: 1.5}}}, Hull: testHull}
+	for _, mode := range []Mode{ModeHigh, ModeLow} {
+		a := NewActor(Config{Collide: rock})
+		a.SetMode(mode)
+		if err := a.Break(State{Position: mgl64.Vec3{-8, 0, 0}, Orientation: geom.YawQuat(0), Velocity: mgl64.Vec3{4, 0, 0}}, 0); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i <= 120; i++ {
+			a.Advance(float64(i) * frame)
+		}
+		x := a.Reckoned().Position[0] // the path reaches x = 0 at 2 s
+		switch {
+		case mode == ModeHigh && x > -1.5:
+			t.Errorf("high mode: shown at x %.2f, inside the rock", x)
+		case mode == ModeLow && math.Abs(x) > 1e-6:
+			t.Errorf("low mode: shown at x %.2f, want its path's 0", x)
+		}
+	}
+}

@@ -56,6 +56,10 @@ type Match struct {
 	observers int
 	// stall watches whether the player's tank goes where it is driven (stall.go).
 	stall stallWatch
+	// view is the camera's view cone (SetCameraView), for the priority modes.
+	view viewCone
+	// modes counts the remote tanks in each priority mode as of the last Step.
+	modes [deadreckon.NumModes]int
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -797,6 +801,7 @@ func (m *Match) reckon(now float64) {
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
 	offset := m.clockOffset()
+	m.modes = [deadreckon.NumModes]int{}
 	for i := 0; i < len(m.tanks); i++ {
 		t := m.tanks[i]
 		if t.local {
@@ -810,6 +815,8 @@ func (m *Match) reckon(now float64) {
 			continue
 		}
 		t.actor.SetClockOffset(offset)
+		m.chooseMode(t, t.view.Position, observer)
+		m.modes[t.actor.Mode()]++
 		t.actor.Advance(now)
 		t.actor.ClampTo(m.terr, observer)
 	}
@@ -824,7 +831,7 @@ func (m *Match) refreshViews(now float64) {
 			// Drawn between the last two fixed steps, so it moves smoothly at any
 			// frame rate (one step behind the simulation).
 			p := t.body.Interpolated(m.world.Alpha())
-			v.Stale = false
+			v.Stale, v.Mode = false, deadreckon.ModeHigh
 			v.Position, v.Orientation = p.Position, p.Orientation
 			v.Turret, v.Gun = p.Turret, p.Gun
 			v.Velocity = p.Velocity
@@ -851,6 +858,7 @@ func (m *Match) refreshViews(now float64) {
 			v.ClampHits, v.NumClampHits = c.Hits, c.NumHits
 			v.GroundNormal = c.Normal
 			v.UpdateAge = now - t.lastHeard
+			v.Mode = a.Mode()
 			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
 		}
 		m.viewCombat(t, v)
@@ -873,6 +881,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	dst.Self = -1
 	dst.Observing, dst.Observers = m.cfg.Observe, m.observers
 	dst.Stall = m.stall.shown
+	dst.Modes = m.modes
 	n := len(m.tanks)
 	if cap(dst.Tanks) < n {
 		grown := make([]TankView, n, n+n/2+4)

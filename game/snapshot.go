@@ -37,6 +37,9 @@ type Snapshot struct {
 	// StaleAfter how long it may go unheard before it is shown stale, s: the rule
 	// TankView.Stale follows, for the labels that show a tank's update age.
 	Heartbeat, StaleAfter float64
+	// Modes counts the remote tanks in each priority mode (deadreckon.Mode), for
+	// the HUD.
+	Modes [deadreckon.NumModes]int
 	// Net holds this peer's connection figures for the HUD.
 	Net NetStats
 	// Notices are the match's recent notices (chat, joins, leaves, timeouts, kills),
@@ -95,6 +98,9 @@ type TankView struct {
 	// Stale reports that the tank has not been heard from for too long: Snapshot's
 	// StaleAfter.
 	Stale bool
+	// Mode is a remote tank's priority mode: high near the camera or in view, low
+	// far from it (see HighModeDistance); a local tank's is high.
+	Mode deadreckon.Mode
 	// Position and Orientation are the displayed (reckoned and clamped) pose.
 	Position    mgl64.Vec3
 	Orientation mgl64.Quat

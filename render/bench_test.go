@@ -128,3 +128,43 @@ func BenchmarkHelpPanel(b *testing.B) {
 	b.ReportMetric(ms(cpu[1]), "shown-cpu-ms/frame")
 	b.ReportMetric(ms(cpu[1]-cpu[0]), "help-cpu-ms")
 }
+
+// BenchmarkSceneUpdateCrowd measures turning a 512-tank snapshot into the scene
+// graph, every overlay on, from the player's chase camera in the middle of the
+// battle (no drawing; runs without a display): the client's per-frame scene work in
+// a full match.
+func BenchmarkSceneUpdateCrowd(b *testing.B) {
+	for _, n := range []int{64, 512} {
+		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
+			s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Overlays: OverlayAll})
+			if err != nil {
+				b.Fatal(err)
+			}
+			snap := crowdSnapshot(n)
+			snap.Self = n / 2
+			snap.Tanks[n/2].Local = true
+			for i := range snap.Tanks {
+				tv := &snap.Tanks[i]
+				for len(tv.Trail) < 96 {
+					tv.Trail = append(tv.Trail, tv.Position)
+				}
+			}
+			s.Update(snap, 1.0/60) // create the models
+			s.Update(snap, 1.0/60)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := processCPU()
+			for b.Loop() {
+				snap.Time += 1.0 / 60
+				s.Update(snap, 1.0/60)
+			}
+			full, low, markers := s.CrowdCounts()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+			// CPU time: on a shared machine wall time includes waiting for a core.
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/frame")
+			b.ReportMetric(float64(full), "full")
+			b.ReportMetric(float64(low), "low")
+			b.ReportMetric(float64(markers), "markers")
+		})
+	}
+}

@@ -263,8 +263,9 @@ func (c *combatLayer) updateWreck(s *Scene, tv *game.TankView, t float64) {
 		return
 	}
 	w := c.wrecks[tv.ID]
-	if !tv.Wreck || !geom.FiniteVec(tv.Position) {
-		e.model.root.SetVisible(true)
+	if !tv.Wreck || !geom.FiniteVec(tv.Position) || !e.detailed {
+		// A far wreck is drawn in the crowd batch, without smoke.
+		e.model.root.SetVisible(e.detailed && !tv.Wreck)
 		if w != nil {
 			w.root.SetVisible(false)
 		}

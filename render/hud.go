@@ -10,6 +10,7 @@ import (
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
 )
@@ -519,7 +520,8 @@ func statsText(snap *game.Snapshot, focus *game.TankView, fps float64, o Overlay
 	if n.ProxyRefused > 0 {
 		fmt.Fprintf(&b, "   proxy moves refused %d", n.ProxyRefused)
 	}
-	fmt.Fprintf(&b, "\nalgorithm %s   clamp %s\n", snap.Algorithm, snap.Clamp)
+	fmt.Fprintf(&b, "\nalgorithm %s   clamp %s   modes %d high %d low\n", snap.Algorithm, snap.Clamp,
+		snap.Modes[deadreckon.ModeHigh], snap.Modes[deadreckon.ModeLow])
 	if n.Lag > 0 || n.Jitter > 0 || n.Loss > 0 {
 		fmt.Fprintf(&b, "impairment %.0f ms ±%.0f ms, %.1f%% loss", n.Lag*1000, n.Jitter*1000, n.Loss*100)
 	} else {

@@ -100,8 +100,7 @@ func (s *Scene) occluded(p mgl64.Vec3) bool {
 // prepareLabel decides whether tv gets a label this frame and queues it for
 // placement; labels not queued are hidden.
 func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
-	e.name.SetVisible(false)
-	e.info.SetVisible(false)
+	e.hideLabels()
 	if self || !geom.FiniteVec(tv.Position) || s.combat.fb.killCamHides(tv.ID) {
 		return
 	}
@@ -119,6 +118,7 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	if !ok || s.occluded(roof) {
 		return
 	}
+	s.labelsOf(e)
 	if tv.Stale != e.stale || e.alpha == 0 {
 		e.stale = tv.Stale
 		e.alpha = -1 // recolour below
@@ -157,9 +157,9 @@ func labelInfo(tv *game.TankView, heartbeat float64) string {
 		}
 	}
 	if tv.Stale {
-		return text + "  STALE"
+		return text + "  STALE  " + tv.Mode.String()
 	}
-	return text + fmt.Sprintf("  err %.2f m", tv.Error)
+	return text + fmt.Sprintf("  err %.2f m  %s", tv.Error, tv.Mode)
 }
 
 // newLabelCandidate is e's labels anchored at (x, y) for a tank dist meters away,

@@ -45,7 +45,7 @@ func labelRects(s *Scene) map[string]rect {
 	out := map[string]rect{}
 	for _, e := range s.tanks {
 		for what, l := range map[string]*gui.Label{"name": e.name, "info": e.info} {
-			if l.Visible() {
+			if l != nil && l.Visible() {
 				pos := l.Position()
 				out[e.nameText+" "+what] = rect{pos.X, pos.Y, l.Width(), l.Height()}
 			}
@@ -76,7 +76,7 @@ func TestLabelsHiddenBehindHillsAndApart(t *testing.T) {
 	savePNG(t, img, "labels.png")
 
 	hidden := s.tanks[2]
-	if hidden.name.Visible() || hidden.info.Visible() {
+	if hidden.labelled() {
 		t.Errorf("the tank behind the hill has a label")
 	}
 	// Where its label would be, there is no label text (white) on the picture.
@@ -98,7 +98,7 @@ func TestLabelsHiddenBehindHillsAndApart(t *testing.T) {
 	if white > 0 {
 		t.Errorf("%d white text pixels where the hidden tank's label would be", white)
 	}
-	if !s.tanks[3].name.Visible() {
+	if !s.tanks[3].labelled() {
 		t.Errorf("the tank in plain view has no label")
 	}
 	rects := labelRects(s)

@@ -59,6 +59,10 @@ type SceneConfig struct {
 	// Hint is the key hint in the bottom-left corner; if empty, the match's ("F1 help
 	// · Enter chat · Tab players · Esc menu").
 	Hint string
+	// OverlayRange is how far from the focused tank (the watched one, or the
+	// player's) other tanks get the debug overlays, m; if zero,
+	// DefaultOverlayRange; OverlayRangeAll for every tank.
+	OverlayRange float64
 }
 
 // Scene is everything drawn in one window: terrain, sky, border, tanks, overlays and
@@ -94,6 +98,11 @@ type Scene struct {
 	watchName string
 	// Reused per frame: labels waiting for a place, and the rectangles taken.
 	labelQueue []labelCandidate
+	// crowd draws the tanks that are not full models; ranks is the frame's order of
+	// tanks for detail and labels; fullModels how many were drawn as full models.
+	crowd      *crowdBatch
+	ranks      []crowdRank
+	fullModels int
 	labelTaken []rect
 	minimap    *minimap
 	combat     *combatLayer
@@ -193,9 +202,10 @@ func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
 // tankEntry is one tank's models and labels, kept while the tank is in snapshots.
 type tankEntry struct {
 	model      *tankModel
-	name, info *gui.Label
+	name, info *gui.Label // nil until the tank is first labelled (labelsOf)
 	nameText   string
 	stale      bool
+	detailed   bool    // drawn as a full model this frame (else in the crowd batch)
 	alpha      float32 // the labels' opacity step; 0 before the first
 	seen       uint64
 }
@@ -209,6 +219,9 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	}
 	if cfg.Height <= 0 {
 		cfg.Height = DefaultHeight
+	}
+	if !(cfg.OverlayRange > 0) {
+		cfg.OverlayRange = DefaultOverlayRange
 	}
 	tn, err := newTerrainNode(t, cfg.LODDistance)
 	if err != nil {
@@ -242,6 +255,8 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 		s.world.Add(newRock(r))
 	}
 	s.world.Add(s.lines.lines)
+	s.crowd = newCrowdBatch(s.parts)
+	s.world.Add(s.crowd.mesh)
 	// The sun: warm directional light from the south-west, high in the sky, and a
 	// cool ambient fill so shadowed slopes keep their colour.
 	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.96, B: 0.88}, 0.85)
@@ -293,8 +308,10 @@ func (s *Scene) Resize(w, h int) {
 	}
 	if s.hud.scale != old {
 		for _, e := range s.tanks {
-			e.name.SetFontSize(15 * float64(s.hud.scale))
-			e.info.SetFontSize(13 * float64(s.hud.scale))
+			if e.name != nil {
+				e.name.SetFontSize(15 * float64(s.hud.scale))
+				e.info.SetFontSize(13 * float64(s.hud.scale))
+			}
 		}
 	}
 }
@@ -373,15 +390,31 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.lines.reset()
 	s.lines.clipNear(s.view.Eye, s.view.Forward(), overlayNear)
 	watched := s.Watched(snap)
-	for i := range snap.Tanks {
-		tv := &snap.Tanks[i]
-		if !geom.FiniteVec(tv.Position) {
-			continue // never draw (or crash on) a corrupt pose
-		}
+	focus := s.focus(snap)
+	s.rankTanks(snap, watched)
+	s.crowd.reset()
+	s.fullModels = 0
+	for r := range s.ranks {
+		// Ranked by distance (targets first): the nearest get full models.
+		tv := &snap.Tanks[s.ranks[r].i]
+		dist := s.ranks[r].dist
 		e := s.entry(tv)
 		e.seen = s.frame
-		e.model.setTeam(s.parts, tv.Team)
-		e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
+		e.hideLabels()
+		self := s.ranks[r].i == snap.Self
+		e.detailed = self || tv == watched || (s.fullModels < DetailModels && dist <= DetailDistance)
+		e.model.root.SetVisible(e.detailed)
+		if e.detailed {
+			s.fullModels++
+			e.model.setTeam(s.parts, tv.Team)
+			e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
+		} else if s.inView(tv.Position, 4+dist*markerAngle) {
+			s.drawCrowd(tv, dist)
+		}
+		i := s.ranks[r].i
+		if focus != nil && tv != watched && tv.Position.Sub(focus.Position).Len() > s.cfg.OverlayRange {
+			continue // overlays only near the focused tank (SceneConfig.OverlayRange)
+		}
 		// The player's own tank has no overlays unless the camera watches it.
 		overlays := i != snap.Self || watched == tv
 		if overlays {
@@ -390,7 +423,12 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			}
 			s.drawOverlays(tv)
 		}
-		s.prepareLabel(e, tv, i == snap.Self)
+	}
+	// Labels: the watched and aimed-at tanks first, then the nearest, LabelCap in
+	// all; the rest are left unlabelled and cost nothing.
+	for r := 0; r < len(s.ranks) && len(s.labelQueue) < LabelCap; r++ {
+		i := s.ranks[r].i
+		s.prepareLabel(s.tanks[snap.Tanks[i].ID], &snap.Tanks[i], i == snap.Self)
 	}
 	for id, e := range s.tanks {
 		if e.seen != s.frame {
@@ -401,6 +439,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.combat.update(s, snap)
 	s.drawSnapshotGhosts(snap)
 	s.lines.commit()
+	s.crowd.commit()
 	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)
 	s.placeLabels()
@@ -427,31 +466,55 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 	if e, ok := s.tanks[tv.ID]; ok {
 		if e.nameText != tv.Name {
 			e.nameText = tv.Name
-			e.name.SetText(tv.Name)
+			if e.name != nil {
+				e.name.SetText(tv.Name)
+			}
 		}
 		return e
 	}
-	e := &tankEntry{
-		model:    newTankModel(s.parts, tv.Team, nil),
-		name:     gui.NewLabel(tv.Name),
-		info:     gui.NewLabel(""),
-		nameText: tv.Name,
+	e := &tankEntry{model: newTankModel(s.parts, tv.Team, nil), nameText: tv.Name}
+	s.world.Add(e.model.root)
+	s.tanks[tv.ID] = e
+	return e
+}
+
+// labelsOf makes e's name and info labels the first time the tank is to carry them:
+// a label costs a font face and an image, and of hundreds of tanks only LabelCap are
+// labelled at once.
+func (s *Scene) labelsOf(e *tankEntry) {
+	if e.name != nil {
+		return
 	}
+	e.name, e.info = gui.NewLabel(e.nameText), gui.NewLabel("")
 	e.name.SetFontSize(15 * float64(s.hud.scale))
 	e.info.SetFontSize(13 * float64(s.hud.scale))
 	e.name.SetPaddings(1, 3, 1, 3)
 	e.info.SetPaddings(1, 3, 1, 3)
+	e.name.SetVisible(false)
 	e.info.SetVisible(false)
-	s.world.Add(e.model.root)
 	s.hud.labels.Add(e.name)
 	s.hud.labels.Add(e.info)
-	s.tanks[tv.ID] = e
-	return e
+}
+
+// labelled reports whether e's name or info label is shown.
+func (e *tankEntry) labelled() bool {
+	return e.name != nil && (e.name.Visible() || e.info.Visible())
+}
+
+// hideLabels hides e's labels, if it has any.
+func (e *tankEntry) hideLabels() {
+	if e.name != nil {
+		e.name.SetVisible(false)
+		e.info.SetVisible(false)
+	}
 }
 
 func (s *Scene) removeEntry(e *tankEntry) {
 	s.world.Remove(e.model.root)
 	e.model.root.DisposeChildren(true)
+	if e.name == nil {
+		return
+	}
 	s.hud.labels.Remove(e.name)
 	s.hud.labels.Remove(e.info)
 	e.name.Dispose()

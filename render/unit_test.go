@@ -673,15 +673,17 @@ func TestLabelInfoFollowsTheStaleRule(t *testing.T) {
 		age       float64
 		stale     bool
 		heartbeat float64
+		mode      deadreckon.Mode
 		want      string
 	}{
-		{0.4, false, 1, "age 0.40 s  err 0.12 m"},
-		{1.08, false, 1, "age 1.08 s  err 0.12 m"}, // a heartbeat a little late
-		{2.59, false, 1, "age 2.59 s, 2 missed  err 0.12 m"},
-		{4.6, true, 1, "age 4.60 s, 4 missed  STALE"},
-		{7, false, 0, "age 7.00 s  err 0.12 m"}, // no heartbeat known
+		{0.4, false, 1, deadreckon.ModeHigh, "age 0.40 s  err 0.12 m  high"},
+		{1.08, false, 1, deadreckon.ModeHigh, "age 1.08 s  err 0.12 m  high"}, // a heartbeat a little late
+		{2.59, false, 1, deadreckon.ModeHigh, "age 2.59 s, 2 missed  err 0.12 m  high"},
+		{4.6, true, 1, deadreckon.ModeHigh, "age 4.60 s, 4 missed  STALE  high"},
+		{7, false, 0, deadreckon.ModeHigh, "age 7.00 s  err 0.12 m  high"}, // no heartbeat known
+		{0.4, false, 1, deadreckon.ModeLow, "age 0.40 s  err 0.12 m  low"}, // a far tank
 	} {
-		tv := game.TankView{UpdateAge: c.age, Stale: c.stale, Error: 0.12}
+		tv := game.TankView{UpdateAge: c.age, Stale: c.stale, Error: 0.12, Mode: c.mode}
 		if got := labelInfo(&tv, c.heartbeat); got != c.want {
 			t.Errorf("age %v s, stale %v, heartbeat %v s: %q, want %q", c.age, c.stale, c.heartbeat, got, c.want)
 		}

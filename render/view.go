@@ -48,6 +48,14 @@ func (v View) Forward() mgl64.Vec3 {
 	return v.Orientation.Rotate(mgl64.Vec3{0, 0, -1})
 }
 
+// HalfAngle returns the half-angle of the narrowest cone about the view's axis
+// that holds the whole picture (its corners), radians.
+func (v View) HalfAngle() float64 {
+	halfH := math.Tan(v.FovY / 2)
+	halfW := halfH * float64(v.Width) / math.Max(1, float64(v.Height))
+	return math.Atan(math.Hypot(halfH, halfW))
+}
+
 // Project maps world point p to pixel coordinates (x right, y down from the top-left
 // corner, pixel centers at half-integers). ok is false when p is behind the eye or
 // outside the near/far range; x and y may then be anything.

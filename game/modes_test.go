@@ -1,0 +1,55 @@
+package game
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
+)
+
+// TestPriorityModesHysteresis: a remote tank goes to low mode only beyond
+// LowModeDistance (ViewLowDistance in view) and back to high only inside
+// HighModeDistance (ViewHighDistance in view), so one on a boundary keeps its mode.
+func TestPriorityModesHysteresis(t *testing.T) {
+	m := &Match{}
+	eye := mgl64.Vec3{}
+	m.SetCameraView(eye, mgl64.Vec3{1, 0, 0}, math.Pi/4) // looking along +X
+	tk := &tank{actor: deadreckon.NewActor(deadreckon.Config{})}
+	ahead := func(d float64) mgl64.Vec3 { return mgl64.Vec3{d, 0, 0} }   // in view
+	behind := func(d float64) mgl64.Vec3 { return mgl64.Vec3{-d, 0, 0} } // out of view
+	for i, step := range []struct {
+		at   mgl64.Vec3
+		want deadreckon.Mode
+	}{
+		{behind(100), deadreckon.ModeHigh},
+		{behind(230), deadreckon.ModeHigh}, // between the two distances: kept
+		{behind(250), deadreckon.ModeLow},
+		{behind(220), deadreckon.ModeLow}, // kept
+		{behind(190), deadreckon.ModeHigh},
+		{ahead(450), deadreckon.ModeHigh}, // in view: kept farther
+		{ahead(500), deadreckon.ModeLow},
+		{ahead(420), deadreckon.ModeLow}, // kept
+		{ahead(390), deadreckon.ModeHigh},
+		{behind(390), deadreckon.ModeLow}, // turned away from
+		{ahead(390), deadreckon.ModeHigh}, // in view again
+	} {
+		m.chooseMode(tk, step.at, eye)
+		if got := tk.actor.Mode(); got != step.want {
+			t.Errorf("step %d at %v: %v mode, want %v", i, step.at, got, step.want)
+		}
+	}
+	// Without a view every tank counts as out of view.
+	m2 := &Match{}
+	tk2 := &tank{actor: deadreckon.NewActor(deadreckon.Config{})}
+	m2.chooseMode(tk2, ahead(300), eye)
+	if tk2.actor.Mode() != deadreckon.ModeLow {
+		t.Errorf("no view, 300 m: %v mode, want low", tk2.actor.Mode())
+	}
+	// A bad view is ignored.
+	m2.SetCameraView(eye, mgl64.Vec3{}, 1)
+	m2.SetCameraView(eye, mgl64.Vec3{1, 0, 0}, math.NaN())
+	if m2.view.ok {
+		t.Errorf("a zero axis or a NaN angle set the view")
+	}
+}
