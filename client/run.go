@@ -303,9 +303,7 @@ func newMatchScreen(cfg RunConfig, s Match, scene *render.Scene, v *render.Viewe
 	w.SubscribeID(window.OnMouseDown, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), true) })
 	w.SubscribeID(window.OnMouseUp, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), false) })
 	w.SubscribeID(window.OnCursor, l, func(_ string, ev interface{}) { l.onCursor(ev.(*window.CursorEvent)) })
-	w.SubscribeID(window.OnScroll, l, func(_ string, ev interface{}) {
-		l.scene.Chase().Zoom(math.Pow(zoomPerNotch, float64(ev.(*window.ScrollEvent).Yoffset)))
-	})
+	w.SubscribeID(window.OnScroll, l, func(_ string, ev interface{}) { l.onScroll(float64(ev.(*window.ScrollEvent).Yoffset)) })
 	return l
 }
 

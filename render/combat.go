@@ -613,33 +613,14 @@ func ring(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
 	}
 }
 
-// combatScoreRows is the Tab scoreboard of a match with combat: the host's lines,
-// best first, by team, then the DIS entities on team "DIS", unscored.
-func combatScoreRows(snap *game.Snapshot) [][]string {
-	cv := &snap.Combat
-	title := "Scoreboard"
-	if cv.Over {
-		title = "Final scores"
-	}
-	rows := [][]string{{title, "team", "kills", "deaths"}, {"", "", "", ""}}
+// combatScoreRows is the Tab scoreboard of a match with combat: page page of the
+// host's lines by team, best first, in fit table lines, the DIS entities apart,
+// unscored (scoreboardRows).
+func combatScoreRows(snap *game.Snapshot, page, fit int) (rows [][]string, shown, pages int) {
 	self := ""
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		self = snap.Tanks[snap.Self].Name
 	}
-	mine := -1
-	for _, s := range cv.Scores {
-		name := s.Name
-		if name == self {
-			name += " (you)"
-			mine = len(rows)
-		}
-		rows = append(rows, []string{name, teamLabel(s.Team), fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths)})
-	}
-	for i := range snap.Tanks { // shown, not refereed: no score
-		if t := &snap.Tanks[i]; t.DIS() {
-			rows = append(rows, []string{t.Name, "DIS", "-", "-"})
-		}
-	}
-	rows, _ = clipRows(rows, mine)
-	return rows
+	return scoreboardRows(boardInput{Scores: snap.Combat.Scores, Self: self, Tanks: snap.Tanks, Over: snap.Combat.Over,
+		Page: page, Fit: fit})
 }
