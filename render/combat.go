@@ -42,6 +42,8 @@ type combatLayer struct {
 
 	hud                    *core.Node
 	cross, marker, clock   *gui.Label
+	teams                  *gui.Label // tanks alive per team, under the clock
+	lastTeams              string
 	sight                  [4]*gui.Panel // the aim marker's ticks around the middle
 	banner                 *gui.Label
 	healthBg, healthBar    *gui.Panel
@@ -101,6 +103,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	}
 	c.marker = label(20, math32.Color{R: 1, G: 1, B: 1}, 0.45)
 	c.clock = label(15, math32.Color{R: 1, G: 1, B: 1}, 0.5)
+	c.teams = label(13, math32.Color{R: 0.92, G: 0.92, B: 0.92}, 0.45)
 	c.banner = label(26, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
 	c.healthText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
 	c.reloadText = label(13, math32.Color{R: 1, G: 1, B: 1}, 0)
@@ -344,6 +347,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	c.placeBars(cv, self, w, h)
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
+	c.placeTeams(snap.Tanks, w)
 	c.placeBanner(cv, w, h)
 	c.res.update(snap, s.view.Width, s.view.Height)
 }
@@ -530,6 +534,66 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 	cw, _ := c.clock.Size()
 	c.clock.SetPosition(w/2-cw/2, 8)
 	c.clock.SetVisible(clock != "")
+}
+
+// placeTeams shows how many tanks each team has alive, under the clock of a screen
+// w wide.
+func (c *combatLayer) placeTeams(tanks []game.TankView, w float32) {
+	line := teamSizes(tanks)
+	if line != c.lastTeams {
+		c.lastTeams = line
+		c.teams.SetText(line)
+	}
+	tw, _ := c.teams.Size()
+	y := c.clock.Position().Y
+	if c.clock.Visible() {
+		_, ch := c.clock.Size()
+		y += ch + 2
+	}
+	c.teams.SetPosition(float32(math.Round(float64(w/2-tw/2))), y)
+	c.teams.SetVisible(line != "")
+}
+
+// teamSizes is the HUD's team-size line: each team's tanks alive of its tanks, by
+// team number, tanks on no team last and DIS entities left out ("alive: Blue
+// 203/256 · Yellow 198/255"); empty without tanks on a team.
+func teamSizes(tanks []game.TankView) string {
+	var alive, all [5]int // teams 1…4, then no team (teams past 4 share their colour's)
+	for i := range tanks {
+		t := &tanks[i]
+		if t.DIS() {
+			continue
+		}
+		k := 4
+		if t.Team > 0 {
+			k = (t.Team - 1) % 4
+			if k < 0 {
+				k += 4
+			}
+		}
+		all[k]++
+		if !t.Wreck {
+			alive[k]++
+		}
+	}
+	if all[0]+all[1]+all[2]+all[3] == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("alive:")
+	sep := " "
+	for k := range all {
+		if all[k] == 0 {
+			continue
+		}
+		name := "no team"
+		if k < 4 {
+			name = game.TeamName(k + 1)
+		}
+		fmt.Fprintf(&b, "%s%s %d/%d", sep, name, alive[k], all[k])
+		sep = " · "
+	}
+	return b.String()
 }
 
 // placeBanner shows a banner when the match is over or the player's tank is a wreck.

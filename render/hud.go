@@ -597,6 +597,7 @@ func (t *table) set(rows [][]string) {
 			l.SetText(text)
 		}
 	}
+	t.setVisible(t.bg.Visible())
 }
 
 // layout centers the table in a w×h picture.
@@ -632,10 +633,12 @@ func (t *table) layout(w, h int) {
 	}
 }
 
+// setVisible shows or hides the table; a column with nothing in it stays hidden (an
+// empty label has no texture to draw).
 func (t *table) setVisible(v bool) {
 	t.bg.SetVisible(v)
-	for _, l := range t.cols {
-		l.SetVisible(v)
+	for i, l := range t.cols {
+		l.SetVisible(v && strings.TrimSpace(t.texts[i]) != "")
 	}
 }
 
