@@ -46,7 +46,7 @@ func (l *matchScreen) input(dt float64) physics.Input {
 	held := aimKeys{left: k(c.turretLeft), right: k(c.turretRight), up: k(c.gunUp), down: k(c.gunDown)}
 	aim := l.aimFrame(held, dt)
 	in.AimYaw, in.GunElevation = aim.AimYaw, aim.GunElevation
-	open := k(window.KeyTab)
+	open := k(window.KeyTab) || l.cfg.Scoreboard
 	if open && !l.panels.Scores {
 		l.panels.ScoresPage = 0 // the scoreboard opens on its first page
 	}

@@ -98,6 +98,9 @@ type Display struct {
 	Screenshot string
 	Frames     int
 	Duration   time.Duration
+	// Scoreboard holds the scoreboard open, as Tab held does (for a screenshot of
+	// it).
+	Scoreboard bool
 	// BenchFrames, when positive, makes the run draw that many frames, write the
 	// split of frame time to BenchOut and end.
 	BenchFrames int

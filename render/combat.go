@@ -43,7 +43,7 @@ type combatLayer struct {
 	hud                    *core.Node
 	cross, marker, clock   *gui.Label
 	teams                  *gui.Label // tanks alive per team, under the clock
-	lastTeams              string
+	lastTeams              teamCount
 	sight                  [4]*gui.Panel // the aim marker's ticks around the middle
 	banner                 *gui.Label
 	healthBg, healthBar    *gui.Panel
@@ -537,12 +537,12 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 }
 
 // placeTeams shows how many tanks each team has alive, under the clock of a screen
-// w wide.
+// w wide; the text is made again only when a count changes.
 func (c *combatLayer) placeTeams(tanks []game.TankView, w float32) {
-	line := teamSizes(tanks)
-	if line != c.lastTeams {
-		c.lastTeams = line
-		c.teams.SetText(line)
+	n := countTeams(tanks)
+	if n != c.lastTeams || c.teams.Text() == "" {
+		c.lastTeams = n
+		c.teams.SetText(n.String())
 	}
 	tw, _ := c.teams.Size()
 	y := c.clock.Position().Y
@@ -551,14 +551,16 @@ func (c *combatLayer) placeTeams(tanks []game.TankView, w float32) {
 		y += ch + 2
 	}
 	c.teams.SetPosition(float32(math.Round(float64(w/2-tw/2))), y)
-	c.teams.SetVisible(line != "")
+	c.teams.SetVisible(c.teams.Text() != "")
 }
 
-// teamSizes is the HUD's team-size line: each team's tanks alive of its tanks, by
-// team number, tanks on no team last and DIS entities left out ("alive: Blue
-// 203/256 · Yellow 198/255"); empty without tanks on a team.
-func teamSizes(tanks []game.TankView) string {
-	var alive, all [5]int // teams 1…4, then no team (teams past 4 share their colour's)
+// teamCount counts the tanks of teams 1…4 (teams past 4 share their colour's) and
+// then of no team: alive and in all.
+type teamCount struct{ alive, all [5]int }
+
+// countTeams counts tanks by team, DIS entities left out.
+func countTeams(tanks []game.TankView) teamCount {
+	var n teamCount
 	for i := range tanks {
 		t := &tanks[i]
 		if t.DIS() {
@@ -567,30 +569,34 @@ func teamSizes(tanks []game.TankView) string {
 		k := 4
 		if t.Team > 0 {
 			k = (t.Team - 1) % 4
-			if k < 0 {
-				k += 4
-			}
 		}
-		all[k]++
+		n.all[k]++
 		if !t.Wreck {
-			alive[k]++
+			n.alive[k]++
 		}
 	}
-	if all[0]+all[1]+all[2]+all[3] == 0 {
+	return n
+}
+
+// String is the HUD's team-size line: each team's tanks alive of its tanks, by team
+// number, tanks on no team last ("alive: Blue 203/256 · Yellow 198/255"); empty
+// without tanks on a team.
+func (n teamCount) String() string {
+	if n.all[0]+n.all[1]+n.all[2]+n.all[3] == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("alive:")
 	sep := " "
-	for k := range all {
-		if all[k] == 0 {
+	for k := range n.all {
+		if n.all[k] == 0 {
 			continue
 		}
 		name := "no team"
 		if k < 4 {
 			name = game.TeamName(k + 1)
 		}
-		fmt.Fprintf(&b, "%s%s %d/%d", sep, name, alive[k], all[k])
+		fmt.Fprintf(&b, "%s%s %d/%d", sep, name, n.alive[k], n.all[k])
 		sep = " · "
 	}
 	return b.String()

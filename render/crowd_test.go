@@ -73,13 +73,14 @@ func TestSquadOf(t *testing.T) {
 	add("d10", 1, 10, false)
 	add("d60", 1, -60, false)
 	var got []string
-	for _, tv := range squadOf(tanks, &tanks[2]) {
+	var near [minimapSquadSize]*game.TankView
+	for _, tv := range squadOf(&near, tanks, &tanks[2]) {
 		got = append(got, tv.Name)
 	}
 	if want := "[d10 d30 d60 d90]"; fmt.Sprint(got) != want {
 		t.Errorf("squad %v, want %s", got, want)
 	}
-	if sq := squadOf(tanks, nil); len(sq) != 0 {
+	if sq := squadOf(&near, tanks, nil); len(sq) != 0 {
 		t.Errorf("a squad without a tank: %d", len(sq))
 	}
 }
@@ -206,5 +207,32 @@ func TestCrowdReadable(t *testing.T) {
 	}
 	if light < 500 {
 		t.Errorf("%d light pixels on the scoreboard, want its text", light)
+	}
+}
+
+// TestCrowdUpdateAllocatesNothing: with 512 tanks and a burst of kills in the feed,
+// the feed, the team line and the minimap between its redraws allocate nothing in a
+// frame. (The combat layer's clock and crosshair labels allocate on their own.)
+func TestCrowdUpdateAllocatesNothing(t *testing.T) {
+	s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := crowdSnapshot()
+	for i := range 12 {
+		snap.Notices = append(snap.Notices, game.Notice{Kind: game.NoticeKill, Time: 29 + 0.1*float64(i), Who: "a", Team: 1 + i%2, Other: "b"})
+	}
+	s.SetPanels(Panels{Scores: true})
+	s.Update(snap, 1.0/60) // models and labels are made on first sight
+	s.Update(snap, 1.0)
+	if n := testing.AllocsPerRun(20, func() {
+		s.hud.feed.update(snap)
+		s.combat.placeTeams(snap.Tanks, DefaultWidth)
+		s.minimap.update(snap, s.view, nil, 1e-4)
+	}); n != 0 {
+		t.Errorf("the feed, team line and minimap of 512 tanks allocate %v times per frame, want 0", n)
+	}
+	if got := s.hud.feed.lines[0].Text(); got != "12 kills in 1.1 s: Blue 6, Yellow 6" {
+		t.Errorf("feed's first line %q, want the burst summed up", got)
 	}
 }

@@ -37,7 +37,16 @@ type feed struct {
 	shown [feedLines]feedKey // what each line shows now
 	alpha [feedLines]float32
 	chat  *gui.Label
-	items []feedItem // this frame's lines, reused
+	items []feedItem // the lines of the notices of itemsOf, reused
+	// itemsOf identifies the notices items were made of: they are made again only
+	// when a notice comes or goes.
+	itemsOf feedSource
+}
+
+// feedSource identifies a snapshot's notices: how many, the first and the last.
+type feedSource struct {
+	n           int
+	first, last feedKey
 }
 
 // feedItem is one line of the feed: a notice, or a burst of kills summed up.
@@ -158,7 +167,15 @@ func noticeColor(n *game.Notice) math32.Color {
 
 // update shows the newest notices of snap younger than feedLife.
 func (f *feed) update(snap *game.Snapshot) {
-	f.items = feedItems(f.items[:0], snap.Notices)
+	src := feedSource{n: len(snap.Notices)}
+	if k := len(snap.Notices); k > 0 {
+		a, z := &snap.Notices[0], &snap.Notices[k-1]
+		src.first, src.last = feedKey{a.Kind, a.Time, a.Who, a.Text}, feedKey{z.Kind, z.Time, z.Who, z.Text}
+	}
+	if src != f.itemsOf || len(f.items) == 0 && src.n > 0 {
+		f.itemsOf = src
+		f.items = feedItems(f.items[:0], snap.Notices)
+	}
 	// The newest feedLines lines still alive, oldest first.
 	first := len(f.items)
 	for first > 0 && len(f.items)-first < feedLines && snap.Time-f.items[first-1].n.Time < feedLife {

@@ -58,14 +58,14 @@ func TestTeamSizes(t *testing.T) {
 	for i := range 512 {
 		tanks = append(tanks, game.TankView{Team: 1 + i%2, Wreck: i%5 == 0})
 	}
-	if got, want := teamSizes(tanks), "alive: Blue 204/256 · Yellow 205/256"; got != want {
+	if got, want := countTeams(tanks).String(), "alive: Blue 204/256 · Yellow 205/256"; got != want {
 		t.Errorf("512 tanks: %q, want %q", got, want)
 	}
 	tanks = append(tanks[:4], game.TankView{Team: 0}, game.TankView{Team: game.TeamDIS}, game.TankView{Team: 3, Wreck: true})
-	if got, want := teamSizes(tanks), "alive: Blue 1/2 · Yellow 2/2 · Green 0/1 · no team 1/1"; got != want {
+	if got, want := countTeams(tanks).String(), "alive: Blue 1/2 · Yellow 2/2 · Green 0/1 · no team 1/1"; got != want {
 		t.Errorf("mixed: %q, want %q", got, want)
 	}
-	if got := teamSizes([]game.TankView{{Team: 0}, {Team: game.TeamDIS}}); got != "" {
+	if got := countTeams([]game.TankView{{Team: 0}, {Team: game.TeamDIS}}).String(); got != "" {
 		t.Errorf("no team at all: %q, want nothing", got)
 	}
 }

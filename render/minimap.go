@@ -58,6 +58,7 @@ type minimap struct {
 	since    float64 // seconds since the last redraw
 	dirty    bool
 	cells    []minimapCellCount // density cells of a crowd, reused
+	squad    [minimapSquadSize]*game.TankView
 }
 
 // minimapCellCount counts the tanks of each team slot (teamSlot) in a density cell,
@@ -198,14 +199,13 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 	m.tex.SetFromRGBA(m.frame)
 }
 
-// squadOf returns the player's squad: the minimapSquadSize teammates alive nearest
-// to tank me within minimapSquad meters, nearest first (none without a tank or a
-// team).
-func squadOf(tanks []game.TankView, me *game.TankView) []*game.TankView {
+// squadOf returns the player's squad, in near: the minimapSquadSize teammates alive
+// nearest to tank me within minimapSquad meters, nearest first (none without a tank
+// or a team).
+func squadOf(near *[minimapSquadSize]*game.TankView, tanks []game.TankView, me *game.TankView) []*game.TankView {
 	if me == nil || me.Team == 0 || me.DIS() {
 		return nil
 	}
-	var near [minimapSquadSize]*game.TankView
 	var dist [minimapSquadSize]float64
 	n := 0
 	for i := range tanks {
@@ -256,7 +256,7 @@ func (m *minimap) drawCrowd(snap *game.Snapshot, watched *game.TankView) {
 		me = &snap.Tanks[snap.Self]
 	}
 	m.drawDensity(snap.Tanks)
-	near := squadOf(snap.Tanks, me)
+	near := squadOf(&m.squad, snap.Tanks, me)
 	squad := func(tv *game.TankView) bool {
 		for _, q := range near {
 			if q == tv {
