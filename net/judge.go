@@ -58,8 +58,9 @@ type Teamer interface {
 	Team(owner uint32, name string, asked int) int
 }
 
-// LinkWatcher is a Judge that shows the players' links (the scoreboard's ping): the
-// run loop hands it every player's link LinkPeriod apart, as it calls the Judge.
+// LinkWatcher is a Judge that shows the players' links (the scoreboard's ping): while
+// some player is over the network, the run loop hands it every player's link
+// LinkPeriod apart, as it calls the Judge.
 type LinkWatcher interface {
 	// Links reports the players in the match and their links at host time at; the
 	// slice is the host's own, valid during the call.
@@ -81,25 +82,31 @@ type PlayerLink struct {
 	RTT time.Duration
 }
 
-// linksDue hands a LinkWatcher judge the players' links when LinkPeriod has passed,
-// and sends its answers.
+// linksDue hands a LinkWatcher judge the players' links when LinkPeriod has passed
+// and some player is over the network, and sends its answers. A match of players in
+// the host's process alone (the lab's, the tests') has no link to show, and what it
+// sends then never hangs on the wall clock the run loop calls this by.
 func (m *match) linksDue(now float64) {
 	lw, ok := m.h.cfg.Judge.(LinkWatcher)
 	if !ok || now-m.linksAt < LinkPeriod.Seconds() {
 		return
 	}
-	m.linksAt = now
 	m.links = m.links[:0]
+	remote := false
 	for _, p := range m.order {
 		if p.service {
 			continue
 		}
 		l := PlayerLink{ID: uint32(p.id), Name: p.name, InProcess: p.inProcess}
 		if !p.inProcess {
-			l.RTT = p.conn.rtt()
+			l.RTT, remote = p.conn.rtt(), true
 		}
 		m.links = append(m.links, l)
 	}
+	if !remote {
+		return
+	}
+	m.linksAt = now
 	lw.Links(m.links, now)
 	m.flushJudge()
 }

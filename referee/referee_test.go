@@ -334,24 +334,33 @@ func TestScoresCarryPings(t *testing.T) {
 		}
 		return out
 	}
-	links := []net.PlayerLink{{ID: 0, Name: "host", InProcess: true}, {ID: 3, Name: "ann", RTT: 80 * time.Millisecond}}
-	r.Links(links, 5) // within pingRefresh of the last board: kept for the next
+	links := []net.PlayerLink{{ID: 0, Name: "host", InProcess: true}}
+	r.Links(links, 15) // the host's own player and its bots: known, not announced for
+	if got := pings(r.events(nil)); got != nil {
+		t.Errorf("links in process announced: %v", got)
+	}
+	r.announceScores(15) // the next board carries them
+	if got := pings(r.events(nil)); got["host"] != fmt.Sprint(combat.LinkHost, " 0s") || got["Abrams"] != fmt.Sprint(combat.LinkBot, " 0s") {
+		t.Errorf("the next board's links %v, want the host's own and a bot", got)
+	}
+	links = append(links, net.PlayerLink{ID: 3, Name: "ann", RTT: 80 * time.Millisecond})
+	r.Links(links, 20) // within pingRefresh of the last board: kept for the next
 	if got := pings(r.events(nil)); got != nil {
 		t.Errorf("pings announced %v s after the last board: %v", 5.0, got)
 	}
-	r.Links(links, 20)
+	r.Links(links, 30)
 	want := map[string]string{"ann": fmt.Sprint(combat.LinkMeasured, " ", 80*time.Millisecond),
 		"host": fmt.Sprint(combat.LinkHost, " 0s"), "Abrams": fmt.Sprint(combat.LinkBot, " 0s"), "gone": fmt.Sprint(combat.LinkUnknown, " 0s")}
 	if got := pings(r.events(nil)); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("board's links %v, want %v", got, want)
 	}
 	links[1].RTT = 90 * time.Millisecond // within the change that matters
-	r.Links(links, 40)
+	r.Links(links, 45)
 	if got := pings(r.events(nil)); got != nil {
 		t.Errorf("a ping that moved 10 ms was announced: %v", got)
 	}
 	links[1].RTT = 300 * time.Millisecond
-	r.Links(links, 41)
+	r.Links(links, 46)
 	if got := pings(r.events(nil)); got["ann"] != fmt.Sprint(combat.LinkMeasured, " ", 300*time.Millisecond) {
 		t.Errorf("a ping that tripled: board %v", got)
 	}
