@@ -347,7 +347,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	c.placeBars(cv, self, w, h)
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
-	c.placeTeams(snap.Tanks, w)
+	c.placeTeams(snap.Tanks, cv.Scores, w)
 	c.placeBanner(cv, w, h)
 	c.res.update(snap, s.view.Width, s.view.Height)
 }
@@ -538,8 +538,8 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 
 // placeTeams shows how many tanks each team has alive, under the clock of a screen
 // w wide; the text is made again only when a count changes.
-func (c *combatLayer) placeTeams(tanks []game.TankView, w float32) {
-	n := countTeams(tanks)
+func (c *combatLayer) placeTeams(tanks []game.TankView, scores []combat.Score, w float32) {
+	n := countTeams(tanks, scores)
 	if n != c.lastTeams || c.teams.Text() == "" {
 		c.lastTeams = n
 		c.teams.SetText(n.String())
@@ -558,22 +558,35 @@ func (c *combatLayer) placeTeams(tanks []game.TankView, w float32) {
 // then of no team: alive and in all.
 type teamCount struct{ alive, all [5]int }
 
-// countTeams counts tanks by team, DIS entities left out.
-func countTeams(tanks []game.TankView) teamCount {
-	var n teamCount
+// countTeams counts tanks by team, DIS entities left out. A client of a large match
+// hears only of the tanks that matter to it, so a team has as many tanks as the
+// scoreboard has lines of it when that is more, and all but the wrecks heard of are
+// alive.
+func countTeams(tanks []game.TankView, scores []combat.Score) teamCount {
+	var n, wrecks, lines teamCount
+	slot := func(team int) int {
+		if team > 0 {
+			return (team - 1) % 4
+		}
+		return 4
+	}
 	for i := range tanks {
 		t := &tanks[i]
 		if t.DIS() {
 			continue
 		}
-		k := 4
-		if t.Team > 0 {
-			k = (t.Team - 1) % 4
-		}
+		k := slot(t.Team)
 		n.all[k]++
-		if !t.Wreck {
-			n.alive[k]++
+		if t.Wreck {
+			wrecks.all[k]++
 		}
+	}
+	for _, s := range scores {
+		lines.all[slot(s.Team)]++
+	}
+	for k := range n.all {
+		n.all[k] = max(n.all[k], lines.all[k])
+		n.alive[k] = n.all[k] - wrecks.all[k]
 	}
 	return n
 }

@@ -227,7 +227,7 @@ func TestCrowdUpdateAllocatesNothing(t *testing.T) {
 	s.Update(snap, 1.0)
 	if n := testing.AllocsPerRun(20, func() {
 		s.hud.feed.update(snap)
-		s.combat.placeTeams(snap.Tanks, DefaultWidth)
+		s.combat.placeTeams(snap.Tanks, snap.Combat.Scores, DefaultWidth)
 		s.minimap.update(snap, s.view, nil, 1e-4)
 	}); n != 0 {
 		t.Errorf("the feed, team line and minimap of 512 tanks allocate %v times per frame, want 0", n)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 )
 
@@ -58,14 +59,22 @@ func TestTeamSizes(t *testing.T) {
 	for i := range 512 {
 		tanks = append(tanks, game.TankView{Team: 1 + i%2, Wreck: i%5 == 0})
 	}
-	if got, want := countTeams(tanks).String(), "alive: Blue 204/256 · Yellow 205/256"; got != want {
+	if got, want := countTeams(tanks, nil).String(), "alive: Blue 204/256 · Yellow 205/256"; got != want {
 		t.Errorf("512 tanks: %q, want %q", got, want)
 	}
 	tanks = append(tanks[:4], game.TankView{Team: 0}, game.TankView{Team: game.TeamDIS}, game.TankView{Team: 3, Wreck: true})
-	if got, want := countTeams(tanks).String(), "alive: Blue 1/2 · Yellow 2/2 · Green 0/1 · no team 1/1"; got != want {
+	if got, want := countTeams(tanks, nil).String(), "alive: Blue 1/2 · Yellow 2/2 · Green 0/1 · no team 1/1"; got != want {
 		t.Errorf("mixed: %q, want %q", got, want)
 	}
-	if got := countTeams([]game.TankView{{Team: 0}, {Team: game.TeamDIS}}).String(); got != "" {
+	// A large match's client hears of some tanks: the board counts the rest.
+	board := make([]combat.Score, 0, 300)
+	for i := range 300 {
+		board = append(board, combat.Score{Team: 1 + i%3})
+	}
+	if got, want := countTeams(tanks, board).String(), "alive: Blue 99/100 · Yellow 100/100 · Green 99/100 · no team 1/1"; got != want {
+		t.Errorf("with a board of 300: %q, want %q", got, want)
+	}
+	if got := countTeams([]game.TankView{{Team: 0}, {Team: game.TeamDIS}}, nil).String(); got != "" {
 		t.Errorf("no team at all: %q, want nothing", got)
 	}
 }

@@ -58,6 +58,7 @@ type boardGroup struct {
 	kills  int
 	alive  int
 	tanks  int
+	wrecks int
 	selfAt int // index in lines of the player's own line, or −1
 }
 
@@ -220,10 +221,16 @@ func boardGroups(in boardInput) []boardGroup {
 		}
 		if g := byTeam[t.Team]; g != nil {
 			g.tanks++
-			if !t.Wreck {
-				g.alive++
+			if t.Wreck {
+				g.wrecks++
 			}
 		}
+	}
+	// A client of a large match hears only of the tanks that matter to it: the
+	// board counts a team's players, the tanks heard of its wrecks.
+	for _, g := range byTeam {
+		g.tanks = max(g.tanks, len(g.lines))
+		g.alive = g.tanks - g.wrecks
 	}
 	out := make([]boardGroup, 0, len(byTeam)+1)
 	for _, g := range byTeam {
