@@ -54,6 +54,7 @@ var bindings = []binding{
 	{key: -1, name: "wheel", what: "zoom"},
 	{key: window.KeyHome, name: "Home", what: "camera back behind the tank", act: actResetCamera},
 	{key: window.KeyTab, name: "Tab (hold)", what: "scoreboard (players list without combat)"},
+	{key: -1, name: "PgUp / PgDn, wheel", what: "with Tab held: the scoreboard's pages"},
 	{key: window.KeyEnter, name: "Enter", what: "chat: type a line, Enter sends, Esc drops", act: actChat},
 	{key: window.KeyEscape, name: "Esc", what: "pause menu: resume, settings, leave", act: actMenu},
 	{key: window.KeyF1, name: "F1", what: "this help", act: actHelp},

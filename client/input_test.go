@@ -2,12 +2,14 @@ package client
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
@@ -323,5 +325,56 @@ func TestCycles(t *testing.T) {
 	}
 	if a != deadreckon.ProjectiveVelocityBlend {
 		t.Errorf("seven nextAlgorithm steps end at %v, want pvb", a)
+	}
+}
+
+// TestScoreboardPaging: with Tab held, PgDn, PgUp and the wheel turn the scoreboard's
+// pages within the pages it has, and it opens again on its first page; without Tab
+// the wheel zooms.
+func TestScoreboardPaging(t *testing.T) {
+	s, mp := newTestScene(t)
+	snap := tanksOn(mp, 2)
+	snap.Combat.Enabled = true
+	for i := range 300 {
+		snap.Combat.Scores = append(snap.Combat.Scores, combat.Score{Name: fmt.Sprintf("p%03d", i), Team: 1 + i%2})
+	}
+	l := &matchScreen{s: &fakeMatch{}, scene: s}
+	show := func() {
+		s.SetPanels(l.panels)
+		s.Update(snap, 0.2) // past the HUD's text interval: the board is laid out
+	}
+	l.panels.Scores = true
+	show()
+	_, pages := s.ScoresPages()
+	if pages < 3 {
+		t.Fatalf("a board of 300 lines in a %d×%d window has %d pages", testW, testH, pages)
+	}
+	l.onKey(window.KeyPageDown)
+	l.onKey(window.KeyPageDown)
+	show()
+	if l.panels.ScoresPage != 2 {
+		t.Errorf("two PgDn: page %d, want 2", l.panels.ScoresPage)
+	}
+	l.onScroll(1) // a notch toward the player: back a page
+	show()
+	if page, _ := s.ScoresPages(); page != 1 || l.panels.ScoresPage != 1 {
+		t.Errorf("wheel up: page %d (shown %d), want 1", l.panels.ScoresPage, page)
+	}
+	for range pages + 3 {
+		l.onScroll(-1)
+		show()
+	}
+	if l.panels.ScoresPage != pages-1 {
+		t.Errorf("past the end: page %d, want the last, %d", l.panels.ScoresPage, pages-1)
+	}
+	l.onKey(window.KeyPageUp)
+	if l.panels.ScoresPage != pages-2 {
+		t.Errorf("PgUp from the last page: page %d, want %d", l.panels.ScoresPage, pages-2)
+	}
+	l.panels.Scores = false
+	d := s.Chase().Distance
+	l.onScroll(1)
+	if s.Chase().Distance == d || l.panels.ScoresPage != pages-2 {
+		t.Errorf("wheel without the scoreboard: distance %v → %v, page %d", d, s.Chase().Distance, l.panels.ScoresPage)
 	}
 }

@@ -43,7 +43,11 @@ func (l *matchScreen) input(dt float64) physics.Input {
 	if k(c.right) || k(window.KeyRight) {
 		in.Steer++
 	}
-	l.panels.Scores = k(window.KeyTab)
+	open := k(window.KeyTab) || l.cfg.Scoreboard
+	if open && !l.panels.Scores {
+		l.panels.ScoresPage = 0 // the scoreboard opens on its first page
+	}
+	l.panels.Scores = open
 	if l.snap.Observing {
 		return physics.Input{} // the keys fly the camera (observe.go)
 	}
@@ -150,12 +154,37 @@ func (l *matchScreen) onKey(key window.Key) {
 		l.chatKey(key)
 	case l.panels.Message != "":
 		l.messageKey(key)
+	case l.panels.Scores && key == window.KeyPageUp:
+		l.turnScores(-1)
+	case l.panels.Scores && key == window.KeyPageDown:
+		l.turnScores(1)
 	case l.observeKey(key):
 	default:
 		if b, ok := bindingFor(key); ok {
 			l.act(b)
 		}
 	}
+}
+
+// turnScores turns the open scoreboard by d pages, within its pages.
+func (l *matchScreen) turnScores(d int) {
+	_, pages := l.scene.ScoresPages()
+	l.panels.ScoresPage = min(max(l.panels.ScoresPage+d, 0), pages-1)
+}
+
+// onScroll turns the scoreboard's pages while it is open (a notch away from the
+// player, the next page), and otherwise zooms the chase camera.
+func (l *matchScreen) onScroll(notches float64) {
+	if l.panels.Scores {
+		switch {
+		case notches < 0:
+			l.turnScores(1)
+		case notches > 0:
+			l.turnScores(-1)
+		}
+		return
+	}
+	l.scene.Chase().Zoom(math.Pow(zoomPerNotch, notches))
 }
 
 // messageKey handles a key press while a message shows over the match: Enter leaves,

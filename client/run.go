@@ -100,6 +100,9 @@ type Display struct {
 	Screenshot string
 	Frames     int
 	Duration   time.Duration
+	// Scoreboard holds the scoreboard open, as Tab held does (for a screenshot of
+	// it).
+	Scoreboard bool
 	// BenchFrames, when positive, makes the run draw that many frames, write the
 	// split of frame time to BenchOut and end.
 	BenchFrames int
@@ -311,9 +314,7 @@ func newMatchScreen(cfg RunConfig, s Match, scene *render.Scene, v *render.Viewe
 	w.SubscribeID(window.OnMouseDown, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), true) })
 	w.SubscribeID(window.OnMouseUp, l, func(_ string, ev interface{}) { l.onMouse(ev.(*window.MouseEvent), false) })
 	w.SubscribeID(window.OnCursor, l, func(_ string, ev interface{}) { l.onCursor(ev.(*window.CursorEvent)) })
-	w.SubscribeID(window.OnScroll, l, func(_ string, ev interface{}) {
-		l.scene.Chase().Zoom(math.Pow(zoomPerNotch, float64(ev.(*window.ScrollEvent).Yoffset)))
-	})
+	w.SubscribeID(window.OnScroll, l, func(_ string, ev interface{}) { l.onScroll(float64(ev.(*window.ScrollEvent).Yoffset)) })
 	return l
 }
 

@@ -1,6 +1,10 @@
 package combat
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // EventKind says what a Event reports.
 type EventKind uint8
@@ -60,4 +64,24 @@ type Score struct {
 	Kills, Deaths int
 	// Hits and Shots count this match's damaging hits on enemies and shots fired.
 	Hits, Shots int
+	// Link says what the host knows of the line's link to it; RTT is the player's
+	// round trip to the host when Link is LinkMeasured.
+	Link Link
+	RTT  time.Duration
 }
+
+// Link says what the host knows of a scoreboard line's link to it.
+type Link uint8
+
+// The links.
+const (
+	// LinkUnknown: the host said nothing (an older host, or not measured yet).
+	LinkUnknown Link = iota
+	// LinkMeasured: a player over the network; Score.RTT is its round trip.
+	LinkMeasured
+	// LinkHost: the host's own player, with no network between.
+	LinkHost
+	// LinkBot: a tank with no player of its own (a bot of the host's or of a
+	// player's).
+	LinkBot
+)

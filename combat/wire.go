@@ -3,6 +3,7 @@ package combat
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/treadline/treadline/net/wire"
 )
@@ -114,7 +115,7 @@ func EventMessage(ev *Event) (wire.Message, error) {
 			}
 			m.Lines = append(m.Lines, wire.ScoreLine{Owner: wire.PlayerID(s.Owner), Name: s.Name, Team: uint8(s.Team),
 				Kills: uint16(min(s.Kills, math.MaxUint16)), Deaths: uint16(min(s.Deaths, math.MaxUint16)),
-				Hits: uint16(min(s.Hits, math.MaxUint16)), Shots: uint16(min(s.Shots, math.MaxUint16))})
+				Hits: uint16(min(s.Hits, math.MaxUint16)), Shots: uint16(min(s.Shots, math.MaxUint16)), Ping: pingCode(s)})
 		}
 		return m, nil
 	}
@@ -147,8 +148,37 @@ func EventOf(m wire.Message) (Event, bool) {
 		for _, l := range x.Lines {
 			ev.Scores = append(ev.Scores, Score{Owner: uint32(l.Owner), Name: l.Name, Team: int(l.Team),
 				Kills: int(l.Kills), Deaths: int(l.Deaths), Hits: int(l.Hits), Shots: int(l.Shots)})
+			ev.Scores[len(ev.Scores)-1].Link, ev.Scores[len(ev.Scores)-1].RTT = linkOf(l.Ping)
 		}
 		return ev, true
 	}
 	return Event{}, false
+}
+
+// pingCode is line s's link as a wire.ScoreLine.Ping: the round trip in ms (at
+// least 1, at most wire.PingMax), wire.PingHost, wire.PingBot, or 0 when unknown.
+func pingCode(s Score) uint16 {
+	switch s.Link {
+	case LinkMeasured:
+		ms := int64(math.Round(float64(s.RTT) / float64(time.Millisecond)))
+		return uint16(min(max(ms, 1), wire.PingMax))
+	case LinkHost:
+		return wire.PingHost
+	case LinkBot:
+		return wire.PingBot
+	}
+	return 0
+}
+
+// linkOf is what a wire.ScoreLine.Ping says of a line's link.
+func linkOf(ping uint16) (Link, time.Duration) {
+	switch ping {
+	case 0:
+		return LinkUnknown, 0
+	case wire.PingHost:
+		return LinkHost, 0
+	case wire.PingBot:
+		return LinkBot, 0
+	}
+	return LinkMeasured, time.Duration(ping) * time.Millisecond
 }

@@ -3,6 +3,7 @@ package combat
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/net/wire"
@@ -63,6 +64,24 @@ func TestCombatValuesCrossTheWire(t *testing.T) {
 			got.Reason != ev.Reason || got.Health != ev.Health || got.Over != ev.Over || len(got.Scores) != len(ev.Scores) ||
 			math.IsInf(got.Ends, 1) != math.IsInf(ev.Ends, 1) {
 			t.Errorf("%v: %+v came back as %+v", ev.Kind, ev, got)
+		}
+	}
+	// Every link survives the trip; a round trip to the ms, at least 1 ms, capped.
+	links := []Score{
+		{Name: "a", Link: LinkMeasured, RTT: 87400 * time.Microsecond},
+		{Name: "b", Link: LinkMeasured, RTT: 100 * time.Microsecond},
+		{Name: "c", Link: LinkMeasured, RTT: time.Hour},
+		{Name: "d", Link: LinkHost}, {Name: "e", Link: LinkBot}, {Name: "f"},
+	}
+	sm, err := EventMessage(&Event{Kind: EventScores, Scores: links})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _ := EventOf(roundTrip(t, sm))
+	want := []time.Duration{87 * time.Millisecond, time.Millisecond, wire.PingMax * time.Millisecond, 0, 0, 0}
+	for i, s := range back.Scores {
+		if s.Link != links[i].Link || s.RTT != want[i] {
+			t.Errorf("%s: link %v rtt %v came back as %v %v, want rtt %v", s.Name, links[i].Link, links[i].RTT, s.Link, s.RTT, want[i])
 		}
 	}
 	if _, err := FireMessage(Shot{ID: 70000, Shooter: 1, Direction: mgl64.Vec3{1, 0, 0}}); err == nil {

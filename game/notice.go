@@ -104,8 +104,10 @@ func TeamName(t int) string {
 
 // Feed limits.
 const (
-	// MaxNotices is how many recent notices a match keeps for Snapshot.
-	MaxNotices = 24
+	// MaxNotices is how many recent notices a match keeps for Snapshot: enough for a
+	// burst of kills in a battle of hundreds of tanks, which the feed counts as one
+	// line.
+	MaxNotices = 64
 	// MaxChatBytes is the longest chat line Chat sends, bytes of UTF-8.
 	MaxChatBytes = 200
 	// rosterGrace is how long after its first Step a match stays quiet about tanks

@@ -1,6 +1,8 @@
 package net
 
 import (
+	"time"
+
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -66,6 +68,59 @@ type Teamer interface {
 	// Team returns the team an actor of player owner (its tanks called name) enters
 	// the match on, given the team its owner asked for.
 	Team(owner uint32, name string, asked int) int
+}
+
+// LinkWatcher is a Judge that shows the players' links (the scoreboard's ping): while
+// some player is over the network, the run loop hands it every player's link
+// LinkPeriod apart, as it calls the Judge.
+type LinkWatcher interface {
+	// Links reports the players in the match and their links at host time at; the
+	// slice is the host's own, valid during the call.
+	Links(links []PlayerLink, at float64)
+}
+
+// LinkPeriod is how often the run loop hands a LinkWatcher the players' links.
+const LinkPeriod = time.Second
+
+// PlayerLink is one player's link as the host measures it.
+type PlayerLink struct {
+	// ID is the player's id, Name the name it joined with.
+	ID   uint32
+	Name string
+	// InProcess reports a player in the host's own process (the host's own player,
+	// the peer of its bots): no network between, and tanks named by the host's code.
+	InProcess bool
+	// RTT is QUIC's smoothed round trip to the player (0 in process).
+	RTT time.Duration
+}
+
+// linksDue hands a LinkWatcher judge the players' links when LinkPeriod has passed
+// and some player is over the network, and sends its answers. A match of players in
+// the host's process alone (the lab's, the tests') has no link to show, and what it
+// sends then never hangs on the wall clock the run loop calls this by.
+func (m *match) linksDue(now float64) {
+	lw, ok := m.h.cfg.Judge.(LinkWatcher)
+	if !ok || now-m.linksAt < LinkPeriod.Seconds() {
+		return
+	}
+	m.links = m.links[:0]
+	remote := false
+	for _, p := range m.order {
+		if p.service {
+			continue
+		}
+		l := PlayerLink{ID: uint32(p.id), Name: p.name, InProcess: p.inProcess}
+		if !p.inProcess {
+			l.RTT, remote = p.conn.rtt(), true
+		}
+		m.links = append(m.links, l)
+	}
+	if !remote {
+		return
+	}
+	m.linksAt = now
+	lw.Links(m.links, now)
+	m.flushJudge()
 }
 
 // JudgeCounter is a Judge that tallies its decisions, for HostStats.Judged.

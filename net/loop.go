@@ -120,6 +120,8 @@ type match struct {
 	guesses    *admission.GuessLimiter // wrong passphrases per address prefix
 	tokens     tokenMemory             // reconnect tokens given, by name, for the guess limiter
 	dirty      []*member               // members with a batch waiting for the coalescing window
+	links      []PlayerLink            // reused by linksDue
+	linksAt    float64                 // host time the judge last heard of the links
 	judgeOut   []JudgeMessage          // reused: the judge's answers
 	zones      *zones                  // the downlink scheduler; nil without a budget
 }
@@ -173,6 +175,7 @@ func (h *Host) run() {
 		case <-janitor.C:
 			m.dropSilent(h.now())
 			m.judged(func(j Judge) { j.Tick(h.now()) })
+			m.linksDue(h.now())
 		case <-flush.C:
 			armed = false
 			m.scheduleDirty(h.now())

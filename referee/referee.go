@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/treadline/treadline/tank"
 
@@ -111,7 +112,24 @@ type Referee struct {
 	board atomic.Pointer[[]combat.Score]
 	// assign places players who ask for no team on a team (AssignTeams).
 	assign bool
+	// links are the players' links as the host last reported them (Links), by
+	// player id; announced is the host time of the last scoreboard announced.
+	links     map[uint32]net.PlayerLink
+	announced float64
 }
+
+// Pings on the scoreboard: a board whose pings alone changed is announced again at
+// most pingRefresh seconds after the last, and only when a round trip moved by
+// pingChange (or pingChangeMin seconds, whichever is more) or a line's round trip
+// came or went; other changes (and the host's own player and bots, which the host
+// knows at once) ride with the next board announced. A match of players in the
+// host's process alone (the lab's, the tests') is never announced for its links, so
+// what it sends does not hang on the wall clock the run loop hands them by.
+const (
+	pingRefresh   = 10.0
+	pingChange    = 0.25
+	pingChangeMin = 0.02
+)
 
 // Counts are a referee's tallies, as Referee.Counts reports them.
 type Counts struct {
@@ -139,6 +157,7 @@ func New(m *terrain.Map, rules combat.Rules, reckon deadreckon.Config) (*Referee
 		players: make(map[playerKey]*player),
 		early:   make(map[shotKey]earlyClaim),
 		scores:  make(map[playerKey]*combat.Score),
+		links:   make(map[uint32]net.PlayerLink),
 	}, nil
 }
 
@@ -147,6 +166,7 @@ var (
 	_ net.Judge        = (*Referee)(nil)
 	_ net.JudgeCounter = (*Referee)(nil)
 	_ net.Teamer       = (*Referee)(nil)
+	_ net.LinkWatcher  = (*Referee)(nil)
 )
 
 // Rules returns the rules in force, defaults filled in.
@@ -504,11 +524,53 @@ func (r *Referee) end(at float64) {
 	r.announceScores(at)
 }
 
+// Links implements net.LinkWatcher: it keeps the players' links for the scoreboard's
+// pings, and announces the board again when they moved enough (pingRefresh).
+func (r *Referee) Links(links []net.PlayerLink, at float64) {
+	clear(r.links)
+	for _, l := range links {
+		r.links[l.ID] = l
+	}
+	if !r.begun || len(r.scores) == 0 || at-r.announced < pingRefresh {
+		return
+	}
+	last := r.board.Load()
+	if last == nil {
+		return
+	}
+	for _, s := range *last {
+		link, rtt := r.linkOf(playerKey{s.Owner, s.Name})
+		if (link == combat.LinkMeasured) != (s.Link == combat.LinkMeasured) ||
+			link == combat.LinkMeasured && math.Abs((rtt-s.RTT).Seconds()) > math.Max(pingChangeMin, pingChange*s.RTT.Seconds()) {
+			r.announceScores(at)
+			return
+		}
+	}
+}
+
+// linkOf is what the host knows of the link of the player whose line is k: a
+// player over the network has its round trip; in the host's process, the tank
+// named as its player is the host's own player, any other a bot.
+func (r *Referee) linkOf(k playerKey) (combat.Link, time.Duration) {
+	l, ok := r.links[k.owner]
+	switch {
+	case !ok:
+		return combat.LinkUnknown, 0
+	case !l.InProcess:
+		return combat.LinkMeasured, l.RTT
+	case l.Name == k.name:
+		return combat.LinkHost, 0
+	}
+	return combat.LinkBot, 0
+}
+
 // announceScores sends everyone the scoreboard, and keeps it for Scores: every change
-// of a score is announced.
+// of a score is announced, with the players' pings of the moment.
 func (r *Referee) announceScores(at float64) {
+	r.announced = at
 	board := make([]combat.Score, 0, len(r.scores))
-	for _, s := range r.scores {
+	for k, s := range r.scores {
+		s.Link, s.RTT = r.linkOf(k)
 		board = append(board, *s)
 	}
 	slices.SortFunc(board, compareScores)

@@ -1,10 +1,13 @@
 package referee
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/net"
 )
 
 // refereeFight is a fight judged by a referee: shooter on team 1, target on team 2.
@@ -303,5 +306,65 @@ func TestProtected(t *testing.T) {
 		if got := c.rules.Protected(c.age, c.fired, c.far); got != c.want {
 			t.Errorf("Protected(%v s, fired %v, %v m) under %v s = %v, want %v", c.age, c.fired, c.far, c.rules.SpawnProtection, got, c.want)
 		}
+	}
+}
+
+// TestScoresCarryPings: the board carries each line's link as the host last
+// reported it (a player's round trip, the host's own player, its bots, nothing for a
+// player the host no longer lists), and is announced again for the pings alone only
+// when they moved and pingRefresh has passed.
+func TestScoresCarryPings(t *testing.T) {
+	f, r := refereeFightOf(t, combat.Rules{}, fighter{3, "ann"}, fighter{0, "host"})
+	r.Spawned(40, 0, "Abrams", 2, f.target, 0)
+	r.Spawned(41, 9, "gone", 1, f.target, 0)
+	r.events(nil)
+	pings := func(evs []combat.Event) map[string]string {
+		var last *combat.Event
+		for i := range evs {
+			if evs[i].Kind == combat.EventScores {
+				last = &evs[i]
+			}
+		}
+		if last == nil {
+			return nil
+		}
+		out := map[string]string{}
+		for _, s := range last.Scores {
+			out[s.Name] = fmt.Sprint(s.Link, " ", s.RTT)
+		}
+		return out
+	}
+	links := []net.PlayerLink{{ID: 0, Name: "host", InProcess: true}}
+	r.Links(links, 15) // the host's own player and its bots: known, not announced for
+	if got := pings(r.events(nil)); got != nil {
+		t.Errorf("links in process announced: %v", got)
+	}
+	r.announceScores(15) // the next board carries them
+	if got := pings(r.events(nil)); got["host"] != fmt.Sprint(combat.LinkHost, " 0s") || got["Abrams"] != fmt.Sprint(combat.LinkBot, " 0s") {
+		t.Errorf("the next board's links %v, want the host's own and a bot", got)
+	}
+	links = append(links, net.PlayerLink{ID: 3, Name: "ann", RTT: 80 * time.Millisecond})
+	r.Links(links, 20) // within pingRefresh of the last board: kept for the next
+	if got := pings(r.events(nil)); got != nil {
+		t.Errorf("pings announced %v s after the last board: %v", 5.0, got)
+	}
+	r.Links(links, 30)
+	want := map[string]string{"ann": fmt.Sprint(combat.LinkMeasured, " ", 80*time.Millisecond),
+		"host": fmt.Sprint(combat.LinkHost, " 0s"), "Abrams": fmt.Sprint(combat.LinkBot, " 0s"), "gone": fmt.Sprint(combat.LinkUnknown, " 0s")}
+	if got := pings(r.events(nil)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("board's links %v, want %v", got, want)
+	}
+	links[1].RTT = 90 * time.Millisecond // within the change that matters
+	r.Links(links, 45)
+	if got := pings(r.events(nil)); got != nil {
+		t.Errorf("a ping that moved 10 ms was announced: %v", got)
+	}
+	links[1].RTT = 300 * time.Millisecond
+	r.Links(links, 46)
+	if got := pings(r.events(nil)); got["ann"] != fmt.Sprint(combat.LinkMeasured, " ", 300*time.Millisecond) {
+		t.Errorf("a ping that tripled: board %v", got)
+	}
+	if sc := r.Scores(nil); len(sc) != 4 {
+		t.Errorf("Scores: %d lines, want 4", len(sc))
 	}
 }

@@ -42,6 +42,8 @@ type combatLayer struct {
 
 	hud                    *core.Node
 	cross, marker, clock   *gui.Label
+	teams                  *gui.Label // tanks alive per team, under the clock
+	lastTeams              teamCount
 	sight                  [4]*gui.Panel // the aim marker's ticks around the middle
 	banner                 *gui.Label
 	healthBg, healthBar    *gui.Panel
@@ -65,6 +67,7 @@ const (
 	clockFontSize  = 15
 	bannerFontSize = 26
 	barFontSize    = 13
+	teamsFontSize  = 13
 )
 
 func newCombatLayer(hudRoot *core.Node) *combatLayer {
@@ -115,6 +118,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	}
 	c.marker = label(markerFontSize, math32.Color{R: 1, G: 1, B: 1}, 0.45)
 	c.clock = label(clockFontSize, math32.Color{R: 1, G: 1, B: 1}, 0.5)
+	c.teams = label(teamsFontSize, math32.Color{R: 0.92, G: 0.92, B: 0.92}, 0.45)
 	c.banner = label(bannerFontSize, math32.Color{R: 1, G: 0.95, B: 0.6}, 0.7)
 	// The bars' texts on a light backdrop: over bright ground they are small at a
 	// small window's scale.
@@ -136,7 +140,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 func (c *combatLayer) setScale(sc float32) {
 	c.scale = sc
 	f := float64(sc)
-	for _, l := range []*gui.Label{c.cross, c.marker, c.clock, c.banner} {
+	for _, l := range []*gui.Label{c.cross, c.marker, c.clock, c.teams, c.banner} {
 		l.SetPaddings(2*sc, 6*sc, 2*sc, 6*sc)
 	}
 	for _, l := range []*gui.Label{c.healthText, c.reloadText} { // stacked: no room above and below
@@ -145,6 +149,7 @@ func (c *combatLayer) setScale(sc float32) {
 	c.cross.SetFontSize(crossFontSize * f)
 	c.marker.SetFontSize(markerFontSize * f)
 	c.clock.SetFontSize(clockFontSize * f)
+	c.teams.SetFontSize(teamsFontSize * f)
 	c.banner.SetFontSize(bannerFontSize * f)
 	c.healthText.SetFontSize(barFontSize * f)
 	c.reloadText.SetFontSize(barFontSize * f)
@@ -393,6 +398,7 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	s.hud.bars = c.barsRect
 	c.placeMarker(cv.Markers, w, h)
 	c.placeClock(cv, w)
+	c.placeTeams(snap.Tanks, cv.Scores, w)
 	c.placeBanner(cv, w, h)
 	// The damage notices keep clear of the texts placed above.
 	c.fb.placeHurts(s, cv.Hurts, w, h, c.scale, c.textRects())
@@ -604,6 +610,85 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 	c.clock.SetVisible(clock != "")
 }
 
+// placeTeams shows how many tanks each team has alive, under the clock of a screen
+// w wide; the text is made again only when a count changes.
+func (c *combatLayer) placeTeams(tanks []game.TankView, scores []combat.Score, w float32) {
+	n := countTeams(tanks, scores)
+	if n != c.lastTeams || c.teams.Text() == "" {
+		c.lastTeams = n
+		c.teams.SetText(n.String())
+	}
+	tw, _ := c.teams.Size()
+	y := c.clock.Position().Y
+	if c.clock.Visible() {
+		_, ch := c.clock.Size()
+		y += ch + 2
+	}
+	c.teams.SetPosition(float32(math.Round(float64(w/2-tw/2))), y)
+	c.teams.SetVisible(c.teams.Text() != "")
+}
+
+// teamCount counts the tanks of teams 1…4 (teams past 4 share their colour's) and
+// then of no team: alive and in all.
+type teamCount struct{ alive, all [5]int }
+
+// countTeams counts tanks by team, DIS entities left out. A client of a large match
+// hears only of the tanks that matter to it, so a team has as many tanks as the
+// scoreboard has lines of it when that is more, and all but the wrecks heard of are
+// alive.
+func countTeams(tanks []game.TankView, scores []combat.Score) teamCount {
+	var n, wrecks, lines teamCount
+	slot := func(team int) int {
+		if team > 0 {
+			return (team - 1) % 4
+		}
+		return 4
+	}
+	for i := range tanks {
+		t := &tanks[i]
+		if t.DIS() {
+			continue
+		}
+		k := slot(t.Team)
+		n.all[k]++
+		if t.Wreck {
+			wrecks.all[k]++
+		}
+	}
+	for _, s := range scores {
+		lines.all[slot(s.Team)]++
+	}
+	for k := range n.all {
+		n.all[k] = max(n.all[k], lines.all[k])
+		n.alive[k] = n.all[k] - wrecks.all[k]
+	}
+	return n
+}
+
+// String is the HUD's team-size line: each team's tanks alive of its tanks, by team
+// number, tanks on no team last ("alive: Blue 203/256 · Yellow 198/255"); empty
+// without tanks on a team.
+func (n teamCount) String() string {
+	if n.all[0]+n.all[1]+n.all[2]+n.all[3] == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("alive:")
+	sep := " "
+	for k := range n.all {
+		if n.all[k] == 0 {
+			continue
+		}
+		name := "no team"
+		if k < 4 {
+			name = game.TeamName(k + 1)
+		}
+		fmt.Fprintf(&b, "%s%s %d/%d", sep, name, n.alive[k], n.all[k])
+		sep = " · "
+	}
+	return b.String()
+}
+
 // placeBanner shows a banner when the match is over or the player's tank is a wreck.
 func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 	banner := ""
@@ -698,48 +783,14 @@ func ring(b *lineBatch, p mgl64.Vec3, r float64, col math32.Color) {
 	}
 }
 
-// observersLine is the scoreboard's count of observers; you says the player is one.
-func observersLine(n int, you bool) string {
-	s := fmt.Sprintf("%d observers watching", n)
-	if n == 1 {
-		s = "1 observer watching"
-	}
-	if you {
-		s += " (you among them)"
-	}
-	return s
-}
-
-// combatScoreRows is the Tab scoreboard of a match with combat: the host's lines,
-// best first, by team, then the DIS entities on team "DIS", unscored.
-func combatScoreRows(snap *game.Snapshot) [][]string {
-	cv := &snap.Combat
-	title := "Scoreboard"
-	if cv.Over {
-		title = "Final scores"
-	}
-	rows := [][]string{{title, "team", "kills", "deaths"}, {"", "", "", ""}}
+// combatScoreRows is the Tab scoreboard of a match with combat: page page of the
+// host's lines by team, best first, in fit table lines, the DIS entities apart,
+// unscored, and the observers counted in the title (scoreboardRows).
+func combatScoreRows(snap *game.Snapshot, page, fit int) (rows [][]string, shown, pages int) {
 	self := ""
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		self = snap.Tanks[snap.Self].Name
 	}
-	mine := -1
-	for _, s := range cv.Scores {
-		name := s.Name
-		if name == self {
-			name += " (you)"
-			mine = len(rows)
-		}
-		rows = append(rows, []string{name, teamLabel(s.Team), fmt.Sprint(s.Kills), fmt.Sprint(s.Deaths)})
-	}
-	for i := range snap.Tanks { // shown, not refereed: no score
-		if t := &snap.Tanks[i]; t.DIS() {
-			rows = append(rows, []string{t.Name, "DIS", "-", "-"})
-		}
-	}
-	if n := snap.Observers; n > 0 { // watching, no tank: counted apart
-		rows = append(rows, []string{observersLine(n, snap.Observing), "", "", ""})
-	}
-	rows, _ = clipRows(rows, mine)
-	return rows
+	return scoreboardRows(boardInput{Scores: snap.Combat.Scores, Self: self, Tanks: snap.Tanks, Over: snap.Combat.Over,
+		Observers: snap.Observers, Observing: snap.Observing, Page: page, Fit: fit})
 }

@@ -1,6 +1,11 @@
 package render
 
 import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
@@ -9,9 +14,14 @@ import (
 
 // The feed is a few lines of the match's recent notices (game.Notice: chat, joins,
 // leaves, timeouts, kills) in the bottom-left corner, newest at the bottom, each
-// fading out feedLife seconds after it happened. Under it the chat box shows the line
+// fading out feedLife seconds after it happened. A burst of kills (killBurstMin or
+// more in a row within killBurstSpan seconds, as a battle of hundreds brings) is one
+// line that counts them by the shooters' teams. Under it the chat box shows the line
 // being typed while Panels.Chat is set.
 const (
+	// killBurstMin and killBurstSpan: this many kills in a row, the last at most
+	// that many seconds after the first, make one line.
+	killBurstMin, killBurstSpan = 4, 2.0
 	// feedLines is how many notices the feed shows at most.
 	feedLines = 6
 	// feedLife is how long a notice stays, seconds; it fades over the last
@@ -29,6 +39,82 @@ type feed struct {
 	shown [feedLines]feedKey       // what each line shows now
 	alpha [feedLines]float32
 	chat  *gui.Label
+	items []feedItem // the lines of the notices of itemsOf, reused
+	// itemsOf identifies the notices items were made of: they are made again only
+	// when a notice comes or goes.
+	itemsOf feedSource
+}
+
+// feedSource identifies a snapshot's notices: how many, the first and the last.
+type feedSource struct {
+	n           int
+	first, last feedKey
+}
+
+// feedItem is one line of the feed: a notice, or a burst of kills summed up.
+type feedItem struct {
+	// n is the notice; for a burst, its last kill (the line's time and kind).
+	n game.Notice
+	// text is what the line says.
+	text string
+	// burst marks a burst of kills summed up in one line.
+	burst bool
+}
+
+// feedItems appends to dst the feed's lines for notices (oldest first): each notice
+// its own line, except a burst of kills, one line for the burst.
+func feedItems(dst []feedItem, notices []game.Notice) []feedItem {
+	for i := 0; i < len(notices); {
+		j := i
+		for j < len(notices) && notices[j].Kind == game.NoticeKill && notices[j].Time-notices[i].Time <= killBurstSpan {
+			j++
+		}
+		if j-i >= killBurstMin {
+			dst = append(dst, feedItem{n: notices[j-1], text: killBurst(notices[i:j]), burst: true})
+			i = j
+			continue
+		}
+		dst = append(dst, feedItem{n: notices[i], text: notices[i].String()})
+		i++
+	}
+	return dst
+}
+
+// killBurst sums up a burst of kill notices: how many, over how long, and how many
+// each team's shooters scored, most first ("12 kills in 1.6 s: Blue 7, Yellow 5").
+func killBurst(kills []game.Notice) string {
+	type tally struct{ team, n int }
+	var by []tally
+	for _, k := range kills {
+		at := slices.IndexFunc(by, func(t tally) bool { return t.team == k.Team })
+		if at < 0 {
+			by = append(by, tally{team: k.Team})
+			at = len(by) - 1
+		}
+		by[at].n++
+	}
+	slices.SortStableFunc(by, func(a, b tally) int { return cmp.Compare(b.n, a.n) })
+	var b strings.Builder
+	span := kills[len(kills)-1].Time - kills[0].Time
+	if span < 0.05 {
+		fmt.Fprintf(&b, "%d kills at once:", len(kills))
+	} else {
+		fmt.Fprintf(&b, "%d kills in %.1f s:", len(kills), span)
+	}
+	for i, t := range by {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name := "no team"
+		switch {
+		case t.team > 0:
+			name = game.TeamName(t.team)
+		case t.team < 0:
+			name = "unknown"
+		}
+		fmt.Fprintf(&b, " %s %d", name, t.n)
+	}
+	return b.String()
 }
 
 // feedKey identifies a notice on a line, so a line is redrawn only when it changes.
@@ -128,21 +214,32 @@ func killParts(n *game.Notice) (who, verb, victim string) {
 
 // update shows the newest notices of snap younger than feedLife.
 func (f *feed) update(snap *game.Snapshot) {
-	// The newest feedLines notices still alive, oldest first.
-	first := len(snap.Notices)
-	for first > 0 && len(snap.Notices)-first < feedLines && snap.Time-snap.Notices[first-1].Time < feedLife {
+	src := feedSource{n: len(snap.Notices)}
+	if k := len(snap.Notices); k > 0 {
+		a, z := &snap.Notices[0], &snap.Notices[k-1]
+		src.first, src.last = feedKey{kind: a.Kind, time: a.Time, who: a.Who, text: a.Text}, feedKey{kind: z.Kind, time: z.Time, who: z.Who, text: z.Text}
+	}
+	if src != f.itemsOf || len(f.items) == 0 && src.n > 0 {
+		f.itemsOf = src
+		f.items = feedItems(f.items[:0], snap.Notices)
+	}
+	// The newest feedLines lines still alive, oldest first.
+	first := len(f.items)
+	for first > 0 && len(f.items)-first < feedLines && snap.Time-f.items[first-1].n.Time < feedLife {
 		first--
 	}
-	live := snap.Notices[first:]
+	live := f.items[first:]
 	for i, l := range f.lines {
 		if i >= len(live) {
 			l.SetVisible(false)
 			f.shown[i] = feedKey{}
 			continue
 		}
-		n := &live[i]
-		k := feedKey{n.Kind, n.Time, n.Who, n.Text, -1}
-		kill := n.Kind == game.NoticeKill
+		n := &live[i].n
+		// A kill's own line (not a burst summed up) shows its victim in their team's
+		// colour.
+		kill := n.Kind == game.NoticeKill && !live[i].burst
+		k := feedKey{n.Kind, n.Time, n.Who, live[i].text, -1}
 		if kill {
 			k.team = teamOfName(snap, n.Other)
 		}
@@ -153,7 +250,7 @@ func (f *feed) update(snap *game.Snapshot) {
 			c := noticeColor(n)
 			l.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
 			l.SetBgColor4(ptr(backdrop(0.7 * a)))
-			text := n.String()
+			text := live[i].text
 			if kill {
 				who, verb, victim := killParts(n)
 				text = who

@@ -99,6 +99,7 @@ type hud struct {
 	frameTime                      float64
 	fps                            float64
 	panels                         Panels
+	scoresPage, scoresPages        int // the scoreboard's page shown and its page count
 	textDue                        bool
 	// bars is the block of the combat layer's bars and their texts on the picture
 	// this frame (zero when not shown): the feed goes above it when its lines would
@@ -111,8 +112,11 @@ type hud struct {
 type Panels struct {
 	// Help shows the key list (SceneConfig.Help).
 	Help bool
-	// Scores shows the players list (the scoreboard in combat).
-	Scores bool
+	// Scores shows the players list (the scoreboard in combat); ScoresPage is the
+	// page of a scoreboard longer than the window, from 0 (clamped to the last:
+	// Scene.ScoresPages says how many there are).
+	Scores     bool
+	ScoresPage int
 	// Message, when not empty, is shown in the middle of the picture over the other
 	// panels (for example how the match ended).
 	Message string
@@ -176,7 +180,7 @@ func newHUD(w, h int, help []HelpLine, hint string) *hud {
 	u.rec.SetText("● REC")
 	opaque(u.rec)
 	u.rec.SetVisible(false)
-	u.scores = newTable(u.root, 4)
+	u.scores = newTable(u.root, boardTableCols)
 	u.menu = mk(white, backdrop(1))
 	opaque(u.menu)
 	u.feed = newFeed(u.root, u.scale)
@@ -476,7 +480,9 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 			math.Floor(snap.Net.Silence), math.Max(0, math.Ceil(snap.Net.Timeout-snap.Net.Silence))))
 	}
 	if p.Scores {
-		u.scores.set(scoresRows(snap))
+		rows, page, pages := scoresRows(snap, p.ScoresPage, boardFit(u.h, tableFontSize*float64(u.scale)))
+		u.scores.set(rows)
+		u.scoresPage, u.scoresPages = page, pages
 	}
 	u.layout()
 }
@@ -553,11 +559,12 @@ func compassPoint(b float64) string {
 	return points[int(math.Floor((b+22.5)/45))%8]
 }
 
-// scoresRows lists the players by team: a header and one row per tank, DIS
-// entities last, on team "DIS", not counted as players.
-func scoresRows(snap *game.Snapshot) [][]string {
+// scoresRows lists the players by team: with combat the paged scoreboard (page of
+// pages, fit table lines; see scoreboardRows), otherwise a header and one row per
+// tank, DIS entities last, on team "DIS", not counted as players.
+func scoresRows(snap *game.Snapshot, page, fit int) (rows [][]string, shown, pages int) {
 	if snap.Combat.Enabled {
-		return combatScoreRows(snap)
+		return combatScoreRows(snap, page, fit)
 	}
 	idx := make([]int, len(snap.Tanks))
 	for i := range idx {
@@ -576,7 +583,7 @@ func scoresRows(snap *game.Snapshot) [][]string {
 			players++
 		}
 	}
-	rows := [][]string{{fmt.Sprintf("Players (%d)", players), "team", "tank", "last update"}, {"", "", "", ""}}
+	rows = [][]string{{fmt.Sprintf("Players (%d)", players), "team", "tank", "last update"}, {"", "", "", ""}}
 	mine := -1
 	for _, i := range idx {
 		t := &snap.Tanks[i]
@@ -599,7 +606,7 @@ func scoresRows(snap *game.Snapshot) [][]string {
 		rows = append(rows, []string{name, team, where, age})
 	}
 	rows, _ = clipRows(rows, mine)
-	return rows
+	return rows, 0, 1
 }
 
 // table is a panel of text in aligned columns: one label per column over a dark,
@@ -654,36 +661,48 @@ func (t *table) set(rows [][]string) {
 			l.SetText(text)
 		}
 	}
+	t.setVisible(t.bg.Visible())
 }
 
 // layout centers the table in a w×h picture.
 func (t *table) layout(w, h int) {
+	// Columns with nothing in them take no room (a players list fills fewer columns
+	// than the scoreboard).
 	var tw, th float32
+	pad, gap := tablePad*t.scale, tableGap*t.scale
+	n := 0
 	for i, l := range t.cols {
-		lw, lh := l.Size()
-		if i > 0 {
-			tw += tableGap
+		if strings.TrimSpace(t.texts[i]) == "" {
+			continue
 		}
+		lw, lh := l.Size()
+		if n > 0 {
+			tw += gap
+		}
+		n++
 		tw += lw
 		th = max(th, lh)
 	}
-	pad, gap := tablePad*t.scale, tableGap*t.scale
-	tw += float32(len(t.cols)-1) * (gap - tableGap)
 	x := float32(math.Round(float64((float32(w) - tw) / 2)))
 	y := float32(math.Round(float64((float32(h) - th) / 2)))
 	t.bg.SetPosition(x-pad, y-pad)
 	t.bg.SetSize(tw+2*pad, th+2*pad)
-	for _, l := range t.cols {
+	for i, l := range t.cols {
 		l.SetPosition(x, y)
+		if strings.TrimSpace(t.texts[i]) == "" {
+			continue
+		}
 		lw, _ := l.Size()
 		x += lw + gap
 	}
 }
 
+// setVisible shows or hides the table; a column with nothing in it stays hidden (an
+// empty label has no texture to draw).
 func (t *table) setVisible(v bool) {
 	t.bg.SetVisible(v)
-	for _, l := range t.cols {
-		l.SetVisible(v)
+	for i, l := range t.cols {
+		l.SetVisible(v && strings.TrimSpace(t.texts[i]) != "")
 	}
 }
 

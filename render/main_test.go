@@ -34,7 +34,8 @@ func TestMain(m *testing.M) {
 // drawingTests matches the tests that need a window.
 const drawingTests = "^(TestFeedChatAndWarningDrawn|TestLabelsHiddenBehindHillsAndApart|TestGhostFootprintsReadFromTheChaseCamera|TestLegendShowsWithOverlays|TestMinimapBlips|TestHUDScalesWithTheWindow|TestSkyAboveTerrainBelow|TestTanksWhereTheWorldSaysTheyAre|TestOverlayToggles|TestResizeAndCorruptPoses|TestPracticeMatch|TestWindowResize|TestFrustumCulling|" +
 	"TestCombatIsDrawn|TestHitMarkerDrawn|TestDamageIndicatorDrawn|TestKillerMarkedWhileWreck|TestResultsScreenDrawn|" +
-	"TestWatchedWithAllOverlaysLit|TestFairSpawnDrawn|TestMenuDrawnInsideTheWindow|TestHUDFitsAnySize|TestKillFeedTeamColours|TestKillCamLabels|TestResultsFitAnySize)$"
+	"TestWatchedWithAllOverlaysLit|TestFairSpawnDrawn|TestMenuDrawnInsideTheWindow|TestHUDFitsAnySize|TestKillFeedTeamColours|TestKillCamLabels|TestResultsFitAnySize|TestCrowdReadable|" +
+	"TestFarTankStillDrawn|TestLabelCapKeepsTheNearest)$"
 
 // onMain runs f on the main thread and waits for it.
 func onMain(f func()) { gl.Do(f) }

@@ -19,6 +19,12 @@ import (
 // where it heads, the camera's field of view as a cone, and the watched tank ringed.
 // North (−Z) is up and +X to the right. It is one opaque image panel whose pixels
 // are redrawn on the CPU minimapInterval seconds apart.
+//
+// A crowd (more than minimapCrowd tanks) would be a heap of arrows, so then each
+// tank is a dot in its team's colour over a soft disc of its team's colour where
+// many stand together (cells of minimapCell pixels, wider the more tanks), the
+// player's teammates within minimapSquad meters stay arrows outlined in white, and
+// the player's own arrow is drawn last, larger, in a white ring.
 const (
 	// minimapSize is the minimap's side in pixels at HUD scale 1; it never takes
 	// more than minimapShare of the picture's smaller side.
@@ -29,6 +35,14 @@ const (
 	minimapArrow = 9
 	// minimapCone is the length of the view cone as a fraction of the map's side.
 	minimapCone = 0.22
+	// minimapCrowd is the most tanks drawn as arrows; past it, dots and density.
+	minimapCrowd = 64
+	// minimapCell is the side of a density cell, pixels at HUD scale 1, and
+	// minimapDense the tanks in a cell from which it is washed in its team's colour.
+	minimapCell, minimapDense = 6, 2
+	// minimapSquad and minimapSquadSize: the player's squad in a crowd, drawn as
+	// arrows, is the nearest minimapSquadSize teammates within minimapSquad meters.
+	minimapSquad, minimapSquadSize = 150.0, 4
 )
 
 // minimap is the map panel and its pixels.
@@ -43,6 +57,15 @@ type minimap struct {
 	scale    float32 // HUD scale the pixels were made for
 	since    float64 // seconds since the last redraw
 	dirty    bool
+	cells    []minimapCellCount // density cells of a crowd, reused
+	squad    [minimapSquadSize]*game.TankView
+}
+
+// minimapCellCount counts the tanks of each team slot (teamSlot) in a density cell,
+// and sums their pixel coordinates.
+type minimapCellCount struct {
+	n    [6]uint16
+	x, y float64
 }
 
 func newMinimap(g *heightGrid, lo, hi mgl64.Vec3) *minimap {
@@ -144,6 +167,11 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 	for _, a := range [2]float64{yaw - half, yaw + half} {
 		m.line(ex, ey, ex+reach*math.Cos(a), ey+reach*math.Sin(a), cone, 0.55)
 	}
+	if len(snap.Tanks) > minimapCrowd {
+		m.drawCrowd(snap, watched)
+		m.tex.SetFromRGBA(m.frame)
+		return
+	}
 	sc := float64(m.scale)
 	for i := range snap.Tanks {
 		tv := &snap.Tanks[i]
@@ -169,6 +197,207 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 		}
 	}
 	m.tex.SetFromRGBA(m.frame)
+}
+
+// squadOf returns the player's squad, in near: the minimapSquadSize teammates alive
+// nearest to tank me within minimapSquad meters, nearest first (none without a tank
+// or a team).
+func squadOf(near *[minimapSquadSize]*game.TankView, tanks []game.TankView, me *game.TankView) []*game.TankView {
+	if me == nil || me.Team == 0 || me.DIS() {
+		return nil
+	}
+	var dist [minimapSquadSize]float64
+	n := 0
+	for i := range tanks {
+		tv := &tanks[i]
+		if tv == me || tv.Team != me.Team || tv.Wreck || !geom.FiniteVec(tv.Position) {
+			continue
+		}
+		d := tv.Position.Sub(me.Position).Len()
+		if d > minimapSquad || (n == len(near) && d >= dist[n-1]) {
+			continue
+		}
+		k := min(n, len(near)-1)
+		for k > 0 && dist[k-1] > d {
+			near[k], dist[k] = near[k-1], dist[k-1]
+			k--
+		}
+		near[k], dist[k] = tv, d
+		n = min(n+1, len(near))
+	}
+	return near[:n:n]
+}
+
+// teamSlot is the density slot of team t: 0…3 by colour, 4 no team, 5 DIS.
+func teamSlot(t int) int {
+	switch {
+	case t == game.TeamDIS:
+		return 5
+	case t == 0:
+		return 4
+	}
+	return teamIndex(t)
+}
+
+// tankColor is tank tv's colour on the minimap: its team's, grey when stale.
+func tankColor(tv *game.TankView) imgcolor.RGBA {
+	if tv.Stale {
+		return rgba8(math32.Color{R: 0.55, G: 0.55, B: 0.55}, 1)
+	}
+	return rgba8(teamColor(tv.Team), 1)
+}
+
+// drawCrowd draws a crowd of tanks: density, dots, the player's squad as arrows and
+// the player's own arrow over everything.
+func (m *minimap) drawCrowd(snap *game.Snapshot, watched *game.TankView) {
+	sc := float64(m.scale)
+	var me *game.TankView
+	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
+		me = &snap.Tanks[snap.Self]
+	}
+	m.drawDensity(snap.Tanks)
+	near := squadOf(&m.squad, snap.Tanks, me)
+	squad := func(tv *game.TankView) bool {
+		for _, q := range near {
+			if q == tv {
+				return true
+			}
+		}
+		return false
+	}
+	// Dots: others first, then the player's team, so teammates stay on top.
+	dot := max(2, int(math.Round(2.5*sc)))
+	for pass := range 2 {
+		for i := range snap.Tanks {
+			tv := &snap.Tanks[i]
+			if tv == me || !geom.FiniteVec(tv.Position) || squad(tv) {
+				continue
+			}
+			if mine := me != nil && tv.Team == me.Team; mine != (pass == 1) {
+				continue
+			}
+			px, py := m.pixel(tv.Position)
+			c := tankColor(tv)
+			if tv.Wreck {
+				c = imgcolor.RGBA{R: c.R / 3, G: c.G / 3, B: c.B / 3, A: 255}
+			}
+			m.square(px, py, dot, c)
+		}
+	}
+	l := minimapArrow * sc
+	white := imgcolor.RGBA{R: 255, G: 255, B: 255, A: 255}
+	for i := range snap.Tanks {
+		if tv := &snap.Tanks[i]; squad(tv) && geom.FiniteVec(tv.Position) {
+			px, py := m.pixel(tv.Position)
+			h := geom.Yaw(tv.Orientation)
+			m.arrow(px, py, math.Cos(h), -math.Sin(h), l*0.85, tankColor(tv), white)
+		}
+	}
+	if watched != nil && watched != me && geom.FiniteVec(watched.Position) {
+		px, py := m.pixel(watched.Position)
+		m.ring(px, py, l*0.8, imgcolor.RGBA{R: 255, G: 240, B: 80, A: 255})
+	}
+	if me != nil && geom.FiniteVec(me.Position) {
+		px, py := m.pixel(me.Position)
+		h := geom.Yaw(me.Orientation)
+		m.ring(px, py, l*1.05, imgcolor.RGBA{A: 255})
+		m.ring(px, py, l*0.95, white)
+		m.arrow(px, py, math.Cos(h), -math.Sin(h), l*1.4, tankColor(me), white)
+		if watched == me {
+			m.ring(px, py, l*1.2, imgcolor.RGBA{R: 255, G: 240, B: 80, A: 255})
+		}
+	}
+}
+
+// drawDensity draws a soft disc in the colour of the team most of them are on
+// around each cell of minimapCell pixels holding minimapDense or more live tanks, its
+// radius growing with the square root of their number: where a crowd stands, and how
+// big it is, reads at a glance though its dots merge.
+func (m *minimap) drawDensity(tanks []game.TankView) {
+	cell := max(3, int(math.Round(minimapCell*float64(m.scale))))
+	side := (m.size + cell - 1) / cell
+	if cap(m.cells) < side*side {
+		m.cells = make([]minimapCellCount, side*side)
+	}
+	m.cells = m.cells[:side*side]
+	clear(m.cells)
+	for i := range tanks {
+		tv := &tanks[i]
+		if tv.Wreck || !geom.FiniteVec(tv.Position) {
+			continue
+		}
+		px, py := m.pixel(tv.Position)
+		cx, cy := int(math.Floor(px))/cell, int(math.Floor(py))/cell
+		if px < 0 || py < 0 || cx >= side || cy >= side {
+			continue
+		}
+		c := &m.cells[cy*side+cx]
+		c.n[teamSlot(tv.Team)]++
+		c.x += px
+		c.y += py
+	}
+	for _, c := range m.cells {
+		n, best := 0, 0
+		for slot, v := range c.n {
+			n += int(v)
+			if v > c.n[best] {
+				best = slot
+			}
+		}
+		if n < minimapDense {
+			continue
+		}
+		m.disc(c.x/float64(n), c.y/float64(n), 0.55*float64(cell)*math.Sqrt(float64(n)), rgba8(slotColor(best), 1), 0.6)
+	}
+}
+
+// disc blends a disc of radius r centered on (px, py) in c, opacity a at its
+// middle fading to none at its rim.
+func (m *minimap) disc(px, py, r float64, c imgcolor.RGBA, a float64) {
+	for y := int(math.Floor(py - r)); y <= int(math.Ceil(py+r)); y++ {
+		for x := int(math.Floor(px - r)); x <= int(math.Ceil(px+r)); x++ {
+			d := math.Hypot(float64(x)+0.5-px, float64(y)+0.5-py) / r
+			if d < 1 {
+				m.blend(x, y, c, a*(1-d*d))
+			}
+		}
+	}
+}
+
+// slotColor is the colour of density slot k (teamSlot).
+func slotColor(k int) math32.Color {
+	switch k {
+	case 5:
+		return disColor
+	case 4:
+		return teamColor(0)
+	}
+	return teamColors[k]
+}
+
+// square fills a square of side n pixels centered on (px, py) in c, with a dark
+// pixel border so that dots of one colour stay apart.
+func (m *minimap) square(px, py float64, n int, c imgcolor.RGBA) {
+	x0, y0 := int(math.Floor(px))-n/2, int(math.Floor(py))-n/2
+	for y := y0 - 1; y <= y0+n; y++ {
+		for x := x0 - 1; x <= x0+n; x++ {
+			if x == x0-1 || y == y0-1 || x == x0+n || y == y0+n {
+				m.blend(x, y, imgcolor.RGBA{A: 255}, 0.35)
+				continue
+			}
+			m.set(x, y, c)
+		}
+	}
+}
+
+// blend mixes c over pixel (x, y) with opacity a, when it is on the minimap.
+func (m *minimap) blend(x, y int, c imgcolor.RGBA, a float64) {
+	if x < 0 || y < 0 || x >= m.size || y >= m.size {
+		return
+	}
+	o := m.frame.RGBAAt(x, y)
+	mixc := func(p, q uint8) uint8 { return uint8(float64(p)*(1-a) + float64(q)*a) }
+	m.frame.SetRGBA(x, y, imgcolor.RGBA{R: mixc(o.R, c.R), G: mixc(o.G, c.G), B: mixc(o.B, c.B), A: 255})
 }
 
 // arrow fills a triangle of length l centered on (px, py) pointing along (dx, dy) in

@@ -328,6 +328,10 @@ func (s *Scene) FlashFor(msg string, d time.Duration) {
 	s.hud.setFlash(msg, d.Seconds())
 }
 
+// ScoresPages returns the scoreboard's page shown and how many pages it has, as of
+// the last frame that showed it: the client turns pages within them.
+func (s *Scene) ScoresPages() (page, pages int) { return s.hud.scoresPage, max(1, s.hud.scoresPages) }
+
 // SetPanels chooses the HUD's panels (help, players list, message, chat box) from
 // the next Update on.
 func (s *Scene) SetPanels(p Panels) { s.hud.setPanels(p) }

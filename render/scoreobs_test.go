@@ -9,15 +9,26 @@ import (
 )
 
 // TestScoreboardCountsObservers: observers have no line of their own on the
-// scoreboard; their count comes after the players, and only when there are some.
+// scoreboard; the title counts them, and only when there are some.
 func TestScoreboardCountsObservers(t *testing.T) {
 	snap := game.Snapshot{Self: -1, Combat: game.CombatView{Scores: []combat.Score{{Name: "ann", Team: 1}}}}
-	last := func() string { r := combatScoreRows(&snap); return strings.Join(r[len(r)-1], "|") }
-	if got := last(); !strings.HasPrefix(got, "ann") {
-		t.Errorf("no observers: last row %q, want ann's", got)
+	board := func() string {
+		rows, _, _ := combatScoreRows(&snap, 0, 40)
+		var b strings.Builder
+		for _, r := range rows {
+			b.WriteString(strings.Join(r, "|") + "\n")
+		}
+		return b.String()
+	}
+	if got := board(); strings.Contains(got, "observer") || !strings.Contains(got, "ann") {
+		t.Errorf("no observers: board\n%s", got)
 	}
 	snap.Observers, snap.Observing = 2, true
-	if got := last(); !strings.HasPrefix(got, "2 observers watching (you among them)") {
-		t.Errorf("two observers, the player one: last row %q", got)
+	got := board()
+	if !strings.Contains(got, "2 observers watching (you among them)") || !strings.Contains(got, "ann") {
+		t.Errorf("two observers, the player one: board\n%s", got)
+	}
+	if strings.Count(got, "observer") != 1 {
+		t.Errorf("observers counted more than once, or given lines: board\n%s", got)
 	}
 }

@@ -705,7 +705,7 @@ func TestDISEntitiesApart(t *testing.T) {
 		{Name: "me", Team: 1, Local: true},
 		{Name: "circler [DIS]", Team: game.TeamDIS},
 	}}
-	rows := scoresRows(snap)
+	rows, _, _ := scoresRows(snap, 0, 40)
 	if rows[0][0] != "Players (1)" {
 		t.Errorf("scoreboard title %q, want %q", rows[0][0], "Players (1)")
 	}
@@ -714,9 +714,11 @@ func TestDISEntitiesApart(t *testing.T) {
 	}
 	snap.Combat.Enabled = true
 	snap.Combat.Scores = []combat.Score{{Name: "me", Team: 1, Kills: 2}}
-	rows = scoresRows(snap)
-	if len(rows) != 4 || !slices.Equal(rows[3], []string{"circler [DIS]", "DIS", "-", "-"}) {
-		t.Errorf("combat scoreboard %q, want the circler last on team DIS, unscored", rows)
+	rows, _, _ = scoresRows(snap, 0, 40)
+	// Title, gap; the player's team, its line; the DIS block beside it.
+	if len(rows) != 4 || !slices.Equal(rows[3][boardCols+1:], []string{"", "circler [DIS]", "-", "-", "DIS"}) ||
+		rows[0][1] != "Scoreboard: 1 players" {
+		t.Errorf("combat scoreboard %q, want the circler in a block of its own, unscored, not a player", rows)
 	}
 }
 

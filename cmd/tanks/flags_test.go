@@ -112,6 +112,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-screenshot", "/nonexistent/x.png"}, "tanks: -screenshot /nonexistent/x.png: directory /nonexistent does not exist"},
 		{[]string{"-screenshot", filepath.Join(dir, "x.jpg")}, "tanks: -screenshot " + filepath.Join(dir, "x.jpg") + ": give a file name ending in .png"},
 		{[]string{"-screenshot", dir + "/"}, "tanks: -screenshot " + dir + "/: give a file name ending in .png"},
+		{[]string{"-scoreboard"}, "tanks: -scoreboard needs -screenshot (in play, hold Tab)"},
 		{[]string{"-watch", ""}, `tanks: -watch "": give a name of 1 to`},
 		{[]string{"-name", ""}, `tanks: -name "": give a name of 1 to`},
 		{[]string{"-name", strings.Repeat("n", 300)}, `tanks: -name "nnn`},

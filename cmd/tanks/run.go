@@ -38,6 +38,7 @@ type config struct {
 	loss, lossBurst        float64
 	impairSet              bool
 	screenshot             string
+	scoreboard             bool
 	frames                 int
 	duration               time.Duration
 	width, height          int
@@ -87,6 +88,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.Float64Var(&c.lossBurst, "loss-burst", 0, "mean length of a run of lost packets on this client's link (0 or 1: independent losses)")
 	fs.StringVar(&c.screenshot, "screenshot", "", "render, write the picture to `FILE.png` and exit")
 	fs.IntVar(&c.frames, "frames", 0, "with -screenshot: frames to render first")
+	fs.BoolVar(&c.scoreboard, "scoreboard", false, "with -screenshot: hold the scoreboard open, as Tab does")
 	fs.DurationVar(&c.duration, "duration", 0, "with -screenshot: match time to play first (instead of -frames)")
 	fs.StringVar(&size, "size", "1280x720", "window size `WxH` in pixels")
 	fs.IntVar(&c.benchFrames, "bench-frames", 0, "render `N` frames, print the split of frame time and exit")
@@ -179,6 +181,8 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("observe", "needs -join: an observer watches a hosted match")
 	case set["join"] && set["bots"]:
 		return cli.Usagef("bots", "with -join: bots run on the host; give -bots to the host")
+	case c.scoreboard && c.screenshot == "":
+		return cli.Usagef("scoreboard", "needs -screenshot (in play, hold Tab)")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
 		return cli.Usagef("frames", "and -duration need -screenshot")
 	case c.frames < 0:
@@ -377,6 +381,7 @@ func display(c config, mp *terrain.Map, set *client.Settings, logger *slog.Logge
 		Watch:      c.watch,
 		Orbit:      c.orbit * math.Pi / 180,
 		Screenshot: c.screenshot,
+		Scoreboard: c.scoreboard,
 		Frames:     c.frames,
 		Duration:   c.duration,
 		Logger:     logger,

@@ -43,6 +43,10 @@ func combatMessages(t *testing.T) []knownCase {
 			unhex(t, "03 10 000000000016e360 03 0000000000af79e0 000000000016e360 01 0001 02 0003 0001 03 416461")},
 		{"scores with hits", &Scores{Time: 1.5, Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1, Hits: 5, Shots: 9}}},
 			unhex(t, "03 10 000000000016e360 08 0000000000000000 0000000000000000 01 0001 02 0003 0001 0005 0009 03 416461")},
+		{"scores with pings", &Scores{Time: 1.5, Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1, Hits: 5, Shots: 9, Ping: 87},
+			{Owner: 0, Name: "Bo", Team: 1, Ping: PingBot}}},
+			unhex(t, "03 10 000000000016e360 28 0000000000000000 0000000000000000 02 0001 02 0003 0001 0005 0009 0057 03 416461 "+
+				"0000 01 0000 0000 0000 0000 ffff 02 426f")},
 		{"scores page", &Scores{Time: 1.5, Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1}},
 			First: 24, Total: 30},
 			unhex(t, "03 10 000000000016e360 04 0000000000000000 0000000000000000 01 18 1e 0001 02 0003 0001 03 416461")},

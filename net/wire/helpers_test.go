@@ -51,7 +51,7 @@ func cat(parts ...[]byte) []byte {
 	return out
 }
 
-func unhex(t *testing.T, s string) []byte {
+func unhex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
 	if err != nil {

@@ -23,16 +23,31 @@ type ScoreLine struct {
 	Kills, Deaths uint16
 	// Hits and Shots count this match's hits on enemies and shots fired.
 	Hits, Shots uint16
+	// Ping is the player's link as the host measures it: the round trip in ms
+	// (1…PingMax), PingHost for the host's own player, PingBot for a bot; 0 when the
+	// line says nothing of it.
+	Ping uint16
 }
+
+// ScoreLine.Ping's codes besides a round trip.
+const (
+	// PingMax is the longest round trip a line carries, ms; longer ones are capped.
+	PingMax = 0xFFFD
+	// PingHost marks the host's own player (no network between).
+	PingHost = 0xFFFE
+	// PingBot marks a tank with no player of its own.
+	PingBot = 0xFFFF
+)
 
 // Scores is the host's scoreboard and match clock, sent to every peer on the reliable
 // stream when it changes. Layout: header, host time i64 µs, flags u8 (bit 0: the match
 // is over; bit 1: it has a time limit; bit 2: a page of a longer board; bit 3: the
-// lines carry hits and shots; bit 4: the counts are u16), next match i64 µs, end of
-// the match i64 µs, line count u8 (≤ 255), with bit 2 the index of the page's first
-// line u8 and the board's line count u8, then per line owner u16, team u8, kills u16,
-// deaths u16, with bit 3 hits u16 and shots u16, name (u8 length, UTF-8): 28 (30
-// paged) + Σ(8 (12) + len(name)) bytes. A board of more than 255 lines (at most
+// lines carry hits and shots; bit 4: the counts are u16; bit 5: the lines carry
+// pings), next match i64 µs, end of the match i64 µs, line count u8 (≤ 255), with
+// bit 2 the index of the page's first line u8 and the board's line count u8, then
+// per line owner u16, team u8, kills u16, deaths u16, with bit 3 hits u16 and shots
+// u16, with bit 5 ping u16, name (u8 length, UTF-8): 28 (30 paged) + Σ(8 (+4) (+2) +
+// len(name)) bytes. A board of more than 255 lines (at most
 // MaxScoreLines) counts, indexes and totals in u16s (bit 4): 29 (33 paged) bytes
 // before the lines. A board longer than one frame travels as pages (SplitScores), in
 // order, each with the same Time; ScoresAssembler puts them back together.
@@ -68,12 +83,27 @@ func (m *Scores) accuracy() bool {
 	return false
 }
 
-// scoreLineSize is the size of line l on the wire, with hits and shots when acc.
-func scoreLineSize(l ScoreLine, acc bool) int {
-	if acc {
-		return 12 + len(l.Name)
+// pings reports whether m's lines carry pings: whether any says one.
+func (m *Scores) pings() bool {
+	for _, l := range m.Lines {
+		if l.Ping != 0 {
+			return true
+		}
 	}
-	return 8 + len(l.Name)
+	return false
+}
+
+// scoreLineSize is the size of line l on the wire, with hits and shots when acc,
+// with its ping when ping.
+func scoreLineSize(l ScoreLine, acc, ping bool) int {
+	n := 8 + len(l.Name)
+	if acc {
+		n += 4
+	}
+	if ping {
+		n += 2
+	}
+	return n
 }
 
 // Type returns MsgScores.
@@ -91,9 +121,9 @@ func (m *Scores) Length() int {
 			n += 2
 		}
 	}
-	acc := m.accuracy()
+	acc, ping := m.accuracy(), m.pings()
 	for _, l := range m.Lines {
-		n += scoreLineSize(l, acc)
+		n += scoreLineSize(l, acc, ping)
 	}
 	return n
 }
@@ -136,6 +166,10 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 	if wide {
 		flags |= 16
 	}
+	ping := m.pings()
+	if ping {
+		flags |= 32
+	}
 	b = append(b, flags)
 	if b, err = appendClock(b, "next match", m.Until); err != nil {
 		return b, err
@@ -160,6 +194,9 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 			b = binary.BigEndian.AppendUint16(b, l.Hits)
 			b = binary.BigEndian.AppendUint16(b, l.Shots)
 		}
+		if ping {
+			b = binary.BigEndian.AppendUint16(b, l.Ping)
+		}
 		b = appendString(b, l.Name)
 	}
 	return b, nil
@@ -178,7 +215,7 @@ func parseScores(b []byte) (*Scores, int, error) {
 	m.Ends = decodeClock(&r, "match end")
 	wide := flags&16 != 0
 	n := readCount(&r, wide)
-	if r.err == nil && (flags > 31 || n > MaxScoreLines) {
+	if r.err == nil && (flags > 63 || n > MaxScoreLines) {
 		r.fail(fmt.Errorf("flags %#x, %d lines: %w", flags, n, ErrInvalid))
 	}
 	if flags&4 != 0 {
@@ -199,6 +236,9 @@ func parseScores(b []byte) (*Scores, int, error) {
 		if flags&8 != 0 {
 			l.Hits, l.Shots = r.u16(), r.u16()
 		}
+		if flags&32 != 0 {
+			l.Ping = r.u16()
+		}
 		l.Name = r.name("name", MaxNameLen)
 		if r.err == nil && l.Name == "" {
 			r.fail(fmt.Errorf("empty name: %w", ErrInvalid))
@@ -208,16 +248,19 @@ func parseScores(b []byte) (*Scores, int, error) {
 	if r.err == nil && flags&8 != 0 && !m.accuracy() {
 		r.fail(fmt.Errorf("hits and shots flagged, none counted: %w", ErrInvalid)) // one encoding per board
 	}
+	if r.err == nil && flags&32 != 0 && !m.pings() {
+		r.fail(fmt.Errorf("pings flagged, none said: %w", ErrInvalid))
+	}
 	if r.err != nil {
 		return nil, 0, r.err
 	}
 	return m, r.off, nil
 }
 
-// MaxScoresPage is the most lines SplitScores puts on one page: with hits, shots and
-// names of MaxNameLen bytes and u16 counts, 33 + 22 × 44 = 1001 bytes fit a
+// MaxScoresPage is the most lines SplitScores puts on one page: with hits, shots,
+// pings and names of MaxNameLen bytes and u16 counts, 33 + 21 × 46 = 999 bytes fit a
 // MaxFrameSize frame.
-const MaxScoresPage = (MaxFrameSize - (HeaderSize + 8 + 1 + 8 + 8 + 2 + 4)) / (12 + MaxNameLen)
+const MaxScoresPage = (MaxFrameSize - (HeaderSize + 8 + 1 + 8 + 8 + 2 + 4)) / (14 + MaxNameLen)
 
 // appendCount appends a line count or index: u16 when wide, else u8.
 func appendCount(b []byte, n int, wide bool) []byte {

@@ -15,7 +15,7 @@ func fullBoard(n int) *Scores {
 	for i := range n {
 		name := fmt.Sprintf("%04d", i) + strings.Repeat("é", (MaxNameLen-4)/2)
 		m.Lines = append(m.Lines, ScoreLine{Owner: PlayerID(i + 1), Name: name, Team: uint8(i % 4), Kills: uint16(i), Deaths: 1,
-			Hits: uint16(2 * i), Shots: uint16(3*i + 1)})
+			Hits: uint16(2 * i), Shots: uint16(3*i + 1), Ping: [3]uint16{PingBot, PingHost, uint16(40 + i)}[i%3]})
 	}
 	return m
 }
@@ -128,6 +128,57 @@ func FuzzScoresPages(f *testing.F) {
 					t.Fatal(err)
 				}
 			}
+		}
+	})
+}
+
+// TestScoresPings: a board whose lines say no ping reads as before pings were
+// carried (no flag bit 5, no bytes), and bit 5 on lines that say none is refused, so
+// every board has one encoding.
+func TestScoresPings(t *testing.T) {
+	plain := unhex(t, "03 10 000000000016e360 00 0000000000000000 0000000000000000 01 0001 02 0003 0001 03 416461")
+	m := &Scores{Time: 1.5, Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1}}}
+	if b, err := m.Append(nil); err != nil || !bytes.Equal(b, plain) {
+		t.Errorf("a board without pings: % x, %v; want % x", b, err, plain)
+	}
+	none := unhex(t, "03 10 000000000016e360 20 0000000000000000 0000000000000000 01 0001 02 0003 0001 0000 03 416461")
+	if _, _, err := Parse(none); !errors.Is(err, ErrInvalid) {
+		t.Errorf("pings flagged, none said: %v, want ErrInvalid", err)
+	}
+	m.Lines[0].Ping = PingHost
+	b, err := m.Append(nil)
+	if err != nil || len(b) != m.Length() || len(b) != len(plain)+2 {
+		t.Fatalf("a board with a ping: %d bytes (Length %d), %v", len(b), m.Length(), err)
+	}
+	got, _, err := Parse(b)
+	if err != nil || got.(*Scores).Lines[0].Ping != PingHost {
+		t.Errorf("read back: %+v, %v", got, err)
+	}
+}
+
+// FuzzScoresPing decodes fuzzed Scores bodies, with and without pings: what parses
+// says a ping exactly when flag bit 5 is set, and encodes back to the same bytes.
+func FuzzScoresPing(f *testing.F) {
+	for _, p := range SplitScores(nil, fullBoard(40)) {
+		b, _ := p.Append(nil)
+		f.Add(b)
+	}
+	f.Add(unhex(f, "03 10 000000000016e360 20 0000000000000000 0000000000000000 01 0001 02 0003 0001 0057 03 416461"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, n, err := Parse(b)
+		if err != nil {
+			return
+		}
+		s, ok := m.(*Scores)
+		if !ok {
+			return
+		}
+		if flagged := b[HeaderSize+8]&32 != 0; flagged != s.pings() {
+			t.Fatalf("flag bit 5 %v, lines say a ping %v", flagged, s.pings())
+		}
+		out, err := s.Append(nil)
+		if err != nil || !bytes.Equal(out, b[:n]) {
+			t.Fatalf("re-encoded % x (%v), parsed % x", out, err, b[:n])
 		}
 	})
 }
