@@ -262,13 +262,13 @@ func TestKillCamLabels(t *testing.T) {
 	s.MarkKill(2, 1, "")
 	img := drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 3)
 	savePNG(t, img, "killcam-labels.png")
-	if s.tanks[2].name.Visible() {
+	if s.tanks[2].labelled() {
 		t.Errorf("the shooter's label %q shows in its own kill camera", s.tanks[2].name.Text())
 	}
-	if s.tanks[1].name.Visible() {
+	if s.tanks[1].labelled() {
 		t.Errorf("the victim's plain label %q shows beside its mark", s.tanks[1].name.Text())
 	}
-	if !s.tanks[3].name.Visible() {
+	if !s.tanks[3].labelled() {
 		t.Error("the bystander's label is hidden")
 	}
 	l := s.combat.fb.victim
@@ -296,9 +296,9 @@ func TestKillCamLabels(t *testing.T) {
 	if l.Visible() {
 		t.Error("the victim label stays after MarkKill(0, 0, \"\")")
 	}
-	if !s.tanks[2].name.Visible() || !s.tanks[1].name.Visible() {
+	if !s.tanks[2].labelled() || !s.tanks[1].labelled() {
 		t.Errorf("without the marks, shooter's label shown %v, victim's %v: want both (the test's framing shows them)",
-			s.tanks[2].name.Visible(), s.tanks[1].name.Visible())
+			s.tanks[2].labelled(), s.tanks[1].labelled())
 	}
 }
 
