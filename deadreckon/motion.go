@@ -20,6 +20,17 @@ type horizon struct {
 	short float64
 }
 
+// half returns the acceleration's term of a projection over t s: ½t² below the
+// short horizon, the held terms past it. Small enough to inline: the hot path calls
+// nothing below the horizon.
+func (h *horizon) half(t float64) float64 {
+	if t > h.short {
+		_, ht, _, _ := h.terms(t)
+		return ht
+	}
+	return 0.5 * t * t
+}
+
 func newHorizon(c *Config) horizon {
 	return horizon{
 		accel: c.AccelerationHorizon,

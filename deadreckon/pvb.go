@@ -50,12 +50,7 @@ func (a *Actor) reckonBlend() {
 	turn := g - a.gLead // rotation since the blend start, per rad/s (tt on the common path)
 	rturn := turn       // the same for the hull's rotation, which LagTurns holds back
 	if a.rDelay > 0 {
-		ar := max(0, age-a.rDelay)
-		gr := ar
-		if ar > a.hz.short {
-			gr, _, _, _ = a.hz.terms(ar)
-		}
-		rturn = gr - a.gRLead
+		rturn = a.lagTurn(age) // LagTurns only: off the common path
 	}
 	sn, cs := 0.0, 1.0
 	if half := 0.5 * a.wRate * rturn; half != 0 {
@@ -93,10 +88,7 @@ func (a *Actor) reckonBlend() {
 		// velocity step (P'0 − P0)/ΔT at every update; S has zero slope at both
 		// ends, so the displayed velocity is continuous (C¹) where a blend starts and
 		// where it ends. The acceleration term is held to the horizon like P't's.
-		ht := 0.5 * tt * tt
-		if tt > a.hz.short {
-			_, ht, _, _ = a.hz.terms(tt)
-		}
+		ht := a.hz.half(tt)
 		sp := th * th * (3 - 2*th)
 		if a.linear {
 			sp = th
@@ -155,6 +147,17 @@ func (a *Actor) reckonBlend() {
 	}
 	out.rot = mgl64.Quat{W: qw, V: mgl64.Vec3{qx, qy, qz}}
 	a.reckonArticulations(turn, g, thr)
+}
+
+// lagTurn returns the hull's rotation since the blend start, per rad/s, for an
+// update age s old, when LagTurns shows the rotation rDelay late.
+func (a *Actor) lagTurn(age float64) float64 {
+	ar := max(0, age-a.rDelay)
+	gr := ar
+	if ar > a.hz.short {
+		gr, _, _, _ = a.hz.terms(ar)
+	}
+	return gr - a.gRLead
 }
 
 // blendFractions returns how far the blend is, tt seconds after it started, for

@@ -38,14 +38,17 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 	in := physics.Input{}
 	gunner := bot.NewGunner(mp, bot.Hard, 1)
 	var targets []bot.Target
+	var frames, alive, engaged, fired int // what the player's gunner did, for a failure's message
 	for time.Now().Before(end) && !(sawScores && sawTheirShell && sawVerdict) {
 		<-tick.C
 		if err := m.Step(m.Now(), in); err != nil {
 			t.Fatalf("Step: %v", err)
 		}
 		m.Snapshot(&snap)
+		frames++
 		// The player aims and fires as a hard bot would.
-		if snap.Self >= 0 {
+		if snap.Self >= 0 && !snap.Combat.Wreck {
+			alive++
 			me := &snap.Tanks[snap.Self]
 			targets = targets[:0]
 			for _, tv := range snap.Tanks {
@@ -55,7 +58,9 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			pose := physics.Pose{Position: me.Position, Orientation: me.Orientation, Turret: me.Turret, Gun: me.Gun}
 			a := gunner.Aim(snap.Time, pose, targets, snap.Combat.Loaded >= 1)
 			in = physics.Input{AimYaw: a.AimYaw, GunElevation: a.GunElevation}
-			if !a.Engaged {
+			if a.Engaged {
+				engaged++
+			} else {
 				// The player starts out of the enemies' sight: it drives at the
 				// nearest enemy until one is in its gunner's range.
 				in.AimYaw = geom.Yaw(me.Orientation)
@@ -66,6 +71,7 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			}
 			if a.Fire {
 				m.Fire()
+				fired++
 			}
 		}
 		sawScores = sawScores || (snap.Combat.Enabled && len(snap.Combat.Scores) == 6)
@@ -81,7 +87,8 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			sawVerdict = sawVerdict || h.Decided
 		}
 	}
-	t.Logf("scoreboard %v, a bot's shell %v, a verdict on the player's claim %v; scores %+v", sawScores, sawTheirShell, sawVerdict, snap.Combat.Scores)
+	t.Logf("scoreboard %v, a bot's shell %v, a verdict on the player's claim %v; %d frames, %d with a live tank, %d engaged, %d fired; scores %+v",
+		sawScores, sawTheirShell, sawVerdict, frames, alive, engaged, fired, snap.Combat.Scores)
 	if !sawScores {
 		t.Error("the host's scoreboard never reached the player")
 	}
