@@ -202,6 +202,39 @@ func (m *Scores) append(b []byte) ([]byte, error) {
 	return b, nil
 }
 
+// parseScoreLine reads one line of a board whose flags byte is flags; r.err says
+// whether it could.
+func parseScoreLine(r *reader, flags uint8) ScoreLine {
+	var l ScoreLine
+	l.Owner = PlayerID(r.u16())
+	l.Team = r.u8()
+	l.Kills = r.u16()
+	l.Deaths = r.u16()
+	if flags&8 != 0 {
+		l.Hits, l.Shots = r.u16(), r.u16()
+	}
+	if flags&32 != 0 {
+		l.Ping = r.u16()
+	}
+	l.Name = r.name("name", MaxNameLen)
+	return l
+}
+
+// parsePage reads a board's page (flag bit 2) of n lines, and refuses u16 counts
+// (flag bit 4) where u8s would do.
+func (m *Scores) parsePage(r *reader, flags uint8, n int) {
+	wide := flags&16 != 0
+	if flags&4 != 0 {
+		m.First, m.Total = uint16(readCount(r, wide)), uint16(readCount(r, wide))
+		if r.err == nil && (m.Total == 0 || m.Total > MaxScoreLines || int(m.First)+n > int(m.Total)) {
+			r.fail(fmt.Errorf("page of lines %d+%d of %d: %w", m.First, n, m.Total, ErrInvalid))
+		}
+	}
+	if r.err == nil && wide && n <= maxNarrowLines && m.Total <= maxNarrowLines {
+		r.fail(fmt.Errorf("u16 counts for %d lines of %d: %w", n, m.Total, ErrInvalid)) // one encoding per board
+	}
+}
+
 func parseScores(b []byte) (*Scores, int, error) {
 	if err := checkHeader(b, MsgScores); err != nil {
 		return nil, 0, err
@@ -213,37 +246,13 @@ func parseScores(b []byte) (*Scores, int, error) {
 	m.Over, m.Limited = flags&1 != 0, flags&2 != 0
 	m.Until = decodeClock(&r, "next match")
 	m.Ends = decodeClock(&r, "match end")
-	wide := flags&16 != 0
-	n := readCount(&r, wide)
+	n := readCount(&r, flags&16 != 0)
 	if r.err == nil && (flags > 63 || n > MaxScoreLines) {
 		r.fail(fmt.Errorf("flags %#x, %d lines: %w", flags, n, ErrInvalid))
 	}
-	if flags&4 != 0 {
-		m.First, m.Total = uint16(readCount(&r, wide)), uint16(readCount(&r, wide))
-		if r.err == nil && (m.Total == 0 || m.Total > MaxScoreLines || int(m.First)+n > int(m.Total)) {
-			r.fail(fmt.Errorf("page of lines %d+%d of %d: %w", m.First, n, m.Total, ErrInvalid))
-		}
-	}
-	if r.err == nil && wide && n <= maxNarrowLines && m.Total <= maxNarrowLines {
-		r.fail(fmt.Errorf("u16 counts for %d lines of %d: %w", n, m.Total, ErrInvalid)) // one encoding per board
-	}
+	m.parsePage(&r, flags, n)
 	for i := 0; i < n && r.err == nil; i++ {
-		var l ScoreLine
-		l.Owner = PlayerID(r.u16())
-		l.Team = r.u8()
-		l.Kills = r.u16()
-		l.Deaths = r.u16()
-		if flags&8 != 0 {
-			l.Hits, l.Shots = r.u16(), r.u16()
-		}
-		if flags&32 != 0 {
-			l.Ping = r.u16()
-		}
-		l.Name = r.name("name", MaxNameLen)
-		if r.err == nil && l.Name == "" {
-			r.fail(fmt.Errorf("empty name: %w", ErrInvalid))
-		}
-		m.Lines = append(m.Lines, l)
+		m.Lines = append(m.Lines, parseScoreLine(&r, flags))
 	}
 	if r.err == nil && flags&8 != 0 && !m.accuracy() {
 		r.fail(fmt.Errorf("hits and shots flagged, none counted: %w", ErrInvalid)) // one encoding per board
