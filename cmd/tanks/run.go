@@ -166,6 +166,15 @@ func checkCombinations(c config, set map[string]bool) error {
 	if err := checkReplay(c, set); err != nil {
 		return err
 	}
+	if err := checkRoles(c, set); err != nil {
+		return err
+	}
+	return checkCapture(c)
+}
+
+// checkRoles refuses flags that do not fit the role the command line picks: host,
+// join (as a player or an observer) or practice.
+func checkRoles(c config, set map[string]bool) error {
 	switch {
 	case set["dis"] && !set["host"]:
 		return cli.Usagef("dis", "needs -host: the DIS gateway runs in the host")
@@ -181,6 +190,14 @@ func checkCombinations(c config, set map[string]bool) error {
 		return cli.Usagef("observe", "needs -join: an observer watches a hosted match")
 	case set["join"] && set["bots"]:
 		return cli.Usagef("bots", "with -join: bots run on the host; give -bots to the host")
+	}
+	return nil
+}
+
+// checkCapture refuses screenshot and frame-timing flags out of range or without
+// the -screenshot they serve.
+func checkCapture(c config) error {
+	switch {
 	case c.scoreboard && c.screenshot == "":
 		return cli.Usagef("scoreboard", "needs -screenshot (in play, hold Tab)")
 	case (c.frames > 0 || c.duration > 0) && c.screenshot == "":
