@@ -363,13 +363,9 @@ func (s *Scene) Dispose() { s.root.DisposeChildren(true) }
 // Update, finest first. The slice is reused by the next Update.
 func (s *Scene) LODCounts() []int { return s.lodCount }
 
-// Update builds the scene for snap. dt is the wall time since the previous frame in
-// seconds; it only paces the chase camera. Tanks missing from snap are removed.
-func (s *Scene) Update(snap *game.Snapshot, dt float64) {
-	s.frame++
-	s.heartbeat = snap.Heartbeat
-	s.hud.tick(dt)
-	// Camera first, so labels project with this frame's view.
+// placeCamera puts this frame's camera where it belongs: the fixed view, else
+// behind the watched tank, the player's own, or the free camera's place.
+func (s *Scene) placeCamera(snap *game.Snapshot, dt float64) {
 	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
 		me := &snap.Tanks[snap.Self]
 		if geom.FiniteVec(me.Position) {
@@ -388,6 +384,32 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		eye, look := s.chase.Follow(s.free, s.freeHeading, dt, s.cfg.Ground)
 		s.setCamera(eye, look)
 	}
+}
+
+// drawTankOverlays draws tv's overlays when it is near the focused tank
+// (SceneConfig.OverlayRange) or watched; the player's own tank (self) has none
+// unless the camera watches it.
+func (s *Scene) drawTankOverlays(tv *game.TankView, self bool, watched, focus *game.TankView) {
+	if focus != nil && tv != watched && tv.Position.Sub(focus.Position).Len() > s.cfg.OverlayRange {
+		return
+	}
+	if self && watched != tv {
+		return
+	}
+	if s.overlays&OverlayGhost != 0 {
+		s.drawGhosts(tv)
+	}
+	s.drawOverlays(tv)
+}
+
+// Update builds the scene for snap. dt is the wall time since the previous frame in
+// seconds; it only paces the chase camera. Tanks missing from snap are removed.
+func (s *Scene) Update(snap *game.Snapshot, dt float64) {
+	s.frame++
+	s.heartbeat = snap.Heartbeat
+	s.hud.tick(dt)
+	// Camera first, so labels project with this frame's view.
+	s.placeCamera(snap, dt)
 	s.terrain.update(s.view.Eye, s.lodCount)
 	s.sky.SetPositionVec(ptr(vec3(s.view.Eye)))
 
@@ -415,18 +437,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		} else if s.inView(tv.Position, 4+dist*markerAngle) {
 			s.drawCrowd(tv, dist)
 		}
-		i := s.ranks[r].i
-		if focus != nil && tv != watched && tv.Position.Sub(focus.Position).Len() > s.cfg.OverlayRange {
-			continue // overlays only near the focused tank (SceneConfig.OverlayRange)
-		}
-		// The player's own tank has no overlays unless the camera watches it.
-		overlays := i != snap.Self || watched == tv
-		if overlays {
-			if s.overlays&OverlayGhost != 0 {
-				s.drawGhosts(tv)
-			}
-			s.drawOverlays(tv)
-		}
+		s.drawTankOverlays(tv, self, watched, focus)
 	}
 	// Labels: the watched and aimed-at tanks first, then the nearest, LabelCap in
 	// all; the rest are left unlabelled and cost nothing.
