@@ -265,25 +265,7 @@ func (m *minimap) drawCrowd(snap *game.Snapshot, watched *game.TankView) {
 		}
 		return false
 	}
-	// Dots: others first, then the player's team, so teammates stay on top.
-	dot := max(2, int(math.Round(2.5*sc)))
-	for pass := range 2 {
-		for i := range snap.Tanks {
-			tv := &snap.Tanks[i]
-			if tv == me || !geom.FiniteVec(tv.Position) || squad(tv) {
-				continue
-			}
-			if mine := me != nil && tv.Team == me.Team; mine != (pass == 1) {
-				continue
-			}
-			px, py := m.pixel(tv.Position)
-			c := tankColor(tv)
-			if tv.Wreck {
-				c = imgcolor.RGBA{R: c.R / 3, G: c.G / 3, B: c.B / 3, A: 255}
-			}
-			m.square(px, py, dot, c)
-		}
-	}
+	m.drawDots(snap.Tanks, me, squad)
 	l := minimapArrow * sc
 	white := imgcolor.RGBA{R: 255, G: 255, B: 255, A: 255}
 	for i := range snap.Tanks {
@@ -305,6 +287,29 @@ func (m *minimap) drawCrowd(snap *game.Snapshot, watched *game.TankView) {
 		m.arrow(px, py, math.Cos(h), -math.Sin(h), l*1.4, tankColor(me), white)
 		if watched == me {
 			m.ring(px, py, l*1.2, imgcolor.RGBA{R: 255, G: 240, B: 80, A: 255})
+		}
+	}
+}
+
+// drawDots draws every tank but me and the squad as a dot in its team's colour (a
+// wreck's darker): others first, then the player's team, so teammates stay on top.
+func (m *minimap) drawDots(tanks []game.TankView, me *game.TankView, squad func(*game.TankView) bool) {
+	dot := max(2, int(math.Round(2.5*float64(m.scale))))
+	for pass := range 2 {
+		for i := range tanks {
+			tv := &tanks[i]
+			if tv == me || !geom.FiniteVec(tv.Position) || squad(tv) {
+				continue
+			}
+			if mine := me != nil && tv.Team == me.Team; mine != (pass == 1) {
+				continue
+			}
+			px, py := m.pixel(tv.Position)
+			c := tankColor(tv)
+			if tv.Wreck {
+				c = imgcolor.RGBA{R: c.R / 3, G: c.G / 3, B: c.B / 3, A: 255}
+			}
+			m.square(px, py, dot, c)
 		}
 	}
 }
