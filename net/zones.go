@@ -102,19 +102,24 @@ type zones struct {
 	nearP  []*member           // reused
 }
 
-// slot is what one player has been sent of one tank.
+// slot is what one player has been sent of one tank. A player's slots sit by value
+// in one slice indexed by hostActor.zi, and its pending list holds their indices:
+// offers allocate nothing, and the schedule's pass over what is owed reads one
+// compact slice rather than chasing a pointer per owed tank. The fields the
+// schedule reads for every owed slot come first, to share a cache line.
 type slot struct {
-	a        *hostActor
-	sentN    uint64  // the tank's update count when it was last sent (0: its spawn)
-	sentAt   float64 // host time it was last sent, or the slot made
-	sent     sentState
-	owed     bool    // a newer record than sentN waits in the player's pending list
-	must     bool    // the tank entered the player's interest: its next record bypasses the budget
-	inside   bool    // within interestRadius when last looked at
-	dist     float64 // from the player, m, when last offered
-	weight   float64 // relevance to the player when last offered
+	owed     bool         // a newer record than sentN waits in the player's pending list
+	must     bool         // the tank entered the player's interest: its next record bypasses the budget
+	inside   bool         // within interestRadius when last looked at
+	id       wire.ActorID // the tank's, for the schedule's ties
+	sentAt   float64      // host time it was last sent, or the slot made
+	dist     float64      // from the player, m, when last offered
+	weight   float64      // relevance to the player when last offered
 	engaged  float64
-	priority float64 // computed by schedule
+	priority float64    // computed by schedule
+	a        *hostActor // nil: no slot
+	sentN    uint64     // the tank's update count when it was last sent (0: its spawn)
+	sent     sentState
 }
 
 // sentState is what the player knows of the tank's motion, for the size of news.
@@ -154,8 +159,8 @@ func (m *match) engage(now float64) {
 	case z.on && z.above >= 0 && n <= z.above*3/4:
 		z.on = false
 		for _, q := range m.order {
-			for _, s := range q.pending {
-				m.sendSlot(q, s, now, true)
+			for _, i := range q.pending {
+				m.sendSlot(q, &q.slots[i], now, true)
 			}
 			q.pending = q.pending[:0]
 			q.musts, q.zdirty = 0, false
@@ -200,13 +205,14 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 	}
 	for _, q := range m.order {
 		if s := q.slot(a); s != nil {
-			q.slots[a.zi] = nil
 			if s.owed {
-				q.pending = slices.DeleteFunc(q.pending, func(x *slot) bool { return x == s })
+				zi := int32(a.zi)
+				q.pending = slices.DeleteFunc(q.pending, func(x int32) bool { return x == zi })
 				if s.must {
 					q.musts--
 				}
 			}
+			*s = slot{}
 		}
 	}
 	z.free = append(z.free, a.zi)
@@ -292,19 +298,18 @@ func (m *match) onceRadius() float64 {
 
 // offer marks a's latest record as owed to q, if q has not been sent it.
 func (m *match) offer(q *member, a *hostActor, now float64) {
-	s := q.slot(a)
-	if s == nil {
+	if a.zi >= len(q.slots) {
+		// Room for every slot index handed out so far: the slice grows seldom.
+		q.slots = append(q.slots, make([]slot, max(a.zi+1, m.zones.slots)-len(q.slots))...)
+	}
+	s := &q.slots[a.zi]
+	me, d := q.observer(a.state.Position)
+	if s.a == nil {
 		// The spawn told q of a, and until the scheduler engaged the relay sent it
 		// everything: what q holds is no older than the record before this one.
-		s = &slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now}
-		if a.zi >= len(q.slots) {
-			q.slots = append(q.slots, make([]*slot, a.zi+1-len(q.slots))...)
-		}
-		q.slots[a.zi] = s
-		_, d := q.observer(a.state.Position)
+		*s = slot{a: a, id: a.id, sentN: a.count - min(a.count, 1), sentAt: now}
 		s.inside = d <= interestRadius
 	}
-	me, d := q.observer(a.state.Position)
 	inside := d <= interestRadius
 	if inside && !s.inside && !s.must {
 		s.must = true // sent with its next record, or at once if it has one
@@ -329,7 +334,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	if s.must {
 		q.musts++
 	}
-	q.pending = append(q.pending, s)
+	q.pending = append(q.pending, int32(a.zi))
 	if !q.zdirty {
 		q.zdirty = true
 		m.zones.dirty = append(m.zones.dirty, q)
@@ -338,8 +343,8 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 
 // slot returns what q was sent of a, or nil.
 func (q *member) slot(a *hostActor) *slot {
-	if a.zi < len(q.slots) {
-		return q.slots[a.zi]
+	if a.zi < len(q.slots) && q.slots[a.zi].a == a {
+		return &q.slots[a.zi]
 	}
 	return nil
 }
@@ -452,19 +457,28 @@ func (m *match) schedule(q *member, now float64) {
 		}
 		return
 	}
-	for _, s := range q.pending {
+	sl := q.slots
+	for _, i := range q.pending {
+		s := &sl[i]
 		s.priority = m.priority(q, s, now)
 	}
 	// The records the bucket may pay for, and one more: chosen by priority (ties by
 	// actor id, so that the same inputs give the same datagrams), sorted among
-	// themselves; the rest wait.
+	// themselves; the rest wait. The first records of tanks entering q's interest
+	// rank first, so when they are no more than those chosen, the rest are left as
+	// they lie.
 	k := min(len(q.pending), int(tokens/minRecordCost)+1)
-	selectTop(q.pending, k)
+	selectTop(q.pending, sl, k)
 	top := q.pending[:k]
-	slices.SortFunc(top, before)
+	slices.SortFunc(top, func(x, y int32) int { return before(&sl[x], &sl[y]) })
+	end := len(q.pending)
+	if q.musts <= k {
+		end = k
+	}
 	kept := q.pending[:0]
 	full := false
-	for i, s := range q.pending {
+	for i, zi := range q.pending[:end] {
+		s := &sl[zi]
 		switch {
 		case s.must:
 			m.sendSlot(q, s, now, true)
@@ -472,10 +486,10 @@ func (m *match) schedule(q *member, now float64) {
 			m.sendSlot(q, s, now, false)
 		default:
 			full = true
-			kept = append(kept, s)
+			kept = append(kept, zi)
 		}
 	}
-	clear(q.pending[len(kept):])
+	kept = append(kept, q.pending[end:]...)
 	q.pending = kept
 }
 
@@ -483,14 +497,13 @@ func (m *match) schedule(q *member, now float64) {
 // its budget.
 func (m *match) sendMusts(q *member, now float64) {
 	kept := q.pending[:0]
-	for _, s := range q.pending {
-		if s.must {
+	for _, zi := range q.pending {
+		if s := &q.slots[zi]; s.must {
 			m.sendSlot(q, s, now, true)
 		} else {
-			kept = append(kept, s)
+			kept = append(kept, zi)
 		}
 	}
-	clear(q.pending[len(kept):])
 	q.pending = kept
 }
 
@@ -502,21 +515,21 @@ func before(x, y *slot) int {
 	case x.priority < y.priority:
 		return 1
 	}
-	return int(x.a.id) - int(y.a.id)
+	return int(x.id) - int(y.id)
 }
 
-// selectTop moves the k first slots in before's order to the front of l, in no
-// particular order among themselves (quickselect, the middle as pivot).
-func selectTop(l []*slot, k int) {
+// selectTop moves the k first of the slots sl[l[i]] in before's order to the front
+// of l, in no particular order among themselves (quickselect, the middle as pivot).
+func selectTop(l []int32, sl []slot, k int) {
 	lo, hi := 0, len(l)-1
 	for lo < hi {
-		pivot := l[lo+(hi-lo)/2]
+		pivot := &sl[l[lo+(hi-lo)/2]]
 		i, j := lo, hi
 		for i <= j {
-			for before(l[i], pivot) < 0 {
+			for before(&sl[l[i]], pivot) < 0 {
 				i++
 			}
-			for before(l[j], pivot) > 0 {
+			for before(&sl[l[j]], pivot) > 0 {
 				j--
 			}
 			if i <= j {
