@@ -513,7 +513,9 @@ func (m *match) schedule(q *member, now float64) {
 	// The records the bucket may pay for, and one more: chosen by priority (ties by
 	// actor id, so that the same inputs give the same datagrams) in one pass over
 	// the owed, the chosen kept in a heap with the last of them on top; sorted
-	// among themselves; the rest wait.
+	// among themselves; the rest wait. The pass runs from the end backwards: a
+	// slot is owed again soon after it is sent, so the least due tend to sit at the
+	// end, and the heap, filled first with them, is mostly changed early.
 	z := m.zones
 	z.prio = z.prio[:0]
 	for i := range q.pending {
@@ -522,7 +524,7 @@ func (m *match) schedule(q *member, now float64) {
 	r := ranking{prio: z.prio, pend: q.pending}
 	k := min(len(q.pending), int(tokens/minRecordCost)+1)
 	top := z.idx[:0]
-	for i := range int32(len(q.pending)) {
+	for i := int32(len(q.pending)) - 1; i >= 0; i-- {
 		switch {
 		case len(top) < k:
 			top = append(top, i)
