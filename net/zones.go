@@ -1,6 +1,7 @@
 package net
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -102,6 +103,7 @@ type zones struct {
 	prio   []float64           // reused by schedule: the priorities of a player's owed slots
 	idx    []int32             // reused by schedule: positions in a player's pending list
 	sent   []int32             // reused by schedule
+	owes   uint64              // slots fallen owed so far
 	nearP  []*member           // reused
 }
 
@@ -125,6 +127,7 @@ type slot struct {
 // one compact slice in order rather than a slot per owed tank.
 type owe struct {
 	sentAt, weight, engaged float64 // the slot's
+	seq                     uint64  // when it fell owed: zones.owes then
 	zi                      int32
 	id                      wire.ActorID // the tank's, for ties
 	must                    bool
@@ -168,6 +171,7 @@ func (m *match) engage(now float64) {
 	case z.on && z.above >= 0 && n <= z.above*3/4:
 		z.on = false
 		for _, q := range m.order {
+			slices.SortFunc(q.pending, func(x, y owe) int { return cmp.Compare(x.seq, y.seq) })
 			for _, o := range q.pending {
 				m.sendSlot(q, &q.slots[o.zi], now, true)
 			}
@@ -353,7 +357,8 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	q.far.set(a.zi, !inside && s.sentN != a.count)
 	s.pi = int32(len(q.pending))
-	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged,
+	m.zones.owes++
+	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, seq: m.zones.owes,
 		zi: int32(a.zi), id: a.id, must: s.must, near: inside})
 	if !q.zdirty {
 		q.zdirty = true
@@ -561,7 +566,7 @@ func (m *match) schedule(q *member, now float64) {
 }
 
 // sendMusts sends q the first records of the tanks entering its interest, outside
-// its budget, in the order of their ids.
+// its budget, in the order they fell owed.
 func (m *match) sendMusts(q *member, now float64) {
 	z := m.zones
 	sent := z.sent[:0]
@@ -570,7 +575,7 @@ func (m *match) sendMusts(q *member, now float64) {
 			sent = append(sent, int32(i))
 		}
 	}
-	slices.SortFunc(sent, func(x, y int32) int { return int(q.pending[x].id) - int(q.pending[y].id) })
+	slices.SortFunc(sent, func(x, y int32) int { return cmp.Compare(q.pending[x].seq, q.pending[y].seq) })
 	for _, i := range sent {
 		m.sendSlot(q, &q.slots[q.pending[i].zi], now, true)
 	}
