@@ -89,7 +89,6 @@ type member struct {
 	slots     []slot // by hostActor.zi; a nil: none
 	pending   []owe  // the owed slots
 	musts     int    // owed slots with must set
-	far       bits   // slots owed a newer record, not as a refresh, of tanks outside interestRadius when last offered
 	budget    rate.Bucket
 	place     mgl64.Vec3 // its last tank's place, the map's centre before it had one
 	seen      uint64     // zones.stamp of the last update offered to it

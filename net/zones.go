@@ -177,7 +177,6 @@ func (m *match) engage(now float64) {
 			}
 			q.pending = q.pending[:0]
 			q.musts, q.zdirty = 0, false
-			clear(q.far)
 			clear(q.slots)
 			q.slots = q.slots[:0]
 		}
@@ -226,7 +225,6 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 				}
 			}
 			*s = slot{}
-			q.far.set(a.zi, false)
 		}
 	}
 	z.free = append(z.free, a.zi)
@@ -344,7 +342,6 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	if s.owed {
 		q.pending[s.pi].near = inside
-		q.far.set(a.zi, !inside)
 		// Owed already: the newer record takes the older one's place, and the
 		// priority its weight earned goes on growing.
 		m.stats.Overwritten++
@@ -355,7 +352,6 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	if s.must {
 		q.musts++
 	}
-	q.far.set(a.zi, !inside && s.sentN != a.count)
 	s.pi = int32(len(q.pending))
 	m.zones.owes++
 	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, seq: m.zones.owes,
@@ -363,39 +359,6 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	if !q.zdirty {
 		q.zdirty = true
 		m.zones.dirty = append(m.zones.dirty, q)
-	}
-}
-
-// offerFar is offer for the pass over the whole match, which mostly finds far tanks
-// that are owed already: for those, q's bit for a says all that offer would read of
-// the slot, and the slot is left unread.
-func (m *match) offerFar(q *member, a *hostActor, now float64) {
-	if q.far.has(a.zi) {
-		if _, d := q.observer(a.state.Position); d > interestRadius {
-			m.stats.Overwritten++
-			return
-		}
-	}
-	m.offer(q, a, now)
-}
-
-// bits is a set of slot indices.
-type bits []uint64
-
-func (b bits) has(i int) bool { return i>>6 < len(b) && b[i>>6]&(1<<(i&63)) != 0 }
-
-// set puts i in b or takes it out.
-func (b *bits) set(i int, on bool) {
-	if i>>6 >= len(*b) {
-		if !on {
-			return
-		}
-		*b = append(*b, make(bits, i>>6+1-len(*b))...)
-	}
-	if on {
-		(*b)[i>>6] |= 1 << (i & 63)
-	} else {
-		(*b)[i>>6] &^= 1 << (i & 63)
 	}
 }
 
@@ -463,7 +426,7 @@ func (m *match) zonesTick(now float64) {
 		for range k {
 			q.cursor %= n
 			if a := z.list[q.cursor]; a.owner != q.id {
-				m.offerFar(q, a, now)
+				m.offer(q, a, now)
 			}
 			q.cursor++
 		}
@@ -685,7 +648,6 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 		q.musts--
 	}
 	s.sentN, s.sentAt, s.owed, s.must = a.count, now, false, false
-	q.far.set(a.zi, false)
 	m.stats.Relayed++
 	m.stats.Scheduled++
 	m.relayRate.Add(1, now)
