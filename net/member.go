@@ -86,9 +86,9 @@ type member struct {
 
 	// The downlink scheduler's (zones.go): what the member was sent of each tank,
 	// what it is owed, its budget, and where it watches from while tankless.
-	slots     []*slot // by hostActor.zi
-	pending   []*slot
-	musts     int // owed slots with must set
+	slots     []slot // by hostActor.zi; a nil: none
+	pending   []owe  // the owed slots
+	musts     int    // owed slots with must set
 	budget    rate.Bucket
 	place     mgl64.Vec3 // its last tank's place, the map's centre before it had one
 	seen      uint64     // zones.stamp of the last update offered to it
