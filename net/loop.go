@@ -405,15 +405,10 @@ func (m *match) broadcast(msg wire.Message) {
 	}
 }
 
-// admit registers a player joining over conn and queues its welcome: the match
-// settings and every actor already in the match. It returns nil and a refusal when it
-// cannot.
-// A name in use is handed to the new connection only with the reconnect token of its
-// holder; addr is the new connection's IP address, for the per-address cap.
-// With observe the member joins as an observer, within Limits.MaxObservers.
-func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr netip.Prefix, observe bool) (*member, wire.RefuseReason, string) {
-	now := m.h.now()
-	var replaced *member
+// claimName checks that name may join from addr: no look-alike of a present
+// player's name, the name free or held by the player whose reconnect token this is
+// (replaced, to be dropped), and room for another player from the address.
+func (m *match) claimName(name string, token ReconnectToken, addr netip.Prefix) (replaced *member, _ wire.RefuseReason, why string) {
 	fromAddr := 0
 	skel := wire.Skeleton(name)
 	for _, q := range m.order {
@@ -437,6 +432,21 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 	if replaced == nil && fromAddr >= m.h.lim.MaxPlayersPerAddr {
 		m.stats.AddressFull++
 		return nil, wire.RefuseFull, fmt.Sprintf("%d players already joined from your address", fromAddr)
+	}
+	return replaced, 0, ""
+}
+
+// admit registers a player joining over conn and queues its welcome: the match
+// settings and every actor already in the match. It returns nil and a refusal when it
+// cannot.
+// A name in use is handed to the new connection only with the reconnect token of its
+// holder; addr is the new connection's IP address, for the per-address cap.
+// With observe the member joins as an observer, within Limits.MaxObservers.
+func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr netip.Prefix, observe bool) (*member, wire.RefuseReason, string) {
+	now := m.h.now()
+	replaced, reason, why := m.claimName(name, token, addr)
+	if reason != 0 {
+		return nil, reason, why
 	}
 	switch {
 	case observe && m.observers >= m.h.lim.MaxObservers && (replaced == nil || !replaced.observing):
