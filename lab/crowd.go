@@ -226,7 +226,7 @@ type crowdObserver struct {
 	t       *crowdTank
 	down    *impair.Path
 	ctrlAt  float64 // arrival of the latest control frame: the stream is in order
-	inbox   crowdInbox
+	inbox   eventQueue[crowdMsg]
 	seen    map[uint32]*crowdView // by actor id
 	events  map[uint64]float64    // events sent to it and not yet arrived: key → sent at
 	second  int                   // the whole second being counted
@@ -250,51 +250,12 @@ type crowdMsg struct {
 	player uint32 // the sender, on an uplink
 }
 
-// crowdInbox is a min-heap of crowdMsg by arrival, then send order.
-type crowdInbox []crowdMsg
-
-func (q crowdInbox) less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+// before orders crowd messages by arrival, then by send order.
+func (m crowdMsg) before(o crowdMsg) bool {
+	if m.at != o.at {
+		return m.at < o.at
 	}
-	return q[i].seq < q[j].seq
-}
-
-func (q *crowdInbox) push(m crowdMsg) {
-	*q = append(*q, m)
-	h := *q
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func (q *crowdInbox) pop() crowdMsg {
-	h := *q
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	for i := 0; ; {
-		l, r, s := 2*i+1, 2*i+2, i
-		if l < len(h) && h.less(l, s) {
-			s = l
-		}
-		if r < len(h) && h.less(r, s) {
-			s = r
-		}
-		if s == i {
-			break
-		}
-		h[i], h[s] = h[s], h[i]
-		i = s
-	}
-	*q = h
-	return top
+	return m.seq < o.seq
 }
 
 // crowdTally gathers the measures of one or more runs.
@@ -416,7 +377,7 @@ type crowd struct {
 	dr     deadreckon.PublisherConfig
 	ext    float64
 	bw     *wire.BatchWriter
-	uplink crowdInbox // datagrams on their way to the host
+	uplink eventQueue[crowdMsg] // datagrams on their way to the host
 	seq    uint64
 	now    float64
 	sent   []float64 // when each event to a measured observer was sent

@@ -30,52 +30,12 @@ type pathMessage struct {
 	routeID  uint16
 }
 
-// queue is a binary min-heap of messages by arrival time, then send order. It is
-// written out rather than built on container/heap so that a send does not allocate.
-type queue []message
-
-func (q queue) less(i, j int) bool {
-	if q[i].arrive != q[j].arrive {
-		return q[i].arrive < q[j].arrive
+// before orders messages by arrival, then by send order.
+func (m message) before(o message) bool {
+	if m.arrive != o.arrive {
+		return m.arrive < o.arrive
 	}
-	return q[i].seq < q[j].seq
-}
-
-func (q *queue) push(m message) {
-	*q = append(*q, m)
-	h := *q
-	for i := len(h) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !h.less(i, parent) {
-			break
-		}
-		h[i], h[parent] = h[parent], h[i]
-		i = parent
-	}
-}
-
-func (q *queue) pop() message {
-	h := *q
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	for i := 0; ; {
-		l, r, small := 2*i+1, 2*i+2, i
-		if l < len(h) && h.less(l, small) {
-			small = l
-		}
-		if r < len(h) && h.less(r, small) {
-			small = r
-		}
-		if small == i {
-			break
-		}
-		h[i], h[small] = h[small], h[i]
-		i = small
-	}
-	*q = h
-	return top
+	return m.seq < o.seq
 }
 
 // Network carries state updates from the owner to the remote peer in simulated time:
@@ -85,7 +45,7 @@ func (q *queue) pop() message {
 type Network struct {
 	path      *impair.Path
 	latency   time.Duration // the link's base latency, for the reliable route
-	q         queue
+	q         eventQueue[message]
 	seq       uint64
 	sent      int
 	lost      int
