@@ -8,7 +8,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/physics"
-	"github.com/treadline/treadline/terrain"
 )
 
 // GentlePrefix names a gentle stop-and-go drive of any seed: "gentle:N" is the
@@ -60,14 +59,9 @@ const (
 // and such a start begins from that crawl. Everything is drawn from seed.
 func buildGentle(name string, seed uint64) func(fps, duration float64) (*Path, error) {
 	return func(fps, duration float64) (*Path, error) {
-		m, err := terrain.Generate(terrain.GenerateConfig{Seed: tankMapSeed})
+		m, wc, w, err := valleyWorld(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s scenario map: %w", name, err)
-		}
-		wc := physics.MapConfig(m)
-		w, err := physics.NewWorld(wc)
-		if err != nil {
-			return nil, fmt.Errorf("%s scenario world: %w", name, err)
+			return nil, err
 		}
 		rng := rand.New(rand.NewPCG(seed, 0x67656e746c65)) // "gentle"
 		between := func(lo, hi float64) float64 { return lo + rng.Float64()*(hi-lo) }

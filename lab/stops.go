@@ -9,7 +9,6 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
-	"github.com/treadline/treadline/terrain"
 )
 
 // stopsLeg is one drive of the stops scenario: from rest to speed and back to rest,
@@ -122,14 +121,9 @@ func wanderName(i int) string { return fmt.Sprintf("wander%d", i+1) }
 // (wanderInput) drawn from seed, and a turn back toward the centre near the border.
 func buildWander(name string, seed uint64) func(fps, duration float64) (*Path, error) {
 	return func(fps, duration float64) (*Path, error) {
-		m, err := terrain.Generate(terrain.GenerateConfig{Seed: tankMapSeed})
+		m, wc, w, err := valleyWorld(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s scenario map: %w", name, err)
-		}
-		wc := physics.MapConfig(m)
-		w, err := physics.NewWorld(wc)
-		if err != nil {
-			return nil, fmt.Errorf("%s scenario world: %w", name, err)
+			return nil, err
 		}
 		rng := rand.New(rand.NewPCG(seed, 0x77616e646572)) // "wander"
 		lo, hi := m.Min(), m.Max()

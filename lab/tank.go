@@ -48,18 +48,29 @@ func tankInput(t float64) physics.Input {
 	return physics.Input{}
 }
 
-// buildTank drives a default tank through package physics on the generated valley,
-// from the middle of the valley floor, with a scripted input. The frame rate need not
-// match the physics rate: each frame steps the world by one frame interval.
-func buildTank(fps, duration float64) (*Path, error) {
+// valleyWorld generates the lab's valley (tankMapSeed) and a physics world on it,
+// for the scenarios that drive a tank through package physics; name is the
+// scenario's, for errors.
+func valleyWorld(name string) (*terrain.Map, physics.WorldConfig, *physics.World, error) {
 	m, err := terrain.Generate(terrain.GenerateConfig{Seed: tankMapSeed})
 	if err != nil {
-		return nil, fmt.Errorf("tank scenario map: %w", err)
+		return nil, physics.WorldConfig{}, nil, fmt.Errorf("%s scenario map: %w", name, err)
 	}
 	wc := physics.MapConfig(m)
 	w, err := physics.NewWorld(wc)
 	if err != nil {
-		return nil, fmt.Errorf("tank scenario world: %w", err)
+		return nil, physics.WorldConfig{}, nil, fmt.Errorf("%s scenario world: %w", name, err)
+	}
+	return m, wc, w, nil
+}
+
+// buildTank drives a default tank through package physics on the generated valley,
+// from the middle of the valley floor, with a scripted input. The frame rate need not
+// match the physics rate: each frame steps the world by one frame interval.
+func buildTank(fps, duration float64) (*Path, error) {
+	m, wc, w, err := valleyWorld("tank")
+	if err != nil {
+		return nil, err
 	}
 	start, ok := m.Landmark(tankStart)
 	if !ok {
