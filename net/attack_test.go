@@ -153,7 +153,7 @@ func rawBatch(t *testing.T, u wire.Update) []byte {
 
 func TestHostileUpdates(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{TimeSlack: 500 * time.Millisecond}, Clock: clk})
 	victim := pipeJoin(t, h, ClientConfig{Name: "victim", Clock: clk})
 	attacker := pipeJoin(t, h, ClientConfig{Name: "attacker", Clock: clk})
@@ -285,7 +285,7 @@ func TestRateLimit(t *testing.T) {
 	checkNoLeaks(t)
 	// The clock stands still while the client floods: the 10-deep bucket admits 10
 	// updates and refills only when the clock moves.
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{UpdateRate: 20, UpdateBurst: 10}, Clock: clk})
 	c := pipeJoin(t, h, ClientConfig{Name: "flood", Clock: clk})
 	tank, err := c.Spawn("flood", 1, tankAt(0, 0))
@@ -341,7 +341,7 @@ func TestControlFraming(t *testing.T) {
 func TestControlFloodKicked(t *testing.T) {
 	checkNoLeaks(t)
 	// The host clock stands still: the 10-deep bucket admits 10 lines and no more.
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{ControlRate: 5, ControlBurst: 10}, Clock: clk})
 	c := pipeJoin(t, h, ClientConfig{Name: "chatty", Clock: clk})
 	for i := 0; i < 30; i++ {
@@ -450,7 +450,7 @@ func TestPassphraseGuessingSlowed(t *testing.T) {
 	// The guess limiter runs on the host clock, held still so that a loaded machine
 	// cannot refill the budget between the guesses (the key derivations take seconds
 	// under the race detector).
-	h := testHost(t, HostConfig{Passphrase: "right", Clock: &manualClock{}})
+	h := testHost(t, HostConfig{Passphrase: "right", Clock: &ManualClock{}})
 	var refusals []error
 	for i := 0; i < DefaultGuessBurst+2; i++ {
 		c, err := dialTest(h, ClientConfig{Name: "guesser", Passphrase: "wrong", KnownHosts: "-"})
@@ -570,7 +570,7 @@ func TestDeceptiveTextRefused(t *testing.T) {
 // sends, so it relays no more than that to every observer.
 func TestUplinkFitsThePublisher(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	c := pipeJoin(t, h, ClientConfig{Name: "flood", Clock: clk})
 	tank, err := c.Spawn("flood", 1, tankAt(0, 0))

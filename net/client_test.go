@@ -43,7 +43,7 @@ func validClaim(shooter uint32) *wire.HitClaim {
 // behind come out once, EventClosed last.
 func TestClientCallsAfterClose(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	tank, err := c.Spawn("ann", 1, tankAt(0, 0))
@@ -90,7 +90,7 @@ func TestClientCallsAfterClose(t *testing.T) {
 // order it sent them, and every publish counted by the host.
 func TestClientConcurrentCalls(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	// Buckets deep enough that no update or chat line of the test is rate-limited, and
 	// a tank for each worker.
 	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{UpdateBurst: 1e6, ControlBurst: 1e6, ChatBurst: 1e6, MaxActorsPerPlayer: 8}})
@@ -183,7 +183,7 @@ func TestClientConcurrentCalls(t *testing.T) {
 // written.
 func TestClientSpawnOrder(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{MaxActorsPerPlayer: 64, ControlBurst: 1e6}})
 	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	const n = 32

@@ -234,7 +234,7 @@ func TestAttackNameTakeover(t *testing.T) {
 	// the handshake rate per prefix raised, so that every attempt reaches the join
 	// and tests the token rather than being refused before it.
 	// The host clock is moved by hand, so that the victim's silence needs no waiting.
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Clock: clk,
 		Limits: Limits{Timeout: time.Minute, HandshakeRate: 10000, JoinTimeout: 10 * time.Second}})
 	if err != nil {
@@ -417,7 +417,7 @@ func TestAttackGuessing(t *testing.T) {
 	// The guess limiter runs on the host clock, held still here so that a loaded
 	// machine cannot refill the guesser's budget between the steps below; the join
 	// deadline is generous for the same reason (PBKDF2 under -race on a busy machine).
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Passphrase: "right horse", Clock: clk,
 		Limits: Limits{Timeout: time.Minute, HandshakeRate: 10000, JoinTimeout: 10 * time.Second}})
 	if err != nil {
@@ -527,7 +527,7 @@ func TestAttackGuessing(t *testing.T) {
 
 func TestAttackTiming(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	obs := pipeJoin(t, h, ClientConfig{Name: "observer", Clock: clk})
 	cheat := pipeJoin(t, h, ClientConfig{Name: "cheat", Clock: clk})

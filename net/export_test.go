@@ -10,9 +10,6 @@ import (
 // Hooks for the external tests (package net_test), which may import the packages
 // that implement net's interfaces (referee's Mover).
 
-// ManualClock is a Clock that moves only when the test moves it.
-type ManualClock = manualClock
-
 // StartHost starts a host on a loopback port, closed when t ends.
 func StartHost(t *testing.T, cfg HostConfig) *Host { return testHost(t, cfg) }
 

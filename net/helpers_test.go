@@ -2,29 +2,9 @@ package net
 
 import (
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 )
-
-// manualClock is a Clock that moves only when the test moves it.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Duration
-}
-
-func (c *manualClock) Now() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now += d
-	c.mu.Unlock()
-}
 
 // offlineHost returns a Host with cfg's defaults filled in and no socket, no run
 // loop: tests and benchmarks drive its match directly.

@@ -43,7 +43,7 @@ func TestHostCloseEndsClients(t *testing.T) {
 
 func TestHostVanishes(t *testing.T) {
 	t.Parallel() // real time, over QUIC: runs beside the others
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: time.Second, SyncInterval: 50 * time.Millisecond, Clock: clk})
 	// Pull the plug: the socket stops without telling anyone, and the client's
@@ -58,7 +58,7 @@ func TestHostVanishes(t *testing.T) {
 
 func TestSilentClientDroppedAndRejoins(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{Timeout: 600 * time.Millisecond}, Clock: clk})
 	watcher := h.Local()
 	// A client that probes the host clock only every 5 s of real time (1 s at first);
@@ -99,7 +99,7 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 
 func TestNameInUse(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	if c, err := pipeDial(h, ClientConfig{Name: "ann", Clock: clk}); err == nil {
@@ -112,7 +112,7 @@ func TestNameInUse(t *testing.T) {
 
 func TestMatchFull(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}, Clock: clk})
 	pipeJoin(t, h, ClientConfig{Name: "one", Clock: clk})
 	if c, err := pipeDial(h, ClientConfig{Name: "two", Clock: clk}); err == nil {
@@ -125,7 +125,7 @@ func TestMatchFull(t *testing.T) {
 
 func TestSpawnLimitsAndKick(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{MaxActorsPerPlayer: 2}, Clock: clk})
 	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	for i := 0; i < 2; i++ {
@@ -172,7 +172,7 @@ func TestDialNobody(t *testing.T) {
 func TestListenContextCloses(t *testing.T) {
 	checkNoLeaks(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h, err := Listen(ctx, HostConfig{Addr: "127.0.0.1:0", Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestListenContextCloses(t *testing.T) {
 // tank despawned. Without the token the name stays taken.
 func TestRejoinReplacesDeadConnection(t *testing.T) {
 	t.Parallel() // real time, over QUIC: runs beside the others
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Limits: Limits{Timeout: 30 * time.Second}, Clock: clk})
 	watcher := h.Local()
 	old := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-", Timeout: 30 * time.Second})

@@ -13,9 +13,9 @@ import (
 )
 
 // localHost starts a host on a manual clock that relays at once, for JoinLocal.
-func localHost(t *testing.T) (*Host, *manualClock) {
+func localHost(t *testing.T) (*Host, *ManualClock) {
 	t.Helper()
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
 		Limits: Limits{IdleKick: -1}})
 	if err != nil {
@@ -130,7 +130,7 @@ func TestJoinLocalIsDeterministic(t *testing.T) {
 // TestChatRate: the host passes on a player's chat lines up to its chat bucket,
 // ChatBurst at once and ChatRate a second after, and drops the rest.
 func TestChatRate(t *testing.T) {
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
 		Limits: Limits{IdleKick: -1, ChatRate: 1, ChatBurst: 3}})
 	if err != nil {
@@ -173,7 +173,7 @@ func TestChatRate(t *testing.T) {
 // players, is listed as a service, takes no player's place, is not dropped for
 // silence, and is the only member that may spawn a tank of wire.TeamDIS.
 func TestServiceIsNoPlayer(t *testing.T) {
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h, err := Listen(context.Background(), HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: -1,
 		Limits: Limits{MaxPlayers: 2}})
 	if err != nil {

@@ -75,7 +75,7 @@ func TestObserverJoins(t *testing.T) {
 // observerSpeed and never off the map; a player's View is refused; an observer is
 // never kicked for spawning nothing, and gets its own downlink budget.
 func TestObserverIsBounded(t *testing.T) {
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := offlineHost(t, HostConfig{Clock: clk, Limits: Limits{Downlink: 32000, ObserverDownlink: 8000,
 		SpawnGrace: time.Second, IdleKick: time.Second}})
 	m := &h.m

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
@@ -19,35 +18,17 @@ import (
 // use.
 type Offline struct {
 	h     *Host
-	clk   *offlineClock
+	clk   *ManualClock
 	next  float64 // next downlink tick, host time
 	ctrl  [][]byte
 	batch []*wire.BatchWriter
 	probe []clockProbe
 }
 
-// offlineClock is the Offline host's clock: the time its caller last gave it.
-type offlineClock struct {
-	mu  sync.Mutex
-	now time.Duration
-}
-
-func (c *offlineClock) Now() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *offlineClock) set(d time.Duration) {
-	c.mu.Lock()
-	c.now = max(c.now, d)
-	c.mu.Unlock()
-}
-
 // NewOffline returns an offline host for cfg (its Clock is replaced by the
 // simulation's, which starts at 0; Addr and the TLS settings are unused).
 func NewOffline(cfg HostConfig) (*Offline, error) {
-	clk := &offlineClock{}
+	clk := &ManualClock{}
 	cfg.Clock = clk
 	cfg, lim, match, err := populateHostConfig(cfg)
 	if err != nil {
@@ -61,7 +42,7 @@ func NewOffline(cfg HostConfig) (*Offline, error) {
 
 // advance moves the host's clock to at and returns it in host seconds.
 func (o *Offline) advance(at time.Duration) float64 {
-	o.clk.set(at)
+	o.clk.Set(at)
 	return o.h.now()
 }
 

@@ -166,7 +166,7 @@ func TestJoinSpawnPublish(t *testing.T) {
 // does not disturb the answers to the spawns after it.
 func TestSpawnUnencodable(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{MaxActorsPerPlayer: 3}})
 	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	bad := tankAt(0, 0)
@@ -190,7 +190,7 @@ func TestSpawnUnencodable(t *testing.T) {
 // and is never merged with what the client knew.
 func TestClientSequencing(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Clock: clk})
 	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
 	const actor = 42

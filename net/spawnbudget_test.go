@@ -18,7 +18,7 @@ func TestSpawnBudget(t *testing.T) {
 		tanks int // MaxActorsPerPlayer
 	}{{"one tank", DefaultMaxActorsPerPlayer}, {"a peer's bots", 8}} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := &manualClock{}
+			clk := &ManualClock{}
 			h := testHost(t, HostConfig{Clock: clk, Limits: Limits{MaxActorsPerPlayer: tc.tanks, ControlBurst: 1e6}})
 			interval := DefaultRespawnInterval
 

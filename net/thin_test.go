@@ -26,7 +26,7 @@ func TestThinningInterval(t *testing.T) {
 // once per interval of the host's clock, while a near one gets every update.
 func TestThinningPerObserver(t *testing.T) {
 	checkNoLeaks(t)
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	h := testHost(t, HostConfig{Thinning: Thinning{Near: 20, PerMeter: 10 * time.Millisecond, MaxInterval: time.Second}, Clock: clk})
 	host := h.Local() // the host player observes too, without actors of its own
 	owner := pipeJoin(t, h, ClientConfig{Name: "owner", Clock: clk})

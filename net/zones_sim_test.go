@@ -22,7 +22,7 @@ import (
 type zoneSim struct {
 	t      testing.TB
 	h      *Host
-	clk    *manualClock
+	clk    *ManualClock
 	rng    *rand.Rand
 	hz     float64
 	now    float64
@@ -55,7 +55,7 @@ type simTank struct {
 
 func newZoneSim(t testing.TB, n int, extent float64, lim Limits, seed uint64) *zoneSim {
 	t.Helper()
-	clk := &manualClock{}
+	clk := &ManualClock{}
 	lim.RespawnInterval = -1
 	h := offlineHost(t, HostConfig{Clock: clk, Limits: lim, Match: MatchSettings{Extent: extent}})
 	s := &zoneSim{t: t, h: h, clk: clk, rng: rand.New(rand.NewPCG(seed, 7)), hz: 10, w: wire.NewBatchWriter(0),

@@ -20,7 +20,6 @@ package gametest
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
@@ -121,33 +120,8 @@ func (r *Rig) Close() error {
 	return err
 }
 
-// Clock is a net.Clock that moves only when told: the rig's, or any test's. It is
-// safe for concurrent use.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Duration
-}
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Set moves the clock to t; a t earlier than the clock is ignored.
-func (c *Clock) Set(t time.Duration) {
-	c.mu.Lock()
-	c.now = max(c.now, t)
-	c.mu.Unlock()
-}
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now += max(d, 0)
-	c.mu.Unlock()
-}
+// Clock is a net.Clock that moves only when told: the rig's, or any test's.
+type Clock = net.ManualClock
 
 // Link is one player's link to a Rig: a net.Client joined in process. It
 // implements game.Link.
