@@ -328,10 +328,10 @@ func (m *Match) SetCamera(p mgl64.Vec3) {
 
 // remoteReckoning returns how remote tanks are reckoned: the reckoning in force, kept out
 // of the map's rocks and border, accepting what the wire's rounding adds to a state
-// at the bounds (wireLimits).
+// at the bounds (wire.WidenLimits).
 func (m *Match) remoteReckoning() deadreckon.Config {
 	c := m.reckoning()
-	c.Limits = wireLimits(c.Limits)
+	c.Limits = wire.WidenLimits(c.Limits)
 	return c
 }
 
@@ -342,32 +342,9 @@ func (m *Match) reckoning() deadreckon.Config {
 	return c
 }
 
-// wireLimits widens the publisher's bounds l by what the wire's quantization may
-// add, as the host does (net's state limits): a publisher clamps a tank's angular
-// velocity to its length limit, and rounding each component to the wire's step can
-// bring it back a hair longer (3.005 rad/s for 3). Without the widening a remote
-// refused such an update of a tank turning at its limit, counted on the HUD as
-// "refused" in an honest match. Zero and Off fields stay as they are.
-func wireLimits(l deadreckon.Limits) deadreckon.Limits {
-	const slack = 0.8660254037844386 // √3 / 2: half a step on each of three axes, in steps
-	widen := func(v, step float64) float64 {
-		if v > 0 {
-			return v + slack*step
-		}
-		return v
-	}
-	l.MaxSpeed = widen(l.MaxSpeed, wire.VelocityStep)
-	l.MaxAcceleration = widen(l.MaxAcceleration, wire.AccelerationStep)
-	l.MaxAngularSpeed = widen(l.MaxAngularSpeed, wire.AngularVelocityStep)
-	if l.MaxArticulationRate > 0 {
-		l.MaxArticulationRate += wire.ArticulationRateStep
-	}
-	return l
-}
-
 // publishing returns how local tanks publish: reckoning their own updates as remotes
 // do, within the match's bounds as they are (the wire's rounding is the remotes' to
-// allow for, wireLimits).
+// allow for, wire.WidenLimits).
 func (m *Match) publishing() deadreckon.PublisherConfig {
 	c := m.dr
 	c.Reckon = m.reckoning()

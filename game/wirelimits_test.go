@@ -5,17 +5,18 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // TestRemoteAcceptsQuantizedTurn: a tank turning (or tumbling off a rock) at the
 // limit publishes an angular velocity of length 3 rad/s; the wire rounds each
 // component to 1/64 rad/s, and the remote receives it a hair longer. The remote's
-// bounds (wireLimits) accept it, as the host does; the publisher's own bounds, which
+// bounds (wire.WidenLimits) accept it, as the host does; the publisher's own bounds, which
 // remotes used before, refused it and the HUD counted it as refused. An angular
 // velocity past the rounding's reach is still refused.
 func TestRemoteAcceptsQuantizedTurn(t *testing.T) {
 	pub := DeadReckoning().Reckon.Limits
-	remote := wireLimits(pub)
+	remote := wire.WidenLimits(pub)
 	for _, c := range []struct {
 		name      string
 		w         mgl64.Vec3
@@ -34,7 +35,7 @@ func TestRemoteAcceptsQuantizedTurn(t *testing.T) {
 				c.name, c.w.Len(), errPub == nil, c.pub, errRemote == nil, c.want)
 		}
 	}
-	if got := wireLimits(deadreckon.Limits{}); got != (deadreckon.Limits{}) {
+	if got := wire.WidenLimits(deadreckon.Limits{}); got != (deadreckon.Limits{}) {
 		t.Errorf("zero bounds (the defaults) widened to %+v", got)
 	}
 }

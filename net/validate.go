@@ -9,22 +9,19 @@ import (
 	"github.com/treadline/treadline/net/wire"
 )
 
-// quantSlack is the length of a vector of half-steps on three axes, in steps.
-const quantSlack = 0.8660254037844386 // √3 / 2
-
 // stateLimits returns the bounds the host checks a state's values against, in the one
 // validator of package deadreckon: the host's tank-like limits, each widened by what
 // the wire's quantization may add (a value at the limit may come back a hair above
 // it). Position and time are checked against the match (validateState), not here.
 func (l *Limits) stateLimits() deadreckon.Limits {
-	return deadreckon.Limits{
+	return wire.WidenLimits(deadreckon.Limits{
 		MaxPosition:         -1,
-		MaxSpeed:            l.MaxSpeed + quantSlack*wire.VelocityStep,
-		MaxAcceleration:     l.MaxAcceleration + quantSlack*wire.AccelerationStep,
-		MaxAngularSpeed:     l.MaxTurnRate + quantSlack*wire.AngularVelocityStep,
-		MaxArticulationRate: l.MaxArticulationRate + wire.ArticulationRateStep,
+		MaxSpeed:            l.MaxSpeed,
+		MaxAcceleration:     l.MaxAcceleration,
+		MaxAngularSpeed:     l.MaxTurnRate,
+		MaxArticulationRate: l.MaxArticulationRate,
 		MaxTime:             -1,
-	}
+	})
 }
 
 // validateState checks one state on its own and normalizes it: its values by

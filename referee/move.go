@@ -14,9 +14,6 @@ import (
 	"github.com/treadline/treadline/tank"
 )
 
-// quantSlack is the length of a vector of half-steps on three axes, in steps.
-const quantSlack = 0.8660254037844386 // √3 / 2
-
 // arrivalJitter is how much longer than the time between their arrivals two updates
 // may be apart on the owner's clock, s: updates sent frames apart may arrive together
 // (a collision's spin, its updates bunched on arrival). It widens the heading's turn
@@ -152,7 +149,7 @@ type motion struct {
 func newMotion(s tank.Spec, ground func(x, z float64) (float64, bool)) motion {
 	s = s.WithDefaults()
 	gyration := math.Sqrt((s.Length*s.Length + s.Width*s.Width) / 12)
-	shove := shoveFactor*s.TopSpeed + quantSlack*wire.VelocityStep
+	shove := shoveFactor*s.TopSpeed + wire.QuantSlack*wire.VelocityStep
 	contact := shove + proxyCatchUp
 	return motion{
 		speed: speedFactor * s.TopSpeed, shove: shove, contactV: contact,
@@ -160,7 +157,7 @@ func newMotion(s tank.Spec, ground func(x, z float64) (float64, bool)) motion {
 		contact: math.Hypot(s.Length, s.Width),
 		accel:   s.Acceleration,
 		turret:  s.TurretRate, gun: s.GunRate, gunLo: s.GunMin, gunHi: s.GunMax,
-		ground: ground, rateSlack: wire.ArticulationRateStep, accelSlack: quantSlack * wire.AccelerationStep,
+		ground: ground, rateSlack: wire.ArticulationRateStep, accelSlack: wire.QuantSlack * wire.AccelerationStep,
 	}
 }
 

@@ -376,3 +376,26 @@ func parseArticulations(r *reader, s *deadreckon.State) {
 		s.Articulations[i].Rate = float64(int16(r.u16())) * ArticulationRateStep
 	}
 }
+
+// QuantSlack is the length of a vector of half-steps on three axes, in steps: the
+// most the wire's rounding adds to a vector's length (times its step).
+const QuantSlack = 0.8660254037844386 // √3 / 2
+
+// WidenLimits returns l widened by what the wire's rounding may add to a state at
+// its bounds, for checking states that came over the wire: a velocity, acceleration
+// or angular velocity at its length limit comes back up to half a step longer on
+// each axis, and a joint's rate a step faster (a tank turning at exactly 3 rad/s
+// arrives at up to 3.014 rad/s). Zero and Off fields stay as they are.
+func WidenLimits(l deadreckon.Limits) deadreckon.Limits {
+	widen := func(v, by float64) float64 {
+		if v > 0 {
+			return v + by
+		}
+		return v
+	}
+	l.MaxSpeed = widen(l.MaxSpeed, QuantSlack*VelocityStep)
+	l.MaxAcceleration = widen(l.MaxAcceleration, QuantSlack*AccelerationStep)
+	l.MaxAngularSpeed = widen(l.MaxAngularSpeed, QuantSlack*AngularVelocityStep)
+	l.MaxArticulationRate = widen(l.MaxArticulationRate, ArticulationRateStep)
+	return l
+}
