@@ -229,23 +229,48 @@ func rayBox(o, d, lo, hi mgl64.Vec3) (float64, bool) {
 // within 3 mm of its chords (as the match's own aim point).
 const markStep = 0.05
 
+// blockSlack is how much nearer than the aim point the ground or a rock must stop
+// a shell for the gun marker to show the shot blocked, m: a rock at a target's side
+// or a crest a few metres before it stops the shell as surely as one far off, while
+// the gun settling on a point on the ground (its marker within centimetres of it)
+// and a shell striking a tank (never blocked) are left alone.
+const blockSlack = 1.5
+
+// gunMarker is where the gun marker goes and what it shows.
+type gunMarker struct {
+	// Point is the marker's place, world m.
+	Point mgl64.Vec3
+	// Hit reports that a shell fired now strikes something (the map or a hull) at
+	// Point; otherwise Point is a point of its flight.
+	Hit bool
+	// Blocked reports that it strikes the ground or a rock more than blockSlack
+	// nearer the muzzle than the aim point: a crest or a rock between the gun and
+	// what the player aims at, which the camera, higher than the muzzle, sees over.
+	// On the screen the marker may sit on the target; it is drawn blocked so that a
+	// player does not fire into the crest.
+	Blocked bool
+}
+
 // gunMark returns where the gun marker goes for the tank me aiming at aim: where a
 // shell fired now would first strike the map (its ground and rocks, as the match
 // sweeps shells; without mp, the ground ray alone) or a hull other than self's, or,
 // when it strikes nothing as far out as aim lies from the muzzle (the sky, a point
 // led ahead of a moving tank), the point of its flight that far out, which is on
-// the aim marker once the gun has caught up. hit reports that it strikes something.
-func gunMark(me gunPose, aim mgl64.Vec3, mp *terrain.Map, ray raycaster, hulls []combat.HullPose, self uint32) (mark mgl64.Vec3, hit bool) {
+// the aim marker once the gun has caught up.
+func gunMark(me gunPose, aim mgl64.Vec3, mp *terrain.Map, ray raycaster, hulls []combat.HullPose, self uint32) gunMarker {
 	o, d := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
 	s := combat.Shot{Shooter: self, Origin: o, Direction: d}
 	reach := math.Min(aim.Sub(o).Len(), combat.AimRange)
+	struck := func(p mgl64.Vec3, tank bool) gunMarker {
+		return gunMarker{Point: p, Hit: true, Blocked: !tank && p.Sub(o).Len() < reach-blockSlack}
+	}
 	for f := 0.0; f < combat.ShellLifetime; f += markStep {
 		if mp != nil {
 			if imp := combat.Sweep(mp, s, f, f+markStep, hulls); imp.Kind != combat.ImpactNone && imp.Kind != combat.ImpactSpent {
-				return imp.Point, true
+				return struck(imp.Point, imp.Kind == combat.ImpactTank)
 			}
-		} else if p, ok := raySweep(s, f, f+markStep, ray, hulls); ok {
-			return p, true
+		} else if p, tank, ok := raySweep(s, f, f+markStep, ray, hulls); ok {
+			return struck(p, tank)
 		}
 		if a, b := s.At(f), s.At(f+markStep); b.Sub(o).Len() >= reach {
 			for range 30 { // the point of the chord at reach
@@ -256,19 +281,19 @@ func gunMark(me gunPose, aim mgl64.Vec3, mp *terrain.Map, ray raycaster, hulls [
 					b = mid
 				}
 			}
-			return b, false
+			return gunMarker{Point: b}
 		}
 	}
-	return s.At(combat.ShellLifetime), false
+	return gunMarker{Point: s.At(combat.ShellLifetime)}
 }
 
 // raySweep follows shot s from t0 to t1 along its chord and returns where it first
-// meets the ground (ray) or a hull other than its shooter's.
-func raySweep(s combat.Shot, t0, t1 float64, ray raycaster, hulls []combat.HullPose) (mgl64.Vec3, bool) {
+// meets the ground (ray) or a hull other than its shooter's (onHull).
+func raySweep(s combat.Shot, t0, t1 float64, ray raycaster, hulls []combat.HullPose) (p mgl64.Vec3, onHull, hit bool) {
 	a, b := s.At(t0), s.At(t1)
 	seg := b.Sub(a)
 	l := seg.Len()
-	best, hit := l, false
+	best := l
 	if ray != nil {
 		if p, ok := ray(a, seg, l); ok {
 			best, hit = p.Sub(a).Len(), true
@@ -282,8 +307,8 @@ func raySweep(s combat.Shot, t0, t1 float64, ray raycaster, hulls []combat.HullP
 		}
 		inv := h.Orientation.Conjugate()
 		if t, ok := rayBox(inv.Rotate(a.Sub(h.Position)), inv.Rotate(seg.Mul(1/l)), lo, hi); ok && t <= best {
-			best, hit = t, true
+			best, hit, onHull = t, true, true
 		}
 	}
-	return a.Add(seg.Mul(best / l)), hit
+	return a.Add(seg.Mul(best / l)), onHull, hit
 }
