@@ -171,19 +171,26 @@ const rangeNear = 12.0
 // dir: where it first meets the ground (ray; nil: none) or a tank's hull other than
 // self's, or, nearer, the point of it closest to a tank's middle it passes within
 // rangeNear of; with none of these within combat.AimRange, the point
-// combat.AimRange along it (the sky, the horizon, or ground too far to mark). A zero
-// dir gives eye.
+// combat.AimRange along it (the sky, the horizon, or ground too far to mark). A line
+// that meets the ground just short of a tank whose middle shows over it (a crest in
+// front of the tank, the line passing within rangeNear of its middle and above the
+// ground there) ranges on the tank too: the player points at the tank seen over the
+// crest, and the gun marker then tells whether the shell clears it. A zero dir gives
+// eye.
 func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, self uint32) mgl64.Vec3 {
 	if dir.Len() == 0 || !geom.FiniteVec(dir) {
 		return eye
 	}
 	dir = dir.Normalize()
 	best := combat.AimRange
+	ground := math.Inf(1)
 	if ray != nil {
 		if hit, ok := ray(eye, dir, best); ok {
-			best = math.Min(best, hit.Sub(eye).Len())
+			ground = hit.Sub(eye).Len()
+			best = math.Min(best, ground)
 		}
 	}
+	over := math.Inf(1) // the nearest tank seen over the ground the line meets
 	spec := tank.Default()
 	lo, hi := spec.HullMin(), spec.HullMax()
 	for _, h := range hulls {
@@ -195,11 +202,37 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 			best = t
 		}
 		mid := h.Position.Add(h.Orientation.Rotate(mgl64.Vec3{0, hi[1] / 2, 0}))
-		if t := mid.Sub(eye).Dot(dir); t > 0 && t < best && mid.Sub(eye.Add(dir.Mul(t))).Len() < rangeNear {
+		t := mid.Sub(eye).Dot(dir)
+		p := eye.Add(dir.Mul(t))
+		if t <= 0 || t >= combat.AimRange || mid.Sub(p).Len() >= rangeNear {
+			continue
+		}
+		switch {
+		case t < best:
 			best = t
+		case t > ground && t < over && seenOver(eye, mid, p, ray):
+			over = t
 		}
 	}
+	if best == ground && over < math.Inf(1) {
+		best = over
+	}
 	return eye.Add(dir.Mul(best))
+}
+
+// seenOver reports whether a tank's middle mid shows from eye over the ground (ray)
+// and the point p of the line of sight nearest it lies above the ground too (the
+// ground does not rise between them).
+func seenOver(eye, mid, p mgl64.Vec3, ray raycaster) bool {
+	if _, hidden := ray(eye, mid.Sub(eye), mid.Sub(eye).Len()); hidden {
+		return false
+	}
+	if d := p.Sub(mid); d.Len() > 0 {
+		if _, under := ray(mid, d, d.Len()); under {
+			return false
+		}
+	}
+	return true
 }
 
 // rayBox returns the distance along the ray o + t·d (t ≥ 0) to where it enters the

@@ -147,6 +147,46 @@ func TestSightPoint(t *testing.T) {
 	}
 }
 
+// TestSightPointOverACrest casts lines of sight over a ridge 60 m out toward a tank
+// 100 m off: a line grazing the ridge just under the tank's middle, which shows over
+// it, ranges on the tank; a line into the ground short of it, or toward a tank the
+// ridge hides, stops on the ground.
+func TestSightPointOverACrest(t *testing.T) {
+	eye := mgl64.Vec3{0, 10, 0}
+	other := combat.HullPose{Actor: 2, Position: mgl64.Vec3{100, 0, 0}, Orientation: mgl64.QuatIdent()}
+	mid := mgl64.Vec3{100, tank.DefaultHeight / 2, 0}
+	for _, c := range []struct {
+		name  string
+		ridge float64 // its height, m
+		at    mgl64.Vec3
+		want  mgl64.Vec3
+		tol   float64
+	}{
+		{"grazing the ridge under the tank's middle", 4.5, mgl64.Vec3{100, 0.5, 0}, mgl64.Vec3{100, 0.5, 0}, 0.5},
+		{"into the ground short of the tank", 4.5, mgl64.Vec3{100, -8, 0}, mgl64.Vec3{100 * 10 / 18.0, 0, 0}, 0.5},
+		{"the tank hidden by the ridge", 6, mid, mgl64.Vec3{60, 10 + (mid[1]-10)*0.6, 0}, 0.5},
+	} {
+		ray := func(o, d mgl64.Vec3, maxDist float64) (mgl64.Vec3, bool) {
+			d = d.Normalize()
+			for s := 0.0; s <= maxDist; s += 0.01 {
+				p := o.Add(d.Mul(s))
+				h := 0.0
+				if p[0] >= 60 && p[0] <= 62 {
+					h = c.ridge
+				}
+				if p[1] <= h {
+					return p, true
+				}
+			}
+			return mgl64.Vec3{}, false
+		}
+		got := sightPoint(eye, c.at.Sub(eye), ray, []combat.HullPose{other}, 1)
+		if got.Sub(c.want).Len() > c.tol {
+			t.Errorf("%s: sight point %.2f, want %.2f", c.name, got, c.want)
+		}
+	}
+}
+
 // TestAimAtStrikesThePoint fires from tanks on tilted ground at points 50 to 400 m
 // off, within the gun's limits: the shell the aim sends passes within 30 cm of the
 // point.
