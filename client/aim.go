@@ -171,19 +171,26 @@ const rangeNear = 12.0
 // dir: where it first meets the ground (ray; nil: none) or a tank's hull other than
 // self's, or, nearer, the point of it closest to a tank's middle it passes within
 // rangeNear of; with none of these within combat.AimRange, the point
-// combat.AimRange along it (the sky, the horizon, or ground too far to mark). A zero
-// dir gives eye.
+// combat.AimRange along it (the sky, the horizon, or ground too far to mark). A line
+// that meets the ground just short of a tank whose middle shows over it (a crest in
+// front of the tank, the line passing within rangeNear of its middle and above the
+// ground there) ranges on the tank too: the player points at the tank seen over the
+// crest, and the gun marker then tells whether the shell clears it. A zero dir gives
+// eye.
 func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, self uint32) mgl64.Vec3 {
 	if dir.Len() == 0 || !geom.FiniteVec(dir) {
 		return eye
 	}
 	dir = dir.Normalize()
 	best := combat.AimRange
+	ground := math.Inf(1)
 	if ray != nil {
 		if hit, ok := ray(eye, dir, best); ok {
-			best = math.Min(best, hit.Sub(eye).Len())
+			ground = hit.Sub(eye).Len()
+			best = math.Min(best, ground)
 		}
 	}
+	over := math.Inf(1) // the nearest tank seen over the ground the line meets
 	spec := tank.Default()
 	lo, hi := spec.HullMin(), spec.HullMax()
 	for _, h := range hulls {
@@ -195,11 +202,37 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 			best = t
 		}
 		mid := h.Position.Add(h.Orientation.Rotate(mgl64.Vec3{0, hi[1] / 2, 0}))
-		if t := mid.Sub(eye).Dot(dir); t > 0 && t < best && mid.Sub(eye.Add(dir.Mul(t))).Len() < rangeNear {
+		t := mid.Sub(eye).Dot(dir)
+		p := eye.Add(dir.Mul(t))
+		if t <= 0 || t >= combat.AimRange || mid.Sub(p).Len() >= rangeNear {
+			continue
+		}
+		switch {
+		case t < best:
 			best = t
+		case t > ground && t < over && seenOver(eye, mid, p, ray):
+			over = t
 		}
 	}
+	if best == ground && over < math.Inf(1) {
+		best = over
+	}
 	return eye.Add(dir.Mul(best))
+}
+
+// seenOver reports whether a tank's middle mid shows from eye over the ground (ray)
+// and the point p of the line of sight nearest it lies above the ground too (the
+// ground does not rise between them).
+func seenOver(eye, mid, p mgl64.Vec3, ray raycaster) bool {
+	if _, hidden := ray(eye, mid.Sub(eye), mid.Sub(eye).Len()); hidden {
+		return false
+	}
+	if d := p.Sub(mid); d.Len() > 0 {
+		if _, under := ray(mid, d, d.Len()); under {
+			return false
+		}
+	}
+	return true
 }
 
 // rayBox returns the distance along the ray o + t·d (t ≥ 0) to where it enters the
@@ -229,23 +262,48 @@ func rayBox(o, d, lo, hi mgl64.Vec3) (float64, bool) {
 // within 3 mm of its chords (as the match's own aim point).
 const markStep = 0.05
 
+// blockSlack is how much nearer than the aim point the ground or a rock must stop
+// a shell for the gun marker to show the shot blocked, m: a rock at a target's side
+// or a crest a few metres before it stops the shell as surely as one far off, while
+// the gun settling on a point on the ground (its marker within centimetres of it)
+// and a shell striking a tank (never blocked) are left alone.
+const blockSlack = 1.5
+
+// gunMarker is where the gun marker goes and what it shows.
+type gunMarker struct {
+	// Point is the marker's place, world m.
+	Point mgl64.Vec3
+	// Hit reports that a shell fired now strikes something (the map or a hull) at
+	// Point; otherwise Point is a point of its flight.
+	Hit bool
+	// Blocked reports that it strikes the ground or a rock more than blockSlack
+	// nearer the muzzle than the aim point: a crest or a rock between the gun and
+	// what the player aims at, which the camera, higher than the muzzle, sees over.
+	// On the screen the marker may sit on the target; it is drawn blocked so that a
+	// player does not fire into the crest.
+	Blocked bool
+}
+
 // gunMark returns where the gun marker goes for the tank me aiming at aim: where a
 // shell fired now would first strike the map (its ground and rocks, as the match
 // sweeps shells; without mp, the ground ray alone) or a hull other than self's, or,
 // when it strikes nothing as far out as aim lies from the muzzle (the sky, a point
 // led ahead of a moving tank), the point of its flight that far out, which is on
-// the aim marker once the gun has caught up. hit reports that it strikes something.
-func gunMark(me gunPose, aim mgl64.Vec3, mp *terrain.Map, ray raycaster, hulls []combat.HullPose, self uint32) (mark mgl64.Vec3, hit bool) {
+// the aim marker once the gun has caught up.
+func gunMark(me gunPose, aim mgl64.Vec3, mp *terrain.Map, ray raycaster, hulls []combat.HullPose, self uint32) gunMarker {
 	o, d := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
 	s := combat.Shot{Shooter: self, Origin: o, Direction: d}
 	reach := math.Min(aim.Sub(o).Len(), combat.AimRange)
+	struck := func(p mgl64.Vec3, tank bool) gunMarker {
+		return gunMarker{Point: p, Hit: true, Blocked: !tank && p.Sub(o).Len() < reach-blockSlack}
+	}
 	for f := 0.0; f < combat.ShellLifetime; f += markStep {
 		if mp != nil {
 			if imp := combat.Sweep(mp, s, f, f+markStep, hulls); imp.Kind != combat.ImpactNone && imp.Kind != combat.ImpactSpent {
-				return imp.Point, true
+				return struck(imp.Point, imp.Kind == combat.ImpactTank)
 			}
-		} else if p, ok := raySweep(s, f, f+markStep, ray, hulls); ok {
-			return p, true
+		} else if p, tank, ok := raySweep(s, f, f+markStep, ray, hulls); ok {
+			return struck(p, tank)
 		}
 		if a, b := s.At(f), s.At(f+markStep); b.Sub(o).Len() >= reach {
 			for range 30 { // the point of the chord at reach
@@ -256,19 +314,19 @@ func gunMark(me gunPose, aim mgl64.Vec3, mp *terrain.Map, ray raycaster, hulls [
 					b = mid
 				}
 			}
-			return b, false
+			return gunMarker{Point: b}
 		}
 	}
-	return s.At(combat.ShellLifetime), false
+	return gunMarker{Point: s.At(combat.ShellLifetime)}
 }
 
 // raySweep follows shot s from t0 to t1 along its chord and returns where it first
-// meets the ground (ray) or a hull other than its shooter's.
-func raySweep(s combat.Shot, t0, t1 float64, ray raycaster, hulls []combat.HullPose) (mgl64.Vec3, bool) {
+// meets the ground (ray) or a hull other than its shooter's (onHull).
+func raySweep(s combat.Shot, t0, t1 float64, ray raycaster, hulls []combat.HullPose) (p mgl64.Vec3, onHull, hit bool) {
 	a, b := s.At(t0), s.At(t1)
 	seg := b.Sub(a)
 	l := seg.Len()
-	best, hit := l, false
+	best := l
 	if ray != nil {
 		if p, ok := ray(a, seg, l); ok {
 			best, hit = p.Sub(a).Len(), true
@@ -282,8 +340,8 @@ func raySweep(s combat.Shot, t0, t1 float64, ray raycaster, hulls []combat.HullP
 		}
 		inv := h.Orientation.Conjugate()
 		if t, ok := rayBox(inv.Rotate(a.Sub(h.Position)), inv.Rotate(seg.Mul(1/l)), lo, hi); ok && t <= best {
-			best, hit = t, true
+			best, hit, onHull = t, true, true
 		}
 	}
-	return a.Add(seg.Mul(best / l)), hit
+	return a.Add(seg.Mul(best / l)), onHull, hit
 }

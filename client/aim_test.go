@@ -1,8 +1,10 @@
 package client
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -145,6 +147,46 @@ func TestSightPoint(t *testing.T) {
 	}
 }
 
+// TestSightPointOverACrest casts lines of sight over a ridge 60 m out toward a tank
+// 100 m off: a line grazing the ridge just under the tank's middle, which shows over
+// it, ranges on the tank; a line into the ground short of it, or toward a tank the
+// ridge hides, stops on the ground.
+func TestSightPointOverACrest(t *testing.T) {
+	eye := mgl64.Vec3{0, 10, 0}
+	other := combat.HullPose{Actor: 2, Position: mgl64.Vec3{100, 0, 0}, Orientation: mgl64.QuatIdent()}
+	mid := mgl64.Vec3{100, tank.DefaultHeight / 2, 0}
+	for _, c := range []struct {
+		name  string
+		ridge float64 // its height, m
+		at    mgl64.Vec3
+		want  mgl64.Vec3
+		tol   float64
+	}{
+		{"grazing the ridge under the tank's middle", 4.5, mgl64.Vec3{100, 0.5, 0}, mgl64.Vec3{100, 0.5, 0}, 0.5},
+		{"into the ground short of the tank", 4.5, mgl64.Vec3{100, -8, 0}, mgl64.Vec3{100 * 10 / 18.0, 0, 0}, 0.5},
+		{"the tank hidden by the ridge", 6, mid, mgl64.Vec3{60, 10 + (mid[1]-10)*0.6, 0}, 0.5},
+	} {
+		ray := func(o, d mgl64.Vec3, maxDist float64) (mgl64.Vec3, bool) {
+			d = d.Normalize()
+			for s := 0.0; s <= maxDist; s += 0.01 {
+				p := o.Add(d.Mul(s))
+				h := 0.0
+				if p[0] >= 60 && p[0] <= 62 {
+					h = c.ridge
+				}
+				if p[1] <= h {
+					return p, true
+				}
+			}
+			return mgl64.Vec3{}, false
+		}
+		got := sightPoint(eye, c.at.Sub(eye), ray, []combat.HullPose{other}, 1)
+		if got.Sub(c.want).Len() > c.tol {
+			t.Errorf("%s: sight point %.2f, want %.2f", c.name, got, c.want)
+		}
+	}
+}
+
 // TestAimAtStrikesThePoint fires from tanks on tilted ground at points 50 to 400 m
 // off, within the gun's limits: the shell the aim sends passes within 30 cm of the
 // point.
@@ -172,6 +214,56 @@ func TestAimAtStrikesThePoint(t *testing.T) {
 		}
 		if miss > 0.3 {
 			t.Errorf("%s: the shell passes %.2f m from the point", c.name, miss)
+		}
+	}
+}
+
+// TestGunMarkBlocked fires from a level tank over flat ground with and without a
+// 3 m ridge 40 m out: the gun marker is drawn blocked only when the ground stops the
+// shell well short of the aim point, never when it strikes a tank (the target, or
+// another in the way) or the ground at the aim point, or flies on into the sky.
+func TestGunMarkBlocked(t *testing.T) {
+	spec := tank.Default()
+	ridge := func(x float64) bool { return x >= 40 && x <= 42 }
+	ground := func(withRidge bool) raycaster {
+		return func(o, d mgl64.Vec3, maxDist float64) (mgl64.Vec3, bool) {
+			d = d.Normalize()
+			for s := 0.0; s <= maxDist; s += 0.02 {
+				p := o.Add(d.Mul(s))
+				h := 0.0
+				if withRidge && ridge(p[0]) {
+					h = 3
+				}
+				if p[1] <= h {
+					return p, true
+				}
+			}
+			return mgl64.Vec3{}, false
+		}
+	}
+	target := combat.HullPose{Actor: 2, Position: mgl64.Vec3{100, 0, 0}, Orientation: mgl64.QuatIdent()}
+	inWay := combat.HullPose{Actor: 3, Position: mgl64.Vec3{60, 0, 0}, Orientation: mgl64.QuatIdent()}
+	for _, c := range []struct {
+		name         string
+		ridge        bool
+		aim          mgl64.Vec3
+		hulls        []combat.HullPose
+		hit, blocked bool
+		wantX, tolX  float64 // where the marker lies along x, m
+	}{
+		{"ground at the aim point", false, mgl64.Vec3{100, 0, 0}, nil, true, false, 100, 0.5},
+		{"a tank at the aim point", false, mgl64.Vec3{100 - tank.DefaultLength/2, 1.2, 0}, []combat.HullPose{target}, true, false, 100 - tank.DefaultLength/2, 0.1},
+		{"a tank in the way", false, mgl64.Vec3{100 - tank.DefaultLength/2, 1.2, 0}, []combat.HullPose{target, inWay}, true, false, 60 - tank.DefaultLength/2, 0.1},
+		{"the ridge before the ground", true, mgl64.Vec3{100, 0, 0}, nil, true, true, 40, 0.1},
+		{"the ridge before a tank", true, mgl64.Vec3{100 - tank.DefaultLength/2, 1.2, 0}, []combat.HullPose{target}, true, true, 40, 0.1},
+		{"the sky", true, mgl64.Vec3{300, 60, 0}, nil, false, false, 0, math.Inf(1)},
+	} {
+		me := gunPose{Orientation: mgl64.QuatIdent()}
+		yaw, gun := aimAt(me, c.aim, spec)
+		me.Turret, me.Gun = yaw, gun
+		m := gunMark(me, c.aim, nil, ground(c.ridge), c.hulls, 1)
+		if m.Hit != c.hit || m.Blocked != c.blocked || math.Abs(m.Point[0]-c.wantX) > c.tolX {
+			t.Errorf("%s: marker at %.2f hit %v blocked %v, want x %.1f hit %v blocked %v", c.name, m.Point, m.Hit, m.Blocked, c.wantX, c.hit, c.blocked)
 		}
 	}
 }
@@ -214,9 +306,6 @@ type aimTrial struct {
 	aim     aimer
 	rng     *rand.Rand
 	moving  bool
-	// lastWant and lastGun are where the target (led) and the gun marker showed
-	// last, pixels from the aim marker.
-	lastWant, lastGun [2]float64
 }
 
 // newAimTrial places the player's tank and a target 50 to 200 m off in its sight over
@@ -299,14 +388,37 @@ func (tr *aimTrial) want() mgl64.Vec3 {
 	return at.Add(p.Velocity.Mul(flight))
 }
 
+// aimOutcome is how a trial of BenchmarkMouseAim ended.
+type aimOutcome int
+
+// The outcomes of a trial: a hit, a shell fired that missed, or no shot within
+// aimTimeout, by what held the player back at the end.
+const (
+	outHit       aimOutcome = iota
+	outMissed               // fired; the shell struck something else or nothing
+	outHidden               // the target was behind the ground, seen from the camera
+	outBlocked              // the gun marker showed the shot blocked short of the target
+	outLimit                // the gun was held at its limit off the aim marker
+	outUnsettled            // the gun marker never held still on the target
+	outcomes
+)
+
+// String names o for the benchmark's log.
+func (o aimOutcome) String() string {
+	return [...]string{"hit", "fired and missed", "target hidden", "shot blocked", "gun at a limit", "not settled"}[o]
+}
+
 // play moves the mouse toward the target each frame, through the client's aimer and
 // the chase camera, and clicks once the gun marker has settled on the aim marker;
-// it reports whether it fired and whether the shell struck the target.
-func (tr *aimTrial) play() (fired, hit bool) {
+// while the shot cannot reach (the target behind the ground, the gun marker blocked
+// or held at a limit off the aim marker) it holds fire and drives toward where the
+// camera looks. It reports how the trial ended.
+func (tr *aimTrial) play() aimOutcome {
 	perPx := orbitPerPx * DefaultMouseSensitivity
 	still := 0
 	lastX, lastY := math.NaN(), math.NaN()
 	var wasYaw, wasPitch float64 // where the target was last frame, seen from the eye
+	why := outUnsettled          // what holds the player back, as the last frame showed
 	for t := 0.0; t < aimTimeout; t += aimFrame {
 		fwd := tr.view.Forward()
 		want := tr.want().Sub(tr.view.Eye).Normalize()
@@ -322,34 +434,66 @@ func (tr *aimTrial) play() (fired, hit bool) {
 			tr.chase.Orbit(0, dy*perPx)
 		}
 		in := tr.aim.update(tr.pose(), sightPoint(tr.view.Eye, tr.view.Forward(), tr.mp.Raycast, tr.hulls(), 1), false, aimKeys{}, aimFrame)
-		// A gun held at its limit by the hull's tilt cannot reach: the player turns
-		// the hull toward the camera, as the gun marker stuck off the aim shows.
-		if p := tr.me.Pose(); p.Gun <= tr.aim.spec.GunMin+1e-3 || p.Gun >= tr.aim.spec.GunMax-1e-3 {
-			in.Steer = -math.Max(-1, math.Min(1, 3*geom.WrapAngle(tr.aim.camYaw-p.Yaw)))
+		if why != outUnsettled {
+			// The shot cannot reach from here: the player moves up, as to a crest, to
+			// where the gun bears (turning the hull toward the camera, then driving).
+			off := geom.WrapAngle(tr.aim.camYaw - tr.me.Pose().Yaw)
+			in.Steer = -math.Max(-1, math.Min(1, 3*off))
+			if math.Abs(off) < peekTurn {
+				in.Throttle = 1
+			}
 		}
 		tr.me.SetInput(in)
 		wasYaw, wasPitch = wantYaw, wantPitch
 		tr.w.Step(aimFrame)
 		tr.follow()
-		mark, _ := gunMark(tr.pose(), tr.aim.point, tr.mp, nil, tr.hulls(), 1)
-		x, y := projectMark(tr.view, mark)
+		mark := gunMark(tr.pose(), tr.aim.point, tr.mp, nil, tr.hulls(), 1)
+		x, y := projectMark(tr.view, mark.Point)
 		wx, wy := projectMark(tr.view, tr.want())
 		cx, cy := float64(tr.view.Width)/2, float64(tr.view.Height)/2
-		tr.lastWant = [2]float64{wx - cx, wy - cy}
-		tr.lastGun = [2]float64{x - cx, y - cy}
 		near := math.Max(settlePx, settleM/(tr.want().Sub(tr.view.Eye).Len()*tr.view.FovY/float64(tr.view.Height)))
 		on := math.Hypot(wx-cx, wy-cy) < near
-		if on && math.Hypot(x-lastX, y-lastY) < stillPx && math.Hypot(x-wx, y-wy) < near {
+		onAim := math.Hypot(x-wx, y-wy) < near
+		why = tr.heldBack(mark, onAim)
+		if on && why == outUnsettled && math.Hypot(x-lastX, y-lastY) < stillPx && onAim {
 			still++
 		} else {
 			still = 0
 		}
 		lastX, lastY = x, y
 		if still >= settleFrames {
-			return true, tr.fire()
+			if tr.fire() {
+				return outHit
+			}
+			return outMissed
 		}
 	}
-	return false, false
+	return why
+}
+
+// peekTurn is how near the hull must face where the camera looks for the player
+// moving up to a firing place to drive forward rather than turn in place, rad.
+const peekTurn = math.Pi / 4
+
+// heldBack returns what the screen shows keeps the shot from the target, as a
+// player sees it: the target behind the ground from the camera (a hill where the
+// tank went), the gun marker drawn blocked, or the gun marker held off the aim
+// marker (onAim false) with the gun at its limit; outUnsettled when nothing does.
+func (tr *aimTrial) heldBack(mark gunMarker, onAim bool) aimOutcome {
+	p := tr.tgt.Pose()
+	mid := p.Position.Add(p.Orientation.Rotate(mgl64.Vec3{0, tank.DefaultHeight / 2, 0}))
+	eye := tr.view.Eye
+	_, hidden := tr.mp.Raycast(eye, mid.Sub(eye), mid.Sub(eye).Len())
+	me := tr.me.Pose()
+	switch {
+	case hidden:
+		return outHidden
+	case mark.Blocked:
+		return outBlocked
+	case !onAim && (me.Gun <= tr.aim.spec.GunMin+1e-3 || me.Gun >= tr.aim.spec.GunMax-1e-3):
+		return outLimit
+	}
+	return outUnsettled
 }
 
 // projectMark is where point p shows on view v, pixels; far off when behind it.
@@ -378,31 +522,40 @@ func (tr *aimTrial) fire() bool {
 }
 
 // BenchmarkMouseAim plays a newcomer aiming with the mouse through the client's own
-// mapping (aimer, sightPoint) and the game's chase camera, over the valley's ground,
-// in the physics world, with shells swept as the match sweeps them: for each target
-// (50 to 200 m off, in sight, half of them stationary, half driving a curve at
+// mapping (aimer, sightPoint, gunMark) and the game's chase camera, over the valley's
+// ground, in the physics world, with shells swept as the match sweeps them: for each
+// target (50 to 200 m off, in sight, half of them stationary, half driving a curve at
 // 70 % throttle) the hand moves the mouse to put the aim marker on the target's
 // middle, led by its velocity over the shell's flight (as a player learns to), with
-// a reaction, a speed limit and a tremor (turning the hull toward the camera while the
-// hull's tilt holds the gun at a limit), and clicks once the gun marker has settled
-// on the aim marker, itself on the target, itself on the target. A target not fired at within 10 s counts as a miss. It reports
-// the share of targets hit (hit-rate; still-hit-rate and moving-hit-rate apart).
+// a reaction, a speed limit and a tremor, and clicks once the gun marker has settled
+// on the aim marker, itself on the target. As a player does, it holds fire while the
+// screen shows the shot cannot reach: the target behind the ground seen from the
+// camera, the gun marker drawn blocked (a crest or a rock short of the aim, which the
+// camera sees over and the muzzle does not) or held off the aim marker by the gun's
+// limit on a tilted hull; it then moves up, turning the hull toward where the camera
+// looks and driving there, until the gun bears (turning the hull alone does not
+// help: on a slope the hull's tilt toward the target is the ground's). A target not
+// fired at within 10 s counts as a miss. It reports the share of targets hit
+// (hit-rate; still-hit-rate and moving-hit-rate apart) and logs the misses by what
+// ended them.
 func BenchmarkMouseAim(b *testing.B) {
 	mp := testmaps.Valley(b)
 	const trials = 20 // per iteration, half of them moving
 	var tried, struck [2]int
+	var ended [outcomes]int
 	for i := range b.N {
 		rng := rand.New(rand.NewPCG(uint64(i), 34))
 		for k := range trials {
 			moving := k%2 == 1
 			tr := newAimTrial(b, mp, rng, moving)
-			_, hit := tr.play()
+			out := tr.play()
+			ended[out]++
 			m := 0
 			if moving {
 				m = 1
 			}
 			tried[m]++
-			if hit {
+			if out == outHit {
 				struck[m]++
 			}
 		}
@@ -416,4 +569,9 @@ func BenchmarkMouseAim(b *testing.B) {
 	b.ReportMetric(rate(struck[0]+struck[1], tried[0]+tried[1]), "hit-rate")
 	b.ReportMetric(rate(struck[0], tried[0]), "still-hit-rate")
 	b.ReportMetric(rate(struck[1], tried[1]), "moving-hit-rate")
+	var misses []string
+	for o := outMissed; o < outcomes; o++ {
+		misses = append(misses, fmt.Sprintf("%s %d", o, ended[o]))
+	}
+	b.Logf("%d targets, %d hit; missed: %s", tried[0]+tried[1], ended[outHit], strings.Join(misses, ", "))
 }

@@ -118,7 +118,8 @@ func (l *matchScreen) captureCursor(on bool) {
 
 // markGun puts the gun marker of the match's last snapshot where gunMark says for
 // this frame's aim: where the gun lies now, at the aim point's range when its shell
-// would meet nothing nearer.
+// would meet nothing nearer, and blocked when the ground or a rock stops it short of
+// the aim point.
 func (l *matchScreen) markGun() {
 	me, ok := l.self()
 	if !ok || !l.aim.ready {
@@ -129,8 +130,8 @@ func (l *matchScreen) markGun() {
 	if m, ok := l.s.(interface{ Terrain() *terrain.Map }); ok {
 		mp = m.Terrain()
 	}
-	cv.Aim, _ = gunMark(me, l.aim.point, mp, l.cfg.Raycast, l.hulls(), l.snap.Tanks[l.snap.Self].ID)
-	cv.HasAim = true
+	m := gunMark(me, l.aim.point, mp, l.cfg.Raycast, l.hulls(), l.snap.Tanks[l.snap.Self].ID)
+	cv.Aim, cv.HasAim, cv.AimBlocked = m.Point, true, m.Blocked
 }
 
 // heldAim is the input while a panel takes the keys (pause menu, chat, a message):

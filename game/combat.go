@@ -137,6 +137,10 @@ type CombatView struct {
 	// something within the shell's lifetime.
 	Aim    mgl64.Vec3
 	HasAim bool
+	// AimBlocked reports that the shell strikes the ground or a rock well short of
+	// where the player aims (a crest the camera sees over): the gun marker is drawn
+	// blocked. The match leaves it false; the client's aim sets it.
+	AimBlocked bool
 	// Hurts are the recent hits on the player's tank, oldest first.
 	Hurts []Hurt
 	// KilledBy names the tank that destroyed the player's tank and Killer is its id,
@@ -628,7 +632,7 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 		dst.Remaining = math.Max(0, c.ends-host)
 	}
 	dst.MaxHealth = c.rules.MaxHealth
-	dst.Health, dst.Loaded, dst.Wreck, dst.RespawnIn, dst.HasAim = 0, 0, false, 0, false
+	dst.Health, dst.Loaded, dst.Wreck, dst.RespawnIn, dst.HasAim, dst.AimBlocked = 0, 0, false, 0, false, false
 	dst.Killer, dst.KilledBy = 0, ""
 	if t := m.self; t != nil {
 		if tc := c.tanks[t.id]; tc != nil {

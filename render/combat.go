@@ -409,13 +409,12 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 // strike, with a ring on the ground there and the barrel's line of sight from the
 // player's tank me; where it would strike nothing within combat.AimRange, at the
 // point of its flight that far out. A point off the picture is shown at its edge,
-// toward it.
+// toward it. It is red while the shot is blocked short of the aim (a crest or a rock
+// the camera sees over), grey while the gun reloads, green otherwise.
 func (c *combatLayer) placeCrosshair(s *Scene, me *game.TankView, cv *game.CombatView) {
 	muzzle, dir := combat.Muzzle(me.Position, me.Orientation, me.Turret, me.Gun)
-	col := aimColor
-	if cv.Loaded < 1 {
-		col = aimLoadColor
-	}
+	col := aimColorOf(cv)
+
 	at := cv.Aim
 	if !cv.HasAim || !geom.FiniteVec(at) {
 		at = combat.Shot{Origin: muzzle, Direction: dir}.Beyond()
@@ -429,6 +428,18 @@ func (c *combatLayer) placeCrosshair(s *Scene, me *game.TankView, cv *game.Comba
 	c.cross.SetColor(&col)
 	c.cross.SetPosition(float32(math.Round(x))-cw/2, float32(math.Round(y))-ch/2)
 	c.cross.SetVisible(true)
+}
+
+// aimColorOf is the gun marker's colour for the combat view cv: blocked, reloading
+// or ready.
+func aimColorOf(cv *game.CombatView) math32.Color {
+	switch {
+	case cv.HasAim && cv.AimBlocked:
+		return aimBlockColor
+	case cv.Loaded < 1:
+		return aimLoadColor
+	}
+	return aimColor
 }
 
 // Sight ticks' size and their gap from the middle, pixels at HUD scale 1.

@@ -247,3 +247,32 @@ func aimAtNearest(snap *game.Snapshot) (yaw, elev float64) {
 	}
 	return yaw, elev
 }
+
+// TestAimColor: the gun marker is red while the shot is blocked short of the aim
+// (reloading or not), grey while the gun reloads, green when ready.
+func TestAimColor(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cv   game.CombatView
+		want string
+	}{
+		{"ready", game.CombatView{HasAim: true, Loaded: 1}, "ready"},
+		{"reloading", game.CombatView{HasAim: true, Loaded: 0.5}, "reloading"},
+		{"blocked", game.CombatView{HasAim: true, Loaded: 1, AimBlocked: true}, "blocked"},
+		{"blocked, reloading", game.CombatView{HasAim: true, Loaded: 0.2, AimBlocked: true}, "blocked"},
+		{"no aim: never blocked", game.CombatView{Loaded: 1, AimBlocked: true}, "ready"},
+	} {
+		got := "other"
+		switch aimColorOf(&c.cv) {
+		case aimColor:
+			got = "ready"
+		case aimLoadColor:
+			got = "reloading"
+		case aimBlockColor:
+			got = "blocked"
+		}
+		if got != c.want {
+			t.Errorf("%s: the gun marker is %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -36,6 +36,9 @@ var (
 	tracerColor  = math32.Color{R: 1, G: 0.85, B: 0.35}
 	aimColor     = math32.Color{R: 0.3, G: 1, B: 0.4}
 	aimLoadColor = math32.Color{R: 0.75, G: 0.75, B: 0.75}
+	// aimBlockColor is the gun marker's when the ground or a rock stops the shell
+	// short of the aim (game.CombatView.AimBlocked).
+	aimBlockColor = math32.Color{R: 1, G: 0.25, B: 0.15}
 	// sightColor is the aim marker's: where the camera, and so the player, aims.
 	sightColor = math32.Color4{R: 1, G: 1, B: 1, A: 0.95}
 	// The hits overlay: the hull as the shooter saw it, as the host rebuilt it
