@@ -3,8 +3,12 @@ package poll
 import (
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
+
+// The tests run in synctest bubbles: Within's clock and sleeps are the bubble's, so a
+// timeout passes at once and the checks' count is exact.
 
 func TestWithin(t *testing.T) {
 	for _, tc := range []struct {
@@ -18,26 +22,34 @@ func TestWithin(t *testing.T) {
 		{"never true", 0, 30 * time.Millisecond, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			calls := 0
-			got := Within(tc.timeout, func() bool {
-				calls++
-				return tc.trueAt > 0 && calls >= tc.trueAt
+			synctest.Test(t, func(t *testing.T) {
+				calls := 0
+				start := time.Now()
+				got := Within(tc.timeout, func() bool {
+					calls++
+					return tc.trueAt > 0 && calls >= tc.trueAt
+				})
+				if got != tc.want {
+					t.Errorf("Within = %v after %d calls, want %v", got, calls, tc.want)
+				}
+				if tc.want && calls != tc.trueAt {
+					t.Errorf("cond called %d times, want %d: polling goes on after it held", calls, tc.trueAt)
+				}
+				if took := time.Since(start); !tc.want && took < tc.timeout {
+					t.Errorf("gave up after %v, before the timeout %v", took, tc.timeout)
+				}
 			})
-			if got != tc.want {
-				t.Errorf("Within = %v after %d calls, want %v", got, calls, tc.want)
-			}
-			if tc.want && calls != tc.trueAt {
-				t.Errorf("cond called %d times, want %d: polling goes on after it held", calls, tc.trueAt)
-			}
 		})
 	}
 }
 
 // TestWithinSeesAnotherGoroutine: a condition another goroutine makes true is seen.
 func TestWithinSeesAnotherGoroutine(t *testing.T) {
-	var done atomic.Bool
-	go func() { done.Store(true) }()
-	Until(t, time.Minute, "the goroutine's store", done.Load)
+	synctest.Test(t, func(t *testing.T) {
+		var done atomic.Bool
+		go func() { done.Store(true) }()
+		Until(t, time.Minute, "the goroutine's store", done.Load)
+	})
 }
 
 // fatalRecorder records a Fatalf instead of ending the test.
@@ -51,9 +63,11 @@ func (f *fatalRecorder) Helper() {}
 func (f *fatalRecorder) Fatalf(format string, args ...any) { f.msg = format }
 
 func TestUntilFails(t *testing.T) {
-	r := &fatalRecorder{TB: t}
-	Until(r, 10*time.Millisecond, "never", func() bool { return false })
-	if r.msg == "" {
-		t.Error("Until returned without failing for a condition that never held")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		r := &fatalRecorder{TB: t}
+		Until(r, 10*time.Millisecond, "never", func() bool { return false })
+		if r.msg == "" {
+			t.Error("Until returned without failing for a condition that never held")
+		}
+	})
 }

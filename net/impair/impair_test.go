@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/treadline/treadline/internal/poll"
@@ -218,7 +219,11 @@ func TestJitterKeepsOrderReorderBreaksIt(t *testing.T) {
 	}
 }
 
-func TestDuplicate(t *testing.T) {
+// TestDuplicate runs in a synctest bubble: the delivery goroutines run on the
+// bubble's clock, and all that is due has been written once they all wait.
+func TestDuplicate(t *testing.T) { synctest.Test(t, testDuplicate) }
+
+func testDuplicate(t *testing.T) {
 	inner := newMemConn()
 	c, err := New(inner, Config{Outbound: Link{Duplicate: 1}, Seed: 1})
 	if err != nil {
@@ -228,15 +233,19 @@ func TestDuplicate(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		c.WriteTo([]byte{0, byte(i)}, inner.LocalAddr())
 	}
-	if !poll.Within(5*time.Second, func() bool { return inner.count() >= 40 }) {
-		t.Fatalf("%d packets written, want 40 (every one twice)", inner.count())
+	time.Sleep(time.Second) // the bubble's: every delivery's timer fires
+	synctest.Wait()
+	if n := inner.count(); n != 40 {
+		t.Fatalf("%d packets written, want 40 (every one twice)", n)
 	}
 	if s := c.Stats(); s.Duplicated != 20 || s.Sent != 40 {
 		t.Errorf("stats %+v, want 20 duplicated and 40 sent", s)
 	}
 }
 
-func TestSeededDeterminism(t *testing.T) {
+func TestSeededDeterminism(t *testing.T) { synctest.Test(t, testSeededDeterminism) }
+
+func testSeededDeterminism(t *testing.T) {
 	lost := func() uint64 {
 		inner := newMemConn()
 		c, err := New(inner, Config{Outbound: Link{Loss: 0.5}, Seed: 42})

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"testing/synctest"
+
 	"github.com/quic-go/quic-go"
-	"github.com/treadline/treadline/internal/poll"
 )
 
 // attempt is one connection attempt as quic-go shows it to the gate: first the
@@ -71,8 +72,11 @@ func TestGateRetryAndCaps(t *testing.T) {
 }
 
 // TestGateReleases: a handshake's place is released once, when it completes
-// (Accepted) or when its connection ends, whichever comes first.
-func TestGateReleases(t *testing.T) {
+// (Accepted) or when its connection ends, whichever comes first. It runs in a
+// synctest bubble, so the release's goroutine is waited for, not polled.
+func TestGateReleases(t *testing.T) { synctest.Test(t, testGateReleases) }
+
+func testGateReleases(t *testing.T) {
 	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 100, MaxPer: 100, Rate: 1000, Burst: 1000},
 		func() float64 { return 0 }, func(*quic.Conn) {})
 	var ctxs []context.Context
@@ -97,8 +101,12 @@ func TestGateReleases(t *testing.T) {
 	for _, cancel := range cancels[1:] {
 		cancel() // the handshakes fail: their contexts end
 	}
-	// context.AfterFunc runs the release on its own goroutine.
-	poll.Until(t, 5*time.Second, "every ended handshake released", func() bool { return inFlight() == 0 })
+	// context.AfterFunc runs the release on its own goroutine, done once the bubble's
+	// goroutines are all blocked.
+	synctest.Wait()
+	if inFlight() != 0 {
+		t.Fatalf("%d in flight once the ended handshakes' goroutines ran, want 0", inFlight())
+	}
 	g.Accepted(context.Background()) // not a gated connection: nothing to release
 	if inFlight() != 0 {
 		t.Errorf("%d in flight", inFlight())
@@ -152,8 +160,11 @@ func started(g *Gate, ctx context.Context, conn *quic.Conn) {
 
 // TestGateEvicts: a full gate makes room for a newcomer, evicting stalled handshakes
 // (no ClientHello a while after their first Initial: shed, up to the cap on those),
-// then answered ones (closed), then those just arrived, the oldest first.
-func TestGateEvicts(t *testing.T) {
+// then answered ones (closed), then those just arrived, the oldest first. It runs in
+// a synctest bubble, so the release's goroutine is waited for, not polled.
+func TestGateEvicts(t *testing.T) { synctest.Test(t, testGateEvicts) }
+
+func testGateEvicts(t *testing.T) {
 	var closed []*quic.Conn
 	now := 0.0
 	g := NewGate(GateLimits{RetryAbove: 100, MaxTotal: 3, MaxPer: 100, MaxShed: 1, Rate: 1000, Burst: 1000},
@@ -195,7 +206,10 @@ func TestGateEvicts(t *testing.T) {
 		t.Fatalf("all stalled and the shed cap reached: %v, want refused", err)
 	}
 	cancelB() // the shed handshake times out: room to shed again
-	poll.Until(t, 5*time.Second, "the shed handshake ending", func() bool { return g.Snapshot().Shed == 0 })
+	synctest.Wait()
+	if n := g.Snapshot().Shed; n != 0 {
+		t.Fatalf("%d shed once the ended handshake's goroutine ran, want 0", n)
+	}
 	admit("10.0.5.1")
 	if state(d) != ticketShed {
 		t.Errorf("d %v, want shed: the oldest stalled one", state(d))
