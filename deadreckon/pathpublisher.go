@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
 )
 
@@ -118,7 +119,9 @@ type PathUpdate struct {
 // published (SetRoute, sent reliably by the caller), a Progress goes out when the
 // progress the receivers reckon drifts Threshold from the truth, at a start from rest
 // (with copies), at a stop, again after a change it may have lost, and at each
-// heartbeat; a steady patrol sends heartbeats alone. Off the route it is an ordinary
+// heartbeat; a steady patrol sends heartbeats alone. A Progress carries the sample's
+// joints (a turret, a gun) held where they are, and one goes out when a joint drifts
+// past the articulation threshold from what receivers show. Off the route it is an ordinary
 // Publisher, and the first State after the route tells receivers the actor left it.
 // Not safe for concurrent use.
 type PathPublisher struct {
@@ -141,6 +144,7 @@ type PathPublisher struct {
 	prevS, prevT        float64
 	prevRate            float64
 	hasPrev, hasPrevVel bool
+	sample              Sample // the frame's sample, for its joints
 }
 
 // NewPathPublisher returns a publisher as cfg says (defaults for zero fields);
@@ -179,6 +183,10 @@ func (p *PathPublisher) Reckoned() State {
 	return p.pub.Reckoned()
 }
 
+// Acceleration returns the actor's acceleration as the off-route publisher measured
+// it at the last sample, m/s².
+func (p *PathPublisher) Acceleration() mgl64.Vec3 { return p.pub.Acceleration() }
+
 // Update takes the frame's sample and says what to publish.
 func (p *PathPublisher) Update(s PathSample) PathUpdate {
 	onRoute := s.OnRoute && p.r != nil && geom.Finite(s.S)
@@ -206,6 +214,7 @@ func (p *PathPublisher) Update(s PathSample) PathUpdate {
 		return PathUpdate{Decision: d, State: st}
 	}
 	t := s.Time
+	p.sample = s.Sample
 	prog := p.measure(s.S, t)
 	if !p.sent && !p.hasPrevVel {
 		return PathUpdate{} // the rate is not measured yet: two frames on the route
@@ -235,6 +244,13 @@ func (p *PathPublisher) measure(s, t float64) Progress {
 		p.prevRate, p.hasPrevVel = prog.Rate, true
 	}
 	p.prevS, p.prevT, p.hasPrev = s, t, true
+	// The joints (a turret, a gun) ride along as the sample has them, held: the
+	// route carries the hull only, and a joint that moves is published again when it
+	// drifts past the articulation threshold (due).
+	prog.NumArticulations = max(0, min(p.sample.NumArticulations, MaxArticulations))
+	for i := 0; i < prog.NumArticulations; i++ {
+		prog.Articulations[i] = Articulation{Angle: geom.WrapAngle(p.sample.Articulations[i])}
+	}
 	if math.Abs(prog.Rate) < pc.TinySpeed {
 		prog.Rate = 0
 	}
@@ -274,7 +290,25 @@ func (p *PathPublisher) due(prog *Progress, t float64) bool {
 		return false
 	}
 	return math.Abs(p.r.Diff(prog.S, shownS)) > p.cfg.Threshold ||
-		p.cfg.AccelChange > 0 && math.Abs(prog.Accel-p.last.Accel) > p.cfg.AccelChange
+		p.cfg.AccelChange > 0 && math.Abs(prog.Accel-p.last.Accel) > p.cfg.AccelChange ||
+		p.jointsDrifted(prog)
+}
+
+// jointsDrifted reports whether a joint of prog (the sample's) is more than the
+// articulation threshold from what the receivers show.
+func (p *PathPublisher) jointsDrifted(prog *Progress) bool {
+	shown := p.self.Reckoned()
+	thr := positiveOr(p.cfg.Publisher.ArticulationThreshold, DefaultArticulationThreshold)
+	for i := 0; i < prog.NumArticulations; i++ {
+		a := 0.0
+		if i < shown.NumArticulations {
+			a = shown.Articulations[i].Angle
+		}
+		if math.Abs(geom.WrapAngle(prog.Articulations[i].Angle-a)) > thr {
+			return true
+		}
+	}
+	return false
 }
 
 // send records prog as published at t: the publisher reckons it as receivers will, and
