@@ -371,7 +371,7 @@ func TestPathPublisherJoints(t *testing.T) {
 	remote := NewActor(Config{Algorithm: Path})
 	remote.SetRoute(id, r)
 	var sent, turretSent int
-	turret := 0.0
+	turret, maxErr := 0.0, 0.0
 	for f := 0; f <= 300; f++ { // 5 s at 60 frames per second
 		now := float64(f) / 60
 		if now >= 2 && now < 3 {
@@ -381,6 +381,10 @@ func TestPathPublisherJoints(t *testing.T) {
 		smp := Sample{Time: now, Position: pos, Orientation: rot, NumArticulations: 2}
 		smp.Articulations[0], smp.Articulations[1] = turret, 0.1
 		u := p.Update(PathSample{Sample: smp, OnRoute: true, S: 2 * now})
+		if sent > 0 {
+			remote.Advance(now)
+			maxErr = math.Max(maxErr, math.Abs(geom.WrapAngle(remote.Reckoned().Articulations[0].Angle-turret)))
+		}
 		if !u.HasProgress {
 			continue
 		}
@@ -401,8 +405,12 @@ func TestPathPublisherJoints(t *testing.T) {
 	if got := remote.Reckoned().Articulations[0].Angle; math.Abs(got-turret) > DefaultArticulationThreshold {
 		t.Errorf("shown turret %.3f rad, truth %.3f", got, turret)
 	}
-	// 0.5 rad at 1° per update, no faster than MinInterval: several, not one.
-	if turretSent < 4 {
-		t.Errorf("%d progress updates while the turret turned, want ≥ 4 (%d in all)", turretSent, sent)
+	// The turn's start and its end, each a joint drifting past the threshold: the
+	// rate carried between them turns the shown turret with the truth.
+	if turretSent < 2 || turretSent > 6 {
+		t.Errorf("%d progress updates while the turret turned, want 2 to 6 (%d in all)", turretSent, sent)
+	}
+	if maxErr > 2*DefaultArticulationThreshold {
+		t.Errorf("shown turret up to %.2f° from the truth while it turned", maxErr*180/math.Pi)
 	}
 }

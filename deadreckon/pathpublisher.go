@@ -120,7 +120,7 @@ type PathUpdate struct {
 // progress the receivers reckon drifts Threshold from the truth, at a start from rest
 // (with copies), at a stop, again after a change it may have lost, and at each
 // heartbeat; a steady patrol sends heartbeats alone. A Progress carries the sample's
-// joints (a turret, a gun) held where they are, and one goes out when a joint drifts
+// joints (a turret, a gun) and their rates, and one goes out when a joint drifts
 // past the articulation threshold from what receivers show. Off the route it is an ordinary
 // Publisher, and the first State after the route tells receivers the actor left it.
 // Not safe for concurrent use.
@@ -145,6 +145,10 @@ type PathPublisher struct {
 	prevRate            float64
 	hasPrev, hasPrevVel bool
 	sample              Sample // the frame's sample, for its joints
+	prevJoints          [MaxArticulations]float64
+	prevJointsN         int
+	prevJointsT         float64
+	hasJoints           bool
 }
 
 // NewPathPublisher returns a publisher as cfg says (defaults for zero fields);
@@ -244,13 +248,23 @@ func (p *PathPublisher) measure(s, t float64) Progress {
 		p.prevRate, p.hasPrevVel = prog.Rate, true
 	}
 	p.prevS, p.prevT, p.hasPrev = s, t, true
-	// The joints (a turret, a gun) ride along as the sample has them, held: the
-	// route carries the hull only, and a joint that moves is published again when it
-	// drifts past the articulation threshold (due).
-	prog.NumArticulations = max(0, min(p.sample.NumArticulations, MaxArticulations))
-	for i := 0; i < prog.NumArticulations; i++ {
-		prog.Articulations[i] = Articulation{Angle: geom.WrapAngle(p.sample.Articulations[i])}
+	// The joints (a turret, a gun) ride along as the sample has them, turning at the
+	// rate of the last two samples: the route carries the hull only, and a joint is
+	// published again when it drifts past the articulation threshold (due).
+	n := max(0, min(p.sample.NumArticulations, MaxArticulations))
+	prog.NumArticulations = n
+	for i := 0; i < n; i++ {
+		a := geom.WrapAngle(p.sample.Articulations[i])
+		prog.Articulations[i] = Articulation{Angle: a}
+		if p.hasJoints && i < p.prevJointsN && t > p.prevJointsT {
+			prog.Articulations[i].Rate = geom.WrapAngle(a-p.prevJoints[i]) / (t - p.prevJointsT)
+		}
+		if lim := p.self.c.cfg.Limits.MaxArticulationRate; lim > 0 {
+			prog.Articulations[i].Rate = math.Max(-lim, math.Min(lim, prog.Articulations[i].Rate))
+		}
+		p.prevJoints[i] = a
 	}
+	p.prevJointsN, p.prevJointsT, p.hasJoints = n, t, true
 	if math.Abs(prog.Rate) < pc.TinySpeed {
 		prog.Rate = 0
 	}

@@ -36,8 +36,11 @@ type Link interface {
 	Refereed() bool
 }
 
-// The real network peers are links.
-var _ Link = (*net.Client)(nil)
+// The real network peers are links, and carry routes.
+var (
+	_ Link      = (*net.Client)(nil)
+	_ RouteLink = (*net.Client)(nil)
+)
 
 // RouteLink is a Link that also carries routes and progress along them (path-based
 // dead reckoning, deadreckon.Route): a patrolling bot's owner publishes its route

@@ -125,6 +125,8 @@ type tank struct {
 
 	// Remote tanks.
 	actor     *deadreckon.Actor
+	route     *deadreckon.Route // the route its owner published last, or nil
+	routeID   uint16
 	proxy     *physics.Proxy // its stand-in in the physics world, at the reckoned pose
 	lastHeard float64        // local time the last update arrived
 
@@ -357,7 +359,7 @@ func (m *Match) publishing() deadreckon.PublisherConfig {
 func (m *Match) reconfigure() {
 	for _, t := range m.tanks {
 		if t.actor != nil {
-			t.actor.SetConfig(m.remoteReckoning())
+			t.actor.SetConfig(m.routeReckoning(t))
 		}
 	}
 }
@@ -503,6 +505,8 @@ func (m *Match) receive(now float64) {
 				continue
 			}
 			t.lastHeard = now
+		case net.EventRoute, net.EventProgress:
+			m.routeEvent(ev, now)
 		case net.EventDespawn:
 			if t := m.byID[ev.Actor]; t != nil && !t.local {
 				reason := ev.Text

@@ -7,6 +7,7 @@ import (
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -39,7 +40,7 @@ func (m *Match) newPublisher(t *tank, cfg deadreckon.PublisherConfig) {
 	}
 	t.bot.SetRoute(r) // nil: it roams instead
 	if _, ok := m.link.(RouteLink); ok && r != nil {
-		t.path = deadreckon.NewPathPublisher(deadreckon.PathPublisherConfig{Publisher: cfg}, seed)
+		t.path = deadreckon.NewPathPublisher(deadreckon.PathPublisherConfig{Publisher: cfg, AccelChange: deadreckon.Off, RepeatChange: 1.5}, seed)
 	}
 }
 
@@ -100,4 +101,66 @@ func (m *Match) publishPath(t *tank, p physics.Pose, sample deadreckon.Sample, n
 			m.log.Debug("publish", "actor", t.id, "err", err)
 		}
 	}
+}
+
+// routeReckoning returns how remote tank t is reckoned: as every remote tank is, but
+// along its route (deadreckon.Path) while it has one and the match reckons with the
+// game's algorithm, which Path falls back to off the route.
+func (m *Match) routeReckoning(t *tank) deadreckon.Config {
+	c := m.remoteReckoning()
+	if t.route != nil && c.Algorithm == deadreckon.ProjectiveVelocityBlend {
+		c.Algorithm = deadreckon.Path
+	}
+	return c
+}
+
+// routeEvent applies a remote tank's route (net.EventRoute) or its progress along it
+// (net.EventProgress). Under another algorithm than the game's (the keys 1–7), a
+// progress is shown as the state it implies. A progress before any route of the
+// tank is dropped (the route travels reliably, and the next progress follows it);
+// one on a newer route is held by the actor until the route comes; one the actor
+// refuses is dropped and counted.
+func (m *Match) routeEvent(ev *net.Event, now float64) {
+	t := m.byID[ev.Actor]
+	if t == nil {
+		m.counters.unknownActor++
+		return
+	}
+	if t.local {
+		return
+	}
+	if ev.Kind == net.EventRoute {
+		t.route, t.routeID = ev.Route, ev.RouteID
+		t.actor.SetConfig(m.routeReckoning(t))
+		t.actor.SetRoute(ev.RouteID, ev.Route)
+		return
+	}
+	var err error
+	switch {
+	case t.route == nil:
+		return // its route is on its way on the reliable stream
+	case t.actor.Config().Algorithm == deadreckon.Path:
+		err = t.actor.ReceiveProgress(ev.Progress, now) // held by the actor if on a newer route
+	case ev.Progress.Route == t.routeID:
+		err = t.actor.Receive(ImpliedState(t.route, &ev.Progress), now)
+	default:
+		return // on a route not arrived yet, under another algorithm
+	}
+	if err != nil {
+		m.counters.rejected++
+		m.log.Debug("progress refused", "actor", ev.Actor, "err", err)
+		return
+	}
+	t.lastHeard = now
+}
+
+// ImpliedState returns the state progress p along route r implies: the route's point
+// at its arc length, facing along it, moving along it at its rate and acceleration,
+// with its joints; level (the ground clamp gives the pitch and roll).
+func ImpliedState(r *deadreckon.Route, p *deadreckon.Progress) deadreckon.State {
+	pos, dir := r.At(p.S)
+	s := deadreckon.State{Time: p.Time, Position: pos, Velocity: dir.Mul(p.Rate), Acceleration: dir.Mul(p.Accel),
+		Orientation: geom.YawQuat(geom.Heading(dir)), NumArticulations: p.NumArticulations}
+	copy(s.Articulations[:], p.Articulations[:])
+	return s
 }

@@ -4,11 +4,18 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	tankspec "github.com/treadline/treadline/tank"
 )
 
 // TestPatrolsShare: Config.Patrol spreads the patrolling bots evenly.
@@ -102,4 +109,119 @@ func percentile(xs []float64, q float64) float64 {
 	}
 	slices.Sort(xs)
 	return xs[min(len(xs)-1, int(q*float64(len(xs))))]
+}
+
+// countingLink counts what a match publishes, in wire bytes: state records, progress
+// datagrams and route messages.
+type countingLink struct {
+	*gametest.Link
+	states, progress, routes int
+	bytes                    int
+}
+
+func (l *countingLink) Publish(actor uint32, s deadreckon.State) error {
+	l.states++
+	l.bytes += wire.MaxUpdateSize
+	return l.Link.Publish(actor, s)
+}
+
+func (l *countingLink) PublishProgress(actor uint32, p deadreckon.Progress) error {
+	l.progress++
+	l.bytes += wire.ProgressSize(p.NumArticulations)
+	return l.Link.PublishProgress(actor, p)
+}
+
+func (l *countingLink) PublishRoute(actor uint32, id uint16, r *deadreckon.Route) error {
+	l.routes++
+	l.bytes += net.RouteMessage(wire.ActorID(actor), id, r).Length()
+	return l.Link.PublishRoute(actor, id, r)
+}
+
+// patrolRun plays 60 s of a match whose bots patrol (share patrol) over the real host
+// with a referee's mover, watched by a second peer joining at join s, over a link of
+// 100 ms ± 20 ms and 5 % loss. It returns what the bots' owner published, the
+// watcher's horizontal error on the patrolling tanks while they keep to their routes
+// (p95, m), the share of those frames it reckoned them along their routes, and the
+// host's counters.
+func patrolRun(t *testing.T, patrol, join float64) (*countingLink, float64, float64, net.HostStats) {
+	t.Helper()
+	mp := testmaps.Valley(t)
+	rig := newRig(t, gametest.Config{Seed: 3, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
+		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}})
+	l1, err := rig.Join()
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := &countingLink{Link: l1}
+	m1 := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 6, Seed: 7, Patrol: patrol}, owner)
+	var m2 *Match
+	var errs []float64
+	frames, along := 0, 0
+	for k := 0; k <= int(60/tick); k++ {
+		now := float64(k) * tick
+		rig.SetNow(now)
+		mustStep(t, m1, now, physics.Input{})
+		if m2 == nil && now >= join {
+			m2 = mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 1, Seed: 99}, joinLink(t, rig))
+		}
+		if m2 == nil {
+			continue
+		}
+		mustStep(t, m2, now, physics.Input{})
+		if now < join+2 {
+			continue // the watcher settles
+		}
+		for _, tk := range m1.tanks {
+			if tk.path == nil {
+				continue
+			}
+			r, _ := tk.path.Route()
+			p := tk.body.Pose()
+			if _, on := onRoute(tk, p); !on || r == nil {
+				continue
+			}
+			rt := m2.byID[tk.id]
+			if rt == nil {
+				continue
+			}
+			frames++
+			if rt.actor.OnRoute() {
+				along++
+			}
+			shown := rt.actor.Reckoned().Position
+			errs = append(errs, math.Hypot(shown[0]-p.Position[0], shown[2]-p.Position[2]))
+		}
+	}
+	return owner, percentile(errs, 0.95), float64(along) / math.Max(1, float64(frames)), rig.Host().Stats()
+}
+
+func joinLink(t *testing.T, r *gametest.Rig) *gametest.Link { t.Helper(); return join(t, r) }
+
+// TestPatrolOverHost: patrolling bots publish their routes and then progress along
+// them over the real host; a peer watching from the start and one joining 20 s late
+// (routes sent before it joined) both reckon them along their routes and show them
+// within the route's tolerance plus the game's error.
+func TestPatrolOverHost(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		join float64
+	}{{"from the start", 0}, {"joining late", 20}} {
+		owner, p95, along, st := patrolRun(t, 1, c.join)
+		t.Logf("%s: %d routes, %d progress, %d states, %d bytes; host: %d routes, %d accepted, %d invalid, %d unauthorized; "+
+			"watcher: p95 %.2f m, along the route %.0f%%", c.name, owner.routes, owner.progress, owner.states, owner.bytes,
+			st.Routes, st.Accepted, st.Invalid, st.Unauthorized, p95, 100*along)
+		if owner.routes == 0 || owner.progress == 0 || st.Routes != uint64(owner.routes) {
+			t.Errorf("%s: %d routes and %d progress published, the host took %d routes", c.name, owner.routes, owner.progress, st.Routes)
+		}
+		if st.Invalid > uint64(owner.progress/50) {
+			t.Errorf("%s: the host refused %d updates of %d progress and %d states", c.name, st.Invalid, owner.progress, owner.states)
+		}
+		if along < 0.8 {
+			t.Errorf("%s: the watcher reckoned the tanks along their routes %.0f%% of the frames they kept to them, want ≥ 80%%", c.name, 100*along)
+		}
+		if p95 > RouteTolerance+0.5 {
+			t.Errorf("%s: the watcher's p95 error %.2f m, want ≤ %.2f m", c.name, p95, RouteTolerance+0.5)
+		}
+	}
 }

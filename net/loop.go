@@ -85,6 +85,7 @@ type hostActor struct {
 	recLen int
 	aim    mgl64.Vec3 // where its gun points in the ground plane
 	zi     int        // its index in every member's slots
+	route  *hostRoute // the route its owner published last (route.go), or nil
 }
 
 // placement is where the owner asked a spawn the judge placed elsewhere, and until
@@ -267,6 +268,8 @@ func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
 		m.drop(p, codeNormal, "left", wire.LeaveQuit)
 	case *wire.Fire:
 		m.onGame(p, msg, now)
+	case *wire.Route:
+		m.onRoute(p, msg, now)
 	default:
 		m.stats.Malformed++
 	}
@@ -484,6 +487,7 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 			p.queueControl(a.spawnMsg())
 		}
 	}
+	m.queueRoutes(p)
 	if observe {
 		m.observeJoined(p)
 	} else if m.observers > 0 {

@@ -23,6 +23,7 @@ type Offline struct {
 	ctrl  [][]byte
 	batch []*wire.BatchWriter
 	probe []clockProbe
+	dgram [][]byte
 }
 
 // NewOffline returns an offline host for cfg (its Clock is replaced by the
@@ -116,9 +117,15 @@ func (o *Offline) Take(player uint32, datagram func([]byte), control func([]byte
 		return
 	}
 	o.ctrl, o.batch, o.probe = p.out.take(o.ctrl[:0], o.batch[:0], o.probe[:0])
+	o.dgram = p.out.takeDatagrams(o.dgram[:0])
 	for _, w := range o.batch {
 		if datagram != nil {
 			datagram(w.Bytes())
+		}
+	}
+	for _, b := range o.dgram {
+		if datagram != nil {
+			datagram(b)
 		}
 	}
 	for _, b := range o.ctrl {
@@ -129,6 +136,7 @@ func (o *Offline) Take(player uint32, datagram func([]byte), control func([]byte
 	p.out.recycle(o.batch)
 	clear(o.ctrl)
 	clear(o.batch)
+	clear(o.dgram)
 }
 
 // Stats returns the host's counters.
