@@ -86,6 +86,15 @@ func (o *Offline) Despawn(player, actor uint32, at time.Duration) error {
 	return nil
 }
 
+// Control hands the host a control message from player (a wire.Route, a chat line),
+// arrived at time at on its reliable stream.
+func (o *Offline) Control(player uint32, msg wire.Message, at time.Duration) {
+	now := o.advance(at)
+	if p := o.member(player); p != nil {
+		o.h.m.onControl(p, msg, nil, now)
+	}
+}
+
 // Datagram hands the host a datagram from player, arrived at time at.
 func (o *Offline) Datagram(player uint32, b []byte, at time.Duration) {
 	now := o.advance(at)
