@@ -87,6 +87,12 @@ func (m *Match) publishPath(t *tank, p physics.Pose, sample deadreckon.Sample, n
 	switch {
 	case u.HasProgress:
 		t.published, t.pubAt = t.path.Reckoned(), now
+		if o := m.cfg.Observer; o != nil {
+			// A recording holds what its own tanks published as states: the state
+			// a progress implies.
+			r, _ := t.path.Route()
+			o.Published(t.id, ImpliedState(r, &u.Progress), now)
+		}
 		if err := link.PublishProgress(t.id, u.Progress); err != nil {
 			m.counters.publishErr++
 			m.log.Debug("publish progress", "actor", t.id, "err", err)

@@ -108,7 +108,7 @@ func (k Kind) String() string {
 func recordable(t wire.MsgType) bool {
 	switch t {
 	case wire.MsgSpawn, wire.MsgDespawn, wire.MsgLeave, wire.MsgChat, wire.MsgFire, wire.MsgHitClaim,
-		wire.MsgHitResult, wire.MsgDestroy, wire.MsgScores:
+		wire.MsgHitResult, wire.MsgDestroy, wire.MsgScores, wire.MsgRoute, wire.MsgProgress:
 		return true
 	}
 	return false

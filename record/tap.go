@@ -112,6 +112,12 @@ func (t *MatchTap) event(w *Writer, now float64, ev *net.Event) {
 		if ev.Message != nil && recordable(ev.Message.Type()) {
 			_ = w.Message(now, ev.Message)
 		}
+	case net.EventRoute:
+		if ev.Route != nil {
+			_ = w.Message(now, net.RouteMessage(wire.ActorID(ev.Actor), ev.RouteID, ev.Route))
+		}
+	case net.EventProgress:
+		_ = w.Message(now, &wire.Progress{Actor: wire.ActorID(ev.Actor), Progress: ev.Progress})
 	}
 }
 
@@ -219,6 +225,19 @@ func (t *HostTap) Relayed(rec []byte, at float64) {
 		}
 	}
 }
+
+// RelayedProgress records an accepted progress datagram as it arrived
+// (net.ProgressTap).
+func (t *HostTap) RelayedProgress(b []byte, at float64) {
+	if w := t.sink.Writer(); w == nil {
+		return
+	}
+	if m, _, err := wire.Parse(b); err == nil {
+		_ = t.sink.Writer().Message(at, m) // the host checked it
+	}
+}
+
+var _ net.ProgressTap = (*HostTap)(nil)
 
 // Broadcast records a message sent to every player, and starts the next recording
 // after a match's final scores.
