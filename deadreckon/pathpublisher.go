@@ -51,6 +51,12 @@ type PathPublisherConfig struct {
 	// Progress is repeated MinInterval later; if zero, DefaultPathRepeatChange; Off
 	// never repeats.
 	RepeatChange float64
+	// AccelSmoothing is the time constant, s, of the low-pass filter the measured
+	// acceleration along the route passes through: an actor driven by physics over
+	// rough ground changes its pace a little every frame, and the frame-to-frame
+	// acceleration that measures is noise that would be published and held. Zero
+	// measures it frame to frame, as a planned route's smooth pace allows.
+	AccelSmoothing float64
 }
 
 // withDefaults fills zero fields.
@@ -80,7 +86,7 @@ func (c PathPublisherConfig) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"threshold", c.Threshold}, {"minimum interval", c.MinInterval}, {"heartbeat", c.Heartbeat}} {
+	}{{"threshold", c.Threshold}, {"minimum interval", c.MinInterval}, {"heartbeat", c.Heartbeat}, {"acceleration smoothing", c.AccelSmoothing}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("deadreckon: path publisher: %s %v is not a non-negative number", f.name, f.v)
 		}
@@ -144,7 +150,8 @@ type PathPublisher struct {
 	prevS, prevT        float64
 	prevRate            float64
 	hasPrev, hasPrevVel bool
-	sample              Sample // the frame's sample, for its joints
+	accel               float64 // the measured (smoothed) acceleration, m/s²
+	sample              Sample  // the frame's sample, for its joints
 	prevJoints          [MaxArticulations]float64
 	prevJointsN         int
 	prevJointsT         float64
@@ -170,7 +177,7 @@ func (p *PathPublisher) Config() PathPublisherConfig { return p.cfg }
 // every Progress on it carries. Each call numbers a new route.
 func (p *PathPublisher) SetRoute(r *Route) uint16 {
 	p.id++
-	p.r, p.sent, p.hasPrev, p.hasPrevVel = r, false, false, false
+	p.r, p.sent, p.hasPrev, p.hasPrevVel, p.accel = r, false, false, false, 0
 	p.self.SetRoute(p.id, r)
 	return p.id
 }
@@ -210,7 +217,7 @@ func (p *PathPublisher) Update(s PathSample) PathUpdate {
 		p.lastTime, p.hasTime = s.Time, true
 	}
 	if !onRoute {
-		p.hasPrev, p.hasPrevVel = false, false
+		p.hasPrev, p.hasPrevVel, p.accel = false, false, 0
 		if d == NoUpdate {
 			return PathUpdate{}
 		}
@@ -244,7 +251,11 @@ func (p *PathPublisher) measure(s, t float64) Progress {
 		prog.Rate = p.r.Diff(p.prevS, s) / dt
 		if p.hasPrevVel {
 			prog.Accel = (prog.Rate - p.prevRate) / dt
+			if tau := p.cfg.AccelSmoothing; tau > 0 {
+				prog.Accel = p.accel + (prog.Accel-p.accel)*math.Min(1, dt/tau)
+			}
 		}
+		p.accel = prog.Accel
 		p.prevRate, p.hasPrevVel = prog.Rate, true
 	}
 	p.prevS, p.prevT, p.hasPrev = s, t, true

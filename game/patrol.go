@@ -40,7 +40,7 @@ func (m *Match) newPublisher(t *tank, cfg deadreckon.PublisherConfig) {
 	}
 	t.bot.SetRoute(r) // nil: it roams instead
 	if _, ok := m.link.(RouteLink); ok && r != nil {
-		t.path = deadreckon.NewPathPublisher(deadreckon.PathPublisherConfig{Publisher: cfg, AccelChange: deadreckon.Off, RepeatChange: 1.5}, seed)
+		t.path = deadreckon.NewPathPublisher(deadreckon.PathPublisherConfig{Publisher: cfg, AccelChange: deadreckon.Off, RepeatChange: 1.5, AccelSmoothing: 0.3}, seed)
 	}
 }
 

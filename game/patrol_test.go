@@ -143,7 +143,7 @@ func (l *countingLink) PublishRoute(actor uint32, id uint16, r *deadreckon.Route
 // watcher's horizontal error on the patrolling tanks while they keep to their routes
 // (p95, m), the share of those frames it reckoned them along their routes, and the
 // host's counters.
-func patrolRun(t *testing.T, patrol, join float64) (*countingLink, float64, float64, net.HostStats) {
+func patrolRun(t *testing.T, patrol, join float64, plain bool) (*countingLink, float64, float64, net.HostStats) {
 	t.Helper()
 	mp := testmaps.Valley(t)
 	rig := newRig(t, gametest.Config{Seed: 3, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
@@ -153,7 +153,11 @@ func patrolRun(t *testing.T, patrol, join float64) (*countingLink, float64, floa
 		t.Fatal(err)
 	}
 	owner := &countingLink{Link: l1}
-	m1 := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 6, Seed: 7, Patrol: patrol}, owner)
+	var link Link = owner
+	if plain {
+		link = plainLink{owner} // no RouteLink: the same bots publish States
+	}
+	m1 := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 6, Seed: 7, Patrol: patrol}, link)
 	var m2 *Match
 	var errs []float64
 	frames, along := 0, 0
@@ -195,6 +199,9 @@ func patrolRun(t *testing.T, patrol, join float64) (*countingLink, float64, floa
 	return owner, percentile(errs, 0.95), float64(along) / math.Max(1, float64(frames)), rig.Host().Stats()
 }
 
+// plainLink is a Link that carries no routes.
+type plainLink struct{ Link }
+
 func joinLink(t *testing.T, r *gametest.Rig) *gametest.Link { t.Helper(); return join(t, r) }
 
 // TestPatrolOverHost: patrolling bots publish their routes and then progress along
@@ -207,7 +214,7 @@ func TestPatrolOverHost(t *testing.T) {
 		name string
 		join float64
 	}{{"from the start", 0}, {"joining late", 20}} {
-		owner, p95, along, st := patrolRun(t, 1, c.join)
+		owner, p95, along, st := patrolRun(t, 1, c.join, false)
 		t.Logf("%s: %d routes, %d progress, %d states, %d bytes; host: %d routes, %d accepted, %d invalid, %d unauthorized; "+
 			"watcher: p95 %.2f m, along the route %.0f%%", c.name, owner.routes, owner.progress, owner.states, owner.bytes,
 			st.Routes, st.Accepted, st.Invalid, st.Unauthorized, p95, 100*along)
@@ -223,5 +230,13 @@ func TestPatrolOverHost(t *testing.T) {
 		if p95 > RouteTolerance+0.5 {
 			t.Errorf("%s: the watcher's p95 error %.2f m, want ≤ %.2f m", c.name, p95, RouteTolerance+0.5)
 		}
+	}
+	// The same bots on a link without routes publish States all the way round.
+	path, _, _, _ := patrolRun(t, 1, 0, false)
+	states, _, _, _ := patrolRun(t, 1, 0, true)
+	t.Logf("the patrolling bots published %d bytes by path (%d progress, %d states, %d routes), %d bytes by states (%d): %.0f%%",
+		path.bytes, path.progress, path.states, path.routes, states.bytes, states.states, 100*float64(path.bytes)/float64(states.bytes))
+	if path.bytes >= states.bytes*3/4 {
+		t.Errorf("by path %d bytes, by states %d: want at most three quarters", path.bytes, states.bytes)
 	}
 }
