@@ -109,6 +109,7 @@ func (a *hostActor) spawnMsg() *wire.Spawn {
 // match is the state of a hosted match. Only the run loop touches it.
 type match struct {
 	h          *Host
+	implied    *wire.BatchWriter // reused: the record of the state a progress implies (route.go)
 	members    map[wire.PlayerID]*member
 	order      []*member // members by id, for deterministic fan-out
 	services   int       // members that are services (member.service)

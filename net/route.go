@@ -140,8 +140,10 @@ func (m *match) onProgress(p *member, b []byte, now float64) int {
 	if err != nil {
 		return 1
 	}
-	var w wire.BatchWriter
-	rec, err := impliedRecord(&w, &u)
+	if m.implied == nil {
+		m.implied = wire.NewBatchWriter(wire.MaxBatchSize)
+	}
+	rec, err := impliedRecord(m.implied, &u)
 	if err != nil {
 		m.stats.Invalid++ // cannot happen: accept held the state to the wire's bounds
 		return 1
@@ -183,9 +185,10 @@ func (m *match) impliedState(r *deadreckon.Route, p *deadreckon.Progress) deadre
 	return s
 }
 
-// impliedRecord encodes u as an update record, in w.
+// impliedRecord encodes u as an update record, in w (reset first); the record stays
+// valid until w's next use.
 func impliedRecord(w *wire.BatchWriter, u *wire.Update) ([]byte, error) {
-	*w = *wire.NewBatchWriter(wire.MaxBatchSize)
+	w.Reset()
 	if err := w.Add(u); err != nil {
 		return nil, err
 	}
