@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/terrain"
@@ -45,6 +46,9 @@ type Config struct {
 	// PauseChance is the chance (0..1) of a stop at each reached waypoint. If zero,
 	// defaults to DefaultPauseChance; Off (or any negative) never stops.
 	PauseChance float64
+	// Patrol says the bot patrols a route (SetRoute) wherever it is put: its owner
+	// gives it one through its spawn place (PatrolRoute) at each spawn.
+	Patrol bool
 }
 
 // driveMode is what a bot is doing.
@@ -82,6 +86,16 @@ type Driver struct {
 	started      bool
 
 	sweepPhase, sweepRate, gunPhase float64
+
+	// Patrolling a route (SetRoute).
+	route      *deadreckon.Route
+	routeFound bool    // routeS has been found on the route once
+	routeS     float64 // arc length at the last Drive, m
+	routeTurn  float64 // heading error toward the pursued point, rad
+	nextStop   int     // the next waypoint, where the bot may stop
+	routeState RouteState
+	engaged    bool // a tank was in sight at the last Drive
+	stuckCount int  // times stuck in a row
 }
 
 // NewDriver returns a bot ready to drive on cfg.Map. It panics if cfg.Map is nil.
@@ -124,12 +138,27 @@ func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics
 	yaw := geom.Yaw(p.Orientation)
 	in := physics.Input{AimYaw: b.aim(now, pos, yaw, others)}
 	in.GunElevation = 0.05 + 0.12*math.Sin(0.35*now+b.gunPhase)
+	b.routeState = RouteState{Following: b.route != nil && b.mode != botReverse, S: b.routeS}
+	if b.route != nil {
+		// On patrol the turret holds forward and the gun level until a tank
+		// comes in sight: a still turret is one its receivers need not hear of.
+		if b.engaged {
+			b.routeState.Engaged = true
+		} else {
+			in.AimYaw, in.GunElevation = yaw, patrolGun
+		}
+	}
 
 	switch b.mode {
 	case botPause:
 		if now >= b.until {
 			b.mode = botDrive
 			b.progressAt, b.progressFrom, b.turnFrom = now, pos, 4
+		}
+		if b.route != nil && math.Hypot(p.Velocity[0], p.Velocity[2]) > patrolRolling {
+			// Rolling to a stop on a bend: keep steering along the route.
+			in.Steer = b.driveRoute(now, p, yaw, in).Steer
+			in.Throttle = 0
 		}
 		return in
 	case botReverse:
@@ -143,6 +172,14 @@ func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics
 		return in
 	}
 
+	if b.route != nil {
+		in = b.driveRoute(now, p, yaw, in)
+		b.routeState.S = b.routeS
+		if b.mode == botDrive {
+			b.checkStuck(now, pos, b.routeTurn)
+		}
+		return in
+	}
 	to := mgl64.Vec2{b.waypoint[0] - pos[0], b.waypoint[1] - pos[2]}
 	dist := to.Len()
 	if dist < b.cfg.Arrive {
@@ -168,22 +205,36 @@ func (b *Driver) Drive(now float64, p physics.Pose, others []mgl64.Vec3) physics
 		in.Throttle *= 0.4 + 0.6*dist/(3*b.cfg.Arrive)
 	}
 
-	// Stuck: little progress over a few seconds while trying to drive, or a sharp
-	// turn that does not come round (a slope the tracks cannot skid on).
+	b.checkStuck(now, pos, turn)
+	return in
+}
+
+// checkStuck starts backing out when the bot made little progress over a few seconds
+// while trying to drive, or a sharp turn (turn is the heading error, rad) does not
+// come round (a slope the tracks cannot skid on).
+func (b *Driver) checkStuck(now float64, pos mgl64.Vec3, turn float64) {
 	if now-b.progressAt > 4 {
 		moved := pos.Sub(b.progressFrom).Len()
 		turning := math.Abs(turn) > math.Pi/6 && math.Abs(turn) > b.turnFrom-0.1
 		if moved < 3 || turning {
+			b.stuckCount++
+			if b.route != nil && b.stuckCount >= patrolGiveUp {
+				b.route = nil // a route it cannot drive: roam instead
+			}
 			b.mode, b.until = botReverse, now+1.5+b.rng.Float64()
 			b.reverseS = 1
 			if b.rng.IntN(2) == 0 {
 				b.reverseS = -1
 			}
+		} else {
+			b.stuckCount = 0
 		}
 		b.progressAt, b.progressFrom, b.turnFrom = now, pos, math.Abs(turn)
 	}
-	return in
 }
+
+// Patrols reports whether the bot patrols routes (Config.Patrol).
+func (b *Driver) Patrols() bool { return b.cfg.Patrol }
 
 // Sight returns how far the bot notices other tanks, m: Drive looks at none farther.
 func (b *Driver) Sight() float64 { return b.cfg.Sight }
@@ -191,6 +242,7 @@ func (b *Driver) Sight() float64 { return b.cfg.Sight }
 // aim returns the world yaw the turret should turn to.
 func (b *Driver) aim(now float64, pos mgl64.Vec3, yaw float64, others []mgl64.Vec3) float64 {
 	best, bestD := -1, b.cfg.Sight
+	defer func() { b.engaged = best >= 0 }()
 	for i, o := range others {
 		d := o.Sub(pos).Len()
 		if d > 1 && d < bestD { // d ≤ 1: its own tank
@@ -249,6 +301,9 @@ func (b *Driver) onRock(c mgl64.Vec2) bool {
 	}
 	return false
 }
+
+// patrolGun is the gun's elevation on patrol, rad: a little above level.
+const patrolGun = 0.05
 
 // steerLeft is the physics.Input.Steer sign that turns a tank left (positive yaw):
 // physics steers right for positive values.

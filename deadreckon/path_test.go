@@ -361,3 +361,56 @@ func TestRouteNearest(t *testing.T) {
 		}
 	}
 }
+
+// TestPathPublisherJoints: a Progress carries the sample's joints, and a joint that
+// turns past the articulation threshold sends one though the hull keeps its pace.
+func TestPathPublisherJoints(t *testing.T) {
+	r := square(t, true)
+	p := NewPathPublisher(PathPublisherConfig{}, 1)
+	id := p.SetRoute(r)
+	remote := NewActor(Config{Algorithm: Path})
+	remote.SetRoute(id, r)
+	var sent, turretSent int
+	turret, maxErr := 0.0, 0.0
+	for f := 0; f <= 300; f++ { // 5 s at 60 frames per second
+		now := float64(f) / 60
+		if now >= 2 && now < 3 {
+			turret += 0.5 / 60 // half a radian over a second
+		}
+		pos, rot := r.Pose(2 * now)
+		smp := Sample{Time: now, Position: pos, Orientation: rot, NumArticulations: 2}
+		smp.Articulations[0], smp.Articulations[1] = turret, 0.1
+		u := p.Update(PathSample{Sample: smp, OnRoute: true, S: 2 * now})
+		if sent > 0 {
+			remote.Advance(now)
+			maxErr = math.Max(maxErr, math.Abs(geom.WrapAngle(remote.Reckoned().Articulations[0].Angle-turret)))
+		}
+		if !u.HasProgress {
+			continue
+		}
+		sent++
+		if now >= 2 && now < 3.2 {
+			turretSent++
+		}
+		if u.Progress.NumArticulations != 2 || u.Progress.Articulations[0].Angle != geom.WrapAngle(turret) ||
+			u.Progress.Articulations[1].Angle != 0.1 {
+			t.Fatalf("t=%.2f: progress joints %d %v, want turret %v gun 0.1", now, u.Progress.NumArticulations,
+				u.Progress.Articulations, turret)
+		}
+		if err := remote.ReceiveProgress(u.Progress, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remote.Advance(5)
+	if got := remote.Reckoned().Articulations[0].Angle; math.Abs(got-turret) > DefaultArticulationThreshold {
+		t.Errorf("shown turret %.3f rad, truth %.3f", got, turret)
+	}
+	// The turn's start and its end, each a joint drifting past the threshold: the
+	// rate carried between them turns the shown turret with the truth.
+	if turretSent < 2 || turretSent > 6 {
+		t.Errorf("%d progress updates while the turret turned, want 2 to 6 (%d in all)", turretSent, sent)
+	}
+	if maxErr > 2*DefaultArticulationThreshold {
+		t.Errorf("shown turret up to %.2f° from the truth while it turned", maxErr*180/math.Pi)
+	}
+}

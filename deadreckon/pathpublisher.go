@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
 )
 
@@ -50,6 +51,12 @@ type PathPublisherConfig struct {
 	// Progress is repeated MinInterval later; if zero, DefaultPathRepeatChange; Off
 	// never repeats.
 	RepeatChange float64
+	// AccelSmoothing is the time constant, s, of the low-pass filter the measured
+	// acceleration along the route passes through: an actor driven by physics over
+	// rough ground changes its pace a little every frame, and the frame-to-frame
+	// acceleration that measures is noise that would be published and held. Zero
+	// measures it frame to frame, as a planned route's smooth pace allows.
+	AccelSmoothing float64
 }
 
 // withDefaults fills zero fields.
@@ -79,7 +86,7 @@ func (c PathPublisherConfig) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"threshold", c.Threshold}, {"minimum interval", c.MinInterval}, {"heartbeat", c.Heartbeat}} {
+	}{{"threshold", c.Threshold}, {"minimum interval", c.MinInterval}, {"heartbeat", c.Heartbeat}, {"acceleration smoothing", c.AccelSmoothing}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("deadreckon: path publisher: %s %v is not a non-negative number", f.name, f.v)
 		}
@@ -118,7 +125,9 @@ type PathUpdate struct {
 // published (SetRoute, sent reliably by the caller), a Progress goes out when the
 // progress the receivers reckon drifts Threshold from the truth, at a start from rest
 // (with copies), at a stop, again after a change it may have lost, and at each
-// heartbeat; a steady patrol sends heartbeats alone. Off the route it is an ordinary
+// heartbeat; a steady patrol sends heartbeats alone. A Progress carries the sample's
+// joints (a turret, a gun) and their rates, and one goes out when a joint drifts
+// past the articulation threshold from what receivers show. Off the route it is an ordinary
 // Publisher, and the first State after the route tells receivers the actor left it.
 // Not safe for concurrent use.
 type PathPublisher struct {
@@ -141,6 +150,12 @@ type PathPublisher struct {
 	prevS, prevT        float64
 	prevRate            float64
 	hasPrev, hasPrevVel bool
+	accel               float64 // the measured (smoothed) acceleration, m/s²
+	sample              Sample  // the frame's sample, for its joints
+	prevJoints          [MaxArticulations]float64
+	prevJointsN         int
+	prevJointsT         float64
+	hasJoints           bool
 }
 
 // NewPathPublisher returns a publisher as cfg says (defaults for zero fields);
@@ -162,7 +177,7 @@ func (p *PathPublisher) Config() PathPublisherConfig { return p.cfg }
 // every Progress on it carries. Each call numbers a new route.
 func (p *PathPublisher) SetRoute(r *Route) uint16 {
 	p.id++
-	p.r, p.sent, p.hasPrev, p.hasPrevVel = r, false, false, false
+	p.r, p.sent, p.hasPrev, p.hasPrevVel, p.accel = r, false, false, false, 0
 	p.self.SetRoute(p.id, r)
 	return p.id
 }
@@ -178,6 +193,10 @@ func (p *PathPublisher) Reckoned() State {
 	}
 	return p.pub.Reckoned()
 }
+
+// Acceleration returns the actor's acceleration as the off-route publisher measured
+// it at the last sample, m/s².
+func (p *PathPublisher) Acceleration() mgl64.Vec3 { return p.pub.Acceleration() }
 
 // Update takes the frame's sample and says what to publish.
 func (p *PathPublisher) Update(s PathSample) PathUpdate {
@@ -198,7 +217,7 @@ func (p *PathPublisher) Update(s PathSample) PathUpdate {
 		p.lastTime, p.hasTime = s.Time, true
 	}
 	if !onRoute {
-		p.hasPrev, p.hasPrevVel = false, false
+		p.hasPrev, p.hasPrevVel, p.accel = false, false, 0
 		if d == NoUpdate {
 			return PathUpdate{}
 		}
@@ -206,6 +225,7 @@ func (p *PathPublisher) Update(s PathSample) PathUpdate {
 		return PathUpdate{Decision: d, State: st}
 	}
 	t := s.Time
+	p.sample = s.Sample
 	prog := p.measure(s.S, t)
 	if !p.sent && !p.hasPrevVel {
 		return PathUpdate{} // the rate is not measured yet: two frames on the route
@@ -231,10 +251,31 @@ func (p *PathPublisher) measure(s, t float64) Progress {
 		prog.Rate = p.r.Diff(p.prevS, s) / dt
 		if p.hasPrevVel {
 			prog.Accel = (prog.Rate - p.prevRate) / dt
+			if tau := p.cfg.AccelSmoothing; tau > 0 {
+				prog.Accel = p.accel + (prog.Accel-p.accel)*math.Min(1, dt/tau)
+			}
 		}
+		p.accel = prog.Accel
 		p.prevRate, p.hasPrevVel = prog.Rate, true
 	}
 	p.prevS, p.prevT, p.hasPrev = s, t, true
+	// The joints (a turret, a gun) ride along as the sample has them, turning at the
+	// rate of the last two samples: the route carries the hull only, and a joint is
+	// published again when it drifts past the articulation threshold (due).
+	n := max(0, min(p.sample.NumArticulations, MaxArticulations))
+	prog.NumArticulations = n
+	for i := 0; i < n; i++ {
+		a := geom.WrapAngle(p.sample.Articulations[i])
+		prog.Articulations[i] = Articulation{Angle: a}
+		if p.hasJoints && i < p.prevJointsN && t > p.prevJointsT {
+			prog.Articulations[i].Rate = geom.WrapAngle(a-p.prevJoints[i]) / (t - p.prevJointsT)
+		}
+		if lim := p.self.c.cfg.Limits.MaxArticulationRate; lim > 0 {
+			prog.Articulations[i].Rate = math.Max(-lim, math.Min(lim, prog.Articulations[i].Rate))
+		}
+		p.prevJoints[i] = a
+	}
+	p.prevJointsN, p.prevJointsT, p.hasJoints = n, t, true
 	if math.Abs(prog.Rate) < pc.TinySpeed {
 		prog.Rate = 0
 	}
@@ -274,7 +315,25 @@ func (p *PathPublisher) due(prog *Progress, t float64) bool {
 		return false
 	}
 	return math.Abs(p.r.Diff(prog.S, shownS)) > p.cfg.Threshold ||
-		p.cfg.AccelChange > 0 && math.Abs(prog.Accel-p.last.Accel) > p.cfg.AccelChange
+		p.cfg.AccelChange > 0 && math.Abs(prog.Accel-p.last.Accel) > p.cfg.AccelChange ||
+		p.jointsDrifted(prog)
+}
+
+// jointsDrifted reports whether a joint of prog (the sample's) is more than the
+// articulation threshold from what the receivers show.
+func (p *PathPublisher) jointsDrifted(prog *Progress) bool {
+	shown := p.self.Reckoned()
+	thr := positiveOr(p.cfg.Publisher.ArticulationThreshold, DefaultArticulationThreshold)
+	for i := 0; i < prog.NumArticulations; i++ {
+		a := 0.0
+		if i < shown.NumArticulations {
+			a = shown.Articulations[i].Angle
+		}
+		if math.Abs(geom.WrapAngle(prog.Articulations[i].Angle-a)) > thr {
+			return true
+		}
+	}
+	return false
 }
 
 // send records prog as published at t: the publisher reckons it as receivers will, and

@@ -67,6 +67,12 @@ type Config struct {
 	Team int
 	// Bots is how many computer-driven tanks this match owns and publishes.
 	Bots int
+	// Patrol is the share of the bots (0 to 1) that patrol routes of their own
+	// (bot.PatrolRoute) rather than roam between random waypoints: on a RouteLink
+	// they publish their route once and then their progress along it while they
+	// keep to it (RouteTolerance), a fraction of the bytes of state updates. Zero,
+	// the default, patrols none.
+	Patrol float64
 	// Seed, with the link's player id, makes bots, spawn choices and publisher
 	// heartbeats deterministic.
 	Seed uint64
@@ -232,3 +238,16 @@ const PublishHeartbeat = 1.0
 // just above its hardest turn at speed (15.7 m/s² at 10 m/s and 90°/s), below a
 // collision's or a hard brake's one-frame spike, which is not projected into a pop.
 const PublishAccelerationCap = 16
+
+// A patrolling bot keeps to its route, and publishes progress along it, while its
+// tank is within RouteTolerance m of the route and faces along it within
+// RouteHeadingTolerance rad; beyond either, or with a tank in sight, it publishes
+// States, as any tank does. Its receivers show it on the route's line, facing along
+// it, so the tolerances are the error that adds to what they show: a few tenths of a
+// metre, as the lab's p95 error at 150 ms is, and one and a half times the game's
+// orientation threshold (a tank steered along a bend lags the route's heading by a
+// few degrees; at 4° it left its route twice as often, TestPatrolOverHost).
+const (
+	RouteTolerance        = 0.4
+	RouteHeadingTolerance = 6 * math.Pi / 180
+)

@@ -36,5 +36,22 @@ type Link interface {
 	Refereed() bool
 }
 
-// The real network peers are links.
-var _ Link = (*net.Client)(nil)
+// The real network peers are links, and carry routes.
+var (
+	_ Link      = (*net.Client)(nil)
+	_ RouteLink = (*net.Client)(nil)
+)
+
+// RouteLink is a Link that also carries routes and progress along them (path-based
+// dead reckoning, deadreckon.Route): a patrolling bot's owner publishes its route
+// once, reliably, and then only its progress along it while it keeps to it.
+// *net.Client satisfies it; on a Link without it, patrolling bots publish States.
+type RouteLink interface {
+	// PublishRoute sends route r of one of this player's actors, numbered id (the
+	// number its progress names), on the reliable stream.
+	PublishRoute(actor uint32, id uint16, r *deadreckon.Route) error
+	// PublishProgress sends the progress of one of this player's actors along its
+	// route, as a datagram (it may be lost, as a state update may). The link stamps
+	// p.Time with host-clock seconds.
+	PublishProgress(actor uint32, p deadreckon.Progress) error
+}

@@ -112,17 +112,21 @@ type tank struct {
 	body        *physics.Tank
 	pub         *deadreckon.Publisher
 	bot         *bot.Driver
-	published   deadreckon.State // last state handed to the link
-	pubAt       float64          // local time it was handed over
-	spawnFailed bool             // a respawn could not re-enter the match; retry
-	spawnAt     float64          // host time it spawned, as its spawn says (-Inf: unknown)
-	retryAt     float64          // local time of the next retry of a failed respawn
-	retryWait   float64          // the wait before that retry, s: doubles per refusal
-	sampledAt   float64          // local time of the last pose given to the publisher
-	upsideFor   float64          // time spent upside down or stuck below the world, s
+	path        *deadreckon.PathPublisher // a patrolling bot's publisher on a RouteLink, else nil
+	routeSent   bool                      // path's route went out for this actor id
+	published   deadreckon.State          // last state handed to the link
+	pubAt       float64                   // local time it was handed over
+	spawnFailed bool                      // a respawn could not re-enter the match; retry
+	spawnAt     float64                   // host time it spawned, as its spawn says (-Inf: unknown)
+	retryAt     float64                   // local time of the next retry of a failed respawn
+	retryWait   float64                   // the wait before that retry, s: doubles per refusal
+	sampledAt   float64                   // local time of the last pose given to the publisher
+	upsideFor   float64                   // time spent upside down or stuck below the world, s
 
 	// Remote tanks.
 	actor     *deadreckon.Actor
+	route     *deadreckon.Route // the route its owner published last, or nil
+	routeID   uint16
 	proxy     *physics.Proxy // its stand-in in the physics world, at the reckoned pose
 	lastHeard float64        // local time the last update arrived
 
@@ -239,7 +243,7 @@ func (m *Match) spawnAll() error {
 	id := uint64(m.link.ID())
 	for i := range m.cfg.Bots {
 		seed := m.cfg.Seed ^ (id<<32+uint64(i)+1)*0x632be59bd9b4e019
-		bot := bot.NewDriver(bot.Config{Map: m.terr, Seed: seed})
+		bot := bot.NewDriver(bot.Config{Map: m.terr, Seed: seed, Patrol: patrols(m.cfg.Patrol, i)})
 		t, err := m.spawnLocal(botName(int(id), i), 1+i%2, bot)
 		if err != nil {
 			return fmt.Errorf("game: spawn bot %d: %w", i+1, err)
@@ -355,7 +359,7 @@ func (m *Match) publishing() deadreckon.PublisherConfig {
 func (m *Match) reconfigure() {
 	for _, t := range m.tanks {
 		if t.actor != nil {
-			t.actor.SetConfig(m.remoteReckoning())
+			t.actor.SetConfig(m.routeReckoning(t))
 		}
 	}
 }
@@ -501,6 +505,8 @@ func (m *Match) receive(now float64) {
 				continue
 			}
 			t.lastHeard = now
+		case net.EventRoute, net.EventProgress:
+			m.routeEvent(ev, now)
 		case net.EventDespawn:
 			if t := m.byID[ev.Actor]; t != nil && !t.local {
 				reason := ev.Text
@@ -710,6 +716,10 @@ func (m *Match) publish(now float64) {
 		if o := m.cfg.Observer; o != nil {
 			o.Truth(t.id, &sample)
 		}
+		if t.path != nil {
+			m.publishPath(t, p, sample, now)
+			continue
+		}
 		d, s := t.pub.Update(sample)
 		t.view.Acceleration = t.pub.Acceleration()
 		if d == deadreckon.NoUpdate {
@@ -814,6 +824,9 @@ func (m *Match) refreshViews(now float64) {
 			v.Velocity = p.Velocity
 			v.LastKnown = t.published
 			v.LastKnownProjected = t.pub.Reckoned()
+			if t.path != nil {
+				v.LastKnownProjected = t.path.Reckoned()
+			}
 			v.Clamped, v.ClampHits, v.NumClampHits, v.GroundNormal = p.OnGround, p.ClampHits, 3, p.GroundNormal
 			if !p.OnGround {
 				v.NumClampHits = 0

@@ -173,10 +173,10 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 	t := &tank{
 		id: id, owner: m.link.ID(), name: name, team: team, local: true, spawnAt: s.Time,
 		body: body, bot: bot,
-		pub:       deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d),
 		published: s,
 		trail:     newRing(m.cfg.TrailLength),
 	}
+	m.newPublisher(t, m.publishing())
 	t.view.Position, t.view.Orientation = s.Position, s.Orientation
 	m.tanks = append(m.tanks, t)
 	m.byID[id] = t
@@ -255,7 +255,7 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	}
 	t.id, t.spawnFailed, t.retryWait, t.spawnAt = id, false, 0, s.Time
 	m.byID[id] = t
-	t.pub = deadreckon.NewPublisher(m.publishing(), m.cfg.Seed^uint64(id)*0x2545f4914f6cdd1d)
+	m.newPublisher(t, m.publishing())
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
 }
@@ -309,7 +309,7 @@ func (m *Match) spawnConfirmed(ev *net.Event) {
 	t.upsideFor = 0
 	t.trail.reset()
 	s := spawnState(m.terr, t.body, at[0], at[2], yaw)
-	t.pub = deadreckon.NewPublisher(m.dr, m.cfg.Seed^uint64(t.id)*0x2545f4914f6cdd1d)
+	m.newPublisher(t, m.dr)
 	t.published, t.pubAt = s, m.last
 	m.log.Debug("spawn moved by the host", "actor", t.id, "x", at[0], "z", at[2])
 }

@@ -331,6 +331,71 @@ func (c *Client) Publish(actor uint32, s deadreckon.State) error {
 	return nil
 }
 
+// PublishRoute sends route r of one of this player's actors, numbered id (never 0;
+// every progress on it names it), on the reliable control stream, and waits for the
+// write. A route of more than wire.MaxRouteWaypoints waypoints is refused.
+func (c *Client) PublishRoute(actor uint32, id uint16, r *deadreckon.Route) error {
+	if r == nil {
+		return fmt.Errorf("publish route: actor %d: no route", actor)
+	}
+	m := RouteMessage(wire.ActorID(actor), id, r)
+	if !c.owns(actor) {
+		return fmt.Errorf("publish route: actor %d: %w", actor, ErrNotOwner)
+	}
+	if err := c.sendControl(m); err != nil {
+		return fmt.Errorf("publish route: %w", err)
+	}
+	return nil
+}
+
+// RouteMessage returns the wire Route message publishing route r of actor as id.
+func RouteMessage(actor wire.ActorID, id uint16, r *deadreckon.Route) *wire.Route {
+	m := &wire.Route{Actor: actor, Route: id, Waypoints: r.Waypoints()}
+	if r.Closed() {
+		m.Flags |= wire.RouteClosed
+	}
+	if r.Spline() {
+		m.Flags |= wire.RouteSpline
+	}
+	return m
+}
+
+// RouteOf returns the route a wire Route message describes, checked as
+// deadreckon.NewRoute checks any.
+func RouteOf(m *wire.Route) (*deadreckon.Route, error) {
+	return deadreckon.NewRoute(m.Waypoints, m.Flags&wire.RouteClosed != 0, m.Flags&wire.RouteSpline != 0)
+}
+
+// owns reports whether actor is one of this player's.
+func (c *Client) owns(actor uint32) bool {
+	ok := false
+	if !c.call(func() { _, ok = c.s.own[wire.ActorID(actor)] }) {
+		return false
+	}
+	return ok
+}
+
+// PublishProgress sends the progress of one of this player's actors along the route
+// PublishRoute published, as a datagram: it may be lost, as a state update may, and
+// takes the next number of the actor's update sequence. It stamps p.Time with the
+// estimated host time, as Publish does.
+func (c *Client) PublishProgress(actor uint32, p deadreckon.Progress) error {
+	var (
+		o   *outgoing
+		err error
+	)
+	if !c.call(func() { o, err = c.s.publishProgress(wire.ActorID(actor), p) }) {
+		return fmt.Errorf("publish progress: %w", ErrClosed)
+	}
+	if err == nil {
+		err = c.await(o)
+	}
+	if err != nil {
+		return fmt.Errorf("publish progress: %w", err)
+	}
+	return nil
+}
+
 // Chat sends a line of chat to every player.
 func (c *Client) Chat(text string) error {
 	if err := checkChat(text); err != nil {
@@ -761,6 +826,31 @@ func (s *joined) end() {
 	s.c.rest <- s.q.poll(nil)
 }
 
+// publishProgress stamps and encodes a progress of an own actor and queues it.
+func (s *joined) publishProgress(id wire.ActorID, p deadreckon.Progress) (*outgoing, error) {
+	if s.left || s.q.closed {
+		return nil, ErrClosed
+	}
+	last, ok := s.own[id]
+	if id > maxAssignedActor || !ok {
+		return nil, fmt.Errorf("actor %d: %w", id, ErrNotOwner)
+	}
+	p.Time = math.Max(0, s.c.HostNow())
+	m := wire.Progress{Actor: id, Seq: last + 1, Progress: p}
+	b, err := m.Append(nil)
+	if err != nil {
+		s.sendErrors++
+		return nil, err
+	}
+	o, err := s.queue(&outgoing{b: b, what: wire.MsgProgress, updates: 1, counted: true}, true)
+	if err != nil {
+		s.sendErrors++
+		return nil, err
+	}
+	s.own[id] = m.Seq
+	return o, nil
+}
+
 // handleControl applies one control message that arrived at local time now. It
 // returns the id of an actor the host confirmed after Spawn gave up waiting, which
 // the caller then despawns.
@@ -778,6 +868,8 @@ func (s *joined) handleControl(m wire.Message, now float64) (abandoned wire.Acto
 		s.kick = m.Reason
 	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores, *wire.Observers:
 		s.q.push(Event{Kind: EventMessage, Message: m})
+	case *wire.Route:
+		s.onRoute(m)
 	default:
 		s.rejected++
 	}
@@ -816,6 +908,44 @@ func (s *joined) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorID
 	return 0
 }
 
+// onRoute reports a route of a remote actor; one for an actor this player does not
+// know, or that makes no route, is dropped and counted.
+func (s *joined) onRoute(m *wire.Route) {
+	r := s.remote[m.Actor]
+	if r == nil {
+		s.rejected++
+		return
+	}
+	route, err := RouteOf(m)
+	if err != nil {
+		s.rejected++
+		return
+	}
+	s.q.push(Event{Kind: EventRoute, Actor: uint32(m.Actor), Owner: uint32(r.owner), Route: route, RouteID: m.Route})
+}
+
+// onProgress reports a progress datagram of a remote actor that arrived at local
+// time now.
+func (s *joined) onProgress(b []byte, now float64) {
+	msg, _, err := wire.Parse(b)
+	m, ok := msg.(*wire.Progress)
+	s.lastAnswer = max(s.lastAnswer, now)
+	s.bytesIn.Add(float64(len(b)), now)
+	if err != nil || !ok {
+		s.rejected++
+		return
+	}
+	r := s.remote[m.Actor]
+	if r == nil || !r.seq.Accept(m.Seq) {
+		s.dropped++
+		return
+	}
+	p := m.Progress
+	p.Time = unwrapTime(p.Time, s.c.sync.ToRemote(now))
+	s.updatesIn.Add(1, now)
+	s.q.push(Event{Kind: EventProgress, Actor: uint32(m.Actor), Owner: uint32(r.owner), Progress: p, Arrival: now})
+}
+
 // onDespawn removes an actor, or fails this player's pending spawn the host refused.
 func (s *joined) onDespawn(m *wire.Despawn) {
 	if m.Actor >= provisionalBase {
@@ -847,6 +977,9 @@ func (s *joined) handleDatagram(b []byte, now float64) {
 		return
 	case t == wire.MsgClockAnswer:
 		s.onClockAnswer(b, now)
+		return
+	case t == wire.MsgProgress:
+		s.onProgress(b, now)
 		return
 	}
 	updates, rejected, derr := wire.DecodeBatch(s.updates[:0], b)

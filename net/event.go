@@ -32,6 +32,15 @@ const (
 	// wire.HitResult, wire.Destroy or wire.Scores), or the host's count of
 	// observers (wire.Observers), in Message.
 	EventMessage
+	// EventRoute carries the route a remote actor's owner published (path-based dead
+	// reckoning): Actor, Owner, Route and RouteID are set. It comes before any
+	// EventProgress on it, and again to a peer that joins later.
+	EventRoute
+	// EventProgress carries a remote actor's progress along its route: Actor, Owner,
+	// Progress (Progress.Time in host-clock seconds, as State.Time) and Arrival are
+	// set. Late and duplicated ones never reach Poll; it shares the actor's update
+	// sequence with EventState.
+	EventProgress
 )
 
 // String returns the kind's lower-case name.
@@ -49,6 +58,10 @@ func (k EventKind) String() string {
 		return "closed"
 	case EventMessage:
 		return "message"
+	case EventRoute:
+		return "route"
+	case EventProgress:
+		return "progress"
 	}
 	return "unknown"
 }
@@ -79,6 +92,12 @@ type Event struct {
 	Ending Ending
 	// Message is the game message of an EventMessage.
 	Message wire.Message
+	// Route and RouteID are the route of an EventRoute and its number, which the
+	// actor's progress names.
+	Route   *deadreckon.Route
+	RouteID uint16
+	// Progress is the progress of an EventProgress.
+	Progress deadreckon.Progress
 }
 
 // Stats are one peer's connection figures. Rates are smoothed over about a second.

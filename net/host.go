@@ -42,8 +42,11 @@ type HostStats struct {
 	Observers int
 	// Actors is the number of actors in the match.
 	Actors int
-	// Accepted counts state updates accepted from owners.
+	// Accepted counts state updates (and progress along routes) accepted from owners.
 	Accepted uint64
+	// Routes counts routes accepted from owners (path-based dead reckoning); a route
+	// refused counts in Invalid or Unauthorized.
+	Routes uint64
 	// Relayed counts state updates sent on to observers (one per observer).
 	Relayed uint64
 	// RelayRate is Relayed per second of the host's clock, smoothed over about a

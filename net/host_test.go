@@ -38,6 +38,17 @@ func FuzzHostDatagram(f *testing.F) {
 	}
 	f.Add([]byte{wire.Version, byte(wire.MsgStateBatch), 1, 0})
 	f.Add([]byte{0xff, 0xff, 0xff})
+	// A route round the tank, and progress along it: the fuzzer mutates these into
+	// progress on other routes, actors, places and paces.
+	h.m.onRoute(p, &wire.Route{Actor: tank, Route: 1, Flags: wire.RouteClosed | wire.RouteSpline,
+		Waypoints: []mgl64.Vec3{{1, 0, 2}, {21, 0, 2}, {21, 0, -18}, {1, 0, -18}}}, h.now())
+	for i, n := range []int{0, 2} {
+		m := wire.Progress{Actor: tank, Seq: uint16(10 + i), Progress: deadreckon.Progress{Route: 1, Time: h.now() + 0.02,
+			S: 0.3, Rate: 3, Accel: 0.5, NumArticulations: n}}
+		if b, err := m.Append(nil); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h.m.onDatagram(p, b, h.now())
 		h.m.flushAll()

@@ -123,6 +123,7 @@ func (m *match) joinLocal(name string, path *impair.Path, delay float64, service
 			p.queueControl(a.spawnMsg())
 		}
 	}
+	m.queueRoutes(p)
 	m.h.wg.Add(1)
 	go p.sendLoop()
 	return pp, nil

@@ -85,6 +85,7 @@ type hostActor struct {
 	recLen int
 	aim    mgl64.Vec3 // where its gun points in the ground plane
 	zi     int        // its index in every member's slots
+	route  *hostRoute // the route its owner published last (route.go), or nil
 }
 
 // placement is where the owner asked a spawn the judge placed elsewhere, and until
@@ -108,6 +109,7 @@ func (a *hostActor) spawnMsg() *wire.Spawn {
 // match is the state of a hosted match. Only the run loop touches it.
 type match struct {
 	h          *Host
+	implied    *wire.BatchWriter // reused: the record of the state a progress implies (route.go)
 	members    map[wire.PlayerID]*member
 	order      []*member // members by id, for deterministic fan-out
 	services   int       // members that are services (member.service)
@@ -267,6 +269,8 @@ func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
 		m.drop(p, codeNormal, "left", wire.LeaveQuit)
 	case *wire.Fire:
 		m.onGame(p, msg, now)
+	case *wire.Route:
+		m.onRoute(p, msg, now)
 	default:
 		m.stats.Malformed++
 	}
@@ -484,6 +488,7 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 			p.queueControl(a.spawnMsg())
 		}
 	}
+	m.queueRoutes(p)
 	if observe {
 		m.observeJoined(p)
 	} else if m.observers > 0 {

@@ -191,6 +191,7 @@ func (p *member) sendLoop() {
 		ctrl    [][]byte
 		batches []*wire.BatchWriter
 		probes  []clockProbe
+		dgrams  [][]byte
 		buf     []byte
 	)
 	for {
@@ -200,6 +201,7 @@ func (p *member) sendLoop() {
 		case <-p.out.signal:
 		}
 		ctrl, batches, probes = p.out.take(ctrl[:0], batches[:0], probes[:0])
+		dgrams = p.out.takeDatagrams(dgrams[:0])
 		for _, cp := range probes {
 			ans := wire.ClockAnswer{ClientSend: cp.clientSend, HostReceive: cp.received, HostSend: p.h.now()}
 			if b, err := ans.Append(buf[:0]); err == nil {
@@ -221,8 +223,17 @@ func (p *member) sendLoop() {
 				}
 			}
 		}
+		for _, b := range dgrams {
+			if err := p.conn.sendDatagram(b); err != nil {
+				var tooLarge *quic.DatagramTooLargeError
+				if !errors.As(err, &tooLarge) {
+					return
+				}
+			}
+		}
 		p.out.recycle(batches)
 		clear(ctrl)
+		clear(dgrams)
 	}
 }
 
@@ -237,6 +248,7 @@ type outbox struct {
 	ctrl    [][]byte
 	batches []*wire.BatchWriter
 	probes  []clockProbe
+	dgrams  [][]byte // relayed as sent (progress)
 	spare   []*wire.BatchWriter
 	signal  chan struct{}
 	pipe    *pipe // an in-process member's pipe, which counts what is queued for it
@@ -307,6 +319,21 @@ func (o *outbox) pushProbe(cp clockProbe) bool {
 	return true
 }
 
+// pushDatagram queues a datagram relayed as its owner sent it (a progress, shared by
+// every recipient); false when the queue is full.
+func (o *outbox) pushDatagram(b []byte) bool {
+	o.count(1)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.dgrams) >= maxPendingBatches {
+		o.count(-1)
+		return false
+	}
+	o.dgrams = append(o.dgrams, b)
+	o.wake()
+	return true
+}
+
 // take moves everything queued to the given slices.
 func (o *outbox) take(ctrl [][]byte, batches []*wire.BatchWriter, probes []clockProbe) ([][]byte, []*wire.BatchWriter, []clockProbe) {
 	o.mu.Lock()
@@ -317,6 +344,16 @@ func (o *outbox) take(ctrl [][]byte, batches []*wire.BatchWriter, probes []clock
 	clear(o.ctrl)
 	o.ctrl, o.batches, o.probes = o.ctrl[:0], o.batches[:0], o.probes[:0]
 	return ctrl, batches, probes
+}
+
+// takeDatagrams moves the queued datagrams (pushDatagram) to dgrams.
+func (o *outbox) takeDatagrams(dgrams [][]byte) [][]byte {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	dgrams = append(dgrams, o.dgrams...)
+	clear(o.dgrams)
+	o.dgrams = o.dgrams[:0]
+	return dgrams
 }
 
 // spareBatch returns an empty batch writer.

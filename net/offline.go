@@ -23,6 +23,7 @@ type Offline struct {
 	ctrl  [][]byte
 	batch []*wire.BatchWriter
 	probe []clockProbe
+	dgram [][]byte
 }
 
 // NewOffline returns an offline host for cfg (its Clock is replaced by the
@@ -85,6 +86,15 @@ func (o *Offline) Despawn(player, actor uint32, at time.Duration) error {
 	return nil
 }
 
+// Control hands the host a control message from player (a wire.Route, a chat line),
+// arrived at time at on its reliable stream.
+func (o *Offline) Control(player uint32, msg wire.Message, at time.Duration) {
+	now := o.advance(at)
+	if p := o.member(player); p != nil {
+		o.h.m.onControl(p, msg, nil, now)
+	}
+}
+
 // Datagram hands the host a datagram from player, arrived at time at.
 func (o *Offline) Datagram(player uint32, b []byte, at time.Duration) {
 	now := o.advance(at)
@@ -116,9 +126,15 @@ func (o *Offline) Take(player uint32, datagram func([]byte), control func([]byte
 		return
 	}
 	o.ctrl, o.batch, o.probe = p.out.take(o.ctrl[:0], o.batch[:0], o.probe[:0])
+	o.dgram = p.out.takeDatagrams(o.dgram[:0])
 	for _, w := range o.batch {
 		if datagram != nil {
 			datagram(w.Bytes())
+		}
+	}
+	for _, b := range o.dgram {
+		if datagram != nil {
+			datagram(b)
 		}
 	}
 	for _, b := range o.ctrl {
@@ -129,6 +145,7 @@ func (o *Offline) Take(player uint32, datagram func([]byte), control func([]byte
 	p.out.recycle(o.batch)
 	clear(o.ctrl)
 	clear(o.batch)
+	clear(o.dgram)
 }
 
 // Stats returns the host's counters.

@@ -16,13 +16,13 @@ type eventQueue struct {
 	dropped uint64
 }
 
-// push queues ev; state events beyond the bound are dropped and counted. It reports
+// push queues ev; state and progress events beyond the bound are dropped and counted. It reports
 // whether ev was queued.
 func (q *eventQueue) push(ev Event) bool {
 	if q.closed {
 		return false
 	}
-	if len(q.events) >= maxQueuedEvents && ev.Kind == EventState {
+	if len(q.events) >= maxQueuedEvents && (ev.Kind == EventState || ev.Kind == EventProgress) {
 		q.dropped++
 		return false
 	}

@@ -22,7 +22,7 @@ var (
 	ErrSuperseded = errors.New("update from before the host's placement")
 )
 
-// onDatagram applies one datagram from p: a state batch or a clock request.
+// onDatagram applies one datagram from p: a state batch, a progress or a clock request.
 func (m *match) onDatagram(p *member, b []byte, now float64) {
 	p.lastHeard = now
 	_, t, err := wire.PeekHeader(b)
@@ -39,6 +39,8 @@ func (m *match) onDatagram(p *member, b []byte, now float64) {
 		bad = m.onHitClaim(p, b, now)
 	case t == wire.MsgView:
 		bad = m.onView(p, b, now)
+	case t == wire.MsgProgress:
+		bad = m.onProgress(p, b, now)
 	default:
 		m.stats.Malformed++
 		bad = 1

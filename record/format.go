@@ -20,8 +20,9 @@ const FormatVersion uint8 = 1
 
 // MinProtocol is the oldest wire protocol version whose recordings this package
 // reads. Version 3 reads every message of version 2 as it was (it only adds u16
-// counts to a scoreboard of more than 255 lines), so a recording of version 2 reads
-// as if written with version 3.
+// counts to a scoreboard of more than 255 lines), and version 4 every message of
+// version 3 (it only gives routes and progress their meaning in a match), so a
+// recording of version 2 or 3 reads as if written with version 4.
 const MinProtocol uint8 = 2
 
 // Sizes and limits of the layout, in bytes.
@@ -107,7 +108,7 @@ func (k Kind) String() string {
 func recordable(t wire.MsgType) bool {
 	switch t {
 	case wire.MsgSpawn, wire.MsgDespawn, wire.MsgLeave, wire.MsgChat, wire.MsgFire, wire.MsgHitClaim,
-		wire.MsgHitResult, wire.MsgDestroy, wire.MsgScores:
+		wire.MsgHitResult, wire.MsgDestroy, wire.MsgScores, wire.MsgRoute, wire.MsgProgress:
 		return true
 	}
 	return false

@@ -112,6 +112,12 @@ func (t *MatchTap) event(w *Writer, now float64, ev *net.Event) {
 		if ev.Message != nil && recordable(ev.Message.Type()) {
 			_ = w.Message(now, ev.Message)
 		}
+	case net.EventRoute:
+		if ev.Route != nil {
+			_ = w.Message(now, net.RouteMessage(wire.ActorID(ev.Actor), ev.RouteID, ev.Route))
+		}
+	case net.EventProgress:
+		_ = w.Message(now, &wire.Progress{Actor: wire.ActorID(ev.Actor), Progress: ev.Progress})
 	}
 }
 
@@ -182,7 +188,8 @@ func (ts Taps) Truth(actor uint32, s *deadreckon.Sample) {
 // the host accepts and relays, with its arrival time, every message it sends every
 // player, every join and every leave. Given a Next function it starts a new recording
 // when a match ends (the scores say it is over), opening it with every player and
-// every tank still there, so that each recording plays on its own. The host's run loop
+// every tank still there (its route and last progress too), so that each recording
+// plays on its own. The host's run loop
 // calls its methods.
 type HostTap struct {
 	sink    *Sink
@@ -198,6 +205,8 @@ type tapActor struct {
 	spawn wire.Spawn
 	rec   [wire.MaxUpdateSize]byte // its last relayed update record
 	n     int
+	route *wire.Route    // the route its owner published last, or nil
+	prog  *wire.Progress // its last progress, when that came after rec
 }
 
 // NewHostTap returns a tap writing to sink. If next is set, it is called at the end
@@ -215,10 +224,30 @@ func (t *HostTap) Relayed(rec []byte, at float64) {
 	}
 	if len(rec) >= 2 && len(rec) <= wire.MaxUpdateSize {
 		if a := t.actors[wire.ActorID(uint16(rec[0])<<8|uint16(rec[1]))]; a != nil {
-			a.n = copy(a.rec[:], rec)
+			a.n, a.prog = copy(a.rec[:], rec), nil
 		}
 	}
 }
+
+// RelayedProgress records an accepted progress datagram as it arrived
+// (net.ProgressTap).
+func (t *HostTap) RelayedProgress(b []byte, at float64) {
+	w := t.sink.Writer()
+	m, _, err := wire.Parse(b)
+	if err != nil {
+		return
+	}
+	if w != nil {
+		_ = w.Message(at, m) // the host checked it
+	}
+	if p, ok := m.(*wire.Progress); ok {
+		if a := t.actors[p.Actor]; a != nil {
+			a.prog = p
+		}
+	}
+}
+
+var _ net.ProgressTap = (*HostTap)(nil)
 
 // Broadcast records a message sent to every player, and starts the next recording
 // after a match's final scores.
@@ -231,6 +260,10 @@ func (t *HostTap) Broadcast(m wire.Message, at float64) {
 		t.actors[m.Actor] = &tapActor{spawn: *m}
 	case *wire.Despawn:
 		delete(t.actors, m.Actor)
+	case *wire.Route:
+		if a := t.actors[m.Actor]; a != nil {
+			a.route = m
+		}
 	case *wire.Scores:
 		if m.Over && t.next != nil {
 			t.rotate(at)
@@ -276,6 +309,12 @@ func (t *HostTap) rotate(at float64) {
 		_ = w.Message(at, &a.spawn)
 		if a.n > 0 {
 			_ = w.State(at, at, a.rec[:a.n])
+		}
+		if a.route != nil {
+			_ = w.Message(at, a.route)
+		}
+		if a.prog != nil {
+			_ = w.Message(at, a.prog)
 		}
 	}
 	t.sink.Swap(w)

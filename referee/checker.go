@@ -132,6 +132,10 @@ type relayed struct {
 	s   deadreckon.State
 	at  float64
 	brk bool // a continuity break (spawn)
+	// A progress along a route (s is the state it implies): what the players who
+	// heard it as sent reckoned from.
+	prog  *deadreckon.Progress
+	route *deadreckon.Route
 }
 
 // actorRecord is the host's history of one actor.
@@ -147,6 +151,9 @@ type actorRecord struct {
 	// sent is what the host's downlink scheduler sent each player of the actor, by
 	// player (Checker.Sent); nil while every update goes to everyone.
 	sent map[uint32]*sendLog
+	// route is the route its owner published last, numbered routeID.
+	route   *deadreckon.Route
+	routeID uint16
 }
 
 // sendLog is the newest updates of one actor the host sent one player: each update's
@@ -266,6 +273,25 @@ func (h *Checker) Spawned(actor, owner uint32, s deadreckon.State, at float64) {
 func (h *Checker) Relayed(actor uint32, s deadreckon.State, at float64) {
 	if r := h.actors[actor]; r != nil {
 		r.add(relayed{s: s, at: at})
+	}
+}
+
+// Routed records route r, numbered id, that actor's owner published.
+func (h *Checker) Routed(actor uint32, id uint16, r *deadreckon.Route) {
+	if rec := h.actors[actor]; rec != nil {
+		rec.route, rec.routeID = r, id
+	}
+}
+
+// Progressed records that the update of actor Relayed recorded last was progress p
+// along its route: players who heard it as sent reckoned the actor along the route.
+func (h *Checker) Progressed(actor uint32, p deadreckon.Progress) {
+	r := h.actors[actor]
+	if r == nil || r.n == 0 || r.route == nil || p.Route != r.routeID {
+		return
+	}
+	if u := r.at(r.n - 1); !u.brk && u.s.Time == p.Time {
+		u.prog, u.route = &p, r.route
 	}
 }
 
@@ -691,8 +717,30 @@ func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3
 	}
 	u := r.at(first)
 	sent, _ := h.sentAt(r, &v, u)
-	if err := a.Break(u.s, local(sent+link.Latency)); err != nil {
-		return combat.HullPose{}, false
+	// Along a route as the peer reckons one: the game's algorithm, which Path
+	// falls back to off the route (game.Match.routeReckoning).
+	path := cfg.Algorithm == deadreckon.ProjectiveVelocityBlend
+	var route *deadreckon.Route
+	onRoute := func(u *relayed, t float64) bool {
+		if !path || u.prog == nil || v.hasPlayer && u.at >= h.scheduled {
+			return false // a state, or one the scheduler sent as the state it implies
+		}
+		if a.Config().Algorithm != deadreckon.Path {
+			c := a.Config()
+			c.Algorithm = deadreckon.Path
+			a.SetConfig(c)
+		}
+		if u.route != route {
+			route = u.route
+			a.SetRoute(u.prog.Route, route)
+		}
+		_ = a.ReceiveProgress(*u.prog, t) // refused progress was refused by the peer too
+		return true
+	}
+	if t := local(sent + link.Latency); u.brk || !onRoute(u, t) {
+		if err := a.Break(u.s, t); err != nil {
+			return combat.HullPose{}, false
+		}
 	}
 	for i := first + 1; i <= last; i++ {
 		u := r.at(i)
@@ -714,9 +762,11 @@ func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3
 		}
 		a.Advance(t - 2*rebuildFrame)
 		a.Advance(t - rebuildFrame)
-		if u.brk {
+		switch {
+		case u.brk:
 			_ = a.Break(u.s, t)
-		} else {
+		case onRoute(u, t):
+		default:
 			_ = a.Receive(u.s, t) // refused updates were refused by the peer too
 		}
 	}

@@ -452,6 +452,18 @@ func NewMover(s tank.Spec, ground func(x, z float64) (h float64, ok bool)) *Move
 // Grounded reports whether the mover holds heights to a ground.
 func (m *Mover) Grounded() bool { return m.mo.ground != nil }
 
+// GroundHeight returns the height of the ground a tank rests on at (x, z), m, and
+// false off it or without a ground: the host's net.Grounder, which puts the state a
+// progress along a route implies on the ground the mover holds it to.
+func (m *Mover) GroundHeight(x, z float64) (float64, bool) {
+	if m.mo.ground == nil {
+		return 0, false
+	}
+	return m.mo.ground(x, z)
+}
+
+var _ net.Grounder = (*Mover)(nil)
+
 // Spawned starts the track of actor at its spawn state s, keeping the turret and
 // gun of the state its owner asked for.
 func (m *Mover) Spawned(actor, owner uint32, s, asked deadreckon.State, at float64) {

@@ -252,6 +252,20 @@ func (r *Referee) Relayed(actor uint32, s deadreckon.State, at float64) {
 	}
 }
 
+// Routed implements net.RouteJudge: it records the route an actor's owner published.
+func (r *Referee) Routed(actor uint32, id uint16, route *deadreckon.Route, at float64) {
+	r.check.Routed(actor, id, route)
+}
+
+// Progressed implements net.RouteJudge: it records that the actor's last relayed
+// update was progress p along its route, so that a claim is judged on the view of a
+// player who reckoned the actor along the route.
+func (r *Referee) Progressed(actor uint32, p deadreckon.Progress, at float64) {
+	r.check.Progressed(actor, p)
+}
+
+var _ net.RouteJudge = (*Referee)(nil)
+
 // Sent implements net.Witness: it records an update the host's downlink scheduler
 // sent a player, so that the player's claims are judged on what it was shown.
 func (r *Referee) Sent(to, actor uint32, s deadreckon.State, at float64) {

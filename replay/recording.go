@@ -325,6 +325,18 @@ func (b *builder) message(r *record.Record) {
 		b.push(r.Time, net.Event{Kind: net.EventMessage, Message: m})
 	case *wire.Fire, *wire.HitResult, *wire.Scores:
 		b.push(r.Time, net.Event{Kind: net.EventMessage, Message: m})
+	case *wire.Route:
+		route, err := net.RouteOf(m)
+		if err != nil {
+			return // as a receiver drops it
+		}
+		t := b.tank(uint32(m.Actor))
+		b.push(r.Time, net.Event{Kind: net.EventRoute, Actor: t.ID, Owner: t.Owner, Route: route, RouteID: m.Route})
+	case *wire.Progress:
+		t := b.tank(uint32(m.Actor))
+		p := m.Progress
+		p.Time = unwrap(p.Time, r.Time+b.offset)
+		b.push(r.Time, net.Event{Kind: net.EventProgress, Actor: t.ID, Owner: t.Owner, Progress: p, Arrival: r.Time})
 	}
 }
 

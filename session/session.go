@@ -431,6 +431,9 @@ type ServeConfig struct {
 	Passphrase string
 	// Bots is how many bots the host runs.
 	Bots int
+	// Patrol is the share of the bots (0 to 1) that patrol routes of their own and
+	// publish by path (game.Config.Patrol); zero patrols none.
+	Patrol float64
 	// Map is the battlefield. If nil, MapName is loaded.
 	Map *terrain.Map
 	// MapName names the map: a name, found in MapDir or among the maps built into the
@@ -521,7 +524,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	addr, fp := host.Addr().String(), host.Fingerprint()
 	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
 		"join", "tanks -join "+host.JoinAddress())
-	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log,
+	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Patrol: cfg.Patrol, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log,
 		Observer: observer(rc.truthTap(false, nil))}, host.Local())
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

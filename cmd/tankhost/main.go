@@ -71,6 +71,12 @@ import (
 // DefaultListen is the address tankhost listens on unless -listen says otherwise.
 const DefaultListen = ":7777"
 
+// DefaultPatrol is the share of the bots that patrol routes unless -patrol says
+// otherwise: every second bot, whose route and progress cost a fraction of the bytes
+// of the states a roaming bot publishes (docs/network.md), the others roaming as
+// before.
+const DefaultPatrol = 0.5
+
 func main() {
 	cli.Main("tankhost", func(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return run(ctx, args, stderr, runOptions{})
@@ -118,6 +124,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&cfg.Addr, "listen", DefaultListen, "UDP `address` to listen on")
 	fs.StringVar(&cfg.Passphrase, "pass", "", "`passphrase` players must know to join (empty: open)")
 	fs.IntVar(&cfg.Bots, "bots", 4, fmt.Sprintf("number of computer-driven tanks, 0..%d", game.MaxBots))
+	fs.Float64Var(&cfg.Patrol, "patrol", DefaultPatrol, "`share` of the bots, 0 to 1, that patrol routes of their own, publishing each route once and then their progress along it")
 	fs.StringVar(&f.mapArg, "map", session.DefaultMapName, "the map to host, by `name` (built in: "+
 		strings.Join(maps.Library{}.Names(), ", ")+"; or one in -maps) or as a sidecar file NAME.json")
 	fs.StringVar(&f.mapsDir, "maps", "", "`directory` of more maps, searched before the built-in ones")
@@ -207,6 +214,9 @@ func checkFlags(f flags) error {
 	}
 	if err := cli.Bots("bots", cfg.Bots, game.MaxBots); err != nil {
 		return err
+	}
+	if !(cfg.Patrol >= 0 && cfg.Patrol <= 1) {
+		return cli.Usagef("patrol", "%v: give a share of the bots from 0 to 1 (0.5 patrols every second bot)", cfg.Patrol)
 	}
 	if f.metrics != "" {
 		if err := cli.ListenAddr("metrics", f.metrics); err != nil {

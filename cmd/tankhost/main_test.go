@@ -156,6 +156,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{[]string{"-bots", "100000"}, "tankhost: -bots 100000: give 0 to 511 bots"},
 		{[]string{"-bots", "-1"}, "tankhost: -bots -1: give 0 to 511 bots"},
+		{[]string{"-patrol", "1.5"}, "tankhost: -patrol 1.5: give a share of the bots from 0 to 1"},
+		{[]string{"-patrol", "NaN"}, "tankhost: -patrol NaN: give a share of the bots from 0 to 1"},
 		{[]string{"-tick", "0"}, "tankhost: -tick 0: give a rate above 0 and at most 240"},
 		{[]string{"-tick", "NaN"}, "tankhost: -tick NaN: give a rate above 0 and at most 240"},
 		{[]string{"-map", "/nonexistent.json"}, "tankhost: -map /nonexistent.json: no such file"},

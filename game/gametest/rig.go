@@ -159,6 +159,18 @@ func (l *Link) Publish(actor uint32, s deadreckon.State) error {
 	return l.settled(l.c.Publish(actor, s))
 }
 
+// PublishRoute sends a route of one of the player's actors, as
+// net.Client.PublishRoute does, and settles.
+func (l *Link) PublishRoute(actor uint32, id uint16, r *deadreckon.Route) error {
+	return l.settled(l.c.PublishRoute(actor, id, r))
+}
+
+// PublishProgress sends a progress of one of the player's actors along its route,
+// as net.Client.PublishProgress does, and settles.
+func (l *Link) PublishProgress(actor uint32, p deadreckon.Progress) error {
+	return l.settled(l.c.PublishProgress(actor, p))
+}
+
 // Chat sends a line of chat and settles.
 func (l *Link) Chat(text string) error { return l.settled(l.c.Chat(text)) }
 

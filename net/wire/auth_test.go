@@ -9,7 +9,7 @@ import (
 // and hmac) from the documented construction.
 const (
 	katKey   = "cb703162af94d094d822951f2b60604a63b5b3da19d879f0c91324efb0ac2cbd"
-	katProof = "5fb8c359cca98bfb2570dd820d4372d14b63a13756ccbea99aa5ce942b8aedea"
+	katProof = "6acca705cc080bc0387a08abca6953750e8df142cc65ffed76b8a04fc01c9aea"
 )
 
 func TestJoinProofKnownAnswer(t *testing.T) {

@@ -31,8 +31,10 @@ import (
 type Config struct {
 	// Map is the battlefield. Required.
 	Map *terrain.Map
-	// Bots is how many bots the host runs.
-	Bots int
+	// Bots is how many bots the host runs; Patrol the share of them that patrol
+	// routes (game.Config.Patrol).
+	Bots   int
+	Patrol float64
 	// Seconds is how long the match runs, simulated; FPS the player's tick rate (if
 	// zero, 60) and HostFPS the host's (if zero, session.DefaultHostTickRate), a divisor
 	// of FPS.
@@ -165,7 +167,7 @@ func Practice(cfg Config) (*Live, error) {
 		}
 		view = record.Taps{view.(*record.MatchTap), record.NewMatchTap(record.NewSink(live.Ring.Writer()), record.TapOptions{View: true})}
 	}
-	host, err := game.NewMatch(game.Config{Map: cfg.Map, NoPlayer: true, Bots: cfg.Bots, Seed: cfg.Seed + 1,
+	host, err := game.NewMatch(game.Config{Map: cfg.Map, NoPlayer: true, Bots: cfg.Bots, Patrol: cfg.Patrol, Seed: cfg.Seed + 1,
 		Observer: &capture{next: record.NewMatchTap(sink, record.TapOptions{Sent: true}), live: live}}, hostLink)
 	if err != nil {
 		w.Close()

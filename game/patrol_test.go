@@ -1,0 +1,271 @@
+package game
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/testmaps"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	tankspec "github.com/treadline/treadline/tank"
+)
+
+// TestPatrolsShare: Config.Patrol spreads the patrolling bots evenly.
+func TestPatrolsShare(t *testing.T) {
+	for _, c := range []struct {
+		share float64
+		bots  int
+		want  int
+	}{{0, 8, 0}, {-1, 8, 0}, {0.5, 8, 4}, {0.25, 8, 2}, {1, 8, 8}, {2, 3, 3}, {0.34, 3, 1}} {
+		n := 0
+		for i := range c.bots {
+			if patrols(c.share, i) {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("share %v of %d bots: %d patrol, want %d", c.share, c.bots, n, c.want)
+		}
+	}
+}
+
+// TestBotsKeepToRoutes: patrolling bots drive their routes round, and keep to them
+// (within RouteTolerance and RouteHeadingTolerance, no tank in sight) most of the
+// time they drive.
+func TestBotsKeepToRoutes(t *testing.T) {
+	t.Parallel()
+	mp := testmaps.Valley(t)
+	rig := newRig(t, gametest.Config{})
+	const bots = 6
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 7, Patrol: 1}, join(t, rig))
+	type track struct {
+		frames, on int
+		s0, run    float64
+		offs, yaws []float64
+	}
+	tracks := make(map[*tank]*track)
+	const secs = 60.0
+	for k := 0; k <= int(secs/tick); k++ {
+		now := float64(k) * tick
+		rig.SetNow(now)
+		mustStep(t, m, now, physics.Input{})
+		for _, tk := range m.tanks {
+			if !tk.local || tk.bot == nil || tk.bot.Route() == nil {
+				continue
+			}
+			tr := tracks[tk]
+			p := tk.body.Pose()
+			r := tk.bot.Route()
+			s, off := r.Nearest(p.Position, 0, 0)
+			rs := tk.bot.RouteState()
+			_, dir := r.At(s)
+			yawErr := math.Abs(geom.WrapAngle(geom.Yaw(p.Orientation) - geom.Heading(dir)))
+			on := rs.Following && off <= RouteTolerance && yawErr <= RouteHeadingTolerance
+			if tr == nil {
+				tr = &track{s0: s}
+				tracks[tk] = tr
+			}
+			tr.run += r.Diff(tr.s0, s)
+			tr.s0 = s
+			if tk.bot.RouteState().Following {
+				tr.frames++
+				tr.offs = append(tr.offs, off)
+				tr.yaws = append(tr.yaws, yawErr*180/math.Pi)
+				if on {
+					tr.on++
+				}
+			}
+		}
+	}
+	if len(tracks) < bots/2 {
+		t.Fatalf("%d bots patrol, want at least %d (the others found no drivable loop)", len(tracks), bots/2)
+	}
+	for tk, tr := range tracks {
+		share := float64(tr.on) / math.Max(1, float64(tr.frames))
+		t.Logf("%s: %.0f m along a %.0f m route, on it %.0f%% of %d free frames, off p50 %.2f m p95 %.2f m, heading p50 %.1f° p95 %.1f°",
+			tk.name, tr.run, tk.bot.Route().Length(), 100*share, tr.frames, percentile(tr.offs, 0.5), percentile(tr.offs, 0.95),
+			percentile(tr.yaws, 0.5), percentile(tr.yaws, 0.95))
+		if tr.run < 150 {
+			t.Errorf("%s drove only %.0f m along its route", tk.name, tr.run)
+		}
+		if share < 0.7 {
+			t.Errorf("%s kept to its route %.0f%% of the time, want ≥ 70%%", tk.name, 100*share)
+		}
+	}
+}
+
+// percentile returns the q-quantile of xs (sorted in place), or NaN when empty.
+func percentile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(xs)
+	return xs[min(len(xs)-1, int(q*float64(len(xs))))]
+}
+
+// countingLink counts what a match publishes, in wire bytes: state records, progress
+// datagrams and route messages.
+type countingLink struct {
+	*gametest.Link
+	states, progress, routes int
+	bytes                    int
+	of                       map[uint32]int // bytes by actor
+}
+
+func (l *countingLink) count(actor uint32, n int) {
+	if l.of == nil {
+		l.of = map[uint32]int{}
+	}
+	l.bytes += n
+	l.of[actor] += n
+}
+
+func (l *countingLink) Publish(actor uint32, s deadreckon.State) error {
+	l.states++
+	l.count(actor, wire.MaxUpdateSize)
+	return l.Link.Publish(actor, s)
+}
+
+func (l *countingLink) PublishProgress(actor uint32, p deadreckon.Progress) error {
+	l.progress++
+	l.count(actor, wire.ProgressSize(p.NumArticulations))
+	return l.Link.PublishProgress(actor, p)
+}
+
+func (l *countingLink) PublishRoute(actor uint32, id uint16, r *deadreckon.Route) error {
+	l.routes++
+	l.count(actor, net.RouteMessage(wire.ActorID(actor), id, r).Length())
+	return l.Link.PublishRoute(actor, id, r)
+}
+
+// routed returns the bytes published of m's tanks that hold a route.
+func (l *countingLink) routed(m *Match) int {
+	n := 0
+	for _, tk := range m.tanks {
+		if tk.local && tk.bot != nil && tk.bot.Route() != nil {
+			n += l.of[tk.id]
+		}
+	}
+	return n
+}
+
+// patrolRun plays 60 s of a match whose bots patrol (share patrol) over the real host
+// with a referee's mover, watched by a second peer joining at join s, over a link of
+// 100 ms ± 20 ms and 5 % loss. It returns what the bots' owner published, the
+// watcher's horizontal error on the patrolling tanks while they keep to their routes
+// (p95, m), the share of those frames it reckoned them along their routes, and the
+// host's counters.
+func patrolRun(t *testing.T, patrol, join float64, plain bool) (*countingLink, float64, float64, net.HostStats) {
+	owner, p95, along, st, _ := patrolMatch(t, patrol, join, plain)
+	return owner, p95, along, st
+}
+
+// patrolMatch is patrolRun, returning the owner's match too.
+func patrolMatch(t *testing.T, patrol, join float64, plain bool) (*countingLink, float64, float64, net.HostStats, *Match) {
+	t.Helper()
+	mp := testmaps.Valley(t)
+	rig := newRig(t, gametest.Config{Seed: 3, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
+		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05}})
+	l1, err := rig.Join()
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := &countingLink{Link: l1}
+	var link Link = owner
+	if plain {
+		link = plainLink{owner} // no RouteLink: the same bots publish States
+	}
+	m1 := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 6, Seed: 7, Patrol: patrol}, link)
+	var m2 *Match
+	var errs []float64
+	frames, along := 0, 0
+	for k := 0; k <= int(60/tick); k++ {
+		now := float64(k) * tick
+		rig.SetNow(now)
+		mustStep(t, m1, now, physics.Input{})
+		if m2 == nil && now >= join {
+			m2 = mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 1, Seed: 99}, joinLink(t, rig))
+		}
+		if m2 == nil {
+			continue
+		}
+		mustStep(t, m2, now, physics.Input{})
+		if now < join+2 {
+			continue // the watcher settles
+		}
+		for _, tk := range m1.tanks {
+			if tk.path == nil {
+				continue
+			}
+			r, _ := tk.path.Route()
+			p := tk.body.Pose()
+			if _, on := onRoute(tk, p); !on || r == nil {
+				continue
+			}
+			rt := m2.byID[tk.id]
+			if rt == nil {
+				continue
+			}
+			frames++
+			if rt.actor.OnRoute() {
+				along++
+			}
+			shown := rt.actor.Reckoned().Position
+			errs = append(errs, math.Hypot(shown[0]-p.Position[0], shown[2]-p.Position[2]))
+		}
+	}
+	return owner, percentile(errs, 0.95), float64(along) / math.Max(1, float64(frames)), rig.Host().Stats(), m1
+}
+
+// plainLink is a Link that carries no routes.
+type plainLink struct{ Link }
+
+func joinLink(t *testing.T, r *gametest.Rig) *gametest.Link { t.Helper(); return join(t, r) }
+
+// TestPatrolOverHost: patrolling bots publish their routes and then progress along
+// them over the real host; a peer watching from the start and one joining 20 s late
+// (routes sent before it joined) both reckon them along their routes and show them
+// within the route's tolerance plus the game's error.
+func TestPatrolOverHost(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		join float64
+	}{{"from the start", 0}, {"joining late", 20}} {
+		owner, p95, along, st := patrolRun(t, 1, c.join, false)
+		t.Logf("%s: %d routes, %d progress, %d states, %d bytes; host: %d routes, %d accepted, %d invalid, %d unauthorized; "+
+			"watcher: p95 %.2f m, along the route %.0f%%", c.name, owner.routes, owner.progress, owner.states, owner.bytes,
+			st.Routes, st.Accepted, st.Invalid, st.Unauthorized, p95, 100*along)
+		if owner.routes == 0 || owner.progress == 0 || st.Routes != uint64(owner.routes) {
+			t.Errorf("%s: %d routes and %d progress published, the host took %d routes", c.name, owner.routes, owner.progress, st.Routes)
+		}
+		if st.Invalid > uint64(owner.progress/50) {
+			t.Errorf("%s: the host refused %d updates of %d progress and %d states", c.name, st.Invalid, owner.progress, owner.states)
+		}
+		if along < 0.8 {
+			t.Errorf("%s: the watcher reckoned the tanks along their routes %.0f%% of the frames they kept to them, want ≥ 80%%", c.name, 100*along)
+		}
+		if p95 > RouteTolerance+0.5 {
+			t.Errorf("%s: the watcher's p95 error %.2f m, want ≤ %.2f m", c.name, p95, RouteTolerance+0.5)
+		}
+	}
+	// The same bots on a link without routes publish States all the way round.
+	path, _, _, _, mp := patrolMatch(t, 1, 0, false)
+	states, _, _, _, ms := patrolMatch(t, 1, 0, true)
+	pb, sb := path.routed(mp), states.routed(ms)
+	t.Logf("the bots published %d bytes by path (%d progress, %d states, %d routes), %d bytes by states (%d): %.0f%%; "+
+		"the patrolling ones alone %d and %d bytes: %.0f%%", path.bytes, path.progress, path.states, path.routes, states.bytes,
+		states.states, 100*float64(path.bytes)/float64(states.bytes), pb, sb, 100*float64(pb)/float64(sb))
+	if pb >= sb*2/3 || path.bytes >= states.bytes*3/4 {
+		t.Errorf("by path %d bytes (patrolling bots %d), by states %d (%d): want at most three quarters (two thirds)",
+			path.bytes, pb, states.bytes, sb)
+	}
+}
