@@ -72,8 +72,10 @@ type Match struct {
 	indexed bool
 	// enemyAt is reused: the enemies' positions, for a respawn's choice of pad.
 	enemyAt []mgl64.Vec3
-	free    []*tank     // removed remote tanks, reused for new ones
-	gone    []Departure // remote tanks removed in the last DepartureShown seconds
+	// others is reused: the other tanks' places, for the choice of a spawn place.
+	others []other
+	free   []*tank     // removed remote tanks, reused for new ones
+	gone   []Departure // remote tanks removed in the last DepartureShown seconds
 	// leaving holds leave notices back until no respawn follows them.
 	leaving []pendingLeave
 

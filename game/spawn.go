@@ -40,12 +40,13 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 		pads = []mgl64.Vec2{mid}
 	}
 	enemiesOnly := m.combat != nil
+	m.placeOthers(skip, team)
 	best, bestD, bestScore := pads[0], -1.0, -1.0
 	start := m.rng.IntN(len(pads))
 	ringFrom := start
 	for k := range pads {
 		c := pads[(start+k)%len(pads)]
-		d := m.tankRoom(c, skip, team, enemiesOnly)
+		d := m.tankRoom(c, enemiesOnly, math.Inf(-1))
 		score := d
 		if enemiesOnly {
 			score = m.respawnScore(c, team, skip, died)
@@ -63,7 +64,7 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 	if !enemiesOnly {
 		ringFrom = start
 	}
-	if bestRoom := math.Min(m.tankRoom(best, skip, team, false), m.rockRoom(best)); crowded || bestRoom < spawnClearance {
+	if bestRoom := m.room(best, math.Inf(-1)); crowded || bestRoom < spawnClearance {
 		turn := m.rng.Float64() * 2 * math.Pi
 	search:
 		for ring := 1; ring <= spawnRings; ring++ {
@@ -74,7 +75,7 @@ func (m *Match) spawnSpot(team int, skip *tank, died *mgl64.Vec3) (x, z, yaw flo
 					if !m.insideSpawnArea(c) {
 						continue
 					}
-					if rc := math.Min(m.tankRoom(c, skip, team, false), m.rockRoom(c)); rc > bestRoom {
+					if rc := m.room(c, bestRoom); rc > bestRoom {
 						best, bestRoom = c, rc
 						if rc >= spawnClearance {
 							break search
@@ -123,21 +124,63 @@ func (m *Match) enemiesOf(team int, skip *tank) []mgl64.Vec3 {
 	return m.enemyAt
 }
 
-// tankRoom returns the distance from c to the nearest tank other than skip (only the
-// enemies of team when enemiesOnly), m; +Inf when there is none.
-func (m *Match) tankRoom(c mgl64.Vec2, skip *tank, team int, enemiesOnly bool) float64 {
-	d := math.Inf(1)
+// other is one tank's place for a spawn's choice: where this peer shows it, and
+// whether it is an enemy of the spawning tank.
+type other struct {
+	x, z  float64
+	enemy bool
+}
+
+// placeOthers gathers where this peer shows every tank but skip, once per choice of a
+// spawn place: the choice measures hundreds of candidate places against them, and a
+// local tank's pose is read from physics.
+func (m *Match) placeOthers(skip *tank, team int) {
+	m.others = m.others[:0]
 	for _, t := range m.tanks {
-		if t == skip || enemiesOnly && !combat.Enemies(team, t.team) {
+		if t == skip {
 			continue
 		}
 		p := t.view.Position
 		if t.local && t.body != nil {
 			p = t.body.Pose().Position
 		}
-		d = math.Min(d, mgl64.Vec2{p[0] - c[0], p[2] - c[1]}.Len())
+		m.others = append(m.others, other{x: p[0], z: p[2], enemy: combat.Enemies(team, t.team)})
 	}
-	return d
+}
+
+// tankRoom returns the distance from c to the nearest tank placeOthers gathered (only
+// the enemies when enemiesOnly), m; +Inf when there is none. It may stop early with any
+// distance at or under below once the nearest is known to be that close: a caller
+// that only asks whether c beats below needs no more.
+func (m *Match) tankRoom(c mgl64.Vec2, enemiesOnly bool, below float64) float64 {
+	best, bx, bz := math.Inf(1), 0.0, 0.0
+	stop := math.Copysign(below*below, below)
+	for _, o := range m.others {
+		if enemiesOnly && !o.enemy {
+			continue
+		}
+		dx, dz := o.x-c[0], o.z-c[1]
+		if d2 := dx*dx + dz*dz; d2 < best {
+			best, bx, bz = d2, dx, dz
+			if best <= stop {
+				return math.Min(math.Hypot(bx, bz), below) // squares and roots may differ by an ulp
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		return best
+	}
+	return math.Hypot(bx, bz)
+}
+
+// room returns the room c leaves to the nearest tank or rock (the lesser of tankRoom
+// and rockRoom), m, stopping early, as tankRoom does, at or under below.
+func (m *Match) room(c mgl64.Vec2, below float64) float64 {
+	d := m.tankRoom(c, false, below)
+	if d <= below {
+		return d
+	}
+	return math.Min(d, m.rockRoom(c))
 }
 
 // rockRoom returns the room c leaves to the nearest rock, counted as tankRoom counts
@@ -222,7 +265,8 @@ func (m *Match) respawnLocal(t *tank) {
 func (m *Match) keepClear(t *tank) {
 	p := t.body.Pose().Position
 	c := mgl64.Vec2{p[0], p[2]}
-	if math.Min(m.tankRoom(c, t, t.team, false), m.rockRoom(c)) >= spawnClearance &&
+	m.placeOthers(t, t.team)
+	if m.room(c, math.Inf(-1)) >= spawnClearance &&
 		(m.combat == nil || !m.seenFrom(c, t.team, t)) {
 		return
 	}
