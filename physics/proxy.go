@@ -31,6 +31,14 @@ const (
 	// back onto it, m/s: a proxy a meter off takes a tenth of a second to get back
 	// rather than moving at 60 m/s for one step.
 	DefaultProxyCatchUp = 10.0
+	// DefaultProxyWake is how near a tank of the world, m (hull to hull, roughly: the
+	// gap between their bounding circles), a proxy must come to be in box2d at all. A
+	// proxy farther from every tank sleeps: out of box2d's broadphase and solver, it
+	// costs nothing per step however many there are (a client of a 512-tank match
+	// has 511). One step closes at most (MaxProxySpeed + a tank's top speed) / rate
+	// ≈ 2 m of that gap at 60 Hz, so a proxy is awake well before it can touch a
+	// tank.
+	DefaultProxyWake = 10.0
 )
 
 // Limits on what MoveTo accepts; anything beyond them is refused with ErrBadMove.
@@ -89,6 +97,7 @@ type Proxy struct {
 	ghosts []*Tank
 
 	held     bool // a tank limited its advance in the last step
+	asleep   bool // out of box2d: no tank within ProxyWake (wake)
 	touching int
 	contacts uint64
 	jumps    uint64
@@ -184,6 +193,10 @@ func (p *Proxy) Place() (x, z, yaw float64) {
 	if p.body == nil {
 		return p.x, p.z, p.yaw
 	}
+	if p.asleep {
+		x, z, yaw := p.along(p.w.Time())
+		return x, z, geom.WrapAngle(yaw)
+	}
 	b := p.body.GetPosition()
 	return b.X, -b.Y, geom.WrapAngle(p.body.GetAngle())
 }
@@ -193,6 +206,9 @@ func (p *Proxy) Place() (x, z, yaw float64) {
 func (p *Proxy) Velocity() (vx, vz, yawRate float64) {
 	if p.body == nil {
 		return 0, 0, 0
+	}
+	if p.asleep {
+		return p.vx, p.vz, p.yawRate
 	}
 	v := p.body.GetLinearVelocity()
 	return v.X, -v.Y, p.body.GetAngularVelocity()
@@ -214,6 +230,63 @@ func (p *Proxy) touch(d int) {
 	if d > 0 {
 		p.contacts++
 	}
+}
+
+// Asleep reports whether the proxy sleeps: no tank of the world is within ProxyWake
+// of it, so it is out of box2d until one comes near (then it wakes on its path, as
+// a jump does).
+func (p *Proxy) Asleep() bool { return p.asleep }
+
+// along returns where the proxy's path puts it at world time t: (x, z), m, and yaw,
+// rad (not wrapped).
+func (p *Proxy) along(t float64) (x, z, yaw float64) {
+	ahead := t - p.t0
+	return p.x + p.vx*ahead, p.z + p.vz*ahead, p.yaw + p.yawRate*ahead
+}
+
+// wake puts the proxy to sleep or wakes it for the fixed step of h seconds that ends
+// at world time end, and reports whether it is awake. It sleeps once every tank is
+// beyond twice ProxyWake (the margin keeps a tank at the edge from waking and
+// sleeping it step after step), and wakes once one comes within ProxyWake of its
+// path: on its path as of the step's start, through the tanks it overlaps there
+// (ghosts, as after a jump).
+func (p *Proxy) wake(h, end float64) bool {
+	x, z, _ := p.along(end)
+	if p.asleep {
+		if !p.nearTank(x, z, p.w.cfg.ProxyWake) {
+			return false
+		}
+		x0, z0, yaw0 := p.along(end - h)
+		p.body.SetTransform(box2d.MakeB2Vec2(x0, -z0), geom.WrapAngle(yaw0))
+		p.body.SetActive(true)
+		p.asleep = false
+		p.findGhosts()
+		return true
+	}
+	b := p.body.GetPosition()
+	if p.nearTank(x, z, 2*p.w.cfg.ProxyWake) || p.nearTank(b.X, -b.Y, 2*p.w.cfg.ProxyWake) {
+		return true
+	}
+	p.body.SetActive(false) // its contacts end (EndContact counts them off)
+	p.asleep, p.held = true, false
+	clear(p.ghosts)
+	p.ghosts = p.ghosts[:0]
+	return false
+}
+
+// nearTank reports whether a tank of the world lies within gap meters of a proxy at
+// (x, z), m, their bounding circles' gap.
+func (p *Proxy) nearTank(x, z, gap float64) bool {
+	pr := math.Hypot(p.spec.Length, p.spec.Width) / 2
+	for _, t := range p.w.tanks {
+		tc := t.body.GetPosition()
+		r := pr + math.Hypot(t.spec.Length, t.spec.Width)/2 + gap
+		dx, dz := tc.X-x, -tc.Y-z
+		if dx*dx+dz*dz < r*r {
+			return true
+		}
+	}
+	return false
 }
 
 // drive sets the proxy's velocity for the fixed step of h seconds that ends at world
