@@ -84,9 +84,10 @@ var ErrBadMove = errors.New("physics: bad proxy move")
 //
 // Its methods must not be called concurrently with the World's Step.
 type Proxy struct {
-	w    *World
-	spec TankSpec
-	body *box2d.B2Body
+	w      *World
+	spec   TankSpec
+	radius float64 // of the footprint's bounding circle, m
+	body   *box2d.B2Body
 
 	// The path: at world time t0 the proxy is at (x, z) heading yaw, moving at
 	// (vx, vz) and yawRate.
@@ -117,7 +118,7 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 		return nil, fmt.Errorf("add proxy: %w: place (%g, %g) yaw %g", ErrConfig, x, z, yaw)
 	}
 	yaw = geom.WrapAngle(yaw)
-	p := &Proxy{w: w, spec: spec, t0: w.FrameTime(), x: x, z: z, yaw: yaw}
+	p := &Proxy{w: w, spec: spec, radius: math.Hypot(spec.Length, spec.Width) / 2, t0: w.FrameTime(), x: x, z: z, yaw: yaw}
 	bd := box2d.MakeB2BodyDef()
 	bd.Type = box2d.B2BodyType.B2_kinematicBody
 	bd.Position = box2d.MakeB2Vec2(x, -z)
@@ -277,10 +278,9 @@ func (p *Proxy) wake(h, end float64) bool {
 // nearTank reports whether a tank of the world lies within gap meters of a proxy at
 // (x, z), m, their bounding circles' gap.
 func (p *Proxy) nearTank(x, z, gap float64) bool {
-	pr := math.Hypot(p.spec.Length, p.spec.Width) / 2
 	for _, t := range p.w.tanks {
 		tc := t.body.GetPosition()
-		r := pr + math.Hypot(t.spec.Length, t.spec.Width)/2 + gap
+		r := p.radius + t.radius + gap
 		dx, dz := tc.X-x, -tc.Y-z
 		if dx*dx+dz*dz < r*r {
 			return true
@@ -304,7 +304,7 @@ func (p *Proxy) drive(h, end float64) {
 	// speed (at the hull's corners, for the turn). Velocities here are box2d's:
 	// (x, −z).
 	catch := p.w.cfg.ProxyCatchUp
-	radius := math.Hypot(p.spec.Length, p.spec.Width) / 2
+	radius := p.radius
 	cx, cz := ex/h-p.vx, ez/h-p.vz
 	if l := math.Hypot(cx, cz); l > catch {
 		cx, cz = cx*catch/l, cz*catch/l
@@ -340,13 +340,13 @@ const pushMargin = 0.05
 func (p *Proxy) limitPush(u *box2d.B2Vec2, spin *float64, h float64) bool {
 	push := p.w.cfg.ProxyPushSpeed
 	pc := p.body.GetPosition()
-	pr := math.Hypot(p.spec.Length, p.spec.Width) / 2
+	pr := p.radius
 	held := false
 	for _, t := range p.w.tanks {
 		tc := t.body.GetPosition()
 		tv := t.body.GetLinearVelocity()
 		reach := (math.Hypot(u.X, u.Y)+math.Abs(*spin)*pr+math.Hypot(tv.X, tv.Y))*h + pushMargin
-		tr := math.Hypot(t.spec.Length, t.spec.Width) / 2
+		tr := t.radius
 		if math.Hypot(tc.X-pc.X, tc.Y-pc.Y) > pr+tr+reach || p.haunts(t) {
 			continue
 		}
