@@ -140,9 +140,17 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 			best, bestF = Impact{Kind: ImpactGround, Point: hit}, f
 		}
 	}
+	// The segment's box on the ground plane (and in height, for hulls): rocks and hulls
+	// beyond it by more than their own reach cannot be struck, and are passed over
+	// before the costlier tests (a large match has hundreds of hulls, and the
+	// crosshair sweeps a shell's whole flight every frame).
+	lo3, hi3 := corners(a, b)
 	for _, o := range m.Obstacles() {
-		h, _ := m.HeightAt(o.X, o.Z)
 		r := o.Radius * rockScale
+		if o.X+r < lo3[0] || o.X-r > hi3[0] || o.Z+r < lo3[2] || o.Z-r > hi3[2] {
+			continue
+		}
+		h, _ := m.HeightAt(o.X, o.Z)
 		lo := mgl64.Vec3{o.X - r, h - 1, o.Z - r}
 		hi := mgl64.Vec3{o.X + r, h + o.Height, o.Z + r}
 		if f, _, ok := segmentBox(a, b, lo, hi); ok && f < bestF {
@@ -151,8 +159,16 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 	}
 	spec := tank.Default()
 	hullMin, hullMax := spec.HullMin(), spec.HullMax()
+	// Every point of the hull box lies within reach of the hull's origin, whatever
+	// its orientation (a hair more, for rounding).
+	_, far := corners(hullMin.Mul(-1), hullMax)
+	reach := far.Len() + 1e-6
+	lo3, hi3 = lo3.Sub(mgl64.Vec3{reach, reach, reach}), hi3.Add(mgl64.Vec3{reach, reach, reach})
 	for _, hp := range hulls {
 		if hp.Actor == s.Shooter {
+			continue
+		}
+		if p := hp.Position; p[0] < lo3[0] || p[0] > hi3[0] || p[1] < lo3[1] || p[1] > hi3[1] || p[2] < lo3[2] || p[2] > hi3[2] {
 			continue
 		}
 		inv := hp.Orientation.Conjugate()
@@ -176,6 +192,14 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 		return Impact{Kind: ImpactSpent, Time: t1, Point: b}
 	}
 	return Impact{}
+}
+
+// corners returns the lower and upper corners of the axis-aligned box around a and b.
+func corners(a, b mgl64.Vec3) (lo, hi mgl64.Vec3) {
+	for i := range 3 {
+		lo[i], hi[i] = math.Min(a[i], b[i]), math.Max(a[i], b[i])
+	}
+	return lo, hi
 }
 
 // SweepPath is Sweep over a longer stretch of flight, t0 to t1, in frame-sized steps

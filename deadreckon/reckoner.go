@@ -64,10 +64,11 @@ type Reckoner struct {
 	ground   Ground
 	observer mgl64.Vec3
 
-	work   chan struct{} // wake-up tokens for the workers, at most one per worker
-	done   chan struct{} // a worker that finishes a frame's last chunk says so here
-	frame  uint64        // parallel frames so far
-	closed bool
+	work    chan struct{} // wake-up tokens for the workers, at most one per worker
+	done    chan struct{} // a worker that finishes a frame's last chunk says so here
+	frame   uint64        // parallel frames so far
+	closed  bool
+	started bool // the workers run (from the first parallel Advance)
 
 	// Written by every worker: on a cache line of their own.
 	_        [64]byte
@@ -76,7 +77,9 @@ type Reckoner struct {
 	_        [64 - 12]byte
 }
 
-// NewReckoner returns an empty reckoner and starts its worker goroutines.
+// NewReckoner returns an empty reckoner. Its worker goroutines start with the first
+// Advance that shares out work (MinParallel actors or more), so a reckoner that never
+// holds that many starts none.
 func NewReckoner(cfg ReckonerConfig) *Reckoner {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
@@ -84,15 +87,17 @@ func NewReckoner(cfg ReckonerConfig) *Reckoner {
 	if cfg.MinParallel <= 0 {
 		cfg.MinParallel = DefaultMinParallel
 	}
-	r := &Reckoner{cfg: cfg}
-	if cfg.Workers > 1 {
-		r.work = make(chan struct{}, cfg.Workers-1)
-		r.done = make(chan struct{}, 1)
-		for i := 1; i < cfg.Workers; i++ {
-			go r.worker()
-		}
+	return &Reckoner{cfg: cfg}
+}
+
+// start starts the worker goroutines.
+func (r *Reckoner) start() {
+	r.started = true
+	r.work = make(chan struct{}, r.cfg.Workers-1)
+	r.done = make(chan struct{}, 1)
+	for i := 1; i < r.cfg.Workers; i++ {
+		go r.worker()
 	}
-	return r
 }
 
 // worker helps with the current frame each time it is woken. A worker that wakes late,
@@ -132,7 +137,7 @@ func (r *Reckoner) takeChunks() (last bool) {
 // Close stops the worker goroutines. The reckoner stays usable and then advances on
 // the caller's goroutine. Close is idempotent.
 func (r *Reckoner) Close() {
-	if r.work != nil && !r.closed {
+	if r.started && !r.closed {
 		close(r.work)
 	}
 	r.closed = true
@@ -194,7 +199,9 @@ func (r *Reckoner) Len() int { return r.count }
 
 // Advance reckons every actor to local time now, in seconds, and then, when g is not
 // nil, clamps each to g by its Clamp config with observer as the viewpoint for the
-// near and far clamping distances. g must be safe for concurrent reads.
+// near and far clamping distances (Actor.ClampTo; with ClampNone, LastClamp says
+// unclamped). g, and the actors' Collide obstacles, must be safe for concurrent
+// reads.
 func (r *Reckoner) Advance(now float64, g Ground, observer mgl64.Vec3) {
 	r.now, r.ground, r.observer = now, g, observer
 	n := r.next
@@ -203,6 +210,9 @@ func (r *Reckoner) Advance(now float64, g Ground, observer mgl64.Vec3) {
 	if r.closed || w <= 1 || r.count < r.cfg.MinParallel || chunks < 2 || chunks > chunkMask {
 		r.advanceRange(0, n)
 		return
+	}
+	if !r.started {
+		r.start()
 	}
 	// Workers and the caller claim chunks (whole pages) until none are left, so a
 	// worker that the OS deschedules does not hold up the frame: the caller does its
@@ -234,7 +244,7 @@ func (r *Reckoner) advanceRange(lo, hi int) {
 			}
 			a := &p.actors[i]
 			a.Advance(now)
-			if g != nil && a.clampCfg.Mode != ClampNone {
+			if g != nil {
 				a.ClampTo(g, obs)
 			}
 		}

@@ -169,9 +169,11 @@ func TestReckonerZeroAllocs(t *testing.T) {
 // CPU ns per actor (all threads). static and pvb do not clamp; pvb+clamp3 clamps every
 // actor with three rays on an analytic plane, held in a Ground interface value made
 // once; pvb+clamp3+parallel is the same on GOMAXPROCS workers. reference times the
-// straightforward computation of what pvb+clamp3 computes (referencePVB and
-// referenceClamp3) for the same actors at the same frames, after an untimed
-// Advance: pvb+clamp3's ns/actor over reference's is the fast path's cost relative
+// straightforward computation of what pvb+clamp3 computes, feature for feature
+// (referencePVBJoints: the blended pose with its stop blend and the turret's and
+// gun's blended angles; referenceClamp3: three rays, the fourth under the middle
+// for ledges, the tilt cap), for the same actors at the same frames, after an
+// untimed Advance: pvb+clamp3's ns/actor over reference's is the fast path's cost relative
 // to the direct equations, a ratio that holds up on a shared machine better than
 // either figure alone. Each variant warms up for 30 frames before the timer is reset.
 func BenchmarkReckon(b *testing.B) {
@@ -245,14 +247,14 @@ func BenchmarkReckon(b *testing.B) {
 var referenceSink mgl64.Vec3
 
 // referenceFrame computes, for every actor of r, the pose that projective velocity
-// blending shows and its three-ray clamp to g the straightforward way (referencePVB,
+// blending shows and its three-ray clamp to g the straightforward way (referencePVBJoints,
 // referenceClamp3), reading the actors as the last Advance left them.
 func referenceFrame(r *Reckoner, hs []Handle, g Ground, c Clamp) {
 	var sum mgl64.Vec3
 	for _, h := range hs {
-		pos, rot := referencePVB(r.Actor(h))
+		pos, rot, joints := referencePVBJoints(r.Actor(h))
 		cp, cq, _ := referenceClamp3(g, pos, rot, c)
-		sum = sum.Add(cp).Add(cq.V)
+		sum = sum.Add(cp).Add(cq.V).Add(mgl64.Vec3{joints[0], joints[1]})
 	}
 	referenceSink = sum
 }

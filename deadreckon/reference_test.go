@@ -52,10 +52,14 @@ func rotationAngle(a, b mgl64.Quat) float64 {
 	return 2 * math.Atan2(d.V.Len(), math.Abs(d.W))
 }
 
-// referencePVB returns the position and orientation that projective velocity blending
+// referencePVBJoints returns the position and orientation that projective velocity blending
 // shows at the actor's current blend time, computed directly from the blend start
 // (P0, V0, R0) and the last-known state.
-func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
+//
+// It returns the articulations too: each joint's last-known angle projected at its
+// rate, blended from where the display had it at the blend start over the rotation
+// blend, and held within its limit or wrapped.
+func referencePVBJoints(a *Actor) (mgl64.Vec3, mgl64.Quat, [MaxArticulations]float64) {
 	lk := a.lk
 	tt := a.tt
 	age := a.lead + tt
@@ -112,12 +116,36 @@ func referencePVB(a *Actor) (mgl64.Vec3, mgl64.Quat) {
 		}
 		return q.Normalize()
 	}
+	gLead, _, _, _ := a.hz.terms(a.lead)
+	var joints [MaxArticulations]float64
+	for i := 0; i < lk.NumArticulations; i++ {
+		j := lk.Articulations[i]
+		lim, limited := a.c.cfg.ArticulationLimits[i], a.limited&(1<<i) != 0
+		target := j.Angle + j.Rate*g
+		if limited {
+			target = lim.near(target)
+		}
+		v := target
+		if thr < 1 && !a.low {
+			cur := a.art0[i] + j.Rate*(g-gLead)
+			if limited {
+				cur = lim.near(cur)
+				v = cur + (target-cur)*thr
+			} else {
+				v = cur + geom.WrapAngle(target-cur)*thr
+			}
+		}
+		if limited {
+			joints[i] = math.Max(lim.Min, math.Min(lim.Max, v))
+		} else {
+			joints[i] = geom.WrapAngle(v)
+		}
+	}
 	ql := rot(lk.Orientation, g)
 	if thr >= 1 {
-		return pos, ql
+		return pos, ql, joints
 	}
-	gLead, _, _, _ := a.hz.terms(a.lead)
-	return pos, exactSlerp(rot(a.r0, g-gLead), ql, thr)
+	return pos, exactSlerp(rot(a.r0, g-gLead), ql, thr), joints
 }
 
 // referenceClamp3 is the three-ray clamp written with mgl64: footprint points rotated
@@ -136,11 +164,44 @@ func referenceClamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c Clamp) (mgl64.Vec
 		}
 		hits[i] = mgl64.Vec3{p[0], h, p[2]}
 	}
+	// A fourth ray under the middle: a footprint across a ledge rests on the
+	// middle's ground and the points at its level, or on the ground's own normal.
+	base := (hits[0][1] + hits[1][1] + hits[2][1]) / 3
+	hc, ok := g.RayDown(pos[0], pos[1]+c.RayHeight, pos[2])
+	if !ok {
+		hc, ok = g.HeightAt(pos[0], pos[2])
+	}
+	if ok && math.Abs(hc-base) > supportStep {
+		var level []mgl64.Vec3
+		for _, h := range hits {
+			if math.Abs(h[1]-hc) <= supportStep {
+				level = append(level, h)
+			}
+		}
+		mid := mgl64.Vec3{pos[0], hc, pos[2]}
+		if len(level) >= 2 {
+			hits = [3]mgl64.Vec3{mid, level[0], level[1]}
+		} else {
+			gn, ok := g.NormalAt(pos[0], pos[2])
+			if !ok || gn[1] <= 0 {
+				gn = mgl64.Vec3{0, 1, 0}
+			}
+			hits = [3]mgl64.Vec3{mid, mid.Add(mgl64.Vec3{gn[1], -gn[0], 0}), mid.Add(mgl64.Vec3{0, -gn[2], gn[1]})}
+		}
+		base = hc
+	} else if ok {
+		base = math.Max(base, hc)
+	}
 	n := hits[1].Sub(hits[0]).Cross(hits[2].Sub(hits[0])).Normalize()
 	if n[1] < 0 {
 		n = n.Mul(-1)
 	}
-	ground := (hits[0][1]+hits[1][1]+hits[2][1])/3 + c.Offset
+	// Steeper than MaxTilt: tilted by MaxTilt toward the slope.
+	if tilt := math.Acos(n[1]); tilt > c.MaxTilt {
+		side := mgl64.Vec3{n[0], 0, n[2]}.Normalize()
+		n = side.Mul(math.Sin(c.MaxTilt)).Add(mgl64.Vec3{0, math.Cos(c.MaxTilt), 0})
+	}
+	ground := base + c.Offset
 	if c.Mode == ClampUp && ground < pos[1] {
 		return pos, q, true
 	}
@@ -188,15 +249,15 @@ func TestOptimizedMatchesReference(t *testing.T) {
 				}
 			}
 		}
-		if worst.pos > refPosTol || worst.rot > refRotTol || worst.clamp > refClampRotTol {
-			t.Errorf("config %d: worst position %.3g m (want ≤ %g), orientation %.3g rad (want ≤ %g), clamp %.3g rad (want ≤ %g)",
-				k, worst.pos, refPosTol, worst.rot, refRotTol, worst.clamp, refClampRotTol)
+		if worst.pos > refPosTol || worst.rot > refRotTol || worst.clamp > refClampRotTol || worst.joint > refClampRotTol {
+			t.Errorf("config %d: worst position %.3g m (want ≤ %g), orientation %.3g rad (want ≤ %g), clamp %.3g rad (want ≤ %g), joints %.3g rad (want ≤ %g)",
+				k, worst.pos, refPosTol, worst.rot, refRotTol, worst.clamp, refClampRotTol, worst.joint, refClampRotTol)
 		}
 		if worst.blends[0] == 0 || worst.blends[1] == 0 {
 			t.Errorf("config %d: blends on the lerp and trigonometric branches: %v, want both", k, worst.blends)
 		}
-		t.Logf("worst position %.2g m, orientation %.2g rad, clamp orientation %.2g rad; blend frames %v",
-			worst.pos, worst.rot, worst.clamp, worst.blends)
+		t.Logf("worst position %.2g m, orientation %.2g rad, clamp orientation %.2g rad, joints %.2g rad; blend frames %v",
+			worst.pos, worst.rot, worst.clamp, worst.joint, worst.blends)
 	}
 }
 
@@ -217,6 +278,9 @@ func noisyUpdate(rng *rand.Rand, a *Actor, now float64) State {
 	s.Acceleration = mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}
 	s.Orientation = geom.QuatMul(geom.YawQuat(yaw), geom.QuatNormalize(mgl64.Quat{W: 1, V: mgl64.Vec3{0.1 * rng.NormFloat64(), 0, 0.1 * rng.NormFloat64()}}))
 	s.AngularVelocity = mgl64.Vec3{0.2 * rng.NormFloat64(), 12 * rng.NormFloat64(), 0.2 * rng.NormFloat64()}
+	s.NumArticulations = 2 // a turret that slews and a gun
+	s.Articulations[0] = Articulation{Angle: 3 * rng.NormFloat64(), Rate: rng.NormFloat64()}
+	s.Articulations[1] = Articulation{Angle: 0.2 * rng.NormFloat64(), Rate: 0.1 * rng.NormFloat64()}
 	return s
 }
 
@@ -225,16 +289,19 @@ func noisyUpdate(rng *rand.Rand, a *Actor, now float64) State {
 // clamp's orientation (rad); and how many frames were mid-blend on the slerp's lerp
 // and trigonometric branches.
 type refWorst struct {
-	pos, rot, clamp float64
-	blends          [2]int
+	pos, rot, clamp, joint float64
+	blends                 [2]int
 }
 
 // check compares frame f of actor a, just advanced, with the reference, then clamps
 // it to ground with clamp c and compares the clamp too.
 func (w *refWorst) check(t *testing.T, f int, a *Actor, ground Ground, c Clamp) {
 	t.Helper()
-	wantPos, wantRot := referencePVB(a)
+	wantPos, wantRot, wantJoints := referencePVBJoints(a)
 	w.pos = math.Max(w.pos, a.rk.pos.Sub(wantPos).Len())
+	for i := range wantJoints {
+		w.joint = math.Max(w.joint, math.Abs(geom.WrapAngle(a.rk.art[i]-wantJoints[i])))
+	}
 	w.rot = math.Max(w.rot, rotationAngle(a.rk.rot, wantRot))
 	if l := geom.QuatDot(a.rk.rot, a.rk.rot); math.Abs(l-1) > 1e-12 {
 		t.Fatalf("frame %d: reckoned orientation length² %v", f, l)

@@ -2,12 +2,14 @@ package game
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
@@ -180,5 +182,57 @@ func BenchmarkRemoteStep(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/tick")
 			b.ReportMetric(float64(len(snap.Tanks)), "tanks")
 		})
+	}
+}
+
+// TestLargeMatchReckonsInParallel: a peer that shows more than largeMatch remote
+// tanks reckons them on the Reckoner's worker goroutines (the race detector watches
+// them share the map and the rocks), and shows exactly what a peer that reckons them
+// on its own goroutine (after Close) shows, frame for frame, up to the difference of
+// their clock syncs.
+func TestLargeMatchReckonsInParallel(t *testing.T) {
+	mp, err := terrain.Load("../assets/maps/expanse.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, frames = 300, 45 // two of the Reckoner's pages of 256: two shares of work
+	rig := newRig(t, gametest.Config{Seed: 1, Extent: mp.Size()[0] / 2,
+		Limits: net.Limits{MaxActorsPerPlayer: n, ControlBurst: float64(2 * n)}})
+	owner := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: n, Seed: 3}, join(t, rig))
+	parallel := mustMatch(t, Config{Map: mp, NoPlayer: true, Seed: 4}, join(t, rig))
+	serial := mustMatch(t, Config{Map: mp, NoPlayer: true, Seed: 4}, join(t, rig))
+	defer parallel.Close()
+	serial.Close()
+	var sp, ss Snapshot
+	now, compared := 0.0, 0
+	for f := range frames {
+		now += tick
+		rig.SetNow(now)
+		mustStep(t, owner, now, physics.Input{})
+		mustStep(t, parallel, now, physics.Input{})
+		mustStep(t, serial, now, physics.Input{})
+		parallel.Snapshot(&sp)
+		serial.Snapshot(&ss)
+		if len(sp.Tanks) != len(ss.Tanks) {
+			t.Fatalf("frame %d: %d and %d tanks", f, len(sp.Tanks), len(ss.Tanks))
+		}
+		for i := range sp.Tanks {
+			a, b := sp.Tanks[i], ss.Tanks[i]
+			if a.ID != b.ID || a.LastKnown != b.LastKnown || a.UpdateAge != b.UpdateAge {
+				continue // the two links delivered its updates at different frames
+			}
+			compared++
+			// The peers' clock syncs differ by a hair, so the reckonings do too.
+			if a.Position.Sub(b.Position).Len() > 0.05 || math.Abs(geom.WrapAngle(a.Turret-b.Turret)) > 0.05 || a.Mode != b.Mode {
+				t.Fatalf("frame %d, tank %d: shown at %v %v turret %v (%v) in parallel, %v %v turret %v (%v) serially",
+					f, a.ID, a.Position, a.Orientation, a.Turret, a.Mode, b.Position, b.Orientation, b.Turret, b.Mode)
+			}
+		}
+	}
+	if len(sp.Tanks) != n {
+		t.Errorf("%d remote tanks shown, want %d", len(sp.Tanks), n)
+	}
+	if compared < frames*n/10 {
+		t.Errorf("%d tank frames heard alike by both peers, want at least a tenth of %d", compared, frames*n)
 	}
 }

@@ -60,6 +60,10 @@ type Match struct {
 	view viewCone
 	// modes counts the remote tanks in each priority mode as of the last Step.
 	modes [deadreckon.NumModes]int
+	// reck holds the remote tanks' actors, in pages, and advances and clamps them in
+	// one call: on the caller's goroutine up to largeMatch of them, shared with
+	// worker goroutines beyond (Close stops those).
+	reck *deadreckon.Reckoner
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -126,7 +130,8 @@ type tank struct {
 	upsideFor   float64                   // time spent upside down or stuck below the world, s
 
 	// Remote tanks.
-	actor     *deadreckon.Actor
+	actor     *deadreckon.Actor // in Match.reck, under handle
+	handle    deadreckon.Handle
 	route     *deadreckon.Route // the route its owner published last, or nil
 	routeID   uint16
 	proxy     *physics.Proxy // its stand-in in the physics world, at the reckoned pose
@@ -178,6 +183,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
 		dr:   cfg.DeadReckoning,
 		byID: make(map[uint32]*tank),
+		reck: deadreckon.NewReckoner(deadreckon.ReckonerConfig{MinParallel: largeMatch + 1}),
 	}
 	var err error
 	if m.combat, err = newMatchCombat(link, cfg); err != nil {
@@ -552,8 +558,10 @@ func (m *Match) chatHeard(ev *net.Event) {
 // refuses (non-finite, absurd) is dropped and counted: the tank would have nowhere to
 // be drawn.
 func (m *Match) addRemote(ev *net.Event, now float64) {
-	a := deadreckon.NewActor(m.remoteReckoning())
+	h := m.reck.Add(m.remoteReckoning())
+	a := m.reck.Actor(h)
 	if err := a.Break(ev.State, now); err != nil {
+		m.reck.Remove(h)
 		m.counters.rejected++
 		m.log.Debug("spawn refused", "actor", ev.Actor, "err", err)
 		return
@@ -562,6 +570,7 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 	x, z, yaw := planar(ev.State)
 	proxy, err := m.world.AddProxy(physics.TankSpec{}, x, z, yaw)
 	if err != nil {
+		m.reck.Remove(h)
 		m.counters.rejected++
 		m.log.Debug("spawn refused", "actor", ev.Actor, "err", err)
 		return
@@ -578,7 +587,7 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 	}
 	t.id, t.owner, t.name, t.team = ev.Actor, ev.Owner, ev.Name, ev.Team
 	t.spawnAt = m.spawnedAt(ev, now)
-	t.actor, t.proxy, t.lastHeard = a, proxy, now
+	t.actor, t.handle, t.proxy, t.lastHeard = a, h, proxy, now
 	// Where its owner last said it is, until the next refresh: a spawn chosen before
 	// then keeps clear of it.
 	t.view.Position, t.view.Orientation = ev.State.Position, ev.State.Orientation
@@ -610,6 +619,7 @@ func (m *Match) removeRemote(t *tank) {
 			break
 		}
 	}
+	m.reck.Remove(t.handle)
 	t.actor = nil
 	m.world.RemoveProxy(t.proxy)
 	t.proxy = nil
@@ -806,10 +816,16 @@ func (m *Match) reckon(now float64) {
 		t.actor.SetClockOffset(offset)
 		m.chooseMode(t, t.view.Position, observer)
 		m.modes[t.actor.Mode()]++
-		t.actor.Advance(now)
-		t.actor.ClampTo(m.terr, observer)
 	}
+	// Every remote tank's Advance and ClampTo, shared out over worker goroutines in a
+	// large match: each reads only its own actor, the map and the rocks.
+	m.reck.Advance(now, m.terr, observer)
 }
+
+// Close stops the goroutines a large match's reckoning started. The match stays
+// readable, and a Step after Close reckons on the caller's goroutine. Close is
+// idempotent.
+func (m *Match) Close() { m.reck.Close() }
 
 // refreshViews rebuilds every tank's view and trail for Snapshot.
 func (m *Match) refreshViews(now float64) {

@@ -36,10 +36,10 @@ func (r *ring) add(now float64, p mgl64.Vec3, interval float64) {
 func (r *ring) appendTo(dst []mgl64.Vec3) []mgl64.Vec3 {
 	start := r.head - r.n
 	if start < 0 {
+		// Wrapped: the older samples run to the buffer's end, the newer from its start.
 		start += len(r.buf)
+		dst = append(dst, r.buf[start:]...)
+		return append(dst, r.buf[:r.head]...)
 	}
-	for i := range r.n {
-		dst = append(dst, r.buf[(start+i)%len(r.buf)])
-	}
-	return dst
+	return append(dst, r.buf[start:r.head]...)
 }

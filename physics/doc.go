@@ -46,7 +46,8 @@
 // too, so what a proxy pushes here is only the reckoning's overshoot over the
 // latency: kept gentle, it nudges rather than flings, and the two peers settle
 // instead of shoving each other along. A proxy that appears on a tank (or a tank on a
-// proxy) passes through it until they part.
+// proxy) passes through it until they part. A proxy farther than ProxyWake from every
+// tank sleeps out of box2d and follows its path on paper (Proxy.Asleep).
 //
 // # Usage
 //

@@ -31,6 +31,14 @@ const (
 	// back onto it, m/s: a proxy a meter off takes a tenth of a second to get back
 	// rather than moving at 60 m/s for one step.
 	DefaultProxyCatchUp = 10.0
+	// DefaultProxyWake is how near a tank of the world, m (hull to hull, roughly: the
+	// gap between their bounding circles), a proxy must come to be in box2d at all. A
+	// proxy farther from every tank sleeps: out of box2d's broadphase and solver, it
+	// costs nothing per step however many there are (a client of a 512-tank match
+	// has 511). One step closes at most (MaxProxySpeed + a tank's top speed) / rate
+	// ≈ 2 m of that gap at 60 Hz, so a proxy is awake well before it can touch a
+	// tank.
+	DefaultProxyWake = 10.0
 )
 
 // Limits on what MoveTo accepts; anything beyond them is refused with ErrBadMove.
@@ -76,9 +84,10 @@ var ErrBadMove = errors.New("physics: bad proxy move")
 //
 // Its methods must not be called concurrently with the World's Step.
 type Proxy struct {
-	w    *World
-	spec TankSpec
-	body *box2d.B2Body
+	w      *World
+	spec   TankSpec
+	radius float64 // of the footprint's bounding circle, m
+	body   *box2d.B2Body
 
 	// The path: at world time t0 the proxy is at (x, z) heading yaw, moving at
 	// (vx, vz) and yawRate.
@@ -89,6 +98,7 @@ type Proxy struct {
 	ghosts []*Tank
 
 	held     bool // a tank limited its advance in the last step
+	asleep   bool // out of box2d: no tank within ProxyWake (wake)
 	touching int
 	contacts uint64
 	jumps    uint64
@@ -108,7 +118,7 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 		return nil, fmt.Errorf("add proxy: %w: place (%g, %g) yaw %g", ErrConfig, x, z, yaw)
 	}
 	yaw = geom.WrapAngle(yaw)
-	p := &Proxy{w: w, spec: spec, t0: w.FrameTime(), x: x, z: z, yaw: yaw}
+	p := &Proxy{w: w, spec: spec, radius: math.Hypot(spec.Length, spec.Width) / 2, t0: w.FrameTime(), x: x, z: z, yaw: yaw}
 	bd := box2d.MakeB2BodyDef()
 	bd.Type = box2d.B2BodyType.B2_kinematicBody
 	bd.Position = box2d.MakeB2Vec2(x, -z)
@@ -184,6 +194,10 @@ func (p *Proxy) Place() (x, z, yaw float64) {
 	if p.body == nil {
 		return p.x, p.z, p.yaw
 	}
+	if p.asleep {
+		x, z, yaw := p.along(p.w.Time())
+		return x, z, geom.WrapAngle(yaw)
+	}
 	b := p.body.GetPosition()
 	return b.X, -b.Y, geom.WrapAngle(p.body.GetAngle())
 }
@@ -193,6 +207,9 @@ func (p *Proxy) Place() (x, z, yaw float64) {
 func (p *Proxy) Velocity() (vx, vz, yawRate float64) {
 	if p.body == nil {
 		return 0, 0, 0
+	}
+	if p.asleep {
+		return p.vx, p.vz, p.yawRate
 	}
 	v := p.body.GetLinearVelocity()
 	return v.X, -v.Y, p.body.GetAngularVelocity()
@@ -216,6 +233,62 @@ func (p *Proxy) touch(d int) {
 	}
 }
 
+// Asleep reports whether the proxy sleeps: no tank of the world is within ProxyWake
+// of it, so it is out of box2d until one comes near (then it wakes on its path, as
+// a jump does).
+func (p *Proxy) Asleep() bool { return p.asleep }
+
+// along returns where the proxy's path puts it at world time t: (x, z), m, and yaw,
+// rad (not wrapped).
+func (p *Proxy) along(t float64) (x, z, yaw float64) {
+	ahead := t - p.t0
+	return p.x + p.vx*ahead, p.z + p.vz*ahead, p.yaw + p.yawRate*ahead
+}
+
+// wake puts the proxy to sleep or wakes it for the fixed step of h seconds that ends
+// at world time end, and reports whether it is awake. It sleeps once every tank is
+// beyond twice ProxyWake (the margin keeps a tank at the edge from waking and
+// sleeping it step after step), and wakes once one comes within ProxyWake of its
+// path: on its path as of the step's start, through the tanks it overlaps there
+// (ghosts, as after a jump).
+func (p *Proxy) wake(h, end float64) bool {
+	x, z, _ := p.along(end)
+	if p.asleep {
+		if !p.nearTank(x, z, p.w.cfg.ProxyWake) {
+			return false
+		}
+		x0, z0, yaw0 := p.along(end - h)
+		p.body.SetTransform(box2d.MakeB2Vec2(x0, -z0), geom.WrapAngle(yaw0))
+		p.body.SetActive(true)
+		p.asleep = false
+		p.findGhosts()
+		return true
+	}
+	b := p.body.GetPosition()
+	if p.nearTank(x, z, 2*p.w.cfg.ProxyWake) || p.nearTank(b.X, -b.Y, 2*p.w.cfg.ProxyWake) {
+		return true
+	}
+	p.body.SetActive(false) // its contacts end (EndContact counts them off)
+	p.asleep, p.held = true, false
+	clear(p.ghosts)
+	p.ghosts = p.ghosts[:0]
+	return false
+}
+
+// nearTank reports whether a tank of the world lies within gap meters of a proxy at
+// (x, z), m, their bounding circles' gap.
+func (p *Proxy) nearTank(x, z, gap float64) bool {
+	for _, t := range p.w.tanks {
+		tc := t.body.GetPosition()
+		r := p.radius + t.radius + gap
+		dx, dz := tc.X-x, -tc.Y-z
+		if dx*dx+dz*dz < r*r {
+			return true
+		}
+	}
+	return false
+}
+
 // drive sets the proxy's velocity for the fixed step of h seconds that ends at world
 // time end, so that the step ends on its path, advancing into tanks no faster than
 // the push speed.
@@ -231,7 +304,7 @@ func (p *Proxy) drive(h, end float64) {
 	// speed (at the hull's corners, for the turn). Velocities here are box2d's:
 	// (x, −z).
 	catch := p.w.cfg.ProxyCatchUp
-	radius := math.Hypot(p.spec.Length, p.spec.Width) / 2
+	radius := p.radius
 	cx, cz := ex/h-p.vx, ez/h-p.vz
 	if l := math.Hypot(cx, cz); l > catch {
 		cx, cz = cx*catch/l, cz*catch/l
@@ -267,13 +340,13 @@ const pushMargin = 0.05
 func (p *Proxy) limitPush(u *box2d.B2Vec2, spin *float64, h float64) bool {
 	push := p.w.cfg.ProxyPushSpeed
 	pc := p.body.GetPosition()
-	pr := math.Hypot(p.spec.Length, p.spec.Width) / 2
+	pr := p.radius
 	held := false
 	for _, t := range p.w.tanks {
 		tc := t.body.GetPosition()
 		tv := t.body.GetLinearVelocity()
 		reach := (math.Hypot(u.X, u.Y)+math.Abs(*spin)*pr+math.Hypot(tv.X, tv.Y))*h + pushMargin
-		tr := math.Hypot(t.spec.Length, t.spec.Width) / 2
+		tr := t.radius
 		if math.Hypot(tc.X-pc.X, tc.Y-pc.Y) > pr+tr+reach || p.haunts(t) {
 			continue
 		}

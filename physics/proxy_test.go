@@ -279,6 +279,7 @@ func TestProxyCatchUpAndJump(t *testing.T) {
 		{"ninety degrees", 0, 0, math.Pi / 2, 0, true, 1},
 	} {
 		w := newWorld(t, WorldConfig{})
+		addTank(t, w, 0, 15, 0) // near enough to keep the proxy awake, clear of its moves
 		px := addProxy(t, w, 0, 0, c.yaw0)
 		if err := px.MoveTo(c.x, c.z, c.yaw, 0, 0, 0); err != nil {
 			t.Fatal(err)
@@ -477,6 +478,62 @@ func TestSpinningProxyPushesGently(t *testing.T) {
 		// tank sideways by friction while they touch (1.2 m/s after 2 s at any rate).
 		if bound := 3 * DefaultProxyPushSpeed; worst > bound {
 			t.Errorf("spin %g rad/s: tank flung at %.2f m/s, bound %.2f", rate, worst, bound)
+		}
+	}
+}
+
+// A proxy far from every tank sleeps out of box2d and still follows its path; it
+// wakes before a tank can reach it and the tank stops against it as against one that
+// never slept; a path that wakes it on top of a tank passes through the tank (a
+// ghost) instead of flinging it.
+func TestProxySleepsFarFromTanks(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		px, vx    float64 // the proxy's start x, m, and its path's speed along x, m/s (heading −X)
+		throttle  float64 // the tank's
+		wantGhost bool
+	}{
+		{"driven into", 120, -8, 0.3, false},
+		{"woken on the tank", 0.5, 0, 0, true},
+	} {
+		w := newWorld(t, WorldConfig{})
+		tk := addTank(t, w, 0, 0, 0)
+		px := addProxy(t, w, 300, 0, math.Pi)
+		tk.SetInput(Input{Throttle: c.throttle})
+		w.Tick()
+		if !px.Asleep() {
+			t.Fatalf("%s: a proxy 300 m from the only tank is awake", c.name)
+		}
+		if err := px.MoveTo(c.px, 0, math.Pi, c.vx, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if x, _, _ := px.Place(); x != c.px {
+			t.Errorf("%s: a sleeping proxy is at x = %.2f, its path at %.2f", c.name, x, c.px)
+		}
+		worst, wokeAt := math.Inf(-1), math.Inf(-1)
+		for w.Time() < 20 {
+			w.Tick()
+			if !px.Asleep() && math.IsInf(wokeAt, -1) {
+				x, _, _ := px.Place()
+				wokeAt = x - tk.Pose().Position[0]
+			}
+			worst = math.Max(worst, overlap(hullCorners(tk), proxyCorners(px)))
+		}
+		t.Logf("%s: woke %.1f m ahead of the tank, deepest overlap %.3f m, tank at %v", c.name, wokeAt, worst, tk.Pose().Position)
+		if px.Asleep() {
+			t.Errorf("%s: asleep with a tank against it", c.name)
+		}
+		if c.wantGhost {
+			if x := tk.Pose().Position[0]; speed(tk) > 0.05 || math.Abs(x) > 0.05 {
+				t.Errorf("%s: tank pushed to x = %.2f m, moving at %.2f m/s", c.name, x, speed(tk))
+			}
+			continue
+		}
+		if wokeAt < DefaultProxyWake {
+			t.Errorf("%s: woke only %.1f m ahead of the tank", c.name, wokeAt)
+		}
+		if tk.Contacts().Tanks == 0 || px.Contacts() == 0 || worst > maxOverlap {
+			t.Errorf("%s: contacts %+v / %d, deepest overlap %.3f m (want contact, ≤ %.2f m)", c.name, tk.Contacts(), px.Contacts(), worst, maxOverlap)
 		}
 	}
 }

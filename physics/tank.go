@@ -152,13 +152,14 @@ func (p Pose) Sample() deadreckon.Sample {
 // Tank is one tank in a World. Its methods must not be called concurrently with the
 // World's Step.
 type Tank struct {
-	w    *World
-	spec TankSpec
-	in   Input
-	body *box2d.B2Body
-	pose Pose
-	prev Pose            // pose of the step before, for Interpolated
-	fall deadreckon.Fall // the hull's fall off a cliff
+	w      *World
+	spec   TankSpec
+	radius float64 // of the footprint's bounding circle, m
+	in     Input
+	body   *box2d.B2Body
+	pose   Pose
+	prev   Pose            // pose of the step before, for Interpolated
+	fall   deadreckon.Fall // the hull's fall off a cliff
 
 	clamp  deadreckon.Clamp
 	normal mgl64.Vec3 // ground normal used for the next step's forces
@@ -240,7 +241,7 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	if w.cfg.hasBorder() && (x < w.cfg.Min[0] || x > w.cfg.Max[0] || z < w.cfg.Min[1] || z > w.cfg.Max[1]) {
 		return nil, fmt.Errorf("add tank: %w: place (%g, %g) outside the border %v…%v", ErrConfig, x, z, w.cfg.Min, w.cfg.Max)
 	}
-	t := &Tank{w: w, spec: spec, in: Input{AimYaw: yaw}}
+	t := &Tank{w: w, spec: spec, radius: math.Hypot(spec.Length, spec.Width) / 2, in: Input{AimYaw: yaw}}
 	t.clamp = deadreckon.Clamp{
 		Mode:         deadreckon.ClampAlways,
 		Footprint:    spec.Footprint(),

@@ -74,6 +74,9 @@ type WorldConfig struct {
 	// ProxyPushSpeed is the fastest a Proxy advances into a tank it meets, beyond the
 	// tank's own speed away from it, m/s. If zero, defaults to DefaultProxyPushSpeed.
 	ProxyPushSpeed float64
+	// ProxyWake is how near a tank a Proxy must come, m, to be in box2d (see
+	// Proxy.Asleep). If zero, defaults to DefaultProxyWake.
+	ProxyWake float64
 }
 
 // MapConfig returns the config for a battle on m: its ground, its border as the wall
@@ -133,6 +136,9 @@ func (c WorldConfig) withDefaults() WorldConfig {
 	if c.ProxyPushSpeed == 0 {
 		c.ProxyPushSpeed = DefaultProxyPushSpeed
 	}
+	if c.ProxyWake == 0 {
+		c.ProxyWake = DefaultProxyWake
+	}
 	if c.Ground == nil {
 		c.Ground = flatGround{}
 	}
@@ -155,6 +161,8 @@ func (c WorldConfig) validate() error {
 		return fmt.Errorf("%w: proxy catch-up %g m/s, want > 0", ErrConfig, c.ProxyCatchUp)
 	case !positive(c.ProxyPushSpeed):
 		return fmt.Errorf("%w: proxy push speed %g m/s, want > 0", ErrConfig, c.ProxyPushSpeed)
+	case !positive(c.ProxyWake):
+		return fmt.Errorf("%w: proxy wake %g m, want > 0", ErrConfig, c.ProxyWake)
 	case !geom.Finite(c.Min[0], c.Min[1], c.Max[0], c.Max[1]):
 		return fmt.Errorf("%w: border %v…%v is not finite", ErrConfig, c.Min, c.Max)
 	case c.hasBorder() && !(c.Max[0] > c.Min[0] && c.Max[1] > c.Min[1]):
@@ -310,7 +318,9 @@ func (w *World) Tick() {
 	// away by itself.
 	end := float64(w.steps+1) * w.h
 	for _, p := range w.proxies {
-		p.drive(w.h, end)
+		if p.wake(w.h, end) {
+			p.drive(w.h, end)
+		}
 	}
 	w.b2.Step(w.h, velocityIterations, positionIterations)
 	w.steps++

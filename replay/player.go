@@ -122,6 +122,9 @@ func (p *Player) restart() error {
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
+	if p.match != nil {
+		p.match.Close() // its reckoning's goroutines, in a large match
+	}
 	p.match, p.t = m, p.rec.Start
 	p.alt.reset()
 	p.applyLead()

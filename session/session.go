@@ -98,6 +98,10 @@ func (s *Session) Close() error {
 
 func (s *Session) add(f func() error) { s.closers = append(s.closers, f) }
 
+// closeMatch returns a closer that stops m's reckoning goroutines (game.Match.Close):
+// the session closes after the last Step.
+func closeMatch(m *game.Match) func() error { return func() error { m.Close(); return nil } }
+
 // wrapFor returns the net.WrapConn that impairs a client's socket by link both ways,
 // or nil for an unimpaired link.
 func wrapFor(link impair.Link, seed uint64) net.WrapConn {
@@ -238,6 +242,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 		sess.Close()
 		return nil, nil, fmt.Errorf("practice: %w", err)
 	}
+	sess.add(closeMatch(m))
 	return m, sess, nil
 }
 
@@ -321,6 +326,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 		sess.Close()
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
+	sess.add(closeMatch(m))
 	log.Info("hosting", "addr", sess.Addr, "fingerprint", sess.Fingerprint, "map", mp.Name())
 	return m, sess, nil
 }
@@ -420,6 +426,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 		sess.Close()
 		return nil, nil, fmt.Errorf("join: %w", err)
 	}
+	sess.add(closeMatch(m))
 	return m, sess, nil
 }
 
@@ -529,6 +536,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	defer m.Close()
 	if cfg.DIS != nil {
 		if err := startDIS(ctx, cfg.DIS, host, mp, func(err error) { log.Warn("dis gateway", "err", err) }); err != nil {
 			return fmt.Errorf("serve: %w", err)
@@ -632,6 +640,7 @@ func startLoop(sess *Session, cfg game.Config, link game.Link, rate float64, log
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer m.Close()
 		if err := loop(ctx, m, rate, nil, nil, nil); err != nil {
 			if _, normal := game.Explain(err, ""); !normal {
 				log.Warn("host loop stopped", "err", err)
