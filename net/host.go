@@ -57,6 +57,9 @@ type HostStats struct {
 	// included, and DownlinkBypass those of them outside the budget: the first
 	// records of tanks entering a player's interest.
 	DownlinkBytes, DownlinkBypass uint64
+	// RecordErrors counts records the host could not queue for a player: a fault of
+	// the host's own, never a client's; the first of a match is logged.
+	RecordErrors uint64
 	// Thinned counts relays skipped by distance-based thinning.
 	Thinned uint64
 	// Late counts updates dropped as late or duplicated (sequence number not newer).

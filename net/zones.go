@@ -2,6 +2,7 @@ package net
 
 import (
 	"cmp"
+	"errors"
 	"math"
 	"slices"
 
@@ -331,7 +332,11 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		}
 	}
 	s.inside = inside
-	if s.sentN == a.count && !(inside && now-s.sentAt >= refreshAge) {
+	// A tank with no accepted update yet has no record: q holds its spawn state, the
+	// latest the host knows, which the Spawn carried on the reliable stream. Nothing is
+	// owed, not even a refresh, until its first update, which is then owed as any
+	// other (its must, if it came into q's interest meanwhile, was met by the Spawn).
+	if s.sentN == a.count && !(inside && a.count > 0 && now-s.sentAt >= refreshAge) {
 		// q has the latest already (or is owed it again only as a refresh).
 		if s.must && s.owed {
 			q.musts--
@@ -628,6 +633,16 @@ func (m *match) cost(q *member, s *slot) float64 {
 // is charged all the same, into debt).
 func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 	a := s.a
+	if a.recLen == 0 {
+		// Cannot happen: offer owes nothing of a tank without a record. Counted,
+		// said once a match, and the slot settled, so that it cannot recur each tick.
+		m.recordError(errors.New("zones: a slot owed of a tank with no record"))
+		if s.must {
+			q.musts--
+		}
+		s.owed, s.must = false, false
+		return
+	}
 	n := m.cost(q, s)
 	if bypass {
 		q.budget.Spend(n, now)

@@ -51,6 +51,7 @@ type simTank struct {
 	turn           float64
 	seq            uint16
 	next           float64 // next publish, host time
+	steady         bool    // no random starts, stops and turns
 }
 
 func newZoneSim(t testing.TB, n int, extent float64, lim Limits, seed uint64) *zoneSim {
@@ -99,7 +100,7 @@ func (s *zoneSim) step(dt float64) {
 	ext := s.h.match.Extent * 0.95
 	for _, st := range s.tanks {
 		// Now and then a start, a stop or a turn.
-		if s.rng.Float64() < dt/3 {
+		if s.rng.Float64() < dt/3 && !st.steady {
 			switch s.rng.IntN(3) {
 			case 0:
 				st.speed = 0

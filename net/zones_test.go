@@ -1,7 +1,9 @@
 package net
 
 import (
+	"bytes"
 	"hash/fnv"
+	"log/slog"
 	"math"
 	"testing"
 
@@ -293,5 +295,68 @@ func TestZonesEngage(t *testing.T) {
 	st := s.h.m.stats
 	if acc, rel := st.Accepted-st0.Accepted, st.Relayed-st0.Relayed; rel != 23*acc || st.Scheduled != st0.Scheduled {
 		t.Errorf("after handing back: %d accepted, %d relayed (want 23 each: the tankless players watch too), %d scheduled", acc, rel, st.Scheduled-st0.Scheduled)
+	}
+}
+
+// TestZonesSilentSpawn checks a tank that has spawned but published nothing yet: a
+// player near it from the start and one driving into its interest are owed nothing
+// of it (the Spawn carried its state; there is no record to send, and an empty one is
+// never queued), and its first update reaches both once it comes.
+func TestZonesSilentSpawn(t *testing.T) {
+	const first = 4.0 // when the silent tank first publishes, s
+	s := newZoneSim(t, 3, 512, zonedLimits(32000), 10)
+	var logged bytes.Buffer
+	s.h.log = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelError}))
+	place := func(st *simTank, x, speed, heading float64) {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.pos = mgl64.Vec3{x, 0, 0}
+		st.speed, st.heading, st.turn, st.steady = speed, heading, 0, true
+		st.seq++
+		s.spawnTank(st)
+	}
+	silent, near, coming := s.tanks[0], s.tanks[1], s.tanks[2]
+	place(silent, 0, 0, 0)
+	place(near, 50, 0, 0)           // within interestRadius from the start
+	place(coming, 320, 10, math.Pi) // westward at 10 m/s: within interestRadius at about 2 s
+	silent.next = first
+	s.drain()
+	id := silent.a.id
+	entered := -1.0
+	for s.now < first-0.01 {
+		s.step(0.002)
+		if entered < 0 && distance(coming.a, silent.a) <= interestRadius {
+			entered = s.now
+		}
+	}
+	if entered < 0 || entered > first-downlinkTick-coarseCycle {
+		t.Fatalf("the coming tank entered the silent one's interest at %.2f s, want before %.2f s", entered, first-downlinkTick-coarseCycle)
+	}
+	for _, o := range []*simTank{near, coming} {
+		if at, ok := s.recv[o.p.id][id]; ok {
+			t.Errorf("player %d was sent a record of the silent tank at %.2f s, before it published", o.p.id, at)
+		}
+	}
+	for s.now < first+coarseCycle+2*downlinkTick {
+		s.step(0.002)
+	}
+	for _, o := range []*simTank{near, coming} {
+		if at := s.recv[o.p.id][id]; at < first {
+			t.Errorf("player %d %.0f m away was not sent the silent tank's first update (last record at %.2f s)",
+				o.p.id, distance(o.a, silent.a), at)
+		}
+	}
+	// Every record the scheduler counted is in a datagram: none was empty.
+	got := 0
+	for _, n := range s.recvN {
+		got += n
+	}
+	st := s.h.m.stats
+	if uint64(got) != st.Scheduled || st.RecordErrors != 0 || logged.Len() > 0 {
+		t.Errorf("scheduled %d records, the datagrams hold %d; %d record errors; log %q", st.Scheduled, got, st.RecordErrors, logged.String())
+	}
+	for _, q := range s.h.m.order {
+		if uint64(s.bytes[q.id]) != q.downBytes {
+			t.Errorf("player %d: the scheduler counted %d bytes, its datagrams hold %d", q.id, q.downBytes, s.bytes[q.id])
+		}
 	}
 }
