@@ -57,6 +57,13 @@ type HostStats struct {
 	// included, and DownlinkBypass those of them outside the budget: the first
 	// records of tanks entering a player's interest.
 	DownlinkBytes, DownlinkBypass uint64
+	// DownlinkForced counts the records sent outside the budget because the state a
+	// player showed of a tank within 300 m of it was 4.5 s old (counted in
+	// DownlinkBypass's bytes too).
+	DownlinkForced uint64
+	// DownlinkOther counts the bytes besides the states charged to the players'
+	// downlink budgets while the scheduler is on: control frames and clock answers.
+	DownlinkOther uint64
 	// RecordErrors counts records the host could not queue for a player: a fault of
 	// the host's own, never a client's; the first of a match is logged.
 	RecordErrors uint64

@@ -66,6 +66,10 @@ func (m *match) onClockRequest(p *member, b []byte, now float64) int {
 		return 1
 	}
 	p.rtt = p.conn.rtt().Seconds()
+	var ans [64]byte
+	if b, err := (&wire.ClockAnswer{}).Append(ans[:0]); err == nil {
+		m.chargeDownlink(p, len(b), now)
+	}
 	return 0
 }
 

@@ -33,10 +33,14 @@ const (
 	// player, m: its first record inside goes out whatever the budget, and it
 	// reaches the player at least every floorAge.
 	interestRadius = 300.0
-	// floorAge is how long, s, a tank of interest may go unsent to a player while
-	// it has something new: past it, it goes before everything but the first
-	// records of tanks entering interest.
+	// floorAge is how old, s, the state a player was last sent of a tank of interest
+	// may grow (by the state's own time, so that a parked tank's heartbeat, up to a
+	// second old when it goes, counts its age) while the tank has something new:
+	// past it, the tank goes before everything but the first records of tanks
+	// entering interest; past forceAge it goes whatever the budget, so that with the
+	// link's delay the player never shows a tank within interestRadius older than 5 s.
 	floorAge = 4.0
+	forceAge = 4.5
 	// farFloorAge is how long, s, any tank may go unsent to a player while it has
 	// something new before it goes ahead of the tanks merely relevant: well inside
 	// the time after which a game shows a silent tank stale and then drops it
@@ -63,7 +67,7 @@ const (
 	// besides the coalescing window after each update offered at once.
 	downlinkTick = 0.05
 	// downlinkBurst is how many seconds of budget a player's bucket holds.
-	downlinkBurst = 0.25
+	downlinkBurst = 0.1
 	// engageTime is how long, s, firing on or a hit between two tanks makes each
 	// more relevant to the other's owner.
 	engageTime = 3.0
@@ -89,7 +93,8 @@ const (
 
 // zones is the match's downlink scheduler; nil while the budget is off.
 type zones struct {
-	on     bool // the match holds more than ZonesAbove tanks
+	on     bool    // the match holds more than ZonesAbove tanks
+	onAt   float64 // host time it last came on
 	rate   float64
 	above  int
 	tanks  *grid.Grid[*hostActor]
@@ -128,6 +133,7 @@ type slot struct {
 // one compact slice in order rather than a slot per owed tank.
 type owe struct {
 	sentAt, weight, engaged float64 // the slot's
+	shown                   float64 // the slot's shownAt
 	seq                     uint64  // when it fell owed: zones.owes then
 	zi                      int32
 	id                      wire.ActorID // the tank's, for ties
@@ -135,7 +141,8 @@ type owe struct {
 	near                    bool // within interestRadius when last offered
 }
 
-// sentState is what the player knows of the tank's motion, for the size of news.
+// sentState is what the player knows of the tank's motion, for the size of news;
+// before the scheduler sent any (known false), only the time is set.
 type sentState struct {
 	time                  float64
 	pos, vel, acc, angVel mgl64.Vec3
@@ -168,7 +175,7 @@ func (m *match) engage(now float64) {
 	n := len(m.actors)
 	switch {
 	case !z.on && (z.above < 0 || n > z.above):
-		z.on = true
+		z.on, z.onAt = true, now
 	case z.on && z.above >= 0 && n <= z.above*3/4:
 		z.on = false
 		for _, q := range m.order {
@@ -194,6 +201,7 @@ func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
 	}
 	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
 	a.aim = aimOf(&a.state)
+	a.born = a.state.Time
 	if n := len(z.free); n > 0 {
 		a.zi, z.free = z.free[n-1], z.free[:n-1]
 	} else {
@@ -233,6 +241,24 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 		z.ghosts.Move(owner, owner.place[0], owner.place[2])
 	}
 	m.engage(now)
+}
+
+// chargeDownlink charges q's downlink budget with n bytes the host sends it besides
+// the scheduled states, never held (control frames, clock answers): the budget bounds
+// all that the player receives, so the states give way to them. The charge may take
+// the budget into debt, but by one burst at most: a storm of control frames (a
+// player joining a full match hears of every tank) does not silence the states for
+// seconds.
+func (m *match) chargeDownlink(q *member, n int, now float64) {
+	z := m.zones
+	if z == nil || !z.on || q.passive {
+		return
+	}
+	c := math.Min(float64(n), q.budget.Tokens(now)+q.budget.Burst())
+	if c > 0 {
+		q.budget.Spend(c, now)
+		m.stats.DownlinkOther += uint64(c)
+	}
 }
 
 // zonesJoined and zonesLeft keep a tankless player's place: the map's centre until
@@ -320,7 +346,10 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	if s.a == nil {
 		// The spawn told q of a, and until the scheduler engaged the relay sent it
 		// everything: what q holds is no older than the record before this one.
-		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now}
+		// The state it shows is the spawn's, the relay's last before the scheduler
+		// engaged, or the one q was told of on joining, whichever is the latest.
+		shown := math.Min(a.state.Time, max(a.born, m.zones.onAt, q.joinedAt))
+		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now, sent: sentState{time: shown}}
 		s.inside = d <= interestRadius
 	}
 	inside := d <= interestRadius
@@ -347,6 +376,9 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	if s.owed {
 		q.pending[s.pi].near = inside
+		if inside {
+			q.forceAt = math.Min(q.forceAt, s.shownAt()+forceAge)
+		}
 		// Owed already: the newer record takes the older one's place, and the
 		// priority its weight earned goes on growing.
 		m.stats.Overwritten++
@@ -359,13 +391,21 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	s.pi = int32(len(q.pending))
 	m.zones.owes++
-	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, seq: m.zones.owes,
+	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, shown: s.shownAt(), seq: m.zones.owes,
 		zi: int32(a.zi), id: a.id, must: s.must, near: inside})
+	if inside {
+		q.forceAt = math.Min(q.forceAt, s.shownAt()+forceAge)
+	}
 	if !q.zdirty {
 		q.zdirty = true
 		m.zones.dirty = append(m.zones.dirty, q)
 	}
 }
+
+// shownAt returns the time of the state q was last sent of s's tank, host clock, s:
+// how old what q shows of it is; before any, that of the tank's state when the slot
+// was made (its spawn's, or about the state the relay last sent).
+func (s *slot) shownAt() float64 { return s.sent.time }
 
 // slot returns what q was sent of a, or nil.
 func (q *member) slot(a *hostActor) *slot {
@@ -475,6 +515,9 @@ func (m *match) schedule(q *member, now float64) {
 	if len(q.pending) == 0 || q.removed {
 		return
 	}
+	if now >= q.forceAt {
+		m.sendForced(q, now)
+	}
 	tokens := q.budget.Tokens(now)
 	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
 	if tokens < need {
@@ -546,6 +589,35 @@ func (m *match) sendMusts(q *member, now float64) {
 	slices.SortFunc(sent, func(x, y int32) int { return cmp.Compare(q.pending[x].seq, q.pending[y].seq) })
 	for _, i := range sent {
 		m.sendSlot(q, &q.slots[q.pending[i].zi], now, true)
+	}
+	z.sent = sent
+	q.drop(sent)
+}
+
+// sendForced sends q, outside its budget, the tanks within interestRadius whose
+// state q shows is forceAge old, in the order they fell owed, and sets q.forceAt to
+// when the next of those owed may be.
+func (m *match) sendForced(q *member, now float64) {
+	z := m.zones
+	sent := z.sent[:0]
+	next := math.Inf(1)
+	for i := range q.pending {
+		switch o := &q.pending[i]; {
+		case !o.near || o.must:
+		case now-o.shown >= forceAge:
+			sent = append(sent, int32(i))
+		default:
+			next = math.Min(next, o.shown+forceAge)
+		}
+	}
+	q.forceAt = next
+	if len(sent) == 0 {
+		return
+	}
+	slices.SortFunc(sent, func(x, y int32) int { return cmp.Compare(q.pending[x].seq, q.pending[y].seq) })
+	for _, i := range sent {
+		m.sendSlot(q, &q.slots[q.pending[i].zi], now, true)
+		m.stats.DownlinkForced++
 	}
 	z.sent = sent
 	q.drop(sent)
@@ -681,9 +753,9 @@ func priority(s *owe, now float64) float64 {
 		w *= weightEngaged
 	}
 	p := w * (age + downlinkTick)
-	switch {
-	case s.near && age >= floorAge:
-		p += 1e6 * age
+	switch shown := now - s.shown; {
+	case s.near && shown >= floorAge:
+		p += 1e6 * shown
 	case age >= farFloorAge:
 		p += 1e3 * age
 	}

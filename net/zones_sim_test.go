@@ -31,6 +31,7 @@ type zoneSim struct {
 	// what each player received: recv[observer][actor] is the host time of the last
 	// record, recvN the records, bytes the payload bytes of its datagrams.
 	recv  []map[wire.ActorID]float64
+	shown []map[wire.ActorID]float64 // the host time of the newest state received
 	recvN []int
 	bytes []int
 	log   []uint64 // hash input: (observer, actor, seq) of every record sent, in order
@@ -60,13 +61,14 @@ func newZoneSim(t testing.TB, n int, extent float64, lim Limits, seed uint64) *z
 	lim.RespawnInterval = -1
 	h := offlineHost(t, HostConfig{Clock: clk, Limits: lim, Match: MatchSettings{Extent: extent}})
 	s := &zoneSim{t: t, h: h, clk: clk, rng: rand.New(rand.NewPCG(seed, 7)), hz: 10, w: wire.NewBatchWriter(0),
-		recv: make([]map[wire.ActorID]float64, n+1), recvN: make([]int, n+1), bytes: make([]int, n+1), spawn: make([]int, n+1)}
+		recv: make([]map[wire.ActorID]float64, n+1), shown: make([]map[wire.ActorID]float64, n+1), recvN: make([]int, n+1), bytes: make([]int, n+1), spawn: make([]int, n+1)}
 	for i := range n {
 		p := h.m.addMember(wire.PlayerID(i+1), fmt.Sprintf("p%03d", i), discardConn{}, s.now)
 		st := &simTank{p: p, heading: s.rng.Float64() * 2 * math.Pi, speed: s.rng.Float64() * 10,
 			pos: mgl64.Vec3{(s.rng.Float64()*2 - 1) * extent * 0.9, 0, (s.rng.Float64()*2 - 1) * extent * 0.9}}
 		st.next = s.rng.Float64() / s.hz
 		s.recv[i+1] = map[wire.ActorID]float64{}
+		s.shown[i+1] = map[wire.ActorID]float64{}
 		s.tanks = append(s.tanks, st)
 		s.spawnTank(st)
 	}
@@ -179,6 +181,7 @@ func (s *zoneSim) drain() {
 			var u wire.Update
 			for r.Next(&u) {
 				s.recv[i][u.Actor] = s.now
+				s.shown[i][u.Actor] = math.Max(s.shown[i][u.Actor], unwrapTime(u.State.Time, s.now))
 				s.recvN[i]++
 				s.log = append(s.log, uint64(i)<<32|uint64(u.Actor)<<16|uint64(u.Seq))
 			}

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -17,13 +18,19 @@ func zonedLimits(downlink int) Limits { return Limits{Downlink: downlink, ZonesA
 
 // TestZonesBudgetAndFloor runs random matches and checks, for every player, that the
 // state bytes it was sent stay within its budget (its burst, the rate over the run,
-// and what had to go outside it), and that no tank within interestRadius of its tank
-// goes unsent for more than 5 s.
+// and what had to go outside it), that no tank within interestRadius of its tank
+// goes unsent for more than 5 s, and that the state the player shows of a tank that
+// has been within interestRadius for a second is never older than maxShown.
 func TestZonesBudgetAndFloor(t *testing.T) {
 	const (
 		dt        = 0.002
 		seconds   = 20.0
 		maxSilent = 5.0
+		// maxShown is the oldest state a player may show of a tank within
+		// interestRadius, s: forced at 4.5 s, it goes within a tick, and it may be a
+		// publishing interval old when it goes; with a link's delay under 0.3 s
+		// that is within 5 s.
+		maxShown = 4.5 + downlinkTick + 0.1 + 0.01
 	)
 	for _, c := range []struct {
 		n        int
@@ -34,6 +41,7 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 		{48, 256, 8000, 1},
 		{128, 512, 16000, 3},
 		{96, 384, 4000, 4},
+		{64, 150, 600, 11}, // every tank of interest to every player, 18 records a second: the floor forced
 	} {
 		s := newZoneSim(t, c.n, c.extent, zonedLimits(c.downlink), c.seed)
 		// entered[o][a]: when tank a last came within interestRadius of o's tank.
@@ -41,7 +49,7 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 		for i := range entered {
 			entered[i] = map[wire.ActorID]float64{}
 		}
-		worst := 0.0
+		worst, oldest := 0.0, 0.0
 		for s.now < seconds {
 			s.step(dt)
 			if math.Mod(s.now, 0.1) >= dt {
@@ -62,6 +70,14 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 					}
 					since := math.Max(entered[i][a.a.id], s.recv[i][a.a.id])
 					worst = math.Max(worst, s.now-since)
+					if s.now-entered[i][a.a.id] >= 1 {
+						age := s.now - s.shown[i][a.a.id]
+						oldest = math.Max(oldest, age)
+						if age > maxShown {
+							t.Errorf("n %d budget %d: player %d shows tank %d %.0f m away %.2f s old at %.2f s",
+								c.n, c.downlink, i, a.a.id, distance(o.a, a.a), age, s.now)
+						}
+					}
 					if s.now-since > maxSilent {
 						t.Fatalf("n %d budget %d: tank %d %.0f m from player %d's tank unsent for %.2f s at %.2f s",
 							c.n, c.downlink, a.a.id, distance(o.a, a.a), i, s.now-since, s.now)
@@ -84,8 +100,8 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 			}
 			most = math.Max(most, float64(s.bytes[i])/s.now)
 		}
-		t.Logf("n %d on ±%.0f m, budget %d B/s: the busiest player %.0f B/s; %d records sent, %d overwritten, %d bytes outside the budget; longest silence within %.0f m %.2f s",
-			c.n, c.extent, c.downlink, most, st.Scheduled, st.Overwritten, st.DownlinkBypass, interestRadius, worst)
+		t.Logf("n %d on ±%.0f m, budget %d B/s: the busiest player %.0f B/s; %d records sent, %d overwritten, %d bytes outside the budget (%d records forced); longest silence within %.0f m %.2f s, oldest state shown %.2f s",
+			c.n, c.extent, c.downlink, most, st.Scheduled, st.Overwritten, st.DownlinkBypass, st.DownlinkForced, interestRadius, worst, oldest)
 	}
 }
 
@@ -358,5 +374,32 @@ func TestZonesSilentSpawn(t *testing.T) {
 		if uint64(s.bytes[q.id]) != q.downBytes {
 			t.Errorf("player %d: the scheduler counted %d bytes, its datagrams hold %d", q.id, q.downBytes, s.bytes[q.id])
 		}
+	}
+}
+
+// TestZonesChargeOther checks that the control frames a player is sent are charged to
+// its downlink budget, so that the states give way to them, into debt by one burst
+// at most.
+func TestZonesChargeOther(t *testing.T) {
+	s := newZoneSim(t, 4, 256, zonedLimits(32000), 12)
+	msg := &wire.Chat{Text: strings.Repeat("news ", 40)}
+	frame, err := wire.AppendFrame(nil, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.h.m.order[0]
+	before := q.budget.Tokens(s.now)
+	s.h.m.broadcast(msg)
+	if got := before - q.budget.Tokens(s.now); got != float64(len(frame)) {
+		t.Errorf("one frame of %d bytes charged %v", len(frame), got)
+	}
+	for range 2 * int(q.budget.Burst()) / len(frame) {
+		s.h.m.broadcast(msg)
+	}
+	if got, least := q.budget.Tokens(s.now), -q.budget.Burst(); got < least-1e-9 || got > least+float64(len(frame)) {
+		t.Errorf("after a storm of frames the budget holds %v, want %v", got, least)
+	}
+	if s.h.m.stats.DownlinkOther == 0 {
+		t.Error("DownlinkOther not counted")
 	}
 }
