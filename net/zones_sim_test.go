@@ -38,9 +38,19 @@ type zoneSim struct {
 	spawn []int    // spawn messages each player received
 	w     *wire.BatchWriter
 	// host is the time spent in the host's code (relay, scheduling, flush), when
-	// timed is set.
-	host  time.Duration
-	timed bool
+	// timed is set, and hostCPU the CPU time its thread spent there (cpuOK: read;
+	// the caller locks its goroutine to its thread).
+	host    time.Duration
+	hostCPU time.Duration
+	cpuOK   bool
+	timed   bool
+}
+
+// mark is when a timed section of the host's code began: the wall clock and the
+// thread's CPU time.
+type mark struct {
+	wall time.Time
+	cpu  time.Duration
 }
 
 // simTank is one player's tank as the simulation drives it.
@@ -130,7 +140,7 @@ func (s *zoneSim) step(dt float64) {
 			}
 			t0 := s.clock()
 			s.h.m.onDatagram(st.p, s.w.Bytes(), s.now)
-			s.host += s.since(t0)
+			s.since(t0)
 		}
 	}
 	t0 := s.clock()
@@ -140,7 +150,7 @@ func (s *zoneSim) step(dt float64) {
 	}
 	s.h.m.scheduleDirty(s.now)
 	s.h.m.flushAll()
-	s.host += s.since(t0)
+	s.since(t0)
 	if !s.timed {
 		s.drain()
 		return
@@ -153,18 +163,24 @@ func (s *zoneSim) step(dt float64) {
 	}
 }
 
-func (s *zoneSim) clock() time.Time {
+func (s *zoneSim) clock() mark {
 	if !s.timed {
-		return time.Time{}
+		return mark{}
 	}
-	return time.Now()
+	c, ok := threadCPU()
+	s.cpuOK = ok
+	return mark{wall: time.Now(), cpu: c}
 }
 
-func (s *zoneSim) since(t0 time.Time) time.Duration {
+// since adds the time from t0 to host and hostCPU.
+func (s *zoneSim) since(t0 mark) {
 	if !s.timed {
-		return 0
+		return
 	}
-	return time.Since(t0)
+	s.host += time.Since(t0.wall)
+	if c, ok := threadCPU(); ok && s.cpuOK {
+		s.hostCPU += c - t0.cpu
+	}
 }
 
 // drain reads every player's outbox.
