@@ -515,12 +515,12 @@ func (m *match) schedule(q *member, now float64) {
 	if len(q.pending) == 0 || q.removed {
 		return
 	}
-	if now >= q.forceAt {
-		m.sendForced(q, now)
-	}
 	tokens := q.budget.Tokens(now)
 	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
 	if tokens < need {
+		if now >= q.forceAt {
+			m.force(q, now)
+		}
 		if q.musts > 0 {
 			m.sendMusts(q, now)
 		}
@@ -534,9 +534,13 @@ func (m *match) schedule(q *member, now float64) {
 	// heap changes a third less often than from the front (512 tanks, random drives).
 	z := m.zones
 	z.prio = z.prio[:0]
+	next := math.Inf(1)
 	for i := range q.pending {
-		z.prio = append(z.prio, priority(&q.pending[i], now))
+		o := &q.pending[i]
+		next = m.forceDue(q, o, now, next)
+		z.prio = append(z.prio, priority(o, now))
 	}
+	q.forceAt = next
 	r := ranking{prio: z.prio, pend: q.pending}
 	k := min(len(q.pending), int(tokens/minRecordCost)+1)
 	top := z.idx[:0]
@@ -594,33 +598,31 @@ func (m *match) sendMusts(q *member, now float64) {
 	q.drop(sent)
 }
 
-// sendForced sends q, outside its budget, the tanks within interestRadius whose
-// state q shows is forceAge old, in the order they fell owed, and sets q.forceAt to
-// when the next of those owed may be.
-func (m *match) sendForced(q *member, now float64) {
-	z := m.zones
-	sent := z.sent[:0]
+// force makes a must of every owed tank within interestRadius whose state q shows
+// is forceAge old (it goes whatever the budget), and sets q.forceAt to when the next
+// of those owed will be.
+func (m *match) force(q *member, now float64) {
 	next := math.Inf(1)
 	for i := range q.pending {
-		switch o := &q.pending[i]; {
-		case !o.near || o.must:
-		case now-o.shown >= forceAge:
-			sent = append(sent, int32(i))
-		default:
-			next = math.Min(next, o.shown+forceAge)
-		}
+		next = m.forceDue(q, &q.pending[i], now, next)
 	}
 	q.forceAt = next
-	if len(sent) == 0 {
-		return
-	}
-	slices.SortFunc(sent, func(x, y int32) int { return cmp.Compare(q.pending[x].seq, q.pending[y].seq) })
-	for _, i := range sent {
-		m.sendSlot(q, &q.slots[q.pending[i].zi], now, true)
+}
+
+// forceDue makes a must of o, owed to q, if it is a tank within interestRadius whose
+// state q shows is forceAge old; it returns next, or when o will be, if sooner.
+func (m *match) forceDue(q *member, o *owe, now, next float64) float64 {
+	switch {
+	case !o.near || o.must:
+	case now-o.shown >= forceAge:
+		o.must = true
+		q.slots[o.zi].must = true
+		q.musts++
 		m.stats.DownlinkForced++
+	default:
+		next = math.Min(next, o.shown+forceAge)
 	}
-	z.sent = sent
-	q.drop(sent)
+	return next
 }
 
 // drop removes the entries at positions l (which it sorts) from q's pending list.
