@@ -37,9 +37,11 @@ const (
 	// may grow (by the state's own time, so that a parked tank's heartbeat, up to a
 	// second old when it goes, counts its age) while the tank has something new:
 	// past it, the tank goes before everything but the first records of tanks
-	// entering interest; past forceAge it goes whatever the budget, so that with the
-	// link's delay the player never shows a tank within interestRadius older than 5 s.
-	floorAge = 4.0
+	// entering interest, early enough that a datagram lost on the way is made good
+	// by the next within 5 s; past forceAge it goes whatever the budget (when there is
+	// a newer record than q shows), so that with the link's delay the player never
+	// shows a tank within interestRadius older than 5 s unless datagrams are lost.
+	floorAge = 2.0
 	forceAge = 4.5
 	// farFloorAge is how long, s, any tank may go unsent to a player while it has
 	// something new before it goes ahead of the tanks merely relevant: well inside
@@ -610,11 +612,17 @@ func (m *match) force(q *member, now float64) {
 }
 
 // forceDue makes a must of o, owed to q, if it is a tank within interestRadius whose
-// state q shows is forceAge old; it returns next, or when o will be, if sooner.
+// state q shows is forceAge old and a newer record waits; it returns next, or when o
+// will be, if sooner.
 func (m *match) forceDue(q *member, o *owe, now, next float64) float64 {
 	switch {
 	case !o.near || o.must:
 	case now-o.shown >= forceAge:
+		if s := &q.slots[o.zi]; s.sentN == s.a.count {
+			// Owed only as a refresh: the tank's owner is silent, and sending its
+			// record again would make q's state no younger.
+			return next
+		}
 		o.must = true
 		q.slots[o.zi].must = true
 		q.musts++
