@@ -403,3 +403,33 @@ func TestZonesChargeOther(t *testing.T) {
 		t.Error("DownlinkOther not counted")
 	}
 }
+
+// TestZonesSilentOwnerNotForced checks that the record of a tank whose owner has
+// gone silent is sent again to a player near it as a refresh, within the budget, and
+// never forced outside it however old the state grows: resending it would make the
+// player's state no younger.
+func TestZonesSilentOwnerNotForced(t *testing.T) {
+	s := newZoneSim(t, 3, 512, zonedLimits(32000), 13)
+	silent, near := s.tanks[0], s.tanks[1]
+	for i, st := range []*simTank{silent, near} {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.pos = mgl64.Vec3{float64(i) * 50, 0, 0}
+		st.speed, st.turn, st.steady = 0, 0, true
+		st.seq++
+		s.spawnTank(st)
+	}
+	s.drain()
+	for s.now < 0.5 {
+		s.step(0.002)
+	}
+	silent.next = math.Inf(1)
+	for s.now < 10 {
+		s.step(0.002)
+	}
+	if st := s.h.m.stats; st.DownlinkForced != 0 {
+		t.Errorf("%d records forced outside the budget of a tank whose owner is silent", st.DownlinkForced)
+	}
+	if got := s.recv[near.p.id][silent.a.id]; got < 9 {
+		t.Errorf("the silent tank's record last refreshed to the player 50 m away at %.2f s", got)
+	}
+}
