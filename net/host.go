@@ -57,9 +57,9 @@ type HostStats struct {
 	// included, and DownlinkBypass those of them outside the budget: the first
 	// records of tanks entering a player's interest.
 	DownlinkBytes, DownlinkBypass uint64
-	// DownlinkForced counts the records sent outside the budget because the state a
-	// player showed of a tank within 300 m of it was 4.5 s old (counted in
-	// DownlinkBypass's bytes too).
+	// DownlinkForced counts the records sent outside the budget because a tank
+	// within 300 m of a player had gone unsent to it for 4.5 s (their bytes are in
+	// DownlinkBypass too).
 	DownlinkForced uint64
 	// DownlinkOther counts the bytes besides the states charged to the players'
 	// downlink budgets while the scheduler is on: control frames and clock answers.

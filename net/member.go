@@ -96,7 +96,7 @@ type member struct {
 	cursor    int        // next tank of zones.list to offer it
 	downBytes uint64     // state bytes the scheduler sent it
 	bypassed  uint64     // of which outside the budget
-	forceAt   float64    // host time from which an owed tank of interest may be forceAge old
+	forceAt   float64    // host time from which an owed tank of interest may be forceAge unsent
 
 	out outbox // shared with the send loop
 }

@@ -38,9 +38,11 @@ const (
 	// second old when it goes, counts its age) while the tank has something new:
 	// past it, the tank goes before everything but the first records of tanks
 	// entering interest, early enough that a datagram lost on the way is made good
-	// by the next within 5 s; past forceAge it goes whatever the budget (when there is
-	// a newer record than q shows), so that with the link's delay the player never
-	// shows a tank within interestRadius older than 5 s unless datagrams are lost.
+	// by the next within 5 s. A tank of interest unsent to a player for forceAge
+	// goes whatever the budget (when there is a newer record than the player was
+	// sent): every tank within interestRadius reaches every player at least every
+	// 5 s. (By the time since sent, not the state's age: when records arrive late,
+	// as from a starved owner, forcing by their age would force every one of them.)
 	floorAge = 2.0
 	forceAge = 4.5
 	// farFloorAge is how long, s, any tank may go unsent to a player while it has
@@ -351,7 +353,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		// The state it shows is the spawn's, the relay's last before the scheduler
 		// engaged, or the one q was told of on joining, whichever is the latest.
 		shown := math.Min(a.state.Time, max(a.born, m.zones.onAt, q.joinedAt))
-		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now, sent: sentState{time: shown}}
+		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: shown, sent: sentState{time: shown}}
 		s.inside = d <= interestRadius
 	}
 	inside := d <= interestRadius
@@ -379,7 +381,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	if s.owed {
 		q.pending[s.pi].near = inside
 		if inside {
-			q.forceAt = math.Min(q.forceAt, s.shownAt()+forceAge)
+			q.forceAt = math.Min(q.forceAt, s.sentAt+forceAge)
 		}
 		// Owed already: the newer record takes the older one's place, and the
 		// priority its weight earned goes on growing.
@@ -396,7 +398,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, shown: s.shownAt(), seq: m.zones.owes,
 		zi: int32(a.zi), id: a.id, must: s.must, near: inside})
 	if inside {
-		q.forceAt = math.Min(q.forceAt, s.shownAt()+forceAge)
+		q.forceAt = math.Min(q.forceAt, s.sentAt+forceAge)
 	}
 	if !q.zdirty {
 		q.zdirty = true
@@ -600,9 +602,9 @@ func (m *match) sendMusts(q *member, now float64) {
 	q.drop(sent)
 }
 
-// force makes a must of every owed tank within interestRadius whose state q shows
-// is forceAge old (it goes whatever the budget), and sets q.forceAt to when the next
-// of those owed will be.
+// force makes a must of every owed tank within interestRadius unsent to q for
+// forceAge (it goes whatever the budget), and sets q.forceAt to when the next of
+// those owed will be.
 func (m *match) force(q *member, now float64) {
 	next := math.Inf(1)
 	for i := range q.pending {
@@ -611,13 +613,13 @@ func (m *match) force(q *member, now float64) {
 	q.forceAt = next
 }
 
-// forceDue makes a must of o, owed to q, if it is a tank within interestRadius whose
-// state q shows is forceAge old and a newer record waits; it returns next, or when o
-// will be, if sooner.
+// forceDue makes a must of o, owed to q, if it is a tank within interestRadius unsent
+// to q for forceAge and a newer record waits; it returns next, or when o will be, if
+// sooner.
 func (m *match) forceDue(q *member, o *owe, now, next float64) float64 {
 	switch {
 	case !o.near || o.must:
-	case now-o.shown >= forceAge:
+	case now-o.sentAt >= forceAge:
 		if s := &q.slots[o.zi]; s.sentN == s.a.count {
 			// Owed only as a refresh: the tank's owner is silent, and sending its
 			// record again would make q's state no younger.
@@ -628,7 +630,7 @@ func (m *match) forceDue(q *member, o *owe, now, next float64) float64 {
 		q.musts++
 		m.stats.DownlinkForced++
 	default:
-		next = math.Min(next, o.shown+forceAge)
+		next = math.Min(next, o.sentAt+forceAge)
 	}
 	return next
 }
