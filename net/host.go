@@ -60,6 +60,16 @@ type HostStats struct {
 	// included, and DownlinkBypass those of them outside the budget: the first
 	// records of tanks entering a player's interest.
 	DownlinkBytes, DownlinkBypass uint64
+	// DownlinkForced counts the records sent outside the budget because a tank
+	// within 300 m of a player had gone unsent to it for 4.5 s (their bytes are in
+	// DownlinkBypass too).
+	DownlinkForced uint64
+	// DownlinkOther counts the bytes besides the states charged to the players'
+	// downlink budgets while the scheduler is on: control frames and clock answers.
+	DownlinkOther uint64
+	// RecordErrors counts records the host could not queue for a player: a fault of
+	// the host's own, never a client's; the first of a match is logged.
+	RecordErrors uint64
 	// Thinned counts relays skipped by distance-based thinning.
 	Thinned uint64
 	// Late counts updates dropped as late or duplicated (sequence number not newer).

@@ -86,6 +86,7 @@ type hostActor struct {
 	aim    mgl64.Vec3 // where its gun points in the ground plane
 	zi     int        // its index in every member's slots
 	route  *hostRoute // the route its owner published last (route.go), or nil
+	born   float64    // the time of its spawn's state, host clock
 }
 
 // placement is where the owner asked a spawn the judge placed elsewhere, and until

@@ -96,6 +96,7 @@ type member struct {
 	cursor    int        // next tank of zones.list to offer it
 	downBytes uint64     // state bytes the scheduler sent it
 	bypassed  uint64     // of which outside the budget
+	forceAt   float64    // host time from which an owed tank of interest may be forceAge unsent
 
 	out outbox // shared with the send loop
 }
@@ -147,7 +148,9 @@ func (p *member) queueControl(msg wire.Message) {
 func (p *member) queueFrame(b []byte) {
 	if !p.out.pushControl(b) {
 		p.conn.close(codeProtocol, "control queue overflow")
+		return
 	}
+	p.h.m.chargeDownlink(p, len(b), p.h.now())
 }
 
 // flush hands p's open batch to its send loop and returns how many relays in it were

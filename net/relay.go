@@ -68,6 +68,10 @@ func (m *match) onClockRequest(p *member, b []byte, now float64) int {
 		return 1
 	}
 	p.rtt = p.conn.rtt().Seconds()
+	var ans [64]byte
+	if b, err := (&wire.ClockAnswer{}).Append(ans[:0]); err == nil {
+		m.chargeDownlink(p, len(b), now)
+	}
 	return 0
 }
 
@@ -240,9 +244,19 @@ func (m *match) queueRecord(q *member, rec []byte) (dropped int) {
 	}
 	if err := q.open.AddRecord(rec); err != nil {
 		// Cannot happen: rec came out of a BatchReader and fits an empty batch.
-		m.h.log.Error("relay record", "err", err)
+		m.recordError(fmt.Errorf("relay record: %w", err))
 	}
 	return dropped
+}
+
+// recordError counts a record the host could not queue for a player, which cannot
+// happen, and logs the first of the match: a fault on the hot path repeats for every
+// player and update, and a log line each would cost more than the relay.
+func (m *match) recordError(err error) {
+	m.stats.RecordErrors++
+	if m.stats.RecordErrors == 1 {
+		m.h.log.Error("record not sent (further ones counted in HostStats.RecordErrors)", "err", err)
+	}
 }
 
 // flushAll hands every open batch to its member's send loop: the coalescing window

@@ -2,6 +2,7 @@ package net
 
 import (
 	"cmp"
+	"errors"
 	"math"
 	"slices"
 
@@ -32,10 +33,18 @@ const (
 	// player, m: its first record inside goes out whatever the budget, and it
 	// reaches the player at least every floorAge.
 	interestRadius = 300.0
-	// floorAge is how long, s, a tank of interest may go unsent to a player while
-	// it has something new: past it, it goes before everything but the first
-	// records of tanks entering interest.
-	floorAge = 4.0
+	// floorAge is how old, s, the state a player was last sent of a tank of interest
+	// may grow (by the state's own time, so that a parked tank's heartbeat, up to a
+	// second old when it goes, counts its age) while the tank has something new:
+	// past it, the tank goes before everything but the first records of tanks
+	// entering interest, early enough that a datagram lost on the way is made good
+	// by the next within 5 s. A tank of interest unsent to a player for forceAge
+	// goes whatever the budget (when there is a newer record than the player was
+	// sent): every tank within interestRadius reaches every player at least every
+	// 5 s. (By the time since sent, not the state's age: when records arrive late,
+	// as from a starved owner, forcing by their age would force every one of them.)
+	floorAge = 2.0
+	forceAge = 4.5
 	// farFloorAge is how long, s, any tank may go unsent to a player while it has
 	// something new before it goes ahead of the tanks merely relevant: well inside
 	// the time after which a game shows a silent tank stale and then drops it
@@ -62,7 +71,7 @@ const (
 	// besides the coalescing window after each update offered at once.
 	downlinkTick = 0.05
 	// downlinkBurst is how many seconds of budget a player's bucket holds.
-	downlinkBurst = 0.25
+	downlinkBurst = 0.1
 	// engageTime is how long, s, firing on or a hit between two tanks makes each
 	// more relevant to the other's owner.
 	engageTime = 3.0
@@ -88,7 +97,8 @@ const (
 
 // zones is the match's downlink scheduler; nil while the budget is off.
 type zones struct {
-	on     bool // the match holds more than ZonesAbove tanks
+	on     bool    // the match holds more than ZonesAbove tanks
+	onAt   float64 // host time it last came on
 	rate   float64
 	above  int
 	tanks  *grid.Grid[*hostActor]
@@ -127,6 +137,7 @@ type slot struct {
 // one compact slice in order rather than a slot per owed tank.
 type owe struct {
 	sentAt, weight, engaged float64 // the slot's
+	shown                   float64 // the slot's shownAt
 	seq                     uint64  // when it fell owed: zones.owes then
 	zi                      int32
 	id                      wire.ActorID // the tank's, for ties
@@ -134,7 +145,8 @@ type owe struct {
 	near                    bool // within interestRadius when last offered
 }
 
-// sentState is what the player knows of the tank's motion, for the size of news.
+// sentState is what the player knows of the tank's motion, for the size of news;
+// before the scheduler sent any (known false), only the time is set.
 type sentState struct {
 	time                  float64
 	pos, vel, acc, angVel mgl64.Vec3
@@ -167,7 +179,7 @@ func (m *match) engage(now float64) {
 	n := len(m.actors)
 	switch {
 	case !z.on && (z.above < 0 || n > z.above):
-		z.on = true
+		z.on, z.onAt = true, now
 	case z.on && z.above >= 0 && n <= z.above*3/4:
 		z.on = false
 		for _, q := range m.order {
@@ -193,6 +205,7 @@ func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
 	}
 	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
 	a.aim = aimOf(&a.state)
+	a.born = a.state.Time
 	if n := len(z.free); n > 0 {
 		a.zi, z.free = z.free[n-1], z.free[:n-1]
 	} else {
@@ -232,6 +245,24 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 		z.ghosts.Move(owner, owner.place[0], owner.place[2])
 	}
 	m.engage(now)
+}
+
+// chargeDownlink charges q's downlink budget with n bytes the host sends it besides
+// the scheduled states, never held (control frames, clock answers): the budget bounds
+// all that the player receives, so the states give way to them. The charge may take
+// the budget into debt, but by one burst at most: a storm of control frames (a
+// player joining a full match hears of every tank) does not silence the states for
+// seconds.
+func (m *match) chargeDownlink(q *member, n int, now float64) {
+	z := m.zones
+	if z == nil || !z.on || q.passive {
+		return
+	}
+	c := math.Min(float64(n), q.budget.Tokens(now)+q.budget.Burst())
+	if c > 0 {
+		q.budget.Spend(c, now)
+		m.stats.DownlinkOther += uint64(c)
+	}
 }
 
 // zonesJoined and zonesLeft keep a tankless player's place: the map's centre until
@@ -319,7 +350,10 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	if s.a == nil {
 		// The spawn told q of a, and until the scheduler engaged the relay sent it
 		// everything: what q holds is no older than the record before this one.
-		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: now}
+		// The state it shows is the spawn's, the relay's last before the scheduler
+		// engaged, or the one q was told of on joining, whichever is the latest.
+		shown := math.Min(a.state.Time, max(a.born, m.zones.onAt, q.joinedAt))
+		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: shown, sent: sentState{time: shown}}
 		s.inside = d <= interestRadius
 	}
 	inside := d <= interestRadius
@@ -331,7 +365,11 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		}
 	}
 	s.inside = inside
-	if s.sentN == a.count && !(inside && now-s.sentAt >= refreshAge) {
+	// A tank with no accepted update yet has no record: q holds its spawn state, the
+	// latest the host knows, which the Spawn carried on the reliable stream. Nothing is
+	// owed, not even a refresh, until its first update, which is then owed as any
+	// other (its must, if it came into q's interest meanwhile, was met by the Spawn).
+	if s.sentN == a.count && !(inside && a.count > 0 && now-s.sentAt >= refreshAge) {
 		// q has the latest already (or is owed it again only as a refresh).
 		if s.must && s.owed {
 			q.musts--
@@ -342,6 +380,9 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	if s.owed {
 		q.pending[s.pi].near = inside
+		if inside {
+			q.forceAt = math.Min(q.forceAt, s.sentAt+forceAge)
+		}
 		// Owed already: the newer record takes the older one's place, and the
 		// priority its weight earned goes on growing.
 		m.stats.Overwritten++
@@ -354,13 +395,21 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	}
 	s.pi = int32(len(q.pending))
 	m.zones.owes++
-	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, seq: m.zones.owes,
+	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, shown: s.shownAt(), seq: m.zones.owes,
 		zi: int32(a.zi), id: a.id, must: s.must, near: inside})
+	if inside {
+		q.forceAt = math.Min(q.forceAt, s.sentAt+forceAge)
+	}
 	if !q.zdirty {
 		q.zdirty = true
 		m.zones.dirty = append(m.zones.dirty, q)
 	}
 }
+
+// shownAt returns the time of the state q was last sent of s's tank, host clock, s:
+// how old what q shows of it is; before any, that of the tank's state when the slot
+// was made (its spawn's, or about the state the relay last sent).
+func (s *slot) shownAt() float64 { return s.sent.time }
 
 // slot returns what q was sent of a, or nil.
 func (q *member) slot(a *hostActor) *slot {
@@ -473,6 +522,9 @@ func (m *match) schedule(q *member, now float64) {
 	tokens := q.budget.Tokens(now)
 	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
 	if tokens < need {
+		if now >= q.forceAt {
+			m.force(q, now)
+		}
 		if q.musts > 0 {
 			m.sendMusts(q, now)
 		}
@@ -486,9 +538,13 @@ func (m *match) schedule(q *member, now float64) {
 	// heap changes a third less often than from the front (512 tanks, random drives).
 	z := m.zones
 	z.prio = z.prio[:0]
+	next := math.Inf(1)
 	for i := range q.pending {
-		z.prio = append(z.prio, priority(&q.pending[i], now))
+		o := &q.pending[i]
+		next = m.forceDue(q, o, now, next)
+		z.prio = append(z.prio, priority(o, now))
 	}
+	q.forceAt = next
 	r := ranking{prio: z.prio, pend: q.pending}
 	k := min(len(q.pending), int(tokens/minRecordCost)+1)
 	top := z.idx[:0]
@@ -544,6 +600,39 @@ func (m *match) sendMusts(q *member, now float64) {
 	}
 	z.sent = sent
 	q.drop(sent)
+}
+
+// force makes a must of every owed tank within interestRadius unsent to q for
+// forceAge (it goes whatever the budget), and sets q.forceAt to when the next of
+// those owed will be.
+func (m *match) force(q *member, now float64) {
+	next := math.Inf(1)
+	for i := range q.pending {
+		next = m.forceDue(q, &q.pending[i], now, next)
+	}
+	q.forceAt = next
+}
+
+// forceDue makes a must of o, owed to q, if it is a tank within interestRadius unsent
+// to q for forceAge and a newer record waits; it returns next, or when o will be, if
+// sooner.
+func (m *match) forceDue(q *member, o *owe, now, next float64) float64 {
+	switch {
+	case !o.near || o.must:
+	case now-o.sentAt >= forceAge:
+		if s := &q.slots[o.zi]; s.sentN == s.a.count {
+			// Owed only as a refresh: the tank's owner is silent, and sending its
+			// record again would make q's state no younger.
+			return next
+		}
+		o.must = true
+		q.slots[o.zi].must = true
+		q.musts++
+		m.stats.DownlinkForced++
+	default:
+		next = math.Min(next, o.sentAt+forceAge)
+	}
+	return next
 }
 
 // drop removes the entries at positions l (which it sorts) from q's pending list.
@@ -628,6 +717,16 @@ func (m *match) cost(q *member, s *slot) float64 {
 // is charged all the same, into debt).
 func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 	a := s.a
+	if a.recLen == 0 {
+		// Cannot happen: offer owes nothing of a tank without a record. Counted,
+		// said once a match, and the slot settled, so that it cannot recur each tick.
+		m.recordError(errors.New("zones: a slot owed of a tank with no record"))
+		if s.must {
+			q.musts--
+		}
+		s.owed, s.must = false, false
+		return
+	}
 	n := m.cost(q, s)
 	if bypass {
 		q.budget.Spend(n, now)
@@ -666,9 +765,9 @@ func priority(s *owe, now float64) float64 {
 		w *= weightEngaged
 	}
 	p := w * (age + downlinkTick)
-	switch {
-	case s.near && age >= floorAge:
-		p += 1e6 * age
+	switch shown := now - s.shown; {
+	case s.near && shown >= floorAge:
+		p += 1e6 * shown
 	case age >= farFloorAge:
 		p += 1e3 * age
 	}

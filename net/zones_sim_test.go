@@ -31,15 +31,26 @@ type zoneSim struct {
 	// what each player received: recv[observer][actor] is the host time of the last
 	// record, recvN the records, bytes the payload bytes of its datagrams.
 	recv  []map[wire.ActorID]float64
+	shown []map[wire.ActorID]float64 // the host time of the newest state received
 	recvN []int
 	bytes []int
 	log   []uint64 // hash input: (observer, actor, seq) of every record sent, in order
 	spawn []int    // spawn messages each player received
 	w     *wire.BatchWriter
 	// host is the time spent in the host's code (relay, scheduling, flush), when
-	// timed is set.
-	host  time.Duration
-	timed bool
+	// timed is set, and hostCPU the CPU time its thread spent there (cpuOK: read;
+	// the caller locks its goroutine to its thread).
+	host    time.Duration
+	hostCPU time.Duration
+	cpuOK   bool
+	timed   bool
+}
+
+// mark is when a timed section of the host's code began: the wall clock and the
+// thread's CPU time.
+type mark struct {
+	wall time.Time
+	cpu  time.Duration
 }
 
 // simTank is one player's tank as the simulation drives it.
@@ -51,6 +62,7 @@ type simTank struct {
 	turn           float64
 	seq            uint16
 	next           float64 // next publish, host time
+	steady         bool    // no random starts, stops and turns
 }
 
 func newZoneSim(t testing.TB, n int, extent float64, lim Limits, seed uint64) *zoneSim {
@@ -59,13 +71,14 @@ func newZoneSim(t testing.TB, n int, extent float64, lim Limits, seed uint64) *z
 	lim.RespawnInterval = -1
 	h := offlineHost(t, HostConfig{Clock: clk, Limits: lim, Match: MatchSettings{Extent: extent}})
 	s := &zoneSim{t: t, h: h, clk: clk, rng: rand.New(rand.NewPCG(seed, 7)), hz: 10, w: wire.NewBatchWriter(0),
-		recv: make([]map[wire.ActorID]float64, n+1), recvN: make([]int, n+1), bytes: make([]int, n+1), spawn: make([]int, n+1)}
+		recv: make([]map[wire.ActorID]float64, n+1), shown: make([]map[wire.ActorID]float64, n+1), recvN: make([]int, n+1), bytes: make([]int, n+1), spawn: make([]int, n+1)}
 	for i := range n {
 		p := h.m.addMember(wire.PlayerID(i+1), fmt.Sprintf("p%03d", i), discardConn{}, s.now)
 		st := &simTank{p: p, heading: s.rng.Float64() * 2 * math.Pi, speed: s.rng.Float64() * 10,
 			pos: mgl64.Vec3{(s.rng.Float64()*2 - 1) * extent * 0.9, 0, (s.rng.Float64()*2 - 1) * extent * 0.9}}
 		st.next = s.rng.Float64() / s.hz
 		s.recv[i+1] = map[wire.ActorID]float64{}
+		s.shown[i+1] = map[wire.ActorID]float64{}
 		s.tanks = append(s.tanks, st)
 		s.spawnTank(st)
 	}
@@ -99,7 +112,7 @@ func (s *zoneSim) step(dt float64) {
 	ext := s.h.match.Extent * 0.95
 	for _, st := range s.tanks {
 		// Now and then a start, a stop or a turn.
-		if s.rng.Float64() < dt/3 {
+		if s.rng.Float64() < dt/3 && !st.steady {
 			switch s.rng.IntN(3) {
 			case 0:
 				st.speed = 0
@@ -127,7 +140,7 @@ func (s *zoneSim) step(dt float64) {
 			}
 			t0 := s.clock()
 			s.h.m.onDatagram(st.p, s.w.Bytes(), s.now)
-			s.host += s.since(t0)
+			s.since(t0)
 		}
 	}
 	t0 := s.clock()
@@ -137,7 +150,7 @@ func (s *zoneSim) step(dt float64) {
 	}
 	s.h.m.scheduleDirty(s.now)
 	s.h.m.flushAll()
-	s.host += s.since(t0)
+	s.since(t0)
 	if !s.timed {
 		s.drain()
 		return
@@ -150,18 +163,24 @@ func (s *zoneSim) step(dt float64) {
 	}
 }
 
-func (s *zoneSim) clock() time.Time {
+func (s *zoneSim) clock() mark {
 	if !s.timed {
-		return time.Time{}
+		return mark{}
 	}
-	return time.Now()
+	c, ok := threadCPU()
+	s.cpuOK = ok
+	return mark{wall: time.Now(), cpu: c}
 }
 
-func (s *zoneSim) since(t0 time.Time) time.Duration {
+// since adds the time from t0 to host and hostCPU.
+func (s *zoneSim) since(t0 mark) {
 	if !s.timed {
-		return 0
+		return
 	}
-	return time.Since(t0)
+	s.host += time.Since(t0.wall)
+	if c, ok := threadCPU(); ok && s.cpuOK {
+		s.hostCPU += c - t0.cpu
+	}
 }
 
 // drain reads every player's outbox.
@@ -178,6 +197,7 @@ func (s *zoneSim) drain() {
 			var u wire.Update
 			for r.Next(&u) {
 				s.recv[i][u.Actor] = s.now
+				s.shown[i][u.Actor] = math.Max(s.shown[i][u.Actor], unwrapTime(u.State.Time, s.now))
 				s.recvN[i]++
 				s.log = append(s.log, uint64(i)<<32|uint64(u.Actor)<<16|uint64(u.Seq))
 			}

@@ -1,8 +1,11 @@
 package net
 
 import (
+	"bytes"
 	"hash/fnv"
+	"log/slog"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -15,13 +18,19 @@ func zonedLimits(downlink int) Limits { return Limits{Downlink: downlink, ZonesA
 
 // TestZonesBudgetAndFloor runs random matches and checks, for every player, that the
 // state bytes it was sent stay within its budget (its burst, the rate over the run,
-// and what had to go outside it), and that no tank within interestRadius of its tank
-// goes unsent for more than 5 s.
+// and what had to go outside it), that no tank within interestRadius of its tank
+// goes unsent for more than 5 s, and that the state the player shows of a tank that
+// has been within interestRadius for a second is never older than maxShown.
 func TestZonesBudgetAndFloor(t *testing.T) {
 	const (
 		dt        = 0.002
 		seconds   = 20.0
 		maxSilent = 5.0
+		// maxShown is the oldest state a player may show of a tank within
+		// interestRadius, s: forced at 4.5 s, it goes within a tick, and it may be a
+		// publishing interval old when it goes; with a link's delay under 0.3 s
+		// that is within 5 s.
+		maxShown = 4.5 + downlinkTick + 0.1 + 0.01
 	)
 	for _, c := range []struct {
 		n        int
@@ -32,6 +41,7 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 		{48, 256, 8000, 1},
 		{128, 512, 16000, 3},
 		{96, 384, 4000, 4},
+		{64, 150, 600, 11}, // every tank of interest to every player, 18 records a second: the floor forced
 	} {
 		s := newZoneSim(t, c.n, c.extent, zonedLimits(c.downlink), c.seed)
 		// entered[o][a]: when tank a last came within interestRadius of o's tank.
@@ -39,7 +49,7 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 		for i := range entered {
 			entered[i] = map[wire.ActorID]float64{}
 		}
-		worst := 0.0
+		worst, oldest := 0.0, 0.0
 		for s.now < seconds {
 			s.step(dt)
 			if math.Mod(s.now, 0.1) >= dt {
@@ -60,6 +70,14 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 					}
 					since := math.Max(entered[i][a.a.id], s.recv[i][a.a.id])
 					worst = math.Max(worst, s.now-since)
+					if s.now-entered[i][a.a.id] >= 1 {
+						age := s.now - s.shown[i][a.a.id]
+						oldest = math.Max(oldest, age)
+						if age > maxShown {
+							t.Errorf("n %d budget %d: player %d shows tank %d %.0f m away %.2f s old at %.2f s",
+								c.n, c.downlink, i, a.a.id, distance(o.a, a.a), age, s.now)
+						}
+					}
 					if s.now-since > maxSilent {
 						t.Fatalf("n %d budget %d: tank %d %.0f m from player %d's tank unsent for %.2f s at %.2f s",
 							c.n, c.downlink, a.a.id, distance(o.a, a.a), i, s.now-since, s.now)
@@ -82,8 +100,8 @@ func TestZonesBudgetAndFloor(t *testing.T) {
 			}
 			most = math.Max(most, float64(s.bytes[i])/s.now)
 		}
-		t.Logf("n %d on ±%.0f m, budget %d B/s: the busiest player %.0f B/s; %d records sent, %d overwritten, %d bytes outside the budget; longest silence within %.0f m %.2f s",
-			c.n, c.extent, c.downlink, most, st.Scheduled, st.Overwritten, st.DownlinkBypass, interestRadius, worst)
+		t.Logf("n %d on ±%.0f m, budget %d B/s: the busiest player %.0f B/s; %d records sent, %d overwritten, %d bytes outside the budget (%d records forced); longest silence within %.0f m %.2f s, oldest state shown %.2f s",
+			c.n, c.extent, c.downlink, most, st.Scheduled, st.Overwritten, st.DownlinkBypass, st.DownlinkForced, interestRadius, worst, oldest)
 	}
 }
 
@@ -293,5 +311,125 @@ func TestZonesEngage(t *testing.T) {
 	st := s.h.m.stats
 	if acc, rel := st.Accepted-st0.Accepted, st.Relayed-st0.Relayed; rel != 23*acc || st.Scheduled != st0.Scheduled {
 		t.Errorf("after handing back: %d accepted, %d relayed (want 23 each: the tankless players watch too), %d scheduled", acc, rel, st.Scheduled-st0.Scheduled)
+	}
+}
+
+// TestZonesSilentSpawn checks a tank that has spawned but published nothing yet: a
+// player near it from the start and one driving into its interest are owed nothing
+// of it (the Spawn carried its state; there is no record to send, and an empty one is
+// never queued), and its first update reaches both once it comes.
+func TestZonesSilentSpawn(t *testing.T) {
+	const first = 4.0 // when the silent tank first publishes, s
+	s := newZoneSim(t, 3, 512, zonedLimits(32000), 10)
+	var logged bytes.Buffer
+	s.h.log = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelError}))
+	place := func(st *simTank, x, speed, heading float64) {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.pos = mgl64.Vec3{x, 0, 0}
+		st.speed, st.heading, st.turn, st.steady = speed, heading, 0, true
+		st.seq++
+		s.spawnTank(st)
+	}
+	silent, near, coming := s.tanks[0], s.tanks[1], s.tanks[2]
+	place(silent, 0, 0, 0)
+	place(near, 50, 0, 0)           // within interestRadius from the start
+	place(coming, 320, 10, math.Pi) // westward at 10 m/s: within interestRadius at about 2 s
+	silent.next = first
+	s.drain()
+	id := silent.a.id
+	entered := -1.0
+	for s.now < first-0.01 {
+		s.step(0.002)
+		if entered < 0 && distance(coming.a, silent.a) <= interestRadius {
+			entered = s.now
+		}
+	}
+	if entered < 0 || entered > first-downlinkTick-coarseCycle {
+		t.Fatalf("the coming tank entered the silent one's interest at %.2f s, want before %.2f s", entered, first-downlinkTick-coarseCycle)
+	}
+	for _, o := range []*simTank{near, coming} {
+		if at, ok := s.recv[o.p.id][id]; ok {
+			t.Errorf("player %d was sent a record of the silent tank at %.2f s, before it published", o.p.id, at)
+		}
+	}
+	for s.now < first+coarseCycle+2*downlinkTick {
+		s.step(0.002)
+	}
+	for _, o := range []*simTank{near, coming} {
+		if at := s.recv[o.p.id][id]; at < first {
+			t.Errorf("player %d %.0f m away was not sent the silent tank's first update (last record at %.2f s)",
+				o.p.id, distance(o.a, silent.a), at)
+		}
+	}
+	// Every record the scheduler counted is in a datagram: none was empty.
+	got := 0
+	for _, n := range s.recvN {
+		got += n
+	}
+	st := s.h.m.stats
+	if uint64(got) != st.Scheduled || st.RecordErrors != 0 || logged.Len() > 0 {
+		t.Errorf("scheduled %d records, the datagrams hold %d; %d record errors; log %q", st.Scheduled, got, st.RecordErrors, logged.String())
+	}
+	for _, q := range s.h.m.order {
+		if uint64(s.bytes[q.id]) != q.downBytes {
+			t.Errorf("player %d: the scheduler counted %d bytes, its datagrams hold %d", q.id, q.downBytes, s.bytes[q.id])
+		}
+	}
+}
+
+// TestZonesChargeOther checks that the control frames a player is sent are charged to
+// its downlink budget, so that the states give way to them, into debt by one burst
+// at most.
+func TestZonesChargeOther(t *testing.T) {
+	s := newZoneSim(t, 4, 256, zonedLimits(32000), 12)
+	msg := &wire.Chat{Text: strings.Repeat("news ", 40)}
+	frame, err := wire.AppendFrame(nil, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.h.m.order[0]
+	before := q.budget.Tokens(s.now)
+	s.h.m.broadcast(msg)
+	if got := before - q.budget.Tokens(s.now); got != float64(len(frame)) {
+		t.Errorf("one frame of %d bytes charged %v", len(frame), got)
+	}
+	for range 2 * int(q.budget.Burst()) / len(frame) {
+		s.h.m.broadcast(msg)
+	}
+	if got, least := q.budget.Tokens(s.now), -q.budget.Burst(); got < least-1e-9 || got > least+float64(len(frame)) {
+		t.Errorf("after a storm of frames the budget holds %v, want %v", got, least)
+	}
+	if s.h.m.stats.DownlinkOther == 0 {
+		t.Error("DownlinkOther not counted")
+	}
+}
+
+// TestZonesSilentOwnerNotForced checks that the record of a tank whose owner has
+// gone silent is sent again to a player near it as a refresh, within the budget, and
+// never forced outside it however old the state grows: resending it would make the
+// player's state no younger.
+func TestZonesSilentOwnerNotForced(t *testing.T) {
+	s := newZoneSim(t, 3, 512, zonedLimits(32000), 13)
+	silent, near := s.tanks[0], s.tanks[1]
+	for i, st := range []*simTank{silent, near} {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.pos = mgl64.Vec3{float64(i) * 50, 0, 0}
+		st.speed, st.turn, st.steady = 0, 0, true
+		st.seq++
+		s.spawnTank(st)
+	}
+	s.drain()
+	for s.now < 0.5 {
+		s.step(0.002)
+	}
+	silent.next = math.Inf(1)
+	for s.now < 10 {
+		s.step(0.002)
+	}
+	if st := s.h.m.stats; st.DownlinkForced != 0 {
+		t.Errorf("%d records forced outside the budget of a tank whose owner is silent", st.DownlinkForced)
+	}
+	if got := s.recv[near.p.id][silent.a.id]; got < 9 {
+		t.Errorf("the silent tank's record last refreshed to the player 50 m away at %.2f s", got)
 	}
 }

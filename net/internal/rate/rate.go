@@ -56,6 +56,9 @@ func (b *Bucket) Spend(n, now float64) {
 	b.tokens -= n
 }
 
+// Burst returns how many tokens the bucket holds at most.
+func (b *Bucket) Burst() float64 { return b.burst }
+
 // Tokens returns the tokens the bucket holds at now (negative: in debt).
 func (b *Bucket) Tokens(now float64) float64 {
 	b.refill(now)
