@@ -295,18 +295,24 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 
 // Despawn removes one of this player's actors.
 func (c *Client) Despawn(actor uint32) error {
+	return c.queueAndWait("despawn", func() (*outgoing, error) { return c.s.despawn(wire.ActorID(actor)) })
+}
+
+// queueAndWait has the run loop queue what queue returns and waits until it is
+// written; errors are wrapped with what, the operation's name.
+func (c *Client) queueAndWait(what string, queue func() (*outgoing, error)) error {
 	var (
 		o   *outgoing
 		err error
 	)
-	if !c.call(func() { o, err = c.s.despawn(wire.ActorID(actor)) }) {
-		return fmt.Errorf("despawn: %w", ErrClosed)
+	if !c.call(func() { o, err = queue() }) {
+		return fmt.Errorf("%s: %w", what, ErrClosed)
 	}
 	if err == nil {
 		err = c.await(o)
 	}
 	if err != nil {
-		return fmt.Errorf("despawn: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }
@@ -315,20 +321,7 @@ func (c *Client) Despawn(actor uint32) error {
 // whole state, articulations included. It stamps s.Time with the estimated host
 // time, so the caller's s.Time is ignored. Updates are unreliable: they may be lost.
 func (c *Client) Publish(actor uint32, s deadreckon.State) error {
-	var (
-		o   *outgoing
-		err error
-	)
-	if !c.call(func() { o, err = c.s.publish(wire.ActorID(actor), s) }) {
-		return fmt.Errorf("publish: %w", ErrClosed)
-	}
-	if err == nil {
-		err = c.await(o)
-	}
-	if err != nil {
-		return fmt.Errorf("publish: %w", err)
-	}
-	return nil
+	return c.queueAndWait("publish", func() (*outgoing, error) { return c.s.publish(wire.ActorID(actor), s) })
 }
 
 // PublishRoute sends route r of one of this player's actors, numbered id (never 0;
@@ -380,20 +373,7 @@ func (c *Client) owns(actor uint32) bool {
 // takes the next number of the actor's update sequence. It stamps p.Time with the
 // estimated host time, as Publish does.
 func (c *Client) PublishProgress(actor uint32, p deadreckon.Progress) error {
-	var (
-		o   *outgoing
-		err error
-	)
-	if !c.call(func() { o, err = c.s.publishProgress(wire.ActorID(actor), p) }) {
-		return fmt.Errorf("publish progress: %w", ErrClosed)
-	}
-	if err == nil {
-		err = c.await(o)
-	}
-	if err != nil {
-		return fmt.Errorf("publish progress: %w", err)
-	}
-	return nil
+	return c.queueAndWait("publish progress", func() (*outgoing, error) { return c.s.publishProgress(wire.ActorID(actor), p) })
 }
 
 // Chat sends a line of chat to every player.
