@@ -99,11 +99,12 @@ type Match struct {
 
 // counters are the match's own tallies of dropped or refused input.
 type counters struct {
-	unknownActor uint64 // state updates for actors never spawned
-	rejected     uint64 // updates the remote actor refused (NaN, absurd values)
-	publishErr   uint64 // publishes the link refused
-	respawns     uint64 // local tanks respawned
-	proxyRefused uint64 // proxy moves the physics refused
+	unknownActor  uint64 // state updates for actors never spawned
+	earlyProgress uint64 // progress along a route that had not arrived (it follows on the stream)
+	rejected      uint64 // updates the remote actor refused (NaN, absurd values)
+	publishErr    uint64 // publishes the link refused
+	respawns      uint64 // local tanks respawned
+	proxyRefused  uint64 // proxy moves the physics refused
 }
 
 // tank is one tank of the match, local or remote.
@@ -911,7 +912,7 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	m.snapshotCombat(&dst.Combat)
 	dst.Net = netStatsOf(m.stats)
 	// An update can outrun its actor's spawn (datagrams versus the stream).
-	dst.Net.Dropped += m.counters.unknownActor
+	dst.Net.Dropped += m.counters.unknownActor + m.counters.earlyProgress
 	dst.Net.Refused = m.counters.rejected
 	dst.Net.SendErrors += m.counters.publishErr
 	dst.Net.ProxyRefused = m.counters.proxyRefused

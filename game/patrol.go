@@ -123,7 +123,8 @@ func (m *Match) routeReckoning(t *tank) deadreckon.Config {
 // routeEvent applies a remote tank's route (net.EventRoute) or its progress along it
 // (net.EventProgress). Under another algorithm than the game's (the keys 1–7), a
 // progress is shown as the state it implies. A progress before any route of the
-// tank is dropped (the route travels reliably, and the next progress follows it);
+// tank is dropped and counted (Snapshot's Net.Dropped: the route travels reliably,
+// and the next progress follows it);
 // one on a newer route is held by the actor until the route comes; one the actor
 // refuses is dropped and counted.
 func (m *Match) routeEvent(ev *net.Event, now float64) {
@@ -144,13 +145,15 @@ func (m *Match) routeEvent(ev *net.Event, now float64) {
 	var err error
 	switch {
 	case t.route == nil:
-		return // its route is on its way on the reliable stream
+		m.counters.earlyProgress++ // its route is on its way on the reliable stream
+		return
 	case t.actor.Config().Algorithm == deadreckon.Path:
 		err = t.actor.ReceiveProgress(ev.Progress, now) // held by the actor if on a newer route
 	case ev.Progress.Route == t.routeID:
 		err = t.actor.Receive(ImpliedState(t.route, &ev.Progress), now)
 	default:
-		return // on a route not arrived yet, under another algorithm
+		m.counters.earlyProgress++ // on a route not arrived yet, under another algorithm
+		return
 	}
 	if err != nil {
 		m.counters.rejected++

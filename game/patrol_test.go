@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/geom"
@@ -267,5 +268,53 @@ func TestPatrolOverHost(t *testing.T) {
 	if pb >= sb*2/3 || path.bytes >= states.bytes*3/4 {
 		t.Errorf("by path %d bytes (patrolling bots %d), by states %d (%d): want at most three quarters (two thirds)",
 			path.bytes, pb, states.bytes, sb)
+	}
+}
+
+// TestProgressBeforeItsRouteCounted holds a progress that outruns its tank's route
+// (datagram against stream) to being dropped and counted, and one after the route to
+// being taken.
+func TestProgressBeforeItsRouteCounted(t *testing.T) {
+	mp := testmaps.Small(t)
+	rig := newRig(t, gametest.Config{Seed: 1})
+	owner := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 1, Seed: 1}, join(t, rig))
+	watcher := mustMatch(t, Config{Map: mp, NoPlayer: true, Seed: 2}, join(t, rig))
+	var remote *tank
+	now := 0.0
+	for i := 1; i <= 60 && remote == nil; i++ {
+		now = float64(i) * tick
+		rig.SetNow(now)
+		mustStep(t, owner, now, physics.Input{})
+		mustStep(t, watcher, now, physics.Input{})
+		for _, tk := range watcher.tanks {
+			if !tk.local {
+				remote = tk
+			}
+		}
+	}
+	if remote == nil {
+		t.Fatal("the watcher never saw the owner's tank")
+	}
+	dropped := func() uint64 {
+		var snap Snapshot
+		watcher.Snapshot(&snap)
+		return snap.Net.Dropped
+	}
+	p := remote.view.Position
+	route, err := deadreckon.NewRoute([]mgl64.Vec3{p, p.Add(mgl64.Vec3{20, 0, 0}), p.Add(mgl64.Vec3{20, 0, 20})}, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := &net.Event{Kind: net.EventProgress, Actor: remote.id,
+		Progress: deadreckon.Progress{Route: 7, Time: now, S: 1, Rate: 2}}
+	before := dropped()
+	watcher.routeEvent(progress, now)
+	if got := dropped(); got != before+1 {
+		t.Fatalf("a progress before its route: dropped %d → %d, want one more", before, got)
+	}
+	watcher.routeEvent(&net.Event{Kind: net.EventRoute, Actor: remote.id, Route: route, RouteID: 7}, now)
+	watcher.routeEvent(progress, now)
+	if got := dropped(); got != before+1 {
+		t.Errorf("a progress after its route: dropped %d → %d, want no more", before+1, got)
 	}
 }

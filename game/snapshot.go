@@ -164,7 +164,8 @@ type NetStats struct {
 	BytesIn, BytesOut float64
 	// UpdatesIn and UpdatesOut are state updates per second each way.
 	UpdatesIn, UpdatesOut float64
-	// Dropped counts updates dropped as late, duplicate or for an unknown tank.
+	// Dropped counts updates dropped as late, duplicate or for an unknown tank, and
+	// progress along a route that had not arrived.
 	Dropped uint64
 	// Malformed counts received messages that did not decode.
 	Malformed uint64
