@@ -44,6 +44,7 @@ func heapAndStacks() uint64 {
 // timeout; what they hold is bounded.
 func TestIdleConnections(t *testing.T) {
 	cfg := testConfig()
+	cfg.handshakeTimeout = 2 * time.Second // the test waits it out
 	addr := serveForTest(t, cfg)
 	const sources, each = 100, 20
 	before := heapAndStacks()
@@ -97,8 +98,16 @@ func TestIdleConnections(t *testing.T) {
 	if grew := int64(peak) - int64(before); grew > 16<<20 {
 		t.Errorf("heap and stacks grew %.1f MB under %d idle connections", float64(grew)/1e6, sources*each)
 	}
-	// Those it holds are closed by the handshake timeout.
-	deadline := time.Now().Add(2 * DefaultHandshakeTimeout)
+	// Those it holds are closed by the handshake timeout (without it, the read
+	// timeout would close them at 10 s, the idle timeout at 30 s). Its clock starts
+	// when a connection's serving goroutine does, which a loaded machine running a
+	// thousand of them under the race detector can delay, and a connection the
+	// kernel queued late is accepted late: all but 1 % are closed within the
+	// timeout and 2 s, all of them within the timeout and 10 s.
+	held := open.Load()
+	start := time.Now()
+	most, all := cfg.handshakeTimeout+2*time.Second, cfg.handshakeTimeout+10*time.Second
+	mostClosed := false
 	for {
 		still := 0
 		for _, c := range conns {
@@ -107,14 +116,25 @@ func TestIdleConnections(t *testing.T) {
 				still++
 			}
 		}
+		waited := time.Since(start)
+		if !mostClosed && int32(still) <= held/100 {
+			mostClosed = true
+			t.Logf("%d of %d held connections closed after %v", held-int32(still), held, waited.Round(time.Millisecond))
+		}
+		if !mostClosed && waited > most {
+			t.Errorf("%d of %d held connections still open %v after the probe, the server's handshake timeout being %v",
+				still, held, waited.Round(time.Millisecond), cfg.handshakeTimeout)
+			mostClosed = true // said once
+		}
 		if still == 0 {
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Errorf("%d idle connections still open %v after they were opened", still, 2*DefaultHandshakeTimeout)
+		if waited > all {
+			t.Errorf("%d idle connections still open %v after the probe, the server's handshake timeout being %v",
+				still, waited.Round(time.Millisecond), cfg.handshakeTimeout)
 			break
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(250 * time.Millisecond)
 	}
 }
 
