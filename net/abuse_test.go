@@ -86,6 +86,7 @@ func runAbuse(t *testing.T, seconds float64, abuse bool) abuseReport {
 		}
 		for len(s.recv) <= int(watchers[len(watchers)-1].id) {
 			s.recv = append(s.recv, map[wire.ActorID]float64{})
+			s.shown = append(s.shown, map[wire.ActorID]float64{})
 			s.recvN, s.bytes, s.spawn = append(s.recvN, 0), append(s.bytes, 0), append(s.spawn, 0)
 		}
 		s.drain()
