@@ -268,7 +268,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	s.minimap = newMinimap(s.heights, tn.min, tn.max)
 	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
-	s.combat = newCombatLayer(s.hud.root)
+	s.combat = newCombatLayer(s.hud.root, s.hud.fonts)
 	s.world.Add(s.combat.root)
 	// Look at the middle of the map until there is a tank to follow.
 	c := tn.min.Add(tn.max).Mul(0.5)
@@ -309,8 +309,8 @@ func (s *Scene) Resize(w, h int) {
 	if s.hud.scale != old {
 		for _, e := range s.tanks {
 			if e.name != nil {
-				e.name.SetFontSize(15 * float64(s.hud.scale))
-				e.info.SetFontSize(13 * float64(s.hud.scale))
+				s.hud.fonts.setFontSize(e.name, 15*float64(s.hud.scale))
+				s.hud.fonts.setFontSize(e.info, 13*float64(s.hud.scale))
 			}
 		}
 	}
@@ -482,7 +482,7 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 		if e.nameText != tv.Name {
 			e.nameText = tv.Name
 			if e.name != nil {
-				e.name.SetText(tv.Name)
+				setText(e.name, tv.Name)
 			}
 		}
 		return e
@@ -501,8 +501,8 @@ func (s *Scene) labelsOf(e *tankEntry) {
 		return
 	}
 	e.name, e.info = gui.NewLabel(e.nameText), gui.NewLabel("")
-	e.name.SetFontSize(15 * float64(s.hud.scale))
-	e.info.SetFontSize(13 * float64(s.hud.scale))
+	s.hud.fonts.setFontSize(e.name, 15*float64(s.hud.scale))
+	s.hud.fonts.setFontSize(e.info, 13*float64(s.hud.scale))
 	e.name.SetPaddings(1, 3, 1, 3)
 	e.info.SetPaddings(1, 3, 1, 3)
 	e.name.SetVisible(false)
