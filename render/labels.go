@@ -118,7 +118,7 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	if !ok || s.occluded(roof) {
 		return
 	}
-	s.labelsOf(e)
+	s.labelsOf(e, showInfo)
 	if tv.Stale != e.stale || e.alpha == 0 {
 		e.stale = tv.Stale
 		e.alpha = -1 // recolour below
@@ -198,8 +198,10 @@ func (s *Scene) setLabelAlpha(e *tankEntry, a float32) {
 	}
 	setColor4(e.name, fg)
 	setBgColor4(e.name, math32.Color4{R: 0, G: 0, B: 0, A: 0.4 * a})
-	setColor4(e.info, math32.Color4{R: 1, G: 0.95, B: 0.6, A: a})
-	setBgColor4(e.info, math32.Color4{R: 0, G: 0, B: 0, A: 0.5 * a})
+	if e.info != nil {
+		setColor4(e.info, math32.Color4{R: 1, G: 0.95, B: 0.6, A: a})
+		setBgColor4(e.info, math32.Color4{R: 0, G: 0, B: 0, A: 0.5 * a})
+	}
 }
 
 // placeLabels places this frame's queued labels, nearest tank first, and clears the

@@ -74,7 +74,8 @@ func TestFontBookKeepsFacesWarm(t *testing.T) {
 		t.Errorf("a font per size allocates %d bytes in 40 redraws, sharing one font %d: want under a quarter", booked, shared)
 	}
 	book := &fontBook{}
-	if book.font(13) != book.font(13) || book.font(13) == book.font(20) {
+	f13 := book.font(13)
+	if again := book.font(13); f13 == nil || again != f13 || f13 == book.font(20) {
 		t.Error("the book does not keep one font per size")
 	}
 }
