@@ -58,6 +58,7 @@ type combatLayer struct {
 	// scale is the HUD scale the labels' fonts were set for (hud.scale): the bars,
 	// the clock and every text of this layer follow it, as one layout.
 	scale float32
+	fonts *fontBook // the HUD's
 }
 
 // Font sizes of the combat layer's labels at HUD scale 1, points.
@@ -70,8 +71,8 @@ const (
 	teamsFontSize  = 13
 )
 
-func newCombatLayer(hudRoot *core.Node) *combatLayer {
-	c := &combatLayer{root: core.NewNode(), hud: core.NewNode(), wrecks: make(map[uint32]*tankModel),
+func newCombatLayer(hudRoot *core.Node, fonts *fontBook) *combatLayer {
+	c := &combatLayer{fonts: fonts, root: core.NewNode(), hud: core.NewNode(), wrecks: make(map[uint32]*tankModel),
 		wreckOn: make(map[uint32]uint64), lastHealth: -1, lastLoaded: -1}
 	sphere := geometry.NewSphere(1, 10, 8)
 	for range puffs {
@@ -86,9 +87,9 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.wreckM = material.NewStandard(&wreckTint)
 	label := func(size float64, col math32.Color, bg float32) *gui.Label {
 		l := gui.NewLabel("")
-		l.SetFontSize(size)
-		l.SetColor(&col)
-		l.SetBgColor4(ptr(backdrop(bg)))
+		c.fonts.setFontSize(l, size)
+		setColor(l, col)
+		setBgColor4(l, backdrop(bg))
 		l.SetPaddings(2, 6, 2, 6)
 		l.SetVisible(false)
 		c.hud.Add(l)
@@ -106,7 +107,7 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.reloadBg = bar(backdrop(0.7))
 	c.reloadBar = bar(math32.Color4{R: 1, G: 0.85, B: 0.35, A: 0.95})
 	c.cross = label(crossFontSize, aimColor, 0)
-	c.cross.SetText("⊕")
+	setText(c.cross, "⊕")
 	for i := range c.sight {
 		p := gui.NewPanel(10, 10)
 		p.SetBorders(1, 1, 1, 1)
@@ -126,11 +127,11 @@ func newCombatLayer(hudRoot *core.Node) *combatLayer {
 	c.reloadText = label(barFontSize, math32.Color{R: 1, G: 1, B: 1}, 0.4)
 	c.healthText.SetPaddings(0, 6, 0, 6)
 	c.reloadText.SetPaddings(0, 6, 0, 6)
-	c.fb = newFeedback(c.hud)
+	c.fb = newFeedback(c.hud, fonts)
 	// The kill camera's victim is marked whether or not the replay heard of combat.
 	c.hud.Remove(c.fb.victim)
 	hudRoot.Add(c.fb.victim)
-	c.res = newResults(c.hud)
+	c.res = newResults(c.hud, fonts)
 	c.scale = 1
 	hudRoot.Add(c.hud)
 	return c
@@ -146,13 +147,13 @@ func (c *combatLayer) setScale(sc float32) {
 	for _, l := range []*gui.Label{c.healthText, c.reloadText} { // stacked: no room above and below
 		l.SetPaddings(0, 6*sc, 0, 6*sc)
 	}
-	c.cross.SetFontSize(crossFontSize * f)
-	c.marker.SetFontSize(markerFontSize * f)
-	c.clock.SetFontSize(clockFontSize * f)
-	c.teams.SetFontSize(teamsFontSize * f)
-	c.banner.SetFontSize(bannerFontSize * f)
-	c.healthText.SetFontSize(barFontSize * f)
-	c.reloadText.SetFontSize(barFontSize * f)
+	c.fonts.setFontSize(c.cross, crossFontSize*f)
+	c.fonts.setFontSize(c.marker, markerFontSize*f)
+	c.fonts.setFontSize(c.clock, clockFontSize*f)
+	c.fonts.setFontSize(c.teams, teamsFontSize*f)
+	c.fonts.setFontSize(c.banner, bannerFontSize*f)
+	c.fonts.setFontSize(c.healthText, barFontSize*f)
+	c.fonts.setFontSize(c.reloadText, barFontSize*f)
 	c.fb.setScale(sc)
 	c.res.setScale(sc)
 	c.lastHealth, c.lastLoaded, c.lastClock, c.lastMsg = -1, -1, "", "" // redo the texts
@@ -425,7 +426,7 @@ func (c *combatLayer) placeCrosshair(s *Scene, me *game.TankView, cv *game.Comba
 	}
 	cw, ch := c.cross.Size()
 	x, y := projectOnto(s.view, at, float64(cw)/2, float64(ch)/2)
-	c.cross.SetColor(&col)
+	setColor(c.cross, col)
 	c.cross.SetPosition(float32(math.Round(x))-cw/2, float32(math.Round(y))-ch/2)
 	c.cross.SetVisible(true)
 }
@@ -556,7 +557,7 @@ func (c *combatLayer) placeHealthBar(cv *game.CombatView, x0, y0, barW, barH flo
 	c.healthBar.SetColor4(&math32.Color4{R: float32(0.95 - 0.75*frac), G: float32(0.25 + 0.6*frac), B: 0.2, A: 0.95})
 	if cv.Health != c.lastHealth {
 		c.lastHealth = cv.Health
-		c.healthText.SetText(fmt.Sprintf("armour %.0f / %.0f", cv.Health, cv.MaxHealth))
+		setText(c.healthText, fmt.Sprintf("armour %.0f / %.0f", cv.Health, cv.MaxHealth))
 	}
 }
 
@@ -570,9 +571,9 @@ func (c *combatLayer) placeReloadBar(cv *game.CombatView, x0, y0, barW, barH flo
 	if loaded != c.lastLoaded {
 		c.lastLoaded = loaded
 		if cv.Loaded >= 1 {
-			c.reloadText.SetText("gun ready (Space)")
+			setText(c.reloadText, "gun ready (Space)")
 		} else {
-			c.reloadText.SetText("loading…")
+			setText(c.reloadText, "loading…")
 		}
 	}
 }
@@ -587,8 +588,8 @@ func (c *combatLayer) placeMarker(markers []game.HitMarker, w, h float32) {
 	msg, col := markerText(markers[n-1])
 	if msg != c.lastMsg {
 		c.lastMsg = msg
-		c.marker.SetText(msg)
-		c.marker.SetColor(&col)
+		setText(c.marker, msg)
+		setColor(c.marker, col)
 	}
 	mw, _ := c.marker.Size()
 	c.marker.SetPosition(float32(math.Round(float64(w/2-mw/2))), float32(math.Round(float64(h*0.58))))
@@ -614,7 +615,7 @@ func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
 	clock := matchClock(cv)
 	if clock != c.lastClock {
 		c.lastClock = clock
-		c.clock.SetText(clock)
+		setText(c.clock, clock)
 	}
 	cw, _ := c.clock.Size()
 	c.clock.SetPosition(float32(math.Round(float64(w/2-cw/2))), float32(math.Round(float64(hudMargin*c.scale))))
@@ -627,7 +628,7 @@ func (c *combatLayer) placeTeams(tanks []game.TankView, scores []combat.Score, w
 	n := countTeams(tanks, scores)
 	if n != c.lastTeams || c.teams.Text() == "" {
 		c.lastTeams = n
-		c.teams.SetText(n.String())
+		setText(c.teams, n.String())
 	}
 	tw, _ := c.teams.Size()
 	y := c.clock.Position().Y
@@ -710,7 +711,7 @@ func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 		banner = fmt.Sprintf("DESTROYED — respawn in %.0f s", math.Ceil(cv.RespawnIn))
 	}
 	if banner != c.banner.Text() {
-		c.banner.SetText(banner)
+		setText(c.banner, banner)
 	}
 	bw, _ := c.banner.Size()
 	y := h * 0.3

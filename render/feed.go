@@ -34,6 +34,7 @@ const (
 // feed is the notice lines and the chat box. A kill's line is three labels side by
 // side: the shooter in their team's colour, " destroyed ", and the victim in theirs.
 type feed struct {
+	fonts *fontBook // the HUD's
 	lines [feedLines]*gui.Label
 	more  [feedLines][2]*gui.Label // a kill line's verb and victim; hidden on other lines
 	shown [feedLines]feedKey       // what each line shows now
@@ -126,8 +127,8 @@ type feedKey struct {
 	team int // the victim's team, for a kill
 }
 
-func newFeed(parent *core.Node, sc float32) *feed {
-	f := &feed{}
+func newFeed(parent *core.Node, sc float32, fonts *fontBook) *feed {
+	f := &feed{fonts: fonts}
 	for i := range f.lines {
 		l := gui.NewLabel("")
 		l.SetPaddings(1, 6, 1, 6)
@@ -143,8 +144,8 @@ func newFeed(parent *core.Node, sc float32) *feed {
 	}
 	f.chat = gui.NewLabel("")
 	f.chat.SetPaddings(3, 8, 3, 8)
-	f.chat.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-	f.chat.SetBgColor4(ptr(backdrop(0.85)))
+	setColor(f.chat, math32.Color{R: 1, G: 1, B: 1})
+	setBgColor4(f.chat, backdrop(0.85))
 	f.chat.SetVisible(false)
 	parent.Add(f.chat)
 	f.setScale(sc)
@@ -154,15 +155,15 @@ func newFeed(parent *core.Node, sc float32) *feed {
 // setScale sizes the fonts for HUD scale sc.
 func (f *feed) setScale(sc float32) {
 	for i, l := range f.lines {
-		l.SetFontSize(feedFontSize * float64(sc))
+		f.fonts.setFontSize(l, feedFontSize*float64(sc))
 		l.SetPaddings(sc, 6*sc, sc, 6*sc)
 		for k, m := range f.more[i] {
-			m.SetFontSize(feedFontSize * float64(sc))
+			f.fonts.setFontSize(m, feedFontSize*float64(sc))
 			m.SetPaddings(sc, 6*sc*float32(k), sc, 0) // the line's right padding on its last label
 		}
 		f.shown[i] = feedKey{} // redraw
 	}
-	f.chat.SetFontSize(feedFontSize * float64(sc))
+	f.fonts.setFontSize(f.chat, feedFontSize*float64(sc))
 }
 
 // noticeColor is the text colour of notice n: by its kind, and the team's colour for
@@ -248,8 +249,8 @@ func (f *feed) update(snap *game.Snapshot) {
 		if k != f.shown[i] || a != f.alpha[i] {
 			f.shown[i], f.alpha[i] = k, a
 			c := noticeColor(n)
-			l.SetColor4(&math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
-			l.SetBgColor4(ptr(backdrop(0.7 * a)))
+			setColor4(l, math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
+			setBgColor4(l, backdrop(0.7*a))
 			text := live[i].text
 			if kill {
 				who, verb, victim := killParts(n)
@@ -263,16 +264,16 @@ func (f *feed) update(snap *game.Snapshot) {
 					c math32.Color
 				}{{verb, math32.Color{R: 0.85, G: 0.85, B: 0.85}}, {victim, vc}} {
 					m := f.more[i][j]
-					m.SetColor4(&math32.Color4{R: p.c.R, G: p.c.G, B: p.c.B, A: a})
-					m.SetBgColor4(ptr(backdrop(0.7 * a)))
-					m.SetText(p.s)
+					setColor4(m, math32.Color4{R: p.c.R, G: p.c.G, B: p.c.B, A: a})
+					setBgColor4(m, backdrop(0.7*a))
+					setText(m, p.s)
 				}
 				l.SetPaddings(l.Paddings().Top, 0, l.Paddings().Bottom, l.Paddings().Left)
 			} else {
 				p := l.Paddings()
 				l.SetPaddings(p.Top, p.Left, p.Bottom, p.Left)
 			}
-			l.SetText(text)
+			setText(l, text)
 		}
 		l.SetVisible(true)
 		for _, m := range f.more[i] {
@@ -305,6 +306,6 @@ func (f *feed) setChat(open bool, line string) {
 		f.chat.SetVisible(false)
 		return
 	}
-	f.chat.SetText("say: " + line + "_")
+	setText(f.chat, "say: "+line+"_")
 	f.chat.SetVisible(true)
 }

@@ -38,6 +38,7 @@ var (
 
 // feedback is the combat layer's feedback labels.
 type feedback struct {
+	fonts    *fontBook // the HUD's
 	mark     *gui.Label
 	markKind int // 0 none, 1 hit, 2 kill, 3 refused: the mark's look as last set
 	hurts    [maxHurts]*gui.Label
@@ -104,7 +105,7 @@ func (f *feedback) markVictim(s *Scene, snap *game.Snapshot, w, h float32) {
 	}
 	if text != f.victimText {
 		f.victimText = text
-		f.victim.SetText(text)
+		setText(f.victim, text)
 	}
 	x, y, ok := s.view.Project(tv.Position.Add(mgl64.Vec3{0, victimPost + 0.5, 0})) // on top of the post
 	if !ok || !geom.Finite(x, y) {
@@ -125,28 +126,28 @@ func (f *feedback) setScale(sc float32) {
 	f.scale = sc
 	f.markKind = 0 // the mark's font is set with its look: redo it
 	for _, l := range f.hurts {
-		l.SetFontSize(hurtFontSize * float64(sc))
+		f.fonts.setFontSize(l, hurtFontSize*float64(sc))
 		l.SetPaddings(2*sc, 6*sc, 2*sc, 6*sc)
 	}
-	f.victim.SetFontSize(victimFontSize * float64(sc))
+	f.fonts.setFontSize(f.victim, victimFontSize*float64(sc))
 	f.victim.SetPaddings(2*sc, 6*sc, 2*sc, 6*sc)
 }
 
-func newFeedback(parent *core.Node) *feedback {
-	f := &feedback{mark: gui.NewLabel("×"), scale: 1, victim: gui.NewLabel("")}
+func newFeedback(parent *core.Node, fonts *fontBook) *feedback {
+	f := &feedback{fonts: fonts, mark: gui.NewLabel("×"), scale: 1, victim: gui.NewLabel("")}
 	f.mark.SetVisible(false)
 	parent.Add(f.mark)
-	f.victim.SetFontSize(victimFontSize)
-	f.victim.SetColor(&math32.Color{R: 1, G: 1, B: 1})
-	f.victim.SetBgColor4(&math32.Color4{R: victimColor.R * 0.8, G: victimColor.G * 0.8, B: victimColor.B, A: 0.9})
+	f.fonts.setFontSize(f.victim, victimFontSize)
+	setColor(f.victim, math32.Color{R: 1, G: 1, B: 1})
+	setBgColor4(f.victim, math32.Color4{R: victimColor.R * 0.8, G: victimColor.G * 0.8, B: victimColor.B, A: 0.9})
 	f.victim.SetPaddings(2, 6, 2, 6)
 	f.victim.SetVisible(false)
 	parent.Add(f.victim)
 	for i := range f.hurts {
 		l := gui.NewLabel("")
-		l.SetFontSize(hurtFontSize)
-		l.SetColor(&hurtColor)
-		l.SetBgColor4(ptr(backdrop(0.55)))
+		f.fonts.setFontSize(l, hurtFontSize)
+		setColor(l, hurtColor)
+		setBgColor4(l, backdrop(0.55))
 		l.SetPaddings(2, 6, 2, 6)
 		l.SetVisible(false)
 		parent.Add(l)
@@ -183,9 +184,9 @@ func (f *feedback) placeMark(markers []game.HitMarker, x, y float32, shown bool)
 		case 3:
 			text, size, col = "?", 30, refusedMarkColor
 		}
-		f.mark.SetText(text)
-		f.mark.SetFontSize(size * float64(f.scale))
-		f.mark.SetColor(&col)
+		setText(f.mark, text)
+		f.fonts.setFontSize(f.mark, size*float64(f.scale))
+		setColor(f.mark, col)
 	}
 	mw, mh := f.mark.Size()
 	f.mark.SetPosition(float32(math.Round(float64(x-mw/2))), float32(math.Round(float64(y-mh/2))))
@@ -232,11 +233,11 @@ func (f *feedback) placeHurts(s *Scene, hurts []game.Hurt, w, h, scale float32, 
 		l := f.hurts[shown]
 		if text := hurtText(hu, dx, dy); text != f.hurtText[shown] {
 			f.hurtText[shown] = text
-			l.SetText(text)
+			setText(l, text)
 		}
 		fade := float32(math.Max(0.25, 1-hu.Age/game.HurtLife))
 		col := math32.Color{R: hurtColor.R * fade, G: hurtColor.G * fade, B: hurtColor.B * fade}
-		l.SetColor(&col)
+		setColor(l, col)
 		lw, lh := l.Size()
 		r := hurtRadius * scale
 		x := w/2 + float32(dx)*r - lw/2

@@ -80,6 +80,7 @@ func anchorAt(a hudAnchor, w, h, pw, ph, margin, dx, dy float32) (x, y float32) 
 // overlay legend, the notice feed and chat box, the help, score and menu panels,
 // status messages, and the per-tank labels (which the scene places).
 type hud struct {
+	fonts                          *fontBook // one font per size, for every HUD label
 	root, labels                   *core.Node
 	stats, warn, menu, flash, hint *gui.Label
 	rec                            *gui.Label // the recording indicator
@@ -156,14 +157,14 @@ const (
 
 func newHUD(w, h int, help []HelpLine, hint string) *hud {
 	u := &hud{root: core.NewNode(), labels: core.NewNode(), w: w, h: h, scale: uiScale(w, h), legendFor: ^Overlay(0),
-		helpLines: help, hintFull: hint}
+		helpLines: help, hintFull: hint, fonts: &fontBook{}}
 	if u.hintFull == "" {
 		u.hintFull = hintText
 	}
 	mk := func(fg math32.Color, bg math32.Color4) *gui.Label {
 		l := gui.NewLabel("")
-		l.SetColor(&fg)
-		l.SetBgColor4(&bg)
+		setColor(l, fg)
+		setBgColor4(l, bg)
 		l.SetPaddings(4, 8, 4, 8)
 		u.root.Add(l)
 		return l
@@ -174,16 +175,16 @@ func newHUD(w, h int, help []HelpLine, hint string) *hud {
 	u.warn = mk(white, math32.Color4{R: 0.7, G: 0.1, B: 0.08, A: 1})
 	opaque(u.warn)
 	u.hint = mk(math32.Color{R: 0.9, G: 0.9, B: 0.9}, backdrop(0.45))
-	u.hint.SetText(u.hintFull)
+	setText(u.hint, u.hintFull)
 	u.flash = mk(math32.Color{R: 1, G: 0.95, B: 0.5}, backdrop(0.6))
 	u.rec = mk(math32.Color{R: 1, G: 1, B: 1}, math32.Color4{R: 0.75, G: 0.05, B: 0.05, A: 1})
-	u.rec.SetText("● REC")
+	setText(u.rec, "● REC")
 	opaque(u.rec)
 	u.rec.SetVisible(false)
-	u.scores = newTable(u.root, boardTableCols)
+	u.scores = newTable(u.root, boardTableCols, u.fonts)
 	u.menu = mk(white, backdrop(1))
 	opaque(u.menu)
-	u.feed = newFeed(u.root, u.scale)
+	u.feed = newFeed(u.root, u.scale, u.fonts)
 	u.timeline = newTimelineView(u)
 	u.warn.SetVisible(false)
 	u.flash.SetVisible(false)
@@ -204,18 +205,18 @@ func (u *hud) setMinimap(m *minimap) {
 // applyScale sets every font and prebuilt image for the current scale.
 func (u *hud) applyScale() {
 	sc := float64(u.scale)
-	u.stats.SetFontSize(statsFontSize * sc)
-	u.warn.SetFontSize(warnFontSize * sc)
-	u.hint.SetFontSize(hintFontSize * sc)
-	u.flash.SetFontSize(flashFontSize * sc)
-	u.rec.SetFontSize(statsFontSize * sc)
-	u.menu.SetFontSize(menuFontSize * sc)
+	u.fonts.setFontSize(u.stats, statsFontSize*sc)
+	u.fonts.setFontSize(u.warn, warnFontSize*sc)
+	u.fonts.setFontSize(u.hint, hintFontSize*sc)
+	u.fonts.setFontSize(u.flash, flashFontSize*sc)
+	u.fonts.setFontSize(u.rec, statsFontSize*sc)
+	u.fonts.setFontSize(u.menu, menuFontSize*sc)
 	u.scores.setFontSize(tableFontSize * sc)
 	u.feed.setScale(u.scale)
 	if u.scale < compactScale {
-		u.hint.SetText(hintCompact)
+		setText(u.hint, hintCompact)
 	} else {
-		u.hint.SetText(u.hintFull)
+		setText(u.hint, u.hintFull)
 	}
 	u.drawHelp()
 	u.legendFor = ^Overlay(0) // redraw
@@ -383,7 +384,7 @@ func helpRows(lines []HelpLine) [][]string {
 
 // setFlash shows a status message for d seconds.
 func (u *hud) setFlash(msg string, d float64) {
-	u.flash.SetText(msg)
+	setText(u.flash, msg)
 	u.flash.SetVisible(true)
 	u.flashLeft = d
 	u.layout()
@@ -394,7 +395,7 @@ func (u *hud) setPanels(p Panels) {
 	old := u.panels
 	u.panels = p
 	if p.Message != old.Message && p.Message != "" {
-		u.menu.SetText(p.Message)
+		setText(u.menu, p.Message)
 		u.layout()
 	}
 	if p.Timeline != nil || old.Timeline != nil {
@@ -474,9 +475,9 @@ func (u *hud) update(snap *game.Snapshot, s *Scene, dt float64) {
 		u.fps = float64(u.frames) / u.frameTime
 	}
 	u.frames, u.frameTime, u.sinceText = 0, 0, 0
-	u.stats.SetText(statsText(snap, s.focus(snap), u.fps, s.overlays, p.Debug, u.scale < compactScale))
+	setText(u.stats, statsText(snap, s.focus(snap), u.fps, s.overlays, p.Debug, u.scale < compactScale))
 	if warn {
-		u.warn.SetText(fmt.Sprintf("Connection interrupted: no word from the host for %.0f s; giving up in %.0f s",
+		setText(u.warn, fmt.Sprintf("Connection interrupted: no word from the host for %.0f s; giving up in %.0f s",
 			math.Floor(snap.Net.Silence), math.Max(0, math.Ceil(snap.Net.Timeout-snap.Net.Silence))))
 	}
 	if p.Scores {
@@ -616,19 +617,20 @@ type table struct {
 	cols  []*gui.Label
 	texts []string
 	scale float32
+	fonts *fontBook // the HUD's
 }
 
 // tablePad and tableGap are the table's inner margin and column gap, pixels.
 const tablePad, tableGap = 12, 18
 
-func newTable(parent *core.Node, ncols int) *table {
-	t := &table{bg: gui.NewPanel(10, 10), texts: make([]string, ncols), scale: 1}
+func newTable(parent *core.Node, ncols int, fonts *fontBook) *table {
+	t := &table{fonts: fonts, bg: gui.NewPanel(10, 10), texts: make([]string, ncols), scale: 1}
 	t.bg.SetColor4(ptr(backdrop(1)))
 	opaque(t.bg)
 	parent.Add(t.bg)
 	for i := 0; i < ncols; i++ {
 		l := gui.NewLabel("")
-		l.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+		setColor(l, math32.Color{R: 1, G: 1, B: 1})
 		parent.Add(l)
 		t.cols = append(t.cols, l)
 	}
@@ -639,7 +641,7 @@ func newTable(parent *core.Node, ncols int) *table {
 func (t *table) setFontSize(size float64) {
 	t.scale = float32(size / tableFontSize)
 	for _, l := range t.cols {
-		l.SetFontSize(size)
+		t.fonts.setFontSize(l, size)
 	}
 }
 
@@ -658,7 +660,7 @@ func (t *table) set(rows [][]string) {
 		}
 		if text := b.String(); text != t.texts[c] {
 			t.texts[c] = text
-			l.SetText(text)
+			setText(l, text)
 		}
 	}
 	t.setVisible(t.bg.Visible())

@@ -118,14 +118,14 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	if !ok || s.occluded(roof) {
 		return
 	}
-	s.labelsOf(e)
+	s.labelsOf(e, showInfo)
 	if tv.Stale != e.stale || e.alpha == 0 {
 		e.stale = tv.Stale
 		e.alpha = -1 // recolour below
 	}
 	s.setLabelAlpha(e, labelAlpha(dist))
 	if showInfo && (s.hud.textDue || e.info.Text() == "") {
-		e.info.SetText(labelInfo(tv, s.heartbeat))
+		setText(e.info, labelInfo(tv, s.heartbeat))
 	}
 	s.labelQueue = append(s.labelQueue, newLabelCandidate(e, x, y, dist, showName, showInfo))
 }
@@ -196,10 +196,12 @@ func (s *Scene) setLabelAlpha(e *tankEntry, a float32) {
 	if e.stale {
 		fg = math32.Color4{R: 0.6, G: 0.6, B: 0.6, A: a}
 	}
-	e.name.SetColor4(&fg)
-	e.name.SetBgColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.4 * a})
-	e.info.SetColor4(&math32.Color4{R: 1, G: 0.95, B: 0.6, A: a})
-	e.info.SetBgColor4(&math32.Color4{R: 0, G: 0, B: 0, A: 0.5 * a})
+	setColor4(e.name, fg)
+	setBgColor4(e.name, math32.Color4{R: 0, G: 0, B: 0, A: 0.4 * a})
+	if e.info != nil {
+		setColor4(e.info, math32.Color4{R: 1, G: 0.95, B: 0.6, A: a})
+		setBgColor4(e.info, math32.Color4{R: 0, G: 0, B: 0, A: 0.5 * a})
+	}
 }
 
 // placeLabels places this frame's queued labels, nearest tank first, and clears the

@@ -29,6 +29,7 @@ type MenuPage struct {
 // items in two columns (name, value) with the selected one highlighted, and the hint
 // line. It draws over a match (Scene.ShowMenu) or alone (Viewer.DrawMenu).
 type MenuView struct {
+	fonts       *fontBook // one font per size, for the view's labels
 	root        *core.Node
 	cam         *camera.Camera
 	back, bar   *gui.Panel
@@ -41,7 +42,7 @@ type MenuView struct {
 // NewMenuView returns a view for a w×h picture (pixels), showing an empty page. It
 // makes no OpenGL calls.
 func NewMenuView(w, h int) *MenuView {
-	v := &MenuView{root: core.NewNode(), w: max(w, 1), h: max(h, 1)}
+	v := &MenuView{root: core.NewNode(), fonts: &fontBook{}, w: max(w, 1), h: max(h, 1)}
 	v.cam = camera.NewPerspective(1, 0.1, 10, 60, camera.Vertical)
 	v.back = gui.NewPanel(10, 10)
 	v.back.SetColor4(&menuPanel)
@@ -56,8 +57,8 @@ func NewMenuView(w, h int) *MenuView {
 
 func (v *MenuView) label(size float64, c math32.Color) *gui.Label {
 	l := gui.NewLabel("")
-	l.SetFontSize(size)
-	l.SetColor(&c)
+	v.fonts.setFontSize(l, size)
+	setColor(l, c)
 	l.SetPaddings(4, 10, 4, 10)
 	v.root.Add(l)
 	return l
@@ -81,7 +82,7 @@ const (
 func (v *MenuView) Show(p MenuPage) {
 	v.page = MenuPage{Title: p.Title, Items: slices.Clone(p.Items), Selected: p.Selected, Hint: p.Hint}
 	items := v.page.Items
-	v.hint.SetText(p.Hint)
+	setText(v.hint, p.Hint)
 	for len(v.names) < len(items) {
 		v.names = append(v.names, v.label(menuRowFont, menuText))
 		v.vals = append(v.vals, v.label(menuRowFont, menuText))
@@ -93,8 +94,8 @@ func (v *MenuView) Show(p MenuPage) {
 		if !on {
 			continue
 		}
-		v.names[i].SetText(items[i][0])
-		v.vals[i].SetText(items[i][1])
+		setText(v.names[i], items[i][0])
+		setText(v.vals[i], items[i][1])
 	}
 	v.fit(len(items), p.Selected)
 }
@@ -156,11 +157,11 @@ func (v *MenuView) apply(f menuFit, n int) {
 	if f.shown < n {
 		title = fmt.Sprintf("%s (%d–%d of %d)", title, f.first+1, f.first+f.shown, n)
 	}
-	v.title.SetText(title)
+	setText(v.title, title)
 	font := func(l *gui.Label, size float64) {
 		size = math.Max(menuMinFont, size*f.scale)
 		if l.FontSize() != size {
-			l.SetFontSize(size)
+			v.fonts.setFontSize(l, size)
 		}
 		p := float32(f.scale)
 		l.SetPaddings(4*p, 10*p, 4*p, 10*p)

@@ -18,6 +18,7 @@ import (
 // deaths, hits and accuracy, the best player, the player's own line highlighted, and
 // the countdown to the next round. It shows by itself while the round is over.
 type results struct {
+	fonts       *fontBook // the HUD's
 	title, foot *gui.Label
 	table       *table
 	mine        *gui.Panel // the highlight behind the player's own line
@@ -28,8 +29,8 @@ type results struct {
 // resultsHighlight is the colour behind the player's own line.
 var resultsHighlight = math32.Color4{R: 0.85, G: 0.65, B: 0.1, A: 0.55}
 
-func newResults(parent *core.Node) *results {
-	r := &results{table: newTable(parent, 6)}
+func newResults(parent *core.Node, fonts *fontBook) *results {
+	r := &results{table: newTable(parent, 6, fonts), fonts: fonts}
 	r.mine = gui.NewPanel(10, 10)
 	r.mine.SetColor4(&resultsHighlight)
 	parent.Add(r.mine)
@@ -41,9 +42,9 @@ func newResults(parent *core.Node) *results {
 	}
 	mk := func(size float64, col math32.Color) *gui.Label {
 		l := gui.NewLabel("")
-		l.SetFontSize(size)
-		l.SetColor(&col)
-		l.SetBgColor4(ptr(backdrop(1)))
+		r.fonts.setFontSize(l, size)
+		setColor(l, col)
+		setBgColor4(l, backdrop(1))
 		l.SetPaddings(6, 14, 6, 14)
 		opaque(l)
 		parent.Add(l)
@@ -61,8 +62,8 @@ const resultsTitleSize, resultsFootSize = 28, 16
 // setScale sets the results' fonts and paddings for HUD scale sc.
 func (r *results) setScale(sc float32) {
 	f := float64(sc)
-	r.title.SetFontSize(resultsTitleSize * f)
-	r.foot.SetFontSize(resultsFootSize * f)
+	r.fonts.setFontSize(r.title, resultsTitleSize*f)
+	r.fonts.setFontSize(r.foot, resultsFootSize*f)
 	for _, l := range []*gui.Label{r.title, r.foot} {
 		l.SetPaddings(6*sc, 14*sc, 6*sc, 14*sc)
 	}
@@ -172,7 +173,7 @@ func (r *results) update(snap *game.Snapshot, w, h int) {
 	r.table.layout(w, h)
 	if t := winner(cv.Scores); t != r.lastTitle {
 		r.lastTitle = t
-		r.title.SetText(t)
+		setText(r.title, t)
 	}
 	foot := fmt.Sprintf("Next round in %.0f s", math.Ceil(cv.NextIn))
 	if len(cv.Scores) > 0 {
@@ -181,7 +182,7 @@ func (r *results) update(snap *game.Snapshot, w, h int) {
 	}
 	if foot != r.lastFoot {
 		r.lastFoot = foot
-		r.foot.SetText(foot)
+		setText(r.foot, foot)
 	}
 	bg := r.table.bg.Position()
 	bw, bh := r.table.bg.Size()

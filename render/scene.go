@@ -268,7 +268,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	s.minimap = newMinimap(s.heights, tn.min, tn.max)
 	s.hud.setMinimap(s.minimap)
 	s.root.Add(s.hud.root)
-	s.combat = newCombatLayer(s.hud.root)
+	s.combat = newCombatLayer(s.hud.root, s.hud.fonts)
 	s.world.Add(s.combat.root)
 	// Look at the middle of the map until there is a tank to follow.
 	c := tn.min.Add(tn.max).Mul(0.5)
@@ -309,8 +309,10 @@ func (s *Scene) Resize(w, h int) {
 	if s.hud.scale != old {
 		for _, e := range s.tanks {
 			if e.name != nil {
-				e.name.SetFontSize(15 * float64(s.hud.scale))
-				e.info.SetFontSize(13 * float64(s.hud.scale))
+				s.hud.fonts.setFontSize(e.name, 15*float64(s.hud.scale))
+			}
+			if e.info != nil {
+				s.hud.fonts.setFontSize(e.info, 13*float64(s.hud.scale))
 			}
 		}
 	}
@@ -482,7 +484,7 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 		if e.nameText != tv.Name {
 			e.nameText = tv.Name
 			if e.name != nil {
-				e.name.SetText(tv.Name)
+				setText(e.name, tv.Name)
 			}
 		}
 		return e
@@ -493,33 +495,42 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 	return e
 }
 
-// labelsOf makes e's name and info labels the first time the tank is to carry them:
-// a label costs a font face and an image, and of hundreds of tanks only LabelCap are
-// labelled at once.
-func (s *Scene) labelsOf(e *tankEntry) {
-	if e.name != nil {
-		return
+// labelsOf makes e's name label the first time the tank is to carry it, and its info
+// label the first time info is to be shown (the labels overlay): a label costs
+// images and, at its first size, faces of the GUI's font, and of hundreds of tanks
+// only LabelCap are labelled at once.
+func (s *Scene) labelsOf(e *tankEntry, info bool) {
+	if e.name == nil {
+		e.name = s.newTankLabel(e.nameText, 15)
 	}
-	e.name, e.info = gui.NewLabel(e.nameText), gui.NewLabel("")
-	e.name.SetFontSize(15 * float64(s.hud.scale))
-	e.info.SetFontSize(13 * float64(s.hud.scale))
-	e.name.SetPaddings(1, 3, 1, 3)
-	e.info.SetPaddings(1, 3, 1, 3)
-	e.name.SetVisible(false)
-	e.info.SetVisible(false)
-	s.hud.labels.Add(e.name)
-	s.hud.labels.Add(e.info)
+	if info && e.info == nil {
+		e.info = s.newTankLabel("", 13)
+		e.alpha = -1 // colour it with the name
+	}
+}
+
+// newTankLabel returns a hidden label over a tank showing text, size points at HUD
+// scale 1.
+func (s *Scene) newTankLabel(text string, size float64) *gui.Label {
+	l := gui.NewLabel(text)
+	s.hud.fonts.setFontSize(l, size*float64(s.hud.scale))
+	l.SetPaddings(1, 3, 1, 3)
+	l.SetVisible(false)
+	s.hud.labels.Add(l)
+	return l
 }
 
 // labelled reports whether e's name or info label is shown.
 func (e *tankEntry) labelled() bool {
-	return e.name != nil && (e.name.Visible() || e.info.Visible())
+	return e.name != nil && e.name.Visible() || e.info != nil && e.info.Visible()
 }
 
 // hideLabels hides e's labels, if it has any.
 func (e *tankEntry) hideLabels() {
 	if e.name != nil {
 		e.name.SetVisible(false)
+	}
+	if e.info != nil {
 		e.info.SetVisible(false)
 	}
 }
@@ -527,13 +538,12 @@ func (e *tankEntry) hideLabels() {
 func (s *Scene) removeEntry(e *tankEntry) {
 	s.world.Remove(e.model.root)
 	e.model.root.DisposeChildren(true)
-	if e.name == nil {
-		return
+	for _, l := range [2]*gui.Label{e.name, e.info} {
+		if l != nil {
+			s.hud.labels.Remove(l)
+			l.Dispose()
+		}
 	}
-	s.hud.labels.Remove(e.name)
-	s.hud.labels.Remove(e.info)
-	e.name.Dispose()
-	e.info.Dispose()
 }
 
 // drawOverlays adds tv's trail, clamp and motion lines to the frame's line batch.

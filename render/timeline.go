@@ -36,6 +36,7 @@ var (
 
 // timelineView is the HUD's timeline: the bar's panels and the status label.
 type timelineView struct {
+	fonts            *fontBook // the HUD's
 	bg, fill, cursor *gui.Panel
 	marks            []*gui.Panel
 	status           *gui.Label
@@ -44,7 +45,7 @@ type timelineView struct {
 }
 
 func newTimelineView(u *hud) *timelineView {
-	t := &timelineView{}
+	t := &timelineView{fonts: u.fonts}
 	mk := func(c math32.Color4) *gui.Panel {
 		p := gui.NewPanel(1, 1)
 		p.SetColor4(&c)
@@ -54,9 +55,9 @@ func newTimelineView(u *hud) *timelineView {
 	}
 	t.bg, t.fill, t.cursor = mk(timelineBg), mk(timelineFill), mk(timelineCursor)
 	t.status = gui.NewLabel("")
-	t.status.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+	setColor(t.status, math32.Color{R: 1, G: 1, B: 1})
 	bg := backdrop(0.6)
-	t.status.SetBgColor4(&bg)
+	setBgColor4(t.status, bg)
 	t.status.SetPaddings(3, 8, 3, 8)
 	t.status.SetVisible(false)
 	u.root.Add(t.status)
@@ -104,9 +105,9 @@ func (t *timelineView) set(u *hud, tl *Timeline, w, bottom, sc float32) {
 		}
 	}
 	if tl.Status != t.status.Text() {
-		t.status.SetText(tl.Status)
+		setText(t.status, tl.Status)
 	}
-	t.status.SetFontSize(hintFontSize * float64(sc))
+	t.fonts.setFontSize(t.status, hintFontSize*float64(sc))
 	t.status.SetPosition(float32(math.Round(float64((w-t.status.Width())/2))), t.y-t.status.Height()-4*sc)
 }
 

@@ -149,6 +149,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-clamp", "sometimes"}, `tanks: -clamp "sometimes": give none, up or always`},
 		{[]string{"-frames", "5"}, "tanks: -frames and -duration need -screenshot"},
 		{[]string{"-bench-frames", "-2"}, "tanks: -bench-frames -2: give 0 or more"},
+		{[]string{"-bench-frames", "5", "-cpuprofile", "/nonexistent/cpu.prof"}, "tanks: -cpuprofile /nonexistent/cpu.prof: directory /nonexistent does not exist"},
 		{[]string{"-bots", "many"}, `tanks: invalid value "many" for flag -bots`},
 		{[]string{"-identity", filepath.Join(dir, "id.pem")}, "tanks: -identity and -new-identity apply to -host only"},
 		{[]string{"-join", "h:1", "-new-identity"}, "tanks: -identity and -new-identity apply to -host only"},

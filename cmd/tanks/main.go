@@ -46,8 +46,9 @@
 // camera's angle around the tank it follows: 90 looks from its right). For tests, docs
 // and bug reports, -screenshot FILE.png -frames N (or -duration D) renders, writes the
 // picture and exits (-duration also pictures the connecting screen when the match
-// has not started by then), and -bench-frames N prints the split of frame time
-// (simulation, scene update, render, swap). F1 in the game lists every key.
+// has not started by then), -bench-frames N prints the split of frame time
+// (simulation, scene update, render, swap), and -cpuprofile FILE writes the run's CPU
+// profile for go tool pprof. F1 in the game lists every key.
 //
 // It exits 0 when the window is closed, the player quits or leaves, the host ends
 // the match or SIGINT/SIGTERM stops it; 1 with a sentence ("tanks: Lost the connection

@@ -43,6 +43,7 @@ type config struct {
 	duration               time.Duration
 	width, height          int
 	benchFrames            int
+	cpuProfile             string // -cpuprofile: the file the run's CPU profile goes to
 	overlays               render.Overlay
 	// deadReckoning is the game's dead reckoning with -algorithm and -clamp applied.
 	deadReckoning deadreckon.PublisherConfig
@@ -92,6 +93,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 0, "with -screenshot: match time to play first (instead of -frames)")
 	fs.StringVar(&size, "size", "1280x720", "window size `WxH` in pixels")
 	fs.IntVar(&c.benchFrames, "bench-frames", 0, "render `N` frames, print the split of frame time and exit")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the whole run's CPU profile to `FILE` (go tool pprof reads it; the window loop is client.RunGame)")
 	fs.StringVar(&overlays, "overlays", "", "debug overlays at start: ghost,trail,clamp,motion,labels,hits or all")
 	fs.StringVar(&algo, "algorithm", "pvb", "dead-reckoning algorithm for remote tanks: pvb, static, linear, quadratic, bezier, twopath, delayed")
 	fs.StringVar(&clamp, "clamp", "", "ground clamp for remote tanks: none, up or always (default always)")
@@ -238,6 +240,9 @@ func checkValues(c config, set map[string]bool) error {
 	if set["screenshot"] {
 		checks = append(checks, func() error { return cli.OutputFile("screenshot", c.screenshot, ".png") })
 	}
+	if set["cpuprofile"] {
+		checks = append(checks, func() error { return cli.OutputFile("cpuprofile", c.cpuProfile, "") })
+	}
 	if set["replay"] {
 		checks = append(checks, func() error { return cli.InputFile("replay", c.replay) })
 	}
@@ -282,6 +287,13 @@ func parseSize(s string) (w, h int, err error) {
 func play(ctx context.Context, c config, withMenu bool, stderr io.Writer) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
+	}
+	if c.cpuProfile != "" {
+		stop, err := startProfile(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	set := loadSettings(stderr)
 	save := func(s client.Settings) { saveSettings(s, stderr) }

@@ -1,0 +1,86 @@
+package render
+
+import (
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/gui/assets"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/text"
+)
+
+// A g3n label draws its whole text into a new image, and the renderer uploads it as
+// a texture, on every SetText, SetColor, SetColor4, SetBgColor4 and SetFontSize, even
+// when nothing changed. These set a label's text, colours or size only when they
+// differ from what it shows, so that a HUD placed every frame costs no text drawing
+// until something in it changes.
+
+// setText shows text on l, drawing it only when it differs from l's text.
+func setText(l *gui.Label, text string) {
+	if l.Text() != text {
+		l.SetText(text)
+	}
+}
+
+// setColor sets l's text colour to c, opaque, when it differs.
+func setColor(l *gui.Label, c math32.Color) {
+	setColor4(l, math32.Color4{R: c.R, G: c.G, B: c.B, A: 1})
+}
+
+// setColor4 sets l's text colour to c when it differs.
+func setColor4(l *gui.Label, c math32.Color4) {
+	if l.Color() != c {
+		l.SetColor4(&c)
+	}
+}
+
+// setBgColor4 sets l's background colour to c when it differs.
+func setBgColor4(l *gui.Label, c math32.Color4) {
+	if l.BgColor() != c {
+		l.SetBgColor4(&c)
+	}
+}
+
+// fontBook holds one font per point size for a set of labels. Every g3n label draws
+// with the GUI's one default font, whose glyph face (and its glyph cache, an image of
+// hundreds of kilobytes) is made again whenever a label of another size than the last
+// one drawn is drawn: a HUD with labels of six sizes made several faces a frame. With
+// a font per size, a face is made once. Its zero value is ready; use it from the
+// window's goroutine only.
+type fontBook struct {
+	fonts map[float64]*text.Font
+}
+
+// font returns the font for size points, made the first time, or nil if the GUI's
+// font cannot be read (the label then keeps the default font).
+func (b *fontBook) font(size float64) *text.Font {
+	if f, ok := b.fonts[size]; ok {
+		return f
+	}
+	f, err := text.NewFontFromData(assets.MustAsset(guiFontAsset))
+	if err != nil {
+		f = nil
+	}
+	if b.fonts == nil {
+		b.fonts = make(map[float64]*text.Font)
+	}
+	b.fonts[size] = f
+	return f
+}
+
+// guiFontAsset is the g3n GUI's default style's text font, which every label starts
+// with.
+const guiFontAsset = "fonts/FreeSans.ttf"
+
+// setFontSize sets l's font size, points, and gives it the font of that size, when
+// either differs. A nil book sets the size alone. The size is set first, with the
+// label's old font: a book's font is only ever drawn at its own size, so its face
+// (and the glyphs it has cached) is never made again.
+func (b *fontBook) setFontSize(l *gui.Label, size float64) {
+	if l.FontSize() != size {
+		l.SetFontSize(size)
+	}
+	if b != nil {
+		if f := b.font(size); f != nil && l.Font() != f {
+			l.SetFont(f)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package render
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/math32"
+)
+
+// TestLabelSettersDrawOnlyOnChange: setting a label's text, colours or size to what
+// it already shows draws nothing (no allocation: g3n draws a new image on every set),
+// and setting another value shows it.
+func TestLabelSettersDrawOnlyOnChange(t *testing.T) {
+	fonts := &fontBook{}
+	red := math32.Color{R: 1, G: 0.2, B: 0.1}
+	for _, c := range []struct {
+		name       string
+		set, other func(l *gui.Label)
+		check      func(l *gui.Label) bool
+	}{
+		{"text", func(l *gui.Label) { setText(l, "age 0.25 s") }, func(l *gui.Label) { setText(l, "age 0.50 s") },
+			func(l *gui.Label) bool { return l.Text() == "age 0.50 s" }},
+		{"colour", func(l *gui.Label) { setColor(l, red) }, func(l *gui.Label) { setColor(l, math32.Color{R: 1, G: 1, B: 1}) },
+			func(l *gui.Label) bool { return l.Color() == math32.Color4{R: 1, G: 1, B: 1, A: 1} }},
+		{"colour4", func(l *gui.Label) { setColor4(l, math32.Color4{R: 1, A: 0.5}) }, func(l *gui.Label) { setColor4(l, math32.Color4{G: 1, A: 0.25}) },
+			func(l *gui.Label) bool { return l.Color() == math32.Color4{G: 1, A: 0.25} }},
+		{"background", func(l *gui.Label) { setBgColor4(l, backdrop(0.5)) }, func(l *gui.Label) { setBgColor4(l, backdrop(0.7)) },
+			func(l *gui.Label) bool { return l.BgColor() == backdrop(0.7) }},
+		{"size", func(l *gui.Label) { fonts.setFontSize(l, 13) }, func(l *gui.Label) { fonts.setFontSize(l, 20) },
+			func(l *gui.Label) bool { return l.FontSize() == 20 && l.Font() == fonts.font(20) }},
+	} {
+		l := gui.NewLabel("HIT  −25")
+		c.set(l)
+		if n := testing.AllocsPerRun(20, func() { c.set(l) }); n != 0 {
+			t.Errorf("%s: setting the same value again allocates %.0f times: the label is drawn again", c.name, n)
+		}
+		if n := mallocs(func() { c.other(l) }); n == 0 {
+			t.Errorf("%s: a new value drew nothing", c.name)
+		}
+		if !c.check(l) {
+			t.Errorf("%s: the label does not show the new value", c.name)
+		}
+	}
+}
+
+// TestFontBookKeepsFacesWarm: labels of two sizes drawn in turn, as the HUD draws its
+// figures, each with its size's font from the book, allocate a small part of what they
+// do sharing g3n's one default font, whose glyph face (and cache) is made again at
+// every change of size.
+func TestFontBookKeepsFacesWarm(t *testing.T) {
+	redraws := func(book *fontBook) uint64 {
+		a, b := gui.NewLabel(""), gui.NewLabel("")
+		if book != nil {
+			book.setFontSize(a, 13)
+			book.setFontSize(b, 20)
+		} else {
+			a.SetFontSize(13)
+			b.SetFontSize(20)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := range 20 {
+			a.SetText(fmt.Sprintf("age %d s", i))
+			b.SetText(fmt.Sprintf("%d fps", i))
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	shared, booked := redraws(nil), redraws(&fontBook{})
+	t.Logf("40 redraws: %d bytes sharing the default font, %d with a font per size", shared, booked)
+	if booked*4 > shared {
+		t.Errorf("a font per size allocates %d bytes in 40 redraws, sharing one font %d: want under a quarter", booked, shared)
+	}
+	book := &fontBook{}
+	f13 := book.font(13)
+	if again := book.font(13); f13 == nil || again != f13 || f13 == book.font(20) {
+		t.Error("the book does not keep one font per size")
+	}
+}
+
+// mallocs is how many allocations f makes, run once.
+func mallocs(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs
+}
