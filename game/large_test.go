@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
@@ -222,10 +223,22 @@ func TestLargeMatchReckonsInParallel(t *testing.T) {
 				continue // the two links delivered its updates at different frames
 			}
 			compared++
-			// The peers' clock syncs differ by a hair, so the reckonings do too.
-			if a.Position.Sub(b.Position).Len() > 0.05 || math.Abs(geom.WrapAngle(a.Turret-b.Turret)) > 0.05 || a.Mode != b.Mode {
-				t.Fatalf("frame %d, tank %d: shown at %v %v turret %v (%v) in parallel, %v %v turret %v (%v) serially",
-					f, a.ID, a.Position, a.Orientation, a.Turret, a.Mode, b.Position, b.Orientation, b.Turret, b.Mode)
+			// The peers' clock syncs differ by a hair, so the reckonings do too: by
+			// as far as the tank moves in that hair (a loaded machine widens it). A
+			// tank in the low mode is clamped every few frames, counted from the
+			// frame its peer first heard of it, which the two links may not share:
+			// between clamps it keeps the last offset and tilt, so it may stand a
+			// few centimetres apart (a tank the parallel peer failed to advance for a
+			// frame would stand a frame's drive apart, 0.2 m at 12 m/s).
+			skew := math.Abs(parallel.clockOffset() - serial.clockOffset())
+			tol := 0.05 + 2*skew*math.Max(a.Velocity.Len(), b.Velocity.Len())
+			if a.Mode == deadreckon.ModeLow {
+				tol += 0.1
+			}
+			if a.Position.Sub(b.Position).Len() > tol || math.Abs(geom.WrapAngle(a.Turret-b.Turret)) > 0.05 || a.Mode != b.Mode {
+				t.Fatalf("frame %d, tank %d: shown at %v %v turret %v (%v) in parallel, %v %v turret %v (%v) serially (%.3f m apart, clock syncs %.1f ms apart)",
+					f, a.ID, a.Position, a.Orientation, a.Turret, a.Mode, b.Position, b.Orientation, b.Turret, b.Mode,
+					a.Position.Sub(b.Position).Len(), skew*1000)
 			}
 		}
 	}
