@@ -89,8 +89,11 @@ func checkStarts(t *testing.T, link impair.Link, starts int) {
 	}
 }
 
-// playStarts runs the host and the client and returns the times of each start.
-func playStarts(t *testing.T, link impair.Link, starts int) []startTimes {
+// hostAndGuest starts a real host's run loop with a match of one tank ("host") and a
+// real client over loopback QUIC through link with a match of its own ("guest"); both
+// close when the test ends.
+func hostAndGuest(t *testing.T, link impair.Link) (host, guest *Match) {
+	t.Helper()
 	mp := testmaps.Small(t)
 	ctx := context.Background()
 	lo, hi := mp.Min(), mp.Max()
@@ -100,15 +103,20 @@ func playStarts(t *testing.T, link impair.Link, starts int) []startTimes {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
-	host := mustMatch(t, Config{Map: mp, Name: "host", Seed: 1}, h.Local())
+	t.Cleanup(func() { h.Close() })
+	host = mustMatch(t, Config{Map: mp, Name: "host", Seed: 1}, h.Local())
 	client, err := net.Dial(ctx, net.ClientConfig{Addr: h.Addr().String(), Fingerprint: h.Fingerprint(), KnownHosts: "-",
 		Name: "guest", Wrap: net.Impaired(link, 7)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer client.Close()
-	guest := mustMatch(t, Config{Map: mp, Name: "guest", Seed: 2}, client)
+	t.Cleanup(func() { client.Close() })
+	return host, mustMatch(t, Config{Map: mp, Name: "guest", Seed: 2}, client)
+}
+
+// playStarts runs the host and the client and returns the times of each start.
+func playStarts(t *testing.T, link impair.Link, starts int) []startTimes {
+	host, guest := hostAndGuest(t, link)
 	id, _ := host.Self()
 
 	const (

@@ -1,18 +1,13 @@
 package game
 
 import (
-	"context"
 	"math"
 	"testing"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/treadline/treadline/internal/testmaps"
-	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
-	"github.com/treadline/treadline/referee"
-	tankspec "github.com/treadline/treadline/tank"
 )
 
 // turnLink is the link of the report of a turn in place shown overshooting and
@@ -30,24 +25,7 @@ func TestRemotePivotOverBadLink(t *testing.T) {
 		t.Skip("real-time network test; skipped with -short")
 	}
 	t.Parallel()
-	mp := testmaps.Small(t)
-	ctx := context.Background()
-	lo, hi := mp.Min(), mp.Max()
-	extent := math.Max(math.Max(-lo[0], -lo[1]), math.Max(hi[0], hi[1]))
-	h, err := net.Listen(ctx, net.HostConfig{Addr: "127.0.0.1:0", Name: "host", Mover: referee.NewMover(tankspec.Spec{}, nil),
-		Match: net.MatchSettings{Map: mp.Name(), Extent: extent}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	host := mustMatch(t, Config{Map: mp, Name: "host", Seed: 1}, h.Local())
-	client, err := net.Dial(ctx, net.ClientConfig{Addr: h.Addr().String(), Fingerprint: h.Fingerprint(), KnownHosts: "-",
-		Name: "guest", Wrap: net.Impaired(turnLink, 7)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	guest := mustMatch(t, Config{Map: mp, Name: "guest", Seed: 2}, client)
+	host, guest := hostAndGuest(t, turnLink)
 	id, _ := host.Self()
 
 	const (
