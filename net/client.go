@@ -722,15 +722,12 @@ func (s *joined) despawn(id wire.ActorID) (*outgoing, error) {
 
 // publish stamps and encodes an update of an own actor and queues it.
 func (s *joined) publish(id wire.ActorID, st deadreckon.State) (*outgoing, error) {
-	if s.left || s.q.closed {
-		return nil, ErrClosed
-	}
-	last, ok := s.own[id]
-	if id > maxAssignedActor || !ok {
-		return nil, fmt.Errorf("actor %d: %w", id, ErrNotOwner)
+	seq, err := s.nextSeq(id)
+	if err != nil {
+		return nil, err
 	}
 	st.Time = math.Max(0, s.c.HostNow())
-	u := wire.Update{Actor: id, Seq: last + 1, State: st}
+	u := wire.Update{Actor: id, Seq: seq, State: st}
 	s.batch.Reset()
 	if err := s.batch.Add(&u); err != nil {
 		s.sendErrors++
@@ -743,6 +740,19 @@ func (s *joined) publish(id wire.ActorID, st deadreckon.State) (*outgoing, error
 	}
 	s.own[id] = u.Seq // a sequence number is never sent twice, even when a send fails
 	return o, nil
+}
+
+// nextSeq returns the sequence number the next update or progress of own actor id
+// takes (the caller records it in s.own once sent), or why it cannot be published.
+func (s *joined) nextSeq(id wire.ActorID) (uint16, error) {
+	if s.left || s.q.closed {
+		return 0, ErrClosed
+	}
+	last, ok := s.own[id]
+	if id > maxAssignedActor || !ok {
+		return 0, fmt.Errorf("actor %d: %w", id, ErrNotOwner)
+	}
+	return last + 1, nil
 }
 
 // stats returns the connection figures now.
@@ -808,15 +818,12 @@ func (s *joined) end() {
 
 // publishProgress stamps and encodes a progress of an own actor and queues it.
 func (s *joined) publishProgress(id wire.ActorID, p deadreckon.Progress) (*outgoing, error) {
-	if s.left || s.q.closed {
-		return nil, ErrClosed
-	}
-	last, ok := s.own[id]
-	if id > maxAssignedActor || !ok {
-		return nil, fmt.Errorf("actor %d: %w", id, ErrNotOwner)
+	seq, err := s.nextSeq(id)
+	if err != nil {
+		return nil, err
 	}
 	p.Time = math.Max(0, s.c.HostNow())
-	m := wire.Progress{Actor: id, Seq: last + 1, Progress: p}
+	m := wire.Progress{Actor: id, Seq: seq, Progress: p}
 	b, err := m.Append(nil)
 	if err != nil {
 		s.sendErrors++
