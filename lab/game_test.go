@@ -87,6 +87,9 @@ func gameRunFor(t *testing.T, sc string, l impair.Link, seed uint64, duration fl
 // watching sees, there and at 300 ± 60 ms with 20% loss: no overshoot at a stop, no
 // late start, no false stale mark; and the wander drives' stops over their whole run.
 func TestGameTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every scenario over two links")
+	}
 	bad := impair.Link{Latency: units.Duration(0.15), Jitter: units.Duration(0.03), Loss: 0.1}
 	worse := impair.Link{Latency: units.Duration(0.3), Jitter: units.Duration(0.06), Loss: 0.2}
 	for _, sc := range ScenarioNames() {
