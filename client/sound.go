@@ -20,9 +20,13 @@ import (
 type SoundConfig struct {
 	// Mute opens no audio device at all.
 	Mute bool
-	// Volume is the master volume, 0..1. If zero, defaults to 1; negative is silent.
+	// Volume is the master volume, 0..1. If zero, defaults to 1; Silent (or any
+	// negative volume) plays nothing.
 	Volume float64
 }
+
+// Silent is the SoundConfig.Volume that plays nothing, the device still open.
+const Silent = -1
 
 // SoundEvent is a one-shot sound that combat triggers at a place.
 type SoundEvent uint8

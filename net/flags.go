@@ -56,7 +56,7 @@ func (d *DefenceFlags) Register(fs *flag.FlagSet) {
 			return err
 		}
 		if l.Downlink = n; n == 0 {
-			l.Downlink = -1
+			l.Downlink = Off
 		}
 		return nil
 	})

@@ -56,7 +56,7 @@ func saveSettings(s client.Settings, stderr io.Writer) {
 func openSound(c config, s client.Settings, stderr io.Writer) *client.Sound {
 	vol := s.Volume
 	if vol == 0 {
-		vol = -1 // silent, not the default
+		vol = client.Silent // a volume set to zero, not the default
 	}
 	snd, err := client.OpenSound(client.SoundConfig{Mute: c.mute || s.Mute, Volume: vol})
 	if err != nil {
