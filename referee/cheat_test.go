@@ -3,11 +3,13 @@ package referee
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/tank"
 )
 
@@ -83,9 +85,30 @@ func TestScoreboardBounded(t *testing.T) {
 		r.Spawned(id, 9, fmt.Sprintf("churn%d", i), 0, f.target, at)
 		r.Despawned(id, at)
 	}
-	r.Outbox(nil)
-	if n := len(r.Scores(nil)); n > DefaultMaxPlayers {
-		t.Errorf("%d scoreboard lines after churning %d names, want at most %d", n, 3*DefaultMaxPlayers, DefaultMaxPlayers)
+	out := r.Outbox(nil)
+	if n := len(r.Scores(nil)); n > wire.MaxScoreLines {
+		t.Errorf("%d scoreboard lines after churning %d names, want at most %d", n, 3*DefaultMaxPlayers, wire.MaxScoreLines)
+	}
+	// The last scoreboard sent fits one message and keeps the players in the match,
+	// whose names sort after every departed one's, at the same score.
+	// whose names sort after every departed one's, at the same score. A board
+	// travels in pages: the last one sent is the lines since the last first page.
+	var last []wire.ScoreLine
+	for _, m := range out {
+		if sc, ok := m.Message.(*wire.Scores); ok {
+			if sc.First == 0 {
+				last = last[:0]
+			}
+			last = append(last, sc.Lines...)
+		}
+	}
+	if len(last) != wire.MaxScoreLines {
+		t.Errorf("%d lines sent, want %d", len(last), wire.MaxScoreLines)
+	}
+	for _, name := range []string{"shooter", "target"} {
+		if !slices.ContainsFunc(last, func(l wire.ScoreLine) bool { return l.Name == name }) {
+			t.Errorf("the scoreboard sent lost %s's line, in the match, to departed players", name)
+		}
 	}
 	if len(r.players) > DefaultMaxPlayers {
 		t.Errorf("%d players remembered", len(r.players))

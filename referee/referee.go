@@ -61,7 +61,8 @@ type refTank struct {
 }
 
 // DefaultMaxPlayers bounds the players the referee remembers (and the scoreboard's
-// lines, of which the best wire.MaxScoreLines travel): beyond it, the players who
+// lines, of which wire.MaxScoreLines travel: every player's in the match, then the
+// best of those who left): beyond it, the players who
 // left longest ago are forgotten. It is twice the largest match, 512 tanks (net's
 // MaxPlayers plus the host's bots), so that the players of one match are never
 // forgotten for those who left.
@@ -587,10 +588,41 @@ func (r *Referee) announceScores(at float64) {
 		s.Link, s.RTT = r.linkOf(k)
 		board = append(board, *s)
 	}
-	slices.SortFunc(board, compareScores)
+	board = r.boardLines(board)
 	r.board.Store(&board)
 	r.out = append(r.out, combat.Event{Kind: combat.EventScores, Time: at, Over: r.over, Until: r.until,
 		Ends: at + r.remaining(at), Scores: slices.Clone(board)})
+}
+
+// boardLines sorts board best first and, past wire.MaxScoreLines (the most a
+// scoreboard carries), keeps the lines of every player in the match and the best of
+// those who left: the players remembered may be twice a full match, and the lines of
+// the present must never fall off the end for better scores of the departed.
+func (r *Referee) boardLines(board []combat.Score) []combat.Score {
+	slices.SortFunc(board, compareScores)
+	if len(board) <= wire.MaxScoreLines {
+		return board
+	}
+	present := func(s combat.Score) bool {
+		p := r.players[playerKey{s.Owner, s.Name}]
+		return p != nil && p.tanks > 0
+	}
+	room := wire.MaxScoreLines
+	for _, s := range board {
+		if present(s) {
+			room--
+		}
+	}
+	kept := board[:0]
+	for _, s := range board { // in order, so kept stays sorted
+		if present(s) || room > 0 {
+			if !present(s) {
+				room--
+			}
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }
 
 // Scores appends the scoreboard to buf, best first (kills, then fewer deaths, then
