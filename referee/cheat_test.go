@@ -85,6 +85,7 @@ func TestScoreboardBounded(t *testing.T) {
 		r.Spawned(id, 9, fmt.Sprintf("churn%d", i), 0, f.target, at)
 		r.Despawned(id, at)
 	}
+	r.Tick(20) // past the pace of a board this size (boardPace)
 	out := r.Outbox(nil)
 	if n := len(r.Scores(nil)); n > wire.MaxScoreLines {
 		t.Errorf("%d scoreboard lines after churning %d names, want at most %d", n, 3*DefaultMaxPlayers, wire.MaxScoreLines)

@@ -117,7 +117,24 @@ type Referee struct {
 	// player id; announced is the host time of the last scoreboard announced.
 	links     map[uint32]net.PlayerLink
 	announced float64
+	// boardDue marks a change of the scoreboard held back by boardPace since the
+	// last board announced, which was boardBytes long; Tick announces it when due.
+	boardDue   bool
+	boardBytes int
 }
+
+// boardPace is the scoreboard's share of each player's downlink, bytes per second.
+// Every change of a score is announced, but a board sent whole to every player costs
+// its size each time: a 512-tank board is 20–24 kB, most of a second of a 32 kB/s
+// budget, and kills in a large battle come several a second. A change that comes
+// sooner than the last board's size at boardPace after it waits, joined by any
+// others, until then (at most about 5 s at 512 tanks); a board of up to about 40
+// lines (boardPromptBytes) always goes at once, so small matches see every change
+// as it happens. The kill feed (Destroy) is never held.
+const (
+	boardPace        = 5000.0
+	boardPromptBytes = 1250
+)
 
 // Pings on the scoreboard: a board whose pings alone changed is announced again at
 // most pingRefresh seconds after the last, and only when a round trip moved by
@@ -514,7 +531,7 @@ func (r *Referee) restart(at float64) {
 	for id := range r.tanks {
 		r.check.Revived(id, at)
 	}
-	r.announceScores(at)
+	r.sendScores(at)
 }
 
 // ended reports whether the match has ended and when the next one starts.
@@ -536,7 +553,7 @@ func (r *Referee) begin(at float64) {
 
 func (r *Referee) end(at float64) {
 	r.over, r.until = true, at+r.rules.ScoreboardTime
-	r.announceScores(at)
+	r.sendScores(at)
 }
 
 // Links implements net.LinkWatcher: it keeps the players' links for the scoreboard's
@@ -580,18 +597,47 @@ func (r *Referee) linkOf(k playerKey) (combat.Link, time.Duration) {
 }
 
 // announceScores sends everyone the scoreboard, and keeps it for Scores: every change
-// of a score is announced, with the players' pings of the moment.
+// of a score is announced, with the players' pings of the moment, at once or, for a
+// large board, when boardPace allows (Tick sends it then).
 func (r *Referee) announceScores(at float64) {
-	r.announced = at
+	if r.boardBytes > boardPromptBytes && at-r.announced < float64(r.boardBytes)/boardPace {
+		r.boardDue = true
+		return
+	}
+	r.sendScores(at)
+}
+
+// flushScores announces a held scoreboard change once boardPace allows.
+func (r *Referee) flushScores(at float64) {
+	if r.boardDue && at-r.announced >= float64(r.boardBytes)/boardPace {
+		r.sendScores(at)
+	}
+}
+
+// sendScores announces the scoreboard now: the end of a match and a fresh round go
+// out at once, whatever the pace.
+func (r *Referee) sendScores(at float64) {
+	r.announced, r.boardDue = at, false
 	board := make([]combat.Score, 0, len(r.scores))
 	for k, s := range r.scores {
 		s.Link, s.RTT = r.linkOf(k)
 		board = append(board, *s)
 	}
 	board = r.boardLines(board)
+	r.boardBytes = boardSize(board)
 	r.board.Store(&board)
 	r.out = append(r.out, combat.Event{Kind: combat.EventScores, Time: at, Over: r.over, Until: r.until,
 		Ends: at + r.remaining(at), Scores: slices.Clone(board)})
+}
+
+// boardSize is about the bytes board takes on the wire (wire.Scores, paged past
+// wire.MaxScoresPage lines): each line's 14 bytes and name, each page's 33.
+func boardSize(board []combat.Score) int {
+	n := 33 * ((len(board) + wire.MaxScoresPage - 1) / wire.MaxScoresPage)
+	for _, s := range board {
+		n += 14 + len(s.Name)
+	}
+	return n
 }
 
 // boardLines sorts board best first and, past wire.MaxScoreLines (the most a
@@ -663,6 +709,7 @@ func (r *Referee) Tick(at float64) {
 		r.overSeen = false
 	}
 	r.step(at)
+	r.flushScores(at)
 	r.countRounds()
 }
 
