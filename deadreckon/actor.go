@@ -64,6 +64,7 @@ type actorState struct {
 	collide  bool  // Config.Collide has obstacles
 	onRoute  bool  // reckoned along the route (alg Path: the last update a Progress)
 	low      bool  // ModeLow (SetMode)
+	rHeld    bool  // the rotation is held back (rDelay > 0 or rCap finite): off the blend's common path
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
 	maxTime  float64 // Limits.MaxTime, copied here from the configuration
@@ -74,7 +75,7 @@ type actorState struct {
 	dtRot    float64 // ΔT for orientation and articulations
 	stop     float64 // age at which lk's projection comes to rest (horizon.stopAge), +Inf if never
 	rDelay   float64 // how far the rotation is shown behind the position (Config.LagTurns), s; 0 for none
-	gRLead   float64 // the rotation already in qLead, per rad/s: gLead, or its lagged term
+	gRLead   float64 // the rotation already in qLead, per rad/s: gLead, or its lagged or capped term
 
 	lk State // last known state, validated and normalized
 
@@ -113,6 +114,7 @@ type actorState struct {
 // of the way of the per-frame loop.
 type actorCold struct {
 	cfg       Config
+	rCap      float64 // the most rotation shown past lk's orientation, per rad/s (Config.MaxTurnLead); +Inf for none
 	lkArrival float64 // local arrival time of lk
 	prevLK    State   // the update before lk (TwoPath)
 	prevLead  float64 // age of prevLK's projection at the blend start
@@ -452,13 +454,18 @@ func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
 	// Rotations about one axis compose, so R(ω, g(lead + Tt)) = R(ω, g(lead + Tt) −
 	// g(lead))·R(ω, g(lead)): the last-known orientation at the blend start is
 	// computed once here.
-	a.gRLead = a.rotationTerm(lead)
-	a.qLead = geom.QuatUnit(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, a.gRLead), s.Orientation))
 	a.wRate = s.AngularVelocity.Len()
 	a.wAxis = mgl64.Vec3{}
+	a.c.rCap = math.Inf(1)
 	if a.wRate > 0 {
 		a.wAxis = s.AngularVelocity.Mul(1 / a.wRate)
+		if a.alg == ProjectiveVelocityBlend {
+			a.c.rCap = a.c.cfg.MaxTurnLead / a.wRate
+		}
 	}
+	a.rHeld = a.rDelay > 0 || !math.IsInf(a.c.rCap, 1)
+	a.gRLead = a.rotationTerm(lead)
+	a.qLead = geom.QuatUnit(geom.QuatMul(geom.RotationQuat(s.AngularVelocity, a.gRLead), s.Orientation))
 	a.has = true
 }
 
@@ -480,13 +487,13 @@ func (a *Actor) lagTurns(lat float64) {
 
 // rotationTerm returns how far the last-known rotation is projected at projection
 // age age, per rad/s: the horizon's velocity term of the age, less rDelay (not below
-// zero: a turn is never shown before it was told).
+// zero: a turn is never shown before it was told), at most rCap (MaxTurnLead).
 func (a *Actor) rotationTerm(age float64) float64 {
 	if a.rDelay > 0 {
 		age = math.Max(0, age-a.rDelay)
 	}
 	g, _, _, _ := a.hz.terms(age)
-	return g
+	return math.Min(g, a.c.rCap)
 }
 
 // snap makes the last-known projection the displayed state, with no blend.
@@ -500,6 +507,11 @@ func (a *Actor) snap() {
 	}
 	if a.alg.IsDIS() {
 		p = ProjectDIS(a.alg, a.lk, a.lead)
+	}
+	if a.alg == ProjectiveVelocityBlend {
+		// The orientation as the blend shows it: LagTurns and MaxTurnLead hold
+		// back what project does not.
+		p.Orientation = a.qLead
 	}
 	a.rk = pose{pos: p.Position, rot: p.Orientation}
 	for i := range a.rk.art {
@@ -566,6 +578,12 @@ func (a *Actor) setBlendTimes() {
 		a.dtPos = math.Min(dt+a.c.lat, a.c.cfg.MaxBlendTime)
 	}
 	a.dtRot = math.Min(a.dtPos, a.c.cfg.MaxRotationBlendTime)
+	if !math.IsInf(a.c.rCap, 1) && a.c.cfg.TurnBlendTime > 0 {
+		// A turn the cap holds is projected no further for the latency, so its
+		// correction does not grow with it: a fixed time, which a referee that
+		// knows an older update's arrival only within the jitter rebuilds alike.
+		a.dtRot = math.Min(a.c.cfg.TurnBlendTime, a.c.cfg.MaxRotationBlendTime)
+	}
 	a.dtVel = a.dtPos
 	// A wide gap (after a loss burst) closes no faster than CatchUpSpeed on
 	// average, so the correction is a visible catch-up instead of a pop. The

@@ -193,6 +193,25 @@ type Config struct {
 	// latencies, the link's jitter). A turn starts and ends the latency late
 	// instead.
 	LagTurns bool
+	// MaxTurnLead, under ProjectiveVelocityBlend, caps how far the shown rotation is
+	// projected past the last-known orientation, in radians: a turn is shown turning
+	// on at its last-known rate until it leads the last word by this angle, then
+	// waits for the next. Told of a turn's end a latency late (or not at all, the
+	// update lost), the display has gone at most this far past where the turn came
+	// to rest, where an uncapped projection goes the latency's worth of turn past it
+	// (5° at 35°/s and 150 ms) and on until the next update. A steady turn is shown
+	// behind by its rate times the update's age less this angle instead. A publisher
+	// reckoning with the cap publishes a steady turn as often as its orientation
+	// error falls behind that far. If zero, the default, or Off: no cap.
+	MaxTurnLead float64
+	// TurnBlendTime, with MaxTurnLead, is how long the orientation blends toward an
+	// update whose turn the cap holds, s: a fixed time instead of ΔT plus the
+	// update's latency, since the capped projection reaches no further with the
+	// latency. Each such update corrects the display by the turn's rate times the
+	// interval since the last; a time longer than that interval keeps the shown turn
+	// moving between updates. If zero, the default: ΔT plus the latency, as other
+	// blends.
+	TurnBlendTime float64
 	// Clamp is the ground clamp applied by ClampTo.
 	Clamp Clamp
 	// Collide keeps the reckoned hull out of the obstacles the receiver knows
@@ -259,6 +278,8 @@ func (c Config) withDefaults() Config {
 	c.MaxExtrapolation = horizonOr(c.MaxExtrapolation, DefaultMaxExtrapolation)
 	c.ExtrapolationDecay = positiveOr(c.ExtrapolationDecay, DefaultExtrapolationDecay)
 	c.MaxLatency = positiveOr(c.MaxLatency, DefaultMaxLatency)
+	c.MaxTurnLead = positiveOr(c.MaxTurnLead, math.Inf(1))
+	c.TurnBlendTime = positiveOr(c.TurnBlendTime, 0)
 	c.Clamp = c.Clamp.withDefaults()
 	c.Limits = c.Limits.withDefaults()
 	for i := range c.ArticulationLimits {

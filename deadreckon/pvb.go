@@ -48,9 +48,9 @@ func (a *Actor) reckonBlend() {
 		g, h, _, _ = a.hz.terms(age)
 	}
 	turn := g - a.gLead // rotation since the blend start, per rad/s (tt on the common path)
-	rturn := turn       // the same for the hull's rotation, which LagTurns holds back
-	if a.rDelay > 0 {
-		rturn = a.lagTurn(age) // LagTurns only: off the common path
+	rturn := turn       // the same for the hull's rotation, which LagTurns and MaxTurnLead hold back
+	if a.rHeld {
+		rturn = a.rotationTerm(age) - a.gRLead // off the common path
 	}
 	sn, cs := 0.0, 1.0
 	if half := 0.5 * a.wRate * rturn; half != 0 {
@@ -147,17 +147,6 @@ func (a *Actor) reckonBlend() {
 	}
 	out.rot = mgl64.Quat{W: qw, V: mgl64.Vec3{qx, qy, qz}}
 	a.reckonArticulations(turn, g, thr)
-}
-
-// lagTurn returns the hull's rotation since the blend start, per rad/s, for an
-// update age s old, when LagTurns shows the rotation rDelay late.
-func (a *Actor) lagTurn(age float64) float64 {
-	ar := max(0, age-a.rDelay)
-	gr := ar
-	if ar > a.hz.short {
-		gr, _, _, _ = a.hz.terms(ar)
-	}
-	return gr - a.gRLead
 }
 
 // blendFractions returns how far the blend is, tt seconds after it started, for

@@ -135,3 +135,87 @@ func TestActorLagTurnsNoOvershoot(t *testing.T) {
 		}
 	}
 }
+
+// TestActorMaxTurnLead: a remote of a turn that stops dead, told every 0.16 s over a
+// jittered link, goes past where the turn rests by at most MaxTurnLead, whether it is
+// told of the end a latency late or the end is lost and the next word is a heartbeat
+// a second later; without the cap it goes the latency's worth past (and on to the
+// heartbeat when the end is lost).
+func TestActorMaxTurnLead(t *testing.T) {
+	const lead = 1 * math.Pi / 180
+	rest := turnRate * turnSlow
+	for _, c := range []struct {
+		lead    float64
+		lost    bool
+		minOver float64 // rad: what the uncapped remote must show, so the test shows something
+	}{
+		{lead, false, 0}, {lead, true, 0},
+		{0, false, 3 * math.Pi / 180}, {0, true, 20 * math.Pi / 180},
+	} {
+		a := NewActor(Config{CompensateLatency: true, UpdateInterval: 0.1, MaxTurnLead: c.lead, TurnBlendTime: 0.25})
+		a.SetClockOffset(0)
+		var sends []State
+		for ts := 0.0; ts < turnSlow-1e-9; ts += 0.16 {
+			s := NewState(mgl64.Vec3{})
+			s.Time, s.Orientation, s.AngularVelocity = ts, geom.YawQuat(turnRate*ts), mgl64.Vec3{0, turnRate, 0}
+			sends = append(sends, s)
+		}
+		for _, ts := range []float64{turnSlow + frame, turnSlow + 1} {
+			s := NewState(mgl64.Vec3{})
+			s.Time, s.Orientation = ts, geom.YawQuat(rest)
+			sends = append(sends, s)
+		}
+		if c.lost {
+			sends = append(sends[:len(sends)-2], sends[len(sends)-1])
+		}
+		over, next := -math.MaxFloat64, 0
+		for i := 0; i <= 180; i++ {
+			now := float64(i) * frame
+			// 150 ± 30 ms: each update's latency from a fixed pattern.
+			for next < len(sends) && sends[next].Time+0.12+0.06*float64(next%4)/3 <= now+1e-9 {
+				if err := a.Receive(sends[next], now); err != nil {
+					t.Fatal(err)
+				}
+				next++
+			}
+			a.Advance(now)
+			if a.HasState() {
+				over = math.Max(over, geom.Yaw(a.Reckoned().Orientation)-rest)
+			}
+		}
+		if c.lead > 0 && over > c.lead+1e-9 || c.lead == 0 && over < c.minOver {
+			t.Errorf("cap %.2f°, end lost %v: %.2f° past the rest, want ≤ the cap (or, uncapped, ≥ %.0f°)",
+				c.lead*180/math.Pi, c.lost, over*180/math.Pi, c.minOver*180/math.Pi)
+		}
+		if e := math.Abs(geom.Yaw(a.Reckoned().Orientation) - rest); e > 0.01*math.Pi/180 {
+			t.Errorf("cap %.2f°, end lost %v: shown %.3f° from the rest at the end, want on it", c.lead*180/math.Pi, c.lost, e*180/math.Pi)
+		}
+	}
+}
+
+// TestTurnBlendTime: with MaxTurnLead, the heading of an update that turns blends
+// over TurnBlendTime whatever its latency; at rest, or without it, over ΔT plus the
+// latency.
+func TestTurnBlendTime(t *testing.T) {
+	for _, c := range []struct {
+		blend, rate, lat, want float64
+	}{
+		{0.25, turnRate, 0.1, 0.25}, {0.25, turnRate, 0.3, 0.25},
+		{0, turnRate, 0.3, 0.4}, {0.25, 0, 0.3, 0.4},
+	} {
+		a := NewActor(Config{CompensateLatency: true, UpdateInterval: 0.1, MaxTurnLead: 0.02, TurnBlendTime: c.blend})
+		a.SetClockOffset(0)
+		for i, ts := range []float64{0, 0.2} {
+			s := NewState(mgl64.Vec3{})
+			s.Time, s.Orientation, s.AngularVelocity = ts, geom.YawQuat(c.rate*ts+0.05*float64(i)), mgl64.Vec3{0, c.rate, 0}
+			a.Advance(ts + c.lat - frame)
+			if err := a.Receive(s, ts+c.lat); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if math.Abs(a.dtRot-c.want) > 1e-9 {
+			t.Errorf("TurnBlendTime %v, turn %v rad/s, latency %v s: the heading blends over %.3f s, want %.3f",
+				c.blend, c.rate, c.lat, a.dtRot, c.want)
+		}
+	}
+}
