@@ -217,6 +217,7 @@ func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
 	z.ghosts.Remove(owner)
 	owner.place = a.state.Position
 	m.engage(now)
+	m.respawned(owner, now)
 }
 
 // zonesDespawned removes a tank; its owner, left without one, watches from its place.

@@ -100,3 +100,14 @@ func (m *match) sendRepeats(q *member, now float64) {
 	clear(q.repeats[k:])
 	q.repeats = q.repeats[:k]
 }
+
+// respawned offers owner, whose new tank just entered the match, every tank within
+// interestRadius of it at once, rather than at its next coarse tick up to
+// coarseCycle later: a tank respawned elsewhere lands among tanks it was sent only
+// as far ones, and those now within interestRadius go to it first, outside the
+// budget (their records' musts), a latency after its spawn.
+func (m *match) respawned(owner *member, now float64) {
+	if z := m.zones; z != nil && z.on && !owner.passive && !owner.removed {
+		m.offerNear(owner, now)
+	}
+}

@@ -110,3 +110,39 @@ func TestZonesRepeat(t *testing.T) {
 		})
 	}
 }
+
+// TestZonesRespawnOffersNear checks that a player whose tank respawns among tanks it
+// was sent only as far ones holds their latest records at once, from the window of
+// its spawn, not from its next coarse tick.
+func TestZonesRespawnOffersNear(t *testing.T) {
+	s := newZoneSim(t, 3, 1024, zonedLimits(32000), 12)
+	place := func(st *simTank, x float64) {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.pos = mgl64.Vec3{x, 0, 0}
+		st.speed, st.turn, st.steady = 0, 0, true
+		st.seq++
+		s.spawnTank(st)
+	}
+	obs, a, b := s.tanks[0], s.tanks[1], s.tanks[2]
+	place(obs, -800)
+	place(a, 700)
+	place(b, 760)
+	for s.now < 3 {
+		s.step(0.01)
+	}
+	// Mid-way between two ticks, so that no tick offers anything in the window.
+	for s.nextTk-s.now < downlinkTick/2 {
+		s.step(0.01)
+	}
+	before := map[wire.ActorID]float64{a.a.id: s.shown[obs.p.id][a.a.id], b.a.id: s.shown[obs.p.id][b.a.id]}
+	place(obs, 600)
+	s.h.m.scheduleDirty(s.now)
+	s.h.m.flushAll()
+	s.drain()
+	for _, st := range []*simTank{a, b} {
+		if got, want := s.shown[obs.p.id][st.a.id], st.a.state.Time; math.Abs(got-want) > 1e-3 {
+			t.Errorf("tank %d %.0f m from the respawned tank: its player holds its state of %.2f s (%.2f s before the respawn), want the latest, %.2f s",
+				st.a.id, distance(obs.a, st.a), got, before[st.a.id], want)
+		}
+	}
+}
