@@ -44,6 +44,13 @@ const (
 	// the one within which its state's age is watched (the host's promise, m).
 	crowdNear     = 100.0
 	crowdInterest = 300.0
+	// crowdAgeSettle is how long a tank must have been within crowdInterest of an
+	// observer before its state's age counts, s: the host learns that it came in
+	// (or that the observer respawned beside it) at its next coarse tick, and what
+	// it then sends takes a latency; until then the observer shows what it was sent
+	// of a far tank. The host's tests hold it to the same (net's
+	// TestZonesBudgetAndFloor).
+	crowdAgeSettle = 1.0
 	// crowdWreckEvery is each tank's mean time between wrecks, s: a wreck despawns the
 	// tank and spawns it again elsewhere, two events every player must hear of.
 	crowdWreckEvery = 120.0
@@ -239,6 +246,7 @@ type crowdObserver struct {
 type crowdView struct {
 	actor  *deadreckon.Actor
 	newest float64 // time of the newest state received, s
+	inside float64 // when it was last found within crowdInterest of the observer, having been outside, s; −1 while outside
 }
 
 // crowdMsg is a datagram or control frame on its way down to an observer.
@@ -685,7 +693,7 @@ func (c *crowd) control(ob *crowdObserver, b []byte) {
 		if a.Break(msg.State, c.now) != nil {
 			return
 		}
-		ob.seen[id] = &crowdView{actor: a, newest: msg.State.Time}
+		ob.seen[id] = &crowdView{actor: a, newest: msg.State.Time, inside: -1}
 	case *wire.Despawn:
 		id := uint32(msg.Actor)
 		delete(ob.events, uint64(id)<<1|1)
@@ -727,7 +735,12 @@ func (c *crowd) measure(ob *crowdObserver) {
 			c.tally.far.add(err)
 			c.tally.farN++
 		}
-		if dist <= crowdInterest {
+		switch {
+		case dist > crowdInterest:
+			v.inside = -1
+		case v.inside < 0:
+			v.inside = c.now
+		case c.now-v.inside >= crowdAgeSettle-arrivalEpsilon:
 			c.tally.maxAge = math.Max(c.tally.maxAge, c.now-v.newest)
 		}
 		tx, ty, ok := project(truth)
