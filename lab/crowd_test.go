@@ -45,7 +45,8 @@ func TestCrowdThroughTheHost(t *testing.T) {
 	if r.Events == 0 || r.EventsLost != 0 {
 		t.Errorf("%d events, %d lost; want some and none lost", r.Events, r.EventsLost)
 	}
-	if r.FarSamples == 0 || r.ScreenSamples == 0 || !(r.FarP95ErrM > 0) || !(r.P95ErrPx > 0) || !(r.MaxStateAgeS > 0) {
+	if r.FarSamples == 0 || r.ScreenSamples == 0 || !(r.FarP95ErrM > 0) || !(r.P95ErrPx > 0) || !(r.MaxStateAgeS > 0) ||
+		!(r.MaxSettledStateAgeS > 0) || r.MaxSettledStateAgeS > r.MaxStateAgeS {
 		t.Errorf("measures missing: %+v", r)
 	}
 }

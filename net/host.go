@@ -64,6 +64,11 @@ type HostStats struct {
 	// within 300 m of a player had gone unsent to it for 4.5 s (their bytes are in
 	// DownlinkBypass too).
 	DownlinkForced uint64
+	// Repeated counts the records the scheduler sent a player a second time, a tick
+	// after the first, from the budget left over (near tanks' records and nearby
+	// heartbeats; their bytes are in DownlinkBytes), and RepeatsSkipped the repeats
+	// due that found no room in the budget.
+	Repeated, RepeatsSkipped uint64
 	// DownlinkOther counts the bytes besides the states charged to the players'
 	// downlink budgets while the scheduler is on: control frames and clock answers.
 	DownlinkOther uint64

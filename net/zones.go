@@ -217,6 +217,7 @@ func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
 	z.ghosts.Remove(owner)
 	owner.place = a.state.Position
 	m.engage(now)
+	m.respawned(owner, now)
 }
 
 // zonesDespawned removes a tank; its owner, left without one, watches from its place.
@@ -485,6 +486,7 @@ func (m *match) zonesTick(now float64) {
 		if len(q.pending) > 0 && !q.passive {
 			m.schedule(q, now)
 		}
+		m.sendRepeats(q, now)
 	}
 }
 
@@ -727,6 +729,8 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 		s.owed, s.must = false, false
 		return
 	}
+	// A new record, not a refresh of the one q holds: repeated when near.
+	fresh, gap := s.sentN != a.count, a.state.Time-s.sent.time
 	n := m.cost(q, s)
 	if bypass {
 		q.budget.Spend(n, now)
@@ -751,6 +755,9 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 	m.stats.Scheduled++
 	m.relayRate.Add(1, now)
 	m.stats.RelayAge.observe(now-st.Time, 1)
+	if fresh {
+		m.noteRepeat(q, s, gap, now)
+	}
 }
 
 // priority returns an owed slot's priority at now: its weight when last offered,
