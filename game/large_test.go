@@ -44,11 +44,15 @@ func TestLargeMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("512 tanks")
 	}
+	t.Parallel()
 	for _, withCombat := range []bool{false, true} {
 		if raceEnabled && !withCombat {
 			continue // several times slower: the referee's way, where host and peer meet, is the one to race
 		}
-		t.Run(fmt.Sprintf("combat=%v", withCombat), func(t *testing.T) { testLargeMatch(t, withCombat) })
+		t.Run(fmt.Sprintf("combat=%v", withCombat), func(t *testing.T) {
+			t.Parallel()
+			testLargeMatch(t, withCombat)
+		})
 	}
 }
 
