@@ -496,24 +496,27 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 }
 
 // labelsOf makes e's name label the first time the tank is to carry it, and its info
-// label the first time info is to be shown (the labels overlay): a label costs
-// images and, at its first size, faces of the GUI's font, and of hundreds of tanks
-// only LabelCap are labelled at once.
-func (s *Scene) labelsOf(e *tankEntry, info bool) {
+// label the first time info is to be shown (the labels overlay), in e's colours at
+// opacity a: a label costs images, and of hundreds of tanks only LabelCap are
+// labelled at once.
+func (s *Scene) labelsOf(e *tankEntry, info bool, a float32) {
+	if e.name != nil && (!info || e.info != nil) {
+		return
+	}
+	c := tankLabelColors(e.stale, a)
 	if e.name == nil {
-		e.name = s.newTankLabel(e.nameText, 15)
+		e.name = s.newTankLabel(e.nameText, labelStyle{size: 15, fg: c.nameFg, bg: c.nameBg})
 	}
 	if info && e.info == nil {
-		e.info = s.newTankLabel("", 13)
-		e.alpha = -1 // colour it with the name
+		e.info = s.newTankLabel("", labelStyle{size: 13, fg: c.infoFg, bg: c.infoBg})
 	}
 }
 
-// newTankLabel returns a hidden label over a tank showing text, size points at HUD
-// scale 1.
-func (s *Scene) newTankLabel(text string, size float64) *gui.Label {
-	l := gui.NewLabel(text)
-	s.hud.fonts.setFontSize(l, size*float64(s.hud.scale))
+// newTankLabel returns a hidden label over a tank showing text in style st, its size
+// in points at HUD scale 1.
+func (s *Scene) newTankLabel(text string, st labelStyle) *gui.Label {
+	st.size *= float64(s.hud.scale)
+	l := s.hud.fonts.newLabel(text, st)
 	l.SetPaddings(1, 3, 1, 3)
 	l.SetVisible(false)
 	s.hud.labels.Add(l)
