@@ -420,9 +420,12 @@ func (m *minimap) blend(x, y int, c imgcolor.RGBA, a float64) {
 	if x < 0 || y < 0 || x >= m.size || y >= m.size {
 		return
 	}
-	o := m.frame.RGBAAt(x, y)
-	mixc := func(p, q uint8) uint8 { return uint8(float64(p)*(1-a) + float64(q)*a) }
-	m.frame.SetRGBA(x, y, imgcolor.RGBA{R: mixc(o.R, c.R), G: mixc(o.G, c.G), B: mixc(o.B, c.B), A: 255})
+	i := y*m.frame.Stride + 4*x
+	o := m.frame.Pix[i : i+4 : i+4]
+	o[0] = uint8(float64(o[0])*(1-a) + float64(c.R)*a)
+	o[1] = uint8(float64(o[1])*(1-a) + float64(c.G)*a)
+	o[2] = uint8(float64(o[2])*(1-a) + float64(c.B)*a)
+	o[3] = 255
 }
 
 // arrow fills a triangle of length l centered on (px, py) pointing along (dx, dy) in
@@ -487,6 +490,8 @@ func (m *minimap) line(x0, y0, x1, y1 float64, c imgcolor.RGBA, a float64) {
 // set paints pixel (x, y) when it is on the minimap.
 func (m *minimap) set(x, y int, c imgcolor.RGBA) {
 	if x >= 0 && y >= 0 && x < m.size && y < m.size {
-		m.frame.SetRGBA(x, y, c)
+		i := y*m.frame.Stride + 4*x
+		o := m.frame.Pix[i : i+4 : i+4]
+		o[0], o[1], o[2], o[3] = c.R, c.G, c.B, c.A
 	}
 }
