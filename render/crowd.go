@@ -225,10 +225,24 @@ func (s *Scene) rankTanks(snap *game.Snapshot, watched *game.TankView) {
 	})
 }
 
-// inView reports whether a sphere of radius r at p may be on the picture.
-func (s *Scene) inView(p mgl64.Vec3, r float64) bool {
-	d := p.Sub(s.view.Eye)
-	ahead := d.Dot(s.view.Forward())
+// viewCone is the picture's cone as the frame's tests against it take it: the eye,
+// the camera's forward axis and the cosine and sine of the cone's half-angle, worked
+// out once a frame rather than for each of hundreds of tanks.
+type viewCone struct {
+	eye, fwd         mgl64.Vec3
+	cosCone, sinCone float64
+}
+
+// cone returns the view's cone.
+func (v View) cone() viewCone {
+	a := v.HalfAngle()
+	return viewCone{eye: v.Eye, fwd: v.Forward(), cosCone: math.Cos(a), sinCone: math.Sin(a)}
+}
+
+// inView reports whether a sphere of radius r at p may be on the picture of cone c.
+func (c *viewCone) inView(p mgl64.Vec3, r float64) bool {
+	d := p.Sub(c.eye)
+	ahead := d.Dot(c.fwd)
 	if ahead < -r {
 		return false
 	}
@@ -236,12 +250,10 @@ func (s *Scene) inView(p mgl64.Vec3, r float64) bool {
 	if dist <= r {
 		return true
 	}
-	cone := s.view.HalfAngle()
-	cosCone, sinCone := math.Cos(cone), math.Sin(cone)
 	// The angle off the axis, less the cone's, is within the sphere's angular
 	// radius: sin(θ−cone)·dist ≤ r.
 	perp := math.Sqrt(math.Max(0, dist*dist-ahead*ahead))
-	return perp*cosCone-ahead*sinCone <= r
+	return perp*c.cosCone-ahead*c.sinCone <= r
 }
 
 // CrowdCounts returns how many tanks the last Update drew as full models, at low

@@ -422,6 +422,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.rankTanks(snap, watched)
 	s.crowd.reset()
 	s.fullModels = 0
+	cone := s.view.cone()
 	for r := range s.ranks {
 		// Ranked by distance (targets first): the nearest get full models.
 		tv := &snap.Tanks[s.ranks[r].i]
@@ -436,7 +437,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			s.fullModels++
 			e.model.setTeam(s.parts, tv.Team)
 			e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
-		} else if s.inView(tv.Position, 4+dist*markerAngle) {
+		} else if cone.inView(tv.Position, 4+dist*markerAngle) {
 			s.drawCrowd(tv, dist)
 		}
 		s.drawTankOverlays(tv, self, watched, focus)
