@@ -137,6 +137,7 @@ type actorCold struct {
 	sweepK    int        // grid samples swept since the blend start
 	sweepAt   mgl64.Vec3 // the hull's collided position at sample sweepK
 	sweepPath mgl64.Vec3 // the unconstrained path's position at sample sweepK
+	room      room       // where the hull touches no Walls (see room)
 
 	// Path algorithm: the route and the progress along it.
 	route routeState
@@ -195,6 +196,7 @@ func (a *Actor) setConfig(cfg Config) {
 	a.linear = a.c.cfg.LinearBlend
 	a.clampCfg = a.c.cfg.Clamp
 	a.collide = a.c.cfg.Collide.Obstacles != nil
+	a.c.room = room{}
 	a.limited = 0
 	for i, l := range a.c.cfg.ArticulationLimits {
 		if l.Limited() {

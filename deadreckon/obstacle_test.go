@@ -3,6 +3,7 @@ package deadreckon
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -277,6 +278,83 @@ func TestModeLowSkipsObstacles(t *testing.T) {
 			t.Errorf("high mode: shown at x %.2f, inside the rock", x)
 		case mode == ModeLow && math.Abs(x) > 1e-6:
 			t.Errorf("low mode: shown at x %.2f, want its path's 0", x)
+		}
+	}
+}
+
+// pushOnly is Obstacles that are only a Push: an actor keeping out of them has no
+// room to skip the steps of a sweep in (see room).
+type pushOnly struct{ w *Walls }
+
+func (p pushOnly) Push(pos, fwd mgl64.Vec3, h Hull) mgl64.Vec3 { return p.w.Push(pos, fwd, h) }
+
+// TestWallsRoomShowsTheSame: an actor kept out of Walls shows, to the bit, what one
+// kept out of the same rocks and border through a plain Obstacles shows (which sweeps
+// every move step by step), for tanks wandering among rocks, into them and along the
+// border, at 60 and at 2 frames a second, and after the Walls change under it; and
+// the rooms do skip most sweeps' steps.
+func TestWallsRoomShowsTheSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 1))
+	var rocks []Rock
+	for range 40 {
+		rocks = append(rocks, Rock{X: rng.Float64()*160 - 80, Z: rng.Float64()*160 - 80, Radius: 0.5 + 3*rng.Float64()})
+	}
+	for _, fps := range []float64{60, 2} {
+		walls := &Walls{Rocks: rocks, Min: mgl64.Vec2{-90, -90}, Max: mgl64.Vec2{90, 90}}
+		const n = 12
+		var fast, slow [n]*Actor
+		type drive struct{ pos, vel mgl64.Vec3 }
+		var drives [n]drive
+		for i := range n {
+			fast[i] = NewActor(Config{UpdateInterval: 0.2, Collide: Collide{Obstacles: walls, Hull: testHull}})
+			slow[i] = NewActor(Config{UpdateInterval: 0.2, Collide: Collide{Obstacles: pushOnly{walls}, Hull: testHull}})
+			drives[i] = drive{pos: mgl64.Vec3{rng.Float64()*160 - 80, 0, rng.Float64()*160 - 80}}
+		}
+		held, frames := 0, 0
+		dt := 1 / fps
+		for f := 0; float64(f)*dt < 40; f++ {
+			now := float64(f) * dt
+			if f == int(20*fps) {
+				// The Walls change in use: a rock more, on the first tank's way.
+				p := drives[0].pos
+				walls.Rocks = append(walls.Rocks, Rock{X: p[0] + 3, Z: p[2], Radius: 2})
+			}
+			for i := range n {
+				d := &drives[i]
+				// An update every 0.2 s on average, a new heading and speed now and then
+				// (stops, reversals, 20 m/s dashes), the owner driving through rocks:
+				// the receiver's sweeps meet them.
+				if rng.Float64() < dt/0.2 {
+					if rng.Float64() < 0.3 {
+						yaw := rng.Float64() * 2 * math.Pi
+						speed := []float64{0, 4, 10, 20}[rng.IntN(4)]
+						d.vel = mgl64.Vec3{math.Cos(yaw) * speed, 0, -math.Sin(yaw) * speed}
+					}
+					if l := d.pos.Len(); l > 100 {
+						d.vel = d.pos.Mul(-10 / l)
+					}
+					yaw := math.Atan2(-d.vel[2], d.vel[0])
+					s := State{Time: now, Position: d.pos, Velocity: d.vel, Orientation: geom.YawQuat(yaw)}
+					for _, a := range []*Actor{fast[i], slow[i]} {
+						if err := a.Receive(s, now); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				d.pos = d.pos.Add(d.vel.Mul(dt))
+				fast[i].Advance(now)
+				slow[i].Advance(now)
+				frames++
+				if g, w := fast[i].Reckoned(), slow[i].Reckoned(); g != w {
+					t.Fatalf("%g fps, tank %d at %.3f s: shown %v through Walls, %v through a plain Push", fps, i, now, g.Position, w.Position)
+				}
+				if fast[i].c.room.inside(fast[i].rk.pos) {
+					held++
+				}
+			}
+		}
+		if held < frames/2 {
+			t.Errorf("%g fps: a room held the shown tank in %d of %d frames, want most (tanks in the open)", fps, held, frames)
 		}
 	}
 }

@@ -117,13 +117,30 @@ func (b *crowdBatch) reset() {
 	b.n = [2]int{}
 }
 
-// put writes the vertices vs transformed by m in colour c.
+// put writes the vertices vs transformed by m in colour c. A crowd is tens of
+// thousands of vertices a frame: a face's four vertices share its normal, turned
+// once, and the transform is written out for m's rotation and translation alone
+// (the batch's matrices have no projective row).
 func (b *crowdBatch) put(vs []crowdVertex, m mgl32.Mat4, c math32.Color) {
 	base := uint32(len(b.buf) / 9)
-	for _, v := range vs {
-		p := m.Mul4x1(v.p.Vec4(1))
-		n := m.Mul4x1(v.n.Vec4(0))
-		b.buf = append(b.buf, p[0], p[1], p[2], n[0], n[1], n[2], c.R, c.G, c.B)
+	n := len(b.buf)
+	b.buf = slices.Grow(b.buf, 9*len(vs))[:n+9*len(vs)]
+	out := b.buf[n:]
+	var nx, ny, nz float32
+	for k, v := range vs {
+		if k%4 == 0 {
+			q := v.n
+			nx = m[0]*q[0] + m[4]*q[1] + m[8]*q[2]
+			ny = m[1]*q[0] + m[5]*q[1] + m[9]*q[2]
+			nz = m[2]*q[0] + m[6]*q[1] + m[10]*q[2]
+		}
+		p := v.p
+		o := out[9*k : 9*k+9 : 9*k+9]
+		o[0] = m[0]*p[0] + m[4]*p[1] + m[8]*p[2] + m[12]
+		o[1] = m[1]*p[0] + m[5]*p[1] + m[9]*p[2] + m[13]
+		o[2] = m[2]*p[0] + m[6]*p[1] + m[10]*p[2] + m[14]
+		o[3], o[4], o[5] = nx, ny, nz
+		o[6], o[7], o[8] = c.R, c.G, c.B
 	}
 	for q := uint32(0); q < uint32(len(vs)/4); q++ {
 		i := base + 4*q
@@ -208,10 +225,24 @@ func (s *Scene) rankTanks(snap *game.Snapshot, watched *game.TankView) {
 	})
 }
 
-// inView reports whether a sphere of radius r at p may be on the picture.
-func (s *Scene) inView(p mgl64.Vec3, r float64) bool {
-	d := p.Sub(s.view.Eye)
-	ahead := d.Dot(s.view.Forward())
+// viewCone is the picture's cone as the frame's tests against it take it: the eye,
+// the camera's forward axis and the cosine and sine of the cone's half-angle, worked
+// out once a frame rather than for each of hundreds of tanks.
+type viewCone struct {
+	eye, fwd         mgl64.Vec3
+	cosCone, sinCone float64
+}
+
+// cone returns the view's cone.
+func (v View) cone() viewCone {
+	a := v.HalfAngle()
+	return viewCone{eye: v.Eye, fwd: v.Forward(), cosCone: math.Cos(a), sinCone: math.Sin(a)}
+}
+
+// inView reports whether a sphere of radius r at p may be on the picture of cone c.
+func (c *viewCone) inView(p mgl64.Vec3, r float64) bool {
+	d := p.Sub(c.eye)
+	ahead := d.Dot(c.fwd)
 	if ahead < -r {
 		return false
 	}
@@ -219,12 +250,10 @@ func (s *Scene) inView(p mgl64.Vec3, r float64) bool {
 	if dist <= r {
 		return true
 	}
-	cone := s.view.HalfAngle()
-	cosCone, sinCone := math.Cos(cone), math.Sin(cone)
 	// The angle off the axis, less the cone's, is within the sphere's angular
 	// radius: sin(θ−cone)·dist ≤ r.
 	perp := math.Sqrt(math.Max(0, dist*dist-ahead*ahead))
-	return perp*cosCone-ahead*sinCone <= r
+	return perp*c.cosCone-ahead*c.sinCone <= r
 }
 
 // CrowdCounts returns how many tanks the last Update drew as full models, at low

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/g3n/engine/math32"
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
@@ -161,5 +163,40 @@ func TestLabelCapKeepsTheNearest(t *testing.T) {
 		if changed < int(b.w*b.h/10) {
 			t.Errorf("label of near tank %d: %d of %.0f pixels differ from the picture without names", k, changed, b.w*b.h)
 		}
+	}
+}
+
+// TestCrowdPutTransforms: the batch puts each vertex of a part where its matrix takes
+// it, with its normal turned by the matrix's rotation, in the part's colour, and
+// indexes each face as two triangles.
+func TestCrowdPutTransforms(t *testing.T) {
+	s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.crowd
+	b.reset()
+	m := mgl32.Translate3D(3, -2, 7).Mul4(mgl32.HomogRotate3D(0.7, mgl32.Vec3{0.3, 1, -0.2}.Normalize())).Mul4(mgl32.Scale3D(1.6, 1, 1))
+	c := math32.Color{R: 0.1, G: 0.5, B: 0.9}
+	b.put(b.hull, mgl32.Ident4(), c)
+	b.put(b.turret, m, c)
+	if got, want := len(b.buf), 9*(len(b.hull)+len(b.turret)); got != want {
+		t.Fatalf("%d floats, want %d", got, want)
+	}
+	for k, v := range b.turret {
+		o := b.buf[9*(len(b.hull)+k):]
+		p, n := m.Mul4x1(v.p.Vec4(1)), m.Mul4x1(v.n.Vec4(0))
+		for i := range 3 {
+			if math.Abs(float64(o[i]-p[i])) > 1e-5 || math.Abs(float64(o[3+i]-n[i])) > 1e-5 {
+				t.Fatalf("vertex %d: %v, want position %v normal %v", k, o[:6], p.Vec3(), n.Vec3())
+			}
+		}
+		if o[6] != c.R || o[7] != c.G || o[8] != c.B {
+			t.Fatalf("vertex %d: colour %v, want %v", k, o[6:9], c)
+		}
+	}
+	base := uint32(len(b.hull))
+	if got := b.idx[len(b.idx)-6:]; got[0] != base+uint32(len(b.turret))-4 || got[5] != base+uint32(len(b.turret))-1 {
+		t.Errorf("last face indexed %v, want its four vertices from %d", got, base+uint32(len(b.turret))-4)
 	}
 }

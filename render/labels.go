@@ -118,12 +118,13 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	if !ok || s.occluded(roof) {
 		return
 	}
-	s.labelsOf(e, showInfo)
 	if tv.Stale != e.stale || e.alpha == 0 {
 		e.stale = tv.Stale
 		e.alpha = -1 // recolour below
 	}
-	s.setLabelAlpha(e, labelAlpha(dist))
+	a := labelAlpha(dist)
+	s.labelsOf(e, showInfo, a)
+	s.setLabelAlpha(e, a)
 	if showInfo && (s.hud.textDue || e.info.Text() == "") {
 		setText(e.info, labelInfo(tv, s.heartbeat))
 	}
@@ -186,21 +187,38 @@ func labelAlpha(d float64) float32 {
 	return float32(1 - math.Round((1-a)/step)*step)
 }
 
+// tankLabelColors4 are the colours of a tank's name and info labels.
+type tankLabelColors4 struct {
+	nameFg, nameBg, infoFg, infoBg math32.Color4
+}
+
+// tankLabelColors returns the colours of a tank's labels at opacity a: grey text for
+// a stale tank.
+func tankLabelColors(stale bool, a float32) tankLabelColors4 {
+	c := tankLabelColors4{
+		nameFg: math32.Color4{R: 1, G: 1, B: 1, A: a},
+		nameBg: math32.Color4{R: 0, G: 0, B: 0, A: 0.4 * a},
+		infoFg: math32.Color4{R: 1, G: 0.95, B: 0.6, A: a},
+		infoBg: math32.Color4{R: 0, G: 0, B: 0, A: 0.5 * a},
+	}
+	if stale {
+		c.nameFg = math32.Color4{R: 0.6, G: 0.6, B: 0.6, A: a}
+	}
+	return c
+}
+
 // setLabelAlpha recolours e's labels when their opacity step changes.
 func (s *Scene) setLabelAlpha(e *tankEntry, a float32) {
 	if a == e.alpha {
 		return
 	}
 	e.alpha = a
-	fg := math32.Color4{R: 1, G: 1, B: 1, A: a}
-	if e.stale {
-		fg = math32.Color4{R: 0.6, G: 0.6, B: 0.6, A: a}
-	}
-	setColor4(e.name, fg)
-	setBgColor4(e.name, math32.Color4{R: 0, G: 0, B: 0, A: 0.4 * a})
+	c := tankLabelColors(e.stale, a)
+	setColor4(e.name, c.nameFg)
+	setBgColor4(e.name, c.nameBg)
 	if e.info != nil {
-		setColor4(e.info, math32.Color4{R: 1, G: 0.95, B: 0.6, A: a})
-		setBgColor4(e.info, math32.Color4{R: 0, G: 0, B: 0, A: 0.5 * a})
+		setColor4(e.info, c.infoFg)
+		setBgColor4(e.info, c.infoBg)
 	}
 }
 

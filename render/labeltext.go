@@ -84,3 +84,38 @@ func (b *fontBook) setFontSize(l *gui.Label, size float64) {
 		}
 	}
 }
+
+// labelStyle is how a label made by newLabel looks: its size, points, and colours.
+type labelStyle struct {
+	size   float64
+	fg, bg math32.Color4
+}
+
+// newLabel returns a label showing msg as st says, with the book's font for its size,
+// drawn once. A g3n label copies the GUI's default style when it is made and draws its
+// text then, and again at every change of size, font or colour: made with the default
+// and then set up, a tank's label drew five times and made its fonts' glyph faces
+// (hundreds of kilobytes each) over twice, at each tank that came into reach. So the
+// default style is st for the making and is restored at once: the label draws at its
+// own size with its own font, whose face is made already. A nil book (or a font that
+// cannot be read) makes the label the plain way.
+func (b *fontBook) newLabel(msg string, st labelStyle) *gui.Label {
+	var f *text.Font
+	if b != nil {
+		f = b.font(st.size)
+	}
+	if f == nil {
+		l := gui.NewLabel(msg)
+		b.setFontSize(l, st.size)
+		setColor4(l, st.fg)
+		setBgColor4(l, st.bg)
+		return l
+	}
+	def := gui.StyleDefault()
+	saved := def.Label
+	def.Label.PointSize, def.Label.FgColor, def.Label.BgColor = st.size, st.fg, st.bg
+	l := gui.NewLabelWithFont(msg, f)
+	def.Label = saved
+	l.Panel.SetColor4(&st.bg) // what SetBgColor4 gives the panel, without drawing again
+	return l
+}

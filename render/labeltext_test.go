@@ -88,3 +88,41 @@ func mallocs(f func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.Mallocs - before.Mallocs
 }
+
+// TestNewLabelMadeOnce: a label the book makes shows its text at its size with the
+// book's font and in its colours, leaves the GUI's default style as it was, and costs
+// a small part of what making a label the plain way and then setting its size and
+// colours costs (which draws it five times and makes glyph faces of two fonts).
+func TestNewLabelMadeOnce(t *testing.T) {
+	st := labelStyle{size: 15, fg: math32.Color4{R: 1, G: 1, B: 1, A: 0.75}, bg: math32.Color4{A: 0.3}}
+	def := gui.StyleDefault().Label
+	book := &fontBook{}
+	l := book.newLabel("tank-7", st)
+	if l.Text() != "tank-7" || l.FontSize() != st.size || l.Font() != book.font(st.size) || l.Color() != st.fg || l.BgColor() != st.bg {
+		t.Errorf("made %q at %g pt (book's font: %v) in %v on %v, want %q at %g pt in %v on %v",
+			l.Text(), l.FontSize(), l.Font() == book.font(st.size), l.Color(), l.BgColor(), "tank-7", st.size, st.fg, st.bg)
+	}
+	if gui.StyleDefault().Label != def {
+		t.Error("the GUI's default label style changed")
+	}
+	bytes := func(make func(i int)) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := range 10 {
+			make(i)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	plain := bytes(func(i int) {
+		l := gui.NewLabel(fmt.Sprintf("tank-%d", i))
+		book.setFontSize(l, st.size)
+		setColor4(l, st.fg)
+		setBgColor4(l, st.bg)
+	})
+	once := bytes(func(i int) { book.newLabel(fmt.Sprintf("tank-%d", i), st) })
+	t.Logf("10 labels: %d bytes made the plain way, %d made by the book", plain, once)
+	if once*4 > plain {
+		t.Errorf("10 labels made by the book allocate %d bytes, the plain way %d: want under a quarter", once, plain)
+	}
+}

@@ -357,14 +357,34 @@ func (m *minimap) drawDensity(tanks []game.TankView) {
 }
 
 // disc blends a disc of radius r centered on (px, py) in c, opacity a at its
-// middle fading to none at its rim.
+// middle fading to none at its rim. A crowd's discs cover thousands of pixels at
+// each redraw: the rows are clipped to the minimap once, and the fade takes the
+// squared distance as it is, without a square root.
 func (m *minimap) disc(px, py, r float64, c imgcolor.RGBA, a float64) {
-	for y := int(math.Floor(py - r)); y <= int(math.Ceil(py+r)); y++ {
-		for x := int(math.Floor(px - r)); x <= int(math.Ceil(px+r)); x++ {
-			d := math.Hypot(float64(x)+0.5-px, float64(y)+0.5-py) / r
-			if d < 1 {
-				m.blend(x, y, c, a*(1-d*d))
+	if !(r > 0) || !geom.Finite(px) || !geom.Finite(py) {
+		return
+	}
+	y0, y1 := max(0, int(math.Floor(py-r))), min(m.size-1, int(math.Ceil(py+r)))
+	x0, x1 := max(0, int(math.Floor(px-r))), min(m.size-1, int(math.Ceil(px+r)))
+	inv := 1 / (r * r)
+	cr, cg, cb := float64(c.R), float64(c.G), float64(c.B)
+	pix, stride := m.frame.Pix, m.frame.Stride
+	for y := y0; y <= y1; y++ {
+		dy := float64(y) + 0.5 - py
+		dy2 := dy * dy
+		row := pix[y*stride : y*stride+4*m.size]
+		for x := x0; x <= x1; x++ {
+			dx := float64(x) + 0.5 - px
+			d2 := (dx*dx + dy2) * inv
+			if d2 >= 1 {
+				continue
 			}
+			k := a * (1 - d2)
+			o := row[4*x : 4*x+4 : 4*x+4]
+			o[0] = uint8(float64(o[0])*(1-k) + cr*k)
+			o[1] = uint8(float64(o[1])*(1-k) + cg*k)
+			o[2] = uint8(float64(o[2])*(1-k) + cb*k)
+			o[3] = 255
 		}
 	}
 }
@@ -400,9 +420,12 @@ func (m *minimap) blend(x, y int, c imgcolor.RGBA, a float64) {
 	if x < 0 || y < 0 || x >= m.size || y >= m.size {
 		return
 	}
-	o := m.frame.RGBAAt(x, y)
-	mixc := func(p, q uint8) uint8 { return uint8(float64(p)*(1-a) + float64(q)*a) }
-	m.frame.SetRGBA(x, y, imgcolor.RGBA{R: mixc(o.R, c.R), G: mixc(o.G, c.G), B: mixc(o.B, c.B), A: 255})
+	i := y*m.frame.Stride + 4*x
+	o := m.frame.Pix[i : i+4 : i+4]
+	o[0] = uint8(float64(o[0])*(1-a) + float64(c.R)*a)
+	o[1] = uint8(float64(o[1])*(1-a) + float64(c.G)*a)
+	o[2] = uint8(float64(o[2])*(1-a) + float64(c.B)*a)
+	o[3] = 255
 }
 
 // arrow fills a triangle of length l centered on (px, py) pointing along (dx, dy) in
@@ -467,6 +490,8 @@ func (m *minimap) line(x0, y0, x1, y1 float64, c imgcolor.RGBA, a float64) {
 // set paints pixel (x, y) when it is on the minimap.
 func (m *minimap) set(x, y int, c imgcolor.RGBA) {
 	if x >= 0 && y >= 0 && x < m.size && y < m.size {
-		m.frame.SetRGBA(x, y, c)
+		i := y*m.frame.Stride + 4*x
+		o := m.frame.Pix[i : i+4 : i+4]
+		o[0], o[1], o[2], o[3] = c.R, c.G, c.B, c.A
 	}
 }

@@ -422,6 +422,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.rankTanks(snap, watched)
 	s.crowd.reset()
 	s.fullModels = 0
+	cone := s.view.cone()
 	for r := range s.ranks {
 		// Ranked by distance (targets first): the nearest get full models.
 		tv := &snap.Tanks[s.ranks[r].i]
@@ -436,7 +437,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 			s.fullModels++
 			e.model.setTeam(s.parts, tv.Team)
 			e.model.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun)
-		} else if s.inView(tv.Position, 4+dist*markerAngle) {
+		} else if cone.inView(tv.Position, 4+dist*markerAngle) {
 			s.drawCrowd(tv, dist)
 		}
 		s.drawTankOverlays(tv, self, watched, focus)
@@ -496,24 +497,27 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 }
 
 // labelsOf makes e's name label the first time the tank is to carry it, and its info
-// label the first time info is to be shown (the labels overlay): a label costs
-// images and, at its first size, faces of the GUI's font, and of hundreds of tanks
-// only LabelCap are labelled at once.
-func (s *Scene) labelsOf(e *tankEntry, info bool) {
+// label the first time info is to be shown (the labels overlay), in e's colours at
+// opacity a: a label costs images, and of hundreds of tanks only LabelCap are
+// labelled at once.
+func (s *Scene) labelsOf(e *tankEntry, info bool, a float32) {
+	if e.name != nil && (!info || e.info != nil) {
+		return
+	}
+	c := tankLabelColors(e.stale, a)
 	if e.name == nil {
-		e.name = s.newTankLabel(e.nameText, 15)
+		e.name = s.newTankLabel(e.nameText, labelStyle{size: 15, fg: c.nameFg, bg: c.nameBg})
 	}
 	if info && e.info == nil {
-		e.info = s.newTankLabel("", 13)
-		e.alpha = -1 // colour it with the name
+		e.info = s.newTankLabel("", labelStyle{size: 13, fg: c.infoFg, bg: c.infoBg})
 	}
 }
 
-// newTankLabel returns a hidden label over a tank showing text, size points at HUD
-// scale 1.
-func (s *Scene) newTankLabel(text string, size float64) *gui.Label {
-	l := gui.NewLabel(text)
-	s.hud.fonts.setFontSize(l, size*float64(s.hud.scale))
+// newTankLabel returns a hidden label over a tank showing text in style st, its size
+// in points at HUD scale 1.
+func (s *Scene) newTankLabel(text string, st labelStyle) *gui.Label {
+	st.size *= float64(s.hud.scale)
+	l := s.hud.fonts.newLabel(text, st)
 	l.SetPaddings(1, 3, 1, 3)
 	l.SetVisible(false)
 	s.hud.labels.Add(l)
