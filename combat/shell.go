@@ -145,6 +145,26 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 	// before the costlier tests (a large match has hundreds of hulls, and the
 	// crosshair sweeps a shell's whole flight every frame).
 	lo3, hi3 := corners(a, b)
+	best, bestF = sweepRocks(m, a, b, lo3, hi3, best, bestF)
+	best, bestF = sweepHulls(s.Shooter, a, b, lo3, hi3, hulls, best, bestF)
+	if best.Kind != ImpactNone {
+		best.Time = t0 + bestF*(t1-t0)
+		return best
+	}
+	if spent {
+		return Impact{Kind: ImpactSpent, Time: end, Point: b}
+	}
+	lo, hi := m.Min(), m.Max()
+	if b[0] < lo[0] || b[0] > hi[0] || b[2] < lo[1] || b[2] > hi[1] {
+		return Impact{Kind: ImpactSpent, Time: t1, Point: b}
+	}
+	return Impact{}
+}
+
+// sweepRocks returns the first rock the segment a→b (its box lo3..hi3) strikes
+// before fraction bestF along it, or best, bestF when none does.
+func sweepRocks(m *terrain.Map, a, b, lo3, hi3 mgl64.Vec3, best Impact, bestF float64) (Impact, float64) {
+	seg := b.Sub(a)
 	for _, o := range m.Obstacles() {
 		r := o.Radius * rockScale
 		if o.X+r < lo3[0] || o.X-r > hi3[0] || o.Z+r < lo3[2] || o.Z-r > hi3[2] {
@@ -157,6 +177,13 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 			best, bestF = Impact{Kind: ImpactRock, Point: a.Add(seg.Mul(f))}, f
 		}
 	}
+	return best, bestF
+}
+
+// sweepHulls returns the first hull but the shooter's that the segment a→b (its box
+// lo3..hi3) strikes before fraction bestF along it, or best, bestF when none does.
+func sweepHulls(shooter uint32, a, b, lo3, hi3 mgl64.Vec3, hulls []HullPose, best Impact, bestF float64) (Impact, float64) {
+	seg := b.Sub(a)
 	spec := tank.Default()
 	hullMin, hullMax := spec.HullMin(), spec.HullMax()
 	// Every point of the hull box lies within reach of the hull's origin, whatever
@@ -165,7 +192,7 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 	reach := far.Len() + 1e-6
 	lo3, hi3 = lo3.Sub(mgl64.Vec3{reach, reach, reach}), hi3.Add(mgl64.Vec3{reach, reach, reach})
 	for _, hp := range hulls {
-		if hp.Actor == s.Shooter {
+		if hp.Actor == shooter {
 			continue
 		}
 		if p := hp.Position; p[0] < lo3[0] || p[0] > hi3[0] || p[1] < lo3[1] || p[1] > hi3[1] || p[2] < lo3[2] || p[2] > hi3[2] {
@@ -180,18 +207,7 @@ func Sweep(m *terrain.Map, s Shot, t0, t1 float64, hulls []HullPose) Impact {
 			bestF = f
 		}
 	}
-	if best.Kind != ImpactNone {
-		best.Time = t0 + bestF*(t1-t0)
-		return best
-	}
-	if spent {
-		return Impact{Kind: ImpactSpent, Time: end, Point: b}
-	}
-	lo, hi := m.Min(), m.Max()
-	if b[0] < lo[0] || b[0] > hi[0] || b[2] < lo[1] || b[2] > hi[1] {
-		return Impact{Kind: ImpactSpent, Time: t1, Point: b}
-	}
-	return Impact{}
+	return best, bestF
 }
 
 // corners returns the lower and upper corners of the axis-aligned box around a and b.

@@ -666,20 +666,20 @@ func finiteApplied(a [combat.ClaimApplied]combat.Applied) bool {
 	return true
 }
 
-// rebuild runs a peer's reckoning of actor id (record r) over the updates it had at v
-// and returns the hull it showed then; clamp clamps it to the ground seen from observer.
-func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3, clamp bool) (combat.HullPose, bool) {
-	link := v.link
-	// The newest update the peer had: the basis it names, else the newest relayed a
-	// latency before.
-	last := -1
+// rebuildWindow returns the updates of record r that a rebuild of the peer's view v
+// replays, first to last: last the newest the peer had (the basis it names, else the
+// newest relayed to it a latency before), first at most rebuildUpdates before it (from
+// the last break, if later), the first of those that was sent to the peer. It reports
+// false when the peer had none.
+func (h *Checker) rebuildWindow(r *actorRecord, v *view) (first, last int, ok bool) {
+	last = -1
 	for i := 0; i < r.n; i++ {
 		u := r.at(i)
-		sent, ok := h.sentAt(r, &v, u)
+		sent, ok := h.sentAt(r, v, u)
 		if !ok {
 			continue // never sent to the peer
 		}
-		if sent+link.Latency > v.time+DefaultFutureSlack {
+		if sent+v.link.Latency > v.time+DefaultFutureSlack {
 			break
 		}
 		last = i
@@ -688,14 +688,32 @@ func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3
 		}
 	}
 	if last < 0 {
-		return combat.HullPose{}, false
+		return 0, 0, false
 	}
-	first := max(0, last-rebuildUpdates)
+	first = max(0, last-rebuildUpdates)
 	for i := last; i > first; i-- {
 		if r.at(i).brk {
 			first = i
 			break
 		}
+	}
+	// The first update the peer was sent from there: the others never reached it.
+	for first < last {
+		if _, ok := h.sentAt(r, v, r.at(first)); ok {
+			break
+		}
+		first++
+	}
+	return first, last, true
+}
+
+// rebuild runs a peer's reckoning of actor id (record r) over the updates it had at v
+// and returns the hull it showed then; clamp clamps it to the ground seen from observer.
+func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3, clamp bool) (combat.HullPose, bool) {
+	link := v.link
+	first, last, ok := h.rebuildWindow(r, &v)
+	if !ok {
+		return combat.HullPose{}, false
 	}
 	// A fresh actor: nothing of an earlier rebuild (interval averages, clamp phase)
 	// carries over.
@@ -708,13 +726,6 @@ func (h *Checker) rebuild(id uint32, r *actorRecord, v view, observer mgl64.Vec3
 	a.SetClockOffset(link.ClockOffset)
 	// Peer-local times: host time minus the offset.
 	local := func(t float64) float64 { return t - link.ClockOffset }
-	// The first update the peer was sent from there: the others never reached it.
-	for first < last {
-		if _, ok := h.sentAt(r, &v, r.at(first)); ok {
-			break
-		}
-		first++
-	}
 	u := r.at(first)
 	sent, _ := h.sentAt(r, &v, u)
 	// Along a route as the peer reckons one: the game's algorithm, which Path
