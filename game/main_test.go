@@ -13,6 +13,8 @@ import (
 // on loopback in real time (TestRemoteStartsOverBadLink, TestKeyToShownMotionAt150ms,
 // TestRemotePivotOverBadLink): 13–23 s each, nearly all of it asleep between
 // frames. The others run on a simulated clock as fast as the processors allow.
+// scripts/test runs these three (its realtime list) on their own, with net's
+// real-time tests, where no simulation takes the processors from them.
 const wallClockTests = 3
 
 // TestMain runs, unless -parallel is given, as many parallel tests at once as there
