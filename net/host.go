@@ -295,7 +295,9 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h.settle.lock()
 	p.client = h.local
 	h.settle.unlock()
-	h.stopAfter = context.AfterFunc(ctx, func() { h.Close() })
+	// The hook closes without stopping itself: with ctx already done it runs at once,
+	// on a goroutine of its own, perhaps before stopAfter is even set.
+	h.stopAfter = context.AfterFunc(ctx, h.close)
 	log.Info("host listening", "addr", h.Addr().String(), "fingerprint", h.fp)
 	return h, nil
 }
@@ -438,8 +440,14 @@ func (h *Host) Kick(id uint32, reason string) error {
 // Close stops the host: every player is told the host closed, every goroutine ends
 // and the socket is closed. It is safe to call more than once.
 func (h *Host) Close() error {
+	h.stopAfter()
+	h.close()
+	return nil
+}
+
+// close stops the host once, for Close or when Listen's ctx ends.
+func (h *Host) close() {
 	h.once.Do(func() {
-		h.stopAfter()
 		h.cancel()
 		h.ln.Close()
 		<-h.loopDone
@@ -449,7 +457,6 @@ func (h *Host) Close() error {
 		h.pc.Close()
 		h.log.Info("host closed")
 	})
-	return nil
 }
 
 // call runs f on the run loop and waits for it. It reports false, without running

@@ -529,16 +529,23 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	defer host.Close()
 	addr, fp := host.Addr().String(), host.Fingerprint()
-	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
-		"join", "tanks -join "+host.JoinAddress())
 	m, err := game.NewMatch(game.Config{Map: mp, NoPlayer: true, Bots: cfg.Bots, Patrol: cfg.Patrol, Seed: cfg.Seed, Difficulty: cfg.Difficulty, Logger: log,
 		Observer: observer(rc.truthTap(false, nil))}, host.Local())
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // canceled while the bots joined: the host closed under them
+		}
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer m.Close()
+	// Said once the bots are in: a player who joins on this line finds them.
+	log.Info("listening", "addr", addr, "fingerprint", fp, "map", mp.Name(), "bots", cfg.Bots,
+		"join", "tanks -join "+host.JoinAddress())
 	if cfg.DIS != nil {
 		if err := startDIS(ctx, cfg.DIS, host, mp, func(err error) { log.Warn("dis gateway", "err", err) }); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
 			return fmt.Errorf("serve: %w", err)
 		}
 		log.Info("dis gateway", "addr", cfg.DIS.Addr())
