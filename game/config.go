@@ -20,7 +20,9 @@ const (
 	// DefaultName is the player's name when Config.Name is empty.
 	DefaultName = "player"
 	// DefaultMaxStep is the longest simulated time one Step advances, s. A longer gap
-	// between Steps (a stalled window, a debugger) is simulated as this much.
+	// between Steps (a stalled window, a debugger, a host too loaded to keep up) is
+	// simulated as this much, but a tank in the air falls through all of it: its
+	// states are stamped on the clock, and the host holds its fall to gravity on it.
 	DefaultMaxStep = 0.1
 	// DefaultTrailLength is how many displayed positions each tank's trail keeps.
 	DefaultTrailLength = 96

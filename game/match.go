@@ -410,6 +410,9 @@ func (m *Match) Step(now float64, in physics.Input) error {
 		dt = 0
 	}
 	if dt > m.cfg.MaxStep {
+		// The physics skips the rest: its tanks' falls still run through it, on the
+		// clock their states are stamped with (physics.World.Skip).
+		m.world.Skip(dt - m.cfg.MaxStep)
 		dt = m.cfg.MaxStep
 	}
 	if now > m.last || !m.started {

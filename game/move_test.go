@@ -1,6 +1,8 @@
 package game
 
 import (
+	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -82,5 +84,102 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 func TestPublishedAccelerationWithinTheSpec(t *testing.T) {
 	if c, a := DeadReckoning().AccelerationCap, tankspec.Default().Acceleration; c > a {
 		t.Errorf("the publisher caps accelerations at %g m/s², above the tank's %g m/s² the host accepts", c, a)
+	}
+}
+
+// TestFallOnALateHost drives the player's tank off valley's ledge (an 11 m cliff) on
+// the real host, which holds every update on the map's ground or falling from it no
+// slower than gravity, while the match's frames come late: a loaded host running 512
+// bots stepped them 0.2–0.6 s apart, and a Step simulates at most MaxStep of that
+// (0.1 s). Its states are stamped on the clock, so its fall must follow gravity on
+// the clock too: the physics used to fall only through the simulated time, a slow
+// fall the host refused ("3.2 m above a fall").
+func TestFallOnALateHost(t *testing.T) {
+	mp, err := maps.Library{}.Load("valley")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, ok := mp.Landmark("ledge")
+	if !ok {
+		t.Fatal(`valley has no "ledge" landmark`)
+	}
+	for _, late := range []float64{0, 0.25, 0.6} {
+		t.Run(fmt.Sprintf("late=%gs", late), func(t *testing.T) {
+			rig := newRig(t, gametest.Config{Seed: 1, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt)})
+			m := mustMatch(t, Config{Map: mp, Seed: 1}, join(t, rig))
+			now := tick
+			rig.SetNow(now)
+			mustStep(t, m, now, physics.Input{})
+			m.moveLocal(m.self, lm.X, lm.Z, lm.Yaw)
+			in := physics.Input{Throttle: 0.6, AimYaw: lm.Yaw}
+			top, low := math.Inf(-1), math.Inf(1)
+			var snap Snapshot
+			for i := 1; i <= 720; i++ { // at least 12 s simulated
+				now += tick
+				if i%3 == 0 {
+					now += late // every third frame comes late
+				}
+				rig.SetNow(now)
+				mustStep(t, m, now, in)
+				m.Snapshot(&snap)
+				y := snap.Tanks[snap.Self].Position[1]
+				top, low = math.Max(top, y), math.Min(low, y)
+			}
+			if top-low < 8 {
+				t.Fatalf("the tank dropped %.1f m: never fell off the ledge", top-low)
+			}
+			st := rig.Host().Stats()
+			if st.Invalid != 0 || st.Moves != (net.MoveRefusals{}) {
+				t.Errorf("honest fall refused: %d invalid, movement %+v (of %d accepted)", st.Invalid, st.Moves, st.Accepted)
+			}
+		})
+	}
+}
+
+// TestHonestBotsFallOnALateHost plays the bots of a host's own peer (63, as tankhost
+// runs them, refereed by the default rules) on valley while every fourth frame comes
+// 0.25 s late, as on a host too loaded to keep up with 512 bots, for a minute of the
+// clock (20 s under the race detector), and asserts that the host refuses none of
+// their updates: off the valley's cliffs the bots fall under gravity on the clock
+// their states are stamped with, though each late frame simulates only MaxStep of it.
+// Falling only through the simulated time, 6 of their updates were refused "above a
+// fall" (7 and 4 with the bots of seeds 2 and 3).
+func TestHonestBotsFallOnALateHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a minute of 63 bots")
+	}
+	t.Parallel()
+	const bots, late = 63, 0.25
+	seconds := 60.0
+	if raceEnabled {
+		seconds = 20
+	}
+	mp, err := maps.Library{}.Load("valley")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := referee.New(mp, combat.Rules{}, DeadReckoning().Reckon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := newRig(t, gametest.Config{Seed: 1, Judge: ref, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
+		Limits: net.Limits{MaxActorsPerPlayer: bots, ControlBurst: 2 * bots}})
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, rig.Host().Local())
+	now := 0.0
+	for i := 1; now < seconds; i++ {
+		now += tick
+		if i%4 == 0 {
+			now += late
+		}
+		rig.SetNow(now)
+		mustStep(t, m, now, physics.Input{})
+	}
+	st := rig.Host().Stats()
+	t.Logf("%d updates accepted, %d invalid (movement %+v)", st.Accepted, st.Invalid, st.Moves)
+	if st.Invalid != 0 || st.Moves != (net.MoveRefusals{}) {
+		t.Errorf("honest updates refused: %d invalid, movement %+v", st.Invalid, st.Moves)
+	}
+	if st.Accepted < uint64(seconds*bots) {
+		t.Errorf("only %d updates accepted: the bots hardly drove", st.Accepted)
 	}
 }

@@ -149,8 +149,8 @@ func (t *Tank) drive(h float64) {
 }
 
 // settle moves the turret and gun toward their aims after a step of h seconds and
-// recomputes the pose at time now.
-func (t *Tank) settle(h, now float64) {
+// recomputes the pose at time now, its fall timed at frame time frame.
+func (t *Tank) settle(h, now, frame float64) {
 	t.prev = t.pose
 	s := &t.spec
 	yaw := geom.WrapAngle(t.body.GetAngle())
@@ -163,12 +163,13 @@ func (t *Tank) settle(h, now float64) {
 	step = math.Max(-s.GunRate*h, math.Min(s.GunRate*h, gt-p.Gun))
 	p.Gun += step
 	p.GunRate = step / h
-	t.place(now, h)
+	t.place(now, h, frame)
 }
 
-// place recomputes the 3D pose from the box2d body with deadreckon's three-point
-// ground clamp; h is the time since the previous pose (0 for a jump).
-func (t *Tank) place(now, h float64) {
+// place recomputes the 3D pose at simulation time now from the box2d body with
+// deadreckon's three-point ground clamp; h is the time since the previous pose (0 for
+// a jump), and frame the frame time a fall is timed by (World.Skip).
+func (t *Tank) place(now, h, frame float64) {
 	gr := t.w.cfg.Ground
 	bp := t.body.GetPosition()
 	x, z := bp.X, -bp.Y
@@ -190,7 +191,7 @@ func (t *Tank) place(now, h float64) {
 		p.Position, p.Orientation, p.GroundNormal, p.ClampHits = r.Position, r.Orientation, r.Normal, r.Hits
 		// Off a cliff the hull falls, as remote copies of it do, instead of
 		// dropping to the foot of the cliff in one step.
-		p.Position[1] = t.fall.Limit(ground, now)
+		p.Position[1] = t.fall.Limit(ground, frame)
 		falling = p.Position[1] > ground
 	} else {
 		p.Position, p.Orientation, p.GroundNormal = mgl64.Vec3{x, y0, z}, level, mgl64.Vec3{0, 1, 0}

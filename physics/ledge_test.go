@@ -59,3 +59,84 @@ func TestLedgeNoRoll(t *testing.T) {
 		t.Logf("slant %v°: dropped at t = %.2f s, largest tilt %.1f°", slant, w.Time(), worst)
 	}
 }
+
+// TestFallThroughSkippedTime drives off valley's ledge while the frames come late: a
+// frame that skips time (World.Skip, or a Step past MaxSteps) simulates less than the
+// clock moved. The hull's states are stamped on that clock (the frame time given, less
+// the Alpha steps still owed), and a host holds a tank in the air to a fall under
+// gravity from where it first left the ground, timed on it: the hull must fall at
+// least that fast on the clock, however late the frames. Timed by the steps run, it
+// fell as slowly as the frames came.
+func TestFallThroughSkippedTime(t *testing.T) {
+	m, err := terrain.Load("../assets/maps/valley.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, ok := m.Landmark("ledge")
+	if !ok {
+		t.Fatal(`no "ledge" landmark`)
+	}
+	// above is how far above the ground under its middle a hull counts as in the
+	// air, m: the clamp rests it up to supportStep above it on the ground.
+	const above, slack = 0.35, 1e-9
+	// Each frame steps the world and returns the frame time it gave it, s; every
+	// third comes late.
+	frames := []struct {
+		name  string
+		frame func(w *World, i int) float64
+	}{
+		{"on time", func(w *World, i int) float64 { w.Step(w.FixedStep()); return w.FixedStep() }},
+		{"skipped by the caller", func(w *World, i int) float64 {
+			dt := w.FixedStep()
+			if i%3 == 0 {
+				w.Skip(0.2) // as game.Match does with a frame over its MaxStep
+				dt += 0.2
+			}
+			w.Step(w.FixedStep())
+			return dt
+		}},
+		{"past MaxSteps", func(w *World, i int) float64 {
+			dt := w.FixedStep()
+			if i%3 == 0 {
+				dt = 0.35 // 21 steps' worth, 8 run
+			}
+			w.Step(dt)
+			return dt
+		}},
+	}
+	for _, f := range frames {
+		t.Run(f.name, func(t *testing.T) {
+			w := newWorld(t, MapConfig(m))
+			tk := addTank(t, w, lm.X, lm.Z, lm.Yaw)
+			tk.SetInput(Input{Throttle: 0.6, AimYaw: lm.Yaw})
+			top, low := tk.Pose().Position[1], math.Inf(1)
+			air, airY, airAt, inAir := false, 0.0, 0.0, 0
+			given := 0.0 // frame time given to the world, s
+			for i := 1; w.Time() < 12; i++ {
+				given += f.frame(w, i)
+				clock := given - w.Alpha()*w.FixedStep() // the pose's stamp
+				p := tk.Pose()
+				g, _ := m.SurfaceAt(p.Position[0], p.Position[2])
+				y := p.Position[1]
+				top, low = math.Max(top, y), math.Min(low, y)
+				switch {
+				case y-g <= above:
+					air = false
+				case !air:
+					air, airY, airAt = true, y, clock
+				default:
+					inAir++
+					d := clock - airAt
+					if want := airY - 0.5*9.81*d*d; y > want+slack {
+						t.Fatalf("%.2f s on the clock (%.2f s simulated): %.3f m above a fall from %.2f m %.2f s before",
+							clock, w.Time(), y-want, airY, d)
+					}
+				}
+			}
+			if top-low < 8 || inAir < 3 {
+				t.Fatalf("dropped %.1f m, %d frames in the air: never fell off the ledge", top-low, inAir)
+			}
+			t.Logf("dropped %.1f m, %d frames in the air", top-low, inAir)
+		})
+	}
+}

@@ -270,7 +270,7 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	t.body.CreateFixtureFromDef(&fd)
 	w.tanks = append(w.tanks, t)
 	t.pose.Orientation = mgl64.QuatIdent()
-	t.place(w.Time(), 0)
+	t.place(w.Time(), 0, w.fallClock())
 	t.prev = t.pose
 	w.ghostTank(t)
 	return t, nil
@@ -381,7 +381,7 @@ func (t *Tank) Teleport(x, z, yaw float64) {
 	t.body.SetAngularVelocity(0)
 	t.pose.Turret, t.pose.Gun, t.pose.TurretRate, t.pose.GunRate = 0, 0, 0, 0
 	t.in.AimYaw, t.in.GunElevation = yaw, 0
-	t.place(t.w.Time(), 0)
+	t.place(t.w.Time(), 0, t.w.fallClock())
 	t.prev = t.pose
 	t.w.ghostTank(t)
 }

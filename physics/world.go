@@ -21,7 +21,7 @@ const (
 	// DefaultGravity is the gravitational acceleration, m/s².
 	DefaultGravity = 9.81
 	// DefaultMaxSteps is the most fixed steps one Step call runs; time beyond that is
-	// dropped so a stalled frame cannot snowball.
+	// skipped (World.Skip) so a stalled frame cannot snowball.
 	DefaultMaxSteps = 8
 	// DefaultSolverIterations is how many passes the track and grip solver makes per
 	// step.
@@ -195,6 +195,7 @@ type World struct {
 	proxies  []*Proxy
 	steps    uint64
 	acc      float64
+	skipped  float64 // frame time passed without being simulated (Skip), s
 	listener *contactListener
 }
 
@@ -269,8 +270,8 @@ func (w *World) Tanks() []*Tank { return w.tanks }
 func (w *World) Time() float64 { return float64(w.steps) * w.h }
 
 // FrameTime returns the time Step has been given so far, s: Time plus the remainder
-// carried over to the next call (Alpha fixed steps). Time a capped Step dropped does
-// not count. It is the present of Proxy.MoveTo.
+// carried over to the next call (Alpha fixed steps). Time skipped (Skip, or a capped
+// Step) does not count. It is the present of Proxy.MoveTo.
 func (w *World) FrameTime() float64 { return w.Time() + w.acc }
 
 // Steps returns the number of fixed steps run so far.
@@ -282,23 +283,52 @@ func (w *World) FixedStep() float64 { return w.h }
 // Step advances the world by dt seconds of frame time: it runs as many fixed steps
 // as the accumulated time allows, at most MaxSteps, and returns how many it ran. The
 // remainder carries over to the next call, so the simulation does not depend on the
-// frame rate. Time beyond MaxSteps steps is dropped. A dt that is negative, zero or
-// not finite runs nothing.
+// frame rate. Time beyond MaxSteps steps is skipped (Skip). A dt that is negative,
+// zero or not finite runs nothing.
 func (w *World) Step(dt float64) int {
 	if !(dt > 0) || math.IsInf(dt, 1) {
 		return 0
 	}
 	w.acc += dt
+	if over := w.acc - float64(w.cfg.MaxSteps)*w.h; over >= w.h {
+		// Capped: the backlog beyond MaxSteps steps is not simulated. It is skipped
+		// before the steps run, so that they end on the frame's clock, as a caller
+		// that caps its own frames skips first.
+		w.Skip(over)
+		for range w.cfg.MaxSteps {
+			w.Tick()
+		}
+		w.acc = 0
+		return w.cfg.MaxSteps
+	}
 	n := 0
 	for w.acc >= w.h && n < w.cfg.MaxSteps {
 		w.Tick()
 		w.acc -= w.h
 		n++
 	}
-	if w.acc >= w.h {
-		w.acc = 0 // capped: drop the backlog
-	}
 	return n
+}
+
+// fallClock is the time falls are timed by, s: the frame time given so far up to the
+// last step (Time plus what Skip let pass).
+func (w *World) fallClock() float64 { return w.Time() + w.skipped }
+
+// Skip lets dt seconds of frame time pass without simulating them: the time a frame
+// too late to catch up leaves out (a caller that caps the time it gives Step, or
+// Step's own MaxSteps). Bodies stay where they are and keep their velocities, but a
+// tank in the air falls on through the skipped time, and one that leaves the ground
+// in the step after it falls as if it had left at its start (the frame does not say
+// when in it the hull crossed the edge): its fall is timed on the frame clock, not by
+// the steps run. Its states are stamped on that clock, and its remote
+// copies and a host's movement check hold its fall to gravity on it; timed by the
+// steps, a tank on a late host fell as slowly as its frames came (a frame 0.3 s late
+// simulates 0.1 s in a game.Match), and the host refused it, hanging in the air
+// beside the cliff. A dt that is negative, zero or not finite skips nothing.
+func (w *World) Skip(dt float64) {
+	if dt > 0 && !math.IsInf(dt, 1) {
+		w.skipped += dt
+	}
 }
 
 // Alpha returns the fraction of a fixed step that Step has accumulated but not yet
@@ -331,7 +361,7 @@ func (w *World) Tick() {
 	}
 	now := w.Time()
 	for _, t := range w.tanks {
-		t.settle(w.h, now)
+		t.settle(w.h, now, w.fallClock())
 	}
 }
 
