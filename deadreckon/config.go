@@ -459,8 +459,8 @@ type PublisherConfig struct {
 	// followed up too (stopFollowUps copies). Starts are what a watcher notices
 	// first, and from rest the position error grows too slowly to trip a threshold
 	// soon. A pull-away from a crawl that remotes show (slower than five times
-	// StartSpeed, speeding up 0.3 m/s² more than the last update said) is published
-	// as a start. If zero, DefaultStartSpeed; Off never hurries: a start is published when
+	// StartSpeed, speeding up 0.3 m/s² more than the last update said, also while
+	// remotes show it faster than it moves) is published as a start. If zero, DefaultStartSpeed; Off never hurries: a start is published when
 	// its error passes the thresholds, like any other change, and nothing is
 	// followed up.
 	StartSpeed float64

@@ -352,6 +352,59 @@ func TestEventCopies(t *testing.T) {
 	}
 }
 
+// TestPullAwayFromACrawlShownFaster: a tank creeps at 0.22 m/s (remotes show it
+// so), eases to 0.06 m/s over 0.15 s, too gently for a braking onset and too
+// briefly for the position threshold, and pulls away at 0.4 m/s² while remotes
+// still show the creep, faster than it moves. Its pull-away is a start all the
+// same: it goes out within a few frames of the tank passing StartSpeed, copied
+// three times a frame apart. Judged by whether the tank moves faster than remotes
+// show, it was no pull-away: the position threshold sent it once (a gentle drive at
+// 300 ± 60 ms with 20% loss lost that update and the next, and showed the start
+// 1.17 s late).
+func TestPullAwayFromACrawlShownFaster(t *testing.T) {
+	const creep, low, ease, pull = 0.22, 0.06, 0.15, 0.4 // m/s, m/s, s, m/s²
+	speed := func(t float64) float64 {
+		switch {
+		case t < 2:
+			return creep
+		case t < 2+ease:
+			return creep + (low-creep)*(t-2)/ease
+		}
+		return low + pull*(t-2-ease)
+	}
+	c := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, PositionThreshold: 0.03, MinInterval: 0.16, UrgentChange: 3,
+		RepeatChange: Off, BrakeOnset: 2, VelocityFrames: 2}
+	p := NewPublisher(c, 1)
+	x, passed := 0.0, math.Inf(1) // position, m; when the tank passes StartSpeed after the ease, s
+	var got []float64             // update times after the ease, s
+	for f := 0; f <= 4*60; f++ {
+		tm := float64(f) * frame
+		if f > 0 {
+			x += speed(tm) * frame
+		}
+		if tm > 2+ease && speed(tm) > DefaultStartSpeed && math.IsInf(passed, 1) {
+			passed = tm
+		}
+		d, st := p.Update(Sample{Time: tm, Position: mgl64.Vec3{x, 0, 0}, Orientation: mgl64.QuatIdent()})
+		if d != NoUpdate && tm > 2+ease && st.Velocity[0] > DefaultStartSpeed/2 {
+			got = append(got, tm)
+		}
+	}
+	if len(got) == 0 {
+		t.Fatalf("nothing published as the tank pulls away (it passes %v m/s at %.3f s)", DefaultStartSpeed, passed)
+	}
+	if late := (got[0] - passed) / frame; late > 3+1e-6 {
+		t.Errorf("first update %.0f frames after the tank passed %v m/s at %.3f s (%v), want within 3", late, DefaultStartSpeed, passed, got)
+	}
+	n := 1
+	for n < len(got) && got[n]-got[n-1] < startFollowUp+frame/2 {
+		n++
+	}
+	if n != 1+startFollowUps {
+		t.Errorf("%d updates a frame apart from %.3f s (%v), want %d: the start and its copies", n, got[0], got, 1+startFollowUps)
+	}
+}
+
 // TestPullAwayFromACrawl: a tank that creeps at 0.15 m/s (remotes show it so) and
 // opens the throttle gently, at 0.5 m/s², publishes as for a start from rest: within
 // a few frames of its acceleration settling, and three times more a frame apart.
