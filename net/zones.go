@@ -117,6 +117,7 @@ type zones struct {
 	sent   []int32             // reused by schedule
 	owes   uint64              // slots fallen owed so far
 	nearP  []*member           // reused
+	warm   uint64              // the sum of what touch read: kept, so that the reads are
 }
 
 // slot is what one player has been sent of one tank. A player's slots sit by value
@@ -318,6 +319,9 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	// them in: the schedule depends on the order slots are offered in.
 	slices.SortFunc(z.nearP, func(p, q *member) int { return int(p.id) - int(q.id) })
 	for _, q := range z.nearP {
+		z.warm += q.touch(a)
+	}
+	for _, q := range z.nearP {
 		if q.seen == z.stamp || q.id == a.owner || q.passive || q.removed {
 			continue
 		}
@@ -414,6 +418,23 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 // was made (its spawn's, or about the state the relay last sent).
 func (s *slot) shownAt() float64 { return s.sent.time }
 
+// touch reads what an offer of a to q will read first (its slot, q's tanks), and
+// returns a number of it that the caller adds to zones.warm, so that the reads
+// stay. At 512 tanks a player's slots alone are 80 kB and the match's 40 MB: each
+// offer's first read misses the caches, and a loop of these reads alone, with
+// nothing else between them, has the memory fetch many at once, where the offers
+// one by one would wait for each in turn.
+func (q *member) touch(a *hostActor) uint64 {
+	var n uint64
+	if a.zi < len(q.slots) {
+		n = q.slots[a.zi].sentN
+	}
+	for _, o := range q.owned {
+		n += math.Float64bits(o.state.Position[0])
+	}
+	return n
+}
+
 // slot returns what q was sent of a, or nil.
 func (q *member) slot(a *hostActor) *slot {
 	if a.zi < len(q.slots) && q.slots[a.zi].a == a {
@@ -446,6 +467,13 @@ func (m *match) scheduleDirty(now float64) {
 	z := m.zones
 	if z == nil || !z.on {
 		return
+	}
+	// What each schedule reads first, read for all of them at once (see touch):
+	// most of a large match's players are offered something in every window.
+	for _, q := range z.dirty {
+		if len(q.pending) > 0 && !q.removed {
+			z.warm += uint64(q.pending[0].zi) + math.Float64bits(q.forceAt)
+		}
 	}
 	for _, q := range z.dirty {
 		q.zdirty = false
@@ -505,6 +533,9 @@ func (m *match) offerNear(q *member, now float64) {
 	}
 	// By id: the grid's cells hold their tanks in no set order.
 	slices.SortFunc(z.near, func(a, b *hostActor) int { return int(a.id) - int(b.id) })
+	for _, a := range z.near {
+		z.warm += q.touch(a)
+	}
 	for i, a := range z.near {
 		if a.owner != q.id && (i == 0 || z.near[i-1] != a) {
 			m.offer(q, a, now)
@@ -579,6 +610,9 @@ func (m *match) schedule(q *member, now float64) {
 	}
 	z.idx = top
 	slices.SortFunc(top, r.before)
+	for _, i := range top {
+		z.warm += uint64(q.slots[q.pending[i].zi].a.recLen)
+	}
 	sent := z.sent[:0]
 	full := false
 	for _, i := range top {
