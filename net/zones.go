@@ -112,9 +112,12 @@ type zones struct {
 	near   []*hostActor        // reused
 	prio   []float64           // reused by schedule: the priorities of a player's owed slots
 	idx    []int32             // reused by schedule: positions in a player's pending list
+	vals   []float64           // reused by schedule: the priorities, to select among
+	ties   []int32             // reused by schedule
 	sent   []int32             // reused by schedule
 	owes   uint64              // slots fallen owed so far
 	nearP  []*member           // reused
+	warm   uint64              // the sum of what touch read: kept, so that the reads are
 }
 
 // slot is what one player has been sent of one tank. A player's slots sit by value
@@ -316,6 +319,9 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	// them in: the schedule depends on the order slots are offered in.
 	slices.SortFunc(z.nearP, func(p, q *member) int { return int(p.id) - int(q.id) })
 	for _, q := range z.nearP {
+		z.warm += q.touch(a)
+	}
+	for _, q := range z.nearP {
 		if q.seen == z.stamp || q.id == a.owner || q.passive || q.removed {
 			continue
 		}
@@ -412,6 +418,23 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 // was made (its spawn's, or about the state the relay last sent).
 func (s *slot) shownAt() float64 { return s.sent.time }
 
+// touch reads what an offer of a to q will read first (its slot, q's tanks), and
+// returns a number of it that the caller adds to zones.warm, so that the reads
+// stay. At 512 tanks a player's slots alone are 80 kB and the match's 40 MB: each
+// offer's first read misses the caches, and a loop of these reads alone, with
+// nothing else between them, has the memory fetch many at once, where the offers
+// one by one would wait for each in turn.
+func (q *member) touch(a *hostActor) uint64 {
+	var n uint64
+	if a.zi < len(q.slots) {
+		n = q.slots[a.zi].sentN
+	}
+	for _, o := range q.owned {
+		n += math.Float64bits(o.state.Position[0])
+	}
+	return n
+}
+
 // slot returns what q was sent of a, or nil.
 func (q *member) slot(a *hostActor) *slot {
 	if a.zi < len(q.slots) && q.slots[a.zi].a == a {
@@ -444,6 +467,13 @@ func (m *match) scheduleDirty(now float64) {
 	z := m.zones
 	if z == nil || !z.on {
 		return
+	}
+	// What each schedule reads first, read for all of them at once (see touch):
+	// most of a large match's players are offered something in every window.
+	for _, q := range z.dirty {
+		if len(q.pending) > 0 && !q.removed {
+			z.warm += uint64(q.pending[0].zi) + math.Float64bits(q.forceAt)
+		}
 	}
 	for _, q := range z.dirty {
 		q.zdirty = false
@@ -503,6 +533,9 @@ func (m *match) offerNear(q *member, now float64) {
 	}
 	// By id: the grid's cells hold their tanks in no set order.
 	slices.SortFunc(z.near, func(a, b *hostActor) int { return int(a.id) - int(b.id) })
+	for _, a := range z.near {
+		z.warm += q.touch(a)
+	}
 	for i, a := range z.near {
 		if a.owner != q.id && (i == 0 || z.near[i-1] != a) {
 			m.offer(q, a, now)
@@ -533,11 +566,12 @@ func (m *match) schedule(q *member, now float64) {
 		return
 	}
 	// The records the bucket may pay for, and one more: chosen by priority (ties by
-	// actor id, so that the same inputs give the same datagrams) in one pass over
-	// the owed, the chosen kept in a heap with the last of them on top; sorted
-	// among themselves; the rest wait. The pass runs from the end backwards: the
-	// list's order is that of the slots falling owed, less the sent, and so run its
-	// heap changes a third less often than from the front (512 tanks, random drives).
+	// actor id, so that the same inputs give the same datagrams), sorted among
+	// themselves; the rest wait. The order is strict (one entry a tank), so the
+	// chosen are the same however they are found: those above the k-th priority,
+	// found by selecting among the priorities alone, and of those at it the lowest
+	// ids. A backlog of hundreds (512 tanks: the far tanks wait) costs a few passes
+	// over plain numbers, not a heap's reshuffles through the list.
 	z := m.zones
 	z.prio = z.prio[:0]
 	next := math.Inf(1)
@@ -550,18 +584,35 @@ func (m *match) schedule(q *member, now float64) {
 	r := ranking{prio: z.prio, pend: q.pending}
 	k := min(len(q.pending), int(tokens/minRecordCost)+1)
 	top := z.idx[:0]
-	for i := int32(len(q.pending)) - 1; i >= 0; i-- {
-		switch {
-		case len(top) < k:
+	if k == len(q.pending) {
+		for i := range int32(k) {
 			top = append(top, i)
-			r.up(top, len(top)-1)
-		case r.before(i, top[0]) < 0:
-			top[0] = i
-			r.down(top, 0)
+		}
+	} else {
+		z.vals = append(z.vals[:0], z.prio...)
+		t := kthHighest(z.vals, k)
+		for i, p := range z.prio {
+			if p > t {
+				top = append(top, int32(i))
+			}
+		}
+		if len(top) < k {
+			ties := z.ties[:0]
+			for i, p := range z.prio {
+				if p == t {
+					ties = append(ties, int32(i))
+				}
+			}
+			slices.SortFunc(ties, func(x, y int32) int { return int(q.pending[x].id) - int(q.pending[y].id) })
+			top = append(top, ties[:min(len(ties), k-len(top))]...) // fewer only if a priority is NaN
+			z.ties = ties
 		}
 	}
 	z.idx = top
 	slices.SortFunc(top, r.before)
+	for _, i := range top {
+		z.warm += uint64(q.slots[q.pending[i].zi].a.recLen)
+	}
 	sent := z.sent[:0]
 	full := false
 	for _, i := range top {
@@ -672,33 +723,42 @@ func (r ranking) before(x, y int32) int {
 	return int(r.pend[x].id) - int(r.pend[y].id)
 }
 
-// up and down restore the heap property of h, with the last of its positions in
-// r's order on top, after h[i] moved in.
-func (r ranking) up(h []int32, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if r.before(h[p], h[i]) > 0 {
-			return
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
-	}
-}
-
-func (r ranking) down(h []int32, i int) {
+// kthHighest returns the k-th highest of v (1 ≤ k ≤ len(v)), reordering v: a
+// selection with three-way partitions, so that runs of equal values (the musts'
+// infinities, tanks offered together) cost no more than distinct ones.
+func kthHighest(v []float64, k int) float64 {
+	lo, hi := 0, len(v) // the k-th highest is within v[lo:hi]
+	k--                 // its position in v sorted highest first
 	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			return
+		if hi-lo == 1 {
+			return v[lo]
 		}
-		if c+1 < len(h) && r.before(h[c+1], h[c]) > 0 {
-			c++
+		// The median of three as the pivot.
+		a, b, c := v[lo], v[lo+(hi-lo)/2], v[hi-1]
+		p := max(min(a, b), min(max(a, b), c))
+		// v[lo:gt] > p, v[gt:i] == p, v[lt:hi] < p.
+		gt, i, lt := lo, lo, hi
+		for i < lt {
+			switch x := v[i]; {
+			case x > p:
+				v[gt], v[i] = v[i], v[gt]
+				gt++
+				i++
+			case x < p:
+				lt--
+				v[lt], v[i] = v[i], v[lt]
+			default:
+				i++
+			}
 		}
-		if r.before(h[i], h[c]) > 0 {
-			return
+		switch {
+		case k < gt:
+			hi = gt
+		case k < lt:
+			return p
+		default:
+			lo = lt
 		}
-		h[i], h[c] = h[c], h[i]
-		i = c
 	}
 }
 

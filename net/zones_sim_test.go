@@ -44,6 +44,16 @@ type zoneSim struct {
 	hostCPU time.Duration
 	cpuOK   bool
 	timed   bool
+	// the step's datagrams, published together at its end: pubs[i]'s is
+	// dgrams[pubs[i].from:pubs[i+1].from]
+	pubs   []published
+	dgrams []byte
+}
+
+// published is one datagram of a step.
+type published struct {
+	p    *member
+	from int
 }
 
 // mark is when a timed section of the host's code began: the wall clock and the
@@ -138,12 +148,24 @@ func (s *zoneSim) step(dt float64) {
 			if err := s.w.Add(&wire.Update{Actor: st.a.id, Seq: st.seq, State: state}); err != nil {
 				s.t.Fatal(err)
 			}
-			t0 := s.clock()
-			s.h.m.onDatagram(st.p, s.w.Bytes(), s.now)
-			s.since(t0)
+			s.pubs = append(s.pubs, published{p: st.p, from: len(s.dgrams)})
+			s.dgrams = append(s.dgrams, s.w.Bytes()...)
 		}
 	}
+	// The host's work of the step in one timed section: the step's datagrams in the
+	// order their tanks published them, the tick, the choices, the flush. (A
+	// section's two reads of the thread's clock cost about 2.5 µs of its CPU on
+	// this shared machine: a section per datagram would charge a 64-tank match,
+	// about one datagram a step, twice what it charges a 512-tank one.)
 	t0 := s.clock()
+	for i, pub := range s.pubs {
+		end := len(s.dgrams)
+		if i+1 < len(s.pubs) {
+			end = s.pubs[i+1].from
+		}
+		s.h.m.onDatagram(pub.p, s.dgrams[pub.from:end], s.now)
+	}
+	s.pubs, s.dgrams = s.pubs[:0], s.dgrams[:0]
 	if s.now >= s.nextTk {
 		s.nextTk = s.now + downlinkTick
 		s.h.m.zonesTick(s.now)

@@ -2,9 +2,12 @@ package net
 
 import (
 	"bytes"
+	"cmp"
 	"hash/fnv"
 	"log/slog"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -433,5 +436,47 @@ func TestZonesSilentOwnerNotForced(t *testing.T) {
 	}
 	if got := s.recv[near.p.id][silent.a.id]; got < 9 {
 		t.Errorf("the silent tank's record last refreshed to the player 50 m away at %.2f s", got)
+	}
+}
+
+// TestKthHighest holds the schedule's selection to a sort: whatever the runs of
+// equal values (the musts' infinities, tanks offered together), the k-th highest is
+// the one a sort puts k-th.
+func TestKthHighest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, tc := range []struct {
+		name    string
+		n, vals int // values drawn from vals distinct ones (0: any)
+		inf     int // of which infinite
+	}{
+		{"one", 1, 0, 0},
+		{"distinct", 240, 0, 0},
+		{"few values", 240, 3, 0},
+		{"all equal", 100, 1, 0},
+		{"infinities", 240, 0, 30},
+		{"all infinite", 50, 0, 50},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 50 {
+				v := make([]float64, tc.n)
+				for i := range v {
+					switch {
+					case i < tc.inf:
+						v[i] = math.Inf(1)
+					case tc.vals > 0:
+						v[i] = float64(rng.IntN(tc.vals))
+					default:
+						v[i] = rng.Float64() * 100
+					}
+				}
+				rng.Shuffle(len(v), func(i, j int) { v[i], v[j] = v[j], v[i] })
+				sorted := slices.Clone(v)
+				slices.SortFunc(sorted, func(x, y float64) int { return cmp.Compare(y, x) })
+				k := 1 + rng.IntN(tc.n)
+				if got := kthHighest(slices.Clone(v), k); got != sorted[k-1] {
+					t.Fatalf("k %d of %d: got %g, want %g", k, tc.n, got, sorted[k-1])
+				}
+			}
+		})
 	}
 }
