@@ -102,6 +102,8 @@ type Publisher struct {
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
+	beatCopy      bool    // the last update was a heartbeat whose copy is still to go
+	beatCopyAt    float64 // when it is due, s
 	lastAccelUnit mgl64.Vec3
 	// ending says that a turn's end is being published (TurnEnd): updates carry
 	// the orientation it comes to rest at about endAxis (unit), and no rotation,
@@ -176,11 +178,17 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 	}
 	p.measure(&s)
 	p.budget.refill(s.Time)
+	// A heartbeat due by the clock, not its copy (HeartbeatCopy).
+	beat := s.Time >= p.nextHeartbeat && !(p.beatCopy && s.Time >= p.beatCopyAt-sampleSlack)
 	d := p.due(&s)
 	if d == NoUpdate {
 		return NoUpdate, State{}
 	}
-	return d, p.publish(&s, d == FullUpdate)
+	st := p.publish(&s, d == FullUpdate)
+	if beat && d == FullUpdate && !math.IsInf(p.cfg.HeartbeatCopy, 1) {
+		p.beatCopy, p.beatCopyAt = true, s.Time+p.cfg.HeartbeatCopy
+	}
+	return d, st
 }
 
 // due says which update, if any, sample s calls for once its errors are measured
@@ -190,6 +198,11 @@ func (p *Publisher) due(s *Sample) Decision {
 	// MinInterval only they do, from the allowance of early updates but for a start
 	// and its copies, which a standing actor has saved for. Only heartbeats, breaks
 	// and requested full updates go out without a token from the budget.
+	if p.beatCopy && s.Time >= p.beatCopyAt-sampleSlack {
+		// The heartbeat's copy goes as the heartbeat did, whatever MinInterval
+		// and the budget say.
+		return FullUpdate
+	}
 	start := p.starting(s.Time)
 	turnEnd := p.turnEnding(s.Time)
 	urgent := p.urgent() || start || p.braking() || turnEnd
@@ -655,6 +668,7 @@ func clampLen(v mgl64.Vec3, limit float64) mgl64.Vec3 {
 func (p *Publisher) publish(s *Sample, full bool) State {
 	c := &p.cfg
 	lim := &c.Reckon.Limits
+	p.beatCopy = false // a later update carries the news the copy would have
 	st := State{
 		Time:             s.Time,
 		Position:         s.Position,
