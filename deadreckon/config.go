@@ -408,14 +408,18 @@ type PublisherConfig struct {
 	// Heartbeat, at most MaxHeartbeatJitter; if zero, DefaultHeartbeatJitter; Off
 	// staggers none.
 	HeartbeatJitter float64
-	// HeartbeatCopy is how long after a heartbeat, seconds, a copy of it follows: a
-	// full update from the sample then, sent whatever MinInterval and the budget
-	// say, unless another update has gone out meanwhile. A parked actor's
-	// heartbeat is the only news of it for a whole Heartbeat, and its loss
-	// leaves every peer (and a host that rations what it relays) holding a state
-	// one period older; with a copy, a state grows that old only when both are
-	// lost (one heartbeat in a hundred at 10% loss, rather than one in ten). A
-	// copy is not copied again. If zero, the default, Off: heartbeats go once.
+	// HeartbeatCopy is how long after the heartbeat of an actor at rest, seconds,
+	// a copy of it follows: a full update from the sample then, sent whatever
+	// MinInterval and the budget say, unless another update has gone out
+	// meanwhile. A parked actor's heartbeat is the only news of it for a whole
+	// Heartbeat, and its loss leaves every peer (and a host that rations what it
+	// relays) holding a state one period older; with a copy, a state grows that
+	// old only when both are lost (one heartbeat in a hundred at 10% loss, rather
+	// than one in ten). At rest: slower than StartSpeed, and not turning (with
+	// StartSpeed Off, no published velocity or rotation). A moving actor's
+	// heartbeat is not copied: the updates its motion calls for follow, and a copy
+	// would hold them back by MinInterval. A copy is not copied again. If zero,
+	// the default, Off: heartbeats go once.
 	HeartbeatCopy float64
 	// VelocityFrames is how many frames the published velocity averages over, 1 to
 	// MaxVelocityFrames; if zero, 1: the instantaneous velocity between the last two

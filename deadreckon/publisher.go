@@ -185,7 +185,7 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 		return NoUpdate, State{}
 	}
 	st := p.publish(&s, d == FullUpdate)
-	if beat && d == FullUpdate && !math.IsInf(p.cfg.HeartbeatCopy, 1) {
+	if beat && d == FullUpdate && !math.IsInf(p.cfg.HeartbeatCopy, 1) && p.parked(&st) {
 		p.beatCopy, p.beatCopyAt = true, s.Time+p.cfg.HeartbeatCopy
 	}
 	return d, st
@@ -558,6 +558,21 @@ func (p *Publisher) harder(st *State) bool {
 // start, a peer that lost it would show the tank standing until a repair.
 func (p *Publisher) resting(st *State) bool {
 	return p.still(st.Velocity) && p.still(projectState(st, p.cfg.MinInterval, &p.self.hz).Velocity)
+}
+
+// parked reports whether st holds the actor at rest and not turning, its heartbeat
+// the only news of it for a period: resting, or with StartSpeed Off no published
+// velocity (what is below TinySpeed is published as zero); and no published
+// rotation. A moving actor's heartbeat is followed by the updates its motion calls
+// for, and a copy of it would only hold those back by MinInterval.
+func (p *Publisher) parked(st *State) bool {
+	if st.AngularVelocity != (mgl64.Vec3{}) {
+		return false
+	}
+	if math.IsInf(p.cfg.StartSpeed, 1) {
+		return st.Velocity == (mgl64.Vec3{})
+	}
+	return p.resting(st)
 }
 
 // still reports whether velocity v is below StartSpeed: a tank creeping slower is at

@@ -240,6 +240,41 @@ func TestHeartbeatCopy(t *testing.T) {
 	}
 }
 
+// TestHeartbeatCopyOnlyAtRest: an actor cruising straight at a steady speed, whose
+// heartbeats are its only updates once its velocity is known, and one turning in
+// place at a steady rate: neither's heartbeat is copied.
+func TestHeartbeatCopyOnlyAtRest(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pose func(tm float64) (mgl64.Vec3, mgl64.Quat)
+	}{
+		{"cruising", func(tm float64) (mgl64.Vec3, mgl64.Quat) { return mgl64.Vec3{5 * tm, 0, 0}, mgl64.QuatIdent() }},
+		{"turning in place", func(tm float64) (mgl64.Vec3, mgl64.Quat) {
+			return mgl64.Vec3{}, mgl64.QuatRotate(0.5*tm, mgl64.Vec3{0, 1, 0})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPublisher(PublisherConfig{Heartbeat: 1, HeartbeatJitter: Off, HeartbeatCopy: 0.2, OrientationThreshold: 1}, 1)
+			var times []float64
+			for f := 0; f <= 20*60; f++ {
+				tm := float64(f) * frame
+				pos, q := tc.pose(tm)
+				if d, _ := p.Update(Sample{Time: tm, Position: pos, Orientation: q}); d != NoUpdate && tm >= 2 {
+					times = append(times, tm)
+				}
+			}
+			if len(times) < 15 {
+				t.Fatalf("%d updates in 18 s: %v, want a heartbeat a second", len(times), times)
+			}
+			for i := 1; i < len(times); i++ {
+				if gap := times[i] - times[i-1]; gap < 0.5 {
+					t.Errorf("updates at %.3f and %.3f s: a copy of a moving actor's heartbeat", times[i-1], times[i])
+				}
+			}
+		})
+	}
+}
+
 // TestPublisherKinematics checks the published velocity (instantaneous and averaged)
 // and acceleration (vertical part zeroed; with DampAcceleration, zero at first and
 // undamped once it agrees with the last published direction).
