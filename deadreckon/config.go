@@ -408,18 +408,17 @@ type PublisherConfig struct {
 	// Heartbeat, at most MaxHeartbeatJitter; if zero, DefaultHeartbeatJitter; Off
 	// staggers none.
 	HeartbeatJitter float64
-	// HeartbeatCopy is how long after the heartbeat of an actor at rest, seconds,
-	// a copy of it follows: a full update from the sample then, sent whatever
-	// MinInterval and the budget say, unless another update has gone out
-	// meanwhile. A parked actor's heartbeat is the only news of it for a whole
-	// Heartbeat, and its loss leaves every peer (and a host that rations what it
-	// relays) holding a state one period older; with a copy, a state grows that
-	// old only when both are lost (one heartbeat in a hundred at 10% loss, rather
-	// than one in ten). At rest: slower than StartSpeed, and not turning (with
-	// StartSpeed Off, no published velocity or rotation). A moving actor's
-	// heartbeat is not copied: the updates its motion calls for follow, and a copy
-	// would hold them back by MinInterval. A copy is not copied again. If zero,
-	// the default, Off: heartbeats go once.
+	// HeartbeatCopy is how long after a heartbeat that follows half a period or more
+	// of silence, seconds, it is sent again: Update returns FullUpdate with the
+	// heartbeat's State, time and all, unless another update has gone out
+	// meanwhile (it carries newer news). A heartbeat is all a parked or steadily
+	// cruising actor sends for a whole Heartbeat, and its
+	// loss leaves every peer (and a host that rations what it relays) holding a
+	// state a period older; with a copy, a state grows that old only when both are
+	// lost (one heartbeat in a hundred at 10% loss, rather than one in ten). A peer
+	// that has the heartbeat holds the copy's state already; the copy changes
+	// nothing else the publisher decides, but that it draws a token from Budget. If
+	// zero, the default, Off: heartbeats go once.
 	HeartbeatCopy float64
 	// VelocityFrames is how many frames the published velocity averages over, 1 to
 	// MaxVelocityFrames; if zero, 1: the instantaneous velocity between the last two

@@ -145,7 +145,9 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 func (p *Publisher) Config() PublisherConfig { return p.config }
 
 // Update takes this frame's sample and says whether to publish; when it does, the
-// returned State is what to send, and the publisher's own reckoning restarts from it.
+// returned State is what to send, and the publisher's own reckoning restarts from it
+// (but for a heartbeat's copy, HeartbeatCopy: the heartbeat's State again, time and
+// all, from which the reckoning goes on).
 // A sample with non-finite values, or a time or position beyond Reckon.Limits, is
 // ignored (NoUpdate) and counted by Rejected.
 // Update does not allocate.
@@ -178,14 +180,21 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 	}
 	p.measure(&s)
 	p.budget.refill(s.Time)
-	// A heartbeat due by the clock, not its copy (HeartbeatCopy).
-	beat := s.Time >= p.nextHeartbeat && !(p.beatCopy && s.Time >= p.beatCopyAt-sampleSlack)
+	// A heartbeat due by the clock that is all the actor sends for a while.
+	beat := s.Time >= p.nextHeartbeat && s.Time-p.lastTime >= heartbeatQuiet*p.cfg.Heartbeat
 	d := p.due(&s)
 	if d == NoUpdate {
+		if p.beatCopy && s.Time >= p.beatCopyAt-sampleSlack {
+			// The heartbeat again, as it was: a peer that has it holds it already,
+			// and the reckoning goes on from it.
+			p.beatCopy = false
+			p.budget.tokens--
+			return FullUpdate, p.last
+		}
 		return NoUpdate, State{}
 	}
 	st := p.publish(&s, d == FullUpdate)
-	if beat && d == FullUpdate && !math.IsInf(p.cfg.HeartbeatCopy, 1) && p.parked(&st) {
+	if beat && d == FullUpdate && !math.IsInf(p.cfg.HeartbeatCopy, 1) {
 		p.beatCopy, p.beatCopyAt = true, s.Time+p.cfg.HeartbeatCopy
 	}
 	return d, st
@@ -198,11 +207,6 @@ func (p *Publisher) due(s *Sample) Decision {
 	// MinInterval only they do, from the allowance of early updates but for a start
 	// and its copies, which a standing actor has saved for. Only heartbeats, breaks
 	// and requested full updates go out without a token from the budget.
-	if p.beatCopy && s.Time >= p.beatCopyAt-sampleSlack {
-		// The heartbeat's copy goes as the heartbeat did, whatever MinInterval
-		// and the budget say.
-		return FullUpdate
-	}
 	start := p.starting(s.Time)
 	turnEnd := p.turnEnding(s.Time)
 	urgent := p.urgent() || start || p.braking() || turnEnd
@@ -511,6 +515,12 @@ const (
 	startFollowUp  = 1.0 / 60
 )
 
+// heartbeatQuiet is how long, in heartbeat periods, an actor must have sent nothing
+// before a heartbeat for HeartbeatCopy to copy it: a parked or steadily cruising
+// actor's. A heartbeat amid the updates of a manoeuvre is followed by more of them
+// soon, and copying it cost a wandering tank a sixth more updates.
+const heartbeatQuiet = 0.5
+
 // sampleSlack absorbs rounding in sample times, s.
 const sampleSlack = 1e-6
 
@@ -558,21 +568,6 @@ func (p *Publisher) harder(st *State) bool {
 // start, a peer that lost it would show the tank standing until a repair.
 func (p *Publisher) resting(st *State) bool {
 	return p.still(st.Velocity) && p.still(projectState(st, p.cfg.MinInterval, &p.self.hz).Velocity)
-}
-
-// parked reports whether st holds the actor at rest and not turning, its heartbeat
-// the only news of it for a period: resting, or with StartSpeed Off no published
-// velocity (what is below TinySpeed is published as zero); and no published
-// rotation. A moving actor's heartbeat is followed by the updates its motion calls
-// for, and a copy of it would only hold those back by MinInterval.
-func (p *Publisher) parked(st *State) bool {
-	if st.AngularVelocity != (mgl64.Vec3{}) {
-		return false
-	}
-	if math.IsInf(p.cfg.StartSpeed, 1) {
-		return st.Velocity == (mgl64.Vec3{})
-	}
-	return p.resting(st)
 }
 
 // still reports whether velocity v is below StartSpeed: a tank creeping slower is at
@@ -683,7 +678,7 @@ func clampLen(v mgl64.Vec3, limit float64) mgl64.Vec3 {
 func (p *Publisher) publish(s *Sample, full bool) State {
 	c := &p.cfg
 	lim := &c.Reckon.Limits
-	p.beatCopy = false // a later update carries the news the copy would have
+	p.beatCopy = false // a later update carries newer news than the copy would
 	st := State{
 		Time:             s.Time,
 		Position:         s.Position,
