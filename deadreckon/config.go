@@ -408,6 +408,18 @@ type PublisherConfig struct {
 	// Heartbeat, at most MaxHeartbeatJitter; if zero, DefaultHeartbeatJitter; Off
 	// staggers none.
 	HeartbeatJitter float64
+	// HeartbeatCopy is how long after a heartbeat that follows half a period or more
+	// of silence, seconds, it is sent again: Update returns FullUpdate with the
+	// heartbeat's State, time and all, unless another update has gone out
+	// meanwhile (it carries newer news). A heartbeat is all a parked or steadily
+	// cruising actor sends for a whole Heartbeat, and its
+	// loss leaves every peer (and a host that rations what it relays) holding a
+	// state a period older; with a copy, a state grows that old only when both are
+	// lost (one heartbeat in a hundred at 10% loss, rather than one in ten). A peer
+	// that has the heartbeat holds the copy's state already; the copy changes
+	// nothing else the publisher decides, but that it draws a token from Budget. If
+	// zero, the default, Off: heartbeats go once.
+	HeartbeatCopy float64
 	// VelocityFrames is how many frames the published velocity averages over, 1 to
 	// MaxVelocityFrames; if zero, 1: the instantaneous velocity between the last two
 	// samples.
@@ -530,6 +542,7 @@ func (c PublisherConfig) Validate() error {
 		{name: "minimum interval", v: c.MinInterval},
 		{name: "heartbeat", v: c.Heartbeat},
 		{name: "heartbeat jitter", v: c.HeartbeatJitter, offOK: true, max: MaxHeartbeatJitter},
+		{name: "heartbeat copy", v: c.HeartbeatCopy, offOK: true},
 		{name: "acceleration cap", v: c.AccelerationCap, offOK: true},
 		{name: "repeat change", v: c.RepeatChange, offOK: true},
 		{name: "urgent change", v: c.UrgentChange, offOK: true},
@@ -580,6 +593,7 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		{&c.MinInterval, DefaultMinInterval},
 		{&c.Heartbeat, DefaultPublishHeartbeat},
 		{&c.HeartbeatJitter, DefaultHeartbeatJitter},
+		{&c.HeartbeatCopy, Off},
 		{&c.AccelerationCap, DefaultAccelerationCap},
 		{&c.RepeatChange, DefaultRepeatChange},
 		{&c.UrgentChange, Off},
@@ -614,6 +628,7 @@ func (c PublisherConfig) effective() PublisherConfig {
 		{&c.ToleranceLinear, 0},
 		{&c.ToleranceQuadratic, 0},
 		{&c.HeartbeatJitter, 0},
+		{&c.HeartbeatCopy, math.Inf(1)},
 		{&c.AccelerationCap, math.Inf(1)},
 		{&c.RepeatChange, math.Inf(1)},
 		{&c.UrgentChange, math.Inf(1)},

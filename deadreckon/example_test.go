@@ -128,3 +128,22 @@ func ExamplePublisher() {
 	// t=4.93 full update, velocity (4.5, 0.0, -2.2)
 	// partial 9 full 2 of 601 frames
 }
+
+// A parked tank heartbeats every second; with HeartbeatCopy each heartbeat goes again
+// a tenth of a second later, its state as it was, so that one lost datagram does not
+// leave its peers a second behind.
+func ExamplePublisherConfig_heartbeatCopy() {
+	p := deadreckon.NewPublisher(deadreckon.PublisherConfig{Heartbeat: 1, HeartbeatJitter: deadreckon.Off, HeartbeatCopy: 0.1}, 1)
+	for f := 0; f <= 150; f++ { // 2.5 s at 60 frames per second
+		now := float64(f) / 60
+		if d, st := p.Update(deadreckon.Sample{Time: now, Position: mgl64.Vec3{10, 0, 5}}); d != deadreckon.NoUpdate {
+			fmt.Printf("%.2f s: %s update of the state at %.2f s\n", now, d, st.Time)
+		}
+	}
+	// Output:
+	// 0.00 s: full update of the state at 0.00 s
+	// 1.00 s: full update of the state at 1.00 s
+	// 1.10 s: full update of the state at 1.00 s
+	// 2.00 s: full update of the state at 2.00 s
+	// 2.10 s: full update of the state at 2.00 s
+}

@@ -102,6 +102,8 @@ type Publisher struct {
 	last          State
 	lastTime      float64
 	nextHeartbeat float64
+	beatCopy      bool    // the last update was a heartbeat whose copy is still to go
+	beatCopyAt    float64 // when it is due, s
 	lastAccelUnit mgl64.Vec3
 	// ending says that a turn's end is being published (TurnEnd): updates carry
 	// the orientation it comes to rest at about endAxis (unit), and no rotation,
@@ -143,7 +145,9 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 func (p *Publisher) Config() PublisherConfig { return p.config }
 
 // Update takes this frame's sample and says whether to publish; when it does, the
-// returned State is what to send, and the publisher's own reckoning restarts from it.
+// returned State is what to send, and the publisher's own reckoning restarts from it
+// (but for a heartbeat's copy, HeartbeatCopy: the heartbeat's State again, time and
+// all, from which the reckoning goes on).
 // A sample with non-finite values, or a time or position beyond Reckon.Limits, is
 // ignored (NoUpdate) and counted by Rejected.
 // Update does not allocate.
@@ -176,11 +180,24 @@ func (p *Publisher) decide(s Sample) (Decision, State) {
 	}
 	p.measure(&s)
 	p.budget.refill(s.Time)
+	// A heartbeat due by the clock that is all the actor sends for a while.
+	beat := s.Time >= p.nextHeartbeat && s.Time-p.lastTime >= heartbeatQuiet*p.cfg.Heartbeat
 	d := p.due(&s)
 	if d == NoUpdate {
+		if p.beatCopy && s.Time >= p.beatCopyAt-sampleSlack {
+			// The heartbeat again, as it was: a peer that has it holds it already,
+			// and the reckoning goes on from it.
+			p.beatCopy = false
+			p.budget.tokens--
+			return FullUpdate, p.last
+		}
 		return NoUpdate, State{}
 	}
-	return d, p.publish(&s, d == FullUpdate)
+	st := p.publish(&s, d == FullUpdate)
+	if beat && d == FullUpdate && !math.IsInf(p.cfg.HeartbeatCopy, 1) {
+		p.beatCopy, p.beatCopyAt = true, s.Time+p.cfg.HeartbeatCopy
+	}
+	return d, st
 }
 
 // due says which update, if any, sample s calls for once its errors are measured
@@ -507,6 +524,12 @@ const (
 	startFollowUp  = 1.0 / 60
 )
 
+// heartbeatQuiet is how long, in heartbeat periods, an actor must have sent nothing
+// before a heartbeat for HeartbeatCopy to copy it: a parked or steadily cruising
+// actor's. A heartbeat amid the updates of a manoeuvre is followed by more of them
+// soon, and copying it cost a wandering tank a sixth more updates.
+const heartbeatQuiet = 0.5
+
 // sampleSlack absorbs rounding in sample times, s.
 const sampleSlack = 1e-6
 
@@ -664,6 +687,7 @@ func clampLen(v mgl64.Vec3, limit float64) mgl64.Vec3 {
 func (p *Publisher) publish(s *Sample, full bool) State {
 	c := &p.cfg
 	lim := &c.Reckon.Limits
+	p.beatCopy = false // a later update carries newer news than the copy would
 	st := State{
 		Time:             s.Time,
 		Position:         s.Position,

@@ -164,6 +164,120 @@ func TestPublisherHeartbeat(t *testing.T) {
 	}
 }
 
+// TestHeartbeatCopy runs a parked actor over a link that loses every heartbeat but
+// none of its copies: with HeartbeatCopy, each heartbeat goes again, as it was, that
+// long after, and no more; what a peer holds is never older than a heartbeat period
+// and the copy's delay; an update that goes between a heartbeat and its copy takes
+// the copy's place. Off, nothing arrives: a peer's state of a parked actor ages by a
+// whole period with each heartbeat lost.
+func TestHeartbeatCopy(t *testing.T) {
+	const (
+		heartbeat = 1.0
+		run       = 30.0
+	)
+	for _, tc := range []struct {
+		name    string
+		copy    float64
+		nudgeAt float64 // an update asked for between the heartbeat and its copy (Sample.Full), s; 0: none
+	}{
+		{name: "copy a frame later", copy: frame},
+		{name: "copy later", copy: 0.2},
+		{name: "copy overtaken", copy: 0.5, nudgeAt: 0.3}, // past MinInterval, 0.2 s
+		{name: "off", copy: Off},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPublisher(PublisherConfig{Heartbeat: heartbeat, HeartbeatJitter: Off, HeartbeatCopy: tc.copy}, 1)
+			var last, beatAt, newest, worst float64
+			sent, beats, copies := 0, 0, 0
+			for f := 0; f <= int(run/frame); f++ {
+				tm := float64(f) * frame
+				s := Sample{Time: tm, Position: mgl64.Vec3{1, 2, 3}}
+				if tc.nudgeAt > 0 && beats > 0 && math.Abs(tm-beatAt-tc.nudgeAt) < frame/2 {
+					s.Full = true
+				}
+				d, st := p.Update(s)
+				if d != NoUpdate {
+					sent++
+					switch gap := tm - last; {
+					case f == 0:
+						newest = st.Time
+					case gap > heartbeat/2:
+						beats++ // a heartbeat: lost
+						beatAt = tm
+					case tc.nudgeAt > 0:
+						copies++ // the update asked for: arrives
+						newest = st.Time
+					default:
+						copies++ // the copy: arrives
+						newest = st.Time
+						if math.Abs(gap-tc.copy) > frame/2 || st.Time != beatAt {
+							t.Errorf("at %.3f s, %.3f s after the heartbeat, a copy of the state at %.3f s; want %.3f s after it, of its state at %.3f s",
+								tm, gap, st.Time, tc.copy, beatAt)
+						}
+					}
+					last = tm
+				}
+				worst = math.Max(worst, tm-newest)
+			}
+			t.Logf("%d updates: %d heartbeats, %d copies; oldest state held %.2f s", sent, beats, copies, worst)
+			if tc.copy == Off {
+				if copies != 0 || worst < run-heartbeat {
+					t.Errorf("off: %d copies, oldest state held %.2f s, want none and the whole run", copies, worst)
+				}
+				return
+			}
+			// The next heartbeat is due a period after the last full update: the
+			// heartbeat, or the update asked for after it.
+			after, period := tc.copy, heartbeat
+			if tc.nudgeAt > 0 {
+				after, period = tc.nudgeAt, heartbeat+tc.nudgeAt
+			}
+			// (The last heartbeat's copy may fall past the run's end.)
+			if beats < int(run/period)-1 || copies != beats && copies != beats-1 || sent != 1+beats+copies {
+				t.Errorf("%d updates, %d heartbeats and %d copies in %.0f s, want about %.0f heartbeats and one more update each",
+					sent, beats, copies, run, run/period)
+			}
+			if limit := heartbeat + after + 2*frame; worst > limit {
+				t.Errorf("oldest state held %.3f s, want at most %.3f", worst, limit)
+			}
+		})
+	}
+}
+
+// TestHeartbeatCopyChangesNothingElse drives an actor straight at a steady speed,
+// when its heartbeats are all it sends, and then weaving: with HeartbeatCopy, every
+// update but the copies is the one it sends without, at the same time.
+func TestHeartbeatCopyChangesNothingElse(t *testing.T) {
+	path := func(tm float64) mgl64.Vec3 {
+		if tm < 10 {
+			return mgl64.Vec3{5 * tm, 0, 0}
+		}
+		return mgl64.Vec3{5 * tm, 0, 3 * math.Sin(tm-10)}
+	}
+	updates := func(copy float64) (out []State, copies int) {
+		p := NewPublisher(PublisherConfig{Heartbeat: 1, HeartbeatCopy: copy, Budget: Off}, 7)
+		for f := 0; f <= 20*60; f++ {
+			tm := float64(f) * frame
+			if d, st := p.Update(Sample{Time: tm, Position: path(tm)}); d != NoUpdate {
+				if st.Time < tm {
+					copies++
+					continue
+				}
+				out = append(out, st)
+			}
+		}
+		return out, copies
+	}
+	want, none := updates(Off)
+	got, copies := updates(0.1)
+	if none != 0 || copies < 8 {
+		t.Errorf("%d copies off, %d on over 20 s, want none and one a heartbeat", none, copies)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("with copies, %d other updates; without, %d, or they differ", len(got), len(want))
+	}
+}
+
 // TestPublisherKinematics checks the published velocity (instantaneous and averaged)
 // and acceleration (vertical part zeroed; with DampAcceleration, zero at first and
 // undamped once it agrees with the last published direction).
@@ -582,16 +696,17 @@ func TestPublisherConfigValidate(t *testing.T) {
 		bad  string // the field the error names; empty when valid
 	}{
 		{"zero", PublisherConfig{}, ""},
-		{"all off", PublisherConfig{ToleranceLinear: Off, ToleranceQuadratic: Off, HeartbeatJitter: Off,
+		{"all off", PublisherConfig{ToleranceLinear: Off, ToleranceQuadratic: Off, HeartbeatJitter: Off, HeartbeatCopy: Off,
 			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, StartSpeed: Off, BrakeOnset: Off,
 			Budget: Off}, ""},
 		{"in range", PublisherConfig{PositionThreshold: 1e12, HeartbeatJitter: MaxHeartbeatJitter,
-			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, TinySpeed: 1e-9}, ""},
+			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, HeartbeatCopy: 0.1, TinySpeed: 1e-9}, ""},
 		{"negative threshold", PublisherConfig{PositionThreshold: -0.5}, "position threshold"},
 		{"off threshold", PublisherConfig{OrientationThreshold: Off}, "orientation threshold"},
 		{"NaN interval", PublisherConfig{MinInterval: math.NaN()}, "minimum interval"},
 		{"infinite heartbeat", PublisherConfig{Heartbeat: math.Inf(1)}, "heartbeat"},
 		{"jitter too wide", PublisherConfig{HeartbeatJitter: 0.95}, "heartbeat jitter"},
+		{"negative copy", PublisherConfig{HeartbeatCopy: -0.1}, "heartbeat copy"},
 		{"negative tolerance", PublisherConfig{ToleranceLinear: -0.5}, "linear tolerance"},
 		{"infinite cap", PublisherConfig{AccelerationCap: math.Inf(1)}, "acceleration cap"},
 		{"negative urgency", PublisherConfig{UrgentChange: -2}, "urgent change"},
@@ -621,7 +736,7 @@ func TestPublisherConfigDefaults(t *testing.T) {
 		PositionThreshold: DefaultPositionThreshold, ToleranceLinear: DefaultToleranceLinear, ToleranceQuadratic: Off,
 		MaxTolerance: DefaultMaxTolerance, OrientationThreshold: DefaultOrientationThreshold,
 		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
-		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, VelocityFrames: 1,
+		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, HeartbeatCopy: Off, VelocityFrames: 1,
 		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off,
 		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, TurnEnd: Off, Budget: 2 / DefaultMinInterval,
 		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,

@@ -364,7 +364,8 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		s.inside = d <= interestRadius
 	}
 	inside := d <= interestRadius
-	if inside && !s.inside && !s.must {
+	entering := inside && !s.inside
+	if entering && !s.must {
 		s.must = true // sent with its next record, or at once if it has one
 		if s.owed {
 			q.musts++
@@ -376,7 +377,11 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	// latest the host knows, which the Spawn carried on the reliable stream. Nothing is
 	// owed, not even a refresh, until its first update, which is then owed as any
 	// other (its must, if it came into q's interest meanwhile, was met by the Spawn).
-	if s.sentN == a.count && !(inside && a.count > 0 && now-s.sentAt >= refreshAge) {
+	// A tank entering q's interest whose latest record q was sent already, as a far
+	// one, is sent it again at once: the datagram that carried it may have been
+	// lost, and q (respawned beside it) would show an older state until the next
+	// refresh, refreshAge and a coarse tick later.
+	if s.sentN == a.count && !(inside && a.count > 0 && (entering || now-s.sentAt >= refreshAge)) {
 		// q has the latest already (or is owed it again only as a refresh).
 		if s.must && s.owed {
 			q.musts--

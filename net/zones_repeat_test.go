@@ -146,3 +146,52 @@ func TestZonesRespawnOffersNear(t *testing.T) {
 		}
 	}
 }
+
+// TestZonesRespawnResendsFar: a player respawns 250 m from a silent tank whose latest
+// record it was sent a moment before, as a far one. That datagram may have been
+// lost, and nothing newer will come (the owner is silent), so the record goes to it
+// again at the respawn, outside the budget: not a coarse tick and refreshAge later.
+func TestZonesRespawnResendsFar(t *testing.T) {
+	s := newZoneSim(t, 3, 1024, zonedLimits(32000), 12)
+	place := func(st *simTank, x float64) {
+		s.h.m.despawn(st.a, wire.DespawnRemoved)
+		st.pos = mgl64.Vec3{x, 0, 0}
+		st.speed, st.turn, st.steady = 0, 0, true
+		st.seq++
+		s.spawnTank(st)
+	}
+	obs, a, b := s.tanks[0], s.tanks[1], s.tanks[2]
+	place(obs, -800)
+	place(a, 700)
+	place(b, 760)
+	for s.now < 3 {
+		s.step(0.01)
+	}
+	a.next = math.Inf(1) // silent from now on
+	s.step(0.01)
+	last := s.recv[obs.p.id][a.a.id]
+	for s.recv[obs.p.id][a.a.id] == last && s.now < 6 {
+		s.step(0.01)
+	}
+	if s.recv[obs.p.id][a.a.id] == last {
+		t.Fatalf("the silent tank's latest record never went to the far player")
+	}
+	// Mid-way between two ticks, after the one that sent it, so that no tick offers
+	// anything in the window.
+	sent := s.recv[obs.p.id][a.a.id]
+	s.step(0.01)
+	for s.nextTk-s.now < downlinkTick/2 {
+		s.step(0.01)
+	}
+	if s.recv[obs.p.id][a.a.id] != sent {
+		t.Fatalf("the silent tank's record went to the far player again before the respawn")
+	}
+	place(obs, 450)
+	s.h.m.scheduleDirty(s.now)
+	s.h.m.flushAll()
+	s.drain()
+	if got := s.recv[obs.p.id][a.a.id]; got != s.now {
+		t.Errorf("respawned %.0f m from a silent tank it was sent at %.2f s as a far one: last sent it at %.2f s, want again at the respawn, %.2f s",
+			distance(obs.a, a.a), sent, got, s.now)
+	}
+}
