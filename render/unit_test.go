@@ -751,6 +751,32 @@ func TestTeamLabels(t *testing.T) {
 	}
 }
 
+// TestMatchClockLine: the top line reads the time left in whole seconds, rounded up,
+// and each of teams 1…4 on the scoreboard with its kills summed (a team with no kills
+// yet shows 0, tanks of no team or of other teams count for none), and building it
+// allocates nothing until it is written out.
+func TestMatchClockLine(t *testing.T) {
+	scores := []combat.Score{{Team: 3, Kills: 2}, {Team: 1}, {Team: 3, Kills: 4}, {Team: 0, Kills: 9}, {Team: 7, Kills: 5}}
+	for _, tc := range []struct {
+		name string
+		cv   game.CombatView
+		want string
+	}{
+		{"untimed, no scores", game.CombatView{Remaining: math.Inf(1)}, ""},
+		{"timed", game.CombatView{Remaining: 299.2}, "5:00"},
+		{"timed, scores", game.CombatView{Remaining: 61, Scores: scores}, "1:01   Blue: 0   Green: 6"},
+		{"over", game.CombatView{Remaining: 10, Over: true, Scores: scores}, "Blue: 0   Green: 6"},
+	} {
+		if got := matchClock(&tc.cv); got != tc.want {
+			t.Errorf("%s: matchClock = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	cv := &game.CombatView{Remaining: 61, Scores: scores}
+	if n := testing.AllocsPerRun(20, func() { _ = clockLineOf(cv) }); n != 0 {
+		t.Errorf("clockLineOf allocates %.0f times, want 0", n)
+	}
+}
+
 // TestMinimapArrowSamePixels: the minimap's triangles, filled by comparing signs,
 // cover exactly the pixels that the barycentric weights (divided by the area) give,
 // either way round, at every size, place and heading, with edges through pixel
