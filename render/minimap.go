@@ -462,12 +462,18 @@ func (m *minimap) fillTriangle(ax, ay, bx, by, cx, cy float64, fill imgcolor.RGB
 	}
 	minX, maxX := int(math.Floor(min(ax, bx, cx))), int(math.Ceil(max(ax, bx, cx)))
 	minY, maxY := int(math.Floor(min(ay, by, cy))), int(math.Ceil(max(ay, by, cy)))
+	// The edge functions written out, (qx−px)·(y−py) − (qy−py)·(x−px) for each edge
+	// p→q, with the parts that hold for a row worked out once for it: the same
+	// products and differences, so the same values to the bit.
+	e0x, e0y := cx-bx, cy-by
+	e1x, e1y := ax-cx, ay-cy
+	e2x, e2y := bx-ax, by-ay
 	for y := minY; y <= maxY; y++ {
 		py := float64(y) + 0.5
+		r0, r1, r2 := e0x*(py-by), e1x*(py-cy), e2x*(py-ay)
 		for x := minX; x <= maxX; x++ {
 			px := float64(x) + 0.5
-			if sgn*edgeFn(bx, by, cx, cy, px, py) >= 0 && sgn*edgeFn(cx, cy, ax, ay, px, py) >= 0 &&
-				sgn*edgeFn(ax, ay, bx, by, px, py) >= 0 {
+			if sgn*(r0-e0y*(px-bx)) >= 0 && sgn*(r1-e1y*(px-cx)) >= 0 && sgn*(r2-e2y*(px-ax)) >= 0 {
 				m.set(x, y, fill)
 			}
 		}
