@@ -193,8 +193,20 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 	over := math.Inf(1) // the nearest tank seen over the ground the line meets
 	spec := tank.Default()
 	lo, hi := spec.HullMin(), spec.HullMax()
+	// Every point of a hull's box is within boxR of its position, and its middle
+	// within hi[1]/2: a tank whose position is farther than reach from the line
+	// (or behind the eye, or past combat.AimRange, by more) can neither be met nor
+	// be passed within rangeNear of, and its three rotations are skipped. The
+	// metre over is for rounding: the answer is the same to the bit.
+	boxR := math.Sqrt(math.Max(lo[0]*lo[0], hi[0]*hi[0]) + math.Max(lo[1]*lo[1], hi[1]*hi[1]) + math.Max(lo[2]*lo[2], hi[2]*hi[2]))
+	reach := math.Max(boxR, rangeNear+math.Abs(hi[1])/2) + 1
 	for _, h := range hulls {
 		if h.Actor == self {
+			continue
+		}
+		c := h.Position.Sub(eye)
+		tc := c.Dot(dir)
+		if tc < -reach || tc > combat.AimRange+reach || c.Sub(dir.Mul(tc)).LenSqr() > reach*reach {
 			continue
 		}
 		inv := h.Orientation.Conjugate()

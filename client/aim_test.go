@@ -187,6 +187,129 @@ func TestSightPointOverACrest(t *testing.T) {
 	}
 }
 
+// TestSightPointSkipsOnlyFarTanks: the tanks sightPoint passes over unrotated,
+// those too far from the line of sight to be met or ranged on, change nothing: over
+// random crowds (tanks up to 30 m off the line, some behind the eye, some past
+// combat.AimRange, tilted), its answer is the one testing every tank gives, to the
+// bit, with a ground and without.
+func TestSightPointSkipsOnlyFarTanks(t *testing.T) {
+	// every is sightPoint as it was, every tank rotated and tested.
+	every := func(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, self uint32) mgl64.Vec3 {
+		dir = dir.Normalize()
+		best := combat.AimRange
+		ground := math.Inf(1)
+		if ray != nil {
+			if hit, ok := ray(eye, dir, best); ok {
+				ground = hit.Sub(eye).Len()
+				best = math.Min(best, ground)
+			}
+		}
+		over := math.Inf(1)
+		spec := tank.Default()
+		lo, hi := spec.HullMin(), spec.HullMax()
+		for _, h := range hulls {
+			if h.Actor == self {
+				continue
+			}
+			inv := h.Orientation.Conjugate()
+			if t, ok := rayBox(inv.Rotate(eye.Sub(h.Position)), inv.Rotate(dir), lo, hi); ok && t < best {
+				best = t
+			}
+			mid := h.Position.Add(h.Orientation.Rotate(mgl64.Vec3{0, hi[1] / 2, 0}))
+			t := mid.Sub(eye).Dot(dir)
+			p := eye.Add(dir.Mul(t))
+			if t <= 0 || t >= combat.AimRange || mid.Sub(p).Len() >= rangeNear {
+				continue
+			}
+			switch {
+			case t < best:
+				best = t
+			case t > ground && t < over && seenOver(eye, mid, p, ray):
+				over = t
+			}
+		}
+		if best == ground && over < math.Inf(1) {
+			best = over
+		}
+		return eye.Add(dir.Mul(best))
+	}
+	ground := func(o, d mgl64.Vec3, maxDist float64) (mgl64.Vec3, bool) {
+		d = d.Normalize()
+		if d[1] >= 0 {
+			return mgl64.Vec3{}, false
+		}
+		s := (o[1] - 1) / -d[1] // a plane 1 m up
+		if s > maxDist {
+			return mgl64.Vec3{}, false
+		}
+		return o.Add(d.Mul(s)), true
+	}
+	rng := rand.New(rand.NewPCG(5, 64))
+	skipped, met := 0, 0
+	for trial := range 400 {
+		eye := mgl64.Vec3{rng.Float64()*100 - 50, 3 + rng.Float64()*10, rng.Float64()*100 - 50}
+		dir := mgl64.Vec3{rng.Float64()*2 - 1, -0.15 + rng.Float64()*0.2, rng.Float64()*2 - 1}
+		var hulls []combat.HullPose
+		for k := range 64 {
+			along := -40 + rng.Float64()*(combat.AimRange+80)
+			off := mgl64.Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1}.Normalize().Mul(rng.Float64() * 30)
+			tilt := geom.QuatMul(geom.YawQuat(rng.Float64()*2*math.Pi), mgl64.QuatRotate(rng.Float64()*0.4-0.2, mgl64.Vec3{1, 0, 0}))
+			hulls = append(hulls, combat.HullPose{Actor: uint32(k + 1), Position: eye.Add(dir.Normalize().Mul(along)).Add(off), Orientation: tilt})
+		}
+		var ray raycaster
+		if trial%2 == 0 {
+			ray = ground
+		}
+		got, want := sightPoint(eye, dir, ray, hulls, 1), every(eye, dir, ray, hulls, 1)
+		if got != want {
+			t.Fatalf("trial %d: sight point %v, testing every tank %v", trial, got, want)
+		}
+		if want.Sub(eye).Len() < combat.AimRange-1e-6 && (ray == nil || got != every(eye, dir, ray, nil, 1)) {
+			met++
+		}
+		skipped++
+	}
+	if met < 50 {
+		t.Errorf("only %d of %d lines of sight met or ranged on a tank: the crowds test nothing", met, skipped)
+	}
+}
+
+// BenchmarkSightPoint measures the frame's line of sight through a crowd of 64 or
+// 512 tanks spread over a square kilometre around the player, looking level over a
+// flat ground: most tanks are far from the line.
+func BenchmarkSightPoint(b *testing.B) {
+	flat := func(o, d mgl64.Vec3, maxDist float64) (mgl64.Vec3, bool) {
+		d = d.Normalize()
+		if d[1] >= 0 || -o[1]/d[1] > maxDist {
+			return mgl64.Vec3{}, false
+		}
+		return o.Add(d.Mul(-o[1] / d[1])), true
+	}
+	for _, n := range []int{64, 512} {
+		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(3, uint64(n)))
+			hulls := make([]combat.HullPose, n)
+			for k := range hulls {
+				hulls[k] = combat.HullPose{Actor: uint32(k + 1), Position: mgl64.Vec3{rng.Float64()*1000 - 500, 0, rng.Float64()*1000 - 500},
+					Orientation: geom.YawQuat(rng.Float64() * 2 * math.Pi)}
+			}
+			eye := mgl64.Vec3{0, 4, 0}
+			var sink mgl64.Vec3
+			yaw := 0.0
+			for b.Loop() {
+				yaw += 0.01
+				sink = sinkAdd(sink, sightPoint(eye, mgl64.Vec3{math.Cos(yaw), -0.01, math.Sin(yaw)}, flat, hulls, 1))
+			}
+			if !geom.FiniteVec(sink) {
+				b.Fatal("no sight point")
+			}
+		})
+	}
+}
+
+// sinkAdd keeps a benchmark's results alive.
+func sinkAdd(a, b mgl64.Vec3) mgl64.Vec3 { return a.Add(b) }
+
 // TestAimAtStrikesThePoint fires from tanks on tilted ground at points 50 to 400 m
 // off, within the gun's limits: the shell the aim sends passes within 30 cm of the
 // point.

@@ -189,13 +189,14 @@ func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
 	c := &a.c.cfg.Collide
 	fwd := geom.Rotate(rot, mgl64.Vec3{1, 0, 0})
 	fwd[1] = 0
-	if l := fwd.Len(); l > 1e-9 {
-		fwd = fwd.Mul(1 / l)
-	} else {
+	// The heading's length is only needed past the room's test below: whether it
+	// is over 1e-9 is read off its square where that is plain (1e-17 is well over
+	// 1e-18, rounding and all), and the square root taken only where it is not.
+	l2 := fwd[0]*fwd[0] + fwd[1]*fwd[1] + fwd[2]*fwd[2] // fwd.Len()'s sum
+	if !(l2 > 1e-17) && !(math.Sqrt(l2) > 1e-9) {
 		// Pointing straight up or down: no heading to place the hull by.
 		return mgl64.Vec3{to[0], from[1], to[2]}
 	}
-	depth := func(p mgl64.Vec3) float64 { return c.Obstacles.Push(p, fwd, c.Hull).Len() }
 	to = mgl64.Vec3{to[0], from[1], to[2]}
 	move := to.Sub(from)
 	n := math.Ceil(move.Len() / blockStep)
@@ -207,6 +208,8 @@ func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
 		// at depth zero and the last would end where this does, at from + move.
 		return from.Add(move)
 	}
+	fwd = fwd.Mul(1 / math.Sqrt(l2))
+	depth := func(p mgl64.Vec3) float64 { return c.Obstacles.Push(p, fwd, c.Hull).Len() }
 	limit := math.Max(depth(from), blockSlop)
 	// A display held at an obstacle while its projection runs on (the stop lost)
 	// is a long way from where that projection has got to: it is still held (it

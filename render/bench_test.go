@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
 )
 
@@ -165,6 +166,50 @@ func BenchmarkSceneUpdateCrowd(b *testing.B) {
 			b.ReportMetric(float64(full), "full")
 			b.ReportMetric(float64(low), "low")
 			b.ReportMetric(float64(markers), "markers")
+		})
+	}
+}
+
+// BenchmarkScenePlay measures the scene update of a practice as the client plays
+// it: no overlay, combat on (the clock, the scores, the team line), at 16 frames a
+// second (llvmpipe's rate at 64 tanks, so the minimap is redrawn every frame and the
+// HUD's text every fourth), from the player's chase camera in the middle of the
+// battle.
+func BenchmarkScenePlay(b *testing.B) {
+	const dt = 1.0 / 16
+	for _, n := range []int{64, 512} {
+		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
+			// The client hides labels behind hills with the map's exact ray
+			// (terrain.Map.Raycast), which costs little; without one the scene
+			// marches rays over the heights, which would dominate here.
+			clear := func(mgl64.Vec3, mgl64.Vec3, float64) (mgl64.Vec3, bool) { return mgl64.Vec3{}, false }
+			s, err := NewScene(synthTerrain(256, 2, 32, 4), SceneConfig{Raycast: clear})
+			if err != nil {
+				b.Fatal(err)
+			}
+			snap := crowdSnapshot(n)
+			snap.Self = n / 2
+			snap.Tanks[n/2].Local = true
+			cv := &snap.Combat
+			cv.Enabled, cv.Remaining, cv.Health, cv.MaxHealth, cv.Loaded = true, 600, 100, 100, 1
+			for i := range snap.Tanks {
+				tv := &snap.Tanks[i]
+				tv.Team = 1 + i%2
+				cv.Scores = append(cv.Scores, combat.Score{Owner: tv.ID, Name: tv.Name, Team: tv.Team, Kills: i % 3})
+			}
+			s.Update(snap, dt) // create the models
+			s.Update(snap, dt)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := processCPU()
+			for b.Loop() {
+				snap.Time += dt
+				cv.Remaining -= dt
+				s.Update(snap, dt)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+			// CPU time: on a shared machine wall time includes waiting for a core.
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/frame")
 		})
 	}
 }

@@ -49,12 +49,17 @@ type combatLayer struct {
 	healthBg, healthBar    *gui.Panel
 	reloadBg, reloadBar    *gui.Panel
 	healthText, reloadText *gui.Label
-	lastClock, lastMsg     string
+	lastClock              clockLine
+	clockSet               bool // the clock's label shows lastClock
+	lastMsg                string
 	lastHealth, lastLoaded float64
 	fb                     *feedback
 	res                    *results
 	// barsRect is where the bars and their texts are this frame (zero: not shown).
 	barsRect rect
+	// rects holds textRects' answer, reused from frame to frame (the damage notices
+	// are stacked on after it).
+	rects []rect
 	// scale is the HUD scale the labels' fonts were set for (hud.scale): the bars,
 	// the clock and every text of this layer follow it, as one layout.
 	scale float32
@@ -156,7 +161,7 @@ func (c *combatLayer) setScale(sc float32) {
 	c.fonts.setFontSize(c.reloadText, barFontSize*f)
 	c.fb.setScale(sc)
 	c.res.setScale(sc)
-	c.lastHealth, c.lastLoaded, c.lastClock, c.lastMsg = -1, -1, "", "" // redo the texts
+	c.lastHealth, c.lastLoaded, c.clockSet, c.lastMsg = -1, -1, false, "" // redo the texts
 }
 
 // update draws snap's combat into the scene s for this frame.
@@ -402,7 +407,11 @@ func (c *combatLayer) updateHUD(s *Scene, snap *game.Snapshot) {
 	c.placeTeams(snap.Tanks, cv.Scores, w)
 	c.placeBanner(cv, w, h)
 	// The damage notices keep clear of the texts placed above.
-	c.fb.placeHurts(s, cv.Hurts, w, h, c.scale, c.textRects())
+	if c.rects == nil {
+		c.rects = make([]rect, 0, 8+maxHurts) // the texts, then the notices
+	}
+	c.rects = c.textRects(c.rects[:0])
+	c.fb.placeHurts(s, cv.Hurts, w, h, c.scale, c.rects)
 	c.res.update(snap, s.view.Width, s.view.Height)
 }
 
@@ -611,15 +620,17 @@ func markerText(mk game.HitMarker) (string, math32.Color) {
 }
 
 // placeClock shows the match clock and the score, top centre of a screen w wide.
+// The line is written out only when what it shows changes (a second a second, a
+// kill): summing the scoreboard is all a frame does.
 func (c *combatLayer) placeClock(cv *game.CombatView, w float32) {
-	clock := matchClock(cv)
-	if clock != c.lastClock {
-		c.lastClock = clock
-		setText(c.clock, clock)
+	line := clockLineOf(cv)
+	if line != c.lastClock || !c.clockSet {
+		c.lastClock, c.clockSet = line, true
+		setText(c.clock, line.String())
 	}
 	cw, _ := c.clock.Size()
 	c.clock.SetPosition(float32(math.Round(float64(w/2-cw/2))), float32(math.Round(float64(hudMargin*c.scale))))
-	c.clock.SetVisible(clock != "")
+	c.clock.SetVisible(c.clock.Text() != "")
 }
 
 // placeTeams shows how many tanks each team has alive, under the clock of a screen
@@ -722,10 +733,9 @@ func (c *combatLayer) placeBanner(cv *game.CombatView, w, h float32) {
 	c.banner.SetVisible(banner != "")
 }
 
-// textRects returns the screen rectangles of the layer's visible texts and bars the
-// damage notices must keep clear of.
-func (c *combatLayer) textRects() []rect {
-	var out []rect
+// textRects appends to out the screen rectangles of the layer's visible texts and
+// bars the damage notices must keep clear of.
+func (c *combatLayer) textRects(out []rect) []rect {
 	for _, p := range []gui.IPanel{c.marker, c.clock, c.banner, c.healthText, c.reloadText, c.healthBg, c.reloadBg, c.fb.mark} {
 		if pp := p.GetPanel(); pp.Visible() {
 			pos := pp.Position()
@@ -736,24 +746,45 @@ func (c *combatLayer) textRects() []rect {
 }
 
 // matchClock is the top line: the time left and the teams' scores.
-func matchClock(cv *game.CombatView) string {
-	var b strings.Builder
+func matchClock(cv *game.CombatView) string { return clockLineOf(cv).String() }
+
+// clockLine is what the top line shows: the whole seconds left (when timed is
+// set) and the kills of each of teams 1…4 that has a line on the scoreboard
+// (kills[t-1] when has[t-1]).
+type clockLine struct {
+	timed bool
+	left  int
+	kills [4]int
+	has   [4]bool
+}
+
+// clockLineOf reads the top line's figures from cv, allocating nothing.
+func clockLineOf(cv *game.CombatView) clockLine {
+	var l clockLine
 	if !math.IsInf(cv.Remaining, 1) && !cv.Over {
-		r := int(math.Ceil(cv.Remaining))
-		fmt.Fprintf(&b, "%d:%02d", r/60, r%60)
+		l.timed, l.left = true, int(math.Ceil(cv.Remaining))
 	}
-	teams := map[int]int{}
 	for _, s := range cv.Scores {
-		if s.Team != 0 {
-			teams[s.Team] += s.Kills
+		if s.Team >= 1 && s.Team <= 4 {
+			l.kills[s.Team-1] += s.Kills
+			l.has[s.Team-1] = true
 		}
 	}
+	return l
+}
+
+// String writes the top line out: "4:59   Blue: 3   Yellow: 1".
+func (l clockLine) String() string {
+	var b strings.Builder
+	if l.timed {
+		fmt.Fprintf(&b, "%d:%02d", l.left/60, l.left%60)
+	}
 	for t := 1; t <= 4; t++ {
-		if k, ok := teams[t]; ok {
+		if l.has[t-1] {
 			if b.Len() > 0 {
 				b.WriteString("   ")
 			}
-			fmt.Fprintf(&b, "%s: %d", game.TeamName(t), k)
+			fmt.Fprintf(&b, "%s: %d", game.TeamName(t), l.kills[t-1])
 		}
 	}
 	return b.String()

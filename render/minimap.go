@@ -436,27 +436,49 @@ func (m *minimap) arrow(px, py, dx, dy, l float64, fill, edge imgcolor.RGBA) {
 	w := l * 0.38
 	lx, ly := bx-dy*w, by+dx*w
 	rx, ry := bx+dy*w, by-dx*w
-	minX, maxX := int(math.Floor(min(tipX, lx, rx))), int(math.Ceil(max(tipX, lx, rx)))
-	minY, maxY := int(math.Floor(min(tipY, ly, ry))), int(math.Ceil(max(tipY, ly, ry)))
-	edgeFn := func(ax, ay, bx, by, x, y float64) float64 { return (bx-ax)*(y-ay) - (by-ay)*(x-ax) }
-	area := edgeFn(tipX, tipY, lx, ly, rx, ry)
-	if area == 0 {
+	if !m.fillTriangle(tipX, tipY, lx, ly, rx, ry, fill) {
 		return
-	}
-	for y := minY; y <= maxY; y++ {
-		for x := minX; x <= maxX; x++ {
-			cx, cy := float64(x)+0.5, float64(y)+0.5
-			w0 := edgeFn(lx, ly, rx, ry, cx, cy) / area
-			w1 := edgeFn(rx, ry, tipX, tipY, cx, cy) / area
-			w2 := edgeFn(tipX, tipY, lx, ly, cx, cy) / area
-			if w0 >= 0 && w1 >= 0 && w2 >= 0 {
-				m.set(x, y, fill)
-			}
-		}
 	}
 	m.line(tipX, tipY, lx, ly, edge, 1)
 	m.line(lx, ly, rx, ry, edge, 1)
 	m.line(rx, ry, tipX, tipY, edge, 1)
+}
+
+// fillTriangle fills the pixels whose centres are inside triangle (ax, ay), (bx, by),
+// (cx, cy) or on its edges with fill, and reports false, filling nothing, when the
+// triangle has no area. A centre is inside when its three barycentric weights (each
+// edge function over the area) are not negative, that is when every edge function
+// has the area's sign or is zero: comparing signs skips three divisions a pixel and
+// fills the same pixels.
+func (m *minimap) fillTriangle(ax, ay, bx, by, cx, cy float64, fill imgcolor.RGBA) bool {
+	edgeFn := func(ax, ay, bx, by, x, y float64) float64 { return (bx-ax)*(y-ay) - (by-ay)*(x-ax) }
+	area := edgeFn(ax, ay, bx, by, cx, cy)
+	if area == 0 {
+		return false
+	}
+	sgn := 1.0
+	if area < 0 {
+		sgn = -1
+	}
+	minX, maxX := int(math.Floor(min(ax, bx, cx))), int(math.Ceil(max(ax, bx, cx)))
+	minY, maxY := int(math.Floor(min(ay, by, cy))), int(math.Ceil(max(ay, by, cy)))
+	// The edge functions written out, (qx−px)·(y−py) − (qy−py)·(x−px) for each edge
+	// p→q, with the parts that hold for a row worked out once for it: the same
+	// products and differences, so the same values to the bit.
+	e0x, e0y := cx-bx, cy-by
+	e1x, e1y := ax-cx, ay-cy
+	e2x, e2y := bx-ax, by-ay
+	for y := minY; y <= maxY; y++ {
+		py := float64(y) + 0.5
+		r0, r1, r2 := e0x*(py-by), e1x*(py-cy), e2x*(py-ay)
+		for x := minX; x <= maxX; x++ {
+			px := float64(x) + 0.5
+			if sgn*(r0-e0y*(px-bx)) >= 0 && sgn*(r1-e1y*(px-cx)) >= 0 && sgn*(r2-e2y*(px-ax)) >= 0 {
+				m.set(x, y, fill)
+			}
+		}
+	}
+	return true
 }
 
 // ring draws a circle of radius r around (px, py).

@@ -1,9 +1,13 @@
 package render
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	imgcolor "image/color"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -744,5 +748,110 @@ func TestTeamLabels(t *testing.T) {
 	cv := &game.CombatView{Remaining: math.Inf(1), Scores: []combat.Score{{Name: "a", Team: 1, Kills: 3}, {Name: "b", Team: 2, Kills: 1}}}
 	if got, want := matchClock(cv), "Blue: 3   Yellow: 1"; got != want {
 		t.Errorf("matchClock = %q, want %q", got, want)
+	}
+}
+
+// TestMatchClockLine: the top line reads the time left in whole seconds, rounded up,
+// and each of teams 1…4 on the scoreboard with its kills summed (a team with no kills
+// yet shows 0, tanks of no team or of other teams count for none), and building it
+// allocates nothing until it is written out.
+func TestMatchClockLine(t *testing.T) {
+	scores := []combat.Score{{Team: 3, Kills: 2}, {Team: 1}, {Team: 3, Kills: 4}, {Team: 0, Kills: 9}, {Team: 7, Kills: 5}}
+	for _, tc := range []struct {
+		name string
+		cv   game.CombatView
+		want string
+	}{
+		{"untimed, no scores", game.CombatView{Remaining: math.Inf(1)}, ""},
+		{"timed", game.CombatView{Remaining: 299.2}, "5:00"},
+		{"timed, scores", game.CombatView{Remaining: 61, Scores: scores}, "1:01   Blue: 0   Green: 6"},
+		{"over", game.CombatView{Remaining: 10, Over: true, Scores: scores}, "Blue: 0   Green: 6"},
+	} {
+		if got := matchClock(&tc.cv); got != tc.want {
+			t.Errorf("%s: matchClock = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	cv := &game.CombatView{Remaining: 61, Scores: scores}
+	if n := testing.AllocsPerRun(20, func() { _ = clockLineOf(cv) }); n != 0 {
+		t.Errorf("clockLineOf allocates %.0f times, want 0", n)
+	}
+}
+
+// TestMinimapArrowSamePixels: the minimap's triangles, filled by comparing signs,
+// cover exactly the pixels that the barycentric weights (divided by the area) give,
+// either way round, at every size, place and heading, with edges through pixel
+// centres too; and an arrow, outlined, is the same picture as filled that way.
+func TestMinimapArrowSamePixels(t *testing.T) {
+	const side = 48
+	newMap := func() *minimap {
+		return &minimap{size: side, frame: image.NewRGBA(image.Rect(0, 0, side, side))}
+	}
+	// reference fills triangle a, b, c as the weights say; false: no area.
+	reference := func(m *minimap, ax, ay, bx, by, cx, cy float64, fill imgcolor.RGBA) bool {
+		minX, maxX := int(math.Floor(min(ax, bx, cx))), int(math.Ceil(max(ax, bx, cx)))
+		minY, maxY := int(math.Floor(min(ay, by, cy))), int(math.Ceil(max(ay, by, cy)))
+		edge := func(ax, ay, bx, by, x, y float64) float64 { return (bx-ax)*(y-ay) - (by-ay)*(x-ax) }
+		area := edge(ax, ay, bx, by, cx, cy)
+		if area == 0 {
+			return false
+		}
+		for y := minY; y <= maxY; y++ {
+			for x := minX; x <= maxX; x++ {
+				px, py := float64(x)+0.5, float64(y)+0.5
+				w0 := edge(bx, by, cx, cy, px, py) / area
+				w1 := edge(cx, cy, ax, ay, px, py) / area
+				w2 := edge(ax, ay, bx, by, px, py) / area
+				if w0 >= 0 && w1 >= 0 && w2 >= 0 {
+					m.set(x, y, fill)
+				}
+			}
+		}
+		return true
+	}
+	fill, dark := imgcolor.RGBA{R: 200, G: 40, B: 40, A: 255}, imgcolor.RGBA{A: 255}
+	rng := rand.New(rand.NewPCG(7, 33))
+	coord := func() float64 {
+		if rng.IntN(3) == 0 {
+			return float64(rng.IntN(side+8)-4) + 0.5 // a pixel centre: edges through centres
+		}
+		return rng.Float64()*(side+8) - 4
+	}
+	filled := 0
+	for i := range 4000 {
+		v := [6]float64{coord(), coord(), coord(), coord(), coord(), coord()}
+		if i%50 == 0 {
+			v[4], v[5] = v[0], v[1] // no area
+		}
+		got, want := newMap(), newMap()
+		okGot := got.fillTriangle(v[0], v[1], v[2], v[3], v[4], v[5], fill)
+		okWant := reference(want, v[0], v[1], v[2], v[3], v[4], v[5], fill)
+		if okGot != okWant || !bytes.Equal(got.frame.Pix, want.frame.Pix) {
+			t.Fatalf("triangle %v: filled %v, the weights %v, or other pixels", v, okGot, okWant)
+		}
+		for k := 0; k < len(got.frame.Pix); k += 4 {
+			if got.frame.Pix[k] == fill.R {
+				filled++
+			}
+		}
+		// The same triangle as an arrow.
+		px, py, h, l := coord(), coord(), rng.Float64()*2*math.Pi, 3+rng.Float64()*15
+		dx, dy := math.Cos(h), -math.Sin(h)
+		got, want = newMap(), newMap()
+		got.arrow(px, py, dx, dy, l, fill, dark)
+		tipX, tipY := px+dx*l*0.6, py+dy*l*0.6
+		bx, by := px-dx*l*0.4, py-dy*l*0.4
+		w := l * 0.38
+		lx, ly, rx, ry := bx-dy*w, by+dx*w, bx+dy*w, by-dx*w
+		if reference(want, tipX, tipY, lx, ly, rx, ry, fill) {
+			want.line(tipX, tipY, lx, ly, dark, 1)
+			want.line(lx, ly, rx, ry, dark, 1)
+			want.line(rx, ry, tipX, tipY, dark, 1)
+		}
+		if !bytes.Equal(got.frame.Pix, want.frame.Pix) {
+			t.Fatalf("arrow at (%v, %v) heading %v length %v: pixels differ from the weights'", px, py, h, l)
+		}
+	}
+	if filled == 0 {
+		t.Fatal("no triangle filled a pixel")
 	}
 }
