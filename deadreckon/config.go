@@ -480,8 +480,11 @@ type PublisherConfig struct {
 	BrakeOnset float64
 	// TurnEnd is how far, in rad/s, the measured angular speed about the last
 	// update's axis of rotation may fall below that update's before the end of the
-	// turn goes out at once (even within MinInterval, from the urgent updates'
-	// allowance), copied as a stop is. Until the turn has come to rest, every update
+	// turn goes out at once (even within MinInterval), copied as a stop is. Neither
+	// the end nor its copies draw on the urgent updates' allowance (one turn, one
+	// end): drawn on, it had none left for the copies of a braking onset a few tenths
+	// of a second later, and a peer that lost the onset showed the tank driving on
+	// past its stop. Until the turn has come to rest, every update
 	// publishes no angular velocity and the orientation the turn comes to rest at,
 	// from the measured angular deceleration (at most turnEndReach seconds of the
 	// present rate ahead), so that remotes turn the actor to rest there and no

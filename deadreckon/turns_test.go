@@ -219,3 +219,46 @@ func TestTurnBlendTime(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnEndLeavesTheBrakeItsCopies: a tank driving at 10 m/s whose turn ends (the
+// end and its copies published at once, within MinInterval) and which brakes hard
+// 0.2 s later publishes the braking onset with both its copies a frame apart. The
+// turn end's updates drew on the allowance of early updates, and the onset's copies
+// found none: a peer that lost the onset showed the tank driving on past its stop
+// (2.9 m at 150 ms on one drive).
+func TestTurnEndLeavesTheBrakeItsCopies(t *testing.T) {
+	const (
+		speed = 10.0           // m/s
+		brake = 6.0            // m/s²
+		tb    = turnSlow + 0.2 // the brake's start, s
+	)
+	dist := func(t float64) float64 {
+		if t < tb {
+			return speed * t
+		}
+		u := math.Min(t-tb, speed/brake)
+		return speed*tb + speed*u - brake*u*u/2
+	}
+	cfg := PublisherConfig{PositionThreshold: 0.03, ToleranceLinear: Off, Heartbeat: 1000, HeartbeatJitter: Off,
+		MinInterval: 0.16, VelocityFrames: 2, UrgentChange: 3, BrakeOnset: 2, TurnEnd: 0.1,
+		Reckon: Config{MaxExtrapolation: 4.5}}
+	p := NewPublisher(cfg, 1)
+	var ends, brakes []float64 // times of the updates that end the turn, and that brake the tank
+	for f := 0; f <= 120; f++ {
+		now := float64(f) * frame
+		d, st := p.Update(Sample{Time: now, Position: mgl64.Vec3{dist(now), 0, 0}, Orientation: geom.YawQuat(turnYaw(now))})
+		switch {
+		case d == NoUpdate:
+		case now > tb && st.Acceleration.Dot(st.Velocity.Normalize()) < -cfg.BrakeOnset:
+			brakes = append(brakes, now)
+		case now > turnSlow && now < tb && st.AngularVelocity == (mgl64.Vec3{}):
+			ends = append(ends, now)
+		}
+	}
+	if len(ends) != 1+turnEndFollowUps {
+		t.Fatalf("updates ending the turn at %v s, want the end and %d copies", ends, turnEndFollowUps)
+	}
+	if len(brakes) < 1+stopFollowUps || brakes[stopFollowUps]-brakes[0] > float64(stopFollowUps)*frame+1e-9 {
+		t.Errorf("braking updates at %v s, want the onset and %d copies a frame apart", brakes, stopFollowUps)
+	}
+}
