@@ -204,6 +204,15 @@ type Config struct {
 	// reckoning with the cap publishes a steady turn as often as its orientation
 	// error falls behind that far. If zero, the default, or Off: no cap.
 	MaxTurnLead float64
+	// MaxTurnExtrapolation, under ProjectiveVelocityBlend, is how long past its
+	// owner's timestamp, s, a state's angular velocity turns the shown orientation:
+	// after that the shown turn waits for the next update. A turn whose end is lost
+	// (every copy of it, with PublisherConfig.TurnEnd) runs on at most this long,
+	// where it ran on until the next update (a heartbeat, a second later). A
+	// publisher reckoning with it publishes a turn that goes on longer as its
+	// orientation error grows past the threshold. If zero, the default, or Off: a
+	// turn is extrapolated as long as the velocity is (MaxExtrapolation).
+	MaxTurnExtrapolation float64
 	// TurnBlendTime, with MaxTurnLead, is how long the orientation blends toward an
 	// update whose turn the cap holds, s: a fixed time instead of ΔT plus the
 	// update's latency, since the capped projection reaches no further with the
@@ -279,6 +288,7 @@ func (c Config) withDefaults() Config {
 	c.ExtrapolationDecay = positiveOr(c.ExtrapolationDecay, DefaultExtrapolationDecay)
 	c.MaxLatency = positiveOr(c.MaxLatency, DefaultMaxLatency)
 	c.MaxTurnLead = positiveOr(c.MaxTurnLead, math.Inf(1))
+	c.MaxTurnExtrapolation = positiveOr(c.MaxTurnExtrapolation, math.Inf(1))
 	c.TurnBlendTime = positiveOr(c.TurnBlendTime, 0)
 	c.Clamp = c.Clamp.withDefaults()
 	c.Limits = c.Limits.withDefaults()

@@ -262,3 +262,70 @@ func TestTurnEndLeavesTheBrakeItsCopies(t *testing.T) {
 		t.Errorf("braking updates at %v s, want the onset and %d copies a frame apart", brakes, stopFollowUps)
 	}
 }
+
+// TestLostTurnEnd: a pivot at 2.1 rad/s (120°/s) that slows at 2.6 rad/s², a tank's
+// own, published over a 150 ms link that loses the first update after the turn
+// starts slowing, or every update for 0.9 s after. With TurnEnd, a copy of the lost
+// end arrives a frame later and the shown heading stays within 1.5° of the rest;
+// with MaxTurnExtrapolation 0.3 s, a turn whose every later update is lost stops
+// within 0.3 s of the last word, short of the rest. Without either, the shown
+// heading runs on past the rest until the next update arrives.
+func TestLostTurnEnd(t *testing.T) {
+	const (
+		rate, slowAt, decel = 2.1, 0.5, 2.6 // rad/s, s, rad/s²
+		lat                 = 0.15          // s
+		rest                = rate*slowAt + rate*rate/(2*decel)
+	)
+	yaw := func(t float64) float64 {
+		if t < slowAt {
+			return rate * math.Max(0, t)
+		}
+		u := math.Min(t-slowAt, rate/decel)
+		return rate*slowAt + rate*u - decel*u*u/2
+	}
+	for _, c := range []struct {
+		name       string
+		turnEnd, h float64
+		lostFor    float64 // s after the first update of the slowing that are lost; 0: that update alone
+		min, max   float64 // degrees past the rest wanted
+	}{
+		{"TurnEnd, its first update lost", 0.1, 0, 0, 0, 1.5},
+		{"no TurnEnd, the first update of the slowing lost", Off, 0, 0, 3, 180},
+		{"MaxTurnExtrapolation, every update for 0.9 s lost", Off, 0.3, 0.9, 0, 1.5},
+		{"no cap, every update for 0.9 s lost", Off, 0, 0.9, 20, 180},
+	} {
+		reckon := Config{CompensateLatency: true, UpdateInterval: 0.1, MaxTurnExtrapolation: c.h}
+		p := NewPublisher(PublisherConfig{Reckon: reckon, MinInterval: 0.16, OrientationThreshold: 4 * math.Pi / 180,
+			Heartbeat: 1, HeartbeatJitter: Off, TurnEnd: c.turnEnd}, 1)
+		a := NewActor(reckon)
+		a.SetClockOffset(0)
+		var link []State
+		lostFrom := math.Inf(1)
+		over := -math.MaxFloat64
+		for i := 0; i <= 150; i++ {
+			now := float64(i) * frame
+			if d, st := p.Update(Sample{Time: now, Orientation: geom.YawQuat(yaw(now))}); d != NoUpdate {
+				if now > slowAt && math.IsInf(lostFrom, 1) {
+					lostFrom = now
+				}
+				if !(now >= lostFrom && now <= lostFrom+c.lostFor) {
+					link = append(link, st)
+				}
+			}
+			for len(link) > 0 && link[0].Time+lat <= now+1e-9 {
+				if err := a.Receive(link[0], now); err != nil {
+					t.Fatal(err)
+				}
+				link = link[1:]
+			}
+			a.Advance(now)
+			if a.HasState() {
+				over = math.Max(over, geom.Yaw(a.Reckoned().Orientation)-rest)
+			}
+		}
+		t.Logf("%s: %.2f° past the rest", c.name, over*180/math.Pi)
+		if d := over * 180 / math.Pi; d < c.min || d > c.max {
+			t.Errorf("%s: the shown heading went %.2f° past the rest, want %v° to %v°", c.name, d, c.min, c.max)
+		}
+	}
+}
