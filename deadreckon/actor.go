@@ -114,7 +114,7 @@ type actorState struct {
 // of the way of the per-frame loop.
 type actorCold struct {
 	cfg       Config
-	rCap      float64 // the most rotation shown past lk's orientation, per rad/s (Config.MaxTurnLead); +Inf for none
+	rCap      float64 // the most rotation shown past lk's orientation, per rad/s (Config.MaxTurnLead, MaxTurnExtrapolation); +Inf for none
 	lkArrival float64 // local arrival time of lk
 	prevLK    State   // the update before lk (TwoPath)
 	prevLead  float64 // age of prevLK's projection at the blend start
@@ -463,6 +463,10 @@ func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
 		a.wAxis = s.AngularVelocity.Mul(1 / a.wRate)
 		if a.alg == ProjectiveVelocityBlend {
 			a.c.rCap = a.c.cfg.MaxTurnLead / a.wRate
+			if h := a.c.cfg.MaxTurnExtrapolation; !math.IsInf(h, 1) {
+				g, _, _, _ := a.hz.terms(h)
+				a.c.rCap = math.Min(a.c.rCap, g)
+			}
 		}
 	}
 	a.rHeld = a.rDelay > 0 || !math.IsInf(a.c.rCap, 1)
@@ -489,7 +493,8 @@ func (a *Actor) lagTurns(lat float64) {
 
 // rotationTerm returns how far the last-known rotation is projected at projection
 // age age, per rad/s: the horizon's velocity term of the age, less rDelay (not below
-// zero: a turn is never shown before it was told), at most rCap (MaxTurnLead).
+// zero: a turn is never shown before it was told), at most rCap (MaxTurnLead,
+// MaxTurnExtrapolation).
 func (a *Actor) rotationTerm(age float64) float64 {
 	if a.rDelay > 0 {
 		age = math.Max(0, age-a.rDelay)

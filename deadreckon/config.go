@@ -204,6 +204,15 @@ type Config struct {
 	// reckoning with the cap publishes a steady turn as often as its orientation
 	// error falls behind that far. If zero, the default, or Off: no cap.
 	MaxTurnLead float64
+	// MaxTurnExtrapolation, under ProjectiveVelocityBlend, is how long past its
+	// owner's timestamp, s, a state's angular velocity turns the shown orientation:
+	// after that the shown turn waits for the next update. A turn whose end is lost
+	// (every copy of it, with PublisherConfig.TurnEnd) runs on at most this long,
+	// where it ran on until the next update (a heartbeat, a second later). A
+	// publisher reckoning with it publishes a turn that goes on longer as its
+	// orientation error grows past the threshold. If zero, the default, or Off: a
+	// turn is extrapolated as long as the velocity is (MaxExtrapolation).
+	MaxTurnExtrapolation float64
 	// TurnBlendTime, with MaxTurnLead, is how long the orientation blends toward an
 	// update whose turn the cap holds, s: a fixed time instead of ΔT plus the
 	// update's latency, since the capped projection reaches no further with the
@@ -279,6 +288,7 @@ func (c Config) withDefaults() Config {
 	c.ExtrapolationDecay = positiveOr(c.ExtrapolationDecay, DefaultExtrapolationDecay)
 	c.MaxLatency = positiveOr(c.MaxLatency, DefaultMaxLatency)
 	c.MaxTurnLead = positiveOr(c.MaxTurnLead, math.Inf(1))
+	c.MaxTurnExtrapolation = positiveOr(c.MaxTurnExtrapolation, math.Inf(1))
 	c.TurnBlendTime = positiveOr(c.TurnBlendTime, 0)
 	c.Clamp = c.Clamp.withDefaults()
 	c.Limits = c.Limits.withDefaults()
@@ -492,8 +502,11 @@ type PublisherConfig struct {
 	BrakeOnset float64
 	// TurnEnd is how far, in rad/s, the measured angular speed about the last
 	// update's axis of rotation may fall below that update's before the end of the
-	// turn goes out at once (even within MinInterval, from the urgent updates'
-	// allowance), copied as a stop is. Until the turn has come to rest, every update
+	// turn goes out at once (even within MinInterval), copied as a stop is. Neither
+	// the end nor its copies draw on the urgent updates' allowance (one turn, one
+	// end): drawn on, it had none left for the copies of a braking onset a few tenths
+	// of a second later, and a peer that lost the onset showed the tank driving on
+	// past its stop. Until the turn has come to rest, every update
 	// publishes no angular velocity and the orientation the turn comes to rest at,
 	// from the measured angular deceleration (at most turnEndReach seconds of the
 	// present rate ahead), so that remotes turn the actor to rest there and no

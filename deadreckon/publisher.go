@@ -96,6 +96,7 @@ type Publisher struct {
 	repeat        bool    // the last update is to be followed by another
 	follows       int     // follow-ups of a start or stop still to send
 	startCopies   bool    // the follow-ups to send are a start's
+	turnCopies    bool    // the follow-ups to send are a turn end's
 	followAt      float64 // when the next is due, s
 	early         bucket  // updates allowed within MinInterval (see UrgentChange)
 	budget        bucket  // updates allowed (see Budget)
@@ -210,9 +211,13 @@ func (p *Publisher) due(s *Sample) Decision {
 	start := p.starting(s.Time)
 	turnEnd := p.turnEnding(s.Time)
 	urgent := p.urgent() || start || p.braking() || turnEnd
-	freeStart := start && (p.follows == 0 || p.startCopies)
+	// A turn's end and its copies are one event per turn, not noise: drawing on
+	// the early allowance, they left none for the copies of a braking onset that
+	// followed within a few tenths of a second, and a peer that lost the onset
+	// showed the tank driving on past its stop.
+	free := start && (p.follows == 0 || p.startCopies || p.turnCopies) || turnEnd
 	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
-		!(urgent && p.budget.tokens >= 1 && (freeStart || p.early.take(p.prevT))) {
+		!(urgent && p.budget.tokens >= 1 && (free || p.early.take(p.prevT))) {
 		return NoUpdate
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
@@ -465,7 +470,7 @@ func (p *Publisher) turnEnding(now float64) bool {
 	if p.omega.Dot(axis) < rate-p.cfg.TurnEnd && p.slowing() > turnEndSlowing {
 		p.ending, p.endAxis, p.endRate = true, axis, rate
 		if p.follows == 0 && !math.IsInf(p.cfg.StartSpeed, 1) {
-			p.follows, p.startCopies, p.followAt = turnEndFollowUps, false, now+startFollowUp
+			p.follows, p.startCopies, p.turnCopies, p.followAt = turnEndFollowUps, false, true, now+startFollowUp
 		}
 		return true
 	}
@@ -548,7 +553,7 @@ func (p *Publisher) scheduleFollowUps(brk, wasRest, pullAway, wasBraking bool, s
 	starts := (wasRest || pullAway) && !rests
 	switch {
 	case !brk && (starts || wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
-		p.follows, p.startCopies = stopFollowUps, starts
+		p.follows, p.startCopies, p.turnCopies = stopFollowUps, starts, false
 		if p.startCopies {
 			p.follows = startFollowUps
 		}

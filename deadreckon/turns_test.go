@@ -219,3 +219,113 @@ func TestTurnBlendTime(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnEndLeavesTheBrakeItsCopies: a tank driving at 10 m/s whose turn ends (the
+// end and its copies published at once, within MinInterval) and which brakes hard
+// 0.2 s later publishes the braking onset with both its copies a frame apart. The
+// turn end's updates drew on the allowance of early updates, and the onset's copies
+// found none: a peer that lost the onset showed the tank driving on past its stop
+// (2.9 m at 150 ms on one drive).
+func TestTurnEndLeavesTheBrakeItsCopies(t *testing.T) {
+	const (
+		speed = 10.0           // m/s
+		brake = 6.0            // m/s²
+		tb    = turnSlow + 0.2 // the brake's start, s
+	)
+	dist := func(t float64) float64 {
+		if t < tb {
+			return speed * t
+		}
+		u := math.Min(t-tb, speed/brake)
+		return speed*tb + speed*u - brake*u*u/2
+	}
+	cfg := PublisherConfig{PositionThreshold: 0.03, ToleranceLinear: Off, Heartbeat: 1000, HeartbeatJitter: Off,
+		MinInterval: 0.16, VelocityFrames: 2, UrgentChange: 3, BrakeOnset: 2, TurnEnd: 0.1,
+		Reckon: Config{MaxExtrapolation: 4.5}}
+	p := NewPublisher(cfg, 1)
+	var ends, brakes []float64 // times of the updates that end the turn, and that brake the tank
+	for f := 0; f <= 120; f++ {
+		now := float64(f) * frame
+		d, st := p.Update(Sample{Time: now, Position: mgl64.Vec3{dist(now), 0, 0}, Orientation: geom.YawQuat(turnYaw(now))})
+		switch {
+		case d == NoUpdate:
+		case now > tb && st.Acceleration.Dot(st.Velocity.Normalize()) < -cfg.BrakeOnset:
+			brakes = append(brakes, now)
+		case now > turnSlow && now < tb && st.AngularVelocity == (mgl64.Vec3{}):
+			ends = append(ends, now)
+		}
+	}
+	if len(ends) != 1+turnEndFollowUps {
+		t.Fatalf("updates ending the turn at %v s, want the end and %d copies", ends, turnEndFollowUps)
+	}
+	if len(brakes) < 1+stopFollowUps || brakes[stopFollowUps]-brakes[0] > float64(stopFollowUps)*frame+1e-9 {
+		t.Errorf("braking updates at %v s, want the onset and %d copies a frame apart", brakes, stopFollowUps)
+	}
+}
+
+// TestLostTurnEnd: a pivot at 2.1 rad/s (120°/s) that slows at 2.6 rad/s², a tank's
+// own, published over a 150 ms link that loses the first update after the turn
+// starts slowing, or every update for 0.9 s after. With TurnEnd, a copy of the lost
+// end arrives a frame later and the shown heading stays within 1.5° of the rest;
+// with MaxTurnExtrapolation 0.3 s, a turn whose every later update is lost stops
+// within 0.3 s of the last word, short of the rest. Without either, the shown
+// heading runs on past the rest until the next update arrives.
+func TestLostTurnEnd(t *testing.T) {
+	const (
+		rate, slowAt, decel = 2.1, 0.5, 2.6 // rad/s, s, rad/s²
+		lat                 = 0.15          // s
+		rest                = rate*slowAt + rate*rate/(2*decel)
+	)
+	yaw := func(t float64) float64 {
+		if t < slowAt {
+			return rate * math.Max(0, t)
+		}
+		u := math.Min(t-slowAt, rate/decel)
+		return rate*slowAt + rate*u - decel*u*u/2
+	}
+	for _, c := range []struct {
+		name       string
+		turnEnd, h float64
+		lostFor    float64 // s after the first update of the slowing that are lost; 0: that update alone
+		min, max   float64 // degrees past the rest wanted
+	}{
+		{"TurnEnd, its first update lost", 0.1, 0, 0, 0, 1.5},
+		{"no TurnEnd, the first update of the slowing lost", Off, 0, 0, 3, 180},
+		{"MaxTurnExtrapolation, every update for 0.9 s lost", Off, 0.3, 0.9, 0, 1.5},
+		{"no cap, every update for 0.9 s lost", Off, 0, 0.9, 20, 180},
+	} {
+		reckon := Config{CompensateLatency: true, UpdateInterval: 0.1, MaxTurnExtrapolation: c.h}
+		p := NewPublisher(PublisherConfig{Reckon: reckon, MinInterval: 0.16, OrientationThreshold: 4 * math.Pi / 180,
+			Heartbeat: 1, HeartbeatJitter: Off, TurnEnd: c.turnEnd}, 1)
+		a := NewActor(reckon)
+		a.SetClockOffset(0)
+		var link []State
+		lostFrom := math.Inf(1)
+		over := -math.MaxFloat64
+		for i := 0; i <= 150; i++ {
+			now := float64(i) * frame
+			if d, st := p.Update(Sample{Time: now, Orientation: geom.YawQuat(yaw(now))}); d != NoUpdate {
+				if now > slowAt && math.IsInf(lostFrom, 1) {
+					lostFrom = now
+				}
+				if !(now >= lostFrom && now <= lostFrom+c.lostFor) {
+					link = append(link, st)
+				}
+			}
+			for len(link) > 0 && link[0].Time+lat <= now+1e-9 {
+				if err := a.Receive(link[0], now); err != nil {
+					t.Fatal(err)
+				}
+				link = link[1:]
+			}
+			a.Advance(now)
+			if a.HasState() {
+				over = math.Max(over, geom.Yaw(a.Reckoned().Orientation)-rest)
+			}
+		}
+		t.Logf("%s: %.2f° past the rest", c.name, over*180/math.Pi)
+		if d := over * 180 / math.Pi; d < c.min || d > c.max {
+			t.Errorf("%s: the shown heading went %.2f° past the rest, want %v° to %v°", c.name, d, c.min, c.max)
+		}
+	}
+}

@@ -115,6 +115,13 @@ func TestGameTargets(t *testing.T) {
 			t.Errorf("%s over %v: overshoot %.3f m (≤ %.2f), start delay p95 %.3f s (≤ %.2f)",
 				sc, bad, r.MaxOvershootM, over, r.StartDelayP95S, lat+0.15)
 		}
+		// A turn's end goes out at once (TurnEnd), so the shown heading goes past
+		// the rest by the error of its predicted rest where a turn slows as a
+		// tank's does; where a scripted turn stops dead (no tank's physics), by
+		// the latency's worth. Without TurnEnd: 10°–14° and 90°.
+		if g := turnGoal(sc); r.MaxHeadingOvershootDeg > g {
+			t.Errorf("%s over %v: the shown heading went %.2f° past a turn's rest, want ≤ %v°", sc, bad, r.MaxHeadingOvershootDeg, g)
+		}
 		worseTargets(t, sc, worse)
 	}
 	wholeWanderTargets(t, bad, worse)
@@ -146,6 +153,18 @@ func TestGameTargets(t *testing.T) {
 			t.Errorf("ledge over %+v: shown %.3f m below the truth", l, *r.MaxUnderTruthM)
 		}
 	}
+}
+
+// turnGoal is how far past a turn's rest the game may show scenario sc's heading at
+// 150 ± 30 ms with 10% loss, degrees: 5° where its turns slow to rest as a tank's
+// do, 25° where a scripted turn in place stops dead (pivot at 120°/s: a latency
+// and its jitter's worth, 22°; collision, stopgo).
+func turnGoal(sc string) float64 {
+	switch sc {
+	case "pivot", "collision", "stopgo":
+		return 25
+	}
+	return 5
 }
 
 // worseTargets holds scenario sc over link l (300 ± 60 ms, 20% loss) to a player's
