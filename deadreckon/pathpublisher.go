@@ -172,6 +172,16 @@ func NewPathPublisher(cfg PathPublisherConfig, seed uint64) *PathPublisher {
 // Config returns the configuration with defaults filled in.
 func (p *PathPublisher) Config() PathPublisherConfig { return p.cfg }
 
+// SetHeartbeatCopy changes the off-route publisher's HeartbeatCopy, as
+// Publisher.SetHeartbeatCopy does.
+func (p *PathPublisher) SetHeartbeatCopy(d float64) error {
+	if err := p.pub.SetHeartbeatCopy(d); err != nil {
+		return err
+	}
+	p.cfg.Publisher.HeartbeatCopy = p.pub.Config().HeartbeatCopy
+	return nil
+}
+
 // SetRoute sets the route the actor follows (nil for none) and returns its number,
 // which the caller publishes with it (reliably, before any Progress on it) and which
 // every Progress on it carries. Each call numbers a new route.

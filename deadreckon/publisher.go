@@ -1,6 +1,7 @@
 package deadreckon
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -144,6 +145,24 @@ func NewPublisher(cfg PublisherConfig, seed uint64) *Publisher {
 // zero but NoAcceleration and DampAcceleration, and features that are off read Off.
 // NewPublisher takes it back unchanged.
 func (p *Publisher) Config() PublisherConfig { return p.config }
+
+// SetHeartbeatCopy changes HeartbeatCopy to d, seconds (zero or Off: heartbeats
+// go once), from the next heartbeat on: for an owner that learns only once it
+// publishes whether copies are worth their bytes, as a player learns that its host
+// rations what each player is sent. A copy already due still goes. A d that
+// Validate refuses (negative but Off, not finite) is refused with an error and
+// changes nothing.
+func (p *Publisher) SetHeartbeatCopy(d float64) error {
+	c := p.config
+	c.HeartbeatCopy = d
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("deadreckon: set heartbeat copy: %w", err)
+	}
+	c.HeartbeatCopy = c.withDefaults().HeartbeatCopy
+	p.config.HeartbeatCopy = c.HeartbeatCopy
+	p.cfg.HeartbeatCopy = c.effective().HeartbeatCopy
+	return nil
+}
 
 // Update takes this frame's sample and says whether to publish; when it does, the
 // returned State is what to send, and the publisher's own reckoning restarts from it

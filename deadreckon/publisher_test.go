@@ -766,3 +766,54 @@ func TestNewPublisherPanicsOnInvalid(t *testing.T) {
 	NewPublisher(PublisherConfig{HeartbeatJitter: 2}, 1)
 	t.Error("NewPublisher with heartbeat jitter 2 returned")
 }
+
+// TestSetHeartbeatCopy turns HeartbeatCopy on and off under a parked actor: the
+// heartbeats after each change are copied (or not) as a publisher made with that
+// setting copies them; a setting Validate refuses is refused and changes nothing.
+func TestSetHeartbeatCopy(t *testing.T) {
+	p := NewPublisher(PublisherConfig{Heartbeat: 1, HeartbeatJitter: Off}, 1)
+	count := func(from, to float64) (beats, copies int) {
+		last := math.Inf(-1)
+		for f := int(math.Round(from / frame)); f < int(math.Round(to/frame)); f++ {
+			tm := float64(f) * frame
+			if d, _ := p.Update(Sample{Time: tm, Position: mgl64.Vec3{1, 2, 3}}); d != NoUpdate {
+				if tm-last > 0.5 {
+					beats++
+				} else {
+					copies++
+				}
+				last = tm
+			}
+		}
+		return beats, copies
+	}
+	if b, c := count(0, 5.5); b < 5 || c != 0 {
+		t.Errorf("off: %d heartbeats, %d copies; want 5 or more and none", b, c)
+	}
+	if err := p.SetHeartbeatCopy(0.1); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Config().HeartbeatCopy; got != 0.1 {
+		t.Errorf("Config().HeartbeatCopy %v after setting 0.1", got)
+	}
+	if b, c := count(5.5, 10.5); b < 4 || c != b {
+		t.Errorf("on: %d heartbeats, %d copies; want 4 or more, each copied", b, c)
+	}
+	for _, bad := range []float64{-0.5, math.NaN(), math.Inf(1)} {
+		if err := p.SetHeartbeatCopy(bad); err == nil {
+			t.Errorf("SetHeartbeatCopy(%v) accepted", bad)
+		}
+	}
+	if got := p.Config().HeartbeatCopy; got != 0.1 {
+		t.Errorf("Config().HeartbeatCopy %v after refused settings, want 0.1", got)
+	}
+	if err := p.SetHeartbeatCopy(0); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Config().HeartbeatCopy; got != Off {
+		t.Errorf("Config().HeartbeatCopy %v after setting 0, want Off", got)
+	}
+	if b, c := count(10.5, 15.5); b < 4 || c != 0 {
+		t.Errorf("off again: %d heartbeats, %d copies; want 4 or more and none", b, c)
+	}
+}

@@ -48,7 +48,7 @@ func (c *matchCombat) resendClaims() {
 // combatMessage applies a game message the host's Judge sent (it arrives with the
 // other events, in Step's network phase).
 func (m *Match) combatMessage(msg wire.Message, now float64) {
-	if m.observersMessage(msg) || m.combat == nil || msg == nil {
+	if m.observersMessage(msg) || m.zonesMessage(msg) || m.combat == nil || msg == nil {
 		return
 	}
 	if sc, ok := msg.(*wire.Scores); ok { // a long board comes in pages

@@ -54,6 +54,8 @@ type Match struct {
 	follow    uint32
 	nextView  float64
 	observers int
+	// zoned says the host rations each player's downlink (zones.go).
+	zoned bool
 	// stall watches whether the player's tank goes where it is driven (stall.go).
 	stall stallWatch
 	// view is the camera's view cone (SetCameraView), for the priority modes.

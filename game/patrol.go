@@ -23,11 +23,12 @@ func patrols(share float64, i int) bool {
 }
 
 // newPublisher gives local tank t, under its current actor id, a fresh publisher as
-// cfg says, and a patrolling bot a fresh route through where it stands: a
+// cfg says (in a zoned match, ZonedPublishing), and a patrolling bot a fresh route through where it stands: a
 // PathPublisher when the link is a RouteLink (the route goes out, under the new id,
 // with its first update), else a Publisher.
 func (m *Match) newPublisher(t *tank, cfg deadreckon.PublisherConfig) {
 	seed := m.cfg.Seed ^ uint64(t.id)*0x2545f4914f6cdd1d
+	cfg = ZonedPublishing(cfg, m.zoned)
 	t.pub = deadreckon.NewPublisher(cfg, seed)
 	t.path, t.routeSent = nil, false
 	if t.bot == nil || !t.bot.Patrols() {

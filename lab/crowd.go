@@ -231,6 +231,18 @@ type crowdTank struct {
 	seq    uint16
 	wreck  float64 // time of its next wreck, s
 	obs    *crowdObserver
+	// zoned is what its player last heard of the host's downlink scheduler
+	// (wire.Zones): it publishes by game.ZonedPublishing, as a match does; news
+	// holds what is on its way down the reliable stream.
+	zoned bool
+	news  []crowdZones
+	hear  func([]byte) // c.hear on it, for an unmeasured player's control frames
+}
+
+// crowdZones is the host's word on its scheduler, arriving at a player at a time, s.
+type crowdZones struct {
+	at float64
+	on bool
 }
 
 // crowdObserver is a measured player: what it received and shows.
@@ -427,6 +439,7 @@ func newCrowd(m *terrain.Map, o CrowdOptions, seed uint64) (*crowd, error) {
 		t := &crowdTank{player: id, team: 1 + i%2, up: up,
 			drv: bot.NewDriver(bot.Config{Map: m, Seed: seed ^ (uint64(i)+1)*0x632be59bd9b4e019}),
 			pub: deadreckon.NewPublisher(dr, seed^(uint64(i)+1)*0x2545f4914f6cdd1d)}
+		t.hear = func(b []byte) { c.hear(t, b) }
 		c.tanks = append(c.tanks, t)
 	}
 	// The measured observers: every k'th player, whose tanks land all over the map.
@@ -462,7 +475,7 @@ func (c *crowd) spawn(t *crowdTank) error {
 		return fmt.Errorf("crowd: no room for a tank: %w", err)
 	}
 	t.pose = t.body.Pose()
-	t.pub = deadreckon.NewPublisher(c.dr, c.rng.Uint64())
+	t.pub = deadreckon.NewPublisher(game.ZonedPublishing(c.dr, t.zoned), c.rng.Uint64())
 	t.wreck = c.now + c.rng.ExpFloat64()*crowdWreckEvery
 	at := units.Duration(c.now)
 	id, err := c.host.Spawn(t.player, fmt.Sprintf("crowd%03d", t.player), t.team, t.pose.State(), at)
@@ -525,7 +538,7 @@ func (c *crowd) run(ctx context.Context) error {
 			if t.obs != nil {
 				c.receive(t.obs)
 			} else {
-				c.host.Take(t.player, nil, nil)
+				c.host.Take(t.player, nil, t.hear)
 			}
 		}
 		if i%measureEvery == 0 && c.now >= crowdWarmup {
@@ -547,6 +560,12 @@ func (c *crowd) publish() error {
 		c.where.Move(t, t.pose.Position[0], t.pose.Position[2])
 	}
 	for _, t := range c.tanks {
+		for len(t.news) > 0 && t.news[0].at <= c.now+arrivalEpsilon {
+			if err := c.zones(t, t.news[0].on); err != nil {
+				return err
+			}
+			t.news = t.news[1:]
+		}
 		s := t.pose.Sample()
 		s.Time = c.now
 		s.ObserverDistance = c.nearest(t)
@@ -570,6 +589,28 @@ func (c *crowd) publish() error {
 	for len(c.uplink) > 0 && c.uplink[0].at <= c.now+arrivalEpsilon {
 		msg := c.uplink.pop()
 		c.host.Datagram(msg.player, msg.data, units.Duration(msg.at))
+	}
+	return nil
+}
+
+// hear takes a control frame the host sent t's unmeasured player: the host's word
+// on its scheduler arrives one latency later (the reliable stream's delay without
+// loss); what else the frame says, no one measures.
+func (c *crowd) hear(t *crowdTank, b []byte) {
+	if len(b) < 4 || wire.MsgType(b[3]) != wire.MsgZones { // past the frame's length and the version
+		return
+	}
+	if msg, _, err := wire.Parse(b[2:]); err == nil {
+		t.news = append(t.news, crowdZones{at: c.now + c.o.Network.Latency.Seconds(), on: msg.(*wire.Zones).On})
+	}
+}
+
+// zones applies the host's word on its scheduler at t's publisher, as a match
+// applies it to its local tanks.
+func (c *crowd) zones(t *crowdTank, on bool) error {
+	t.zoned = on
+	if err := t.pub.SetHeartbeatCopy(game.ZonedPublishing(c.dr, on).HeartbeatCopy); err != nil {
+		return fmt.Errorf("crowd: %w", err)
 	}
 	return nil
 }
@@ -704,6 +745,8 @@ func (c *crowd) control(ob *crowdObserver, b []byte) {
 		id := uint32(msg.Actor)
 		delete(ob.events, uint64(id)<<1|1)
 		delete(ob.seen, id)
+	case *wire.Zones:
+		ob.t.news = append(ob.t.news, crowdZones{at: c.now, on: msg.On})
 	}
 }
 

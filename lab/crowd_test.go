@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/assets/maps"
+	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
 )
 
@@ -63,6 +66,43 @@ func TestCrowdOptionsChecked(t *testing.T) {
 	} {
 		if _, err := Crowd(context.Background(), o); err == nil {
 			t.Errorf("%+v was accepted", o)
+		}
+	}
+}
+
+// TestCrowdPublishesAsTheGame: a crowd larger than the host's ZonesAbove hears from
+// the host that its scheduler is on, and every tank then publishes with the game's
+// large-match heartbeat copy (game.ZonedPublishing); a crowd of a small match's size
+// hears nothing and copies none.
+func TestCrowdPublishesAsTheGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a crowd of 70 tanks for 7 s")
+	}
+	m, err := maps.Library{}.Load(crowdMap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tanks int
+		want  float64
+	}{
+		{70, game.ZonedHeartbeatCopy}, // above net.DefaultZonesAbove
+		{12, deadreckon.Off},
+	} {
+		o := CrowdOptions{Tanks: tc.tanks, Observers: 2, Duration: 7, Seed: 5, FPS: 30,
+			Network: impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.1}}
+		c, err := newCrowd(m, o, o.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range c.tanks {
+			if got := tk.pub.Config().HeartbeatCopy; got != tc.want || tk.zoned != (tc.want != deadreckon.Off) {
+				t.Errorf("%d tanks: tank %d zoned %v, HeartbeatCopy %v; want %v", tc.tanks, tk.actor, tk.zoned, got, tc.want)
+				break
+			}
 		}
 	}
 }

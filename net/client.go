@@ -853,7 +853,7 @@ func (s *joined) handleControl(m wire.Message, now float64) (abandoned wire.Acto
 		s.q.push(Event{Kind: EventChat, Owner: uint32(m.From), Name: s.names[m.From], Text: m.Text})
 	case *wire.Kick:
 		s.kick = m.Reason
-	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores, *wire.Observers:
+	case *wire.Fire, *wire.HitResult, *wire.Destroy, *wire.Scores, *wire.Observers, *wire.Zones:
 		s.q.push(Event{Kind: EventMessage, Message: m})
 	case *wire.Route:
 		s.onRoute(m)

@@ -29,8 +29,9 @@ const (
 	// closed locally). Text says why in plain words. It is the last event a Peer yields.
 	EventClosed
 	// EventMessage carries a game message from the host's Judge (wire.Fire,
-	// wire.HitResult, wire.Destroy or wire.Scores), or the host's count of
-	// observers (wire.Observers), in Message.
+	// wire.HitResult, wire.Destroy or wire.Scores), the host's count of observers
+	// (wire.Observers), or its word on its downlink scheduler (wire.Zones), in
+	// Message.
 	EventMessage
 	// EventRoute carries the route a remote actor's owner published (path-based dead
 	// reckoning): Actor, Owner, Route and RouteID are set. It comes before any

@@ -124,6 +124,7 @@ func (m *match) joinLocal(name string, path *impair.Path, delay float64, service
 		}
 	}
 	m.queueRoutes(p)
+	m.queueZones(p)
 	m.h.wg.Add(1)
 	go p.sendLoop()
 	return pp, nil

@@ -495,7 +495,17 @@ func (m *match) admit(conn memberConn, name string, token ReconnectToken, addr n
 	} else if m.observers > 0 {
 		p.queueControl(&wire.Observers{Count: uint16(min(m.observers, math.MaxUint16))})
 	}
+	m.queueZones(p)
 	return p, 0, ""
+}
+
+// queueZones tells a joining member that the downlink scheduler is on, when it is
+// (its owners publish for it, game.ZonedPublishing); a member that joins while it
+// is off hears of it when it comes on (engage).
+func (m *match) queueZones(p *member) {
+	if m.zones != nil && m.zones.on {
+		p.queueControl(&wire.Zones{On: true})
+	}
 }
 
 // addMember registers a member with id; conn may be set later, before it is used.

@@ -57,6 +57,7 @@ func (o *Offline) Join(name string, at time.Duration) (uint32, error) {
 	}
 	p := o.h.m.addMember(id, name, offlineConn{}, now)
 	p.inProcess = true
+	o.h.m.queueZones(p)
 	return uint32(id), nil
 }
 

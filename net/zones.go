@@ -172,8 +172,9 @@ func (z *zones) budgetAt(r, now float64) rate.Bucket {
 	return rate.NewBucket(r, math.Max(r*downlinkBurst, wire.MaxBatchSize), now)
 }
 
-// engage turns the scheduler on or off as the match's size crosses ZonesAbove. Going
-// off, what is owed goes out at once and the relay takes over.
+// engage turns the scheduler on or off as the match's size crosses ZonesAbove, and
+// tells every player (wire.Zones). Going off, what is owed goes out at once and the
+// relay takes over.
 func (m *match) engage(now float64) {
 	z := m.zones
 	if z == nil {
@@ -183,8 +184,12 @@ func (m *match) engage(now float64) {
 	switch {
 	case !z.on && (z.above < 0 || n > z.above):
 		z.on, z.onAt = true, now
+		// Owners publish for a host that rations (game's large-match publishing):
+		// they learn it here.
+		m.broadcast(&wire.Zones{On: true})
 	case z.on && z.above >= 0 && n <= z.above*3/4:
 		z.on = false
+		m.broadcast(&wire.Zones{On: false})
 		for _, q := range m.order {
 			slices.SortFunc(q.pending, func(x, y owe) int { return cmp.Compare(x.seq, y.seq) })
 			for _, o := range q.pending {

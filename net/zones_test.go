@@ -3,6 +3,7 @@ package net
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"hash/fnv"
 	"log/slog"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
@@ -478,5 +480,78 @@ func TestKthHighest(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestZonesTold checks that the host tells its players when its scheduler comes on
+// and goes off (wire.Zones), every player once, and a player joining while it is on
+// as it joins; a match that never grows past ZonesAbove hears nothing of it.
+func TestZonesTold(t *testing.T) {
+	o, err := NewOffline(HostConfig{Limits: Limits{ZonesAbove: 2}, Match: MatchSettings{Extent: 400}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// heard returns the Zones messages player p was sent since the last call.
+	heard := func(p uint32) []bool {
+		var on []bool
+		o.Take(p, nil, func(b []byte) {
+			if m, _, err := wire.Parse(b[2:]); err == nil { // past the frame's length
+				if z, ok := m.(*wire.Zones); ok {
+					on = append(on, z.On)
+				}
+			}
+		})
+		return on
+	}
+	var players, actors []uint32
+	for i := range 4 {
+		p, err := o.Join(fmt.Sprintf("p%d", i), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, p)
+	}
+	spawn := func(i int) {
+		a, err := o.Spawn(players[i], fmt.Sprintf("p%d", i), 1, tankAt(float64(i)*50, 0), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		actors = append(actors, a)
+	}
+	for i := range 2 {
+		spawn(i)
+	}
+	o.Step(10 * time.Millisecond)
+	for _, p := range players {
+		if on := heard(p); len(on) != 0 {
+			t.Errorf("2 tanks, ZonesAbove 2: player %d heard %v", p, on)
+		}
+	}
+	spawn(2)
+	o.Step(20 * time.Millisecond)
+	for _, p := range players {
+		if on := heard(p); len(on) != 1 || !on[0] {
+			t.Errorf("3 tanks: player %d heard %v, want [true]", p, on)
+		}
+	}
+	late, err := o.Join("late", 30*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players = append(players, late)
+	o.Step(40 * time.Millisecond)
+	if on := heard(late); len(on) != 1 || !on[0] {
+		t.Errorf("a player joining with the scheduler on heard %v, want [true]", on)
+	}
+	for i := 2; i >= 1; i-- { // 1 tank left: 2 × 3/4 rounds down to 1
+		if err := o.Despawn(players[i], actors[i], 50*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o.Step(60 * time.Millisecond)
+	for _, p := range players {
+		if on := heard(p); len(on) != 1 || on[0] {
+			t.Errorf("1 tank: player %d heard %v, want [false]", p, on)
+		}
 	}
 }

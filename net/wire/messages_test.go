@@ -100,6 +100,8 @@ func knownMessages(t *testing.T) []knownCase {
 			cat(unhex(t, "04 11 03 416461"), seq(0xa0, ProofSize), seq(0x40, TokenSize))},
 		{"view", &View{Follow: 42, Position: mgl64.Vec3{1.5, 2, -3}}, unhex(t, "04 21 002a 000005dc 000007d0 fffff448")},
 		{"observers", &Observers{Count: 3}, unhex(t, "04 12 0003")},
+		{"zones on", &Zones{On: true}, unhex(t, "04 14 01")},
+		{"zones off", &Zones{}, unhex(t, "04 14 00")},
 		{"join accepted", &JoinAccepted{Player: 7, Token: token, TickRate: 60, Heartbeat: 2.5, MapExtent: 256, MapSeed: 0x0102030405060708, MapName: "steppe"},
 			cat(unhex(t, "04 03 0007"), seq(0x40, TokenSize), unhex(t, "003c 000009c4 0003e800 0102030405060708 06 737465707065"))},
 		{"join refused", &JoinRefused{Reason: RefusePassphrase, Text: "no"}, unhex(t, "04 04 01 02 6e6f")},

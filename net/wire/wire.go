@@ -69,6 +69,8 @@ const (
 	MsgObservers MsgType = 0x12
 	// MsgRoute publishes the route an actor follows (path-based dead reckoning).
 	MsgRoute MsgType = 0x13
+	// MsgZones says whether the host rations each player's updates by relevance.
+	MsgZones MsgType = 0x14
 	// MsgStateBatch carries state updates of one or more actors (a datagram).
 	MsgStateBatch MsgType = 0x20
 	// MsgView is an observer's camera (a datagram).
@@ -98,6 +100,7 @@ var msgTypeNames = map[MsgType]string{
 	MsgObserveRequest: "observe-request",
 	MsgObservers:      "observers",
 	MsgRoute:          "route",
+	MsgZones:          "zones",
 	MsgProgress:       "progress",
 }
 
@@ -194,7 +197,7 @@ func Parse(b []byte) (Message, int, error) {
 	)
 	switch t {
 	case MsgChallenge, MsgJoinRequest, MsgJoinAccepted, MsgJoinRefused, MsgSpawn, MsgDespawn,
-		MsgLeave, MsgKick, MsgChat, MsgClockRequest, MsgClockAnswer, MsgObserveRequest, MsgObservers, MsgView:
+		MsgLeave, MsgKick, MsgChat, MsgClockRequest, MsgClockAnswer, MsgObserveRequest, MsgObservers, MsgView, MsgZones:
 		m, n, err = parseSession(t, b)
 	case MsgFire, MsgHitClaim, MsgHitResult, MsgDestroy, MsgScores:
 		m, n, err = parseCombat(t, b)
@@ -243,6 +246,8 @@ func parseSession(t MsgType, b []byte) (Message, int, error) {
 		return parseObservers(b)
 	case MsgView:
 		return parseView(b)
+	case MsgZones:
+		return parseZones(b)
 	}
 	return nil, 0, unknownType(t)
 }
