@@ -107,7 +107,7 @@ func ModeOf(c deadreckon.Config) ReckonMode {
 }
 
 // ClaimApplied is how many applied updates a claim names.
-const ClaimApplied = 4
+const ClaimApplied = 8
 
 // Applied says when a peer applied an update of an actor.
 type Applied struct {

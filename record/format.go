@@ -20,9 +20,11 @@ const FormatVersion uint8 = 1
 
 // MinProtocol is the oldest wire protocol version whose recordings this package
 // reads. Version 3 reads every message of version 2 as it was (it only adds u16
-// counts to a scoreboard of more than 255 lines), and version 4 every message of
-// version 3 (it only gives routes and progress their meaning in a match), so a
-// recording of version 2 or 3 reads as if written with version 4.
+// counts to a scoreboard of more than 255 lines), version 4 every message of
+// version 3 (it only gives routes and progress their meaning in a match), and version
+// 5 every message of version 4 but HitClaim, whose four applied updates became eight:
+// a recording of version 2, 3 or 4 reads as if written with version 5, its claims
+// naming four updates and four of none.
 const MinProtocol uint8 = 2
 
 // Sizes and limits of the layout, in bytes.

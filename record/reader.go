@@ -294,9 +294,24 @@ func (r *Reader) restamp(b []byte) []byte {
 	if r.proto == wire.Version || len(b) == 0 || b[0] != r.proto {
 		return b
 	}
+	if r.proto < 5 && len(b) == oldClaimSize && wire.MsgType(b[1]) == wire.MsgHitClaim {
+		// Before version 5 a claim named four applied updates; the other four read as
+		// none, as a shooter's that had applied only four would.
+		r.msg = append(append(r.msg[:0], wire.Version), b[1:oldClaimApplied]...)
+		r.msg = append(r.msg, make([]byte, (wire.ClaimApplied-4)*8)...)
+		r.msg = append(r.msg, b[oldClaimApplied:]...)
+		return r.msg
+	}
 	r.msg = append(append(r.msg[:0], wire.Version), b[1:]...)
 	return r.msg
 }
+
+// A HitClaim before protocol version 5: 93 bytes, its four applied updates ending at
+// byte 71.
+const (
+	oldClaimSize    = 93
+	oldClaimApplied = 71
+)
 
 // decodeMessage decodes a recorded wire message, which must fill the record.
 func decodeMessage(rec *Record, b []byte) error {

@@ -9,7 +9,7 @@ import (
 // and hmac) from the documented construction.
 const (
 	katKey   = "cb703162af94d094d822951f2b60604a63b5b3da19d879f0c91324efb0ac2cbd"
-	katProof = "6acca705cc080bc0387a08abca6953750e8df142cc65ffed76b8a04fc01c9aea"
+	katProof = "8392fde07ddb57390b8a5688807bab6c8488928092032cd59f224b83d8e4e49e"
 )
 
 func TestJoinProofKnownAnswer(t *testing.T) {

@@ -93,7 +93,7 @@ func ExampleParse() {
 	_, _, err = wire.Parse(b[:5])
 	fmt.Println(err)
 	// Output:
-	// 04 09 00 02 02 67 67
+	// 05 09 00 02 02 67 67
 	// chat 7 <nil> &{From:2 Text:gg}
 	// wire: chat: 2-byte field at offset 5 runs past the end (0 left): EOF
 }

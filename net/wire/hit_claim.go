@@ -11,7 +11,7 @@ import (
 const maxReckon = 63
 
 // ClaimApplied is how many applied updates a HitClaim names.
-const ClaimApplied = 4
+const ClaimApplied = 8
 
 // hitClaimSize is the encoded size of a HitClaim.
 const hitClaimSize = HeaderSize + 6 + 8 + 4 + 6 + 12 + 1 + ClaimApplied*8 + 4 + 12 + 6
@@ -28,9 +28,9 @@ type AppliedUpdate struct {
 // host as a datagram and repeated on the next frames. Layout: header, shooter u16, shot
 // u16, target u16, claim time i64 µs (host clock), impact time i32 µs from the claim
 // time, impact point in the target's hull frame 3 × i16 mm, observer 3 × i32 mm,
-// reckoning mode u8 (bits 0–5; bits 6–7 zero), four applied updates (owner timestamp
+// reckoning mode u8 (bits 0–5; bits 6–7 zero), eight applied updates (owner timestamp
 // u32 ms, frame time i32 µs from the claim time), then the shot itself (fire time i32 µs
-// from the claim time, origin 3 × i32 mm, direction 3 × i16): 93 bytes.
+// from the claim time, origin 3 × i32 mm, direction 3 × i16): 125 bytes.
 type HitClaim struct {
 	Shooter, Target ActorID
 	Shot            uint16
@@ -55,7 +55,7 @@ type HitClaim struct {
 // Type returns MsgHitClaim.
 func (m *HitClaim) Type() MsgType { return MsgHitClaim }
 
-// Length returns the encoded size, 93 bytes.
+// Length returns the encoded size, 125 bytes.
 func (m *HitClaim) Length() int { return hitClaimSize }
 
 // Append appends the encoded message.

@@ -18,9 +18,9 @@ func routeMessages(t *testing.T) []knownCase {
 	return []knownCase{
 		{"route", &Route{Actor: 42, Route: 3, Flags: RouteClosed | RouteSpline,
 			Waypoints: []mgl64.Vec3{{1, 2, 3}, {-1.5, 0, 0}, {0, 0.001, -8000}}},
-			unhex(t, "04 13 002a 0003 03 0003 000003e8 000007d0 00000bb8 fffffa24 00000000 00000000 00000000 00000001 ff85ee00")},
+			unhex(t, "05 13 002a 0003 03 0003 000003e8 000007d0 00000bb8 fffffa24 00000000 00000000 00000000 00000001 ff85ee00")},
 		{"progress", &Progress{Actor: 42, Seq: 7, Progress: prog},
-			unhex(t, "04 22 002a 0007 00003039 0003 00018c7c 1100 fe00 01 4000 0100")},
+			unhex(t, "05 22 002a 0007 00003039 0003 00018c7c 1100 fe00 01 4000 0100")},
 	}
 }
 
@@ -100,12 +100,12 @@ func TestRouteMessagesRefuse(t *testing.T) {
 		b    string
 		want error
 	}{
-		{"route count", "04 13 0001 0001 00 0101", ErrOutOfRange},
-		{"route waypoint range", "04 13 0001 0001 00 0002 80000000 00000000 00000000 00000000 00000000 00000000", ErrOutOfRange},
-		{"route truncated", "04 13 0001 0001 00 0002 00000000", io.EOF},
-		{"progress route 0", "04 22 0001 0000 00000000 0000 00000000 0000 0000 00", ErrInvalid},
-		{"progress s range", "04 22 0001 0000 00000000 0001 ffffffff 0000 0000 00", ErrOutOfRange},
-		{"progress joints", "04 22 0001 0000 00000000 0001 00000000 0000 0000 05", ErrOutOfRange},
+		{"route count", "05 13 0001 0001 00 0101", ErrOutOfRange},
+		{"route waypoint range", "05 13 0001 0001 00 0002 80000000 00000000 00000000 00000000 00000000 00000000", ErrOutOfRange},
+		{"route truncated", "05 13 0001 0001 00 0002 00000000", io.EOF},
+		{"progress route 0", "05 22 0001 0000 00000000 0000 00000000 0000 0000 00", ErrInvalid},
+		{"progress s range", "05 22 0001 0000 00000000 0001 ffffffff 0000 0000 00", ErrOutOfRange},
+		{"progress joints", "05 22 0001 0000 00000000 0001 00000000 0000 0000 05", ErrOutOfRange},
 	} {
 		if m, n, err := Parse(unhex(t, tc.b)); !errors.Is(err, tc.want) || m != nil || n != 0 {
 			t.Errorf("%s: Parse = %v, %d, %v; want %v", tc.name, m, n, err, tc.want)

@@ -136,12 +136,12 @@ func FuzzScoresPages(f *testing.F) {
 // carried (no flag bit 5, no bytes), and bit 5 on lines that say none is refused, so
 // every board has one encoding.
 func TestScoresPings(t *testing.T) {
-	plain := unhex(t, "04 10 000000000016e360 00 0000000000000000 0000000000000000 01 0001 02 0003 0001 03 416461")
+	plain := unhex(t, "05 10 000000000016e360 00 0000000000000000 0000000000000000 01 0001 02 0003 0001 03 416461")
 	m := &Scores{Time: 1.5, Lines: []ScoreLine{{Owner: 1, Name: "Ada", Team: 2, Kills: 3, Deaths: 1}}}
 	if b, err := m.Append(nil); err != nil || !bytes.Equal(b, plain) {
 		t.Errorf("a board without pings: % x, %v; want % x", b, err, plain)
 	}
-	none := unhex(t, "04 10 000000000016e360 20 0000000000000000 0000000000000000 01 0001 02 0003 0001 0000 03 416461")
+	none := unhex(t, "05 10 000000000016e360 20 0000000000000000 0000000000000000 01 0001 02 0003 0001 0000 03 416461")
 	if _, _, err := Parse(none); !errors.Is(err, ErrInvalid) {
 		t.Errorf("pings flagged, none said: %v, want ErrInvalid", err)
 	}
@@ -186,15 +186,15 @@ func FuzzScoresPing(f *testing.F) {
 // TestScoresOneEncoding: a board of at most 255 lines counts them in bytes; the same
 // board with u16 counts (flag bit 4) is refused, so every board has one encoding.
 func TestScoresOneEncoding(t *testing.T) {
-	narrow := unhex(t, "04 10 000000000016e360 00 0000000000000000 0000000000000000 01 0001 02 0003 0001 03 416461")
+	narrow := unhex(t, "05 10 000000000016e360 00 0000000000000000 0000000000000000 01 0001 02 0003 0001 03 416461")
 	if _, _, err := Parse(narrow); err != nil {
 		t.Fatalf("narrow board: %v", err)
 	}
-	wide := unhex(t, "04 10 000000000016e360 10 0000000000000000 0000000000000000 0001 0001 02 0003 0001 03 416461")
+	wide := unhex(t, "05 10 000000000016e360 10 0000000000000000 0000000000000000 0001 0001 02 0003 0001 03 416461")
 	if _, _, err := Parse(wide); !errors.Is(err, ErrInvalid) {
 		t.Errorf("one line counted in a u16: %v, want ErrInvalid", err)
 	}
-	over := unhex(t, "04 10 000000000016e360 14 0000000000000000 0000000000000000 0001 0000 0201 0001 02 0003 0001 03 416461")
+	over := unhex(t, "05 10 000000000016e360 14 0000000000000000 0000000000000000 0001 0000 0201 0001 02 0003 0001 03 416461")
 	if _, _, err := Parse(over); !errors.Is(err, ErrInvalid) {
 		t.Errorf("a page of a board of %d lines: %v, want ErrInvalid", MaxScoreLines+1, err)
 	}

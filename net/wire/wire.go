@@ -9,7 +9,7 @@ import (
 
 // Version is the protocol version this package speaks. It is the first byte of every
 // message; a message with another version is refused with ErrVersion.
-const Version uint8 = 4
+const Version uint8 = 5
 
 // HeaderSize is the size in bytes of the header every message starts with: the
 // version byte, then the message type byte.
