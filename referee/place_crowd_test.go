@@ -59,3 +59,33 @@ func TestPlaceCrowdNeverStacks(t *testing.T) {
 		t.Error("every tank fit in the spawn area: the test no longer fills it")
 	}
 }
+
+// BenchmarkPlaceCrowd measures the host's placement of one more spawn among 511 tanks
+// on valley, every place of its spawn area taken: the worst of a full match's restart,
+// which places hundreds in one instant on the host's loop.
+func BenchmarkPlaceCrowd(b *testing.B) {
+	m := testmaps.Valley(b)
+	r, err := New(m, combat.Rules{}, game.DeadReckoning().Reckon)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n, at = 511, 1.0
+	lo := m.Min()
+	y, _ := m.HeightAt(lo[0]+20, lo[1]+20)
+	asked := deadreckon.NewState(mgl64.Vec3{lo[0] + 20, y, lo[1] + 20})
+	asked.Time = at
+	for i := range n {
+		id := uint32(i + 1)
+		s, err := r.Place(id, "bot", 1+i%2, asked, at)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Spawned(id, id, "bot", 1+i%2, s, at)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := r.Place(n+1, "bot", 1, asked, at); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -153,7 +153,7 @@ const placeRingsPast = 2 * combat.SpawnRings
 // middle (combat.SpawnFacing), at rest.
 func (r *Referee) placeNear(pads []mgl64.Vec2, best int, s deadreckon.State) deadreckon.State {
 	m := r.check.terr
-	r.grid.build(r.tankAt)
+	r.grid.build(m, r.tankAt)
 	r.padOrder = append(r.padOrder[:0], best)
 	for i := range pads {
 		if i != best {
@@ -164,13 +164,11 @@ func (r *Referee) placeNear(pads []mgl64.Vec2, best int, s deadreckon.State) dea
 	c, most := pads[best], -1.0
 	// try reports whether q is clear, and keeps the roomiest place tried.
 	try := func(q mgl64.Vec2) bool {
-		if !r.clearOfRocks(q) {
+		room := r.grid.room(r.tankAt, q, most)
+		if room <= most || !r.clearOfRocks(q) {
 			return false
 		}
-		room := r.grid.room(r.tankAt, q)
-		if room > most {
-			c, most = q, room
-		}
+		c, most = q, room
 		return room >= combat.SpawnClearance
 	}
 search:
@@ -225,46 +223,67 @@ func insideMargin(m *terrain.Map, c mgl64.Vec2) bool {
 	return c[0] >= lo[0]+in && c[0] <= hi[0]-in && c[1] >= lo[1]+in && c[1] <= hi[1]-in
 }
 
-// tankGrid buckets tanks by cells combat.SpawnClearance wide, so that placing a spawn
-// among hundreds of tanks looks only at those near each place it tries.
+// tankGrid buckets tanks by cells combat.SpawnClearance wide over the map, so that
+// placing a spawn among hundreds of tanks looks only at those near each place it
+// tries.
 type tankGrid struct {
-	first map[[2]int32]int32 // a cell's first tank, an index into the positions plus 1 (0: none)
-	next  []int32            // the next tank in the same cell, likewise
+	lo     mgl64.Vec2 // the map's corner, x and z, m
+	nx, nz int32      // cells across
+	first  []int32    // a cell's first tank, an index into the positions plus 1 (0: none)
+	next   []int32    // the next tank in the same cell, likewise
 }
 
-// gridCell returns the cell of x, z, m.
-func gridCell(x, z float64) [2]int32 {
-	return [2]int32{int32(math.Floor(x / combat.SpawnClearance)), int32(math.Floor(z / combat.SpawnClearance))}
+// cell returns the index of the cell of x, z, m; a point off the map counts in the
+// nearest cell at its edge.
+func (g *tankGrid) cell(x, z float64) (i, j int32) {
+	i = int32(min(max(math.Floor((x-g.lo[0])/combat.SpawnClearance), 0), float64(g.nx-1)))
+	j = int32(min(max(math.Floor((z-g.lo[1])/combat.SpawnClearance), 0), float64(g.nz-1)))
+	return i, j
 }
 
-// build buckets the positions at.
-func (g *tankGrid) build(at []mgl64.Vec3) {
-	if g.first == nil {
-		g.first = make(map[[2]int32]int32)
+// build buckets the positions at over m.
+func (g *tankGrid) build(m *terrain.Map, at []mgl64.Vec3) {
+	lo, hi := m.Min(), m.Max()
+	g.lo = lo
+	g.nx = int32(math.Ceil((hi[0]-lo[0])/combat.SpawnClearance)) + 1
+	g.nz = int32(math.Ceil((hi[1]-lo[1])/combat.SpawnClearance)) + 1
+	n := int(g.nx) * int(g.nz)
+	if cap(g.first) < n {
+		g.first = make([]int32, n)
 	}
+	g.first = g.first[:n]
 	clear(g.first)
 	g.next = g.next[:0]
-	for i, p := range at {
-		k := gridCell(p[0], p[2])
-		g.next = append(g.next, g.first[k])
-		g.first[k] = int32(i + 1)
+	for k, p := range at {
+		i, j := g.cell(p[0], p[2])
+		c := int(j)*int(g.nx) + int(i)
+		g.next = append(g.next, g.first[c])
+		g.first[c] = int32(k + 1)
 	}
 }
 
 // room returns the distance from c (x, z) to the nearest of the positions at (those
-// build bucketed), m, capped at combat.SpawnClearance.
-func (g *tankGrid) room(at []mgl64.Vec3, c mgl64.Vec2) float64 {
-	room := combat.SpawnClearance
-	k := gridCell(c[0], c[1])
-	for dx := int32(-1); dx <= 1; dx++ {
-		for dz := int32(-1); dz <= 1; dz++ {
-			for i := g.first[[2]int32{k[0] + dx, k[1] + dz}]; i != 0; i = g.next[i-1] {
-				t := at[i-1]
-				room = math.Min(room, (mgl64.Vec2{t[0] - c[0], t[2] - c[1]}).Len())
+// build bucketed), m, capped at combat.SpawnClearance; once it is found to be at most
+// beat, it returns a distance no more than beat without looking further.
+func (g *tankGrid) room(at []mgl64.Vec3, c mgl64.Vec2, beat float64) float64 {
+	room2 := combat.SpawnClearance * combat.SpawnClearance
+	beat2 := beat * math.Abs(beat)
+	ci, cj := g.cell(c[0], c[1])
+	for j := max(cj-1, 0); j <= min(cj+1, g.nz-1); j++ {
+		for i := max(ci-1, 0); i <= min(ci+1, g.nx-1); i++ {
+			for k := g.first[int(j)*int(g.nx)+int(i)]; k != 0; k = g.next[k-1] {
+				t := at[k-1]
+				dx, dz := t[0]-c[0], t[2]-c[1]
+				if d2 := dx*dx + dz*dz; d2 < room2 {
+					room2 = d2
+					if room2 <= beat2 {
+						return math.Sqrt(room2)
+					}
+				}
 			}
 		}
 	}
-	return room
+	return math.Sqrt(room2)
 }
 
 // lastPosition returns where actor was last reported, and whether the checker knows
