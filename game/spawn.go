@@ -317,8 +317,9 @@ const (
 
 // spawnMoved is how far the host may put a local tank from where it asked to spawn
 // before the tank moves there, m: well above the wire's quantization (millimetres)
-// and below any real choice of another place.
-const spawnMoved = 1.0
+// and below any real choice of another place (the host's movement check refuses a jump
+// of 2 m at once, and the host counts a place 5 cm off as a placement).
+const spawnMoved = 0.1
 
 // spawnTurned is how far the host may turn a local tank from the heading it asked to
 // spawn with before the tank turns there, rad: well above the wire's quantization and

@@ -103,6 +103,16 @@ type placement struct {
 // later, and the client's links reach a 1 s round trip with jitter and loss.
 const placementGrace = 3.0
 
+// placedMoved (m) and placedTurned (rad) are how far the judge's place may lie from
+// the asked one before the owner's updates from the asked one count as superseded
+// while refused: any real move, well above the wire's quantization. The movement check
+// (a Mover) refuses a jump of 2 m at once, below the generic PositionSlack. An update
+// dropped as superseded is never applied, so the grace moves no tank.
+const (
+	placedMoved  = 0.05
+	placedTurned = 0.05
+)
+
 func (a *hostActor) spawnMsg() *wire.Spawn {
 	seq, _ := a.seq.Last()
 	return &wire.Spawn{Actor: a.id, Owner: a.owner, Team: a.team, Name: a.name, Seq: seq, State: a.state}
@@ -364,7 +374,7 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	// spot, or the same one facing elsewhere (the judge faces a placed tank toward the
 	// nearest enemy, and a ring place can fall within a metre of where it asked).
 	d := (mgl64.Vec2{s.Position[0] - asked.Position[0], s.Position[2] - asked.Position[2]}).Len()
-	if turn := math.Abs(geom.WrapAngle(geom.Yaw(s.Orientation) - geom.Yaw(asked.Orientation))); d > m.h.lim.PositionSlack || turn > m.h.lim.TurnSlack {
+	if turn := math.Abs(geom.WrapAngle(geom.Yaw(s.Orientation) - geom.Yaw(asked.Orientation))); d > placedMoved || turn > placedTurned {
 		a.moved = &placement{asked: anchorAt(&asked, now), until: now + placementGrace}
 	}
 	a.seq.Set(seq)
