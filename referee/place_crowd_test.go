@@ -89,39 +89,3 @@ func BenchmarkPlaceCrowd(b *testing.B) {
 		}
 	}
 }
-
-// TestPlaceOnATankMoved: two players' matches spawning in the same instant can ask for
-// the same place, neither knowing of the other's tank; the second enters where it
-// touches no tank, a spawn area's clearance away.
-func TestPlaceOnATankMoved(t *testing.T) {
-	m := testmaps.Valley(t)
-	r, err := New(m, combat.Rules{}, game.DeadReckoning().Reckon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pad := combat.SpawnPads(m)[0]
-	y, _ := m.HeightAt(pad[0], pad[1])
-	for i, c := range []struct {
-		asked mgl64.Vec2
-		moved bool
-	}{
-		{pad, false},
-		{pad.Add(mgl64.Vec2{1, 0.5}), true},
-	} {
-		asked := deadreckon.NewState(mgl64.Vec3{c.asked[0], y, c.asked[1]})
-		asked.Time = 1
-		id := uint32(i + 1)
-		s, err := r.Place(id, "tank", 1, asked, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Spawned(id, id, "tank", 1, s, 1)
-		at := mgl64.Vec2{s.Position[0], s.Position[2]}
-		switch d := at.Sub(c.asked).Len(); {
-		case !c.moved && d > 0.01:
-			t.Errorf("spawn %d moved %.1f m from where it asked, on a free pad", i, d)
-		case c.moved && at.Sub(pad).Len() < combat.SpawnClearance-1e-6:
-			t.Errorf("spawn %d placed at %v, %.1f m from the tank on the pad", i, at, at.Sub(pad).Len())
-		}
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
-	"github.com/treadline/treadline/tank"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -118,8 +117,7 @@ func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State,
 	}
 	asked := mgl64.Vec2{s.Position[0], s.Position[2]}
 	if combat.InSpawnArea(r.check.terr, asked, spawnSlack) &&
-		(p == nil || combat.SpawnRoom(asked, r.enemyAt, died, hasDied) >= combat.SpawnFairShare*bestRoom) &&
-		!r.touches(asked) {
+		(p == nil || combat.SpawnRoom(asked, r.enemyAt, died, hasDied) >= combat.SpawnFairShare*bestRoom) {
 		return r.onTheGround(s), nil
 	}
 	return r.placeNear(pads, best, s), nil
@@ -205,20 +203,6 @@ search:
 	out.Orientation = geom.YawQuat(combat.SpawnFacing(m, c, r.enemyAt))
 	out.NumArticulations = s.NumArticulations
 	return out
-}
-
-// touches reports whether a tank at c would touch one the referee knows: their hulls'
-// bounding circles overlap. Two players' matches that spawn in the same instant can ask
-// for the same place, neither knowing of the other's tank, and a tank put on another
-// is pushed off it at once, a jump the host's movement check refuses.
-func (r *Referee) touches(c mgl64.Vec2) bool {
-	touch := math.Hypot(tank.DefaultLength, tank.DefaultWidth)
-	for _, t := range r.tankAt {
-		if (mgl64.Vec2{t[0] - c[0], t[2] - c[1]}).Len() < touch {
-			return true
-		}
-	}
-	return false
 }
 
 // clearOfRocks reports whether a tank at c keeps combat.SpawnClearance/2 from every
