@@ -124,6 +124,7 @@ type tank struct {
 	path        *deadreckon.PathPublisher // a patrolling bot's publisher on a RouteLink, else nil
 	routeSent   bool                      // path's route went out for this actor id
 	published   deadreckon.State          // last state handed to the link
+	asked       deadreckon.State          // the state its last spawn asked the host for
 	pubAt       float64                   // local time it was handed over
 	spawnFailed bool                      // a respawn could not re-enter the match; retry
 	spawnAt     float64                   // host time it spawned, as its spawn says (-Inf: unknown)

@@ -216,8 +216,8 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 	t := &tank{
 		id: id, owner: m.link.ID(), name: name, team: team, local: true, spawnAt: s.Time,
 		body: body, bot: bot,
-		published: s,
-		trail:     newRing(m.cfg.TrailLength),
+		published: s, asked: s,
+		trail: newRing(m.cfg.TrailLength),
 	}
 	m.newPublisher(t, m.publishing())
 	t.view.Position, t.view.Orientation = s.Position, s.Orientation
@@ -300,7 +300,7 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	t.id, t.spawnFailed, t.retryWait, t.spawnAt = id, false, 0, s.Time
 	m.byID[id] = t
 	m.newPublisher(t, m.publishing())
-	t.published, t.pubAt = s, m.last
+	t.published, t.pubAt, t.asked = s, m.last, s
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
 }
 
@@ -317,8 +317,16 @@ const (
 
 // spawnMoved is how far the host may put a local tank from where it asked to spawn
 // before the tank moves there, m: well above the wire's quantization (millimetres)
-// and below any real choice of another place.
-const spawnMoved = 1.0
+// and below any real choice of another place (the host's movement check refuses a jump
+// of 2 m at once, and the host counts a place 5 cm off as a placement).
+const spawnMoved = 0.1
+
+// spawnTurned is how far the host may turn a local tank from the heading it asked to
+// spawn with before the tank turns there, rad: well above the wire's quantization and
+// below the host's tolerance on a turn (net.DefaultTurnSlack). The host faces a tank it
+// places toward the nearest enemy, and its place can fall within spawnMoved of where
+// the tank asked.
+const spawnTurned = 0.05
 
 // spawnConfirmed applies the host's answer to a spawn of a local tank: the tank takes
 // the team the host announced (a player's own tank says so in a notice), and the host's
@@ -342,10 +350,11 @@ func (m *Match) spawnConfirmed(ev *net.Event) {
 		}
 	}
 	at := ev.State.Position
-	if (mgl64.Vec2{at[0] - t.published.Position[0], at[2] - t.published.Position[2]}).Len() <= spawnMoved {
+	yaw := geom.Yaw(ev.State.Orientation)
+	if (mgl64.Vec2{at[0] - t.asked.Position[0], at[2] - t.asked.Position[2]}).Len() <= spawnMoved &&
+		math.Abs(geom.WrapAngle(yaw-geom.Yaw(t.asked.Orientation))) <= spawnTurned {
 		return
 	}
-	yaw := geom.Yaw(ev.State.Orientation)
 	t.body.Teleport(at[0], at[2], yaw)
 	if tc := m.combatOf(t); tc != nil {
 		tc.from, tc.far = at, 0 // its spawn protection counts from the host's place

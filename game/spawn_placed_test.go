@@ -1,6 +1,7 @@
 package game
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	tankspec "github.com/treadline/treadline/tank"
 )
 
 // placingJudge is a judge that says nothing and puts every spawn after the first
@@ -85,5 +88,62 @@ func TestRespawnWhereTheHostPuts(t *testing.T) {
 	}
 	if st := rig.Host().Stats(); st.Invalid != 0 || st.Superseded == 0 {
 		t.Errorf("%d updates refused as invalid and %d superseded, want none refused and the ones sent before the answer superseded", st.Invalid, st.Superseded)
+	}
+}
+
+// turningJudge puts every spawn after the first half a metre from where it was asked,
+// facing turn radians away, as the host's referee can put a respawn on a ring place
+// beside the one the match asked for, facing the nearest enemy.
+type turningJudge struct {
+	placingJudge
+	turn, yaw float64 // the turn, and the heading of the last spawn placed, rad
+}
+
+func (j *turningJudge) Place(_ uint32, _ string, _ int, s deadreckon.State, _ float64) (deadreckon.State, error) {
+	j.spawns++
+	if j.spawns == 1 {
+		return s, nil
+	}
+	out := s
+	out.Position[0] += 0.5
+	j.yaw = geom.WrapAngle(geom.Yaw(s.Orientation) + j.turn)
+	out.Orientation = geom.YawQuat(j.yaw)
+	return out, nil
+}
+
+// TestRespawnTurnedByTheHost: a respawn the host places within a metre of where the
+// match asked but facing elsewhere turns the player's tank to the host's heading, and
+// the host, holding every update to what the tank can turn, refuses none: the ones
+// sent before the answer arrived are superseded, the later ones come from the host's
+// place.
+func TestRespawnTurnedByTheHost(t *testing.T) {
+	mp := testmaps.Small(t)
+	j := &turningJudge{turn: 1.5}
+	rig := newRig(t, gametest.Config{Judge: j, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
+		Link: impair.Link{Latency: 100 * time.Millisecond}})
+	m := mustMatch(t, Config{Map: mp, Name: "ada"}, join(t, rig))
+	now := tick
+	rig.SetNow(now)
+	mustStep(t, m, now, physics.Input{})
+	m.Respawn()
+	var snap Snapshot
+	for i := range 5 * 60 { // past the host's grace for updates from where it asked
+		now += tick
+		rig.SetNow(now)
+		mustStep(t, m, now, physics.Input{})
+		if i == 30 {
+			m.Snapshot(&snap)
+			if d := geom.WrapAngle(geom.Yaw(snap.Tanks[snap.Self].Orientation) - j.yaw); math.Abs(d) > 0.1 {
+				t.Errorf("the player's tank faces %.2f rad off where the host turned it", d)
+			}
+		}
+	}
+	if j.spawns < 2 {
+		t.Fatalf("%d spawns asked for, want the respawn", j.spawns)
+	}
+	st := rig.Host().Stats()
+	if st.Invalid != 0 || st.Moves != (net.MoveRefusals{}) || st.Superseded == 0 {
+		t.Errorf("%d updates refused (movement %+v) and %d superseded, want none refused and the ones sent before the answer superseded",
+			st.Invalid, st.Moves, st.Superseded)
 	}
 }

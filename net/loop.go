@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/units"
 	"github.com/treadline/treadline/net/internal/admission"
 	"github.com/treadline/treadline/net/internal/rate"
@@ -101,6 +102,16 @@ type placement struct {
 // publishes from its own spawn until the host's answer reaches it, one round trip
 // later, and the client's links reach a 1 s round trip with jitter and loss.
 const placementGrace = 3.0
+
+// placedMoved (m) and placedTurned (rad) are how far the judge's place may lie from
+// the asked one before the owner's updates from the asked one count as superseded
+// while refused: any real move, well above the wire's quantization. The movement check
+// (a Mover) refuses a jump of 2 m at once, below the generic PositionSlack. An update
+// dropped as superseded is never applied, so the grace moves no tank.
+const (
+	placedMoved  = 0.05
+	placedTurned = 0.05
+)
 
 func (a *hostActor) spawnMsg() *wire.Spawn {
 	seq, _ := a.seq.Last()
@@ -359,7 +370,11 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	if mv := m.h.cfg.Mover; mv != nil {
 		mv.Spawned(uint32(id), uint32(owner.id), s, asked, now)
 	}
-	if d := (mgl64.Vec2{s.Position[0] - asked.Position[0], s.Position[2] - asked.Position[2]}).Len(); d > m.h.lim.PositionSlack {
+	// A place the owner's updates from where it asked would be refused at: another
+	// spot, or the same one facing elsewhere (the judge faces a placed tank toward the
+	// nearest enemy, and a ring place can fall within a metre of where it asked).
+	d := (mgl64.Vec2{s.Position[0] - asked.Position[0], s.Position[2] - asked.Position[2]}).Len()
+	if turn := math.Abs(geom.WrapAngle(geom.Yaw(s.Orientation) - geom.Yaw(asked.Orientation))); d > placedMoved || turn > placedTurned {
 		a.moved = &placement{asked: anchorAt(&asked, now), until: now + placementGrace}
 	}
 	a.seq.Set(seq)

@@ -212,7 +212,20 @@ func TestFirstSpawnPlacedByTheHost(t *testing.T) {
 	if combat.InSpawnArea(m, mgl64.Vec2{enemy[0], enemy[2]}, 20) {
 		t.Fatalf("the host shows the enemy at %v, in the spawn area", enemy)
 	}
-	pad := combat.SpawnPads(m)[0]
+	// The pad farthest from every tank: one asked for on a tank is placed elsewhere.
+	var pad mgl64.Vec2
+	padRoom := -1.0
+	for _, c := range combat.SpawnPads(m) {
+		room := math.Inf(1)
+		for id := range h.ref.tanks {
+			if at, ok := h.ref.check.lastPosition(id); ok {
+				room = math.Min(room, c.Sub(mgl64.Vec2{at[0], at[2]}).Len())
+			}
+		}
+		if room > padRoom {
+			pad, padRoom = c, room
+		}
+	}
 	attacker, err := h.rig.Join()
 	if err != nil {
 		t.Fatal(err)

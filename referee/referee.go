@@ -99,6 +99,11 @@ type Referee struct {
 	// enemyAt and tankAt are reused by Place: the positions of the enemies of the
 	// tank it places, and of every tank.
 	enemyAt, tankAt []mgl64.Vec3
+	// padRoom, padOrder and grid are reused by Place too: each pad's room from
+	// those enemies, the order it tries the pads in, and the tanks bucketed.
+	padRoom  []float64
+	padOrder []int
+	grid     tankGrid
 
 	// overSeen is whether the round had ended at the last count; rounds counts the
 	// rounds that ended, read by the headless host's loop through Rounds.

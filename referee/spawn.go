@@ -1,13 +1,17 @@
 package referee
 
 import (
+	"cmp"
 	"errors"
+	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/terrain"
 )
 
 // The referee places respawns.
@@ -102,10 +106,13 @@ func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State,
 		}
 	}
 	pads := combat.SpawnPads(r.check.terr)
-	best, bestRoom := pads[0], -1.0
-	for _, c := range pads {
-		if room := combat.SpawnRoom(c, r.enemyAt, died, hasDied); room > bestRoom {
-			best, bestRoom = c, room
+	r.padRoom = r.padRoom[:0]
+	best, bestRoom := 0, -1.0
+	for i, c := range pads {
+		room := combat.SpawnRoom(c, r.enemyAt, died, hasDied)
+		r.padRoom = append(r.padRoom, room)
+		if room > bestRoom {
+			best, bestRoom = i, room
 		}
 	}
 	asked := mgl64.Vec2{s.Position[0], s.Position[2]}
@@ -113,7 +120,7 @@ func (r *Referee) Place(owner uint32, name string, team int, s deadreckon.State,
 		(p == nil || combat.SpawnRoom(asked, r.enemyAt, died, hasDied) >= combat.SpawnFairShare*bestRoom) {
 		return r.onTheGround(s), nil
 	}
-	return r.placeNear(best, s), nil
+	return r.placeNear(pads, best, s), nil
 }
 
 // onTheGround returns s held to the ground under it as every later update is (within
@@ -131,32 +138,62 @@ func (r *Referee) onTheGround(s deadreckon.State) deadreckon.State {
 	return s
 }
 
-// placeNear returns s moved to pad, or to the first place on the rings around it
-// clear of every tank by combat.SpawnClearance, standing on the ground facing the
-// nearest enemy or the map's middle (combat.SpawnFacing), at rest.
-func (r *Referee) placeNear(pad mgl64.Vec2, s deadreckon.State) deadreckon.State {
+// placeRingsPast is how many rings past combat.SpawnRings the referee searches around
+// the pads when every place of the spawn area is taken: 511 tanks at a round's restart
+// do not fit on valley's rings (about 350 places), and a tank put where another
+// stands is pushed out of it at once, a jump the host's movement check refuses.
+const placeRingsPast = 2 * combat.SpawnRings
+
+// placeNear returns s moved to the best pad (pads[best]), or to the first place clear
+// of every tank by combat.SpawnClearance: on the rings around that pad, then on the
+// other pads and their rings (the roomiest pad first), then on rings past the spawn
+// area (placeRingsPast). Where none is clear (a map full of tanks), it takes the place
+// with the most room of those, never a pad a tank already stands on when another has
+// more room. The tank stands on the ground facing the nearest enemy or the map's
+// middle (combat.SpawnFacing), at rest.
+func (r *Referee) placeNear(pads []mgl64.Vec2, best int, s deadreckon.State) deadreckon.State {
 	m := r.check.terr
-	free := func(c mgl64.Vec2) bool {
-		for _, t := range r.tankAt {
-			if (mgl64.Vec2{t[0] - c[0], t[2] - c[1]}).Len() < combat.SpawnClearance {
-				return false
-			}
+	r.grid.build(m, r.tankAt)
+	r.padOrder = append(r.padOrder[:0], best)
+	for i := range pads {
+		if i != best {
+			r.padOrder = append(r.padOrder, i)
 		}
-		for _, o := range m.Obstacles() {
-			if (mgl64.Vec2{o.X - c[0], o.Z - c[1]}).Len()-o.Radius < combat.SpawnClearance/2 {
-				return false
-			}
-		}
-		return true
 	}
-	c := pad
+	slices.SortStableFunc(r.padOrder[1:], func(a, b int) int { return cmp.Compare(r.padRoom[b], r.padRoom[a]) })
+	c, most := pads[best], -1.0
+	// try reports whether q is clear, and keeps the roomiest place tried.
+	try := func(q mgl64.Vec2) bool {
+		room := r.grid.room(r.tankAt, q, most)
+		if room <= most || !r.clearOfRocks(q) {
+			return false
+		}
+		c, most = q, room
+		return room >= combat.SpawnClearance
+	}
 search:
-	for ring := 1; !free(c) && ring <= combat.SpawnRings; ring++ {
-		for i := range 6 * ring {
-			q := combat.SpawnRingPlace(pad, ring, i, 0)
-			if combat.InSpawnArea(m, q, 0) && free(q) {
-				c = q
-				break search
+	for _, pi := range r.padOrder {
+		pad := pads[pi]
+		if try(pad) {
+			break search
+		}
+		for ring := 1; ring <= combat.SpawnRings; ring++ {
+			for i := range 6 * ring {
+				if q := combat.SpawnRingPlace(pad, ring, i, 0); combat.InSpawnArea(m, q, 0) && try(q) {
+					break search
+				}
+			}
+		}
+	}
+	if most < combat.SpawnClearance {
+	past:
+		for ring := combat.SpawnRings + 1; ring <= combat.SpawnRings+placeRingsPast; ring++ {
+			for _, pi := range r.padOrder {
+				for i := range 6 * ring {
+					if q := combat.SpawnRingPlace(pads[pi], ring, i, 0); insideMargin(m, q) && try(q) {
+						break past
+					}
+				}
 			}
 		}
 	}
@@ -166,6 +203,87 @@ search:
 	out.Orientation = geom.YawQuat(combat.SpawnFacing(m, c, r.enemyAt))
 	out.NumArticulations = s.NumArticulations
 	return out
+}
+
+// clearOfRocks reports whether a tank at c keeps combat.SpawnClearance/2 from every
+// rock's edge.
+func (r *Referee) clearOfRocks(c mgl64.Vec2) bool {
+	for _, o := range r.check.terr.Obstacles() {
+		if (mgl64.Vec2{o.X - c[0], o.Z - c[1]}).Len()-o.Radius < combat.SpawnClearance/2 {
+			return false
+		}
+	}
+	return true
+}
+
+// insideMargin reports whether c is combat.SpawnMargin inside m's border.
+func insideMargin(m *terrain.Map, c mgl64.Vec2) bool {
+	lo, hi := m.Min(), m.Max()
+	in := combat.SpawnMargin
+	return c[0] >= lo[0]+in && c[0] <= hi[0]-in && c[1] >= lo[1]+in && c[1] <= hi[1]-in
+}
+
+// tankGrid buckets tanks by cells combat.SpawnClearance wide over the map, so that
+// placing a spawn among hundreds of tanks looks only at those near each place it
+// tries.
+type tankGrid struct {
+	lo     mgl64.Vec2 // the map's corner, x and z, m
+	nx, nz int32      // cells across
+	first  []int32    // a cell's first tank, an index into the positions plus 1 (0: none)
+	next   []int32    // the next tank in the same cell, likewise
+}
+
+// cell returns the index of the cell of x, z, m; a point off the map counts in the
+// nearest cell at its edge.
+func (g *tankGrid) cell(x, z float64) (i, j int32) {
+	i = int32(min(max(math.Floor((x-g.lo[0])/combat.SpawnClearance), 0), float64(g.nx-1)))
+	j = int32(min(max(math.Floor((z-g.lo[1])/combat.SpawnClearance), 0), float64(g.nz-1)))
+	return i, j
+}
+
+// build buckets the positions at over m.
+func (g *tankGrid) build(m *terrain.Map, at []mgl64.Vec3) {
+	lo, hi := m.Min(), m.Max()
+	g.lo = lo
+	g.nx = int32(math.Ceil((hi[0]-lo[0])/combat.SpawnClearance)) + 1
+	g.nz = int32(math.Ceil((hi[1]-lo[1])/combat.SpawnClearance)) + 1
+	n := int(g.nx) * int(g.nz)
+	if cap(g.first) < n {
+		g.first = make([]int32, n)
+	}
+	g.first = g.first[:n]
+	clear(g.first)
+	g.next = g.next[:0]
+	for k, p := range at {
+		i, j := g.cell(p[0], p[2])
+		c := int(j)*int(g.nx) + int(i)
+		g.next = append(g.next, g.first[c])
+		g.first[c] = int32(k + 1)
+	}
+}
+
+// room returns the distance from c (x, z) to the nearest of the positions at (those
+// build bucketed), m, capped at combat.SpawnClearance; once it is found to be at most
+// beat, it returns a distance no more than beat without looking further.
+func (g *tankGrid) room(at []mgl64.Vec3, c mgl64.Vec2, beat float64) float64 {
+	room2 := combat.SpawnClearance * combat.SpawnClearance
+	beat2 := beat * math.Abs(beat)
+	ci, cj := g.cell(c[0], c[1])
+	for j := max(cj-1, 0); j <= min(cj+1, g.nz-1); j++ {
+		for i := max(ci-1, 0); i <= min(ci+1, g.nx-1); i++ {
+			for k := g.first[int(j)*int(g.nx)+int(i)]; k != 0; k = g.next[k-1] {
+				t := at[k-1]
+				dx, dz := t[0]-c[0], t[2]-c[1]
+				if d2 := dx*dx + dz*dz; d2 < room2 {
+					room2 = d2
+					if room2 <= beat2 {
+						return math.Sqrt(room2)
+					}
+				}
+			}
+		}
+	}
+	return math.Sqrt(room2)
 }
 
 // lastPosition returns where actor was last reported, and whether the checker knows

@@ -1,0 +1,74 @@
+package game
+
+import (
+	"testing"
+	"time"
+
+	"github.com/treadline/treadline/assets/maps"
+	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/game/gametest"
+	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/referee"
+	tankspec "github.com/treadline/treadline/tank"
+)
+
+// TestCrowdRestartNeverRefused plays a full match, 511 bots (eight peers of 64, one
+// of 63) on valley, on the real host, refereed and holding every update to what the
+// tank can do, through a round's end and restart, where every tank respawns at once
+// and the host places the ones it does not take where asked: far more than valley's
+// spawn area holds. It asserts that the movement checks refuse not one honest update.
+// The host once put 56 tanks on one pad, and each peer's physics pushed its tanks
+// apart in jumps the host refused (122 refusals in 32 s, all at restarts).
+func TestCrowdRestartNeverRefused(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("511 tanks through a restart: half a minute on two cores without the race detector")
+	}
+	const peers, seconds = 8, 7
+	mp, err := maps.Library{}.Load("valley")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A round ends at 10 kills (near 4 s with 511 tanks) and restarts a second later.
+	ref, err := referee.New(mp, combat.Rules{WreckTime: 3, ScoreLimit: 10, ScoreboardTime: 1}, DeadReckoning().Reckon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := newRig(t, gametest.Config{Seed: 5, Judge: ref, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
+		// A peer joined in process runs 64 bots: its update and control budgets are
+		// those of a player with 64 tanks.
+		Limits: net.Limits{MaxActorsPerPlayer: 64, ControlBurst: 2 * (MaxBots + 1)},
+		Link:   impair.Link{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
+	var ms []*Match
+	for i := range peers {
+		bots := (MaxBots + 1) / peers
+		if i == 0 {
+			bots--
+		}
+		ms = append(ms, mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: uint64(i + 1)}, join(t, rig)))
+	}
+	restartAt := 0.0
+	for i := 1; i <= seconds*60; i++ {
+		now := float64(i) * tick
+		rig.SetNow(now)
+		for _, m := range ms {
+			mustStep(t, m, now, physics.Input{})
+		}
+		if restartAt == 0 && ref.Rounds() > 0 {
+			restartAt = now + 1
+		}
+	}
+	st := rig.Host().Stats()
+	t.Logf("%d updates accepted, %d invalid (movement %+v), %d superseded by a placed respawn, %d actors, %d rounds ended, restart near %.2f s",
+		st.Accepted, st.Invalid, st.Moves, st.Superseded, st.Actors, ref.Rounds(), restartAt)
+	if st.Invalid != 0 || st.Moves != (net.MoveRefusals{}) {
+		t.Errorf("honest updates refused: %d invalid, movement %+v", st.Invalid, st.Moves)
+	}
+	if st.Actors != MaxBots {
+		t.Errorf("%d actors, want %d", st.Actors, MaxBots)
+	}
+	if restartAt == 0 || restartAt > seconds-1 {
+		t.Errorf("round ended for a restart at %.2f s: the test ran no restart and a second after it", restartAt)
+	}
+}
