@@ -572,6 +572,62 @@ func TestDelayed(t *testing.T) {
 	}
 }
 
+// TestDelayedCrowdedBuffer checks the Delayed algorithm when more updates arrive
+// within the delay than its buffer holds (a turn's end and its copies a frame apart,
+// a replay handing a heartbeat's worth ahead): the display still interpolates the
+// updates around the render time, at the path's true pose, without jumps, where
+// dropping the oldest update froze it on the oldest one left, meters ahead.
+func TestDelayedCrowdedBuffer(t *testing.T) {
+	cubic := func(t float64) State { // x = t³ − 2t, z = 4t: Hermite reproduces it exactly
+		return State{Time: t, Position: mgl64.Vec3{t*t*t - 2*t, 0, 4 * t},
+			Velocity: mgl64.Vec3{3*t*t - 2, 0, 4}, Orientation: mgl64.QuatIdent()}
+	}
+	for _, tc := range []struct {
+		name  string
+		m     motion
+		delay float64
+		// sends says whether the owner sends at frame f.
+		sends func(f int) bool
+		tol   float64 // m
+	}{
+		{"copies a frame apart", cubic, 1, func(f int) bool { return f%12 < 3 }, 1e-9},
+		{"every frame", cubic, 0.5, func(int) bool { return true }, 1e-9},
+		{"circle, every frame", circleMotion(10, 0.4), 0.5, func(int) bool { return true }, 1e-3},
+		{"circle, bursts", circleMotion(10, 0.4), 1, func(f int) bool { return f%12 < 4 }, 1e-3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := NewActor(Config{Algorithm: Delayed, Delay: tc.delay})
+			a.SetClockOffset(0)
+			var prev mgl64.Vec3
+			worst := 0.0
+			for f := 0; f <= 240; f++ {
+				now := float64(f) * frame
+				if tc.sends(f) {
+					if err := a.Receive(tc.m(now), now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				a.Advance(now)
+				got := a.Reckoned().Position
+				if shown := now - tc.delay; shown >= 0 {
+					worst = math.Max(worst, got.Sub(tc.m(shown).Position).Len())
+				}
+				if shown := now - tc.delay; f > 0 && shown >= 0 {
+					// No further than the path went in the frame, but for a millimeter.
+					path := tc.m(shown).Position.Sub(tc.m(shown - frame).Position).Len()
+					if step := got.Sub(prev).Len(); step > path+1e-3 {
+						t.Fatalf("at %.3f: a step of %.3f m, the path's %.3f m", now, step, path)
+					}
+				}
+				prev = got
+			}
+			if worst > tc.tol {
+				t.Errorf("shown up to %.3g m from the path %v s ago, want ≤ %v", worst, tc.delay, tc.tol)
+			}
+		})
+	}
+}
+
 // TestCompensateLatency checks the timestamp-compensated mode at 150 ms one-way
 // latency and three updates per second: it must cut the mean error by at least half
 // against plain PVB on a circle and a zigzag, with a per-frame jump at most half again

@@ -32,7 +32,10 @@ const (
 	// TwoPath blends from the previous update's projected path to the last update's.
 	TwoPath
 	// Delayed shows the actor a fixed delay in the past, interpolating between
-	// buffered updates and extrapolating only when the buffer runs dry.
+	// buffered updates and extrapolating only when the buffer runs dry. A full
+	// buffer (16 updates) drops the oldest once the shown instant has passed the
+	// next, or else the update whose neighbours lie closest, never the two the
+	// display stands between.
 	Delayed
 	// DISStatic is DIS dead-reckoning model 1 (static): the last-known pose, unprojected.
 	// It and the eight models after it snap to each update (dis.go, ProjectDIS).

@@ -35,7 +35,7 @@ func (a *Actor) delayedReceive(s State, now float64, reset bool) {
 	} else {
 		a.c.estOff, a.c.hasEst = e, true
 	}
-	a.bufInsert(s)
+	a.bufInsert(s, a.renderTime(a.lastNow))
 	if had {
 		after := a.delayedTarget(a.lastNow).Position
 		a.c.corr = before.Sub(after)
@@ -56,9 +56,10 @@ func (a *Actor) correction() mgl64.Vec3 {
 	return a.c.corr.Mul(k)
 }
 
-// bufInsert adds s to the time-ordered buffer, replacing a state with the same time
-// and dropping the oldest when full.
-func (a *Actor) bufInsert(s State) {
+// bufInsert adds s to the time-ordered buffer, replacing a state with the same time.
+// When the buffer is full, it makes room by evictFor: the updates around the render
+// time tr are the ones the display interpolates between, and must stay.
+func (a *Actor) bufInsert(s State, tr float64) {
 	n := a.c.bufN
 	i := n
 	for i > 0 && a.c.buf[i-1].Time > s.Time {
@@ -72,13 +73,61 @@ func (a *Actor) bufInsert(s State) {
 		if i == 0 {
 			return // older than everything buffered
 		}
-		copy(a.c.buf[:i-1], a.c.buf[1:i])
-		a.c.buf[i-1] = s
-		return
+		b, keep := a.evictFor(s.Time, i, tr)
+		if !keep {
+			return
+		}
+		copy(a.c.buf[b:n-1], a.c.buf[b+1:n])
+		n--
+		if b < i {
+			i--
+		}
 	}
 	copy(a.c.buf[i+1:n+1], a.c.buf[i:n])
 	a.c.buf[i] = s
-	a.c.bufN++
+	a.c.bufN = n + 1
+}
+
+// evictFor picks which update a full buffer drops for a new one at time t that goes
+// in at index i (0 < i ≤ bufN), the render time at tr: the oldest once the render
+// time has passed the one after it (the oldest no longer brackets it), or else the
+// one, the new one included but never the first or the newest, whose neighbours lie
+// closest together, so that the hole it leaves in the path is the shortest. It
+// returns the index in the buffer to drop, and keep false when the new update is the
+// one dropped. Dropping the oldest regardless, as the buffer once did, dropped the
+// very updates the display stood between whenever more than a buffer's worth arrived
+// within the delay (a replay hands a heartbeat's worth ahead; a turn's end and its
+// copies come a frame or two apart), and the display froze on the oldest one left,
+// up to the delay ahead of the actor.
+func (a *Actor) evictFor(t float64, i int, tr float64) (b int, keep bool) {
+	buf := a.c.buf
+	n := a.c.bufN
+	if buf[1].Time <= tr {
+		return 0, true
+	}
+	// at is the time of entry j of the buffer with the new update inserted at i.
+	at := func(j int) float64 {
+		switch {
+		case j < i:
+			return buf[j].Time
+		case j == i:
+			return t
+		}
+		return buf[j-1].Time
+	}
+	best, bestGap := -1, math.Inf(1)
+	for j := 1; j < n; j++ { // entries 1 … n-1 of n+1: neither the first nor the newest
+		if g := at(j+1) - at(j-1); g < bestGap {
+			best, bestGap = j, g
+		}
+	}
+	switch {
+	case best == i:
+		return 0, false
+	case best > i:
+		return best - 1, true
+	}
+	return best, true
 }
 
 // renderTime returns the owner-clock time the Delayed algorithm shows at local time
