@@ -424,7 +424,7 @@ func (p *Publisher) pullingAway(settled bool) bool {
 		along = p.last.Acceleration.Dot(p.last.Velocity.Normalize())
 	}
 	a := p.acc.Dot(u)
-	return (p.vel.Len() > shown || a > pullAwayAccel) && a-along > pullAwayAccel && (!settled || math.Abs(p.acc.Sub(p.prevAcc).Dot(u)) < brakeSettled)
+	return (p.vel.Len() > shown || a > pullAwayAccel && a < gentleAccel) && a-along > pullAwayAccel && (!settled || math.Abs(p.acc.Sub(p.prevAcc).Dot(u)) < brakeSettled)
 }
 
 // crawlFactor is how many times StartSpeed remotes may show an actor moving for its
@@ -435,6 +435,13 @@ const crawlFactor = 5
 // last update's for a crawl's end to be a start, m/s²: below the gentlest start a
 // driver makes (0.5 m/s²), above a crawl's own unevenness.
 const pullAwayAccel = 0.3
+
+// gentleAccel bounds, m/s², the speeding up that makes a pull-away of an actor remotes
+// show faster than it moves. Past it the actor's position leaves the threshold within
+// about 0.15 s of itself, as a start needs no help for; announced as a start, a hard
+// launch toward a tank in contact (a push) showed its proxy driving into that tank
+// before the next update, shoving it 0.9 m (TestLocalTankStoppedByRemoteTank).
+const gentleAccel = 3.0
 
 // braking reports whether the actor brakes harder than remotes show it: it moves
 // faster than StartSpeed, its acceleration along its velocity has fallen more than
