@@ -97,6 +97,7 @@ type member struct {
 	downBytes uint64     // state bytes the scheduler sent it
 	bypassed  uint64     // of which outside the budget
 	forceAt   float64    // host time from which an owed tank of interest may be forceAge unsent
+	kth       float64    // the k-th highest priority at its last choice among part of its backlog; 0: none
 	repeats   []repeat   // records due to go again (zones_repeat.go), by due time
 
 	out outbox // shared with the send loop

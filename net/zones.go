@@ -117,7 +117,13 @@ type zones struct {
 	sent   []int32             // reused by schedule
 	owes   uint64              // slots fallen owed so far
 	nearP  []*member           // reused
-	warm   uint64              // the sum of what touch read: kept, so that the reads are
+	warm   uint64              // the sum of what touch read: kept, so that the reads are not compiled away
+	// narrowed counts the choices made among the last k-th's candidates alone.
+	narrowed uint64
+	// plain turns off the choice's shortcuts (the force check skipped before
+	// forceAt, the selection among the last k-th's candidates): the reference that
+	// TestZonesShortcutsSame holds them to.
+	plain bool
 }
 
 // slot is what one player has been sent of one tank. A player's slots sit by value
@@ -390,7 +396,12 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		// q has the latest already (or is owed it again only as a refresh).
 		if s.must && s.owed {
 			q.musts--
-			q.pending[s.pi].must = false
+			o := &q.pending[s.pi]
+			o.must = false
+			if o.near {
+				// No longer a must, it may be forced again: forceAt counts it.
+				q.forceAt = math.Min(q.forceAt, o.sentAt+forceAge)
+			}
 		}
 		s.must = false
 		return
@@ -584,13 +595,21 @@ func (m *match) schedule(q *member, now float64) {
 	// over plain numbers, not a heap's reshuffles through the list.
 	z := m.zones
 	z.prio = z.prio[:0]
-	next := math.Inf(1)
-	for i := range q.pending {
-		o := &q.pending[i]
-		next = m.forceDue(q, o, now, next)
-		z.prio = append(z.prio, priority(o, now))
+	if now+1e-6 < q.forceAt && !z.plain {
+		// No owed tank is due to be forced (q.forceAt is never later than the first
+		// that will be; the margin keeps rounding out of it): its priorities alone.
+		for i := range q.pending {
+			z.prio = append(z.prio, priority(&q.pending[i], now))
+		}
+	} else {
+		next := math.Inf(1)
+		for i := range q.pending {
+			o := &q.pending[i]
+			next = m.forceDue(q, o, now, next)
+			z.prio = append(z.prio, priority(o, now))
+		}
+		q.forceAt = next
 	}
-	q.forceAt = next
 	r := ranking{prio: z.prio, pend: q.pending}
 	k := min(len(q.pending), int(tokens/minRecordCost)+1)
 	top := z.idx[:0]
@@ -599,8 +618,31 @@ func (m *match) schedule(q *member, now float64) {
 			top = append(top, i)
 		}
 	} else {
-		z.vals = append(z.vals[:0], z.prio...)
+		// The selection among the priorities at least half the last choice's k-th
+		// when they are k or more (the k-th highest is among them: every other is
+		// lower), among all of them otherwise. What is owed only grows in priority
+		// until it goes, so at 512 tanks, with a backlog of hundreds of far tanks
+		// of which a few dozen go, the candidates are a fraction of the backlog.
+		z.vals = z.vals[:0]
+		nan := false
+		if g := q.kth / 2; g > 0 && !z.plain {
+			for _, p := range z.prio {
+				if p >= g {
+					z.vals = append(z.vals, p)
+				}
+				nan = nan || p != p
+			}
+		}
+		if len(z.vals) < k || nan {
+			z.vals = append(z.vals[:0], z.prio...)
+		} else {
+			z.narrowed++
+		}
 		t := kthHighest(z.vals, k)
+		q.kth = 0
+		if !math.IsInf(t, 0) && t == t {
+			q.kth = t
+		}
 		for i, p := range z.prio {
 			if p > t {
 				top = append(top, int32(i))

@@ -555,3 +555,55 @@ func TestZonesTold(t *testing.T) {
 		}
 	}
 }
+
+// TestZonesShortcutsSame checks that the choice's shortcuts (the force check skipped
+// before forceAt, the selection among the last k-th's candidates) send the same
+// records in the same order as the plain choice: matches with backlogs of far tanks
+// (the budget short of a dense match) and with tanks forced within 300 m.
+func TestZonesShortcutsSame(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		n        int
+		extent   float64
+		downlink int
+		seconds  float64
+		forced   bool // the run forces tanks (the force check is exercised)
+	}{
+		{"backlog", 128, 384, 8000, 4, false},
+		{"forced", 64, 150, 600, 8, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(plain bool) ([]uint64, HostStats, uint64) {
+				s := newZoneSim(t, tc.n, tc.extent, zonedLimits(tc.downlink), 3)
+				s.h.m.zones.plain = plain
+				for s.now < tc.seconds {
+					s.step(0.002)
+				}
+				return s.log, s.h.m.stats, s.h.m.zones.narrowed
+			}
+			want, st, plainNarrowed := run(true)
+			got, _, narrowed := run(false)
+			if plainNarrowed != 0 {
+				t.Fatalf("the plain choice took the shortcut %d times", plainNarrowed)
+			}
+			if narrowed == 0 {
+				t.Error("no choice was made among candidates: the shortcut is untested")
+			}
+			if tc.forced && st.DownlinkForced == 0 {
+				t.Error("no tank was forced: the force check is untested")
+			}
+			if len(want) == 0 {
+				t.Fatal("nothing sent")
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d records sent, %d by the plain choice", len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("record %d of %d differs from the plain choice's: %x, want %x", i, len(want), got[i], want[i])
+				}
+			}
+			t.Logf("%d records, %d forced, %d choices among candidates", len(want), st.DownlinkForced, narrowed)
+		})
+	}
+}
