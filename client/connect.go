@@ -158,6 +158,12 @@ func (s *connectScreen) finished() (screen, error) {
 	s.a.log.Info("match could not start", "err", s.err)
 	if !s.a.menus() {
 		s.failed = &told{words: s.words, err: s.err}
+		if s.a.cfg.Display.BenchFrames > 0 {
+			// A benchmark counts only a match's frames and no one is there to press a
+			// key: the sentence would stay up for ever. The run ends with it.
+			s.release()
+			return nil, s.failed
+		}
 		return s, nil
 	}
 	s.a.say(s.words)

@@ -182,6 +182,29 @@ func TestConnectingScreen(t *testing.T) {
 		t.Errorf("after a key the run ends with %v, want the sentence wrapping the chain", err)
 	}
 
+	// A failure in a benchmark run (no menu, no one to press a key) ends the run
+	// with the sentence at once instead of waiting for ever.
+	gl.Do(func() {
+		c3 := *c
+		c3.Start = func(context.Context, func(string)) (*Started, error) {
+			return nil, &net.JoinError{Addr: addr, Failure: net.JoinNoAnswer, Err: net.ErrNoAnswer}
+		}
+		a := newApp(context.Background(), &c3)
+		a.cfg.Display.BenchFrames = 10
+		s3 := newConnectScreen(a, &c3)
+		var next screen = s3
+		for i := 0; i < 400 && next == s3; i++ {
+			next, err = s3.Update(&frame{n: i + 1})
+			time.Sleep(5 * time.Millisecond)
+		}
+		if next != nil {
+			t.Errorf("a benchmark's failed start handed over to %T, want the run ended", next)
+		}
+	})
+	if err == nil || !strings.HasPrefix(err.Error(), "No answer from "+addr) || !errors.Is(err, net.ErrNoAnswer) {
+		t.Errorf("a benchmark's failed start ends the run with %v, want the sentence wrapping the chain", err)
+	}
+
 	// With the menu: a wrong passphrase goes back to the Join menu asking for it.
 	var title, note string
 	gl.Do(func() {
