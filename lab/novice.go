@@ -99,6 +99,12 @@ type NoviceResult struct {
 	// Team is the novice's team in the last run: the practice's, or the one the host
 	// put it on (0: none, everyone's enemy).
 	Team int `json:"team"`
+	// Shots and Hits are the novice's shots fired and damaging hits on enemies, as the
+	// host counted them; HitsTaken the hits it took. A change of K/D is traced to the
+	// novice's aim (Hits per Shot) or to the bots' (HitsTaken per death) by these.
+	Shots     int `json:"shots"`
+	Hits      int `json:"hits"`
+	HitsTaken int `json:"hits_taken"`
 }
 
 // noviceTally adds up runs.
@@ -108,6 +114,7 @@ type noviceTally struct {
 	kills, deaths      int
 	minutes            float64
 	feedback, hostHits int
+	shots, hits, taken int
 	team               int
 }
 
@@ -128,9 +135,9 @@ func RunNovice(ctx context.Context, w io.Writer, opts NoviceOptions) error {
 	_, err = fmt.Fprintf(w, "novice in %s: %d bots, %v, %d runs of %v\n"+
 		"median survival        %6.1f s\nhit within 5 s of spawn %5.1f%%\nkills per minute       %6.2f\n"+
 		"deaths per minute      %6.2f\nK/D                    %6.2f\nfeedback per hit       %6.2f\n"+
-		"kills, deaths, spawns  %d, %d, %d in %.0f min\nteam                   %d\n",
+		"kills, deaths, spawns  %d, %d, %d in %.0f min\nshots, hits, taken     %d, %d, %d\nteam                   %d\n",
 		where, opts.Bots, opts.Difficulty, opts.Runs, opts.Duration, res.MedianSurvivalS, 100*res.HitWithin5sOfSpawn,
-		res.KillsPerMin, res.DeathsPerMin, res.KD, res.FeedbackEvents, res.Kills, res.Deaths, res.Spawns, res.Minutes, res.Team)
+		res.KillsPerMin, res.DeathsPerMin, res.KD, res.FeedbackEvents, res.Kills, res.Deaths, res.Spawns, res.Minutes, res.Shots, res.Hits, res.HitsTaken, res.Team)
 	return err
 }
 
@@ -184,6 +191,7 @@ func (tl *noviceTally) result() NoviceResult {
 	}
 	r.Kills, r.Deaths, r.Spawns, r.Minutes = tl.kills, tl.deaths, tl.spawns, tl.minutes
 	r.Team = tl.team
+	r.Shots, r.Hits, r.HitsTaken = tl.shots, tl.hits, tl.taken
 	return r
 }
 
@@ -339,6 +347,7 @@ func (l *noviceLife) countHostHit(ref *referee.Referee, id uint32) {
 	}
 	if l.lastHealth >= 0 && h < l.lastHealth {
 		l.tl.hostHits++ // a hit taken, as the host counts it
+		l.tl.taken++
 	}
 	l.lastHealth = h
 }
@@ -405,6 +414,8 @@ func (l *noviceLife) bank() {
 	l.tl.kills += l.score.Kills
 	l.tl.deaths += l.score.Deaths
 	l.tl.hostHits += l.score.Hits
+	l.tl.shots += l.score.Shots
+	l.tl.hits += l.score.Hits
 	l.score = combat.Score{}
 }
 

@@ -29,19 +29,20 @@ func TestNoviceCountsEveryMatch(t *testing.T) {
 	frames := []struct {
 		at                  float64 // s
 		kills, deaths, hits int
+		shots               int
 		wreck, over         bool
 	}{
-		{0, 0, 0, 0, false, false},
-		{10, 1, 0, 2, false, false},
-		{20, 1, 1, 2, true, false},  // destroyed
-		{25, 1, 1, 2, false, false}, // respawned
-		{40, 2, 1, 4, false, false},
-		{50, 2, 1, 4, false, true},  // the match ends
-		{60, 0, 0, 0, false, false}, // the next starts
-		{70, 1, 0, 1, false, false},
+		{0, 0, 0, 0, 0, false, false},
+		{10, 1, 0, 2, 9, false, false},
+		{20, 1, 1, 2, 9, true, false},  // destroyed
+		{25, 1, 1, 2, 9, false, false}, // respawned
+		{40, 2, 1, 4, 20, false, false},
+		{50, 2, 1, 4, 20, false, true}, // the match ends
+		{60, 0, 0, 0, 0, false, false}, // the next starts
+		{70, 1, 0, 1, 3, false, false},
 	}
 	for _, f := range frames {
-		b.line = combat.Score{Name: noviceName, Kills: f.kills, Deaths: f.deaths, Hits: f.hits}
+		b.line = combat.Score{Name: noviceName, Kills: f.kills, Deaths: f.deaths, Hits: f.hits, Shots: f.shots}
 		l.countScores(b)
 		l.track(f.at, true, f.wreck, f.over)
 	}
@@ -52,6 +53,9 @@ func TestNoviceCountsEveryMatch(t *testing.T) {
 	if got.Kills != want.Kills || got.Deaths != want.Deaths || got.Spawns != want.Spawns || tl.hostHits != 5 {
 		t.Errorf("kills, deaths, spawns, hits = %d, %d, %d, %d; want %d, %d, %d, 5",
 			got.Kills, got.Deaths, got.Spawns, tl.hostHits, want.Kills, want.Deaths, want.Spawns)
+	}
+	if got.Hits != 5 || got.Shots != 23 {
+		t.Errorf("hits, shots = %d, %d; want 5, 23", got.Hits, got.Shots)
 	}
 	if fmt.Sprint(tl.lives) != "[20 25 20]" {
 		t.Errorf("lives %v s, want [20 25 20]", tl.lives)
