@@ -329,3 +329,88 @@ func TestLostTurnEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxTurnLeadSpeed: with MaxTurnLeadSpeed, MaxTurnLead caps the turn of a state
+// slower than it (a turn in place) and leaves a faster one's turn as it is.
+func TestMaxTurnLeadSpeed(t *testing.T) {
+	const (
+		lead = 1 * math.Pi / 180
+		rate = 1.0 // rad/s
+		age  = 0.3 // s
+	)
+	for _, c := range []struct {
+		speed, capSpeed float64
+		capped          bool
+	}{
+		{0.5, 1, true}, {5, 1, false}, {5, 0, true}, {5, Off, true},
+	} {
+		a := NewActor(Config{UpdateInterval: 0.1, MaxTurnLead: lead, MaxTurnLeadSpeed: c.capSpeed})
+		s := NewState(mgl64.Vec3{})
+		s.Velocity = mgl64.Vec3{c.speed, 0, 0}
+		s.AngularVelocity = mgl64.Vec3{0, rate, 0}
+		if err := a.Receive(s, 0); err != nil {
+			t.Fatal(err)
+		}
+		a.Advance(age)
+		yaw := geom.Yaw(a.Reckoned().Orientation)
+		if c.capped && math.Abs(yaw-lead) > 1e-6 || !c.capped && math.Abs(yaw-rate*age) > 0.01 {
+			t.Errorf("speed %v m/s, MaxTurnLeadSpeed %v: turned %.2f° in %v s, want %v (capped %v)",
+				c.speed, c.capSpeed, yaw*180/math.Pi, age, map[bool]float64{true: lead * 180 / math.Pi, false: rate * age * 180 / math.Pi}[c.capped], c.capped)
+		}
+	}
+}
+
+// TestLagTurnsLead: with LagTurns, the rotation is held back by the update's latency
+// and a frame, less LagTurnsLead, and never by less than nothing.
+func TestLagTurnsLead(t *testing.T) {
+	for _, c := range []struct{ lead, lat, want float64 }{
+		{0, 0.15, 0.15 + turnEndLate}, {0.1, 0.15, 0.05 + turnEndLate}, {0.1, 0.3, 0.2 + turnEndLate}, {0.5, 0.15, 0},
+	} {
+		a := NewActor(Config{CompensateLatency: true, UpdateInterval: 0.1, LagTurns: true, LagTurnsLead: c.lead})
+		a.lagTurns(c.lat)
+		if math.Abs(a.rDelay-c.want) > 1e-9 {
+			t.Errorf("LagTurnsLead %v s, latency %v s: rotation held back %.4f s, want %.4f", c.lead, c.lat, a.rDelay, c.want)
+		}
+	}
+}
+
+// TestLostOrientationThreshold: a tank turning in place at 1 rad/s eases to
+// 0.3 rad/s; the publisher's own reckoning of the update that says so is exact, but a
+// peer that lost it turns on at 1 rad/s. With LostOrientationThreshold the publisher
+// reckons that peer too and publishes again once it is 4° off; without, not before
+// the heartbeat.
+func TestLostOrientationThreshold(t *testing.T) {
+	const ease = 1.0 // s
+	yaw := func(t float64) float64 {
+		if t < ease {
+			return t
+		}
+		return ease + 0.3*(t-ease)
+	}
+	for _, c := range []struct {
+		lost float64
+		want int // updates after the one that eases the turn
+	}{{0, 0}, {4 * math.Pi / 180, 1}} {
+		cfg := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, RepeatChange: Off, MinInterval: 0.2,
+			StartSpeed: Off, OrientationThreshold: 4 * math.Pi / 180, LostOrientationThreshold: c.lost}
+		p := NewPublisher(cfg, 1)
+		var after []float64
+		eased := false
+		for f := 0; float64(f)*frame <= 3; f++ {
+			t := float64(f) * frame
+			d, st := p.Update(Sample{Time: t, Orientation: geom.YawQuat(yaw(t))})
+			if d == NoUpdate {
+				continue
+			}
+			switch {
+			case !eased && t > ease && st.AngularVelocity.Len() < 0.5:
+				eased = true
+			case eased:
+				after = append(after, t)
+			}
+		}
+		if !eased || len(after) != c.want {
+			t.Errorf("LostOrientationThreshold %.3f rad: eased %v, updates after the easing at %v, want %d", c.lost, eased, after, c.want)
+		}
+	}
+}
