@@ -483,7 +483,8 @@ type PublisherConfig struct {
 	// (as LostThreshold does for the position): a turn that eased off in an update
 	// that was lost is repaired within an interval or two, where a peer went on
 	// turning at the old rate past where the turn came to rest until the next update.
-	// If zero, the default, Off: no repair of the orientation.
+	// A turn's end (TurnEnd) is not repaired so: its copies stand in for it. If zero,
+	// the default, Off: no repair of the orientation.
 	LostOrientationThreshold float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than

@@ -414,3 +414,43 @@ func TestLostOrientationThreshold(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnEndNotRepairedForOrientation: a turn in place at 1 rad/s that ends (its end
+// and copies published with TurnEnd) is not published again for a peer that lost
+// them all: the copies stand in for the end, and a repair a MinInterval later took
+// the place of a braking onset's last copy. A turn eased off without an end is
+// repaired (TestLostOrientationThreshold).
+func TestTurnEndNotRepairedForOrientation(t *testing.T) {
+	const stop = 1.0 // s: the turn slows from here to rest within 0.25 s
+	yaw := func(t float64) float64 {
+		if t < stop {
+			return t
+		}
+		u := math.Min(t-stop, 0.25)
+		return stop + u - 2*u*u
+	}
+	cfg := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, RepeatChange: Off, MinInterval: 0.2,
+		OrientationThreshold: 4 * math.Pi / 180, LostOrientationThreshold: 4 * math.Pi / 180, TurnEnd: 0.1}
+	p := NewPublisher(cfg, 1)
+	var ends, after []float64
+	for f := 0; float64(f)*frame <= 3; f++ {
+		t := float64(f) * frame
+		d, st := p.Update(Sample{Time: t, Orientation: geom.YawQuat(yaw(t))})
+		if d == NoUpdate || t <= stop {
+			continue
+		}
+		if st.AngularVelocity.Len() == 0 && len(after) == 0 && (len(ends) == 0 || t-ends[len(ends)-1] < 1.5*frame) {
+			ends = append(ends, t)
+			continue
+		}
+		after = append(after, t)
+	}
+	if len(ends) == 0 {
+		t.Fatal("the turn's end was not published")
+	}
+	// The rest it published is where the turn rests: nothing follows until the
+	// heartbeat (without the exception, a repair 0.2 s after the last copy).
+	if len(after) != 0 {
+		t.Errorf("turn end at %v and copies: updates after them at %v, want none", ends, after)
+	}
+}
