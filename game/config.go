@@ -146,19 +146,17 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			// The end of a turn is heard a latency late. A turn in place (slower
 			// than 1 m/s) is shown at most 1° past the last heading heard, its
 			// heading blended over 0.25 s: a pivot stopped dead at 120°/s went 24°
-			// past its rest at 150 ms. A moving tank's hull turns as of the
-			// update's latency less 0.1 s (a tank's turn runs on that long as it
-			// slows), and a state's turn is extrapolated at most 0.5 s past that:
-			// its rest is not passed by more than 1.5° at 150 ms and 3° at 300 ms
-			// where turns slow as a tank's do (docs/lab.md, Turns).
-			MaxTurnLead:          1 * math.Pi / 180,
-			MaxTurnLeadSpeed:     1,
-			TurnBlendTime:        0.25,
-			LagTurns:             true,
-			LagTurnsLead:         0.1,
-			MaxTurnExtrapolation: 0.5,
-			MaxExtrapolation:     StaleHeartbeats * PublishHeartbeat,
-			ExtrapolationDecay:   deadreckon.DefaultExtrapolationDecay,
+			// past its rest at 150 ms, 83° at 300 ms, and shows none now. A moving
+			// tank's turn is not held back: holding its hull a latency behind
+			// (LagTurns) or stopping its turn 0.5 s past a state
+			// (MaxTurnExtrapolation) showed a tank driving a steady circle 2°–7°
+			// off its way, and a lost turn's repair (LostOrientationThreshold)
+			// delayed starts on a drive never tuned on (docs/lab.md, Turns).
+			MaxTurnLead:        1 * math.Pi / 180,
+			MaxTurnLeadSpeed:   1,
+			TurnBlendTime:      0.25,
+			MaxExtrapolation:   StaleHeartbeats * PublishHeartbeat,
+			ExtrapolationDecay: deadreckon.DefaultExtrapolationDecay,
 			// A parked tank is heard from every second. It is stale after 4.5 s
 			// without a word: four heartbeats lost in a row, once in 10⁴ at 10%
 			// loss (a parked tank wrongly marked stale once in three hours), and
@@ -213,10 +211,6 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// (14° on the lab's turns at 150 ms), and a second past it when that
 		// update was lost (90° on a pivot).
 		TurnEnd: 0.1,
-		// A turn easing off in an update that was lost is repaired once a peer
-		// reckoning from the update before is 4° off, as LostThreshold repairs
-		// the position: a patrol's slowing turn ran on 4° past its rest at 150 ms.
-		LostOrientationThreshold: 4 * math.Pi / 180,
 		// Updates per second on average, whatever the driving: the thresholds
 		// stretch as the budget runs low.
 		Budget: PublishBudget,
