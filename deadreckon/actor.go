@@ -462,7 +462,9 @@ func (a *Actor) setLastKnown(s State, now, lead, gLead float64, brk bool) {
 	if a.wRate > 0 {
 		a.wAxis = s.AngularVelocity.Mul(1 / a.wRate)
 		if a.alg == ProjectiveVelocityBlend {
-			a.c.rCap = a.c.cfg.MaxTurnLead / a.wRate
+			if s.Velocity.Len() < a.c.cfg.MaxTurnLeadSpeed {
+				a.c.rCap = a.c.cfg.MaxTurnLead / a.wRate
+			}
 			if h := a.c.cfg.MaxTurnExtrapolation; !math.IsInf(h, 1) {
 				g, _, _, _ := a.hz.terms(h)
 				a.c.rCap = math.Min(a.c.rCap, g)
@@ -487,7 +489,7 @@ const turnEndLate = 1.0 / 60
 func (a *Actor) lagTurns(lat float64) {
 	a.rDelay = 0
 	if a.c.cfg.LagTurns && a.alg == ProjectiveVelocityBlend && lat > 0 {
-		a.rDelay = lat + turnEndLate
+		a.rDelay = math.Max(0, lat+turnEndLate-a.c.cfg.LagTurnsLead)
 	}
 }
 

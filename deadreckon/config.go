@@ -193,6 +193,9 @@ type Config struct {
 	// latencies, the link's jitter). A turn starts and ends the latency late
 	// instead.
 	LagTurns bool
+	// LagTurnsLead, with LagTurns, is how much of the latency the rotation is still
+	// shown ahead by, s: the rotation is held back by the latency less this.
+	LagTurnsLead float64
 	// MaxTurnLead, under ProjectiveVelocityBlend, caps how far the shown rotation is
 	// projected past the last-known orientation, in radians: a turn is shown turning
 	// on at its last-known rate until it leads the last word by this angle, then
@@ -204,6 +207,12 @@ type Config struct {
 	// reckoning with the cap publishes a steady turn as often as its orientation
 	// error falls behind that far. If zero, the default, or Off: no cap.
 	MaxTurnLead float64
+	// MaxTurnLeadSpeed, with MaxTurnLead, is the speed, m/s, below which a state's
+	// turn is capped: a turn in place, which a remote shows behind its truth without
+	// pointing the hull off the way it drives. A state moving this fast or faster
+	// is shown turning as it would be without the cap. If zero, the default, or Off:
+	// every state's turn is capped.
+	MaxTurnLeadSpeed float64
 	// MaxTurnExtrapolation, under ProjectiveVelocityBlend, is how long past its
 	// owner's timestamp, s, a state's angular velocity turns the shown orientation:
 	// after that the shown turn waits for the next update. A turn whose end is lost
@@ -289,6 +298,7 @@ func (c Config) withDefaults() Config {
 	c.MaxLatency = positiveOr(c.MaxLatency, DefaultMaxLatency)
 	c.MaxTurnLead = positiveOr(c.MaxTurnLead, math.Inf(1))
 	c.MaxTurnExtrapolation = positiveOr(c.MaxTurnExtrapolation, math.Inf(1))
+	c.MaxTurnLeadSpeed = positiveOr(c.MaxTurnLeadSpeed, math.Inf(1))
 	c.TurnBlendTime = positiveOr(c.TurnBlendTime, 0)
 	c.Clamp = c.Clamp.withDefaults()
 	c.Limits = c.Limits.withDefaults()
@@ -468,6 +478,14 @@ type PublisherConfig struct {
 	// by how fast the actor departs from the update before it, not by the heartbeat.
 	// If zero, the default, Off: the publisher never publishes for it.
 	LostThreshold float64
+	// LostOrientationThreshold is the orientation error, rad, that triggers an
+	// update when a peer that lost the last update reckons from the one before it
+	// (as LostThreshold does for the position): a turn that eased off in an update
+	// that was lost is repaired within an interval or two, where a peer went on
+	// turning at the old rate past where the turn came to rest until the next update.
+	// A turn's end (TurnEnd) is not repaired so: its copies stand in for it. If zero,
+	// the default, Off: no repair of the orientation.
+	LostOrientationThreshold float64
 	// DampAcceleration scales the published acceleration by the cosine between its
 	// direction and the last published one (zero when they disagree by more than
 	// 90°), the optional damping of Murphy's "Publish or Perish". It calms a zigzag
@@ -560,6 +578,7 @@ func (c PublisherConfig) Validate() error {
 		{name: "repeat change", v: c.RepeatChange, offOK: true},
 		{name: "urgent change", v: c.UrgentChange, offOK: true},
 		{name: "lost threshold", v: c.LostThreshold, offOK: true},
+		{name: "lost orientation threshold", v: c.LostOrientationThreshold, offOK: true},
 		{name: "start speed", v: c.StartSpeed, offOK: true},
 		{name: "brake onset", v: c.BrakeOnset, offOK: true},
 		{name: "turn end", v: c.TurnEnd, offOK: true},
@@ -611,6 +630,7 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		{&c.RepeatChange, DefaultRepeatChange},
 		{&c.UrgentChange, Off},
 		{&c.LostThreshold, Off},
+		{&c.LostOrientationThreshold, Off},
 		{&c.StartSpeed, DefaultStartSpeed},
 		{&c.BrakeOnset, Off},
 		{&c.TurnEnd, Off},
@@ -646,6 +666,7 @@ func (c PublisherConfig) effective() PublisherConfig {
 		{&c.RepeatChange, math.Inf(1)},
 		{&c.UrgentChange, math.Inf(1)},
 		{&c.LostThreshold, math.Inf(1)},
+		{&c.LostOrientationThreshold, math.Inf(1)},
 		{&c.StartSpeed, math.Inf(1)},
 		{&c.BrakeOnset, math.Inf(1)},
 		{&c.TurnEnd, math.Inf(1)},

@@ -117,6 +117,8 @@ type Publisher struct {
 
 	posErr, rotErr, artErr float64
 	lostErr                float64 // lost's position error
+	lostRotErr             float64 // lost's orientation error, rad
+	lostAfterEnd           bool    // the last update published a turn's end: its copies, not a repair, stand in for it
 	rejected               uint64
 
 	config PublisherConfig // as given, with defaults filled in (Config); cold
@@ -242,7 +244,7 @@ func (p *Publisher) due(s *Sample) Decision {
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate
 	}
-	if !urgent && !p.exceeded(s) && !p.repeat && !(p.lostErr > p.cfg.LostThreshold*p.stretch()) ||
+	if !urgent && !p.exceeded(s) && !p.repeat && !p.lostExceeded() ||
 		p.budget.tokens < 1 {
 		return NoUpdate
 	}
@@ -250,6 +252,17 @@ func (p *Publisher) due(s *Sample) Decision {
 		return FullUpdate
 	}
 	return PartialUpdate
+}
+
+// lostExceeded reports whether a peer that lost the last update, reckoning from
+// the one before it, is off by more than LostThreshold or LostOrientationThreshold
+// (each stretched as the budget runs low). A turn's end is not repaired for its
+// orientation: its copies stand in for it, and a repair a MinInterval later took
+// the place of a braking onset's last copy (a wander drive shown 3.1 m past a stop
+// at 300 ms).
+func (p *Publisher) lostExceeded() bool {
+	k := p.stretch()
+	return p.lostErr > p.cfg.LostThreshold*k || !p.lostAfterEnd && p.lostRotErr > p.cfg.LostOrientationThreshold*k
 }
 
 func (p *Publisher) validSample(s *Sample) bool {
@@ -336,9 +349,10 @@ func (p *Publisher) measure(s *Sample) {
 	r := &p.self.rk
 	grounded := p.cfg.Reckon.Clamp.Mode == ClampAlways
 	p.posErr = groundDistance(s.Position, r.pos, grounded)
-	p.lostErr = 0
+	p.lostErr, p.lostRotErr = 0, 0
 	if p.hasLost {
 		p.lostErr = groundDistance(s.Position, p.lost.rk.pos, grounded)
+		p.lostRotErr = geom.UnitQuatAngle(s.Orientation, p.lost.rk.rot)
 	}
 	p.rotErr = geom.UnitQuatAngle(s.Orientation, r.rot)
 	p.artErr = 0
@@ -749,10 +763,11 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// still shows what it showed before the start or stop.
 	followUp := p.follows > 0 && s.Time >= p.followAt-sampleSlack
 	if !followUp {
-		p.hasLost = !first && !math.IsInf(c.LostThreshold, 1)
+		p.hasLost = !first && (!math.IsInf(c.LostThreshold, 1) || !math.IsInf(c.LostOrientationThreshold, 1))
 		if p.hasLost {
 			p.lost.copyFrom(&p.self)
 		}
+		p.lostAfterEnd = p.ending
 	}
 	p.self.restoreFrame(&p.before)
 	if first || s.Break {
@@ -776,7 +791,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	if full {
 		p.scheduleHeartbeat(s.Time, first)
 	}
-	p.posErr, p.rotErr, p.artErr, p.lostErr = 0, 0, 0, 0
+	p.posErr, p.rotErr, p.artErr, p.lostErr, p.lostRotErr = 0, 0, 0, 0, 0
 	return st
 }
 

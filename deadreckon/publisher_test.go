@@ -697,7 +697,7 @@ func TestPublisherConfigValidate(t *testing.T) {
 	}{
 		{"zero", PublisherConfig{}, ""},
 		{"all off", PublisherConfig{ToleranceLinear: Off, ToleranceQuadratic: Off, HeartbeatJitter: Off, HeartbeatCopy: Off,
-			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, StartSpeed: Off, BrakeOnset: Off,
+			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, LostOrientationThreshold: Off, StartSpeed: Off, BrakeOnset: Off,
 			Budget: Off}, ""},
 		{"in range", PublisherConfig{PositionThreshold: 1e12, HeartbeatJitter: MaxHeartbeatJitter,
 			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, HeartbeatCopy: 0.1, TinySpeed: 1e-9}, ""},
@@ -737,7 +737,7 @@ func TestPublisherConfigDefaults(t *testing.T) {
 		MaxTolerance: DefaultMaxTolerance, OrientationThreshold: DefaultOrientationThreshold,
 		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
 		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, HeartbeatCopy: Off, VelocityFrames: 1,
-		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off,
+		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off, LostOrientationThreshold: Off,
 		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, TurnEnd: Off, Budget: 2 / DefaultMinInterval,
 		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,
 	}

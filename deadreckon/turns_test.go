@@ -329,3 +329,128 @@ func TestLostTurnEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxTurnLeadSpeed: with MaxTurnLeadSpeed, MaxTurnLead caps the turn of a state
+// slower than it (a turn in place) and leaves a faster one's turn as it is.
+func TestMaxTurnLeadSpeed(t *testing.T) {
+	const (
+		lead = 1 * math.Pi / 180
+		rate = 1.0 // rad/s
+		age  = 0.3 // s
+	)
+	for _, c := range []struct {
+		speed, capSpeed float64
+		capped          bool
+	}{
+		{0.5, 1, true}, {5, 1, false}, {5, 0, true}, {5, Off, true},
+	} {
+		a := NewActor(Config{UpdateInterval: 0.1, MaxTurnLead: lead, MaxTurnLeadSpeed: c.capSpeed})
+		s := NewState(mgl64.Vec3{})
+		s.Velocity = mgl64.Vec3{c.speed, 0, 0}
+		s.AngularVelocity = mgl64.Vec3{0, rate, 0}
+		if err := a.Receive(s, 0); err != nil {
+			t.Fatal(err)
+		}
+		a.Advance(age)
+		yaw := geom.Yaw(a.Reckoned().Orientation)
+		if c.capped && math.Abs(yaw-lead) > 1e-6 || !c.capped && math.Abs(yaw-rate*age) > 0.01 {
+			t.Errorf("speed %v m/s, MaxTurnLeadSpeed %v: turned %.2f° in %v s, want %v (capped %v)",
+				c.speed, c.capSpeed, yaw*180/math.Pi, age, map[bool]float64{true: lead * 180 / math.Pi, false: rate * age * 180 / math.Pi}[c.capped], c.capped)
+		}
+	}
+}
+
+// TestLagTurnsLead: with LagTurns, the rotation is held back by the update's latency
+// and a frame, less LagTurnsLead, and never by less than nothing.
+func TestLagTurnsLead(t *testing.T) {
+	for _, c := range []struct{ lead, lat, want float64 }{
+		{0, 0.15, 0.15 + turnEndLate}, {0.1, 0.15, 0.05 + turnEndLate}, {0.1, 0.3, 0.2 + turnEndLate}, {0.5, 0.15, 0},
+	} {
+		a := NewActor(Config{CompensateLatency: true, UpdateInterval: 0.1, LagTurns: true, LagTurnsLead: c.lead})
+		a.lagTurns(c.lat)
+		if math.Abs(a.rDelay-c.want) > 1e-9 {
+			t.Errorf("LagTurnsLead %v s, latency %v s: rotation held back %.4f s, want %.4f", c.lead, c.lat, a.rDelay, c.want)
+		}
+	}
+}
+
+// TestLostOrientationThreshold: a tank turning in place at 1 rad/s eases to
+// 0.3 rad/s; the publisher's own reckoning of the update that says so is exact, but a
+// peer that lost it turns on at 1 rad/s. With LostOrientationThreshold the publisher
+// reckons that peer too and publishes again once it is 4° off; without, not before
+// the heartbeat.
+func TestLostOrientationThreshold(t *testing.T) {
+	const ease = 1.0 // s
+	yaw := func(t float64) float64 {
+		if t < ease {
+			return t
+		}
+		return ease + 0.3*(t-ease)
+	}
+	for _, c := range []struct {
+		lost float64
+		want int // updates after the one that eases the turn
+	}{{0, 0}, {4 * math.Pi / 180, 1}} {
+		cfg := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, RepeatChange: Off, MinInterval: 0.2,
+			StartSpeed: Off, OrientationThreshold: 4 * math.Pi / 180, LostOrientationThreshold: c.lost}
+		p := NewPublisher(cfg, 1)
+		var after []float64
+		eased := false
+		for f := 0; float64(f)*frame <= 3; f++ {
+			t := float64(f) * frame
+			d, st := p.Update(Sample{Time: t, Orientation: geom.YawQuat(yaw(t))})
+			if d == NoUpdate {
+				continue
+			}
+			switch {
+			case !eased && t > ease && st.AngularVelocity.Len() < 0.5:
+				eased = true
+			case eased:
+				after = append(after, t)
+			}
+		}
+		if !eased || len(after) != c.want {
+			t.Errorf("LostOrientationThreshold %.3f rad: eased %v, updates after the easing at %v, want %d", c.lost, eased, after, c.want)
+		}
+	}
+}
+
+// TestTurnEndNotRepairedForOrientation: a turn in place at 1 rad/s that ends (its end
+// and copies published with TurnEnd) is not published again for a peer that lost
+// them all: the copies stand in for the end, and a repair a MinInterval later took
+// the place of a braking onset's last copy. A turn eased off without an end is
+// repaired (TestLostOrientationThreshold).
+func TestTurnEndNotRepairedForOrientation(t *testing.T) {
+	const stop = 1.0 // s: the turn slows from here to rest within 0.25 s
+	yaw := func(t float64) float64 {
+		if t < stop {
+			return t
+		}
+		u := math.Min(t-stop, 0.25)
+		return stop + u - 2*u*u
+	}
+	cfg := PublisherConfig{Heartbeat: 1000, HeartbeatJitter: Off, RepeatChange: Off, MinInterval: 0.2,
+		OrientationThreshold: 4 * math.Pi / 180, LostOrientationThreshold: 4 * math.Pi / 180, TurnEnd: 0.1}
+	p := NewPublisher(cfg, 1)
+	var ends, after []float64
+	for f := 0; float64(f)*frame <= 3; f++ {
+		t := float64(f) * frame
+		d, st := p.Update(Sample{Time: t, Orientation: geom.YawQuat(yaw(t))})
+		if d == NoUpdate || t <= stop {
+			continue
+		}
+		if st.AngularVelocity.Len() == 0 && len(after) == 0 && (len(ends) == 0 || t-ends[len(ends)-1] < 1.5*frame) {
+			ends = append(ends, t)
+			continue
+		}
+		after = append(after, t)
+	}
+	if len(ends) == 0 {
+		t.Fatal("the turn's end was not published")
+	}
+	// The rest it published is where the turn rests: nothing follows until the
+	// heartbeat (without the exception, a repair 0.2 s after the last copy).
+	if len(after) != 0 {
+		t.Errorf("turn end at %v and copies: updates after them at %v, want none", ends, after)
+	}
+}

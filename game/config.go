@@ -143,6 +143,18 @@ func DeadReckoning() deadreckon.PublisherConfig {
 			// A tank that falls silent drives on until it is stale, then comes to
 			// rest: its starts and stops are published three times over, so a
 			// silence seldom hides one.
+			// The end of a turn is heard a latency late. A turn in place (slower
+			// than 1 m/s) is shown at most 1° past the last heading heard, its
+			// heading blended over 0.25 s: a pivot stopped dead at 120°/s went 24°
+			// past its rest at 150 ms, 83° at 300 ms, and shows none now. A moving
+			// tank's turn is not held back: holding its hull a latency behind
+			// (LagTurns) or stopping its turn 0.5 s past a state
+			// (MaxTurnExtrapolation) showed a tank driving a steady circle 2°–7°
+			// off its way, and a lost turn's repair (LostOrientationThreshold)
+			// delayed starts on a drive never tuned on (docs/lab.md, Turns).
+			MaxTurnLead:        1 * math.Pi / 180,
+			MaxTurnLeadSpeed:   1,
+			TurnBlendTime:      0.25,
 			MaxExtrapolation:   StaleHeartbeats * PublishHeartbeat,
 			ExtrapolationDecay: deadreckon.DefaultExtrapolationDecay,
 			// A parked tank is heard from every second. It is stale after 4.5 s

@@ -10,13 +10,14 @@ import (
 	"github.com/treadline/treadline/net/impair"
 )
 
-// turnCap is the game's dead reckoning with a turn's lead capped (deadreckon's
-// MaxTurnLead 1°, TurnBlendTime 0.25 s), which the game does not ship: it keeps the
-// shown heading within the turn goals at a turn's end, and holds every turn's
-// heading behind its truth meanwhile (docs/lab.md, "A cap on a turn's lead").
+// turnCap is the game's dead reckoning with every turn's lead capped (deadreckon's
+// MaxTurnLead 1°, TurnBlendTime 0.25 s), where the game caps only turns in place: it
+// keeps the shown heading within the turn goals at a turn's end, and holds every
+// turn's heading behind its truth meanwhile (docs/lab.md, "A cap on a turn's lead").
 func turnCap() deadreckon.PublisherConfig {
 	c := game.DeadReckoning()
 	c.Reckon.MaxTurnLead = 1 * math.Pi / 180
+	c.Reckon.MaxTurnLeadSpeed = deadreckon.Off // every turn, moving or in place
 	c.Reckon.TurnBlendTime = 0.25
 	return c
 }
