@@ -64,7 +64,9 @@ func RunGame(ctx context.Context, cfg GameConfig) error {
 		defer v.Close()
 		a.v = v
 	}
-	a.log.Info("window open")
+	// The main thread's wait for a CPU so far: with the connecting screen's, it tells
+	// the time the client took to show it from the time a loaded machine kept it waiting.
+	a.log.Info("window open", "runqueue", threadRunDelay())
 	var first screen
 	if cfg.First != nil {
 		first = newConnectScreen(a, cfg.First)

@@ -174,7 +174,7 @@ func (s *connectScreen) finished() (screen, error) {
 // Draw draws the page: the steps so far with their times, or the failure.
 func (s *connectScreen) Draw(v *render.Viewer, f *frame) error {
 	if f.n == 1 && s.shown == "" {
-		s.a.log.Info("connecting", "title", s.c.Title)
+		s.a.log.Info("connecting", "title", s.c.Title, "runqueue", threadRunDelay())
 	}
 	p := s.page(time.Now())
 	if key := fmt.Sprint(p); key != s.shown {

@@ -1,6 +1,9 @@
 package client
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -14,4 +17,24 @@ func threadCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ts.Nano())
+}
+
+// threadRunDelay returns the time the calling thread has spent ready to run but
+// waiting for a CPU (the second field of /proc/thread-self/schedstat), or 0 if it
+// cannot be read: a wall-clock interval less this is what the thread itself took,
+// whatever else the machine was running.
+func threadRunDelay() time.Duration {
+	b, err := os.ReadFile("/proc/thread-self/schedstat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	ns, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil || ns < 0 {
+		return 0
+	}
+	return time.Duration(ns)
 }

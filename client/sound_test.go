@@ -3,12 +3,17 @@ package client
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
+	"github.com/g3n/engine/audio/al"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/render"
@@ -61,13 +66,22 @@ func TestSoundSynth(t *testing.T) {
 // TestDrivingIsLouder plays the player's tank through OpenAL Soft's wave-file backend
 // (what would be heard, written to a file): idling, then driving at speed with full
 // throttle. Driving must be clearly louder than idling, and idling audible.
+//
+// The phases are timed on the mixer's own clock, not the test's: the device starts
+// writing the file when it opens, before the sounds are synthesized, and on a loaded
+// machine that and the mixer's catching up in bursts put the file's time seconds away
+// from the wall clock. A silent source with a click at its start (mixerClock) is the
+// clock: its sample offset is how much the mixer has played since the click, and the
+// click is the first sound in the file.
 func TestDrivingIsLouder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays sound in real time; skipped with -short")
 	}
-	dir := t.TempDir()
-	wav := filepath.Join(dir, "heard.wav")
-	conf := filepath.Join(dir, "alsoft.conf")
+	// OpenAL Soft reads its configuration once a process: every run of the test in
+	// this process (-count) writes the file the first run named.
+	base := filepath.Join(os.TempDir(), fmt.Sprintf("treadline-heard-%d", os.Getpid()))
+	wav, conf := base+".wav", base+".conf"
+	t.Cleanup(func() { os.Remove(wav); os.Remove(conf) })
 	if err := os.WriteFile(conf, []byte("[general]\ndrivers=wave\nchannels=mono\n[wave]\nfile="+wav+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +90,13 @@ func TestDrivingIsLouder(t *testing.T) {
 	if err != nil {
 		t.Fatalf("OpenSound with the wave backend: %v", err)
 	}
-	opened := time.Now()
+	clock := startMixerClock(t, 20*time.Second)
 	view := render.View{Eye: mgl64.Vec3{-9, 3.5, 0}, Orientation: render.LookRotation(mgl64.Vec3{1, -0.3, 0}, mgl64.Vec3{0, 1, 0})}
 	snap := game.Snapshot{Self: 0, Tanks: []game.TankView{{ID: 1, Name: "me", Local: true, Orientation: mgl64.QuatIdent()}}}
 	const phase = 1200 * time.Millisecond
 	play := func(until time.Duration, speed, throttle float64) {
 		snap.Tanks[0].Velocity = mgl64.Vec3{speed, 0, 0}
-		for time.Since(opened) < until {
+		for clock.played() < until {
 			s.Update(&snap, view, throttle, 0.02)
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -94,11 +108,18 @@ func TestDrivingIsLouder(t *testing.T) {
 	if n := testing.AllocsPerRun(50, func() { s.Update(&snap, view, 1, 0.02) }); n != 0 {
 		t.Errorf("Sound.Update allocates %v times per frame, want 0", n)
 	}
+	clock.stop()
 	s.Close()
 
 	rate, samples := readWave(t, wav)
+	// The click: the first sample anything was heard at, the mixer clock's zero.
+	click := slices.IndexFunc(samples, func(v float64) bool { return math.Abs(v) > clickLevel/2 })
+	if click < 0 {
+		t.Fatal("the mixer clock's click is not in the wave file")
+	}
+	t.Logf("the mixer clock started %.2f s into the wave file", float64(click)/rate)
 	rms := func(from, to time.Duration) float64 {
-		a, b := int(from.Seconds()*rate), int(to.Seconds()*rate)
+		a, b := click+int(from.Seconds()*rate), click+int(to.Seconds()*rate)
 		if b > len(samples) {
 			t.Fatalf("the wave file holds %.2f s, want at least %.2f s", float64(len(samples))/rate, to.Seconds())
 		}
@@ -114,7 +135,7 @@ func TestDrivingIsLouder(t *testing.T) {
 	// The loudest 100 ms after the explosion began, wherever the mixer put it (a loaded
 	// machine shifts the file's time against the wall clock).
 	boom := 0.0
-	end := time.Duration(float64(len(samples)) / rate * float64(time.Second))
+	end := time.Duration(float64(len(samples)-click) / rate * float64(time.Second))
 	for at := 2*phase - 100*time.Millisecond; at+100*time.Millisecond <= end; at += 20 * time.Millisecond {
 		boom = math.Max(boom, rms(at, at+100*time.Millisecond))
 	}
@@ -128,6 +149,52 @@ func TestDrivingIsLouder(t *testing.T) {
 	if drive < 1.5*idle {
 		t.Errorf("driving (RMS %.4f) is not clearly louder than idling (RMS %.4f)", drive, idle)
 	}
+}
+
+// clickLevel is the height of the mixer clock's click, of full scale.
+const clickLevel = 0.9
+
+// mixerClock is a source playing silence after one click, at the listener: its
+// sample offset is the time the mixer has played since the click.
+type mixerClock struct {
+	src, buf uint32
+	samples  int // the clock's length
+}
+
+// startMixerClock starts a mixer clock that runs for length.
+func startMixerClock(t *testing.T, length time.Duration) *mixerClock {
+	t.Helper()
+	pcm := make([]int16, int(length.Seconds()*soundRate))
+	for i := range 8 {
+		pcm[i] = int16(math.Round(clickLevel * 32767))
+	}
+	c := &mixerClock{buf: al.GenBuffers(1)[0], src: al.GenSource(), samples: len(pcm)}
+	al.BufferData(c.buf, al.FormatMono16, unsafe.Pointer(&pcm[0]), uint32(2*len(pcm)), soundRate)
+	runtime.KeepAlive(pcm)
+	al.Sourcei(c.src, al.Buffer, int32(c.buf))
+	al.Sourcei(c.src, al.SourceRelative, al.True)
+	al.Source3f(c.src, al.Position, 0, 0, 0)
+	al.SourcePlay(c.src)
+	if err := al.GetError(); err != nil {
+		t.Fatalf("the mixer clock: %v", err)
+	}
+	return c
+}
+
+// played returns the time the mixer has played since the click; the clock's whole
+// length once it ran out.
+func (c *mixerClock) played() time.Duration {
+	if al.GetSourcei(c.src, al.SourceState) == al.Stopped {
+		return time.Duration(float64(c.samples) / soundRate * float64(time.Second))
+	}
+	return time.Duration(float64(al.GetSourcei(c.src, al.SampleOffset)) / soundRate * float64(time.Second))
+}
+
+// stop stops the clock and frees its source.
+func (c *mixerClock) stop() {
+	al.SourceStop(c.src)
+	al.DeleteSource(c.src)
+	al.DeleteBuffers([]uint32{c.buf})
 }
 
 // readWave reads a RIFF WAVE file of 16-bit integer or 32-bit float samples and
