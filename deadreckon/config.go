@@ -194,7 +194,8 @@ type Config struct {
 	// instead.
 	LagTurns bool
 	// LagTurnsLead, with LagTurns, is how much of the latency the rotation is still
-	// shown ahead by, s: the rotation is held back by the latency less this.
+	// shown ahead by, s: the rotation is held back by the latency less this. If
+	// zero, the default, or not a positive finite duration: no lead.
 	LagTurnsLead float64
 	// MaxTurnLead, under ProjectiveVelocityBlend, caps how far the shown rotation is
 	// projected past the last-known orientation, in radians: a turn is shown turning
@@ -299,6 +300,7 @@ func (c Config) withDefaults() Config {
 	c.MaxTurnLead = positiveOr(c.MaxTurnLead, math.Inf(1))
 	c.MaxTurnExtrapolation = positiveOr(c.MaxTurnExtrapolation, math.Inf(1))
 	c.MaxTurnLeadSpeed = positiveOr(c.MaxTurnLeadSpeed, math.Inf(1))
+	c.LagTurnsLead = positiveOr(c.LagTurnsLead, 0)
 	c.TurnBlendTime = positiveOr(c.TurnBlendTime, 0)
 	c.Clamp = c.Clamp.withDefaults()
 	c.Limits = c.Limits.withDefaults()

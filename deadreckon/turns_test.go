@@ -365,6 +365,8 @@ func TestMaxTurnLeadSpeed(t *testing.T) {
 func TestLagTurnsLead(t *testing.T) {
 	for _, c := range []struct{ lead, lat, want float64 }{
 		{0, 0.15, 0.15 + turnEndLate}, {0.1, 0.15, 0.05 + turnEndLate}, {0.1, 0.3, 0.2 + turnEndLate}, {0.5, 0.15, 0},
+		// A lead that is no duration is no lead: the whole latency holds the turn back.
+		{math.NaN(), 0.15, 0.15 + turnEndLate}, {-1, 0.15, 0.15 + turnEndLate}, {math.Inf(1), 0.15, 0.15 + turnEndLate},
 	} {
 		a := NewActor(Config{CompensateLatency: true, UpdateInterval: 0.1, LagTurns: true, LagTurnsLead: c.lead})
 		a.lagTurns(c.lat)
