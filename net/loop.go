@@ -84,10 +84,14 @@ type hostActor struct {
 	count  uint64
 	rec    [wire.MaxUpdateSize]byte
 	recLen int
-	aim    mgl64.Vec3 // where its gun points in the ground plane
-	zi     int        // its index in every member's slots
-	route  *hostRoute // the route its owner published last (route.go), or nil
-	born   float64    // the time of its spawn's state, host clock
+	// hist holds the motion of its last histLen accepted states, by count: what a
+	// player last sent record n was shown is hist[n%histLen], kept once per tank
+	// rather than in every player's slot of it.
+	hist  *[histLen]motion
+	aim   mgl64.Vec3 // where its gun points in the ground plane
+	zi    int        // its index in every member's slots
+	route *hostRoute // the route its owner published last (route.go), or nil
+	born  float64    // the time of its spawn's state, host clock
 }
 
 // placement is where the owner asked a spawn the judge placed elsewhere, and until

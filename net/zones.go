@@ -126,20 +126,36 @@ type zones struct {
 	plain bool
 }
 
-// slot is what one player has been sent of one tank. A player's slots sit by value
-// in one slice indexed by hostActor.zi: offers allocate nothing.
+// slot is what one player has been sent of one tank: what its schedule needs of the
+// pair, and no state. A player's slots sit by value in one slice indexed by
+// hostActor.zi: offers allocate nothing. The motion the player was sent is the
+// tank's, kept once in its hist by the record's count (sentN), so that a slot is
+// 48 bytes (512 players' slots of 512 tanks: 12.6 MB, where a copy of the sent
+// motion in each made them 40 MB).
 type slot struct {
 	a       *hostActor // nil: no slot
-	owed    bool       // a newer record than sentN waits in the player's pending list, at pi
-	must    bool       // the tank entered the player's interest: its next record bypasses the budget
-	inside  bool       // within interestRadius when last looked at
-	pi      int32
-	sentAt  float64 // host time it was last sent, or the slot made
-	weight  float64 // relevance to the player when last offered
+	sentAt  float64    // host time it was last sent, or the slot made
 	engaged float64
-	sentN   uint64 // the tank's update count when it was last sent (0: its spawn)
-	sent    sentState
+	sentN   uint64  // the tank's update count when it was last sent (0: its spawn)
+	shown   float64 // the time of the state last sent, or of the state the slot assumes
+	pi      int32
+	owed    bool // a newer record than sentN waits in the player's pending list, at pi
+	must    bool // the tank entered the player's interest: its next record bypasses the budget
+	inside  bool // within interestRadius when last looked at
+	known   bool // the scheduler sent the player a record of the tank (sentN's motion in hist)
 }
+
+// motion is what a player knows of a tank's motion from a record, for the size of
+// news.
+type motion struct {
+	pos, vel, acc, angVel mgl64.Vec3
+}
+
+// histLen is how many of a tank's last records' motions it keeps (hostActor.hist):
+// 12.8 s at the 10 updates a second an owner publishes at most. A player last sent
+// a record older than that, a far tank waiting past farFloorAge behind a starved
+// budget, is taken to have been sent nothing (news at newsCap).
+const histLen = 128
 
 // owe is an owed slot in its player's pending list: all that the schedule reads to
 // rank it, copied out of the slot, so that ranking a player's whole backlog reads
@@ -152,14 +168,6 @@ type owe struct {
 	id                      wire.ActorID // the tank's, for ties
 	must                    bool
 	near                    bool // within interestRadius when last offered
-}
-
-// sentState is what the player knows of the tank's motion, for the size of news;
-// before the scheduler sent any (known false), only the time is set.
-type sentState struct {
-	time                  float64
-	pos, vel, acc, angVel mgl64.Vec3
-	known                 bool
 }
 
 func newZones(l *Limits) *zones {
@@ -305,6 +313,11 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	}
 	a.count++
 	a.recLen = copy(a.rec[:], rec)
+	if a.hist == nil {
+		a.hist = new([histLen]motion)
+	}
+	st := &a.state
+	a.hist[a.count%histLen] = motion{pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity}
 	a.aim = aimOf(&a.state)
 	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
 	if o := m.members[a.owner]; o != nil {
@@ -371,7 +384,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		// The state it shows is the spawn's, the relay's last before the scheduler
 		// engaged, or the one q was told of on joining, whichever is the latest.
 		shown := math.Min(a.state.Time, max(a.born, m.zones.onAt, q.joinedAt))
-		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: shown, sent: sentState{time: shown}}
+		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: shown, shown: shown}
 		s.inside = d <= interestRadius
 	}
 	inside := d <= interestRadius
@@ -416,14 +429,14 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		m.stats.Overwritten++
 		return
 	}
-	s.weight = weight(me, a, d, &s.sent)
+	w := weight(me, a, d, sentMotion(s, a), s.shown)
 	s.owed = true
 	if s.must {
 		q.musts++
 	}
 	s.pi = int32(len(q.pending))
 	m.zones.owes++
-	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: s.weight, engaged: s.engaged, shown: s.shownAt(), seq: m.zones.owes,
+	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: w, engaged: s.engaged, shown: s.shownAt(), seq: m.zones.owes,
 		zi: int32(a.zi), id: a.id, must: s.must, near: inside})
 	if inside {
 		q.forceAt = math.Min(q.forceAt, s.sentAt+forceAge)
@@ -437,11 +450,20 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 // shownAt returns the time of the state q was last sent of s's tank, host clock, s:
 // how old what q shows of it is; before any, that of the tank's state when the slot
 // was made (its spawn's, or about the state the relay last sent).
-func (s *slot) shownAt() float64 { return s.sent.time }
+func (s *slot) shownAt() float64 { return s.shown }
+
+// sentMotion returns the motion of the record s's player was last sent of a, or
+// nil when it was sent none (or one older than a's hist holds).
+func sentMotion(s *slot, a *hostActor) *motion {
+	if !s.known || a.hist == nil || a.count-s.sentN >= histLen {
+		return nil
+	}
+	return &a.hist[s.sentN%histLen]
+}
 
 // touch reads what an offer of a to q will read first (its slot, q's tanks), and
 // returns a number of it that the caller adds to zones.warm, so that the reads
-// stay. At 512 tanks a player's slots alone are 80 kB and the match's 40 MB: each
+// stay. At 512 tanks a player's slots alone are 24 kB and the match's 12.6 MB: each
 // offer's first read misses the caches, and a loop of these reads alone, with
 // nothing else between them, has the memory fetch many at once, where the offers
 // one by one would wait for each in turn.
@@ -594,45 +616,55 @@ func (m *match) schedule(q *member, now float64) {
 	// ids. A backlog of hundreds (512 tanks: the far tanks wait) costs a few passes
 	// over plain numbers, not a heap's reshuffles through the list.
 	z := m.zones
-	z.prio = z.prio[:0]
+	k := min(len(q.pending), int(tokens/minRecordCost)+1)
+	// The selection is among the priorities at least half the last choice's k-th
+	// when they are k or more (the k-th highest is among them: every other is
+	// lower), among all of them otherwise. What is owed only grows in priority
+	// until it goes, so at 512 tanks, with a backlog of hundreds of far tanks of
+	// which a few dozen go, the candidates are a fraction of the backlog. They are
+	// gathered in the pass that computes the priorities.
+	g := 0.0
+	if k < len(q.pending) && !z.plain {
+		g = q.kth / 2
+	}
+	z.prio, z.vals = z.prio[:0], z.vals[:0]
+	nan := false
 	if now+1e-6 < q.forceAt && !z.plain {
 		// No owed tank is due to be forced (q.forceAt is never later than the first
 		// that will be; the margin keeps rounding out of it): its priorities alone.
 		for i := range q.pending {
-			z.prio = append(z.prio, priority(&q.pending[i], now))
-		}
-	} else {
-		next := math.Inf(1)
-		for i := range q.pending {
-			o := &q.pending[i]
-			next = m.forceDue(q, o, now, next)
-			z.prio = append(z.prio, priority(o, now))
-		}
-		q.forceAt = next
-	}
-	r := ranking{prio: z.prio, pend: q.pending}
-	k := min(len(q.pending), int(tokens/minRecordCost)+1)
-	top := z.idx[:0]
-	if k == len(q.pending) {
-		for i := range int32(k) {
-			top = append(top, i)
-		}
-	} else {
-		// The selection among the priorities at least half the last choice's k-th
-		// when they are k or more (the k-th highest is among them: every other is
-		// lower), among all of them otherwise. What is owed only grows in priority
-		// until it goes, so at 512 tanks, with a backlog of hundreds of far tanks
-		// of which a few dozen go, the candidates are a fraction of the backlog.
-		z.vals = z.vals[:0]
-		nan := false
-		if g := q.kth / 2; g > 0 && !z.plain {
-			for _, p := range z.prio {
+			p := priority(&q.pending[i], now)
+			z.prio = append(z.prio, p)
+			if g > 0 {
 				if p >= g {
 					z.vals = append(z.vals, p)
 				}
 				nan = nan || p != p
 			}
 		}
+	} else {
+		next := math.Inf(1)
+		for i := range q.pending {
+			o := &q.pending[i]
+			next = m.forceDue(q, o, now, next)
+			p := priority(o, now)
+			z.prio = append(z.prio, p)
+			if g > 0 {
+				if p >= g {
+					z.vals = append(z.vals, p)
+				}
+				nan = nan || p != p
+			}
+		}
+		q.forceAt = next
+	}
+	r := ranking{prio: z.prio, pend: q.pending}
+	top := z.idx[:0]
+	if k == len(q.pending) {
+		for i := range int32(k) {
+			top = append(top, i)
+		}
+	} else {
 		if len(z.vals) < k || nan {
 			z.vals = append(z.vals[:0], z.prio...)
 		} else {
@@ -663,7 +695,10 @@ func (m *match) schedule(q *member, now float64) {
 	z.idx = top
 	slices.SortFunc(top, r.before)
 	for _, i := range top {
-		z.warm += uint64(q.slots[q.pending[i].zi].a.recLen)
+		// What sendSlot reads of the tank: its record's length and count, and its
+		// state's time, two cache lines apart.
+		a := q.slots[q.pending[i].zi].a
+		z.warm += uint64(a.recLen) + a.count + math.Float64bits(a.state.Time)
 	}
 	sent := z.sent[:0]
 	full := false
@@ -842,7 +877,7 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 		return
 	}
 	// A new record, not a refresh of the one q holds: repeated when near.
-	fresh, gap := s.sentN != a.count, a.state.Time-s.sent.time
+	fresh, gap := s.sentN != a.count, a.state.Time-s.shown
 	n := m.cost(q, s)
 	if bypass {
 		q.budget.Spend(n, now)
@@ -858,7 +893,7 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 	if w, ok := m.h.cfg.Judge.(Witness); ok {
 		w.Sent(uint32(q.id), uint32(a.id), *st, now)
 	}
-	s.sent = sentState{time: st.Time, pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity, known: true}
+	s.shown, s.known = st.Time, true
 	if s.must {
 		q.musts--
 	}
@@ -894,8 +929,9 @@ func priority(s *owe, now float64) float64 {
 }
 
 // weight returns tank a's relevance to a player whose tank nearest a is me (nil:
-// none), d away, and that was last sent sent of a.
-func weight(me, a *hostActor, d float64, sent *sentState) float64 {
+// none), d away, and that was last sent a record of motion sent, of time sentTime
+// (nil: none).
+func weight(me, a *hostActor, d float64, sent *motion, sentTime float64) float64 {
 	w := relevance(d)
 	if me != nil {
 		to := a.state.Position.Sub(me.state.Position)
@@ -909,7 +945,7 @@ func weight(me, a *hostActor, d float64, sent *sentState) float64 {
 			w *= weightTeammate
 		}
 	}
-	return w * (1 + news(sent, &a.state))
+	return w * (1 + news(sent, sentTime, &a.state))
 }
 
 // relevance is a tank's weight by its distance d from the player, m: 1 within a
@@ -943,13 +979,14 @@ func facing(dir, to mgl64.Vec3) float64 {
 }
 
 // news returns how much an update tells a player that was last sent sent: a start,
-// stop, braking or turning onset, or a path that has strayed from the one sent, up to
-// newsCap; newsCap for a player that was sent nothing yet.
-func news(sent *sentState, now *deadreckon.State) float64 {
-	if !sent.known {
+// stop, braking or turning onset, or a path that has strayed from the one sent (at
+// time sentTime), up to newsCap; newsCap for a player that was sent nothing yet
+// (sent nil).
+func news(sent *motion, sentTime float64, now *deadreckon.State) float64 {
+	if sent == nil {
 		return newsCap
 	}
-	dt := math.Max(0, now.Time-sent.time)
+	dt := math.Max(0, now.Time-sentTime)
 	proj := sent.pos.Add(sent.vel.Mul(dt)).Add(sent.acc.Mul(0.5 * dt * dt))
 	n := newsPerSpeed*now.Velocity.Sub(sent.vel).Len() +
 		newsPerAccel*now.Acceleration.Sub(sent.acc).Len() +
