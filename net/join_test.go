@@ -122,8 +122,10 @@ func TestJoinErrorClassifies(t *testing.T) {
 }
 
 // TestJoinDeadLink: a link that carries nothing fails the join with a clear "no
-// answer" within 10 s at the default timeout, and the chain goes to the log.
+// answer" within 10 s at the default timeout, and the chain goes to the log. It
+// waits out that timeout with nothing to do, beside the other parallel tests.
 func TestJoinDeadLink(t *testing.T) {
+	t.Parallel()
 	h := testHost(t, HostConfig{})
 	var logBuf lockedBuffer
 	start := time.Now()

@@ -47,6 +47,9 @@ func setBgColor4(l *gui.Label, c math32.Color4) {
 // window's goroutine only.
 type fontBook struct {
 	fonts map[float64]*text.Font
+	// ttf is the GUI's font file, read once: g3n's assets unzip it at every read (a
+	// quarter of a scene's making, six times over under the race detector).
+	ttf []byte
 }
 
 // font returns the font for size points, made the first time, or nil if the GUI's
@@ -55,7 +58,10 @@ func (b *fontBook) font(size float64) *text.Font {
 	if f, ok := b.fonts[size]; ok {
 		return f
 	}
-	f, err := text.NewFontFromData(assets.MustAsset(guiFontAsset))
+	if b.ttf == nil {
+		b.ttf, _ = assets.Asset(guiFontAsset) // nil when unreadable: NewFontFromData fails
+	}
+	f, err := text.NewFontFromData(b.ttf)
 	if err != nil {
 		f = nil
 	}

@@ -23,6 +23,7 @@
 package gltest
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,14 +62,19 @@ func (h *Harness) Main(m *testing.M, drawing string, open func() (closeWindow fu
 	if !flag.Parsed() {
 		flag.Parse() // for testing.Verbose, passed on to the child
 	}
-	childFailed := false
+	// child reports whether the drawing tests passed in the child process, once it
+	// has ended; it is nil when there is none.
+	var child chan bool
 	closeWindow := func() {}
 	switch {
 	case os.Getenv("DISPLAY") == "":
 		h.noWindow = ErrNoDisplay
 	case raceDetector:
 		h.noWindow = ErrInChild
-		childFailed = !runWithoutRace(drawing)
+		// The child draws its frames while the tests here run: each mostly waits on
+		// the other's share of the CPU, not on the other's end.
+		child = make(chan bool, 1)
+		go func() { child <- runWithoutRace(drawing) }()
 	default:
 		c, err := open()
 		if err != nil {
@@ -85,7 +91,7 @@ func (h *Harness) Main(m *testing.M, drawing string, open func() (closeWindow fu
 			f()
 		case code := <-done:
 			closeWindow()
-			if childFailed && code == 0 {
+			if child != nil && !<-child && code == 0 {
 				code = 1
 			}
 			os.Exit(code)
@@ -105,17 +111,19 @@ func (h *Harness) Do(f func()) {
 }
 
 // runWithoutRace runs the tests matching drawing in a child `go test` of the current
-// package built without -race, passing its output through, and reports whether they
-// passed.
+// package built without -race, and reports whether they passed. Its output is held
+// and printed whole when it ends, not mixed into the lines of the tests running here.
 func runWithoutRace(drawing string) bool {
 	args := []string{"test", "-count=1", "-run", drawing}
 	if testing.Verbose() {
 		args = append(args, "-v")
 	}
 	cmd := exec.Command("go", append(args, ".")...) // go test puts its own toolchain first on PATH
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	fmt.Println("drawing tests run without -race in a child process:", strings.Join(cmd.Args, " "))
-	if err := cmd.Run(); err != nil {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	fmt.Printf("drawing tests run without -race in a child process: %s\n%s", strings.Join(cmd.Args, " "), out.Bytes())
+	if err != nil {
 		fmt.Println("drawing tests failed:", err)
 		return false
 	}
