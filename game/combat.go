@@ -185,6 +185,7 @@ type matchCombat struct {
 	tanks    map[uint32]*tankCombat
 	shells   []liveShell
 	hulls    []combat.HullPose
+	aimHulls []combat.HullPose // the hulls the crosshair's path may strike (aimCandidates)
 	targets  []bot.Target
 	effects  []Effect
 	markers  []HitMarker
@@ -648,13 +649,36 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 		p := t.body.Pose()
 		o, d := combat.Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
 		s := combat.Shot{Shooter: t.id, Origin: o, Direction: d}
+		c.aimHulls = aimCandidates(c.aimHulls[:0], c.hulls, o, d)
 		for f := 0.0; f < combat.ShellLifetime; f += aimStep {
-			if imp := combat.Sweep(m.terr, s, f, f+aimStep, c.hulls); imp.Kind != combat.ImpactNone {
+			if imp := combat.Sweep(m.terr, s, f, f+aimStep, c.aimHulls); imp.Kind != combat.ImpactNone {
 				dst.Aim, dst.HasAim = imp.Point, imp.Kind != combat.ImpactSpent
 				break
 			}
 		}
 	}
+}
+
+// aimCandidates appends to dst, in their order, the hulls of hulls that a shell fired
+// from origin along dir may strike: a shell's path lies in the upright plane through
+// origin along dir, so a hull whose origin is farther from that plane than
+// combat.HullReach cannot be struck, and the crosshair's sweeps of the whole flight
+// (each a pass over the hulls) need not test it. The sweeps' answers are the same:
+// the hulls left out are ones no segment of the path reaches, and the others keep
+// their order. A shot straight up or down keeps every hull.
+func aimCandidates(dst, hulls []combat.HullPose, origin, dir mgl64.Vec3) []combat.HullPose {
+	l := math.Hypot(dir[0], dir[2])
+	if !(l > 1e-6) {
+		return append(dst, hulls...)
+	}
+	nx, nz := -dir[2]/l, dir[0]/l // the plane's horizontal normal
+	reach := combat.HullReach() + 1e-3
+	for _, h := range hulls {
+		if d := (h.Position[0]-origin[0])*nx + (h.Position[2]-origin[2])*nz; d <= reach && d >= -reach {
+			dst = append(dst, h)
+		}
+	}
+	return dst
 }
 
 // aimStep is the step of the crosshair's ballistic path, s: 10 m of flight, an arc
