@@ -1,14 +1,16 @@
 package game
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/treadline/treadline/net/wire"
 	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -186,6 +188,9 @@ type matchCombat struct {
 	shells   []liveShell
 	hulls    []combat.HullPose
 	aimHulls []combat.HullPose // the hulls the crosshair's path may strike (aimCandidates)
+	byX      hullsByX          // the hulls ordered by x, for the shells' sweeps
+	near     []int32           // the hulls near one shell's segment, by their index in hulls
+	nearBy   []combat.HullPose // those hulls
 	targets  []bot.Target
 	effects  []Effect
 	markers  []HitMarker
@@ -362,8 +367,17 @@ func (m *Match) shoot(t *tank, tc *tankCombat, now, host float64) {
 func (m *Match) flyShells(now, host float64) {
 	c := m.combat
 	live := c.shells[:0]
+	indexed := len(c.shells) >= shellsIndexed && len(c.hulls) >= hullsIndexed
+	if indexed {
+		c.byX.order(c.hulls)
+	}
 	for _, sh := range c.shells {
-		imp := combat.Sweep(m.terr, sh.shot, sh.last, host, c.hulls)
+		hulls := c.hulls
+		if indexed {
+			c.near, c.nearBy = c.byX.near(c.near[:0], c.nearBy[:0], c.hulls, sh.shot, sh.last, host)
+			hulls = c.nearBy
+		}
+		imp := combat.Sweep(m.terr, sh.shot, sh.last, host, hulls)
 		sh.last = host
 		switch imp.Kind {
 		case combat.ImpactNone:
@@ -404,6 +418,73 @@ func (m *Match) flyShells(now, host float64) {
 	}
 	clear(c.shells[len(live):])
 	c.shells = live
+}
+
+// shellsIndexed and hullsIndexed are the fewest shells in flight and hulls for
+// which flyShells orders the hulls by x once a frame: fewer pass over every hull
+// for less.
+const shellsIndexed, hullsIndexed = 4, 64
+
+// hullsByX is a frame's hulls ordered by x, so that a shell's sweep tests only the
+// hulls within reach of its segment's box: at 512 tanks and hundreds of shells in
+// flight, passing every shell over every hull was a frame's largest pass.
+type hullsByX struct {
+	idx []int32   // indices into the hulls at finite places, by x
+	xs  []float64 // their x, in that order
+	odd []int32   // the hulls at non-finite places, tested as Sweep tests them
+}
+
+// order takes the frame's hulls.
+func (o *hullsByX) order(hulls []combat.HullPose) {
+	o.idx, o.odd = o.idx[:0], o.odd[:0]
+	for i := range hulls {
+		if geom.FiniteVec(hulls[i].Position) {
+			o.idx = append(o.idx, int32(i))
+		} else {
+			o.odd = append(o.odd, int32(i))
+		}
+	}
+	slices.SortFunc(o.idx, func(a, b int32) int { return cmp.Compare(hulls[a].Position[0], hulls[b].Position[0]) })
+	o.xs = o.xs[:0]
+	for _, i := range o.idx {
+		o.xs = append(o.xs, hulls[i].Position[0])
+	}
+}
+
+// near appends to idx and by the hulls that combat.Sweep of shot from t0 to t1 may
+// strike, in their order in hulls: those within combat.HullReach of the box of
+// the segment it sweeps. Sweep passes over the others itself, so its answer with
+// them is its answer with every hull.
+func (o *hullsByX) near(idx []int32, by []combat.HullPose, hulls []combat.HullPose, shot combat.Shot, t0, t1 float64) ([]int32, []combat.HullPose) {
+	t1 = math.Min(t1, shot.Time+combat.ShellLifetime)
+	if !(t1 > t0) {
+		return idx, by // Sweep tests no hull
+	}
+	a, b := shot.At(t0), shot.At(t1)
+	r := combat.HullReach() + 1e-3
+	lo := mgl64.Vec3{math.Min(a[0], b[0]) - r, math.Min(a[1], b[1]) - r, math.Min(a[2], b[2]) - r}
+	hi := mgl64.Vec3{math.Max(a[0], b[0]) + r, math.Max(a[1], b[1]) + r, math.Max(a[2], b[2]) + r}
+	if !geom.FiniteVec(lo) || !geom.FiniteVec(hi) {
+		return idx, append(by, hulls...)
+	}
+	first, _ := slices.BinarySearch(o.xs, lo[0])
+	for k := first; k < len(o.xs) && o.xs[k] <= hi[0]; k++ {
+		p := hulls[o.idx[k]].Position
+		if p[1] >= lo[1] && p[1] <= hi[1] && p[2] >= lo[2] && p[2] <= hi[2] {
+			idx = append(idx, o.idx[k])
+		}
+	}
+	for _, i := range o.odd {
+		// Sweep's own test, which a NaN coordinate passes.
+		if p := hulls[i].Position; !(p[0] < lo[0] || p[0] > hi[0] || p[1] < lo[1] || p[1] > hi[1] || p[2] < lo[2] || p[2] > hi[2]) {
+			idx = append(idx, i)
+		}
+	}
+	slices.Sort(idx)
+	for _, i := range idx {
+		by = append(by, hulls[i])
+	}
+	return idx, by
 }
 
 // settleTruth fills in the truth of the hits overlay's records: the first update the
