@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/treadline/treadline/deadreckon"
 )
 
 // phases of one frame, for -bench-frames.
@@ -24,6 +26,7 @@ type bench struct {
 	phases    [numPhases][]time.Duration
 	cpu       [numPhases]time.Duration // the main thread's CPU time per phase, summed
 	drawCalls int
+	modes     [deadreckon.NumModes]int // remote tanks in each priority mode, summed over the frames
 }
 
 func newBench(frames int) *bench {
@@ -42,6 +45,13 @@ func (b *bench) add(t [numPhases + 1]time.Time, cpu [numPhases + 1]time.Duration
 	for p := range b.phases {
 		b.phases[p] = append(b.phases[p], t[p+1].Sub(t[p]))
 		b.cpu[p] += cpu[p+1] - cpu[p]
+	}
+}
+
+// addModes records how many remote tanks one frame reckoned in each priority mode.
+func (b *bench) addModes(m [deadreckon.NumModes]int) {
+	for i, k := range m {
+		b.modes[i] += k
 	}
 }
 
@@ -78,6 +88,10 @@ func (b *bench) report(out io.Writer, tanks, w, h int) {
 	}
 	fmt.Fprintf(out, "%-13s %9.2f %9.2f %9.2f  (%.1f fps)\n", "total", tm, pct(total, 0.5), pct(total, 0.95), 1000/math.Max(tm, 1e-9))
 	fmt.Fprintf(out, "draw calls per frame: %.0f (meshes and HUD panels)\n", float64(b.drawCalls)/float64(max(1, n)))
+	if b.modes[deadreckon.ModeHigh]+b.modes[deadreckon.ModeLow] > 0 {
+		fmt.Fprintf(out, "remote tanks per frame: %.0f in high mode, %.0f in low\n",
+			float64(b.modes[deadreckon.ModeHigh])/float64(max(1, n)), float64(b.modes[deadreckon.ModeLow])/float64(max(1, n)))
+	}
 	perFrame := func(d time.Duration) float64 { return float64(d) / float64(max(1, n)) / 1e6 }
 	if own := b.cpu[phaseSim] + b.cpu[phaseScene]; own > 0 {
 		// Thread CPU time: what the client's own work costs, however busy the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/g3n/engine/window"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/render"
 )
@@ -226,6 +227,8 @@ func (s *connectScreen) shot(file string, n int) {
 }
 
 func (s *connectScreen) tanks() int { return 0 }
+
+func (s *connectScreen) modes() [deadreckon.NumModes]int { return [deadreckon.NumModes]int{} }
 
 // end returns the failure shown, if any, when the window is closed or the context
 // ends; the start is cancelled.

@@ -219,6 +219,8 @@ func (l *replayScreen) shot(file string, n int) {
 // tanks is how many tanks the last frame showed.
 func (l *replayScreen) tanks() int { return len(l.snap.Tanks) }
 
+func (l *replayScreen) modes() [deadreckon.NumModes]int { return l.snap.Modes }
+
 // status is the line above the timeline.
 func (l *replayScreen) status() string {
 	p := l.p

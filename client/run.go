@@ -423,6 +423,9 @@ func (l *matchScreen) shot(file string, n int) {
 // tanks is how many tanks the match's last snapshot holds.
 func (l *matchScreen) tanks() int { return len(l.snap.Tanks) }
 
+// modes is how many remote tanks the last Step reckoned in each priority mode.
+func (l *matchScreen) modes() [deadreckon.NumModes]int { return l.snap.Modes }
+
 // afterRespawn drops the aim once the player's tank is back from a wreck or a
 // respawn was asked for, so the next frame aims where the new tank faces instead of
 // swinging the turret to the old aim.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/render"
@@ -80,11 +81,14 @@ func TestLoop(t *testing.T) {
 	}
 
 	var out strings.Builder
-	sess = &stepMatch{snap: snap}
+	benchSnap := *snap
+	benchSnap.Modes = [deadreckon.NumModes]int{3, 1}
+	sess = &stepMatch{snap: &benchSnap}
 	if err := run(bg, RunConfig{Display: Display{BenchFrames: 4, BenchOut: &out}}, sess, nil); err != nil {
 		t.Fatalf("bench run: %v", err)
 	}
-	if sess.steps != 4 || !strings.Contains(out.String(), "frame-time split: 4 frames, 4 tanks") {
+	if sess.steps != 4 || !strings.Contains(out.String(), "frame-time split: 4 frames, 4 tanks") ||
+		!strings.Contains(out.String(), "remote tanks per frame: 3 in high mode, 1 in low") {
 		t.Errorf("bench run: %d steps, report:\n%s", sess.steps, out.String())
 	}
 

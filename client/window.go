@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/render"
 )
 
@@ -33,6 +34,8 @@ type gauged interface {
 	shot(file string, n int)
 	// tanks is how many tanks the last frame showed.
 	tanks() int
+	// modes is how many remote tanks the last frame reckoned in each priority mode.
+	modes() [deadreckon.NumModes]int
 }
 
 // A paced screen rests between frames: it needs fewer frames than the window can
@@ -189,6 +192,7 @@ func present(v *render.Viewer, sc screen, f *frame, cfg windowConfig, b *bench) 
 	f.mark(numPhases)
 	if isGauged && !isWaiting && b != nil {
 		b.add(f.t, f.cpu, v.DrawCalls())
+		b.addModes(m.modes())
 		if f.n >= cfg.BenchFrames {
 			w, h := v.FramebufferSize()
 			b.report(cfg.BenchOut, m.tanks(), w, h)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/render"
 )
 
@@ -55,6 +56,9 @@ func (s *gaugedScreen) played(d time.Duration) bool {
 }
 func (s *gaugedScreen) shot(file string, n int) { s.shots = append(s.shots, n) }
 func (s *gaugedScreen) tanks() int              { return 0 }
+func (s *gaugedScreen) modes() [deadreckon.NumModes]int {
+	return [deadreckon.NumModes]int{}
+}
 func (s *gaugedScreen) end(cause error) error {
 	s.ended = append(s.ended, cause)
 	return errors.New("ended")

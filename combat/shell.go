@@ -186,10 +186,7 @@ func sweepHulls(shooter uint32, a, b, lo3, hi3 mgl64.Vec3, hulls []HullPose, bes
 	seg := b.Sub(a)
 	spec := tank.Default()
 	hullMin, hullMax := spec.HullMin(), spec.HullMax()
-	// Every point of the hull box lies within reach of the hull's origin, whatever
-	// its orientation (a hair more, for rounding).
-	_, far := corners(hullMin.Mul(-1), hullMax)
-	reach := far.Len() + 1e-6
+	reach := HullReach()
 	lo3, hi3 = lo3.Sub(mgl64.Vec3{reach, reach, reach}), hi3.Add(mgl64.Vec3{reach, reach, reach})
 	for _, hp := range hulls {
 		if hp.Actor == shooter {
@@ -208,6 +205,15 @@ func sweepHulls(shooter uint32, a, b, lo3, hi3 mgl64.Vec3, hulls []HullPose, bes
 		}
 	}
 	return best, bestF
+}
+
+// HullReach returns the distance, m, from a hull's origin within which every point
+// of its box lies, whatever its orientation (a hair more, for rounding): a shell's
+// path that passes farther from a hull's origin strikes nothing of it.
+func HullReach() float64 {
+	spec := tank.Default()
+	_, far := corners(spec.HullMin().Mul(-1), spec.HullMax())
+	return far.Len() + 1e-6
 }
 
 // corners returns the lower and upper corners of the axis-aligned box around a and b.

@@ -1,14 +1,16 @@
 package game
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/treadline/treadline/net/wire"
 	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/bot"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/net/wire"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -185,6 +187,10 @@ type matchCombat struct {
 	tanks    map[uint32]*tankCombat
 	shells   []liveShell
 	hulls    []combat.HullPose
+	aimHulls []combat.HullPose // the hulls the crosshair's path may strike (aimCandidates)
+	byX      hullsByX          // the hulls ordered by x, for the shells' sweeps
+	near     []int32           // the hulls near one shell's segment, by their index in hulls
+	nearBy   []combat.HullPose // those hulls
 	targets  []bot.Target
 	effects  []Effect
 	markers  []HitMarker
@@ -361,8 +367,17 @@ func (m *Match) shoot(t *tank, tc *tankCombat, now, host float64) {
 func (m *Match) flyShells(now, host float64) {
 	c := m.combat
 	live := c.shells[:0]
+	indexed := len(c.shells) >= shellsIndexed && len(c.hulls) >= hullsIndexed
+	if indexed {
+		c.byX.order(c.hulls)
+	}
 	for _, sh := range c.shells {
-		imp := combat.Sweep(m.terr, sh.shot, sh.last, host, c.hulls)
+		hulls := c.hulls
+		if indexed {
+			c.near, c.nearBy = c.byX.near(c.near[:0], c.nearBy[:0], c.hulls, sh.shot, sh.last, host)
+			hulls = c.nearBy
+		}
+		imp := combat.Sweep(m.terr, sh.shot, sh.last, host, hulls)
 		sh.last = host
 		switch imp.Kind {
 		case combat.ImpactNone:
@@ -403,6 +418,73 @@ func (m *Match) flyShells(now, host float64) {
 	}
 	clear(c.shells[len(live):])
 	c.shells = live
+}
+
+// shellsIndexed and hullsIndexed are the fewest shells in flight and hulls for
+// which flyShells orders the hulls by x once a frame: fewer pass over every hull
+// for less.
+const shellsIndexed, hullsIndexed = 4, 64
+
+// hullsByX is a frame's hulls ordered by x, so that a shell's sweep tests only the
+// hulls within reach of its segment's box: at 512 tanks and hundreds of shells in
+// flight, passing every shell over every hull was a frame's largest pass.
+type hullsByX struct {
+	idx []int32   // indices into the hulls at finite places, by x
+	xs  []float64 // their x, in that order
+	odd []int32   // the hulls at non-finite places, tested as Sweep tests them
+}
+
+// order takes the frame's hulls.
+func (o *hullsByX) order(hulls []combat.HullPose) {
+	o.idx, o.odd = o.idx[:0], o.odd[:0]
+	for i := range hulls {
+		if geom.FiniteVec(hulls[i].Position) {
+			o.idx = append(o.idx, int32(i))
+		} else {
+			o.odd = append(o.odd, int32(i))
+		}
+	}
+	slices.SortFunc(o.idx, func(a, b int32) int { return cmp.Compare(hulls[a].Position[0], hulls[b].Position[0]) })
+	o.xs = o.xs[:0]
+	for _, i := range o.idx {
+		o.xs = append(o.xs, hulls[i].Position[0])
+	}
+}
+
+// near appends to idx and by the hulls that combat.Sweep of shot from t0 to t1 may
+// strike, in their order in hulls: those within combat.HullReach of the box of
+// the segment it sweeps. Sweep passes over the others itself, so its answer with
+// them is its answer with every hull.
+func (o *hullsByX) near(idx []int32, by []combat.HullPose, hulls []combat.HullPose, shot combat.Shot, t0, t1 float64) ([]int32, []combat.HullPose) {
+	t1 = math.Min(t1, shot.Time+combat.ShellLifetime)
+	if !(t1 > t0) {
+		return idx, by // Sweep tests no hull
+	}
+	a, b := shot.At(t0), shot.At(t1)
+	r := combat.HullReach() + 1e-3
+	lo := mgl64.Vec3{math.Min(a[0], b[0]) - r, math.Min(a[1], b[1]) - r, math.Min(a[2], b[2]) - r}
+	hi := mgl64.Vec3{math.Max(a[0], b[0]) + r, math.Max(a[1], b[1]) + r, math.Max(a[2], b[2]) + r}
+	if !geom.FiniteVec(lo) || !geom.FiniteVec(hi) {
+		return idx, append(by, hulls...)
+	}
+	first, _ := slices.BinarySearch(o.xs, lo[0])
+	for k := first; k < len(o.xs) && o.xs[k] <= hi[0]; k++ {
+		p := hulls[o.idx[k]].Position
+		if p[1] >= lo[1] && p[1] <= hi[1] && p[2] >= lo[2] && p[2] <= hi[2] {
+			idx = append(idx, o.idx[k])
+		}
+	}
+	for _, i := range o.odd {
+		// Sweep's own test, which a NaN coordinate passes.
+		if p := hulls[i].Position; !(p[0] < lo[0] || p[0] > hi[0] || p[1] < lo[1] || p[1] > hi[1] || p[2] < lo[2] || p[2] > hi[2]) {
+			idx = append(idx, i)
+		}
+	}
+	slices.Sort(idx)
+	for _, i := range idx {
+		by = append(by, hulls[i])
+	}
+	return idx, by
 }
 
 // settleTruth fills in the truth of the hits overlay's records: the first update the
@@ -648,13 +730,36 @@ func (m *Match) snapshotCombat(dst *CombatView) {
 		p := t.body.Pose()
 		o, d := combat.Muzzle(p.Position, p.Orientation, p.Turret, p.Gun)
 		s := combat.Shot{Shooter: t.id, Origin: o, Direction: d}
+		c.aimHulls = aimCandidates(c.aimHulls[:0], c.hulls, o, d)
 		for f := 0.0; f < combat.ShellLifetime; f += aimStep {
-			if imp := combat.Sweep(m.terr, s, f, f+aimStep, c.hulls); imp.Kind != combat.ImpactNone {
+			if imp := combat.Sweep(m.terr, s, f, f+aimStep, c.aimHulls); imp.Kind != combat.ImpactNone {
 				dst.Aim, dst.HasAim = imp.Point, imp.Kind != combat.ImpactSpent
 				break
 			}
 		}
 	}
+}
+
+// aimCandidates appends to dst, in their order, the hulls of hulls that a shell fired
+// from origin along dir may strike: a shell's path lies in the upright plane through
+// origin along dir, so a hull whose origin is farther from that plane than
+// combat.HullReach cannot be struck, and the crosshair's sweeps of the whole flight
+// (each a pass over the hulls) need not test it. The sweeps' answers are the same:
+// the hulls left out are ones no segment of the path reaches, and the others keep
+// their order. A shot straight up or down keeps every hull.
+func aimCandidates(dst, hulls []combat.HullPose, origin, dir mgl64.Vec3) []combat.HullPose {
+	l := math.Hypot(dir[0], dir[2])
+	if !(l > 1e-6) {
+		return append(dst, hulls...)
+	}
+	nx, nz := -dir[2]/l, dir[0]/l // the plane's horizontal normal
+	reach := combat.HullReach() + 1e-3
+	for _, h := range hulls {
+		if d := (h.Position[0]-origin[0])*nx + (h.Position[2]-origin[2])*nz; d <= reach && d >= -reach {
+			dst = append(dst, h)
+		}
+	}
+	return dst
 }
 
 // aimStep is the step of the crosshair's ballistic path, s: 10 m of flight, an arc

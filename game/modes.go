@@ -16,13 +16,26 @@ import (
 // boundary does not flip every frame.
 const (
 	// HighModeDistance is the distance from the camera within which a low-mode tank
-	// returns to high mode, m.
+	// returns to high mode when no view is known or it is near the picture (see
+	// ViewMargin), m.
 	HighModeDistance = 200.0
 	// LowModeDistance is the distance beyond which a high-mode tank out of view
-	// goes to low mode, m.
+	// goes to low mode (near the picture, or with no view known), m.
 	LowModeDistance = 240.0
 	// ViewHighDistance and ViewLowDistance are the same pair for a tank in view.
 	ViewHighDistance, ViewLowDistance = 400.0, 480.0
+	// UnseenHighDistance and UnseenLowDistance are the pair for a tank well out of
+	// the view the client has given (SetCameraView), m: one not on the picture is
+	// not seen, so only one this near the camera (the player's neighbours, which
+	// its tank may touch) is reckoned in full. "Well out" is beyond ViewMargin of
+	// the picture's cone; a tank within it keeps the out-of-view pair above, so
+	// one coming onto the picture as the camera turns is in high mode before it
+	// shows.
+	UnseenHighDistance, UnseenLowDistance = 40.0, 50.0
+	// ViewMargin is how much wider than the picture's cone, in half-angle, rad, a
+	// tank counts as near the picture for the out-of-view pair (about 14°: the
+	// camera turned by the mouse for a frame at a few frames a second).
+	ViewMargin = 0.25
 )
 
 // viewCone is the camera's view for the choice of modes: where it looks from, its
@@ -30,20 +43,33 @@ const (
 type viewCone struct {
 	eye, axis mgl64.Vec3
 	cos       float64
-	ok        bool // SetCameraView was called
+	wcos      float64 // the cosine of the half-angle widened by ViewMargin
+	ok        bool    // SetCameraView was called
 }
 
 // contains reports whether p lies in the cone, widened by slack meters.
 func (v *viewCone) contains(p mgl64.Vec3, slack float64) bool {
+	return v.within(p, slack, v.cos)
+}
+
+// near reports whether p lies in the cone widened by ViewMargin, and by slack
+// meters.
+func (v *viewCone) near(p mgl64.Vec3, slack float64) bool {
+	return v.within(p, slack, v.wcos)
+}
+
+// within reports whether p lies in the cone of half-angle cosine cos about the
+// axis, widened by slack meters.
+func (v *viewCone) within(p mgl64.Vec3, slack, cos float64) bool {
 	d := p.Sub(v.eye)
 	dist := d.Len()
 	if dist <= slack {
 		return true
 	}
 	ahead := d.Dot(v.axis)
-	sin := math.Sqrt(math.Max(0, 1-v.cos*v.cos))
+	sin := math.Sqrt(math.Max(0, 1-cos*cos))
 	perp := math.Sqrt(math.Max(0, dist*dist-ahead*ahead))
-	return perp*v.cos-ahead*sin <= slack
+	return perp*cos-ahead*sin <= slack
 }
 
 // SetCameraView tells the match where the viewer stands and looks, in world meters:
@@ -57,7 +83,8 @@ func (m *Match) SetCameraView(eye, forward mgl64.Vec3, halfAngle float64) {
 	if !geom.FiniteVec(eye) || !geom.FiniteVec(forward) || !(l > 0) || !(halfAngle > 0 && halfAngle < math.Pi) {
 		return
 	}
-	m.view = viewCone{eye: eye, axis: forward.Mul(1 / l), cos: math.Cos(halfAngle), ok: true}
+	m.view = viewCone{eye: eye, axis: forward.Mul(1 / l), cos: math.Cos(halfAngle),
+		wcos: math.Cos(math.Min(halfAngle+ViewMargin, math.Pi)), ok: true}
 }
 
 // chooseMode sets remote tank t's priority mode from its reckoned position p as seen
@@ -65,18 +92,23 @@ func (m *Match) SetCameraView(eye, forward mgl64.Vec3, halfAngle float64) {
 func (m *Match) chooseMode(t *tank, p, observer mgl64.Vec3) {
 	d2 := p.Sub(observer).LenSqr()
 	a := t.actor
+	v := &m.view
 	if a.Mode() == deadreckon.ModeHigh {
-		if d2 <= LowModeDistance*LowModeDistance {
+		if d2 <= UnseenLowDistance*UnseenLowDistance {
 			return
 		}
-		if d2 <= ViewLowDistance*ViewLowDistance && m.view.ok && m.view.contains(p, 10) {
+		if d2 <= LowModeDistance*LowModeDistance && (!v.ok || v.near(p, 10)) {
+			return
+		}
+		if d2 <= ViewLowDistance*ViewLowDistance && v.ok && v.contains(p, 10) {
 			return
 		}
 		a.SetMode(deadreckon.ModeLow)
 		return
 	}
-	if d2 <= HighModeDistance*HighModeDistance ||
-		(d2 <= ViewHighDistance*ViewHighDistance && m.view.ok && m.view.contains(p, 0)) {
+	if d2 <= UnseenHighDistance*UnseenHighDistance ||
+		(d2 <= HighModeDistance*HighModeDistance && (!v.ok || v.near(p, 0))) ||
+		(d2 <= ViewHighDistance*ViewHighDistance && v.ok && v.contains(p, 0)) {
 		a.SetMode(deadreckon.ModeHigh)
 	}
 }
