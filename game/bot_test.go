@@ -89,6 +89,7 @@ func TestBotsPatrol(t *testing.T) {
 
 // TestBotDeterministic: the same seed and the same poses give the same inputs.
 func TestBotDeterministic(t *testing.T) {
+	t.Parallel()
 	mp := testmaps.Small(t)
 	run := func() []physics.Input {
 		rig := newRig(t, gametest.Config{})

@@ -197,6 +197,7 @@ func BenchmarkRemoteStep(b *testing.B) {
 // their clock syncs, for every tank whose updates reached both peers at the same
 // frames.
 func TestLargeMatchReckonsInParallel(t *testing.T) {
+	t.Parallel()
 	mp, err := terrain.Load("../assets/maps/expanse.json")
 	if err != nil {
 		t.Fatal(err)

@@ -9,25 +9,25 @@ import (
 	"testing"
 )
 
-// wallClockTests is how many of the package's tests play over a real QUIC socket
-// on loopback in real time (TestRemoteStartsOverBadLink, TestKeyToShownMotionAt150ms,
-// TestRemotePivotOverBadLink): 13–23 s each, nearly all of it asleep between
-// frames. The others run on a simulated clock as fast as the processors allow.
-// scripts/test runs these three (its realtime list) on their own, with net's
-// real-time tests, where no simulation takes the processors from them.
-const wallClockTests = 3
+// quicTests is how many of the package's tests play over a real QUIC socket on
+// loopback in real time (TestOverQUIC's subtests: RemoteStartsOverBadLink,
+// KeyToShownMotionAt150ms, RemotePivotOverBadLink), nearly all of it asleep between
+// frames. Every other test runs on a simulated clock as fast as the processors allow.
+// TestOverQUIC runs them together in the package's sequential phase, before any
+// parallel test starts; scripts/test runs it (its realtime list) with net's real-time
+// tests, apart from the other packages' simulations too.
+const quicTests = 3
 
-// TestMain runs, unless -parallel is given, as many parallel tests at once as there
-// are processors plus the wall-clock tests. With the testing package's default
-// (GOMAXPROCS), the wall-clock tests would hold the slots the simulated tests need
-// for their processors while they sleep, and the package would take as long as the
-// sum of their waits.
+// TestMain runs, unless -parallel is given, at least quicTests parallel tests at
+// once: with the testing package's default (GOMAXPROCS, 2 on the build machine), one
+// of TestOverQUIC's subtests would wait for the others, asleep, and the package would
+// take as long as the sum of their waits.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
 	if !given {
-		if err := flag.Set("test.parallel", strconv.Itoa(runtime.GOMAXPROCS(0)+wallClockTests)); err != nil {
+		if err := flag.Set("test.parallel", strconv.Itoa(max(runtime.GOMAXPROCS(0), quicTests))); err != nil {
 			fmt.Fprintln(os.Stderr, "game tests: set -test.parallel:", err)
 			os.Exit(2)
 		}

@@ -158,6 +158,7 @@ func TestPublishedStateIsThisTicksPhysics(t *testing.T) {
 // TestTwoMatchesSeeEachOther: two matches on an impaired in-memory link reckon each
 // other's tanks close to where their owners simulate them.
 func TestTwoMatchesSeeEachOther(t *testing.T) {
+	t.Parallel()
 	errs, horiz := twoMatchErrors(t, false)
 	slices.Sort(errs)
 	slices.Sort(horiz)

@@ -95,6 +95,7 @@ func TestPublishedAccelerationWithinTheSpec(t *testing.T) {
 // the clock too: the physics used to fall only through the simulated time, a slow
 // fall the host refused ("3.2 m above a fall").
 func TestFallOnALateHost(t *testing.T) {
+	t.Parallel()
 	mp, err := maps.Library{}.Load("valley")
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +106,7 @@ func TestFallOnALateHost(t *testing.T) {
 	}
 	for _, late := range []float64{0, 0.25, 0.6} {
 		t.Run(fmt.Sprintf("late=%gs", late), func(t *testing.T) {
+			t.Parallel()
 			rig := newRig(t, gametest.Config{Seed: 1, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt)})
 			m := mustMatch(t, Config{Map: mp, Seed: 1}, join(t, rig))
 			now := tick

@@ -158,18 +158,12 @@ func (l *countingLink) routed(m *Match) int {
 	return n
 }
 
-// patrolRun plays 60 s of a match whose bots patrol (share patrol) over the real host
+// patrolMatch plays 60 s of a match whose bots patrol (share patrol) over the real host
 // with a referee's mover, watched by a second peer joining at join s, over a link of
 // 100 ms ± 20 ms and 5 % loss. It returns what the bots' owner published, the
 // watcher's horizontal error on the patrolling tanks while they keep to their routes
 // (p95, m), the share of those frames it reckoned them along their routes, and the
-// host's counters.
-func patrolRun(t *testing.T, patrol, join float64, plain bool) (*countingLink, float64, float64, net.HostStats) {
-	owner, p95, along, st, _ := patrolMatch(t, patrol, join, plain)
-	return owner, p95, along, st
-}
-
-// patrolMatch is patrolRun, returning the owner's match too.
+// host's counters and the owner's match.
 func patrolMatch(t *testing.T, patrol, join float64, plain bool) (*countingLink, float64, float64, net.HostStats, *Match) {
 	t.Helper()
 	mp := testmaps.Valley(t)
@@ -234,41 +228,64 @@ func joinLink(t *testing.T, r *gametest.Rig) *gametest.Link { t.Helper(); return
 // TestPatrolOverHost: patrolling bots publish their routes and then progress along
 // them over the real host; a peer watching from the start and one joining 20 s late
 // (routes sent before it joined) both reckon them along their routes and show them
-// within the route's tolerance plus the game's error.
+// within the route's tolerance plus the game's error. The same bots on a link
+// without routes publish States all the way round, and more bytes. The three runs
+// play in parallel; the first is the one by path the bytes are compared on.
 func TestPatrolOverHost(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		name string
-		join float64
-	}{{"from the start", 0}, {"joining late", 20}} {
-		owner, p95, along, st := patrolRun(t, 1, c.join, false)
-		t.Logf("%s: %d routes, %d progress, %d states, %d bytes; host: %d routes, %d accepted, %d invalid, %d unauthorized; "+
-			"watcher: p95 %.2f m, along the route %.0f%%", c.name, owner.routes, owner.progress, owner.states, owner.bytes,
-			st.Routes, st.Accepted, st.Invalid, st.Unauthorized, p95, 100*along)
-		if owner.routes == 0 || owner.progress == 0 || st.Routes != uint64(owner.routes) {
-			t.Errorf("%s: %d routes and %d progress published, the host took %d routes", c.name, owner.routes, owner.progress, st.Routes)
-		}
-		if st.Invalid > uint64(owner.progress/50) {
-			t.Errorf("%s: the host refused %d updates of %d progress and %d states", c.name, st.Invalid, owner.progress, owner.states)
-		}
-		if along < 0.8 {
-			t.Errorf("%s: the watcher reckoned the tanks along their routes %.0f%% of the frames they kept to them, want ≥ 80%%", c.name, 100*along)
-		}
-		if p95 > RouteTolerance+0.5 {
-			t.Errorf("%s: the watcher's p95 error %.2f m, want ≤ %.2f m", c.name, p95, RouteTolerance+0.5)
-		}
+	// Bytes published, all and by the patrolling bots alone, by path and by states.
+	var path, states struct{ all, routed int }
+	var pathLog, statesLog *countingLink
+	t.Run("runs", func(t *testing.T) {
+		t.Run("from the start", func(t *testing.T) {
+			t.Parallel()
+			owner, m := patrolWatched(t, 0)
+			pathLog, path.all, path.routed = owner, owner.bytes, owner.routed(m)
+		})
+		t.Run("joining late", func(t *testing.T) {
+			t.Parallel()
+			patrolWatched(t, 20)
+		})
+		t.Run("by states", func(t *testing.T) {
+			t.Parallel()
+			owner, _, _, _, m := patrolMatch(t, 1, 0, true)
+			statesLog, states.all, states.routed = owner, owner.bytes, owner.routed(m)
+		})
+	})
+	if pathLog == nil || statesLog == nil {
+		return // a run failed
 	}
-	// The same bots on a link without routes publish States all the way round.
-	path, _, _, _, mp := patrolMatch(t, 1, 0, false)
-	states, _, _, _, ms := patrolMatch(t, 1, 0, true)
-	pb, sb := path.routed(mp), states.routed(ms)
+	pb, sb := path.routed, states.routed
 	t.Logf("the bots published %d bytes by path (%d progress, %d states, %d routes), %d bytes by states (%d): %.0f%%; "+
-		"the patrolling ones alone %d and %d bytes: %.0f%%", path.bytes, path.progress, path.states, path.routes, states.bytes,
-		states.states, 100*float64(path.bytes)/float64(states.bytes), pb, sb, 100*float64(pb)/float64(sb))
-	if pb >= sb*2/3 || path.bytes >= states.bytes*3/4 {
+		"the patrolling ones alone %d and %d bytes: %.0f%%", path.all, pathLog.progress, pathLog.states, pathLog.routes, states.all,
+		statesLog.states, 100*float64(path.all)/float64(states.all), pb, sb, 100*float64(pb)/float64(sb))
+	if pb >= sb*2/3 || path.all >= states.all*3/4 {
 		t.Errorf("by path %d bytes (patrolling bots %d), by states %d (%d): want at most three quarters (two thirds)",
-			path.bytes, pb, states.bytes, sb)
+			path.all, pb, states.all, sb)
 	}
+}
+
+// patrolWatched plays TestPatrolOverHost's run by path with its watcher joining at
+// join s, checks what the host took and the watcher showed, and returns the owner's
+// link and match.
+func patrolWatched(t *testing.T, join float64) (*countingLink, *Match) {
+	owner, p95, along, st, m := patrolMatch(t, 1, join, false)
+	t.Logf("%d routes, %d progress, %d states, %d bytes; host: %d routes, %d accepted, %d invalid, %d unauthorized; "+
+		"watcher: p95 %.2f m, along the route %.0f%%", owner.routes, owner.progress, owner.states, owner.bytes,
+		st.Routes, st.Accepted, st.Invalid, st.Unauthorized, p95, 100*along)
+	if owner.routes == 0 || owner.progress == 0 || st.Routes != uint64(owner.routes) {
+		t.Errorf("%d routes and %d progress published, the host took %d routes", owner.routes, owner.progress, st.Routes)
+	}
+	if st.Invalid > uint64(owner.progress/50) {
+		t.Errorf("the host refused %d updates of %d progress and %d states", st.Invalid, owner.progress, owner.states)
+	}
+	if along < 0.8 {
+		t.Errorf("the watcher reckoned the tanks along their routes %.0f%% of the frames they kept to them, want ≥ 80%%", 100*along)
+	}
+	if p95 > RouteTolerance+0.5 {
+		t.Errorf("the watcher's p95 error %.2f m, want ≤ %.2f m", p95, RouteTolerance+0.5)
+	}
+	return owner, m
 }
 
 // TestProgressBeforeItsRouteCounted holds a progress that outruns its tank's route

@@ -35,7 +35,10 @@ func TestLocalTankStoppedByRemoteTank(t *testing.T) {
 		{"100±20 ms, 2% loss, b idle", gametest.Config{Link: impair.Link{Latency: 110 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}, Seed: 3}, physics.Input{}, 0.5, 0.3, 0.5},
 		{"50 ms, head-on", gametest.Config{Link: impair.Link{Latency: 50 * time.Millisecond}}, physics.Input{Throttle: 1}, math.Inf(1), 1, 1},
 	} {
-		t.Run(c.name, func(t *testing.T) { stoppedByRemote(t, c.link, c.bIn, c.maxPush, c.maxOverlap, c.maxCreep) })
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			stoppedByRemote(t, c.link, c.bIn, c.maxPush, c.maxOverlap, c.maxCreep)
+		})
 	}
 }
 

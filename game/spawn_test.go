@@ -66,6 +66,7 @@ func TestSpawnsNeverOverlap(t *testing.T) {
 // shipped map: never within combat.SpawnDiedNear of where the tank was, and nearly always where
 // no enemy within a gunner's range can see it.
 func TestRespawnsFairly(t *testing.T) {
+	t.Parallel()
 	valley, err := terrain.Load("../assets/maps/valley.json")
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +124,7 @@ func TestRespawnsFairly(t *testing.T) {
 // knows nothing of them when it picks its spawn; once the host's answer brings them,
 // its tank stands clear of every tank and out of every enemy's sight.
 func TestJoinerSpawnsClearOfTheMatch(t *testing.T) {
+	t.Parallel()
 	valley, err := terrain.Load("../assets/maps/valley.json")
 	if err != nil {
 		t.Fatal(err)

@@ -83,6 +83,7 @@ func TestStallWatch(t *testing.T) {
 // of the valley map and then along its level floor: stuck on the slope, the match
 // says it is too steep within a few seconds; on the floor it says nothing.
 func TestStallOnTheMap(t *testing.T) {
+	t.Parallel()
 	mp := testmaps.Valley(t)
 	// The steepest spot whose ground stays over 32° for 6 m uphill, and the way up.
 	best, bx, bz, byaw := 0.0, 0.0, 0.0, 0.0

@@ -89,6 +89,7 @@ func TestTeamName(t *testing.T) {
 // TestSpawnProtectionShown: a tank's spawn protection shows on its own peer and on
 // the others', as the referee rules it: from its spawn, until it fires.
 func TestSpawnProtectionShown(t *testing.T) {
+	t.Parallel()
 	valley, err := terrain.Load("../assets/maps/valley.json")
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +142,7 @@ func TestSpawnProtectionShown(t *testing.T) {
 // TestSpawnFacesTheFight: a tank respawns facing its nearest enemy, as this peer
 // shows the enemies, not the map's middle.
 func TestSpawnFacesTheFight(t *testing.T) {
+	t.Parallel()
 	valley, err := terrain.Load("../assets/maps/valley.json")
 	if err != nil {
 		t.Fatal(err)
