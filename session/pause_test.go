@@ -54,6 +54,7 @@ func (c wallClock) Now() time.Duration { return time.Since(c.start) }
 // match's clock stands still and no bot moves; after it, the bots go on and the
 // match is healthy.
 func TestPracticePausesForReal(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}

@@ -24,6 +24,7 @@ import (
 // the player. The match is on skirmishMap, where every tank starts in an enemy's
 // range and sight, so the first shots come within seconds.
 func TestPracticeCombatOverQUIC(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}
