@@ -65,7 +65,6 @@ func TestPracticePausesForReal(t *testing.T) {
 		t.Fatalf("Practice: %v", err)
 	}
 	defer sess.Close()
-	runFor(t, 2*time.Second, physics.Input{}, m)
 	positions := func() map[string][3]float64 {
 		var snap game.Snapshot
 		m.Snapshot(&snap)
@@ -77,6 +76,11 @@ func TestPracticePausesForReal(t *testing.T) {
 		}
 		return out
 	}
+	// Played until every bot is in view and a second has passed, rather than for a
+	// fixed time.
+	runUntil(t, 15*time.Second, "the three bots in view", stepAll(t, physics.Input{}, m), func() bool {
+		return len(positions()) == 3 && m.Now() >= 1
+	})
 	if !sess.Pause(true) {
 		t.Fatal("a practice with a PauseClock cannot pause")
 	}
