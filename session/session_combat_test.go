@@ -66,8 +66,8 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			if a.Engaged {
 				engaged++
 			} else {
-				// The player starts out of the enemies' sight: it drives at the
-				// nearest enemy until one is in its gunner's range.
+				// The player starts in its enemies' range; should none be in its
+				// gunner's sight, it drives at the nearest until one is.
 				in.AimYaw = geom.Yaw(me.Orientation)
 				if to, ok := nearestEnemy(me, targets, snap.Tanks); ok {
 					in.Steer = -math.Max(-1, math.Min(1, 2*geom.WrapAngle(math.Atan2(-to[2], to[0])-geom.Yaw(me.Orientation))))
