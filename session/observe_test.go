@@ -14,6 +14,7 @@ import (
 // and bots, has none of its own (firing does nothing, the host's match still holds
 // three tanks), and the host's player counts one observer.
 func TestObserveHostedMatch(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}

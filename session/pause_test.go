@@ -54,6 +54,7 @@ func (c wallClock) Now() time.Duration { return time.Since(c.start) }
 // match's clock stands still and no bot moves; after it, the bots go on and the
 // match is healthy.
 func TestPracticePausesForReal(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}
@@ -64,7 +65,6 @@ func TestPracticePausesForReal(t *testing.T) {
 		t.Fatalf("Practice: %v", err)
 	}
 	defer sess.Close()
-	runFor(t, 2*time.Second, physics.Input{}, m)
 	positions := func() map[string][3]float64 {
 		var snap game.Snapshot
 		m.Snapshot(&snap)
@@ -76,6 +76,11 @@ func TestPracticePausesForReal(t *testing.T) {
 		}
 		return out
 	}
+	// Played until every bot is in view and a second has passed, rather than for a
+	// fixed time.
+	runUntil(t, 15*time.Second, "the three bots in view", stepAll(t, physics.Input{}, m), func() bool {
+		return len(positions()) == 3 && m.Now() >= 1
+	})
 	if !sess.Pause(true) {
 		t.Fatal("a practice with a PauseClock cannot pause")
 	}

@@ -20,6 +20,7 @@ import (
 // TestPracticeRecords records a practice match over real QUIC: the player's view,
 // the player's tank's truth and the bots' (run by the in-process host), one clock.
 func TestPracticeRecords(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}
@@ -114,6 +115,7 @@ func readPractice(t *testing.T, r *record.Reader, self uint32) practiceSummary {
 // TestRecordingUnwritable starts a match whose recording cannot be written: it says so
 // once, in one line, and the match plays.
 func TestRecordingUnwritable(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}
@@ -148,6 +150,7 @@ func TestRecordingUnwritable(t *testing.T) {
 // memory and no file: Session.Recent holds the player's own view of that second,
 // opened by its own tank's spawn from before it.
 func TestPracticeKeepsRecentInMemory(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}

@@ -1,7 +1,9 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"math"
 	"testing"
 	"time"
@@ -13,17 +15,20 @@ import (
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/physics"
+	"github.com/treadline/treadline/terrain"
 )
 
 // TestPracticeCombatOverQUIC: in a practice match over real QUIC on loopback (100 ms
 // ± 20 ms and 2 % loss each way), the player's shots reach the host's judge, whose
 // verdicts come back, and the bots' shots (their Fire events) and the scoreboard reach
-// the player.
+// the player. The match is on skirmishMap, where every tank starts in an enemy's
+// range and sight, so the first shots come within seconds.
 func TestPracticeCombatOverQUIC(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	if testing.Short() {
 		t.Skip("real-time network test; skipped with -short")
 	}
-	mp := testmaps.Small(t)
+	mp := skirmishMap(t)
 	m, sess, err := Practice(context.Background(), PracticeConfig{
 		Match: game.Config{Map: mp, Name: "gunner", Team: 2, Difficulty: bot.Hard}, Bots: 5})
 	if err != nil {
@@ -34,7 +39,7 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
 	var sawScores, sawTheirShell, sawVerdict bool
-	end := time.Now().Add(90 * time.Second) // ends as soon as all three are seen; a loaded machine needs longer
+	end := time.Now().Add(45 * time.Second) // ends as soon as all three are seen, in seconds; a loaded machine needs longer
 	in := physics.Input{}
 	gunner := bot.NewGunner(mp, bot.Hard, 1)
 	var targets []bot.Target
@@ -61,8 +66,8 @@ func TestPracticeCombatOverQUIC(t *testing.T) {
 			if a.Engaged {
 				engaged++
 			} else {
-				// The player starts out of the enemies' sight: it drives at the
-				// nearest enemy until one is in its gunner's range.
+				// The player starts in its enemies' range; should none be in its
+				// gunner's sight, it drives at the nearest until one is.
 				in.AimYaw = geom.Yaw(me.Orientation)
 				if to, ok := nearestEnemy(me, targets, snap.Tanks); ok {
 					in.Steer = -math.Max(-1, math.Min(1, 2*geom.WrapAngle(math.Atan2(-to[2], to[0])-geom.Yaw(me.Orientation))))
@@ -111,4 +116,38 @@ func nearestEnemy(me *game.TankView, targets []bot.Target, tanks []game.TankView
 		}
 	}
 	return to, !math.IsInf(best, 1)
+}
+
+// skirmishMap returns the small test map (testmaps.Small) with its spawn points moved
+// onto its level floor, in two rows 80 m apart: whichever row a tank's team takes, its
+// enemies start in the hard gunner's range (bot.DefaultGunnerRange) and in its sight,
+// so a practice's first shots need no drive across the map.
+func skirmishMap(t *testing.T) *terrain.Map {
+	t.Helper()
+	small := testmaps.Small(t)
+	var floor terrain.Landmark
+	for _, l := range small.Landmarks() {
+		if l.Name == "floor" {
+			floor = l
+		}
+	}
+	if floor.Name == "" {
+		t.Fatal("the small test map has no floor landmark")
+	}
+	s := small.Sidecar("skirmish.png")
+	s.Spawns = s.Spawns[:0]
+	for _, dx := range []float64{-40, 40} {
+		for _, dz := range []float64{-15, 0, 15} {
+			s.Spawns = append(s.Spawns, terrain.Spawn{X: floor.X + dx, Z: floor.Z + dz})
+		}
+	}
+	var img bytes.Buffer
+	if err := png.Encode(&img, small.Heightmap()); err != nil {
+		t.Fatalf("encode the small map's heights: %v", err)
+	}
+	mp, err := terrain.Decode(s, &img)
+	if err != nil {
+		t.Fatalf("skirmish map: %v", err)
+	}
+	return mp
 }

@@ -20,6 +20,7 @@ import (
 // practice tests: box2d keeps package-level counters that worlds stepped on
 // different goroutines race on.
 func TestPracticeSurvivesStall(t *testing.T) {
+	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
 	clk := &gametest.Clock{}
 	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: testmaps.Small(t), Name: "stalled"},
 		Bots: 1, Clock: NewPauseClock(clk)})
