@@ -27,6 +27,8 @@ type fakeMatch struct {
 	chat      []string
 	chatErr   error
 	camera    mgl64.Vec3
+	detail    game.ViewDetail
+	details   int // SetViewDetail calls
 }
 
 func (f *fakeMatch) Step(now float64, in physics.Input) error { f.lastInput = in; return nil }
@@ -38,6 +40,7 @@ func (f *fakeMatch) SetClamp(c deadreckon.ClampMode)          { f.clamp = c }
 func (f *fakeMatch) Fire()                                    { f.fired++ }
 func (f *fakeMatch) Respawn()                                 { f.respawns++ }
 func (f *fakeMatch) SetCameraView(p, _ mgl64.Vec3, _ float64) { f.camera = p }
+func (f *fakeMatch) SetViewDetail(d game.ViewDetail)          { f.detail = d; f.details++ }
 func (f *fakeMatch) Chat(text string) error {
 	if f.chatErr != nil {
 		return f.chatErr

@@ -52,6 +52,9 @@ type Match interface {
 	// ground-clamp detail and priority mode by its distance from it and whether it
 	// is in view.
 	SetCameraView(eye, forward mgl64.Vec3, halfAngle float64)
+	// SetViewDetail says which of the snapshot's costlier fields the next frames
+	// need: the ones the overlays on read (render.Overlay.ViewDetail).
+	SetViewDetail(d game.ViewDetail)
 }
 
 // *game.Match is the match the client plays.
@@ -347,6 +350,8 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 	l.elapsed = now - l.t0
 	l.tellCamera()
 	l.in = l.input(f.dt)
+	// After the input, so an overlay just turned on has its fields this frame.
+	l.s.SetViewDetail(l.scene.Overlays().ViewDetail())
 	if err := l.s.Step(now, l.in); err != nil {
 		err = fmt.Errorf("match: %w", err)
 		if l.cfg.Screenshot == "" && l.cfg.BenchFrames == 0 {

@@ -47,10 +47,11 @@ func TestLoop(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	bg := context.Background()
 	mp := testMap(t)
+	overlays := render.OverlayAll
 	run := func(ctx context.Context, cfg RunConfig, sess Match, before func()) error {
 		t.Helper()
 		s, err := render.NewScene(render.TerrainFromMap(mp, 0), render.SceneConfig{Width: testW, Height: testH,
-			Overlays: render.OverlayAll})
+			Overlays: overlays})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,6 +80,10 @@ func TestLoop(t *testing.T) {
 	if sess.camera.Len() == 0 {
 		t.Errorf("the match was never told where the camera is")
 	}
+	if sess.details != sess.steps || sess.detail != (game.ViewDetail{}) {
+		t.Errorf("with every overlay on the match was told %d times for %d steps, last %+v; want every view field each step",
+			sess.details, sess.steps, sess.detail)
+	}
 
 	var out strings.Builder
 	benchSnap := *snap
@@ -91,6 +96,19 @@ func TestLoop(t *testing.T) {
 		!strings.Contains(out.String(), "remote tanks per frame: 3 in high mode, 1 in low") {
 		t.Errorf("bench run: %d steps, report:\n%s", sess.steps, out.String())
 	}
+
+	// With the ghosts alone on, the match fills the projection the ghosts read and
+	// leaves out the trails.
+	overlays = render.OverlayGhost
+	sess = &stepMatch{snap: snap}
+	if err := run(bg, RunConfig{Display: Display{BenchFrames: 2, BenchOut: io.Discard}}, sess, nil); err != nil {
+		t.Fatalf("bench run with ghosts: %v", err)
+	}
+	if want := (game.ViewDetail{NoTrails: true}); sess.details != sess.steps || sess.detail != want {
+		t.Errorf("with the ghosts on the match was told %d times for %d steps, last %+v; want %+v",
+			sess.details, sess.steps, sess.detail, want)
+	}
+	overlays = render.OverlayAll
 
 	sess = &stepMatch{snap: snap}
 	if err := run(bg, RunConfig{}, sess, func() { v.SetShouldClose() }); err != nil || sess.steps != 0 {

@@ -152,42 +152,56 @@ func BenchmarkLargeMatch(b *testing.B) {
 
 // BenchmarkRemoteStep measures one tick of a player's peer that reckons, clamps and
 // shows n-1 remote tanks on expanse (the bots run on another peer, stepped outside the
-// timer): the client's per-frame simulation in a large match.
+// timer): the client's per-frame simulation in a large match, with every view field
+// filled (an overlay on) and, ",overlays=off", without the ones only overlays read.
 func BenchmarkRemoteStep(b *testing.B) {
 	mp, err := terrain.Load("../assets/maps/expanse.json")
 	if err != nil {
 		b.Fatal(err)
 	}
+	details := []struct {
+		name string
+		d    ViewDetail
+	}{{"", ViewDetail{}}, {",overlays=off", ViewDetail{NoProjection: true, NoTrails: true}}}
 	for _, n := range []int{64, MaxBots + 1} {
-		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
-			rig := newRig(b, gametest.Config{Seed: 1, Extent: mp.Size()[0] / 2,
-				Limits: net.Limits{MaxActorsPerPlayer: n, ControlBurst: float64(2 * n)}})
-			owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: n - 1, Seed: 3}, join(b, rig))
-			viewer := mustMatch(b, Config{Map: mp, Seed: 4}, join(b, rig))
-			now := 0.0
-			step := func() {
-				now += tick
-				rig.SetNow(now)
-				mustStep(b, owner, now, physics.Input{})
-			}
-			for range 60 {
-				step()
-				mustStep(b, viewer, now, physics.Input{Throttle: 1})
-			}
-			var snap Snapshot
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				b.StopTimer()
-				step()
-				b.StartTimer()
-				mustStep(b, viewer, now, physics.Input{Throttle: 1})
-				viewer.Snapshot(&snap)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/tick")
-			b.ReportMetric(float64(len(snap.Tanks)), "tanks")
-		})
+		for _, d := range details {
+			b.Run(fmt.Sprintf("tanks=%d%s", n, d.name), func(b *testing.B) {
+				benchRemoteStep(b, mp, n, d.d)
+			})
+		}
 	}
+}
+
+// benchRemoteStep times BenchmarkRemoteStep's ticks of n tanks on mp, the viewer's
+// views filled as d says.
+func benchRemoteStep(b *testing.B, mp *terrain.Map, n int, d ViewDetail) {
+	rig := newRig(b, gametest.Config{Seed: 1, Extent: mp.Size()[0] / 2,
+		Limits: net.Limits{MaxActorsPerPlayer: n, ControlBurst: float64(2 * n)}})
+	owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: n - 1, Seed: 3}, join(b, rig))
+	viewer := mustMatch(b, Config{Map: mp, Seed: 4}, join(b, rig))
+	viewer.SetViewDetail(d)
+	now := 0.0
+	step := func() {
+		now += tick
+		rig.SetNow(now)
+		mustStep(b, owner, now, physics.Input{})
+	}
+	for range 60 {
+		step()
+		mustStep(b, viewer, now, physics.Input{Throttle: 1})
+	}
+	var snap Snapshot
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		step()
+		b.StartTimer()
+		mustStep(b, viewer, now, physics.Input{Throttle: 1})
+		viewer.Snapshot(&snap)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/tick")
+	b.ReportMetric(float64(len(snap.Tanks)), "tanks")
 }
 
 // TestLargeMatchReckonsInParallel: a peer that shows more than largeMatch remote

@@ -62,6 +62,8 @@ type Match struct {
 	view viewCone
 	// modes counts the remote tanks in each priority mode as of the last Step.
 	modes [deadreckon.NumModes]int
+	// detail says which of the views' costlier fields are filled (SetViewDetail).
+	detail ViewDetail
 	// reck holds the remote tanks' actors, in pages, and advances and clamps them in
 	// one call: on the caller's goroutine up to largeMatch of them, shared with
 	// worker goroutines beyond (Close stops those).
@@ -867,14 +869,23 @@ func (m *Match) refreshViews(now float64) {
 			v.Gun = r.Articulations[physics.ArticulationGun].Angle
 			v.Velocity, v.Acceleration = r.Velocity, r.Acceleration
 			v.LastKnown = a.LastKnown()
-			v.LastKnownProjected = a.LastKnownProjected()
+			if m.detail.NoProjection {
+				// Projecting the last-known state costs about as much as reckoning
+				// it; nothing reads the ghost or the error without an overlay.
+				v.LastKnownProjected = deadreckon.State{}
+			} else {
+				v.LastKnownProjected = a.LastKnownProjected()
+			}
 			c := a.LastClamp()
 			v.Clamped = c.Clamped
 			v.ClampHits, v.NumClampHits = c.Hits, c.NumHits
 			v.GroundNormal = c.Normal
 			v.UpdateAge = now - t.lastHeard
 			v.Mode = a.Mode()
-			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
+			v.Error = 0
+			if !m.detail.NoProjection {
+				v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
+			}
 		}
 		m.viewCombat(t, v)
 		t.trail.add(now, v.Position, m.cfg.TrailInterval)
@@ -910,7 +921,10 @@ func (m *Match) Snapshot(dst *Snapshot) {
 	for i, t := range m.tanks {
 		trail := dst.Tanks[i].Trail[:0]
 		dst.Tanks[i] = t.view
-		dst.Tanks[i].Trail = t.trail.appendTo(trail)
+		if !m.detail.NoTrails {
+			trail = t.trail.appendTo(trail)
+		}
+		dst.Tanks[i].Trail = trail
 		if t == m.self {
 			dst.Self = i
 		}

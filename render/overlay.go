@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/treadline/treadline/game"
 )
 
 // Overlay is a set of debug overlays, one bit each.
@@ -93,4 +95,14 @@ func ParseOverlays(s string) (Overlay, error) {
 		}
 	}
 	return o, nil
+}
+
+// ViewDetail returns which of a match's costlier view fields the overlays in o read
+// (game.Match.SetViewDetail): the last-known projection and error for the ghosts and
+// the error labels, the trails for the trail overlay.
+func (o Overlay) ViewDetail() game.ViewDetail {
+	return game.ViewDetail{
+		NoProjection: o&(OverlayGhost|OverlayLabels) == 0,
+		NoTrails:     o&OverlayTrail == 0,
+	}
 }

@@ -51,6 +51,29 @@ func TestParseOverlays(t *testing.T) {
 // TestParseOverlaysError checks the error a player reads for a wrong -overlays: it
 // names every overlay (hits too) and carries no package prefix (the flag's usage line
 // gives the context).
+// TestOverlayViewDetail: every overlay that reads the last-known projection (the
+// ghosts, the error labels) or the trails asks the match for it, and no overlay
+// at all asks for neither.
+func TestOverlayViewDetail(t *testing.T) {
+	cases := []struct {
+		o    Overlay
+		want game.ViewDetail
+	}{
+		{0, game.ViewDetail{NoProjection: true, NoTrails: true}},
+		{OverlayGhost, game.ViewDetail{NoTrails: true}},
+		{OverlayLabels, game.ViewDetail{NoTrails: true}},
+		{OverlayTrail, game.ViewDetail{NoProjection: true}},
+		{OverlayClamp | OverlayMotion | OverlayHits, game.ViewDetail{NoProjection: true, NoTrails: true}},
+		{OverlayGhost | OverlayTrail, game.ViewDetail{}},
+		{OverlayAll, game.ViewDetail{}},
+	}
+	for _, c := range cases {
+		if got := c.o.ViewDetail(); got != c.want {
+			t.Errorf("%v.ViewDetail() = %+v, want %+v", c.o, got, c.want)
+		}
+	}
+}
+
 func TestParseOverlaysError(t *testing.T) {
 	_, err := ParseOverlays("ghosts")
 	if err == nil {
