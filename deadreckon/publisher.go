@@ -98,7 +98,6 @@ type Publisher struct {
 	follows       int     // follow-ups of a start or stop still to send
 	startCopies   bool    // the follow-ups to send are a start's
 	turnCopies    bool    // the follow-ups to send are a turn end's
-	extraTurnCopy bool    // the turn end's copies include the banked one (turnEndFollowUps)
 	followAt      float64 // when the next is due, s
 	early         bucket  // updates allowed within MinInterval (see UrgentChange)
 	budget        bucket  // updates allowed (see Budget)
@@ -512,9 +511,6 @@ func (p *Publisher) turnEnding(now float64) bool {
 		p.ending, p.endAxis, p.endRate = true, axis, rate
 		if p.follows == 0 && !math.IsInf(p.cfg.StartSpeed, 1) {
 			p.follows, p.startCopies, p.turnCopies, p.followAt = turnEndFollowUps, false, true, now+startFollowUp
-			if p.extraTurnCopy = p.budget.tokens >= p.budget.rate*budgetWindow; p.extraTurnCopy {
-				p.follows++
-			}
 		}
 		return true
 	}
@@ -531,11 +527,7 @@ func (p *Publisher) slowing() float64 {
 	return (p.prevOmega.Dot(axis) - p.omega.Dot(axis)) / p.omegaDt
 }
 
-// turnEndFollowUps is how many copies follow a turn's end, startFollowUp apart; one
-// more goes while the budget holds budgetWindow seconds' worth of tokens or more. A
-// moving turn's end whose copies are all lost is shown turning on at the old rate
-// until the next update arrives (15.6° past the rest on tank at 300 ± 60 ms with 20%
-// loss, seed 1); a banked budget pays for the third copy.
+// turnEndFollowUps is how many copies follow a turn's end, startFollowUp apart.
 const turnEndFollowUps = stopFollowUps
 
 // turnEndSlowing is the angular deceleration below which a turn is not ending, rad/s²
@@ -594,21 +586,13 @@ const sampleSlack = 1e-6
 // the last update did by more than BrakeOnset, whatever sent it (wasRest and
 // wasBraking say what remotes showed before st): a start
 // or a stop that a peer misses shows as a tank standing while it drives off, or
-// driving on through the place it stopped at. A start's copy that starts the actor
-// again is that start's copy, not a new start: an actor creeping off slower than
-// StartSpeed (a tank stopped hard that rolls on as it turns) is shown still after
-// each copy while its acceleration carries it past StartSpeed within MinInterval,
-// and each copy began three more, a copy a frame from the budget until it was spent
-// (wander:6204 at 300 ms, seed 3: seven in a row, the last leaving 0.2 tokens, and
-// the stop that followed went without its copies, shown 0.89 m past its rest).
+// driving on through the place it stopped at.
 func (p *Publisher) scheduleFollowUps(brk, wasRest, pullAway, wasBraking bool, st *State, now float64) {
 	braking := !math.IsInf(p.self.hz.stopAge(st.Velocity, st.Acceleration), 1)
 	rests := p.resting(st)
 	starts := (wasRest || pullAway) && !rests
-	copyDue := p.follows > 0 && now >= p.followAt-sampleSlack
 	switch {
-	case !brk && (starts || wasRest != rests || braking && (!wasBraking || p.harder(st))) &&
-		!(starts && copyDue && p.startCopies) && !math.IsInf(p.cfg.StartSpeed, 1):
+	case !brk && (starts || wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
 		p.follows, p.startCopies, p.turnCopies = stopFollowUps, starts, false
 		if p.startCopies {
 			p.follows = startFollowUps
@@ -803,12 +787,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	p.published = true
 	p.lastVelValid = p.velValid && !s.Break
 	p.last = st
-	// The banked turn end's last copy leaves MinInterval counting from the copy
-	// before: it must not make a braking onset that follows an early one, which
-	// left the onset's last copy no early allowance.
-	if !(followUp && p.turnCopies && p.extraTurnCopy && p.follows == 0) {
-		p.lastTime = s.Time
-	}
+	p.lastTime = s.Time
 	if full {
 		p.scheduleHeartbeat(s.Time, first)
 	}

@@ -255,9 +255,8 @@ func TestTurnEndLeavesTheBrakeItsCopies(t *testing.T) {
 			ends = append(ends, now)
 		}
 	}
-	// The budget is banked (a fresh publisher's): the end goes with one copy more.
-	if len(ends) != 2+turnEndFollowUps {
-		t.Fatalf("updates ending the turn at %v s, want the end and %d copies", ends, 1+turnEndFollowUps)
+	if len(ends) != 1+turnEndFollowUps {
+		t.Fatalf("updates ending the turn at %v s, want the end and %d copies", ends, turnEndFollowUps)
 	}
 	if len(brakes) < 1+stopFollowUps || brakes[stopFollowUps]-brakes[0] > float64(stopFollowUps)*frame+1e-9 {
 		t.Errorf("braking updates at %v s, want the onset and %d copies a frame apart", brakes, stopFollowUps)
