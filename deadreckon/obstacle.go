@@ -272,10 +272,11 @@ func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
 // is false. It is false where that is not plain. A square root correctly rounded is
 // monotonic, and l2 under limit² less a part in 10^12 (far over the product's and
 // the root's rounding) has a root under limit: the root of at most limit²·(1 −
-// 10^-12) rounds to below limit·(1 − 4·10^-13). A limit whose square underflows
-// (under 1.5e-154) gives false; one whose square overflows (over 1.3e154) is over
-// every finite root; a limit not over zero (a negative catch-up) or NaN gives
-// false.
+// 10^-12) rounds to below limit·(1 − 4·10^-13). Where limit² is subnormal (limit
+// under 1.5e-154) its rounded product is no more than half a grid step over limit²
+// and l2 is on that grid, so l2 under it is under limit² itself; a limit whose
+// square overflows (over 1.3e154) is over every finite root; a limit not over zero
+// (a negative catch-up) or NaN gives false.
 func withinLen(l2, limit float64) bool {
 	return limit > 0 && l2 < limit*limit*(1-1e-12)
 }
