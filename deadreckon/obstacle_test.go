@@ -461,9 +461,12 @@ func TestWithinLenMatchesRoot(t *testing.T) {
 	clear, said := 0, 0
 	for range 400000 {
 		var l, limit float64
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
 		case 0:
 			l, limit = odd[rng.IntN(len(odd))], odd[rng.IntN(len(odd))]
+		case 4: // limit² subnormal, the length within a few grid steps of it
+			limit = rng.Float64() * math.Pow(10, -float64(155+rng.IntN(6)))
+			l = math.Sqrt(math.Max(0, limit*limit+float64(rng.IntN(9)-4)*math.SmallestNonzeroFloat64))
 		case 1:
 			l = rng.Float64() * math.Pow(10, float64(rng.IntN(620)-310))
 			limit = rng.Float64() * math.Pow(10, float64(rng.IntN(620)-310))
