@@ -170,6 +170,9 @@ func (a *Actor) rejoin(from, to, path, pathTo mgl64.Vec3) mgl64.Vec3 {
 	d := mgl64.Vec3{to[0] - from[0], 0, to[2] - from[2]}
 	step := mgl64.Vec3{pathTo[0] - path[0], 0, pathTo[2] - path[2]}
 	limit := step.Len() + a.c.cfg.CatchUpSpeed*sweepStep
+	if withinLen(d.LenSqr(), limit) {
+		return to // what the test below finds, without its square root
+	}
 	if l := d.Len(); l > limit {
 		k := limit / l
 		return mgl64.Vec3{from[0] + d[0]*k, to[1], from[2] + d[2]*k}
@@ -199,8 +202,10 @@ func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
 	}
 	to = mgl64.Vec3{to[0], from[1], to[2]}
 	move := to.Sub(from)
-	n := math.Ceil(move.Len() / blockStep)
-	if !(n >= 1) || math.IsInf(n, 1) {
+	// Whether there is a move is read off its length's square (see moves): the
+	// square root and the step count are only needed past the room's test.
+	m2 := move.LenSqr()
+	if !moves(m2) {
 		return from // no move, or a non-finite one
 	}
 	if w, ok := c.Obstacles.(*Walls); ok && a.c.room.holds(w, c.Hull, from, to) {
@@ -208,6 +213,7 @@ func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
 		// at depth zero and the last would end where this does, at from + move.
 		return from.Add(move)
 	}
+	n := math.Ceil(math.Sqrt(m2) / blockStep) // move.Len()'s, at least 1 and finite
 	fwd = fwd.Mul(1 / math.Sqrt(l2))
 	depth := func(p mgl64.Vec3) float64 { return c.Obstacles.Push(p, fwd, c.Hull).Len() }
 	limit := math.Max(depth(from), blockSlop)
@@ -259,6 +265,28 @@ func (a *Actor) sweep(from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
 		break
 	}
 	return at
+}
+
+// withinLen reports, without a square root, that a vector whose length's square is
+// l2 (a Vec3's LenSqr) is surely no longer than limit, m: that math.Sqrt(l2) > limit
+// is false. It is false where that is not plain. A square root correctly rounded is
+// monotonic, and l2 under limit² less a part in 10^12 (far over the product's and
+// the root's rounding) has a root under limit: the root of at most limit²·(1 −
+// 10^-12) rounds to below limit·(1 − 4·10^-13). Where limit² is subnormal (limit
+// under 1.5e-154) its rounded product is no more than half a grid step over limit²
+// and l2 is on that grid, so l2 under it is under limit² itself; a limit whose
+// square overflows (over 1.3e154) is over every finite root; a limit not over zero
+// (a negative catch-up) or NaN gives false.
+func withinLen(l2, limit float64) bool {
+	return limit > 0 && l2 < limit*limit*(1-1e-12)
+}
+
+// moves reports whether a move whose length's square is l2 (a Vec3's LenSqr) is
+// walked, that is whether math.Ceil(math.Sqrt(l2)/blockStep) is at least 1 and
+// finite, without the square root: the root is positive exactly where l2 is, and
+// finite wherever l2 is (under 1.4e154, so that twice it is finite too).
+func moves(l2 float64) bool {
+	return l2 > 0 && !math.IsInf(l2, 1)
 }
 
 // room is a disc of the ground where a hull centred anywhere is clear of every rock of

@@ -404,3 +404,245 @@ func BenchmarkSweepSamples(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(frame/sweepStep), "ns/sample")
 }
+
+// TestSweepMovesMatchesStepCount checks moves, sweep's test of whether there is a
+// move, against the step count it stands for, math.Ceil(move.Len()/blockStep) at
+// least 1 and finite, over random moves of every scale (denormal to overflowing,
+// zero, infinite and NaN parts), and that the step count taken from the same square
+// is move.Len()'s to the bit.
+func TestSweepMovesMatchesStepCount(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 512))
+	odd := []float64{0, math.Copysign(0, -1), math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
+		1e-162, 1e-160, 1e-154, 1e154, 1.3e154, 1.4e154, 1e200, math.MaxFloat64, -math.MaxFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN(), blockStep, math.Nextafter(blockStep, 0), 1}
+	part := func() float64 {
+		switch rng.IntN(3) {
+		case 0:
+			return odd[rng.IntN(len(odd))]
+		case 1:
+			return (rng.Float64()*2 - 1) * math.Pow(10, float64(rng.IntN(660)-330))
+		}
+		return (rng.Float64()*2 - 1) * 200
+	}
+	walked := 0
+	const n = 200000
+	for range n {
+		move := mgl64.Vec3{part(), 0, part()}
+		if rng.IntN(4) == 0 {
+			move[1] = part()
+		}
+		steps := math.Ceil(move.Len() / blockStep)
+		want := !(!(steps >= 1) || math.IsInf(steps, 1))
+		m2 := move.LenSqr()
+		if got := moves(m2); got != want {
+			t.Fatalf("move %v: moves says %v, the step count %v says %v", move, got, steps, want)
+		}
+		if want {
+			walked++
+			if got := math.Ceil(math.Sqrt(m2) / blockStep); math.Float64bits(got) != math.Float64bits(steps) {
+				t.Fatalf("move %v: %v steps from the square, %v from Len", move, got, steps)
+			}
+		}
+	}
+	if walked < n/4 || walked > n*3/4 {
+		t.Errorf("%d of %d moves walked: want both kinds well represented", walked, n)
+	}
+}
+
+// TestWithinLenMatchesRoot checks withinLen, rejoin's test without a square root,
+// against the test it stands for, math.Sqrt(l2) > limit false, over random lengths
+// and limits of every scale and near each other (a part in 10^9 to 10^16 apart, where
+// rounding decides), with zero, negative, infinite and NaN ones: it never says
+// within where the root is over the limit, and says so for most clear cases.
+func TestWithinLenMatchesRoot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 513))
+	odd := []float64{0, math.Copysign(0, -1), math.SmallestNonzeroFloat64, 1e-160, 1e-154, 1.5e-154,
+		1e154, 1.3e154, 1.4e154, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), -1, 1}
+	clear, said := 0, 0
+	for range 400000 {
+		var l, limit float64
+		switch rng.IntN(5) {
+		case 0:
+			l, limit = odd[rng.IntN(len(odd))], odd[rng.IntN(len(odd))]
+		case 4: // limit² subnormal, the length within a few grid steps of it
+			limit = rng.Float64() * math.Pow(10, -float64(155+rng.IntN(6)))
+			l = math.Sqrt(math.Max(0, limit*limit+float64(rng.IntN(9)-4)*math.SmallestNonzeroFloat64))
+		case 1:
+			l = rng.Float64() * math.Pow(10, float64(rng.IntN(620)-310))
+			limit = rng.Float64() * math.Pow(10, float64(rng.IntN(620)-310))
+		default:
+			limit = (rng.Float64()*2 - 0.2) * 30
+			l = limit * (1 + (rng.Float64()*2-1)*math.Pow(10, -float64(9+rng.IntN(8))))
+		}
+		v := mgl64.Vec3{l * 0.6, 0, l * 0.8}
+		l2 := v.LenSqr()
+		over := v.Len() > limit
+		got := withinLen(l2, limit)
+		if got && over {
+			t.Fatalf("length² %v (root %v), limit %v: within, yet the root is over", l2, v.Len(), limit)
+		}
+		if !over && v.Len() < limit*(1-1e-11) {
+			clear++
+			if got {
+				said++
+			}
+		}
+	}
+	if said < clear*9/10 {
+		t.Errorf("within said for %d of %d lengths clearly under their limit: want nearly all", said, clear)
+	}
+}
+
+// refSweep and refRejoin are sweep and rejoin as they were before their shortcuts
+// (moves and withinLen), kept verbatim as the reference the shortcuts must match to
+// the bit.
+func refSweep(a *Actor, from, to mgl64.Vec3, rot mgl64.Quat) mgl64.Vec3 {
+	c := &a.c.cfg.Collide
+	fwd := geom.Rotate(rot, mgl64.Vec3{1, 0, 0})
+	fwd[1] = 0
+	// The heading's length is only needed past the room's test below: whether it
+	// is over 1e-9 is read off its square where that is plain (1e-17 is well over
+	// 1e-18, rounding and all), and the square root taken only where it is not.
+	l2 := fwd[0]*fwd[0] + fwd[1]*fwd[1] + fwd[2]*fwd[2] // fwd.Len()'s sum
+	if !(l2 > 1e-17) && !(math.Sqrt(l2) > 1e-9) {
+		// Pointing straight up or down: no heading to place the hull by.
+		return mgl64.Vec3{to[0], from[1], to[2]}
+	}
+	to = mgl64.Vec3{to[0], from[1], to[2]}
+	move := to.Sub(from)
+	n := math.Ceil(move.Len() / blockStep)
+	if !(n >= 1) || math.IsInf(n, 1) {
+		return from // no move, or a non-finite one
+	}
+	if w, ok := c.Obstacles.(*Walls); ok && a.c.room.holds(w, c.Hull, from, to) {
+		// Nothing within the hull's reach of the move: every step below would be
+		// at depth zero and the last would end where this does, at from + move.
+		return from.Add(move)
+	}
+	fwd = fwd.Mul(1 / math.Sqrt(l2))
+	depth := func(p mgl64.Vec3) float64 { return c.Obstacles.Push(p, fwd, c.Hull).Len() }
+	limit := math.Max(depth(from), blockSlop)
+	// A display held at an obstacle while its projection runs on (the stop lost)
+	// is a long way from where that projection has got to: it is still held (it
+	// slides along the obstacle at most blockStep in a sweep).
+	n = math.Min(n, blockMaxStep)
+	at := from
+	for i := 1.0; i <= n; i++ {
+		next := from.Add(move.Mul(i / n))
+		if depth(next) <= limit {
+			at = next
+			continue
+		}
+		lo, hi := at, next
+		for k := 0; k < blockBisect; k++ {
+			if mid := lo.Add(hi).Mul(0.5); depth(mid) <= limit {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		at = lo
+		// Slide: what is left of the move, less its part into the obstacle.
+		if nrm := c.Obstacles.Push(hi, fwd, c.Hull); nrm.Len() > 0 {
+			nrm = nrm.Normalize()
+			rest := to.Sub(at)
+			if into := rest.Dot(nrm); into < 0 {
+				rest = rest.Sub(nrm.Mul(into))
+			}
+			// At most blockStep of it: a display held at an obstacle while its
+			// projection runs on far past it (the stop lost) creeps along it no
+			// further than that in a sweep.
+			if l := rest.Len(); l > blockStep {
+				rest = rest.Mul(blockStep / l)
+			}
+			// Back out along the push by what the slide went deeper than the
+			// limit (on a rock's curve, or by rounding): the slid pose then
+			// depends smoothly on the move, instead of on which side of the
+			// limit rounding left it.
+			slid := at.Add(rest)
+			if push := c.Obstacles.Push(slid, fwd, c.Hull); push.Len() > limit {
+				slid = slid.Add(push.Mul(1 - limit/push.Len()))
+			}
+			if depth(slid) <= limit+slideSlop {
+				at = slid
+			}
+		}
+		break
+	}
+	return at
+}
+
+func refRejoin(a *Actor, from, to, path, pathTo mgl64.Vec3) mgl64.Vec3 {
+	d := mgl64.Vec3{to[0] - from[0], 0, to[2] - from[2]}
+	step := mgl64.Vec3{pathTo[0] - path[0], 0, pathTo[2] - path[2]}
+	limit := step.Len() + a.c.cfg.CatchUpSpeed*sweepStep
+	if l := d.Len(); l > limit {
+		k := limit / l
+		return mgl64.Vec3{from[0] + d[0]*k, to[1], from[2] + d[2]*k}
+	}
+	return to
+}
+
+// TestSweepShortcutsMatchReference checks sweep and rejoin against refSweep and
+// refRejoin, to the bit, over random crowds of rocks in a border and random hull
+// poses and moves among them: short and long, none, near and into rocks, pointing
+// up, with the catch-up at its default, +Inf and zero.
+func TestSweepShortcutsMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 514))
+	bits := func(v mgl64.Vec3) [3]uint64 {
+		return [3]uint64{math.Float64bits(v[0]), math.Float64bits(v[1]), math.Float64bits(v[2])}
+	}
+	moved, blocked := 0, 0
+	for crowd := range 60 {
+		var rocks []Rock
+		for range 1 + rng.IntN(60) {
+			rocks = append(rocks, Rock{X: rng.Float64()*160 - 80, Z: rng.Float64()*160 - 80, Radius: 0.5 + rng.Float64()*4})
+		}
+		w := &Walls{Rocks: rocks, Min: mgl64.Vec2{-90, -90}, Max: mgl64.Vec2{90, 90}}
+		cfg := Config{UpdateInterval: 0.2, Collide: Collide{Obstacles: w, Hull: testHull}}
+		cfg.CatchUpSpeed = []float64{0, math.Inf(1), 1e-9}[crowd%3]
+		a, ref := NewActor(cfg), NewActor(cfg)
+		at := mgl64.Vec3{rng.Float64()*160 - 80, 0, rng.Float64()*160 - 80}
+		path := at
+		for range 400 {
+			var to mgl64.Vec3
+			switch rng.IntN(6) {
+			case 0:
+				to = at // no move
+			case 1:
+				to = at.Add(mgl64.Vec3{(rng.Float64()*2 - 1) * 40, rng.Float64(), (rng.Float64()*2 - 1) * 40})
+			case 2:
+				r := rocks[rng.IntN(len(rocks))] // at a rock
+				to = mgl64.Vec3{r.X + rng.Float64()*8 - 4, 0, r.Z + rng.Float64()*8 - 4}
+			default:
+				to = at.Add(mgl64.Vec3{(rng.Float64()*2 - 1) * 1.2, 0, (rng.Float64()*2 - 1) * 1.2})
+			}
+			rot := geom.YawQuat(rng.Float64() * 2 * math.Pi)
+			if rng.IntN(50) == 0 {
+				rot = mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 0, 1}) // nose straight up
+			}
+			got, want := a.sweep(at, to, rot), refSweep(ref, at, to, rot)
+			if bits(got) != bits(want) {
+				t.Fatalf("crowd %d: sweep %v → %v at %v: %v, reference %v", crowd, at, to, rot, got, want)
+			}
+			if got != at {
+				moved++
+			}
+			if got != to {
+				blocked++
+			}
+			pathTo := to
+			if rng.IntN(3) == 0 {
+				pathTo = path.Add(mgl64.Vec3{(rng.Float64()*2 - 1) * 2, 0, (rng.Float64()*2 - 1) * 2})
+			}
+			got, want = a.rejoin(at, got, path, pathTo), refRejoin(ref, at, want, path, pathTo)
+			if bits(got) != bits(want) {
+				t.Fatalf("crowd %d: rejoin %v → %v, path %v → %v: %v, reference %v", crowd, at, to, path, pathTo, got, want)
+			}
+			at, path = got, pathTo
+		}
+	}
+	if moved < 5000 || blocked < 2000 {
+		t.Errorf("%d moves moved, %d stopped short: want many of both", moved, blocked)
+	}
+}
