@@ -472,11 +472,17 @@ func (q *member) touch(a *hostActor) uint64 {
 	if a.zi < len(q.slots) {
 		n = q.slots[a.zi].sentN
 	}
-	for _, o := range q.owned {
+	// A player's first tanks only: the host's in-process member owns a practice's
+	// every bot, and reading all 511 of them for every offer cost the practice more
+	// than the offers themselves.
+	for _, o := range q.owned[:min(len(q.owned), touchOwned)] {
 		n += math.Float64bits(o.state.Position[0])
 	}
 	return n
 }
+
+// touchOwned is how many of a player's tanks touch reads ahead.
+const touchOwned = 4
 
 // slot returns what q was sent of a, or nil.
 func (q *member) slot(a *hostActor) *slot {
