@@ -192,7 +192,10 @@ func sweepHulls(shooter uint32, a, b, lo3, hi3 mgl64.Vec3, hulls []HullPose, bes
 		if hp.Actor == shooter {
 			continue
 		}
-		if p := hp.Position; p[0] < lo3[0] || p[0] > hi3[0] || p[1] < lo3[1] || p[1] > hi3[1] || p[2] < lo3[2] || p[2] > hi3[2] {
+		// Written as "inside" so that a hull at a NaN position is passed over: every
+		// comparison with NaN is false, and the slab test below would take such a hull
+		// as struck at the segment's start.
+		if p := hp.Position; !(p[0] >= lo3[0] && p[0] <= hi3[0] && p[1] >= lo3[1] && p[1] <= hi3[1] && p[2] >= lo3[2] && p[2] <= hi3[2]) {
 			continue
 		}
 		inv := hp.Orientation.Conjugate()
@@ -265,7 +268,7 @@ func segmentBox(a, b, lo, hi mgl64.Vec3) (f float64, normal mgl64.Vec3, ok bool)
 			t0, axis, sign = ta, i, s
 		}
 		t1 = math.Min(t1, tb)
-		if t0 > t1 {
+		if !(t0 <= t1) { // NaN (a non-finite segment or box) strikes nothing
 			return 0, mgl64.Vec3{}, false
 		}
 	}

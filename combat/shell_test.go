@@ -166,3 +166,28 @@ func BenchmarkSweep(b *testing.B) {
 		}
 	}
 }
+
+// TestSweepPassesNonFiniteHulls: a hull whose pose holds NaN or an infinity is
+// struck by no shell, and the real hull behind it still is.
+func TestSweepPassesNonFiniteHulls(t *testing.T) {
+	m := testmaps.Valley(t)
+	floor, _ := m.Landmark("floor")
+	h, _ := m.HeightAt(floor.X, floor.Z)
+	s := Shot{ID: 1, Shooter: 1, Origin: mgl64.Vec3{floor.X, h + 1.2, floor.Z}, Direction: mgl64.Vec3{1, 0, 0}}
+	real := HullPose{Actor: 7, Position: mgl64.Vec3{floor.X + 50, h, floor.Z}, Orientation: mgl64.QuatIdent()}
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, c := range []struct {
+		name string
+		bad  HullPose
+	}{
+		{"NaN x", HullPose{Actor: 9, Position: mgl64.Vec3{nan, h, floor.Z}, Orientation: mgl64.QuatIdent()}},
+		{"NaN everywhere", HullPose{Actor: 9, Position: mgl64.Vec3{nan, nan, nan}, Orientation: mgl64.QuatIdent()}},
+		{"NaN orientation", HullPose{Actor: 9, Position: mgl64.Vec3{floor.X + 20, h, floor.Z}, Orientation: mgl64.Quat{W: nan}}},
+		{"infinite y", HullPose{Actor: 9, Position: mgl64.Vec3{floor.X + 20, inf, floor.Z}, Orientation: mgl64.QuatIdent()}},
+	} {
+		imp := SweepPath(m, s, 0, 1, []HullPose{c.bad, real})
+		if imp.Kind != ImpactTank || imp.Target != 7 {
+			t.Errorf("%s: %+v, want the real hull (actor 7) struck", c.name, imp)
+		}
+	}
+}
