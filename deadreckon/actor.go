@@ -683,6 +683,24 @@ func (a *Actor) Advance(now float64) {
 func (a *Actor) reckonArticulations(turn, g, thr float64) {
 	lk := &a.lk
 	out := &a.rk
+	if a.limited == 0 {
+		// No joint has an AngleLimit (a tank's turret and gun wrap): the common
+		// case, in a loop with nothing to keep across calls and one bounds check.
+		blend := !(thr >= 1) && a.blending && !a.low // as the general loop decides, NaN included
+		n := lk.NumArticulations
+		arts, art0, shown := lk.Articulations[:n], a.art0[:n], out.art[:n]
+		for i := range arts {
+			rate := arts[i].Rate
+			v := arts[i].Angle + rate*g
+			if blend {
+				cur := art0[i] + rate*turn
+				v = cur + geom.WrapAngle(v-cur)*thr
+			}
+			shown[i] = geom.WrapAngle(v)
+		}
+		clear(out.art[n:])
+		return
+	}
 	for i := 0; i < lk.NumArticulations; i++ {
 		rate := lk.Articulations[i].Rate
 		target := lk.Articulations[i].Angle + rate*g

@@ -3,6 +3,7 @@ package deadreckon
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"unsafe"
 
@@ -429,6 +430,49 @@ func TestArticulationWrap(t *testing.T) {
 	}
 	if got := a.Reckoned().Articulations[0].Angle; math.Abs(got-20*deg) > 1e-12 {
 		t.Errorf("gun held at %v°, want the 20° limit", got/deg)
+	}
+}
+
+// TestUnlimitedJointsMatchGeneralLoop holds reckonArticulations' loop for actors
+// without AngleLimits to its general loop, to the bit: the general loop runs when a
+// limit bit is set for a joint past NumArticulations, which it never reads. Angles
+// inside and outside (−π, π], blending or not, ModeLow, and NaN or infinite blend
+// fractions and angles.
+func TestUnlimitedJointsMatchGeneralLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	odd := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, 1, math.Pi, -math.Pi, 7 * math.Pi}
+	pick := func() float64 {
+		if rng.IntN(8) == 0 {
+			return odd[rng.IntN(len(odd))]
+		}
+		return (rng.Float64() - 0.5) * 20
+	}
+	for i := 0; i < 20000; i++ {
+		var fast, general Actor
+		fast.init(Config{})
+		n := rng.IntN(MaxArticulations) // below MaxArticulations: bit n is past them
+		fast.lk.NumArticulations = n
+		for k := 0; k < MaxArticulations; k++ {
+			fast.lk.Articulations[k] = Articulation{Angle: pick(), Rate: pick()}
+			fast.art0[k] = pick()
+			fast.rk.art[k] = pick() // stale values the call must overwrite or zero
+		}
+		fast.blending, fast.low = rng.IntN(4) != 0, rng.IntN(4) == 0
+		general.init(Config{})
+		general.copyFrom(&fast)
+		general.limited = 1 << n
+		turn, g, thr := pick(), pick(), rng.Float64()*1.2
+		if rng.IntN(8) == 0 {
+			thr = odd[rng.IntN(len(odd))]
+		}
+		fast.reckonArticulations(turn, g, thr)
+		general.reckonArticulations(turn, g, thr)
+		for k := range fast.rk.art {
+			if math.Float64bits(fast.rk.art[k]) != math.Float64bits(general.rk.art[k]) {
+				t.Fatalf("case %d, joint %d of %d (turn %v, g %v, thr %v): unlimited loop %v, general loop %v",
+					i, k, n, turn, g, thr, fast.rk.art[k], general.rk.art[k])
+			}
+		}
 	}
 }
 

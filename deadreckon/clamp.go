@@ -146,7 +146,8 @@ func ClampPose(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult
 	c = c.withDefaults()
 	var r ClampResult
 	if c.threeRay {
-		clamp3(g, pos, geom.QuatNormalize(orient), &c, &r)
+		q := geom.QuatNormalize(orient)
+		clamp3(g, &pos, &q, &c, &r)
 	} else {
 		clamp1(g, pos, geom.QuatNormalize(orient), &c, &r)
 	}
@@ -160,8 +161,16 @@ func ClampPose(g Ground, pos mgl64.Vec3, orient mgl64.Quat, c Clamp) ClampResult
 // hit triangle's normal, one for the forward axis (computed from the unnormalized
 // normal, so the two run side by side) and one in the branch-free conversion of the
 // frame to a quaternion (geom.UprightQuat). It uses no trigonometry.
-func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
-	r.Position, r.Orientation = pos, q
+//
+// The pose comes by pointer and is read and written one component at a time: Go
+// passes arrays (mgl64.Vec3, the quaternion's vector) on the stack, and a 16-byte
+// copy of a vector its caller has just written 8 bytes at a time waits for those
+// stores to reach the cache instead of taking them from the store buffer.
+func clamp3(g Ground, pos *mgl64.Vec3, q *mgl64.Quat, c *Clamp, r *ClampResult) {
+	px, py, pz := pos[0], pos[1], pos[2]
+	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
+	r.Position[0], r.Position[1], r.Position[2] = px, py, pz
+	r.Orientation.W, r.Orientation.V[0], r.Orientation.V[1], r.Orientation.V[2] = w, x, y, z
 	r.Rays, r.NumHits, r.Clamped, r.Lifted = 3, 0, false, false
 	if c.Mode == ClampNone || g == nil {
 		r.Rays = 0
@@ -170,40 +179,44 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	// Rotation matrix rows for x and z, to place the footprint points. All three
 	// points are placed before the first ray is cast: a call keeps no floating-point
 	// value in a register, so the casts should have as little live as possible.
-	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
 	m00, m01, m02 := 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
 	m20, m21, m22 := 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
-	start := pos[1] + c.RayHeight
+	start := py + c.RayHeight
 	r.RayStart = start
 	var h footprintHits
 	for i := range c.Footprint {
 		f := &c.Footprint[i]
-		h.x[i] = pos[0] + m00*f[0] + m01*f[1] + m02*f[2]
-		h.z[i] = pos[2] + m20*f[0] + m21*f[1] + m22*f[2]
+		h.x[i] = px + m00*f[0] + m01*f[1] + m02*f[2]
+		h.z[i] = pz + m20*f[0] + m21*f[1] + m22*f[2]
 	}
+	// The three footprint rays and a fourth under the origin (the plane of the
+	// three hits is the ground only where the ground is smooth across the
+	// footprint), cast back to back: between calls only their results are kept.
+	// A Ground is read-only, so casting the fourth before the others are known to
+	// hit changes nothing but the order of reads.
+	var ok [3]bool
+	h.y[0], ok[0] = g.RayDown(h.x[0], start, h.z[0])
+	h.y[1], ok[1] = g.RayDown(h.x[1], start, h.z[1])
+	h.y[2], ok[2] = g.RayDown(h.x[2], start, h.z[2])
+	hc, okc := g.RayDown(pos[0], start, pos[2])
 	for i := 0; i < 3; i++ {
-		hy, ok := g.RayDown(h.x[i], start, h.z[i])
-		if !ok {
-			hy, ok = g.HeightAt(h.x[i], h.z[i]) // sunk deeper than RayHeight: cast from the top
+		if !ok[i] {
+			h.y[i], ok[i] = g.HeightAt(h.x[i], h.z[i]) // sunk deeper than RayHeight: cast from the top
 		}
-		if !ok {
+		if !ok[i] {
 			r.NumHits = i
 			return
 		}
-		h.y[i] = hy
-		r.Hits[i] = mgl64.Vec3{h.x[i], hy, h.z[i]}
+		r.Hits[i] = mgl64.Vec3{h.x[i], h.y[i], h.z[i]}
 	}
 	r.NumHits = 3
-	// A fourth ray under the origin: the plane of the three hits is the ground only
-	// where the ground is smooth across the footprint.
 	base := (h.y[0] + h.y[1] + h.y[2]) / 3
-	hc, okc := g.RayDown(pos[0], r.RayStart, pos[2])
 	if !okc {
 		hc, okc = g.HeightAt(pos[0], pos[2])
 	}
 	if okc {
 		if d := hc - base; d > supportStep || d < -supportStep {
-			h.onStep(g, pos, hc)
+			h.onStep(g, *pos, hc)
 			base = hc
 		} else if d == d {
 			// Never below the ground under the origin. Both are finite here, where
@@ -243,7 +256,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	}
 	if ny < geom.MinNormalY {
 		// Near-vertical: the general path limits the tilt.
-		r.Orientation = geom.GroundOrientation(geom.Rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
+		r.Orientation = geom.GroundOrientation(geom.Rotate(*q, mgl64.Vec3{1, 0, 0}), r.Normal)
 		return
 	}
 	// The forward axis is the pose's heading (the first column of its rotation
@@ -268,7 +281,7 @@ func clamp3(g Ground, pos mgl64.Vec3, q mgl64.Quat, c *Clamp, r *ClampResult) {
 	qy := wy + sg*(1+ny-tx-sz)
 	qz := ty - nx + sg*(sy+nz)
 	k = 1 / math.Sqrt(qw*qw+qx*qx+qy*qy+qz*qz)
-	r.Orientation = mgl64.Quat{W: qw * k, V: mgl64.Vec3{qx * k, qy * k, qz * k}}
+	r.Orientation.W, r.Orientation.V[0], r.Orientation.V[1], r.Orientation.V[2] = qw*k, qx*k, qy*k, qz*k
 }
 
 // footprintHits is the triangle a three-ray clamp rests on: x and z where each ray
@@ -392,7 +405,10 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 		a.clamp = ClampResult{Position: a.rk.pos, Orientation: a.rk.rot}
 		return
 	}
-	pos, q := a.rk.pos, a.rk.rot
+	// The reckoned pose is read in place, component by component: Advance has just
+	// written it 8 bytes at a time, and a copy of its vectors (16 bytes at a time)
+	// would wait for those stores to reach the cache (see clamp3).
+	pos, q := &a.rk.pos, &a.rk.rot
 	dx, dy, dz := pos[0]-observer[0], pos[1]-observer[1], pos[2]-observer[2]
 	d2 := dx*dx + dy*dy + dz*dz
 	r := &a.clamp
@@ -407,17 +423,17 @@ func (a *Actor) ClampTo(g Ground, observer mgl64.Vec3) {
 	case near && c.threeRay:
 		clamp3(g, pos, q, c, r)
 	case near || (!a.low && d2 <= c.FarDistance*c.FarDistance) || a.clampFrame == 0 || !r.Clamped:
-		clamp1(g, pos, q, c, r)
+		clamp1(g, *pos, *q, c, r)
 	default:
 		// A far frame between clamps: reuse the last offset and ground normal.
 		r.Rays = 0
-		r.Position = pos
+		r.Position = *pos
 		r.Position[1] += a.clampDY
 		r.Ground = r.Position[1]
 		if a.clampDY != 0 || c.Mode == ClampAlways {
-			r.Orientation = geom.GroundOrientation(geom.Rotate(q, mgl64.Vec3{1, 0, 0}), r.Normal)
+			r.Orientation = geom.GroundOrientation(geom.Rotate(*q, mgl64.Vec3{1, 0, 0}), r.Normal)
 		} else {
-			r.Orientation = q
+			r.Orientation = *q
 		}
 	}
 	if r.Rays > 0 {
