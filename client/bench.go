@@ -99,4 +99,11 @@ func (b *bench) report(out io.Writer, tanks, w, h int) {
 		fmt.Fprintf(out, "client's own CPU: %.2f ms per frame (simulation %.2f + scene update %.2f, main thread CPU time)\n",
 			perFrame(own), perFrame(b.cpu[phaseSim]), perFrame(b.cpu[phaseScene]))
 	}
+	if gl := b.cpu[phaseRender] + b.cpu[phaseSwap]; gl > 0 {
+		// With LP_NUM_THREADS=0 Mesa's software renderer rasterises on the
+		// main thread, so this is all of the drawing's CPU, however busy the
+		// machine; with its worker threads it is only the part issued here.
+		fmt.Fprintf(out, "drawing's CPU: %.2f ms per frame (render %.2f + swap %.2f, main thread CPU time; all of it with LP_NUM_THREADS=0)\n",
+			perFrame(gl), perFrame(b.cpu[phaseRender]), perFrame(b.cpu[phaseSwap]))
+	}
 }

@@ -1,0 +1,55 @@
+package client
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBenchReportCPU: the report gives the main thread's CPU per frame for the
+// client's own work and for the drawing, each split into its phases, and leaves a
+// line out when its phases took no CPU time.
+func TestBenchReportCPU(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name      string
+		cpu       [numPhases]time.Duration // per frame
+		want, not []string
+	}{
+		{"all", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms},
+			[]string{"client's own CPU: 3.00 ms per frame (simulation 1.00 + scene update 2.00",
+				"drawing's CPU: 40.00 ms per frame (render 30.00 + swap 10.00"}, nil},
+		{"no drawing", [numPhases]time.Duration{ms, 2 * ms, 0, 0},
+			[]string{"client's own CPU: 3.00 ms"}, []string{"drawing's CPU"}},
+		{"none", [numPhases]time.Duration{},
+			nil, []string{"client's own CPU", "drawing's CPU"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(4)
+			t0 := time.Unix(0, 0)
+			for f := 0; f < 4; f++ {
+				var at [numPhases + 1]time.Time
+				var cpu [numPhases + 1]time.Duration
+				at[0] = t0
+				for p := range numPhases {
+					at[p+1] = at[p].Add(tc.cpu[p] + ms)
+					cpu[p+1] = cpu[p] + tc.cpu[p]
+				}
+				b.add(at, cpu, 10)
+			}
+			var out strings.Builder
+			b.report(&out, 4, 320, 200)
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("report lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("report has %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
