@@ -103,3 +103,46 @@ func BenchmarkPhysicsStepWithProxies(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps)/(2*n), "ns/body")
 }
+
+// BenchmarkPhysicsStepSleepingProxies measures one fixed step of a client's world in
+// a 512-tank match: its own tank and 511 proxies, all but a few far from it and
+// asleep.
+func BenchmarkPhysicsStepSleepingProxies(b *testing.B) {
+	m, err := terrain.Load("../assets/maps/valley.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := NewWorld(MapConfig(m))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tk, err := w.AddTank(TankSpec{}, 0, 0, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tk.SetInput(Input{Throttle: 0.5, Steer: 0.3})
+	for i := range 511 {
+		// A grid 12 m apart about the tank: a few within the wake distance.
+		x, z := float64(i%23-11)*12+6, float64(i/23-11)*12+6
+		if _, err := w.AddProxy(TankSpec{}, x, z, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range 60 {
+		w.Tick()
+	}
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	for b.Loop() {
+		w.Tick()
+	}
+	// CPU time: on a shared machine wall time includes waiting for a core.
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e3, "cpu-µs/step")
+	asleep := 0
+	for _, p := range w.Proxies() {
+		if p.Asleep() {
+			asleep++
+		}
+	}
+	b.ReportMetric(float64(asleep), "asleep")
+}

@@ -97,8 +97,9 @@ type Proxy struct {
 	// appeared on it): it passes through them until they part.
 	ghosts []*Tank
 
-	held     bool // a tank limited its advance in the last step
-	asleep   bool // out of box2d: no tank within ProxyWake (wake)
+	held     bool   // a tank limited its advance in the last step
+	asleep   bool   // out of box2d: no tank within ProxyWake (wake)
+	seq      uint64 // the world's count of bodies made when this one was (World.made)
 	touching int
 	contacts uint64
 	jumps    uint64
@@ -126,6 +127,8 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 	bd.AllowSleep = false
 	p.body = w.b2.CreateBody(&bd)
 	p.body.SetUserData(p)
+	w.made++
+	p.seq = w.made
 	shape := box2d.MakeB2PolygonShape()
 	shape.SetAsBox(spec.Length/2, spec.Width/2)
 	fd := box2d.MakeB2FixtureDef()
@@ -146,6 +149,9 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 func (w *World) RemoveProxy(p *Proxy) {
 	if p == nil || p.w != w || p.body == nil {
 		return
+	}
+	if p.asleep {
+		w.link(p.body, p.seq) // box2d destroys bodies of its list
 	}
 	w.proxies = removeBody(w, w.proxies, p, &p.body)
 	p.touching = 0
@@ -258,6 +264,7 @@ func (p *Proxy) wake(h, end float64) bool {
 			return false
 		}
 		x0, z0, yaw0 := p.along(end - h)
+		p.w.link(p.body, p.seq)
 		p.body.SetTransform(box2d.MakeB2Vec2(x0, -z0), geom.WrapAngle(yaw0))
 		p.body.SetActive(true)
 		p.asleep = false
@@ -269,6 +276,7 @@ func (p *Proxy) wake(h, end float64) bool {
 		return true
 	}
 	p.body.SetActive(false) // its contacts end (EndContact counts them off)
+	p.w.unlink(p.body)
 	p.asleep, p.held = true, false
 	clear(p.ghosts)
 	p.ghosts = p.ghosts[:0]

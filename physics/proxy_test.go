@@ -3,8 +3,10 @@ package physics
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/tank"
@@ -536,4 +538,107 @@ func TestProxySleepsFarFromTanks(t *testing.T) {
 			t.Errorf("%s: contacts %+v / %d, deepest overlap %.3f m (want contact, ≤ %.2f m)", c.name, tk.Contacts(), px.Contacts(), worst, maxOverlap)
 		}
 	}
+}
+
+// TestSleepingProxiesLeaveBodyList: a sleeping proxy's body is out of box2d's body
+// list, and a proxy that wakes goes back to its own place in it, so box2d's steps
+// walk only the awake bodies and build their islands in the order they would with
+// every body listed (newest first). Proxies circle through a row of tanks, so they
+// sleep and wake over and over; some are removed asleep and some awake, and new ones
+// are added meanwhile.
+func TestSleepingProxiesLeaveBodyList(t *testing.T) {
+	w := newWorld(t, WorldConfig{Obstacles: []Obstacle{{X: 500, Z: 500, Radius: 3}}, Min: mgl64.Vec2{-800, -800}, Max: mgl64.Vec2{800, 800}})
+	for i := range 3 {
+		addTank(t, w, float64(i)*60, 0, 0)
+	}
+	var proxies []*Proxy
+	add := func(i int) {
+		proxies = append(proxies, addProxy(t, w, float64(i%7)*40, 200, 0))
+	}
+	for i := range 20 {
+		add(i)
+	}
+	check := func(step int) {
+		t.Helper()
+		want := map[*box2d.B2Body]bool{}
+		for _, tk := range w.Tanks() {
+			want[tk.body] = true
+		}
+		slept := 0
+		for _, p := range w.Proxies() {
+			if p.Asleep() {
+				slept++
+				continue
+			}
+			want[p.body] = true
+		}
+		n, statics := 0, 0
+		last := uint64(math.MaxUint64)
+		for b := w.b2.M_bodyList; b != nil; b = b.M_next {
+			n++
+			if _, ok := b.GetUserData().(staticKind); ok {
+				statics++
+				continue
+			}
+			if !want[b] {
+				t.Fatalf("step %d: a sleeping or removed body is in box2d's list", step)
+			}
+			if s := bodySeq(b); s >= last {
+				t.Fatalf("step %d: body made %d listed after one made %d", step, s, last)
+			} else {
+				last = s
+			}
+			if b.M_next != nil && b.M_next.M_prev != b {
+				t.Fatalf("step %d: the list's back link is broken", step)
+			}
+		}
+		if n-statics != len(want) || statics != 2 || w.b2.M_bodyCount != n {
+			t.Fatalf("step %d: %d bodies listed (%d static), want %d and 2; box2d counts %d", step, n, statics, len(want), w.b2.M_bodyCount)
+		}
+		if step == 599 && slept == 0 {
+			t.Errorf("no proxy asleep at the end: the test does not test sleeping")
+		}
+	}
+	woke := 0
+	for step := range 600 {
+		now := w.FrameTime()
+		for i, p := range proxies {
+			// Circles of 110 m about (60, 100): through the tanks and far from them.
+			a := 0.3*now + float64(i)
+			if err := p.MoveTo(60+110*math.Cos(a), 100-110*math.Sin(a), a+math.Pi/2, -33*math.Sin(a), -33*math.Cos(a), 0.3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := map[*Proxy]bool{}
+		for _, p := range proxies {
+			before[p] = p.Asleep()
+		}
+		w.Tick()
+		for _, p := range proxies {
+			if before[p] && !p.Asleep() {
+				woke++
+			}
+		}
+		check(step)
+		switch {
+		case step%50 == 10 && len(proxies) > 0: // remove the first asleep, or the first
+			k := 0
+			for i, p := range proxies {
+				if p.Asleep() {
+					k = i
+					break
+				}
+			}
+			w.RemoveProxy(proxies[k])
+			proxies = slices.Delete(proxies, k, k+1)
+			check(step)
+		case step%50 == 30:
+			add(step)
+			check(step)
+		}
+	}
+	if woke < 10 {
+		t.Errorf("%d wakes in 600 steps: the test does not test waking", woke)
+	}
+	t.Logf("%d wakes", woke)
 }

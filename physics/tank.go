@@ -153,6 +153,7 @@ func (p Pose) Sample() deadreckon.Sample {
 // World's Step.
 type Tank struct {
 	w      *World
+	seq    uint64 // the world's count of bodies made when this one was (World.made)
 	spec   TankSpec
 	radius float64 // of the footprint's bounding circle, m
 	in     Input
@@ -259,6 +260,8 @@ func (w *World) AddTank(spec TankSpec, x, z, yaw float64) (*Tank, error) {
 	bd.Bullet = true
 	t.body = w.b2.CreateBody(&bd)
 	t.body.SetUserData(t)
+	w.made++
+	t.seq = w.made
 	shape := box2d.MakeB2PolygonShape()
 	shape.SetAsBox(spec.Length/2, spec.Width/2)
 	fd := box2d.MakeB2FixtureDef()

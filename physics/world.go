@@ -197,6 +197,9 @@ type World struct {
 	acc      float64
 	skipped  float64 // frame time passed without being simulated (Skip), s
 	listener *contactListener
+	// made counts the tanks and proxies added, so a sleeping proxy's body goes back
+	// to its place in box2d's body list (link).
+	made uint64
 }
 
 // body user data for static fixtures.
@@ -430,3 +433,62 @@ func (flatGround) RayDown(x, y, z float64) (float64, bool) { return 0, y >= 0 }
 // statistics (B2Distance, B2TimeOfImpact: tanks are bullets), so that worlds stepped by
 // different goroutines (a client and the host it runs in-process) do not race on them.
 var box2dGlobals sync.Mutex
+
+// unlink takes the body of a proxy that fell asleep (already inactive: out of the
+// broad phase, its contacts destroyed) out of box2d's body list. box2d walks that
+// whole list several times a step whether a body is active or not, and a client of
+// a 512-tank match has 511 proxies, nearly all asleep: most of a step went to
+// walking them. The body is kept, so it wakes as it was.
+func (w *World) unlink(b *box2d.B2Body) {
+	if b.M_prev != nil {
+		b.M_prev.M_next = b.M_next
+	}
+	if b.M_next != nil {
+		b.M_next.M_prev = b.M_prev
+	}
+	if b == w.b2.M_bodyList {
+		w.b2.M_bodyList = b.M_next
+	}
+	b.M_prev, b.M_next = nil, nil
+	w.b2.M_bodyCount--
+}
+
+// link puts body b, made seq-th, back into box2d's body list where it would be had
+// it never left (box2d adds each new body at the head, so the list runs from the
+// newest to the oldest), and as box2d's steps leave an inactive body of the list
+// (no island mark, no TOI progress, no force): the steps then do exactly what they
+// did with it there. The order matters: box2d builds and solves its islands in
+// list order.
+func (w *World) link(b *box2d.B2Body, seq uint64) {
+	var prev *box2d.B2Body
+	next := w.b2.M_bodyList
+	for next != nil && bodySeq(next) > seq {
+		prev, next = next, next.M_next
+	}
+	b.M_prev, b.M_next = prev, next
+	if prev != nil {
+		prev.M_next = b
+	} else {
+		w.b2.M_bodyList = b
+	}
+	if next != nil {
+		next.M_prev = b
+	}
+	w.b2.M_bodyCount++
+	b.M_flags &= ^box2d.B2Body_Flags.E_islandFlag
+	b.M_sweep.Alpha0 = 0
+	b.M_force.SetZero()
+	b.M_torque = 0
+}
+
+// bodySeq returns when body b was made (Tank.seq, Proxy.seq); the static bodies of
+// the rocks and the border, made with the world, are the oldest.
+func bodySeq(b *box2d.B2Body) uint64 {
+	switch o := b.GetUserData().(type) {
+	case *Tank:
+		return o.seq
+	case *Proxy:
+		return o.seq
+	}
+	return 0
+}

@@ -186,6 +186,7 @@ type crowdRank struct {
 	i      int     // index in the snapshot
 	dist   float64 // from the camera, m
 	target bool    // watched or aimed at: labelled first
+	e      *tankEntry
 }
 
 // rankTanks fills s.ranks with every drawable tank of snap, the watched and

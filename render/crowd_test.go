@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/g3n/engine/math32"
@@ -198,5 +200,63 @@ func TestCrowdPutTransforms(t *testing.T) {
 	base := uint32(len(b.hull))
 	if got := b.idx[len(b.idx)-6:]; got[0] != base+uint32(len(b.turret))-4 || got[5] != base+uint32(len(b.turret))-1 {
 		t.Errorf("last face indexed %v, want its four vertices from %d", got, base+uint32(len(b.turret))-4)
+	}
+}
+
+// TestLabelsQueuedAsByEveryRank: the frame's labels, which stop looking at tanks
+// once they are beyond reach of a label, are the ones a walk over every tank in rank
+// order picks by each one's own turret roof (roofPoint, its distance, its anchor on
+// the picture and the ground between), LabelCap at most, over random crowds from 20
+// to 900 m away, some behind hills and some off the picture, the cap filled or not.
+func TestLabelsQueuedAsByEveryRank(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := newTestScene(t, 0)
+	for trial := range 16 {
+		eye := mgl64.Vec3{-240, testGround(-240, 0) + 4 + 30*rng.Float64(), -200 + 400*rng.Float64()}
+		look := mgl64.Vec3{0, testGround(0, 0), -200 + 400*rng.Float64()}
+		s.LookFrom(eye, look, true)
+		snap := &game.Snapshot{Self: -1}
+		n := 20 + rng.IntN(300)
+		for i := range n {
+			d := 20 + 880*math.Pow(rng.Float64(), 0.5+2*float64(trial%3))
+			a := look.Sub(eye)
+			yaw := math.Atan2(a[2], a[0]) + (rng.Float64()-0.5)*1.6
+			x, z := eye[0]+d*math.Cos(yaw), eye[2]+d*math.Sin(yaw)
+			snap.Tanks = append(snap.Tanks, game.TankView{ID: uint32(i + 1), Name: fmt.Sprintf("t%d", i), Team: i % 2,
+				Position: mgl64.Vec3{x, testGround(x, z), z}, Orientation: geom.YawQuat(rng.Float64() * 6), Turret: rng.Float64()})
+		}
+		s.Update(snap, 1.0/60)
+		// Update placed and cleared its queue; queue the same frame's again.
+		s.queueLabels(snap)
+		var gotIDs, want []uint32
+		for _, c := range s.labelQueue {
+			for id, e := range s.tanks {
+				if e == c.e {
+					gotIDs = append(gotIDs, id)
+				}
+			}
+		}
+		up := s.view.Orientation.Rotate(mgl64.Vec3{0, defaultShape().turretRadius, 0})
+		for _, r := range s.ranks {
+			if len(want) == LabelCap {
+				break
+			}
+			tv := &snap.Tanks[r.i]
+			roof := roofPoint(tv)
+			if roof.Sub(s.view.Eye).Len() > labelMaxDistance {
+				continue
+			}
+			x, y, ok := s.view.Project(roof.Add(up))
+			if !ok || x < 0 || y < 0 || x > float64(s.view.Width) || y > float64(s.view.Height) || s.occluded(roof) {
+				continue
+			}
+			want = append(want, tv.ID)
+		}
+		if !slices.Equal(gotIDs, want) {
+			t.Errorf("trial %d, %d tanks: labels queued for %v, every rank's walk gives %v", trial, n, gotIDs, want)
+		}
+		if trial < 3 {
+			t.Logf("trial %d: %d tanks, %d labelled", trial, n, len(want))
+		}
 	}
 }

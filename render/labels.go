@@ -57,7 +57,10 @@ type labelCandidate struct {
 
 // roofPoint is where a tank's label is anchored: just above the middle of its turret
 // roof.
-func roofPoint(tv *game.TankView) mgl64.Vec3 { return turretTop(tv, 0.05) }
+func roofPoint(tv *game.TankView) mgl64.Vec3 { return turretTop(tv, roofPointLift) }
+
+// roofPointLift is how far above the turret roof a label is anchored, m.
+const roofPointLift = 0.05
 
 // TurretRoof returns the middle of tv's turret roof, meters, world frame: where the
 // tank is found on the picture (View.Project), by tests and in bug reports.
@@ -109,7 +112,7 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 	if !showName && !showInfo {
 		return
 	}
-	roof := roofPoint(tv)
+	roof := tv.Position.Add(tv.Orientation.Rotate(s.roofLift)) // roofPoint(tv), the shape worked out once
 	dist := roof.Sub(s.view.Eye).Len()
 	if dist > labelMaxDistance {
 		return
@@ -137,7 +140,7 @@ func (s *Scene) prepareLabel(e *tankEntry, tv *game.TankView, self bool) {
 // is off the picture: labels are clamped to the edges, but a tank off to the side or
 // behind gets none.
 func (s *Scene) labelAnchor(roof mgl64.Vec3) (x, y float64, ok bool) {
-	top := roof.Add(s.view.Orientation.Rotate(mgl64.Vec3{0, defaultShape().turretRadius, 0}))
+	top := roof.Add(s.labelUp)
 	x, y, ok = s.view.Project(top)
 	if !ok || x < 0 || y < 0 || x > float64(s.view.Width) || y > float64(s.view.Height) {
 		return 0, 0, false

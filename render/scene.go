@@ -103,9 +103,13 @@ type Scene struct {
 	crowd      *crowdBatch
 	ranks      []crowdRank
 	fullModels int
-	labelTaken []rect
-	minimap    *minimap
-	combat     *combatLayer
+	// roofLift is where a label is anchored in a tank's frame (roofPoint), and
+	// labelUp the turret's radius along the picture's up this frame (labelAnchor):
+	// worked out once, not for each tank.
+	roofLift, labelUp mgl64.Vec3
+	labelTaken        []rect
+	minimap           *minimap
+	combat            *combatLayer
 	// free is the point a free camera follows when no tank is watched and there is
 	// no player's tank (LookAt), and freeHeading the way it looks.
 	free        mgl64.Vec3
@@ -206,6 +210,7 @@ type tankEntry struct {
 	nameText   string
 	stale      bool
 	detailed   bool    // drawn as a full model this frame (else in the crowd batch)
+	modelShown bool    // the full model's visibility as last set
 	alpha      float32 // the labels' opacity step; 0 before the first
 	seen       uint64
 }
@@ -257,6 +262,7 @@ func NewScene(t Terrain, cfg SceneConfig) (*Scene, error) {
 	s.world.Add(s.lines.lines)
 	s.crowd = newCrowdBatch(s.parts)
 	s.world.Add(s.crowd.mesh)
+	s.roofLift = s.parts.shape.roof().Add(mgl64.Vec3{0, roofPointLift, 0})
 	// The sun: warm directional light from the south-west, high in the sky, and a
 	// cool ambient fill so shadowed slopes keep their colour.
 	sun := light.NewDirectional(&math32.Color{R: 1, G: 0.96, B: 0.88}, 0.85)
@@ -428,11 +434,17 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		tv := &snap.Tanks[s.ranks[r].i]
 		dist := s.ranks[r].dist
 		e := s.entry(tv)
+		s.ranks[r].e = e
 		e.seen = s.frame
 		e.hideLabels()
 		self := s.ranks[r].i == snap.Self
 		e.detailed = self || tv == watched || (s.fullModels < DetailModels && dist <= DetailDistance)
-		e.model.root.SetVisible(e.detailed)
+		if e.detailed != e.modelShown {
+			// Set only on a change: hundreds of tanks' nodes touched every frame
+			// for nothing.
+			e.model.root.SetVisible(e.detailed)
+			e.modelShown = e.detailed
+		}
 		if e.detailed {
 			s.fullModels++
 			e.model.setTeam(s.parts, tv.Team)
@@ -442,12 +454,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		}
 		s.drawTankOverlays(tv, self, watched, focus)
 	}
-	// Labels: the watched and aimed-at tanks first, then the nearest, LabelCap in
-	// all; the rest are left unlabelled and cost nothing.
-	for r := 0; r < len(s.ranks) && len(s.labelQueue) < LabelCap; r++ {
-		i := s.ranks[r].i
-		s.prepareLabel(s.tanks[snap.Tanks[i].ID], &snap.Tanks[i], i == snap.Self)
-	}
+	s.queueLabels(snap)
 	for id, e := range s.tanks {
 		if e.seen != s.frame {
 			s.removeEntry(e)
@@ -461,6 +468,24 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	s.minimap.update(snap, s.view, watched, dt)
 	s.hud.update(snap, s, dt)
 	s.placeLabels()
+}
+
+// queueLabels queues the frame's labels for placement: the watched and aimed-at
+// tanks first, then the nearest, LabelCap in all; the rest are left unlabelled and
+// cost nothing. The ranks past the targets run by distance from the eye, so once
+// one is beyond labelMaxDistance by more than a roof's reach from the tank's middle,
+// so is every one after it: none of them can be labelled, and they are not looked at
+// (prepareLabel would turn each away after working out its roof).
+func (s *Scene) queueLabels(snap *game.Snapshot) {
+	s.labelUp = s.view.Orientation.Rotate(mgl64.Vec3{0, s.parts.shape.turretRadius, 0})
+	reach := labelMaxDistance + s.roofLift.Len()
+	for r := 0; r < len(s.ranks) && len(s.labelQueue) < LabelCap; r++ {
+		if !s.ranks[r].target && s.ranks[r].dist > reach {
+			break
+		}
+		i := s.ranks[r].i
+		s.prepareLabel(s.ranks[r].e, &snap.Tanks[i], i == snap.Self)
+	}
 }
 
 // overlayNear is how far in front of the eye, m, overlays begin: nothing of them is
@@ -491,6 +516,7 @@ func (s *Scene) entry(tv *game.TankView) *tankEntry {
 		return e
 	}
 	e := &tankEntry{model: newTankModel(s.parts, tv.Team, nil), nameText: tv.Name}
+	e.modelShown = e.model.root.Visible()
 	s.world.Add(e.model.root)
 	s.tanks[tv.ID] = e
 	return e
