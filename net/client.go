@@ -80,8 +80,11 @@ type Client struct {
 	final    Stats              // the figures when the loop ended
 	rest     chan []Event       // the events the loop left behind, for one last Poll
 	stopRead context.CancelFunc // ends the datagram reader
-	wg       sync.WaitGroup
-	once     sync.Once
+	// local is the pipe of a player joined in process, which counts the loop's work
+	// for Host.Settle (see track); nil over QUIC.
+	local *pipe
+	wg    sync.WaitGroup
+	once  sync.Once
 
 	s joined // owned by the run loop
 }
@@ -195,6 +198,9 @@ func newClient(cfg ClientConfig, conn clientConn, id wire.PlayerID, match MatchS
 		quit:     make(chan struct{}),
 		loopDone: make(chan struct{}),
 		rest:     make(chan []Event, 1),
+	}
+	if p, ok := conn.(pipeClient); ok {
+		c.local = p.pipe
 	}
 	c.s = joined{
 		c:          c,
@@ -526,18 +532,22 @@ func (c *Client) await(o *outgoing) error {
 	}
 }
 
-// pendingInputs returns how many inputs wait for the run loop (0 once it has ended).
-func (c *Client) pendingInputs() int {
-	n := 0
-	c.call(func() { n = len(c.in) })
-	return n
+// track adds n to the work the run loop has yet to do, for Host.Settle: an input is
+// counted from before it is fed until the loop has handled it, a send from before it
+// is queued until its result is fed back. Over QUIC nothing is counted.
+func (c *Client) track(n int) {
+	if c.local != nil {
+		c.local.track(n)
+	}
 }
 
 // feed hands one input to the run loop; it gives up when the loop has ended.
 func (c *Client) feed(in clientInput) {
+	c.track(1)
 	select {
 	case c.in <- in:
 	case <-c.loopDone:
+		c.track(-1)
 	}
 }
 
@@ -555,12 +565,16 @@ func (c *Client) run() {
 		select {
 		case <-c.quit:
 			s.end()
+			if c.local != nil {
+				c.local.loopEnded()
+			}
 			close(c.loopDone)
 			return
 		case f := <-c.calls:
 			f()
 		case in := <-c.in:
 			s.handle(in)
+			c.track(-1)
 		case <-ticks:
 			s.tick(probe)
 		}
@@ -590,6 +604,7 @@ func (c *Client) sendLoop() {
 				o.err = fmt.Errorf("send %v: %w", o.what, c.conn.cause(err))
 			}
 			c.feed(clientInput{kind: fromSender, sent: o})
+			c.track(-1) // o's result is in the loop's input now
 		}
 	}
 }
@@ -650,10 +665,12 @@ func (s *joined) queue(o *outgoing, reply bool) (*outgoing, error) {
 	if reply {
 		o.reply = make(chan error, 1)
 	}
+	s.c.track(1)
 	select {
 	case s.c.out <- o:
 		return o, nil
 	default:
+		s.c.track(-1)
 		return nil, fmt.Errorf("send %v: %d sends already waiting", o.what, sendQueue)
 	}
 }

@@ -174,6 +174,11 @@ type Host struct {
 	log      *slog.Logger
 	clock    Clock
 	start    time.Duration // clock reading at Listen
+	// manual is set when clock is a *ManualClock: the downlink scheduler ticks on it,
+	// from Settle, at nextTick (host time; owned by the run loop), not on the wall
+	// clock, which would tick it as often as the test or simulation is slow.
+	manual   bool
+	nextTick float64
 
 	pc    stdnet.PacketConn
 	tr    *quic.Transport
@@ -275,6 +280,7 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if cfg.Passphrase != "" {
 		h.key = wire.DeriveKey(cfg.Passphrase, h.salt)
 	}
+	_, h.manual = cfg.Clock.(*ManualClock)
 	h.settle.cond.L = &h.settle.mu
 	h.m = newMatch(h)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
@@ -292,9 +298,6 @@ func Listen(ctx context.Context, cfg HostConfig) (*Host, error) {
 	lcfg, _ := populateClientConfig(ClientConfig{Name: cfg.Name, Clock: cfg.Clock, Logger: log})
 	h.local = newClient(lcfg, pipeClient{p}, 0, match, h.start)
 	h.local.fp = h.fp
-	h.settle.lock()
-	p.client = h.local
-	h.settle.unlock()
 	// The hook closes without stopping itself: with ctx already done it runs at once,
 	// on a goroutine of its own, perhaps before stopAfter is even set.
 	h.stopAfter = context.AfterFunc(ctx, h.close)

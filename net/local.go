@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"sync"
 	"time"
 
@@ -73,9 +72,6 @@ func (h *Host) JoinLocal(cfg LocalConfig) (*Client, error) {
 	}
 	c := newClient(lcfg, pipeClient{p}, p.m.id, h.match, h.start)
 	c.fp = h.fp
-	h.settle.lock()
-	p.client = c
-	h.settle.unlock()
 	// The player's first clock probe, and its answer, pass before the clock can move:
 	// the clocks are one, and the offset stays zero.
 	select {
@@ -132,8 +128,9 @@ func (m *match) joinLocal(name string, path *impair.Path, delay float64, service
 
 // Settle brings the match to rest at the host clock's time, for tests and
 // simulations that move a manual Clock: once everything in flight has been handled,
-// it runs the host's periodic work (silence checks, the judge's clock) at that time,
-// then delivers to the in-process players, one at a time and in the order they
+// it runs the host's periodic work (silence checks, the judge's clock and, on a
+// ManualClock, the downlink scheduler's tick each 50 ms) at that time, then
+// delivers to the in-process players, one at a time and in the order they
 // arrive, what their links have made due, and returns when the run loop and every
 // in-process player have handled all there is. Players over QUIC are not waited for.
 // Settle is safe for concurrent use, but settles the match only while nothing else
@@ -147,6 +144,10 @@ func (h *Host) Settle() {
 		now := h.now()
 		h.m.dropSilent(now)
 		h.m.judged(func(j Judge) { j.Tick(now) })
+		if h.manual && h.m.zones != nil && now >= h.nextTick {
+			h.nextTick = now + downlinkTick
+			h.m.zonesTick(now)
+		}
 		h.m.flushAll()
 	}) {
 		return
@@ -155,27 +156,10 @@ func (h *Host) Settle() {
 	}
 }
 
-// quiet waits until nothing is in flight: the pipes' counts at zero, and every
-// in-process player's run loop done with what its readers handed it (which may send
-// more). It reports whether the host still runs.
-func (h *Host) quiet() bool {
-	s := &h.settle
-	for {
-		if !s.wait() {
-			return false
-		}
-		idle := true
-		for _, c := range s.clients() {
-			if c.pendingInputs() > 0 {
-				idle = false
-			}
-		}
-		if idle && !s.busyNow() {
-			return true
-		}
-		runtime.Gosched()
-	}
-}
+// quiet waits until nothing is in flight: the pipes' counts at zero, every
+// in-process player's run loop done with what its readers and sender handed it (which
+// may send more). It reports whether the host still runs.
+func (h *Host) quiet() bool { return h.settle.wait() }
 
 // settler tracks what is in flight between the run loop and the in-process players
 // (see pipe's counts), so that Settle can wait for all of it.
@@ -215,26 +199,6 @@ func (s *settler) close() {
 	s.wake()
 }
 
-// clients returns the live pipes' players.
-func (s *settler) clients() []*Client {
-	s.lock()
-	defer s.unlock()
-	var cs []*Client
-	for _, p := range s.pipes {
-		if p.client != nil && !p.shutNow() {
-			cs = append(cs, p.client)
-		}
-	}
-	return cs
-}
-
-// busyNow reports whether anything is in flight now.
-func (s *settler) busyNow() bool {
-	s.lock()
-	defer s.unlock()
-	return s.busy()
-}
-
 // park holds item for p until it is due; the caller holds s.mu.
 func (s *settler) park(p *pipe, it lateItem) {
 	s.seq++
@@ -246,7 +210,7 @@ func (s *settler) park(p *pipe, it lateItem) {
 // a closed pipe's player is not: nobody will read it.
 func (s *settler) busy() bool {
 	for _, p := range s.pipes {
-		if p.in > 0 || (p.out > 0 && !p.shutNow()) {
+		if p.in > 0 || (p.out > 0 || p.work > 0) && !p.shutNow() {
 			return true
 		}
 	}

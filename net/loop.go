@@ -171,7 +171,7 @@ func (h *Host) run() {
 	armed := false
 	m := &h.m
 	var tick <-chan time.Time
-	if m.zones != nil {
+	if m.zones != nil && !h.manual { // on a ManualClock, Settle ticks the downlink
 		t := time.NewTicker(units.Duration(downlinkTick))
 		defer t.Stop()
 		tick = t.C

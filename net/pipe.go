@@ -39,12 +39,17 @@ type pipe struct {
 	in   int        // fed to the run loop, not yet handled
 	out  int        // queued for the player (outbox and queues), not yet handled
 	late []lateItem // delayed by the link, not yet due
+	// What the player's own run loop has yet to do (see Client.track): inputs its
+	// readers and sender fed it, and sends it queued for its sender, not yet handled.
+	// Counted here, Settle waits for them on the settler's condition, where asking
+	// the loop would take a round trip to it per player, many times a frame.
+	work     int
+	loopDone bool // the player's run loop has ended: what it holds is never handled
 
 	heldCtrl, heldDgram bool // the player's reader holds an item it is handling
 
 	probed    chan struct{} // closed when the player sends its first datagram: a clock probe
 	probeOnce sync.Once
-	client    *Client // the player's side, once made; guarded by h.settle.mu
 }
 
 // lateItem is something the host sent a player that its link delays.
@@ -218,6 +223,30 @@ func (p *pipe) taken(held *bool) {
 	s := &p.h.settle
 	s.lock()
 	p.out--
+	s.wake()
+	s.unlock()
+}
+
+// track adds n to the work the player's run loop has yet to do (pipe.work); it does
+// nothing once the loop has ended.
+func (p *pipe) track(n int) {
+	s := &p.h.settle
+	s.lock()
+	if !p.loopDone {
+		p.work += n
+		if n < 0 {
+			s.wake()
+		}
+	}
+	s.unlock()
+}
+
+// loopEnded tells the pipe the player's run loop has ended: what it held will never
+// be handled, and Settle no longer waits for it.
+func (p *pipe) loopEnded() {
+	s := &p.h.settle
+	s.lock()
+	p.loopDone, p.work = true, 0
 	s.wake()
 	s.unlock()
 }
