@@ -204,6 +204,7 @@ type Host struct {
 	local *Client // the host's own player
 
 	settle settler // what is in flight to and from the in-process players
+	pause  pauser  // Pause and Resume
 
 	m match // owned by the run loop
 }

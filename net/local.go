@@ -140,6 +140,12 @@ func (h *Host) Settle() {
 	if !h.quiet() {
 		return
 	}
+	if h.pause.paused() {
+		// The loop is stopped: only what the links already carry moves.
+		for h.quiet() && s.release(h.now()) {
+		}
+		return
+	}
 	if !h.call(func() {
 		now := h.now()
 		h.m.dropSilent(now)

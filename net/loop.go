@@ -142,6 +142,8 @@ type match struct {
 	linksAt    float64                 // host time the judge last heard of the links
 	judgeOut   []JudgeMessage          // reused: the judge's answers
 	zones      *zones                  // the downlink scheduler; nil without a budget
+	alive      float64                 // host time the run loop last ran, s
+	stall      stall                   // the last time it did not run for long
 }
 
 func newMatch(h *Host) match {
@@ -155,6 +157,7 @@ func newMatch(h *Host) match {
 		nextPlayer: 1,
 		nextActor:  1,
 		zones:      newZones(&h.lim),
+		alive:      h.now(),
 	}
 }
 
@@ -186,19 +189,24 @@ func (h *Host) run() {
 			h.settle.close()
 			return
 		case f := <-h.calls:
+			m.awake(h.now())
 			f()
 		case in := <-h.in:
+			m.awake(h.now())
 			m.handle(in)
 			fed = in.pipe
 		case <-janitor.C:
+			m.awake(h.now())
 			m.dropSilent(h.now())
 			m.judged(func(j Judge) { j.Tick(h.now()) })
 			m.linksDue(h.now())
 		case <-flush.C:
+			m.awake(h.now())
 			armed = false
 			m.scheduleDirty(h.now())
 			m.flushAll()
 		case <-tick:
+			m.awake(h.now())
 			m.zonesTick(h.now())
 			m.flushAll()
 		}
@@ -255,7 +263,8 @@ func (m *match) handle(in input) {
 // onControl applies one control message from p (or counts the bad one err reports).
 func (m *match) onControl(p *member, msg wire.Message, err error, now float64) {
 	p.lastHeard = now
-	if !p.trusted && !p.control.Take(now) {
+	// What waited through a stall of the host's came at once, not at its rate.
+	if !p.trusted && !m.heldByStall(now) && !p.control.Take(now) {
 		m.stats.RateLimited++
 		m.drop(p, codeKicked, "kicked: control message flood", wire.LeaveKicked)
 		return

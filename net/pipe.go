@@ -192,6 +192,9 @@ func (p *pipe) rtt() time.Duration { return 2 * units.Duration(p.delay) }
 
 // feed hands one of the player's inputs to the run loop, counted until it is handled.
 func (p *pipe) feed(in input) {
+	if p.h.pause.hold(p, in) {
+		return
+	}
 	s := &p.h.settle
 	s.lock()
 	p.in++

@@ -63,7 +63,7 @@ func (m *match) onClockRequest(p *member, b []byte, now float64) int {
 	case err != nil || !ok:
 		m.stats.Malformed++
 		return 1
-	case !p.trusted && !p.control.Take(now), !p.out.pushProbe(clockProbe{clientSend: req.ClientSend, received: now}):
+	case !p.trusted && !m.heldByStall(now) && !p.control.Take(now), !p.out.pushProbe(clockProbe{clientSend: req.ClientSend, received: now}):
 		m.stats.RateLimited++
 		return 1
 	}
@@ -89,14 +89,20 @@ func (m *match) onStateBatch(p *member, b []byte, now float64) (bad int) {
 		u      wire.Update
 		recBuf [wire.MaxUpdateSize]byte
 		slack  = m.h.lim.TimeSlack.Seconds()
+		held   = m.heldByStall(now)
 	)
 	for r.Next(&u) {
 		u.State.Time = unwrapTime(u.State.Time, now)
 		rec := r.Record()
+		if held && m.staleByStall(p, &u, now) {
+			continue
+		}
 		// Within the slack validation allows, hold the owner's stamp to what its
-		// arrival and round trip allow; beyond it, validation refuses it.
+		// arrival and round trip allow; beyond it, validation refuses it. An update
+		// that waited through a stall may be as old as the stall, and keeps its
+		// stamp: drawn as if younger, it would be drawn ahead of the tank.
 		if !p.trusted && math.Abs(u.State.Time-now) <= slack {
-			if t, clamped := clampStamp(u.State.Time, now, p.rtt); clamped && t >= 0 {
+			if t, clamped := clampStamp(u.State.Time, now, p.rtt); clamped && t >= 0 && !(held && t > u.State.Time) {
 				rec = append(recBuf[:0], rec...)
 				if wire.SetRecordTime(rec, t) == nil {
 					u.State.Time = t
@@ -126,13 +132,44 @@ func (m *match) onStateBatch(p *member, b []byte, now float64) (bad int) {
 	return bad
 }
 
+// staleByStall reports whether u, from p and arriving at host time now after it
+// waited through a stall of the host's (heldByStall), is too old to relay (beyond
+// Limits.TimeSlack behind the host's clock) but no older than the stall: an honest
+// update the stall kept from the host. It is dropped and counted as late, not as
+// invalid nor as rate-limited, and never towards the flood limit: a stall of 25 s
+// holds hundreds of such updates per tank. One of an actor p does not own, or
+// older than the stall, is left for the usual checks.
+func (m *match) staleByStall(p *member, u *wire.Update, now float64) bool {
+	t := u.State.Time
+	lo, _ := stampWindow(m.stall.from, p.rtt)
+	if !(t < now-m.h.lim.TimeSlack.Seconds() && t >= lo) {
+		return false
+	}
+	if a := m.actors[u.Actor]; a == nil || a.owner != p.id {
+		return false
+	}
+	m.stats.Late++
+	return true
+}
+
 // accept runs every check on one update from p and records it. It returns the actor,
 // or why the update was dropped (and counts it). u.State.Time must already be
 // host-clock seconds.
+//
+// An update that waited through a stall of the host's (heldByStall) is judged as if
+// it had arrived when its owner stamped it, within the stall: it may have been sent
+// any time in it, and the updates the stall held arrive together, so their arrival
+// would have a tank travel the stall's drive between updates that arrived at once.
+// A forged stamp gains no more than the stall's length, once.
 func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, error) {
+	held := m.heldByStall(now)
+	at := now // when the update is judged to have arrived
+	if held {
+		at = math.Min(now, math.Max(m.stall.from, u.State.Time))
+	}
 	// Every update spends a token, whether it turns out valid or not, so that a
 	// flood of foreign or bogus updates is held to the same rate as honest ones.
-	if !p.trusted && !p.updates.Take(now) {
+	if !p.trusted && !held && !p.updates.Take(now) {
 		m.stats.RateLimited++
 		return nil, ErrRateLimited
 	}
@@ -145,6 +182,9 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 		m.stats.Late++
 		return nil, fmt.Errorf("actor %d seq %d after %d: %w", u.Actor, u.Seq, last, ErrLate)
 	}
+	if held {
+		at = math.Max(at, a.pin.At) // never before its anchor: a spawn in the drain
+	}
 	next := u.State
 	err := validateState(&next, m.h.match, &m.h.lim, now)
 	mover := m.h.cfg.Mover
@@ -155,19 +195,19 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 		if mover != nil && m.h.grounded {
 			err = a.pin.CheckStamp(&next)
 		} else {
-			err = validateStep(&a.pin, &next, now, &m.h.lim)
+			err = validateStep(&a.pin, &next, at, &m.h.lim)
 		}
 	}
 	if err == nil && mover != nil {
-		err = mover.Move(uint32(a.id), &next, &a.pin, now, &m.h.lim)
+		err = mover.Move(uint32(a.id), &next, &a.pin, at, &m.h.lim)
 	}
-	if err != nil && a.supersededByPlacement(&u.State, now, &m.h.lim) {
+	if err != nil && a.supersededByPlacement(&u.State, at, &m.h.lim) {
 		m.stats.Superseded++
 		return nil, fmt.Errorf("actor %d: %w", u.Actor, ErrSuperseded)
 	}
 	if err != nil {
 		if mover != nil {
-			mover.Refused(uint32(a.id), &next, &a.pin, now, err, &m.h.lim)
+			mover.Refused(uint32(a.id), &next, &a.pin, at, err, &m.h.lim)
 		}
 		m.stats.Moves.count(err) // an update superseded by a placement is no refusal
 		m.stats.Invalid++
@@ -177,7 +217,7 @@ func (m *match) accept(p *member, u *wire.Update, now float64) (*hostActor, erro
 	a.moved = nil // the owner publishes from where the host put it
 	a.seq.Set(u.Seq)
 	a.state = next
-	a.pin.Advance(&next, now)
+	a.pin.Advance(&next, at)
 	m.stats.Accepted++
 	p.lastPublish, p.published = now, true
 	return a, nil

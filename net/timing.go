@@ -89,3 +89,52 @@ func (l *Limits) MaxTravel(v0, dt float64) float64 {
 	far := reach(v0+speedSlack, dt, l.MaxSpeed, l.MaxAcceleration)
 	return math.Max(short, far) + l.PositionSlack
 }
+
+// stallGap is how long, s, the run loop may go without running before the host
+// counts the time as a stall of its own: the loop wakes at least every
+// janitorPeriod, and a host loaded with 512 tanks was seen to wake at most 1.05 s
+// apart; a stopped process, a long garbage collection pause or a virtual machine's
+// stolen time stop it for longer.
+const stallGap = 1.5
+
+// stallDrain is how long after a stall, s, what arrives may still have waited
+// through it: the connections' readers empty the socket buffers and the input
+// queue that filled meanwhile.
+const stallDrain = 0.25
+
+// stall is the host's last stall: the run loop ran at from (host-clock s), then not
+// again until to. What arrived from from to stallDrain after to may have been sent
+// any time since from, so the host does not hold it to its arrival as it does the
+// rest: a player's silence, its rates and its updates' stamps are not measured over
+// the stall (match.awake, match.heldByStall).
+type stall struct{ from, to float64 }
+
+// awake records that the run loop runs at host time now, and a stall if it did not
+// run for stallGap before. Only on the system clock: a test's manual clock jumps
+// while the loop waits for it, which is no stall (Host.Pause makes one).
+func (m *match) awake(now float64) {
+	gap := now - m.alive
+	m.alive = math.Max(m.alive, now)
+	if _, real := m.h.clock.(systemClock); real && gap > stallGap {
+		m.stalled(now-gap, now)
+	}
+}
+
+// stalled records a stall of the run loop from host time from to to: a player was
+// not silent while the host did not listen, so the silence and idleness of every
+// member are counted without the stall.
+func (m *match) stalled(from, to float64) {
+	gap := to - from
+	m.stall = stall{from: from, to: to}
+	for _, p := range m.order {
+		p.lastHeard = math.Min(to, p.lastHeard+gap)
+		p.lastPublish = math.Min(to, p.lastPublish+gap)
+	}
+	m.h.log.Warn("host stalled", "seconds", gap)
+}
+
+// heldByStall reports whether an input that arrived at host time at may have waited
+// through the last stall.
+func (m *match) heldByStall(at float64) bool {
+	return m.stall.to > m.stall.from && at >= m.stall.from && at <= m.stall.to+stallDrain
+}

@@ -107,6 +107,16 @@ func (r *Rig) SetNow(t float64) {
 	r.host.Settle()
 }
 
+// Pause stops the host's run loop, as a stopped process or a long pause of its
+// garbage collector would (net.Host.Pause): the players play on, moving the clock
+// with SetNow, and what they send waits for Resume. The host must not be asked
+// anything (Host().Stats) while paused.
+func (r *Rig) Pause() { r.host.Pause() }
+
+// Resume lets the host run again at the clock's time: what the players sent while
+// it was paused reaches it at once (net.Host.Resume), and the match settles.
+func (r *Rig) Resume() { r.host.Resume() }
+
 // Now returns the clock, s.
 func (r *Rig) Now() float64 { return r.clock.Now().Seconds() }
 
