@@ -361,10 +361,11 @@ func (r *simRun) buildPeers() {
 		cfg = s.Recorded.reckon(s.Algo, p.Ground != nil)
 	}
 	cfg.Collide = p.Collide
-	if !s.Exact {
+	if !s.Exact || s.Recorded != nil {
 		// As the game's remote does: a state at a bound comes back from the wire's
 		// rounding up to half a step past it (a tank turning at 3 rad/s arrives at
-		// 3.002 rad/s), and a remote that refused it reckoned on from an older one.
+		// up to 3.014 rad/s), and a remote that refused it reckoned on from an older
+		// one. A recorded link's states came over the real wire.
 		cfg.Limits = wire.WidenLimits(cfg.Limits)
 	}
 	r.actor = deadreckon.NewActor(cfg)
