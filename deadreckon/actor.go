@@ -332,7 +332,15 @@ func (a *Actor) apply(s State, now float64, brk bool) error {
 	gp, kp, _, _ := a.hz.motion(lead, a.stop)
 	pl := s.Position.Add(s.Velocity.Mul(gp)).Add(s.Acceleration.Mul(kp))
 	d := a.rk.pos.Sub(pl)
-	if d.Dot(d) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
+	// An actor always clamped to the ground never shows its height: a collision's
+	// lurch (15 m/s up or down in one update) reckoned on through a loss burst puts
+	// the unclamped place tens of meters under or over the ground, and that gap
+	// alone must not snap the shown hull, which a catch-up brings back.
+	snapGap := d
+	if a.clampCfg.Mode == ClampAlways {
+		snapGap[1] = 0
+	}
+	if snapGap.Dot(snapGap) > a.c.cfg.SnapDistance*a.c.cfg.SnapDistance && a.alg != Delayed {
 		a.c.prevLK, a.c.prevLead = s, lead
 		a.snap()
 		return nil

@@ -137,7 +137,8 @@ type Config struct {
 	MaxRotationBlendTime float64
 	// SnapDistance is the gap in meters between the displayed position and the
 	// last-known projection beyond which an update is applied at once, as a continuity
-	// break; if zero, DefaultSnapDistance; +Inf never snaps.
+	// break (measured across the ground, height left out, under ClampAlways); if zero,
+	// DefaultSnapDistance; +Inf never snaps.
 	SnapDistance float64
 	// Delay is how far in the past the Delayed algorithm shows the actor, in seconds;
 	// if zero, DefaultDelayIntervals × UpdateInterval. Other algorithms ignore it.

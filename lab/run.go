@@ -12,6 +12,7 @@ import (
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/impair"
+	"github.com/treadline/treadline/net/wire"
 )
 
 // ownerClockOffset is how far the owner's clock runs ahead of the remote peer's in
@@ -360,6 +361,13 @@ func (r *simRun) buildPeers() {
 		cfg = s.Recorded.reckon(s.Algo, p.Ground != nil)
 	}
 	cfg.Collide = p.Collide
+	if !s.Exact || s.Recorded != nil {
+		// As the game's remote does: a state at a bound comes back from the wire's
+		// rounding up to half a step past it (a tank turning at 3 rad/s arrives at
+		// up to 3.014 rad/s), and a remote that refused it reckoned on from an older
+		// one. A recorded link's states came over the real wire.
+		cfg.Limits = wire.WidenLimits(cfg.Limits)
+	}
 	r.actor = deadreckon.NewActor(cfg)
 	r.staleAfter = r.actor.Config().StaleAfter()
 	if cfg.CompensateLatency || cfg.Algorithm == deadreckon.Delayed {
