@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/treadline/treadline/internal/cputime"
 	"github.com/treadline/treadline/render"
 )
 
@@ -66,7 +67,7 @@ func RunGame(ctx context.Context, cfg GameConfig) error {
 	}
 	// The main thread's wait for a CPU so far: with the connecting screen's, it tells
 	// the time the client took to show it from the time a loaded machine kept it waiting.
-	a.log.Info("window open", "runqueue", threadRunDelay())
+	a.log.Info("window open", "runqueue", cputime.ThreadRunDelay())
 	var first screen
 	if cfg.First != nil {
 		first = newConnectScreen(a, cfg.First)

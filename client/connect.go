@@ -10,6 +10,7 @@ import (
 
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/cputime"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/render"
 )
@@ -175,7 +176,7 @@ func (s *connectScreen) finished() (screen, error) {
 // Draw draws the page: the steps so far with their times, or the failure.
 func (s *connectScreen) Draw(v *render.Viewer, f *frame) error {
 	if f.n == 1 && s.shown == "" {
-		s.a.log.Info("connecting", "title", s.c.Title, "runqueue", threadRunDelay())
+		s.a.log.Info("connecting", "title", s.c.Title, "runqueue", cputime.ThreadRunDelay())
 	}
 	p := s.page(time.Now())
 	if key := fmt.Sprint(p); key != s.shown {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/cputime"
 	"github.com/treadline/treadline/render"
 )
 
@@ -76,13 +77,16 @@ type frame struct {
 	// t holds when each phase of the frame began, and when the last ended, for
 	// -bench-frames; Draw marks the end of its scene update with mark.
 	t [numPhases + 1]time.Time
-	// cpu holds the main thread's CPU time at the same instants (threadCPU): the
+	// cpu holds the main thread's CPU time at the same instants (cputime.Thread): the
 	// client's own work, which other programs on the machine do not stretch.
 	cpu [numPhases + 1]time.Duration
 }
 
 // mark records that phase p begins now.
-func (f *frame) mark(p int) { f.t[p], f.cpu[p] = time.Now(), threadCPU() }
+func (f *frame) mark(p int) {
+	c, _ := cputime.Thread() // 0 where it cannot be read: the report then leaves its CPU lines out
+	f.t[p], f.cpu[p] = time.Now(), c
+}
 
 // windowConfig is what runWindow does for every screen: frame pacing, screenshots
 // and benchmarks. The zero value draws frames as fast as the window swaps until a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/cputime"
 	"github.com/treadline/treadline/internal/geom"
 	"github.com/treadline/treadline/net/wire"
 )
@@ -189,7 +190,7 @@ func (s *zoneSim) clock() mark {
 	if !s.timed {
 		return mark{}
 	}
-	c, ok := threadCPU()
+	c, ok := cputime.Thread()
 	s.cpuOK = ok
 	return mark{wall: time.Now(), cpu: c}
 }
@@ -200,7 +201,7 @@ func (s *zoneSim) since(t0 mark) {
 		return
 	}
 	s.host += time.Since(t0.wall)
-	if c, ok := threadCPU(); ok && s.cpuOK {
+	if c, ok := cputime.Thread(); ok && s.cpuOK {
 		s.hostCPU += c - t0.cpu
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/treadline/treadline/internal/cputime"
 	"github.com/treadline/treadline/terrain"
 )
 
@@ -132,12 +133,12 @@ func BenchmarkPhysicsStepSleepingProxies(b *testing.B) {
 		w.Tick()
 	}
 	b.ReportAllocs()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		w.Tick()
 	}
 	// CPU time: on a shared machine wall time includes waiting for a core.
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e3, "cpu-µs/step")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N)/1e3, "cpu-µs/step")
 	asleep := 0
 	for _, p := range w.Proxies() {
 		if p.Asleep() {

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/cputime"
 )
 
 // benchSnapshot is 32 tanks around the player with every overlay's data filled in.
@@ -110,11 +111,11 @@ func BenchmarkHelpPanel(b *testing.B) {
 		for i := 0; i < b.N && drawErr == nil; i++ {
 			for k, help := range []bool{false, true} {
 				s.SetPanels(Panels{Help: help})
-				c := processCPU()
+				c := cputime.Process()
 				s.Update(snap, 1.0/60)
 				drawErr = testViewer.Draw(s)
 				testViewer.Capture() // waits for the frame to be drawn
-				cpu[k] += processCPU() - c
+				cpu[k] += cputime.Process() - c
 			}
 		}
 		b.StopTimer()
@@ -154,7 +155,7 @@ func BenchmarkSceneUpdateCrowd(b *testing.B) {
 			s.Update(snap, 1.0/60)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				snap.Time += 1.0 / 60
 				s.Update(snap, 1.0/60)
@@ -162,7 +163,7 @@ func BenchmarkSceneUpdateCrowd(b *testing.B) {
 			full, low, markers := s.CrowdCounts()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 			// CPU time: on a shared machine wall time includes waiting for a core.
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/frame")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N)/1e6, "cpu-ms/frame")
 			b.ReportMetric(float64(full), "full")
 			b.ReportMetric(float64(low), "low")
 			b.ReportMetric(float64(markers), "markers")
@@ -201,7 +202,7 @@ func BenchmarkScenePlay(b *testing.B) {
 			s.Update(snap, dt)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				snap.Time += dt
 				cv.Remaining -= dt
@@ -209,7 +210,7 @@ func BenchmarkScenePlay(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 			// CPU time: on a shared machine wall time includes waiting for a core.
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/frame")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N)/1e6, "cpu-ms/frame")
 		})
 	}
 }
