@@ -6,20 +6,12 @@ import (
 	"testing"
 
 	"github.com/treadline/treadline/internal/cputime"
-	"github.com/treadline/treadline/terrain"
 )
 
 // BenchmarkPhysicsStep runs one fixed step of 64 tanks driving about the shipped map
 // (with the three-point ground clamp of each) and reports ns per step and per tank.
 func BenchmarkPhysicsStep(b *testing.B) {
-	m, err := terrain.Load("../assets/maps/valley.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := NewWorld(MapConfig(m))
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := newWorld(b, MapConfig(valley(b)))
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 64; i++ {
 		// An 8 × 8 grid 40 m apart, so tanks meet now and then.
@@ -53,14 +45,7 @@ func BenchmarkPhysicsStep(b *testing.B) {
 // remote tanks, each proxy moved along a circle every step, on the shipped map, and
 // reports ns per step and per body.
 func BenchmarkPhysicsStepWithProxies(b *testing.B) {
-	m, err := terrain.Load("../assets/maps/valley.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := NewWorld(MapConfig(m))
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := newWorld(b, MapConfig(valley(b)))
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n = 32
 	var proxies []*Proxy
@@ -109,14 +94,7 @@ func BenchmarkPhysicsStepWithProxies(b *testing.B) {
 // a 512-tank match: its own tank and 511 proxies, all but a few far from it and
 // asleep.
 func BenchmarkPhysicsStepSleepingProxies(b *testing.B) {
-	m, err := terrain.Load("../assets/maps/valley.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := NewWorld(MapConfig(m))
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := newWorld(b, MapConfig(valley(b)))
 	tk, err := w.AddTank(TankSpec{}, 0, 0, 0)
 	if err != nil {
 		b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/terrain"
 )
 
 // plane is an unbounded analytic plane through the origin with unit normal n.
@@ -21,6 +22,16 @@ func (p plane) NormalAt(x, z float64) (mgl64.Vec3, bool) { return p.n, true }
 func (p plane) RayDown(x, y, z float64) (float64, bool) {
 	h, _ := p.HeightAt(x, z)
 	return h, h <= y
+}
+
+// valley loads the shipped valley map.
+func valley(t testing.TB) *terrain.Map {
+	t.Helper()
+	m, err := terrain.Load("../assets/maps/valley.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func newWorld(t testing.TB, cfg WorldConfig) *World {
