@@ -431,17 +431,16 @@ const shellsIndexed, hullsIndexed = 4, 64
 type hullsByX struct {
 	idx []int32   // indices into the hulls at finite places, by x
 	xs  []float64 // their x, in that order
-	odd []int32   // the hulls at non-finite places, tested as Sweep tests them
 }
 
 // order takes the frame's hulls.
 func (o *hullsByX) order(hulls []combat.HullPose) {
-	o.idx, o.odd = o.idx[:0], o.odd[:0]
+	o.idx = o.idx[:0]
 	for i := range hulls {
+		// A hull at a non-finite place is struck by no shell (combat.Sweep passes
+		// over it), so it is never near.
 		if geom.FiniteVec(hulls[i].Position) {
 			o.idx = append(o.idx, int32(i))
-		} else {
-			o.odd = append(o.odd, int32(i))
 		}
 	}
 	slices.SortFunc(o.idx, func(a, b int32) int { return cmp.Compare(hulls[a].Position[0], hulls[b].Position[0]) })
@@ -472,12 +471,6 @@ func (o *hullsByX) near(idx []int32, by []combat.HullPose, hulls []combat.HullPo
 		p := hulls[o.idx[k]].Position
 		if p[1] >= lo[1] && p[1] <= hi[1] && p[2] >= lo[2] && p[2] <= hi[2] {
 			idx = append(idx, o.idx[k])
-		}
-	}
-	for _, i := range o.odd {
-		// Sweep's own test, which a NaN coordinate passes.
-		if p := hulls[i].Position; !(p[0] < lo[0] || p[0] > hi[0] || p[1] < lo[1] || p[1] > hi[1] || p[2] < lo[2] || p[2] > hi[2]) {
-			idx = append(idx, i)
 		}
 	}
 	slices.Sort(idx)
