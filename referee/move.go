@@ -303,7 +303,8 @@ func tiltOf(q mgl64.Quat) float64 {
 }
 
 // hullTurn returns how far a hull has turned from orientation a to b: its heading's
-// turn and its tilt's (the angle between the two up axes), rad.
+// turn and its tilt's (the angle between the two up axes), and each one's tilt from
+// upright (tiltOf), rad.
 //
 // Where neither hull is tipped, the heading's turn is the angle between the forward
 // axes' projections on the ground: the heading a clamp keeps. Where one is, it is the
@@ -313,20 +314,24 @@ func tiltOf(q mgl64.Quat) float64 {
 // vertical turns by its small steps, and a hull turned about while tipped or on its
 // back by π. Where the up axes are opposite, the shortest swing has no definite axis
 // and the heading's turn reads π: a hull can only have got there tumbling over.
-func hullTurn(a, b mgl64.Quat) (heading, tilt float64) {
+func hullTurn(a, b mgl64.Quat) (heading, tilt, tiltA, tiltB float64) {
 	a, b = geom.QuatNormalize(a), geom.QuatNormalize(b)
 	ua, ub := geom.Rotate(a, mgl64.Vec3{0, 1, 0}), geom.Rotate(b, mgl64.Vec3{0, 1, 0})
+	tiltA = math.Atan2(math.Hypot(ua[0], ua[2]), ua[1])
+	tiltB = math.Atan2(math.Hypot(ub[0], ub[2]), ub[1])
 	c, axis := ua.Dot(ub), ua.Cross(ub)
 	tilt = math.Atan2(axis.Len(), c)
-	if !tipped(a) && !tipped(b) {
-		return math.Abs(geom.WrapAngle(geom.Yaw(b) - geom.Yaw(a))), tilt
+	switch {
+	case tiltA <= tippedTilt && tiltB <= tippedTilt:
+		heading = math.Abs(geom.WrapAngle(geom.Yaw(b) - geom.Yaw(a)))
+	case 1+c < flipped:
+		heading = math.Pi
+	default:
+		swing := geom.QuatNormalize(mgl64.Quat{W: 1 + c, V: axis})
+		rest := geom.QuatMul(b, geom.QuatMul(swing, a).Conjugate())
+		heading = 2 * math.Atan2(rest.V.Len(), math.Abs(rest.W))
 	}
-	if 1+c < flipped {
-		return math.Pi, tilt
-	}
-	swing := geom.QuatNormalize(mgl64.Quat{W: 1 + c, V: axis})
-	rest := geom.QuatMul(b, geom.QuatMul(swing, a).Conjugate())
-	return 2 * math.Atan2(rest.V.Len(), math.Abs(rest.W)), tilt
+	return heading, tilt, tiltA, tiltB
 }
 
 // checkTurn holds next's hull rotation since anchor a to what the tank can do by
@@ -336,12 +341,11 @@ func hullTurn(a, b mgl64.Quat) (heading, tilt float64) {
 // cannot buy a turn by claiming to have tumbled: a tumble takes the tilt's time.
 func checkTurn(a *net.Anchor, next *deadreckon.State, now float64, r span) error {
 	dt := math.Max(0, now-a.At)
-	heading, tilt := hullTurn(a.Orient, next.Orientation)
+	heading, tilt, tiltA, tiltB := hullTurn(a.Orient, next.Orientation)
 	if heading > r.turn+r.turnSlack {
 		return refuse(net.MoveTurn, "turned %.2f rad in %.3f s", heading, dt)
 	}
-	rest := math.Min(tiltOf(a.Orient), restTilt) + math.Min(tiltOf(next.Orientation), restTilt)
-	if tilt > rest+tumbleRate*(dt+arrivalJitter) {
+	if rest := math.Min(tiltA, restTilt) + math.Min(tiltB, restTilt); tilt > rest+tumbleRate*(dt+arrivalJitter) {
 		return refuse(net.MoveTurn, "tilted %.2f rad in %.3f s", tilt, dt)
 	}
 	return nil

@@ -52,7 +52,7 @@ func TestHullTurn(t *testing.T) {
 		{"about-face upside down", rolled(0, math.Pi), rolled(math.Pi, math.Pi), math.Pi, 0},
 		{"turned over at once", geom.YawQuat(0), rolled(0, math.Pi), math.Pi, math.Pi},
 	} {
-		h, tilt := hullTurn(c.a, c.b)
+		h, tilt, _, _ := hullTurn(c.a, c.b)
 		if math.Abs(h-c.heading) > 1e-9 || math.Abs(tilt-c.tilt) > 1e-9 {
 			t.Errorf("%s: heading %.4f, tilt %.4f rad, want %.4f, %.4f", c.name, h, tilt, c.heading, c.tilt)
 		}
