@@ -42,11 +42,17 @@ func yield(a *net.Anchor, next *deadreckon.State, now float64, b span) {
 	dy := math.Max(-travel, math.Min(travel, next.Position[1]-a.Pos[1]))
 	a.Pos = a.Pos.Add(mgl64.Vec3{d[0], dy, d[2]})
 	// A heading is read off the forward axis only where the hull is not tipped
-	// (hullTurn); a tipped hull's anchor keeps its orientation, which gains a cheat
-	// nothing.
+	// (hullTurn). A tipped hull's anchor turns towards next the shortest way, by no
+	// more than a turn at the bound or a tumble at its rate since the anchor.
 	if !tipped(a.Orient) && !tipped(next.Orientation) {
 		yaw := geom.Yaw(a.Orient)
 		a.Orient = geom.YawQuat(yaw + math.Max(-turn, math.Min(turn, geom.WrapAngle(geom.Yaw(next.Orientation)-yaw))))
+	} else {
+		qa, qn := geom.QuatNormalize(a.Orient), geom.QuatNormalize(next.Orientation)
+		step := math.Min(turn, tumbleRate*(math.Max(0, now-a.At)+arrivalJitter))
+		if th := geom.UnitQuatAngle(qa, qn); th > 0 {
+			a.Orient = geom.SlerpShort(qa, qn, math.Min(1, step/th))
+		}
 	}
 	a.At = now
 	a.Speed = math.Min(horizontal(next.Velocity), b.speed)
@@ -336,8 +342,8 @@ func hullTurn(a, b mgl64.Quat) (heading, tilt, tiltA, tiltB float64) {
 
 // checkTurn holds next's hull rotation since anchor a to what the tank can do by
 // host time now (r): its heading's turn (hullTurn) to the heading's bound, and its
-// tilt's to both hulls' rest within restTilt, which the ground gives at once, and
-// tumbleRate beyond it. Neither is read off a projection that flips, and a tank
+// tilt's to what a hull's up axis can do: move within restTilt of upright at once (the
+// ground tilts it so), and beyond it at tumbleRate. Neither is read off a projection that flips, and a tank
 // cannot buy a turn by claiming to have tumbled: a tumble takes the tilt's time.
 func checkTurn(a *net.Anchor, next *deadreckon.State, now float64, r span) error {
 	dt := math.Max(0, now-a.At)
@@ -345,7 +351,10 @@ func checkTurn(a *net.Anchor, next *deadreckon.State, now float64, r span) error
 	if heading > r.turn+r.turnSlack {
 		return refuse(net.MoveTurn, "turned %.2f rad in %.3f s", heading, dt)
 	}
-	if rest := math.Min(tiltA, restTilt) + math.Min(tiltB, restTilt); tilt > rest+tumbleRate*(dt+arrivalJitter) {
+	// The up axis crosses the rest at once, and beyond it tumbles: the straight way
+	// from one up axis to the other, or down to the rest and up out of it.
+	tumble := math.Min(tilt, math.Max(0, tiltA-restTilt)+math.Max(0, tiltB-restTilt))
+	if tumble > tumbleRate*(dt+arrivalJitter) {
 		return refuse(net.MoveTurn, "tilted %.2f rad in %.3f s", tilt, dt)
 	}
 	return nil

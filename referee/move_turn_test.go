@@ -159,3 +159,32 @@ func TestTumblesThroughVertical(t *testing.T) {
 		}
 	}
 }
+
+// TestYieldTipped: a refused update of a tipped hull turns its anchor towards it the
+// shortest way, by what a tumble at its rate gives over the time since the anchor
+// (with arrivalJitter), and no further: the next update is measured from where the
+// hull can have got, and a cheat gains nothing over an update at the bound.
+func TestYieldTipped(t *testing.T) {
+	l := defaultLimits()
+	mo := newMotion(tank.Spec{}, flatGround)
+	s := tankAt(0, 0)
+	s.Time, s.Orientation = 10, pitched(0, 1.2)
+	var tr moveTrack
+	tr.start(&s, &s, 10)
+	pin := net.Anchor{Pos: s.Position, Orient: s.Orientation, At: 10, Stamp: 10}
+	next := s
+	next.Time, next.Orientation = 10.1, pitched(0, 2.9)
+	err := checkMove(&tr, &pin, &next, 10.1, &mo, &l)
+	var me *net.MoveError
+	if !errors.As(err, &me) || me.Reason != net.MoveTurn {
+		t.Fatalf("a 1.7 rad tumble in 0.1 s: %v, want refused", err)
+	}
+	tr.refused(&pin, &next, 10.1, err, &mo, &l)
+	want := tumbleRate * (0.1 + arrivalJitter)
+	if moved, left := geom.QuatAngle(s.Orientation, pin.Orient), geom.QuatAngle(pin.Orient, next.Orientation); math.Abs(moved-want) > 1e-9 || math.Abs(moved+left-1.7) > 1e-9 {
+		t.Errorf("the anchor turned %.4f rad towards the update, %.4f rad short of it; want %.4f rad on the way", moved, left, want)
+	}
+	if pin.At != 10.1 {
+		t.Errorf("the anchor is at %.3f s, want 10.1 s", pin.At)
+	}
+}
