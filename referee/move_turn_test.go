@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -186,5 +187,32 @@ func TestYieldTipped(t *testing.T) {
 	}
 	if pin.At != 10.1 {
 		t.Errorf("the anchor is at %.3f s, want 10.1 s", pin.At)
+	}
+}
+
+// TestHullTurnInRange: for any two orientations, near-opposite up axes and
+// unnormalized quaternions included, both turns are angles in [0, π], the same
+// either way round, and the tilt's is the angle between the up axes.
+func TestHullTurnInRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	randQuat := func() mgl64.Quat {
+		return mgl64.Quat{W: rng.NormFloat64(), V: mgl64.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}}.Scale(1 + 3*rng.Float64())
+	}
+	for i := range 100000 {
+		a := randQuat()
+		b := randQuat()
+		if i%4 == 0 { // up axes opposite, or all but
+			b = a.Mul(mgl64.QuatRotate(math.Pi-1e-7*rng.Float64(), mgl64.Vec3{rng.NormFloat64(), 0, rng.NormFloat64()}.Normalize()))
+		}
+		h, tilt, ta, tb := hullTurn(a, b)
+		h2, tilt2, _, _ := hullTurn(b, a)
+		for _, x := range []float64{h, tilt, ta, tb} {
+			if !(x >= 0 && x <= math.Pi) {
+				t.Fatalf("hullTurn(%v, %v) = %v, %v, %v, %v: want angles in [0, π]", a, b, h, tilt, ta, tb)
+			}
+		}
+		if math.Abs(tilt-tilt2) > 1e-9 || (math.Abs(h-h2) > 1e-6 && math.Pi-math.Max(h, h2) > 1e-3) {
+			t.Fatalf("hullTurn(%v, %v) = %v, %v; the other way round %v, %v", a, b, h, tilt, h2, tilt2)
+		}
 	}
 }
