@@ -47,7 +47,7 @@ const (
 	MoveAcceleration                   // harder than the tank accelerates
 	MoveHeight                         // off the ground: flying, or inside it
 	MoveArticulation                   // turret or gun beyond its rates or limits
-	MoveTurn                           // the hull turned faster than its tracks or a collision turn it
+	MoveTurn                           // the hull turned faster than its tracks or a collision turn it, or tipped faster than it tumbles
 )
 
 // MoveError is a Mover's refusal of an update; it wraps deadreckon.ErrInvalidState.
@@ -77,7 +77,8 @@ type MoveRefusals struct {
 	// a gun beyond its limits.
 	Articulation uint64
 	// Turn: a heading turned faster than the tank's tracks turn it, or a collision
-	// spins it.
+	// spins it; or a hull tipped beyond its rest on the ground faster than it
+	// tumbles.
 	Turn uint64
 }
 

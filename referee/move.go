@@ -40,9 +40,20 @@ func yield(a *net.Anchor, next *deadreckon.State, now float64, b span) {
 		d = d.Mul(travel / l)
 	}
 	dy := math.Max(-travel, math.Min(travel, next.Position[1]-a.Pos[1]))
-	yaw := geom.Yaw(a.Orient)
 	a.Pos = a.Pos.Add(mgl64.Vec3{d[0], dy, d[2]})
-	a.Orient = geom.YawQuat(yaw + math.Max(-turn, math.Min(turn, geom.WrapAngle(geom.Yaw(next.Orientation)-yaw))))
+	// A heading is read off the forward axis only where the hull is not tipped
+	// (hullTurn). A tipped hull's anchor turns towards next the shortest way, by no
+	// more than a turn at the bound or a tumble at its rate since the anchor.
+	if !tipped(a.Orient) && !tipped(next.Orientation) {
+		yaw := geom.Yaw(a.Orient)
+		a.Orient = geom.YawQuat(yaw + math.Max(-turn, math.Min(turn, geom.WrapAngle(geom.Yaw(next.Orientation)-yaw))))
+	} else {
+		qa, qn := geom.QuatNormalize(a.Orient), geom.QuatNormalize(next.Orientation)
+		step := math.Min(turn, tumbleRate*(math.Max(0, now-a.At)+arrivalJitter))
+		if th := geom.UnitQuatAngle(qa, qn); th > 0 {
+			a.Orient = geom.SlerpShort(qa, qn, math.Min(1, step/th))
+		}
+	}
 	a.At = now
 	a.Speed = math.Min(horizontal(next.Velocity), b.speed)
 }
@@ -229,21 +240,17 @@ func (t *moveTrack) reach(a *net.Anchor, now float64, mo *motion, l *net.Limits)
 
 // checkMove holds next, arriving at host time now, to what the tank can do after its
 // last accepted state (t.last) and its anchor a: the governed speed, on the velocity
-// field and on the travel since the anchor; its heading's turn since the anchor; a
-// velocity that matches the displacement; the acceleration; the height on the ground,
-// or falling from it; and the turret and gun within their rates and limits. It returns
-// a *net.MoveError, or nil and records next as accepted in t.
+// field and on the travel since the anchor; its heading's turn and its tilt since the
+// anchor (checkTurn); a velocity that matches the displacement; the acceleration; the
+// height on the ground, or falling from it; and the turret and gun within their rates
+// and limits. It returns a *net.MoveError, or nil and records next as accepted in t.
 func checkMove(t *moveTrack, a *net.Anchor, next *deadreckon.State, now float64, mo *motion, l *net.Limits) error {
 	r := t.reach(a, now, mo, l)
 	if err := checkSpeed(a, next, now, mo, r, l); err != nil {
 		return err
 	}
-	// Only the heading is rate-limited: a tank turns about its vertical axis. Its
-	// pitch and roll are the ground's under its three clamp points, and change at once
-	// where it rolls over a crest or a rock's edge, or lands from a ledge, so a tilt
-	// taken in one tick is honest.
-	if d := math.Abs(geom.WrapAngle(geom.Yaw(next.Orientation) - geom.Yaw(a.Orient))); d > r.turn+r.turnSlack {
-		return refuse(net.MoveTurn, "turned %.2f rad in %.3f s", d, math.Max(0, now-a.At))
+	if err := checkTurn(a, next, now, r); err != nil {
+		return err
 	}
 	// A shoved tank's published velocity is capped at the shove speed (the
 	// publishers' cap) while it may move at the contact speed: an honest bot shoved
@@ -263,6 +270,93 @@ func checkMove(t *moveTrack, a *net.Anchor, next *deadreckon.State, now float64,
 		t.airY, t.airAt, t.airRecv = next.Position[1], next.Time, now
 	}
 	t.air, t.last, t.lastAt = air, *next, now
+	return nil
+}
+
+// Bounds of the hull's rotation (checkTurn) beyond its heading's rate.
+const (
+	// restTilt is the steepest tilt from upright an honest hull rests at, rad: the
+	// three-point clamp's deadreckon.DefaultMaxTilt (45°), which package physics
+	// rests every hull within, plus an orientation's quantization. The ground tilts a
+	// hull within it at once, where it rolls over a crest or a rock's edge or lands
+	// from a ledge.
+	restTilt = deadreckon.DefaultMaxTilt + 0.02
+	// tumbleRate is how fast a hull's up axis may turn beyond restTilt, rad/s: the
+	// fastest tilt rate a tank publishes (physics.MaxTiltRate; a test holds them
+	// equal). It is below the heading's rate alone (3.3 rad/s), so tumbling over
+	// (2π less twice restTilt of tilt, 1.6 s) turns a hull about more slowly than
+	// its tracks or a rock turn it (π, 1 s).
+	tumbleRate = 3.0
+	// tippedTilt is the tilt from upright, rad (60°), beyond which a hull's heading is
+	// not read off its forward axis projected on the ground: the projection shortens
+	// as the hull tips (its forward axis is at most as steep as its tilt), is noise
+	// near vertical, and flips by π past it or with the hull on its back. A hull
+	// resting within restTilt is never tipped.
+	tippedTilt = math.Pi / 3
+	// flipped is how close to −1 the dot product of two up axes may come before the
+	// rotation between the hulls has no definite heading part (hullTurn).
+	flipped = 1e-6
+)
+
+// tipped reports whether orientation q is tilted too far from upright to read a
+// heading off its forward axis (tippedTilt).
+func tipped(q mgl64.Quat) bool { return tiltOf(q) > tippedTilt }
+
+// tiltOf returns how far orientation q's up axis is tilted from upright, rad.
+func tiltOf(q mgl64.Quat) float64 {
+	u := geom.Rotate(geom.QuatNormalize(q), mgl64.Vec3{0, 1, 0})
+	return math.Atan2(math.Hypot(u[0], u[2]), u[1])
+}
+
+// hullTurn returns how far a hull has turned from orientation a to b: its heading's
+// turn and its tilt's (the angle between the two up axes), and each one's tilt from
+// upright (tiltOf), rad.
+//
+// Where neither hull is tipped, the heading's turn is the angle between the forward
+// axes' projections on the ground: the heading a clamp keeps. Where one is, it is the
+// rotation left once a's up axis is swung onto b's the shortest way (a rotation about
+// a horizontal axis, the tilt's turn): a rotation about b's up axis, which the
+// quaternions give without reading any projection, so a hull pitching through
+// vertical turns by its small steps, and a hull turned about while tipped or on its
+// back by π. Where the up axes are opposite, the shortest swing has no definite axis
+// and the heading's turn reads π: a hull can only have got there tumbling over.
+func hullTurn(a, b mgl64.Quat) (heading, tilt, tiltA, tiltB float64) {
+	a, b = geom.QuatNormalize(a), geom.QuatNormalize(b)
+	ua, ub := geom.Rotate(a, mgl64.Vec3{0, 1, 0}), geom.Rotate(b, mgl64.Vec3{0, 1, 0})
+	tiltA = math.Atan2(math.Hypot(ua[0], ua[2]), ua[1])
+	tiltB = math.Atan2(math.Hypot(ub[0], ub[2]), ub[1])
+	c, axis := ua.Dot(ub), ua.Cross(ub)
+	tilt = math.Atan2(axis.Len(), c)
+	switch {
+	case tiltA <= tippedTilt && tiltB <= tippedTilt:
+		heading = math.Abs(geom.WrapAngle(geom.Yaw(b) - geom.Yaw(a)))
+	case 1+c < flipped:
+		heading = math.Pi
+	default:
+		swing := geom.QuatNormalize(mgl64.Quat{W: 1 + c, V: axis})
+		rest := geom.QuatMul(b, geom.QuatMul(swing, a).Conjugate())
+		heading = 2 * math.Atan2(rest.V.Len(), math.Abs(rest.W))
+	}
+	return heading, tilt, tiltA, tiltB
+}
+
+// checkTurn holds next's hull rotation since anchor a to what the tank can do by
+// host time now (r): its heading's turn (hullTurn) to the heading's bound, and its
+// tilt's to what a hull's up axis can do: move within restTilt of upright at once (the
+// ground tilts it so), and beyond it at tumbleRate. Neither is read off a projection that flips, and a tank
+// cannot buy a turn by claiming to have tumbled: a tumble takes the tilt's time.
+func checkTurn(a *net.Anchor, next *deadreckon.State, now float64, r span) error {
+	dt := math.Max(0, now-a.At)
+	heading, tilt, tiltA, tiltB := hullTurn(a.Orient, next.Orientation)
+	if heading > r.turn+r.turnSlack {
+		return refuse(net.MoveTurn, "turned %.2f rad in %.3f s", heading, dt)
+	}
+	// The up axis crosses the rest at once, and beyond it tumbles: the straight way
+	// from one up axis to the other, or down to the rest and up out of it.
+	tumble := math.Min(tilt, math.Max(0, tiltA-restTilt)+math.Max(0, tiltB-restTilt))
+	if tumble > tumbleRate*(dt+arrivalJitter) {
+		return refuse(net.MoveTurn, "tilted %.2f rad in %.3f s", tilt, dt)
+	}
 	return nil
 }
 

@@ -157,7 +157,8 @@ func TestSpunTankNotRefused(t *testing.T) {
 
 // TestCheckMoveTurn holds a hull's heading since its anchor to what a tank can turn:
 // its tracks, or a collision's spin (newMotion: 3.3 rad/s alone, 8.9 rad/s next to
-// another tank, with arrivalJitter and the turn slack). Pitch and roll are free.
+// another tank, with arrivalJitter and the turn slack). Pitch and roll within the
+// hull's rest on the ground are free (TestCheckMoveTilt holds the rest).
 func TestCheckMoveTurn(t *testing.T) {
 	l := defaultLimits()
 	mo := newMotion(tank.Spec{}, flatGround)
