@@ -19,12 +19,14 @@ import (
 // Tanks sit in a grid of zoneCell-wide cells; an accepted update is offered at once
 // to the players with a tank within zoneCell of it (found in its cell and the cells
 // around), or, tankless, their last place there. Every player's tick offers it the
-// tanks within interestRadius of it once per coarseCycle, and a few tanks from
-// anywhere in turn, each once per farCycle. An offer only marks the tank's latest
-// record as owed to that player; what is owed goes out by priority within the
-// player's budget of Limits.Downlink bytes a second, and a newer record replaces an
-// owed one before it goes. The host's work per accepted update is the players near
-// the tank; its work per tick is a fixed share of the match per player.
+// tanks within interestRadius of it once per coarseCycle, and a few far cells from
+// anywhere in turn, each once per farCycle (zones_cells.go: a cell wholly beyond its
+// interest as one entry, the far tanks of the others one by one). An offer only
+// marks the tank's latest record (or the far cell's) as owed to that player; what
+// is owed goes out by priority within the player's budget of Limits.Downlink bytes
+// a second, and a newer record replaces an owed one before it goes. The host's
+// work per accepted update is the players near the tank; its work per tick is a
+// fixed share of the match's cells per player.
 const (
 	// zoneCell is the width of the grid's cells, m, and the radius within which an
 	// update is offered to players at once.
@@ -66,7 +68,7 @@ const (
 	// interestRadius of it, and farCycle how long it takes to offer it every tank
 	// of the match.
 	coarseCycle = 0.5
-	farCycle    = 1.0
+	farCycle    = 1.0 // every far cell in turn (zones_cells.go)
 	// downlinkTick is how often, s, the host schedules every player's downlink,
 	// besides the coalescing window after each update offered at once.
 	downlinkTick = 0.05
@@ -105,7 +107,7 @@ type zones struct {
 	cells  []*farCellOf        // the far cells, in the order they were first used (zones_cells.go)
 	cellAt map[cellKey]int32   // a far cell's index in cells
 	ghosts *grid.Grid[*member] // tankless players, at their last tank's place
-	list   []*hostActor        // every tank, by id: the order of the coarse offers
+	list   []*hostActor        // every tank, by id
 	dirty  []*member           // players offered something since their last schedule
 	stamp  uint64              // dedupes the players an update is offered to
 	ticks  int                 // downlink ticks so far

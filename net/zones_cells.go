@@ -23,8 +23,9 @@ const (
 	// by one) stay few.
 	farCell = 200.0
 	// farCellNews is a far cell's news in its weight (see weight): the news of a
-	// tank last sent a second or more before, which its cell's entry does not read
-	// tank by tank.
+	// tank last sent a second or more before. A cell's entry reads none of its tanks
+	// one by one: not their news, their aim, their team or their engagement (a shot
+	// engages the tanks within interestRadius of its shooter, which go one by one).
 	farCellNews = 2.0
 	// cellTie sets a far cell's entries after every tank's among equal priorities.
 	cellTie = 1 << 16

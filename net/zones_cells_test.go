@@ -9,11 +9,10 @@ import (
 
 // TestZonesFarCells runs a large match on a wide map with a budget that leaves far
 // tanks waiting, and checks the far cells' bookkeeping and what they deliver: a
-// player owes each far cell at most once, its pending list and its slots agree on
-// where each entry sits, a cell owed to a player is wholly beyond interestRadius of
-// it when offered, the far tanks a player ranks one by one are few against those it
-// ranks through their cells, and every tank, however far, reaches every player
-// within farFloorAge and a cycle of offers while it publishes.
+// player owes each far cell at most once, its pending list and its slots (of tanks
+// and of cells) agree on where each entry sits, the far tanks a player ranks one by
+// one are fewer than twice the cells it ranks, and every tank, however far, reaches
+// every player within farFloorAge and a cycle of offers while it publishes.
 func TestZonesFarCells(t *testing.T) {
 	const (
 		dt      = 0.002
