@@ -90,6 +90,7 @@ type hostActor struct {
 	hist  *[histLen]motion
 	aim   mgl64.Vec3 // where its gun points in the ground plane
 	zi    int        // its index in every member's slots
+	fc    int32      // its far cell's index in zones.cells, plus one; 0: none
 	route *hostRoute // the route its owner published last (route.go), or nil
 	born  float64    // the time of its spawn's state, host clock
 }

@@ -93,7 +93,8 @@ type member struct {
 	place     mgl64.Vec3 // its last tank's place, the map's centre before it had one
 	seen      uint64     // zones.stamp of the last update offered to it
 	zdirty    bool       // in zones.dirty
-	cursor    int        // next tank of zones.list to offer it
+	cursor    int        // next far cell of zones.cells to offer it
+	cslots    []cellSlot // by far cell index (zones_cells.go)
 	downBytes uint64     // state bytes the scheduler sent it
 	bypassed  uint64     // of which outside the budget
 	forceAt   float64    // host time from which an owed tank of interest may be forceAge unsent

@@ -19,12 +19,14 @@ import (
 // Tanks sit in a grid of zoneCell-wide cells; an accepted update is offered at once
 // to the players with a tank within zoneCell of it (found in its cell and the cells
 // around), or, tankless, their last place there. Every player's tick offers it the
-// tanks within interestRadius of it once per coarseCycle, and a few tanks from
-// anywhere in turn, each once per farCycle. An offer only marks the tank's latest
-// record as owed to that player; what is owed goes out by priority within the
-// player's budget of Limits.Downlink bytes a second, and a newer record replaces an
-// owed one before it goes. The host's work per accepted update is the players near
-// the tank; its work per tick is a fixed share of the match per player.
+// tanks within interestRadius of it once per coarseCycle, and a few far cells from
+// anywhere in turn, each once per farCycle (zones_cells.go: a cell wholly beyond its
+// interest as one entry, the far tanks of the others one by one). An offer only
+// marks the tank's latest record (or the far cell's) as owed to that player; what
+// is owed goes out by priority within the player's budget of Limits.Downlink bytes
+// a second, and a newer record replaces an owed one before it goes. The host's
+// work per accepted update is the players near the tank; its work per tick is a
+// fixed share of the match's cells per player.
 const (
 	// zoneCell is the width of the grid's cells, m, and the radius within which an
 	// update is offered to players at once.
@@ -66,7 +68,7 @@ const (
 	// interestRadius of it, and farCycle how long it takes to offer it every tank
 	// of the match.
 	coarseCycle = 0.5
-	farCycle    = 1.0
+	farCycle    = 1.0 // every far cell in turn (zones_cells.go)
 	// downlinkTick is how often, s, the host schedules every player's downlink,
 	// besides the coalescing window after each update offered at once.
 	downlinkTick = 0.05
@@ -102,8 +104,10 @@ type zones struct {
 	rate   float64
 	above  int
 	tanks  *grid.Grid[*hostActor]
+	cells  []*farCellOf        // the far cells, in the order they were first used (zones_cells.go)
+	cellAt map[cellKey]int32   // a far cell's index in cells
 	ghosts *grid.Grid[*member] // tankless players, at their last tank's place
-	list   []*hostActor        // every tank, by id: the order of the coarse offers
+	list   []*hostActor        // every tank, by id
 	dirty  []*member           // players offered something since their last schedule
 	stamp  uint64              // dedupes the players an update is offered to
 	ticks  int                 // downlink ticks so far
@@ -164,10 +168,11 @@ type owe struct {
 	sentAt, weight, engaged float64 // the slot's
 	shown                   float64 // the slot's shownAt
 	seq                     uint64  // when it fell owed: zones.owes then
-	zi                      int32
-	id                      wire.ActorID // the tank's, for ties
+	zi                      int32   // the tank's slot index, or the far cell's index
+	tie                     int32   // the tank's id, or cellTie + the far cell's index: the order among equal priorities
 	must                    bool
 	near                    bool // within interestRadius when last offered
+	cell                    bool // a far cell (zones_cells.go)
 }
 
 func newZones(l *Limits) *zones {
@@ -175,7 +180,7 @@ func newZones(l *Limits) *zones {
 		return nil
 	}
 	return &zones{rate: float64(l.Downlink), above: l.ZonesAbove,
-		tanks: grid.New[*hostActor](zoneCell), ghosts: grid.New[*member](zoneCell)}
+		tanks: grid.New[*hostActor](zoneCell), ghosts: grid.New[*member](zoneCell), cellAt: map[cellKey]int32{}}
 }
 
 // budget returns a fresh downlink bucket for a player joining at now.
@@ -206,13 +211,19 @@ func (m *match) engage(now float64) {
 		m.broadcast(&wire.Zones{On: false})
 		for _, q := range m.order {
 			slices.SortFunc(q.pending, func(x, y owe) int { return cmp.Compare(x.seq, y.seq) })
-			for _, o := range q.pending {
-				m.sendSlot(q, &q.slots[o.zi], now, true)
+			for i := range q.pending {
+				if o := &q.pending[i]; o.cell {
+					m.sendCell(q, o, now, true)
+				} else {
+					m.sendSlot(q, &q.slots[o.zi], now, true)
+				}
 			}
 			q.pending = q.pending[:0]
 			q.musts, q.zdirty = 0, false
 			clear(q.slots)
 			q.slots = q.slots[:0]
+			clear(q.cslots)
+			q.cslots = q.cslots[:0]
 		}
 		z.dirty = z.dirty[:0]
 		m.flushAll()
@@ -226,6 +237,7 @@ func (m *match) zonesSpawned(a *hostActor, owner *member, now float64) {
 		return
 	}
 	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
+	z.placeCell(a, false)
 	a.aim = aimOf(&a.state)
 	a.born = a.state.Time
 	if n := len(z.free); n > 0 {
@@ -249,6 +261,7 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 		return
 	}
 	z.tanks.Remove(a)
+	z.unplaceCell(a)
 	if i, ok := slices.BinarySearchFunc(z.list, a.id, func(b *hostActor, id wire.ActorID) int { return int(b.id) - int(id) }); ok {
 		z.list = slices.Delete(z.list, i, i+1)
 	}
@@ -320,6 +333,7 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	a.hist[a.count%histLen] = motion{pos: st.Position, vel: st.Velocity, acc: st.Acceleration, angVel: st.AngularVelocity}
 	a.aim = aimOf(&a.state)
 	z.tanks.Move(a, a.state.Position[0], a.state.Position[2])
+	z.placeCell(a, true)
 	if o := m.members[a.owner]; o != nil {
 		o.place = a.state.Position
 	}
@@ -372,21 +386,8 @@ func (m *match) onceRadius() float64 {
 
 // offer marks a's latest record as owed to q, if q has not been sent it.
 func (m *match) offer(q *member, a *hostActor, now float64) {
-	if a.zi >= len(q.slots) {
-		// Room for every slot index handed out so far: the slice grows seldom.
-		q.slots = append(q.slots, make([]slot, max(a.zi+1, m.zones.slots)-len(q.slots))...)
-	}
-	s := &q.slots[a.zi]
+	s := m.slotFor(q, a)
 	me, d := q.observer(a.state.Position)
-	if s.a == nil {
-		// The spawn told q of a, and until the scheduler engaged the relay sent it
-		// everything: what q holds is no older than the record before this one.
-		// The state it shows is the spawn's, the relay's last before the scheduler
-		// engaged, or the one q was told of on joining, whichever is the latest.
-		shown := math.Min(a.state.Time, max(a.born, m.zones.onAt, q.joinedAt))
-		*s = slot{a: a, sentN: a.count - min(a.count, 1), sentAt: shown, shown: shown}
-		s.inside = d <= interestRadius
-	}
 	inside := d <= interestRadius
 	entering := inside && !s.inside
 	if entering && !s.must {
@@ -437,7 +438,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	s.pi = int32(len(q.pending))
 	m.zones.owes++
 	q.pending = append(q.pending, owe{sentAt: s.sentAt, weight: w, engaged: s.engaged, shown: s.shownAt(), seq: m.zones.owes,
-		zi: int32(a.zi), id: a.id, must: s.must, near: inside})
+		zi: int32(a.zi), tie: int32(a.id), must: s.must, near: inside})
 	if inside {
 		q.forceAt = math.Min(q.forceAt, s.sentAt+forceAge)
 	}
@@ -534,14 +535,16 @@ func (m *match) scheduleDirty(now float64) {
 
 // zonesTick is every player's downlink tick: once per coarseCycle (each player on
 // its own tick of the cycle) it offers a player the tanks within interestRadius of
-// it, and at every tick its share of all the match's tanks in turn, so that every
-// tank is offered to it once per farCycle; then it schedules what each is owed.
+// it, and at every tick its share of all the match's far cells in turn, so that
+// every tank is offered to it once per farCycle (a cell wholly beyond its interest
+// as one entry, the tanks of the others one by one); then it schedules what each is
+// owed.
 func (m *match) zonesTick(now float64) {
 	z := m.zones
 	if z == nil || !z.on || len(z.list) == 0 {
 		return
 	}
-	n := len(z.list)
+	n := len(z.cells)
 	k := min(n, int(math.Ceil(float64(n)*downlinkTick/farCycle)))
 	cycle := int(math.Round(coarseCycle / downlinkTick))
 	z.ticks++
@@ -554,10 +557,27 @@ func (m *match) zonesTick(now float64) {
 		}
 		for range k {
 			q.cursor %= n
-			if a := z.list[q.cursor]; a.owner != q.id {
-				m.offer(q, a, now)
-			}
+			ci := int32(q.cursor)
 			q.cursor++
+			c := z.cells[ci]
+			if len(c.tanks) == 0 {
+				continue
+			}
+			if cellFar(q, c) {
+				m.offerCell(q, ci, now)
+				continue
+			}
+			// Its tanks beyond q's interest one by one; those within it are
+			// offered by offerNear twice a second, and at once on every update
+			// within onceRadius.
+			for _, a := range c.tanks {
+				if a.owner == q.id {
+					continue
+				}
+				if _, d := q.observer(a.state.Position); d > interestRadius {
+					m.offer(q, a, now)
+				}
+			}
 		}
 	}
 	m.scheduleDirty(now)
@@ -693,7 +713,7 @@ func (m *match) schedule(q *member, now float64) {
 					ties = append(ties, int32(i))
 				}
 			}
-			slices.SortFunc(ties, func(x, y int32) int { return int(q.pending[x].id) - int(q.pending[y].id) })
+			slices.SortFunc(ties, func(x, y int32) int { return int(q.pending[x].tie) - int(q.pending[y].tie) })
 			top = append(top, ties[:min(len(ties), k-len(top))]...) // fewer only if a priority is NaN
 			z.ties = ties
 		}
@@ -701,6 +721,16 @@ func (m *match) schedule(q *member, now float64) {
 	z.idx = top
 	slices.SortFunc(top, r.before)
 	for _, i := range top {
+		if o := &q.pending[i]; o.cell {
+			// A far cell's tanks and q's slots of them, which its send reads.
+			for _, a := range z.cells[o.zi].tanks {
+				z.warm += a.count + uint64(a.recLen)
+				if a.zi < len(q.slots) {
+					z.warm += q.slots[a.zi].sentN
+				}
+			}
+			continue
+		}
 		// What sendSlot reads of the tank: its record's length and count, and its
 		// state's time, two cache lines apart.
 		a := q.slots[q.pending[i].zi].a
@@ -710,6 +740,16 @@ func (m *match) schedule(q *member, now float64) {
 	full := false
 	for _, i := range top {
 		o := &q.pending[i]
+		if o.cell {
+			// Its tanks' records together, as far as the budget goes; a cell
+			// sent in part stays owed, and goes on earning priority.
+			if full || !m.sendCell(q, o, now, false) {
+				full = true
+				continue
+			}
+			sent = append(sent, i)
+			continue
+		}
 		s := &q.slots[o.zi]
 		switch {
 		case o.must:
@@ -794,7 +834,11 @@ func (q *member) unowe(i int) {
 	last := len(q.pending) - 1
 	if i != last {
 		q.pending[i] = q.pending[last]
-		q.slots[q.pending[i].zi].pi = int32(i)
+		if o := &q.pending[i]; o.cell {
+			q.cslots[o.zi].pi = int32(i)
+		} else {
+			q.slots[o.zi].pi = int32(i)
+		}
 	}
 	q.pending = q.pending[:last]
 }
@@ -813,7 +857,7 @@ func (r ranking) before(x, y int32) int {
 	case px < py:
 		return 1
 	}
-	return int(r.pend[x].id) - int(r.pend[y].id)
+	return int(r.pend[x].tie) - int(r.pend[y].tie)
 }
 
 // kthHighest returns the k-th highest of v (1 ≤ k ≤ len(v)), reordering v: a
@@ -871,6 +915,13 @@ func (m *match) cost(q *member, s *slot) float64 {
 // sendSlot queues s's tank's latest record for q; bypass: outside the budget (which
 // is charged all the same, into debt).
 func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
+	m.sendSlotOf(q, s, now, bypass, true)
+}
+
+// sendSlotOf is sendSlot; near false says the tank is beyond interestRadius of q (in
+// a far cell), so that its record is never repeated and its distance need not be
+// measured again.
+func (m *match) sendSlotOf(q *member, s *slot, now float64, bypass, near bool) {
 	a := s.a
 	if a.recLen == 0 {
 		// Cannot happen: offer owes nothing of a tank without a record. Counted,
@@ -908,7 +959,7 @@ func (m *match) sendSlot(q *member, s *slot, now float64, bypass bool) {
 	m.stats.Scheduled++
 	m.relayRate.Add(1, now)
 	m.stats.RelayAge.observe(now-st.Time, 1)
-	if fresh {
+	if fresh && near {
 		m.noteRepeat(q, s, gap, now)
 	}
 }
