@@ -376,8 +376,8 @@ const (
 
 // Off turns off the PublisherConfig features whose fields say they may be Off: the
 // distance-grown tolerance, the heartbeat's stagger, the acceleration cap, repeats,
-// urgent updates, loss repair, hurried starts and the budget. Zero never means off:
-// a zero field takes its default.
+// urgent updates, loss repair, hurried starts, the ends of slow turns and the budget.
+// Zero never means off: a zero field takes its default.
 const Off = -1
 
 // Limits of PublisherConfig fields.
@@ -536,6 +536,15 @@ type PublisherConfig struct {
 	// default, Off: the end of a turn is published when its error passes the
 	// orientation threshold, like any other change.
 	TurnEnd float64
+	// TurnEndShare, with TurnEnd, is the share of the last update's angular speed
+	// (0 to 1) by which the measured rate may fall, when that is less than TurnEnd,
+	// before the end of the turn goes out; and a turn slowing at turnEndGentle
+	// (0.1 rad/s²) or more ends, where without it only one slowing at 0.3 rad/s² or
+	// more does. A slow turn that eases off over a second (a tank slowing for a
+	// waypoint: 0.2 rad/s falling at 0.15 rad/s²) falls short of both without it,
+	// and a remote turns on at the last update's rate past the rest until the
+	// orientation threshold trips. If zero, the default, or Off: TurnEnd alone.
+	TurnEndShare float64
 	// Budget is how many updates per second the actor may send on average: a token
 	// bucket, which every update draws on, that starts with two seconds' worth and
 	// banks up to five while the actor needs few updates (standing, cruising
@@ -558,8 +567,8 @@ type PublisherConfig struct {
 
 // Validate reports the first field of c that is neither zero (its default), nor Off
 // where the field allows it, nor a finite value in its range (positive, and at most
-// MaxHeartbeatJitter or MaxVelocityFrames for those two), as an error wrapping
-// ErrInvalidConfig. It does not check c.Reckon, whose fields take their defaults.
+// MaxHeartbeatJitter, MaxVelocityFrames and 1 for those two and TurnEndShare), as an
+// error wrapping ErrInvalidConfig. It does not check c.Reckon, whose fields take their defaults.
 func (c PublisherConfig) Validate() error {
 	for _, f := range []struct {
 		name  string
@@ -585,6 +594,7 @@ func (c PublisherConfig) Validate() error {
 		{name: "start speed", v: c.StartSpeed, offOK: true},
 		{name: "brake onset", v: c.BrakeOnset, offOK: true},
 		{name: "turn end", v: c.TurnEnd, offOK: true},
+		{name: "turn end share", v: c.TurnEndShare, offOK: true, max: 1},
 		{name: "budget", v: c.Budget, offOK: true},
 		{name: "tiny speed", v: c.TinySpeed},
 		{name: "tiny acceleration", v: c.TinyAcceleration},
@@ -637,6 +647,7 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		{&c.StartSpeed, DefaultStartSpeed},
 		{&c.BrakeOnset, Off},
 		{&c.TurnEnd, Off},
+		{&c.TurnEndShare, Off},
 		{&c.TinySpeed, DefaultTinySpeed},
 		{&c.TinyAcceleration, DefaultTinyAcceleration},
 		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
@@ -673,6 +684,7 @@ func (c PublisherConfig) effective() PublisherConfig {
 		{&c.StartSpeed, math.Inf(1)},
 		{&c.BrakeOnset, math.Inf(1)},
 		{&c.TurnEnd, math.Inf(1)},
+		{&c.TurnEndShare, 0},
 		{&c.Budget, math.Inf(1)},
 	} {
 		if *f.v == Off {

@@ -495,7 +495,7 @@ func (p *Publisher) turnEnding(now float64) bool {
 			p.repeat = p.repeat || p.rotErr > turnEndMiss
 			return false
 		}
-		if p.slowing() > turnEndSlowing && w <= p.endRate+p.cfg.TurnEnd {
+		if p.slowing() > p.endSlowing() && w <= p.endRate+p.cfg.TurnEnd {
 			return false
 		}
 		p.ending = false
@@ -507,7 +507,11 @@ func (p *Publisher) turnEnding(now float64) bool {
 		return false
 	}
 	axis := wl.Mul(1 / rate)
-	if p.omega.Dot(axis) < rate-p.cfg.TurnEnd && p.slowing() > turnEndSlowing {
+	drop := p.cfg.TurnEnd
+	if share := p.cfg.TurnEndShare * rate; share > 0 && share < drop {
+		drop = share // a slow turn easing off (TurnEndShare)
+	}
+	if p.omega.Dot(axis) < rate-drop && p.slowing() > p.endSlowing() {
 		p.ending, p.endAxis, p.endRate = true, axis, rate
 		if p.follows == 0 && !math.IsInf(p.cfg.StartSpeed, 1) {
 			p.follows, p.startCopies, p.turnCopies, p.followAt = turnEndFollowUps, false, true, now+startFollowUp
@@ -534,12 +538,25 @@ const turnEndFollowUps = stopFollowUps
 // (a tank's own is about 2.6 rad/s²): a turn that has stopped slowing goes on.
 const turnEndSlowing = 0.3
 
+// turnEndGentle is turnEndSlowing with TurnEndShare, rad/s²: a slow turn that eases
+// off as its tank slows for a waypoint (0.2 rad/s falling at 0.1–0.2 rad/s²) ends.
+const turnEndGentle = 0.1
+
+// endSlowing returns the angular deceleration below which a turn is not ending,
+// rad/s²: turnEndGentle with TurnEndShare, turnEndSlowing without.
+func (p *Publisher) endSlowing() float64 {
+	if p.cfg.TurnEndShare > 0 {
+		return turnEndGentle
+	}
+	return turnEndSlowing
+}
+
 // turnRest returns orientation q, the sample's, turned on to where the turn whose
 // end is being published comes to rest: at the measured angular deceleration about
 // endAxis, at most turnEndReach seconds of the present rate ahead.
 func (p *Publisher) turnRest(q mgl64.Quat) mgl64.Quat {
 	w := math.Max(0, p.omega.Dot(p.endAxis))
-	ahead := math.Min(w*turnEndReach, w*w/(2*math.Max(turnEndSlowing, p.slowing())))
+	ahead := math.Min(w*turnEndReach, w*w/(2*math.Max(p.endSlowing(), p.slowing())))
 	return geom.QuatUnit(geom.QuatMul(geom.RotationQuat(p.endAxis, ahead), q))
 }
 

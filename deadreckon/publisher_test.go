@@ -738,7 +738,7 @@ func TestPublisherConfigDefaults(t *testing.T) {
 		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
 		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, HeartbeatCopy: Off, VelocityFrames: 1,
 		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off, LostOrientationThreshold: Off,
-		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, TurnEnd: Off, Budget: 2 / DefaultMinInterval,
+		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, TurnEnd: Off, TurnEndShare: Off, Budget: 2 / DefaultMinInterval,
 		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,
 	}
 	if got != want {

@@ -456,3 +456,55 @@ func TestTurnEndNotRepairedForOrientation(t *testing.T) {
 		t.Errorf("turn end at %v and copies: updates after them at %v, want none", ends, after)
 	}
 }
+
+// TestPublisherSlowTurnEnd: a slow turn (0.2 rad/s, a tank slowing for a waypoint)
+// that eases off at 0.15 rad/s² until it rests falls short of TurnEnd alone (0.1 rad/s
+// of drop, 0.3 rad/s² of slowing): nothing publishes its end, and the last update
+// turns on past the rest. With TurnEndShare 0.3 its end goes out, within half a
+// second of the slowing, with no angular velocity and within 1° of where the turn
+// comes to rest.
+func TestPublisherSlowTurnEnd(t *testing.T) {
+	const rate, slowAt, decel = 0.2, 1.0, 0.15
+	rest := rate*slowAt + rate*rate/(2*decel)
+	yaw := func(t float64) float64 {
+		if t < slowAt {
+			return rate * t
+		}
+		u := math.Min(t-slowAt, rate/decel)
+		return rate*slowAt + rate*u - decel*u*u/2
+	}
+	for _, c := range []struct {
+		name  string
+		share float64
+		want  bool
+	}{
+		{"TurnEnd alone", 0, false},
+		{"TurnEndShare 0.3", 0.3, true},
+		{"TurnEndShare Off", Off, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := NewPublisher(PublisherConfig{MinInterval: 0.16, OrientationThreshold: 4 * math.Pi / 180,
+				TurnEnd: 0.1, TurnEndShare: c.share}, 1)
+			endAt, endYaw := math.NaN(), math.NaN()
+			for i := 0; i <= 180; i++ {
+				now := float64(i) * frame
+				d, st := p.Update(Sample{Time: now, Orientation: geom.YawQuat(yaw(now))})
+				if d != NoUpdate && now > slowAt && st.AngularVelocity == (mgl64.Vec3{}) && math.IsNaN(endAt) {
+					endAt, endYaw = now, geom.Yaw(st.Orientation)
+				}
+			}
+			if !c.want {
+				if !math.IsNaN(endAt) && endAt < slowAt+rate/decel {
+					t.Errorf("an update with no rotation at %.3f s, before the turn rested at %.3f s: want none", endAt, slowAt+rate/decel)
+				}
+				return
+			}
+			if math.IsNaN(endAt) || endAt > slowAt+0.5 {
+				t.Fatalf("the turn's end published at %.3f s, want within 0.5 s of the slowing at %.1f s", endAt, slowAt)
+			}
+			if e := math.Abs(endYaw-rest) * 180 / math.Pi; e > 1 {
+				t.Errorf("the turn's end put the rest at %.4f rad, %.2f° from where it rests (%.4f)", endYaw, e, rest)
+			}
+		})
+	}
+}
