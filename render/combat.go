@@ -253,8 +253,10 @@ func (c *combatLayer) explosion(e game.Effect) {
 // updateWrecks shows every wrecked tank as a dark hull in place of the team colours,
 // with smoke rising from it, and drops the wrecks no longer in snap.
 func (c *combatLayer) updateWrecks(s *Scene, snap *game.Snapshot) {
-	for i := range snap.Tanks {
-		c.updateWreck(s, &snap.Tanks[i], snap.Time)
+	// The frame's ranks hold every tank drawn this frame with its entry: a tank
+	// left out of them (no finite position) has none by now.
+	for r := range s.ranks {
+		c.updateWreck(s, s.ranks[r].e, &snap.Tanks[s.ranks[r].i], snap.Time)
 	}
 	for id, w := range c.wrecks {
 		if c.wreckOn[id] != s.frame {
@@ -266,29 +268,30 @@ func (c *combatLayer) updateWrecks(s *Scene, snap *game.Snapshot) {
 	}
 }
 
-// updateWreck shows tank tv either as itself or, when it is a wreck, as a dark hull
-// smoking at time t (s).
-func (c *combatLayer) updateWreck(s *Scene, tv *game.TankView, t float64) {
-	e := s.tanks[tv.ID]
+// updateWreck shows tank tv, whose entry is e, either as itself or, when it is a
+// wreck, as a dark hull smoking at time t (s).
+func (c *combatLayer) updateWreck(s *Scene, e *tankEntry, tv *game.TankView, t float64) {
 	if e == nil {
 		return
 	}
-	w := c.wrecks[tv.ID]
 	if !tv.Wreck || !geom.FiniteVec(tv.Position) || !e.detailed {
 		// A far wreck is drawn in the crowd batch, without smoke.
-		e.model.root.SetVisible(e.detailed && !tv.Wreck)
-		if w != nil {
-			w.root.SetVisible(false)
+		e.showModel(e.detailed && !tv.Wreck)
+		if len(c.wrecks) > 0 { // most frames of most battles have none to look up
+			if w := c.wrecks[tv.ID]; w != nil {
+				w.root.SetVisible(false)
+			}
 		}
 		return
 	}
+	w := c.wrecks[tv.ID]
 	if w == nil {
 		w = newTankModel(s.parts, 0, c.wreckM)
 		c.wrecks[tv.ID] = w
 		s.world.Add(w.root)
 	}
 	c.wreckOn[tv.ID] = s.frame
-	e.model.root.SetVisible(false)
+	e.showModel(false)
 	w.root.SetVisible(true)
 	w.setPose(vec3(tv.Position), quat(tv.Orientation), tv.Turret, tv.Gun-0.15)
 	for k := 0; k < 3; k++ {

@@ -215,6 +215,16 @@ type tankEntry struct {
 	seen       uint64
 }
 
+// showModel sets the full model's visibility. It is set only on a change:
+// hundreds of tanks' nodes touched every frame for nothing would cost a pass over
+// their memory.
+func (e *tankEntry) showModel(on bool) {
+	if on != e.modelShown {
+		e.model.root.SetVisible(on)
+		e.modelShown = on
+	}
+}
+
 // NewScene builds a scene over terrain t. It returns an error when t is empty or
 // malformed. It makes no OpenGL calls, so it may run before a window exists; drawing
 // needs a Viewer.
@@ -439,12 +449,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		e.hideLabels()
 		self := s.ranks[r].i == snap.Self
 		e.detailed = self || tv == watched || (s.fullModels < DetailModels && dist <= DetailDistance)
-		if e.detailed != e.modelShown {
-			// Set only on a change: hundreds of tanks' nodes touched every frame
-			// for nothing.
-			e.model.root.SetVisible(e.detailed)
-			e.modelShown = e.detailed
-		}
+		e.showModel(e.detailed)
 		if e.detailed {
 			s.fullModels++
 			e.model.setTeam(s.parts, tv.Team)
