@@ -30,13 +30,16 @@ type program struct {
 	lines []string
 }
 
-// run builds the command in directory pkg (relative to this package) into dir and
-// starts it with args; it is killed when the test ends.
+// run builds the command in directory pkg (relative to this package) into dir,
+// unless an earlier run built it there (a link costs seconds of CPU), and starts it
+// with args; it is killed when the test ends.
 func run(t *testing.T, dir, pkg string, args ...string) *program {
 	t.Helper()
 	bin := filepath.Join(dir, filepath.Base(pkg))
-	if b, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	if _, err := os.Stat(bin); err != nil {
+		if b, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
 	}
 	cmd := exec.Command(bin, args...)
 	stderr, err := cmd.StderrPipe()
