@@ -8,7 +8,10 @@
 // directory and repository file named in a command or code span exists. They hold the
 // README's Layout table to the module: every package on a row, and each row's
 // imports column what its packages import of this module (parsed from their files),
-// each named on an earlier row.
+// each named on an earlier row. And every Example function in a test file runs under
+// go test (has an // Output: comment of its own), not only compiles, and the files
+// built only under the race detector hold constants alone (scripts/test vets without
+// it).
 //
 // Run them with
 //
