@@ -605,3 +605,22 @@ func TestSpawnGraceDropsSquatters(t *testing.T) {
 			h.m.members[1] != nil, h.m.members[2] != nil, h.m.stats.IdleKicked)
 	}
 }
+
+// TestSpawnGraceSkipsStall: a host's stall does not count against a player's spawn
+// grace, as it does not count against its silence: a player that joined 5 s before a
+// 25 s stall and has not spawned yet keeps its place until 30 s of the host's running
+// time have passed, then is dropped.
+func TestSpawnGraceSkipsStall(t *testing.T) {
+	h := offlineHost(t, HostConfig{Limits: Limits{SpawnGrace: 30 * time.Second, IdleKick: time.Hour, Timeout: time.Hour}})
+	const t0 = 100.0
+	h.m.addMember(1, "waiting", discardConn{}, t0)
+	h.m.stalled(t0+5, t0+30)
+	h.m.dropSilent(t0 + 54.9)
+	if h.m.members[1] == nil {
+		t.Fatal("dropped after 29.9 s of the host's running time, before its 30 s grace was up")
+	}
+	h.m.dropSilent(t0 + 55.1)
+	if h.m.members[1] != nil || h.m.stats.IdleKicked != 1 {
+		t.Errorf("after the grace and the stall: kept %v, idle kicks %d; want dropped, 1", h.m.members[1] != nil, h.m.stats.IdleKicked)
+	}
+}

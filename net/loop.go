@@ -594,7 +594,7 @@ func (m *match) dropSilent(now float64) {
 			m.drop(p, codeTimeout, "timed out", wire.LeaveTimeout)
 		case p.observing:
 			// Never publishes: bounded by Limits.MaxObservers instead.
-		case !p.published && grace > 0 && now-p.joinedAt > grace:
+		case !p.published && grace > 0 && now-p.graceFrom > grace:
 			m.stats.IdleKicked++
 			m.h.log.Info("player never spawned", "player", p.id, "name", logText(p.name))
 			m.drop(p, codeKicked, fmt.Sprintf("kicked: idle, never spawned in %v", m.h.lim.SpawnGrace), wire.LeaveKicked)

@@ -70,7 +70,8 @@ type member struct {
 	token       ReconnectToken // hands the member's name to a new connection
 	lastHeard   float64
 	lastPublish float64 // last accepted update or spawn, for the idle kick
-	joinedAt    float64 // host time it joined, for the spawn grace
+	joinedAt    float64 // host time it joined
+	graceFrom   float64 // host time its spawn grace runs from: when it joined, moved on by the host's stalls
 	published   bool    // it has spawned or published since it joined
 	rtt         float64 // QUIC's smoothed round trip, s, for the timestamp window
 	flood       admission.FloodGuard
@@ -114,6 +115,7 @@ func newMember(h *Host, id wire.PlayerID, name string, conn memberConn, now floa
 		lastHeard:   now,
 		lastPublish: now,
 		joinedAt:    now,
+		graceFrom:   now,
 		flood:       admission.NewFloodGuard(h.lim.FloodRate, int(math.Ceil(h.lim.FloodFor.Seconds())), now),
 		updates:     rate.NewBucket(h.lim.UpdateRate, h.lim.UpdateBurst, now),
 		control:     rate.NewBucket(h.lim.ControlRate, h.lim.ControlBurst, now),

@@ -122,13 +122,15 @@ func (m *match) awake(now float64) {
 
 // stalled records a stall of the run loop from host time from to to: a player was
 // not silent while the host did not listen, so the silence and idleness of every
-// member are counted without the stall.
+// member, and the spawn grace of one that has not spawned yet, are counted without
+// the stall.
 func (m *match) stalled(from, to float64) {
 	gap := to - from
 	m.stall = stall{from: from, to: to}
 	for _, p := range m.order {
 		p.lastHeard = math.Min(to, p.lastHeard+gap)
 		p.lastPublish = math.Min(to, p.lastPublish+gap)
+		p.graceFrom = math.Min(to, p.graceFrom+gap)
 	}
 	m.h.log.Warn("host stalled", "seconds", gap)
 }
