@@ -304,9 +304,11 @@ func tipped(q mgl64.Quat) bool { return tiltOf(q) > tippedTilt }
 
 // tiltOf returns how far orientation q's up axis is tilted from upright, rad.
 func tiltOf(q mgl64.Quat) float64 {
-	u := geom.Rotate(geom.QuatNormalize(q), mgl64.Vec3{0, 1, 0})
-	return math.Atan2(math.Hypot(u[0], u[2]), u[1])
+	return upTilt(geom.Rotate(geom.QuatNormalize(q), mgl64.Vec3{0, 1, 0}))
 }
+
+// upTilt returns how far up axis u is tilted from upright, rad.
+func upTilt(u mgl64.Vec3) float64 { return math.Atan2(math.Hypot(u[0], u[2]), u[1]) }
 
 // hullTurn returns how far a hull has turned from orientation a to b: its heading's
 // turn and its tilt's (the angle between the two up axes), and each one's tilt from
@@ -323,8 +325,7 @@ func tiltOf(q mgl64.Quat) float64 {
 func hullTurn(a, b mgl64.Quat) (heading, tilt, tiltA, tiltB float64) {
 	a, b = geom.QuatNormalize(a), geom.QuatNormalize(b)
 	ua, ub := geom.Rotate(a, mgl64.Vec3{0, 1, 0}), geom.Rotate(b, mgl64.Vec3{0, 1, 0})
-	tiltA = math.Atan2(math.Hypot(ua[0], ua[2]), ua[1])
-	tiltB = math.Atan2(math.Hypot(ub[0], ub[2]), ub[1])
+	tiltA, tiltB = upTilt(ua), upTilt(ub)
 	c, axis := ua.Dot(ub), ua.Cross(ub)
 	tilt = math.Atan2(axis.Len(), c)
 	switch {
