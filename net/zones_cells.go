@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/internal/grid"
 )
 
 // Far cells. The tanks beyond interestRadius of a player are most of a large match
@@ -53,25 +54,11 @@ type cellSlot struct {
 // cellKey is a far cell's column and row.
 type cellKey struct{ i, j int32 }
 
-// cellIndex returns the far cell's column (or row) of coordinate v, m, clamped to
-// the int32 range (an accepted state is on the map; this only keeps a wild one from
-// wrapping).
-func cellIndex(v float64) int32 {
-	f := math.Floor(v / farCell)
-	switch {
-	case !(f > math.MinInt32):
-		return math.MinInt32
-	case f > math.MaxInt32:
-		return math.MaxInt32
-	}
-	return int32(f)
-}
-
 // placeCell puts a in the far cell of its place; moved says it has a new record,
 // which the cell's count then counts. Cells are never removed: their indices are
 // every player's cellSlot indices.
 func (z *zones) placeCell(a *hostActor, moved bool) {
-	k := cellKey{cellIndex(a.state.Position[0]), cellIndex(a.state.Position[2])}
+	k := cellKey{grid.Index(a.state.Position[0], farCell), grid.Index(a.state.Position[2], farCell)}
 	if a.fc > 0 {
 		if c := z.cells[a.fc-1]; c.i == k.i && c.j == k.j {
 			if moved {

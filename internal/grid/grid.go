@@ -38,8 +38,13 @@ func (g *Grid[K]) Len() int { return len(g.where) }
 
 // cellOf returns the cell of point (x, z), clamped to the int32 range.
 func (g *Grid[K]) cellOf(x, z float64) cell {
-	return cell{index(x / g.size), index(z / g.size)}
+	return cell{Index(x, g.size), Index(z, g.size)}
 }
+
+// Index returns the column (or row) of coordinate v, m, in cells of size m:
+// floor(v/size), clamped to the int32 range so that a wild coordinate does not wrap;
+// NaN is 0.
+func Index(v, size float64) int32 { return index(v / size) }
 
 // index returns floor(v) clamped to the int32 range; NaN is 0.
 func index(v float64) int32 {
