@@ -18,6 +18,7 @@ import (
 	"github.com/g3n/engine/window"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/poll"
+	"github.com/treadline/treadline/internal/progtest"
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/session"
 )
@@ -32,16 +33,13 @@ type program struct {
 
 // run builds the command in directory pkg (relative to this package) into dir,
 // unless an earlier run built it there, and starts it with args; it is killed when
-// the test ends. go run keeps the programs it links in the build cache (go build
-// does not) and -exec hands the cached binary to cp: the other packages' tests that
-// run the same programs, and later runs while the sources stay the same, share one
-// link (seconds of CPU) of each.
+// the test ends. progtest.Build links it once for every test that runs it.
 func run(t *testing.T, dir, pkg string, args ...string) *program {
 	t.Helper()
 	bin := filepath.Join(dir, filepath.Base(pkg))
 	if _, err := os.Stat(bin); err != nil {
-		if b, err := exec.Command("go", "run", "-exec", "cp --", pkg, bin).CombinedOutput(); err != nil {
-			t.Fatalf("build %s: %v\n%s", pkg, err, b)
+		if err := progtest.Build(pkg, bin); err != nil {
+			t.Fatal(err)
 		}
 	}
 	cmd := exec.Command(bin, args...)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
+	"github.com/treadline/treadline/internal/progtest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/terrain"
 )
@@ -218,10 +219,8 @@ func TestSignalStops(t *testing.T) {
 		t.Skip("builds the binary; skipped with -short")
 	}
 	bin := filepath.Join(t.TempDir(), "tankhost")
-	// go run keeps the binary it links in the build cache (go build does not) and
-	// -exec hands it to cp: the other packages' tests that run tankhost share the link.
-	if out, err := exec.Command("go", "run", "-exec", "cp --", ".", bin).CombinedOutput(); err != nil {
-		t.Fatalf("build tankhost: %v\n%s", err, out)
+	if err := progtest.Build(".", bin); err != nil {
+		t.Fatal(err)
 	}
 	mapPath := testMap(t)
 	t.Run("bad flag", func(t *testing.T) {

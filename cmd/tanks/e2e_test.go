@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/internal/poll"
+	"github.com/treadline/treadline/internal/progtest"
 )
 
 // The end-to-end tests run the real programs, built without -race (the race
@@ -52,13 +52,7 @@ func buildTools(t *testing.T) (tanks, tankhost string) {
 			return
 		}
 		for out, pkg := range map[string]string{built.tanks: ".", built.tankhost: "../tankhost"} {
-			// go run keeps the programs it links in the build cache (go build does
-			// not), and -exec hands the cached binary to cp: every test process, and
-			// every run while the sources stay the same, shares one link of each
-			// program. go test puts its own toolchain first on PATH.
-			cmd := exec.Command("go", "run", "-exec", "cp --", pkg, out)
-			if b, err := cmd.CombinedOutput(); err != nil {
-				built.err = fmt.Errorf("build %s: %v\n%s", pkg, err, b)
+			if built.err = progtest.Build(pkg, out); built.err != nil {
 				return
 			}
 		}

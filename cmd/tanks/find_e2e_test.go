@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/client"
+	"github.com/treadline/treadline/internal/progtest"
 )
 
 // runOut runs a program from dir to its end and returns its stdout.
@@ -61,9 +62,8 @@ func TestListFindsHost(t *testing.T) {
 func TestFindThroughTanklistAndJoin(t *testing.T) {
 	tanks, tankhost := buildTools(t)
 	tanklist := filepath.Join(t.TempDir(), "tanklist")
-	// One link of tanklist, cached by go run, for every test that runs it (see buildTools).
-	if b, err := exec.Command("go", "run", "-exec", "cp --", "../tanklist", tanklist).CombinedOutput(); err != nil {
-		t.Fatalf("build tanklist: %v\n%s", err, b)
+	if err := progtest.Build("../tanklist", tanklist); err != nil {
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	list := start(t, tanklist, "-listen", "127.0.0.1:0", "-allow-private", "-identity", filepath.Join(dir, "list.pem"))
