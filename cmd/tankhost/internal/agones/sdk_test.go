@@ -197,7 +197,11 @@ func TestKeepHealthy(t *testing.T) {
 	side.SetHook(nil)
 	sdk.Beat()
 	tick()
-	side.Wait(t, wait, "ping after the failure", func() bool { return side.Count("/health") == 5 })
+	// The sidecar counts a ping when it arrives, the SDK when its answer has: wait
+	// for both, so that the stats below are not read between the two.
+	side.Wait(t, wait, "ping after the failure", func() bool {
+		return side.Count("/health") == 5 && sdk.Stats().Health == 5
+	})
 	if st := sdk.Stats(); st.Health != 5 || st.Withheld != 4 {
 		t.Errorf("stats %+v, want 5 pings and 4 withheld", st)
 	}
