@@ -99,29 +99,31 @@ const (
 
 // zones is the match's downlink scheduler; nil while the budget is off.
 type zones struct {
-	on     bool    // the match holds more than ZonesAbove tanks
-	onAt   float64 // host time it last came on
-	rate   float64
-	above  int
-	tanks  *grid.Grid[*hostActor]
-	cells  []*farCellOf        // the far cells, in the order they were first used (zones_cells.go)
-	cellAt map[cellKey]int32   // a far cell's index in cells
-	ghosts *grid.Grid[*member] // tankless players, at their last tank's place
-	list   []*hostActor        // every tank, by id
-	dirty  []*member           // players offered something since their last schedule
-	stamp  uint64              // dedupes the players an update is offered to
-	ticks  int                 // downlink ticks so far
-	slots  int                 // slot indices handed out (hostActor.zi)
-	free   []int               // slot indices of despawned tanks, for reuse
-	near   []*hostActor        // reused
-	prio   []float64           // reused by schedule: the priorities of a player's owed slots
-	idx    []int32             // reused by schedule: positions in a player's pending list
-	vals   []float64           // reused by schedule: the priorities, to select among
-	ties   []int32             // reused by schedule
-	sent   []int32             // reused by schedule
-	owes   uint64              // slots fallen owed so far
-	nearP  []*member           // reused
-	warm   uint64              // the sum of what touch read: kept, so that the reads are not compiled away
+	on       bool    // the match holds more than ZonesAbove tanks
+	onAt     float64 // host time it last came on
+	rate     float64
+	above    int
+	tanks    *grid.Grid[*hostActor]
+	cells    []*farCellOf        // the far cells, in the order they were first used (zones_cells.go)
+	cellAt   map[cellKey]int32   // a far cell's index in cells
+	ghosts   *grid.Grid[*member] // tankless players, at their last tank's place
+	list     []*hostActor        // every tank, by id
+	dirty    []*member           // players offered something since their last schedule
+	stamp    uint64              // dedupes the players an update is offered to
+	ticks    int                 // downlink ticks so far
+	slots    int                 // slot indices handed out (hostActor.zi)
+	free     []int               // slot indices of despawned tanks, for reuse
+	near     []*hostActor        // reused
+	prio     []float64           // reused by schedule: the priorities of a player's owed slots
+	idx      []int32             // reused by schedule: positions in a player's pending list
+	vals     []float64           // reused by schedule: the priorities, to select among
+	ties     []int32             // reused by schedule
+	sent     []int32             // reused by schedule
+	keys     []ranked            // reused by schedule: the chosen, to sort
+	owes     uint64              // slots fallen owed so far
+	nearP    []*member           // reused
+	nearKeys []uint64            // reused by zonesRelay and offerNear: ids above places in nearP or near
+	warm     uint64              // the sum of what touch read: kept, so that the reads are not compiled away
 	// narrowed counts the choices made among the last k-th's candidates alone.
 	narrowed uint64
 	// plain turns off the choice's shortcuts (the force check skipped before
@@ -345,21 +347,30 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	r := m.onceRadius()
 	z.near = z.tanks.AppendNear(z.near[:0], x, y, r)
 	z.nearP = z.ghosts.AppendNear(z.nearP[:0], x, y, r)
+	// The players in the order of their ids, whatever order the grid's cells held
+	// them in: the schedule depends on the order slots are offered in. Sorted as
+	// plain numbers, each its id above its place in nearP (the ids of the tanks'
+	// owners as the tanks say them), so that the sort reads no player's record and
+	// calls no function to compare.
+	keys := z.nearKeys[:0]
+	for i, q := range z.nearP {
+		keys = append(keys, uint64(q.id)<<32|uint64(i))
+	}
 	for _, b := range z.near {
 		if dx, dz := b.state.Position[0]-x, b.state.Position[2]-y; dx*dx+dz*dz > r*r {
 			continue // the interest pass brings it within the second
 		}
 		if q := m.members[b.owner]; q != nil {
+			keys = append(keys, uint64(b.owner)<<32|uint64(len(z.nearP)))
 			z.nearP = append(z.nearP, q)
 		}
 	}
-	// The players in the order of their ids, whatever order the grid's cells held
-	// them in: the schedule depends on the order slots are offered in.
-	slices.SortFunc(z.nearP, func(p, q *member) int { return int(p.id) - int(q.id) })
-	for _, q := range z.nearP {
-		z.warm += q.touch(a)
+	slices.Sort(keys)
+	for _, k := range keys {
+		z.warm += z.nearP[uint32(k)].touch(a)
 	}
-	for _, q := range z.nearP {
+	for _, k := range keys {
+		q := z.nearP[uint32(k)]
 		if q.seen == z.stamp || q.id == a.owner || q.passive || q.removed {
 			continue
 		}
@@ -368,6 +379,7 @@ func (m *match) zonesRelay(a *hostActor, rec []byte, now float64) bool {
 	}
 	clear(z.near)
 	clear(z.nearP)
+	z.nearKeys = keys[:0]
 	return true
 }
 
@@ -600,17 +612,26 @@ func (m *match) offerNear(q *member, now float64) {
 	for _, a := range q.owned {
 		z.near = z.tanks.AppendNear(z.near, a.state.Position[0], a.state.Position[2], interestRadius)
 	}
-	// By id: the grid's cells hold their tanks in no set order.
-	slices.SortFunc(z.near, func(a, b *hostActor) int { return int(a.id) - int(b.id) })
-	for _, a := range z.near {
-		z.warm += q.touch(a)
-	}
+	// By id: the grid's cells hold their tanks in no set order. Sorted as plain
+	// numbers, as zonesRelay sorts the players.
+	keys := z.nearKeys[:0]
 	for i, a := range z.near {
-		if a.owner != q.id && (i == 0 || z.near[i-1] != a) {
+		keys = append(keys, uint64(a.id)<<32|uint64(i))
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		z.warm += q.touch(z.near[uint32(k)])
+	}
+	var prev *hostActor
+	for _, k := range keys {
+		// A tank near two of q's tanks is offered once.
+		if a := z.near[uint32(k)]; a.owner != q.id && a != prev {
 			m.offer(q, a, now)
 		}
+		prev = z.near[uint32(k)]
 	}
 	clear(z.near)
+	z.nearKeys = keys[:0]
 }
 
 // schedule sends q the latest records it is owed, highest priority first, as far as
@@ -684,7 +705,6 @@ func (m *match) schedule(q *member, now float64) {
 		}
 		q.forceAt = next
 	}
-	r := ranking{prio: z.prio, pend: q.pending}
 	top := z.idx[:0]
 	if k == len(q.pending) {
 		for i := range int32(k) {
@@ -719,8 +739,18 @@ func (m *match) schedule(q *member, now float64) {
 		}
 	}
 	z.idx = top
-	slices.SortFunc(top, r.before)
+	z.sortTop(top, z.prio, q.pending)
+	// Read ahead what the sends will read, as far as the bucket may pay for: the
+	// records are minRecordCost bytes at least, and a far cell sends one for each of
+	// its tanks at most, so that the sends stop (the budget full) no sooner than
+	// the entries read here run out, but seldom far later. A chosen far cell's
+	// tanks are read only when the budget may reach them: at 512 tanks the top
+	// holds a dozen cells of nine tanks each, most of which wait.
+	room := tokens
 	for _, i := range top {
+		if room < 0 {
+			break
+		}
 		if o := &q.pending[i]; o.cell {
 			// A far cell's tanks and q's slots of them, which its send reads.
 			for _, a := range z.cells[o.zi].tanks {
@@ -728,6 +758,7 @@ func (m *match) schedule(q *member, now float64) {
 				if a.zi < len(q.slots) {
 					z.warm += q.slots[a.zi].sentN
 				}
+				room -= minRecordCost
 			}
 			continue
 		}
@@ -735,6 +766,9 @@ func (m *match) schedule(q *member, now float64) {
 		// state's time, two cache lines apart.
 		a := q.slots[q.pending[i].zi].a
 		z.warm += uint64(a.recLen) + a.count + math.Float64bits(a.state.Time)
+		if !q.pending[i].must {
+			room -= minRecordCost
+		}
 	}
 	sent := z.sent[:0]
 	full := false
@@ -843,21 +877,93 @@ func (q *member) unowe(i int) {
 	q.pending = q.pending[:last]
 }
 
-// ranking orders positions in a pending list by their priorities, highest first,
-// then by actor id.
-type ranking struct {
-	prio []float64
-	pend []owe
+// ranked is a chosen position in a pending list with its priority and tie, so that
+// sorting the chosen reads one compact slice rather than two lists at random.
+type ranked struct {
+	p   float64
+	tie int32
+	i   int32
 }
 
-func (r ranking) before(x, y int32) int {
-	switch px, py := r.prio[x], r.prio[y]; {
-	case px > py:
-		return -1
-	case px < py:
-		return 1
+// sortTop sorts positions top in the pending list pend, of priorities prio,
+// highest priority first, then by tie (actor id; a far cell's after).
+func (z *zones) sortTop(top []int32, prio []float64, pend []owe) {
+	keys := z.keys[:0]
+	for _, i := range top {
+		keys = append(keys, ranked{p: prio[i], tie: pend[i].tie, i: i})
 	}
-	return int(r.pend[x].tie) - int(r.pend[y].tie)
+	nan := false
+	for _, k := range keys {
+		nan = nan || k.p != k.p
+	}
+	if nan {
+		// Not an order: the generic sort's answer, whatever it is, as before.
+		slices.SortFunc(keys, func(x, y ranked) int {
+			switch {
+			case x.p > y.p:
+				return -1
+			case x.p < y.p:
+				return 1
+			}
+			return int(x.tie) - int(y.tie)
+		})
+	} else {
+		// A strict order (a tie is one entry's): any sort gives the same.
+		sortRanked(keys)
+	}
+	for j, k := range keys {
+		top[j] = k.i
+	}
+	z.keys = keys
+}
+
+// before reports whether x goes before y: a higher priority, or an equal one and a
+// lower tie.
+func (x ranked) before(y ranked) bool { return x.p > y.p || (x.p == y.p && x.tie < y.tie) }
+
+// sortRanked sorts v by before, which must be a strict order (no NaN): a quicksort
+// whose comparisons are inlined, where the generic sort calls a function for each
+// (a choice at 512 tanks sorts a few dozen entries, a few times an update).
+func sortRanked(v []ranked) {
+	for len(v) > 12 {
+		// The median of three as the pivot, in the middle.
+		a, b, c := 0, len(v)/2, len(v)-1
+		if v[b].before(v[a]) {
+			v[a], v[b] = v[b], v[a]
+		}
+		if v[c].before(v[b]) {
+			v[b], v[c] = v[c], v[b]
+			if v[b].before(v[a]) {
+				v[a], v[b] = v[b], v[a]
+			}
+		}
+		p := v[b]
+		i, j := -1, len(v)
+		for {
+			for i++; v[i].before(p); i++ {
+			}
+			for j--; p.before(v[j]); j-- {
+			}
+			if i >= j {
+				break
+			}
+			v[i], v[j] = v[j], v[i]
+		}
+		// v[:j+1] goes before or is p, v[j+1:] after or is p: the smaller part
+		// sorted by a call, the larger by the loop.
+		if j+1 < len(v)-j-1 {
+			sortRanked(v[:j+1])
+			v = v[j+1:]
+		} else {
+			sortRanked(v[j+1:])
+			v = v[:j+1]
+		}
+	}
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j].before(v[j-1]); j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
 }
 
 // kthHighest returns the k-th highest of v (1 ≤ k ≤ len(v)), reordering v: a

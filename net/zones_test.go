@@ -443,7 +443,8 @@ func TestZonesSilentOwnerNotForced(t *testing.T) {
 
 // TestKthHighest holds the schedule's selection to a sort: whatever the runs of
 // equal values (the musts' infinities, tanks offered together), the k-th highest is
-// the one a sort puts k-th.
+// the one a sort puts k-th; and the sort of the chosen (sortRanked) to the generic
+// sort, highest first and equal priorities by tie.
 func TestKthHighest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	for _, tc := range []struct {
@@ -477,6 +478,20 @@ func TestKthHighest(t *testing.T) {
 				k := 1 + rng.IntN(tc.n)
 				if got := kthHighest(slices.Clone(v), k); got != sorted[k-1] {
 					t.Fatalf("k %d of %d: got %g, want %g", k, tc.n, got, sorted[k-1])
+				}
+				r := make([]ranked, len(v))
+				for i, p := range v {
+					r[i] = ranked{p: p, tie: int32(rng.IntN(1 << 16)), i: int32(i)}
+				}
+				want := slices.Clone(r)
+				slices.SortFunc(want, func(x, y ranked) int {
+					if c := cmp.Compare(y.p, x.p); c != 0 {
+						return c
+					}
+					return cmp.Compare(x.tie, y.tie)
+				})
+				if sortRanked(r); !slices.EqualFunc(r, want, func(x, y ranked) bool { return x.p == y.p && x.tie == y.tie }) {
+					t.Fatalf("sorted %v, want %v", r, want)
 				}
 			}
 		})
