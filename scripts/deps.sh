@@ -56,6 +56,19 @@ else
   sudo="none"
 fi
 
+# apt-get waits on the network and the disk: while it installs, a caller that defines
+# while_installing (scripts/test) has it fill the processors with work that needs none
+# of the packages (downloading modules, building staticcheck and the dependencies that
+# need no C headers), and waits for it after. staticcheck is built there too, when missing.
+warming=""
+if [ "$sudo" != none ] && { [ ${#missing[@]} -gt 0 ] || [ ${#missing_test[@]} -gt 0 ]; } &&
+  declare -F while_installing >/dev/null; then
+  GOBIN_DIR="$(go env GOPATH)/bin"
+  { set +e # a step that fails leaves its work to the suite, and the next steps go on
+    [ -x "$GOBIN_DIR/staticcheck" ] || go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+    while_installing; } >/dev/null 2>&1 &
+  warming=$!
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "treadline: installing Debian packages: ${missing[*]}" >&2
   if [ "$sudo" = none ]; then
@@ -83,6 +96,9 @@ if [ ${#missing_test[@]} -gt 0 ]; then
   fi
 fi
 
+# What the work beside the installs could not do (a download that failed, a package
+# that needs the new headers) is done again where it is needed.
+if [ -n "$warming" ]; then wait "$warming" || true; fi
 GOBIN_DIR="$(go env GOPATH)/bin"
 export PATH="$GOBIN_DIR:$PATH"
 if ! command -v staticcheck >/dev/null 2>&1; then
