@@ -376,7 +376,8 @@ const (
 
 // Off turns off the PublisherConfig features whose fields say they may be Off: the
 // distance-grown tolerance, the heartbeat's stagger, the acceleration cap, repeats,
-// urgent updates, loss repair, hurried starts, the ends of slow turns and the budget.
+// urgent updates, loss repair, hurried starts, the ends of slow turns, a gentle
+// start's late copy and the budget.
 // Zero never means off: a zero field takes its default.
 const Off = -1
 
@@ -545,6 +546,21 @@ type PublisherConfig struct {
 	// and a remote turns on at the last update's rate past the rest until the
 	// orientation threshold trips. If zero, the default, or Off: TurnEnd alone.
 	TurnEndShare float64
+	// GentleStartCopy is how long after a gentle start, s, one copy more of it goes:
+	// a start (from rest, or a pull-away from a crawl) whose actor still speeds up by
+	// less than gentleAccel (3 m/s²) along its way then sends, after its
+	// startFollowUps copies a frame apart, one more this long after the start. A
+	// link's losses come in runs counted in updates, not in time: a run that takes a
+	// start and its copies a frame apart would take them all however many there
+	// were, and a gentle start is left to the position and loss thresholds, which
+	// trip late (a start at 0.5 m/s² drifts 0.25 m from a standing remote in a
+	// second). Spaced out, the late copy meets other draws. A harder start leaves
+	// the thresholds within about 0.15 s by itself, and is sent no late copy. The
+	// copy draws on the budget as the start's others do, and is dropped when the
+	// budget has no token for it or another event (a stop) has taken the start's
+	// place. If zero, the default, Off: a start goes with its startFollowUps copies
+	// alone.
+	GentleStartCopy float64
 	// Budget is how many updates per second the actor may send on average: a token
 	// bucket, which every update draws on, that starts with two seconds' worth and
 	// banks up to five while the actor needs few updates (standing, cruising
@@ -595,6 +611,7 @@ func (c PublisherConfig) Validate() error {
 		{name: "brake onset", v: c.BrakeOnset, offOK: true},
 		{name: "turn end", v: c.TurnEnd, offOK: true},
 		{name: "turn end share", v: c.TurnEndShare, offOK: true, max: 1},
+		{name: "gentle start copy", v: c.GentleStartCopy, offOK: true},
 		{name: "budget", v: c.Budget, offOK: true},
 		{name: "tiny speed", v: c.TinySpeed},
 		{name: "tiny acceleration", v: c.TinyAcceleration},
@@ -648,6 +665,7 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		{&c.BrakeOnset, Off},
 		{&c.TurnEnd, Off},
 		{&c.TurnEndShare, Off},
+		{&c.GentleStartCopy, Off},
 		{&c.TinySpeed, DefaultTinySpeed},
 		{&c.TinyAcceleration, DefaultTinyAcceleration},
 		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
@@ -685,6 +703,7 @@ func (c PublisherConfig) effective() PublisherConfig {
 		{&c.BrakeOnset, math.Inf(1)},
 		{&c.TurnEnd, math.Inf(1)},
 		{&c.TurnEndShare, 0},
+		{&c.GentleStartCopy, math.Inf(1)},
 		{&c.Budget, math.Inf(1)},
 	} {
 		if *f.v == Off {

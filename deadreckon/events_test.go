@@ -454,3 +454,76 @@ func TestPullAwayFromACrawl(t *testing.T) {
 		}
 	}
 }
+
+// TestGentleStartCopy: a gentle start (speeding up by less than 3 m/s²), from rest or
+// pulling away from a crawl, sends its three copies a frame apart and, with
+// GentleStartCopy, one more that long after the start, still moving; a hard start, a
+// start with no token left for its copies, and Off send no late copy. The lab's
+// link loses updates in runs counted by updates: a run that took the start and its
+// copies a frame apart showed a gentle start a second late at 300 ms with 20% loss.
+func TestGentleStartCopy(t *testing.T) {
+	const late = 0.1 // s
+	base := PublisherConfig{PositionThreshold: 0.03, ToleranceLinear: Off, Heartbeat: 1000, HeartbeatJitter: Off,
+		MinInterval: 0.16, VelocityFrames: 2, UrgentChange: 3, BrakeOnset: 2, RepeatChange: Off, GentleStartCopy: late}
+	// launch creeps at creep m/s, then speeds up at accel m/s² from 2 s.
+	launch := func(creep, accel float64) func(float64) float64 {
+		return func(t float64) float64 { return creep*t + 0.5*accel*math.Pow(math.Max(0, t-2), 2) }
+	}
+	for _, tc := range []struct {
+		name     string
+		dist     func(float64) float64
+		cfg      func(PublisherConfig) PublisherConfig
+		lateCopy bool
+	}{
+		{"from rest at 1 m/s²", launch(0, 1), func(c PublisherConfig) PublisherConfig { return c }, true},
+		{"from rest at 2.5 m/s²", launch(0, 2.5), func(c PublisherConfig) PublisherConfig { return c }, true},
+		{"pulling away from a crawl at 0.5 m/s²", launch(0.15, 0.5), func(c PublisherConfig) PublisherConfig { return c }, true},
+		{"from rest at 5 m/s²", launch(0, 5), func(c PublisherConfig) PublisherConfig { return c }, false},
+		{"off", launch(0, 1), func(c PublisherConfig) PublisherConfig { c.GentleStartCopy = Off; return c }, false},
+		{"zero: the default, off", launch(0, 1), func(c PublisherConfig) PublisherConfig { c.GentleStartCopy = 0; return c }, false},
+		{"one token a second", launch(0, 1), func(c PublisherConfig) PublisherConfig { c.Budget = 1; return c }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPublisher(tc.cfg(base), 1)
+			var times []float64 // update times from 2 s, s
+			var states []State
+			for f := 0; f <= 3*60; f++ {
+				tm := float64(f) * frame
+				// A heartbeat at 0.5 s: the first update's velocity is unknown, a
+				// start needs a rest that was measured.
+				d, st := p.Update(Sample{Time: tm, Position: mgl64.Vec3{tc.dist(tm), 0, 0}, Orientation: mgl64.QuatIdent(), Full: f == 30})
+				if d != NoUpdate && tm >= 2 {
+					times, states = append(times, tm), append(states, st)
+				}
+			}
+			if len(times) == 0 {
+				t.Fatal("nothing published after 2 s")
+			}
+			start := times[0]
+			n := 1
+			for n < len(times) && times[n]-times[n-1] < startFollowUp+frame/2 {
+				n++
+			}
+			if want := 1 + startFollowUps; tc.name != "one token a second" && n != want {
+				t.Errorf("%d updates a frame apart from %.3f s (%v), want %d: the start and its copies", n, start, times, want)
+			}
+			var got []int // updates after the copies a frame apart, within MinInterval of the start
+			for i := n; i < len(times) && times[i] < start+base.MinInterval-frame/2; i++ {
+				got = append(got, i)
+			}
+			switch {
+			case tc.lateCopy && len(got) != 1:
+				t.Errorf("updates at %v after the start at %.3f s, want one late copy %v s after it", times, start, late)
+			case tc.lateCopy && math.Abs(times[got[0]]-start-late) > frame/2:
+				t.Errorf("the late copy went %.3f s after the start, want %v s", times[got[0]]-start, late)
+			case tc.lateCopy && states[got[0]].Velocity.Len() < DefaultStartSpeed:
+				t.Errorf("the late copy holds the tank at %.3f m/s, want it moving", states[got[0]].Velocity.Len())
+			case !tc.lateCopy && len(got) != 0:
+				t.Errorf("updates at %v after the start at %.3f s, want none until %v s after it", times, start, base.MinInterval)
+			}
+			if !tc.lateCopy && p.follows != 0 {
+				t.Errorf("%d copies still owed", p.follows)
+			}
+		})
+	}
+}

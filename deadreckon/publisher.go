@@ -98,6 +98,8 @@ type Publisher struct {
 	follows       int     // follow-ups of a start or stop still to send
 	startCopies   bool    // the follow-ups to send are a start's
 	turnCopies    bool    // the follow-ups to send are a turn end's
+	lateCopy      bool    // the last follow-up to send is a gentle start's late copy (GentleStartCopy)
+	startAt       float64 // when the start being copied went out, s
 	followAt      float64 // when the next is due, s
 	early         bucket  // updates allowed within MinInterval (see UrgentChange)
 	budget        bucket  // updates allowed (see Budget)
@@ -402,7 +404,10 @@ func (p *Publisher) urgent() bool {
 // of a start is due at sample time now.
 func (p *Publisher) starting(now float64) bool {
 	if p.follows > 0 && now >= p.followAt-sampleSlack {
-		return true
+		if !p.lateCopy || p.follows > 1 || p.gentle() {
+			return true
+		}
+		p.follows = 0 // a start that turned hard needs no late copy
 	}
 	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel) || p.pullingAway(true)
 }
@@ -439,6 +444,13 @@ func (p *Publisher) pullingAway(settled bool) bool {
 	}
 	a := p.acc.Dot(u)
 	return (p.vel.Len() > shown || a > pullAwayAccel && a < gentleAccel) && a-along > pullAwayAccel && (!settled || math.Abs(p.acc.Sub(p.prevAcc).Dot(u)) < brakeSettled)
+}
+
+// gentle reports whether the actor, moving faster than StartSpeed, speeds up by less
+// than gentleAccel along its way: a start that still needs its late copy
+// (GentleStartCopy).
+func (p *Publisher) gentle() bool {
+	return p.velValid && !p.still(p.vel) && p.acc.Dot(p.vel.Normalize()) < gentleAccel
 }
 
 // crawlFactor is how many times StartSpeed remotes may show an actor moving for its
@@ -515,6 +527,7 @@ func (p *Publisher) turnEnding(now float64) bool {
 		p.ending, p.endAxis, p.endRate = true, axis, rate
 		if p.follows == 0 && !math.IsInf(p.cfg.StartSpeed, 1) {
 			p.follows, p.startCopies, p.turnCopies, p.followAt = turnEndFollowUps, false, true, now+startFollowUp
+			p.lateCopy = false
 		}
 		return true
 	}
@@ -611,11 +624,21 @@ func (p *Publisher) scheduleFollowUps(brk, wasRest, pullAway, wasBraking bool, s
 	switch {
 	case !brk && (starts || wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
 		p.follows, p.startCopies, p.turnCopies = stopFollowUps, starts, false
+		p.lateCopy = starts && !math.IsInf(p.cfg.GentleStartCopy, 1)
 		if p.startCopies {
-			p.follows = startFollowUps
+			p.follows, p.startAt = startFollowUps, now
+		}
+		if p.lateCopy {
+			p.follows++
 		}
 	case p.follows > 0 && now >= p.followAt-sampleSlack:
 		p.follows--
+		if p.lateCopy && p.follows == 1 {
+			// The late copy: a run of losses that took the start and the copies a
+			// frame apart meets other draws this long after the start.
+			p.followAt = math.Max(now+startFollowUp, p.startAt+p.cfg.GentleStartCopy)
+			return
+		}
 	default:
 		return
 	}

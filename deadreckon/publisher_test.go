@@ -698,9 +698,9 @@ func TestPublisherConfigValidate(t *testing.T) {
 		{"zero", PublisherConfig{}, ""},
 		{"all off", PublisherConfig{ToleranceLinear: Off, ToleranceQuadratic: Off, HeartbeatJitter: Off, HeartbeatCopy: Off,
 			AccelerationCap: Off, RepeatChange: Off, UrgentChange: Off, LostThreshold: Off, LostOrientationThreshold: Off, StartSpeed: Off, BrakeOnset: Off,
-			Budget: Off}, ""},
+			GentleStartCopy: Off, Budget: Off}, ""},
 		{"in range", PublisherConfig{PositionThreshold: 1e12, HeartbeatJitter: MaxHeartbeatJitter,
-			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, HeartbeatCopy: 0.1, TinySpeed: 1e-9}, ""},
+			VelocityFrames: MaxVelocityFrames, UrgentChange: 3, LostThreshold: 0.25, HeartbeatCopy: 0.1, GentleStartCopy: 0.1, TinySpeed: 1e-9}, ""},
 		{"negative threshold", PublisherConfig{PositionThreshold: -0.5}, "position threshold"},
 		{"off threshold", PublisherConfig{OrientationThreshold: Off}, "orientation threshold"},
 		{"NaN interval", PublisherConfig{MinInterval: math.NaN()}, "minimum interval"},
@@ -712,6 +712,7 @@ func TestPublisherConfigValidate(t *testing.T) {
 		{"negative urgency", PublisherConfig{UrgentChange: -2}, "urgent change"},
 		{"negative start", PublisherConfig{StartSpeed: -0.5}, "start speed"},
 		{"infinite brake", PublisherConfig{BrakeOnset: math.Inf(1)}, "brake onset"},
+		{"negative late copy", PublisherConfig{GentleStartCopy: -0.1}, "gentle start copy"},
 		{"NaN budget", PublisherConfig{Budget: math.NaN()}, "budget"},
 		{"too many frames", PublisherConfig{VelocityFrames: 4}, "velocity frames"},
 		{"negative frames", PublisherConfig{VelocityFrames: -1}, "velocity frames"},
@@ -738,7 +739,7 @@ func TestPublisherConfigDefaults(t *testing.T) {
 		ArticulationThreshold: DefaultArticulationThreshold, MinInterval: DefaultMinInterval,
 		Heartbeat: DefaultPublishHeartbeat, HeartbeatJitter: DefaultHeartbeatJitter, HeartbeatCopy: Off, VelocityFrames: 1,
 		AccelerationCap: DefaultAccelerationCap, RepeatChange: DefaultRepeatChange, UrgentChange: Off, LostThreshold: Off, LostOrientationThreshold: Off,
-		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, TurnEnd: Off, TurnEndShare: Off, Budget: 2 / DefaultMinInterval,
+		StartSpeed: DefaultStartSpeed, BrakeOnset: Off, TurnEnd: Off, TurnEndShare: Off, GentleStartCopy: Off, Budget: 2 / DefaultMinInterval,
 		TinySpeed: DefaultTinySpeed, TinyAcceleration: DefaultTinyAcceleration, TinyAngularSpeed: DefaultTinyAngularSpeed,
 	}
 	if got != want {

@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/assets/maps"
 	"github.com/treadline/treadline/combat"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
@@ -21,20 +23,24 @@ import (
 // refereed, with the host holding every update to what the tank can do on the map's
 // ground, and asserts that the movement checks refuse not one honest update: the
 // bots' collisions, pivots, stops, hills, ledges and respawns all pass. A round ends
-// at 10 kills or after 15 s and its scoreboard shows for 5 s, so the half minute
-// holds a restart on each map (valley's comes at 13.5 s, by kills; dunes' at 20 s, by
-// the clock), where every tank respawns at once and the host places the spawns it
-// cannot take where asked. The time limit brings dunes' restart forward from near
-// 49 s (at 10 kills alone), which halved the test; the updates a placed respawn
-// supersedes are refused on both maps if the host stops telling them apart, and the
-// movement checks' tolerances the bots need (the turn's arrival jitter, the clamp's
-// height) fail it when cut.
+// at 10 kills or after 12 s and its scoreboard shows for 5 s, so the run holds a
+// restart on each map by 17 s at the latest, where every tank respawns at once. The
+// host places the spawns it cannot take where asked; whether any is placed at a
+// given restart depends on where the match's chance events left the tanks (the
+// bots' updates, and with them every kill, change with any change to the
+// publisher), so the referee is made to place the first eight spawns after the
+// round's end that it places elsewhere as for an asked place that is taken
+// (placingReferee): its own search
+// chooses the place, and the owners publish from where they asked until its answer
+// reaches them. The updates a placed respawn supersedes are refused on both maps if
+// the host stops telling them apart, and the movement checks' tolerances the bots
+// need (the turn's arrival jitter, the clamp's height) fail it when cut.
 func TestHonestBotsNeverRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("half a simulated minute of 64 tanks on each map")
 	}
 	t.Parallel()
-	const peers, bots = 8, 8
+	const peers, bots, placed = 8, 8, 8
 	seconds := 30
 	if raceEnabled {
 		seconds = 20
@@ -46,12 +52,13 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := referee.New(mp, combat.Rules{WreckTime: 3, ScoreLimit: 10, TimeLimit: 15, ScoreboardTime: 5},
+			ref, err := referee.New(mp, combat.Rules{WreckTime: 3, ScoreLimit: 10, TimeLimit: 12, ScoreboardTime: 5},
 				DeadReckoning().Reckon)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rig := newRig(t, gametest.Config{Seed: 5, Judge: ref, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
+			judge := &placingReferee{Referee: ref, taken: mgl64.Vec3{mp.Min()[0], 0, mp.Min()[1]}, force: placed}
+			rig := newRig(t, gametest.Config{Seed: 5, Judge: judge, Mover: referee.NewMover(tankspec.Spec{}, mp.SurfaceAt),
 				Link: impair.Link{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
 			var ms []*Match
 			for i := range peers {
@@ -65,8 +72,8 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 				}
 			}
 			st := rig.Host().Stats()
-			t.Logf("%s: %d updates accepted, %d invalid (movement %+v), %d superseded by a placed respawn, %d actors, %d rounds ended; verdicts %v",
-				name, st.Accepted, st.Invalid, st.Moves, st.Superseded, st.Actors, ref.Rounds(), ref.Counts().Verdicts)
+			t.Logf("%s: %d updates accepted, %d invalid (movement %+v), %d superseded by a placed respawn, %d actors, %d rounds ended, %d spawns placed after it; verdicts %v",
+				name, st.Accepted, st.Invalid, st.Moves, st.Superseded, st.Actors, ref.Rounds(), judge.moved, ref.Counts().Verdicts)
 			// A respawn the host placed elsewhere is followed by updates the owner
 			// sends from where it asked before it learns the place: dropped as
 			// superseded, never refused as invalid.
@@ -76,13 +83,48 @@ func TestHonestBotsNeverRefused(t *testing.T) {
 			if st.Accepted < uint64(seconds*peers*bots) {
 				t.Errorf("only %d updates accepted: the bots hardly drove", st.Accepted)
 			}
-			if !raceEnabled && (ref.Rounds() == 0 || st.Superseded == 0) {
-				t.Errorf("%d rounds ended, %d updates superseded by a placed respawn: the run held no restart with spawns the host placed",
-					ref.Rounds(), st.Superseded)
+			if ref.Rounds() == 0 || judge.moved < placed {
+				t.Fatalf("%d rounds ended, %d spawns placed elsewhere after the end, want %d: the run held no restart with spawns the host placed",
+					ref.Rounds(), judge.moved, placed)
+			}
+			if st.Superseded == 0 {
+				t.Errorf("%d spawns placed elsewhere at the restart, and no update superseded: their owners' updates from where they asked were taken",
+					judge.moved)
 			}
 		})
 	}
 }
+
+// placingReferee is the host's referee but that it places spawns after a round's
+// end as for an asked place that is taken, until force of them lie elsewhere: it asks the referee to
+// place each as if its owner had asked for taken, a place outside the spawn area,
+// so that the referee's own search (placeNear) chooses where, among the tanks
+// respawning at once. moved counts the spawns so placed elsewhere than their owners
+// asked, by more than the host's movement check lets a tank jump.
+type placingReferee struct {
+	*referee.Referee
+	taken        mgl64.Vec3 // m
+	force, moved int
+}
+
+func (r *placingReferee) Place(owner uint32, name string, team int, s deadreckon.State, at float64) (deadreckon.State, error) {
+	if r.Rounds() == 0 || r.moved >= r.force {
+		return r.Referee.Place(owner, name, team, s, at)
+	}
+	asked := s
+	asked.Position = r.taken
+	out, err := r.Referee.Place(owner, name, team, asked, at)
+	if d := out.Position.Sub(s.Position); err == nil && math.Hypot(d[0], d[2]) > placedAway {
+		r.moved++
+	}
+	return out, err
+}
+
+// placedAway is how far from where its owner asked a placingReferee's spawn must
+// lie to count as placed elsewhere, m: past the jump the host's movement check
+// refuses (2 m), so that the owner's updates from where it asked are refused at the
+// host's place.
+const placedAway = 3.0
 
 // The host accepts accelerations up to the tank's (tank.Spec.Acceleration): the
 // game's publisher must not publish harder ones.
