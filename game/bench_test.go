@@ -18,14 +18,19 @@ func benchMatches(b *testing.B, bots int) (*gametest.Rig, *Match, *Match, float6
 	rig := newRig(b, gametest.Config{Link: impair.Link{Latency: 55 * time.Millisecond, Jitter: 5 * time.Millisecond}, Seed: 1})
 	owner := mustMatch(b, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: 1}, join(b, rig))
 	viewer := mustMatch(b, Config{Map: mp, Seed: 2}, join(b, rig))
-	now := 0.0
-	for range 120 {
+	return rig, owner, viewer, stepPeers(b, rig, owner, viewer, 0, 120)
+}
+
+// stepPeers steps the bots' peer owner and the player's peer player n ticks on from
+// now, the player driving ahead, and returns the time they reached.
+func stepPeers(tb testing.TB, rig *gametest.Rig, owner, player *Match, now float64, n int) float64 {
+	for range n {
 		now += tick
 		rig.SetNow(now)
-		mustStep(b, owner, now, physics.Input{})
-		mustStep(b, viewer, now, physics.Input{Throttle: 1})
+		mustStep(tb, owner, now, physics.Input{})
+		mustStep(tb, player, now, physics.Input{Throttle: 1})
 	}
-	return rig, owner, viewer, now
+	return now
 }
 
 // BenchmarkStep measures one tick of a peer reckoning n remote tanks (viewer) and of

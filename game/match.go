@@ -78,6 +78,9 @@ type Match struct {
 	near   tankIndex        // the tanks by shown position, in a large match
 	// indexed reports whether near holds this tick's positions (for publish).
 	indexed bool
+	// locals and localBots count the local tanks, and those a bot drives: the
+	// index is built only for the lookups they make (see nearScanLocals).
+	locals, localBots int
 	// enemyAt is reused: the enemies' positions, for a respawn's choice of pad.
 	enemyAt []mgl64.Vec3
 	// others is reused: the other tanks' places, for the choice of a spawn place.
@@ -715,11 +718,16 @@ func (m *Match) viewRemote(t *tank, r *deadreckon.State, now float64) {
 
 // behave lets every local tank choose its input and handles respawns.
 func (m *Match) behave(now, dt float64) {
-	m.aims = m.aims[:0]
-	for _, t := range m.tanks {
-		m.aims = append(m.aims, t.view.Position)
+	// Only a bot looks at the others' positions here: a player's peer in a
+	// crowd, whose bots are the host's, spares two walks of every tank.
+	large := false
+	if m.localBots > 0 {
+		m.aims = m.aims[:0]
+		for _, t := range m.tanks {
+			m.aims = append(m.aims, t.view.Position)
+		}
+		large = m.near.index(m.tanks)
 	}
-	large := m.near.index(m.tanks)
 	for _, t := range m.tanks {
 		if !t.local {
 			continue
@@ -763,7 +771,7 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 
 // publish runs every local tank's publisher on this tick's pose.
 func (m *Match) publish(now float64) {
-	m.indexed = m.near.index(m.tanks)
+	m.indexed = m.locals > nearScanLocals && m.near.index(m.tanks)
 	for _, t := range m.tanks {
 		if !t.local || t.spawnFailed {
 			continue

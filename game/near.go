@@ -11,9 +11,15 @@ import (
 // Past largeMatch tanks, a tick finds a tank's neighbours (a bot's turret target, a
 // publisher's nearest tank) in a grid of nearCell cells instead of scanning every
 // tank: the scans grow with the square of the tanks. Both ways give the same answer.
+//
+// A publisher's nearest tank is looked up in the grid only when more than
+// nearScanLocals tanks publish from this peer: filling the grid walks every tank,
+// as one scan does, so for a player's peer with one tank in a crowd a scan is
+// the cheaper of the two.
 const (
-	largeMatch = 64
-	nearCell   = 64.0 // m
+	largeMatch     = 64
+	nearCell       = 64.0 // m
+	nearScanLocals = 4
 )
 
 // tankIndex is a grid of the tanks' shown positions, by index in Match.tanks, as of

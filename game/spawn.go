@@ -223,6 +223,10 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 	t.view.Position, t.view.Orientation = s.Position, s.Orientation
 	m.tanks = append(m.tanks, t)
 	m.byID[id] = t
+	m.locals++
+	if bot != nil {
+		m.localBots++
+	}
 	m.log.Debug("local tank", "actor", id, "name", name, "x", x, "z", z)
 	return t, nil
 }

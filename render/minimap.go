@@ -24,13 +24,18 @@ import (
 // tank is a dot in its team's colour over a soft disc of its team's colour where
 // many stand together (cells of minimapCell pixels, wider the more tanks), the
 // player's teammates within minimapSquad meters stay arrows outlined in white, and
-// the player's own arrow is drawn last, larger, in a white ring.
+// the player's own arrow is drawn last, larger, in a white ring. A crowd's discs
+// and dots are most of a redraw's work, and a tank crosses a minimap pixel in about
+// a second: they are redrawn minimapCrowdInterval apart into a layer of their own,
+// under the view cone, the squad's arrows and the player's, which every redraw
+// puts on it.
 const (
 	// minimapSize is the minimap's side in pixels at HUD scale 1; it never takes
 	// more than minimapShare of the picture's smaller side.
 	minimapSize, minimapShare = 180, 0.28
-	// minimapInterval is how often the minimap is redrawn, seconds.
-	minimapInterval = 0.05
+	// minimapInterval is how often the minimap is redrawn, seconds, and
+	// minimapCrowdInterval how often a crowd's discs and dots are.
+	minimapInterval, minimapCrowdInterval = 0.05, 0.25
 	// minimapArrow is the length of a tank's arrow in pixels at HUD scale 1.
 	minimapArrow = 9
 	// minimapCone is the length of the view cone as a fraction of the map's side.
@@ -51,15 +56,32 @@ type minimap struct {
 	tex      *texture.Texture2D
 	base     *image.RGBA // the shaded ground, redrawn only on resize
 	frame    *image.RGBA // base plus this refresh's cone and arrows
+	crowd    *image.RGBA // base plus a crowd's discs and dots, as of crowdSince ago
 	heights  *heightGrid
 	min, max mgl64.Vec3
 	size     int     // side, pixels
 	scale    float32 // HUD scale the pixels were made for
 	since    float64 // seconds since the last redraw
 	dirty    bool
-	cells    []minimapCellCount // density cells of a crowd, reused
-	squad    [minimapSquadSize]*game.TankView
+	// crowdSince is the time since the crowd layer was drawn, s; crowdDirty says
+	// it is to be drawn at the next redraw (a resize, or a crowd that just formed).
+	crowdSince float64
+	crowdDirty bool
+	cells      []minimapCellCount // density cells of a crowd, reused
+	squad      [minimapSquadSize]*game.TankView
+	// squadIDs holds the actor ids of the squad the crowd layer was drawn with:
+	// their arrows, not dots, until the layer is drawn again.
+	squadIDs [minimapSquadSize]uint32
+	nSquad   int
+	// edge[v] is channel value v under a dot's dark border (blend of black at
+	// dotEdge), worked out once: a crowd's dots blend thousands of border pixels
+	// at every redraw.
+	edge   [256]uint8
+	edgeOK bool
 }
+
+// dotEdge is the opacity of the dark border around a crowd's dots.
+const dotEdge = 0.35
 
 // minimapCellCount counts the tanks of each team slot (teamSlot) in a density cell,
 // and sums their pixel coordinates.
@@ -85,6 +107,7 @@ func (m *minimap) build(n int, sc float32) {
 	m.size = n
 	m.base = image.NewRGBA(image.Rect(0, 0, n, n))
 	m.frame = image.NewRGBA(image.Rect(0, 0, n, n))
+	m.crowd = image.NewRGBA(image.Rect(0, 0, n, n))
 	lo, hi := m.min, m.max
 	hgt := make([]float64, n*n)
 	for py := 0; py < n; py++ {
@@ -123,6 +146,7 @@ func (m *minimap) build(n int, sc float32) {
 		m.base.SetRGBA(n-1, k, edge)
 	}
 	copy(m.frame.Pix, m.base.Pix)
+	m.crowdDirty = true
 	if m.tex == nil {
 		m.tex = texture.NewTexture2DFromRGBA(m.frame)
 		m.tex.SetMinFilter(gls.NEAREST)
@@ -152,11 +176,21 @@ func (m *minimap) pixel(p mgl64.Vec3) (px, py float64) {
 // update redraws the cone and the arrows when due (every minimapInterval seconds).
 func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt float64) {
 	m.since += dt
+	m.crowdSince += dt
 	if !m.dirty && m.since < minimapInterval {
 		return
 	}
 	m.since, m.dirty = 0, false
-	copy(m.frame.Pix, m.base.Pix)
+	crowd := len(snap.Tanks) > minimapCrowd
+	if crowd {
+		if m.crowdDirty || m.crowdSince >= minimapCrowdInterval {
+			m.drawCrowdLayer(snap)
+		}
+		copy(m.frame.Pix, m.crowd.Pix)
+	} else {
+		m.crowdDirty = true // a crowd that forms again is drawn at once
+		copy(m.frame.Pix, m.base.Pix)
+	}
 	// The view cone from the eye, as wide as the picture.
 	ex, ey := m.pixel(v.Eye)
 	f := v.Forward()
@@ -167,7 +201,7 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 	for _, a := range [2]float64{yaw - half, yaw + half} {
 		m.line(ex, ey, ex+reach*math.Cos(a), ey+reach*math.Sin(a), cone, 0.55)
 	}
-	if len(snap.Tanks) > minimapCrowd {
+	if crowd {
 		m.drawCrowd(snap, watched)
 		m.tex.SetFromRGBA(m.frame)
 		return
@@ -247,29 +281,51 @@ func tankColor(tv *game.TankView) imgcolor.RGBA {
 	return rgba8(teamColor(tv.Team), 1)
 }
 
-// drawCrowd draws a crowd of tanks: density, dots, the player's squad as arrows and
-// the player's own arrow over everything.
+// selfOf returns the player's tank in snap, or nil.
+func selfOf(snap *game.Snapshot) *game.TankView {
+	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
+		return &snap.Tanks[snap.Self]
+	}
+	return nil
+}
+
+// drawCrowdLayer draws the crowd layer: the ground, a crowd's density discs and
+// every tank's dot but the player's and its squad's, whose ids it keeps.
+func (m *minimap) drawCrowdLayer(snap *game.Snapshot) {
+	m.crowdSince, m.crowdDirty = 0, false
+	me := selfOf(snap)
+	near := squadOf(&m.squad, snap.Tanks, me)
+	m.nSquad = len(near)
+	for i, q := range near {
+		m.squadIDs[i] = q.ID
+	}
+	// The discs and dots paint frame: they paint the layer in its place.
+	m.frame, m.crowd = m.crowd, m.frame
+	copy(m.frame.Pix, m.base.Pix)
+	m.drawDensity(snap.Tanks)
+	m.drawDots(snap.Tanks, me)
+	m.frame, m.crowd = m.crowd, m.frame
+}
+
+// inSquad reports whether tv is one of the squad the crowd layer was drawn with.
+func (m *minimap) inSquad(tv *game.TankView) bool {
+	for _, id := range m.squadIDs[:m.nSquad] {
+		if tv.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// drawCrowd draws, over the crowd layer, the squad as arrows and the player's own
+// arrow over everything.
 func (m *minimap) drawCrowd(snap *game.Snapshot, watched *game.TankView) {
 	sc := float64(m.scale)
-	var me *game.TankView
-	if snap.Self >= 0 && snap.Self < len(snap.Tanks) {
-		me = &snap.Tanks[snap.Self]
-	}
-	m.drawDensity(snap.Tanks)
-	near := squadOf(&m.squad, snap.Tanks, me)
-	squad := func(tv *game.TankView) bool {
-		for _, q := range near {
-			if q == tv {
-				return true
-			}
-		}
-		return false
-	}
-	m.drawDots(snap.Tanks, me, squad)
+	me := selfOf(snap)
 	l := minimapArrow * sc
 	white := imgcolor.RGBA{R: 255, G: 255, B: 255, A: 255}
 	for i := range snap.Tanks {
-		if tv := &snap.Tanks[i]; squad(tv) && geom.FiniteVec(tv.Position) {
+		if tv := &snap.Tanks[i]; m.inSquad(tv) && geom.FiniteVec(tv.Position) {
 			px, py := m.pixel(tv.Position)
 			h := geom.Yaw(tv.Orientation)
 			m.arrow(px, py, math.Cos(h), -math.Sin(h), l*0.85, tankColor(tv), white)
@@ -291,14 +347,15 @@ func (m *minimap) drawCrowd(snap *game.Snapshot, watched *game.TankView) {
 	}
 }
 
-// drawDots draws every tank but me and the squad as a dot in its team's colour (a
-// wreck's darker): others first, then the player's team, so teammates stay on top.
-func (m *minimap) drawDots(tanks []game.TankView, me *game.TankView, squad func(*game.TankView) bool) {
+// drawDots draws every tank but me and the squad (inSquad) as a dot in its team's
+// colour (a wreck's darker): others first, then the player's team, so teammates
+// stay on top.
+func (m *minimap) drawDots(tanks []game.TankView, me *game.TankView) {
 	dot := max(2, int(math.Round(2.5*float64(m.scale))))
 	for pass := range 2 {
 		for i := range tanks {
 			tv := &tanks[i]
-			if tv == me || !geom.FiniteVec(tv.Position) || squad(tv) {
+			if tv == me || !geom.FiniteVec(tv.Position) || m.inSquad(tv) {
 				continue
 			}
 			if mine := me != nil && tv.Team == me.Team; mine != (pass == 1) {
@@ -358,8 +415,8 @@ func (m *minimap) drawDensity(tanks []game.TankView) {
 
 // disc blends a disc of radius r centered on (px, py) in c, opacity a at its
 // middle fading to none at its rim. A crowd's discs cover thousands of pixels at
-// each redraw: the rows are clipped to the minimap once, and the fade takes the
-// squared distance as it is, without a square root.
+// each redraw: the rows are clipped to the minimap and to the disc's chord once,
+// and the fade takes the squared distance as it is, without a square root.
 func (m *minimap) disc(px, py, r float64, c imgcolor.RGBA, a float64) {
 	if !(r > 0) || !geom.Finite(px) || !geom.Finite(py) {
 		return
@@ -373,7 +430,11 @@ func (m *minimap) disc(px, py, r float64, c imgcolor.RGBA, a float64) {
 		dy := float64(y) + 0.5 - py
 		dy2 := dy * dy
 		row := pix[y*stride : y*stride+4*m.size]
-		for x := x0; x <= x1; x++ {
+		// The row's chord, widened by a pixel each way: a pixel beyond it is more
+		// than a quarter of a square pixel outside the rim, where the test below
+		// fails whatever the rounding, so only the corners' misses are skipped.
+		w := math.Sqrt(math.Max(0, r*r-dy2)) + 1
+		for x := max(x0, int(math.Floor(px-w))); x <= min(x1, int(math.Ceil(px+w))); x++ {
 			dx := float64(x) + 0.5 - px
 			d2 := (dx*dx + dy2) * inv
 			if d2 >= 1 {
@@ -401,32 +462,36 @@ func slotColor(k int) math32.Color {
 }
 
 // square fills a square of side n pixels centered on (px, py) in c, with a dark
-// pixel border so that dots of one colour stay apart.
+// pixel border (black blended at dotEdge) so that dots of one colour stay apart.
+// The square is clipped to the minimap once and the border's blend looked up: the
+// same pixels as blending each border pixel in turn (TestSquareSamePixels).
 func (m *minimap) square(px, py float64, n int, c imgcolor.RGBA) {
+	if !m.edgeOK {
+		for v := range m.edge {
+			m.edge[v] = mix(uint8(v), 0, dotEdge)
+		}
+		m.edgeOK = true
+	}
 	x0, y0 := int(math.Floor(px))-n/2, int(math.Floor(py))-n/2
-	for y := y0 - 1; y <= y0+n; y++ {
-		for x := x0 - 1; x <= x0+n; x++ {
-			if x == x0-1 || y == y0-1 || x == x0+n || y == y0+n {
-				m.blend(x, y, imgcolor.RGBA{A: 255}, 0.35)
+	xa, xb := max(0, x0-1), min(m.size-1, x0+n)
+	ya, yb := max(0, y0-1), min(m.size-1, y0+n)
+	pix, stride := m.frame.Pix, m.frame.Stride
+	for y := ya; y <= yb; y++ {
+		border := y == y0-1 || y == y0+n
+		for x := xa; x <= xb; x++ {
+			i := y*stride + 4*x
+			o := pix[i : i+4 : i+4]
+			if border || x == x0-1 || x == x0+n {
+				o[0], o[1], o[2], o[3] = m.edge[o[0]], m.edge[o[1]], m.edge[o[2]], 255
 				continue
 			}
-			m.set(x, y, c)
+			o[0], o[1], o[2], o[3] = c.R, c.G, c.B, c.A
 		}
 	}
 }
 
-// blend mixes c over pixel (x, y) with opacity a, when it is on the minimap.
-func (m *minimap) blend(x, y int, c imgcolor.RGBA, a float64) {
-	if x < 0 || y < 0 || x >= m.size || y >= m.size {
-		return
-	}
-	i := y*m.frame.Stride + 4*x
-	o := m.frame.Pix[i : i+4 : i+4]
-	o[0] = uint8(float64(o[0])*(1-a) + float64(c.R)*a)
-	o[1] = uint8(float64(o[1])*(1-a) + float64(c.G)*a)
-	o[2] = uint8(float64(o[2])*(1-a) + float64(c.B)*a)
-	o[3] = 255
-}
+// mix is channel value o with q blended over it at opacity a.
+func mix(o, q uint8, a float64) uint8 { return uint8(float64(o)*(1-a) + float64(q)*a) }
 
 // arrow fills a triangle of length l centered on (px, py) pointing along (dx, dy) in
 // fill, outlined in edge.

@@ -878,3 +878,103 @@ func TestMinimapArrowSamePixels(t *testing.T) {
 		t.Fatal("no triangle filled a pixel")
 	}
 }
+
+// TestSquareSamePixels: a crowd's dot paints, pixel for pixel, what blending black
+// over its border and setting its inside one pixel at a time paints, over any ground,
+// at every size and place, across the minimap's edges too.
+func TestSquareSamePixels(t *testing.T) {
+	const side = 24
+	rng := rand.New(rand.NewPCG(5, 12))
+	newMap, ground := noiseMinimap(rng, side)
+	reference := func(m *minimap, px, py float64, n int, c imgcolor.RGBA) {
+		a := float64(dotEdge)
+		x0, y0 := int(math.Floor(px))-n/2, int(math.Floor(py))-n/2
+		for y := y0 - 1; y <= y0+n; y++ {
+			for x := x0 - 1; x <= x0+n; x++ {
+				if x == x0-1 || y == y0-1 || x == x0+n || y == y0+n {
+					if x >= 0 && y >= 0 && x < side && y < side {
+						o := m.frame.Pix[y*m.frame.Stride+4*x:]
+						for k := range 3 {
+							o[k] = uint8(float64(o[k])*(1-a) + 0*a)
+						}
+						o[3] = 255
+					}
+					continue
+				}
+				m.set(x, y, c)
+			}
+		}
+	}
+	got, want := newMap(), newMap()
+	for i := range 3000 {
+		px, py := rng.Float64()*(side+10)-5, rng.Float64()*(side+10)-5
+		n := 1 + rng.IntN(4)
+		c := imgcolor.RGBA{R: uint8(rng.IntN(256)), G: uint8(rng.IntN(256)), B: uint8(rng.IntN(256)), A: 255}
+		got.square(px, py, n, c)
+		reference(want, px, py, n, c)
+		if !bytes.Equal(got.frame.Pix, want.frame.Pix) {
+			t.Fatalf("dot %d at (%.2f, %.2f), side %d: other pixels than blend and set paint", i, px, py, n)
+		}
+		if i%100 == 99 { // fresh ground now and then, so dots do not only darken dots
+			copy(got.frame.Pix, ground)
+			copy(want.frame.Pix, ground)
+		}
+	}
+}
+
+// TestDiscSamePixels: a density disc, its rows clipped to its chord, blends the
+// same pixels to the same values as testing every pixel of its bounding square,
+// for discs of every size, inside the minimap and across its edges.
+func TestDiscSamePixels(t *testing.T) {
+	const side = 40
+	rng := rand.New(rand.NewPCG(8, 21))
+	newMap, _ := noiseMinimap(rng, side)
+	reference := func(m *minimap, px, py, r float64, c imgcolor.RGBA, a float64) {
+		for y := max(0, int(math.Floor(py-r))); y <= min(side-1, int(math.Ceil(py+r))); y++ {
+			for x := max(0, int(math.Floor(px-r))); x <= min(side-1, int(math.Ceil(px+r))); x++ {
+				dx, dy := float64(x)+0.5-px, float64(y)+0.5-py
+				d2 := (dx*dx + dy*dy) * (1 / (r * r))
+				if d2 >= 1 {
+					continue
+				}
+				k := a * (1 - d2)
+				o := m.frame.Pix[y*m.frame.Stride+4*x:]
+				o[0] = uint8(float64(o[0])*(1-k) + float64(c.R)*k)
+				o[1] = uint8(float64(o[1])*(1-k) + float64(c.G)*k)
+				o[2] = uint8(float64(o[2])*(1-k) + float64(c.B)*k)
+				o[3] = 255
+			}
+		}
+	}
+	for i := range 3000 {
+		got, want := newMap(), newMap()
+		px, py := rng.Float64()*(side+20)-10, rng.Float64()*(side+20)-10
+		if i%3 == 0 {
+			px, py = math.Round(px), math.Round(py)+0.5 // rims through pixel centres
+		}
+		r := 0.2 + rng.Float64()*20
+		if i%5 == 0 {
+			r = math.Round(r)
+		}
+		c := imgcolor.RGBA{R: uint8(rng.IntN(256)), G: uint8(rng.IntN(256)), B: uint8(rng.IntN(256)), A: 255}
+		got.disc(px, py, r, c, 0.6)
+		reference(want, px, py, r, c, 0.6)
+		if !bytes.Equal(got.frame.Pix, want.frame.Pix) {
+			t.Fatalf("disc %d at (%.2f, %.2f), radius %.2f: other pixels than the whole square's test blends", i, px, py, r)
+		}
+	}
+}
+
+// noiseMinimap returns a maker of minimaps side pixels square on one ground of
+// random pixels, and that ground's pixels.
+func noiseMinimap(rng *rand.Rand, side int) (func() *minimap, []uint8) {
+	ground := make([]uint8, 4*side*side)
+	for i := range ground {
+		ground[i] = uint8(rng.IntN(256))
+	}
+	return func() *minimap {
+		m := &minimap{size: side, frame: image.NewRGBA(image.Rect(0, 0, side, side))}
+		copy(m.frame.Pix, ground)
+		return m
+	}, ground
+}
