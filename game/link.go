@@ -36,11 +36,29 @@ type Link interface {
 	Refereed() bool
 }
 
-// The real network peers are links, and carry routes.
+// The real network peers are links, carry routes and say where the host put a
+// spawn.
 var (
-	_ Link      = (*net.Client)(nil)
-	_ RouteLink = (*net.Client)(nil)
+	_ Link        = (*net.Client)(nil)
+	_ RouteLink   = (*net.Client)(nil)
+	_ PlacingLink = (*net.Client)(nil)
 )
+
+// PlacingLink is a Link whose spawns also say where the host put the actor: a host
+// whose judge places spawns (net.Placer) may move and turn a respawn from where the
+// match asked. The match moves a respawned tank there before it publishes the tank,
+// so no update goes out from a place the host has overruled: the host holds such an
+// update to what the tank can do since the host's place, and accepts it when it
+// arrives long enough after the spawn (a peer that respawns hundreds of tanks at a
+// round's restart, one answer at a time, publishes them a second or more after the
+// first answer), then refuses the tank's jump to the host's place. *net.Client
+// satisfies it; on a Link without it, the tank moves there when the spawn's
+// EventSpawn arrives.
+type PlacingLink interface {
+	// SpawnPlaced is Link.Spawn that also returns the actor's state as the host
+	// answered the spawn: where it put the actor.
+	SpawnPlaced(name string, team int, s deadreckon.State) (actor uint32, placed deadreckon.State, err error)
+}
 
 // RouteLink is a Link that also carries routes and progress along them (path-based
 // dead reckoning, deadreckon.Route): a patrolling bot's owner publishes its route

@@ -111,6 +111,7 @@ type counters struct {
 	rejected      uint64 // updates the remote actor refused (NaN, absurd values)
 	publishErr    uint64 // publishes the link refused
 	respawns      uint64 // local tanks respawned
+	placed        uint64 // local spawns the host put elsewhere than asked, moved there
 	proxyRefused  uint64 // proxy moves the physics refused
 }
 
@@ -130,6 +131,7 @@ type tank struct {
 	routeSent   bool                      // path's route went out for this actor id
 	published   deadreckon.State          // last state handed to the link
 	asked       deadreckon.State          // the state its last spawn asked the host for
+	placed      bool                      // it moved to where the host put its last spawn, from the host's answer
 	pubAt       float64                   // local time it was handed over
 	spawnFailed bool                      // a respawn could not re-enter the match; retry
 	spawnAt     float64                   // host time it spawned, as its spawn says (-Inf: unknown)

@@ -292,7 +292,7 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	}
 	delete(m.byID, old)
 	s := spawnState(m.terr, t.body, x, z, yaw)
-	id, err := m.link.Spawn(t.name, t.team, s)
+	id, placed, known, err := m.spawnOnLink(t.name, t.team, s)
 	if err != nil {
 		// Keep simulating; a respawn check after the wait tries again.
 		t.retryWait = min(max(2*t.retryWait, spawnRetry), spawnRetryMax)
@@ -304,8 +304,25 @@ func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
 	t.id, t.spawnFailed, t.retryWait, t.spawnAt = id, false, 0, s.Time
 	m.byID[id] = t
 	m.newPublisher(t, m.publishing())
-	t.published, t.pubAt, t.asked = s, m.last, s
+	t.published, t.pubAt, t.asked, t.placed = s, m.last, s, false
 	m.log.Debug("respawn", "name", t.name, "old", old, "actor", id, "x", x, "z", z)
+	if known && m.takePlace(t, &placed) {
+		// Before the first update of the tank goes out, the one this tick's publish
+		// sends: the host's answer is in hand, its EventSpawn only in the next
+		// receive.
+		t.placed = true
+	}
+}
+
+// spawnOnLink asks the link for an actor at s, and returns its id and, on a
+// PlacingLink (known), the state the host put it in.
+func (m *Match) spawnOnLink(name string, team int, s deadreckon.State) (id uint32, placed deadreckon.State, known bool, err error) {
+	if pl, ok := m.link.(PlacingLink); ok {
+		id, placed, err = pl.SpawnPlaced(name, team, s)
+		return id, placed, err == nil, err
+	}
+	id, err = m.link.Spawn(name, team, s)
+	return id, deadreckon.State{}, false, err
 }
 
 // A respawn the host refused is asked again after spawnRetry, then after twice as
@@ -335,8 +352,9 @@ const spawnTurned = 0.05
 // spawnConfirmed applies the host's answer to a spawn of a local tank: the tank takes
 // the team the host announced (a player's own tank says so in a notice), and the host's
 // referee places a respawn by the match's spawn rule, and a tank it put elsewhere
-// than asked moves there (a practice's fair pad is the host's choice too; a wreck is
-// refused until its time is up, and the next respawn check asks again).
+// than asked moves there, unless it did when the host answered (moveLocal, on a
+// PlacingLink); a practice's fair pad is the host's choice too; a wreck is refused
+// until its time is up, and the next respawn check asks again.
 func (m *Match) spawnConfirmed(ev *net.Event) {
 	t := m.byID[ev.Actor]
 	if t == nil || !t.local || t.body == nil {
@@ -353,20 +371,31 @@ func (m *Match) spawnConfirmed(ev *net.Event) {
 			m.notify(Notice{Kind: NoticeTeam, Who: t.name, Team: t.team})
 		}
 	}
-	at := ev.State.Position
-	yaw := geom.Yaw(ev.State.Orientation)
-	if (mgl64.Vec2{at[0] - t.asked.Position[0], at[2] - t.asked.Position[2]}).Len() <= spawnMoved &&
-		math.Abs(geom.WrapAngle(yaw-geom.Yaw(t.asked.Orientation))) <= spawnTurned {
+	if !t.placed && !m.takePlace(t, &ev.State) {
 		return
 	}
-	t.body.Teleport(at[0], at[2], yaw)
 	if tc := m.combatOf(t); tc != nil {
-		tc.from, tc.far = at, 0 // its spawn protection counts from the host's place
+		tc.from, tc.far = ev.State.Position, 0 // its spawn protection counts from the host's place
 	}
+}
+
+// takePlace moves local tank t, just spawned, to the place and heading of placed,
+// the state the host gave its spawn, when the host put it elsewhere than it asked
+// (spawnMoved, spawnTurned), and reports whether it did.
+func (m *Match) takePlace(t *tank, placed *deadreckon.State) bool {
+	at := placed.Position
+	yaw := geom.Yaw(placed.Orientation)
+	if (mgl64.Vec2{at[0] - t.asked.Position[0], at[2] - t.asked.Position[2]}).Len() <= spawnMoved &&
+		math.Abs(geom.WrapAngle(yaw-geom.Yaw(t.asked.Orientation))) <= spawnTurned {
+		return false
+	}
+	t.body.Teleport(at[0], at[2], yaw)
 	t.upsideFor = 0
 	t.trail.reset()
 	s := spawnState(m.terr, t.body, at[0], at[2], yaw)
 	m.newPublisher(t, m.dr)
 	t.published, t.pubAt = s, m.last
+	m.counters.placed++
 	m.log.Debug("spawn moved by the host", "actor", t.id, "x", at[0], "z", at[2])
+	return true
 }

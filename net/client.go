@@ -122,12 +122,13 @@ type remoteActor struct {
 	seq   wire.SeqFilter
 }
 
-// spawnWait is a spawn request waiting for the host's answer. The run loop sets id or
-// err, then closes done; abandoned is the loop's alone.
+// spawnWait is a spawn request waiting for the host's answer. The run loop sets id
+// and state, or err, then closes done; abandoned is the loop's alone.
 type spawnWait struct {
 	prov      wire.ActorID
 	done      chan struct{}
 	id        wire.ActorID
+	state     deadreckon.State // the actor's state as the host's answer gives it, host clock
 	err       error
 	abandoned bool
 }
@@ -255,11 +256,24 @@ var ErrSpawnUnanswered = errors.New("spawn: no answer from the host")
 // asks for; the host's own player and players joined in process (Host.Local,
 // Host.JoinLocal) keep the names they give (their bots' names).
 func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error) {
+	id, _, err := c.SpawnPlaced(name, team, s)
+	return id, err
+}
+
+// SpawnPlaced is Spawn that also returns the actor's state as the host's answer
+// gives it, its Time on the host's clock in seconds: where the host put the actor,
+// which a judge that places spawns (Placer) may have moved and turned from s. An
+// owner that publishes from there at once never sends an update from a place the
+// host has overruled; one that learns the place only from the EventSpawn publishes
+// from s until it handles the event, and the host's movement check can accept such
+// an update once enough time has passed since the spawn, then refuse the jump to
+// the host's place.
+func (c *Client) SpawnPlaced(name string, team int, s deadreckon.State) (uint32, deadreckon.State, error) {
 	if team < 0 || team > 255 {
-		return 0, fmt.Errorf("spawn: team %d outside [0, 255]", team)
+		return 0, deadreckon.State{}, fmt.Errorf("spawn: team %d outside [0, 255]", team)
 	}
 	if err := wire.CheckName(name); err != nil {
-		return 0, fmt.Errorf("spawn: %w", err)
+		return 0, deadreckon.State{}, fmt.Errorf("spawn: %w", err)
 	}
 	var (
 		w   *spawnWait
@@ -267,13 +281,13 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 		err error
 	)
 	if !c.call(func() { w, o, err = c.s.spawn(name, uint8(team), s) }) {
-		return 0, fmt.Errorf("spawn: %w", ErrClosed)
+		return 0, deadreckon.State{}, fmt.Errorf("spawn: %w", ErrClosed)
 	}
 	if err == nil {
 		err = c.await(o)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("spawn: %w", err)
+		return 0, deadreckon.State{}, fmt.Errorf("spawn: %w", err)
 	}
 	t := time.NewTimer(c.cfg.RequestTimeout)
 	defer t.Stop()
@@ -289,14 +303,14 @@ func (c *Client) Spawn(name string, team int, s deadreckon.State) (uint32, error
 			}
 		})
 		if gaveUp {
-			return 0, ErrSpawnUnanswered
+			return 0, deadreckon.State{}, ErrSpawnUnanswered
 		}
 		<-w.done // answered meanwhile, or failed as the loop ended
 	}
 	if w.err != nil {
-		return 0, w.err
+		return 0, deadreckon.State{}, w.err
 	}
-	return uint32(w.id), nil
+	return uint32(w.id), w.state, nil
 }
 
 // Despawn removes one of this player's actors.
@@ -894,7 +908,7 @@ func (s *joined) onSpawn(m *wire.Spawn, hostNow float64) (abandoned wire.ActorID
 			return m.Actor
 		}
 		s.own[m.Actor] = m.Seq
-		w.id = m.Actor
+		w.id, w.state = m.Actor, st
 		close(w.done)
 	case m.Owner == s.c.id:
 		s.rejected++ // a spawn for us we did not ask for

@@ -161,6 +161,13 @@ func (l *Link) Spawn(name string, team int, s deadreckon.State) (uint32, error) 
 	return id, l.settled(err)
 }
 
+// SpawnPlaced asks the host for an actor, as net.Client.SpawnPlaced does, and
+// settles.
+func (l *Link) SpawnPlaced(name string, team int, s deadreckon.State) (uint32, deadreckon.State, error) {
+	id, placed, err := l.c.SpawnPlaced(name, team, s)
+	return id, placed, l.settled(err)
+}
+
 // Despawn removes one of the player's actors and settles.
 func (l *Link) Despawn(actor uint32) error { return l.settled(l.c.Despawn(actor)) }
 
