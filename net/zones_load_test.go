@@ -106,7 +106,16 @@ func TestZonesNearAtOnce(t *testing.T) {
 		n       = 128
 		nearP99 = nearSpacing + 0.004 // s
 	)
-	run := loadSim(t, n, 2, 5)
+	if testing.Short() {
+		t.Skip("128 tanks for several simulated seconds")
+	}
+	// Under the race detector (one goroutine here, nothing to race), one second
+	// measured: several minutes otherwise.
+	seconds := 5.0
+	if raceEnabled {
+		seconds = 3
+	}
+	run := loadSim(t, n, 2, seconds)
 	q := func(v []float64, p float64) float64 { return v[min(len(v)-1, int(p*float64(len(v))))] }
 	if len(run.near) < 1000 || len(run.down) < n {
 		t.Fatalf("%d near records, %d player-seconds measured", len(run.near), len(run.down))
