@@ -90,7 +90,7 @@ type member struct {
 	slots     []slot // by hostActor.zi; a nil: none
 	pending   []owe  // the owed slots
 	musts     int    // owed slots with must set
-	budget    rate.Bucket
+	budget    rate.Budget
 	place     mgl64.Vec3 // its last tank's place, the map's centre before it had one
 	seen      uint64     // zones.stamp of the last update offered to it
 	zdirty    bool       // in zones.dirty
@@ -101,6 +101,13 @@ type member struct {
 	forceAt   float64    // host time from which an owed tank of interest may be forceAge unsent
 	kth       float64    // the k-th highest priority at its last choice among part of its backlog; 0: none
 	repeats   []repeat   // records due to go again (zones_repeat.go), by due time
+	// near lists the slots of the tanks within nearRadius owed to it, by slot
+	// index, in the order they fell owed; nearBudget caps what they spend of its
+	// budget, and nearAt is when they may go next (zones_near.go).
+	near       []int32
+	nearBudget rate.Bucket
+	nearAt     float64
+	nearSpent  float64 // bytes its near records took since its last choice
 
 	out outbox // shared with the send loop
 }

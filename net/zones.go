@@ -74,9 +74,17 @@ const (
 	downlinkTick = 0.05
 	// downlinkBurst is how many seconds of budget a player's bucket holds.
 	downlinkBurst = 0.1
+	// budgetSwing is the share of a player's budget its bucket does not earn (a
+	// datagram a second at most, rate.NewBudget): a choice waits for a datagram's
+	// worth and then spends it at once, so that a second may start with the bucket
+	// up to a datagram fuller than it ends it.
+	budgetSwing = 0.04
 	// engageTime is how long, s, firing on or a hit between two tanks makes each
 	// more relevant to the other's owner.
 	engageTime = 3.0
+	// nearRadius is the distance within which a tank's record goes to a player as
+	// soon as it is owed, m (zones_near.go).
+	nearRadius = 100.0
 )
 
 // Relevance weights: a tank's priority for a player grows by its weight each second
@@ -175,6 +183,7 @@ type owe struct {
 	must                    bool
 	near                    bool // within interestRadius when last offered
 	cell                    bool // a far cell (zones_cells.go)
+	listed                  bool // in the player's near list (zones_near.go)
 }
 
 func newZones(l *Limits) *zones {
@@ -185,13 +194,18 @@ func newZones(l *Limits) *zones {
 		tanks: grid.New[*hostActor](zoneCell), ghosts: grid.New[*member](zoneCell), cellAt: map[cellKey]int32{}}
 }
 
-// budget returns a fresh downlink bucket for a player joining at now.
-func (z *zones) budget(now float64) rate.Bucket { return z.budgetAt(z.rate, now) }
+// budget returns a fresh downlink budget for a player joining at now.
+func (z *zones) budget(now float64) rate.Budget { return z.budgetAt(z.rate, now) }
 
-// budgetAt returns a fresh downlink bucket of r bytes a second, full at now.
-func (z *zones) budgetAt(r, now float64) rate.Bucket {
-	return rate.NewBucket(r, math.Max(r*downlinkBurst, wire.MaxBatchSize), now)
+// budgetAt returns a fresh downlink budget of r bytes a second, its bucket full at
+// now.
+func (z *zones) budgetAt(r, now float64) rate.Budget {
+	return rate.NewBudget(r, burstOf(r), math.Min(wire.MaxBatchSize, r*budgetSwing), now)
 }
+
+// burstOf returns the bucket's depth of a budget of r bytes a second: downlinkBurst
+// of it, a datagram at least.
+func burstOf(r float64) float64 { return math.Max(r*downlinkBurst, wire.MaxBatchSize) }
 
 // engage turns the scheduler on or off as the match's size crosses ZonesAbove, and
 // tells every player (wire.Zones). Going off, what is owed goes out at once and the
@@ -226,6 +240,7 @@ func (m *match) engage(now float64) {
 			q.slots = q.slots[:0]
 			clear(q.cslots)
 			q.cslots = q.cslots[:0]
+			q.near = q.near[:0]
 		}
 		z.dirty = z.dirty[:0]
 		m.flushAll()
@@ -269,6 +284,9 @@ func (m *match) zonesDespawned(a *hostActor, owner *member, now float64) {
 	}
 	for _, q := range m.order {
 		if s := q.slot(a); s != nil {
+			if len(q.near) > 0 {
+				q.near = slices.DeleteFunc(q.near, func(zi int32) bool { return zi == int32(a.zi) })
+			}
 			if s.owed {
 				q.unowe(int(s.pi))
 				if s.must {
@@ -296,11 +314,8 @@ func (m *match) chargeDownlink(q *member, n int, now float64) {
 	if z == nil || !z.on || q.passive {
 		return
 	}
-	c := math.Min(float64(n), q.budget.Tokens(now)+q.budget.Burst())
-	if c > 0 {
-		q.budget.Spend(c, now)
-		m.stats.DownlinkOther += uint64(c)
-	}
+	q.budget.Spend(float64(n), now)
+	m.stats.DownlinkOther += uint64(n)
 }
 
 // zonesJoined and zonesLeft keep a tankless player's place: the map's centre until
@@ -309,6 +324,7 @@ func (m *match) zonesJoined(p *member) {
 	if z := m.zones; z != nil {
 		z.ghosts.Move(p, 0, 0)
 		p.budget = z.budget(p.joinedAt)
+		p.nearBudget = rate.NewBucket(z.rate*nearShare, burstOf(z.rate*nearShare), p.joinedAt)
 	}
 }
 
@@ -440,6 +456,7 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 		// Owed already: the newer record takes the older one's place, and the
 		// priority its weight earned goes on growing.
 		m.stats.Overwritten++
+		m.oweNear(q, s, a, d)
 		return
 	}
 	w := weight(me, a, d, sentMotion(s, a), s.shown)
@@ -454,6 +471,12 @@ func (m *match) offer(q *member, a *hostActor, now float64) {
 	if inside {
 		q.forceAt = math.Min(q.forceAt, s.sentAt+forceAge)
 	}
+	m.dirtyZones(q)
+	m.oweNear(q, s, a, d)
+}
+
+// dirtyZones has q scheduled at the end of the coalescing window.
+func (m *match) dirtyZones(q *member) {
 	if !q.zdirty {
 		q.zdirty = true
 		m.zones.dirty = append(m.zones.dirty, q)
@@ -537,12 +560,17 @@ func (m *match) scheduleDirty(now float64) {
 			z.warm += uint64(q.pending[0].zi) + math.Float64bits(q.forceAt)
 		}
 	}
-	for _, q := range z.dirty {
+	// A schedule may have its player scheduled again at the next window (its near
+	// records waiting, zones_near.go): those it adds stay for then.
+	n := len(z.dirty)
+	for i := range n {
+		q := z.dirty[i]
 		q.zdirty = false
 		m.schedule(q, now)
 	}
-	clear(z.dirty)
-	z.dirty = z.dirty[:0]
+	k := copy(z.dirty, z.dirty[n:])
+	clear(z.dirty[k:])
+	z.dirty = z.dirty[:k]
 }
 
 // zonesTick is every player's downlink tick: once per coarseCycle (each player on
@@ -644,8 +672,16 @@ func (m *match) schedule(q *member, now float64) {
 	if len(q.pending) == 0 || q.removed {
 		return
 	}
+	if len(q.near) > 0 {
+		m.sendNear(q, now)
+		if len(q.pending) == 0 {
+			return
+		}
+	}
 	tokens := q.budget.Tokens(now)
-	need := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
+	// What the near records took since the last choice counts towards its
+	// datagram's worth: they do not put the choice off.
+	need := math.Max(minRecordCost, m.need(q)-q.nearSpent)
 	if tokens < need {
 		if now >= q.forceAt {
 			m.force(q, now)
@@ -655,6 +691,7 @@ func (m *match) schedule(q *member, now float64) {
 		}
 		return
 	}
+	q.nearSpent = 0
 	// The records the bucket may pay for, and one more: chosen by priority (ties by
 	// actor id, so that the same inputs give the same datagrams), sorted among
 	// themselves; the rest wait. The order is strict (one entry a tank), so the
@@ -802,6 +839,13 @@ func (m *match) schedule(q *member, now float64) {
 		// More tanks entered q's interest than were chosen.
 		m.sendMusts(q, now)
 	}
+}
+
+// need returns the bytes q's bucket waits for before a choice: a datagram's worth,
+// or what q is owed when less, and at most half a second of its budget (a budget of
+// less than a datagram a second never holds one).
+func (m *match) need(q *member) float64 {
+	return math.Min(math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize), q.budget.Rate()/2)
 }
 
 // sendMusts sends q the first records of the tanks entering its interest, outside

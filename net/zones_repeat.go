@@ -1,11 +1,5 @@
 package net
 
-import (
-	"math"
-
-	"github.com/treadline/treadline/net/wire"
-)
-
 // Repeats: the downlink scheduler sends a near tank's record to a player a second
 // time, a tick after the first, while the budget has room. One datagram in ten lost
 // on the way hides a near tank's change of course until its next update, a third of
@@ -73,7 +67,7 @@ func (m *match) sendRepeats(q *member, now float64) {
 		q.repeats = q.repeats[:0]
 		return
 	}
-	reserve := math.Min(float64(len(q.pending)*minRecordCost), wire.MaxBatchSize)
+	reserve := m.need(q)
 	done := 0
 	for _, r := range q.repeats {
 		if r.due > now+1e-9 {

@@ -39,13 +39,7 @@ func TestZonesRepeat(t *testing.T) {
 			s := newZoneSim(t, 0, 512, zonedLimits(budget), 5)
 			// Two parked tanks, c.dist apart, publishing only when the test says.
 			for i, x := range []float64{0, c.dist} {
-				p := s.h.m.addMember(wire.PlayerID(i+1), fmt.Sprintf("p%d", i), discardConn{}, s.now)
-				st := &simTank{p: p, pos: mgl64.Vec3{x, 0, 0}, steady: true, next: math.Inf(1)}
-				s.recv = append(s.recv, map[wire.ActorID]float64{})
-				s.shown = append(s.shown, map[wire.ActorID]float64{})
-				s.recvN, s.bytes, s.spawn = append(s.recvN, 0), append(s.bytes, 0), append(s.spawn, 0)
-				s.tanks = append(s.tanks, st)
-				s.spawnTank(st)
+				s.addTank(fmt.Sprintf("p%d", i), &simTank{pos: mgl64.Vec3{x, 0, 0}, steady: true, next: math.Inf(1)})
 			}
 			s.drain()
 			obs, pub := s.tanks[0], s.tanks[1]

@@ -31,13 +31,15 @@ type zoneSim struct {
 	tanks  []*simTank
 	// what each player received: recv[observer][actor] is the host time of the last
 	// record, recvN the records, bytes the payload bytes of its datagrams.
-	recv  []map[wire.ActorID]float64
-	shown []map[wire.ActorID]float64 // the host time of the newest state received
-	recvN []int
-	bytes []int
-	log   []uint64 // hash input: (observer, actor, seq) of every record sent, in order
-	spawn []int    // spawn messages each player received
-	w     *wire.BatchWriter
+	recv   []map[wire.ActorID]float64
+	shown  []map[wire.ActorID]float64 // the host time of the newest state received
+	recvN  []int
+	bytes  []int
+	dgramN int
+	ctrl   []int    // the bytes of each player's control frames
+	log    []uint64 // hash input: (observer, actor, seq) of every record sent, in order
+	spawn  []int    // spawn messages each player received
+	w      *wire.BatchWriter
 	// host is the time spent in the host's code (relay, scheduling, flush), when
 	// timed is set, and hostCPU the CPU time its thread spent there (cpuOK: read;
 	// the caller locks its goroutine to its thread).
@@ -74,6 +76,7 @@ type simTank struct {
 	seq            uint16
 	next           float64 // next publish, host time
 	steady         bool    // no random starts, stops and turns
+	bare           bool    // no articulations (tankload's bots)
 }
 
 func newZoneSim(t testing.TB, n int, extent float64, lim Limits, seed uint64) *zoneSim {
@@ -97,6 +100,16 @@ func newZoneSim(t testing.TB, n int, extent float64, lim Limits, seed uint64) *z
 	return s
 }
 
+// addTank adds a player, id the next, with st as its tank, spawned where st is.
+func (s *zoneSim) addTank(name string, st *simTank) {
+	st.p = s.h.m.addMember(wire.PlayerID(len(s.recv)), name, discardConn{}, s.now)
+	s.recv = append(s.recv, map[wire.ActorID]float64{})
+	s.shown = append(s.shown, map[wire.ActorID]float64{})
+	s.recvN, s.bytes, s.spawn = append(s.recvN, 0), append(s.bytes, 0), append(s.spawn, 0)
+	s.tanks = append(s.tanks, st)
+	s.spawnTank(st)
+}
+
 func (s *zoneSim) spawnTank(st *simTank) {
 	state := s.state(st)
 	if err := s.h.m.spawn(st.p, st.p.name, uint8(st.p.id%2), st.seq, state, s.now); err != nil {
@@ -111,6 +124,9 @@ func (s *zoneSim) state(st *simTank) deadreckon.State {
 	state.Velocity = mgl64.Vec3{math.Cos(st.heading), 0, -math.Sin(st.heading)}.Mul(st.speed)
 	state.AngularVelocity = mgl64.Vec3{0, st.turn, 0}
 	state.Articulations[0].Angle = st.heading // the turret looks about
+	if st.bare {
+		state.NumArticulations = 0
+	}
 	state.Time = s.now
 	return state
 }
@@ -212,6 +228,7 @@ func (s *zoneSim) drain() {
 		ctrl, batches, _ := q.out.take(nil, nil, nil)
 		i := int(q.id)
 		for _, w := range batches {
+			s.dgramN++
 			s.bytes[i] += len(w.Bytes())
 			r, err := wire.ReadBatch(w.Bytes())
 			if err != nil {
@@ -226,6 +243,12 @@ func (s *zoneSim) drain() {
 			}
 		}
 		q.out.recycle(batches)
+		for len(s.ctrl) <= i {
+			s.ctrl = append(s.ctrl, 0)
+		}
+		for _, b := range ctrl {
+			s.ctrl[i] += len(b)
+		}
 		fr := wire.NewFrameReader(bytes.NewReader(bytes.Join(ctrl, nil)))
 		for {
 			msg, err := fr.Next()

@@ -9,7 +9,7 @@
 // Usage:
 //
 //	tankload [-bots 32] [-duration 10s] [-hz 10] [-coalesce 2ms] [-thin] [-downlink 32kB] [-zones-above 64]
-//	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof]
+//	         [-lag 0 -jitter 0 -loss 0 -lossburst 0] [-inprocess] [-cpuprofile host.prof] [-botsprofile bots.prof]
 //	tankload -capacity [-p99 20ms] [-from 16] [-max 256] [-repeat 1] [-duration 5s] [-hz 10]
 //	tankload -join host:port#fingerprint [-host-metrics 127.0.0.1:9100] [-bots 16]
 //
@@ -55,6 +55,7 @@ type config struct {
 	downlink, zonesAbove int
 	seed                 uint64
 	profile              string // host CPU profile file, written over the measured window
+	botsProfile          string // the bots' process's CPU profile file, likewise
 	// role "bots" runs only the bots against join (the child process).
 	role string
 	join string
@@ -90,6 +91,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.zonesAbove, "zones-above", tlnet.DefaultZonesAbove, "tanks above which the host schedules within -downlink (negative: always)")
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed for the impairment")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write the host's CPU profile over the measured window to this file")
+	fs.StringVar(&c.botsProfile, "botsprofile", "", "write the bots' process's CPU profile over the measured window to this file (not with -inprocess)")
 	fs.StringVar(&c.role, "role", "", "internal: \"bots\" runs only the bots")
 	fs.StringVar(&c.join, "join", "", "drive the running host at `host:port#fingerprint` (a tankhost) instead of starting one")
 	c.capacity.flags(fs)

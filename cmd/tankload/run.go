@@ -47,6 +47,9 @@ type botResult struct {
 	NearP50 float64 `json:"near_p50"`
 	NearP99 float64 `json:"near_p99"`
 	NearN   int     `json:"near_n"`
+	// CPU is the bots' process's CPU time over the measured window, in cores (1: one
+	// core's worth); 0 when the bots run in the host's process.
+	CPU float64 `json:"cpu"`
 }
 
 // nearRange is the distance within which a tank counts as near for the delay near, m.
@@ -63,11 +66,19 @@ const (
 // role "bots", runs only the bots and writes their result as JSON.
 func run(ctx context.Context, cfg config, out io.Writer) error {
 	if cfg.role == "bots" {
-		res, err := runBots(ctx, cfg, cfg.join,
-			func() { fmt.Fprintln(out, readyLine) }, func() { fmt.Fprintln(out, stoppedLine) })
+		prof, err := newProfile(cfg.botsProfile)
 		if err != nil {
 			return err
 		}
+		defer prof.close()
+		var cpu0, cpu1 cpuMark
+		res, err := runBots(ctx, cfg, cfg.join,
+			func() { prof.start(); cpu0 = markCPU(); fmt.Fprintln(out, readyLine) },
+			func() { cpu1 = markCPU(); prof.stop(); fmt.Fprintln(out, stoppedLine) })
+		if err != nil {
+			return err
+		}
+		res.CPU = (cpu1.user + cpu1.sys - cpu0.user - cpu0.sys).Seconds() / cpu1.wall.Sub(cpu0.wall).Seconds()
 		return json.NewEncoder(out).Encode(res)
 	}
 	h, err := tlnet.Listen(ctx, tlnet.HostConfig{
@@ -96,29 +107,20 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		res           botResult
 	)
 	var statsAfter tlnet.HostStats
-	var prof *os.File
-	if cfg.profile != "" {
-		if prof, err = os.Create(cfg.profile); err != nil {
-			return fmt.Errorf("cpu profile: %w", err)
-		}
-		defer prof.Close()
+	prof, err := newProfile(cfg.profile)
+	if err != nil {
+		return err
 	}
+	defer prof.close()
 	ready := func() {
-		if prof != nil {
-			if err := pprof.StartCPUProfile(prof); err != nil {
-				fmt.Fprintln(os.Stderr, "tankload: cpu profile:", err)
-				prof = nil
-			}
-		}
+		prof.start()
 		before = markCPU()
 		statsBefore = h.Stats()
 	}
 	stopped := func() {
 		after = markCPU()
 		statsAfter = h.Stats()
-		if prof != nil {
-			pprof.StopCPUProfile()
-		}
+		prof.stop()
 	}
 	if cfg.inprocess {
 		res, err = runBots(ctx, cfg, h.JoinAddress(), ready, stopped)
@@ -134,6 +136,44 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		cfg.result(figuresOf(cfg, res, st, statsBefore, before, after))
 	}
 	return nil
+}
+
+// profile is a CPU profile written over the measured window to a file; the zero
+// profile (no file asked for) does nothing.
+type profile struct{ f *os.File }
+
+// newProfile creates the profile's file at path; an empty path asks for none.
+func newProfile(path string) (profile, error) {
+	if path == "" {
+		return profile{}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return profile{}, fmt.Errorf("cpu profile: %w", err)
+	}
+	return profile{f: f}, nil
+}
+
+func (p *profile) start() {
+	if p.f != nil {
+		if err := pprof.StartCPUProfile(p.f); err != nil {
+			fmt.Fprintln(os.Stderr, "tankload: cpu profile:", err)
+			p.f.Close()
+			p.f = nil
+		}
+	}
+}
+
+func (p *profile) stop() {
+	if p.f != nil {
+		pprof.StopCPUProfile()
+	}
+}
+
+func (p *profile) close() {
+	if p.f != nil {
+		p.f.Close()
+	}
 }
 
 func thinning(on bool) tlnet.Thinning {
@@ -153,7 +193,7 @@ func runChild(ctx context.Context, cfg config, join string, ready, stopped func(
 	args := []string{"-role", "bots", "-join", join,
 		"-bots", fmt.Sprint(cfg.bots), "-duration", cfg.duration.String(), "-hz", fmt.Sprint(cfg.hz),
 		"-lag", cfg.lag.String(), "-jitter", cfg.jitter.String(), "-loss", fmt.Sprint(cfg.loss), "-lossburst", fmt.Sprint(cfg.lossBurst),
-		"-seed", fmt.Sprint(cfg.seed)}
+		"-seed", fmt.Sprint(cfg.seed), "-botsprofile", cfg.botsProfile}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
@@ -458,6 +498,9 @@ func report(out io.Writer, cfg config, res botResult, st, st0 tlnet.HostStats, b
 	fmt.Fprintf(out, "counts:   sent %d, received %d of %.0f expected (every update to every other bot)\n",
 		res.Sent, res.Received, expected)
 	fmt.Fprintf(out, "host CPU: %.1f%% of one core (user %.1f%%, sys %.1f%%; %s)\n", user+sys, user, sys, who)
+	if res.CPU > 0 {
+		fmt.Fprintf(out, "bots CPU: %.1f%% of one core (the bots' process)\n", res.CPU*100)
+	}
 	fmt.Fprintf(out, "delay:    p50 %.1f ms, p99 %.1f ms, max %.1f ms (owner → host → observer)\n",
 		res.DelayP50*1000, res.DelayP99*1000, res.DelayMax*1000)
 	printDownlink(out, res)
