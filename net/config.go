@@ -482,8 +482,14 @@ type ClientConfig struct {
 	// Observe joins as an observer: no tank, a camera the client reports with
 	// Client.View (the host's Limits.MaxObservers and ObserverDownlink apply).
 	Observe bool
-	// Wrap, if set, wraps the client's UDP socket under QUIC.
+	// Wrap, if set, wraps the client's UDP socket under QUIC. It is not used with
+	// Socket (the shared socket's own wrap applies).
 	Wrap WrapConn
+	// Socket, if set, is the UDP socket the client dials from, shared with other
+	// clients of this process (OpenSocket): each keeps its own QUIC connection,
+	// told apart by connection id, and Close leaves the socket open. If nil, the
+	// client opens a socket of its own and closes it with the session.
+	Socket *Socket
 	// Logger receives session events. If nil, nothing is logged.
 	Logger *slog.Logger
 	// RequestTimeout bounds, in real time, the wait for the host's answer to a spawn,

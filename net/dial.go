@@ -79,17 +79,18 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	if err != nil {
 		return nil, &JoinError{Addr: cfg.Addr, Failure: JoinNoAnswer, Err: err}
 	}
-	pc, err := openSocket(":0", cfg.Wrap)
-	if err != nil {
-		return nil, fmt.Errorf("dial: %w", err)
+	sock := cfg.Socket
+	if sock == nil {
+		if sock, err = openOwnSocket(cfg.Wrap); err != nil {
+			return nil, fmt.Errorf("dial: %w", err)
+		}
 	}
 	start := cfg.Clock.Now()
-	q := &quicClient{pc: pc, tr: &quic.Transport{Conn: pc}, timeout: cfg.RequestTimeout}
+	q := &quicClient{sock: sock, timeout: cfg.RequestTimeout}
 	var heard hearing
 	id, match, err := q.join(ctx, cfg, raddr, known, &heard, func() float64 { return units.Seconds(cfg.Clock.Now() - start) })
 	if err != nil {
-		q.tr.Close()
-		q.pc.Close()
+		sock.release()
 		je := joinError(cfg.Addr, err, heard.heard.Load())
 		if cfg.Logger != nil {
 			cfg.Logger.Info("join failed", "host", cfg.Addr, "failure", je.Failure, "err", err)
@@ -107,10 +108,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 			}
 		}
 	})
-	c.teardown = func() {
-		q.tr.Close()
-		q.pc.Close()
-	}
+	c.teardown = sock.release
 	// Wait for the first clock answer, so that the first Publish is stamped right.
 	t := time.NewTimer(cfg.RequestTimeout)
 	defer t.Stop()
@@ -128,8 +126,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 
 // quicClient is a client's QUIC connection and control stream: a clientConn.
 type quicClient struct {
-	pc      stdnet.PacketConn
-	tr      *quic.Transport
+	sock    *Socket // the client's own, or one it shares
 	conn    *quic.Conn
 	str     *quic.Stream
 	fr      *wire.FrameReader

@@ -155,7 +155,7 @@ func (q *quicClient) handshake(ctx context.Context, raddr *stdnet.UDPAddr, newTL
 		conf := verified.wrap(newTLS())
 		go func() {
 			t0 := time.Now()
-			conn, err := q.tr.Dial(actx, raddr, conf, qc)
+			conn, err := q.sock.tr.Dial(actx, raddr, conf, qc)
 			results <- handshakeResult{conn, time.Since(t0), err}
 		}()
 	}

@@ -196,7 +196,7 @@ func TestRejoinReplacesDeadConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old.conn.(*quicClient).pc.Close() // the old connection dies without a word
+	old.conn.(*quicClient).sock.pc.Close() // the old connection dies without a word
 	clk.Advance(1300 * time.Millisecond)
 	if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
 		c.Close()

@@ -23,6 +23,11 @@ func openSocket(addr string, wrap WrapConn) (stdnet.PacketConn, error) {
 	if err != nil {
 		return nil, err
 	}
+	return wrapSocket(udp, wrap)
+}
+
+// wrapSocket wraps udp with wrap, if set; it closes udp if wrap fails.
+func wrapSocket(udp stdnet.PacketConn, wrap WrapConn) (stdnet.PacketConn, error) {
 	if wrap == nil {
 		return udp, nil
 	}

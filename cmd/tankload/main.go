@@ -24,7 +24,9 @@
 // lowest p99 counts: on a shared machine other load only ever adds delay.
 //
 // By default the bots run in a child process, so that the CPU figure is the host's
-// alone; -inprocess keeps them in the same process (CPU then counts both).
+// alone; -inprocess keeps them in the same process (CPU then counts both). Each bot is
+// a client of its own (its own QUIC connection and player); unimpaired, they share
+// one UDP socket, which the process reads in batches (docs/network.md).
 package main
 
 import (

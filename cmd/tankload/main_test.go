@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -192,3 +193,65 @@ func TestRunExternal(t *testing.T) {
 		t.Errorf("host admitted %d bots, want 3", st.Joined)
 	}
 }
+
+// TestBotsShareSocket: unimpaired bots join from one socket (the host sees one
+// address for all), each its own player; impaired bots keep a socket, so a link,
+// each. Both publish at -hz.
+func TestBotsShareSocket(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		addrs int // distinct addresses the host sees, 0: one a bot
+	}{
+		{[]string{"-bots", "3", "-duration", "1s"}, 1},
+		{[]string{"-bots", "3", "-duration", "1s", "-lag", "1ms"}, 0},
+	} {
+		cfg, err := parseFlags(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var log bytes.Buffer
+		h, err := tlnet.Listen(context.Background(), tlnet.HostConfig{Addr: "127.0.0.1:0",
+			Logger: slog.New(slog.NewTextHandler(writerFunc(func(b []byte) (int, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				return log.Write(b)
+			}), nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, err := runBots(ctx, cfg, h.JoinAddress(), func() {}, func() {})
+		cancel()
+		h.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		joined := regexp.MustCompile(`msg="player joined" .*remote=(\S+)`).FindAllStringSubmatch(log.String(), -1)
+		mu.Unlock()
+		addrs := map[string]bool{}
+		for _, m := range joined {
+			addrs[m[1]] = true
+		}
+		want := tc.addrs
+		if want == 0 {
+			want = cfg.bots
+		}
+		if len(joined) != cfg.bots || len(addrs) != want {
+			t.Errorf("%q: %d joins from %d addresses, want %d from %d", tc.args, len(joined), len(addrs), cfg.bots, want)
+		}
+		// Each bot publishes at -hz for the run's length (its first within a period).
+		if lo, hi := 0.8*float64(cfg.bots)*cfg.hz*res.Seconds, 1.1*float64(cfg.bots)*cfg.hz*res.Seconds+float64(cfg.bots); float64(res.Sent) < lo || float64(res.Sent) > hi {
+			t.Errorf("%q: %d updates sent in %.2f s, want %.0f to %.0f", tc.args, res.Sent, res.Seconds, lo, hi)
+		}
+		if res.Received != 2*res.Sent {
+			t.Errorf("%q: received %d of %d updates", tc.args, res.Received, 2*res.Sent)
+		}
+	}
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
