@@ -64,6 +64,7 @@ type actorState struct {
 	collide  bool  // Config.Collide has obstacles
 	onRoute  bool  // reckoned along the route (alg Path: the last update a Progress)
 	low      bool  // ModeLow (SetMode)
+	noSweep  bool  // the obstacle sweep is off in ModeHigh too (SetSweep)
 	rHeld    bool  // the rotation is held back (rDelay > 0 or rCap finite): off the blend's common path
 	lastNow  float64
 	tt       float64 // Tt: time since the blend start, accumulated from frame deltas
@@ -668,11 +669,11 @@ func (a *Actor) Advance(now float64) {
 	} else {
 		a.reckon()
 	}
-	if a.collide && !a.onRoute && !a.low {
-		// A route keeps clear of obstacles its owner knows. ModeLow skips the
-		// obstacle sweep: a far tank grazing a rock is not seen, and the sweep is
-		// most of a frame's cost. Back in ModeHigh the sweep resumes from its last
-		// sample and rejoins the path at the catch-up speed.
+	if a.collide && !a.onRoute && !a.low && !a.noSweep {
+		// A route keeps clear of obstacles its owner knows. ModeLow (and SetSweep
+		// off) skips the obstacle sweep: a far tank grazing a rock is not seen, and
+		// the sweep is most of a frame's cost. Back on, the sweep resumes from its
+		// last sample and rejoins the path at the catch-up speed.
 		a.collideShown(prev)
 	}
 	if dt > minFrameTime {

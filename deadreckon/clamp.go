@@ -517,6 +517,19 @@ func (m Mode) String() string {
 // clamp's last offset carries over.
 func (a *Actor) SetMode(m Mode) { a.low = m == ModeLow }
 
+// SetSweep sets whether Advance sweeps the shown path against Config.Collide's
+// obstacles in ModeHigh, from the next Advance on; it is on until turned off, and
+// ModeLow never sweeps. A receiver turns it off for an actor in ModeHigh that is
+// too far off to be seen grazing a rock but near enough for its articulations'
+// blend to show. Turned back on, the sweep resumes from its last sample, as on
+// coming back from ModeLow.
+func (a *Actor) SetSweep(on bool) { a.noSweep = !on }
+
+// Sweeps reports whether Advance sweeps the shown path against the obstacles: in
+// ModeHigh with SetSweep on and Config.Collide given (an actor on its route keeps to
+// it unswept).
+func (a *Actor) Sweeps() bool { return a.collide && !a.low && !a.noSweep }
+
 // Mode returns the actor's priority mode.
 func (a *Actor) Mode() Mode {
 	if a.low {

@@ -263,9 +263,16 @@ func TestHeldDisplayRejoinsItsPath(t *testing.T) {
 // ModeHigh; in ModeLow the sweep is skipped and it is shown on its reckoned path.
 func TestModeLowSkipsObstacles(t *testing.T) {
 	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0, Radius: 1.5}}}, Hull: testHull}
-	for _, mode := range []Mode{ModeHigh, ModeLow} {
+	for _, tc := range []struct {
+		mode  Mode
+		sweep bool
+	}{{ModeHigh, true}, {ModeLow, true}, {ModeHigh, false}, {ModeLow, false}} {
 		a := NewActor(Config{Collide: rock})
-		a.SetMode(mode)
+		a.SetMode(tc.mode)
+		a.SetSweep(tc.sweep)
+		if want := tc.mode == ModeHigh && tc.sweep; a.Sweeps() != want {
+			t.Errorf("%v mode, sweep %v: Sweeps() %v, want %v", tc.mode, tc.sweep, a.Sweeps(), want)
+		}
 		if err := a.Break(State{Position: mgl64.Vec3{-8, 0, 0}, Orientation: geom.YawQuat(0), Velocity: mgl64.Vec3{4, 0, 0}}, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -274,11 +281,41 @@ func TestModeLowSkipsObstacles(t *testing.T) {
 		}
 		x := a.Reckoned().Position[0] // the path reaches x = 0 at 2 s
 		switch {
-		case mode == ModeHigh && x > -1.5:
-			t.Errorf("high mode: shown at x %.2f, inside the rock", x)
-		case mode == ModeLow && math.Abs(x) > 1e-6:
-			t.Errorf("low mode: shown at x %.2f, want its path's 0", x)
+		case a.Sweeps() && x > -1.5:
+			t.Errorf("%v mode, sweep %v: shown at x %.2f, inside the rock", tc.mode, tc.sweep, x)
+		case !a.Sweeps() && math.Abs(x) > 1e-6:
+			t.Errorf("%v mode, sweep %v: shown at x %.2f, want its path's 0", tc.mode, tc.sweep, x)
 		}
+	}
+	if NewActor(Config{}).Sweeps() {
+		t.Error("an actor without obstacles sweeps")
+	}
+}
+
+// TestSweepResumes: an actor whose sweep is turned off and on again, as a receiver
+// does by distance, shows to the bit what one swept all along shows once the sweep
+// is back on, the samples it missed swept on its return (no update between: a new
+// blend starts where the display stands).
+func TestSweepResumes(t *testing.T) {
+	rock := Collide{Obstacles: &Walls{Rocks: []Rock{{X: 0, Z: 0.5, Radius: 1.5}}}, Hull: testHull}
+	s := State{Position: mgl64.Vec3{-8, 0, 0}, Orientation: geom.YawQuat(0), Velocity: mgl64.Vec3{4, 0, 0}}
+	all, off := NewActor(Config{Collide: rock}), NewActor(Config{Collide: rock})
+	for _, a := range []*Actor{all, off} {
+		if err := a.Break(s, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i <= 180; i++ {
+		off.SetSweep(i < 20 || i > 100) // off while the path runs into the rock
+		all.Advance(float64(i) * frame)
+		off.Advance(float64(i) * frame)
+		if i > 100 && off.Reckoned().Position != all.Reckoned().Position {
+			t.Fatalf("frame %d: shown at %v with the sweep resumed, %v swept all along", i,
+				off.Reckoned().Position, all.Reckoned().Position)
+		}
+	}
+	if x := all.Reckoned().Position[0]; x > -1.5 {
+		t.Errorf("swept all along: shown at x %.2f, inside the rock", x)
 	}
 }
 

@@ -36,6 +36,14 @@ const (
 	// tank counts as near the picture for the out-of-view pair (about 14°: the
 	// camera turned by the mouse for a frame at a few frames a second).
 	ViewMargin = 0.25
+	// SweepDistance and NoSweepDistance are the distances from the camera, m,
+	// within which a remote tank in high mode is swept against the rocks again and
+	// beyond which it no longer is, once the client has given its view
+	// (SetCameraView): the full models reach 150 m (render.DetailDistance), beyond
+	// 200 m a tank is three boxes about 20 pixels long, whose graze of a rock until
+	// its next update shows a few pixels off, and the sweep is most of a high-mode
+	// tank's reckoning. Its articulations still blend.
+	SweepDistance, NoSweepDistance = 180.0, 200.0
 )
 
 // viewCone is the camera's view for the choice of modes: where it looks from, its
@@ -87,12 +95,28 @@ func (m *Match) SetCameraView(eye, forward mgl64.Vec3, halfAngle float64) {
 		wcos: math.Cos(math.Min(halfAngle+ViewMargin, math.Pi)), ok: true}
 }
 
+// ChooseSweep turns remote actor a's sweep against the rocks (deadreckon.Actor.SetSweep)
+// off when it is shown farther than NoSweepDistance from the camera, dist m, and
+// on again within SweepDistance, as a client that has given its view does.
+func ChooseSweep(a *deadreckon.Actor, dist float64) {
+	switch {
+	case dist > NoSweepDistance:
+		a.SetSweep(false)
+	case dist <= SweepDistance:
+		a.SetSweep(true)
+	}
+}
+
 // chooseMode sets remote tank t's priority mode from its reckoned position p as seen
-// from observer, with hysteresis.
+// from observer, with hysteresis, and, once the client has given its view, whether
+// it is swept against the rocks (ChooseSweep).
 func (m *Match) chooseMode(t *tank, p, observer mgl64.Vec3) {
 	d2 := p.Sub(observer).LenSqr()
 	a := t.actor
 	v := &m.view
+	if v.ok {
+		ChooseSweep(a, math.Sqrt(d2))
+	}
 	if a.Mode() == deadreckon.ModeHigh {
 		if d2 <= UnseenLowDistance*UnseenLowDistance {
 			return

@@ -71,3 +71,39 @@ func TestPriorityModesHysteresis(t *testing.T) {
 		t.Errorf("a zero axis or a NaN angle set the view")
 	}
 }
+
+// TestSweepDistance: once the client has given its view, a high-mode tank is swept
+// against the rocks only near the camera, with hysteresis; a match without a view
+// (a replay, the lab) sweeps every high-mode tank.
+func TestSweepDistance(t *testing.T) {
+	rocks := deadreckon.Config{Collide: deadreckon.Collide{Obstacles: &deadreckon.Walls{}}}
+	eye := mgl64.Vec3{}
+	ahead := func(d float64) mgl64.Vec3 { return mgl64.Vec3{d, 0, 0} }
+	m := &Match{}
+	m.SetCameraView(eye, mgl64.Vec3{1, 0, 0}, math.Pi/4)
+	tk := &tank{actor: deadreckon.NewActor(rocks)}
+	for i, step := range []struct {
+		d    float64
+		want bool
+	}{
+		{100, true},
+		{NoSweepDistance - 5, true}, // between the two distances: kept
+		{NoSweepDistance + 5, false},
+		{SweepDistance + 5, false}, // kept
+		{SweepDistance - 5, true},
+		{300, false},
+		{600, false}, // low mode
+		{100, true},
+	} {
+		m.chooseMode(tk, ahead(step.d), eye)
+		if got := tk.actor.Sweeps(); got != step.want {
+			t.Errorf("step %d at %.0f m (%v mode): sweeps %v, want %v", i, step.d, tk.actor.Mode(), got, step.want)
+		}
+	}
+	noView := &Match{}
+	tk2 := &tank{actor: deadreckon.NewActor(rocks)}
+	noView.chooseMode(tk2, ahead(NoSweepDistance+10), eye)
+	if tk2.actor.Mode() != deadreckon.ModeHigh || !tk2.actor.Sweeps() {
+		t.Errorf("no view, %.0f m: %v mode, sweeps %v, want high and swept", NoSweepDistance+10, tk2.actor.Mode(), tk2.actor.Sweeps())
+	}
+}

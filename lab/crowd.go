@@ -771,6 +771,9 @@ func (c *crowd) measure(ob *crowdObserver) {
 		if t == nil {
 			continue // despawned here, its despawn on the way
 		}
+		// The client sweeps a tank against the rocks only near its camera: where
+		// it was shown last, before this frame's reckoning, as game.Match chooses.
+		game.ChooseSweep(v.actor, v.actor.Reckoned().Position.Sub(eye).Len())
 		v.actor.Advance(c.now)
 		v.actor.ClampTo(c.m, me.Position)
 		shown := v.actor.Reckoned().Position
