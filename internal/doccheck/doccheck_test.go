@@ -1,6 +1,7 @@
 package doccheck
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -155,34 +157,56 @@ func parsePackage(dir string) (goPackage, error) {
 	return pkg, nil
 }
 
+// parsedModule parses every package of the module at root once for the test binary
+// (by directory, slash-separated from root): the checks that read them share one
+// parse of the whole module, seconds of CPU each.
+func parsedModule(root string) (map[string]goPackage, error) {
+	parsed.once.Do(func() {
+		pkgs := map[string]goPackage{}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if skipDir(root, p, d) {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() {
+				return nil
+			}
+			pkg, err := parsePackage(p)
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			pkgs[filepath.ToSlash(rel)] = pkg
+			return nil
+		})
+		parsed.root, parsed.pkgs, parsed.err = root, pkgs, err
+	})
+	if parsed.root != root {
+		return nil, fmt.Errorf("the module was parsed at %s, not %s", parsed.root, root)
+	}
+	return parsed.pkgs, parsed.err
+}
+
+// parsed holds parsedModule's one parse.
+var parsed struct {
+	once sync.Once
+	root string
+	pkgs map[string]goPackage
+	err  error
+}
+
 // moduleFacts gathers the facts of the module at root: its files, the headings of
 // its pages, its commands with the flags of each (defined in the command or in any
 // package of the module it imports, directly or not) and its test functions.
 func moduleFacts(t *testing.T, root string, pgs []page) facts {
 	t.Helper()
 	mod := modulePath(t, root)
-	pkgs := map[string]goPackage{} // by directory, slash-separated from root
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if skipDir(root, p, d) {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		pkg, err := parsePackage(p)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		pkgs[filepath.ToSlash(rel)] = pkg
-		return nil
-	})
+	pkgs, err := parsedModule(root)
 	if err != nil {
 		t.Fatal(err)
 	}
