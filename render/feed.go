@@ -249,8 +249,6 @@ func (f *feed) update(snap *game.Snapshot) {
 		if k != f.shown[i] || a != f.alpha[i] {
 			f.shown[i], f.alpha[i] = k, a
 			c := noticeColor(n)
-			setColor4(l, math32.Color4{R: c.R, G: c.G, B: c.B, A: a})
-			setBgColor4(l, backdrop(0.7*a))
 			text := live[i].text
 			if kill {
 				who, verb, victim := killParts(n)
@@ -263,17 +261,14 @@ func (f *feed) update(snap *game.Snapshot) {
 					s string
 					c math32.Color
 				}{{verb, math32.Color{R: 0.85, G: 0.85, B: 0.85}}, {victim, vc}} {
-					m := f.more[i][j]
-					setColor4(m, math32.Color4{R: p.c.R, G: p.c.G, B: p.c.B, A: a})
-					setBgColor4(m, backdrop(0.7*a))
-					setText(m, p.s)
+					setLook(f.more[i][j], p.s, math32.Color4{R: p.c.R, G: p.c.G, B: p.c.B, A: a}, backdrop(0.7*a))
 				}
 				l.SetPaddings(l.Paddings().Top, 0, l.Paddings().Bottom, l.Paddings().Left)
 			} else {
 				p := l.Paddings()
 				l.SetPaddings(p.Top, p.Left, p.Bottom, p.Left)
 			}
-			setText(l, text)
+			setLook(l, text, math32.Color4{R: c.R, G: c.G, B: c.B, A: a}, backdrop(0.7*a))
 		}
 		l.SetVisible(true)
 		for _, m := range f.more[i] {

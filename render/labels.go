@@ -217,11 +217,9 @@ func (s *Scene) setLabelAlpha(e *tankEntry, a float32) {
 	}
 	e.alpha = a
 	c := tankLabelColors(e.stale, a)
-	setColor4(e.name, c.nameFg)
-	setBgColor4(e.name, c.nameBg)
+	setLook(e.name, e.name.Text(), c.nameFg, c.nameBg)
 	if e.info != nil {
-		setColor4(e.info, c.infoFg)
-		setBgColor4(e.info, c.infoBg)
+		setLook(e.info, e.info.Text(), c.infoFg, c.infoBg)
 	}
 }
 

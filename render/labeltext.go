@@ -39,6 +39,27 @@ func setBgColor4(l *gui.Label, c math32.Color4) {
 	}
 }
 
+// setLook shows text on l in text colour fg over background bg, each set only when
+// it differs, and draws the text once however many of them change: every set draws
+// the whole text again, so a line that fades (both colours) or is reused for another
+// notice (text and colours) drew it two or three times. When two or more change,
+// the text is blanked first, so that the colour sets draw a single space, and the
+// text is drawn last from the same style: the same image as the three sets give.
+func setLook(l *gui.Label, text string, fg, bg math32.Color4) {
+	draws := 0
+	for _, differs := range [...]bool{l.Text() != text, l.Color() != fg, l.BgColor() != bg} {
+		if differs {
+			draws++
+		}
+	}
+	if draws >= 2 && text != "" {
+		l.SetText("")
+	}
+	setColor4(l, fg)
+	setBgColor4(l, bg)
+	setText(l, text)
+}
+
 // fontBook holds one font per point size for a set of labels. Every g3n label draws
 // with the GUI's one default font, whose glyph face (and its glyph cache, an image of
 // hundreds of kilobytes) is made again whenever a label of another size than the last

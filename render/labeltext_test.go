@@ -82,11 +82,17 @@ func TestFontBookKeepsFacesWarm(t *testing.T) {
 
 // mallocs is how many allocations f makes, run once.
 func mallocs(f func()) uint64 {
+	n, _ := allocated(f)
+	return n
+}
+
+// allocated returns how many allocations f makes, and how many bytes.
+func allocated(f func()) (mallocs, bytes uint64) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	f()
 	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 }
 
 // TestNewLabelMadeOnce: a label the book makes shows its text at its size with the
@@ -124,5 +130,49 @@ func TestNewLabelMadeOnce(t *testing.T) {
 	t.Logf("10 labels: %d bytes made the plain way, %d made by the book", plain, once)
 	if once*4 > plain {
 		t.Errorf("10 labels made by the book allocate %d bytes, the plain way %d: want under a quarter", once, plain)
+	}
+}
+
+// TestSetLookDrawsOnce: setLook leaves a label as setting its colours and then its
+// text one by one does (text, colours, size), and when two or three of them change
+// it allocates less than the one-by-one sets, which draw the whole text for each.
+func TestSetLookDrawsOnce(t *testing.T) {
+	const long = "Tank 17 destroyed Tank 203 with a shell from 412 m"
+	fg0, bg0 := math32.Color4{R: 1, G: 1, B: 1, A: 1}, backdrop(0.7)
+	fg1, bg1 := math32.Color4{R: 1, G: 0.45, B: 0.4, A: 0.5}, backdrop(0.35)
+	for _, c := range []struct {
+		name   string
+		text   string
+		fg, bg math32.Color4
+		fewer  bool // two or more change: setLook draws the text once
+	}{
+		{"nothing", long, fg0, bg0, false},
+		{"text", "Tank 9 joined", fg0, bg0, false},
+		{"colour", long, fg1, bg0, false},
+		{"fade", long, fg1, bg1, true},
+		{"new line", "Tank 9 joined", fg1, bg1, true},
+		{"text and background", "Tank 9 joined", fg0, bg1, true},
+		{"blank", "", fg1, bg1, false},
+	} {
+		plain, look := gui.NewLabel(long), gui.NewLabel(long)
+		for _, l := range []*gui.Label{plain, look} {
+			setColor4(l, fg0)
+			setBgColor4(l, bg0)
+		}
+		_, byOne := allocated(func() {
+			setColor4(plain, c.fg)
+			setBgColor4(plain, c.bg)
+			setText(plain, c.text)
+		})
+		_, once := allocated(func() { setLook(look, c.text, c.fg, c.bg) })
+		if look.Text() != plain.Text() || look.Color() != plain.Color() || look.BgColor() != plain.BgColor() ||
+			look.ContentWidth() != plain.ContentWidth() || look.ContentHeight() != plain.ContentHeight() {
+			t.Errorf("%s: setLook shows %q %v on %v (%gx%g), the sets %q %v on %v (%gx%g)", c.name,
+				look.Text(), look.Color(), look.BgColor(), look.ContentWidth(), look.ContentHeight(),
+				plain.Text(), plain.Color(), plain.BgColor(), plain.ContentWidth(), plain.ContentHeight())
+		}
+		if c.fewer && 4*once > 3*byOne {
+			t.Errorf("%s: setLook allocates %d B, the sets one by one %d: the text is drawn more than once", c.name, once, byOne)
+		}
 	}
 }

@@ -533,13 +533,23 @@ func (m *minimap) fillTriangle(ax, ay, bx, by, cx, cy float64, fill imgcolor.RGB
 	e0x, e0y := cx-bx, cy-by
 	e1x, e1y := ax-cx, ay-cy
 	e2x, e2y := bx-ax, by-ay
+	// Pixels off the minimap are never painted: the box is clipped to it.
+	minX, maxX, minY, maxY = max(minX, 0), min(maxX, m.size-1), max(minY, 0), min(maxY, m.size-1)
 	for y := minY; y <= maxY; y++ {
 		py := float64(y) + 0.5
 		r0, r1, r2 := e0x*(py-by), e1x*(py-cy), e2x*(py-ay)
+		in := false
 		for x := minX; x <= maxX; x++ {
 			px := float64(x) + 0.5
 			if sgn*(r0-e0y*(px-bx)) >= 0 && sgn*(r1-e1y*(px-cx)) >= 0 && sgn*(r2-e2y*(px-ax)) >= 0 {
 				m.set(x, y, fill)
+				in = true
+			} else if in {
+				// Each edge function, rounded, is monotone along the row (a
+				// difference, a product and a difference, each rounding
+				// monotonically), so the pixels inside a row are one run: past
+				// its end there are none.
+				break
 			}
 		}
 	}
