@@ -153,3 +153,23 @@ func TestPlayerMetricsStartNeverShown(t *testing.T) {
 		t.Errorf("start delays %.3f s, want [0.2 0.1]", m.delays)
 	}
 }
+
+// TestPlayerMetricsStartOutOfATurn: a truth that leaves rest along +X at 0.3 m/s and
+// after 0.1 s drives off along −Z (a tank pulling away out of a turn in place), and a
+// display that never moves along +X but drives off along −Z 0.2 s after the truth
+// left rest. The display has shown the start: 0.2 s late, not still waiting.
+func TestPlayerMetricsStartOutOfATurn(t *testing.T) {
+	const n = 180 // 3 s
+	truth := make([]mgl64.Vec3, n)
+	shown := make([]mgl64.Vec3, n)
+	for i := range truth {
+		tt := float64(i) * dt
+		x := 0.3 * math.Max(0, math.Min(tt, 1.1)-1)
+		truth[i] = mgl64.Vec3{x, 0, -2 * math.Max(0, tt-1.1)}
+		shown[i] = mgl64.Vec3{0, 0, -2 * math.Max(0, tt-1.2)}
+	}
+	s := playerRun(truth, shown, nil)
+	if s.Starts != 1 || !near(s.StartDelayP95, 0.2, dt+1e-9) {
+		t.Errorf("%d starts, start delay %.3f s, want one, 0.2 s", s.Starts, s.StartDelayP95)
+	}
+}
