@@ -121,7 +121,6 @@ type Publisher struct {
 	lostErr                float64 // lost's position error
 	lostRotErr             float64 // lost's orientation error, rad
 	lostAfterEnd           bool    // the last update published a turn's end: its copies, not a repair, stand in for it
-	lostCovered            bool    // lost reckons an update with no measured velocity, or the last update began a start: no start is seen by speed against it
 	owed                   bool    // a start ran the budget into debt (StartDebt), not repaid yet
 	rejected               uint64
 
@@ -447,7 +446,9 @@ func (p *Publisher) onGround(v mgl64.Vec3) mgl64.Vec3 {
 }
 
 // seenStart reports whether the actor has just begun to move as a watcher sees it
-// (SeenSpeed): it moves faster than SeenSpeed and speeds up, while remotes show it
+// (SeenSpeed): it moves faster than SeenSpeed and speeds up, by less than gentleAccel
+// (a harder launch leaves the threshold soon by itself, and announced as a start
+// against a tank it pushes, its proxy drove into that tank), while remotes show it
 // slower than that along its way, now and MinInterval from now. A creep at
 // 0.17 m/s shown so that eases up past 0.2 m/s at 0.2 m/s² trips the position
 // threshold half a second later; a start whose update already carries the
@@ -463,7 +464,8 @@ func (p *Publisher) seenStart() bool {
 		return false
 	}
 	u := vel.Mul(1 / v)
-	return p.acc.Dot(u) > 0 && (p.showsSlow(&p.self, u) || p.hasLost && !p.lostCovered && p.showsSlow(&p.lost, u))
+	a := p.acc.Dot(u)
+	return a > 0 && a < gentleAccel && p.showsSlow(&p.self, u)
 }
 
 // showsSlow reports whether reckoning a shows the actor slower than SeenSpeed along
@@ -687,7 +689,6 @@ func (p *Publisher) scheduleFollowUps(brk, wasRest, pullAway, wasBraking bool, s
 	case !brk && (starts || wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
 		p.follows, p.startCopies, p.turnCopies = stopFollowUps, starts, false
 		p.lateCopy = starts && !math.IsInf(p.cfg.GentleStartCopy, 1)
-		p.lostCovered = p.lostCovered || starts
 		if p.startCopies {
 			p.follows, p.startAt = startFollowUps, now
 		}
@@ -871,7 +872,6 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 			p.lost.copyFrom(&p.self)
 		}
 		p.lostAfterEnd = p.ending
-		p.lostCovered = !p.lastVelValid
 	}
 	p.self.restoreFrame(&p.before)
 	if first || s.Break {
