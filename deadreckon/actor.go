@@ -807,8 +807,12 @@ func (a *Actor) Reckoned() State {
 
 // lkVelocityNow returns the last-known state's projected velocity at the last
 // Advance, m/s.
-func (a *Actor) lkVelocityNow() mgl64.Vec3 {
-	_, _, gv, hv := a.hz.motion(a.lead+a.tt, a.stop)
+func (a *Actor) lkVelocityNow() mgl64.Vec3 { return a.lkVelocityAhead(0) }
+
+// lkVelocityAhead returns the last-known state's projected velocity ahead seconds
+// after the last Advance, m/s.
+func (a *Actor) lkVelocityAhead(ahead float64) mgl64.Vec3 {
+	_, _, gv, hv := a.hz.motion(a.lead+a.tt+ahead, a.stop)
 	return a.lk.Velocity.Mul(gv).Add(a.lk.Acceleration.Mul(hv))
 }
 

@@ -376,8 +376,8 @@ const (
 
 // Off turns off the PublisherConfig features whose fields say they may be Off: the
 // distance-grown tolerance, the heartbeat's stagger, the acceleration cap, repeats,
-// urgent updates, loss repair, hurried starts, the ends of slow turns, a gentle
-// start's late copy and the budget.
+// urgent updates, loss repair, hurried starts, starts seen by speed, the ends of
+// slow turns, a gentle start's late copy, a start's debt and the budget.
 // Zero never means off: a zero field takes its default.
 const Off = -1
 
@@ -561,6 +561,31 @@ type PublisherConfig struct {
 	// place. If zero, the default, Off: a start goes with its startFollowUps copies
 	// alone.
 	GentleStartCopy float64
+	// SeenSpeed is the speed, m/s, at which a watcher sees a tank move: an actor
+	// that remotes show slower than SeenSpeed along its way, that moves faster than
+	// SeenSpeed and speeds up, is published at once and copied as a start (even
+	// within MinInterval, as StartSpeed's starts are). A creep that eases up through
+	// it (0.17 m/s to 0.3 m/s at 0.1–0.3 m/s²) is neither a start from rest nor a
+	// pull-away, and its position error reaches the position threshold 0.5 s or more
+	// into it: remotes went on showing a creep while it drove off. If zero, the
+	// default, Off: such a change is published when its error passes the thresholds.
+	SeenSpeed float64
+	// StartDebt is how many updates, beyond an empty budget, a start and its copies
+	// (StartSpeed, SeenSpeed, GentleStartCopy) may borrow: they go out with the
+	// budget run as far as StartDebt tokens into debt, repaid by its refill (the
+	// thresholds stay stretched meanwhile), instead of waiting for a token, once the
+	// actor moves faster than StartSpeed (an update that holds it still but
+	// accelerates it is a start begun again at every frame until then). A tank
+	// that sets off within a fraction of a second of a stop has spent its budget on
+	// the stop; its start went alone, its copies were dropped, and when the start
+	// was lost the stretched loss threshold held the next update back 0.6–0.75 s.
+	// Until the debt is repaid, the urgent updates after the start (a stop, a
+	// braking onset, a turn's end) may go as deep into it: waiting for the start's
+	// debt, a stop showed a gentle drive's tank 0.49 m past it at 150 ms (0.10 m
+	// without the debt). If
+	// zero, the default, Off: a start and its copies wait for a token, and a copy
+	// that finds none in its frame is dropped.
+	StartDebt float64
 	// Budget is how many updates per second the actor may send on average: a token
 	// bucket, which every update draws on, that starts with two seconds' worth and
 	// banks up to five while the actor needs few updates (standing, cruising
@@ -612,6 +637,8 @@ func (c PublisherConfig) Validate() error {
 		{name: "turn end", v: c.TurnEnd, offOK: true},
 		{name: "turn end share", v: c.TurnEndShare, offOK: true, max: 1},
 		{name: "gentle start copy", v: c.GentleStartCopy, offOK: true},
+		{name: "seen speed", v: c.SeenSpeed, offOK: true},
+		{name: "start debt", v: c.StartDebt, offOK: true},
 		{name: "budget", v: c.Budget, offOK: true},
 		{name: "tiny speed", v: c.TinySpeed},
 		{name: "tiny acceleration", v: c.TinyAcceleration},
@@ -666,6 +693,8 @@ func (c PublisherConfig) withDefaults() PublisherConfig {
 		{&c.TurnEnd, Off},
 		{&c.TurnEndShare, Off},
 		{&c.GentleStartCopy, Off},
+		{&c.SeenSpeed, Off},
+		{&c.StartDebt, Off},
 		{&c.TinySpeed, DefaultTinySpeed},
 		{&c.TinyAcceleration, DefaultTinyAcceleration},
 		{&c.TinyAngularSpeed, DefaultTinyAngularSpeed},
@@ -704,6 +733,8 @@ func (c PublisherConfig) effective() PublisherConfig {
 		{&c.TurnEnd, math.Inf(1)},
 		{&c.TurnEndShare, 0},
 		{&c.GentleStartCopy, math.Inf(1)},
+		{&c.SeenSpeed, math.Inf(1)},
+		{&c.StartDebt, 0},
 		{&c.Budget, math.Inf(1)},
 	} {
 		if *f.v == Off {

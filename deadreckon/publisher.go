@@ -121,6 +121,7 @@ type Publisher struct {
 	lostErr                float64 // lost's position error
 	lostRotErr             float64 // lost's orientation error, rad
 	lostAfterEnd           bool    // the last update published a turn's end: its copies, not a repair, stand in for it
+	owed                   bool    // a start ran the budget into debt (StartDebt), not repaid yet
 	rejected               uint64
 
 	config PublisherConfig // as given, with defaults filled in (Config); cold
@@ -239,15 +240,30 @@ func (p *Publisher) due(s *Sample) Decision {
 	// followed within a few tenths of a second, and a peer that lost the onset
 	// showed the tank driving on past its stop.
 	free := start && (p.follows == 0 || p.startCopies || p.turnCopies) || turnEnd
+	// A start and its copies may run the budget into debt (StartDebt): a start
+	// right after a stop finds it spent on the stop. Not before the actor moves
+	// faster than StartSpeed: an update that holds it still but accelerates it is
+	// a start begun again at every copy until it does (ten updates in a row at
+	// 0.12 m/s²), and the start that counts is the one it then makes. While the
+	// debt is owed, the urgent updates after it (a stop, a braking onset; not a
+	// start begun again) may go as deep: the thresholds repay it, and a stop that
+	// waited for the start's debt showed a tank driving on past it.
+	if p.owed && p.budget.tokens >= 1 {
+		p.owed = false
+	}
+	floor := 1.0
+	if start && !p.still(p.vel) && (p.startCopies && p.follows > 0 || p.freshStart()) || urgent && !start && p.owed {
+		floor -= p.cfg.StartDebt
+	}
 	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
-		!(urgent && p.budget.tokens >= 1 && (free || p.early.take(p.prevT))) {
+		!(urgent && p.budget.tokens >= floor && (free || p.early.take(p.prevT))) {
 		return NoUpdate
 	}
 	if s.Full || s.Time >= p.nextHeartbeat {
 		return FullUpdate
 	}
 	if !urgent && !p.exceeded(s) && !p.repeat && !p.lostExceeded() ||
-		p.budget.tokens < 1 {
+		p.budget.tokens < floor {
 		return NoUpdate
 	}
 	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
@@ -409,7 +425,54 @@ func (p *Publisher) starting(now float64) bool {
 		}
 		p.follows = 0 // a start that turned hard needs no late copy
 	}
-	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel) || p.pullingAway(true)
+	return p.freshStart()
+}
+
+// freshStart reports whether a start begins at this sample: from rest, a pull-away
+// from a crawl, or a start a watcher sees by its speed (seenStart).
+func (p *Publisher) freshStart() bool {
+	return p.velValid && p.lastVelValid && p.still(p.self.lkVelocityNow()) && !p.still(p.vel) || p.pullingAway(true) ||
+		p.seenStart()
+}
+
+// onGround returns v, horizontal when remotes clamp the actor to the ground always
+// (ClampAlways): the ground gives them its height, and a watcher judges a tank's
+// speed by the ground it covers (the lab's start delay measures horizontally).
+func (p *Publisher) onGround(v mgl64.Vec3) mgl64.Vec3 {
+	if p.cfg.Reckon.Clamp.Mode == ClampAlways {
+		v[1] = 0
+	}
+	return v
+}
+
+// seenStart reports whether the actor has just begun to move as a watcher sees it
+// (SeenSpeed): it moves faster than SeenSpeed and speeds up, by less than gentleAccel
+// (a harder launch leaves the threshold soon by itself, and announced as a start
+// against a tank it pushes, its proxy drove into that tank), while remotes show it
+// slower than that along its way, now and MinInterval from now. A creep at
+// 0.17 m/s shown so that eases up past 0.2 m/s at 0.2 m/s² trips the position
+// threshold half a second later; a start whose update already carries the
+// acceleration that brings remotes past SeenSpeed within MinInterval is not begun
+// again.
+func (p *Publisher) seenStart() bool {
+	if math.IsInf(p.cfg.SeenSpeed, 1) || !p.velValid || !p.lastVelValid {
+		return false
+	}
+	vel := p.onGround(p.vel)
+	v := vel.Len()
+	if v <= p.cfg.SeenSpeed {
+		return false
+	}
+	u := vel.Mul(1 / v)
+	a := p.acc.Dot(u)
+	return a > 0 && a < gentleAccel && p.showsSlow(&p.self, u)
+}
+
+// showsSlow reports whether reckoning a shows the actor slower than SeenSpeed along
+// unit direction u, now and MinInterval from now.
+func (p *Publisher) showsSlow(a *Actor, u mgl64.Vec3) bool {
+	return p.onGround(a.lkVelocityNow()).Dot(u) < p.cfg.SeenSpeed &&
+		p.onGround(a.lkVelocityAhead(p.cfg.MinInterval)).Dot(u) < p.cfg.SeenSpeed
 }
 
 // pullingAway reports whether the actor pulls away from a crawl that remotes show:
@@ -621,6 +684,7 @@ func (p *Publisher) scheduleFollowUps(brk, wasRest, pullAway, wasBraking bool, s
 	braking := !math.IsInf(p.self.hz.stopAge(st.Velocity, st.Acceleration), 1)
 	rests := p.resting(st)
 	starts := (wasRest || pullAway) && !rests
+	due := p.follows > 0 && now >= p.followAt-sampleSlack
 	switch {
 	case !brk && (starts || wasRest != rests || braking && (!wasBraking || p.harder(st))) && !math.IsInf(p.cfg.StartSpeed, 1):
 		p.follows, p.startCopies, p.turnCopies = stopFollowUps, starts, false
@@ -631,7 +695,7 @@ func (p *Publisher) scheduleFollowUps(brk, wasRest, pullAway, wasBraking bool, s
 		if p.lateCopy {
 			p.follows++
 		}
-	case p.follows > 0 && now >= p.followAt-sampleSlack:
+	case due:
 		p.follows--
 		if p.lateCopy && p.follows == 1 {
 			// The late copy: a run of losses that took the start and the copies a
@@ -795,7 +859,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	// frame was advanced to measure the error; step back, take the update, advance.)
 	first := !p.published
 	wasRest, wasBraking := p.still(p.self.lkVelocityNow()), !math.IsInf(p.self.stop, 1)
-	pullAway := !first && !s.Break && p.pullingAway(false)
+	pullAway := !first && !s.Break && (p.pullingAway(false) || p.seenStart())
 	// How much this update's velocity surprises the reckoning of the last one.
 	surprise := st.Velocity.Sub(p.self.lkVelocityNow()).Len()
 	// A peer that loses this update goes on showing what self shows now.
@@ -824,6 +888,7 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	p.budget.refill(s.Time)
 	p.budget.tokens-- // heartbeats and breaks may run it into debt
 	p.scheduleFollowUps(first || s.Break || !p.lastVelValid, wasRest, pullAway, wasBraking, &st, s.Time)
+	p.owed = p.owed || p.startCopies && p.follows > 0 && p.budget.tokens < 1 && p.cfg.StartDebt > 0
 	p.published = true
 	p.lastVelValid = p.velValid && !s.Break
 	p.last = st

@@ -224,6 +224,16 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// tuned on miss the start goal in 2 runs of 220 against 6 (docs/lab.md,
 		// Gentle starts, where drives generated after it show other causes).
 		GentleStartCopy: 0.1,
+		// A tank shown slower than 0.2 m/s, the speed at which a watcher sees a
+		// tank move, that moves faster and speeds up goes out at once, copied as
+		// a start: a creep easing up through it tripped the position threshold
+		// half a second or more later.
+		SeenSpeed: 0.2,
+		// A start and its copies may borrow five updates (a start, its three
+		// copies and its late copy) when the budget is spent: a tank that sets
+		// off right after a stop had spent it on the stop, and its start went
+		// alone.
+		StartDebt: 5,
 		// Updates per second on average, whatever the driving: the thresholds
 		// stretch as the budget runs low.
 		Budget: PublishBudget,

@@ -109,7 +109,11 @@ func (m *playerMetrics) Add(t float64, truth, shown mgl64.Vec3, stale bool) {
 	if m.resting && m.stopDir != (mgl64.Vec3{}) {
 		m.over = math.Max(m.over, horizontal(shown.Sub(m.stopAt)).Dot(m.stopDir))
 	}
-	if m.pending && vs.Dot(m.startDir) > restSpeed {
+	// The shown tank starts when it moves the truth's way: as the truth left rest,
+	// or as it moves now. A tank that pulls away out of a turn in place leaves rest
+	// one way and drives off another; a display that drives off with it has shown
+	// the start, though it never moves the first way.
+	if m.pending && (vs.Dot(m.startDir) > restSpeed || moving && vs.Dot(m.travel) > restSpeed) {
 		m.pending = false
 		m.delays = append(m.delays, t-m.startAt)
 	}

@@ -133,17 +133,12 @@ func TestPlayerMetricsIgnoreTurnsAndJumps(t *testing.T) {
 // shown not at all, as late as the truth moved (0.2 s); the next start is measured
 // from its own beginning, not the creep's.
 func TestPlayerMetricsStartNeverShown(t *testing.T) {
-	const n = 240 // 4 s
-	truth := make([]mgl64.Vec3, n)
-	shown := make([]mgl64.Vec3, n)
-	for i := range truth {
-		tt := float64(i) * dt
+	truth, shown := sampled(240, func(tt float64) (mgl64.Vec3, mgl64.Vec3) { // 4 s
 		// At rest, then +X at 0.5 m/s from 1 s to 1.2 s, at rest, then −Z at speed
 		// from 2.2 s; the display shows the second start from 2.3 s.
 		x := 0.5 * math.Max(0, math.Min(tt, 1.2)-1)
-		truth[i] = mgl64.Vec3{x, 0, -speed * math.Max(0, tt-2.2)}
-		shown[i] = mgl64.Vec3{0, 0, -speed * math.Max(0, tt-2.3)}
-	}
+		return mgl64.Vec3{x, 0, -speed * math.Max(0, tt-2.2)}, mgl64.Vec3{0, 0, -speed * math.Max(0, tt-2.3)}
+	})
 	var m playerMetrics
 	m.Reset(dt)
 	for i := range truth {
@@ -152,4 +147,28 @@ func TestPlayerMetricsStartNeverShown(t *testing.T) {
 	if len(m.delays) != 2 || !near(m.delays[0], 0.2, dt+1e-9) || !near(m.delays[1], 0.1, dt+1e-9) {
 		t.Errorf("start delays %.3f s, want [0.2 0.1]", m.delays)
 	}
+}
+
+// TestPlayerMetricsStartOutOfATurn: a truth that leaves rest along +X at 0.3 m/s and
+// after 0.1 s drives off along −Z (a tank pulling away out of a turn in place), and a
+// display that never moves along +X but drives off along −Z 0.2 s after the truth
+// left rest. The display has shown the start: 0.2 s late, not still waiting.
+func TestPlayerMetricsStartOutOfATurn(t *testing.T) {
+	truth, shown := sampled(180, func(tt float64) (mgl64.Vec3, mgl64.Vec3) { // 3 s
+		x := 0.3 * math.Max(0, math.Min(tt, 1.1)-1)
+		return mgl64.Vec3{x, 0, -2 * math.Max(0, tt-1.1)}, mgl64.Vec3{0, 0, -2 * math.Max(0, tt-1.2)}
+	})
+	s := playerRun(truth, shown, nil)
+	if s.Starts != 1 || !near(s.StartDelayP95, 0.2, dt+1e-9) {
+		t.Errorf("%d starts, start delay %.3f s, want one, 0.2 s", s.Starts, s.StartDelayP95)
+	}
+}
+
+// sampled returns n frames of a truth and a display, f giving both at time tt, s.
+func sampled(n int, f func(tt float64) (truth, shown mgl64.Vec3)) ([]mgl64.Vec3, []mgl64.Vec3) {
+	truth, shown := make([]mgl64.Vec3, n), make([]mgl64.Vec3, n)
+	for i := range truth {
+		truth[i], shown[i] = f(float64(i) * dt)
+	}
+	return truth, shown
 }
