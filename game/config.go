@@ -229,11 +229,11 @@ func DeadReckoning() deadreckon.PublisherConfig {
 		// a start: a creep easing up through it tripped the position threshold
 		// half a second or more later.
 		SeenSpeed: 0.2,
-		// A start and its copies may borrow five updates (a start, its three
-		// copies and its late copy) when the budget is spent: a tank that sets
-		// off right after a stop had spent it on the stop, and its start went
-		// alone.
-		StartDebt: 5,
+		// StartDebt stays off: letting a start and its copies borrow from a
+		// spent budget cut the novice's kills on normal by a third over twenty
+		// runs (docs/practice.md), for one late start fewer in 110 on drives
+		// tuned on and none on drives never tuned on (docs/lab.md, Gentle
+		// starts).
 		// Updates per second on average, whatever the driving: the thresholds
 		// stretch as the budget runs low.
 		Budget: PublishBudget,
