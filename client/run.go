@@ -373,14 +373,20 @@ func (l *matchScreen) Update(f *frame) (screen, error) {
 
 // Draw brings the scene, the sound and the pause menu up to the frame and draws it.
 func (l *matchScreen) Draw(v *render.Viewer, f *frame) error {
+	l.bringUp(f)
+	f.mark(phaseRender)
+	return v.Draw(l.scene)
+}
+
+// bringUp brings the scene, the sound and the pause menu up to the frame, all that
+// Draw does but the drawing: a test that looks at some frames only draws those.
+func (l *matchScreen) bringUp(f *frame) {
 	l.panels.Recording = l.cfg.Recording != nil && l.cfg.Recording()
 	l.scene.SetPanels(l.panels)
 	l.scene.Update(l.shown, f.dt)
 	l.cfg.Sound.Update(&l.snap, l.scene.View(), l.in.Throttle, f.dt)
 	l.cfg.Sound.Effects(l.snap.Combat.Effects, f.dt)
 	l.drawPause()
-	f.mark(phaseRender)
-	return v.Draw(l.scene)
 }
 
 // end logs a closed window; the match ends with cause.

@@ -328,10 +328,14 @@ func TestOptionsRejectNonsense(t *testing.T) {
 	}
 }
 
+// TestRunStopsWhenCancelled: a run whose context is cancelled simulates nothing and
+// returns the context's error. One scenario (every algorithm on it) gives the workers
+// jobs to refuse; building every scenario's path, which a cancelled run still does
+// first, added seconds of processor time and nothing to check.
 func TestRunStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Run(ctx, &bytes.Buffer{}, Options{Scenarios: []string{"all"}}); err != context.Canceled {
+	if err := Run(ctx, &bytes.Buffer{}, Options{Scenarios: []string{"circle"}}); err != context.Canceled {
 		t.Errorf("cancelled run returned %v, want context.Canceled", err)
 	}
 }
