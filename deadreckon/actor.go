@@ -117,9 +117,12 @@ type actorCold struct {
 	cfg       Config
 	rCap      float64 // the most rotation shown past lk's orientation, per rad/s (Config.MaxTurnLead, MaxTurnExtrapolation); +Inf for none
 	lkArrival float64 // local arrival time of lk
-	prevLK    State   // the update before lk (TwoPath)
-	prevLead  float64 // age of prevLK's projection at the blend start
-	bez       [4]mgl64.Vec3
+	// staleAfter is cfg.StaleAfter(), kept beside lkArrival so that Stale, which a
+	// client asks of every actor every frame, reads one cache line of this part.
+	staleAfter float64
+	prevLK     State   // the update before lk (TwoPath)
+	prevLead   float64 // age of prevLK's projection at the blend start
+	bez        [4]mgl64.Vec3
 
 	// Running average of intervals between applied updates.
 	avg         float64
@@ -192,6 +195,7 @@ func (a *Actor) setConfig(cfg Config) {
 		a.alg = ProjectiveVelocityBlend
 	}
 	a.maxTime = a.c.cfg.Limits.MaxTime
+	a.c.staleAfter = a.c.cfg.StaleAfter()
 	a.hz = newHorizon(&a.c.cfg)
 	a.stop = a.hz.stopAge(a.lk.Velocity, a.lk.Acceleration)
 	a.linear = a.c.cfg.LinearBlend
@@ -845,7 +849,7 @@ func (a *Actor) SinceUpdate(now float64) float64 {
 // heartbeat periods) without an accepted update at local time now, or has never had
 // one. Callers mark, fade or remove stale actors.
 func (a *Actor) Stale(now float64) bool {
-	return !a.has || now-a.c.lkArrival > a.c.cfg.StaleAfter()
+	return !a.has || now-a.c.lkArrival > a.c.staleAfter
 }
 
 // BlendProgress returns the position blend factor T̂ in [0, 1] at the last Advance:

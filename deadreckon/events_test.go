@@ -220,6 +220,40 @@ func TestStaleHeartbeats(t *testing.T) {
 	}
 }
 
+// TestStaleMatchesConfig: Stale, which keeps the configuration's StaleAfter beside
+// the last arrival, answers as the configuration in force does, to the last bit of
+// the boundary: after a SetConfig as after NewActor, and on a zero Actor.
+func TestStaleMatchesConfig(t *testing.T) {
+	const arrival = 10.3
+	// Each case: the configuration the actor is made with, and the one set on it
+	// after its first update; a nil first is a zero Actor, left at its default.
+	cases := [][2]*Config{
+		{{}, {Heartbeat: 0.7, StaleHeartbeats: 3.1}},
+		{nil, {}},
+		{{Heartbeat: 1}, {Heartbeat: 3}},
+		{{Heartbeat: 3, StaleHeartbeats: 5}, {Heartbeat: 0.1}},
+	}
+	for _, tc := range cases {
+		a := &Actor{}
+		if tc[0] != nil {
+			a = NewActor(*tc[0])
+		}
+		if err := a.Receive(NewState(mgl64.Vec3{}), arrival); err != nil {
+			t.Fatal(err)
+		}
+		if tc[0] != nil {
+			a.SetConfig(*tc[1])
+		}
+		after := tc[1].StaleAfter()
+		for _, now := range []float64{arrival, arrival + after, math.Nextafter(arrival+after, math.Inf(1)),
+			arrival + 0.5*after, arrival + 2*after, math.Inf(1)} {
+			if got, want := a.Stale(now), now-arrival > after; got != want {
+				t.Errorf("made with %+v, set %+v: Stale(%v) = %v, want %v (StaleAfter %v)", tc[0], *tc[1], now, got, want, after)
+			}
+		}
+	}
+}
+
 // TestCoastingTurnStopsNearTheTruth: a tank at 5 m/s that lets go of the throttle in
 // a turn coasts to rest along an arc (4.2 m/s² of braking, turning at 0.6 rad/s:
 // its acceleration leans 35° across its velocity). A remote that receives its first

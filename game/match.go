@@ -147,6 +147,11 @@ type tank struct {
 	routeID   uint16
 	proxy     *physics.Proxy // its stand-in in the physics world, at the reckoned pose
 	lastHeard float64        // local time the last update arrived
+	// offset is the clock offset its actor was last given (its bits), and
+	// offsetSet whether it was given one: setting the same one again changes
+	// nothing, and would write to the actor's out-of-line part every frame.
+	offset    uint64
+	offsetSet bool
 	// shownAt is where the actor shows the tank this step (its Reckoned position),
 	// kept by readRemote until refreshViews puts it in the view: publish, between
 	// them, measures its tanks' nearest others from the last step's views.
@@ -877,7 +882,10 @@ func (m *Match) reckon(now float64) {
 			i--
 			continue
 		}
-		t.actor.SetClockOffset(offset)
+		if b := math.Float64bits(offset); !t.offsetSet || t.offset != b {
+			t.actor.SetClockOffset(offset)
+			t.offset, t.offsetSet = b, true
+		}
 		m.chooseMode(t, t.view.Position, observer)
 		m.modes[t.actor.Mode()]++
 	}
