@@ -111,6 +111,9 @@ type Scene struct {
 	order []int
 	at    []*tankEntry
 	seen  int
+	// slab is where new entries are made, entrySlab at a time: the entries a
+	// frame touches lie side by side rather than among their models' nodes.
+	slab []tankEntry
 	// roofLift is where a label is anchored in a tank's frame (roofPoint), and
 	// labelUp the turret's radius along the picture's up this frame (labelAnchor):
 	// worked out once, not for each tank.
@@ -517,6 +520,9 @@ func (s *Scene) setCamera(eye, look mgl64.Vec3) {
 	s.cam.SetQuaternionQuat(&q)
 }
 
+// entrySlab is how many tank entries are made at once (Scene.slab).
+const entrySlab = 64
+
 // removeUnseen removes the entries of tanks the frame did not see. When the frame
 // saw as many entries as there are, there is none to remove, and the walk over
 // every entry's memory is spared.
@@ -527,7 +533,7 @@ func (s *Scene) removeUnseen() {
 	for id, e := range s.tanks {
 		if e.seen != s.frame {
 			s.removeEntry(e)
-			e.gone = true
+			e.gone, e.model = true, nil // its slab holds no model of a tank gone
 			delete(s.tanks, id)
 		}
 	}
@@ -541,7 +547,11 @@ func (s *Scene) entry(i int, tv *game.TankView) *tankEntry {
 	if e == nil || e.gone || e.id != tv.ID {
 		var ok bool
 		if e, ok = s.tanks[tv.ID]; !ok {
-			e = &tankEntry{id: tv.ID, model: newTankModel(s.parts, tv.Team, nil), nameText: tv.Name}
+			if len(s.slab) == cap(s.slab) {
+				s.slab = make([]tankEntry, 0, entrySlab)
+			}
+			s.slab = append(s.slab, tankEntry{id: tv.ID, model: newTankModel(s.parts, tv.Team, nil), nameText: tv.Name})
+			e = &s.slab[len(s.slab)-1]
 			e.modelShown = e.model.root.Visible()
 			s.world.Add(e.model.root)
 			s.tanks[tv.ID] = e
