@@ -417,10 +417,16 @@ func (s *Scene) placeCamera(snap *game.Snapshot, dt float64) {
 	}
 }
 
+// tankOverlays are the overlays drawTankOverlays draws.
+const tankOverlays = OverlayGhost | OverlayTrail | OverlayClamp | OverlayMotion
+
 // drawTankOverlays draws tv's overlays when it is near the focused tank
 // (SceneConfig.OverlayRange) or watched; the player's own tank (self) has none
 // unless the camera watches it.
 func (s *Scene) drawTankOverlays(tv *game.TankView, self bool, watched, focus *game.TankView) {
+	if s.overlays&tankOverlays == 0 { // as a player plays: nothing to draw for any tank
+		return
+	}
 	if focus != nil && tv != watched && tv.Position.Sub(focus.Position).Len() > s.cfg.OverlayRange {
 		return
 	}
