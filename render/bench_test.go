@@ -177,9 +177,16 @@ func BenchmarkSceneUpdateCrowd(b *testing.B) {
 // HUD's text every fourth), from the player's chase camera in the middle of the
 // battle.
 func BenchmarkScenePlay(b *testing.B) {
-	const dt = 1.0 / 16
-	for _, n := range []int{64, 512} {
-		b.Run(fmt.Sprintf("tanks=%d", n), func(b *testing.B) {
+	for _, c := range []struct {
+		n   int
+		fps float64
+	}{{64, 16}, {512, 16}, {512, 5}} {
+		n, dt := c.n, 1/c.fps
+		name := fmt.Sprintf("tanks=%d", n)
+		if c.fps != 16 {
+			name += fmt.Sprintf(",fps=%g", c.fps)
+		}
+		b.Run(name, func(b *testing.B) {
 			// The client hides labels behind hills with the map's exact ray
 			// (terrain.Map.Raycast), which costs little; without one the scene
 			// marches rays over the heights, which would dominate here.

@@ -275,13 +275,11 @@ func (c *combatLayer) updateWreck(s *Scene, e *tankEntry, tv *game.TankView, t f
 		return
 	}
 	if !tv.Wreck || !geom.FiniteVec(tv.Position) || !e.detailed {
-		// A far wreck is drawn in the crowd batch, without smoke.
+		// A far wreck is drawn in the crowd batch, without smoke. A wreck model
+		// the tank showed before is not shown this frame, so updateWrecks drops
+		// it: the hundreds of tanks that show none are not looked up among the
+		// wrecks.
 		e.showModel(e.detailed && !tv.Wreck)
-		if len(c.wrecks) > 0 { // most frames of most battles have none to look up
-			if w := c.wrecks[tv.ID]; w != nil {
-				w.root.SetVisible(false)
-			}
-		}
 		return
 	}
 	w := c.wrecks[tv.ID]

@@ -190,19 +190,35 @@ type crowdRank struct {
 }
 
 // rankTanks fills s.ranks with every drawable tank of snap, the watched and
-// aimed-at ones first, then by distance from the camera.
+// aimed-at ones first, then by distance from the camera (rankCmp). The tanks are
+// taken in the last frame's order, so the sort, which finds the same order from any
+// start, mostly finds them in it already (sortRanks).
 func (s *Scene) rankTanks(snap *game.Snapshot, watched *game.TankView) {
 	s.ranks = s.ranks[:0]
+	n := len(snap.Tanks)
+	if len(s.order) != n {
+		s.order = s.order[:0]
+		for i := range n {
+			s.order = append(s.order, i)
+		}
+	}
+	if len(s.at) < n {
+		s.at = append(s.at, make([]*tankEntry, n-len(s.at))...)
+	}
+	clear(s.at[n:]) // no hold on the entries of tanks gone
 	eye, fwd := s.view.Eye, s.view.Forward()
 	aimed, best := -1, targetCone // the tank nearest the camera's axis, within the cone
-	for i := range snap.Tanks {
+	for _, i := range s.order {
 		tv := &snap.Tanks[i]
 		if !geom.FiniteVec(tv.Position) {
 			continue
 		}
 		d := tv.Position.Sub(eye)
 		dist := d.Len()
-		if c := d.Dot(fwd) / dist; dist > 0 && c > best && i != snap.Self {
+		// Of tanks equally near the axis, the first in the snapshot, whatever
+		// order they are taken in.
+		if c := d.Dot(fwd) / dist; dist > 0 && i != snap.Self &&
+			(c > best || aimed >= 0 && c == best && i < s.ranks[aimed].i) {
 			aimed, best = len(s.ranks), c
 		}
 		s.ranks = append(s.ranks, crowdRank{i: i, dist: dist, target: tv == watched})
@@ -210,20 +226,57 @@ func (s *Scene) rankTanks(snap *game.Snapshot, watched *game.TankView) {
 	if aimed >= 0 {
 		s.ranks[aimed].target = true
 	}
-	slices.SortFunc(s.ranks, func(a, b crowdRank) int {
-		switch {
-		case a.target != b.target:
-			if a.target {
-				return -1
+	sortRanks(s.ranks)
+	// The next frame's order: this one's, then the tanks left out (no position).
+	s.order = s.order[:0]
+	for r := range s.ranks {
+		s.order = append(s.order, s.ranks[r].i)
+	}
+	if len(s.order) < n {
+		for i := range snap.Tanks {
+			if !geom.FiniteVec(snap.Tanks[i].Position) {
+				s.order = append(s.order, i)
 			}
-			return 1
-		case a.dist < b.dist:
-			return -1
-		case a.dist > b.dist:
-			return 1
 		}
-		return a.i - b.i
-	})
+	}
+}
+
+// rankCmp orders ranks: targets first, then by distance, then by index. No two
+// ranks of a frame are equal, so every sort of them gives one order.
+func rankCmp(a, b crowdRank) int {
+	switch {
+	case a.target != b.target:
+		if a.target {
+			return -1
+		}
+		return 1
+	case a.dist < b.dist:
+		return -1
+	case a.dist > b.dist:
+		return 1
+	}
+	return a.i - b.i
+}
+
+// sortRanks sorts r by rankCmp. Taken in the last frame's order, the ranks are
+// nearly sorted (tanks move little in a frame), and an insertion sort finds their
+// order in about one pass; when the order has changed a lot (a new camera, a
+// respawn), it gives up after a few passes' moves and sorts them afresh.
+func sortRanks(r []crowdRank) {
+	budget := 4 * len(r)
+	for k := 1; k < len(r); k++ {
+		x := r[k]
+		j := k
+		for j > 0 && rankCmp(x, r[j-1]) < 0 {
+			r[j] = r[j-1]
+			j--
+		}
+		r[j] = x
+		if budget -= k - j; budget < 0 {
+			slices.SortFunc(r, rankCmp)
+			return
+		}
+	}
 }
 
 // viewCone is the picture's cone as the frame's tests against it take it: the eye,

@@ -203,6 +203,29 @@ func teamOfName(snap *game.Snapshot, name string) int {
 	return -1
 }
 
+// teamsOfNames sets teams[i] to teamOfName(snap, names[i]) for each i where want[i]
+// holds, and to −1 elsewhere, in one pass over the tanks that ends once every name
+// wanted is found.
+func teamsOfNames(snap *game.Snapshot, names *[feedLines]string, want *[feedLines]bool, teams *[feedLines]int) {
+	left := 0
+	for i := range teams {
+		teams[i] = -1
+		if want[i] {
+			left++
+		}
+	}
+	found := [feedLines]bool{}
+	for t := 0; t < len(snap.Tanks) && left > 0; t++ {
+		name := snap.Tanks[t].Name
+		for i := range names {
+			if want[i] && !found[i] && names[i] == name {
+				teams[i], found[i] = snap.Tanks[t].Team, true
+				left--
+			}
+		}
+	}
+}
+
 // killParts splits a kill's line: the shooter, the verb, and the victim with the
 // detail.
 func killParts(n *game.Notice) (who, verb, victim string) {
@@ -230,6 +253,16 @@ func (f *feed) update(snap *game.Snapshot) {
 		first--
 	}
 	live := f.items[first:]
+	// The kill lines' victims' teams, found in one pass over the tanks rather
+	// than one pass a line: a battle of hundreds fills the feed with kills.
+	var victims [feedLines]string
+	var teams [feedLines]int
+	var kills [feedLines]bool
+	for i := range min(len(live), feedLines) {
+		kills[i] = live[i].n.Kind == game.NoticeKill && !live[i].burst
+		victims[i] = live[i].n.Other
+	}
+	teamsOfNames(snap, &victims, &kills, &teams)
 	for i, l := range f.lines {
 		if i >= len(live) {
 			l.SetVisible(false)
@@ -239,10 +272,10 @@ func (f *feed) update(snap *game.Snapshot) {
 		n := &live[i].n
 		// A kill's own line (not a burst summed up) shows its victim in their team's
 		// colour.
-		kill := n.Kind == game.NoticeKill && !live[i].burst
+		kill := kills[i]
 		k := feedKey{n.Kind, n.Time, n.Who, live[i].text, -1}
 		if kill {
-			k.team = teamOfName(snap, n.Other)
+			k.team = teams[i]
 		}
 		a := float32(clamp01((feedLife - (snap.Time - n.Time)) / feedFade))
 		a = float32(int(a*4+0.999)) / 4 // four steps, so fading redraws a line four times

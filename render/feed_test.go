@@ -78,3 +78,39 @@ func TestTeamSizes(t *testing.T) {
 		t.Errorf("no team at all: %q, want nothing", got)
 	}
 }
+
+// TestTeamsOfNamesMatchesTeamOfName: the feed's one pass over the tanks for every
+// kill line's victim (teamsOfNames) gives each line the team a look-up of its name
+// alone (teamOfName) gives: the first tank of that name, −1 for a name no tank has
+// and for a line that is not a kill.
+func TestTeamsOfNamesMatchesTeamOfName(t *testing.T) {
+	snap := &game.Snapshot{}
+	for i := range 40 {
+		snap.Tanks = append(snap.Tanks, game.TankView{Name: fmt.Sprintf("tank-%d", i%30), Team: i % 3})
+	}
+	snap.Tanks[35].Team = 0 // "tank-5" again, in another team than the first
+	cases := []struct {
+		name  string
+		names [feedLines]string
+		want  [feedLines]bool
+	}{
+		{"none wanted", [feedLines]string{"tank-1", "tank-2"}, [feedLines]bool{}},
+		{"every line", [feedLines]string{"tank-0", "tank-5", "tank-29", "tank-7", "tank-1", "tank-13"},
+			[feedLines]bool{true, true, true, true, true, true}},
+		{"missing and repeated", [feedLines]string{"nobody", "tank-5", "tank-5", "", "tank-3", "tank-4"},
+			[feedLines]bool{true, true, true, true, false, true}},
+	}
+	for _, c := range cases {
+		var got [feedLines]int
+		teamsOfNames(snap, &c.names, &c.want, &got)
+		for i := range got {
+			want := -1
+			if c.want[i] {
+				want = teamOfName(snap, c.names[i])
+			}
+			if got[i] != want {
+				t.Errorf("%s, line %d (%q): team %d, want %d", c.name, i, c.names[i], got[i], want)
+			}
+		}
+	}
+}

@@ -103,6 +103,17 @@ type Scene struct {
 	crowd      *crowdBatch
 	ranks      []crowdRank
 	fullModels int
+	// order is the last frame's ranks as snapshot indices, every index once: the
+	// next frame ranks its tanks in it, so their sort starts nearly sorted
+	// (rankTanks). at holds the entry each snapshot index had last frame, checked
+	// by id before use: a frame's tanks are found without a map lookup each
+	// (entry). seen counts the entries the frame has seen so far.
+	order []int
+	at    []*tankEntry
+	seen  int
+	// slab is where new entries are made, entrySlab at a time: the entries a
+	// frame touches lie side by side rather than among their models' nodes.
+	slab []tankEntry
 	// roofLift is where a label is anchored in a tank's frame (roofPoint), and
 	// labelUp the turret's radius along the picture's up this frame (labelAnchor):
 	// worked out once, not for each tank.
@@ -205,6 +216,8 @@ func (s *Scene) focus(snap *game.Snapshot) *game.TankView {
 
 // tankEntry is one tank's models and labels, kept while the tank is in snapshots.
 type tankEntry struct {
+	id         uint32
+	gone       bool // removed from the scene: the index cache must not hand it out
 	model      *tankModel
 	name, info *gui.Label // nil until the tank is first labelled (labelsOf)
 	nameText   string
@@ -404,10 +417,16 @@ func (s *Scene) placeCamera(snap *game.Snapshot, dt float64) {
 	}
 }
 
+// tankOverlays are the overlays drawTankOverlays draws.
+const tankOverlays = OverlayGhost | OverlayTrail | OverlayClamp | OverlayMotion
+
 // drawTankOverlays draws tv's overlays when it is near the focused tank
 // (SceneConfig.OverlayRange) or watched; the player's own tank (self) has none
 // unless the camera watches it.
 func (s *Scene) drawTankOverlays(tv *game.TankView, self bool, watched, focus *game.TankView) {
+	if s.overlays&tankOverlays == 0 { // as a player plays: nothing to draw for any tank
+		return
+	}
 	if focus != nil && tv != watched && tv.Position.Sub(focus.Position).Len() > s.cfg.OverlayRange {
 		return
 	}
@@ -437,15 +456,18 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 	focus := s.focus(snap)
 	s.rankTanks(snap, watched)
 	s.crowd.reset()
-	s.fullModels = 0
+	s.fullModels, s.seen = 0, 0
 	cone := s.view.cone()
 	for r := range s.ranks {
 		// Ranked by distance (targets first): the nearest get full models.
 		tv := &snap.Tanks[s.ranks[r].i]
 		dist := s.ranks[r].dist
-		e := s.entry(tv)
+		e := s.entry(s.ranks[r].i, tv)
 		s.ranks[r].e = e
-		e.seen = s.frame
+		if e.seen != s.frame {
+			e.seen = s.frame
+			s.seen++
+		}
 		e.hideLabels()
 		self := s.ranks[r].i == snap.Self
 		e.detailed = self || tv == watched || (s.fullModels < DetailModels && dist <= DetailDistance)
@@ -460,12 +482,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		s.drawTankOverlays(tv, self, watched, focus)
 	}
 	s.queueLabels(snap)
-	for id, e := range s.tanks {
-		if e.seen != s.frame {
-			s.removeEntry(e)
-			delete(s.tanks, id)
-		}
-	}
+	s.removeUnseen()
 	s.combat.update(s, snap)
 	s.drawSnapshotGhosts(snap)
 	s.lines.commit()
@@ -509,21 +526,52 @@ func (s *Scene) setCamera(eye, look mgl64.Vec3) {
 	s.cam.SetQuaternionQuat(&q)
 }
 
-// entry returns the models for tv, creating them the first time tv's id appears.
-func (s *Scene) entry(tv *game.TankView) *tankEntry {
-	if e, ok := s.tanks[tv.ID]; ok {
-		if e.nameText != tv.Name {
-			e.nameText = tv.Name
-			if e.name != nil {
-				setText(e.name, tv.Name)
-			}
-		}
-		return e
+// entrySlab is how many tank entries are made at once (Scene.slab).
+const entrySlab = 64
+
+// removeUnseen removes the entries of tanks the frame did not see. When the frame
+// saw as many entries as there are, there is none to remove, and the walk over
+// every entry's memory is spared.
+func (s *Scene) removeUnseen() {
+	if s.seen == len(s.tanks) {
+		return
 	}
-	e := &tankEntry{model: newTankModel(s.parts, tv.Team, nil), nameText: tv.Name}
-	e.modelShown = e.model.root.Visible()
-	s.world.Add(e.model.root)
-	s.tanks[tv.ID] = e
+	for id, e := range s.tanks {
+		if e.seen != s.frame {
+			s.removeEntry(e)
+			e.gone, e.model = true, nil // its slab holds no model of a tank gone
+			delete(s.tanks, id)
+		}
+	}
+}
+
+// entry returns the models for tv, index i of the snapshot, creating them the first
+// time tv's id appears. A tank is mostly at the index it had last frame, where the
+// index cache finds it without a lookup in the map.
+func (s *Scene) entry(i int, tv *game.TankView) *tankEntry {
+	e := s.at[i] // sized to the snapshot by rankTanks
+	if e == nil || e.gone || e.id != tv.ID {
+		var ok bool
+		if e, ok = s.tanks[tv.ID]; !ok {
+			if len(s.slab) == cap(s.slab) {
+				s.slab = make([]tankEntry, 0, entrySlab)
+			}
+			s.slab = append(s.slab, tankEntry{id: tv.ID, model: newTankModel(s.parts, tv.Team, nil), nameText: tv.Name})
+			e = &s.slab[len(s.slab)-1]
+			e.modelShown = e.model.root.Visible()
+			s.world.Add(e.model.root)
+			s.tanks[tv.ID] = e
+			s.at[i] = e
+			return e
+		}
+		s.at[i] = e
+	}
+	if e.nameText != tv.Name {
+		e.nameText = tv.Name
+		if e.name != nil {
+			setText(e.name, tv.Name)
+		}
+	}
 	return e
 }
 
