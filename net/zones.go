@@ -678,6 +678,16 @@ func (m *match) schedule(q *member, now float64) {
 			return
 		}
 	}
+	if q.spaced(now) {
+		if now >= q.forceAt {
+			m.force(q, now)
+		}
+		if q.musts > 0 {
+			m.sendMusts(q, now)
+		}
+		m.dirtyZones(q)
+		return
+	}
 	tokens := q.budget.Tokens(now)
 	// What the near records took since the last choice counts towards its
 	// datagram's worth: they do not put the choice off.
@@ -1096,6 +1106,7 @@ func (m *match) sendSlotOf(q *member, s *slot, now float64, bypass, near bool) {
 	if dropped := m.queueRecord(q, a.rec[:a.recLen]); dropped > 0 {
 		m.stats.Overflow += uint64(dropped)
 	}
+	q.nearAt = now + nearSpacing
 	st := &a.state
 	if w, ok := m.h.cfg.Judge.(Witness); ok {
 		w.Sent(uint32(q.id), uint32(a.id), *st, now)
