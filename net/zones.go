@@ -678,26 +678,20 @@ func (m *match) schedule(q *member, now float64) {
 			return
 		}
 	}
-	if q.spaced(now) {
-		if now >= q.forceAt {
-			m.force(q, now)
-		}
-		if q.musts > 0 {
-			m.sendMusts(q, now)
-		}
-		m.dirtyZones(q)
-		return
-	}
 	tokens := q.budget.Tokens(now)
 	// What the near records took since the last choice counts towards its
 	// datagram's worth: they do not put the choice off.
 	need := math.Max(minRecordCost, m.need(q)-q.nearSpent)
-	if tokens < need {
+	if spaced := q.spaced(now); tokens < need || spaced {
 		if now >= q.forceAt {
 			m.force(q, now)
 		}
 		if q.musts > 0 {
 			m.sendMusts(q, now)
+		}
+		if spaced && tokens >= need {
+			// The choice goes with q's next datagram (zones_near.go).
+			m.dirtyZones(q)
 		}
 		return
 	}
