@@ -69,6 +69,10 @@ type HostStats struct {
 	// heartbeats; their bytes are in DownlinkBytes), and RepeatsSkipped the repeats
 	// due that found no room in the budget.
 	Repeated, RepeatsSkipped uint64
+	// Batches counts the datagrams of records handed to the players' connections
+	// (each a QUIC packet, an encryption and a system call at both ends, and half an
+	// acknowledgement back), and BatchBytes their payload bytes.
+	Batches, BatchBytes uint64
 	// DownlinkOther counts the bytes besides the states charged to the players'
 	// downlink budgets while the scheduler is on: control frames and clock answers.
 	DownlinkOther uint64

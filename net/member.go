@@ -103,7 +103,8 @@ type member struct {
 	repeats   []repeat   // records due to go again (zones_repeat.go), by due time
 	// near lists the slots of the tanks within nearRadius owed to it, by slot
 	// index, in the order they fell owed; nearBudget caps what they spend of its
-	// budget, and nearAt is when they may go next (zones_near.go).
+	// budget, and nearAt is when its next datagram of records may go
+	// (zones_near.go).
 	near       []int32
 	nearBudget rate.Bucket
 	nearAt     float64
@@ -170,7 +171,13 @@ func (p *member) queueFrame(b []byte) {
 func (p *member) flush() int {
 	w := p.open
 	p.open = nil
-	if w == nil || p.out.pushBatch(w) {
+	if w == nil {
+		return 0
+	}
+	n := len(w.Bytes())
+	if p.out.pushBatch(w) {
+		p.h.m.stats.Batches++
+		p.h.m.stats.BatchBytes += uint64(n)
 		return 0
 	}
 	return w.Count()

@@ -682,12 +682,16 @@ func (m *match) schedule(q *member, now float64) {
 	// What the near records took since the last choice counts towards its
 	// datagram's worth: they do not put the choice off.
 	need := math.Max(minRecordCost, m.need(q)-q.nearSpent)
-	if tokens < need {
+	if spaced := q.spaced(now); tokens < need || spaced {
 		if now >= q.forceAt {
 			m.force(q, now)
 		}
 		if q.musts > 0 {
 			m.sendMusts(q, now)
+		}
+		if spaced && tokens >= need {
+			// The choice goes with q's next datagram (zones_near.go).
+			m.dirtyZones(q)
 		}
 		return
 	}
@@ -1096,6 +1100,7 @@ func (m *match) sendSlotOf(q *member, s *slot, now float64, bypass, near bool) {
 	if dropped := m.queueRecord(q, a.rec[:a.recLen]); dropped > 0 {
 		m.stats.Overflow += uint64(dropped)
 	}
+	q.nearAt = now + nearSpacing
 	st := &a.state
 	if w, ok := m.h.cfg.Judge.(Witness); ok {
 		w.Sent(uint32(q.id), uint32(a.id), *st, now)

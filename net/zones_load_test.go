@@ -14,7 +14,10 @@ import (
 type loadRun struct {
 	near []float64 // the host's delay of each record of a tank within nearRadius of its player, s, sorted
 	down []float64 // the bytes each player was sent in each whole second (datagrams and control frames), sorted
-	s    *zoneSim
+	// dgrams counts the datagrams of records the players were sent from from on
+	// (each an encryption and a system call at both ends), and dgramBytes their bytes.
+	dgrams, dgramBytes int
+	s                  *zoneSim
 }
 
 // loadSim runs tankload's match on simulated time: n tanks, one player each, round
@@ -62,7 +65,11 @@ func loadSim(t testing.TB, n int, from, seconds float64) loadRun {
 	counted := map[uint64]bool{} // a repeat's delay is not the record's
 	pubAt, seq := map[uint64]float64{}, make([]uint16, n)
 	logged, nextSec := len(s.log), math.Ceil(from)
+	dgrams0, bytes0 := -1, 0
 	for s.now < seconds {
+		if dgrams0 < 0 && s.now >= from {
+			dgrams0, bytes0 = s.dgramN, sumInts(s.bytes)
+		}
 		s.step(0.002)
 		for i, st := range s.tanks {
 			if st.seq != seq[i] {
@@ -93,14 +100,23 @@ func loadSim(t testing.TB, n int, from, seconds float64) loadRun {
 	}
 	slices.Sort(run.near)
 	slices.Sort(run.down)
+	run.dgrams, run.dgramBytes = s.dgramN-dgrams0, sumInts(s.bytes)-bytes0
 	return run
+}
+
+func sumInts(v []int) (n int) {
+	for _, x := range v {
+		n += x
+	}
+	return n
 }
 
 // TestZonesNearAtOnce runs tankload's match of 128 tanks on simulated time: the
 // tanks within nearRadius of a player reach it within nearSpacing and a window or
 // two of their updates (the choice alone held them back for up to a tenth of a
-// second), and what each player is sent in a second, control frames included,
-// stays within its budget.
+// second), what each player is sent in a second, control frames included,
+// stays within its budget, and a player's records go in one datagram at most every
+// nearSpacing, the near tanks' and the choice's together.
 func TestZonesNearAtOnce(t *testing.T) {
 	const (
 		n       = 128
@@ -130,8 +146,15 @@ func TestZonesNearAtOnce(t *testing.T) {
 	if p95, top := q(run.down, 0.95), q(run.down, 1); p95 > budget || top > budget*1.1 {
 		t.Errorf("bytes a player was sent in a second: p95 %.0f, max %.0f; budget %.0f", p95, top, budget)
 	}
+	// The heartbeats' repeats and the first records of tanks entering a
+	// player's interest may go between: a few a second.
+	perSecond := float64(run.dgrams) / n / (seconds - 2)
+	if perSecond > 1/nearSpacing {
+		t.Errorf("%.1f datagrams of records a second to a player, want at most %.0f (one every nearSpacing)", perSecond, 1/nearSpacing)
+	}
 	st := run.s.h.m.stats
-	t.Logf("%d near records: host delay p50 %.1f, p99 %.1f, max %.1f ms; a player's second: p50 %.0f, p95 %.0f, max %.0f B; %d B bypassed, %d B other",
+	t.Logf("%d near records: host delay p50 %.1f, p99 %.1f, max %.1f ms; a player's second: p50 %.0f, p95 %.0f, max %.0f B; %d B bypassed, %d B other; %.1f datagrams a second of %.0f B",
 		len(run.near), q(run.near, 0.5)*1000, q(run.near, 0.99)*1000, q(run.near, 1)*1000,
-		q(run.down, 0.5), q(run.down, 0.95), q(run.down, 1), st.DownlinkBypass, st.DownlinkOther)
+		q(run.down, 0.5), q(run.down, 0.95), q(run.down, 1), st.DownlinkBypass, st.DownlinkOther,
+		perSecond, float64(run.dgramBytes)/math.Max(1, float64(run.dgrams)))
 }

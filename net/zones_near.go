@@ -11,9 +11,14 @@ package net
 // budget (never outside it, but for the musts, which go whatever the budget
 // anyway), at most nearShare of it, and, for each player, at most one datagram of
 // them every nearSpacing, so that a player's datagrams stay few (each costs the
-// host and the player a packet's encryption and system calls) while the near
-// records wait no more than that. What does not go waits, owed as any other, and
-// goes by priority or with the next near datagram. The bytes the near records take
+// host and the player a packet's encryption and system calls, and half an
+// acknowledgement back) while the near records wait no more than that. The choice
+// keeps the same spacing (spaced): what it sends goes in the near records'
+// datagram, or in one of its own nearSpacing after the last, never in a second
+// datagram between two near ones. With the choice free to send between, a player
+// of 256 tanks was sent 158 datagrams a second of 187 bytes, and its near records
+// waited longer (p99 16 ms on simulated time, against 10). What does not go
+// waits, owed as any other, and goes by priority or with the next near datagram. The bytes the near records take
 // count towards the datagram's worth the next choice waits for, so that they do not
 // put the choice, and the floors it keeps, off.
 const (
@@ -21,9 +26,12 @@ const (
 	// ahead of the choice: the rest goes by priority, so that the near tanks of a
 	// crowd cannot starve the farther ones.
 	nearShare = 0.75
-	// nearSpacing is the least time, s, between two datagrams of near records to a
-	// player.
-	nearSpacing = 0.008
+	// nearSpacing is the least time, s, between two datagrams of records to a
+	// player, but for the musts and the heartbeats' repeats. 10 ms rather than 8:
+	// on simulated time a player of 256 tanks is sent 92 datagrams a second rather
+	// than 110, and its near records wait no longer at the 99th percentile (10 ms:
+	// the windows are 2 ms).
+	nearSpacing = 0.010
 )
 
 // oweNear lists s, owed to q of tank a d away, as near when it is.
@@ -44,11 +52,11 @@ func (m *match) oweNear(q *member, s *slot, a *hostActor, d float64) {
 // listed slot no longer owed (the choice sent it) leaves the list, and so does a
 // second entry of a slot (listed, sent by the choice, owed and listed again).
 func (m *match) sendNear(q *member, now float64) {
-	if now < q.nearAt {
+	if q.spaced(now) {
 		m.dirtyZones(q)
 		return
 	}
-	kept, sent, full := q.near[:0], false, false
+	kept, full := q.near[:0], false
 	for _, zi := range q.near {
 		s := &q.slots[zi]
 		if !s.owed || !q.pending[s.pi].listed {
@@ -70,17 +78,17 @@ func (m *match) sendNear(q *member, now float64) {
 		pi := s.pi
 		m.sendSlot(q, s, now, s.must)
 		q.unowe(int(pi))
-		sent = true
 	}
 	for _, zi := range kept {
 		q.pending[q.slots[zi].pi].listed = true
 	}
 	clear(q.near[len(kept):])
 	q.near = kept
-	if sent {
-		q.nearAt = now + nearSpacing
-	}
 	if len(q.near) > 0 {
 		m.dirtyZones(q)
 	}
 }
+
+// spaced reports whether q's records wait for its next datagram: one went within
+// nearSpacing and none goes in this window.
+func (q *member) spaced(now float64) bool { return now < q.nearAt && q.open == nil }

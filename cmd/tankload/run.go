@@ -583,6 +583,10 @@ func report(out io.Writer, cfg config, res botResult, st, st0 tlnet.HostStats, b
 			float64(st.Scheduled-st0.Scheduled)/math.Max(1, float64(st.Accepted-st0.Accepted)*float64(cfg.bots-1))*100,
 			st.Overwritten-st0.Overwritten, float64(st.DownlinkBypass-st0.DownlinkBypass)/1000)
 	}
+	if b := st.Batches - st0.Batches; b > 0 {
+		fmt.Fprintf(out, "datagrams: %.0f/s of records from the host, %.1f a second to each bot, %.0f B each\n",
+			float64(b)/wall, float64(b)/wall/float64(cfg.bots), float64(st.BatchBytes-st0.BatchBytes)/float64(b))
+	}
 	delivered := 0.0
 	if expected > 0 {
 		delivered = float64(res.Received) / expected * 100
