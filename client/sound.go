@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"unsafe"
 
 	"github.com/g3n/engine/audio/al"
@@ -218,24 +217,7 @@ func (s *Sound) Update(snap *game.Snapshot, view render.View, throttle, dt float
 	al.Listenerfv(al.Orientation, s.orient)
 
 	// The nearest tanks get the voices.
-	s.order = s.order[:0]
-	for i := range snap.Tanks {
-		s.order = append(s.order, i)
-	}
-	dist := func(i int) float64 { return snap.Tanks[i].Position.Sub(eye).Len() }
-	slices.SortFunc(s.order, func(a, b int) int {
-		da, db := dist(a), dist(b)
-		switch {
-		case da < db:
-			return -1
-		case da > db:
-			return 1
-		}
-		return 0
-	})
-	if len(s.order) > soundVoices {
-		s.order = s.order[:soundVoices]
-	}
+	s.order = nearestTanks(s.order[:0], snap.Tanks, eye, soundVoices)
 	for i := range s.voices {
 		s.voices[i].seen = false
 	}
@@ -390,4 +372,36 @@ func (s *Sound) Effects(effects []game.Effect, dt float64) {
 			s.Play(ev, e.Point)
 		}
 	}
+}
+
+// nearestTanks appends to dst the indices of the n tanks nearest eye, nearest first,
+// ties in the order of tanks, and returns it. It keeps the n nearest seen so far in
+// order by insertion and compares squared distances: a full sort by distance with a
+// square root for every comparison costs far more at hundreds of tanks, to keep a
+// dozen. A square root is monotone, so the choice is the same as by distance.
+func nearestTanks(dst []int, tanks []game.TankView, eye mgl64.Vec3, n int) []int {
+	start := len(dst)
+	var d2 [soundVoices]float64 // the kept tanks' squared distances, in dst's order
+	if n > len(d2) {
+		n = len(d2)
+	}
+	for i := range tanks {
+		d := tanks[i].Position.Sub(eye)
+		di := d.Dot(d)
+		k := len(dst) - start
+		if k == n && (n == 0 || di >= d2[k-1]) {
+			continue // no nearer than the farthest kept: a tie goes to the earlier tank
+		}
+		if k < n {
+			dst = append(dst, 0)
+			k++
+		}
+		j := k - 1
+		for j > 0 && d2[j-1] > di {
+			d2[j], dst[start+j] = d2[j-1], dst[start+j-1]
+			j--
+		}
+		d2[j], dst[start+j] = di, i
+	}
+	return dst
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -257,5 +258,55 @@ func TestCombatSounds(t *testing.T) {
 	}
 	if _, ok := soundOf(0); ok {
 		t.Error("an unknown effect has a sound")
+	}
+}
+
+// TestNearestTanksMatchesSort: the voices go to the same tanks, in the same order,
+// as a stable sort of every tank by distance cut to soundVoices gives, ties to the
+// earlier tank.
+func TestNearestTanksMatchesSort(t *testing.T) {
+	spread := func(n int, seed float64) []game.TankView {
+		tanks := make([]game.TankView, n)
+		for i := range tanks {
+			x := seed * float64(i)
+			tanks[i].Position = mgl64.Vec3{300 * math.Sin(x), 3 * math.Cos(2*x), 300 * math.Cos(1.7*x)}
+		}
+		return tanks
+	}
+	ring := make([]game.TankView, 20) // every tank as far from the eye: ties decide
+	for i := range ring {
+		a := float64(i%4) * math.Pi / 2
+		ring[i].Position = mgl64.Vec3{50 * math.Cos(a), 0, 50 * math.Sin(a)}
+	}
+	dup := spread(30, 0.7)
+	for i := 10; i < 30; i++ {
+		dup[i].Position = dup[i-10].Position // pairs at the same spot
+	}
+	for _, c := range []struct {
+		name  string
+		tanks []game.TankView
+		eye   mgl64.Vec3
+	}{
+		{"none", nil, mgl64.Vec3{}},
+		{"fewer than the voices", spread(5, 1.3), mgl64.Vec3{1, 2, 3}},
+		{"as many as the voices", spread(soundVoices, 0.9), mgl64.Vec3{}},
+		{"64 tanks", spread(64, 0.37), mgl64.Vec3{10, 5, -20}},
+		{"512 tanks", spread(512, 0.011), mgl64.Vec3{-40, 8, 60}},
+		{"ties on a ring", ring, mgl64.Vec3{}},
+		{"tanks in pairs", dup, mgl64.Vec3{5, 0, 5}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			want := make([]int, len(c.tanks))
+			for i := range want {
+				want[i] = i
+			}
+			dist := func(i int) float64 { return c.tanks[i].Position.Sub(c.eye).Len() }
+			slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(dist(a), dist(b)) })
+			want = want[:min(len(want), soundVoices)]
+			got := nearestTanks(make([]int, 0, soundVoices), c.tanks, c.eye, soundVoices)
+			if !slices.Equal(got, want) {
+				t.Errorf("nearest %v, want %v", got, want)
+			}
+		})
 	}
 }
