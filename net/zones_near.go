@@ -15,12 +15,13 @@ package net
 // acknowledgement back) while the near records wait no more than that. The choice
 // keeps the same spacing (spaced): what it sends goes in the near records'
 // datagram, or in one of its own nearSpacing after the last, never in a second
-// datagram between two near ones. With the choice free to send between, a player
-// of 256 tanks was sent 158 datagrams a second of 187 bytes, and its near records
-// waited longer (p99 16 ms on simulated time, against 10). What does not go
-// waits, owed as any other, and goes by priority or with the next near datagram. The bytes the near records take
-// count towards the datagram's worth the next choice waits for, so that they do not
-// put the choice, and the floors it keeps, off.
+// datagram between two near ones: a choice free to send between them nearly
+// doubles a player's datagrams (at 256 tanks, 155 a second of 195 bytes against
+// 89 of 340 on simulated time; docs/network.md) and spends the budget the near
+// records then wait for. What does not go waits, owed as any other, and goes by
+// priority or with the next near datagram. The bytes the near records take count
+// towards the datagram's worth the next choice waits for, so that they do not put
+// the choice, and the floors it keeps, off.
 const (
 	// nearShare is the share of a player's budget its near tanks' records may take
 	// ahead of the choice: the rest goes by priority, so that the near tanks of a
@@ -28,7 +29,7 @@ const (
 	nearShare = 0.75
 	// nearSpacing is the least time, s, between two datagrams of records to a
 	// player, but for the musts and the heartbeats' repeats. 10 ms rather than 8:
-	// on simulated time a player of 256 tanks is sent 92 datagrams a second rather
+	// on simulated time a player of 256 tanks is sent 89 datagrams a second rather
 	// than 110, and its near records wait no longer at the 99th percentile (10 ms:
 	// the windows are 2 ms).
 	nearSpacing = 0.010
