@@ -193,19 +193,9 @@ func teamTextColor(t int) math32.Color {
 	return math32.Color{R: c.R + (1-c.R)*k, G: c.G + (1-c.G)*k, B: c.B + (1-c.B)*k}
 }
 
-// teamOfName returns the team of the tank called name in snap, or −1 when none is.
-func teamOfName(snap *game.Snapshot, name string) int {
-	for i := range snap.Tanks {
-		if snap.Tanks[i].Name == name {
-			return snap.Tanks[i].Team
-		}
-	}
-	return -1
-}
-
-// teamsOfNames sets teams[i] to teamOfName(snap, names[i]) for each i where want[i]
-// holds, and to −1 elsewhere, in one pass over the tanks that ends once every name
-// wanted is found.
+// teamsOfNames sets teams[i] to the team of the first tank of snap called names[i]
+// (−1 when none is) for each i where want[i] holds, and to −1 elsewhere, in one
+// pass over the tanks that ends once every name wanted is found.
 func teamsOfNames(snap *game.Snapshot, names *[feedLines]string, want *[feedLines]bool, teams *[feedLines]int) {
 	left := 0
 	for i := range teams {

@@ -114,3 +114,14 @@ func TestTeamsOfNamesMatchesTeamOfName(t *testing.T) {
 		}
 	}
 }
+
+// teamOfName returns the team of the first tank called name in snap, or −1 when
+// none is: the plain search teamsOfNames does for several names at once.
+func teamOfName(snap *game.Snapshot, name string) int {
+	for i := range snap.Tanks {
+		if snap.Tanks[i].Name == name {
+			return snap.Tanks[i].Team
+		}
+	}
+	return -1
+}
