@@ -144,14 +144,22 @@ func (f *textFace) layout(s string, spacing float64) (w, h, ascent, lineH, gap i
 // a new image; src is the uniform it paints with, in c.
 func (f *textFace) drawText(img *image.RGBA, src *image.Uniform, c *imgcolor.RGBA, s string, fg math32.Color4, spacing float64) {
 	w, h, ascent, lineH, gap := f.layout(s, spacing)
+	// Text of no width (a lone combining mark, a name of format characters) is
+	// drawn on one transparent pixel: a texture is given at least one.
+	w, h = max(w, 1), max(h, 1)
 	n := 4 * w * h
 	if cap(img.Pix) < n {
 		img.Pix = make([]byte, n)
 	}
 	img.Pix, img.Stride, img.Rect = img.Pix[:n], 4*w, image.Rect(0, 0, w, h)
 	*c = text.Color4RGBA(&fg)
-	for i := 0; i < n; i += 4 {
-		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, 0
+	// The background, fg made transparent, in every pixel: the first set, then
+	// copied onto the next as many as are set, doubling.
+	if n > 0 {
+		img.Pix[0], img.Pix[1], img.Pix[2], img.Pix[3] = c.R, c.G, c.B, 0
+		for k := 4; k < n; k *= 2 {
+			copy(img.Pix[k:n], img.Pix[:k])
+		}
 	}
 	src.C = c // a pointer: a colour put in the interface by value is allocated
 	py := ascent
@@ -235,7 +243,7 @@ func (l *textLabel) redraw() {
 		l.tex.SetMinFilter(gls.NEAREST)
 		l.Material().AddTexture(l.tex)
 	} else {
-		l.tex.SetData(w, h, gls.RGBA, gls.UNSIGNED_BYTE, gls.RGBA8, l.data)
+		setPixels(l.tex, w, h, l.data)
 	}
 	l.SetContentSize(float32(w), float32(h))
 }

@@ -79,6 +79,20 @@ func TestTextLabelSamePixels(t *testing.T) {
 	}
 }
 
+// TestTextLabelOfNoWidth: text that measures no pixels wide (a lone combining mark,
+// format characters, as a player's name may be) makes an image of at least one pixel,
+// which a texture needs, and the label still shows it and others after it.
+func TestTextLabelOfNoWidth(t *testing.T) {
+	book := &fontBook{}
+	l := book.label("")
+	for _, s := range []string{"\u0301", "\u200b\u200d", "\n", "tank-7", "\u0301"} {
+		setText(l, s)
+		if img := l.picture(); l.Text() != s || img.Rect.Dx() < 1 || img.Rect.Dy() < 1 || len(img.Pix) != 4*img.Rect.Dx()*img.Rect.Dy() {
+			t.Errorf("%q: label shows %q on a %v image of %d bytes", s, l.Text(), img.Rect, len(img.Pix))
+		}
+	}
+}
+
 func absInt(v int) int {
 	if v < 0 {
 		return -v
