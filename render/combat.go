@@ -41,14 +41,14 @@ type combatLayer struct {
 	wreckM  *material.Standard
 
 	hud                    *core.Node
-	cross, marker, clock   *gui.Label
-	teams                  *gui.Label // tanks alive per team, under the clock
+	cross, marker, clock   *textLabel
+	teams                  *textLabel // tanks alive per team, under the clock
 	lastTeams              teamCount
 	sight                  [4]*gui.Panel // the aim marker's ticks around the middle
-	banner                 *gui.Label
+	banner                 *textLabel
 	healthBg, healthBar    *gui.Panel
 	reloadBg, reloadBar    *gui.Panel
-	healthText, reloadText *gui.Label
+	healthText, reloadText *textLabel
 	lastClock              clockLine
 	clockSet               bool // the clock's label shows lastClock
 	lastMsg                string
@@ -90,8 +90,8 @@ func newCombatLayer(hudRoot *core.Node, fonts *fontBook) *combatLayer {
 		c.pool = append(c.pool, puff{mesh: mesh, mat: m})
 	}
 	c.wreckM = material.NewStandard(&wreckTint)
-	label := func(size float64, col math32.Color, bg float32) *gui.Label {
-		l := gui.NewLabel("")
+	label := func(size float64, col math32.Color, bg float32) *textLabel {
+		l := c.fonts.label("")
 		c.fonts.setFontSize(l, size)
 		setColor(l, col)
 		setBgColor4(l, backdrop(bg))
@@ -146,10 +146,10 @@ func newCombatLayer(hudRoot *core.Node, fonts *fontBook) *combatLayer {
 func (c *combatLayer) setScale(sc float32) {
 	c.scale = sc
 	f := float64(sc)
-	for _, l := range []*gui.Label{c.cross, c.marker, c.clock, c.teams, c.banner} {
+	for _, l := range []*textLabel{c.cross, c.marker, c.clock, c.teams, c.banner} {
 		l.SetPaddings(2*sc, 6*sc, 2*sc, 6*sc)
 	}
-	for _, l := range []*gui.Label{c.healthText, c.reloadText} { // stacked: no room above and below
+	for _, l := range []*textLabel{c.healthText, c.reloadText} { // stacked: no room above and below
 		l.SetPaddings(0, 6*sc, 0, 6*sc)
 	}
 	c.fonts.setFontSize(c.cross, crossFontSize*f)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/g3n/engine/core"
-	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/treadline/treadline/game"
 )
@@ -35,11 +34,11 @@ const (
 // side: the shooter in their team's colour, " destroyed ", and the victim in theirs.
 type feed struct {
 	fonts *fontBook // the HUD's
-	lines [feedLines]*gui.Label
-	more  [feedLines][2]*gui.Label // a kill line's verb and victim; hidden on other lines
+	lines [feedLines]*textLabel
+	more  [feedLines][2]*textLabel // a kill line's verb and victim; hidden on other lines
 	shown [feedLines]feedKey       // what each line shows now
 	alpha [feedLines]float32
-	chat  *gui.Label
+	chat  *textLabel
 	items []feedItem // the lines of the notices of itemsOf, reused
 	// itemsOf identifies the notices items were made of: they are made again only
 	// when a notice comes or goes.
@@ -130,19 +129,19 @@ type feedKey struct {
 func newFeed(parent *core.Node, sc float32, fonts *fontBook) *feed {
 	f := &feed{fonts: fonts}
 	for i := range f.lines {
-		l := gui.NewLabel("")
+		l := f.fonts.label("")
 		l.SetPaddings(1, 6, 1, 6)
 		l.SetVisible(false)
 		parent.Add(l)
 		f.lines[i] = l
 		for k := range f.more[i] {
-			m := gui.NewLabel("")
+			m := f.fonts.label("")
 			m.SetVisible(false)
 			parent.Add(m)
 			f.more[i][k] = m
 		}
 	}
-	f.chat = gui.NewLabel("")
+	f.chat = f.fonts.label("")
 	f.chat.SetPaddings(3, 8, 3, 8)
 	setColor(f.chat, math32.Color{R: 1, G: 1, B: 1})
 	setBgColor4(f.chat, backdrop(0.85))

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/g3n/engine/core"
-	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
@@ -39,16 +38,16 @@ var (
 // feedback is the combat layer's feedback labels.
 type feedback struct {
 	fonts    *fontBook // the HUD's
-	mark     *gui.Label
+	mark     *textLabel
 	markKind int // 0 none, 1 hit, 2 kill, 3 refused: the mark's look as last set
-	hurts    [maxHurts]*gui.Label
+	hurts    [maxHurts]*textLabel
 	hurtText [maxHurts]string
 	scale    float32 // the HUD scale the fonts are set for
 	// shooter and victim are a kill camera's tanks (Scene.MarkKill), 0 when none;
 	// victim is the label over the victim.
 	shooter, victimID uint32
 	victimName        string // the victim label's name; "" for the tank's
-	victim            *gui.Label
+	victim            *textLabel
 	victimText        string
 }
 
@@ -134,7 +133,7 @@ func (f *feedback) setScale(sc float32) {
 }
 
 func newFeedback(parent *core.Node, fonts *fontBook) *feedback {
-	f := &feedback{fonts: fonts, mark: gui.NewLabel("×"), scale: 1, victim: gui.NewLabel("")}
+	f := &feedback{fonts: fonts, mark: fonts.label("×"), scale: 1, victim: fonts.label("")}
 	f.mark.SetVisible(false)
 	parent.Add(f.mark)
 	f.fonts.setFontSize(f.victim, victimFontSize)
@@ -144,7 +143,7 @@ func newFeedback(parent *core.Node, fonts *fontBook) *feedback {
 	f.victim.SetVisible(false)
 	parent.Add(f.victim)
 	for i := range f.hurts {
-		l := gui.NewLabel("")
+		l := f.fonts.label("")
 		f.fonts.setFontSize(l, hurtFontSize)
 		setColor(l, hurtColor)
 		setBgColor4(l, backdrop(0.55))

@@ -82,8 +82,8 @@ func anchorAt(a hudAnchor, w, h, pw, ph, margin, dx, dy float32) (x, y float32) 
 type hud struct {
 	fonts                          *fontBook // one font per size, for every HUD label
 	root, labels                   *core.Node
-	stats, warn, menu, flash, hint *gui.Label
-	rec                            *gui.Label // the recording indicator
+	stats, warn, menu, flash, hint *textLabel
+	rec                            *textLabel // the recording indicator
 	help                           *gui.Image
 	helpLines                      []HelpLine
 	hintFull                       string // the key hint in full
@@ -161,8 +161,8 @@ func newHUD(w, h int, help []HelpLine, hint string) *hud {
 	if u.hintFull == "" {
 		u.hintFull = hintText
 	}
-	mk := func(fg math32.Color, bg math32.Color4) *gui.Label {
-		l := gui.NewLabel("")
+	mk := func(fg math32.Color, bg math32.Color4) *textLabel {
+		l := u.fonts.label("")
 		setColor(l, fg)
 		setBgColor4(l, bg)
 		l.SetPaddings(4, 8, 4, 8)
@@ -614,7 +614,7 @@ func scoresRows(snap *game.Snapshot, page, fit int) (rows [][]string, shown, pag
 // opaque background.
 type table struct {
 	bg    *gui.Panel
-	cols  []*gui.Label
+	cols  []*textLabel
 	texts []string
 	scale float32
 	fonts *fontBook // the HUD's
@@ -629,7 +629,7 @@ func newTable(parent *core.Node, ncols int, fonts *fontBook) *table {
 	opaque(t.bg)
 	parent.Add(t.bg)
 	for i := 0; i < ncols; i++ {
-		l := gui.NewLabel("")
+		l := t.fonts.label("")
 		setColor(l, math32.Color{R: 1, G: 1, B: 1})
 		parent.Add(l)
 		t.cols = append(t.cols, l)

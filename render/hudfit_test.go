@@ -49,7 +49,7 @@ func hudPanels(n core.INode, out map[string]rect) {
 		if p, ok := c.(gui.IPanel); ok {
 			pos := p.GetPanel().Position()
 			name := fmt.Sprintf("%T %p", c, c)
-			if l, ok := c.(*gui.Label); ok {
+			if l, ok := c.(*textLabel); ok {
 				name = fmt.Sprintf("label %q", l.Text())
 			}
 			out[name] = rect{pos.X, pos.Y, p.Width(), p.Height()}
@@ -91,7 +91,7 @@ func TestHUDFitsAnySize(t *testing.T) {
 			}
 		}
 		c := s.combat
-		for _, l := range []*gui.Label{c.healthText, c.reloadText, c.clock, c.marker, s.hud.stats, s.hud.rec} {
+		for _, l := range []*textLabel{c.healthText, c.reloadText, c.clock, c.marker, s.hud.stats, s.hud.rec} {
 			if !l.Visible() {
 				t.Errorf("%dx%d: %q not shown", size[0], size[1], l.Text())
 			}
@@ -108,7 +108,7 @@ func TestHUDFitsAnySize(t *testing.T) {
 		if !strings.Contains(s.hud.stats.Text(), "refused") {
 			t.Errorf("%dx%d: F3 on but the figures lack the counters: %q", size[0], size[1], s.hud.stats.Text())
 		}
-		texts := map[string]*gui.Label{"clock": c.clock, "marker": c.marker, "armour": c.healthText, "reload": c.reloadText,
+		texts := map[string]*textLabel{"clock": c.clock, "marker": c.marker, "armour": c.healthText, "reload": c.reloadText,
 			"hurt 0": c.fb.hurts[0], "hurt 1": c.fb.hurts[1]}
 		for a, la := range texts {
 			for b, lb := range texts {
@@ -124,7 +124,7 @@ func TestHUDFitsAnySize(t *testing.T) {
 		}
 		// The feed's lines keep clear of the bars and their texts.
 		for i, fl := range s.hud.feed.lines {
-			for _, l := range append([]*gui.Label{fl}, s.hud.feed.more[i][:]...) {
+			for _, l := range append([]*textLabel{fl}, s.hud.feed.more[i][:]...) {
 				if !l.Visible() {
 					continue
 				}
@@ -159,7 +159,7 @@ func TestHUDFitsAnySize(t *testing.T) {
 	// grass under it is green, its backdrop dark).
 	white := func(r, g, b float64) bool { return min(r, g, b) > 0.5 }
 	c := s.combat
-	for _, l := range []*gui.Label{c.healthText, c.reloadText, c.clock} {
+	for _, l := range []*textLabel{c.healthText, c.reloadText, c.clock} {
 		p := l.Position()
 		lw, lh := l.Size()
 		n := 0

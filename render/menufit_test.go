@@ -6,8 +6,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/g3n/engine/gui"
 )
 
 // TestMenuRowsFitThePanel lays a menu page out with a long value at several picture
@@ -88,7 +86,7 @@ func checkMenuFits(t *testing.T, v *MenuView, page MenuPage, size [2]int) {
 			continue
 		}
 		shown++
-		for _, l := range []*gui.Label{v.names[i], v.vals[i]} {
+		for _, l := range []*textLabel{v.names[i], v.vals[i]} {
 			w, h := l.Size()
 			inside(fmt.Sprintf("row %d %q", i, l.Text()), l.Position().X, l.Position().Y, w, h)
 		}

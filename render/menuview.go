@@ -33,8 +33,8 @@ type MenuView struct {
 	root        *core.Node
 	cam         *camera.Camera
 	back, bar   *gui.Panel
-	title, hint *gui.Label
-	names, vals []*gui.Label
+	title, hint *textLabel
+	names, vals []*textLabel
 	w, h        int
 	page        MenuPage
 }
@@ -55,8 +55,8 @@ func NewMenuView(w, h int) *MenuView {
 	return v
 }
 
-func (v *MenuView) label(size float64, c math32.Color) *gui.Label {
-	l := gui.NewLabel("")
+func (v *MenuView) label(size float64, c math32.Color) *textLabel {
+	l := v.fonts.label("")
 	v.fonts.setFontSize(l, size)
 	setColor(l, c)
 	l.SetPaddings(4, 10, 4, 10)
@@ -158,7 +158,7 @@ func (v *MenuView) apply(f menuFit, n int) {
 		title = fmt.Sprintf("%s (%d–%d of %d)", title, f.first+1, f.first+f.shown, n)
 	}
 	setText(v.title, title)
-	font := func(l *gui.Label, size float64) {
+	font := func(l *textLabel, size float64) {
 		size = math.Max(menuMinFont, size*f.scale)
 		if l.FontSize() != size {
 			v.fonts.setFontSize(l, size)

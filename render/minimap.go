@@ -52,10 +52,13 @@ const (
 
 // minimap is the map panel and its pixels.
 type minimap struct {
-	img      *gui.Image
-	tex      *texture.Texture2D
-	base     *image.RGBA // the shaded ground, redrawn only on resize
-	frame    *image.RGBA // base plus this refresh's cone and arrows
+	img   *gui.Image
+	tex   *texture.Texture2D
+	base  *image.RGBA // the shaded ground, redrawn only on resize
+	frame *image.RGBA // base plus this refresh's cone and arrows
+	// pix is frame's pixels as the texture takes them, put in an interface once a
+	// build: SetFromRGBA puts them in one, allocating, at every redraw.
+	pix      any
 	crowd    *image.RGBA // base plus a crowd's discs and dots, as of crowdSince ago
 	heights  *heightGrid
 	min, max mgl64.Vec3
@@ -146,6 +149,7 @@ func (m *minimap) build(n int, sc float32) {
 		m.base.SetRGBA(n-1, k, edge)
 	}
 	copy(m.frame.Pix, m.base.Pix)
+	m.pix = m.frame.Pix
 	m.crowdDirty = true
 	if m.tex == nil {
 		m.tex = texture.NewTexture2DFromRGBA(m.frame)
@@ -203,7 +207,7 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 	}
 	if crowd {
 		m.drawCrowd(snap, watched)
-		m.tex.SetFromRGBA(m.frame)
+		setPixels(m.tex, m.size, m.size, m.pix)
 		return
 	}
 	sc := float64(m.scale)
@@ -230,7 +234,7 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 			m.ring(px, py, l*0.95, imgcolor.RGBA{R: 255, G: 240, B: 80, A: 255})
 		}
 	}
-	m.tex.SetFromRGBA(m.frame)
+	setPixels(m.tex, m.size, m.size, m.pix)
 }
 
 // squadOf returns the player's squad, in near: the minimapSquadSize teammates alive

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/game"
@@ -44,7 +43,7 @@ func placedTank(id uint32, name string, team int, x, z, yaw float64, ground func
 func labelRects(s *Scene) map[string]rect {
 	out := map[string]rect{}
 	for _, e := range s.tanks {
-		for what, l := range map[string]*gui.Label{"name": e.name, "info": e.info} {
+		for what, l := range map[string]*textLabel{"name": e.name, "info": e.info} {
 			if l != nil && l.Visible() {
 				pos := l.Position()
 				out[e.nameText+" "+what] = rect{pos.X, pos.Y, l.Width(), l.Height()}
@@ -392,7 +391,7 @@ func TestFeedChatAndWarningDrawn(t *testing.T) {
 	})
 	img := drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 2)
 	savePNG(t, img, "feed.png")
-	share := func(l *gui.Label, ok func(r, g, b float64) bool) float64 {
+	share := func(l *textLabel, ok func(r, g, b float64) bool) float64 {
 		pos := l.Position()
 		n, hit := 0, 0
 		for y := int(pos.Y) + 1; y < int(pos.Y+l.Height())-1; y++ {

@@ -19,7 +19,7 @@ import (
 // the countdown to the next round. It shows by itself while the round is over.
 type results struct {
 	fonts       *fontBook // the HUD's
-	title, foot *gui.Label
+	title, foot *textLabel
 	table       *table
 	mine        *gui.Panel // the highlight behind the player's own line
 	lastTitle   string
@@ -40,8 +40,8 @@ func newResults(parent *core.Node, fonts *fontBook) *results {
 		parent.Remove(l)
 		parent.Add(l)
 	}
-	mk := func(size float64, col math32.Color) *gui.Label {
-		l := gui.NewLabel("")
+	mk := func(size float64, col math32.Color) *textLabel {
+		l := r.fonts.label("")
 		r.fonts.setFontSize(l, size)
 		setColor(l, col)
 		setBgColor4(l, backdrop(1))
@@ -64,7 +64,7 @@ func (r *results) setScale(sc float32) {
 	f := float64(sc)
 	r.fonts.setFontSize(r.title, resultsTitleSize*f)
 	r.fonts.setFontSize(r.foot, resultsFootSize*f)
-	for _, l := range []*gui.Label{r.title, r.foot} {
+	for _, l := range []*textLabel{r.title, r.foot} {
 		l.SetPaddings(6*sc, 14*sc, 6*sc, 14*sc)
 	}
 	r.table.setFontSize(tableFontSize * f)

@@ -10,7 +10,6 @@ import (
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/geometry"
 	"github.com/g3n/engine/graphic"
-	"github.com/g3n/engine/gui"
 	"github.com/g3n/engine/light"
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
@@ -219,7 +218,7 @@ type tankEntry struct {
 	id         uint32
 	gone       bool // removed from the scene: the index cache must not hand it out
 	model      *tankModel
-	name, info *gui.Label // nil until the tank is first labelled (labelsOf)
+	name, info *textLabel // nil until the tank is first labelled (labelsOf)
 	nameText   string
 	stale      bool
 	detailed   bool    // drawn as a full model this frame (else in the crowd batch)
@@ -594,7 +593,7 @@ func (s *Scene) labelsOf(e *tankEntry, info bool, a float32) {
 
 // newTankLabel returns a hidden label over a tank showing text in style st, its size
 // in points at HUD scale 1.
-func (s *Scene) newTankLabel(text string, st labelStyle) *gui.Label {
+func (s *Scene) newTankLabel(text string, st labelStyle) *textLabel {
 	st.size *= float64(s.hud.scale)
 	l := s.hud.fonts.newLabel(text, st)
 	l.SetPaddings(1, 3, 1, 3)
@@ -621,7 +620,7 @@ func (e *tankEntry) hideLabels() {
 func (s *Scene) removeEntry(e *tankEntry) {
 	s.world.Remove(e.model.root)
 	e.model.root.DisposeChildren(true)
-	for _, l := range [2]*gui.Label{e.name, e.info} {
+	for _, l := range [2]*textLabel{e.name, e.info} {
 		if l != nil {
 			s.hud.labels.Remove(l)
 			l.Dispose()

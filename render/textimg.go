@@ -108,3 +108,10 @@ func imagePanel(old *gui.Image, img *image.RGBA) *gui.Image {
 	p.SetSize(float32(img.Bounds().Dx()), float32(img.Bounds().Dy()))
 	return p
 }
+
+// setPixels gives tex a w×h RGBA image from pix, a []byte of at least 4·w·h bytes put
+// in an interface by the caller once: texture.SetFromRGBA puts the image's pixels in
+// one at every call, an allocation for each upload.
+func setPixels(tex *texture.Texture2D, w, h int, pix any) {
+	tex.SetData(w, h, gls.RGBA, gls.UNSIGNED_BYTE, gls.RGBA8, pix)
+}

@@ -39,7 +39,7 @@ type timelineView struct {
 	fonts            *fontBook // the HUD's
 	bg, fill, cursor *gui.Panel
 	marks            []*gui.Panel
-	status           *gui.Label
+	status           *textLabel
 	x, y, w, h       float32 // the bar, pixels
 	shown            bool
 }
@@ -54,7 +54,7 @@ func newTimelineView(u *hud) *timelineView {
 		return p
 	}
 	t.bg, t.fill, t.cursor = mk(timelineBg), mk(timelineFill), mk(timelineCursor)
-	t.status = gui.NewLabel("")
+	t.status = t.fonts.label("")
 	setColor(t.status, math32.Color{R: 1, G: 1, B: 1})
 	bg := backdrop(0.6)
 	setBgColor4(t.status, bg)
