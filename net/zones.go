@@ -134,6 +134,10 @@ type zones struct {
 	warm     uint64              // the sum of what touch read: kept, so that the reads are not compiled away
 	// narrowed counts the choices made among the last k-th's candidates alone.
 	narrowed uint64
+	// offered counts the offers of a tank to a player (offer) and ranked the owed
+	// entries the choices ranked: the host's work per update, besides the records
+	// it sends, that grows with the match (BenchmarkHostPerUpdate).
+	offered, ranked uint64
 	// plain turns off the choice's shortcuts (the force check skipped before
 	// forceAt, the selection among the last k-th's candidates): the reference that
 	// TestZonesShortcutsSame holds them to.
@@ -414,6 +418,7 @@ func (m *match) onceRadius() float64 {
 
 // offer marks a's latest record as owed to q, if q has not been sent it.
 func (m *match) offer(q *member, a *hostActor, now float64) {
+	m.zones.offered++
 	s := m.slotFor(q, a)
 	me, d := q.observer(a.state.Position)
 	inside := d <= interestRadius
@@ -704,6 +709,7 @@ func (m *match) schedule(q *member, now float64) {
 	// ids. A backlog of hundreds (512 tanks: the far tanks wait) costs a few passes
 	// over plain numbers, not a heap's reshuffles through the list.
 	z := m.zones
+	z.ranked += uint64(len(q.pending))
 	k := min(len(q.pending), int(tokens/minRecordCost)+1)
 	// The selection is among the priorities at least half the last choice's k-th
 	// when they are k or more (the k-th highest is among them: every other is

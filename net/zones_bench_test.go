@@ -24,6 +24,9 @@ import (
 // section per 2 ms step, whatever the match's size, so that the two reads of the
 // thread's clock it holds, about 2.5 µs at load 20, weigh as little on 64 tanks'
 // updates as on 512's; the garbage collector's background work is not in it).
+// offers/update and ranked/update count the scheduler's work besides the records it
+// sends (records/update): the offers of a tank to a player (at once, by the interest
+// pass and by the whole-match pass) and the owed entries its choices ranked.
 func BenchmarkHostPerUpdate(b *testing.B) {
 	for _, n := range []int{64, 256, 512} {
 		for _, spread := range []string{"512m", "dense64"} {
@@ -45,6 +48,10 @@ func BenchmarkHostPerUpdate(b *testing.B) {
 					}
 					s.timed = true
 					acc0, rel0, bytes0 := s.h.m.stats.Accepted, s.h.m.stats.Relayed, s.h.m.stats.DownlinkBytes
+					var offered0, ranked0 uint64
+					if z := s.h.m.zones; z != nil {
+						offered0, ranked0 = z.offered, z.ranked
+					}
 					steps := 0
 					b.ResetTimer()
 					for b.Loop() {
@@ -64,6 +71,12 @@ func BenchmarkHostPerUpdate(b *testing.B) {
 					b.ReportMetric(float64(st.Relayed-rel0)/acc, "records/update")
 					if mode == "zones" {
 						b.ReportMetric(float64(st.DownlinkBytes-bytes0)/secs/float64(n)/1000, "kB/s/player")
+						// The work that grows with the match besides the records:
+						// offers of a tank to a player, and owed entries ranked by
+						// the choices.
+						z := s.h.m.zones
+						b.ReportMetric(float64(z.offered-offered0)/acc, "offers/update")
+						b.ReportMetric(float64(z.ranked-ranked0)/acc, "ranked/update")
 					}
 				})
 			}
