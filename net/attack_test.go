@@ -377,8 +377,14 @@ func rawDial(t *testing.T, h *Host) (*quic.Conn, *quic.Stream, *wire.Challenge, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &quic.Transport{Conn: udp}
-	cleanup := func() { tr.Close(); udp.Close() }
+	pc := udp
+	if n := networkOf(h); n != nil { // a host on memnet: dial it there
+		if pc, err = n.Wrap(udp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr := &quic.Transport{Conn: pc}
+	cleanup := func() { tr.Close(); pc.Close() }
 	conn, err := tr.Dial(t.Context(), h.Addr(), clientTLS(h.Addr().String(), h.Fingerprint(), nil),
 		&quic.Config{EnableDatagrams: true, MaxIncomingStreams: 1})
 	if err != nil {
@@ -400,74 +406,75 @@ func rawDial(t *testing.T, h *Host) (*quic.Conn, *quic.Stream, *wire.Challenge, 
 }
 
 func TestJoinProtocolAbuse(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
-	// A join deadline long enough for a loaded machine to answer in time, short
-	// enough for the silent connection below to be cut within the test.
-	h := testHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: 3 * time.Second}})
-	for _, tc := range []struct {
-		name  string
-		frame []byte
-		want  wire.RefuseReason
-	}{
-		{"garbage instead of a join request", []byte{0, 4, wire.Version, 0x7e, 9, 9}, wire.RefuseProtocol},
-		{"chat instead of a join request", []byte{0, 6, wire.Version, byte(wire.MsgChat), 0, 0, 1, 'x'}, wire.RefuseProtocol},
-		{"another protocol version", []byte{0, 4, wire.Version + 1, byte(wire.MsgJoinRequest), 1, 'x'}, wire.RefuseVersion},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			conn, str, _, cleanup := rawDial(t, h)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		h := simHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: 3 * time.Second}})
+		for _, tc := range []struct {
+			name  string
+			frame []byte
+			want  wire.RefuseReason
+		}{
+			{"garbage instead of a join request", []byte{0, 4, wire.Version, 0x7e, 9, 9}, wire.RefuseProtocol},
+			{"chat instead of a join request", []byte{0, 6, wire.Version, byte(wire.MsgChat), 0, 0, 1, 'x'}, wire.RefuseProtocol},
+			{"another protocol version", []byte{0, 4, wire.Version + 1, byte(wire.MsgJoinRequest), 1, 'x'}, wire.RefuseVersion},
+		} {
+			func() { // cases, not subtests: a bubble runs none
+				conn, str, _, cleanup := rawDial(t, h)
+				defer cleanup()
+				str.Write(tc.frame)
+				m, err := wire.NewFrameReader(str).Next()
+				if err != nil {
+					t.Errorf("%s: no refusal: %v", tc.name, err)
+					return
+				}
+				if r, ok := m.(*wire.JoinRefused); !ok || r.Reason != tc.want {
+					t.Errorf("%s: answer %+v, want refusal %v", tc.name, m, tc.want)
+				}
+				<-conn.Context().Done()
+			}()
+		}
+		func() { // proof for another nonce
+			// The key derivation is slow on purpose: do it before the join clock starts.
+			key := wire.DeriveKey("secret", h.salt)
+			conn, str, ch, cleanup := rawDial(t, h)
 			defer cleanup()
-			str.Write(tc.frame)
-			m, err := wire.NewFrameReader(str).Next()
-			if err != nil {
-				t.Fatalf("no refusal: %v", err)
+			if ch.Salt != h.salt {
+				t.Error("challenge carries another salt")
+				return
 			}
-			if r, ok := m.(*wire.JoinRefused); !ok || r.Reason != tc.want {
-				t.Errorf("answer %+v, want refusal %v", m, tc.want)
+			var other [wire.NonceSize]byte
+			req := wire.JoinRequest{Name: "mallory", Proof: wire.Proof(key, other, "mallory")}
+			b, _ := wire.AppendFrame(nil, &req)
+			str.Write(b)
+			m, err := wire.NewFrameReader(str).Next()
+			if r, ok := m.(*wire.JoinRefused); err != nil || !ok || r.Reason != wire.RefusePassphrase {
+				t.Errorf("replayed proof: answer %+v, %v; want a passphrase refusal", m, err)
 			}
 			<-conn.Context().Done()
-		})
-	}
-	t.Run("proof for another nonce", func(t *testing.T) {
-		// The key derivation is slow on purpose: do it before the join clock starts.
-		key := wire.DeriveKey("secret", h.salt)
-		conn, str, ch, cleanup := rawDial(t, h)
-		defer cleanup()
-		if ch.Salt != h.salt {
-			t.Fatal("challenge carries another salt")
-		}
-		var other [wire.NonceSize]byte
-		req := wire.JoinRequest{Name: "mallory", Proof: wire.Proof(key, other, "mallory")}
-		b, _ := wire.AppendFrame(nil, &req)
-		str.Write(b)
-		m, err := wire.NewFrameReader(str).Next()
-		if r, ok := m.(*wire.JoinRefused); err != nil || !ok || r.Reason != wire.RefusePassphrase {
-			t.Errorf("replayed proof: answer %+v, %v; want a passphrase refusal", m, err)
-		}
-		<-conn.Context().Done()
-	})
-	// The silent connection has a host of its own, whose join deadline is short:
-	// nothing has to answer in time there, so the test need not wait 3 s.
-	const silentJoin = time.Second
-	silent := testHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: silentJoin}})
-	t.Run("silence", func(t *testing.T) {
-		start := time.Now()
-		conn, _, _, cleanup := rawDial(t, silent)
-		defer cleanup()
-		select {
-		case <-conn.Context().Done():
-			if took := time.Since(start); took < silentJoin {
-				t.Errorf("a silent connection cut after %v, before its %v join timeout", took, silentJoin)
+		}()
+		// The silent connection has a host of its own, whose join deadline is short.
+		const silentJoin = time.Second
+		silent := simHost(t, HostConfig{Passphrase: "secret", Limits: Limits{JoinTimeout: silentJoin}})
+		func() { // silence
+			start := time.Now()
+			conn, _, _, cleanup := rawDial(t, silent)
+			defer cleanup()
+			select {
+			case <-conn.Context().Done():
+				if took := time.Since(start); took < silentJoin {
+					t.Errorf("a silent connection cut after %v, before its %v join timeout", took, silentJoin)
+				}
+			case <-time.After(silentJoin + time.Second):
+				t.Errorf("a connection that never joins is still open after %v (join timeout %v)", time.Since(start), silentJoin)
 			}
-		case <-time.After(silentJoin + 6*time.Second): // the slack for a loaded machine
-			t.Errorf("a connection that never joins is still open after %v (join timeout %v)", time.Since(start), silentJoin)
+		}()
+		if st := h.Stats(); st.Players != 1 || st.Refused != 4 {
+			t.Errorf("host stats %+v, want 4 refusals and no one admitted", st)
+		}
+		if st := silent.Stats(); st.Players != 1 || st.Refused != 1 {
+			t.Errorf("the silent connection's host: stats %+v, want 1 refusal and no one admitted", st)
 		}
 	})
-	if st := h.Stats(); st.Players != 1 || st.Refused != 4 {
-		t.Errorf("host stats %+v, want 4 refusals and no one admitted", st)
-	}
-	if st := silent.Stats(); st.Players != 1 || st.Refused != 1 {
-		t.Errorf("the silent connection's host: stats %+v, want 1 refusal and no one admitted", st)
-	}
 }
 
 func TestPassphraseGuessingSlowed(t *testing.T) {
@@ -501,25 +508,27 @@ func TestPassphraseGuessingSlowed(t *testing.T) {
 }
 
 func TestHalfOpenJoinsBounded(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
-	// The join deadline is far off, so that only an eviction can free the slot.
-	h := testHost(t, HostConfig{Limits: Limits{MaxJoining: 1, JoinTimeout: time.Minute}})
-	conn, _, _, cleanup := rawDial(t, h) // holds the only joining slot without joining
-	defer cleanup()
-	// A newcomer evicts the oldest half-open join instead of being refused.
-	c, err := dialTest(h, ClientConfig{Name: "late", KnownHosts: "-", RequestTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatalf("join while the only joining slot is held: %v", err)
-	}
-	c.Close()
-	select {
-	case <-conn.Context().Done():
-	case <-time.After(10 * time.Second):
-		t.Error("the half-open join was not evicted")
-	}
-	if st := h.Stats(); st.JoinsEvicted != 1 || st.Joining != 0 {
-		t.Errorf("host stats %+v, want 1 eviction and nobody joining", st)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		// The join deadline is far off, so that only an eviction can free the slot.
+		h := simHost(t, HostConfig{Limits: Limits{MaxJoining: 1, JoinTimeout: time.Minute}})
+		conn, _, _, cleanup := rawDial(t, h) // holds the only joining slot without joining
+		defer cleanup()
+		// A newcomer evicts the oldest half-open join instead of being refused.
+		c, err := dialTest(h, ClientConfig{Name: "late", KnownHosts: "-", RequestTimeout: 10 * time.Second})
+		if err != nil {
+			t.Fatalf("join while the only joining slot is held: %v", err)
+		}
+		c.Close()
+		select {
+		case <-conn.Context().Done():
+		case <-time.After(time.Second):
+			t.Error("the half-open join was not evicted")
+		}
+		if st := h.Stats(); st.JoinsEvicted != 1 || st.Joining != 0 {
+			t.Errorf("host stats %+v, want 1 eviction and nobody joining", st)
+		}
+	})
 }
 
 // quietJudge is a Judge that hears everything and says nothing.
