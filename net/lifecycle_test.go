@@ -105,29 +105,31 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 }
 
 func TestNameInUse(t *testing.T) {
-	checkNoLeaks(t)
-	clk := &ManualClock{}
-	h := testHost(t, HostConfig{Clock: clk})
-	pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
-	if c, err := pipeDial(h, ClientConfig{Name: "ann", Clock: clk}); err == nil {
-		c.Close()
-		t.Fatal("second live player named ann admitted")
-	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "in use") {
-		t.Errorf("duplicate name: %v", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		clk := &ManualClock{}
+		h := simHost(t, HostConfig{Clock: clk})
+		pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
+		if c, err := pipeDial(h, ClientConfig{Name: "ann", Clock: clk}); err == nil {
+			c.Close()
+			t.Fatal("second live player named ann admitted")
+		} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "in use") {
+			t.Errorf("duplicate name: %v", err)
+		}
+	})
 }
 
 func TestMatchFull(t *testing.T) {
-	checkNoLeaks(t)
-	clk := &ManualClock{}
-	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}, Clock: clk})
-	pipeJoin(t, h, ClientConfig{Name: "one", Clock: clk})
-	if c, err := pipeDial(h, ClientConfig{Name: "two", Clock: clk}); err == nil {
-		c.Close()
-		t.Fatal("third player admitted to a two-player match")
-	} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "full") {
-		t.Errorf("full match: %v", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		clk := &ManualClock{}
+		h := simHost(t, HostConfig{Limits: Limits{MaxPlayers: 2}, Clock: clk})
+		pipeJoin(t, h, ClientConfig{Name: "one", Clock: clk})
+		if c, err := pipeDial(h, ClientConfig{Name: "two", Clock: clk}); err == nil {
+			c.Close()
+			t.Fatal("third player admitted to a two-player match")
+		} else if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "full") {
+			t.Errorf("full match: %v", err)
+		}
+	})
 }
 
 func TestSpawnLimitsAndKick(t *testing.T) {
