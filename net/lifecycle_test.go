@@ -67,7 +67,7 @@ func TestSilentClientDroppedAndRejoins(t *testing.T) {
 		clk := &ManualClock{}
 		h := simHost(t, HostConfig{Limits: Limits{Timeout: 600 * time.Millisecond}, Clock: clk})
 		watcher := h.Local()
-		// A client that probes the host clock only every 5 s of real time (1 s at first);
+		// A client that probes the host clock only every 5 s of its own clock (1 s at first);
 		// the test moves the host's clock a second at a time, so the host hears nothing
 		// from it for longer than its timeout.
 		quiet := pipeJoin(t, h, ClientConfig{Name: "quiet", SyncInterval: 5 * time.Second})

@@ -41,7 +41,7 @@ func percentile(sorted []float64, p float64) float64 {
 }
 
 // TestReckoningOverImpairedNetwork is the end-to-end proof: a host and three clients
-// on loopback, every client link impaired with 120 ms one-way latency, ±30 ms jitter
+// on an in-memory network (memnet, in a bubble), every client link impaired with 120 ms one-way latency, ±30 ms jitter
 // and 10% loss in each direction (so owner → host → observer is about 240 ms and 19%
 // loss). Each client drives a tank through a deadreckon.Publisher and reckons the
 // others with deadreckon.Actor, latency-compensated with the client's clock offset.
@@ -73,8 +73,8 @@ func TestReckoningOverImpairedNetwork(t *testing.T) {
 			p95Bound  = 2.0 // m
 		)
 		link := impair.Link{Latency: 120 * time.Millisecond, Jitter: 30 * time.Millisecond, Loss: 0.10}
-		// Join deadlines for a loaded machine, here and in the clients: the joins cross
-		// the impaired links while the other real-time tests run.
+		// Join deadlines wide enough for the joins' retransmissions across the lossy
+		// links, here and in the clients.
 		h := simHost(t, HostConfig{Limits: Limits{JoinTimeout: 10 * time.Second}})
 		tanks := make([]circleTank, clients)
 		cs := make([]*Client, clients)

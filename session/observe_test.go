@@ -18,7 +18,7 @@ import (
 func TestObserveHostedMatch(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()

@@ -58,7 +58,7 @@ func (c wallClock) Now() time.Duration { return time.Since(c.start) }
 func TestPracticePausesForReal(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()

@@ -19,12 +19,12 @@ import (
 	"github.com/treadline/treadline/record"
 )
 
-// TestPracticeRecords records a practice match over real QUIC: the player's view,
+// TestPracticeRecords records a practice match over QUIC (on memnet, in a bubble): the player's view,
 // the player's tank's truth and the bots' (run by the in-process host), one clock.
 func TestPracticeRecords(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()
@@ -122,7 +122,7 @@ func readPractice(t *testing.T, r *record.Reader, self uint32) practiceSummary {
 func TestRecordingUnwritable(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()
@@ -160,7 +160,7 @@ func TestRecordingUnwritable(t *testing.T) {
 func TestPracticeKeepsRecentInMemory(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()

@@ -20,15 +20,15 @@ import (
 	"github.com/treadline/treadline/terrain"
 )
 
-// TestPracticeCombatOverQUIC: in a practice match over real QUIC on loopback (100 ms
-// ± 20 ms and 2 % loss each way), the player's shots reach the host's judge, whose
+// TestPracticeCombatOverQUIC: in a practice match over QUIC on an in-memory network
+// in a synctest bubble (100 ms ± 20 ms and 2 % loss each way), the player's shots reach the host's judge, whose
 // verdicts come back, and the bots' shots (their Fire events) and the scoreboard reach
 // the player. The match is on skirmishMap, where every tank starts in an enemy's
 // range and sight, so the first shots come within seconds.
 func TestPracticeCombatOverQUIC(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"github.com/treadline/treadline/internal/memnet"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +28,7 @@ func viewOf(t testing.TB, snap *game.Snapshot, id uint32) game.TankView {
 	return game.TankView{}
 }
 
-// runUntil calls step at 60 Hz of real time until done holds, and fails the test
+// runUntil calls step at 60 Hz of the clock (a bubble's) until done holds, and fails the test
 // when it does not within limit.
 func runUntil(t *testing.T, limit time.Duration, what string, step func(), done func() bool) {
 	t.Helper()
@@ -45,7 +44,7 @@ func runUntil(t *testing.T, limit time.Duration, what string, step func(), done 
 	}
 }
 
-// runFor steps every match in ms at 60 Hz of real time for d, with in as the
+// runFor steps every match in ms at 60 Hz of the clock (a bubble's) for d, with in as the
 // player's input.
 func runFor(t *testing.T, d time.Duration, in physics.Input, ms ...*game.Match) {
 	t.Helper()
@@ -66,16 +65,16 @@ func stepAll(t *testing.T, in physics.Input, ms ...*game.Match) func() {
 	}
 }
 
-// TestPractice: a practice match over real QUIC on loopback, through the impairment
-// wrapper, shows the host's bots to the player, reckoned from network updates; closing
-// the session stops every goroutine it started.
+// TestPractice: a practice match over QUIC on an in-memory network in a synctest
+// bubble, through the impairment wrapper, shows the host's bots to the player,
+// reckoned from network updates; closing the session stops every goroutine it
+// started.
 func TestPractice(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()
-		before := runtime.NumGoroutine()
 		mp := testmaps.Small(t)
 		m, sess, err := Practice(context.Background(), PracticeConfig{Wrap: lan.Wrap, Match: game.Config{Map: mp, Name: "tester"}, Bots: 3})
 		if err != nil {
@@ -123,7 +122,8 @@ func TestPractice(t *testing.T) {
 		if err := sess.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
-		waitGoroutines(t, before)
+		// Every goroutine the session started must end: the bubble fails the test
+		// (synctest.Test waits for them) if one outlives it.
 	})
 }
 
@@ -131,11 +131,10 @@ func TestPractice(t *testing.T) {
 // the host goes away the joined match ends with ErrLinkClosed.
 func TestHostAndJoin(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		lan := memnet.New()
-		before := runtime.NumGoroutine()
 		mp := testmaps.Small(t)
 		ctx := context.Background()
 		host, hsess, err := Host(ctx, HostConfig{Wrap: lan.Wrap, Addr: "127.0.0.1:0", Passphrase: "tread", Match: game.Config{Map: mp, Name: "host", Bots: 1, Seed: 1}})
@@ -202,22 +201,9 @@ func TestHostAndJoin(t *testing.T) {
 		}
 		t.Logf("guest saw: %v", guest.Err())
 		gsess.Close()
-		waitGoroutines(t, before)
+		// Every goroutine the session started must end: the bubble fails the test
+		// (synctest.Test waits for them) if one outlives it.
 	})
-}
-
-// waitGoroutines fails when goroutines started by the test are still running after
-// a grace period.
-func waitGoroutines(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		buf := make([]byte, 1<<16)
-		t.Errorf("%d goroutines left running (had %d):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
-	}
 }
 
 // TestChatRoundTripBetweenClients: two clients joined to a real host over QUIC on
@@ -225,7 +211,7 @@ func waitGoroutines(t *testing.T, before int) {
 // its sender.
 func TestChatRoundTripBetweenClients(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 // network timeout while nothing steps (a stopped process, a suspended laptop) goes on
 // afterwards: its host runs in the same process, so it is never declared lost and
 // never drops its own player. The host's silence checks and the player's run every
-// tenth of a second of real time, and see the whole stall. Not parallel with the other
+// tenth of a second of the bubble's clock, and see the whole stall. Not parallel with the other
 // practice tests: box2d keeps package-level counters that worlds stepped on
 // different goroutines race on.
 func TestPracticeSurvivesStall(t *testing.T) {
@@ -44,7 +44,7 @@ func TestPracticeSurvivesStall(t *testing.T) {
 		runUntil(t, 10*time.Second, "the bot shows before the stall", step, func() bool { return len(snap.Tanks) == 2 })
 
 		clk.Advance(net.DefaultTimeout + 1500*time.Millisecond)
-		// A second of real time: the checks that would drop a stalled peer run ten times.
+		// A second of the bubble's clock: the checks that would drop a stalled peer run ten times.
 		end := time.Now().Add(time.Second)
 		runUntil(t, 5*time.Second, "a second after the stall", step, func() bool { return time.Now().After(end) })
 		if err := m.Err(); err != nil {
