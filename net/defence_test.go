@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
@@ -526,60 +527,61 @@ func TestAttackGuessing(t *testing.T) {
 }
 
 func TestAttackTiming(t *testing.T) {
-	checkNoLeaks(t)
-	clk := &ManualClock{}
-	h := testHost(t, HostConfig{Clock: clk})
-	obs := pipeJoin(t, h, ClientConfig{Name: "observer", Clock: clk})
-	cheat := pipeJoin(t, h, ClientConfig{Name: "cheat", Clock: clk})
-	tank, err := cheat.Spawn("cheat", 1, tankAt(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, obs, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == tank })
-	// Raw updates, past the client's own stamping.
-	send := func(seq uint16, s deadreckon.State) {
-		w := wire.NewBatchWriter(0)
-		if err := w.Add(&wire.Update{Actor: wire.ActorID(tank), Seq: seq, State: s}); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		clk := &ManualClock{}
+		h := simHost(t, HostConfig{Clock: clk})
+		obs := pipeJoin(t, h, ClientConfig{Name: "observer", Clock: clk})
+		cheat := pipeJoin(t, h, ClientConfig{Name: "cheat", Clock: clk})
+		tank, err := cheat.Spawn("cheat", 1, tankAt(0, 0))
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cheat.sendRaw(w.Bytes(), false); err != nil {
-			t.Fatal(err)
+		waitFor(t, obs, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == tank })
+		// Raw updates, past the client's own stamping.
+		send := func(seq uint16, s deadreckon.State) {
+			w := wire.NewBatchWriter(0)
+			if err := w.Add(&wire.Update{Actor: wire.ActorID(tank), Seq: seq, State: s}); err != nil {
+				t.Fatal(err)
+			}
+			if err := cheat.sendRaw(w.Bytes(), false); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	counted := func(what string, f func(HostStats) uint64, want uint64) {
-		t.Helper()
-		if !poll.Within(3*time.Second, func() bool { return f(h.Stats()) >= want }) {
-			t.Errorf("%s: %d, want %d", what, f(h.Stats()), want)
+		counted := func(what string, f func(HostStats) uint64, want uint64) {
+			t.Helper()
+			if !poll.Within(3*time.Second, func() bool { return f(h.Stats()) >= want }) {
+				t.Errorf("%s: %d, want %d", what, f(h.Stats()), want)
+			}
 		}
-	}
 
-	// An update stamped 1.9 s in the future reaches observers stamped about when it
-	// arrived: observers no longer draw the tank 57 m ahead of where it is.
-	clk.Advance(10 * time.Second)
-	s := tankAt(0.5, 0)
-	s.Time = h.Now() + 1.9
-	send(1, s)
-	evs := waitFor(t, obs, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == tank })
-	if ahead := evs[len(evs)-1].State.Time - h.Now(); ahead > 0.1 {
-		t.Errorf("relayed stamp %.3f s ahead of the host clock, want it clamped to about half a round trip", ahead)
-	}
-	counted("stamps clamped", func(s HostStats) uint64 { return s.StampsClamped }, 1)
+		// An update stamped 1.9 s in the future reaches observers stamped about when it
+		// arrived: observers no longer draw the tank 57 m ahead of where it is.
+		clk.Advance(10 * time.Second)
+		s := tankAt(0.5, 0)
+		s.Time = h.Now() + 1.9
+		send(1, s)
+		evs := waitFor(t, obs, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == tank })
+		if ahead := evs[len(evs)-1].State.Time - h.Now(); ahead > 0.1 {
+			t.Errorf("relayed stamp %.3f s ahead of the host clock, want it clamped to about half a round trip", ahead)
+		}
+		counted("stamps clamped", func(s HostStats) uint64 { return s.StampsClamped }, 1)
 
-	// 5 s of silence, then a 150 m jump: top speed over the whole silence would allow
-	// it, but a tank at rest cannot get that far. 100 m it could.
-	clk.Advance(5 * time.Second)
-	s = tankAt(150.5, 0)
-	s.Time = h.Now()
-	send(2, s)
-	counted("invalid updates", func(s HostStats) uint64 { return s.Invalid }, 1)
-	s = tankAt(100.5, 0)
-	s.Time = h.Now()
-	send(3, s)
-	counted("accepted updates", func(s HostStats) uint64 { return s.Accepted }, 2)
-	st := h.Stats()
-	if st.Invalid != 1 || st.Accepted != 2 {
-		t.Errorf("host stats %+v: want the jump refused and the drive accepted", st)
-	}
+		// 5 s of silence, then a 150 m jump: top speed over the whole silence would allow
+		// it, but a tank at rest cannot get that far. 100 m it could.
+		clk.Advance(5 * time.Second)
+		s = tankAt(150.5, 0)
+		s.Time = h.Now()
+		send(2, s)
+		counted("invalid updates", func(s HostStats) uint64 { return s.Invalid }, 1)
+		s = tankAt(100.5, 0)
+		s.Time = h.Now()
+		send(3, s)
+		counted("accepted updates", func(s HostStats) uint64 { return s.Accepted }, 2)
+		st := h.Stats()
+		if st.Invalid != 1 || st.Accepted != 2 {
+			t.Errorf("host stats %+v: want the jump refused and the drive accepted", st)
+		}
+	})
 }
 
 // TestSpawnGraceDropsSquatters: a player that joins and never spawns holds its place

@@ -13,6 +13,10 @@ import (
 // StartHost starts a host on a loopback port, closed when t ends.
 func StartHost(t *testing.T, cfg HostConfig) *Host { return testHost(t, cfg) }
 
+// SimHost starts a host on a new in-memory network, for a test in a synctest
+// bubble; closed when t ends.
+func SimHost(t *testing.T, cfg HostConfig) *Host { return simHost(t, cfg) }
+
 // PipeJoin joins h in process, closed when t ends.
 func PipeJoin(t *testing.T, h *Host, cfg ClientConfig) *Client { return pipeJoin(t, h, cfg) }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -37,31 +38,33 @@ func (l *lockedBuffer) String() string {
 // once (its Leave and QUIC's CONNECTION_CLOSE still go out when the impaired socket
 // closes), not timed out seconds later while the others watch a frozen tank.
 func TestLeaveUnderLag(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
-	var logs lockedBuffer
-	h := testHost(t, HostConfig{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	watcher := h.Local()
-	lag := impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond}
-	c := testClient(t, h, ClientConfig{Name: "lagged", KnownHosts: "-",
-		Wrap: func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
-			return impair.New(pc, impair.Config{Outbound: lag, Inbound: lag, Seed: 1})
-		}})
-	tank, err := c.Spawn("lagged", 1, tankAt(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, watcher, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == tank })
-	left := time.Now()
-	c.Close()
-	// The host's timeout is DefaultTimeout (6 s); the goodbye needs one lagged trip.
-	waitFor(t, watcher, 2*time.Second, func(ev Event) bool { return ev.Kind == EventDespawn && ev.Actor == tank })
-	t.Logf("host saw the player leave %v after Close", time.Since(left).Round(time.Millisecond))
-	if st := h.Stats(); st.TimedOut != 0 || st.Players != 1 {
-		t.Errorf("host stats %+v, want no time-out and only the host's own player", st)
-	}
-	if out := logs.String(); !strings.Contains(out, `msg="player left"`) || !strings.Contains(out, "reason=left") {
-		t.Errorf("host log lacks the player leaving:\n%s", out)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		h := simHost(t, HostConfig{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		watcher := h.Local()
+		lag := impair.Link{Latency: 150 * time.Millisecond, Jitter: 30 * time.Millisecond}
+		c := testClient(t, h, ClientConfig{Name: "lagged", KnownHosts: "-",
+			Wrap: func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
+				return impair.New(pc, impair.Config{Outbound: lag, Inbound: lag, Seed: 1})
+			}})
+		tank, err := c.Spawn("lagged", 1, tankAt(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, watcher, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == tank })
+		left := time.Now()
+		c.Close()
+		// The host's timeout is DefaultTimeout (6 s); the goodbye needs one lagged trip.
+		waitFor(t, watcher, 2*time.Second, func(ev Event) bool { return ev.Kind == EventDespawn && ev.Actor == tank })
+		t.Logf("host saw the player leave %v after Close", time.Since(left).Round(time.Millisecond))
+		if st := h.Stats(); st.TimedOut != 0 || st.Players != 1 {
+			t.Errorf("host stats %+v, want no time-out and only the host's own player", st)
+		}
+		if out := logs.String(); !strings.Contains(out, `msg="player left"`) || !strings.Contains(out, "reason=left") {
+			t.Errorf("host log lacks the player leaving:\n%s", out)
+		}
+	})
 }
 
 func TestStallWatch(t *testing.T) {

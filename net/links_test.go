@@ -3,6 +3,7 @@ package net
 import (
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/treadline/treadline/internal/poll"
@@ -27,30 +28,31 @@ func (j *linkJudge) Links(links []PlayerLink, at float64) {
 // LinkPeriod, every player with the name it joined with and its measured round trip,
 // the host's own player in process.
 func TestLinksHandedToTheJudge(t *testing.T) {
-	checkNoLeaks(t)
-	j := &linkJudge{}
-	h := testHost(t, HostConfig{Judge: j})
-	testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
-	var ann PlayerLink
-	poll.Until(t, 10*time.Second, "ann's link handed to the judge", func() bool {
+	synctest.Test(t, func(t *testing.T) {
+		j := &linkJudge{}
+		h := simHost(t, HostConfig{Judge: j})
+		testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+		var ann PlayerLink
+		poll.Until(t, 10*time.Second, "ann's link handed to the judge", func() bool {
+			j.mu.Lock()
+			defer j.mu.Unlock()
+			for _, l := range j.last {
+				if l.Name == "ann" && l.RTT > 0 {
+					ann = l
+					return true
+				}
+			}
+			return false
+		})
+		if ann.InProcess || ann.ID == 0 || ann.RTT > time.Second {
+			t.Errorf("ann's link %+v, want a remote player with a loopback round trip", ann)
+		}
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		for _, l := range j.last {
-			if l.Name == "ann" && l.RTT > 0 {
-				ann = l
-				return true
+			if l.ID == 0 && (!l.InProcess || l.RTT != 0) {
+				t.Errorf("the host's own player %+v, want in process with no round trip", l)
 			}
 		}
-		return false
 	})
-	if ann.InProcess || ann.ID == 0 || ann.RTT > time.Second {
-		t.Errorf("ann's link %+v, want a remote player with a loopback round trip", ann)
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	for _, l := range j.last {
-		if l.ID == 0 && (!l.InProcess || l.RTT != 0) {
-			t.Errorf("the host's own player %+v, want in process with no round trip", l)
-		}
-	}
 }

@@ -3,6 +3,7 @@ package net_test
 import (
 	"math"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -44,7 +45,6 @@ func cliffGround(x, z float64) (float64, bool) {
 // have done. Each cheat sends one update every interval seconds for duration
 // seconds; move gives the state the cheat claims at time t since its start.
 func TestAttackMovement(t *testing.T) {
-	net.CheckNoLeaks(t)
 	for _, tc := range []struct {
 		name               string
 		interval, duration float64
@@ -140,62 +140,64 @@ func TestAttackMovement(t *testing.T) {
 		seen:   func(t float64, s deadreckon.State) bool { return true },
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.name == "velocity 0 while moving 15 m/s" {
-				// A known hole, left open: when the host's periodic work runs between
-				// two updates (its ticker, on the wall clock; h.Settle here), the update
-				// a second after the anchor is taken and the observer sees the tank
-				// 15 m on. Without that work in between it is refused, so the case
-				// passed or failed with the machine's load.
-				t.Skip("known hole: a velocity-0 cheat at 15 m/s is taken once a second when the host's periodic work runs between updates (docs/security.md)")
-			}
-			clk := &net.ManualClock{}
-			ground := tc.ground
-			if ground == nil {
-				ground = flatGround
-			}
-			h := net.StartHost(t, net.HostConfig{Clock: clk, Mover: referee.NewMover(tank.Spec{}, ground)})
-			obs := net.PipeJoin(t, h, net.ClientConfig{Name: "observer", Clock: clk})
-			cheat := net.PipeJoin(t, h, net.ClientConfig{Name: "cheat", Clock: clk})
-			s0 := net.TankAt(0, 0)
-			tc.move(0, &s0)
-			tank, err := cheat.Spawn("cheat", 1, s0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			net.WaitFor(t, obs, 3*time.Second, func(ev net.Event) bool { return ev.Kind == net.EventSpawn && ev.Actor == tank })
-			start := cheat.HostNow()
-			n := int(math.Round(tc.duration / tc.interval))
-			for i := 1; i <= n; i++ {
-				clk.Advance(time.Duration(tc.interval * float64(time.Second)))
-				s := net.TankAt(0, 0)
-				s.Time = cheat.HostNow()
-				tc.move(s.Time-start, &s)
-				st := h.Stats()
-				if err := cheat.SendRaw(net.RawBatch(t, wire.Update{Actor: wire.ActorID(tank), Seq: uint16(i), State: s})); err != nil {
+			synctest.Test(t, func(t *testing.T) { // each case in a bubble of its own
+				if tc.name == "velocity 0 while moving 15 m/s" {
+					// A known hole, left open: when the host's periodic work runs between
+					// two updates (its ticker, on the wall clock; h.Settle here), the update
+					// a second after the anchor is taken and the observer sees the tank
+					// 15 m on. Without that work in between it is refused, so the case
+					// passed or failed with the machine's load.
+					t.Skip("known hole: a velocity-0 cheat at 15 m/s is taken once a second when the host's periodic work runs between updates (docs/security.md)")
+				}
+				clk := &net.ManualClock{}
+				ground := tc.ground
+				if ground == nil {
+					ground = flatGround
+				}
+				h := net.SimHost(t, net.HostConfig{Clock: clk, Mover: referee.NewMover(tank.Spec{}, ground)})
+				obs := net.PipeJoin(t, h, net.ClientConfig{Name: "observer", Clock: clk})
+				cheat := net.PipeJoin(t, h, net.ClientConfig{Name: "cheat", Clock: clk})
+				s0 := net.TankAt(0, 0)
+				tc.move(0, &s0)
+				tank, err := cheat.Spawn("cheat", 1, s0)
+				if err != nil {
 					t.Fatal(err)
 				}
-				poll.Until(t, 2*time.Second, "update judged", func() bool {
-					now := h.Stats()
-					return now.Accepted+now.Invalid > st.Accepted+st.Invalid
-				})
-			}
-			st := h.Stats()
-			t.Logf("%d updates: %d accepted, %d refused (movement %+v)", n, st.Accepted, st.Invalid, st.Moves)
-			switch {
-			case tc.honest && st.Invalid != 0:
-				t.Errorf("%d of %d honest updates refused", st.Invalid, n)
-			case !tc.honest && (tc.reason(st.Moves) == 0 || st.Accepted > uint64(n)/4):
-				t.Errorf("%d of %d cheating updates accepted, %d refused for this cheat's reason", st.Accepted, n, tc.reason(st.Moves))
-			}
-			for _, ev := range obs.Poll(nil) {
-				if ev.Kind == net.EventState && ev.Actor == tank && !tc.seen(ev.State.Time-start, ev.State) {
-					t.Errorf("observer saw %.2f s in: position %.2f, velocity %.2f, articulations %+v", ev.State.Time-start,
-						ev.State.Position, ev.State.Velocity, ev.State.Articulations[:2])
+				net.WaitFor(t, obs, 3*time.Second, func(ev net.Event) bool { return ev.Kind == net.EventSpawn && ev.Actor == tank })
+				start := cheat.HostNow()
+				n := int(math.Round(tc.duration / tc.interval))
+				for i := 1; i <= n; i++ {
+					clk.Advance(time.Duration(tc.interval * float64(time.Second)))
+					s := net.TankAt(0, 0)
+					s.Time = cheat.HostNow()
+					tc.move(s.Time-start, &s)
+					st := h.Stats()
+					if err := cheat.SendRaw(net.RawBatch(t, wire.Update{Actor: wire.ActorID(tank), Seq: uint16(i), State: s})); err != nil {
+						t.Fatal(err)
+					}
+					poll.Until(t, 2*time.Second, "update judged", func() bool {
+						now := h.Stats()
+						return now.Accepted+now.Invalid > st.Accepted+st.Invalid
+					})
 				}
-			}
-			if st.Players != 3 {
-				t.Errorf("%d players after the cheat, want 3: a refused update never kicks", st.Players)
-			}
+				st := h.Stats()
+				t.Logf("%d updates: %d accepted, %d refused (movement %+v)", n, st.Accepted, st.Invalid, st.Moves)
+				switch {
+				case tc.honest && st.Invalid != 0:
+					t.Errorf("%d of %d honest updates refused", st.Invalid, n)
+				case !tc.honest && (tc.reason(st.Moves) == 0 || st.Accepted > uint64(n)/4):
+					t.Errorf("%d of %d cheating updates accepted, %d refused for this cheat's reason", st.Accepted, n, tc.reason(st.Moves))
+				}
+				for _, ev := range obs.Poll(nil) {
+					if ev.Kind == net.EventState && ev.Actor == tank && !tc.seen(ev.State.Time-start, ev.State) {
+						t.Errorf("observer saw %.2f s in: position %.2f, velocity %.2f, articulations %+v", ev.State.Time-start,
+							ev.State.Position, ev.State.Velocity, ev.State.Articulations[:2])
+					}
+				}
+				if st.Players != 3 {
+					t.Errorf("%d players after the cheat, want 3: a refused update never kicks", st.Players)
+				}
+			})
 		})
 	}
 }
@@ -239,41 +241,43 @@ func TestShoveSeenByTheHost(t *testing.T) {
 		invalid uint64
 	}{{"next to another player's tank", true, 0}, {"alone", false, 1}} {
 		t.Run(c.name, func(t *testing.T) {
-			clk := &net.ManualClock{}
-			h := net.StartHost(t, net.HostConfig{Clock: clk, Mover: referee.NewMover(tank.Spec{}, flatGround)})
-			victim := net.PipeJoin(t, h, net.ClientConfig{Name: "victim", Clock: clk})
-			u0 := shovedAtRest[0]
-			if c.shover {
-				other := net.PipeJoin(t, h, net.ClientConfig{Name: "other", Clock: clk})
-				if _, err := other.Spawn("other", 2, net.TankAt(u0.x-5, u0.z)); err != nil {
+			synctest.Test(t, func(t *testing.T) { // each case in a bubble of its own
+				clk := &net.ManualClock{}
+				h := net.SimHost(t, net.HostConfig{Clock: clk, Mover: referee.NewMover(tank.Spec{}, flatGround)})
+				victim := net.PipeJoin(t, h, net.ClientConfig{Name: "victim", Clock: clk})
+				u0 := shovedAtRest[0]
+				if c.shover {
+					other := net.PipeJoin(t, h, net.ClientConfig{Name: "other", Clock: clk})
+					if _, err := other.Spawn("other", 2, net.TankAt(u0.x-5, u0.z)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				s0 := net.TankAt(u0.x, u0.z)
+				s0.Orientation = geom.YawQuat(u0.yaw)
+				actor, err := victim.Spawn("victim", 1, s0)
+				if err != nil {
 					t.Fatal(err)
 				}
-			}
-			s0 := net.TankAt(u0.x, u0.z)
-			s0.Orientation = geom.YawQuat(u0.yaw)
-			actor, err := victim.Spawn("victim", 1, s0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			start, at := victim.HostNow(), u0.at
-			for i, u := range shovedAtRest[1:] {
-				clk.Advance(time.Duration((u.at - at) * float64(time.Second)))
-				at = u.at
-				s := net.TankAt(u.x, u.z)
-				s.Time = start + u.at - u0.at
-				s.Velocity, s.Orientation = mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
-				st := h.Stats()
-				if err := victim.SendRaw(net.RawBatch(t, wire.Update{Actor: wire.ActorID(actor), Seq: uint16(i + 1), State: s})); err != nil {
-					t.Fatal(err)
+				start, at := victim.HostNow(), u0.at
+				for i, u := range shovedAtRest[1:] {
+					clk.Advance(time.Duration((u.at - at) * float64(time.Second)))
+					at = u.at
+					s := net.TankAt(u.x, u.z)
+					s.Time = start + u.at - u0.at
+					s.Velocity, s.Orientation = mgl64.Vec3{u.vx, 0, u.vz}, geom.YawQuat(u.yaw)
+					st := h.Stats()
+					if err := victim.SendRaw(net.RawBatch(t, wire.Update{Actor: wire.ActorID(actor), Seq: uint16(i + 1), State: s})); err != nil {
+						t.Fatal(err)
+					}
+					poll.Until(t, 2*time.Second, "update judged", func() bool {
+						now := h.Stats()
+						return now.Accepted+now.Invalid > st.Accepted+st.Invalid
+					})
 				}
-				poll.Until(t, 2*time.Second, "update judged", func() bool {
-					now := h.Stats()
-					return now.Accepted+now.Invalid > st.Accepted+st.Invalid
-				})
-			}
-			if st := h.Stats(); st.Invalid != c.invalid {
-				t.Errorf("%d of %d updates refused (movement %+v), want %d", st.Invalid, len(shovedAtRest)-1, st.Moves, c.invalid)
-			}
+				if st := h.Stats(); st.Invalid != c.invalid {
+					t.Errorf("%d of %d updates refused (movement %+v), want %d", st.Invalid, len(shovedAtRest)-1, st.Moves, c.invalid)
+				}
+			})
 		})
 	}
 }
@@ -282,38 +286,39 @@ func TestShoveSeenByTheHost(t *testing.T) {
 // rad is refused by the host's mover, counted as a turn, and the next honest one is
 // accepted.
 func TestHostileSpin(t *testing.T) {
-	net.CheckNoLeaks(t)
-	clk := &net.ManualClock{}
-	h := net.StartHost(t, net.HostConfig{Limits: net.Limits{TimeSlack: 500 * time.Millisecond}, Clock: clk,
-		Mover: referee.NewMover(tank.Spec{}, nil)})
-	attacker := net.PipeJoin(t, h, net.ClientConfig{Name: "attacker", Clock: clk})
-	observer := net.PipeJoin(t, h, net.ClientConfig{Name: "observer", Clock: clk})
-	aTank, err := attacker.Spawn("attacker", 2, net.TankAt(50, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	net.WaitFor(t, observer, 3*time.Second, func(ev net.Event) bool { return ev.Kind == net.EventSpawn && ev.Actor == aTank })
-	clk.Advance(1500 * time.Millisecond)
-	seq := uint16(0)
-	send := func(x, yaw float64) {
-		seq++
-		s := net.TankAt(50+x, 0)
-		s.NumArticulations = 0
-		s.Time = clk.Now().Seconds() // the host's clock: the client's estimate is still converging
-		s.Orientation = geom.YawQuat(yaw)
-		before := h.Stats()
-		if err := attacker.SendRaw(net.RawBatch(t, wire.Update{Actor: wire.ActorID(aTank), Seq: seq, State: s})); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		clk := &net.ManualClock{}
+		h := net.SimHost(t, net.HostConfig{Limits: net.Limits{TimeSlack: 500 * time.Millisecond}, Clock: clk,
+			Mover: referee.NewMover(tank.Spec{}, nil)})
+		attacker := net.PipeJoin(t, h, net.ClientConfig{Name: "attacker", Clock: clk})
+		observer := net.PipeJoin(t, h, net.ClientConfig{Name: "observer", Clock: clk})
+		aTank, err := attacker.Spawn("attacker", 2, net.TankAt(50, 0))
+		if err != nil {
 			t.Fatal(err)
 		}
-		poll.Until(t, 2*time.Second, "update judged", func() bool {
-			now := h.Stats()
-			return now.Accepted+now.Invalid > before.Accepted+before.Invalid
-		})
-	}
-	send(0.2, 0)
-	send(0.2, 2.5)
-	send(0.3, 0)
-	if st := h.Stats(); st.Accepted != 2 || st.Invalid != 1 || st.Moves != (net.MoveRefusals{Turn: 1}) {
-		t.Errorf("accepted %d, refused %d (movement %+v); want 2, 1 (one turn)", st.Accepted, st.Invalid, st.Moves)
-	}
+		net.WaitFor(t, observer, 3*time.Second, func(ev net.Event) bool { return ev.Kind == net.EventSpawn && ev.Actor == aTank })
+		clk.Advance(1500 * time.Millisecond)
+		seq := uint16(0)
+		send := func(x, yaw float64) {
+			seq++
+			s := net.TankAt(50+x, 0)
+			s.NumArticulations = 0
+			s.Time = clk.Now().Seconds() // the host's clock: the client's estimate is still converging
+			s.Orientation = geom.YawQuat(yaw)
+			before := h.Stats()
+			if err := attacker.SendRaw(net.RawBatch(t, wire.Update{Actor: wire.ActorID(aTank), Seq: seq, State: s})); err != nil {
+				t.Fatal(err)
+			}
+			poll.Until(t, 2*time.Second, "update judged", func() bool {
+				now := h.Stats()
+				return now.Accepted+now.Invalid > before.Accepted+before.Invalid
+			})
+		}
+		send(0.2, 0)
+		send(0.2, 2.5)
+		send(0.3, 0)
+		if st := h.Stats(); st.Accepted != 2 || st.Invalid != 1 || st.Moves != (net.MoveRefusals{Turn: 1}) {
+			t.Errorf("accepted %d, refused %d (movement %+v); want 2, 1 (one turn)", st.Accepted, st.Invalid, st.Moves)
+		}
+	})
 }

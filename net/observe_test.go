@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/netip"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -18,55 +19,57 @@ import (
 // refused, its shot counted unauthorized; past MaxObservers a second observer is
 // refused while a player still gets in, and everyone hears the count.
 func TestObserverJoins(t *testing.T) {
-	h := testHost(t, HostConfig{Limits: Limits{MaxObservers: 1}})
-	player := testClient(t, h, ClientConfig{Name: "ann"})
-	id, err := player.Spawn("ann", 1, deadreckon.NewState(mgl64.Vec3{10, 0, 5}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	obs := testClient(t, h, ClientConfig{Name: "eve", Observe: true})
-	if st := h.Stats(); st.Observers != 1 || st.Players != 2 {
-		t.Fatalf("with the host's player, ann and an observer: %d players, %d observers; want 2 and 1", st.Players, st.Observers)
-	}
-	var evs []Event
-	spawned, updated := false, false
-	poll.Until(t, 5*time.Second, "the observer hears ann's tank and its updates", func() bool {
-		s := deadreckon.NewState(mgl64.Vec3{11, 0, 5})
-		s.Time = player.Now()
-		if err := player.Publish(id, s); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		h := simHost(t, HostConfig{Limits: Limits{MaxObservers: 1}})
+		player := testClient(t, h, ClientConfig{Name: "ann"})
+		id, err := player.Spawn("ann", 1, deadreckon.NewState(mgl64.Vec3{10, 0, 5}))
+		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range obs.Poll(evs[:0]) {
-			spawned = spawned || e.Kind == EventSpawn && e.Actor == id
-			updated = updated || e.Kind == EventState && e.Actor == id
+		obs := testClient(t, h, ClientConfig{Name: "eve", Observe: true})
+		if st := h.Stats(); st.Observers != 1 || st.Players != 2 {
+			t.Fatalf("with the host's player, ann and an observer: %d players, %d observers; want 2 and 1", st.Players, st.Observers)
 		}
-		return spawned && updated
-	})
-	if _, err := obs.Spawn("eve", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0})); err == nil {
-		t.Error("the observer spawned a tank")
-	}
-	unauth := h.Stats().Unauthorized
-	if err := obs.Send(validFire(uint32(id))); err != nil {
-		t.Fatal(err)
-	}
-	poll.Until(t, 2*time.Second, "the observer's shot counted unauthorized", func() bool { return h.Stats().Unauthorized > unauth })
-	for _, p := range h.Players() {
-		if p.Name == "eve" && (!p.Observer || p.Actors != 0) {
-			t.Errorf("Players lists the observer as %+v", p)
+		var evs []Event
+		spawned, updated := false, false
+		poll.Until(t, 5*time.Second, "the observer hears ann's tank and its updates", func() bool {
+			s := deadreckon.NewState(mgl64.Vec3{11, 0, 5})
+			s.Time = player.Now()
+			if err := player.Publish(id, s); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range obs.Poll(evs[:0]) {
+				spawned = spawned || e.Kind == EventSpawn && e.Actor == id
+				updated = updated || e.Kind == EventState && e.Actor == id
+			}
+			return spawned && updated
+		})
+		if _, err := obs.Spawn("eve", 1, deadreckon.NewState(mgl64.Vec3{0, 0, 0})); err == nil {
+			t.Error("the observer spawned a tank")
 		}
-	}
-	_, err = dialTest(h, ClientConfig{Name: "zed", Observe: true})
-	if !errors.Is(err, ErrRefused) {
-		t.Errorf("a second observer past MaxObservers 1: %v, want refused", err)
-	}
-	bob := testClient(t, h, ClientConfig{Name: "bob"})
-	poll.Until(t, 2*time.Second, "a joining player hears the count of observers", func() bool {
-		for _, e := range bob.Poll(evs[:0]) {
-			if o, ok := e.Message.(*wire.Observers); ok && o.Count == 1 {
-				return true
+		unauth := h.Stats().Unauthorized
+		if err := obs.Send(validFire(uint32(id))); err != nil {
+			t.Fatal(err)
+		}
+		poll.Until(t, 2*time.Second, "the observer's shot counted unauthorized", func() bool { return h.Stats().Unauthorized > unauth })
+		for _, p := range h.Players() {
+			if p.Name == "eve" && (!p.Observer || p.Actors != 0) {
+				t.Errorf("Players lists the observer as %+v", p)
 			}
 		}
-		return false
+		_, err = dialTest(h, ClientConfig{Name: "zed", Observe: true})
+		if !errors.Is(err, ErrRefused) {
+			t.Errorf("a second observer past MaxObservers 1: %v, want refused", err)
+		}
+		bob := testClient(t, h, ClientConfig{Name: "bob"})
+		poll.Until(t, 2*time.Second, "a joining player hears the count of observers", func() bool {
+			for _, e := range bob.Poll(evs[:0]) {
+				if o, ok := e.Message.(*wire.Observers); ok && o.Count == 1 {
+					return true
+				}
+			}
+			return false
+		})
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -40,6 +41,9 @@ func testClient(t *testing.T, h *Host, cfg ClientConfig) *Client {
 
 func dialTest(h *Host, cfg ClientConfig) (*Client, error) {
 	cfg.Addr = h.Addr().String()
+	if n := networkOf(h); n != nil {
+		cfg.Wrap = onNetwork(n, cfg.Wrap)
+	}
 	if cfg.Fingerprint == "" {
 		cfg.Fingerprint = h.Fingerprint()
 	}
@@ -77,7 +81,8 @@ func tankAt(x, z float64) deadreckon.State {
 }
 
 func TestJoinSpawnPublish(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
+	t.Parallel() // real time, over QUIC on UDP sockets (the path every other test of
+	// the run loops takes on memnet): runs beside the others
 	h := testHost(t, HostConfig{Name: "hostie", Match: MatchSettings{Map: "valley", TickRate: 30}})
 	c := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
 	if c.ID() == 0 {
@@ -165,76 +170,78 @@ func TestJoinSpawnPublish(t *testing.T) {
 // TestSpawnUnencodable checks that a spawn the wire cannot carry fails at once and
 // does not disturb the answers to the spawns after it.
 func TestSpawnUnencodable(t *testing.T) {
-	checkNoLeaks(t)
-	clk := &ManualClock{}
-	h := testHost(t, HostConfig{Clock: clk, Limits: Limits{MaxActorsPerPlayer: 3}})
-	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
-	bad := tankAt(0, 0)
-	bad.Position[0] = math.NaN()
-	if _, err := c.Spawn("ann", 1, bad); err == nil {
-		t.Fatal("spawn with a NaN position succeeded")
-	}
-	for i := 0; i < 3; i++ {
-		id, err := c.Spawn("ann", 1, tankAt(float64(i), 0))
-		if err != nil {
-			t.Fatalf("spawn %d after the bad one: %v", i, err)
+	synctest.Test(t, func(t *testing.T) {
+		clk := &ManualClock{}
+		h := simHost(t, HostConfig{Clock: clk, Limits: Limits{MaxActorsPerPlayer: 3}})
+		c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
+		bad := tankAt(0, 0)
+		bad.Position[0] = math.NaN()
+		if _, err := c.Spawn("ann", 1, bad); err == nil {
+			t.Fatal("spawn with a NaN position succeeded")
 		}
-		waitFor(t, c, 3*time.Second, func(ev Event) bool {
-			return ev.Kind == EventSpawn && ev.Actor == id && ev.State.Position[0] == float64(i)
-		})
-	}
+		for i := 0; i < 3; i++ {
+			id, err := c.Spawn("ann", 1, tankAt(float64(i), 0))
+			if err != nil {
+				t.Fatalf("spawn %d after the bad one: %v", i, err)
+			}
+			waitFor(t, c, 3*time.Second, func(ev Event) bool {
+				return ev.Kind == EventSpawn && ev.Actor == id && ev.State.Position[0] == float64(i)
+			})
+		}
+	})
 }
 
 // TestClientSequencing feeds a client relayed batches directly: duplicates and late
 // updates are dropped and counted; every record stands alone, articulations included,
 // and is never merged with what the client knew.
 func TestClientSequencing(t *testing.T) {
-	checkNoLeaks(t)
-	clk := &ManualClock{}
-	h := testHost(t, HostConfig{Clock: clk})
-	c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
-	const actor = 42
-	c.call(func() {
-		c.s.remote[actor] = &remoteActor{owner: 9}
-		c.s.remote[actor].seq.Set(10)
+	synctest.Test(t, func(t *testing.T) {
+		clk := &ManualClock{}
+		h := simHost(t, HostConfig{Clock: clk})
+		c := pipeJoin(t, h, ClientConfig{Name: "ann", Clock: clk})
+		const actor = 42
+		c.call(func() {
+			c.s.remote[actor] = &remoteActor{owner: 9}
+			c.s.remote[actor].seq.Set(10)
+		})
+		batch := func(seq uint16, s deadreckon.State) []byte {
+			w := wire.NewBatchWriter(0)
+			if err := w.Add(&wire.Update{Actor: actor, Seq: seq, State: s}); err != nil {
+				t.Fatal(err)
+			}
+			return append([]byte(nil), w.Bytes()...)
+		}
+		turret := tankAt(3, 4)
+		turret.Time = 1
+		turret.Articulations[0].Angle = 0.25
+		bare := tankAt(3.5, 4)
+		bare.Time = 1.2
+		bare.NumArticulations = 0
+		steps := []struct {
+			name string
+			b    []byte
+			kept bool
+			arts int
+		}{
+			{"with articulations", batch(11, turret), true, 2},
+			{"duplicate", batch(11, turret), false, 0},
+			{"older", batch(9, bare), false, 0},
+			{"without articulations", batch(12, bare), true, 0},
+		}
+		var got []Event
+		for _, st := range steps {
+			before := c.Stats().Dropped
+			c.call(func() { c.s.handleDatagram(st.b, c.Now()) })
+			got = c.Poll(got[:0])
+			if kept := len(got) == 1; kept != st.kept {
+				t.Fatalf("%s: %d events, kept %v, want %v", st.name, len(got), kept, st.kept)
+			}
+			if dropped := c.Stats().Dropped - before; dropped != map[bool]uint64{true: 0, false: 1}[st.kept] {
+				t.Errorf("%s: dropped count +%d", st.name, dropped)
+			}
+			if st.kept && got[0].State.NumArticulations != st.arts {
+				t.Errorf("%s: %d articulations, want %d", st.name, got[0].State.NumArticulations, st.arts)
+			}
+		}
 	})
-	batch := func(seq uint16, s deadreckon.State) []byte {
-		w := wire.NewBatchWriter(0)
-		if err := w.Add(&wire.Update{Actor: actor, Seq: seq, State: s}); err != nil {
-			t.Fatal(err)
-		}
-		return append([]byte(nil), w.Bytes()...)
-	}
-	turret := tankAt(3, 4)
-	turret.Time = 1
-	turret.Articulations[0].Angle = 0.25
-	bare := tankAt(3.5, 4)
-	bare.Time = 1.2
-	bare.NumArticulations = 0
-	steps := []struct {
-		name string
-		b    []byte
-		kept bool
-		arts int
-	}{
-		{"with articulations", batch(11, turret), true, 2},
-		{"duplicate", batch(11, turret), false, 0},
-		{"older", batch(9, bare), false, 0},
-		{"without articulations", batch(12, bare), true, 0},
-	}
-	var got []Event
-	for _, st := range steps {
-		before := c.Stats().Dropped
-		c.call(func() { c.s.handleDatagram(st.b, c.Now()) })
-		got = c.Poll(got[:0])
-		if kept := len(got) == 1; kept != st.kept {
-			t.Fatalf("%s: %d events, kept %v, want %v", st.name, len(got), kept, st.kept)
-		}
-		if dropped := c.Stats().Dropped - before; dropped != map[bool]uint64{true: 0, false: 1}[st.kept] {
-			t.Errorf("%s: dropped count +%d", st.name, dropped)
-		}
-		if st.kept && got[0].State.NumArticulations != st.arts {
-			t.Errorf("%s: %d articulations, want %d", st.name, got[0].State.NumArticulations, st.arts)
-		}
-	}
 }

@@ -3,6 +3,7 @@ package net
 import (
 	"math"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/treadline/treadline/net/wire"
@@ -67,46 +68,48 @@ func boundOf(i int) float64 {
 // TestJoinAndRelayCounters: admitted joins, refusals by reason, handshakes in flight
 // and the age of relayed updates are counted.
 func TestJoinAndRelayCounters(t *testing.T) {
-	t.Parallel() // real time, over QUIC: runs beside the others
-	h := testHost(t, HostConfig{Limits: Limits{MaxPlayers: 3}})
-	ann := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
-	bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
-	if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
-		c.Close()
-		t.Fatal("name in use admitted")
-	}
-	if c, err := dialTest(h, ClientConfig{Name: "cid", KnownHosts: "-"}); err == nil {
-		c.Close()
-		t.Fatal("fourth player admitted to a three-player match")
-	}
-	tank, err := ann.Spawn("ann", 1, tankAt(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == tank })
-	const updates = 5
-	for i := range updates {
-		if err := ann.Publish(tank, tankAt(0.1*float64(i+1), 0)); err != nil {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		h := simHost(t, HostConfig{Limits: Limits{MaxPlayers: 3}})
+		ann := testClient(t, h, ClientConfig{Name: "ann", KnownHosts: "-"})
+		bob := testClient(t, h, ClientConfig{Name: "bob", KnownHosts: "-"})
+		if c, err := dialTest(h, ClientConfig{Name: "ann", KnownHosts: "-"}); err == nil {
+			c.Close()
+			t.Fatal("name in use admitted")
+		}
+		if c, err := dialTest(h, ClientConfig{Name: "cid", KnownHosts: "-"}); err == nil {
+			c.Close()
+			t.Fatal("fourth player admitted to a three-player match")
+		}
+		tank, err := ann.Spawn("ann", 1, tankAt(0, 0))
+		if err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == tank })
-	}
-	st := h.Stats()
-	if st.Joined != 2 || st.Joining != 0 {
-		t.Errorf("joined %d, joining %d; want 2 and 0", st.Joined, st.Joining)
-	}
-	if st.Refused != 2 || st.RefusedBy[wire.RefuseName] != 1 || st.RefusedBy[wire.RefuseFull] != 1 {
-		t.Errorf("refused %d by reason %v; want one name in use and one full", st.Refused, st.RefusedBy)
-	}
-	// Each update reached bob alone (the host's own player is not listening): one
-	// observation per relayed copy, each younger than the wait for it. On loopback the
-	// owner's synced clock may run a hair ahead of the host's: those ages count apart.
-	if n := st.RelayAge.Count + st.RelayAge.Negative; n != updates {
-		t.Errorf("relay age observed %d times (%d negative), want %d", n, st.RelayAge.Negative, updates)
-	}
-	if st.RelayAge.Count > 0 {
-		if mean := st.RelayAge.Sum / float64(st.RelayAge.Count); !(mean >= 0 && mean < 3) {
-			t.Errorf("mean relay age %v s", mean)
+		waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventSpawn && ev.Actor == tank })
+		const updates = 5
+		for i := range updates {
+			if err := ann.Publish(tank, tankAt(0.1*float64(i+1), 0)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, bob, 3*time.Second, func(ev Event) bool { return ev.Kind == EventState && ev.Actor == tank })
 		}
-	}
+		st := h.Stats()
+		if st.Joined != 2 || st.Joining != 0 {
+			t.Errorf("joined %d, joining %d; want 2 and 0", st.Joined, st.Joining)
+		}
+		if st.Refused != 2 || st.RefusedBy[wire.RefuseName] != 1 || st.RefusedBy[wire.RefuseFull] != 1 {
+			t.Errorf("refused %d by reason %v; want one name in use and one full", st.Refused, st.RefusedBy)
+		}
+		// Each update reached bob alone (the host's own player is not listening): one
+		// observation per relayed copy, each younger than the wait for it. On loopback the
+		// owner's synced clock may run a hair ahead of the host's: those ages count apart.
+		if n := st.RelayAge.Count + st.RelayAge.Negative; n != updates {
+			t.Errorf("relay age observed %d times (%d negative), want %d", n, st.RelayAge.Negative, updates)
+		}
+		if st.RelayAge.Count > 0 {
+			if mean := st.RelayAge.Sum / float64(st.RelayAge.Count); !(mean >= 0 && mean < 3) {
+				t.Errorf("mean relay age %v s", mean)
+			}
+		}
+	})
 }

@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"github.com/treadline/treadline/internal/memnet"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/treadline/treadline/game"
@@ -54,63 +56,66 @@ func (c wallClock) Now() time.Duration { return time.Since(c.start) }
 // match's clock stands still and no bot moves; after it, the bots go on and the
 // match is healthy.
 func TestPracticePausesForReal(t *testing.T) {
-	t.Parallel() // real time, waiting on its own practice or host: runs beside the others
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("real-time network test; skipped with -short")
+		t.Skip("a match over QUIC; skipped with -short")
 	}
-	mp := testmaps.Small(t)
-	m, sess, err := Practice(context.Background(), PracticeConfig{Match: game.Config{Map: mp, Name: "tester"}, Bots: 3,
-		Clock: NewPauseClock(wallClock{start: time.Now()})})
-	if err != nil {
-		t.Fatalf("Practice: %v", err)
-	}
-	defer sess.Close()
-	positions := func() map[string][3]float64 {
-		var snap game.Snapshot
-		m.Snapshot(&snap)
-		out := map[string][3]float64{}
-		for _, v := range snap.Tanks {
-			if !v.Local {
-				out[v.Name] = v.Position
+	synctest.Test(t, func(t *testing.T) {
+		lan := memnet.New()
+		mp := testmaps.Small(t)
+		m, sess, err := Practice(context.Background(), PracticeConfig{Wrap: lan.Wrap, Match: game.Config{Map: mp, Name: "tester"}, Bots: 3,
+			Clock: NewPauseClock(wallClock{start: time.Now()})})
+		if err != nil {
+			t.Fatalf("Practice: %v", err)
+		}
+		defer sess.Close()
+		positions := func() map[string][3]float64 {
+			var snap game.Snapshot
+			m.Snapshot(&snap)
+			out := map[string][3]float64{}
+			for _, v := range snap.Tanks {
+				if !v.Local {
+					out[v.Name] = v.Position
+				}
+			}
+			return out
+		}
+		// Played until every bot is in view and a second has passed, rather than for a
+		// fixed time.
+		runUntil(t, 15*time.Second, "the three bots in view", stepAll(t, physics.Input{}, m), func() bool {
+			return len(positions()) == 3 && m.Now() >= 1
+		})
+		if !sess.Pause(true) {
+			t.Fatal("a practice with a PauseClock cannot pause")
+		}
+		runFor(t, 200*time.Millisecond, physics.Input{}, m) // what was in flight lands
+		before, t0 := positions(), m.Now()
+		runFor(t, 1500*time.Millisecond, physics.Input{Throttle: 1}, m)
+		if now := m.Now(); now != t0 {
+			t.Errorf("paused 1.5 s: the match clock went from %.3f to %.3f s", t0, now)
+		}
+		after := positions()
+		if len(before) == 0 {
+			t.Fatal("no bots seen")
+		}
+		for name, p := range before {
+			if q := after[name]; q != p {
+				t.Errorf("paused: bot %s moved from %v to %v", name, p, q)
 			}
 		}
-		return out
-	}
-	// Played until every bot is in view and a second has passed, rather than for a
-	// fixed time.
-	runUntil(t, 15*time.Second, "the three bots in view", stepAll(t, physics.Input{}, m), func() bool {
-		return len(positions()) == 3 && m.Now() >= 1
+		sess.Pause(false)
+		moved := false
+		for end := time.Now().Add(5 * time.Second); !moved && time.Now().Before(end); {
+			runFor(t, 100*time.Millisecond, physics.Input{}, m)
+			for name, p := range positions() {
+				moved = moved || p != before[name]
+			}
+		}
+		if !moved {
+			t.Error("resumed: no bot moved in 5 s")
+		}
+		if err := m.Err(); err != nil {
+			t.Errorf("after the pause the match failed: %v", err)
+		}
 	})
-	if !sess.Pause(true) {
-		t.Fatal("a practice with a PauseClock cannot pause")
-	}
-	runFor(t, 200*time.Millisecond, physics.Input{}, m) // what was in flight lands
-	before, t0 := positions(), m.Now()
-	runFor(t, 1500*time.Millisecond, physics.Input{Throttle: 1}, m)
-	if now := m.Now(); now != t0 {
-		t.Errorf("paused 1.5 s: the match clock went from %.3f to %.3f s", t0, now)
-	}
-	after := positions()
-	if len(before) == 0 {
-		t.Fatal("no bots seen")
-	}
-	for name, p := range before {
-		if q := after[name]; q != p {
-			t.Errorf("paused: bot %s moved from %v to %v", name, p, q)
-		}
-	}
-	sess.Pause(false)
-	moved := false
-	for end := time.Now().Add(5 * time.Second); !moved && time.Now().Before(end); {
-		runFor(t, 100*time.Millisecond, physics.Input{}, m)
-		for name, p := range positions() {
-			moved = moved || p != before[name]
-		}
-	}
-	if !moved {
-		t.Error("resumed: no bot moved in 5 s")
-	}
-	if err := m.Err(); err != nil {
-		t.Errorf("after the pause the match failed: %v", err)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	stdnet "net"
 	"sync"
 	"time"
 
@@ -102,13 +103,27 @@ func (s *Session) add(f func() error) { s.closers = append(s.closers, f) }
 // the session closes after the last Step.
 func closeMatch(m *game.Match) func() error { return func() error { m.Close(); return nil } }
 
-// wrapFor returns the net.WrapConn that impairs a client's socket by link both ways,
-// or nil for an unimpaired link.
-func wrapFor(link impair.Link, seed uint64) net.WrapConn {
+// wrapFor returns the net.WrapConn that impairs a client's socket by link both ways
+// over under (if set), or under alone for an unimpaired link.
+func wrapFor(under net.WrapConn, link impair.Link, seed uint64) net.WrapConn {
 	if !link.Active() {
-		return nil
+		return under
 	}
-	return net.Impaired(link, seed)
+	impaired := net.Impaired(link, seed)
+	if under == nil {
+		return impaired
+	}
+	return func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
+		u, err := under(pc)
+		if err != nil {
+			return nil, err
+		}
+		w, err := impaired(u)
+		if err != nil {
+			u.Close()
+		}
+		return w, err
+	}
 }
 
 // Off turns off the features of this package's configs whose fields say they may be
@@ -145,6 +160,9 @@ type PracticeConfig struct {
 	// Record, when set, records the player's view of the match with the truth of
 	// the player's tank and of the bots (tanks -record).
 	Record Recording
+	// Wrap, if set, wraps the host's and the player's UDP sockets, under the
+	// player's Impairment: tests put the match on an in-memory network with it.
+	Wrap net.WrapConn
 }
 
 // PracticeTeam is the player's team in practice. The bots take teams 1 and 2 in
@@ -191,6 +209,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 		return nil, nil, fmt.Errorf("practice: %w", err)
 	}
 	hc.Limits.Timeout = inProcessTimeout
+	hc.Wrap = cfg.Wrap
 	hc.Limits.IdleKick = net.Off // the player is never kicked from their own practice
 	hc.Tap = rc.uplinkTap(func() float64 { return shift })
 	if cfg.Clock != nil {
@@ -216,7 +235,7 @@ func Practice(ctx context.Context, cfg PracticeConfig) (*game.Match, *Session, e
 
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: sess.Addr, Fingerprint: sess.Fingerprint, KnownHosts: "-",
-		Name: orName(cfg.Match.Name), Wrap: wrapFor(imp, cfg.Match.Seed+2), Logger: log,
+		Name: orName(cfg.Match.Name), Wrap: wrapFor(cfg.Wrap, imp, cfg.Match.Seed+2), Logger: log,
 		Timeout: inProcessTimeout, Clock: hc.Clock,
 	})
 	if err != nil {
@@ -274,6 +293,9 @@ type HostConfig struct {
 	// DIS, when set, is the DIS gateway (tanks -host ADDR -dis ADDR:PORT), as
 	// ServeConfig.DIS. The session closes it.
 	DIS *disgate.Gateway
+	// Wrap, if set, wraps the host's UDP socket: tests put the match on an
+	// in-memory network with it.
+	Wrap net.WrapConn
 }
 
 // Host listens for players and returns the host player's match: the player's tank and
@@ -288,7 +310,7 @@ func Host(ctx context.Context, cfg HostConfig) (*game.Match, *Session, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("host: %w", err)
 	}
-	hc.Certificate = cfg.Certificate
+	hc.Certificate, hc.Wrap = cfg.Certificate, cfg.Wrap
 	if cfg.DIS != nil {
 		hc.Judge = newDISJudge(ref, cfg.DIS)
 	}
@@ -360,6 +382,9 @@ type JoinConfig struct {
 	// Progress, if set, is told each step of the join as it begins, on Join's
 	// goroutine: for a window that shows the join while it runs.
 	Progress func(JoinStep)
+	// Wrap, if set, wraps the client's UDP socket, under the Impairment: tests put
+	// the match on an in-memory network with it.
+	Wrap net.WrapConn
 }
 
 // JoinStep is a step of Join, as JoinConfig.Progress tells it.
@@ -391,7 +416,7 @@ func Join(ctx context.Context, cfg JoinConfig) (*game.Match, *Session, error) {
 	client, err := net.Dial(ctx, net.ClientConfig{
 		Addr: addr, Fingerprint: pin, KnownHosts: cfg.KnownHosts, Remember: cfg.Remember,
 		Name: orName(cfg.Match.Name), Passphrase: cfg.Passphrase, Observe: cfg.Match.Observe,
-		Wrap: wrapFor(cfg.Impairment, cfg.Match.Seed+2), Logger: log,
+		Wrap: wrapFor(cfg.Wrap, cfg.Impairment, cfg.Match.Seed+2), Logger: log,
 		OnHandshake: func() { progress(JoinAdmission) },
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/treadline/treadline/internal/memnet"
 	"github.com/treadline/treadline/internal/poll"
 )
 
@@ -23,6 +24,21 @@ func udpPair(t testing.TB) (a, b stdnet.PacketConn) {
 	b, err = stdnet.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		a.Close()
+		t.Fatal(err)
+	}
+	return a, b
+}
+
+// memPair returns two endpoints of a new in-memory network (internal/memnet), for a
+// test in a synctest bubble: the link's delays then run on the bubble's clock.
+func memPair(t testing.TB) (a, b stdnet.PacketConn) {
+	t.Helper()
+	n := memnet.New()
+	a, err := n.Listen("127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = n.Listen("127.0.0.1:2"); err != nil {
 		t.Fatal(err)
 	}
 	return a, b
@@ -115,7 +131,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestLatencyAndLoss(t *testing.T) {
-	t.Parallel() // its own sockets, in real time: runs beside the others
+	t.Parallel()
 	tests := []struct {
 		name     string
 		link     Link
@@ -133,90 +149,94 @@ func TestLatencyAndLoss(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a, b := udpPair(t)
-			cfg := Config{Outbound: tc.link, Seed: 7}
-			var send, recv stdnet.PacketConn = a, b
-			if tc.inbound {
-				cfg = Config{Inbound: tc.link, Seed: 7}
-			}
-			wrapped, err := New(map[bool]stdnet.PacketConn{false: a, true: b}[tc.inbound], cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.inbound {
-				recv = wrapped
-				defer a.Close()
-			} else {
-				send = wrapped
-				defer b.Close()
-			}
-			defer wrapped.Close()
-			// The receiver reads while the sender sends, so that no packet is lost to a
-			// full socket buffer.
-			var idx []int
-			var at []time.Time
-			received := make(chan struct{})
-			go func() {
-				defer close(received)
-				idx, at = collect(recv, tc.n, 400*time.Millisecond+tc.link.Latency)
-			}()
-			start := time.Now()
-			for i := 0; i < tc.n; i++ {
-				if _, err := send.WriteTo([]byte{byte(i >> 8), byte(i)}, recv.LocalAddr()); err != nil {
+			synctest.Test(t, func(t *testing.T) { // the link's delays on the bubble's clock
+				a, b := memPair(t)
+				cfg := Config{Outbound: tc.link, Seed: 7}
+				var send, recv stdnet.PacketConn = a, b
+				if tc.inbound {
+					cfg = Config{Inbound: tc.link, Seed: 7}
+				}
+				wrapped, err := New(map[bool]stdnet.PacketConn{false: a, true: b}[tc.inbound], cfg)
+				if err != nil {
 					t.Fatal(err)
 				}
-			}
-			<-received
-			loss := 1 - float64(len(idx))/float64(tc.n)
-			if loss < tc.lossLo-1e-9 || loss > tc.lossHi+1e-9 {
-				t.Errorf("loss %.3f, want in [%.2f, %.2f]", loss, tc.lossLo, tc.lossHi)
-			}
-			if len(at) > 0 && at[0].Sub(start) < tc.minDelay {
-				t.Errorf("first packet after %v, want ≥ %v", at[0].Sub(start), tc.minDelay)
-			}
-			for i := 1; i < len(idx); i++ {
-				if idx[i] <= idx[i-1] {
-					t.Fatalf("packet %d arrived after %d without reordering configured", idx[i], idx[i-1])
+				if tc.inbound {
+					recv = wrapped
+					defer a.Close()
+				} else {
+					send = wrapped
+					defer b.Close()
 				}
-			}
+				defer wrapped.Close()
+				// The receiver reads while the sender sends, so that no packet is lost to a
+				// full socket buffer.
+				var idx []int
+				var at []time.Time
+				received := make(chan struct{})
+				go func() {
+					defer close(received)
+					idx, at = collect(recv, tc.n, 400*time.Millisecond+tc.link.Latency)
+				}()
+				start := time.Now()
+				for i := 0; i < tc.n; i++ {
+					if _, err := send.WriteTo([]byte{byte(i >> 8), byte(i)}, recv.LocalAddr()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				<-received
+				loss := 1 - float64(len(idx))/float64(tc.n)
+				if loss < tc.lossLo-1e-9 || loss > tc.lossHi+1e-9 {
+					t.Errorf("loss %.3f, want in [%.2f, %.2f]", loss, tc.lossLo, tc.lossHi)
+				}
+				if len(at) > 0 && at[0].Sub(start) < tc.minDelay {
+					t.Errorf("first packet after %v, want ≥ %v", at[0].Sub(start), tc.minDelay)
+				}
+				for i := 1; i < len(idx); i++ {
+					if idx[i] <= idx[i-1] {
+						t.Fatalf("packet %d arrived after %d without reordering configured", idx[i], idx[i-1])
+					}
+				}
+			})
 		})
 	}
 }
 
 func TestJitterKeepsOrderReorderBreaksIt(t *testing.T) {
-	t.Parallel() // its own sockets, in real time: runs beside the others
-	run := func(link Link) (idx []int) {
-		a, b := udpPair(t)
-		defer b.Close()
-		c, err := New(a, Config{Outbound: link, Seed: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		const n = 100
-		for i := 0; i < n; i++ {
-			c.WriteTo([]byte{byte(i >> 8), byte(i)}, b.LocalAddr())
-		}
-		idx, _ = collect(b, n, time.Second)
-		return idx
-	}
-	inversions := func(idx []int) int {
-		k := 0
-		for i := 1; i < len(idx); i++ {
-			if idx[i] < idx[i-1] {
-				k++
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		run := func(link Link) (idx []int) {
+			a, b := memPair(t)
+			defer b.Close()
+			c, err := New(a, Config{Outbound: link, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
 			}
+			defer c.Close()
+			const n = 100
+			for i := 0; i < n; i++ {
+				c.WriteTo([]byte{byte(i >> 8), byte(i)}, b.LocalAddr())
+			}
+			idx, _ = collect(b, n, time.Second)
+			return idx
 		}
-		return k
-	}
-	jit := run(Link{Latency: 10 * time.Millisecond, Jitter: 8 * time.Millisecond})
-	if len(jit) != 100 || inversions(jit) != 0 {
-		t.Errorf("jitter only: %d packets, %d inversions; want 100 and 0", len(jit), inversions(jit))
-	}
-	re := run(Link{Latency: 5 * time.Millisecond, Reorder: 0.2, ReorderDelay: 10 * time.Millisecond})
-	if len(re) != 100 || inversions(re) == 0 {
-		t.Errorf("reorder 20%%: %d packets, %d inversions; want 100 and > 0", len(re), inversions(re))
-	}
+		inversions := func(idx []int) int {
+			k := 0
+			for i := 1; i < len(idx); i++ {
+				if idx[i] < idx[i-1] {
+					k++
+				}
+			}
+			return k
+		}
+		jit := run(Link{Latency: 10 * time.Millisecond, Jitter: 8 * time.Millisecond})
+		if len(jit) != 100 || inversions(jit) != 0 {
+			t.Errorf("jitter only: %d packets, %d inversions; want 100 and 0", len(jit), inversions(jit))
+		}
+		re := run(Link{Latency: 5 * time.Millisecond, Reorder: 0.2, ReorderDelay: 10 * time.Millisecond})
+		if len(re) != 100 || inversions(re) == 0 {
+			t.Errorf("reorder 20%%: %d packets, %d inversions; want 100 and > 0", len(re), inversions(re))
+		}
+	})
 }
 
 // TestDuplicate runs in a synctest bubble: the delivery goroutines run on the
@@ -264,52 +284,54 @@ func testSeededDeterminism(t *testing.T) {
 }
 
 func TestReadDeadlineAndClose(t *testing.T) {
-	a, b := udpPair(t)
-	defer b.Close()
-	before := runtime.NumGoroutine()
-	c, err := New(a, Config{Inbound: Link{Latency: time.Millisecond}, Outbound: Link{Latency: time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
-	if _, _, err := c.ReadFrom(make([]byte, 10)); !errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Fatalf("ReadFrom past deadline: %v, want os.ErrDeadlineExceeded", err)
-	}
-	// A reader blocked without deadline is released by SetReadDeadline(now) and by Close.
-	c.SetReadDeadline(time.Time{})
-	var wg sync.WaitGroup
-	errc := make(chan error, 1)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		_, _, err := c.ReadFrom(make([]byte, 10))
-		errc <- err
-	}()
-	poll.Until(t, 5*time.Second, "ReadFrom waiting", c.readersWaiting(1))
-	c.SetReadDeadline(time.Now())
-	if err := <-errc; !errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Errorf("blocked ReadFrom after SetReadDeadline(now): %v", err)
-	}
-	wg.Wait()
-	c.SetReadDeadline(time.Time{})
-	go func() { _, _, err := c.ReadFrom(make([]byte, 10)); errc <- err }()
-	poll.Until(t, 5*time.Second, "ReadFrom waiting", c.readersWaiting(1))
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-errc; !errors.Is(err, stdnet.ErrClosed) {
-		t.Errorf("ReadFrom after Close: %v, want net.ErrClosed", err)
-	}
-	if err := c.Close(); err != nil {
-		t.Errorf("second Close: %v", err)
-	}
-	if _, err := c.WriteTo([]byte{1}, b.LocalAddr()); !errors.Is(err, stdnet.ErrClosed) {
-		t.Errorf("WriteTo after Close: %v", err)
-	}
-	if !poll.Within(5*time.Second, func() bool { return runtime.NumGoroutine() <= before }) {
-		g := runtime.NumGoroutine()
-		t.Errorf("%d goroutines after Close, %d before", g, before)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		a, b := memPair(t)
+		defer b.Close()
+		before := runtime.NumGoroutine()
+		c, err := New(a, Config{Inbound: Link{Latency: time.Millisecond}, Outbound: Link{Latency: time.Millisecond}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+		if _, _, err := c.ReadFrom(make([]byte, 10)); !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("ReadFrom past deadline: %v, want os.ErrDeadlineExceeded", err)
+		}
+		// A reader blocked without deadline is released by SetReadDeadline(now) and by Close.
+		c.SetReadDeadline(time.Time{})
+		var wg sync.WaitGroup
+		errc := make(chan error, 1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := c.ReadFrom(make([]byte, 10))
+			errc <- err
+		}()
+		poll.Until(t, 5*time.Second, "ReadFrom waiting", c.readersWaiting(1))
+		c.SetReadDeadline(time.Now())
+		if err := <-errc; !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("blocked ReadFrom after SetReadDeadline(now): %v", err)
+		}
+		wg.Wait()
+		c.SetReadDeadline(time.Time{})
+		go func() { _, _, err := c.ReadFrom(make([]byte, 10)); errc <- err }()
+		poll.Until(t, 5*time.Second, "ReadFrom waiting", c.readersWaiting(1))
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-errc; !errors.Is(err, stdnet.ErrClosed) {
+			t.Errorf("ReadFrom after Close: %v, want net.ErrClosed", err)
+		}
+		if err := c.Close(); err != nil {
+			t.Errorf("second Close: %v", err)
+		}
+		if _, err := c.WriteTo([]byte{1}, b.LocalAddr()); !errors.Is(err, stdnet.ErrClosed) {
+			t.Errorf("WriteTo after Close: %v", err)
+		}
+		if !poll.Within(5*time.Second, func() bool { return runtime.NumGoroutine() <= before }) {
+			g := runtime.NumGoroutine()
+			t.Errorf("%d goroutines after Close, %d before", g, before)
+		}
+	})
 }
 
 func BenchmarkWriteToImpaired(b *testing.B) {
@@ -364,44 +386,46 @@ func TestBurstLoss(t *testing.T) {
 // once and in order (a connection's goodbye is not lost to the added latency), while
 // the wrapped conn is closed afterwards.
 func TestCloseSendsDelayedPackets(t *testing.T) {
-	t.Parallel() // its own sockets, in real time: runs beside the others
-	a, b := udpPair(t)
-	defer b.Close()
-	c, err := New(a, Config{
-		Outbound: Link{Latency: 10 * time.Second, Jitter: time.Second},
-		Inbound:  Link{Latency: 10 * time.Second},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n = 20
-	for i := range n {
-		if _, err := c.WriteTo([]byte{byte(i >> 8), byte(i)}, b.LocalAddr()); err != nil {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		a, b := memPair(t)
+		defer b.Close()
+		c, err := New(a, Config{
+			Outbound: Link{Latency: 10 * time.Second, Jitter: time.Second},
+			Inbound:  Link{Latency: 10 * time.Second},
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	start := time.Now()
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
-	idx, _ := collect(b, n, 3*time.Second)
-	if len(idx) != n {
-		t.Fatalf("%d of %d delayed packets arrived after Close, want all", len(idx), n)
-	}
-	for i, k := range idx {
-		if k != i {
-			t.Fatalf("packets after Close arrived in order %v, want 0..%d", idx, n-1)
+		const n = 20
+		for i := range n {
+			if _, err := c.WriteTo([]byte{byte(i >> 8), byte(i)}, b.LocalAddr()); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if waited := time.Since(start); waited > 2*time.Second {
-		t.Errorf("Close and delivery took %v; the 10 s latency was not skipped", waited)
-	}
-	if st := c.Stats(); st.Sent != n || st.Lost != 0 {
-		t.Errorf("stats %+v, want %d sent and none lost", st, n)
-	}
-	if _, err := a.WriteTo([]byte{0}, b.LocalAddr()); err == nil {
-		t.Error("the wrapped conn is still open after Close")
-	}
+		start := time.Now()
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		idx, _ := collect(b, n, 3*time.Second)
+		if len(idx) != n {
+			t.Fatalf("%d of %d delayed packets arrived after Close, want all", len(idx), n)
+		}
+		for i, k := range idx {
+			if k != i {
+				t.Fatalf("packets after Close arrived in order %v, want 0..%d", idx, n-1)
+			}
+		}
+		if waited := time.Since(start); waited > 2*time.Second {
+			t.Errorf("Close and delivery took %v; the 10 s latency was not skipped", waited)
+		}
+		if st := c.Stats(); st.Sent != n || st.Lost != 0 {
+			t.Errorf("stats %+v, want %d sent and none lost", st, n)
+		}
+		if _, err := a.WriteTo([]byte{0}, b.LocalAddr()); err == nil {
+			t.Error("the wrapped conn is still open after Close")
+		}
+	})
 }
 
 // TestPathOnSimulatedClock runs the link model on a clock of its own, as an in-memory
