@@ -97,12 +97,16 @@ type Proxy struct {
 	// appeared on it): it passes through them until they part.
 	ghosts []*Tank
 
-	held     bool   // a tank limited its advance in the last step
-	asleep   bool   // out of box2d: no tank within ProxyWake (wake)
-	seq      uint64 // the world's count of bodies made when this one was (World.made)
-	touching int
-	contacts uint64
-	jumps    uint64
+	held   bool // a tank limited its advance in the last step
+	asleep bool // out of box2d: no tank within ProxyWake (wake)
+	// quietUntil is the world's step count before which the asleep proxy cannot
+	// wake, as its wake test last worked out, while the world's calm is
+	// quietCalm (World.calm): 0 when its path changed since (quietFor).
+	quietUntil, quietCalm uint64
+	seq                   uint64 // the world's count of bodies made when this one was (World.made)
+	touching              int
+	contacts              uint64
+	jumps                 uint64
 }
 
 // AddProxy adds a proxy with the footprint of spec (zero fields take defaults; only
@@ -187,6 +191,7 @@ func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
 	p.t0 = p.w.FrameTime()
 	p.x, p.z, p.yaw = x, z, geom.WrapAngle(yaw)
 	p.vx, p.vz, p.yawRate = vx, vz, yawRate
+	p.quietUntil = 0 // worked out on the old path
 	return nil
 }
 
@@ -261,6 +266,7 @@ func (p *Proxy) wake(h, end float64) bool {
 	x, z, _ := p.along(end)
 	if p.asleep {
 		if !p.nearTank(x, z, p.w.cfg.ProxyWake) {
+			p.quietFor(x, z)
 			return false
 		}
 		x0, z0, yaw0 := p.along(end - h)
@@ -282,6 +288,50 @@ func (p *Proxy) wake(h, end float64) bool {
 	p.ghosts = p.ghosts[:0]
 	return false
 }
+
+// quiet reports whether the asleep proxy is known to stay asleep through the
+// coming step: its wake test would find no tank within ProxyWake.
+func (p *Proxy) quiet() bool {
+	return p.asleep && p.quietCalm == p.w.calm && p.w.steps < p.quietUntil
+}
+
+// quietFor works out, for the asleep proxy that the wake test just found at (x, z)
+// with no tank within ProxyWake, how many of the steps that follow cannot wake it
+// either, so that they skip its test (quiet): a client's world holds hundreds of
+// sleeping proxies and runs up to six steps a frame. Its path moves it at most
+// speed × step a step, and no tank moves more than maxStride a step while the
+// world's calm holds (World.keepCalm), so the gap of their bounding circles closes
+// by at most their sum a step; a step is skipped only while what is left of the
+// gap stays beyond ProxyWake by quietMargin, far more than rounding can take.
+func (p *Proxy) quietFor(x, z float64) {
+	gap := math.Inf(1)
+	for _, t := range p.w.tanks {
+		tc := t.body.GetPosition()
+		gap = math.Min(gap, math.Hypot(tc.X-x, -tc.Y-z)-p.radius-t.radius)
+	}
+	closing := math.Hypot(p.vx, p.vz)*p.w.h + maxStride
+	k := math.Floor((gap - p.w.cfg.ProxyWake - quietMargin) / closing)
+	if !(k >= 1) {
+		p.quietUntil = 0
+		return
+	}
+	p.quietUntil = p.w.steps + 1 + uint64(math.Min(k, quietSteps))
+	p.quietCalm = p.w.calm
+}
+
+// maxStride is the most a tank may move in one step, m, for the sleeping proxies'
+// tests to be skipped (quietFor): box2d moves no body more than 2 m a step
+// (b2_maxTranslation), and a tank that moves more (placed anew) breaks the world's
+// calm (World.keepCalm).
+const maxStride = 2.0
+
+// quietMargin is how far beyond ProxyWake, m, the gap a sleeping proxy's test is
+// skipped for must stay: far more than the rounding of the tests' arithmetic.
+const quietMargin = 1e-3
+
+// quietSteps caps how many steps a sleeping proxy's test is skipped for, so that a
+// far proxy's count stays small.
+const quietSteps = 1 << 20
 
 // nearTank reports whether a tank of the world lies within gap meters of a proxy at
 // (x, z), m, their bounding circles' gap.
