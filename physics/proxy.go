@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ByteArena/box2d"
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
 )
 
@@ -92,6 +93,11 @@ type Proxy struct {
 	// The path: at world time t0 the proxy is at (x, z) heading yaw, moving at
 	// (vx, vz) and yawRate.
 	t0, x, z, yaw, vx, vz, yawRate float64
+	// lazyYaw says that yaw is still to be worked out from the orientation q
+	// turned back by yawBack (MoveToOriented, heading).
+	lazyYaw bool
+	q       mgl64.Quat
+	yawBack float64
 
 	// ghosts are the tanks the proxy overlapped when it appeared or jumped (or that
 	// appeared on it): it passes through them until they part.
@@ -180,6 +186,37 @@ func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
 	if p.body == nil {
 		return nil
 	}
+	if err := checkPath(x, z, yaw, vx, vz, yawRate); err != nil {
+		return err
+	}
+	p.setPath(x, z, vx, vz, yawRate)
+	p.yaw, p.lazyYaw = geom.WrapAngle(yaw), false
+	return nil
+}
+
+// MoveToOriented is MoveTo with the heading given as orientation q, a quaternion
+// as deadreckon.State's, turned back by back, rad: the path heads geom.Yaw(q) −
+// back, to the bit, worked out only when a step or Place needs it. A sleeping
+// proxy needs no heading until it wakes, and a client's world gives hundreds of
+// them a path every frame.
+func (p *Proxy) MoveToOriented(x, z float64, q mgl64.Quat, back, vx, vz, yawRate float64) error {
+	if p.body == nil {
+		return nil
+	}
+	// geom.Yaw is finite for any q, so the heading is finite when back is.
+	if !geom.Finite(back) {
+		return checkPath(x, z, geom.Yaw(q)-back, vx, vz, yawRate)
+	}
+	if err := checkPath(x, z, 0, vx, vz, yawRate); err != nil {
+		return checkPath(x, z, geom.Yaw(q)-back, vx, vz, yawRate) // the same error, its heading told
+	}
+	p.setPath(x, z, vx, vz, yawRate)
+	p.q, p.yawBack, p.lazyYaw = q, back, true
+	return nil
+}
+
+// checkPath returns MoveTo's error for a path it refuses, else nil.
+func checkPath(x, z, yaw, vx, vz, yawRate float64) error {
 	switch {
 	case !geom.Finite(x, z, yaw, vx, vz, yawRate):
 		return fmt.Errorf("%w: not finite: (%g, %g) yaw %g, velocity (%g, %g) yaw rate %g", ErrBadMove, x, z, yaw, vx, vz, yawRate)
@@ -188,11 +225,25 @@ func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
 	case math.Hypot(vx, vz) > MaxProxySpeed || math.Abs(yawRate) > MaxProxyYawRate:
 		return fmt.Errorf("%w: velocity (%g, %g) m/s, yaw rate %g rad/s", ErrBadMove, vx, vz, yawRate)
 	}
+	return nil
+}
+
+// setPath sets the path's place and velocities as of the world's present, all but
+// its heading.
+func (p *Proxy) setPath(x, z, vx, vz, yawRate float64) {
 	p.t0 = p.w.FrameTime()
-	p.x, p.z, p.yaw = x, z, geom.WrapAngle(yaw)
+	p.x, p.z = x, z
 	p.vx, p.vz, p.yawRate = vx, vz, yawRate
 	p.quietUntil = 0 // worked out on the old path
-	return nil
+}
+
+// heading returns the path's heading at its start, rad, working it out from the
+// orientation MoveToOriented gave if it has not been yet.
+func (p *Proxy) heading() float64 {
+	if p.lazyYaw {
+		p.yaw, p.lazyYaw = geom.WrapAngle(geom.Yaw(p.q)-p.yawBack), false
+	}
+	return p.yaw
 }
 
 // Spec returns the spec the proxy was added with, every default filled in.
@@ -203,7 +254,7 @@ func (p *Proxy) Spec() TankSpec { return p.spec }
 // was last told to be.
 func (p *Proxy) Place() (x, z, yaw float64) {
 	if p.body == nil {
-		return p.x, p.z, p.yaw
+		return p.x, p.z, p.heading()
 	}
 	if p.asleep {
 		x, z, yaw := p.along(p.w.Time())
@@ -253,7 +304,14 @@ func (p *Proxy) Asleep() bool { return p.asleep }
 // rad (not wrapped).
 func (p *Proxy) along(t float64) (x, z, yaw float64) {
 	ahead := t - p.t0
-	return p.x + p.vx*ahead, p.z + p.vz*ahead, p.yaw + p.yawRate*ahead
+	return p.x + p.vx*ahead, p.z + p.vz*ahead, p.heading() + p.yawRate*ahead
+}
+
+// placeAt returns where the proxy's path puts it at world time t: (x, z), m, as
+// along does, without its heading.
+func (p *Proxy) placeAt(t float64) (x, z float64) {
+	ahead := t - p.t0
+	return p.x + p.vx*ahead, p.z + p.vz*ahead
 }
 
 // wake puts the proxy to sleep or wakes it for the fixed step of h seconds that ends
@@ -263,7 +321,7 @@ func (p *Proxy) along(t float64) (x, z, yaw float64) {
 // path: on its path as of the step's start, through the tanks it overlaps there
 // (ghosts, as after a jump).
 func (p *Proxy) wake(h, end float64) bool {
-	x, z, _ := p.along(end)
+	x, z := p.placeAt(end)
 	if p.asleep {
 		if !p.nearTank(x, z, p.w.cfg.ProxyWake) {
 			p.quietFor(x, z)
@@ -353,7 +411,7 @@ func (p *Proxy) nearTank(x, z, gap float64) bool {
 func (p *Proxy) drive(h, end float64) {
 	ahead := end - p.t0
 	tx, tz := p.x+p.vx*ahead, p.z+p.vz*ahead
-	tyaw := p.yaw + p.yawRate*ahead
+	tyaw := p.heading() + p.yawRate*ahead
 	b := p.body.GetPosition()
 	ang := p.body.GetAngle()
 	ex, ez := tx-b.X, tz+b.Y

@@ -755,3 +755,106 @@ func TestQuietProxiesAsPlainWake(t *testing.T) {
 		t.Errorf("%d sleeping proxies' tests skipped against %d run: the shortcut is not tested", skipped, tested)
 	}
 }
+
+// TestMoveToOrientedAsMoveTo: a path given by orientation (MoveToOriented, its
+// heading worked out when needed) moves a proxy, asleep or awake, bit for bit as
+// the same path given by heading (MoveTo with geom.Yaw(q) − back), and is refused
+// with the same error.
+func TestMoveToOrientedAsMoveTo(t *testing.T) {
+	build := func() (*World, *Tank, []*Proxy) {
+		w := newWorld(t, WorldConfig{})
+		tk := addTank(t, w, 0, 0, 0)
+		tk.SetInput(Input{Throttle: 0.6, Steer: 0.4})
+		var ps []*Proxy
+		for i := range 8 {
+			ps = append(ps, addProxy(t, w, float64(i)*9-30, 12, 0))
+		}
+		return w, tk, ps
+	}
+	wa, _, pa := build()
+	wb, _, pb := build()
+	bad := []struct {
+		name           string
+		x, z           float64
+		q              mgl64.Quat
+		back, vx, rate float64
+	}{
+		{"back not finite", 0, 0, mgl64.QuatIdent(), math.NaN(), 0, 0},
+		{"back infinite", 0, 0, mgl64.QuatIdent(), math.Inf(1), 0, 0},
+		{"place not finite", math.NaN(), 0, mgl64.QuatIdent(), 0, 0, 0},
+		{"too far", 2 * MaxProxyCoordinate, 0, mgl64.QuatIdent(), 0.1, 0, 0},
+		{"too fast", 0, 0, mgl64.QuatIdent(), 0.1, 2 * MaxProxySpeed, 0},
+		{"turning too fast", 0, 0, mgl64.QuatIdent(), 0.1, 0, 2 * MaxProxyYawRate},
+	}
+	for _, c := range bad {
+		want := pa[0].MoveTo(c.x, c.z, geom.Yaw(c.q)-c.back, c.vx, 0, c.rate)
+		got := pb[0].MoveToOriented(c.x, c.z, c.q, c.back, c.vx, 0, c.rate)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%s: refused with %v, want %v", c.name, got, want)
+		}
+	}
+	for step := range 900 {
+		now := wa.FrameTime()
+		for i := range pa {
+			// Circles through the tank's ground, turning; one orientation not
+			// normalised and one not finite (read as no turn at all).
+			a := 0.4*now + float64(i)
+			q := geom.QuatMul(geom.YawQuat(a+math.Pi/2), geom.AxisRotation(mgl64.Vec3{1, 0, 0}, 0.1*float64(i)))
+			switch i {
+			case 6:
+				q = q.Scale(1.7)
+			case 7:
+				q.W = math.Inf(1)
+			}
+			back := 0.3 * float64(i%3) / 60
+			x, z := 25*math.Cos(a), 10-25*math.Sin(a)
+			vx, vz := -10*math.Sin(a), -10*math.Cos(a)
+			if err := pa[i].MoveTo(x, z, geom.Yaw(q)-back, vx, vz, 0.4); err != nil {
+				t.Fatal(err)
+			}
+			if err := pb[i].MoveToOriented(x, z, q, back, vx, vz, 0.4); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wa.Step(float64(1+step%3) / 60)
+		wb.Step(float64(1+step%3) / 60)
+		for i := range pa {
+			ax, az, ayaw := pa[i].Place()
+			bx, bz, byaw := pb[i].Place()
+			if pa[i].Asleep() != pb[i].Asleep() || ax != bx || az != bz || ayaw != byaw {
+				t.Fatalf("step %d: proxy %d asleep %v at (%v, %v) heading %v, want asleep %v at (%v, %v) heading %v",
+					step, i, pb[i].Asleep(), bx, bz, byaw, pa[i].Asleep(), ax, az, ayaw)
+			}
+		}
+		if a, b := wa.Tanks()[0].Pose(), wb.Tanks()[0].Pose(); a != b {
+			t.Fatalf("step %d: tank at %v, want %v", step, b.Position, a.Position)
+		}
+	}
+	// A removed proxy is where it was last told to be, heading as told.
+	q := geom.YawQuat(2.5)
+	if err := pa[0].MoveTo(3, 4, geom.Yaw(q)-0.01, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := pb[0].MoveToOriented(3, 4, q, 0.01, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	wa.RemoveProxy(pa[0])
+	wb.RemoveProxy(pb[0])
+	ax, az, ayaw := pa[0].Place()
+	if bx, bz, byaw := pb[0].Place(); ax != bx || az != bz || ayaw != byaw {
+		t.Errorf("removed: at (%v, %v) heading %v, want (%v, %v) heading %v", bx, bz, byaw, ax, az, ayaw)
+	}
+	slept, touched := 0, 0
+	for i := range pa {
+		if pa[i].Contacts() > 0 {
+			touched++
+		}
+		if pa[i].Asleep() {
+			slept++
+		}
+	}
+	t.Logf("%d proxies touched the tank, %d asleep at the end", touched, slept)
+	if touched == 0 {
+		t.Error("no proxy touched the tank: the test does not test headings in contact")
+	}
+}
