@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
@@ -103,16 +104,12 @@ type Proxy struct {
 	// appeared on it): it passes through them until they part.
 	ghosts []*Tank
 
-	held   bool // a tank limited its advance in the last step
-	asleep bool // out of box2d: no tank within ProxyWake (wake)
-	// quietUntil is the world's step count before which the asleep proxy cannot
-	// wake, as its wake test last worked out, while the world's calm is
-	// quietCalm (World.calm): 0 when its path changed since (quietFor).
-	quietUntil, quietCalm uint64
-	seq                   uint64 // the world's count of bodies made when this one was (World.made)
-	touching              int
-	contacts              uint64
-	jumps                 uint64
+	held     bool   // a tank limited its advance in the last step
+	asleep   bool   // out of box2d: no tank within ProxyWake (wake)
+	seq      uint64 // the world's count of bodies made when this one was (World.made)
+	touching int
+	contacts uint64
+	jumps    uint64
 }
 
 // AddProxy adds a proxy with the footprint of spec (zero fields take defaults; only
@@ -148,6 +145,7 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 	fd.Filter = box2d.MakeB2Filter()
 	p.body.CreateFixtureFromDef(&fd)
 	w.proxies = append(w.proxies, p)
+	w.quiet = append(w.quiet, 0)
 	box2dGlobals.Lock()
 	p.findGhosts()
 	box2dGlobals.Unlock()
@@ -162,6 +160,9 @@ func (w *World) RemoveProxy(p *Proxy) {
 	}
 	if p.asleep {
 		w.link(p.body, p.seq) // box2d destroys bodies of its list
+	}
+	if i := slices.Index(w.proxies, p); i >= 0 && i < len(w.quiet) {
+		w.quiet = slices.Delete(w.quiet, i, i+1)
 	}
 	w.proxies = removeBody(w, w.proxies, p, &p.body)
 	p.touching = 0
@@ -234,7 +235,7 @@ func (p *Proxy) setPath(x, z, vx, vz, yawRate float64) {
 	p.t0 = p.w.FrameTime()
 	p.x, p.z = x, z
 	p.vx, p.vz, p.yawRate = vx, vz, yawRate
-	p.quietUntil = 0 // worked out on the old path
+	p.w.calm++ // the sleepers' skipped tests were worked out on the old paths
 }
 
 // heading returns the path's heading at its start, rad, working it out from the
@@ -319,13 +320,13 @@ func (p *Proxy) placeAt(t float64) (x, z float64) {
 // beyond twice ProxyWake (the margin keeps a tank at the edge from waking and
 // sleeping it step after step), and wakes once one comes within ProxyWake of its
 // path: on its path as of the step's start, through the tanks it overlaps there
-// (ghosts, as after a jump).
-func (p *Proxy) wake(h, end float64) bool {
+// (ghosts, as after a jump). For a proxy that sleeps on, it also returns the step
+// count before which its test may be skipped (quietFor), else 0.
+func (p *Proxy) wake(h, end float64) (awake bool, quiet uint64) {
 	x, z := p.placeAt(end)
 	if p.asleep {
 		if !p.nearTank(x, z, p.w.cfg.ProxyWake) {
-			p.quietFor(x, z)
-			return false
+			return false, p.quietFor(x, z)
 		}
 		x0, z0, yaw0 := p.along(end - h)
 		p.w.link(p.body, p.seq)
@@ -333,35 +334,30 @@ func (p *Proxy) wake(h, end float64) bool {
 		p.body.SetActive(true)
 		p.asleep = false
 		p.findGhosts()
-		return true
+		return true, 0
 	}
 	b := p.body.GetPosition()
 	if p.nearTank(x, z, 2*p.w.cfg.ProxyWake) || p.nearTank(b.X, -b.Y, 2*p.w.cfg.ProxyWake) {
-		return true
+		return true, 0
 	}
 	p.body.SetActive(false) // its contacts end (EndContact counts them off)
 	p.w.unlink(p.body)
 	p.asleep, p.held = true, false
 	clear(p.ghosts)
 	p.ghosts = p.ghosts[:0]
-	return false
-}
-
-// quiet reports whether the asleep proxy is known to stay asleep through the
-// coming step: its wake test would find no tank within ProxyWake.
-func (p *Proxy) quiet() bool {
-	return p.asleep && p.quietCalm == p.w.calm && p.w.steps < p.quietUntil
+	return false, 0
 }
 
 // quietFor works out, for the asleep proxy that the wake test just found at (x, z)
 // with no tank within ProxyWake, how many of the steps that follow cannot wake it
-// either, so that they skip its test (quiet): a client's world holds hundreds of
+// either, and returns the world's step count before which they skip its test
+// (World.quiet; 0: none do): a client's world holds hundreds of
 // sleeping proxies and runs up to six steps a frame. Its path moves it at most
 // speed × step a step, and no tank moves more than maxStride a step while the
 // world's calm holds (World.keepCalm), so the gap of their bounding circles closes
 // by at most their sum a step; a step is skipped only while what is left of the
 // gap stays beyond ProxyWake by quietMargin, far more than rounding can take.
-func (p *Proxy) quietFor(x, z float64) {
+func (p *Proxy) quietFor(x, z float64) uint64 {
 	gap := math.Inf(1)
 	for _, t := range p.w.tanks {
 		tc := t.body.GetPosition()
@@ -370,11 +366,9 @@ func (p *Proxy) quietFor(x, z float64) {
 	closing := math.Hypot(p.vx, p.vz)*p.w.h + maxStride
 	k := math.Floor((gap - p.w.cfg.ProxyWake - quietMargin) / closing)
 	if !(k >= 1) {
-		p.quietUntil = 0
-		return
+		return 0
 	}
-	p.quietUntil = p.w.steps + 1 + uint64(math.Min(k, quietSteps))
-	p.quietCalm = p.w.calm
+	return p.w.steps + 1 + uint64(math.Min(k, quietSteps))
 }
 
 // maxStride is the most a tank may move in one step, m, for the sleeping proxies'

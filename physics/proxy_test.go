@@ -644,7 +644,7 @@ func TestSleepingProxiesLeaveBodyList(t *testing.T) {
 }
 
 // TestQuietProxiesAsPlainWake: skipping the wake tests of sleeping proxies that no
-// tank can reach in the coming steps (Proxy.quiet) changes nothing. Two worlds, one
+// tank can reach in the coming steps (World.quiet) changes nothing. Two worlds, one
 // testing every sleeping proxy at every step, are given the same frames: proxies
 // driving at up to the proxies' top speed toward, past and away from two tanks,
 // their paths set every few steps; a tank driving, teleported now and then, and a
@@ -716,8 +716,8 @@ func TestQuietProxiesAsPlainWake(t *testing.T) {
 					[][]*Tank{tq, tp}[k][1].Teleport(x+8, z, 0.3)
 				}
 			}
-			for _, p := range pq {
-				if p.quiet() {
+			for i, p := range pq { // wq.proxies in the same order
+				if wq.steps < wq.quiet[i] && wq.calm == wq.calmSeen {
 					skipped++
 				} else if p.asleep {
 					tested++

@@ -201,10 +201,15 @@ type World struct {
 	// made counts the tanks and proxies added, so a sleeping proxy's body goes back
 	// to its place in box2d's body list (link).
 	made uint64
-	// calm counts the breaks of the tanks' calm: a tank added or removed, or one
-	// that moved more than maxStride between two steps' wake tests (keepCalm).
-	// A sleeping proxy's skipped tests (Proxy.quiet) hold only within one calm.
-	calm uint64
+	// calm counts the breaks of the calm the sleeping proxies' skipped tests
+	// are worked out in: a tank added or removed, or one that moved more than
+	// maxStride between two steps' wake tests (keepCalm), or a proxy's new path.
+	// calmSeen is the count quiet was last cleared at.
+	calm, calmSeen uint64
+	// quiet holds, for each proxy (by its index in proxies), the step count before
+	// which its wake test is skipped (Proxy.quietFor): kept side by side, so a
+	// step passes over a skipped sleeper without reading the proxy.
+	quiet []uint64
 	// strideFrom is each tank's place at the last step's wake tests (box2d's frame).
 	strideFrom []box2d.B2Vec2
 	// plainWake runs every sleeping proxy's wake test at every step, as the
@@ -361,8 +366,13 @@ func (w *World) Tick() {
 	// away by itself.
 	end := float64(w.steps+1) * w.h
 	w.keepCalm()
-	for _, p := range w.proxies {
-		if (w.plainWake || !p.quiet()) && p.wake(w.h, end) {
+	for i, p := range w.proxies {
+		if w.steps < w.quiet[i] && !w.plainWake {
+			continue
+		}
+		awake, quiet := p.wake(w.h, end)
+		w.quiet[i] = quiet
+		if awake {
 			p.drive(w.h, end)
 		}
 	}
@@ -393,6 +403,10 @@ func (w *World) keepCalm() {
 			w.calm++
 		}
 		w.strideFrom[i] = tc
+	}
+	if w.calm != w.calmSeen {
+		clear(w.quiet)
+		w.calmSeen = w.calm
 	}
 }
 
