@@ -681,7 +681,7 @@ func (m *Match) readRemote(now, dt float64) {
 // reckoned pose dt earlier along the reckoned velocity, and the step carries it onto
 // the reckoned pose itself.
 func (m *Match) moveProxy(t *tank, r *deadreckon.State, dt float64) {
-	x, z, yaw := planar(*r)
+	x, z := r.Position[0], r.Position[2]
 	// The actor accepts wilder motion than a proxy can follow; a tank that far
 	// off or that fast is beyond meeting anyway.
 	v := capLen(mgl64.Vec3{r.Velocity[0], 0, r.Velocity[2]}, physics.MaxProxySpeed)
@@ -690,7 +690,9 @@ func (m *Match) moveProxy(t *tank, r *deadreckon.State, dt float64) {
 	lim := physics.MaxProxyCoordinate
 	x = math.Max(-lim, math.Min(lim, x-vx*dt))
 	z = math.Max(-lim, math.Min(lim, z-vz*dt))
-	if err := t.proxy.MoveTo(x, z, yaw-yawRate*dt, vx, vz, yawRate); err != nil {
+	// Its heading, the reckoned yaw turned back by yawRate × dt, is worked out
+	// only if a step needs it: most proxies sleep far from every tank.
+	if err := t.proxy.MoveToOriented(x, z, r.Orientation, yawRate*dt, vx, vz, yawRate); err != nil {
 		m.counters.proxyRefused++
 		m.log.Debug("proxy move refused", "actor", t.id, "err", err)
 	}

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ByteArena/box2d"
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/internal/geom"
 )
 
@@ -92,6 +94,11 @@ type Proxy struct {
 	// The path: at world time t0 the proxy is at (x, z) heading yaw, moving at
 	// (vx, vz) and yawRate.
 	t0, x, z, yaw, vx, vz, yawRate float64
+	// lazyYaw says that yaw is still to be worked out from the orientation q
+	// turned back by yawBack (MoveToOriented, heading).
+	lazyYaw bool
+	q       mgl64.Quat
+	yawBack float64
 
 	// ghosts are the tanks the proxy overlapped when it appeared or jumped (or that
 	// appeared on it): it passes through them until they part.
@@ -138,6 +145,7 @@ func (w *World) AddProxy(spec TankSpec, x, z, yaw float64) (*Proxy, error) {
 	fd.Filter = box2d.MakeB2Filter()
 	p.body.CreateFixtureFromDef(&fd)
 	w.proxies = append(w.proxies, p)
+	w.quiet = append(w.quiet, 0)
 	box2dGlobals.Lock()
 	p.findGhosts()
 	box2dGlobals.Unlock()
@@ -152,6 +160,9 @@ func (w *World) RemoveProxy(p *Proxy) {
 	}
 	if p.asleep {
 		w.link(p.body, p.seq) // box2d destroys bodies of its list
+	}
+	if i := slices.Index(w.proxies, p); i >= 0 && i < len(w.quiet) {
+		w.quiet = slices.Delete(w.quiet, i, i+1)
 	}
 	w.proxies = removeBody(w, w.proxies, p, &p.body)
 	p.touching = 0
@@ -176,6 +187,37 @@ func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
 	if p.body == nil {
 		return nil
 	}
+	if err := checkPath(x, z, yaw, vx, vz, yawRate); err != nil {
+		return err
+	}
+	p.setPath(x, z, vx, vz, yawRate)
+	p.yaw, p.lazyYaw = geom.WrapAngle(yaw), false
+	return nil
+}
+
+// MoveToOriented is MoveTo with the heading given as orientation q, a quaternion
+// as deadreckon.State's, turned back by back, rad: the path heads geom.Yaw(q) −
+// back, to the bit, worked out only when a step or Place needs it. A sleeping
+// proxy needs no heading until it wakes, and a client's world gives hundreds of
+// them a path every frame.
+func (p *Proxy) MoveToOriented(x, z float64, q mgl64.Quat, back, vx, vz, yawRate float64) error {
+	if p.body == nil {
+		return nil
+	}
+	// geom.Yaw is finite for any q, so the heading is finite when back is.
+	if !geom.Finite(back) {
+		return checkPath(x, z, geom.Yaw(q)-back, vx, vz, yawRate)
+	}
+	if err := checkPath(x, z, 0, vx, vz, yawRate); err != nil {
+		return checkPath(x, z, geom.Yaw(q)-back, vx, vz, yawRate) // the same error, its heading told
+	}
+	p.setPath(x, z, vx, vz, yawRate)
+	p.q, p.yawBack, p.lazyYaw = q, back, true
+	return nil
+}
+
+// checkPath returns MoveTo's error for a path it refuses, else nil.
+func checkPath(x, z, yaw, vx, vz, yawRate float64) error {
 	switch {
 	case !geom.Finite(x, z, yaw, vx, vz, yawRate):
 		return fmt.Errorf("%w: not finite: (%g, %g) yaw %g, velocity (%g, %g) yaw rate %g", ErrBadMove, x, z, yaw, vx, vz, yawRate)
@@ -184,10 +226,25 @@ func (p *Proxy) MoveTo(x, z, yaw, vx, vz, yawRate float64) error {
 	case math.Hypot(vx, vz) > MaxProxySpeed || math.Abs(yawRate) > MaxProxyYawRate:
 		return fmt.Errorf("%w: velocity (%g, %g) m/s, yaw rate %g rad/s", ErrBadMove, vx, vz, yawRate)
 	}
-	p.t0 = p.w.FrameTime()
-	p.x, p.z, p.yaw = x, z, geom.WrapAngle(yaw)
-	p.vx, p.vz, p.yawRate = vx, vz, yawRate
 	return nil
+}
+
+// setPath sets the path's place and velocities as of the world's present, all but
+// its heading.
+func (p *Proxy) setPath(x, z, vx, vz, yawRate float64) {
+	p.t0 = p.w.FrameTime()
+	p.x, p.z = x, z
+	p.vx, p.vz, p.yawRate = vx, vz, yawRate
+	p.w.calm++ // the sleepers' skipped tests were worked out on the old paths
+}
+
+// heading returns the path's heading at its start, rad, working it out from the
+// orientation MoveToOriented gave if it has not been yet.
+func (p *Proxy) heading() float64 {
+	if p.lazyYaw {
+		p.yaw, p.lazyYaw = geom.WrapAngle(geom.Yaw(p.q)-p.yawBack), false
+	}
+	return p.yaw
 }
 
 // Spec returns the spec the proxy was added with, every default filled in.
@@ -198,7 +255,7 @@ func (p *Proxy) Spec() TankSpec { return p.spec }
 // was last told to be.
 func (p *Proxy) Place() (x, z, yaw float64) {
 	if p.body == nil {
-		return p.x, p.z, p.yaw
+		return p.x, p.z, p.heading()
 	}
 	if p.asleep {
 		x, z, yaw := p.along(p.w.Time())
@@ -248,7 +305,14 @@ func (p *Proxy) Asleep() bool { return p.asleep }
 // rad (not wrapped).
 func (p *Proxy) along(t float64) (x, z, yaw float64) {
 	ahead := t - p.t0
-	return p.x + p.vx*ahead, p.z + p.vz*ahead, p.yaw + p.yawRate*ahead
+	return p.x + p.vx*ahead, p.z + p.vz*ahead, p.heading() + p.yawRate*ahead
+}
+
+// placeAt returns where the proxy's path puts it at world time t: (x, z), m, as
+// along does, without its heading.
+func (p *Proxy) placeAt(t float64) (x, z float64) {
+	ahead := t - p.t0
+	return p.x + p.vx*ahead, p.z + p.vz*ahead
 }
 
 // wake puts the proxy to sleep or wakes it for the fixed step of h seconds that ends
@@ -256,12 +320,13 @@ func (p *Proxy) along(t float64) (x, z, yaw float64) {
 // beyond twice ProxyWake (the margin keeps a tank at the edge from waking and
 // sleeping it step after step), and wakes once one comes within ProxyWake of its
 // path: on its path as of the step's start, through the tanks it overlaps there
-// (ghosts, as after a jump).
-func (p *Proxy) wake(h, end float64) bool {
-	x, z, _ := p.along(end)
+// (ghosts, as after a jump). For a proxy that sleeps on, it also returns the step
+// count before which its test may be skipped (quietFor), else 0.
+func (p *Proxy) wake(h, end float64) (awake bool, quiet uint64) {
+	x, z := p.placeAt(end)
 	if p.asleep {
 		if !p.nearTank(x, z, p.w.cfg.ProxyWake) {
-			return false
+			return false, p.quietFor(x, z)
 		}
 		x0, z0, yaw0 := p.along(end - h)
 		p.w.link(p.body, p.seq)
@@ -269,19 +334,56 @@ func (p *Proxy) wake(h, end float64) bool {
 		p.body.SetActive(true)
 		p.asleep = false
 		p.findGhosts()
-		return true
+		return true, 0
 	}
 	b := p.body.GetPosition()
 	if p.nearTank(x, z, 2*p.w.cfg.ProxyWake) || p.nearTank(b.X, -b.Y, 2*p.w.cfg.ProxyWake) {
-		return true
+		return true, 0
 	}
 	p.body.SetActive(false) // its contacts end (EndContact counts them off)
 	p.w.unlink(p.body)
 	p.asleep, p.held = true, false
 	clear(p.ghosts)
 	p.ghosts = p.ghosts[:0]
-	return false
+	return false, 0
 }
+
+// quietFor works out, for the asleep proxy that the wake test just found at (x, z)
+// with no tank within ProxyWake, how many of the steps that follow cannot wake it
+// either, and returns the world's step count before which they skip its test
+// (World.quiet; 0: none do): a client's world holds hundreds of
+// sleeping proxies and runs up to six steps a frame. Its path moves it at most
+// speed × step a step, and no tank moves more than maxStride a step while the
+// world's calm holds (World.keepCalm), so the gap of their bounding circles closes
+// by at most their sum a step; a step is skipped only while what is left of the
+// gap stays beyond ProxyWake by quietMargin, far more than rounding can take.
+func (p *Proxy) quietFor(x, z float64) uint64 {
+	gap := math.Inf(1)
+	for _, t := range p.w.tanks {
+		tc := t.body.GetPosition()
+		gap = math.Min(gap, math.Hypot(tc.X-x, -tc.Y-z)-p.radius-t.radius)
+	}
+	closing := math.Hypot(p.vx, p.vz)*p.w.h + maxStride
+	k := math.Floor((gap - p.w.cfg.ProxyWake - quietMargin) / closing)
+	if !(k >= 1) {
+		return 0
+	}
+	return p.w.steps + 1 + uint64(math.Min(k, quietSteps))
+}
+
+// maxStride is the most a tank may move in one step, m, for the sleeping proxies'
+// tests to be skipped (quietFor): box2d moves no body more than 2 m a step
+// (b2_maxTranslation), and a tank that moves more (placed anew) breaks the world's
+// calm (World.keepCalm).
+const maxStride = 2.0
+
+// quietMargin is how far beyond ProxyWake, m, the gap a sleeping proxy's test is
+// skipped for must stay: far more than the rounding of the tests' arithmetic.
+const quietMargin = 1e-3
+
+// quietSteps caps how many steps a sleeping proxy's test is skipped for, so that a
+// far proxy's count stays small.
+const quietSteps = 1 << 20
 
 // nearTank reports whether a tank of the world lies within gap meters of a proxy at
 // (x, z), m, their bounding circles' gap.
@@ -303,7 +405,7 @@ func (p *Proxy) nearTank(x, z, gap float64) bool {
 func (p *Proxy) drive(h, end float64) {
 	ahead := end - p.t0
 	tx, tz := p.x+p.vx*ahead, p.z+p.vz*ahead
-	tyaw := p.yaw + p.yawRate*ahead
+	tyaw := p.heading() + p.yawRate*ahead
 	b := p.body.GetPosition()
 	ang := p.body.GetAngle()
 	ex, ez := tx-b.X, tz+b.Y

@@ -642,3 +642,219 @@ func TestSleepingProxiesLeaveBodyList(t *testing.T) {
 	}
 	t.Logf("%d wakes", woke)
 }
+
+// TestQuietProxiesAsPlainWake: skipping the wake tests of sleeping proxies that no
+// tank can reach in the coming steps (World.quiet) changes nothing. Two worlds, one
+// testing every sleeping proxy at every step, are given the same frames: proxies
+// driving at up to the proxies' top speed toward, past and away from two tanks,
+// their paths set every few steps; a tank driving, teleported now and then, and a
+// third tank added and removed. Every proxy's sleep, place and velocity and every
+// tank's pose match bit for bit at every step, proxies that raced in from far away
+// touched the tanks, and most sleeping proxies' tests were skipped.
+func TestQuietProxiesAsPlainWake(t *testing.T) {
+	build := func(plain bool) (*World, []*Tank, []*Proxy) {
+		w := newWorld(t, WorldConfig{Min: mgl64.Vec2{-900, -900}, Max: mgl64.Vec2{900, 900}})
+		w.plainWake = plain
+		tanks := []*Tank{addTank(t, w, 0, 0, 0), addTank(t, w, 40, 30, 1)}
+		var ps []*Proxy
+		for i := range 60 {
+			a := float64(i) * 0.7
+			r := 20 + float64(i%10)*40
+			ps = append(ps, addProxy(t, w, r*math.Cos(a), r*math.Sin(a), a))
+		}
+		return w, tanks, ps
+	}
+	wq, tq, pq := build(false)
+	wp, tp, pp := build(true)
+	// path gives proxy i its path at time now: a straight run through the tanks'
+	// ground at a speed of up to MaxProxySpeed, turned round every 20 s.
+	path := func(i int, now float64) (x, z, yaw, vx, vz float64) {
+		a := float64(i) * 0.7
+		speed := 5 + float64(i%7)*float64(MaxProxySpeed-6)/6
+		r := 20 + float64(i%10)*40
+		run := math.Mod(now+float64(i), 20)
+		along := r - speed*run
+		if along < -r {
+			along = -r - (along + r) // past the middle and back out
+			speed = -speed
+		}
+		return along * math.Cos(a), along * math.Sin(a), a + math.Pi, -speed * math.Cos(a), -speed * math.Sin(a)
+	}
+	var extra [2]*Tank
+	skipped, tested, touched := 0, 0, 0
+	for step := 0; step < 3000; {
+		frame := 1 + step%6 // one to six steps a frame, as a client's frames run
+		for _, set := range []struct {
+			w  *World
+			ps []*Proxy
+		}{{wq, pq}, {wp, pp}} {
+			now := set.w.FrameTime()
+			for i, p := range set.ps {
+				x, z, yaw, vx, vz := path(i, now)
+				if err := p.MoveTo(x, z, yaw, vx, vz, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for k, set := range [][]*Tank{tq, tp} {
+			w := []*World{wq, wp}[k]
+			set[0].SetInput(Input{Throttle: 0.8, Steer: math.Sin(float64(step) / 90)})
+			switch {
+			case step%700 < 6 && extra[k] == nil:
+				extra[k] = addTank(t, w, -60, 80, 2)
+			case step%700 >= 350 && step%700 < 356 && extra[k] != nil:
+				w.RemoveTank(extra[k])
+				extra[k] = nil
+			}
+		}
+		for j := range frame {
+			if j == 1 && step/frame%40 == 0 {
+				// Between two steps of a frame, beside a proxy that may be asleep
+				// far from every tank and have its tests skipped.
+				for k, w := range []*World{wq, wp} {
+					x, z, _, _, _ := path(step/40*7%60, w.FrameTime())
+					[][]*Tank{tq, tp}[k][1].Teleport(x+8, z, 0.3)
+				}
+			}
+			for i, p := range pq { // wq.proxies in the same order
+				if wq.steps < wq.quiet[i] && wq.calm == wq.calmSeen {
+					skipped++
+				} else if p.asleep {
+					tested++
+				}
+			}
+			wq.Tick()
+			wp.Tick()
+			step++
+			for i := range pq {
+				a, b := pq[i], pp[i]
+				ax, az, ayaw := a.Place()
+				bx, bz, byaw := b.Place()
+				avx, avz, aw := a.Velocity()
+				bvx, bvz, bw := b.Velocity()
+				if a.Asleep() != b.Asleep() || ax != bx || az != bz || ayaw != byaw || avx != bvx || avz != bvz || aw != bw {
+					t.Fatalf("step %d: proxy %d asleep %v at (%v, %v, %v) moving (%v, %v, %v), want asleep %v at (%v, %v, %v) moving (%v, %v, %v)",
+						step, i, a.Asleep(), ax, az, ayaw, avx, avz, aw, b.Asleep(), bx, bz, byaw, bvx, bvz, bw)
+				}
+				if a.Touching() {
+					touched++
+				}
+			}
+			for i, tk := range wq.Tanks() {
+				if got, want := tk.Pose(), wp.Tanks()[i].Pose(); got != want {
+					t.Fatalf("step %d: tank %d at %v, want %v", step, i, got.Position, want.Position)
+				}
+			}
+		}
+	}
+	t.Logf("sleeping proxies' tests: %d skipped, %d run; %d proxy-steps touching a tank", skipped, tested, touched)
+	if touched == 0 {
+		t.Error("no proxy touched a tank: the test does not test waking in time")
+	}
+	if skipped < tested {
+		t.Errorf("%d sleeping proxies' tests skipped against %d run: the shortcut is not tested", skipped, tested)
+	}
+}
+
+// TestMoveToOrientedAsMoveTo: a path given by orientation (MoveToOriented, its
+// heading worked out when needed) moves a proxy, asleep or awake, bit for bit as
+// the same path given by heading (MoveTo with geom.Yaw(q) − back), and is refused
+// with the same error.
+func TestMoveToOrientedAsMoveTo(t *testing.T) {
+	build := func() (*World, *Tank, []*Proxy) {
+		w := newWorld(t, WorldConfig{})
+		tk := addTank(t, w, 0, 0, 0)
+		tk.SetInput(Input{Throttle: 0.6, Steer: 0.4})
+		var ps []*Proxy
+		for i := range 8 {
+			ps = append(ps, addProxy(t, w, float64(i)*9-30, 12, 0))
+		}
+		return w, tk, ps
+	}
+	wa, _, pa := build()
+	wb, _, pb := build()
+	bad := []struct {
+		name           string
+		x, z           float64
+		q              mgl64.Quat
+		back, vx, rate float64
+	}{
+		{"back not finite", 0, 0, mgl64.QuatIdent(), math.NaN(), 0, 0},
+		{"back infinite", 0, 0, mgl64.QuatIdent(), math.Inf(1), 0, 0},
+		{"place not finite", math.NaN(), 0, mgl64.QuatIdent(), 0, 0, 0},
+		{"too far", 2 * MaxProxyCoordinate, 0, mgl64.QuatIdent(), 0.1, 0, 0},
+		{"too fast", 0, 0, mgl64.QuatIdent(), 0.1, 2 * MaxProxySpeed, 0},
+		{"turning too fast", 0, 0, mgl64.QuatIdent(), 0.1, 0, 2 * MaxProxyYawRate},
+	}
+	for _, c := range bad {
+		want := pa[0].MoveTo(c.x, c.z, geom.Yaw(c.q)-c.back, c.vx, 0, c.rate)
+		got := pb[0].MoveToOriented(c.x, c.z, c.q, c.back, c.vx, 0, c.rate)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%s: refused with %v, want %v", c.name, got, want)
+		}
+	}
+	for step := range 900 {
+		now := wa.FrameTime()
+		for i := range pa {
+			// Circles through the tank's ground, turning; one orientation not
+			// normalised and one not finite (read as no turn at all).
+			a := 0.4*now + float64(i)
+			q := geom.QuatMul(geom.YawQuat(a+math.Pi/2), geom.AxisRotation(mgl64.Vec3{1, 0, 0}, 0.1*float64(i)))
+			switch i {
+			case 6:
+				q = q.Scale(1.7)
+			case 7:
+				q.W = math.Inf(1)
+			}
+			back := 0.3 * float64(i%3) / 60
+			x, z := 25*math.Cos(a), 10-25*math.Sin(a)
+			vx, vz := -10*math.Sin(a), -10*math.Cos(a)
+			if err := pa[i].MoveTo(x, z, geom.Yaw(q)-back, vx, vz, 0.4); err != nil {
+				t.Fatal(err)
+			}
+			if err := pb[i].MoveToOriented(x, z, q, back, vx, vz, 0.4); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wa.Step(float64(1+step%3) / 60)
+		wb.Step(float64(1+step%3) / 60)
+		for i := range pa {
+			ax, az, ayaw := pa[i].Place()
+			bx, bz, byaw := pb[i].Place()
+			if pa[i].Asleep() != pb[i].Asleep() || ax != bx || az != bz || ayaw != byaw {
+				t.Fatalf("step %d: proxy %d asleep %v at (%v, %v) heading %v, want asleep %v at (%v, %v) heading %v",
+					step, i, pb[i].Asleep(), bx, bz, byaw, pa[i].Asleep(), ax, az, ayaw)
+			}
+		}
+		if a, b := wa.Tanks()[0].Pose(), wb.Tanks()[0].Pose(); a != b {
+			t.Fatalf("step %d: tank at %v, want %v", step, b.Position, a.Position)
+		}
+	}
+	// A removed proxy is where it was last told to be, heading as told.
+	q := geom.YawQuat(2.5)
+	if err := pa[0].MoveTo(3, 4, geom.Yaw(q)-0.01, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := pb[0].MoveToOriented(3, 4, q, 0.01, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	wa.RemoveProxy(pa[0])
+	wb.RemoveProxy(pb[0])
+	ax, az, ayaw := pa[0].Place()
+	if bx, bz, byaw := pb[0].Place(); ax != bx || az != bz || ayaw != byaw {
+		t.Errorf("removed: at (%v, %v) heading %v, want (%v, %v) heading %v", bx, bz, byaw, ax, az, ayaw)
+	}
+	slept, touched := 0, 0
+	for i := range pa {
+		if pa[i].Contacts() > 0 {
+			touched++
+		}
+		if pa[i].Asleep() {
+			slept++
+		}
+	}
+	t.Logf("%d proxies touched the tank, %d asleep at the end", touched, slept)
+	if touched == 0 {
+		t.Error("no proxy touched the tank: the test does not test headings in contact")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/ByteArena/box2d"
@@ -200,6 +201,20 @@ type World struct {
 	// made counts the tanks and proxies added, so a sleeping proxy's body goes back
 	// to its place in box2d's body list (link).
 	made uint64
+	// calm counts the breaks of the calm the sleeping proxies' skipped tests
+	// are worked out in: a tank added or removed, or one that moved more than
+	// maxStride between two steps' wake tests (keepCalm), or a proxy's new path.
+	// calmSeen is the count quiet was last cleared at.
+	calm, calmSeen uint64
+	// quiet holds, for each proxy (by its index in proxies), the step count before
+	// which its wake test is skipped (Proxy.quietFor): kept side by side, so a
+	// step passes over a skipped sleeper without reading the proxy.
+	quiet []uint64
+	// strideFrom is each tank's place at the last step's wake tests (box2d's frame).
+	strideFrom []box2d.B2Vec2
+	// plainWake runs every sleeping proxy's wake test at every step, as the
+	// tests' reference for the skipped ones.
+	plainWake bool
 }
 
 // body user data for static fixtures.
@@ -350,8 +365,14 @@ func (w *World) Tick() {
 	// After the tanks' own drive: a proxy limits its push by how fast a tank moves
 	// away by itself.
 	end := float64(w.steps+1) * w.h
-	for _, p := range w.proxies {
-		if p.wake(w.h, end) {
+	w.keepCalm()
+	for i, p := range w.proxies {
+		if w.steps < w.quiet[i] && !w.plainWake {
+			continue
+		}
+		awake, quiet := p.wake(w.h, end)
+		w.quiet[i] = quiet
+		if awake {
 			p.drive(w.h, end)
 		}
 	}
@@ -365,6 +386,27 @@ func (w *World) Tick() {
 	now := w.Time()
 	for _, t := range w.tanks {
 		t.settle(w.h, now, w.fallClock())
+	}
+}
+
+// keepCalm breaks the tanks' calm (World.calm) when a tank moved more than
+// maxStride since the last step's wake tests, or the tanks changed, and notes
+// where they are now.
+func (w *World) keepCalm() {
+	if len(w.strideFrom) != len(w.tanks) {
+		w.calm++
+		w.strideFrom = slices.Grow(w.strideFrom[:0], len(w.tanks))[:len(w.tanks)]
+	}
+	for i, t := range w.tanks {
+		tc := t.body.GetPosition()
+		if dx, dy := tc.X-w.strideFrom[i].X, tc.Y-w.strideFrom[i].Y; !(dx*dx+dy*dy <= maxStride*maxStride) {
+			w.calm++
+		}
+		w.strideFrom[i] = tc
+	}
+	if w.calm != w.calmSeen {
+		clear(w.quiet)
+		w.calmSeen = w.calm
 	}
 }
 
