@@ -555,7 +555,7 @@ func TestAttackTiming(t *testing.T) {
 		}
 
 		// An update stamped 1.9 s in the future reaches observers stamped about when it
-		// arrived: observers no longer draw the tank 57 m ahead of where it is.
+		// arrived, so that observers do not draw the tank 57 m ahead of where it is.
 		clk.Advance(10 * time.Second)
 		s := tankAt(0.5, 0)
 		s.Time = h.Now() + 1.9

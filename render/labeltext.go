@@ -305,7 +305,10 @@ func setLook(l *textLabel, text string, fg, bg math32.Color4) {
 
 // fontBook holds the GUI's font file, parsed once, and one face per point size for
 // a set of labels, so that a face (and the glyphs it has cached) is made once per
-// size. Its zero value is ready; use it from the window's goroutine only.
+// size. The sizes follow the HUD's scale, which follows the window's size, so a
+// window resized by dragging asks for new sizes without end: past fontBookMax faces
+// the book forgets them all and makes them again as asked (a label keeps the face it
+// draws with). Its zero value is ready; use it from the window's goroutine only.
 type fontBook struct {
 	faces map[float64]*textFace
 	ttf   *truetype.Font
@@ -333,10 +336,18 @@ func (b *fontBook) face(size float64, attr text.FontAttributes) *textFace {
 	if b.faces == nil {
 		b.faces = make(map[float64]*textFace)
 	}
+	if len(b.faces) >= fontBookMax {
+		clear(b.faces)
+	}
 	f := newTextFace(b.ttf, size, attr)
 	b.faces[size] = f
 	return f
 }
+
+// fontBookMax bounds the faces a fontBook keeps, each with a glyph cache of up to
+// about a megabyte: the HUD, the menus and the tanks' labels use about twenty sizes at
+// one scale.
+const fontBookMax = 64
 
 // guiFontAsset is the g3n GUI's default style's text font, which every label starts
 // with.

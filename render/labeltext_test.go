@@ -41,6 +41,12 @@ func TestTextLabelSamePixels(t *testing.T) {
 		{"● REC", 13, math32.Color4{R: 1, G: 0.3, B: 0.3, A: 1}},
 		{"⊕", 28, math32.Color4{R: 0.2, G: 1, B: 0.4, A: 0.9}},
 		{"AV Wa To ff fi", 24, white}, // pairs a kerning table would move
+		// Players' names, which come from the network: invalid UTF-8 (each bad byte
+		// a U+FFFD), right-to-left letters, combining marks, the longest name.
+		{"bad\xff\xc3(name\xed\xa0\x80", 14, white},
+		{"שלום עולם مرحبا", 14, white},
+		{"Zo\u0308e\u0301\u0301\u0301 a\u20dd", 14, white},
+		{"WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", 14, white},
 	} {
 		f, err := text.NewFontFromData(ttf)
 		if err != nil {
@@ -240,5 +246,26 @@ func TestSetLookDrawsOnce(t *testing.T) {
 		if n := look.draws - before; n != c.draws {
 			t.Errorf("%s: setLook drew %d times, want %d", c.name, n, c.draws)
 		}
+	}
+}
+
+// TestFontBookBounded: a window resized by dragging asks the book for ever new sizes;
+// it keeps at most fontBookMax faces, and a label made before still draws with the
+// face it holds.
+func TestFontBookBounded(t *testing.T) {
+	book := &fontBook{}
+	l := book.label("tank-7")
+	for i := range 3 * fontBookMax {
+		size := 13 + float64(i)/100 // the HUD's 13 pt at scales 1.00, 1.01, …
+		if f := book.face(size, l.attr); f == nil {
+			t.Fatalf("no face at %g pt", size)
+		}
+		if len(book.faces) > fontBookMax {
+			t.Fatalf("%d sizes asked, the book keeps %d faces, more than %d", i+1, len(book.faces), fontBookMax)
+		}
+	}
+	setText(l, "tank-8")
+	if img := l.picture(); l.face == nil || img.Rect.Dx() < 10 {
+		t.Errorf("a label made before the book forgot its face draws %q %v wide", l.Text(), img.Rect)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // waits are the calls that read the wall clock or wait on it: the time package's,
@@ -83,7 +85,10 @@ func wallClockTests(files []*ast.File) (wall []string, total int) {
 	}
 	for name, fd := range funcs {
 		rest, ok := strings.CutPrefix(name, "Test")
-		if !ok || name == "TestMain" || len(fd.Type.Params.List) != 1 || rest != "" && strings.ToLower(rest[:1]) == rest[:1] {
+		// go test's rule: what follows "Test" does not start with a lower-case letter
+		// (Test_x and Test2 are tests).
+		first, _ := utf8.DecodeRuneInString(rest)
+		if !ok || name == "TestMain" || len(fd.Type.Params.List) != 1 || unicode.IsLower(first) {
 			continue
 		}
 		total++
@@ -163,6 +168,8 @@ func TestBubble(t *testing.T)       { synctest.Test(t, func(t *testing.T) { time
 func TestManual(t *testing.T)       { clk.Advance(time.Second) }
 func TestRecursive(t *testing.T)    { again(t) }
 func Testlower(t *testing.T)        { time.Sleep(time.Second) }
+func Test_under(t *testing.T)      { time.Sleep(time.Second) }
+func Test2(t *testing.T)            { time.Now() }
 func BenchmarkSleeps(b *testing.B)  { time.Sleep(time.Second) }
 func waitLong(t *testing.T)         { helper() }
 func helper()                       { poll.Until(nil, 0, "", nil) }
@@ -173,7 +180,7 @@ func again(t *testing.T)            { again(t) }
 		t.Fatal(err)
 	}
 	wall, total := wallClockTests([]*ast.File{f})
-	if want := []string{"TestPolls", "TestSleeps"}; !slices.Equal(wall, want) || total != 5 {
-		t.Errorf("wall-clock tests %v of %d, want %v of 5", wall, total, want)
+	if want := []string{"Test2", "TestPolls", "TestSleeps", "Test_under"}; !slices.Equal(wall, want) || total != 7 {
+		t.Errorf("wall-clock tests %v of %d, want %v of 7", wall, total, want)
 	}
 }
