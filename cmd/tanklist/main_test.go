@@ -116,22 +116,6 @@ func mustAddr(s string) netip.Addr { return netip.MustParseAddr(s) }
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-// post sends a raw registration and returns the status and body.
-func post(t *testing.T, listURL, body string) (int, string) {
-	t.Helper()
-	base, pin, err := lobby.ParseListURL(listURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := lobby.ListClient(pin).Post(base.String()+lobby.RegisterPath, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // TestHostileRegistrations: what the list server is sent is hostile; it answers
 // each bad registration with a 4xx, lists none of them, and limits each source.
 // The server runs in-process with the defaults' rate limits and the real probe,
