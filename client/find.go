@@ -54,6 +54,9 @@ type FindConfig struct {
 	// Now tells the time for the pacing. If nil, time.Now: pings are network
 	// timings.
 	Now func() time.Time
+	// Fetch reads the list server at url (as given in the lists). If nil,
+	// lobby.FetchList; tests in a synctest bubble serve a list from memory.
+	Fetch func(ctx context.Context, url string) ([]lobby.Entry, error)
 }
 
 func (c FindConfig) withDefaults() FindConfig {
@@ -71,6 +74,9 @@ func (c FindConfig) withDefaults() FindConfig {
 	}
 	if c.ProbeTimeout <= 0 {
 		c.ProbeTimeout = DefaultProbeTimeout
+	}
+	if c.Fetch == nil {
+		c.Fetch = lobby.FetchList
 	}
 	if c.Probe == nil {
 		c.Probe = func(ctx context.Context, addr, fp string) (net.ProbeResult, error) {
@@ -198,7 +204,7 @@ func (f *finder) readList(ctx context.Context, u string) {
 	defer t.Stop()
 	for {
 		rctx, cancel := context.WithTimeout(ctx, f.cfg.ListEvery)
-		entries, err := lobby.FetchList(rctx, u)
+		entries, err := f.cfg.Fetch(rctx, u)
 		cancel()
 		if ctx.Err() != nil {
 			return

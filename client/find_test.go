@@ -2,15 +2,11 @@ package client
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/g3n/engine/window"
@@ -19,26 +15,6 @@ import (
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/wire"
 )
-
-// listServer serves entries as a list server does, over TLS; it returns the URL
-// with the certificate pinned.
-func listServer(t *testing.T, entries ...lobby.Entry) string {
-	t.Helper()
-	page := lobby.ListPage{}
-	for _, e := range entries {
-		page.Matches = append(page.Matches, lobby.Listing{Entry: e, Join: e.Join(), PingMS: 40})
-	}
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != lobby.MatchesPath {
-			http.NotFound(w, r)
-			return
-		}
-		json.NewEncoder(w).Encode(page)
-	}))
-	t.Cleanup(ts.Close)
-	sum := sha256.Sum256(ts.Certificate().Raw)
-	return ts.URL + "#" + hex.EncodeToString(sum[:])
-}
 
 // entry is a valid entry for the finder's tests.
 func entry(name string, port int) lobby.Entry {
@@ -51,74 +27,93 @@ func entry(name string, port int) lobby.Entry {
 // measurement and what the probe says of the passphrase, and names a failed probe
 // and a list it cannot read in one line each.
 func TestFinderProbesPaced(t *testing.T) {
-	a, b, c := entry("alpha", 7001), entry("bravo", 7002), entry("charlie", 7003)
-	good := listServer(t, a, b, c)
-	var (
-		mu            sync.Mutex
-		calls         = map[string]int{}
-		inFlight, top int
-	)
-	probe := func(ctx context.Context, addr, fp string) (net.ProbeResult, error) {
-		mu.Lock()
-		calls[addr]++
-		inFlight++
-		top = max(top, inFlight)
-		mu.Unlock()
-		time.Sleep(time.Millisecond) // long enough for an overlap to show
-		mu.Lock()
-		inFlight--
-		mu.Unlock()
-		switch addr {
-		case b.Addr:
-			return net.ProbeResult{RTT: 12 * time.Millisecond, PassphraseRequired: true}, nil
-		case c.Addr:
-			return net.ProbeResult{}, fmt.Errorf("probe: %w", net.ErrFingerprintMismatch)
+	synctest.Test(t, func(t *testing.T) {
+		a, b, c := entry("alpha", 7001), entry("bravo", 7002), entry("charlie", 7003)
+		// The good list is served from memory: a list server's TLS connection would
+		// block the bubble's clock. The others go through lobby.FetchList: a refused
+		// connection and a URL of the wrong scheme, which end at once.
+		const good = "https://127.0.0.1:8443"
+		fetch := func(ctx context.Context, u string) ([]lobby.Entry, error) {
+			if u == good {
+				// As lobby.FetchList gives them: with the list's ping, which the
+				// finder must not show, and the list as their source.
+				out := []lobby.Entry{a, b, c}
+				for i := range out {
+					out[i].Ping, out[i].Source = 40*time.Millisecond, good
+				}
+				return out, nil
+			}
+			return lobby.FetchList(ctx, u)
 		}
-		return net.ProbeResult{RTT: 3 * time.Millisecond}, nil
-	}
-	f := startFinder(FindConfig{LAN: "off", ListEvery: 50 * time.Millisecond, ProbeGap: time.Millisecond, ProbeEvery: time.Hour, Probe: probe},
-		good+", https://127.0.0.1:1, ftp://nonsense")
-	defer f.close()
-	var found []foundMatch
-	var errs []string
-	poll.Until(t, 10*time.Second, "three matches measured and two problems", func() bool {
-		found, errs = f.found()
+		var (
+			mu            sync.Mutex
+			calls         = map[string]int{}
+			inFlight, top int
+		)
+		probe := func(ctx context.Context, addr, fp string) (net.ProbeResult, error) {
+			mu.Lock()
+			calls[addr]++
+			inFlight++
+			top = max(top, inFlight)
+			mu.Unlock()
+			time.Sleep(time.Millisecond) // long enough for an overlap to show
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			switch addr {
+			case b.Addr:
+				return net.ProbeResult{RTT: 12 * time.Millisecond, PassphraseRequired: true}, nil
+			case c.Addr:
+				return net.ProbeResult{}, fmt.Errorf("probe: %w", net.ErrFingerprintMismatch)
+			}
+			return net.ProbeResult{RTT: 3 * time.Millisecond}, nil
+		}
+		f := startFinder(FindConfig{LAN: "off", ListEvery: 50 * time.Millisecond, ProbeGap: time.Millisecond, ProbeEvery: time.Hour, Probe: probe,
+			Fetch: fetch},
+			good+", https://127.0.0.1:1, ftp://nonsense")
+		defer f.close()
+		var found []foundMatch
+		var errs []string
+		poll.Until(t, 10*time.Second, "three matches measured and two problems", func() bool {
+			found, errs = f.found()
+			mu.Lock()
+			defer mu.Unlock()
+			return len(found) == 3 && len(calls) == 3 && len(errs) == 2
+		})
+		time.Sleep(100 * time.Millisecond) // a chance to probe again, which it must not take
+		found, _ = f.found()
 		mu.Lock()
-		defer mu.Unlock()
-		return len(found) == 3 && len(calls) == 3 && len(errs) == 2
+		for addr, n := range calls {
+			if n != 1 {
+				t.Errorf("%s probed %d times within ProbeEvery, want once", addr, n)
+			}
+		}
+		if top != 1 {
+			t.Errorf("%d probes ran at once, want one at a time", top)
+		}
+		mu.Unlock() // before the finder's close, which waits for a probe under way
+		for _, tc := range []struct {
+			fm   foundMatch
+			want string
+		}{
+			{found[0], " · valley · 1/8 · ping 3 ms · 127.0.0.1"},
+			{found[1], " · valley · 1/8 · passphrase · ping 12 ms · 127.0.0.1"},
+			{found[2], " · valley · 1/8 · certificate differs · 127.0.0.1"},
+		} {
+			// Each row starts with the match's address.
+			if got := matchSummary(tc.fm); !strings.HasPrefix(got, tc.fm.Addr+tc.want) {
+				t.Errorf("%s: %q, want %q…", tc.fm.Name, got, tc.fm.Addr+tc.want)
+			}
+		}
+		if all := strings.Join(errs, "\n"); !strings.Contains(all, "list 127.0.0.1:1: ") || !strings.Contains(all, "ftp://nonsense") {
+			t.Errorf("problems %q, want the unreachable list and the bad URL", errs)
+		}
+		for _, e := range errs {
+			if strings.Contains(e, "\n") || len(e) > 100 {
+				t.Errorf("problem %q is not one short line", e)
+			}
+		}
 	})
-	time.Sleep(100 * time.Millisecond) // a chance to probe again, which it must not take
-	found, _ = f.found()
-	mu.Lock()
-	for addr, n := range calls {
-		if n != 1 {
-			t.Errorf("%s probed %d times within ProbeEvery, want once", addr, n)
-		}
-	}
-	if top != 1 {
-		t.Errorf("%d probes ran at once, want one at a time", top)
-	}
-	for _, tc := range []struct {
-		fm   foundMatch
-		want string
-	}{
-		{found[0], " · valley · 1/8 · ping 3 ms · 127.0.0.1"},
-		{found[1], " · valley · 1/8 · passphrase · ping 12 ms · 127.0.0.1"},
-		{found[2], " · valley · 1/8 · certificate differs · 127.0.0.1"},
-	} {
-		// Each row starts with the match's address.
-		if got := matchSummary(tc.fm); !strings.HasPrefix(got, tc.fm.Addr+tc.want) {
-			t.Errorf("%s: %q, want %q…", tc.fm.Name, got, tc.fm.Addr+tc.want)
-		}
-	}
-	if all := strings.Join(errs, "\n"); !strings.Contains(all, "list 127.0.0.1:1: ") || !strings.Contains(all, "ftp://nonsense") {
-		t.Errorf("problems %q, want the unreachable list and the bad URL", errs)
-	}
-	for _, e := range errs {
-		if strings.Contains(e, "\n") || len(e) > 100 {
-			t.Errorf("problem %q is not one short line", e)
-		}
-	}
 }
 
 // TestJoinScreenRows: the Join screen without a search says so and offers to type

@@ -83,6 +83,11 @@ type Config struct {
 	MaxEntities int
 	// Logger receives the gateway's events. If nil, nothing is logged.
 	Logger *slog.Logger
+	// Wrap, if set, stands in for the gateway's socket once it is open, as
+	// net.HostConfig.Wrap does for a host's: an in-memory network's endpoint, for
+	// tests in a synctest bubble, where a read from a real socket would keep the
+	// bubble's clock from moving. If nil, the socket itself.
+	Wrap func(stdnet.PacketConn) (stdnet.PacketConn, error)
 }
 
 // withDefaults returns c with its zero fields set.
@@ -147,7 +152,7 @@ type Stats struct {
 type Gateway struct {
 	cfg   Config
 	frame dis.Frame
-	conn  *stdnet.UDPConn
+	conn  stdnet.PacketConn
 	dst   *stdnet.UDPAddr
 
 	sent, received atomic.Uint64
@@ -196,9 +201,16 @@ func New(cfg Config) (*Gateway, error) {
 	if !(math.Abs(o.Lat) <= 90) || !(math.Abs(o.Lon) <= 180) || !(math.Abs(o.Alt) < 1e5) {
 		return nil, fmt.Errorf("dis gateway: origin %+v out of range", o)
 	}
-	conn, err := listen(dst, cfg.Listen)
+	udp, err := listen(dst, cfg.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("dis gateway: %w", err)
+	}
+	var conn stdnet.PacketConn = udp
+	if cfg.Wrap != nil {
+		if conn, err = cfg.Wrap(udp); err != nil {
+			udp.Close()
+			return nil, fmt.Errorf("dis gateway: %w", err)
+		}
 	}
 	return &Gateway{cfg: cfg, frame: dis.NewFrame(o), conn: conn, dst: dst,
 		dropped: map[string]uint64{}, tanks: map[uint32]*tank{}, entities: map[dis.EntityID]*entity{}}, nil
@@ -323,7 +335,7 @@ func (g *Gateway) write(p dis.PDU) {
 	var err error
 	g.buf, err = p.Append(g.buf[:0])
 	if err == nil {
-		_, err = g.conn.WriteToUDP(g.buf, g.dst)
+		_, err = g.conn.WriteTo(g.buf, g.dst)
 	}
 	if err != nil {
 		g.drop(ReasonSend)

@@ -12,40 +12,59 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/treadline/treadline/disgate/distest"
+	"github.com/treadline/treadline/internal/memnet"
 	"github.com/treadline/treadline/net/dis"
 )
 
 // capture runs a gateway of site 3, application 4 sending to a loopback socket,
 // tells it of tank 7 ("ace", team 1) and its departure, and returns the datagrams
-// it sent and the port they went to.
+// it sent and the port they went to. Gateway and socket are on an in-memory network
+// (internal/memnet) in a synctest bubble: the wait for the PDUs is on the bubble's
+// clock, and the tools that read them afterwards get the bytes, not the socket.
 func capture(t *testing.T, version uint8) ([][]byte, int) {
 	t.Helper()
-	sink, err := stdnet.ListenUDP("udp4", &stdnet.UDPAddr{IP: stdnet.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sink.Close()
-	port := sink.LocalAddr().(*stdnet.UDPAddr).Port
-	g, err := New(Config{Addr: sink.LocalAddr().String(), Listen: "127.0.0.1:0", Site: 3, Application: 4, Version: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	g.Spawned(7, 1, "ace", 1, turning(mgl64.Vec3{100, 0, -50}, 0.3), 1)
-	g.Despawned(7, 2)
-	var out [][]byte
-	buf := make([]byte, 2048)
-	for len(out) < 2 {
-		_ = sink.SetReadDeadline(time.Now().Add(5 * time.Second))
-		n, err := sink.Read(buf)
+	var (
+		out  [][]byte
+		port int
+	)
+	synctest.Test(t, func(t *testing.T) {
+		lan := memnet.New()
+		udp, err := stdnet.ListenUDP("udp4", &stdnet.UDPAddr{IP: stdnet.IPv4(127, 0, 0, 1)})
 		if err != nil {
-			t.Fatalf("read the gateway's PDUs: %v", err)
+			t.Fatal(err)
 		}
-		out = append(out, append([]byte(nil), buf[:n]...))
+		sink, err := lan.Wrap(udp)
+		if err != nil {
+			udp.Close()
+			t.Fatal(err)
+		}
+		defer sink.Close()
+		port = sink.LocalAddr().(*stdnet.UDPAddr).Port
+		g, err := New(Config{Addr: sink.LocalAddr().String(), Listen: "127.0.0.1:0", Site: 3, Application: 4,
+			Version: version, Wrap: lan.Wrap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		g.Spawned(7, 1, "ace", 1, turning(mgl64.Vec3{100, 0, -50}, 0.3), 1)
+		g.Despawned(7, 2)
+		buf := make([]byte, 2048)
+		for len(out) < 2 {
+			_ = sink.SetReadDeadline(time.Now().Add(5 * time.Second))
+			n, _, err := sink.ReadFrom(buf)
+			if err != nil {
+				t.Fatalf("read the gateway's PDUs: %v", err)
+			}
+			out = append(out, append([]byte(nil), buf[:n]...))
+		}
+	})
+	if len(out) < 2 {
+		t.FailNow() // the bubble said why
 	}
 	return out, port
 }

@@ -21,7 +21,7 @@ const maxDatagram = 65535
 func (g *Gateway) Receive() error {
 	buf := make([]byte, maxDatagram)
 	for {
-		n, _, err := g.conn.ReadFromUDP(buf)
+		n, _, err := g.conn.ReadFrom(buf)
 		if err != nil {
 			g.mu.Lock()
 			closed := g.closed

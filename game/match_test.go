@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -12,6 +13,7 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/geom"
+	"github.com/treadline/treadline/internal/memnet"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/net/impair"
@@ -303,31 +305,35 @@ func TestSnapshotReuseAllocatesNothing(t *testing.T) {
 
 // TestLinkClosed: losing the host ends the match with a clear error.
 func TestLinkClosed(t *testing.T) {
-	mp := testmaps.Small(t)
-	rig := newRig(t, gametest.Config{})
-	m := mustMatch(t, Config{Map: mp}, join(t, rig))
-	mustStep(t, m, tick, physics.Input{})
-	// Only the host closes: the rig's Close would close the player's link too, and
-	// which of the two its run loop heard first would name the end. The link's
-	// reader hears the host's close on a goroutine of its own, a moment later.
-	rig.Host().Close()
-	var err error
-	for i := 2; i < 500 && err == nil; i++ {
-		if err = m.Step(float64(i)*tick, physics.Input{}); err == nil {
-			time.Sleep(time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		mp := testmaps.Small(t)
+		rig := newRig(t, gametest.Config{Wrap: memnet.New().Wrap})
+		m := mustMatch(t, Config{Map: mp}, join(t, rig))
+		mustStep(t, m, tick, physics.Input{})
+		// Only the host closes: the rig's Close would close the player's link too,
+		// and which of the two its run loop heard first would name the end. The
+		// link's reader hears the host's close on a goroutine of its own, a moment
+		// later; the host's socket is on an in-memory network, so the waits for it
+		// are on the bubble's clock.
+		rig.Host().Close()
+		var err error
+		for i := 2; i < 500 && err == nil; i++ {
+			if err = m.Step(float64(i)*tick, physics.Input{}); err == nil {
+				time.Sleep(time.Millisecond)
+			}
 		}
-	}
-	if !errors.Is(err, ErrLinkClosed) {
-		t.Fatalf("Step after host loss: %v, want ErrLinkClosed", err)
-	}
-	if got := m.Err(); got == nil || got.Error() != "game: link closed: host closed the match" {
-		t.Errorf("Err() = %v", got)
-	}
-	var snap Snapshot
-	m.Snapshot(&snap) // still readable
-	if snap.Self < 0 {
-		t.Error("the player's tank vanished from the last snapshot")
-	}
+		if !errors.Is(err, ErrLinkClosed) {
+			t.Fatalf("Step after host loss: %v, want ErrLinkClosed", err)
+		}
+		if got := m.Err(); got == nil || got.Error() != "game: link closed: host closed the match" {
+			t.Errorf("Err() = %v", got)
+		}
+		var snap Snapshot
+		m.Snapshot(&snap) // still readable
+		if snap.Self < 0 {
+			t.Error("the player's tank vanished from the last snapshot")
+		}
+	})
 }
 
 // TestRemoteLifecycle: despawned tanks leave at once, silent ones turn stale and are

@@ -15,9 +15,13 @@ import (
 	"time"
 )
 
+// signedAt is when TestSignRegistration signs, on no clock but its own.
+var signedAt = time.Unix(1.8e9, 0)
+
+// testCert is a self-signed certificate for key, valid an hour around signedAt.
 func testCert(t *testing.T, key any, pub any) tls.Certificate {
 	t.Helper()
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotAfter: time.Now().Add(time.Hour)}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: signedAt.Add(-time.Hour), NotAfter: signedAt.Add(time.Hour)}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, pub, key)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +34,7 @@ func testCert(t *testing.T, key any, pub any) tls.Certificate {
 func TestSignRegistration(t *testing.T) {
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	_, ed, _ := ed25519.GenerateKey(rand.Reader)
-	now := time.Unix(1.8e9, 0)
+	now := signedAt
 	for _, cert := range []tls.Certificate{testCert(t, ec, &ec.PublicKey), testCert(t, ed, ed.Public())} {
 		sum := sha256.Sum256(cert.Certificate[0])
 		reg := Registration{Entry: testEntry(), Port: 7777}
@@ -54,6 +58,14 @@ func TestSignRegistration(t *testing.T) {
 			if err := r.Verify(now); !errors.Is(err, ErrNotSigned) {
 				t.Errorf("%T, %s: %v, want ErrNotSigned", cert.PrivateKey, name, err)
 			}
+		}
+		// Signed long ago, and the signature good: too old all the same.
+		old := reg
+		if err := SignRegistration(&old, cert, now.Add(-MaxSignatureAge-time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if err := old.Verify(now); !errors.Is(err, ErrNotSigned) {
+			t.Errorf("%T, signed %v before: %v, want ErrNotSigned", cert.PrivateKey, MaxSignatureAge+time.Second, err)
 		}
 	}
 }

@@ -523,6 +523,9 @@ type ServeConfig struct {
 	// goes out through it as DIS PDUs, and the entities of other DIS simulations come
 	// into the match through it as an in-process player's tanks. Serve closes it.
 	DIS *disgate.Gateway
+	// Wrap, if set, wraps the host's UDP socket (net.HostConfig.Wrap): tests put
+	// the served match on an in-memory network, in a synctest bubble.
+	Wrap net.WrapConn
 }
 
 // Serve runs a headless host until ctx is canceled: it listens, runs cfg.Bots bots
@@ -538,7 +541,7 @@ func Serve(ctx context.Context, cfg ServeConfig) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	hcfg.Certificate = cfg.Certificate
+	hcfg.Certificate, hcfg.Wrap = cfg.Certificate, cfg.Wrap
 	if cfg.DIS != nil {
 		defer cfg.DIS.Close()
 		hcfg.Judge = newDISJudge(judge, cfg.DIS)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -22,6 +23,7 @@ import (
 	"github.com/treadline/treadline/cmd/tankhost/internal/agones/agonestest"
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/internal/memnet"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/session"
 	"github.com/treadline/treadline/terrain"
@@ -37,20 +39,29 @@ type host struct {
 	logs     *syncBuffer
 	errc     chan error
 	cancel   context.CancelFunc
+	lan      *memnet.Network // the in-memory network it is on, or nil for a UDP socket
 }
 
 // startHost runs tankhost with args (and a loopback listen address and a test map)
 // until the test ends, and waits for it to listen.
 func startHost(t *testing.T, args []string, tick func(session.ServeStatus)) *host {
 	t.Helper()
-	return launch(t, args, tick, nil)
+	return launch(t, nil, args, tick, nil)
+}
+
+// startHostOn is startHost on the in-memory network lan, for a test in a synctest
+// bubble, with -lan off: the LAN announcement's multicast socket would keep the
+// bubble's clock from moving.
+func startHostOn(t *testing.T, lan *memnet.Network, args []string, tick func(session.ServeStatus)) *host {
+	t.Helper()
+	return launch(t, lan, append([]string{"-lan", "off"}, args...), tick, nil)
 }
 
 // startAgonesHost is startHost with the sidecar's port in tankhost's environment
 // (its own, so that tests run in parallel).
 func startAgonesHost(t *testing.T, side agonestest.Server, args []string, tick func(session.ServeStatus)) *host {
 	t.Helper()
-	return launch(t, args, tick, func(k string) string {
+	return launch(t, nil, args, tick, func(k string) string {
 		if k == agones.PortEnv {
 			return side.Port()
 		}
@@ -58,11 +69,16 @@ func startAgonesHost(t *testing.T, side agonestest.Server, args []string, tick f
 	})
 }
 
-// launch is startHost with getenv standing in for the environment (nil: the real one).
-func launch(t *testing.T, args []string, tick func(session.ServeStatus), getenv func(string) string) *host {
+// launch is startHost on lan (nil: a UDP socket) with getenv standing in for the
+// environment (nil: the real one).
+func launch(t *testing.T, lan *memnet.Network, args []string, tick func(session.ServeStatus), getenv func(string) string) *host {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &host{logs: &syncBuffer{}, errc: make(chan error, 1), cancel: cancel}
+	h := &host{logs: &syncBuffer{}, errc: make(chan error, 1), cancel: cancel, lan: lan}
+	var wrap net.WrapConn
+	if lan != nil {
+		wrap = lan.Wrap
+	}
 	readyc := make(chan [2]string, 1)
 	metricsc := make(chan string, 1)
 	args = append([]string{"-listen", "127.0.0.1:0", "-map", testMap(t), "-stats", "-1s"}, args...)
@@ -72,6 +88,7 @@ func launch(t *testing.T, args []string, tick func(session.ServeStatus), getenv 
 			metrics: func(addr string) { metricsc <- addr },
 			tick:    tick,
 			getenv:  getenv,
+			wrap:    wrap,
 		})
 	}()
 	t.Cleanup(func() {
@@ -129,8 +146,12 @@ func (h *host) join(t *testing.T, name, pass string) (*net.Client, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	return net.Dial(ctx, net.ClientConfig{Addr: h.addr, Fingerprint: h.fp, KnownHosts: "-", Name: name, Passphrase: pass,
-		RequestTimeout: wait})
+	cfg := net.ClientConfig{Addr: h.addr, Fingerprint: h.fp, KnownHosts: "-", Name: name, Passphrase: pass,
+		RequestTimeout: wait}
+	if h.lan != nil {
+		cfg.Wrap = h.lan.Wrap
+	}
+	return net.Dial(ctx, cfg)
 }
 
 // scrape fetches /metrics and returns every sample by its series, name{label="v"}.
@@ -674,19 +695,22 @@ func TestAgonesLateAllocation(t *testing.T) {
 
 // TestRoundStartsAtFirstJoin: without Agones the round clock waits for the first
 // player: a host nobody joins for three round lengths plays its one round
-// (-rounds 1, -round-time 500 ms) from the join on.
+// (-rounds 1, -round-time 500 ms) from the join on. Host and player are on an
+// in-memory network in a synctest bubble: the round lengths are the bubble's.
 func TestRoundStartsAtFirstJoin(t *testing.T) {
 	t.Parallel()
-	const round = 500 * time.Millisecond
-	h := startHost(t, []string{"-bots", "1", "-rounds", "1", "-round-time", round.String()}, nil)
-	h.outlives(t, time.Now(), 3*round, "started, before anyone joined")
-	joined := time.Now()
-	playing(t, h, "ann")
-	h.waitExit(t, "at the end of the round")
-	if d := time.Since(joined); d < round {
-		t.Errorf("the match ended %v after the first join, before its %v round was over", d, round)
-	}
-	if logs := h.logs.String(); !strings.Contains(logs, "round started") || !strings.Contains(logs, "1 of 1 rounds played") {
-		t.Errorf("no round started at the join and ended:\n%s", logs)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		const round = 500 * time.Millisecond
+		h := startHostOn(t, memnet.New(), []string{"-bots", "1", "-rounds", "1", "-round-time", round.String()}, nil)
+		h.outlives(t, time.Now(), 3*round, "started, before anyone joined")
+		joined := time.Now()
+		playing(t, h, "ann")
+		h.waitExit(t, "at the end of the round")
+		if d := time.Since(joined); d < round {
+			t.Errorf("the match ended %v after the first join, before its %v round was over", d, round)
+		}
+		if logs := h.logs.String(); !strings.Contains(logs, "round started") || !strings.Contains(logs, "1 of 1 rounds played") {
+			t.Errorf("no round started at the join and ended:\n%s", logs)
+		}
+	})
 }

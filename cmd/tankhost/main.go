@@ -94,6 +94,9 @@ type runOptions struct {
 	metrics func(addr string)
 	// getenv, if set, stands in for os.Getenv.
 	getenv func(string) string
+	// wrap, if set, wraps the host's UDP socket (session.ServeConfig.Wrap): tests
+	// put the host on an in-memory network, in a synctest bubble.
+	wrap net.WrapConn
 }
 
 // flags are tankhost's command line.
@@ -243,7 +246,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, opt runOptions) e
 	cfg.Limits = f.defences.Limits()
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: f.level}))
 	cfg.Logger = logger
-	cfg.Ready = opt.ready
+	cfg.Ready, cfg.Wrap = opt.ready, opt.wrap
 	cfg.Record.Program, cfg.Record.Now = "tankhost", time.Now
 	getenv := opt.getenv
 	if getenv == nil {

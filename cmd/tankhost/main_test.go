@@ -14,9 +14,11 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/treadline/treadline/cmd/internal/cli"
+	"github.com/treadline/treadline/internal/memnet"
 	"github.com/treadline/treadline/internal/progtest"
 	"github.com/treadline/treadline/net"
 	"github.com/treadline/treadline/terrain"
@@ -64,11 +66,24 @@ type ready struct{ addr, fp string }
 // returns the host's log, where it listens and the channel run's result arrives on.
 func startRun(t *testing.T, ctx context.Context, args ...string) (*syncBuffer, ready, chan error) {
 	t.Helper()
+	return startRunOn(t, ctx, nil, args...)
+}
+
+// startRunOn is startRun with the host's socket on lan (nil: a UDP socket). A
+// test in a synctest bubble puts the host on an in-memory network and gives it
+// -lan off: the LAN announcement's multicast socket would keep the bubble's
+// clock from moving.
+func startRunOn(t *testing.T, ctx context.Context, lan *memnet.Network, args ...string) (*syncBuffer, ready, chan error) {
+	t.Helper()
 	logs := &syncBuffer{}
 	readyc := make(chan ready, 1)
 	errc := make(chan error, 1)
+	opt := runOptions{ready: func(addr, fp string) { readyc <- ready{addr, fp} }}
+	if lan != nil {
+		opt.wrap = lan.Wrap
+	}
 	go func() {
-		errc <- run(ctx, args, logs, runOptions{ready: func(addr, fp string) { readyc <- ready{addr, fp} }})
+		errc <- run(ctx, args, logs, opt)
 	}()
 	select {
 	case r := <-readyc:
@@ -84,51 +99,54 @@ func startRun(t *testing.T, ctx context.Context, args ...string) (*syncBuffer, r
 // TestRunServesAndStops: the host listens, a player joining sees its bots move, and
 // canceling the context stops it cleanly.
 func TestRunServesAndStops(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	logs, r, errc := startRun(t, ctx, "-listen", "127.0.0.1:0", "-bots", "2", "-map", testMap(t), "-stats", "200ms")
+	synctest.Test(t, func(t *testing.T) {
+		lan := memnet.New()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		logs, r, errc := startRunOn(t, ctx, lan, "-listen", "127.0.0.1:0", "-lan", "off", "-bots", "2", "-map", testMap(t), "-stats", "200ms")
 
-	client, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, KnownHosts: "-", Name: "probe"})
-	if err != nil {
-		t.Fatalf("join: %v\n%s", err, logs.String())
-	}
-	defer client.Close()
-	spawns := map[uint32]bool{}
-	updates := map[uint32]int{}
-	var evs []net.Event
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) && (len(spawns) < 2 || len(updates) < 2 || fewest(updates) < 3) {
-		time.Sleep(20 * time.Millisecond)
-		for _, ev := range client.Poll(evs[:0]) {
-			switch ev.Kind {
-			case net.EventSpawn:
-				spawns[ev.Actor] = true
-			case net.EventState:
-				updates[ev.Actor]++
-			case net.EventClosed:
-				t.Fatalf("session closed: %s", ev.Text)
+		client, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, KnownHosts: "-", Name: "probe", Wrap: lan.Wrap})
+		if err != nil {
+			t.Fatalf("join: %v\n%s", err, logs.String())
+		}
+		defer client.Close()
+		spawns := map[uint32]bool{}
+		updates := map[uint32]int{}
+		var evs []net.Event
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) && (len(spawns) < 2 || len(updates) < 2 || fewest(updates) < 3) {
+			time.Sleep(20 * time.Millisecond)
+			for _, ev := range client.Poll(evs[:0]) {
+				switch ev.Kind {
+				case net.EventSpawn:
+					spawns[ev.Actor] = true
+				case net.EventState:
+					updates[ev.Actor]++
+				case net.EventClosed:
+					t.Fatalf("session closed: %s", ev.Text)
+				}
 			}
 		}
-	}
-	if len(spawns) != 2 || len(updates) != 2 || fewest(updates) < 3 {
-		t.Fatalf("joined player saw spawns %v and updates %v, want 2 bots updating", spawns, updates)
-	}
+		if len(spawns) != 2 || len(updates) != 2 || fewest(updates) < 3 {
+			t.Fatalf("joined player saw spawns %v and updates %v, want 2 bots updating", spawns, updates)
+		}
 
-	cancel()
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatalf("run: %v", err)
+		cancel()
+		select {
+		case err := <-errc:
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("host did not stop within 10 s of cancellation")
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("host did not stop within 10 s of cancellation")
-	}
-	out := logs.String()
-	for _, want := range []string{"msg=listening", "msg=host", "msg=stopping", "msg=stopped"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("log lacks %q:\n%s", want, out)
+		out := logs.String()
+		for _, want := range []string{"msg=listening", "msg=host", "msg=stopping", "msg=stopped"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("log lacks %q:\n%s", want, out)
+			}
 		}
-	}
+	})
 }
 
 func fewest(m map[uint32]int) int {
@@ -278,81 +296,89 @@ func TestSignalStops(t *testing.T) {
 // TestRestartKeepsFingerprint: a restarted host presents the same fingerprint, read
 // from its identity file, until -new-identity replaces it.
 func TestRestartKeepsFingerprint(t *testing.T) {
-	mapPath := testMap(t)
-	idFile := filepath.Join(t.TempDir(), "keys", "host.pem")
-	serve := func(extra ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		fps := make(chan string, 1)
-		errc := make(chan error, 1)
-		var logs syncBuffer
-		args := append([]string{"-listen", "127.0.0.1:0", "-bots", "0", "-map", mapPath, "-identity", idFile}, extra...)
-		go func() { errc <- run(ctx, args, &logs, runOptions{ready: func(_, fp string) { fps <- fp }}) }()
-		var fp string
-		select {
-		case fp = <-fps:
-		case err := <-errc:
-			t.Fatalf("tankhost %q: %v\n%s", args, err, logs.String())
-		case <-time.After(30 * time.Second):
-			t.Fatalf("tankhost %q not listening after 30 s", args)
+	synctest.Test(t, func(t *testing.T) {
+		lan := memnet.New()
+		mapPath := testMap(t)
+		idFile := filepath.Join(t.TempDir(), "keys", "host.pem")
+		serve := func(extra ...string) string {
+			t.Helper()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			fps := make(chan string, 1)
+			errc := make(chan error, 1)
+			var logs syncBuffer
+			args := append([]string{"-listen", "127.0.0.1:0", "-lan", "off", "-bots", "0", "-map", mapPath, "-identity", idFile}, extra...)
+			go func() {
+				errc <- run(ctx, args, &logs, runOptions{ready: func(_, fp string) { fps <- fp }, wrap: lan.Wrap})
+			}()
+			var fp string
+			select {
+			case fp = <-fps:
+			case err := <-errc:
+				t.Fatalf("tankhost %q: %v\n%s", args, err, logs.String())
+			case <-time.After(30 * time.Second):
+				t.Fatalf("tankhost %q not listening after 30 s", args)
+			}
+			cancel()
+			if err := <-errc; err != nil {
+				t.Fatalf("tankhost %q: %v", args, err)
+			}
+			return fp
 		}
-		cancel()
-		if err := <-errc; err != nil {
-			t.Fatalf("tankhost %q: %v", args, err)
+		first := serve()
+		st, err := os.Stat(idFile)
+		if err != nil {
+			t.Fatalf("no identity file after the first start: %v", err)
 		}
-		return fp
-	}
-	first := serve()
-	st, err := os.Stat(idFile)
-	if err != nil {
-		t.Fatalf("no identity file after the first start: %v", err)
-	}
-	if st.Mode().Perm() != 0o600 {
-		t.Errorf("identity file mode %v, want 0600", st.Mode().Perm())
-	}
-	if again := serve(); again != first {
-		t.Errorf("restart changed the fingerprint from %s to %s", first, again)
-	}
-	rotated := serve("-new-identity")
-	if rotated == first {
-		t.Errorf("-new-identity kept the fingerprint %s", first)
-	}
-	if after := serve(); after != rotated {
-		t.Errorf("the restart after -new-identity presents %s, want the new %s", after, rotated)
-	}
-	if err := os.WriteFile(idFile, []byte("not a key"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	err = run(context.Background(), []string{"-listen", "127.0.0.1:0", "-map", mapPath, "-identity", idFile}, io.Discard, runOptions{})
-	if line := cli.Line("tankhost", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, "tankhost: -identity "+idFile+": identity ") {
-		t.Errorf("a damaged identity file: code %d, %q; want a usage error naming -identity", cli.Code(err), line)
-	}
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("identity file mode %v, want 0600", st.Mode().Perm())
+		}
+		if again := serve(); again != first {
+			t.Errorf("restart changed the fingerprint from %s to %s", first, again)
+		}
+		rotated := serve("-new-identity")
+		if rotated == first {
+			t.Errorf("-new-identity kept the fingerprint %s", first)
+		}
+		if after := serve(); after != rotated {
+			t.Errorf("the restart after -new-identity presents %s, want the new %s", after, rotated)
+		}
+		if err := os.WriteFile(idFile, []byte("not a key"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err = run(context.Background(), []string{"-listen", "127.0.0.1:0", "-map", mapPath, "-identity", idFile}, io.Discard, runOptions{})
+		if line := cli.Line("tankhost", err); cli.Code(err) != cli.ExitUsage || !strings.HasPrefix(line, "tankhost: -identity "+idFile+": identity ") {
+			t.Errorf("a damaged identity file: code %d, %q; want a usage error naming -identity", cli.Code(err), line)
+		}
+	})
 }
 
 // TestDefenceFlags: the defence flags reach the host, and -mem-limit the runtime.
 func TestDefenceFlags(t *testing.T) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, r, errc := startRun(t, ctx, "-listen", "127.0.0.1:0", "-bots", "0", "-map", testMap(t),
-		"-max-players-per-addr", "1", "-mem-limit", "300")
-	first, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, Name: "first"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer first.Close()
-	if second, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, Name: "second"}); err == nil {
-		second.Close()
-		t.Error("a second player from one address joined with -max-players-per-addr 1")
-	} else if !errors.Is(err, net.ErrRefused) {
-		t.Errorf("second player: %v, want a refusal", err)
-	}
-	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
-		t.Errorf("memory limit %d, want 300 MiB", got)
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Fatal(err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		lan := memnet.New()
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		_, r, errc := startRunOn(t, ctx, lan, "-listen", "127.0.0.1:0", "-lan", "off", "-bots", "0", "-map", testMap(t),
+			"-max-players-per-addr", "1", "-mem-limit", "300")
+		first, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, Name: "first", Wrap: lan.Wrap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer first.Close()
+		if second, err := net.Dial(ctx, net.ClientConfig{Addr: r.addr, Fingerprint: r.fp, Name: "second", Wrap: lan.Wrap}); err == nil {
+			second.Close()
+			t.Error("a second player from one address joined with -max-players-per-addr 1")
+		} else if !errors.Is(err, net.ErrRefused) {
+			t.Errorf("second player: %v, want a refusal", err)
+		}
+		if got := debug.SetMemoryLimit(-1); got != 300<<20 {
+			t.Errorf("memory limit %d, want 300 MiB", got)
+		}
+		cancel()
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -116,33 +116,16 @@ func mustAddr(s string) netip.Addr { return netip.MustParseAddr(s) }
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-// post sends a raw registration and returns the status and body.
-func post(t *testing.T, listURL, body string) (int, string) {
-	t.Helper()
-	base, pin, err := lobby.ParseListURL(listURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := lobby.ListClient(pin).Post(base.String()+lobby.RegisterPath, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // TestHostileRegistrations: what the list server is sent is hostile; it answers
 // each bad registration with a 4xx, lists none of them, and limits each source.
+// The server runs in-process with the defaults' rate limits and the real probe,
+// on a clock the test holds still, so no token comes back while the burst is spent.
 func TestHostileRegistrations(t *testing.T) {
-	listURL := startList(t)
+	clk, s := ownerServer(t)
 	h := listenHost(t)
+	const src = "127.0.0.1:5000"
 	good := lobby.Registration{Entry: hostEntry(h, "ok"), Port: udpPort(h)}
-	enc := func(r lobby.Registration) string {
-		lobby.SignRegistration(&r, h.Certificate(), time.Now())
-		b, _ := json.Marshal(r)
-		return string(b)
-	}
+	enc := func(r lobby.Registration) string { return signed(t, r, h.Certificate(), clk) }
 	with := func(f func(*lobby.Registration)) string { r := good; f(&r); return enc(r) }
 	for _, c := range []struct {
 		name, body string
@@ -159,18 +142,17 @@ func TestHostileRegistrations(t *testing.T) {
 		{"nobody answers there", with(func(r *lobby.Registration) { r.Addr = "127.0.0.1:9" }), 422},
 		{"another fingerprint", with(func(r *lobby.Registration) { r.Fingerprint = strings.Repeat("ab", 32) }), 403},
 	} {
-		if status, body := post(t, listURL, c.body); status != c.status {
+		if status, body := serveRegistration(s, src, c.body); status != c.status {
 			t.Errorf("%s: %d %q, want %d", c.name, status, body, c.status)
 		}
 	}
-	entries, err := lobby.FetchList(context.Background(), listURL)
-	if err != nil || len(entries) != 0 {
-		t.Errorf("after hostile registrations the list holds %v, %v", entries, err)
+	if m := s.page().Matches; len(m) != 0 {
+		t.Errorf("after hostile registrations the list holds %+v", m)
 	}
 	// The source's burst is spent by now: the next ones are turned away.
 	limited := 0
 	for range 20 {
-		if status, _ := post(t, listURL, enc(good)); status == http.StatusTooManyRequests {
+		if status, _ := serveRegistration(s, src, enc(good)); status == http.StatusTooManyRequests {
 			limited++
 		}
 	}
@@ -258,11 +240,12 @@ func TestListingLifecycle(t *testing.T) {
 
 // TestPageEscapes: names are text on the page, never markup.
 func TestPageEscapes(t *testing.T) {
-	cfg := config{ttl: time.Minute, maxMatches: 10, registerRate: 1, registerBurst: 1, readRate: 100, now: time.Now, log: discard()}
+	cfg := testConfig()
+	cfg.maxMatches, cfg.registerRate, cfg.registerBurst = 10, 1, 1
 	store := newMemStore(10)
 	store.Put(record{Listing: lobby.Listing{Entry: lobby.Entry{Name: `<script>alert(1)</script>`, Map: "valley",
 		Players: 1, Capacity: 8, Version: 2, Fingerprint: strings.Repeat("ef", 32), Addr: "192.0.2.3:7777"},
-		Join: "192.0.2.3:7777#" + strings.Repeat("ef", 32), PingMS: 12.4}, Expires: time.Now().Add(time.Minute)}, time.Now())
+		Join: "192.0.2.3:7777#" + strings.Repeat("ef", 32), PingMS: 12.4}, Expires: testEpoch.Add(time.Minute)}, testEpoch)
 	s := newServer(cfg, store)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/", nil)

@@ -13,71 +13,99 @@ import (
 	"github.com/treadline/treadline/net"
 )
 
+// ownerServer is a list server in-process with the defaults' rate limits and the
+// real probe (net.Probe over the loopback), on a clock the test moves: what its
+// ownership tests wait on (expiry, the memory of a failed check, renewals) is the
+// clock's, and a host checks in well under its verify timeout.
+func ownerServer(t *testing.T) (*manualClock, *server) {
+	t.Helper()
+	clk := &manualClock{at: testEpoch}
+	cfg := testConfig()
+	cfg.allowPrivate, cfg.now, cfg.verifyTimeout = true, clk.now, time.Second
+	cfg.registerRate, cfg.registerBurst, cfg.readRate = DefaultRegisterRate, DefaultRegisterBurst, DefaultReadRate
+	return clk, newServer(cfg, newMemStore(cfg.maxMatches))
+}
+
+// signed is reg signed by cert at the clock's time, as JSON.
+func signed(t *testing.T, reg lobby.Registration, cert tls.Certificate, clk *manualClock) string {
+	t.Helper()
+	if err := lobby.SignRegistration(&reg, cert, clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	return mustJSON(reg)
+}
+
+// listedAs is the listing of fingerprint fp on s, if any.
+func listedAs(s *server, fp string) (lobby.Listing, bool) {
+	for _, l := range s.page().Matches {
+		if l.Fingerprint == fp {
+			return l, true
+		}
+	}
+	return lobby.Listing{}, false
+}
+
 // TestNoSquatting: a registration naming a running host's address and its public
 // fingerprint, under another name and player count, is refused, signed or not;
 // the host's own registration lists it under its own name.
 func TestNoSquatting(t *testing.T) {
-	listURL := startList(t)
+	clk, s := ownerServer(t)
 	h := listenHost(t)
+	const src = "127.0.0.1:5000" // the host's own IP: a registration with no addr is listed there
 	squat := lobby.Registration{Entry: hostEntry(h, "squatter"), Port: udpPort(h)}
 	squat.Players = 7
-	if status, body := post(t, listURL, mustJSON(squat)); status == http.StatusOK {
+	if status, body := serveRegistration(s, src, mustJSON(squat)); status == http.StatusOK {
 		t.Errorf("an unsigned squat: %d %s", status, body)
 	}
 	other := otherCertificate(t)
-	signed := squat
-	if err := lobby.SignRegistration(&signed, other, time.Now()); err == nil {
-		if status, body := post(t, listURL, mustJSON(signed)); status == http.StatusOK {
+	bySomeone := squat
+	if err := lobby.SignRegistration(&bySomeone, other, clk.now()); err == nil {
+		if status, body := serveRegistration(s, src, mustJSON(bySomeone)); status == http.StatusOK {
 			t.Errorf("a squat signed by another key: %d %s", status, body)
 		}
 	}
-	r := lobby.Register(lobby.RegisterConfig{URLs: []string{listURL}, Port: udpPort(h), Certificate: h.Certificate(),
-		Status: func() lobby.Entry { return hostEntry(h, "real") }})
-	defer r.Close()
-	e := waitListed(t, listURL, func(e lobby.Entry) bool { return e.Fingerprint == h.Fingerprint() })
-	if e.Name != "real" {
-		t.Errorf("listed as %q, want the host's own name", e.Name)
+	own := lobby.Registration{Entry: hostEntry(h, "real"), Port: udpPort(h)}
+	clk.advance(time.Second)
+	if status, body := serveRegistration(s, src, signed(t, own, h.Certificate(), clk)); status != http.StatusOK {
+		t.Fatalf("the host's own registration: %d %s", status, body)
+	}
+	if e, ok := listedAs(s, h.Fingerprint()); !ok || e.Name != "real" {
+		t.Errorf("listed as %+v (%v), want the host's own name", e, ok)
 	}
 	// Renewing the squat after the host is listed changes nothing.
-	post(t, listURL, mustJSON(squat))
-	if e := waitListed(t, listURL, func(e lobby.Entry) bool { return e.Fingerprint == h.Fingerprint() }); e.Name != "real" || e.Players == 7 {
-		t.Errorf("after a squat the listing is %+v", e)
+	clk.advance(time.Second)
+	serveRegistration(s, src, mustJSON(squat))
+	serveRegistration(s, src, mustJSON(bySomeone))
+	if e, ok := listedAs(s, h.Fingerprint()); !ok || e.Name != "real" || e.Players == 7 {
+		t.Errorf("after a squat the listing is %+v (%v)", e, ok)
 	}
 }
 
 // TestNoDenial: registrations naming a host's address with a wrong fingerprint,
-// every 2 s, do not keep the host itself from being listed.
+// every 2 s, do not keep the host itself from being listed, nor from renewing its
+// listing, for two of its lifetimes.
 func TestNoDenial(t *testing.T) {
-	listURL := startList(t)
+	clk, s := ownerServer(t)
 	h := listenHost(t)
-	wrong := lobby.Registration{Entry: hostEntry(h, "denier"), Port: udpPort(h)}
+	const src = "127.0.0.1:5000"
 	other := otherCertificate(t)
+	wrong := lobby.Registration{Entry: hostEntry(h, "denier"), Port: udpPort(h)}
 	wrong.Fingerprint = net.Fingerprint(other.Certificate[0])
-	lobby.SignRegistration(&wrong, other, time.Now())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ctx.Err() == nil {
-			w := wrong
-			lobby.SignRegistration(&w, other, time.Now())
-			post(t, listURL, mustJSON(w))
-			select {
-			case <-ctx.Done():
-			case <-time.After(2 * time.Second):
+	own := lobby.Registration{Entry: hostEntry(h, "real"), Port: udpPort(h)}
+	renew := DefaultTTL / 3 // as lobby.Register renews
+	for at := time.Duration(0); at < 2*DefaultTTL; at += 2 * time.Second {
+		serveRegistration(s, src, signed(t, wrong, other, clk)) // the first wrong one goes first
+		clk.advance(500 * time.Millisecond)
+		if at%renew == 0 {
+			if status, body := serveRegistration(s, src, signed(t, own, h.Certificate(), clk)); status != http.StatusOK {
+				t.Fatalf("the host's registration %v after the first wrong one: %d %s", at, status, body)
 			}
 		}
-	}()
-	time.Sleep(500 * time.Millisecond) // the first wrong one goes first
-	start := time.Now()
-	r := lobby.Register(lobby.RegisterConfig{URLs: []string{listURL}, Port: udpPort(h), Certificate: h.Certificate(),
-		Status: func() lobby.Entry { return hostEntry(h, "real") }})
-	defer r.Close()
-	waitListed(t, listURL, func(e lobby.Entry) bool { return e.Fingerprint == h.Fingerprint() && e.Name == "real" })
-	t.Logf("listed %v after the host registered, under a wrong registration every 2 s", time.Since(start).Round(time.Millisecond))
-	cancel()
-	<-done
+		if e, ok := listedAs(s, h.Fingerprint()); !ok || e.Name != "real" {
+			t.Fatalf("%v after the first wrong registration the host is listed as %+v (%v)", at, e, ok)
+		}
+		clk.advance(1500 * time.Millisecond)
+	}
 }
 
 // TestRegistrationReplay: a registration signed by the host is taken once; the

@@ -26,11 +26,27 @@ import (
 	"github.com/treadline/treadline/net"
 )
 
-// testConfig is a list server's configuration for tests that call it in-process.
+// testEpoch is the time on the clocks of the tests that call the list server
+// in-process: its handler reads the clock it is given (config.now), so they
+// sign their registrations at testEpoch and move the clock themselves.
+var testEpoch = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// testConfig is a list server's configuration for tests that call it in-process,
+// its clock stopped at testEpoch.
 func testConfig() config {
 	return config{ttl: time.Minute, maxMatches: 100, registerRate: 100, registerBurst: 100, readRate: 100,
-		verifyTimeout: DefaultVerifyTimeout, reverify: DefaultReverify, now: time.Now, log: discard()}
+		verifyTimeout: DefaultVerifyTimeout, reverify: DefaultReverify, now: func() time.Time { return testEpoch }, log: discard()}
 }
+
+// manualClock is a list server's clock that the test moves (config.now).
+type manualClock struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+func (c *manualClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.at }
+
+func (c *manualClock) advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.at = c.at.Add(d) }
 
 // serveRegistration posts body to s as if from src and returns the status and body.
 func serveRegistration(s *server, src, body string) (int, string) {
@@ -163,7 +179,7 @@ func TestProbeSmall(t *testing.T) {
 }
 
 // registrationBody is a registration of a match on port, at addr when given
-// (an IP, or an IP and port), else at the source's IP.
+// (an IP, or an IP and port), else at the source's IP, signed at testEpoch.
 func registrationBody(t testing.TB, port int, addr ...string) string {
 	t.Helper()
 	cert := testCertificate(t)
@@ -175,7 +191,7 @@ func registrationBody(t testing.TB, port int, addr ...string) string {
 			reg.Addr = netip.AddrPortFrom(ip, uint16(port)).String()
 		}
 	}
-	if err := lobby.SignRegistration(&reg, cert, time.Now()); err != nil {
+	if err := lobby.SignRegistration(&reg, cert, testEpoch); err != nil {
 		t.Fatal(err)
 	}
 	b, err := json.Marshal(reg)
@@ -190,14 +206,15 @@ var (
 	certTest tls.Certificate
 )
 
-// testCertificate is a host's certificate and key for tests, made once.
+// testCertificate is a host's certificate and key for tests, made once, valid
+// around testEpoch and today alike (the TLS tests serve it on real sockets).
 func testCertificate(t testing.TB) tls.Certificate {
 	certOnce.Do(func() {
 		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		if err != nil {
 			panic(err)
 		}
-		tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: testEpoch.AddDate(-10, 0, 0), NotAfter: testEpoch.AddDate(10, 0, 0)}
 		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 		if err != nil {
 			panic(err)

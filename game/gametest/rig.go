@@ -53,6 +53,10 @@ type Config struct {
 	Mover net.Mover
 	// Tap, if set, sees what the host relays and sends (net.HostConfig.Tap).
 	Tap net.Tap
+	// Wrap, if set, wraps the host's UDP socket (net.HostConfig.Wrap): an
+	// in-memory network's, for a rig in a synctest bubble, where a read from a
+	// real socket would keep the bubble's clock from moving.
+	Wrap net.WrapConn
 }
 
 // Rig is a host in process and the clock it runs on. Its methods must be called from
@@ -75,7 +79,7 @@ func New(cfg Config) (*Rig, error) {
 	}
 	clk := &Clock{}
 	h, err := net.Listen(context.Background(), net.HostConfig{Addr: "127.0.0.1:0", Clock: clk, Coalesce: net.Off,
-		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}, Mover: cfg.Mover, Tap: cfg.Tap})
+		Limits: lim, Judge: cfg.Judge, Match: net.MatchSettings{Extent: cfg.Extent}, Mover: cfg.Mover, Tap: cfg.Tap, Wrap: cfg.Wrap})
 	if err != nil {
 		return nil, fmt.Errorf("gametest: %w", err)
 	}
