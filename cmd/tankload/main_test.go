@@ -242,7 +242,10 @@ func TestBotsShareSocket(t *testing.T) {
 			t.Errorf("%q: %d joins from %d addresses, want %d from %d", tc.args, len(joined), len(addrs), cfg.bots, want)
 		}
 		// Each bot publishes at -hz for the run's length (its first within a period).
-		if lo, hi := 0.8*float64(cfg.bots)*cfg.hz*res.Seconds, 1.1*float64(cfg.bots)*cfg.hz*res.Seconds+float64(cfg.bots); float64(res.Sent) < lo || float64(res.Sent) > hi {
+		// The floor is 0.6 of it: a bot's ticker drops the ticks its goroutine misses
+		// on a starved machine (0.73 seen at load 16–18 on two cores), and a bot
+		// publishing at half the rate still falls below it.
+		if lo, hi := 0.6*float64(cfg.bots)*cfg.hz*res.Seconds, 1.1*float64(cfg.bots)*cfg.hz*res.Seconds+float64(cfg.bots); float64(res.Sent) < lo || float64(res.Sent) > hi {
 			t.Errorf("%q: %d updates sent in %.2f s, want %.0f to %.0f", tc.args, res.Sent, res.Seconds, lo, hi)
 		}
 		if res.Received != 2*res.Sent {
