@@ -160,7 +160,8 @@ func BenchmarkLargeMatch(b *testing.B) {
 // ",fps=5" steps the player's peer once every 12 of the bots' ticks, with a camera
 // view along its tank's heading, as the client steps a 512-tank practice on software
 // GL: each frame then carries a fifth of a second of updates, sweep samples and
-// physics steps.
+// physics steps. ",fps=9" steps a 64-tank peer once every 7 ticks, as software GL
+// draws a 64-tank practice on a slow machine.
 func BenchmarkRemoteStep(b *testing.B) {
 	mp, err := terrain.Load("../assets/maps/expanse.json")
 	if err != nil {
@@ -179,6 +180,9 @@ func BenchmarkRemoteStep(b *testing.B) {
 	}
 	b.Run(fmt.Sprintf("tanks=%d,overlays=off,fps=5", MaxBots+1), func(b *testing.B) {
 		benchRemoteStep(b, mp, MaxBots+1, details[1].d, 12)
+	})
+	b.Run("tanks=64,overlays=off,fps=9", func(b *testing.B) {
+		benchRemoteStep(b, mp, 64, details[1].d, 7)
 	})
 }
 

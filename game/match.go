@@ -81,6 +81,10 @@ type Match struct {
 	// locals and localBots count the local tanks, and those a bot drives: the
 	// index is built only for the lookups they make (see nearScanLocals).
 	locals, localBots int
+	// own holds the local tanks in their order in tanks (a local tank is never
+	// removed), so that the steps' passes over the local tanks alone do not walk
+	// every remote tank's memory to find them.
+	own []*tank
 	// enemyAt is reused: the enemies' positions, for a respawn's choice of pad.
 	enemyAt []mgl64.Vec3
 	// others is reused: the other tanks' places, for the choice of a spawn place.
@@ -737,10 +741,7 @@ func (m *Match) behave(now, dt float64) {
 		}
 		large = m.near.index(m.tanks)
 	}
-	for _, t := range m.tanks {
-		if !t.local {
-			continue
-		}
+	for _, t := range m.own {
 		pose := t.body.Pose()
 		if t.bot != nil {
 			m.seen = m.appendNear(m.seen[:0], large, pose.Position, t.bot.Sight())
@@ -781,8 +782,8 @@ func (m *Match) needsRespawn(t *tank, p physics.Pose, dt float64) bool {
 // publish runs every local tank's publisher on this tick's pose.
 func (m *Match) publish(now float64) {
 	m.indexed = m.locals > nearScanLocals && m.near.index(m.tanks)
-	for _, t := range m.tanks {
-		if !t.local || t.spawnFailed {
+	for _, t := range m.own {
+		if t.spawnFailed {
 			continue
 		}
 		p := t.body.Pose()

@@ -2,6 +2,7 @@ package game
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -629,5 +630,58 @@ func TestHostileEventsCounted(t *testing.T) {
 	}
 	if p := viewOf(t, &snap, 7).Position; !geom.Finite(p[0]) {
 		t.Errorf("NaN update reached the display: %v", p)
+	}
+}
+
+// TestOwnTanksAreTheLocals: the match's own tanks (Match.own, which behave and
+// publish walk) are its local tanks in their order among all its tanks, as remote
+// tanks arrive, fall silent and are removed, and a local one respawns.
+func TestOwnTanksAreTheLocals(t *testing.T) {
+	mp := testmaps.Small(t)
+	rig := newRig(t, gametest.Config{})
+	owner := join(t, rig)
+	m := mustMatch(t, Config{Map: mp, Bots: 2, RemoveAfter: 2, Seed: 1}, join(t, rig))
+	check := func(when string) {
+		t.Helper()
+		var want []*tank
+		for _, tk := range m.tanks {
+			if tk.local {
+				want = append(want, tk)
+			}
+		}
+		if !slices.Equal(m.own, want) {
+			t.Fatalf("%s: %d own tanks, want the %d local ones in order", when, len(m.own), len(want))
+		}
+	}
+	now := 0.0
+	step := func() {
+		now += tick
+		rig.SetNow(now)
+		mustStep(t, m, now, physics.Input{})
+		check(fmt.Sprintf("at %.2f s", now))
+	}
+	check("at the start")
+	removed := 0
+	for round := range 3 {
+		for i := range 3 {
+			if _, err := owner.Spawn(fmt.Sprintf("r%d%d", round, i), 1+i%2, deadreckon.NewState(mgl64.Vec3{float64(10 * i), 0, 5})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 10 {
+			step()
+		}
+		if len(m.tanks) <= len(m.own) {
+			t.Fatalf("round %d: no remote tank among %d", round, len(m.tanks))
+		}
+		m.Respawn()
+		n := len(m.tanks)
+		for range 150 { // silent past RemoveAfter
+			step()
+		}
+		removed += n - len(m.tanks)
+	}
+	if removed == 0 || len(m.own) != 3 {
+		t.Errorf("%d remote tanks removed, %d own tanks: the test does not test the list through removals", removed, len(m.own))
 	}
 }

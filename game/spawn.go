@@ -222,6 +222,7 @@ func (m *Match) spawnLocal(name string, team int, bot *bot.Driver) (*tank, error
 	m.newPublisher(t, m.publishing())
 	t.view.Position, t.view.Orientation = s.Position, s.Orientation
 	m.tanks = append(m.tanks, t)
+	m.own = append(m.own, t)
 	m.byID[id] = t
 	m.locals++
 	if bot != nil {

@@ -215,6 +215,11 @@ type World struct {
 	// plainWake runs every sleeping proxy's wake test at every step, as the
 	// tests' reference for the skipped ones.
 	plainWake bool
+	// plainStep steps box2d with its own B2World.Step, as the tests' reference
+	// for stepB2; toiSolved counts stepB2's steps that ran the time-of-impact
+	// pass, so the tests know they test both kinds.
+	plainStep bool
+	toiSolved uint64
 }
 
 // body user data for static fixtures.
@@ -376,7 +381,11 @@ func (w *World) Tick() {
 			p.drive(w.h, end)
 		}
 	}
-	w.b2.Step(w.h, velocityIterations, positionIterations)
+	if w.plainStep {
+		w.b2.Step(w.h, velocityIterations, positionIterations)
+	} else {
+		w.stepB2()
+	}
 	w.steps++
 	for _, p := range w.proxies {
 		if len(p.ghosts) > 0 {
@@ -408,6 +417,97 @@ func (w *World) keepCalm() {
 		clear(w.quiet)
 		w.calmSeen = w.calm
 	}
+}
+
+// stepB2 runs one box2d step of w.h seconds, as B2World.Step does, but for its
+// time-of-impact pass, which it runs only when that pass finds an event (toiEvent):
+// otherwise all the pass does beyond toiEvent's search is make an island (4 kB, a
+// garbage allocation at each of a client's steps, whose tank rarely meets anything
+// fast enough). It leaves out B2World.Step's profile timers, which nothing reads.
+// TestStepB2AsPlain holds it to B2World.Step.
+func (w *World) stepB2() {
+	b := w.b2
+	flags := box2d.B2World_Flags
+	if b.M_flags&flags.E_newFixture != 0 {
+		b.M_contactManager.FindNewContacts()
+		b.M_flags &= ^flags.E_newFixture
+	}
+	b.M_flags |= flags.E_locked
+	step := box2d.MakeB2TimeStep()
+	step.Dt = w.h
+	step.VelocityIterations = velocityIterations
+	step.PositionIterations = positionIterations
+	step.Inv_dt = 1 / w.h
+	step.DtRatio = b.M_inv_dt0 * w.h
+	step.WarmStarting = b.M_warmStarting
+	b.M_contactManager.Collide()
+	if b.M_stepComplete {
+		b.Solve(step)
+	}
+	if b.M_continuousPhysics && (!b.M_stepComplete || toiEvent(b)) {
+		// SolveTOI starts over: it resets what toiEvent set.
+		b.SolveTOI(step)
+		w.toiSolved++
+	}
+	b.M_inv_dt0 = step.Inv_dt
+	if b.M_flags&flags.E_clearForces != 0 {
+		b.ClearForces()
+	}
+	b.M_flags &= ^flags.E_locked
+}
+
+// toiEvent does what B2World.SolveTOI does up to its first event, on a world
+// whose last step completed: it resets the bodies' and contacts' time-of-impact
+// state and works out each contact's time of impact in the step. It reports
+// whether there is an event to solve; if not, the world is as SolveTOI leaves it.
+// (Every body's sweep then starts at 0, so none is advanced here.)
+func toiEvent(b *box2d.B2World) bool {
+	for body := b.M_bodyList; body != nil; body = body.M_next {
+		body.M_flags &= ^box2d.B2Body_Flags.E_islandFlag
+		body.M_sweep.Alpha0 = 0
+	}
+	for c := b.M_contactManager.M_contactList; c != nil; c = c.GetNext() {
+		c.SetFlags(c.GetFlags() & ^(box2d.B2Contact_Flag.E_toiFlag | box2d.B2Contact_Flag.E_islandFlag))
+		c.SetTOICount(0)
+		c.SetTOI(1)
+	}
+	minAlpha := 1.0
+	found := false
+	for c := b.M_contactManager.M_contactList; c != nil; c = c.GetNext() {
+		if !c.IsEnabled() {
+			continue
+		}
+		fA, fB := c.GetFixtureA(), c.GetFixtureB()
+		if fA.IsSensor() || fB.IsSensor() {
+			continue
+		}
+		bA, bB := fA.GetBody(), fB.GetBody()
+		static, dynamic := box2d.B2BodyType.B2_staticBody, box2d.B2BodyType.B2_dynamicBody
+		if !(bA.IsAwake() && bA.M_type != static) && !(bB.IsAwake() && bB.M_type != static) {
+			continue
+		}
+		if !(bA.IsBullet() || bA.M_type != dynamic) && !(bB.IsBullet() || bB.M_type != dynamic) {
+			continue
+		}
+		input := box2d.MakeB2TOIInput()
+		input.ProxyA.Set(fA.GetShape(), c.GetChildIndexA())
+		input.ProxyB.Set(fB.GetShape(), c.GetChildIndexB())
+		input.SweepA = bA.M_sweep
+		input.SweepB = bB.M_sweep
+		input.TMax = 1
+		output := box2d.MakeB2TOIOutput()
+		box2d.B2TimeOfImpact(&output, &input)
+		alpha := 1.0
+		if output.State == box2d.B2TOIOutput_State.E_touching {
+			alpha = math.Min(output.T, 1)
+		}
+		c.SetTOI(alpha)
+		c.SetFlags(c.GetFlags() | box2d.B2Contact_Flag.E_toiFlag)
+		if alpha < minAlpha {
+			minAlpha, found = alpha, true
+		}
+	}
+	return found && !(1-10*box2d.B2_epsilon < minAlpha)
 }
 
 // contactListener counts contacts beginning and ending on tanks and proxies.

@@ -449,3 +449,78 @@ func TestCollideHoldsTheMapsObstacles(t *testing.T) {
 		t.Errorf("hull %+v, want half of %v × %v m", c.Hull, s.Length, s.Width)
 	}
 }
+
+// TestStepB2AsPlain: a world stepped by stepB2 (no time-of-impact pass while it
+// holds no contact) is bit for bit the world box2d's own Step makes, tanks,
+// proxies and every body's sweep and flags, through steps with contacts (tanks
+// against each other, the rocks, the border and proxies) and without.
+func TestStepB2AsPlain(t *testing.T) {
+	build := func(plain bool) (*World, []*Tank, []*Proxy) {
+		w := newWorld(t, WorldConfig{Min: mgl64.Vec2{-60, -60}, Max: mgl64.Vec2{60, 60},
+			Obstacles: []Obstacle{{X: 20, Z: 4, Radius: 3}, {X: -15, Z: -25, Radius: 5}, {X: 0, Z: 40, Radius: 2}}})
+		w.plainStep = plain
+		tanks := []*Tank{addTank(t, w, 0, 0, 0), addTank(t, w, -30, 10, 1), addTank(t, w, 25, -30, 2)}
+		var ps []*Proxy
+		for i := range 6 {
+			ps = append(ps, addProxy(t, w, float64(i)*15-40, -10, 0))
+		}
+		return w, tanks, ps
+	}
+	wa, ta, pa := build(false)
+	wb, tb, pb := build(true)
+	alone, touching := 0, 0
+	for step := range 2400 {
+		for k, tanks := range [][]*Tank{ta, tb} {
+			for i, tk := range tanks {
+				tk.SetInput(Input{Throttle: 1 - 0.4*float64(i), Steer: math.Sin(float64(step+300*i) / 70)})
+			}
+			for i, p := range [][]*Proxy{pa, pb}[k] {
+				// Back and forth across the tanks' ground, every 10 s.
+				now := []*World{wa, wb}[k].FrameTime()
+				v := 6 * math.Cos(now*math.Pi/10+float64(i))
+				x := float64(i)*15 - 40
+				z := 40 * math.Sin(now*math.Pi/10+float64(i))
+				if err := p.MoveTo(x, z, math.Pi/2, 0, v*math.Pi/10*40/6, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		wa.Tick()
+		wb.Tick()
+		// The contacts after the step are those its time-of-impact pass saw.
+		if wa.b2.M_contactManager.M_contactCount == 0 {
+			alone++
+		} else {
+			touching++
+		}
+		for i := range ta {
+			if got, want := ta[i].Pose(), tb[i].Pose(); got != want {
+				t.Fatalf("step %d: tank %d at %v, want %v", step, i, got.Position, want.Position)
+			}
+		}
+		for i := range pa {
+			ax, az, ayaw := pa[i].Place()
+			bx, bz, byaw := pb[i].Place()
+			if ax != bx || az != bz || ayaw != byaw {
+				t.Fatalf("step %d: proxy %d at (%v, %v, %v), want (%v, %v, %v)", step, i, ax, az, ayaw, bx, bz, byaw)
+			}
+		}
+		a, b := wa.b2.M_bodyList, wb.b2.M_bodyList
+		for ; a != nil && b != nil; a, b = a.M_next, b.M_next {
+			if a.M_sweep != b.M_sweep || a.M_flags != b.M_flags || a.M_linearVelocity != b.M_linearVelocity {
+				t.Fatalf("step %d: body sweep %+v flags %#x, want %+v %#x", step, a.M_sweep, a.M_flags, b.M_sweep, b.M_flags)
+			}
+		}
+		if a != nil || b != nil {
+			t.Fatalf("step %d: body lists of different lengths", step)
+		}
+		if wa.b2.M_contactManager.M_contactCount != wb.b2.M_contactManager.M_contactCount {
+			t.Fatalf("step %d: %d contacts, want %d", step, wa.b2.M_contactManager.M_contactCount, wb.b2.M_contactManager.M_contactCount)
+		}
+	}
+	t.Logf("%d steps ended without a contact, %d with; %d solved times of impact", alone, touching, wa.toiSolved)
+	if alone < 100 || touching < 100 || wa.toiSolved < 10 || touching-int(wa.toiSolved) < 100 {
+		t.Errorf("%d steps ended without a contact, %d with, %d solved times of impact: every kind must be tested",
+			alone, touching, wa.toiSolved)
+	}
+}
