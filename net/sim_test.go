@@ -1,7 +1,6 @@
 package net
 
 import (
-	stdnet "net"
 	"testing"
 
 	"github.com/treadline/treadline/internal/memnet"
@@ -27,19 +26,7 @@ func simHost(t *testing.T, cfg HostConfig) *Host {
 
 // onNetwork returns a WrapConn that stands an endpoint of n in for the socket,
 // then wraps that with w, if set.
-func onNetwork(n *memnet.Network, w WrapConn) WrapConn {
-	return func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
-		c, err := n.Wrap(pc)
-		if err != nil || w == nil {
-			return c, err
-		}
-		wrapped, err := w(c)
-		if err != nil {
-			c.Close()
-		}
-		return wrapped, err
-	}
-}
+func onNetwork(n *memnet.Network, w WrapConn) WrapConn { return Chain(n.Wrap, w) }
 
 // networkOf returns the in-memory network h's socket is on, or nil for a UDP socket
 // (or one wrapped over the network, which the test passes on itself).

@@ -17,6 +17,31 @@ func Impaired(link impair.Link, seed uint64) WrapConn {
 	}
 }
 
+// Chain returns a WrapConn that wraps a socket with inner, then what inner returns
+// with outer: outer sees the socket as inner left it (an impairment over an
+// in-memory network, say). A nil side is skipped; if outer fails, what inner made is
+// closed.
+func Chain(inner, outer WrapConn) WrapConn {
+	switch {
+	case inner == nil:
+		return outer
+	case outer == nil:
+		return inner
+	}
+	return func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
+		c, err := inner(pc)
+		if err != nil {
+			return nil, err
+		}
+		w, err := outer(c)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		return w, nil
+	}
+}
+
 // openSocket opens a UDP socket on addr and wraps it with wrap, if set.
 func openSocket(addr string, wrap WrapConn) (stdnet.PacketConn, error) {
 	udp, err := stdnet.ListenPacket("udp", addr)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	stdnet "net"
 	"sync"
 	"time"
 
@@ -109,21 +108,7 @@ func wrapFor(under net.WrapConn, link impair.Link, seed uint64) net.WrapConn {
 	if !link.Active() {
 		return under
 	}
-	impaired := net.Impaired(link, seed)
-	if under == nil {
-		return impaired
-	}
-	return func(pc stdnet.PacketConn) (stdnet.PacketConn, error) {
-		u, err := under(pc)
-		if err != nil {
-			return nil, err
-		}
-		w, err := impaired(u)
-		if err != nil {
-			u.Close()
-		}
-		return w, err
-	}
+	return net.Chain(under, net.Impaired(link, seed))
 }
 
 // Off turns off the features of this package's configs whose fields say they may be
