@@ -556,13 +556,10 @@ type PublisherConfig struct {
 	// trip late (a start at 0.5 m/s² drifts 0.25 m from a standing remote in a
 	// second). Spaced out, the late copy meets other draws. A harder start leaves
 	// the thresholds within about 0.15 s by itself, and is sent no late copy. The
-	// copy draws on the budget as the start's others do; when the budget has no
-	// token for the copies, they give way to the late copy, which waits for the
-	// next token while the actor still speeds up (a start right after a stop finds
-	// the budget spent on the stop), and is dropped when the actor slows or another
-	// event (a stop) has taken the start's place. If zero, the default, Off: a start
-	// goes with its startFollowUps copies alone, and copies with no token are
-	// dropped.
+	// copy draws on the budget as the start's others do, and is dropped when the
+	// budget has no token for it or another event (a stop) has taken the start's
+	// place. If zero, the default, Off: a start goes with its startFollowUps copies
+	// alone.
 	GentleStartCopy float64
 	// SeenSpeed is the speed, m/s, at which a watcher sees a tank move: an actor
 	// that remotes show slower than SeenSpeed along its way, that moves faster than

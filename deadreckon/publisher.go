@@ -180,32 +180,11 @@ func (p *Publisher) Update(s Sample) (Decision, State) {
 	due := p.follows > 0 && s.Time >= p.followAt-sampleSlack
 	d, st := p.decide(s)
 	if d == NoUpdate && due {
-		if p.lateWaits() {
-			// A gentle start's copies that find no token give way to its late
-			// copy, which waits for the next token (lateWaits).
-			if p.follows > 1 {
-				p.follows = 1
-				p.followAt = math.Max(s.Time+startFollowUp, p.startAt+p.cfg.GentleStartCopy)
-			}
-		} else {
-			// A copy that cannot go in its frame (no token left) is no copy: sent
-			// later, it only spends what the thresholds need; they take over.
-			p.follows = 0
-		}
+		// A copy that cannot go in its frame (no token left) is no copy: sent
+		// later, it only spends what the thresholds need; they take over.
+		p.follows = 0
 	}
 	return d, st
-}
-
-// lateWaits reports whether a gentle start's late copy (GentleStartCopy), or the
-// copies before it, that the budget has no token for wait for one: the actor still
-// speeds up, gently. A start right after a stop finds the budget spent on the stop
-// and goes with its last token; dropped, its copies left a lost start to the loss
-// threshold, stretched fourfold on the empty budget (a gentle drive's start shown
-// 0.6–1 s late at 150 and 300 ms, docs/lab.md). The copy that waits goes with the
-// next token, 0.17 s later at the game's 6 a second, one update where the start
-// would have sent four. An actor that slows meanwhile has no start to repeat.
-func (p *Publisher) lateWaits() bool {
-	return p.lateCopy && p.startCopies && p.budget.tokens < 1 && p.gentle() && p.acc.Dot(p.vel) > 0
 }
 
 // decide is Update but for dropping follow-ups that could not go.
@@ -441,10 +420,10 @@ func (p *Publisher) urgent() bool {
 // of a start is due at sample time now.
 func (p *Publisher) starting(now float64) bool {
 	if p.follows > 0 && now >= p.followAt-sampleSlack {
-		if !p.lateCopy || p.follows > 1 || p.gentle() && (p.budget.tokens >= 1 || p.lateWaits()) {
+		if !p.lateCopy || p.follows > 1 || p.gentle() {
 			return true
 		}
-		p.follows = 0 // a start that turned hard, or one that waits no longer, needs no late copy
+		p.follows = 0 // a start that turned hard needs no late copy
 	}
 	return p.freshStart()
 }
