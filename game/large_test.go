@@ -313,6 +313,16 @@ func TestLargeMatchReckonsInParallel(t *testing.T) {
 	if compared < frames*n/10 {
 		t.Errorf("%d tank frames heard alike by both peers, want at least a tenth of %d", compared, frames*n)
 	}
+	// The parallel peer started its workers, and their threads' clocks are read
+	// (Linux); the serial one, closed before its first step, started none.
+	if runtime.GOOS == "linux" && runtime.GOMAXPROCS(0) > 1 {
+		if _, ok := parallel.WorkerCPU(); !ok {
+			t.Error("the parallel peer's WorkerCPU read no worker thread")
+		}
+	}
+	if c, ok := serial.WorkerCPU(); ok {
+		t.Errorf("the serial peer's WorkerCPU read %v of worker threads it never started", c)
+	}
 }
 
 // arrivals folds the frames at which a peer heard a tank's updates, and the states
