@@ -248,7 +248,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	m.last = link.Now()
 	m.stats = link.Stats()
 	// Learn of the tanks already in the match, so spawns keep clear of them.
-	m.receive(m.last)
+	m.receive(m.last, false)
 	if m.err != nil {
 		return nil, m.err
 	}
@@ -274,7 +274,7 @@ func (m *Match) spawnAll() error {
 			return nil
 		}
 		first = false
-		m.receive(m.last)
+		m.receive(m.last, false)
 		if m.err != nil {
 			return m.err
 		}
@@ -473,7 +473,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 		m.self.body.SetInput(sanitizeInput(in))
 	}
 	// 2. Network in.
-	m.receive(now)
+	m.receive(now, true)
 	m.flushLeaves(now)
 	// 3. Local behaviour.
 	m.behave(now, dt)
@@ -522,8 +522,10 @@ func clampUnit(v float64) float64 {
 	return v
 }
 
-// receive handles the events that arrived on the link since the last tick.
-func (m *Match) receive(now float64) {
+// receive handles the events that arrived on the link since the last tick. With
+// queue, the state updates are queued for the reckoning's pass (reckon), which
+// clears the buffer; without (while the match starts), they are applied at once.
+func (m *Match) receive(now float64, queue bool) {
 	m.events = m.link.Poll(m.events[:0])
 	if o := m.cfg.Observer; o != nil {
 		o.Polled(now, m.events, m.link.Stats().ClockOffset)
@@ -557,6 +559,9 @@ func (m *Match) receive(now float64) {
 			// Applied in the reckoning's pass, where the actor's memory is walked
 			// anyway, and shared with its workers in a crowd (applyPending).
 			t.pend = append(t.pend, int32(i))
+			if !queue {
+				m.applyPending(t, now)
+			}
 		case net.EventRoute, net.EventProgress:
 			m.routeEvent(ev, now)
 		case net.EventDespawn:
@@ -582,8 +587,11 @@ func (m *Match) receive(now float64) {
 			m.log.Info("link closed", "reason", reason)
 		}
 	}
-	// The buffer is cleared after the reckoning, which reads the state updates
-	// queued in it (reckon).
+	if !queue {
+		// Strings in old events would otherwise stay reachable from the buffer.
+		// Queued updates are read from it in the reckoning, which clears it.
+		clear(m.events)
+	}
 }
 
 // applyPending gives remote tank t's actor the state updates queued for it this step
