@@ -27,6 +27,10 @@ type bench struct {
 	cpu       [numPhases]time.Duration // the main thread's CPU time per phase, summed
 	drawCalls int
 	modes     [deadreckon.NumModes]int // remote tanks in each priority mode, summed over the frames
+	// workers is the CPU time of the match's worker threads (a large match's
+	// reckoning) over the frames that had them, and workerFrames how many did.
+	workers      time.Duration
+	workerFrames int
 }
 
 func newBench(frames int) *bench {
@@ -53,6 +57,12 @@ func (b *bench) addModes(m [deadreckon.NumModes]int) {
 	for i, k := range m {
 		b.modes[i] += k
 	}
+}
+
+// addWorkers records the CPU time the match's worker threads used in one frame.
+func (b *bench) addWorkers(d time.Duration) {
+	b.workers += d
+	b.workerFrames++
 }
 
 // report writes the frame-time split of a w×h picture of tanks tanks to out.
@@ -98,6 +108,12 @@ func (b *bench) report(out io.Writer, tanks, w, h int) {
 		// machine is (wall time above includes waiting for a core).
 		fmt.Fprintf(out, "client's own CPU: %.2f ms per frame (simulation %.2f + scene update %.2f, main thread CPU time)\n",
 			perFrame(own), perFrame(b.cpu[phaseSim]), perFrame(b.cpu[phaseScene]))
+	}
+	if b.workerFrames > 0 {
+		// The reckoning's share that its worker threads took: the client's work,
+		// moved off the main thread, not saved.
+		fmt.Fprintf(out, "reckoning workers' CPU: %.2f ms per frame (worker threads' CPU time, not in the line above)\n",
+			float64(b.workers)/float64(b.workerFrames)/1e6)
 	}
 	if gl := b.cpu[phaseRender] + b.cpu[phaseSwap]; gl > 0 {
 		// With LP_NUM_THREADS=0 Mesa's software renderer rasterises on the

@@ -14,15 +14,18 @@ func TestBenchReportCPU(t *testing.T) {
 	tests := []struct {
 		name      string
 		cpu       [numPhases]time.Duration // per frame
+		workers   []time.Duration          // the worker threads' CPU of the frames that had them
 		want, not []string
 	}{
-		{"all", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms},
+		{"all", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, nil,
 			[]string{"client's own CPU: 3.00 ms per frame (simulation 1.00 + scene update 2.00",
-				"drawing's CPU: 40.00 ms per frame (render 30.00 + swap 10.00"}, nil},
-		{"no drawing", [numPhases]time.Duration{ms, 2 * ms, 0, 0},
+				"drawing's CPU: 40.00 ms per frame (render 30.00 + swap 10.00"}, []string{"workers' CPU"}},
+		{"no drawing", [numPhases]time.Duration{ms, 2 * ms, 0, 0}, nil,
 			[]string{"client's own CPU: 3.00 ms"}, []string{"drawing's CPU"}},
-		{"none", [numPhases]time.Duration{},
-			nil, []string{"client's own CPU", "drawing's CPU"}},
+		{"none", [numPhases]time.Duration{}, nil,
+			nil, []string{"client's own CPU", "drawing's CPU", "workers' CPU"}},
+		{"workers", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, []time.Duration{ms, 2 * ms, 3 * ms},
+			[]string{"client's own CPU: 3.00 ms per frame", "reckoning workers' CPU: 2.00 ms per frame"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -37,6 +40,9 @@ func TestBenchReportCPU(t *testing.T) {
 					cpu[p+1] = cpu[p] + tc.cpu[p]
 				}
 				b.add(at, cpu, 10)
+			}
+			for _, w := range tc.workers {
+				b.addWorkers(w)
 			}
 			var out strings.Builder
 			b.report(&out, 4, 320, 200)

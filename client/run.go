@@ -437,6 +437,15 @@ func (l *matchScreen) tanks() int { return len(l.snap.Tanks) }
 // modes is how many remote tanks the last Step reckoned in each priority mode.
 func (l *matchScreen) modes() [deadreckon.NumModes]int { return l.snap.Modes }
 
+// workerCPU is the CPU time the match's worker threads have used so far, when it
+// has them (game.Match.WorkerCPU: a large match's reckoning).
+func (l *matchScreen) workerCPU() (time.Duration, bool) {
+	if w, ok := l.s.(interface{ WorkerCPU() (time.Duration, bool) }); ok {
+		return w.WorkerCPU()
+	}
+	return 0, false
+}
+
 // afterRespawn drops the aim once the player's tank is back from a wreck or a
 // respawn was asked for, so the next frame aims where the new tank faces instead of
 // swinging the turret to the old aim.

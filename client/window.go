@@ -39,6 +39,13 @@ type gauged interface {
 	modes() [deadreckon.NumModes]int
 }
 
+// A threaded screen's match does part of its work on worker threads of its own (a
+// large match's reckoning): workerCPU is their CPU time so far, and whether there
+// are any, for the benchmark's report.
+type threaded interface {
+	workerCPU() (time.Duration, bool)
+}
+
 // A paced screen rests between frames: it needs fewer frames than the window can
 // draw (a menu, a still message).
 type paced interface {
@@ -80,6 +87,10 @@ type frame struct {
 	// cpu holds the main thread's CPU time at the same instants (cputime.Thread): the
 	// client's own work, which other programs on the machine do not stretch.
 	cpu [numPhases + 1]time.Duration
+	// workers is the screen's worker threads' CPU time at the frame's start, and
+	// hasWorkers whether it has any (threaded).
+	workers    time.Duration
+	hasWorkers bool
 }
 
 // mark records that phase p begins now.
@@ -137,6 +148,9 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 		}
 		now := time.Now()
 		f.tick(now.Sub(last).Seconds(), step)
+		if th, ok := sc.(threaded); ok && b != nil {
+			f.workers, f.hasWorkers = th.workerCPU()
+		}
 		last = now
 		next, err := sc.Update(&f)
 		if next == nil || err != nil {
@@ -197,6 +211,11 @@ func present(v *render.Viewer, sc screen, f *frame, cfg windowConfig, b *bench) 
 	if isGauged && !isWaiting && b != nil {
 		b.add(f.t, f.cpu, v.DrawCalls())
 		b.addModes(m.modes())
+		if th, ok := sc.(threaded); ok && f.hasWorkers {
+			if c, ok := th.workerCPU(); ok {
+				b.addWorkers(c - f.workers)
+			}
+		}
 		if f.n >= cfg.BenchFrames {
 			w, h := v.FramebufferSize()
 			b.report(cfg.BenchOut, m.tanks(), w, h)

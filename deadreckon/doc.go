@@ -34,7 +34,9 @@
 //
 // The game does exactly this for its tanks. A Reckoner holds many actors in pages and
 // advances and clamps them on several goroutines: it pays off for crowds of hundreds
-// (BenchmarkReckon), not for a match of a few dozen tanks.
+// (BenchmarkReckon), not for a match of a few dozen tanks. Its AdvanceWith runs a
+// caller's Hooks on each actor in the same pass, just before and after it advances
+// (apply its updates, read what it shows), so the workers share that work too.
 //
 // The owning peer, per frame:
 //

@@ -147,3 +147,61 @@ func ExamplePublisherConfig_heartbeatCopy() {
 	// 2.00 s: full update of the state at 2.00 s
 	// 2.10 s: full update of the state at 2.00 s
 }
+
+// A receiving peer that holds many remote tanks applies the updates that arrived for
+// each tank and reads what it shows inside the reckoner's pass, so that in a large
+// crowd the workers take their share of that work too and each actor's memory is
+// walked once a frame.
+func ExampleReckoner_AdvanceWith() {
+	r := deadreckon.NewReckoner(deadreckon.ReckonerConfig{})
+	defer r.Close()
+	cfg := deadreckon.Config{Clamp: deadreckon.Clamp{Mode: deadreckon.ClampAlways, Offset: 1.2,
+		Footprint: [3]mgl64.Vec3{{2.4, 0, 0}, {-1.2, 0, -1.8}, {-1.2, 0, 1.8}}}}
+	// What the game keeps for each tank, by handle: a hook touches only its own
+	// tank's entry, since hooks of different tanks may run at the same time.
+	type tank struct {
+		pending []deadreckon.State // updates arrived this frame, in order
+		shown   mgl64.Vec3         // where the tank is drawn
+	}
+	tanks := make([]tank, 3)
+	for i := range tanks {
+		if h := r.Add(cfg); int(h) != i {
+			panic("handles are handed out from 0")
+		}
+	}
+	var ground slope
+	camera := mgl64.Vec3{0, 20, 0}
+	var now float64
+	hooks := deadreckon.Hooks{ // made once, not every frame
+		Before: func(h deadreckon.Handle, a *deadreckon.Actor) {
+			t := &tanks[h]
+			for _, s := range t.pending {
+				if err := a.Receive(s, now); err != nil {
+					fmt.Println("dropped:", err)
+				}
+			}
+			t.pending = t.pending[:0]
+		},
+		After: func(h deadreckon.Handle, a *deadreckon.Actor) {
+			tanks[h].shown = a.Reckoned().Position
+		},
+	}
+	for f := 0; f <= 60; f++ {
+		now = float64(f) / 60
+		if f == 0 { // updates arrive: queue them for their tanks
+			for i := range tanks {
+				s := deadreckon.NewState(mgl64.Vec3{0, 0, float64(10 * i)})
+				s.Velocity = mgl64.Vec3{float64(2 * i), 0, 0}
+				tanks[i].pending = append(tanks[i].pending, s)
+			}
+		}
+		r.AdvanceWith(now, ground, camera, hooks)
+	}
+	for i, t := range tanks {
+		fmt.Printf("tank %d at x=%.1f y=%.2f z=%.1f\n", i, t.shown[0], t.shown[1], t.shown[2])
+	}
+	// Output:
+	// tank 0 at x=0.0 y=11.20 z=0.0
+	// tank 1 at x=2.0 y=11.40 z=10.0
+	// tank 2 at x=4.0 y=11.60 z=20.0
+}

@@ -24,6 +24,29 @@ type ReckonerConfig struct {
 	// MinParallel is the actor count below which Advance runs serially; if zero,
 	// DefaultMinParallel.
 	MinParallel int
+	// WorkerStart, if not nil, is called once on each worker goroutine the
+	// reckoner starts, on that goroutine, before it takes any work: a caller that
+	// measures the workers' CPU time locks the goroutine to its OS thread here
+	// (runtime.LockOSThread) and notes which thread it is.
+	WorkerStart func()
+}
+
+// Hooks are a caller's own work on each actor, done inside AdvanceWith's pass over
+// the actors, on the goroutine that advances the actor: applying the updates that
+// arrived for it just before it advances, reading what it shows just after, while
+// its memory is at hand and, in a large crowd, shared out over the workers with the
+// reckoning itself. For one actor Before, Advance, ClampTo and After run in that
+// order on one goroutine; hooks of different actors may run at the same time on
+// different goroutines, so a hook touches only its own actor and what belongs to it,
+// and only reads what is shared. The actors are taken in handle order on each
+// goroutine. A nil hook is skipped.
+type Hooks struct {
+	// Before is called with each live actor and its handle before the actor is
+	// advanced.
+	Before func(h Handle, a *Actor)
+	// After is called with each live actor and its handle after the actor is
+	// advanced and clamped.
+	After func(h Handle, a *Actor)
 }
 
 // Handle names one actor in a Reckoner. Handles of removed actors are reused.
@@ -51,7 +74,9 @@ const (
 // Reckoner advances and ground-clamps many remote actors per frame, splitting the work
 // over worker goroutines. After warm-up, Advance does not allocate. Its methods are
 // not safe for concurrent use: the game loop receives updates into actors (through
-// Actor) and then calls Advance, from one goroutine. Call Close to stop the workers.
+// Actor) and then calls Advance, from one goroutine, or hands AdvanceWith hooks that
+// apply each actor's updates and read it inside the shared pass. Call Close to stop
+// the workers.
 type Reckoner struct {
 	cfg   ReckonerConfig
 	pages []*page
@@ -63,6 +88,7 @@ type Reckoner struct {
 	now      float64
 	ground   Ground
 	observer mgl64.Vec3
+	hooks    Hooks
 
 	work    chan struct{} // wake-up tokens for the workers, at most one per worker
 	done    chan struct{} // a worker that finishes a frame's last chunk says so here
@@ -96,14 +122,17 @@ func (r *Reckoner) start() {
 	r.work = make(chan struct{}, r.cfg.Workers-1)
 	r.done = make(chan struct{}, 1)
 	for i := 1; i < r.cfg.Workers; i++ {
-		go r.worker()
+		go r.worker(r.cfg.WorkerStart)
 	}
 }
 
 // worker helps with the current frame each time it is woken. A worker that wakes late,
 // after the frame it was woken for is over, finds nothing to claim and sleeps again:
 // the caller never waits for a worker that has not started.
-func (r *Reckoner) worker() {
+func (r *Reckoner) worker(start func()) {
+	if start != nil {
+		start()
+	}
 	for range r.work {
 		if r.takeChunks() {
 			r.done <- struct{}{}
@@ -203,7 +232,16 @@ func (r *Reckoner) Len() int { return r.count }
 // unclamped). g, and the actors' Collide obstacles, must be safe for concurrent
 // reads.
 func (r *Reckoner) Advance(now float64, g Ground, observer mgl64.Vec3) {
-	r.now, r.ground, r.observer = now, g, observer
+	r.AdvanceWith(now, g, observer, Hooks{})
+}
+
+// AdvanceWith is Advance with the caller's hooks run on each actor, before and after
+// it is advanced and clamped (see Hooks). It returns once every actor has been
+// advanced and every hook has returned, and what the hooks wrote is then visible to
+// the caller.
+func (r *Reckoner) AdvanceWith(now float64, g Ground, observer mgl64.Vec3, hooks Hooks) {
+	r.now, r.ground, r.observer, r.hooks = now, g, observer, hooks
+	defer func() { r.hooks = Hooks{} }() // the hooks' closures are not kept between frames
 	n := r.next
 	w := r.cfg.Workers
 	chunks := (n + chunkSize - 1) / chunkSize
@@ -232,9 +270,11 @@ func (r *Reckoner) Advance(now float64, g Ground, observer mgl64.Vec3) {
 	}
 }
 
-// advanceRange advances and clamps actors with handles in [lo, hi).
+// advanceRange advances and clamps actors with handles in [lo, hi), with the frame's
+// hooks around each.
 func (r *Reckoner) advanceRange(lo, hi int) {
 	now, g, obs := r.now, r.ground, r.observer
+	before, after := r.hooks.Before, r.hooks.After
 	for h := lo; h < hi; {
 		p := r.pages[h/pageSize]
 		end := min(hi, (h/pageSize+1)*pageSize)
@@ -243,9 +283,15 @@ func (r *Reckoner) advanceRange(lo, hi int) {
 				continue
 			}
 			a := &p.actors[i]
+			if before != nil {
+				before(Handle(h), a)
+			}
 			a.Advance(now)
 			if g != nil {
 				a.ClampTo(g, obs)
+			}
+			if after != nil {
+				after(Handle(h), a)
 			}
 		}
 	}

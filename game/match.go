@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 
 	"github.com/treadline/treadline/internal/units"
 
@@ -68,6 +69,19 @@ type Match struct {
 	// one call: on the caller's goroutine up to largeMatch of them, shared with
 	// worker goroutines beyond (Close stops those).
 	reck *deadreckon.Reckoner
+	// byHandle holds each remote tank under its actor's handle in reck, for the
+	// reckoning's hooks (reckonHooks), which are handed the handle.
+	byHandle []*tank
+	// hooks is the remote tanks' own work in reck's pass (reckonHooks), made once.
+	hooks deadreckon.Hooks
+	// pass holds this step's figures for the hooks, written before the pass.
+	pass reckonPass
+	// refused and proxyRefused count, during the pass, the updates the actors
+	// refused and the proxy moves the physics refused: the hooks run on several
+	// goroutines, and the counts go into counters after it.
+	refused, proxyRefused atomic.Uint64
+	// workers are the reckoning's worker threads, for WorkerCPU.
+	workers workerThreads
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -151,6 +165,10 @@ type tank struct {
 	routeID   uint16
 	proxy     *physics.Proxy // its stand-in in the physics world, at the reckoned pose
 	lastHeard float64        // local time the last update arrived
+	// pend holds the indices in Match.events of the state updates that arrived for
+	// it this step, in order: they are applied in the reckoning's pass, just before
+	// its actor advances (applyPending).
+	pend []int32
 	// offset is the clock offset its actor was last given (its bits), and
 	// offsetSet whether it was given one: setting the same one again changes
 	// nothing, and would write to the actor's out-of-line part every frame.
@@ -207,8 +225,9 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 		rng:  rand.New(rand.NewPCG(cfg.Seed, uint64(link.ID())*0x9e3779b97f4a7c15)),
 		dr:   cfg.DeadReckoning,
 		byID: make(map[uint32]*tank),
-		reck: deadreckon.NewReckoner(deadreckon.ReckonerConfig{MinParallel: largeMatch + 1}),
 	}
+	m.reck = deadreckon.NewReckoner(deadreckon.ReckonerConfig{MinParallel: largeMatch + 1, WorkerStart: m.workers.started})
+	m.hooks = m.reckonHooks()
 	var err error
 	if m.combat, err = newMatchCombat(link, cfg); err != nil {
 		return nil, err
@@ -229,7 +248,7 @@ func NewMatch(cfg Config, link Link) (*Match, error) {
 	m.last = link.Now()
 	m.stats = link.Stats()
 	// Learn of the tanks already in the match, so spawns keep clear of them.
-	m.receive(m.last)
+	m.receive(m.last, false)
 	if m.err != nil {
 		return nil, m.err
 	}
@@ -255,7 +274,7 @@ func (m *Match) spawnAll() error {
 			return nil
 		}
 		first = false
-		m.receive(m.last)
+		m.receive(m.last, false)
 		if m.err != nil {
 			return m.err
 		}
@@ -404,11 +423,12 @@ func (m *Match) Respawn() { m.respawn = true }
 // with the player's input for this tick. One tick runs eight phases, in this order:
 //
 //  1. the input is applied;
-//  2. the events that arrived on the link are handled (spawns, state updates,
-//     despawns, chat; several updates for one tank in a tick: the last wins);
+//  2. the events that arrived on the link are handled (spawns, despawns, chat;
+//     state updates are queued for their tanks, in order);
 //  3. local tanks behave (bots choose their inputs);
-//  4. remote tanks are reckoned to now and clamped to the ground, and their physics
-//     proxies are set on the reckoned paths;
+//  4. remote tanks are given the state updates queued for them (several for one tank
+//     in a tick: the last wins), reckoned to now and clamped to the ground, and their
+//     physics proxies are set on the reckoned paths;
 //  5. the physics steps, so local tanks collide with remote ones where they are shown;
 //  6. local tanks publish what the deadreckon.Publisher decides;
 //  7. the views the next Snapshot hands out are refreshed;
@@ -453,14 +473,13 @@ func (m *Match) Step(now float64, in physics.Input) error {
 		m.self.body.SetInput(sanitizeInput(in))
 	}
 	// 2. Network in.
-	m.receive(now)
+	m.receive(now, true)
 	m.flushLeaves(now)
 	// 3. Local behaviour.
 	m.behave(now, dt)
 	// 4. Reckon remote tanks, clamp them to the ground, and put their proxies on the
 	// reckoned paths: local tanks collide with remote ones where they are shown.
-	m.reckon(now)
-	m.readRemote(now, dt)
+	m.reckon(now, dt)
 	// 5. Physics.
 	if dt > 0 && len(m.world.Tanks()) > 0 { // proxies, rocks and border alone need no steps
 		m.world.Step(dt)
@@ -503,8 +522,10 @@ func clampUnit(v float64) float64 {
 	return v
 }
 
-// receive handles the events that arrived on the link since the last tick.
-func (m *Match) receive(now float64) {
+// receive handles the events that arrived on the link since the last tick. With
+// queue, the state updates are queued for the reckoning's pass (reckon), which
+// clears the buffer; without (while the match starts), they are applied at once.
+func (m *Match) receive(now float64, queue bool) {
 	m.events = m.link.Poll(m.events[:0])
 	if o := m.cfg.Observer; o != nil {
 		o.Polled(now, m.events, m.link.Stats().ClockOffset)
@@ -520,6 +541,7 @@ func (m *Match) receive(now float64) {
 			}
 			if t := m.byID[ev.Actor]; t != nil {
 				if !t.local {
+					m.applyPending(t, now) // the updates before the break come first
 					m.breakRemote(t, ev.State, now)
 				}
 				continue
@@ -534,16 +556,17 @@ func (m *Match) receive(now float64) {
 			if t.local {
 				continue
 			}
-			if err := t.actor.Receive(ev.State, now); err != nil {
-				m.counters.rejected++
-				m.log.Debug("update refused", "actor", ev.Actor, "err", err)
-				continue
+			// Applied in the reckoning's pass, where the actor's memory is walked
+			// anyway, and shared with its workers in a crowd (applyPending).
+			t.pend = append(t.pend, int32(i))
+			if !queue {
+				m.applyPending(t, now)
 			}
-			t.lastHeard = now
 		case net.EventRoute, net.EventProgress:
 			m.routeEvent(ev, now)
 		case net.EventDespawn:
 			if t := m.byID[ev.Actor]; t != nil && !t.local {
+				m.applyPending(t, now) // a departure shows whether it was stale
 				reason := ev.Text
 				if reason == "" {
 					reason = "left"
@@ -564,8 +587,29 @@ func (m *Match) receive(now float64) {
 			m.log.Info("link closed", "reason", reason)
 		}
 	}
-	// Strings in old events would otherwise stay reachable from the buffer.
-	clear(m.events)
+	if !queue {
+		// Strings in old events would otherwise stay reachable from the buffer.
+		// Queued updates are read from it in the reckoning, which clears it.
+		clear(m.events)
+	}
+}
+
+// applyPending gives remote tank t's actor the state updates queued for it this step
+// (tank.pend), in their order, as arrived at local time now. It runs on the goroutine
+// that reckons the tank (the reckoning's Before hook), or on the caller's before
+// anything else reads or changes the actor in the step: a break, a route or progress,
+// a departure. A refused update is counted in refused, for counters.
+func (m *Match) applyPending(t *tank, now float64) {
+	for _, i := range t.pend {
+		ev := &m.events[i]
+		if err := t.actor.Receive(ev.State, now); err != nil {
+			m.refused.Add(1)
+			m.log.Debug("update refused", "actor", ev.Actor, "err", err)
+			continue
+		}
+		t.lastHeard = now
+	}
+	t.pend = t.pend[:0]
 }
 
 // chatHeard adds a chat line to the feed, named after its sender's tank: the link
@@ -615,6 +659,10 @@ func (m *Match) addRemote(ev *net.Event, now float64) {
 	t.id, t.owner, t.name, t.team = ev.Actor, ev.Owner, ev.Name, ev.Team
 	t.spawnAt = m.spawnedAt(ev, now)
 	t.actor, t.handle, t.proxy, t.lastHeard = a, h, proxy, now
+	if int(h) >= len(m.byHandle) {
+		m.byHandle = append(m.byHandle, make([]*tank, int(h)+1-len(m.byHandle))...)
+	}
+	m.byHandle[h] = t
 	// Where its owner last said it is, until the next refresh: a spawn chosen before
 	// then keeps clear of it.
 	t.view.Position, t.view.Orientation = ev.State.Position, ev.State.Orientation
@@ -647,7 +695,9 @@ func (m *Match) removeRemote(t *tank) {
 		}
 	}
 	m.reck.Remove(t.handle)
+	m.byHandle[t.handle] = nil
 	t.actor = nil
+	t.pend = t.pend[:0]
 	m.world.RemoveProxy(t.proxy)
 	t.proxy = nil
 	m.free = append(m.free, t)
@@ -659,23 +709,18 @@ func planar(s deadreckon.State) (x, z, yaw float64) {
 	return s.Position[0], s.Position[2], geom.Yaw(s.Orientation)
 }
 
-// readRemote reads every remote tank's actor once in a step, after the reckoning:
-// it puts the tank's physics proxy on its reckoned path for the physics step of dt
-// seconds that follows, and fills the tank's view from the actor at local time now,
-// all but its position, which refreshViews puts in after publish (shownAt). Nothing
+// readRemote reads remote tank t's actor a once in a step, just after the reckoning
+// (the reckoning's After hook): it puts the tank's physics proxy on its reckoned path
+// for the physics step that follows, and fills the tank's view from the actor, all
+// but its position, which refreshViews puts in after publish (shownAt). Nothing
 // between here and refreshViews changes a remote actor, so the view is what reading
-// the actor in refreshViews would give; reading each actor (about 1 kB) in one pass
-// rather than two saves a pass over the crowd's memory a frame.
-func (m *Match) readRemote(now, dt float64) {
-	for _, t := range m.tanks {
-		if t.local {
-			continue
-		}
-		r := t.actor.Reckoned()
-		m.viewRemote(t, &r, now)
-		if t.proxy != nil {
-			m.moveProxy(t, &r, dt)
-		}
+// the actor in refreshViews would give; reading each actor (about 1 kB) while the
+// reckoning has it at hand saves a pass over the crowd's memory a frame.
+func (m *Match) readRemote(t *tank, a *deadreckon.Actor) {
+	r := a.Reckoned()
+	m.viewRemote(t, &r, m.pass.now)
+	if t.proxy != nil {
+		m.moveProxy(t, &r, m.pass.dt)
 	}
 }
 
@@ -697,7 +742,7 @@ func (m *Match) moveProxy(t *tank, r *deadreckon.State, dt float64) {
 	// Its heading, the reckoned yaw turned back by yawRate × dt, is worked out
 	// only if a step needs it: most proxies sleep far from every tank.
 	if err := t.proxy.MoveToOriented(x, z, r.Orientation, yawRate*dt, vx, vz, yawRate); err != nil {
-		m.counters.proxyRefused++
+		m.proxyRefused.Add(1)
 		m.log.Debug("proxy move refused", "actor", t.id, "err", err)
 	}
 }
@@ -864,19 +909,31 @@ func sampleOf(p physics.Pose, now float64) deadreckon.Sample {
 	return s
 }
 
-// reckon advances every remote tank to now, clamps it to the ground with the level
-// of detail its distance from the camera calls for, and drops the ones that have been
-// silent too long.
-func (m *Match) reckon(now float64) {
+// reckonPass holds a step's figures for the reckoning's hooks, which run on
+// several goroutines and only read it.
+type reckonPass struct {
+	now, dt  float64    // the step's local time and physics step, s
+	offset   float64    // host clock minus local clock, s (clockOffset)
+	observer mgl64.Vec3 // the viewpoint of the modes and clamps
+}
+
+// reckon drops the remote tanks that have been silent too long, then, in one pass
+// shared out over the reckoning's goroutines in a large match, gives every remote
+// tank its queued updates and its mode, advances it to now, clamps it to the ground
+// with the level of detail its distance from the camera calls for, and reads it
+// (readRemote) for the physics step of dt seconds that follows.
+func (m *Match) reckon(now, dt float64) {
 	observer := m.observer()
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
-	offset := m.clockOffset()
-	m.modes = [deadreckon.NumModes]int{}
+	m.pass = reckonPass{now: now, dt: dt, offset: m.clockOffset(), observer: observer}
 	for i := 0; i < len(m.tanks); i++ {
 		t := m.tanks[i]
 		if t.local {
 			continue
+		}
+		if now-t.lastHeard > m.cfg.RemoveAfter && len(t.pend) > 0 {
+			m.applyPending(t, now) // an update this step ends its silence
 		}
 		if now-t.lastHeard > m.cfg.RemoveAfter {
 			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
@@ -885,16 +942,37 @@ func (m *Match) reckon(now float64) {
 			i--
 			continue
 		}
-		if b := math.Float64bits(offset); !t.offsetSet || t.offset != b {
-			t.actor.SetClockOffset(offset)
-			t.offset, t.offsetSet = b, true
-		}
-		m.chooseMode(t, t.view.Position, observer)
-		m.modes[t.actor.Mode()]++
 	}
-	// Every remote tank's Advance and ClampTo, shared out over worker goroutines in a
-	// large match: each reads only its own actor, the map and the rocks.
-	m.reck.Advance(now, m.terr, observer)
+	// Each hook reads only its own tank and actor, the map and the rocks, and moves
+	// only its own proxy.
+	m.reck.AdvanceWith(now, m.terr, observer, m.hooks)
+	m.counters.rejected += m.refused.Swap(0)
+	m.counters.proxyRefused += m.proxyRefused.Swap(0)
+	// Strings in old events would otherwise stay reachable from the buffer.
+	clear(m.events)
+}
+
+// reckonHooks returns the remote tanks' own work in the reckoning's pass, on the
+// goroutine that advances each: before its actor advances, the updates queued for it,
+// the link's clock offset (set only when it changes: it would write to the actor's
+// out-of-line part every frame) and its priority mode; after, readRemote.
+func (m *Match) reckonHooks() deadreckon.Hooks {
+	return deadreckon.Hooks{
+		Before: func(h deadreckon.Handle, a *deadreckon.Actor) {
+			t := m.byHandle[h]
+			if len(t.pend) > 0 {
+				m.applyPending(t, m.pass.now)
+			}
+			if b := math.Float64bits(m.pass.offset); !t.offsetSet || t.offset != b {
+				a.SetClockOffset(m.pass.offset)
+				t.offset, t.offsetSet = b, true
+			}
+			m.chooseMode(t, t.view.Position, m.pass.observer)
+		},
+		After: func(h deadreckon.Handle, a *deadreckon.Actor) {
+			m.readRemote(m.byHandle[h], a)
+		},
+	}
 }
 
 // Close stops the goroutines a large match's reckoning started. The match stays
@@ -904,6 +982,7 @@ func (m *Match) Close() { m.reck.Close() }
 
 // refreshViews rebuilds every tank's view and trail for Snapshot.
 func (m *Match) refreshViews(now float64) {
+	m.modes = [deadreckon.NumModes]int{}
 	for _, t := range m.tanks {
 		v := &t.view
 		v.ID, v.Name, v.Team, v.Local = t.id, t.name, t.team, t.local
@@ -930,6 +1009,7 @@ func (m *Match) refreshViews(now float64) {
 			// The rest of the view was read from the actor with its proxy's path
 			// (readRemote).
 			v.Position = t.shownAt
+			m.modes[v.Mode]++
 			v.Error = 0
 			if !m.detail.NoProjection {
 				v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()

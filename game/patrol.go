@@ -137,6 +137,7 @@ func (m *Match) routeEvent(ev *net.Event, now float64) {
 	if t.local {
 		return
 	}
+	m.applyPending(t, now) // the state updates before it come first
 	if ev.Kind == net.EventRoute {
 		t.route, t.routeID = ev.Route, ev.RouteID
 		t.actor.SetConfig(m.routeReckoning(t))

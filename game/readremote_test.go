@@ -149,3 +149,51 @@ func TestRemoteViewsReadOnce(t *testing.T) {
 		t.Errorf("the player's tank's nearest other compared on %d frames, want at least 100", measured)
 	}
 }
+
+// TestUpdatesHeardWhileJoining: the state updates a peer hears outside a Step, as
+// NewMatch hears them while it waits for the host's answers, are applied there and
+// then: none is left queued for a reckoning's pass that would read it from an event
+// buffer polled anew, and none is lost. After every Step nothing is left queued
+// either.
+func TestUpdatesHeardWhileJoining(t *testing.T) {
+	rig := newRig(t, gametest.Config{Seed: 3})
+	mp := testmaps.Valley(t)
+	owner := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 6, Seed: 7}, join(t, rig))
+	m := mustMatch(t, Config{Map: mp, Seed: 8}, join(t, rig))
+	queued := func(when string) {
+		t.Helper()
+		for _, tk := range m.tanks {
+			if len(tk.pend) > 0 {
+				t.Fatalf("%s: tank %d has %d updates left queued", when, tk.id, len(tk.pend))
+			}
+		}
+	}
+	now, heard := 0.0, 0
+	for k := range 60 {
+		now += tick
+		rig.SetNow(now)
+		mustStep(t, owner, now, physics.Input{})
+		if k%2 == 0 {
+			mustStep(t, m, now, physics.Input{})
+			queued(fmt.Sprintf("after step %d", k))
+			continue
+		}
+		// As NewMatch does: the events polled outside a Step.
+		before := map[uint32]float64{}
+		for _, tk := range m.tanks {
+			if !tk.local {
+				before[tk.id] = tk.actor.LastKnown().Time
+			}
+		}
+		m.receive(now, false)
+		queued(fmt.Sprintf("after the receive of frame %d", k))
+		for _, tk := range m.tanks {
+			if lk, ok := before[tk.id]; ok && tk.actor.LastKnown().Time != lk {
+				heard++
+			}
+		}
+	}
+	if heard == 0 {
+		t.Error("no update heard outside a Step reached its actor: nothing was tested")
+	}
+}

@@ -178,7 +178,10 @@ func (w *World) Proxies() []*Proxy { return w.proxies }
 // been given so far), it is at (x, z), m, heading yaw, rad, moving at (vx, vz), m/s,
 // and turning at yawRate, rad/s (positive turns toward −Z, as yaw does). The fixed
 // steps that follow carry it along that path by velocity (see Proxy) until the next
-// MoveTo, so call it every frame, before Step, with the reckoned pose.
+// MoveTo, so call it every frame, before Step, with the reckoned pose. MoveTo and
+// MoveToOriented of different proxies may run at the same time on several
+// goroutines, while nothing else uses the world: a client sets its remote tanks'
+// proxies in the pass that reckons them, shared out over goroutines.
 //
 // A path that is not finite, lies beyond MaxProxyCoordinate, or moves faster than
 // MaxProxySpeed or MaxProxyYawRate is refused with an error wrapping ErrBadMove, and
@@ -235,7 +238,13 @@ func (p *Proxy) setPath(x, z, vx, vz, yawRate float64) {
 	p.t0 = p.w.FrameTime()
 	p.x, p.z = x, z
 	p.vx, p.vz, p.yawRate = vx, vz, yawRate
-	p.w.calm++ // the sleepers' skipped tests were worked out on the old paths
+	// The sleepers' skipped tests were worked out on the old paths: the next
+	// step's keepCalm breaks the calm. Several goroutines may set paths at once, and
+	// once one has said so the others only read the flag, so its cache line is not
+	// passed between the cores at every proxy.
+	if !p.w.repathed.Load() {
+		p.w.repathed.Store(true)
+	}
 }
 
 // heading returns the path's heading at its start, rad, working it out from the

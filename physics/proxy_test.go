@@ -717,7 +717,7 @@ func TestQuietProxiesAsPlainWake(t *testing.T) {
 				}
 			}
 			for i, p := range pq { // wq.proxies in the same order
-				if wq.steps < wq.quiet[i] && wq.calm == wq.calmSeen {
+				if wq.steps < wq.quiet[i] && wq.calm == wq.calmSeen && !wq.repathed.Load() {
 					skipped++
 				} else if p.asleep {
 					tested++

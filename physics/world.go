@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ByteArena/box2d"
 	"github.com/go-gl/mathgl/mgl64"
@@ -203,9 +204,13 @@ type World struct {
 	made uint64
 	// calm counts the breaks of the calm the sleeping proxies' skipped tests
 	// are worked out in: a tank added or removed, or one that moved more than
-	// maxStride between two steps' wake tests (keepCalm), or a proxy's new path.
-	// calmSeen is the count quiet was last cleared at.
+	// maxStride between two steps' wake tests (keepCalm), or a proxy's new path
+	// (repathed, counted at the next keepCalm). calmSeen is the count quiet was
+	// last cleared at.
 	calm, calmSeen uint64
+	// repathed says a proxy was given a new path since the last keepCalm; set from
+	// the goroutines that set the proxies' paths (Proxy.MoveTo).
+	repathed atomic.Bool
 	// quiet holds, for each proxy (by its index in proxies), the step count before
 	// which its wake test is skipped (Proxy.quietFor): kept side by side, so a
 	// step passes over a skipped sleeper without reading the proxy.
@@ -402,6 +407,10 @@ func (w *World) Tick() {
 // maxStride since the last step's wake tests, or the tanks changed, and notes
 // where they are now.
 func (w *World) keepCalm() {
+	if w.repathed.Load() {
+		w.calm++
+		w.repathed.Store(false)
+	}
 	if len(w.strideFrom) != len(w.tanks) {
 		w.calm++
 		w.strideFrom = slices.Grow(w.strideFrom[:0], len(w.tanks))[:len(w.tanks)]

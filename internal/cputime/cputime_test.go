@@ -1,6 +1,7 @@
 package cputime
 
 import (
+	"os"
 	"runtime"
 	"testing"
 )
@@ -38,5 +39,48 @@ func TestClocksAdvanceWithWork(t *testing.T) {
 	}
 	if p1 <= p0 {
 		t.Errorf("process CPU %v → %v after the work, want it to grow", p0, p1)
+	}
+}
+
+// TestOfThreadReadsAThread: a thread's clock read by its id moves with the work done
+// on it, by as much as the thread's own clock says, and an id that is not one of the
+// process's threads reads nothing. (The package's tests start no goroutine, so the
+// thread reads its own clock by its id; the kernel reads it alike from any thread of
+// the process.)
+func TestOfThreadReadsAThread(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		if _, ok := OfThread(1); ok {
+			t.Fatal("OfThread read a clock off Linux")
+		}
+		t.Skip("threads' clocks are read on Linux only")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	id, _ := ThreadID()
+	own0, _ := Thread()
+	by0, ok := OfThread(id)
+	if !ok {
+		t.Fatalf("OfThread(%d) of the calling thread read nothing", id)
+	}
+	sink := spin(100_000_000)
+	by1, ok := OfThread(id)
+	own1, _ := Thread()
+	if !ok {
+		t.Fatal("OfThread read nothing after the work")
+	}
+	own, seen := own1-own0, by1-by0
+	// The id's readings lie within the thread's own: the work, and no more.
+	if seen <= 0 || seen > own {
+		t.Errorf("the thread used %v by its own clock, %v by its id's (sink %v)", own, seen, sink)
+	}
+	for _, id := range []int{0, -3, 1 << 30} {
+		if _, ok := OfThread(id); ok {
+			t.Errorf("OfThread(%d) read a clock", id)
+		}
+	}
+	if os.Getpid() != 1 {
+		if _, ok := OfThread(1); ok {
+			t.Error("OfThread read the first process's thread, not one of this process's")
+		}
 	}
 }

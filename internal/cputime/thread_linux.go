@@ -21,6 +21,29 @@ func Thread() (time.Duration, bool) {
 	return time.Duration(ts.Nano()), true
 }
 
+// ThreadID returns the calling OS thread's id, and true, for OfThread; the caller
+// locks its goroutine to the thread (runtime.LockOSThread) for the id to stay its.
+func ThreadID() (int, bool) { return unix.Gettid(), true }
+
+// OfThread returns the CPU time the OS thread id of this process has used, and
+// true, or 0 and false when it cannot be read (the thread has ended, or id is not
+// one of this process's threads). It reads the thread's own CPU clock, as Thread
+// does from the thread itself, from any thread.
+func OfThread(id int) (time.Duration, bool) {
+	if id <= 0 || id >= 1<<28 { // not a thread id, or beyond the clock id's bits
+		return 0, false
+	}
+	// The kernel's clock id of a thread's CPU clock (MAKE_THREAD_CPUCLOCK in
+	// linux/posix-timers.h): the id's complement shifted by three, the
+	// per-thread bit (4) and the scheduler's clock (CPUCLOCK_SCHED, 2).
+	clock := int32(^id<<3 | 4 | 2)
+	var ts unix.Timespec
+	if unix.ClockGettime(clock, &ts) != nil {
+		return 0, false
+	}
+	return time.Duration(ts.Nano()), true
+}
+
 // ThreadRunDelay returns the time the calling thread has spent ready to run but
 // waiting for a CPU (the second field of /proc/thread-self/schedstat), or 0 if it
 // cannot be read: a wall-clock interval less this is what the thread itself took,
