@@ -217,6 +217,7 @@ type matchCombat struct {
 type aimScene struct {
 	fresh bool
 	cands []bot.Target
+	tanks []*tank
 	teams []int
 	at    map[uint32]int // the index in cands of each tank's id
 }
@@ -284,7 +285,7 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 	own, aiming := sc.aimedAt(tc.gunner)
 	c.targets = c.targets[:0]
 	for i, u := range sc.cands {
-		if u.ID == t.id {
+		if sc.tanks[i] == t {
 			continue
 		}
 		u.Enemy = u.Enemy && combat.Enemies(t.team, sc.teams[i])
@@ -311,6 +312,7 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 // take fills the scene from the match's tanks and combat's records of them.
 func (sc *aimScene) take(tanks []*tank, rec map[uint32]*tankCombat) {
 	sc.cands, sc.teams = sc.cands[:0], sc.teams[:0]
+	sc.tanks = append(sc.tanks[:0], tanks...)
 	clear(sc.at)
 	for i, u := range tanks {
 		uc := rec[u.id]
