@@ -207,7 +207,19 @@ type matchCombat struct {
 	killer   uint32 // the tank that destroyed the player's; 0 none
 	killedBy string
 	pages    wire.ScoresAssembler
-	engaged  map[uint32]int // how many of this peer's gunners aim at each tank, per aim
+	aims     aimScene // what every bot gunner of the tick aims among (aim)
+}
+
+// aimScene is what a tick's bot gunners choose their targets among: every tank of
+// the match, as a bot.Target whose Enemy says only that the tank is not a wreck, its
+// team, and in Engaged how many of this peer's gunners aim at it. It is taken once a
+// tick and kept as the gunners choose, not walked again for each of a crowd's bots.
+type aimScene struct {
+	fresh bool
+	cands []bot.Target
+	tanks []*tank
+	teams []int
+	at    map[uint32]int // the index in cands of each tank's id
 }
 
 // newMatchCombat returns the combat side of a match on link, or nil when the link is
@@ -221,7 +233,7 @@ func newMatchCombat(link Link, cfg Config) (*matchCombat, error) {
 		return nil, nil
 	}
 	return &matchCombat{link: link, rules: rules, level: cfg.Difficulty, tanks: make(map[uint32]*tankCombat),
-		engaged: make(map[uint32]int), ends: math.Inf(1)}, nil
+		aims: aimScene{at: make(map[uint32]int)}, ends: math.Inf(1)}, nil
 }
 
 // Fire asks the player's tank to fire at the next Step, if its gun is loaded.
@@ -266,30 +278,67 @@ func (m *Match) aim(t *tank, now float64, p physics.Pose, in physics.Input) phys
 	if tc.gunner == nil {
 		return in
 	}
-	c.targets = c.targets[:0]
-	clear(c.engaged)
-	for _, u := range m.tanks { // what this peer's other gunners aim at
-		if uc := c.tanks[u.id]; u != t && uc != nil && uc.gunner != nil {
-			if id, has := uc.gunner.Target(); has {
-				c.engaged[id]++
-			}
-		}
+	sc := &c.aims
+	if !sc.fresh {
+		sc.take(m.tanks, c.tanks)
 	}
-	for _, u := range m.tanks {
-		if u == t {
+	own, aiming := sc.aimedAt(tc.gunner)
+	c.targets = c.targets[:0]
+	for i, u := range sc.cands {
+		if sc.tanks[i] == t {
 			continue
 		}
-		uc := c.tanks[u.id]
-		c.targets = append(c.targets, bot.Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
-			Enemy: combat.Enemies(t.team, u.team) && (uc == nil || !uc.wreck), Engaged: c.engaged[u.id]})
+		u.Enemy = u.Enemy && combat.Enemies(t.team, sc.teams[i])
+		if i == own && aiming {
+			u.Engaged-- // the others' gunners only
+		}
+		c.targets = append(c.targets, u)
 	}
 	host := now + m.clockOffset()
 	a := tc.gunner.Aim(now, p, c.targets, host >= tc.loadedAt)
+	if aiming { // the gunner's choice, for the next gunners of the tick
+		sc.cands[own].Engaged--
+	}
+	if i, ok := sc.aimedAt(tc.gunner); ok {
+		sc.cands[i].Engaged++
+	}
 	if a.Engaged {
 		in.AimYaw, in.GunElevation = a.AimYaw, a.GunElevation
 	}
 	tc.fire = tc.fire || a.Fire
 	return in
+}
+
+// take fills the scene from the match's tanks and combat's records of them.
+func (sc *aimScene) take(tanks []*tank, rec map[uint32]*tankCombat) {
+	sc.cands, sc.teams = sc.cands[:0], sc.teams[:0]
+	sc.tanks = append(sc.tanks[:0], tanks...)
+	clear(sc.at)
+	for i, u := range tanks {
+		uc := rec[u.id]
+		sc.cands = append(sc.cands, bot.Target{ID: u.id, Position: u.view.Position, Velocity: u.view.Velocity,
+			Enemy: uc == nil || !uc.wreck})
+		sc.teams = append(sc.teams, u.team)
+		sc.at[u.id] = i
+	}
+	for _, u := range tanks {
+		if uc := rec[u.id]; uc != nil && uc.gunner != nil {
+			if i, ok := sc.aimedAt(uc.gunner); ok {
+				sc.cands[i].Engaged++
+			}
+		}
+	}
+	sc.fresh = true
+}
+
+// aimedAt returns the index of the tank g aims at, if it aims at one of the scene.
+func (sc *aimScene) aimedAt(g *bot.Gunner) (int, bool) {
+	id, has := g.Target()
+	if !has {
+		return 0, false
+	}
+	i, ok := sc.at[id]
+	return i, ok
 }
 
 // fight runs combat for the tick at local time now, after the views are refreshed:

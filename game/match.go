@@ -786,6 +786,9 @@ func (m *Match) behave(now, dt float64) {
 		}
 		large = m.near.index(m.tanks)
 	}
+	if m.combat != nil {
+		m.combat.aims.fresh = false // the tick's views and records
+	}
 	for _, t := range m.own {
 		pose := t.body.Pose()
 		if t.bot != nil {

@@ -283,6 +283,9 @@ func (m *Match) keepClear(t *tank) {
 // moveLocal puts local tank t at (x, z) facing yaw, through the continuity break of a
 // respawn.
 func (m *Match) moveLocal(t *tank, x, z, yaw float64) {
+	if m.combat != nil {
+		m.combat.aims.fresh = false // t's id changes: the gunners aim anew
+	}
 	t.body.Teleport(x, z, yaw)
 	t.upsideFor = 0
 	t.trail.reset()

@@ -36,6 +36,10 @@ type LocalConfig struct {
 	// listing), is never dropped for silence or idleness, and is the only member
 	// that may spawn tanks of wire.TeamDIS.
 	Service bool
+	// RequestTimeout is how long a request of the player's (a spawn) waits for the
+	// host's answer, in real time (ClientConfig.RequestTimeout). If zero, defaults
+	// to DefaultJoinTimeout.
+	RequestTimeout time.Duration
 }
 
 // JoinLocal joins another player to the match in process, through a pipe like the
@@ -65,7 +69,7 @@ func (h *Host) JoinLocal(cfg LocalConfig) (*Client, error) {
 		return nil, fmt.Errorf("join local: %w", err)
 	}
 	lcfg, err := populateClientConfig(ClientConfig{Name: p.m.name, Clock: h.clock, Logger: cfg.Logger,
-		SyncInterval: localSyncInterval, Timeout: localSyncInterval})
+		SyncInterval: localSyncInterval, Timeout: localSyncInterval, RequestTimeout: cfg.RequestTimeout})
 	if err != nil {
 		p.shut("refused", EndLeft)
 		return nil, fmt.Errorf("join local: %w", err)

@@ -461,11 +461,18 @@ func (p *Proxy) limitPush(u *box2d.B2Vec2, spin *float64, h float64) bool {
 	pc := p.body.GetPosition()
 	pr := p.radius
 	held := false
+	own := math.Hypot(u.X, u.Y) + math.Abs(*spin)*pr // the proxy's advance, m/s
 	for _, t := range p.w.tanks {
 		tc := t.body.GetPosition()
 		tv := t.body.GetLinearVelocity()
-		reach := (math.Hypot(u.X, u.Y)+math.Abs(*spin)*pr+math.Hypot(tv.X, tv.Y))*h + pushMargin
 		tr := t.radius
+		// Most of a crowd's tanks are far: a bound with neither square root (the
+		// larger offset is no farther, the sum of the speed's components no
+		// slower), and a micrometre to spare for rounding, passes them by.
+		if bound := pr + tr + (own+(math.Abs(tv.X)+math.Abs(tv.Y)))*h + pushMargin; math.Max(math.Abs(tc.X-pc.X), math.Abs(tc.Y-pc.Y)) > bound+1e-6 {
+			continue
+		}
+		reach := (own+math.Hypot(tv.X, tv.Y))*h + pushMargin
 		if math.Hypot(tc.X-pc.X, tc.Y-pc.Y) > pr+tr+reach || p.haunts(t) {
 			continue
 		}
@@ -504,6 +511,7 @@ func (p *Proxy) limitPush(u *box2d.B2Vec2, spin *float64, h float64) bool {
 		if excess > 0 && turn > 0 {
 			*spin *= math.Max(0, turn-excess) / turn
 		}
+		own = math.Hypot(u.X, u.Y) + math.Abs(*spin)*pr
 	}
 	return held
 }

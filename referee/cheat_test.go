@@ -54,6 +54,10 @@ func TestRespawnKeepsCombatState(t *testing.T) {
 	if h, alive := r.health(5); !alive || h != r.Rules().MaxHealth {
 		t.Errorf("after the wreck time: %v (alive %v), want repaired", h, alive)
 	}
+	// Its shots count again: the checker revived it with its player.
+	if v := r.fire(combat.Shot{ID: 2, Shooter: 5, Origin: f.target.Position, Direction: s.Direction, Time: 9.2}, 9.2); v == combat.RejectShooterDead {
+		t.Errorf("a revived tank's shot: %v", v)
+	}
 }
 
 // TestNoScoreOnOwnTanks: a player's shells do no harm to its own tanks, whatever

@@ -237,6 +237,14 @@ type Checker struct {
 	// scheduled is the host time of the first update the downlink scheduler sent
 	// (+Inf before): updates relayed before it went to everyone at once.
 	scheduled float64
+	// wrecked holds the actors whose record says destroyed (a finite destroyed
+	// time), the only ones Revived can change: the referee revives from it each
+	// tick rather than from every tank of a crowd.
+	wrecked map[uint32]struct{}
+	// goneBy and expireBy are the earliest gone time of an actor record and the
+	// earliest time a shot record's shell expires (+Inf: none), or earlier: Forget,
+	// called each tick, walks the records only once one of them may be due.
+	goneBy, expireBy float64
 }
 
 // NewChecker returns a judge for matches on terrain m.
@@ -250,7 +258,8 @@ func NewChecker(m *terrain.Map, cfg CheckerConfig) *Checker {
 		cfg.Reckon.Collide = physics.Collide(m)
 	}
 	return &Checker{cfg: cfg, terr: m, actors: make(map[uint32]*actorRecord),
-		shots: make(map[shotKey]*shotRecord), scheduled: math.Inf(1)}
+		shots: make(map[shotKey]*shotRecord), scheduled: math.Inf(1), wrecked: make(map[uint32]struct{}),
+		goneBy: math.Inf(1), expireBy: math.Inf(1)}
 }
 
 // Config returns the checker's configuration with defaults filled in.
@@ -335,6 +344,9 @@ func (h *Checker) sentAt(r *actorRecord, v *view, u *relayed) (float64, bool) {
 func (h *Checker) Destroyed(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.destroyed {
 		r.destroyed = at
+		if !math.IsInf(at, 1) {
+			h.wrecked[actor] = struct{}{}
+		}
 	}
 }
 
@@ -345,6 +357,7 @@ func (h *Checker) Revived(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && r.destroyed <= at && !math.IsInf(r.destroyed, 1) {
 		r.destroyed = math.Inf(1)
 		r.revived = at
+		delete(h.wrecked, actor)
 	}
 }
 
@@ -360,19 +373,31 @@ func (h *Checker) shareGun(actor uint32, g *gunState) {
 func (h *Checker) Despawned(actor uint32, at float64) {
 	if r := h.actors[actor]; r != nil && at < r.gone {
 		r.gone = at
+		h.goneBy = math.Min(h.goneBy, at)
 	}
 }
 
 // Forget drops the records of actors gone and shots fired before host time before.
 func (h *Checker) Forget(before float64) {
-	for id, r := range h.actors {
-		if r.gone < before {
-			delete(h.actors, id)
+	if h.goneBy < before {
+		h.goneBy = math.Inf(1)
+		for id, r := range h.actors {
+			if r.gone < before {
+				delete(h.actors, id)
+				delete(h.wrecked, id)
+			} else if r.gone < h.goneBy {
+				h.goneBy = r.gone
+			}
 		}
 	}
-	for k, s := range h.shots {
-		if s.shot.Time+combat.ShellLifetime < before {
-			delete(h.shots, k)
+	if h.expireBy < before {
+		h.expireBy = math.Inf(1)
+		for k, s := range h.shots {
+			if end := s.shot.Time + combat.ShellLifetime; end < before {
+				delete(h.shots, k)
+			} else if end < h.expireBy {
+				h.expireBy = end
+			}
 		}
 	}
 }
@@ -405,6 +430,9 @@ func (h *Checker) Fired(s combat.Shot, at float64) combat.Reason {
 	}
 	v := h.fire(s, at)
 	h.shots[k] = &shotRecord{shot: s, verdict: v, heard: at}
+	if end := s.Time + combat.ShellLifetime; end < h.expireBy {
+		h.expireBy = end
+	}
 	return v
 }
 

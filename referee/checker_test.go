@@ -2,6 +2,7 @@ package referee
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/treadline/treadline/tank"
@@ -277,6 +278,49 @@ func TestHitCheckerRebuildsWithTheShootersReckoning(t *testing.T) {
 		f.check.Fired(s, s.Time+0.1)
 		if v := f.check.Check(c, c.Time+0.1, f.link); v.Reason != combat.Accepted || v.Miss > 0.01 {
 			t.Errorf("%v: %v, rebuilt %.3f m off", alg, v.Reason, v.Miss)
+		}
+	}
+}
+
+// TestForgetDropsWhatIsDue: Forget drops the records of the actors gone and the shots
+// whose shells expired before the time it is given, and keeps every other, however
+// the departures and shots interleave with its calls.
+func TestForgetDropsWhatIsDue(t *testing.T) {
+	f := newFight(t)
+	h := f.check
+	for id := uint32(3); id <= 5; id++ {
+		h.Spawned(id, id, f.target, 0)
+	}
+	h.Despawned(3, 2)
+	h.Despawned(4, 6)
+	h.Fired(combat.Shot{ID: 1, Shooter: 1, Origin: f.shooter.Position, Direction: mgl64.Vec3{1, 0, 0}, Time: 1}, 1)
+	h.Fired(combat.Shot{ID: 2, Shooter: 1, Origin: f.shooter.Position, Direction: mgl64.Vec3{1, 0, 0}, Time: 4}, 4)
+	for _, c := range []struct {
+		before       float64
+		despawn      uint32 // actor 5 leaves at before-1 first, if set
+		actors, shot []uint32
+	}{
+		{before: 1, actors: []uint32{1, 2, 3, 4, 5}, shot: []uint32{1, 2}},
+		{before: 2.5, actors: []uint32{1, 2, 4, 5}, shot: []uint32{1, 2}},
+		{before: 6.5, actors: []uint32{1, 2, 5}, shot: []uint32{2}},
+		{before: 7, despawn: 5, actors: []uint32{1, 2}, shot: []uint32{2}},
+		{before: 9.5, actors: []uint32{1, 2}, shot: nil},
+	} {
+		if c.despawn != 0 {
+			h.Despawned(c.despawn, c.before-1)
+		}
+		h.Forget(c.before)
+		var actors, shots []uint32
+		for id := range h.actors {
+			actors = append(actors, id)
+		}
+		for k := range h.shots {
+			shots = append(shots, k.id)
+		}
+		slices.Sort(actors)
+		slices.Sort(shots)
+		if !slices.Equal(actors, c.actors) || !slices.Equal(shots, c.shot) {
+			t.Errorf("Forget(%g): actors %v, shots %v; want %v, %v", c.before, actors, shots, c.actors, c.shot)
 		}
 	}
 }

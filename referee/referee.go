@@ -260,8 +260,9 @@ func (r *Referee) revive(at float64) {
 			p.health, p.alive = r.rules.MaxHealth, true
 		}
 	}
-	for id, t := range r.tanks {
-		if t.p.alive {
+	// Only a wrecked record can be revived: a crowd's tanks are not walked each tick.
+	for id := range r.check.wrecked {
+		if t := r.tanks[id]; t != nil && t.p.alive {
 			r.check.Revived(id, at)
 		}
 	}

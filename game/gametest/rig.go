@@ -57,6 +57,11 @@ type Config struct {
 	// in-memory network's, for a rig in a synctest bubble, where a read from a
 	// real socket would keep the bubble's clock from moving.
 	Wrap net.WrapConn
+	// SpawnWait is how long a player's spawn waits for the host's answer in real
+	// time before it gives up (net.LocalConfig.RequestTimeout): only a paused host
+	// (Pause) leaves one unanswered, and the clock, the test's, stands still while
+	// it waits. If zero, defaults to net.DefaultJoinTimeout.
+	SpawnWait time.Duration
 }
 
 // Rig is a host in process and the clock it runs on. Its methods must be called from
@@ -93,7 +98,7 @@ func (r *Rig) Host() *net.Host { return r.host }
 // calls: what a call sends has reached every player when it returns.
 func (r *Rig) Join() (*Link, error) {
 	seed := r.cfg.Seed + uint64(len(r.links)+1)*0x9e3779b97f4a7c15
-	c, err := r.host.JoinLocal(net.LocalConfig{Link: r.cfg.Link, Seed: seed})
+	c, err := r.host.JoinLocal(net.LocalConfig{Link: r.cfg.Link, Seed: seed, RequestTimeout: r.cfg.SpawnWait})
 	if err != nil {
 		return nil, fmt.Errorf("gametest: %w", err)
 	}
