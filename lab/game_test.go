@@ -238,8 +238,9 @@ func TestStaleRuleIsTested(t *testing.T) {
 // in the jump but not in the pop, which only a snap or a velocity step makes (defect 8).
 func TestPopIgnoresLag(t *testing.T) {
 	l := impair.Link{Latency: units.Duration(0.1)}
-	lagged := run(t, "zigzag", "pvb", 3, l, 0)
-	snapping := run(t, "zigzag", "linear", 3, l, 0)
+	zigzag := scenario(t, "zigzag")
+	lagged := run(t, zigzag, "pvb", 3, l, 0)
+	snapping := run(t, zigzag, "linear", 3, l, 0)
 	if lagged.MaxPopM > 0.5*lagged.MaxJumpM || snapping.MaxPopM < 0.5*snapping.MaxJumpM {
 		t.Errorf("pvb: jump %.3f m, pop %.3f m; linear (snaps): jump %.3f m, pop %.3f m", lagged.MaxJumpM, lagged.MaxPopM, snapping.MaxJumpM, snapping.MaxPopM)
 	}

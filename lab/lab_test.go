@@ -18,13 +18,21 @@ import (
 	"github.com/treadline/treadline/deadreckon"
 )
 
-// run simulates one algorithm on a scenario with the given link, at a fixed rate.
-func run(t *testing.T, scenario, algo string, rate float64, link impair.Link, clockError float64) Result {
+// scenario builds the named scenario at the lab's default frame rate and duration.
+// A path is read only by Simulate, so one serves every algorithm run on it, as in
+// the lab's own runs.
+func scenario(t *testing.T, name string) *Path {
 	t.Helper()
-	p, err := BuildScenario(scenario, DefaultFPS, DefaultDuration)
+	p, err := BuildScenario(name, DefaultFPS, DefaultDuration)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// run simulates one algorithm on path p with the given link, at a fixed rate.
+func run(t *testing.T, p *Path, algo string, rate float64, link impair.Link, clockError float64) Result {
+	t.Helper()
 	a, err := ParseAlgo(algo)
 	if err != nil {
 		t.Fatal(err)
@@ -148,9 +156,10 @@ func TestTable11(t *testing.T) {
 func TestLatencyCompensation(t *testing.T) {
 	link := impair.Link{Latency: units.Duration(0.15)}
 	for _, sc := range []string{"circle", "zigzag"} {
-		pvb := run(t, sc, "pvb", 3, link, 0)
+		p := scenario(t, sc)
+		pvb := run(t, p, "pvb", 3, link, 0)
 		for _, ce := range []float64{0, 0.02, -0.02} {
-			ts := run(t, sc, "pvb-ts", 3, link, ce)
+			ts := run(t, p, "pvb-ts", 3, link, ce)
 			if cut := 1 - ts.MeanErrM/pvb.MeanErrM; cut < 0.45 {
 				t.Errorf("%s, clock error %v s: pvb-ts %.4f m vs pvb %.4f m, a %.0f%% cut, want ≥ 45%%", sc, ce, ts.MeanErrM, pvb.MeanErrM, 100*cut)
 			}
@@ -165,9 +174,9 @@ func TestLatencyCompensation(t *testing.T) {
 func TestSmoothingJumps(t *testing.T) {
 	link := impair.Link{Latency: units.Duration(0.1)}
 	for _, sc := range []string{"circle", "eight", "zigzag", "stopgo", "ledge"} {
-		jump := map[string]float64{}
+		jump, p := map[string]float64{}, scenario(t, sc)
 		for _, a := range []string{"static", "linear", "quadratic", "pvb", "bezier", "twopath"} {
-			jump[a] = run(t, sc, a, 3, link, 0).MaxJumpM
+			jump[a] = run(t, p, a, 3, link, 0).MaxJumpM
 		}
 		for _, smooth := range []string{"pvb", "bezier", "twopath"} {
 			for _, snap := range []string{"static", "linear"} {
@@ -189,7 +198,7 @@ func TestSmoothingJumps(t *testing.T) {
 }
 
 func TestDelayedShowsItsDelay(t *testing.T) {
-	r := run(t, "circle", "delayed", 3, impair.Link{Latency: units.Duration(0.1)}, 0)
+	r := run(t, scenario(t, "circle"), "delayed", 3, impair.Link{Latency: units.Duration(0.1)}, 0)
 	if r.DelayS <= 0 || r.MeanErrPastM == nil {
 		t.Fatalf("delayed reports no delay: %+v", r)
 	}
@@ -203,8 +212,9 @@ func TestDelayedShowsItsDelay(t *testing.T) {
 }
 
 func TestLedgeStaysAboveGround(t *testing.T) {
+	ledge := scenario(t, "ledge")
 	for _, a := range []string{"pvb", "bezier", "quadratic"} {
-		r := run(t, "ledge", a, 3, impair.Link{Latency: units.Duration(0.15)}, 0)
+		r := run(t, ledge, a, 3, impair.Link{Latency: units.Duration(0.15)}, 0)
 		if r.MaxDepthM == nil || *r.MaxDepthM > belowGroundTolerance || *r.BelowGroundShare != 0 {
 			t.Errorf("%s on the ledge: depth %v m, share %v below ground; want the clamp to keep it above", a, deref(r.MaxDepthM), deref(r.BelowGroundShare))
 		}

@@ -110,12 +110,19 @@ func TestWriterStaysWithinExpansion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const frames = 2000000 // past a whole block: every frame alike, a long quiet stretch
+	// Every frame alike, a long quiet stretch: each record here is 4 bytes (kind, a
+	// time step of 1 µs, length, an offset of zero), so these fill one block to its
+	// limit (sealed full, then stored at nearly MaxBlockSize) and start a second,
+	// sealed by Close. A second full block would be the first again.
+	const frames = (MaxBlockSize + MaxBlockSize/8) / 4
 	for i := range frames {
 		w.Frame(float64(i)*1e-6, 0)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if s := w.Stats(); s.Blocks != 2 || s.RawBytes != 4*frames {
+		t.Fatalf("%d blocks of %d raw bytes written, want 2 blocks of %d", s.Blocks, s.RawBytes, 4*frames)
 	}
 	r, err := NewReader(bytes.NewReader(buf.Bytes()))
 	if err != nil {

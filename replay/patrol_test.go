@@ -16,7 +16,7 @@ import (
 // progress as the player's match heard them, and plays back with every tank where
 // the player's screen had it, the patrolling ones reckoned along their routes.
 func TestReplayPatrol(t *testing.T) {
-	live, err := recordtest.Practice(recordtest.Config{Map: testMap, Bots: 6, Patrol: 1, Seconds: 30, Seed: 2,
+	live, err := recordtest.Practice(recordtest.Config{Map: testMap, Bots: 6, Patrol: 1, Seconds: 10, Seed: 2,
 		Dir: t.TempDir(), Camera: camera, Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
 	if err != nil {
 		t.Fatal(err)

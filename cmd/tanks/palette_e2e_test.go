@@ -31,7 +31,9 @@ func groundShares(img *image.RGBA) (green, sand float64) {
 }
 
 // TestMapsLookTheirOwn: each shipped map draws in its own palette, from its sidecar:
-// the valley's ground is green, the dunes' sand.
+// the valley's ground is green, the dunes' sand. Each is hosted from / (as in
+// TestRunsFromAnywhere), where no assets lie beside the program: the map and its
+// sidecar are the ones it carries.
 func TestMapsLookTheirOwn(t *testing.T) {
 	tanks, _ := buildTools(t)
 	for _, tc := range []struct {
@@ -45,7 +47,7 @@ func TestMapsLookTheirOwn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			shot := filepath.Join(dir, tc.name+".png")
-			p := start(t, tanks, "-host", "127.0.0.1:0", "-lan", "off", "-map", tc.name, "-identity", filepath.Join(dir, "id.pem"),
+			p := startFrom(t, "/", tanks, "-host", "127.0.0.1:0", "-lan", "off", "-map", tc.name, "-identity", filepath.Join(dir, "id.pem"),
 				"-screenshot", shot, "-frames", "3", "-size", "400x240")
 			if code := p.wait(t, 90*time.Second); code != 0 {
 				t.Fatalf("exit code %d", code)
