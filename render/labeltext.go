@@ -180,6 +180,7 @@ type textLabel struct {
 	book   *fontBook
 	face   *textFace
 	tex    *texture.Texture2D
+	up     *pixelMaterial      // gives tex the new images, without mipmaps
 	attr   text.FontAttributes // size, DPI, hinting and line spacing
 	text   string
 	fg, bg math32.Color4
@@ -242,8 +243,9 @@ func (l *textLabel) redraw() {
 		l.tex.SetMagFilter(gls.NEAREST)
 		l.tex.SetMinFilter(gls.NEAREST)
 		l.Material().AddTexture(l.tex)
+		l.up = newPixelMaterial(&l.Panel)
 	} else {
-		setPixels(l.tex, w, h, l.data)
+		l.up.setPixels(w, h, l.data)
 	}
 	l.SetContentSize(float32(w), float32(h))
 }

@@ -54,8 +54,9 @@ const (
 type minimap struct {
 	img   *gui.Image
 	tex   *texture.Texture2D
-	base  *image.RGBA // the shaded ground, redrawn only on resize
-	frame *image.RGBA // base plus this refresh's cone and arrows
+	up    *pixelMaterial // gives tex each refresh's pixels, without mipmaps
+	base  *image.RGBA    // the shaded ground, redrawn only on resize
+	frame *image.RGBA    // base plus this refresh's cone and arrows
 	// pix is frame's pixels as the texture takes them, put in an interface once a
 	// build: SetFromRGBA puts them in one, allocating, at every redraw.
 	pix      any
@@ -157,8 +158,10 @@ func (m *minimap) build(n int, sc float32) {
 		m.tex.SetMagFilter(gls.NEAREST)
 		m.img = gui.NewImageFromTex(m.tex)
 		opaque(m.img)
+		m.up = newPixelMaterial(m.img.GetPanel())
 	} else {
 		m.tex.SetFromRGBA(m.frame)
+		m.up.drop() // the pixels given before are of the old frame, maybe of the old size
 		m.img.SetTexture(m.tex)
 	}
 	m.img.SetSize(float32(n), float32(n))
@@ -207,7 +210,7 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 	}
 	if crowd {
 		m.drawCrowd(snap, watched)
-		setPixels(m.tex, m.size, m.size, m.pix)
+		m.up.setPixels(m.size, m.size, m.pix)
 		return
 	}
 	sc := float64(m.scale)
@@ -234,7 +237,7 @@ func (m *minimap) update(snap *game.Snapshot, v View, watched *game.TankView, dt
 			m.ring(px, py, l*0.95, imgcolor.RGBA{R: 255, G: 240, B: 80, A: 255})
 		}
 	}
-	setPixels(m.tex, m.size, m.size, m.pix)
+	m.up.setPixels(m.size, m.size, m.pix)
 }
 
 // squadOf returns the player's squad, in near: the minimapSquadSize teammates alive

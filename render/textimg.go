@@ -8,6 +8,7 @@ import (
 
 	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
 	"github.com/g3n/engine/text"
 	"github.com/g3n/engine/texture"
@@ -109,9 +110,49 @@ func imagePanel(old *gui.Image, img *image.RGBA) *gui.Image {
 	return p
 }
 
-// setPixels gives tex a w×h RGBA image from pix, a []byte of at least 4·w·h bytes put
-// in an interface by the caller once: texture.SetFromRGBA puts the image's pixels in
-// one at every call, an allocation for each upload.
-func setPixels(tex *texture.Texture2D, w, h int, pix any) {
-	tex.SetData(w, h, gls.RGBA, gls.UNSIGNED_BYTE, gls.RGBA8, pix)
+// pixelMaterial is a panel's material that gives the panel's one texture new pixels
+// itself, level 0 only. g3n's Texture2D makes the texture's mipmaps at every upload
+// and has no setting to leave them off; a texture drawn texel for texel with nearest
+// sampling (a label, the minimap) never reads them, and on a software renderer making
+// them took a third of the CPU of a test redrawing the HUD every frame. The texture's
+// first upload is g3n's.
+type pixelMaterial struct {
+	*material.Material
+	w, h    int32
+	pix     any
+	pending bool
 }
+
+// newPixelMaterial puts a pixelMaterial in place of panel p's material and returns it.
+// p's texture, when it has one, must sample with NEAREST or LINEAR minification: the
+// levels past 0 keep the pixels of the first upload.
+func newPixelMaterial(p *gui.Panel) *pixelMaterial {
+	m := &pixelMaterial{Material: p.Material()}
+	g := p.GetGraphic()
+	igr := g.Materials()[0].IGraphic()
+	g.ClearMaterials()
+	g.AddMaterial(igr, m, 0, 0)
+	return m
+}
+
+// RenderSetup sets the material up as g3n's does, which binds the panel's texture to
+// the active unit, then sends the texture the pixels given since the last draw.
+func (m *pixelMaterial) RenderSetup(gs *gls.GLS) {
+	m.Material.RenderSetup(gs)
+	if m.pending && m.TextureCount() == 1 {
+		gs.TexImage2D(gls.TEXTURE_2D, 0, gls.RGBA8, m.w, m.h, gls.RGBA, gls.UNSIGNED_BYTE, m.pix)
+	}
+	m.pending = false
+}
+
+// setPixels gives the panel's texture a w×h RGBA image from pix, a []byte of at least
+// 4·w·h bytes put in an interface by the caller once (texture.SetFromRGBA puts the
+// image's pixels in one at every call, an allocation for each upload), at the panel's
+// next draw.
+func (m *pixelMaterial) setPixels(w, h int, pix any) {
+	m.w, m.h, m.pix, m.pending = int32(w), int32(h), pix, true
+}
+
+// drop forgets the pixels given since the last draw, for when the texture is given
+// new ones its own way (g3n's upload, with mipmaps, before the material's).
+func (m *pixelMaterial) drop() { m.pending, m.pix = false, nil }
