@@ -1,10 +1,13 @@
 package game
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -16,7 +19,21 @@ import (
 // TestOverQUIC runs them together in the package's sequential phase, before any
 // parallel test starts; scripts/test runs it (its realtime list) with net's real-time
 // tests, apart from the other packages' simulations too.
+//
+// TestOverQUIC leaves a processor idle for its 11–15 s, so the package's longest
+// simulation, TestCrowdRestartNeverRefused (one goroutine's work, 17 s of a
+// processor), starts its play in its own sequential part, before it calls t.Parallel,
+// and waits for it in the parallel phase. go test runs the sequential parts in the
+// order of the test files' names, so its file, start_crowd_test.go, sorts just before
+// start_test.go's TestOverQUIC: the crowd then plays beside TestOverQUIC and the few
+// sequential tests after it, and beside no test that counts allocations
+// (testing.AllocsPerRun counts the whole process's). TestAllocsCountedBeforeTheCrowd
+// holds those to files that sort before it.
 const quicTests = 3
+
+// crowdFile is the file of TestCrowdRestartNeverRefused, whose play starts in the
+// package's sequential phase (see quicTests).
+const crowdFile = "start_crowd_test.go"
 
 // TestMain runs, unless -parallel is given, at least quicTests parallel tests at
 // once: with the testing package's default (GOMAXPROCS, 2 on the build machine), one
@@ -33,4 +50,26 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(m.Run())
+}
+
+// TestAllocsCountedBeforeTheCrowd: every test file that counts allocations sorts
+// before crowdFile, so its sequential tests run before the crowd's play starts: a
+// goroutine allocating beside testing.AllocsPerRun would count against it.
+func TestAllocsCountedBeforeTheCrowd(t *testing.T) {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(files, crowdFile) {
+		t.Fatalf("%s not among the package's test files %q", crowdFile, files)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f >= crowdFile && bytes.Contains(src, []byte("AllocsPerRun(")) {
+			t.Errorf("%s counts allocations and sorts after %s: its tests run beside the crowd's play", f, crowdFile)
+		}
+	}
 }

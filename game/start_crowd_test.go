@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -31,7 +32,6 @@ func TestCrowdRestartNeverRefused(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("511 tanks through a restart: 20 s of a processor without the race detector")
 	}
-	t.Parallel()
 	const peers, seconds = 8, 6
 	mp, err := maps.Library{}.Load("valley")
 	if err != nil {
@@ -56,18 +56,17 @@ func TestCrowdRestartNeverRefused(t *testing.T) {
 		}
 		ms = append(ms, mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: bots, Seed: uint64(i + 1)}, join(t, rig)))
 	}
-	// The match plays on to a second past the restart, at most the given seconds.
-	restartAt, placedBefore, now := 0.0, uint64(0), 0.0
-	for i := 1; (restartAt == 0 || now < restartAt+1) && i <= seconds*60; i++ {
-		now = float64(i) * tick
-		rig.SetNow(now)
-		for _, m := range ms {
-			mustStep(t, m, now, physics.Input{})
-		}
-		if restartAt == 0 && ref.Rounds() > 0 {
-			restartAt, placedBefore = now+1, placedSpawns(ms)
-		}
+	// The simulation starts here, in the package's sequential phase (see
+	// game/main_test.go): it runs beside TestOverQUIC, which mostly sleeps, and the
+	// test waits for it once the parallel phase has started.
+	done := make(chan crowdRun, 1)
+	go func() { done <- playCrowd(rig, ref, ms, seconds) }()
+	t.Parallel()
+	run := <-done
+	if run.err != nil {
+		t.Fatal(run.err)
 	}
+	restartAt, placedBefore, now := run.restartAt, run.placedBefore, run.now
 	st := rig.Host().Stats()
 	placed := placedSpawns(ms) - placedBefore
 	t.Logf("%d updates accepted, %d invalid (movement %+v), %d spawns placed by the host after the round's end, %d updates superseded, %d actors, %d rounds ended, restart near %.2f s, played to %.2f s",
@@ -87,6 +86,36 @@ func TestCrowdRestartNeverRefused(t *testing.T) {
 	if restartAt == 0 || now < restartAt+1 {
 		t.Errorf("round ended for a restart at %.2f s: the test ran no restart and a second after it", restartAt)
 	}
+}
+
+// crowdRun is what playCrowd saw: when the restart came (s of the clock, zero if
+// none), how many spawns the host had placed elsewhere than asked before it, and the
+// clock's last time, s.
+type crowdRun struct {
+	restartAt, now float64
+	placedBefore   uint64
+	err            error
+}
+
+// playCrowd steps the matches ms of TestCrowdRestartNeverRefused together on rig's
+// clock, refereed by ref, to a second past the restart and at most the given seconds.
+// It runs on a goroutine of its own, so it returns the first step's error rather than
+// failing the test.
+func playCrowd(rig *gametest.Rig, ref *referee.Referee, ms []*Match, seconds int) (r crowdRun) {
+	for i := 1; (r.restartAt == 0 || r.now < r.restartAt+1) && i <= seconds*60; i++ {
+		r.now = float64(i) * tick
+		rig.SetNow(r.now)
+		for _, m := range ms {
+			if err := m.Step(r.now, physics.Input{}); err != nil {
+				r.err = fmt.Errorf("step at %.3f s: %w", r.now, err)
+				return r
+			}
+		}
+		if r.restartAt == 0 && ref.Rounds() > 0 {
+			r.restartAt, r.placedBefore = r.now+1, placedSpawns(ms)
+		}
+	}
+	return r
 }
 
 // placedSpawns returns how many spawns of the tanks of ms the host put elsewhere than
