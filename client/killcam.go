@@ -103,6 +103,8 @@ func (c *deathCam) frame(l *matchScreen, dt float64) *game.Snapshot {
 	if !c.on {
 		return live
 	}
+	// As the live match is told (Update): the fields the overlays on now read.
+	c.p.SetViewDetail(l.scene.Overlays().ViewDetail())
 	if err := c.p.Advance(dt); err != nil {
 		l.log.Info("kill camera", "err", err)
 		c.stop(l)
@@ -152,6 +154,9 @@ func (c *deathCam) start(l *matchScreen) error {
 		return replay.ErrNoKill
 	}
 	lead := math.Max(deathCamMinLead, math.Min(deathCamMaxLead, l.snap.Combat.RespawnIn-replay.KillCamTail))
+	// The seek to the kill's lead shows none of its steps, and each step fills the
+	// views afresh: the first step shown fills what the overlays then read.
+	p.SetViewDetail(game.ViewDetail{NoProjection: true, NoTrails: true})
 	if err := p.KillCamFor(k, lead); err != nil {
 		return err
 	}

@@ -528,7 +528,13 @@ func clampUnit(v float64) float64 {
 func (m *Match) receive(now float64, queue bool) {
 	m.events = m.link.Poll(m.events[:0])
 	if o := m.cfg.Observer; o != nil {
-		o.Polled(now, m.events, m.link.Stats().ClockOffset)
+		// A step's offset is the one its reckoning uses, read at its start (Step):
+		// asking the link again costs a round trip to its goroutine every frame.
+		off := m.stats.ClockOffset
+		if !queue {
+			off = m.link.Stats().ClockOffset // while joining, read afresh
+		}
+		o.Polled(now, m.events, off)
 	}
 	me := m.link.ID()
 	for i := range m.events {

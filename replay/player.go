@@ -78,6 +78,7 @@ type Player struct {
 	paused bool
 	camera mgl64.Vec3
 	hasCam bool
+	detail game.ViewDetail // which of the views' costlier fields the match fills
 
 	alt   alternate
 	truth bool
@@ -131,6 +132,7 @@ func (p *Player) restart() error {
 	if p.hasCam {
 		m.SetCamera(p.camera)
 	}
+	m.SetViewDetail(p.detail)
 	return nil
 }
 
@@ -180,6 +182,15 @@ func (p *Player) SetCamera(c mgl64.Vec3) {
 		p.match.SetCamera(c)
 		p.alt.camera = c
 	}
+}
+
+// SetViewDetail says which of the snapshots' costlier fields the next steps fill
+// (game.Match.SetViewDetail): a viewer whose overlays read neither the ghosts'
+// projection nor the trails spares projecting every tank's last-known state at every
+// step. The zero value, the default, fills everything.
+func (p *Player) SetViewDetail(d game.ViewDetail) {
+	p.detail = d
+	p.match.SetViewDetail(d)
 }
 
 // Advance plays on for dt seconds of wall time at the playback speed (nothing when
