@@ -182,14 +182,8 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 		return eye
 	}
 	dir = dir.Normalize()
-	best := combat.AimRange
-	ground := math.Inf(1)
-	if ray != nil {
-		if hit, ok := ray(eye, dir, best); ok {
-			ground = hit.Sub(eye).Len()
-			best = math.Min(best, ground)
-		}
-	}
+	ground := groundAlong(eye, dir, ray)
+	best := math.Min(combat.AimRange, ground)
 	over := math.Inf(1) // the nearest tank seen over the ground the line meets
 	spec := tank.Default()
 	lo, hi := spec.HullMin(), spec.HullMax()
@@ -204,9 +198,7 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 		if h.Actor == self {
 			continue
 		}
-		c := h.Position.Sub(eye)
-		tc := c.Dot(dir)
-		if tc < -reach || tc > combat.AimRange+reach || c.Sub(dir.Mul(tc)).LenSqr() > reach*reach {
+		if beyondReach(h.Position.Sub(eye), dir, reach) {
 			continue
 		}
 		inv := h.Orientation.Conjugate()
@@ -214,9 +206,8 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 			best = t
 		}
 		mid := h.Position.Add(h.Orientation.Rotate(mgl64.Vec3{0, hi[1] / 2, 0}))
-		t := mid.Sub(eye).Dot(dir)
-		p := eye.Add(dir.Mul(t))
-		if t <= 0 || t >= combat.AimRange || mid.Sub(p).Len() >= rangeNear {
+		t, p, near := passesNear(eye, dir, mid)
+		if !near {
 			continue
 		}
 		switch {
@@ -230,6 +221,37 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 		best = over
 	}
 	return eye.Add(dir.Mul(best))
+}
+
+// groundAlong returns how far along the line of sight from eye along unit dir it
+// first meets the ground (ray; nil: none) within combat.AimRange, m; +Inf when it
+// does not.
+func groundAlong(eye, dir mgl64.Vec3, ray raycaster) float64 {
+	if ray == nil {
+		return math.Inf(1)
+	}
+	if hit, ok := ray(eye, dir, combat.AimRange); ok {
+		return hit.Sub(eye).Len()
+	}
+	return math.Inf(1)
+}
+
+// beyondReach reports whether a tank at c from the eye (m) lies farther than reach
+// from the line of sight along unit dir, behind the eye or past combat.AimRange by
+// more than reach: such a tank can neither be met nor be passed near.
+func beyondReach(c, dir mgl64.Vec3, reach float64) bool {
+	tc := c.Dot(dir)
+	return tc < -reach || tc > combat.AimRange+reach || c.Sub(dir.Mul(tc)).LenSqr() > reach*reach
+}
+
+// passesNear returns how far along the line of sight from eye along unit dir (m)
+// its point p nearest a tank's middle mid lies, and whether that point is in front
+// of the eye, within combat.AimRange and within rangeNear of mid.
+func passesNear(eye, dir, mid mgl64.Vec3) (t float64, p mgl64.Vec3, near bool) {
+	t = mid.Sub(eye).Dot(dir)
+	p = eye.Add(dir.Mul(t))
+	// Negated as a whole, not term by term: a NaN distance passes, as it always has.
+	return t, p, !(t <= 0 || t >= combat.AimRange || mid.Sub(p).Len() >= rangeNear)
 }
 
 // seenOver reports whether a tank's middle mid shows from eye over the ground (ray)

@@ -240,6 +240,26 @@ func (p *Publisher) due(s *Sample) Decision {
 	// followed within a few tenths of a second, and a peer that lost the onset
 	// showed the tank driving on past its stop.
 	free := start && (p.follows == 0 || p.startCopies || p.turnCopies) || turnEnd
+	floor := p.floor(start, urgent)
+	if p.heldEarly(s, urgent, free, floor) {
+		return NoUpdate
+	}
+	if s.Full || s.Time >= p.nextHeartbeat {
+		return FullUpdate
+	}
+	if !p.calledFor(s, urgent) || p.budget.tokens < floor {
+		return NoUpdate
+	}
+	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
+		return FullUpdate
+	}
+	return PartialUpdate
+}
+
+// floor returns how low the budget's tokens may be for an update to go out: 1, or
+// 1 less StartDebt for a start and the urgent updates while its debt is owed. It
+// first clears the debt once the budget has repaid it.
+func (p *Publisher) floor(start, urgent bool) float64 {
 	// A start and its copies may run the budget into debt (StartDebt): a start
 	// right after a stop finds it spent on the stop. Not before the actor moves
 	// faster than StartSpeed: an update that holds it still but accelerates it is
@@ -251,25 +271,25 @@ func (p *Publisher) due(s *Sample) Decision {
 	if p.owed && p.budget.tokens >= 1 {
 		p.owed = false
 	}
-	floor := 1.0
 	if start && !p.still(p.vel) && (p.startCopies && p.follows > 0 || p.freshStart()) || urgent && !start && p.owed {
-		floor -= p.cfg.StartDebt
+		return 1 - p.cfg.StartDebt
 	}
-	if early := s.Time-p.lastTime < p.cfg.MinInterval; early &&
-		!(urgent && p.budget.tokens >= floor && (free || p.early.take(p.prevT))) {
-		return NoUpdate
-	}
-	if s.Full || s.Time >= p.nextHeartbeat {
-		return FullUpdate
-	}
-	if !urgent && !p.exceeded(s) && !p.repeat && !p.lostExceeded() ||
-		p.budget.tokens < floor {
-		return NoUpdate
-	}
-	if p.nextHeartbeat-s.Time < heartbeatSync*p.cfg.Heartbeat {
-		return FullUpdate
-	}
-	return PartialUpdate
+	return 1
+}
+
+// heldEarly reports whether sample s comes within MinInterval of the last update
+// and must wait: only an urgent update the budget allows down to floor goes out
+// then, free or from the allowance of early updates (a token of which it takes).
+func (p *Publisher) heldEarly(s *Sample, urgent, free bool, floor float64) bool {
+	early := s.Time-p.lastTime < p.cfg.MinInterval
+	return early && !(urgent && p.budget.tokens >= floor && (free || p.early.take(p.prevT)))
+}
+
+// calledFor reports whether an update is called for by more than the clock: an
+// urgent change, an error over the thresholds (self's or a peer's that lost the
+// last update), or a repeat of a surprising one.
+func (p *Publisher) calledFor(s *Sample, urgent bool) bool {
+	return urgent || p.exceeded(s) || p.repeat || p.lostExceeded()
 }
 
 // lostExceeded reports whether a peer that lost the last update, reckoning from
@@ -834,25 +854,8 @@ func clampLen(v mgl64.Vec3, limit float64) mgl64.Vec3 {
 // publish builds the state to send from s, restarts the self-reckoning from it and
 // schedules the next heartbeat when the update is full.
 func (p *Publisher) publish(s *Sample, full bool) State {
-	c := &p.cfg
-	lim := &c.Reckon.Limits
 	p.beatCopy = false // a later update carries newer news than the copy would
-	st := State{
-		Time:             s.Time,
-		Position:         s.Position,
-		Velocity:         clampLen(clampTiny(p.vel, c.TinySpeed), lim.MaxSpeed),
-		Orientation:      s.Orientation,
-		AngularVelocity:  clampLen(clampTiny(p.omega, c.TinyAngularSpeed), lim.MaxAngularSpeed),
-		NumArticulations: s.NumArticulations,
-	}
-	if p.ending {
-		st.Orientation, st.AngularVelocity = p.turnRest(s.Orientation), mgl64.Vec3{}
-	}
-	p.publishArticulations(s, &st)
-	acc := p.publishAcceleration(st.Velocity)
-	if !c.NoAcceleration {
-		st.Acceleration = clampLen(acc, lim.MaxAcceleration)
-	}
+	st := p.stateOf(s)
 
 	// Reckon the update exactly as a remote does: it arrives at s.Time, after the
 	// last displayed frame, and the frame at s.Time already blends toward it. (The
@@ -862,24 +865,8 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	pullAway := !first && !s.Break && (p.pullingAway(false) || p.seenStart())
 	// How much this update's velocity surprises the reckoning of the last one.
 	surprise := st.Velocity.Sub(p.self.lkVelocityNow()).Len()
-	// A peer that loses this update goes on showing what self shows now.
-	// A follow-up repeats the start or stop before it: a peer that lost them all
-	// still shows what it showed before the start or stop.
-	followUp := p.follows > 0 && s.Time >= p.followAt-sampleSlack
-	if !followUp {
-		p.hasLost = !first && (!math.IsInf(c.LostThreshold, 1) || !math.IsInf(c.LostOrientationThreshold, 1))
-		if p.hasLost {
-			p.lost.copyFrom(&p.self)
-		}
-		p.lostAfterEnd = p.ending
-	}
-	p.self.restoreFrame(&p.before)
-	if first || s.Break {
-		_ = p.self.Break(st, s.Time)
-	} else if err := p.self.Receive(st, s.Time); err != nil {
-		_ = p.self.Break(st, s.Time)
-	}
-	p.self.Advance(s.Time)
+	p.keepLost(s, first)
+	p.reckonSelf(s, &st, first)
 	p.markRepeat(s, surprise)
 	if first {
 		p.early.fill(s.Time)
@@ -898,6 +885,61 @@ func (p *Publisher) publish(s *Sample, full bool) State {
 	}
 	p.posErr, p.rotErr, p.artErr, p.lostErr, p.lostRotErr = 0, 0, 0, 0, 0
 	return st
+}
+
+// stateOf returns the state to publish for s: its time, position and orientation
+// (a turn's end at rest), the observed velocities clamped to what receivers accept,
+// its articulations and, unless NoAcceleration, the acceleration.
+func (p *Publisher) stateOf(s *Sample) State {
+	c := &p.cfg
+	lim := &c.Reckon.Limits
+	st := State{
+		Time:             s.Time,
+		Position:         s.Position,
+		Velocity:         clampLen(clampTiny(p.vel, c.TinySpeed), lim.MaxSpeed),
+		Orientation:      s.Orientation,
+		AngularVelocity:  clampLen(clampTiny(p.omega, c.TinyAngularSpeed), lim.MaxAngularSpeed),
+		NumArticulations: s.NumArticulations,
+	}
+	if p.ending {
+		st.Orientation, st.AngularVelocity = p.turnRest(s.Orientation), mgl64.Vec3{}
+	}
+	p.publishArticulations(s, &st)
+	// Computed even when not sent: damping remembers the direction it saw.
+	acc := p.publishAcceleration(st.Velocity)
+	if !c.NoAcceleration {
+		st.Acceleration = clampLen(acc, lim.MaxAcceleration)
+	}
+	return st
+}
+
+// keepLost keeps, before the update for s (first: the first one) is taken, what a
+// peer that loses it goes on showing: what self shows now. A follow-up repeats the
+// start or stop before it, so a peer that lost them all still shows what it showed
+// before the start or stop, and the copy is kept as it was.
+func (p *Publisher) keepLost(s *Sample, first bool) {
+	if p.follows > 0 && s.Time >= p.followAt-sampleSlack {
+		return
+	}
+	c := &p.cfg
+	p.hasLost = !first && (!math.IsInf(c.LostThreshold, 1) || !math.IsInf(c.LostOrientationThreshold, 1))
+	if p.hasLost {
+		p.lost.copyFrom(&p.self)
+	}
+	p.lostAfterEnd = p.ending
+}
+
+// reckonSelf has the self-reckoning take st, published for s, as a remote does:
+// from the frame before s.Time, as a break for the first update, a break in s, or
+// an update it refuses, then advanced to s.Time.
+func (p *Publisher) reckonSelf(s *Sample, st *State, first bool) {
+	p.self.restoreFrame(&p.before)
+	if first || s.Break {
+		_ = p.self.Break(*st, s.Time)
+	} else if err := p.self.Receive(*st, s.Time); err != nil {
+		_ = p.self.Break(*st, s.Time)
+	}
+	p.self.Advance(s.Time)
 }
 
 // publishArticulations fills st's articulations from s: angles wrapped, rates from

@@ -541,56 +541,19 @@ func (m *Match) receive(now float64, queue bool) {
 		ev := &m.events[i]
 		switch ev.Kind {
 		case net.EventSpawn:
-			if ev.Owner == me {
-				m.spawnConfirmed(ev) // our own: where the host put it
-				continue
-			}
-			if t := m.byID[ev.Actor]; t != nil {
-				if !t.local {
-					m.applyPending(t, now) // the updates before the break come first
-					m.breakRemote(t, ev.State, now)
-				}
-				continue
-			}
-			m.addRemote(ev, now)
+			m.spawnHeard(ev, me, now)
 		case net.EventState:
-			t := m.byID[ev.Actor]
-			if t == nil {
-				m.counters.unknownActor++
-				continue
-			}
-			if t.local {
-				continue
-			}
-			// Applied in the reckoning's pass, where the actor's memory is walked
-			// anyway, and shared with its workers in a crowd (applyPending).
-			t.pend = append(t.pend, int32(i))
-			if !queue {
-				m.applyPending(t, now)
-			}
+			m.stateHeard(i, now, queue)
 		case net.EventRoute, net.EventProgress:
 			m.routeEvent(ev, now)
 		case net.EventDespawn:
-			if t := m.byID[ev.Actor]; t != nil && !t.local {
-				m.applyPending(t, now) // a departure shows whether it was stale
-				reason := ev.Text
-				if reason == "" {
-					reason = "left"
-				}
-				m.depart(t, now, reason)
-				m.removeRemote(t)
-			}
+			m.despawnHeard(ev, now)
 		case net.EventChat:
 			m.chatHeard(ev)
 		case net.EventMessage:
 			m.combatMessage(ev.Message, now)
 		case net.EventClosed:
-			reason := ev.Text
-			if reason == "" {
-				reason = "connection closed"
-			}
-			m.err = &EndedError{Ending: ev.Ending, Reason: reason}
-			m.log.Info("link closed", "reason", reason)
+			m.closedHeard(ev)
 		}
 	}
 	if !queue {
@@ -598,6 +561,82 @@ func (m *Match) receive(now float64, queue bool) {
 		// Queued updates are read from it in the reckoning, which clears it.
 		clear(m.events)
 	}
+}
+
+// spawnHeard handles a spawn event ev arrived at local time now: our own (me is the
+// link's peer) confirms where the host put it, a known remote tank's is a break, and
+// an unknown one's starts reckoning a new remote tank.
+func (m *Match) spawnHeard(ev *net.Event, me uint32, now float64) {
+	if ev.Owner == me {
+		m.spawnConfirmed(ev) // our own: where the host put it
+		return
+	}
+	if t := m.byID[ev.Actor]; t != nil {
+		if !t.local {
+			m.applyPending(t, now) // the updates before the break come first
+			m.breakRemote(t, ev.State, now)
+		}
+		return
+	}
+	m.addRemote(ev, now)
+}
+
+// stateHeard queues the state update m.events[i] for its remote tank, and with
+// queue false applies it at once (at local time now). An update for an unknown actor
+// is counted; one for a local tank is ignored.
+func (m *Match) stateHeard(i int, now float64, queue bool) {
+	t := m.remoteOf(&m.events[i])
+	if t == nil {
+		return
+	}
+	// Applied in the reckoning's pass, where the actor's memory is walked
+	// anyway, and shared with its workers in a crowd (applyPending).
+	t.pend = append(t.pend, int32(i))
+	if !queue {
+		m.applyPending(t, now)
+	}
+}
+
+// remoteOf returns the remote tank event ev is about, or nil when its actor is one
+// of ours (local: ours are not reckoned from the link) or unknown here, which is
+// counted (unknownActor) so that events for tanks never spawned or gone show.
+func (m *Match) remoteOf(ev *net.Event) *tank {
+	t := m.byID[ev.Actor]
+	if t == nil {
+		m.counters.unknownActor++
+		return nil
+	}
+	if t.local {
+		return nil
+	}
+	return t
+}
+
+// despawnHeard removes the remote tank a despawn event ev names, after the updates
+// queued for it, with the reason it gives ("left" when none).
+func (m *Match) despawnHeard(ev *net.Event, now float64) {
+	t := m.byID[ev.Actor]
+	if t == nil || t.local {
+		return
+	}
+	m.applyPending(t, now) // a departure shows whether it was stale
+	reason := ev.Text
+	if reason == "" {
+		reason = "left"
+	}
+	m.depart(t, now, reason)
+	m.removeRemote(t)
+}
+
+// closedHeard ends the match with the ending and reason the closed link's event ev
+// gives ("connection closed" when none).
+func (m *Match) closedHeard(ev *net.Event) {
+	reason := ev.Text
+	if reason == "" {
+		reason = "connection closed"
+	}
+	m.err = &EndedError{Ending: ev.Ending, Reason: reason}
+	m.log.Info("link closed", "reason", reason)
 }
 
 // applyPending gives remote tank t's actor the state updates queued for it this step

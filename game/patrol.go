@@ -129,12 +129,8 @@ func (m *Match) routeReckoning(t *tank) deadreckon.Config {
 // one on a newer route is held by the actor until the route comes; one the actor
 // refuses is dropped and counted.
 func (m *Match) routeEvent(ev *net.Event, now float64) {
-	t := m.byID[ev.Actor]
+	t := m.remoteOf(ev)
 	if t == nil {
-		m.counters.unknownActor++
-		return
-	}
-	if t.local {
 		return
 	}
 	m.applyPending(t, now) // the state updates before it come first

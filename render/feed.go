@@ -227,21 +227,8 @@ func killParts(n *game.Notice) (who, verb, victim string) {
 
 // update shows the newest notices of snap younger than feedLife.
 func (f *feed) update(snap *game.Snapshot) {
-	src := feedSource{n: len(snap.Notices)}
-	if k := len(snap.Notices); k > 0 {
-		a, z := &snap.Notices[0], &snap.Notices[k-1]
-		src.first, src.last = feedKey{kind: a.Kind, time: a.Time, who: a.Who, text: a.Text}, feedKey{kind: z.Kind, time: z.Time, who: z.Who, text: z.Text}
-	}
-	if src != f.itemsOf || len(f.items) == 0 && src.n > 0 {
-		f.itemsOf = src
-		f.items = feedItems(f.items[:0], snap.Notices)
-	}
-	// The newest feedLines lines still alive, oldest first.
-	first := len(f.items)
-	for first > 0 && len(f.items)-first < feedLines && snap.Time-f.items[first-1].n.Time < feedLife {
-		first--
-	}
-	live := f.items[first:]
+	f.refresh(snap.Notices)
+	live := f.live(snap.Time)
 	// The kill lines' victims' teams, found in one pass over the tanks rather
 	// than one pass a line: a battle of hundreds fills the feed with kills.
 	var victims [feedLines]string
@@ -258,50 +245,89 @@ func (f *feed) update(snap *game.Snapshot) {
 			f.shown[i] = feedKey{}
 			continue
 		}
-		n := &live[i].n
-		// A kill's own line (not a burst summed up) shows its victim in their team's
-		// colour.
-		kill := kills[i]
-		k := feedKey{n.Kind, n.Time, n.Who, live[i].text, -1}
-		if kill {
-			k.team = teams[i]
-		}
-		a := float32(clamp01((feedLife - (snap.Time - n.Time)) / feedFade))
-		a = float32(int(a*4+0.999)) / 4 // four steps, so fading redraws a line four times
-		if k != f.shown[i] || a != f.alpha[i] {
-			f.shown[i], f.alpha[i] = k, a
-			c := noticeColor(n)
-			text := live[i].text
-			if kill {
-				who, verb, victim := killParts(n)
-				text = who
-				vc := math32.Color{R: 1, G: 0.45, B: 0.4}
-				if k.team >= 0 {
-					vc = teamTextColor(k.team)
-				}
-				for j, p := range [2]struct {
-					s string
-					c math32.Color
-				}{{verb, math32.Color{R: 0.85, G: 0.85, B: 0.85}}, {victim, vc}} {
-					setLook(f.more[i][j], p.s, math32.Color4{R: p.c.R, G: p.c.G, B: p.c.B, A: a}, backdrop(0.7*a))
-				}
-				l.SetPaddings(l.Paddings().Top, 0, l.Paddings().Bottom, l.Paddings().Left)
-			} else {
-				p := l.Paddings()
-				l.SetPaddings(p.Top, p.Left, p.Bottom, p.Left)
-			}
-			setLook(l, text, math32.Color4{R: c.R, G: c.G, B: c.B, A: a}, backdrop(0.7*a))
-		}
-		l.SetVisible(true)
-		for _, m := range f.more[i] {
-			m.SetVisible(kill)
-		}
+		f.showLine(i, &live[i], kills[i], teams[i], snap.Time)
 	}
 	for i := len(live); i < feedLines; i++ {
 		for _, m := range f.more[i] {
 			m.SetVisible(false)
 		}
 	}
+}
+
+// refresh makes the feed's items again from notices when a notice has come or gone
+// since they were made (the first and last notices and their number tell), and
+// keeps them otherwise: most frames bring no notice.
+func (f *feed) refresh(notices []game.Notice) {
+	src := feedSource{n: len(notices)}
+	if k := len(notices); k > 0 {
+		a, z := &notices[0], &notices[k-1]
+		src.first, src.last = feedKey{kind: a.Kind, time: a.Time, who: a.Who, text: a.Text}, feedKey{kind: z.Kind, time: z.Time, who: z.Who, text: z.Text}
+	}
+	if src != f.itemsOf || len(f.items) == 0 && src.n > 0 {
+		f.itemsOf = src
+		f.items = feedItems(f.items[:0], notices)
+	}
+}
+
+// live returns the newest feedLines items still alive at match time now (s),
+// younger than feedLife, oldest first.
+func (f *feed) live(now float64) []feedItem {
+	first := len(f.items)
+	for first > 0 && len(f.items)-first < feedLines && now-f.items[first-1].n.Time < feedLife {
+		first--
+	}
+	return f.items[first:]
+}
+
+// showLine shows item it on feed line i at match time now (s), faded by its age; a
+// kill's own line (kill: not a burst summed up) shows its victim in the colour of
+// team (-1: unknown). The labels are set again only when what they show changes.
+func (f *feed) showLine(i int, it *feedItem, kill bool, team int, now float64) {
+	l := f.lines[i]
+	n := &it.n
+	k := feedKey{n.Kind, n.Time, n.Who, it.text, -1}
+	if kill {
+		k.team = team
+	}
+	a := float32(clamp01((feedLife - (now - n.Time)) / feedFade))
+	a = float32(int(a*4+0.999)) / 4 // four steps, so fading redraws a line four times
+	if k != f.shown[i] || a != f.alpha[i] {
+		f.shown[i], f.alpha[i] = k, a
+		c := noticeColor(n)
+		text := it.text
+		if kill {
+			text = f.showKill(i, n, k.team, a)
+		} else {
+			p := l.Paddings()
+			l.SetPaddings(p.Top, p.Left, p.Bottom, p.Left)
+		}
+		setLook(l, text, math32.Color4{R: c.R, G: c.G, B: c.B, A: a}, backdrop(0.7*a))
+	}
+	l.SetVisible(true)
+	for _, m := range f.more[i] {
+		m.SetVisible(kill)
+	}
+}
+
+// showKill sets kill notice n's verb and victim on line i's other labels, the victim
+// in team's colour (-1: unknown, a red), with alpha a, and returns the text of the
+// line's own label: the shooter. The line loses its right padding, so the three read
+// as one line.
+func (f *feed) showKill(i int, n *game.Notice, team int, a float32) string {
+	l := f.lines[i]
+	who, verb, victim := killParts(n)
+	vc := math32.Color{R: 1, G: 0.45, B: 0.4}
+	if team >= 0 {
+		vc = teamTextColor(team)
+	}
+	for j, p := range [2]struct {
+		s string
+		c math32.Color
+	}{{verb, math32.Color{R: 0.85, G: 0.85, B: 0.85}}, {victim, vc}} {
+		setLook(f.more[i][j], p.s, math32.Color4{R: p.c.R, G: p.c.G, B: p.c.B, A: a}, backdrop(0.7*a))
+	}
+	l.SetPaddings(l.Paddings().Top, 0, l.Paddings().Bottom, l.Paddings().Left)
+	return who
 }
 
 // place puts feed line i with its top-left corner at (x, y), and a kill line's other
