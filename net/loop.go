@@ -324,10 +324,10 @@ func (m *match) onSpawn(p *member, msg *wire.Spawn, now float64) {
 	}
 }
 
-// spawn validates and registers a new actor for owner and announces it to everyone
-// (the owner included).
-func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s deadreckon.State, now float64) error {
-	paced := !owner.inProcess && m.h.lim.RespawnInterval > 0
+// admitSpawn checks what owner asks before the spawn's state: its count of actors,
+// its pace of spawns when paced, the name and the team. It takes nothing: the pace is
+// taken once the spawn enters.
+func (m *match) admitSpawn(owner *member, name string, team uint8, paced bool, now float64) error {
 	if n := len(owner.owned); n >= m.h.lim.MaxActorsPerPlayer && !owner.inProcess {
 		return fmt.Errorf("spawn: player %d already has %d actors", owner.id, n)
 	}
@@ -345,6 +345,16 @@ func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s dead
 	if team == wire.TeamDIS && !owner.service {
 		m.stats.Invalid++
 		return fmt.Errorf("spawn: team %d is kept for DIS entities", team)
+	}
+	return nil
+}
+
+// spawn validates and registers a new actor for owner and announces it to everyone
+// (the owner included).
+func (m *match) spawn(owner *member, name string, team uint8, seq uint16, s deadreckon.State, now float64) error {
+	paced := !owner.inProcess && m.h.lim.RespawnInterval > 0
+	if err := m.admitSpawn(owner, name, team, paced, now); err != nil {
+		return err
 	}
 	if !owner.inProcess {
 		// The host names a remote player's tanks after the player it admitted: the

@@ -721,8 +721,25 @@ func (m *match) schedule(q *member, now float64) {
 	if k < len(q.pending) && !z.plain {
 		g = q.kth / 2
 	}
+	nan := m.prioritize(q, g, now)
+	top := z.chooseTop(q, k, nan)
+	z.sortTop(top, z.prio, q.pending)
+	z.readAhead(q, top, tokens)
+	m.sendTop(q, top, now)
+	if q.musts > 0 {
+		// More tanks entered q's interest than were chosen.
+		m.sendMusts(q, now)
+	}
+}
+
+// prioritize computes the priority of each record owed to q into z.prio, and, when
+// g > 0, gathers those at least g into z.vals (the candidates of chooseTop); it
+// reports whether a priority is NaN among them (then the candidates are all). When an
+// owed tank may be due to be forced, the same pass makes musts of those due and sets
+// q.forceAt: one pass over the list, not two.
+func (m *match) prioritize(q *member, g, now float64) (nan bool) {
+	z := m.zones
 	z.prio, z.vals = z.prio[:0], z.vals[:0]
-	nan := false
 	if now+1e-6 < q.forceAt && !z.plain {
 		// No owed tank is due to be forced (q.forceAt is never later than the first
 		// that will be; the margin keeps rounding out of it): its priorities alone.
@@ -736,63 +753,85 @@ func (m *match) schedule(q *member, now float64) {
 				nan = nan || p != p
 			}
 		}
-	} else {
-		next := math.Inf(1)
-		for i := range q.pending {
-			o := &q.pending[i]
-			next = m.forceDue(q, o, now, next)
-			p := priority(o, now)
-			z.prio = append(z.prio, p)
-			if g > 0 {
-				if p >= g {
-					z.vals = append(z.vals, p)
-				}
-				nan = nan || p != p
-			}
-		}
-		q.forceAt = next
+		return nan
 	}
+	next := math.Inf(1)
+	for i := range q.pending {
+		o := &q.pending[i]
+		next = m.forceDue(q, o, now, next)
+		p := priority(o, now)
+		z.prio = append(z.prio, p)
+		if g > 0 {
+			if p >= g {
+				z.vals = append(z.vals, p)
+			}
+			nan = nan || p != p
+		}
+	}
+	q.forceAt = next
+	return nan
+}
+
+// chooseTop returns the positions in q.pending of the k records of highest priority
+// (z.prio), ties by actor id, unsorted, in z.idx; it sets q.kth to the k-th priority
+// for the next choice's candidates (0 when all are chosen, or it is not finite).
+// The selection runs among z.vals, the candidates prioritize gathered, when they are
+// k or more and none is NaN, among all the priorities otherwise.
+func (z *zones) chooseTop(q *member, k int, nan bool) []int32 {
 	top := z.idx[:0]
 	if k == len(q.pending) {
 		for i := range int32(k) {
 			top = append(top, i)
 		}
+		z.idx = top
+		return top
+	}
+	if len(z.vals) < k || nan {
+		z.vals = append(z.vals[:0], z.prio...)
 	} else {
-		if len(z.vals) < k || nan {
-			z.vals = append(z.vals[:0], z.prio...)
-		} else {
-			z.narrowed++
-		}
-		t := kthHighest(z.vals, k)
-		q.kth = 0
-		if !math.IsInf(t, 0) && t == t {
-			q.kth = t
-		}
-		for i, p := range z.prio {
-			if p > t {
-				top = append(top, int32(i))
-			}
-		}
-		if len(top) < k {
-			ties := z.ties[:0]
-			for i, p := range z.prio {
-				if p == t {
-					ties = append(ties, int32(i))
-				}
-			}
-			slices.SortFunc(ties, func(x, y int32) int { return int(q.pending[x].tie) - int(q.pending[y].tie) })
-			top = append(top, ties[:min(len(ties), k-len(top))]...) // fewer only if a priority is NaN
-			z.ties = ties
+		z.narrowed++
+	}
+	t := kthHighest(z.vals, k)
+	q.kth = 0
+	if !math.IsInf(t, 0) && t == t {
+		q.kth = t
+	}
+	for i, p := range z.prio {
+		if p > t {
+			top = append(top, int32(i))
 		}
 	}
+	if len(top) < k {
+		top = z.appendTies(top, q, t, k)
+	}
 	z.idx = top
-	z.sortTop(top, z.prio, q.pending)
-	// Read ahead what the sends will read, as far as the bucket may pay for: the
-	// records are minRecordCost bytes at least, and a far cell sends one for each of
-	// its tanks at most, so that the sends stop (the budget full) no sooner than
-	// the entries read here run out, but seldom far later. A chosen far cell's
-	// tanks are read only when the budget may reach them: at 512 tanks the top
-	// holds a dozen cells of nine tanks each, most of which wait.
+	return top
+}
+
+// appendTies appends to top, which holds the positions of fewer than k priorities
+// above t, those at t by actor id until it holds k: the lowest ids go, so that the
+// same inputs give the same datagrams.
+func (z *zones) appendTies(top []int32, q *member, t float64, k int) []int32 {
+	ties := z.ties[:0]
+	for i, p := range z.prio {
+		if p == t {
+			ties = append(ties, int32(i))
+		}
+	}
+	slices.SortFunc(ties, func(x, y int32) int { return int(q.pending[x].tie) - int(q.pending[y].tie) })
+	top = append(top, ties[:min(len(ties), k-len(top))]...) // fewer only if a priority is NaN
+	z.ties = ties
+	return top
+}
+
+// readAhead reads ahead what the sends of top will read, as far as tokens may pay
+// for: the records are minRecordCost bytes at least, and a far cell sends one for
+// each of its tanks at most, so that the sends stop (the budget full) no sooner than
+// the entries read here run out, but seldom far later. A chosen far cell's tanks are
+// read only when the budget may reach them: at 512 tanks the top holds a dozen cells
+// of nine tanks each, most of which wait. What it reads goes to z.warm, so that the
+// reads are not optimized away.
+func (z *zones) readAhead(q *member, top []int32, tokens float64) {
 	room := tokens
 	for _, i := range top {
 		if room < 0 {
@@ -817,6 +856,13 @@ func (m *match) schedule(q *member, now float64) {
 			room -= minRecordCost
 		}
 	}
+}
+
+// sendTop sends q the records at positions top of q.pending, in that order, as far
+// as its budget goes (musts whatever the budget), and drops those sent from what q
+// is owed.
+func (m *match) sendTop(q *member, top []int32, now float64) {
+	z := m.zones
 	sent := z.sent[:0]
 	full := false
 	for _, i := range top {
@@ -845,10 +891,6 @@ func (m *match) schedule(q *member, now float64) {
 	}
 	z.sent = sent
 	q.drop(sent)
-	if q.musts > 0 {
-		// More tanks entered q's interest than were chosen.
-		m.sendMusts(q, now)
-	}
 }
 
 // need returns the bytes q's bucket waits for before a choice: a datagram's worth,
