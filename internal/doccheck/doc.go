@@ -11,7 +11,7 @@
 // each named on an earlier row. And every Example function in a test file runs under
 // go test (has an // Output: comment of its own), not only compiles, and the files
 // built only under the race detector hold constants alone (scripts/test vets without
-// it).
+// it). No function outside the tests is over MaxComplexity, counted as gocyclo counts.
 //
 // Run them with
 //
@@ -21,3 +21,9 @@ package doccheck
 // MaxReadmeLines is the most lines README.md may have: a newcomer reads it in five
 // minutes; everything longer belongs in docs/.
 const MaxReadmeLines = 250
+
+// MaxComplexity is the highest cyclomatic complexity a function outside the tests may
+// have: past it a function does several things, and its branches are read and tested
+// as one. The count is gocyclo's (github.com/fzipp/gocyclo), so that tool's
+// -over 20 and this check agree.
+const MaxComplexity = 20
