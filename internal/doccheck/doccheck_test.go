@@ -55,6 +55,23 @@ func skipDir(root, p string, d fs.DirEntry) bool {
 	return d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata")
 }
 
+// walkGoFiles calls fn with the path of every Go file under root, test files
+// included, hidden directories and testdata skipped, and stops at fn's first error.
+func walkGoFiles(root string, fn func(p string) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if skipDir(root, p, d) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		return fn(p)
+	})
+}
+
 // pages reads every Markdown file of the module, hidden directories and testdata
 // skipped.
 func pages(t *testing.T, root string) []page {

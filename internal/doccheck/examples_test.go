@@ -5,7 +5,6 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,14 +46,8 @@ func idleExamples(name string, src any) (idle []string, running int, err error) 
 func TestEveryExampleRuns(t *testing.T) {
 	root := moduleRoot(t)
 	examples := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if skipDir(root, p, d) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+	err := walkGoFiles(root, func(p string) error {
+		if !strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
 		idle, running, err := idleExamples(p, nil)

@@ -5,9 +5,7 @@ import (
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -62,16 +60,7 @@ func raceOnlyCode(name string, src any) (raceOnly bool, code []string, err error
 func TestRaceOnlyFilesHoldConstants(t *testing.T) {
 	root := moduleRoot(t)
 	n := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if skipDir(root, p, d) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
+	err := walkGoFiles(root, func(p string) error {
 		raceOnly, code, err := raceOnlyCode(p, nil)
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -118,14 +117,8 @@ func TestWallClockTestsBounded(t *testing.T) {
 	bound, _ := strconv.Atoi(string(m[1]))
 	pkgs := map[string][]*ast.File{}
 	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || skipDir(root, p, d) {
-			if err == nil {
-				err = filepath.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+	err = walkGoFiles(root, func(p string) error {
+		if !strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
