@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 )
 
 // phases of one frame, for -bench-frames.
@@ -31,6 +32,10 @@ type bench struct {
 	// reckoning) over the frames that had them, and workerFrames how many did.
 	workers      time.Duration
 	workerFrames int
+	// steps is the main thread's CPU time in each part of the match's steps over
+	// the frames that timed them (game.StepTimes), and stepFrames how many did.
+	steps      game.StepTimes
+	stepFrames int
 }
 
 func newBench(frames int) *bench {
@@ -63,6 +68,14 @@ func (b *bench) addModes(m [deadreckon.NumModes]int) {
 func (b *bench) addWorkers(d time.Duration) {
 	b.workers += d
 	b.workerFrames++
+}
+
+// addSteps records the CPU time each part of one frame's match step took.
+func (b *bench) addSteps(s game.StepTimes) {
+	for i, d := range s {
+		b.steps[i] += d
+	}
+	b.stepFrames++
 }
 
 // report writes the frame-time split of a w×h picture of tanks tanks to out.
@@ -108,6 +121,15 @@ func (b *bench) report(out io.Writer, tanks, w, h int) {
 		// machine is (wall time above includes waiting for a core).
 		fmt.Fprintf(out, "client's own CPU: %.2f ms per frame (simulation %.2f + scene update %.2f, main thread CPU time)\n",
 			perFrame(own), perFrame(b.cpu[phaseSim]), perFrame(b.cpu[phaseScene]))
+	}
+	if b.stepFrames > 0 {
+		// Where the simulation's CPU goes: the match's step and snapshot by part;
+		// the rest of the simulation phase is the client's own (input, aim, camera).
+		fmt.Fprint(out, "simulation's CPU by part, ms per frame:")
+		for p, d := range b.steps {
+			fmt.Fprintf(out, " %s %.2f", game.StepPart(p), float64(d)/float64(b.stepFrames)/1e6)
+		}
+		fmt.Fprintln(out)
 	}
 	if b.workerFrames > 0 {
 		// The reckoning's share that its worker threads took: the client's work,

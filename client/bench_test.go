@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/treadline/treadline/game"
 )
 
 // TestBenchReportCPU: the report gives the main thread's CPU per frame for the
@@ -15,17 +17,21 @@ func TestBenchReportCPU(t *testing.T) {
 		name      string
 		cpu       [numPhases]time.Duration // per frame
 		workers   []time.Duration          // the worker threads' CPU of the frames that had them
+		steps     []game.StepTimes         // the step parts' CPU of the frames that timed them
 		want, not []string
 	}{
-		{"all", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, nil,
+		{"all", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, nil, nil,
 			[]string{"client's own CPU: 3.00 ms per frame (simulation 1.00 + scene update 2.00",
-				"drawing's CPU: 40.00 ms per frame (render 30.00 + swap 10.00"}, []string{"workers' CPU"}},
-		{"no drawing", [numPhases]time.Duration{ms, 2 * ms, 0, 0}, nil,
+				"drawing's CPU: 40.00 ms per frame (render 30.00 + swap 10.00"}, []string{"workers' CPU", "by part"}},
+		{"no drawing", [numPhases]time.Duration{ms, 2 * ms, 0, 0}, nil, nil,
 			[]string{"client's own CPU: 3.00 ms"}, []string{"drawing's CPU"}},
-		{"none", [numPhases]time.Duration{}, nil,
+		{"none", [numPhases]time.Duration{}, nil, nil,
 			nil, []string{"client's own CPU", "drawing's CPU", "workers' CPU"}},
-		{"workers", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, []time.Duration{ms, 2 * ms, 3 * ms},
+		{"workers", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, []time.Duration{ms, 2 * ms, 3 * ms}, nil,
 			[]string{"client's own CPU: 3.00 ms per frame", "reckoning workers' CPU: 2.00 ms per frame"}, nil},
+		{"step parts", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, nil,
+			[]game.StepTimes{{game.StepReckon: ms, game.StepSnapshot: ms / 2}, {game.StepReckon: 3 * ms, game.StepPhysics: ms}},
+			[]string{"simulation's CPU by part, ms per frame: receive 0.00 behave 0.00 reckon 2.00 physics 0.50 publish 0.00 views 0.00 combat 0.00 snapshot 0.25"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,6 +49,9 @@ func TestBenchReportCPU(t *testing.T) {
 			}
 			for _, w := range tc.workers {
 				b.addWorkers(w)
+			}
+			for _, st := range tc.steps {
+				b.addSteps(st)
 			}
 			var out strings.Builder
 			b.report(&out, 4, 320, 200)

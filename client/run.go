@@ -17,6 +17,7 @@ import (
 	"github.com/treadline/treadline/combat"
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
+	"github.com/treadline/treadline/internal/cputime"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
@@ -287,6 +288,7 @@ type matchScreen struct {
 	t0, elapsed         float64        // the match's time at the first frame, and since then, s
 	in                  physics.Input  // the last frame's input
 	shown               *game.Snapshot // the last frame's picture: the match's or the kill camera's
+	timing              bool           // the match times the parts of its steps (stepTimes)
 	// after, if set, runs when the match ends, with how it ended: it returns the
 	// screen to show next (nil: none) and the run's error. closing says the window
 	// loop ends anyway (a closed window, a cancelled context, a finished screenshot).
@@ -444,6 +446,30 @@ func (l *matchScreen) workerCPU() (time.Duration, bool) {
 		return w.WorkerCPU()
 	}
 	return 0, false
+}
+
+// stepTimes starts timing the parts of the match's steps on the main thread's CPU
+// clock, if it has not started, and returns their sums so far, when the match can
+// time them (game.Match.TimeSteps).
+func (l *matchScreen) stepTimes() (game.StepTimes, bool) {
+	m, ok := l.s.(interface {
+		TimeSteps(clock func() time.Duration)
+		StepTimes() game.StepTimes
+	})
+	if !ok {
+		return game.StepTimes{}, false
+	}
+	if !l.timing {
+		m.TimeSteps(threadCPU)
+		l.timing = true
+	}
+	return m.StepTimes(), true
+}
+
+// threadCPU is the calling thread's CPU time so far, 0 where it cannot be read.
+func threadCPU() time.Duration {
+	c, _ := cputime.Thread()
+	return c
 }
 
 // afterRespawn drops the aim once the player's tank is back from a wreck or a

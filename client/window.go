@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/treadline/treadline/deadreckon"
+	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/internal/cputime"
 	"github.com/treadline/treadline/render"
 )
@@ -44,6 +45,13 @@ type gauged interface {
 // are any, for the benchmark's report.
 type threaded interface {
 	workerCPU() (time.Duration, bool)
+}
+
+// A stepTimed screen's match times the parts of its steps (game.Match.TimeSteps),
+// for the benchmark's split of the simulation: stepTimes starts the timing, if it
+// has not started, and returns the sums so far, and whether there are any.
+type stepTimed interface {
+	stepTimes() (game.StepTimes, bool)
 }
 
 // A paced screen rests between frames: it needs fewer frames than the window can
@@ -91,6 +99,10 @@ type frame struct {
 	// hasWorkers whether it has any (threaded).
 	workers    time.Duration
 	hasWorkers bool
+	// steps is the screen's step parts' times at the frame's start, and hasSteps
+	// whether it times them (stepTimed).
+	steps    game.StepTimes
+	hasSteps bool
 }
 
 // mark records that phase p begins now.
@@ -150,6 +162,9 @@ func runWindow(ctx context.Context, v *render.Viewer, sc screen, cfg windowConfi
 		f.tick(now.Sub(last).Seconds(), step)
 		if th, ok := sc.(threaded); ok && b != nil {
 			f.workers, f.hasWorkers = th.workerCPU()
+		}
+		if st, ok := sc.(stepTimed); ok && b != nil {
+			f.steps, f.hasSteps = st.stepTimes()
 		}
 		last = now
 		next, err := sc.Update(&f)
@@ -214,6 +229,11 @@ func present(v *render.Viewer, sc screen, f *frame, cfg windowConfig, b *bench) 
 		if th, ok := sc.(threaded); ok && f.hasWorkers {
 			if c, ok := th.workerCPU(); ok {
 				b.addWorkers(c - f.workers)
+			}
+		}
+		if st, ok := sc.(stepTimed); ok && f.hasSteps {
+			if s, ok := st.stepTimes(); ok {
+				b.addSteps(s.Sub(f.steps))
 			}
 		}
 		if f.n >= cfg.BenchFrames {

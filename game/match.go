@@ -82,6 +82,9 @@ type Match struct {
 	refused, proxyRefused atomic.Uint64
 	// workers are the reckoning's worker threads, for WorkerCPU.
 	workers workerThreads
+	// timer sums the time of each part of the steps, when a benchmark asks
+	// (TimeSteps).
+	timer stepTimer
 
 	tanks  []*tank          // every tank, in spawn order
 	byID   map[uint32]*tank // the same, by actor id
@@ -467,6 +470,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	}
 	m.started = true
 	now = m.last
+	m.timer.begin()
 
 	// 1. Input.
 	if m.self != nil {
@@ -475,25 +479,32 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	// 2. Network in.
 	m.receive(now, true)
 	m.flushLeaves(now)
+	m.timer.end(StepReceive)
 	// 3. Local behaviour.
 	m.behave(now, dt)
+	m.timer.end(StepBehave)
 	// 4. Reckon remote tanks, clamp them to the ground, and put their proxies on the
 	// reckoned paths: local tanks collide with remote ones where they are shown.
 	m.reckon(now, dt)
+	m.timer.end(StepReckon)
 	// 5. Physics.
 	if dt > 0 && len(m.world.Tanks()) > 0 { // proxies, rocks and border alone need no steps
 		m.world.Step(dt)
 	}
+	m.timer.end(StepPhysics)
 	// 6. Publish local tanks (an observer's camera).
 	m.publish(now)
 	m.sendView(now)
+	m.timer.end(StepPublish)
 	// 7. Views for the snapshot, and whether the player's tank is stuck.
 	m.refreshViews(now)
 	if t := m.self; t != nil {
 		m.stall.step(stallCause(t.body.Pose(), t.body.Input(), t.body.Touching()), dt)
 	}
+	m.timer.end(StepViews)
 	// 8. Combat: the host's events, shots, shells and claims on the views just shown.
 	m.fight(now)
+	m.timer.end(StepCombat)
 	return m.err
 }
 
@@ -1072,6 +1083,8 @@ func (m *Match) refreshViews(now float64) {
 // slices (the tank list and each tank's trail), so a caller that keeps one Snapshot
 // and passes it every frame causes no allocation once the match has stopped growing.
 func (m *Match) Snapshot(dst *Snapshot) {
+	m.timer.begin()
+	defer m.timer.end(StepSnapshot)
 	dst.Time = m.last
 	dst.Algorithm = m.dr.Reckon.Algorithm
 	dst.Clamp = m.dr.Reckon.Clamp.Mode

@@ -68,3 +68,54 @@ func TestPolledOffsetIsTheSteps(t *testing.T) {
 		t.Errorf("%d polls told, want %d while joining and 5 steps", len(o.got), joined)
 	}
 }
+
+// TestStepTimesByPart: a timed match adds each part of Step and Snapshot to its
+// sums, on the clock it was given; untimed, it reads no clock and its sums stay.
+func TestStepTimesByPart(t *testing.T) {
+	m, err := NewMatch(Config{Map: testmaps.Small(t)}, &driftLink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	// A clock that moves on a millisecond at each reading gives each part one
+	// millisecond a step: every part ends with one reading.
+	reads := 0
+	clock := func() time.Duration {
+		reads++
+		return time.Duration(reads) * time.Millisecond
+	}
+	m.TimeSteps(clock)
+	var snap Snapshot
+	for i := 1; i <= 3; i++ {
+		if err := m.Step(float64(i)/60, physics.Input{Throttle: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Snapshot(&snap)
+	m.Snapshot(&snap)
+	got := m.StepTimes()
+	for p := range NumStepParts {
+		want := 3 * time.Millisecond
+		if p == StepSnapshot {
+			want = 2 * time.Millisecond
+		}
+		if got[p] != want {
+			t.Errorf("%v: %v, want %v", p, got[p], want)
+		}
+	}
+	if d := got.Sub(StepTimes{StepReckon: time.Millisecond}); d[StepReckon] != 2*time.Millisecond || d[StepPhysics] != got[StepPhysics] {
+		t.Errorf("Sub: %v", d)
+	}
+	m.TimeSteps(nil)
+	before := reads
+	if err := m.Step(4.0/60, physics.Input{}); err != nil {
+		t.Fatal(err)
+	}
+	m.Snapshot(&snap)
+	if reads != before || m.StepTimes() != got {
+		t.Errorf("untimed step read the clock %d times and changed the sums to %v", reads-before, m.StepTimes())
+	}
+	if s := StepPart(-1).String(); s != "unknown" {
+		t.Errorf("StepPart(-1) = %q", s)
+	}
+}
