@@ -123,11 +123,17 @@ func (b *bench) report(out io.Writer, tanks, w, h int) {
 			perFrame(own), perFrame(b.cpu[phaseSim]), perFrame(b.cpu[phaseScene]))
 	}
 	if b.stepFrames > 0 {
-		// Where the simulation's CPU goes: the match's step and snapshot by part;
-		// the rest of the simulation phase is the client's own (input, aim, camera).
+		// Where the simulation's CPU goes: the match's step and snapshot by part,
+		// and the rest of the simulation phase, the screen's own: input, aim,
+		// camera and, after a death, the kill camera's replay.
 		fmt.Fprint(out, "simulation's CPU by part, ms per frame:")
+		rest := b.cpu[phaseSim]
 		for p, d := range b.steps {
 			fmt.Fprintf(out, " %s %.2f", game.StepPart(p), float64(d)/float64(b.stepFrames)/1e6)
+			rest -= d
+		}
+		if b.stepFrames == n {
+			fmt.Fprintf(out, " other %.2f (input, aim, camera, kill camera)", perFrame(rest))
 		}
 		fmt.Fprintln(out)
 	}

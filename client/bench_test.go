@@ -31,7 +31,10 @@ func TestBenchReportCPU(t *testing.T) {
 			[]string{"client's own CPU: 3.00 ms per frame", "reckoning workers' CPU: 2.00 ms per frame"}, nil},
 		{"step parts", [numPhases]time.Duration{ms, 2 * ms, 30 * ms, 10 * ms}, nil,
 			[]game.StepTimes{{game.StepReckon: ms, game.StepSnapshot: ms / 2}, {game.StepReckon: 3 * ms, game.StepPhysics: ms}},
-			[]string{"simulation's CPU by part, ms per frame: receive 0.00 behave 0.00 reckon 2.00 physics 0.50 publish 0.00 views 0.00 combat 0.00 snapshot 0.25"}, nil},
+			[]string{"simulation's CPU by part, ms per frame: receive 0.00 behave 0.00 reckon 2.00 physics 0.50 publish 0.00 views 0.00 combat 0.00 snapshot 0.25\n"}, []string{"other"}},
+		{"step parts of every frame", [numPhases]time.Duration{4 * ms, 2 * ms, 30 * ms, 10 * ms}, nil,
+			[]game.StepTimes{{game.StepReckon: ms}, {game.StepReckon: 3 * ms}, {game.StepReckon: ms}, {game.StepReckon: 3 * ms, game.StepPhysics: 2 * ms}},
+			[]string{"reckon 2.00 physics 0.50 publish 0.00 views 0.00 combat 0.00 snapshot 0.00 other 1.50 (input, aim, camera, kill camera)"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -118,7 +118,7 @@ func (c *deathCam) frame(l *matchScreen, dt float64) *game.Snapshot {
 	// The figures and the link warning go on telling the live match's link.
 	c.snap.Net, c.snap.Algorithm, c.snap.Clamp = live.Net, live.Algorithm, live.Clamp
 	c.snap.LatencyCompensation = live.LatencyCompensation
-	if eye, look, fov, ok := killCamShot(&c.snap, c.kill, fovRadians(l.cfg.Settings.FOV)); ok {
+	if eye, look, fov, ok := killCamView(c.p, &c.snap, c.kill, l); ok {
 		l.scene.WatchID(c.kill.Shooter)
 		l.scene.LookFrom(eye, look, true)
 		l.scene.SetFOV(fov)
@@ -157,6 +157,12 @@ func (c *deathCam) start(l *matchScreen) error {
 	// The seek to the kill's lead shows none of its steps, and each step fills the
 	// views afresh: the first step shown fills what the overlays then read.
 	p.SetViewDetail(game.ViewDetail{NoProjection: true, NoTrails: true})
+	// The replay reckons in full only the tanks its picture shows and those near
+	// its camera, as the live match does (game.Match.SetCameraView). Its first
+	// picture is framed on the two tanks where the live match last showed them, a
+	// few seconds on: near enough that both are reckoned in full from the seek on,
+	// so neither changes mode on the first frame shown.
+	killCamView(p, &l.snap, k, l)
 	if err := p.KillCamFor(k, lead); err != nil {
 		return err
 	}
@@ -167,6 +173,19 @@ func (c *deathCam) start(l *matchScreen) error {
 	}
 	c.tl = render.Timeline{Start: p.Time(), End: k.Time + replay.KillCamTail, Now: p.Time(), Marks: []float64{k.Time}}
 	return nil
+}
+
+// killCamView frames kill k's shot on the tanks in snap (killCamShot) and tells
+// replay p that view for its next steps. ok is false, and p is told nothing, when
+// either tank is missing from snap.
+func killCamView(p *replay.Player, snap *game.Snapshot, k replay.Kill, l *matchScreen) (eye, look mgl64.Vec3, fov float64, ok bool) {
+	eye, look, fov, ok = killCamShot(snap, k, fovRadians(l.cfg.Settings.FOV))
+	if ok {
+		v := l.scene.View()
+		v.FovY = fov
+		p.SetCameraView(eye, look.Sub(eye), v.HalfAngle())
+	}
+	return eye, look, fov, ok
 }
 
 // stop ends the kill camera, if it plays, and gives the camera back to the match.

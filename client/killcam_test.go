@@ -11,6 +11,7 @@ import (
 
 	"github.com/g3n/engine/window"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game"
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/record/recordtest"
@@ -112,6 +113,11 @@ func checkKillCamPicture(t *testing.T, l *matchScreen, shot string) {
 	shooter, target := tankByID(&l.cam.snap, k.Shooter), tankByID(&l.cam.snap, k.Target)
 	if shooter == nil || target == nil {
 		t.Fatalf("the kill camera shows shooter %v and target %v", shooter != nil, target != nil)
+	}
+	// The replay is told the kill camera's view: the two tanks in its picture are
+	// reckoned in full.
+	if shooter.Mode != deadreckon.ModeHigh || target.Mode != deadreckon.ModeHigh {
+		t.Errorf("the kill camera reckons the shooter in mode %v and the target in %v, want both high", shooter.Mode, target.Mode)
 	}
 	if l.cam.snap.Net.RTT != 0.2 {
 		t.Errorf("the kill camera's figures give a round trip of %v s, the live link's is 0.2 s", l.cam.snap.Net.RTT)

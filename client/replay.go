@@ -185,7 +185,10 @@ func (l *replayScreen) Update(f *frame) (screen, error) {
 	dt := math.Min(f.dt, 0.25)
 	l.moveFree(dt)
 	if eye, ok := l.scene.Eye(); ok {
-		l.p.SetCamera(eye)
+		// As a live match is told: the tanks out of the picture and away from
+		// the camera are reckoned in low mode.
+		v := l.scene.View()
+		l.p.SetCameraView(eye, v.Forward(), v.HalfAngle())
 	}
 	if err := l.p.Advance(dt); err != nil {
 		return nil, err

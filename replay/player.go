@@ -78,7 +78,11 @@ type Player struct {
 	paused bool
 	camera mgl64.Vec3
 	hasCam bool
-	detail game.ViewDetail // which of the views' costlier fields the match fills
+	// forward and halfAngle are the camera's view (SetCameraView), when hasView.
+	forward   mgl64.Vec3
+	halfAngle float64
+	hasView   bool
+	detail    game.ViewDetail // which of the views' costlier fields the match fills
 
 	alt   alternate
 	truth bool
@@ -132,6 +136,9 @@ func (p *Player) restart() error {
 	if p.hasCam {
 		m.SetCamera(p.camera)
 	}
+	if p.hasView {
+		m.SetCameraView(p.camera, p.forward, p.halfAngle)
+	}
 	m.SetViewDetail(p.detail)
 	return nil
 }
@@ -182,6 +189,22 @@ func (p *Player) SetCamera(c mgl64.Vec3) {
 		p.match.SetCamera(c)
 		p.alt.camera = c
 	}
+}
+
+// SetCameraView tells the replay where the camera stands and looks, as
+// game.Match.SetCameraView tells a live match: eye in world meters, forward the
+// view's axis (any length) and halfAngle the half-angle of a cone that holds the
+// picture, rad. The replay then reckons the tanks in the picture and near the camera
+// in full and the others in low mode, as the live match does; until it is told,
+// every tank counts as out of view. A view that is not finite, a zero axis or a
+// half-angle outside (0, π) is ignored.
+func (p *Player) SetCameraView(eye, forward mgl64.Vec3, halfAngle float64) {
+	if !geom.FiniteVec(eye) || !geom.FiniteVec(forward) || !(forward.Len() > 0) || !(halfAngle > 0 && halfAngle < math.Pi) {
+		return
+	}
+	p.SetCamera(eye)
+	p.forward, p.halfAngle, p.hasView = forward, halfAngle, true
+	p.match.SetCameraView(eye, forward, halfAngle)
 }
 
 // SetViewDetail says which of the snapshots' costlier fields the next steps fill

@@ -473,3 +473,75 @@ func testSelf(t *testing.T, rec *replay.Recording) uint32 {
 	t.Fatal("the recording holds no tank of the recorder")
 	return 0
 }
+
+// TestReplayCameraView: a replay told its camera's view reckons the tanks out of the
+// picture and away from the camera in low mode and a tank in the picture in full, as
+// a live match does, and keeps the view when it seeks back (a new match).
+func TestReplayCameraView(t *testing.T) {
+	rec := load(t)
+	p := liveReplay(t, rec, game.DeadReckoning().Reckon.Algorithm)
+	var snap game.Snapshot
+	advance := func(d float64) {
+		t.Helper()
+		if err := p.Advance(d); err != nil {
+			t.Fatal(err)
+		}
+		p.Snapshot(&snap)
+	}
+	advance(3)
+	// From 80 m over the tanks, looking up: no tank is in the picture or within
+	// game.UnseenLowDistance, but some are within game.HighModeDistance, which
+	// would keep them in full were the view not known.
+	var mid mgl64.Vec3
+	for _, tv := range snap.Tanks {
+		mid = mid.Add(tv.Position.Mul(1 / float64(len(snap.Tanks))))
+	}
+	up := mid.Add(mgl64.Vec3{0, 80, 0})
+	near := 0
+	for _, tv := range snap.Tanks {
+		if tv.Position.Sub(up).Len() < game.HighModeDistance-20 {
+			near++
+		}
+	}
+	if near == 0 {
+		t.Fatalf("no tank within %v m of %v: the test shows nothing", game.HighModeDistance-20, up)
+	}
+	p.SetCameraView(up, mgl64.Vec3{0, 1, 0}, 0.3)
+	advance(0.5)
+	checkModes := func(when string, high uint32) {
+		t.Helper()
+		if len(snap.Tanks) < 4 {
+			t.Fatalf("%s: %d tanks in the replay", when, len(snap.Tanks))
+		}
+		for _, tv := range snap.Tanks {
+			want := deadreckon.ModeLow
+			if tv.ID == high {
+				want = deadreckon.ModeHigh
+			}
+			if tv.Mode != want {
+				t.Errorf("%s: tank %d at %.0f in mode %v, want %v", when, tv.ID, tv.Position, tv.Mode, want)
+			}
+		}
+	}
+	checkModes("looking away", 0)
+	// Looking at one tank from 60 m: it alone is reckoned in full.
+	target := snap.Tanks[len(snap.Tanks)/2]
+	eye := target.Position.Add(mgl64.Vec3{0, 20, -57})
+	p.SetCameraView(eye, target.Position.Sub(eye), 0.2)
+	advance(0.1)
+	if tv := snap.Tanks[len(snap.Tanks)/2]; tv.ID != target.ID || tv.Mode != deadreckon.ModeHigh {
+		t.Errorf("tank %d in the picture, 60 m away: mode %v, want high", tv.ID, tv.Mode)
+	}
+	// Seeking back rebuilds the match, which is told the same view.
+	p.SetCameraView(up, mgl64.Vec3{0, 1, 0}, 0.3)
+	if err := p.Seek(p.Time() - 2); err != nil {
+		t.Fatal(err)
+	}
+	advance(0.5)
+	checkModes("looking away after a seek back", 0)
+	// A view with no axis or no angle changes nothing.
+	p.SetCameraView(eye, mgl64.Vec3{}, 0.2)
+	p.SetCameraView(eye, target.Position.Sub(eye), 0)
+	advance(0.1)
+	checkModes("after views refused", 0)
+}
