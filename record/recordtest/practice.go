@@ -133,8 +133,12 @@ func Practice(cfg Config) (*Live, error) {
 	// in-process host does; the sink gets its writer once the file is made.
 	sink := &record.Sink{}
 	uplink := record.NewUplinkTap(sink, nil)
+	// The host accepts positions anywhere on the map, a crowd of bots' spawns in
+	// one burst and their shots (both control messages) at up to one a second each.
 	rig, err := gametest.New(gametest.Config{Link: cfg.Link, Seed: cfg.Seed, Judge: judge, Mover: referee.NewMover(tank.Spec{}, nil), Tap: uplink,
-		Limits: net.Limits{MaxActorsPerPlayer: max(cfg.Bots, net.DefaultMaxActorsPerPlayer)}})
+		Extent: max(cfg.Map.Size()[0], cfg.Map.Size()[1]) / 2,
+		Limits: net.Limits{MaxActorsPerPlayer: max(cfg.Bots, net.DefaultMaxActorsPerPlayer),
+			ControlRate: max(float64(cfg.Bots), net.DefaultControlRate), ControlBurst: max(2*float64(cfg.Bots), net.DefaultControlBurst)}})
 	if err != nil {
 		return nil, err
 	}
