@@ -144,6 +144,11 @@ func (c *deathCam) start(l *matchScreen) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if c.p != p {
+			p.Close() // not played: its reckoning's goroutines end with it
+		}
+	}()
 	// The kill of the player's tank; the last of the player's tanks without one (a
 	// host's bots are the player's too).
 	k, ok := p.LastDeath()
@@ -193,12 +198,22 @@ func (c *deathCam) stop(l *matchScreen) {
 	if !c.on {
 		return
 	}
+	c.release()
 	c.on, c.p = false, nil
 	l.scene.LookFrom(mgl64.Vec3{}, mgl64.Vec3{}, false)
 	l.scene.MarkKill(0, 0, "")
 	l.scene.SetFOV(fovRadians(l.cfg.Settings.FOV))
 	l.scene.Watch(l.cfg.Watch)
 	l.panels.Timeline = nil
+}
+
+// release ends the goroutines the kill camera's replay reckons a crowd on
+// (replay.Player.Close), when it stops or the match screen lets go of everything.
+// The replay stays readable.
+func (c *deathCam) release() {
+	if c.p != nil {
+		c.p.Close()
+	}
 }
 
 // skip ends the kill camera at the player's word; it reports whether one played.

@@ -175,9 +175,13 @@ func checkKillCamEnds(t *testing.T, l *matchScreen, sess *stepMatch, wreck *game
 	if err != nil || !l.cam.on {
 		t.Fatalf("the next death: kill camera %v (%v)", l.cam.on, err)
 	}
+	played := l.cam.p
 	sess.snap = &game.Snapshot{Self: -1}
 	gl.Do(func() { frames(5, 6) })
 	if err != nil || l.cam.on || l.panels.Timeline != nil {
 		t.Errorf("after the respawn: kill camera %v, timeline %v (%v)", l.cam.on, l.panels.Timeline != nil, err)
+	}
+	if !played.Closed() {
+		t.Error("the kill camera's replay was not closed at the respawn: its reckoning's goroutines outlive it")
 	}
 }

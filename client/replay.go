@@ -200,6 +200,10 @@ func (l *replayScreen) Update(f *frame) (screen, error) {
 	return l, nil
 }
 
+// release lets go of the replay's goroutines (replay.Player.Close) when the window
+// loop ends while it shows.
+func (l *replayScreen) release() { l.p.Close() }
+
 // Draw draws the frame.
 func (l *replayScreen) Draw(v *render.Viewer, f *frame) error {
 	l.scene.SetPanels(l.panels)

@@ -403,6 +403,7 @@ func (l *matchScreen) end(cause error) error {
 // finish ends the match with err and returns what comes next: see after.
 func (l *matchScreen) finish(err error) (screen, error) {
 	l.captureCursor(false)
+	l.cam.release()
 	if l.after == nil {
 		return nil, err
 	}
@@ -412,6 +413,7 @@ func (l *matchScreen) finish(err error) (screen, error) {
 // closing ends the match with err as the window loop ends, and returns the run's
 // error.
 func (l *matchScreen) closing(err error) error {
+	l.cam.release()
 	if l.after == nil {
 		return err
 	}

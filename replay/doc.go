@@ -24,6 +24,7 @@
 //	if err != nil { … } // not a recording, or of another version
 //	if rec.Stopped != nil { fmt.Println(rec.Stopped) } // damaged: plays what is readable
 //	p, err := replay.NewPlayer(rec, replay.PlayerConfig{Map: valley})
+//	defer p.Close() // a crowd's reckoning goroutines
 //	for each frame {
 //		p.Advance(dt) // at p.Speed(), unless paused; Seek, StepFrame, SetAlgorithm…
 //		p.Snapshot(&snap)

@@ -84,9 +84,10 @@ type Player struct {
 	hasView   bool
 	detail    game.ViewDetail // which of the views' costlier fields the match fills
 
-	alt   alternate
-	truth bool
-	kill  *killCam
+	alt    alternate
+	truth  bool
+	kill   *killCam
+	closed bool // Close was called: every match the player makes is closed
 }
 
 // NewPlayer returns a player paused at the start of rec.
@@ -130,6 +131,9 @@ func (p *Player) restart() error {
 	if p.match != nil {
 		p.match.Close() // its reckoning's goroutines, in a large match
 	}
+	if p.closed {
+		m.Close()
+	}
 	p.match, p.t = m, p.rec.Start
 	p.alt.reset()
 	p.applyLead()
@@ -154,6 +158,18 @@ func (p *Player) applyLead() {
 	}
 	p.link.SetLead(lead)
 }
+
+// Close stops the goroutines the replay's match starts to reckon a crowd of more
+// than 256 tanks (game.Match.Close): a caller done with a player closes it, or those
+// goroutines, each on a thread of its own, outlive it. The player stays usable, and
+// reckons on the caller's goroutine from then on. Close is idempotent.
+func (p *Player) Close() {
+	p.closed = true
+	p.match.Close()
+}
+
+// Closed reports whether Close was called.
+func (p *Player) Closed() bool { return p.closed }
 
 // Map returns the map the replay plays on.
 func (p *Player) Map() *terrain.Map { return p.cfg.Map }

@@ -177,6 +177,7 @@ func Practice(cfg Config) (*Live, error) {
 		w.Close()
 		return nil, fmt.Errorf("host match: %w", err)
 	}
+	defer host.Close()
 	player, err := game.NewMatch(game.Config{Map: cfg.Map, Name: "ann", Seed: cfg.Seed,
 		Observer: &capture{next: view, live: live, events: true}},
 		playerLink)
@@ -184,6 +185,7 @@ func Practice(cfg Config) (*Live, error) {
 		w.Close()
 		return nil, fmt.Errorf("player match: %w", err)
 	}
+	defer player.Close() // a crowd's reckoning goroutines
 	live.Self, _ = player.Self()
 	player.SetCamera(cfg.Camera)
 	var snap, hostSnap game.Snapshot
