@@ -79,7 +79,24 @@ type deathCam struct {
 	spent  bool // this death's kill camera ran, was skipped or could not run
 	killer string
 	shown  int // the respawn countdown in the status, s
+	// seeking is set while p seeks to lead seconds before the kill, a part at each
+	// frame (seek); askedAt is the screen's elapsed time when the death asked for
+	// the kill camera, from which it then plays as if it had started at once.
+	seeking bool
+	lead    float64
+	askedAt float64
 }
+
+// killCamSeekChunk is how many of the replay's steps the kill camera's seek takes
+// between looks at the clock, and killCamSeekBudget the least time it spends seeking
+// in a frame, s; it spends up to half the last frame's time. Seeking to the kill's
+// lead replays the seconds kept before it, a quarter to half a second of the main
+// thread's time in a battle of 512 tanks: done in one frame, that froze the picture
+// at each death.
+const (
+	killCamSeekChunk  = 4
+	killCamSeekBudget = 0.010
+)
 
 // frame runs the kill camera for one frame of the live match, whose snapshot is
 // l.snap, and returns the snapshot to draw: the kill camera's while it plays.
@@ -93,15 +110,22 @@ func (c *deathCam) frame(l *matchScreen, dt float64) *game.Snapshot {
 		c.spent = false
 		return live
 	}
-	if !c.on && !c.spent {
+	if !c.on && !c.seeking && !c.spent {
 		c.spent = true
 		if err := c.start(l); err != nil {
 			l.log.Info("no kill camera", "err", err)
 			return live
 		}
 	}
+	if c.seeking {
+		if err := c.seek(l, dt); err != nil {
+			l.log.Info("no kill camera", "err", err)
+			c.stop(l)
+			return live
+		}
+	}
 	if !c.on {
-		return live
+		return live // the wreck, while the kill camera's replay seeks
 	}
 	// As the live match is told (Update): the fields the overlays on now read.
 	c.p.SetViewDetail(l.scene.Overlays().ViewDetail())
@@ -168,15 +192,49 @@ func (c *deathCam) start(l *matchScreen) error {
 	// few seconds on: near enough that both are reckoned in full from the seek on,
 	// so neither changes mode on the first frame shown.
 	killCamView(p, &l.snap, k, l)
-	if err := p.KillCamFor(k, lead); err != nil {
-		return err
-	}
-	c.p, c.kill, c.on, c.shown = p, k, true, -1
+	c.p, c.kill, c.lead, c.seeking, c.askedAt = p, k, lead, true, l.elapsed
 	c.killer = l.snap.Combat.KilledBy
 	if t := rec.Tanks[k.Shooter]; t != nil && t.Name != "" {
 		c.killer = t.Name
 	}
-	c.tl = render.Timeline{Start: p.Time(), End: k.Time + replay.KillCamTail, Now: p.Time(), Marks: []float64{k.Time}}
+	return nil
+}
+
+// seek takes the next part of the replay's seek to the kill's lead: as much of it as
+// fits in half the last frame's time, dt s (at least killCamSeekBudget), or all of it
+// in a run with a fixed step, whose frames must not depend on the machine. Once
+// there, the kill camera starts, caught up to where it would be had it started when
+// asked: it still ends at the respawn.
+func (c *deathCam) seek(l *matchScreen, dt float64) error {
+	to := c.kill.Time - c.lead
+	until := math.Inf(1)
+	if l.cfg.FixedStep <= 0 {
+		until = l.clock() + math.Max(killCamSeekBudget, dt/2)
+	}
+	for {
+		done, err := c.p.SeekSteps(to, killCamSeekChunk)
+		if err != nil {
+			return err
+		}
+		if done {
+			break
+		}
+		if l.clock() >= until {
+			return nil // on at the next frame
+		}
+	}
+	c.seeking = false
+	if err := c.p.KillCamFor(c.kill, c.lead); err != nil { // there already: no seek
+		return err
+	}
+	start := c.p.Time() // the lead, within what the match kept
+	if late := l.elapsed - c.askedAt; late > 0 {
+		if err := c.p.Advance(late); err != nil {
+			return err
+		}
+	}
+	c.on, c.shown = true, -1
+	c.tl = render.Timeline{Start: start, End: c.kill.Time + replay.KillCamTail, Now: c.p.Time(), Marks: []float64{c.kill.Time}}
 	return nil
 }
 
@@ -196,6 +254,10 @@ func killCamView(p *replay.Player, snap *game.Snapshot, k replay.Kill, l *matchS
 // stop ends the kill camera, if it plays, and gives the camera back to the match.
 func (c *deathCam) stop(l *matchScreen) {
 	if !c.on {
+		if c.seeking {
+			c.release()
+			c.seeking, c.p = false, nil
+		}
 		return
 	}
 	c.release()
@@ -216,9 +278,10 @@ func (c *deathCam) release() {
 	}
 }
 
-// skip ends the kill camera at the player's word; it reports whether one played.
+// skip ends the kill camera at the player's word, or its seek before it plays; it
+// reports whether one played or sought.
 func (c *deathCam) skip(l *matchScreen) bool {
-	if !c.on {
+	if !c.on && !c.seeking {
 		return false
 	}
 	c.stop(l)

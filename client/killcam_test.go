@@ -185,3 +185,73 @@ func checkKillCamEnds(t *testing.T, l *matchScreen, sess *stepMatch, wreck *game
 		t.Error("the kill camera's replay was not closed at the respawn: its reckoning's goroutines outlive it")
 	}
 }
+
+// TestDeathKillCamSpreadsItsSeek: without a fixed step, the kill camera's seek to
+// the kill's lead is spread over frames, each given half its frame's time (the
+// match's clock here moves a millisecond at each reading), and the wreck is drawn
+// meanwhile; then the kill camera plays from where it would be had it started at the
+// death, so it still ends at the respawn.
+func TestDeathKillCamSpreadsItsSeek(t *testing.T) {
+	v := needViewer(t)
+	mp := testMap(t)
+	live, err := recordtest.Practice(recordtest.Config{Map: mp, Bots: 7, Seconds: 120, Seed: 1, Dir: t.TempDir(),
+		Camera: mgl64.Vec3{0, 40, 0}, Ring: KillCamMemory, UntilDeath: true,
+		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !live.Died {
+		t.Fatal("the player's tank was not destroyed in the test match")
+	}
+	wreck := &game.Snapshot{Self: -1, Combat: game.CombatView{Wreck: true, RespawnIn: 5, KilledBy: "a bot"}}
+	sess := &stepMatch{snap: wreck}
+	ticks := 0
+	clock := func() float64 { ticks++; return float64(ticks) / 1000 }
+	cfg := RunConfig{Recent: func() (*replay.Recording, error) { return replay.ReadRing(live.Ring) }, Map: mp,
+		Clock: clock, Display: Display{KillCam: true}}
+	scene, err := render.NewScene(render.TerrainFromMap(mp, 0), render.SceneConfig{Width: testW, Height: testH, Ground: mp.HeightAt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	const dt = 1.0 / 30
+	var l *matchScreen
+	seeking := 0
+	gl.Do(func() {
+		l = newMatchScreen(cfg, sess, scene, v, logger)
+		for n := 1; n <= 60 && err == nil && !l.cam.on; n++ {
+			f := &frame{n: n, dt: dt}
+			if _, err = l.Update(f); err != nil {
+				break
+			}
+			if l.cam.seeking {
+				seeking++
+				if l.shown != &l.snap || l.panels.Timeline != nil {
+					t.Errorf("frame %d: the kill camera's picture or timeline is drawn while its replay seeks", n)
+				}
+			}
+			err = l.Draw(l.v, f)
+			l.v.Swap()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.cam.on {
+		t.Fatal("no kill camera after 60 frames")
+	}
+	if seeking < 2 {
+		t.Errorf("the seek took %d frames: it was not spread", seeking+1)
+	}
+	// It plays from the lead, caught up by the time since the death and by the
+	// frame it started in.
+	want := l.cam.tl.Start + (l.elapsed - l.cam.askedAt) + dt
+	if got := l.cam.p.Time(); math.Abs(got-want) > 1e-9 {
+		t.Errorf("the kill camera plays at %.4f s, want %.4f (its lead %.4f, then %.4f s since the death and a frame)",
+			got, want, l.cam.tl.Start, l.elapsed-l.cam.askedAt)
+	}
+	if k := l.cam.kill; l.cam.tl.Start > k.Time-deathCamMinLead+1e-9 {
+		t.Errorf("the kill camera starts at %.3f s, under %v s before the kill at %.3f", l.cam.tl.Start, deathCamMinLead, k.Time)
+	}
+	t.Logf("seek spread over %d frames; the kill camera plays at %.3f s, the kill at %.3f", seeking+1, l.cam.p.Time(), l.cam.kill.Time)
+}

@@ -257,23 +257,35 @@ func (p *Player) StepFrame() error {
 // Seek moves the replay to time t (clamped to the recording). Seeking back replays
 // from the start, fast.
 func (p *Player) Seek(t float64) error {
+	_, err := p.SeekSteps(t, 0)
+	return err
+}
+
+// SeekSteps is Seek in parts: it takes at most n of the seek's steps (n ≤ 0: all)
+// and reports whether the replay has reached t, so that a caller can spread a long
+// seek over several frames. Its steps are Seek's, so a seek done in parts ends where
+// one done at once does, in the same state.
+func (p *Player) SeekSteps(t float64, n int) (done bool, err error) {
 	t = math.Max(p.rec.Start, math.Min(p.rec.End, t))
 	if t < p.t {
 		if err := p.restart(); err != nil {
-			return err
+			return false, err
 		}
 	}
-	for p.t < t-seekSettle {
-		if err := p.stepTo(math.Min(p.t+seekStep, t-seekSettle)); err != nil {
-			return err
+	for taken := 0; p.t < t; taken++ {
+		if n > 0 && taken == n {
+			return false, nil
+		}
+		// Fast up to seekSettle before t, then at a live client's rate.
+		next := math.Min(p.t+seekFine, t)
+		if p.t < t-seekSettle {
+			next = math.Min(p.t+seekStep, t-seekSettle)
+		}
+		if err := p.stepTo(next); err != nil {
+			return false, err
 		}
 	}
-	for p.t < t {
-		if err := p.stepTo(math.Min(p.t+seekFine, t)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return true, nil
 }
 
 // stepTo steps the match to t, at most game.DefaultMaxStep at a time.

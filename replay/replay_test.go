@@ -545,3 +545,40 @@ func TestReplayCameraView(t *testing.T) {
 	advance(0.1)
 	checkModes("after views refused", 0)
 }
+
+// TestSeekStepsIsSeek: a seek taken a few steps at a time ends where one taken at
+// once does, every tank in the same state to the bit, forward and back.
+func TestSeekStepsIsSeek(t *testing.T) {
+	rec := load(t)
+	whole := liveReplay(t, rec, game.DeadReckoning().Reckon.Algorithm)
+	parts := liveReplay(t, rec, game.DeadReckoning().Reckon.Algorithm)
+	for _, to := range []float64{rec.Start + 7.3, rec.Start + 4.05} {
+		if err := whole.Seek(to); err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		for done := false; !done; calls++ {
+			var err error
+			if done, err = parts.SeekSteps(to, 7); err != nil {
+				t.Fatal(err)
+			}
+			if calls > 10000 {
+				t.Fatal("SeekSteps never reaches its time")
+			}
+		}
+		if calls < 3 {
+			t.Errorf("seek to %.2f s in steps of 7 took %d calls: the test shows nothing", to, calls)
+		}
+		var a, b game.Snapshot
+		whole.Snapshot(&a)
+		parts.Snapshot(&b)
+		if whole.Time() != parts.Time() || len(a.Tanks) != len(b.Tanks) || len(a.Tanks) == 0 {
+			t.Fatalf("seek to %.2f s: at %v with %d tanks in parts, %v with %d at once", to, parts.Time(), len(b.Tanks), whole.Time(), len(a.Tanks))
+		}
+		for i := range a.Tanks {
+			if a.Tanks[i].Position != b.Tanks[i].Position || a.Tanks[i].Orientation != b.Tanks[i].Orientation {
+				t.Errorf("seek to %.2f s: tank %d at %v in parts, %v at once", to, a.Tanks[i].ID, b.Tanks[i].Position, a.Tanks[i].Position)
+			}
+		}
+	}
+}
