@@ -17,6 +17,7 @@ import (
 	"github.com/treadline/treadline/record/recordtest"
 	"github.com/treadline/treadline/render"
 	"github.com/treadline/treadline/replay"
+	"github.com/treadline/treadline/terrain"
 )
 
 // TestKillCamShot checks the kill camera's framing: over the shooter's turret and
@@ -61,15 +62,7 @@ func TestKillCamShot(t *testing.T) {
 func TestDeathKillCam(t *testing.T) {
 	v := needViewer(t)
 	mp := testMap(t)
-	live, err := recordtest.Practice(recordtest.Config{Map: mp, Bots: 7, Seconds: 120, Seed: 1, Dir: t.TempDir(),
-		Camera: mgl64.Vec3{0, 40, 0}, Ring: KillCamMemory, UntilDeath: true,
-		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !live.Died {
-		t.Fatal("the player's tank was not destroyed in the test match")
-	}
+	recent := killedPractice(t, mp)
 	wreck := &game.Snapshot{Self: -1, Combat: game.CombatView{Wreck: true, RespawnIn: 5, KilledBy: "a bot"},
 		Net: game.NetStats{RTT: 0.2, Silence: 0.1}}
 	sess := &stepMatch{snap: wreck}
@@ -77,7 +70,7 @@ func TestDeathKillCam(t *testing.T) {
 	if *docs {
 		shot, _ = filepath.Abs("../assets/docs/killcam-live.png")
 	}
-	cfg := RunConfig{Recent: func() (*replay.Recording, error) { return replay.ReadRing(live.Ring) }, Map: mp,
+	cfg := RunConfig{Recent: recent, Map: mp,
 		Display: Display{KillCam: true, Screenshot: shot, Frames: 45, FixedStep: time.Second / 30}}
 	scene, err := render.NewScene(render.TerrainFromMap(mp, 0), render.SceneConfig{Width: testW, Height: testH,
 		Ground: mp.HeightAt, Help: helpLines(DefaultSettings())})
@@ -99,6 +92,23 @@ func TestDeathKillCam(t *testing.T) {
 	}
 	checkKillCamPicture(t, l, shot)
 	checkKillCamEnds(t, l, sess, wreck)
+}
+
+// killedPractice records a practice on mp until the player's tank is destroyed,
+// keeping its last KillCamMemory in memory as a live match does, and returns what
+// the match's Recent would.
+func killedPractice(t *testing.T, mp *terrain.Map) func() (*replay.Recording, error) {
+	t.Helper()
+	live, err := recordtest.Practice(recordtest.Config{Map: mp, Bots: 7, Seconds: 120, Seed: 1, Dir: t.TempDir(),
+		Camera: mgl64.Vec3{0, 40, 0}, Ring: KillCamMemory, UntilDeath: true,
+		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !live.Died {
+		t.Fatal("the player's tank was not destroyed in the test match")
+	}
+	return func() (*replay.Recording, error) { return replay.ReadRing(live.Ring) }
 }
 
 // checkKillCamPicture checks the kill camera 45 frames after the death: where it is
@@ -194,20 +204,13 @@ func checkKillCamEnds(t *testing.T, l *matchScreen, sess *stepMatch, wreck *game
 func TestDeathKillCamSpreadsItsSeek(t *testing.T) {
 	v := needViewer(t)
 	mp := testMap(t)
-	live, err := recordtest.Practice(recordtest.Config{Map: mp, Bots: 7, Seconds: 120, Seed: 1, Dir: t.TempDir(),
-		Camera: mgl64.Vec3{0, 40, 0}, Ring: KillCamMemory, UntilDeath: true,
-		Link: impair.Link{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !live.Died {
-		t.Fatal("the player's tank was not destroyed in the test match")
-	}
+	recent := killedPractice(t, mp)
 	wreck := &game.Snapshot{Self: -1, Combat: game.CombatView{Wreck: true, RespawnIn: 5, KilledBy: "a bot"}}
 	sess := &stepMatch{snap: wreck}
 	ticks := 0
 	clock := func() float64 { ticks++; return float64(ticks) / 1000 }
-	cfg := RunConfig{Recent: func() (*replay.Recording, error) { return replay.ReadRing(live.Ring) }, Map: mp,
+	var err error
+	cfg := RunConfig{Recent: recent, Map: mp,
 		Clock: clock, Display: Display{KillCam: true}}
 	scene, err := render.NewScene(render.TerrainFromMap(mp, 0), render.SceneConfig{Width: testW, Height: testH, Ground: mp.HeightAt})
 	if err != nil {
