@@ -90,9 +90,8 @@ type deathCam struct {
 // killCamSeekChunk is how many of the replay's steps the kill camera's seek takes
 // between looks at the clock, and killCamSeekBudget the least time it spends seeking
 // in a frame, s; it spends up to half the last frame's time. Seeking to the kill's
-// lead replays the seconds kept before it, a quarter to half a second of the main
-// thread's time in a battle of 512 tanks: done in one frame, that froze the picture
-// at each death.
+// lead replays the seconds kept before it, 0.2 to 0.5 s of the main thread's time in
+// a battle of 512 tanks: done in one frame, that froze the picture at each death.
 const (
 	killCamSeekChunk  = 4
 	killCamSeekBudget = 0.010
