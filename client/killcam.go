@@ -250,17 +250,15 @@ func killCamView(p *replay.Player, snap *game.Snapshot, k replay.Kill, l *matchS
 	return eye, look, fov, ok
 }
 
-// stop ends the kill camera, if it plays, and gives the camera back to the match.
+// stop ends the kill camera, or its seek, lets go of its replay, and gives the camera
+// back to the match if it played.
 func (c *deathCam) stop(l *matchScreen) {
-	if !c.on {
-		if c.seeking {
-			c.release()
-			c.seeking, c.p = false, nil
-		}
+	c.release() // whatever state a failed start or seek left it in
+	was := c.on
+	c.on, c.seeking, c.p = false, false, nil
+	if !was {
 		return
 	}
-	c.release()
-	c.on, c.p = false, nil
 	l.scene.LookFrom(mgl64.Vec3{}, mgl64.Vec3{}, false)
 	l.scene.MarkKill(0, 0, "")
 	l.scene.SetFOV(fovRadians(l.cfg.Settings.FOV))

@@ -125,9 +125,12 @@ func checkKillCamPicture(t *testing.T, l *matchScreen, shot string) {
 		t.Fatalf("the kill camera shows shooter %v and target %v", shooter != nil, target != nil)
 	}
 	// The replay is told the kill camera's view: the two tanks in its picture are
-	// reckoned in full.
+	// reckoned in full, and a tank out of it and away from the camera is not.
 	if shooter.Mode != deadreckon.ModeHigh || target.Mode != deadreckon.ModeHigh {
 		t.Errorf("the kill camera reckons the shooter in mode %v and the target in %v, want both high", shooter.Mode, target.Mode)
+	}
+	if l.cam.snap.Modes[deadreckon.ModeLow] == 0 {
+		t.Errorf("the kill camera's replay reckons every tank in full (%v): it was not told the view", l.cam.snap.Modes)
 	}
 	if l.cam.snap.Net.RTT != 0.2 {
 		t.Errorf("the kill camera's figures give a round trip of %v s, the live link's is 0.2 s", l.cam.snap.Net.RTT)
@@ -257,4 +260,34 @@ func TestDeathKillCamSpreadsItsSeek(t *testing.T) {
 		t.Errorf("the kill camera starts at %.3f s, under %v s before the kill at %.3f", l.cam.tl.Start, deathCamMinLead, k.Time)
 	}
 	t.Logf("seek spread over %d frames; the kill camera plays at %.3f s, the kill at %.3f", seeking+1, l.cam.p.Time(), l.cam.kill.Time)
+
+	// A seek that fails once there (here the kill's target is gone from the
+	// replay) lets go of its replay: its goroutines would outlive it.
+	n := 60
+	step := func(frames int) {
+		for i := 0; i < frames && err == nil; i++ {
+			n++
+			f := &frame{n: n, dt: dt}
+			if _, err = l.Update(f); err == nil {
+				err = l.Draw(l.v, f)
+				l.v.Swap()
+			}
+		}
+	}
+	gl.Do(func() {
+		sess.snap = &game.Snapshot{Self: -1} // respawned
+		step(1)
+		sess.snap = wreck // and destroyed again
+		step(1)
+	})
+	if err != nil || !l.cam.seeking {
+		t.Fatalf("the second death: seeking %v, on %v (%v)", l.cam.seeking, l.cam.on, err)
+	}
+	failing := l.cam.p
+	l.cam.kill.Target = 0xfffe
+	gl.Do(func() { step(10) })
+	if err != nil || l.cam.on || l.cam.seeking || l.cam.p != nil || !failing.Closed() {
+		t.Errorf("after a failed seek: on %v, seeking %v, replay kept %v, closed %v (%v)",
+			l.cam.on, l.cam.seeking, l.cam.p != nil, failing.Closed(), err)
+	}
 }

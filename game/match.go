@@ -444,6 +444,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	if m.err != nil {
 		return m.err
 	}
+	m.timer.begin()
 	m.stats = m.link.Stats()
 	if !geom.Finite(now) {
 		now = m.last // a broken clock reading simulates no time
@@ -461,6 +462,7 @@ func (m *Match) Step(now float64, in physics.Input) error {
 		m.world.Skip(dt - m.cfg.MaxStep)
 		dt = m.cfg.MaxStep
 	}
+	m.timer.end(StepPhysics) // the link's figures, with the skip
 	if now > m.last || !m.started {
 		m.last = now
 	}
@@ -470,7 +472,6 @@ func (m *Match) Step(now float64, in physics.Input) error {
 	}
 	m.started = true
 	now = m.last
-	m.timer.begin()
 
 	// 1. Input.
 	if m.self != nil {

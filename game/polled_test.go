@@ -78,7 +78,8 @@ func TestStepTimesByPart(t *testing.T) {
 	}
 	defer m.Close()
 	// A clock that moves on a millisecond at each reading gives each part one
-	// millisecond a step: every part ends with one reading.
+	// millisecond a step, physics two: every part ends with one reading, physics
+	// also after the link's figures and the skip of a long step.
 	reads := 0
 	clock := func() time.Duration {
 		reads++
@@ -96,8 +97,11 @@ func TestStepTimesByPart(t *testing.T) {
 	got := m.StepTimes()
 	for p := range NumStepParts {
 		want := 3 * time.Millisecond
-		if p == StepSnapshot {
+		switch p {
+		case StepSnapshot:
 			want = 2 * time.Millisecond
+		case StepPhysics:
+			want = 6 * time.Millisecond
 		}
 		if got[p] != want {
 			t.Errorf("%v: %v, want %v", p, got[p], want)

@@ -17,7 +17,8 @@ const (
 	// physics proxies moved onto the reckoned paths, on the caller's thread (a large
 	// match's worker threads are in Match.WorkerCPU).
 	StepReckon
-	// StepPhysics is the physics world's fixed steps.
+	// StepPhysics is the physics world's fixed steps, and a step longer than
+	// Config.MaxStep's skip, with the link's figures read before it.
 	StepPhysics
 	// StepPublish is the local tanks' updates published and the camera's view sent.
 	StepPublish
@@ -31,14 +32,27 @@ const (
 	NumStepParts
 )
 
-var stepPartNames = [NumStepParts]string{"receive", "behave", "reckon", "physics", "publish", "views", "combat", "snapshot"}
-
 // String returns the part's name, as the benchmark's report prints it.
 func (p StepPart) String() string {
-	if p < 0 || p >= NumStepParts {
-		return "unknown"
+	switch p {
+	case StepReceive:
+		return "receive"
+	case StepBehave:
+		return "behave"
+	case StepReckon:
+		return "reckon"
+	case StepPhysics:
+		return "physics"
+	case StepPublish:
+		return "publish"
+	case StepViews:
+		return "views"
+	case StepCombat:
+		return "combat"
+	case StepSnapshot:
+		return "snapshot"
 	}
-	return stepPartNames[p]
+	return "unknown"
 }
 
 // StepTimes is the time each part of the steps took, summed over the steps timed,
