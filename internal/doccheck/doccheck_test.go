@@ -57,7 +57,11 @@ func skipDir(root, p string, d fs.DirEntry) bool {
 
 // walkGoFiles calls fn with the path of every Go file under root, test files
 // included, hidden directories and testdata skipped, and stops at fn's first error.
-func walkGoFiles(root string, fn func(p string) error) error {
+func walkGoFiles(root string, fn func(p string) error) error { return walkFiles(root, ".go", fn) }
+
+// walkFiles calls fn with the path of every file under root whose name ends in
+// suffix, hidden directories and testdata skipped, and stops at fn's first error.
+func walkFiles(root, suffix string, fn func(p string) error) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -65,7 +69,7 @@ func walkGoFiles(root string, fn func(p string) error) error {
 		if skipDir(root, p, d) {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+		if d.IsDir() || !strings.HasSuffix(p, suffix) {
 			return nil
 		}
 		return fn(p)
@@ -77,16 +81,7 @@ func walkGoFiles(root string, fn func(p string) error) error {
 func pages(t *testing.T, root string) []page {
 	t.Helper()
 	var out []page
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if skipDir(root, p, d) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return nil
-		}
+	err := walkFiles(root, ".md", func(p string) error {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
