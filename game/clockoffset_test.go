@@ -64,7 +64,7 @@ func TestClockOffsetReachesActors(t *testing.T) {
 		for id, ref := range refs {
 			ref.SetClockOffset(off.Seconds())
 			ref.Advance(link.now)
-			got, want := viewOf(t, &snap, id).LastKnownProjected.Position, ref.LastKnownProjected().Position
+			got, want := knownOf(t, &snap, id).LastKnownProjected.Position, ref.LastKnownProjected().Position
 			if got[0] != want[0] || got[2] != want[2] {
 				t.Errorf("frame %d, offset %v, tank %d: projected to %v, want %v", f, off, id, got, want)
 			}

@@ -359,9 +359,9 @@ func (m *Match) fight(now float64) {
 		tc.far = math.Max(tc.far, math.Hypot(t.view.Position[0]-tc.from[0], t.view.Position[2]-tc.from[2]))
 		c.hulls = append(c.hulls, combat.HullPose{Actor: t.id, Position: t.view.Position, Orientation: t.view.Orientation})
 		if !t.local {
-			// The view holds the actor's last-known state as of this step
-			// (readRemote): reading its time there spares a pass over the actors.
-			if lk := t.view.LastKnown.Time; !tc.seen || lk != tc.lastLK {
+			// readRemote kept the actor's last-known time as of this step:
+			// reading it there spares a pass over the actors.
+			if lk := t.lastKnownAt; !tc.seen || lk != tc.lastLK {
 				copy(tc.applied[1:], tc.applied[:])
 				tc.applied[0] = combat.Applied{Update: lk, At: t.lastHeard + offset}
 				tc.lastLK, tc.seen = lk, true

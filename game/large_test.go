@@ -294,7 +294,7 @@ func TestLargeMatchReckonsInParallel(t *testing.T) {
 		}
 		for i := range sp.Tanks {
 			a, b := sp.Tanks[i], ss.Tanks[i]
-			ha, hb := heard[0][int(a.ID)].hear(f, a.LastKnown), heard[1][int(b.ID)].hear(f, b.LastKnown)
+			ha, hb := heard[0][int(a.ID)].hear(f, sp.Known[i].LastKnown), heard[1][int(b.ID)].hear(f, ss.Known[i].LastKnown)
 			heard[0][int(a.ID)], heard[1][int(b.ID)] = ha, hb
 			if a.ID != b.ID || ha != hb || a.UpdateAge != b.UpdateAge {
 				continue // the two links delivered its updates at different frames

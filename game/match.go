@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -181,8 +182,12 @@ type tank struct {
 	// kept by readRemote until refreshViews puts it in the view: publish, between
 	// them, measures its tanks' nearest others from the last step's views.
 	shownAt mgl64.Vec3
+	// lastKnownAt is the owner's time of the actor's last-known state as of this
+	// step (readRemote), for combat's record of the updates applied, s.
+	lastKnownAt float64
 
 	view  TankView // everything but the trail
+	known Known    // the ghost overlay's, filled unless ViewDetail.NoProjection
 	trail ring
 }
 
@@ -815,13 +820,11 @@ func (m *Match) viewRemote(t *tank, r *deadreckon.State, now float64) {
 	v.Turret = r.Articulations[physics.ArticulationTurret].Angle
 	v.Gun = r.Articulations[physics.ArticulationGun].Angle
 	v.Velocity, v.Acceleration = r.Velocity, r.Acceleration
-	v.LastKnown = a.LastKnown()
-	if m.detail.NoProjection {
+	t.lastKnownAt = a.LastKnown().Time
+	if !m.detail.NoProjection {
 		// Projecting the last-known state costs about as much as reckoning
 		// it; nothing reads the ghost or the error without an overlay.
-		v.LastKnownProjected = deadreckon.State{}
-	} else {
-		v.LastKnownProjected = a.LastKnownProjected()
+		t.known = Known{LastKnown: a.LastKnown(), LastKnownProjected: a.LastKnownProjected()}
 	}
 	c := a.LastClamp()
 	v.Clamped = c.Clamped
@@ -1054,17 +1057,17 @@ func (m *Match) refreshViews(now float64) {
 			v.Position, v.Orientation = p.Position, p.Orientation
 			v.Turret, v.Gun = p.Turret, p.Gun
 			v.Velocity = p.Velocity
-			v.LastKnown = t.published
-			v.LastKnownProjected = t.pub.Reckoned()
+			t.known.LastKnown = t.published
+			t.known.LastKnownProjected = t.pub.Reckoned()
 			if t.path != nil {
-				v.LastKnownProjected = t.path.Reckoned()
+				t.known.LastKnownProjected = t.path.Reckoned()
 			}
 			v.Clamped, v.ClampHits, v.NumClampHits, v.GroundNormal = p.OnGround, p.ClampHits, 3, p.GroundNormal
 			if !p.OnGround {
 				v.NumClampHits = 0
 			}
 			v.UpdateAge = now - t.pubAt
-			v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
+			v.Error = v.Position.Sub(t.known.LastKnownProjected.Position).Len()
 		} else {
 			// The rest of the view was read from the actor with its proxy's path
 			// (readRemote).
@@ -1072,7 +1075,7 @@ func (m *Match) refreshViews(now float64) {
 			m.modes[v.Mode]++
 			v.Error = 0
 			if !m.detail.NoProjection {
-				v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
+				v.Error = v.Position.Sub(t.known.LastKnownProjected.Position).Len()
 			}
 		}
 		m.viewCombat(t, v)
@@ -1105,6 +1108,10 @@ func (m *Match) Snapshot(dst *Snapshot) {
 		dst.Tanks = grown
 	}
 	dst.Tanks = dst.Tanks[:n]
+	dst.Known = dst.Known[:0]
+	if !m.detail.NoProjection {
+		dst.Known = slices.Grow(dst.Known, n)[:n]
+	}
 	dst.Notices = m.notices.appendTo(dst.Notices[:0])
 	dst.Departures = m.departures(dst.Departures[:0])
 	dst.Ghosts = dst.Ghosts[:0]
@@ -1115,6 +1122,9 @@ func (m *Match) Snapshot(dst *Snapshot) {
 			trail = t.trail.appendTo(trail)
 		}
 		dst.Tanks[i].Trail = trail
+		if len(dst.Known) > 0 {
+			dst.Known[i] = t.known
+		}
 		if t == m.self {
 			dst.Self = i
 		}

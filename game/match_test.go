@@ -38,6 +38,22 @@ func viewOf(t testing.TB, snap *Snapshot, id uint32) TankView {
 	return TankView{}
 }
 
+// knownOf returns tank id's last-known state and its projection in snap, failing t
+// when the tank or the states are not there.
+func knownOf(t testing.TB, snap *Snapshot, id uint32) Known {
+	t.Helper()
+	for i, v := range snap.Tanks {
+		if v.ID == id {
+			if k := snap.KnownOf(i); k != nil {
+				return *k
+			}
+			t.Fatalf("tank %d: no last-known state in the snapshot (%d of %d)", id, len(snap.Known), len(snap.Tanks))
+		}
+	}
+	t.Fatalf("tank %d not in snapshot (%d tanks)", id, len(snap.Tanks))
+	return Known{}
+}
+
 func mustMatch(t testing.TB, cfg Config, l Link) *Match {
 	t.Helper()
 	m, err := NewMatch(cfg, l)
@@ -87,7 +103,7 @@ func TestStepReckonsUpdateInSameTick(t *testing.T) {
 				mustStep(t, m, now, physics.Input{})
 				m.Snapshot(&snap)
 				v := viewOf(t, &snap, id)
-				if got := v.LastKnown.Position; !got.ApproxEqualThreshold(s.Position, 1e-9) {
+				if got := knownOf(t, &snap, id).LastKnown.Position; !got.ApproxEqualThreshold(s.Position, 1e-9) {
 					t.Fatalf("tick %d: last known %v, want this tick's update %v", k, got, s.Position)
 				}
 				if v.UpdateAge != 0 {

@@ -142,8 +142,8 @@ func (m *Match) chooseMode(t *tank, p, observer mgl64.Vec3) {
 // (at 512 tanks the projections cost about 0.2 ms a frame and the trails' copies
 // about 1.2 MB). The zero value fills them all.
 type ViewDetail struct {
-	// NoProjection leaves each remote tank's LastKnownProjected and Error zero: the
-	// ghost overlay and the error labels read them.
+	// NoProjection leaves Snapshot.Known empty and each remote tank's Error zero:
+	// the ghost overlay and the error labels read them.
 	NoProjection bool
 	// NoTrails leaves every tank's Trail empty in Snapshot: the trail overlay reads
 	// it. The trails are still sampled, so turning them back on shows their last
@@ -152,5 +152,5 @@ type ViewDetail struct {
 }
 
 // SetViewDetail sets which of the views' costlier fields the next Steps and
-// Snapshots fill; the last-known state itself is always filled.
+// Snapshots fill.
 func (m *Match) SetViewDetail(d ViewDetail) { m.detail = d }

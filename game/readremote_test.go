@@ -15,10 +15,10 @@ import (
 	"github.com/treadline/treadline/physics"
 )
 
-// plainRemoteView is a remote tank's view as reading its actor at the end of a
-// Step gives it, field by field: what refreshViews filled before readRemote read
-// each actor once, with its proxy's path.
-func plainRemoteView(m *Match, t *tank, now float64) TankView {
+// plainRemoteView is a remote tank's view and last-known states as reading its actor
+// at the end of a Step gives them, field by field: what refreshViews filled before
+// readRemote read each actor once, with its proxy's path.
+func plainRemoteView(m *Match, t *tank, now float64) (TankView, Known) {
 	a := t.actor
 	r := a.Reckoned()
 	var v TankView
@@ -27,10 +27,9 @@ func plainRemoteView(m *Match, t *tank, now float64) TankView {
 	v.Turret = r.Articulations[physics.ArticulationTurret].Angle
 	v.Gun = r.Articulations[physics.ArticulationGun].Angle
 	v.Velocity, v.Acceleration = r.Velocity, r.Acceleration
-	v.LastKnown = a.LastKnown()
+	k := Known{LastKnown: a.LastKnown(), LastKnownProjected: a.LastKnownProjected()}
 	if !m.detail.NoProjection {
-		v.LastKnownProjected = a.LastKnownProjected()
-		v.Error = v.Position.Sub(v.LastKnownProjected.Position).Len()
+		v.Error = v.Position.Sub(k.LastKnownProjected.Position).Len()
 	}
 	c := a.LastClamp()
 	v.Clamped = c.Clamped
@@ -38,7 +37,7 @@ func plainRemoteView(m *Match, t *tank, now float64) TankView {
 	v.GroundNormal = c.Normal
 	v.UpdateAge = now - t.lastHeard
 	v.Mode = a.Mode()
-	return v
+	return v, k
 }
 
 // nearestTruth is an Observer that keeps the ObserverDistance of the last sample
@@ -111,8 +110,14 @@ func TestRemoteViewsReadOnce(t *testing.T) {
 				continue
 			}
 			remote++
-			want := plainRemoteView(m, tk, now)
+			want, known := plainRemoteView(m, tk, now)
 			got := tk.view
+			if tk.lastKnownAt != known.LastKnown.Time {
+				t.Fatalf("frame %d, tank %d: last known at %v, the actor's %v", k, tk.id, tk.lastKnownAt, known.LastKnown.Time)
+			}
+			if !m.detail.NoProjection && tk.known != known {
+				t.Fatalf("frame %d, tank %d: last known\n%+v\nread plainly\n%+v", k, tk.id, tk.known, known)
+			}
 			// The fields readRemote does not fill: the id, name, team, combat state and trail.
 			if got.ID != tk.id || got.Name != tk.name || got.Team != tk.team || got.Local {
 				t.Fatalf("frame %d, tank %d: view's id %d, name %q, team %d, local %v", k, tk.id, got.ID, got.Name, got.Team, got.Local)

@@ -17,6 +17,10 @@ type Snapshot struct {
 	// Tanks lists every tank in the match, local and remote, in the order they
 	// entered it.
 	Tanks []TankView
+	// Known holds, at the index of each of Tanks, that tank's last-known state and
+	// its projection to now. It is empty when the match was told not to fill them
+	// (ViewDetail.NoProjection).
+	Known []Known
 	// Self is the index in Tanks of the player's own tank, or -1 when there is none.
 	Self int
 	// Observing reports that the player watches as an observer, with no tank;
@@ -109,13 +113,6 @@ type TankView struct {
 	// Velocity and Acceleration are the displayed motion, for the arrow overlay.
 	Velocity, Acceleration mgl64.Vec3
 
-	// LastKnown is the last state received from the owner. For a local tank it is
-	// the last state this peer published.
-	LastKnown deadreckon.State
-	// LastKnownProjected is LastKnown projected to now: the ghost tank. For a local
-	// tank it is what remote peers reckon from its last update (the publisher's own
-	// reckoning), so Error shows how far they are off.
-	LastKnownProjected deadreckon.State
 	// ClampHits are where the clamp rays met the ground; valid when Clamped.
 	ClampHits [3]mgl64.Vec3
 	// NumClampHits is how many of ClampHits are valid: 3 near the observer, 1 for a
@@ -131,7 +128,7 @@ type TankView struct {
 	// tank: since it last published).
 	UpdateAge float64
 	// Error is the distance in meters between the displayed position and the
-	// last-known projection.
+	// last-known projection (Known.LastKnownProjected).
 	Error float64
 	// Health and MaxHealth are the tank's hit points as the host last said (zero
 	// without combat); Wreck reports a destroyed tank waiting to respawn.
@@ -140,6 +137,29 @@ type TankView struct {
 	// Protected reports a tank under spawn protection, as the host's referee decides
 	// it (combat.Rules.Protected): shells do it no harm, and every peer shows it.
 	Protected bool
+}
+
+// Known is one tank's last-known state and that state projected to now, as the
+// ghost overlay draws them. It is kept apart from TankView, in Snapshot.Known, because
+// its two states are more than half of a view's bytes, and only that overlay reads
+// them: a client that draws no ghost asks for none (ViewDetail.NoProjection), and a
+// battle's every view, copied each frame, is then a third of the size.
+type Known struct {
+	// LastKnown is the last state received from the owner. For a local tank it is
+	// the last state this peer published.
+	LastKnown deadreckon.State
+	// LastKnownProjected is LastKnown projected to now: the ghost tank. For a local
+	// tank it is what remote peers reckon from its last update (the publisher's own
+	// reckoning), so TankView.Error shows how far they are off.
+	LastKnownProjected deadreckon.State
+}
+
+// KnownOf returns Tanks[i]'s entry in Known, or nil when Known was not filled.
+func (s *Snapshot) KnownOf(i int) *Known {
+	if i < 0 || i >= len(s.Known) {
+		return nil
+	}
+	return &s.Known[i]
 }
 
 // TeamDIS is the team of a DIS entity: another simulation's, brought into the match

@@ -235,7 +235,7 @@ func playStarts(t *testing.T, link impair.Link, pairs, starts int) []startTimes 
 			if math.IsNaN(cur.moved) && horizontal(self.Velocity).Len() > moving {
 				cur.moved = since
 			}
-			if math.IsNaN(cur.published) && horizontal(self.LastKnown.Velocity).Len() > 0 {
+			if math.IsNaN(cur.published) && horizontal(knownOf(t, &hs, p.id).LastKnown.Velocity).Len() > 0 {
 				cur.published = since
 			}
 			// Shown moving the same way as the truth, as the lab measures it.

@@ -11,9 +11,10 @@ import (
 	"github.com/treadline/treadline/physics"
 )
 
-// TestViewDetail: a match told that no overlay reads the projection or the trails
-// leaves them out of its views, fills the last-known state all the same, and fills
-// them again, trail history included, once they are asked for.
+// TestViewDetail: a match told that no overlay reads the last-known states or the
+// trails leaves them out of its snapshots (and the error out of its views), keeps the
+// combat's record of the last-known time all the same, and fills them again, trail
+// history included, once they are asked for.
 func TestViewDetail(t *testing.T) {
 	rig := newRig(t, gametest.Config{})
 	owner := join(t, rig)
@@ -49,25 +50,25 @@ func TestViewDetail(t *testing.T) {
 	k++
 	// The trail shares snap's buffer: keep its length, not the slice.
 	trail := len(full.Trail)
-	if full.LastKnownProjected.Position == (mgl64.Vec3{}) || trail < 2 {
-		t.Fatalf("default detail: projection %v, %d trail samples; want both filled", full.LastKnownProjected.Position, trail)
+	if p := knownOf(t, &snap, id).LastKnownProjected.Position; p == (mgl64.Vec3{}) || trail < 2 {
+		t.Fatalf("default detail: projection %v, %d trail samples; want both filled", p, trail)
 	}
 
 	m.SetViewDetail(ViewDetail{NoProjection: true, NoTrails: true})
 	for ; k < 120; k++ {
 		v := step(k)
-		if v.LastKnownProjected != (deadreckon.State{}) || v.Error != 0 || len(v.Trail) != 0 {
-			t.Fatalf("tick %d without detail: projection %v, error %v, %d trail samples; want none", k, v.LastKnownProjected.Position, v.Error, len(v.Trail))
+		if len(snap.Known) != 0 || v.Error != 0 || len(v.Trail) != 0 {
+			t.Fatalf("tick %d without detail: %d last-known states, error %v, %d trail samples; want none", k, len(snap.Known), v.Error, len(v.Trail))
 		}
-		if v.LastKnown.Time == 0 || v.LastKnown.Position == (mgl64.Vec3{}) {
-			t.Fatalf("tick %d without detail: last known %v left out", k, v.LastKnown.Position)
+		if tk := m.byID[id]; tk.lastKnownAt != tk.actor.LastKnown().Time || tk.lastKnownAt == 0 {
+			t.Fatalf("tick %d without detail: last known at %v, the actor's at %v", k, tk.lastKnownAt, tk.actor.LastKnown().Time)
 		}
 	}
 
 	m.SetViewDetail(ViewDetail{})
 	v := step(k)
-	if v.LastKnownProjected.Position == (mgl64.Vec3{}) || v.Error == 0 {
-		t.Errorf("detail back on: projection %v, error %v; want them filled", v.LastKnownProjected.Position, v.Error)
+	if kn := knownOf(t, &snap, id); kn.LastKnownProjected.Position == (mgl64.Vec3{}) || kn.LastKnown.Time == 0 || v.Error == 0 {
+		t.Errorf("detail back on: last known %v, projection %v, error %v; want them filled", kn.LastKnown.Position, kn.LastKnownProjected.Position, v.Error)
 	}
 	if len(v.Trail) <= trail {
 		t.Errorf("detail back on: %d trail samples, want more than the %d before, the ones sampled meanwhile", len(v.Trail), trail)

@@ -42,12 +42,16 @@ func (sh tankShape) footSize() (length, width float64) {
 	return sh.length + 2*footMargin, sh.width + 2*footMargin
 }
 
-// drawGhosts adds remote tank tv's ghost overlay to the frame's line batch: the
-// footprints of its last-known state (yellow) and of that state projected to now
-// (cyan) where they differ from the shown tank, a line between them on the ground,
-// and the error line from the projection to the shown tank above both.
-func (s *Scene) drawGhosts(tv *game.TankView) {
-	lk, lp := tv.LastKnown, tv.LastKnownProjected
+// drawGhosts adds remote tank tv's ghost overlay to the frame's line batch from its
+// last-known state k (nil when the snapshot holds none): the footprints of that state
+// (yellow) and of it projected to now (cyan) where they differ from the shown tank, a
+// line between them on the ground, and the error line from the projection to the
+// shown tank above both.
+func (s *Scene) drawGhosts(tv *game.TankView, k *game.Known) {
+	if k == nil {
+		return
+	}
+	lk, lp := &k.LastKnown, &k.LastKnownProjected
 	if tv.Local || !geom.FiniteVec(lk.Position) || !geom.FiniteVec(lp.Position) {
 		return
 	}

@@ -119,10 +119,11 @@ func testSnapshot(n int) *game.Snapshot {
 			Position: pos, Orientation: q, Turret: 0.3, Gun: 0.1,
 			Velocity: mgl64.Vec3{5, 0, 0}, Acceleration: mgl64.Vec3{0, 0, 1},
 		}
+		var kn game.Known
 		if i > 0 {
 			lk := pos.Add(mgl64.Vec3{-4, 0, 2})
-			tv.LastKnown.Position, tv.LastKnown.Orientation = lk, q
-			tv.LastKnownProjected.Position, tv.LastKnownProjected.Orientation = pos.Add(mgl64.Vec3{3, 0, -2}), q
+			kn.LastKnown.Position, kn.LastKnown.Orientation = lk, q
+			kn.LastKnownProjected.Position, kn.LastKnownProjected.Orientation = pos.Add(mgl64.Vec3{3, 0, -2}), q
 			tv.UpdateAge, tv.Error = 0.25, 3.6
 			for k := 0; k < 10; k++ {
 				p := pos.Add(mgl64.Vec3{-2 * float64(k), 0, 0.1 * float64(k*k)})
@@ -137,6 +138,7 @@ func testSnapshot(n int) *game.Snapshot {
 		}
 		tv.GroundNormal = mgl64.Vec3{0, 1, 0}
 		snap.Tanks = append(snap.Tanks, tv)
+		snap.Known = append(snap.Known, kn)
 	}
 	return snap
 }

@@ -137,9 +137,11 @@ func ghostSnapshot(lk, err float64) *game.Snapshot {
 	snap.Tanks = append(snap.Tanks, placedTank(1, "me", 0, -120, 90, 0, testGround))
 	mover := placedTank(2, "mover", 1, -20, 0, 0, testGround)
 	at := func(dx float64) mgl64.Vec3 { return mgl64.Vec3{-20 + dx, testGround(-20+dx, 0), 0} }
-	mover.LastKnown.Position, mover.LastKnown.Orientation = at(-lk), mover.Orientation
-	mover.LastKnownProjected.Position, mover.LastKnownProjected.Orientation = at(err), mover.Orientation
+	var kn game.Known
+	kn.LastKnown.Position, kn.LastKnown.Orientation = at(-lk), mover.Orientation
+	kn.LastKnownProjected.Position, kn.LastKnownProjected.Orientation = at(err), mover.Orientation
 	snap.Tanks = append(snap.Tanks, mover)
+	snap.Known = append(snap.Known, game.Known{}, kn)
 	return snap
 }
 
@@ -152,7 +154,7 @@ func ghostSnapshot(lk, err float64) *game.Snapshot {
 func TestGhostFootprintsReadFromTheChaseCamera(t *testing.T) {
 	v := needViewer(t)
 	snap := ghostSnapshot(2.5, 0.6)
-	mover := snap.Tanks[1]
+	mover, known := snap.Tanks[1], snap.Known[1]
 	frame := func(int) *game.Snapshot { return snap }
 	for _, view := range []struct {
 		name string
@@ -203,8 +205,8 @@ func TestGhostFootprintsReadFromTheChaseCamera(t *testing.T) {
 			area image.Rectangle
 			col  math32.Color
 		}{
-			{"last-known footprint", near(mover.LastKnown.Position, 90), lastKnownColor},
-			{"projected footprint", near(mover.LastKnownProjected.Position, 90), projectionColor},
+			{"last-known footprint", near(known.LastKnown.Position, 90), lastKnownColor},
+			{"projected footprint", near(known.LastKnownProjected.Position, 90), projectionColor},
 			// From behind, the error line runs away from the camera, end on; the
 			// projection's rise to it stands above the hull.
 			{"error line", image.Rect(box.Min.X-40, 0, box.Max.X+40, box.Min.Y-2), errorColor},

@@ -231,7 +231,7 @@ func TestResizeAndCorruptPoses(t *testing.T) {
 	bad.Position[0] = math.NaN()
 	bad.Trail = []mgl64.Vec3{{math.Inf(1), 0, 0}, {0, 0, 0}}
 	snap.Tanks = append(snap.Tanks, bad)
-	snap.Tanks[1].LastKnownProjected.Position[1] = math.NaN()
+	snap.Known[1].LastKnownProjected.Position[1] = math.NaN()
 	img := drawFrames(t, v, s, func(int) *game.Snapshot { return snap }, 2)
 	if _, ok := s.tanks[99]; ok {
 		t.Errorf("a tank with a NaN position got a model")

@@ -419,10 +419,10 @@ func (s *Scene) placeCamera(snap *game.Snapshot, dt float64) {
 // tankOverlays are the overlays drawTankOverlays draws.
 const tankOverlays = OverlayGhost | OverlayTrail | OverlayClamp | OverlayMotion
 
-// drawTankOverlays draws tv's overlays when it is near the focused tank
-// (SceneConfig.OverlayRange) or watched; the player's own tank (self) has none
-// unless the camera watches it.
-func (s *Scene) drawTankOverlays(tv *game.TankView, self bool, watched, focus *game.TankView) {
+// drawTankOverlays draws tv's overlays, with its last-known state k for the ghost,
+// when it is near the focused tank (SceneConfig.OverlayRange) or watched; the
+// player's own tank (self) has none unless the camera watches it.
+func (s *Scene) drawTankOverlays(tv *game.TankView, k *game.Known, self bool, watched, focus *game.TankView) {
 	if s.overlays&tankOverlays == 0 { // as a player plays: nothing to draw for any tank
 		return
 	}
@@ -433,7 +433,7 @@ func (s *Scene) drawTankOverlays(tv *game.TankView, self bool, watched, focus *g
 		return
 	}
 	if s.overlays&OverlayGhost != 0 {
-		s.drawGhosts(tv)
+		s.drawGhosts(tv, k)
 	}
 	s.drawOverlays(tv)
 }
@@ -478,7 +478,7 @@ func (s *Scene) Update(snap *game.Snapshot, dt float64) {
 		} else if cone.inView(tv.Position, 4+dist*markerAngle) {
 			s.drawCrowd(tv, dist)
 		}
-		s.drawTankOverlays(tv, self, watched, focus)
+		s.drawTankOverlays(tv, snap.KnownOf(s.ranks[r].i), self, watched, focus)
 	}
 	s.queueLabels(snap)
 	s.removeUnseen()

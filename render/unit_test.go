@@ -654,7 +654,7 @@ func TestGhostOnlyWhereItDiffers(t *testing.T) {
 	}
 	snap := ghostSnapshot(2.5, 0.6)
 	s.Update(snap, 1.0/60)
-	mover := snap.Tanks[1]
+	mover, known := snap.Tanks[1], snap.Known[1]
 	// The footprints lie in the hull's plane on the ground under the middle (here
 	// level: the ghosts face +X with no tilt), the error line errorLift up.
 	var low, high int
@@ -663,12 +663,12 @@ func TestGhostOnlyWhereItDiffers(t *testing.T) {
 	errorLift := sh.errorLift()
 	for i := 0; i+5 < len(s.lines.buf); i += 6 {
 		x, y := float64(s.lines.buf[i]), float64(s.lines.buf[i+1])
-		centre := mover.LastKnownProjected.Position[0]
+		centre := known.LastKnownProjected.Position[0]
 		if x < -20-2.5-footLength/2-1 || x > centre+footLength/2+noseLength+1e-3 {
 			t.Errorf("line vertex at x %.2f, outside the ghosts' footprints", x)
 		}
 		ground := testGround(x, 0)
-		for _, g := range []mgl64.Vec3{mover.LastKnown.Position, mover.LastKnownProjected.Position} {
+		for _, g := range []mgl64.Vec3{known.LastKnown.Position, known.LastKnownProjected.Position} {
 			if math.Abs(x-g[0]) <= footLength/2+noseLength+1e-3 { // float32 vertices
 				ground = testGround(g[0], 0)
 			}
