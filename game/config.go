@@ -30,7 +30,8 @@ const (
 	// 1/24 s make a 4 s trail).
 	DefaultTrailInterval = 1.0 / 24
 	// DefaultRemoveAfter is how long a silent remote tank stays in the match, s, before
-	// the match drops it itself. The host drops a silent player's tanks sooner
+	// the match drops it itself, while its host relays every update to every player
+	// (Config.RemoveAfter). The host drops a silent player's tanks sooner
 	// (net.DefaultTimeout); both come after the tank is shown stale
 	// (DeadReckoning().Reckon.StaleAfter()).
 	DefaultRemoveAfter = 15.0
@@ -97,8 +98,10 @@ type Config struct {
 	// TrailInterval is the time between trail samples, s. If zero, defaults to
 	// DefaultTrailInterval.
 	TrailInterval float64
-	// RemoveAfter is how long a silent remote tank is kept, s. If zero, defaults to
-	// DefaultRemoveAfter.
+	// RemoveAfter is how long a silent remote tank is kept, s, in a match whose host
+	// relays every update to every player; in one whose host rations each player's
+	// downlink (Match.Zoned) a silent tank stays until the host despawns it. If zero,
+	// defaults to DefaultRemoveAfter.
 	RemoveAfter float64
 
 	// Impairment describes the network impairment on this peer's link, shown in the

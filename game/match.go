@@ -56,8 +56,11 @@ type Match struct {
 	follow    uint32
 	nextView  float64
 	observers int
-	// zoned says the host rations each player's downlink (zones.go).
-	zoned bool
+	// zoned says the host rations each player's downlink (zones.go); unzonedAt is
+	// when it last stopped, match time, s: a tank the host held back until then
+	// has been silent only since (removeSilent).
+	zoned     bool
+	unzonedAt float64
 	// stall watches whether the player's tank goes where it is driven (stall.go).
 	stall stallWatch
 	// view is the camera's view cone (SetCameraView), for the priority modes.
@@ -990,21 +993,8 @@ func (m *Match) reckon(now, dt float64) {
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
 	m.pass = reckonPass{now: now, dt: dt, offset: m.clockOffset(), observer: observer}
-	for i := 0; i < len(m.tanks); i++ {
-		t := m.tanks[i]
-		if t.local {
-			continue
-		}
-		if now-t.lastHeard > m.cfg.RemoveAfter && len(t.pend) > 0 {
-			m.applyPending(t, now) // an update this step ends its silence
-		}
-		if now-t.lastHeard > m.cfg.RemoveAfter {
-			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
-			m.depart(t, now, "silent")
-			m.removeRemote(t)
-			i--
-			continue
-		}
+	if !m.zoned {
+		m.removeSilent(now)
 	}
 	// Each hook reads only its own tank and actor, the map and the rocks, and moves
 	// only its own proxy.
@@ -1013,6 +1003,33 @@ func (m *Match) reckon(now, dt float64) {
 	m.counters.proxyRefused += m.proxyRefused.Swap(0)
 	// Strings in old events would otherwise stay reachable from the buffer.
 	clear(m.events)
+}
+
+// removeSilent removes the remote tanks not heard from for Config.RemoveAfter, and
+// says so in the notice feed. Only a match whose host relays every update to every
+// player does: there, silence means the owner has gone quiet. A host that rations
+// each player's downlink (Zoned) may hold a far tank back for longer when the tanks
+// near the player fill the budget (a crowd at its spawn), and tells every despawn on
+// the reliable stream, so there a silent tank stays, shown stale, until the host
+// despawns it: removed, it would not come back when the host had room for it again.
+func (m *Match) removeSilent(now float64) {
+	for i := 0; i < len(m.tanks); i++ {
+		t := m.tanks[i]
+		if t.local {
+			continue
+		}
+		heard := max(t.lastHeard, m.unzonedAt)
+		if now-heard > m.cfg.RemoveAfter && len(t.pend) > 0 {
+			m.applyPending(t, now) // an update this step ends its silence
+			heard = max(t.lastHeard, m.unzonedAt)
+		}
+		if now-heard > m.cfg.RemoveAfter {
+			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
+			m.depart(t, now, "silent")
+			m.removeRemote(t)
+			i--
+		}
+	}
 }
 
 // reckonHooks returns the remote tanks' own work in the reckoning's pass, on the

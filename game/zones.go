@@ -39,6 +39,9 @@ func (m *Match) zonesMessage(msg wire.Message) bool {
 		return ok
 	}
 	m.zoned = z.On
+	if !z.On {
+		m.unzonedAt = m.last // the silences removeSilent counts start here
+	}
 	d := ZonedPublishing(m.dr, m.zoned).HeartbeatCopy
 	for _, t := range m.tanks {
 		if !t.local {

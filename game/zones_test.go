@@ -1,12 +1,16 @@
 package game
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/treadline/treadline/deadreckon"
 	"github.com/treadline/treadline/game/gametest"
 	"github.com/treadline/treadline/internal/testmaps"
 	"github.com/treadline/treadline/net"
+	"github.com/treadline/treadline/physics"
 )
 
 // TestZonedPublishing: in a match whose host rations each player's downlink (more
@@ -53,5 +57,86 @@ func TestZonedPublishing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestZonedKeepsSilentTanks: while the host rations each player's downlink, a
+// remote tank it has sent nothing of for longer than RemoveAfter stays in the match,
+// shown stale, with no timeout in the feed (the host may hold a far tank back that
+// long when the near ones fill the budget, and it would not come back); once the
+// scheduler goes off, the same tank is removed as silent RemoveAfter later, not at
+// once for the silence it kept while the host rationed.
+func TestZonedKeepsSilentTanks(t *testing.T) {
+	mp := testmaps.Small(t)
+	rig := newRig(t, gametest.Config{Limits: net.Limits{ZonesAbove: 4, MaxActorsPerPlayer: 8}})
+	owner := join(t, rig)
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2,
+		DeadReckoning: reckoning(func(c *deadreckon.Config) {
+			c.Heartbeat, c.StaleHeartbeats = 0.5, deadreckon.DefaultStaleHeartbeats // stale after 1.2 s
+		})}, join(t, rig))
+	var ids []uint32
+	for i := range 5 {
+		id, err := owner.Spawn(fmt.Sprintf("t%d", i), 1, deadreckon.NewState(mgl64.Vec3{20 * float64(i), 0, 0}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	silent := ids[0]
+	var snap Snapshot
+	now := 0.0
+	run := func(until float64) {
+		for ; now < until; now += 0.1 {
+			for _, id := range ids[1:] {
+				_ = owner.Publish(id, deadreckon.NewState(mgl64.Vec3{20 * float64(id), 0, now}))
+			}
+			rig.SetNow(now)
+			mustStep(t, m, now, physics.Input{})
+			m.Snapshot(&snap)
+		}
+	}
+	has := func(id uint32) *TankView {
+		for i := range snap.Tanks {
+			if snap.Tanks[i].ID == id {
+				return &snap.Tanks[i]
+			}
+		}
+		return nil
+	}
+	run(5)
+	if !m.Zoned() {
+		t.Fatal("the host never said it rations the downlink")
+	}
+	if v := has(silent); v == nil || !v.Stale {
+		t.Fatalf("after 5 s of silence in a zoned match: tank %v, want it kept and stale", v)
+	}
+	if n := noticesOf(m, NoticeTimeout); len(n) != 0 {
+		t.Errorf("timeouts %v in a zoned match", n)
+	}
+
+	// Down to three tanks: the host stops rationing.
+	for _, id := range ids[3:] {
+		if err := owner.Despawn(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids = ids[:3]
+	off := now
+	run(off + 1.5)
+	if m.Zoned() {
+		t.Fatal("the host still rations the downlink with three tanks")
+	}
+	if has(silent) == nil {
+		t.Fatalf("the silent tank removed %.1f s after the host stopped rationing, want RemoveAfter (2 s)", now-off)
+	}
+	run(off + 3)
+	if has(silent) != nil {
+		t.Fatalf("the silent tank kept %.1f s after the host stopped rationing", now-off)
+	}
+	if n := noticesOf(m, NoticeTimeout); len(n) != 1 || n[0].Who != "t0" {
+		t.Errorf("timeouts %v, want t0's", n)
+	}
+	if len(snap.Tanks) != 2 {
+		t.Errorf("%d tanks left, want the two that spoke", len(snap.Tanks))
 	}
 }
