@@ -177,11 +177,18 @@ const rangeNear = 12.0
 // ground there) ranges on the tank too: the player points at the tank seen over the
 // crest, and the gun marker then tells whether the shell clears it. A zero dir gives
 // eye.
+//
+// The line starts at the camera, behind and above self's tank: a hull it meets before
+// it is level with that tank, or a tank it passes within rangeNear of before it is
+// rangeNear past it, is beside or behind the turret (a crowd at its spawn), and
+// aiming there would swing the gun round toward the camera; such tanks are passed
+// over (behindSelf).
 func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, self uint32) mgl64.Vec3 {
 	if dir.Len() == 0 || !geom.FiniteVec(dir) {
 		return eye
 	}
 	dir = dir.Normalize()
+	level := behindSelf(eye, dir, hulls, self)
 	ground := groundAlong(eye, dir, ray)
 	best := math.Min(combat.AimRange, ground)
 	over := math.Inf(1) // the nearest tank seen over the ground the line meets
@@ -202,12 +209,12 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 			continue
 		}
 		inv := h.Orientation.Conjugate()
-		if t, ok := rayBox(inv.Rotate(eye.Sub(h.Position)), inv.Rotate(dir), lo, hi); ok && t < best {
+		if t, ok := rayBox(inv.Rotate(eye.Sub(h.Position)), inv.Rotate(dir), lo, hi); ok && t < best && t > level {
 			best = t
 		}
 		mid := h.Position.Add(h.Orientation.Rotate(mgl64.Vec3{0, hi[1] / 2, 0}))
 		t, p, near := passesNear(eye, dir, mid)
-		if !near {
+		if !near || t <= level+rangeNear {
 			continue
 		}
 		switch {
@@ -221,6 +228,18 @@ func sightPoint(eye, dir mgl64.Vec3, ray raycaster, hulls []combat.HullPose, sel
 		best = over
 	}
 	return eye.Add(dir.Mul(best))
+}
+
+// behindSelf returns how far along the line of sight from eye along unit dir it is
+// level with the tank of actor self among hulls, m (0 when that tank is not there
+// or is behind the eye): the hulls met nearer are behind the turret.
+func behindSelf(eye, dir mgl64.Vec3, hulls []combat.HullPose, self uint32) float64 {
+	for _, h := range hulls {
+		if h.Actor == self {
+			return math.Max(0, h.Position.Sub(eye).Dot(dir))
+		}
+	}
+	return 0
 }
 
 // groundAlong returns how far along the line of sight from eye along unit dir it

@@ -123,6 +123,12 @@ func TestSightPoint(t *testing.T) {
 	self := combat.HullPose{Actor: 1, Position: mgl64.Vec3{12, 0, 0}, Orientation: mgl64.QuatIdent()}
 	other := combat.HullPose{Actor: 2, Position: mgl64.Vec3{100, 0, 0}, Orientation: mgl64.QuatIdent()}
 	up := mgl64.Vec3{1, 0.2, 0}.Normalize()
+	// A crowd round the player's tank, the camera behind and above it: the line of
+	// sight to the ground 50 m off passes within rangeNear of the tanks behind and
+	// beside it, and of one 28 m past it.
+	behind := combat.HullPose{Actor: 3, Position: mgl64.Vec3{6, 0, 4}, Orientation: mgl64.QuatIdent()}
+	beside := combat.HullPose{Actor: 4, Position: mgl64.Vec3{14, 0, 6}, Orientation: mgl64.QuatIdent()}
+	past := combat.HullPose{Actor: 5, Position: mgl64.Vec3{40, 0, -6}, Orientation: mgl64.QuatIdent()}
 	for _, c := range []struct {
 		name  string
 		dir   mgl64.Vec3
@@ -136,6 +142,9 @@ func TestSightPoint(t *testing.T) {
 		{"over the own hull to the ground", mgl64.Vec3{50, -10, 0}, []combat.HullPose{self}, mgl64.Vec3{50, 0, 0}},
 		{"a hull's face", mgl64.Vec3{1, -0.09, 0}, []combat.HullPose{self, other}, mgl64.Vec3{100 - tank.DefaultLength/2, 10 - 0.09*(100-tank.DefaultLength/2), 0}},
 		{"past a tank: its range", mgl64.Vec3{100, -10 + tank.DefaultHeight/2, -6}, []combat.HullPose{other}, mgl64.Vec3{100, tank.DefaultHeight / 2, -6}},
+		{"past tanks behind and beside the own: the ground", mgl64.Vec3{50, -10, 0}, []combat.HullPose{behind, self, beside}, mgl64.Vec3{50, 0, 0}},
+		{"past the crowd, a tank ahead: its range", mgl64.Vec3{50, -10, 0}, []combat.HullPose{behind, self, beside, past},
+			eye.Add(mgl64.Vec3{50, -10, 0}.Normalize().Mul(past.Position.Add(mgl64.Vec3{0, tank.DefaultHeight / 2, 0}).Sub(eye).Dot(mgl64.Vec3{50, -10, 0}.Normalize())))},
 	} {
 		got := sightPoint(eye, c.dir, flat, c.hulls, self.Actor)
 		if got.Sub(c.want).Len() > 0.5 {
@@ -207,18 +216,24 @@ func TestSightPointSkipsOnlyFarTanks(t *testing.T) {
 		over := math.Inf(1)
 		spec := tank.Default()
 		lo, hi := spec.HullMin(), spec.HullMax()
+		level := 0.0
+		for _, h := range hulls {
+			if h.Actor == self {
+				level = math.Max(0, h.Position.Sub(eye).Dot(dir))
+			}
+		}
 		for _, h := range hulls {
 			if h.Actor == self {
 				continue
 			}
 			inv := h.Orientation.Conjugate()
-			if t, ok := rayBox(inv.Rotate(eye.Sub(h.Position)), inv.Rotate(dir), lo, hi); ok && t < best {
+			if t, ok := rayBox(inv.Rotate(eye.Sub(h.Position)), inv.Rotate(dir), lo, hi); ok && t < best && t > level {
 				best = t
 			}
 			mid := h.Position.Add(h.Orientation.Rotate(mgl64.Vec3{0, hi[1] / 2, 0}))
 			t := mid.Sub(eye).Dot(dir)
 			p := eye.Add(dir.Mul(t))
-			if t <= 0 || t >= combat.AimRange || mid.Sub(p).Len() >= rangeNear {
+			if t <= 0 || t >= combat.AimRange || mid.Sub(p).Len() >= rangeNear || t <= level+rangeNear {
 				continue
 			}
 			switch {
