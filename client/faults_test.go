@@ -91,32 +91,40 @@ func TestPanelsHoldAim(t *testing.T) {
 	}
 }
 
-// TestRespawnAimsAhead turns the turret, then respawns (from a wreck, and by key): the
-// next frame aims where the new tank faces, not where the old one aimed.
+// TestRespawnAimsAhead turns the turret, then respawns (from a wreck, by key, and by
+// the match moving the tank just spawned to another place, which only its new id
+// tells): the next frame aims where the new tank faces, not where the old one aimed.
 func TestRespawnAimsAhead(t *testing.T) {
-	for _, byKey := range []bool{false, true} {
+	for _, how := range []string{"wreck", "key", "moved"} {
 		l, d, _ := heldKeysLoop(t)
+		l.afterRespawn() // the first tank's id
 		d.Dispatch(window.OnKeyDown, &window.KeyEvent{Key: window.KeyQ})
 		for range 23 {
 			follow(l, l.input(0.1)) // about +90° from the hull
 		}
 		d.Dispatch(window.OnKeyUp, &window.KeyEvent{Key: window.KeyQ})
-		if byKey {
+		id := l.snap.Tanks[l.snap.Self].ID
+		switch how {
+		case "key":
 			l.onKey(window.KeyBackspace)
-		} else {
+			l.afterRespawn()
+		case "wreck":
 			l.snap.Combat.Wreck = true
 			l.afterRespawn()
 			l.snap.Combat.Wreck = false
+			l.afterRespawn()
+		case "moved":
+			id++ // the wreck's end already aimed the first place's way
 		}
-		l.afterRespawn()
 		// The new tank faces yaw 2 rad.
-		snap := &game.Snapshot{Self: 0, Tanks: []game.TankView{{ID: 1, Name: "me", Local: true,
+		snap := &game.Snapshot{Self: 0, Tanks: []game.TankView{{ID: id, Name: "me", Local: true,
 			Orientation: mgl64.QuatRotate(2, mgl64.Vec3{0, 1, 0})}}}
 		l.scene.Update(snap, 1.0/60)
 		l.snap = *snap
+		l.afterRespawn()
 		heading, _ := l.scene.SelfHeading()
 		if in := l.input(0.1); math.Abs(in.AimYaw-heading) > 1e-9 {
-			t.Errorf("respawn (by key %v): aim %v, want the new heading %v", byKey, in.AimYaw, heading)
+			t.Errorf("respawn (%s): aim %v, want the new heading %v", how, in.AimYaw, heading)
 		}
 	}
 }

@@ -273,6 +273,7 @@ type matchScreen struct {
 	cursorSeen          bool              // lastX and lastY hold the cursor
 	captured            bool              // the cursor is kept in the window (captureCursor)
 	wreck, respawned    bool              // the player's tank was a wreck at the last frame; a respawn was asked for
+	selfID              uint32            // the player's tank's actor id at the last frame (0: none)
 	dragLeft, dragRight bool
 	lastX, lastY        float32
 	leave               bool
@@ -474,15 +475,25 @@ func threadCPU() time.Duration {
 	return c
 }
 
-// afterRespawn drops the aim once the player's tank is back from a wreck or a
-// respawn was asked for, so the next frame aims where the new tank faces instead of
-// swinging the turret to the old aim.
+// afterRespawn drops the aim once the player's tank is back from a wreck, a respawn
+// was asked for, or the tank is a new one (a new actor id), so the next frame aims
+// where the new tank faces instead of swinging the turret to the old aim. The id
+// catches what the wreck's end alone misses: the match may move a tank just
+// respawned again, with a new id and heading, when its place turns out taken or in
+// an enemy's sight (a crowded spawn), and the aim reset at the wreck's end held the
+// first place's heading, so the camera looked off the hull and the turret swung
+// round to it.
 func (l *matchScreen) afterRespawn() {
 	was := l.wreck
 	l.wreck = l.snap.Combat.Wreck
-	if (was && !l.wreck) || l.respawned {
+	var id uint32
+	if i := l.snap.Self; i >= 0 && i < len(l.snap.Tanks) {
+		id = l.snap.Tanks[i].ID
+	}
+	if (was && !l.wreck) || l.respawned || id != l.selfID {
 		l.aim.ready, l.respawned = false, false
 	}
+	l.selfID = id
 }
 
 // tellCamera passes the camera position of the last drawn frame to the match, for
