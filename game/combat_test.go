@@ -11,6 +11,7 @@ import (
 	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 	"github.com/treadline/treadline/referee"
+	"github.com/treadline/treadline/terrain"
 )
 
 // TestBotsDestroyEachOtherAndRespawn runs two peers' bots through a refereed loopback
@@ -21,13 +22,7 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 		t.Skip("a few simulated minutes of battle")
 	}
 	t.Parallel()
-	mp := testmaps.Valley(t)
-	ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rig := newRig(t, gametest.Config{Seed: 3, Judge: ref,
-		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
+	mp, ref, rig := refereedValley(t, 3, 0.02)
 	a := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
 	b := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 3, Seed: 2, Difficulty: bot.Hard}, join(t, rig))
 	var snap Snapshot
@@ -100,6 +95,53 @@ func TestBotsDestroyEachOtherAndRespawn(t *testing.T) {
 	a.Snapshot(&snap)
 	if len(snap.Combat.Scores) != 6 {
 		t.Errorf("peer a's scoreboard has %d lines, want 6", len(snap.Combat.Scores))
+	}
+}
+
+// refereedValley returns the valley, a referee of its rules with a 3 s wreck, and a
+// rig of seed that it judges, over links of 50 ± 10 ms that lose loss of their
+// datagrams: the battlefield of the tests that play bots' fights through.
+func refereedValley(t *testing.T, seed uint64, loss float64) (*terrain.Map, *referee.Referee, *gametest.Rig) {
+	t.Helper()
+	mp := testmaps.Valley(t)
+	ref, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := newRig(t, gametest.Config{Seed: seed, Judge: ref,
+		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: loss}})
+	return mp, ref, rig
+}
+
+// TestHitsJudgedAtFiveFramesASecond: hard bots on a peer that steps five times a
+// second, as software GL draws a 512-tank practice, fight bots stepped at 30 Hz. Each
+// of the slow peer's frames sweeps a fifth of a second of every shell's flight against
+// the hulls as that frame shows them, so an impact may lie up to a frame before the
+// claim's time; the referee refuses none of the claims as impossible in time.
+func TestHitsJudgedAtFiveFramesASecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three simulated minutes of battle")
+	}
+	t.Parallel()
+	mp, judge, rig := refereedValley(t, 4, 0)
+	slow := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 8, Team: 1, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
+	fast := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 8, Team: 2, Seed: 2, Difficulty: bot.Hard}, join(t, rig))
+	const dt = 1.0 / 30
+	for tick := 1; tick <= 30*180; tick++ {
+		now := float64(tick) * dt
+		rig.SetNow(now)
+		if tick%6 == 0 {
+			mustStep(t, slow, now, physics.Input{})
+		}
+		mustStep(t, fast, now, physics.Input{})
+	}
+	v := judge.Counts().Verdicts
+	t.Logf("verdicts: %v", v)
+	if v[combat.RejectImpossible] != 0 {
+		t.Errorf("%d claims refused as impossible in time or range (%d accepted)", v[combat.RejectImpossible], v[combat.Accepted])
+	}
+	if v[combat.Accepted] < 20 {
+		t.Errorf("%d claims accepted in three minutes of hard bots' battle, want 20 or more", v[combat.Accepted])
 	}
 }
 

@@ -2,15 +2,8 @@ package game
 
 import (
 	"testing"
-	"time"
 
 	"github.com/treadline/treadline/bot"
-	"github.com/treadline/treadline/combat"
-	"github.com/treadline/treadline/internal/testmaps"
-	"github.com/treadline/treadline/referee"
-
-	"github.com/treadline/treadline/game/gametest"
-	"github.com/treadline/treadline/net/impair"
 	"github.com/treadline/treadline/physics"
 )
 
@@ -23,13 +16,7 @@ func TestPlayerSeesWhoHitAndKilledThem(t *testing.T) {
 		t.Skip("a simulated minute of battle")
 	}
 	t.Parallel()
-	mp := testmaps.Valley(t)
-	judge, err := referee.New(mp, combat.Rules{WreckTime: 3}, DeadReckoning().Reckon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rig := newRig(t, gametest.Config{Seed: 3, Judge: judge,
-		Link: impair.Link{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.02}})
+	mp, _, rig := refereedValley(t, 3, 0.02)
 	bots := mustMatch(t, Config{Map: mp, NoPlayer: true, Bots: 4, Seed: 1, Difficulty: bot.Hard}, join(t, rig))
 	me := mustMatch(t, Config{Map: mp, Name: "me", Team: 3, Seed: 2}, join(t, rig))
 	var snap Snapshot

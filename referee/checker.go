@@ -54,8 +54,14 @@ const (
 	// s: clock sync error.
 	DefaultFutureSlack = 0.05
 	// DefaultMaxFrame is the longest frame a shooter's claim may span, s: the impact
-	// lies between the claim's frame and the one before it.
-	DefaultMaxFrame = 0.1
+	// lies between the claim's frame and the one before it. A client sweeps each
+	// shell over its whole frame against the hulls that frame shows, and software
+	// GL draws a 512-tank battle at about five frames a second: a tenth of a second
+	// refused the hits of the first half of such frames as impossible. A quarter
+	// second admits four frames a second; what it lends a cheater is a hit on a tank
+	// that crosses the shell's path up to that long after the shell passed (2.5 m at
+	// a tank's 10 m/s).
+	DefaultMaxFrame = 0.25
 	// entryPast is how long before the claimed impact the shell's path must be clear
 	// of terrain and rocks, s (10 cm of flight).
 	entryPast = 0.0005
