@@ -148,23 +148,6 @@ type tank struct {
 	team  int
 	local bool
 
-	// Local tanks.
-	body        *physics.Tank
-	pub         *deadreckon.Publisher
-	bot         *bot.Driver
-	path        *deadreckon.PathPublisher // a patrolling bot's publisher on a RouteLink, else nil
-	routeSent   bool                      // path's route went out for this actor id
-	published   deadreckon.State          // last state handed to the link
-	asked       deadreckon.State          // the state its last spawn asked the host for
-	placed      bool                      // it moved to where the host put its last spawn, from the host's answer
-	pubAt       float64                   // local time it was handed over
-	spawnFailed bool                      // a respawn could not re-enter the match; retry
-	spawnAt     float64                   // host time it spawned, as its spawn says (-Inf: unknown)
-	retryAt     float64                   // local time of the next retry of a failed respawn
-	retryWait   float64                   // the wait before that retry, s: doubles per refusal
-	sampledAt   float64                   // local time of the last pose given to the publisher
-	upsideFor   float64                   // time spent upside down or stuck below the world, s
-
 	// Remote tanks.
 	actor     *deadreckon.Actor // in Match.reck, under handle
 	handle    deadreckon.Handle
@@ -190,8 +173,30 @@ type tank struct {
 	lastKnownAt float64
 
 	view  TankView // everything but the trail
-	known Known    // the ghost overlay's, filled unless ViewDetail.NoProjection
 	trail ring
+
+	// Local tanks.
+	body        *physics.Tank
+	pub         *deadreckon.Publisher
+	bot         *bot.Driver
+	path        *deadreckon.PathPublisher // a patrolling bot's publisher on a RouteLink, else nil
+	routeSent   bool                      // path's route went out for this actor id
+	published   deadreckon.State          // last state handed to the link
+	asked       deadreckon.State          // the state its last spawn asked the host for
+	placed      bool                      // it moved to where the host put its last spawn, from the host's answer
+	pubAt       float64                   // local time it was handed over
+	spawnFailed bool                      // a respawn could not re-enter the match; retry
+	spawnAt     float64                   // host time it spawned, as its spawn says (-Inf: unknown)
+	retryAt     float64                   // local time of the next retry of a failed respawn
+	retryWait   float64                   // the wait before that retry, s: doubles per refusal
+	sampledAt   float64                   // local time of the last pose given to the publisher
+	upsideFor   float64                   // time spent upside down or stuck below the world, s
+
+	// known comes last, and the local tanks' fields after the remote ones': each
+	// frame's passes over the remote tanks read their heads, reckoning fields,
+	// views and trails, and these lie out of those cache lines. It is the ghost
+	// overlay's, filled unless ViewDetail.NoProjection.
+	known Known
 }
 
 // NewMatch creates a match on link: it builds the physics world on the map and
