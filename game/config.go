@@ -100,8 +100,8 @@ type Config struct {
 	TrailInterval float64
 	// RemoveAfter is how long a silent remote tank is kept, s, in a match whose host
 	// relays every update to every player; in one whose host rations each player's
-	// downlink (Match.Zoned) a silent tank stays until the host despawns it. If zero,
-	// defaults to DefaultRemoveAfter.
+	// downlink (Match.Zoned), ZonedSilence times as long. If zero, defaults to
+	// DefaultRemoveAfter.
 	RemoveAfter float64
 
 	// Impairment describes the network impairment on this peer's link, shown in the

@@ -998,9 +998,7 @@ func (m *Match) reckon(now, dt float64) {
 	// Latency compensation and the Delayed algorithm read owner timestamps on the
 	// host's clock; the link's clock sync says how far that is from ours.
 	m.pass = reckonPass{now: now, dt: dt, offset: m.clockOffset(), observer: observer}
-	if !m.zoned {
-		m.removeSilent(now)
-	}
+	m.removeSilent(now)
 	// Each hook reads only its own tank and actor, the map and the rocks, and moves
 	// only its own proxy.
 	m.reck.AdvanceWith(now, m.terr, observer, m.hooks)
@@ -1011,24 +1009,29 @@ func (m *Match) reckon(now, dt float64) {
 }
 
 // removeSilent removes the remote tanks not heard from for Config.RemoveAfter, and
-// says so in the notice feed. Only a match whose host relays every update to every
-// player does: there, silence means the owner has gone quiet. A host that rations
-// each player's downlink (Zoned) may hold a far tank back for longer when the tanks
-// near the player fill the budget (a crowd at its spawn), and tells every despawn on
-// the reliable stream, so there a silent tank stays, shown stale, until the host
-// despawns it: removed, it would not come back when the host had room for it again.
+// says so in the notice feed: where the host relays every update to every player,
+// silence means the owner has gone quiet. A host that rations each player's downlink
+// (Zoned) may hold a far tank back for longer when the tanks near the player fill
+// the budget (a crowd at its spawn), and a tank removed would not come back when the
+// host had room for it again: there a silent tank stays, shown stale, ZonedSilence
+// times as long, which still drops one whose owner stopped publishing but not
+// talking (a game loop that froze while its connection lives).
 func (m *Match) removeSilent(now float64) {
+	limit := m.cfg.RemoveAfter
+	if m.zoned {
+		limit *= ZonedSilence
+	}
 	for i := 0; i < len(m.tanks); i++ {
 		t := m.tanks[i]
 		if t.local {
 			continue
 		}
 		heard := max(t.lastHeard, m.unzonedAt)
-		if now-heard > m.cfg.RemoveAfter && len(t.pend) > 0 {
+		if now-heard > limit && len(t.pend) > 0 {
 			m.applyPending(t, now) // an update this step ends its silence
 			heard = max(t.lastHeard, m.unzonedAt)
 		}
-		if now-heard > m.cfg.RemoveAfter {
+		if now-heard > limit {
 			m.log.Info("remote tank silent, removed", "actor", t.id, "name", t.name)
 			m.depart(t, now, "silent")
 			m.removeRemote(t)

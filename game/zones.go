@@ -15,6 +15,12 @@ import (
 // after a heartbeat, and the small-match lab goals were met without it.
 const ZonedHeartbeatCopy = 0.1
 
+// ZonedSilence is how many times Config.RemoveAfter a silent remote tank stays in a
+// match whose host rations each player's downlink (Zoned): the host may hold a far
+// tank back past RemoveAfter while the tanks near the player fill the budget, and a
+// tank removed does not come back (a minute, by default).
+const ZonedSilence = 4
+
 // ZonedPublishing returns how a local tank publishes by pc in a match whose host
 // rations each player's downlink (zones true: the host said so with wire.Zones) or
 // relays every update to every player (false: pc as it is). With zones, a

@@ -63,14 +63,16 @@ func TestZonedPublishing(t *testing.T) {
 // TestZonedKeepsSilentTanks: while the host rations each player's downlink, a
 // remote tank it has sent nothing of for longer than RemoveAfter stays in the match,
 // shown stale, with no timeout in the feed (the host may hold a far tank back that
-// long when the near ones fill the budget, and it would not come back); once the
-// scheduler goes off, the same tank is removed as silent RemoveAfter later, not at
-// once for the silence it kept while the host rationed.
+// long when the near ones fill the budget, and it would not come back), until
+// ZonedSilence times RemoveAfter; once the scheduler goes off, a tank silent since
+// before is removed RemoveAfter later, not at once for the silence it kept while the
+// host rationed.
 func TestZonedKeepsSilentTanks(t *testing.T) {
 	mp := testmaps.Small(t)
 	rig := newRig(t, gametest.Config{Limits: net.Limits{ZonesAbove: 4, MaxActorsPerPlayer: 8}})
 	owner := join(t, rig)
-	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: 2,
+	const removeAfter = 2
+	m := mustMatch(t, Config{Map: mp, NoPlayer: true, RemoveAfter: removeAfter,
 		DeadReckoning: reckoning(func(c *deadreckon.Config) {
 			c.Heartbeat, c.StaleHeartbeats = 0.5, deadreckon.DefaultStaleHeartbeats // stale after 1.2 s
 		})}, join(t, rig))
@@ -82,12 +84,15 @@ func TestZonedKeepsSilentTanks(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	silent := ids[0]
+	// t0 is silent from the start, t1 from 5 s on; the others keep talking.
 	var snap Snapshot
 	now := 0.0
 	run := func(until float64) {
 		for ; now < until; now += 0.1 {
-			for _, id := range ids[1:] {
+			for k, id := range ids {
+				if k == 0 || k == 1 && now >= 5 {
+					continue
+				}
 				_ = owner.Publish(id, deadreckon.NewState(mgl64.Vec3{20 * float64(id), 0, now}))
 			}
 			rig.SetNow(now)
@@ -103,18 +108,32 @@ func TestZonedKeepsSilentTanks(t *testing.T) {
 		}
 		return nil
 	}
-	run(5)
+	timeouts := func() (who []string) {
+		for _, n := range noticesOf(m, NoticeTimeout) {
+			who = append(who, n.Who)
+		}
+		return who
+	}
+	limit := float64(removeAfter * ZonedSilence)
+	run(limit - 0.5)
 	if !m.Zoned() {
 		t.Fatal("the host never said it rations the downlink")
 	}
-	if v := has(silent); v == nil || !v.Stale {
-		t.Fatalf("after 5 s of silence in a zoned match: tank %v, want it kept and stale", v)
+	if v := has(ids[0]); v == nil || !v.Stale {
+		t.Fatalf("after %.1f s of silence in a zoned match: tank %v, want it kept and stale", now, v)
 	}
-	if n := noticesOf(m, NoticeTimeout); len(n) != 0 {
-		t.Errorf("timeouts %v in a zoned match", n)
+	if who := timeouts(); len(who) != 0 {
+		t.Errorf("timeouts %v in a zoned match within ZonedSilence × RemoveAfter", who)
+	}
+	run(limit + 0.5)
+	if has(ids[0]) != nil {
+		t.Fatalf("a tank silent for %.1f s kept in a zoned match, want it gone after %v s", now, limit)
+	}
+	if who := timeouts(); len(who) != 1 || who[0] != "t0" {
+		t.Errorf("timeouts %v, want t0's", who)
 	}
 
-	// Down to three tanks: the host stops rationing.
+	// Down to three tanks: the host stops rationing, with t1 silent for 3.5 s.
 	for _, id := range ids[3:] {
 		if err := owner.Despawn(id); err != nil {
 			t.Fatal(err)
@@ -126,17 +145,17 @@ func TestZonedKeepsSilentTanks(t *testing.T) {
 	if m.Zoned() {
 		t.Fatal("the host still rations the downlink with three tanks")
 	}
-	if has(silent) == nil {
+	if has(ids[1]) == nil {
 		t.Fatalf("the silent tank removed %.1f s after the host stopped rationing, want RemoveAfter (2 s)", now-off)
 	}
 	run(off + 3)
-	if has(silent) != nil {
+	if has(ids[1]) != nil {
 		t.Fatalf("the silent tank kept %.1f s after the host stopped rationing", now-off)
 	}
-	if n := noticesOf(m, NoticeTimeout); len(n) != 1 || n[0].Who != "t0" {
-		t.Errorf("timeouts %v, want t0's", n)
+	if who := timeouts(); len(who) != 2 || who[1] != "t1" {
+		t.Errorf("timeouts %v, want t0's then t1's", who)
 	}
-	if len(snap.Tanks) != 2 {
-		t.Errorf("%d tanks left, want the two that spoke", len(snap.Tanks))
+	if len(snap.Tanks) != 1 {
+		t.Errorf("%d tanks left, want the one that spoke", len(snap.Tanks))
 	}
 }

@@ -51,7 +51,8 @@ const (
 	// something new before it goes ahead of the tanks merely relevant: well inside
 	// the time after which a game that every update reaches drops a silent tank
 	// (game.DefaultRemoveAfter, 15 s). A game told of the zones keeps it, shown
-	// stale, since a budget the tanks of interest fill holds even this floor back.
+	// stale, four times as long (game.ZonedSilence), since a budget the tanks of
+	// interest fill holds even this floor back.
 	farFloorAge = 10.0
 	// onceRadius is the distance within which an accepted update is offered to a
 	// player at once, m: a tank that near is large on the player's screen, and every
