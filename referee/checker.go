@@ -59,8 +59,8 @@ const (
 	// GL draws a 512-tank battle at about five frames a second: a tenth of a second
 	// refused the hits of the first half of such frames as impossible. A quarter
 	// second admits four frames a second; what it lends a cheater is a hit on a tank
-	// that crosses the shell's path up to that long after the shell passed (2.5 m at
-	// a tank's 10 m/s).
+	// that crosses the shell's path up to that long after the shell passed (3.75 m at
+	// a tank's top speed of 15 m/s, against 1.5 m before).
 	DefaultMaxFrame = 0.25
 	// entryPast is how long before the claimed impact the shell's path must be clear
 	// of terrain and rocks, s (10 cm of flight).
